@@ -1,0 +1,53 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Children are spawned by the hundred, so their start-up cost matters: the app runtime links
+// the Swift standard library statically (see docs/ARCHITECTURE.md, "Performance").
+let staticStdlib: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
+
+let package = Package(
+    name: "mamsim",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "mamsim", targets: ["mamsim"]),
+        .executable(name: "mamsim-app", targets: ["mamsim-app"]),
+        .library(name: "MAMKit", targets: ["MAMKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibUV", pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]),
+        .systemLibrary(
+            name: "CProtobufC", pkgConfig: "libprotobuf-c",
+            providers: [.apt(["libprotobuf-c-dev"]), .brew(["protobuf-c"])]),
+        .target(name: "CMAMProto", dependencies: ["CProtobufC"]),
+
+        .target(name: "MAMModel"),
+        .target(name: "MAMPolicy", dependencies: ["MAMModel"]),
+        .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"]),
+        .target(name: "MAMLoop", dependencies: ["CLibUV"]),
+        .target(
+            name: "MAMDevice",
+            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", .product(name: "Yams", package: "Yams")]),
+        .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"]),
+        .executableTarget(
+            name: "mamsim",
+            dependencies: [
+                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], linkerSettings: staticStdlib),
+
+        .testTarget(name: "MAMPolicyTests", dependencies: [
+            "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"]),
+        .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"]),
+        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop"]),
+    ]
+)

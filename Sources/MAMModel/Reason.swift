@@ -1,0 +1,32 @@
+/// A stable reason code for a decision or an outcome (RULES.md §11).
+///
+/// Scenario files and reports use the raw values; existing codes never change meaning.
+public enum Reason: String, Sendable, CaseIterable, Hashable, CustomStringConvertible {
+    case outboundPolicy = "outbound-policy"
+    case inboundPolicy = "inbound-policy"
+    case notExempt = "not-exempt"
+    case clipboardPolicy = "clipboard-policy"
+    case saveLocation = "save-location"
+    case openLocation = "open-location"
+    case accountNotAllowed = "account-not-allowed"
+    case secondManagedAccount = "second-managed-account"
+    case notSignedIn = "not-signed-in"
+    case keychainEntitlement = "keychain-entitlement"
+    case appGroupEntitlement = "app-group-entitlement"
+    case notActivated = "not-activated"
+    case extensionMisconfigured = "extension-misconfigured"
+    case identitySwitchCanceled = "identity-switch-canceled"
+    case identitySwitchNotAllowed = "identity-switch-not-allowed"
+    case conditionalLaunch = "conditional-launch"
+    case printBlocked = "print-blocked"
+    case notificationBlocked = "notification-blocked"
+    case protectionPolicyRequired = "protection-policy-required"
+    case unknownApp = "unknown-app"
+    case unknownAccount = "unknown-account"
+    case appNotRunning = "app-not-running"
+    case badRequest = "bad-request"
+    /// The destination took too long to acknowledge a delivery (our addition).
+    case timeout = "timeout"
+
+    public var description: String { rawValue }
+}

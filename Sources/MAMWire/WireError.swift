@@ -1,0 +1,32 @@
+/// Why bytes from a peer could not become a `Frame`. Each case is a sentence for logs.
+public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The length prefix announced more than the negotiated maximum; nothing was allocated.
+    case frameTooLarge(length: UInt32, maximum: UInt32)
+    /// protobuf-c could not parse the message (`unpack` returned NULL).
+    case malformed(length: Int)
+    /// A field the contract needs was absent.
+    case missingField(String)
+    /// An enum field held a value the contract does not define.
+    case badEnum(field: String, value: Int32)
+    /// A field held a value that is not acceptable (e.g. an empty id).
+    case invalidField(String, String)
+    /// The stream ended inside a frame.
+    case truncated(missing: Int)
+
+    public var description: String {
+        switch self {
+        case .frameTooLarge(let n, let max):
+            "frame of \(n) bytes exceeds the maximum of \(max) bytes (send large payloads as files)"
+        case .malformed(let n):
+            "frame of \(n) bytes is not a valid mamsim.v1.Frame"
+        case .missingField(let f):
+            "required field \(f) is missing"
+        case .badEnum(let f, let v):
+            "field \(f) has undefined value \(v)"
+        case .invalidField(let f, let why):
+            "field \(f) is invalid: \(why)"
+        case .truncated(let missing):
+            "stream ended in the middle of a frame (\(missing) bytes missing)"
+        }
+    }
+}
