@@ -1,0 +1,121 @@
+internal import CLibUV
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// A libuv loop and the handles that live on it.
+///
+/// Thread rule: an `EventLoop` and every handle on it are used from the thread that runs the
+/// loop only; other threads reach it through a `Waker`. The loop also batches writes: frames
+/// queued for a pipe during one iteration leave in a single `uv_write` (see `Pipe.enqueue`).
+public final class EventLoop {
+    let raw: UnsafeMutablePointer<uv_loop_t>
+    /// One read buffer for every pipe: libuv calls read_cb before the next alloc_cb, and all on
+    /// this thread, so the buffer is never in use twice.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    private var flushPrepare: UnsafeMutablePointer<uv_prepare_t>?
+    private var flushCheck: UnsafeMutablePointer<uv_check_t>?
+    var pipesToFlush: [Pipe] = []
+    private var closed = false
+
+    public init() throws(UVError) {
+        // A write to a dead child must come back as UV_EPIPE, not kill the host.
+        signal(SIGPIPE, SIG_IGN)
+        raw = .allocate(capacity: 1)
+        let status = uv_loop_init(raw)
+        if status < 0 {
+            raw.deallocate()
+            throw UVError(status)
+        }
+        readBuffer = .allocate(byteCount: 256 * 1024, alignment: 16)
+        raw.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        installFlushHooks()
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        raw.deallocate()
+    }
+
+    /// Runs until no active, referenced handle is left, or `stop()`.
+    public func run() {
+        uv_run(raw, UV_RUN_DEFAULT)
+    }
+
+    /// Runs one iteration; waits for events only when `wait` is true.
+    @discardableResult
+    public func runOnce(wait: Bool = true) -> Bool {
+        uv_run(raw, wait ? UV_RUN_ONCE : UV_RUN_NOWAIT) != 0
+    }
+
+    public func stop() { uv_stop(raw) }
+
+    /// Milliseconds on libuv's monotonic clock (cached per iteration).
+    public var now: UInt64 { uv_now(raw) }
+
+    /// Nanoseconds from an arbitrary point (not cached).
+    public static func hrtime() -> UInt64 { uv_hrtime() }
+
+    /// Closes the loop's own handles, runs until every close callback has fired, and closes the
+    /// loop. Returns `uv_loop_close`'s status: 0 means nothing was left open.
+    @discardableResult
+    public func close() -> Int32 {
+        guard !closed else { return 0 }
+        closed = true
+        if let p = flushPrepare {
+            uv_prepare_stop(p)
+            uv_close(UnsafeMutableRawPointer(p).assumingMemoryBound(to: uv_handle_t.self)) { h in
+                UnsafeMutableRawPointer(h!).assumingMemoryBound(to: uv_prepare_t.self).deallocate()
+            }
+        }
+        if let c = flushCheck {
+            uv_check_stop(c)
+            uv_close(UnsafeMutableRawPointer(c).assumingMemoryBound(to: uv_handle_t.self)) { h in
+                UnsafeMutableRawPointer(h!).assumingMemoryBound(to: uv_check_t.self).deallocate()
+            }
+        }
+        flushPrepare = nil
+        flushCheck = nil
+        uv_run(raw, UV_RUN_DEFAULT)
+        return uv_loop_close(raw)
+    }
+
+    /// Number of handles still open on the loop (for tests and leak checks).
+    public var openHandleCount: Int {
+        var count = 0
+        withUnsafeMutablePointer(to: &count) { c in
+            uv_walk(raw, { _, arg in arg!.assumingMemoryBound(to: Int.self).pointee += 1 }, c)
+        }
+        return count - (flushPrepare == nil ? 0 : 2)
+    }
+
+    /// Flushes batched writes twice per iteration: before polling (for writes queued by timers
+    /// and wakers' callbacks) and after (for writes queued while handling reads).
+    private func installFlushHooks() {
+        let prepare = UnsafeMutablePointer<uv_prepare_t>.allocate(capacity: 1)
+        uv_prepare_init(raw, prepare)
+        prepare.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        uv_prepare_start(prepare) { p in
+            Unmanaged<EventLoop>.fromOpaque(p!.pointee.data).takeUnretainedValue().flushPipes()
+        }
+        uv_unref(UnsafeMutableRawPointer(prepare).assumingMemoryBound(to: uv_handle_t.self))
+        let check = UnsafeMutablePointer<uv_check_t>.allocate(capacity: 1)
+        uv_check_init(raw, check)
+        check.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        uv_check_start(check) { c in
+            Unmanaged<EventLoop>.fromOpaque(c!.pointee.data).takeUnretainedValue().flushPipes()
+        }
+        uv_unref(UnsafeMutableRawPointer(check).assumingMemoryBound(to: uv_handle_t.self))
+        flushPrepare = prepare
+        flushCheck = check
+    }
+
+    func flushPipes() {
+        guard !pipesToFlush.isEmpty else { return }
+        let pipes = pipesToFlush
+        pipesToFlush.removeAll(keepingCapacity: true)
+        for pipe in pipes { pipe.flush() }
+    }
+}

@@ -1,0 +1,164 @@
+internal import CLibUV
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// A libuv pipe (a UNIX socketpair end in practice): reads, and writes batched per iteration.
+///
+/// `enqueue` appends bytes to the pipe's outgoing buffer; the loop flushes it with a single
+/// `uv_write` before its next poll, so many small frames to one peer cost one syscall.
+/// The bytes of a write live in one allocation with the request and are freed in the write
+/// callback, as libuv requires (it does not copy).
+public final class Pipe: Handle {
+    private var onRead: ((UnsafeRawBufferPointer) -> Void)?
+    private var onEnd: ((UVError?) -> Void)?
+    private var outgoing: [UInt8] = []
+    private var flushScheduled = false
+    private var reportedEnd = false
+    /// Writes handed to libuv and not yet completed (back-pressure indicator).
+    public private(set) var pendingWrites = 0
+    public private(set) var pendingBytes = 0
+
+    public init(loop: EventLoop) throws(UVError) {
+        super.init(loop: loop, type: UV_NAMED_PIPE)
+        let status = uv_pipe_init(loop.raw, pipePointer, 0)
+        if status < 0 { discard(); throw UVError(status) }
+        adopt()
+    }
+
+    var pipePointer: UnsafeMutablePointer<uv_pipe_t> {
+        UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_pipe_t.self)
+    }
+
+    var streamPointer: UnsafeMutablePointer<uv_stream_t> {
+        UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
+    }
+
+    /// Opens an inherited descriptor (a child's fd 3). libuv's `uv_pipe_open` accepts closed
+    /// descriptors and regular files, and the loop would abort later; check the kind first.
+    public func open(fd: Int32) throws(PipeOpenError) {
+        let kind = uv_guess_handle(fd)
+        guard kind == UV_NAMED_PIPE else { throw PipeOpenError.notAPipe(fd: fd) }
+        let status = uv_pipe_open(pipePointer, fd)
+        if status < 0 { throw PipeOpenError.failed(fd: fd, UVError(status)) }
+    }
+
+    /// Starts reading. `onRead` gets each chunk (valid only during the call); `onEnd` is called
+    /// once when the peer closes (`nil`) or on an error.
+    public func startReading(onRead: @escaping (UnsafeRawBufferPointer) -> Void, onEnd: @escaping (UVError?) -> Void) throws(UVError) {
+        self.onRead = onRead
+        self.onEnd = onEnd
+        try UVError.check(uv_read_start(streamPointer, { h, _, buf in
+            let loop = Unmanaged<EventLoop>.fromOpaque(h!.pointee.loop.pointee.data).takeUnretainedValue()
+            buf!.pointee = uv_buf_init(
+                loop.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(loop.readBuffer.count))
+        }, { stream, nread, buf in
+            let pipe = Handle.wrapper(UnsafeMutableRawPointer(stream), as: Pipe.self)
+            if nread > 0 {
+                pipe.onRead?(UnsafeRawBufferPointer(start: buf!.pointee.base, count: nread))
+            } else if nread < 0 {
+                pipe.stopReading()
+                let error = UVError(Int32(nread))
+                pipe.reportEnd(error.code == UV_EOF.rawValue ? nil : error)
+            }
+            // nread == 0 is EAGAIN: not an error, nothing to do.
+        }))
+    }
+
+    public func stopReading() {
+        guard state == .open else { return }
+        uv_read_stop(streamPointer)
+    }
+
+    private func reportEnd(_ error: UVError?) {
+        guard !reportedEnd else { return }
+        reportedEnd = true
+        onEnd?(error)
+    }
+
+    /// Queues bytes for the next flush of this loop iteration.
+    public func enqueue(_ bytes: [UInt8]) {
+        guard state == .open, !reportedEnd else { return }
+        outgoing.append(contentsOf: bytes)
+        scheduleFlush()
+    }
+
+    /// Lets a caller encode directly into the outgoing buffer (no intermediate array).
+    public func enqueue(_ build: (inout [UInt8]) -> Void) {
+        guard state == .open, !reportedEnd else { return }
+        build(&outgoing)
+        scheduleFlush()
+    }
+
+    private func scheduleFlush() {
+        if !flushScheduled && !outgoing.isEmpty {
+            flushScheduled = true
+            loop.pipesToFlush.append(self)
+        }
+    }
+
+    /// Writes everything queued now, in one `uv_write`. Errors that mean the peer went away
+    /// end the pipe (reported once through `onEnd`).
+    public func flush() {
+        flushScheduled = false
+        guard state == .open, !outgoing.isEmpty else {
+            outgoing.removeAll(keepingCapacity: true)
+            return
+        }
+        let count = outgoing.count
+        let headerSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
+        let block = UnsafeMutableRawPointer.allocate(byteCount: headerSize + count, alignment: 16)
+        let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
+        let data = block + headerSize
+        outgoing.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: count) }
+        outgoing.removeAll(keepingCapacity: count <= 1 << 20)
+        var buffer = uv_buf_init(data.assumingMemoryBound(to: CChar.self), UInt32(count))
+        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        pendingWrites += 1
+        pendingBytes += count
+        let status = uv_write(request, streamPointer, &buffer, 1) { req, status in
+            let me = Unmanaged<Pipe>.fromOpaque(req!.pointee.data)
+            let pipe = me.takeUnretainedValue()
+            let bytes = Int(req!.pointee.bufs?.pointee.len ?? 0)
+            _ = bytes
+            pipe.pendingWrites -= 1
+            UnsafeMutableRawPointer(req!).deallocate()
+            if status < 0 { pipe.reportEnd(UVError(status)) }
+            me.release()
+        }
+        if status < 0 {
+            pendingWrites -= 1
+            pendingBytes -= count
+            Unmanaged.passUnretained(self).release()
+            block.deallocate()
+            reportEnd(UVError(status))
+        }
+    }
+
+    override func willClose() {
+        if state == .open { uv_read_stop(streamPointer) }
+        outgoing = []
+    }
+
+    override func didClose() {
+        onRead = nil
+        onEnd = nil
+    }
+}
+
+/// Why an inherited descriptor could not be used as the host channel.
+public enum PipeOpenError: Error, Sendable, CustomStringConvertible {
+    case notAPipe(fd: Int32)
+    case failed(fd: Int32, UVError)
+
+    public var description: String {
+        switch self {
+        case .notAPipe(let fd):
+            "fd \(fd) is not a pipe: this program must be started by a mamsim host, which passes its channel on fd \(fd)"
+        case .failed(let fd, let e):
+            "cannot open fd \(fd) as a pipe: \(e)"
+        }
+    }
+}
