@@ -29,6 +29,7 @@ let package = Package(
 
         .target(name: "MAMModel"),
         .target(name: "MAMPolicy", dependencies: ["MAMModel"]),
+        .target(name: "MAMExtensions"),
         .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"]),
         .target(name: "MAMLoop", dependencies: ["CLibUV"]),
         .target(
@@ -46,6 +47,7 @@ let package = Package(
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMExtensions"]),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"]),
         .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"]),
         .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop"]),

@@ -1,0 +1,115 @@
+/// Xcode build settings used to expand `$(VAR)` / `${VAR}` references in an Info.plist or
+/// entitlements file, as Xcode does when it processes them (`$(PRODUCT_BUNDLE_IDENTIFIER)`,
+/// `$(PRODUCT_MODULE_NAME).ShareViewController`, `$(AppIdentifierPrefix)com.microsoft.intune.mam`).
+///
+/// Supported: nested references (`$(A_$(B))`), values that themselves hold references, and the
+/// modifiers `:lower`, `:upper`, `:identifier`, `:c99extidentifier`, `:rfc1034identifier`.
+/// A reference that cannot be resolved is left as written and reported with its key path.
+public struct BuildSettings: Sendable, Hashable {
+    public var variables: [String: String]
+
+    /// - Parameter teamIdentifierPrefix: the team prefix with its dot (`ABCDE12345.`); sets
+    ///   `AppIdentifierPrefix` and `TeamIdentifierPrefix` unless `variables` already does.
+    public init(_ variables: [String: String] = [:], teamIdentifierPrefix: String? = nil) {
+        self.variables = variables
+        if let team = teamIdentifierPrefix {
+            if self.variables["AppIdentifierPrefix"] == nil { self.variables["AppIdentifierPrefix"] = team }
+            if self.variables["TeamIdentifierPrefix"] == nil { self.variables["TeamIdentifierPrefix"] = team }
+        }
+    }
+
+    /// Expands one string; unresolved references are appended to `unresolved`.
+    public func expand(_ text: String, keyPath: String, unresolved: inout [UnresolvedBuildSetting]) -> String {
+        expand(text, keyPath: keyPath, depth: 0, unresolved: &unresolved)
+    }
+
+    /// Expands every string (not keys) in a property-list value.
+    public func expand(plist value: Any, keyPath: String, unresolved: inout [UnresolvedBuildSetting]) -> Any {
+        switch value {
+        case let s as String:
+            return expand(s, keyPath: keyPath, unresolved: &unresolved)
+        case let a as [Any]:
+            return a.enumerated().map { expand(plist: $0.element, keyPath: "\(keyPath)[\($0.offset)]", unresolved: &unresolved) }
+        case let d as [String: Any]:
+            var out: [String: Any] = [:]
+            for key in d.keys.sorted() {
+                out[key] = expand(plist: d[key]!, keyPath: keyPath.isEmpty ? key : keyPath + "." + key, unresolved: &unresolved)
+            }
+            return out
+        default:
+            return value
+        }
+    }
+
+    private func expand(_ text: String, keyPath: String, depth: Int, unresolved: inout [UnresolvedBuildSetting]) -> String {
+        let chars = Array(text)
+        var out = ""
+        var i = 0
+        while i < chars.count {
+            guard chars[i] == "$", i + 1 < chars.count, chars[i + 1] == "(" || chars[i + 1] == "{" else {
+                out.append(chars[i]); i += 1; continue
+            }
+            let open = chars[i + 1], close: Character = open == "(" ? ")" : "}"
+            var level = 1, j = i + 2
+            while j < chars.count, level > 0 {
+                if chars[j] == open { level += 1 } else if chars[j] == close { level -= 1 }
+                if level > 0 { j += 1 }
+            }
+            guard j < chars.count else {
+                unresolved.append(UnresolvedBuildSetting(name: String(chars[(i + 2)...]), keyPath: keyPath, problem: "has no closing '\(close)'"))
+                out += String(chars[i...]); break
+            }
+            let written = String(chars[i...j])
+            let inner = expand(String(chars[(i + 2)..<j]), keyPath: keyPath, depth: depth, unresolved: &unresolved)
+            var parts = inner.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let name = parts.removeFirst()
+            if depth < 8, let value = variables[name] {
+                var expanded = expand(value, keyPath: keyPath, depth: depth + 1, unresolved: &unresolved)
+                var ok = true
+                for modifier in parts {
+                    guard let applied = Self.apply(modifier, to: expanded) else {
+                        unresolved.append(UnresolvedBuildSetting(name: name, keyPath: keyPath, problem: "uses the unknown modifier ':\(modifier)'"))
+                        ok = false; break
+                    }
+                    expanded = applied
+                }
+                out += ok ? expanded : written
+            } else {
+                unresolved.append(UnresolvedBuildSetting(name: name, keyPath: keyPath,
+                    problem: depth < 8 ? "is not set" : "refers to itself (expansion deeper than 8 levels)"))
+                out += written
+            }
+            i = j + 1
+        }
+        return out
+    }
+
+    private static func apply(_ modifier: String, to value: String) -> String? {
+        switch modifier {
+        case "lower": return value.lowercased()
+        case "upper": return value.uppercased()
+        case "rfc1034identifier": return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+        case "c99extidentifier", "identifier":
+            return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+        default: return nil
+        }
+    }
+}
+
+/// A `$(VAR)` reference that could not be expanded: which variable, where.
+public struct UnresolvedBuildSetting: Sendable, Hashable, CustomStringConvertible {
+    public var name: String
+    /// Dotted key path with array indexes, e.g. `keychain-access-groups[1]`.
+    public var keyPath: String
+    public var problem: String
+
+    public init(name: String, keyPath: String, problem: String = "is not set") {
+        self.name = name
+        self.keyPath = keyPath
+        self.problem = problem
+    }
+
+    public var description: String {
+        "build setting $(\(name)) in \(keyPath) \(problem); pass it as a variable or replace it in the plist"
+    }
+}

@@ -1,0 +1,93 @@
+/// Whether a rule accepts managed data as Intune presents it: attachments whose types are all
+/// `com.microsoft.intune.mam.`-prefixed. Intune hides from the share sheet every extension whose
+/// rule does not, when the data being shared is managed (seed 000, "Update existing Share and
+/// Action extensions").
+///
+/// The answer is found by trying managed shares rather than by reading the rule's text, so it
+/// holds for both forms and for any rule shape: one to three attachments of each known type's
+/// twin (each declared type, each type the rule names), alone or as a file URL.
+public func acceptsIntuneTypes(_ rule: ActivationRule, types: UTIRegistry = .system) -> Bool {
+    intuneWitness(for: rule, types: types) != nil
+}
+
+/// A managed share (only prefixed types) the rule activates on, or `nil` when there is none
+/// among the probes `acceptsIntuneTypes` tries.
+public func intuneWitness(for rule: ActivationRule, types: UTIRegistry = .system) -> ShareInput? {
+    var candidates: [String] = []
+    var seen: Set<String> = []
+    for type in rule.asPredicate.mentionedTypes + types.identifiers.sorted() {
+        let base = UTIRegistry.isIntuneType(type) ? String(type.dropFirst(UTIRegistry.intunePrefix.count)) : type
+        if seen.insert(base.lowercased()).inserted { candidates.append(base) }
+    }
+    for base in candidates {
+        let variants = [[base], [base, "public.file-url"]]
+        for variant in variants {
+            let attachment = Attachment(variant).intuneTwin
+            for count in 1...3 {
+                let share = ShareInput(attachments: Array(repeating: attachment, count: count))
+                if rule.evaluate(share, types: types).isActivated { return share }
+            }
+        }
+    }
+    return nil
+}
+
+extension ActivationPredicate {
+    /// The rule with every type T it names also accepted as `com.microsoft.intune.mam.T`, the
+    /// way Microsoft's example does it: in a disjunction, the twins are appended to its end
+    /// (`… "public.image" || … "com.microsoft.intune.mam.public.image"`); a comparison outside
+    /// any disjunction becomes `(c || twin)`. Idempotent: a twin already present is not added again.
+    public var addingIntuneTwins: ActivationPredicate {
+        switch self {
+        case .constant: return self
+        case .not(let inner): return .not(inner.addingIntuneTwins)
+        case .and(let parts): return .allOf(parts.map(\.addingIntuneTwins))
+        case .or(let parts):
+            var result = parts.map { part -> ActivationPredicate in
+                if case .comparison(let c) = part { return .comparison(c.rewritingSubqueries) }
+                return part.addingIntuneTwins
+            }
+            for part in result {
+                if case .comparison(let c) = part, let twin = c.intuneTwin, !result.contains(.comparison(twin)) {
+                    result.append(.comparison(twin))
+                }
+            }
+            return .or(result)
+        case .comparison(let c):
+            let rewritten = c.rewritingSubqueries
+            guard let twin = rewritten.intuneTwin else { return .comparison(rewritten) }
+            return .or([.comparison(rewritten), .comparison(twin)])
+        }
+    }
+}
+
+extension ActivationPredicate.Comparison {
+    /// `… UTI-CONFORMS-TO "com.microsoft.intune.mam.T"` for `… UTI-CONFORMS-TO "T"` (also UTI-EQUALS);
+    /// `nil` when the comparison names no type or already names a prefixed one.
+    var intuneTwin: Self? {
+        guard op == .conformsTo || op == .utiEquals, case .string(let type) = rhs, !UTIRegistry.isIntuneType(type) else { return nil }
+        var twin = self
+        twin.rhs = .string(UTIRegistry.intuneTwin(of: type))
+        return twin
+    }
+
+    var rewritingSubqueries: Self {
+        var copy = self
+        copy.lhs = lhs.addingIntuneTwins
+        copy.rhs = rhs.addingIntuneTwins
+        return copy
+    }
+}
+
+extension ActivationPredicate.Expression {
+    var addingIntuneTwins: Self {
+        switch self {
+        case .subquery(let collection, let variable, let predicate):
+            return .subquery(collection: collection.addingIntuneTwins, variable: variable, predicate: predicate.addingIntuneTwins)
+        case .key(let base, let key):
+            return .key(base.addingIntuneTwins, key)
+        default:
+            return self
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A property-list value as a Sendable Swift enum, so parsed Info.plist settings can be kept in
+/// Sendable types (Foundation hands out `Any`).
+public indirect enum PlistValue: Sendable, Hashable {
+    case string(String)
+    case integer(Int)
+    case real(Double)
+    case boolean(Bool)
+    case date(Date)
+    case data(Data)
+    case array([PlistValue])
+    case dictionary([String: PlistValue])
+    /// Something that is not a property-list type (cannot come out of PropertyListSerialization).
+    case unsupported(String)
+
+    /// Converts what `PropertyListSerialization` returns. `<true/>` and `<integer>1</integer>`
+    /// stay apart (on Linux they come back as `Bool` and `Int`; on Darwin both as NSNumber, told
+    /// apart by their CF type).
+    public init(_ any: Any) {
+        switch any {
+        case let s as String: self = .string(s)
+        case let d as Data: self = .data(d)
+        case let d as Date: self = .date(d)
+        case let a as [Any]: self = .array(a.map(PlistValue.init))
+        case let d as [String: Any]: self = .dictionary(d.mapValues(PlistValue.init))
+        case let b as Bool where type(of: any) == Bool.self: self = .boolean(b)
+        case let i as Int where type(of: any) == Int.self: self = .integer(i)
+        case let d as Double where type(of: any) == Double.self: self = .real(d)
+        case let n as NSNumber:
+            #if canImport(Darwin)
+            if CFGetTypeID(n) == CFBooleanGetTypeID() { self = .boolean(n.boolValue); return }
+            #endif
+            self = Double(n.int64Value) == n.doubleValue ? .integer(n.intValue) : .real(n.doubleValue)
+        default:
+            self = .unsupported(String(describing: type(of: any)))
+        }
+    }
+
+    /// `a string`, `an <integer>` …, for error messages.
+    public var kindDescription: String {
+        switch self {
+        case .string(let s): return "the string \"\(s)\""
+        case .integer(let n): return "<integer>\(n)</integer>"
+        case .real(let d): return "<real>\(d)</real>"
+        case .boolean(let b): return b ? "<true/>" : "<false/>"
+        case .date: return "a <date>"
+        case .data: return "<data>"
+        case .array: return "an <array>"
+        case .dictionary: return "a <dict>"
+        case .unsupported(let t): return "a value of type \(t)"
+        }
+    }
+
+    public var string: String? { if case .string(let s) = self { return s }; return nil }
+
+    /// `<true/>`, or `<integer>1</integer>` / the string `YES` as Xcode users write them.
+    public var bool: Bool? {
+        switch self {
+        case .boolean(let b): return b
+        case .integer(let n) where n == 0 || n == 1: return n == 1
+        case .string(let s):
+            switch s.lowercased() {
+            case "yes", "true", "1": return true
+            case "no", "false", "0": return false
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    public var stringArray: [String]? {
+        if case .string(let s) = self { return [s] }
+        guard case .array(let values) = self else { return nil }
+        let strings = values.compactMap(\.string)
+        return strings.count == values.count ? strings : nil
+    }
+}
+
+/// A property-list problem a user can meet: which file, which key path, what was wrong.
+public struct ExtensionPlistError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var source: String
+    /// Dotted key path inside the plist, e.g. `NSExtension.NSExtensionAttributes.NSExtensionActivationRule`.
+    public var keyPath: String
+    public var message: String
+
+    public init(source: String, keyPath: String, message: String) {
+        self.source = source
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    public var description: String {
+        keyPath.isEmpty ? "\(source): \(message)" : "\(source): \(keyPath): \(message)"
+    }
+}
+
+enum PropertyListIO {
+    /// Parses a plist's data into a top-level dictionary.
+    static func dictionary(from data: Data, source: String) throws(ExtensionPlistError) -> [String: Any] {
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw ExtensionPlistError(source: source, keyPath: "", message: "is not a well-formed property list (\(error.localizedDescription)); check that every <dict>, <array> and <string> is closed")
+        }
+        guard let dict = object as? [String: Any] else {
+            throw ExtensionPlistError(source: source, keyPath: "", message: "the top level must be a <dict>, found \(PlistValue(object).kindDescription)")
+        }
+        return dict
+    }
+
+    static func xmlData(_ dict: [String: Any], source: String) throws(ExtensionPlistError) -> Data {
+        do {
+            return try PropertyListSerialization.data(fromPropertyList: dict, format: .xml, options: 0)
+        } catch {
+            throw ExtensionPlistError(source: source, keyPath: "", message: "cannot be written back as XML (\(error.localizedDescription))")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// What the host knows about one installed app or extension, filled from scenario files and
+/// Info.plists (`IntuneMAMSettings`) and entitlements (RULES.md §1, §6).
+///
+/// The enforcer decides only from these facts: a child never gets to describe itself.
+/// URL schemes are kept lowercased beside the declared spelling so exemption checks compare
+/// without allocating.
+public struct AppDescriptor: Sendable, Hashable {
+    /// An app, or one of the two extension kinds the SDK cares about.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case app
+        /// A share extension (`com.apple.share-services`).
+        case share
+        /// An action extension (`com.apple.ui-services`), e.g. an "Open in" extension.
+        case action
+    }
+
+    public var bundleID: BundleID
+    public var kind: Kind
+    /// Whether the app integrates the Intune SDK; without it no policy can manage it.
+    public var sdkIntegrated: Bool
+    /// `IntuneMAMSettings.MultiIdentity`.
+    public var multiIdentity: Bool
+    /// Declared URL schemes (`CFBundleURLSchemes`).
+    public var urlSchemes: [String] {
+        didSet { schemeKeys = urlSchemes.map { $0.lowercased() } }
+    }
+    /// `urlSchemes`, lowercased once.
+    public private(set) var schemeKeys: [String]
+    /// For an extension: the app that contains it (`ContainingAppBundleId`).
+    public var containingApp: BundleID?
+    /// `keychain-access-groups`, in order: the first is the default group.
+    public var keychainAccessGroups: [String]
+    /// `com.apple.security.application-groups` (`group.*`).
+    public var appGroups: [String]
+    /// `IntuneMAMSettings.OpenInActionExtension`: this action extension replaces the
+    /// "Copy to <App>" entry of its containing app in a share sheet.
+    public var openInActionExtension: Bool
+    /// Whether the app is MDM-managed (installed by the MDM): Apple's managed open-in applies.
+    public var mdmManaged: Bool
+
+    public init(
+        bundleID: BundleID,
+        kind: Kind = .app,
+        sdkIntegrated: Bool = true,
+        multiIdentity: Bool = false,
+        urlSchemes: [String] = [],
+        containingApp: BundleID? = nil,
+        keychainAccessGroups: [String] = [],
+        appGroups: [String] = [],
+        openInActionExtension: Bool = false,
+        mdmManaged: Bool = false
+    ) {
+        self.bundleID = bundleID
+        self.kind = kind
+        self.sdkIntegrated = sdkIntegrated
+        self.multiIdentity = multiIdentity
+        self.urlSchemes = urlSchemes
+        self.schemeKeys = urlSchemes.map { $0.lowercased() }
+        self.containingApp = containingApp
+        self.keychainAccessGroups = keychainAccessGroups
+        self.appGroups = appGroups
+        self.openInActionExtension = openInActionExtension
+        self.mdmManaged = mdmManaged
+    }
+
+    public var isExtension: Bool { kind != .app }
+}

@@ -1,0 +1,195 @@
+import MAMModel
+
+/// The result of an identity switch, as the SDK reports it (`IntuneMAMSwitchIdentityResult`).
+public enum IdentitySwitchResult: String, Sendable, Hashable, CaseIterable {
+    case success, canceled, notAllowed, failed
+}
+
+/// The facts conditional launch checks besides the device (RULES.md §8).
+public struct LaunchFacts: Sendable, Hashable {
+    /// The simulated time of the switch.
+    public var now: Instant
+    /// When the app last checked in with the Intune service; `nil` = just now.
+    public var lastCheckIn: Instant?
+    /// `CFBundleShortVersionString` of the app; `nil` = unknown (app-version checks skipped).
+    public var appVersion: Version?
+    /// The Intune SDK version the app links; `nil` = unknown (SDK checks skipped).
+    public var sdkVersion: Version?
+    /// Whether the account is disabled in Entra (the user can no longer authenticate).
+    public var accountDisabled: Bool
+
+    public init(now: Instant, lastCheckIn: Instant? = nil, appVersion: Version? = nil, sdkVersion: Version? = nil,
+                accountDisabled: Bool = false) {
+        self.now = now
+        self.lastCheckIn = lastCheckIn
+        self.appVersion = appVersion
+        self.sdkVersion = sdkVersion
+        self.accountDisabled = accountDisabled
+    }
+}
+
+/// What switching to an identity came to: the SDK result, the decision, the action the host
+/// must carry out (`wipe` = selective wipe of the account in the app), the PIN state to store
+/// and any warnings to show.
+public struct IdentitySwitchOutcome: Sendable, Hashable {
+    public let result: IdentitySwitchResult
+    public let decision: Decision
+    /// The conditional-launch action that fired (`block`, `wipe`), or `nil`.
+    public let action: RemediationAction?
+    public let pin: PinState
+    /// Sentences for checks whose action is `warn`; the switch still succeeds.
+    public let warnings: [String]
+}
+
+extension Enforcer {
+    /// Decides switching an app's identity to `account` (RULES.md §1, §8).
+    ///
+    /// `nil`, `""` and unmanaged accounts succeed without checks. A managed account must be
+    /// signed in to the app (`signedIn`) and allowed; then conditional launch runs in order:
+    /// PIN (set on the first switch, verified later; `enteredPin == nil` means the user
+    /// dismissed the prompt ⇒ `canceled`), jailbreak, OS min/max, device model, app and SDK
+    /// minimums, offline periods, disabled account. `block`/`wipe` end in `failed` with
+    /// `conditional-launch`; `warn` adds a warning and goes on.
+    public static func switchIdentity(to account: Account?, signedIn: [Account], enteredPin: String?, pin: PinState,
+                                      facts: LaunchFacts, in fleet: Fleet) -> IdentitySwitchOutcome {
+        guard let account, !account.isEmpty else {
+            return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to the unmanaged identity: no policy applies"),
+                                         action: nil, pin: pin, warnings: [])
+        }
+        guard signedIn.contains(where: { $0.isSame(as: account) }) else {
+            return IdentitySwitchOutcome(result: .notAllowed,
+                                         decision: .blocked(.identitySwitchNotAllowed, because: "\(account) is not signed in to this app"),
+                                         action: nil, pin: pin, warnings: [])
+        }
+        let allowed = isAccountAllowed(account, in: fleet)
+        guard allowed.isAllowed else {
+            return IdentitySwitchOutcome(result: .notAllowed,
+                                         decision: .blocked(.identitySwitchNotAllowed, because: allowed.explanation),
+                                         action: nil, pin: pin, warnings: [])
+        }
+        guard let entry = fleet.managedEntry(account) else {
+            return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to \(account), an unmanaged account"),
+                                         action: nil, pin: pin, warnings: [])
+        }
+        return conditionalLaunch(entry: entry, enteredPin: enteredPin, pin: pin, facts: facts, device: fleet.device)
+    }
+
+    static func conditionalLaunch(entry: AccountEntry, enteredPin: String?, pin: PinState, facts: LaunchFacts,
+                                  device: DeviceFacts) -> IdentitySwitchOutcome {
+        let p = entry.policy!
+        let subject = entry.subject
+        var state = pin
+        var warnings: [String] = []
+
+        func fail(_ requested: RemediationAction, _ why: String) -> IdentitySwitchOutcome {
+            // `blockWhenSettingIsSupported` blocks on iOS, which supports every setting here.
+            let action: RemediationAction = requested == .blockWhenSettingIsSupported ? .block : requested
+            let verb = action == .wipe ? "wipes the account's data" : "blocks access"
+            return IdentitySwitchOutcome(result: .failed,
+                                         decision: .blocked(.conditionalLaunch, because: "\(subject) \(verb): \(why)"),
+                                         action: action == .warn ? nil : action, pin: state, warnings: warnings)
+        }
+        /// Applies `action` for a failed check; returns an outcome unless it only warns.
+        func apply(_ action: RemediationAction, _ why: String) -> IdentitySwitchOutcome? {
+            if action == .warn {
+                warnings.append("\(subject) warns: \(why)")
+                return nil
+            }
+            if action == .wipe, state.pin != nil { state = PinState() }
+            return fail(action, why)
+        }
+
+        // 1. PIN.
+        if p.pinRequired {
+            guard let entered = enteredPin else {
+                return IdentitySwitchOutcome(result: .canceled,
+                                             decision: .blocked(.identitySwitchCanceled, because: "\(subject) requires a PIN (pinRequired = true) and none was entered"),
+                                             action: nil, pin: state, warnings: [])
+            }
+            if let current = state.pin {
+                if entered != current {
+                    state.failedAttempts += 1
+                    if state.failedAttempts >= max(p.maximumPinRetries, 1) {
+                        let why = "the PIN was entered wrong \(state.failedAttempts) times in a row (maximumPinRetries = \(p.maximumPinRetries))"
+                        // `block` resets the PIN: the user must sign in again and set a new one.
+                        state = PinState()
+                        return fail(p.appActionIfMaximumPinRetriesExceeded == .warn ? .block : p.appActionIfMaximumPinRetriesExceeded,
+                                    why + (p.appActionIfMaximumPinRetriesExceeded == .wipe ? "" : "; the PIN is reset"))
+                    }
+                    return IdentitySwitchOutcome(result: .failed,
+                                                 decision: .blocked(.conditionalLaunch, because: "\(subject) requires the app PIN; the entered PIN is wrong (\(max(p.maximumPinRetries, 1) - state.failedAttempts) tries left)"),
+                                                 action: nil, pin: state, warnings: [])
+                }
+                state.failedAttempts = 0
+            } else {
+                if let problem = PinRules.problem(with: entered, policy: p) {
+                    return IdentitySwitchOutcome(result: .failed,
+                                                 decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(problem)"),
+                                                 action: nil, pin: state, warnings: [])
+                }
+                state = PinState(pin: entered, failedAttempts: 0)
+            }
+        }
+        // 2. Jailbreak.
+        if p.deviceComplianceRequired, device.jailbroken,
+           let out = apply(p.appActionIfDeviceComplianceRequired, "the device is jailbroken (deviceComplianceRequired = true)") { return out }
+        // 3. OS version.
+        let os = device.osVersion
+        let osChecks: [(Version?, Bool, RemediationAction, String)] = [
+            (p.minimumWipeOsVersion, true, .wipe, "minimumWipeOsVersion"),
+            (p.minimumRequiredOsVersion, true, .block, "minimumRequiredOsVersion"),
+            (p.minimumWarningOsVersion, true, .warn, "minimumWarningOsVersion"),
+            (p.maximumWipeOsVersion, false, .wipe, "maximumWipeOsVersion"),
+            (p.maximumRequiredOsVersion, false, .block, "maximumRequiredOsVersion"),
+            (p.maximumWarningOsVersion, false, .warn, "maximumWarningOsVersion"),
+        ]
+        for (limit, isMinimum, action, name) in osChecks {
+            guard let limit else { continue }
+            if isMinimum ? os < limit : os > limit,
+               let out = apply(action, "iOS \(os) is \(isMinimum ? "below" : "above") \(name) \(limit)") { return out }
+        }
+        // 4. Device model.
+        if let models = p.allowedIosDeviceModels {
+            let allowedModels = models.split(separator: ";").map { $0.trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
+            if !allowedModels.isEmpty, !allowedModels.contains(device.model.lowercased()),
+               let out = apply(p.appActionIfIosDeviceModelNotAllowed, "the device model \(device.model) is not in allowedIosDeviceModels") { return out }
+        }
+        // 5. App and SDK versions.
+        let appChecks: [(Version?, Version?, RemediationAction, String, String)] = [
+            (p.minimumWipeAppVersion, facts.appVersion, .wipe, "minimumWipeAppVersion", "the app version"),
+            (p.minimumRequiredAppVersion, facts.appVersion, .block, "minimumRequiredAppVersion", "the app version"),
+            (p.minimumWarningAppVersion, facts.appVersion, .warn, "minimumWarningAppVersion", "the app version"),
+            (p.minimumWipeSdkVersion, facts.sdkVersion, .wipe, "minimumWipeSdkVersion", "the Intune SDK version"),
+            (p.minimumRequiredSdkVersion, facts.sdkVersion, .block, "minimumRequiredSdkVersion", "the Intune SDK version"),
+            (p.minimumWarningSdkVersion, facts.sdkVersion, .warn, "minimumWarningSdkVersion", "the Intune SDK version"),
+        ]
+        for (limit, actual, action, name, what) in appChecks {
+            guard let limit, let actual, actual < limit else { continue }
+            if let out = apply(action, "\(what) \(actual) is below \(name) \(limit)") { return out }
+        }
+        // 6. Offline periods. A period of zero or less (Graph samples hold negative ones)
+        // cannot be meant as "always offline": our reading is that it disables the check.
+        if let last = facts.lastCheckIn {
+            let offline = facts.now.seconds(since: last)
+            let wipe = p.periodOfflineBeforeWipeIsEnforced, access = p.periodOfflineBeforeAccessCheck
+            if wipe.seconds > 0, offline > wipe.seconds,
+               let out = apply(.wipe, "the app has been offline \(describeSeconds(offline)), longer than periodOfflineBeforeWipeIsEnforced \(wipe)") { return out }
+            if access.seconds > 0, offline > access.seconds,
+               let out = apply(.block, "the app has been offline \(describeSeconds(offline)), longer than periodOfflineBeforeAccessCheck \(access); connect to the network to check in") { return out }
+        }
+        // 7. Disabled account.
+        if facts.accountDisabled,
+           let out = apply(p.appActionIfUnableToAuthenticateUser, "\(entry.account) is disabled and cannot authenticate") { return out }
+
+        let note = warnings.isEmpty ? "" : " with warnings"
+        return IdentitySwitchOutcome(result: .success,
+                                     decision: .allowed("\(subject): conditional launch passed\(note)"),
+                                     action: nil, pin: state, warnings: warnings)
+    }
+
+    static func describeSeconds(_ s: Double) -> String {
+        if s >= 86_400 { return "\(Int(s / 86_400))d \(Int(s.truncatingRemainder(dividingBy: 86_400) / 3_600))h" }
+        if s >= 3_600 { return "\(Int(s / 3_600))h \(Int(s.truncatingRemainder(dividingBy: 3_600) / 60))m" }
+        return "\(Int(s))s"
+    }
+}

@@ -1,0 +1,42 @@
+import MAMModel
+
+extension Enforcer {
+    /// Whether `account` may be signed in under the fleet's allowed-accounts list (RULES.md
+    /// §5): with a list, it must match an entry by UPN or by OID, in any letter case. The
+    /// explanation names both the admin's values and the entered account, so every mismatch
+    /// can be logged as it is.
+    public static func isAccountAllowed(_ account: Account, in fleet: Fleet) -> Decision {
+        guard let keys = fleet.allowedKeys else {
+            return .allowed("no allowed-accounts list is configured")
+        }
+        if (!account.upnKey.isEmpty && keys.contains(account.upnKey)) || (!account.oidKey.isEmpty && keys.contains(account.oidKey)) {
+            return .allowed("\(account) is in the allowed accounts list")
+        }
+        let admin = (fleet.allowedAccounts ?? []).joined(separator: ", ")
+        let entered = account.oid.isEmpty ? account.upn : "\(account.upn) (OID \(account.oid))"
+        return .blocked(.accountNotAllowed, because: "the admin allows only [\(admin)]; the entered account \(entered) matches none of them by UPN or OID")
+    }
+
+    /// Decides signing `account` in to an app while `enrolled` accounts are signed in on the
+    /// device (RULES.md §5): the allowed-accounts list, then the single-managed-account rule
+    /// (a second managed account is refused until the first is removed).
+    public static func signIn(_ account: Account, enrolled: [Account], in fleet: Fleet) -> Decision {
+        let allowed = isAccountAllowed(account, in: fleet)
+        guard allowed.isAllowed else { return allowed }
+        if let incoming = fleet.managedEntry(account) {
+            for other in enrolled where !other.isSame(as: account) {
+                if let e = fleet.managedEntry(other) {
+                    return .blocked(.secondManagedAccount, because: "\(e.account) is already signed in as the managed account (policy \"\(e.policy!.title)\"); only one managed account is supported, so \(incoming.account) can sign in only after \(e.account) is removed")
+                }
+            }
+            return .allowed("\(incoming.account) signs in as the managed account (policy \"\(incoming.policy!.title)\")")
+        }
+        return .allowed("\(account) signs in as an unmanaged account")
+    }
+
+    /// The signed-in accounts that the current allowed-accounts list no longer allows; the
+    /// host signs them out and notifies apps (`allowedAccountsDidChange`).
+    public static func accountsToSignOut(_ signedIn: [Account], in fleet: Fleet) -> [Account] {
+        signedIn.filter { !isAccountAllowed($0, in: fleet).isAllowed }
+    }
+}

@@ -1,0 +1,93 @@
+import MAMModel
+
+/// What a notification shows, or that it is not shown.
+public struct NotificationDecision: Sendable, Hashable {
+    public let decision: Decision
+    /// The text shown; `nil` when the notification is blocked.
+    public let shownText: String?
+}
+
+extension Enforcer {
+    /// The text shown instead of org data under `blockOrganizationalData`.
+    public static let genericNotificationText = "You have new content"
+
+    /// The app-config key and value that let screen capture through (RULES.md §7).
+    public static let screenCaptureConfigKey = "com.microsoft.intune.mam.screencapturecontrol"
+
+    /// Decides printing data of the identity `identity` (the app's effective UI identity).
+    public static func print(as identity: Account?, in fleet: Fleet) -> Decision {
+        guard let e = fleet.managedEntry(identity) else { return .allowed("the data is unmanaged: printing is not restricted") }
+        if e.policy!.printBlocked {
+            return .blocked(.printBlocked, because: "\(e.subject) blocks printing org data (printBlocked = true)")
+        }
+        return .allowed("\(e.subject) allows printing org data (printBlocked = false)")
+    }
+
+    /// Decides a notification carrying `text` of `account`'s data (`notificationRestriction`).
+    public static func notification(_ text: String, of account: Account?, in fleet: Fleet) -> NotificationDecision {
+        guard let e = fleet.managedEntry(account) else {
+            return NotificationDecision(decision: .allowed("the notification's data is unmanaged"), shownText: text)
+        }
+        switch e.policy!.notificationRestriction {
+        case .allow:
+            return NotificationDecision(decision: .allowed("\(e.subject) shows org data in notifications"), shownText: text)
+        case .blockOrganizationalData:
+            return NotificationDecision(decision: .allowed("\(e.subject) hides org data in notifications (notificationRestriction = blockOrganizationalData); a generic text is shown"),
+                                        shownText: genericNotificationText)
+        case .block:
+            return NotificationDecision(decision: .blocked(.notificationBlocked, because: "\(e.subject) blocks notifications with org data (notificationRestriction = block)"),
+                                        shownText: nil)
+        }
+    }
+
+    static func outboundIsAllApps(_ account: Account?, _ fleet: Fleet) -> Bool {
+        guard let p = fleet.managedEntry(account)?.policy else { return true }
+        return p.allowedOutboundDataTransferDestinations == .allApps
+    }
+
+    /// `areSiriIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
+    public static func areSiriIntentsAllowed(for identity: Account?, in fleet: Fleet) -> Bool {
+        outboundIsAllApps(identity, fleet)
+    }
+
+    /// `areAppIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
+    public static func areAppIntentsAllowed(for identity: Account?, in fleet: Fleet) -> Bool {
+        outboundIsAllApps(identity, fleet)
+    }
+
+    /// `isAppSharingAllowed`: our reading is "org data may be shared with some app", i.e.
+    /// outbound is not `none` (an exempted scheme alone does not make app sharing possible).
+    public static func isAppSharingAllowed(for identity: Account?, in fleet: Fleet) -> Bool {
+        guard let p = fleet.managedEntry(identity)?.policy else { return true }
+        return p.allowedOutboundDataTransferDestinations != .none
+    }
+
+    /// `isScreenCaptureAllowed` (RULES.md §7): `screenCaptureConfigurationState = blocked`
+    /// forbids it; otherwise a managed identity whose outbound is not `allApps` may not
+    /// capture unless the app configuration sets `screencapturecontrol = Disabled`.
+    public static func isScreenCaptureAllowed(for identity: Account?, appConfig: [String: String] = [:], in fleet: Fleet) -> Bool {
+        guard let p = fleet.managedEntry(identity)?.policy else { return true }
+        if p.screenCaptureConfigurationState == .blocked { return false }
+        if p.allowedOutboundDataTransferDestinations == .allApps { return true }
+        let control = appConfig.first { $0.key.lowercased() == screenCaptureConfigKey }?.value
+        return control?.lowercased() == "disabled"
+    }
+
+    /// `isFileEncryptionRequired`: every managed identity's files are encrypted
+    /// (`appDataEncryptionType`, which only chooses when).
+    public static func isFileEncryptionRequired(for identity: Account?, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity) != nil
+    }
+
+    public static func isContactSyncBlocked(for identity: Account?, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity)?.policy!.contactSyncBlocked ?? false
+    }
+
+    public static func isDataBackupBlocked(for identity: Account?, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity)?.policy!.dataBackupBlocked ?? false
+    }
+
+    public static func areThirdPartyKeyboardsBlocked(for identity: Account?, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity)?.policy!.thirdPartyKeyboardsBlocked ?? false
+    }
+}

@@ -1,0 +1,164 @@
+import MAMModel
+
+/// The rules of RULES.md §2–8 as pure functions over a `Fleet`.
+///
+/// Every function takes plain values and returns a `Decision` (allow/block, a stable reason
+/// code and a sentence naming the policy setting and the parties) or a small result value
+/// holding one. Nothing here keeps state, reads a clock or touches a file: the host owns the
+/// state and passes it in, so each rule is a table-driven unit test.
+public enum Enforcer {}
+
+/// The result of a transfer decision: the decision and who owns the item on arrival.
+public struct TransferDecision: Sendable, Hashable, CustomStringConvertible {
+    public let decision: Decision
+    /// Set when the receiver's policy re-owns unmanaged data on arrival ("All apps with
+    /// incoming Org data", `protectInboundDataFromUnknownSources`): the item now belongs to
+    /// this account. `nil` means the owner is unchanged.
+    public let reowned: Account?
+
+    public init(decision: Decision, reowned: Account? = nil) {
+        self.decision = decision
+        self.reowned = reowned
+    }
+
+    public var isAllowed: Bool { decision.isAllowed }
+
+    /// The owner the item has after arrival, given the owner it had before.
+    public func owner(after owner: Account?) -> Account? { reowned ?? owner }
+
+    public var description: String {
+        if let reowned { return "\(decision) (re-owned by \(reowned))" }
+        return decision.description
+    }
+}
+
+extension Enforcer {
+    static let unmanagedToUnmanaged = Decision.allowed("unmanaged data to an unmanaged identity: no policy applies")
+
+    /// Decides a transfer of an item owned by `owner` from app `source` to app `destination`,
+    /// received there as `receiver` (RULES.md §2): the owner's outbound check, then the
+    /// receiver's inbound check.
+    ///
+    /// - Parameters:
+    ///   - owner: the account owning the item; `nil` or `""` = unmanaged data.
+    ///   - source: the sending app or extension.
+    ///   - destination: the receiving app or extension.
+    ///   - receiver: the destination's effective identity at delivery (for an extension, its
+    ///     containing app's identity); `nil` or `""` = unmanaged.
+    public static func transfer(owner: Account?, from source: BundleID, to destination: BundleID,
+                                receivedAs receiver: Account?, in fleet: Fleet) -> TransferDecision {
+        let ownerEntry = fleet.managedEntry(owner)
+        let receiverEntry = fleet.managedEntry(receiver)
+        if ownerEntry == nil && receiverEntry == nil {
+            // Checked first so the commonest personal case costs two dictionary lookups.
+            return TransferDecision(decision: unmanagedToUnmanaged)
+        }
+        guard let target = fleet.appEntry(destination) else {
+            return TransferDecision(decision: .blocked(.unknownApp, because: "\(destination) is not installed on this device"))
+        }
+        guard let sender = fleet.appEntry(source) else {
+            return TransferDecision(decision: .blocked(.unknownApp, because: "\(source) is not installed on this device"))
+        }
+        var passed = OutboundPass.notApplicable
+        if let o = ownerEntry {
+            switch outboundCheck(owner: o, target: target, receiver: receiverEntry, receiverAccount: receiver, fleet: fleet) {
+            case .blocked(let d): return TransferDecision(decision: d)
+            case .passed(let why): passed = why
+            }
+        }
+        // Both checks passed: explain the receiver's side when it has a policy, else the
+        // owner's. Only one sentence is built: it is most of a decision's cost.
+        guard let r = receiverEntry else {
+            return TransferDecision(decision: .allowed(passed.explanation(owner: ownerEntry!, target: target)))
+        }
+        return inboundCheck(receiver: r, sender: sender, owner: ownerEntry, fleet: fleet)
+    }
+
+    /// `transfer` for an item the host stamped with an `Ownership`; resolves the owner by UPN
+    /// or OID (an owner unknown to the fleet is unmanaged).
+    public static func transfer(_ ownership: Ownership, to destination: BundleID,
+                                receivedAs receiver: Account?, in fleet: Fleet) -> TransferDecision {
+        transfer(owner: owner(of: ownership, in: fleet), from: ownership.sourceBundle, to: destination,
+                 receivedAs: receiver, in: fleet)
+    }
+
+    /// The fleet account an `Ownership` tag names, `nil` for unowned data.
+    public static func owner(of ownership: Ownership, in fleet: Fleet) -> Account? {
+        if ownership.isUnowned { return nil }
+        if !ownership.upn.isEmpty, let a = fleet.account(named: ownership.upn) { return a }
+        if !ownership.oid.isEmpty, let a = fleet.account(named: ownership.oid) { return a }
+        return Account(upn: ownership.upn, oid: ownership.oid, tenant: ownership.tenant)
+    }
+
+    static func describe(_ receiver: Account?) -> String {
+        guard let receiver, !receiver.isEmpty else { return "an unmanaged identity" }
+        return receiver.description
+    }
+
+    /// Why the outbound check passed; the sentence is built only if it is the one shown.
+    enum OutboundPass {
+        case notApplicable, allApps, managedDestination, exempt, osSharing
+
+        func explanation(owner o: AccountEntry, target: AppEntry) -> String {
+            switch self {
+            case .notApplicable: "no policy applies"
+            case .allApps: "\(o.subject) sends org data to all apps"
+            case .managedDestination: "\(o.subject) sends org data to policy-managed apps; \(target.bundleID) is policy-managed and receives it as \(o.account)"
+            case .exempt: "\(o.subject) exempts a URL scheme of \(target.bundleID) (exemptedAppProtocols)"
+            case .osSharing: "\(o.subject) lets OS sharing send org data to MDM-managed apps; \(target.bundleID) is MDM-managed"
+            }
+        }
+    }
+
+    enum OutboundVerdict {
+        case passed(OutboundPass)
+        case blocked(Decision)
+    }
+
+    /// The owner's policy P: where may its org data go (RULES.md §2, outbound table).
+    static func outboundCheck(owner o: AccountEntry, target: AppEntry, receiver: AccountEntry?,
+                              receiverAccount: Account?, fleet: Fleet) -> OutboundVerdict {
+        switch o.outbound {
+        case .allApps:
+            return .passed(.allApps)
+        case .managedApps:
+            let managed = fleet.isPolicyManaged(target, for: o)
+            if managed, receiver === o { return .passed(.managedDestination) }
+            if o.isExempt(target) { return .passed(.exempt) }
+            if o.osSharing, fleet.device.mdmEnrolled, target.app.mdmManaged,
+               fleet.device.restrictions["allowOpenFromManagedToUnmanaged"] != false {
+                return .passed(.osSharing)
+            }
+            if !managed {
+                return .blocked(.blocked(.outboundPolicy, because: "\(o.subject) sends org data only to policy-managed apps; \(target.bundleID) is not policy-managed"))
+            }
+            return .blocked(.blocked(.outboundPolicy, because: "\(o.subject) sends org data only to policy-managed apps signed in with \(o.account); \(target.bundleID) would receive it as \(describe(receiverAccount))"))
+        case .none:
+            if o.isExempt(target) { return .passed(.exempt) }
+            return .blocked(.blocked(.outboundPolicy, because: "\(o.subject) sends org data to no app (allowedOutboundDataTransferDestinations = none); \(target.bundleID) is not exempt"))
+        }
+    }
+
+    /// The receiver's policy Q: where may data it receives come from (RULES.md §2, inbound).
+    static func inboundCheck(receiver r: AccountEntry, sender: AppEntry, owner: AccountEntry?, fleet: Fleet) -> TransferDecision {
+        switch r.inbound {
+        case .allApps:
+            if r.incomingOrgData, owner == nil {
+                return TransferDecision(
+                    decision: .allowed("\(r.subject) receives data from all apps and treats incoming data as org data; the item now belongs to \(r.account)"),
+                    reowned: r.account)
+            }
+            return TransferDecision(decision: .allowed("\(r.subject) receives data from all apps"))
+        case .managedApps:
+            if !fleet.isPolicyManaged(sender, for: r) {
+                return TransferDecision(decision: .blocked(.inboundPolicy, because: "\(r.subject) receives data only from policy-managed apps; \(sender.bundleID) is not policy-managed"))
+            }
+            if owner == nil {
+                return TransferDecision(decision: .blocked(.inboundPolicy, because: "\(r.subject) receives only org data from policy-managed apps; this item from \(sender.bundleID) is unmanaged data"))
+            }
+            return TransferDecision(decision: .allowed("\(r.subject) receives data from policy-managed apps; \(sender.bundleID) is policy-managed"))
+        case .none:
+            return TransferDecision(decision: .blocked(.inboundPolicy, because: "\(r.subject) receives data from no app (allowedInboundDataTransferSources = none)"))
+        }
+    }
+}

@@ -1,0 +1,371 @@
+import MAMModel
+
+/// Imports Microsoft Graph `iosManagedAppProtection` documents into `IosManagedAppProtection`
+/// values.
+///
+/// Takes what real exports contain: UTF-8 or UTF-16 with a BOM, CRLF, `"<prop>@odata.type"`
+/// annotations, `@odata.*` and navigation-link keys, `null` for unset values, `""` for unset
+/// strings, a missing top-level `@odata.type`, a `{"value": …}` wrapper and collections that
+/// mix iOS, Android and app-configuration objects (only iOS protection policies are kept; the
+/// rest are reported as skipped). An unknown property is a warning, because Graph grows new
+/// ones; a known property with a value of the wrong type is an error, because guessing would
+/// silently enforce a different rule.
+public enum GraphPolicyImporter {
+    /// Imports every iOS app protection policy in `bytes`; `source` names the document in
+    /// messages (a path or "inline policy strict").
+    public static func importPolicies(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> PolicyImportResult {
+        let root = try GraphValue.parse(bytes, source: source)
+        return try importPolicies(root, source: source)
+    }
+
+    /// Imports from an already parsed value (e.g. an inline policy of a YAML scenario).
+    public static func importPolicies(_ root: GraphValue, source: String) throws(PolicyImportError) -> PolicyImportResult {
+        var result = PolicyImportResult(policies: [], warnings: [], skipped: [])
+        let objects: [GraphValue]
+        var isCollection = false
+        switch root {
+        case .array(let items):
+            objects = items; isCollection = true
+        case .object(let dict):
+            if let wrapped = dict["value"], dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@odata.") }) {
+                switch wrapped {
+                case .array(let items): objects = items; isCollection = true
+                case .object: objects = [wrapped]
+                default:
+                    throw PolicyImportError(source: source, property: "value", value: wrapped.description,
+                                            message: "\(source): \"value\" must hold a policy object or an array of them, but it is \(wrapped.description)")
+                }
+            } else {
+                objects = [root]
+            }
+        default:
+            throw PolicyImportError(source: source, property: nil, value: root.description,
+                                    message: "\(source) must hold a policy object, an array of them or {\"value\": [...]}, but it holds \(root.kindName)")
+        }
+        for (index, object) in objects.enumerated() {
+            guard case .object(let dict) = object else {
+                throw PolicyImportError(source: source, property: nil, value: object.description,
+                                        message: "\(source): item \(index) of the collection must be a policy object, but it is \(object.description)")
+            }
+            let type = odataType(dict)
+            let name: String
+            if case .string(let n)? = dict["displayName"] { name = n } else { name = "" }
+            if let type, !isIOSProtection(type) {
+                result.skipped.append(SkippedPolicyObject(index: index, odataType: type, displayName: name))
+                continue
+            }
+            let place = isCollection ? "\(source), object \(index)\(name.isEmpty ? "" : " (\"\(name)\")")" : source
+            var context = Context(place: place, source: source)
+            let policy = try importPolicy(dict, context: &context)
+            result.policies.append(policy)
+            result.warnings += context.warnings
+        }
+        return result
+    }
+
+    static func odataType(_ dict: [String: GraphValue]) -> String? {
+        if case .string(let t)? = dict["@odata.type"], !t.isEmpty { return t }
+        return nil
+    }
+
+    static func isIOSProtection(_ type: String) -> Bool {
+        var t = Substring(type)
+        if t.hasPrefix("#") { t = t.dropFirst() }
+        return t.lowercased() == "microsoft.graph.iosmanagedappprotection"
+    }
+
+    struct Context {
+        let place: String
+        let source: String
+        var warnings: [PolicyImportWarning] = []
+
+        func error(_ property: String, _ value: GraphValue, _ expected: String) -> PolicyImportError {
+            PolicyImportError(source: source, property: property, value: value.description,
+                              message: "\(place): property \"\(property)\" must be \(expected), but its value is \(value.description) (\(value.kindName)); fix the value or remove the property")
+        }
+
+        mutating func warn(_ property: String, _ message: String) {
+            warnings.append(PolicyImportWarning(source: source, property: property, message: "\(place): \(message)"))
+        }
+    }
+
+    static func importPolicy(_ dict: [String: GraphValue], context: inout Context) throws(PolicyImportError) -> IosManagedAppProtection {
+        var policy = IosManagedAppProtection()
+        for key in dict.keys.sorted() {
+            let value = dict[key]!
+            // Annotations (`@odata.type`, `prop@odata.type`, `apps@odata.navigationLink`)
+            // describe the document, not the policy.
+            if key.contains("@") { continue }
+            if navigationProperties.contains(key) && key != "apps" { continue }
+            guard let setter = properties[key] else {
+                context.warn(key, "unknown property \"\(key)\" ignored (value \(value.description)); check its spelling against Graph's iosManagedAppProtection")
+                continue
+            }
+            if case .null = value { continue }  // unset: keep Intune's default
+            do {
+                try setter(&policy, value, &context)
+            } catch let e as PolicyImportError {
+                throw e
+            } catch {
+                throw context.error(key, value, "valid")
+            }
+        }
+        return policy
+    }
+
+    /// Navigation properties of the entity: ignored when expanded in an export.
+    static let navigationProperties: Set<String> = ["apps", "assignments", "deploymentSummary"]
+
+    typealias Setter = @Sendable (inout IosManagedAppProtection, GraphValue, inout Context) throws -> Void
+
+    static func bool(_ kp: WritableKeyPath<IosManagedAppProtection, Bool> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .bool(let b) = v else { throw c.error(name, v, "true or false") }
+            p[keyPath: kp] = b
+        })
+    }
+
+    static func int(_ kp: WritableKeyPath<IosManagedAppProtection, Int> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .number(let n) = v, n.rounded() == n, abs(n) < 1e9 else { throw c.error(name, v, "a whole number") }
+            p[keyPath: kp] = Int(n)
+        })
+    }
+
+    static func string(_ kp: WritableKeyPath<IosManagedAppProtection, String> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .string(let s) = v else { throw c.error(name, v, "a string") }
+            p[keyPath: kp] = s
+        })
+    }
+
+    /// `""` means unset for optional strings.
+    static func optString(_ kp: WritableKeyPath<IosManagedAppProtection, String?> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .string(let s) = v else { throw c.error(name, v, "a string") }
+            p[keyPath: kp] = s.isEmpty ? nil : s
+        })
+    }
+
+    static func strings(_ kp: WritableKeyPath<IosManagedAppProtection, [String]> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .array(let items) = v else { throw c.error(name, v, "an array of strings") }
+            var out: [String] = []
+            for item in items {
+                guard case .string(let s) = item else { throw c.error(name, v, "an array of strings") }
+                out.append(s)
+            }
+            p[keyPath: kp] = out
+        })
+    }
+
+    static func allowed<E: GraphEnum>(_: E.Type) -> String {
+        "one of " + E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+    }
+
+    static func parseEnum<E: GraphEnum>(_ v: GraphValue, _: E.Type) -> E? {
+        guard case .string(let s) = v else { return nil }
+        if let e = E(rawValue: s) { return e }
+        let folded = s.lowercased()
+        return E.allCases.first { $0.rawValue.lowercased() == folded }
+    }
+
+    static func enumeration<E: GraphEnum>(_ kp: WritableKeyPath<IosManagedAppProtection, E> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard let e = parseEnum(v, E.self) else { throw c.error(name, v, allowed(E.self)) }
+            p[keyPath: kp] = e
+        })
+    }
+
+    static func optEnumeration<E: GraphEnum>(_ kp: WritableKeyPath<IosManagedAppProtection, E?> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            if case .string(let s) = v, s.isEmpty { p[keyPath: kp] = nil; return }
+            guard let e = parseEnum(v, E.self) else { throw c.error(name, v, allowed(E.self)) }
+            p[keyPath: kp] = e
+        })
+    }
+
+    static func enumList<E: GraphEnum>(_ kp: WritableKeyPath<IosManagedAppProtection, [E]> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .array(let items) = v else { throw c.error(name, v, "an array of " + allowed(E.self)) }
+            var out: [E] = []
+            for item in items {
+                guard let e = parseEnum(item, E.self) else {
+                    throw c.error(name, item, "an array of " + allowed(E.self))
+                }
+                if !out.contains(e) { out.append(e) }
+            }
+            p[keyPath: kp] = out
+        })
+    }
+
+    static func duration(_ kp: WritableKeyPath<IosManagedAppProtection, ISODuration> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .string(let s) = v, let d = ISODuration(s) else {
+                throw c.error(name, v, "an ISO-8601 duration such as \"PT12H\" or \"P90D\"")
+            }
+            p[keyPath: kp] = d
+        })
+    }
+
+    static func optDuration(_ kp: WritableKeyPath<IosManagedAppProtection, ISODuration?> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            if case .string(let s) = v, s.isEmpty { p[keyPath: kp] = nil; return }
+            guard case .string(let s) = v, let d = ISODuration(s) else {
+                throw c.error(name, v, "an ISO-8601 duration such as \"PT12H\" or \"P90D\"")
+            }
+            p[keyPath: kp] = d
+        })
+    }
+
+    /// Versions are strings in Graph; documentation samples hold placeholders such as
+    /// "Minimum Required Os Version value", which cannot be enforced: warn and leave unset.
+    static func version(_ kp: WritableKeyPath<IosManagedAppProtection, Version?> & Sendable, _ name: String) -> (String, Setter) {
+        (name, { p, v, c in
+            guard case .string(let s) = v else { throw c.error(name, v, "a version string such as \"14.8\"") }
+            if s.isEmpty { p[keyPath: kp] = nil; return }
+            guard let version = Version(s) else {
+                c.warn(name, "property \"\(name)\" is not a version number (\(v.description)); the check is not enforced")
+                p[keyPath: kp] = nil
+                return
+            }
+            p[keyPath: kp] = version
+        })
+    }
+
+    static let exemptedAppProtocols: (String, Setter) = ("exemptedAppProtocols", { p, v, c in
+        let expected = "an array of {\"name\": ..., \"value\": \"scheme;scheme\"} objects"
+        guard case .array(let items) = v else { throw c.error("exemptedAppProtocols", v, expected) }
+        var pairs: [KeyValuePair] = []
+        for item in items {
+            guard case .object(let o) = item, case .string(let value)? = o["value"] else {
+                throw c.error("exemptedAppProtocols", item, expected)
+            }
+            var name = ""
+            if case .string(let n)? = o["name"] { name = n }
+            pairs.append(KeyValuePair(name: name, value: value))
+        }
+        p.exemptedAppProtocols = pairs
+    })
+
+    /// `apps`: our targeted bundle id list (strings), or Graph's expanded `managedMobileApp`
+    /// objects (`{"mobileAppIdentifier": {"bundleId": ...}}`).
+    static let apps: (String, Setter) = ("apps", { p, v, c in
+        let expected = "an array of bundle ids or of managedMobileApp objects with mobileAppIdentifier.bundleId"
+        guard case .array(let items) = v else { throw c.error("apps", v, expected) }
+        var ids: [BundleID] = []
+        for item in items {
+            switch item {
+            case .string(let s) where !s.isEmpty:
+                ids.append(BundleID(s))
+            case .object(let o):
+                if case .object(let ident)? = o["mobileAppIdentifier"], case .string(let b)? = ident["bundleId"] {
+                    ids.append(BundleID(b))
+                } else if case .object(let ident)? = o["mobileAppIdentifier"], case .string(let pkg)? = ident["packageId"] {
+                    c.warn("apps", "apps entry for Android package \"\(pkg)\" ignored in an iOS policy")
+                } else {
+                    throw c.error("apps", item, expected)
+                }
+            default:
+                throw c.error("apps", item, expected)
+            }
+        }
+        p.apps = ids
+    })
+
+    static let properties: [String: Setter] = {
+        let list: [(String, Setter)] = [
+            optString(\.id, "id"),
+            string(\.displayName, "displayName"),
+            string(\.description, "description"),
+            optString(\.version, "version"),
+            optString(\.createdDateTime, "createdDateTime"),
+            optString(\.lastModifiedDateTime, "lastModifiedDateTime"),
+            strings(\.roleScopeTagIds, "roleScopeTagIds"),
+            bool(\.isAssigned, "isAssigned"),
+            int(\.deployedAppCount, "deployedAppCount"),
+            apps,
+            enumeration(\.appGroupType, "appGroupType"),
+            string(\.targetedAppManagementLevels, "targetedAppManagementLevels"),
+
+            enumeration(\.allowedInboundDataTransferSources, "allowedInboundDataTransferSources"),
+            enumeration(\.allowedOutboundDataTransferDestinations, "allowedOutboundDataTransferDestinations"),
+            enumeration(\.allowedOutboundClipboardSharingLevel, "allowedOutboundClipboardSharingLevel"),
+            int(\.allowedOutboundClipboardSharingExceptionLength, "allowedOutboundClipboardSharingExceptionLength"),
+            bool(\.filterOpenInToOnlyManagedApps, "filterOpenInToOnlyManagedApps"),
+            bool(\.disableProtectionOfManagedOutboundOpenInData, "disableProtectionOfManagedOutboundOpenInData"),
+            bool(\.protectInboundDataFromUnknownSources, "protectInboundDataFromUnknownSources"),
+            exemptedAppProtocols,
+            strings(\.managedUniversalLinks, "managedUniversalLinks"),
+            strings(\.exemptedUniversalLinks, "exemptedUniversalLinks"),
+            enumeration(\.dialerRestrictionLevel, "dialerRestrictionLevel"),
+            optString(\.customDialerAppProtocol, "customDialerAppProtocol"),
+            enumeration(\.protectedMessagingRedirectAppType, "protectedMessagingRedirectAppType"),
+            optString(\.messagingRedirectAppUrlScheme, "messagingRedirectAppUrlScheme"),
+            bool(\.managedBrowserToOpenLinksRequired, "managedBrowserToOpenLinksRequired"),
+            enumeration(\.managedBrowser, "managedBrowser"),
+            optString(\.customBrowserProtocol, "customBrowserProtocol"),
+
+            bool(\.saveAsBlocked, "saveAsBlocked"),
+            enumList(\.allowedDataStorageLocations, "allowedDataStorageLocations"),
+            bool(\.blockDataIngestionIntoOrganizationDocuments, "blockDataIngestionIntoOrganizationDocuments"),
+            enumList(\.allowedDataIngestionLocations, "allowedDataIngestionLocations"),
+
+            bool(\.printBlocked, "printBlocked"),
+            enumeration(\.notificationRestriction, "notificationRestriction"),
+            bool(\.dataBackupBlocked, "dataBackupBlocked"),
+            bool(\.contactSyncBlocked, "contactSyncBlocked"),
+            bool(\.thirdPartyKeyboardsBlocked, "thirdPartyKeyboardsBlocked"),
+            enumeration(\.appDataEncryptionType, "appDataEncryptionType"),
+            bool(\.organizationalCredentialsRequired, "organizationalCredentialsRequired"),
+            enumeration(\.screenCaptureConfigurationState, "screenCaptureConfigurationState"),
+            enumeration(\.genmojiConfigurationState, "genmojiConfigurationState"),
+            enumeration(\.writingToolsConfigurationState, "writingToolsConfigurationState"),
+
+            bool(\.pinRequired, "pinRequired"),
+            int(\.minimumPinLength, "minimumPinLength"),
+            enumeration(\.pinCharacterSet, "pinCharacterSet"),
+            bool(\.simplePinBlocked, "simplePinBlocked"),
+            int(\.maximumPinRetries, "maximumPinRetries"),
+            enumeration(\.appActionIfMaximumPinRetriesExceeded, "appActionIfMaximumPinRetriesExceeded"),
+            duration(\.periodBeforePinReset, "periodBeforePinReset"),
+            int(\.previousPinBlockCount, "previousPinBlockCount"),
+            duration(\.pinRequiredInsteadOfBiometricTimeout, "pinRequiredInsteadOfBiometricTimeout"),
+            bool(\.fingerprintBlocked, "fingerprintBlocked"),
+            bool(\.faceIdBlocked, "faceIdBlocked"),
+            bool(\.disableAppPinIfDevicePinIsSet, "disableAppPinIfDevicePinIsSet"),
+
+            duration(\.periodOfflineBeforeAccessCheck, "periodOfflineBeforeAccessCheck"),
+            duration(\.periodOnlineBeforeAccessCheck, "periodOnlineBeforeAccessCheck"),
+            duration(\.periodOfflineBeforeWipeIsEnforced, "periodOfflineBeforeWipeIsEnforced"),
+            optDuration(\.gracePeriodToBlockAppsDuringOffClockHours, "gracePeriodToBlockAppsDuringOffClockHours"),
+            bool(\.deviceComplianceRequired, "deviceComplianceRequired"),
+            enumeration(\.appActionIfDeviceComplianceRequired, "appActionIfDeviceComplianceRequired"),
+            enumeration(\.appActionIfUnableToAuthenticateUser, "appActionIfUnableToAuthenticateUser"),
+            optEnumeration(\.appActionIfAccountIsClockedOut, "appActionIfAccountIsClockedOut"),
+            version(\.minimumRequiredOsVersion, "minimumRequiredOsVersion"),
+            version(\.minimumWarningOsVersion, "minimumWarningOsVersion"),
+            version(\.minimumWipeOsVersion, "minimumWipeOsVersion"),
+            version(\.maximumRequiredOsVersion, "maximumRequiredOsVersion"),
+            version(\.maximumWarningOsVersion, "maximumWarningOsVersion"),
+            version(\.maximumWipeOsVersion, "maximumWipeOsVersion"),
+            version(\.minimumRequiredAppVersion, "minimumRequiredAppVersion"),
+            version(\.minimumWarningAppVersion, "minimumWarningAppVersion"),
+            version(\.minimumWipeAppVersion, "minimumWipeAppVersion"),
+            version(\.minimumRequiredSdkVersion, "minimumRequiredSdkVersion"),
+            version(\.minimumWarningSdkVersion, "minimumWarningSdkVersion"),
+            version(\.minimumWipeSdkVersion, "minimumWipeSdkVersion"),
+            optString(\.allowedIosDeviceModels, "allowedIosDeviceModels"),
+            enumeration(\.appActionIfIosDeviceModelNotAllowed, "appActionIfIosDeviceModelNotAllowed"),
+            enumeration(\.maximumAllowedDeviceThreatLevel, "maximumAllowedDeviceThreatLevel"),
+            enumeration(\.mobileThreatDefenseRemediationAction, "mobileThreatDefenseRemediationAction"),
+            optEnumeration(\.mobileThreatDefensePartnerPriority, "mobileThreatDefensePartnerPriority"),
+        ]
+        var table: [String: Setter] = [:]
+        for (name, setter) in list { table[name] = setter }
+        return table
+    }()
+
+    /// Every Graph property name the importer knows.
+    public static var knownProperties: [String] { properties.keys.sorted() }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A JSON value as a Graph document holds it; also what a host builds from an inline YAML
+/// policy so both go through the same property checks.
+public enum GraphValue: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([GraphValue])
+    case object([String: GraphValue])
+
+    /// The value as it would appear in JSON, shortened for messages.
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n):
+            if n.rounded() == n, abs(n) < 1e15 { return String(Int64(n)) }
+            return String(n)
+        case .string(let s): return "\"\(s)\""
+        case .array(let items):
+            let inner = items.prefix(3).map(\.description).joined(separator: ", ")
+            return items.count > 3 ? "[\(inner), …]" : "[\(inner)]"
+        case .object(let dict):
+            let inner = dict.keys.sorted().prefix(3).map { "\"\($0)\": \(dict[$0]!)" }.joined(separator: ", ")
+            return dict.count > 3 ? "{\(inner), …}" : "{\(inner)}"
+        }
+    }
+
+    /// A word for the JSON type, for messages ("a string", "a number").
+    var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+extension GraphValue: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null; return }
+        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
+        if let n = try? c.decode(Double.self) { self = .number(n); return }
+        if let s = try? c.decode(String.self) { self = .string(s); return }
+        if let a = try? c.decode([GraphValue].self) { self = .array(a); return }
+        self = .object(try c.decode([String: GraphValue].self))
+    }
+}
+
+extension GraphValue {
+    /// Decodes JSON text given as bytes in UTF-8 or UTF-16 (LE/BE, with or without a BOM).
+    /// Real Intune exports come UTF-16LE with a BOM and CRLF line ends.
+    static func parse(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> GraphValue {
+        let text = try decodeText(bytes, source: source)
+        do {
+            return try JSONDecoder().decode(GraphValue.self, from: Data(text.utf8))
+        } catch {
+            let detail: String
+            if case DecodingError.dataCorrupted(let ctx) = error {
+                detail = (ctx.underlyingError.map { "\($0)" }) ?? ctx.debugDescription
+            } else {
+                detail = "\(error)"
+            }
+            throw PolicyImportError(source: source, property: nil, value: nil,
+                                    message: "\(source) is not valid JSON (\(detail)); export the policy again from Graph or fix the syntax")
+        }
+    }
+
+    static func decodeText(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> String {
+        var body = bytes[...]
+        enum Encoding { case utf8, utf16le, utf16be }
+        var encoding = Encoding.utf8
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) {
+            body = body.dropFirst(3)
+        } else if body.starts(with: [0xFF, 0xFE]) {
+            encoding = .utf16le; body = body.dropFirst(2)
+        } else if body.starts(with: [0xFE, 0xFF]) {
+            encoding = .utf16be; body = body.dropFirst(2)
+        } else if body.count >= 2 {
+            // JSON starts with an ASCII character, so a zero byte beside it gives UTF-16 away.
+            let a = body[body.startIndex], b = body[body.startIndex + 1]
+            if a == 0, b != 0 { encoding = .utf16be } else if a != 0, b == 0 { encoding = .utf16le }
+        }
+        switch encoding {
+        case .utf8:
+            guard let s = String(validating: body, as: UTF8.self) else {
+                throw PolicyImportError(source: source, property: nil, value: nil,
+                                        message: "\(source) is neither UTF-8 nor UTF-16 text; save it as UTF-8")
+            }
+            return s
+        case .utf16le, .utf16be:
+            guard body.count % 2 == 0 else {
+                throw PolicyImportError(source: source, property: nil, value: nil,
+                                        message: "\(source) looks like UTF-16 but has an odd number of bytes; it is truncated or damaged")
+            }
+            var units: [UInt16] = []
+            units.reserveCapacity(body.count / 2)
+            var i = body.startIndex
+            while i < body.endIndex {
+                let lo = UInt16(body[i]), hi = UInt16(body[i + 1])
+                units.append(encoding == .utf16le ? (hi << 8 | lo) : (lo << 8 | hi))
+                i += 2
+            }
+            guard let s = String(validating: units, as: UTF16.self) else {
+                throw PolicyImportError(source: source, property: nil, value: nil,
+                                        message: "\(source) holds invalid UTF-16 text; save it again as UTF-8 or UTF-16")
+            }
+            return s
+        }
+    }
+}

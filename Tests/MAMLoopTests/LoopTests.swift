@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import MAMLoop
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every test ends the libuv way: all handles closed and `uv_loop_close` returning 0.
+private func finish(_ loop: EventLoop) {
+    #expect(loop.openHandleCount == 0)
+    #expect(loop.close() == 0)
+}
+
+@Test func timerFiresTheExactNumberOfTimesThenCloses() throws {
+    let loop = try EventLoop()
+    let timer = try Timer(loop: loop)
+    var fired = 0
+    var closed = 0
+    timer.start(after: 1, repeat: 1) {
+        fired += 1
+        if fired == 3 { timer.close { closed += 1 } }
+    }
+    loop.run()
+    #expect(fired == 3)
+    #expect(closed == 1)
+    #expect(timer.state == .closed)
+    finish(loop)
+}
+
+@Test func closingTwiceCallsTheCloseCallbackOnce() throws {
+    let loop = try EventLoop()
+    let timer = try Timer(loop: loop)
+    var closed = 0
+    timer.close { closed += 1 }
+    timer.close { closed += 1 }
+    loop.run()
+    #expect(closed == 1)
+    finish(loop)
+}
+
+@Test func wakerRunsJobsFromOtherThreadsInOrderOnTheLoop() async throws {
+    let loop = try EventLoop()
+    let waker = try Waker(loop: loop)
+    let loopThread = pthread_self()
+    nonisolated(unsafe) var seen: [Int] = []  // touched on the loop thread only
+    nonisolated(unsafe) var onLoopThread = true
+    let done = 200
+    let thread = Thread {
+        for i in 0..<done {
+            waker.submit {
+                if pthread_equal(pthread_self(), loopThread) == 0 { onLoopThread = false }
+                seen.append(i)
+                if i == done - 1 { waker.close() }
+            }
+        }
+    }
+    thread.start()
+    loop.run()
+    #expect(seen == Array(0..<done))
+    #expect(onLoopThread)
+    #expect(waker.submit {} == false)
+    finish(loop)
+}
+
+@Test func childEchoesFramesOverFd3AndExitsCleanly() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    var exit: ChildProcess.Exit?
+    // `cat` reading and writing fd 3 is an echo server on the socketpair.
+    let child = try ChildProcess(
+        loop: loop, executable: "/bin/sh", arguments: ["-c", "exec cat <&3 >&3"], channel: pipe
+    ) { exit = $0 }
+    #expect(child.pid > 0)
+    var received: [UInt8] = []
+    let message = Array("hello through fd 3".utf8)
+    var ended = false
+    try pipe.startReading(onRead: { chunk in
+        received += chunk
+        if received.count == message.count * 3 { pipe.close() }
+    }, onEnd: { _ in ended = true })
+    // Three enqueues in one iteration leave as one write.
+    pipe.enqueue(message)
+    pipe.enqueue(message)
+    pipe.enqueue(message)
+    loop.run()
+    #expect(received == message + message + message)
+    #expect(ended == false)
+    #expect(exit?.status == 0)
+    #expect(exit?.signal == 0)
+    child.close()
+    loop.run()
+    finish(loop)
+}
+
+@Test func writingToADeadChildIsADisconnectNotACrash() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    var exit: ChildProcess.Exit?
+    var endError: UVError?? = .none
+    let child = try ChildProcess(loop: loop, executable: "/bin/sh", arguments: ["-c", "exit 3"], channel: pipe) {
+        exit = $0
+        // Write after the child is gone: SIGPIPE is ignored, the write fails with EPIPE.
+        for _ in 0..<4 { pipe.enqueue([UInt8](repeating: 1, count: 65536)) }
+    }
+    try pipe.startReading(onRead: { _ in }, onEnd: { error in
+        endError = .some(error)
+        pipe.close()
+    })
+    loop.run()
+    #expect(exit?.status == 3)
+    // Either EOF was read first (nil) or the write failed with a disconnect error.
+    if case .some(.some(let e)) = endError { #expect(e.isDisconnect, "\(e)") }
+    #expect(endError != nil)
+    child.close()
+    loop.run()
+    finish(loop)
+}
+
+@Test func killedChildReportsItsSignal() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    var exit: ChildProcess.Exit?
+    let child = try ChildProcess(loop: loop, executable: "/bin/sleep", arguments: ["30"], channel: pipe) { exit = $0 }
+    child.kill(SIGKILL)
+    loop.run()
+    #expect(exit?.signal == SIGKILL)
+    child.close()
+    pipe.close()
+    loop.run()
+    finish(loop)
+}
+
+@Test func spawningAMissingProgramThrowsAndLeavesNothingOpen() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    #expect(throws: UVError.self) {
+        _ = try ChildProcess(loop: loop, executable: "/nonexistent/mamsim-app", arguments: [], channel: pipe) { _ in }
+    }
+    pipe.close()
+    loop.run()
+    finish(loop)
+}
+
+@Test func signalWatcherSeesARaisedSignal() throws {
+    let loop = try EventLoop()
+    let watcher = try SignalWatcher(loop: loop)
+    var got: Int32 = 0
+    try watcher.start(signal: SIGUSR1) { sig in
+        got = sig
+        watcher.close()
+    }
+    // Sent from inside the loop, to the whole process, the way a user's kill would arrive.
+    let timer = try Timer(loop: loop)
+    timer.start(after: 1) {
+        kill(getpid(), SIGUSR1)
+        timer.close()
+    }
+    loop.run()
+    #expect(got == SIGUSR1)
+    finish(loop)
+}
+
+@Test func openingANonPipeDescriptorIsAClearError() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    let fd = open("/dev/null", O_RDONLY)
+    defer { Glibc.close(fd) }
+    #expect(throws: PipeOpenError.self) { try pipe.open(fd: fd) }
+    pipe.close()
+    loop.run()
+    finish(loop)
+}

@@ -1,0 +1,141 @@
+import MAMModel
+import MAMPolicy
+import Testing
+
+@Suite("Conditional launch on an identity switch")
+struct ConditionalLaunchTests {
+    typealias W = World
+    static let now = Instant(iso8601: "2026-01-01T09:00:00Z")!
+
+    func policy(_ change: (inout IosManagedAppProtection) -> Void = { _ in }) -> IosManagedAppProtection {
+        var p = W.strictPolicy()
+        change(&p)
+        return p
+    }
+
+    func switchTo(_ account: Account? = World.alice, pin entered: String? = "2580", state: PinState = PinState(),
+                  facts: LaunchFacts = LaunchFacts(now: now), fleet: Fleet) -> IdentitySwitchOutcome {
+        Enforcer.switchIdentity(to: account, signedIn: [W.alice, W.bob], enteredPin: entered, pin: state, facts: facts, in: fleet)
+    }
+
+    @Test func firstSwitchSetsThePinAndLaterSwitchesVerifyIt() {
+        let fleet = W.fleet()
+        let first = switchTo(fleet: fleet)
+        #expect(first.result == .success)
+        #expect(first.pin == PinState(pin: "2580", failedAttempts: 0))
+        #expect(switchTo(pin: "2580", state: first.pin, fleet: fleet).result == .success)
+        let wrong = switchTo(pin: "0000", state: first.pin, fleet: fleet)
+        #expect(wrong.result == .failed && wrong.decision.blockedBy == .conditionalLaunch)
+        #expect(wrong.pin.failedAttempts == 1 && wrong.pin.pin == "2580")
+        #expect(switchTo(pin: "2580", state: wrong.pin, fleet: fleet).pin.failedAttempts == 0, "a correct PIN clears the count")
+    }
+
+    @Test func dismissingThePinPromptCancelsTheSwitch() {
+        let o = switchTo(pin: nil, fleet: W.fleet())
+        #expect(o.result == .canceled && o.decision.blockedBy == .identitySwitchCanceled)
+    }
+
+    @Test(arguments: [
+        ("12", "minimumPinLength"), ("12a4", "digits only"),
+    ])
+    func newNumericPinMustSatisfyLengthAndCharacterSet(_ pin: String, _ named: String) {
+        let o = switchTo(pin: pin, fleet: W.fleet())
+        #expect(o.result == .failed)
+        #expect(o.decision.explanation.contains(named))
+        #expect(o.pin.pin == nil, "a refused PIN is not stored")
+    }
+
+    @Test(arguments: ["1111", "1234", "4321", "9876"])
+    func simplePinsAreRefusedWhenBlocked(_ pin: String) {
+        let fleet = W.fleet(policy: policy { $0.simplePinBlocked = true })
+        #expect(switchTo(pin: pin, fleet: fleet).decision.explanation.contains("simplePinBlocked"))
+        #expect(switchTo(pin: "1357", fleet: fleet).result == .success)
+        #expect(switchTo(pin: pin, fleet: W.fleet()).result == .success, "allowed without simplePinBlocked")
+    }
+
+    @Test func passcodeNeedsALetterAndADigit() {
+        let fleet = W.fleet(policy: policy { $0.pinCharacterSet = .alphanumericAndSymbol; $0.minimumPinLength = 6 })
+        #expect(switchTo(pin: "abcdefg", fleet: fleet).result == .failed)
+        #expect(switchTo(pin: "pa55-word", fleet: fleet).result == .success)
+    }
+
+    @Test func tooManyWrongPinsResetThePinUnderBlock() {
+        let fleet = W.fleet(policy: policy { $0.maximumPinRetries = 2 })
+        var state = PinState(pin: "2580")
+        state = switchTo(pin: "1111", state: state, fleet: fleet).pin
+        let second = switchTo(pin: "1111", state: state, fleet: fleet)
+        #expect(second.result == .failed && second.action == .block)
+        #expect(second.pin == PinState(), "block = reset PIN")
+        #expect(second.decision.explanation.contains("maximumPinRetries = 2"))
+    }
+
+    @Test func tooManyWrongPinsWipeUnderWipe() {
+        let fleet = W.fleet(policy: policy { $0.maximumPinRetries = 1; $0.appActionIfMaximumPinRetriesExceeded = .wipe })
+        let o = switchTo(pin: "1111", state: PinState(pin: "2580"), fleet: fleet)
+        #expect(o.result == .failed && o.action == .wipe)
+    }
+
+    @Test func jailbrokenDeviceFailsWithTheComplianceAction() {
+        let fleet = W.fleet(policy: policy { $0.appActionIfDeviceComplianceRequired = .wipe }, device: DeviceFacts(jailbroken: true))
+        let o = switchTo(fleet: fleet)
+        #expect(o.result == .failed && o.action == .wipe && o.decision.blockedBy == .conditionalLaunch)
+        #expect(o.decision.explanation.contains("jailbroken"))
+        let lax = W.fleet(policy: policy { $0.deviceComplianceRequired = false }, device: DeviceFacts(jailbroken: true))
+        #expect(switchTo(fleet: lax).result == .success)
+    }
+
+    @Test func osVersionLimitsBlockWarnAndWipe() {
+        let ios17 = DeviceFacts(osVersion: Version("17.2")!)
+        #expect(switchTo(fleet: W.fleet(policy: policy { $0.minimumRequiredOsVersion = Version("17.4") }, device: ios17)).action == .block)
+        #expect(switchTo(fleet: W.fleet(policy: policy { $0.minimumWipeOsVersion = Version("17.4") }, device: ios17)).action == .wipe)
+        let warned = switchTo(fleet: W.fleet(policy: policy { $0.minimumWarningOsVersion = Version("17.4") }, device: ios17))
+        #expect(warned.result == .success && warned.warnings.count == 1)
+        #expect(switchTo(fleet: W.fleet(policy: policy { $0.maximumRequiredOsVersion = Version("17.0") }, device: ios17)).result == .failed)
+        #expect(switchTo(fleet: W.fleet(policy: policy { $0.maximumRequiredOsVersion = Version("17.2") }, device: ios17)).result == .success)
+    }
+
+    @Test func appAndSdkMinimumsApplyWhenVersionsAreKnown() {
+        let fleet = W.fleet(policy: policy { $0.minimumRequiredAppVersion = Version("2.0"); $0.minimumWipeSdkVersion = Version("19.0") })
+        let old = LaunchFacts(now: Self.now, appVersion: Version("1.9"))
+        #expect(switchTo(facts: old, fleet: fleet).action == .block)
+        let oldSdk = LaunchFacts(now: Self.now, appVersion: Version("2.1"), sdkVersion: Version("17.7.1"))
+        #expect(switchTo(facts: oldSdk, fleet: fleet).action == .wipe)
+        #expect(switchTo(facts: LaunchFacts(now: Self.now), fleet: fleet).result == .success)
+    }
+
+    @Test func offlineLongerThanTheAccessCheckBlocksAndLongerThanTheWipePeriodWipes() {
+        let fleet = W.fleet()  // defaults: PT12H and P90D
+        let lastCheckIn = Self.now
+        let after11h = LaunchFacts(now: lastCheckIn.advanced(by: ISODuration("PT11H")!), lastCheckIn: lastCheckIn)
+        #expect(switchTo(facts: after11h, fleet: fleet).result == .success)
+        let after13h = LaunchFacts(now: lastCheckIn.advanced(by: ISODuration("PT13H")!), lastCheckIn: lastCheckIn)
+        let blocked = switchTo(facts: after13h, fleet: fleet)
+        #expect(blocked.action == .block && blocked.decision.explanation.contains("periodOfflineBeforeAccessCheck PT12H"))
+        let after91d = LaunchFacts(now: lastCheckIn.advanced(by: ISODuration("P91D")!), lastCheckIn: lastCheckIn)
+        #expect(switchTo(facts: after91d, fleet: fleet).action == .wipe)
+    }
+
+    @Test func nonPositiveOfflinePeriodsDisableTheCheck() {
+        let fleet = W.fleet(policy: policy { $0.periodOfflineBeforeAccessCheck = ISODuration("-PT17.1357909S")! })
+        let later = LaunchFacts(now: Self.now.advanced(by: ISODuration("PT1H")!), lastCheckIn: Self.now)
+        #expect(switchTo(facts: later, fleet: fleet).result == .success)
+    }
+
+    @Test func disabledAccountFailsWithTheAuthenticationAction() {
+        let o = switchTo(facts: LaunchFacts(now: Self.now, accountDisabled: true), fleet: W.fleet())
+        #expect(o.result == .failed && o.action == .block)
+    }
+
+    @Test func switchingToAnAccountNotSignedInIsNotAllowed() {
+        let o = switchTo(W.carol, fleet: W.fleet())
+        #expect(o.result == .notAllowed && o.decision.blockedBy == .identitySwitchNotAllowed)
+    }
+
+    @Test func switchingToUnmanagedIdentitiesNeedsNoPin() {
+        let fleet = W.fleet(policy: policy { $0.minimumRequiredOsVersion = Version("99") })
+        #expect(switchTo(Account(upn: ""), pin: nil, fleet: fleet).result == .success)
+        #expect(switchTo(nil, pin: nil, fleet: fleet).result == .success)
+        #expect(switchTo(W.bob, pin: nil, fleet: fleet).result == .success)
+        #expect(switchTo(W.alice, pin: "2580", fleet: fleet).result == .failed)
+    }
+}

@@ -1,0 +1,132 @@
+import MAMModel
+import MAMPolicy
+import Testing
+
+@Suite("Data transfer: exemptions, OS sharing, re-owning")
+struct TransferRulesTests {
+    typealias W = World
+
+    @Test func defaultExemptedSchemeLetsManagedDataOutToUnmanagedApp() {
+        // com.skype.skype declares "Skype": the default list exempts "skype" (any case).
+        let d = Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: W.fleet())
+        #expect(d.isAllowed)
+        #expect(d.decision.explanation.contains("exemptedAppProtocols"))
+    }
+
+    @Test func defaultExemptionsAreIntunesList() {
+        let keys = IosManagedAppProtection().exemptSchemeKeys
+        #expect(keys == ["skype", "app-settings", "itms", "itmss", "itms-apps", "itms-appss", "itms-services", "calshow"])
+    }
+
+    @Test func outboundNoneAllowsOnlyExemptApps() {
+        var p = W.strictPolicy()
+        p.allowedOutboundDataTransferDestinations = .none
+        let fleet = W.fleet(policy: p)
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.outlook, receivedAs: W.alice, in: fleet).decision.blockedBy == .outboundPolicy)
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: fleet).isAllowed)
+    }
+
+    @Test func customExemptionListReplacesTheDefault() {
+        var p = W.strictPolicy()
+        p.exemptedAppProtocols = [KeyValuePair(name: "Notes", value: " notes ; other;")]
+        let fleet = W.fleet(policy: p)
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).isAllowed)
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
+    }
+
+    @Test func osSharingReachesMdmManagedAppsOnlyOnEnrolledDevices() {
+        var p = W.strictPolicy()
+        p.disableProtectionOfManagedOutboundOpenInData = true
+        var fleet = W.fleet(policy: p, device: DeviceFacts(mdmEnrolled: true))
+        fleet.install(AppDescriptor(bundleID: W.notes, sdkIntegrated: false, mdmManaged: true))
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).isAllowed)
+
+        fleet.device.restrictions["allowOpenFromManagedToUnmanaged"] = false
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
+
+        fleet.device = DeviceFacts(mdmEnrolled: false)
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
+    }
+
+    @Test func incomingOrgDataReownsUnmanagedDataByTheReceiver() {
+        var p = W.strictPolicy()
+        p.allowedInboundDataTransferSources = .allApps
+        p.protectInboundDataFromUnknownSources = true
+        let fleet = W.fleet(policy: p)
+        let d = Enforcer.transfer(owner: nil, from: W.notes, to: W.mine, receivedAs: W.alice, in: fleet)
+        #expect(d.isAllowed)
+        #expect(d.reowned == W.alice)
+        #expect(d.owner(after: nil) == W.alice)
+        #expect(d.decision.explanation.contains("now belongs to alice@contoso.com"))
+        // Data already owned by the managed account keeps its owner.
+        let own = Enforcer.transfer(owner: W.alice, from: W.outlook, to: W.mine, receivedAs: W.alice, in: fleet)
+        #expect(own.isAllowed && own.reowned == nil)
+    }
+
+    @Test func inboundAllAppsWithoutIncomingOrgDataKeepsTheOwner() {
+        var p = W.strictPolicy()
+        p.allowedInboundDataTransferSources = .allApps
+        let d = Enforcer.transfer(owner: W.bob, from: W.notes, to: W.mine, receivedAs: W.alice, in: W.fleet(policy: p))
+        #expect(d.isAllowed && d.reowned == nil)
+    }
+
+    @Test func inboundNoneRefusesEvenManagedApps() {
+        var p = W.strictPolicy()
+        p.allowedInboundDataTransferSources = .none
+        let d = Enforcer.transfer(owner: W.alice, from: W.outlook, to: W.mine, receivedAs: W.alice, in: W.fleet(policy: p))
+        #expect(d.decision.blockedBy == .inboundPolicy)
+    }
+
+    @Test func canReceiveSharedFileAppliesTheTransferChecks() {
+        let fleet = W.fleet()
+        #expect(Enforcer.canReceiveSharedFile(owner: nil, from: W.notes, into: W.mine, as: W.alice, in: fleet).decision.blockedBy == .inboundPolicy)
+        #expect(Enforcer.canReceiveSharedFile(owner: W.alice, from: W.outlook, into: W.mine, as: W.alice, in: fleet).isAllowed)
+    }
+
+    @Test func canReceiveSharedItemProviderNeedsTheHostsOwnerTag() {
+        let fleet = W.fleet()
+        var item = Item(id: "1", typeIdentifiers: ["public.plain-text"], payload: .inline(Array("hi".utf8)))
+        #expect(Enforcer.canReceiveSharedItemProvider(item, into: W.mine, as: W.alice, in: fleet).decision.blockedBy == .badRequest)
+        item.ownership = Ownership(upn: "alice@contoso.com", oid: "", managed: true, sourceBundle: W.outlook)
+        #expect(Enforcer.canReceiveSharedItemProvider(item, into: W.mine, as: W.alice, in: fleet).isAllowed)
+        #expect(Enforcer.canReceiveSharedItemProvider(item, into: W.mine, as: W.bob, in: fleet).decision.blockedBy == .outboundPolicy)
+    }
+
+    @Test func urlToANonExemptSchemeIsNotExempt() {
+        var p = W.strictPolicy()
+        p.allowedOutboundDataTransferDestinations = .none
+        let fleet = W.fleet(policy: p)
+        #expect(Enforcer.openURL(scheme: "notes", owner: W.alice, in: fleet).blockedBy == .notExempt)
+        #expect(Enforcer.openURL(scheme: "ITMS-APPS", owner: W.alice, in: fleet).isAllowed)
+        #expect(Enforcer.openURL(scheme: "notes", owner: W.bob, in: fleet).isAllowed)
+    }
+}
+
+@Suite("Share sheet filtering")
+struct ShareSheetTests {
+    typealias W = World
+    let candidates = [ShareCandidate(World.outlook, receivedAs: World.alice), ShareCandidate(World.notes),
+                      ShareCandidate(World.word, receivedAs: World.alice)]
+
+    @Test func plainManagedAppsStillListsUnmanagedTargets() {
+        let listed = Enforcer.shareTargets(owner: W.alice, from: W.mine, candidates: candidates, in: W.fleet())
+        #expect(listed == [W.outlook, W.notes, W.wordOpenIn])
+    }
+
+    @Test func openInFilteringListsOnlyTargetsThatWouldPass() {
+        var p = W.strictPolicy()
+        p.filterOpenInToOnlyManagedApps = true
+        let listed = Enforcer.shareTargets(owner: W.alice, from: W.mine, candidates: candidates, in: W.fleet(policy: p))
+        #expect(listed == [W.outlook, W.wordOpenIn])
+    }
+
+    @Test func copyToAppIsReplacedByItsOpenInActionExtension() {
+        let listed = Enforcer.shareTargets(owner: W.alice, from: W.mine, candidates: [ShareCandidate(W.word, receivedAs: W.alice)], in: W.fleet())
+        #expect(listed == [W.wordOpenIn])
+    }
+
+    @Test func unmanagedDataListsEveryCandidateUnchanged() {
+        let listed = Enforcer.shareTargets(owner: W.bob, from: W.mine, candidates: candidates, in: W.fleet())
+        #expect(listed == [W.outlook, W.notes, W.word])
+    }
+}
