@@ -1,0 +1,202 @@
+import MAMLoop
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+extension Host {
+    /// Routes one share: identity check, ownership stamp, enforcer, delivery. The sender gets
+    /// exactly one `ShareResult` for `seq`, now or when the destination acknowledges or fails.
+    func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection) {
+        var record = ShareRecord(
+            from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: request.destination,
+            receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
+        sender.sharesInFlight += 1
+        guard sender.sharesInFlight <= configuration.maximumSharesInFlight else {
+            return answer(sender, seq, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"), &record)
+        }
+        guard let target = spec(named: request.destination) else {
+            onEvent(.hostile(handle: sender.handle, what: "shared to \"\(request.destination)\", which does not exist", disconnected: false))
+            return answer(sender, seq, .blocked(.unknownApp, "no app or extension named \"\(request.destination)\" is installed on this device"), &record)
+        }
+        record.to = target.handle
+        if let problem = validate(request.item) {
+            onEvent(.hostile(handle: sender.handle, what: "shared a bad item: \(problem)", disconnected: false))
+            return answer(sender, seq, .failed(.badRequest, problem), &record)
+        }
+        // The sender's identity must be an account signed in to it (for an extension: to its
+        // containing app). A child cannot name an owner it does not have.
+        var owner: Account?
+        if !request.identity.isEmpty {
+            guard let a = accounts(of: sender.spec).first(where: { $0.matches(request.identity) }) else {
+                onEvent(.hostile(handle: sender.handle, what: "claimed identity \(request.identity), which is not signed in to it", disconnected: false))
+                return answer(sender, seq, .blocked(.notSignedIn, "\(request.identity) is not signed in to \(sender.bundleID), so it cannot own what \(sender.handle) shares"), &record)
+            }
+            owner = a
+        }
+        var receiver: Account?
+        if !request.receiveAs.isEmpty {
+            guard let a = accounts(of: target).first(where: { $0.matches(request.receiveAs) }) else {
+                return answer(sender, seq, .blocked(.notSignedIn, "\(request.receiveAs) is not signed in to \(target.bundleID), so it cannot receive there"), &record)
+            }
+            receiver = a
+        } else {
+            receiver = currentIdentity(of: target)
+        }
+        record.receivedAs = receiver?.upn ?? ""
+        let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver, in: fleet)
+        guard decision.isAllowed else {
+            let d = decision.decision
+            return answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, d.explanation), &record)
+        }
+        let finalOwner = decision.owner(after: owner)
+        let ownership = finalOwner.map {
+            Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0), sourceBundle: sender.bundleID)
+        } ?? .unowned(from: sender.bundleID)
+        record.owner = ownership
+        var item = request.item
+        item.ownership = ownership
+        let pending = PendingDelivery(
+            sender: sender, requestSeq: seq, record: record,
+            deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: receiver?.upn ?? ""))
+        pending.deadline = loop.now + configuration.deliveryTimeout
+        let key = target.handle.lowercased()
+        if let destination = children[key], destination.isLive {
+            if destination.state == .ready {
+                send(pending, to: destination)
+            } else if destination.state == .spawning {
+                destination.queuedDeliveries.append(pending)
+            } else {
+                answer(pending, .failed(.appNotRunning, "\(target.handle) is shutting down"))
+            }
+        } else if !target.startsWithFleet {
+            // An extension runs when an item is shared to it.
+            launch(target.handle) { _ in }
+            if let destination = children[key], destination.isLive {
+                destination.queuedDeliveries.append(pending)
+            } else {
+                answer(pending, .failed(.appNotRunning, "\(target.handle) could not be started"))
+            }
+        } else {
+            answer(pending, .failed(.appNotRunning, "\(target.handle) is not running"))
+        }
+    }
+
+    /// Hostile-input bounds on an item a child sends.
+    private func validate(_ item: Item) -> String? {
+        if item.id.utf8.count > 256 { return "item id is longer than 256 bytes" }
+        if item.typeIdentifiers.count > 64 { return "item has \(item.typeIdentifiers.count) type identifiers (at most 64)" }
+        if let t = item.typeIdentifiers.first(where: { $0.isEmpty || $0.utf8.count > 256 }) {
+            return "type identifier \"\(t.prefix(40))\" is empty or longer than 256 bytes"
+        }
+        if case .file(let path) = item.payload {
+            return "file items are not accepted by this host yet (\(path)); send the data inline"
+        }
+        return nil
+    }
+
+    /// Accounts signed in to an app; an extension acts with its containing app's accounts.
+    func accounts(of spec: AppSpec) -> [Account] {
+        signedIn[identityOwner(of: spec)] ?? []
+    }
+
+    /// The handle whose identity state an app or extension uses.
+    func identityOwner(of spec: AppSpec) -> String {
+        if spec.descriptor.kind != .app, let container = spec.descriptor.containingApp,
+           let app = configuration.apps.first(where: { $0.bundleID == container }) {
+            return app.handle.lowercased()
+        }
+        return spec.handle.lowercased()
+    }
+
+    /// The destination's effective UI identity at delivery: main window's UI identity, else
+    /// the process identity.
+    func currentIdentity(of spec: AppSpec) -> Account? {
+        let key = identityOwner(of: spec)
+        return uiIdentity[key]?[""] ?? processIdentity[key]
+    }
+
+    func send(_ pending: PendingDelivery, to destination: ChildConnection) {
+        let seq = destination.send(.deliver(pending.deliver))
+        destination.pendingDeliveries[seq] = pending
+        ensureSweep()
+    }
+
+    func acknowledged(_ ack: DeliverAck, replyTo: UInt64, from destination: ChildConnection) throws {
+        guard let pending = destination.pendingDeliveries.removeValue(forKey: replyTo) else {
+            throw HostileFrame("acknowledged delivery \(replyTo), which it was never sent or already acknowledged")
+        }
+        guard ack.itemID == pending.deliver.item.id else {
+            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.deliver.item.id)")
+        }
+        if ack.accepted {
+            answer(pending, .delivered)
+        } else {
+            answer(pending, .failed(.badRequest, "\(destination.handle) declined the item"))
+        }
+        endIfIdle(destination)
+    }
+
+    /// An extension started for a delivery ends when it has none left.
+    private func endIfIdle(_ child: ChildConnection) {
+        guard child.endsWhenIdle, child.state == .ready, child.pendingDeliveries.isEmpty, child.queuedDeliveries.isEmpty else { return }
+        child.exitExpected = true
+        child.state = .closing
+        child.send(.bye(reason: "request completed"))
+    }
+
+    func answer(_ pending: PendingDelivery, _ outcome: ShareOutcome) {
+        guard !pending.answered else { return }
+        pending.answered = true
+        var record = pending.record
+        guard let sender = pending.sender else {
+            record.outcome = outcome
+            onEvent(.share(record))
+            return
+        }
+        answer(sender, pending.requestSeq, outcome, &record)
+    }
+
+    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: ShareOutcome, _ record: inout ShareRecord) {
+        sender.sharesInFlight -= 1
+        record.outcome = outcome
+        if sender.isLive || sender.state == .closing { sender.send(.shareResult(outcome), replyTo: seq) }
+        onEvent(.share(record))
+    }
+
+    /// A child is gone: everything it owed or was owed is answered now.
+    func failOutstandingWork(of child: ChildConnection, exit: ChildProcess.Exit) {
+        let why = "\(child.handle) \(exit) before acknowledging the item"
+        let pending = child.pendingDeliveries.sorted { $0.key < $1.key }.map(\.value) + child.queuedDeliveries
+        child.pendingDeliveries.removeAll()
+        child.queuedDeliveries.removeAll()
+        for p in pending { answer(p, .failed(.appNotRunning, why)) }
+        let commands = child.pendingCommands
+        child.pendingCommands.removeAll()
+        for (_, c) in commands.sorted(by: { $0.key < $1.key }) {
+            c.timer?.close()
+            c.completion(CommandResult(ok: false, outcome: "failed", reason: Reason.appNotRunning.rawValue, explanation: "\(child.handle) \(exit)"))
+        }
+    }
+
+    /// One timer for every delivery deadline: cheaper than a timer per delivery.
+    func ensureSweep() {
+        guard sweepTimer == nil, let timer = try? Timer(loop: loop) else { return }
+        sweepTimer = timer
+        timer.start(after: 200, repeat: 200) { [unowned self] in
+            let now = loop.now
+            var anyPending = false
+            for child in children.values {
+                let expired = child.pendingDeliveries.filter { $0.value.deadline <= now }
+                for (seq, p) in expired.sorted(by: { $0.key < $1.key }) {
+                    child.pendingDeliveries[seq] = nil
+                    answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(configuration.deliveryTimeout) ms"))
+                }
+                if !child.pendingDeliveries.isEmpty || !child.queuedDeliveries.isEmpty { anyPending = true }
+            }
+            if !anyPending {
+                sweepTimer?.close()
+                sweepTimer = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+public import MAMLoop
+public import MAMModel
+
+/// Something the host did or saw, for logs, progress displays and tests.
+public enum HostEvent: Sendable, CustomStringConvertible {
+    case spawned(handle: String, pid: Int32)
+    case ready(handle: String, bundle: BundleID, pid: Int32)
+    case exited(handle: String, pid: Int32, exit: ChildProcess.Exit, expected: Bool)
+    case spawnFailed(handle: String, error: String)
+    /// A share the broker decided and finished: who, what, and the one answer the sender got.
+    case share(ShareRecord)
+    /// A child broke the protocol or lied; it was answered with an error or cut off.
+    case hostile(handle: String, what: String, disconnected: Bool)
+    case signedIn(handle: String, account: String)
+    case signedOut(handle: String, account: String)
+    case note(String)
+
+    public var description: String {
+        switch self {
+        case .spawned(let h, let pid): "spawned \(h) (pid \(pid))"
+        case .ready(let h, let b, let pid): "\(h) ready as \(b) (pid \(pid))"
+        case .exited(let h, let pid, let exit, let expected): "\(h) (pid \(pid)) \(exit)\(expected ? "" : " unexpectedly")"
+        case .spawnFailed(let h, let e): "could not start \(h): \(e)"
+        case .share(let r): r.description
+        case .hostile(let h, let what, let cut): "\(h): \(what)\(cut ? " — disconnected" : "")"
+        case .signedIn(let h, let a): "\(a) signed in to \(h)"
+        case .signedOut(let h, let a): "\(a) signed out of \(h)"
+        case .note(let s): s
+        }
+    }
+}
+
+/// One routed share, as the audit log records it.
+public struct ShareRecord: Sendable, CustomStringConvertible {
+    public var from: String
+    public var fromBundle: BundleID
+    public var identity: String
+    public var to: String
+    public var receivedAs: String
+    public var itemID: String
+    public var owner: Ownership?
+    public var outcome: ShareOutcome
+
+    public var description: String {
+        let who = identity.isEmpty ? "unmanaged" : identity
+        let receiver = receivedAs.isEmpty ? "" : " as \(receivedAs)"
+        return "share \(itemID) \(from) (\(who)) → \(to)\(receiver): \(outcome)"
+    }
+}

@@ -1,0 +1,148 @@
+public import MAMLoop
+public import MAMModel
+public import MAMWire
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// A simulated app's side of the host channel on fd 3, driven by callbacks on its own loop.
+///
+/// This is the low layer of MAMKit: it does the handshake, numbers frames, matches replies to
+/// requests and hands everything else to the app. `MAMApp` puts an async API on top; the
+/// generic runtime `mamsim-app` uses this layer directly to stay as fast as a C child.
+/// Thread rule: use it only on the loop's thread.
+public final class AppChannel {
+    public let loop: EventLoop
+    private let pipe: Pipe
+    private var decoder = FrameDecoder()
+    private var nextSeq: UInt64 = 1
+    private var replyHandlers: [UInt64: (Frame) -> Void] = [:]
+    /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
+    /// never shown twice.
+    private var deliveredItemIDs: Set<String> = []
+
+    /// Set once the host answered `Hello`.
+    public private(set) var welcome: Welcome?
+    public var onWelcome: ((Welcome) -> Void)?
+    /// An item arrived; return true to accept it (the host is told in the acknowledgement).
+    public var onDeliver: ((Deliver) -> Bool)?
+    /// A scripted command from the host; call `reply` exactly once.
+    public var onCommand: ((Command, _ reply: @escaping (CommandResult) -> Void) -> Void)?
+    /// The host sent an error about one of our frames.
+    public var onError: ((String, String) -> Void)?
+    /// The channel ended: host closed it, said bye, or sent bytes we cannot read.
+    public var onClose: ((String) -> Void)?
+
+    /// Opens fd 3. Fails with a clear message when the program was not started by a host.
+    public init(loop: EventLoop, fd: Int32 = 3) throws {
+        self.loop = loop
+        pipe = try Pipe(loop: loop)
+        do {
+            try pipe.open(fd: fd)
+        } catch {
+            pipe.close()
+            throw error
+        }
+    }
+
+    /// Sends `Hello` and starts reading.
+    public func start(runtime: String) throws {
+        try pipe.startReading(onRead: { [unowned self] chunk in
+            do {
+                try decoder.feed(chunk) { payload in
+                    handle(try FrameParser.parse(payload))
+                }
+            } catch {
+                end("unreadable frame from the host: \(error)")
+            }
+        }, onEnd: { [unowned self] error in
+            end(error.map { "channel error: \($0)" } ?? "host closed the channel")
+        })
+        send(.hello(Hello(pid: getpid(), runtime: runtime)))
+    }
+
+    /// Sends a frame; `onReply` runs when the host answers it.
+    @discardableResult
+    public func send(_ body: Frame.Body, replyTo: UInt64 = 0, onReply: ((Frame) -> Void)? = nil) -> UInt64 {
+        let seq = nextSeq
+        nextSeq += 1
+        if let onReply { replyHandlers[seq] = onReply }
+        let frame = Frame(seq: seq, replyTo: replyTo, body: body)
+        pipe.enqueue { FrameEncoder.encode(frame, appendingTo: &$0) }
+        return seq
+    }
+
+    /// Asks the broker to share an item; `completion` gets the one outcome.
+    public func share(_ request: ShareRequest, completion: @escaping (ShareOutcome) -> Void) {
+        send(.shareRequest(request)) { frame in
+            if case .shareResult(let outcome) = frame.body {
+                completion(outcome)
+            } else if case .error(let code, let message) = frame.body {
+                completion(.failed(Reason(rawValue: code) ?? .badRequest, message))
+            } else {
+                completion(.failed(.badRequest, "the host answered a share with \(frame.body.name)"))
+            }
+        }
+    }
+
+    public func close() {
+        pipe.close()
+    }
+
+    private func handle(_ frame: Frame) {
+        if frame.replyTo != 0, let handler = replyHandlers.removeValue(forKey: frame.replyTo) {
+            handler(frame)
+            return
+        }
+        switch frame.body {
+        case .welcome(let w):
+            welcome = w
+            onWelcome?(w)
+        case .deliver(let d):
+            let accepted: Bool
+            if deliveredItemIDs.contains(d.item.id) {
+                accepted = true
+            } else {
+                accepted = onDeliver?(d) ?? true
+                if accepted { deliveredItemIDs.insert(d.item.id) }
+            }
+            send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: frame.seq)
+        case .command(let c):
+            let seq = frame.seq
+            var answered = false
+            if let onCommand {
+                onCommand(c) { [weak self] result in
+                    guard !answered else { return }
+                    answered = true
+                    self?.send(.commandResult(result), replyTo: seq)
+                }
+            } else {
+                send(.commandResult(CommandResult(ok: false, outcome: "unsupported", explanation: "this app takes no commands")), replyTo: seq)
+            }
+        case .ping(let bytes):
+            send(.ping(bytes), replyTo: frame.seq)
+        case .error(let code, let message):
+            onError?(code, message)
+        case .bye(let reason):
+            end("host said bye: \(reason)")
+        default:
+            send(.error(code: Reason.badRequest.rawValue, message: "an app does not accept \(frame.body.name) frames"), replyTo: frame.seq)
+        }
+    }
+
+    private var ended = false
+    private func end(_ why: String) {
+        guard !ended else { return }
+        ended = true
+        pipe.close()
+        // Every request still waiting is answered, so no caller waits forever.
+        let waiting = replyHandlers
+        replyHandlers.removeAll()
+        for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
+            handler(Frame(seq: 0, replyTo: seq, body: .error(code: Reason.appNotRunning.rawValue, message: why)))
+        }
+        onClose?(why)
+    }
+}

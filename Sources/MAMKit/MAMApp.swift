@@ -1,0 +1,120 @@
+public import MAMLoop
+public import MAMModel
+public import MAMWire
+import Synchronization
+
+/// The async Swift API a simulated app links: connect to the host on fd 3, share items,
+/// receive deliveries, set and read identities.
+///
+/// The channel lives on a libuv loop in a thread of its own; every call hops there through
+/// the loop's waker and resumes the caller when the host answers.
+public final class MAMApp: Sendable {
+    public let welcome: Welcome
+    /// Items delivered to this app, in order, each exactly once.
+    public let deliveries: AsyncStream<Deliver>
+    private let thread: LoopThread
+    private let channel: ChannelBox
+
+    /// `@unchecked Sendable` is safe: `channel` is set on the loop thread during setup and
+    /// then used only inside jobs submitted to that same thread.
+    private final class ChannelBox: @unchecked Sendable {
+        var channel: AppChannel?
+    }
+
+    /// Connects on fd 3 and completes the handshake.
+    public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3) async throws -> MAMApp {
+        let box = ChannelBox()
+        let (deliveries, deliveryInput) = AsyncStream.makeStream(of: Deliver.self)
+        let welcome = Mutex<CheckedContinuation<Welcome, any Error>?>(nil)
+        let thread = try LoopThread { loop in
+            let channel = try AppChannel(loop: loop, fd: fd)
+            box.channel = channel
+            channel.onDeliver = { deliver in
+                deliveryInput.yield(deliver)
+                return true
+            }
+            channel.onClose = { why in
+                deliveryInput.finish()
+                welcome.withLock { $0.take() }?.resume(throwing: MAMKitError.channelClosed(why))
+            }
+            channel.onWelcome = { w in welcome.withLock { $0.take() }?.resume(returning: w) }
+            try channel.start(runtime: runtime)
+        }
+        let w = try await withCheckedThrowingContinuation { (c: CheckedContinuation<Welcome, any Error>) in
+            welcome.withLock { $0 = c }
+            thread.submit {
+                if let w = box.channel?.welcome { welcome.withLock { $0.take() }?.resume(returning: w) }
+            }
+        }
+        return MAMApp(welcome: w, deliveries: deliveries, thread: thread, channel: box)
+    }
+
+    private init(welcome: Welcome, deliveries: AsyncStream<Deliver>, thread: LoopThread, channel: ChannelBox) {
+        self.welcome = welcome
+        self.deliveries = deliveries
+        self.thread = thread
+        self.channel = channel
+    }
+
+    public var bundleID: BundleID { welcome.bundleID }
+
+    /// Shares an item through the broker. `identity` is the sender's effective identity
+    /// (`""` = unmanaged); the host checks it is signed in to this app.
+    public func share(_ item: Item, to destination: String, as identity: String, receiveAs: String = "") async -> ShareOutcome {
+        let request = ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
+        return await withCheckedContinuation { c in
+            let box = channel
+            let sent = thread.submit {
+                guard let ch = box.channel else { return c.resume(returning: .failed(.appNotRunning, "the host channel is closed")) }
+                ch.share(request) { c.resume(returning: $0) }
+            }
+            if !sent { c.resume(returning: .failed(.appNotRunning, "the host channel is closed")) }
+        }
+    }
+
+    /// Sets a window's UI identity (or the process identity with `window == nil`).
+    public func setIdentity(_ account: String, window: String? = nil) async -> IdentityResult {
+        let body = Frame.Body.setIdentity(SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account))
+        let frame = await request(body)
+        if case .identityResult(let r) = frame?.body { return r }
+        return IdentityResult(status: .failed, reason: Reason.badRequest.rawValue, explanation: "no identity result from the host")
+    }
+
+    /// The identities the host holds for this app.
+    public func identity(window: String = "") async -> IdentityInfo? {
+        let frame = await request(.getIdentity(window: window))
+        if case .identityInfo(let i) = frame?.body { return i }
+        return nil
+    }
+
+    private func request(_ body: Frame.Body) async -> Frame? {
+        await withCheckedContinuation { (c: CheckedContinuation<Frame?, Never>) in
+            let box = channel
+            let sent = thread.submit {
+                guard let ch = box.channel else { return c.resume(returning: nil) }
+                ch.send(body) { c.resume(returning: $0) }
+            }
+            if !sent { c.resume(returning: nil) }
+        }
+    }
+
+    /// Closes the channel and waits for the loop thread to finish.
+    public func close() {
+        let box = channel
+        thread.submit {
+            box.channel?.close()
+            box.channel = nil
+        }
+        thread.submit { [thread] in thread.waker.close() }
+        _ = thread.join()
+    }
+}
+
+public enum MAMKitError: Error, Sendable, CustomStringConvertible {
+    case channelClosed(String)
+    public var description: String {
+        switch self {
+        case .channelClosed(let why): "the host channel closed before the handshake: \(why)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Runs an `EventLoop` on a dedicated thread and gives other threads its `Waker`.
+///
+/// `setup` runs first on the new thread, with the loop, to create the handles that live there.
+/// The loop runs until `setup`'s handles and the waker are closed (`stop`), then the loop
+/// is closed on that thread; `join()` waits for it.
+public final class LoopThread: Sendable {
+    public let waker: Waker
+    /// Written by the loop thread before `init` returns (the init waits on a semaphore) and
+    /// only read afterwards.
+    private let thread: Box
+
+    private final class Box: @unchecked Sendable {
+        // Set once by the creating thread before anyone else reads it.
+        var id: pthread_t?
+        var closeStatus: Int32 = 0
+    }
+
+    private final class Start: @unchecked Sendable {
+        // Handed to the new thread, which writes waker/error before posting `ready`; the
+        // creator reads them only after waiting on `ready`.
+        let setup: (EventLoop) throws -> Void
+        var waker: Waker?
+        var error: (any Error)?
+        var ready = sem_t()
+        let box: Box
+        init(setup: @escaping (EventLoop) throws -> Void, box: Box) {
+            self.setup = setup
+            self.box = box
+            sem_init(&ready, 0, 0)
+        }
+    }
+
+    public init(setup: @escaping (EventLoop) throws -> Void) throws {
+        let box = Box()
+        let start = Start(setup: setup, box: box)
+        var id = pthread_t()
+        let context = Unmanaged.passRetained(start).toOpaque()
+        let status = pthread_create(&id, nil, { raw in
+            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            let loop: EventLoop
+            do {
+                loop = try EventLoop()
+                let waker = try Waker(loop: loop)
+                try start.setup(loop)
+                start.waker = waker
+            } catch {
+                start.error = error
+                sem_post(&start.ready)
+                return nil
+            }
+            sem_post(&start.ready)
+            loop.run()
+            start.box.closeStatus = loop.close()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<Start>.fromOpaque(context).release()
+            throw UVError(-status)
+        }
+        box.id = id
+        sem_wait(&start.ready)
+        sem_destroy(&start.ready)
+        if let error = start.error {
+            pthread_join(id, nil)
+            throw error
+        }
+        waker = start.waker!
+        thread = box
+    }
+
+    /// Runs `job` on the loop thread.
+    @discardableResult
+    public func submit(_ job: @escaping @Sendable () -> Void) -> Bool { waker.submit(job) }
+
+    /// Waits for the loop thread to end; returns `uv_loop_close`'s status (0 = all closed).
+    public func join() -> Int32 {
+        guard let id = thread.id else { return 0 }
+        thread.id = nil
+        pthread_join(id, nil)
+        return thread.closeStatus
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import MAMDevice
+import MAMModel
+import MAMWire
+import Testing
+
+@Suite(.serialized) struct HostTests {
+    @Test func twentyAppsComeUpAndAManagedShareIsDeliveredAndAcknowledged() async throws {
+        let log = EventLog()
+        let host = try HostController(configuration: try makeConfiguration(apps: 20)) { log.record($0) }
+        let failures = await host.startFleet()
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(log.all.filter { if case .ready = $0 { true } else { false } }.count == 21)
+        #expect(await host.signIn("app0", account: "ALICE@contoso.com").isAllowed)
+        #expect(await host.signIn("app7", account: alice.oid).isAllowed)
+        let outcome = await host.share(from: "app0", to: "app7", item: textItem("q3", "Q3 numbers"), identity: "alice@contoso.com")
+        #expect(outcome == .delivered)
+        // The destination got the item once, stamped with alice as owner by the host.
+        let received = await host.command("app7", Command(verb: "received"))
+        #expect(received.outcome == "q3:alice@contoso.com")
+        #expect(await host.shutdown() == 0)
+        for pid in log.pids { #expect(!isAlive(pid), "pid \(pid) survived teardown") }
+    }
+
+    @Test func managedDataToAnUnmanagedAppIsBlockedWithTheOwnersPolicyNamed() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 1))
+        #expect(await host.startFleet().isEmpty)
+        _ = await host.signIn("app0", account: "alice@contoso.com")
+        let outcome = await host.share(from: "app0", to: "notes", item: textItem("q3", "Q3"), identity: "alice@contoso.com")
+        #expect(outcome.reason == .outboundPolicy)
+        if case .blocked(_, let why) = outcome {
+            #expect(why.contains("Contoso strict"))
+            #expect(why.contains("com.example.notes"))
+        } else {
+            Issue.record("expected blocked, got \(outcome)")
+        }
+        // Personal data passes.
+        #expect(await host.share(from: "app0", to: "notes", item: textItem("p", "lunch?")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aChildThatLiesAboutItsOwnerOrTheDestinationGetsAnErrorAndTheHostCarriesOn() async throws {
+        let log = EventLog()
+        let host = try HostController(configuration: try makeConfiguration(apps: 2)) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let lie = await host.share(from: "app0", to: "app1", item: textItem("x", "x"), identity: "alice@contoso.com")
+        #expect(lie.reason == .notSignedIn)
+        let nowhere = await host.share(from: "app0", to: "com.nowhere.app", item: textItem("y", "y"))
+        #expect(nowhere.reason == .unknownApp)
+        #expect(log.hostile.count == 2)
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("z", "z")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test(arguments: [
+        ("oversized", [UInt8]([0xFF, 0xFF, 0xFF, 0xF0]), "exceeds the maximum"),
+        ("malformed", [UInt8]([0, 0, 0, 3, 0x52, 0x7F, 0x01]), "unreadable frame"),
+    ])
+    func aChildSendingABadFrameIsCutOffAndOthersKeepWorking(name: String, bytes: [UInt8], expected: String) async throws {
+        let log = EventLog()
+        let hostile = try scriptedChild(name, frames: [], rawPrefix: bytes)
+        let spec = AppSpec(handle: "evil", descriptor: AppDescriptor(bundleID: "com.evil.app"), executable: hostile)
+        var config = try makeConfiguration(apps: 2, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config) { log.record($0) }
+        let failures = await host.startFleet()
+        #expect(failures["evil"] != nil)
+        #expect(failures.count == 1)
+        #expect(log.hostile.contains { $0.hasPrefix("evil:") && $0.contains(expected) }, "\(log.hostile)")
+        #expect(await host.pid(of: "evil") == nil)
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("ok", "ok")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aChildSpeakingBeforeHelloOrOutOfOrderIsCutOff() async throws {
+        let log = EventLog()
+        let early = try scriptedChild("early", frames: [Frame(seq: 1, body: .bye(reason: "hi"))])
+        let replay = try scriptedChild("replay", frames: [
+            Frame(seq: 5, body: .hello(Hello(pid: 1, runtime: "evil"))),
+            Frame(seq: 5, body: .ping([1])),
+        ])
+        let specs = [
+            AppSpec(handle: "early", descriptor: AppDescriptor(bundleID: "com.evil.early"), executable: early),
+            AppSpec(handle: "replay", descriptor: AppDescriptor(bundleID: "com.evil.replay"), executable: replay),
+        ]
+        var config = try makeConfiguration(apps: 2, extra: specs)
+        for s in specs { config.fleet.install(s.descriptor) }
+        let host = try HostController(configuration: config) { log.record($0) }
+        _ = await host.startFleet()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(log.hostile.contains { $0.contains("early: sent bye before hello") }, "\(log.hostile)")
+        #expect(log.hostile.contains { $0.contains("replay: sent frame seq 5 after 5") }, "\(log.hostile)")
+        #expect(await host.share(from: "app1", to: "app0", item: textItem("ok", "ok")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aDestinationKilledMidTransferFailsTheShareAndTheHostServesOthers() async throws {
+        // A destination that completes the handshake but never acknowledges anything.
+        let silent = try scriptedChild("silent", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "silent")))])
+        let spec = AppSpec(handle: "silent", descriptor: AppDescriptor(bundleID: "com.contoso.silent"), executable: silent)
+        var config = try makeConfiguration(apps: 2, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        async let outcome = host.share(from: "app0", to: "silent", item: textItem("lost", "data"))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await host.kill("silent"))
+        let result = await outcome
+        #expect(result.reason == .appNotRunning, "\(result)")
+        #expect(result.explanation.contains("before acknowledging"))
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("next", "next")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func teardownTerminatesAChildThatIgnoresByeAndLeavesNoProcess() async throws {
+        let log = EventLog()
+        // Answers hello, then ignores bye, SIGTERM and EOF: only SIGKILL ends it.
+        let stubborn = try scriptedChild(
+            "stubborn", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "stubborn")))],
+            then: "trap '' TERM\nwhile :; do sleep 1; done")
+        let spec = AppSpec(handle: "stubborn", descriptor: AppDescriptor(bundleID: "com.contoso.stubborn"), executable: stubborn)
+        var config = try makeConfiguration(apps: 3, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let pids = log.pids
+        #expect(pids.count == 5)
+        let started = ContinuousClock.now
+        #expect(await host.shutdown() == 0)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        for pid in pids { #expect(!isAlive(pid), "pid \(pid) survived teardown") }
+        let killed = log.all.contains { if case .exited("stubborn", _, let exit, _) = $0 { exit.signal == 9 } else { false } }
+        #expect(killed)
+    }
+
+    @Test func aCrashedAppCanBeRelaunched() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 2))
+        #expect(await host.startFleet().isEmpty)
+        let first = await host.pid(of: "app1")
+        #expect(await host.kill("app1"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("a", "a")).reason == .appNotRunning)
+        let relaunched = await host.launch("app1")
+        #expect((try? relaunched.get()) != nil)
+        #expect(await host.pid(of: "app1") != first)
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("b", "b")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import MAMDevice
+import MAMModel
+import MAMPolicy
+import MAMWire
+import Synchronization
+
+/// The package root, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The generic app runtime built beside the tests (`swift build` builds every product).
+let appRuntime: String = {
+    if let p = ProcessInfo.processInfo.environment["MAMSIM_APP"] { return p }
+    let candidates = [".build/debug/mamsim-app", ".build/release/mamsim-app"].map { packageRoot.appendingPathComponent($0).path }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+}()
+
+let alice = Account(upn: "alice@contoso.com", oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10", tenant: "contoso.onmicrosoft.com")
+let bob = Account(upn: "bob@outlook.com")
+
+/// A policy in Graph terms: org data only to policy-managed apps.
+func strictPolicy() throws -> IosManagedAppProtection {
+    let json = """
+    {"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "Contoso strict",
+     "allowedOutboundDataTransferDestinations": "managedApps", "allowedInboundDataTransferSources": "managedApps"}
+    """
+    return try GraphPolicyImporter.importPolicies(Array(json.utf8), source: "strict.json").policies[0]
+}
+
+/// A fleet of `count` SDK apps `app0…` plus an unmanaged `notes` app, alice managed.
+func makeConfiguration(apps count: Int, extra: [AppSpec] = []) throws -> HostConfiguration {
+    var fleet = Fleet()
+    fleet.add(alice, policy: try strictPolicy())
+    fleet.add(bob)
+    var specs = (0..<count).map { i in
+        AppSpec(handle: "app\(i)", descriptor: AppDescriptor(bundleID: BundleID("com.contoso.App\(i)")))
+    }
+    specs.append(AppSpec(handle: "notes", descriptor: AppDescriptor(bundleID: "com.example.notes", sdkIntegrated: false)))
+    specs += extra
+    for s in specs { fleet.install(s.descriptor) }
+    var config = HostConfiguration(apps: specs, fleet: fleet, appRuntime: appRuntime)
+    config.byeGrace = 500
+    config.terminateGrace = 500
+    config.deliveryTimeout = 5_000
+    return config
+}
+
+/// Collects host events for assertions.
+final class EventLog: Sendable {
+    private let events = Mutex<[HostEvent]>([])
+    func record(_ e: HostEvent) { events.withLock { $0.append(e) } }
+    var all: [HostEvent] { events.withLock { $0 } }
+    var hostile: [String] {
+        all.compactMap { if case .hostile(let h, let what, _) = $0 { "\(h): \(what)" } else { nil } }
+    }
+    var pids: [Int32] {
+        all.compactMap { if case .spawned(_, let pid) = $0 { pid } else { nil } }
+    }
+}
+
+func textItem(_ id: String, _ text: String) -> Item {
+    Item(id: id, typeIdentifiers: ["public.plain-text"], payload: .inline(Array(text.utf8)))
+}
+
+/// A shell script standing in for an app: it sends the given frames on fd 3, then runs `tail`.
+func scriptedChild(_ name: String, frames: [Frame], rawPrefix: [UInt8] = [], then tail: String = "sleep 30") throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    var bytes = rawPrefix
+    for f in frames { FrameEncoder.encode(f, appendingTo: &bytes) }
+    let data = dir.appendingPathComponent("\(name).bin")
+    try Data(bytes).write(to: data)
+    let script = dir.appendingPathComponent("\(name).sh")
+    try "#!/bin/sh\ncat '\(data.path)' >&3\n\(tail)\n".write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    return script.path
+}
+
+func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
