@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -34,12 +36,21 @@ let package = Package(
         .target(name: "MAMLoop", dependencies: ["CLibUV"]),
         .target(
             name: "MAMDevice",
-            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop"]),
+        .target(
+            name: "MAMDeviceState",
+            dependencies: [
+                "MAMModel", "MAMPolicy", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "MAMScenario",
+            dependencies: ["MAMModel", "MAMPolicy", "MAMExtensions", .product(name: "Yams", package: "Yams")]),
         .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"]),
         .executableTarget(
             name: "mamsim",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop",
+                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMExtensions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], linkerSettings: staticStdlib),
@@ -47,7 +58,11 @@ let package = Package(
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMExtensions"]),
+        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMExtensions"], exclude: ["Fixtures"]),
+        .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy"]),
+        .testTarget(
+            name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMExtensions"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"]),
         .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"]),
         .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop"]),

@@ -83,15 +83,19 @@ public struct ExtensionPlistError: Error, Sendable, Hashable, CustomStringConver
     /// Dotted key path inside the plist, e.g. `NSExtension.NSExtensionAttributes.NSExtensionActivationRule`.
     public var keyPath: String
     public var message: String
+    /// The 1-based line the parser stopped at, when it says (malformed XML).
+    public var line: Int?
 
-    public init(source: String, keyPath: String, message: String) {
+    public init(source: String, keyPath: String, message: String, line: Int? = nil) {
         self.source = source
         self.keyPath = keyPath
         self.message = message
+        self.line = line
     }
 
     public var description: String {
-        keyPath.isEmpty ? "\(source): \(message)" : "\(source): \(keyPath): \(message)"
+        let place = line.map { "\(source):\($0)" } ?? source
+        return keyPath.isEmpty ? "\(place): \(message)" : "\(place): \(keyPath): \(message)"
     }
 }
 
@@ -102,12 +106,24 @@ enum PropertyListIO {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw ExtensionPlistError(source: source, keyPath: "", message: "is not a well-formed property list (\(error.localizedDescription)); check that every <dict>, <array> and <string> is closed")
+            // Foundation's localizedDescription is a generic sentence; the parser's own words
+            // ("Close tag on line 9 does not match open tag array") are in NSDebugDescription.
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? error.localizedDescription
+            throw ExtensionPlistError(source: source, keyPath: "",
+                message: "is not a well-formed property list (\(detail)); check that every <dict>, <array> and <string> is closed",
+                line: parserLine(in: detail))
         }
         guard let dict = object as? [String: Any] else {
             throw ExtensionPlistError(source: source, keyPath: "", message: "the top level must be a <dict>, found \(PlistValue(object).kindDescription)")
         }
         return dict
+    }
+
+    /// The number after "line " in a parser message, if any.
+    static func parserLine(in detail: String) -> Int? {
+        guard let range = detail.range(of: "line ") else { return nil }
+        let digits = detail[range.upperBound...].prefix { $0.isNumber }
+        return Int(digits)
     }
 
     static func xmlData(_ dict: [String: Any], source: String) throws(ExtensionPlistError) -> Data {

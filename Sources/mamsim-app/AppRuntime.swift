@@ -78,6 +78,8 @@ final class Runtime {
                     reply(CommandResult(ok: false, outcome: "error", reason: Reason.badRequest.rawValue, explanation: "unexpected answer \(frame.body.name)"))
                 }
             }
+        case "flood":
+            flood(command, reply: reply)
         case "received":
             let list = received.map { d in "\(d.item.id):\(d.item.ownership?.upn ?? "")" }.joined(separator: ",")
             reply(CommandResult(ok: true, outcome: list))
@@ -87,6 +89,40 @@ final class Runtime {
         default:
             reply(CommandResult(ok: false, outcome: "error", reason: Reason.badRequest.rawValue, explanation: "mamsim-app does not know the command \"\(command.verb)\""))
         }
+    }
+}
+
+extension Runtime {
+    /// Benchmark load: shares `count` items of `size` bytes to `to`, keeping at most `window`
+    /// unanswered, and replies once every share was answered with how many were delivered.
+    func flood(_ command: Command, reply: @escaping (CommandResult) -> Void) {
+        guard let to = command.args["to"], let count = Int(command.args["count"] ?? ""), count > 0 else {
+            return reply(CommandResult(ok: false, outcome: "error", reason: Reason.badRequest.rawValue, explanation: "flood needs to= and count="))
+        }
+        let size = Int(command.args["size"] ?? "1024") ?? 1024
+        let window = max(1, Int(command.args["window"] ?? "256") ?? 256)
+        let identity = command.args["identity"] ?? ""
+        let payload = [UInt8](repeating: 0x61, count: size)
+        var sent = 0
+        var answered = 0
+        var delivered = 0
+        var firstProblem = ""
+        func sendMore() {
+            while sent < count && sent - answered < window {
+                let item = Item(id: "f\(sent)", typeIdentifiers: ["public.data"], payload: .inline(payload))
+                sent += 1
+                channel.share(ShareRequest(destination: to, item: item, identity: identity)) { outcome in
+                    answered += 1
+                    if outcome == .delivered { delivered += 1 } else if firstProblem.isEmpty { firstProblem = "\(outcome)" }
+                    if answered == count {
+                        reply(CommandResult(ok: delivered == count, outcome: "\(delivered)", explanation: firstProblem))
+                    } else {
+                        sendMore()
+                    }
+                }
+            }
+        }
+        sendMore()
     }
 }
 

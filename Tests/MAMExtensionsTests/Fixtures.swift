@@ -9,6 +9,10 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
     static let activation = shared.appendingPathComponent("fixtures/activation")
+    /// One folder per lint case, next to this file (not SwiftPM resources: read in place).
+    static let lint = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/lint")
+    /// The repository's own plugins (`<root>/plugins`).
+    static let plugins = packageRoot.appendingPathComponent("plugins")
 
     static func activationFileNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: activation.path).filter { !$0.hasPrefix(".") }.sorted()
@@ -96,4 +100,66 @@ enum Shares {
         shares.append(ShareInput(attachments: []))
         return shares
     }()
+}
+
+/// A scratch folder under the temporary directory, for tests that change one file of a fixture.
+/// Call `remove()` when done (in a `defer`).
+struct ScratchFolder {
+    let url: URL
+
+    init(copying source: URL) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-lint-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: source, to: url)
+    }
+
+    init(files: [String: String]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (path, text) in files { try write(path, text) }
+    }
+
+    func write(_ path: String, _ text: String, executable: Bool = false) throws {
+        let file = url.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: file.path)
+    }
+
+    /// Rewrites a file; fails the test if `transform` changed nothing (the edit missed).
+    func edit(_ path: String, _ transform: (String) -> String) throws {
+        let file = url.appendingPathComponent(path)
+        let before = try String(contentsOf: file, encoding: .utf8)
+        let after = transform(before)
+        guard after != before else { throw ScratchError.editChangedNothing(path) }
+        try Data(after.utf8).write(to: file)
+    }
+
+    func delete(_ path: String) throws {
+        try FileManager.default.removeItem(at: url.appendingPathComponent(path))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    enum ScratchError: Error { case editChangedNothing(String) }
+}
+
+/// Small plists for lint tests that build a folder from scratch.
+enum PlistText {
+    static func plist(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \(body)
+        </dict>
+        </plist>
+        """
+    }
+
+    static func array(_ key: String, _ values: [String]) -> String {
+        "<key>\(key)</key><array>" + values.map { "<string>\($0)</string>" }.joined() + "</array>"
+    }
+
+    static func keychain(_ groups: [String]) -> String { plist(array("keychain-access-groups", groups)) }
 }

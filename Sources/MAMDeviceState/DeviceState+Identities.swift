@@ -1,0 +1,155 @@
+import GRDB
+import MAMModel
+import MAMPolicy
+
+/// What an identity switch came to (`IntuneMAMSwitchIdentityResult` plus why): the result,
+/// the decision with its reason (`identity-switch-canceled`, `identity-switch-not-allowed`,
+/// `conditional-launch`, `unknown-app`), conditional launch's warnings, and the selective
+/// wipe a `wipe` action carried out.
+public struct IdentitySwitchReport: Sendable, Hashable, CustomStringConvertible {
+    public let result: IdentitySwitchResult
+    public let decision: Decision
+    public let warnings: [String]
+    /// Set when a conditional-launch `wipe` action signed the account out of the app.
+    public let wipe: WipeReport?
+
+    public var description: String { "\(result): \(decision)" }
+}
+
+extension DeviceState {
+    // MARK: Reading identities
+
+    /// The app-wide identity: `nil` when unset, `""` for the unmanaged identity.
+    public func processIdentity(app bundle: BundleID) throws -> String? {
+        try db.read { db in
+            try String.fetchOne(db, sql: "SELECT identity FROM process_identity WHERE app = ?", arguments: [bundle.folded])
+        }
+    }
+
+    /// The identity of one window (scene) of the app; `nil` when unset (falls back to the
+    /// process identity).
+    public func uiIdentity(app bundle: BundleID, window: String) throws -> String? {
+        try db.read { db in
+            try String.fetchOne(db, sql: "SELECT identity FROM ui_identity WHERE app = ? AND window = ?",
+                                arguments: [bundle.folded, window])
+        }
+    }
+
+    /// The three layers for a task in `window` of `app`; `thread` is the child's current
+    /// thread identity (see `ThreadIdentity`), which only the child knows.
+    public func identityLayers(app bundle: BundleID, window: String? = nil, thread: String? = nil) throws -> IdentityLayers {
+        IdentityLayers(process: try processIdentity(app: bundle),
+                       ui: try window.flatMap { try uiIdentity(app: bundle, window: $0) },
+                       thread: thread)
+    }
+
+    /// The effective identity of a UI or file task (RULES.md §1): thread ?? UI ?? process for
+    /// UI, thread ?? process for files.
+    public func effectiveIdentity(app bundle: BundleID, window: String? = nil, thread: String? = nil,
+                                  for task: TaskKind) throws -> String? {
+        try identityLayers(app: bundle, window: window, thread: thread).effective(for: task)
+    }
+
+    /// Whether policy applies to a task: its effective identity is a managed account.
+    public func isPolicyApplied(app bundle: BundleID, window: String? = nil, thread: String? = nil,
+                                for task: TaskKind) throws -> Bool {
+        isManaged(identity: try effectiveIdentity(app: bundle, window: window, thread: thread, for: task))
+    }
+
+    /// The PIN the device remembers for the managed account `accountID`.
+    public func pinState(for accountID: String) throws -> PinState {
+        let key = identityKey(accountID)
+        let row = try db.read { db in
+            try Row.fetchOne(db, sql: "SELECT pin, failed_attempts FROM pin_state WHERE account_key = ?", arguments: [key])
+        }
+        guard let row else { return PinState() }
+        return PinState(pin: row["pin"], failedAttempts: row["failed_attempts"])
+    }
+
+    // MARK: Changing identities
+
+    /// `setUIPolicyAccountId(_:forWindow:)`: switches one window of `app` to `accountID`
+    /// (`nil` = fall back to the process identity, `""` = no user / personal).
+    ///
+    /// A managed account runs conditional launch through `Enforcer.switchIdentity`: the PIN
+    /// (`pin` is what the user entered, `nil` = dismissed; the first managed switch on the
+    /// device sets it), jailbreak, OS/app/SDK versions, offline periods measured on the
+    /// simulated clock from the app's last check-in, disabled account. The PIN state that comes
+    /// back is stored whatever the result; the window's identity changes only on `success`; a
+    /// `wipe` action signs the account out of the app and wipes its data there.
+    ///
+    /// - Parameter now: the time of the switch; `nil` = the device's simulated clock.
+    public func setUIPolicyAccountId(app bundle: BundleID, window: String, account accountID: String?,
+                                     pin: String? = nil, now: Instant? = nil) throws -> IdentitySwitchReport {
+        try switchIdentity(app: bundle, to: accountID, pin: pin, now: now) { db, identity in
+            if let identity {
+                try db.execute(sql: "INSERT OR REPLACE INTO ui_identity (app, window, identity) VALUES (?, ?, ?)",
+                               arguments: [bundle.folded, window, identity])
+            } else {
+                try db.execute(sql: "DELETE FROM ui_identity WHERE app = ? AND window = ?", arguments: [bundle.folded, window])
+            }
+        }
+    }
+
+    /// `setProcessAccountId`: switches the app-wide identity, with the same checks as
+    /// `setUIPolicyAccountId`.
+    public func setProcessAccountId(app bundle: BundleID, account accountID: String?,
+                                    pin: String? = nil, now: Instant? = nil) throws -> IdentitySwitchReport {
+        try switchIdentity(app: bundle, to: accountID, pin: pin, now: now) { db, identity in
+            try Self.storeProcessIdentity(db, app: bundle, identity)
+        }
+    }
+
+    /// A new process of `app` started (launch or relaunch after a kill): its windows have no
+    /// identity yet; a multi-identity app starts with no process identity (RULES.md §1), a
+    /// single-identity app with its enrolled account. Sign-ins, file owners, keychain items and
+    /// the PIN are device state and stay. Returns the layers the new process starts with.
+    @discardableResult
+    public func appLaunched(app bundle: BundleID) throws -> IdentityLayers {
+        let app = try descriptor(bundle)
+        try db.write { db in
+            try db.execute(sql: "DELETE FROM ui_identity WHERE app = ?", arguments: [app.bundleID.folded])
+            if app.multiIdentity {
+                try Self.storeProcessIdentity(db, app: app.bundleID, nil)
+            } else {
+                try refreshSingleIdentityProcess(db, app: app)
+            }
+        }
+        return try identityLayers(app: bundle)
+    }
+
+    private func switchIdentity(app bundle: BundleID, to accountID: String?, pin: String?, now: Instant?,
+                                store: (Database, String?) throws -> Void) throws -> IdentitySwitchReport {
+        guard let app = fleet.app(bundle) else {
+            return IdentitySwitchReport(result: .failed, decision: .blocked(.unknownApp, because: DeviceStateError.unknownApp(bundle).message),
+                                        warnings: [], wipe: nil)
+        }
+        guard let accountID else {
+            try db.write { db in try store(db, nil) }
+            return IdentitySwitchReport(result: .success, decision: .allowed("the identity of \(app.bundleID) is cleared; the next layer applies"),
+                                        warnings: [], wipe: nil)
+        }
+        let account = accountID.isEmpty ? nil : (fleet.account(named: accountID) ?? Account(upn: accountID))
+        let managed = fleet.isManaged(account)
+        let before = managed ? try pinState(for: accountID) : PinState()
+        let facts = try launchFacts(app: app, account: account ?? Account(upn: ""), at: now ?? self.now)
+        let outcome = Enforcer.switchIdentity(to: account, signedIn: try signedInAccounts(app: accountScope(app)), enteredPin: pin,
+                                              pin: before, facts: facts, in: fleet)
+        // The rules speak of "this app"; the host knows which one.
+        let decision = outcome.decision.blockedBy.map {
+            Decision.blocked($0, because: outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)"))
+        } ?? outcome.decision
+        let identity = canonicalIdentity(accountID)
+        let wipe = try db.write { db -> WipeReport? in
+            if managed, let account {
+                try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts) VALUES (?, ?, ?)",
+                               arguments: [Self.key(of: account), outcome.pin.pin, outcome.pin.failedAttempts])
+            }
+            if outcome.result == .success { try store(db, identity) }
+            guard outcome.action == .wipe, let account else { return nil }
+            try removeSignIn(db, app: app, account: account)
+            return try wipeData(db, app: app, account: account, appHandledWipe: false)
+        }
+        return IdentitySwitchReport(result: outcome.result, decision: decision, warnings: outcome.warnings, wipe: wipe)
+    }
+}

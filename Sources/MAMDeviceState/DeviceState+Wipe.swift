@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import MAMModel
+import MAMPolicy
+
+/// What a selective wipe of one account in one app removed.
+public struct WipeReport: Sendable, Hashable, CustomStringConvertible {
+    public let app: BundleID
+    public let account: Account
+    /// The app's answer to `wipeDataForAccountId`: `true` = it deleted its files itself.
+    public let appHandledWipe: Bool
+    /// Files deleted by the host, relative to the device directory, sorted.
+    public let deletedFiles: [String]
+    /// Keychain items deleted, as `group/key`, sorted.
+    public let deletedKeychainItems: [String]
+
+    public var description: String {
+        let files = appHandledWipe ? "the app wiped its own files" : "\(deletedFiles.count) file(s) of \(account) deleted"
+        return "\(files), \(deletedKeychainItems.count) keychain item(s) removed"
+    }
+}
+
+extension DeviceState {
+    /// Selective wipe of `accountID` in `app` (RULES.md §5), after the host asked the app
+    /// (`wipeDataForAccountId`) and got `appHandledWipe` back.
+    ///
+    /// - When the app did not handle it, every file owned by the account in the app's sandbox
+    ///   is deleted, and in the app groups it is entitled to, the account's files that **this
+    ///   app** wrote (our reading: a shared group also holds other apps' copies, and those apps
+    ///   were not asked to wipe; they may still have the account signed in).
+    /// - The account's keychain items in the app's `keychain-access-groups` are deleted in
+    ///   either case: the keychain is the host's, and RULES.md §5 removes them with the account.
+    /// - Other accounts' files and items, and all policy state, are untouched.
+    /// The account stays signed in; `signOut` signs out and wipes in one step.
+    public func wipe(app bundle: BundleID, account accountID: String, appHandledWipe: Bool) throws -> WipeReport {
+        let app = try descriptor(bundle)
+        guard let account = fleet.account(named: accountID) else { throw Self.unknownAccount(accountID) }
+        return try db.write { db in try wipeData(db, app: app, account: account, appHandledWipe: appHandledWipe) }
+    }
+
+    /// `wipe` inside the caller's transaction.
+    func wipeData(_ db: Database, app: AppDescriptor, account: Account, appHandledWipe: Bool) throws -> WipeReport {
+        let key = Self.key(of: account)
+        let bundle = app.bundleID.folded
+        var files: [String] = []
+        if !appHandledWipe {
+            let rows = try Row.fetchAll(db, sql: "SELECT path, container_kind, container_id, writer FROM file_owner WHERE owner_key = ?",
+                                        arguments: [key])
+            for row in rows {
+                let kind: String = row["container_kind"], id: String = row["container_id"], writer: String = row["writer"]
+                let mine = kind == "sandbox" ? id == bundle : (app.appGroups.contains(id) && writer == bundle)
+                guard mine else { continue }
+                let path: String = row["path"]
+                try Self.removeIfPresent(directory.appendingPathComponent(path))
+                try db.execute(sql: "DELETE FROM file_owner WHERE path = ?", arguments: [path])
+                files.append(path)
+            }
+        }
+        var items: [String] = []
+        for group in Set(app.keychainAccessGroups.map(Enforcer.normalizedGroup)) {
+            let keys = try String.fetchAll(db, sql: "SELECT key FROM keychain_item WHERE access_group = ? AND owner_key = ?",
+                                           arguments: [group, key])
+            try db.execute(sql: "DELETE FROM keychain_item WHERE access_group = ? AND owner_key = ?", arguments: [group, key])
+            items += keys.map { "\(group)/\($0)" }
+        }
+        return WipeReport(app: app.bundleID, account: account, appHandledWipe: appHandledWipe,
+                          deletedFiles: files.sorted(), deletedKeychainItems: items.sorted())
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import GRDB
+import MAMModel
+import MAMPolicy
+
+/// The device's durable state — accounts and enrolment, sign-ins per app, identities,
+/// containers and file owners, keychain items, PIN, simulated clock, run-time policy changes
+/// and the audit log — kept in SQLite under a device directory (DESIGN.md "State and
+/// persistence").
+///
+/// **Threading.** A `DeviceState` belongs to the host's event-loop thread: create it there
+/// and call it only from there. It is deliberately not `Sendable` and takes no locks; the
+/// compiler keeps it from crossing isolation domains. (The database connection serializes its
+/// own access, but the in-memory `fleet` and clock are plain stored properties.)
+///
+/// **Durability.** Every mutating method runs one SQLite transaction (WAL journal) and
+/// commits it before it returns, so what the host acknowledged to a child survives the
+/// child's crash and a host SIGKILL. Opening the same directory again restores everything;
+/// the host passes the same scenario fleet and policies it started from, and the store
+/// re-applies what changed at run time (accounts added, policies re-targeted, the
+/// allowed-accounts list, device facts, the clock).
+///
+/// **Decisions.** The rules are MAMPolicy's (`Enforcer`); this type only gathers the state a
+/// rule needs, asks, and stores the result.
+public final class DeviceState {
+    /// `--device-dir`.
+    public let directory: URL
+    let db: DatabaseQueue
+    /// The scenario's fleet with every run-time change applied.
+    public internal(set) var fleet: Fleet
+    /// Policies a run-time assignment may name, by `policyKey`.
+    private(set) var policyCatalog: [String: IosManagedAppProtection] = [:]
+    /// The simulated clock (RULES.md §8); persisted on every change.
+    public internal(set) var now: Instant
+
+    /// The clock of a new device directory when the caller gives none: 2026-01-01T00:00:00Z.
+    public static let defaultClockStart = Instant(secondsSince1970: 1_767_225_600)
+
+    /// Opens (creating if needed) the device directory and its store.
+    ///
+    /// - Parameters:
+    ///   - directory: the device directory; created with `containers/` and `groups/`.
+    ///   - fleet: the accounts, policies, apps and device facts of the scenario.
+    ///   - policies: further policies that run-time assignments may name (the fleet's own
+    ///     policies are always known).
+    ///   - clockStart: the simulated time of a new store; an existing store keeps its clock.
+    public init(directory: URL, fleet: Fleet, policies: [IosManagedAppProtection] = [],
+                clockStart: Instant = DeviceState.defaultClockStart) throws {
+        self.directory = directory
+        self.fleet = fleet
+        self.now = clockStart
+        let fm = FileManager.default
+        for sub in ["containers", "groups"] {
+            try fm.createDirectory(at: directory.appendingPathComponent(sub, isDirectory: true),
+                                   withIntermediateDirectories: true)
+        }
+        db = try DeviceStore.open(at: directory.appendingPathComponent(DeviceStore.fileName))
+        for account in fleet.accounts {
+            if let p = fleet.policy(for: account) { policyCatalog[Self.policyKey(p)] = p }
+        }
+        for p in policies { policyCatalog[Self.policyKey(p)] = p }
+        try restore()
+    }
+
+    /// The name a stored assignment uses for a policy: its Graph `id`, else its display name.
+    public static func policyKey(_ policy: IosManagedAppProtection) -> String {
+        policy.id ?? policy.displayName
+    }
+
+    /// Records the fleet's accounts and the clock of a new store, then applies what the store
+    /// changed at run time on top of the scenario's fleet.
+    private func restore() throws {
+        let start = now
+        let base = fleet.accounts
+        let loaded = try db.write { db -> Restored in
+            for a in base {
+                try db.execute(sql: "INSERT OR IGNORE INTO account (key, upn, oid, tenant) VALUES (?, ?, ?, ?)",
+                               arguments: [Self.key(of: a), a.upn, a.oid, a.tenant])
+            }
+            if try Self.setting(db, "clock") == nil {
+                try Self.setSetting(db, "clock", String(start.secondsSince1970))
+            }
+            var r = Restored()
+            r.clock = Double(try Self.setting(db, "clock") ?? "") ?? start.secondsSince1970
+            r.accounts = try Row.fetchAll(db, sql: "SELECT upn, oid, tenant FROM account ORDER BY rowid").map {
+                Account(upn: $0["upn"], oid: $0["oid"], tenant: $0["tenant"])
+            }
+            r.assignments = try Row.fetchAll(db, sql: "SELECT account_key, policy_key FROM policy_assignment").map {
+                ($0["account_key"], $0["policy_key"])
+            }
+            r.allowed = try Self.setting(db, "allowed_accounts")
+            r.device = try Self.setting(db, "device_facts")
+            return r
+        }
+        now = Instant(secondsSince1970: loaded.clock)
+        for a in loaded.accounts where fleet.entry(for: a) == nil {
+            fleet.add(a)
+        }
+        for (accountKey, policyKey) in loaded.assignments {
+            guard let account = fleet.account(named: accountKey) else { continue }
+            guard let policyKey else {
+                fleet.setPolicy(nil, for: account)
+                continue
+            }
+            guard let policy = policyCatalog[policyKey] else {
+                throw DeviceStateError(.badRequest, "the device store at \(directory.path) assigns the policy \"\(policyKey)\" to \(account), but no policy of that name is loaded; start the host with the scenario that defines it, or use a new device directory")
+            }
+            fleet.setPolicy(policy, for: account)
+        }
+        if let text = loaded.allowed {
+            fleet.allowedAccounts = try JSONDecoder().decode([String]?.self, from: Data(text.utf8))
+        }
+        if let text = loaded.device {
+            fleet.device = try JSONDecoder().decode(StoredDeviceFacts.self, from: Data(text.utf8)).facts
+        }
+    }
+
+    private struct Restored {
+        var clock = 0.0
+        var accounts: [Account] = []
+        var assignments: [(String, String?)] = []
+        var allowed: String?
+        var device: String?
+    }
+
+    // MARK: Run-time changes to the fleet
+
+    /// Adds an account to the device at run time (or replaces the one with the same UPN or
+    /// OID), targeted by `policy` (`nil` = unmanaged).
+    public func addAccount(_ account: Account, policy: IosManagedAppProtection? = nil) throws {
+        if let policy { policyCatalog[Self.policyKey(policy)] = policy }
+        try db.write { db in
+            try db.execute(sql: """
+                INSERT INTO account (key, upn, oid, tenant) VALUES (?, ?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET upn = excluded.upn, oid = excluded.oid, tenant = excluded.tenant
+                """, arguments: [Self.key(of: account), account.upn, account.oid, account.tenant])
+            try db.execute(sql: "INSERT OR REPLACE INTO policy_assignment (account_key, policy_key) VALUES (?, ?)",
+                           arguments: [Self.key(of: account), policy.map(Self.policyKey)])
+        }
+        fleet.add(account, policy: policy)
+    }
+
+    /// Targets the account named `accountID` (UPN or OID) with `policy`, or untargets it
+    /// (`nil`): a policy assignment changed at run time.
+    public func assignPolicy(_ policy: IosManagedAppProtection?, to accountID: String) throws {
+        guard let account = fleet.account(named: accountID) else { throw Self.unknownAccount(accountID) }
+        if let policy { policyCatalog[Self.policyKey(policy)] = policy }
+        try db.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO policy_assignment (account_key, policy_key) VALUES (?, ?)",
+                           arguments: [Self.key(of: account), policy.map(Self.policyKey)])
+        }
+        fleet.setPolicy(policy, for: account)
+    }
+
+    /// Replaces the device facts (jailbreak, OS version, MDM enrolment, restrictions, model).
+    public func setDeviceFacts(_ facts: DeviceFacts) throws {
+        let text = String(decoding: try JSONEncoder().encode(StoredDeviceFacts(facts)), as: UTF8.self)
+        try db.write { db in try Self.setSetting(db, "device_facts", text) }
+        fleet.device = facts
+    }
+
+    /// Marks an account disabled in Entra (conditional launch's last check) or enabled again.
+    public func setAccountDisabled(_ accountID: String, _ disabled: Bool) throws {
+        guard let account = fleet.account(named: accountID) else { throw Self.unknownAccount(accountID) }
+        try db.write { db in
+            try db.execute(sql: "UPDATE account SET disabled = ? WHERE key = ?", arguments: [disabled, Self.key(of: account)])
+        }
+    }
+
+    func isDisabled(_ account: Account) throws -> Bool {
+        try db.read { db in
+            try Bool.fetchOne(db, sql: "SELECT disabled FROM account WHERE key = ?", arguments: [Self.key(of: account)]) ?? false
+        }
+    }
+
+    // MARK: Helpers shared by the extensions
+
+    /// The comparison key of an account: its lowercased UPN, else its lowercased OID.
+    static func key(of account: Account) -> String {
+        account.upnKey.isEmpty ? account.oidKey : account.upnKey
+    }
+
+    /// The installed app or extension `bundle`, or `unknown-app`.
+    func descriptor(_ bundle: BundleID) throws -> AppDescriptor {
+        guard let app = fleet.app(bundle) else { throw DeviceStateError.unknownApp(bundle) }
+        return app
+    }
+
+    /// The spelling stored for an identity: the fleet account's UPN (or OID) for a known
+    /// account, `""` for the unmanaged identity, the text as given otherwise.
+    func canonicalIdentity(_ id: String?) -> String? {
+        guard let id else { return nil }
+        if id.isEmpty { return "" }
+        return fleet.account(named: id)?.description ?? id
+    }
+
+    /// The key owners and identities compare by (case-insensitive, UPN or OID).
+    func identityKey(_ id: String) -> String {
+        if id.isEmpty { return "" }
+        if let a = fleet.account(named: id) { return Self.key(of: a) }
+        return id.lowercased()
+    }
+
+    /// The fleet account an identity names; `nil` for `nil`, `""` and unknown ids.
+    public func account(forIdentity id: String?) -> Account? {
+        guard let id, !id.isEmpty else { return nil }
+        return fleet.account(named: id)
+    }
+
+    /// Whether an identity is a managed account: policy applies to its data and UI.
+    public func isManaged(identity id: String?) -> Bool {
+        fleet.isManaged(account(forIdentity: id))
+    }
+
+    static func unknownAccount(_ id: String) -> DeviceStateError {
+        DeviceStateError(.unknownAccount, "\(id) is not an account of this device; add it to the scenario's accounts first")
+    }
+
+    static func setting(_ db: Database, _ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key])
+    }
+
+    static func setSetting(_ db: Database, _ key: String, _ value: String?) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+        }
+    }
+}
+
+/// `DeviceFacts` as stored in the `setting` table.
+struct StoredDeviceFacts: Codable {
+    var mdmEnrolled: Bool
+    var jailbroken: Bool
+    var osVersion: String
+    var restrictions: [String: Bool]
+    var model: String
+
+    init(_ f: DeviceFacts) {
+        mdmEnrolled = f.mdmEnrolled
+        jailbroken = f.jailbroken
+        osVersion = f.osVersion.text
+        restrictions = f.restrictions
+        model = f.model
+    }
+
+    var facts: DeviceFacts {
+        DeviceFacts(mdmEnrolled: mdmEnrolled, jailbroken: jailbroken, osVersion: Version(osVersion) ?? DeviceFacts().osVersion,
+                    restrictions: restrictions, model: model)
+    }
+}

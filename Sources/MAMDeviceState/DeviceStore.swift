@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+/// The SQLite database under the device directory (`<device-dir>/device.sqlite`) and its
+/// schema, applied by migrations so an older device directory opens in a newer host.
+///
+/// WAL journal: a write is durable once its transaction commits, and a host killed with
+/// SIGKILL loses nothing it committed (SQLite replays the WAL on the next open). Every
+/// `DeviceState` mutation is one `write` transaction, committed before the method returns.
+enum DeviceStore {
+    static let fileName = "device.sqlite"
+
+    static func open(at url: URL) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.journalMode = .wal
+        config.label = "mamsim.device"
+        // Several tests (and a second host looking at a stopped device) may open the file
+        // while another connection holds it; wait instead of failing at once.
+        config.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: url.path, configuration: config)
+        try migrator.migrate(queue)
+        return queue
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1: device state") { db in
+            // Small device-wide values: clock, allowed accounts, device facts, enrolment.
+            try db.execute(sql: """
+                CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE account (
+                    key TEXT PRIMARY KEY NOT NULL,      -- lowercased UPN, else lowercased OID
+                    upn TEXT NOT NULL, oid TEXT NOT NULL, tenant TEXT NOT NULL,
+                    disabled INTEGER NOT NULL DEFAULT 0);
+                -- Policy targeting changed at run time; policy_key NULL = untargeted.
+                CREATE TABLE policy_assignment (account_key TEXT PRIMARY KEY NOT NULL, policy_key TEXT);
+                CREATE TABLE sign_in (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    app TEXT NOT NULL, account_key TEXT NOT NULL,
+                    UNIQUE (app, account_key));
+                -- identity NULL = unset (nil); '' = the unmanaged identity.
+                CREATE TABLE process_identity (app TEXT PRIMARY KEY NOT NULL, identity TEXT);
+                CREATE TABLE ui_identity (
+                    app TEXT NOT NULL, window TEXT NOT NULL, identity TEXT,
+                    PRIMARY KEY (app, window));
+                CREATE TABLE file_owner (
+                    path TEXT PRIMARY KEY NOT NULL,     -- relative to the device directory
+                    container_kind TEXT NOT NULL,       -- 'sandbox' or 'group'
+                    container_id TEXT NOT NULL,         -- folded bundle id or group id
+                    writer TEXT NOT NULL,               -- folded bundle id of the app that wrote it
+                    owner TEXT NOT NULL, owner_key TEXT NOT NULL,
+                    encrypted INTEGER NOT NULL);
+                CREATE INDEX file_owner_by_owner ON file_owner (owner_key);
+                CREATE TABLE keychain_item (
+                    access_group TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+                    owner TEXT NOT NULL, owner_key TEXT NOT NULL,
+                    PRIMARY KEY (access_group, key));
+                CREATE TABLE pin_state (account_key TEXT PRIMARY KEY NOT NULL, pin TEXT, failed_attempts INTEGER NOT NULL);
+                -- Host-held data-protection keys; never sent to a child.
+                CREATE TABLE encryption_key (account_key TEXT PRIMARY KEY NOT NULL, key BLOB NOT NULL);
+                CREATE TABLE app_state (
+                    app TEXT PRIMARY KEY NOT NULL, last_check_in REAL,
+                    app_version TEXT, sdk_version TEXT);
+                CREATE TABLE audit (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    time REAL NOT NULL, scenario TEXT NOT NULL, step TEXT NOT NULL, verb TEXT NOT NULL,
+                    source_app TEXT NOT NULL, source_identity TEXT NOT NULL,
+                    destination_app TEXT NOT NULL, destination_identity TEXT NOT NULL,
+                    owner TEXT NOT NULL, decision TEXT NOT NULL, reason TEXT NOT NULL,
+                    explanation TEXT NOT NULL);
+                """)
+        }
+        return m
+    }
+}

@@ -1,0 +1,338 @@
+import Foundation
+
+/// One bundle folder read from disk — a plugin, or the `container/` app beside it — with its
+/// Info.plist and entitlements expanded against the folder's `.xcconfig` plus the caller's
+/// settings. Shared by `Linter` and `PluginDefinition.load`: reading never stops at the first
+/// problem; each one becomes a `LintFinding` in `problems` and what could be read is kept.
+struct BundleFolder {
+    let url: URL
+    /// Where the folder sits inside the linted one: `""` or `"container/"`.
+    let prefix: String
+    var settings: BuildSettings
+    /// Everything found while reading, unresolved `$(VAR)`s included.
+    var problems: [LintFinding] = []
+    /// The key paths of `problems` that are unresolved `$(VAR)`s (the loader tolerates some).
+    private(set) var unresolvedKeyPaths: [String: Set<String>] = [:]
+
+    /// Raw text, for locating keys by line.
+    private(set) var infoText: String?
+    /// The Info.plist without its activation rule, build settings expanded. `nil` when absent or malformed.
+    private(set) var info: [String: Any]?
+    private(set) var manifest: ExtensionManifest?
+    private(set) var entitlementsFile: String?
+    private(set) var entitlementsText: String?
+    private(set) var entitlements: Entitlements?
+    private(set) var executable: PluginDefinition.Executable = .builtInRuntime
+
+    var infoFile: String { prefix + "Info.plist" }
+
+    static let rulePath = ExtensionManifest.rulePath
+
+    init(url: URL, prefix: String, buildSettings: BuildSettings) {
+        self.url = url
+        self.prefix = prefix
+        settings = buildSettings
+        settings = readXCConfigs().overlaid(with: buildSettings)
+        readInfoPlist()
+        readEntitlements()
+        resolveExecutable()
+    }
+
+    // MARK: Reading
+
+    private func files(withExtension ext: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { $0.hasSuffix("." + ext) && !$0.hasPrefix(".") }.sorted()
+    }
+
+    private mutating func readXCConfigs() -> BuildSettings {
+        var values: [String: String] = [:]
+        for name in files(withExtension: "xcconfig") {
+            guard let text = try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8) else {
+                problems.append(LintFinding(.error, file: prefix + name, keyPath: "", problem: "cannot be read as UTF-8 text", fix: "save it as UTF-8"))
+                continue
+            }
+            let config = XCConfig(text: text)
+            values.merge(config.settings) { _, new in new }
+            for ignored in config.ignoredLines {
+                problems.append(LintFinding(.warning, file: prefix + name, line: ignored.line, keyPath: "",
+                    problem: "line is not a NAME = VALUE setting and is ignored (\(ignored.text))",
+                    fix: "write the setting in this file; #include is not followed"))
+            }
+        }
+        return BuildSettings(values)
+    }
+
+    private mutating func readInfoPlist() {
+        let fileURL = url.appendingPathComponent("Info.plist")
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else {
+            problems.append(LintFinding(.error, file: infoFile, keyPath: "", problem: "is missing",
+                fix: "add the bundle's Info.plist (CFBundleIdentifier, NSExtension, IntuneMAMSettings)"))
+            return
+        }
+        infoText = String(data: data, encoding: .utf8)
+        var parsed: [String: Any]
+        do {
+            parsed = try PropertyListIO.dictionary(from: data, source: infoFile)
+        } catch {
+            problems.append(Self.finding(error, text: infoText))
+            return
+        }
+        do {
+            manifest = try ExtensionManifest(infoPlist: parsed, source: infoFile, buildSettings: settings)
+        } catch {
+            // Keep checking the rest of the plist: report the rule and read the manifest without it.
+            problems.append(finding(error))
+            if var ext = parsed["NSExtension"] as? [String: Any], var attributes = ext["NSExtensionAttributes"] as? [String: Any] {
+                attributes["NSExtensionActivationRule"] = "TRUEPREDICATE"
+                ext["NSExtensionAttributes"] = attributes
+                parsed["NSExtension"] = ext
+            }
+            var withoutRule = try? ExtensionManifest(infoPlist: parsed, source: infoFile, buildSettings: settings)
+            withoutRule?.activationRule = nil
+            manifest = withoutRule
+        }
+        if var ext = parsed["NSExtension"] as? [String: Any], var attributes = ext["NSExtensionAttributes"] as? [String: Any] {
+            attributes.removeValue(forKey: "NSExtensionActivationRule")
+            ext["NSExtensionAttributes"] = attributes
+            parsed["NSExtension"] = ext
+        }
+        var ignored: [UnresolvedBuildSetting] = []
+        info = settings.expand(plist: parsed, keyPath: "", unresolved: &ignored) as? [String: Any]
+        guard let manifest else { return }
+        for unresolved in manifest.unresolvedVariables {
+            noteUnresolved(unresolved, file: infoFile, text: infoText)
+        }
+        for warning in manifest.warnings {
+            problems.append(manifestWarning(warning))
+        }
+    }
+
+    private mutating func readEntitlements() {
+        let names = files(withExtension: "entitlements")
+        guard let name = names.first else { return }
+        if names.count > 1 {
+            problems.append(LintFinding(.warning, file: prefix + name, keyPath: "",
+                problem: "is one of \(names.count) entitlements files (\(names.joined(separator: ", "))); only this one is read",
+                fix: "keep one .entitlements file per bundle"))
+        }
+        let file = prefix + name
+        entitlementsFile = file
+        guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(name).path) else {
+            problems.append(LintFinding(.error, file: file, keyPath: "", problem: "cannot be read", fix: "check its permissions"))
+            return
+        }
+        entitlementsText = String(data: data, encoding: .utf8)
+        do {
+            let read = try Entitlements(data: data, source: file, buildSettings: settings)
+            entitlements = read
+            for unresolved in read.unresolvedVariables {
+                noteUnresolved(unresolved, file: file, text: entitlementsText)
+            }
+        } catch {
+            problems.append(Self.finding(error, text: entitlementsText))
+        }
+    }
+
+    /// `MamsimExecutable` in the Info.plist or `executable` in `plugin.json` (a path inside the
+    /// folder), else a file named `run`, else the built-in runtime.
+    private mutating func resolveExecutable() {
+        var declared: [(source: String, keyPath: String, path: String)] = []
+        if let path = info?["MamsimExecutable"] as? String {
+            declared.append((infoFile, "MamsimExecutable", path))
+        }
+        let jsonURL = url.appendingPathComponent("plugin.json")
+        if let data = FileManager.default.contents(atPath: jsonURL.path) {
+            let object = try? JSONSerialization.jsonObject(with: data)
+            if let dict = object as? [String: Any] {
+                if let path = dict["executable"] as? String {
+                    declared.append((prefix + "plugin.json", "executable", path))
+                } else if dict["executable"] != nil {
+                    problems.append(LintFinding(.error, file: prefix + "plugin.json", keyPath: "executable",
+                        problem: "must be a string path", fix: "write \"executable\": \"bin/my-extension\""))
+                }
+            } else {
+                problems.append(LintFinding(.error, file: prefix + "plugin.json", keyPath: "",
+                    problem: "is not a JSON object", fix: "write {\"executable\": \"run\"}"))
+            }
+        }
+        if declared.count == 2, declared[0].path != declared[1].path {
+            problems.append(LintFinding(.error, file: declared[1].source, keyPath: declared[1].keyPath,
+                problem: "names \(declared[1].path) but \(declared[0].source) \(declared[0].keyPath) names \(declared[0].path)",
+                fix: "declare the executable in one place"))
+            return
+        }
+        let chosen = declared.first ?? (FileManager.default.fileExists(atPath: url.appendingPathComponent("run").path)
+            ? (prefix + "run", "", "run") : nil)
+        guard let chosen else { return }
+        let program = url.appendingPathComponent(chosen.path).standardizedFileURL
+        let declaredBy = chosen.keyPath.isEmpty ? "found by name" : "named by \(chosen.source) \(chosen.keyPath)"
+        guard program.path.hasPrefix(url.standardizedFileURL.path + "/") else {
+            problems.append(LintFinding(.error, file: chosen.source, keyPath: chosen.keyPath,
+                problem: "\(chosen.path) is outside the plugin folder", fix: "put the executable inside the folder"))
+            return
+        }
+        guard FileManager.default.fileExists(atPath: program.path) else {
+            problems.append(LintFinding(.error, file: chosen.source, keyPath: chosen.keyPath,
+                problem: "names \(chosen.path), which does not exist", fix: "add it or correct the path"))
+            return
+        }
+        guard FileManager.default.isExecutableFile(atPath: program.path) else {
+            problems.append(LintFinding(.error, file: prefix + chosen.path, keyPath: "",
+                problem: "is the plugin's executable (\(declaredBy)) but is not executable", fix: "run chmod +x \(prefix + chosen.path)"))
+            return
+        }
+        executable = .program(program)
+    }
+
+    // MARK: Values the checks read
+
+    var bundleIdentifier: String? { manifest?.bundleIdentifier }
+    var intuneSettings: IntuneMAMSettings { manifest?.intuneSettings ?? IntuneMAMSettings() }
+    var displayName: String? { (info?["CFBundleDisplayName"] as? String) ?? (info?["CFBundleName"] as? String) }
+
+    /// Every `CFBundleURLTypes[*].CFBundleURLSchemes[*]`.
+    var urlSchemes: [String] {
+        (info?["CFBundleURLTypes"] as? [Any] ?? []).flatMap { entry -> [String] in
+            PlistValue((entry as? [String: Any])?["CFBundleURLSchemes"] ?? [Any]()).stringArray ?? []
+        }
+    }
+
+    /// Every `CFBundleDocumentTypes[*].LSItemContentTypes[*]`.
+    var documentTypes: [String] {
+        (info?["CFBundleDocumentTypes"] as? [Any] ?? []).flatMap { entry -> [String] in
+            PlistValue((entry as? [String: Any])?["LSItemContentTypes"] ?? [Any]()).stringArray ?? []
+        }
+    }
+
+    /// The keychain groups with their index, leaving out those still holding a `$(VAR)`
+    /// (already reported as unresolved).
+    var resolvedKeychainGroups: [(index: Int, group: String)] {
+        guard let entitlements else { return [] }
+        let unresolved = Set(entitlements.unresolvedVariables.map(\.keyPath))
+        return entitlements.keychainAccessGroups.enumerated()
+            .filter { !unresolved.contains("keychain-access-groups[\($0.offset)]") }
+            .map { ($0.offset, $0.element) }
+    }
+
+    /// A keychain group without the team prefix it was written with.
+    func strippingTeamPrefix(_ group: String) -> String {
+        if let prefix = settings.variables["AppIdentifierPrefix"], !prefix.isEmpty, group.hasPrefix(prefix) {
+            return String(group.dropFirst(prefix.count))
+        }
+        // A literal team id: ten upper-case letters or digits and a dot.
+        let head = group.prefix(11)
+        if head.count == 11, head.last == ".", head.dropLast().allSatisfy({ ($0.isUppercase || $0.isNumber) && $0.isASCII }) {
+            return String(group.dropFirst(11))
+        }
+        return group
+    }
+
+    /// Line of the deepest key of `keyPath` found exactly once in the file.
+    func line(of keyPath: String, inEntitlements: Bool = false) -> Int? {
+        Self.line(ofKeyPath: keyPath, in: inEntitlements ? entitlementsText : infoText)
+    }
+
+    // MARK: Findings
+
+    static func line(ofKeyPath keyPath: String, in text: String?) -> Int? {
+        guard let text else { return nil }
+        let keys = keyPath.split(separator: ".").map { component -> Substring in
+            component.firstIndex(of: "[").map { component[..<$0] } ?? component
+        }
+        func lineNumber(_ index: String.Index) -> Int { text[..<index].reduce(1) { $1 == "\n" ? $0 + 1 : $0 } }
+        for key in keys.reversed() {
+            let needle = "<key>\(key)</key>"
+            guard let first = text.range(of: needle) else { continue }
+            if text.range(of: needle, range: first.upperBound..<text.endIndex) != nil { continue }
+            if key == keys.last, let element = Self.stringElement(of: keyPath, after: first.upperBound, in: text) {
+                return lineNumber(element)
+            }
+            return lineNumber(first.lowerBound)
+        }
+        return nil
+    }
+
+    /// For `key[i]` whose value is a flat array of strings: where its i-th `<string>` starts.
+    private static func stringElement(of keyPath: String, after keyEnd: String.Index, in text: String) -> String.Index? {
+        guard keyPath.hasSuffix("]"), let open = keyPath.lastIndex(of: "["),
+              let index = Int(keyPath[keyPath.index(after: open)..<keyPath.index(before: keyPath.endIndex)]),
+              let arrayOpen = text.range(of: "<array>", range: keyEnd..<text.endIndex),
+              text[keyEnd..<arrayOpen.lowerBound].allSatisfy(\.isWhitespace),
+              let arrayClose = text.range(of: "</array>", range: arrayOpen.upperBound..<text.endIndex) else { return nil }
+        let body = text[arrayOpen.upperBound..<arrayClose.lowerBound]
+        guard !body.contains("<dict>"), !body.contains("<array>") else { return nil }
+        var from = body.startIndex
+        var found: String.Index?
+        for _ in 0...index {
+            guard let next = body.range(of: "<string>", range: from..<body.endIndex) else { return nil }
+            found = next.lowerBound
+            from = next.upperBound
+        }
+        return found
+    }
+
+    /// `ExtensionPlistError` messages end in their advice after "; ". A parser that ran out of
+    /// input (a truncated file) names no line: the last one is where it stopped.
+    static func finding(_ error: ExtensionPlistError, text: String? = nil) -> LintFinding {
+        var problem = error.message, fix = ""
+        if let split = problem.range(of: "; ", options: .backwards) {
+            fix = String(problem[split.upperBound...])
+            problem = String(problem[..<split.lowerBound])
+        }
+        var line = error.line
+        if line == nil, problem.contains("EOF"), let text {
+            line = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+        }
+        return LintFinding(.error, file: error.source, line: line, keyPath: error.keyPath, problem: problem, fix: fix)
+    }
+
+    func finding(_ error: ActivationRuleError) -> LintFinding {
+        switch error {
+        case .plist(let e):
+            var f = Self.finding(e)
+            f.line = f.line ?? line(of: e.keyPath)
+            return f
+        case .syntax(let e):
+            return LintFinding(.error, file: infoFile, line: line(of: Self.rulePath), keyPath: Self.rulePath,
+                problem: "cannot be parsed at line \(e.line), column \(e.column) of the rule: expected \(e.expected), found \(e.found)",
+                fix: "fix the predicate string")
+        }
+    }
+
+    func unresolvedFinding(_ u: UnresolvedBuildSetting, file: String, text: String?) -> LintFinding {
+        let fix = u.problem == "is not set"
+            ? "pass --set \(u.name)=VALUE or define it in an .xcconfig in \(prefix.isEmpty ? "the folder" : prefix)"
+            : "correct the reference"
+        return LintFinding(.error, file: file, line: Self.line(ofKeyPath: u.keyPath, in: text), keyPath: u.keyPath,
+                           problem: "build setting $(\(u.name)) \(u.problem)", fix: fix)
+    }
+
+    /// `ExtensionManifest` warnings are sentences `<source>: <key path>: <note>` or
+    /// `<source>: <key path> is …`; the key path is split off so the line can be found.
+    private func manifestWarning(_ warning: String) -> LintFinding {
+        let text = warning.hasPrefix(infoFile + ": ") ? String(warning.dropFirst(infoFile.count + 2)) : warning
+        var keyPath = "", problem = text
+        if let space = text.firstIndex(of: " ") {
+            let head = text[..<space]
+            if head.hasSuffix(":") {
+                keyPath = String(head.dropLast())
+                problem = String(text[text.index(after: space)...])
+            } else if head.hasPrefix("NS") {
+                keyPath = String(head)
+                problem = String(text[text.index(after: space)...])
+            }
+        }
+        return LintFinding(.warning, file: infoFile, line: line(of: keyPath), keyPath: keyPath, problem: problem, fix: "")
+    }
+
+    /// Whether this problem is only an unresolved `$(VAR)`.
+    func isUnresolvedVariable(_ finding: LintFinding) -> Bool {
+        unresolvedKeyPaths[finding.file]?.contains(finding.keyPath) == true
+    }
+
+    private mutating func noteUnresolved(_ u: UnresolvedBuildSetting, file: String, text: String?) {
+        problems.append(unresolvedFinding(u, file: file, text: text))
+        unresolvedKeyPaths[file, default: []].insert(u.keyPath)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// `mamsim lint` for one app or plugin folder: checks its Info.plist and entitlements (and
+/// those of `container/`, the containing app, when present) against what the Intune App SDK and
+/// iOS require, and reports every problem as a `LintFinding` (RULES.md §6, seed 000).
+///
+/// Checks, in the order they appear in a report:
+/// - reading: malformed plists (with the parser's line), unresolved `$(VAR)`s, unreadable rules;
+/// - keychain: the bundle id's group first, no misspelled `com.microsoft.intune.mam`;
+/// - extensions: `IntuneMAMSettings.ContainingAppBundleId` present and matching the container;
+///   the rule accepts the `com.microsoft.intune.mam.` types (else Intune hides the extension);
+/// - app groups listed in `IntuneMAMSettings.AppGroupIdentifiers` are entitled;
+/// - "Open in" action extensions (`OpenInActionExtension` present, or named "Open in …"): every
+///   step of the SDK's "Copy to" replacement, on the extension and on its container.
+public enum Linter {
+    static let intuneKeychainGroup = "com.microsoft.intune.mam"
+
+    /// - Parameters:
+    ///   - folder: holds `Info.plist`, one `*.entitlements`, optionally `*.xcconfig` and `container/`.
+    ///   - buildSettings: `--set NAME=VALUE` values; they win over the folder's `.xcconfig`.
+    ///   - displayName: how the folder is named in the report (default: the path as given).
+    public static func lint(folder: URL, buildSettings: BuildSettings = BuildSettings(), displayName: String? = nil) -> LintReport {
+        let plugin = BundleFolder(url: folder, prefix: "", buildSettings: buildSettings)
+        let containerURL = folder.appendingPathComponent("container")
+        let container = FileManager.default.fileExists(atPath: containerURL.appendingPathComponent("Info.plist").path)
+            ? BundleFolder(url: containerURL, prefix: "container/", buildSettings: buildSettings) : nil
+        var lint = LintContext(plugin: plugin, container: container, folderName: displayName ?? folder.relativePath)
+        lint.findings = plugin.problems + (container?.problems ?? [])
+        lint.checkKeychain(plugin)
+        if let container { lint.checkKeychain(container) }
+        lint.checkExtension()
+        lint.checkEntitledAppGroups(plugin)
+        if let container { lint.checkEntitledAppGroups(container) }
+        if lint.isOpenInActionExtension { lint.checkOpenIn() }
+        return LintReport(folder: lint.folderName, findings: lint.findings)
+    }
+}
+
+/// What the checks share: the bundles and the findings so far.
+struct LintContext {
+    let plugin: BundleFolder
+    let container: BundleFolder?
+    let folderName: String
+    var findings: [LintFinding] = []
+
+    enum File { case info, entitlements }
+
+    mutating func report(_ severity: LintFinding.Severity, _ bundle: BundleFolder,
+                         _ keyPath: String, _ problem: String, fix: String) {
+        report(severity, bundle, .info, keyPath, problem, fix: fix)
+    }
+
+    mutating func report(_ severity: LintFinding.Severity, _ bundle: BundleFolder, _ file: File,
+                         _ keyPath: String, _ problem: String, fix: String) {
+        let name: String
+        switch file {
+        case .info: name = bundle.infoFile
+        case .entitlements: name = bundle.entitlementsFile ?? bundle.prefix + "*.entitlements"
+        }
+        findings.append(LintFinding(severity, file: name, line: bundle.line(of: keyPath, inEntitlements: file == .entitlements),
+                                    keyPath: keyPath, problem: problem, fix: fix))
+    }
+
+    var isExtension: Bool {
+        guard let kind = plugin.manifest?.kind else { return false }
+        return kind == .share || kind == .action
+    }
+
+    /// An action extension meant as Intune's "Open in" stub: it sets `OpenInActionExtension`
+    /// (to anything: a NO there is a mistake to report, not a different intent) or is named
+    /// "Open in …" as the SDK asks.
+    var isOpenInActionExtension: Bool {
+        guard plugin.manifest?.kind == .action else { return false }
+        return plugin.intuneSettings.raw["OpenInActionExtension"] != nil
+            || plugin.displayName?.lowercased().hasPrefix("open in") == true
+    }
+
+    /// `$(AppIdentifierPrefix)` if the file wrote it that way, for fixes.
+    static let teamPrefixVariable = "$(AppIdentifierPrefix)"
+
+    static func isResolved(_ value: String?) -> Bool {
+        guard let value, !value.isEmpty else { return false }
+        return !value.contains("$(") && !value.contains("${")
+    }
+
+    // MARK: Extensions
+
+    mutating func checkExtension() {
+        guard isExtension, let manifest = plugin.manifest else { return }
+        let path = "IntuneMAMSettings.ContainingAppBundleId"
+        let containing = plugin.intuneSettings.containingAppBundleId
+        let bundleId = plugin.bundleIdentifier
+        if containing == nil || containing?.isEmpty == true {
+            let guess = container?.bundleIdentifier
+                ?? bundleId.flatMap { id in id.split(separator: ".").count > 1 ? id.split(separator: ".").dropLast().joined(separator: ".") : nil }
+                ?? "com.example.app"
+            report(.error, plugin, path, "is missing; the Intune SDK in an extension reads its containing app's settings through it",
+                   fix: "add <key>ContainingAppBundleId</key><string>\(guess)</string> to IntuneMAMSettings")
+        } else if let containing, Self.isResolved(containing) {
+            if let app = container, let appId = app.bundleIdentifier, Self.isResolved(appId), appId != containing {
+                report(.error, plugin, path, "is \(containing) but container/Info.plist is \(appId)",
+                       fix: "set it to the containing app's CFBundleIdentifier")
+            }
+            if let bundleId, Self.isResolved(bundleId), !bundleId.hasPrefix(containing + ".") {
+                report(.error, plugin, "CFBundleIdentifier",
+                       "is \(bundleId), which does not start with the containing app's id \(containing) (iOS refuses to install such an extension)",
+                       fix: "name the extension \(containing).<suffix>")
+            }
+        }
+        // "Open in" extensions get the stricter rule checks of checkOpenIn.
+        guard !isOpenInActionExtension, let rule = manifest.activationRule else { return }
+        if !acceptsIntuneTypes(rule, types: manifest.types) {
+            let infoPath = folderName.isEmpty ? plugin.infoFile : folderName + "/" + plugin.infoFile
+            report(.warning, plugin, BundleFolder.rulePath,
+                   "accepts none of the com.microsoft.intune.mam. types, so Intune hides this extension whenever managed data is shared",
+                   fix: "run `mamsim configure \(infoPath)` to add the Intune twin of every type it accepts")
+        }
+    }
+
+    // MARK: App groups
+
+    /// Every group in `IntuneMAMSettings.AppGroupIdentifiers` must be in the bundle's
+    /// `com.apple.security.application-groups`: the SDK keeps shared state in that container.
+    mutating func checkEntitledAppGroups(_ bundle: BundleFolder) {
+        let listed = bundle.intuneSettings.appGroupIdentifiers.filter(Self.isResolved)
+        guard !listed.isEmpty, bundle.manifest != nil else { return }
+        if bundle.entitlementsFile != nil, bundle.entitlements == nil { return }  // malformed, reported
+        let entitled = Set(bundle.entitlements?.applicationGroups ?? [])
+        for group in listed where !entitled.contains(group) {
+            report(.error, bundle, .entitlements, "com.apple.security.application-groups",
+                   bundle.entitlementsFile == nil
+                       ? "no entitlements file, so the app group \(group) listed in IntuneMAMSettings.AppGroupIdentifiers is not entitled"
+                       : "does not include \(group), which IntuneMAMSettings.AppGroupIdentifiers lists",
+                   fix: "add <string>\(group)</string> under <key>com.apple.security.application-groups</key> (the App Groups capability)")
+        }
+    }
+}

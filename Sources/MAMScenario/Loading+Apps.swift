@@ -1,0 +1,310 @@
+import Foundation
+import MAMExtensions
+import MAMModel
+import MAMPolicy
+
+/// `apps:` and `extensions:` — explicit keys first, then what real Info.plists and
+/// entitlements files say for the keys left out.
+extension Loading {
+    static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
+                          "info", "entitlements", "executable", "arguments", "mdmManaged"]
+    static let extensionKeys = ["id", "plugin", "container", "executable", "arguments"]
+
+    func readApps(_ v: Located) {
+        guard let items = reader.list(v, what: "apps") else { return }
+        for item in items {
+            guard let f = reader.fields(item, allowed: Self.appKeys, required: ["id"], what: "an app") else { continue }
+            guard let idLoc = f["id"], let id = reader.name(idLoc, what: "id") else { continue }
+            guard isNewHandle(id, at: idLoc) else { continue }
+
+            var info: AppInfo?
+            var infoURL: URL?
+            if let x = f["info"], let url = existingPath(x, what: "info") {
+                infoURL = url
+                info = readAppInfo(url, at: x, overridden: overriddenPlistKeys(f))
+            }
+            var entitlements: Entitlements?
+            var entitlementsURL: URL?
+            if let x = f["entitlements"], let url = existingPath(x, what: "entitlements") {
+                entitlementsURL = url
+                entitlements = readEntitlements(url, at: x, overridden: overriddenPlistKeys(f))
+            }
+
+            var bundle = info?.bundleIdentifier
+            if let x = f["bundle"] { bundle = reader.name(x, what: "bundle") ?? bundle }
+            if f["bundle"] == nil, let b = bundle, b.contains("$(") || b.contains("${") {
+                reader.error(f["info"]!, "CFBundleIdentifier in \(written(f["info"]!, infoURL!)) is \"\(b)\", an unresolved build setting; set bundle: or pass the build setting")
+                continue
+            }
+            guard let bundle else {
+                if f["bundle"] == nil {
+                    reader.error(item, "an app needs \"bundle\" (or an info: Info.plist with CFBundleIdentifier)")
+                }
+                continue
+            }
+            var descriptor = AppDescriptor(bundleID: BundleID(bundle))
+            descriptor.multiIdentity = info?.multiIdentity ?? false
+            descriptor.urlSchemes = info?.urlSchemes ?? []
+            descriptor.keychainAccessGroups = entitlements?.keychainAccessGroups ?? []
+            descriptor.appGroups = entitlements?.applicationGroups ?? info?.appGroupIdentifiers ?? []
+            if let x = f["sdk"], let b = reader.bool(x, what: "sdk") { descriptor.sdkIntegrated = b }
+            if let x = f["multiIdentity"], let b = reader.bool(x, what: "multiIdentity") { descriptor.multiIdentity = b }
+            if let x = f["mdmManaged"], let b = reader.bool(x, what: "mdmManaged") { descriptor.mdmManaged = b }
+            if let x = f["urlSchemes"], let s = reader.strings(x, what: "urlSchemes") { descriptor.urlSchemes = s }
+            if let x = f["keychainGroups"], let s = reader.strings(x, what: "keychainGroups") { descriptor.keychainAccessGroups = s }
+            if let x = f["appGroups"], let s = reader.strings(x, what: "appGroups") { descriptor.appGroups = s }
+            guard isNewBundle(descriptor.bundleID, at: f["bundle"] ?? idLoc) else { continue }
+
+            let (executable, arguments) = readProgram(f)
+            apps.append(ScenarioApp(id: id, descriptor: descriptor, infoPlist: infoURL, entitlements: entitlementsURL,
+                                    executable: executable, arguments: arguments))
+        }
+    }
+
+    func readExtensions(_ v: Located) {
+        guard let items = reader.list(v, what: "extensions") else { return }
+        for item in items {
+            guard let f = reader.fields(item, allowed: Self.extensionKeys, required: ["id", "plugin", "container"],
+                                        what: "an extension") else { continue }
+            guard let idLoc = f["id"], let id = reader.name(idLoc, what: "id") else { continue }
+            guard isNewHandle(id, at: idLoc) else { continue }
+            var container: ScenarioApp?
+            if let x = f["container"], let handle = handle(x, what: "container", allowExtensions: false) {
+                container = apps.first { $0.id == handle }
+            }
+            guard let pluginLoc = f["plugin"], let folder = existingPath(pluginLoc, what: "plugin", directory: true),
+                  let container else { continue }
+            guard let plugin = readPlugin(folder, at: pluginLoc) else { continue }
+            let manifest = plugin.manifest
+
+            let kind: AppDescriptor.Kind
+            switch manifest.kind {
+            case .share: kind = .share
+            case .action: kind = .action
+            case .other(let point):
+                reader.error(pluginLoc, "\(plugin.infoName): NSExtension.NSExtensionPointIdentifier is \(point.isEmpty ? "missing" : "\"\(point)\""); a share extension needs \"com.apple.share-services\", an action extension \"com.apple.ui-services\" or \"com.apple.services\"")
+                continue
+            }
+            guard let bundle = manifest.bundleIdentifier, !bundle.isEmpty else {
+                reader.error(pluginLoc, "\(plugin.infoName) has no CFBundleIdentifier; set it (or pass PRODUCT_BUNDLE_IDENTIFIER as a build setting)")
+                continue
+            }
+            let settings = manifest.intuneSettings
+            if let declared = settings.containingAppBundleId, BundleID(declared) != container.descriptor.bundleID {
+                reader.warn(pluginLoc, "\(plugin.infoName): IntuneMAMSettings.ContainingAppBundleId is \"\(declared)\", but the container \"\(container.id)\" is \(container.descriptor.bundleID); the container wins")
+            }
+            var groups = plugin.entitlements?.applicationGroups ?? []
+            if groups.isEmpty { groups = settings.appGroupIdentifiers }
+            let descriptor = AppDescriptor(
+                bundleID: BundleID(bundle), kind: kind,
+                sdkIntegrated: container.descriptor.sdkIntegrated,
+                multiIdentity: settings.multiIdentity,
+                containingApp: container.descriptor.bundleID,
+                keychainAccessGroups: plugin.entitlements?.keychainAccessGroups ?? [],
+                appGroups: groups,
+                openInActionExtension: settings.openInActionExtension,
+                mdmManaged: container.descriptor.mdmManaged)
+            guard isNewBundle(descriptor.bundleID, at: pluginLoc) else { continue }
+            for w in manifest.warnings { reader.warn(pluginLoc, w) }
+            for u in manifest.unresolvedVariables { reader.warn(pluginLoc, "\(plugin.infoName): \(u)") }
+
+            var (executable, arguments) = readProgram(f)
+            if f["executable"] == nil {
+                guard let found = pluginProgram(plugin, in: folder, at: pluginLoc) else { continue }
+                executable = found.url
+            }
+            extensions.append(ScenarioExtension(id: id, plugin: folder, container: container.id, descriptor: descriptor,
+                                                manifest: manifest, entitlementsFile: plugin.entitlementsURL,
+                                                executable: executable, arguments: arguments))
+        }
+    }
+
+    /// Plist key paths whose value an explicit scenario key replaces: an unresolved build
+    /// setting there does not matter, so it is not worth a warning.
+    private func overriddenPlistKeys(_ f: Fields) -> [String] {
+        let map = ["bundle": "CFBundleIdentifier", "urlSchemes": "CFBundleURLTypes",
+                   "multiIdentity": "IntuneMAMSettings.MultiIdentity", "keychainGroups": "keychain-access-groups",
+                   "appGroups": "com.apple.security.application-groups"]
+        return map.compactMap { f.has($0.key) ? $0.value : nil }
+    }
+
+    private func warnUnresolved(_ list: [UnresolvedBuildSetting], in name: String, at v: Located, overridden: [String]) {
+        for u in list where !overridden.contains(where: { u.keyPath.hasPrefix($0) }) {
+            reader.warn(v, "\(name): \(u)")
+        }
+    }
+
+    // MARK: Checks
+
+    private func isNewHandle(_ id: String, at v: Located) -> Bool {
+        guard !allHandles.contains(id) else {
+            reader.error(v, "id \"\(id)\" is used twice; every app and extension needs its own id")
+            return false
+        }
+        return true
+    }
+
+    private func isNewBundle(_ bundle: BundleID, at v: Located) -> Bool {
+        let taken = apps.first { $0.descriptor.bundleID == bundle }?.id ?? extensions.first { $0.descriptor.bundleID == bundle }?.id
+        if let taken {
+            reader.error(v, "bundle id \"\(bundle)\" is already \"\(taken)\"'s; every app and extension needs its own bundle id")
+            return false
+        }
+        return true
+    }
+
+    private func readProgram(_ f: Fields) -> (URL?, [String]) {
+        var executable: URL?
+        var arguments: [String] = []
+        if let x = f["executable"] { executable = existingPath(x, what: "executable") }
+        if let x = f["arguments"], let a = reader.strings(x, what: "arguments") { arguments = a }
+        return (executable, arguments)
+    }
+
+    // MARK: Plists
+
+    /// What an app's Info.plist contributes.
+    struct AppInfo {
+        var bundleIdentifier: String?
+        var multiIdentity: Bool?
+        var urlSchemes: [String]?
+        var appGroupIdentifiers: [String]?
+    }
+
+    private func written(_ v: Located, _ url: URL) -> String { v.node.scalar?.string ?? url.lastPathComponent }
+
+    /// MAMExtensions' own wording (`file[:line]: [key path: ]message`), so lint and scenario
+    /// loading describe a broken plist the same way.
+    private func plistMessage(_ e: ExtensionPlistError) -> String { e.description }
+
+    private func readData(_ url: URL, name: String, at v: Located) -> Data? {
+        do { return try Data(contentsOf: url) } catch {
+            reader.error(v, "cannot read \(name) (\(error.localizedDescription))")
+            return nil
+        }
+    }
+
+    func readAppInfo(_ url: URL, at v: Located, overridden: [String]) -> AppInfo? {
+        let name = written(v, url)
+        guard let data = readData(url, name: name, at: v) else { return nil }
+        let manifest: ExtensionManifest
+        do {
+            manifest = try ExtensionManifest(infoPlist: data, source: name, buildSettings: buildSettings)
+        } catch {
+            switch error {
+            case .plist(let e): reader.error(v, plistMessage(e))
+            case .syntax(let e): reader.error(v, e.description)
+            }
+            return nil
+        }
+        warnUnresolved(manifest.unresolvedVariables, in: name, at: v, overridden: overridden)
+        var info = AppInfo(bundleIdentifier: manifest.bundleIdentifier)
+        let settings = manifest.intuneSettings
+        if settings.raw["MultiIdentity"] != nil { info.multiIdentity = settings.multiIdentity }
+        if settings.raw["AppGroupIdentifiers"] != nil { info.appGroupIdentifiers = settings.appGroupIdentifiers }
+        // CFBundleURLTypes is an app's, not an extension's, so the manifest does not read it.
+        if let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+           let types = plist["CFBundleURLTypes"] as? [[String: Any]] {
+            var unresolved: [UnresolvedBuildSetting] = []
+            var schemes: [String] = []
+            for type in types {
+                for scheme in PlistValue(type["CFBundleURLSchemes"] ?? [Any]()).stringArray ?? [] {
+                    schemes.append(buildSettings.expand(scheme, keyPath: "CFBundleURLTypes", unresolved: &unresolved))
+                }
+            }
+            info.urlSchemes = schemes
+        }
+        return info
+    }
+
+    func readEntitlements(_ url: URL, at v: Located, overridden: [String]) -> Entitlements? {
+        let name = written(v, url)
+        guard let data = readData(url, name: name, at: v) else { return nil }
+        do {
+            let e = try Entitlements(data: data, source: name, buildSettings: buildSettings)
+            warnUnresolved(e.unresolvedVariables, in: name, at: v, overridden: overridden)
+            return e
+        } catch {
+            reader.error(v, plistMessage(error))
+            return nil
+        }
+    }
+
+    struct Plugin {
+        var manifest: ExtensionManifest
+        var infoName: String
+        var entitlements: Entitlements?
+        var entitlementsURL: URL?
+        /// `MamsimExecutable`, build settings expanded.
+        var executableName: String?
+    }
+
+    /// A plugin folder: `Info.plist`, an optional `*.entitlements`, an optional executable.
+    func readPlugin(_ folder: URL, at v: Located) -> Plugin? {
+        let base = v.node.scalar?.string ?? folder.lastPathComponent
+        let infoName = (base.hasSuffix("/") ? base : base + "/") + "Info.plist"
+        let infoURL = folder.appendingPathComponent("Info.plist")
+        guard FileManager.default.fileExists(atPath: infoURL.path) else {
+            reader.error(v, "plugin folder \"\(base)\" has no Info.plist")
+            return nil
+        }
+        guard let data = readData(infoURL, name: infoName, at: v) else { return nil }
+        let manifest: ExtensionManifest
+        do {
+            manifest = try ExtensionManifest(infoPlist: data, source: infoName, buildSettings: buildSettings)
+        } catch {
+            switch error {
+            case .plist(let e): reader.error(v, plistMessage(e))
+            case .syntax(let e): reader.error(v, e.description)
+            }
+            return nil
+        }
+        var plugin = Plugin(manifest: manifest, infoName: infoName)
+        let contents = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if let file = contents.filter({ $0.hasSuffix(".entitlements") }).sorted().first {
+            let url = folder.appendingPathComponent(file)
+            let name = (base.hasSuffix("/") ? base : base + "/") + file
+            guard let data = readData(url, name: name, at: v) else { return nil }
+            do {
+                let e = try Entitlements(data: data, source: name, buildSettings: buildSettings)
+                for u in e.unresolvedVariables { reader.warn(v, "\(name): \(u)") }
+                plugin.entitlements = e
+                plugin.entitlementsURL = url
+            } catch {
+                reader.error(v, plistMessage(error))
+                return nil
+            }
+        }
+        if let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+           let exe = plist["MamsimExecutable"] as? String {
+            var unresolved: [UnresolvedBuildSetting] = []
+            plugin.executableName = buildSettings.expand(exe, keyPath: "MamsimExecutable", unresolved: &unresolved)
+        }
+        return plugin
+    }
+
+    /// The plugin's own program, by the plugin-folder convention: `MamsimExecutable` in the
+    /// Info.plist, else `executable` in `plugin.json`, else a file named `run`; none (`url`
+    /// nil) runs the built-in runtime. `CFBundleExecutable` is not used: it names an iOS
+    /// binary. `nil` (with an error) when a declared program is missing or not executable.
+    private func pluginProgram(_ plugin: Plugin, in folder: URL, at v: Located) -> (url: URL?, found: Bool)? {
+        var declared = plugin.executableName.map { ($0, "\(plugin.infoName): MamsimExecutable") }
+        let json = folder.appendingPathComponent("plugin.json")
+        if declared == nil, let data = FileManager.default.contents(atPath: json.path),
+           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           let path = object["executable"] as? String {
+            declared = (path, "plugin.json: executable")
+        }
+        if let (path, source) = declared {
+            let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)).standardizedFileURL
+            guard FileManager.default.isExecutableFile(atPath: url.path) else {
+                reader.error(v, "\(source) names \"\(path)\", which is not an executable file in the plugin folder; build it, chmod +x it, or remove the key to use the built-in runtime")
+                return nil
+            }
+            return (url, true)
+        }
+        let run = folder.appendingPathComponent("run")
+        let hasRun = FileManager.default.isExecutableFile(atPath: run.path)
+        return (hasRun ? run : nil, hasRun)
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+import MAMExtensions
+import MAMModel
+import MAMPolicy
+
+/// `steps:` — one verb per step with its arguments, and the optional `expect`.
+extension Loading {
+    /// The argument keys of each verb: required first, then optional.
+    static let verbArguments: [Verb: (required: [String], optional: [String])] = [
+        .launch: (["app"], []),
+        .kill: (["app"], []),
+        .signIn: (["app", "account"], []),
+        .signOut: (["app", "account"], []),
+        .switchIdentity: (["app", "account"], ["window", "pin"]),
+        .share: (["from", "to", "item"], ["as"]),
+        .shareTargets: (["from", "item"], []),
+        .copy: (["app", "text"], []),
+        .paste: (["app"], ["as"]),
+        .save: (["app", "location"], ["account"]),
+        .open: (["app", "location"], ["account", "as"]),
+        .keychainSet: (["app", "group", "key", "value"], []),
+        .keychainGet: (["app", "group", "key"], ["value"]),
+        .print: (["app"], []),
+        .notify: (["app", "account", "text"], []),
+        .wipe: (["app", "account"], []),
+        .setPolicy: (["account", "policy"], []),
+        .advanceClock: (["by"], []),
+        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files"]),
+    ]
+
+    func readSteps(_ v: Located) -> [Step] {
+        guard let items = reader.list(v, what: "steps") else { return [] }
+        var steps: [Step] = []
+        for (index, item) in items.enumerated() {
+            if let step = readStep(index: index, item) { steps.append(step) }
+        }
+        return steps
+    }
+
+    private func readStep(index: Int, _ v: Located) -> Step? {
+        guard case .mapping(let mapping) = v.node else {
+            reader.error(v, "a step must be a mapping such as `share: {from: mail, to: notes, item: ...}`, but it is \(v.shape)")
+            return nil
+        }
+        let verbNames = Verb.allCases.map(\.rawValue)
+        var verbs: [(Verb, Located)] = []
+        var name: String?
+        var expectLoc: Located?
+        for (keyNode, valueNode) in mapping {
+            let key = keyNode.scalar?.string ?? ""
+            let value = Located(node: valueNode, path: v.child(key))
+            switch key {
+            case "name": name = reader.string(value, what: "name")
+            case "expect": expectLoc = value
+            default:
+                if let verb = Verb(rawValue: key) {
+                    verbs.append((verb, value))
+                } else {
+                    let keyLoc = Located(node: keyNode, path: v.child(key))
+                    let hint = Suggestion.closest(to: key, among: verbNames + ["expect", "name"]).map { "did you mean \"\($0)\"?" }
+                        ?? "the verbs are: \(verbNames.joined(separator: ", "))"
+                    reader.error(keyLoc, "unknown verb \"\(key)\"; \(hint)")
+                    return nil
+                }
+            }
+        }
+        guard verbs.count == 1, let (verb, argsLoc) = verbs.first else {
+            if verbs.isEmpty {
+                reader.error(v, "a step needs a verb (\(verbNames.joined(separator: ", ")))")
+            } else {
+                reader.error(v, "a step has one verb, but this one has \(verbs.map { "\"\($0.0)\"" }.joined(separator: " and ")); split it into steps")
+            }
+            return nil
+        }
+        let arguments = readArguments(verb, argsLoc)
+        let expect = expectLoc.flatMap { readExpectation($0, verb: verb) }
+        guard let arguments else { return nil }
+        if expectLoc != nil, expect == nil { return nil }
+        return Step(index: index, line: v.line, name: name, arguments: arguments, expect: expect)
+    }
+
+    // MARK: Arguments
+
+    private func readArguments(_ verb: Verb, _ v: Located) -> StepArguments? {
+        let spec = Self.verbArguments[verb]!
+        guard let f = reader.fields(v, allowed: spec.required + spec.optional, required: spec.required,
+                                    what: "\(verb)'s arguments") else { return nil }
+        guard spec.required.allSatisfy({ f.has($0) }) else { return nil }
+        let before = reader.errors.count
+        func app(_ key: String = "app", extensions: Bool = false) -> String {
+            handle(f[key]!, what: key, allowExtensions: extensions) ?? ""
+        }
+        func text(_ key: String) -> String { reader.string(f[key]!, what: key) ?? "" }
+        func optionalText(_ key: String) -> String? { f[key].flatMap { reader.string($0, what: key) } }
+        func acct(_ key: String, unmanaged: Bool = false) -> Account {
+            account(f[key]!, what: key, allowUnmanaged: unmanaged) ?? Account(upn: "")
+        }
+        /// Optional account arguments: absent or null is nil; `""` is the unmanaged identity.
+        func optionalAccount(_ key: String) -> Account? {
+            guard let x = f[key], !x.isNull else { return nil }
+            return account(x, what: key, allowUnmanaged: true)
+        }
+
+        let result: StepArguments
+        switch verb {
+        case .launch: result = .launch(app: app())
+        case .kill: result = .kill(app: app())
+        case .signIn: result = .signIn(app: app(), account: acct("account"))
+        case .signOut: result = .signOut(app: app(), account: acct("account"))
+        case .switchIdentity:
+            result = .switchIdentity(app: app(), account: acct("account", unmanaged: true),
+                                     window: optionalText("window"), pin: optionalText("pin"))
+        case .share:
+            let item = readItem(f["item"]!)
+            result = .share(from: app("from", extensions: true), to: app("to", extensions: true),
+                            item: item ?? ScenarioItem(type: "", content: .text("")), as: optionalAccount("as"))
+        case .shareTargets:
+            let item = readItem(f["item"]!)
+            result = .shareTargets(from: app("from", extensions: true), item: item ?? ScenarioItem(type: "", content: .text("")))
+        case .copy: result = .copy(app: app(), text: text("text"))
+        case .paste: result = .paste(app: app(), as: optionalAccount("as"))
+        case .save:
+            let location = enumValue(f["location"]!, SaveLocation.self, what: "location")
+            result = .save(app: app(), location: location ?? .other, account: optionalAccount("account"))
+        case .open:
+            let location = enumValue(f["location"]!, OpenLocation.self, what: "location")
+            result = .open(app: app(), location: location ?? .other, account: optionalAccount("account"), as: optionalAccount("as"))
+        case .keychainSet:
+            result = .keychainSet(app: app(extensions: true), group: text("group"), key: text("key"), value: text("value"))
+        case .keychainGet:
+            result = .keychainGet(app: app(extensions: true), group: text("group"), key: text("key"), value: optionalText("value"))
+        case .print: result = .print(app: app())
+        case .notify: result = .notify(app: app(), account: acct("account"), text: text("text"))
+        case .wipe: result = .wipe(app: app(), account: acct("account"))
+        case .setPolicy:
+            let p = f["policy"]!
+            var policy: String?
+            if !p.isNull, let s = reader.name(p, what: "policy") {
+                if policies[s] == nil { reader.error(p, unknownPolicy(s)) } else { policy = s }
+            }
+            result = .setPolicy(account: acct("account"), policy: policy)
+        case .advanceClock:
+            let x = f["by"]!
+            var duration = ISODuration(seconds: 0)
+            if let s = reader.string(x, what: "by") {
+                if let d = ISODuration(s), d.seconds >= 0 { duration = d } else {
+                    reader.error(x, "by must be a non-negative ISO-8601 duration such as \"PT13H\" or \"P2D\", but it is \(x.shape)")
+                }
+            }
+            result = .advanceClock(by: duration)
+        case .expectState:
+            if spec.optional.allSatisfy({ !f.has($0) }) {
+                reader.error(v, "expectState needs at least one of \(spec.optional.joined(separator: ", ")) to check")
+            }
+            result = .expectState(app: app(extensions: true), readState(f))
+        }
+        return reader.errors.count == before ? result : nil
+    }
+
+    private func enumValue<E: RawRepresentable & CaseIterable>(_ v: Located, _: E.Type, what: String) -> E? where E.RawValue == String {
+        guard let s = reader.string(v, what: what) else { return nil }
+        if let e = E(rawValue: s) { return e }
+        let names = E.allCases.map(\.rawValue)
+        if let e = E.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) { return e }
+        let hint = Suggestion.closest(to: s, among: names).map { "did you mean \"\($0)\"?" } ?? "expected one of: \(names.joined(separator: ", "))"
+        reader.error(v, "unknown \(what) \"\(s)\"; \(hint)")
+        return nil
+    }
+
+    private func readState(_ f: Fields) -> StateExpectation {
+        var state = StateExpectation()
+        if let x = f["signedIn"], let items = reader.list(x, what: "signedIn") {
+            state.signedIn = items.compactMap { account($0, what: "each entry of signedIn") }
+        }
+        if let x = f["uiIdentity"] {
+            state.uiIdentity = x.isNull ? Account(upn: "") : account(x, what: "uiIdentity", allowUnmanaged: true)
+        }
+        if let x = f["processIdentity"] {
+            state.processIdentity = x.isNull ? Account(upn: "") : account(x, what: "processIdentity", allowUnmanaged: true)
+        }
+        if let x = f["files"] {
+            if case .mapping(let m) = x.node {
+                var files: [String: Account] = [:]
+                for (k, value) in m {
+                    let path = k.scalar?.string ?? ""
+                    let loc = Located(node: value, path: x.child(path))
+                    if let owner = loc.isNull ? Account(upn: "") : account(loc, what: "the owner of \"\(path)\"", allowUnmanaged: true) {
+                        files[path] = owner
+                    }
+                }
+                state.files = files
+            } else {
+                reader.error(x, "files must be a mapping of paths to owners (an account, or \"\" for personal), but it is \(x.shape)")
+            }
+        }
+        return state
+    }
+
+    // MARK: Items
+
+    func readItem(_ v: Located) -> ScenarioItem? {
+        guard let f = reader.fields(v, allowed: ["type", "text", "data", "file"], what: "an item") else { return nil }
+        let contents = ["text", "data", "file"].filter { f.has($0) }
+        guard contents.count == 1 else {
+            reader.error(v, contents.isEmpty
+                ? "an item needs one of text:, data: (base64) or file:"
+                : "an item has one of text:, data: or file:, but this one has \(contents.joined(separator: " and "))")
+            return nil
+        }
+        var type: String?
+        if let x = f["type"] { type = reader.name(x, what: "type") }
+        switch contents[0] {
+        case "text":
+            guard let s = reader.string(f["text"]!, what: "text") else { return nil }
+            guard let type else { reader.error(v, "an item with text: needs type: (e.g. public.plain-text)"); return nil }
+            return ScenarioItem(type: type, content: .text(s))
+        case "data":
+            let x = f["data"]!
+            guard let s = reader.string(x, what: "data") else { return nil }
+            guard let bytes = Data(base64Encoded: s.filter { !$0.isWhitespace }) else {
+                reader.error(x, "data must be base64, but \(x.shape) is not")
+                return nil
+            }
+            guard let type else { reader.error(v, "an item with data: needs type: (e.g. public.jpeg)"); return nil }
+            return ScenarioItem(type: type, content: .data(Array(bytes)))
+        default:
+            let x = f["file"]!
+            guard let url = existingPath(x, what: "file") else { return nil }
+            if let type { return ScenarioItem(type: type, content: .file(url)) }
+            let ext = url.pathExtension
+            guard let inferred = UTIRegistry.system.preferredType(forFilenameExtension: ext) else {
+                reader.error(x, "cannot tell the type of \(x.shape) from its extension \"\(ext)\"; add type: (a UTI such as com.adobe.pdf)")
+                return nil
+            }
+            return ScenarioItem(type: inferred, content: .file(url))
+        }
+    }
+
+    // MARK: Expectations
+
+    enum OutcomeForm: String {
+        case ok, success, delivered, allowed, canceled, notAllowed, failed
+        case blocked = "{blocked: REASON}", failedBecause = "{failed: REASON}", targets = "{targets: [ids]}"
+        case pasted = "{pasted: \"text\"}", value = "{value: \"...\"}", error = "{error: CODE}", shown = "{shown: \"text\"}"
+    }
+
+    static func outcomes(of verb: Verb) -> [OutcomeForm] {
+        switch verb {
+        case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState:
+            [.ok, .blocked, .failedBecause]
+        case .switchIdentity: [.success, .canceled, .notAllowed, .failed, .failedBecause]
+        case .share: [.delivered, .blocked, .failedBecause]
+        case .shareTargets: [.targets]
+        case .paste: [.pasted, .blocked]
+        case .save, .open, .print: [.allowed, .blocked]
+        case .keychainSet: [.ok, .blocked, .error]
+        case .keychainGet: [.value, .blocked, .error]
+        case .notify: [.shown, .blocked]
+        }
+    }
+
+    func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
+        let allowed = Self.outcomes(of: verb)
+        let expected = allowed.map(\.rawValue).joined(separator: ", ")
+        let result: ExpectedOutcome
+        let form: OutcomeForm
+        switch v.node {
+        case .scalar(let s) where !v.isNull:
+            let bare: [String: ExpectedOutcome] = ["ok": .ok, "success": .success, "delivered": .delivered, "allowed": .allowed,
+                                               "canceled": .canceled, "notAllowed": .notAllowed, "failed": .failed]
+            guard let e = bare[s.string], let f = OutcomeForm(rawValue: s.string) else {
+                let hint = Suggestion.closest(to: s.string, among: allowed.map(\.rawValue)).map { "did you mean \"\($0)\"?" }
+                    ?? "\(verb) expects one of: \(expected)"
+                reader.error(v, "unknown outcome \"\(s.string)\"; \(hint)")
+                return nil
+            }
+            result = e
+            form = f
+        case .mapping(let m) where m.count == 1:
+            let key = m.keys.first!.scalar?.string ?? ""
+            let x = Located(node: m.values.first!, path: v.child(key))
+            switch key {
+            case "blocked", "failed":
+                guard let code = reader.string(x, what: key) else { return nil }
+                guard let reason = Reason(rawValue: code) else {
+                    let hint = Suggestion.closest(to: code, among: Reason.allCases.map(\.rawValue)).map { "did you mean \"\($0)\"?" }
+                        ?? "the codes are those of RULES.md §11 (\(Reason.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    reader.error(x, "unknown reason code \"\(code)\"; \(hint)")
+                    return nil
+                }
+                (result, form) = key == "blocked" ? (.blocked(reason), .blocked) : (.failedBecause(reason), .failedBecause)
+            case "targets":
+                guard let items = reader.list(x, what: "targets") else { return nil }
+                let ids = items.compactMap { handle($0, what: "each entry of targets", allowExtensions: true) }
+                guard ids.count == items.count else { return nil }
+                (result, form) = (.targets(ids), .targets)
+            case "pasted":
+                guard let s = reader.string(x, what: "pasted") else { return nil }
+                (result, form) = (.pasted(s), .pasted)
+            case "value":
+                guard let s = reader.string(x, what: "value") else { return nil }
+                (result, form) = (.value(s), .value)
+            case "shown":
+                guard let s = reader.string(x, what: "shown") else { return nil }
+                (result, form) = (.shown(s), .shown)
+            case "error":
+                guard let n = reader.int(x, what: "error") else { return nil }
+                (result, form) = (.error(n), .error)
+            default:
+                let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown"]
+                let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
+                reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
+                return nil
+            }
+        default:
+            reader.error(v, "expect must be an outcome such as \(expected), but it is \(v.shape)")
+            return nil
+        }
+        guard allowed.contains(form) else {
+            let shown = v.node.scalar != nil ? "\"\(result)\"" : "\(result)"
+            reader.error(v, "\(shown) is not an outcome of \(verb); expect one of: \(expected)")
+            return nil
+        }
+        return result
+    }
+}

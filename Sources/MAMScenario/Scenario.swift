@@ -1,0 +1,141 @@
+import Foundation
+import MAMExtensions
+import MAMModel
+import MAMPolicy
+
+/// A loaded, validated scenario file (SCENARIOS.md v1): the device, its accounts and
+/// policies, the installed apps and extensions, the steps, and the `Fleet` built from them,
+/// ready for a host to run.
+///
+/// Everything a step names (app and extension ids, accounts, policy names, files) has been
+/// checked to exist when a `Scenario` exists.
+public struct Scenario: Sendable {
+    public var name: String
+    /// The scenario file.
+    public var file: URL
+    public var device: ScenarioDevice
+    public var accounts: [ScenarioAccount]
+    /// Policies by their scenario name (`strict`, `level3`).
+    public var policies: [String: IosManagedAppProtection]
+    /// `allowedAccounts`: the UPN and the OID of every account it names (so the check matches
+    /// whichever one the SDK reports); `nil` when the key is absent.
+    public var allowedAccounts: [String]?
+    public var apps: [ScenarioApp]
+    public var extensions: [ScenarioExtension]
+    public var steps: [Step]
+    /// Things accepted but worth a look: policy import warnings, unresolved build settings,
+    /// manifest notes.
+    public var warnings: [ScenarioDiagnostic]
+    /// Device, accounts with their policies, allowed accounts, apps and extensions.
+    public var fleet: Fleet
+
+    /// The bundle id of the app or extension with handle `id`.
+    public func bundle(of id: String) -> BundleID? {
+        if let app = apps.first(where: { $0.id == id }) { return app.descriptor.bundleID }
+        return extensions.first(where: { $0.id == id })?.descriptor.bundleID
+    }
+
+    /// The scenario account a UPN or OID names, in any letter case.
+    public func account(named key: String) -> Account? {
+        accounts.first { $0.account.matches(key) }?.account
+    }
+}
+
+/// The simulated device: `DeviceFacts` for the rules plus the simulated clock's start.
+public struct ScenarioDevice: Sendable, Hashable {
+    public var mdmEnrolled: Bool = false
+    public var jailbroken: Bool = false
+    public var osVersion: Version = Version("18.4")!
+    /// Start of the simulated clock (`advanceClock` moves it).
+    public var clock: Instant = Instant(iso8601: "2026-01-01T09:00:00Z")!
+    /// Apple MDM restrictions, e.g. `allowOpenFromManagedToUnmanaged: false`.
+    public var restrictions: [String: Bool] = [:]
+    /// Device model identifier (our extension key `model:`), for `allowedIosDeviceModels`.
+    public var model: String = "iPhone15,2"
+
+    public init() {}
+
+    public var facts: DeviceFacts {
+        DeviceFacts(mdmEnrolled: mdmEnrolled, jailbroken: jailbroken, osVersion: osVersion,
+                    restrictions: restrictions, model: model)
+    }
+}
+
+/// One account of `accounts:` and the policy that targets it.
+public struct ScenarioAccount: Sendable, Hashable {
+    /// UPN, OID (given or derived, see `derivedOID(forUPN:)`) and tenant.
+    public var account: Account
+    /// Whether the OID was derived from the UPN rather than written in the file.
+    public var oidWasDerived: Bool
+    /// The scenario name of the targeting policy; `nil` ⇒ unmanaged.
+    public var policyName: String?
+
+    public init(account: Account, oidWasDerived: Bool, policyName: String?) {
+        self.account = account
+        self.oidWasDerived = oidWasDerived
+        self.policyName = policyName
+    }
+
+    /// A stable, UUID-shaped object id for an account written without `oid:`: two 64-bit
+    /// FNV-1a hashes of the lowercased UPN (with different seeds) laid out as
+    /// `xxxxxxxx-xxxx-8xxx-yxxx-xxxxxxxxxxxx`, with the RFC 9562 version 8 ("custom") and
+    /// variant bits set. The same UPN, in any case, always gives the same OID, on every
+    /// platform and run (Swift's `Hasher` is randomly seeded, so it cannot be used).
+    public static func derivedOID(forUPN upn: String) -> String {
+        let bytes = Array(upn.lowercased().utf8)
+        func fnv1a(_ seed: UInt64) -> UInt64 {
+            var h = seed
+            for b in bytes {
+                h ^= UInt64(b)
+                h &*= 0x0000_0100_0000_01B3
+            }
+            return h
+        }
+        let high = fnv1a(0xCBF2_9CE4_8422_2325)
+        var low = fnv1a(0x6C62_272E_07BB_0142 ^ 0x6D61_6D73_696D)  // "mamsim"
+        var hi = high
+        hi = (hi & ~0x0000_0000_0000_F000) | 0x0000_0000_0000_8000  // version 8
+        low = (low & ~0xC000_0000_0000_0000) | 0x8000_0000_0000_0000  // RFC variant
+        func hex(_ v: UInt64, _ digits: Int) -> String {
+            let s = String(v, radix: 16)
+            return String(repeating: "0", count: max(0, digits - s.count)) + s
+        }
+        let h = hex(hi, 16), l = hex(low, 16)
+        let hc = Array(h), lc = Array(l)
+        return String(hc[0..<8]) + "-" + String(hc[8..<12]) + "-" + String(hc[12..<16]) + "-"
+            + String(lc[0..<4]) + "-" + String(lc[4..<16])
+    }
+}
+
+/// One entry of `apps:`: its handle, what the host knows about it, and where its files are.
+public struct ScenarioApp: Sendable, Hashable {
+    /// The handle steps use (`mail`).
+    public var id: String
+    public var descriptor: AppDescriptor
+    /// `info:`, resolved against the scenario's folder.
+    public var infoPlist: URL?
+    /// `entitlements:`, resolved against the scenario's folder.
+    public var entitlements: URL?
+    /// Our extension key `executable:`: a program of its own instead of the built-in runtime.
+    public var executable: URL?
+    /// Our extension key `arguments:`, passed to `executable`.
+    public var arguments: [String]
+}
+
+/// One entry of `extensions:`: a plugin folder read through `MAMExtensions`.
+public struct ScenarioExtension: Sendable {
+    public var id: String
+    /// The plugin folder, resolved against the scenario's folder.
+    public var plugin: URL
+    /// The containing app's handle.
+    public var container: String
+    public var descriptor: AppDescriptor
+    /// Its Info.plist: activation rule, Intune settings, declared types.
+    public var manifest: ExtensionManifest
+    /// The `*.entitlements` file found in the folder, if any.
+    public var entitlementsFile: URL?
+    /// `executable:`, else the folder's own program (`MamsimExecutable` in its Info.plist,
+    /// `executable` in `plugin.json`, or a file named `run`); `nil` runs the built-in runtime.
+    public var executable: URL?
+    public var arguments: [String]
+}

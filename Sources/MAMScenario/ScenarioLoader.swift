@@ -1,0 +1,264 @@
+import Foundation
+import MAMExtensions
+import MAMModel
+import MAMPolicy
+import Yams
+
+/// Reads a scenario file (YAML, or JSON, which is YAML too) into a validated `Scenario`.
+///
+/// Everything is checked before anything runs: unknown keys (with a "did you mean …?"),
+/// values of the wrong type, missing arguments, unknown app, extension, account and policy
+/// names, missing or malformed referenced files, duplicate ids. Problems are collected and
+/// thrown together as one `ScenarioError`, each with its file, line, column and key path.
+public enum ScenarioLoader {
+    /// Loads the scenario in `file`. `buildSettings` expand `$(VAR)` references in the
+    /// Info.plists and entitlements the scenario points to.
+    public static func load(file: URL, buildSettings: [String: String] = [:]) throws(ScenarioError) -> Scenario {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw ScenarioError(file: file, message: "cannot read the scenario file (\(error.localizedDescription)); check the path")
+        }
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let text = String(data: Data(bytes), encoding: .utf8) else {
+            throw ScenarioError(file: file, message: "the scenario file is not UTF-8 text; save it as UTF-8")
+        }
+        return try load(text: text, file: file, buildSettings: buildSettings)
+    }
+
+    /// Loads scenario text as if it were the contents of `file` (relative paths resolve
+    /// against `file`'s folder; messages name `file`).
+    public static func load(text: String, file: URL, buildSettings: [String: String] = [:]) throws(ScenarioError) -> Scenario {
+        // JSON may indent with tabs, which YAML forbids in block context; outside strings a
+        // tab is plain whitespace in JSON (and inside strings it must be escaped), so
+        // swapping it for a space changes neither meaning nor columns.
+        let yaml = file.pathExtension.lowercased() == "json" ? text.replacingOccurrences(of: "\t", with: " ") : text
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else {
+                throw ScenarioError(file: file, message: "the scenario file is empty; it needs at least `steps:`")
+            }
+            root = node
+        } catch let error as ScenarioError {
+            throw error
+        } catch let error as YamlError {
+            throw syntaxError(error, file: file)
+        } catch {
+            throw ScenarioError(file: file, message: "is not valid YAML or JSON (\(error))")
+        }
+        let loading = Loading(file: file, buildSettings: BuildSettings(buildSettings))
+        return try loading.scenario(from: Located(node: root, path: ""))
+    }
+
+    static func syntaxError(_ error: YamlError, file: URL) -> ScenarioError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+             .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            return ScenarioError(file: file, line: mark.line, column: mark.column,
+                                 message: "not valid YAML or JSON: \(detail)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ScenarioError(file: file, line: context.mark.line, column: context.mark.column,
+                                 message: "key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) appears twice in one mapping; keep one")
+        default:
+            return ScenarioError(file: file, message: "not valid YAML or JSON: \(error)")
+        }
+    }
+}
+
+/// The state of one load: what has been read so far, so later sections can check names
+/// against earlier ones.
+final class Loading {
+    let file: URL
+    let folder: URL
+    let buildSettings: BuildSettings
+    let reader: DocumentReader
+
+    var policies: [String: IosManagedAppProtection] = [:]
+    var accounts: [ScenarioAccount] = []
+    var apps: [ScenarioApp] = []
+    var extensions: [ScenarioExtension] = []
+
+    static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps"]
+
+    init(file: URL, buildSettings: BuildSettings) {
+        self.file = file
+        self.folder = file.absoluteURL.deletingLastPathComponent()
+        self.buildSettings = buildSettings
+        self.reader = DocumentReader(file: file)
+    }
+
+    func scenario(from root: Located) throws(ScenarioError) -> Scenario {
+        guard let top = reader.fields(root, allowed: Self.topLevelKeys, what: "a scenario") else {
+            throw ScenarioError(problems: reader.errors)
+        }
+        // An empty section (`device:` with nothing under it) is the same as an absent one.
+        func section(_ key: String) -> Located? { top[key].flatMap { $0.isNull ? nil : $0 } }
+        var name = file.deletingPathExtension().lastPathComponent
+        if let v = section("name"), let s = reader.string(v, what: "name") { name = s }
+        let device = section("device").map(readDevice) ?? ScenarioDevice()
+        if let v = section("policies") { readPolicies(v) }
+        if let v = section("accounts") { readAccounts(v) }
+        let allowed = section("allowedAccounts").flatMap(readAllowedAccounts)
+        if let v = section("apps") { readApps(v) }
+        if let v = section("extensions") { readExtensions(v) }
+        var steps: [Step] = []
+        if let v = section("steps") { steps = readSteps(v) }
+
+        if !reader.errors.isEmpty {
+            throw ScenarioError(problems: reader.errors)
+        }
+        return Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
+                        allowedAccounts: allowed, apps: apps, extensions: extensions, steps: steps,
+                        warnings: reader.warnings, fleet: buildFleet(device: device, allowed: allowed))
+    }
+
+    // MARK: Device
+
+    func readDevice(_ v: Located) -> ScenarioDevice {
+        var device = ScenarioDevice()
+        guard let f = reader.fields(v, allowed: ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model"],
+                                    what: "device") else { return device }
+        if let x = f["mdmEnrolled"], let b = reader.bool(x, what: "mdmEnrolled") { device.mdmEnrolled = b }
+        if let x = f["jailbroken"], let b = reader.bool(x, what: "jailbroken") { device.jailbroken = b }
+        if let x = f["osVersion"], let s = reader.string(x, what: "osVersion") {
+            if let version = Version(s) { device.osVersion = version } else {
+                reader.error(x, "osVersion must be a dotted version such as \"18.4\", but it is \(x.shape)")
+            }
+        }
+        if let x = f["clock"], let s = reader.string(x, what: "clock") {
+            if let instant = Instant(iso8601: s) { device.clock = instant } else {
+                reader.error(x, "clock must be an ISO-8601 date-time such as \"2026-01-01T09:00:00Z\", but it is \(x.shape)")
+            }
+        }
+        if let x = f["model"], let s = reader.name(x, what: "model") { device.model = s }
+        if let x = f["restrictions"] {
+            if case .mapping(let m) = x.node {
+                for (k, value) in m {
+                    let key = k.scalar?.string ?? ""
+                    let loc = Located(node: value, path: x.child(key))
+                    if let b = reader.bool(loc, what: "restriction \"\(key)\"") { device.restrictions[key] = b }
+                }
+            } else if !x.isNull {
+                reader.error(x, "restrictions must be a mapping of Apple MDM restriction keys to true or false, but it is \(x.shape)")
+            }
+        }
+        return device
+    }
+
+    // MARK: Accounts
+
+    func readAccounts(_ v: Located) {
+        guard let items = reader.list(v, what: "accounts") else { return }
+        for item in items {
+            guard let f = reader.fields(item, allowed: ["upn", "oid", "tenant", "policy"], required: ["upn"],
+                                        what: "an account") else { continue }
+            guard let upnLoc = f["upn"], let upn = reader.name(upnLoc, what: "upn") else { continue }
+            var oid = ScenarioAccount.derivedOID(forUPN: upn)
+            var derived = true
+            if let x = f["oid"], let s = reader.name(x, what: "oid") { oid = s; derived = false }
+            var tenant = ""
+            if let x = f["tenant"], let s = reader.string(x, what: "tenant") { tenant = s }
+            var policyName: String?
+            if let x = f["policy"], !x.isNull, let s = reader.name(x, what: "policy") {
+                if policies[s] == nil {
+                    reader.error(x, unknownPolicy(s))
+                } else {
+                    policyName = s
+                }
+            }
+            let account = Account(upn: upn, oid: oid, tenant: tenant)
+            if let other = accounts.first(where: { $0.account.isSame(as: account) }) {
+                reader.error(upnLoc, "account \"\(upn)\" is declared twice (same UPN or OID as \"\(other.account)\"); keep one")
+                continue
+            }
+            accounts.append(ScenarioAccount(account: account, oidWasDerived: derived, policyName: policyName))
+        }
+    }
+
+    func unknownPolicy(_ name: String) -> String {
+        let known = policies.keys.sorted()
+        if known.isEmpty { return "no policy named \"\(name)\"; declare it under policies:" }
+        return "no policy named \"\(name)\"" + (Suggestion.closest(to: name, among: known).map { "; did you mean \"\($0)\"?" }
+            ?? "; the policies are: \(known.joined(separator: ", "))")
+    }
+
+    /// The scenario account `v` names by UPN or OID (any case). `""` gives the unmanaged
+    /// identity when `allowUnmanaged`.
+    func account(_ v: Located, what: String, allowUnmanaged: Bool = false) -> Account? {
+        guard let key = reader.string(v, what: what) else { return nil }
+        if key.isEmpty {
+            if allowUnmanaged { return Account(upn: "") }
+            reader.error(v, "\(what) must name an account; \"\" (unmanaged) is not allowed here")
+            return nil
+        }
+        if let found = accounts.first(where: { $0.account.matches(key) }) { return found.account }
+        let upns = accounts.map(\.account.upn)
+        let hint = Suggestion.closest(to: key, among: upns).map { "; did you mean \"\($0)\"?" }
+            ?? (upns.isEmpty ? "; declare it under accounts:" : "; the accounts are: \(upns.joined(separator: ", "))")
+        reader.error(v, "no account with UPN or OID \"\(key)\"\(hint)")
+        return nil
+    }
+
+    func readAllowedAccounts(_ v: Located) -> [String]? {
+        guard let items = reader.list(v, what: "allowedAccounts") else { return nil }
+        var out: [String] = []
+        for item in items {
+            if let a = account(item, what: "each entry of allowedAccounts") {
+                // Both names, so the check matches whichever one the SDK reports.
+                out.append(contentsOf: [a.upn, a.oid].filter { !$0.isEmpty })
+            }
+        }
+        return out
+    }
+
+    // MARK: Handles
+
+    var allHandles: [String] { apps.map(\.id) + extensions.map(\.id) }
+
+    /// The handle of an app (or, when `extensions` allows, an extension) named by `v`.
+    func handle(_ v: Located, what: String, allowExtensions: Bool) -> String? {
+        guard let id = reader.string(v, what: what) else { return nil }
+        if apps.contains(where: { $0.id == id }) { return id }
+        if extensions.contains(where: { $0.id == id }) {
+            if allowExtensions { return id }
+            reader.error(v, "\"\(id)\" is an extension; \(what) must be an app")
+            return nil
+        }
+        reader.error(v, "no app or extension with id \"\(id)\"" + Suggestion.clause(for: id, among: allHandles))
+        return nil
+    }
+
+    // MARK: Files
+
+    /// A path relative to the scenario's folder that must exist (a folder when `directory`).
+    func existingPath(_ v: Located, what: String, directory: Bool = false) -> URL? {
+        guard let path = reader.name(v, what: what) else { return nil }
+        let url = URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            reader.error(v, "\(directory ? "folder" : "file") \"\(path)\" does not exist; paths are relative to the scenario file's folder")
+            return nil
+        }
+        if isDirectory.boolValue != directory {
+            reader.error(v, "\"\(path)\" is \(isDirectory.boolValue ? "a folder" : "a file"), but \(what) must be \(directory ? "a folder" : "a file")")
+            return nil
+        }
+        return url
+    }
+
+    // MARK: Fleet
+
+    func buildFleet(device: ScenarioDevice, allowed: [String]?) -> Fleet {
+        var fleet = Fleet(device: device.facts, allowedAccounts: allowed)
+        for entry in accounts {
+            fleet.add(entry.account, policy: entry.policyName.flatMap { policies[$0] })
+        }
+        for app in apps { fleet.install(app.descriptor) }
+        for ext in extensions { fleet.install(ext.descriptor) }
+        return fleet
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import MAMModel
+import MAMPolicy
+
+/// One step of a scenario: a verb with its typed arguments and, optionally, what must
+/// happen. Without an expectation the outcome is recorded, not checked.
+public struct Step: Sendable, Hashable {
+    /// Position in `steps:`, from 0 (as in the key path `steps[3]`).
+    public var index: Int
+    /// The line the step starts on.
+    public var line: Int
+    public var name: String?
+    public var arguments: StepArguments
+    public var expect: ExpectedOutcome?
+
+    public init(index: Int, line: Int, name: String?, arguments: StepArguments, expect: ExpectedOutcome?) {
+        self.index = index
+        self.line = line
+        self.name = name
+        self.arguments = arguments
+        self.expect = expect
+    }
+
+    public var verb: Verb { arguments.verb }
+    /// Same as `arguments`.
+    public var args: StepArguments { arguments }
+}
+
+/// Every verb of SCENARIOS.md v1; raw values are the spelling in files.
+public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case launch, kill, signIn, signOut, switchIdentity, share, shareTargets, copy, paste, save, open
+    case keychainSet, keychainGet, print, notify, wipe, setPolicy, advanceClock, expectState
+
+    public var description: String { rawValue }
+}
+
+/// A step's arguments, typed per verb. Apps and extensions are their scenario handles
+/// (checked to exist); accounts are resolved to the scenario's `Account` values, with
+/// `Account(upn: "")` for the unmanaged identity `""` where the contract allows it.
+public enum StepArguments: Sendable, Hashable {
+    case launch(app: String)
+    case kill(app: String)
+    case signIn(app: String, account: Account)
+    case signOut(app: String, account: Account)
+    case switchIdentity(app: String, account: Account, window: String?, pin: String?)
+    /// `as`: the receiving account in a multi-identity destination (no automatic switch).
+    case share(from: String, to: String, item: ScenarioItem, as: Account?)
+    case shareTargets(from: String, item: ScenarioItem)
+    case copy(app: String, text: String)
+    case paste(app: String, as: Account?)
+    case save(app: String, location: SaveLocation, account: Account?)
+    case open(app: String, location: OpenLocation, account: Account?, as: Account?)
+    case keychainSet(app: String, group: String, key: String, value: String)
+    /// `value` is accepted because the contract lists `value?` for both keychain verbs; the
+    /// value read is checked with `expect: {value: ...}`.
+    case keychainGet(app: String, group: String, key: String, value: String?)
+    case print(app: String)
+    case notify(app: String, account: Account, text: String)
+    case wipe(app: String, account: Account)
+    /// `policy`: a scenario policy name, or `nil` to untarget the account.
+    case setPolicy(account: Account, policy: String?)
+    case advanceClock(by: ISODuration)
+    case expectState(app: String, StateExpectation)
+
+    public var verb: Verb {
+        switch self {
+        case .launch: .launch
+        case .kill: .kill
+        case .signIn: .signIn
+        case .signOut: .signOut
+        case .switchIdentity: .switchIdentity
+        case .share: .share
+        case .shareTargets: .shareTargets
+        case .copy: .copy
+        case .paste: .paste
+        case .save: .save
+        case .open: .open
+        case .keychainSet: .keychainSet
+        case .keychainGet: .keychainGet
+        case .print: .print
+        case .notify: .notify
+        case .wipe: .wipe
+        case .setPolicy: .setPolicy
+        case .advanceClock: .advanceClock
+        case .expectState: .expectState
+        }
+    }
+}
+
+/// What `expectState` checks in one app; `nil` fields are not checked.
+public struct StateExpectation: Sendable, Hashable {
+    /// The accounts signed in to the app (order-insensitive).
+    public var signedIn: [Account]?
+    /// `Account(upn: "")` expects the unmanaged identity.
+    public var uiIdentity: Account?
+    public var processIdentity: Account?
+    /// Owner of each file by path inside the app's container (`Account(upn: "")` = personal).
+    public var files: [String: Account]?
+
+    public init(signedIn: [Account]? = nil, uiIdentity: Account? = nil, processIdentity: Account? = nil,
+                files: [String: Account]? = nil) {
+        self.signedIn = signedIn
+        self.uiIdentity = uiIdentity
+        self.processIdentity = processIdentity
+        self.files = files
+    }
+}
+
+/// The item of a `share` or `shareTargets` step.
+public struct ScenarioItem: Sendable, Hashable {
+    public enum Content: Sendable, Hashable {
+        case text(String)
+        case data([UInt8])
+        /// Resolved against the scenario's folder; checked to exist.
+        case file(URL)
+    }
+
+    /// The type identifier (UTI), given or inferred from the file extension.
+    public var type: String
+    public var content: Content
+
+    public init(type: String, content: Content) {
+        self.type = type
+        self.content = content
+    }
+
+    /// The payload bytes (reading the file for `.file`).
+    public func bytes() throws -> [UInt8] {
+        switch content {
+        case .text(let s): return Array(s.utf8)
+        case .data(let d): return d
+        case .file(let url): return Array(try Data(contentsOf: url))
+        }
+    }
+}
+
+/// What a step must produce (SCENARIOS.md, column "outcomes"). Reason codes are RULES.md §11's.
+public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
+    case ok
+    case success
+    case delivered
+    case allowed
+    case canceled
+    case notAllowed
+    /// Bare `failed`: any failure.
+    case failed
+    case blocked(Reason)
+    /// `{failed: REASON}`.
+    case failedBecause(Reason)
+    /// `{targets: [ids]}`: order-insensitive.
+    case targets([String])
+    case pasted(String)
+    case value(String)
+    /// `{error: -25300}`: an OSStatus.
+    case error(Int)
+    case shown(String)
+
+    public var description: String {
+        switch self {
+        case .ok: "ok"
+        case .success: "success"
+        case .delivered: "delivered"
+        case .allowed: "allowed"
+        case .canceled: "canceled"
+        case .notAllowed: "notAllowed"
+        case .failed: "failed"
+        case .blocked(let r): "{blocked: \(r)}"
+        case .failedBecause(let r): "{failed: \(r)}"
+        case .targets(let ids): "{targets: [\(ids.joined(separator: ", "))]}"
+        case .pasted(let t): "{pasted: \"\(t)\"}"
+        case .value(let v): "{value: \"\(v)\"}"
+        case .error(let n): "{error: \(n)}"
+        case .shown(let t): "{shown: \"\(t)\"}"
+        }
+    }
+}

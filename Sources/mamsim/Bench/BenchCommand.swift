@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+
+/// `mamsim bench`: measures the host against a C libuv reference (and Node, when present) in
+/// the same run, and prints figures side by side with ratios.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure round-trip latency, broker throughput and fleet start against C and Node references.")
+
+    @Option(help: "Round trips per latency measurement.")
+    var pings = 20_000
+
+    @Option(help: "Items for the broker throughput measurement.")
+    var items = 100_000
+
+    @Option(parsing: .upToNextOption, help: "Fleet sizes to start.")
+    var fleet: [Int] = [100, 500]
+
+    @Option(help: "Folder with the reference programs (mamsim-ref.c, node-ref.js).")
+    var referenceDir: String?
+
+    @Option(help: "The app runtime to spawn (default: mamsim-app beside this executable).")
+    var appRuntime: String?
+
+    @Flag(help: "Skip the Node reference even if node is on the PATH.")
+    var noNode = false
+
+    func run() async throws {
+        let runtime = appRuntime ?? siblingExecutable("mamsim-app")
+        guard FileManager.default.isExecutableFile(atPath: runtime) else {
+            throw ValidationError("app runtime not found at \(runtime); build it with `swift build -c release` or pass --app-runtime")
+        }
+        let references = try References(directory: referenceDir, skipNode: noNode)
+        var table = BenchTable()
+        print("mamsim bench — \(ProcessInfo.processInfo.activeProcessorCount) CPUs; latency pinned to CPU 0; references measured in this run\n")
+
+        for size in [64, 1024] {
+            let ours = try LatencyBench.run(appRuntime: runtime, size: size, count: pings)
+            let c = try references.c("--pin", "0", "latency", "\(size)", "\(pings)")
+            let node = try references.node("--pin", "0", "latency", "\(size)", "\(pings)")
+            table.add("round trip \(size) B p50 (µs)", ours.p50, c?["p50_us"], node?["p50_us"], lowerIsBetter: true, target: "≤ 1.5× C")
+            table.add("round trip \(size) B p99 (µs)", ours.p99, c?["p99_us"], node?["p99_us"], lowerIsBetter: true)
+        }
+
+        let broker = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024)
+        let cBroker = try references.c("broker", "1024", "\(items)")
+        let nodeBroker = try references.node("broker", "1024", "\(items)")
+        table.add("broker 1 KiB items/s", broker, cBroker?["items_per_s"], nodeBroker?["items_per_s"], lowerIsBetter: false, target: "≥ 1.0× C, ≥ 2× Node")
+
+        for n in fleet {
+            let ours = try await FleetBench.run(appRuntime: runtime, count: n)
+            let c = try references.c("fleet", "\(n)")
+            let node = n <= 100 ? try references.node("fleet", "\(n)") : nil
+            table.add("fleet \(n) ready (s)", ours.seconds, c?["seconds"], node?["seconds"], lowerIsBetter: true, target: n == 100 ? "≤ 2× C" : nil)
+            table.add("fleet \(n) RSS per app (MiB)", ours.rssMiB, c?["rss_per_app_mib"], node?["rss_per_app_mib"], lowerIsBetter: true, target: "≤ 10 MiB")
+        }
+        print(table.render())
+        if references.nodePath == nil { print("\nNode reference skipped: node is not on the PATH.") }
+    }
+}
+
+/// The path of an executable next to the running one.
+func siblingExecutable(_ name: String) -> String {
+    let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let candidate = me.deletingLastPathComponent().appendingPathComponent(name).path
+    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+    return candidate
+}

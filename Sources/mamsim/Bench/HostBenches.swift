@@ -1,0 +1,78 @@
+import Foundation
+import MAMDevice
+import MAMModel
+import MAMPolicy
+import MAMWire
+import Synchronization
+
+/// Broker throughput: app A shares 1 KiB items to app B through the host, which checks A's
+/// identity, stamps ownership, asks the enforcer (a managed account under a managedApps
+/// policy, so the full decision runs), delivers, waits for B's acknowledgement and answers A.
+enum BrokerBench {
+    static func run(appRuntime: String, count: Int, size: Int) async throws -> Double {
+        let alice = Account(upn: "alice@contoso.com", oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10")
+        var fleet = Fleet()
+        let policy = try GraphPolicyImporter.importPolicies(Array("""
+            {"displayName": "bench", "allowedOutboundDataTransferDestinations": "managedApps", "allowedInboundDataTransferSources": "managedApps"}
+            """.utf8), source: "bench").policies[0]
+        fleet.add(alice, policy: policy)
+        let apps = ["a", "b"].map { AppSpec(handle: $0, descriptor: AppDescriptor(bundleID: BundleID("com.bench.\($0)"))) }
+        for a in apps { fleet.install(a.descriptor) }
+        var config = HostConfiguration(apps: apps, fleet: fleet, appRuntime: appRuntime)
+        config.deliveryTimeout = 60_000
+        config.commandTimeout = 600_000
+        let host = try HostController(configuration: config)
+        let failures = await host.startFleet()
+        guard failures.isEmpty else { throw BenchError(message: "broker bench: \(failures)") }
+        _ = await host.signIn("a", account: alice.upn)
+        _ = await host.signIn("b", account: alice.upn)
+        // Warm up, then measure.
+        _ = await host.command("a", Command(verb: "flood", args: ["to": "b", "count": "2000", "size": "\(size)", "identity": alice.upn]))
+        let start = ContinuousClock.now
+        let result = await host.command("a", Command(verb: "flood", args: ["to": "b", "count": "\(count)", "size": "\(size)", "identity": alice.upn, "window": "512"]))
+        let elapsed = ContinuousClock.now - start
+        _ = await host.shutdown()
+        guard result.ok, Int(result.outcome) == count else {
+            throw BenchError(message: "broker bench: \(result.outcome) of \(count) delivered: \(result.explanation)")
+        }
+        return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+}
+
+/// Fleet start: N apps spawned and handshaken; and each app's peak RSS (VmHWM).
+enum FleetBench {
+    struct Result {
+        var seconds: Double
+        var rssMiB: Double
+    }
+
+    static func run(appRuntime: String, count: Int) async throws -> Result {
+        var fleet = Fleet()
+        let apps = (0..<count).map { AppSpec(handle: "app\($0)", descriptor: AppDescriptor(bundleID: BundleID("com.bench.app\($0)"))) }
+        for a in apps { fleet.install(a.descriptor) }
+        var config = HostConfiguration(apps: apps, fleet: fleet, appRuntime: appRuntime)
+        config.quietChildren = true
+        config.handshakeTimeout = 60_000
+        let pids = Mutex<[Int32]>([])
+        let host = try HostController(configuration: config) { event in
+            if case .ready(_, _, let pid) = event { pids.withLock { $0.append(pid) } }
+        }
+        let start = ContinuousClock.now
+        let failures = await host.startFleet()
+        let elapsed = ContinuousClock.now - start
+        guard failures.isEmpty else { throw BenchError(message: "fleet bench: \(failures.count) apps failed: \(failures.first!)") }
+        let rss = pids.withLock { $0 }.compactMap(peakRSSKiB)
+        _ = await host.shutdown()
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Result(seconds: seconds, rssMiB: rss.isEmpty ? 0 : Double(rss.reduce(0, +)) / Double(rss.count) / 1024)
+    }
+
+    /// VmRSS of a process in KiB, from /proc (the same figure the C reference reports).
+    static func peakRSSKiB(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
+    }
+}

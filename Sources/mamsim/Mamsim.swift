@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The command line: a thin `@main` over the modules.
+@main
+struct Mamsim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mamsim",
+        abstract: "A simulated managed iOS device: apps and extensions as real processes, Intune app protection enforced by the host.",
+        subcommands: [BenchCommand.self])
+}

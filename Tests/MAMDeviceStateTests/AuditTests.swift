@@ -1,0 +1,36 @@
+import Foundation
+import MAMModel
+import MAMPolicy
+import Testing
+@testable import MAMDeviceState
+
+/// The audit log: stored in SQLite, exported as JSON Lines.
+@Suite struct AuditTests {
+    @Test func auditEventsAreStoredInOrderAndExportedOnePerLine() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        let refused = try d.signIn(app: World.mail, account: "dave@contoso.com")
+        try d.appendAudit(AuditEvent(time: d.now, scenario: "seed-001", step: "2", verb: "signIn",
+                                     sourceApp: World.mail.rawValue, sourceIdentity: "dave@contoso.com",
+                                     decision: refused.decision))
+        try d.appendAudit(AuditEvent(time: d.now, scenario: "seed-001", step: "3", verb: "share",
+                                     sourceApp: World.mail.rawValue, sourceIdentity: "alice@contoso.com",
+                                     destinationApp: World.notes.rawValue, destinationIdentity: "",
+                                     owner: "alice@contoso.com", decision: "blocked", reason: "outbound-policy",
+                                     explanation: "com.example.notes is not policy-managed"))
+        let out = dir.url.appendingPathComponent("audit.jsonl")
+        #expect(try dir.open().exportAuditJSONLines(to: out) == 2)
+        let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: String])
+        #expect(first["time"] == "2026-01-01T00:00:00Z")
+        #expect(first["reason"] == "unknown-account")
+        #expect(first["decision"] == "blocked")
+        #expect(first["explanation"]?.hasPrefix("dave@contoso.com cannot sign in to com.contoso.Mail") == true)
+        #expect(Set(first.keys) == ["time", "scenario", "step", "verb", "sourceApp", "sourceIdentity", "destinationApp",
+                                    "destinationIdentity", "owner", "decision", "reason", "explanation"])
+        let second = try JSONDecoder().decode(AuditEvent.self, from: Data(lines[1].utf8))
+        #expect(second == (try d.auditEvents())[1])
+        #expect(second.owner == "alice@contoso.com")
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import MAMModel
+import MAMPolicy
+import Testing
+@testable import MAMDeviceState
+
+/// Containers, file owners and encryption at rest; `protect`/`unprotect`/`protectionInfo`.
+@Suite struct FileProtectionTests {
+    func device(_ dir: DeviceDirectory) throws -> DeviceState {
+        let d = try dir.open()
+        try signIn(d, World.mail, World.alice, World.bob)
+        return d
+    }
+
+    @Test func managedFileIsCiphertextOnDiskAndPlainWhenRead() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        let info = try d.writeFile(app: World.mail, path: ContainerPath("Docs/q3.xlsx"), data: [UInt8]("quarterly numbers"), owner: "ALICE@contoso.com")
+        #expect(info == ProtectionInfo(owner: "alice@contoso.com", isEncrypted: true))
+        let disk = try #require(dir.bytesOnDisk("containers/com.contoso.Mail/Docs/q3.xlsx"))
+        #expect(!disk.contains([UInt8]("quarterly numbers")))
+        #expect(d.protectionInfo(data: disk) == ProtectionInfo(owner: "alice@contoso.com", isEncrypted: true))
+        #expect(try d.readFile(app: World.mail, path: ContainerPath("Docs/q3.xlsx")).text == "quarterly numbers")
+        #expect(try d.fileOwner(app: World.mail, path: ContainerPath("Docs/q3.xlsx")) == "alice@contoso.com")
+    }
+
+    @Test func unmanagedAndUnownedFilesArePlainOnDisk() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        try d.writeFile(app: World.mail, path: ContainerPath("bob.txt"), data: [UInt8]("holiday"), owner: "bob@outlook.com")
+        try d.writeFile(app: World.mail, path: ContainerPath("cache.bin"), data: [UInt8]("cache"), owner: nil)
+        #expect(dir.bytesOnDisk("containers/com.contoso.Mail/bob.txt") == [UInt8]("holiday"))
+        #expect(dir.bytesOnDisk("containers/com.contoso.Mail/cache.bin") == [UInt8]("cache"))
+        #expect(try d.fileOwner(app: World.mail, path: ContainerPath("cache.bin")) == "")
+        #expect(try d.fileOwner(app: World.mail, path: ContainerPath("never-written")) == nil)
+    }
+
+    @Test func changingAFilesOwnerReprotectsItsBytes() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        let path = ContainerPath("draft.txt")
+        try d.writeFile(app: World.mail, path: path, data: [UInt8]("draft"), owner: "bob@outlook.com")
+        #expect(try d.setFileOwner(app: World.mail, path: path, owner: "alice@contoso.com").isEncrypted)
+        #expect(!(dir.bytesOnDisk("containers/com.contoso.Mail/draft.txt") ?? []).contains([UInt8]("draft")))
+        #expect(try !d.setFileOwner(app: World.mail, path: path, owner: "").isEncrypted)
+        #expect(dir.bytesOnDisk("containers/com.contoso.Mail/draft.txt") == [UInt8]("draft"))
+    }
+
+    @Test func appGroupFilesAreSharedOnlyWithEntitledApps() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        try signIn(d, World.outlook, World.alice)
+        let shared = ContainerPath("shared.txt", in: .appGroup(World.group))
+        try d.writeFile(app: World.outlook, path: shared, data: [UInt8]("for mail"), owner: "alice@contoso.com")
+        #expect(try d.readFile(app: World.mail, path: shared).text == "for mail")
+        #expect(try d.readFile(app: World.mailShare, path: ContainerPath(parsing: "group:group.com.contoso/shared.txt")).text == "for mail")
+        let error = #expect(throws: DeviceStateError.self) { try d.readFile(app: World.notes, path: shared) }
+        #expect(error?.reason == .appGroupEntitlement)
+        #expect(error?.message == "com.example.notes is not entitled to app group group.com.contoso; its application groups are []")
+    }
+
+    @Test(arguments: [
+        ("../com.microsoft.Office.Outlook/secret.txt", "\"..\" would leave the container; name a path inside it"),
+        ("Docs/../../escape.txt", "\"..\" would leave the container; name a path inside it"),
+        ("/etc/passwd", "absolute paths are never accepted from an app; name a path relative to its container"),
+        ("./", "it names no file"),
+    ])
+    func pathsLeavingTheContainerAreRefused(path: String, why: String) throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        let error = #expect(throws: DeviceStateError.self) {
+            try d.writeFile(app: World.mail, path: ContainerPath(path), data: [1], owner: nil)
+        }
+        #expect(error?.reason == .badRequest)
+        #expect(error?.message == "com.contoso.Mail named the path \"\(path)\", which is refused: \(why)")
+    }
+
+    @Test func symbolicLinksInsideAContainerAreNotFollowed() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        let sandbox = try d.sandboxURL(app: World.mail)
+        let outlook = try d.sandboxURL(app: World.outlook)
+        try FileManager.default.createSymbolicLink(at: sandbox.appendingPathComponent("peek"), withDestinationURL: outlook)
+        let error = #expect(throws: DeviceStateError.self) { try d.readFile(app: World.mail, path: ContainerPath("peek/x.txt")) }
+        #expect(error?.message.hasSuffix("it passes through a symbolic link") == true)
+    }
+
+    @Test func writingAsAnAccountThatIsNotSignedInIsRefused() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        let error = #expect(throws: DeviceStateError.self) {
+            try d.writeFile(app: World.mail, path: ContainerPath("x.txt"), data: [1], owner: "alice@contoso.com")
+        }
+        #expect(error?.reason == .notSignedIn)
+        #expect(error?.message == "com.contoso.Mail cannot write x.txt as alice@contoso.com: that account is not signed in to com.contoso.Mail; sign it in first, or write as the unmanaged identity \"\"")
+        // An extension writes with its containing app's accounts.
+        try signIn(d, World.mail, World.alice)
+        #expect(try d.writeFile(app: World.mailShare, path: ContainerPath("x.txt"), data: [1], owner: "alice@contoso.com").isEncrypted)
+    }
+
+    @Test func readingAFileThatDoesNotExistSaysWhich() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        let error = #expect(throws: DeviceStateError.self) { try d.readFile(app: World.mail, path: ContainerPath("Docs/none.txt")) }
+        #expect(error?.message == "com.contoso.Mail asked for Docs/none.txt, which does not exist in its containers")
+    }
+
+    @Test func protectEncryptsManagedDataAndHeadsUnmanagedData() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        let secret = [UInt8]("board minutes")
+        let managed = try d.protect(data: secret, owner: "alice@contoso.com")
+        #expect(!managed.contains(secret))
+        #expect(d.protectionInfo(data: managed) == ProtectionInfo(owner: "alice@contoso.com", isEncrypted: true))
+        #expect(try d.unprotect(data: managed) == secret)
+
+        let personal = try d.protect(data: secret, owner: "bob@outlook.com")
+        #expect(personal.count > secret.count)
+        #expect(Array(personal.suffix(secret.count)) == secret)
+        #expect(d.protectionInfo(data: personal) == ProtectionInfo(owner: "bob@outlook.com", isEncrypted: false))
+        #expect(try d.unprotect(data: personal) == secret)
+    }
+
+    @Test func unprotectReturnsDataItDidNotProduceUnchanged() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        for foreign in [[UInt8](), [UInt8]("plain text"), [UInt8]("MAMSIMP1"), [UInt8]("MAMSIMP1") + [7, 0, 0]] {
+            #expect(try d.unprotect(data: foreign) == foreign)
+            #expect(d.protectionInfo(data: foreign) == nil)
+        }
+    }
+
+    @Test func tamperedProtectedDataIsRefusedNotReturned() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        var sealed = try d.protect(data: [UInt8]("pay 100"), owner: "alice@contoso.com")
+        sealed[sealed.count - 1] ^= 0xff
+        let error = #expect(throws: DeviceStateError.self) { try d.unprotect(data: sealed) }
+        #expect(error?.message == "data owned by alice@contoso.com failed its integrity check and cannot be decrypted: it was changed after it was protected")
+    }
+
+    @Test func protectedDataStillOpensAfterAHostRestart() throws {
+        let dir = try DeviceDirectory()
+        let sealed = try device(dir).protect(data: [UInt8]("keep"), owner: "alice@contoso.com")
+        #expect(try dir.open().unprotect(data: sealed) == [UInt8]("keep"))
+        // Another device (directory) holds no key for it.
+        let other = try DeviceDirectory()
+        let error = #expect(throws: DeviceStateError.self) { try other.open().unprotect(data: sealed) }
+        #expect(error?.message.contains("this device holds no key for that account") == true)
+    }
+}

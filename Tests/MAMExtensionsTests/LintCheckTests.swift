@@ -1,0 +1,248 @@
+import Foundation
+import MAMExtensions
+import Testing
+
+/// The lint checks one at a time, on scratch variants of the fixtures.
+struct LintCheckTests {
+    static let team = BuildSettings(teamIdentifierPrefix: "ABCDE12345.")
+    static let rule = "NSExtension.NSExtensionAttributes.NSExtensionActivationRule"
+
+    static func app(keychain: [String]) throws -> ScratchFolder {
+        try ScratchFolder(files: [
+            "Info.plist": PlistText.plist("<key>CFBundleIdentifier</key><string>com.contoso.mail</string>"),
+            "Mail.entitlements": PlistText.keychain(keychain),
+        ])
+    }
+
+    @Test(arguments: [
+        ("$(AppIdentifierPrefix)com.microsot.intune.mam", true),
+        ("$(AppIdentifierPrefix)com.microsoft.intune.man", true),
+        ("$(AppIdentifierPrefix)com.Microsoft.Intune.MAM", true),
+        ("$(AppIdentifierPrefix)com.microsoft.intune-mam", true),
+        ("$(AppIdentifierPrefix)comm.microsoft.intunemam", true),
+        ("ABCDE12345.com.microsoft.intune.ma", true),
+        ("$(AppIdentifierPrefix)com.microsoft.intune.mam", false),
+        ("ABCDE12345.com.microsoft.intune.mam", false),
+        ("$(AppIdentifierPrefix)com.microsoft.adalcache", false),
+        ("$(AppIdentifierPrefix)com.microsoft.intune", false),
+    ])
+    func intuneGroupWithinTwoEditsIsAMisspelling(_ group: String, _ misspelled: Bool) throws {
+        let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", group])
+        defer { folder.remove() }
+        let report = Linter.lint(folder: folder.url, buildSettings: Self.team)
+        #expect(report.findings.count == (misspelled ? 1 : 0), "\(report.lines)")
+        if misspelled {
+            #expect(report.findings.first?.keyPath == "keychain-access-groups[1]")
+            #expect(report.findings.first?.fix == "write <string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>")
+        }
+    }
+
+    @Test func wrongCaseSaysKeychainGroupsAreCaseSensitive() throws {
+        let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", "$(AppIdentifierPrefix)com.Microsoft.Intune.MAM"])
+        defer { folder.remove() }
+        let finding = try #require(Linter.lint(folder: folder.url, buildSettings: Self.team).findings.first)
+        #expect(finding.problem.contains("only in case, and keychain groups are case-sensitive"))
+    }
+
+    @Test func firstGroupMustBeTheBundleIdEvenWhenIntuneIsAbsent() throws {
+        let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.microsoft.adalcache", "$(AppIdentifierPrefix)com.contoso.mail"])
+        defer { folder.remove() }
+        let report = Linter.lint(folder: folder.url, buildSettings: Self.team)
+        #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]"])
+        #expect(report.findings.first?.problem.contains("is \"ABCDE12345.com.microsoft.adalcache\", but the first keychain group must be the bundle id com.contoso.mail") == true)
+    }
+
+    @Test func missingBundleIdGroupIsToBeAddedFirst() throws {
+        let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.microsoft.intune.mam"])
+        defer { folder.remove() }
+        let report = Linter.lint(folder: folder.url, buildSettings: Self.team)
+        #expect(report.findings.map(\.fix) == ["add <string>$(AppIdentifierPrefix)com.contoso.mail</string> as the first entry"])
+    }
+
+    @Test func unresolvedTeamPrefixIsReportedOnceNotAsAnOrderProblem() throws {
+        let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", "$(AppIdentifierPrefix)com.microsoft.intune.mam"])
+        defer { folder.remove() }
+        let report = Linter.lint(folder: folder.url)
+        #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]", "keychain-access-groups[1]"])
+        #expect(report.findings.allSatisfy { $0.fix.hasPrefix("pass --set AppIdentifierPrefix=VALUE") })
+    }
+
+    @Test func extensionMayPutItsContainingAppsGroupFirst() throws {
+        let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("extension-missing-containing-app"))
+        defer { folder.remove() }
+        try folder.edit("Info.plist") {
+            $0.replacingOccurrences(of: "\t</dict>\n\t<key>NSExtension</key>",
+                                    with: "\t\t<key>ContainingAppBundleId</key>\n\t\t<string>com.contoso.mail</string>\n\t</dict>\n\t<key>NSExtension</key>")
+        }
+        try folder.edit("MailShare.entitlements") { $0.replacingOccurrences(of: "com.contoso.mail.share</string>", with: "com.contoso.mail</string>") }
+        #expect(Linter.lint(folder: folder.url).findings.isEmpty)
+    }
+
+    @Test func extensionIdMustStartWithItsContainingAppsId() throws {
+        let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("unresolved-variable"))
+        defer { folder.remove() }
+        let report = Linter.lint(folder: folder.url, buildSettings: BuildSettings(["MARKETING_VERSION": "1", "PRODUCT_BUNDLE_IDENTIFIER": "com.fabrikam.share"]))
+        #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]", "CFBundleIdentifier"])
+        #expect(report.findings.last?.problem.contains("does not start with the containing app's id com.contoso.mail") == true)
+    }
+
+    @Test func unparsableRuleIsReportedAndTheOtherChecksStillRun() throws {
+        let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("extension-missing-containing-app"))
+        defer { folder.remove() }
+        try folder.edit("Info.plist") { $0.replacingOccurrences(of: ").@count &gt; 0\n\t\t).@count &gt; 0", with: ").@count &gt;\n\t\t).@count &gt; 0") }
+        let report = Linter.lint(folder: folder.url)
+        #expect(report.findings.map(\.keyPath) == [Self.rule, "IntuneMAMSettings.ContainingAppBundleId"])
+        #expect(report.findings.first?.problem.contains("cannot be parsed at line") == true)
+    }
+
+    @Test func activationKeysOutsideTheRuleAndDictionaryNotesAreWarnings() throws {
+        let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("rule-without-intune-types"))
+        defer { folder.remove() }
+        try folder.edit("Info.plist") {
+            $0.replacingOccurrences(of: "<key>NSExtensionActivationSupportsText</key>\n\t\t\t\t<true/>",
+                                    with: "<key>NSExtensionActivationSupportsText</key>\n\t\t\t\t<integer>1</integer>")
+              .replacingOccurrences(of: "\t\t<key>NSExtensionPointIdentifier</key>",
+                                    with: "\t\t<key>NSExtensionActivationSupportsImageWithMaxCount</key>\n\t\t<integer>3</integer>\n\t\t<key>NSExtensionPointIdentifier</key>")
+        }
+        let report = Linter.lint(folder: folder.url)
+        #expect(report.findings.map(\.severity) == [.warning, .warning, .warning])
+        #expect(report.findings.map(\.keyPath) == [Self.rule, "NSExtension.NSExtensionActivationSupportsImageWithMaxCount", Self.rule])
+        #expect(report.findings[0].problem == "NSExtensionActivationSupportsText is <integer>1</integer>; accepted as <true/>")
+        #expect(report.findings[1].problem == "is outside NSExtensionActivationRule and has no effect; move it into the rule dictionary")
+        #expect(report.findings[1].line != nil)
+    }
+
+    @Test func malformedEntitlementsAreReportedWithTheirLine() throws {
+        let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("keychain-misspelled-group"))
+        defer { folder.remove() }
+        try folder.edit("Mail.entitlements") { $0.replacingOccurrences(of: "</array>", with: "</arra>") }
+        let report = Linter.lint(folder: folder.url)
+        #expect(report.findings.count == 1)
+        #expect(report.findings.first?.file == "Mail.entitlements")
+        #expect(report.findings.first?.line == 10)
+    }
+
+    /// Fixture 41 is a real "Open in" extension's Info.plist, cut off inside its rule.
+    @Test func truncatedRealInfoPlistIsMalformedAtItsLastLine() throws {
+        let text = try Fixtures.body("41-ms-intune-app-sdk-ios-issue340-OpenIn-extension-PARTIAL.txt")
+        let folder = try ScratchFolder(files: ["Info.plist": text])
+        defer { folder.remove() }
+        let report = Linter.lint(folder: folder.url, displayName: "open-in")
+        let lastLine = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+        #expect(report.lines == [
+            "open-in/Info.plist:\(lastLine): error: is not a well-formed property list (Encountered unexpected EOF); check that every <dict>, <array> and <string> is closed",
+        ])
+    }
+
+    @Test func xcconfigIncludeIsReportedAsIgnored() throws {
+        let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("keychain-mam-group-first"))
+        defer { folder.remove() }
+        try folder.edit("Mail.entitlements") {
+            $0.replacingOccurrences(of: "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>\n\t\t<string>$(AppIdentifierPrefix)com.contoso.mail</string>",
+                                    with: "<string>$(AppIdentifierPrefix)com.contoso.mail</string>\n\t\t<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>")
+        }
+        try folder.edit("Mail.xcconfig") { "#include \"Shared.xcconfig\"\n" + $0 }
+        let report = Linter.lint(folder: folder.url)
+        #expect(report.findings.map(\.severity) == [.warning])
+        #expect(report.findings.first?.line == 1)
+        #expect(report.findings.first?.problem.contains("#include \"Shared.xcconfig\"") == true)
+    }
+
+    // MARK: "Open in"
+
+    static func openIn(_ edit: (ScratchFolder) throws -> Void) throws -> LintReport {
+        let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("good-open-in"))
+        defer { folder.remove() }
+        try edit(folder)
+        return Linter.lint(folder: folder.url)
+    }
+
+    @Test func openInRuleAcceptingUnmanagedDataIsAnError() throws {
+        let report = try Self.openIn { try $0.edit("Info.plist") { $0.replacingOccurrences(of: "\"com.microsoft.intune.mam.com.adobe.pdf\"", with: "\"com.adobe.pdf\"") } }
+        #expect(report.findings.map(\.severity) == [.error, .warning])
+        #expect(report.findings.first?.problem.contains("also accepts unmanaged data (com.adobe.pdf)") == true)
+        #expect(report.findings.last?.problem.contains("does not accept com.microsoft.intune.mam.com.adobe.pdf, though the containing app opens com.adobe.pdf") == true)
+    }
+
+    @Test func openInRuleWithoutIntuneTypesIsAnError() throws {
+        let report = try Self.openIn { try $0.edit("Info.plist") { $0.replacingOccurrences(of: "\"com.microsoft.intune.mam.", with: "\"") } }
+        #expect(report.findings.map(\.severity) == [.error])
+        #expect(report.findings.first?.keyPath == Self.rule)
+        #expect(report.findings.first?.problem.contains("accepts none of the com.microsoft.intune.mam. types") == true)
+    }
+
+    @Test func openInNamedSoButWithoutTheFlagIsAnError() throws {
+        let report = try Self.openIn { try $0.edit("Info.plist") { $0.replacingOccurrences(of: "\t\t<key>OpenInActionExtension</key>\n\t\t<true/>\n", with: "") } }
+        #expect(report.findings.map(\.keyPath) == ["IntuneMAMSettings.OpenInActionExtension"])
+        #expect(report.findings.first?.problem.hasPrefix("is missing") == true)
+    }
+
+    @Test func openInFlagAsTheStringYESIsAWarning() throws {
+        let report = try Self.openIn { try $0.edit("Info.plist") { $0.replacingOccurrences(of: "<key>OpenInActionExtension</key>\n\t\t<true/>", with: "<key>OpenInActionExtension</key>\n\t\t<string>YES</string>") } }
+        #expect(report.findings.map(\.severity) == [.warning])
+        #expect(!report.hasErrors)
+    }
+
+    @Test func openInAsAUIActionExtensionIsAWarning() throws {
+        let report = try Self.openIn { try $0.edit("Info.plist") { $0.replacingOccurrences(of: "com.apple.services", with: "com.apple.ui-services") } }
+        #expect(report.findings.map(\.keyPath) == ["NSExtension.NSExtensionPointIdentifier"])
+        #expect(report.findings.first?.severity == .warning)
+    }
+
+    @Test func containingAppMustListTheSharedAppGroup() throws {
+        let report = try Self.openIn { try $0.edit("container/Info.plist") { $0.replacingOccurrences(of: "\t\t\t<string>group.com.fabrikam.docs</string>\n", with: "") } }
+        #expect(report.findings.map(\.file) == ["container/Info.plist"])
+        #expect(report.findings.first?.keyPath == "IntuneMAMSettings.AppGroupIdentifiers")
+    }
+
+    @Test func containingAppMustShareTheIntuneKeychainGroup() throws {
+        let report = try Self.openIn { try $0.edit("container/FabrikamDocs.entitlements") { $0.replacingOccurrences(of: "\t\t<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>\n", with: "") } }
+        #expect(report.findings.map(\.file) == ["container/FabrikamDocs.entitlements"])
+        #expect(report.findings.first?.problem.contains("which the containing app must share") == true)
+    }
+
+    @Test func containingAppIdMustMatchTheContainer() throws {
+        let report = try Self.openIn {
+            try $0.edit("container/FabrikamDocs.xcconfig") { $0.replacingOccurrences(of: "= com.fabrikam.docs", with: "= com.fabrikam.writer") }
+            try $0.edit("container/FabrikamDocs.entitlements") { $0.replacingOccurrences(of: ")com.fabrikam.docs</string>", with: ")com.fabrikam.writer</string>") }
+        }
+        #expect(report.findings.map(\.keyPath) == ["IntuneMAMSettings.ContainingAppBundleId"])
+        #expect(report.findings.first?.problem == "is com.fabrikam.docs but container/Info.plist is com.fabrikam.writer")
+    }
+
+    @Test func openInWithoutContainerIsCheckedWithAWarning() throws {
+        let report = try Self.openIn { try $0.delete("container") }
+        #expect(report.findings.map(\.severity) == [.warning])
+        #expect(report.findings.first?.fix == "copy the app's Info.plist (and entitlements) to container/")
+    }
+
+    @Test func openInAcceptingSeveralFilesAtOnceIsAnError() throws {
+        // Each document a separate extension item: the outer count must be 1 too.
+        let report = try Self.openIn { try $0.edit("Info.plist") { $0.replacingOccurrences(of: "\t\t).@count == 1", with: "\t\t).@count &gt;= 1") } }
+        #expect(report.findings.map(\.problem) == ["accepts 2 managed files at once; an \"Open in\" extension takes a single file"])
+    }
+}
+
+struct XCConfigTests {
+    @Test func readsSettingsCommentsAndConditionsAndSkipsIncludes() {
+        let config = XCConfig(text: """
+            // Team settings
+            #include "Base.xcconfig"
+            PRODUCT_BUNDLE_IDENTIFIER = com.contoso.word // the app
+            DEVELOPMENT_TEAM[sdk=iphoneos*] = CONTOSO123
+            OTHER_FLAGS=-DDEBUG
+            not a setting
+            """)
+        #expect(config.settings == ["PRODUCT_BUNDLE_IDENTIFIER": "com.contoso.word", "DEVELOPMENT_TEAM": "CONTOSO123", "OTHER_FLAGS": "-DDEBUG"])
+        #expect(config.ignoredLines == [.init(line: 2, text: "#include \"Base.xcconfig\""), .init(line: 6, text: "not a setting")])
+    }
+
+    @Test func overridesWinAndTheTeamGivesTheIdentifierPrefixes() {
+        let merged = BuildSettings(["DEVELOPMENT_TEAM": "CONTOSO123", "MARKETING_VERSION": "1.0"])
+            .overlaid(with: BuildSettings(["MARKETING_VERSION": "2.0"]))
+        #expect(merged.variables == ["DEVELOPMENT_TEAM": "CONTOSO123", "MARKETING_VERSION": "2.0",
+                                     "AppIdentifierPrefix": "CONTOSO123.", "TeamIdentifierPrefix": "CONTOSO123."])
+        let explicit = BuildSettings(["DEVELOPMENT_TEAM": "CONTOSO123"]).overlaid(with: BuildSettings(teamIdentifierPrefix: "OTHER12345."))
+        #expect(explicit.variables["AppIdentifierPrefix"] == "OTHER12345.")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import MAMExtensions
+import Testing
+
+/// Loading plugin folders for the host: the repository's plugins, executables, and what fails.
+struct PluginDefinitionTests {
+    static let openInWord = Fixtures.plugins.appendingPathComponent("open-in-word")
+    static let shareToNotes = Fixtures.plugins.appendingPathComponent("share-to-notes")
+
+    @Test func openInWordLoadsWithItsContainer() throws {
+        let plugin = try PluginDefinition.load(folder: Self.openInWord)
+        #expect(plugin.bundleIdentifier == "com.contoso.word.openin")
+        #expect(plugin.kind == .action)
+        #expect(plugin.isOpenInActionExtension)
+        #expect(plugin.displayName == "Open in Word")
+        #expect(plugin.intuneSettings.containingAppBundleId == "com.contoso.word")
+        #expect(plugin.intuneSettings.appGroupIdentifiers == ["group.com.contoso.word"])
+        #expect(plugin.keychainGroups == ["CONTOSO123.com.contoso.word.openin", "CONTOSO123.com.microsoft.intune.mam"])
+        #expect(plugin.appGroups == ["group.com.contoso.word"])
+        #expect(plugin.urlSchemes == [])
+        #expect(plugin.executable == .builtInRuntime)
+        let word = try #require(plugin.container)
+        #expect(word.bundleIdentifier == "com.contoso.word")
+        #expect(word.urlSchemes == ["ms-word", "ms-word-intunemam"])
+        #expect(word.keychainGroups.first == "CONTOSO123.com.contoso.word")
+        #expect(word.appGroups == ["group.com.contoso.word"])
+    }
+
+    /// The "Open in" stub is offered for exactly one managed document of Word's types.
+    @Test(arguments: [
+        (ShareInput(["org.openxmlformats.wordprocessingml.document", "public.file-url"]), true, true),
+        (ShareInput(["com.adobe.pdf", "public.file-url"]), true, true),
+        (ShareInput(["public.plain-text"]), true, true),
+        (ShareInput(["org.openxmlformats.wordprocessingml.document", "public.file-url"]), false, false),
+        (ShareInput(["com.adobe.pdf"], ["com.adobe.pdf"]), true, false),
+        (ShareInput(["public.jpeg"]), true, false),
+    ])
+    func openInWordActivatesForOneManagedDocument(_ share: ShareInput, _ managed: Bool, _ activated: Bool) throws {
+        let plugin = try PluginDefinition.load(folder: Self.openInWord)
+        #expect(plugin.manifest.activation(for: share, dataIsManaged: managed).isActivated == activated)
+    }
+
+    @Test func shareToNotesLoadsWithoutIntuneKeychainGroups() throws {
+        let plugin = try PluginDefinition.load(folder: Self.shareToNotes)
+        #expect(plugin.bundleIdentifier == "com.example.notes.share")
+        #expect(plugin.kind == .share)
+        #expect(!plugin.isOpenInActionExtension)
+        #expect(plugin.keychainGroups == [])
+        #expect(plugin.appGroups == ["group.com.example.notes"])
+        #expect(plugin.container == nil)
+        #expect(plugin.executable == .builtInRuntime)
+    }
+
+    /// Text, images and web links, managed or not; never a document file.
+    @Test(arguments: [
+        (ShareInput(["public.plain-text"]), false, true),
+        (ShareInput(["public.url"]), false, true),
+        (ShareInput(["public.jpeg"]), false, true),
+        (ShareInput(["public.jpeg"], ["public.png"]), false, true),
+        (ShareInput(["com.adobe.pdf", "public.file-url"]), false, false),
+        (ShareInput(["public.plain-text"]), true, true),
+        (ShareInput(["public.url"]), true, true),
+        (ShareInput(["com.adobe.pdf", "public.file-url"]), true, false),
+    ])
+    func shareToNotesActivatesForTextImagesAndLinks(_ share: ShareInput, _ managed: Bool, _ activated: Bool) throws {
+        let plugin = try PluginDefinition.load(folder: Self.shareToNotes)
+        #expect(plugin.manifest.activation(for: share, dataIsManaged: managed).isActivated == activated)
+    }
+
+    @Test func runFileIsTheExecutable() throws {
+        let folder = try ScratchFolder(copying: Self.shareToNotes)
+        defer { folder.remove() }
+        try folder.write("run", "#!/bin/sh\nexec python3 notes.py\n", executable: true)
+        let plugin = try PluginDefinition.load(folder: folder.url)
+        #expect(plugin.executable == .program(folder.url.appendingPathComponent("run").standardizedFileURL))
+    }
+
+    @Test func declaredExecutableWinsOverRun() throws {
+        let folder = try ScratchFolder(copying: Self.shareToNotes)
+        defer { folder.remove() }
+        try folder.write("run", "#!/bin/sh\n", executable: true)
+        try folder.write("bin/notes-share", "#!/bin/sh\n", executable: true)
+        try folder.write("plugin.json", #"{"executable": "bin/notes-share"}"#)
+        let plugin = try PluginDefinition.load(folder: folder.url)
+        #expect(plugin.executable == .program(folder.url.appendingPathComponent("bin/notes-share").standardizedFileURL))
+    }
+
+    @Test func nonExecutableRunFailsWithChmodAdvice() throws {
+        let folder = try ScratchFolder(copying: Self.shareToNotes)
+        defer { folder.remove() }
+        try folder.write("run", "#!/bin/sh\n")
+        let error = try #require(throws: PluginDefinitionError.self) { try PluginDefinition.load(folder: folder.url) }
+        #expect(error.findings.map(\.fix) == ["run chmod +x run"])
+        #expect(Linter.lint(folder: folder.url).findings.map(\.file) == ["run"])
+    }
+
+    @Test func executableDeclaredTwiceDifferentlyFails() throws {
+        let folder = try ScratchFolder(copying: Self.shareToNotes)
+        defer { folder.remove() }
+        try folder.write("plugin.json", #"{"executable": "bin/a"}"#)
+        try folder.edit("Info.plist") { $0.replacingOccurrences(of: "\t<key>NSExtension</key>", with: "\t<key>MamsimExecutable</key>\n\t<string>bin/b</string>\n\t<key>NSExtension</key>") }
+        let error = try #require(throws: PluginDefinitionError.self) { try PluginDefinition.load(folder: folder.url) }
+        #expect(error.findings.map(\.problem) == ["names bin/a but Info.plist MamsimExecutable names bin/b"])
+    }
+
+    @Test func missingDeclaredExecutableFails() throws {
+        let folder = try ScratchFolder(copying: Self.shareToNotes)
+        defer { folder.remove() }
+        try folder.write("plugin.json", #"{"executable": "bin/notes-share"}"#)
+        let error = try #require(throws: PluginDefinitionError.self) { try PluginDefinition.load(folder: folder.url) }
+        #expect(error.findings.map(\.problem) == ["names bin/notes-share, which does not exist"])
+    }
+
+    @Test func unresolvedBundleIdBlocksLoadingButAnUnusedVariableDoesNot() throws {
+        let folder = try ScratchFolder(copying: Self.shareToNotes)
+        defer { folder.remove() }
+        try folder.delete("NotesShare.xcconfig")
+        let error = try #require(throws: PluginDefinitionError.self) { try PluginDefinition.load(folder: folder.url) }
+        // DEVELOPMENT_LANGUAGE, MARKETING_VERSION … are unresolved too, but the host does not use them.
+        #expect(error.findings.map(\.keyPath) == ["CFBundleIdentifier"])
+        #expect(error.description.contains("pass --set PRODUCT_BUNDLE_IDENTIFIER=VALUE"))
+        let loaded = try PluginDefinition.load(folder: folder.url, buildSettings: BuildSettings(["PRODUCT_BUNDLE_IDENTIFIER": "com.example.notes.share"]))
+        #expect(loaded.bundleIdentifier == "com.example.notes.share")
+        #expect(try PluginDefinition.load(folder: Fixtures.lint.appendingPathComponent("unresolved-variable")).kind == .share)
+    }
+
+    @Test func malformedInfoPlistFailsWithTheParserLine() throws {
+        let error = try #require(throws: PluginDefinitionError.self) {
+            try PluginDefinition.load(folder: Fixtures.lint.appendingPathComponent("malformed-plist"))
+        }
+        #expect(error.findings.map(\.line) == [30])
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import MAMModel
+import MAMPolicy
+import MAMScenario
+import Testing
+
+/// `policies:` inline (Graph property names) and from files, with the `apps:` override.
+@Suite struct PolicyTests {
+    let scenario: Scenario
+
+    init() throws {
+        scenario = try Fixtures.load("example/fleet.yaml")
+    }
+
+    @Test func inlineGraphPropertiesSetThePolicy() throws {
+        let strict = try #require(scenario.policies["strict"])
+        #expect(strict.allowedOutboundDataTransferDestinations == .managedApps)
+        #expect(strict.allowedInboundDataTransferSources == .managedApps)
+        #expect(strict.saveAsBlocked)
+        #expect(strict.allowedDataStorageLocations == [.oneDriveForBusiness])
+        #expect(strict.apps == ["com.contoso.mail", "com.contoso.word"])
+        #expect(strict.displayName == "strict", "an unnamed policy takes its scenario name")
+        // Untouched properties keep Intune's defaults.
+        #expect(!strict.printBlocked)
+        #expect(strict.minimumPinLength == 4)
+    }
+
+    @Test func fileImportsTheGraphDocument() throws {
+        let level3 = try #require(scenario.policies["level3"])
+        #expect(level3.displayName == "iOS/iPadOS Enterprise High Data Protection v1.5")
+        #expect(level3.saveAsBlocked && level3.printBlocked && level3.dataBackupBlocked)
+        #expect(level3.minimumPinLength == 6)
+        #expect(level3.allowedOutboundClipboardSharingLevel == .managedAppsWithPasteIn)
+        #expect(level3.allowedDataStorageLocations == [.oneDriveForBusiness, .sharePoint])
+        #expect(level3.periodBeforePinReset == ISODuration("P365D")!)
+        #expect(level3.minimumRequiredOsVersion == Version("14.8"))
+    }
+
+    @Test func appsKeyOverridesTheDocumentsTargets() throws {
+        #expect(scenario.policies["level3"]?.apps == ["com.contoso.mail"])
+    }
+
+    @Test func absentAppsTargetsEverySDKApp() throws {
+        let s = try ScenarioLoader.load(text: """
+            policies:
+              open: {printBlocked: true}
+              level3: {file: example/policies/level-3.json}
+            accounts: [{upn: a@contoso.com, policy: open}]
+            apps: [{id: mail, bundle: com.contoso.mail}]
+            """, file: Fixtures.url("inline.yaml"))
+        #expect(s.policies["open"]?.apps == [])
+        #expect(s.policies["level3"]?.apps == [], "the ICF document has no apps list")
+        #expect(s.fleet.isPolicyManaged("com.contoso.mail", for: s.account(named: "a@contoso.com")))
+    }
+
+    @Test func inlineYAMLTypesReachTheImporterAsJSONTypes() throws {
+        let s = try ScenarioLoader.load(text: """
+            policies:
+              p:
+                minimumPinLength: 8
+                periodOfflineBeforeAccessCheck: PT2H
+                exemptedAppProtocols: [{name: Default, value: "tel;sms"}]
+                minimumRequiredOsVersion: "17.0"
+                "@odata.type": "#microsoft.graph.iosManagedAppProtection"
+            """, file: URL(fileURLWithPath: "p.yaml"))
+        let p = try #require(s.policies["p"])
+        #expect(p.minimumPinLength == 8)
+        #expect(p.periodOfflineBeforeAccessCheck == ISODuration("PT2H")!)
+        #expect(p.exemptSchemeKeys == ["tel", "sms"])
+        #expect(p.minimumRequiredOsVersion == Version("17.0"))
+    }
+
+    @Test func policyImportWarningsAreKept() throws {
+        let s = try ScenarioLoader.load(text: """
+            policies:
+              p: {minimumRequiredOsVersion: "Minimum Required Os Version value"}
+            """, file: URL(fileURLWithPath: "w.yaml"))
+        #expect(s.warnings.map(\.description) == [
+            #"w.yaml:2:33: policies.p.minimumRequiredOsVersion: property "minimumRequiredOsVersion" is not a version number ("Minimum Required Os Version value"); the check is not enforced"#,
+        ])
+    }
+
+    @Test func setPolicyStepNamesAKnownPolicy() {
+        do {
+            _ = try ScenarioLoader.load(text: """
+                policies: {strict: {saveAsBlocked: true}}
+                accounts: [{upn: a@contoso.com}]
+                steps:
+                  - setPolicy: {account: a@contoso.com, policy: strikt}
+                """, file: URL(fileURLWithPath: "s.yaml"))
+            Issue.record("an unknown policy must not load")
+        } catch {
+            #expect(error.description == #"s.yaml:4:49: steps[0].setPolicy.policy: no policy named "strikt"; did you mean "strict"?"#)
+        }
+    }
+}

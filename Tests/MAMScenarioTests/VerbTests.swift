@@ -1,0 +1,98 @@
+import Foundation
+import MAMModel
+import MAMPolicy
+import MAMScenario
+import Testing
+
+/// `verbs.yaml` uses every v1 verb with its arguments and every expectation form.
+@Suite struct VerbTests {
+    let scenario: Scenario
+    let alice: Account
+    let bob: Account
+    let unmanaged = Account(upn: "")
+
+    init() throws {
+        scenario = try Fixtures.load("verbs.yaml")
+        alice = try #require(scenario.account(named: "alice@contoso.com"))
+        bob = try #require(scenario.account(named: "bob@outlook.com"))
+    }
+
+    @Test func fixtureCoversEveryVerb() {
+        #expect(Set(scenario.steps.map(\.verb)) == Set(Verb.allCases))
+    }
+
+    @Test func everyVerbParsesWithItsTypedArguments() throws {
+        let text = ScenarioItem(type: "public.plain-text", content: .text("hi"))
+        let data = ScenarioItem(type: "public.data", content: .data(Array("Hello".utf8)))
+        let pdf = ScenarioItem(type: "com.adobe.pdf", content: .file(Fixtures.url("example/fixtures/q3.pdf").standardizedFileURL))
+        let expected: [StepArguments] = [
+            .launch(app: "mail"),
+            .kill(app: "notes"),
+            .signIn(app: "mail", account: alice),
+            .signOut(app: "mail", account: bob),
+            .switchIdentity(app: "mail", account: unmanaged, window: "main", pin: "1234"),
+            .share(from: "mail", to: "word-open-in", item: text, as: alice),
+            .shareTargets(from: "mail", item: data),
+            .copy(app: "mail", text: "secret"),
+            .paste(app: "notes", as: unmanaged),
+            .save(app: "mail", location: .oneDriveForBusiness, account: alice),
+            .open(app: "mail", location: .camera, account: nil, as: bob),
+            .keychainSet(app: "mail", group: "com.contoso.mail", key: "token", value: "abc"),
+            .keychainGet(app: "word-open-in", group: "com.contoso.mail", key: "token", value: nil),
+            .print(app: "mail"),
+            .notify(app: "mail", account: alice, text: "New mail"),
+            .wipe(app: "mail", account: alice),
+            .setPolicy(account: alice, policy: nil),
+            .advanceClock(by: ISODuration("PT13H")!),
+            .expectState(app: "mail", StateExpectation(
+                signedIn: [alice, bob], uiIdentity: unmanaged, processIdentity: alice,
+                files: ["Documents/q3.pdf": alice, "Documents/notes.txt": unmanaged])),
+            .switchIdentity(app: "mail", account: alice, window: nil, pin: nil),
+            .switchIdentity(app: "mail", account: alice, window: nil, pin: nil),
+            .switchIdentity(app: "mail", account: alice, window: nil, pin: nil),
+            .share(from: "mail", to: "notes", item: pdf, as: nil),
+            .setPolicy(account: bob, policy: "strict"),
+            .keychainGet(app: "mail", group: "g", key: "k", value: nil),
+            .paste(app: "mail", as: nil),
+        ]
+        #expect(scenario.steps.count == expected.count)
+        for (step, args) in zip(scenario.steps, expected) {
+            #expect(step.arguments == args, "step \(step.index) at line \(step.line)")
+        }
+        #expect(scenario.steps.map(\.index) == Array(0..<expected.count))
+    }
+
+    @Test func everyExpectationFormParses() {
+        let expected: [ExpectedOutcome?] = [
+            .ok, nil, .blocked(.accountNotAllowed), .ok, .failedBecause(.conditionalLaunch),
+            .failedBecause(.notActivated), .targets(["notes", "word-open-in"]), nil, .pasted("secret"),
+            .blocked(.saveLocation), .allowed, .error(-34018), .value("abc"), .blocked(.printBlocked),
+            .shown("New mail"), .ok, .ok, nil, .ok, .canceled, .notAllowed, .failed, .delivered, nil,
+            .error(-25300), .blocked(.clipboardPolicy),
+        ]
+        #expect(scenario.steps.map(\.expect) == expected)
+    }
+
+    @Test func stepNamesAndLinesAreKept() {
+        #expect(scenario.steps[1].name == "stop notes")
+        #expect(scenario.steps[0].name == nil)
+        #expect(scenario.steps[0].line == 22)
+        #expect(scenario.steps[18].line == 56)
+    }
+
+    @Test func accountsMatchByUPNOrOIDInAnyCase() {
+        // Step 2 names ALICE@contoso.com, step 3 Bob by OID; Bob was declared as Bob@Outlook.com.
+        #expect(scenario.steps[2].arguments == .signIn(app: "mail", account: alice))
+        #expect(scenario.steps[3].arguments == .signOut(app: "mail", account: bob))
+        #expect(bob.upn == "Bob@Outlook.com")
+    }
+
+    @Test func jsonScenarioLoadsLikeYAML() throws {
+        let s = try Fixtures.load("json/ok.json")
+        #expect(s.name == "JSON scenario")
+        #expect(s.policies["strict"]?.allowedDataStorageLocations == [.sharePoint])
+        let alice = try #require(s.account(named: "alice@contoso.com"))
+        #expect(s.steps.map(\.arguments) == [.save(app: "mail", location: .sharePoint, account: alice)])
+        #expect(s.steps.map(\.expect) == [.allowed])
+    }
+}
