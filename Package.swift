@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "MAMLoop", dependencies: ["CLibUV"]),
         .target(
             name: "MAMDevice",
-            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop"]),
+            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", "MAMDeviceState"]),
         .target(
             name: "MAMDeviceState",
             dependencies: [

@@ -1,3 +1,4 @@
+import MAMDeviceState
 import MAMLoop
 import MAMModel
 import MAMPolicy
@@ -96,23 +97,20 @@ extension Host {
 
     /// Accounts signed in to an app; an extension acts with its containing app's accounts.
     func accounts(of spec: AppSpec) -> [Account] {
-        signedIn[identityOwner(of: spec)] ?? []
+        (try? state.signedInAccounts(app: identityOwner(of: spec))) ?? []
     }
 
-    /// The handle whose identity state an app or extension uses.
-    func identityOwner(of spec: AppSpec) -> String {
-        if spec.descriptor.kind != .app, let container = spec.descriptor.containingApp,
-           let app = configuration.apps.first(where: { $0.bundleID == container }) {
-            return app.handle.lowercased()
-        }
-        return spec.handle.lowercased()
+    /// The bundle whose identity state an app or extension uses: an extension's is its
+    /// containing app's.
+    func identityOwner(of spec: AppSpec) -> BundleID {
+        if spec.descriptor.kind != .app, let container = spec.descriptor.containingApp { return container }
+        return spec.bundleID
     }
 
-    /// The destination's effective UI identity at delivery: main window's UI identity, else
-    /// the process identity.
+    /// The destination's effective UI identity at delivery (main window, else process).
     func currentIdentity(of spec: AppSpec) -> Account? {
-        let key = identityOwner(of: spec)
-        return uiIdentity[key]?[""] ?? processIdentity[key]
+        let id = (try? state.effectiveIdentity(app: identityOwner(of: spec), window: "", for: .ui)) ?? nil
+        return state.account(forIdentity: id)
     }
 
     func send(_ pending: PendingDelivery, to destination: ChildConnection) {
@@ -150,6 +148,7 @@ extension Host {
         var record = pending.record
         guard let sender = pending.sender else {
             record.outcome = outcome
+            audit(record)
             onEvent(.share(record))
             return
         }
@@ -160,7 +159,27 @@ extension Host {
         sender.sharesInFlight -= 1
         record.outcome = outcome
         if sender.isLive || sender.state == .closing { sender.send(.shareResult(outcome), replyTo: seq) }
+        audit(record)
         onEvent(.share(record))
+    }
+
+    private func audit(_ record: ShareRecord) {
+        guard configuration.auditShares else { return }
+        let decision: String = switch record.outcome {
+        case .delivered: "delivered"
+        case .blocked: "blocked"
+        case .failed: "failed"
+        }
+        let event = AuditEvent(
+            time: state.now, scenario: auditContext.scenario, step: auditContext.step, verb: "share",
+            sourceApp: record.from, sourceIdentity: record.identity, destinationApp: record.to,
+            destinationIdentity: record.receivedAs, owner: record.owner?.upn ?? "", decision: decision,
+            reason: record.outcome.reason?.rawValue ?? "", explanation: record.outcome.explanation)
+        do {
+            try state.appendAudit(event)
+        } catch {
+            onEvent(.note("could not write the audit log: \(error)"))
+        }
     }
 
     /// A child is gone: everything it owed or was owed is answered now.

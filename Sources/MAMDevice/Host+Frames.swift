@@ -1,3 +1,4 @@
+public import MAMDeviceState
 import MAMLoop
 import MAMModel
 import MAMPolicy
@@ -62,11 +63,12 @@ extension Host {
         case .setIdentity(let request):
             child.send(.identityResult(setIdentity(request, for: child)), replyTo: frame.seq)
         case .getIdentity(let window):
-            let key = child.handle.lowercased()
-            let ui = uiIdentity[key]?[window] ?? processIdentity[key]
+            let owner = identityOwner(of: child.spec)
+            let process = (try? state.processIdentity(app: owner)) ?? nil
+            let ui = (try? state.effectiveIdentity(app: owner, window: window, for: .ui)) ?? nil
             child.send(.identityInfo(IdentityInfo(
-                processIdentity: processIdentity[key]?.upn ?? "", uiIdentity: ui?.upn ?? "",
-                signedIn: (signedIn[key] ?? []).map(\.upn))), replyTo: frame.seq)
+                processIdentity: process ?? "", uiIdentity: ui ?? "",
+                signedIn: accounts(of: child.spec).map(\.upn))), replyTo: frame.seq)
         case .ping(let bytes):
             child.send(.ping(bytes), replyTo: frame.seq)
         case .bye:
@@ -89,9 +91,10 @@ extension Host {
         case .action: .actionExtension
         }
         let key = child.handle.lowercased()
+        let process = (try? state.processIdentity(app: identityOwner(of: child.spec))) ?? nil
         child.send(.welcome(Welcome(
             bundleID: child.bundleID, kind: kind, appHandle: child.handle,
-            processIdentity: processIdentity[key]?.upn ?? "", maxFrameSize: configuration.maximumFrameSize)),
+            processIdentity: process ?? "", maxFrameSize: configuration.maximumFrameSize)),
             replyTo: seq)
         onEvent(.ready(handle: child.handle, bundle: child.bundleID, pid: child.pid))
         finishWaiters(key, .success(child.pid))
@@ -100,26 +103,38 @@ extension Host {
         for pending in queued { send(pending, to: child) }
     }
 
-    /// Identity changes an app asks for: only signed-in accounts (or `""`, unmanaged).
-    /// Conditional launch on a switch to a managed identity is the device-state layer's job.
+    /// Identity changes an app asks for. A switch to a managed identity runs conditional
+    /// launch; the PIN prompt is answered with what the scenario supplied for this app.
     private func setIdentity(_ request: SetIdentity, for child: ChildConnection) -> IdentityResult {
-        let key = child.handle.lowercased()
-        var account: Account?
-        if !request.account.isEmpty {
-            guard let a = (signedIn[key] ?? []).first(where: { $0.matches(request.account) }) else {
-                onEvent(.hostile(handle: child.handle, what: "asked for identity \(request.account), which is not signed in to it", disconnected: false))
-                return IdentityResult(
-                    status: .notAllowed, reason: Reason.notSignedIn.rawValue,
-                    explanation: "\(request.account) is not signed in to \(child.bundleID); sign it in first",
-                    account: request.account)
+        let owner = identityOwner(of: child.spec)
+        let account: String? = request.account.isEmpty ? "" : request.account
+        let pin = pinAnswers.removeValue(forKey: child.handle.lowercased())
+        do {
+            let report = switch request.scope {
+            case .process: try state.setProcessAccountId(app: owner, account: account, pin: pin, now: nil)
+            case .ui: try state.setUIPolicyAccountId(app: owner, window: request.window, account: account, pin: pin, now: nil)
             }
-            account = a
+            let status: IdentityResult.Status = switch report.result {
+            case .success: .success
+            case .canceled: .canceled
+            case .notAllowed: .notAllowed
+            case .failed: .failed
+            }
+            if report.result == .notAllowed, !request.account.isEmpty, !accounts(of: child.spec).contains(where: { $0.matches(request.account) }) {
+                onEvent(.hostile(handle: child.handle, what: "asked for identity \(request.account), which is not signed in to it", disconnected: false))
+            }
+            return IdentityResult(
+                status: status, reason: report.decision.blockedBy?.rawValue ?? "",
+                explanation: report.decision.explanation, account: request.account)
+        } catch {
+            return IdentityResult(status: .failed, reason: Reason.badRequest.rawValue, explanation: "\(error)", account: request.account)
         }
-        switch request.scope {
-        case .process: processIdentity[key] = account
-        case .ui: uiIdentity[key, default: [:]][request.window] = account
-        }
-        return IdentityResult(status: .success, account: account?.upn ?? "")
+    }
+
+    /// The PIN the user types at `app`'s next PIN prompt.
+    public func answerNextPinPrompt(_ app: String, with pin: String?) {
+        guard let spec = spec(named: app) else { return }
+        pinAnswers[spec.handle.lowercased()] = pin
     }
 
     // MARK: - Commands (scenario steps act through the app's own process)
@@ -145,31 +160,65 @@ extension Host {
         }
     }
 
-    // MARK: - Accounts (host-side device state)
+    // MARK: - Accounts
 
-    /// Signs an account in to an app, applying allowed accounts and the single-managed-account rule.
+    /// Signs an account in to an app (allowed accounts, single managed account: RULES.md §5).
     public func signIn(_ name: String, account key: String) -> Decision {
         guard let spec = spec(named: name) else { return .blocked(.unknownApp, because: HostError.unknownApp(name).description) }
-        guard let account = fleet.account(named: key) else {
-            return .blocked(.unknownAccount, because: "\(key) is not an account of this device; add it under accounts:")
+        do {
+            let result = try state.signIn(app: identityOwner(of: spec), account: key)
+            if result.isAllowed { onEvent(.signedIn(handle: spec.handle, account: result.account?.upn ?? key)) }
+            return result.decision
+        } catch let error as DeviceStateError {
+            return .blocked(error.reason, because: error.message)
+        } catch {
+            return .blocked(.badRequest, because: "\(error)")
         }
-        let handle = spec.handle.lowercased()
-        let enrolled = signedIn.values.flatMap { $0 }
-        let decision = Enforcer.signIn(account, enrolled: enrolled, in: fleet)
-        guard decision.isAllowed else { return decision }
-        if !(signedIn[handle] ?? []).contains(where: { $0.isSame(as: account) }) {
-            signedIn[handle, default: []].append(account)
+    }
+
+    /// Signs an account out of an app. The app is asked to wipe the account's data
+    /// (`wipeDataForAccountId`); if it does not, the device deletes what the account owns there.
+    public func signOut(_ name: String, account key: String, _ completion: @escaping (Decision) -> Void) {
+        guard let spec = spec(named: name) else { return completion(.blocked(.unknownApp, because: HostError.unknownApp(name).description)) }
+        askToWipe(spec, account: key) { [unowned self] handled in
+            do {
+                let result = try state.signOut(app: identityOwner(of: spec), account: key, appHandledWipe: handled)
+                if result.isAllowed { onEvent(.signedOut(handle: spec.handle, account: key)) }
+                completion(result.decision)
+            } catch let error as DeviceStateError {
+                completion(.blocked(error.reason, because: error.message))
+            } catch {
+                completion(.blocked(.badRequest, because: "\(error)"))
+            }
         }
-        // A single-identity app runs as its enrolled account.
-        if !spec.descriptor.multiIdentity, processIdentity[handle] == nil || fleet.isManaged(account) {
-            processIdentity[handle] = account
+    }
+
+    /// An admin's selective wipe of an account in an app.
+    public func wipe(_ name: String, account key: String, _ completion: @escaping (Result<WipeReport, DeviceStateError>) -> Void) {
+        guard let spec = spec(named: name) else {
+            return completion(.failure(DeviceStateError(.unknownApp, HostError.unknownApp(name).description)))
         }
-        onEvent(.signedIn(handle: spec.handle, account: account.upn))
-        return decision
+        askToWipe(spec, account: key) { [unowned self] handled in
+            do {
+                completion(.success(try state.wipe(app: identityOwner(of: spec), account: key, appHandledWipe: handled)))
+            } catch let error as DeviceStateError {
+                completion(.failure(error))
+            } catch {
+                completion(.failure(DeviceStateError(.badRequest, "\(error)")))
+            }
+        }
+    }
+
+    /// `wipeDataForAccountId`: a running app may wipe the account's data itself and say so.
+    private func askToWipe(_ spec: AppSpec, account: String, _ completion: @escaping (Bool) -> Void) {
+        guard isReady(spec.handle) else { return completion(false) }
+        command(spec.handle, Command(verb: "wipeDataForAccountId", args: ["account": account])) { result in
+            completion(result.ok && result.outcome == "true")
+        }
     }
 
     public func signedInAccounts(_ name: String) -> [Account] {
         guard let spec = spec(named: name) else { return [] }
-        return signedIn[spec.handle.lowercased()] ?? []
+        return accounts(of: spec)
     }
 }

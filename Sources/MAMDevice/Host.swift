@@ -1,3 +1,4 @@
+public import MAMDeviceState
 public import MAMLoop
 import MAMModel
 public import MAMPolicy
@@ -19,15 +20,17 @@ import Glibc
 public final class Host {
     public let loop: EventLoop
     public private(set) var configuration: HostConfiguration
-    public var fleet: Fleet { configuration.fleet }
+    /// Accounts, identities, files, keychain and audit log, persisted under the device directory.
+    public let state: DeviceState
+    public var fleet: Fleet { state.fleet }
+    /// The PIN the user will type at the next PIN prompt of an app (scenario `switchIdentity.pin`).
+    var pinAnswers: [String: String] = [:]
+    /// Written into each audit record: the scenario and step being run.
+    public var auditContext: (scenario: String, step: String) = ("", "")
     var specs: [String: AppSpec] = [:]
     var specOrder: [String] = []
     /// Running (or starting, or stopping) children by handle.
     var children: [String: ChildConnection] = [:]
-    /// Accounts signed in to each app, by handle (device state; see RULES.md §5).
-    var signedIn: [String: [Account]] = [:]
-    var processIdentity: [String: Account] = [:]
-    var uiIdentity: [String: [String: Account]] = [:]
     let onEvent: (HostEvent) -> Void
     var readyWaiters: [String: [(Result<Int32, HostError>) -> Void]] = [:]
     var shuttingDown = false
@@ -40,6 +43,13 @@ public final class Host {
         self.loop = loop
         self.configuration = configuration
         self.onEvent = onEvent
+        do {
+            state = try DeviceState(
+                directory: configuration.deviceDirectory, fleet: configuration.fleet, policies: configuration.extraPolicies,
+                clockStart: configuration.clockStart ?? DeviceState.defaultClockStart)
+        } catch {
+            throw .deviceState("\(error)")
+        }
         for spec in configuration.apps {
             let key = spec.handle.lowercased()
             guard specs[key] == nil else { throw .duplicateApp(spec.handle) }
@@ -117,6 +127,9 @@ public final class Host {
             throw .spawnFailed(spec.handle, "\(program): \(error)")
         }
         children[key] = child
+        // A new process: window identities start empty, a single-identity app runs as its
+        // enrolled account again (what the store acknowledged survives).
+        _ = try? state.appLaunched(app: spec.bundleID)
         onEvent(.spawned(handle: spec.handle, pid: child.pid))
         do {
             try pipe.startReading(onRead: { [unowned self, unowned child] chunk in
@@ -258,6 +271,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case notRunning(String)
     case shuttingDown
     case timedOut(String)
+    case deviceState(String)
 
     public var description: String {
         switch self {
@@ -268,6 +282,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notRunning(let a): "\(a) is not running"
         case .shuttingDown: "the device is shutting down"
         case .timedOut(let what): "\(what) timed out"
+        case .deviceState(let why): "the device state cannot be opened: \(why)"
         }
     }
 }

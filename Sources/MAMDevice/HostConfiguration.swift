@@ -1,3 +1,4 @@
+public import Foundation
 public import MAMModel
 public import MAMPolicy
 
@@ -28,6 +29,13 @@ public struct AppSpec: Sendable {
 public struct HostConfiguration: Sendable {
     public var apps: [AppSpec]
     public var fleet: Fleet
+    /// Where the device keeps its state (SQLite store, containers); reusing a directory
+    /// restores everything a previous host acknowledged.
+    public var deviceDirectory: URL
+    /// Policies beyond those of the fleet's accounts that `setPolicy` may assign.
+    public var extraPolicies: [IosManagedAppProtection] = []
+    /// The simulated clock at first start.
+    public var clockStart: Instant?
     /// Path of the generic app runtime.
     public var appRuntime: String
     public var maximumFrameSize: UInt32 = 16 << 20
@@ -42,12 +50,16 @@ public struct HostConfiguration: Sendable {
     public var terminateGrace: UInt64 = 1_000
     /// Children's stdout/stderr go to /dev/null instead of the host's.
     public var quietChildren = false
+    /// Every share decision goes to the audit log in the device store. Benchmarks turn it off
+    /// to measure the broker alone.
+    public var auditShares = true
     /// Shares a child may have in flight at once; a flood beyond it is refused.
     public var maximumSharesInFlight = 4096
 
-    public init(apps: [AppSpec], fleet: Fleet, appRuntime: String) {
+    public init(apps: [AppSpec], fleet: Fleet, deviceDirectory: URL, appRuntime: String) {
         self.apps = apps
         self.fleet = fleet
+        self.deviceDirectory = deviceDirectory
         self.appRuntime = appRuntime
     }
 }

@@ -67,6 +67,16 @@ public final class HostController: Sendable {
         await onHost({ host, done in done(host.signIn(app, account: account)) }, orElse: .blocked(.appNotRunning, because: "the device is shut down"))
     }
 
+    public func signOut(_ app: String, account: String) async -> Decision {
+        await onHost({ host, done in host.signOut(app, account: account) { done($0) } }, orElse: .blocked(.appNotRunning, because: "the device is shut down"))
+    }
+
+    /// Runs `body` on the host's loop thread with the host, and returns what it passes to
+    /// `done`. For callers (the scenario runner) that need several host calls in one hop.
+    public func withHost<T: Sendable>(_ body: @escaping @Sendable (Host, @escaping @Sendable (T) -> Void) -> Void, orElse fallback: T) async -> T {
+        await onHost(body, orElse: fallback)
+    }
+
     /// Sends a scripted command to an app's process.
     public func command(_ app: String, _ command: Command) async -> CommandResult {
         await onHost({ host, done in host.command(app, command) { done($0) } },

@@ -78,6 +78,10 @@ final class Runtime {
                     reply(CommandResult(ok: false, outcome: "error", reason: Reason.badRequest.rawValue, explanation: "unexpected answer \(frame.body.name)"))
                 }
             }
+        case "wipeDataForAccountId":
+            // The generic runtime keeps no data of its own: the device deletes the account's
+            // files (`false` = "I did not wipe").
+            reply(CommandResult(ok: true, outcome: "false"))
         case "flood":
             flood(command, reply: reply)
         case "received":

@@ -38,7 +38,7 @@ func makeConfiguration(apps count: Int, extra: [AppSpec] = []) throws -> HostCon
     specs.append(AppSpec(handle: "notes", descriptor: AppDescriptor(bundleID: "com.example.notes", sdkIntegrated: false)))
     specs += extra
     for s in specs { fleet.install(s.descriptor) }
-    var config = HostConfiguration(apps: specs, fleet: fleet, appRuntime: appRuntime)
+    var config = HostConfiguration(apps: specs, fleet: fleet, deviceDirectory: temporaryDeviceDirectory(), appRuntime: appRuntime)
     config.byeGrace = 500
     config.terminateGrace = 500
     config.deliveryTimeout = 5_000
@@ -77,3 +77,8 @@ func scriptedChild(_ name: String, frames: [Frame], rawPrefix: [UInt8] = [], the
 }
 
 func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
+
+/// A fresh device directory per host.
+func temporaryDeviceDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-device-\(UUID().uuidString)")
+}

@@ -18,7 +18,8 @@ enum BrokerBench {
         fleet.add(alice, policy: policy)
         let apps = ["a", "b"].map { AppSpec(handle: $0, descriptor: AppDescriptor(bundleID: BundleID("com.bench.\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
-        var config = HostConfiguration(apps: apps, fleet: fleet, appRuntime: appRuntime)
+        var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
+        config.auditShares = false
         config.deliveryTimeout = 60_000
         config.commandTimeout = 600_000
         let host = try HostController(configuration: config)
@@ -50,7 +51,8 @@ enum FleetBench {
         var fleet = Fleet()
         let apps = (0..<count).map { AppSpec(handle: "app\($0)", descriptor: AppDescriptor(bundleID: BundleID("com.bench.app\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
-        var config = HostConfiguration(apps: apps, fleet: fleet, appRuntime: appRuntime)
+        var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
+        config.auditShares = false
         config.quietChildren = true
         config.handshakeTimeout = 60_000
         let pids = Mutex<[Int32]>([])
