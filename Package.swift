@@ -45,12 +45,16 @@ let package = Package(
             ]),
         .target(
             name: "MAMScenario",
-            dependencies: ["MAMModel", "MAMPolicy", "MAMExtensions", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "MAMModel", "MAMPolicy", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"]),
         .executableTarget(
             name: "mamsim",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMExtensions",
+                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMExtensions", "MAMScenario",
+                "MAMDeviceState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], linkerSettings: staticStdlib),

@@ -34,6 +34,12 @@ extension Host {
             }
             owner = a
         }
+        if target.descriptor.kind != .app, let accepts = target.activation {
+            let verdict = accepts(request.item.typeIdentifiers, fleet.isManaged(owner))
+            guard verdict.activated else {
+                return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(verdict.reason)"), &record)
+            }
+        }
         var receiver: Account?
         if !request.receiveAs.isEmpty {
             guard let a = accounts(of: target).first(where: { $0.matches(request.receiveAs) }) else {

@@ -25,6 +25,7 @@ public final class Host {
     public var fleet: Fleet { state.fleet }
     /// The PIN the user will type at the next PIN prompt of an app (scenario `switchIdentity.pin`).
     var pinAnswers: [String: String] = [:]
+    var pasteboard: Pasteboard?
     /// Written into each audit record: the scenario and step being run.
     public var auditContext: (scenario: String, step: String) = ("", "")
     var specs: [String: AppSpec] = [:]

@@ -13,6 +13,9 @@ public struct AppSpec: Sendable {
     public var arguments: [String]
     /// Extensions are started when an item is shared to them, not with the fleet.
     public var startsWithFleet: Bool
+    /// An extension's activation rule: does it accept an item with these type identifiers
+    /// (`managed`: the item is org data, offered only as the Intune-prefixed types)?
+    public var activation: (@Sendable (_ types: [String], _ managed: Bool) -> (activated: Bool, reason: String))?
 
     public init(handle: String, descriptor: AppDescriptor, executable: String? = nil, arguments: [String] = [], startsWithFleet: Bool? = nil) {
         self.handle = handle

@@ -6,6 +6,11 @@ public struct PasteDecision: Sendable, Hashable {
     /// The copied text when allowed; `Enforcer.blockedPastePlaceholder` when blocked, never
     /// the data.
     public let text: String
+
+    public init(decision: Decision, text: String) {
+        self.decision = decision
+        self.text = text
+    }
 }
 
 extension Enforcer {

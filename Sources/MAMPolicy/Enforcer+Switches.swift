@@ -5,6 +5,11 @@ public struct NotificationDecision: Sendable, Hashable {
     public let decision: Decision
     /// The text shown; `nil` when the notification is blocked.
     public let shownText: String?
+
+    public init(decision: Decision, shownText: String?) {
+        self.decision = decision
+        self.shownText = shownText
+    }
 }
 
 extension Enforcer {

@@ -239,8 +239,20 @@ extension Loading {
         var executableName: String?
     }
 
+    /// The settings of the first `*.xcconfig` in a folder, overlaid with `--set` values.
+    func pluginBuildSettings(_ folder: URL) -> BuildSettings {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        guard let name = files.filter({ $0.hasSuffix(".xcconfig") }).sorted().first,
+              let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else {
+            return buildSettings
+        }
+        return BuildSettings(XCConfig(text: text).settings).overlaid(with: buildSettings)
+    }
+
     /// A plugin folder: `Info.plist`, an optional `*.entitlements`, an optional executable.
     func readPlugin(_ folder: URL, at v: Located) -> Plugin? {
+        // The folder's own build settings (its target's .xcconfig) under the command line's.
+        let buildSettings = pluginBuildSettings(folder)
         let base = v.node.scalar?.string ?? folder.lastPathComponent
         let infoName = (base.hasSuffix("/") ? base : base + "/") + "Info.plist"
         let infoURL = folder.appendingPathComponent("Info.plist")

@@ -1,0 +1,71 @@
+public import MAMModel
+
+/// What a step actually produced, in the vocabulary of expectations (SCENARIOS.md).
+public enum Observed: Sendable, Hashable, CustomStringConvertible {
+    case ok, success, canceled, notAllowed, delivered, allowed
+    case failed(Reason?)
+    case blocked(Reason)
+    case targets([String])
+    case pasted(String)
+    case value(String)
+    case error(Int)
+    case shown(String)
+
+    public var description: String {
+        switch self {
+        case .ok: "ok"
+        case .success: "success"
+        case .canceled: "canceled"
+        case .notAllowed: "notAllowed"
+        case .delivered: "delivered"
+        case .allowed: "allowed"
+        case .failed(let r): r.map { "{failed: \($0)}" } ?? "failed"
+        case .blocked(let r): "{blocked: \(r)}"
+        case .targets(let ids): "{targets: [\(ids.joined(separator: ", "))]}"
+        case .pasted(let t): "{pasted: \"\(t)\"}"
+        case .value(let v): "{value: \"\(v)\"}"
+        case .error(let n): "{error: \(n)}"
+        case .shown(let t): "{shown: \"\(t)\"}"
+        }
+    }
+
+    public var reason: Reason? {
+        switch self {
+        case .failed(let r): r
+        case .blocked(let r): r
+        default: nil
+        }
+    }
+
+    /// Whether this outcome satisfies an expectation. A bare `failed` accepts any reason;
+    /// share-sheet targets compare as sets, ignoring case.
+    public func satisfies(_ expected: ExpectedOutcome) -> Bool {
+        switch (expected, self) {
+        case (.ok, .ok), (.success, .success), (.canceled, .canceled), (.notAllowed, .notAllowed),
+             (.delivered, .delivered), (.allowed, .allowed), (.failed, .failed):
+            return true
+        case (.blocked(let a), .blocked(let b)): return a == b
+        case (.failedBecause(let a), .failed(let b)): return a == b
+        case (.targets(let a), .targets(let b)):
+            return Set(a.map { $0.lowercased() }) == Set(b.map { $0.lowercased() })
+        case (.pasted(let a), .pasted(let b)), (.value(let a), .value(let b)), (.shown(let a), .shown(let b)):
+            return a == b
+        case (.error(let a), .error(let b)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension Observed {
+    init(_ decision: Decision, allowed: Observed = .allowed) {
+        self = decision.blockedBy.map { .blocked($0) } ?? allowed
+    }
+
+    init(_ outcome: ShareOutcome) {
+        switch outcome {
+        case .delivered: self = .delivered
+        case .blocked(let r, _): self = .blocked(r)
+        case .failed(let r, _): self = .failed(r)
+        }
+    }
+}

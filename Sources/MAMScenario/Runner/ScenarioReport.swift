@@ -1,0 +1,38 @@
+public import Foundation
+public import MAMModel
+
+/// The result of one step: what ran, what happened, what was expected.
+public struct StepResult: Sendable {
+    public var index: Int
+    public var line: Int
+    public var name: String
+    public var verb: String
+    /// The parties, e.g. `mail → notes`.
+    public var parties: String
+    public var observed: Observed
+    public var explanation: String
+    public var expected: ExpectedOutcome?
+    public var seconds: Double
+
+    /// True when there was no expectation or the outcome satisfied it.
+    public var passed: Bool { expected.map { observed.satisfies($0) } ?? true }
+
+    /// The row's title: the step's name, else `verb parties`.
+    public var title: String { name.isEmpty ? "\(verb) \(parties)" : name }
+}
+
+/// Everything one scenario run produced.
+public struct ScenarioReport: Sendable {
+    public var name: String
+    public var file: URL
+    public var steps: [StepResult] = []
+    /// Set when the fleet could not start; no step ran.
+    public var fleetError: String?
+    public var seconds: Double = 0
+    public var deviceDirectory: URL
+    /// The audit log (JSON lines) exported at the end of the run.
+    public var auditLog: URL?
+
+    public var failures: [StepResult] { steps.filter { !$0.passed } }
+    public var passed: Bool { fleetError == nil && failures.isEmpty }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import MAMExtensions
+
+/// `mamsim lint FOLDER...`: the Intune integration checks of an app or plugin folder.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint", abstract: "Check an app or plugin folder (Info.plist + entitlements) for Intune misconfigurations.")
+
+    @Argument(help: "App or plugin folders.")
+    var folders: [String]
+
+    @OptionGroup var options: ScenarioOptions
+
+    func run() throws {
+        let settings = BuildSettings(try options.buildSettings())
+        var failed = false
+        for folder in folders {
+            let report = Linter.lint(folder: URL(fileURLWithPath: folder), buildSettings: settings, displayName: folder)
+            for line in report.lines { print(line) }
+            print(report.summary)
+            failed = failed || report.hasErrors
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// `mamsim configure PLIST`: adds the `com.microsoft.intune.mam.` twin of every type in the
+/// activation rule, like Intune's configurator.
+struct ConfigureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "configure", abstract: "Rewrite an Info.plist's activation rule to accept the Intune types (idempotent).")
+
+    @Argument(help: "The Info.plist to rewrite.")
+    var plist: String
+
+    @Option(name: .shortAndLong, help: "Write here instead of rewriting the file in place.")
+    var output: String?
+
+    func run() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: plist))
+        let (rewritten, change) = try IntuneConfigurator.configureReporting(infoPlist: data, source: plist)
+        try rewritten.write(to: URL(fileURLWithPath: output ?? plist))
+        print("\(output ?? plist): \(change)")
+    }
+}
+
+/// `mamsim activation PLIST --item TYPE[,TYPE…]...`: evaluates an activation rule.
+struct ActivationCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activation", abstract: "Evaluate an extension's activation rule against items; exit 0 if activated, 1 if not.")
+
+    @Argument(help: "An extension's Info.plist (omit with --rule).")
+    var plist: String?
+
+    @Option(help: "A bare NSExtensionActivationRule predicate string instead of a plist.")
+    var rule: String?
+
+    @Option(help: "One attachment, as its registered type identifiers separated by commas.")
+    var item: [String] = []
+
+    @Flag(help: "The data is managed: it is offered as the com.microsoft.intune.mam. types.")
+    var managed = false
+
+    func run() throws {
+        let share = ShareInput(attachments: item.map { Attachment($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) })
+        let result: ActivationResult
+        if let rule {
+            let parsed = try ActivationRule(predicate: rule, source: "--rule")
+            result = parsed.evaluate(managed ? share.intuneTwin : share)
+        } else if let plist {
+            let manifest = try ExtensionManifest(infoPlist: try Data(contentsOf: URL(fileURLWithPath: plist)), source: plist)
+            result = manifest.activation(for: share, dataIsManaged: managed)
+        } else {
+            throw ValidationError("give an Info.plist or --rule \"PREDICATE\"")
+        }
+        print(result.isActivated ? "activated: \(result.reason)" : "not activated: \(result.reason)")
+        if !result.isActivated { throw ExitCode(1) }
+    }
+}

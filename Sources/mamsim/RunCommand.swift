@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import MAMDevice
+import MAMScenario
+
+/// Options shared by `run` and `test`.
+struct ScenarioOptions: ParsableArguments {
+    @Option(name: .customLong("set"), help: ArgumentHelp("Build setting for Info.plists and entitlements, NAME=VALUE.", valueName: "NAME=VALUE"))
+    var settings: [String] = []
+
+    @Option(help: "The app runtime to spawn for apps without an executable (default: mamsim-app beside mamsim).")
+    var appRuntime: String?
+
+    func buildSettings() throws -> [String: String] {
+        var out: [String: String] = [:]
+        for s in settings {
+            guard let eq = s.firstIndex(of: "="), eq != s.startIndex else {
+                throw ValidationError("--set \(s): expected NAME=VALUE, e.g. --set PRODUCT_BUNDLE_IDENTIFIER=com.contoso.mail")
+            }
+            out[String(s[..<eq])] = String(s[s.index(after: eq)...])
+        }
+        return out
+    }
+
+    func runtime() throws -> String {
+        let path = appRuntime ?? siblingExecutable("mamsim-app")
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ValidationError("the app runtime is missing at \(path); build it with `swift build --product mamsim-app` or pass --app-runtime")
+        }
+        return path
+    }
+}
+
+/// `mamsim run FILE`: brings the fleet up, runs the steps, prints one line per step and a
+/// summary. Exit 0 = every expectation held, 1 = one failed, 2 = bad file or fleet.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run one scenario file and show every decision.")
+
+    @Argument(help: "The scenario file (YAML or JSON).")
+    var file: String
+
+    @OptionGroup var options: ScenarioOptions
+
+    @Option(help: "Keep the device state in this directory (reused across runs: a restart loses nothing).")
+    var deviceDir: String?
+
+    @Option(help: "Copy the audit log (JSON lines) to this file.")
+    var audit: String?
+
+    @Flag(help: "Show every host event (spawns, exits, shares) as it happens.")
+    var verbose = false
+
+    func run() async throws {
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioLoader.load(file: URL(fileURLWithPath: file), buildSettings: try options.buildSettings())
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        }
+        for w in scenario.warnings { Terminal.warning("\(w)") }
+        let out = Terminal()
+        var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: deviceDir.map { URL(fileURLWithPath: $0) })
+        runOptions.quietChildren = !verbose
+        let total = scenario.apps.count
+        let progress = FleetProgress(total: total, terminal: out, verbose: verbose)
+        runOptions.onEvent = { progress.event($0) }
+        runOptions.onStep = { out.step($0) }
+        out.line(out.bold("▶ \(scenario.name)") + out.dim("  (\(file): \(total) apps, \(scenario.extensions.count) extensions, \(scenario.steps.count) steps)"))
+        let report = await ScenarioRunner.run(scenario, options: runOptions)
+        progress.finish()
+        if let e = report.fleetError {
+            Terminal.error("the fleet could not start: \(e)")
+            throw ExitCode(2)
+        }
+        if let audit, let log = report.auditLog {
+            try? FileManager.default.removeItem(atPath: audit)
+            try FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: audit))
+        }
+        out.summary(report)
+        if !report.passed { throw ExitCode(1) }
+    }
+}
+
+/// Fleet start-up progress: a self-updating line on a terminal, plain lines otherwise.
+final class FleetProgress: @unchecked Sendable {
+    // Mutated only from the host's loop thread (events arrive there, in order).
+    private var ready = 0
+    private var done = false
+    let total: Int
+    let terminal: Terminal
+    let verbose: Bool
+
+    init(total: Int, terminal: Terminal, verbose: Bool) {
+        self.total = total
+        self.terminal = terminal
+        self.verbose = verbose
+    }
+
+    func event(_ e: HostEvent) {
+        if verbose { terminal.line(terminal.dim("  · \(e)")) }
+        guard !done else { return }
+        if case .ready = e {
+            ready += 1
+            if terminal.isTTY && !verbose {
+                terminal.overwrite("  starting fleet: \(ready)/\(total) apps ready")
+            }
+            if ready == total {
+                done = true
+                if terminal.isTTY && !verbose { terminal.overwrite("") }
+                terminal.line(terminal.dim("  fleet ready: \(total) apps"))
+            }
+        }
+    }
+
+    func finish() { done = true }
+}
