@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMExtensions"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "MAMCLITests", dependencies: ["mamsim", "mamsim-app"]),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"]),
         .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"]),
         .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop"]),

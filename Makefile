@@ -1,0 +1,35 @@
+# The two commands a newcomer needs: `make demo` and `make test`.
+SWIFT ?= swift
+RELEASE := .build/release
+
+.PHONY: deps build demo test bench proto-check clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build
+
+# Brings up the demo fleet (scenarios/examples/demo.yaml) and shows every decision.
+demo: deps
+	$(SWIFT) build -c release --product mamsim-app
+	$(SWIFT) build -c release --product mamsim
+	$(RELEASE)/mamsim run scenarios/examples/demo.yaml
+
+# Unit, host and end-to-end tests, then every scenario (conformance suites and examples).
+test: deps proto-check
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	.build/debug/mamsim test scenarios/
+
+# Benchmarks against the C and Node references, measured in the same run.
+bench: deps
+	$(SWIFT) build -c release --product mamsim-app
+	$(SWIFT) build -c release --product mamsim
+	$(RELEASE)/mamsim bench
+
+proto-check:
+	@scripts/generate-proto --check
+
+clean:
+	rm -rf .build
