@@ -42,10 +42,13 @@ extension DeviceState {
 
     /// The accounts signed in to `app`, in sign-in order.
     public func signedInAccounts(app bundle: BundleID) throws -> [Account] {
+        if let cached = readCache.signedIn[bundle.folded] { return cached }
         let keys = try db.read { db in
             try String.fetchAll(db, sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq", arguments: [bundle.folded])
         }
-        return keys.compactMap { fleet.account(named: $0) }
+        let accounts = keys.compactMap { fleet.account(named: $0) }
+        readCache.signedIn[bundle.folded] = accounts
+        return accounts
     }
 
     /// Every account signed in to some app of the device, in first sign-in order.
@@ -104,7 +107,7 @@ extension DeviceState {
             return SignInResult(decision: decision, account: account, isManaged: managed, processIdentity: try processIdentity(app: bundle))
         }
         let key = Self.key(of: account)
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: "INSERT INTO sign_in (app, account_key) VALUES (?, ?)", arguments: [app.bundleID.folded, key])
             // The enrolment moves only when there is none, or when a run-time policy change
             // left the enrolled account unmanaged.
@@ -133,7 +136,7 @@ extension DeviceState {
         guard try isSignedIn(accountID, app: bundle) else {
             return SignOutResult(decision: .blocked(.notSignedIn, because: "\(account) is not signed in to \(app.bundleID), so there is nothing to sign out; sign it in first"), wipe: nil)
         }
-        let report = try db.write { db -> WipeReport in
+        let report = try writeStore { db -> WipeReport in
             try removeSignIn(db, app: app, account: account)
             return try wipeData(db, app: app, account: account, appHandledWipe: appHandledWipe)
         }
@@ -154,7 +157,7 @@ extension DeviceState {
             if !out.isEmpty { changes.append(AllowedAccountsChange(app: app.bundleID, signedOut: out)) }
         }
         let text = String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
-        try db.write { db in
+        try writeStore { db in
             try Self.setSetting(db, "allowed_accounts", text)
             for change in changes {
                 guard let app = fleet.app(change.app) else { continue }

@@ -8,7 +8,7 @@ import MAMPolicy
 extension DeviceState {
     /// Sets the simulated clock.
     public func setClock(_ instant: Instant) throws {
-        try db.write { db in try Self.setSetting(db, "clock", String(instant.secondsSince1970)) }
+        try writeStore { db in try Self.setSetting(db, "clock", String(instant.secondsSince1970)) }
         now = instant
     }
 
@@ -21,7 +21,7 @@ extension DeviceState {
     /// periods are measured from here.
     public func checkIn(app bundle: BundleID) throws {
         let app = try descriptor(bundle)
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: """
                 INSERT INTO app_state (app, last_check_in) VALUES (?, ?)
                 ON CONFLICT (app) DO UPDATE SET last_check_in = excluded.last_check_in
@@ -32,7 +32,7 @@ extension DeviceState {
     /// The app's and its Intune SDK's versions, for conditional launch's minimum-version checks.
     public func setVersions(app bundle: BundleID, appVersion: Version?, sdkVersion: Version?) throws {
         let app = try descriptor(bundle)
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: """
                 INSERT INTO app_state (app, app_version, sdk_version) VALUES (?, ?, ?)
                 ON CONFLICT (app) DO UPDATE SET app_version = excluded.app_version, sdk_version = excluded.sdk_version

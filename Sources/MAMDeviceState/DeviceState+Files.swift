@@ -112,7 +112,7 @@ extension DeviceState {
             throw DeviceStateError(.notSignedIn, "\(app.bundleID) cannot write \(path) as \(ownerName): that account is not signed in to \(accountScope(app)); sign it in first, or write as the unmanaged identity \"\"")
         }
         let encrypt = account != nil && Enforcer.isFileEncryptionRequired(for: account, in: fleet)
-        try db.write { db in
+        try writeStore { db in
             let bytes = encrypt
                 ? try ProtectedData.seal(data, owner: ownerName, key: try encryptionKey(db, owner: ownerName))
                 : data
@@ -166,7 +166,7 @@ extension DeviceState {
     /// Deletes `path` and its owner record.
     public func deleteFile(app bundle: BundleID, path: ContainerPath) throws {
         let resolved = try resolve(path, for: try descriptor(bundle))
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: "DELETE FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
             try Self.removeIfPresent(resolved.url)
         }
@@ -187,7 +187,7 @@ extension DeviceState {
     public func protect(data: [UInt8], owner: String) throws -> [UInt8] {
         let name = canonicalIdentity(owner) ?? ""
         guard fleet.isManaged(account(forIdentity: name)) else { return try ProtectedData.seal(data, owner: name, key: nil) }
-        return try db.write { db in try ProtectedData.seal(data, owner: name, key: try encryptionKey(db, owner: name)) }
+        return try writeStore { db in try ProtectedData.seal(data, owner: name, key: try encryptionKey(db, owner: name)) }
     }
 
     /// `unprotect(_:)`: the data inside a `protect` envelope; data `protect` did not produce

@@ -21,18 +21,25 @@ extension DeviceState {
 
     /// The app-wide identity: `nil` when unset, `""` for the unmanaged identity.
     public func processIdentity(app bundle: BundleID) throws -> String? {
-        try db.read { db in
+        if let cached = readCache.processIdentity[bundle.folded] { return cached }
+        let identity = try db.read { db in
             try String.fetchOne(db, sql: "SELECT identity FROM process_identity WHERE app = ?", arguments: [bundle.folded])
         }
+        readCache.processIdentity[bundle.folded] = .some(identity)
+        return identity
     }
 
     /// The identity of one window (scene) of the app; `nil` when unset (falls back to the
     /// process identity).
     public func uiIdentity(app bundle: BundleID, window: String) throws -> String? {
-        try db.read { db in
+        let key = bundle.folded + "\u{0}" + window
+        if let cached = readCache.uiIdentity[key] { return cached }
+        let identity = try db.read { db in
             try String.fetchOne(db, sql: "SELECT identity FROM ui_identity WHERE app = ? AND window = ?",
                                 arguments: [bundle.folded, window])
         }
+        readCache.uiIdentity[key] = .some(identity)
+        return identity
     }
 
     /// The three layers for a task in `window` of `app`; `thread` is the child's current
@@ -107,7 +114,7 @@ extension DeviceState {
     @discardableResult
     public func appLaunched(app bundle: BundleID) throws -> IdentityLayers {
         let app = try descriptor(bundle)
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: "DELETE FROM ui_identity WHERE app = ?", arguments: [app.bundleID.folded])
             if app.multiIdentity {
                 try Self.storeProcessIdentity(db, app: app.bundleID, nil)
@@ -125,7 +132,7 @@ extension DeviceState {
                                         warnings: [], wipe: nil)
         }
         guard let accountID else {
-            try db.write { db in try store(db, nil) }
+            try writeStore { db in try store(db, nil) }
             return IdentitySwitchReport(result: .success, decision: .allowed("the identity of \(app.bundleID) is cleared; the next layer applies"),
                                         warnings: [], wipe: nil)
         }
@@ -140,7 +147,7 @@ extension DeviceState {
             Decision.blocked($0, because: outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)"))
         } ?? outcome.decision
         let identity = canonicalIdentity(accountID)
-        let wipe = try db.write { db -> WipeReport? in
+        let wipe = try writeStore { db -> WipeReport? in
             if managed, let account {
                 try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts) VALUES (?, ?, ?)",
                                arguments: [Self.key(of: account), outcome.pin.pin, outcome.pin.failedAttempts])

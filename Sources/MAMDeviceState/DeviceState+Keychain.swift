@@ -30,7 +30,7 @@ extension DeviceState {
         if !ownerName.isEmpty, try !isSignedIn(ownerName, app: accountScope(app)) {
             throw DeviceStateError(.notSignedIn, "\(app.bundleID) cannot store keychain item \"\(key)\" as \(ownerName): that account is not signed in to \(accountScope(app)); sign it in first")
         }
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: "INSERT OR REPLACE INTO keychain_item (access_group, key, value, owner, owner_key) VALUES (?, ?, ?, ?, ?)",
                            arguments: [resolved, key, Data(value), ownerName, identityKey(ownerName)])
         }
@@ -58,7 +58,7 @@ extension DeviceState {
         guard probe.status == .success, let resolved = probe.group else {
             return KeychainResult(status: probe.status, decision: probe.decision, group: probe.group, value: nil)
         }
-        let deleted = try db.write { db -> Bool in
+        let deleted = try writeStore { db -> Bool in
             try db.execute(sql: "DELETE FROM keychain_item WHERE access_group = ? AND key = ?", arguments: [resolved, key])
             return db.changesCount > 0
         }

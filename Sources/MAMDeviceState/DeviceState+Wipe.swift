@@ -35,7 +35,7 @@ extension DeviceState {
     public func wipe(app bundle: BundleID, account accountID: String, appHandledWipe: Bool) throws -> WipeReport {
         let app = try descriptor(bundle)
         guard let account = fleet.account(named: accountID) else { throw Self.unknownAccount(accountID) }
-        return try db.write { db in try wipeData(db, app: app, account: account, appHandledWipe: appHandledWipe) }
+        return try writeStore { db in try wipeData(db, app: app, account: account, appHandledWipe: appHandledWipe) }
     }
 
     /// `wipe` inside the caller's transaction.

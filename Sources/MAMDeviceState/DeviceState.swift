@@ -26,6 +26,24 @@ public final class DeviceState {
     /// `--device-dir`.
     public let directory: URL
     let db: DatabaseQueue
+    /// Sign-ins and identities as last read, by app (one `DeviceState` owns a device
+    /// directory: another instance's writes are not seen here): the broker asks for them on every share,
+    /// and a query per share would cost more than the rest of the share. Any write through
+    /// `writeStore` empties it, so it never outlives what it mirrors.
+    var readCache = ReadCache()
+
+    struct ReadCache {
+        var signedIn: [String: [Account]] = [:]
+        var processIdentity: [String: String?] = [:]
+        var uiIdentity: [String: String?] = [:]
+    }
+
+    /// Every write of device state goes through here (the audit log excepted, which no
+    /// cached read depends on).
+    func writeStore<T>(_ updates: (Database) throws -> T) throws -> T {
+        readCache = ReadCache()
+        return try db.write(updates)
+    }
     /// The scenario's fleet with every run-time change applied.
     public internal(set) var fleet: Fleet
     /// Policies a run-time assignment may name, by `policyKey`.
@@ -72,7 +90,7 @@ public final class DeviceState {
     private func restore() throws {
         let start = now
         let base = fleet.accounts
-        let loaded = try db.write { db -> Restored in
+        let loaded = try writeStore { db -> Restored in
             for a in base {
                 try db.execute(sql: "INSERT OR IGNORE INTO account (key, upn, oid, tenant) VALUES (?, ?, ?, ?)",
                                arguments: [Self.key(of: a), a.upn, a.oid, a.tenant])
@@ -129,7 +147,7 @@ public final class DeviceState {
     /// OID), targeted by `policy` (`nil` = unmanaged).
     public func addAccount(_ account: Account, policy: IosManagedAppProtection? = nil) throws {
         if let policy { policyCatalog[Self.policyKey(policy)] = policy }
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: """
                 INSERT INTO account (key, upn, oid, tenant) VALUES (?, ?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET upn = excluded.upn, oid = excluded.oid, tenant = excluded.tenant
@@ -145,7 +163,7 @@ public final class DeviceState {
     public func assignPolicy(_ policy: IosManagedAppProtection?, to accountID: String) throws {
         guard let account = fleet.account(named: accountID) else { throw Self.unknownAccount(accountID) }
         if let policy { policyCatalog[Self.policyKey(policy)] = policy }
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: "INSERT OR REPLACE INTO policy_assignment (account_key, policy_key) VALUES (?, ?)",
                            arguments: [Self.key(of: account), policy.map(Self.policyKey)])
         }
@@ -155,14 +173,14 @@ public final class DeviceState {
     /// Replaces the device facts (jailbreak, OS version, MDM enrolment, restrictions, model).
     public func setDeviceFacts(_ facts: DeviceFacts) throws {
         let text = String(decoding: try JSONEncoder().encode(StoredDeviceFacts(facts)), as: UTF8.self)
-        try db.write { db in try Self.setSetting(db, "device_facts", text) }
+        try writeStore { db in try Self.setSetting(db, "device_facts", text) }
         fleet.device = facts
     }
 
     /// Marks an account disabled in Entra (conditional launch's last check) or enabled again.
     public func setAccountDisabled(_ accountID: String, _ disabled: Bool) throws {
         guard let account = fleet.account(named: accountID) else { throw Self.unknownAccount(accountID) }
-        try db.write { db in
+        try writeStore { db in
             try db.execute(sql: "UPDATE account SET disabled = ? WHERE key = ?", arguments: [disabled, Self.key(of: account)])
         }
     }

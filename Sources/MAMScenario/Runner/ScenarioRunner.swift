@@ -2,7 +2,7 @@ public import Foundation
 import MAMDevice
 import MAMDeviceState
 import MAMExtensions
-public import MAMModel
+import MAMModel
 import MAMPolicy
 import MAMWire
 

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+extension CLITests {
+    /// `mamsim run FILE`: one line per step, a summary, an audit log; exit 0 / 1 / 2.
+    @Suite struct RunCommandTests {
+        static let demo = CLI.repo("scenarios/examples/demo.yaml")
+
+        /// The demo's steps (the `- ` items under `steps:`) and how many carry `expect:`.
+        static func demoCounts() throws -> (steps: Int, expectations: Int, name: String) {
+            let text = try String(contentsOf: demo, encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let start = try #require(lines.firstIndex(of: "steps:"))
+            let stepLines = lines[(start + 1)...]
+            let steps = stepLines.filter { $0.hasPrefix("  - ") }.count
+            let expectations = stepLines.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("expect:") }.count
+            let nameLine = try #require(lines.first { $0.hasPrefix("name: ") })
+            return (steps, expectations, String(nameLine.dropFirst("name: ".count)))
+        }
+
+        /// Step lines look like `✔   3 signIn … → …`: a mark, the step number, the step.
+        static func stepNumbers(_ output: String) -> [Int] {
+            output.split(separator: "\n").compactMap { line -> Int? in
+                guard line.hasPrefix("✔") || line.hasPrefix("✘") else { return nil }
+                let rest = line.dropFirst().drop(while: { $0 == " " })
+                let digits = rest.prefix(while: \.isNumber)
+                guard !digits.isEmpty, rest.dropFirst(digits.count).first == " " else { return nil }
+                return Int(digits)
+            }
+        }
+
+        @Test func runDemoPrintsOneLinePerStepAndTheSummaryAndExitsZero() async throws {
+            let counts = try Self.demoCounts()
+            let r = try await CLI.run(["run", Self.demo.path], timeout: 120)
+            defer { CLI.auditLogPath(in: r.stdout).map(CLI.removeDeviceDirectory) }
+            #expect(!r.timedOut, "\(r)")
+            #expect(r.status == 0, "\(r)")
+            #expect(Self.stepNumbers(r.stdout) == Array(1...counts.steps), "\(r)")
+            // Every step line shows its outcome after an arrow; none failed.
+            let stepLines = r.stdoutLines.filter { $0.hasPrefix("✔ ") || $0.hasPrefix("✘ ") }.filter { !Self.stepNumbers($0).isEmpty }
+            #expect(stepLines.allSatisfy { $0.hasPrefix("✔") && $0.contains("  →  ") }, "\(r)")
+            // Two of the demo's decisions, with their explanations.
+            #expect(r.stdout.contains("Alice's mail cannot leave for the unmanaged notes app — share mail (alice@contoso.com) → notes  →  {blocked: outbound-policy}"), "\(r)")
+            #expect(r.stdout.contains("keychainGet notes ← com.microsoft.intune.mam/token  →  {blocked: keychain-entitlement}"), "\(r)")
+            #expect(r.stdout.contains("✔ \(counts.name): \(counts.steps) steps, \(counts.expectations) expectations held"), "\(r)")
+            #expect(r.stderr.isEmpty, "\(r)")
+        }
+
+        @Test func runWritesAJSONLinesAuditLogWithEveryFieldOfEachDecision() async throws {
+            let counts = try Self.demoCounts()
+            let r = try await CLI.run(["run", Self.demo.path], timeout: 120)
+            let auditPath = try #require(CLI.auditLogPath(in: r.stdout), "\(r)")
+            defer { CLI.removeDeviceDirectory(ofAuditLog: auditPath) }
+            #expect(r.status == 0, "\(r)")
+            #expect(FileManager.default.fileExists(atPath: auditPath))
+
+            let text = try String(contentsOfFile: auditPath, encoding: .utf8)
+            let lines = text.split(separator: "\n").map(String.init)
+            #expect(!lines.isEmpty)
+            let keys: Set<String> = [
+                "time", "scenario", "step", "verb", "sourceApp", "destinationApp", "owner", "decision", "reason", "explanation",
+            ]
+            var events: [[String: Any]] = []
+            for line in lines {
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+                let event = try #require(object as? [String: Any], "not a JSON object: \(line)")
+                let missing = keys.subtracting(event.keys)
+                #expect(missing.isEmpty, "missing \(missing.sorted()) in \(line)")
+                #expect(event["scenario"] as? String == counts.name)
+                let time = try #require(event["time"] as? String)
+                #expect(ISO8601DateFormatter().date(from: time) != nil, "time \(time) is not ISO 8601")
+                events.append(event)
+            }
+            func event(step: String) -> [String: Any]? { events.first { $0["step"] as? String == step } }
+
+            let blocked = try #require(event(step: "Alice's mail cannot leave for the unmanaged notes app"), "\(text)")
+            #expect(blocked["verb"] as? String == "share")
+            #expect(blocked["sourceApp"] as? String == "mail")
+            #expect(blocked["destinationApp"] as? String == "notes")
+            #expect(blocked["decision"] as? String == "blocked")
+            #expect(blocked["reason"] as? String == "outbound-policy")
+            #expect((blocked["explanation"] as? String)?.contains("policy-managed") == true)
+
+            let delivered = try #require(event(step: "Alice's mail goes to Word"), "\(text)")
+            #expect(delivered["decision"] as? String == "delivered")
+            #expect(delivered["destinationApp"] as? String == "word")
+            #expect(delivered["owner"] as? String == "alice@contoso.com")
+            #expect(delivered["reason"] as? String == "")
+
+            let personal = try #require(event(step: "personal chat data may go to notes"), "\(text)")
+            #expect(personal["owner"] as? String == "bob@outlook.com")
+            #expect(personal["decision"] as? String == "delivered")
+        }
+
+        @Test func runAuditOptionCopiesTheDeviceAuditLog() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let device = tmp.path("device")
+            let copy = tmp.path("copies/audit.jsonl")
+            try FileManager.default.createDirectory(atPath: tmp.path("copies"), withIntermediateDirectories: true)
+            // A stale file at the destination is replaced, not appended to.
+            try tmp.write("copies/audit.jsonl", "stale\n")
+            let r = try await CLI.run(["run", Self.demo.path, "--device-dir", device, "--audit", copy], timeout: 120)
+            #expect(r.status == 0, "\(r)")
+            let original = try Data(contentsOf: URL(fileURLWithPath: device).appendingPathComponent("audit.jsonl"))
+            let copied = try Data(contentsOf: URL(fileURLWithPath: copy))
+            #expect(!copied.isEmpty)
+            #expect(copied == original)
+            #expect(!String(decoding: copied, as: UTF8.self).contains("stale"))
+            #expect(CLI.auditLogPath(in: r.stdout) == URL(fileURLWithPath: device).appendingPathComponent("audit.jsonl").path, "\(r)")
+        }
+
+        /// A bad file: what is written, where the error must point (`token`'s line and
+        /// column, then the key path), and further fragments of the message.
+        struct BrokenFile: Sendable, CustomTestStringConvertible {
+            var label: String
+            var yaml: String
+            var extraFiles: [String: String] = [:]
+            var points: [(token: String, keyPath: String)]
+            var fragments: [String]
+            var testDescription: String { label }
+        }
+
+        static let brokenFiles: [BrokenFile] = [
+            BrokenFile(
+                label: "typos in a key and a verb",
+                yaml: """
+                    name: Typos
+                    apps:
+                      - id: mail
+                        bundle: com.contoso.mail
+                        multiIdentiy: true
+                      - id: notes
+                        bundle: com.example.notes
+                    steps:
+                      - launch: {app: mail}
+                      - shrae: {from: mail, to: notes, item: {type: public.plain-text, text: hi}}
+
+                    """,
+                points: [("multiIdentiy", "apps[0].multiIdentiy"), ("shrae", "steps[1].shrae")],
+                fragments: [#"did you mean "multiIdentity"?"#, #"unknown verb "shrae"; did you mean "share"?"#]),
+            BrokenFile(
+                label: "an unknown account",
+                yaml: """
+                    accounts:
+                      - upn: alice@contoso.com
+                    apps:
+                      - id: mail
+                        bundle: com.contoso.mail
+                    steps:
+                      - signIn: {app: mail, account: alice@contoso.com}
+                      - signIn: {app: mail, account: alise@contoso.com}
+
+                    """,
+                points: [("alise@contoso.com", "steps[1].signIn.account")],
+                fragments: [#"no account with UPN or OID "alise@contoso.com""#, #"did you mean "alice@contoso.com"?"#]),
+            BrokenFile(
+                label: "a malformed Info.plist",
+                yaml: """
+                    apps:
+                      - id: mail
+                        bundle: com.contoso.mail
+                        info: apps/mail/Info.plist
+
+                    """,
+                extraFiles: [
+                    "apps/mail/Info.plist": """
+                        <?xml version="1.0" encoding="UTF-8"?>
+                        <plist version="1.0">
+                        <dict>
+                        \t<key>CFBundleIdentifier</key>
+                        \t<string>com.contoso.mail</strin
+
+                        """,
+                ],
+                points: [("apps/mail/Info.plist", "apps[0].info")],
+                fragments: ["apps/mail/Info.plist", "is not a well-formed property list"]),
+            BrokenFile(
+                label: "a wrong type",
+                yaml: """
+                    apps:
+                      - id: notes
+                        bundle: com.example.notes
+                        sdk: maybe
+
+                    """,
+                points: [("maybe", "apps[0].sdk")],
+                fragments: [#"must be true or false, but it is "maybe""#]),
+        ]
+
+        @Test(arguments: brokenFiles)
+        func runRefusesABadFileWithExitTwoNamingFileLineColumnAndKeyPath(_ bad: BrokenFile) async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let file = try tmp.write("scenario.yaml", bad.yaml)
+            for (name, text) in bad.extraFiles { try tmp.write(name, text) }
+            let r = try await CLI.run(["run", file.path], timeout: 60)
+            #expect(!r.timedOut, "\(r)")
+            #expect(r.status == 2, "\(r)")
+            #expect(r.stderr.hasPrefix("error: "), "\(r)")
+            for point in bad.points {
+                let at = try #require(CLI.position(of: point.token, in: bad.yaml))
+                let location = "\(file.path):\(at.line):\(at.column): \(point.keyPath): "
+                #expect(r.stderr.contains(location), "expected \"\(location)\" in\n\(r)")
+            }
+            for fragment in bad.fragments {
+                #expect(r.stderr.contains(fragment), "expected \"\(fragment)\" in\n\(r)")
+            }
+            // Nothing ran: no fleet, no step lines.
+            #expect(!r.stdout.contains("fleet ready"), "\(r)")
+            #expect(Self.stepNumbers(r.stdout).isEmpty, "\(r)")
+        }
+
+        @Test func runExitsOneAndShowsExpectedVersusGotWithTheLineOfAFailedExpectation() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let file = try tmp.write("failing.yaml", ScenarioTexts.failingShare)
+            let r = try await CLI.run(["run", file.path, "--device-dir", tmp.path("device")], timeout: 60)
+            #expect(!r.timedOut, "\(r)")
+            #expect(r.status == 1, "\(r)")
+            let shareLine = try #require(CLI.position(of: "- share:", in: ScenarioTexts.failingShare)).line
+            let lines = r.stdoutLines
+            let first = try #require(lines.firstIndex { $0.hasPrefix("✔") && $0.contains(" 1 signIn ") }, "\(r)")
+            #expect(lines[first].contains("→  ok"))
+            let failed = try #require(lines.firstIndex { $0.hasPrefix("✘") && $0.contains(" 2 share mail") }, "\(r)")
+            #expect(lines[failed].contains("→  {blocked: outbound-policy}"), "\(r)")
+            // The highlight follows the failed step's line.
+            #expect(lines[failed + 1].contains("expected delivered, got {blocked: outbound-policy} (line \(shareLine))"), "\(r)")
+            #expect(r.stdout.contains("✘ Failing share: 1 of 2 expectations failed"), "\(r)")
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+extension CLITests {
+    /// `mamsim test PATH...`: a folder with one passing and one failing scenario.
+    @Suite struct TestCommandTests {
+        /// `a-first.yaml` ("Passing share") and `b-second.yaml` ("Failing share"): the file names
+        /// share no word with the scenario names, so `--filter` by name and by path differ.
+        static func suite() throws -> TemporaryDirectory {
+            let tmp = try TemporaryDirectory()
+            try tmp.write("suite/a-first.yaml", ScenarioTexts.passingShare)
+            try tmp.write("suite/b-second.yaml", ScenarioTexts.failingShare)
+            return tmp
+        }
+
+        static func json(_ text: String) throws -> [String: Any] {
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            return try #require(object as? [String: Any])
+        }
+
+        static func scenarios(_ root: [String: Any]) throws -> [[String: Any]] {
+            try #require(root["scenarios"] as? [[String: Any]])
+        }
+
+        @Test func testExitsOneWhenOneOfTwoScenariosFails() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            let r = try await CLI.run(["test", tmp.path("suite")], timeout: 120)
+            #expect(!r.timedOut, "\(r)")
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stdout.contains("✔ Passing share"), "\(r)")
+            #expect(r.stdout.contains("✘ Failing share: 1 of 2 steps failed"), "\(r)")
+            let shareLine = try #require(CLI.position(of: "- share:", in: ScenarioTexts.failingShare)).line
+            #expect(r.stdout.contains("step 2 share mail (alice@contoso.com) → notes (line \(shareLine)): expected delivered, got {blocked: outbound-policy}"), "\(r)")
+            #expect(r.stdout.contains("scenarios: 1 passed, 1 failed (4 steps)"), "\(r)")
+        }
+
+        @Test func testJSONFormatReportsEveryStepOutcome() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            let r = try await CLI.run(["test", tmp.path("suite"), "--format", "json"], timeout: 120)
+            #expect(r.status == 1, "\(r)")
+            let root = try Self.json(r.stdout)
+            #expect(root["passed"] as? Int == 1)
+            #expect(root["failed"] as? Int == 1)
+            let scenarios = try Self.scenarios(root)
+            #expect(scenarios.map { $0["name"] as? String } == ["Passing share", "Failing share"])
+
+            let passing = scenarios[0]
+            #expect(passing["passed"] as? Bool == true)
+            let passingSteps = try #require(passing["steps"] as? [[String: Any]])
+            #expect(passingSteps.map { $0["verb"] as? String } == ["share", "launch"])
+            #expect(passingSteps.map { $0["outcome"] as? String } == ["delivered", "ok"])
+            #expect(passingSteps.allSatisfy { $0["passed"] as? Bool == true })
+
+            let failing = scenarios[1]
+            #expect(failing["passed"] as? Bool == false)
+            #expect((failing["file"] as? String)?.hasSuffix("suite/b-second.yaml") == true)
+            let steps = try #require(failing["steps"] as? [[String: Any]])
+            #expect(steps.count == 2)
+            #expect(steps.map { $0["index"] as? Int } == [1, 2])
+            #expect(steps[0]["passed"] as? Bool == true)
+            #expect(steps[0]["outcome"] as? String == "ok")
+            let failed = steps[1]
+            #expect(failed["passed"] as? Bool == false)
+            #expect(failed["verb"] as? String == "share")
+            #expect(failed["expected"] as? String == "delivered")
+            #expect(failed["outcome"] as? String == "{blocked: outbound-policy}")
+            #expect(failed["reason"] as? String == "outbound-policy")
+            #expect(failed["line"] as? Int == CLI.position(of: "- share:", in: ScenarioTexts.failingShare)?.line)
+            #expect((failed["explanation"] as? String)?.isEmpty == false)
+        }
+
+        /// Collects `<testcase>`s and the `<failure>`s inside them.
+        final class JUnitReader: NSObject, XMLParserDelegate {
+            var testcases: [(name: String, classname: String, failure: String?)] = []
+            var suites: [[String: String]] = []
+            private var open: (name: String, classname: String, failure: String?)?
+
+            func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?,
+                        qualifiedName: String?, attributes: [String: String] = [:]) {
+                switch element {
+                case "testsuite": suites.append(attributes)
+                case "testcase": open = (attributes["name"] ?? "", attributes["classname"] ?? "", nil)
+                case "failure": open?.failure = attributes["message"] ?? ""
+                default: break
+                }
+            }
+
+            func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+                if element == "testcase", let t = open {
+                    testcases.append(t)
+                    open = nil
+                }
+            }
+        }
+
+        @Test func testJUnitOutputIsWellFormedXMLWithATestcasePerStepAndAFailure() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            let report = tmp.path("reports/junit.xml")
+            try FileManager.default.createDirectory(atPath: tmp.path("reports"), withIntermediateDirectories: true)
+            let r = try await CLI.run(["test", tmp.path("suite"), "--format", "junit", "--output", report], timeout: 120)
+            #expect(r.status == 1, "\(r)")
+            // The report goes to the file; the terminal gets the summary only.
+            #expect(!r.stdout.contains("<testsuites"), "\(r)")
+            #expect(r.stdout.contains("scenarios: 1 passed, 1 failed"), "\(r)")
+
+            let data = try Data(contentsOf: URL(fileURLWithPath: report))
+            let parser = XMLParser(data: data)
+            let reader = JUnitReader()
+            parser.delegate = reader
+            #expect(parser.parse(), "not well-formed: \(String(describing: parser.parserError))\n\(String(decoding: data, as: UTF8.self))")
+            #expect(reader.suites.map { $0["name"] } == ["Passing share", "Failing share"])
+            #expect(reader.suites.map { $0["failures"] } == ["0", "1"])
+            #expect(reader.testcases.count == 4)
+            let failures = reader.testcases.filter { $0.failure != nil }
+            #expect(failures.count == 1)
+            let failure = try #require(failures.first)
+            #expect(failure.classname == "Failing share")
+            #expect(failure.name.hasPrefix("2. share mail"))
+            #expect(failure.failure?.contains("expected delivered, got {blocked: outbound-policy}") == true)
+            #expect(reader.testcases.filter { $0.classname == "Passing share" }.allSatisfy { $0.failure == nil })
+        }
+
+        @Test func testFilterRunsOnlyScenariosWhoseNameOrPathMatches() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            // By scenario name (case-insensitive): only the passing one, so exit 0.
+            let byName = try await CLI.run(["test", tmp.path("suite"), "--filter", "passing", "--format", "json"], timeout: 120)
+            #expect(byName.status == 0, "\(byName)")
+            let named = try Self.scenarios(Self.json(byName.stdout))
+            #expect(named.map { $0["name"] as? String } == ["Passing share"])
+
+            // By path: only the failing one, so exit 1.
+            let byPath = try await CLI.run(["test", tmp.path("suite"), "--filter", "b-second", "--format", "json"], timeout: 120)
+            #expect(byPath.status == 1, "\(byPath)")
+            let pathed = try Self.scenarios(Self.json(byPath.stdout))
+            #expect(pathed.map { $0["name"] as? String } == ["Failing share"])
+        }
+
+        @Test func testWithOneJobRunsEveryScenario() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            let r = try await CLI.run(["test", tmp.path("suite"), "--jobs", "1", "--format", "json"], timeout: 120)
+            #expect(r.status == 1, "\(r)")
+            let root = try Self.json(r.stdout)
+            #expect(root["passed"] as? Int == 1)
+            #expect(root["failed"] as? Int == 1)
+            let steps = try Self.scenarios(root).map { ($0["steps"] as? [[String: Any]])?.count ?? 0 }
+            #expect(steps == [2, 2])
+        }
+    }
+}
