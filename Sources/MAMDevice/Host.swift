@@ -62,7 +62,8 @@ public final class Host {
     // MARK: - Lookup
 
     func spec(named name: String) -> AppSpec? {
-        if let s = specs[name.lowercased()] { return s }
+        // Handles are usually written as declared: try the name as it is before folding case.
+        if let s = specs[name] ?? specs[name.lowercased()] { return s }
         let bundle = BundleID(name)
         return configuration.apps.first { $0.bundleID == bundle }
     }

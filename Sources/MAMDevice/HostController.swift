@@ -8,8 +8,6 @@ import Synchronization
 public final class HostController: Sendable {
     private let thread: LoopThread
     private let box: HostBox
-    /// Everything the host reports, in order.
-    public let events: AsyncStream<HostEvent>
 
     /// `@unchecked Sendable` is safe: `host` is written once on the loop thread during setup,
     /// before `init` returns, and read only by jobs running on that same thread.
@@ -18,16 +16,11 @@ public final class HostController: Sendable {
     }
 
     /// Creates the host on a new loop thread. `onEvent`, if given, is called on the loop
-    /// thread for every event (for live progress) in addition to `events`.
+    /// thread for every event, in order (logs, progress displays, tests); it must be quick.
     public init(configuration: HostConfiguration, onEvent: (@Sendable (HostEvent) -> Void)? = nil) throws {
         let box = HostBox()
-        let (stream, input) = AsyncStream.makeStream(of: HostEvent.self, bufferingPolicy: .bufferingNewest(100_000))
-        events = stream
         thread = try LoopThread { loop in
-            box.host = try Host(loop: loop, configuration: configuration) { event in
-                onEvent?(event)
-                input.yield(event)
-            }
+            box.host = try Host(loop: loop, configuration: configuration) { event in onEvent?(event) }
         }
         self.box = box
     }

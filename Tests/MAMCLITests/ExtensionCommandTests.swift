@@ -115,5 +115,22 @@ extension CLITests {
             #expect(plain.status == 1, "\(plain)")
             #expect(plain.stdout.hasPrefix("not activated: "), "\(plain)")
         }
+        /// The configurator "only rewrites the rule when a twin is missing"
+        /// (IntuneConfigurator.swift). share-to-notes already lists the twin of every type
+        /// it accepts (its README says so), yet `configure` rewrites it.
+        @Test func configureLeavesARuleThatAlreadyHasEveryTwinUnchanged() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let copy = tmp.url.appendingPathComponent("Info.plist")
+            try FileManager.default.copyItem(at: CLI.repo("plugins/share-to-notes/Info.plist"), to: copy)
+            let out = tmp.path("out.plist")
+            let r = try await CLI.run(["configure", copy.path, "-o", out], timeout: 60)
+            #expect(r.status == 0, "\(r)")
+            let same = try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: copy)
+            withKnownIssue("configure rewrites share-to-notes' hand-configured rule and reports addedIntuneTypes") {
+                #expect(r.stdout == "\(out): unchanged\n", "\(r)")
+                #expect(same)
+            }
+        }
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 extension CLITests {
     /// `mamsim test PATH...`: a folder with one passing and one failing scenario.

@@ -26,6 +26,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the Node reference even if node is on the PATH.")
     var noNode = false
 
+    @Option(help: "Run only one part: latency, broker or fleet.")
+    var only: String?
+
     func run() async throws {
         let runtime = appRuntime ?? siblingExecutable("mamsim-app")
         guard FileManager.default.isExecutableFile(atPath: runtime) else {
@@ -35,7 +38,7 @@ struct BenchCommand: AsyncParsableCommand {
         var table = BenchTable()
         print("mamsim bench — \(ProcessInfo.processInfo.activeProcessorCount) CPUs; latency pinned to CPU 0; references measured in this run\n")
 
-        for size in [64, 1024] {
+        for size in [64, 1024] where only == nil || only == "latency" {
             let ours = try LatencyBench.run(appRuntime: runtime, size: size, count: pings)
             let c = try references.c("--pin", "0", "latency", "\(size)", "\(pings)")
             let node = try references.node("--pin", "0", "latency", "\(size)", "\(pings)")
@@ -43,12 +46,14 @@ struct BenchCommand: AsyncParsableCommand {
             table.add("round trip \(size) B p99 (µs)", ours.p99, c?["p99_us"], node?["p99_us"], lowerIsBetter: true)
         }
 
+        if only == nil || only == "broker" {
         let broker = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024)
         let cBroker = try references.c("broker", "1024", "\(items)")
         let nodeBroker = try references.node("broker", "1024", "\(items)")
         table.add("broker 1 KiB items/s", broker, cBroker?["items_per_s"], nodeBroker?["items_per_s"], lowerIsBetter: false, target: "≥ 1.0× C, ≥ 2× Node")
+        }
 
-        for n in fleet {
+        for n in fleet where only == nil || only == "fleet" {
             let ours = try await FleetBench.run(appRuntime: runtime, count: n)
             let c = try references.c("fleet", "\(n)")
             let node = n <= 100 ? try references.node("fleet", "\(n)") : nil
