@@ -133,6 +133,8 @@ extension Host {
             throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.deliver.item.id)")
         }
         if ack.accepted {
+            receivedItems[destination.handle.lowercased(), default: []].append(
+                ReceivedItem(item: pending.deliver.item, from: pending.record.from, receivedAs: pending.deliver.receivedAs))
             answer(pending, .delivered)
         } else {
             answer(pending, .failed(.badRequest, "\(destination.handle) declined the item"))

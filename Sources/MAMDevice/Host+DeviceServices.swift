@@ -114,6 +114,12 @@ extension Host {
         return (process, ui, accounts(of: spec))
     }
 
+    /// The items an app or extension accepted so far, in order.
+    public func received(_ name: String) -> [ReceivedItem] {
+        guard let spec = spec(named: name) else { return [] }
+        return receivedItems[spec.handle.lowercased()] ?? []
+    }
+
     public func fileOwner(_ name: String, path: String) throws -> String? {
         guard let spec = spec(named: name) else { throw DeviceStateError(.unknownApp, HostError.unknownApp(name).description) }
         return try state.fileOwner(app: spec.bundleID, path: ContainerPath(parsing: path))

@@ -1,3 +1,4 @@
+import Foundation
 public import MAMDeviceState
 public import MAMLoop
 import MAMModel
@@ -26,6 +27,8 @@ public final class Host {
     /// The PIN the user will type at the next PIN prompt of an app (scenario `switchIdentity.pin`).
     var pinAnswers: [String: String] = [:]
     var pasteboard: Pasteboard?
+    /// Items each app or extension accepted, by handle, in order: what it received.
+    var receivedItems: [String: [ReceivedItem]] = [:]
     /// Written into each audit record: the scenario and step being run.
     public var auditContext: (scenario: String, step: String) = ("", "")
     var specs: [String: AppSpec] = [:]
@@ -120,7 +123,7 @@ public final class Host {
         let program = spec.executable ?? configuration.appRuntime
         do {
             child.process = try ChildProcess(
-                loop: loop, executable: program, arguments: spec.arguments, channel: pipe,
+                loop: loop, executable: program, arguments: spec.arguments, environment: childEnvironment, channel: pipe,
                 quiet: configuration.quietChildren
             ) { [unowned self, unowned child] exit in self.childExited(child, exit) }
         } catch {
@@ -153,6 +156,16 @@ public final class Host {
                 }
             }
         }
+    }
+
+    /// The host's environment plus `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a
+    /// plugin's `run` script can find an executable built beside `mamsim-app`, and
+    /// `MAMSIM_DEVICE_DIR`.
+    var childEnvironment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["MAMSIM_BIN_DIR"] = URL(fileURLWithPath: configuration.appRuntime).deletingLastPathComponent().path
+        env["MAMSIM_DEVICE_DIR"] = configuration.deviceDirectory.path
+        return env
     }
 
     func finishWaiters(_ key: String, _ result: Result<Int32, HostError>) {

@@ -47,3 +47,11 @@ public struct ShareRecord: Sendable, CustomStringConvertible {
         return "share \(itemID) \(from) (\(who)) → \(to)\(receiver): \(outcome)"
     }
 }
+
+/// An item an app or extension accepted, as the host delivered it.
+public struct ReceivedItem: Sendable, Hashable {
+    public var item: Item
+    /// The sender's handle.
+    public var from: String
+    public var receivedAs: String
+}

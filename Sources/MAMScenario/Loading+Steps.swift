@@ -25,7 +25,7 @@ extension Loading {
         .wipe: (["app", "account"], []),
         .setPolicy: (["account", "policy"], []),
         .advanceClock: (["by"], []),
-        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files"]),
+        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received"]),
     ]
 
     func readSteps(_ v: Located) -> [Step] {
@@ -193,7 +193,36 @@ extension Loading {
                 reader.error(x, "files must be a mapping of paths to owners (an account, or \"\" for personal), but it is \(x.shape)")
             }
         }
+        if let x = f["received"], let items = reader.list(x, what: "received") {
+            state.received = items.compactMap(readReceived)
+        }
         return state
+    }
+
+    /// One entry of `received`: the item's text, or a mapping of `text`, `type`, `owner`, `from`.
+    private func readReceived(_ v: Located) -> ReceivedExpectation? {
+        if v.node.scalar != nil {
+            return reader.string(v, what: "each entry of received").map { ReceivedExpectation(text: $0) }
+        }
+        guard case .mapping(let m) = v.node else {
+            reader.error(v, "each entry of received is the item's text or a mapping of text, type, owner, from; it is \(v.shape)")
+            return nil
+        }
+        var entry = ReceivedExpectation()
+        for (k, value) in m {
+            let key = k.scalar?.string ?? ""
+            let loc = Located(node: value, path: v.child(key))
+            switch key {
+            case "text": entry.text = reader.string(loc, what: "text")
+            case "type": entry.type = reader.string(loc, what: "type")
+            case "from": entry.from = reader.string(loc, what: "from")
+            case "owner": entry.owner = loc.isNull ? Account(upn: "") : account(loc, what: "owner", allowUnmanaged: true)
+            default:
+                let hint = Suggestion.closest(to: key, among: ["text", "type", "owner", "from"]).map { "; did you mean \"\($0)\"?" } ?? ""
+                reader.error(loc, "unknown key \"\(key)\" in a received entry\(hint)")
+            }
+        }
+        return entry
     }
 
     // MARK: Items

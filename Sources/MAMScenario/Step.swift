@@ -96,13 +96,33 @@ public struct StateExpectation: Sendable, Hashable {
     public var processIdentity: Account?
     /// Owner of each file by path inside the app's container (`Account(upn: "")` = personal).
     public var files: [String: Account]?
+    /// The items the app (or extension) accepted, in order (an extension of v1).
+    public var received: [ReceivedExpectation]?
 
     public init(signedIn: [Account]? = nil, uiIdentity: Account? = nil, processIdentity: Account? = nil,
-                files: [String: Account]? = nil) {
+                files: [String: Account]? = nil, received: [ReceivedExpectation]? = nil) {
         self.signedIn = signedIn
         self.uiIdentity = uiIdentity
         self.processIdentity = processIdentity
         self.files = files
+        self.received = received
+    }
+}
+
+/// What one received item must look like; absent fields are not checked.
+public struct ReceivedExpectation: Sendable, Hashable {
+    public var text: String?
+    public var type: String?
+    /// The owner the host stamped (`Account(upn: "")` = personal data).
+    public var owner: Account?
+    /// The sender's app id.
+    public var from: String?
+
+    public init(text: String? = nil, type: String? = nil, owner: Account? = nil, from: String? = nil) {
+        self.text = text
+        self.type = type
+        self.owner = owner
+        self.from = from
     }
 }
 

@@ -225,7 +225,8 @@ extension CLITests {
             let failed = try #require(lines.firstIndex { $0.hasPrefix("✘") && $0.contains(" 2 share mail") }, "\(r)")
             #expect(lines[failed].contains("→  {blocked: outbound-policy}"), "\(r)")
             // The highlight follows the failed step's line.
-            #expect(lines[failed + 1].contains("expected delivered, got {blocked: outbound-policy} (line \(shareLine))"), "\(r)")
+            let highlight = failed + 1 < lines.count ? lines[failed + 1] : ""
+            #expect(highlight.contains("expected delivered, got {blocked: outbound-policy} (line \(shareLine))"), "\(r)")
             #expect(r.stdout.contains("✘ Failing share: 1 of 2 expectations failed"), "\(r)")
         }
         /// RULES.md §5: "every mismatch [of allowed accounts] is logged"; SCENARIOS.md: every

@@ -249,7 +249,29 @@ public enum ScenarioRunner {
             case .failure(let err): out.append("\(path): \(err)")
             }
         }
+        if let expected = e.received {
+            let got = await host.withHost({ h, done in done(h.received(app)) }, orElse: [ReceivedItem]())
+            if got.count != expected.count {
+                out.append("received \(got.count) items (\(got.map(summary).joined(separator: "; "))), expected \(expected.count)")
+            }
+            for (i, (want, have)) in zip(expected, got).enumerated() {
+                let text = have.item.text ?? ""
+                let owner = have.item.ownership?.upn ?? ""
+                var wrong: [String] = []
+                if let t = want.text, t != text, t != have.item.fileName { wrong.append("text \"\(text)\", expected \"\(t)\"") }
+                if let t = want.type, !have.item.typeIdentifiers.contains(where: { $0.lowercased() == t.lowercased() }) {
+                    wrong.append("types \(have.item.typeIdentifiers), expected \(t)")
+                }
+                if let o = want.owner, !same(owner, o) { wrong.append("owner \(describe(owner)), expected \(o.isEmpty ? "unmanaged" : o.upn)") }
+                if let f = want.from, f.lowercased() != have.from.lowercased() { wrong.append("from \(have.from), expected \(f)") }
+                if !wrong.isEmpty { out.append("received item \(i + 1): " + wrong.joined(separator: ", ")) }
+            }
+        }
         return out
+    }
+
+    private static func summary(_ r: ReceivedItem) -> String {
+        "\(r.item.text.map { "\"\($0.prefix(40))\"" } ?? r.item.fileName) from \(r.from)"
     }
 
     private static func describe(_ identity: String?) -> String {
