@@ -1,4 +1,3 @@
-import Foundation
 public import MAMDeviceState
 public import MAMLoop
 import MAMModel
@@ -156,16 +155,6 @@ public final class Host {
                 }
             }
         }
-    }
-
-    /// The host's environment plus `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a
-    /// plugin's `run` script can find an executable built beside `mamsim-app`, and
-    /// `MAMSIM_DEVICE_DIR`.
-    var childEnvironment: [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["MAMSIM_BIN_DIR"] = URL(fileURLWithPath: configuration.appRuntime).deletingLastPathComponent().path
-        env["MAMSIM_DEVICE_DIR"] = configuration.deviceDirectory.path
-        return env
     }
 
     func finishWaiters(_ key: String, _ result: Result<Int32, HostError>) {

@@ -153,5 +153,21 @@ extension CLITests {
             let steps = try Self.scenarios(root).map { ($0["steps"] as? [[String: Any]])?.count ?? 0 }
             #expect(steps == [2, 2])
         }
+        /// `test` skips hidden, `policies` and `fixtures` folders *inside* the given folders,
+        /// but checks every component of the absolute path, so a suite stored below such a
+        /// folder (a checkout under `~/.cache`, a project under `fixtures/`) is not found.
+        @Test(arguments: [".hidden", "fixtures"])
+        func testFindsScenariosInAFolderThatLiesBelowAnExcludedName(_ excluded: String) async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try tmp.write("\(excluded)/suite/a-first.yaml", ScenarioTexts.passingShare)
+            let r = try await CLI.run(["test", "suite", "--format", "json"], in: tmp.url.appendingPathComponent(excluded), timeout: 120)
+            withKnownIssue("the exclusion of hidden/policies/fixtures folders looks at the whole absolute path") {
+                #expect(r.status == 0, "\(r)")
+                #expect(r.stdout.contains("\"Passing share\""), "\(r)")
+            }
+            // Whatever the outcome, it is not a crash or a hang.
+            #expect(!r.timedOut && (r.status == 0 || r.status == 2), "\(r)")
+        }
     }
 }
