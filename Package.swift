@@ -58,6 +58,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], linkerSettings: staticStdlib),
+        .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMLoop"], path: "plugins/share-to-notes/Sources/NotesShareExtension", linkerSettings: staticStdlib),
 
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -53,8 +53,50 @@ extension Host {
         let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver, in: fleet)
         guard decision.isAllowed else {
             let d = decision.decision
-            return answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, d.explanation), &record)
+            let blocked = ShareOutcome.blocked(d.blockedBy ?? .badRequest, d.explanation)
+            // A multi-identity destination may switch to its unmanaged identity to take data
+            // its managed identity may not receive (RULES.md §2, our reading of "will attempt
+            // to switch to an unmanaged account"). Not when the sender named the receiver.
+            if request.receiveAs.isEmpty, receiver != nil, target.descriptor.multiIdentity, isReady(target.handle) {
+                let unmanaged = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: nil, in: fleet)
+                if unmanaged.isAllowed {
+                    return askToSwitchToUnmanaged(target, because: d.explanation) { [unowned self, weak sender] accepted in
+                        guard let sender else { return }
+                        if accepted {
+                            var switched = record
+                            switched.receivedAs = ""
+                            deliver(request, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged, record: switched)
+                        } else {
+                            answer(sender, seq, blocked, &record)
+                        }
+                    }
+                }
+            }
+            return answer(sender, seq, blocked, &record)
         }
+        deliver(request, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record)
+    }
+
+    /// `identitySwitchRequired("")`: asks a multi-identity app to show its unmanaged identity;
+    /// on yes, its main window's UI identity becomes `""`.
+    private func askToSwitchToUnmanaged(_ target: AppSpec, because why: String, _ completion: @escaping (Bool) -> Void) {
+        command(target.handle, Command(verb: "identitySwitchRequired", args: ["account": "", "reason": why])) { [unowned self] result in
+            guard result.ok, result.outcome == "accept" else { return completion(false) }
+            do {
+                let report = try state.setUIPolicyAccountId(app: identityOwner(of: target), window: "", account: "", pin: nil, now: nil)
+                onEvent(.note("\(target.handle) switched to its unmanaged identity to receive an item: \(why)"))
+                completion(report.result == .success)
+            } catch {
+                completion(false)
+            }
+        }
+    }
+
+    /// Stamps the owner and hands the item to the destination (starting an extension on
+    /// demand); the sender is answered when the destination acknowledges or fails.
+    private func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
+                         owner: Account?, receiver: Account?, decision: TransferDecision, record: ShareRecord) {
+        var record = record
         let finalOwner = decision.owner(after: owner)
         let ownership = finalOwner.map {
             Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0), sourceBundle: sender.bundleID)

@@ -78,6 +78,9 @@ final class Runtime {
                     reply(CommandResult(ok: false, outcome: "error", reason: Reason.badRequest.rawValue, explanation: "unexpected answer \(frame.body.name)"))
                 }
             }
+        case "identitySwitchRequired":
+            // The generic runtime always agrees to show the requested identity.
+            reply(CommandResult(ok: true, outcome: "accept"))
         case "wipeDataForAccountId":
             // The generic runtime keeps no data of its own: the device deletes the account's
             // files (`false` = "I did not wipe").

@@ -146,4 +146,27 @@ import Testing
         #expect(await host.share(from: "app0", to: "app1", item: textItem("b", "b")) == .delivered)
         #expect(await host.shutdown() == 0)
     }
+
+    @Test func aMultiIdentityDestinationSwitchesToItsUnmanagedIdentityToTakePersonalData() async throws {
+        let chat = AppSpec(handle: "chat", descriptor: AppDescriptor(bundleID: "com.contoso.chat", multiIdentity: true))
+        var config = try makeConfiguration(apps: 1, extra: [chat])
+        config.fleet.install(chat.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("chat", account: "alice@contoso.com").isAllowed)
+        #expect(await host.signIn("chat", account: "bob@outlook.com").isAllowed)
+        await host.withHost({ h, done in h.answerNextPinPrompt("chat", with: "2580"); done(()) }, orElse: ())
+        let switched = await host.command("chat", Command(verb: "setIdentity", args: ["account": "alice@contoso.com", "window": ""]))
+        #expect(switched.outcome == "success", "\(switched)")
+        // Personal data into alice's managedApps inbound policy: blocked for alice, but chat can
+        // show its unmanaged identity instead, and does.
+        let outcome = await host.share(from: "notes", to: "chat", item: textItem("p", "personal"))
+        #expect(outcome == .delivered, "\(outcome)")
+        let ui = await host.withHost({ h, done in done(h.identities("chat").ui) }, orElse: "?")
+        #expect(ui == "")
+        // Naming the receiver turns the switch off: the block stands.
+        let named = await host.share(from: "notes", to: "chat", item: textItem("q", "personal"), receiveAs: "alice@contoso.com")
+        #expect(named.reason == .inboundPolicy, "\(named)")
+        #expect(await host.shutdown() == 0)
+    }
 }

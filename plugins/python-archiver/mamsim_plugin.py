@@ -1,0 +1,214 @@
+"""A small mamsim plugin runtime in Python: speaks proto/mamsim/v1 on fd 3 and hands each
+delivered item to a behaviour function.
+
+The wire: every message is one `mamsim.v1.Frame`, sent as a 4-byte big-endian length and the
+serialized frame. The child says Hello and the host answers Welcome (the identity it
+assigned); then the host sends Deliver frames, each answered with DeliverAck(item_id,
+accepted) whose reply_to is the Deliver's seq. The host sends Bye when the extension is idle:
+the program exits then, or when the host closes the channel. Sequence numbers of our frames
+start at 1 and grow; a frame out of order, oversized or unreadable makes the host cut us off.
+
+Use: `mamsim_plugin.main("behaviour.py")`, where behaviour.py defines `on_item(item)` and
+returns True to accept the item (see `Item` for what it carries).
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import struct
+import sys
+import traceback
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mamsim_pb"))
+try:
+    from mamsim.v1 import mamsim_pb2 as pb
+except ImportError as error:  # protobuf missing or of a version the generated code cannot use
+    req = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
+    sys.stderr.write(f"mamsim_plugin: cannot load the protobuf runtime ({error}); "
+                     f"install it with: python3 -m pip install -r {req}\n")
+    sys.exit(2)
+
+PROTOCOL_VERSION = 1
+INTUNE_PREFIX = "com.microsoft.intune.mam."
+FD = 3
+
+
+@dataclass(frozen=True)
+class Item:
+    """One delivered item, as the behaviour sees it."""
+    id: str
+    types: list[str]                 # registered type identifiers, most specific first
+    data: bytes | None               # inline payload; None when the host sent a file path
+    file_path: str = ""              # a path inside a container the host controls
+    file_name: str = ""
+    owner: str = ""                  # UPN the host stamped; "" = personal/unmanaged data
+    managed: bool = False            # the owner is a policy-managed account
+    sender: str = ""                 # bundle id of the app that shared it
+    received_as: str = ""            # the receiving account, if any
+
+    @property
+    def type(self) -> str:
+        return self.types[0] if self.types else ""
+
+    @property
+    def base_types(self) -> list[str]:
+        """The types without the com.microsoft.intune.mam. prefix of managed data."""
+        return [t[len(INTUNE_PREFIX):] if t.lower().startswith(INTUNE_PREFIX) else t for t in self.types]
+
+    @property
+    def base_type(self) -> str:
+        return self.base_types[0] if self.types else ""
+
+    @property
+    def content(self) -> bytes:
+        """The payload, read from the file when the host sent a path."""
+        if self.data is not None:
+            return self.data
+        with open(self.file_path, "rb") as f:
+            return f.read()
+
+    @property
+    def size(self) -> int:
+        return len(self.data) if self.data is not None else os.path.getsize(self.file_path)
+
+    @property
+    def text(self) -> str | None:
+        try:
+            return self.content.decode("utf-8")
+        except (UnicodeDecodeError, OSError):
+            return None
+
+
+def log(name: str, line: str) -> None:
+    sys.stderr.write(f"{name}: {line}\n")
+    sys.stderr.flush()
+
+
+class Channel:
+    """fd 3: framing, sequence numbers, and the handshake."""
+
+    def __init__(self, fd: int = FD):
+        self.fd = fd
+        self.seq = 0
+        self.buffer = b""
+        self.max_frame = 16 << 20     # until the Welcome says otherwise
+        os.set_blocking(fd, True)
+
+    def send(self, frame: pb.Frame, reply_to: int = 0) -> int:
+        self.seq += 1
+        frame.seq = self.seq
+        frame.reply_to = reply_to
+        payload = frame.SerializeToString()
+        data = struct.pack(">I", len(payload)) + payload
+        view = memoryview(data)
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
+        return self.seq
+
+    def receive(self) -> pb.Frame | None:
+        """The next frame, or None when the host closed the channel."""
+        while True:
+            if len(self.buffer) >= 4:
+                (length,) = struct.unpack(">I", self.buffer[:4])
+                if length > self.max_frame:
+                    raise ValueError(f"the host sent a {length}-byte frame (limit {self.max_frame})")
+                if len(self.buffer) >= 4 + length:
+                    payload, self.buffer = self.buffer[4:4 + length], self.buffer[4 + length:]
+                    frame = pb.Frame()
+                    frame.ParseFromString(payload)
+                    return frame
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except ConnectionResetError:
+                return None
+            if not chunk:
+                return None
+            self.buffer += chunk
+
+
+def load_behaviour(path: str):
+    spec = importlib.util.spec_from_file_location("behaviour", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if not callable(getattr(module, "on_item", None)):
+        raise SystemExit(f"{path} must define on_item(item) -> bool")
+    return module.on_item
+
+
+def to_item(deliver: pb.Deliver) -> Item:
+    it = deliver.item
+    inline = it.WhichOneof("payload") != "file_path"
+    return Item(
+        id=it.id, types=list(it.type_identifiers), data=bytes(it.inline_data) if inline else None,
+        file_path="" if inline else it.file_path, file_name=it.file_name,
+        owner=it.ownership.upn, managed=it.ownership.managed, sender=deliver.sender_bundle_id,
+        received_as=deliver.received_as)
+
+
+def describe(item: Item) -> str:
+    try:
+        size = f"{item.size} bytes"
+    except OSError:
+        size = "unreadable file"
+    return (f"item {item.id} ({','.join(item.types)}, {size}, owner {item.owner or 'unmanaged'}) "
+            f"from {item.sender}")
+
+
+def serve(on_item, name: str, runtime: str, fd: int = FD) -> int:
+    """Runs the conversation until Bye or end of channel; returns the exit status."""
+    try:
+        channel = Channel(fd)
+    except OSError as error:
+        log(name, f"cannot use fd {fd} ({error}); the mamsim host starts this program with its channel there")
+        return 2
+    channel.send(pb.Frame(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, pid=os.getpid(), runtime=runtime)))
+    accepted_ids: set[str] = set()
+    while True:
+        try:
+            frame = channel.receive()
+        except Exception as error:  # unreadable bytes: give up on the channel
+            log(name, f"unreadable frame from the host: {error}")
+            return 1
+        if frame is None:
+            return 0
+        body = frame.WhichOneof("body")
+        if body == "welcome":
+            w = frame.welcome
+            if w.max_frame_size:
+                channel.max_frame = w.max_frame_size
+        elif body == "deliver":
+            item = to_item(frame.deliver)
+            if item.id in accepted_ids:          # a re-sent delivery: acknowledged, not shown twice
+                accepted = True
+            else:
+                try:
+                    accepted = bool(on_item(item))
+                except Exception:
+                    log(name, f"on_item raised for item {item.id}; declining it\n{traceback.format_exc().rstrip()}")
+                    accepted = False
+                log(name, f"{'accepted' if accepted else 'declined'} {describe(item)}")
+                if accepted:
+                    accepted_ids.add(item.id)
+            channel.send(pb.Frame(deliver_ack=pb.DeliverAck(item_id=item.id, accepted=accepted)), reply_to=frame.seq)
+        elif body == "ping":
+            channel.send(pb.Frame(ping=pb.Ping(payload=frame.ping.payload)), reply_to=frame.seq)
+        elif body == "command":
+            channel.send(pb.Frame(command_result=pb.CommandResult(
+                ok=False, outcome="unsupported", explanation=f"{name} takes no commands")), reply_to=frame.seq)
+        elif body == "error":
+            log(name, f"the host reported {frame.error.code}: {frame.error.message}")
+        elif body == "bye":
+            return 0
+        elif body == "share_result":
+            pass                                  # we never share; nothing waits for it
+        else:
+            channel.send(pb.Frame(error=pb.Error(
+                code="bad-request", message=f"a plugin does not accept {body} frames")), reply_to=frame.seq)
+
+
+def main(behaviour_path: str, name: str | None = None, runtime: str | None = None) -> None:
+    name = name or os.path.basename(os.path.dirname(os.path.abspath(behaviour_path)))
+    on_item = load_behaviour(behaviour_path)
+    sys.exit(serve(on_item, name, runtime or f"{name}/python"))
