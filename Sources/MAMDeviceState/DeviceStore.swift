@@ -17,6 +17,10 @@ enum DeviceStore {
         // Several tests (and a second host looking at a stopped device) may open the file
         // while another connection holds it; wait instead of failing at once.
         config.busyMode = .timeout(5)
+        // In WAL mode NORMAL still survives a crash of the process (SIGKILL): a commit is in
+        // the WAL file before the call returns. It skips the fsync per commit, which only
+        // guards against the machine losing power — not a failure a simulated device has.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let queue = try DatabaseQueue(path: url.path, configuration: config)
         try migrator.migrate(queue)
         return queue

@@ -13,8 +13,18 @@ extension CLITests {
             ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "com.microsoft.intune.mam.com.adobe.pdf").@count == 1).@count == 1
             """
 
+        /// Every plugin folder of the repository (`plugins/*` with an Info.plist), relative paths.
+        static func repositoryPlugins() -> [String] {
+            let root = CLI.repo("plugins")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            return names.sorted()
+                .filter { FileManager.default.fileExists(atPath: root.appendingPathComponent("\($0)/Info.plist").path) }
+                .map { "plugins/\($0)" }
+        }
+
         @Test func lintReportsNoProblemsInTheRepositoryPlugins() async throws {
-            let plugins = ["plugins/open-in-word", "plugins/share-to-notes"]
+            let plugins = Self.repositoryPlugins()
+            #expect(Set(["plugins/open-in-word", "plugins/share-to-notes"]).isSubset(of: plugins), "\(plugins)")
             let r = try await CLI.run(["lint"] + plugins.map { CLI.repo($0).path }, timeout: 60)
             #expect(r.status == 0, "\(r)")
             for p in plugins {
@@ -41,8 +51,8 @@ extension CLITests {
             #expect(r.stdout.contains("error: keychain-access-groups[1]:"), "\(r)")
         }
 
-        @Test(arguments: ["plugins/open-in-word/Info.plist", "plugins/share-to-notes/Info.plist",
-                          "Tests/MAMExtensionsTests/Fixtures/lint/rule-without-intune-types/Info.plist"])
+        @Test(arguments: repositoryPlugins().map { "\($0)/Info.plist" }
+                  + ["Tests/MAMExtensionsTests/Fixtures/lint/rule-without-intune-types/Info.plist"])
         func configureOutputIsAFixedPointOfConfigure(_ plist: String) async throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }

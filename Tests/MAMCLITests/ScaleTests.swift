@@ -37,7 +37,7 @@ extension CLITests {
         }
 
         /// The resident memory of `root` and all its descendants, in KiB, from /proc (Linux).
-        static func treeResidentKiB(root: Int32) -> Int? {
+        static func treeResidentKiB(root: Int32) -> (kib: Int, processes: Int)? {
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
             var parent: [Int32: Int32] = [:]
             for entry in entries {
@@ -63,19 +63,21 @@ extension CLITests {
                 let fields = statm.split(separator: " ")
                 if fields.count > 1, let pages = Int(fields[1]) { total += pages * pageKiB }
             }
-            return total
+            return (total, tree.count)
         }
 
         /// Samples the process tree's memory now and then while it runs.
         final class Sampler: @unchecked Sendable {
             // Used only from the polling loop of `CLI.run`, one call at a time.
             var peakKiB = 0
+            var processesAtPeak = 0
             private var polls = 0
 
             func sample(_ pid: Int32) {
                 polls += 1
-                guard polls % 5 == 1, let kib = ScaleTests.treeResidentKiB(root: pid) else { return }
-                peakKiB = max(peakKiB, kib)
+                guard polls % 5 == 1, let tree = ScaleTests.treeResidentKiB(root: pid), tree.kib > peakKiB else { return }
+                peakKiB = tree.kib
+                processesAtPeak = tree.processes
             }
         }
 
@@ -117,7 +119,7 @@ extension CLITests {
                 lines.append("scale: /usr/bin/time not available; peak RSS of a single process not measured")
             }
             if sampler.peakKiB > 0 {
-                lines.append("scale: peak RSS of mamsim plus its app processes (sampled from /proc every ~100 ms) \(sampler.peakKiB) KiB")
+                lines.append("scale: peak RSS of mamsim plus its app processes (sum over \(sampler.processesAtPeak) processes, sampled from /proc every ~100 ms) \(sampler.peakKiB) KiB")
             }
             for line in lines { print(line) }
         }

@@ -9,7 +9,8 @@ the program exits then, or when the host closes the channel. Sequence numbers of
 start at 1 and grow; a frame out of order, oversized or unreadable makes the host cut us off.
 
 Use: `mamsim_plugin.main("behaviour.py")`, where behaviour.py defines `on_item(item)` and
-returns True to accept the item (see `Item` for what it carries).
+returns True to accept the item (see `Item` for what it carries), or
+`mamsim_plugin.run(on_item, name)` with the function itself.
 """
 from __future__ import annotations
 
@@ -208,7 +209,18 @@ def serve(on_item, name: str, runtime: str, fd: int = FD) -> int:
                 code="bad-request", message=f"a plugin does not accept {body} frames")), reply_to=frame.seq)
 
 
+def exit_now(status: int) -> None:
+    """Ends the process at once: the host may start a new instance for the next share as soon
+    as this one is gone, so no interpreter teardown is spent on the way out."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
+def run(on_item, name: str, runtime: str | None = None) -> None:
+    exit_now(serve(on_item, name, runtime or f"{name}/python"))
+
+
 def main(behaviour_path: str, name: str | None = None, runtime: str | None = None) -> None:
     name = name or os.path.basename(os.path.dirname(os.path.abspath(behaviour_path)))
-    on_item = load_behaviour(behaviour_path)
-    sys.exit(serve(on_item, name, runtime or f"{name}/python"))
+    run(load_behaviour(behaviour_path), name, runtime)
