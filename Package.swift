@@ -64,7 +64,8 @@ let package = Package(
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMExtensions"], exclude: ["Fixtures"]),
-        .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy"]),
+        .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit"]),
+        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel"]),
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMExtensions"],
             exclude: ["Fixtures"]),

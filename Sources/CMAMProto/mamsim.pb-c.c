@@ -598,6 +598,12 @@ void   mamsim__v1__command__free_unpacked
   assert(message->base.descriptor == &mamsim__v1__command__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v1__command_result__values_entry__init
+                     (Mamsim__V1__CommandResult__ValuesEntry         *message)
+{
+  static const Mamsim__V1__CommandResult__ValuesEntry init_value = MAMSIM__V1__COMMAND_RESULT__VALUES_ENTRY__INIT;
+  *message = init_value;
+}
 void   mamsim__v1__command_result__init
                      (Mamsim__V1__CommandResult         *message)
 {
@@ -641,6 +647,108 @@ void   mamsim__v1__command_result__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &mamsim__v1__command_result__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v1__service_request__args_entry__init
+                     (Mamsim__V1__ServiceRequest__ArgsEntry         *message)
+{
+  static const Mamsim__V1__ServiceRequest__ArgsEntry init_value = MAMSIM__V1__SERVICE_REQUEST__ARGS_ENTRY__INIT;
+  *message = init_value;
+}
+void   mamsim__v1__service_request__init
+                     (Mamsim__V1__ServiceRequest         *message)
+{
+  static const Mamsim__V1__ServiceRequest init_value = MAMSIM__V1__SERVICE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t mamsim__v1__service_request__get_packed_size
+                     (const Mamsim__V1__ServiceRequest *message)
+{
+  assert(message->base.descriptor == &mamsim__v1__service_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v1__service_request__pack
+                     (const Mamsim__V1__ServiceRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v1__service_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v1__service_request__pack_to_buffer
+                     (const Mamsim__V1__ServiceRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v1__service_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V1__ServiceRequest *
+       mamsim__v1__service_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V1__ServiceRequest *)
+     protobuf_c_message_unpack (&mamsim__v1__service_request__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v1__service_request__free_unpacked
+                     (Mamsim__V1__ServiceRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v1__service_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v1__service_result__values_entry__init
+                     (Mamsim__V1__ServiceResult__ValuesEntry         *message)
+{
+  static const Mamsim__V1__ServiceResult__ValuesEntry init_value = MAMSIM__V1__SERVICE_RESULT__VALUES_ENTRY__INIT;
+  *message = init_value;
+}
+void   mamsim__v1__service_result__init
+                     (Mamsim__V1__ServiceResult         *message)
+{
+  static const Mamsim__V1__ServiceResult init_value = MAMSIM__V1__SERVICE_RESULT__INIT;
+  *message = init_value;
+}
+size_t mamsim__v1__service_result__get_packed_size
+                     (const Mamsim__V1__ServiceResult *message)
+{
+  assert(message->base.descriptor == &mamsim__v1__service_result__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v1__service_result__pack
+                     (const Mamsim__V1__ServiceResult *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v1__service_result__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v1__service_result__pack_to_buffer
+                     (const Mamsim__V1__ServiceResult *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v1__service_result__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V1__ServiceResult *
+       mamsim__v1__service_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V1__ServiceResult *)
+     protobuf_c_message_unpack (&mamsim__v1__service_result__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v1__service_result__free_unpacked
+                     (Mamsim__V1__ServiceResult *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v1__service_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   mamsim__v1__error__init
@@ -1848,7 +1956,58 @@ const ProtobufCMessageDescriptor mamsim__v1__command__descriptor =
   (ProtobufCMessageInit) mamsim__v1__command__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v1__command_result__field_descriptors[4] =
+static const ProtobufCFieldDescriptor mamsim__v1__command_result__values_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__CommandResult__ValuesEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__CommandResult__ValuesEntry, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v1__command_result__values_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange mamsim__v1__command_result__values_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v1__command_result__values_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v1.CommandResult.ValuesEntry",
+  "ValuesEntry",
+  "Mamsim__V1__CommandResult__ValuesEntry",
+  "mamsim.v1",
+  sizeof(Mamsim__V1__CommandResult__ValuesEntry),
+  2,
+  mamsim__v1__command_result__values_entry__field_descriptors,
+  mamsim__v1__command_result__values_entry__field_indices_by_name,
+  1,  mamsim__v1__command_result__values_entry__number_ranges,
+  (ProtobufCMessageInit) mamsim__v1__command_result__values_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v1__command_result__field_descriptors[6] =
 {
   {
     "ok",
@@ -1898,17 +2057,43 @@ static const ProtobufCFieldDescriptor mamsim__v1__command_result__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "values",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V1__CommandResult, n_values),
+    offsetof(Mamsim__V1__CommandResult, values),
+    &mamsim__v1__command_result__values_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__CommandResult, data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v1__command_result__field_indices_by_name[] = {
+  5,   /* field[5] = data */
   3,   /* field[3] = explanation */
   0,   /* field[0] = ok */
   1,   /* field[1] = outcome */
   2,   /* field[2] = reason */
+  4,   /* field[4] = values */
 };
 static const ProtobufCIntRange mamsim__v1__command_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor mamsim__v1__command_result__descriptor =
 {
@@ -1918,11 +2103,280 @@ const ProtobufCMessageDescriptor mamsim__v1__command_result__descriptor =
   "Mamsim__V1__CommandResult",
   "mamsim.v1",
   sizeof(Mamsim__V1__CommandResult),
-  4,
+  6,
   mamsim__v1__command_result__field_descriptors,
   mamsim__v1__command_result__field_indices_by_name,
   1,  mamsim__v1__command_result__number_ranges,
   (ProtobufCMessageInit) mamsim__v1__command_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v1__service_request__args_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceRequest__ArgsEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceRequest__ArgsEntry, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v1__service_request__args_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange mamsim__v1__service_request__args_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v1__service_request__args_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v1.ServiceRequest.ArgsEntry",
+  "ArgsEntry",
+  "Mamsim__V1__ServiceRequest__ArgsEntry",
+  "mamsim.v1",
+  sizeof(Mamsim__V1__ServiceRequest__ArgsEntry),
+  2,
+  mamsim__v1__service_request__args_entry__field_descriptors,
+  mamsim__v1__service_request__args_entry__field_indices_by_name,
+  1,  mamsim__v1__service_request__args_entry__number_ranges,
+  (ProtobufCMessageInit) mamsim__v1__service_request__args_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v1__service_request__field_descriptors[3] =
+{
+  {
+    "op",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceRequest, op),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "args",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V1__ServiceRequest, n_args),
+    offsetof(Mamsim__V1__ServiceRequest, args),
+    &mamsim__v1__service_request__args_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceRequest, data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v1__service_request__field_indices_by_name[] = {
+  1,   /* field[1] = args */
+  2,   /* field[2] = data */
+  0,   /* field[0] = op */
+};
+static const ProtobufCIntRange mamsim__v1__service_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v1__service_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v1.ServiceRequest",
+  "ServiceRequest",
+  "Mamsim__V1__ServiceRequest",
+  "mamsim.v1",
+  sizeof(Mamsim__V1__ServiceRequest),
+  3,
+  mamsim__v1__service_request__field_descriptors,
+  mamsim__v1__service_request__field_indices_by_name,
+  1,  mamsim__v1__service_request__number_ranges,
+  (ProtobufCMessageInit) mamsim__v1__service_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v1__service_result__values_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceResult__ValuesEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceResult__ValuesEntry, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v1__service_result__values_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange mamsim__v1__service_result__values_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v1__service_result__values_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v1.ServiceResult.ValuesEntry",
+  "ValuesEntry",
+  "Mamsim__V1__ServiceResult__ValuesEntry",
+  "mamsim.v1",
+  sizeof(Mamsim__V1__ServiceResult__ValuesEntry),
+  2,
+  mamsim__v1__service_result__values_entry__field_descriptors,
+  mamsim__v1__service_result__values_entry__field_indices_by_name,
+  1,  mamsim__v1__service_result__values_entry__number_ranges,
+  (ProtobufCMessageInit) mamsim__v1__service_result__values_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v1__service_result__field_descriptors[6] =
+{
+  {
+    "ok",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceResult, ok),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceResult, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "explanation",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceResult, explanation),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "values",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V1__ServiceResult, n_values),
+    offsetof(Mamsim__V1__ServiceResult, values),
+    &mamsim__v1__service_result__values_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceResult, data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "status",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V1__ServiceResult, status),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v1__service_result__field_indices_by_name[] = {
+  4,   /* field[4] = data */
+  2,   /* field[2] = explanation */
+  0,   /* field[0] = ok */
+  1,   /* field[1] = reason */
+  5,   /* field[5] = status */
+  3,   /* field[3] = values */
+};
+static const ProtobufCIntRange mamsim__v1__service_result__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor mamsim__v1__service_result__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v1.ServiceResult",
+  "ServiceResult",
+  "Mamsim__V1__ServiceResult",
+  "mamsim.v1",
+  sizeof(Mamsim__V1__ServiceResult),
+  6,
+  mamsim__v1__service_result__field_descriptors,
+  mamsim__v1__service_result__field_indices_by_name,
+  1,  mamsim__v1__service_result__number_ranges,
+  (ProtobufCMessageInit) mamsim__v1__service_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor mamsim__v1__error__field_descriptors[2] =
@@ -2052,7 +2506,7 @@ const ProtobufCMessageDescriptor mamsim__v1__ping__descriptor =
   (ProtobufCMessageInit) mamsim__v1__ping__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v1__frame__field_descriptors[17] =
+static const ProtobufCFieldDescriptor mamsim__v1__frame__field_descriptors[19] =
 {
   {
     "seq",
@@ -2258,6 +2712,30 @@ static const ProtobufCFieldDescriptor mamsim__v1__frame__field_descriptors[17] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "service_request",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V1__Frame, body_case),
+    offsetof(Mamsim__V1__Frame, service_request),
+    &mamsim__v1__service_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "service_result",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V1__Frame, body_case),
+    offsetof(Mamsim__V1__Frame, service_result),
+    &mamsim__v1__service_result__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v1__frame__field_indices_by_name[] = {
   15,   /* field[15] = bye */
@@ -2273,6 +2751,8 @@ static const unsigned mamsim__v1__frame__field_indices_by_name[] = {
   16,   /* field[16] = ping */
   1,   /* field[1] = reply_to */
   0,   /* field[0] = seq */
+  17,   /* field[17] = service_request */
+  18,   /* field[18] = service_result */
   8,   /* field[8] = set_identity */
   4,   /* field[4] = share_request */
   5,   /* field[5] = share_result */
@@ -2282,7 +2762,7 @@ static const ProtobufCIntRange mamsim__v1__frame__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 17 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor mamsim__v1__frame__descriptor =
 {
@@ -2292,7 +2772,7 @@ const ProtobufCMessageDescriptor mamsim__v1__frame__descriptor =
   "Mamsim__V1__Frame",
   "mamsim.v1",
   sizeof(Mamsim__V1__Frame),
-  17,
+  19,
   mamsim__v1__frame__field_descriptors,
   mamsim__v1__frame__field_indices_by_name,
   2,  mamsim__v1__frame__number_ranges,

@@ -40,6 +40,22 @@ extension Host {
                 return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(verdict.reason)"), &record)
             }
         }
+        // A file is shared with its bytes and owned by the file's owner (RULES.md §1); the
+        // path is resolved inside the sender's own containers only.
+        var fileData: [UInt8]?
+        if case .file(let path) = request.item.payload {
+            do {
+                let location = ContainerPath(parsing: path)
+                fileData = try state.readFile(app: sender.bundleID, path: location)
+                let fileOwner = try state.fileOwner(app: sender.bundleID, path: location)
+                owner = state.account(forIdentity: fileOwner)
+            } catch {
+                return answer(sender, seq, .failed(.badRequest, "\(sender.handle) cannot share \(path): \(error)"), &record)
+            }
+        }
+        record.owner = owner.map {
+            Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0), sourceBundle: sender.bundleID)
+        }
         var receiver: Account?
         if !request.receiveAs.isEmpty {
             guard let a = accounts(of: target).first(where: { $0.matches(request.receiveAs) }) else {
@@ -56,16 +72,20 @@ extension Host {
             let blocked = ShareOutcome.blocked(d.blockedBy ?? .badRequest, d.explanation)
             // A multi-identity destination may switch to its unmanaged identity to take data
             // its managed identity may not receive (RULES.md §2, our reading of "will attempt
-            // to switch to an unmanaged account"). Not when the sender named the receiver.
-            if request.receiveAs.isEmpty, receiver != nil, target.descriptor.multiIdentity, isReady(target.handle) {
+            // to switch to an unmanaged account ... if there's none the incoming data is
+            // blocked"): only with an unmanaged account signed in, and not when the sender
+            // named the receiver.
+            if request.receiveAs.isEmpty, receiver != nil, target.descriptor.multiIdentity, isReady(target.handle),
+               accounts(of: target).contains(where: { !fleet.isManaged($0) }) {
                 let unmanaged = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: nil, in: fleet)
                 if unmanaged.isAllowed {
-                    return askToSwitchToUnmanaged(target, because: d.explanation) { [unowned self, weak sender] accepted in
+                    return askToSwitchToUnmanaged(target, because: d.explanation) { [weak self, weak sender] accepted in
+                        guard let self else { return }
                         guard let sender else { return }
                         if accepted {
                             var switched = record
                             switched.receivedAs = ""
-                            deliver(request, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged, record: switched)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged, record: switched)
                         } else {
                             answer(sender, seq, blocked, &record)
                         }
@@ -74,13 +94,14 @@ extension Host {
             }
             return answer(sender, seq, blocked, &record)
         }
-        deliver(request, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record)
+        deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record)
     }
 
     /// `identitySwitchRequired("")`: asks a multi-identity app to show its unmanaged identity;
     /// on yes, its main window's UI identity becomes `""`.
     private func askToSwitchToUnmanaged(_ target: AppSpec, because why: String, _ completion: @escaping (Bool) -> Void) {
-        command(target.handle, Command(verb: "identitySwitchRequired", args: ["account": "", "reason": why])) { [unowned self] result in
+        command(target.handle, Command(verb: "identitySwitchRequired", args: ["account": "", "reason": why])) { [weak self] result in
+            guard let self else { return }
             guard result.ok, result.outcome == "accept" else { return completion(false) }
             do {
                 let report = try state.setUIPolicyAccountId(app: identityOwner(of: target), window: "", account: "", pin: nil, now: nil)
@@ -94,7 +115,7 @@ extension Host {
 
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
-    private func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
+    private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
                          owner: Account?, receiver: Account?, decision: TransferDecision, record: ShareRecord) {
         var record = record
         let finalOwner = decision.owner(after: owner)
@@ -104,6 +125,21 @@ extension Host {
         record.owner = ownership
         var item = request.item
         item.ownership = ownership
+        if let fileData {
+            // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
+            let name = item.fileName.isEmpty ? "item" : String(item.fileName.split(separator: "/").last ?? "item")
+            let inbox = "Inbox/\(item.id)-\(name)"
+            // The copy keeps its owner where that account is signed in to the destination;
+            // an app without the account (policy allowed the transfer) gets a personal copy.
+            let keeps = finalOwner.map { o in accounts(of: target).contains { $0.isSame(as: o) } } ?? false
+            do {
+                _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
+            } catch {
+                var r = record
+                return answer(sender, seq, .failed(.badRequest, "cannot place the file in \(target.handle)'s Inbox: \(error)"), &r)
+            }
+            item.payload = .file(path: inbox)
+        }
         let pending = PendingDelivery(
             sender: sender, requestSeq: seq, record: record,
             deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: receiver?.upn ?? ""))
@@ -137,9 +173,7 @@ extension Host {
         if let t = item.typeIdentifiers.first(where: { $0.isEmpty || $0.utf8.count > 256 }) {
             return "type identifier \"\(t.prefix(40))\" is empty or longer than 256 bytes"
         }
-        if case .file(let path) = item.payload {
-            return "file items are not accepted by this host yet (\(path)); send the data inline"
-        }
+        if case .file(let path) = item.payload, path.isEmpty { return "file item has an empty path" }
         return nil
     }
 
@@ -214,22 +248,35 @@ extension Host {
     }
 
     private func audit(_ record: ShareRecord) {
-        guard configuration.auditShares else { return }
         let decision: String = switch record.outcome {
         case .delivered: "delivered"
         case .blocked: "blocked"
         case .failed: "failed"
         }
+        audit(verb: "share", source: record.from, sourceIdentity: record.identity, destination: record.to,
+              destinationIdentity: record.receivedAs, owner: record.owner?.upn ?? "", decision: decision,
+              reason: record.outcome.reason?.rawValue ?? "", explanation: record.outcome.explanation)
+    }
+
+    /// One line of the audit log (device store), stamped with the simulated time and the
+    /// scenario step being run.
+    func audit(verb: String, source: String, sourceIdentity: String = "", destination: String = "",
+               destinationIdentity: String = "", owner: String = "", decision: String, reason: String = "", explanation: String) {
+        guard configuration.auditDecisions else { return }
         let event = AuditEvent(
-            time: state.now, scenario: auditContext.scenario, step: auditContext.step, verb: "share",
-            sourceApp: record.from, sourceIdentity: record.identity, destinationApp: record.to,
-            destinationIdentity: record.receivedAs, owner: record.owner?.upn ?? "", decision: decision,
-            reason: record.outcome.reason?.rawValue ?? "", explanation: record.outcome.explanation)
+            time: state.now, scenario: auditContext.scenario, step: auditContext.step, verb: verb,
+            sourceApp: source, sourceIdentity: sourceIdentity, destinationApp: destination,
+            destinationIdentity: destinationIdentity, owner: owner, decision: decision, reason: reason, explanation: explanation)
         do {
             try state.appendAudit(event)
         } catch {
             onEvent(.note("could not write the audit log: \(error)"))
         }
+    }
+
+    func audit(verb: String, source: String, sourceIdentity: String = "", owner: String = "", _ d: Decision) {
+        audit(verb: verb, source: source, sourceIdentity: sourceIdentity, owner: owner,
+              decision: d.isAllowed ? "allowed" : "blocked", reason: d.blockedBy?.rawValue ?? "", explanation: d.explanation)
     }
 
     /// A child is gone: everything it owed or was owed is answered now.
@@ -251,7 +298,8 @@ extension Host {
     func ensureSweep() {
         guard sweepTimer == nil, let timer = try? Timer(loop: loop) else { return }
         sweepTimer = timer
-        timer.start(after: 200, repeat: 200) { [unowned self] in
+        timer.start(after: 200, repeat: 200) { [weak self] in
+            guard let self else { return }
             let now = loop.now
             var anyPending = false
             for child in children.values {

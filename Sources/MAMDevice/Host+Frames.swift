@@ -71,12 +71,14 @@ extension Host {
                 signedIn: accounts(of: child.spec).map(\.upn))), replyTo: frame.seq)
         case .ping(let bytes):
             child.send(.ping(bytes), replyTo: frame.seq)
+        case .serviceRequest(let request):
+            child.send(.serviceResult(service(request, for: child)), replyTo: frame.seq)
         case .bye:
             child.exitExpected = true
             child.state = .closing
         case .error(let code, let message):
             onEvent(.note("\(child.handle) reported an error: \(code): \(message)"))
-        case .welcome, .shareResult, .deliver, .command, .identityResult, .identityInfo:
+        case .welcome, .shareResult, .deliver, .command, .identityResult, .identityInfo, .serviceResult:
             throw HostileFrame("sent \(frame.body.name), which only the host may send")
         }
     }
@@ -120,6 +122,8 @@ extension Host {
             case .notAllowed: .notAllowed
             case .failed: .failed
             }
+            audit(verb: "switchIdentity", source: child.handle, sourceIdentity: request.account, owner: request.account,
+                  decision: "\(report.result)", reason: report.decision.blockedBy?.rawValue ?? "", explanation: report.decision.explanation)
             if report.result == .notAllowed, !request.account.isEmpty, !accounts(of: child.spec).contains(where: { $0.matches(request.account) }) {
                 onEvent(.hostile(handle: child.handle, what: "asked for identity \(request.account), which is not signed in to it", disconnected: false))
             }
@@ -168,8 +172,10 @@ extension Host {
         do {
             let result = try state.signIn(app: identityOwner(of: spec), account: key)
             if result.isAllowed { onEvent(.signedIn(handle: spec.handle, account: result.account?.upn ?? key)) }
+            audit(verb: "signIn", source: spec.handle, sourceIdentity: key, owner: key, result.decision)
             return result.decision
         } catch let error as DeviceStateError {
+            audit(verb: "signIn", source: spec.handle, sourceIdentity: key, owner: key, .blocked(error.reason, because: error.message))
             return .blocked(error.reason, because: error.message)
         } catch {
             return .blocked(.badRequest, because: "\(error)")
@@ -180,10 +186,12 @@ extension Host {
     /// (`wipeDataForAccountId`); if it does not, the device deletes what the account owns there.
     public func signOut(_ name: String, account key: String, _ completion: @escaping (Decision) -> Void) {
         guard let spec = spec(named: name) else { return completion(.blocked(.unknownApp, because: HostError.unknownApp(name).description)) }
-        askToWipe(spec, account: key) { [unowned self] handled in
+        askToWipe(spec, account: key) { [weak self] handled in
+            guard let self else { return }
             do {
                 let result = try state.signOut(app: identityOwner(of: spec), account: key, appHandledWipe: handled)
                 if result.isAllowed { onEvent(.signedOut(handle: spec.handle, account: key)) }
+                audit(verb: "signOut", source: spec.handle, sourceIdentity: key, owner: key, result.decision)
                 completion(result.decision)
             } catch let error as DeviceStateError {
                 completion(.blocked(error.reason, because: error.message))
@@ -198,7 +206,8 @@ extension Host {
         guard let spec = spec(named: name) else {
             return completion(.failure(DeviceStateError(.unknownApp, HostError.unknownApp(name).description)))
         }
-        askToWipe(spec, account: key) { [unowned self] handled in
+        askToWipe(spec, account: key) { [weak self] handled in
+            guard let self else { return }
             do {
                 completion(.success(try state.wipe(app: identityOwner(of: spec), account: key, appHandledWipe: handled)))
             } catch let error as DeviceStateError {

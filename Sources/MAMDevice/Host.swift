@@ -124,7 +124,10 @@ public final class Host {
             child.process = try ChildProcess(
                 loop: loop, executable: program, arguments: spec.arguments, environment: childEnvironment, channel: pipe,
                 quiet: configuration.quietChildren
-            ) { [unowned self, unowned child] exit in self.childExited(child, exit) }
+            ) { [weak self, weak child] exit in
+                guard let self, let child else { return }
+                self.childExited(child, exit)
+            }
         } catch {
             pipe.close()
             onEvent(.spawnFailed(handle: spec.handle, error: "\(program): \(error)"))
@@ -136,9 +139,11 @@ public final class Host {
         _ = try? state.appLaunched(app: spec.bundleID)
         onEvent(.spawned(handle: spec.handle, pid: child.pid))
         do {
-            try pipe.startReading(onRead: { [unowned self, unowned child] chunk in
+            try pipe.startReading(onRead: { [weak self, weak child] chunk in
+                guard let self, let child else { return }
                 self.received(chunk, from: child)
-            }, onEnd: { [unowned self, unowned child] error in
+            }, onEnd: { [weak self, weak child] error in
+                guard let self, let child else { return }
                 self.channelEnded(child, error)
             })
         } catch {
@@ -147,7 +152,9 @@ public final class Host {
         }
         if let timer = try? Timer(loop: loop) {
             child.handshakeTimer = timer
-            timer.start(after: configuration.handshakeTimeout) { [unowned self, unowned child] in
+            timer.start(after: configuration.handshakeTimeout) { [weak self, weak child] in
+                guard let self else { return }
+                guard let child else { return }
                 child.handshakeTimer?.close()
                 child.handshakeTimer = nil
                 if child.state == .spawning {
@@ -223,9 +230,11 @@ public final class Host {
         }
         if let timer = try? Timer(loop: loop) {
             teardownTimer = timer
-            timer.start(after: configuration.byeGrace) { [unowned self] in
+            timer.start(after: configuration.byeGrace) { [weak self] in
+                guard let self else { return }
                 for child in self.children.values { child.process?.kill(SIGTERM) }
-                timer.start(after: self.configuration.terminateGrace) { [unowned self] in
+                timer.start(after: self.configuration.terminateGrace) { [weak self] in
+                    guard let self else { return }
                     for child in self.children.values { child.process?.kill(SIGKILL) }
                 }
             }
@@ -250,7 +259,8 @@ public final class Host {
     public func handleTerminationSignals(then: @escaping (Int32) -> Void) throws {
         for sig in [SIGINT, SIGTERM] {
             let watcher = try SignalWatcher(loop: loop)
-            try watcher.start(signal: sig) { [unowned self] s in
+            try watcher.start(signal: sig) { [weak self] s in
+                guard let self else { return }
                 self.onEvent(.note("signal \(s): tearing the fleet down"))
                 self.shutdown { then(s) }
             }

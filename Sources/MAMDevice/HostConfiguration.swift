@@ -53,9 +53,9 @@ public struct HostConfiguration: Sendable {
     public var terminateGrace: UInt64 = 1_000
     /// Children's stdout/stderr go to /dev/null instead of the host's.
     public var quietChildren = false
-    /// Every share decision goes to the audit log in the device store. Benchmarks turn it off
-    /// to measure the broker alone.
-    public var auditShares = true
+    /// Every decision goes to the audit log in the device store. Benchmarks turn it off to
+    /// measure the broker alone.
+    public var auditDecisions = true
     /// Shares a child may have in flight at once; a flood beyond it is refused.
     public var maximumSharesInFlight = 4096
 

@@ -43,7 +43,7 @@ extension DeviceState {
     }
 
     /// The three layers for a task in `window` of `app`; `thread` is the child's current
-    /// thread identity (see `ThreadIdentity`), which only the child knows.
+    /// thread identity (MAMKit's `ThreadIdentity`), which only the child knows.
     public func identityLayers(app bundle: BundleID, window: String? = nil, thread: String? = nil) throws -> IdentityLayers {
         IdentityLayers(process: try processIdentity(app: bundle),
                        ui: try window.flatMap { try uiIdentity(app: bundle, window: $0) },

@@ -87,6 +87,18 @@ public final class AppChannel {
         }
     }
 
+    /// Asks the host for an OS or SDK service (files, protection, keychain, pasteboard,
+    /// save/open checks, printing, notifications, the share sheet).
+    public func service(_ request: ServiceRequest, completion: @escaping (ServiceResult) -> Void) {
+        send(.serviceRequest(request)) { frame in
+            switch frame.body {
+            case .serviceResult(let r): completion(r)
+            case .error(let code, let message): completion(ServiceResult(ok: false, reason: code, explanation: message))
+            default: completion(ServiceResult(ok: false, reason: Reason.badRequest.rawValue, explanation: "the host answered \(frame.body.name)"))
+            }
+        }
+    }
+
     public func close() {
         pipe.close()
     }

@@ -87,6 +87,46 @@ public final class MAMApp: Sendable {
         return nil
     }
 
+    /// Any service of the host by name (see `ServiceRequest`).
+    public func service(_ op: String, _ args: [String: String] = [:], data: [UInt8] = []) async -> ServiceResult {
+        let frame = await request(.serviceRequest(ServiceRequest(op: op, args: args, data: data)))
+        switch frame?.body {
+        case .serviceResult(let r): return r
+        case .error(let code, let message): return ServiceResult(ok: false, reason: code, explanation: message)
+        default: return ServiceResult(ok: false, reason: Reason.appNotRunning.rawValue, explanation: "the host channel is closed")
+        }
+    }
+
+    /// Writes a file in this app's containers (`group:<id>/path` for an app group). Its owner
+    /// is the effective file identity — the thread identity of the calling task
+    /// (`ThreadIdentity.withAccountId`) or the process identity — unless `owner` is given.
+    public func writeFile(_ path: String, _ data: [UInt8], owner: String? = nil) async -> ServiceResult {
+        var args = ["path": path]
+        if let owner = owner ?? ThreadIdentity.accountId { args["owner"] = owner }
+        return await service("writeFile", args, data: data)
+    }
+
+    public func readFile(_ path: String) async -> ServiceResult { await service("readFile", ["path": path]) }
+
+    /// The account owning a file (`""` = personal).
+    public func fileOwner(_ path: String) async -> String? {
+        let r = await service("fileOwner", ["path": path])
+        return r.ok ? r.values["owner"] : nil
+    }
+
+    /// `protect`: managed owner → encrypted with a header naming the owner; unmanaged → plain
+    /// with the header.
+    public func protect(_ data: [UInt8], for owner: String) async -> [UInt8]? {
+        let r = await service("protect", ["owner": owner], data: data)
+        return r.ok ? r.data : nil
+    }
+
+    /// `unprotect`: data `protect` did not produce comes back unchanged.
+    public func unprotect(_ data: [UInt8]) async -> [UInt8]? {
+        let r = await service("unprotect", data: data)
+        return r.ok ? r.data : nil
+    }
+
     private func request(_ body: Frame.Body) async -> Frame? {
         await withCheckedContinuation { (c: CheckedContinuation<Frame?, Never>) in
             let box = channel

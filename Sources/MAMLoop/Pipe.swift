@@ -73,7 +73,9 @@ public final class Pipe: Handle {
     }
 
     private func reportEnd(_ error: UVError?) {
-        guard !reportedEnd else { return }
+        // Writes cancelled by our own close come back with ECANCELED: not news to the owner,
+        // who may already have let go of whatever `onEnd` refers to.
+        guard !reportedEnd, state == .open else { return }
         reportedEnd = true
         onEnd?(error)
     }

@@ -142,17 +142,10 @@ public enum FrameEncoder {
         case .command(let c):
             let p = arena.message(Mamsim__V1__Command.self, mamsim__v1__command__init)
             p.pointee.verb = arena.string(c.verb)
-            // Sorted so the same command always encodes to the same bytes.
-            let entries = c.args.sorted { $0.key < $1.key }
-            let list = arena.pointerArray(Mamsim__V1__Command__ArgsEntry.self, count: entries.count)
-            for (i, (k, v)) in entries.enumerated() {
-                let e = arena.message(Mamsim__V1__Command__ArgsEntry.self, mamsim__v1__command__args_entry__init)
-                e.pointee.key = arena.string(k)
-                e.pointee.value = arena.string(v)
-                list?[i] = e
+            (p.pointee.n_args, p.pointee.args) = arena.map(c.args, mamsim__v1__command__args_entry__init) {
+                $0.pointee.key = $1
+                $0.pointee.value = $2
             }
-            p.pointee.n_args = entries.count
-            p.pointee.args = list
             if let it = c.item { p.pointee.item = item(it, arena) }
             m.body_case = MAMSIM__V1__FRAME__BODY_COMMAND
             m.command = p
@@ -162,6 +155,11 @@ public enum FrameEncoder {
             p.pointee.outcome = arena.string(r.outcome)
             p.pointee.reason = arena.string(r.reason)
             p.pointee.explanation = arena.string(r.explanation)
+            (p.pointee.n_values, p.pointee.values) = arena.map(r.values, mamsim__v1__command_result__values_entry__init) {
+                $0.pointee.key = $1
+                $0.pointee.value = $2
+            }
+            p.pointee.data = arena.bytes(r.data)
             m.body_case = MAMSIM__V1__FRAME__BODY_COMMAND_RESULT
             m.command_result = p
         case .error(let code, let message):
@@ -180,6 +178,29 @@ public enum FrameEncoder {
             p.pointee.payload = arena.bytes(bytes)
             m.body_case = MAMSIM__V1__FRAME__BODY_PING
             m.ping = p
+        case .serviceRequest(let r):
+            let p = arena.message(Mamsim__V1__ServiceRequest.self, mamsim__v1__service_request__init)
+            p.pointee.op = arena.string(r.op)
+            (p.pointee.n_args, p.pointee.args) = arena.map(r.args, mamsim__v1__service_request__args_entry__init) {
+                $0.pointee.key = $1
+                $0.pointee.value = $2
+            }
+            p.pointee.data = arena.bytes(r.data)
+            m.body_case = MAMSIM__V1__FRAME__BODY_SERVICE_REQUEST
+            m.service_request = p
+        case .serviceResult(let r):
+            let p = arena.message(Mamsim__V1__ServiceResult.self, mamsim__v1__service_result__init)
+            p.pointee.ok = r.ok ? 1 : 0
+            p.pointee.reason = arena.string(r.reason)
+            p.pointee.explanation = arena.string(r.explanation)
+            (p.pointee.n_values, p.pointee.values) = arena.map(r.values, mamsim__v1__service_result__values_entry__init) {
+                $0.pointee.key = $1
+                $0.pointee.value = $2
+            }
+            p.pointee.data = arena.bytes(r.data)
+            p.pointee.status = r.status
+            m.body_case = MAMSIM__V1__FRAME__BODY_SERVICE_RESULT
+            m.service_result = p
         }
     }
 
@@ -243,6 +264,21 @@ final class CArena {
         let raw = malloc(MemoryLayout<UnsafeMutablePointer<T>?>.stride * count)!
         blocks.append(raw)
         return raw.bindMemory(to: UnsafeMutablePointer<T>?.self, capacity: count)
+    }
+
+    /// A protobuf map as its entry messages, sorted by key so equal maps encode to equal bytes.
+    func map<E>(
+        _ dict: [String: String], _ initialise: (UnsafeMutablePointer<E>?) -> Void,
+        _ fill: (UnsafeMutablePointer<E>, UnsafeMutablePointer<CChar>, UnsafeMutablePointer<CChar>) -> Void
+    ) -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<E>?>?) {
+        let entries = dict.sorted { $0.key < $1.key }
+        let list = pointerArray(E.self, count: entries.count)
+        for (i, (k, v)) in entries.enumerated() {
+            let e = message(E.self, initialise)
+            fill(e, string(k), string(v))
+            list?[i] = e
+        }
+        return (entries.count, list)
     }
 
     func stringArray(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {

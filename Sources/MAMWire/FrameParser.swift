@@ -103,25 +103,31 @@ public enum FrameParser {
             let c = m.command.pointee
             let verb = str(c.verb)
             guard !verb.isEmpty else { throw .missingField("command.verb") }
-            var args: [String: String] = [:]
-            for i in 0..<c.n_args {
-                guard let e = c.args[i] else { continue }
-                args[str(e.pointee.key)] = str(e.pointee.value)
-            }
+            let args = map(c.args, c.n_args) { ($0.key, $0.value) }
             let it = try c.item.map { p throws(WireError) in try item(p.pointee, field: "command.item") }
             return .command(Command(verb: verb, args: args, item: it))
         case MAMSIM__V1__FRAME__BODY_COMMAND_RESULT:
             let r = m.command_result.pointee
             return .commandResult(CommandResult(
-                ok: r.ok != 0, outcome: str(r.outcome), reason: str(r.reason), explanation: str(r.explanation)))
+                ok: r.ok != 0, outcome: str(r.outcome), reason: str(r.reason), explanation: str(r.explanation),
+                values: map(r.values, r.n_values) { ($0.key, $0.value) }, data: bytes(r.data)))
+        case MAMSIM__V1__FRAME__BODY_SERVICE_REQUEST:
+            let r = m.service_request.pointee
+            let op = str(r.op)
+            guard !op.isEmpty else { throw .missingField("service_request.op") }
+            return .serviceRequest(ServiceRequest(op: op, args: map(r.args, r.n_args) { ($0.key, $0.value) }, data: bytes(r.data)))
+        case MAMSIM__V1__FRAME__BODY_SERVICE_RESULT:
+            let r = m.service_result.pointee
+            return .serviceResult(ServiceResult(
+                ok: r.ok != 0, reason: str(r.reason), explanation: str(r.explanation),
+                values: map(r.values, r.n_values) { ($0.key, $0.value) }, data: bytes(r.data), status: r.status))
         case MAMSIM__V1__FRAME__BODY_ERROR:
             let e = m.error.pointee
             return .error(code: str(e.code), message: str(e.message))
         case MAMSIM__V1__FRAME__BODY_BYE:
             return .bye(reason: str(m.bye.pointee.reason))
         case MAMSIM__V1__FRAME__BODY_PING:
-            let b = m.ping.pointee.payload
-            return .ping(b.len == 0 ? [] : Array(UnsafeBufferPointer(start: b.data, count: b.len)))
+            return .ping(bytes(m.ping.pointee.payload))
         default:
             throw .missingField("body")
         }
@@ -149,6 +155,26 @@ public enum FrameParser {
         return Item(
             id: id, typeIdentifiers: strings(it.type_identifiers, it.n_type_identifiers),
             payload: payload, fileName: str(it.file_name), ownership: ownership)
+    }
+
+    private static func bytes(_ b: ProtobufCBinaryData) -> [UInt8] {
+        b.len == 0 ? [] : Array(UnsafeBufferPointer(start: b.data, count: b.len))
+    }
+
+    /// A protobuf map's entries as a dictionary (a repeated key keeps its last value, as
+    /// protobuf specifies).
+    private static func map<E>(
+        _ list: UnsafeMutablePointer<UnsafeMutablePointer<E>?>?, _ n: Int,
+        _ pair: (E) -> (UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?)
+    ) -> [String: String] {
+        guard let list, n > 0 else { return [:] }
+        var out: [String: String] = [:]
+        for i in 0..<n {
+            guard let e = list[i] else { continue }
+            let (k, v) = pair(e.pointee)
+            out[str(k)] = str(v)
+        }
+        return out
     }
 
     @inline(__always)

@@ -30,6 +30,8 @@ public struct Frame: Sendable, Hashable {
         case error(code: String, message: String)
         case bye(reason: String)
         case ping([UInt8])
+        case serviceRequest(ServiceRequest)
+        case serviceResult(ServiceResult)
 
         /// The wire name of the body, for logs and errors.
         public var name: String {
@@ -49,6 +51,8 @@ public struct Frame: Sendable, Hashable {
             case .error: "error"
             case .bye: "bye"
             case .ping: "ping"
+            case .serviceRequest: "service_request"
+            case .serviceResult: "service_result"
             }
         }
     }
@@ -182,10 +186,49 @@ public struct CommandResult: Sendable, Hashable {
     public var outcome: String
     public var reason: String
     public var explanation: String
-    public init(ok: Bool, outcome: String, reason: String = "", explanation: String = "") {
+    public var values: [String: String]
+    public var data: [UInt8]
+    public init(ok: Bool, outcome: String, reason: String = "", explanation: String = "",
+                values: [String: String] = [:], data: [UInt8] = []) {
         self.ok = ok
         self.outcome = outcome
         self.reason = reason
         self.explanation = explanation
+        self.values = values
+        self.data = data
+    }
+}
+
+/// A child asks for a service of the OS or the Intune SDK (files, data protection,
+/// keychain, pasteboard, save/open checks, printing, notifications, the share sheet).
+public struct ServiceRequest: Sendable, Hashable {
+    public var op: String
+    public var args: [String: String]
+    public var data: [UInt8]
+    public init(op: String, args: [String: String] = [:], data: [UInt8] = []) {
+        self.op = op
+        self.args = args
+        self.data = data
+    }
+}
+
+/// The host's answer to a `ServiceRequest`.
+public struct ServiceResult: Sendable, Hashable {
+    public var ok: Bool
+    /// A RULES.md §11 reason code when refused.
+    public var reason: String
+    public var explanation: String
+    public var values: [String: String]
+    public var data: [UInt8]
+    /// An iOS status where one applies (keychain: -34018, -25300).
+    public var status: Int32
+    public init(ok: Bool, reason: String = "", explanation: String = "", values: [String: String] = [:],
+                data: [UInt8] = [], status: Int32 = 0) {
+        self.ok = ok
+        self.reason = reason
+        self.explanation = explanation
+        self.values = values
+        self.data = data
+        self.status = status
     }
 }

@@ -78,6 +78,20 @@ final class Runtime {
                     reply(CommandResult(ok: false, outcome: "error", reason: Reason.badRequest.rawValue, explanation: "unexpected answer \(frame.body.name)"))
                 }
             }
+        case "service":
+            // An OS or SDK call the scenario makes the app perform (save, print, keychain…).
+            guard let op = command.args["op"] else {
+                return reply(CommandResult(ok: false, outcome: "error", reason: Reason.badRequest.rawValue, explanation: "service needs op="))
+            }
+            var args = command.args
+            args["op"] = nil
+            var data: [UInt8] = []
+            if case .inline(let bytes) = command.item?.payload { data = bytes }
+            channel.service(ServiceRequest(op: op, args: args, data: data)) { r in
+                var values = r.values
+                values["status"] = "\(r.status)"
+                reply(CommandResult(ok: r.ok, outcome: r.ok ? "ok" : "refused", reason: r.reason, explanation: r.explanation, values: values, data: r.data))
+            }
         case "identitySwitchRequired":
             // The generic runtime always agrees to show the requested identity.
             reply(CommandResult(ok: true, outcome: "accept"))

@@ -65,14 +65,22 @@ struct ActivationCommand: ParsableCommand {
     func run() throws {
         let share = ShareInput(attachments: item.map { Attachment($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) })
         let result: ActivationResult
-        if let rule {
-            let parsed = try ActivationRule(predicate: rule, source: "--rule")
-            result = parsed.evaluate(managed ? share.intuneTwin : share)
-        } else if let plist {
-            let manifest = try ExtensionManifest(infoPlist: try Data(contentsOf: URL(fileURLWithPath: plist)), source: plist)
-            result = manifest.activation(for: share, dataIsManaged: managed)
-        } else {
-            throw ValidationError("give an Info.plist or --rule \"PREDICATE\"")
+        // A rule or plist that cannot be read exits 2, never 1 ("not activated").
+        do {
+            if let rule {
+                let parsed = try ActivationRule(predicate: rule, source: "--rule")
+                result = parsed.evaluate(managed ? share.intuneTwin : share)
+            } else if let plist {
+                let manifest = try ExtensionManifest(infoPlist: try Data(contentsOf: URL(fileURLWithPath: plist)), source: plist)
+                result = manifest.activation(for: share, dataIsManaged: managed)
+            } else {
+                throw ValidationError("give an Info.plist or --rule \"PREDICATE\"")
+            }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
         }
         print(result.isActivated ? "activated: \(result.reason)" : "not activated: \(result.reason)")
         if !result.isActivated { throw ExitCode(1) }

@@ -74,11 +74,16 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.error("the fleet could not start: \(e)")
             throw ExitCode(2)
         }
-        if let audit, let log = report.auditLog {
-            try? FileManager.default.removeItem(atPath: audit)
-            try FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: audit))
-        }
         out.summary(report)
+        if let audit, let log = report.auditLog {
+            do {
+                if FileManager.default.fileExists(atPath: audit) { try FileManager.default.removeItem(atPath: audit) }
+                try FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: audit))
+            } catch {
+                Terminal.error("cannot copy the audit log to \(audit): \(error.localizedDescription); check that its folder exists and is writable (the log stays at \(log.path))")
+                throw ExitCode(2)
+            }
+        }
         if !report.passed { throw ExitCode(1) }
     }
 }

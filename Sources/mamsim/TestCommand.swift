@@ -26,12 +26,19 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: "Scenarios run in parallel (default: the number of CPUs).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Flag(help: "Keep each scenario's temporary device directory (state, containers, audit log).")
+    var keepDevices = false
+
     @OptionGroup var options: ScenarioOptions
 
     func run() async throws {
         let files = try collect()
         guard !files.isEmpty else {
-            Terminal.error("no scenario files (*.yaml, *.yml, *.json) under \(paths.joined(separator: ", "))")
+            if let filter {
+                Terminal.error("no scenario under \(paths.joined(separator: ", ")) has \"\(filter)\" in its name or path")
+            } else {
+                Terminal.error("no scenario files (*.yaml, *.yml, *.json) under \(paths.joined(separator: ", "))")
+            }
             throw ExitCode(2)
         }
         let runtime = try options.runtime()
@@ -61,7 +68,12 @@ struct TestCommand: AsyncParsableCommand {
         case .junit: SuiteReport.junit(outcomes)
         }
         if let output {
-            try text.write(toFile: output, atomically: true, encoding: .utf8)
+            do {
+                try text.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                Terminal.error("cannot write the report to \(output): \(error.localizedDescription); check that its folder exists and is writable")
+                throw ExitCode(2)
+            }
             if format != .human { terminal.line(terminal.suiteSummary(outcomes)) }
         } else {
             terminal.line(text)
@@ -73,6 +85,8 @@ struct TestCommand: AsyncParsableCommand {
         do {
             let scenario = try ScenarioLoader.load(file: file, buildSettings: settings)
             let report = await ScenarioRunner.run(scenario, options: ScenarioRunner.Options(appRuntime: runtime))
+            // Each scenario ran on a fresh temporary device: keep it only when asked.
+            if !keepDevices { try? FileManager.default.removeItem(at: report.deviceDirectory) }
             return SuiteEntry(file: file, report: report, loadError: nil)
         } catch {
             return SuiteEntry(file: file, report: nil, loadError: "\(error)")
@@ -88,9 +102,15 @@ struct TestCommand: AsyncParsableCommand {
                 throw ValidationError("\(p) does not exist")
             }
             if isDir.boolValue {
-                let e = fm.enumerator(at: URL(fileURLWithPath: p), includingPropertiesForKeys: nil)
+                // Graph policy documents and fixtures live beside scenarios: folders named
+                // `policies` or `fixtures`, and hidden ones, below the given folder are skipped
+                // (the folder itself may be anywhere).
+                let root = URL(fileURLWithPath: p).standardizedFileURL
+                let e = fm.enumerator(at: root, includingPropertiesForKeys: nil)
                 while let u = e?.nextObject() as? URL {
-                    if ["yaml", "yml", "json"].contains(u.pathExtension.lowercased()), !u.pathComponents.contains(where: { $0.hasPrefix(".") || $0 == "policies" || $0 == "fixtures" }) {
+                    let below = u.standardizedFileURL.pathComponents.dropFirst(root.pathComponents.count)
+                    if ["yaml", "yml", "json"].contains(u.pathExtension.lowercased()),
+                       !below.contains(where: { $0.hasPrefix(".") || $0 == "policies" || $0 == "fixtures" }) {
                         out.append(u)
                     }
                 }

@@ -252,10 +252,8 @@ extension CLITests {
             let r = try await CLI.run(["run", file.path, "--device-dir", tmp.path("device"), "--audit", audit], timeout: 60)
             #expect(r.status == 0, "\(r)")
             let text = try String(contentsOfFile: audit, encoding: .utf8)
-            withKnownIssue("mamsim audits shares only: a sign-in refused by allowedAccounts leaves no audit line") {
-                #expect(text.contains("\"account-not-allowed\""), "audit log: \(text)")
-                #expect(text.contains("bob@outlook.com"), "audit log: \(text)")
-            }
+            #expect(text.contains("\"account-not-allowed\""), "audit log: \(text)")
+            #expect(text.contains("bob@outlook.com"), "audit log: \(text)")
         }
     }
 }

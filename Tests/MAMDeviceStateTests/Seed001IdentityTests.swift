@@ -1,6 +1,7 @@
 import Foundation
 import MAMModel
 import MAMPolicy
+import MAMKit
 import Testing
 @testable import MAMDeviceState
 

@@ -167,6 +167,12 @@ import Testing
         // Naming the receiver turns the switch off: the block stands.
         let named = await host.share(from: "notes", to: "chat", item: textItem("q", "personal"), receiveAs: "alice@contoso.com")
         #expect(named.reason == .inboundPolicy, "\(named)")
+        // Without an unmanaged account to switch to, the data is blocked.
+        #expect(await host.signOut("chat", account: "bob@outlook.com").isAllowed)
+        await host.withHost({ h, done in h.answerNextPinPrompt("chat", with: "2580"); done(()) }, orElse: ())
+        _ = await host.command("chat", Command(verb: "setIdentity", args: ["account": "alice@contoso.com", "window": ""]))
+        let alone = await host.share(from: "notes", to: "chat", item: textItem("r", "personal"))
+        #expect(alone.reason == .inboundPolicy, "\(alone)")
         #expect(await host.shutdown() == 0)
     }
 }

@@ -18,7 +18,7 @@ struct PluginDefinitionTests {
         #expect(plugin.keychainGroups == ["CONTOSO123.com.contoso.word.openin", "CONTOSO123.com.microsoft.intune.mam"])
         #expect(plugin.appGroups == ["group.com.contoso.word"])
         #expect(plugin.urlSchemes == [])
-        #expect(plugin.executable == .builtInRuntime)
+        #expect(plugin.executable == .program(Self.openInWord.appendingPathComponent("run").standardizedFileURL))
         let word = try #require(plugin.container)
         #expect(word.bundleIdentifier == "com.contoso.word")
         #expect(word.urlSchemes == ["ms-word", "ms-word-intunemam"])
@@ -48,7 +48,7 @@ struct PluginDefinitionTests {
         #expect(plugin.keychainGroups == [])
         #expect(plugin.appGroups == ["group.com.example.notes"])
         #expect(plugin.container == nil)
-        #expect(plugin.executable == .builtInRuntime)
+        #expect(plugin.executable == .program(Self.shareToNotes.appendingPathComponent("run").standardizedFileURL))
     }
 
     /// Text, images and web links, managed or not; never a document file.

@@ -44,6 +44,11 @@ let everyFrame: [Frame] = [
     Frame(seq: 25, body: .bye(reason: "teardown")),
     Frame(seq: UInt64.max, replyTo: UInt64.max - 1, body: .ping(Array(0...255))),
     Frame(seq: 26, body: .ping([])),
+    Frame(seq: 27, body: .commandResult(CommandResult(ok: true, outcome: "value", values: ["owner": "alice@contoso.com", "encrypted": "true"], data: [0, 1, 2]))),
+    Frame(seq: 28, body: .serviceRequest(ServiceRequest(op: "writeFile", args: ["path": "Documents/q3.txt", "owner": ""], data: Array("Q3".utf8)))),
+    Frame(seq: 29, body: .serviceRequest(ServiceRequest(op: "print"))),
+    Frame(seq: 30, replyTo: 28, body: .serviceResult(ServiceResult(ok: false, reason: "keychain-entitlement", explanation: "not entitled", values: ["group": "x"], data: [9], status: -34018))),
+    Frame(seq: 31, replyTo: 29, body: .serviceResult(ServiceResult(ok: true))),
 ]
 
 @Test(arguments: everyFrame)
@@ -100,5 +105,12 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
     if let i = corrupted.firstIndex(of: UInt8(ascii: "u")) { corrupted[i] = UInt8(ascii: "X") }
     #expect(throws: WireError.invalidField("share_result.reason", "unknown reason code \"bad-reqXest\"")) {
         try FrameParser.parse(corrupted)
+    }
+}
+
+@Test func serviceRequestWithoutAnOperationIsMissingField() {
+    // service_request (field 25) { data (3) = [1] }
+    #expect(throws: WireError.missingField("service_request.op")) {
+        try FrameParser.parse([0xCA, 0x01, 0x03, 0x1A, 0x01, 0x01])
     }
 }

@@ -164,6 +164,13 @@ def serve(on_item, name: str, runtime: str, fd: int = FD) -> int:
     except OSError as error:
         log(name, f"cannot use fd {fd} ({error}); the mamsim host starts this program with its channel there")
         return 2
+    try:
+        return converse(channel, on_item, name, runtime)
+    except (BrokenPipeError, ConnectionResetError):
+        return 0                                  # the host is gone: nothing left to answer
+
+
+def converse(channel: Channel, on_item, name: str, runtime: str) -> int:
     channel.send(pb.Frame(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, pid=os.getpid(), runtime=runtime)))
     accepted_ids: set[str] = set()
     while True:
@@ -210,8 +217,8 @@ def serve(on_item, name: str, runtime: str, fd: int = FD) -> int:
 
 
 def exit_now(status: int) -> None:
-    """Ends the process at once: the host may start a new instance for the next share as soon
-    as this one is gone, so no interpreter teardown is spent on the way out."""
+    """Ends the process at once, without the interpreter's teardown: the host starts a new
+    instance for the next share, and a prompt exit keeps two from overlapping."""
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)

@@ -30,6 +30,11 @@ typedef struct Mamsim__V1__IdentityInfo Mamsim__V1__IdentityInfo;
 typedef struct Mamsim__V1__Command Mamsim__V1__Command;
 typedef struct Mamsim__V1__Command__ArgsEntry Mamsim__V1__Command__ArgsEntry;
 typedef struct Mamsim__V1__CommandResult Mamsim__V1__CommandResult;
+typedef struct Mamsim__V1__CommandResult__ValuesEntry Mamsim__V1__CommandResult__ValuesEntry;
+typedef struct Mamsim__V1__ServiceRequest Mamsim__V1__ServiceRequest;
+typedef struct Mamsim__V1__ServiceRequest__ArgsEntry Mamsim__V1__ServiceRequest__ArgsEntry;
+typedef struct Mamsim__V1__ServiceResult Mamsim__V1__ServiceResult;
+typedef struct Mamsim__V1__ServiceResult__ValuesEntry Mamsim__V1__ServiceResult__ValuesEntry;
 typedef struct Mamsim__V1__Error Mamsim__V1__Error;
 typedef struct Mamsim__V1__Bye Mamsim__V1__Bye;
 typedef struct Mamsim__V1__Ping Mamsim__V1__Ping;
@@ -312,6 +317,17 @@ struct  Mamsim__V1__Command
     , (char *)protobuf_c_empty_string, 0,NULL, NULL }
 
 
+struct  Mamsim__V1__CommandResult__ValuesEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  char *value;
+};
+#define MAMSIM__V1__COMMAND_RESULT__VALUES_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v1__command_result__values_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 /*
  * child -> host: result of a Command.
  */
@@ -322,10 +338,79 @@ struct  Mamsim__V1__CommandResult
   char *outcome;
   char *reason;
   char *explanation;
+  size_t n_values;
+  Mamsim__V1__CommandResult__ValuesEntry **values;
+  ProtobufCBinaryData data;
 };
 #define MAMSIM__V1__COMMAND_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v1__command_result__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, {0,NULL} }
+
+
+struct  Mamsim__V1__ServiceRequest__ArgsEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  char *value;
+};
+#define MAMSIM__V1__SERVICE_REQUEST__ARGS_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v1__service_request__args_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * child -> host: a service of the OS or the Intune SDK, answered by the host with the
+ * identities it holds for the child. Operations: writeFile, readFile, fileOwner, protect,
+ * unprotect, protectionInfo, keychainSet, keychainGet, copy, paste, canSave, canOpen,
+ * print, notify, shareTargets.
+ */
+struct  Mamsim__V1__ServiceRequest
+{
+  ProtobufCMessage base;
+  char *op;
+  size_t n_args;
+  Mamsim__V1__ServiceRequest__ArgsEntry **args;
+  ProtobufCBinaryData data;
+};
+#define MAMSIM__V1__SERVICE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v1__service_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL, {0,NULL} }
+
+
+struct  Mamsim__V1__ServiceResult__ValuesEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  char *value;
+};
+#define MAMSIM__V1__SERVICE_RESULT__VALUES_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v1__service_result__values_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * host -> child: the answer to a ServiceRequest (reply_to = its seq).
+ */
+struct  Mamsim__V1__ServiceResult
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean ok;
+  /*
+   * a RULES.md §11 reason code when refused
+   */
+  char *reason;
+  char *explanation;
+  size_t n_values;
+  Mamsim__V1__ServiceResult__ValuesEntry **values;
+  ProtobufCBinaryData data;
+  /*
+   * an iOS status where one applies (keychain: -34018, -25300)
+   */
+  int32_t status;
+};
+#define MAMSIM__V1__SERVICE_RESULT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v1__service_result__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, {0,NULL}, 0 }
 
 
 struct  Mamsim__V1__Error
@@ -381,7 +466,9 @@ typedef enum {
   MAMSIM__V1__FRAME__BODY_COMMAND_RESULT = 21,
   MAMSIM__V1__FRAME__BODY_ERROR = 22,
   MAMSIM__V1__FRAME__BODY_BYE = 23,
-  MAMSIM__V1__FRAME__BODY_PING = 24
+  MAMSIM__V1__FRAME__BODY_PING = 24,
+  MAMSIM__V1__FRAME__BODY_SERVICE_REQUEST = 25,
+  MAMSIM__V1__FRAME__BODY_SERVICE_RESULT = 26
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V1__FRAME__BODY__CASE)
 } Mamsim__V1__Frame__BodyCase;
 
@@ -410,6 +497,8 @@ struct  Mamsim__V1__Frame
     Mamsim__V1__Error *error;
     Mamsim__V1__Bye *bye;
     Mamsim__V1__Ping *ping;
+    Mamsim__V1__ServiceRequest *service_request;
+    Mamsim__V1__ServiceResult *service_result;
   };
 };
 #define MAMSIM__V1__FRAME__INIT \
@@ -667,6 +756,9 @@ Mamsim__V1__Command *
 void   mamsim__v1__command__free_unpacked
                      (Mamsim__V1__Command *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V1__CommandResult__ValuesEntry methods */
+void   mamsim__v1__command_result__values_entry__init
+                     (Mamsim__V1__CommandResult__ValuesEntry         *message);
 /* Mamsim__V1__CommandResult methods */
 void   mamsim__v1__command_result__init
                      (Mamsim__V1__CommandResult         *message);
@@ -685,6 +777,50 @@ Mamsim__V1__CommandResult *
                       const uint8_t       *data);
 void   mamsim__v1__command_result__free_unpacked
                      (Mamsim__V1__CommandResult *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V1__ServiceRequest__ArgsEntry methods */
+void   mamsim__v1__service_request__args_entry__init
+                     (Mamsim__V1__ServiceRequest__ArgsEntry         *message);
+/* Mamsim__V1__ServiceRequest methods */
+void   mamsim__v1__service_request__init
+                     (Mamsim__V1__ServiceRequest         *message);
+size_t mamsim__v1__service_request__get_packed_size
+                     (const Mamsim__V1__ServiceRequest   *message);
+size_t mamsim__v1__service_request__pack
+                     (const Mamsim__V1__ServiceRequest   *message,
+                      uint8_t             *out);
+size_t mamsim__v1__service_request__pack_to_buffer
+                     (const Mamsim__V1__ServiceRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V1__ServiceRequest *
+       mamsim__v1__service_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v1__service_request__free_unpacked
+                     (Mamsim__V1__ServiceRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V1__ServiceResult__ValuesEntry methods */
+void   mamsim__v1__service_result__values_entry__init
+                     (Mamsim__V1__ServiceResult__ValuesEntry         *message);
+/* Mamsim__V1__ServiceResult methods */
+void   mamsim__v1__service_result__init
+                     (Mamsim__V1__ServiceResult         *message);
+size_t mamsim__v1__service_result__get_packed_size
+                     (const Mamsim__V1__ServiceResult   *message);
+size_t mamsim__v1__service_result__pack
+                     (const Mamsim__V1__ServiceResult   *message,
+                      uint8_t             *out);
+size_t mamsim__v1__service_result__pack_to_buffer
+                     (const Mamsim__V1__ServiceResult   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V1__ServiceResult *
+       mamsim__v1__service_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v1__service_result__free_unpacked
+                     (Mamsim__V1__ServiceResult *message,
                       ProtobufCAllocator *allocator);
 /* Mamsim__V1__Error methods */
 void   mamsim__v1__error__init
@@ -806,8 +942,23 @@ typedef void (*Mamsim__V1__Command__ArgsEntry_Closure)
 typedef void (*Mamsim__V1__Command_Closure)
                  (const Mamsim__V1__Command *message,
                   void *closure_data);
+typedef void (*Mamsim__V1__CommandResult__ValuesEntry_Closure)
+                 (const Mamsim__V1__CommandResult__ValuesEntry *message,
+                  void *closure_data);
 typedef void (*Mamsim__V1__CommandResult_Closure)
                  (const Mamsim__V1__CommandResult *message,
+                  void *closure_data);
+typedef void (*Mamsim__V1__ServiceRequest__ArgsEntry_Closure)
+                 (const Mamsim__V1__ServiceRequest__ArgsEntry *message,
+                  void *closure_data);
+typedef void (*Mamsim__V1__ServiceRequest_Closure)
+                 (const Mamsim__V1__ServiceRequest *message,
+                  void *closure_data);
+typedef void (*Mamsim__V1__ServiceResult__ValuesEntry_Closure)
+                 (const Mamsim__V1__ServiceResult__ValuesEntry *message,
+                  void *closure_data);
+typedef void (*Mamsim__V1__ServiceResult_Closure)
+                 (const Mamsim__V1__ServiceResult *message,
                   void *closure_data);
 typedef void (*Mamsim__V1__Error_Closure)
                  (const Mamsim__V1__Error *message,
@@ -846,6 +997,11 @@ extern const ProtobufCMessageDescriptor mamsim__v1__identity_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v1__command__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v1__command__args_entry__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v1__command_result__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v1__command_result__values_entry__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v1__service_request__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v1__service_request__args_entry__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v1__service_result__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v1__service_result__values_entry__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v1__error__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v1__bye__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v1__ping__descriptor;

@@ -138,35 +138,39 @@ public enum ScenarioRunner {
             let who = identity.isEmpty ? "unmanaged" : identity
             return (Observed(outcome), outcome == .delivered ? "delivered and acknowledged" : outcome.explanation, "\(from) (\(who)) → \(to)")
         case .shareTargets(let from, let item):
-            let targets = await host.withHost({ h, done in done(h.shareTargets(from, types: [item.type])) }, orElse: [String]())
+            let r = await service(host, from, "shareTargets", ["types": item.type])
+            if let failure = commandFailure(r) { return (failure, r.explanation, from) }
+            let targets = (r.values["targets"] ?? "").split(separator: ",").map(String.init)
             return (.targets(targets), "the share sheet lists \(targets.isEmpty ? "nothing" : targets.joined(separator: ", "))", from)
         case .copy(let app, let text):
-            let d = await host.withHost({ h, done in done(h.copy(app, text: text)) }, orElse: Decision.blocked(.appNotRunning, because: "shut down"))
-            return (Observed(d, allowed: .ok), d.explanation, app)
+            let r = await service(host, app, "copy", data: Array(text.utf8))
+            return (decided(r, allowed: .ok), r.explanation, app)
         case .paste(let app, let receiver):
-            let p = await host.withHost({ h, done in done(h.paste(app, as: receiver)) },
-                                        orElse: PasteDecision(decision: .blocked(.appNotRunning, because: "shut down"), text: ""))
-            return (p.decision.isAllowed ? .pasted(p.text) : .blocked(p.decision.blockedBy!), p.decision.explanation, app)
+            let r = await service(host, app, "paste", receiver.map { ["as": $0.isEmpty ? "" : $0.upn] } ?? [:])
+            return (r.ok ? .pasted(r.values["text"] ?? "") : decided(r, allowed: .ok), r.explanation, app)
         case .save(let app, let location, let account):
-            let d = await host.withHost({ h, done in done(h.save(app, to: location, locationAccount: account)) }, orElse: Decision.blocked(.appNotRunning, because: "shut down"))
-            return (Observed(d), d.explanation, "\(app) → \(location)\(account.map { " (\($0))" } ?? "")")
+            var args = ["location": location.rawValue]
+            if let account, !account.isEmpty { args["account"] = account.upn }
+            let r = await service(host, app, "canSave", args)
+            return (decided(r, allowed: .allowed), r.explanation, "\(app) → \(location)\(account.map { " (\($0))" } ?? "")")
         case .open(let app, let location, let account, let receiver):
-            let d = await host.withHost({ h, done in done(h.open(app, from: location, locationAccount: account, as: receiver)) }, orElse: Decision.blocked(.appNotRunning, because: "shut down"))
-            return (Observed(d), d.explanation, "\(location)\(account.map { " (\($0))" } ?? "") → \(app)")
+            var args = ["location": location.rawValue]
+            if let account, !account.isEmpty { args["account"] = account.upn }
+            if let receiver { args["as"] = receiver.isEmpty ? "" : receiver.upn }
+            let r = await service(host, app, "canOpen", args)
+            return (decided(r, allowed: .allowed), r.explanation, "\(location)\(account.map { " (\($0))" } ?? "") → \(app)")
         case .keychainSet(let app, let group, let k, let value):
-            let r = await host.withHost({ h, done in done(Result { try h.keychainSet(app, group: group, key: k, value: value) }.mapError { Problem("\($0)") }) }, orElse: .failure(Problem("the device is shut down")))
-            return (keychainObserved(r, success: .ok), keychainExplanation(r), "\(app) → \(group)/\(k)")
+            let r = await service(host, app, "keychainSet", ["group": group, "key": k], data: Array(value.utf8))
+            return (keychainObserved(r, success: .ok), r.explanation, "\(app) → \(group)/\(k)")
         case .keychainGet(let app, let group, let k, _):
-            let r = await host.withHost({ h, done in done(Result { try h.keychainGet(app, group: group, key: k) }.mapError { Problem("\($0)") }) }, orElse: .failure(Problem("the device is shut down")))
-            let value = (try? r.get().value).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            return (keychainObserved(r, success: .value(value)), keychainExplanation(r), "\(app) ← \(group)/\(k)")
+            let r = await service(host, app, "keychainGet", ["group": group, "key": k])
+            return (keychainObserved(r, success: .value(String(decoding: r.data, as: UTF8.self))), r.explanation, "\(app) ← \(group)/\(k)")
         case .print(let app):
-            let d = await host.withHost({ h, done in done(h.print(app)) }, orElse: Decision.blocked(.appNotRunning, because: "shut down"))
-            return (Observed(d), d.explanation, app)
+            let r = await service(host, app, "print")
+            return (decided(r, allowed: .allowed), r.explanation, app)
         case .notify(let app, let account, let text):
-            let n = await host.withHost({ h, done in done(h.notify(app, account: account, text: text)) },
-                                        orElse: NotificationDecision(decision: .blocked(.appNotRunning, because: "shut down"), shownText: nil))
-            return (n.shownText.map { .shown($0) } ?? .blocked(n.decision.blockedBy ?? .notificationBlocked), n.decision.explanation, "\(app) (\(account))")
+            let r = await service(host, app, "notify", ["account": account.isEmpty ? "" : account.upn], data: Array(text.utf8))
+            return (r.ok ? .shown(r.values["shown"] ?? "") : decided(r, allowed: .ok), r.explanation, "\(app) (\(account))")
         case .wipe(let app, let account):
             let r = await host.withHost({ h, done in h.wipe(app, account: key(account)) { done($0.mapError { Problem("\($0)") }) } }, orElse: .failure(Problem("the device is shut down")))
             switch r {
@@ -200,22 +204,35 @@ public enum ScenarioRunner {
         return Item(id: id, typeIdentifiers: [item.type], payload: .inline(try item.bytes()), fileName: fileName)
     }
 
-    private static func keychainObserved(_ r: Result<KeychainResult, Problem>, success: Observed) -> Observed {
-        switch r {
-        case .success(let k):
-            switch k.status {
-            case .success: return success
-            case .missingEntitlement: return .blocked(.keychainEntitlement)
-            default: return .error(Int(k.status.rawValue))
-            }
-        case .failure: return .failed(nil)
-        }
+    /// An OS or SDK call performed by the app's own process (`ServiceRequest` to the host).
+    private static func service(_ host: HostController, _ app: String, _ op: String, _ args: [String: String] = [:], data: [UInt8] = []) async -> CommandResult {
+        var a = args
+        a["op"] = op
+        let item = data.isEmpty ? nil : Item(id: "data", typeIdentifiers: ["public.data"], payload: .inline(data))
+        return await host.command(app, Command(verb: "service", args: a, item: item))
     }
 
-    private static func keychainExplanation(_ r: Result<KeychainResult, Problem>) -> String {
-        switch r {
-        case .success(let k): k.decision.explanation
-        case .failure(let e): e.description
+    /// The command itself failed (app not running, no answer): not a policy decision.
+    private static func commandFailure(_ r: CommandResult) -> Observed? {
+        guard !r.ok, r.outcome != "refused" else { return nil }
+        return .failed(Reason(rawValue: r.reason))
+    }
+
+    /// A service's answer as an outcome: `allowed` when granted, `blocked(reason)` when the
+    /// host refused it for a policy reason.
+    private static func decided(_ r: CommandResult, allowed: Observed) -> Observed {
+        if let failure = commandFailure(r) { return failure }
+        if r.ok { return allowed }
+        return Reason(rawValue: r.reason).map { .blocked($0) } ?? .failed(nil)
+    }
+
+    private static func keychainObserved(_ r: CommandResult, success: Observed) -> Observed {
+        if let failure = commandFailure(r) { return failure }
+        switch Int32(r.values["status"] ?? "") {
+        case 0: return success
+        case -34018: return .blocked(.keychainEntitlement)
+        case let status?: return .error(Int(status))
+        case nil: return .failed(Reason(rawValue: r.reason))
         }
     }
 

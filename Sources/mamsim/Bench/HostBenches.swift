@@ -19,7 +19,7 @@ enum BrokerBench {
         let apps = ["a", "b"].map { AppSpec(handle: $0, descriptor: AppDescriptor(bundleID: BundleID("com.bench.\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
         var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
-        config.auditShares = false
+        config.auditDecisions = false
         config.deliveryTimeout = 60_000
         config.commandTimeout = 600_000
         let host = try HostController(configuration: config)
@@ -52,7 +52,7 @@ enum FleetBench {
         let apps = (0..<count).map { AppSpec(handle: "app\($0)", descriptor: AppDescriptor(bundleID: BundleID("com.bench.app\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
         var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
-        config.auditShares = false
+        config.auditDecisions = false
         config.quietChildren = true
         config.handshakeTimeout = 60_000
         let pids = Mutex<[Int32]>([])

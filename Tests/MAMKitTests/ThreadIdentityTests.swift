@@ -1,7 +1,7 @@
 import Dispatch
 import MAMModel
 import Testing
-@testable import MAMDeviceState
+@testable import MAMKit
 
 /// The thread identity layer (RULES.md §1) over Swift task-local values.
 @Suite struct ThreadIdentityTests {
