@@ -13,6 +13,7 @@ build: deps
 # Brings up the demo fleet (scenarios/examples/demo.yaml) and shows every decision.
 demo: deps
 	$(SWIFT) build -c release --product mamsim-app
+	$(SWIFT) build -c release --product NotesShareExtension
 	$(SWIFT) build -c release --product mamsim
 	$(RELEASE)/mamsim run scenarios/examples/demo.yaml
 

@@ -221,9 +221,7 @@ extension Host {
     /// An extension started for a delivery ends when it has none left.
     private func endIfIdle(_ child: ChildConnection) {
         guard child.endsWhenIdle, child.state == .ready, child.pendingDeliveries.isEmpty, child.queuedDeliveries.isEmpty else { return }
-        child.exitExpected = true
-        child.state = .closing
-        child.send(.bye(reason: "request completed"))
+        endGracefully(child, reason: "request completed")
     }
 
     func answer(_ pending: PendingDelivery, _ outcome: ShareOutcome) {

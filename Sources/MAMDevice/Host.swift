@@ -40,6 +40,9 @@ public final class Host {
     var shutdownCompletion: (() -> Void)?
     private var teardownTimer: Timer?
     var sweepTimer: Timer?
+    /// Children replaced in `children` before they exited (an extension told `Bye` that is
+    /// started again for the next share): kept until their exit, ended at teardown.
+    var retiring: [ObjectIdentifier: ChildConnection] = [:]
     private var signalWatchers: [SignalWatcher] = []
 
     public init(loop: EventLoop, configuration: HostConfiguration, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
@@ -133,6 +136,7 @@ public final class Host {
             onEvent(.spawnFailed(handle: spec.handle, error: "\(program): \(error)"))
             throw .spawnFailed(spec.handle, "\(program): \(error)")
         }
+        if let old = children[key], old !== child { retiring[ObjectIdentifier(old)] = old }
         children[key] = child
         // A new process: window identities start empty, a single-identity app runs as its
         // enrolled account again (what the store acknowledged survives).
@@ -206,8 +210,12 @@ public final class Host {
         failOutstandingWork(of: child, exit: exit)
         child.pipe.close()
         child.process?.close()
-        if children[key] === child { children[key] = nil }
-        finishWaiters(key, .failure(.exitedDuringHandshake(child.handle, "\(exit)")))
+        retiring[ObjectIdentifier(child)] = nil
+        // A newer instance of the same extension may be starting: its waiters are not ours.
+        if children[key] === child {
+            children[key] = nil
+            finishWaiters(key, .failure(.exitedDuringHandshake(child.handle, "\(exit)")))
+        }
         if shuttingDown { teardownProgress() }
     }
 
@@ -232,10 +240,10 @@ public final class Host {
             teardownTimer = timer
             timer.start(after: configuration.byeGrace) { [weak self] in
                 guard let self else { return }
-                for child in self.children.values { child.process?.kill(SIGTERM) }
+                for child in Array(self.children.values) + self.retiring.values { child.process?.kill(SIGTERM) }
                 timer.start(after: self.configuration.terminateGrace) { [weak self] in
                     guard let self else { return }
-                    for child in self.children.values { child.process?.kill(SIGKILL) }
+                    for child in Array(self.children.values) + self.retiring.values { child.process?.kill(SIGKILL) }
                 }
             }
         }
@@ -243,7 +251,7 @@ public final class Host {
     }
 
     private func teardownProgress() {
-        guard shuttingDown, children.isEmpty else { return }
+        guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
         teardownTimer?.close()
         teardownTimer = nil
         sweepTimer?.close()
@@ -253,6 +261,25 @@ public final class Host {
         let done = shutdownCompletion
         shutdownCompletion = nil
         done?()
+    }
+
+    /// Asks one child to leave (`Bye`); SIGTERM after `byeGrace`, SIGKILL after
+    /// `terminateGrace`, so an extension that ignores its idle `Bye` does not linger.
+    func endGracefully(_ child: ChildConnection, reason: String) {
+        guard child.isLive else { return }
+        child.exitExpected = true
+        child.state = .closing
+        child.send(.bye(reason: reason))
+        guard let timer = try? Timer(loop: loop) else { return }
+        timer.start(after: configuration.byeGrace) { [weak child] in
+            guard let child, child.state != .exited else { return timer.close() }
+            child.process?.kill(SIGTERM)
+            timer.start(after: self.configuration.terminateGrace) { [weak child] in
+                timer.close()
+                guard let child, child.state != .exited else { return }
+                child.process?.kill(SIGKILL)
+            }
+        }
     }
 
     /// SIGINT and SIGTERM to the host tear the fleet down gracefully, then call `then`.

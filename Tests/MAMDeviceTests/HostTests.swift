@@ -175,4 +175,29 @@ import Testing
         #expect(alone.reason == .inboundPolicy, "\(alone)")
         #expect(await host.shutdown() == 0)
     }
+
+    @Test func anExtensionStartedAgainWhileItsLastInstanceIsStillExitingServesBoth() async throws {
+        // The runtime leaves on Bye, but its process lingers half a second after that.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let script = dir.appendingPathComponent("lingering-extension.sh")
+        try "#!/bin/sh\n'\(appRuntime)'\nsleep 0.5\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let ext = AppSpec(
+            handle: "share-ext", descriptor: AppDescriptor(bundleID: "com.contoso.App0.share", kind: .share, containingApp: "com.contoso.App0"),
+            executable: script.path, startsWithFleet: false)
+        var config = try makeConfiguration(apps: 1, extra: [ext])
+        config.fleet.install(ext.descriptor)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.share(from: "notes", to: "share-ext", item: textItem("one", "1")) == .delivered)
+        #expect(await host.share(from: "notes", to: "share-ext", item: textItem("two", "2")) == .delivered)
+        let received = await host.withHost({ h, done in done(h.received("share-ext").map(\.item.id)) }, orElse: [String]())
+        #expect(received == ["one", "two"])
+        #expect(await host.shutdown() == 0)
+        for pid in log.pids { #expect(!isAlive(pid), "pid \(pid) survived teardown") }
+        let exits = log.all.filter { if case .exited("share-ext", _, _, _) = $0 { true } else { false } }
+        #expect(exits.count == 2)
+    }
 }
