@@ -43,20 +43,54 @@ extension ActivationPredicate {
         case .not(let inner): return .not(inner.addingIntuneTwins)
         case .and(let parts): return .allOf(parts.map(\.addingIntuneTwins))
         case .or(let parts):
+            // A comparison, or a subquery-free conjunction such as `url AND NOT file-url`, is
+            // an alternative of its own: its twin is the same alternative over the prefixed
+            // types, appended unless the disjunction already has it.
             var result = parts.map { part -> ActivationPredicate in
                 if case .comparison(let c) = part { return .comparison(c.rewritingSubqueries) }
+                if part.wholeTwin != nil { return part }
                 return part.addingIntuneTwins
             }
             for part in result {
-                if case .comparison(let c) = part, let twin = c.intuneTwin, !result.contains(.comparison(twin)) {
-                    result.append(.comparison(twin))
-                }
+                if let twin = part.wholeTwin, !result.contains(twin) { result.append(twin) }
             }
             return .or(result)
         case .comparison(let c):
             let rewritten = c.rewritingSubqueries
             guard let twin = rewritten.intuneTwin else { return .comparison(rewritten) }
             return .or([.comparison(rewritten), .comparison(twin)])
+        }
+    }
+}
+
+extension ActivationPredicate {
+    /// This alternative with every type prefixed, for a comparison or a conjunction/negation
+    /// of comparisons without subqueries; `nil` for anything else or when no type changes.
+    var wholeTwin: ActivationPredicate? {
+        func twin(_ p: ActivationPredicate) -> ActivationPredicate? {
+            switch p {
+            case .constant: return p
+            case .comparison(let c):
+                if c.lhs.hasSubquery || c.rhs.hasSubquery { return nil }
+                return .comparison(c.intuneTwin ?? c)
+            case .not(let inner): return twin(inner).map { .not($0) }
+            case .and(let parts):
+                let twins = parts.compactMap(twin)
+                return twins.count == parts.count ? .and(twins) : nil
+            case .or: return nil
+            }
+        }
+        guard let t = twin(self), t != self else { return nil }
+        return t
+    }
+}
+
+extension ActivationPredicate.Expression {
+    var hasSubquery: Bool {
+        switch self {
+        case .subquery: return true
+        case .key(let base, _): return base.hasSubquery
+        default: return false
         }
     }
 }

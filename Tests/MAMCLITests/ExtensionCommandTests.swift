@@ -125,9 +125,8 @@ extension CLITests {
             #expect(plain.status == 1, "\(plain)")
             #expect(plain.stdout.hasPrefix("not activated: "), "\(plain)")
         }
-        /// The configurator "only rewrites the rule when a twin is missing"
-        /// (IntuneConfigurator.swift). share-to-notes already lists the twin of every type
-        /// it accepts (its README says so), yet `configure` rewrites it.
+        /// The configurator only rewrites a rule when a twin is missing: share-to-notes already
+        /// lists the twin of every alternative it accepts, including `url AND NOT file-url`.
         @Test func configureLeavesARuleThatAlreadyHasEveryTwinUnchanged() async throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
@@ -137,10 +136,8 @@ extension CLITests {
             let r = try await CLI.run(["configure", copy.path, "-o", out], timeout: 60)
             #expect(r.status == 0, "\(r)")
             let same = try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: copy)
-            withKnownIssue("configure rewrites share-to-notes' hand-configured rule and reports addedIntuneTypes") {
-                #expect(r.stdout == "\(out): unchanged\n", "\(r)")
-                #expect(same)
-            }
+            #expect(r.stdout == "\(out): unchanged\n", "\(r)")
+            #expect(same)
         }
     }
 }

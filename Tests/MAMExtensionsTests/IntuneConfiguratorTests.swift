@@ -140,6 +140,17 @@ struct IntuneConfiguratorTests {
         #expect(stub.addingIntuneTwins == stub, "already-prefixed types get no twin")
     }
 
+    @Test func aConjunctionAlternativeGetsAWholeTwinAndIsLeftAloneWhenItHasOne() throws {
+        let rule = try ActivationPredicate(parsing: "SUBQUERY(extensionItems, $e, SUBQUERY($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO 'public.image' || (ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO 'public.url' AND NOT (ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO 'public.file-url'))).@count >= 1).@count == 1")
+        let configured = rule.addingIntuneTwins
+        // AND binds tighter than OR: the printer needs no parentheses around the twin.
+        #expect(configured.description.contains("|| ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.microsoft.intune.mam.public.url\" AND NOT (ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.microsoft.intune.mam.public.file-url\"))"), "\(configured)")
+        #expect(configured.addingIntuneTwins == configured)
+        // A managed web link activates it; a managed file URL still does not.
+        #expect(configured.evaluate(ShareInput(["com.microsoft.intune.mam.public.url"])).isActivated)
+        #expect(!configured.evaluate(ShareInput(["com.microsoft.intune.mam.public.file-url", "com.microsoft.intune.mam.public.url"])).isActivated)
+    }
+
     @Test func plistWithoutARuleIsReturnedUntouchedAndABadRuleIsAnError() throws {
         let noRule = Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key><string>x</string></dict></plist>"#.utf8)
         #expect(try IntuneConfigurator.configure(infoPlist: noRule, source: "app") == noRule)
