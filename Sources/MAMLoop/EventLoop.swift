@@ -23,6 +23,13 @@ public final class EventLoop {
     public init() throws(UVError) {
         // A write to a dead child must come back as UV_EPIPE, not kill the host.
         signal(SIGPIPE, SIG_IGN)
+        // libuv learns of child exits through SIGCHLD. A parent may have started us with it
+        // blocked (Foundation's Process passes its thread's mask on); a signal blocked in
+        // every thread is never delivered, so unblock it at least on the loop's thread.
+        var chld = sigset_t()
+        sigemptyset(&chld)
+        sigaddset(&chld, SIGCHLD)
+        pthread_sigmask(SIG_UNBLOCK, &chld, nil)
         raw = .allocate(capacity: 1)
         let status = uv_loop_init(raw)
         if status < 0 {
