@@ -92,6 +92,11 @@ final class Runtime {
                 values["status"] = "\(r.status)"
                 reply(CommandResult(ok: r.ok, outcome: r.ok ? "ok" : "refused", reason: r.reason, explanation: r.explanation, values: values, data: r.data))
             }
+        case "addIdentity":
+            // IntuneMAMPolicyDelegate addIdentity: the generic runtime can always add an account.
+            reply(CommandResult(ok: true, outcome: "success"))
+        case "allowedAccountsDidChange":
+            reply(CommandResult(ok: true, outcome: "ok"))
         case "identitySwitchRequired":
             // The generic runtime always agrees to show the requested identity.
             reply(CommandResult(ok: true, outcome: "accept"))

@@ -200,4 +200,23 @@ import Testing
         let exits = log.all.filter { if case .exited("share-ext", _, _, _) = $0 { true } else { false } }
         #expect(exits.count == 2)
     }
+
+    @Test func accountsNoLongerAllowedAreSignedOutOfEveryAppAndTheirDataWiped() async throws {
+        let log = EventLog()
+        let host = try HostController(configuration: try makeConfiguration(apps: 2)) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        #expect(await host.signIn("app1", account: "BOB@outlook.com").isAllowed)
+        let changes = await host.withHost({ h, done in h.setAllowedAccounts(["alice@contoso.com"]) { done($0.count) } }, orElse: -1)
+        #expect(changes == 1)
+        let signedIn = await host.withHost({ h, done in done((h.signedInAccounts("app0").map(\.upn), h.signedInAccounts("app1").map(\.upn))) }, orElse: ([String](), [String]()))
+        #expect(signedIn.0 == ["alice@contoso.com"])
+        #expect(signedIn.1.isEmpty)
+        #expect(log.all.contains { if case .signedOut("app1", "bob@outlook.com") = $0 { true } else { false } })
+        // bob may not come back while the list stands; addIdentity of alice goes through the app.
+        #expect(await host.signIn("app1", account: "bob@outlook.com").blockedBy == .accountNotAllowed)
+        let added = await host.withHost({ h, done in h.addIdentity("app1", account: "alice@contoso.com") { done($0) } }, orElse: .blocked(.badRequest, because: ""))
+        #expect(added.isAllowed, "\(added)")
+        #expect(await host.shutdown() == 0)
+    }
 }

@@ -26,7 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the Node reference even if node is on the PATH.")
     var noNode = false
 
-    @Option(help: "Run only one part: latency, broker or fleet.")
+    @Option(help: "Run only one part: decision, latency, broker or fleet.")
     var only: String?
 
     func run() async throws {
@@ -37,6 +37,11 @@ struct BenchCommand: AsyncParsableCommand {
         let references = try References(directory: referenceDir, skipNode: noNode)
         var table = BenchTable()
         print("mamsim bench — \(ProcessInfo.processInfo.activeProcessorCount) CPUs; latency pinned to CPU 0; references measured in this run\n")
+
+        if only == nil || only == "decision" {
+            let ns = try DecisionBench.run()
+            print(String(format: "enforcer: one transfer decision, median %.0f ns (target ≤ 1000 ns)\n", ns))
+        }
 
         for size in [64, 1024] where only == nil || only == "latency" {
             let ours = try LatencyBench.run(appRuntime: runtime, size: size, count: pings)
@@ -60,7 +65,7 @@ struct BenchCommand: AsyncParsableCommand {
             table.add("fleet \(n) ready (s)", ours.seconds, c?["seconds"], node?["seconds"], lowerIsBetter: true, target: n == 100 ? "≤ 2× C" : nil)
             table.add("fleet \(n) RSS per app (MiB)", ours.rssMiB, c?["rss_per_app_mib"], node?["rss_per_app_mib"], lowerIsBetter: true, target: "≤ 10 MiB")
         }
-        print(table.render())
+        if !table.rows.isEmpty { print(table.render()) }
         if references.nodePath == nil { print("\nNode reference skipped: node is not on the PATH.") }
     }
 }

@@ -1,0 +1,34 @@
+import MAMModel
+import MAMPolicy
+
+/// The enforcer alone: the median time of one transfer decision (managed owner under a
+/// managedApps policy to a policy-managed app as the same account), over batches so the clock's
+/// own cost does not count.
+enum DecisionBench {
+    static func run(batches: Int = 201, perBatch: Int = 10_000) throws -> Double {
+        let alice = Account(upn: "alice@contoso.com", oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10")
+        let policy = try GraphPolicyImporter.importPolicies(Array("""
+            {"displayName": "bench", "allowedOutboundDataTransferDestinations": "managedApps", "allowedInboundDataTransferSources": "managedApps"}
+            """.utf8), source: "bench").policies[0]
+        var fleet = Fleet()
+        fleet.add(alice, policy: policy)
+        for i in 0..<50 { fleet.install(AppDescriptor(bundleID: BundleID("com.bench.app\(i)"))) }
+        let from = BundleID("com.bench.app3")
+        let to = BundleID("com.bench.app41")
+        var allowed = 0
+        var samples: [Double] = []
+        samples.reserveCapacity(batches)
+        let clock = ContinuousClock()
+        for _ in 0..<batches {
+            let start = clock.now
+            for _ in 0..<perBatch {
+                if Enforcer.transfer(owner: alice, from: from, to: to, receivedAs: alice, in: fleet).isAllowed { allowed += 1 }
+            }
+            let d = clock.now - start
+            samples.append((Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(perBatch))
+        }
+        // Every decision must have been allowed, or the loop measured the wrong path.
+        guard allowed == batches * perBatch else { throw BenchError(message: "decision bench: \(allowed) of \(batches * perBatch) allowed") }
+        return samples.sorted()[samples.count / 2]
+    }
+}
