@@ -47,6 +47,31 @@ public final class AppChannel {
         }
     }
 
+    /// The whole life of a callback-driven child program: opens fd 3 on a new loop, lets
+    /// `configure` install the handlers, says hello, runs until the host says bye or closes
+    /// the channel, and exits (status 2 with a message on stderr when there is no host).
+    public static func runProgram(runtime: String, _ configure: (AppChannel) -> Void) -> Never {
+        let loop: EventLoop
+        let channel: AppChannel
+        do {
+            loop = try EventLoop()
+            channel = try AppChannel(loop: loop)
+            configure(channel)
+            let userOnClose = channel.onClose
+            channel.onClose = { why in
+                userOnClose?(why)
+                loop.stop()
+            }
+            try channel.start(runtime: runtime)
+        } catch {
+            var line = Array("\(runtime): \(error)\n".utf8)
+            _ = line.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+            exit(2)
+        }
+        loop.run()
+        exit(0)
+    }
+
     /// Sends `Hello` and starts reading.
     public func start(runtime: String) throws {
         try pipe.startReading(onRead: { [unowned self] chunk in

@@ -1,4 +1,4 @@
-public import MAMLoop
+import MAMLoop
 public import MAMModel
 public import MAMWire
 import Synchronization

@@ -19,7 +19,6 @@ public final class Pipe: Handle {
     private var reportedEnd = false
     /// Writes handed to libuv and not yet completed (back-pressure indicator).
     public private(set) var pendingWrites = 0
-    public private(set) var pendingBytes = 0
 
     public init(loop: EventLoop) throws(UVError) {
         super.init(loop: loop, type: UV_NAMED_PIPE)
@@ -119,12 +118,9 @@ public final class Pipe: Handle {
         var buffer = uv_buf_init(data.assumingMemoryBound(to: CChar.self), UInt32(count))
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         pendingWrites += 1
-        pendingBytes += count
         let status = uv_write(request, streamPointer, &buffer, 1) { req, status in
             let me = Unmanaged<Pipe>.fromOpaque(req!.pointee.data)
             let pipe = me.takeUnretainedValue()
-            let bytes = Int(req!.pointee.bufs?.pointee.len ?? 0)
-            _ = bytes
             pipe.pendingWrites -= 1
             UnsafeMutableRawPointer(req!).deallocate()
             if status < 0 { pipe.reportEnd(UVError(status)) }
@@ -132,7 +128,6 @@ public final class Pipe: Handle {
         }
         if status < 0 {
             pendingWrites -= 1
-            pendingBytes -= count
             Unmanaged.passUnretained(self).release()
             block.deallocate()
             reportEnd(UVError(status))

@@ -2,7 +2,6 @@
 // its bundle id in the handshake, and drives it with commands, so scenario steps act through
 // the same path a real app would (share requests, identity changes, acknowledgements).
 import MAMKit
-import MAMLoop
 import MAMModel
 import MAMWire
 #if canImport(Glibc)
@@ -12,27 +11,11 @@ import Glibc
 @main
 struct AppRuntime {
     static func main() {
-        let loop: EventLoop
-        let channel: AppChannel
-        do {
-            loop = try EventLoop()
-            channel = try AppChannel(loop: loop)
-        } catch {
-            printError("mamsim-app: \(error)")
-            exit(2)
+        AppChannel.runProgram(runtime: "mamsim-app/1") { channel in
+            let runtime = Runtime(channel: channel)
+            channel.onCommand = { command, reply in runtime.execute(command, reply: reply) }
+            channel.onDeliver = { runtime.receive($0) }
         }
-        let runtime = Runtime(channel: channel)
-        channel.onCommand = { command, reply in runtime.execute(command, reply: reply) }
-        channel.onDeliver = { runtime.receive($0) }
-        channel.onClose = { _ in loop.stop() }
-        do {
-            try channel.start(runtime: "mamsim-app/1")
-        } catch {
-            printError("mamsim-app: \(error)")
-            exit(2)
-        }
-        loop.run()
-        exit(0)
     }
 }
 
@@ -150,10 +133,4 @@ extension Runtime {
         }
         sendMore()
     }
-}
-
-/// Writes a line to stderr without touching C's `stderr` global (not concurrency-safe).
-func printError(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
 }

@@ -15,30 +15,14 @@ import Darwin
 @main
 struct ShareExtensionMain {
     static func main() {
-        let loop: EventLoop
-        let channel: AppChannel
-        do {
-            loop = try EventLoop()
-            channel = try AppChannel(loop: loop)
-        } catch {
-            report("cannot open the host channel: \(error)")
-            exit(2)
+        AppChannel.runProgram(runtime: "NotesShareExtension/1") { channel in
+            channel.onDeliver = { deliver in
+                let verdict = NotesPolicy.verdict(for: deliver.item)
+                report("\(verdict.accepted ? "accepted" : "declined") \(describe(deliver)): \(verdict.why)")
+                return verdict.accepted
+            }
+            channel.onError = { code, message in report("the host reported \(code): \(message)") }
         }
-        channel.onDeliver = { deliver in
-            let verdict = NotesPolicy.verdict(for: deliver.item)
-            report("\(verdict.accepted ? "accepted" : "declined") \(describe(deliver)): \(verdict.why)")
-            return verdict.accepted
-        }
-        channel.onError = { code, message in report("the host reported \(code): \(message)") }
-        channel.onClose = { _ in loop.stop() }
-        do {
-            try channel.start(runtime: "NotesShareExtension/1")
-        } catch {
-            report("cannot read the host channel: \(error)")
-            exit(2)
-        }
-        loop.run()
-        exit(0)
     }
 
     static func describe(_ d: Deliver) -> String {
