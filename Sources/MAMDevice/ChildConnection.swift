@@ -19,6 +19,8 @@ final class ChildConnection {
     /// Set when the host itself asked the child to go (bye, kill, teardown).
     var exitExpected = false
     var handshakeTimer: Timer?
+    /// Escalates an ignored `Bye` (SIGTERM, then SIGKILL); closed when the child exits.
+    var byeTimer: Timer?
 
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
     var pendingDeliveries: [UInt64: PendingDelivery] = [:]

@@ -206,6 +206,8 @@ public final class Host {
         child.state = .exited
         child.handshakeTimer?.close()
         child.handshakeTimer = nil
+        child.byeTimer?.close()
+        child.byeTimer = nil
         onEvent(.exited(handle: child.handle, pid: child.pid, exit: exit, expected: child.exitExpected))
         failOutstandingWork(of: child, exit: exit)
         child.pipe.close()
@@ -271,13 +273,13 @@ public final class Host {
         child.state = .closing
         child.send(.bye(reason: reason))
         guard let timer = try? Timer(loop: loop) else { return }
+        child.byeTimer = timer
+        let terminateGrace = configuration.terminateGrace
         timer.start(after: configuration.byeGrace) { [weak child] in
-            guard let child, child.state != .exited else { return timer.close() }
+            guard let child else { return }
             child.process?.kill(SIGTERM)
-            timer.start(after: self.configuration.terminateGrace) { [weak child] in
-                timer.close()
-                guard let child, child.state != .exited else { return }
-                child.process?.kill(SIGKILL)
+            timer.start(after: terminateGrace) { [weak child] in
+                child?.process?.kill(SIGKILL)
             }
         }
     }

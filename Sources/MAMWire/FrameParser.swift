@@ -1,6 +1,6 @@
 internal import CMAMProto
 internal import CProtobufC
-public import MAMModel
+internal import MAMModel
 
 /// Turns the payload of one frame into a `Frame`, or a typed `WireError`.
 ///
