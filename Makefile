@@ -31,6 +31,7 @@ bench: deps
 
 proto-check:
 	@scripts/generate-proto --check
+	@if command -v protoc >/dev/null; then scripts/generate-python-proto --check; else echo "protoc not found: skipping the Python plugin's generated-code check"; fi
 
 clean:
 	rm -rf .build

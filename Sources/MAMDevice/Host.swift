@@ -26,6 +26,7 @@ public final class Host {
     /// The PIN the user will type at the next PIN prompt of an app (scenario `switchIdentity.pin`).
     var pinAnswers: [String: String] = [:]
     var pasteboard: Pasteboard?
+    let childEnvironment: [String: String]
     /// Items each app or extension accepted, by handle, in order: what it received.
     var receivedItems: [String: [ReceivedItem]] = [:]
     /// Written into each audit record: the scenario and step being run.
@@ -49,6 +50,7 @@ public final class Host {
         self.loop = loop
         self.configuration = configuration
         self.onEvent = onEvent
+        childEnvironment = Self.childEnvironment(for: configuration)
         do {
             state = try DeviceState(
                 directory: configuration.deviceDirectory, fleet: configuration.fleet, policies: configuration.extraPolicies,
