@@ -43,7 +43,7 @@ enum World {
     }
 }
 
-/// Where `shared/fixtures` is: a sibling of the package root (`/work/main` → `/work/shared`).
+/// Where `shared/fixtures` is: `../shared` beside the package root.
 enum Fixtures {
     static var policiesDirectory: String {
         // #filePath = <root>/Tests/MAMPolicyTests/Support.swift
