@@ -208,9 +208,11 @@ extension Host {
         guard ack.itemID == pending.deliver.item.id else {
             throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.deliver.item.id)")
         }
-        if ack.accepted {
+        if ack.accepted, configuration.recordDeliveries {
             receivedItems[destination.handle.lowercased(), default: []].append(
                 ReceivedItem(item: pending.deliver.item, from: pending.record.from, receivedAs: pending.deliver.receivedAs))
+        }
+        if ack.accepted {
             answer(pending, .delivered)
         } else {
             answer(pending, .failed(.badRequest, "\(destination.handle) declined the item"))

@@ -56,6 +56,9 @@ public struct HostConfiguration: Sendable {
     /// Every decision goes to the audit log in the device store. Benchmarks turn it off to
     /// measure the broker alone.
     public var auditDecisions = true
+    /// The host remembers every item each app or extension accepted (`expectState.received`).
+    /// Benchmarks moving 100 000 items turn it off.
+    public var recordDeliveries = true
     /// Shares a child may have in flight at once; a flood beyond it is refused.
     public var maximumSharesInFlight = 4096
 

@@ -176,7 +176,9 @@ public struct Fleet: Sendable {
 
     /// Whether `account` is managed (targeted by a policy). `nil` and `""` are unmanaged.
     public func isManaged(_ account: Account?) -> Bool {
-        policy(for: account) != nil
+        // Through the entry's flag: returning the policy would copy a hundred-field value.
+        guard let account else { return false }
+        return entry(for: account)?.isManaged ?? false
     }
 
     /// The managed entry for `account`, or `nil` when it is unmanaged.

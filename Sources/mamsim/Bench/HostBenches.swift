@@ -20,6 +20,7 @@ enum BrokerBench {
         for a in apps { fleet.install(a.descriptor) }
         var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
         config.auditDecisions = false
+        config.recordDeliveries = false
         config.deliveryTimeout = 60_000
         config.commandTimeout = 600_000
         let host = try HostController(configuration: config)
