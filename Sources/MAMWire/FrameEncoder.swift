@@ -233,37 +233,58 @@ public enum FrameEncoder {
 
 /// Every C allocation made while building one message, freed together after `pack`.
 final class CArena {
-    private var blocks: [UnsafeMutableRawPointer] = []
+    /// One block serves the whole message in the common case: a frame's strings, messages and
+    /// a small payload fit, so an encode costs one allocation instead of one per field.
+    /// Anything that does not fit gets an allocation of its own.
+    private static let blockSize = 4096
+    private var block: UnsafeMutableRawPointer?
+    private var used = 0
+    private var overflow: [UnsafeMutableRawPointer] = []
 
-    init() { blocks.reserveCapacity(16) }
+    init() {}
+
+    /// `count` bytes aligned for any C type, valid until `freeAll`.
+    private func allocate(_ count: Int) -> UnsafeMutableRawPointer {
+        let start = (used + 15) & ~15
+        if count <= Self.blockSize - start {
+            if block == nil { block = malloc(Self.blockSize)! }
+            used = start + count
+            return block! + start
+        }
+        let p = malloc(max(count, 1))!
+        overflow.append(p)
+        return p
+    }
 
     func string(_ s: String) -> UnsafeMutablePointer<CChar> {
-        let p = strdup(s)!
-        blocks.append(UnsafeMutableRawPointer(p))
-        return p
+        var s = s
+        return s.withUTF8 { utf8 in
+            let p = allocate(utf8.count + 1).assumingMemoryBound(to: CChar.self)
+            if let base = utf8.baseAddress {
+                UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: utf8.count)
+            }
+            p[utf8.count] = 0
+            return p
+        }
     }
 
     func bytes(_ b: [UInt8]) -> ProtobufCBinaryData {
         guard !b.isEmpty else { return ProtobufCBinaryData(len: 0, data: nil) }
-        let p = malloc(b.count)!.assumingMemoryBound(to: UInt8.self)
+        let p = allocate(b.count).assumingMemoryBound(to: UInt8.self)
         b.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: b.count) }
-        blocks.append(UnsafeMutableRawPointer(p))
         return ProtobufCBinaryData(len: b.count, data: p)
     }
 
     func message<T>(_: T.Type, _ initialise: (UnsafeMutablePointer<T>?) -> Void) -> UnsafeMutablePointer<T> {
-        let raw = malloc(MemoryLayout<T>.stride)!
-        blocks.append(raw)
-        let p = raw.bindMemory(to: T.self, capacity: 1)
+        let p = allocate(MemoryLayout<T>.stride).bindMemory(to: T.self, capacity: 1)
         initialise(p)
         return p
     }
 
     func pointerArray<T>(_: T.Type, count: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<T>?>? {
         guard count > 0 else { return nil }
-        let raw = malloc(MemoryLayout<UnsafeMutablePointer<T>?>.stride * count)!
-        blocks.append(raw)
-        return raw.bindMemory(to: UnsafeMutablePointer<T>?.self, capacity: count)
+        return allocate(MemoryLayout<UnsafeMutablePointer<T>?>.stride * count)
+            .bindMemory(to: UnsafeMutablePointer<T>?.self, capacity: count)
     }
 
     /// A protobuf map as its entry messages, sorted by key so equal maps encode to equal bytes.
@@ -288,7 +309,10 @@ final class CArena {
     }
 
     func freeAll() {
-        for b in blocks { free(b) }
-        blocks.removeAll()
+        free(block)
+        block = nil
+        used = 0
+        for p in overflow { free(p) }
+        overflow.removeAll()
     }
 }
