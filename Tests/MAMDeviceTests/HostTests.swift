@@ -219,4 +219,55 @@ import Testing
         #expect(added.isAllowed, "\(added)")
         #expect(await host.shutdown() == 0)
     }
+
+    @Test func aFileSharedFromAContainerArrivesInTheDestinationsInboxOwnedAndProtected() async throws {
+        let config = try makeConfiguration(apps: 2)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
+        let secret = Array("Q3 board minutes".utf8)
+        // app0 writes the file through the SDK service; its owner is app0's file identity.
+        let wrote = await host.command("app0", Command(verb: "service", args: ["op": "writeFile", "path": "Documents/q3.txt"],
+                                                      item: Item(id: "d", typeIdentifiers: ["public.data"], payload: .inline(secret))))
+        #expect(wrote.ok, "\(wrote)")
+        #expect(wrote.values["owner"] == "alice@contoso.com")
+        let onDisk = try Data(contentsOf: config.deviceDirectory.appendingPathComponent("containers/com.contoso.App0/Documents/q3.txt"))
+        #expect(!onDisk.isEmpty && [UInt8](onDisk) != secret, "a managed file is not stored in the clear")
+        let file = Item(id: "f1", typeIdentifiers: ["public.plain-text"], payload: .file(path: "Documents/q3.txt"), fileName: "q3.txt")
+        #expect(await host.share(from: "app0", to: "app1", item: file, identity: "alice@contoso.com") == .delivered)
+        // The destination reads its copy from its own Inbox, decrypted for it, owned by alice.
+        let read = await host.command("app1", Command(verb: "service", args: ["op": "readFile", "path": "Inbox/f1-q3.txt"]))
+        #expect(read.ok && read.data == secret, "\(read)")
+        let owner = await host.command("app1", Command(verb: "service", args: ["op": "fileOwner", "path": "Inbox/f1-q3.txt"]))
+        #expect(owner.values["owner"] == "alice@contoso.com")
+        // A path outside the sender's containers is refused, not followed.
+        let escape = Item(id: "f2", typeIdentifiers: ["public.data"], payload: .file(path: "../com.contoso.App1/Inbox/f1-q3.txt"))
+        let refused = await host.share(from: "app0", to: "app1", item: escape)
+        #expect(refused.reason == .badRequest, "\(refused)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aPythonPluginReadsASharedFileThroughTheHostAndAcceptsIt() async throws {
+        let archiver = AppSpec(
+            handle: "archiver",
+            descriptor: AppDescriptor(bundleID: "com.contoso.App0.archiver", kind: .share, containingApp: "com.contoso.App0"),
+            executable: packageRoot.appendingPathComponent("plugins/python-archiver/run").path, startsWithFleet: false)
+        var config = try makeConfiguration(apps: 1, extra: [archiver])
+        config.fleet.install(archiver.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let bytes = Array("minutes of the board".utf8)
+        let wrote = await host.command("notes", Command(verb: "service", args: ["op": "writeFile", "path": "minutes.txt"],
+                                                       item: Item(id: "d", typeIdentifiers: ["public.data"], payload: .inline(bytes))))
+        #expect(wrote.ok, "\(wrote)")
+        let file = Item(id: "m1", typeIdentifiers: ["public.plain-text"], payload: .file(path: "minutes.txt"), fileName: "minutes.txt")
+        // behaviour.py accepts non-empty items up to 1 MiB: only possible if it read the file.
+        #expect(await host.share(from: "notes", to: "archiver", item: file) == .delivered)
+        let empty = await host.command("notes", Command(verb: "service", args: ["op": "writeFile", "path": "empty.txt"]))
+        #expect(empty.ok)
+        let emptyFile = Item(id: "m2", typeIdentifiers: ["public.plain-text"], payload: .file(path: "empty.txt"), fileName: "empty.txt")
+        #expect(await host.share(from: "notes", to: "archiver", item: emptyFile).reason == .badRequest, "an empty file is declined")
+        #expect(await host.shutdown() == 0)
+    }
 }

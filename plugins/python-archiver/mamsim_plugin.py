@@ -19,6 +19,7 @@ import os
 import struct
 import sys
 import traceback
+import dataclasses
 from dataclasses import dataclass
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mamsim_pb"))
@@ -170,12 +171,27 @@ def serve(on_item, name: str, runtime: str, fd: int = FD) -> int:
         return 0                                  # the host is gone: nothing left to answer
 
 
+def read_shared_file(channel: Channel, backlog: list, path: str) -> bytes | None:
+    """A file item arrives as a path in our Inbox: ask the host for its bytes (readFile
+    service; the host decrypts what it protects). Frames that come meanwhile wait in backlog."""
+    seq = channel.send(pb.Frame(service_request=pb.ServiceRequest(op="readFile", args={"path": path})))
+    while True:
+        frame = channel.receive()
+        if frame is None:
+            return None
+        if frame.reply_to == seq and frame.WhichOneof("body") == "service_result":
+            result = frame.service_result
+            return bytes(result.data) if result.ok else None
+        backlog.append(frame)
+
+
 def converse(channel: Channel, on_item, name: str, runtime: str) -> int:
     channel.send(pb.Frame(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, pid=os.getpid(), runtime=runtime)))
     accepted_ids: set[str] = set()
+    backlog: list = []
     while True:
         try:
-            frame = channel.receive()
+            frame = backlog.pop(0) if backlog else channel.receive()
         except Exception as error:  # unreadable bytes: give up on the channel
             log(name, f"unreadable frame from the host: {error}")
             return 1
@@ -188,8 +204,18 @@ def converse(channel: Channel, on_item, name: str, runtime: str) -> int:
                 channel.max_frame = w.max_frame_size
         elif body == "deliver":
             item = to_item(frame.deliver)
+            unreadable = False
+            if item.data is None and item.file_path:
+                data = read_shared_file(channel, backlog, item.file_path)
+                unreadable = data is None
+                if unreadable:
+                    log(name, f"cannot read {item.file_path}; declining item {item.id}")
+                else:
+                    item = dataclasses.replace(item, data=data)
             if item.id in accepted_ids:          # a re-sent delivery: acknowledged, not shown twice
                 accepted = True
+            elif unreadable:
+                accepted = False
             else:
                 try:
                     accepted = bool(on_item(item))
