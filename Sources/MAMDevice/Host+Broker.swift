@@ -34,12 +34,6 @@ extension Host {
             }
             owner = a
         }
-        if target.descriptor.kind != .app, let accepts = target.activation {
-            let verdict = accepts(request.item.typeIdentifiers, fleet.isManaged(owner))
-            guard verdict.activated else {
-                return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(verdict.reason)"), &record)
-            }
-        }
         // A file is shared with its bytes and owned by the file's owner (RULES.md §1); the
         // path is resolved inside the sender's own containers only.
         var fileData: [UInt8]?
@@ -51,6 +45,12 @@ extension Host {
                 owner = state.account(forIdentity: fileOwner)
             } catch {
                 return answer(sender, seq, .failed(.badRequest, "\(sender.handle) cannot share \(path): \(error)"), &record)
+            }
+        }
+        if target.descriptor.kind != .app, let accepts = target.activation {
+            let verdict = accepts(request.item.typeIdentifiers, fleet.isManaged(owner))
+            guard verdict.activated else {
+                return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(verdict.reason)"), &record)
             }
         }
         record.owner = owner.map {
