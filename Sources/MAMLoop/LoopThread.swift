@@ -16,7 +16,8 @@ public final class LoopThread: Sendable {
     private let thread: Box
 
     private final class Box: @unchecked Sendable {
-        // Set once by the creating thread before anyone else reads it.
+        // `id` is set by the creating thread before anyone else reads it; `closeStatus` is
+        // written by the loop thread as it ends and read only after `pthread_join`.
         var id: pthread_t?
         var closeStatus: Int32 = 0
     }

@@ -90,7 +90,8 @@ struct RunCommand: AsyncParsableCommand {
 
 /// Fleet start-up progress: a self-updating line on a terminal, plain lines otherwise.
 final class FleetProgress: @unchecked Sendable {
-    // Mutated only from the host's loop thread (events arrive there, in order).
+    // Mutated from the host's loop thread (events arrive there, in order), and by `finish()`
+    // only after the host has shut down.
     private var ready = 0
     private var done = false
     let total: Int

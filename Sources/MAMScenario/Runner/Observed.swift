@@ -11,23 +11,27 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case error(Int)
     case shown(String)
 
-    public var description: String {
+    /// The expectation this outcome satisfies most precisely.
+    public var asExpectation: ExpectedOutcome {
         switch self {
-        case .ok: "ok"
-        case .success: "success"
-        case .canceled: "canceled"
-        case .notAllowed: "notAllowed"
-        case .delivered: "delivered"
-        case .allowed: "allowed"
-        case .failed(let r): r.map { "{failed: \($0)}" } ?? "failed"
-        case .blocked(let r): "{blocked: \(r)}"
-        case .targets(let ids): "{targets: [\(ids.joined(separator: ", "))]}"
-        case .pasted(let t): "{pasted: \"\(t)\"}"
-        case .value(let v): "{value: \"\(v)\"}"
-        case .error(let n): "{error: \(n)}"
-        case .shown(let t): "{shown: \"\(t)\"}"
+        case .ok: .ok
+        case .success: .success
+        case .canceled: .canceled
+        case .notAllowed: .notAllowed
+        case .delivered: .delivered
+        case .allowed: .allowed
+        case .failed(let r): r.map { .failedBecause($0) } ?? .failed
+        case .blocked(let r): .blocked(r)
+        case .targets(let ids): .targets(ids)
+        case .pasted(let t): .pasted(t)
+        case .value(let v): .value(v)
+        case .error(let n): .error(n)
+        case .shown(let t): .shown(t)
         }
     }
+
+    /// Written the way a scenario file writes that expectation.
+    public var description: String { asExpectation.description }
 
     public var reason: Reason? {
         switch self {

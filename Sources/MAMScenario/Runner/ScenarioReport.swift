@@ -1,5 +1,5 @@
 public import Foundation
-public import MAMModel
+import MAMModel
 
 /// The result of one step: what ran, what happened, what was expected.
 public struct StepResult: Sendable {
