@@ -8,6 +8,9 @@ extension Host {
     /// Routes one share: identity check, ownership stamp, enforcer, delivery. The sender gets
     /// exactly one `ShareResult` for `seq`, now or when the destination acknowledges or fails.
     func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection) {
+        // One copy of the fleet for the whole decision: each read of `state.fleet` retains
+        // every table it holds.
+        let fleet = self.fleet
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: request.destination,
             receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
