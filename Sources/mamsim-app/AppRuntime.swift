@@ -22,14 +22,14 @@ struct AppRuntime {
 /// What the scripted app remembers and how it answers the host's commands.
 final class Runtime {
     let channel: AppChannel
-    /// What arrived, as `id:owner` (the items themselves are the app's business; a
+    /// What arrived: item id and owner (the items themselves are the app's business; a
     /// benchmark delivers 100 000 of them).
-    var received: [String] = []
+    var received: [(id: String, owner: String)] = []
 
     init(channel: AppChannel) { self.channel = channel }
 
     func receive(_ deliver: Deliver) -> Bool {
-        received.append("\(deliver.item.id):\(deliver.item.ownership?.upn ?? "")")
+        received.append((deliver.item.id, deliver.item.ownership?.upn ?? ""))
         return true
     }
 
@@ -92,7 +92,7 @@ final class Runtime {
         case "flood":
             flood(command, reply: reply)
         case "received":
-            reply(CommandResult(ok: true, outcome: received.joined(separator: ",")))
+            reply(CommandResult(ok: true, outcome: received.map { "\($0.id):\($0.owner)" }.joined(separator: ",")))
         case "exit":
             // Scripted crash or exit, e.g. a share extension that dies mid-request.
             exit(Int32(command.args["status"] ?? "0") ?? 0)
