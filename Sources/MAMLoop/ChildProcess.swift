@@ -5,9 +5,15 @@ internal import Glibc
 internal import Darwin
 #endif
 
-/// A spawned child process with its channel pipe on fd 3 (like Node's IPC channel), so its
-/// stdout and stderr stay free for logs.
-public final class ChildProcess: Handle {
+/// A spawned child process with its channel on fd 3 (like Node's IPC channel), so its stdout
+/// and stderr stay free for logs.
+///
+/// Spawned with `posix_spawn` rather than `uv_spawn`: libuv 1.44 forks, which copies the page
+/// tables of the whole host (hundreds of MiB mapped) for every app of a fleet, while glibc's
+/// `posix_spawn` uses `CLONE_VFORK` and shares them until `exec`. Exits are collected by the
+/// loop's `ChildReaper` on SIGCHLD. Like `uv_spawn`, this is synchronous: when `init` returns
+/// the program has been exec'd, or `init` threw why not.
+public final class ChildProcess {
     /// How a child ended.
     public struct Exit: Sendable, Hashable, CustomStringConvertible {
         public let status: Int64
@@ -18,85 +24,155 @@ public final class ChildProcess: Handle {
         }
     }
 
-    public private(set) var pid: Int32 = 0
+    public let pid: Int32
     public private(set) var exit: Exit?
     private var onExit: ((Exit) -> Void)?
 
     /// Spawns `executable` with `arguments` (argv[0] is added). stdin is /dev/null, stdout and
-    /// stderr are inherited unless `quiet`, and `channel` becomes the child's fd 3.
-    /// `uv_spawn` is synchronous: when it returns the program has been exec'd or failed.
+    /// stderr are inherited unless `quiet`, and `channel` (a fresh, unopened pipe) becomes the
+    /// host's end of a socket pair whose other end is the child's fd 3. Signal mask and
+    /// dispositions are reset in the child (the host ignores SIGPIPE; its children must not).
     public init(
         loop: EventLoop, executable: String, arguments: [String], environment: [String: String]? = nil,
         channel: Pipe, quiet: Bool = false, onExit: @escaping (Exit) -> Void
     ) throws(UVError) {
-        var options = uv_process_options_t()
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let env = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } }
-        defer {
-            argv.forEach { free($0) }
-            env?.forEach { free($0) }
+        // The SIGCHLD watcher is running before the child exists, so its exit cannot be missed.
+        let reaper = try loop.reaper()
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            let error = UVError(-errno)
+            reaper.closeIfIdle()
+            throw error
         }
-        var argvList: [UnsafeMutablePointer<CChar>?] = argv + [nil]
-        var envList: [UnsafeMutablePointer<CChar>?]? = env.map { $0 + [nil] }
-        var stdio = [uv_stdio_container_t](repeating: uv_stdio_container_t(), count: 4)
-        stdio[0].flags = UV_IGNORE
-        let inherit = quiet ? UV_IGNORE : UV_INHERIT_FD
-        stdio[1].flags = inherit
-        stdio[1].data.fd = 1
-        stdio[2].flags = inherit
-        stdio[2].data.fd = 2
-        stdio[3].flags = uv_stdio_flags(UV_CREATE_PIPE.rawValue | UV_READABLE_PIPE.rawValue | UV_WRITABLE_PIPE.rawValue)
-        stdio[3].data.stream = channel.streamPointer
-
-        var status: Int32 = 0
-        super.init(loop: loop, type: UV_PROCESS)
-        // The handle is registered with the loop even when uv_spawn fails, so it is always
-        // adopted and closed through the normal path.
-        adopt()
+        let (hostEnd, childEnd) = (fds[0], fds[1])
+        var spawnedPid: pid_t = 0
+        let status = ChildProcess.spawn(
+            executable, arguments: arguments, environment: environment, channelFD: childEnd, quiet: quiet, pid: &spawnedPid)
+        Glibc.close(childEnd)
+        guard status == 0 else {
+            Glibc.close(hostEnd)
+            reaper.closeIfIdle()
+            throw UVError(-status)
+        }
+        pid = spawnedPid
         self.onExit = onExit
-        executable.withCString { file in
-            argvList.withUnsafeMutableBufferPointer { args in
-                stdio.withUnsafeMutableBufferPointer { io in
-                    options.file = file
-                    options.args = args.baseAddress
-                    options.stdio_count = 4
-                    options.stdio = io.baseAddress
-                    options.exit_cb = { p, status, signal in
-                        let child = Handle.wrapper(UnsafeMutableRawPointer(p), as: ChildProcess.self)
-                        let exit = Exit(status: status, signal: signal)
-                        child.exit = exit
-                        let callback = child.onExit
-                        child.onExit = nil
-                        callback?(exit)
-                    }
-                    if envList != nil {
-                        envList!.withUnsafeMutableBufferPointer { e in
-                            options.env = e.baseAddress
-                            status = uv_spawn(loop.raw, processPointer, &options)
-                        }
-                    } else {
-                        status = uv_spawn(loop.raw, processPointer, &options)
-                    }
-                }
-            }
+        // Registered before the loop runs again: a SIGCHLD that already arrived is handled then.
+        reaper.register(self)
+        let opened = uv_pipe_open(channel.pipePointer, hostEnd)
+        if opened < 0 {
+            Glibc.close(hostEnd)
+            kill(SIGKILL)
+            throw UVError(opened)
         }
-        if status < 0 {
-            self.onExit = nil
-            close()
-            throw UVError(status)
-        }
-        pid = processPointer.pointee.pid
     }
 
-    private var processPointer: UnsafeMutablePointer<uv_process_t> {
-        UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_process_t.self)
+    private static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String]?, channelFD: Int32, quiet: Bool,
+        pid: inout pid_t
+    ) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if quiet {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        // dup2 onto 3 clears close-on-exec there; the socket pair's own descriptors keep it.
+        posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] } ?? []
+        defer { envp.forEach { free($0) } }
+        // When fd 3 is the channel already, dup2 would be a no-op and leave close-on-exec set.
+        if channelFD == 3 { _ = fcntl(3, F_SETFD, 0) }
+        if environment == nil {
+            return posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        }
+        return posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
     }
 
     /// Sends a signal; a child that already exited is not an error.
     public func kill(_ signal: Int32) {
-        guard state == .open, exit == nil else { return }
-        _ = uv_process_kill(processPointer, signal)
+        guard exit == nil else { return }
+        _ = Glibc.kill(pid, signal)
     }
 
-    override func didClose() { onExit = nil }
+    /// Drops the exit callback. The loop still reaps the process when it ends, so no zombie
+    /// is left behind.
+    public func close() {
+        onExit = nil
+    }
+
+    /// Called by the reaper with the raw `waitpid` status.
+    func exited(rawStatus: Int32) {
+        let termSignal = rawStatus & 0x7F
+        let result = termSignal == 0
+            ? Exit(status: Int64((rawStatus >> 8) & 0xFF), signal: 0)
+            : Exit(status: 0, signal: termSignal)
+        exit = result
+        let callback = onExit
+        onExit = nil
+        callback?(result)
+    }
+}
+
+/// Collects the exits of a loop's children: a SIGCHLD watcher that lives while the loop has a
+/// child not yet reaped, and `waitpid(WNOHANG)` for each of them when the signal arrives
+/// (signals coalesce, and other loops' children are not ours to reap).
+final class ChildReaper {
+    private let watcher: SignalWatcher
+    private var children: [Int32: ChildProcess] = [:]
+    private unowned let loop: EventLoop
+
+    init(loop: EventLoop) throws(UVError) {
+        self.loop = loop
+        watcher = try SignalWatcher(loop: loop)
+        try watcher.start(signal: SIGCHLD) { [unowned self] _ in self.reap() }
+    }
+
+    func register(_ child: ChildProcess) {
+        children[child.pid] = child
+    }
+
+    func reap() {
+        for (pid, child) in children.sorted(by: { $0.key < $1.key }) {
+            var status: Int32 = 0
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid || (r < 0 && errno == ECHILD) {
+                children[pid] = nil
+                child.exited(rawStatus: r == pid ? status : 0)
+            }
+        }
+        closeIfIdle()
+    }
+
+    /// Without children to wait for, the watcher would keep the loop alive for nothing.
+    func closeIfIdle() {
+        guard children.isEmpty else { return }
+        watcher.close()
+        if loop.childReaper === self { loop.childReaper = nil }
+    }
+}
+
+extension EventLoop {
+    /// The loop's reaper, created with its SIGCHLD watcher when the first child is spawned.
+    func reaper() throws(UVError) -> ChildReaper {
+        if let r = childReaper { return r }
+        let r = try ChildReaper(loop: self)
+        childReaper = r
+        return r
+    }
 }

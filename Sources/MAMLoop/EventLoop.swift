@@ -18,6 +18,8 @@ public final class EventLoop {
     private var flushPrepare: UnsafeMutablePointer<uv_prepare_t>?
     private var flushCheck: UnsafeMutablePointer<uv_check_t>?
     var pipesToFlush: [Pipe] = []
+    /// Collects child exits while any child of this loop is running (see `ChildProcess`).
+    var childReaper: ChildReaper?
     private var closed = false
 
     public init() throws(UVError) {

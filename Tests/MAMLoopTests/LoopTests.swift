@@ -136,6 +136,9 @@ private func finish(_ loop: EventLoop) {
     #expect(throws: UVError.self) {
         _ = try ChildProcess(loop: loop, executable: "/nonexistent/mamsim-app", arguments: [], channel: pipe) { _ in }
     }
+    // Nothing waits for a child that never was (one iteration lets the watcher's close finish).
+    loop.runOnce(wait: false)
+    #expect(loop.openHandleCount == 1, "only the unopened pipe")
     pipe.close()
     loop.run()
     finish(loop)
