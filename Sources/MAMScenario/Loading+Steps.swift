@@ -219,7 +219,8 @@ extension Loading {
             case "owner": entry.owner = loc.isNull ? Account(upn: "") : account(loc, what: "owner", allowUnmanaged: true)
             default:
                 let hint = Suggestion.closest(to: key, among: ["text", "type", "owner", "from"]).map { "; did you mean \"\($0)\"?" } ?? ""
-                reader.error(loc, "unknown key \"\(key)\" in a received entry\(hint)")
+                // Unknown keys point at the key, as everywhere in the loader.
+                reader.error(Located(node: k, path: v.child(key)), "unknown key \"\(key)\" in a received entry\(hint)")
             }
         }
         return entry

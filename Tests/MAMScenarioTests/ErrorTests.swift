@@ -82,6 +82,7 @@ import Testing
         ("accounts:\n  - upn: a@contoso.com\n  - upn: A@Contoso.com\n", #"x.yaml:3:10: accounts[1].upn: account "A@Contoso.com" is declared twice (same UPN or OID as "a@contoso.com"); keep one"#),
         ("apps:\n  - {id: a, bundle: com.x.a}\n  - {id: b, bundle: com.X.A}\n", #"x.yaml:3:21: apps[1].bundle: bundle id "com.X.A" is already "a"'s; every app and extension needs its own bundle id"#),
         ("apps: [{id: a, bundle: b}]\nextensions:\n  - {id: e, plugin: nowhere, container: a}\n", #"x.yaml:3:21: extensions[0].plugin: folder "nowhere" does not exist; paths are relative to the scenario file's folder"#),
+        ("apps: [{id: a, bundle: b}]\nsteps:\n  - expectState: {app: a, received: [{text: x, ownr: \"\"}]}\n", #"x.yaml:3:48: steps[0].expectState.received[0].ownr: unknown key "ownr" in a received entry; did you mean "owner"?"#),
         ("policies:\n  strict: {saveAsBlokced: true}\n", #"x.yaml:2:12: policies.strict.saveAsBlokced: unknown key "saveAsBlokced" in policy "strict"; did you mean "saveAsBlocked"?"#),
     ])
     func invalidDocumentIsRefused(yaml: String, description: String) throws {

@@ -37,4 +37,25 @@ import Testing
                                               restrictions: ["allowOpenFromManagedToUnmanaged": false], model: "iPhone16,1"))
         #expect(s.device.clock == Instant(iso8601: "2026-03-01T12:00:00Z")!)
     }
+
+    @Test func receivedEntriesAreTextsOrMappingsOfTheirFields() throws {
+        let s = try ScenarioLoader.load(text: """
+            accounts: [{upn: alice@contoso.com}]
+            apps: [{id: a, bundle: com.x.a}, {id: b, bundle: com.x.b}]
+            steps:
+              - expectState: {app: b, received: ["hello", {text: "q3", type: public.plain-text, owner: ALICE@contoso.com, from: a}, {owner: ""}]}
+            """, file: URL(fileURLWithPath: "r.yaml"))
+        guard case .expectState(let app, let state) = s.steps[0].args else {
+            Issue.record("expected expectState, got \(s.steps[0].args)")
+            return
+        }
+        #expect(app == "b")
+        #expect(state.received?.count == 3)
+        #expect(state.received?[0] == ReceivedExpectation(text: "hello"))
+        #expect(state.received?[1].text == "q3")
+        #expect(state.received?[1].type == "public.plain-text")
+        #expect(state.received?[1].owner?.upn == "alice@contoso.com")
+        #expect(state.received?[1].from == "a")
+        #expect(state.received?[2].owner?.isEmpty == true)
+    }
 }
