@@ -270,4 +270,26 @@ import Testing
         #expect(await host.share(from: "notes", to: "archiver", item: emptyFile).reason == .badRequest, "an empty file is declined")
         #expect(await host.shutdown() == 0)
     }
+
+    @Test func anAppWrittenWithTheAsyncAPIReceivesAndSharesOnThroughTheBroker() async throws {
+        let relayBinary = URL(fileURLWithPath: appRuntime).deletingLastPathComponent().appendingPathComponent("ExampleRelayApp").path
+        let relay = AppSpec(handle: "relay", descriptor: AppDescriptor(bundleID: "com.contoso.relay"), executable: relayBinary, arguments: ["app0"])
+        var config = try makeConfiguration(apps: 2, extra: [relay])
+        config.fleet.install(relay.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        for app in ["app0", "app1", "relay"] {
+            #expect(await host.signIn(app, account: "alice@contoso.com").isAllowed)
+        }
+        // alice's data in, and on as alice: the relay names the account it received the item as.
+        #expect(await host.share(from: "app1", to: "relay", item: textItem("p1", "org data"), identity: "alice@contoso.com") == .delivered)
+        var received = ""
+        for _ in 0..<100 {
+            received = await host.command("app0", Command(verb: "received")).outcome
+            if received.contains("relayed-p1") { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(received == "relayed-p1:alice@contoso.com", "app0 got the relayed item, owned by alice: \(received)")
+        #expect(await host.shutdown() == 0)
+    }
 }
