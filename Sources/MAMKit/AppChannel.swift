@@ -21,7 +21,7 @@ public final class AppChannel {
     private var replyHandlers: [UInt64: (Frame) -> Void] = [:]
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
-    private var deliveredItemIDs: Set<String> = []
+    private var deliveredItemIDs = RecentIDs(capacity: 4096)
 
     /// Set once the host answered `Hello`.
     public private(set) var welcome: Welcome?
@@ -143,7 +143,7 @@ public final class AppChannel {
                 accepted = true
             } else {
                 accepted = onDeliver?(d) ?? true
-                if accepted { deliveredItemIDs.insert(d.item.id) }
+                if accepted { deliveredItemIDs.remember(d.item.id) }
             }
             send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: frame.seq)
         case .command(let c):
@@ -181,5 +181,34 @@ public final class AppChannel {
             handler(Frame(seq: 0, replyTo: seq, body: .error(code: Reason.appNotRunning.rawValue, message: why)))
         }
         onClose?(why)
+    }
+}
+
+/// The ids of the most recent items handed to the app. A re-sent delivery arrives while its
+/// first copy is still recent, so a bounded window is enough, and an app that receives a
+/// million items does not keep a million ids.
+struct RecentIDs {
+    private var set: Set<String> = []
+    private var order: [String] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        set.reserveCapacity(capacity)
+        order.reserveCapacity(capacity)
+    }
+
+    func contains(_ id: String) -> Bool { set.contains(id) }
+
+    mutating func remember(_ id: String) {
+        guard set.insert(id).inserted else { return }
+        if order.count < capacity {
+            order.append(id)
+        } else {
+            set.remove(order[next])
+            order[next] = id
+            next = (next + 1) % capacity
+        }
     }
 }

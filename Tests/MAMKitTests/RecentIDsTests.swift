@@ -1,0 +1,15 @@
+import Testing
+@testable import MAMKit
+
+@Test func recentIDsForgetTheOldestBeyondTheirCapacity() {
+    var ids = RecentIDs(capacity: 3)
+    for id in ["a", "b", "c"] { ids.remember(id) }
+    #expect(ids.contains("a") && ids.contains("b") && ids.contains("c"))
+    ids.remember("b")  // already known: nothing is evicted
+    ids.remember("d")
+    #expect(!ids.contains("a"))
+    #expect(ids.contains("b") && ids.contains("c") && ids.contains("d"))
+    ids.remember("e")
+    #expect(!ids.contains("b"))
+    #expect(ids.contains("e"))
+}
