@@ -28,6 +28,10 @@ public final class AppChannel {
     public var onWelcome: ((Welcome) -> Void)?
     /// An item arrived; return true to accept it (the host is told in the acknowledgement).
     public var onDeliver: ((Deliver) -> Bool)?
+    /// Like `onDeliver`, for an app that must ask the host something first (e.g. read a
+    /// shared file with the `readFile` service): call `accept` once; the acknowledgement
+    /// waits for it. Takes precedence over `onDeliver`.
+    public var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)?
     /// A scripted command from the host; call `reply` exactly once.
     public var onCommand: ((Command, _ reply: @escaping (CommandResult) -> Void) -> Void)?
     /// The host sent an error about one of our frames.
@@ -138,14 +142,24 @@ public final class AppChannel {
             welcome = w
             onWelcome?(w)
         case .deliver(let d):
-            let accepted: Bool
-            if deliveredItemIDs.contains(d.item.id) {
-                accepted = true
-            } else {
-                accepted = onDeliver?(d) ?? true
+            let seq = frame.seq
+            let acknowledge = { [weak self] (accepted: Bool) in
+                guard let self else { return }
                 if accepted { deliveredItemIDs.remember(d.item.id) }
+                send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: seq)
             }
-            send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: frame.seq)
+            if deliveredItemIDs.contains(d.item.id) {
+                acknowledge(true)
+            } else if let later = onDeliverLater {
+                var answered = false
+                later(d) { accepted in
+                    guard !answered else { return }
+                    answered = true
+                    acknowledge(accepted)
+                }
+            } else {
+                acknowledge(onDeliver?(d) ?? true)
+            }
         case .command(let c):
             let seq = frame.seq
             var answered = false

@@ -128,11 +128,22 @@ public enum ScenarioRunner {
             return (observed, r.explanation, "\(app) → \(who)")
         case .share(let from, let to, let item, let receiveAs):
             let identity = await host.withHost({ h, done in done(h.effectiveAccount(from)?.upn ?? "") }, orElse: "")
-            let wireItem: Item
+            var wireItem: Item
             do {
                 wireItem = try makeItem(item, id: "step\(step.index + 1)")
             } catch {
                 return (.failed(.badRequest), "cannot read the item: \(error)", "\(from) → \(to)")
+            }
+            // A file item is a real file: the app first saves it in its Documents, owned by the
+            // identity it shows, then shares the file; it reaches the destination's Inbox as
+            // `Inbox/step<N>-<name>`.
+            if case .inline(let bytes) = wireItem.payload, !wireItem.fileName.isEmpty {
+                let path = "Documents/\(wireItem.fileName)"
+                let wrote = await service(host, from, "writeFile", ["path": path, "owner": identity], data: bytes)
+                guard wrote.ok else {
+                    return (.failed(Reason(rawValue: wrote.reason) ?? .badRequest), "cannot save \(path) in \(from): \(wrote.explanation)", "\(from) → \(to)")
+                }
+                wireItem.payload = .file(path: path)
             }
             let outcome = await host.share(from: from, to: to, item: wireItem, identity: identity, receiveAs: receiveAs.map(key) ?? "")
             let who = identity.isEmpty ? "unmanaged" : identity

@@ -16,10 +16,23 @@ import Darwin
 struct ShareExtensionMain {
     static func main() {
         AppChannel.runProgram(runtime: "NotesShareExtension/1") { channel in
-            channel.onDeliver = { deliver in
-                let verdict = NotesPolicy.verdict(for: deliver.item)
-                report("\(verdict.accepted ? "accepted" : "declined") \(describe(deliver)): \(verdict.why)")
-                return verdict.accepted
+            channel.onDeliverLater = { deliver, accept in
+                func decide(_ item: Item) {
+                    let verdict = NotesPolicy.verdict(for: item)
+                    report("\(verdict.accepted ? "accepted" : "declined") \(describe(deliver)): \(verdict.why)")
+                    accept(verdict.accepted)
+                }
+                // A file arrives as a path in our Inbox: the host reads (and decrypts) it for us.
+                guard case .file(let path) = deliver.item.payload else { return decide(deliver.item) }
+                channel.service(ServiceRequest(op: "readFile", args: ["path": path])) { result in
+                    var item = deliver.item
+                    guard result.ok else {
+                        report("declined \(describe(deliver)): cannot read \(path): \(result.explanation)")
+                        return accept(false)
+                    }
+                    item.payload = .inline(result.data)
+                    decide(item)
+                }
             }
             channel.onError = { code, message in report("the host reported \(code): \(message)") }
         }
@@ -61,9 +74,8 @@ enum NotesPolicy {
     static func size(of item: Item) -> Int? {
         switch item.payload {
         case .inline(let bytes): return bytes.count
-        case .file(let path):
-            var s = stat()
-            return stat(path, &s) == 0 ? Int(s.st_size) : nil
+        // Files are read through the host before a verdict; an unread one is not accepted.
+        case .file: return nil
         }
     }
 }
