@@ -128,6 +128,13 @@ extension Host {
         record.owner = ownership
         var item = request.item
         item.ownership = ownership
+        // The SDK hands an extension managed data under the `com.microsoft.intune.mam.` twins
+        // of its types, the ones its activation rule was checked against.
+        if target.descriptor.kind != .app, ownership.managed {
+            item.typeIdentifiers = item.typeIdentifiers.map { t in
+                t.lowercased().hasPrefix(Self.intunePrefix) ? t : Self.intunePrefix + t
+            }
+        }
         if let fileData {
             // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
             let name = item.fileName.isEmpty ? "item" : String(item.fileName.split(separator: "/").last ?? "item")
@@ -168,6 +175,8 @@ extension Host {
             answer(pending, .failed(.appNotRunning, "\(target.handle) is not running"))
         }
     }
+
+    static let intunePrefix = "com.microsoft.intune.mam."
 
     /// Hostile-input bounds on an item a child sends.
     private func validate(_ item: Item) -> String? {

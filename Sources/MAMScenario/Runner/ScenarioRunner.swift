@@ -74,7 +74,9 @@ public enum ScenarioRunner {
                 let (observed, explanation, parties) = await execute(step, scenario: scenario, host: host)
                 let result = StepResult(
                     index: step.index, line: step.line, name: stepName, verb: step.verb.rawValue, parties: parties,
-                    observed: observed, explanation: explanation, expected: step.expect,
+                    observed: observed, explanation: explanation,
+                    // expectState is a check by nature: without `expect` it still expects ok.
+                    expected: step.expect ?? (step.verb == .expectState ? .ok : nil),
                     seconds: seconds(ContinuousClock.now - t0))
                 report.steps.append(result)
                 options.onStep?(result)
