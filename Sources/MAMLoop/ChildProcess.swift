@@ -47,7 +47,8 @@ public final class ChildProcess {
         let (hostEnd, childEnd) = (fds[0], fds[1])
         var spawnedPid: pid_t = 0
         let status = ChildProcess.spawn(
-            executable, arguments: arguments, environment: environment, channelFD: childEnd, quiet: quiet, pid: &spawnedPid)
+            executable, arguments: arguments, environment: environment, channelFD: childEnd,
+            stdout: quiet ? .discard : .inherit, stderr: quiet ? .discard : .inherit, pid: &spawnedPid)
         Glibc.close(childEnd)
         guard status == 0 else {
             Glibc.close(hostEnd)
@@ -66,20 +67,36 @@ public final class ChildProcess {
         }
     }
 
-    private static func spawn(
-        _ executable: String, arguments: [String], environment: [String: String]?, channelFD: Int32, quiet: Bool,
-        pid: inout pid_t
+    /// Where a spawned program's standard output goes.
+    enum Output {
+        case inherit, discard
+        case file(String)
+    }
+
+    /// `posix_spawn` with a clean signal state: an empty mask and default dispositions (a
+    /// parent that ignores SIGPIPE or blocks SIGCHLD must not pass that on), stdin from
+    /// /dev/null, and `channelFD` (if any) as the child's fd 3. Returns 0 or an errno.
+    static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String]?, channelFD: Int32?,
+        stdout: Output, stderr: Output, pid: inout pid_t
     ) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if quiet {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        for (fd, output) in [(Int32(1), stdout), (Int32(2), stderr)] {
+            switch output {
+            case .inherit: break
+            case .discard: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
         }
-        // dup2 onto 3 clears close-on-exec there; the socket pair's own descriptors keep it.
-        posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
+        if let channelFD {
+            // dup2 onto 3 clears close-on-exec there; the socket pair's own descriptors keep it.
+            posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
+            // When fd 3 is the channel already, dup2 would be a no-op and leave close-on-exec set.
+            if channelFD == 3 { _ = fcntl(3, F_SETFD, 0) }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -96,12 +113,23 @@ public final class ChildProcess {
         defer { argv.forEach { free($0) } }
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] } ?? []
         defer { envp.forEach { free($0) } }
-        // When fd 3 is the channel already, dup2 would be a no-op and leave close-on-exec set.
-        if channelFD == 3 { _ = fcntl(3, F_SETFD, 0) }
         if environment == nil {
             return posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
         }
         return posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
+    }
+
+    /// Runs a program to completion outside any loop, its stdout written to `stdoutPath`;
+    /// returns its raw wait status (0 = exited with status 0). For one-shot helpers such as
+    /// the benchmark's reference programs.
+    public static func run(_ executable: String, arguments: [String], stdoutPath: String) throws(UVError) -> Int32 {
+        var pid: pid_t = 0
+        let status = spawn(executable, arguments: arguments, environment: nil, channelFD: nil,
+                           stdout: .file(stdoutPath), stderr: .inherit, pid: &pid)
+        guard status == 0 else { throw UVError(-status) }
+        var wait: Int32 = 0
+        while waitpid(pid, &wait, 0) < 0 && errno == EINTR {}
+        return wait
     }
 
     /// Sends a signal; a child that already exited is not an error.

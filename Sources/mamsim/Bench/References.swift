@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMLoop
 
 /// The reference programs of the benchmark: a minimal C libuv program (built here with `cc`)
 /// and Node's `child_process` IPC, both printing one `key=value` line per measurement.
@@ -63,37 +64,19 @@ struct References {
 
     /// Runs a program and returns its stdout; a non-zero exit is an error.
     ///
-    /// Spawned with an empty signal mask and default dispositions: Foundation's `Process`
-    /// hands children the spawning thread's mask, in which SIGCHLD is blocked, and a libuv
-    /// parent with SIGCHLD blocked never learns that its own children exited.
+    /// Not with Foundation's `Process`: it hands children the spawning thread's signal mask,
+    /// in which SIGCHLD is blocked, and a libuv parent with SIGCHLD blocked never learns that
+    /// its own children exited. `ChildProcess.run` resets mask and dispositions.
     static func capture(_ argv: [String]) throws -> String {
         let program = argv[0].contains("/") ? argv[0] : (which(argv[0]) ?? argv[0])
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(getpid())-\(UUID().uuidString).out").path
         defer { unlink(output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        sigaddset(&defaults, SIGCHLD)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var cArgs: [UnsafeMutablePointer<CChar>?] = ([program] + argv.dropFirst()).map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, program, &actions, &attributes, &cArgs, environ)
-        guard status == 0 else { throw ValidationError("cannot run \(program): \(String(cString: strerror(status)))") }
-        var wait: Int32 = 0
-        while waitpid(pid, &wait, 0) < 0 && errno == EINTR {}
+        let wait: Int32
+        do {
+            wait = try ChildProcess.run(program, arguments: Array(argv.dropFirst()), stdoutPath: output)
+        } catch {
+            throw ValidationError("cannot run \(program): \(error)")
+        }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         guard wait == 0 else {
             throw ValidationError("\(argv.joined(separator: " ")) failed (wait status \(wait)); its output: \(text)")
