@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], linkerSettings: staticStdlib),
         // An app written against MAMKit's async API (README "Writing an app"); the host tests run it.
         .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], linkerSettings: staticStdlib),
-        .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMLoop"], path: "plugins/share-to-notes/Sources/NotesShareExtension", linkerSettings: staticStdlib),
+        .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire"], path: "plugins/share-to-notes/Sources/NotesShareExtension", linkerSettings: staticStdlib),
 
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),

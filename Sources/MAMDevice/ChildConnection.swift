@@ -18,17 +18,24 @@ final class ChildConnection {
     var lastSeqFromChild: UInt64 = 0
     /// Set when the host itself asked the child to go (bye, kill, teardown).
     var exitExpected = false
-    var handshakeTimer: Timer?
-    /// Escalates an ignored `Bye` (SIGTERM, then SIGKILL); closed when the child exits.
-    var byeTimer: Timer?
+    /// Loop time (ms) by which the child must have said hello.
+    var handshakeDeadline: UInt64 = .max
+    /// Where the child is in `HostConfiguration.teardown`, once the host began ending it:
+    /// the next step to take and when (loop ms).
+    var teardownStep: Int?
+    var teardownDeadline: UInt64 = .max
+    /// What the child is told in its `Bye`.
+    var byeReason = ""
 
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
     var pendingDeliveries: [UInt64: PendingDelivery] = [:]
+    /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
+    var expiredDeliveries = RecentSeqs(capacity: 4096)
     /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
     var queuedDeliveries: [PendingDelivery] = []
     /// Shares this child sent that have not been answered yet.
     var sharesInFlight = 0
-    /// Scripted commands sent to this child, by seq.
+    /// Commands sent to this child, by seq.
     var pendingCommands: [UInt64: PendingCommand] = [:]
     /// An extension is ended once it has no delivery left.
     var endsWhenIdle: Bool
@@ -41,8 +48,13 @@ final class ChildConnection {
     }
 
     var handle: String { spec.handle }
+    var key: AppHandle { spec.key }
     var bundleID: BundleID { spec.bundleID }
     var isLive: Bool { state == .spawning || state == .ready }
+    /// Anything with a deadline the supervisor's sweep must watch.
+    var hasDeadlines: Bool {
+        state == .spawning || teardownStep != nil || !pendingDeliveries.isEmpty || !pendingCommands.isEmpty
+    }
 
     @discardableResult
     func send(_ body: Frame.Body, replyTo: UInt64 = 0) -> UInt64 {
@@ -73,8 +85,39 @@ final class PendingDelivery {
     }
 }
 
+/// A command the host sent a child and the completion waiting for its answer.
 final class PendingCommand {
+    let command: Command
+    let deadline: UInt64
     let completion: (CommandResult) -> Void
-    var timer: Timer?
-    init(completion: @escaping (CommandResult) -> Void) { self.completion = completion }
+    init(command: Command, deadline: UInt64, completion: @escaping (CommandResult) -> Void) {
+        self.command = command
+        self.deadline = deadline
+        self.completion = completion
+    }
+}
+
+/// The most recent sequence numbers remembered, at most `capacity` of them.
+struct RecentSeqs {
+    private var set: Set<UInt64> = []
+    private var order: [UInt64] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    func contains(_ seq: UInt64) -> Bool { set.contains(seq) }
+
+    mutating func remove(_ seq: UInt64) -> Bool { set.remove(seq) != nil }
+
+    mutating func insert(_ seq: UInt64) {
+        guard set.insert(seq).inserted else { return }
+        if order.count < capacity {
+            order.append(seq)
+        } else {
+            set.remove(order[next])
+            order[next] = seq
+            next = (next + 1) % capacity
+        }
+    }
 }

@@ -1,56 +1,46 @@
+public import Foundation
 public import MAMDeviceState
 public import MAMLoop
-import MAMModel
+public import MAMModel
 public import MAMPolicy
-import MAMWire
+public import MAMWire
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// The simulated device's host: supervisor, broker and enforcer's caller.
+/// The simulated device's host: the composition root of its parts.
 ///
-/// It spawns every app as a child with its channel on fd 3, assigns each its bundle id in the
-/// handshake, routes every share (checking the sender's identity, stamping ownership, asking
-/// `Enforcer`, delivering, waiting for the acknowledgement, answering exactly once), and tears
-/// the fleet down: ask, wait, terminate, kill. Every child is untrusted: a malformed, oversized
-/// or out-of-order frame, or a lie, gets an error or a disconnect and an event — never a crash.
+/// - `Supervisor` spawns the children, does the handshake, checks their frames, sends them
+///   commands and ends them;
+/// - `Broker` routes shares (identity check, ownership stamp, enforcer, delivery, exactly one
+///   answer) and owns the deliveries in flight;
+/// - `ServiceDesk` answers the OS and SDK services, `AccountDesk` signs accounts in and out;
+/// - `AuditSink` group-commits every decision to the audit log.
 ///
-/// Thread rule: a `Host` lives on its loop's thread; `HostController` is the way in from
-/// elsewhere.
+/// Every child is untrusted: a malformed, oversized or out-of-order frame, or a lie, gets an
+/// error or a disconnect and an event — never a crash.
+///
+/// Thread rule: a `Host` lives on its loop's thread (checked); `HostController` is the way in
+/// from elsewhere.
 public final class Host {
     public let loop: EventLoop
-    public private(set) var configuration: HostConfiguration
+    public let configuration: HostConfiguration
     /// Accounts, identities, files, keychain and audit log, persisted under the device directory.
     public let state: DeviceState
-    public var fleet: Fleet { state.fleet }
-    /// The PIN the user will type at the next PIN prompt of an app (scenario `switchIdentity.pin`).
-    var pinAnswers: [String: String] = [:]
-    var pasteboard: Pasteboard?
-    let childEnvironment: [String: String]
-    /// Items each app or extension accepted, by handle, in order: what it received.
-    var receivedItems: [String: [ReceivedItem]] = [:]
-    /// Written into each audit record: the scenario and step being run.
-    public var auditContext: (scenario: String, step: String) = ("", "")
-    var specs: [String: AppSpec] = [:]
-    var specOrder: [String] = []
-    /// Running (or starting, or stopping) children by handle.
-    var children: [String: ChildConnection] = [:]
-    let onEvent: (HostEvent) -> Void
-    var readyWaiters: [String: [(Result<Int32, HostError>) -> Void]] = [:]
-    var shuttingDown = false
-    var shutdownCompletion: (() -> Void)?
-    private var teardownTimer: Timer?
-    var sweepTimer: Timer?
-    /// Children replaced in `children` before they exited (an extension told `Bye` that is
-    /// started again for the next share): kept until their exit, ended at teardown.
-    var retiring: [ObjectIdentifier: ChildConnection] = [:]
-    private var signalWatchers: [SignalWatcher] = []
+    let registry: AppRegistry
+    let supervisor: Supervisor
+    let broker: Broker
+    let services: ServiceDesk
+    let accounts: AccountDesk
+    let audit: AuditSink
+    private let owner = LoopOwner()
 
     public init(loop: EventLoop, configuration: HostConfiguration, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
         self.loop = loop
         self.configuration = configuration
-        self.onEvent = onEvent
-        childEnvironment = Self.childEnvironment(for: configuration)
+        registry = try AppRegistry(configuration.apps)
         do {
             state = try DeviceState(
                 directory: configuration.deviceDirectory, fleet: configuration.fleet, policies: configuration.extraPolicies,
@@ -58,43 +48,36 @@ public final class Host {
         } catch {
             throw .deviceState("\(error)")
         }
-        for spec in configuration.apps {
-            let key = spec.handle.lowercased()
-            guard specs[key] == nil else { throw .duplicateApp(spec.handle) }
-            specs[key] = spec
-            specOrder.append(key)
-        }
+        audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions, onEvent: onEvent)
+        supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, onEvent: onEvent)
+        broker = Broker(supervisor: supervisor, state: state, audit: audit, onEvent: onEvent)
+        services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: onEvent)
+        accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: onEvent)
+        supervisor.router = self
     }
 
-    // MARK: - Lookup
+    public var fleet: Fleet { state.fleet }
 
-    func spec(named name: String) -> AppSpec? {
-        // Handles are usually written as declared: try the name as it is before folding case.
-        if let s = specs[name] ?? specs[name.lowercased()] { return s }
-        let bundle = BundleID(name)
-        return configuration.apps.first { $0.bundleID == bundle }
+    /// The installed apps' handles, in declaration order.
+    public var handles: [String] { registry.specs.map(\.handle) }
+
+    private func app(_ name: String) throws(HostError) -> AppSpec {
+        owner.check()
+        return try registry.require(name)
     }
 
-    public var handles: [String] { specOrder.compactMap { specs[$0]?.handle } }
-
-    public func pid(of handle: String) -> Int32? {
-        guard let c = children[handle.lowercased()], c.isLive else { return nil }
-        return c.pid
-    }
-
-    public func isReady(_ handle: String) -> Bool { children[handle.lowercased()]?.state == .ready }
-
-    // MARK: - Spawning
+    // MARK: - Processes
 
     /// Starts every app that starts with the fleet; `completion` gets the handles that failed.
     public func startFleet(_ completion: @escaping ([String: HostError]) -> Void) {
-        let handles = specOrder.filter { specs[$0]!.startsWithFleet }
-        guard !handles.isEmpty else { return completion([:]) }
-        var remaining = handles.count
+        owner.check()
+        let apps = registry.specs.filter(\.startsWithFleet)
+        guard !apps.isEmpty else { return completion([:]) }
+        var remaining = apps.count
         var failures: [String: HostError] = [:]
-        for h in handles {
-            launch(h) { result in
-                if case .failure(let e) = result { failures[h] = e }
+        for app in apps {
+            supervisor.launch(app) { result in
+                if case .failure(let e) = result { failures[app.handle] = e }
                 remaining -= 1
                 if remaining == 0 { completion(failures) }
             }
@@ -103,208 +86,148 @@ public final class Host {
 
     /// Spawns one app (if not running) and calls `completion` once it completed the handshake.
     public func launch(_ name: String, _ completion: @escaping (Result<Int32, HostError>) -> Void) {
-        guard let spec = spec(named: name) else { return completion(.failure(.unknownApp(name))) }
-        let key = spec.handle.lowercased()
-        if let c = children[key], c.isLive {
-            if c.state == .ready { return completion(.success(c.pid)) }
-            readyWaiters[key, default: []].append(completion)
-            return
-        }
-        guard !shuttingDown else { return completion(.failure(.shuttingDown)) }
-        readyWaiters[key, default: []].append(completion)
         do {
-            try spawn(spec)
+            supervisor.launch(try app(name), completion)
         } catch {
-            finishWaiters(key, .failure(error))
-        }
-    }
-
-    private func spawn(_ spec: AppSpec) throws(HostError) {
-        let key = spec.handle.lowercased()
-        let pipe: Pipe
-        do { pipe = try Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
-        let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
-        let program = spec.executable ?? configuration.appRuntime
-        do {
-            child.process = try ChildProcess(
-                loop: loop, executable: program, arguments: spec.arguments, environment: childEnvironment, channel: pipe,
-                quiet: configuration.quietChildren
-            ) { [weak self, weak child] exit in
-                guard let self, let child else { return }
-                self.childExited(child, exit)
-            }
-        } catch {
-            pipe.close()
-            onEvent(.spawnFailed(handle: spec.handle, error: "\(program): \(error)"))
-            throw .spawnFailed(spec.handle, "\(program): \(error)")
-        }
-        if let old = children[key], old !== child { retiring[ObjectIdentifier(old)] = old }
-        children[key] = child
-        // A new process: window identities start empty, a single-identity app runs as its
-        // enrolled account again (what the store acknowledged survives).
-        _ = try? state.appLaunched(app: spec.bundleID)
-        onEvent(.spawned(handle: spec.handle, pid: child.pid))
-        do {
-            try pipe.startReading(onRead: { [weak self, weak child] chunk in
-                guard let self, let child else { return }
-                self.received(chunk, from: child)
-            }, onEnd: { [weak self, weak child] error in
-                guard let self, let child else { return }
-                self.channelEnded(child, error)
-            })
-        } catch {
-            disconnect(child, because: "cannot read its channel: \(error)")
-            return
-        }
-        if let timer = try? Timer(loop: loop) {
-            child.handshakeTimer = timer
-            timer.start(after: configuration.handshakeTimeout) { [weak self, weak child] in
-                guard let self else { return }
-                guard let child else { return }
-                child.handshakeTimer?.close()
-                child.handshakeTimer = nil
-                if child.state == .spawning {
-                    self.disconnect(child, because: "sent no hello within \(self.configuration.handshakeTimeout) ms")
-                }
-            }
-        }
-    }
-
-    func finishWaiters(_ key: String, _ result: Result<Int32, HostError>) {
-        guard let waiters = readyWaiters.removeValue(forKey: key) else { return }
-        for w in waiters { w(result) }
-    }
-
-    // MARK: - Exits and disconnects
-
-    /// Cuts a child off: tells it why (best effort), stops listening, and kills it.
-    func disconnect(_ child: ChildConnection, because why: String, hostile: Bool = true) {
-        guard child.state != .exited else { return }
-        if hostile { onEvent(.hostile(handle: child.handle, what: why, disconnected: true)) }
-        if child.state != .closing {
-            child.send(.error(code: Reason.badRequest.rawValue, message: why))
-            child.pipe.flush()
-            child.state = .closing
-        }
-        child.pipe.stopReading()
-        child.exitExpected = true
-        child.process?.kill(SIGKILL)
-    }
-
-    func channelEnded(_ child: ChildConnection, _ error: UVError?) {
-        // The process exit callback does the bookkeeping; a child whose channel closed but
-        // that keeps running is of no use to anyone.
-        if child.state == .spawning || child.state == .ready {
-            child.state = .closing
-            if !child.exitExpected, error != nil {
-                onEvent(.note("\(child.handle): channel ended: \(error!)"))
-            }
-            child.process?.kill(SIGTERM)
-        }
-    }
-
-    func childExited(_ child: ChildConnection, _ exit: ChildProcess.Exit) {
-        let key = child.handle.lowercased()
-        child.state = .exited
-        child.handshakeTimer?.close()
-        child.handshakeTimer = nil
-        child.byeTimer?.close()
-        child.byeTimer = nil
-        onEvent(.exited(handle: child.handle, pid: child.pid, exit: exit, expected: child.exitExpected))
-        failOutstandingWork(of: child, exit: exit)
-        child.pipe.close()
-        child.process?.close()
-        retiring[ObjectIdentifier(child)] = nil
-        // A newer instance of the same extension may be starting: its waiters are not ours.
-        if children[key] === child {
-            children[key] = nil
-            finishWaiters(key, .failure(.exitedDuringHandshake(child.handle, "\(exit)")))
-        }
-        if shuttingDown { teardownProgress() }
-    }
-
-    // MARK: - Teardown
-
-    /// Ask every child to leave (`Bye`), wait, then SIGTERM, then SIGKILL; close every handle.
-    /// `completion` runs when no child is left.
-    public func shutdown(_ completion: @escaping () -> Void) {
-        if shuttingDown {
-            let previous = shutdownCompletion
-            shutdownCompletion = { previous?(); completion() }
-            return
-        }
-        shuttingDown = true
-        shutdownCompletion = completion
-        for child in children.values where child.isLive {
-            child.exitExpected = true
-            child.send(.bye(reason: "the device is shutting down"))
-            child.state = .closing
-        }
-        if let timer = try? Timer(loop: loop) {
-            teardownTimer = timer
-            timer.start(after: configuration.byeGrace) { [weak self] in
-                guard let self else { return }
-                for child in Array(self.children.values) + self.retiring.values { child.process?.kill(SIGTERM) }
-                timer.start(after: self.configuration.terminateGrace) { [weak self] in
-                    guard let self else { return }
-                    for child in Array(self.children.values) + self.retiring.values { child.process?.kill(SIGKILL) }
-                }
-            }
-        }
-        teardownProgress()
-    }
-
-    private func teardownProgress() {
-        guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
-        teardownTimer?.close()
-        teardownTimer = nil
-        sweepTimer?.close()
-        sweepTimer = nil
-        for w in signalWatchers { w.close() }
-        signalWatchers.removeAll()
-        let done = shutdownCompletion
-        shutdownCompletion = nil
-        done?()
-    }
-
-    /// Asks one child to leave (`Bye`); SIGTERM after `byeGrace`, SIGKILL after
-    /// `terminateGrace`, so an extension that ignores its idle `Bye` does not linger.
-    func endGracefully(_ child: ChildConnection, reason: String) {
-        guard child.isLive else { return }
-        child.exitExpected = true
-        child.state = .closing
-        child.send(.bye(reason: reason))
-        guard let timer = try? Timer(loop: loop) else { return }
-        child.byeTimer = timer
-        let terminateGrace = configuration.terminateGrace
-        timer.start(after: configuration.byeGrace) { [weak child] in
-            guard let child else { return }
-            child.process?.kill(SIGTERM)
-            timer.start(after: terminateGrace) { [weak child] in
-                child?.process?.kill(SIGKILL)
-            }
-        }
-    }
-
-    /// SIGINT and SIGTERM to the host tear the fleet down gracefully, then call `then`.
-    public func handleTerminationSignals(then: @escaping (Int32) -> Void) throws {
-        for sig in [SIGINT, SIGTERM] {
-            let watcher = try SignalWatcher(loop: loop)
-            try watcher.start(signal: sig) { [weak self] s in
-                guard let self else { return }
-                self.onEvent(.note("signal \(s): tearing the fleet down"))
-                self.shutdown { then(s) }
-            }
-            signalWatchers.append(watcher)
+            completion(.failure(error))
         }
     }
 
     /// Kills a child as a crash would (SIGKILL by default). Its pending work fails.
     public func kill(_ name: String, signal: Int32 = SIGKILL) -> Bool {
-        guard let spec = spec(named: name), let child = children[spec.handle.lowercased()], child.isLive else { return false }
-        child.process?.kill(signal)
-        return true
+        guard let spec = try? app(name) else { return false }
+        return supervisor.kill(spec, signal: signal)
     }
+
+    public func pid(of name: String) -> Int32? {
+        guard let spec = try? app(name), let c = supervisor.child(spec.key), c.isLive else { return nil }
+        return c.pid
+    }
+
+    public func isReady(_ name: String) -> Bool {
+        guard let spec = try? app(name) else { return false }
+        return supervisor.readyChild(spec.key) != nil
+    }
+
+    /// Ends every child (`HostConfiguration.teardown`) and closes the host's handles;
+    /// `completion` runs when no child is left. The audit log is committed first.
+    public func shutdown(_ completion: @escaping () -> Void) {
+        owner.check()
+        supervisor.shutdown { [audit] in
+            audit.commit()
+            completion()
+        }
+    }
+
+    /// SIGINT and SIGTERM to the host tear the fleet down gracefully, then call `then`.
+    public func handleTerminationSignals(then: @escaping (Int32) -> Void) throws {
+        owner.check()
+        try supervisor.handleTerminationSignals(then: then)
+    }
+
+    // MARK: - What apps do themselves
+
+    /// Sends a command to a running app's own process; `completion` runs exactly once.
+    public func command(_ name: String, _ command: Command, _ completion: @escaping (CommandResult) -> Void) {
+        do {
+            supervisor.command(try app(name), command, completion)
+        } catch {
+            completion(.error(.unknownApp, error.description))
+        }
+    }
+
+    // MARK: - What the device decides
+
+    /// A service of the OS or the SDK, decided for `name` as if it had asked.
+    public func service(_ name: String, _ request: ServiceRequest) -> ServiceResult {
+        do {
+            return services.perform(request, for: try app(name))
+        } catch {
+            return ServiceResult(.failed(.unknownApp, error.description))
+        }
+    }
+
+    public func signIn(_ name: String, account: String) -> Decision {
+        do { return accounts.signIn(try app(name), account: account) } catch { return .blocked(.unknownApp, because: error.description) }
+    }
+
+    public func signOut(_ name: String, account: String, _ completion: @escaping (Decision) -> Void) {
+        do { accounts.signOut(try app(name), account: account, completion) } catch { completion(.blocked(.unknownApp, because: error.description)) }
+    }
+
+    public func wipe(_ name: String, account: String, _ completion: @escaping (Result<WipeReport, DeviceStateError>) -> Void) {
+        do { accounts.wipe(try app(name), account: account, completion) } catch { completion(.failure(DeviceStateError(.unknownApp, error.description))) }
+    }
+
+    public func setAllowedAccounts(_ list: [String]?, _ completion: @escaping (Result<[AllowedAccountsChange], DeviceStateError>) -> Void) {
+        owner.check()
+        accounts.setAllowedAccounts(list, completion)
+    }
+
+    public func addIdentity(_ name: String, account: String, _ completion: @escaping (Decision) -> Void) {
+        do { accounts.addIdentity(try app(name), account: account, completion) } catch { completion(.blocked(.unknownApp, because: error.description)) }
+    }
+
+    /// The identities the device holds for an app, for `expectState`.
+    public func identities(_ name: String) throws -> (process: String?, ui: String?, signedIn: [Account]) {
+        let spec = try app(name)
+        let process = try state.processIdentity(app: spec.identityOwner)
+        let ui = try state.uiIdentity(app: spec.identityOwner, window: "")
+        return (process, ui, try Identities(state: state).accounts(of: spec))
+    }
+
+    /// The app's effective UI identity (main window, else process).
+    public func effectiveAccount(_ name: String) throws -> Account? {
+        try Identities(state: state).current(of: try app(name))
+    }
+
+    /// Targets or untargets an account with a policy at run time (`nil` = no policy).
+    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) throws {
+        owner.check()
+        try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
+    }
+
+    public func advanceClock(by duration: ISODuration) throws {
+        owner.check()
+        try state.advanceClock(by: duration)
+    }
+
+    /// Commits the audit log and writes it as JSON Lines.
+    @discardableResult
+    public func exportAudit(to url: URL) throws -> Int {
+        owner.check()
+        audit.commit()
+        return try state.exportAuditJSONLines(to: url)
+    }
+}
+
+extension Host: ChildFrameRouter {
+    func route(_ frame: Frame, from child: ChildConnection) throws {
+        switch frame.body {
+        case .shareRequest(let request):
+            broker.share(request, seq: frame.seq, from: child)
+        case .deliverAck(let ack):
+            try broker.acknowledged(ack, replyTo: frame.replyTo, from: child)
+        case .setIdentity(let request):
+            child.send(.identityResult(services.setIdentity(request, for: child.spec)), replyTo: frame.seq)
+        case .getIdentity(let window):
+            do {
+                child.send(.identityInfo(try services.identityInfo(window: window, for: child.spec)), replyTo: frame.seq)
+            } catch {
+                child.send(.error(code: .internalError, message: "the device could not read \(child.handle)'s identities: \(error)"), replyTo: frame.seq)
+            }
+        case .serviceRequest(let request):
+            child.send(.serviceResult(services.perform(request, for: child.spec)), replyTo: frame.seq)
+        default:
+            throw HostileFrame("sent \(frame.body.name), which the host does not route")
+        }
+    }
+
+    func childBecameReady(_ child: ChildConnection) { broker.destinationReady(child) }
+
+    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit) { broker.failOutstandingWork(of: child, exit: exit) }
+
+    func expireDeliveries(of child: ChildConnection, now: UInt64) { broker.expireDeliveries(of: child, now: now) }
 }
 
 /// Errors a host operation can meet; each a sentence naming the app.
@@ -317,6 +240,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case shuttingDown
     case timedOut(String)
     case deviceState(String)
+    case loop(String)
 
     public var description: String {
         switch self {
@@ -328,6 +252,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
         case .shuttingDown: "the device is shutting down"
         case .timedOut(let what): "\(what) timed out"
         case .deviceState(let why): "the device state cannot be opened: \(why)"
+        case .loop(let why): "the host's event loop failed: \(why)"
         }
     }
 }

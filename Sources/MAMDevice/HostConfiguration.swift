@@ -1,4 +1,10 @@
 public import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 public import MAMModel
 public import MAMPolicy
 
@@ -26,6 +32,32 @@ public struct AppSpec: Sendable {
     }
 
     public var bundleID: BundleID { descriptor.bundleID }
+    public var key: AppHandle { AppHandle(handle) }
+
+    /// The bundle whose identity state the app uses: an extension's is its containing app's.
+    public var identityOwner: BundleID {
+        if descriptor.kind != .app, let container = descriptor.containingApp { return container }
+        return bundleID
+    }
+}
+
+/// One step of ending a child: the host walks the list until the child has exited.
+public enum TeardownStep: Sendable, Hashable {
+    /// Send `Bye` and wait this long for the child to leave by itself.
+    case ask(wait: Duration)
+    /// Send a signal (SIGTERM) and wait this long.
+    case signal(Int32, wait: Duration)
+    /// SIGKILL: nothing can ignore it; the exit is reaped as usual.
+    case kill
+}
+
+extension Duration {
+    /// Whole milliseconds, as libuv timers take them (negative → 0).
+    var milliseconds: UInt64 {
+        let (s, atto) = components
+        guard s >= 0 else { return 0 }
+        return UInt64(s) * 1000 + UInt64(atto / 1_000_000_000_000_000)
+    }
 }
 
 /// Everything a host needs to bring a device up.
@@ -43,22 +75,24 @@ public struct HostConfiguration: Sendable {
     public var appRuntime: String
     public var maximumFrameSize: UInt32 = 16 << 20
     /// How long an app has to send `Hello` after spawn.
-    public var handshakeTimeout: UInt64 = 10_000
+    public var handshakeTimeout: Duration = .seconds(10)
     /// How long a destination has to acknowledge a delivery before the sender is told `failed`.
-    public var deliveryTimeout: UInt64 = 10_000
-    /// How long a scripted command may take.
-    public var commandTimeout: UInt64 = 20_000
-    /// Teardown: time between `Bye` and SIGTERM, and between SIGTERM and SIGKILL.
-    public var byeGrace: UInt64 = 2_000
-    public var terminateGrace: UInt64 = 1_000
+    public var deliveryTimeout: Duration = .seconds(10)
+    /// How long a command to an app may take.
+    public var commandTimeout: Duration = .seconds(20)
+    /// How a child is ended (at teardown, or an extension with nothing left to do).
+    public var teardown: [TeardownStep] = [.ask(wait: .seconds(2)), .signal(SIGTERM, wait: .seconds(1)), .kill]
     /// Children's stdout/stderr go to /dev/null instead of the host's.
     public var quietChildren = false
-    /// Every decision goes to the audit log in the device store. Benchmarks turn it off to
-    /// measure the broker alone.
+    /// Every decision goes to the audit log in the device store (group-committed once per
+    /// loop iteration, before any answer leaves).
     public var auditDecisions = true
-    /// The host remembers every item each app or extension accepted (`expectState.received`).
-    /// Benchmarks moving 100 000 items turn it off.
-    public var recordDeliveries = true
+    /// Each item an app or extension accepted is reported as `HostEvent.received`
+    /// (`expectState.received`). Benchmarks moving 100 000 items turn it off.
+    public var reportDeliveries = true
+    /// The run around the device: the scenario step being run (written into audit records)
+    /// and what the simulated user types at prompts.
+    public var context = RunContext()
     /// Shares a child may have in flight at once; a flood beyond it is refused.
     public var maximumSharesInFlight = 4096
 
@@ -67,5 +101,31 @@ public struct HostConfiguration: Sendable {
         self.fleet = fleet
         self.deviceDirectory = deviceDirectory
         self.appRuntime = appRuntime
+    }
+}
+
+/// What the world around the device supplies while it runs: which scenario step is being run
+/// (for the audit log) and what the user types at the next PIN prompt of an app. Set from any
+/// thread (the scenario runner), read by the host on its loop.
+public final class RunContext: Sendable {
+    private let state = Mutex<(scenario: String, step: String, pins: [AppHandle: String])>(("", "", [:]))
+
+    public init() {}
+
+    public func setStep(scenario: String, step: String) {
+        state.withLock { $0.scenario = scenario; $0.step = step }
+    }
+
+    public var step: (scenario: String, step: String) {
+        state.withLock { ($0.scenario, $0.step) }
+    }
+
+    /// The PIN the user will type at `app`'s next PIN prompt (`nil`: the user cancels).
+    public func answerNextPinPrompt(_ app: String, with pin: String?) {
+        state.withLock { $0.pins[AppHandle(app)] = pin }
+    }
+
+    func takePinAnswer(_ app: AppHandle) -> String? {
+        state.withLock { $0.pins.removeValue(forKey: app) }
     }
 }

@@ -1,10 +1,17 @@
+public import Foundation
 import MAMLoop
+public import MAMDeviceState
 public import MAMModel
+public import MAMPolicy
 public import MAMWire
 import Synchronization
 
 /// The async way in to a `Host` from any thread: the host and its loop run on a thread of
 /// their own, and each call here hops onto it and resumes when the host has answered.
+///
+/// What an app does itself (share, switch identity) goes through the app's own process;
+/// what the device decides (pasteboard, locations, printing, notifications, keychain, the
+/// share sheet, files) is asked of the host directly, as typed calls.
 public final class HostController: Sendable {
     private let thread: LoopThread
     private let box: HostBox
@@ -17,6 +24,7 @@ public final class HostController: Sendable {
 
     /// Creates the host on a new loop thread. `onEvent`, if given, is called on the loop
     /// thread for every event, in order (logs, progress displays, tests); it must be quick.
+    /// If the host cannot be made, the loop thread closes its loop and ends before this throws.
     public init(configuration: HostConfiguration, onEvent: (@Sendable (HostEvent) -> Void)? = nil) throws {
         let box = HostBox()
         thread = try LoopThread { loop in
@@ -37,6 +45,15 @@ public final class HostController: Sendable {
         }
     }
 
+    /// Runs `body` on the loop thread with the host and returns its value.
+    private func sync<T: Sendable>(_ fallback: T, _ body: @escaping @Sendable (Host) -> T) async -> T {
+        await onHost({ host, done in done(body(host)) }, orElse: fallback)
+    }
+
+    private static let down = "the device is shut down"
+
+    // MARK: - Processes
+
     /// Starts every app of the fleet and waits until each completed its handshake.
     /// Returns the apps that could not start, with why.
     public func startFleet() async -> [String: HostError] {
@@ -49,43 +66,125 @@ public final class HostController: Sendable {
 
     /// Kills an app as a crash would; returns false if it was not running.
     public func kill(_ app: String, signal: Int32 = 9) async -> Bool {
-        await onHost({ host, done in done(host.kill(app, signal: signal)) }, orElse: false)
+        await sync(false) { $0.kill(app, signal: signal) }
     }
 
     public func pid(of app: String) async -> Int32? {
-        await onHost({ host, done in done(host.pid(of: app)) }, orElse: nil)
+        await sync(nil) { $0.pid(of: app) }
     }
 
-    public func signIn(_ app: String, account: String) async -> Decision {
-        await onHost({ host, done in done(host.signIn(app, account: account)) }, orElse: .blocked(.appNotRunning, because: "the device is shut down"))
-    }
+    // MARK: - What apps do themselves (through their own process)
 
-    public func signOut(_ app: String, account: String) async -> Decision {
-        await onHost({ host, done in host.signOut(app, account: account) { done($0) } }, orElse: .blocked(.appNotRunning, because: "the device is shut down"))
-    }
-
-    /// Runs `body` on the host's loop thread with the host, and returns what it passes to
-    /// `done`. For callers (the scenario runner) that need several host calls in one hop.
-    public func withHost<T: Sendable>(_ body: @escaping @Sendable (Host, @escaping @Sendable (T) -> Void) -> Void, orElse fallback: T) async -> T {
-        await onHost(body, orElse: fallback)
-    }
-
-    /// Sends a scripted command to an app's process.
+    /// Sends a command to an app's own process and returns its answer.
     public func command(_ app: String, _ command: Command) async -> CommandResult {
-        await onHost({ host, done in host.command(app, command) { done($0) } },
-                     orElse: CommandResult(ok: false, outcome: "error", reason: Reason.appNotRunning.rawValue, explanation: "the device is shut down"))
+        await onHost({ host, done in host.command(app, command) { done($0) } }, orElse: .error(.appNotRunning, Self.down))
     }
 
     /// Makes `app` share `item` to `destination` as `identity`, through its own process and
     /// the broker, and returns the outcome the app was told.
     public func share(from app: String, to destination: String, item: Item, identity: String = "", receiveAs: String = "") async -> ShareOutcome {
-        var args = ["to": destination, "identity": identity]
-        if !receiveAs.isEmpty { args["receiveAs"] = receiveAs }
-        let result = await command(app, Command(verb: "share", args: args, item: item))
-        return ShareOutcome(result)
+        let request = ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
+        switch await command(app, .share(request)) {
+        case .share(let outcome): return outcome
+        case .error(let r, let why): return .failed(r, why)
+        case let other: return .failed(.badRequest, "\(app) answered share with \(other.name)")
+        }
     }
 
-    /// Tears the fleet down (bye, wait, SIGTERM, SIGKILL), closes every handle and the loop.
+    /// Makes `app` switch identity (`window == nil`: its process identity) through its own
+    /// process; the user types `pin` at a PIN prompt, if one appears.
+    public func setIdentity(_ app: String, account: String, window: String?, pin: String?) async -> IdentityResult {
+        let context = await sync(RunContext?.none) { $0.configuration.context }
+        context?.answerNextPinPrompt(app, with: pin)
+        let request = SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account)
+        switch await command(app, .setIdentity(request)) {
+        case .setIdentity(let r): return r
+        case .error(let r, let why): return IdentityResult(status: .failed, reason: r, explanation: why, account: account)
+        case let other: return IdentityResult(status: .failed, reason: .badRequest, explanation: "\(app) answered set_identity with \(other.name)", account: account)
+        }
+    }
+
+    // MARK: - What the device decides
+
+    /// A service of the OS or the SDK, decided by the host for `app` (copy, paste, save,
+    /// open, print, notify, keychain, share sheet, files, protection).
+    public func service(_ app: String, _ request: ServiceRequest) async -> ServiceResult {
+        await sync(ServiceResult(.failed(.appNotRunning, Self.down))) { $0.service(app, request) }
+    }
+
+    public func signIn(_ app: String, account: String) async -> Decision {
+        await sync(.blocked(.appNotRunning, because: Self.down)) { $0.signIn(app, account: account) }
+    }
+
+    public func signOut(_ app: String, account: String) async -> Decision {
+        await onHost({ host, done in host.signOut(app, account: account) { done($0) } }, orElse: .blocked(.appNotRunning, because: Self.down))
+    }
+
+    public func wipe(_ app: String, account: String) async -> Result<WipeReport, DeviceStateError> {
+        await onHost({ host, done in host.wipe(app, account: account) { done($0) } }, orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
+    }
+
+    public func setAllowedAccounts(_ list: [String]?) async -> Result<[AllowedAccountsChange], DeviceStateError> {
+        await onHost({ host, done in host.setAllowedAccounts(list) { done($0) } }, orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
+    }
+
+    public func addIdentity(_ app: String, account: String) async -> Decision {
+        await onHost({ host, done in host.addIdentity(app, account: account) { done($0) } }, orElse: .blocked(.appNotRunning, because: Self.down))
+    }
+
+    /// The app's identities as the device holds them.
+    public func identities(_ app: String) async -> Result<AppIdentities, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) -> AppIdentities in
+                let i = try host.identities(app)
+                return AppIdentities(process: i.process, ui: i.ui, signedIn: i.signedIn)
+            }.mapError(Self.stateError)
+        }
+    }
+
+    /// The app's effective UI identity (main window, else process); `nil` = unmanaged.
+    public func effectiveAccount(_ app: String) async -> Result<Account?, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) -> Account? in try host.effectiveAccount(app) }.mapError(Self.stateError)
+        }
+    }
+
+    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) async -> Result<Void, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) in try host.setPolicy(policy, for: account) }.mapError(Self.stateError)
+        }
+    }
+
+    /// Moves the simulated clock; returns the new time.
+    public func advanceClock(by duration: ISODuration) async -> Result<Instant, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) -> Instant in
+                try host.advanceClock(by: duration)
+                return host.state.now
+            }.mapError(Self.stateError)
+        }
+    }
+
+    /// Writes the audit log (committed first) to `url` as JSON Lines.
+    public func exportAudit(to url: URL) async -> Result<Int, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) -> Int in try host.exportAudit(to: url) }.mapError(Self.stateError)
+        }
+    }
+
+    private static func stateError(_ error: any Error) -> DeviceStateError {
+        if let e = error as? DeviceStateError { return e }
+        if let e = error as? HostError, case .unknownApp = e { return DeviceStateError(.unknownApp, e.description) }
+        return DeviceStateError(.internalError, "\(error)")
+    }
+
+    /// Runs `body` on the host's loop thread with the host, and returns what it passes to
+    /// `done`: for tests and tools that need several host calls in one hop.
+    public func withHost<T: Sendable>(_ body: @escaping @Sendable (Host, @escaping @Sendable (T) -> Void) -> Void, orElse fallback: T) async -> T {
+        await onHost(body, orElse: fallback)
+    }
+
+    /// Tears the fleet down (`HostConfiguration.teardown`), closes every handle and the loop.
     /// Returns `uv_loop_close`'s status: 0 when nothing was left open.
     public func shutdown() async -> Int32 {
         let box = self.box
@@ -106,16 +205,11 @@ public final class HostController: Sendable {
     }
 }
 
-extension ShareOutcome {
-    /// Reads the outcome an app runtime reported for a `share` command.
-    public init(_ result: CommandResult) {
-        let reason = Reason(rawValue: result.reason) ?? .badRequest
-        switch result.outcome {
-        case "delivered": self = .delivered
-        case "blocked": self = .blocked(reason, result.explanation)
-        default: self = .failed(reason, result.explanation.isEmpty ? result.outcome : result.explanation)
-        }
-    }
+/// An app's identities as the device holds them.
+public struct AppIdentities: Sendable, Hashable {
+    public var process: String?
+    public var ui: String?
+    public var signedIn: [Account]
 }
 
 /// Resumes a continuation at most once, from whichever path gets there first.

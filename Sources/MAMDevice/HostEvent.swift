@@ -9,6 +9,8 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     case spawnFailed(handle: String, error: String)
     /// A share the broker decided and finished: who, what, and the one answer the sender got.
     case share(ShareRecord)
+    /// An app or extension accepted an item (`HostConfiguration.reportDeliveries`).
+    case received(handle: String, ReceivedItem)
     /// A child broke the protocol or lied; it was answered with an error or cut off.
     case hostile(handle: String, what: String, disconnected: Bool)
     case signedIn(handle: String, account: String)
@@ -22,6 +24,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .exited(let h, let pid, let exit, let expected): "\(h) (pid \(pid)) \(exit)\(expected ? "" : " unexpectedly")"
         case .spawnFailed(let h, let e): "could not start \(h): \(e)"
         case .share(let r): r.description
+        case .received(let h, let r): "\(h) accepted \(r.item.id) from \(r.from)"
         case .hostile(let h, let what, let cut): "\(h): \(what)\(cut ? " — disconnected" : "")"
         case .signedIn(let h, let a): "\(a) signed in to \(h)"
         case .signedOut(let h, let a): "\(a) signed out of \(h)"

@@ -6,14 +6,25 @@ import MAMPolicy
 extension DeviceState {
     /// Appends one event to the audit log (committed before returning).
     public func appendAudit(_ event: AuditEvent) throws {
+        try appendAudit([event])
+    }
+
+    /// Appends events in one transaction: a group commit, one fsync for many decisions.
+    public func appendAudit(_ events: [AuditEvent]) throws {
+        guard !events.isEmpty else { return }
         try db.write { db in
-            try db.execute(sql: """
+            // One prepared statement for the whole batch.
+            let insert = try db.cachedStatement(sql: """
                 INSERT INTO audit (time, scenario, step, verb, source_app, source_identity, destination_app,
                                    destination_identity, owner, decision, reason, explanation)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [event.time.secondsSince1970, event.scenario, event.step, event.verb, event.sourceApp,
-                                 event.sourceIdentity, event.destinationApp, event.destinationIdentity, event.owner,
-                                 event.decision, event.reason, event.explanation])
+                """)
+            for event in events {
+                try insert.execute(arguments: [
+                    event.time.secondsSince1970, event.scenario, event.step, event.verb, event.sourceApp,
+                    event.sourceIdentity, event.destinationApp, event.destinationIdentity, event.owner,
+                    event.decision, event.reason, event.explanation])
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-public import MAMLoop
+import MAMLoop
 public import MAMModel
 public import MAMWire
 #if canImport(Glibc)
@@ -14,7 +14,7 @@ internal import Darwin
 /// generic runtime `mamsim-app` uses this layer directly to stay as fast as a C child.
 /// Thread rule: use it only on the loop's thread.
 public final class AppChannel {
-    public let loop: EventLoop
+    let loop: EventLoop
     private let pipe: Pipe
     private var decoder = FrameDecoder()
     private var nextSeq: UInt64 = 1
@@ -32,15 +32,16 @@ public final class AppChannel {
     /// shared file with the `readFile` service): call `accept` once; the acknowledgement
     /// waits for it. Takes precedence over `onDeliver`.
     public var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)?
-    /// A scripted command from the host; call `reply` exactly once.
+    /// A command from the host (a scripted action, an SDK delegate callback); call `reply`
+    /// exactly once with the matching `CommandResult` case, or `.error`.
     public var onCommand: ((Command, _ reply: @escaping (CommandResult) -> Void) -> Void)?
     /// The host sent an error about one of our frames.
-    public var onError: ((String, String) -> Void)?
+    public var onError: ((Reason, String) -> Void)?
     /// The channel ended: host closed it, said bye, or sent bytes we cannot read.
     public var onClose: ((String) -> Void)?
 
     /// Opens fd 3. Fails with a clear message when the program was not started by a host.
-    public init(loop: EventLoop, fd: Int32 = 3) throws {
+    init(loop: EventLoop, fd: Int32 = 3) throws {
         self.loop = loop
         pipe = try Pipe(loop: loop)
         do {
@@ -77,7 +78,7 @@ public final class AppChannel {
     }
 
     /// Sends `Hello` and starts reading.
-    public func start(runtime: String) throws {
+    func start(runtime: String) throws {
         try pipe.startReading(onRead: { [unowned self] chunk in
             do {
                 try decoder.feed(chunk) { payload in
@@ -94,7 +95,7 @@ public final class AppChannel {
 
     /// Sends a frame; `onReply` runs when the host answers it.
     @discardableResult
-    public func send(_ body: Frame.Body, replyTo: UInt64 = 0, onReply: ((Frame) -> Void)? = nil) -> UInt64 {
+    func send(_ body: Frame.Body, replyTo: UInt64 = 0, onReply: ((Frame) -> Void)? = nil) -> UInt64 {
         let seq = nextSeq
         nextSeq += 1
         if let onReply { replyHandlers[seq] = onReply }
@@ -106,12 +107,10 @@ public final class AppChannel {
     /// Asks the broker to share an item; `completion` gets the one outcome.
     public func share(_ request: ShareRequest, completion: @escaping (ShareOutcome) -> Void) {
         send(.shareRequest(request)) { frame in
-            if case .shareResult(let outcome) = frame.body {
-                completion(outcome)
-            } else if case .error(let code, let message) = frame.body {
-                completion(.failed(Reason(rawValue: code) ?? .badRequest, message))
-            } else {
-                completion(.failed(.badRequest, "the host answered a share with \(frame.body.name)"))
+            switch frame.body {
+            case .shareResult(let outcome): completion(outcome)
+            case .error(let code, let message): completion(.failed(code, message))
+            default: completion(.failed(.badRequest, "the host answered a share with \(frame.body.name)"))
             }
         }
     }
@@ -122,9 +121,28 @@ public final class AppChannel {
         send(.serviceRequest(request)) { frame in
             switch frame.body {
             case .serviceResult(let r): completion(r)
-            case .error(let code, let message): completion(ServiceResult(ok: false, reason: code, explanation: message))
-            default: completion(ServiceResult(ok: false, reason: Reason.badRequest.rawValue, explanation: "the host answered \(frame.body.name)"))
+            case .error(let code, let message): completion(ServiceResult(.failed(code, message)))
+            default: completion(ServiceResult(.failed(.badRequest, "the host answered \(request.name) with \(frame.body.name)")))
             }
+        }
+    }
+
+    /// Sets a window's UI identity (`window == nil`: the process identity).
+    public func setIdentity(_ account: String, window: String?, completion: @escaping (IdentityResult) -> Void) {
+        let request = SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account)
+        send(.setIdentity(request)) { frame in
+            switch frame.body {
+            case .identityResult(let r): completion(r)
+            case .error(let code, let message): completion(IdentityResult(status: .failed, reason: code, explanation: message, account: account))
+            default: completion(IdentityResult(status: .failed, reason: .badRequest, explanation: "the host answered set_identity with \(frame.body.name)", account: account))
+            }
+        }
+    }
+
+    /// The identities the host holds for this app (`nil` if it could not say).
+    public func identity(window: String, completion: @escaping (IdentityInfo?) -> Void) {
+        send(.getIdentity(window: window)) { frame in
+            if case .identityInfo(let i) = frame.body { completion(i) } else { completion(nil) }
         }
     }
 
@@ -170,7 +188,7 @@ public final class AppChannel {
                     self?.send(.commandResult(result), replyTo: seq)
                 }
             } else {
-                send(.commandResult(CommandResult(ok: false, outcome: "unsupported", explanation: "this app takes no commands")), replyTo: seq)
+                send(.commandResult(.error(.badRequest, "this app takes no commands")), replyTo: seq)
             }
         case .ping(let bytes):
             send(.ping(bytes), replyTo: frame.seq)
@@ -179,7 +197,7 @@ public final class AppChannel {
         case .bye(let reason):
             end("host said bye: \(reason)")
         default:
-            send(.error(code: Reason.badRequest.rawValue, message: "an app does not accept \(frame.body.name) frames"), replyTo: frame.seq)
+            send(.error(code: .badRequest, message: "an app does not accept \(frame.body.name) frames"), replyTo: frame.seq)
         }
     }
 
@@ -192,7 +210,7 @@ public final class AppChannel {
         let waiting = replyHandlers
         replyHandlers.removeAll()
         for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
-            handler(Frame(seq: 0, replyTo: seq, body: .error(code: Reason.appNotRunning.rawValue, message: why)))
+            handler(Frame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
         }
         onClose?(why)
     }

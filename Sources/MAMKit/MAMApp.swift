@@ -3,6 +3,13 @@ public import MAMModel
 public import MAMWire
 import Synchronization
 
+/// A closure that captures loop-bound values (the channel, reply handlers) and runs only on
+/// the loop's thread, where they live: `@unchecked Sendable` carries it through the waker.
+private struct UncheckedJob: @unchecked Sendable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
 /// The async Swift API a simulated app links: connect to the host on fd 3, share items,
 /// receive deliveries, set and read identities.
 ///
@@ -74,26 +81,20 @@ public final class MAMApp: Sendable {
 
     /// Sets a window's UI identity (or the process identity with `window == nil`).
     public func setIdentity(_ account: String, window: String? = nil) async -> IdentityResult {
-        let body = Frame.Body.setIdentity(SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account))
-        let frame = await request(body)
-        if case .identityResult(let r) = frame?.body { return r }
-        return IdentityResult(status: .failed, reason: Reason.badRequest.rawValue, explanation: "no identity result from the host")
+        await onChannel(IdentityResult(status: .failed, reason: .appNotRunning, explanation: "the host channel is closed", account: account)) { ch, done in
+            ch.setIdentity(account, window: window, completion: done)
+        }
     }
 
     /// The identities the host holds for this app.
     public func identity(window: String = "") async -> IdentityInfo? {
-        let frame = await request(.getIdentity(window: window))
-        if case .identityInfo(let i) = frame?.body { return i }
-        return nil
+        await onChannel(nil) { ch, done in ch.identity(window: window, completion: done) }
     }
 
-    /// Any service of the host by name (see `ServiceRequest`).
-    public func service(_ op: String, _ args: [String: String] = [:], data: [UInt8] = []) async -> ServiceResult {
-        let frame = await request(.serviceRequest(ServiceRequest(op: op, args: args, data: data)))
-        switch frame?.body {
-        case .serviceResult(let r): return r
-        case .error(let code, let message): return ServiceResult(ok: false, reason: code, explanation: message)
-        default: return ServiceResult(ok: false, reason: Reason.appNotRunning.rawValue, explanation: "the host channel is closed")
+    /// Any service of the host (see `ServiceRequest`).
+    public func service(_ request: ServiceRequest) async -> ServiceResult {
+        await onChannel(ServiceResult(.failed(.appNotRunning, "the host channel is closed"))) { ch, done in
+            ch.service(request, completion: done)
         }
     }
 
@@ -101,40 +102,41 @@ public final class MAMApp: Sendable {
     /// is the effective file identity — the thread identity of the calling task
     /// (`ThreadIdentity.withAccountId`) or the process identity — unless `owner` is given.
     public func writeFile(_ path: String, _ data: [UInt8], owner: String? = nil) async -> ServiceResult {
-        var args = ["path": path]
-        if let owner = owner ?? ThreadIdentity.accountId { args["owner"] = owner }
-        return await service("writeFile", args, data: data)
+        await service(.writeFile(path: path, data: data, owner: owner ?? ThreadIdentity.accountId))
     }
 
-    public func readFile(_ path: String) async -> ServiceResult { await service("readFile", ["path": path]) }
+    /// The file's bytes (decrypted for this app) as `.data`, or the host's refusal.
+    public func readFile(_ path: String) async -> ServiceResult { await service(.readFile(path: path)) }
 
     /// The account owning a file (`""` = personal).
     public func fileOwner(_ path: String) async -> String? {
-        let r = await service("fileOwner", ["path": path])
-        return r.ok ? r.values["owner"] : nil
+        let r = await service(.fileOwner(path: path))
+        if r.isAllowed, case .file(let owner, _) = r.value { return owner }
+        return nil
     }
 
     /// `protect`: managed owner → encrypted with a header naming the owner; unmanaged → plain
     /// with the header.
     public func protect(_ data: [UInt8], for owner: String) async -> [UInt8]? {
-        let r = await service("protect", ["owner": owner], data: data)
-        return r.ok ? r.data : nil
+        let r = await service(.protect(data: data, owner: owner))
+        return r.isAllowed ? r.data : nil
     }
 
     /// `unprotect`: data `protect` did not produce comes back unchanged.
     public func unprotect(_ data: [UInt8]) async -> [UInt8]? {
-        let r = await service("unprotect", data: data)
-        return r.ok ? r.data : nil
+        let r = await service(.unprotect(data: data))
+        return r.isAllowed ? r.data : nil
     }
 
-    private func request(_ body: Frame.Body) async -> Frame? {
-        await withCheckedContinuation { (c: CheckedContinuation<Frame?, Never>) in
+    /// Runs `body` with the channel on its loop thread and returns what it passes to `done`.
+    private func onChannel<T: Sendable>(_ fallback: T, _ body: @escaping (AppChannel, @escaping (T) -> Void) -> Void) async -> T {
+        await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
             let box = channel
-            let sent = thread.submit {
-                guard let ch = box.channel else { return c.resume(returning: nil) }
-                ch.send(body) { c.resume(returning: $0) }
+            let job = UncheckedJob { [box] in
+                guard let ch = box.channel else { return c.resume(returning: fallback) }
+                body(ch) { c.resume(returning: $0) }
             }
-            if !sent { c.resume(returning: nil) }
+            if !thread.submit({ job.run() }) { c.resume(returning: fallback) }
         }
     }
 

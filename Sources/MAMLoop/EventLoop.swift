@@ -18,6 +18,9 @@ public final class EventLoop {
     private var flushPrepare: UnsafeMutablePointer<uv_prepare_t>?
     private var flushCheck: UnsafeMutablePointer<uv_check_t>?
     var pipesToFlush: [Pipe] = []
+    /// Run before batched writes leave, every time they do: what must be durable before a
+    /// peer can see an answer (the audit log's group commit) is made durable here.
+    private var beforeFlushHooks: [() -> Void] = []
     /// Collects child exits while any child of this loop is running (see `ChildProcess`).
     var childReaper: ChildReaper?
     private var closed = false
@@ -87,6 +90,7 @@ public final class EventLoop {
         }
         flushPrepare = nil
         flushCheck = nil
+        beforeFlushHooks.removeAll()
         uv_run(raw, UV_RUN_DEFAULT)
         return uv_loop_close(raw)
     }
@@ -121,7 +125,14 @@ public final class EventLoop {
         flushCheck = check
     }
 
+    /// `hook` runs on the loop thread, before every flush of batched writes, once per
+    /// iteration phase; it must be cheap when it has nothing to do.
+    public func addBeforeFlushHook(_ hook: @escaping () -> Void) {
+        beforeFlushHooks.append(hook)
+    }
+
     func flushPipes() {
+        for hook in beforeFlushHooks { hook() }
         guard !pipesToFlush.isEmpty else { return }
         let pipes = pipesToFlush
         pipesToFlush.removeAll(keepingCapacity: true)

@@ -27,6 +27,12 @@ public enum Reason: String, Sendable, CaseIterable, Hashable, CustomStringConver
     case badRequest = "bad-request"
     /// The destination took too long to acknowledge a delivery (our addition).
     case timeout = "timeout"
+    /// The device itself failed (storage, I/O): never a policy answer.
+    case internalError = "internal"
+    case screenCaptureBlocked = "screen-capture-blocked"
+    case appProtectionUnsupported = "app-protection-unsupported"
+    case brokerRequired = "broker-required"
+    case invalidIdentifier = "invalid-identifier"
 
     public var description: String { rawValue }
 }

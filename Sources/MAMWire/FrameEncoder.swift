@@ -12,7 +12,7 @@ internal import Darwin
 /// protobuf-c reads C strings and nested message pointers that must stay valid until `pack`
 /// returns; `CArena` owns every such allocation for the duration of one encode.
 public enum FrameEncoder {
-    /// The serialized `mamsim.v1.Frame` without a length prefix.
+    /// The serialized `mamsim.v2.Frame` without a length prefix.
     public static func encode(_ frame: Frame) -> [UInt8] {
         var out: [UInt8] = []
         encode(frame, appendingTo: &out, withLengthPrefix: false)
@@ -24,8 +24,8 @@ public enum FrameEncoder {
     public static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool = true) {
         let arena = CArena()
         defer { arena.freeAll() }
-        var message = Mamsim__V1__Frame()
-        mamsim__v1__frame__init(&message)
+        var message = Mamsim__V2__Frame()
+        mamsim__v2__frame__init(&message)
         message.seq = frame.seq
         message.reply_to = frame.replyTo
         fill(&message, body: frame.body, arena: arena)
@@ -44,182 +44,436 @@ public enum FrameEncoder {
         }
     }
 
-    private static func fill(_ m: inout Mamsim__V1__Frame, body: Frame.Body, arena: CArena) {
+    private static func fill(_ m: inout Mamsim__V2__Frame, body: Frame.Body, arena: CArena) {
         switch body {
         case .hello(let h):
-            let p = arena.message(Mamsim__V1__Hello.self, mamsim__v1__hello__init)
+            let p = arena.message(Mamsim__V2__Hello.self, mamsim__v2__hello__init)
             p.pointee.protocol_version = h.protocolVersion
             p.pointee.pid = h.pid
             p.pointee.runtime = arena.string(h.runtime)
-            m.body_case = MAMSIM__V1__FRAME__BODY_HELLO
+            m.body_case = MAMSIM__V2__FRAME__BODY_HELLO
             m.hello = p
         case .welcome(let w):
-            let p = arena.message(Mamsim__V1__Welcome.self, mamsim__v1__welcome__init)
+            let p = arena.message(Mamsim__V2__Welcome.self, mamsim__v2__welcome__init)
             p.pointee.bundle_id = arena.string(w.bundleID.rawValue)
             p.pointee.kind = switch w.kind {
-            case .app: MAMSIM__V1__CHILD_KIND__CHILD_KIND_APP
-            case .shareExtension: MAMSIM__V1__CHILD_KIND__CHILD_KIND_SHARE_EXTENSION
-            case .actionExtension: MAMSIM__V1__CHILD_KIND__CHILD_KIND_ACTION_EXTENSION
+            case .app: MAMSIM__V2__CHILD_KIND__CHILD_KIND_APP
+            case .shareExtension: MAMSIM__V2__CHILD_KIND__CHILD_KIND_SHARE_EXTENSION
+            case .actionExtension: MAMSIM__V2__CHILD_KIND__CHILD_KIND_ACTION_EXTENSION
             }
             p.pointee.app_handle = arena.string(w.appHandle)
             p.pointee.process_identity = arena.string(w.processIdentity)
             p.pointee.max_frame_size = w.maxFrameSize
-            m.body_case = MAMSIM__V1__FRAME__BODY_WELCOME
+            m.body_case = MAMSIM__V2__FRAME__BODY_WELCOME
             m.welcome = p
+        case .bye(let reason):
+            let p = arena.message(Mamsim__V2__Bye.self, mamsim__v2__bye__init)
+            p.pointee.reason = arena.string(reason)
+            m.body_case = MAMSIM__V2__FRAME__BODY_BYE
+            m.bye = p
+        case .ping(let bytes):
+            let p = arena.message(Mamsim__V2__Ping.self, mamsim__v2__ping__init)
+            p.pointee.payload = arena.bytes(bytes)
+            m.body_case = MAMSIM__V2__FRAME__BODY_PING
+            m.ping = p
+        case .error(let code, let message):
+            m.body_case = MAMSIM__V2__FRAME__BODY_ERROR
+            m.error = error(code, message, arena)
         case .shareRequest(let r):
-            let p = arena.message(Mamsim__V1__ShareRequest.self, mamsim__v1__share_request__init)
-            p.pointee.destination = arena.string(r.destination)
-            p.pointee.item = item(r.item, arena)
-            p.pointee.identity = arena.string(r.identity)
-            p.pointee.receive_as = arena.string(r.receiveAs)
-            m.body_case = MAMSIM__V1__FRAME__BODY_SHARE_REQUEST
-            m.share_request = p
+            m.body_case = MAMSIM__V2__FRAME__BODY_SHARE_REQUEST
+            m.share_request = shareRequest(r, arena)
         case .shareResult(let outcome):
-            let p = arena.message(Mamsim__V1__ShareResult.self, mamsim__v1__share_result__init)
-            switch outcome {
-            case .delivered:
-                p.pointee.status = MAMSIM__V1__SHARE_STATUS__SHARE_STATUS_DELIVERED
-            case .blocked(let reason, let why):
-                p.pointee.status = MAMSIM__V1__SHARE_STATUS__SHARE_STATUS_BLOCKED
-                p.pointee.reason = arena.string(reason.rawValue)
-                p.pointee.explanation = arena.string(why)
-            case .failed(let reason, let why):
-                p.pointee.status = MAMSIM__V1__SHARE_STATUS__SHARE_STATUS_FAILED
-                p.pointee.reason = arena.string(reason.rawValue)
-                p.pointee.explanation = arena.string(why)
-            }
-            m.body_case = MAMSIM__V1__FRAME__BODY_SHARE_RESULT
+            let p = arena.message(Mamsim__V2__ShareResult.self, mamsim__v2__share_result__init)
+            p.pointee.verdict = verdict(outcome, arena)
+            m.body_case = MAMSIM__V2__FRAME__BODY_SHARE_RESULT
             m.share_result = p
         case .deliver(let d):
-            let p = arena.message(Mamsim__V1__Deliver.self, mamsim__v1__deliver__init)
+            let p = arena.message(Mamsim__V2__Deliver.self, mamsim__v2__deliver__init)
             p.pointee.item = item(d.item, arena)
             p.pointee.sender_bundle_id = arena.string(d.senderBundleID.rawValue)
             p.pointee.received_as = arena.string(d.receivedAs)
-            m.body_case = MAMSIM__V1__FRAME__BODY_DELIVER
+            m.body_case = MAMSIM__V2__FRAME__BODY_DELIVER
             m.deliver = p
         case .deliverAck(let a):
-            let p = arena.message(Mamsim__V1__DeliverAck.self, mamsim__v1__deliver_ack__init)
+            let p = arena.message(Mamsim__V2__DeliverAck.self, mamsim__v2__deliver_ack__init)
             p.pointee.item_id = arena.string(a.itemID)
             p.pointee.accepted = a.accepted ? 1 : 0
-            m.body_case = MAMSIM__V1__FRAME__BODY_DELIVER_ACK
+            m.body_case = MAMSIM__V2__FRAME__BODY_DELIVER_ACK
             m.deliver_ack = p
         case .setIdentity(let s):
-            let p = arena.message(Mamsim__V1__SetIdentity.self, mamsim__v1__set_identity__init)
-            p.pointee.scope = switch s.scope {
-            case .process: MAMSIM__V1__SET_IDENTITY__SCOPE__SCOPE_PROCESS
-            case .ui: MAMSIM__V1__SET_IDENTITY__SCOPE__SCOPE_UI
-            }
-            p.pointee.window = arena.string(s.window)
-            p.pointee.account = arena.string(s.account)
-            m.body_case = MAMSIM__V1__FRAME__BODY_SET_IDENTITY
-            m.set_identity = p
+            m.body_case = MAMSIM__V2__FRAME__BODY_SET_IDENTITY
+            m.set_identity = setIdentity(s, arena)
         case .identityResult(let r):
-            let p = arena.message(Mamsim__V1__IdentityResult.self, mamsim__v1__identity_result__init)
-            p.pointee.status = switch r.status {
-            case .success: MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_SUCCESS
-            case .canceled: MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_CANCELED
-            case .notAllowed: MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_NOT_ALLOWED
-            case .failed: MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_FAILED
-            }
-            p.pointee.reason = arena.string(r.reason)
-            p.pointee.explanation = arena.string(r.explanation)
-            p.pointee.account = arena.string(r.account)
-            m.body_case = MAMSIM__V1__FRAME__BODY_IDENTITY_RESULT
-            m.identity_result = p
+            m.body_case = MAMSIM__V2__FRAME__BODY_IDENTITY_RESULT
+            m.identity_result = identityResult(r, arena)
         case .getIdentity(let window):
-            let p = arena.message(Mamsim__V1__GetIdentity.self, mamsim__v1__get_identity__init)
+            let p = arena.message(Mamsim__V2__GetIdentity.self, mamsim__v2__get_identity__init)
             p.pointee.window = arena.string(window)
-            m.body_case = MAMSIM__V1__FRAME__BODY_GET_IDENTITY
+            m.body_case = MAMSIM__V2__FRAME__BODY_GET_IDENTITY
             m.get_identity = p
         case .identityInfo(let i):
-            let p = arena.message(Mamsim__V1__IdentityInfo.self, mamsim__v1__identity_info__init)
+            let p = arena.message(Mamsim__V2__IdentityInfo.self, mamsim__v2__identity_info__init)
             p.pointee.process_identity = arena.string(i.processIdentity)
             p.pointee.ui_identity = arena.string(i.uiIdentity)
             p.pointee.n_signed_in = i.signedIn.count
             p.pointee.signed_in = arena.stringArray(i.signedIn)
-            m.body_case = MAMSIM__V1__FRAME__BODY_IDENTITY_INFO
+            m.body_case = MAMSIM__V2__FRAME__BODY_IDENTITY_INFO
             m.identity_info = p
         case .command(let c):
-            let p = arena.message(Mamsim__V1__Command.self, mamsim__v1__command__init)
-            p.pointee.verb = arena.string(c.verb)
-            (p.pointee.n_args, p.pointee.args) = arena.map(c.args, mamsim__v1__command__args_entry__init) {
-                $0.pointee.key = $1
-                $0.pointee.value = $2
-            }
-            if let it = c.item { p.pointee.item = item(it, arena) }
-            m.body_case = MAMSIM__V1__FRAME__BODY_COMMAND
-            m.command = p
+            m.body_case = MAMSIM__V2__FRAME__BODY_COMMAND
+            m.command = command(c, arena)
         case .commandResult(let r):
-            let p = arena.message(Mamsim__V1__CommandResult.self, mamsim__v1__command_result__init)
-            p.pointee.ok = r.ok ? 1 : 0
-            p.pointee.outcome = arena.string(r.outcome)
-            p.pointee.reason = arena.string(r.reason)
-            p.pointee.explanation = arena.string(r.explanation)
-            (p.pointee.n_values, p.pointee.values) = arena.map(r.values, mamsim__v1__command_result__values_entry__init) {
-                $0.pointee.key = $1
-                $0.pointee.value = $2
-            }
-            p.pointee.data = arena.bytes(r.data)
-            m.body_case = MAMSIM__V1__FRAME__BODY_COMMAND_RESULT
-            m.command_result = p
-        case .error(let code, let message):
-            let p = arena.message(Mamsim__V1__Error.self, mamsim__v1__error__init)
-            p.pointee.code = arena.string(code)
-            p.pointee.message = arena.string(message)
-            m.body_case = MAMSIM__V1__FRAME__BODY_ERROR
-            m.error = p
-        case .bye(let reason):
-            let p = arena.message(Mamsim__V1__Bye.self, mamsim__v1__bye__init)
-            p.pointee.reason = arena.string(reason)
-            m.body_case = MAMSIM__V1__FRAME__BODY_BYE
-            m.bye = p
-        case .ping(let bytes):
-            let p = arena.message(Mamsim__V1__Ping.self, mamsim__v1__ping__init)
-            p.pointee.payload = arena.bytes(bytes)
-            m.body_case = MAMSIM__V1__FRAME__BODY_PING
-            m.ping = p
+            m.body_case = MAMSIM__V2__FRAME__BODY_COMMAND_RESULT
+            m.command_result = commandResult(r, arena)
         case .serviceRequest(let r):
-            let p = arena.message(Mamsim__V1__ServiceRequest.self, mamsim__v1__service_request__init)
-            p.pointee.op = arena.string(r.op)
-            (p.pointee.n_args, p.pointee.args) = arena.map(r.args, mamsim__v1__service_request__args_entry__init) {
-                $0.pointee.key = $1
-                $0.pointee.value = $2
-            }
-            p.pointee.data = arena.bytes(r.data)
-            m.body_case = MAMSIM__V1__FRAME__BODY_SERVICE_REQUEST
-            m.service_request = p
+            m.body_case = MAMSIM__V2__FRAME__BODY_SERVICE_REQUEST
+            m.service_request = serviceRequest(r, arena)
         case .serviceResult(let r):
-            let p = arena.message(Mamsim__V1__ServiceResult.self, mamsim__v1__service_result__init)
-            p.pointee.ok = r.ok ? 1 : 0
-            p.pointee.reason = arena.string(r.reason)
-            p.pointee.explanation = arena.string(r.explanation)
-            (p.pointee.n_values, p.pointee.values) = arena.map(r.values, mamsim__v1__service_result__values_entry__init) {
-                $0.pointee.key = $1
-                $0.pointee.value = $2
-            }
-            p.pointee.data = arena.bytes(r.data)
-            p.pointee.status = r.status
-            m.body_case = MAMSIM__V1__FRAME__BODY_SERVICE_RESULT
-            m.service_result = p
+            m.body_case = MAMSIM__V2__FRAME__BODY_SERVICE_RESULT
+            m.service_result = serviceResult(r, arena)
         }
     }
 
-    private static func item(_ it: Item, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V1__Item> {
-        let p = arena.message(Mamsim__V1__Item.self, mamsim__v1__item__init)
+    private static func error(_ code: Reason, _ message: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Error> {
+        let p = arena.message(Mamsim__V2__Error.self, mamsim__v2__error__init)
+        p.pointee.code = WireEnums.wire(code)
+        p.pointee.message = arena.string(message)
+        return p
+    }
+
+    private static func verdict(_ v: Verdict, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Verdict> {
+        let p = arena.message(Mamsim__V2__Verdict.self, mamsim__v2__verdict__init)
+        switch v {
+        case .allowed(let why):
+            p.pointee.status = MAMSIM__V2__VERDICT__STATUS__STATUS_ALLOWED
+            p.pointee.explanation = arena.string(why)
+        case .blocked(let reason, let why):
+            p.pointee.status = MAMSIM__V2__VERDICT__STATUS__STATUS_BLOCKED
+            p.pointee.reason = WireEnums.wire(reason)
+            p.pointee.explanation = arena.string(why)
+        case .failed(let reason, let why):
+            p.pointee.status = MAMSIM__V2__VERDICT__STATUS__STATUS_FAILED
+            p.pointee.reason = WireEnums.wire(reason)
+            p.pointee.explanation = arena.string(why)
+        }
+        return p
+    }
+
+    private static func verdict(_ outcome: ShareOutcome, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Verdict> {
+        switch outcome {
+        case .delivered: verdict(Verdict.allowed(""), arena)
+        case .blocked(let r, let why): verdict(Verdict.blocked(r, why), arena)
+        case .failed(let r, let why): verdict(Verdict.failed(r, why), arena)
+        }
+    }
+
+    private static func shareRequest(_ r: ShareRequest, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ShareRequest> {
+        let p = arena.message(Mamsim__V2__ShareRequest.self, mamsim__v2__share_request__init)
+        p.pointee.destination = arena.string(r.destination)
+        p.pointee.item = item(r.item, arena)
+        p.pointee.identity = arena.string(r.identity)
+        p.pointee.receive_as = arena.string(r.receiveAs)
+        return p
+    }
+
+    private static func setIdentity(_ s: SetIdentity, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__SetIdentity> {
+        let p = arena.message(Mamsim__V2__SetIdentity.self, mamsim__v2__set_identity__init)
+        p.pointee.scope = switch s.scope {
+        case .process: MAMSIM__V2__SET_IDENTITY__SCOPE__SCOPE_PROCESS
+        case .ui: MAMSIM__V2__SET_IDENTITY__SCOPE__SCOPE_UI
+        }
+        p.pointee.window = arena.string(s.window)
+        p.pointee.account = arena.string(s.account)
+        return p
+    }
+
+    private static func identityResult(_ r: IdentityResult, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__IdentityResult> {
+        let p = arena.message(Mamsim__V2__IdentityResult.self, mamsim__v2__identity_result__init)
+        p.pointee.status = switch r.status {
+        case .success: MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_SUCCESS
+        case .canceled: MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_CANCELED
+        case .notAllowed: MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_NOT_ALLOWED
+        case .failed: MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_FAILED
+        }
+        if let reason = r.reason { p.pointee.reason = WireEnums.wire(reason) }
+        p.pointee.explanation = arena.string(r.explanation)
+        p.pointee.account = arena.string(r.account)
+        return p
+    }
+
+    private static func command(_ c: Command, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Command> {
+        let p = arena.message(Mamsim__V2__Command.self, mamsim__v2__command__init)
+        switch c {
+        case .share(let r):
+            let s = arena.message(Mamsim__V2__ShareCommand.self, mamsim__v2__share_command__init)
+            s.pointee.request = shareRequest(r, arena)
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_SHARE
+            p.pointee.share = s
+        case .setIdentity(let s):
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_SET_IDENTITY
+            p.pointee.set_identity = setIdentity(s, arena)
+        case .addIdentity(let account):
+            let a = arena.message(Mamsim__V2__AddIdentity.self, mamsim__v2__add_identity__init)
+            a.pointee.account = arena.string(account)
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_ADD_IDENTITY
+            p.pointee.add_identity = a
+        case .wipeAccountData(let account):
+            let w = arena.message(Mamsim__V2__WipeAccountData.self, mamsim__v2__wipe_account_data__init)
+            w.pointee.account = arena.string(account)
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_WIPE_ACCOUNT_DATA
+            p.pointee.wipe_account_data = w
+        case .allowedAccountsChanged(let allowed):
+            let a = arena.message(Mamsim__V2__AllowedAccountsChanged.self, mamsim__v2__allowed_accounts_changed__init)
+            a.pointee.restricted = allowed == nil ? 0 : 1
+            a.pointee.n_allowed = allowed?.count ?? 0
+            a.pointee.allowed = arena.stringArray(allowed ?? [])
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_ALLOWED_ACCOUNTS_CHANGED
+            p.pointee.allowed_accounts_changed = a
+        case .identitySwitchRequired(let account, let reason):
+            let s = arena.message(Mamsim__V2__IdentitySwitchRequired.self, mamsim__v2__identity_switch_required__init)
+            s.pointee.account = arena.string(account)
+            s.pointee.reason = arena.string(reason)
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_IDENTITY_SWITCH_REQUIRED
+            p.pointee.identity_switch_required = s
+        case .flood(let f):
+            let q = arena.message(Mamsim__V2__Flood.self, mamsim__v2__flood__init)
+            q.pointee.destination = arena.string(f.destination)
+            q.pointee.count = f.count
+            q.pointee.size = f.size
+            q.pointee.window = f.window
+            q.pointee.identity = arena.string(f.identity)
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_FLOOD
+            p.pointee.flood = q
+        case .listReceived:
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_LIST_RECEIVED
+            p.pointee.list_received = arena.message(Mamsim__V2__ListReceived.self, mamsim__v2__list_received__init)
+        case .exit(let status):
+            let e = arena.message(Mamsim__V2__Exit.self, mamsim__v2__exit__init)
+            e.pointee.status = status
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_EXIT
+            p.pointee.exit = e
+        }
+        return p
+    }
+
+    private static func commandResult(_ r: CommandResult, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__CommandResult> {
+        let p = arena.message(Mamsim__V2__CommandResult.self, mamsim__v2__command_result__init)
+        switch r {
+        case .share(let outcome):
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_SHARE
+            p.pointee.share = verdict(outcome, arena)
+        case .setIdentity(let i):
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_SET_IDENTITY
+            p.pointee.set_identity = identityResult(i, arena)
+        case .addIdentity(let added):
+            let a = arena.message(Mamsim__V2__AddIdentityResult.self, mamsim__v2__add_identity_result__init)
+            a.pointee.added = added ? 1 : 0
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_ADD_IDENTITY
+            p.pointee.add_identity = a
+        case .wipeAccountData(let wiped):
+            let w = arena.message(Mamsim__V2__WipeAccountDataResult.self, mamsim__v2__wipe_account_data_result__init)
+            w.pointee.wiped = wiped ? 1 : 0
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_WIPE_ACCOUNT_DATA
+            p.pointee.wipe_account_data = w
+        case .acknowledged:
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_ALLOWED_ACCOUNTS_CHANGED
+            p.pointee.allowed_accounts_changed = arena.message(Mamsim__V2__Acknowledged.self, mamsim__v2__acknowledged__init)
+        case .identitySwitchRequired(let accepted):
+            let a = arena.message(Mamsim__V2__IdentitySwitchAnswer.self, mamsim__v2__identity_switch_answer__init)
+            a.pointee.accepted = accepted ? 1 : 0
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_IDENTITY_SWITCH_REQUIRED
+            p.pointee.identity_switch_required = a
+        case .flood(let delivered, let firstProblem):
+            let f = arena.message(Mamsim__V2__FloodResult.self, mamsim__v2__flood_result__init)
+            f.pointee.delivered = delivered
+            if let firstProblem { f.pointee.first_problem = verdict(firstProblem, arena) }
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_FLOOD
+            p.pointee.flood = f
+        case .received(let entries):
+            let l = arena.message(Mamsim__V2__ReceivedList.self, mamsim__v2__received_list__init)
+            let list = arena.pointerArray(Mamsim__V2__ReceivedList__Entry.self, count: entries.count)
+            for (i, e) in entries.enumerated() {
+                let q = arena.message(Mamsim__V2__ReceivedList__Entry.self, mamsim__v2__received_list__entry__init)
+                q.pointee.item_id = arena.string(e.itemID)
+                q.pointee.owner = arena.string(e.owner)
+                list?[i] = q
+            }
+            l.pointee.n_items = entries.count
+            l.pointee.items = list
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_LIST_RECEIVED
+            p.pointee.list_received = l
+        case .error(let code, let message):
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_ERROR
+            p.pointee.error = error(code, message, arena)
+        }
+        return p
+    }
+
+    private static func accountRef(_ account: String?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__AccountRef>? {
+        guard let account else { return nil }
+        let p = arena.message(Mamsim__V2__AccountRef.self, mamsim__v2__account_ref__init)
+        p.pointee.account = arena.string(account)
+        return p
+    }
+
+    private static func serviceRequest(_ r: ServiceRequest, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ServiceRequest> {
+        let p = arena.message(Mamsim__V2__ServiceRequest.self, mamsim__v2__service_request__init)
+        switch r {
+        case .writeFile(let path, let data, let owner):
+            let w = arena.message(Mamsim__V2__WriteFile.self, mamsim__v2__write_file__init)
+            w.pointee.path = arena.string(path)
+            w.pointee.data = arena.bytes(data)
+            w.pointee.owner = accountRef(owner, arena)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE
+            p.pointee.write_file = w
+        case .readFile(let path):
+            let q = arena.message(Mamsim__V2__ReadFile.self, mamsim__v2__read_file__init)
+            q.pointee.path = arena.string(path)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_READ_FILE
+            p.pointee.read_file = q
+        case .fileOwner(let path):
+            let q = arena.message(Mamsim__V2__FileOwnerQuery.self, mamsim__v2__file_owner_query__init)
+            q.pointee.path = arena.string(path)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_FILE_OWNER
+            p.pointee.file_owner = q
+        case .protect(let data, let owner):
+            let q = arena.message(Mamsim__V2__Protect.self, mamsim__v2__protect__init)
+            q.pointee.data = arena.bytes(data)
+            q.pointee.owner = accountRef(owner, arena)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECT
+            p.pointee.protect = q
+        case .unprotect(let data):
+            let q = arena.message(Mamsim__V2__Unprotect.self, mamsim__v2__unprotect__init)
+            q.pointee.data = arena.bytes(data)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_UNPROTECT
+            p.pointee.unprotect = q
+        case .protectionInfo(let data):
+            let q = arena.message(Mamsim__V2__ProtectionInfoQuery.self, mamsim__v2__protection_info_query__init)
+            q.pointee.data = arena.bytes(data)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECTION_INFO
+            p.pointee.protection_info = q
+        case .keychainSet(let group, let key, let value):
+            let q = arena.message(Mamsim__V2__KeychainSet.self, mamsim__v2__keychain_set__init)
+            q.pointee.group = arena.string(group)
+            q.pointee.key = arena.string(key)
+            q.pointee.value = arena.bytes(value)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_SET
+            p.pointee.keychain_set = q
+        case .keychainGet(let group, let key):
+            let q = arena.message(Mamsim__V2__KeychainGet.self, mamsim__v2__keychain_get__init)
+            q.pointee.group = arena.string(group)
+            q.pointee.key = arena.string(key)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_GET
+            p.pointee.keychain_get = q
+        case .copy(let text):
+            let q = arena.message(Mamsim__V2__Copy.self, mamsim__v2__copy__init)
+            q.pointee.text = arena.string(text)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_COPY
+            p.pointee.copy = q
+        case .paste(let receiver):
+            let q = arena.message(Mamsim__V2__Paste.self, mamsim__v2__paste__init)
+            q.pointee.`as` = accountRef(receiver, arena)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PASTE
+            p.pointee.paste = q
+        case .canSave(let location, let account):
+            let q = arena.message(Mamsim__V2__CanSave.self, mamsim__v2__can_save__init)
+            q.pointee.location = WireEnums.wire(location)
+            q.pointee.account = arena.string(account)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_SAVE
+            p.pointee.can_save = q
+        case .canOpen(let location, let account, let receiver):
+            let q = arena.message(Mamsim__V2__CanOpen.self, mamsim__v2__can_open__init)
+            q.pointee.location = WireEnums.wire(location)
+            q.pointee.account = arena.string(account)
+            q.pointee.`as` = accountRef(receiver, arena)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_OPEN
+            p.pointee.can_open = q
+        case .print:
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PRINT
+            p.pointee.print = arena.message(Mamsim__V2__Print.self, mamsim__v2__print__init)
+        case .notify(let account, let text):
+            let q = arena.message(Mamsim__V2__Notify.self, mamsim__v2__notify__init)
+            q.pointee.account = arena.string(account)
+            q.pointee.text = arena.string(text)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_NOTIFY
+            p.pointee.notify = q
+        case .shareTargets(let types):
+            let q = arena.message(Mamsim__V2__ShareTargets.self, mamsim__v2__share_targets__init)
+            q.pointee.n_type_identifiers = types.count
+            q.pointee.type_identifiers = arena.stringArray(types)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS
+            p.pointee.share_targets = q
+        }
+        return p
+    }
+
+    private static func serviceResult(_ r: ServiceResult, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ServiceResult> {
+        let p = arena.message(Mamsim__V2__ServiceResult.self, mamsim__v2__service_result__init)
+        p.pointee.verdict = verdict(r.verdict, arena)
+        switch r.value {
+        case .none:
+            break
+        case .file(let owner, let encrypted):
+            let f = arena.message(Mamsim__V2__FileInfo.self, mamsim__v2__file_info__init)
+            f.pointee.owner = arena.string(owner)
+            f.pointee.encrypted = encrypted ? 1 : 0
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_FILE
+            p.pointee.file = f
+        case .data(let bytes):
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_DATA
+            p.pointee.data = arena.bytes(bytes)
+        case .protection(let summary):
+            let q = arena.message(Mamsim__V2__ProtectionInfo.self, mamsim__v2__protection_info__init)
+            if let summary {
+                q.pointee.protected_ = 1
+                q.pointee.owner = arena.string(summary.owner)
+                q.pointee.encrypted = summary.encrypted ? 1 : 0
+            }
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_PROTECTION
+            p.pointee.protection = q
+        case .keychain(let status, let group, let value):
+            let k = arena.message(Mamsim__V2__KeychainAnswer.self, mamsim__v2__keychain_answer__init)
+            k.pointee.status = Mamsim__V2__KeychainStatus(rawValue: .init(truncatingIfNeeded: status.rawValue))
+            k.pointee.group = arena.string(group)
+            k.pointee.value = arena.bytes(value)
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_KEYCHAIN
+            p.pointee.keychain = k
+        case .paste(let text):
+            let q = arena.message(Mamsim__V2__PasteAnswer.self, mamsim__v2__paste_answer__init)
+            q.pointee.text = arena.string(text)
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_PASTE
+            p.pointee.paste = q
+        case .notification(let shown):
+            let q = arena.message(Mamsim__V2__NotificationAnswer.self, mamsim__v2__notification_answer__init)
+            q.pointee.shown = arena.string(shown)
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_NOTIFICATION
+            p.pointee.notification = q
+        case .shareTargets(let handles):
+            let q = arena.message(Mamsim__V2__ShareTargetList.self, mamsim__v2__share_target_list__init)
+            q.pointee.n_handles = handles.count
+            q.pointee.handles = arena.stringArray(handles)
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS
+            p.pointee.share_targets = q
+        }
+        return p
+    }
+
+    private static func item(_ it: Item, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Item> {
+        let p = arena.message(Mamsim__V2__Item.self, mamsim__v2__item__init)
         p.pointee.id = arena.string(it.id)
         p.pointee.n_type_identifiers = it.typeIdentifiers.count
         p.pointee.type_identifiers = arena.stringArray(it.typeIdentifiers)
         p.pointee.file_name = arena.string(it.fileName)
         switch it.payload {
         case .inline(let bytes):
-            p.pointee.payload_case = MAMSIM__V1__ITEM__PAYLOAD_INLINE_DATA
+            p.pointee.payload_case = MAMSIM__V2__ITEM__PAYLOAD_INLINE_DATA
             p.pointee.inline_data = arena.bytes(bytes)
         case .file(let path):
-            p.pointee.payload_case = MAMSIM__V1__ITEM__PAYLOAD_FILE_PATH
+            p.pointee.payload_case = MAMSIM__V2__ITEM__PAYLOAD_FILE_PATH
             p.pointee.file_path = arena.string(path)
         }
         if let o = it.ownership {
-            let op = arena.message(Mamsim__V1__Ownership.self, mamsim__v1__ownership__init)
+            let op = arena.message(Mamsim__V2__Ownership.self, mamsim__v2__ownership__init)
             op.pointee.upn = arena.string(o.upn)
             op.pointee.oid = arena.string(o.oid)
             op.pointee.tenant = arena.string(o.tenant)
@@ -285,21 +539,6 @@ final class CArena {
         guard count > 0 else { return nil }
         return allocate(MemoryLayout<UnsafeMutablePointer<T>?>.stride * count)
             .bindMemory(to: UnsafeMutablePointer<T>?.self, capacity: count)
-    }
-
-    /// A protobuf map as its entry messages, sorted by key so equal maps encode to equal bytes.
-    func map<E>(
-        _ dict: [String: String], _ initialise: (UnsafeMutablePointer<E>?) -> Void,
-        _ fill: (UnsafeMutablePointer<E>, UnsafeMutablePointer<CChar>, UnsafeMutablePointer<CChar>) -> Void
-    ) -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<E>?>?) {
-        let entries = dict.sorted { $0.key < $1.key }
-        let list = pointerArray(E.self, count: entries.count)
-        for (i, (k, v)) in entries.enumerated() {
-            let e = message(E.self, initialise)
-            fill(e, string(k), string(v))
-            list?[i] = e
-        }
-        return (entries.count, list)
     }
 
     func stringArray(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {

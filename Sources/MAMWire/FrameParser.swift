@@ -6,29 +6,31 @@ internal import MAMModel
 ///
 /// protobuf-c's `unpack` mallocs every string and bytes field; everything is copied into Swift
 /// values and the C message is freed before this function returns, so no C memory outlives it.
+/// Every enum must hold a value the contract defines and every `oneof` must be set: a peer
+/// that sends anything else gets a `WireError` naming the field.
 public enum FrameParser {
     public static func parse(_ payload: [UInt8]) throws(WireError) -> Frame {
-        let message: UnsafeMutablePointer<Mamsim__V1__Frame>? = payload.withUnsafeBufferPointer {
-            mamsim__v1__frame__unpack(nil, $0.count, $0.baseAddress)
+        let message: UnsafeMutablePointer<Mamsim__V2__Frame>? = payload.withUnsafeBufferPointer {
+            mamsim__v2__frame__unpack(nil, $0.count, $0.baseAddress)
         }
         guard let message else { throw .malformed(length: payload.count) }
-        defer { mamsim__v1__frame__free_unpacked(message, nil) }
+        defer { mamsim__v2__frame__free_unpacked(message, nil) }
         let m = message.pointee
         return Frame(seq: m.seq, replyTo: m.reply_to, body: try body(m))
     }
 
-    private static func body(_ m: Mamsim__V1__Frame) throws(WireError) -> Frame.Body {
+    private static func body(_ m: Mamsim__V2__Frame) throws(WireError) -> Frame.Body {
         switch m.body_case {
-        case MAMSIM__V1__FRAME__BODY_HELLO:
+        case MAMSIM__V2__FRAME__BODY_HELLO:
             let h = m.hello.pointee
             return .hello(Hello(protocolVersion: h.protocol_version, pid: h.pid, runtime: str(h.runtime)))
-        case MAMSIM__V1__FRAME__BODY_WELCOME:
+        case MAMSIM__V2__FRAME__BODY_WELCOME:
             let w = m.welcome.pointee
             let kind: ChildKind
             switch w.kind {
-            case MAMSIM__V1__CHILD_KIND__CHILD_KIND_APP: kind = .app
-            case MAMSIM__V1__CHILD_KIND__CHILD_KIND_SHARE_EXTENSION: kind = .shareExtension
-            case MAMSIM__V1__CHILD_KIND__CHILD_KIND_ACTION_EXTENSION: kind = .actionExtension
+            case MAMSIM__V2__CHILD_KIND__CHILD_KIND_APP: kind = .app
+            case MAMSIM__V2__CHILD_KIND__CHILD_KIND_SHARE_EXTENSION: kind = .shareExtension
+            case MAMSIM__V2__CHILD_KIND__CHILD_KIND_ACTION_EXTENSION: kind = .actionExtension
             default: throw .badEnum(field: "welcome.kind", value: Int32(bitPattern: w.kind.rawValue))
             }
             let bundle = str(w.bundle_id)
@@ -36,112 +38,265 @@ public enum FrameParser {
             return .welcome(Welcome(
                 bundleID: BundleID(bundle), kind: kind, appHandle: str(w.app_handle),
                 processIdentity: str(w.process_identity), maxFrameSize: w.max_frame_size))
-        case MAMSIM__V1__FRAME__BODY_SHARE_REQUEST:
-            let r = m.share_request.pointee
-            let destination = str(r.destination)
-            guard !destination.isEmpty else { throw .missingField("share_request.destination") }
-            guard let it = r.item else { throw .missingField("share_request.item") }
-            return .shareRequest(ShareRequest(
-                destination: destination, item: try item(it.pointee, field: "share_request.item"),
-                identity: str(r.identity), receiveAs: str(r.receive_as)))
-        case MAMSIM__V1__FRAME__BODY_SHARE_RESULT:
-            let r = m.share_result.pointee
-            switch r.status {
-            case MAMSIM__V1__SHARE_STATUS__SHARE_STATUS_DELIVERED:
-                return .shareResult(.delivered)
-            case MAMSIM__V1__SHARE_STATUS__SHARE_STATUS_BLOCKED, MAMSIM__V1__SHARE_STATUS__SHARE_STATUS_FAILED:
-                let code = str(r.reason)
-                guard let reason = Reason(rawValue: code) else {
-                    throw .invalidField("share_result.reason", "unknown reason code \"\(code)\"")
-                }
-                let why = str(r.explanation)
-                return .shareResult(r.status == MAMSIM__V1__SHARE_STATUS__SHARE_STATUS_BLOCKED
-                    ? .blocked(reason, why) : .failed(reason, why))
-            default:
-                throw .badEnum(field: "share_result.status", value: Int32(bitPattern: r.status.rawValue))
-            }
-        case MAMSIM__V1__FRAME__BODY_DELIVER:
+        case MAMSIM__V2__FRAME__BODY_BYE:
+            return .bye(reason: str(m.bye.pointee.reason))
+        case MAMSIM__V2__FRAME__BODY_PING:
+            return .ping(bytes(m.ping.pointee.payload))
+        case MAMSIM__V2__FRAME__BODY_ERROR:
+            let e = m.error.pointee
+            return .error(code: try WireEnums.reason(e.code, field: "error.code"), message: str(e.message))
+        case MAMSIM__V2__FRAME__BODY_SHARE_REQUEST:
+            return .shareRequest(try shareRequest(m.share_request, field: "share_request"))
+        case MAMSIM__V2__FRAME__BODY_SHARE_RESULT:
+            guard let v = m.share_result.pointee.verdict else { throw .missingField("share_result.verdict") }
+            return .shareResult(try shareOutcome(v.pointee, field: "share_result.verdict"))
+        case MAMSIM__V2__FRAME__BODY_DELIVER:
             let d = m.deliver.pointee
             guard let it = d.item else { throw .missingField("deliver.item") }
             return .deliver(Deliver(
                 item: try item(it.pointee, field: "deliver.item"),
                 senderBundleID: BundleID(str(d.sender_bundle_id)), receivedAs: str(d.received_as)))
-        case MAMSIM__V1__FRAME__BODY_DELIVER_ACK:
+        case MAMSIM__V2__FRAME__BODY_DELIVER_ACK:
             let a = m.deliver_ack.pointee
             let id = str(a.item_id)
             guard !id.isEmpty else { throw .missingField("deliver_ack.item_id") }
             return .deliverAck(DeliverAck(itemID: id, accepted: a.accepted != 0))
-        case MAMSIM__V1__FRAME__BODY_SET_IDENTITY:
-            let s = m.set_identity.pointee
-            let scope: SetIdentity.Scope
-            switch s.scope {
-            case MAMSIM__V1__SET_IDENTITY__SCOPE__SCOPE_PROCESS: scope = .process
-            case MAMSIM__V1__SET_IDENTITY__SCOPE__SCOPE_UI: scope = .ui
-            default: throw .badEnum(field: "set_identity.scope", value: Int32(bitPattern: s.scope.rawValue))
-            }
-            return .setIdentity(SetIdentity(scope: scope, window: str(s.window), account: str(s.account)))
-        case MAMSIM__V1__FRAME__BODY_IDENTITY_RESULT:
-            let r = m.identity_result.pointee
-            let status: IdentityResult.Status
-            switch r.status {
-            case MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_SUCCESS: status = .success
-            case MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_CANCELED: status = .canceled
-            case MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_NOT_ALLOWED: status = .notAllowed
-            case MAMSIM__V1__IDENTITY_RESULT__STATUS__STATUS_FAILED: status = .failed
-            default: throw .badEnum(field: "identity_result.status", value: Int32(bitPattern: r.status.rawValue))
-            }
-            return .identityResult(IdentityResult(
-                status: status, reason: str(r.reason), explanation: str(r.explanation), account: str(r.account)))
-        case MAMSIM__V1__FRAME__BODY_GET_IDENTITY:
+        case MAMSIM__V2__FRAME__BODY_SET_IDENTITY:
+            return .setIdentity(try setIdentity(m.set_identity.pointee, field: "set_identity"))
+        case MAMSIM__V2__FRAME__BODY_IDENTITY_RESULT:
+            return .identityResult(try identityResult(m.identity_result.pointee, field: "identity_result"))
+        case MAMSIM__V2__FRAME__BODY_GET_IDENTITY:
             return .getIdentity(window: str(m.get_identity.pointee.window))
-        case MAMSIM__V1__FRAME__BODY_IDENTITY_INFO:
+        case MAMSIM__V2__FRAME__BODY_IDENTITY_INFO:
             let i = m.identity_info.pointee
             return .identityInfo(IdentityInfo(
                 processIdentity: str(i.process_identity), uiIdentity: str(i.ui_identity),
                 signedIn: strings(i.signed_in, i.n_signed_in)))
-        case MAMSIM__V1__FRAME__BODY_COMMAND:
-            let c = m.command.pointee
-            let verb = str(c.verb)
-            guard !verb.isEmpty else { throw .missingField("command.verb") }
-            let args = map(c.args, c.n_args) { ($0.key, $0.value) }
-            let it = try c.item.map { p throws(WireError) in try item(p.pointee, field: "command.item") }
-            return .command(Command(verb: verb, args: args, item: it))
-        case MAMSIM__V1__FRAME__BODY_COMMAND_RESULT:
-            let r = m.command_result.pointee
-            return .commandResult(CommandResult(
-                ok: r.ok != 0, outcome: str(r.outcome), reason: str(r.reason), explanation: str(r.explanation),
-                values: map(r.values, r.n_values) { ($0.key, $0.value) }, data: bytes(r.data)))
-        case MAMSIM__V1__FRAME__BODY_SERVICE_REQUEST:
-            let r = m.service_request.pointee
-            let op = str(r.op)
-            guard !op.isEmpty else { throw .missingField("service_request.op") }
-            return .serviceRequest(ServiceRequest(op: op, args: map(r.args, r.n_args) { ($0.key, $0.value) }, data: bytes(r.data)))
-        case MAMSIM__V1__FRAME__BODY_SERVICE_RESULT:
-            let r = m.service_result.pointee
-            return .serviceResult(ServiceResult(
-                ok: r.ok != 0, reason: str(r.reason), explanation: str(r.explanation),
-                values: map(r.values, r.n_values) { ($0.key, $0.value) }, data: bytes(r.data), status: r.status))
-        case MAMSIM__V1__FRAME__BODY_ERROR:
-            let e = m.error.pointee
-            return .error(code: str(e.code), message: str(e.message))
-        case MAMSIM__V1__FRAME__BODY_BYE:
-            return .bye(reason: str(m.bye.pointee.reason))
-        case MAMSIM__V1__FRAME__BODY_PING:
-            return .ping(bytes(m.ping.pointee.payload))
+        case MAMSIM__V2__FRAME__BODY_COMMAND:
+            return .command(try command(m.command.pointee))
+        case MAMSIM__V2__FRAME__BODY_COMMAND_RESULT:
+            return .commandResult(try commandResult(m.command_result.pointee))
+        case MAMSIM__V2__FRAME__BODY_SERVICE_REQUEST:
+            return .serviceRequest(try serviceRequest(m.service_request.pointee))
+        case MAMSIM__V2__FRAME__BODY_SERVICE_RESULT:
+            return .serviceResult(try serviceResult(m.service_result.pointee))
         default:
             throw .missingField("body")
         }
     }
 
-    private static func item(_ it: Mamsim__V1__Item, field: String) throws(WireError) -> Item {
+    // MARK: - Messages
+
+    private static func shareRequest(_ p: UnsafeMutablePointer<Mamsim__V2__ShareRequest>?, field: String) throws(WireError) -> ShareRequest {
+        guard let r = p?.pointee else { throw .missingField(field) }
+        let destination = str(r.destination)
+        guard !destination.isEmpty else { throw .missingField("\(field).destination") }
+        guard let it = r.item else { throw .missingField("\(field).item") }
+        return ShareRequest(
+            destination: destination, item: try item(it.pointee, field: "\(field).item"),
+            identity: str(r.identity), receiveAs: str(r.receive_as))
+    }
+
+    private static func verdict(_ v: Mamsim__V2__Verdict, field: String) throws(WireError) -> Verdict {
+        let why = str(v.explanation)
+        switch v.status {
+        case MAMSIM__V2__VERDICT__STATUS__STATUS_ALLOWED:
+            return .allowed(why)
+        case MAMSIM__V2__VERDICT__STATUS__STATUS_BLOCKED:
+            return .blocked(try WireEnums.reason(v.reason, field: "\(field).reason"), why)
+        case MAMSIM__V2__VERDICT__STATUS__STATUS_FAILED:
+            return .failed(try WireEnums.reason(v.reason, field: "\(field).reason"), why)
+        default:
+            throw .badEnum(field: "\(field).status", value: Int32(bitPattern: v.status.rawValue))
+        }
+    }
+
+    private static func shareOutcome(_ v: Mamsim__V2__Verdict, field: String) throws(WireError) -> ShareOutcome {
+        switch try verdict(v, field: field) {
+        case .allowed: .delivered
+        case .blocked(let r, let why): .blocked(r, why)
+        case .failed(let r, let why): .failed(r, why)
+        }
+    }
+
+    private static func setIdentity(_ s: Mamsim__V2__SetIdentity, field: String) throws(WireError) -> SetIdentity {
+        let scope: SetIdentity.Scope
+        switch s.scope {
+        case MAMSIM__V2__SET_IDENTITY__SCOPE__SCOPE_PROCESS: scope = .process
+        case MAMSIM__V2__SET_IDENTITY__SCOPE__SCOPE_UI: scope = .ui
+        default: throw .badEnum(field: "\(field).scope", value: Int32(bitPattern: s.scope.rawValue))
+        }
+        return SetIdentity(scope: scope, window: str(s.window), account: str(s.account))
+    }
+
+    private static func identityResult(_ r: Mamsim__V2__IdentityResult, field: String) throws(WireError) -> IdentityResult {
+        let status: IdentityResult.Status
+        switch r.status {
+        case MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_SUCCESS: status = .success
+        case MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_CANCELED: status = .canceled
+        case MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_NOT_ALLOWED: status = .notAllowed
+        case MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_FAILED: status = .failed
+        default: throw .badEnum(field: "\(field).status", value: Int32(bitPattern: r.status.rawValue))
+        }
+        let reason = r.reason == MAMSIM__V2__REASON__REASON_UNSPECIFIED
+            ? nil : try WireEnums.reason(r.reason, field: "\(field).reason")
+        return IdentityResult(status: status, reason: reason, explanation: str(r.explanation), account: str(r.account))
+    }
+
+    private static func command(_ c: Mamsim__V2__Command) throws(WireError) -> Command {
+        switch c.kind_case {
+        case MAMSIM__V2__COMMAND__KIND_SHARE:
+            guard let s = c.share?.pointee else { throw .missingField("command.share") }
+            return .share(try shareRequest(s.request, field: "command.share.request"))
+        case MAMSIM__V2__COMMAND__KIND_SET_IDENTITY:
+            return .setIdentity(try setIdentity(c.set_identity.pointee, field: "command.set_identity"))
+        case MAMSIM__V2__COMMAND__KIND_ADD_IDENTITY:
+            return .addIdentity(account: str(c.add_identity.pointee.account))
+        case MAMSIM__V2__COMMAND__KIND_WIPE_ACCOUNT_DATA:
+            return .wipeAccountData(account: str(c.wipe_account_data.pointee.account))
+        case MAMSIM__V2__COMMAND__KIND_ALLOWED_ACCOUNTS_CHANGED:
+            let a = c.allowed_accounts_changed.pointee
+            return .allowedAccountsChanged(allowed: a.restricted != 0 ? strings(a.allowed, a.n_allowed) : nil)
+        case MAMSIM__V2__COMMAND__KIND_IDENTITY_SWITCH_REQUIRED:
+            let s = c.identity_switch_required.pointee
+            return .identitySwitchRequired(account: str(s.account), reason: str(s.reason))
+        case MAMSIM__V2__COMMAND__KIND_FLOOD:
+            let f = c.flood.pointee
+            return .flood(Flood(destination: str(f.destination), count: f.count, size: f.size, window: f.window, identity: str(f.identity)))
+        case MAMSIM__V2__COMMAND__KIND_LIST_RECEIVED:
+            return .listReceived
+        case MAMSIM__V2__COMMAND__KIND_EXIT:
+            return .exit(status: c.exit.pointee.status)
+        default:
+            throw .missingField("command.kind")
+        }
+    }
+
+    private static func commandResult(_ r: Mamsim__V2__CommandResult) throws(WireError) -> CommandResult {
+        switch r.kind_case {
+        case MAMSIM__V2__COMMAND_RESULT__KIND_SHARE:
+            return .share(try shareOutcome(r.share.pointee, field: "command_result.share"))
+        case MAMSIM__V2__COMMAND_RESULT__KIND_SET_IDENTITY:
+            return .setIdentity(try identityResult(r.set_identity.pointee, field: "command_result.set_identity"))
+        case MAMSIM__V2__COMMAND_RESULT__KIND_ADD_IDENTITY:
+            return .addIdentity(added: r.add_identity.pointee.added != 0)
+        case MAMSIM__V2__COMMAND_RESULT__KIND_WIPE_ACCOUNT_DATA:
+            return .wipeAccountData(wiped: r.wipe_account_data.pointee.wiped != 0)
+        case MAMSIM__V2__COMMAND_RESULT__KIND_ALLOWED_ACCOUNTS_CHANGED:
+            return .acknowledged
+        case MAMSIM__V2__COMMAND_RESULT__KIND_IDENTITY_SWITCH_REQUIRED:
+            return .identitySwitchRequired(accepted: r.identity_switch_required.pointee.accepted != 0)
+        case MAMSIM__V2__COMMAND_RESULT__KIND_FLOOD:
+            let f = r.flood.pointee
+            let problem = try f.first_problem.map { p throws(WireError) in try shareOutcome(p.pointee, field: "command_result.flood.first_problem") }
+            return .flood(delivered: f.delivered, firstProblem: problem)
+        case MAMSIM__V2__COMMAND_RESULT__KIND_LIST_RECEIVED:
+            let l = r.list_received.pointee
+            var entries: [ReceivedEntry] = []
+            if let list = l.items {
+                entries.reserveCapacity(l.n_items)
+                for i in 0..<l.n_items {
+                    guard let e = list[i]?.pointee else { continue }
+                    entries.append(ReceivedEntry(itemID: str(e.item_id), owner: str(e.owner)))
+                }
+            }
+            return .received(entries)
+        case MAMSIM__V2__COMMAND_RESULT__KIND_ERROR:
+            let e = r.error.pointee
+            return .error(try WireEnums.reason(e.code, field: "command_result.error.code"), str(e.message))
+        default:
+            throw .missingField("command_result.kind")
+        }
+    }
+
+    private static func serviceRequest(_ r: Mamsim__V2__ServiceRequest) throws(WireError) -> ServiceRequest {
+        switch r.call_case {
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE:
+            let w = r.write_file.pointee
+            return .writeFile(path: str(w.path), data: bytes(w.data), owner: accountRef(w.owner))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_READ_FILE:
+            return .readFile(path: str(r.read_file.pointee.path))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_FILE_OWNER:
+            return .fileOwner(path: str(r.file_owner.pointee.path))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECT:
+            let p = r.protect.pointee
+            return .protect(data: bytes(p.data), owner: accountRef(p.owner))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_UNPROTECT:
+            return .unprotect(data: bytes(r.unprotect.pointee.data))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECTION_INFO:
+            return .protectionInfo(data: bytes(r.protection_info.pointee.data))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_SET:
+            let k = r.keychain_set.pointee
+            return .keychainSet(group: str(k.group), key: str(k.key), value: bytes(k.value))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_GET:
+            let k = r.keychain_get.pointee
+            return .keychainGet(group: str(k.group), key: str(k.key))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_COPY:
+            return .copy(text: str(r.copy.pointee.text))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_PASTE:
+            return .paste(as: accountRef(r.paste.pointee.`as`))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_SAVE:
+            let s = r.can_save.pointee
+            return .canSave(try WireEnums.saveLocation(s.location, field: "service_request.can_save.location"), account: str(s.account))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_OPEN:
+            let o = r.can_open.pointee
+            return .canOpen(try WireEnums.openLocation(o.location, field: "service_request.can_open.location"),
+                            account: str(o.account), as: accountRef(o.`as`))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_PRINT:
+            return .print
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_NOTIFY:
+            let n = r.notify.pointee
+            return .notify(account: str(n.account), text: str(n.text))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS:
+            let s = r.share_targets.pointee
+            return .shareTargets(types: strings(s.type_identifiers, s.n_type_identifiers))
+        default:
+            throw .missingField("service_request.call")
+        }
+    }
+
+    private static func serviceResult(_ r: Mamsim__V2__ServiceResult) throws(WireError) -> ServiceResult {
+        guard let v = r.verdict else { throw .missingField("service_result.verdict") }
+        let verdict = try verdict(v.pointee, field: "service_result.verdict")
+        let value: ServiceValue
+        switch r.value_case {
+        case MAMSIM__V2__SERVICE_RESULT__VALUE__NOT_SET:
+            value = .none
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_FILE:
+            let f = r.file.pointee
+            value = .file(owner: str(f.owner), encrypted: f.encrypted != 0)
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_DATA:
+            value = .data(bytes(r.data))
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_PROTECTION:
+            let p = r.protection.pointee
+            value = .protection(p.protected_ != 0 ? ProtectionSummary(owner: str(p.owner), encrypted: p.encrypted != 0) : nil)
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_KEYCHAIN:
+            let k = r.keychain.pointee
+            guard let status = KeychainStatus(rawValue: Int32(truncatingIfNeeded: k.status.rawValue)) else {
+                throw .badEnum(field: "service_result.keychain.status", value: Int32(truncatingIfNeeded: k.status.rawValue))
+            }
+            value = .keychain(status: status, group: str(k.group), value: bytes(k.value))
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_PASTE:
+            value = .paste(text: str(r.paste.pointee.text))
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_NOTIFICATION:
+            value = .notification(shown: str(r.notification.pointee.shown))
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS:
+            let s = r.share_targets.pointee
+            value = .shareTargets(strings(s.handles, s.n_handles))
+        default:
+            throw .badEnum(field: "service_result.value", value: Int32(bitPattern: r.value_case.rawValue))
+        }
+        return ServiceResult(verdict, value)
+    }
+
+    private static func item(_ it: Mamsim__V2__Item, field: String) throws(WireError) -> Item {
         let id = str(it.id)
         guard !id.isEmpty else { throw .missingField("\(field).id") }
         let payload: Item.Payload
         switch it.payload_case {
-        case MAMSIM__V1__ITEM__PAYLOAD_INLINE_DATA:
-            let b = it.inline_data
-            payload = .inline(b.len == 0 ? [] : Array(UnsafeBufferPointer(start: b.data, count: b.len)))
-        case MAMSIM__V1__ITEM__PAYLOAD_FILE_PATH:
+        case MAMSIM__V2__ITEM__PAYLOAD_INLINE_DATA:
+            payload = .inline(bytes(it.inline_data))
+        case MAMSIM__V2__ITEM__PAYLOAD_FILE_PATH:
             payload = .file(path: str(it.file_path))
         default:
             throw .missingField("\(field).payload")
@@ -157,24 +312,15 @@ public enum FrameParser {
             payload: payload, fileName: str(it.file_name), ownership: ownership)
     }
 
-    private static func bytes(_ b: ProtobufCBinaryData) -> [UInt8] {
-        b.len == 0 ? [] : Array(UnsafeBufferPointer(start: b.data, count: b.len))
+    // MARK: - Fields
+
+    /// An optional account: absent = `nil`, present = its account (`""` = unmanaged).
+    private static func accountRef(_ p: UnsafeMutablePointer<Mamsim__V2__AccountRef>?) -> String? {
+        p.map { str($0.pointee.account) }
     }
 
-    /// A protobuf map's entries as a dictionary (a repeated key keeps its last value, as
-    /// protobuf specifies).
-    private static func map<E>(
-        _ list: UnsafeMutablePointer<UnsafeMutablePointer<E>?>?, _ n: Int,
-        _ pair: (E) -> (UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<CChar>?)
-    ) -> [String: String] {
-        guard let list, n > 0 else { return [:] }
-        var out: [String: String] = [:]
-        for i in 0..<n {
-            guard let e = list[i] else { continue }
-            let (k, v) = pair(e.pointee)
-            out[str(k)] = str(v)
-        }
-        return out
+    private static func bytes(_ b: ProtobufCBinaryData) -> [UInt8] {
+        b.len == 0 ? [] : Array(UnsafeBufferPointer(start: b.data, count: b.len))
     }
 
     @inline(__always)

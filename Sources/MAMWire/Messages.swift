@@ -1,6 +1,6 @@
 public import MAMModel
 
-/// One message between the host and a child: the Swift face of `mamsim.v1.Frame`.
+/// One message between the host and a child: the Swift face of `mamsim.v2.Frame`.
 ///
 /// `seq` numbers a sender's frames from 1; `replyTo` names the frame a reply answers (0 = none).
 public struct Frame: Sendable, Hashable {
@@ -17,6 +17,9 @@ public struct Frame: Sendable, Hashable {
     public enum Body: Sendable, Hashable {
         case hello(Hello)
         case welcome(Welcome)
+        case bye(reason: String)
+        case ping([UInt8])
+        case error(code: Reason, message: String)
         case shareRequest(ShareRequest)
         case shareResult(ShareOutcome)
         case deliver(Deliver)
@@ -27,9 +30,6 @@ public struct Frame: Sendable, Hashable {
         case identityInfo(IdentityInfo)
         case command(Command)
         case commandResult(CommandResult)
-        case error(code: String, message: String)
-        case bye(reason: String)
-        case ping([UInt8])
         case serviceRequest(ServiceRequest)
         case serviceResult(ServiceResult)
 
@@ -38,6 +38,9 @@ public struct Frame: Sendable, Hashable {
             switch self {
             case .hello: "hello"
             case .welcome: "welcome"
+            case .bye: "bye"
+            case .ping: "ping"
+            case .error: "error"
             case .shareRequest: "share_request"
             case .shareResult: "share_result"
             case .deliver: "deliver"
@@ -48,9 +51,6 @@ public struct Frame: Sendable, Hashable {
             case .identityInfo: "identity_info"
             case .command: "command"
             case .commandResult: "command_result"
-            case .error: "error"
-            case .bye: "bye"
-            case .ping: "ping"
             case .serviceRequest: "service_request"
             case .serviceResult: "service_result"
             }
@@ -65,7 +65,7 @@ public enum ChildKind: Sendable, Hashable {
 
 /// The first frame a child sends.
 public struct Hello: Sendable, Hashable {
-    public static let currentProtocolVersion: UInt32 = 1
+    public static let currentProtocolVersion: UInt32 = 2
     public var protocolVersion: UInt32
     public var pid: Int32
     public var runtime: String
@@ -91,6 +91,43 @@ public struct Welcome: Sendable, Hashable {
         self.maxFrameSize = maxFrameSize
     }
 }
+
+/// The host's answer to a question it decides (a service): allowed, blocked by a rule, or
+/// failed because it could not be done. A share's answer is a `ShareOutcome`.
+public enum Verdict: Sendable, Hashable, CustomStringConvertible {
+    case allowed(String)
+    case blocked(Reason, String)
+    case failed(Reason, String)
+
+    public init(_ decision: Decision) {
+        self = decision.blockedBy.map { .blocked($0, decision.explanation) } ?? .allowed(decision.explanation)
+    }
+
+    public var isAllowed: Bool { if case .allowed = self { true } else { false } }
+
+    public var reason: Reason? {
+        switch self {
+        case .allowed: nil
+        case .blocked(let r, _), .failed(let r, _): r
+        }
+    }
+
+    public var explanation: String {
+        switch self {
+        case .allowed(let e), .blocked(_, let e), .failed(_, let e): e
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .allowed(let e): "allowed: \(e)"
+        case .blocked(let r, let e): "blocked (\(r)): \(e)"
+        case .failed(let r, let e): "failed (\(r)): \(e)"
+        }
+    }
+}
+
+// MARK: - Sharing
 
 /// A child asks the broker to share an item with another app or extension.
 public struct ShareRequest: Sendable, Hashable {
@@ -130,6 +167,8 @@ public struct DeliverAck: Sendable, Hashable {
     }
 }
 
+// MARK: - Identities
+
 public struct SetIdentity: Sendable, Hashable {
     public enum Scope: Sendable, Hashable { case process, ui }
     public var scope: Scope
@@ -143,14 +182,14 @@ public struct SetIdentity: Sendable, Hashable {
     }
 }
 
-/// Result of an identity switch (RULES.md §8).
+/// Result of an identity switch (RULES.md §8): `IntuneMAMSwitchIdentityResult`.
 public struct IdentityResult: Sendable, Hashable {
     public enum Status: Sendable, Hashable { case success, canceled, notAllowed, failed }
     public var status: Status
-    public var reason: String
+    public var reason: Reason?
     public var explanation: String
     public var account: String
-    public init(status: Status, reason: String = "", explanation: String = "", account: String = "") {
+    public init(status: Status, reason: Reason? = nil, explanation: String = "", account: String = "") {
         self.status = status
         self.reason = reason
         self.explanation = explanation
@@ -169,66 +208,204 @@ public struct IdentityInfo: Sendable, Hashable {
     }
 }
 
-/// A scripted instruction from the host to an app's runtime (scenario steps).
-public struct Command: Sendable, Hashable {
-    public var verb: String
-    public var args: [String: String]
-    public var item: Item?
-    public init(verb: String, args: [String: String] = [:], item: Item? = nil) {
-        self.verb = verb
-        self.args = args
-        self.item = item
+// MARK: - Commands (host → child)
+
+/// What the host asks of an app's own process: an action the app performs itself (share,
+/// identity switch) or an SDK delegate callback it answers. Each has one `CommandResult` case.
+public enum Command: Sendable, Hashable {
+    /// Share as the app would; answered with `.share(outcome)`.
+    case share(ShareRequest)
+    /// Switch identity as the app would; answered with `.setIdentity(result)`.
+    case setIdentity(SetIdentity)
+    /// `addIdentity`: may the SDK add this account? Answered with `.addIdentity(added:)`.
+    case addIdentity(account: String)
+    /// `wipeDataForAccountId`; answered with `.wipeAccountData(wiped:)` (false: the device
+    /// deletes what the account owns).
+    case wipeAccountData(account: String)
+    /// `allowedAccountsDidChange` (`nil` = no list targeted); answered with `.acknowledged`.
+    case allowedAccountsChanged(allowed: [String]?)
+    /// `identitySwitchRequired`: show `account` (`""` = unmanaged) to receive an item.
+    case identitySwitchRequired(account: String, reason: String)
+    /// Benchmark load; answered with `.flood`.
+    case flood(Flood)
+    /// What the app's process remembers receiving; answered with `.received`.
+    case listReceived
+    /// Exit at once with this status (a scripted crash); never answered.
+    case exit(status: Int32)
+
+    public var name: String {
+        switch self {
+        case .share: "share"
+        case .setIdentity: "set_identity"
+        case .addIdentity: "add_identity"
+        case .wipeAccountData: "wipe_account_data"
+        case .allowedAccountsChanged: "allowed_accounts_changed"
+        case .identitySwitchRequired: "identity_switch_required"
+        case .flood: "flood"
+        case .listReceived: "list_received"
+        case .exit: "exit"
+        }
     }
 }
 
-public struct CommandResult: Sendable, Hashable {
-    public var ok: Bool
-    public var outcome: String
-    public var reason: String
-    public var explanation: String
-    public var values: [String: String]
-    public var data: [UInt8]
-    public init(ok: Bool, outcome: String, reason: String = "", explanation: String = "",
-                values: [String: String] = [:], data: [UInt8] = []) {
-        self.ok = ok
-        self.outcome = outcome
-        self.reason = reason
-        self.explanation = explanation
-        self.values = values
-        self.data = data
+public struct Flood: Sendable, Hashable {
+    public var destination: String
+    public var count: UInt64
+    public var size: UInt32
+    public var window: UInt32
+    public var identity: String
+    public init(destination: String, count: UInt64, size: UInt32 = 1024, window: UInt32 = 256, identity: String = "") {
+        self.destination = destination
+        self.count = count
+        self.size = size
+        self.window = window
+        self.identity = identity
     }
 }
 
-/// A child asks for a service of the OS or the Intune SDK (files, data protection,
-/// keychain, pasteboard, save/open checks, printing, notifications, the share sheet).
-public struct ServiceRequest: Sendable, Hashable {
-    public var op: String
-    public var args: [String: String]
-    public var data: [UInt8]
-    public init(op: String, args: [String: String] = [:], data: [UInt8] = []) {
-        self.op = op
-        self.args = args
-        self.data = data
+/// The answer to a `Command`, one case per command, or `error` when the app cannot do it.
+public enum CommandResult: Sendable, Hashable {
+    case share(ShareOutcome)
+    case setIdentity(IdentityResult)
+    case addIdentity(added: Bool)
+    case wipeAccountData(wiped: Bool)
+    case acknowledged
+    case identitySwitchRequired(accepted: Bool)
+    case flood(delivered: UInt64, firstProblem: ShareOutcome?)
+    case received([ReceivedEntry])
+    case error(Reason, String)
+
+    /// Does this result answer `command`? A mismatched answer is a protocol error.
+    public func answers(_ command: Command) -> Bool {
+        switch (self, command) {
+        case (.error, _), (.share, .share), (.setIdentity, .setIdentity), (.addIdentity, .addIdentity),
+             (.wipeAccountData, .wipeAccountData), (.acknowledged, .allowedAccountsChanged),
+             (.identitySwitchRequired, .identitySwitchRequired), (.flood, .flood), (.received, .listReceived):
+            true
+        default:
+            false
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .share: "share"
+        case .setIdentity: "set_identity"
+        case .addIdentity: "add_identity"
+        case .wipeAccountData: "wipe_account_data"
+        case .acknowledged: "allowed_accounts_changed"
+        case .identitySwitchRequired: "identity_switch_required"
+        case .flood: "flood"
+        case .received: "list_received"
+        case .error: "error"
+        }
     }
 }
 
-/// The host's answer to a `ServiceRequest`.
+/// One item an app's process remembers receiving.
+public struct ReceivedEntry: Sendable, Hashable {
+    public var itemID: String
+    /// `""` = personal data.
+    public var owner: String
+    public init(itemID: String, owner: String) {
+        self.itemID = itemID
+        self.owner = owner
+    }
+}
+
+// MARK: - Services (child → host)
+
+/// A service of the OS or the Intune SDK that a child asks of the host. Owners and receivers
+/// are `nil` for "the app's own effective identity" and `""` for unmanaged.
+public enum ServiceRequest: Sendable, Hashable {
+    /// Writes a file in the app's containers (`Documents/x`, `group:<id>/x`); answered with `.file`.
+    case writeFile(path: String, data: [UInt8], owner: String?)
+    /// Answered with `.data`.
+    case readFile(path: String)
+    /// Answered with `.file`.
+    case fileOwner(path: String)
+    /// `IntuneMAMDataProtectionManager protect`; answered with `.data`.
+    case protect(data: [UInt8], owner: String?)
+    /// Answered with `.data` (unprotected data comes back unchanged).
+    case unprotect(data: [UInt8])
+    /// Answered with `.protection`.
+    case protectionInfo(data: [UInt8])
+    /// `""` group = the app's default access group; answered with `.keychain`.
+    case keychainSet(group: String, key: String, value: [UInt8])
+    case keychainGet(group: String, key: String)
+    case copy(text: String)
+    /// Answered with `.paste` (the placeholder when blocked).
+    case paste(as: String?)
+    case canSave(SaveLocation, account: String)
+    case canOpen(OpenLocation, account: String, as: String?)
+    case print
+    /// Answered with `.notification` (the text shown).
+    case notify(account: String, text: String)
+    /// Answered with `.shareTargets` (handles).
+    case shareTargets(types: [String])
+
+    public var name: String {
+        switch self {
+        case .writeFile: "write_file"
+        case .readFile: "read_file"
+        case .fileOwner: "file_owner"
+        case .protect: "protect"
+        case .unprotect: "unprotect"
+        case .protectionInfo: "protection_info"
+        case .keychainSet: "keychain_set"
+        case .keychainGet: "keychain_get"
+        case .copy: "copy"
+        case .paste: "paste"
+        case .canSave: "can_save"
+        case .canOpen: "can_open"
+        case .print: "print"
+        case .notify: "notify"
+        case .shareTargets: "share_targets"
+        }
+    }
+}
+
+/// The host's answer to a `ServiceRequest`: its verdict and the typed value it returns.
 public struct ServiceResult: Sendable, Hashable {
-    public var ok: Bool
-    /// A RULES.md §11 reason code when refused.
-    public var reason: String
-    public var explanation: String
-    public var values: [String: String]
-    public var data: [UInt8]
-    /// An iOS status where one applies (keychain: -34018, -25300).
-    public var status: Int32
-    public init(ok: Bool, reason: String = "", explanation: String = "", values: [String: String] = [:],
-                data: [UInt8] = [], status: Int32 = 0) {
-        self.ok = ok
-        self.reason = reason
-        self.explanation = explanation
-        self.values = values
-        self.data = data
-        self.status = status
+    public var verdict: Verdict
+    public var value: ServiceValue
+
+    public init(_ verdict: Verdict, _ value: ServiceValue = .none) {
+        self.verdict = verdict
+        self.value = value
     }
+
+    public var isAllowed: Bool { verdict.isAllowed }
+
+    /// The bytes of `.data` (and a keychain value), else empty.
+    public var data: [UInt8] {
+        switch value {
+        case .data(let d): d
+        case .keychain(_, _, let v): v
+        default: []
+        }
+    }
+}
+
+/// What the data protection header says of some data.
+public struct ProtectionSummary: Sendable, Hashable {
+    public var owner: String
+    public var encrypted: Bool
+    public init(owner: String, encrypted: Bool) {
+        self.owner = owner
+        self.encrypted = encrypted
+    }
+}
+
+public enum ServiceValue: Sendable, Hashable {
+    case none
+    /// A file's owner (`""` = personal) and whether it is encrypted at rest.
+    case file(owner: String, encrypted: Bool)
+    case data([UInt8])
+    /// `nil`: the data carries no protection header.
+    case protection(ProtectionSummary?)
+    case keychain(status: KeychainStatus, group: String, value: [UInt8])
+    case paste(text: String)
+    case notification(shown: String)
+    case shareTargets([String])
 }

@@ -18,7 +18,7 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
         case .frameTooLarge(let n, let max):
             "frame of \(n) bytes exceeds the maximum of \(max) bytes (send large payloads as files)"
         case .malformed(let n):
-            "frame of \(n) bytes is not a valid mamsim.v1.Frame"
+            "frame of \(n) bytes is not a valid mamsim.v2.Frame"
         case .missingField(let f):
             "required field \(f) is missing"
         case .badEnum(let f, let v):

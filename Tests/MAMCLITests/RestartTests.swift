@@ -36,8 +36,8 @@ extension CLITests {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             // An app that completes the handshake (a hand-encoded Hello frame) and then never
-            // acknowledges anything, so the run is still in its third step when it is killed.
-            let slow = try tmp.write("slow.sh", "#!/bin/sh\nprintf '\\000\\000\\000\\006\\010\\001\\122\\002\\010\\001' >&3\nexec sleep 6\n")
+            // acknowledges anything (protocol version 2), so the run is still in its third step when it is killed.
+            let slow = try tmp.write("slow.sh", "#!/bin/sh\nprintf '\\000\\000\\000\\006\\010\\001\\122\\002\\010\\002' >&3\nexec sleep 6\n")
             chmod(slow.path, 0o755)
             let device = tmp.path("device")
             let first = try tmp.write("first.yaml", Self.scenario(steps: """

@@ -16,8 +16,8 @@ import Testing
         let outcome = await host.share(from: "app0", to: "app7", item: textItem("q3", "Q3 numbers"), identity: "alice@contoso.com")
         #expect(outcome == .delivered)
         // The destination got the item once, stamped with alice as owner by the host.
-        let received = await host.command("app7", Command(verb: "received"))
-        #expect(received.outcome == "q3:alice@contoso.com")
+        let received = await host.command("app7", .listReceived)
+        #expect(received == .received([ReceivedEntry(itemID: "q3", owner: "alice@contoso.com")]))
         #expect(await host.shutdown() == 0)
         for pid in log.pids { #expect(!isAlive(pid), "pid \(pid) survived teardown") }
     }
@@ -155,22 +155,20 @@ import Testing
         #expect(await host.startFleet().isEmpty)
         #expect(await host.signIn("chat", account: "alice@contoso.com").isAllowed)
         #expect(await host.signIn("chat", account: "bob@outlook.com").isAllowed)
-        await host.withHost({ h, done in h.answerNextPinPrompt("chat", with: "2580"); done(()) }, orElse: ())
-        let switched = await host.command("chat", Command(verb: "setIdentity", args: ["account": "alice@contoso.com", "window": ""]))
-        #expect(switched.outcome == "success", "\(switched)")
+        let switched = await host.setIdentity("chat", account: "alice@contoso.com", window: "", pin: "2580")
+        #expect(switched.status == .success, "\(switched)")
         // Personal data into alice's managedApps inbound policy: blocked for alice, but chat can
         // show its unmanaged identity instead, and does.
         let outcome = await host.share(from: "notes", to: "chat", item: textItem("p", "personal"))
         #expect(outcome == .delivered, "\(outcome)")
-        let ui = await host.withHost({ h, done in done(h.identities("chat").ui) }, orElse: "?")
+        let ui = try await host.identities("chat").get().ui
         #expect(ui == "")
         // Naming the receiver turns the switch off: the block stands.
         let named = await host.share(from: "notes", to: "chat", item: textItem("q", "personal"), receiveAs: "alice@contoso.com")
         #expect(named.reason == .inboundPolicy, "\(named)")
         // Without an unmanaged account to switch to, the data is blocked.
         #expect(await host.signOut("chat", account: "bob@outlook.com").isAllowed)
-        await host.withHost({ h, done in h.answerNextPinPrompt("chat", with: "2580"); done(()) }, orElse: ())
-        _ = await host.command("chat", Command(verb: "setIdentity", args: ["account": "alice@contoso.com", "window": ""]))
+        _ = await host.setIdentity("chat", account: "alice@contoso.com", window: "", pin: "2580")
         let alone = await host.share(from: "notes", to: "chat", item: textItem("r", "personal"))
         #expect(alone.reason == .inboundPolicy, "\(alone)")
         #expect(await host.shutdown() == 0)
@@ -193,8 +191,7 @@ import Testing
         #expect(await host.startFleet().isEmpty)
         #expect(await host.share(from: "notes", to: "share-ext", item: textItem("one", "1")) == .delivered)
         #expect(await host.share(from: "notes", to: "share-ext", item: textItem("two", "2")) == .delivered)
-        let received = await host.withHost({ h, done in done(h.received("share-ext").map(\.item.id)) }, orElse: [String]())
-        #expect(received == ["one", "two"])
+        #expect(log.received("share-ext") == ["one", "two"])
         #expect(await host.shutdown() == 0)
         for pid in log.pids { #expect(!isAlive(pid), "pid \(pid) survived teardown") }
         let exits = log.all.filter { if case .exited("share-ext", _, _, _) = $0 { true } else { false } }
@@ -207,15 +204,14 @@ import Testing
         #expect(await host.startFleet().isEmpty)
         #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
         #expect(await host.signIn("app1", account: "BOB@outlook.com").isAllowed)
-        let changes = await host.withHost({ h, done in h.setAllowedAccounts(["alice@contoso.com"]) { done($0.count) } }, orElse: -1)
-        #expect(changes == 1)
-        let signedIn = await host.withHost({ h, done in done((h.signedInAccounts("app0").map(\.upn), h.signedInAccounts("app1").map(\.upn))) }, orElse: ([String](), [String]()))
-        #expect(signedIn.0 == ["alice@contoso.com"])
-        #expect(signedIn.1.isEmpty)
+        let changes = try await host.setAllowedAccounts(["alice@contoso.com"]).get()
+        #expect(changes.count == 1)
+        #expect(try await host.identities("app0").get().signedIn.map(\.upn) == ["alice@contoso.com"])
+        #expect(try await host.identities("app1").get().signedIn.isEmpty)
         #expect(log.all.contains { if case .signedOut("app1", "bob@outlook.com") = $0 { true } else { false } })
         // bob may not come back while the list stands; addIdentity of alice goes through the app.
         #expect(await host.signIn("app1", account: "bob@outlook.com").blockedBy == .accountNotAllowed)
-        let added = await host.withHost({ h, done in h.addIdentity("app1", account: "alice@contoso.com") { done($0) } }, orElse: .blocked(.badRequest, because: ""))
+        let added = await host.addIdentity("app1", account: "alice@contoso.com")
         #expect(added.isAllowed, "\(added)")
         #expect(await host.shutdown() == 0)
     }
@@ -228,19 +224,17 @@ import Testing
         #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
         let secret = Array("Q3 board minutes".utf8)
         // app0 writes the file through the SDK service; its owner is app0's file identity.
-        let wrote = await host.command("app0", Command(verb: "service", args: ["op": "writeFile", "path": "Documents/q3.txt"],
-                                                      item: Item(id: "d", typeIdentifiers: ["public.data"], payload: .inline(secret))))
-        #expect(wrote.ok, "\(wrote)")
-        #expect(wrote.values["owner"] == "alice@contoso.com")
+        let wrote = await host.service("app0", .writeFile(path: "Documents/q3.txt", data: secret, owner: nil))
+        #expect(wrote.value == .file(owner: "alice@contoso.com", encrypted: true), "\(wrote)")
         let onDisk = try Data(contentsOf: config.deviceDirectory.appendingPathComponent("containers/com.contoso.App0/Documents/q3.txt"))
         #expect(!onDisk.isEmpty && [UInt8](onDisk) != secret, "a managed file is not stored in the clear")
         let file = Item(id: "f1", typeIdentifiers: ["public.plain-text"], payload: .file(path: "Documents/q3.txt"), fileName: "q3.txt")
         #expect(await host.share(from: "app0", to: "app1", item: file, identity: "alice@contoso.com") == .delivered)
         // The destination reads its copy from its own Inbox, decrypted for it, owned by alice.
-        let read = await host.command("app1", Command(verb: "service", args: ["op": "readFile", "path": "Inbox/f1-q3.txt"]))
-        #expect(read.ok && read.data == secret, "\(read)")
-        let owner = await host.command("app1", Command(verb: "service", args: ["op": "fileOwner", "path": "Inbox/f1-q3.txt"]))
-        #expect(owner.values["owner"] == "alice@contoso.com")
+        let read = await host.service("app1", .readFile(path: "Inbox/f1-q3.txt"))
+        #expect(read.isAllowed && read.data == secret, "\(read)")
+        let owner = await host.service("app1", .fileOwner(path: "Inbox/f1-q3.txt"))
+        #expect(owner.value == .file(owner: "alice@contoso.com", encrypted: false))
         // A path outside the sender's containers is refused, not followed.
         let escape = Item(id: "f2", typeIdentifiers: ["public.data"], payload: .file(path: "../com.contoso.App1/Inbox/f1-q3.txt"))
         let refused = await host.share(from: "app0", to: "app1", item: escape)
@@ -258,14 +252,13 @@ import Testing
         let host = try HostController(configuration: config)
         #expect(await host.startFleet().isEmpty)
         let bytes = Array("minutes of the board".utf8)
-        let wrote = await host.command("notes", Command(verb: "service", args: ["op": "writeFile", "path": "minutes.txt"],
-                                                       item: Item(id: "d", typeIdentifiers: ["public.data"], payload: .inline(bytes))))
-        #expect(wrote.ok, "\(wrote)")
+        let wrote = await host.service("notes", .writeFile(path: "minutes.txt", data: bytes, owner: nil))
+        #expect(wrote.isAllowed, "\(wrote)")
         let file = Item(id: "m1", typeIdentifiers: ["public.plain-text"], payload: .file(path: "minutes.txt"), fileName: "minutes.txt")
         // behaviour.py accepts non-empty items up to 1 MiB: only possible if it read the file.
         #expect(await host.share(from: "notes", to: "archiver", item: file) == .delivered)
-        let empty = await host.command("notes", Command(verb: "service", args: ["op": "writeFile", "path": "empty.txt"]))
-        #expect(empty.ok)
+        let empty = await host.service("notes", .writeFile(path: "empty.txt", data: [], owner: nil))
+        #expect(empty.isAllowed)
         let emptyFile = Item(id: "m2", typeIdentifiers: ["public.plain-text"], payload: .file(path: "empty.txt"), fileName: "empty.txt")
         #expect(await host.share(from: "notes", to: "archiver", item: emptyFile).reason == .badRequest, "an empty file is declined")
         #expect(await host.shutdown() == 0)
@@ -276,20 +269,16 @@ import Testing
         let relay = AppSpec(handle: "relay", descriptor: AppDescriptor(bundleID: "com.contoso.relay"), executable: relayBinary, arguments: ["app0"])
         var config = try makeConfiguration(apps: 2, extra: [relay])
         config.fleet.install(relay.descriptor)
-        let host = try HostController(configuration: config)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
         for app in ["app0", "app1", "relay"] {
             #expect(await host.signIn(app, account: "alice@contoso.com").isAllowed)
         }
         // alice's data in, and on as alice: the relay names the account it received the item as.
         #expect(await host.share(from: "app1", to: "relay", item: textItem("p1", "org data"), identity: "alice@contoso.com") == .delivered)
-        var received = ""
-        for _ in 0..<100 {
-            received = await host.command("app0", Command(verb: "received")).outcome
-            if received.contains("relayed-p1") { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(received == "relayed-p1:alice@contoso.com", "app0 got the relayed item, owned by alice: \(received)")
+        let relayed = try await log.waitForReceived("app0", itemID: "relayed-p1")
+        #expect(relayed.item.ownership?.upn == "alice@contoso.com", "app0 got the relayed item, owned by alice: \(relayed)")
         #expect(await host.shutdown() == 0)
     }
 }

@@ -39,9 +39,8 @@ func makeConfiguration(apps count: Int, extra: [AppSpec] = []) throws -> HostCon
     specs += extra
     for s in specs { fleet.install(s.descriptor) }
     var config = HostConfiguration(apps: specs, fleet: fleet, deviceDirectory: temporaryDeviceDirectory(), appRuntime: appRuntime)
-    config.byeGrace = 500
-    config.terminateGrace = 500
-    config.deliveryTimeout = 5_000
+    config.teardown = [.ask(wait: .milliseconds(500)), .signal(SIGTERM, wait: .milliseconds(500)), .kill]
+    config.deliveryTimeout = .seconds(5)
     return config
 }
 
@@ -56,6 +55,33 @@ final class EventLog: Sendable {
     var pids: [Int32] {
         all.compactMap { if case .spawned(_, let pid) = $0 { pid } else { nil } }
     }
+    /// Ids of the items `handle` accepted, in order.
+    func received(_ handle: String) -> [String] {
+        all.compactMap { if case .received(let h, let r) = $0, h == handle { r.item.id } else { nil } }
+    }
+
+    /// Waits (polling the log, at most `timeout`) until an event matches; fails the test if none does.
+    @discardableResult
+    func wait<T>(for what: String, timeout: Duration = .seconds(10), _ match: (HostEvent) -> T?) async throws -> T {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let found = all.lazy.compactMap(match).first { return found }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw WaitTimedOut(what: what, events: all.map(\.description))
+    }
+
+    func waitForReceived(_ handle: String, itemID: String) async throws -> ReceivedItem {
+        try await wait(for: "\(handle) to accept \(itemID)") {
+            if case .received(let h, let r) = $0, h == handle, r.item.id == itemID { r } else { nil }
+        }
+    }
+}
+
+struct WaitTimedOut: Error, CustomStringConvertible {
+    let what: String
+    let events: [String]
+    var description: String { "timed out waiting for \(what); events: \(events.suffix(10))" }
 }
 
 func textItem(_ id: String, _ text: String) -> Item {

@@ -13,49 +13,105 @@ private let fileItem = Item(
     fileName: "q3.pdf")
 private let emptyItem = Item(id: "item-3", typeIdentifiers: [], payload: .inline([]))
 
-/// One frame of every body kind, with non-default values in every field.
-let everyFrame: [Frame] = [
-    Frame(seq: 1, body: .hello(Hello(pid: 4242, runtime: "mamsim-app/1"))),
-    Frame(seq: 2, replyTo: 1, body: .welcome(Welcome(
-        bundleID: "com.contoso.Mail", kind: .app, appHandle: "mail", processIdentity: "alice@contoso.com",
-        maxFrameSize: 1 << 20))),
-    Frame(seq: 3, body: .welcome(Welcome(bundleID: "com.contoso.word.openin", kind: .actionExtension, appHandle: "x", processIdentity: "", maxFrameSize: 7))),
-    Frame(seq: 4, body: .welcome(Welcome(bundleID: "com.contoso.share", kind: .shareExtension, appHandle: "s", processIdentity: "", maxFrameSize: 7))),
-    Frame(seq: 5, body: .shareRequest(ShareRequest(destination: "notes", item: textItem, identity: "alice@contoso.com", receiveAs: "bob@outlook.com"))),
-    Frame(seq: 6, body: .shareRequest(ShareRequest(destination: "word", item: fileItem, identity: ""))),
-    Frame(seq: 7, replyTo: 5, body: .shareResult(.delivered)),
-    Frame(seq: 8, replyTo: 5, body: .shareResult(.blocked(.outboundPolicy, "alice's policy says no"))),
-    Frame(seq: 9, replyTo: 5, body: .shareResult(.failed(.appNotRunning, "com.example.notes exited"))),
-    Frame(seq: 10, body: .deliver(Deliver(item: textItem, senderBundleID: "com.contoso.Mail", receivedAs: "alice@contoso.com"))),
-    Frame(seq: 11, body: .deliver(Deliver(item: emptyItem, senderBundleID: "a", receivedAs: ""))),
-    Frame(seq: 12, replyTo: 10, body: .deliverAck(DeliverAck(itemID: "item-1", accepted: true))),
-    Frame(seq: 13, body: .setIdentity(SetIdentity(scope: .ui, window: "main", account: "alice@contoso.com"))),
-    Frame(seq: 14, body: .setIdentity(SetIdentity(scope: .process, account: ""))),
-    Frame(seq: 15, body: .identityResult(IdentityResult(status: .success, account: "alice@contoso.com"))),
-    Frame(seq: 16, body: .identityResult(IdentityResult(status: .canceled))),
-    Frame(seq: 17, body: .identityResult(IdentityResult(status: .notAllowed, reason: "identity-switch-not-allowed"))),
-    Frame(seq: 18, body: .identityResult(IdentityResult(status: .failed, reason: "conditional-launch", explanation: "PIN"))),
-    Frame(seq: 19, body: .getIdentity(window: "main")),
-    Frame(seq: 20, body: .identityInfo(IdentityInfo(processIdentity: "a", uiIdentity: "b", signedIn: ["a", "b", "c"]))),
-    Frame(seq: 21, body: .command(Command(verb: "share", args: ["to": "notes", "as": "x"], item: fileItem))),
-    Frame(seq: 22, body: .command(Command(verb: "bye"))),
-    Frame(seq: 23, body: .commandResult(CommandResult(ok: false, outcome: "blocked", reason: "outbound-policy", explanation: "why"))),
-    Frame(seq: 24, body: .error(code: "bad-request", message: "out of order")),
-    Frame(seq: 25, body: .bye(reason: "teardown")),
-    Frame(seq: UInt64.max, replyTo: UInt64.max - 1, body: .ping(Array(0...255))),
-    Frame(seq: 26, body: .ping([])),
-    Frame(seq: 27, body: .commandResult(CommandResult(ok: true, outcome: "value", values: ["owner": "alice@contoso.com", "encrypted": "true"], data: [0, 1, 2]))),
-    Frame(seq: 28, body: .serviceRequest(ServiceRequest(op: "writeFile", args: ["path": "Documents/q3.txt", "owner": ""], data: Array("Q3".utf8)))),
-    Frame(seq: 29, body: .serviceRequest(ServiceRequest(op: "print"))),
-    Frame(seq: 30, replyTo: 28, body: .serviceResult(ServiceResult(ok: false, reason: "keychain-entitlement", explanation: "not entitled", values: ["group": "x"], data: [9], status: -34018))),
-    Frame(seq: 31, replyTo: 29, body: .serviceResult(ServiceResult(ok: true))),
-]
+/// One frame of every body kind, every command, service and value case, with non-default
+/// values in every field.
+let everyFrame: [Frame] = {
+    let bodies: [Frame.Body] = [
+        .hello(Hello(pid: 4242, runtime: "mamsim-app/2")),
+        .welcome(Welcome(
+            bundleID: "com.contoso.Mail", kind: .app, appHandle: "mail", processIdentity: "alice@contoso.com",
+            maxFrameSize: 1 << 20)),
+        .welcome(Welcome(bundleID: "com.contoso.word.openin", kind: .actionExtension, appHandle: "x", processIdentity: "", maxFrameSize: 7)),
+        .welcome(Welcome(bundleID: "com.contoso.share", kind: .shareExtension, appHandle: "s", processIdentity: "", maxFrameSize: 7)),
+        .bye(reason: "teardown"),
+        .ping(Array(0...255)),
+        .ping([]),
+        .error(code: .badRequest, message: "out of order"),
+        .shareRequest(ShareRequest(destination: "notes", item: textItem, identity: "alice@contoso.com", receiveAs: "bob@outlook.com")),
+        .shareRequest(ShareRequest(destination: "word", item: fileItem, identity: "")),
+        .shareResult(.delivered),
+        .shareResult(.blocked(.outboundPolicy, "alice's policy says no")),
+        .shareResult(.failed(.appNotRunning, "com.example.notes exited")),
+        .deliver(Deliver(item: textItem, senderBundleID: "com.contoso.Mail", receivedAs: "alice@contoso.com")),
+        .deliver(Deliver(item: emptyItem, senderBundleID: "a", receivedAs: "")),
+        .deliverAck(DeliverAck(itemID: "item-1", accepted: true)),
+        .setIdentity(SetIdentity(scope: .ui, window: "main", account: "alice@contoso.com")),
+        .setIdentity(SetIdentity(scope: .process, account: "")),
+        .identityResult(IdentityResult(status: .success, account: "alice@contoso.com")),
+        .identityResult(IdentityResult(status: .canceled)),
+        .identityResult(IdentityResult(status: .notAllowed, reason: .identitySwitchNotAllowed)),
+        .identityResult(IdentityResult(status: .failed, reason: .conditionalLaunch, explanation: "PIN")),
+        .getIdentity(window: "main"),
+        .identityInfo(IdentityInfo(processIdentity: "a", uiIdentity: "b", signedIn: ["a", "b", "c"])),
+        .command(.share(ShareRequest(destination: "notes", item: fileItem, identity: "x", receiveAs: "y"))),
+        .command(.setIdentity(SetIdentity(scope: .ui, window: "w", account: "alice@contoso.com"))),
+        .command(.addIdentity(account: "alice@contoso.com")),
+        .command(.wipeAccountData(account: "bob@outlook.com")),
+        .command(.allowedAccountsChanged(allowed: ["alice@contoso.com", "e1"])),
+        .command(.allowedAccountsChanged(allowed: [])),
+        .command(.allowedAccountsChanged(allowed: nil)),
+        .command(.identitySwitchRequired(account: "", reason: "policy")),
+        .command(.flood(Flood(destination: "b", count: 100_000, size: 1024, window: 512, identity: "alice@contoso.com"))),
+        .command(.listReceived),
+        .command(.exit(status: -3)),
+        .commandResult(.share(.blocked(.inboundPolicy, "why"))),
+        .commandResult(.share(.delivered)),
+        .commandResult(.setIdentity(IdentityResult(status: .notAllowed, reason: .notSignedIn, explanation: "e", account: "a"))),
+        .commandResult(.addIdentity(added: true)),
+        .commandResult(.wipeAccountData(wiped: true)),
+        .commandResult(.acknowledged),
+        .commandResult(.identitySwitchRequired(accepted: true)),
+        .commandResult(.flood(delivered: 99_999, firstProblem: .failed(.timeout, "late"))),
+        .commandResult(.flood(delivered: 7, firstProblem: nil)),
+        .commandResult(.received([ReceivedEntry(itemID: "i1", owner: "alice@contoso.com"), ReceivedEntry(itemID: "i2", owner: "")])),
+        .commandResult(.received([])),
+        .commandResult(.error(.badRequest, "unknown")),
+        .serviceRequest(.writeFile(path: "Documents/q3.txt", data: Array("Q3".utf8), owner: "")),
+        .serviceRequest(.writeFile(path: "group:g/x", data: [], owner: nil)),
+        .serviceRequest(.readFile(path: "Inbox/a")),
+        .serviceRequest(.fileOwner(path: "Inbox/a")),
+        .serviceRequest(.protect(data: [1, 2], owner: "alice@contoso.com")),
+        .serviceRequest(.protect(data: [1, 2], owner: nil)),
+        .serviceRequest(.unprotect(data: [3])),
+        .serviceRequest(.protectionInfo(data: [4])),
+        .serviceRequest(.keychainSet(group: "G.shared", key: "k", value: [5])),
+        .serviceRequest(.keychainGet(group: "", key: "k")),
+        .serviceRequest(.copy(text: "Q3 numbers")),
+        .serviceRequest(.paste(as: nil)),
+        .serviceRequest(.paste(as: "")),
+        .serviceRequest(.paste(as: "bob@outlook.com")),
+        .serviceRequest(.print),
+        .serviceRequest(.notify(account: "alice@contoso.com", text: "hi")),
+        .serviceRequest(.shareTargets(types: ["public.plain-text", "public.data"])),
+    ] + SaveLocation.allCases.map { .serviceRequest(.canSave($0, account: "alice@contoso.com")) }
+      + OpenLocation.allCases.map { .serviceRequest(.canOpen($0, account: "", as: $0 == .camera ? nil : "alice@contoso.com")) }
+      + [
+        .serviceResult(ServiceResult(.allowed("wrote"), .file(owner: "alice@contoso.com", encrypted: true))),
+        .serviceResult(ServiceResult(.blocked(.keychainEntitlement, "not entitled"), .keychain(status: .missingEntitlement, group: "x", value: []))),
+        .serviceResult(ServiceResult(.allowed("found"), .keychain(status: .success, group: "x", value: [9]))),
+        .serviceResult(ServiceResult(.allowed(""), .keychain(status: .itemNotFound, group: "", value: []))),
+        .serviceResult(ServiceResult(.allowed("read"), .data([0, 1, 2]))),
+        .serviceResult(ServiceResult(.allowed("p"), .protection(ProtectionSummary(owner: "alice@contoso.com", encrypted: true)))),
+        .serviceResult(ServiceResult(.allowed("p"), .protection(nil))),
+        .serviceResult(ServiceResult(.blocked(.clipboardPolicy, "no"), .paste(text: "placeholder"))),
+        .serviceResult(ServiceResult(.allowed("shown"), .notification(shown: "New message"))),
+        .serviceResult(ServiceResult(.allowed(""), .shareTargets(["notes", "word"]))),
+        .serviceResult(ServiceResult(.failed(.internalError, "disk full"))),
+      ]
+      + Reason.allCases.map { .error(code: $0, message: "\($0)") }
+    return bodies.enumerated().map { Frame(seq: UInt64($0.offset + 1), replyTo: UInt64($0.offset), body: $0.element) }
+        + [Frame(seq: UInt64.max, replyTo: UInt64.max - 1, body: .ping([7]))]
+}()
 
 @Test(arguments: everyFrame)
 func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
     let bytes = FrameEncoder.encode(frame)
     let decoded = try FrameParser.parse(bytes)
     #expect(decoded == frame)
+}
+
+@Test func everySwiftCaseHasAWireNumber() {
+    #expect(WireContract.casesWithoutWireNumber == [])
 }
 
 @Test func framesJoinedInOneBufferDecodeInOrder() throws {
@@ -78,39 +134,69 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
 }
 
 @Test func undefinedEnumValueIsRejected() {
-    // share_result (field 13) { status (1) = 9 }
-    #expect(throws: WireError.badEnum(field: "share_result.status", value: 9)) {
-        try FrameParser.parse([0x6A, 0x02, 0x08, 0x09])
+    // share_result (field 21) { verdict (1) { status (1) = 9 } }
+    #expect(throws: WireError.badEnum(field: "share_result.verdict.status", value: 9)) {
+        try FrameParser.parse([0xAA, 0x01, 0x04, 0x0A, 0x02, 0x08, 0x09])
     }
 }
 
+@Test func undefinedReasonCodeIsRejected() {
+    // share_result { verdict { status = BLOCKED (2), reason = 99 } }
+    #expect(throws: WireError.badEnum(field: "share_result.verdict.reason", value: 99)) {
+        try FrameParser.parse([0xAA, 0x01, 0x06, 0x0A, 0x04, 0x08, 0x02, 0x10, 0x63])
+    }
+}
+
+@Test func shareResultWithoutVerdictIsMissingField() {
+    #expect(throws: WireError.missingField("share_result.verdict")) { try FrameParser.parse([0xAA, 0x01, 0x00]) }
+}
+
 @Test func shareRequestWithoutItemIsMissingField() {
-    // share_request (field 12) { destination (1) = "n" }
+    // share_request (field 20) { destination (1) = "n" }
     #expect(throws: WireError.missingField("share_request.item")) {
-        try FrameParser.parse([0x62, 0x03, 0x0A, 0x01, 0x6E])
+        try FrameParser.parse([0xA2, 0x01, 0x03, 0x0A, 0x01, 0x6E])
     }
 }
 
 @Test func itemWithoutPayloadIsMissingField() {
     // share_request { destination "n", item (2) { id (1) "i" } }
     #expect(throws: WireError.missingField("share_request.item.payload")) {
-        try FrameParser.parse([0x62, 0x08, 0x0A, 0x01, 0x6E, 0x12, 0x03, 0x0A, 0x01, 0x69])
+        try FrameParser.parse([0xA2, 0x01, 0x08, 0x0A, 0x01, 0x6E, 0x12, 0x03, 0x0A, 0x01, 0x69])
     }
 }
 
-@Test func unknownReasonCodeInAResultIsRejected() {
-    let bytes = FrameEncoder.encode(Frame(seq: 1, body: .shareResult(.blocked(.badRequest, "x"))))
-    // Corrupt the reason string "bad-request" into "bad-reqXest".
-    var corrupted = bytes
-    if let i = corrupted.firstIndex(of: UInt8(ascii: "u")) { corrupted[i] = UInt8(ascii: "X") }
-    #expect(throws: WireError.invalidField("share_result.reason", "unknown reason code \"bad-reqXest\"")) {
-        try FrameParser.parse(corrupted)
+@Test func serviceRequestWithoutACallIsMissingField() {
+    // service_request (field 50) {}
+    #expect(throws: WireError.missingField("service_request.call")) { try FrameParser.parse([0x92, 0x03, 0x00]) }
+}
+
+@Test func commandWithoutAKindIsMissingField() {
+    // command (field 40) {}
+    #expect(throws: WireError.missingField("command.kind")) { try FrameParser.parse([0xC2, 0x02, 0x00]) }
+}
+
+@Test func undefinedLocationIsRejected() {
+    // service_request { can_save (11) { location (1) = 40 } }
+    #expect(throws: WireError.badEnum(field: "service_request.can_save.location", value: 40)) {
+        try FrameParser.parse([0x92, 0x03, 0x04, 0x5A, 0x02, 0x08, 0x28])
     }
 }
 
-@Test func serviceRequestWithoutAnOperationIsMissingField() {
-    // service_request (field 25) { data (3) = [1] }
-    #expect(throws: WireError.missingField("service_request.op")) {
-        try FrameParser.parse([0xCA, 0x01, 0x03, 0x1A, 0x01, 0x01])
+@Test func everyCommandIsAnsweredByItsOwnResultCase() {
+    let pairs: [(Command, CommandResult)] = [
+        (.share(ShareRequest(destination: "b", item: emptyItem, identity: "")), .share(.delivered)),
+        (.setIdentity(SetIdentity(scope: .process, account: "")), .setIdentity(IdentityResult(status: .success))),
+        (.addIdentity(account: "a"), .addIdentity(added: false)),
+        (.wipeAccountData(account: "a"), .wipeAccountData(wiped: false)),
+        (.allowedAccountsChanged(allowed: nil), .acknowledged),
+        (.identitySwitchRequired(account: "", reason: ""), .identitySwitchRequired(accepted: false)),
+        (.flood(Flood(destination: "b", count: 1)), .flood(delivered: 1, firstProblem: nil)),
+        (.listReceived, .received([])),
+    ]
+    for (i, (command, result)) in pairs.enumerated() {
+        #expect(result.answers(command))
+        #expect(CommandResult.error(.badRequest, "no").answers(command))
+        let other = pairs[(i + 1) % pairs.count].1
+        #expect(!other.answers(command), "\(other.name) must not answer \(command.name)")
     }
 }

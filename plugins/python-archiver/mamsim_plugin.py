@@ -1,7 +1,7 @@
-"""A small mamsim plugin runtime in Python: speaks proto/mamsim/v1 on fd 3 and hands each
+"""A small mamsim plugin runtime in Python: speaks proto/mamsim/v2 on fd 3 and hands each
 delivered item to a behaviour function.
 
-The wire: every message is one `mamsim.v1.Frame`, sent as a 4-byte big-endian length and the
+The wire: every message is one `mamsim.v2.Frame`, sent as a 4-byte big-endian length and the
 serialized frame. The child says Hello and the host answers Welcome (the identity it
 assigned); then the host sends Deliver frames, each answered with DeliverAck(item_id,
 accepted) whose reply_to is the Deliver's seq. The host sends Bye when the extension is idle:
@@ -24,14 +24,14 @@ from dataclasses import dataclass
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mamsim_pb"))
 try:
-    from mamsim.v1 import mamsim_pb2 as pb
+    from mamsim.v2 import mamsim_pb2 as pb
 except ImportError as error:  # protobuf missing or of a version the generated code cannot use
     req = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
     sys.stderr.write(f"mamsim_plugin: cannot load the protobuf runtime ({error}); "
                      f"install it with: python3 -m pip install -r {req}\n")
     sys.exit(2)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 INTUNE_PREFIX = "com.microsoft.intune.mam."
 FD = 3
 
@@ -172,16 +172,17 @@ def serve(on_item, name: str, runtime: str, fd: int = FD) -> int:
 
 
 def read_shared_file(channel: Channel, backlog: list, path: str) -> bytes | None:
-    """A file item arrives as a path in our Inbox: ask the host for its bytes (readFile
+    """A file item arrives as a path in our Inbox: ask the host for its bytes (the read_file
     service; the host decrypts what it protects). Frames that come meanwhile wait in backlog."""
-    seq = channel.send(pb.Frame(service_request=pb.ServiceRequest(op="readFile", args={"path": path})))
+    seq = channel.send(pb.Frame(service_request=pb.ServiceRequest(read_file=pb.ReadFile(path=path))))
     while True:
         frame = channel.receive()
         if frame is None:
             return None
         if frame.reply_to == seq and frame.WhichOneof("body") == "service_result":
             result = frame.service_result
-            return bytes(result.data) if result.ok else None
+            allowed = result.verdict.status == pb.Verdict.STATUS_ALLOWED
+            return bytes(result.data) if allowed and result.WhichOneof("value") == "data" else None
         backlog.append(frame)
 
 
@@ -229,17 +230,17 @@ def converse(channel: Channel, on_item, name: str, runtime: str) -> int:
         elif body == "ping":
             channel.send(pb.Frame(ping=pb.Ping(payload=frame.ping.payload)), reply_to=frame.seq)
         elif body == "command":
-            channel.send(pb.Frame(command_result=pb.CommandResult(
-                ok=False, outcome="unsupported", explanation=f"{name} takes no commands")), reply_to=frame.seq)
+            channel.send(pb.Frame(command_result=pb.CommandResult(error=pb.Error(
+                code=pb.REASON_BAD_REQUEST, message=f"{name} takes no commands"))), reply_to=frame.seq)
         elif body == "error":
-            log(name, f"the host reported {frame.error.code}: {frame.error.message}")
+            log(name, f"the host reported {pb.Reason.Name(frame.error.code)}: {frame.error.message}")
         elif body == "bye":
             return 0
         elif body == "share_result":
             pass                                  # we never share; nothing waits for it
         else:
             channel.send(pb.Frame(error=pb.Error(
-                code="bad-request", message=f"a plugin does not accept {body} frames")), reply_to=frame.seq)
+                code=pb.REASON_BAD_REQUEST, message=f"a plugin does not accept {body} frames")), reply_to=frame.seq)
 
 
 def exit_now(status: int) -> None:

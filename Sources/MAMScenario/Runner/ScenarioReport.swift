@@ -32,6 +32,8 @@ public struct ScenarioReport: Sendable {
     public var deviceDirectory: URL
     /// The audit log (JSON lines) exported at the end of the run.
     public var auditLog: URL?
+    /// Why the audit log could not be written, if it could not.
+    public var auditError: String?
 
     public var failures: [StepResult] { steps.filter { !$0.passed } }
     public var passed: Bool { fleetError == nil && failures.isEmpty }

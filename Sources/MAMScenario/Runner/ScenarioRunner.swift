@@ -5,6 +5,7 @@ import MAMExtensions
 import MAMModel
 import MAMPolicy
 import MAMWire
+import Synchronization
 
 /// Runs a scenario on a real host: the fleet's apps are child processes, shares and identity
 /// switches go through the apps' own processes and the broker, and the device services
@@ -54,8 +55,18 @@ public enum ScenarioRunner {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-device-\(UUID().uuidString)")
         var report = ScenarioReport(name: scenario.name, file: scenario.file, deviceDirectory: directory)
         let host: HostController
+        var config = configuration(for: scenario, options: options, deviceDirectory: directory)
+        let context = RunContext()
+        config.context = context
+        // What each app or extension accepted, in order, for `expectState.received`: the
+        // scenario's business, collected from the host's events.
+        let received = ReceivedLog()
+        let onEvent = options.onEvent
         do {
-            host = try HostController(configuration: configuration(for: scenario, options: options, deviceDirectory: directory), onEvent: options.onEvent)
+            host = try HostController(configuration: config) { event in
+                if case .received(let handle, let item) = event { received.append(item, to: handle) }
+                onEvent?(event)
+            }
         } catch {
             report.fleetError = "\(error)"
             return report
@@ -67,11 +78,8 @@ public enum ScenarioRunner {
             for step in scenario.steps {
                 let t0 = ContinuousClock.now
                 let stepName = step.name ?? ""
-                await host.withHost({ host, done in
-                    host.auditContext = (scenario.name, stepName.isEmpty ? "step \(step.index + 1)" : stepName)
-                    done(())
-                }, orElse: ())
-                let (observed, explanation, parties) = await execute(step, scenario: scenario, host: host)
+                context.setStep(scenario: scenario.name, step: stepName.isEmpty ? "step \(step.index + 1)" : stepName)
+                let (observed, explanation, parties) = await execute(step, scenario: scenario, host: host, received: received)
                 let result = StepResult(
                     index: step.index, line: step.line, name: stepName, verb: step.verb.rawValue, parties: parties,
                     observed: observed, explanation: explanation,
@@ -82,10 +90,11 @@ public enum ScenarioRunner {
                 options.onStep?(result)
             }
         }
-        report.auditLog = await host.withHost({ host, done in
-            let file = host.state.directory.appendingPathComponent("audit.jsonl")
-            done((try? host.state.exportAuditJSONLines(to: file)).map { _ in file })
-        }, orElse: nil)
+        let auditFile = directory.appendingPathComponent("audit.jsonl")
+        switch await host.exportAudit(to: auditFile) {
+        case .success: report.auditLog = auditFile
+        case .failure(let error): report.auditError = "the audit log could not be written to \(auditFile.path): \(error)"
+        }
         _ = await host.shutdown()
         report.seconds = seconds(ContinuousClock.now - started)
         return report
@@ -97,7 +106,7 @@ public enum ScenarioRunner {
 
     // MARK: - Steps
 
-    private static func execute(_ step: Step, scenario: Scenario, host: HostController) async -> (Observed, String, String) {
+    private static func execute(_ step: Step, scenario: Scenario, host: HostController, received: ReceivedLog) async -> (Observed, String, String) {
         switch step.args {
         case .launch(let app):
             switch await host.launch(app) {
@@ -116,20 +125,21 @@ public enum ScenarioRunner {
             let d = await host.signOut(app, account: key(account))
             return (Observed(d, allowed: .ok), d.explanation, "\(account) ← \(app)")
         case .switchIdentity(let app, let account, let window, let pin):
-            await host.withHost({ h, done in h.answerNextPinPrompt(app, with: pin); done(()) }, orElse: ())
-            var args = ["account": account.isEmpty ? "" : account.upn]
-            if let window { args["window"] = window } else { args["window"] = "" }
-            let r = await host.command(app, Command(verb: "setIdentity", args: args))
+            let r = await host.setIdentity(app, account: account.isEmpty ? "" : account.upn, window: window ?? "", pin: pin)
             let who = account.isEmpty ? "unmanaged" : account.upn
-            let observed: Observed = switch r.outcome {
-            case "success": .success
-            case "canceled": .canceled
-            case "notAllowed": .notAllowed
-            default: .failed(Reason(rawValue: r.reason))
+            let observed: Observed = switch r.status {
+            case .success: .success
+            case .canceled: .canceled
+            case .notAllowed: .notAllowed
+            case .failed: .failed(r.reason)
             }
             return (observed, r.explanation, "\(app) → \(who)")
         case .share(let from, let to, let item, let receiveAs):
-            let identity = await host.withHost({ h, done in done(h.effectiveAccount(from)?.upn ?? "") }, orElse: "")
+            let identity: String
+            switch await host.effectiveAccount(from) {
+            case .success(let a): identity = a?.upn ?? ""
+            case .failure(let e): return (.failed(e.reason), e.message, "\(from) → \(to)")
+            }
             var wireItem: Item
             do {
                 wireItem = try makeItem(item, id: "step\(step.index + 1)")
@@ -141,9 +151,9 @@ public enum ScenarioRunner {
             // `Inbox/step<N>-<name>`.
             if case .inline(let bytes) = wireItem.payload, !wireItem.fileName.isEmpty {
                 let path = "Documents/\(wireItem.fileName)"
-                let wrote = await service(host, from, "writeFile", ["path": path, "owner": identity], data: bytes)
-                guard wrote.ok else {
-                    return (.failed(Reason(rawValue: wrote.reason) ?? .badRequest), "cannot save \(path) in \(from): \(wrote.explanation)", "\(from) → \(to)")
+                let wrote = await host.service(from, .writeFile(path: path, data: bytes, owner: identity))
+                guard wrote.isAllowed else {
+                    return (.failed(wrote.verdict.reason), "cannot save \(path) in \(from): \(wrote.verdict.explanation)", "\(from) → \(to)")
                 }
                 wireItem.payload = .file(path: path)
             }
@@ -151,60 +161,54 @@ public enum ScenarioRunner {
             let who = identity.isEmpty ? "unmanaged" : identity
             return (Observed(outcome), outcome == .delivered ? "delivered and acknowledged" : outcome.explanation, "\(from) (\(who)) → \(to)")
         case .shareTargets(let from, let item):
-            let r = await service(host, from, "shareTargets", ["types": item.type])
-            if let failure = commandFailure(r) { return (failure, r.explanation, from) }
-            let targets = (r.values["targets"] ?? "").split(separator: ",").map(String.init)
+            let r = await host.service(from, .shareTargets(types: [item.type]))
+            guard case .shareTargets(let targets) = r.value else { return (decided(r.verdict, allowed: .ok), r.verdict.explanation, from) }
             return (.targets(targets), "the share sheet lists \(targets.isEmpty ? "nothing" : targets.joined(separator: ", "))", from)
         case .copy(let app, let text):
-            let r = await service(host, app, "copy", data: Array(text.utf8))
-            return (decided(r, allowed: .ok), r.explanation, app)
+            let r = await host.service(app, .copy(text: text))
+            return (decided(r.verdict, allowed: .ok), r.verdict.explanation, app)
         case .paste(let app, let receiver):
-            let r = await service(host, app, "paste", receiver.map { ["as": $0.isEmpty ? "" : $0.upn] } ?? [:])
-            return (r.ok ? .pasted(r.values["text"] ?? "") : decided(r, allowed: .ok), r.explanation, app)
+            let r = await host.service(app, .paste(as: receiver.map { $0.isEmpty ? "" : $0.upn }))
+            if r.isAllowed, case .paste(let text) = r.value { return (.pasted(text), r.verdict.explanation, app) }
+            return (decided(r.verdict, allowed: .ok), r.verdict.explanation, app)
         case .save(let app, let location, let account):
-            var args = ["location": location.rawValue]
-            if let account, !account.isEmpty { args["account"] = account.upn }
-            let r = await service(host, app, "canSave", args)
-            return (decided(r, allowed: .allowed), r.explanation, "\(app) → \(location)\(account.map { " (\($0))" } ?? "")")
+            let r = await host.service(app, .canSave(location, account: account.map { $0.isEmpty ? "" : $0.upn } ?? ""))
+            return (decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app) → \(location)\(account.map { " (\($0))" } ?? "")")
         case .open(let app, let location, let account, let receiver):
-            var args = ["location": location.rawValue]
-            if let account, !account.isEmpty { args["account"] = account.upn }
-            if let receiver { args["as"] = receiver.isEmpty ? "" : receiver.upn }
-            let r = await service(host, app, "canOpen", args)
-            return (decided(r, allowed: .allowed), r.explanation, "\(location)\(account.map { " (\($0))" } ?? "") → \(app)")
+            let r = await host.service(app, .canOpen(location, account: account.map { $0.isEmpty ? "" : $0.upn } ?? "",
+                                                     as: receiver.map { $0.isEmpty ? "" : $0.upn }))
+            return (decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(location)\(account.map { " (\($0))" } ?? "") → \(app)")
         case .keychainSet(let app, let group, let k, let value):
-            let r = await service(host, app, "keychainSet", ["group": group, "key": k], data: Array(value.utf8))
-            return (keychainObserved(r, success: .ok), r.explanation, "\(app) → \(group)/\(k)")
+            let r = await host.service(app, .keychainSet(group: group, key: k, value: Array(value.utf8)))
+            return (keychainObserved(r, success: .ok), r.verdict.explanation, "\(app) → \(group)/\(k)")
         case .keychainGet(let app, let group, let k, _):
-            let r = await service(host, app, "keychainGet", ["group": group, "key": k])
-            return (keychainObserved(r, success: .value(String(decoding: r.data, as: UTF8.self))), r.explanation, "\(app) ← \(group)/\(k)")
+            let r = await host.service(app, .keychainGet(group: group, key: k))
+            return (keychainObserved(r, success: .value(String(decoding: r.data, as: UTF8.self))), r.verdict.explanation, "\(app) ← \(group)/\(k)")
         case .print(let app):
-            let r = await service(host, app, "print")
-            return (decided(r, allowed: .allowed), r.explanation, app)
+            let r = await host.service(app, .print)
+            return (decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
         case .notify(let app, let account, let text):
-            let r = await service(host, app, "notify", ["account": account.isEmpty ? "" : account.upn], data: Array(text.utf8))
-            return (r.ok ? .shown(r.values["shown"] ?? "") : decided(r, allowed: .ok), r.explanation, "\(app) (\(account))")
+            let r = await host.service(app, .notify(account: account.isEmpty ? "" : account.upn, text: text))
+            if r.isAllowed, case .notification(let shown) = r.value { return (.shown(shown), r.verdict.explanation, "\(app) (\(account))") }
+            return (decided(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) (\(account))")
         case .wipe(let app, let account):
-            let r = await host.withHost({ h, done in h.wipe(app, account: key(account)) { done($0.mapError { Problem("\($0)") }) } }, orElse: .failure(Problem("the device is shut down")))
-            switch r {
+            switch await host.wipe(app, account: key(account)) {
             case .success(let report): return (.ok, report.description, "\(account) in \(app)")
-            case .failure(let e): return (.failed(nil), e.description, "\(account) in \(app)")
+            case .failure(let e): return (.failed(e.reason), e.message, "\(account) in \(app)")
             }
         case .setPolicy(let account, let name):
             let policy = name.flatMap { scenario.policies[$0] }
-            let r = await host.withHost({ h, done in done(Result { try h.setPolicy(policy, for: account) }.mapError { Problem("\($0)") }) }, orElse: .failure(Problem("the device is shut down")))
-            switch r {
+            switch await host.setPolicy(policy, for: account) {
             case .success: return (.ok, name.map { "\(account) is now targeted by \"\($0)\"" } ?? "\(account) is no longer targeted", "\(account)")
-            case .failure(let e): return (.failed(nil), e.description, "\(account)")
+            case .failure(let e): return (.failed(e.reason), e.message, "\(account)")
             }
         case .advanceClock(let by):
-            let r = await host.withHost({ h, done in done(Result { try h.advanceClock(by: by); return h.state.now.description }.mapError { Problem("\($0)") }) }, orElse: .failure(Problem("the device is shut down")))
-            switch r {
+            switch await host.advanceClock(by: by) {
             case .success(let now): return (.ok, "the device clock reads \(now)", "\(by)")
-            case .failure(let e): return (.failed(nil), e.description, "\(by)")
+            case .failure(let e): return (.failed(e.reason), e.message, "\(by)")
             }
         case .expectState(let app, let expectation):
-            let differences = await stateDifferences(app, expectation, host: host)
+            let differences = await stateDifferences(app, expectation, host: host, received: received)
             return (differences.isEmpty ? .ok : .failed(nil), differences.isEmpty ? "state as expected" : differences.joined(separator: "; "), app)
         }
     }
@@ -217,44 +221,33 @@ public enum ScenarioRunner {
         return Item(id: id, typeIdentifiers: [item.type], payload: .inline(try item.bytes()), fileName: fileName)
     }
 
-    /// An OS or SDK call performed by the app's own process (`ServiceRequest` to the host).
-    private static func service(_ host: HostController, _ app: String, _ op: String, _ args: [String: String] = [:], data: [UInt8] = []) async -> CommandResult {
-        var a = args
-        a["op"] = op
-        let item = data.isEmpty ? nil : Item(id: "data", typeIdentifiers: ["public.data"], payload: .inline(data))
-        return await host.command(app, Command(verb: "service", args: a, item: item))
+    /// A verdict as an outcome: `allowed` when granted, `blocked(reason)` when a rule
+    /// refused it, `failed(reason)` when it could not be done.
+    private static func decided(_ v: Verdict, allowed: Observed) -> Observed {
+        switch v {
+        case .allowed: allowed
+        case .blocked(let r, _): .blocked(r)
+        case .failed(let r, _): .failed(r)
+        }
     }
 
-    /// The command itself failed (app not running, no answer): not a policy decision.
-    private static func commandFailure(_ r: CommandResult) -> Observed? {
-        guard !r.ok, r.outcome != "refused" else { return nil }
-        return .failed(Reason(rawValue: r.reason))
-    }
-
-    /// A service's answer as an outcome: `allowed` when granted, `blocked(reason)` when the
-    /// host refused it for a policy reason.
-    private static func decided(_ r: CommandResult, allowed: Observed) -> Observed {
-        if let failure = commandFailure(r) { return failure }
-        if r.ok { return allowed }
-        return Reason(rawValue: r.reason).map { .blocked($0) } ?? .failed(nil)
-    }
-
-    private static func keychainObserved(_ r: CommandResult, success: Observed) -> Observed {
-        if let failure = commandFailure(r) { return failure }
-        switch Int32(r.values["status"] ?? "") {
-        case 0: return success
-        case -34018: return .blocked(.keychainEntitlement)
-        case let status?: return .error(Int(status))
-        case nil: return .failed(Reason(rawValue: r.reason))
+    /// What the app's keychain call returned: the iOS status, or the failure to make the call.
+    private static func keychainObserved(_ r: ServiceResult, success: Observed) -> Observed {
+        guard case .keychain(let status, _, _) = r.value else { return decided(r.verdict, allowed: success) }
+        switch status {
+        case .success: return success
+        case .missingEntitlement: return .blocked(.keychainEntitlement)
+        case .itemNotFound: return .error(Int(status.rawValue))
         }
     }
 
     /// `expectState`: every difference between what the device holds and what was expected.
-    private static func stateDifferences(_ app: String, _ e: StateExpectation, host: HostController) async -> [String] {
-        let ids = await host.withHost({ h, done in
-            let i = h.identities(app)
-            done((i.process, i.ui, i.signedIn))
-        }, orElse: (String?.none, String?.none, [Account]()))
+    private static func stateDifferences(_ app: String, _ e: StateExpectation, host: HostController, received: ReceivedLog) async -> [String] {
+        let ids: (String?, String?, [Account])
+        switch await host.identities(app) {
+        case .success(let i): ids = (i.process, i.ui, i.signedIn)
+        case .failure(let error): return ["the device cannot say: \(error.message)"]
+        }
         var out: [String] = []
         if let expected = e.signedIn {
             let want = Set(expected.map { $0.upnKey.isEmpty ? $0.oidKey : $0.upnKey })
@@ -272,15 +265,15 @@ public enum ScenarioRunner {
             out.append("processIdentity is \(describe(ids.0)), expected \(process.isEmpty ? "unmanaged (\"\")" : process.upn)")
         }
         for (path, owner) in (e.files ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let actual = await host.withHost({ h, done in done(Result { try h.fileOwner(app, path: path) }.mapError { Problem("\($0)") }) }, orElse: .failure(Problem("the device is shut down")))
-            switch actual {
-            case .success(let o) where same(o, owner): break
-            case .success(let o): out.append("\(path) is owned by \(describe(o)), expected \(owner.isEmpty ? "unmanaged" : owner.upn)")
-            case .failure(let err): out.append("\(path): \(err)")
+            let r = await host.service(app, .fileOwner(path: path))
+            switch (r.verdict, r.value) {
+            case (.allowed, .file(let o, _)) where same(o, owner): break
+            case (.allowed, .file(let o, _)): out.append("\(path) is owned by \(describe(o)), expected \(owner.isEmpty ? "unmanaged" : owner.upn)")
+            default: out.append("\(path): \(r.verdict.explanation)")
             }
         }
         if let expected = e.received {
-            let got = await host.withHost({ h, done in done(h.received(app)) }, orElse: [ReceivedItem]())
+            let got = received.items(of: app)
             if got.count != expected.count {
                 out.append("received \(got.count) items (\(got.map(summary).joined(separator: "; "))), expected \(expected.count)")
             }
@@ -310,8 +303,15 @@ public enum ScenarioRunner {
     }
 }
 
-/// A failed host call, as a sentence.
-struct Problem: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+/// The items each app or extension accepted, in order, as the host reported them.
+final class ReceivedLog: Sendable {
+    private let items = Mutex<[AppHandle: [ReceivedItem]]>([:])
+
+    func append(_ item: ReceivedItem, to handle: String) {
+        items.withLock { $0[AppHandle(handle), default: []].append(item) }
+    }
+
+    func items(of handle: String) -> [ReceivedItem] {
+        items.withLock { $0[AppHandle(handle)] ?? [] }
+    }
 }

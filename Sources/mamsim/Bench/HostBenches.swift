@@ -8,8 +8,10 @@ import Synchronization
 /// Broker throughput: app A shares 1 KiB items to app B through the host, which checks A's
 /// identity, stamps ownership, asks the enforcer (a managed account under a managedApps
 /// policy, so the full decision runs), delivers, waits for B's acknowledgement and answers A.
+/// With `audit` (the shipping configuration) every decision is also group-committed to the
+/// device's audit log.
 enum BrokerBench {
-    static func run(appRuntime: String, count: Int, size: Int) async throws -> Double {
+    static func run(appRuntime: String, count: Int, size: Int, audit: Bool = true) async throws -> Double {
         let alice = Account(upn: "alice@contoso.com", oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10")
         var fleet = Fleet()
         let policy = try GraphPolicyImporter.importPolicies(Array("""
@@ -19,23 +21,23 @@ enum BrokerBench {
         let apps = ["a", "b"].map { AppSpec(handle: $0, descriptor: AppDescriptor(bundleID: BundleID("com.bench.\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
         var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
-        config.auditDecisions = false
-        config.recordDeliveries = false
-        config.deliveryTimeout = 60_000
-        config.commandTimeout = 600_000
+        config.auditDecisions = audit
+        config.reportDeliveries = false
+        config.deliveryTimeout = .seconds(60)
+        config.commandTimeout = .seconds(600)
         let host = try HostController(configuration: config)
         let failures = await host.startFleet()
         guard failures.isEmpty else { throw BenchError(message: "broker bench: \(failures)") }
         _ = await host.signIn("a", account: alice.upn)
         _ = await host.signIn("b", account: alice.upn)
         // Warm up, then measure.
-        _ = await host.command("a", Command(verb: "flood", args: ["to": "b", "count": "2000", "size": "\(size)", "identity": alice.upn]))
+        _ = await host.command("a", .flood(Flood(destination: "b", count: 2000, size: UInt32(size), identity: alice.upn)))
         let start = ContinuousClock.now
-        let result = await host.command("a", Command(verb: "flood", args: ["to": "b", "count": "\(count)", "size": "\(size)", "identity": alice.upn, "window": "512"]))
+        let result = await host.command("a", .flood(Flood(destination: "b", count: UInt64(count), size: UInt32(size), window: 512, identity: alice.upn)))
         let elapsed = ContinuousClock.now - start
         _ = await host.shutdown()
-        guard result.ok, Int(result.outcome) == count else {
-            throw BenchError(message: "broker bench: \(result.outcome) of \(count) delivered: \(result.explanation)")
+        guard case .flood(let delivered, _) = result, delivered == count else {
+            throw BenchError(message: "broker bench: not every item of \(count) was delivered: \(result)")
         }
         return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
@@ -55,7 +57,7 @@ enum FleetBench {
         var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
         config.auditDecisions = false
         config.quietChildren = true
-        config.handshakeTimeout = 60_000
+        config.handshakeTimeout = .seconds(60)
         let pids = Mutex<[Int32]>([])
         let host = try HostController(configuration: config) { event in
             if case .ready(_, _, let pid) = event { pids.withLock { $0.append(pid) } }

@@ -3,7 +3,6 @@
 // `Deliver`, and says `Bye` when it has nothing left; it takes text and web links of at most
 // 64 KiB and declines everything else, printing one line per item to stderr.
 import MAMKit
-import MAMLoop
 import MAMModel
 import MAMWire
 #if canImport(Glibc)
@@ -15,7 +14,7 @@ import Darwin
 @main
 struct ShareExtensionMain {
     static func main() {
-        AppChannel.runProgram(runtime: "NotesShareExtension/1") { channel in
+        AppChannel.runProgram(runtime: "NotesShareExtension/2") { channel in
             channel.onDeliverLater = { deliver, accept in
                 func decide(_ item: Item) {
                     let verdict = NotesPolicy.verdict(for: item)
@@ -24,10 +23,10 @@ struct ShareExtensionMain {
                 }
                 // A file arrives as a path in our Inbox: the host reads (and decrypts) it for us.
                 guard case .file(let path) = deliver.item.payload else { return decide(deliver.item) }
-                channel.service(ServiceRequest(op: "readFile", args: ["path": path])) { result in
+                channel.service(.readFile(path: path)) { result in
                     var item = deliver.item
-                    guard result.ok else {
-                        report("declined \(describe(deliver)): cannot read \(path): \(result.explanation)")
+                    guard result.isAllowed else {
+                        report("declined \(describe(deliver)): cannot read \(path): \(result.verdict.explanation)")
                         return accept(false)
                     }
                     item.payload = .inline(result.data)

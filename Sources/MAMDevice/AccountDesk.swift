@@ -1,0 +1,136 @@
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// Accounts on the device: sign-in and sign-out (with the app asked to wipe first), admin
+/// wipes, allowed-accounts changes and the SDK's `addIdentity` (RULES.md §5).
+final class AccountDesk {
+    private let supervisor: Supervisor
+    private let state: DeviceState
+    private let audit: AuditSink
+    private let onEvent: (HostEvent) -> Void
+
+    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, onEvent: @escaping (HostEvent) -> Void) {
+        self.supervisor = supervisor
+        self.state = state
+        self.audit = audit
+        self.onEvent = onEvent
+    }
+
+    /// Signs an account in to an app (allowed accounts, single managed account: RULES.md §5).
+    func signIn(_ app: AppSpec, account key: String) -> Decision {
+        do {
+            let result = try state.signIn(app: app.identityOwner, account: key)
+            if result.isAllowed { onEvent(.signedIn(handle: app.handle, account: result.account?.upn ?? key)) }
+            audit.record(verb: "signIn", source: app.handle, sourceIdentity: key, owner: key, result.decision)
+            return result.decision
+        } catch {
+            let d = decision(internalFailure(error, doing: "sign \(key) in"))
+            audit.record(verb: "signIn", source: app.handle, sourceIdentity: key, owner: key, d)
+            return d
+        }
+    }
+
+    /// Signs an account out of an app. The app is asked to wipe the account's data
+    /// (`wipeDataForAccountId`); if it does not, the device deletes what the account owns there.
+    func signOut(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
+        askToWipe(app, account: key) { [weak self] handled in
+            guard let self else { return }
+            do {
+                let result = try state.signOut(app: app.identityOwner, account: key, appHandledWipe: handled)
+                if result.isAllowed { onEvent(.signedOut(handle: app.handle, account: key)) }
+                audit.record(verb: "signOut", source: app.handle, sourceIdentity: key, owner: key, result.decision)
+                completion(result.decision)
+            } catch {
+                completion(decision(internalFailure(error, doing: "sign \(key) out")))
+            }
+        }
+    }
+
+    /// An admin's selective wipe of an account in an app.
+    func wipe(_ app: AppSpec, account key: String, _ completion: @escaping (Result<WipeReport, DeviceStateError>) -> Void) {
+        askToWipe(app, account: key) { [weak self] handled in
+            guard let self else { return }
+            do {
+                completion(.success(try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled)))
+            } catch let error as DeviceStateError {
+                completion(.failure(error))
+            } catch {
+                completion(.failure(DeviceStateError(.internalError, "the device could not wipe \(key): \(error)")))
+            }
+        }
+    }
+
+    /// The admin changes the allowed-accounts list (`nil` = not targeted). Accounts no longer
+    /// allowed are signed out of every app, each running app is told
+    /// (`allowedAccountsDidChange`), and asked to wipe their data as on a sign-out.
+    func setAllowedAccounts(_ list: [String]?, _ completion: @escaping (Result<[AllowedAccountsChange], DeviceStateError>) -> Void) {
+        let changes: [AllowedAccountsChange]
+        do {
+            changes = try state.setAllowedAccounts(list)
+        } catch let error as DeviceStateError {
+            return completion(.failure(error))
+        } catch {
+            return completion(.failure(DeviceStateError(.internalError, "the device could not change the allowed accounts: \(error)")))
+        }
+        var remaining = changes.reduce(0) { $0 + $1.signedOut.count }
+        guard remaining > 0 else { return completion(.success(changes)) }
+        for change in changes {
+            guard let app = supervisor.registry.app(withBundle: change.app) else {
+                remaining -= change.signedOut.count
+                continue
+            }
+            for account in change.signedOut {
+                let key = account.upn.isEmpty ? account.oid : account.upn
+                onEvent(.signedOut(handle: app.handle, account: key))
+                audit.record(verb: "allowedAccountsChanged", source: app.handle, sourceIdentity: key, owner: key,
+                             .blocked(.accountNotAllowed, because: "\(key) is no longer in the allowed accounts list (\(list?.joined(separator: ", ") ?? "none")); signed out of \(app.bundleID)"))
+            }
+            if supervisor.readyChild(app.key) != nil {
+                supervisor.command(app, .allowedAccountsChanged(allowed: list)) { _ in }
+            }
+            for account in change.signedOut {
+                let key = account.upn.isEmpty ? account.oid : account.upn
+                askToWipe(app, account: key) { [weak self] handled in
+                    guard let self else { return }
+                    do {
+                        _ = try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled)
+                    } catch {
+                        onEvent(.note("could not wipe \(key)'s data in \(app.handle): \(error)"))
+                    }
+                    remaining -= 1
+                    if remaining == 0 { completion(.success(changes)) }
+                }
+            }
+        }
+        if remaining == 0 { completion(.success(changes)) }
+    }
+
+    /// The SDK needs an account added to an app (`addIdentity`): the app's delegate answers; on
+    /// success the account is signed in to it.
+    func addIdentity(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
+        guard supervisor.readyChild(app.key) != nil else {
+            return completion(.blocked(.appNotRunning, because: "\(app.handle) is not running; launch it first"))
+        }
+        supervisor.command(app, .addIdentity(account: key)) { [weak self] result in
+            guard let self else { return }
+            guard case .addIdentity(added: true) = result else {
+                return completion(.blocked(.identitySwitchCanceled, because: "\(app.bundleID) did not add \(key) (addIdentity answered \(result))"))
+            }
+            completion(signIn(app, account: key))
+        }
+    }
+
+    /// `wipeDataForAccountId`: a running app may wipe the account's data itself and say so.
+    private func askToWipe(_ app: AppSpec, account: String, _ completion: @escaping (Bool) -> Void) {
+        guard supervisor.readyChild(app.key) != nil else { return completion(false) }
+        supervisor.command(app, .wipeAccountData(account: account)) { result in
+            if case .wipeAccountData(wiped: true) = result { completion(true) } else { completion(false) }
+        }
+    }
+
+    private func decision(_ v: Verdict) -> Decision {
+        v.isAllowed ? .allowed(v.explanation) : .blocked(v.reason ?? .internalError, because: v.explanation)
+    }
+}

@@ -1,0 +1,31 @@
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// The identities the device holds for an app, read from the store. A storage failure is
+/// thrown, never read as "no account": the caller answers `failed(internal)`.
+struct Identities {
+    let state: DeviceState
+
+    /// Accounts signed in to an app; an extension acts with its containing app's accounts.
+    func accounts(of spec: AppSpec) throws -> [Account] {
+        try state.signedInAccounts(app: spec.identityOwner)
+    }
+
+    /// The app's effective UI identity (main window, else process) as an account.
+    func current(of spec: AppSpec) throws -> Account? {
+        state.account(forIdentity: try state.effectiveIdentity(app: spec.identityOwner, window: "", for: .ui))
+    }
+
+    /// The signed-in account `name` names, if it is signed in to the app.
+    func signedIn(_ name: String, to spec: AppSpec) throws -> Account? {
+        try accounts(of: spec).first { $0.matches(name) }
+    }
+}
+
+/// A failure of the device itself (storage, I/O), as the verdict a caller is told.
+func internalFailure(_ error: any Error, doing what: String) -> Verdict {
+    if let e = error as? DeviceStateError { return .failed(e.reason, e.message) }
+    return .failed(.internalError, "the device could not \(what): \(error)")
+}

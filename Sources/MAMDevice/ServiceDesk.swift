@@ -1,0 +1,205 @@
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// The services of the simulated OS and the Intune SDK: files, data protection, keychain,
+/// pasteboard, save/open checks, printing, notifications, the share sheet, identity switches.
+/// The host answers each from its device state and the enforcer, with the identities it holds
+/// for the app: the app never names an owner it does not have.
+///
+/// A child asks over its channel (`ServiceRequest`); a scenario step asks through
+/// `HostController` — the same decision, made here, either way.
+final class ServiceDesk {
+    private let state: DeviceState
+    private let identities: Identities
+    private let audit: AuditSink
+    private let registry: AppRegistry
+    private let context: RunContext
+    private let onEvent: (HostEvent) -> Void
+    /// The general pasteboard: the copied text, who owned it and where it was copied.
+    private var pasteboard: (text: String, owner: Account?, source: BundleID)?
+
+    init(state: DeviceState, audit: AuditSink, registry: AppRegistry, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
+        self.state = state
+        identities = Identities(state: state)
+        self.audit = audit
+        self.registry = registry
+        self.context = context
+        self.onEvent = onEvent
+    }
+
+    private var fleet: Fleet { state.fleet }
+
+    // MARK: - Services
+
+    /// Answers one service call for `app`. Every policy decision goes to the audit log.
+    func perform(_ request: ServiceRequest, for app: AppSpec) -> ServiceResult {
+        let result: ServiceResult
+        do {
+            result = try answer(request, for: app)
+        } catch {
+            result = ServiceResult(internalFailure(error, doing: request.name.replacingOccurrences(of: "_", with: " ")))
+        }
+        if let (verb, target, receiver, owner) = auditedAs(request) {
+            let source = (try? identities.current(of: app))??.upn ?? ""
+            audit.record(verb: verb, source: app.handle, sourceIdentity: source, destination: target,
+                         destinationIdentity: receiver, owner: owner, decision: decisionWord(result.verdict),
+                         reason: result.verdict.reason, explanation: result.verdict.explanation)
+        }
+        return result
+    }
+
+    private func decisionWord(_ v: Verdict) -> String {
+        switch v {
+        case .allowed: "allowed"
+        case .blocked: "blocked"
+        case .failed: "failed"
+        }
+    }
+
+    /// How a call appears in the audit log (verb, target, receiver, owner); `nil` for plain
+    /// file and protection calls, which decide nothing.
+    private func auditedAs(_ request: ServiceRequest) -> (String, String, String, String)? {
+        switch request {
+        case .copy: ("copy", "", "", "")
+        case .paste(let receiver): ("paste", "", receiver ?? "", "")
+        case .canSave(let l, let account): ("save", account.isEmpty ? "\(l)" : "\(l) (\(account))", "", account)
+        case .canOpen(let l, let account, let receiver): ("open", account.isEmpty ? "\(l)" : "\(l) (\(account))", receiver ?? "", account)
+        case .print: ("print", "", "", "")
+        case .notify(let account, _): ("notify", "", "", account)
+        case .keychainSet(let group, _, _): ("keychainSet", "keychain \(group)", "", "")
+        case .keychainGet(let group, _): ("keychainGet", "keychain \(group)", "", "")
+        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .shareTargets: nil
+        }
+    }
+
+    private func answer(_ request: ServiceRequest, for app: AppSpec) throws -> ServiceResult {
+        let bundle = app.bundleID
+        switch request {
+        case .writeFile(let path, let data, let owner):
+            // A file is owned by the effective file identity unless the app names one of its
+            // own accounts.
+            let owner = try owner ?? state.effectiveIdentity(app: app.identityOwner, for: .file)
+            if let o = owner, !o.isEmpty, try identities.signedIn(o, to: app) == nil {
+                onEvent(.hostile(handle: app.handle, what: "wrote a file as \(o), which is not signed in to it", disconnected: false))
+                return ServiceResult(.blocked(.notSignedIn, "\(o) is not signed in to \(bundle); a file can be owned only by an account of the app"))
+            }
+            let info = try state.writeFile(app: bundle, path: ContainerPath(parsing: path), data: data, owner: owner)
+            return ServiceResult(.allowed("wrote \(path)"), .file(owner: info.owner, encrypted: info.isEncrypted))
+        case .readFile(let path):
+            return ServiceResult(.allowed("read \(path)"), .data(try state.readFile(app: bundle, path: ContainerPath(parsing: path))))
+        case .fileOwner(let path):
+            let owner = try state.fileOwner(app: bundle, path: ContainerPath(parsing: path)) ?? ""
+            return ServiceResult(.allowed("\(path) is owned by \(owner.isEmpty ? "nobody (personal data)" : owner)"), .file(owner: owner, encrypted: false))
+        case .protect(let data, let owner):
+            let owner = try owner ?? identities.current(of: app)?.upn ?? ""
+            return ServiceResult(.allowed("protected for \(owner.isEmpty ? "unmanaged use" : owner)"), .data(try state.protect(data: data, owner: owner)))
+        case .unprotect(let data):
+            return ServiceResult(.allowed("unprotected"), .data(try state.unprotect(data: data)))
+        case .protectionInfo(let data):
+            let info = state.protectionInfo(data: data)
+            return ServiceResult(.allowed(info == nil ? "not protected" : "protected"),
+                                 .protection(info.map { ProtectionSummary(owner: $0.owner, encrypted: $0.isEncrypted) }))
+        case .keychainSet(let group, let key, let value):
+            let r = try state.keychainSet(app: bundle, group: group.isEmpty ? nil : group, key: key, value: value, owner: identities.current(of: app)?.upn)
+            return ServiceResult(keychainVerdict(r), .keychain(status: r.status, group: r.group ?? "", value: []))
+        case .keychainGet(let group, let key):
+            let r = try state.keychainGet(app: bundle, group: group.isEmpty ? nil : group, key: key)
+            return ServiceResult(keychainVerdict(r), .keychain(status: r.status, group: r.group ?? "", value: r.value ?? []))
+        case .copy(let text):
+            pasteboard = (text, try identities.current(of: app), bundle)
+            return ServiceResult(.allowed("copied \(text.count) characters in \(bundle)"))
+        case .paste(let receiver):
+            guard let board = pasteboard else { return ServiceResult(.allowed("the pasteboard is empty"), .paste(text: "")) }
+            let who = try receiver.map { $0.isEmpty ? nil : fleet.account(named: $0) ?? Account(upn: $0) } ?? identities.current(of: app)
+            let p = Enforcer.paste(board.text, owner: board.owner, copiedIn: board.source, into: bundle, as: who, in: fleet)
+            return ServiceResult(Verdict(p.decision), .paste(text: p.text))
+        case .canSave(let location, let account):
+            let owner = try identities.current(of: app)
+            return ServiceResult(Verdict(Enforcer.save(owner: owner, to: location, locationAccount: named(account), in: fleet)))
+        case .canOpen(let location, let account, let receiver):
+            let who = try receiver.map { $0.isEmpty ? nil : fleet.account(named: $0) ?? Account(upn: $0) } ?? identities.current(of: app)
+            return ServiceResult(Verdict(Enforcer.open(from: location, locationAccount: named(account), as: who, in: fleet)))
+        case .print:
+            return ServiceResult(Verdict(Enforcer.print(as: try identities.current(of: app), in: fleet)))
+        case .notify(let account, let text):
+            let n = Enforcer.notification(text, of: named(account), in: fleet)
+            guard let shown = n.shownText else { return ServiceResult(Verdict(n.decision)) }
+            return ServiceResult(.allowed(n.decision.explanation), .notification(shown: shown))
+        case .shareTargets(let types):
+            return ServiceResult(.allowed("the share sheet"), .shareTargets(try shareTargets(app, types: types)))
+        }
+    }
+
+    /// The policy's verdict; what iOS returns (`errSecItemNotFound`…) is the answer's status.
+    private func keychainVerdict(_ r: KeychainResult) -> Verdict {
+        if r.status == .missingEntitlement, r.decision.isAllowed {
+            return .blocked(.keychainEntitlement, r.decision.explanation)
+        }
+        return Verdict(r.decision)
+    }
+
+    /// An account a request names (`""` = none).
+    private func named(_ account: String) -> Account? {
+        guard !account.isEmpty else { return nil }
+        return fleet.account(named: account) ?? Account(upn: account)
+    }
+
+    /// What the share sheet lists for an item the app shares now: every other app, and every
+    /// extension whose activation rule accepts the item (managed data is offered only to
+    /// extensions accepting the Intune types), filtered by the owner's policy; an app's
+    /// "Open in" action extension replaces its "Copy to" entry for managed data.
+    private func shareTargets(_ app: AppSpec, types: [String]) throws -> [String] {
+        let owner = try identities.current(of: app)
+        let fleet = self.fleet
+        let managed = fleet.isManaged(owner)
+        var candidates: [ShareCandidate] = []
+        for other in registry.specs where other.bundleID != app.bundleID {
+            if other.descriptor.kind != .app {
+                guard let accepts = other.activation, accepts(types, managed).activated else { continue }
+            }
+            candidates.append(ShareCandidate(other.bundleID, receivedAs: try identities.current(of: other)))
+        }
+        let listed = Enforcer.shareTargets(owner: owner, from: app.bundleID, candidates: candidates, in: fleet)
+        return listed.compactMap { registry.app(withBundle: $0)?.handle }
+    }
+
+    // MARK: - Identities
+
+    /// Identity changes an app asks for. A switch to a managed identity runs conditional
+    /// launch; the PIN prompt is answered with what the user was scripted to type.
+    func setIdentity(_ request: SetIdentity, for app: AppSpec) -> IdentityResult {
+        let owner = app.identityOwner
+        let account: String? = request.account.isEmpty ? "" : request.account
+        let pin = context.takePinAnswer(app.key)
+        do {
+            let report = switch request.scope {
+            case .process: try state.setProcessAccountId(app: owner, account: account, pin: pin, now: nil)
+            case .ui: try state.setUIPolicyAccountId(app: owner, window: request.window, account: account, pin: pin, now: nil)
+            }
+            let status: IdentityResult.Status = switch report.result {
+            case .success: .success
+            case .canceled: .canceled
+            case .notAllowed: .notAllowed
+            case .failed: .failed
+            }
+            audit.record(verb: "switchIdentity", source: app.handle, sourceIdentity: request.account, owner: request.account,
+                         decision: "\(report.result)", reason: report.decision.blockedBy, explanation: report.decision.explanation)
+            if report.result == .notAllowed, !request.account.isEmpty, try identities.signedIn(request.account, to: app) == nil {
+                onEvent(.hostile(handle: app.handle, what: "asked for identity \(request.account), which is not signed in to it", disconnected: false))
+            }
+            return IdentityResult(status: status, reason: report.decision.blockedBy, explanation: report.decision.explanation, account: request.account)
+        } catch {
+            let v = internalFailure(error, doing: "switch identity")
+            return IdentityResult(status: .failed, reason: v.reason, explanation: v.explanation, account: request.account)
+        }
+    }
+
+    func identityInfo(window: String, for app: AppSpec) throws -> IdentityInfo {
+        let owner = app.identityOwner
+        let process = try state.processIdentity(app: owner)
+        let ui = try state.effectiveIdentity(app: owner, window: window, for: .ui)
+        return IdentityInfo(processIdentity: process ?? "", uiIdentity: ui ?? "", signedIn: try identities.accounts(of: app).map(\.upn))
+    }
+}

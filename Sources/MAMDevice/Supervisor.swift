@@ -1,0 +1,420 @@
+import Foundation
+import MAMDeviceState
+import MAMLoop
+import MAMModel
+import MAMWire
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the supervisor hands on: frames past the handshake, and children becoming ready or
+/// gone. The host routes them to the broker and the service desk.
+protocol ChildFrameRouter: AnyObject {
+    /// A frame of a ready child that is not the supervisor's own business. Throwing
+    /// `HostileFrame` cuts the child off.
+    func route(_ frame: Frame, from child: ChildConnection) throws
+    func childBecameReady(_ child: ChildConnection)
+    /// The child is gone: everything it owed or was owed must be answered now.
+    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit)
+    /// Deliveries whose deadline passed (the sweep's business, the broker's decision).
+    func expireDeliveries(of child: ChildConnection, now: UInt64)
+}
+
+/// A frame that breaks the protocol: the child is cut off with this sentence.
+struct HostileFrame: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Spawns the children, does the handshake, reads and checks their frames, sends them
+/// commands, notices exits, and ends them (`HostConfiguration.teardown`). One sweep timer
+/// watches every deadline: handshakes, commands, deliveries and teardown steps.
+final class Supervisor {
+    let loop: EventLoop
+    let configuration: HostConfiguration
+    let registry: AppRegistry
+    private let state: DeviceState
+    private let onEvent: (HostEvent) -> Void
+    private let environment: [String: String]
+    weak var router: (any ChildFrameRouter)?
+
+    /// Running (or starting, or stopping) children by handle.
+    private(set) var children: [AppHandle: ChildConnection] = [:]
+    /// Children replaced in `children` before they exited (an extension told `Bye` that is
+    /// started again for the next share): kept until their exit, ended at teardown.
+    private var retiring: [ObjectIdentifier: ChildConnection] = [:]
+    private var readyWaiters: [AppHandle: [(Result<Int32, HostError>) -> Void]] = [:]
+    private(set) var shuttingDown = false
+    private var shutdownCompletion: (() -> Void)?
+    private let sweep: MAMLoop.Timer
+    private var sweeping = false
+    private var signalWatchers: [SignalWatcher] = []
+    /// How often the sweep looks at deadlines while any is pending.
+    static let sweepInterval: UInt64 = 50
+
+    init(loop: EventLoop, configuration: HostConfiguration, registry: AppRegistry, state: DeviceState,
+         onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
+        self.loop = loop
+        self.configuration = configuration
+        self.registry = registry
+        self.state = state
+        self.onEvent = onEvent
+        environment = Self.childEnvironment(for: configuration)
+        do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
+    }
+
+    /// The host's environment plus `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a
+    /// plugin's `run` script can find an executable built beside `mamsim-app`, and
+    /// `MAMSIM_DEVICE_DIR`. Computed once per host: spawning is on the fleet-start path.
+    static func childEnvironment(for configuration: HostConfiguration) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["MAMSIM_BIN_DIR"] = URL(fileURLWithPath: configuration.appRuntime).deletingLastPathComponent().path
+        env["MAMSIM_DEVICE_DIR"] = configuration.deviceDirectory.path
+        return env
+    }
+
+    // MARK: - Lookup
+
+    func child(_ handle: AppHandle) -> ChildConnection? { children[handle] }
+
+    func readyChild(_ handle: AppHandle) -> ChildConnection? {
+        guard let c = children[handle], c.state == .ready else { return nil }
+        return c
+    }
+
+    var liveChildren: some Sequence<ChildConnection> { children.values.lazy.filter(\.isLive) }
+
+    // MARK: - Spawning
+
+    /// Spawns one app (if not running) and calls `completion` once it completed the handshake.
+    func launch(_ spec: AppSpec, _ completion: @escaping (Result<Int32, HostError>) -> Void) {
+        let key = spec.key
+        if let c = children[key], c.isLive {
+            if c.state == .ready { return completion(.success(c.pid)) }
+            readyWaiters[key, default: []].append(completion)
+            return
+        }
+        guard !shuttingDown else { return completion(.failure(.shuttingDown)) }
+        readyWaiters[key, default: []].append(completion)
+        do {
+            try spawn(spec)
+        } catch {
+            finishWaiters(key, .failure(error))
+        }
+    }
+
+    private func spawn(_ spec: AppSpec) throws(HostError) {
+        let pipe: MAMLoop.Pipe
+        do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
+        let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
+        let program = spec.executable ?? configuration.appRuntime
+        do {
+            child.process = try ChildProcess(
+                loop: loop, executable: program, arguments: spec.arguments, environment: environment, channel: pipe,
+                quiet: configuration.quietChildren
+            ) { [weak self, weak child] exit in
+                guard let self, let child else { return }
+                self.childExited(child, exit)
+            }
+        } catch {
+            pipe.close()
+            onEvent(.spawnFailed(handle: spec.handle, error: "\(program): \(error)"))
+            throw .spawnFailed(spec.handle, "\(program): \(error)")
+        }
+        if let old = children[spec.key], old !== child { retiring[ObjectIdentifier(old)] = old }
+        children[spec.key] = child
+        // A new process: window identities start empty, a single-identity app runs as its
+        // enrolled account again (what the store acknowledged survives).
+        do {
+            try state.appLaunched(app: spec.identityOwner)
+        } catch {
+            onEvent(.note("\(spec.handle): could not reset its window identities at launch: \(error)"))
+        }
+        onEvent(.spawned(handle: spec.handle, pid: child.pid))
+        do {
+            try pipe.startReading(onRead: { [weak self, weak child] chunk in
+                guard let self, let child else { return }
+                self.received(chunk, from: child)
+            }, onEnd: { [weak self, weak child] error in
+                guard let self, let child else { return }
+                self.channelEnded(child, error)
+            })
+        } catch {
+            disconnect(child, because: "cannot read its channel: \(error)")
+            return
+        }
+        child.handshakeDeadline = loop.now + configuration.handshakeTimeout.milliseconds
+        watchDeadlines()
+    }
+
+    private func finishWaiters(_ key: AppHandle, _ result: Result<Int32, HostError>) {
+        guard let waiters = readyWaiters.removeValue(forKey: key) else { return }
+        for w in waiters { w(result) }
+    }
+
+    // MARK: - Frames
+
+    /// Bytes from a child: framing, decoding and protocol-order checks. Any violation cuts the
+    /// child off; the host and the other children carry on.
+    private func received(_ chunk: UnsafeRawBufferPointer, from child: ChildConnection) {
+        guard child.isLive else { return }
+        do {
+            try child.decoder.feed(chunk) { payload in
+                guard child.isLive else { return }
+                let frame: Frame
+                do {
+                    frame = try FrameParser.parse(payload)
+                } catch {
+                    throw HostileFrame("sent an unreadable frame: \(error)")
+                }
+                try self.dispatch(frame, from: child)
+            }
+        } catch let hostile as HostileFrame {
+            disconnect(child, because: hostile.message)
+        } catch {
+            disconnect(child, because: "sent a bad frame: \(error)")
+        }
+    }
+
+    private func dispatch(_ frame: Frame, from child: ChildConnection) throws {
+        guard frame.seq > child.lastSeqFromChild else {
+            throw HostileFrame("sent frame seq \(frame.seq) after \(child.lastSeqFromChild) (sequence numbers must grow)")
+        }
+        child.lastSeqFromChild = frame.seq
+        if child.state == .spawning {
+            guard case .hello(let hello) = frame.body else {
+                throw HostileFrame("sent \(frame.body.name) before hello")
+            }
+            guard hello.protocolVersion == Hello.currentProtocolVersion else {
+                throw HostileFrame("speaks protocol version \(hello.protocolVersion); this host speaks \(Hello.currentProtocolVersion) (proto/mamsim/v2)")
+            }
+            welcome(child, seq: frame.seq)
+            return
+        }
+        switch frame.body {
+        case .hello:
+            throw HostileFrame("sent a second hello")
+        case .commandResult(let result):
+            guard let pending = child.pendingCommands.removeValue(forKey: frame.replyTo) else {
+                throw HostileFrame("answered command \(frame.replyTo), which the host never sent or which timed out")
+            }
+            guard result.answers(pending.command) else {
+                pending.completion(.error(.badRequest, "\(child.handle) answered \(pending.command.name) with \(result.name)"))
+                throw HostileFrame("answered command \(pending.command.name) with \(result.name)")
+            }
+            pending.completion(result)
+        case .ping(let bytes):
+            child.send(.ping(bytes), replyTo: frame.seq)
+        case .bye:
+            child.exitExpected = true
+            child.state = .closing
+        case .error(let code, let message):
+            onEvent(.note("\(child.handle) reported an error: \(code): \(message)"))
+        case .welcome, .shareResult, .deliver, .command, .identityResult, .identityInfo, .serviceResult:
+            throw HostileFrame("sent \(frame.body.name), which only the host may send")
+        case .shareRequest, .deliverAck, .setIdentity, .getIdentity, .serviceRequest:
+            try router?.route(frame, from: child)
+        }
+    }
+
+    private func welcome(_ child: ChildConnection, seq: UInt64) {
+        child.state = .ready
+        child.handshakeDeadline = .max
+        let kind: ChildKind = switch child.spec.descriptor.kind {
+        case .app: .app
+        case .share: .shareExtension
+        case .action: .actionExtension
+        }
+        let process: String?
+        do {
+            process = try state.processIdentity(app: child.spec.identityOwner)
+        } catch {
+            onEvent(.note("\(child.handle): its process identity cannot be read: \(error)"))
+            process = nil
+        }
+        child.send(.welcome(Welcome(
+            bundleID: child.bundleID, kind: kind, appHandle: child.handle,
+            processIdentity: process ?? "", maxFrameSize: configuration.maximumFrameSize)),
+            replyTo: seq)
+        onEvent(.ready(handle: child.handle, bundle: child.bundleID, pid: child.pid))
+        finishWaiters(child.key, .success(child.pid))
+        router?.childBecameReady(child)
+    }
+
+    // MARK: - Commands
+
+    /// Sends a command to a ready child; `completion` runs exactly once, with the child's
+    /// answer, or `.error` if it is not running, dies, or does not answer in time.
+    func command(_ spec: AppSpec, _ command: Command, _ completion: @escaping (CommandResult) -> Void) {
+        guard let child = readyChild(spec.key) else {
+            return completion(.error(.appNotRunning, "\(spec.handle) is not running; launch it first"))
+        }
+        let seq = child.send(.command(command))
+        if case .exit = command { return completion(.acknowledged) }
+        child.pendingCommands[seq] = PendingCommand(
+            command: command, deadline: loop.now + configuration.commandTimeout.milliseconds, completion: completion)
+        watchDeadlines()
+    }
+
+    // MARK: - Deadlines
+
+    /// Starts the sweep if it is not running; it stops itself when nothing has a deadline.
+    func watchDeadlines() {
+        guard !sweeping else { return }
+        sweeping = true
+        sweep.start(after: Self.sweepInterval, repeat: Self.sweepInterval) { [weak self] in self?.sweepDeadlines() }
+    }
+
+    private func sweepDeadlines() {
+        let now = loop.now
+        var anything = false
+        for child in Array(children.values) + Array(retiring.values) {
+            if child.state == .spawning, child.handshakeDeadline <= now {
+                disconnect(child, because: "sent no hello within \(configuration.handshakeTimeout)")
+            }
+            let late = child.pendingCommands.filter { $0.value.deadline <= now }
+            for (seq, pending) in late.sorted(by: { $0.key < $1.key }) {
+                child.pendingCommands[seq] = nil
+                pending.completion(.error(.timeout, "\(child.handle) did not answer \(pending.command.name) within \(configuration.commandTimeout)"))
+            }
+            router?.expireDeliveries(of: child, now: now)
+            if let step = child.teardownStep, child.teardownDeadline <= now { takeTeardownStep(step, of: child) }
+            if child.state != .exited, child.hasDeadlines { anything = true }
+        }
+        if !anything {
+            sweep.stop()
+            sweeping = false
+        }
+    }
+
+    // MARK: - Exits and disconnects
+
+    /// Cuts a child off: tells it why (best effort), stops listening, and kills it.
+    func disconnect(_ child: ChildConnection, because why: String, hostile: Bool = true) {
+        guard child.state != .exited else { return }
+        if hostile { onEvent(.hostile(handle: child.handle, what: why, disconnected: true)) }
+        if child.state != .closing {
+            child.send(.error(code: .badRequest, message: why))
+            child.pipe.flush()
+            child.state = .closing
+        }
+        child.pipe.stopReading()
+        child.exitExpected = true
+        child.process?.kill(SIGKILL)
+    }
+
+    private func channelEnded(_ child: ChildConnection, _ error: UVError?) {
+        // The process exit callback does the bookkeeping; a child whose channel closed but
+        // that keeps running is of no use to anyone.
+        if child.state == .spawning || child.state == .ready {
+            child.state = .closing
+            if !child.exitExpected, let error {
+                onEvent(.note("\(child.handle): channel ended: \(error)"))
+            }
+            child.process?.kill(SIGTERM)
+        }
+    }
+
+    private func childExited(_ child: ChildConnection, _ exit: ChildProcess.Exit) {
+        child.state = .exited
+        child.teardownStep = nil
+        onEvent(.exited(handle: child.handle, pid: child.pid, exit: exit, expected: child.exitExpected))
+        let commands = child.pendingCommands
+        child.pendingCommands.removeAll()
+        for (_, c) in commands.sorted(by: { $0.key < $1.key }) {
+            c.completion(.error(.appNotRunning, "\(child.handle) \(exit)"))
+        }
+        router?.childWentAway(child, exit: exit)
+        child.pipe.close()
+        child.process?.close()
+        retiring[ObjectIdentifier(child)] = nil
+        // A newer instance of the same extension may be starting: its waiters are not ours.
+        if children[child.key] === child {
+            children[child.key] = nil
+            finishWaiters(child.key, .failure(.exitedDuringHandshake(child.handle, "\(exit)")))
+        }
+        if shuttingDown { teardownProgress() }
+    }
+
+    /// Kills a child as a crash would (SIGKILL by default). Its pending work fails.
+    func kill(_ spec: AppSpec, signal: Int32) -> Bool {
+        guard let child = children[spec.key], child.isLive else { return false }
+        child.process?.kill(signal)
+        return true
+    }
+
+    // MARK: - Teardown
+
+    /// Ends one child by walking `HostConfiguration.teardown` (an extension with nothing
+    /// left to do, or every child at shutdown).
+    func end(_ child: ChildConnection, reason: String) {
+        guard child.isLive, child.teardownStep == nil else { return }
+        child.exitExpected = true
+        child.state = .closing
+        child.byeReason = reason
+        takeTeardownStep(0, of: child)
+    }
+
+    private func takeTeardownStep(_ index: Int, of child: ChildConnection) {
+        guard child.state != .exited, index < configuration.teardown.count else {
+            child.teardownStep = nil
+            return
+        }
+        let wait: Duration
+        switch configuration.teardown[index] {
+        case .ask(let w):
+            child.send(.bye(reason: child.byeReason))
+            wait = w
+        case .signal(let s, let w):
+            child.process?.kill(s)
+            wait = w
+        case .kill:
+            child.process?.kill(SIGKILL)
+            wait = .zero
+        }
+        child.teardownStep = index + 1 < configuration.teardown.count ? index + 1 : nil
+        child.teardownDeadline = loop.now + wait.milliseconds
+        watchDeadlines()
+    }
+
+    /// Ends every child (see `end`); `completion` runs when no child is left.
+    func shutdown(_ completion: @escaping () -> Void) {
+        if shuttingDown {
+            let previous = shutdownCompletion
+            shutdownCompletion = { previous?(); completion() }
+            return
+        }
+        shuttingDown = true
+        shutdownCompletion = completion
+        for child in Array(children.values) + Array(retiring.values) {
+            end(child, reason: "the device is shutting down")
+        }
+        teardownProgress()
+    }
+
+    private func teardownProgress() {
+        guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
+        sweep.close()
+        sweeping = false
+        for w in signalWatchers { w.close() }
+        signalWatchers.removeAll()
+        let done = shutdownCompletion
+        shutdownCompletion = nil
+        done?()
+    }
+
+    /// SIGINT and SIGTERM to the host tear the fleet down gracefully, then call `then`.
+    func handleTerminationSignals(then: @escaping (Int32) -> Void) throws {
+        for sig in [SIGINT, SIGTERM] {
+            let watcher = try SignalWatcher(loop: loop)
+            try watcher.start(signal: sig) { [weak self] s in
+                guard let self else { return }
+                self.onEvent(.note("signal \(s): tearing the fleet down"))
+                self.shutdown { then(s) }
+            }
+            signalWatchers.append(watcher)
+        }
+    }
+}
