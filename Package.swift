@@ -76,6 +76,6 @@ let package = Package(
         .testTarget(name: "MAMCLITests"),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"]),
         .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"]),
-        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop"]),
+        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState"]),
     ]
 )

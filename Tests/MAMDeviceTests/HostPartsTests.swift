@@ -1,0 +1,130 @@
+import Foundation
+import MAMDevice
+import MAMDeviceState
+import MAMModel
+import MAMWire
+import Testing
+
+/// The host's parts, each attacked or timed out on purpose, with real child processes.
+@Suite(.serialized) struct HostPartsTests {
+    @Test func aDeliveryNotAcknowledgedInTimeFailsWithTimeoutAndALateAckIsIgnoredNotPunished() async throws {
+        let log = EventLog()
+        // Says hello, then acknowledges the first delivery (Deliver seq 2) two seconds late.
+        let ack = FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "late", accepted: true))))
+        var framed: [UInt8] = []
+        appendFrameHeader(length: ack.count, to: &framed)
+        framed += ack
+        let late = try scriptedChild(
+            "late", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "late")))],
+            then: "sleep 2\nprintf '\(framed.map { String(format: "\\%03o", $0) }.joined())' >&3\nsleep 30")
+        let spec = AppSpec(handle: "late", descriptor: AppDescriptor(bundleID: "com.contoso.late"), executable: late)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.deliveryTimeout = .milliseconds(500)
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let outcome = await host.share(from: "app0", to: "late", item: textItem("late", "x"))
+        #expect(outcome.reason == .timeout, "\(outcome)")
+        try await log.wait(for: "the late acknowledgement") {
+            if case .note(let n) = $0, n.contains("after its deadline") { n } else { nil }
+        }
+        #expect(log.hostile.isEmpty, "an honest late answer is not hostile: \(log.hostile)")
+        #expect(await host.pid(of: "late") != nil, "the late app is still running")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aChildThatNeverSaysHelloIsCutOffAfterTheHandshakeTimeout() async throws {
+        let log = EventLog()
+        let mute = try scriptedChild("mute", frames: [])
+        let spec = AppSpec(handle: "mute", descriptor: AppDescriptor(bundleID: "com.contoso.mute"), executable: mute)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.handshakeTimeout = .milliseconds(300)
+        let host = try HostController(configuration: config) { log.record($0) }
+        let failures = await host.startFleet()
+        #expect(failures["mute"] != nil)
+        #expect(log.hostile.contains { $0.hasPrefix("mute: sent no hello within") }, "\(log.hostile)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aFloodBeyondTheSharesInFlightCapIsRefusedAndTheRestDelivered() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.maximumSharesInFlight = 8
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        // 64 shares with up to 64 unanswered: those beyond 8 in flight are refused.
+        let result = await host.command("app0", .flood(Flood(destination: "app1", count: 64, size: 16, window: 64)))
+        guard case .flood(let delivered, let problem) = result else { Issue.record("\(result)"); return }
+        #expect(delivered >= 8 && delivered < 64, "\(delivered) delivered")
+        #expect(problem?.reason == .badRequest)
+        #expect(problem?.explanation.contains("shares in flight") == true, "\(String(describing: problem))")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aChildSpeakingProtocolVersion1IsToldWhichVersionTheHostSpeaks() async throws {
+        let log = EventLog()
+        let old = try scriptedChild("old", frames: [Frame(seq: 1, body: .hello(Hello(protocolVersion: 1, pid: 1, runtime: "v1")))])
+        let spec = AppSpec(handle: "old", descriptor: AppDescriptor(bundleID: "com.contoso.old"), executable: old)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet()["old"] != nil)
+        #expect(log.hostile.contains { $0.contains("speaks protocol version 1; this host speaks 2") }, "\(log.hostile)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func anAnswerToTheWrongCommandCutsTheChildOffAndTheCallerGetsAnError() async throws {
+        let log = EventLog()
+        // Says hello, then answers the first command (seq 2 from the host) with a flood result.
+        let liar = try scriptedChild("liar", frames: [
+            Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "liar"))),
+        ], then: "sleep 1.5\n" + (try shellWrite(Frame(seq: 2, replyTo: 2, body: .commandResult(.flood(delivered: 1, firstProblem: nil))))) + "\nsleep 30")
+        let spec = AppSpec(handle: "liar", descriptor: AppDescriptor(bundleID: "com.contoso.liar"), executable: liar)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let added = await host.command("liar", .addIdentity(account: "alice@contoso.com"))
+        #expect(added == .error(.badRequest, "liar answered add_identity with flood"), "\(added)")
+        try await log.wait(for: "liar cut off") { if case .hostile(let h, _, true) = $0, h == "liar" { h } else { nil } }
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aHostThatCannotOpenItsDeviceFailsCleanlyAndLeavesNoThreadOrLoop() async throws {
+        var config = try makeConfiguration(apps: 1)
+        // A regular file where the device directory should be.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-not-a-dir-\(UUID().uuidString)")
+        try Data("x".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        config.deviceDirectory = file
+        #expect(throws: HostError.self) { try HostController(configuration: config) }
+        var duplicate = try makeConfiguration(apps: 1)
+        duplicate.apps.append(AppSpec(handle: "APP0", descriptor: AppDescriptor(bundleID: "com.contoso.other")))
+        #expect(throws: HostError.duplicateApp("APP0")) { try HostController(configuration: duplicate) }
+    }
+
+    @Test func everyAnsweredShareHasItsAuditLineCommittedBeforeTheAnswerLeft() async throws {
+        let config = try makeConfiguration(apps: 2)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        _ = await host.signIn("app0", account: "alice@contoso.com")
+        _ = await host.signIn("app1", account: "alice@contoso.com")
+        for i in 0..<20 {
+            _ = await host.share(from: "app0", to: i % 2 == 0 ? "app1" : "notes", item: textItem("a\(i)", "x"), identity: "alice@contoso.com")
+        }
+        // Read the store from a second connection, as a restarted host would after a SIGKILL:
+        // only committed lines are there.
+        let store = try DeviceState(directory: config.deviceDirectory, fleet: config.fleet)
+        let shares = try store.auditEvents().filter { $0.verb == "share" }
+        #expect(shares.count == 20, "\(shares.count) share lines committed")
+        #expect(shares.filter { $0.decision == "blocked" }.count == 10)
+        #expect(await host.shutdown() == 0)
+    }
+}
+
+/// A shell command writing `frame` (length-prefixed) to fd 3.
+func shellWrite(_ frame: Frame) throws -> String {
+    var bytes: [UInt8] = []
+    FrameEncoder.encode(frame, appendingTo: &bytes)
+    return "printf '\(bytes.map { String(format: "\\%03o", $0) }.joined())' >&3"
+}
