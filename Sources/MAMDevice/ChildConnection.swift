@@ -23,6 +23,7 @@ final class ChildConnection {
     /// Where the child is in `HostConfiguration.teardown`, once the host began ending it:
     /// the next step to take and when (loop ms).
     var teardownStep: Int?
+    var teardownStarted = false
     var teardownDeadline: UInt64 = .max
     /// What the child is told in its `Bye`.
     var byeReason = ""

@@ -349,8 +349,11 @@ final class Supervisor {
 
     /// Ends one child by walking `HostConfiguration.teardown` (an extension with nothing
     /// left to do, or every child at shutdown).
+    /// A child already closing (it said bye, its channel ended, it was cut off) is walked
+    /// through the list too, so one that lingers is still signalled and killed.
     func end(_ child: ChildConnection, reason: String) {
-        guard child.isLive, child.teardownStep == nil else { return }
+        guard child.state != .exited, !child.teardownStarted else { return }
+        child.teardownStarted = true
         child.exitExpected = true
         child.state = .closing
         child.byeReason = reason

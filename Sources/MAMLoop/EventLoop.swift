@@ -76,6 +76,19 @@ public final class EventLoop {
     public func close() -> Int32 {
         guard !closed else { return 0 }
         closed = true
+        // Every handle still open (a set-up that failed half-way, an owner that never closed
+        // its own) is closed through its wrapper, which releases its retain and memory as on
+        // any close: libuv's own `close_loop` pattern, so `uv_loop_close` can succeed.
+        var open: [UnsafeMutablePointer<uv_handle_t>] = []
+        withUnsafeMutablePointer(to: &open) { list in
+            uv_walk(raw, { h, arg in
+                arg!.assumingMemoryBound(to: [UnsafeMutablePointer<uv_handle_t>].self).pointee.append(h!)
+            }, list)
+        }
+        let own = [flushPrepare.map(UnsafeMutableRawPointer.init), flushCheck.map(UnsafeMutableRawPointer.init)]
+        for h in open where uv_is_closing(h) == 0 && !own.contains(UnsafeMutableRawPointer(h)) && h.pointee.data != nil {
+            Unmanaged<Handle>.fromOpaque(h.pointee.data).takeUnretainedValue().close()
+        }
         if let p = flushPrepare {
             uv_prepare_stop(p)
             uv_close(UnsafeMutableRawPointer(p).assumingMemoryBound(to: uv_handle_t.self)) { h in

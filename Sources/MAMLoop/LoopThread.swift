@@ -47,10 +47,18 @@ public final class LoopThread: Sendable {
             let loop: EventLoop
             do {
                 loop = try EventLoop()
+            } catch {
+                start.error = error
+                sem_post(&start.ready)
+                return nil
+            }
+            do {
                 let waker = try Waker(loop: loop)
                 try start.setup(loop)
                 start.waker = waker
             } catch {
+                // What the set-up opened before it failed is closed with the loop.
+                start.box.closeStatus = loop.close()
                 start.error = error
                 sem_post(&start.ready)
                 return nil

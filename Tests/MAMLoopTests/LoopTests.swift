@@ -173,3 +173,25 @@ private func finish(_ loop: EventLoop) {
     loop.run()
     finish(loop)
 }
+
+/// A set-up that fails half-way leaves nothing open: the handles it made are closed with the
+/// loop (their wrappers freed), and the loop thread ends.
+@Test func aLoopThreadWhoseSetUpFailsClosesWhatItOpened() throws {
+    final class Seen: @unchecked Sendable {
+        weak var timer: MAMLoop.Timer?
+        weak var pipe: MAMLoop.Pipe?
+    }
+    struct SetUpFailed: Error {}
+    let seen = Seen()
+    #expect(throws: SetUpFailed.self) {
+        _ = try LoopThread { loop in
+            let timer = try MAMLoop.Timer(loop: loop)
+            timer.start(after: 60_000) {}
+            seen.timer = timer
+            seen.pipe = try MAMLoop.Pipe(loop: loop)
+            throw SetUpFailed()
+        }
+    }
+    #expect(seen.timer == nil, "the timer's wrapper was released by its close callback")
+    #expect(seen.pipe == nil, "the pipe's wrapper was released by its close callback")
+}
