@@ -9,14 +9,26 @@ import Testing
 @Suite(.serialized) struct HostPartsTests {
     @Test func aDeliveryNotAcknowledgedInTimeFailsWithTimeoutAndALateAckIsIgnoredNotPunished() async throws {
         let log = EventLog()
-        // Says hello, then acknowledges the first delivery (Deliver seq 2) two seconds late.
-        let ack = FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "late", accepted: true))))
-        var framed: [UInt8] = []
-        appendFrameHeader(length: ack.count, to: &framed)
-        framed += ack
-        let late = try scriptedChild(
-            "late", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "late")))],
-            then: "sleep 2\nprintf '\(framed.map { String(format: "\\%03o", $0) }.joined())' >&3\nsleep 30")
+        // Says hello, waits for the first delivery (the host's frame 2, after Welcome), and
+        // acknowledges it a second after its deadline.
+        var hello: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "late"))), appendingTo: &hello)
+        var ack: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "late", accepted: true))), appendingTo: &ack)
+        let late = try pythonChild("late", """
+            import os, struct, time
+            os.write(3, bytes(\(hello)))
+            def frame():
+                n = struct.unpack(">I", os.read(3, 4))[0]
+                body = b""
+                while len(body) < n:
+                    body += os.read(3, n - len(body))
+            frame()   # welcome
+            frame()   # deliver
+            time.sleep(1.5)
+            os.write(3, bytes(\(ack)))
+            time.sleep(30)
+            """)
         let spec = AppSpec(handle: "late", descriptor: AppDescriptor(bundleID: "com.contoso.late"), executable: late)
         var config = try makeConfiguration(apps: 1, extra: [spec])
         config.fleet.install(spec.descriptor)
@@ -75,10 +87,25 @@ import Testing
 
     @Test func anAnswerToTheWrongCommandCutsTheChildOffAndTheCallerGetsAnError() async throws {
         let log = EventLog()
-        // Says hello, then answers the first command (seq 2 from the host) with a flood result.
-        let liar = try scriptedChild("liar", frames: [
-            Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "liar"))),
-        ], then: "sleep 1.5\n" + (try shellWrite(Frame(seq: 2, replyTo: 2, body: .commandResult(.flood(delivered: 1, firstProblem: nil))))) + "\nsleep 30")
+        // Says hello, waits for the first command (the host's frame 2) and answers it with a
+        // flood result.
+        var hello: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "liar"))), appendingTo: &hello)
+        var answer: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .commandResult(.flood(delivered: 1, firstProblem: nil))), appendingTo: &answer)
+        let liar = try pythonChild("liar", """
+            import os, struct, time
+            os.write(3, bytes(\(hello)))
+            def frame():
+                n = struct.unpack(">I", os.read(3, 4))[0]
+                body = b""
+                while len(body) < n:
+                    body += os.read(3, n - len(body))
+            frame()   # welcome
+            frame()   # the command
+            os.write(3, bytes(\(answer)))
+            time.sleep(30)
+            """)
         let spec = AppSpec(handle: "liar", descriptor: AppDescriptor(bundleID: "com.contoso.liar"), executable: liar)
         var config = try makeConfiguration(apps: 1, extra: [spec])
         config.fleet.install(spec.descriptor)
@@ -122,9 +149,12 @@ import Testing
     }
 }
 
-/// A shell command writing `frame` (length-prefixed) to fd 3.
-func shellWrite(_ frame: Frame) throws -> String {
-    var bytes: [UInt8] = []
-    FrameEncoder.encode(frame, appendingTo: &bytes)
-    return "printf '\(bytes.map { String(format: "\\%03o", $0) }.joined())' >&3"
+/// A Python program standing in for an app (raw frames on fd 3, no protobuf library).
+func pythonChild(_ name: String, _ program: String) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let script = dir.appendingPathComponent("\(name).py")
+    try ("#!/usr/bin/env python3\n" + program).write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    return script.path
 }
