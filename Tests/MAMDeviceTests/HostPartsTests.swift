@@ -16,15 +16,9 @@ import Testing
         var ack: [UInt8] = []
         FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "late", accepted: true))), appendingTo: &ack)
         let late = try pythonChild("late", """
-            import os, struct, time
             os.write(3, bytes(\(hello)))
-            def frame():
-                n = struct.unpack(">I", os.read(3, 4))[0]
-                body = b""
-                while len(body) < n:
-                    body += os.read(3, n - len(body))
-            frame()   # welcome
-            frame()   # deliver
+            readFrame()   # welcome
+            readFrame()   # deliver
             time.sleep(1.5)
             os.write(3, bytes(\(ack)))
             time.sleep(30)
@@ -94,15 +88,9 @@ import Testing
         var answer: [UInt8] = []
         FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .commandResult(.flood(delivered: 1, firstProblem: nil))), appendingTo: &answer)
         let liar = try pythonChild("liar", """
-            import os, struct, time
             os.write(3, bytes(\(hello)))
-            def frame():
-                n = struct.unpack(">I", os.read(3, 4))[0]
-                body = b""
-                while len(body) < n:
-                    body += os.read(3, n - len(body))
-            frame()   # welcome
-            frame()   # the command
+            readFrame()   # welcome
+            readFrame()   # the command
             os.write(3, bytes(\(answer)))
             time.sleep(30)
             """)
@@ -147,14 +135,4 @@ import Testing
         #expect(shares.filter { $0.decision == "blocked" }.count == 10)
         #expect(await host.shutdown() == 0)
     }
-}
-
-/// A Python program standing in for an app (raw frames on fd 3, no protobuf library).
-func pythonChild(_ name: String, _ program: String) throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let script = dir.appendingPathComponent("\(name).py")
-    try ("#!/usr/bin/env python3\n" + program).write(to: script, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-    return script.path
 }

@@ -87,25 +87,28 @@ import Testing
         for s in specs { config.fleet.install(s.descriptor) }
         let host = try HostController(configuration: config) { log.record($0) }
         _ = await host.startFleet()
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(log.hostile.contains { $0.contains("early: sent bye before hello") }, "\(log.hostile)")
-        #expect(log.hostile.contains { $0.contains("replay: sent frame seq 5 after 5") }, "\(log.hostile)")
+        try await log.wait(for: "early cut off") { if case .hostile("early", let what, true) = $0, what == "sent bye before hello" { what } else { nil } }
+        try await log.wait(for: "replay cut off") { if case .hostile("replay", let what, true) = $0, what.contains("sent frame seq 5 after 5") { what } else { nil } }
         #expect(await host.share(from: "app1", to: "app0", item: textItem("ok", "ok")) == .delivered)
         #expect(await host.shutdown() == 0)
     }
 
     @Test func aDestinationKilledMidTransferFailsTheShareAndTheHostServesOthers() async throws {
-        // A destination that completes the handshake but never acknowledges anything.
-        let silent = try scriptedChild("silent", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "silent")))])
+        // A destination that completes the handshake and dies (SIGKILL) once the item arrived.
+        var hello: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "silent"))), appendingTo: &hello)
+        let silent = try pythonChild("silent", """
+            os.write(3, bytes(\(hello)))
+            readFrame()   # welcome
+            readFrame()   # deliver
+            os.kill(os.getpid(), 9)
+            """)
         let spec = AppSpec(handle: "silent", descriptor: AppDescriptor(bundleID: "com.contoso.silent"), executable: silent)
         var config = try makeConfiguration(apps: 2, extra: [spec])
         config.fleet.install(spec.descriptor)
         let host = try HostController(configuration: config)
         #expect(await host.startFleet().isEmpty)
-        async let outcome = host.share(from: "app0", to: "silent", item: textItem("lost", "data"))
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(await host.kill("silent"))
-        let result = await outcome
+        let result = await host.share(from: "app0", to: "silent", item: textItem("lost", "data"))
         #expect(result.reason == .appNotRunning, "\(result)")
         #expect(result.explanation.contains("before acknowledging"))
         #expect(await host.share(from: "app0", to: "app1", item: textItem("next", "next")) == .delivered)
@@ -134,11 +137,12 @@ import Testing
     }
 
     @Test func aCrashedAppCanBeRelaunched() async throws {
-        let host = try HostController(configuration: try makeConfiguration(apps: 2))
+        let log = EventLog()
+        let host = try HostController(configuration: try makeConfiguration(apps: 2)) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
         let first = await host.pid(of: "app1")
         #expect(await host.kill("app1"))
-        try await Task.sleep(for: .milliseconds(200))
+        try await log.wait(for: "app1 reaped") { if case .exited("app1", _, let exit, false) = $0 { exit.signal } else { nil } }
         #expect(await host.share(from: "app0", to: "app1", item: textItem("a", "a")).reason == .appNotRunning)
         let relaunched = await host.launch("app1")
         #expect((try? relaunched.get()) != nil)

@@ -108,3 +108,28 @@ func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
 func temporaryDeviceDirectory() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-device-\(UUID().uuidString)")
 }
+
+/// A Python program standing in for an app (raw frames on fd 3, no protobuf library).
+/// `readFrame()` in the program reads one frame from the host and returns its bytes.
+func pythonChild(_ name: String, _ program: String) throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let script = dir.appendingPathComponent("\(name).py")
+    let prelude = """
+        import os, struct, sys, time
+        def readExactly(n):
+            data = b""
+            while len(data) < n:
+                chunk = os.read(3, n - len(data))
+                if not chunk:
+                    sys.exit(0)
+                data += chunk
+            return data
+        def readFrame():
+            return readExactly(struct.unpack(">I", readExactly(4))[0])
+
+        """
+    try ("#!/usr/bin/env python3\n" + prelude + program).write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    return script.path
+}
