@@ -195,7 +195,7 @@ public final class HostController: Sendable {
                 guard let host = box.host else { return once.resume(()) }
                 host.shutdown {
                     box.host = nil
-                    thread.waker.close()
+                    thread.stopAcceptingJobs()
                     once.resume(())
                 }
             }

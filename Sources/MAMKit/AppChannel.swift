@@ -56,6 +56,8 @@ public final class AppChannel {
     /// `configure` install the handlers, says hello, runs until the host says bye or closes
     /// the channel, and exits (status 2 with a message on stderr when there is no host).
     public static func runProgram(runtime: String, _ configure: (AppChannel) -> Void) -> Never {
+        // The program's entry: a write to a host that went away fails instead of killing us.
+        System.ignoreBrokenPipes()
         let loop: EventLoop
         let channel: AppChannel
         do {

@@ -147,7 +147,7 @@ public final class MAMApp: Sendable {
             box.channel?.close()
             box.channel = nil
         }
-        thread.submit { [thread] in thread.waker.close() }
+        thread.submit { [thread] in thread.stopAcceptingJobs() }
         _ = thread.join()
     }
 }

@@ -38,20 +38,20 @@ public final class ChildProcess {
     ) throws(UVError) {
         // The SIGCHLD watcher is running before the child exists, so its exit cannot be missed.
         let reaper = try loop.reaper()
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            let error = UVError(-errno)
+        let hostEnd: Int32, childEnd: Int32
+        do {
+            (hostEnd, childEnd) = try System.socketPair()
+        } catch {
             reaper.closeIfIdle()
             throw error
         }
-        let (hostEnd, childEnd) = (fds[0], fds[1])
         var spawnedPid: pid_t = 0
-        let status = ChildProcess.spawn(
+        let status = System.spawn(
             executable, arguments: arguments, environment: environment, channelFD: childEnd,
             stdout: quiet ? .discard : .inherit, stderr: quiet ? .discard : .inherit, pid: &spawnedPid)
-        Glibc.close(childEnd)
+        System.close(childEnd)
         guard status == 0 else {
-            Glibc.close(hostEnd)
+            System.close(hostEnd)
             reaper.closeIfIdle()
             throw UVError(-status)
         }
@@ -61,62 +61,10 @@ public final class ChildProcess {
         reaper.register(self)
         let opened = uv_pipe_open(channel.pipePointer, hostEnd)
         if opened < 0 {
-            Glibc.close(hostEnd)
+            System.close(hostEnd)
             kill(SIGKILL)
             throw UVError(opened)
         }
-    }
-
-    /// Where a spawned program's standard output goes.
-    enum Output {
-        case inherit, discard
-        case file(String)
-    }
-
-    /// `posix_spawn` with a clean signal state: an empty mask and default dispositions (a
-    /// parent that ignores SIGPIPE or blocks SIGCHLD must not pass that on), stdin from
-    /// /dev/null, and `channelFD` (if any) as the child's fd 3. Returns 0 or an errno.
-    static func spawn(
-        _ executable: String, arguments: [String], environment: [String: String]?, channelFD: Int32?,
-        stdout: Output, stderr: Output, pid: inout pid_t
-    ) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        for (fd, output) in [(Int32(1), stdout), (Int32(2), stderr)] {
-            switch output {
-            case .inherit: break
-            case .discard: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
-            case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            }
-        }
-        if let channelFD {
-            // dup2 onto 3 clears close-on-exec there; the socket pair's own descriptors keep it.
-            posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
-            // When fd 3 is the channel already, dup2 would be a no-op and leave close-on-exec set.
-            if channelFD == 3 { _ = fcntl(3, F_SETFD, 0) }
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        sigdelset(&all, SIGKILL)
-        sigdelset(&all, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] } ?? []
-        defer { envp.forEach { free($0) } }
-        if environment == nil {
-            return posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
-        }
-        return posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
     }
 
     /// Runs a program to completion outside any loop, its stdout written to `stdoutPath`;
@@ -124,18 +72,16 @@ public final class ChildProcess {
     /// the benchmark's reference programs.
     public static func run(_ executable: String, arguments: [String], stdoutPath: String) throws(UVError) -> Int32 {
         var pid: pid_t = 0
-        let status = spawn(executable, arguments: arguments, environment: nil, channelFD: nil,
-                           stdout: .file(stdoutPath), stderr: .inherit, pid: &pid)
+        let status = System.spawn(executable, arguments: arguments, environment: nil, channelFD: nil,
+                                  stdout: .file(stdoutPath), stderr: .inherit, pid: &pid)
         guard status == 0 else { throw UVError(-status) }
-        var wait: Int32 = 0
-        while waitpid(pid, &wait, 0) < 0 && errno == EINTR {}
-        return wait
+        return System.waitForExit(pid)
     }
 
     /// Sends a signal; a child that already exited is not an error.
     public func kill(_ signal: Int32) {
         guard exit == nil else { return }
-        _ = Glibc.kill(pid, signal)
+        System.signal(pid, signal)
     }
 
     /// Drops the exit callback. The loop still reaps the process when it ends, so no zombie
@@ -177,11 +123,9 @@ final class ChildReaper {
 
     func reap() {
         for (pid, child) in children.sorted(by: { $0.key < $1.key }) {
-            var status: Int32 = 0
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid || (r < 0 && errno == ECHILD) {
+            if let status = System.reapIfExited(pid) {
                 children[pid] = nil
-                child.exited(rawStatus: r == pid ? status : 0)
+                child.exited(rawStatus: status)
             }
         }
         closeIfIdle()

@@ -26,15 +26,10 @@ public final class EventLoop {
     private var closed = false
 
     public init() throws(UVError) {
-        // A write to a dead child must come back as UV_EPIPE, not kill the host.
-        signal(SIGPIPE, SIG_IGN)
-        // libuv learns of child exits through SIGCHLD. A parent may have started us with it
-        // blocked (Foundation's Process passes its thread's mask on); a signal blocked in
-        // every thread is never delivered, so unblock it at least on the loop's thread.
-        var chld = sigset_t()
-        sigemptyset(&chld)
-        sigaddset(&chld, SIGCHLD)
-        pthread_sigmask(SIG_UNBLOCK, &chld, nil)
+        // A loop writes to peers that may die at any time: on this thread a write to a dead
+        // one fails with UV_EPIPE instead of raising SIGPIPE; and SIGCHLD must reach libuv.
+        System.blockBrokenPipesOnThisThread()
+        System.unblockChildExitSignals()
         raw = .allocate(capacity: 1)
         let status = uv_loop_init(raw)
         if status < 0 {

@@ -4,13 +4,15 @@ internal import Glibc
 internal import Darwin
 #endif
 
-/// Runs an `EventLoop` on a dedicated thread and gives other threads its `Waker`.
+/// Runs an `EventLoop` on a dedicated thread; other threads reach it only with `submit`.
 ///
 /// `setup` runs first on the new thread, with the loop, to create the handles that live there.
-/// The loop runs until `setup`'s handles and the waker are closed (`stop`), then the loop
-/// is closed on that thread; `join()` waits for it.
+/// The loop runs until `setup`'s handles are closed and a job calls `stopAcceptingJobs()`,
+/// then the loop is closed on that thread; `join()` waits for it.
 public final class LoopThread: Sendable {
-    public let waker: Waker
+    /// Not public: apart from `submit` (thread-safe), a waker is loop-bound.
+    let waker: Waker
+    private let owner: LoopOwnerBox
     /// Written by the loop thread before `init` returns (the init waits on a semaphore) and
     /// only read afterwards.
     private let thread: Box
@@ -28,13 +30,27 @@ public final class LoopThread: Sendable {
         let setup: (EventLoop) throws -> Void
         var waker: Waker?
         var error: (any Error)?
-        var ready = sem_t()
+        var owner: LoopOwner?
+        /// At a stable address: a semaphore must not move while a thread waits on it, and
+        /// `&property` of a class may hand C a temporary copy.
+        let ready: UnsafeMutablePointer<sem_t>
         let box: Box
         init(setup: @escaping (EventLoop) throws -> Void, box: Box) {
             self.setup = setup
             self.box = box
-            sem_init(&ready, 0, 0)
+            ready = .allocate(capacity: 1)
+            sem_init(ready, 0, 0)
         }
+        deinit {
+            sem_destroy(ready)
+            ready.deallocate()
+        }
+    }
+
+    /// The loop thread's identity, written by it before `init` returns.
+    private final class LoopOwnerBox: Sendable {
+        let owner: LoopOwner
+        init(_ owner: LoopOwner) { self.owner = owner }
     }
 
     public init(setup: @escaping (EventLoop) throws -> Void) throws {
@@ -45,11 +61,12 @@ public final class LoopThread: Sendable {
         let status = pthread_create(&id, nil, { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
             let loop: EventLoop
+            start.owner = LoopOwner()
             do {
                 loop = try EventLoop()
             } catch {
                 start.error = error
-                sem_post(&start.ready)
+                sem_post(start.ready)
                 return nil
             }
             do {
@@ -60,10 +77,10 @@ public final class LoopThread: Sendable {
                 // What the set-up opened before it failed is closed with the loop.
                 start.box.closeStatus = loop.close()
                 start.error = error
-                sem_post(&start.ready)
+                sem_post(start.ready)
                 return nil
             }
-            sem_post(&start.ready)
+            sem_post(start.ready)
             loop.run()
             start.box.closeStatus = loop.close()
             return nil
@@ -73,19 +90,26 @@ public final class LoopThread: Sendable {
             throw UVError(-status)
         }
         box.id = id
-        sem_wait(&start.ready)
-        sem_destroy(&start.ready)
+        while sem_wait(start.ready) != 0 && errno == EINTR {}
         if let error = start.error {
             pthread_join(id, nil)
             throw error
         }
         waker = start.waker!
+        owner = LoopOwnerBox(start.owner!)
         thread = box
     }
 
-    /// Runs `job` on the loop thread.
+    /// Runs `job` on the loop thread. Returns false once the thread stopped accepting jobs.
     @discardableResult
     public func submit(_ job: @escaping @Sendable () -> Void) -> Bool { waker.submit(job) }
+
+    /// From a job on the loop thread (checked): accept no more jobs and let the loop end once
+    /// its other handles are closed.
+    public func stopAcceptingJobs() {
+        owner.owner.check("LoopThread.stopAcceptingJobs")
+        waker.close()
+    }
 
     /// Waits for the loop thread to end; returns `uv_loop_close`'s status (0 = all closed).
     public func join() -> Int32 {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MAMLoop
 
 /// The command line: a thin `@main` over the modules.
 @main
@@ -7,4 +8,11 @@ struct Mamsim: AsyncParsableCommand {
         commandName: "mamsim",
         abstract: "A simulated managed iOS device: apps and extensions as real processes, Intune app protection enforced by the host.",
         subcommands: [RunCommand.self, TestCommand.self, LintCommand.self, ConfigureCommand.self, ActivationCommand.self, BenchCommand.self])
+
+    /// The program's entry: a write to a child or a reader that went away (`| head`) fails
+    /// with EPIPE instead of killing mamsim, then the command line is parsed and run.
+    static func main() async {
+        System.ignoreBrokenPipes()
+        await main(nil)
+    }
 }

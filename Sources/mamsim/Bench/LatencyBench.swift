@@ -70,7 +70,7 @@ enum LatencyBench {
         // Once the child exited and the pipe closed, only the waker is left: close it so the
         // loop ends.
         state.finished.wait()
-        thread.submit { thread.waker.close() }
+        thread.submit { thread.stopAcceptingJobs() }
         _ = thread.join()
         if let e = state.error { throw BenchError(message: "latency bench: \(e)") }
         let sorted = state.samples.sorted()

@@ -112,9 +112,11 @@ struct BenchTable {
             guard let b, b > 0 else { return "—" }
             return String(format: "%.2f×", a / b)
         }
-        var lines = [pad("figure", 30) + pad("mamsim", 12) + pad("C ref", 12) + pad("÷ C", 9) + pad("Node", 12) + pad("÷ Node", 9) + "target"]
+        // The first column is as wide as the longest figure name.
+        let width = max(30, (rows.map(\.name.count).max() ?? 0) + 2)
+        var lines = [pad("figure", width) + pad("mamsim", 12) + pad("C ref", 12) + pad("÷ C", 9) + pad("Node", 12) + pad("÷ Node", 9) + "target"]
         for r in rows {
-            lines.append(pad(r.name, 30) + pad(num(r.ours), 12) + pad(num(r.c), 12) + pad(ratio(r.ours, r.c), 9)
+            lines.append(pad(r.name, width) + pad(num(r.ours), 12) + pad(num(r.c), 12) + pad(ratio(r.ours, r.c), 9)
                 + pad(num(r.node), 12) + pad(ratio(r.ours, r.node), 9) + (r.target ?? ""))
         }
         return lines.joined(separator: "\n")

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Every system call mamsim makes outside libuv, in one place (as NIOPosix's `System`): the
+/// socket pair of a child's channel, spawning, signals and reaping, and the signal set-up of
+/// threads and programs. Platform differences live here and nowhere else.
+public enum System {
+    // MARK: - Signals
+
+    /// For a program's entry (`main`): a write to a peer that has gone away returns `EPIPE`
+    /// instead of killing the program. The host and every child write to sockets whose other
+    /// end may die at any moment.
+    public static func ignoreBrokenPipes() {
+        #if canImport(Glibc)
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+        #else
+        _ = Darwin.signal(SIGPIPE, SIG_IGN)
+        #endif
+    }
+
+    /// The same for the calling thread only, without touching the process's dispositions: a
+    /// loop thread blocks SIGPIPE, so a write to a dead peer fails with `EPIPE` there whatever
+    /// the embedding program does. (A blocked SIGPIPE raised by a write stays pending on this
+    /// thread and is never delivered: the thread never unblocks it.)
+    public static func blockBrokenPipesOnThisThread() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// libuv learns of child exits through SIGCHLD. A parent may have started us with it
+    /// blocked (Foundation's Process passes its thread's mask on); a signal blocked in every
+    /// thread is never delivered, so a loop thread unblocks it.
+    static func unblockChildExitSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGCHLD)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Sends `signal` to `pid`; a process already gone is not an error.
+    static func signal(_ pid: pid_t, _ signal: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.kill(pid, signal)
+        #else
+        _ = Darwin.kill(pid, signal)
+        #endif
+    }
+
+    // MARK: - Descriptors
+
+    /// A connected pair of stream sockets, both close-on-exec (the child's end is made its
+    /// fd 3 by `spawn`, which clears the flag there).
+    static func socketPair() throws(UVError) -> (Int32, Int32) {
+        var fds: [Int32] = [-1, -1]
+        #if os(Linux)
+        // Atomic: no other thread's spawn can inherit the pair between socketpair and fcntl.
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw UVError(-errno)
+        }
+        #else
+        // No SOCK_CLOEXEC here; the host spawns from its loop thread only, so the window
+        // between socketpair and fcntl is not raced by another spawn of ours.
+        guard socketpair(AF_UNIX, SOCK_STREAM, 0, &fds) == 0 else { throw UVError(-errno) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #endif
+        return (fds[0], fds[1])
+    }
+
+    static func close(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
+    }
+
+    // MARK: - Processes
+
+    /// Where a spawned program's standard output goes.
+    enum Output {
+        case inherit, discard
+        case file(String)
+    }
+
+    /// `posix_spawn` with a clean signal state: an empty mask and default dispositions (a
+    /// parent that ignores SIGPIPE or blocks SIGCHLD must not pass that on), stdin from
+    /// /dev/null, and `channelFD` (if any) as the child's fd 3. Returns 0 or an errno.
+    static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String]?, channelFD: Int32?,
+        stdout: Output, stderr: Output, pid: inout pid_t
+    ) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (fd, output) in [(Int32(1), stdout), (Int32(2), stderr)] {
+            switch output {
+            case .inherit: break
+            case .discard: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
+        }
+        if let channelFD {
+            // dup2 onto 3 clears close-on-exec there; the socket pair's own descriptors keep it.
+            posix_spawn_file_actions_adddup2(&actions, channelFD, 3)
+            // When fd 3 is the channel already, dup2 would be a no-op and leave close-on-exec set.
+            if channelFD == 3 { _ = fcntl(3, F_SETFD, 0) }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] } ?? []
+        defer { envp.forEach { free($0) } }
+        if environment == nil {
+            return posix_spawn(&pid, executable, &actions, &attributes, &argv, environ)
+        }
+        return posix_spawn(&pid, executable, &actions, &attributes, &argv, &envp)
+    }
+
+    /// Blocks until `pid` exits; its raw wait status.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    /// The raw wait status of `pid` if it has exited (reaping it), `nil` if it still runs.
+    /// A pid that is no longer our child counts as exited with status 0.
+    static func reapIfExited(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        let r = waitpid(pid, &status, WNOHANG)
+        if r == pid { return status }
+        if r < 0 && errno == ECHILD { return 0 }
+        return nil
+    }
+}
