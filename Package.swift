@@ -5,6 +5,14 @@ import PackageDescription
 // the Swift standard library statically (see docs/ARCHITECTURE.md, "Performance").
 let staticStdlib: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux]))]
 
+// As swift-subprocess: imports are internal unless marked `public import`, a member is visible
+// only where its module is imported, and existential types are spelled `any`.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
 let package = Package(
     name: "mamsim",
     platforms: [.macOS(.v14)],
@@ -29,53 +37,53 @@ let package = Package(
             providers: [.apt(["libprotobuf-c-dev"]), .brew(["protobuf-c"])]),
         .target(name: "CMAMProto", dependencies: ["CProtobufC"]),
 
-        .target(name: "MAMModel"),
-        .target(name: "MAMPolicy", dependencies: ["MAMModel"]),
-        .target(name: "MAMExtensions"),
-        .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"]),
-        .target(name: "MAMLoop", dependencies: ["CLibUV"]),
+        .target(name: "MAMModel", swiftSettings: strict),
+        .target(name: "MAMPolicy", dependencies: ["MAMModel"], swiftSettings: strict),
+        .target(name: "MAMExtensions", swiftSettings: strict),
+        .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"], swiftSettings: strict),
+        .target(name: "MAMLoop", dependencies: ["CLibUV"], swiftSettings: strict),
         .target(
             name: "MAMDevice",
-            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", "MAMDeviceState"]),
+            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", "MAMDeviceState"], swiftSettings: strict),
         .target(
             name: "MAMDeviceState",
             dependencies: [
                 "MAMModel", "MAMPolicy", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ], swiftSettings: strict),
         .target(
             name: "MAMScenario",
             dependencies: [
                 "MAMModel", "MAMPolicy", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
                 .product(name: "Yams", package: "Yams"),
-            ]),
-        .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"]),
+            ], swiftSettings: strict),
+        .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"], swiftSettings: strict),
         .executableTarget(
             name: "mamsim",
             dependencies: [
                 "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMExtensions", "MAMScenario",
                 "MAMDeviceState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
-        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], linkerSettings: staticStdlib),
+            ], swiftSettings: strict),
+        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], swiftSettings: strict, linkerSettings: staticStdlib),
         // An app written against MAMKit's async API (README "Writing an app"); the host tests run it.
-        .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], linkerSettings: staticStdlib),
-        .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire"], path: "plugins/share-to-notes/Sources/NotesShareExtension", linkerSettings: staticStdlib),
+        .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict, linkerSettings: staticStdlib),
+        .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire"], path: "plugins/share-to-notes/Sources/NotesShareExtension", swiftSettings: strict, linkerSettings: staticStdlib),
 
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
-        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMExtensions"], exclude: ["Fixtures"]),
-        .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit"]),
-        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel"]),
+        ], swiftSettings: strict),
+        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMExtensions"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit"], swiftSettings: strict),
+        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict),
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMExtensions"],
-            exclude: ["Fixtures"]),
+            exclude: ["Fixtures"], swiftSettings: strict),
         // Runs the built binaries (`swift build --build-tests` builds every product); depending on
         // the executables would link their static-stdlib flags into the test bundle.
-        .testTarget(name: "MAMCLITests"),
-        .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"]),
-        .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"]),
-        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState"]),
+        .testTarget(name: "MAMCLITests", swiftSettings: strict),
+        .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"], swiftSettings: strict),
+        .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"], swiftSettings: strict),
+        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState"], swiftSettings: strict),
     ]
 )

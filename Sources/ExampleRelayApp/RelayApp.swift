@@ -6,6 +6,7 @@ import MAMKit
 import MAMModel
 #if canImport(Glibc)
 import Glibc
+import MAMWire
 #endif
 
 @main

@@ -1,4 +1,4 @@
-public import MAMModel
+import MAMModel
 
 /// The key of an installed app or extension: its scenario handle, compared without case.
 ///

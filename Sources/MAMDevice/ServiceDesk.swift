@@ -2,6 +2,7 @@ import MAMDeviceState
 import MAMModel
 import MAMPolicy
 import MAMWire
+import Foundation
 
 /// The services of the simulated OS and the Intune SDK: files, data protection, keychain,
 /// pasteboard, save/open checks, printing, notifications, the share sheet, identity switches.

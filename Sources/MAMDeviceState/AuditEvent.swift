@@ -1,6 +1,6 @@
 import Foundation
-import MAMModel
-import MAMPolicy
+public import MAMModel
+public import MAMPolicy
 
 /// One line of the device's audit log: who did what to whose data, and what the device
 /// decided, with the reason code and the sentence (RULES.md §5 "every mismatch is logged",

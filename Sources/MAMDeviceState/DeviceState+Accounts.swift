@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MAMModel
+public import MAMModel
 import MAMPolicy
 
 /// The answer to a sign-in: the decision (`account-not-allowed`, `second-managed-account`,

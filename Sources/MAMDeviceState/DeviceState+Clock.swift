@@ -1,6 +1,6 @@
 import GRDB
-import MAMModel
-import MAMPolicy
+public import MAMModel
+public import MAMPolicy
 
 /// The simulated clock and the per-app facts conditional launch reads (RULES.md §8): last
 /// check-in with the Intune service, app and SDK versions. MAMPolicy has no clock; the device

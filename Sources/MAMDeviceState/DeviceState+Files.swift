@@ -1,7 +1,7 @@
 import Crypto
-import Foundation
+public import Foundation
 import GRDB
-import MAMModel
+public import MAMModel
 import MAMPolicy
 
 /// A container path resolved for one app: where it is on disk and how the store names it.

@@ -1,6 +1,7 @@
 import GRDB
-import MAMModel
-import MAMPolicy
+public import MAMModel
+public import MAMPolicy
+import Foundation
 
 /// What an identity switch came to (`IntuneMAMSwitchIdentityResult` plus why): the result,
 /// the decision with its reason (`identity-switch-canceled`, `identity-switch-not-allowed`,

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MAMModel
+public import MAMModel
 import MAMPolicy
 
 /// The answer to a keychain call: the status iOS would return (`errSecSuccess`,

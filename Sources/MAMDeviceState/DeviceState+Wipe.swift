@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MAMModel
+public import MAMModel
 import MAMPolicy
 
 /// What a selective wipe of one account in one app removed.

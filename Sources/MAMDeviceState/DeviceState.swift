@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import GRDB
-import MAMModel
-import MAMPolicy
+public import MAMModel
+public import MAMPolicy
 
 /// The device's durable state — accounts and enrolment, sign-ins per app, identities,
 /// containers and file owners, keychain items, PIN, simulated clock, run-time policy changes

@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// A request the device refused or could not carry out, as one sentence a person can act on,
 /// with the stable reason code (RULES.md §11) the wire and reports use.

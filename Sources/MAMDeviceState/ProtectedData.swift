@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MAMModel
 
 /// Who owns a protected buffer or file, and whether its bytes are encrypted
 /// (`IntuneMAMDataProtectionInfo`).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Intune's per-bundle settings (`IntuneMAMSettings` in an Info.plist), typed where mamsim reads
 /// them and kept whole in `raw`.

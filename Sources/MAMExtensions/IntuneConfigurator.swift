@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Our counterpart of Intune's `IntuneMAMConfigurator` for activation rules: rewrites an
 /// extension's Info.plist so its `NSExtensionActivationRule` also accepts the

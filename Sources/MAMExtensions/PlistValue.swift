@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A property-list value as a Sendable Swift enum, so parsed Info.plist settings can be kept in
 /// Sendable types (Foundation hands out `Any`).

@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// The thread identity of RULES.md §1 for Swift code in an app: the SDK's
 /// `IntuneMAMSwiftContextManager.setAccountId(_:forScope:)`, built on a task-local value.

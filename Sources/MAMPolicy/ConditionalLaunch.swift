@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// The result of an identity switch, as the SDK reports it (`IntuneMAMSwitchIdentityResult`).
 public enum IdentitySwitchResult: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 extension Enforcer {
     /// Whether `account` may be signed in under the fleet's allowed-accounts list (RULES.md

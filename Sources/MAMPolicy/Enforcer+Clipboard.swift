@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// The result of a paste: the decision and the text the destination actually gets.
 public struct PasteDecision: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 extension SaveLocation {
     /// The Graph `allowedDataStorageLocations` value this location is listed as, if any.

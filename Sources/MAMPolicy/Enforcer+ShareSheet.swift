@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// One destination a share sheet could list, with the identity it would receive as.
 public struct ShareCandidate: Sendable, Hashable {

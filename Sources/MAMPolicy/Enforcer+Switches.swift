@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// What a notification shows, or that it is not shown.
 public struct NotificationDecision: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// The rules of RULES.md §2–8 as pure functions over a `Fleet`.
 ///

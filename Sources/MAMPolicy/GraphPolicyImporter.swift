@@ -118,21 +118,21 @@ public enum GraphPolicyImporter {
 
     typealias Setter = @Sendable (inout IosManagedAppProtection, GraphValue, inout Context) throws -> Void
 
-    static func bool(_ kp: WritableKeyPath<IosManagedAppProtection, Bool> & Sendable, _ name: String) -> (String, Setter) {
+    static func bool(_ kp: any WritableKeyPath<IosManagedAppProtection, Bool> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .bool(let b) = v else { throw c.error(name, v, "true or false") }
             p[keyPath: kp] = b
         })
     }
 
-    static func int(_ kp: WritableKeyPath<IosManagedAppProtection, Int> & Sendable, _ name: String) -> (String, Setter) {
+    static func int(_ kp: any WritableKeyPath<IosManagedAppProtection, Int> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .number(let n) = v, n.rounded() == n, abs(n) < 1e9 else { throw c.error(name, v, "a whole number") }
             p[keyPath: kp] = Int(n)
         })
     }
 
-    static func string(_ kp: WritableKeyPath<IosManagedAppProtection, String> & Sendable, _ name: String) -> (String, Setter) {
+    static func string(_ kp: any WritableKeyPath<IosManagedAppProtection, String> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .string(let s) = v else { throw c.error(name, v, "a string") }
             p[keyPath: kp] = s
@@ -140,14 +140,14 @@ public enum GraphPolicyImporter {
     }
 
     /// `""` means unset for optional strings.
-    static func optString(_ kp: WritableKeyPath<IosManagedAppProtection, String?> & Sendable, _ name: String) -> (String, Setter) {
+    static func optString(_ kp: any WritableKeyPath<IosManagedAppProtection, String?> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .string(let s) = v else { throw c.error(name, v, "a string") }
             p[keyPath: kp] = s.isEmpty ? nil : s
         })
     }
 
-    static func strings(_ kp: WritableKeyPath<IosManagedAppProtection, [String]> & Sendable, _ name: String) -> (String, Setter) {
+    static func strings(_ kp: any WritableKeyPath<IosManagedAppProtection, [String]> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .array(let items) = v else { throw c.error(name, v, "an array of strings") }
             var out: [String] = []
@@ -170,14 +170,14 @@ public enum GraphPolicyImporter {
         return E.allCases.first { $0.rawValue.lowercased() == folded }
     }
 
-    static func enumeration<E: GraphEnum>(_ kp: WritableKeyPath<IosManagedAppProtection, E> & Sendable, _ name: String) -> (String, Setter) {
+    static func enumeration<E: GraphEnum>(_ kp: any WritableKeyPath<IosManagedAppProtection, E> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard let e = parseEnum(v, E.self) else { throw c.error(name, v, allowed(E.self)) }
             p[keyPath: kp] = e
         })
     }
 
-    static func optEnumeration<E: GraphEnum>(_ kp: WritableKeyPath<IosManagedAppProtection, E?> & Sendable, _ name: String) -> (String, Setter) {
+    static func optEnumeration<E: GraphEnum>(_ kp: any WritableKeyPath<IosManagedAppProtection, E?> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             if case .string(let s) = v, s.isEmpty { p[keyPath: kp] = nil; return }
             guard let e = parseEnum(v, E.self) else { throw c.error(name, v, allowed(E.self)) }
@@ -185,7 +185,7 @@ public enum GraphPolicyImporter {
         })
     }
 
-    static func enumList<E: GraphEnum>(_ kp: WritableKeyPath<IosManagedAppProtection, [E]> & Sendable, _ name: String) -> (String, Setter) {
+    static func enumList<E: GraphEnum>(_ kp: any WritableKeyPath<IosManagedAppProtection, [E]> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .array(let items) = v else { throw c.error(name, v, "an array of " + allowed(E.self)) }
             var out: [E] = []
@@ -199,7 +199,7 @@ public enum GraphPolicyImporter {
         })
     }
 
-    static func duration(_ kp: WritableKeyPath<IosManagedAppProtection, ISODuration> & Sendable, _ name: String) -> (String, Setter) {
+    static func duration(_ kp: any WritableKeyPath<IosManagedAppProtection, ISODuration> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .string(let s) = v, let d = ISODuration(s) else {
                 throw c.error(name, v, "an ISO-8601 duration such as \"PT12H\" or \"P90D\"")
@@ -208,7 +208,7 @@ public enum GraphPolicyImporter {
         })
     }
 
-    static func optDuration(_ kp: WritableKeyPath<IosManagedAppProtection, ISODuration?> & Sendable, _ name: String) -> (String, Setter) {
+    static func optDuration(_ kp: any WritableKeyPath<IosManagedAppProtection, ISODuration?> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             if case .string(let s) = v, s.isEmpty { p[keyPath: kp] = nil; return }
             guard case .string(let s) = v, let d = ISODuration(s) else {
@@ -220,7 +220,7 @@ public enum GraphPolicyImporter {
 
     /// Versions are strings in Graph; documentation samples hold placeholders such as
     /// "Minimum Required Os Version value", which cannot be enforced: warn and leave unset.
-    static func version(_ kp: WritableKeyPath<IosManagedAppProtection, Version?> & Sendable, _ name: String) -> (String, Setter) {
+    static func version(_ kp: any WritableKeyPath<IosManagedAppProtection, Version?> & Sendable, _ name: String) -> (String, Setter) {
         (name, { p, v, c in
             guard case .string(let s) = v else { throw c.error(name, v, "a version string such as \"14.8\"") }
             if s.isEmpty { p[keyPath: kp] = nil; return }

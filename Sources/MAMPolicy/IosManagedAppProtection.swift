@@ -1,4 +1,4 @@
-import MAMModel
+public import MAMModel
 
 /// One `{name, value}` pair of Graph's `keyValuePair`, as in `exemptedAppProtocols`.
 public struct KeyValuePair: Sendable, Hashable {

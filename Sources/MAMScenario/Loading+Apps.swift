@@ -2,6 +2,7 @@ import Foundation
 import MAMExtensions
 import MAMModel
 import MAMPolicy
+import Yams
 
 /// `apps:` and `extensions:` — explicit keys first, then what real Info.plists and
 /// entitlements files say for the keys left out.

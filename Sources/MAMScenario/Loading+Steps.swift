@@ -2,6 +2,7 @@ import Foundation
 import MAMExtensions
 import MAMModel
 import MAMPolicy
+import Yams
 
 /// `steps:` — one verb per step with its arguments, and the optional `expect`.
 extension Loading {

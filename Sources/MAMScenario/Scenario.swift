@@ -1,7 +1,7 @@
-import Foundation
-import MAMExtensions
-import MAMModel
-import MAMPolicy
+public import Foundation
+public import MAMExtensions
+public import MAMModel
+public import MAMPolicy
 
 /// A loaded, validated scenario file (SCENARIOS.md v1): the device, its accounts and
 /// policies, the installed apps and extensions, the steps, and the `Fleet` built from them,

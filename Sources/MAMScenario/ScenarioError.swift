@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One problem (or warning) found in a scenario file, located like a compiler diagnostic:
 /// the file as the user named it, the line and column, the key path inside the document

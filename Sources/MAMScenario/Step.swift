@@ -1,6 +1,6 @@
-import Foundation
-import MAMModel
-import MAMPolicy
+public import Foundation
+public import MAMModel
+public import MAMPolicy
 
 /// One step of a scenario: a verb with its typed arguments and, optionally, what must
 /// happen. Without an expectation the outcome is recorded, not checked.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MAMScenario
+import MAMModel
 
 /// `mamsim test PATH...`: every scenario under the paths, each on a fresh device, in parallel.
 struct TestCommand: AsyncParsableCommand {

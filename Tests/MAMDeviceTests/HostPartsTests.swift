@@ -4,6 +4,7 @@ import MAMDeviceState
 import MAMModel
 import MAMWire
 import Testing
+import MAMPolicy
 
 /// The host's parts, each attacked or timed out on purpose, with real child processes.
 @Suite(.serialized) struct HostPartsTests {

@@ -3,6 +3,8 @@ import MAMDevice
 import MAMModel
 import MAMWire
 import Testing
+import MAMPolicy
+import MAMLoop
 
 @Suite(.serialized) struct HostTests {
     @Test func twentyAppsComeUpAndAManagedShareIsDeliveredAndAcknowledged() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import MAMPolicy
 import MAMScenario
 import Testing
+import MAMModel
 
 /// Forms a person writes that are valid: empty sections, anchors, unquoted scalars.
 @Suite struct LenientFormsTests {

@@ -1,5 +1,5 @@
 public import Foundation
-import MAMDevice
+public import MAMDevice
 import MAMDeviceState
 import MAMExtensions
 import MAMModel

@@ -1,6 +1,7 @@
 import Foundation
 import MAMLoop
 import MAMWire
+import MAMModel
 
 /// Round trips host ⇄ app over the real stack (libuv pipe, framing, protobuf-c, the app
 /// runtime's channel), with the loop thread and the child pinned to CPU 0: on a 2-vCPU VM a
