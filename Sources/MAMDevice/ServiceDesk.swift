@@ -42,10 +42,15 @@ final class ServiceDesk {
         } catch {
             result = ServiceResult(internalFailure(error, doing: request.name.replacingOccurrences(of: "_", with: " ")))
         }
+        let source = (try? identities.current(of: app))??.upn ?? ""
         if let (verb, target, receiver, owner) = auditedAs(request) {
-            let source = (try? identities.current(of: app))??.upn ?? ""
             audit.record(verb: verb, source: app.handle, sourceIdentity: source, destination: target,
                          destinationIdentity: receiver, owner: owner, decision: decisionWord(result.verdict),
+                         reason: result.verdict.reason, explanation: result.verdict.explanation)
+        } else if !result.isAllowed {
+            // File and protection calls decide nothing when they succeed; a refusal (another
+            // account's data, another app's container) is worth a line.
+            audit.record(verb: request.name, source: app.handle, sourceIdentity: source, decision: decisionWord(result.verdict),
                          reason: result.verdict.reason, explanation: result.verdict.explanation)
         }
         return result
@@ -95,9 +100,9 @@ final class ServiceDesk {
             return ServiceResult(.allowed("\(path) is owned by \(owner.isEmpty ? "nobody (personal data)" : owner)"), .file(owner: owner, encrypted: false))
         case .protect(let data, let owner):
             let owner = try owner ?? identities.current(of: app)?.upn ?? ""
-            return ServiceResult(.allowed("protected for \(owner.isEmpty ? "unmanaged use" : owner)"), .data(try state.protect(data: data, owner: owner)))
+            return ServiceResult(.allowed("protected for \(owner.isEmpty ? "unmanaged use" : owner)"), .data(try state.protect(app: bundle, data: data, owner: owner)))
         case .unprotect(let data):
-            return ServiceResult(.allowed("unprotected"), .data(try state.unprotect(data: data)))
+            return ServiceResult(.allowed("unprotected"), .data(try state.unprotect(app: bundle, data: data)))
         case .protectionInfo(let data):
             let info = state.protectionInfo(data: data)
             return ServiceResult(.allowed(info == nil ? "not protected" : "protected"),
@@ -112,20 +117,20 @@ final class ServiceDesk {
             pasteboard = (text, try identities.current(of: app), bundle)
             return ServiceResult(.allowed("copied \(text.count) characters in \(bundle)"))
         case .paste(let receiver):
+            let who = try receiver.map { try signedIn($0, to: app) } ?? identities.current(of: app)
             guard let board = pasteboard else { return ServiceResult(.allowed("the pasteboard is empty"), .paste(text: "")) }
-            let who = try receiver.map { $0.isEmpty ? nil : fleet.account(named: $0) ?? Account(upn: $0) } ?? identities.current(of: app)
             let p = Enforcer.paste(board.text, owner: board.owner, copiedIn: board.source, into: bundle, as: who, in: fleet)
             return ServiceResult(Verdict(p.decision), .paste(text: p.text))
         case .canSave(let location, let account):
             let owner = try identities.current(of: app)
             return ServiceResult(Verdict(Enforcer.save(owner: owner, to: location, locationAccount: named(account), in: fleet)))
         case .canOpen(let location, let account, let receiver):
-            let who = try receiver.map { $0.isEmpty ? nil : fleet.account(named: $0) ?? Account(upn: $0) } ?? identities.current(of: app)
+            let who = try receiver.map { try signedIn($0, to: app) } ?? identities.current(of: app)
             return ServiceResult(Verdict(Enforcer.open(from: location, locationAccount: named(account), as: who, in: fleet)))
         case .print:
             return ServiceResult(Verdict(Enforcer.print(as: try identities.current(of: app), in: fleet)))
         case .notify(let account, let text):
-            let n = Enforcer.notification(text, of: named(account), in: fleet)
+            let n = Enforcer.notification(text, of: try signedIn(account, to: app), in: fleet)
             guard let shown = n.shownText else { return ServiceResult(Verdict(n.decision)) }
             return ServiceResult(.allowed(n.decision.explanation), .notification(shown: shown))
         case .shareTargets(let types):
@@ -139,6 +144,18 @@ final class ServiceDesk {
             return .blocked(.keychainEntitlement, r.decision.explanation)
         }
         return Verdict(r.decision)
+    }
+
+    /// The account a request says the app acts as: `""` is the unmanaged identity; any other
+    /// name must be an account signed in to the app, or the request is refused
+    /// (`not-signed-in`): a child cannot receive or show data as someone it does not have.
+    private func signedIn(_ name: String, to app: AppSpec) throws -> Account? {
+        guard !name.isEmpty else { return nil }
+        guard let account = try identities.signedIn(name, to: app) else {
+            onEvent(.hostile(handle: app.handle, what: "acted as \(name), which is not signed in to it", disconnected: false))
+            throw DeviceStateError(.notSignedIn, "\(name) is not signed in to \(app.bundleID), so \(app.handle) cannot act as that account")
+        }
+        return account
     }
 
     /// An account a request names (`""` = none).

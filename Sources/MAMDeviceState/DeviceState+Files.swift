@@ -93,6 +93,16 @@ extension DeviceState {
         app.isExtension ? (app.containingApp ?? app.bundleID) : app.bundleID
     }
 
+    /// Throws `not-signed-in` unless `owner` (`""` = unmanaged) is signed in to `app` (an
+    /// extension: to its containing app).
+    func requireSignedIn(_ owner: String, to app: AppDescriptor, doing what: String) throws {
+        guard !owner.isEmpty else { return }
+        let scope = accountScope(app)
+        guard try isSignedIn(owner, app: scope) else {
+            throw DeviceStateError(.notSignedIn, "\(app.bundleID) cannot \(what) owned by \(owner): that account is not signed in to \(scope)")
+        }
+    }
+
     // MARK: Files
 
     /// Writes `data` to `path` in `app`'s containers and records `owner` as the file's owner
@@ -112,6 +122,14 @@ extension DeviceState {
             throw DeviceStateError(.notSignedIn, "\(app.bundleID) cannot write \(path) as \(ownerName): that account is not signed in to \(accountScope(app)); sign it in first, or write as the unmanaged identity \"\"")
         }
         let encrypt = account != nil && Enforcer.isFileEncryptionRequired(for: account, in: fleet)
+        // Replacing another account's encrypted file (a shared app group) needs that account
+        // signed in here too: an app cannot destroy or take over data it cannot read.
+        let previous = try db.read { db in
+            try Row.fetchOne(db, sql: "SELECT owner, encrypted FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
+        }
+        if let previous, let previousOwner: String = previous["owner"], (previous["encrypted"] as Bool?) == true {
+            try requireSignedIn(previousOwner, to: app, doing: "replace \(path)")
+        }
         try writeStore { db in
             let bytes = encrypt
                 ? try ProtectedData.seal(data, owner: ownerName, key: try encryptionKey(db, owner: ownerName))
@@ -143,6 +161,8 @@ extension DeviceState {
         guard let parsed = ProtectedData.parse(bytes) else {
             throw DeviceStateError(.badRequest, "\(path) in \(app.bundleID)'s containers should be encrypted but its header is damaged")
         }
+        // An app entitled to a shared container still reads only what its own accounts own.
+        try requireSignedIn(parsed.info.owner, to: app, doing: "read \(path)")
         return try ProtectedData.open(parsed, key: try existingKey(owner: parsed.info.owner))
     }
 
@@ -184,16 +204,25 @@ extension DeviceState {
 
     /// `protect(_:accountId:)`: a managed owner's data comes back encrypted in an envelope
     /// naming the owner; an unmanaged owner's data comes back plain, with the same header.
-    public func protect(data: [UInt8], owner: String) throws -> [UInt8] {
+    ///
+    /// `app` asks: the owner must be signed in to it (the SDK holds a key per signed-in user;
+    /// an app cannot seal data as someone else).
+    public func protect(app bundle: BundleID, data: [UInt8], owner: String) throws -> [UInt8] {
         let name = canonicalIdentity(owner) ?? ""
+        try requireSignedIn(name, to: try descriptor(bundle), doing: "protect data")
         guard fleet.isManaged(account(forIdentity: name)) else { return try ProtectedData.seal(data, owner: name, key: nil) }
         return try writeStore { db in try ProtectedData.seal(data, owner: name, key: try encryptionKey(db, owner: name)) }
     }
 
     /// `unprotect(_:)`: the data inside a `protect` envelope; data `protect` did not produce
     /// comes back unchanged. Throws when an envelope was tampered with or its key is unknown.
-    public func unprotect(data: [UInt8]) throws -> [UInt8] {
+    ///
+    /// `app` asks: encrypted data opens only for an app its owner is signed in to.
+    public func unprotect(app bundle: BundleID, data: [UInt8]) throws -> [UInt8] {
         guard let parsed = ProtectedData.parse(data) else { return data }
+        if parsed.info.isEncrypted {
+            try requireSignedIn(parsed.info.owner, to: try descriptor(bundle), doing: "decrypt data")
+        }
         return try ProtectedData.open(parsed, key: parsed.info.isEncrypted ? try existingKey(owner: parsed.info.owner) : nil)
     }
 

@@ -109,23 +109,23 @@ import Testing
         let dir = try DeviceDirectory()
         let d = try device(dir)
         let secret = [UInt8]("board minutes")
-        let managed = try d.protect(data: secret, owner: "alice@contoso.com")
+        let managed = try d.protect(app: World.mail, data: secret, owner: "alice@contoso.com")
         #expect(!managed.contains(secret))
         #expect(d.protectionInfo(data: managed) == ProtectionInfo(owner: "alice@contoso.com", isEncrypted: true))
-        #expect(try d.unprotect(data: managed) == secret)
+        #expect(try d.unprotect(app: World.mail, data: managed) == secret)
 
-        let personal = try d.protect(data: secret, owner: "bob@outlook.com")
+        let personal = try d.protect(app: World.mail, data: secret, owner: "bob@outlook.com")
         #expect(personal.count > secret.count)
         #expect(Array(personal.suffix(secret.count)) == secret)
         #expect(d.protectionInfo(data: personal) == ProtectionInfo(owner: "bob@outlook.com", isEncrypted: false))
-        #expect(try d.unprotect(data: personal) == secret)
+        #expect(try d.unprotect(app: World.mail, data: personal) == secret)
     }
 
     @Test func unprotectReturnsDataItDidNotProduceUnchanged() throws {
         let dir = try DeviceDirectory()
         let d = try device(dir)
         for foreign in [[UInt8](), [UInt8]("plain text"), [UInt8]("MAMSIMP1"), [UInt8]("MAMSIMP1") + [7, 0, 0]] {
-            #expect(try d.unprotect(data: foreign) == foreign)
+            #expect(try d.unprotect(app: World.mail, data: foreign) == foreign)
             #expect(d.protectionInfo(data: foreign) == nil)
         }
     }
@@ -133,19 +133,54 @@ import Testing
     @Test func tamperedProtectedDataIsRefusedNotReturned() throws {
         let dir = try DeviceDirectory()
         let d = try device(dir)
-        var sealed = try d.protect(data: [UInt8]("pay 100"), owner: "alice@contoso.com")
+        var sealed = try d.protect(app: World.mail, data: [UInt8]("pay 100"), owner: "alice@contoso.com")
         sealed[sealed.count - 1] ^= 0xff
-        let error = #expect(throws: DeviceStateError.self) { try d.unprotect(data: sealed) }
+        let error = #expect(throws: DeviceStateError.self) { try d.unprotect(app: World.mail, data: sealed) }
         #expect(error?.message == "data owned by alice@contoso.com failed its integrity check and cannot be decrypted: it was changed after it was protected")
     }
 
     @Test func protectedDataStillOpensAfterAHostRestart() throws {
         let dir = try DeviceDirectory()
-        let sealed = try device(dir).protect(data: [UInt8]("keep"), owner: "alice@contoso.com")
-        #expect(try dir.open().unprotect(data: sealed) == [UInt8]("keep"))
+        let sealed = try device(dir).protect(app: World.mail, data: [UInt8]("keep"), owner: "alice@contoso.com")
+        #expect(try dir.open().unprotect(app: World.mail, data: sealed) == [UInt8]("keep"))
         // Another device (directory) holds no key for it.
         let other = try DeviceDirectory()
-        let error = #expect(throws: DeviceStateError.self) { try other.open().unprotect(data: sealed) }
+        let elsewhere = try other.open()
+        try signIn(elsewhere, World.mail, World.alice)
+        let error = #expect(throws: DeviceStateError.self) { try elsewhere.unprotect(app: World.mail, data: sealed) }
         #expect(error?.message.contains("this device holds no key for that account") == true)
+    }
+
+    // MARK: Attacks: one app never reads another's data
+
+    @Test func protectAndUnprotectNeedTheOwnerSignedInToTheAskingApp() throws {
+        let dir = try DeviceDirectory()
+        let d = try device(dir)
+        let sealed = try d.protect(app: World.mail, data: [UInt8]("board minutes"), owner: "alice@contoso.com")
+        // notes has no account: it can neither open alice's data nor seal data as alice.
+        let open = #expect(throws: DeviceStateError.self) { try d.unprotect(app: World.notes, data: sealed) }
+        #expect(open?.reason == .notSignedIn)
+        let seal = #expect(throws: DeviceStateError.self) { try d.protect(app: World.notes, data: [1], owner: "alice@contoso.com") }
+        #expect(seal?.reason == .notSignedIn)
+        // Unmanaged data stays readable by anyone: it is not encrypted.
+        let personal = try d.protect(app: World.mail, data: [UInt8]("lunch"), owner: "")
+        #expect(try d.unprotect(app: World.notes, data: personal) == [UInt8]("lunch"))
+    }
+
+    @Test func aSharedGroupFileOfAliceIsNeitherReadNorReplacedByAnAppWhereOnlyBobIsSignedIn() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        try signIn(d, World.outlook, World.alice)
+        try signIn(d, World.mail, World.bob)
+        let shared = ContainerPath("shared.txt", in: .appGroup(World.group))
+        try d.writeFile(app: World.outlook, path: shared, data: [UInt8]("alice's plan"), owner: "alice@contoso.com")
+        let read = #expect(throws: DeviceStateError.self) { try d.readFile(app: World.mail, path: shared) }
+        #expect(read?.reason == .notSignedIn)
+        let replace = #expect(throws: DeviceStateError.self) {
+            try d.writeFile(app: World.mail, path: shared, data: [UInt8]("bob's now"), owner: "bob@outlook.com")
+        }
+        #expect(replace?.reason == .notSignedIn)
+        #expect(try d.readFile(app: World.outlook, path: shared).text == "alice's plan")
+        #expect(try d.fileOwner(app: World.outlook, path: shared) == "alice@contoso.com")
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import MAMDevice
+import MAMDeviceState
+import MAMModel
+import MAMWire
+import Testing
+
+/// Attacks on confidentiality through the host's services: each must get nothing, be
+/// refused with a reason, and leave a line in the audit log.
+@Suite(.serialized) struct HostileChildTests {
+    @Test func pastingOrOpeningOrNotifyingAsAnAccountNotSignedInIsRefusedAndAudited() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        _ = await host.setIdentity("app0", account: "alice@contoso.com", window: "", pin: "2580")
+        #expect(await host.service("app0", .copy(text: "org secret")).isAllowed)
+        // notes has no account: naming alice does not make it alice.
+        let paste = await host.service("notes", .paste(as: "alice@contoso.com"))
+        #expect(paste.verdict.reason == .notSignedIn, "\(paste)")
+        #expect(paste.value == .none, "nothing of the pasteboard comes back: \(paste.value)")
+        let open = await host.service("notes", .canOpen(.oneDriveForBusiness, account: "alice@contoso.com", as: "alice@contoso.com"))
+        #expect(open.verdict.reason == .notSignedIn)
+        let notify = await host.service("notes", .notify(account: "alice@contoso.com", text: "org secret"))
+        #expect(notify.verdict.reason == .notSignedIn)
+        #expect(notify.value == .none)
+        let audit = config.deviceDirectory.appendingPathComponent("audit.jsonl")
+        _ = await host.exportAudit(to: audit)
+        let lines = try String(contentsOf: audit, encoding: .utf8).split(separator: "\n")
+        for verb in ["paste", "open", "notify"] {
+            #expect(lines.contains { $0.contains("\"verb\":\"\(verb)\"") && $0.contains("\"reason\":\"not-signed-in\"") }, "\(verb) refusal audited")
+        }
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func anAppWithNoAccountCannotUnprotectAlicesDataNorProtectAsHer() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        let sealed = await host.service("app0", .protect(data: Array("minutes".utf8), owner: "alice@contoso.com"))
+        #expect(sealed.isAllowed)
+        let stolen = await host.service("notes", .unprotect(data: sealed.data))
+        #expect(stolen.verdict.reason == .notSignedIn, "\(stolen)")
+        #expect(stolen.data.isEmpty)
+        let forged = await host.service("notes", .protect(data: [1], owner: "alice@contoso.com"))
+        #expect(forged.verdict.reason == .notSignedIn)
+        #expect(await host.service("app0", .unprotect(data: sealed.data)).data == Array("minutes".utf8))
+        #expect(await host.shutdown() == 0)
+    }
+}
