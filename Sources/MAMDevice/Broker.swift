@@ -171,12 +171,12 @@ final class Broker {
         }
         if let fileData {
             // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
-            let name = item.fileName.isEmpty ? "item" : String(item.fileName.split(separator: "/").last ?? "item")
-            let inbox = "Inbox/\(item.id)-\(name)"
+            let inbox: String
             do {
                 // The copy keeps its owner where that account is signed in to the destination;
                 // an app without the account (policy allowed the transfer) gets a personal copy.
                 let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
+                inbox = try inboxPath(for: item, in: target)
                 _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
             } catch {
                 let v = internalFailure(error, doing: "place the file in \(target.handle)'s Inbox")
@@ -209,9 +209,30 @@ final class Broker {
         }
     }
 
+    /// Where a delivered file lands in the destination's Inbox. The host names it:
+    /// `Inbox/<item id>-<file name>` (ids are validated, the name is its last component made
+    /// safe), and a name already taken gets a number (`Inbox/<id>-2-<name>`), so a sender can
+    /// never replace a file delivered earlier.
+    private func inboxPath(for item: Item, in target: AppSpec) throws -> String {
+        let last = item.fileName.split(separator: "/").last.map(String.init) ?? ""
+        let safe = String(last.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\\" ? "_" : Character($0) }.prefix(128))
+        let name = safe.isEmpty || safe == "." || safe == ".." ? "item" : safe
+        var candidate = "Inbox/\(item.id)-\(name)"
+        var n = 2
+        while try state.fileOwner(app: target.bundleID, path: ContainerPath(parsing: candidate)) != nil {
+            candidate = "Inbox/\(item.id)-\(n)-\(name)"
+            n += 1
+        }
+        return candidate
+    }
+
     /// Hostile-input bounds on an item a child sends.
     private func validate(_ item: Item) -> String? {
         if item.id.utf8.count > 256 { return "item id is longer than 256 bytes" }
+        if item.id.contains("/") || item.id.contains("\\") || item.id.hasPrefix(".")
+            || item.id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "item id \"\(item.id.prefix(40))\" contains a path separator, a control character or a leading dot"
+        }
         if item.typeIdentifiers.count > 64 { return "item has \(item.typeIdentifiers.count) type identifiers (at most 64)" }
         if let t = item.typeIdentifiers.first(where: { $0.isEmpty || $0.utf8.count > 256 }) {
             return "type identifier \"\(t.prefix(40))\" is empty or longer than 256 bytes"

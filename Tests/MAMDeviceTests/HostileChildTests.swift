@@ -49,4 +49,27 @@ import Testing
         #expect(await host.service("app0", .unprotect(data: sealed.data)).data == Array("minutes".utf8))
         #expect(await host.shutdown() == 0)
     }
+
+    @Test func aSenderCannotReplaceAFileDeliveredEarlierNorNameFoldersWithItsItemIDs() async throws {
+        let config = try makeConfiguration(apps: 2)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        for app in ["app0", "app1"] { #expect(await host.signIn(app, account: "alice@contoso.com").isAllowed) }
+        _ = await host.service("app0", .writeFile(path: "Documents/q3.txt", data: Array("alice's numbers".utf8), owner: "alice@contoso.com"))
+        let file = Item(id: "f1", typeIdentifiers: ["public.plain-text"], payload: .file(path: "Documents/q3.txt"), fileName: "q3.txt")
+        #expect(await host.share(from: "app0", to: "app1", item: file, identity: "alice@contoso.com") == .delivered)
+        // The same id again with other bytes and a name that climbs: a new file, the first intact.
+        _ = await host.service("app0", .writeFile(path: "Documents/other.txt", data: Array("forged".utf8), owner: "alice@contoso.com"))
+        let forged = Item(id: "f1", typeIdentifiers: ["public.plain-text"], payload: .file(path: "Documents/other.txt"), fileName: "../Documents/q3.txt")
+        #expect(await host.share(from: "app0", to: "app1", item: forged, identity: "alice@contoso.com") == .delivered)
+        #expect(await host.service("app1", .readFile(path: "Inbox/f1-q3.txt")).data == Array("alice's numbers".utf8))
+        #expect(await host.service("app1", .fileOwner(path: "Inbox/f1-q3.txt")).value == .file(owner: "alice@contoso.com", encrypted: false))
+        #expect(await host.service("app1", .readFile(path: "Inbox/f1-2-q3.txt")).data == Array("forged".utf8))
+        // An id naming a folder is refused before anything is written.
+        let sneaky = Item(id: "x/../../Documents/q3", typeIdentifiers: ["public.plain-text"], payload: .file(path: "q3.txt"), fileName: "q3.txt")
+        let refused = await host.share(from: "notes", to: "app1", item: sneaky)
+        #expect(refused.reason == .badRequest, "\(refused)")
+        #expect(refused.explanation.contains("path separator"))
+        #expect(await host.shutdown() == 0)
+    }
 }
