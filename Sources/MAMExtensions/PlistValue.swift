@@ -102,6 +102,13 @@ public struct ExtensionPlistError: Error, Sendable, Hashable, CustomStringConver
 enum PropertyListIO {
     /// Parses a plist's data into a top-level dictionary.
     static func dictionary(from data: Data, source: String) throws(ExtensionPlistError) -> [String: Any] {
+        // Foundation's parsers recurse once per level: a hostile plist nesting thousands of
+        // <array>s deep would overflow the stack. Measured first, in one pass over the bytes.
+        if let (depth, line) = nestingBeyond(maximumNesting, in: data) {
+            throw ExtensionPlistError(source: source, keyPath: "",
+                message: "nests <dict>/<array> more than \(maximumNesting) deep (\(depth) at this line); an Info.plist or entitlements file needs a handful of levels",
+                line: line)
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -117,6 +124,42 @@ enum PropertyListIO {
             throw ExtensionPlistError(source: source, keyPath: "", message: "the top level must be a <dict>, found \(PlistValue(object).kindDescription)")
         }
         return dict
+    }
+
+    static let maximumNesting = 128
+
+    /// The first depth beyond `limit` reached by `<dict>`/`<array>` open tags (and its line),
+    /// or `nil`. Binary plists (`bplist`) are not XML and are left to Foundation.
+    static func nestingBeyond(_ limit: Int, in data: Data) -> (Int, Int)? {
+        guard !data.starts(with: Array("bplist".utf8)) else { return nil }
+        var depth = 0
+        var line = 1
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> (Int, Int)? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var i = 0
+            let n = bytes.count
+            func at(_ word: String, _ j: Int) -> Bool {
+                let w = Array(word.utf8)
+                guard j + w.count <= n else { return false }
+                for k in 0..<w.count where bytes[j + k] != w[k] { return false }
+                return true
+            }
+            while i < n {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\n") {
+                    line += 1
+                } else if b == UInt8(ascii: "<") {
+                    if at("<dict>", i) || at("<array>", i) {
+                        depth += 1
+                        if depth > limit { return (depth, line) }
+                    } else if at("</dict>", i) || at("</array>", i) {
+                        depth -= 1
+                    }
+                }
+                i += 1
+            }
+            return nil
+        }
     }
 
     /// The number after "line " in a parser message, if any.

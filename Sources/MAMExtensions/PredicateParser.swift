@@ -25,6 +25,11 @@ extension ActivationPredicate {
 struct PredicateParser {
     private var lexer: PredicateLexer
     private var current: Token
+    /// Parentheses, NOTs and SUBQUERYs open at this point. Real rules nest a handful deep; a
+    /// hostile one nesting thousands deep would overflow the stack of this recursive parser
+    /// (and of the evaluator after it), so the nesting is bounded with a clear error.
+    private var depth = 0
+    static let maximumDepth = 64
 
     private static let keywords: Set<String> = [
         "AND", "OR", "NOT", "SUBQUERY", "ANY", "SOME", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE", "SELF",
@@ -55,6 +60,14 @@ struct PredicateParser {
     private func isKeyword(_ keyword: String) -> Bool {
         if case .word(let w) = current.kind { return w.uppercased() == keyword }
         return false
+    }
+
+    private mutating func enter() throws(ActivationRuleSyntaxError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw lexer.error(at: current.start, found: "more than \(Self.maximumDepth) nested parentheses, NOTs or SUBQUERYs",
+                              expected: "a rule nested at most \(Self.maximumDepth) deep; simplify it")
+        }
     }
 
     private mutating func expect(_ kind: Token.Kind, _ expected: String) throws(ActivationRuleSyntaxError) {
@@ -89,6 +102,8 @@ struct PredicateParser {
 
     private mutating func parseNot() throws(ActivationRuleSyntaxError) -> ActivationPredicate {
         if current.kind == .not || isKeyword("NOT") {
+            try enter()
+            defer { depth -= 1 }
             try advance()
             return .not(try parseNot())
         }
@@ -97,6 +112,8 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws(ActivationRuleSyntaxError) -> ActivationPredicate {
         if current.kind == .lparen {
+            try enter()
+            defer { depth -= 1 }
             let opened = lexer.position(ofDecoded: current.start)
             try advance()
             let inner = try parseOr()
@@ -160,6 +177,8 @@ struct PredicateParser {
     }
 
     private mutating func parseSubquery() throws(ActivationRuleSyntaxError) -> ActivationPredicate.Expression {
+        try enter()
+        defer { depth -= 1 }
         let opened = lexer.position(ofDecoded: current.start)
         try advance()
         try expect(.lparen, "'(' after SUBQUERY")
