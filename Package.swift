@@ -84,6 +84,6 @@ let package = Package(
         .testTarget(name: "MAMCLITests", swiftSettings: strict),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"], swiftSettings: strict),
         .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"], swiftSettings: strict),
-        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState"], swiftSettings: strict),
+        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy"], swiftSettings: strict),
     ]
 )

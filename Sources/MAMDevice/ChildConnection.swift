@@ -25,6 +25,9 @@ final class ChildConnection {
     var teardownStep: Int?
     var teardownStarted = false
     var teardownDeadline: UInt64 = .max
+    /// Loop time (ms) since when a frame of the child's has been incomplete; `nil` at a frame
+    /// boundary. A child must finish a frame it started within `frameTimeout`.
+    var partialFrameSince: UInt64?
     /// What the child is told in its `Bye`.
     var byeReason = ""
 
@@ -54,7 +57,7 @@ final class ChildConnection {
     var isLive: Bool { state == .spawning || state == .ready }
     /// Anything with a deadline the supervisor's sweep must watch.
     var hasDeadlines: Bool {
-        state == .spawning || teardownStep != nil || !pendingDeliveries.isEmpty || !pendingCommands.isEmpty
+        state == .spawning || teardownStep != nil || partialFrameSince != nil || !pendingDeliveries.isEmpty || !pendingCommands.isEmpty
     }
 
     @discardableResult

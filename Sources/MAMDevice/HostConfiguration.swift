@@ -76,6 +76,8 @@ public struct HostConfiguration: Sendable {
     public var maximumFrameSize: UInt32 = 16 << 20
     /// How long an app has to send `Hello` after spawn.
     public var handshakeTimeout: Duration = .seconds(10)
+    /// How long a child may take to finish a frame it started sending (no slow-loris).
+    public var frameTimeout: Duration = .seconds(10)
     /// How long a destination has to acknowledge a delivery before the sender is told `failed`.
     public var deliveryTimeout: Duration = .seconds(10)
     /// How long a command to an app may take.
@@ -93,6 +95,9 @@ public struct HostConfiguration: Sendable {
     /// The run around the device: the scenario step being run (written into audit records)
     /// and what the simulated user types at prompts.
     public var context = RunContext()
+    /// Bytes the host may hold for a child that does not read them (answers, deliveries); a
+    /// child beyond it is cut off as too slow, so no child can grow the host's memory.
+    public var maximumBacklog = 64 << 20
     /// Shares a child may have in flight at once; a flood beyond it is refused.
     public var maximumSharesInFlight = 4096
 

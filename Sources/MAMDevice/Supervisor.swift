@@ -63,6 +63,19 @@ final class Supervisor {
         self.onEvent = onEvent
         environment = Self.childEnvironment(for: configuration)
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
+        // Before each iteration's writes leave: a child that lets its answers pile up is cut off.
+        loop.addBeforeFlushHook { [weak self] in self?.cutOffSlowReaders() }
+    }
+
+    /// Children whose unread backlog passed `maximumBacklog`, cut off (their pending work
+    /// fails as for any exit). Cheap when none is over: one comparison per live child that
+    /// was written to.
+    private func cutOffSlowReaders() {
+        guard !children.isEmpty else { return }
+        let limit = configuration.maximumBacklog
+        for child in children.values where child.isLive && child.pipe.backlogByteCount > limit {
+            disconnect(child, because: "does not read its channel: \(child.pipe.backlogByteCount >> 20) MiB are waiting for it (limit \(limit >> 20) MiB)")
+        }
     }
 
     /// The host's environment plus `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a
@@ -160,8 +173,10 @@ final class Supervisor {
     /// child off; the host and the other children carry on.
     private func received(_ chunk: UnsafeRawBufferPointer, from child: ChildConnection) {
         guard child.isLive else { return }
+        var completed = false
         do {
             try child.decoder.feed(chunk) { payload in
+                completed = true
                 guard child.isLive else { return }
                 let frame: Frame
                 do {
@@ -170,6 +185,14 @@ final class Supervisor {
                     throw HostileFrame("sent an unreadable frame: \(error)")
                 }
                 try self.dispatch(frame, from: child)
+            }
+            // The clock of an unfinished frame starts when it started: a child streaming
+            // frames back to back (each read ending mid-frame) completes some on every read.
+            if child.decoder.bufferedByteCount == 0 {
+                child.partialFrameSince = nil
+            } else if completed || child.partialFrameSince == nil {
+                child.partialFrameSince = loop.now
+                watchDeadlines()
             }
         } catch let hostile as HostileFrame {
             disconnect(child, because: hostile.message)
@@ -271,6 +294,9 @@ final class Supervisor {
         let now = loop.now
         var anything = false
         for child in Array(children.values) + Array(retiring.values) {
+            if let since = child.partialFrameSince, child.isLive, since + configuration.frameTimeout.milliseconds <= now {
+                disconnect(child, because: "started a frame and did not finish it within \(configuration.frameTimeout) (\(child.decoder.bufferedByteCount) bytes of it received)")
+            }
             if child.state == .spawning, child.handshakeDeadline <= now {
                 disconnect(child, because: "sent no hello within \(configuration.handshakeTimeout)")
             }

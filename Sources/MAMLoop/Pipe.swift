@@ -79,6 +79,13 @@ public final class Pipe: Handle {
         onEnd?(error)
     }
 
+    /// Bytes written to this pipe that the peer has not taken yet: queued for the next flush
+    /// plus what libuv still holds. A peer that does not read makes it grow.
+    public var backlogByteCount: Int {
+        guard state == .open else { return 0 }
+        return outgoing.count + Int(uv_stream_get_write_queue_size(streamPointer))
+    }
+
     /// Queues bytes for the next flush of this loop iteration.
     public func enqueue(_ bytes: [UInt8]) {
         guard state == .open, !reportedEnd else { return }

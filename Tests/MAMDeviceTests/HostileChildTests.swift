@@ -2,6 +2,7 @@ import Foundation
 import MAMDevice
 import MAMDeviceState
 import MAMModel
+import MAMPolicy
 import MAMWire
 import Testing
 
@@ -70,6 +71,47 @@ import Testing
         let refused = await host.share(from: "notes", to: "app1", item: sneaky)
         #expect(refused.reason == .badRequest, "\(refused)")
         #expect(refused.explanation.contains("path separator"))
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aChildThatNeverReadsIsCutOffBeforeTheHostHoldsMoreThanTheBacklogLimit() async throws {
+        // Hello, then 96 pings of 64 KiB; the child never reads the host's echoes.
+        var frames: [Frame] = [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "deaf")))]
+        let payload = [UInt8](repeating: 0x70, count: 64 << 10)
+        for seq in 2...97 { frames.append(Frame(seq: UInt64(seq), body: .ping(payload))) }
+        let deaf = try scriptedChild("deaf", frames: frames)
+        let spec = AppSpec(handle: "deaf", descriptor: AppDescriptor(bundleID: "com.evil.deaf"), executable: deaf)
+        var config = try makeConfiguration(apps: 2, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.maximumBacklog = 2 << 20
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        _ = await host.startFleet()
+        let why = try await log.wait(for: "deaf cut off") {
+            if case .hostile("deaf", let what, true) = $0, what.hasPrefix("does not read its channel") { what } else { nil }
+        }
+        #expect(why.contains("limit 2 MiB"), "\(why)")
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("ok", "ok")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aChildThatStartsAFrameAndNeverFinishesItIsCutOff() async throws {
+        // Hello, then the header of a 100-byte frame and 10 bytes of it: a slow-loris.
+        let slow = try scriptedChild("slowloris", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "slow")))],
+                                     then: "printf '\\000\\000\\000\\144abcdefghij' >&3\nsleep 30")
+        let spec = AppSpec(handle: "slowloris", descriptor: AppDescriptor(bundleID: "com.evil.slow"), executable: slow)
+        var config = try makeConfiguration(apps: 2, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.frameTimeout = .milliseconds(300)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let why = try await log.wait(for: "slowloris cut off") {
+            if case .hostile("slowloris", let what, true) = $0 { what } else { nil }
+        }
+        #expect(why.contains("did not finish it"), "\(why)")
+        #expect(why.contains("10 bytes of it received"), "\(why)")
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("ok", "ok")) == .delivered)
         #expect(await host.shutdown() == 0)
     }
 }

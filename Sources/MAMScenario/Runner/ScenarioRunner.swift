@@ -278,12 +278,11 @@ public enum ScenarioRunner {
                 out.append("received \(got.count) items (\(got.map(summary).joined(separator: "; "))), expected \(expected.count)")
             }
             for (i, (want, have)) in zip(expected, got).enumerated() {
-                let text = have.item.text ?? ""
-                let owner = have.item.ownership?.upn ?? ""
+                let owner = have.owner
                 var wrong: [String] = []
-                if let t = want.text, t != text, t != have.item.fileName { wrong.append("text \"\(text)\", expected \"\(t)\"") }
-                if let t = want.type, !have.item.typeIdentifiers.contains(where: { $0.lowercased() == t.lowercased() }) {
-                    wrong.append("types \(have.item.typeIdentifiers), expected \(t)")
+                if let t = want.text, !have.hasText(t), t != have.fileName { wrong.append("text \"\(have.textPrefix)\", expected \"\(t)\"") }
+                if let t = want.type, !have.typeIdentifiers.contains(where: { $0.lowercased() == t.lowercased() }) {
+                    wrong.append("types \(have.typeIdentifiers), expected \(t)")
                 }
                 if let o = want.owner, !same(owner, o) { wrong.append("owner \(describe(owner)), expected \(o.isEmpty ? "unmanaged" : o.upn)") }
                 if let f = want.from, f.lowercased() != have.from.lowercased() { wrong.append("from \(have.from), expected \(f)") }
@@ -293,8 +292,8 @@ public enum ScenarioRunner {
         return out
     }
 
-    private static func summary(_ r: ReceivedItem) -> String {
-        "\(r.item.text.map { "\"\($0.prefix(40))\"" } ?? r.item.fileName) from \(r.from)"
+    private static func summary(_ r: ReceivedSummary) -> String {
+        "\(r.isText ? "\"\(r.textPrefix.prefix(40))\"" : r.fileName) from \(r.from)"
     }
 
     private static func describe(_ identity: String?) -> String {
@@ -303,15 +302,53 @@ public enum ScenarioRunner {
     }
 }
 
-/// The items each app or extension accepted, in order, as the host reported them.
-final class ReceivedLog: Sendable {
-    private let items = Mutex<[AppHandle: [ReceivedItem]]>([:])
+/// What `expectState.received` checks of an accepted item. The payload is not kept: a run
+/// that moves thousands of large items holds a summary of each, not its bytes.
+struct ReceivedSummary: Sendable {
+    var typeIdentifiers: [String]
+    var fileName: String
+    var owner: String
+    var from: String
+    var isText: Bool
+    /// The first bytes of the text (for messages), its length and a digest (to compare).
+    var textPrefix: String
+    var textLength: Int
+    var textDigest: Int
 
-    func append(_ item: ReceivedItem, to handle: String) {
-        items.withLock { $0[AppHandle(handle), default: []].append(item) }
+    init(_ r: ReceivedItem) {
+        typeIdentifiers = r.item.typeIdentifiers
+        fileName = r.item.fileName
+        owner = r.item.ownership?.upn ?? ""
+        from = r.from
+        let text = r.item.text
+        isText = text != nil
+        textPrefix = String((text ?? "").prefix(200))
+        textLength = text?.utf8.count ?? 0
+        textDigest = Self.digest(text ?? "")
     }
 
-    func items(of handle: String) -> [ReceivedItem] {
+    func hasText(_ expected: String) -> Bool {
+        isText && expected.utf8.count == textLength && Self.digest(expected) == textDigest
+    }
+
+    /// FNV-1a over the UTF-8 bytes: stable, and enough to tell an expected text from another.
+    static func digest(_ text: String) -> Int {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return Int(truncatingIfNeeded: h)
+    }
+}
+
+/// The items each app or extension accepted, in order, as the host reported them.
+final class ReceivedLog: Sendable {
+    private let items = Mutex<[AppHandle: [ReceivedSummary]]>([:])
+
+    func append(_ item: ReceivedItem, to handle: String) {
+        let summary = ReceivedSummary(item)
+        items.withLock { $0[AppHandle(handle), default: []].append(summary) }
+    }
+
+    func items(of handle: String) -> [ReceivedSummary] {
         items.withLock { $0[AppHandle(handle)] ?? [] }
     }
 }
