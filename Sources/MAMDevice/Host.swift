@@ -36,20 +36,46 @@ public final class Host {
     let accounts: AccountDesk
     let audit: AuditSink
     private let owner = LoopOwner()
+    /// One host per device directory: held from `init` to `deinit`.
+    private let lock: Int32
+
+    deinit { System.unlock(lock) }
+
+    /// Takes `<device directory>/host.lock`, or says which directory is in use.
+    private static func lockDevice(_ directory: URL) throws(HostError) -> Int32 {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .deviceState("cannot create \(directory.path): \(error)")
+        }
+        let path = directory.appendingPathComponent("host.lock").path
+        let fd: Int32?
+        do { fd = try System.tryExclusiveLock(path) } catch { throw .deviceState("cannot lock \(path): \(error)") }
+        guard let fd else { throw .deviceInUse(directory.path) }
+        return fd
+    }
 
     public init(loop: EventLoop, configuration: HostConfiguration, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
         self.loop = loop
         self.configuration = configuration
         registry = try AppRegistry(configuration.apps)
-        do {
-            state = try DeviceState(
-                directory: configuration.deviceDirectory, fleet: configuration.fleet, policies: configuration.extraPolicies,
-                clockStart: configuration.clockStart ?? DeviceState.defaultClockStart)
+        let lock = try Self.lockDevice(configuration.deviceDirectory)
+        // Until every property is set, a throw does not run `deinit`: the lock is let go here.
+        do throws(HostError) {
+            do {
+                state = try DeviceState(
+                    directory: configuration.deviceDirectory, fleet: configuration.fleet, policies: configuration.extraPolicies,
+                    clockStart: configuration.clockStart ?? DeviceState.defaultClockStart)
+            } catch {
+                throw HostError.deviceState("\(error)")
+            }
+            audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions, onEvent: onEvent)
+            supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, onEvent: onEvent)
         } catch {
-            throw .deviceState("\(error)")
+            System.unlock(lock)
+            throw error
         }
-        audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions, onEvent: onEvent)
-        supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, onEvent: onEvent)
+        self.lock = lock
         broker = Broker(supervisor: supervisor, state: state, audit: audit, onEvent: onEvent)
         services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: onEvent)
         accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: onEvent)
@@ -241,6 +267,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(String)
     case deviceState(String)
     case loop(String)
+    case deviceInUse(String)
 
     public var description: String {
         switch self {
@@ -253,6 +280,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let what): "\(what) timed out"
         case .deviceState(let why): "the device state cannot be opened: \(why)"
         case .loop(let why): "the host's event loop failed: \(why)"
+        case .deviceInUse(let dir): "another mamsim host is running on the device directory \(dir); stop it, or give this run another --device-dir"
         }
     }
 }

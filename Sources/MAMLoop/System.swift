@@ -79,6 +79,25 @@ public enum System {
         #endif
     }
 
+    /// Takes an exclusive lock on `path` (created if missing) for as long as the returned
+    /// descriptor stays open; `nil` when another process holds it. Released by `close`, and by
+    /// the kernel when the process dies, so a killed host never leaves a stale lock.
+    public static func tryExclusiveLock(_ path: String) throws(UVError) -> Int32? {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw UVError(-errno) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let e = errno
+            close(fd)
+            if e == EWOULDBLOCK { return nil }
+            throw UVError(-e)
+        }
+        return fd
+    }
+
+    public static func unlock(_ fd: Int32) {
+        close(fd)
+    }
+
     // MARK: - Processes
 
     /// Where a spawned program's standard output goes.

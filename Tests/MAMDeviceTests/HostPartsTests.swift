@@ -136,4 +136,15 @@ import MAMPolicy
         #expect(shares.filter { $0.decision == "blocked" }.count == 10)
         #expect(await host.shutdown() == 0)
     }
+
+    @Test func aSecondHostOnTheSameDeviceDirectoryIsRefusedUntilTheFirstIsGone() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let first = try HostController(configuration: config)
+        let error = #expect(throws: HostError.self) { try HostController(configuration: config) }
+        #expect(error == .deviceInUse(config.deviceDirectory.path))
+        #expect(error?.description.contains("another mamsim host is running on the device directory") == true)
+        #expect(await first.shutdown() == 0)
+        let again = try HostController(configuration: config)
+        #expect(await again.shutdown() == 0)
+    }
 }
