@@ -81,7 +81,8 @@ public final class ChildProcess {
     /// Sends a signal; a child that already exited is not an error.
     public func kill(_ signal: Int32) {
         guard exit == nil else { return }
-        System.signal(pid, signal)
+        // The child leads its own process group: what it started gets the signal too.
+        System.signalGroup(pid, signal)
     }
 
     /// Drops the exit callback. The loop still reaps the process when it ends, so no zombie
@@ -92,6 +93,8 @@ public final class ChildProcess {
 
     /// Called by the reaper with the raw `waitpid` status.
     func exited(rawStatus: Int32) {
+        // The child is gone; whatever it started (its process group) goes with it.
+        System.signalGroup(pid, SIGKILL)
         let termSignal = rawStatus & 0x7F
         let result = termSignal == 0
             ? Exit(status: Int64((rawStatus >> 8) & 0xFF), signal: 0)

@@ -42,12 +42,13 @@ public enum System {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// Sends `signal` to `pid`; a process already gone is not an error.
-    static func signal(_ pid: pid_t, _ signal: Int32) {
+    /// Sends `signal` to every process of the group `pid` leads; a group already gone is not
+    /// an error.
+    static func signalGroup(_ pid: pid_t, _ signal: Int32) {
         #if canImport(Glibc)
-        _ = Glibc.kill(pid, signal)
+        _ = Glibc.kill(-pid, signal)
         #else
-        _ = Darwin.kill(pid, signal)
+        _ = Darwin.kill(-pid, signal)
         #endif
     }
 
@@ -141,7 +142,9 @@ public enum System {
         sigdelset(&all, SIGKILL)
         sigdelset(&all, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Its own process group, so ending the child ends whatever it started too.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] } ?? []

@@ -114,4 +114,37 @@ import Testing
         #expect(await host.share(from: "app0", to: "app1", item: textItem("ok", "ok")) == .delivered)
         #expect(await host.shutdown() == 0)
     }
+
+    @Test func whatAChildStartedEndsWithItAtTeardown() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let pidFile = dir.appendingPathComponent("grandchild-\(UUID().uuidString).pid")
+        // The app starts a long sleep in the background (a grandchild), then runs the runtime.
+        let script = dir.appendingPathComponent("parent-\(UUID().uuidString).sh")
+        try "#!/bin/sh\nsleep 300 &\necho $! > '\(pidFile.path)'\nexec '\(appRuntime)'\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let spec = AppSpec(handle: "parent", descriptor: AppDescriptor(bundleID: "com.contoso.parent"), executable: script.path)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let grandchild = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(isAlive(grandchild))
+        #expect(await host.shutdown() == 0)
+        // Killed with its group; a zombie waiting for init to reap it is not running.
+        var alive = isRunning(grandchild)
+        for _ in 0..<200 where alive {
+            try await Task.sleep(for: .milliseconds(5))
+            alive = isRunning(grandchild)
+        }
+        #expect(!alive, "the grandchild \(grandchild) survived teardown")
+    }
+}
+
+/// The process exists and is not a zombie (Linux `/proc/<pid>/stat`).
+func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return isAlive(pid) }
+    let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+    return state != "Z" && state != "X"
 }
