@@ -36,10 +36,24 @@ public final class Host {
     let accounts: AccountDesk
     let audit: AuditSink
     private let owner = LoopOwner()
+    /// Every event the parts report; a hostile act also becomes an audit line.
+    private let emit: (HostEvent) -> Void
     /// One host per device directory: held from `init` to `deinit`.
     private let lock: Int32
 
     deinit { System.unlock(lock) }
+
+    /// A child that broke the protocol or lied is part of the device's record, not only of a
+    /// verbose log: the event is written to the audit log too.
+    private static func auditingHostileEvents(_ audit: AuditSink, then onEvent: @escaping (HostEvent) -> Void) -> (HostEvent) -> Void {
+        { [weak audit] event in
+            if case .hostile(let handle, let what, let disconnected) = event {
+                audit?.record(verb: "hostile", source: handle, decision: disconnected ? "disconnected" : "refused",
+                             reason: .badRequest, explanation: what)
+            }
+            onEvent(event)
+        }
+    }
 
     /// Takes `<device directory>/host.lock`, or says which directory is in use.
     private static func lockDevice(_ directory: URL) throws(HostError) -> Int32 {
@@ -70,15 +84,16 @@ public final class Host {
                 throw HostError.deviceState("\(error)")
             }
             audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions, onEvent: onEvent)
-            supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, onEvent: onEvent)
+            emit = Self.auditingHostileEvents(audit, then: onEvent)
+            supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, onEvent: emit)
         } catch {
             System.unlock(lock)
             throw error
         }
         self.lock = lock
-        broker = Broker(supervisor: supervisor, state: state, audit: audit, onEvent: onEvent)
-        services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: onEvent)
-        accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: onEvent)
+        broker = Broker(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
+        services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: emit)
+        accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         supervisor.router = self
     }
 

@@ -44,8 +44,12 @@ struct Terminal: Sendable {
         let failed = report.failures.count
         let checked = report.steps.filter { $0.expected != nil }.count
         let time = String(format: "%.2f s", report.seconds)
-        if failed == 0 {
+        for app in report.appsNotStarted { line(red("✘ could not start \(app)")) }
+        if failed == 0 && report.appsNotStarted.isEmpty {
             line(green("✔ \(report.name): \(report.steps.count) steps, \(checked) expectations held") + dim(" (\(time))"))
+        } else if failed == 0 {
+            let n = report.appsNotStarted.count
+            line(red("✘ \(report.name): \(n) app\(n == 1 ? "" : "s") could not start; \(checked) expectations held") + dim(" (\(time))"))
         } else {
             line(red("✘ \(report.name): \(failed) of \(checked) expectations failed") + dim(" (\(time))"))
         }

@@ -151,6 +151,9 @@ extension Terminal {
         guard let r = e.report else { return "" }
         if let f = r.fleetError { return terminal.red("✘ \(r.name): the fleet could not start: \(f)") }
         let time = String(format: "%.2f s", r.seconds)
+        if !r.appsNotStarted.isEmpty, r.failures.isEmpty {
+            return terminal.red("✘ \(r.name): could not start \(r.appsNotStarted.joined(separator: "; "))") + terminal.dim(" (\(time))")
+        }
         return r.passed
             ? terminal.green("✔ ") + "\(r.name) " + terminal.dim("(\(r.steps.count) steps, \(time))")
             : terminal.red("✘ \(r.name): \(r.failures.count) of \(r.steps.count) steps failed") + terminal.dim(" (\(time))")
@@ -173,6 +176,7 @@ enum SuiteReport {
             if let r = e.report {
                 d["seconds"] = r.seconds
                 if let f = r.fleetError { d["fleetError"] = f }
+                if !r.appsNotStarted.isEmpty { d["appsNotStarted"] = r.appsNotStarted }
                 d["steps"] = r.steps.map { s -> [String: Any] in
                     var step: [String: Any] = [
                         "index": s.index + 1, "line": s.line, "verb": s.verb, "parties": s.parties,

@@ -110,6 +110,37 @@ extension CLITests {
             #expect(CLI.auditLogPath(in: r.stdout) == URL(fileURLWithPath: device).appendingPathComponent("audit.jsonl").path, "\(r)")
         }
 
+        @Test func anAppThatMisbehavesAtStartFailsAloneTheOthersRunAndTheAttackIsAudited() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            // Sends four bytes that announce a 4 GiB frame instead of Hello.
+            let evil = try tmp.write("evil.sh", "#!/bin/sh\nprintf '\\377\\377\\377\\377' >&3\nexec sleep 30\n")
+            chmod(evil.path, 0o755)
+            let scenario = try tmp.write("s.yaml", """
+                name: One bad app
+                accounts: [{upn: alice@contoso.com, policy: p}]
+                policies: {p: {allowedOutboundDataTransferDestinations: managedApps}}
+                apps:
+                  - {id: mail, bundle: com.contoso.mail}
+                  - {id: word, bundle: com.contoso.word}
+                  - {id: evil, bundle: com.evil.app, executable: \(evil.path)}
+                steps:
+                  - signIn: {app: mail, account: alice@contoso.com}
+                  - signIn: {app: word, account: alice@contoso.com}
+                  - share: {from: mail, to: word, item: {type: public.plain-text, text: hi}}
+                    expect: delivered
+                """)
+            let device = tmp.path("device")
+            let r = try await CLI.run(["run", scenario.path, "--device-dir", device], timeout: 60)
+            #expect(r.status == 1, "the run happened and is not green: \(r)")
+            #expect(r.stdout.contains("could not start evil"), "\(r)")
+            #expect(r.stdout.contains("✘ One bad app: 1 app could not start; 1 expectations held"), "\(r)")
+            #expect(r.stdout.contains("share mail (alice@contoso.com) → word  →  delivered"), "\(r)")
+            let audit = try String(contentsOfFile: device + "/audit.jsonl", encoding: .utf8)
+            #expect(audit.contains("\"verb\":\"hostile\""), "the attack is in the audit log: \(audit)")
+            #expect(audit.contains("exceeds the maximum"), "\(audit)")
+        }
+
         /// A bad file: what is written, where the error must point (`token`'s line and
         /// column, then the key path), and further fragments of the message.
         struct BrokenFile: Sendable, CustomTestStringConvertible {

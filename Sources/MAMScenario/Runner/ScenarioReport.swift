@@ -26,8 +26,10 @@ public struct ScenarioReport: Sendable {
     public var name: String
     public var file: URL
     public var steps: [StepResult] = []
-    /// Set when the fleet could not start; no step ran.
+    /// Set when no app of the fleet could start (or the device could not be opened); no step ran.
     public var fleetError: String?
+    /// Apps that could not start, each with why; the others ran the steps.
+    public var appsNotStarted: [String] = []
     public var seconds: Double = 0
     public var deviceDirectory: URL
     /// The audit log (JSON lines) exported at the end of the run.
@@ -36,5 +38,5 @@ public struct ScenarioReport: Sendable {
     public var auditError: String?
 
     public var failures: [StepResult] { steps.filter { !$0.passed } }
-    public var passed: Bool { fleetError == nil && failures.isEmpty }
+    public var passed: Bool { fleetError == nil && appsNotStarted.isEmpty && failures.isEmpty }
 }

@@ -72,8 +72,12 @@ public enum ScenarioRunner {
             return report
         }
         let failures = await host.startFleet()
-        if !failures.isEmpty {
-            report.fleetError = failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; ")
+        // An app that fails to start (or misbehaves at its handshake) is that app's failure:
+        // the others run, and a step involving it answers app-not-running. Only a fleet where
+        // nothing started has nothing to run.
+        report.appsNotStarted = failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        if !failures.isEmpty, failures.count == scenario.apps.count {
+            report.fleetError = report.appsNotStarted.joined(separator: "; ")
         } else {
             for step in scenario.steps {
                 let t0 = ContinuousClock.now
@@ -96,8 +100,20 @@ public enum ScenarioRunner {
         case .failure(let error): report.auditError = "the audit log could not be written to \(auditFile.path): \(error)"
         }
         _ = await host.shutdown()
+        if options.deviceDirectory == nil { removeDeviceState(in: directory, keeping: report.auditLog) }
         report.seconds = seconds(ContinuousClock.now - started)
         return report
+    }
+
+    /// A temporary device holds keys, containers and keychain values: once the run is over,
+    /// all of it goes but the audit log the report points to.
+    static func removeDeviceState(in directory: URL, keeping audit: URL?) {
+        let fm = FileManager.default
+        guard let entries = try? fm.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil) else { return }
+        for entry in entries where entry.lastPathComponent != audit?.lastPathComponent {
+            try? fm.removeItem(at: entry)
+        }
+        if audit == nil { try? fm.removeItem(at: directory) }
     }
 
     static func seconds(_ d: Duration) -> Double {
