@@ -202,8 +202,8 @@ final class Supervisor {
     }
 
     private func dispatch(_ frame: Frame, from child: ChildConnection) throws {
-        guard frame.seq > child.lastSeqFromChild else {
-            throw HostileFrame("sent frame seq \(frame.seq) after \(child.lastSeqFromChild) (sequence numbers must grow)")
+        guard frame.seq == child.lastSeqFromChild &+ 1 else {
+            throw HostileFrame("sent frame seq \(frame.seq) after \(child.lastSeqFromChild) (each frame's seq is one more than the last, from 1)")
         }
         child.lastSeqFromChild = frame.seq
         if child.state == .spawning {

@@ -163,12 +163,14 @@ public final class AppChannel {
             onWelcome?(w)
         case .deliver(let d):
             let seq = frame.seq
+            // Ids are the sender's to choose: the same id from two senders is two items.
+            let key = d.senderBundleID.rawValue + "\u{0}" + d.item.id
             let acknowledge = { [weak self] (accepted: Bool) in
                 guard let self else { return }
-                if accepted { deliveredItemIDs.remember(d.item.id) }
+                if accepted { deliveredItemIDs.remember(key) }
                 send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: seq)
             }
-            if deliveredItemIDs.contains(d.item.id) {
+            if deliveredItemIDs.contains(key) {
                 acknowledge(true)
             } else if let later = onDeliverLater {
                 var answered = false

@@ -53,7 +53,8 @@ struct ActivationCommand: ParsableCommand {
     @Argument(help: "An extension's Info.plist (omit with --rule).")
     var plist: String?
 
-    @Option(help: "A bare NSExtensionActivationRule predicate string instead of a plist.")
+    // `.unconditional`: a predicate may start with "-" and is still the rule, not an option.
+    @Option(parsing: .unconditional, help: "A bare NSExtensionActivationRule predicate string instead of a plist.")
     var rule: String?
 
     @Option(help: "One attachment, as its registered type identifiers separated by commas.")

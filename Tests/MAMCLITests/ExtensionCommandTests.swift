@@ -22,6 +22,12 @@ extension CLITests {
                 .map { "plugins/\($0)" }
         }
 
+        @Test func aRuleStartingWithADashIsTheRuleNotAnOption() async throws {
+            let r = try await CLI.run(["activation", "--rule", "-1 == 1", "--item", "public.text"], timeout: 30)
+            #expect(r.status == 1, "evaluated, not rejected as an unknown option: \(r)")
+            #expect(r.stdout.contains("not activated"), "\(r)")
+        }
+
         @Test func lintReportsNoProblemsInTheRepositoryPlugins() async throws {
             let plugins = Self.repositoryPlugins()
             #expect(Set(["plugins/open-in-word", "plugins/share-to-notes"]).isSubset(of: plugins), "\(plugins)")

@@ -78,8 +78,8 @@ import MAMLoop
         let log = EventLog()
         let early = try scriptedChild("early", frames: [Frame(seq: 1, body: .bye(reason: "hi"))])
         let replay = try scriptedChild("replay", frames: [
-            Frame(seq: 5, body: .hello(Hello(pid: 1, runtime: "evil"))),
-            Frame(seq: 5, body: .ping([1])),
+            Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "evil"))),
+            Frame(seq: 3, body: .ping([1])),
         ])
         let specs = [
             AppSpec(handle: "early", descriptor: AppDescriptor(bundleID: "com.evil.early"), executable: early),
@@ -90,7 +90,7 @@ import MAMLoop
         let host = try HostController(configuration: config) { log.record($0) }
         _ = await host.startFleet()
         try await log.wait(for: "early cut off") { if case .hostile("early", let what, true) = $0, what == "sent bye before hello" { what } else { nil } }
-        try await log.wait(for: "replay cut off") { if case .hostile("replay", let what, true) = $0, what.contains("sent frame seq 5 after 5") { what } else { nil } }
+        try await log.wait(for: "replay cut off") { if case .hostile("replay", let what, true) = $0, what.contains("sent frame seq 3 after 1") { what } else { nil } }
         #expect(await host.share(from: "app1", to: "app0", item: textItem("ok", "ok")) == .delivered)
         #expect(await host.shutdown() == 0)
     }

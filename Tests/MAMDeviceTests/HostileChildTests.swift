@@ -139,6 +139,16 @@ import Testing
         }
         #expect(!alive, "the grandchild \(grandchild) survived teardown")
     }
+
+    @Test func oneSendersItemIDDoesNotHideAnotherSendersItemWithTheSameID() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 3))
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.share(from: "app0", to: "app2", item: textItem("same", "from app0")) == .delivered)
+        #expect(await host.share(from: "app1", to: "app2", item: textItem("same", "from app1")) == .delivered)
+        let received = await host.command("app2", .listReceived)
+        #expect(received == .received([ReceivedEntry(itemID: "same", owner: ""), ReceivedEntry(itemID: "same", owner: "")]), "\(received)")
+        #expect(await host.shutdown() == 0)
+    }
 }
 
 /// The process exists and is not a zombie (Linux `/proc/<pid>/stat`).
