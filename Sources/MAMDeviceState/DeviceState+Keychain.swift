@@ -31,8 +31,8 @@ extension DeviceState {
             throw DeviceStateError(.notSignedIn, "\(app.bundleID) cannot store keychain item \"\(key)\" as \(ownerName): that account is not signed in to \(accountScope(app)); sign it in first")
         }
         try writeStore { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO keychain_item (access_group, key, value, owner, owner_key) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [resolved, key, Data(value), ownerName, identityKey(ownerName)])
+            try db.execute(sql: "INSERT OR REPLACE INTO keychain_item (access_group, key, value, owner, owner_key, writer) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [resolved, key, Data(value), ownerName, identityKey(ownerName), accountScope(app).folded])
         }
         return KeychainResult(status: .success, decision: access.decision, group: resolved, value: nil)
     }

@@ -58,9 +58,11 @@ extension DeviceState {
         }
         var items: [String] = []
         for group in Set(app.keychainAccessGroups.map(Enforcer.normalizedGroup)) {
-            let keys = try String.fetchAll(db, sql: "SELECT key FROM keychain_item WHERE access_group = ? AND owner_key = ?",
-                                           arguments: [group, key])
-            try db.execute(sql: "DELETE FROM keychain_item WHERE access_group = ? AND owner_key = ?", arguments: [group, key])
+            // Only what this app wrote: another app keeps the same account's items in a group
+            // they share, and that account may still be signed in there.
+            let mine = "access_group = ? AND owner_key = ? AND (writer = ? OR writer = '')"
+            let keys = try String.fetchAll(db, sql: "SELECT key FROM keychain_item WHERE \(mine)", arguments: [group, key, bundle])
+            try db.execute(sql: "DELETE FROM keychain_item WHERE \(mine)", arguments: [group, key, bundle])
             items += keys.map { "\(group)/\($0)" }
         }
         return WipeReport(app: app.bundleID, account: account, appHandledWipe: appHandledWipe,

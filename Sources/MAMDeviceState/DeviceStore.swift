@@ -74,6 +74,12 @@ enum DeviceStore {
                     explanation TEXT NOT NULL);
                 """)
         }
+        m.registerMigration("v2: keychain item writer") { db in
+            // The app that stored the item (an extension's containing app): a selective wipe
+            // removes what the wiped app wrote, not what other apps keep in a shared group.
+            // '' = stored before this column existed.
+            try db.execute(sql: "ALTER TABLE keychain_item ADD COLUMN writer TEXT NOT NULL DEFAULT ''")
+        }
         return m
     }
 }

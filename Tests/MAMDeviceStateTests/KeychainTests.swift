@@ -63,4 +63,17 @@ import Testing
         #expect(error?.reason == .notSignedIn)
         #expect(error?.message == "com.contoso.Mail cannot store keychain item \"t\" as bob@outlook.com: that account is not signed in to com.contoso.Mail; sign it in first")
     }
+
+    @Test func signingOutOfOneAppWipesWhatItWroteNotWhatAnotherAppKeepsInTheSharedGroup() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        try signIn(d, World.mail, World.alice)
+        try signIn(d, World.outlook, World.alice)
+        _ = try d.keychainSet(app: World.mail, group: "com.microsoft.intune.mam", key: "mail-token", value: [1], owner: "alice@contoso.com")
+        _ = try d.keychainSet(app: World.outlook, group: "com.microsoft.intune.mam", key: "outlook-token", value: [2], owner: "alice@contoso.com")
+        let report = try d.wipe(app: World.outlook, account: "alice@contoso.com", appHandledWipe: false)
+        #expect(report.deletedKeychainItems == ["com.microsoft.intune.mam/outlook-token"])
+        #expect(try d.keychainGet(app: World.mail, group: "com.microsoft.intune.mam", key: "mail-token").value == [1])
+        #expect(try d.keychainGet(app: World.mail, group: "com.microsoft.intune.mam", key: "outlook-token").status == .itemNotFound)
+    }
 }
