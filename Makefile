@@ -12,6 +12,7 @@ build: deps
 
 # Brings up the demo fleet (scenarios/examples/demo.yaml) and shows every decision.
 demo: deps
+	$(SWIFT) build -c release --product mamsim-confine
 	$(SWIFT) build -c release --product mamsim-app
 	$(SWIFT) build -c release --product NotesShareExtension
 	$(SWIFT) build -c release --product mamsim
@@ -25,6 +26,7 @@ test: deps proto-check
 
 # Benchmarks against the C and Node references, measured in the same run.
 bench: deps
+	$(SWIFT) build -c release --product mamsim-confine
 	$(SWIFT) build -c release --product mamsim-app
 	$(SWIFT) build -c release --product mamsim
 	$(RELEASE)/mamsim bench

@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "mamsim", targets: ["mamsim"]),
         .executable(name: "mamsim-app", targets: ["mamsim-app"]),
+        .executable(name: "mamsim-confine", targets: ["mamsim-confine"]),
         .library(name: "MAMKit", targets: ["MAMKit"]),
     ],
     dependencies: [
@@ -65,6 +66,8 @@ let package = Package(
                 "MAMDeviceState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
+        // Starts a child under Landlock (C: it runs before the child's program and must stay tiny).
+        .executableTarget(name: "mamsim-confine"),
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], swiftSettings: strict, linkerSettings: staticStdlib),
         // An app written against MAMKit's async API (README "Writing an app"); the host tests run it.
         .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict, linkerSettings: staticStdlib),

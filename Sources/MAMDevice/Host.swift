@@ -99,6 +99,9 @@ public final class Host {
 
     public var fleet: Fleet { state.fleet }
 
+    /// What confines the children (said once at start as a note event too).
+    public var confinement: ConfinementReport { supervisor.confinement }
+
     /// The installed apps' handles, in declaration order.
     public var handles: [String] { registry.specs.map(\.handle) }
 

@@ -41,6 +41,16 @@ public struct AppSpec: Sendable {
     }
 }
 
+/// Whether children run confined to their own containers.
+public enum Confinement: Sendable, Hashable {
+    /// Landlock where the kernel has it (the host says which at start), none elsewhere.
+    case whereAvailable
+    /// Landlock, or the host does not start.
+    case required
+    /// None: children can read the whole device directory (same user, no sandbox).
+    case none
+}
+
 /// One step of ending a child: the host walks the list until the child has exited.
 public enum TeardownStep: Sendable, Hashable {
     /// Send `Bye` and wait this long for the child to leave by itself.
@@ -84,6 +94,10 @@ public struct HostConfiguration: Sendable {
     public var commandTimeout: Duration = .seconds(20)
     /// How a child is ended (at teardown, or an extension with nothing left to do).
     public var teardown: [TeardownStep] = [.ask(wait: .seconds(2)), .signal(SIGTERM, wait: .seconds(1)), .kill]
+    /// How children are kept out of the device directory (other apps' containers, the store).
+    public var confinement: Confinement = .whereAvailable
+    /// The launcher that confines a child (`mamsim-confine`); `nil` = beside `appRuntime`.
+    public var confinementLauncher: String?
     /// Children's stdout/stderr go to /dev/null instead of the host's.
     public var quietChildren = false
     /// Every decision goes to the audit log in the device store (group-committed once per

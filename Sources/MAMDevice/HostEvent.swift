@@ -16,6 +16,8 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     case signedIn(handle: String, account: String)
     case signedOut(handle: String, account: String)
     case note(String)
+    /// Said once as the host starts: what confines its children.
+    case confinement(String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .signedIn(let h, let a): "\(a) signed in to \(h)"
         case .signedOut(let h, let a): "\(a) signed out of \(h)"
         case .note(let s): s
+        case .confinement(let s): s
         }
     }
 }

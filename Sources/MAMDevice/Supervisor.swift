@@ -38,6 +38,10 @@ final class Supervisor {
     private let state: DeviceState
     private let onEvent: (HostEvent) -> Void
     private let environment: [String: String]
+    /// How children are started: through the confinement launcher, or directly.
+    let confinement: ConfinementReport
+    /// The device directory as the kernel sees it (symbolic links resolved), for Landlock.
+    private let realDeviceDirectory: String
     weak var router: (any ChildFrameRouter)?
 
     /// Running (or starting, or stopping) children by handle.
@@ -62,6 +66,9 @@ final class Supervisor {
         self.state = state
         self.onEvent = onEvent
         environment = Self.childEnvironment(for: configuration)
+        confinement = try ConfinementReport.probe(configuration)
+        realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
+        onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
         // Before each iteration's writes leave: a child that lets its answers pile up is cut off.
         loop.addBeforeFlushHook { [weak self] in self?.cutOffSlowReaders() }
@@ -123,9 +130,20 @@ final class Supervisor {
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
         let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
         let program = spec.executable ?? configuration.appRuntime
+        var executable = program
+        var arguments = spec.arguments
+        if let launcher = confinement.launcher {
+            // The child may use its own container and its entitled app groups, nothing else
+            // of the device directory; the directories must exist for Landlock to name them.
+            var allowed = ["containers/\(spec.bundleID.rawValue)"] + spec.descriptor.appGroups.map { "groups/\($0)" }
+            allowed = allowed.map { realDeviceDirectory + "/" + $0 }
+            for dir in allowed { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            executable = launcher
+            arguments = ["--hide", realDeviceDirectory] + allowed.flatMap { ["--allow", $0] } + ["--", program] + spec.arguments
+        }
         do {
             child.process = try ChildProcess(
-                loop: loop, executable: program, arguments: spec.arguments, environment: environment, channel: pipe,
+                loop: loop, executable: executable, arguments: arguments, environment: environment, channel: pipe,
                 quiet: configuration.quietChildren
             ) { [weak self, weak child] exit in
                 guard let self, let child else { return }

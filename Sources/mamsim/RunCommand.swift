@@ -106,6 +106,7 @@ final class FleetProgress: @unchecked Sendable {
 
     func event(_ e: HostEvent) {
         if verbose { terminal.line(terminal.dim("  · \(e)")) }
+        if case .confinement(let what) = e, !verbose { terminal.line(terminal.dim("  \(what)")) }
         guard !done else { return }
         if case .ready = e {
             ready += 1

@@ -118,14 +118,16 @@ import Testing
     @Test func whatAChildStartedEndsWithItAtTeardown() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let pidFile = dir.appendingPathComponent("grandchild-\(UUID().uuidString).pid")
-        // The app starts a long sleep in the background (a grandchild), then runs the runtime.
+        // The app starts a long sleep in the background (a grandchild), notes its pid in its own
+        // container (the one place a confined app may write), then runs the runtime.
         let script = dir.appendingPathComponent("parent-\(UUID().uuidString).sh")
-        try "#!/bin/sh\nsleep 300 &\necho $! > '\(pidFile.path)'\nexec '\(appRuntime)'\n".write(to: script, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nsleep 300 &\necho $! > \"$MAMSIM_DEVICE_DIR/containers/com.contoso.parent/grandchild.pid\"\nexec '\(appRuntime)'\n"
+            .write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let spec = AppSpec(handle: "parent", descriptor: AppDescriptor(bundleID: "com.contoso.parent"), executable: script.path)
         var config = try makeConfiguration(apps: 1, extra: [spec])
         config.fleet.install(spec.descriptor)
+        let pidFile = config.deviceDirectory.appendingPathComponent("containers/com.contoso.parent/grandchild.pid")
         let host = try HostController(configuration: config)
         #expect(await host.startFleet().isEmpty)
         let grandchild = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -157,4 +159,42 @@ func isRunning(_ pid: Int32) -> Bool {
           let close = stat.lastIndex(of: ")") else { return isAlive(pid) }
     let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
     return state != "Z" && state != "X"
+}
+
+/// Confinement: a child reads and writes its own container, and nothing else of the device.
+@Suite(.serialized) struct ConfinementTests {
+    @Test func aChildCannotReadAnotherAppsContainerNorTheStoreButUsesItsOwn() async throws {
+        var config = try makeConfiguration(apps: 1)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let report = dir.appendingPathComponent("spy-\(UUID().uuidString).sh")
+        // The spy tries the store, another app's container and its own, and writes what it saw
+        // in its own container, the one place it may write.
+        try """
+            #!/bin/sh
+            d="$MAMSIM_DEVICE_DIR"
+            out="$d/containers/com.evil.spy/seen.txt"
+            { cat "$d/device.sqlite" >/dev/null 2>&1 && echo store-readable || echo store-denied
+              cat "$d/containers/com.contoso.App0/Documents/q3.txt" 2>/dev/null || echo other-denied
+              ls "$d" >/dev/null 2>&1 && echo dir-listable || echo dir-denied
+              echo mine > "$d/containers/com.evil.spy/mine.txt" && cat "$d/containers/com.evil.spy/mine.txt"
+            } > "$out"
+            exec '\(appRuntime)'
+            """.write(to: report, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: report.path)
+        let spy = AppSpec(handle: "spy", descriptor: AppDescriptor(bundleID: "com.evil.spy"), executable: report.path, startsWithFleet: false)
+        config.apps.append(spy)
+        config.fleet.install(spy.descriptor)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let note = log.all.compactMap { if case .confinement(let n) = $0 { n } else { nil } }.first ?? ""
+        try #require(note.contains("confined with Landlock"), "this machine cannot confine: \(note)")
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        _ = await host.service("app0", .writeFile(path: "Documents/q3.txt", data: Array("alice's numbers".utf8), owner: nil))
+        #expect((try? await host.launch("spy").get()) != nil)
+        let seen = try String(contentsOf: config.deviceDirectory.appendingPathComponent("containers/com.evil.spy/seen.txt"), encoding: .utf8)
+        #expect(seen == "store-denied\nother-denied\ndir-denied\nmine\n", "\(seen)")
+        #expect(await host.shutdown() == 0)
+    }
 }
