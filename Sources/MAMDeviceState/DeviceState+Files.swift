@@ -7,6 +7,9 @@ import MAMPolicy
 /// A container path resolved for one app: where it is on disk and how the store names it.
 struct ResolvedPath {
     let url: URL
+    /// The container's root and the path's components inside it, for `ContainerIO`.
+    let root: URL
+    let parts: [String]
     /// Relative to the device directory (`containers/<bundle>/…`, `groups/<group>/…`): the
     /// `file_owner` key.
     let storeKey: String
@@ -84,7 +87,8 @@ extension DeviceState {
                 throw DeviceStateError.badPath(path.description, app: app.bundleID, "it passes through a symbolic link")
             }
         }
-        return ResolvedPath(url: url, storeKey: prefix + "/" + parts.joined(separator: "/"), kind: kind, containerID: id)
+        return ResolvedPath(url: url, root: root, parts: parts.map(String.init), storeKey: prefix + "/" + parts.joined(separator: "/"),
+                            kind: kind, containerID: id)
     }
 
     /// The app whose sign-ins an app or extension acts with: an extension uses its
@@ -140,8 +144,11 @@ extension DeviceState {
                 """, arguments: [resolved.storeKey, resolved.kind, resolved.containerID, app.bundleID.folded,
                                  ownerName, identityKey(ownerName), encrypt])
             // Written inside the transaction: if the write fails, the owner row rolls back.
-            try FileManager.default.createDirectory(at: resolved.url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: resolved.url, options: .atomic)
+            do {
+                try ContainerIO.write(root: resolved.root, parts: resolved.parts, data: bytes)
+            } catch {
+                throw DeviceStateError.badPath(path.description, app: app.bundleID, "\(error)")
+            }
         }
         return ProtectionInfo(owner: ownerName, isEncrypted: encrypt)
     }
@@ -150,10 +157,14 @@ extension DeviceState {
     public func readFile(app bundle: BundleID, path: ContainerPath) throws -> [UInt8] {
         let app = try descriptor(bundle)
         let resolved = try resolve(path, for: app)
-        guard let data = FileManager.default.contents(atPath: resolved.url.path) else {
+        let bytes: [UInt8]
+        do {
+            bytes = try ContainerIO.read(root: resolved.root, parts: resolved.parts)
+        } catch .notFound {
             throw DeviceStateError(.badRequest, "\(app.bundleID) asked for \(path), which does not exist in its containers")
+        } catch {
+            throw DeviceStateError.badPath(path.description, app: app.bundleID, "\(error)")
         }
-        let bytes = Array(data)
         let encrypted = try db.read { db in
             try Bool.fetchOne(db, sql: "SELECT encrypted FROM file_owner WHERE path = ?", arguments: [resolved.storeKey]) ?? false
         }
@@ -188,7 +199,11 @@ extension DeviceState {
         let resolved = try resolve(path, for: try descriptor(bundle))
         try writeStore { db in
             try db.execute(sql: "DELETE FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
-            try Self.removeIfPresent(resolved.url)
+            do {
+                try ContainerIO.remove(root: resolved.root, parts: resolved.parts)
+            } catch {
+                throw DeviceStateError.badPath(path.description, app: bundle, "\(error)")
+            }
         }
     }
 

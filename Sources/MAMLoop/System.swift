@@ -101,6 +101,19 @@ public enum System {
 
     // MARK: - Processes
 
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module
+    /// does not declare: found at run time, `nil` where the C library lacks it.
+    private static let addCloseFrom: AddCloseFrom? = {
+        #if os(Linux)
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+        #else
+        return nil
+        #endif
+    }()
+
     /// Where a spawned program's standard output goes.
     enum Output {
         case inherit, discard
@@ -131,6 +144,10 @@ public enum System {
             // When fd 3 is the channel already, dup2 would be a no-op and leave close-on-exec set.
             if channelFD == 3 { _ = fcntl(3, F_SETFD, 0) }
         }
+        // After the dup2 above: nothing else of the host's reaches the child. A descriptor
+        // another thread opened without close-on-exec (a file being written) would otherwise
+        // leak into it, and keep a just-written program "busy" (ETXTBSY) while the child lives.
+        if let closeFrom = addCloseFrom { _ = closeFrom(&actions, channelFD == nil ? 3 : 4) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

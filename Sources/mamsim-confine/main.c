@@ -141,8 +141,18 @@ int main(int argc, char **argv) {
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) die("cannot set no_new_privs", strerror(errno));
   if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) die("cannot restrict itself", strerror(errno));
   close(ruleset);
-  execv(argv[i], argv + i);
-  die("cannot execute", argv[i]);
+  /* Only stdin, stdout, stderr and the channel (fd 3) go on to the program. */
+  syscall(SYS_close_range, 4, ~0U, 0);
+  /* ETXTBSY: the program was just written and another process forked while it was open for
+     writing (a well-known race of exec after write); it clears as soon as that fd closes. */
+  for (int attempt = 0; attempt < 100; attempt++) {
+    execv(argv[i], argv + i);
+    if (errno != ETXTBSY) break;
+    usleep(10000);
+  }
+  char why[4200];
+  snprintf(why, sizeof why, "%s (%s)", argv[i], strerror(errno));
+  die("cannot execute", why);
   return 126;
 }
 #else

@@ -2,6 +2,9 @@ import Foundation
 import MAMModel
 import MAMPolicy
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import MAMDeviceState
 
 /// Containers, file owners and encryption at rest; `protect`/`unprotect`/`protectionInfo`.
@@ -182,5 +185,36 @@ import Testing
         #expect(replace?.reason == .notSignedIn)
         #expect(try d.readFile(app: World.outlook, path: shared).text == "alice's plan")
         #expect(try d.fileOwner(app: World.outlook, path: shared) == "alice@contoso.com")
+    }
+
+    @Test func aHardLinkToAnotherAppsFileIsNotReadThroughAndAWriteReplacesTheLinkNotTheTarget() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        try d.writeFile(app: World.outlook, path: ContainerPath("secret.txt"), data: [UInt8]("outlook's"), owner: nil)
+        try d.writeFile(app: World.notes, path: ContainerPath("mine.txt"), data: [UInt8]("notes'"), owner: nil)
+        let target = dir.url.appendingPathComponent("containers/com.microsoft.Office.Outlook/secret.txt").path
+        let link = dir.url.appendingPathComponent("containers/com.example.notes/stolen.txt").path
+        #expect(Glibc.link(target, link) == 0)
+        let error = #expect(throws: DeviceStateError.self) { try d.readFile(app: World.notes, path: ContainerPath("stolen.txt")) }
+        #expect(error?.message.contains("hard links") == true, "\(String(describing: error))")
+        try d.writeFile(app: World.notes, path: ContainerPath("stolen.txt"), data: [UInt8]("overwritten"), owner: nil)
+        #expect(try d.readFile(app: World.outlook, path: ContainerPath("secret.txt")).text == "outlook's")
+    }
+
+    @Test func aDirectorySwappedForASymbolicLinkIsRefusedWhereItIsUsed() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        try d.writeFile(app: World.outlook, path: ContainerPath("Docs/secret.txt"), data: [UInt8]("outlook's"), owner: nil)
+        try d.writeFile(app: World.notes, path: ContainerPath("Docs/mine.txt"), data: [UInt8]("notes'"), owner: nil)
+        // The swap a racing child would make between the host's check and its use.
+        let docs = dir.url.appendingPathComponent("containers/com.example.notes/Docs")
+        try FileManager.default.removeItem(at: docs)
+        try FileManager.default.createSymbolicLink(atPath: docs.path, withDestinationPath: dir.url.appendingPathComponent("containers/com.microsoft.Office.Outlook/Docs").path)
+        let parts = ["Docs", "secret.txt"]
+        #expect(throws: ContainerIO.Failure.self) {
+            try ContainerIO.read(root: dir.url.appendingPathComponent("containers/com.example.notes"), parts: parts)
+        }
+        let error = #expect(throws: DeviceStateError.self) { try d.readFile(app: World.notes, path: ContainerPath("Docs/secret.txt")) }
+        #expect(error?.message.contains("symbolic link") == true)
     }
 }
