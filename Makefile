@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: deps build demo test bench proto-check clean
+.PHONY: deps build demo test bench fuzz proto-check clean
 
 deps:
 	@scripts/install-deps
@@ -30,6 +30,11 @@ bench: deps
 	$(SWIFT) build -c release --product mamsim-app
 	$(SWIFT) build -c release --product mamsim
 	$(RELEASE)/mamsim bench
+
+# libFuzzer targets (Fuzz/): frame decoding, activation predicates, plists, Graph documents;
+# FUZZ_SECONDS per target (default 180).
+fuzz: deps
+	scripts/fuzz $${FUZZ_SECONDS:-180}
 
 proto-check:
 	@scripts/generate-proto --check

@@ -90,3 +90,18 @@ let package = Package(
         .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy"], swiftSettings: strict),
     ]
 )
+
+// Fuzz targets (libFuzzer), built only by `make fuzz` (MAMSIM_FUZZ=1, -sanitize=fuzzer): each
+// defines LLVMFuzzerTestOneInput and has no main of its own.
+if Context.environment["MAMSIM_FUZZ"] != nil {
+    let fuzz: [(String, [Target.Dependency])] = [
+        ("FuzzFrames", ["MAMWire"]), ("FuzzPredicate", ["MAMExtensions"]),
+        ("FuzzPlist", ["MAMExtensions"]), ("FuzzGraph", ["MAMPolicy"]),
+    ]
+    for (name, deps) in fuzz {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: deps, path: "Fuzz/\(name)",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}
