@@ -40,7 +40,12 @@ let package = Package(
 
         .target(name: "MAMModel", swiftSettings: strict),
         .target(name: "MAMPolicy", dependencies: ["MAMModel"], swiftSettings: strict),
-        .target(name: "MAMExtensions", swiftSettings: strict),
+        // Activation rules: the predicate and dictionary languages, UTIs, plist values.
+        .target(name: "MAMActivation", swiftSettings: strict),
+        // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
+        .target(name: "MAMBundle", dependencies: ["MAMActivation"], swiftSettings: strict),
+        // Tooling over bundles: the linter and the Intune configurator.
+        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle"], swiftSettings: strict),
         .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"], swiftSettings: strict),
         .target(name: "MAMLoop", dependencies: ["CLibUV"], swiftSettings: strict),
         .target(
@@ -55,14 +60,14 @@ let package = Package(
         .target(
             name: "MAMScenario",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
+                "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
                 .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strict),
         .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"], swiftSettings: strict),
         .executableTarget(
             name: "mamsim",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMExtensions", "MAMScenario",
+                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMScenario",
                 "MAMDeviceState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
@@ -76,11 +81,11 @@ let package = Package(
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
-        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMExtensions"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit"], swiftSettings: strict),
         .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict),
         .testTarget(
-            name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMExtensions"],
+            name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions"],
             exclude: ["Fixtures"], swiftSettings: strict),
         // Runs the built binaries (`swift build --build-tests` builds every product); depending on
         // the executables would link their static-stdlib flags into the test bundle.
@@ -95,8 +100,8 @@ let package = Package(
 // defines LLVMFuzzerTestOneInput and has no main of its own.
 if Context.environment["MAMSIM_FUZZ"] != nil {
     let fuzz: [(String, [Target.Dependency])] = [
-        ("FuzzFrames", ["MAMWire"]), ("FuzzPredicate", ["MAMExtensions"]),
-        ("FuzzPlist", ["MAMExtensions"]), ("FuzzGraph", ["MAMPolicy"]),
+        ("FuzzFrames", ["MAMWire"]), ("FuzzPredicate", ["MAMActivation"]),
+        ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]),
     ]
     for (name, deps) in fuzz {
         package.targets.append(.executableTarget(

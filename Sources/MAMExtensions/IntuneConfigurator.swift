@@ -1,4 +1,6 @@
 public import Foundation
+public import MAMActivation
+import MAMBundle
 
 /// Our counterpart of Intune's `IntuneMAMConfigurator` for activation rules: rewrites an
 /// extension's Info.plist so its `NSExtensionActivationRule` also accepts the

@@ -1,3 +1,5 @@
+import MAMActivation
+import MAMBundle
 /// Keychain access groups (RULES.md §6): a process's default group is its first one, so the
 /// bundle id must come first; `com.microsoft.intune.mam` first, or misspelled so that the SDK's
 /// shared items are never found, are the common mistakes lint catches.

@@ -1,4 +1,6 @@
 public import Foundation
+import MAMActivation
+public import MAMBundle
 
 /// `mamsim lint` for one app or plugin folder: checks its Info.plist and entitlements (and
 /// those of `container/`, the containing app, when present) against what the Intune App SDK and

@@ -1,3 +1,5 @@
+import MAMActivation
+import MAMBundle
 /// Intune's "Open in" action extension, which replaces iOS's "Copy to" for managed documents
 /// (seed 000, "Copy to actions", steps 1–7). The extension is a non-UI stub; the SDK does the
 /// copy through the containing app's `-intunemam` URL scheme, a shared app group and the shared

@@ -1,5 +1,7 @@
 public import Foundation
-public import MAMExtensions
+import MAMExtensions
+import MAMActivation
+public import MAMBundle
 public import MAMModel
 public import MAMPolicy
 

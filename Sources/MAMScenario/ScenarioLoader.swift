@@ -1,5 +1,7 @@
 public import Foundation
 import MAMExtensions
+import MAMActivation
+import MAMBundle
 import MAMModel
 import MAMPolicy
 import Yams

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import MAMExtensions
 
+import MAMActivation
+import MAMBundle
 /// `mamsim lint FOLDER...`: the Intune integration checks of an app or plugin folder.
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 import Foundation
 import MAMExtensions
+import MAMActivation
+import MAMBundle
 import Testing
 
 /// Every real-world rule in `fixtures/activation/`, pinned against the representative shares.

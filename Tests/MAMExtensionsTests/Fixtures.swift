@@ -1,6 +1,8 @@
 import Foundation
 import MAMExtensions
 
+import MAMActivation
+import MAMBundle
 /// Locates `../shared/fixtures` next to the package root (this file is
 /// `<root>/Tests/MAMExtensionsTests/Fixtures.swift`), so the tests run the same from the
 /// worktree and from the main package.

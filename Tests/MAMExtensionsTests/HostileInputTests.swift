@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import MAMExtensions
 
+@testable import MAMActivation
+@testable import MAMBundle
 /// Inputs built to crash a recursive parser: each is refused with a clear error instead.
 @Suite struct HostileInputTests {
     @Test func anActivationRuleNestedThousandsDeepIsASyntaxErrorNotACrash() {

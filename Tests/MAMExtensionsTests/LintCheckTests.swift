@@ -1,5 +1,7 @@
 import Foundation
 import MAMExtensions
+import MAMActivation
+import MAMBundle
 import Testing
 
 /// The lint checks one at a time, on scratch variants of the fixtures.

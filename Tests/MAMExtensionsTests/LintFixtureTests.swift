@@ -1,5 +1,7 @@
 import Foundation
 import MAMExtensions
+import MAMActivation
+import MAMBundle
 import Testing
 
 /// One fixture folder per misconfiguration (`Fixtures/lint/`), each pinned to the single

@@ -1,5 +1,7 @@
 import Foundation
 import MAMExtensions
+import MAMActivation
+import MAMBundle
 import Testing
 
 /// Loading plugin folders for the host: the repository's plugins, executables, and what fails.

@@ -2,6 +2,8 @@ public import Foundation
 public import MAMDevice
 import MAMDeviceState
 import MAMExtensions
+import MAMActivation
+import MAMBundle
 import MAMModel
 import MAMPolicy
 import MAMWire

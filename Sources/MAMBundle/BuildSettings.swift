@@ -1,3 +1,4 @@
+import MAMActivation
 /// Xcode build settings used to expand `$(VAR)` / `${VAR}` references in an Info.plist or
 /// entitlements file, as Xcode does when it processes them (`$(PRODUCT_BUNDLE_IDENTIFIER)`,
 /// `$(PRODUCT_MODULE_NAME).ShareViewController`, `$(AppIdentifierPrefix)com.microsoft.intune.mam`).

@@ -99,9 +99,9 @@ public struct ExtensionPlistError: Error, Sendable, Hashable, CustomStringConver
     }
 }
 
-enum PropertyListIO {
+package enum PropertyListIO {
     /// Parses a plist's data into a top-level dictionary.
-    static func dictionary(from data: Data, source: String) throws(ExtensionPlistError) -> [String: Any] {
+    package static func dictionary(from data: Data, source: String) throws(ExtensionPlistError) -> [String: Any] {
         // Foundation's parsers recurse once per level: a hostile plist nesting thousands of
         // <array>s deep would overflow the stack. Measured first, in one pass over the bytes.
         if let (depth, line) = nestingBeyond(maximumNesting, in: data) {
@@ -169,7 +169,7 @@ enum PropertyListIO {
         return Int(digits)
     }
 
-    static func xmlData(_ dict: [String: Any], source: String) throws(ExtensionPlistError) -> Data {
+    package static func xmlData(_ dict: [String: Any], source: String) throws(ExtensionPlistError) -> Data {
         do {
             return try PropertyListSerialization.data(fromPropertyList: dict, format: .xml, options: 0)
         } catch {

@@ -1,4 +1,5 @@
 public import Foundation
+public import MAMActivation
 
 /// Intune's per-bundle settings (`IntuneMAMSettings` in an Info.plist), typed where mamsim reads
 /// them and kept whole in `raw`.

@@ -177,7 +177,7 @@ public struct UTIRegistryError: Error, CustomStringConvertible {
 }
 
 extension StringProtocol {
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         var s = Substring(self)
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }

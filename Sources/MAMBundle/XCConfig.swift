@@ -1,4 +1,5 @@
 import Foundation
+import MAMActivation
 /// Build settings read from an Xcode configuration file (`.xcconfig`), so a plugin folder can
 /// carry the values its Info.plist and entitlements refer to (`PRODUCT_BUNDLE_IDENTIFIER`,
 /// `DEVELOPMENT_TEAM`) the way an Xcode project does, and lint or load without `--set`.

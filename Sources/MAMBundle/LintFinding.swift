@@ -1,3 +1,4 @@
+import MAMActivation
 /// One problem `mamsim lint` found in a plugin or app folder: how bad, where (file, line, key
 /// path), what is wrong and how to fix it, so it renders as one line a developer can act on:
 ///

@@ -60,7 +60,7 @@ public struct ActivationDictionary: Sendable, Hashable {
 
     // MARK: Reading
 
-    static let keyPrefix = "NSExtensionActivation"
+    package static let keyPrefix = "NSExtensionActivation"
     static let knownKeys: Set<String> = [
         "NSExtensionActivationDictionaryVersion", "NSExtensionActivationUsesStrictMatching",
         "NSExtensionActivationSupportsAttachmentsWithMaxCount", "NSExtensionActivationSupportsAttachmentsWithMinCount",

@@ -1,4 +1,5 @@
 public import Foundation
+public import MAMActivation
 
 /// What the host needs to run a plugin folder (`plugins/open-in-word`): identity, what kind of
 /// bundle it is, its activation rule, Intune settings, keychain and app groups, URL schemes, and

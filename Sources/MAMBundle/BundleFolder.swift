@@ -1,34 +1,35 @@
-import Foundation
+package import Foundation
+import MAMActivation
 
 /// One bundle folder read from disk — a plugin, or the `container/` app beside it — with its
 /// Info.plist and entitlements expanded against the folder's `.xcconfig` plus the caller's
 /// settings. Shared by `Linter` and `PluginDefinition.load`: reading never stops at the first
 /// problem; each one becomes a `LintFinding` in `problems` and what could be read is kept.
-struct BundleFolder {
+package struct BundleFolder {
     let url: URL
     /// Where the folder sits inside the linted one: `""` or `"container/"`.
-    let prefix: String
+    package let prefix: String
     var settings: BuildSettings
     /// Everything found while reading, unresolved `$(VAR)`s included.
-    var problems: [LintFinding] = []
+    package var problems: [LintFinding] = []
     /// The key paths of `problems` that are unresolved `$(VAR)`s (the loader tolerates some).
     private(set) var unresolvedKeyPaths: [String: Set<String>] = [:]
 
     /// Raw text, for locating keys by line.
     private(set) var infoText: String?
     /// The Info.plist without its activation rule, build settings expanded. `nil` when absent or malformed.
-    private(set) var info: [String: Any]?
-    private(set) var manifest: ExtensionManifest?
-    private(set) var entitlementsFile: String?
+    package private(set) var info: [String: Any]?
+    package private(set) var manifest: ExtensionManifest?
+    package private(set) var entitlementsFile: String?
     private(set) var entitlementsText: String?
-    private(set) var entitlements: Entitlements?
+    package private(set) var entitlements: Entitlements?
     private(set) var executable: PluginDefinition.Executable = .builtInRuntime
 
-    var infoFile: String { prefix + "Info.plist" }
+    package var infoFile: String { prefix + "Info.plist" }
 
-    static let rulePath = ExtensionManifest.rulePath
+    package static let rulePath = ExtensionManifest.rulePath
 
-    init(url: URL, prefix: String, buildSettings: BuildSettings) {
+    package init(url: URL, prefix: String, buildSettings: BuildSettings) {
         self.url = url
         self.prefix = prefix
         settings = buildSettings
@@ -187,19 +188,19 @@ struct BundleFolder {
 
     // MARK: Values the checks read
 
-    var bundleIdentifier: String? { manifest?.bundleIdentifier }
-    var intuneSettings: IntuneMAMSettings { manifest?.intuneSettings ?? IntuneMAMSettings() }
-    var displayName: String? { (info?["CFBundleDisplayName"] as? String) ?? (info?["CFBundleName"] as? String) }
+    package var bundleIdentifier: String? { manifest?.bundleIdentifier }
+    package var intuneSettings: IntuneMAMSettings { manifest?.intuneSettings ?? IntuneMAMSettings() }
+    package var displayName: String? { (info?["CFBundleDisplayName"] as? String) ?? (info?["CFBundleName"] as? String) }
 
     /// Every `CFBundleURLTypes[*].CFBundleURLSchemes[*]`.
-    var urlSchemes: [String] {
+    package var urlSchemes: [String] {
         (info?["CFBundleURLTypes"] as? [Any] ?? []).flatMap { entry -> [String] in
             PlistValue((entry as? [String: Any])?["CFBundleURLSchemes"] ?? [Any]()).stringArray ?? []
         }
     }
 
     /// Every `CFBundleDocumentTypes[*].LSItemContentTypes[*]`.
-    var documentTypes: [String] {
+    package var documentTypes: [String] {
         (info?["CFBundleDocumentTypes"] as? [Any] ?? []).flatMap { entry -> [String] in
             PlistValue((entry as? [String: Any])?["LSItemContentTypes"] ?? [Any]()).stringArray ?? []
         }
@@ -207,7 +208,7 @@ struct BundleFolder {
 
     /// The keychain groups with their index, leaving out those still holding a `$(VAR)`
     /// (already reported as unresolved).
-    var resolvedKeychainGroups: [(index: Int, group: String)] {
+    package var resolvedKeychainGroups: [(index: Int, group: String)] {
         guard let entitlements else { return [] }
         let unresolved = Set(entitlements.unresolvedVariables.map(\.keyPath))
         return entitlements.keychainAccessGroups.enumerated()
@@ -216,7 +217,7 @@ struct BundleFolder {
     }
 
     /// A keychain group without the team prefix it was written with.
-    func strippingTeamPrefix(_ group: String) -> String {
+    package func strippingTeamPrefix(_ group: String) -> String {
         if let prefix = settings.variables["AppIdentifierPrefix"], !prefix.isEmpty, group.hasPrefix(prefix) {
             return String(group.dropFirst(prefix.count))
         }
@@ -229,7 +230,7 @@ struct BundleFolder {
     }
 
     /// Line of the deepest key of `keyPath` found exactly once in the file.
-    func line(of keyPath: String, inEntitlements: Bool = false) -> Int? {
+    package func line(of keyPath: String, inEntitlements: Bool = false) -> Int? {
         Self.line(ofKeyPath: keyPath, in: inEntitlements ? entitlementsText : infoText)
     }
 
