@@ -18,35 +18,51 @@ public struct PinState: Sendable, Hashable {
 enum PinRules {
     /// Why `candidate` cannot become the PIN under `policy`, or `nil` when it can.
     ///
-    /// Our reading of `alphanumericAndSymbol` ("Passcode"): at least one letter and one digit,
-    /// symbols allowed. `simplePinBlocked` refuses a PIN of one repeated character (`1111`)
-    /// or a run ascending or descending by one (`1234`, `4321`, `abcd`).
+    /// As Microsoft documents the settings: a passcode (`alphanumericAndSymbol`) needs at least
+    /// one letter or one special character while simple PINs are allowed, and a digit, a
+    /// letter and a special character when they are blocked. `simplePinBlocked` checks every
+    /// 3-character window: none may repeat one character (`111`) or run up or down by one
+    /// (`123`, `cba`), so `1235` and `1112` are refused and `1122` is accepted.
     static func problem(with candidate: String, policy: IosManagedAppProtection) -> String? {
         let minimum = max(policy.minimumPinLength, 1)
         if candidate.count < minimum {
             return "the PIN must have at least \(minimum) characters (minimumPinLength = \(policy.minimumPinLength))"
         }
+        let letters = candidate.contains(where: \.isLetter)
+        let digits = candidate.contains { $0.isASCII && $0.isNumber }
+        let specials = candidate.contains { !$0.isLetter && !$0.isNumber }
         switch policy.pinCharacterSet {
         case .numeric:
             if !candidate.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 return "the PIN must be digits only (pinCharacterSet = numeric)"
             }
         case .alphanumericAndSymbol:
-            if !candidate.contains(where: \.isLetter) || !candidate.contains(where: \.isNumber) {
-                return "the passcode must contain at least one letter and one digit (pinCharacterSet = alphanumericAndSymbol)"
+            if policy.simplePinBlocked, !(letters && digits && specials) {
+                return "the passcode must contain at least one letter, one digit and one special character (pinCharacterSet = alphanumericAndSymbol, simplePinBlocked = true)"
+            }
+            if !policy.simplePinBlocked, !(letters || specials) {
+                return "the passcode must contain at least one letter or one special character (pinCharacterSet = alphanumericAndSymbol)"
             }
         }
-        if policy.simplePinBlocked, isSimple(candidate) {
-            return "the PIN must not be a repeated or sequential run like 1111 or 1234 (simplePinBlocked = true)"
+        if policy.simplePinBlocked, let window = simpleWindow(in: candidate) {
+            return "the PIN must not contain a repeated or sequential run of three like 111 or 123; it has \"\(window)\" (simplePinBlocked = true)"
         }
         return nil
     }
 
-    static func isSimple(_ pin: String) -> Bool {
-        let scalars = pin.lowercased().unicodeScalars.map(\.value)
-        guard scalars.count > 1 else { return true }
-        let steps = zip(scalars.dropFirst(), scalars).map { Int($0) - Int($1) }
-        guard let first = steps.first, [-1, 0, 1].contains(first) else { return false }
-        return steps.allSatisfy { $0 == first }
+    /// The first 3-character window of one repeated character or a run up or down by one
+    /// (case-insensitive), or `nil`. A PIN shorter than three is judged as a whole.
+    static func simpleWindow(in pin: String) -> String? {
+        let characters = Array(pin.lowercased())
+        let values = characters.map { $0.unicodeScalars.first.map { Int($0.value) } ?? 0 }
+        guard values.count >= 3 else {
+            guard values.count == 2 else { return values.isEmpty ? nil : pin }
+            return abs(values[1] - values[0]) <= 1 ? pin : nil
+        }
+        for i in 0...(values.count - 3) {
+            let a = values[i + 1] - values[i], b = values[i + 2] - values[i + 1]
+            if a == b, [-1, 0, 1].contains(a) { return String(characters[i..<(i + 3)]) }
+        }
+        return nil
     }
 }

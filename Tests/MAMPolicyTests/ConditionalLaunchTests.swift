@@ -45,18 +45,30 @@ struct ConditionalLaunchTests {
         #expect(o.pin.pin == nil, "a refused PIN is not stored")
     }
 
-    @Test(arguments: ["1111", "1234", "4321", "9876"])
-    func simplePinsAreRefusedWhenBlocked(_ pin: String) {
+    /// Microsoft's simple-PIN setting: every 3-character sliding window (RULES.md §8).
+    @Test(arguments: [
+        ("1111", false), ("1234", false), ("4321", false), ("9876", false),
+        ("1235", false), ("1112", false), ("5123", false), ("0987", false),
+        ("1122", true), ("1357", true), ("2580", true), ("1397", true), ("9090", true),
+    ])
+    func simplePinsAreRefusedWindowByWindowWhenBlocked(_ pin: String, _ accepted: Bool) {
         let fleet = W.fleet(policy: policy { $0.simplePinBlocked = true })
-        #expect(switchTo(pin: pin, fleet: fleet).decision.explanation.contains("simplePinBlocked"))
-        #expect(switchTo(pin: "1357", fleet: fleet).result == .success)
+        let o = switchTo(pin: pin, fleet: fleet)
+        #expect((o.result == .success) == accepted, "\(pin): \(o.decision.explanation)")
+        if !accepted { #expect(o.decision.explanation.contains("simplePinBlocked")) }
         #expect(switchTo(pin: pin, fleet: W.fleet()).result == .success, "allowed without simplePinBlocked")
     }
 
-    @Test func passcodeNeedsALetterAndADigit() {
-        let fleet = W.fleet(policy: policy { $0.pinCharacterSet = .alphanumericAndSymbol; $0.minimumPinLength = 6 })
-        #expect(switchTo(pin: "abcdefg", fleet: fleet).result == .failed)
-        #expect(switchTo(pin: "pa55-word", fleet: fleet).result == .success)
+    /// Passcode type: with simple PINs allowed, a letter or a special character; blocked, a
+    /// digit, a letter and a special character (Microsoft's note on the Simple PIN setting).
+    @Test(arguments: [
+        ("123456", false, false), ("abcfgh", false, true), ("1a2b3c", false, true), ("12-45!", false, true),
+        ("a1b2c3", true, false), ("a1-b2c", true, true), ("zz!9q7", true, true), ("abc!9q", true, false),
+    ])
+    func passcodeCharacterClasses(_ pin: String, _ simpleBlocked: Bool, _ accepted: Bool) {
+        let fleet = W.fleet(policy: policy { $0.pinCharacterSet = .alphanumericAndSymbol; $0.minimumPinLength = 6; $0.simplePinBlocked = simpleBlocked })
+        let o = switchTo(pin: pin, fleet: fleet)
+        #expect((o.result == .success) == accepted, "\(pin), simplePinBlocked = \(simpleBlocked): \(o.decision.explanation)")
     }
 
     @Test func tooManyWrongPinsResetThePinUnderBlock() {
