@@ -54,7 +54,7 @@ public enum ScenarioRunner {
     public static func run(_ scenario: Scenario, options: Options) async -> ScenarioReport {
         let started = ContinuousClock.now
         let directory = options.deviceDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-device-\(UUID().uuidString)")
+            ?? DeviceLocations.temporaryDevice()
         var report = ScenarioReport(name: scenario.name, file: scenario.file, deviceDirectory: directory)
         let host: HostController
         var config = configuration(for: scenario, options: options, deviceDirectory: directory)

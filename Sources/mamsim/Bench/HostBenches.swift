@@ -20,7 +20,7 @@ enum BrokerBench {
         fleet.add(alice, policy: policy)
         let apps = ["a", "b"].map { AppSpec(handle: $0, descriptor: AppDescriptor(bundleID: BundleID("com.bench.\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
-        var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
+        var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: DeviceLocations.temporaryDevice(prefix: "mamsim-bench"), appRuntime: appRuntime)
         config.auditDecisions = audit
         config.reportDeliveries = false
         config.deliveryTimeout = .seconds(60)
@@ -36,6 +36,7 @@ enum BrokerBench {
         let result = await host.command("a", .flood(Flood(destination: "b", count: UInt64(count), size: UInt32(size), window: 512, identity: alice.upn)))
         let elapsed = ContinuousClock.now - start
         _ = await host.shutdown()
+        try? FileManager.default.removeItem(at: config.deviceDirectory)
         guard case .flood(let delivered, _) = result, delivered == count else {
             throw BenchError(message: "broker bench: not every item of \(count) was delivered: \(result)")
         }
@@ -54,7 +55,7 @@ enum FleetBench {
         var fleet = Fleet()
         let apps = (0..<count).map { AppSpec(handle: "app\($0)", descriptor: AppDescriptor(bundleID: BundleID("com.bench.app\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
-        var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-\(UUID().uuidString)"), appRuntime: appRuntime)
+        var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: DeviceLocations.temporaryDevice(prefix: "mamsim-bench"), appRuntime: appRuntime)
         config.auditDecisions = false
         config.quietChildren = true
         config.handshakeTimeout = .seconds(60)
@@ -68,6 +69,7 @@ enum FleetBench {
         guard failures.isEmpty else { throw BenchError(message: "fleet bench: \(failures.count) apps failed: \(failures.first!)") }
         let rss = pids.withLock { $0 }.compactMap(peakRSSKiB)
         _ = await host.shutdown()
+        try? FileManager.default.removeItem(at: config.deviceDirectory)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Result(seconds: seconds, rssMiB: rss.isEmpty ? 0 : Double(rss.reduce(0, +)) / Double(rss.count) / 1024)
     }
