@@ -161,8 +161,22 @@ func isRunning(_ pid: Int32) -> Bool {
     return state != "Z" && state != "X"
 }
 
+/// Whether this kernel has Landlock (`mamsim-confine --probe`, built beside the runtime).
+func landlockAvailable() -> Bool {
+    let launcher = URL(fileURLWithPath: appRuntime).deletingLastPathComponent().appendingPathComponent("mamsim-confine").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: launcher)
+    process.arguments = ["--probe"]
+    process.standardOutput = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+}
+
 /// Confinement: a child reads and writes its own container, and nothing else of the device.
-@Suite(.serialized) struct ConfinementTests {
+/// Skipped, with the reason in the test report, where the kernel has no Landlock.
+@Suite(.serialized, .enabled(if: landlockAvailable(), "this kernel has no Landlock: children cannot be confined here"))
+struct ConfinementTests {
     @Test func aChildCannotReadAnotherAppsContainerNorTheStoreButUsesItsOwn() async throws {
         var config = try makeConfiguration(apps: 1)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
@@ -189,7 +203,7 @@ func isRunning(_ pid: Int32) -> Bool {
         let host = try HostController(configuration: config) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
         let note = log.all.compactMap { if case .confinement(let n) = $0 { n } else { nil } }.first ?? ""
-        try #require(note.contains("confined with Landlock"), "this machine cannot confine: \(note)")
+        #expect(note.contains("confined with Landlock"), "\(note)")
         #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
         _ = await host.service("app0", .writeFile(path: "Documents/q3.txt", data: Array("alice's numbers".utf8), owner: nil))
         #expect((try? await host.launch("spy").get()) != nil)
