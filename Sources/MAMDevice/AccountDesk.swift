@@ -48,11 +48,21 @@ final class AccountDesk {
         }
     }
 
-    /// An admin's selective wipe of an account in an app.
+    /// An admin's selective wipe of an account in an app: the app is asked to wipe, the
+    /// account's data goes, and the account is signed out of the app (RULES.md §5 and §8: a
+    /// wipe leaves the app without the account, as the conditional-launch wipe does).
     func wipe(_ app: AppSpec, account key: String, _ completion: @escaping (Result<WipeReport, DeviceStateError>) -> Void) {
         askToWipe(app, account: key) { [weak self] handled in
             guard let self else { return }
             do {
+                let out = try state.signOut(app: app.identityOwner, account: key, appHandledWipe: handled)
+                if let report = out.wipe {
+                    onEvent(.signedOut(handle: app.handle, account: key))
+                    audit.record(verb: "wipe", source: app.handle, sourceIdentity: key, owner: key,
+                                 .allowed("\(key) wiped from \(app.bundleID) and signed out: \(report)"))
+                    return completion(.success(report))
+                }
+                // Not signed in there: what the account left behind is still deleted.
                 completion(.success(try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled)))
             } catch let error as DeviceStateError {
                 completion(.failure(error))
