@@ -10,6 +10,7 @@ internal import MAMModel
 /// that sends anything else gets a `WireError` naming the field.
 public enum FrameParser {
     public static func parse(_ payload: [UInt8]) throws(WireError) -> Frame {
+        try FieldBudget.check(payload)
         let message: UnsafeMutablePointer<Mamsim__V2__Frame>? = payload.withUnsafeBufferPointer {
             mamsim__v2__frame__unpack(nil, $0.count, $0.baseAddress)
         }

@@ -12,6 +12,8 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidField(String, String)
     /// The stream ended inside a frame.
     case truncated(missing: Int)
+    /// More repeated elements than a frame may carry (millions would stall the host).
+    case tooManyElements(maximum: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
             "field \(f) has undefined value \(v)"
         case .invalidField(let f, let why):
             "field \(f) is invalid: \(why)"
+        case .tooManyElements(let maximum):
+            "frame repeats fields more than \(maximum) times; no message of the protocol needs that many"
         case .truncated(let missing):
             "stream ended in the middle of a frame (\(missing) bytes missing)"
         }

@@ -200,3 +200,19 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
         #expect(!other.answers(command), "\(other.name) must not answer \(command.name)")
     }
 }
+
+@Test func aFrameRepeatingAFieldMillionsOfTimesIsRefusedBeforeItIsUnpacked() throws {
+    let many = Item(id: "x", typeIdentifiers: Array(repeating: "", count: 100_000), payload: .inline([]))
+    let bytes = FrameEncoder.encode(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "b", item: many, identity: ""))))
+    #expect(throws: WireError.tooManyElements(maximum: 65_536)) { try FrameParser.parse(bytes) }
+    // Large payloads are one field each, whatever their bytes look like: 4 MiB of what reads
+    // as repeated tags inside a bytes field is not counted.
+    let tags = [UInt8](repeating: 0x12, count: 4 << 20)
+    let big = Item(id: "y", typeIdentifiers: ["public.data"], payload: .inline(tags))
+    let frame = Frame(seq: 2, body: .deliver(Deliver(item: big, senderBundleID: "a", receivedAs: "")))
+    #expect(try FrameParser.parse(FrameEncoder.encode(frame)) == frame)
+    // Up to the budget, a list is fine.
+    let fine = Item(id: "z", typeIdentifiers: Array(repeating: "t", count: 60_000), payload: .inline([]))
+    let ok = Frame(seq: 3, body: .shareRequest(ShareRequest(destination: "b", item: fine, identity: "")))
+    #expect(try FrameParser.parse(FrameEncoder.encode(ok)) == ok)
+}
