@@ -101,7 +101,7 @@ let package = Package(
 if Context.environment["MAMSIM_FUZZ"] != nil {
     let fuzz: [(String, [Target.Dependency])] = [
         ("FuzzFrames", ["MAMWire"]), ("FuzzPredicate", ["MAMActivation"]),
-        ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]),
+        ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
     ]
     for (name, deps) in fuzz {
         package.targets.append(.executableTarget(
