@@ -63,26 +63,31 @@ extension Enforcer {
         }
         if let r {
             let q = r.policy!
-            let n = q.allowedOutboundClipboardSharingExceptionLength
-            if !(n > 0 && length <= n) {
-                switch q.allowedOutboundClipboardSharingLevel {
-                case .allApps, .managedAppsWithPasteIn:
-                    break
-                case .managedApps:
-                    let managedSource = sourceApp.map { fleet.isPolicyManaged($0, for: r) } ?? false
-                    if !(managedSource && o != nil) {
-                        let why = managedSource ? "the copied data is unmanaged" : "\(source) is not policy-managed"
-                        return .blocked(.clipboardPolicy, because: "\(r.subject) pastes in only org data copied in policy-managed apps (allowedOutboundClipboardSharingLevel = managedApps); \(why)")
-                    }
-                case .blocked:
-                    if source != destination {
-                        return .blocked(.clipboardPolicy, because: "\(r.subject) pastes in only data copied inside \(destination) (allowedOutboundClipboardSharingLevel = blocked); it was copied in \(source)")
-                    }
+            // The character limit is about data cut or copied *from* org data (Microsoft's
+            // "Cut and copy character limit for any app"): it never opens a managed
+            // identity's paste-in.
+            switch q.allowedOutboundClipboardSharingLevel {
+            case .allApps, .managedAppsWithPasteIn:
+                break
+            case .managedApps:
+                let managedSource = sourceApp.map { fleet.isPolicyManaged($0, for: r) } ?? false
+                if !(managedSource && o != nil) {
+                    let why = managedSource ? "the copied data is unmanaged" : "\(source) is not policy-managed"
+                    return .blocked(.clipboardPolicy, because: "\(r.subject) pastes in only org data copied in policy-managed apps (allowedOutboundClipboardSharingLevel = managedApps); \(why)")
+                }
+            case .blocked:
+                if source != destination {
+                    return .blocked(.clipboardPolicy, because: "\(r.subject) pastes in only data copied inside \(destination) (allowedOutboundClipboardSharingLevel = blocked); it was copied in \(source)")
                 }
             }
         }
         if let o {
-            return .allowed("\(o.subject) lets this paste through (allowedOutboundClipboardSharingLevel = \(o.policy!.allowedOutboundClipboardSharingLevel.rawValue))")
+            let p = o.policy!
+            let n = p.allowedOutboundClipboardSharingExceptionLength
+            if n > 0, length <= n, p.allowedOutboundClipboardSharingLevel != .allApps {
+                return .allowed("\(o.subject) lets a paste of \(length) characters through whatever the level: it is within the cut and copy character limit (allowedOutboundClipboardSharingExceptionLength = \(n))")
+            }
+            return .allowed("\(o.subject) lets this paste through (allowedOutboundClipboardSharingLevel = \(p.allowedOutboundClipboardSharingLevel.rawValue))")
         }
         return .allowed("\(r!.subject) lets this paste in (allowedOutboundClipboardSharingLevel = \(r!.policy!.allowedOutboundClipboardSharingLevel.rawValue))")
     }

@@ -68,7 +68,9 @@ struct ClipboardTests {
 
     @Test func shortPastesWithinTheExceptionLengthPassAnyLevel() {
         let f = fleet(.blocked, exception: 5)
-        #expect(Enforcer.paste("12345", owner: W.alice, copiedIn: W.mine, into: W.notes, as: nil, in: f).decision.isAllowed)
+        let short = Enforcer.paste("12345", owner: W.alice, copiedIn: W.mine, into: W.notes, as: nil, in: f)
+        #expect(short.decision.isAllowed)
+        #expect(short.decision.explanation.contains("allowedOutboundClipboardSharingExceptionLength = 5"), "the limit is named: \(short.decision)")
         let long = Enforcer.paste("123456", owner: W.alice, copiedIn: W.mine, into: W.notes, as: nil, in: f)
         #expect(long.decision.blockedBy == .clipboardPolicy)
         #expect(long.text == Enforcer.blockedPastePlaceholder)
@@ -78,5 +80,18 @@ struct ClipboardTests {
         // Another identity of the same app: the "blocked" level keeps data inside the app.
         let d = Enforcer.pasteDecision(length: 3, owner: W.alice, copiedIn: W.mine, into: W.mine, as: W.bob, in: fleet(.blocked))
         #expect(d.isAllowed)
+    }
+
+    /// Microsoft: "the number of characters that may be cut or copied from org data": the
+    /// limit is outbound only. Unmanaged text pasted into a managed identity under
+    /// `managedApps` stays blocked however short it is.
+    @Test(arguments: [(3, true), (6, false)])
+    func theCharacterLimitOpensOrgDataGoingOutNeverPastingIn(_ length: Int, _ within: Bool) {
+        let f = fleet(.managedApps, exception: 5)
+        let text = String(repeating: "x", count: length)
+        let out = Enforcer.paste(text, owner: W.alice, copiedIn: W.mine, into: W.notes, as: nil, in: f)
+        #expect(out.decision.isAllowed == within, "out: \(out.decision)")
+        let into = Enforcer.paste(text, owner: nil, copiedIn: W.notes, into: W.mine, as: W.alice, in: f)
+        #expect(into.decision.blockedBy == .clipboardPolicy, "in: \(into.decision)")
     }
 }
