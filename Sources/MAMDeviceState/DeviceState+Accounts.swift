@@ -102,7 +102,7 @@ extension DeviceState {
         if let enrolled = try enrolledManagedAccount, !onDevice.contains(where: { $0.isSame(as: enrolled) }) {
             onDevice.append(enrolled)
         }
-        let decision = Enforcer.signIn(account, enrolled: onDevice, in: fleet)
+        let decision = Enforcer.signIn(account, to: app, enrolled: onDevice, in: fleet)
         guard decision.isAllowed else {
             return SignInResult(decision: decision, account: account, isManaged: managed, processIdentity: try processIdentity(app: bundle))
         }
@@ -153,7 +153,7 @@ extension DeviceState {
         next.allowedAccounts = list
         var changes: [AllowedAccountsChange] = []
         for app in fleet.apps.values.sorted(by: { $0.bundleID < $1.bundleID }) {
-            let out = Enforcer.accountsToSignOut(try signedInAccounts(app: app.bundleID), in: next)
+            let out = Enforcer.accountsToSignOut(try signedInAccounts(app: app.bundleID), of: app, in: next)
             if !out.isEmpty { changes.append(AllowedAccountsChange(app: app.bundleID, signedOut: out)) }
         }
         let text = String(decoding: try JSONEncoder().encode(list), as: UTF8.self)

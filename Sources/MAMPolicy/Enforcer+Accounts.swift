@@ -17,12 +17,15 @@ extension Enforcer {
         return .blocked(.accountNotAllowed, because: "the admin allows only [\(admin)]; the entered account \(entered) matches none of them by UPN or OID")
     }
 
-    /// Decides signing `account` in to an app while `enrolled` accounts are signed in on the
-    /// device (RULES.md §5): the allowed-accounts list, then the single-managed-account rule
-    /// (a second managed account is refused until the first is removed).
-    public static func signIn(_ account: Account, enrolled: [Account], in fleet: Fleet) -> Decision {
-        let allowed = isAccountAllowed(account, in: fleet)
-        guard allowed.isAllowed else { return allowed }
+    /// Decides signing `account` in to `app` (`nil`: an SDK app) while `enrolled` accounts are
+    /// signed in on the device (RULES.md §5): the allowed-accounts list, which only the Intune
+    /// SDK enforces (an app without it signs in whom it likes), then the single-managed-account
+    /// rule (a second managed account is refused until the first is removed).
+    public static func signIn(_ account: Account, to app: AppDescriptor? = nil, enrolled: [Account], in fleet: Fleet) -> Decision {
+        if app?.sdkIntegrated ?? true {
+            let allowed = isAccountAllowed(account, in: fleet)
+            guard allowed.isAllowed else { return allowed }
+        }
         if let incoming = fleet.managedEntry(account) {
             for other in enrolled where !other.isSame(as: account) {
                 if let e = fleet.managedEntry(other) {
@@ -36,7 +39,9 @@ extension Enforcer {
 
     /// The signed-in accounts that the current allowed-accounts list no longer allows; the
     /// host signs them out and notifies apps (`allowedAccountsDidChange`).
-    public static func accountsToSignOut(_ signedIn: [Account], in fleet: Fleet) -> [Account] {
-        signedIn.filter { !isAccountAllowed($0, in: fleet).isAllowed }
+    /// Only SDK apps (`app` `nil` or SDK-integrated) apply the list.
+    public static func accountsToSignOut(_ signedIn: [Account], of app: AppDescriptor? = nil, in fleet: Fleet) -> [Account] {
+        guard app?.sdkIntegrated ?? true else { return [] }
+        return signedIn.filter { !isAccountAllowed($0, in: fleet).isAllowed }
     }
 }

@@ -83,4 +83,14 @@ struct AccountAndIdentityTests {
         fleet.allowedAccounts = ["bob@outlook.com"]
         #expect(Enforcer.signIn(W.alice, enrolled: [], in: fleet).blockedBy == .accountNotAllowed)
     }
+
+    /// Allowed accounts is an Intune SDK setting: an app without the SDK is not bound by it.
+    @Test(arguments: [(true, false), (false, true)])
+    func theAllowedAccountsListBindsSDKAppsOnly(_ sdk: Bool, _ signsIn: Bool) {
+        var fleet = W.fleet()
+        fleet.allowedAccounts = ["bob@outlook.com"]
+        let app = AppDescriptor(bundleID: "com.example.any", sdkIntegrated: sdk)
+        #expect(Enforcer.signIn(W.alice, to: app, enrolled: [], in: fleet).isAllowed == signsIn)
+        #expect(Enforcer.accountsToSignOut([W.alice], of: app, in: fleet) == (signsIn ? [] : [W.alice]))
+    }
 }
