@@ -1,6 +1,6 @@
 // libFuzzer target: Info.plist and entitlements bytes, read as the linter and the host do.
 import Foundation
-import MAMExtensions
+import MAMBundle
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlist(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {

@@ -1,5 +1,5 @@
 // libFuzzer target: activation rule predicates, as found in a plugin's Info.plist.
-import MAMExtensions
+import MAMActivation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPredicate(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
