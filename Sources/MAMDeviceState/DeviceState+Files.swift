@@ -253,11 +253,11 @@ extension DeviceState {
     func encryptionKey(_ db: Database, owner: String) throws -> SymmetricKey {
         let key = identityKey(owner)
         if let stored = try Data.fetchOne(db, sql: "SELECT key FROM encryption_key WHERE account_key = ?", arguments: [key]) {
-            return SymmetricKey(data: stored)
+            return SymmetricKey(data: try storeKey.open(stored, row: "encryption_key:\(key)"))
         }
         let fresh = SymmetricKey(size: .bits256)
         try db.execute(sql: "INSERT INTO encryption_key (account_key, key) VALUES (?, ?)",
-                       arguments: [key, fresh.withUnsafeBytes { Data($0) }])
+                       arguments: [key, try storeKey.seal(fresh.withUnsafeBytes { Data($0) }, row: "encryption_key:\(key)")])
         return fresh
     }
 
@@ -265,6 +265,6 @@ extension DeviceState {
         let key = identityKey(owner)
         return try db.read { db in
             try Data.fetchOne(db, sql: "SELECT key FROM encryption_key WHERE account_key = ?", arguments: [key])
-        }.map { SymmetricKey(data: $0) }
+        }.map { SymmetricKey(data: try storeKey.open($0, row: "encryption_key:\(key)")) }
     }
 }

@@ -32,7 +32,8 @@ extension DeviceState {
         }
         try writeStore { db in
             try db.execute(sql: "INSERT OR REPLACE INTO keychain_item (access_group, key, value, owner, owner_key, writer) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [resolved, key, Data(value), ownerName, identityKey(ownerName), accountScope(app).folded])
+                           arguments: [resolved, key, try storeKey.seal(Data(value), row: "keychain:\(resolved)/\(key)"), ownerName,
+                                       identityKey(ownerName), accountScope(app).folded])
         }
         return KeychainResult(status: .success, decision: access.decision, group: resolved, value: nil)
     }
@@ -46,7 +47,7 @@ extension DeviceState {
         }
         let value = try db.read { db in
             try Data.fetchOne(db, sql: "SELECT value FROM keychain_item WHERE access_group = ? AND key = ?", arguments: [resolved, key])
-        }
+        }.map { stored in try storeKey.open(stored, row: "keychain:\(resolved)/\(key)") }
         let access = Enforcer.keychainAccess(group: resolved, by: app, itemExists: value != nil)
         return KeychainResult(status: access.status, decision: access.decision, group: resolved, value: value.map { Array($0) })
     }

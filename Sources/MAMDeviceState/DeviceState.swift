@@ -26,6 +26,8 @@ public final class DeviceState {
     /// `--device-dir`.
     public let directory: URL
     let db: DatabaseQueue
+    /// Seals the file keys and keychain values inside the store.
+    let storeKey: StoreKey
     /// Sign-ins and identities as last read, by app (one `DeviceState` owns a device
     /// directory: another instance's writes are not seen here): the broker asks for them on every share,
     /// and a query per share would cost more than the rest of the share. Any write through
@@ -72,6 +74,7 @@ public final class DeviceState {
             try fm.createDirectory(at: directory.appendingPathComponent(sub, isDirectory: true),
                                    withIntermediateDirectories: true)
         }
+        storeKey = try StoreKey.load(in: directory)
         db = try DeviceStore.open(at: directory.appendingPathComponent(DeviceStore.fileName))
         for account in fleet.accounts {
             if let p = fleet.policy(for: account) { policyCatalog[Self.policyKey(p)] = p }

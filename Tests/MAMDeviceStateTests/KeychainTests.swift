@@ -76,4 +76,25 @@ import Testing
         #expect(try d.keychainGet(app: World.mail, group: "com.microsoft.intune.mam", key: "mail-token").value == [1])
         #expect(try d.keychainGet(app: World.mail, group: "com.microsoft.intune.mam", key: "outlook-token").status == .itemNotFound)
     }
+
+    @Test func keychainValuesAndFileKeysAreSealedInTheStoreUnderAKeyBesideIt() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        try signIn(d, World.mail, World.alice)
+        let secret = "refresh-token-7f3a9c"
+        _ = try d.keychainSet(app: World.mail, key: "refresh", value: Array(secret.utf8), owner: "alice@contoso.com")
+        try d.writeFile(app: World.mail, path: ContainerPath("q3.txt"), data: Array("numbers".utf8), owner: "alice@contoso.com")
+        var stored: [UInt8] = []
+        for name in ["device.sqlite", "device.sqlite-wal"] {
+            stored += dir.bytesOnDisk(name) ?? []
+        }
+        #expect(!stored.isEmpty)
+        #expect(!stored.contains(Array(secret.utf8)), "the keychain value is not in the store in the clear")
+        #expect(try d.keychainGet(app: World.mail, key: "refresh").value == Array(secret.utf8))
+        #expect(try d.readFile(app: World.mail, path: ContainerPath("q3.txt")).text == "numbers")
+        let attributes = try FileManager.default.attributesOfItem(atPath: dir.url.appendingPathComponent("store.key").path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        // Reopened (a host restart), the same key opens what was sealed.
+        #expect(try dir.open().keychainGet(app: World.mail, key: "refresh").value == Array(secret.utf8))
+    }
 }
