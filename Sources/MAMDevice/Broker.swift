@@ -82,11 +82,12 @@ final class Broker {
                 return answer(sender, seq, .failed(.badRequest, "\(sender.handle) cannot share \(path): \(error)"), &record)
             }
         }
+        // The extension's activation rule, decided now and reported after the policy: a
+        // transfer the policy forbids is the policy's answer, whatever the rule says.
+        var notActivated: String?
         if target.descriptor.kind != .app, let accepts = target.activation {
             let verdict = accepts(request.item.typeIdentifiers, fleet.isManaged(owner))
-            guard verdict.activated else {
-                return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(verdict.reason)"), &record)
-            }
+            if !verdict.activated { notActivated = verdict.reason }
         }
         record.owner = owner.map {
             Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0), sourceBundle: sender.bundleID)
@@ -104,13 +105,15 @@ final class Broker {
         let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver, in: fleet)
         guard decision.isAllowed else {
             let d = decision.decision
-            let blocked = ShareOutcome.blocked(d.blockedBy ?? .badRequest, d.explanation)
+            var why = d.explanation
+            if let notActivated { why += "; \(target.handle)'s activation rule would not accept the item either (\(notActivated))" }
+            let blocked = ShareOutcome.blocked(d.blockedBy ?? .badRequest, why)
             // A multi-identity destination may switch to its unmanaged identity to take data
             // its managed identity may not receive (RULES.md §2, our reading of "will attempt
             // to switch to an unmanaged account ... if there's none the incoming data is
             // blocked"): only with an unmanaged account signed in, and not when the sender
             // named the receiver.
-            if request.receiveAs.isEmpty, receiver != nil, target.descriptor.multiIdentity, supervisor.readyChild(target.key) != nil,
+            if notActivated == nil, request.receiveAs.isEmpty, receiver != nil, target.descriptor.multiIdentity, supervisor.readyChild(target.key) != nil,
                try identities.accounts(of: target).contains(where: { !fleet.isManaged($0) }) {
                 let unmanaged = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: nil, in: fleet)
                 if unmanaged.isAllowed {
@@ -128,6 +131,9 @@ final class Broker {
                 }
             }
             return answer(sender, seq, blocked, &record)
+        }
+        if let notActivated {
+            return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(notActivated)"), &record)
         }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record)
     }
