@@ -3,13 +3,12 @@ import MAMExtensions
 
 import MAMActivation
 import MAMBundle
-/// Locates `../shared/fixtures` next to the package root (this file is
-/// `<root>/Tests/MAMExtensionsTests/Fixtures.swift`), so the tests run the same from the
-/// worktree and from the main package.
+/// Locates the copies of the shared fixtures in `Tests/Fixtures/shared` (this file is
+/// `<root>/Tests/MAMExtensionsTests/Fixtures.swift`), so a clone on its own runs the tests.
 enum Fixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    static let shared = packageRoot.appendingPathComponent("Tests/Fixtures/shared")
     static let activation = shared.appendingPathComponent("fixtures/activation")
     /// One folder per lint case, next to this file (not SwiftPM resources: read in place).
     static let lint = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/lint")

@@ -43,14 +43,13 @@ enum World {
     }
 }
 
-/// Where `shared/fixtures` is: `../shared` beside the package root.
+/// Where the copies of the shared policy fixtures are: `Tests/Fixtures/shared/fixtures/policies`.
 enum Fixtures {
     static var policiesDirectory: String {
         // #filePath = <root>/Tests/MAMPolicyTests/Support.swift
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        parts.removeLast(3)  // Support.swift, MAMPolicyTests, Tests
-        parts.removeLast()   // the package root
-        return parts.joined(separator: "/") + "/shared/fixtures/policies"
+        parts.removeLast(2)  // Support.swift, MAMPolicyTests
+        return parts.joined(separator: "/") + "/Fixtures/shared/fixtures/policies"
     }
 
     static func bytes(_ name: String) throws -> [UInt8] {
