@@ -99,7 +99,7 @@ final class Broker {
             }
             receiver = a
         } else {
-            receiver = try identities.current(of: target)
+            receiver = try identities.receiver(of: target)
         }
         record.receivedAs = receiver?.upn ?? ""
         let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver, in: fleet)

@@ -18,6 +18,14 @@ struct Identities {
         state.account(forIdentity: try state.effectiveIdentity(app: spec.identityOwner, window: "", for: .ui))
     }
 
+    /// Who receives an item shared to the app (RULES.md §2): an app receives as its effective
+    /// UI identity; an extension as its containing app's process identity (for a
+    /// single-identity app, its enrolled account), whatever window the app shows.
+    func receiver(of spec: AppSpec) throws -> Account? {
+        guard spec.descriptor.kind != .app else { return try current(of: spec) }
+        return state.account(forIdentity: try state.processIdentity(app: spec.identityOwner))
+    }
+
     /// The signed-in account `name` names, if it is signed in to the app.
     func signedIn(_ name: String, to spec: AppSpec) throws -> Account? {
         try accounts(of: spec).first { $0.matches(name) }

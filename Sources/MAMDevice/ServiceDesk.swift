@@ -177,7 +177,7 @@ final class ServiceDesk {
             if other.descriptor.kind != .app {
                 guard let accepts = other.activation, accepts(types, managed).activated else { continue }
             }
-            candidates.append(ShareCandidate(other.bundleID, receivedAs: try identities.current(of: other)))
+            candidates.append(ShareCandidate(other.bundleID, receivedAs: try identities.receiver(of: other)))
         }
         let listed = Enforcer.shareTargets(owner: owner, from: app.bundleID, candidates: candidates, in: fleet)
         return listed.compactMap { registry.app(withBundle: $0)?.handle }
