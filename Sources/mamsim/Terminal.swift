@@ -1,4 +1,8 @@
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 import MAMScenario
 
 /// Human output: colours and a live line on a terminal, plain lines when piped.
@@ -11,19 +15,40 @@ struct Terminal: Sendable {
     func green(_ s: String) -> String { isTTY ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
 
     func line(_ s: String) {
-        FileHandle.standardOutput.write(Data((s + "\n").utf8))
+        Self.emit(s + "\n", to: 1)
     }
 
     func overwrite(_ s: String) {
-        FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(s)".utf8))
+        Self.emit("\r\u{1B}[2K\(s)", to: 1)
     }
 
     static func error(_ s: String) {
-        FileHandle.standardError.write(Data("error: \(s)\n".utf8))
+        emit("error: \(s)\n", to: 2)
     }
 
     static func warning(_ s: String) {
-        FileHandle.standardError.write(Data("warning: \(s)\n".utf8))
+        emit("warning: \(s)\n", to: 2)
+    }
+
+    /// Descriptors whose reader has gone (`mamsim run x | head`): written to no more. The run
+    /// goes on and ends with its own status; only its output is dropped.
+    private static let closed = Mutex<Set<Int32>>([])
+
+    /// Writes all of `text`, or stops quietly when the reader has gone (EPIPE; SIGPIPE is
+    /// ignored by the program's entry).
+    static func emit(_ text: String, to fd: Int32) {
+        guard !closed.withLock({ $0.contains(fd) }) else { return }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                closed.withLock { _ = $0.insert(fd) }
+                return
+            }
+            offset += n
+        }
     }
 
     /// One line per step: mark, number, verb and parties, outcome, explanation; a failing

@@ -110,6 +110,15 @@ extension CLITests {
             #expect(CLI.auditLogPath(in: r.stdout) == URL(fileURLWithPath: device).appendingPathComponent("audit.jsonl").path, "\(r)")
         }
 
+        @Test func aReaderThatStopsEarlyDoesNotCrashTheRun() async throws {
+            // `mamsim run demo | head -1`, with the run's own exit status kept (pipefail).
+            let script = "set -o pipefail; '\(CLI.mamsim)' run '\(Self.demo.path)' | head -1"
+            let r = try await CLI.run(["-c", script], timeout: 120, executable: "/bin/bash")
+            #expect(r.status == 0, "the run ends with its own status, not a crash (132): \(r)")
+            #expect(r.stdoutLines.first?.hasPrefix("▶ ") == true, "\(r)")
+            #expect(!r.stderr.contains("Fatal error"), "\(r)")
+        }
+
         @Test func anAppThatMisbehavesAtStartFailsAloneTheOthersRunAndTheAttackIsAudited() async throws {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
