@@ -27,6 +27,12 @@ extension Enforcer {
             guard allowed.isAllowed else { return allowed }
         }
         if let incoming = fleet.managedEntry(account) {
+            // Enrolling keeps the SDK's state in its own keychain group: an SDK app whose
+            // declared entitlements lack it fails as on a device (errSecMissingEntitlement).
+            if let app, app.sdkIntegrated, !app.keychainAccessGroups.isEmpty,
+               !app.keychainAccessGroups.map(normalizedGroup).contains(intuneKeychainGroup) {
+                return .blocked(.keychainEntitlement, because: "\(app.bundleID) cannot enroll \(incoming.account): the Intune SDK keeps its state in the keychain group \(intuneKeychainGroup), which is not in the app's keychain-access-groups [\(app.keychainAccessGroups.joined(separator: ", "))] (errSecMissingEntitlement, -34018); add $(AppIdentifierPrefix)\(intuneKeychainGroup)")
+            }
             for other in enrolled where !other.isSame(as: account) {
                 if let e = fleet.managedEntry(other) {
                     return .blocked(.secondManagedAccount, because: "\(e.account) is already signed in as the managed account (policy \"\(e.policy!.title)\"); only one managed account is supported, so \(incoming.account) can sign in only after \(e.account) is removed")

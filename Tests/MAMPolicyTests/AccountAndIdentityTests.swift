@@ -93,4 +93,22 @@ struct AccountAndIdentityTests {
         #expect(Enforcer.signIn(W.alice, to: app, enrolled: [], in: fleet).isAllowed == signsIn)
         #expect(Enforcer.accountsToSignOut([W.alice], of: app, in: fleet) == (signsIn ? [] : [W.alice]))
     }
+
+    /// The SDK's own keychain group: a managed account cannot enroll in an SDK app whose
+    /// declared keychain-access-groups lack com.microsoft.intune.mam (-34018).
+    @Test(arguments: [
+        (["com.contoso.mail"], false), (["com.contoso.mail", "com.microsoft.intune.mam"], true),
+        (["ABCDE12345.com.microsoft.intune.mam"], true), ([String](), true),
+    ])
+    func aManagedAccountEnrollsOnlyWhereTheSDKKeychainGroupIsEntitled(_ groups: [String], _ enrolls: Bool) {
+        let app = AppDescriptor(bundleID: "com.contoso.mail", keychainAccessGroups: groups)
+        let d = Enforcer.signIn(W.alice, to: app, enrolled: [], in: W.fleet())
+        #expect(d.isAllowed == enrolls, "\(groups): \(d)")
+        if !enrolls {
+            #expect(d.blockedBy == .keychainEntitlement)
+            #expect(d.explanation.contains("-34018"))
+        }
+        let unmanaged = Enforcer.signIn(W.carol, to: app, enrolled: [], in: W.fleet())
+        #expect(unmanaged.isAllowed, "an unmanaged account needs no SDK keychain state")
+    }
 }
