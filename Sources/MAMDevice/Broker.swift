@@ -102,7 +102,8 @@ final class Broker {
             receiver = try identities.receiver(of: target)
         }
         record.receivedAs = receiver?.upn ?? ""
-        let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver, in: fleet)
+        let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver,
+                                         isFile: fileData != nil, in: fleet)
         guard decision.isAllowed else {
             let d = decision.decision
             var why = d.explanation
@@ -115,7 +116,8 @@ final class Broker {
             // named the receiver.
             if notActivated == nil, request.receiveAs.isEmpty, receiver != nil, target.descriptor.multiIdentity, supervisor.readyChild(target.key) != nil,
                try identities.accounts(of: target).contains(where: { !fleet.isManaged($0) }) {
-                let unmanaged = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: nil, in: fleet)
+                let unmanaged = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: nil,
+                                                  isFile: fileData != nil, in: fleet)
                 if unmanaged.isAllowed {
                     let pendingRecord = record
                     return askToSwitchToUnmanaged(target, because: d.explanation) { [weak self, weak sender] accepted in

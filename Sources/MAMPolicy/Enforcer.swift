@@ -46,7 +46,7 @@ extension Enforcer {
     ///   - receiver: the destination's effective identity at delivery (for an extension, its
     ///     containing app's identity); `nil` or `""` = unmanaged.
     public static func transfer(owner: Account?, from source: BundleID, to destination: BundleID,
-                                receivedAs receiver: Account?, in fleet: Fleet) -> TransferDecision {
+                                receivedAs receiver: Account?, isFile: Bool = false, in fleet: Fleet) -> TransferDecision {
         let ownerEntry = fleet.managedEntry(owner)
         let receiverEntry = fleet.managedEntry(receiver)
         if ownerEntry == nil && receiverEntry == nil {
@@ -61,7 +61,7 @@ extension Enforcer {
         }
         var passed = OutboundPass.notApplicable
         if let o = ownerEntry {
-            switch outboundCheck(owner: o, target: target, receiver: receiverEntry, receiverAccount: receiver, fleet: fleet) {
+            switch outboundCheck(owner: o, target: target, receiver: receiverEntry, receiverAccount: receiver, isFile: isFile, fleet: fleet) {
             case .blocked(let d): return TransferDecision(decision: d)
             case .passed(let why): passed = why
             }
@@ -105,7 +105,7 @@ extension Enforcer {
             case .allApps: "\(o.subject) sends org data to all apps"
             case .managedDestination: "\(o.subject) sends org data to policy-managed apps; \(target.bundleID) is policy-managed and receives it as \(o.account)"
             case .exempt: "\(o.subject) exempts a URL scheme of \(target.bundleID) (exemptedAppProtocols)"
-            case .osSharing: "\(o.subject) lets OS sharing send org data to MDM-managed apps; \(target.bundleID) is MDM-managed"
+            case .osSharing: "\(o.subject) lets OS sharing send org documents to MDM-managed apps on an enrolled device; \(target.bundleID) is MDM-managed"
             }
         }
     }
@@ -117,7 +117,7 @@ extension Enforcer {
 
     /// The owner's policy P: where may its org data go (RULES.md §2, outbound table).
     static func outboundCheck(owner o: AccountEntry, target: AppEntry, receiver: AccountEntry?,
-                              receiverAccount: Account?, fleet: Fleet) -> OutboundVerdict {
+                              receiverAccount: Account?, isFile: Bool, fleet: Fleet) -> OutboundVerdict {
         switch o.outbound {
         case .allApps:
             return .passed(.allApps)
@@ -125,8 +125,11 @@ extension Enforcer {
             let managed = fleet.isPolicyManaged(target, for: o)
             if managed, receiver === o { return .passed(.managedDestination) }
             if o.isExempt(target) { return .passed(.exempt) }
-            if o.osSharing, fleet.device.mdmEnrolled, target.app.mdmManaged,
-               fleet.device.restrictions["allowOpenFromManagedToUnmanaged"] != false {
+            // "With OS sharing": Apple's managed open-in carries documents (files) to
+            // MDM-managed apps on an enrolled device; an MDM-managed app is managed, so
+            // allowOpenFromManagedToUnmanaged never stops it. Off an enrolled device the
+            // value is plain policy-managed apps.
+            if o.osSharing, isFile, fleet.device.mdmEnrolled, target.app.mdmManaged {
                 return .passed(.osSharing)
             }
             if !managed {

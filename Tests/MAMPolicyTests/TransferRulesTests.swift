@@ -34,18 +34,26 @@ struct TransferRulesTests {
         #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
     }
 
-    @Test func osSharingReachesMdmManagedAppsOnlyOnEnrolledDevices() {
+    /// "Policy managed apps with OS sharing": files only, MDM-managed destinations only, on an
+    /// MDM-enrolled device only; allowOpenFromManagedToUnmanaged never stops a managed
+    /// (MDM-managed) destination.
+    @Test(arguments: [
+        (true, true, true, nil as Bool?, true),
+        (true, true, true, false, true),
+        (false, true, true, nil, false),
+        (true, false, true, nil, false),
+        (true, true, false, nil, false),
+    ])
+    func osSharingCarriesFilesToMdmManagedAppsOnEnrolledDevices(_ isFile: Bool, _ enrolled: Bool, _ mdmManaged: Bool,
+                                                                 _ openToUnmanaged: Bool?, _ allowed: Bool) {
         var p = W.strictPolicy()
         p.disableProtectionOfManagedOutboundOpenInData = true
-        var fleet = W.fleet(policy: p, device: DeviceFacts(mdmEnrolled: true))
-        fleet.install(AppDescriptor(bundleID: W.notes, sdkIntegrated: false, mdmManaged: true))
-        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).isAllowed)
-
-        fleet.device.restrictions["allowOpenFromManagedToUnmanaged"] = false
-        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
-
-        fleet.device = DeviceFacts(mdmEnrolled: false)
-        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
+        var fleet = W.fleet(policy: p, device: DeviceFacts(mdmEnrolled: enrolled))
+        fleet.install(AppDescriptor(bundleID: W.notes, sdkIntegrated: false, mdmManaged: mdmManaged))
+        if let openToUnmanaged { fleet.device.restrictions["allowOpenFromManagedToUnmanaged"] = openToUnmanaged }
+        let d = Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, isFile: isFile, in: fleet)
+        #expect(d.isAllowed == allowed, "\(d.decision)")
+        if !allowed { #expect(d.decision.blockedBy == .outboundPolicy) }
     }
 
     @Test func incomingOrgDataReownsUnmanagedDataByTheReceiver() {
