@@ -146,7 +146,9 @@ extension Enforcer {
     static func inboundCheck(receiver r: AccountEntry, sender: AppEntry, owner: AccountEntry?, fleet: Fleet) -> TransferDecision {
         switch r.inbound {
         case .allApps:
-            if r.incomingOrgData, owner == nil {
+            // "All apps with incoming Org data" marks data with the MDM-enrolled user's
+            // identity: it applies on an MDM-enrolled device only, plain allApps elsewhere.
+            if r.incomingOrgData, owner == nil, fleet.device.mdmEnrolled {
                 return TransferDecision(
                     decision: .allowed("\(r.subject) receives data from all apps and treats incoming data as org data; the item now belongs to \(r.account)"),
                     reowned: r.account)

@@ -100,7 +100,10 @@ struct PropertyTests {
             let owner = R.parties[c[11] % 4], receiver = R.parties[c[12] % 4]
             let from = R.apps[c[13] % R.apps.count], to = R.apps[c[14] % R.apps.count]
             let d = Enforcer.transfer(owner: owner, from: from, to: to, receivedAs: receiver, in: fleet)
-            let incomingOrgData = p.allowedInboundDataTransferSources == .allApps && p.protectInboundDataFromUnknownSources
+            // MDM-only value: it takes effect on an MDM-enrolled device only.
+            let enrolled: Bool = fleet.device.mdmEnrolled
+            let inboundAll: Bool = p.allowedInboundDataTransferSources == .allApps
+            let incomingOrgData: Bool = inboundAll && p.protectInboundDataFromUnknownSources && enrolled
             let receiverManaged = receiver == World.alice
             let ownerUnmanaged = owner != World.alice
             if d.reowned != nil {

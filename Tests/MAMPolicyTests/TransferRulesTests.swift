@@ -60,7 +60,12 @@ struct TransferRulesTests {
         var p = W.strictPolicy()
         p.allowedInboundDataTransferSources = .allApps
         p.protectInboundDataFromUnknownSources = true
-        let fleet = W.fleet(policy: p)
+        var fleet = W.fleet(policy: p, device: DeviceFacts(mdmEnrolled: true))
+        // MDM-only: on an unenrolled device the value is plain allApps, nothing is re-owned.
+        fleet.device.mdmEnrolled = false
+        let plain = Enforcer.transfer(owner: nil, from: W.notes, to: W.mine, receivedAs: W.alice, in: fleet)
+        #expect(plain.isAllowed && plain.reowned == nil, "\(plain)")
+        fleet.device.mdmEnrolled = true
         let d = Enforcer.transfer(owner: nil, from: W.notes, to: W.mine, receivedAs: W.alice, in: fleet)
         #expect(d.isAllowed)
         #expect(d.reowned == W.alice)
