@@ -18,15 +18,24 @@ extension Enforcer {
     /// pass both transfer checks are listed; otherwise every candidate is listed and the
     /// transfer itself decides. When the owner is managed, a destination app that has an
     /// "Open in" action extension (`OpenInActionExtension`) is listed as that extension,
-    /// replacing its "Copy to <App>" entry (seed 000).
+    /// replacing its "Copy to <App>" entry, and when the owner's policy does not send org
+    /// data to all apps no "Copy to <App>" entry is listed at all (seed 000).
     public static func shareTargets(owner: Account?, from source: BundleID, candidates: [ShareCandidate],
                                     in fleet: Fleet) -> [BundleID] {
         guard let o = fleet.managedEntry(owner) else { return candidates.map(\.bundle) }
         let filter = o.policy!.filterOpenInToOnlyManagedApps
+        // Org data that may not reach unmanaged apps is never offered as "Copy to <App>"
+        // (seed 000): an app is reached through its "Open in" action extension, and share
+        // extensions are listed when their rule accepts the Intune types.
+        let noCopyTo = o.outbound != .allApps
         var listed: [BundleID] = []
         for candidate in candidates {
             var shown = candidate.bundle
-            if let replacement = openInExtension(of: candidate.bundle, in: fleet) { shown = replacement }
+            if let replacement = openInExtension(of: candidate.bundle, in: fleet) {
+                shown = replacement
+            } else if noCopyTo, let app = fleet.app(candidate.bundle), !app.isExtension {
+                continue
+            }
             if filter {
                 let d = transfer(owner: owner, from: source, to: shown, receivedAs: candidate.receivedAs, in: fleet)
                 if !d.isAllowed { continue }

@@ -121,16 +121,25 @@ struct ShareSheetTests {
     let candidates = [ShareCandidate(World.outlook, receivedAs: World.alice), ShareCandidate(World.notes),
                       ShareCandidate(World.word, receivedAs: World.alice)]
 
-    @Test func plainManagedAppsStillListsUnmanagedTargets() {
+    /// Seed 000: org data that may not reach unmanaged apps is never offered as "Copy to
+    /// <App>"; Word is reached through its "Open in" action extension.
+    @Test func managedAppsOffersNoCopyToEntries() {
         let listed = Enforcer.shareTargets(owner: W.alice, from: W.mine, candidates: candidates, in: W.fleet())
-        #expect(listed == [W.outlook, W.notes, W.wordOpenIn])
+        #expect(listed == [W.wordOpenIn])
+        var filtered = W.strictPolicy()
+        filtered.filterOpenInToOnlyManagedApps = true
+        #expect(Enforcer.shareTargets(owner: W.alice, from: W.mine, candidates: candidates, in: W.fleet(policy: filtered)) == [W.wordOpenIn])
     }
 
-    @Test func openInFilteringListsOnlyTargetsThatWouldPass() {
+    @Test func allAppsListsEveryCopyToEntryAndFilteringKeepsOnlyThoseThatWouldPass() {
         var p = W.strictPolicy()
+        p.allowedOutboundDataTransferDestinations = .allApps
+        #expect(Enforcer.shareTargets(owner: W.alice, from: W.mine, candidates: candidates, in: W.fleet(policy: p)) == [W.outlook, W.notes, W.wordOpenIn])
         p.filterOpenInToOnlyManagedApps = true
+        p.allowedInboundDataTransferSources = .allApps
         let listed = Enforcer.shareTargets(owner: W.alice, from: W.mine, candidates: candidates, in: W.fleet(policy: p))
-        #expect(listed == [W.outlook, W.wordOpenIn])
+        #expect(listed == [W.outlook, W.notes, W.wordOpenIn], "all apps: every transfer would pass")
+        #expect(Enforcer.shareTargets(owner: W.bob, from: W.mine, candidates: candidates, in: W.fleet()) == [W.outlook, W.notes, W.word], "personal data: no filtering")
     }
 
     @Test func copyToAppIsReplacedByItsOpenInActionExtension() {
