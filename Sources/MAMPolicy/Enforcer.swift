@@ -97,14 +97,13 @@ extension Enforcer {
 
     /// Why the outbound check passed; the sentence is built only if it is the one shown.
     enum OutboundPass {
-        case notApplicable, allApps, managedDestination, exempt, osSharing
+        case notApplicable, allApps, managedDestination, osSharing
 
         func explanation(owner o: AccountEntry, target: AppEntry) -> String {
             switch self {
             case .notApplicable: "no policy applies"
             case .allApps: "\(o.subject) sends org data to all apps"
             case .managedDestination: "\(o.subject) sends org data to policy-managed apps; \(target.bundleID) is policy-managed and receives it as \(o.account)"
-            case .exempt: "\(o.subject) exempts a URL scheme of \(target.bundleID) (exemptedAppProtocols)"
             case .osSharing: "\(o.subject) lets OS sharing send org documents to MDM-managed apps on an enrolled device; \(target.bundleID) is MDM-managed"
             }
         }
@@ -124,7 +123,8 @@ extension Enforcer {
         case .managedApps:
             let managed = fleet.isPolicyManaged(target, for: o)
             if managed, receiver === o { return .passed(.managedDestination) }
-            if o.isExempt(target) { return .passed(.exempt) }
+            // Exempted URL schemes open URL launches only (`openURL`); an Open-in or a share
+            // of org data to an exempt app is judged like any other.
             // "With OS sharing": Apple's managed open-in carries documents (files) to
             // MDM-managed apps on an enrolled device; an MDM-managed app is managed, so
             // allowOpenFromManagedToUnmanaged never stops it. Off an enrolled device the
@@ -137,8 +137,7 @@ extension Enforcer {
             }
             return .blocked(.blocked(.outboundPolicy, because: "\(o.subject) sends org data only to policy-managed apps signed in with \(o.account); \(target.bundleID) would receive it as \(describe(receiverAccount))"))
         case .none:
-            if o.isExempt(target) { return .passed(.exempt) }
-            return .blocked(.blocked(.outboundPolicy, because: "\(o.subject) sends org data to no app (allowedOutboundDataTransferDestinations = none); \(target.bundleID) is not exempt"))
+            return .blocked(.blocked(.outboundPolicy, because: "\(o.subject) sends org data to no app (allowedOutboundDataTransferDestinations = none); exempted URL schemes open links only, not shares"))
         }
     }
 

@@ -6,11 +6,11 @@ import Testing
 struct TransferRulesTests {
     typealias W = World
 
-    @Test func defaultExemptedSchemeLetsManagedDataOutToUnmanagedApp() {
-        // com.skype.skype declares "Skype": the default list exempts "skype" (any case).
+    @Test func defaultExemptedSchemeOpensALinkButDoesNotLetAShareOut() {
+        // com.skype.skype declares "Skype": the default list exempts "skype" (any case), for links.
+        #expect(Enforcer.openURL(scheme: "Skype", owner: W.alice, in: W.fleet()).explanation.contains("exemptedAppProtocols"))
         let d = Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: W.fleet())
-        #expect(d.isAllowed)
-        #expect(d.decision.explanation.contains("exemptedAppProtocols"))
+        #expect(d.decision.blockedBy == .outboundPolicy)
     }
 
     @Test func defaultExemptionsAreIntunesList() {
@@ -18,20 +18,24 @@ struct TransferRulesTests {
         #expect(keys == ["skype", "app-settings", "itms", "itmss", "itms-apps", "itms-appss", "itms-services", "calshow"])
     }
 
-    @Test func outboundNoneAllowsOnlyExemptApps() {
+    /// RULES.md §2: exempted URL schemes apply to launches by URL (`openURL`) only; an Open-in
+    /// or share of org data to an exempt app is judged by the transfer table like any other.
+    @Test func exemptedSchemesOpenLinksButNeverLetAShareThrough() {
         var p = W.strictPolicy()
         p.allowedOutboundDataTransferDestinations = .none
         let fleet = W.fleet(policy: p)
         #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.outlook, receivedAs: W.alice, in: fleet).decision.blockedBy == .outboundPolicy)
-        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: fleet).isAllowed)
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
+        #expect(Enforcer.openURL(scheme: "skype", owner: W.alice, in: fleet).isAllowed)
     }
 
-    @Test func customExemptionListReplacesTheDefault() {
+    @Test func customExemptionListReplacesTheDefaultForLinks() {
         var p = W.strictPolicy()
         p.exemptedAppProtocols = [KeyValuePair(name: "Notes", value: " notes ; other;")]
         let fleet = W.fleet(policy: p)
-        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).isAllowed)
-        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
+        #expect(Enforcer.openURL(scheme: "notes", owner: W.alice, in: fleet).isAllowed)
+        #expect(Enforcer.openURL(scheme: "skype", owner: W.alice, in: fleet).blockedBy == .notExempt)
+        #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
     }
 
     /// "Policy managed apps with OS sharing": files only, MDM-managed destinations only, on an
