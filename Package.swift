@@ -103,9 +103,10 @@ if Context.environment["MAMSIM_FUZZ"] != nil {
         ("FuzzFrames", ["MAMWire"]), ("FuzzPredicate", ["MAMActivation"]),
         ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
     ]
+    package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, deps) in fuzz {
         package.targets.append(.executableTarget(
-            name: name, dependencies: deps, path: "Fuzz/\(name)",
+            name: name, dependencies: deps + ["FuzzSupport"], path: "Fuzz/\(name)",
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
         package.products.append(.executable(name: name, targets: [name]))
     }

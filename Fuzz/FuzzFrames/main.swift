@@ -1,6 +1,7 @@
 // libFuzzer target: bytes from a hostile child through the host's frame decoder and parser.
 // Any input must end in frames or a WireError, never a crash (`make fuzz`).
 import MAMWire
+import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -24,15 +25,7 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable's entry as `<Module>_main`; libFuzzer's driver runs from it.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
 @_cdecl("FuzzFrames_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { data, count in fuzzFrames(data, count) }
+    runFuzzer(argc, argv) { data, count in fuzzFrames(data, count) }
 }

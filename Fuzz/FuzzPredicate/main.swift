@@ -1,5 +1,6 @@
 // libFuzzer target: activation rule predicates, as found in a plugin's Info.plist.
 import MAMActivation
+import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPredicate(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -10,15 +11,7 @@ public func fuzzPredicate(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable's entry as `<Module>_main`; libFuzzer's driver runs from it.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ test: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
 @_cdecl("FuzzPredicate_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { data, count in fuzzPredicate(data, count) }
+    runFuzzer(argc, argv) { data, count in fuzzPredicate(data, count) }
 }

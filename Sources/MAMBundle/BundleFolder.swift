@@ -17,6 +17,9 @@ package struct BundleFolder {
 
     /// Raw text, for locating keys by line.
     private(set) var infoText: String?
+    /// Where the keys of `infoText` and `entitlementsText` are (for findings' lines).
+    private var infoLines: KeyLineIndex?
+    private var entitlementsLines: KeyLineIndex?
     /// The Info.plist without its activation rule, build settings expanded. `nil` when absent or malformed.
     package private(set) var info: [String: Any]?
     package private(set) var manifest: ExtensionManifest?
@@ -72,6 +75,7 @@ package struct BundleFolder {
             return
         }
         infoText = String(data: data, encoding: .utf8)
+        infoLines = infoText.map(KeyLineIndex.init)
         var parsed: [String: Any]
         do {
             parsed = try PropertyListIO.dictionary(from: data, source: infoFile)
@@ -102,7 +106,7 @@ package struct BundleFolder {
         info = settings.expand(plist: parsed, keyPath: "", unresolved: &ignored) as? [String: Any]
         guard let manifest else { return }
         for unresolved in manifest.unresolvedVariables {
-            noteUnresolved(unresolved, file: infoFile, text: infoText)
+            noteUnresolved(unresolved, file: infoFile, lines: infoLines)
         }
         for warning in manifest.warnings {
             problems.append(manifestWarning(warning))
@@ -124,11 +128,12 @@ package struct BundleFolder {
             return
         }
         entitlementsText = String(data: data, encoding: .utf8)
+        entitlementsLines = entitlementsText.map(KeyLineIndex.init)
         do {
             let read = try Entitlements(data: data, source: file, buildSettings: settings)
             entitlements = read
             for unresolved in read.unresolvedVariables {
-                noteUnresolved(unresolved, file: file, text: entitlementsText)
+                noteUnresolved(unresolved, file: file, lines: entitlementsLines)
             }
         } catch {
             problems.append(Self.finding(error, text: entitlementsText))
@@ -231,15 +236,10 @@ package struct BundleFolder {
 
     /// Line of the deepest key of `keyPath` found exactly once in the file.
     package func line(of keyPath: String, inEntitlements: Bool = false) -> Int? {
-        Self.line(ofKeyPath: keyPath, in: inEntitlements ? entitlementsText : infoText)
+        (inEntitlements ? entitlementsLines : infoLines)?.line(ofKeyPath: keyPath)
     }
 
     // MARK: Findings
-
-    static func line(ofKeyPath keyPath: String, in text: String?) -> Int? {
-        guard let text else { return nil }
-        return KeyLineIndex.shared(for: text).line(ofKeyPath: keyPath)
-    }
 
     /// For `key[i]` whose value is a flat array of strings: where its i-th `<string>` starts.
     static func stringElement(of keyPath: String, after keyEnd: String.Index, in text: String) -> String.Index? {
@@ -288,11 +288,11 @@ package struct BundleFolder {
         }
     }
 
-    func unresolvedFinding(_ u: UnresolvedBuildSetting, file: String, text: String?) -> LintFinding {
+    func unresolvedFinding(_ u: UnresolvedBuildSetting, file: String, lines: KeyLineIndex?) -> LintFinding {
         let fix = u.problem == "is not set"
             ? "pass --set \(u.name)=VALUE or define it in an .xcconfig in \(prefix.isEmpty ? "the folder" : prefix)"
             : "correct the reference"
-        return LintFinding(.error, file: file, line: Self.line(ofKeyPath: u.keyPath, in: text), keyPath: u.keyPath,
+        return LintFinding(.error, file: file, line: lines?.line(ofKeyPath: u.keyPath), keyPath: u.keyPath,
                            problem: "build setting $(\(u.name)) \(u.problem)", fix: fix)
     }
 
@@ -319,15 +319,15 @@ package struct BundleFolder {
         unresolvedKeyPaths[finding.file]?.contains(finding.keyPath) == true
     }
 
-    private mutating func noteUnresolved(_ u: UnresolvedBuildSetting, file: String, text: String?) {
-        problems.append(unresolvedFinding(u, file: file, text: text))
+    private mutating func noteUnresolved(_ u: UnresolvedBuildSetting, file: String, lines: KeyLineIndex?) {
+        problems.append(unresolvedFinding(u, file: file, lines: lines))
         unresolvedKeyPaths[file, default: []].insert(u.keyPath)
     }
 }
 
-/// Where each `<key>` of a plist's text is, and where each line starts: built once per text in
+/// Where each `<key>` of a plist's text is, and where each line starts: built once per file in
 /// one pass, so locating the line of many findings stays linear in the file's size.
-final class KeyLineIndex {
+struct KeyLineIndex {
     let text: String
     /// Byte offsets (UTF-8) of each `<key>NAME</key>`, by NAME.
     private var keys: [Substring: [Int]] = [:]
@@ -355,20 +355,6 @@ final class KeyLineIndex {
             }
             i += 1
         }
-    }
-
-    /// The last index built, reused while findings are reported for the same text.
-    private nonisolated(unsafe) static var last: KeyLineIndex?
-    private static let lock = NSLock()
-
-    static func shared(for text: String) -> KeyLineIndex {
-        // `nonisolated(unsafe)` is safe: `last` is read and written under `lock` only.
-        lock.lock()
-        defer { lock.unlock() }
-        if let last, last.text == text { return last }
-        let index = KeyLineIndex(text)
-        last = index
-        return index
     }
 
     private func lineNumber(ofOffset offset: Int) -> Int {

@@ -46,8 +46,6 @@ final class AppRegistry {
         byHandle[AppHandle(name)] ?? byBundle[BundleID(name)]
     }
 
-    func resolve(_ handle: AppHandle) -> AppSpec? { byHandle[handle] }
-
     func app(withBundle bundle: BundleID) -> AppSpec? { byBundle[bundle] }
 
     /// The app named by a handle or bundle id, or the error a caller reports.

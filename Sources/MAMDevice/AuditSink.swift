@@ -24,9 +24,6 @@ final class AuditSink {
         loop.addBeforeFlushHook { [weak self] in self?.commit() }
     }
 
-    /// Records held in memory, not yet committed.
-    var pendingCount: Int { buffer.count }
-
     /// One line of the audit log, stamped with the simulated time and the scenario step.
     func record(verb: String, source: String, sourceIdentity: String = "", destination: String = "",
                 destinationIdentity: String = "", owner: String = "", decision: String, reason: Reason? = nil,
@@ -45,15 +42,16 @@ final class AuditSink {
                decision: d.isAllowed ? "allowed" : "blocked", reason: d.blockedBy, explanation: d.explanation)
     }
 
-    func record(verb: String, source: String, destination: String = "", destinationIdentity: String = "",
-                owner: String = "", _ v: Verdict) {
+    func record(verb: String, source: String, sourceIdentity: String = "", destination: String = "",
+                destinationIdentity: String = "", owner: String = "", _ v: Verdict) {
         let decision = switch v {
         case .allowed: "allowed"
         case .blocked: "blocked"
         case .failed: "failed"
         }
-        record(verb: verb, source: source, destination: destination, destinationIdentity: destinationIdentity,
-               owner: owner, decision: decision, reason: v.reason, explanation: v.explanation)
+        record(verb: verb, source: source, sourceIdentity: sourceIdentity, destination: destination,
+               destinationIdentity: destinationIdentity, owner: owner, decision: decision, reason: v.reason,
+               explanation: v.explanation)
     }
 
     func record(_ share: ShareRecord) {

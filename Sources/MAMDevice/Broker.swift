@@ -266,7 +266,7 @@ final class Broker {
         guard let pending = destination.pendingDeliveries.removeValue(forKey: replyTo) else {
             // The sender was already told `failed(timeout)`; an honest app that answers late is
             // not hostile, and its answer changes nothing.
-            if destination.expiredDeliveries.remove(replyTo) {
+            if destination.expiredDeliveries.forget(replyTo) {
                 onEvent(.note("\(destination.handle) acknowledged delivery \(replyTo) after its deadline; its sender was already told it timed out"))
                 return
             }
@@ -330,7 +330,7 @@ final class Broker {
         let expired = child.pendingDeliveries.filter { $0.value.deadline <= now }
         for (seq, p) in expired.sorted(by: { $0.key < $1.key }) {
             child.pendingDeliveries[seq] = nil
-            child.expiredDeliveries.insert(seq)
+            child.expiredDeliveries.remember(seq)
             answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(configuration.deliveryTimeout)"))
         }
     }

@@ -34,7 +34,7 @@ final class ChildConnection {
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
     var pendingDeliveries: [UInt64: PendingDelivery] = [:]
     /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
-    var expiredDeliveries = RecentSeqs(capacity: 4096)
+    var expiredDeliveries = RecentSet<UInt64>(capacity: 4096)
     /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
     var queuedDeliveries: [PendingDelivery] = []
     /// Shares this child sent that have not been answered yet.
@@ -98,30 +98,5 @@ final class PendingCommand {
         self.command = command
         self.deadline = deadline
         self.completion = completion
-    }
-}
-
-/// The most recent sequence numbers remembered, at most `capacity` of them.
-struct RecentSeqs {
-    private var set: Set<UInt64> = []
-    private var order: [UInt64] = []
-    private var next = 0
-    let capacity: Int
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    func contains(_ seq: UInt64) -> Bool { set.contains(seq) }
-
-    mutating func remove(_ seq: UInt64) -> Bool { set.remove(seq) != nil }
-
-    mutating func insert(_ seq: UInt64) {
-        guard set.insert(seq).inserted else { return }
-        if order.count < capacity {
-            order.append(seq)
-        } else {
-            set.remove(order[next])
-            order[next] = seq
-            next = (next + 1) % capacity
-        }
     }
 }

@@ -178,12 +178,6 @@ public final class HostController: Sendable {
         return DeviceStateError(.internalError, "\(error)")
     }
 
-    /// Runs `body` on the host's loop thread with the host, and returns what it passes to
-    /// `done`: for tests and tools that need several host calls in one hop.
-    public func withHost<T: Sendable>(_ body: @escaping @Sendable (Host, @escaping @Sendable (T) -> Void) -> Void, orElse fallback: T) async -> T {
-        await onHost(body, orElse: fallback)
-    }
-
     /// Tears the fleet down (`HostConfiguration.teardown`), closes every handle and the loop.
     /// Returns `uv_loop_close`'s status: 0 when nothing was left open.
     public func shutdown() async -> Int32 {

@@ -42,26 +42,15 @@ final class ServiceDesk {
         } catch {
             result = ServiceResult(internalFailure(error, doing: request.name.replacingOccurrences(of: "_", with: " ")))
         }
+        // File and protection calls decide nothing when they succeed; a refusal (another
+        // account's data, another app's container) is worth a line.
+        guard let (verb, target, receiver, owner) = auditedAs(request) ?? (result.isAllowed ? nil : (request.name, "", "", "")) else {
+            return result
+        }
         let source = (try? identities.current(of: app))??.upn ?? ""
-        if let (verb, target, receiver, owner) = auditedAs(request) {
-            audit.record(verb: verb, source: app.handle, sourceIdentity: source, destination: target,
-                         destinationIdentity: receiver, owner: owner, decision: decisionWord(result.verdict),
-                         reason: result.verdict.reason, explanation: result.verdict.explanation)
-        } else if !result.isAllowed {
-            // File and protection calls decide nothing when they succeed; a refusal (another
-            // account's data, another app's container) is worth a line.
-            audit.record(verb: request.name, source: app.handle, sourceIdentity: source, decision: decisionWord(result.verdict),
-                         reason: result.verdict.reason, explanation: result.verdict.explanation)
-        }
+        audit.record(verb: verb, source: app.handle, sourceIdentity: source, destination: target,
+                     destinationIdentity: receiver, owner: owner, result.verdict)
         return result
-    }
-
-    private func decisionWord(_ v: Verdict) -> String {
-        switch v {
-        case .allowed: "allowed"
-        case .blocked: "blocked"
-        case .failed: "failed"
-        }
     }
 
     /// How a call appears in the audit log (verb, target, receiver, owner); `nil` for plain

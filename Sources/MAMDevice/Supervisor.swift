@@ -70,19 +70,6 @@ final class Supervisor {
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
-        // Before each iteration's writes leave: a child that lets its answers pile up is cut off.
-        loop.addBeforeFlushHook { [weak self] in self?.cutOffSlowReaders() }
-    }
-
-    /// Children whose unread backlog passed `maximumBacklog`, cut off (their pending work
-    /// fails as for any exit). Cheap when none is over: one comparison per live child that
-    /// was written to.
-    private func cutOffSlowReaders() {
-        guard !children.isEmpty else { return }
-        let limit = configuration.maximumBacklog
-        for child in children.values where child.isLive && child.pipe.backlogByteCount > limit {
-            disconnect(child, because: "does not read its channel: \(child.pipe.backlogByteCount >> 20) MiB are waiting for it (limit \(limit >> 20) MiB)")
-        }
     }
 
     /// The host's environment plus `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a
@@ -103,8 +90,6 @@ final class Supervisor {
         guard let c = children[handle], c.state == .ready else { return nil }
         return c
     }
-
-    var liveChildren: some Sequence<ChildConnection> { children.values.lazy.filter(\.isLive) }
 
     // MARK: - Spawning
 
@@ -129,6 +114,13 @@ final class Supervisor {
         let pipe: MAMLoop.Pipe
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
         let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
+        // A child that lets its answers pile up unread is cut off (its pending work fails as
+        // for any exit): no child can grow the host's memory.
+        let limit = configuration.maximumBacklog
+        pipe.limitBacklog(to: limit) { [weak self, weak child] waiting in
+            guard let self, let child, child.isLive else { return }
+            self.disconnect(child, because: "does not read its channel: \(waiting >> 20) MiB are waiting for it (limit \(limit >> 20) MiB)")
+        }
         let program = spec.executable ?? configuration.appRuntime
         var executable = program
         var arguments = spec.arguments

@@ -207,14 +207,6 @@ extension DeviceState {
         }
     }
 
-    static func removeIfPresent(_ url: URL) throws {
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch let error as CocoaError where error.code == .fileNoSuchFile {
-            // Already gone (the app deleted it itself): the goal is reached.
-        }
-    }
-
     // MARK: Buffers (IntuneMAMDataProtectionManager)
 
     /// `protect(_:accountId:)`: a managed owner's data comes back encrypted in an envelope

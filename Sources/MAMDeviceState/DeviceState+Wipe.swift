@@ -51,7 +51,16 @@ extension DeviceState {
                 let mine = kind == "sandbox" ? id == bundle : (app.appGroups.contains(id) && writer == bundle)
                 guard mine else { continue }
                 let path: String = row["path"]
-                try Self.removeIfPresent(directory.appendingPathComponent(path))
+                // The same link-proof removal as every container write: the wiped app may have
+                // swapped a folder of the path for a link to another app's container.
+                let parts = path.split(separator: "/").map(String.init)
+                guard parts.count > 2 else { continue }
+                do {
+                    try ContainerIO.remove(root: directory.appendingPathComponent(parts[0]).appendingPathComponent(parts[1]),
+                                           parts: Array(parts.dropFirst(2)))
+                } catch {
+                    throw DeviceStateError(.internalError, "the device could not delete \(path) while wiping: \(error)")
+                }
                 try db.execute(sql: "DELETE FROM file_owner WHERE path = ?", arguments: [path])
                 files.append(path)
             }

@@ -223,28 +223,4 @@ public final class AppChannel {
 /// The ids of the most recent items handed to the app. A re-sent delivery arrives while its
 /// first copy is still recent, so a bounded window is enough, and an app that receives a
 /// million items does not keep a million ids.
-struct RecentIDs {
-    private var set: Set<String> = []
-    private var order: [String] = []
-    private var next = 0
-    let capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        set.reserveCapacity(capacity)
-        order.reserveCapacity(capacity)
-    }
-
-    func contains(_ id: String) -> Bool { set.contains(id) }
-
-    mutating func remember(_ id: String) {
-        guard set.insert(id).inserted else { return }
-        if order.count < capacity {
-            order.append(id)
-        } else {
-            set.remove(order[next])
-            order[next] = id
-            next = (next + 1) % capacity
-        }
-    }
-}
+typealias RecentIDs = RecentSet<String>

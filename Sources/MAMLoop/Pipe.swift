@@ -81,16 +81,28 @@ public final class Pipe: Handle {
 
     /// Bytes written to this pipe that the peer has not taken yet: queued for the next flush
     /// plus what libuv still holds. A peer that does not read makes it grow.
-    public var backlogByteCount: Int {
+    var backlogByteCount: Int {
         guard state == .open else { return 0 }
         return outgoing.count + Int(uv_stream_get_write_queue_size(streamPointer))
     }
+
+    /// Calls `onExceeded` (once, with the backlog) when bytes are queued while more than
+    /// `limit` wait for the peer: a peer that does not read cannot grow this process's memory
+    /// without bound. Checked where bytes are queued, so only pipes written to pay for it.
+    public func limitBacklog(to limit: Int, _ onExceeded: @escaping (Int) -> Void) {
+        backlogLimit = limit
+        onBacklogExceeded = onExceeded
+    }
+
+    private var backlogLimit = Int.max
+    private var onBacklogExceeded: ((Int) -> Void)?
 
     /// Queues bytes for the next flush of this loop iteration.
     public func enqueue(_ bytes: [UInt8]) {
         guard state == .open, !reportedEnd else { return }
         outgoing.append(contentsOf: bytes)
         scheduleFlush()
+        checkBacklog()
     }
 
     /// Lets a caller encode directly into the outgoing buffer (no intermediate array).
@@ -98,6 +110,14 @@ public final class Pipe: Handle {
         guard state == .open, !reportedEnd else { return }
         build(&outgoing)
         scheduleFlush()
+        checkBacklog()
+    }
+
+    private func checkBacklog() {
+        guard let report = onBacklogExceeded, backlogByteCount > backlogLimit else { return }
+        // Once: the callback may queue a last frame (an error) on this pipe.
+        onBacklogExceeded = nil
+        report(backlogByteCount)
     }
 
     private func scheduleFlush() {
@@ -149,6 +169,7 @@ public final class Pipe: Handle {
     override func didClose() {
         onRead = nil
         onEnd = nil
+        onBacklogExceeded = nil
     }
 }
 

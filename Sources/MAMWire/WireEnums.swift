@@ -96,8 +96,3 @@ enum WireEnums {
         return o.0
     }
 }
-
-/// Test hook: the Swift cases that have no wire number (empty when the tables are complete).
-public enum WireContract {
-    public static var casesWithoutWireNumber: [String] { WireEnums.unnumbered }
-}

@@ -1,3 +1,4 @@
+import MAMModel
 import Testing
 @testable import MAMKit
 

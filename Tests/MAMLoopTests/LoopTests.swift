@@ -177,6 +177,8 @@ private func finish(_ loop: EventLoop) {
 /// A set-up that fails half-way leaves nothing open: the handles it made are closed with the
 /// loop (their wrappers freed), and the loop thread ends.
 @Test func aLoopThreadWhoseSetUpFailsClosesWhatItOpened() throws {
+    // `@unchecked Sendable` is safe: the loop thread writes these before `LoopThread.init`
+    // returns (it waits for the set-up), and the test reads them only afterwards.
     final class Seen: @unchecked Sendable {
         weak var timer: MAMLoop.Timer?
         weak var pipe: MAMLoop.Pipe?
@@ -188,7 +190,8 @@ private func finish(_ loop: EventLoop) {
             let timer = try MAMLoop.Timer(loop: loop)
             timer.start(after: 60_000) {}
             seen.timer = timer
-            seen.pipe = try MAMLoop.Pipe(loop: loop)
+            let pipe = try MAMLoop.Pipe(loop: loop)
+            seen.pipe = pipe
             throw SetUpFailed()
         }
     }

@@ -111,7 +111,7 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
 }
 
 @Test func everySwiftCaseHasAWireNumber() {
-    #expect(WireContract.casesWithoutWireNumber == [])
+    #expect(WireEnums.unnumbered == [])
 }
 
 @Test func framesJoinedInOneBufferDecodeInOrder() throws {
