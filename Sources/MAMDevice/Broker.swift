@@ -92,6 +92,10 @@ final class Broker {
         record.owner = owner.map {
             Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0), sourceBundle: sender.bundleID)
         }
+        // An app whose conditional launch failed has no access to org data (RULES.md §8).
+        if let owner, fleet.isManaged(owner), let why = try state.accessBlock(app: sender.bundleID) {
+            return answer(sender, seq, .blocked(.conditionalLaunch, "\(sender.bundleID) has no access to \(owner)'s data: \(why)"), &record)
+        }
         var receiver: Account?
         if !request.receiveAs.isEmpty {
             guard let a = try identities.signedIn(request.receiveAs, to: target) else {
@@ -102,6 +106,9 @@ final class Broker {
             receiver = try identities.receiver(of: target)
         }
         record.receivedAs = receiver?.upn ?? ""
+        if let receiver, fleet.isManaged(receiver), let why = try state.accessBlock(app: target.bundleID) {
+            return answer(sender, seq, .blocked(.conditionalLaunch, "\(target.bundleID) cannot receive as \(receiver): \(why)"), &record)
+        }
         let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver,
                                          isFile: fileData != nil, in: fleet)
         guard decision.isAllowed else {

@@ -36,6 +36,8 @@ public final class Host {
     let accounts: AccountDesk
     let audit: AuditSink
     private let owner = LoopOwner()
+    /// What conditional launch decided at each app's last launch or resume.
+    private var launchReports: [AppHandle: LaunchCheckReport] = [:]
     /// Every event the parts report; a hostile act also becomes an audit line.
     private let emit: (HostEvent) -> Void
     /// One host per device directory: held from `init` to `deinit`.
@@ -80,6 +82,7 @@ public final class Host {
                 state = try DeviceState(
                     directory: configuration.deviceDirectory, fleet: configuration.fleet, policies: configuration.extraPolicies,
                     clockStart: configuration.clockStart ?? DeviceState.defaultClockStart)
+                if let online = configuration.networkOnline { try state.setNetwork(online: online) }
             } catch {
                 throw HostError.deviceState("\(error)")
             }
@@ -141,6 +144,51 @@ public final class Host {
     public func kill(_ name: String, signal: Int32 = SIGKILL) -> Bool {
         guard let spec = try? app(name) else { return false }
         return supervisor.kill(spec, signal: signal)
+    }
+
+    /// What conditional launch decided when the app was last launched or resumed; `nil` when
+    /// it has not run for that app (never launched, an extension).
+    public func launchReport(_ name: String) -> LaunchCheckReport? {
+        guard let spec = try? app(name) else { return nil }
+        return launchReports[spec.key]
+    }
+
+    /// The app comes back to the foreground: it checks in if online and conditional launch
+    /// runs again for the managed data it shows (RULES.md §8).
+    public func resume(_ name: String) -> Result<LaunchCheckReport, HostError> {
+        let spec: AppSpec
+        do { spec = try app(name) } catch { return .failure(error) }
+        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
+        return .success(runLaunchChecks(spec, verb: "resume"))
+    }
+
+    /// The app goes to the background (the user opens another app); its identities and data
+    /// stay as they are.
+    public func pause(_ name: String) -> Result<Void, HostError> {
+        let spec: AppSpec
+        do { spec = try app(name) } catch { return .failure(error) }
+        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
+        audit.record(verb: "pause", source: spec.handle, decision: "ok", reason: nil, explanation: "\(spec.handle) went to the background")
+        return .success(())
+    }
+
+    /// Conditional launch for a launch or resume, recorded for the step that asked and the
+    /// audit log.
+    @discardableResult
+    private func runLaunchChecks(_ spec: AppSpec, verb: String) -> LaunchCheckReport {
+        let report: LaunchCheckReport
+        do {
+            report = try state.launchChecks(app: spec.identityOwner)
+        } catch {
+            let v = internalFailure(error, doing: "run conditional launch")
+            report = LaunchCheckReport(decision: .blocked(v.reason ?? .internalError, because: v.explanation), warnings: [], wipe: nil, checkedIn: false)
+        }
+        launchReports[spec.key] = report
+        let identity = ((try? state.processIdentity(app: spec.identityOwner)) ?? nil) ?? ""
+        audit.record(verb: verb, source: spec.handle, sourceIdentity: identity, decision: report.decision.isAllowed ? "allowed" : "blocked",
+                     reason: report.decision.blockedBy, explanation: ([report.decision.explanation] + report.warnings).joined(separator: "; "))
+        if let wipe = report.wipe { emit(.note("\(spec.handle): conditional launch wiped \(wipe)")) }
+        return report
     }
 
     public func pid(of name: String) -> Int32? {
@@ -231,6 +279,13 @@ public final class Host {
         try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
     }
 
+    /// Turns the device's network on or off (`setNetwork`): check-ins need it.
+    public func setNetwork(online: Bool) throws {
+        owner.check()
+        try state.setNetwork(online: online)
+        audit.record(verb: "setNetwork", source: "device", decision: "ok", explanation: online ? "the device is online" : "the device is offline")
+    }
+
     public func advanceClock(by duration: ISODuration) throws {
         owner.check()
         try state.advanceClock(by: duration)
@@ -268,6 +323,11 @@ extension Host: ChildFrameRouter {
     }
 
     func childBecameReady(_ child: ChildConnection) { broker.destinationReady(child) }
+
+    func childLaunched(_ spec: AppSpec) {
+        guard spec.descriptor.kind == .app else { return }
+        runLaunchChecks(spec, verb: "launch")
+    }
 
     func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit) { broker.failOutstandingWork(of: child, exit: exit) }
 

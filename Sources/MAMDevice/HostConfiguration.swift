@@ -81,6 +81,8 @@ public struct HostConfiguration: Sendable {
     public var extraPolicies: [IosManagedAppProtection] = []
     /// The simulated clock at first start.
     public var clockStart: Instant?
+    /// The network at start (`device.network`); `nil` keeps what the device directory holds.
+    public var networkOnline: Bool?
     /// Path of the generic app runtime.
     public var appRuntime: String
     public var maximumFrameSize: UInt32 = 16 << 20

@@ -64,6 +64,27 @@ public final class HostController: Sendable {
         await onHost({ host, done in host.launch(app) { done($0) } }, orElse: .failure(.shuttingDown))
     }
 
+    /// What conditional launch decided at the app's last launch or resume.
+    public func launchReport(_ app: String) async -> LaunchCheckReport? {
+        await sync(nil) { $0.launchReport(app) }
+    }
+
+    /// The app returns to the foreground: a check-in when online, then conditional launch.
+    public func resume(_ app: String) async -> Result<LaunchCheckReport, HostError> {
+        await sync(.failure(.shuttingDown)) { $0.resume(app) }
+    }
+
+    /// The app goes to the background.
+    public func pause(_ app: String) async -> Result<Void, HostError> {
+        await sync(.failure(.shuttingDown)) { $0.pause(app) }
+    }
+
+    public func setNetwork(online: Bool) async -> Result<Void, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) in try host.setNetwork(online: online) }.mapError(Self.stateError)
+        }
+    }
+
     /// Kills an app as a crash would; returns false if it was not running.
     public func kill(_ app: String, signal: Int32 = 9) async -> Bool {
         await sync(false) { $0.kill(app, signal: signal) }

@@ -71,6 +71,7 @@ final class ServiceDesk {
 
     private func answer(_ request: ServiceRequest, for app: AppSpec) throws -> ServiceResult {
         let bundle = app.bundleID
+        if let refused = try refusedAfterConditionalLaunch(request, for: app) { return ServiceResult(refused) }
         switch request {
         case .writeFile(let path, let data, let owner):
             // A file is owned by the effective file identity unless the app names one of its
@@ -125,6 +126,21 @@ final class ServiceDesk {
         case .shareTargets(let types):
             return ServiceResult(.allowed("the share sheet"), .shareTargets(try shareTargets(app, types: types)))
         }
+    }
+
+    /// A conditional launch that failed at launch or resume leaves the app running without
+    /// access to org data (RULES.md §8): what it would do with a managed account's data is
+    /// refused until a launch, resume or managed identity switch passes.
+    private func refusedAfterConditionalLaunch(_ request: ServiceRequest, for app: AppSpec) throws -> Verdict? {
+        let acting: Account?
+        switch request {
+        case .copy, .print, .canSave, .shareTargets: acting = try identities.current(of: app)
+        case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? identities.current(of: app)
+        case .notify(let account, _): acting = try signedIn(account, to: app)
+        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet: return nil
+        }
+        guard let acting, fleet.isManaged(acting), let why = try state.accessBlock(app: app.bundleID) else { return nil }
+        return .blocked(.conditionalLaunch, "\(app.bundleID) has no access to \(acting)'s data: \(why)")
     }
 
     /// The policy's verdict; what iOS returns (`errSecItemNotFound`…) is the answer's status.

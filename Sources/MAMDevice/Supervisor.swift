@@ -16,6 +16,9 @@ protocol ChildFrameRouter: AnyObject {
     /// `HostileFrame` cuts the child off.
     func route(_ frame: Frame, from child: ChildConnection) throws
     func childBecameReady(_ child: ChildConnection)
+    /// A new process of the app was spawned and its identities reset for the new process:
+    /// conditional launch's turn (RULES.md §8).
+    func childLaunched(_ spec: AppSpec)
     /// The child is gone: everything it owed or was owed must be answered now.
     func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit)
     /// Deliveries whose deadline passed (the sweep's business, the broker's decision).
@@ -155,6 +158,7 @@ final class Supervisor {
         } catch {
             onEvent(.note("\(spec.handle): could not reset its window identities at launch: \(error)"))
         }
+        router?.childLaunched(spec)
         onEvent(.spawned(handle: spec.handle, pid: child.pid))
         do {
             try pipe.startReading(onRead: { [weak self, weak child] chunk in

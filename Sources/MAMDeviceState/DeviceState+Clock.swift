@@ -55,8 +55,10 @@ extension DeviceState {
         let last: Double? = row?["last_check_in"]
         let appVersion: String? = row?["app_version"]
         let sdkVersion: String? = row?["sdk_version"]
+        // A version set at run time wins over the one the app was installed with.
         return LaunchFacts(now: time, lastCheckIn: last.map(Instant.init(secondsSince1970:)),
-                           appVersion: appVersion.flatMap(Version.init), sdkVersion: sdkVersion.flatMap(Version.init),
+                           appVersion: (appVersion ?? app.shortVersion).flatMap(Version.init),
+                           sdkVersion: (sdkVersion ?? app.sdkVersion).flatMap(Version.init),
                            accountDisabled: try isDisabled(account))
     }
 }

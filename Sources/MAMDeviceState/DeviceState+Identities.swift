@@ -108,24 +108,6 @@ extension DeviceState {
         }
     }
 
-    /// A new process of `app` started (launch or relaunch after a kill): its windows have no
-    /// identity yet; a multi-identity app starts with no process identity (RULES.md §1), a
-    /// single-identity app with its enrolled account. Sign-ins, file owners, keychain items and
-    /// the PIN are device state and stay. Returns the layers the new process starts with.
-    @discardableResult
-    public func appLaunched(app bundle: BundleID) throws -> IdentityLayers {
-        let app = try descriptor(bundle)
-        try writeStore { db in
-            try db.execute(sql: "DELETE FROM ui_identity WHERE app = ?", arguments: [app.bundleID.folded])
-            if app.multiIdentity {
-                try Self.storeProcessIdentity(db, app: app.bundleID, nil)
-            } else {
-                try refreshSingleIdentityProcess(db, app: app)
-            }
-        }
-        return try identityLayers(app: bundle)
-    }
-
     private func switchIdentity(app bundle: BundleID, to accountID: String?, pin: String?, now: Instant?,
                                 store: (Database, String?) throws -> Void) throws -> IdentitySwitchReport {
         guard let app = fleet.app(bundle) else {
@@ -140,6 +122,9 @@ extension DeviceState {
         let account = accountID.isEmpty ? nil : (fleet.account(named: accountID) ?? Account(upn: accountID))
         let managed = fleet.isManaged(account)
         let before = managed ? try pinState(for: accountID) : PinState()
+        // Switching identity while online is a check-in (RULES.md §8): the offline period
+        // is measured from here.
+        if managed, app.sdkIntegrated, try isOnline() { try checkIn(app: app.bundleID) }
         let facts = try launchFacts(app: app, account: account ?? Account(upn: ""), at: now ?? self.now)
         let outcome = Enforcer.switchIdentity(to: account, signedIn: try signedInAccounts(app: accountScope(app)), enteredPin: pin,
                                               pin: before, facts: facts, in: fleet)
@@ -153,7 +138,11 @@ extension DeviceState {
                 try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts) VALUES (?, ?, ?)",
                                arguments: [Self.key(of: account), outcome.pin.pin, outcome.pin.failedAttempts])
             }
-            if outcome.result == .success { try store(db, identity) }
+            if outcome.result == .success {
+                try store(db, identity)
+                // Conditional launch passed for a managed account: access is open again.
+                if managed { try Self.setAccessBlock(db, app: app.bundleID, nil) }
+            }
             guard outcome.action == .wipe, let account else { return nil }
             try removeSignIn(db, app: app, account: account)
             return try wipeData(db, app: app, account: account, appHandledWipe: false)

@@ -80,6 +80,11 @@ enum DeviceStore {
             // '' = stored before this column existed.
             try db.execute(sql: "ALTER TABLE keychain_item ADD COLUMN writer TEXT NOT NULL DEFAULT ''")
         }
+        m.registerMigration("v3: app lifecycle") { db in
+            // Why conditional launch blocked the app's access to org data at its last launch
+            // or resume (NULL = not blocked).
+            try db.execute(sql: "ALTER TABLE app_state ADD COLUMN access_blocked TEXT")
+        }
         return m
     }
 }

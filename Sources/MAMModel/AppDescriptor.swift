@@ -37,6 +37,14 @@ public struct AppDescriptor: Sendable, Hashable {
     public var openInActionExtension: Bool
     /// Whether the app is MDM-managed (installed by the MDM): Apple's managed open-in applies.
     public var mdmManaged: Bool
+    /// `CFBundleShortVersionString`, for conditional launch's app-version checks (`nil` =
+    /// unknown: those checks are skipped).
+    public var shortVersion: String?
+    /// The Intune SDK version the app links (our scenario key `sdkVersion:`).
+    public var sdkVersion: String?
+    /// Whether a relaunched app resumes on the screens it showed, setting its windows'
+    /// identities again through the SDK (RULES.md §5, "Relaunch").
+    public var restoresState: Bool = true
 
     public init(
         bundleID: BundleID,

@@ -74,8 +74,19 @@ extension Enforcer {
         return conditionalLaunch(entry: entry, enteredPin: enteredPin, pin: pin, facts: facts, device: fleet.device)
     }
 
+    /// Conditional launch when an app showing `account`'s data is launched or resumed
+    /// (RULES.md §8): a single-identity app whose process identity is managed, or a window
+    /// a relaunched app restores. Every check but the PIN runs — the PIN belongs to the
+    /// switch that first showed the account (our reading: the re-prompt after
+    /// `periodOnlineBeforeAccessCheck` of inactivity is not simulated). `nil` when `account`
+    /// is not managed (nothing to check).
+    public static func launchChecks(for account: Account, facts: LaunchFacts, in fleet: Fleet) -> IdentitySwitchOutcome? {
+        guard let entry = fleet.managedEntry(account) else { return nil }
+        return conditionalLaunch(entry: entry, enteredPin: nil, pin: PinState(), facts: facts, device: fleet.device, asksPin: false)
+    }
+
     static func conditionalLaunch(entry: AccountEntry, enteredPin: String?, pin: PinState, facts: LaunchFacts,
-                                  device: DeviceFacts) -> IdentitySwitchOutcome {
+                                  device: DeviceFacts, asksPin: Bool = true) -> IdentitySwitchOutcome {
         let p = entry.policy!
         let subject = entry.subject
         var state = pin
@@ -100,7 +111,7 @@ extension Enforcer {
         }
 
         // 1. PIN.
-        if p.pinRequired {
+        if asksPin, p.pinRequired {
             guard let entered = enteredPin else {
                 return IdentitySwitchOutcome(result: .canceled,
                                              decision: .blocked(.identitySwitchCanceled, because: "\(subject) requires a PIN (pinRequired = true) and none was entered"),

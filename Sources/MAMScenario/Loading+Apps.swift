@@ -10,7 +10,8 @@ import Yams
 /// entitlements files say for the keys left out.
 extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
-                          "info", "entitlements", "executable", "arguments", "mdmManaged"]
+                          "info", "entitlements", "executable", "arguments", "mdmManaged",
+                          "version", "sdkVersion", "restoresState"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments"]
 
     func readApps(_ v: Located) {
@@ -56,6 +57,12 @@ extension Loading {
             if let x = f["urlSchemes"], let s = reader.strings(x, what: "urlSchemes") { descriptor.urlSchemes = s }
             if let x = f["keychainGroups"], let s = reader.strings(x, what: "keychainGroups") { descriptor.keychainAccessGroups = s }
             if let x = f["appGroups"], let s = reader.strings(x, what: "appGroups") { descriptor.appGroups = s }
+            descriptor.shortVersion = info?.shortVersion
+            if let x = f["version"] { descriptor.shortVersion = version(x, what: "version") }
+            if let x = f["sdkVersion"] { descriptor.sdkVersion = version(x, what: "sdkVersion") }
+            // An app with a program of its own restores its screens itself, if it does.
+            descriptor.restoresState = f["executable"] == nil
+            if let x = f["restoresState"], let b = reader.bool(x, what: "restoresState") { descriptor.restoresState = b }
             guard isNewBundle(descriptor.bundleID, at: f["bundle"] ?? idLoc) else { continue }
 
             let (executable, arguments) = readProgram(f)
@@ -167,8 +174,19 @@ extension Loading {
     // MARK: Plists
 
     /// What an app's Info.plist contributes.
+    /// A dotted version (`"4.1.0"`; YAML may read `4.1` as a number).
+    private func version(_ x: Located, what: String) -> String? {
+        guard let text = x.node.scalar?.string, Version(text) != nil else {
+            reader.error(x, "\(what) must be a dotted version such as \"4.1.0\", but it is \(x.shape)")
+            return nil
+        }
+        return text
+    }
+
     struct AppInfo {
         var bundleIdentifier: String?
+        /// `CFBundleShortVersionString`.
+        var shortVersion: String?
         var multiIdentity: Bool?
         var urlSchemes: [String]?
         var appGroupIdentifiers: [String]?
@@ -216,6 +234,12 @@ extension Loading {
                 }
             }
             info.urlSchemes = schemes
+        }
+        if let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+           let short = plist["CFBundleShortVersionString"] as? String {
+            var unresolved: [UnresolvedBuildSetting] = []
+            let expanded = buildSettings.expand(short, keyPath: "CFBundleShortVersionString", unresolved: &unresolved)
+            if Version(expanded) != nil { info.shortVersion = expanded }
         }
         return info
     }

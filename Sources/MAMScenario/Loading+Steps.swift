@@ -29,6 +29,10 @@ extension Loading {
         .setPolicy: (["account", "policy"], []),
         .advanceClock: (["by"], []),
         .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received"]),
+        .pause: (["app"], []),
+        .resume: (["app"], []),
+        .setNetwork: (["online"], []),
+        .setAllowedAccounts: (["accounts"], []),
     ]
 
     func readSteps(_ v: Located) -> [Step] {
@@ -151,6 +155,12 @@ extension Loading {
                 }
             }
             result = .advanceClock(by: duration)
+        case .pause: result = .pause(app: app())
+        case .resume: result = .resume(app: app())
+        case .setNetwork: result = .setNetwork(online: reader.bool(f["online"]!, what: "online") ?? true)
+        case .setAllowedAccounts:
+            let x = f["accounts"]!
+            result = .setAllowedAccounts(accounts: x.isNull ? nil : (readAllowedAccounts(x) ?? []))
         case .expectState:
             if spec.optional.allSatisfy({ !f.has($0) }) {
                 reader.error(v, "expectState needs at least one of \(spec.optional.joined(separator: ", ")) to check")
@@ -279,7 +289,8 @@ extension Loading {
 
     static func outcomes(of verb: Verb) -> [OutcomeForm] {
         switch verb {
-        case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState:
+        case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState,
+             .pause, .resume, .setNetwork, .setAllowedAccounts:
             [.ok, .blocked, .failedBecause]
         case .switchIdentity: [.success, .canceled, .notAllowed, .failed, .failedBecause]
         case .share: [.delivered, .blocked, .failedBecause]

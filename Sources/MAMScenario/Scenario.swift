@@ -54,6 +54,8 @@ public struct ScenarioDevice: Sendable, Hashable {
     public var restrictions: [String: Bool] = [:]
     /// Device model identifier (our extension key `model:`), for `allowedIosDeviceModels`.
     public var model: String = "iPhone15,2"
+    /// `network:` at start (check-ins need it; `setNetwork` changes it).
+    public var online: Bool = true
 
     public init() {}
 

@@ -122,7 +122,7 @@ final class Loading {
 
     func readDevice(_ v: Located) -> ScenarioDevice {
         var device = ScenarioDevice()
-        guard let f = reader.fields(v, allowed: ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model"],
+        guard let f = reader.fields(v, allowed: ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network"],
                                     what: "device") else { return device }
         if let x = f["mdmEnrolled"], let b = reader.bool(x, what: "mdmEnrolled") { device.mdmEnrolled = b }
         if let x = f["jailbroken"], let b = reader.bool(x, what: "jailbroken") { device.jailbroken = b }
@@ -137,6 +137,13 @@ final class Loading {
             }
         }
         if let x = f["model"], let s = reader.name(x, what: "model") { device.model = s }
+        if let x = f["network"], let s = reader.string(x, what: "network") {
+            switch s {
+            case "online": device.online = true
+            case "offline": device.online = false
+            default: reader.error(x, "network must be online or offline, but it is \"\(s)\"")
+            }
+        }
         if let x = f["restrictions"] {
             if case .mapping(let m) = x.node {
                 for (k, value) in m {

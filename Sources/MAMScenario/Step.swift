@@ -30,6 +30,8 @@ public struct Step: Sendable, Hashable {
 public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case launch, kill, signIn, signOut, switchIdentity, share, shareTargets, copy, paste, save, open
     case keychainSet, keychainGet, print, notify, wipe, setPolicy, advanceClock, expectState
+    // v1.1
+    case pause, resume, setNetwork, setAllowedAccounts
 
     public var description: String { rawValue }
 }
@@ -61,6 +63,11 @@ public enum StepArguments: Sendable, Hashable {
     case setPolicy(account: Account, policy: String?)
     case advanceClock(by: ISODuration)
     case expectState(app: String, StateExpectation)
+    case pause(app: String)
+    case resume(app: String)
+    case setNetwork(online: Bool)
+    /// `accounts`: UPNs and OIDs of every account named; `nil` = the list is not targeted.
+    case setAllowedAccounts(accounts: [String]?)
 
     public var verb: Verb {
         switch self {
@@ -83,6 +90,10 @@ public enum StepArguments: Sendable, Hashable {
         case .setPolicy: .setPolicy
         case .advanceClock: .advanceClock
         case .expectState: .expectState
+        case .pause: .pause
+        case .resume: .resume
+        case .setNetwork: .setNetwork
+        case .setAllowedAccounts: .setAllowedAccounts
         }
     }
 }

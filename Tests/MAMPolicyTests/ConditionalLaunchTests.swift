@@ -151,3 +151,57 @@ struct ConditionalLaunchTests {
         #expect(switchTo(W.alice, pin: "2580", fleet: fleet).result == .failed)
     }
 }
+
+@Suite("Conditional launch when an app is launched or resumed")
+struct LaunchChecksTests {
+    typealias W = World
+    static let now = Instant(iso8601: "2026-01-01T09:00:00Z")!
+
+    func fleet(jailbroken: Bool = false, os: String = "18.4", model: String = "iPhone15,2",
+               _ change: (inout IosManagedAppProtection) -> Void = { _ in }) -> Fleet {
+        var p = W.strictPolicy()
+        change(&p)
+        return W.fleet(policy: p, device: DeviceFacts(jailbroken: jailbroken, osVersion: Version(os)!, model: model))
+    }
+
+    /// Each row: device and app facts → the action conditional launch takes at launch
+    /// (`nil` = the app opens). The PIN is never asked at launch.
+    @Test(arguments: [
+        ("nothing wrong", false, "18.4", "iPhone15,2", nil as String?, 0.0, nil as RemediationAction?),
+        ("jailbroken", true, "18.4", "iPhone15,2", nil, 0, .block),
+        ("OS below the minimum", false, "16.0", "iPhone15,2", nil, 0, .block),
+        ("model not allowed", false, "18.4", "iPad13,1", nil, 0, .block),
+        ("app below minimumRequiredAppVersion", false, "18.4", "iPhone15,2", "1.9", 0, .block),
+        ("app at the minimum", false, "18.4", "iPhone15,2", "2.0", 0, nil),
+        ("offline 11 h", false, "18.4", "iPhone15,2", nil, 11, nil),
+        ("offline 13 h", false, "18.4", "iPhone15,2", nil, 13, .block),
+        ("offline 91 days", false, "18.4", "iPhone15,2", nil, 91 * 24, .wipe),
+    ])
+    func launchTable(row: String, jailbroken: Bool, os: String, model: String, appVersion: String?, hoursOffline: Double,
+                     expected: RemediationAction?) throws {
+        let fleet = fleet(jailbroken: jailbroken, os: os, model: model) {
+            $0.pinRequired = true
+            $0.deviceComplianceRequired = true
+            $0.appActionIfDeviceComplianceRequired = .block
+            $0.minimumRequiredOsVersion = Version("17.0")
+            $0.allowedIosDeviceModels = "iPhone15,2;iPhone16,1"
+            $0.appActionIfIosDeviceModelNotAllowed = .block
+            $0.minimumRequiredAppVersion = Version("2.0")
+        }
+        let facts = LaunchFacts(now: Self.now.advanced(by: ISODuration("PT\(Int(hoursOffline))H")!), lastCheckIn: Self.now,
+                                appVersion: appVersion.flatMap(Version.init))
+        let outcome = try #require(Enforcer.launchChecks(for: W.alice, facts: facts, in: fleet), "\(row)")
+        #expect(outcome.action == expected, "\(row): \(outcome.decision)")
+        #expect(outcome.result == (expected == nil ? .success : .failed), "\(row)")
+        if expected != nil { #expect(outcome.decision.blockedBy == .conditionalLaunch, "\(row)") }
+    }
+
+    @Test func unmanagedAccountsAreNotChecked() {
+        #expect(Enforcer.launchChecks(for: W.bob, facts: LaunchFacts(now: Self.now), in: fleet(jailbroken: true)) == nil)
+    }
+
+    @Test func thePinIsNotAskedAtLaunch() throws {
+        let o = try #require(Enforcer.launchChecks(for: W.alice, facts: LaunchFacts(now: Self.now), in: fleet { $0.pinRequired = true }))
+        #expect(o.result == .success)
+    }
+}

@@ -47,6 +47,7 @@ public enum ScenarioRunner {
         var config = HostConfiguration(apps: specs, fleet: scenario.fleet, deviceDirectory: deviceDirectory, appRuntime: options.appRuntime)
         config.extraPolicies = Array(scenario.policies.values)
         config.clockStart = scenario.device.clock
+        config.networkOnline = scenario.device.online
         config.quietChildren = options.quietChildren
         return config
     }
@@ -128,8 +129,34 @@ public enum ScenarioRunner {
         switch step.args {
         case .launch(let app):
             switch await host.launch(app) {
-            case .success(let pid): return (.ok, "\(app) running (pid \(pid))", app)
+            case .success(let pid):
+                // Conditional launch ran when the process started (RULES.md §8).
+                guard let report = await host.launchReport(app) else { return (.ok, "\(app) running (pid \(pid))", app) }
+                return (launched(report), "\(app) running (pid \(pid)): \(explained(report))", app)
             case .failure(let e): return (.failed(.appNotRunning), "\(e)", app)
+            }
+        case .pause(let app):
+            switch await host.pause(app) {
+            case .success: return (.ok, "\(app) went to the background", app)
+            case .failure(let e): return (.failed(.appNotRunning), "\(e)", app)
+            }
+        case .resume(let app):
+            switch await host.resume(app) {
+            case .success(let report): return (launched(report), "\(app) is back in the foreground: \(explained(report))", app)
+            case .failure(let e): return (.failed(.appNotRunning), "\(e)", app)
+            }
+        case .setNetwork(let online):
+            switch await host.setNetwork(online: online) {
+            case .success: return (.ok, online ? "the device is online: apps check in when they launch, resume or switch identity" : "the device is offline: no check-ins", "device")
+            case .failure(let e): return (.failed(e.reason), e.message, "device")
+            }
+        case .setAllowedAccounts(let accounts):
+            switch await host.setAllowedAccounts(accounts) {
+            case .success(let changes):
+                let out = changes.flatMap { c in c.signedOut.map { "\($0) signed out of \(c.app)" } }
+                let list = accounts.map { $0.isEmpty ? "nobody" : $0.joined(separator: ", ") } ?? "not targeted"
+                return (.ok, "allowed accounts: \(list)" + (out.isEmpty ? "" : "; " + out.joined(separator: "; ")), "device")
+            case .failure(let e): return (.failed(e.reason), e.message, "device")
             }
         case .kill(let app):
             guard await host.kill(app) else { return (.failed(.appNotRunning), "\(app) is not running", app) }
@@ -229,6 +256,14 @@ public enum ScenarioRunner {
             let differences = await stateDifferences(app, expectation, host: host, received: received)
             return (differences.isEmpty ? .ok : .failed(nil), differences.isEmpty ? "state as expected" : differences.joined(separator: "; "), app)
         }
+    }
+
+    private static func launched(_ report: LaunchCheckReport) -> Observed {
+        Observed(report.decision, allowed: .ok)
+    }
+
+    private static func explained(_ report: LaunchCheckReport) -> String {
+        ([report.decision.explanation] + report.warnings).joined(separator: "; ")
     }
 
     private static func key(_ account: Account) -> String { account.upn.isEmpty ? account.oid : account.upn }

@@ -1,0 +1,145 @@
+import GRDB
+public import MAMModel
+import MAMPolicy
+import Foundation
+
+/// What conditional launch decided when an app was launched or resumed (RULES.md §8).
+public struct LaunchCheckReport: Sendable, Hashable, CustomStringConvertible {
+    /// `allowed` when the app may show the org data it shows, else `blocked(conditional-launch)`.
+    public let decision: Decision
+    /// Sentences of the checks whose action is `warn`.
+    public let warnings: [String]
+    /// Set when a `wipe` action signed the account out of the app and deleted its data.
+    public let wipe: WipeReport?
+    /// Whether the app checked in with the Intune service (the device was online).
+    public let checkedIn: Bool
+
+    public init(decision: Decision, warnings: [String], wipe: WipeReport?, checkedIn: Bool) {
+        self.decision = decision
+        self.warnings = warnings
+        self.wipe = wipe
+        self.checkedIn = checkedIn
+    }
+
+    public var description: String { decision.description }
+}
+
+/// The app lifecycle the device sees: launch (with the windows a relaunched app restores),
+/// pause and resume, the network the check-ins need, and the access a failed conditional
+/// launch takes away.
+extension DeviceState {
+    // MARK: Network
+
+    /// Whether the device is online (`setNetwork`); a new device is.
+    public func isOnline() throws -> Bool {
+        try db.read { db in try Self.setting(db, "network") } != "offline"
+    }
+
+    public func setNetwork(online: Bool) throws {
+        try writeStore { db in try Self.setSetting(db, "network", online ? nil : "offline") }
+    }
+
+    // MARK: Access blocked by conditional launch
+
+    /// Why conditional launch keeps `app` from org data since its last launch or resume;
+    /// `nil` when it does not. A successful switch to a managed identity, or a launch or resume
+    /// that passes, opens access again.
+    public func accessBlock(app bundle: BundleID) throws -> String? {
+        guard let owner = fleet.app(bundle) else { return nil }
+        let key = (owner.containingApp ?? owner.bundleID).folded
+        return try db.read { db in
+            try String.fetchOne(db, sql: "SELECT access_blocked FROM app_state WHERE app = ?", arguments: [key])
+        }
+    }
+
+    static func setAccessBlock(_ db: Database, app: BundleID, _ why: String?) throws {
+        try db.execute(sql: """
+            INSERT INTO app_state (app, access_blocked) VALUES (?, ?)
+            ON CONFLICT (app) DO UPDATE SET access_blocked = excluded.access_blocked
+            """, arguments: [app.folded, why])
+    }
+
+    // MARK: Launch and resume
+
+    /// A new process of `app` started (launch or relaunch after a kill). A multi-identity app
+    /// starts with no process identity (RULES.md §1), a single-identity app with its enrolled
+    /// account. An app that restores its state (`AppDescriptor.restoresState`) shows again
+    /// the windows it showed, with the accounts still signed in to it; one that does not
+    /// starts with no window identity. Sign-ins, file owners, keychain items and the PIN are
+    /// device state and stay. Returns the layers the new process starts with.
+    @discardableResult
+    public func appLaunched(app bundle: BundleID) throws -> IdentityLayers {
+        let app = try descriptor(bundle)
+        try writeStore { db in
+            let folded = app.bundleID.folded
+            if app.restoresState, !app.isExtension {
+                let signedIn = Set(try String.fetchAll(db, sql: "SELECT account_key FROM sign_in WHERE app = ?", arguments: [folded]))
+                for row in try Row.fetchAll(db, sql: "SELECT window, identity FROM ui_identity WHERE app = ?", arguments: [folded]) {
+                    let identity: String? = row["identity"]
+                    if let identity, !identity.isEmpty, !signedIn.contains(identityKey(identity)) {
+                        try db.execute(sql: "DELETE FROM ui_identity WHERE app = ? AND window = ?", arguments: [folded, row["window"] as String])
+                    }
+                }
+            } else {
+                try db.execute(sql: "DELETE FROM ui_identity WHERE app = ?", arguments: [folded])
+            }
+            if app.multiIdentity {
+                try Self.storeProcessIdentity(db, app: app.bundleID, nil)
+            } else {
+                try refreshSingleIdentityProcess(db, app: app)
+            }
+        }
+        return try identityLayers(app: bundle)
+    }
+
+    /// Conditional launch when `app` is launched or resumed (RULES.md §8). The app checks in
+    /// first when the device is online. It runs for the managed accounts the app shows: a
+    /// single-identity app's process identity, a multi-identity app's restored windows (a
+    /// multi-identity app showing nothing managed runs it on its first managed switch). A
+    /// `block` keeps the app from org data until a launch, resume or managed switch passes; a
+    /// `wipe` signs the account out of the app and deletes its data there.
+    public func launchChecks(app bundle: BundleID) throws -> LaunchCheckReport {
+        let app = try descriptor(bundle)
+        guard !app.isExtension, app.sdkIntegrated else {
+            return LaunchCheckReport(decision: .allowed("\(app.bundleID) does not integrate the Intune SDK: no conditional launch"),
+                                     warnings: [], wipe: nil, checkedIn: false)
+        }
+        let online = try isOnline()
+        if online { try checkIn(app: bundle) }
+        let checkedIn = online ? "checked in" : "offline, no check-in"
+        var shown: [Account] = []
+        if app.multiIdentity {
+            let windows = try db.read { db in
+                try String.fetchAll(db, sql: "SELECT identity FROM ui_identity WHERE app = ? AND identity IS NOT NULL ORDER BY window",
+                                    arguments: [app.bundleID.folded])
+            }
+            for id in windows {
+                if let a = account(forIdentity: id), fleet.isManaged(a), !shown.contains(where: { $0.isSame(as: a) }) { shown.append(a) }
+            }
+        } else if let a = account(forIdentity: try processIdentity(app: bundle)), fleet.isManaged(a) {
+            shown.append(a)
+        }
+        var warnings: [String] = []
+        for account in shown {
+            let facts = try launchFacts(app: app, account: account, at: now)
+            guard let outcome = Enforcer.launchChecks(for: account, facts: facts, in: fleet) else { continue }
+            warnings += outcome.warnings
+            guard outcome.result != .success else { continue }
+            let why = outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)")
+            if outcome.action == .wipe {
+                let report = try writeStore { db -> WipeReport in
+                    try removeSignIn(db, app: app, account: account)
+                    return try wipeData(db, app: app, account: account, appHandledWipe: false)
+                }
+                return LaunchCheckReport(decision: .blocked(.conditionalLaunch, because: "\(why); \(account) is signed out of \(app.bundleID) (\(checkedIn))"),
+                                         warnings: warnings, wipe: report, checkedIn: online)
+            }
+            try writeStore { db in try Self.setAccessBlock(db, app: app.bundleID, why) }
+            return LaunchCheckReport(decision: .blocked(.conditionalLaunch, because: "\(why); the app runs without access to org data (\(checkedIn))"),
+                                     warnings: warnings, wipe: nil, checkedIn: online)
+        }
+        try writeStore { db in try Self.setAccessBlock(db, app: app.bundleID, nil) }
+        let what = shown.isEmpty ? "no managed account shown, nothing to check" : "conditional launch passed for \(shown.map(\.description).joined(separator: ", "))"
+        return LaunchCheckReport(decision: .allowed("\(app.bundleID) opened: \(what) (\(checkedIn))"), warnings: warnings, wipe: nil, checkedIn: online)
+    }
+}
