@@ -63,9 +63,9 @@ extension CLITests {
             #expect(!r.stdout.contains("expectations held"), "the run was killed before its summary: \(r)")
 
             let second = try tmp.write("second.yaml", Self.scenario(steps: """
-              # The apps are new processes: window identities start empty (seed 001, relaunch),
-              # while sign-ins and the PIN are device state and come back.
-              - expectState: {app: mail, signedIn: [alice@contoso.com, bob@outlook.com], uiIdentity: ""}
+              # The apps are new processes that resume on the screen they showed (seed 001,
+              # relaunch); sign-ins and the PIN are device state and come back.
+              - expectState: {app: mail, signedIn: [alice@contoso.com, bob@outlook.com], uiIdentity: bob@outlook.com}
               - name: the PIN set before the kill is still the PIN
                 switchIdentity: {app: mail, account: alice@contoso.com, pin: "1111"}
                 expect: {failed: conditional-launch}

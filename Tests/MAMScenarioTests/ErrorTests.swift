@@ -94,3 +94,23 @@ import Testing
         }
     }
 }
+
+@Suite struct LifecycleKeyErrorTests {
+    @Test func aBadNetworkOrVersionNamesTheKeyAndWhatIsExpected() throws {
+        let text = """
+            device:
+              network: offlne
+            apps:
+              - id: mail
+                bundle: com.contoso.mail
+                version: "four"
+            """
+        do {
+            _ = try ScenarioLoader.load(text: text, file: URL(fileURLWithPath: "lifecycle.yaml"))
+            Issue.record("a bad network and version must not load")
+        } catch {
+            #expect(error.description.contains(#"lifecycle.yaml:2:12: device.network: network must be online or offline, but it is "offlne""#), "\(error)")
+            #expect(error.description.contains(#"lifecycle.yaml:6:14: apps[0].version: version must be a dotted version such as "4.1.0""#), "\(error)")
+        }
+    }
+}

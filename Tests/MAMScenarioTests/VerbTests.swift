@@ -17,8 +17,24 @@ import Testing
         bob = try #require(scenario.account(named: "bob@outlook.com"))
     }
 
-    @Test func fixtureCoversEveryVerb() {
-        #expect(Set(scenario.steps.map(\.verb)) == Set(Verb.allCases))
+    @Test func fixturesCoverEveryVerb() throws {
+        let v11 = try Fixtures.load("verbs-v1.1.yaml")
+        #expect(Set(scenario.steps.map(\.verb)).union(v11.steps.map(\.verb)) == Set(Verb.allCases))
+    }
+
+    @Test func theLifecycleVerbsAndKeysOfV11Parse() throws {
+        let v11 = try Fixtures.load("verbs-v1.1.yaml")
+        let alice = try #require(v11.account(named: "alice@contoso.com"))
+        #expect(v11.steps.map(\.arguments) == [
+            .pause(app: "mail"), .resume(app: "mail"), .setNetwork(online: true),
+            .setAllowedAccounts(accounts: [alice.upn, alice.oid]), .setAllowedAccounts(accounts: nil),
+        ])
+        #expect(v11.steps.map(\.expect) == [.ok, .blocked(.conditionalLaunch), nil, .ok, nil])
+        #expect(!v11.device.online)
+        let mail = try #require(v11.apps.first)
+        #expect(mail.descriptor.shortVersion == "4.1.0")
+        #expect(mail.descriptor.sdkVersion == "20.1")
+        #expect(!mail.descriptor.restoresState)
     }
 
     @Test func everyVerbParsesWithItsTypedArguments() throws {

@@ -74,6 +74,8 @@ public enum ScenarioRunner {
             report.fleetError = "\(error)"
             return report
         }
+        // Conditional launch runs as the fleet starts: its audit lines belong to this run.
+        context.setStep(scenario: scenario.name, step: "fleet start")
         let failures = await host.startFleet()
         // An app that fails to start (or misbehaves at its handshake) is that app's failure:
         // the others run, and a step involving it answers app-not-running. Only a fleet where
