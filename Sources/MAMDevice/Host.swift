@@ -274,9 +274,12 @@ public final class Host {
     }
 
     /// Targets or untargets an account with a policy at run time (`nil` = no policy).
-    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) throws {
+    /// Returns whether the policy applies: it does not while another account is the device's
+    /// managed account (RULES.md §5, single managed account).
+    @discardableResult
+    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) throws -> Bool {
         owner.check()
-        try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
+        return try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
     }
 
     /// Turns the device's network on or off (`setNetwork`): check-ins need it.

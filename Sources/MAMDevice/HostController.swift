@@ -170,9 +170,10 @@ public final class HostController: Sendable {
         }
     }
 
-    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) async -> Result<Void, DeviceStateError> {
+    /// Targets `account` with `policy` (`nil` = untargets it); `true` when the policy applies.
+    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) async -> Result<Bool, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
-            Result { () throws(any Error) in try host.setPolicy(policy, for: account) }.mapError(Self.stateError)
+            Result { () throws(any Error) -> Bool in try host.setPolicy(policy, for: account) }.mapError(Self.stateError)
         }
     }
 

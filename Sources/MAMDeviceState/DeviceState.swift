@@ -106,8 +106,8 @@ public final class DeviceState {
             r.accounts = try Row.fetchAll(db, sql: "SELECT upn, oid, tenant FROM account ORDER BY rowid").map {
                 Account(upn: $0["upn"], oid: $0["oid"], tenant: $0["tenant"])
             }
-            r.assignments = try Row.fetchAll(db, sql: "SELECT account_key, policy_key FROM policy_assignment").map {
-                ($0["account_key"], $0["policy_key"])
+            r.assignments = try Row.fetchAll(db, sql: "SELECT account_key, policy_key, applied FROM policy_assignment").map {
+                ($0["account_key"], $0["policy_key"], $0["applied"])
             }
             r.allowed = try Self.setting(db, "allowed_accounts")
             r.device = try Self.setting(db, "device_facts")
@@ -117,9 +117,9 @@ public final class DeviceState {
         for a in loaded.accounts where fleet.entry(for: a) == nil {
             fleet.add(a)
         }
-        for (accountKey, policyKey) in loaded.assignments {
+        for (accountKey, policyKey, applied) in loaded.assignments {
             guard let account = fleet.account(named: accountKey) else { continue }
-            guard let policyKey else {
+            guard let policyKey, applied else {
                 fleet.setPolicy(nil, for: account)
                 continue
             }
@@ -139,7 +139,8 @@ public final class DeviceState {
     private struct Restored {
         var clock = 0.0
         var accounts: [Account] = []
-        var assignments: [(String, String?)] = []
+        /// Account, policy (`nil` = untargeted), whether it applies (single managed account).
+        var assignments: [(String, String?, Bool)] = []
         var allowed: String?
         var device: String?
     }
@@ -163,14 +164,27 @@ public final class DeviceState {
 
     /// Targets the account named `accountID` (UPN or OID) with `policy`, or untargets it
     /// (`nil`): a policy assignment changed at run time.
-    public func assignPolicy(_ policy: IosManagedAppProtection?, to accountID: String) throws {
+    ///
+    /// Intune manages one account per device (RULES.md §5): a policy that targets an account
+    /// while another is the device's managed account is recorded but does not apply — the
+    /// account stays unmanaged in every app. Returns whether the policy applies.
+    @discardableResult
+    public func assignPolicy(_ policy: IosManagedAppProtection?, to accountID: String) throws -> Bool {
         guard let account = fleet.account(named: accountID) else { throw Self.unknownAccount(accountID) }
         if let policy { policyCatalog[Self.policyKey(policy)] = policy }
+        let applies = try policy == nil || !isOverriddenByEnrolledAccount(account)
         try writeStore { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO policy_assignment (account_key, policy_key) VALUES (?, ?)",
-                           arguments: [Self.key(of: account), policy.map(Self.policyKey)])
+            try db.execute(sql: "INSERT OR REPLACE INTO policy_assignment (account_key, policy_key, applied) VALUES (?, ?, ?)",
+                           arguments: [Self.key(of: account), policy.map(Self.policyKey), applies])
         }
-        fleet.setPolicy(policy, for: account)
+        fleet.setPolicy(applies ? policy : nil, for: account)
+        return applies
+    }
+
+    /// Whether another account is the device's managed account, so `account` cannot become one.
+    private func isOverriddenByEnrolledAccount(_ account: Account) throws -> Bool {
+        guard let enrolled = try enrolledManagedAccount else { return false }
+        return !enrolled.isSame(as: account)
     }
 
     /// Replaces the device facts (jailbreak, OS version, MDM enrolment, restrictions, model).

@@ -84,6 +84,9 @@ enum DeviceStore {
             // Why conditional launch blocked the app's access to org data at its last launch
             // or resume (NULL = not blocked).
             try db.execute(sql: "ALTER TABLE app_state ADD COLUMN access_blocked TEXT")
+            // 0 = the policy targets the account but does not apply: another account was the
+            // device's managed account when it was assigned (RULES.md §5).
+            try db.execute(sql: "ALTER TABLE policy_assignment ADD COLUMN applied INTEGER NOT NULL DEFAULT 1")
         }
         return m
     }

@@ -97,3 +97,23 @@ struct LifecycleTests {
         #expect(try device.accessBlock(app: World.mail) == nil)
     }
 }
+
+/// RULES.md §5: one managed account per device.
+@Suite("A policy assigned while another account is managed")
+struct SingleManagedAccountTests {
+    @Test func anAccountTargetedAfterAnotherEnrolledStaysUnmanagedAcrossRestarts() throws {
+        let dir = try DeviceDirectory()
+        do {
+            let device = try dir.open()
+            #expect(try device.signIn(app: World.mail, account: "alice@contoso.com").isAllowed)
+            #expect(try device.signIn(app: World.mail, account: "bob@outlook.com").isAllowed)
+            #expect(try !device.assignPolicy(World.fabrikamPolicy(), to: "bob@outlook.com"))
+            #expect(!device.fleet.isManaged(World.bob))
+        }
+        let again = try dir.open(World.fleet(), policies: [World.fabrikamPolicy()])
+        #expect(!again.fleet.isManaged(World.bob), "the restart keeps the assignment without applying it")
+        _ = try again.signOut(app: World.mail, account: "alice@contoso.com")
+        #expect(try again.assignPolicy(World.fabrikamPolicy(), to: "bob@outlook.com"))
+        #expect(again.fleet.isManaged(World.bob))
+    }
+}

@@ -147,3 +147,44 @@ struct Seed000LocationTableTests {
         #expect(d.explanation.contains("alice@contoso.com's own storage"))
     }
 }
+
+/// Seed 000, SDK 15.1: a nil account is unmanaged for the sandbox locations too — it no
+/// longer stands for the app's current account.
+@Suite("localDrive and localStorage with a nil account")
+struct SandboxNilAccountTests {
+    static func fleet() -> Fleet {
+        var p = World.strictPolicy()
+        p.saveAsBlocked = true
+        p.allowedDataStorageLocations = [.localStorage]
+        p.blockDataIngestionIntoOrganizationDocuments = true
+        p.allowedDataIngestionLocations = [.oneDriveForBusiness]
+        return World.fleet(policy: p)
+    }
+
+    /// owner of the data, the sandbox's account → the save decision's reason (`nil` = allowed).
+    @Test(arguments: [
+        ("alice", nil as String?, nil as Reason?),
+        ("alice", "alice", nil),
+        ("unmanaged", nil, nil),
+        ("unmanaged", "alice", .saveLocation),
+        ("unmanaged", "bob", nil),
+    ])
+    func save(owner: String, sandbox: String?, expected: Reason?) {
+        let who = ["alice": World.alice, "bob": World.bob, "unmanaged": nil] as [String: Account?]
+        let d = Enforcer.save(owner: who[owner]!, to: .localDrive, locationAccount: sandbox.flatMap { who[$0]! }, in: Self.fleet())
+        #expect(d.blockedBy == expected, "\(owner) → localDrive(\(sandbox ?? "nil")): \(d)")
+    }
+
+    /// receiving identity, the sandbox's account → the open decision's reason.
+    @Test(arguments: [
+        ("alice", nil as String?, Reason.openLocation as Reason?),
+        ("unmanaged", nil, nil),
+        ("unmanaged", "alice", .openLocation),
+        ("bob", nil, nil),
+    ])
+    func open(receiver: String, sandbox: String?, expected: Reason?) {
+        let who = ["alice": World.alice, "bob": World.bob, "unmanaged": nil] as [String: Account?]
+        let d = Enforcer.open(from: .localStorage, locationAccount: sandbox.flatMap { who[$0]! }, as: who[receiver]!, in: Self.fleet())
+        #expect(d.blockedBy == expected, "localStorage(\(sandbox ?? "nil")) → \(receiver): \(d)")
+    }
+}

@@ -246,7 +246,9 @@ public enum ScenarioRunner {
         case .setPolicy(let account, let name):
             let policy = name.flatMap { scenario.policies[$0] }
             switch await host.setPolicy(policy, for: account) {
-            case .success: return (.ok, name.map { "\(account) is now targeted by \"\($0)\"" } ?? "\(account) is no longer targeted", "\(account)")
+            case .success(true): return (.ok, name.map { "\(account) is now targeted by \"\($0)\"" } ?? "\(account) is no longer targeted", "\(account)")
+            case .success(false):
+                return (.ok, "\(account) is targeted by \"\(name ?? "")\", but another account is the device's managed account: \(account) stays unmanaged in every app (one managed account per device)", "\(account)")
             case .failure(let e): return (.failed(e.reason), e.message, "\(account)")
             }
         case .advanceClock(let by):
