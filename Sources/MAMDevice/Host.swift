@@ -268,6 +268,23 @@ public final class Host {
         return (process, ui, try Identities(state: state).accounts(of: spec))
     }
 
+    /// What the device holds of a file in an app's containers, for `expectState`.
+    public func fileStatus(_ name: String, path: String) throws -> FileStatus {
+        try state.fileStatus(app: try app(name).bundleID, path: ContainerPath(parsing: path))
+    }
+
+    /// `IntuneMAMFilePolicyManager.protect(path, account)` / `unprotect`: the file's owner
+    /// changes (`""` = unowned) and its bytes are re-protected for the new owner, who must be
+    /// signed in to the app. `owner == nil`: the app's file identity (thread ?? process).
+    public func setFileOwner(_ name: String, path: String, owner: String?) throws -> ProtectionInfo {
+        self.owner.check()
+        let spec = try app(name)
+        let who = try owner ?? state.effectiveIdentity(app: spec.identityOwner, for: .file) ?? ""
+        let info = try state.setFileOwner(app: spec.bundleID, path: ContainerPath(parsing: path), owner: who)
+        audit.record(verb: who.isEmpty ? "unprotect" : "protect", source: spec.handle, owner: who, .allowed("\(path) is now owned by \(who.isEmpty ? "nobody (unprotected)" : who)"))
+        return info
+    }
+
     /// The app's effective UI identity (main window, else process).
     public func effectiveAccount(_ name: String) throws -> Account? {
         try Identities(state: state).current(of: try app(name))

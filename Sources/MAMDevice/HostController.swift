@@ -171,6 +171,19 @@ public final class HostController: Sendable {
     }
 
     /// Targets `account` with `policy` (`nil` = untargets it); `true` when the policy applies.
+    public func fileStatus(_ app: String, path: String) async -> Result<FileStatus, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) -> FileStatus in try host.fileStatus(app, path: path) }.mapError(Self.stateError)
+        }
+    }
+
+    /// Sets a file's owner (`""` = unprotects it; `nil` = the app's file identity).
+    public func setFileOwner(_ app: String, path: String, owner: String?) async -> Result<ProtectionInfo, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) -> ProtectionInfo in try host.setFileOwner(app, path: path, owner: owner) }.mapError(Self.stateError)
+        }
+    }
+
     public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) async -> Result<Bool, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
             Result { () throws(any Error) -> Bool in try host.setPolicy(policy, for: account) }.mapError(Self.stateError)

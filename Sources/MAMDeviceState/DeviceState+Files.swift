@@ -186,6 +186,25 @@ extension DeviceState {
         }
     }
 
+    /// What the device knows of `path` for `app`: whether it exists in the container, the
+    /// owner recorded for it (`nil` = none) and whether its bytes on disk are encrypted.
+    public func fileStatus(app bundle: BundleID, path: ContainerPath) throws -> FileStatus {
+        let resolved = try resolve(path, for: try descriptor(bundle))
+        let row = try db.read { db in
+            try Row.fetchOne(db, sql: "SELECT owner, encrypted FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
+        }
+        let onDisk: [UInt8]?
+        do {
+            onDisk = try ContainerIO.read(root: resolved.root, parts: resolved.parts)
+        } catch .notFound {
+            onDisk = nil
+        } catch {
+            throw DeviceStateError.badPath(path.description, app: bundle, "\(error)")
+        }
+        return FileStatus(exists: onDisk != nil, owner: row?["owner"],
+                          encryptedOnDisk: onDisk.flatMap { ProtectedData.parse($0)?.info.isEncrypted } ?? false)
+    }
+
     /// Changes a file's owner explicitly (`IntuneMAMFilePolicyManager`), re-protecting its
     /// bytes for the new owner.
     @discardableResult
@@ -259,4 +278,13 @@ extension DeviceState {
             try Data.fetchOne(db, sql: "SELECT key FROM encryption_key WHERE account_key = ?", arguments: [key])
         }.map { SymmetricKey(data: try storeKey.open($0, row: "encryption_key:\(key)")) }
     }
+}
+
+/// A file as the device sees it (`expectState.files`, `encrypted`, `absent`).
+public struct FileStatus: Sendable, Hashable {
+    public let exists: Bool
+    /// The recorded owner (`""` = unowned), `nil` when the host never recorded the file.
+    public let owner: String?
+    /// Whether the bytes on disk are a sealed envelope, not the plain data.
+    public let encryptedOnDisk: Bool
 }

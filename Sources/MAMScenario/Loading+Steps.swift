@@ -28,11 +28,16 @@ extension Loading {
         .wipe: (["app", "account"], []),
         .setPolicy: (["account", "policy"], []),
         .advanceClock: (["by"], []),
-        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received"]),
+        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent"]),
         .pause: (["app"], []),
         .resume: (["app"], []),
         .setNetwork: (["online"], []),
         .setAllowedAccounts: (["accounts"], []),
+        .writeFile: (["app", "path"], ["text", "data", "as"]),
+        .readFile: (["app", "path"], []),
+        .protect: (["app", "path"], ["account"]),
+        .unprotect: (["app", "path"], []),
+        .protectionInfo: (["app", "path"], []),
     ]
 
     func readSteps(_ v: Located) -> [Step] {
@@ -161,6 +166,23 @@ extension Loading {
         case .setAllowedAccounts:
             let x = f["accounts"]!
             result = .setAllowedAccounts(accounts: x.isNull ? nil : (readAllowedAccounts(x) ?? []))
+        case .writeFile:
+            let contents = ["text", "data"].filter { f.has($0) }
+            var bytes: [UInt8] = []
+            if contents.count != 1 {
+                reader.error(v, contents.isEmpty ? "writeFile needs text: or data: (base64)" : "writeFile has one of text: or data:, not both")
+            } else if contents[0] == "text" {
+                bytes = Array(text("text").utf8)
+            } else if let s = reader.string(f["data"]!, what: "data") {
+                if let d = Data(base64Encoded: s.filter { !$0.isWhitespace }) { bytes = Array(d) } else {
+                    reader.error(f["data"]!, "data must be base64, but \(f["data"]!.shape) is not")
+                }
+            }
+            result = .writeFile(app: app(extensions: true), path: text("path"), data: bytes, as: optionalAccount("as"))
+        case .readFile: result = .readFile(app: app(extensions: true), path: text("path"))
+        case .protect: result = .protect(app: app(extensions: true), path: text("path"), account: optionalAccount("account"))
+        case .unprotect: result = .unprotect(app: app(extensions: true), path: text("path"))
+        case .protectionInfo: result = .protectionInfo(app: app(extensions: true), path: text("path"))
         case .expectState:
             if spec.optional.allSatisfy({ !f.has($0) }) {
                 reader.error(v, "expectState needs at least one of \(spec.optional.joined(separator: ", ")) to check")
@@ -206,6 +228,8 @@ extension Loading {
                 reader.error(x, "files must be a mapping of paths to owners (an account, or \"\" for personal), but it is \(x.shape)")
             }
         }
+        if let x = f["encrypted"] { state.encrypted = reader.strings(x, what: "encrypted") }
+        if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
         if let x = f["received"], let items = reader.list(x, what: "received") {
             state.received = items.compactMap(readReceived)
         }
@@ -285,13 +309,16 @@ extension Loading {
         case ok, success, delivered, allowed, canceled, notAllowed, failed
         case blocked = "{blocked: REASON}", failedBecause = "{failed: REASON}", targets = "{targets: [ids]}"
         case pasted = "{pasted: \"text\"}", value = "{value: \"...\"}", error = "{error: CODE}", shown = "{shown: \"text\"}"
+        case text = "{text: \"...\"}", owner = "{owner: ACCOUNT}", none
     }
 
     static func outcomes(of verb: Verb) -> [OutcomeForm] {
         switch verb {
         case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState,
-             .pause, .resume, .setNetwork, .setAllowedAccounts:
+             .pause, .resume, .setNetwork, .setAllowedAccounts, .writeFile, .protect, .unprotect:
             [.ok, .blocked, .failedBecause]
+        case .readFile: [.text, .blocked, .failedBecause]
+        case .protectionInfo: [.owner, .none]
         case .switchIdentity: [.success, .canceled, .notAllowed, .failed, .failedBecause]
         case .share: [.delivered, .blocked, .failedBecause]
         case .shareTargets: [.targets]
@@ -311,7 +338,7 @@ extension Loading {
         switch v.node {
         case .scalar(let s) where !v.isNull:
             let bare: [String: ExpectedOutcome] = ["ok": .ok, "success": .success, "delivered": .delivered, "allowed": .allowed,
-                                               "canceled": .canceled, "notAllowed": .notAllowed, "failed": .failed]
+                                               "canceled": .canceled, "notAllowed": .notAllowed, "failed": .failed, "none": .none]
             guard let e = bare[s.string], let f = OutcomeForm(rawValue: s.string) else {
                 let hint = Suggestion.closest(to: s.string, among: allowed.map(\.rawValue)).map { "did you mean \"\($0)\"?" }
                     ?? "\(verb) expects one of: \(expected)"
@@ -350,8 +377,14 @@ extension Loading {
             case "error":
                 guard let n = reader.int(x, what: "error") else { return nil }
                 (result, form) = (.error(n), .error)
+            case "text":
+                guard let s = reader.string(x, what: "text") else { return nil }
+                (result, form) = (.text(s), .text)
+            case "owner":
+                guard let a = x.isNull ? Account(upn: "") : account(x, what: "owner", allowUnmanaged: true) else { return nil }
+                (result, form) = (.owner(a), .owner)
             default:
-                let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown"]
+                let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

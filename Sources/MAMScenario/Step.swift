@@ -32,6 +32,7 @@ public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConverti
     case keychainSet, keychainGet, print, notify, wipe, setPolicy, advanceClock, expectState
     // v1.1
     case pause, resume, setNetwork, setAllowedAccounts
+    case writeFile, readFile, protect, unprotect, protectionInfo
 
     public var description: String { rawValue }
 }
@@ -68,6 +69,15 @@ public enum StepArguments: Sendable, Hashable {
     case setNetwork(online: Bool)
     /// `accounts`: UPNs and OIDs of every account named; `nil` = the list is not targeted.
     case setAllowedAccounts(accounts: [String]?)
+    /// `path` in the app's sandbox, or `group:<id>/<path>` in an app group; `as`: the thread
+    /// identity the file is written under (absent: the app's file identity, thread ?? process).
+    case writeFile(app: String, path: String, data: [UInt8], as: Account?)
+    case readFile(app: String, path: String)
+    /// `IntuneMAMFilePolicyManager.protect(path, account)`: `account` absent = the app's
+    /// current file identity.
+    case protect(app: String, path: String, account: Account?)
+    case unprotect(app: String, path: String)
+    case protectionInfo(app: String, path: String)
 
     public var verb: Verb {
         switch self {
@@ -94,6 +104,11 @@ public enum StepArguments: Sendable, Hashable {
         case .resume: .resume
         case .setNetwork: .setNetwork
         case .setAllowedAccounts: .setAllowedAccounts
+        case .writeFile: .writeFile
+        case .readFile: .readFile
+        case .protect: .protect
+        case .unprotect: .unprotect
+        case .protectionInfo: .protectionInfo
         }
     }
 }
@@ -109,14 +124,21 @@ public struct StateExpectation: Sendable, Hashable {
     public var files: [String: Account]?
     /// The items the app (or extension) accepted, in order (an extension of v1).
     public var received: [ReceivedExpectation]?
+    /// Files whose bytes on disk are encrypted (v1.1).
+    public var encrypted: [String]?
+    /// Files that must not exist (v1.1): a deleted file is absent, not owned by "".
+    public var absent: [String]?
 
     public init(signedIn: [Account]? = nil, uiIdentity: Account? = nil, processIdentity: Account? = nil,
-                files: [String: Account]? = nil, received: [ReceivedExpectation]? = nil) {
+                files: [String: Account]? = nil, received: [ReceivedExpectation]? = nil,
+                encrypted: [String]? = nil, absent: [String]? = nil) {
         self.signedIn = signedIn
         self.uiIdentity = uiIdentity
         self.processIdentity = processIdentity
         self.files = files
         self.received = received
+        self.encrypted = encrypted
+        self.absent = absent
     }
 }
 
@@ -185,6 +207,12 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     /// `{error: -25300}`: an OSStatus.
     case error(Int)
     case shown(String)
+    /// `{text: "..."}`: what `readFile` read.
+    case text(String)
+    /// `{owner: X}`: the owner `protectionInfo` reports (`Account(upn: "")` = unowned).
+    case owner(Account)
+    /// `none`: nothing to report (an unprotected file).
+    case none
 
     public var description: String {
         switch self {
@@ -202,6 +230,9 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .value(let v): "{value: \"\(v)\"}"
         case .error(let n): "{error: \(n)}"
         case .shown(let t): "{shown: \"\(t)\"}"
+        case .text(let t): "{text: \"\(t)\"}"
+        case .owner(let a): "{owner: \"\(a.description)\"}"
+        case .none: "none"
         }
     }
 }

@@ -25,11 +25,22 @@ import Testing
     @Test func theLifecycleVerbsAndKeysOfV11Parse() throws {
         let v11 = try Fixtures.load("verbs-v1.1.yaml")
         let alice = try #require(v11.account(named: "alice@contoso.com"))
-        #expect(v11.steps.map(\.arguments) == [
+        let expected: [StepArguments] = [
             .pause(app: "mail"), .resume(app: "mail"), .setNetwork(online: true),
             .setAllowedAccounts(accounts: [alice.upn, alice.oid]), .setAllowedAccounts(accounts: nil),
-        ])
-        #expect(v11.steps.map(\.expect) == [.ok, .blocked(.conditionalLaunch), nil, .ok, nil])
+            .writeFile(app: "mail", path: "Documents/a.txt", data: Array("hi".utf8), as: alice),
+            .writeFile(app: "mail", path: "group:group.x/b.bin", data: Array("Hello".utf8), as: nil),
+            .readFile(app: "mail", path: "Documents/a.txt"),
+            .protect(app: "mail", path: "Documents/a.txt", account: Account(upn: "")),
+            .unprotect(app: "mail", path: "Documents/a.txt"),
+            .protectionInfo(app: "mail", path: "Documents/a.txt"),
+            .protectionInfo(app: "mail", path: "Documents/b.txt"),
+            .expectState(app: "mail", StateExpectation(encrypted: ["Documents/a.txt"], absent: ["Documents/c.txt"])),
+        ]
+        #expect(v11.steps.map(\.arguments) == expected)
+        let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
+                                            .owner(alice), ExpectedOutcome.none, nil]
+        #expect(v11.steps.map(\.expect) == outcomes)
         #expect(!v11.device.online)
         let mail = try #require(v11.apps.first)
         #expect(mail.descriptor.shortVersion == "4.1.0")

@@ -10,6 +10,10 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case value(String)
     case error(Int)
     case shown(String)
+    case text(String)
+    /// The owner's identity (`""` = unowned).
+    case owner(String)
+    case none
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -27,6 +31,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .value(let v): .value(v)
         case .error(let n): .error(n)
         case .shown(let t): .shown(t)
+        case .text(let t): .text(t)
+        case .owner(let o): .owner(Account(upn: o))
+        case .none: .none
         }
     }
 
@@ -55,6 +62,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.pasted(let a), .pasted(let b)), (.value(let a), .value(let b)), (.shown(let a), .shown(let b)):
             return a == b
         case (.error(let a), .error(let b)): return a == b
+        case (.text(let a), .text(let b)): return a == b
+        case (.owner(let a), .owner(let b)): return a.isEmpty ? b.isEmpty : a.matches(b)
+        case (.none, .none): return true
         default: return false
         }
     }

@@ -256,6 +256,34 @@ public enum ScenarioRunner {
             case .success(let now): return (.ok, "the device clock reads \(now)", "\(by)")
             case .failure(let e): return (.failed(e.reason), e.message, "\(by)")
             }
+        case .writeFile(let app, let path, let data, let thread):
+            let owner = thread.map { $0.isEmpty ? "" : $0.upn }
+            let r = await host.service(app, .writeFile(path: path, data: data, owner: owner))
+            return (fileObserved(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) → \(path)\(owner.map { " as \($0.isEmpty ? "unmanaged" : $0)" } ?? "")")
+        case .readFile(let app, let path):
+            let r = await host.service(app, .readFile(path: path))
+            if r.isAllowed, case .data(let bytes) = r.value { return (.text(String(decoding: bytes, as: UTF8.self)), r.verdict.explanation, "\(app) ← \(path)") }
+            return (fileObserved(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) ← \(path)")
+        case .protect(let app, let path, let account):
+            switch await host.setFileOwner(app, path: path, owner: account.map { $0.isEmpty ? "" : $0.upn }) {
+            case .success(let info):
+                return (.ok, "\(path) is owned by \(info.owner.isEmpty ? "nobody" : info.owner)\(info.isEncrypted ? ", encrypted on disk" : "")", "\(app): \(path)")
+            case .failure(let e): return (fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, "\(app): \(path)")
+            }
+        case .unprotect(let app, let path):
+            switch await host.setFileOwner(app, path: path, owner: "") {
+            case .success: return (.ok, "\(path) is no longer protected", "\(app): \(path)")
+            case .failure(let e): return (fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, "\(app): \(path)")
+            }
+        case .protectionInfo(let app, let path):
+            switch await host.fileStatus(app, path: path) {
+            case .success(let status) where !status.exists:
+                return (.failed(.badRequest), "\(path) does not exist in \(app)'s containers", "\(app): \(path)")
+            case .success(let status):
+                guard let owner = status.owner, !owner.isEmpty else { return (.none, "\(path) is not protected", "\(app): \(path)") }
+                return (.owner(owner), "\(path) is owned by \(owner)\(status.encryptedOnDisk ? ", encrypted on disk" : "")", "\(app): \(path)")
+            case .failure(let e): return (fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, "\(app): \(path)")
+            }
         case .expectState(let app, let expectation):
             let differences = await stateDifferences(app, expectation, host: host, received: received)
             return (differences.isEmpty ? .ok : .failed(nil), differences.isEmpty ? "state as expected" : differences.joined(separator: "; "), app)
@@ -285,6 +313,15 @@ public enum ScenarioRunner {
         case .allowed: allowed
         case .blocked(let r, _): .blocked(r)
         case .failed(let r, _): .failed(r)
+        }
+    }
+
+    /// A file call's verdict as an outcome: a refusal the device's rules make (another
+    /// account's data, an app group the app is not entitled to) is `blocked`.
+    private static func fileObserved(_ v: Verdict, allowed: Observed) -> Observed {
+        switch v {
+        case .failed(let r, _) where r == .notSignedIn || r == .appGroupEntitlement: .blocked(r)
+        default: decided(v, allowed: allowed)
         }
     }
 
@@ -322,11 +359,26 @@ public enum ScenarioRunner {
             out.append("processIdentity is \(describe(ids.0)), expected \(process.isEmpty ? "unmanaged (\"\")" : process.upn)")
         }
         for (path, owner) in (e.files ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let r = await host.service(app, .fileOwner(path: path))
-            switch (r.verdict, r.value) {
-            case (.allowed, .file(let o, _)) where same(o, owner): break
-            case (.allowed, .file(let o, _)): out.append("\(path) is owned by \(describe(o)), expected \(owner.isEmpty ? "unmanaged" : owner.upn)")
-            default: out.append("\(path): \(r.verdict.explanation)")
+            switch await host.fileStatus(app, path: path) {
+            case .success(let s) where !s.exists: out.append("\(path) does not exist, expected it owned by \(owner.isEmpty ? "unmanaged" : owner.upn)")
+            case .success(let s) where same(s.owner, owner): break
+            case .success(let s): out.append("\(path) is owned by \(describe(s.owner)), expected \(owner.isEmpty ? "unmanaged" : owner.upn)")
+            case .failure(let error): out.append("\(path): \(error.message)")
+            }
+        }
+        for path in e.encrypted ?? [] {
+            switch await host.fileStatus(app, path: path) {
+            case .success(let s) where !s.exists: out.append("\(path) does not exist, expected it encrypted")
+            case .success(let s) where !s.encryptedOnDisk: out.append("\(path) is stored in plain text, expected it encrypted")
+            case .success: break
+            case .failure(let error): out.append("\(path): \(error.message)")
+            }
+        }
+        for path in e.absent ?? [] {
+            switch await host.fileStatus(app, path: path) {
+            case .success(let s) where s.exists: out.append("\(path) exists (owned by \(describe(s.owner))), expected it absent")
+            case .success: break
+            case .failure(let error): out.append("\(path): \(error.message)")
             }
         }
         if let expected = e.received {
