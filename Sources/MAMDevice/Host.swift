@@ -239,6 +239,16 @@ public final class Host {
         }
     }
 
+    /// The app opens a URL from the data it shows; the decision and the app that takes it.
+    public func openURL(_ name: String, url: String) -> (Decision, handler: String?) {
+        do {
+            return try services.openURL(url, for: try app(name))
+        } catch {
+            let v = internalFailure(error, doing: "open the URL")
+            return (.blocked(v.reason ?? .internalError, because: v.explanation), nil)
+        }
+    }
+
     public func signIn(_ name: String, account: String) -> Decision {
         do { return accounts.signIn(try app(name), account: account) } catch { return .blocked(.unknownApp, because: error.description) }
     }

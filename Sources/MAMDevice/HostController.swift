@@ -133,6 +133,11 @@ public final class HostController: Sendable {
         await sync(ServiceResult(.failed(.appNotRunning, Self.down))) { $0.service(app, request) }
     }
 
+    /// `app` opens `url` (`UIApplication.open`): the decision and the app that takes the link.
+    public func openURL(_ app: String, url: String) async -> (Decision, handler: String?) {
+        await sync((.blocked(.appNotRunning, because: Self.down), nil)) { $0.openURL(app, url: url) }
+    }
+
     public func signIn(_ app: String, account: String) async -> Decision {
         await sync(.blocked(.appNotRunning, because: Self.down)) { $0.signIn(app, account: account) }
     }

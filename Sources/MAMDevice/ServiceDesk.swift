@@ -188,6 +188,47 @@ final class ServiceDesk {
         return listed.compactMap { registry.app(withBundle: $0)?.handle }
     }
 
+    // MARK: - Links
+
+    /// The app opens `url` from the data it shows (`UIApplication.open`): a custom scheme goes
+    /// to the installed app that declares it, judged by the owner's outbound setting and its
+    /// exempted schemes; a web link by the web-content rules (RULES.md §2). Returns the
+    /// decision and the app that takes the link, if any.
+    func openURL(_ url: String, for app: AppSpec) throws -> (Decision, handler: String?) {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
+              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+            let d = Decision.blocked(.badRequest, because: "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
+            audit.record(verb: "openURL", source: app.handle, destination: url, .failed(.badRequest, d.explanation))
+            return (d, nil)
+        }
+        let scheme = url[..<colon].lowercased()
+        let owner = try identities.current(of: app)
+        if let refused = try refusedAfterConditionalLaunch(.copy(text: ""), for: app) {
+            audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)
+            return (.blocked(refused.reason ?? .conditionalLaunch, because: refused.explanation), nil)
+        }
+        let decision: Decision
+        var handler: String?
+        if scheme == "http" || scheme == "https" {
+            let policy = fleet.policy(for: owner)
+            let browsers = policy.map(Enforcer.managedBrowserSchemes) ?? []
+            let browser = registry.specs.first { spec in spec.descriptor.schemeKeys.contains(where: browsers.contains) }
+            decision = Enforcer.openWebLink(url, owner: owner, browserInstalled: browser != nil, in: fleet)
+            handler = policy?.managedBrowserToOpenLinksRequired == true ? browser?.handle : nil
+        } else {
+            guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(scheme) }) else {
+                let d = Decision.blocked(.unknownApp, because: "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
+                audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, .failed(.unknownApp, d.explanation))
+                return (d, nil)
+            }
+            decision = Enforcer.openURL(scheme: scheme, owner: owner, in: fleet)
+            handler = target.handle
+        }
+        audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: handler ?? url,
+                     owner: owner?.upn ?? "", Verdict(decision))
+        return (decision, handler)
+    }
+
     // MARK: - Identities
 
     /// Identity changes an app asks for. A switch to a managed identity runs conditional

@@ -76,4 +76,59 @@ extension Enforcer {
         }
         return .blocked(.notExempt, because: "\(o.subject) sends org data to \(p.allowedOutboundDataTransferDestinations == .none ? "no app" : "policy-managed apps only"); the URL scheme \(scheme) is not exempt (exemptedAppProtocols)")
     }
+
+    /// Decides opening a web link (`http`/`https`) from data owned by `owner`. A web link
+    /// always has somewhere to go — the app that claims it as a universal link, else the
+    /// browser — so only "Restrict web content transfer with other apps"
+    /// (`managedBrowserToOpenLinksRequired`) can stop it: the link must open in the managed
+    /// browser, which must be installed (`browserInstalled`). Links listed in
+    /// `exemptedUniversalLinks` open in their own app whatever the browser setting;
+    /// `managedUniversalLinks` open in their policy-managed app (our reading; the patterns
+    /// are compared case-insensitively, `*` matching any run of characters).
+    public static func openWebLink(_ url: String, owner: Account?, browserInstalled: Bool, in fleet: Fleet) -> Decision {
+        guard let o = fleet.managedEntry(owner) else {
+            return .allowed("the link's data is unmanaged: the link opens where iOS sends it")
+        }
+        let p = o.policy!
+        if let pattern = p.exemptedUniversalLinks.first(where: { linkMatches(url, $0) }) {
+            return .allowed("\(o.subject) exempts the universal link \(pattern) (exemptedUniversalLinks): it opens in the app that claims it")
+        }
+        if let pattern = p.managedUniversalLinks.first(where: { linkMatches(url, $0) }) {
+            return .allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks): it opens in the policy-managed app that claims it")
+        }
+        guard p.managedBrowserToOpenLinksRequired else {
+            return .allowed("\(o.subject) does not restrict web content (managedBrowserToOpenLinksRequired = false): the link opens in any browser")
+        }
+        let browser = managedBrowserName(p)
+        guard browserInstalled else {
+            return .blocked(.outboundPolicy, because: "\(o.subject) opens web links only in \(browser) (managedBrowserToOpenLinksRequired = true), which is not installed")
+        }
+        return .allowed("\(o.subject) opens web links in \(browser) (managedBrowserToOpenLinksRequired = true)")
+    }
+
+    /// The URL schemes of the browser a policy requires for web links: Edge's, or the
+    /// custom browser's protocol.
+    public static func managedBrowserSchemes(_ p: IosManagedAppProtection) -> [String] {
+        if p.managedBrowser == .microsoftEdge { return ["microsoft-edge-https", "microsoft-edge-http"] }
+        guard let custom = p.customBrowserProtocol?.lowercased(), !custom.isEmpty else { return [] }
+        return [custom.hasSuffix("://") ? String(custom.dropLast(3)) : custom.hasSuffix(":") ? String(custom.dropLast()) : custom]
+    }
+
+    static func managedBrowserName(_ p: IosManagedAppProtection) -> String {
+        p.managedBrowser == .microsoftEdge ? "Microsoft Edge" : "the browser of \(p.customBrowserProtocol ?? "customBrowserProtocol")"
+    }
+
+    /// `pattern` with `*` standing for any run of characters, compared without case.
+    static func linkMatches(_ url: String, _ pattern: String) -> Bool {
+        let u = Array(url.lowercased().utf8), q = Array(pattern.lowercased().utf8)
+        var i = 0, j = 0, star = -1, mark = 0
+        while i < u.count {
+            if j < q.count, q[j] == UInt8(ascii: "*") { star = j; mark = i; j += 1 }
+            else if j < q.count, q[j] == u[i] { i += 1; j += 1 }
+            else if star >= 0 { j = star + 1; mark += 1; i = mark }
+            else { return false }
+        }
+        while j < q.count, q[j] == UInt8(ascii: "*") { j += 1 }
+        return j == q.count
+    }
 }

@@ -38,6 +38,7 @@ extension Loading {
         .protect: (["app", "path"], ["account"]),
         .unprotect: (["app", "path"], []),
         .protectionInfo: (["app", "path"], []),
+        .openURL: (["from", "url"], []),
     ]
 
     func readSteps(_ v: Located) -> [Step] {
@@ -183,6 +184,7 @@ extension Loading {
         case .protect: result = .protect(app: app(extensions: true), path: text("path"), account: optionalAccount("account"))
         case .unprotect: result = .unprotect(app: app(extensions: true), path: text("path"))
         case .protectionInfo: result = .protectionInfo(app: app(extensions: true), path: text("path"))
+        case .openURL: result = .openURL(from: app("from", extensions: true), url: text("url"))
         case .expectState:
             if spec.optional.allSatisfy({ !f.has($0) }) {
                 reader.error(v, "expectState needs at least one of \(spec.optional.joined(separator: ", ")) to check")
@@ -320,7 +322,7 @@ extension Loading {
         case .readFile: [.text, .blocked, .failedBecause]
         case .protectionInfo: [.owner, .none]
         case .switchIdentity: [.success, .canceled, .notAllowed, .failed, .failedBecause]
-        case .share: [.delivered, .blocked, .failedBecause]
+        case .share, .openURL: [.delivered, .blocked, .failedBecause]
         case .shareTargets: [.targets]
         case .paste: [.pasted, .blocked]
         case .save, .open, .print: [.allowed, .blocked]

@@ -32,7 +32,7 @@ public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConverti
     case keychainSet, keychainGet, print, notify, wipe, setPolicy, advanceClock, expectState
     // v1.1
     case pause, resume, setNetwork, setAllowedAccounts
-    case writeFile, readFile, protect, unprotect, protectionInfo
+    case writeFile, readFile, protect, unprotect, protectionInfo, openURL
 
     public var description: String { rawValue }
 }
@@ -78,6 +78,8 @@ public enum StepArguments: Sendable, Hashable {
     case protect(app: String, path: String, account: Account?)
     case unprotect(app: String, path: String)
     case protectionInfo(app: String, path: String)
+    /// The app opens `url` from the data it shows (a link, a custom scheme).
+    case openURL(from: String, url: String)
 
     public var verb: Verb {
         switch self {
@@ -109,6 +111,7 @@ public enum StepArguments: Sendable, Hashable {
         case .protect: .protect
         case .unprotect: .unprotect
         case .protectionInfo: .protectionInfo
+        case .openURL: .openURL
         }
     }
 }

@@ -156,3 +156,43 @@ struct ShareSheetTests {
         #expect(listed == [W.outlook, W.notes, W.word])
     }
 }
+
+/// Web links from org data (RULES.md §2, the v1.1 `openURL` verb).
+@Suite("Web links and universal links")
+struct WebLinkTests {
+    static func fleet(_ change: (inout IosManagedAppProtection) -> Void) -> Fleet {
+        var p = World.strictPolicy()
+        change(&p)
+        return World.fleet(policy: p)
+    }
+
+    /// owner, URL, browser required, browser installed → the reason (`nil` = opens).
+    @Test(arguments: [
+        ("bob", "https://contoso.com/q3", true, false, nil as Reason?),
+        ("alice", "https://contoso.com/q3", false, false, nil),
+        ("alice", "https://contoso.com/q3", true, true, nil),
+        ("alice", "https://contoso.com/q3", true, false, .outboundPolicy),
+        ("alice", "https://facetime.apple.com/join/1", true, false, nil),   // exempt universal link
+        ("alice", "HTTPS://Teams.Microsoft.com/l/chat", true, false, nil),  // managed universal link
+        ("alice", "https://teams.microsoft.com.evil.example/l", true, false, .outboundPolicy),
+    ])
+    func webLink(owner: String, url: String, required: Bool, installed: Bool, expected: Reason?) {
+        let fleet = Self.fleet {
+            $0.managedBrowserToOpenLinksRequired = required
+            $0.managedBrowser = .microsoftEdge
+            $0.exemptedUniversalLinks = ["https://facetime.apple.com/*"]
+            $0.managedUniversalLinks = ["https://teams.microsoft.com/*"]
+        }
+        let d = Enforcer.openWebLink(url, owner: owner == "alice" ? World.alice : World.bob, browserInstalled: installed, in: fleet)
+        #expect(d.blockedBy == expected, "\(owner) opens \(url): \(d)")
+    }
+
+    @Test func theRequiredBrowsersSchemes() {
+        var p = World.strictPolicy()
+        p.managedBrowser = .microsoftEdge
+        #expect(Enforcer.managedBrowserSchemes(p) == ["microsoft-edge-https", "microsoft-edge-http"])
+        p.managedBrowser = .notConfigured
+        p.customBrowserProtocol = "contoso-browser://"
+        #expect(Enforcer.managedBrowserSchemes(p) == ["contoso-browser"])
+    }
+}

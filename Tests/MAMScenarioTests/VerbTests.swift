@@ -36,10 +36,11 @@ import Testing
             .protectionInfo(app: "mail", path: "Documents/a.txt"),
             .protectionInfo(app: "mail", path: "Documents/b.txt"),
             .expectState(app: "mail", StateExpectation(encrypted: ["Documents/a.txt"], absent: ["Documents/c.txt"])),
+            .openURL(from: "mail", url: "skype:bob"),
         ]
         #expect(v11.steps.map(\.arguments) == expected)
         let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
-                                            .owner(alice), ExpectedOutcome.none, nil]
+                                            .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt)]
         #expect(v11.steps.map(\.expect) == outcomes)
         #expect(!v11.device.online)
         let mail = try #require(v11.apps.first)

@@ -284,6 +284,13 @@ public enum ScenarioRunner {
                 return (.owner(owner), "\(path) is owned by \(owner)\(status.encryptedOnDisk ? ", encrypted on disk" : "")", "\(app): \(path)")
             case .failure(let e): return (fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, "\(app): \(path)")
             }
+        case .openURL(let from, let url):
+            let (d, handler) = await host.openURL(from, url: url)
+            let parties = "\(from) → \(handler ?? url)"
+            if d.isAllowed { return (.delivered, d.explanation + (handler.map { "; \($0) takes the link" } ?? ""), parties) }
+            let reason = d.blockedBy ?? .badRequest
+            // No app for the scheme, or no URL at all, is a failure to deliver, not a rule.
+            return (reason == .unknownApp || reason == .badRequest ? .failed(reason) : .blocked(reason), d.explanation, parties)
         case .expectState(let app, let expectation):
             let differences = await stateDifferences(app, expectation, host: host, received: received)
             return (differences.isEmpty ? .ok : .failed(nil), differences.isEmpty ? "state as expected" : differences.joined(separator: "; "), app)
