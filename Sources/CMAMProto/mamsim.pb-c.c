@@ -1408,6 +1408,51 @@ void   mamsim__v2__exit__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__exit__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__sdk_notification__init
+                     (Mamsim__V2__SdkNotification         *message)
+{
+  static const Mamsim__V2__SdkNotification init_value = MAMSIM__V2__SDK_NOTIFICATION__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__sdk_notification__get_packed_size
+                     (const Mamsim__V2__SdkNotification *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__sdk_notification__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__sdk_notification__pack
+                     (const Mamsim__V2__SdkNotification *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__sdk_notification__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__sdk_notification__pack_to_buffer
+                     (const Mamsim__V2__SdkNotification *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__sdk_notification__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__SdkNotification *
+       mamsim__v2__sdk_notification__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__SdkNotification *)
+     protobuf_c_message_unpack (&mamsim__v2__sdk_notification__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__sdk_notification__free_unpacked
+                     (Mamsim__V2__SdkNotification *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__sdk_notification__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__command__init
                      (Mamsim__V2__Command         *message)
 {
@@ -4357,7 +4402,71 @@ const ProtobufCMessageDescriptor mamsim__v2__exit__descriptor =
   (ProtobufCMessageInit) mamsim__v2__exit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__command__field_descriptors[9] =
+static const ProtobufCFieldDescriptor mamsim__v2__sdk_notification__field_descriptors[3] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SdkNotification, kind),
+    &mamsim__v2__sdk_notification_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "account",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SdkNotification, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "detail",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SdkNotification, detail),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__sdk_notification__field_indices_by_name[] = {
+  1,   /* field[1] = account */
+  2,   /* field[2] = detail */
+  0,   /* field[0] = kind */
+};
+static const ProtobufCIntRange mamsim__v2__sdk_notification__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__sdk_notification__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.SdkNotification",
+  "SdkNotification",
+  "Mamsim__V2__SdkNotification",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__SdkNotification),
+  3,
+  mamsim__v2__sdk_notification__field_descriptors,
+  mamsim__v2__sdk_notification__field_indices_by_name,
+  1,  mamsim__v2__sdk_notification__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__sdk_notification__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__command__field_descriptors[10] =
 {
   {
     "share",
@@ -4467,6 +4576,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__command__field_descriptors[9] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "notification",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__Command, kind_case),
+    offsetof(Mamsim__V2__Command, notification),
+    &mamsim__v2__sdk_notification__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__command__field_indices_by_name[] = {
   2,   /* field[2] = add_identity */
@@ -4475,14 +4596,16 @@ static const unsigned mamsim__v2__command__field_indices_by_name[] = {
   6,   /* field[6] = flood */
   5,   /* field[5] = identity_switch_required */
   7,   /* field[7] = list_received */
+  9,   /* field[9] = notification */
   1,   /* field[1] = set_identity */
   0,   /* field[0] = share */
   3,   /* field[3] = wipe_account_data */
 };
-static const ProtobufCIntRange mamsim__v2__command__number_ranges[1 + 1] =
+static const ProtobufCIntRange mamsim__v2__command__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 20, 9 },
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__command__descriptor =
 {
@@ -4492,14 +4615,14 @@ const ProtobufCMessageDescriptor mamsim__v2__command__descriptor =
   "Mamsim__V2__Command",
   "mamsim.v2",
   sizeof(Mamsim__V2__Command),
-  9,
+  10,
   mamsim__v2__command__field_descriptors,
   mamsim__v2__command__field_indices_by_name,
-  1,  mamsim__v2__command__number_ranges,
+  2,  mamsim__v2__command__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__command__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__command_result__field_descriptors[9] =
+static const ProtobufCFieldDescriptor mamsim__v2__command_result__field_descriptors[10] =
 {
   {
     "share",
@@ -4598,6 +4721,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__command_result__field_descript
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "notification",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__CommandResult, kind_case),
+    offsetof(Mamsim__V2__CommandResult, notification),
+    &mamsim__v2__acknowledged__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "error",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -4613,19 +4748,21 @@ static const ProtobufCFieldDescriptor mamsim__v2__command_result__field_descript
 static const unsigned mamsim__v2__command_result__field_indices_by_name[] = {
   2,   /* field[2] = add_identity */
   4,   /* field[4] = allowed_accounts_changed */
-  8,   /* field[8] = error */
+  9,   /* field[9] = error */
   6,   /* field[6] = flood */
   5,   /* field[5] = identity_switch_required */
   7,   /* field[7] = list_received */
+  8,   /* field[8] = notification */
   1,   /* field[1] = set_identity */
   0,   /* field[0] = share */
   3,   /* field[3] = wipe_account_data */
 };
-static const ProtobufCIntRange mamsim__v2__command_result__number_ranges[2 + 1] =
+static const ProtobufCIntRange mamsim__v2__command_result__number_ranges[3 + 1] =
 {
   { 1, 0 },
-  { 100, 8 },
-  { 0, 9 }
+  { 20, 8 },
+  { 100, 9 },
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__command_result__descriptor =
 {
@@ -4635,10 +4772,10 @@ const ProtobufCMessageDescriptor mamsim__v2__command_result__descriptor =
   "Mamsim__V2__CommandResult",
   "mamsim.v2",
   sizeof(Mamsim__V2__CommandResult),
-  9,
+  10,
   mamsim__v2__command_result__field_descriptors,
   mamsim__v2__command_result__field_indices_by_name,
-  2,  mamsim__v2__command_result__number_ranges,
+  3,  mamsim__v2__command_result__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__command_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -6356,6 +6493,42 @@ const ProtobufCEnumDescriptor mamsim__v2__child_kind__descriptor =
   mamsim__v2__child_kind__enum_values_by_name,
   1,
   mamsim__v2__child_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue mamsim__v2__sdk_notification_kind__enum_values_by_number[6] =
+{
+  { "SDK_NOTIFICATION_KIND_UNSPECIFIED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED", 0 },
+  { "SDK_NOTIFICATION_KIND_POLICY_CHANGED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_CHANGED", 1 },
+  { "SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED", 2 },
+  { "SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED", 3 },
+  { "SDK_NOTIFICATION_KIND_RESTART_APPLICATION", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_RESTART_APPLICATION", 4 },
+  { "SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", 5 },
+};
+static const ProtobufCIntRange mamsim__v2__sdk_notification_kind__value_ranges[] = {
+{0, 0},{0, 6}
+};
+static const ProtobufCEnumValueIndex mamsim__v2__sdk_notification_kind__enum_values_by_name[6] =
+{
+  { "SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED", 2 },
+  { "SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", 5 },
+  { "SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED", 3 },
+  { "SDK_NOTIFICATION_KIND_POLICY_CHANGED", 1 },
+  { "SDK_NOTIFICATION_KIND_RESTART_APPLICATION", 4 },
+  { "SDK_NOTIFICATION_KIND_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor mamsim__v2__sdk_notification_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "mamsim.v2.SdkNotificationKind",
+  "SdkNotificationKind",
+  "Mamsim__V2__SdkNotificationKind",
+  "mamsim.v2",
+  6,
+  mamsim__v2__sdk_notification_kind__enum_values_by_number,
+  6,
+  mamsim__v2__sdk_notification_kind__enum_values_by_name,
+  1,
+  mamsim__v2__sdk_notification_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue mamsim__v2__save_location__enum_values_by_number[12] =

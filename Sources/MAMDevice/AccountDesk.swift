@@ -84,11 +84,27 @@ final class AccountDesk {
         } catch {
             return completion(.failure(DeviceStateError(.internalError, "the device could not change the allowed accounts: \(error)")))
         }
-        var remaining = changes.reduce(0) { $0 + $1.signedOut.count }
+        // Every running SDK app is told (IntuneMAMAllowedAccountsDidChangeNotification); the
+        // accounts no longer allowed are wiped where they were signed in. The step completes
+        // once every app answered.
+        let told = supervisor.registry.specs.filter {
+            $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated && supervisor.readyChild($0.key) != nil
+        }
+        var remaining = told.count + changes.reduce(0) { $0 + $1.signedOut.count }
         guard remaining > 0 else { return completion(.success(changes)) }
+        let finishOne = {
+            remaining -= 1
+            if remaining == 0 { completion(.success(changes)) }
+        }
+        for app in told {
+            supervisor.command(app, .allowedAccountsChanged(allowed: list)) { [weak self] result in
+                if case .acknowledged = result { self?.onEvent(.notified(handle: app.handle, name: "allowedAccountsChanged", account: "")) }
+                finishOne()
+            }
+        }
         for change in changes {
             guard let app = supervisor.registry.app(withBundle: change.app) else {
-                remaining -= change.signedOut.count
+                for _ in change.signedOut { finishOne() }
                 continue
             }
             for account in change.signedOut {
@@ -96,12 +112,6 @@ final class AccountDesk {
                 onEvent(.signedOut(handle: app.handle, account: key))
                 audit.record(verb: "allowedAccountsChanged", source: app.handle, sourceIdentity: key, owner: key,
                              .blocked(.accountNotAllowed, because: "\(key) is no longer in the allowed accounts list (\(list?.joined(separator: ", ") ?? "none")); signed out of \(app.bundleID)"))
-            }
-            if supervisor.readyChild(app.key) != nil {
-                supervisor.command(app, .allowedAccountsChanged(allowed: list)) { _ in }
-            }
-            for account in change.signedOut {
-                let key = account.upn.isEmpty ? account.oid : account.upn
                 askToWipe(app, account: key) { [weak self] handled in
                     guard let self else { return }
                     do {
@@ -109,12 +119,10 @@ final class AccountDesk {
                     } catch {
                         onEvent(.note("could not wipe \(key)'s data in \(app.handle): \(error)"))
                     }
-                    remaining -= 1
-                    if remaining == 0 { completion(.success(changes)) }
+                    finishOne()
                 }
             }
         }
-        if remaining == 0 { completion(.success(changes)) }
     }
 
     /// The SDK needs an account added to an app (`addIdentity`): the app's delegate answers; on
@@ -135,8 +143,13 @@ final class AccountDesk {
     /// `wipeDataForAccountId`: a running app may wipe the account's data itself and say so.
     private func askToWipe(_ app: AppSpec, account: String, _ completion: @escaping (Bool) -> Void) {
         guard supervisor.readyChild(app.key) != nil else { return completion(false) }
-        supervisor.command(app, .wipeAccountData(account: account)) { result in
-            if case .wipeAccountData(wiped: true) = result { completion(true) } else { completion(false) }
+        supervisor.command(app, .wipeAccountData(account: account)) { [weak self] result in
+            if case .wipeAccountData(let wiped) = result {
+                self?.onEvent(.notified(handle: app.handle, name: "wipe", account: account))
+                completion(wiped)
+            } else {
+                completion(false)
+            }
         }
     }
 

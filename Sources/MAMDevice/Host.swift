@@ -303,10 +303,29 @@ public final class Host {
     /// Targets or untargets an account with a policy at run time (`nil` = no policy).
     /// Returns whether the policy applies: it does not while another account is the device's
     /// managed account (RULES.md §5, single managed account).
-    @discardableResult
-    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) throws -> Bool {
+    /// Running apps the account is signed in to are told (`IntuneMAMPolicyDidChangeNotification`)
+    /// before `completion` runs.
+    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account, _ completion: @escaping (Result<Bool, DeviceStateError>) -> Void) {
         owner.check()
-        return try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
+        let applies: Bool
+        do {
+            applies = try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
+        } catch {
+            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
+        }
+        let identities = Identities(state: state)
+        let told = registry.specs.filter { spec in
+            spec.descriptor.kind == .app && spec.descriptor.sdkIntegrated
+                && ((try? identities.accounts(of: spec))?.contains { $0.isSame(as: account) } ?? false)
+        }
+        var remaining = told.count
+        guard remaining > 0 else { return completion(.success(applies)) }
+        for spec in told {
+            supervisor.notify(spec, SDKNotification(kind: .policyChanged, account: account.description)) {
+                remaining -= 1
+                if remaining == 0 { completion(.success(applies)) }
+            }
+        }
     }
 
     /// Turns the device's network on or off (`setNetwork`): check-ins need it.

@@ -190,9 +190,8 @@ public final class HostController: Sendable {
     }
 
     public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account) async -> Result<Bool, DeviceStateError> {
-        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
-            Result { () throws(any Error) -> Bool in try host.setPolicy(policy, for: account) }.mapError(Self.stateError)
-        }
+        await onHost({ host, done in host.setPolicy(policy, for: account) { done($0) } },
+                     orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
     }
 
     /// Moves the simulated clock; returns the new time.

@@ -15,6 +15,9 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     case hostile(handle: String, what: String, disconnected: Bool)
     case signedIn(handle: String, account: String)
     case signedOut(handle: String, account: String)
+    /// An app's process took an SDK notification (`policyChanged`, `allowedAccountsChanged`,
+    /// `wipe`, …; SCENARIOS.md v1.1 `expectState.notifications`); `account` = whom it concerns.
+    case notified(handle: String, name: String, account: String)
     case note(String)
     /// Said once as the host starts: what confines its children.
     case confinement(String)
@@ -30,6 +33,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .hostile(let h, let what, let cut): "\(h): \(what)\(cut ? " — disconnected" : "")"
         case .signedIn(let h, let a): "\(a) signed in to \(h)"
         case .signedOut(let h, let a): "\(a) signed out of \(h)"
+        case .notified(let h, let n, let a): "\(h) notified: \(n)\(a.isEmpty ? "" : " (\(a))")"
         case .note(let s): s
         case .confinement(let s): s
         }

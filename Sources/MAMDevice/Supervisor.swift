@@ -295,6 +295,16 @@ final class Supervisor {
         watchDeadlines()
     }
 
+    /// Tells a running app an SDK notification; `completion` runs once the app took it (or
+    /// could not: not running, gone, timed out). Apps not running are not told.
+    func notify(_ spec: AppSpec, _ n: SDKNotification, _ completion: @escaping () -> Void = {}) {
+        guard readyChild(spec.key) != nil else { return completion() }
+        command(spec, .notification(n)) { [weak self] result in
+            if case .notified = result { self?.onEvent(.notified(handle: spec.handle, name: n.kind.rawValue, account: n.account)) }
+            completion()
+        }
+    }
+
     // MARK: - Deadlines
 
     /// Starts the sweep if it is not running; it stops itself when nothing has a deadline.

@@ -28,7 +28,7 @@ extension Loading {
         .wipe: (["app", "account"], []),
         .setPolicy: (["account", "policy"], []),
         .advanceClock: (["by"], []),
-        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent"]),
+        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications"]),
         .pause: (["app"], []),
         .resume: (["app"], []),
         .setNetwork: (["online"], []),
@@ -232,6 +232,20 @@ extension Loading {
         }
         if let x = f["encrypted"] { state.encrypted = reader.strings(x, what: "encrypted") }
         if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
+        if let x = f["notifications"], let items = reader.list(x, what: "notifications") {
+            var names: [String] = []
+            for item in items {
+                guard let name = reader.string(item, what: "each entry of notifications") else { continue }
+                guard StateExpectation.notificationNames.contains(name) else {
+                    let hint = Suggestion.closest(to: name, among: StateExpectation.notificationNames).map { "did you mean \"\($0)\"?" }
+                        ?? "the notifications are: \(StateExpectation.notificationNames.joined(separator: ", "))"
+                    reader.error(item, "unknown notification \"\(name)\"; \(hint)")
+                    continue
+                }
+                names.append(name)
+            }
+            state.notifications = names
+        }
         if let x = f["received"], let items = reader.list(x, what: "received") {
             state.received = items.compactMap(readReceived)
         }

@@ -131,10 +131,18 @@ public struct StateExpectation: Sendable, Hashable {
     public var encrypted: [String]?
     /// Files that must not exist (v1.1): a deleted file is absent, not owned by "".
     public var absent: [String]?
+    /// SDK notifications the app must have received, in this order, others allowed between
+    /// (v1.1): `policyChanged`, `appConfigChanged`, `managedConfigChanged`,
+    /// `allowedAccountsChanged`, `wipe`, `restartApplication`, `complianceStatus`.
+    public var notifications: [String]?
+
+    /// The notification names `notifications` accepts.
+    public static let notificationNames = ["policyChanged", "appConfigChanged", "managedConfigChanged", "allowedAccountsChanged",
+                                           "wipe", "restartApplication", "complianceStatus"]
 
     public init(signedIn: [Account]? = nil, uiIdentity: Account? = nil, processIdentity: Account? = nil,
                 files: [String: Account]? = nil, received: [ReceivedExpectation]? = nil,
-                encrypted: [String]? = nil, absent: [String]? = nil) {
+                encrypted: [String]? = nil, absent: [String]? = nil, notifications: [String]? = nil) {
         self.signedIn = signedIn
         self.uiIdentity = uiIdentity
         self.processIdentity = processIdentity
@@ -142,6 +150,7 @@ public struct StateExpectation: Sendable, Hashable {
         self.received = received
         self.encrypted = encrypted
         self.absent = absent
+        self.notifications = notifications
     }
 }
 

@@ -252,6 +252,13 @@ public enum FrameEncoder {
             e.pointee.status = status
             p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_EXIT
             p.pointee.exit = e
+        case .notification(let n):
+            let q = arena.message(Mamsim__V2__SdkNotification.self, mamsim__v2__sdk_notification__init)
+            q.pointee.kind = WireEnums.wire(n.kind)
+            q.pointee.account = arena.string(n.account)
+            q.pointee.detail = arena.string(n.detail)
+            p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_NOTIFICATION
+            p.pointee.notification = q
         }
         return p
     }
@@ -278,6 +285,9 @@ public enum FrameEncoder {
         case .acknowledged:
             p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_ALLOWED_ACCOUNTS_CHANGED
             p.pointee.allowed_accounts_changed = arena.message(Mamsim__V2__Acknowledged.self, mamsim__v2__acknowledged__init)
+        case .notified:
+            p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_NOTIFICATION
+            p.pointee.notification = arena.message(Mamsim__V2__Acknowledged.self, mamsim__v2__acknowledged__init)
         case .identitySwitchRequired(let accepted):
             let a = arena.message(Mamsim__V2__IdentitySwitchAnswer.self, mamsim__v2__identity_switch_answer__init)
             a.pointee.accepted = accepted ? 1 : 0

@@ -168,6 +168,10 @@ public enum FrameParser {
             return .listReceived
         case MAMSIM__V2__COMMAND__KIND_EXIT:
             return .exit(status: c.exit.pointee.status)
+        case MAMSIM__V2__COMMAND__KIND_NOTIFICATION:
+            let n = c.notification.pointee
+            return .notification(SDKNotification(kind: try WireEnums.notificationKind(n.kind, field: "command.notification.kind"),
+                                                 account: str(n.account), detail: str(n.detail)))
         default:
             throw .missingField("command.kind")
         }
@@ -185,6 +189,8 @@ public enum FrameParser {
             return .wipeAccountData(wiped: r.wipe_account_data.pointee.wiped != 0)
         case MAMSIM__V2__COMMAND_RESULT__KIND_ALLOWED_ACCOUNTS_CHANGED:
             return .acknowledged
+        case MAMSIM__V2__COMMAND_RESULT__KIND_NOTIFICATION:
+            return .notified
         case MAMSIM__V2__COMMAND_RESULT__KIND_IDENTITY_SWITCH_REQUIRED:
             return .identitySwitchRequired(accepted: r.identity_switch_required.pointee.accepted != 0)
         case MAMSIM__V2__COMMAND_RESULT__KIND_FLOOD:

@@ -232,6 +232,8 @@ public enum Command: Sendable, Hashable {
     case listReceived
     /// Exit at once with this status (a scripted crash); never answered.
     case exit(status: Int32)
+    /// An SDK notification the app observes; answered with `.notified`.
+    case notification(SDKNotification)
 
     public var name: String {
         switch self {
@@ -244,7 +246,27 @@ public enum Command: Sendable, Hashable {
         case .flood: "flood"
         case .listReceived: "list_received"
         case .exit: "exit"
+        case .notification: "notification"
         }
+    }
+}
+
+/// An Intune SDK or ManagedApp notification (SCENARIOS.md v1.1 `expectState.notifications`
+/// names them by `rawValue`).
+public struct SDKNotification: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case policyChanged, appConfigChanged, managedConfigChanged, restartApplication, complianceStatus
+    }
+
+    public var kind: Kind
+    /// The account it concerns; `""` = the app as a whole.
+    public var account: String
+    public var detail: String
+
+    public init(kind: Kind, account: String = "", detail: String = "") {
+        self.kind = kind
+        self.account = account
+        self.detail = detail
     }
 }
 
@@ -273,6 +295,8 @@ public enum CommandResult: Sendable, Hashable {
     case identitySwitchRequired(accepted: Bool)
     case flood(delivered: UInt64, firstProblem: ShareOutcome?)
     case received([ReceivedEntry])
+    /// The app saw an SDK notification.
+    case notified
     case error(Reason, String)
 
     /// Does this result answer `command`? A mismatched answer is a protocol error.
@@ -280,7 +304,8 @@ public enum CommandResult: Sendable, Hashable {
         switch (self, command) {
         case (.error, _), (.share, .share), (.setIdentity, .setIdentity), (.addIdentity, .addIdentity),
              (.wipeAccountData, .wipeAccountData), (.acknowledged, .allowedAccountsChanged),
-             (.identitySwitchRequired, .identitySwitchRequired), (.flood, .flood), (.received, .listReceived):
+             (.identitySwitchRequired, .identitySwitchRequired), (.flood, .flood), (.received, .listReceived),
+             (.notified, .notification):
             true
         default:
             false
@@ -297,6 +322,7 @@ public enum CommandResult: Sendable, Hashable {
         case .identitySwitchRequired: "identity_switch_required"
         case .flood: "flood"
         case .received: "list_received"
+        case .notified: "notification"
         case .error: "error"
         }
     }

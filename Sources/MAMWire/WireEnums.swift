@@ -65,9 +65,27 @@ enum WireEnums {
         (.other, MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_OTHER),
     ]
 
+    static let notificationKinds: [(SDKNotification.Kind, Mamsim__V2__SdkNotificationKind)] = [
+        (.policyChanged, MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_CHANGED),
+        (.appConfigChanged, MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED),
+        (.managedConfigChanged, MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED),
+        (.restartApplication, MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_RESTART_APPLICATION),
+        (.complianceStatus, MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS),
+    ]
+
+    static func wire(_ k: SDKNotification.Kind) -> Mamsim__V2__SdkNotificationKind { notificationKinds.first { $0.0 == k }!.1 }
+
+    static func notificationKind(_ n: Mamsim__V2__SdkNotificationKind, field: String) throws(WireError) -> SDKNotification.Kind {
+        guard let k = notificationKinds.first(where: { $0.1.rawValue == n.rawValue }) else {
+            throw .badEnum(field: field, value: Int32(bitPattern: n.rawValue))
+        }
+        return k.0
+    }
+
     /// Every Swift case has a wire number (checked by `WireEnumTests`).
     static var unnumbered: [String] {
         Reason.allCases.filter { numberByReason[$0] == nil }.map { "Reason.\($0)" }
+            + SDKNotification.Kind.allCases.filter { k in !notificationKinds.contains { $0.0 == k } }.map { "SDKNotification.Kind.\($0)" }
             + SaveLocation.allCases.filter { s in !saveLocations.contains { $0.0 == s } }.map { "SaveLocation.\($0)" }
             + OpenLocation.allCases.filter { o in !openLocations.contains { $0.0 == o } }.map { "OpenLocation.\($0)" }
     }

@@ -44,6 +44,10 @@ final class Runtime {
             reply(.addIdentity(added: true))
         case .allowedAccountsChanged:
             reply(.acknowledged)
+        case .notification:
+            // The generic runtime reads policy and configuration when it needs them: a change
+            // needs no work of its own.
+            reply(.notified)
         case .identitySwitchRequired:
             // The generic runtime always agrees to show the requested identity.
             reply(.identitySwitchRequired(accepted: true))

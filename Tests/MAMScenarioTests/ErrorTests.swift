@@ -77,7 +77,7 @@ import Testing
         ("apps: [{id: a, bundle: b}]\nsteps:\n  - signIn: {app: a, account: \"\"}\n", #"x.yaml:3:31: steps[0].signIn.account: account must name an account; "" (unmanaged) is not allowed here"#),
         ("apps: [{id: a, bundle: b}]\nsteps:\n  - share: {from: a, to: a, item: {type: public.data}}\n", "x.yaml:3:35: steps[0].share.item: an item needs one of text:, data: (base64) or file:"),
         ("apps: [{id: a, bundle: b}]\nsteps:\n  - print: {app: a}\n    expect: {blocked: 42}\n", #"x.yaml:4:23: steps[0].expect.blocked: unknown reason code "42"; the codes are those of RULES.md §11 (outbound-policy, inbound-policy, not-exempt, clipboard-policy, save-location, open-location, account-not-allowed, second-managed-account, not-signed-in, keychain-entitlement, app-group-entitlement, not-activated, extension-misconfigured, identity-switch-canceled, identity-switch-not-allowed, conditional-launch, print-blocked, notification-blocked, protection-policy-required, unknown-app, unknown-account, app-not-running, bad-request, timeout, internal, screen-capture-blocked, app-protection-unsupported, broker-required, invalid-identifier)"#),
-        ("apps: [{id: a, bundle: b}]\nsteps:\n  - expectState: {app: a}\n", "x.yaml:3:18: steps[0].expectState: expectState needs at least one of signedIn, uiIdentity, processIdentity, files, received, encrypted, absent to check"),
+        ("apps: [{id: a, bundle: b}]\nsteps:\n  - expectState: {app: a}\n", "x.yaml:3:18: steps[0].expectState: expectState needs at least one of signedIn, uiIdentity, processIdentity, files, received, encrypted, absent, notifications to check"),
         ("policies:\n  a: {printBlocked: true}\n  a: {}\n", #"x.yaml:2:3: key "a" appears twice in one mapping; keep one"#),
         ("accounts:\n  - upn: a@contoso.com\n  - upn: A@Contoso.com\n", #"x.yaml:3:10: accounts[1].upn: account "A@Contoso.com" is declared twice (same UPN or OID as "a@contoso.com"); keep one"#),
         ("apps:\n  - {id: a, bundle: com.x.a}\n  - {id: b, bundle: com.X.A}\n", #"x.yaml:3:21: apps[1].bundle: bundle id "com.X.A" is already "a"'s; every app and extension needs its own bundle id"#),
@@ -111,6 +111,21 @@ import Testing
         } catch {
             #expect(error.description.contains(#"lifecycle.yaml:2:12: device.network: network must be online or offline, but it is "offlne""#), "\(error)")
             #expect(error.description.contains(#"lifecycle.yaml:6:14: apps[0].version: version must be a dotted version such as "4.1.0""#), "\(error)")
+        }
+    }
+
+    @Test func anUnknownNotificationNameSuggestsTheKnownOne() throws {
+        let text = """
+            apps:
+              - {id: mail, bundle: com.contoso.mail}
+            steps:
+              - expectState: {app: mail, notifications: [policyChnged]}
+            """
+        do {
+            _ = try ScenarioLoader.load(text: text, file: URL(fileURLWithPath: "n.yaml"))
+            Issue.record("an unknown notification must not load")
+        } catch {
+            #expect(error.description.contains(#"steps[0].expectState.notifications[0]: unknown notification "policyChnged"; did you mean "policyChanged"?"#), "\(error)")
         }
     }
 }

@@ -37,10 +37,11 @@ import Testing
             .protectionInfo(app: "mail", path: "Documents/b.txt"),
             .expectState(app: "mail", StateExpectation(encrypted: ["Documents/a.txt"], absent: ["Documents/c.txt"])),
             .openURL(from: "mail", url: "skype:bob"),
+            .expectState(app: "mail", StateExpectation(notifications: ["policyChanged", "wipe"])),
         ]
         #expect(v11.steps.map(\.arguments) == expected)
         let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
-                                            .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt)]
+                                            .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt), nil]
         #expect(v11.steps.map(\.expect) == outcomes)
         #expect(!v11.device.online)
         let mail = try #require(v11.apps.first)

@@ -47,6 +47,7 @@ typedef struct Mamsim__V2__ListReceived Mamsim__V2__ListReceived;
 typedef struct Mamsim__V2__ReceivedList Mamsim__V2__ReceivedList;
 typedef struct Mamsim__V2__ReceivedList__Entry Mamsim__V2__ReceivedList__Entry;
 typedef struct Mamsim__V2__Exit Mamsim__V2__Exit;
+typedef struct Mamsim__V2__SdkNotification Mamsim__V2__SdkNotification;
 typedef struct Mamsim__V2__Command Mamsim__V2__Command;
 typedef struct Mamsim__V2__CommandResult Mamsim__V2__CommandResult;
 typedef struct Mamsim__V2__WriteFile Mamsim__V2__WriteFile;
@@ -144,6 +145,34 @@ typedef enum _Mamsim__V2__ChildKind {
   MAMSIM__V2__CHILD_KIND__CHILD_KIND_ACTION_EXTENSION = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__CHILD_KIND)
 } Mamsim__V2__ChildKind;
+/*
+ * An Intune SDK or ManagedApp notification the app observes (NSNotificationCenter,
+ * delegates); answered with Acknowledged.
+ */
+typedef enum _Mamsim__V2__SdkNotificationKind {
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED = 0,
+  /*
+   * IntuneMAMPolicyDidChangeNotification
+   */
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_CHANGED = 1,
+  /*
+   * IntuneMAMAppConfigDidChangeNotification
+   */
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED = 2,
+  /*
+   * ManagedApp configuration update
+   */
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED = 3,
+  /*
+   * IntuneMAMPolicyDelegate restartApplication
+   */
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_RESTART_APPLICATION = 4,
+  /*
+   * IntuneMAMComplianceDelegate
+   */
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SDK_NOTIFICATION_KIND)
+} Mamsim__V2__SdkNotificationKind;
 /*
  * IntuneMAMSaveLocation / IntuneMAMOpenLocation names (RULES.md §4).
  */
@@ -671,6 +700,24 @@ struct  Mamsim__V2__Exit
     , 0 }
 
 
+struct  Mamsim__V2__SdkNotification
+{
+  ProtobufCMessage base;
+  Mamsim__V2__SdkNotificationKind kind;
+  /*
+   * the account it concerns; "" = the app as a whole
+   */
+  char *account;
+  /*
+   * e.g. the compliance status; free text for logs
+   */
+  char *detail;
+};
+#define MAMSIM__V2__SDK_NOTIFICATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__sdk_notification__descriptor) \
+    , MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 typedef enum {
   MAMSIM__V2__COMMAND__KIND__NOT_SET = 0,
   MAMSIM__V2__COMMAND__KIND_SHARE = 1,
@@ -681,7 +728,8 @@ typedef enum {
   MAMSIM__V2__COMMAND__KIND_IDENTITY_SWITCH_REQUIRED = 6,
   MAMSIM__V2__COMMAND__KIND_FLOOD = 7,
   MAMSIM__V2__COMMAND__KIND_LIST_RECEIVED = 8,
-  MAMSIM__V2__COMMAND__KIND_EXIT = 9
+  MAMSIM__V2__COMMAND__KIND_EXIT = 9,
+  MAMSIM__V2__COMMAND__KIND_NOTIFICATION = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__COMMAND__KIND__CASE)
 } Mamsim__V2__Command__KindCase;
 
@@ -699,6 +747,7 @@ struct  Mamsim__V2__Command
     Mamsim__V2__Flood *flood;
     Mamsim__V2__ListReceived *list_received;
     Mamsim__V2__Exit *exit;
+    Mamsim__V2__SdkNotification *notification;
   };
 };
 #define MAMSIM__V2__COMMAND__INIT \
@@ -716,6 +765,7 @@ typedef enum {
   MAMSIM__V2__COMMAND_RESULT__KIND_IDENTITY_SWITCH_REQUIRED = 6,
   MAMSIM__V2__COMMAND_RESULT__KIND_FLOOD = 7,
   MAMSIM__V2__COMMAND_RESULT__KIND_LIST_RECEIVED = 8,
+  MAMSIM__V2__COMMAND_RESULT__KIND_NOTIFICATION = 20,
   MAMSIM__V2__COMMAND_RESULT__KIND_ERROR = 100
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__COMMAND_RESULT__KIND__CASE)
 } Mamsim__V2__CommandResult__KindCase;
@@ -736,6 +786,7 @@ struct  Mamsim__V2__CommandResult
     Mamsim__V2__IdentitySwitchAnswer *identity_switch_required;
     Mamsim__V2__FloodResult *flood;
     Mamsim__V2__ReceivedList *list_received;
+    Mamsim__V2__Acknowledged *notification;
     /*
      * the app cannot do this command
      */
@@ -1760,6 +1811,25 @@ Mamsim__V2__Exit *
 void   mamsim__v2__exit__free_unpacked
                      (Mamsim__V2__Exit *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__SdkNotification methods */
+void   mamsim__v2__sdk_notification__init
+                     (Mamsim__V2__SdkNotification         *message);
+size_t mamsim__v2__sdk_notification__get_packed_size
+                     (const Mamsim__V2__SdkNotification   *message);
+size_t mamsim__v2__sdk_notification__pack
+                     (const Mamsim__V2__SdkNotification   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__sdk_notification__pack_to_buffer
+                     (const Mamsim__V2__SdkNotification   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__SdkNotification *
+       mamsim__v2__sdk_notification__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__sdk_notification__free_unpacked
+                     (Mamsim__V2__SdkNotification *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__Command methods */
 void   mamsim__v2__command__init
                      (Mamsim__V2__Command         *message);
@@ -2352,6 +2422,9 @@ typedef void (*Mamsim__V2__ReceivedList_Closure)
 typedef void (*Mamsim__V2__Exit_Closure)
                  (const Mamsim__V2__Exit *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__SdkNotification_Closure)
+                 (const Mamsim__V2__SdkNotification *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__Command_Closure)
                  (const Mamsim__V2__Command *message,
                   void *closure_data);
@@ -2438,6 +2511,7 @@ typedef void (*Mamsim__V2__Frame_Closure)
 
 extern const ProtobufCEnumDescriptor    mamsim__v2__reason__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__child_kind__descriptor;
+extern const ProtobufCEnumDescriptor    mamsim__v2__sdk_notification_kind__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__save_location__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__open_location__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__keychain_status__descriptor;
@@ -2476,6 +2550,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__list_received__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__received_list__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__received_list__entry__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__exit__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__sdk_notification__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__command__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__command_result__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__write_file__descriptor;

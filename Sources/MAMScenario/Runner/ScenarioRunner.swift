@@ -68,6 +68,7 @@ public enum ScenarioRunner {
         do {
             host = try HostController(configuration: config) { event in
                 if case .received(let handle, let item) = event { received.append(item, to: handle) }
+                if case .notified(let handle, let name, _) = event { received.notified(name, to: handle) }
                 onEvent?(event)
             }
         } catch {
@@ -388,6 +389,19 @@ public enum ScenarioRunner {
             case .failure(let error): out.append("\(path): \(error.message)")
             }
         }
+        if let expected = e.notifications {
+            // In order, others allowed between: a subsequence of what arrived.
+            let got = received.notifications(of: app)
+            var rest = got[...]
+            var missing: String?
+            for name in expected {
+                guard let i = rest.firstIndex(of: name) else { missing = name; break }
+                rest = rest[(i + 1)...]
+            }
+            if let missing {
+                out.append("notifications were [\(got.joined(separator: ", "))]; expected [\(expected.joined(separator: ", "))] in that order (\(missing) missing)")
+            }
+        }
         if let expected = e.received {
             let got = received.items(of: app)
             if got.count != expected.count {
@@ -455,9 +469,19 @@ struct ReceivedSummary: Sendable {
     }
 }
 
-/// The items each app or extension accepted, in order, as the host reported them.
+/// The items each app or extension accepted and the SDK notifications it took, in order, as
+/// the host reported them.
 final class ReceivedLog: Sendable {
     private let items = Mutex<[AppHandle: [ReceivedSummary]]>([:])
+    private let notices = Mutex<[AppHandle: [String]]>([:])
+
+    func notified(_ name: String, to handle: String) {
+        notices.withLock { $0[AppHandle(handle), default: []].append(name) }
+    }
+
+    func notifications(of handle: String) -> [String] {
+        notices.withLock { $0[AppHandle(handle)] ?? [] }
+    }
 
     func append(_ item: ReceivedItem, to handle: String) {
         let summary = ReceivedSummary(item)
