@@ -14,10 +14,13 @@ final class Broker {
     private let audit: AuditSink
     private let onEvent: (HostEvent) -> Void
     private let configuration: HostConfiguration
+    /// The run around the device: what the user types at a PIN prompt an import brings up.
+    private let context: RunContext
 
     static let intunePrefix = "com.microsoft.intune.mam."
 
-    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, onEvent: @escaping (HostEvent) -> Void) {
+    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
+        self.context = context
         self.supervisor = supervisor
         self.state = state
         identities = Identities(state: state)
@@ -139,12 +142,56 @@ final class Broker {
                     }
                 }
             }
+            // The other way (IntuneMAMIdentitySwitchDocumentImport): a multi-identity
+            // destination showing another identity may switch to the item's managed owner
+            // when that account is signed in there; the switch runs conditional launch.
+            if notActivated == nil, request.receiveAs.isEmpty, let owner, fleet.isManaged(owner), !(receiver?.isSame(as: owner) ?? false),
+               target.descriptor.multiIdentity, supervisor.readyChild(target.key) != nil,
+               let signedIn = try identities.signedIn(owner.description, to: target) {
+                let managed = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: signedIn,
+                                                isFile: fileData != nil, in: fleet)
+                if managed.isAllowed {
+                    let pendingRecord = record
+                    return askToSwitch(target, to: signedIn, because: d.explanation) { [weak self, weak sender] accepted, why in
+                        guard let self, let sender else { return }
+                        var r = pendingRecord
+                        if accepted {
+                            r.receivedAs = signedIn.upn
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: signedIn, decision: managed, record: r)
+                        } else {
+                            answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, why.map { "\(d.explanation); \(target.handle) did not switch to \(signedIn): \($0)" } ?? d.explanation), &r)
+                        }
+                    }
+                }
+            }
             return answer(sender, seq, blocked, &record)
         }
         if let notActivated {
             return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(notActivated)"), &record)
         }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record)
+    }
+
+    /// `identitySwitchRequired(account)`: asks a multi-identity app to show a managed
+    /// account to import an item. The app's consent is not enough: the switch runs
+    /// conditional launch (the PIN prompt is answered as the run scripted it).
+    /// `completion(accepted, why not)`.
+    private func askToSwitch(_ target: AppSpec, to account: Account, because why: String, _ completion: @escaping (Bool, String?) -> Void) {
+        supervisor.command(target, .identitySwitchRequired(account: account.upn.isEmpty ? account.oid : account.upn, reason: why)) { [weak self] result in
+            guard let self else { return }
+            guard case .identitySwitchRequired(accepted: true) = result else { return completion(false, "the app declined") }
+            do {
+                let pin = context.takePinAnswer(target.key)
+                let report = try state.setUIPolicyAccountId(app: target.identityOwner, window: "", account: account.description, pin: pin, now: nil)
+                audit.record(verb: "switchIdentity", source: target.handle, sourceIdentity: account.description, owner: account.description,
+                             decision: "\(report.result)", reason: report.decision.blockedBy, explanation: "to import an item: \(report.decision.explanation)")
+                guard report.result == .success else { return completion(false, report.decision.explanation) }
+                onEvent(.note("\(target.handle) switched to \(account) to import an item: \(why)"))
+                completion(true, nil)
+            } catch {
+                completion(false, "\(error)")
+            }
+        }
     }
 
     /// `identitySwitchRequired("")`: asks a multi-identity app to show its unmanaged identity;

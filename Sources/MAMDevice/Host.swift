@@ -94,7 +94,7 @@ public final class Host {
             throw error
         }
         self.lock = lock
-        broker = Broker(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
+        broker = Broker(supervisor: supervisor, state: state, audit: audit, context: configuration.context, onEvent: emit)
         services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: emit)
         accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         supervisor.router = self

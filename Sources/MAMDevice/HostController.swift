@@ -103,13 +103,26 @@ public final class HostController: Sendable {
 
     /// Makes `app` share `item` to `destination` as `identity`, through its own process and
     /// the broker, and returns the outcome the app was told.
-    public func share(from app: String, to destination: String, item: Item, identity: String = "", receiveAs: String = "") async -> ShareOutcome {
-        let request = ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
-        switch await command(app, .share(request)) {
-        case .share(let outcome): return outcome
-        case .error(let r, let why): return .failed(r, why)
-        case let other: return .failed(.badRequest, "\(app) answered share with \(other.name)")
+    /// `pin`: what the user types if the destination must switch to a managed identity to
+    /// import the item and a PIN prompt appears.
+    public func share(from app: String, to destination: String, item: Item, identity: String = "", receiveAs: String = "",
+                      pin: String? = nil) async -> ShareOutcome {
+        if let pin {
+            let context = await sync(RunContext?.none) { $0.configuration.context }
+            context?.answerNextPinPrompt(destination, with: pin)
         }
+        let request = ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
+        let outcome: ShareOutcome = switch await command(app, .share(request)) {
+        case .share(let outcome): outcome
+        case .error(let r, let why): .failed(r, why)
+        case let other: .failed(.badRequest, "\(app) answered share with \(other.name)")
+        }
+        if pin != nil {
+            // An answer no prompt used must not answer a later one.
+            let context = await sync(RunContext?.none) { $0.configuration.context }
+            context?.answerNextPinPrompt(destination, with: nil)
+        }
+        return outcome
     }
 
     /// Makes `app` switch identity (`window == nil`: its process identity) through its own

@@ -15,7 +15,7 @@ extension Loading {
         .signIn: (["app", "account"], []),
         .signOut: (["app", "account"], []),
         .switchIdentity: (["app", "account"], ["window", "pin"]),
-        .share: (["from", "to", "item"], ["as"]),
+        .share: (["from", "to", "item"], ["as", "pin"]),
         .shareTargets: (["from", "item"], []),
         .copy: (["app", "text"], []),
         .paste: (["app"], ["as"]),
@@ -126,7 +126,7 @@ extension Loading {
         case .share:
             let item = readItem(f["item"]!)
             result = .share(from: app("from", extensions: true), to: app("to", extensions: true),
-                            item: item ?? ScenarioItem(type: "", content: .text("")), as: optionalAccount("as"))
+                            item: item ?? ScenarioItem(type: "", content: .text("")), as: optionalAccount("as"), pin: optionalText("pin"))
         case .shareTargets:
             let item = readItem(f["item"]!)
             result = .shareTargets(from: app("from", extensions: true), item: item ?? ScenarioItem(type: "", content: .text("")))

@@ -47,7 +47,9 @@ public enum StepArguments: Sendable, Hashable {
     case signOut(app: String, account: Account)
     case switchIdentity(app: String, account: Account, window: String?, pin: String?)
     /// `as`: the receiving account in a multi-identity destination (no automatic switch).
-    case share(from: String, to: String, item: ScenarioItem, as: Account?)
+    /// `pin` (our extension key): what the user types if the destination must switch to a
+    /// managed identity to import the item.
+    case share(from: String, to: String, item: ScenarioItem, as: Account?, pin: String? = nil)
     case shareTargets(from: String, item: ScenarioItem)
     case copy(app: String, text: String)
     case paste(app: String, as: Account?)

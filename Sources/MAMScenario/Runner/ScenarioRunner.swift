@@ -182,7 +182,7 @@ public enum ScenarioRunner {
             case .failed: .failed(r.reason)
             }
             return (observed, r.explanation, "\(app) → \(who)")
-        case .share(let from, let to, let item, let receiveAs):
+        case .share(let from, let to, let item, let receiveAs, let pin):
             let identity: String
             switch await host.effectiveAccount(from) {
             case .success(let a): identity = a?.upn ?? ""
@@ -205,7 +205,7 @@ public enum ScenarioRunner {
                 }
                 wireItem.payload = .file(path: path)
             }
-            let outcome = await host.share(from: from, to: to, item: wireItem, identity: identity, receiveAs: receiveAs.map(key) ?? "")
+            let outcome = await host.share(from: from, to: to, item: wireItem, identity: identity, receiveAs: receiveAs.map(key) ?? "", pin: pin)
             let who = identity.isEmpty ? "unmanaged" : identity
             return (Observed(outcome), outcome == .delivered ? "delivered and acknowledged" : outcome.explanation, "\(from) (\(who)) → \(to)")
         case .shareTargets(let from, let item):
