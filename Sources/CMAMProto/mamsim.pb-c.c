@@ -5459,7 +5459,7 @@ const ProtobufCMessageDescriptor mamsim__v2__share_targets__descriptor =
   (ProtobufCMessageInit) mamsim__v2__share_targets__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[15] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[17] =
 {
   {
     "write_file",
@@ -5641,6 +5641,30 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "window",
+    100,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ServiceRequest, window),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "thread",
+    101,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ServiceRequest, thread),
+    &mamsim__v2__account_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   11,   /* field[11] = can_open */
@@ -5656,13 +5680,16 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   5,   /* field[5] = protection_info */
   1,   /* field[1] = read_file */
   14,   /* field[14] = share_targets */
+  16,   /* field[16] = thread */
   4,   /* field[4] = unprotect */
+  15,   /* field[15] = window */
   0,   /* field[0] = write_file */
 };
-static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 15 }
+  { 100, 15 },
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -5672,10 +5699,10 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  15,
+  17,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
-  1,  mamsim__v2__service_request__number_ranges,
+  2,  mamsim__v2__service_request__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__service_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

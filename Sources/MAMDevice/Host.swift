@@ -231,9 +231,9 @@ public final class Host {
     // MARK: - What the device decides
 
     /// A service of the OS or the SDK, decided for `name` as if it had asked.
-    public func service(_ name: String, _ request: ServiceRequest) -> ServiceResult {
+    public func service(_ name: String, _ request: ServiceRequest, context: ServiceContext = .main) -> ServiceResult {
         do {
-            return services.perform(request, for: try app(name))
+            return services.perform(request, for: try app(name), in: context)
         } catch {
             return ServiceResult(.failed(.unknownApp, error.description))
         }
@@ -271,10 +271,10 @@ public final class Host {
     }
 
     /// The identities the device holds for an app, for `expectState`.
-    public func identities(_ name: String) throws -> (process: String?, ui: String?, signedIn: [Account]) {
+    public func identities(_ name: String, window: String = "") throws -> (process: String?, ui: String?, signedIn: [Account]) {
         let spec = try app(name)
         let process = try state.processIdentity(app: spec.identityOwner)
-        let ui = try state.uiIdentity(app: spec.identityOwner, window: "")
+        let ui = try state.uiIdentity(app: spec.identityOwner, window: window)
         return (process, ui, try Identities(state: state).accounts(of: spec))
     }
 
@@ -296,8 +296,10 @@ public final class Host {
     }
 
     /// The app's effective UI identity (main window, else process).
-    public func effectiveAccount(_ name: String) throws -> Account? {
-        try Identities(state: state).current(of: try app(name))
+    public func effectiveAccount(_ name: String, window: String = "") throws -> Account? {
+        let spec = try app(name)
+        guard !window.isEmpty else { return try Identities(state: state).current(of: spec) }
+        return state.account(forIdentity: try state.effectiveIdentity(app: spec.identityOwner, window: window, for: .ui))
     }
 
     /// Targets or untargets an account with a policy at run time (`nil` = no policy).
@@ -364,8 +366,8 @@ extension Host: ChildFrameRouter {
             } catch {
                 child.send(.error(code: .internalError, message: "the device could not read \(child.handle)'s identities: \(error)"), replyTo: frame.seq)
             }
-        case .serviceRequest(let request):
-            child.send(.serviceResult(services.perform(request, for: child.spec)), replyTo: frame.seq)
+        case .serviceRequest(let request, let context):
+            child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: frame.seq)
         default:
             throw HostileFrame("sent \(frame.body.name), which the host does not route")
         }

@@ -142,8 +142,9 @@ public final class HostController: Sendable {
 
     /// A service of the OS or the SDK, decided by the host for `app` (copy, paste, save,
     /// open, print, notify, keychain, share sheet, files, protection).
-    public func service(_ app: String, _ request: ServiceRequest) async -> ServiceResult {
-        await sync(ServiceResult(.failed(.appNotRunning, Self.down))) { $0.service(app, request) }
+    /// `context`: the window the call is for and the thread identity in effect.
+    public func service(_ app: String, _ request: ServiceRequest, context: ServiceContext = .main) async -> ServiceResult {
+        await sync(ServiceResult(.failed(.appNotRunning, Self.down))) { $0.service(app, request, context: context) }
     }
 
     /// `app` opens `url` (`UIApplication.open`): the decision and the app that takes the link.
@@ -172,19 +173,20 @@ public final class HostController: Sendable {
     }
 
     /// The app's identities as the device holds them.
-    public func identities(_ app: String) async -> Result<AppIdentities, DeviceStateError> {
+    public func identities(_ app: String, window: String = "") async -> Result<AppIdentities, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
             Result { () throws(any Error) -> AppIdentities in
-                let i = try host.identities(app)
+                let i = try host.identities(app, window: window)
                 return AppIdentities(process: i.process, ui: i.ui, signedIn: i.signedIn)
             }.mapError(Self.stateError)
         }
     }
 
-    /// The app's effective UI identity (main window, else process); `nil` = unmanaged.
-    public func effectiveAccount(_ app: String) async -> Result<Account?, DeviceStateError> {
+    /// The app's effective UI identity in `window` (`""` = the main window; else the
+    /// process identity); `nil` = unmanaged.
+    public func effectiveAccount(_ app: String, window: String = "") async -> Result<Account?, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
-            Result { () throws(any Error) -> Account? in try host.effectiveAccount(app) }.mapError(Self.stateError)
+            Result { () throws(any Error) -> Account? in try host.effectiveAccount(app, window: window) }.mapError(Self.stateError)
         }
     }
 

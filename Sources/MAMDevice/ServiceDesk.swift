@@ -35,10 +35,10 @@ final class ServiceDesk {
     // MARK: - Services
 
     /// Answers one service call for `app`. Every policy decision goes to the audit log.
-    func perform(_ request: ServiceRequest, for app: AppSpec) -> ServiceResult {
+    func perform(_ request: ServiceRequest, for app: AppSpec, in context: ServiceContext = .main) -> ServiceResult {
         let result: ServiceResult
         do {
-            result = try answer(request, for: app)
+            result = try answer(request, for: app, in: context)
         } catch {
             result = ServiceResult(internalFailure(error, doing: request.name.replacingOccurrences(of: "_", with: " ")))
         }
@@ -47,7 +47,7 @@ final class ServiceDesk {
         guard let (verb, target, receiver, owner) = auditedAs(request) ?? (result.isAllowed ? nil : (request.name, "", "", "")) else {
             return result
         }
-        let source = (try? identities.current(of: app))??.upn ?? ""
+        let source = (try? current(app, context))??.upn ?? ""
         audit.record(verb: verb, source: app.handle, sourceIdentity: source, destination: target,
                      destinationIdentity: receiver, owner: owner, result.verdict)
         return result
@@ -69,14 +69,14 @@ final class ServiceDesk {
         }
     }
 
-    private func answer(_ request: ServiceRequest, for app: AppSpec) throws -> ServiceResult {
+    private func answer(_ request: ServiceRequest, for app: AppSpec, in context: ServiceContext) throws -> ServiceResult {
         let bundle = app.bundleID
-        if let refused = try refusedAfterConditionalLaunch(request, for: app) { return ServiceResult(refused) }
+        if let refused = try refusedAfterConditionalLaunch(request, for: app, in: context) { return ServiceResult(refused) }
         switch request {
         case .writeFile(let path, let data, let owner):
             // A file is owned by the effective file identity unless the app names one of its
             // own accounts.
-            let owner = try owner ?? state.effectiveIdentity(app: app.identityOwner, for: .file)
+            let owner = try owner ?? fileIdentity(app, context)
             if let o = owner, !o.isEmpty, try identities.signedIn(o, to: app) == nil {
                 onEvent(.hostile(handle: app.handle, what: "wrote a file as \(o), which is not signed in to it", disconnected: false))
                 return ServiceResult(.blocked(.notSignedIn, "\(o) is not signed in to \(bundle); a file can be owned only by an account of the app"))
@@ -89,7 +89,7 @@ final class ServiceDesk {
             let owner = try state.fileOwner(app: bundle, path: ContainerPath(parsing: path)) ?? ""
             return ServiceResult(.allowed("\(path) is owned by \(owner.isEmpty ? "nobody (personal data)" : owner)"), .file(owner: owner, encrypted: false))
         case .protect(let data, let owner):
-            let owner = try owner ?? identities.current(of: app)?.upn ?? ""
+            let owner = try owner ?? current(app, context)?.upn ?? ""
             return ServiceResult(.allowed("protected for \(owner.isEmpty ? "unmanaged use" : owner)"), .data(try state.protect(app: bundle, data: data, owner: owner)))
         case .unprotect(let data):
             return ServiceResult(.allowed("unprotected"), .data(try state.unprotect(app: bundle, data: data)))
@@ -98,44 +98,44 @@ final class ServiceDesk {
             return ServiceResult(.allowed(info == nil ? "not protected" : "protected"),
                                  .protection(info.map { ProtectionSummary(owner: $0.owner, encrypted: $0.isEncrypted) }))
         case .keychainSet(let group, let key, let value):
-            let r = try state.keychainSet(app: bundle, group: group.isEmpty ? nil : group, key: key, value: value, owner: identities.current(of: app)?.upn)
+            let r = try state.keychainSet(app: bundle, group: group.isEmpty ? nil : group, key: key, value: value, owner: current(app, context)?.upn)
             return ServiceResult(keychainVerdict(r), .keychain(status: r.status, group: r.group ?? "", value: []))
         case .keychainGet(let group, let key):
             let r = try state.keychainGet(app: bundle, group: group.isEmpty ? nil : group, key: key)
             return ServiceResult(keychainVerdict(r), .keychain(status: r.status, group: r.group ?? "", value: r.value ?? []))
         case .copy(let text):
-            pasteboard = (text, try identities.current(of: app), bundle)
+            pasteboard = (text, try current(app, context), bundle)
             return ServiceResult(.allowed("copied \(text.count) characters in \(bundle)"))
         case .paste(let receiver):
-            let who = try receiver.map { try signedIn($0, to: app) } ?? identities.current(of: app)
+            let who = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
             guard let board = pasteboard else { return ServiceResult(.allowed("the pasteboard is empty"), .paste(text: "")) }
             let p = Enforcer.paste(board.text, owner: board.owner, copiedIn: board.source, into: bundle, as: who, in: fleet)
             return ServiceResult(Verdict(p.decision), .paste(text: p.text))
         case .canSave(let location, let account):
-            let owner = try identities.current(of: app)
+            let owner = try current(app, context)
             return ServiceResult(Verdict(Enforcer.save(owner: owner, to: location, locationAccount: named(account), in: fleet)))
         case .canOpen(let location, let account, let receiver):
-            let who = try receiver.map { try signedIn($0, to: app) } ?? identities.current(of: app)
+            let who = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
             return ServiceResult(Verdict(Enforcer.open(from: location, locationAccount: named(account), as: who, in: fleet)))
         case .print:
-            return ServiceResult(Verdict(Enforcer.print(as: try identities.current(of: app), in: fleet)))
+            return ServiceResult(Verdict(Enforcer.print(as: try current(app, context), in: fleet)))
         case .notify(let account, let text):
             let n = Enforcer.notification(text, of: try signedIn(account, to: app), in: fleet)
             guard let shown = n.shownText else { return ServiceResult(Verdict(n.decision)) }
             return ServiceResult(.allowed(n.decision.explanation), .notification(shown: shown))
         case .shareTargets(let types):
-            return ServiceResult(.allowed("the share sheet"), .shareTargets(try shareTargets(app, types: types)))
+            return ServiceResult(.allowed("the share sheet"), .shareTargets(try shareTargets(app, types: types, in: context)))
         }
     }
 
     /// A conditional launch that failed at launch or resume leaves the app running without
     /// access to org data (RULES.md §8): what it would do with a managed account's data is
     /// refused until a launch, resume or managed identity switch passes.
-    private func refusedAfterConditionalLaunch(_ request: ServiceRequest, for app: AppSpec) throws -> Verdict? {
+    private func refusedAfterConditionalLaunch(_ request: ServiceRequest, for app: AppSpec, in context: ServiceContext) throws -> Verdict? {
         let acting: Account?
         switch request {
-        case .copy, .print, .canSave, .shareTargets: acting = try identities.current(of: app)
-        case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? identities.current(of: app)
+        case .copy, .print, .canSave, .shareTargets: acting = try current(app, context)
+        case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
         case .notify(let account, _): acting = try signedIn(account, to: app)
         case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet: return nil
         }
@@ -163,6 +163,20 @@ final class ServiceDesk {
         return account
     }
 
+    /// The identity a UI call acts as (RULES.md §1): thread ?? window ?? process. The thread
+    /// identity is the app's claim: it must be `""` or an account signed in to the app.
+    private func current(_ app: AppSpec, _ context: ServiceContext) throws -> Account? {
+        if let thread = context.thread { return try signedIn(thread, to: app) }
+        if context.window.isEmpty { return try identities.current(of: app) }
+        return state.account(forIdentity: try state.effectiveIdentity(app: app.identityOwner, window: context.window, for: .ui))
+    }
+
+    /// The identity a file call acts as: thread ?? process (the window never decides a file).
+    private func fileIdentity(_ app: AppSpec, _ context: ServiceContext) throws -> String? {
+        if let thread = context.thread { return try signedIn(thread, to: app)?.description ?? "" }
+        return try state.effectiveIdentity(app: app.identityOwner, for: .file)
+    }
+
     /// An account a request names (`""` = none).
     private func named(_ account: String) -> Account? {
         guard !account.isEmpty else { return nil }
@@ -173,8 +187,8 @@ final class ServiceDesk {
     /// extension whose activation rule accepts the item (managed data is offered only to
     /// extensions accepting the Intune types), filtered by the owner's policy; an app's
     /// "Open in" action extension replaces its "Copy to" entry for managed data.
-    private func shareTargets(_ app: AppSpec, types: [String]) throws -> [String] {
-        let owner = try identities.current(of: app)
+    private func shareTargets(_ app: AppSpec, types: [String], in context: ServiceContext) throws -> [String] {
+        let owner = try current(app, context)
         let fleet = self.fleet
         let managed = fleet.isManaged(owner)
         var candidates: [ShareCandidate] = []
@@ -203,7 +217,7 @@ final class ServiceDesk {
         }
         let scheme = url[..<colon].lowercased()
         let owner = try identities.current(of: app)
-        if let refused = try refusedAfterConditionalLaunch(.copy(text: ""), for: app) {
+        if let refused = try refusedAfterConditionalLaunch(.copy(text: ""), for: app, in: .main) {
             audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)
             return (.blocked(refused.reason ?? .conditionalLaunch, because: refused.explanation), nil)
         }

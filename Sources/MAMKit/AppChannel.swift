@@ -119,8 +119,8 @@ public final class AppChannel {
 
     /// Asks the host for an OS or SDK service (files, protection, keychain, pasteboard,
     /// save/open checks, printing, notifications, the share sheet).
-    public func service(_ request: ServiceRequest, completion: @escaping (ServiceResult) -> Void) {
-        send(.serviceRequest(request)) { frame in
+    public func service(_ request: ServiceRequest, context: ServiceContext = .main, completion: @escaping (ServiceResult) -> Void) {
+        send(.serviceRequest(request, context)) { frame in
             switch frame.body {
             case .serviceResult(let r): completion(r)
             case .error(let code, let message): completion(ServiceResult(.failed(code, message)))

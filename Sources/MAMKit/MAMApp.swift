@@ -91,10 +91,13 @@ public final class MAMApp: Sendable {
         await onChannel(nil) { ch, done in ch.identity(window: window, completion: done) }
     }
 
-    /// Any service of the host (see `ServiceRequest`).
-    public func service(_ request: ServiceRequest) async -> ServiceResult {
-        await onChannel(ServiceResult(.failed(.appNotRunning, "the host channel is closed"))) { ch, done in
-            ch.service(request, completion: done)
+    /// Any service of the host (see `ServiceRequest`), asked for `window` (`""` = the main
+    /// window) with the calling task's thread identity (`ThreadIdentity`): the host decides
+    /// UI calls with thread ?? window ?? process, as the SDK does.
+    public func service(_ request: ServiceRequest, window: String = "") async -> ServiceResult {
+        let context = ServiceContext(window: window, thread: ThreadIdentity.accountId)
+        return await onChannel(ServiceResult(.failed(.appNotRunning, "the host channel is closed"))) { ch, done in
+            ch.service(request, context: context, completion: done)
         }
     }
 

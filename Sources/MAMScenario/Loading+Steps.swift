@@ -15,20 +15,20 @@ extension Loading {
         .signIn: (["app", "account"], []),
         .signOut: (["app", "account"], []),
         .switchIdentity: (["app", "account"], ["window", "pin"]),
-        .share: (["from", "to", "item"], ["as", "pin"]),
+        .share: (["from", "to", "item"], ["as", "pin", "window"]),
         .shareTargets: (["from", "item"], []),
-        .copy: (["app", "text"], []),
-        .paste: (["app"], ["as"]),
+        .copy: (["app", "text"], ["as", "window"]),
+        .paste: (["app"], ["as", "window"]),
         .save: (["app", "location"], ["account"]),
         .open: (["app", "location"], ["account", "as"]),
         .keychainSet: (["app", "group", "key", "value"], []),
         .keychainGet: (["app", "group", "key"], ["value"]),
-        .print: (["app"], []),
+        .print: (["app"], ["window"]),
         .notify: (["app", "account", "text"], []),
         .wipe: (["app", "account"], []),
         .setPolicy: (["account", "policy"], []),
         .advanceClock: (["by"], []),
-        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications"]),
+        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications", "window"]),
         .pause: (["app"], []),
         .resume: (["app"], []),
         .setNetwork: (["online"], []),
@@ -126,12 +126,13 @@ extension Loading {
         case .share:
             let item = readItem(f["item"]!)
             result = .share(from: app("from", extensions: true), to: app("to", extensions: true),
-                            item: item ?? ScenarioItem(type: "", content: .text("")), as: optionalAccount("as"), pin: optionalText("pin"))
+                            item: item ?? ScenarioItem(type: "", content: .text("")), as: optionalAccount("as"), pin: optionalText("pin"),
+                            window: optionalText("window"))
         case .shareTargets:
             let item = readItem(f["item"]!)
             result = .shareTargets(from: app("from", extensions: true), item: item ?? ScenarioItem(type: "", content: .text("")))
-        case .copy: result = .copy(app: app(), text: text("text"))
-        case .paste: result = .paste(app: app(), as: optionalAccount("as"))
+        case .copy: result = .copy(app: app(), text: text("text"), as: optionalAccount("as"), window: optionalText("window"))
+        case .paste: result = .paste(app: app(), as: optionalAccount("as"), window: optionalText("window"))
         case .save:
             let location = enumValue(f["location"]!, SaveLocation.self, what: "location")
             result = .save(app: app(), location: location ?? .other, account: optionalAccount("account"))
@@ -142,7 +143,7 @@ extension Loading {
             result = .keychainSet(app: app(extensions: true), group: text("group"), key: text("key"), value: text("value"))
         case .keychainGet:
             result = .keychainGet(app: app(extensions: true), group: text("group"), key: text("key"), value: optionalText("value"))
-        case .print: result = .print(app: app())
+        case .print: result = .print(app: app(), window: optionalText("window"))
         case .notify: result = .notify(app: app(), account: acct("account"), text: text("text"))
         case .wipe: result = .wipe(app: app(), account: acct("account"))
         case .setPolicy:
@@ -186,8 +187,10 @@ extension Loading {
         case .protectionInfo: result = .protectionInfo(app: app(extensions: true), path: text("path"))
         case .openURL: result = .openURL(from: app("from", extensions: true), url: text("url"))
         case .expectState:
-            if spec.optional.allSatisfy({ !f.has($0) }) {
-                reader.error(v, "expectState needs at least one of \(spec.optional.joined(separator: ", ")) to check")
+            // `window` says where to look, not what to check.
+            let checks = spec.optional.filter { $0 != "window" }
+            if checks.allSatisfy({ !f.has($0) }) {
+                reader.error(v, "expectState needs at least one of \(checks.joined(separator: ", ")) to check")
             }
             result = .expectState(app: app(extensions: true), readState(f))
         }
@@ -230,6 +233,7 @@ extension Loading {
                 reader.error(x, "files must be a mapping of paths to owners (an account, or \"\" for personal), but it is \(x.shape)")
             }
         }
+        if let x = f["window"] { state.window = reader.string(x, what: "window") }
         if let x = f["encrypted"] { state.encrypted = reader.strings(x, what: "encrypted") }
         if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
         if let x = f["notifications"], let items = reader.list(x, what: "notifications") {

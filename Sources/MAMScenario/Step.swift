@@ -49,17 +49,19 @@ public enum StepArguments: Sendable, Hashable {
     /// `as`: the receiving account in a multi-identity destination (no automatic switch).
     /// `pin` (our extension key): what the user types if the destination must switch to a
     /// managed identity to import the item.
-    case share(from: String, to: String, item: ScenarioItem, as: Account?, pin: String? = nil)
+    /// `window` (v1.1): the sender's window the item is shared from (`nil` = the main one).
+    case share(from: String, to: String, item: ScenarioItem, as: Account?, pin: String? = nil, window: String? = nil)
     case shareTargets(from: String, item: ScenarioItem)
-    case copy(app: String, text: String)
-    case paste(app: String, as: Account?)
+    /// `as` (v1.1): the thread identity the copy runs under; `window`: the window it is made in.
+    case copy(app: String, text: String, as: Account? = nil, window: String? = nil)
+    case paste(app: String, as: Account?, window: String? = nil)
     case save(app: String, location: SaveLocation, account: Account?)
     case open(app: String, location: OpenLocation, account: Account?, as: Account?)
     case keychainSet(app: String, group: String, key: String, value: String)
     /// `value` is accepted because the contract lists `value?` for both keychain verbs; the
     /// value read is checked with `expect: {value: ...}`.
     case keychainGet(app: String, group: String, key: String, value: String?)
-    case print(app: String)
+    case print(app: String, window: String? = nil)
     case notify(app: String, account: Account, text: String)
     case wipe(app: String, account: Account)
     /// `policy`: a scenario policy name, or `nil` to untarget the account.
@@ -129,6 +131,8 @@ public struct StateExpectation: Sendable, Hashable {
     public var files: [String: Account]?
     /// The items the app (or extension) accepted, in order (an extension of v1).
     public var received: [ReceivedExpectation]?
+    /// The window whose `uiIdentity` is checked (v1.1; `nil` = the main window).
+    public var window: String?
     /// Files whose bytes on disk are encrypted (v1.1).
     public var encrypted: [String]?
     /// Files that must not exist (v1.1): a deleted file is absent, not owned by "".

@@ -125,9 +125,12 @@ public enum FrameEncoder {
         case .commandResult(let r):
             m.body_case = MAMSIM__V2__FRAME__BODY_COMMAND_RESULT
             m.command_result = commandResult(r, arena)
-        case .serviceRequest(let r):
+        case .serviceRequest(let r, let context):
             m.body_case = MAMSIM__V2__FRAME__BODY_SERVICE_REQUEST
-            m.service_request = serviceRequest(r, arena)
+            let p = serviceRequest(r, arena)
+            p.pointee.window = arena.string(context.window)
+            p.pointee.thread = accountRef(context.thread, arena)
+            m.service_request = p
         case .serviceResult(let r):
             m.body_case = MAMSIM__V2__FRAME__BODY_SERVICE_RESULT
             m.service_result = serviceResult(r, arena)

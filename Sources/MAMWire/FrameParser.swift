@@ -78,7 +78,8 @@ public enum FrameParser {
         case MAMSIM__V2__FRAME__BODY_COMMAND_RESULT:
             return .commandResult(try commandResult(m.command_result.pointee))
         case MAMSIM__V2__FRAME__BODY_SERVICE_REQUEST:
-            return .serviceRequest(try serviceRequest(m.service_request.pointee))
+            let r = m.service_request.pointee
+            return .serviceRequest(try serviceRequest(r), ServiceContext(window: str(r.window), thread: accountRef(r.thread)))
         case MAMSIM__V2__FRAME__BODY_SERVICE_RESULT:
             return .serviceResult(try serviceResult(m.service_result.pointee))
         default:

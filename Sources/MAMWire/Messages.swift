@@ -30,7 +30,8 @@ public struct Frame: Sendable, Hashable {
         case identityInfo(IdentityInfo)
         case command(Command)
         case commandResult(CommandResult)
-        case serviceRequest(ServiceRequest)
+        /// A service call and where it is made from.
+        case serviceRequest(ServiceRequest, ServiceContext = .main)
         case serviceResult(ServiceResult)
 
         /// The wire name of the body, for logs and errors.
@@ -434,4 +435,21 @@ public enum ServiceValue: Sendable, Hashable {
     case paste(text: String)
     case notification(shown: String)
     case shareTargets([String])
+}
+
+/// Where an app makes a service call from (RULES.md §1): the window (scene) a UI call is for
+/// and the thread identity in effect.
+public struct ServiceContext: Sendable, Hashable {
+    /// `""` = the main window.
+    public var window: String
+    /// `nil` = no thread identity set; `""` = the unmanaged identity.
+    public var thread: String?
+
+    public init(window: String = "", thread: String? = nil) {
+        self.window = window
+        self.thread = thread
+    }
+
+    /// The main window, no thread identity.
+    public static let main = ServiceContext()
 }

@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func shareItemsCarryTypeAndResolvedFile() throws {
-        guard case .share(let from, let to, let item, let receiving) = scenario.steps[4].arguments else {
+        guard case .share(let from, let to, let item, let receiving, _, _) = scenario.steps[4].arguments else {
             Issue.record("step 4 is \(scenario.steps[4].verb)")
             return
         }

@@ -25,6 +25,9 @@ import Testing
     @Test func theLifecycleVerbsAndKeysOfV11Parse() throws {
         let v11 = try Fixtures.load("verbs-v1.1.yaml")
         let alice = try #require(v11.account(named: "alice@contoso.com"))
+        let bob = try #require(v11.account(named: "bob@outlook.com"))
+        var windowState = StateExpectation(uiIdentity: alice)
+        windowState.window = "side"
         let expected: [StepArguments] = [
             .pause(app: "mail"), .resume(app: "mail"), .setNetwork(online: true),
             .setAllowedAccounts(accounts: [alice.upn, alice.oid]), .setAllowedAccounts(accounts: nil),
@@ -38,10 +41,16 @@ import Testing
             .expectState(app: "mail", StateExpectation(encrypted: ["Documents/a.txt"], absent: ["Documents/c.txt"])),
             .openURL(from: "mail", url: "skype:bob"),
             .expectState(app: "mail", StateExpectation(notifications: ["policyChanged", "wipe"])),
+            .copy(app: "mail", text: "t", as: bob, window: "side"),
+            .paste(app: "mail", as: nil, window: "side"),
+            .print(app: "mail", window: "side"),
+            .share(from: "mail", to: "mail", item: ScenarioItem(type: "public.plain-text", content: .text("x")), as: nil, pin: "1234", window: "side"),
+            .expectState(app: "mail", windowState),
         ]
         #expect(v11.steps.map(\.arguments) == expected)
         let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
-                                            .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt), nil]
+                                            .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt), nil,
+                                            nil, nil, nil, nil, nil]
         #expect(v11.steps.map(\.expect) == outcomes)
         #expect(!v11.device.online)
         let mail = try #require(v11.apps.first)

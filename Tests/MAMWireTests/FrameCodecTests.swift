@@ -80,6 +80,8 @@ let everyFrame: [Frame] = {
         .serviceRequest(.keychainSet(group: "G.shared", key: "k", value: [5])),
         .serviceRequest(.keychainGet(group: "", key: "k")),
         .serviceRequest(.copy(text: "Q3 numbers")),
+        .serviceRequest(.copy(text: "Q3 numbers"), ServiceContext(window: "inbox", thread: "alice@contoso.com")),
+        .serviceRequest(.print, ServiceContext(window: "", thread: "")),
         .serviceRequest(.paste(as: nil)),
         .serviceRequest(.paste(as: "")),
         .serviceRequest(.paste(as: "bob@outlook.com")),

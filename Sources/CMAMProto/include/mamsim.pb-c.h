@@ -1005,6 +1005,13 @@ typedef enum {
 struct  Mamsim__V2__ServiceRequest
 {
   ProtobufCMessage base;
+  /*
+   * Where the call is made from (RULES.md §1): the window (scene) a UI call is for ("" = the
+   * main window) and the thread identity in effect (unset = none, "" = unmanaged). Both are
+   * the app's own choices; the host accepts only accounts signed in to the app.
+   */
+  char *window;
+  Mamsim__V2__AccountRef *thread;
   Mamsim__V2__ServiceRequest__CallCase call_case;
   union {
     Mamsim__V2__WriteFile *write_file;
@@ -1026,7 +1033,7 @@ struct  Mamsim__V2__ServiceRequest
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__service_request__descriptor) \
-    , MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, NULL, MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET, {0} }
 
 
 struct  Mamsim__V2__FileInfo

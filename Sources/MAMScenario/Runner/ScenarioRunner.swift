@@ -182,9 +182,9 @@ public enum ScenarioRunner {
             case .failed: .failed(r.reason)
             }
             return (observed, r.explanation, "\(app) → \(who)")
-        case .share(let from, let to, let item, let receiveAs, let pin):
+        case .share(let from, let to, let item, let receiveAs, let pin, let window):
             let identity: String
-            switch await host.effectiveAccount(from) {
+            switch await host.effectiveAccount(from, window: window ?? "") {
             case .success(let a): identity = a?.upn ?? ""
             case .failure(let e): return (.failed(e.reason), e.message, "\(from) → \(to)")
             }
@@ -212,11 +212,12 @@ public enum ScenarioRunner {
             let r = await host.service(from, .shareTargets(types: [item.type]))
             guard case .shareTargets(let targets) = r.value else { return (decided(r.verdict, allowed: .ok), r.verdict.explanation, from) }
             return (.targets(targets), "the share sheet lists \(targets.isEmpty ? "nothing" : targets.joined(separator: ", "))", from)
-        case .copy(let app, let text):
-            let r = await host.service(app, .copy(text: text))
+        case .copy(let app, let text, let thread, let window):
+            let context = ServiceContext(window: window ?? "", thread: thread.map { $0.isEmpty ? "" : $0.description })
+            let r = await host.service(app, .copy(text: text), context: context)
             return (decided(r.verdict, allowed: .ok), r.verdict.explanation, app)
-        case .paste(let app, let receiver):
-            let r = await host.service(app, .paste(as: receiver.map { $0.isEmpty ? "" : $0.upn }))
+        case .paste(let app, let receiver, let window):
+            let r = await host.service(app, .paste(as: receiver.map { $0.isEmpty ? "" : $0.upn }), context: ServiceContext(window: window ?? ""))
             if r.isAllowed, case .paste(let text) = r.value { return (.pasted(text), r.verdict.explanation, app) }
             return (decided(r.verdict, allowed: .ok), r.verdict.explanation, app)
         case .save(let app, let location, let account):
@@ -232,8 +233,8 @@ public enum ScenarioRunner {
         case .keychainGet(let app, let group, let k, _):
             let r = await host.service(app, .keychainGet(group: group, key: k))
             return (keychainObserved(r, success: .value(String(decoding: r.data, as: UTF8.self))), r.verdict.explanation, "\(app) ← \(group)/\(k)")
-        case .print(let app):
-            let r = await host.service(app, .print)
+        case .print(let app, let window):
+            let r = await host.service(app, .print, context: ServiceContext(window: window ?? ""))
             return (decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
         case .notify(let app, let account, let text):
             let r = await host.service(app, .notify(account: account.isEmpty ? "" : account.upn, text: text))
@@ -346,7 +347,7 @@ public enum ScenarioRunner {
     /// `expectState`: every difference between what the device holds and what was expected.
     private static func stateDifferences(_ app: String, _ e: StateExpectation, host: HostController, received: ReceivedLog) async -> [String] {
         let ids: (String?, String?, [Account])
-        switch await host.identities(app) {
+        switch await host.identities(app, window: e.window ?? "") {
         case .success(let i): ids = (i.process, i.ui, i.signedIn)
         case .failure(let error): return ["the device cannot say: \(error.message)"]
         }
