@@ -129,6 +129,12 @@ public enum ScenarioRunner {
     // MARK: - Steps
 
     private static func execute(_ step: Step, scenario: Scenario, host: HostController, received: ReceivedLog) async -> (Observed, String, String) {
+        // A verb that acts in an extension starts it first, as iOS does when the extension
+        // is used (SCENARIOS.md v1.1).
+        if let handle = actingApp(step.args), scenario.extensions.contains(where: { $0.id == handle }),
+           await host.pid(of: handle) == nil, case .failure(let e) = await host.launch(handle) {
+            return (.failed(.appNotRunning), "\(handle) could not be started: \(e)", handle)
+        }
         switch step.args {
         case .launch(let app):
             switch await host.launch(app) {
@@ -296,6 +302,21 @@ public enum ScenarioRunner {
         case .expectState(let app, let expectation):
             let differences = await stateDifferences(app, expectation, host: host, received: received)
             return (differences.isEmpty ? .ok : .failed(nil), differences.isEmpty ? "state as expected" : differences.joined(separator: "; "), app)
+        }
+    }
+
+    /// The app or extension whose code a step runs (`nil` for device-wide steps and checks).
+    private static func actingApp(_ args: StepArguments) -> String? {
+        switch args {
+        case .share(let from, _, _, _, _, _), .shareTargets(let from, _), .openURL(let from, _): from
+        case .copy(let app, _, _, _), .paste(let app, _, _), .save(let app, _, _), .open(let app, _, _, _),
+             .keychainSet(let app, _, _, _), .keychainGet(let app, _, _, _), .print(let app, _), .notify(let app, _, _),
+             .writeFile(let app, _, _, _), .readFile(let app, _), .protect(let app, _, _), .unprotect(let app, _),
+             .protectionInfo(let app, _):
+            app
+        case .launch, .kill, .signIn, .signOut, .switchIdentity, .wipe, .setPolicy, .advanceClock, .expectState,
+             .pause, .resume, .setNetwork, .setAllowedAccounts:
+            nil
         }
     }
 
