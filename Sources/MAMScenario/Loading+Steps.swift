@@ -108,6 +108,17 @@ extension Loading {
         func acct(_ key: String, unmanaged: Bool = false) -> Account {
             account(f[key]!, what: key, allowUnmanaged: unmanaged) ?? Account(upn: "")
         }
+        /// A save/open location's account (RULES.md §4): any account, declared or not — one
+        /// the device does not know is unmanaged, said as a warning in case it is a typo.
+        func locationAccount(_ key: String) -> Account? {
+            guard let x = f[key], !x.isNull, let name = reader.string(x, what: key) else { return nil }
+            if name.isEmpty { return Account(upn: "") }
+            if let known = accounts.first(where: { $0.account.matches(name) }) { return known.account }
+            let upns = accounts.map(\.account.upn)
+            let hint = Suggestion.closest(to: name, among: upns).map { " (did you mean \"\($0)\"?)" } ?? ""
+            reader.warn(x, "\(name) is not an account of this scenario\(hint): the location belongs to an account the device does not know, which is unmanaged")
+            return Account(upn: name)
+        }
         /// Optional account arguments: absent or null is nil; `""` is the unmanaged identity.
         func optionalAccount(_ key: String) -> Account? {
             guard let x = f[key], !x.isNull else { return nil }
@@ -135,10 +146,10 @@ extension Loading {
         case .paste: result = .paste(app: app(), as: optionalAccount("as"), window: optionalText("window"))
         case .save:
             let location = enumValue(f["location"]!, SaveLocation.self, what: "location")
-            result = .save(app: app(), location: location ?? .other, account: optionalAccount("account"))
+            result = .save(app: app(), location: location ?? .other, account: locationAccount("account"))
         case .open:
             let location = enumValue(f["location"]!, OpenLocation.self, what: "location")
-            result = .open(app: app(), location: location ?? .other, account: optionalAccount("account"), as: optionalAccount("as"))
+            result = .open(app: app(), location: location ?? .other, account: locationAccount("account"), as: optionalAccount("as"))
         case .keychainSet:
             result = .keychainSet(app: app(extensions: true), group: text("group"), key: text("key"), value: text("value"))
         case .keychainGet:
