@@ -8,14 +8,6 @@ struct GraphImportTests {
         try GraphPolicyImporter.importPolicies(Array(text.utf8), source: source)
     }
 
-    /// `text` as UTF-16LE with a BOM and CRLF line ends, as Intune's PowerShell exports are.
-    func utf16LEWithBOMAndCRLF(_ text: String) -> [UInt8] {
-        let crlf = text.replacingNewlines()
-        var bytes: [UInt8] = [0xFF, 0xFE]
-        for unit in crlf.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
-        return bytes
-    }
-
     @Test(arguments: ["icf-level-1-enterprise-basic-data-protection-iOS.json",
                       "icf-level-2-enterprise-enhanced-data-protection-iOS.json",
                       "icf-level-3-enterprise-high-data-protection-iOS.json"])

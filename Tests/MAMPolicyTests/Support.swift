@@ -88,3 +88,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// `text` as UTF-16LE with a BOM and CRLF line ends, as Intune's PowerShell exports are.
+func utf16LEWithBOMAndCRLF(_ text: String) -> [UInt8] {
+    let crlf = text.replacingNewlines()
+    var bytes: [UInt8] = [0xFF, 0xFE]
+    for unit in crlf.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+    return bytes
+}

@@ -1,0 +1,85 @@
+public import MAMModel
+
+/// One Intune targeted app configuration policy (Graph `targetedManagedAppConfiguration`,
+/// RULES.md §9): name/value settings for the SDK apps it targets, delivered to the managed
+/// accounts it is assigned to.
+public struct AppConfigPolicy: Sendable, Hashable {
+    /// The name scenarios use (`setAppConfig`); the display name when none is given.
+    public var name: String
+    public var displayName: String
+    /// `customSettings`, in document order.
+    public var settings: [KeyValuePair]
+    /// Targeted apps; empty = every SDK app.
+    public var apps: [BundleID]
+    /// Targeted accounts by UPN or OID; `nil` = every managed account.
+    public var accounts: [String]?
+    /// The tenant default: delivered with `__IsDefault = true`, answering only when no targeted
+    /// policy has the key.
+    public var isDefault: Bool
+
+    public init(name: String, displayName: String = "", settings: [KeyValuePair] = [], apps: [BundleID] = [],
+                accounts: [String]? = nil, isDefault: Bool = false) {
+        self.name = name
+        self.displayName = displayName
+        self.settings = settings
+        self.apps = apps
+        self.accounts = accounts
+        self.isDefault = isDefault
+    }
+
+    /// Whether the policy reaches `account` in `app`.
+    public func targets(_ app: AppDescriptor, account: Account) -> Bool {
+        if !apps.isEmpty, !apps.contains(where: { $0 == app.bundleID || $0 == (app.containingApp ?? app.bundleID) }) { return false }
+        guard let accounts else { return true }
+        return accounts.contains { account.matches($0) }
+    }
+
+    /// The dictionary the SDK hands the app: the settings (a later duplicate key wins, as a
+    /// dictionary would keep it), plus the default marker.
+    public var dictionary: [String: String] {
+        var d: [String: String] = [:]
+        for pair in settings { d[pair.name] = pair.value }
+        if isDefault { d[AppConfig.defaultMarker] = "true" }
+        return d
+    }
+}
+
+extension Enforcer {
+    /// `appConfigForAccountId`: the configuration `account` receives in `app` (RULES.md §9).
+    /// Only a managed account in an SDK app receives targeted configuration (it comes through
+    /// the Intune MAM service the account is enrolled with); anything else gets none.
+    public static func appConfig(for account: Account?, in app: AppDescriptor, policies: [AppConfigPolicy],
+                                 fleet: Fleet) -> AppConfig {
+        guard app.sdkIntegrated, let account, fleet.isManaged(account) else { return .empty }
+        let applying = policies.filter { $0.targets(app, account: account) }
+        // Targeted dictionaries first, in declaration order, then the default: the SDK's
+        // "any" answers with the first targeted value.
+        let ordered = applying.filter { !$0.isDefault } + applying.filter(\.isDefault)
+        return AppConfig(fullData: ordered.map(\.dictionary))
+    }
+
+    /// `isScreenCaptureAllowed` with the app configuration `account` receives in `app`
+    /// (RULES.md §7).
+    public static func screenCapture(as account: Account?, in app: AppDescriptor, policies: [AppConfigPolicy],
+                                     fleet: Fleet) -> Decision {
+        guard let e = fleet.managedEntry(account), let account else {
+            return .allowed("the screen shows unmanaged data: screen capture is not restricted")
+        }
+        let p = e.policy!
+        let config = appConfig(for: account, in: app, policies: policies, fleet: fleet)
+        let key = config.fullData.lazy.flatMap(\.keys).first { $0.lowercased() == screenCaptureConfigKey }
+        let control = key.flatMap { config.values(forKey: $0).first }
+        let flat = control.map { [screenCaptureConfigKey: $0] } ?? [:]
+        if isScreenCaptureAllowed(for: account, appConfig: flat, in: fleet) {
+            if p.allowedOutboundDataTransferDestinations == .allApps {
+                return .allowed("\(e.subject) sends org data to all apps: screen capture is allowed")
+            }
+            return .allowed("\(e.subject) sends org data to \(p.allowedOutboundDataTransferDestinations.rawValue), but the app configuration sets \(screenCaptureConfigKey) = \(control ?? ""): screen capture is allowed")
+        }
+        if p.screenCaptureConfigurationState == .blocked {
+            return .blocked(.screenCaptureBlocked, because: "\(e.subject) blocks screen capture (screenCaptureConfigurationState = blocked)")
+        }
+        let hint = control.map { "; \(screenCaptureConfigKey) is \"\($0)\", not Disabled" } ?? "; an app configuration with \(screenCaptureConfigKey) = Disabled would allow it"
+        return .blocked(.screenCaptureBlocked, because: "\(e.subject) sends org data to \(p.allowedOutboundDataTransferDestinations.rawValue), not to all apps: screen capture of org data is blocked\(hint)")
+    }
+}
