@@ -2218,6 +2218,96 @@ void   mamsim__v2__share_targets__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__share_targets__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__app_config_query__init
+                     (Mamsim__V2__AppConfigQuery         *message)
+{
+  static const Mamsim__V2__AppConfigQuery init_value = MAMSIM__V2__APP_CONFIG_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__app_config_query__get_packed_size
+                     (const Mamsim__V2__AppConfigQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__app_config_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__app_config_query__pack
+                     (const Mamsim__V2__AppConfigQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__app_config_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__app_config_query__pack_to_buffer
+                     (const Mamsim__V2__AppConfigQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__app_config_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__AppConfigQuery *
+       mamsim__v2__app_config_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__AppConfigQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__app_config_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__app_config_query__free_unpacked
+                     (Mamsim__V2__AppConfigQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__app_config_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__screen_capture__init
+                     (Mamsim__V2__ScreenCapture         *message)
+{
+  static const Mamsim__V2__ScreenCapture init_value = MAMSIM__V2__SCREEN_CAPTURE__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__screen_capture__get_packed_size
+                     (const Mamsim__V2__ScreenCapture *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__screen_capture__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__screen_capture__pack
+                     (const Mamsim__V2__ScreenCapture *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__screen_capture__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__screen_capture__pack_to_buffer
+                     (const Mamsim__V2__ScreenCapture *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__screen_capture__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ScreenCapture *
+       mamsim__v2__screen_capture__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ScreenCapture *)
+     protobuf_c_message_unpack (&mamsim__v2__screen_capture__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__screen_capture__free_unpacked
+                     (Mamsim__V2__ScreenCapture *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__screen_capture__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message)
 {
@@ -2531,6 +2621,102 @@ void   mamsim__v2__share_target_list__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &mamsim__v2__share_target_list__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__key_value__init
+                     (Mamsim__V2__KeyValue         *message)
+{
+  static const Mamsim__V2__KeyValue init_value = MAMSIM__V2__KEY_VALUE__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__key_value__get_packed_size
+                     (const Mamsim__V2__KeyValue *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__key_value__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__key_value__pack
+                     (const Mamsim__V2__KeyValue *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__key_value__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__key_value__pack_to_buffer
+                     (const Mamsim__V2__KeyValue *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__key_value__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__KeyValue *
+       mamsim__v2__key_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__KeyValue *)
+     protobuf_c_message_unpack (&mamsim__v2__key_value__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__key_value__free_unpacked
+                     (Mamsim__V2__KeyValue *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__key_value__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__app_config_data__dictionary__init
+                     (Mamsim__V2__AppConfigData__Dictionary         *message)
+{
+  static const Mamsim__V2__AppConfigData__Dictionary init_value = MAMSIM__V2__APP_CONFIG_DATA__DICTIONARY__INIT;
+  *message = init_value;
+}
+void   mamsim__v2__app_config_data__init
+                     (Mamsim__V2__AppConfigData         *message)
+{
+  static const Mamsim__V2__AppConfigData init_value = MAMSIM__V2__APP_CONFIG_DATA__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__app_config_data__get_packed_size
+                     (const Mamsim__V2__AppConfigData *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__app_config_data__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__app_config_data__pack
+                     (const Mamsim__V2__AppConfigData *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__app_config_data__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__app_config_data__pack_to_buffer
+                     (const Mamsim__V2__AppConfigData *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__app_config_data__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__AppConfigData *
+       mamsim__v2__app_config_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__AppConfigData *)
+     protobuf_c_message_unpack (&mamsim__v2__app_config_data__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__app_config_data__free_unpacked
+                     (Mamsim__V2__AppConfigData *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__app_config_data__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   mamsim__v2__service_result__init
@@ -5459,7 +5645,63 @@ const ProtobufCMessageDescriptor mamsim__v2__share_targets__descriptor =
   (ProtobufCMessageInit) mamsim__v2__share_targets__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[17] =
+static const ProtobufCFieldDescriptor mamsim__v2__app_config_query__field_descriptors[1] =
+{
+  {
+    "account",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__AppConfigQuery, account),
+    &mamsim__v2__account_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__app_config_query__field_indices_by_name[] = {
+  0,   /* field[0] = account */
+};
+static const ProtobufCIntRange mamsim__v2__app_config_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__app_config_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.AppConfigQuery",
+  "AppConfigQuery",
+  "Mamsim__V2__AppConfigQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__AppConfigQuery),
+  1,
+  mamsim__v2__app_config_query__field_descriptors,
+  mamsim__v2__app_config_query__field_indices_by_name,
+  1,  mamsim__v2__app_config_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__app_config_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define mamsim__v2__screen_capture__field_descriptors NULL
+#define mamsim__v2__screen_capture__field_indices_by_name NULL
+#define mamsim__v2__screen_capture__number_ranges NULL
+const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ScreenCapture",
+  "ScreenCapture",
+  "Mamsim__V2__ScreenCapture",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ScreenCapture),
+  0,
+  mamsim__v2__screen_capture__field_descriptors,
+  mamsim__v2__screen_capture__field_indices_by_name,
+  0,  mamsim__v2__screen_capture__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__screen_capture__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[19] =
 {
   {
     "write_file",
@@ -5642,6 +5884,30 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "app_config",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, app_config),
+    &mamsim__v2__app_config_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "screen_capture",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, screen_capture),
+    &mamsim__v2__screen_capture__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -5667,6 +5933,7 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
   },
 };
 static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
+  15,   /* field[15] = app_config */
   11,   /* field[11] = can_open */
   10,   /* field[10] = can_save */
   8,   /* field[8] = copy */
@@ -5679,17 +5946,19 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   3,   /* field[3] = protect */
   5,   /* field[5] = protection_info */
   1,   /* field[1] = read_file */
+  16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
-  16,   /* field[16] = thread */
+  18,   /* field[18] = thread */
   4,   /* field[4] = unprotect */
-  15,   /* field[15] = window */
+  17,   /* field[17] = window */
   0,   /* field[0] = write_file */
 };
-static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[2 + 1] =
+static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
-  { 100, 15 },
-  { 0, 17 }
+  { 20, 15 },
+  { 100, 17 },
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -5699,10 +5968,10 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  17,
+  19,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
-  2,  mamsim__v2__service_request__number_ranges,
+  3,  mamsim__v2__service_request__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__service_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -5999,7 +6268,134 @@ const ProtobufCMessageDescriptor mamsim__v2__share_target_list__descriptor =
   (ProtobufCMessageInit) mamsim__v2__share_target_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[8] =
+static const ProtobufCFieldDescriptor mamsim__v2__key_value__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__KeyValue, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__KeyValue, value),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__key_value__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange mamsim__v2__key_value__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__key_value__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.KeyValue",
+  "KeyValue",
+  "Mamsim__V2__KeyValue",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__KeyValue),
+  2,
+  mamsim__v2__key_value__field_descriptors,
+  mamsim__v2__key_value__field_indices_by_name,
+  1,  mamsim__v2__key_value__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__key_value__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__app_config_data__dictionary__field_descriptors[1] =
+{
+  {
+    "entries",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__AppConfigData__Dictionary, n_entries),
+    offsetof(Mamsim__V2__AppConfigData__Dictionary, entries),
+    &mamsim__v2__key_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__app_config_data__dictionary__field_indices_by_name[] = {
+  0,   /* field[0] = entries */
+};
+static const ProtobufCIntRange mamsim__v2__app_config_data__dictionary__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__app_config_data__dictionary__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.AppConfigData.Dictionary",
+  "Dictionary",
+  "Mamsim__V2__AppConfigData__Dictionary",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__AppConfigData__Dictionary),
+  1,
+  mamsim__v2__app_config_data__dictionary__field_descriptors,
+  mamsim__v2__app_config_data__dictionary__field_indices_by_name,
+  1,  mamsim__v2__app_config_data__dictionary__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__app_config_data__dictionary__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__app_config_data__field_descriptors[1] =
+{
+  {
+    "dictionaries",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__AppConfigData, n_dictionaries),
+    offsetof(Mamsim__V2__AppConfigData, dictionaries),
+    &mamsim__v2__app_config_data__dictionary__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__app_config_data__field_indices_by_name[] = {
+  0,   /* field[0] = dictionaries */
+};
+static const ProtobufCIntRange mamsim__v2__app_config_data__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__app_config_data__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.AppConfigData",
+  "AppConfigData",
+  "Mamsim__V2__AppConfigData",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__AppConfigData),
+  1,
+  mamsim__v2__app_config_data__field_descriptors,
+  mamsim__v2__app_config_data__field_indices_by_name,
+  1,  mamsim__v2__app_config_data__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__app_config_data__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[9] =
 {
   {
     "verdict",
@@ -6097,8 +6493,21 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "app_config",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, app_config),
+    &mamsim__v2__app_config_data__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
+  8,   /* field[8] = app_config */
   2,   /* field[2] = data */
   1,   /* field[1] = file */
   4,   /* field[4] = keychain */
@@ -6108,11 +6517,12 @@ static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
   7,   /* field[7] = share_targets */
   0,   /* field[0] = verdict */
 };
-static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[2 + 1] =
+static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 8 }
+  { 20, 8 },
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
 {
@@ -6122,10 +6532,10 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   "Mamsim__V2__ServiceResult",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceResult),
-  8,
+  9,
   mamsim__v2__service_result__field_descriptors,
   mamsim__v2__service_result__field_indices_by_name,
-  2,  mamsim__v2__service_result__number_ranges,
+  3,  mamsim__v2__service_result__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__service_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

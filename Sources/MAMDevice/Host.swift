@@ -83,6 +83,7 @@ public final class Host {
                     directory: configuration.deviceDirectory, fleet: configuration.fleet, policies: configuration.extraPolicies,
                     clockStart: configuration.clockStart ?? DeviceState.defaultClockStart)
                 if let online = configuration.networkOnline { try state.setNetwork(online: online) }
+                try state.loadAppConfigPolicies(initial: configuration.appConfigs)
             } catch {
                 throw HostError.deviceState("\(error)")
             }
@@ -328,6 +329,60 @@ public final class Host {
                 if remaining == 0 { completion(.success(applies)) }
             }
         }
+    }
+
+    /// The admin changes an app configuration policy (`settings`; `nil` removes it). Running
+    /// apps whose configuration changes for one of their managed accounts are told
+    /// (`appConfigChanged`) before `completion` runs. The name must be one the device knows:
+    /// in force now, or declared at start (a removed policy can come back).
+    public func setAppConfig(named name: String, settings: [KeyValuePair]?, _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
+        owner.check()
+        var policies = state.appConfigPolicies
+        let index = policies.firstIndex { $0.name == name }
+        let declared = configuration.appConfigs.first { $0.name == name }
+        guard let base = index.map({ policies[$0] }) ?? declared else {
+            let known = Set(policies.map(\.name) + configuration.appConfigs.map(\.name)).sorted()
+            return completion(.failure(DeviceStateError(.badRequest, "no app configuration named \"\(name)\"; the device knows \(known.isEmpty ? "none" : known.joined(separator: ", "))")))
+        }
+        let running = registry.specs.filter { $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated && supervisor.readyChild($0.key) != nil }
+        let identities = Identities(state: state)
+        func snapshot() -> [String: AppConfig] {
+            var out: [String: AppConfig] = [:]
+            for spec in running {
+                for account in (try? identities.accounts(of: spec)) ?? [] where state.fleet.isManaged(account) {
+                    out[spec.handle + "\u{0}" + account.description] = try? state.appConfig(app: spec.bundleID, account: account)
+                }
+            }
+            return out
+        }
+        let before = snapshot()
+        if let settings {
+            var updated = base
+            updated.settings = settings
+            if let index { policies[index] = updated } else { policies.append(updated) }
+        } else if let index {
+            policies.remove(at: index)
+        }
+        do {
+            try state.setAppConfigPolicies(policies)
+        } catch {
+            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
+        }
+        audit.record(verb: "setAppConfig", source: "device", decision: "ok",
+                     explanation: settings.map { "app configuration \"\(name)\" now has \($0.count) setting(s)" } ?? "app configuration \"\(name)\" removed")
+        let after = snapshot()
+        let changed = after.keys.filter { before[$0] != after[$0] }.sorted()
+        var remaining = changed.count
+        guard remaining > 0 else { return completion(.success(0)) }
+        for key in changed {
+            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            guard let spec = registry.specs.first(where: { $0.handle == parts[0] }) else { remaining -= 1; continue }
+            supervisor.notify(spec, SDKNotification(kind: .appConfigChanged, account: parts[1])) {
+                remaining -= 1
+                if remaining == 0 { completion(.success(changed.count)) }
+            }
+        }
+        if remaining == 0 { completion(.success(changed.count)) }
     }
 
     /// Turns the device's network on or off (`setNetwork`): check-ins need it.

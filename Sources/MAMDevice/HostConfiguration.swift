@@ -81,6 +81,9 @@ public struct HostConfiguration: Sendable {
     public var extraPolicies: [IosManagedAppProtection] = []
     /// The simulated clock at first start.
     public var clockStart: Instant?
+    /// Intune targeted app configuration policies at first start (RULES.md §9); a device
+    /// directory that stored run-time changes keeps those.
+    public var appConfigs: [AppConfigPolicy] = []
     /// The network at start (`device.network`); `nil` keeps what the device directory holds.
     public var networkOnline: Bool?
     /// Path of the generic app runtime.

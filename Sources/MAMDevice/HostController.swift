@@ -79,6 +79,13 @@ public final class HostController: Sendable {
         await sync(.failure(.shuttingDown)) { $0.pause(app) }
     }
 
+    /// Changes (`settings`) or removes (`nil`) an app configuration policy; returns how many
+    /// running app/account pairs saw their configuration change (each was notified).
+    public func setAppConfig(named name: String, settings: [KeyValuePair]?) async -> Result<Int, DeviceStateError> {
+        await onHost({ host, done in host.setAppConfig(named: name, settings: settings) { done($0) } },
+                     orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
+    }
+
     public func setNetwork(online: Bool) async -> Result<Void, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
             Result { () throws(any Error) in try host.setNetwork(online: online) }.mapError(Self.stateError)

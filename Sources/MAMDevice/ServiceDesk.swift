@@ -65,7 +65,8 @@ final class ServiceDesk {
         case .notify(let account, _): ("notify", "", "", account)
         case .keychainSet(let group, _, _): ("keychainSet", "keychain \(group)", "", "")
         case .keychainGet(let group, _): ("keychainGet", "keychain \(group)", "", "")
-        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .shareTargets: nil
+        case .screenCapture: ("screenCapture", "", "", "")
+        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .shareTargets, .appConfig: nil
         }
     }
 
@@ -125,6 +126,16 @@ final class ServiceDesk {
             return ServiceResult(.allowed(n.decision.explanation), .notification(shown: shown))
         case .shareTargets(let types):
             return ServiceResult(.allowed("the share sheet"), .shareTargets(try shareTargets(app, types: types, in: context)))
+        case .appConfig(let account):
+            let who = try account.map { try signedIn($0, to: app) } ?? current(app, context)
+            let config = try state.appConfig(app: bundle, account: who)
+            let why = config.fullData.isEmpty
+                ? "no app configuration for \(who.map(\.description) ?? "the unmanaged identity") in \(bundle)"
+                : "\(config.fullData.count) app configuration polic\(config.fullData.count == 1 ? "y" : "ies") for \(who.map(\.description) ?? "") in \(bundle)"
+            return ServiceResult(.allowed(why), .appConfig(config.fullData))
+        case .screenCapture:
+            return ServiceResult(Verdict(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
+                                                                policies: state.appConfigPolicies, fleet: fleet)))
         }
     }
 
@@ -134,10 +145,10 @@ final class ServiceDesk {
     private func refusedAfterConditionalLaunch(_ request: ServiceRequest, for app: AppSpec, in context: ServiceContext) throws -> Verdict? {
         let acting: Account?
         switch request {
-        case .copy, .print, .canSave, .shareTargets: acting = try current(app, context)
+        case .copy, .print, .canSave, .shareTargets, .screenCapture: acting = try current(app, context)
         case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
         case .notify(let account, _): acting = try signedIn(account, to: app)
-        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet: return nil
+        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig: return nil
         }
         guard let acting, fleet.isManaged(acting), let why = try state.accessBlock(app: app.bundleID) else { return nil }
         return .blocked(.conditionalLaunch, "\(app.bundleID) has no access to \(acting)'s data: \(why)")

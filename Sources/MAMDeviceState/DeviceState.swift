@@ -52,6 +52,8 @@ public final class DeviceState {
     private(set) var policyCatalog: [String: IosManagedAppProtection] = [:]
     /// The simulated clock (RULES.md §8); persisted on every change.
     public internal(set) var now: Instant
+    /// The Intune app configuration policies in force (`loadAppConfigPolicies`).
+    public internal(set) var appConfigPolicies: [AppConfigPolicy] = []
 
     /// The clock of a new device directory when the caller gives none: 2026-01-01T00:00:00Z.
     public static let defaultClockStart = Instant(secondsSince1970: 1_767_225_600)

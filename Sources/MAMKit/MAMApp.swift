@@ -19,6 +19,9 @@ public final class MAMApp: Sendable {
     public let welcome: Welcome
     /// Items delivered to this app, in order, each exactly once.
     public let deliveries: AsyncStream<Deliver>
+    /// SDK notifications (policy or app configuration changed, restart…), in order; the host
+    /// learns the app took each one.
+    public let notifications: AsyncStream<SDKNotification>
     private let thread: LoopThread
     private let channel: ChannelBox
 
@@ -32,6 +35,7 @@ public final class MAMApp: Sendable {
     public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3) async throws -> MAMApp {
         let box = ChannelBox()
         let (deliveries, deliveryInput) = AsyncStream.makeStream(of: Deliver.self)
+        let (notifications, notificationInput) = AsyncStream.makeStream(of: SDKNotification.self)
         let welcome = Mutex<CheckedContinuation<Welcome, any Error>?>(nil)
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: fd)
@@ -40,8 +44,16 @@ public final class MAMApp: Sendable {
                 deliveryInput.yield(deliver)
                 return true
             }
+            channel.onCommand = { command, reply in
+                guard case .notification(let n) = command else {
+                    return reply(.error(.badRequest, "this app answers no \(command.name) command"))
+                }
+                notificationInput.yield(n)
+                reply(.notified)
+            }
             channel.onClose = { why in
                 deliveryInput.finish()
+                notificationInput.finish()
                 welcome.withLock { $0.take() }?.resume(throwing: MAMKitError.channelClosed(why))
             }
             channel.onWelcome = { w in welcome.withLock { $0.take() }?.resume(returning: w) }
@@ -53,12 +65,14 @@ public final class MAMApp: Sendable {
                 if let w = box.channel?.welcome { welcome.withLock { $0.take() }?.resume(returning: w) }
             }
         }
-        return MAMApp(welcome: w, deliveries: deliveries, thread: thread, channel: box)
+        return MAMApp(welcome: w, deliveries: deliveries, notifications: notifications, thread: thread, channel: box)
     }
 
-    private init(welcome: Welcome, deliveries: AsyncStream<Deliver>, thread: LoopThread, channel: ChannelBox) {
+    private init(welcome: Welcome, deliveries: AsyncStream<Deliver>, notifications: AsyncStream<SDKNotification>,
+                 thread: LoopThread, channel: ChannelBox) {
         self.welcome = welcome
         self.deliveries = deliveries
+        self.notifications = notifications
         self.thread = thread
         self.channel = channel
     }
@@ -129,6 +143,20 @@ public final class MAMApp: Sendable {
     public func unprotect(_ data: [UInt8]) async -> [UInt8]? {
         let r = await service(.unprotect(data: data))
         return r.isAllowed ? r.data : nil
+    }
+
+    /// `IntuneMAMAppConfigManager appConfigForAccountId`: the Intune app configuration
+    /// `account` receives here (`nil` = the calling task's identity: thread ?? main window ??
+    /// process). `nil` when the host cannot answer.
+    public func appConfig(for account: String? = nil) async -> AppConfig? {
+        let r = await service(.appConfig(account: account))
+        guard r.isAllowed, case .appConfig(let data) = r.value else { return nil }
+        return AppConfig(fullData: data)
+    }
+
+    /// `isScreenCaptureAllowed` for what `window` shows.
+    public func isScreenCaptureAllowed(window: String = "") async -> Bool {
+        await service(.screenCapture, window: window).isAllowed
     }
 
     /// Runs `body` with the channel on its loop thread and returns what it passes to `done`.

@@ -39,6 +39,9 @@ extension Loading {
         .unprotect: (["app", "path"], []),
         .protectionInfo: (["app", "path"], []),
         .openURL: (["from", "url"], []),
+        .appConfig: (["app", "key", "type"], ["account", "query"]),
+        .setAppConfig: (["name"], ["settings", "remove"]),
+        .screenCapture: (["app"], ["window"]),
     ]
 
     func readSteps(_ v: Located) -> [Step] {
@@ -197,6 +200,43 @@ extension Loading {
         case .unprotect: result = .unprotect(app: app(extensions: true), path: text("path"))
         case .protectionInfo: result = .protectionInfo(app: app(extensions: true), path: text("path"))
         case .openURL: result = .openURL(from: app("from", extensions: true), url: text("url"))
+        case .appConfig:
+            let type = enumValue(f["type"]!, AppConfigValueType.self, what: "type") ?? .string
+            var query = AppConfigLookup.value
+            if let x = f["query"], let q = enumValue(x, AppConfigLookup.self, what: "query") {
+                let fits: Set<AppConfigLookup> = type == .bool ? [.value, .all, .any, .or, .and] : [.value, .all, .any, .min, .max]
+                if fits.contains(q) { query = q } else {
+                    reader.error(x, "query \(q) does not apply to \(type) values; use one of \(AppConfigLookup.allCases.filter(fits.contains).map(\.rawValue).joined(separator: ", "))")
+                }
+            }
+            result = .appConfig(app: app(extensions: true), account: optionalAccount("account"), key: text("key"), type: type, query: query)
+        case .setAppConfig:
+            let name = text("name")
+            if !appConfigs.contains(where: { $0.name == name }) {
+                let names = appConfigs.map(\.name)
+                reader.error(f["name"]!, "no app configuration named \"\(name)\"" + (Suggestion.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" }
+                    ?? (names.isEmpty ? "; declare it under appConfigs:" : "; the app configurations are: \(names.joined(separator: ", "))")))
+            }
+            let remove = f["remove"].flatMap { reader.bool($0, what: "remove") } ?? false
+            var settings: [KeyValuePair]?
+            if let x = f["settings"] {
+                if remove { reader.error(x, "setAppConfig takes settings: or remove: true, not both") }
+                if case .mapping(let m) = x.node {
+                    settings = m.compactMap { k, value in
+                        guard case .scalar(let s) = value else {
+                            reader.error(Located(node: value, path: x.child(k.scalar?.string ?? "")), "a setting's value must be text, a number or a boolean")
+                            return nil
+                        }
+                        return KeyValuePair(name: k.scalar?.string ?? "", value: s.string)
+                    }
+                } else {
+                    reader.error(x, "settings must be a mapping of keys to values, but it is \(x.shape)")
+                }
+            } else if !remove {
+                reader.error(v, "setAppConfig needs settings: (the new key/value pairs) or remove: true")
+            }
+            result = .setAppConfig(name: name, settings: remove ? nil : (settings ?? []))
+        case .screenCapture: result = .screenCapture(app: app(extensions: true), window: optionalText("window"))
         case .expectState:
             // `window` says where to look, not what to check.
             let checks = spec.optional.filter { $0 != "window" }
@@ -341,15 +381,18 @@ extension Loading {
         case blocked = "{blocked: REASON}", failedBecause = "{failed: REASON}", targets = "{targets: [ids]}"
         case pasted = "{pasted: \"text\"}", value = "{value: \"...\"}", error = "{error: CODE}", shown = "{shown: \"text\"}"
         case text = "{text: \"...\"}", owner = "{owner: ACCOUNT}", none
+        case configValue = "{value: X, conflict?: BOOL}", configValues = "{values: [..], conflict?: BOOL}"
     }
 
     static func outcomes(of verb: Verb) -> [OutcomeForm] {
         switch verb {
         case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState,
-             .pause, .resume, .setNetwork, .setAllowedAccounts, .writeFile, .protect, .unprotect:
+             .pause, .resume, .setNetwork, .setAllowedAccounts, .writeFile, .protect, .unprotect, .setAppConfig:
             [.ok, .blocked, .failedBecause]
         case .readFile: [.text, .blocked, .failedBecause]
         case .protectionInfo: [.owner, .none]
+        case .appConfig: [.configValue, .configValues, .none]
+        case .screenCapture: [.allowed, .blocked]
         case .switchIdentity: [.success, .canceled, .notAllowed, .failed, .failedBecause]
         case .share, .openURL: [.delivered, .blocked, .failedBecause]
         case .shareTargets: [.targets]
@@ -378,6 +421,20 @@ extension Loading {
             }
             result = e
             form = f
+        case .mapping where verb == .appConfig:
+            // `{value: X}` or `{values: [..]}`, with an optional `conflict: true|false`.
+            guard let f = reader.fields(v, allowed: ["value", "values", "conflict"], what: "an appConfig outcome") else { return nil }
+            let conflict = f["conflict"].flatMap { reader.bool($0, what: "conflict") }
+            if let x = f["value"], !f.has("values") {
+                guard let text = reader.string(x, what: "value") else { return nil }
+                (result, form) = (.configValue(text, conflict: conflict), .configValue)
+            } else if let x = f["values"], !f.has("value") {
+                guard let texts = reader.strings(x, what: "values") else { return nil }
+                (result, form) = (.configValues(texts, conflict: conflict), .configValues)
+            } else {
+                reader.error(v, "an appConfig outcome has value: or values: (and conflict: when it matters), or is none")
+                return nil
+            }
         case .mapping(let m) where m.count == 1:
             let key = m.keys.first!.scalar?.string ?? ""
             let x = Located(node: m.values.first!, path: v.child(key))

@@ -24,6 +24,8 @@ public struct Scenario: Sendable {
     public var allowedAccounts: [String]?
     public var apps: [ScenarioApp]
     public var extensions: [ScenarioExtension]
+    /// `appConfigs:` — Intune targeted app configuration policies (v1.1).
+    public var appConfigs: [AppConfigPolicy] = []
     public var steps: [Step]
     /// Things accepted but worth a look: policy import warnings, unresolved build settings,
     /// manifest notes.

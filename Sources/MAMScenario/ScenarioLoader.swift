@@ -83,8 +83,10 @@ final class Loading {
     var accounts: [ScenarioAccount] = []
     var apps: [ScenarioApp] = []
     var extensions: [ScenarioExtension] = []
+    var appConfigs: [AppConfigPolicy] = []
 
-    static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps"]
+    static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
+                               "appConfigs"]
 
     init(file: URL, buildSettings: BuildSettings) {
         self.file = file
@@ -107,6 +109,7 @@ final class Loading {
         let allowed = section("allowedAccounts").flatMap(readAllowedAccounts)
         if let v = section("apps") { readApps(v) }
         if let v = section("extensions") { readExtensions(v) }
+        if let v = section("appConfigs") { readAppConfigs(v) }
         var steps: [Step] = []
         if let v = section("steps") { steps = readSteps(v) }
 
@@ -114,7 +117,7 @@ final class Loading {
             throw ScenarioError(problems: reader.errors)
         }
         return Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
-                        allowedAccounts: allowed, apps: apps, extensions: extensions, steps: steps,
+                        allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, steps: steps,
                         warnings: reader.warnings, fleet: buildFleet(device: device, allowed: allowed))
     }
 

@@ -33,6 +33,7 @@ public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConverti
     // v1.1
     case pause, resume, setNetwork, setAllowedAccounts
     case writeFile, readFile, protect, unprotect, protectionInfo, openURL
+    case appConfig, setAppConfig, screenCapture
 
     public var description: String { rawValue }
 }
@@ -84,6 +85,11 @@ public enum StepArguments: Sendable, Hashable {
     case protectionInfo(app: String, path: String)
     /// The app opens `url` from the data it shows (a link, a custom scheme).
     case openURL(from: String, url: String)
+    /// Reads an Intune app configuration value (`account` absent: the app's current identity).
+    case appConfig(app: String, account: Account?, key: String, type: AppConfigValueType, query: AppConfigLookup)
+    /// The admin changes (`settings`) or removes (`nil`) an app configuration policy.
+    case setAppConfig(name: String, settings: [KeyValuePair]?)
+    case screenCapture(app: String, window: String?)
 
     public var verb: Verb {
         switch self {
@@ -116,8 +122,22 @@ public enum StepArguments: Sendable, Hashable {
         case .unprotect: .unprotect
         case .protectionInfo: .protectionInfo
         case .openURL: .openURL
+        case .appConfig: .appConfig
+        case .setAppConfig: .setAppConfig
+        case .screenCapture: .screenCapture
         }
     }
+}
+
+/// The type an `appConfig` step reads a value as (`IntuneMAMAppConfig`'s typed getters).
+public enum AppConfigValueType: String, Sendable, Hashable, CaseIterable {
+    case bool, number, string
+}
+
+/// How an `appConfig` step resolves several values: `value`/`any` the first, `all` every one,
+/// `or`/`and` for booleans, `min`/`max` for numbers and strings.
+public enum AppConfigLookup: String, Sendable, Hashable, CaseIterable {
+    case value, all, any, or, and, min, max
 }
 
 /// What `expectState` checks in one app; `nil` fields are not checked.
@@ -229,8 +249,12 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case text(String)
     /// `{owner: X}`: the owner `protectionInfo` reports (`Account(upn: "")` = unowned).
     case owner(Account)
-    /// `none`: nothing to report (an unprotected file).
+    /// `none`: nothing to report (an unprotected file, a configuration key with no value).
     case none
+    /// `{value: X}` of `appConfig`, with `conflict:` when given.
+    case configValue(String, conflict: Bool?)
+    /// `{values: [..]}` of `appConfig` (order-insensitive), with `conflict:` when given.
+    case configValues([String], conflict: Bool?)
 
     public var description: String {
         switch self {
@@ -251,6 +275,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .text(let t): "{text: \"\(t)\"}"
         case .owner(let a): "{owner: \"\(a.description)\"}"
         case .none: "none"
+        case .configValue(let v, let c): "{value: \"\(v)\"\(c.map { ", conflict: \($0)" } ?? "")}"
+        case .configValues(let v, let c): "{values: [\(v.joined(separator: ", "))]\(c.map { ", conflict: \($0)" } ?? "")}"
         }
     }
 }

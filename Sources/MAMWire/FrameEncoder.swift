@@ -416,6 +416,14 @@ public enum FrameEncoder {
             q.pointee.type_identifiers = arena.stringArray(types)
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS
             p.pointee.share_targets = q
+        case .appConfig(let account):
+            let q = arena.message(Mamsim__V2__AppConfigQuery.self, mamsim__v2__app_config_query__init)
+            q.pointee.account = accountRef(account, arena)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_APP_CONFIG
+            p.pointee.app_config = q
+        case .screenCapture:
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE
+            p.pointee.screen_capture = arena.message(Mamsim__V2__ScreenCapture.self, mamsim__v2__screen_capture__init)
         }
         return p
     }
@@ -467,6 +475,28 @@ public enum FrameEncoder {
             q.pointee.handles = arena.stringArray(handles)
             p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS
             p.pointee.share_targets = q
+        case .appConfig(let dictionaries):
+            let c = arena.message(Mamsim__V2__AppConfigData.self, mamsim__v2__app_config_data__init)
+            let list = arena.pointerArray(Mamsim__V2__AppConfigData__Dictionary.self, count: dictionaries.count)
+            for (i, dict) in dictionaries.enumerated() {
+                let d = arena.message(Mamsim__V2__AppConfigData__Dictionary.self, mamsim__v2__app_config_data__dictionary__init)
+                // Sorted, so the same configuration always encodes to the same bytes.
+                let pairs = dict.sorted { $0.key < $1.key }
+                let entries = arena.pointerArray(Mamsim__V2__KeyValue.self, count: pairs.count)
+                for (j, pair) in pairs.enumerated() {
+                    let e = arena.message(Mamsim__V2__KeyValue.self, mamsim__v2__key_value__init)
+                    e.pointee.key = arena.string(pair.key)
+                    e.pointee.value = arena.string(pair.value)
+                    entries?[j] = e
+                }
+                d.pointee.n_entries = pairs.count
+                d.pointee.entries = entries
+                list?[i] = d
+            }
+            c.pointee.n_dictionaries = dictionaries.count
+            c.pointee.dictionaries = list
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG
+            p.pointee.app_config = c
         }
         return p
     }

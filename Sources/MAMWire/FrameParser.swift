@@ -258,6 +258,10 @@ public enum FrameParser {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS:
             let s = r.share_targets.pointee
             return .shareTargets(types: strings(s.type_identifiers, s.n_type_identifiers))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_APP_CONFIG:
+            return .appConfig(account: accountRef(r.app_config.pointee.account))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE:
+            return .screenCapture
         default:
             throw .missingField("service_request.call")
         }
@@ -291,6 +295,23 @@ public enum FrameParser {
         case MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS:
             let s = r.share_targets.pointee
             value = .shareTargets(strings(s.handles, s.n_handles))
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG:
+            let c = r.app_config.pointee
+            var dictionaries: [[String: String]] = []
+            if let list = c.dictionaries {
+                dictionaries.reserveCapacity(c.n_dictionaries)
+                for i in 0..<c.n_dictionaries {
+                    var d: [String: String] = [:]
+                    if let dict = list[i]?.pointee, let entries = dict.entries {
+                        for j in 0..<dict.n_entries {
+                            guard let e = entries[j]?.pointee else { continue }
+                            d[str(e.key)] = str(e.value)
+                        }
+                    }
+                    dictionaries.append(d)
+                }
+            }
+            value = .appConfig(dictionaries)
         default:
             throw .badEnum(field: "service_result.value", value: Int32(bitPattern: r.value_case.rawValue))
         }

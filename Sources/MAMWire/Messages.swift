@@ -370,6 +370,10 @@ public enum ServiceRequest: Sendable, Hashable {
     case notify(account: String, text: String)
     /// Answered with `.shareTargets` (handles).
     case shareTargets(types: [String])
+    /// `appConfigForAccountId` (`nil` = the app's current identity); answered with `.appConfig`.
+    case appConfig(account: String?)
+    /// `isScreenCaptureAllowed` for the call's window; the verdict answers.
+    case screenCapture
 
     public var name: String {
         switch self {
@@ -388,6 +392,8 @@ public enum ServiceRequest: Sendable, Hashable {
         case .print: "print"
         case .notify: "notify"
         case .shareTargets: "share_targets"
+        case .appConfig: "app_config"
+        case .screenCapture: "screen_capture"
         }
     }
 }
@@ -435,6 +441,8 @@ public enum ServiceValue: Sendable, Hashable {
     case paste(text: String)
     case notification(shown: String)
     case shareTargets([String])
+    /// The configuration's dictionaries (`AppConfig.fullData`).
+    case appConfig([[String: String]])
 }
 
 /// Where an app makes a service call from (RULES.md §1): the window (scene) a UI call is for

@@ -117,3 +117,24 @@ struct SingleManagedAccountTests {
         #expect(again.fleet.isManaged(World.bob))
     }
 }
+
+/// RULES.md §9: the app configuration the admin set at run time survives a host restart.
+@Suite("App configuration on the device")
+struct AppConfigStateTests {
+    @Test func aRunTimeChangeIsStoredAndWinsOverTheScenarioAtRestart() throws {
+        let dir = try DeviceDirectory()
+        let initial = [AppConfigPolicy(name: "sales", settings: [KeyValuePair(name: "serverUrl", value: "https://a")])]
+        do {
+            let device = try dir.open()
+            try device.loadAppConfigPolicies(initial: initial)
+            #expect(try device.appConfig(app: World.mail, account: World.alice).values(forKey: "serverUrl") == ["https://a"])
+            var changed = initial
+            changed[0].settings = [KeyValuePair(name: "serverUrl", value: "https://b")]
+            try device.setAppConfigPolicies(changed)
+        }
+        let again = try dir.open()
+        try again.loadAppConfigPolicies(initial: initial)
+        #expect(try again.appConfig(app: World.mail, account: World.alice).values(forKey: "serverUrl") == ["https://b"])
+        #expect(try again.appConfig(app: World.mail, account: World.bob).fullData.isEmpty, "bob is unmanaged")
+    }
+}

@@ -128,4 +128,45 @@ import Testing
             #expect(error.description.contains(#"steps[0].expectState.notifications[0]: unknown notification "policyChnged"; did you mean "policyChanged"?"#), "\(error)")
         }
     }
+
+    @Test func appConfigMistakesNameTheKeyAndTheFix() throws {
+        let text = """
+            appConfigs:
+              - name: sales
+              - name: tenant
+                settings: {theme: [blue]}
+            apps:
+              - {id: mail, bundle: com.contoso.mail}
+            steps:
+              - appConfig: {app: mail, key: k, type: bool, query: max}
+              - setAppConfig: {name: tenent, settings: {a: b}}
+              - setAppConfig: {name: tenant}
+            """
+        do {
+            _ = try ScenarioLoader.load(text: text, file: URL(fileURLWithPath: "c.yaml"))
+            Issue.record("these mistakes must not load")
+        } catch {
+            let d = error.description
+            #expect(d.contains(#"c.yaml:2:5: appConfigs[0]: app configuration "sales" needs file: (a Graph targetedManagedAppConfiguration document) or settings:"#), "\(d)")
+            #expect(d.contains(#"appConfigs[1].settings.theme: the value of "theme" must be text, a number or a boolean, but it is a list"#), "\(d)")
+            #expect(d.contains(#"steps[0].appConfig.query: query max does not apply to bool values; use one of value, all, any, or, and"#), "\(d)")
+            #expect(d.contains(#"steps[1].setAppConfig.name: no app configuration named "tenent"; did you mean "tenant"?"#), "\(d)")
+            #expect(d.contains(#"steps[2].setAppConfig: setAppConfig needs settings: (the new key/value pairs) or remove: true"#), "\(d)")
+        }
+    }
+
+    @Test func aBadGraphAppConfigurationNamesTheFileAndTheKeyPath() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-appconfig-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"displayName": "x", "customSettings": [{"name": "limit", "value": 10}]}"#.utf8).write(to: dir.appendingPathComponent("bad.json"))
+        let scenario = dir.appendingPathComponent("s.yaml")
+        try Data("appConfigs:\n  - name: sales\n    file: bad.json\n".utf8).write(to: scenario)
+        do {
+            _ = try ScenarioLoader.load(file: scenario)
+            Issue.record("a bad document must not load")
+        } catch {
+            #expect(error.description.contains(#"s.yaml:3:11: appConfigs[0].file: bad.json: property "customSettings[0].value" must be a string"#), "\(error)")
+        }
+    }
 }

@@ -46,17 +46,31 @@ import Testing
             .print(app: "mail", window: "side"),
             .share(from: "mail", to: "mail", item: ScenarioItem(type: "public.plain-text", content: .text("x")), as: nil, pin: "1234", window: "side"),
             .expectState(app: "mail", windowState),
+            .appConfig(app: "mail", account: nil, key: "serverUrl", type: .string, query: .value),
+            .appConfig(app: "mail", account: bob, key: "limit", type: .number, query: .all),
+            .appConfig(app: "mail", account: nil, key: "flag", type: .bool, query: .or),
+            .setAppConfig(name: "sales", settings: [KeyValuePair(name: "serverUrl", value: "https://x")]),
+            .setAppConfig(name: "tenant", settings: nil),
+            .screenCapture(app: "mail", window: "side"),
         ]
         #expect(v11.steps.map(\.arguments) == expected)
         let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
                                             .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt), nil,
-                                            nil, nil, nil, nil, nil]
+                                            nil, nil, nil, nil, nil,
+                                            .configValue("https://sales.contoso.com", conflict: false), .configValues(["10"], conflict: nil),
+                                            ExpectedOutcome.none, nil, nil, .blocked(.screenCaptureBlocked)]
         #expect(v11.steps.map(\.expect) == outcomes)
         #expect(!v11.device.online)
         let mail = try #require(v11.apps.first)
         #expect(mail.descriptor.shortVersion == "4.1.0")
         #expect(mail.descriptor.sdkVersion == "20.1")
         #expect(!mail.descriptor.restoresState)
+        #expect(v11.appConfigs.map(\.name) == ["sales", "tenant"])
+        #expect(v11.appConfigs[0].apps == [BundleID("com.contoso.mail"), BundleID("com.contoso.other")])
+        #expect(v11.appConfigs[0].accounts == [alice.upn, alice.oid])
+        #expect(v11.appConfigs[0].settings == [KeyValuePair(name: "serverUrl", value: "https://sales.contoso.com"),
+                                               KeyValuePair(name: "limit", value: "10")])
+        #expect(v11.appConfigs[1].isDefault && v11.appConfigs[1].accounts == nil)
     }
 
     @Test func everyVerbParsesWithItsTypedArguments() throws {

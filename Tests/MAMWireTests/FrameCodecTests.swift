@@ -82,6 +82,9 @@ let everyFrame: [Frame] = {
         .serviceRequest(.copy(text: "Q3 numbers")),
         .serviceRequest(.copy(text: "Q3 numbers"), ServiceContext(window: "inbox", thread: "alice@contoso.com")),
         .serviceRequest(.print, ServiceContext(window: "", thread: "")),
+        .serviceRequest(.appConfig(account: nil)),
+        .serviceRequest(.appConfig(account: "alice@contoso.com")),
+        .serviceRequest(.screenCapture, ServiceContext(window: "side")),
         .serviceRequest(.paste(as: nil)),
         .serviceRequest(.paste(as: "")),
         .serviceRequest(.paste(as: "bob@outlook.com")),
@@ -92,6 +95,8 @@ let everyFrame: [Frame] = {
       + OpenLocation.allCases.map { .serviceRequest(.canOpen($0, account: "", as: $0 == .camera ? nil : "alice@contoso.com")) }
       + [
         .serviceResult(ServiceResult(.allowed("wrote"), .file(owner: "alice@contoso.com", encrypted: true))),
+        .serviceResult(ServiceResult(.allowed("2 policies"), .appConfig([["serverUrl": "https://a", "x": ""], ["__IsDefault": "true"]]))),
+        .serviceResult(ServiceResult(.allowed("none"), .appConfig([]))),
         .serviceResult(ServiceResult(.blocked(.keychainEntitlement, "not entitled"), .keychain(status: .missingEntitlement, group: "x", value: []))),
         .serviceResult(ServiceResult(.allowed("found"), .keychain(status: .success, group: "x", value: [9]))),
         .serviceResult(ServiceResult(.allowed(""), .keychain(status: .itemNotFound, group: "", value: []))),

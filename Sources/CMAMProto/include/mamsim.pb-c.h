@@ -65,6 +65,8 @@ typedef struct Mamsim__V2__CanOpen Mamsim__V2__CanOpen;
 typedef struct Mamsim__V2__Print Mamsim__V2__Print;
 typedef struct Mamsim__V2__Notify Mamsim__V2__Notify;
 typedef struct Mamsim__V2__ShareTargets Mamsim__V2__ShareTargets;
+typedef struct Mamsim__V2__AppConfigQuery Mamsim__V2__AppConfigQuery;
+typedef struct Mamsim__V2__ScreenCapture Mamsim__V2__ScreenCapture;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
 typedef struct Mamsim__V2__FileInfo Mamsim__V2__FileInfo;
 typedef struct Mamsim__V2__ProtectionInfo Mamsim__V2__ProtectionInfo;
@@ -72,6 +74,9 @@ typedef struct Mamsim__V2__KeychainAnswer Mamsim__V2__KeychainAnswer;
 typedef struct Mamsim__V2__PasteAnswer Mamsim__V2__PasteAnswer;
 typedef struct Mamsim__V2__NotificationAnswer Mamsim__V2__NotificationAnswer;
 typedef struct Mamsim__V2__ShareTargetList Mamsim__V2__ShareTargetList;
+typedef struct Mamsim__V2__KeyValue Mamsim__V2__KeyValue;
+typedef struct Mamsim__V2__AppConfigData Mamsim__V2__AppConfigData;
+typedef struct Mamsim__V2__AppConfigData__Dictionary Mamsim__V2__AppConfigData__Dictionary;
 typedef struct Mamsim__V2__ServiceResult Mamsim__V2__ServiceResult;
 typedef struct Mamsim__V2__Frame Mamsim__V2__Frame;
 
@@ -982,6 +987,32 @@ struct  Mamsim__V2__ShareTargets
     , 0,NULL }
 
 
+/*
+ * IntuneMAMAppConfigManager appConfigForAccountId (RULES.md §9). Unset account = the app's
+ * current identity.
+ */
+struct  Mamsim__V2__AppConfigQuery
+{
+  ProtobufCMessage base;
+  Mamsim__V2__AccountRef *account;
+};
+#define MAMSIM__V2__APP_CONFIG_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__app_config_query__descriptor) \
+    , NULL }
+
+
+/*
+ * Whether the screen the call's window shows may be captured (isScreenCaptureAllowed).
+ */
+struct  Mamsim__V2__ScreenCapture
+{
+  ProtobufCMessage base;
+};
+#define MAMSIM__V2__SCREEN_CAPTURE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__screen_capture__descriptor) \
+     }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET = 0,
   MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE = 1,
@@ -998,7 +1029,9 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_OPEN = 12,
   MAMSIM__V2__SERVICE_REQUEST__CALL_PRINT = 13,
   MAMSIM__V2__SERVICE_REQUEST__CALL_NOTIFY = 14,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS = 15
+  MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS = 15,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_APP_CONFIG = 20,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE = 21
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1029,6 +1062,8 @@ struct  Mamsim__V2__ServiceRequest
     Mamsim__V2__Print *print;
     Mamsim__V2__Notify *notify;
     Mamsim__V2__ShareTargets *share_targets;
+    Mamsim__V2__AppConfigQuery *app_config;
+    Mamsim__V2__ScreenCapture *screen_capture;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -1123,6 +1158,43 @@ struct  Mamsim__V2__ShareTargetList
     , 0,NULL }
 
 
+struct  Mamsim__V2__KeyValue
+{
+  ProtobufCMessage base;
+  char *key;
+  char *value;
+};
+#define MAMSIM__V2__KEY_VALUE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__key_value__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Mamsim__V2__AppConfigData__Dictionary
+{
+  ProtobufCMessage base;
+  size_t n_entries;
+  Mamsim__V2__KeyValue **entries;
+};
+#define MAMSIM__V2__APP_CONFIG_DATA__DICTIONARY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__app_config_data__dictionary__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * IntuneMAMAppConfig fullData: one dictionary per configuration policy; the tenant default
+ * carries __IsDefault = true.
+ */
+struct  Mamsim__V2__AppConfigData
+{
+  ProtobufCMessage base;
+  size_t n_dictionaries;
+  Mamsim__V2__AppConfigData__Dictionary **dictionaries;
+};
+#define MAMSIM__V2__APP_CONFIG_DATA__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__app_config_data__descriptor) \
+    , 0,NULL }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE__NOT_SET = 0,
   MAMSIM__V2__SERVICE_RESULT__VALUE_FILE = 10,
@@ -1131,7 +1203,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE_KEYCHAIN = 13,
   MAMSIM__V2__SERVICE_RESULT__VALUE_PASTE = 14,
   MAMSIM__V2__SERVICE_RESULT__VALUE_NOTIFICATION = 15,
-  MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS = 16
+  MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS = 16,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_RESULT__VALUE__CASE)
 } Mamsim__V2__ServiceResult__ValueCase;
 
@@ -1163,6 +1236,10 @@ struct  Mamsim__V2__ServiceResult
     Mamsim__V2__PasteAnswer *paste;
     Mamsim__V2__NotificationAnswer *notification;
     Mamsim__V2__ShareTargetList *share_targets;
+    /*
+     * app_config
+     */
+    Mamsim__V2__AppConfigData *app_config;
   };
 };
 #define MAMSIM__V2__SERVICE_RESULT__INIT \
@@ -2160,6 +2237,44 @@ Mamsim__V2__ShareTargets *
 void   mamsim__v2__share_targets__free_unpacked
                      (Mamsim__V2__ShareTargets *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__AppConfigQuery methods */
+void   mamsim__v2__app_config_query__init
+                     (Mamsim__V2__AppConfigQuery         *message);
+size_t mamsim__v2__app_config_query__get_packed_size
+                     (const Mamsim__V2__AppConfigQuery   *message);
+size_t mamsim__v2__app_config_query__pack
+                     (const Mamsim__V2__AppConfigQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__app_config_query__pack_to_buffer
+                     (const Mamsim__V2__AppConfigQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__AppConfigQuery *
+       mamsim__v2__app_config_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__app_config_query__free_unpacked
+                     (Mamsim__V2__AppConfigQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__ScreenCapture methods */
+void   mamsim__v2__screen_capture__init
+                     (Mamsim__V2__ScreenCapture         *message);
+size_t mamsim__v2__screen_capture__get_packed_size
+                     (const Mamsim__V2__ScreenCapture   *message);
+size_t mamsim__v2__screen_capture__pack
+                     (const Mamsim__V2__ScreenCapture   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__screen_capture__pack_to_buffer
+                     (const Mamsim__V2__ScreenCapture   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ScreenCapture *
+       mamsim__v2__screen_capture__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__screen_capture__free_unpacked
+                     (Mamsim__V2__ScreenCapture *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceRequest methods */
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message);
@@ -2292,6 +2407,47 @@ Mamsim__V2__ShareTargetList *
                       const uint8_t       *data);
 void   mamsim__v2__share_target_list__free_unpacked
                      (Mamsim__V2__ShareTargetList *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__KeyValue methods */
+void   mamsim__v2__key_value__init
+                     (Mamsim__V2__KeyValue         *message);
+size_t mamsim__v2__key_value__get_packed_size
+                     (const Mamsim__V2__KeyValue   *message);
+size_t mamsim__v2__key_value__pack
+                     (const Mamsim__V2__KeyValue   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__key_value__pack_to_buffer
+                     (const Mamsim__V2__KeyValue   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__KeyValue *
+       mamsim__v2__key_value__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__key_value__free_unpacked
+                     (Mamsim__V2__KeyValue *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__AppConfigData__Dictionary methods */
+void   mamsim__v2__app_config_data__dictionary__init
+                     (Mamsim__V2__AppConfigData__Dictionary         *message);
+/* Mamsim__V2__AppConfigData methods */
+void   mamsim__v2__app_config_data__init
+                     (Mamsim__V2__AppConfigData         *message);
+size_t mamsim__v2__app_config_data__get_packed_size
+                     (const Mamsim__V2__AppConfigData   *message);
+size_t mamsim__v2__app_config_data__pack
+                     (const Mamsim__V2__AppConfigData   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__app_config_data__pack_to_buffer
+                     (const Mamsim__V2__AppConfigData   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__AppConfigData *
+       mamsim__v2__app_config_data__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__app_config_data__free_unpacked
+                     (Mamsim__V2__AppConfigData *message,
                       ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceResult methods */
 void   mamsim__v2__service_result__init
@@ -2483,6 +2639,12 @@ typedef void (*Mamsim__V2__Notify_Closure)
 typedef void (*Mamsim__V2__ShareTargets_Closure)
                  (const Mamsim__V2__ShareTargets *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__AppConfigQuery_Closure)
+                 (const Mamsim__V2__AppConfigQuery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__ScreenCapture_Closure)
+                 (const Mamsim__V2__ScreenCapture *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceRequest_Closure)
                  (const Mamsim__V2__ServiceRequest *message,
                   void *closure_data);
@@ -2503,6 +2665,15 @@ typedef void (*Mamsim__V2__NotificationAnswer_Closure)
                   void *closure_data);
 typedef void (*Mamsim__V2__ShareTargetList_Closure)
                  (const Mamsim__V2__ShareTargetList *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__KeyValue_Closure)
+                 (const Mamsim__V2__KeyValue *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__AppConfigData__Dictionary_Closure)
+                 (const Mamsim__V2__AppConfigData__Dictionary *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__AppConfigData_Closure)
+                 (const Mamsim__V2__AppConfigData *message,
                   void *closure_data);
 typedef void (*Mamsim__V2__ServiceResult_Closure)
                  (const Mamsim__V2__ServiceResult *message,
@@ -2575,6 +2746,8 @@ extern const ProtobufCMessageDescriptor mamsim__v2__can_open__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__print__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__notify__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__share_targets__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__app_config_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__file_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__protection_info__descriptor;
@@ -2582,6 +2755,9 @@ extern const ProtobufCMessageDescriptor mamsim__v2__keychain_answer__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__paste_answer__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__notification_answer__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__share_target_list__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__key_value__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__app_config_data__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__app_config_data__dictionary__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor;
 

@@ -14,6 +14,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     /// The owner's identity (`""` = unowned).
     case owner(String)
     case none
+    case configValue(String, conflict: Bool)
+    case configValues([String], conflict: Bool)
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -34,6 +36,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .text(let t): .text(t)
         case .owner(let o): .owner(Account(upn: o))
         case .none: .none
+        case .configValue(let v, let c): .configValue(v, conflict: c)
+        case .configValues(let v, let c): .configValues(v, conflict: c)
         }
     }
 
@@ -65,6 +69,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.text(let a), .text(let b)): return a == b
         case (.owner(let a), .owner(let b)): return a.isEmpty ? b.isEmpty : a.matches(b)
         case (.none, .none): return true
+        case (.configValue(let a, let ca), .configValue(let b, let cb)): return a == b && (ca == nil || ca == cb)
+        case (.configValues(let a, let ca), .configValues(let b, let cb)): return a.sorted() == b.sorted() && (ca == nil || ca == cb)
         default: return false
         }
     }

@@ -48,6 +48,7 @@ public enum ScenarioRunner {
         config.extraPolicies = Array(scenario.policies.values)
         config.clockStart = scenario.device.clock
         config.networkOnline = scenario.device.online
+        config.appConfigs = scenario.appConfigs
         config.quietChildren = options.quietChildren
         return config
     }
@@ -299,6 +300,39 @@ public enum ScenarioRunner {
             let reason = d.blockedBy ?? .badRequest
             // No app for the scheme, or no URL at all, is a failure to deliver, not a rule.
             return (reason == .unknownApp || reason == .badRequest ? .failed(reason) : .blocked(reason), d.explanation, parties)
+        case .appConfig(let app, let account, let key, let type, let query):
+            let r = await host.service(app, .appConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
+            guard r.isAllowed, case .appConfig(let data) = r.value else { return (decided(r.verdict, allowed: .none), r.verdict.explanation, app) }
+            let config = AppConfig(fullData: data)
+            let conflict = config.hasConflict(forKey: key)
+            let values: [String] = switch type {
+            case .bool: config.allBools(forKey: key).map { $0 ? "true" : "false" }
+            case .number: config.allNumbers(forKey: key).map(AppConfig.format)
+            case .string: config.allStrings(forKey: key)
+            }
+            let why = "\(r.verdict.explanation); \(key): \(values.isEmpty ? "no \(type) value" : values.joined(separator: ", "))\(conflict ? " (targeted values conflict)" : "")"
+            if query == .all { return (.configValues(values, conflict: conflict), why, "\(app): \(key)") }
+            let one: String? = switch (type, query) {
+            case (.bool, .or), (.bool, .and), (.bool, .any), (.bool, .value):
+                config.bool(forKey: key, query: query == .or ? .or : query == .and ? .and : .any).map { $0 ? "true" : "false" }
+            case (.number, _):
+                config.number(forKey: key, query: query == .min ? .min : query == .max ? .max : .any).map(AppConfig.format)
+            case (.string, _):
+                config.string(forKey: key, query: query == .min ? .min : query == .max ? .max : .any)
+            default: nil
+            }
+            guard let one else { return (.none, why, "\(app): \(key)") }
+            return (.configValue(one, conflict: conflict), why, "\(app): \(key)")
+        case .setAppConfig(let name, let settings):
+            switch await host.setAppConfig(named: name, settings: settings) {
+            case .success(let told):
+                let what = settings.map { "\"\(name)\" now sets \($0.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))" } ?? "\"\(name)\" removed"
+                return (.ok, "\(what); \(told) running app/account pair(s) notified", name)
+            case .failure(let e): return (.failed(e.reason), e.message, name)
+            }
+        case .screenCapture(let app, let window):
+            let r = await host.service(app, .screenCapture, context: ServiceContext(window: window ?? ""))
+            return (decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
         case .expectState(let app, let expectation):
             let differences = await stateDifferences(app, expectation, host: host, received: received)
             return (differences.isEmpty ? .ok : .failed(nil), differences.isEmpty ? "state as expected" : differences.joined(separator: "; "), app)
@@ -312,10 +346,10 @@ public enum ScenarioRunner {
         case .copy(let app, _, _, _), .paste(let app, _, _), .save(let app, _, _), .open(let app, _, _, _),
              .keychainSet(let app, _, _, _), .keychainGet(let app, _, _, _), .print(let app, _), .notify(let app, _, _),
              .writeFile(let app, _, _, _), .readFile(let app, _), .protect(let app, _, _), .unprotect(let app, _),
-             .protectionInfo(let app, _):
+             .protectionInfo(let app, _), .appConfig(let app, _, _, _, _), .screenCapture(let app, _):
             app
         case .launch, .kill, .signIn, .signOut, .switchIdentity, .wipe, .setPolicy, .advanceClock, .expectState,
-             .pause, .resume, .setNetwork, .setAllowedAccounts:
+             .pause, .resume, .setNetwork, .setAllowedAccounts, .setAppConfig:
             nil
         }
     }
