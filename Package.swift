@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .systemLibrary(
@@ -46,6 +48,16 @@ let package = Package(
         .target(name: "MAMBundle", dependencies: ["MAMActivation"], swiftSettings: strict),
         // Tooling over bundles: the linter and the Intune configurator.
         .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle"], swiftSettings: strict),
+        // Apple Declarative Device Management: declarations, assets and credentials for the
+        // ManagedApp framework (RULES.md §9).
+        .target(
+            name: "MAMDeclarations",
+            dependencies: [
+                "MAMModel", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ], swiftSettings: strict),
         .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"], swiftSettings: strict),
         .target(name: "MAMLoop", dependencies: ["CLibUV"], swiftSettings: strict),
         .target(
