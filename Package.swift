@@ -90,6 +90,11 @@ let package = Package(
         .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict, linkerSettings: staticStdlib),
         .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire"], path: "plugins/share-to-notes/Sources/NotesShareExtension", swiftSettings: strict, linkerSettings: staticStdlib),
 
+        .testTarget(
+            name: "MAMDeclarationsTests",
+            dependencies: ["MAMDeclarations", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "X509", package: "swift-certificates")],
+            swiftSettings: strict),
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
