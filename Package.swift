@@ -62,17 +62,20 @@ let package = Package(
         .target(name: "MAMLoop", dependencies: ["CLibUV"], swiftSettings: strict),
         .target(
             name: "MAMDevice",
-            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", "MAMDeviceState"], swiftSettings: strict),
+            dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMDeclarations"], swiftSettings: strict),
         .target(
             name: "MAMDeviceState",
             dependencies: [
-                "MAMModel", "MAMPolicy", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "MAMModel", "MAMPolicy", "MAMDeclarations", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ], swiftSettings: strict),
         .target(
             name: "MAMScenario",
             dependencies: [
                 "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
+                "MAMDeclarations", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strict),
         .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"], swiftSettings: strict),
@@ -99,7 +102,7 @@ let package = Package(
             "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions"], exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit"], swiftSettings: strict),
+        .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations"], swiftSettings: strict),
         .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict),
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions"],

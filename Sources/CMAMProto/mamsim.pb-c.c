@@ -2308,6 +2308,186 @@ void   mamsim__v2__screen_capture__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__screen_capture__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__managed_config_query__init
+                     (Mamsim__V2__ManagedConfigQuery         *message)
+{
+  static const Mamsim__V2__ManagedConfigQuery init_value = MAMSIM__V2__MANAGED_CONFIG_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__managed_config_query__get_packed_size
+                     (const Mamsim__V2__ManagedConfigQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_config_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__managed_config_query__pack
+                     (const Mamsim__V2__ManagedConfigQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_config_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__managed_config_query__pack_to_buffer
+                     (const Mamsim__V2__ManagedConfigQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_config_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ManagedConfigQuery *
+       mamsim__v2__managed_config_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ManagedConfigQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__managed_config_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__managed_config_query__free_unpacked
+                     (Mamsim__V2__ManagedConfigQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__managed_config_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__managed_secret_query__init
+                     (Mamsim__V2__ManagedSecretQuery         *message)
+{
+  static const Mamsim__V2__ManagedSecretQuery init_value = MAMSIM__V2__MANAGED_SECRET_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__managed_secret_query__get_packed_size
+                     (const Mamsim__V2__ManagedSecretQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__managed_secret_query__pack
+                     (const Mamsim__V2__ManagedSecretQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__managed_secret_query__pack_to_buffer
+                     (const Mamsim__V2__ManagedSecretQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ManagedSecretQuery *
+       mamsim__v2__managed_secret_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ManagedSecretQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__managed_secret_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__managed_secret_query__free_unpacked
+                     (Mamsim__V2__ManagedSecretQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__managed_secret_ids_query__init
+                     (Mamsim__V2__ManagedSecretIdsQuery         *message)
+{
+  static const Mamsim__V2__ManagedSecretIdsQuery init_value = MAMSIM__V2__MANAGED_SECRET_IDS_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__managed_secret_ids_query__get_packed_size
+                     (const Mamsim__V2__ManagedSecretIdsQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_ids_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__managed_secret_ids_query__pack
+                     (const Mamsim__V2__ManagedSecretIdsQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_ids_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__managed_secret_ids_query__pack_to_buffer
+                     (const Mamsim__V2__ManagedSecretIdsQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_ids_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ManagedSecretIdsQuery *
+       mamsim__v2__managed_secret_ids_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ManagedSecretIdsQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__managed_secret_ids_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__managed_secret_ids_query__free_unpacked
+                     (Mamsim__V2__ManagedSecretIdsQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_ids_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__sign_with_identity__init
+                     (Mamsim__V2__SignWithIdentity         *message)
+{
+  static const Mamsim__V2__SignWithIdentity init_value = MAMSIM__V2__SIGN_WITH_IDENTITY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__sign_with_identity__get_packed_size
+                     (const Mamsim__V2__SignWithIdentity *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__sign_with_identity__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__sign_with_identity__pack
+                     (const Mamsim__V2__SignWithIdentity *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__sign_with_identity__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__sign_with_identity__pack_to_buffer
+                     (const Mamsim__V2__SignWithIdentity *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__sign_with_identity__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__SignWithIdentity *
+       mamsim__v2__sign_with_identity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__SignWithIdentity *)
+     protobuf_c_message_unpack (&mamsim__v2__sign_with_identity__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__sign_with_identity__free_unpacked
+                     (Mamsim__V2__SignWithIdentity *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__sign_with_identity__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message)
 {
@@ -2717,6 +2897,96 @@ void   mamsim__v2__app_config_data__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &mamsim__v2__app_config_data__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__managed_secret_answer__init
+                     (Mamsim__V2__ManagedSecretAnswer         *message)
+{
+  static const Mamsim__V2__ManagedSecretAnswer init_value = MAMSIM__V2__MANAGED_SECRET_ANSWER__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__managed_secret_answer__get_packed_size
+                     (const Mamsim__V2__ManagedSecretAnswer *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_answer__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__managed_secret_answer__pack
+                     (const Mamsim__V2__ManagedSecretAnswer *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_answer__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__managed_secret_answer__pack_to_buffer
+                     (const Mamsim__V2__ManagedSecretAnswer *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_answer__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ManagedSecretAnswer *
+       mamsim__v2__managed_secret_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ManagedSecretAnswer *)
+     protobuf_c_message_unpack (&mamsim__v2__managed_secret_answer__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__managed_secret_answer__free_unpacked
+                     (Mamsim__V2__ManagedSecretAnswer *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__managed_secret_answer__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__string_list__init
+                     (Mamsim__V2__StringList         *message)
+{
+  static const Mamsim__V2__StringList init_value = MAMSIM__V2__STRING_LIST__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__string_list__get_packed_size
+                     (const Mamsim__V2__StringList *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__string_list__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__string_list__pack
+                     (const Mamsim__V2__StringList *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__string_list__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__string_list__pack_to_buffer
+                     (const Mamsim__V2__StringList *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__string_list__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__StringList *
+       mamsim__v2__string_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__StringList *)
+     protobuf_c_message_unpack (&mamsim__v2__string_list__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__string_list__free_unpacked
+                     (Mamsim__V2__StringList *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__string_list__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   mamsim__v2__service_result__init
@@ -5701,7 +5971,165 @@ const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor =
   (ProtobufCMessageInit) mamsim__v2__screen_capture__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[19] =
+#define mamsim__v2__managed_config_query__field_descriptors NULL
+#define mamsim__v2__managed_config_query__field_indices_by_name NULL
+#define mamsim__v2__managed_config_query__number_ranges NULL
+const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ManagedConfigQuery",
+  "ManagedConfigQuery",
+  "Mamsim__V2__ManagedConfigQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ManagedConfigQuery),
+  0,
+  mamsim__v2__managed_config_query__field_descriptors,
+  mamsim__v2__managed_config_query__field_indices_by_name,
+  0,  mamsim__v2__managed_config_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__managed_config_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__managed_secret_query__field_descriptors[2] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedSecretQuery, kind),
+    &mamsim__v2__managed_secret_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "identifier",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedSecretQuery, identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__managed_secret_query__field_indices_by_name[] = {
+  1,   /* field[1] = identifier */
+  0,   /* field[0] = kind */
+};
+static const ProtobufCIntRange mamsim__v2__managed_secret_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__managed_secret_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ManagedSecretQuery",
+  "ManagedSecretQuery",
+  "Mamsim__V2__ManagedSecretQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ManagedSecretQuery),
+  2,
+  mamsim__v2__managed_secret_query__field_descriptors,
+  mamsim__v2__managed_secret_query__field_indices_by_name,
+  1,  mamsim__v2__managed_secret_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__managed_secret_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__managed_secret_ids_query__field_descriptors[1] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedSecretIdsQuery, kind),
+    &mamsim__v2__managed_secret_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__managed_secret_ids_query__field_indices_by_name[] = {
+  0,   /* field[0] = kind */
+};
+static const ProtobufCIntRange mamsim__v2__managed_secret_ids_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__managed_secret_ids_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ManagedSecretIdsQuery",
+  "ManagedSecretIdsQuery",
+  "Mamsim__V2__ManagedSecretIdsQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ManagedSecretIdsQuery),
+  1,
+  mamsim__v2__managed_secret_ids_query__field_descriptors,
+  mamsim__v2__managed_secret_ids_query__field_indices_by_name,
+  1,  mamsim__v2__managed_secret_ids_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__managed_secret_ids_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__sign_with_identity__field_descriptors[2] =
+{
+  {
+    "identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SignWithIdentity, identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SignWithIdentity, data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__sign_with_identity__field_indices_by_name[] = {
+  1,   /* field[1] = data */
+  0,   /* field[0] = identifier */
+};
+static const ProtobufCIntRange mamsim__v2__sign_with_identity__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.SignWithIdentity",
+  "SignWithIdentity",
+  "Mamsim__V2__SignWithIdentity",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__SignWithIdentity),
+  2,
+  mamsim__v2__sign_with_identity__field_descriptors,
+  mamsim__v2__sign_with_identity__field_indices_by_name,
+  1,  mamsim__v2__sign_with_identity__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__sign_with_identity__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[23] =
 {
   {
     "write_file",
@@ -5908,6 +6336,54 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "managed_config",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, managed_config),
+    &mamsim__v2__managed_config_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "managed_secret",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, managed_secret),
+    &mamsim__v2__managed_secret_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "managed_secret_ids",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, managed_secret_ids),
+    &mamsim__v2__managed_secret_ids_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sign_with_identity",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, sign_with_identity),
+    &mamsim__v2__sign_with_identity__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -5940,6 +6416,9 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   2,   /* field[2] = file_owner */
   7,   /* field[7] = keychain_get */
   6,   /* field[6] = keychain_set */
+  17,   /* field[17] = managed_config */
+  18,   /* field[18] = managed_secret */
+  19,   /* field[19] = managed_secret_ids */
   13,   /* field[13] = notify */
   9,   /* field[9] = paste */
   12,   /* field[12] = print */
@@ -5948,17 +6427,18 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   1,   /* field[1] = read_file */
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
-  18,   /* field[18] = thread */
+  20,   /* field[20] = sign_with_identity */
+  22,   /* field[22] = thread */
   4,   /* field[4] = unprotect */
-  17,   /* field[17] = window */
+  21,   /* field[21] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 17 },
-  { 0, 19 }
+  { 100, 21 },
+  { 0, 23 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -5968,7 +6448,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  19,
+  23,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,
@@ -6395,7 +6875,122 @@ const ProtobufCMessageDescriptor mamsim__v2__app_config_data__descriptor =
   (ProtobufCMessageInit) mamsim__v2__app_config_data__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[9] =
+static const ProtobufCFieldDescriptor mamsim__v2__managed_secret_answer__field_descriptors[4] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedSecretAnswer, kind),
+    &mamsim__v2__managed_secret_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedSecretAnswer, user_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "password",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedSecretAnswer, password),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "certificate",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedSecretAnswer, certificate),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__managed_secret_answer__field_indices_by_name[] = {
+  3,   /* field[3] = certificate */
+  0,   /* field[0] = kind */
+  2,   /* field[2] = password */
+  1,   /* field[1] = user_name */
+};
+static const ProtobufCIntRange mamsim__v2__managed_secret_answer__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__managed_secret_answer__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ManagedSecretAnswer",
+  "ManagedSecretAnswer",
+  "Mamsim__V2__ManagedSecretAnswer",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ManagedSecretAnswer),
+  4,
+  mamsim__v2__managed_secret_answer__field_descriptors,
+  mamsim__v2__managed_secret_answer__field_indices_by_name,
+  1,  mamsim__v2__managed_secret_answer__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__managed_secret_answer__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__string_list__field_descriptors[1] =
+{
+  {
+    "items",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Mamsim__V2__StringList, n_items),
+    offsetof(Mamsim__V2__StringList, items),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__string_list__field_indices_by_name[] = {
+  0,   /* field[0] = items */
+};
+static const ProtobufCIntRange mamsim__v2__string_list__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__string_list__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.StringList",
+  "StringList",
+  "Mamsim__V2__StringList",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__StringList),
+  1,
+  mamsim__v2__string_list__field_descriptors,
+  mamsim__v2__string_list__field_indices_by_name,
+  1,  mamsim__v2__string_list__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__string_list__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[11] =
 {
   {
     "verdict",
@@ -6505,16 +7100,42 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "managed_secret",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, managed_secret),
+    &mamsim__v2__managed_secret_answer__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "strings",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, strings),
+    &mamsim__v2__string_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
   8,   /* field[8] = app_config */
   2,   /* field[2] = data */
   1,   /* field[1] = file */
   4,   /* field[4] = keychain */
+  9,   /* field[9] = managed_secret */
   6,   /* field[6] = notification */
   5,   /* field[5] = paste */
   3,   /* field[3] = protection */
   7,   /* field[7] = share_targets */
+  10,   /* field[10] = strings */
   0,   /* field[0] = verdict */
 };
 static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] =
@@ -6522,7 +7143,7 @@ static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 1 },
   { 20, 8 },
-  { 0, 9 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
 {
@@ -6532,7 +7153,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   "Mamsim__V2__ServiceResult",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceResult),
-  9,
+  11,
   mamsim__v2__service_result__field_descriptors,
   mamsim__v2__service_result__field_indices_by_name,
   3,  mamsim__v2__service_result__number_ranges,
@@ -7060,6 +7681,38 @@ const ProtobufCEnumDescriptor mamsim__v2__open_location__descriptor =
   mamsim__v2__open_location__enum_values_by_name,
   1,
   mamsim__v2__open_location__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue mamsim__v2__managed_secret_kind__enum_values_by_number[4] =
+{
+  { "MANAGED_SECRET_KIND_UNSPECIFIED", "MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED", 0 },
+  { "MANAGED_SECRET_KIND_PASSWORD", "MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_PASSWORD", 1 },
+  { "MANAGED_SECRET_KIND_CERTIFICATE", "MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_CERTIFICATE", 2 },
+  { "MANAGED_SECRET_KIND_IDENTITY", "MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_IDENTITY", 3 },
+};
+static const ProtobufCIntRange mamsim__v2__managed_secret_kind__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex mamsim__v2__managed_secret_kind__enum_values_by_name[4] =
+{
+  { "MANAGED_SECRET_KIND_CERTIFICATE", 2 },
+  { "MANAGED_SECRET_KIND_IDENTITY", 3 },
+  { "MANAGED_SECRET_KIND_PASSWORD", 1 },
+  { "MANAGED_SECRET_KIND_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor mamsim__v2__managed_secret_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ManagedSecretKind",
+  "ManagedSecretKind",
+  "Mamsim__V2__ManagedSecretKind",
+  "mamsim.v2",
+  4,
+  mamsim__v2__managed_secret_kind__enum_values_by_number,
+  4,
+  mamsim__v2__managed_secret_kind__enum_values_by_name,
+  1,
+  mamsim__v2__managed_secret_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue mamsim__v2__keychain_status__enum_values_by_number[3] =

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value of a declaration, kept with its type so validation can name what it found.
-public indirect enum DeclarationValue: Sendable, Hashable, Decodable {
+public indirect enum DeclarationValue: Sendable, Hashable, Codable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -30,6 +30,18 @@ public indirect enum DeclarationValue: Sendable, Hashable, Decodable {
         self = .object(try c.decode([String: DeclarationValue].self))
     }
 
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .string(let s): try c.encode(s)
+        case .number(let n): try c.encode(n)
+        case .bool(let b): try c.encode(b)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        case .null: try c.encodeNil()
+        }
+    }
+
     public var string: String? { if case .string(let s) = self { s } else { nil } }
     public var object: [String: DeclarationValue]? { if case .object(let o) = self { o } else { nil } }
     public var array: [DeclarationValue]? { if case .array(let a) = self { a } else { nil } }
@@ -38,13 +50,21 @@ public indirect enum DeclarationValue: Sendable, Hashable, Decodable {
 /// One Declarative Device Management declaration as an MDM server sends it: `Type`,
 /// `Identifier`, `ServerToken` and `Payload` (schema: apple/device-management,
 /// `declarative/declarations/`).
-public struct Declaration: Sendable, Hashable {
+public struct Declaration: Sendable, Hashable, Codable {
     public let type: String
     public let identifier: String
     public let serverToken: String
     public let payload: [String: DeclarationValue]
     /// The file it was read from (messages name it).
     public let source: String
+
+    public init(type: String, identifier: String, serverToken: String, payload: [String: DeclarationValue], source: String) {
+        self.type = type
+        self.identifier = identifier
+        self.serverToken = serverToken
+        self.payload = payload
+        self.source = source
+    }
 
     public var isAsset: Bool { type.hasPrefix("com.apple.asset.") }
 }

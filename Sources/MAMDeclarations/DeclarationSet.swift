@@ -17,9 +17,19 @@ public struct DeclarationSet: Sendable {
     public init() {}
 
     /// A declaration and its asset's bytes, as read from files.
-    public struct Entry: Sendable {
+    public struct Entry: Sendable, Codable, Hashable {
         public let declaration: Declaration
         public let assetData: [UInt8]?
+
+        public init(declaration: Declaration, assetData: [UInt8]?) {
+            self.declaration = declaration
+            self.assetData = assetData
+        }
+    }
+
+    /// Every declaration with its asset data, to store the set.
+    public var entries: [Entry] {
+        declarations.values.sorted { $0.identifier < $1.identifier }.map { Entry(declaration: $0, assetData: assetData[$0.identifier]) }
     }
 
     /// What applying a batch noticed but accepted (unknown keys, types not simulated).
@@ -161,7 +171,7 @@ public struct DeclarationSet: Sendable {
             throw DeclarationError(file: shown, keyPath: "Payload.Reference.Size", "says \(Int(size)) bytes, but \(name) has \(bytes.count); update Size (or the file)")
         }
         if case .string(let hash)? = reference["Hash-SHA-256"] {
-            let actual = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+            let actual = SHA256Digest.hex(bytes)
             guard hash.lowercased() == actual else {
                 throw DeclarationError(file: shown, keyPath: "Payload.Reference.Hash-SHA-256", "does not match \(name) (its SHA-256 is \(actual)); update the hash (or the file)")
             }
@@ -233,11 +243,9 @@ public struct DeclarationSet: Sendable {
 
     func checkAppConfig(_ config: [String: DeclarationValue], in d: Declaration, path: String) throws(DeclarationError) {
         if let ref = config["DataAssetReference"]?.string {
+            // Data that is not a property list is accepted, as a device would: the app then
+            // gets no configuration and the admin log says why.
             try checkReference(ref, types: [DeclarationType.data], in: d, path: "\(path).DataAssetReference")
-            if let bytes = assetData[ref], (try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil)) == nil {
-                throw DeclarationError(file: d.source, keyPath: "\(path).DataAssetReference",
-                                      "names \(ref), whose data is not a property list; an app configuration is delivered as a property list (XML or binary)")
-            }
         }
         let kinds: [(String, [String])] = [("Passwords", [DeclarationType.userPassword]), ("Certificates", [DeclarationType.certificate]),
                                            ("Identities", [DeclarationType.identity, DeclarationType.scep, DeclarationType.acme])]
@@ -273,4 +281,11 @@ public enum DeclarationType {
     public static let identity = "com.apple.asset.credential.identity"
     public static let scep = "com.apple.asset.credential.scep"
     public static let acme = "com.apple.asset.credential.acme"
+}
+
+/// SHA-256 as lowercase hex, as `Hash-SHA-256` and certificate fingerprints are written.
+public enum SHA256Digest {
+    public static func hex(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
 }

@@ -2,6 +2,7 @@ import Crypto
 import _CryptoExtras
 public import Foundation
 import SwiftASN1
+public import MAMModel
 public import X509
 
 /// A private key the device holds for an identity. It never leaves the host: apps ask the
@@ -133,10 +134,7 @@ public struct ManagedAppContent: Sendable, Hashable {
     public let certificates: [String: String]
     public let identities: [String: String]
 
-    /// Secret kinds, as the scenario verbs and the wire name them.
-    public enum SecretKind: String, Sendable, CaseIterable {
-        case password, certificate, identity
-    }
+    public typealias SecretKind = ManagedSecretKind
 
     public func assets(of kind: SecretKind) -> [String: String] {
         switch kind {

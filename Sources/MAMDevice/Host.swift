@@ -1,5 +1,6 @@
 public import Foundation
 public import MAMDeviceState
+public import MAMDeclarations
 public import MAMLoop
 public import MAMModel
 public import MAMPolicy
@@ -84,6 +85,8 @@ public final class Host {
                     clockStart: configuration.clockStart ?? DeviceState.defaultClockStart)
                 if let online = configuration.networkOnline { try state.setNetwork(online: online) }
                 try state.loadAppConfigPolicies(initial: configuration.appConfigs)
+                try state.loadDeclarations()
+                if !configuration.declarations.isEmpty { _ = try state.applyDeclarations(configuration.declarations) }
             } catch {
                 throw HostError.deviceState("\(error)")
             }
@@ -383,6 +386,53 @@ public final class Host {
             }
         }
         if remaining == 0 { completion(.success(changed.count)) }
+    }
+
+    /// The MDM server sends declarations (`apply`) or removes one (`remove`). The change is
+    /// checked as a whole and stored before anything changes; running apps and extensions
+    /// whose configuration or secrets change are told (`managedConfigChanged`) before
+    /// `completion` runs, with how many were.
+    public func changeDeclarations(apply entries: [DeclarationSet.Entry], remove identifier: String?,
+                                   _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
+        owner.check()
+        let running = registry.specs.filter { $0.descriptor.sdkIntegrated || $0.descriptor.mdmManaged }.filter { supervisor.readyChild($0.key) != nil }
+        func snapshot() -> [String: ManagedAppContent?] {
+            var out: [String: ManagedAppContent?] = [:]
+            for spec in running {
+                if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { out[spec.handle] = c } else { out[spec.handle] = .some(nil) }
+            }
+            return out
+        }
+        let before = snapshot()
+        do {
+            if !entries.isEmpty { _ = try state.applyDeclarations(entries) }
+            if let identifier { try state.removeDeclaration(identifier) }
+        } catch let e as DeclarationError {
+            return completion(.failure(DeviceStateError(.badRequest, "\(e); nothing was applied")))
+        } catch {
+            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
+        }
+        let what = identifier.map { "removed declaration \($0)" } ?? "applied declarations \(entries.map(\.declaration.identifier).joined(separator: ", "))"
+        audit.record(verb: identifier == nil ? "applyDeclarations" : "removeDeclaration", source: "device", decision: "ok", explanation: what)
+        let after = snapshot()
+        // Secrets may change under the same ids: an app is told whenever its content or an
+        // asset it references changed.
+        let changedAssets = Set(entries.map(\.declaration.identifier) + (identifier.map { [$0] } ?? []))
+        let told = running.filter { spec in
+            let b = before[spec.handle] ?? nil, a = after[spec.handle] ?? nil
+            if b != a { return true }
+            guard let a else { return false }
+            let refs = Set(a.passwords.values).union(a.certificates.values).union(a.identities.values)
+            return !refs.isDisjoint(with: changedAssets)
+        }
+        var remaining = told.count
+        guard remaining > 0 else { return completion(.success(0)) }
+        for spec in told {
+            supervisor.notify(spec, SDKNotification(kind: .managedConfigChanged)) {
+                remaining -= 1
+                if remaining == 0 { completion(.success(told.count)) }
+            }
+        }
     }
 
     /// Turns the device's network on or off (`setNetwork`): check-ins need it.

@@ -5,6 +5,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import MAMDeclarations
 public import MAMModel
 public import MAMPolicy
 
@@ -84,6 +85,9 @@ public struct HostConfiguration: Sendable {
     /// Intune targeted app configuration policies at first start (RULES.md §9); a device
     /// directory that stored run-time changes keeps those.
     public var appConfigs: [AppConfigPolicy] = []
+    /// Apple DDM declarations the MDM server has sent at start (applied over what the device
+    /// directory holds).
+    public var declarations: [DeclarationSet.Entry] = []
     /// The network at start (`device.network`); `nil` keeps what the device directory holds.
     public var networkOnline: Bool?
     /// Path of the generic app runtime.

@@ -1,6 +1,7 @@
 public import Foundation
 import MAMLoop
 public import MAMDeviceState
+public import MAMDeclarations
 public import MAMModel
 public import MAMPolicy
 public import MAMWire
@@ -83,6 +84,12 @@ public final class HostController: Sendable {
     /// running app/account pairs saw their configuration change (each was notified).
     public func setAppConfig(named name: String, settings: [KeyValuePair]?) async -> Result<Int, DeviceStateError> {
         await onHost({ host, done in host.setAppConfig(named: name, settings: settings) { done($0) } },
+                     orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
+    }
+
+    /// Applies declarations or removes one; returns how many running apps were notified.
+    public func changeDeclarations(apply entries: [DeclarationSet.Entry], remove identifier: String? = nil) async -> Result<Int, DeviceStateError> {
+        await onHost({ host, done in host.changeDeclarations(apply: entries, remove: identifier) { done($0) } },
                      orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
     }
 

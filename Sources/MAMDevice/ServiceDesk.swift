@@ -1,4 +1,5 @@
 import MAMDeviceState
+import MAMDeclarations
 import MAMModel
 import MAMPolicy
 import MAMWire
@@ -66,7 +67,10 @@ final class ServiceDesk {
         case .keychainSet(let group, _, _): ("keychainSet", "keychain \(group)", "", "")
         case .keychainGet(let group, _): ("keychainGet", "keychain \(group)", "", "")
         case .screenCapture: ("screenCapture", "", "", "")
-        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .shareTargets, .appConfig: nil
+        case .managedSecret(let kind, let id): ("managedSecret", "\(kind) \(id)", "", "")
+        case .signWithIdentity(let id, _): ("signWithIdentity", "identity \(id)", "", "")
+        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .shareTargets, .appConfig, .managedConfig,
+             .managedSecretIds: nil
         }
     }
 
@@ -133,6 +137,37 @@ final class ServiceDesk {
                 ? "no app configuration for \(who.map(\.description) ?? "the unmanaged identity") in \(bundle)"
                 : "\(config.fullData.count) app configuration polic\(config.fullData.count == 1 ? "y" : "ies") for \(who.map(\.description) ?? "") in \(bundle)"
             return ServiceResult(.allowed(why), .appConfig(config.fullData))
+        case .managedConfig:
+            switch try state.managedAppContent(app: bundle) {
+            case .failure(let why): return ServiceResult(.allowed("no managed configuration: \(why)"))
+            case .success(let content):
+                guard let plist = content.configuration else {
+                    return ServiceResult(.allowed("\(bundle) is managed, but its declaration gives it no configuration (AppConfig.DataAssetReference)"))
+                }
+                // What cannot be read as a property list reaches the app as nil; the admin log says why.
+                guard (try? PropertyListSerialization.propertyList(from: Data(plist), format: nil)) != nil else {
+                    audit.record(verb: "managedConfig", source: app.handle, decision: "failed", reason: .badRequest,
+                                 explanation: "the configuration asset of \(bundle) is not a property list; the app receives nil")
+                    return ServiceResult(.allowed("\(bundle)'s configuration cannot be decoded (not a property list): the app receives nil"))
+                }
+                return ServiceResult(.allowed("\(bundle)'s managed configuration (\(plist.count) bytes)"), .data(plist))
+            }
+        case .managedSecret(let kind, let id):
+            let secret = try state.managedSecret(app: bundle, kind: kind, id: id)
+            let value: ManagedSecretValue = switch secret {
+            case .password(let user, let password): .password(userName: user, password: password)
+            case .certificate(let der): .certificate(der)
+            case .identity(let der): .identity(certificate: der)
+            }
+            return ServiceResult(.allowed("\(kind) \"\(id)\" for \(bundle)"), .managedSecret(value))
+        case .managedSecretIds(let kind):
+            guard case .success(let content) = try state.managedAppContent(app: bundle) else {
+                return ServiceResult(.allowed("\(bundle) has no managed \(kind.plural)"), .strings([]))
+            }
+            return ServiceResult(.allowed("\(bundle)'s \(kind) ids"), .strings(content.assets(of: kind).keys.sorted()))
+        case .signWithIdentity(let id, let data):
+            let (signature, _) = try state.signWithIdentity(app: bundle, id: id, data: data)
+            return ServiceResult(.allowed("signed \(data.count) bytes with the identity \"\(id)\" (its key stays in the device)"), .data(signature))
         case .screenCapture:
             return ServiceResult(Verdict(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
                                                                 policies: state.appConfigPolicies, fleet: fleet)))
@@ -148,7 +183,8 @@ final class ServiceDesk {
         case .copy, .print, .canSave, .shareTargets, .screenCapture: acting = try current(app, context)
         case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
         case .notify(let account, _): acting = try signedIn(account, to: app)
-        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig: return nil
+        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig,
+             .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity: return nil
         }
         guard let acting, fleet.isManaged(acting), let why = try state.accessBlock(app: app.bundleID) else { return nil }
         return .blocked(.conditionalLaunch, "\(app.bundleID) has no access to \(acting)'s data: \(why)")

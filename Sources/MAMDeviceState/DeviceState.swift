@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+public import MAMDeclarations
 public import MAMModel
 public import MAMPolicy
 
@@ -52,6 +53,8 @@ public final class DeviceState {
     private(set) var policyCatalog: [String: IosManagedAppProtection] = [:]
     /// The simulated clock (RULES.md §8); persisted on every change.
     public internal(set) var now: Instant
+    /// Apple DDM declarations in force (`loadDeclarations`, `applyDeclarations`).
+    public internal(set) var declarations = DeclarationSet()
     /// The Intune app configuration policies in force (`loadAppConfigPolicies`).
     public internal(set) var appConfigPolicies: [AppConfigPolicy] = []
 

@@ -88,6 +88,15 @@ enum DeviceStore {
             // device's managed account when it was assigned (RULES.md §5).
             try db.execute(sql: "ALTER TABLE policy_assignment ADD COLUMN applied INTEGER NOT NULL DEFAULT 1")
         }
+        m.registerMigration("v4: managed app declarations") { db in
+            // DDM declarations with their asset data, and the keys and certificates the device
+            // made for SCEP/ACME identities (and its simulated CA, asset "" ): sealed under
+            // store.key, since they hold secrets.
+            try db.execute(sql: """
+                CREATE TABLE declaration (identifier TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
+                CREATE TABLE generated_identity (asset TEXT PRIMARY KEY NOT NULL, key BLOB NOT NULL, certificate BLOB NOT NULL);
+                """)
+        }
         return m
     }
 }

@@ -45,6 +45,10 @@ public struct AppDescriptor: Sendable, Hashable {
     /// Whether a relaunched app resumes on the screens it showed, setting its windows'
     /// identities again through the SDK (RULES.md §5, "Relaunch").
     public var restoresState: Bool = true
+    /// The developer team id (scenario `teamId:`): with the bundle id it names an extension in
+    /// a ManagedApp configuration (`"<bundle id> (<team id>)"`). An extension has its
+    /// container's.
+    public var teamId: String?
 
     public init(
         bundleID: BundleID,

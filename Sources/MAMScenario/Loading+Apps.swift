@@ -11,7 +11,7 @@ import Yams
 extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
-                          "version", "sdkVersion", "restoresState"]
+                          "version", "sdkVersion", "restoresState", "teamId"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments"]
 
     func readApps(_ v: Located) {
@@ -63,6 +63,7 @@ extension Loading {
             // An app with a program of its own restores its screens itself, if it does.
             descriptor.restoresState = f["executable"] == nil
             if let x = f["restoresState"], let b = reader.bool(x, what: "restoresState") { descriptor.restoresState = b }
+            if let x = f["teamId"], let s = reader.name(x, what: "teamId") { descriptor.teamId = s }
             guard isNewBundle(descriptor.bundleID, at: f["bundle"] ?? idLoc) else { continue }
 
             let (executable, arguments) = readProgram(f)
@@ -114,6 +115,10 @@ extension Loading {
                 appGroups: groups,
                 openInActionExtension: settings.openInActionExtension,
                 mdmManaged: container.descriptor.mdmManaged)
+            var withTeam = descriptor
+            withTeam.teamId = container.descriptor.teamId
+            withTeam.restoresState = false
+            let descriptorWithTeam = withTeam
             guard isNewBundle(descriptor.bundleID, at: pluginLoc) else { continue }
             for w in manifest.warnings { reader.warn(pluginLoc, w) }
             for u in manifest.unresolvedVariables { reader.warn(pluginLoc, "\(plugin.infoName): \(u)") }
@@ -123,7 +128,7 @@ extension Loading {
                 guard let found = pluginProgram(plugin, in: folder, at: pluginLoc) else { continue }
                 executable = found.url
             }
-            extensions.append(ScenarioExtension(id: id, plugin: folder, container: container.id, descriptor: descriptor,
+            extensions.append(ScenarioExtension(id: id, plugin: folder, container: container.id, descriptor: descriptorWithTeam,
                                                 manifest: manifest, entitlementsFile: plugin.entitlementsURL,
                                                 executable: executable, arguments: arguments))
         }

@@ -42,6 +42,12 @@ extension Loading {
         .appConfig: (["app", "key", "type"], ["account", "query"]),
         .setAppConfig: (["name"], ["settings", "remove"]),
         .screenCapture: (["app"], ["window"]),
+        .managedConfig: (["app"], ["key"]),
+        .managedSecret: (["app", "kind", "id"], []),
+        .managedSecretIds: (["app", "kind"], []),
+        .applyDeclarations: (["files"], []),
+        .removeDeclaration: (["identifier"], []),
+        .signWithIdentity: (["app", "id", "data"], []),
     ]
 
     func readSteps(_ v: Located) -> [Step] {
@@ -237,6 +243,18 @@ extension Loading {
             }
             result = .setAppConfig(name: name, settings: remove ? nil : (settings ?? []))
         case .screenCapture: result = .screenCapture(app: app(extensions: true), window: optionalText("window"))
+        case .managedConfig: result = .managedConfig(app: app(extensions: true), key: optionalText("key"))
+        case .managedSecret:
+            let kind = enumValue(f["kind"]!, ManagedSecretKind.self, what: "kind") ?? .password
+            result = .managedSecret(app: app(extensions: true), kind: kind, id: text("id"))
+        case .managedSecretIds:
+            result = .managedSecretIds(app: app(extensions: true), kind: enumValue(f["kind"]!, ManagedSecretKind.self, what: "kind") ?? .password)
+        case .applyDeclarations:
+            let x = f["files"]!
+            let (files, entries) = readDeclarationFiles(x, checkReferences: false)
+            result = .applyDeclarations(files: files, entries: entries)
+        case .removeDeclaration: result = .removeDeclaration(identifier: text("identifier"))
+        case .signWithIdentity: result = .signWithIdentity(app: app(extensions: true), id: text("id"), data: Array(text("data").utf8))
         case .expectState:
             // `window` says where to look, not what to check.
             let checks = spec.optional.filter { $0 != "window" }
@@ -382,13 +400,21 @@ extension Loading {
         case pasted = "{pasted: \"text\"}", value = "{value: \"...\"}", error = "{error: CODE}", shown = "{shown: \"text\"}"
         case text = "{text: \"...\"}", owner = "{owner: ACCOUNT}", none
         case configValue = "{value: X, conflict?: BOOL}", configValues = "{values: [..], conflict?: BOOL}"
+        case config = "{config: {...}}", password = "{password: \"...\"}", certificate = "{certificate: {subject?, sha256?}}"
+        case identity = "{identity: {subject?, sha256?}}", ids = "{ids: [..]}", signature = "{signature: verified}"
+        case errorCode = "{error: REASON}"
     }
 
     static func outcomes(of verb: Verb) -> [OutcomeForm] {
         switch verb {
         case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState,
-             .pause, .resume, .setNetwork, .setAllowedAccounts, .writeFile, .protect, .unprotect, .setAppConfig:
+             .pause, .resume, .setNetwork, .setAllowedAccounts, .writeFile, .protect, .unprotect, .setAppConfig,
+             .applyDeclarations, .removeDeclaration:
             [.ok, .blocked, .failedBecause]
+        case .managedConfig: [.config, .configValue, .none]
+        case .managedSecret: [.password, .certificate, .identity, .errorCode, .none]
+        case .managedSecretIds: [.ids]
+        case .signWithIdentity: [.signature, .errorCode, .failed, .failedBecause]
         case .readFile: [.text, .blocked, .failedBecause]
         case .protectionInfo: [.owner, .none]
         case .appConfig: [.configValue, .configValues, .none]
@@ -456,23 +482,56 @@ extension Loading {
             case "pasted":
                 guard let s = reader.string(x, what: "pasted") else { return nil }
                 (result, form) = (.pasted(s), .pasted)
+            case "value" where verb == .managedConfig:
+                guard let s = reader.string(x, what: "value") else { return nil }
+                (result, form) = (.configValue(s, conflict: nil), .configValue)
             case "value":
                 guard let s = reader.string(x, what: "value") else { return nil }
                 (result, form) = (.value(s), .value)
             case "shown":
                 guard let s = reader.string(x, what: "shown") else { return nil }
                 (result, form) = (.shown(s), .shown)
+            case "error" where x.node.int == nil:
+                guard let code = reader.string(x, what: "error"), let reason = Reason(rawValue: code) else {
+                    reader.error(x, "error must be an OSStatus number (e.g. -25300) or a reason code such as invalid-identifier")
+                    return nil
+                }
+                (result, form) = (.errorCode(reason), .errorCode)
             case "error":
                 guard let n = reader.int(x, what: "error") else { return nil }
                 (result, form) = (.error(n), .error)
             case "text":
                 guard let s = reader.string(x, what: "text") else { return nil }
                 (result, form) = (.text(s), .text)
+            case "config":
+                guard case .mapping = x.node else {
+                    reader.error(x, "config must be a mapping (the configuration as a property list would read), but it is \(x.shape)")
+                    return nil
+                }
+                (result, form) = (.config(CanonicalJSON.text(plainValue(x.node))), .config)
+            case "password":
+                guard let s = reader.string(x, what: "password") else { return nil }
+                (result, form) = (.password(s), .password)
+            case "certificate", "identity":
+                guard let g = reader.fields(x, allowed: ["subject", "sha256"], what: "a \(key) outcome") else { return nil }
+                let subject = g["subject"].flatMap { reader.string($0, what: "subject") }
+                let sha = g["sha256"].flatMap { reader.string($0, what: "sha256") }
+                (result, form) = (.certificate(subject: subject, sha256: sha, identity: key == "identity"), key == "identity" ? .identity : .certificate)
+            case "ids":
+                guard let ids = reader.strings(x, what: "ids") else { return nil }
+                (result, form) = (.ids(ids), .ids)
+            case "signature":
+                guard reader.string(x, what: "signature") == "verified" else {
+                    reader.error(x, "signature takes the value verified: the runner checks the signature with the identity's certificate")
+                    return nil
+                }
+                (result, form) = (.signatureVerified, .signature)
             case "owner":
                 guard let a = x.isNull ? Account(upn: "") : account(x, what: "owner", allowUnmanaged: true) else { return nil }
                 (result, form) = (.owner(a), .owner)
             default:
-                let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner"]
+                let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner", "config", "password",
+                            "certificate", "identity", "ids", "signature"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

@@ -1,4 +1,5 @@
 public import Foundation
+public import MAMDeclarations
 import MAMExtensions
 import MAMActivation
 public import MAMBundle
@@ -26,6 +27,8 @@ public struct Scenario: Sendable {
     public var extensions: [ScenarioExtension]
     /// `appConfigs:` — Intune targeted app configuration policies (v1.1).
     public var appConfigs: [AppConfigPolicy] = []
+    /// `declarations:` — Apple DDM declarations the MDM server sends at start (v1.1).
+    public var declarations: [DeclarationSet.Entry] = []
     public var steps: [Step]
     /// Things accepted but worth a look: policy import warnings, unresolved build settings,
     /// manifest notes.

@@ -1,4 +1,5 @@
 public import Foundation
+import MAMDeclarations
 import MAMExtensions
 import MAMActivation
 import MAMBundle
@@ -84,9 +85,10 @@ final class Loading {
     var apps: [ScenarioApp] = []
     var extensions: [ScenarioExtension] = []
     var appConfigs: [AppConfigPolicy] = []
+    var declarations: [DeclarationSet.Entry] = []
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
-                               "appConfigs"]
+                               "appConfigs", "declarations"]
 
     init(file: URL, buildSettings: BuildSettings) {
         self.file = file
@@ -110,6 +112,7 @@ final class Loading {
         if let v = section("apps") { readApps(v) }
         if let v = section("extensions") { readExtensions(v) }
         if let v = section("appConfigs") { readAppConfigs(v) }
+        if let v = section("declarations") { declarations = readDeclarationFiles(v, checkReferences: true).entries }
         var steps: [Step] = []
         if let v = section("steps") { steps = readSteps(v) }
 
@@ -117,7 +120,7 @@ final class Loading {
             throw ScenarioError(problems: reader.errors)
         }
         return Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
-                        allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, steps: steps,
+                        allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, declarations: declarations, steps: steps,
                         warnings: reader.warnings, fleet: buildFleet(device: device, allowed: allowed))
     }
 

@@ -1,6 +1,7 @@
 public import Foundation
 public import MAMModel
 public import MAMPolicy
+public import MAMDeclarations
 
 /// One step of a scenario: a verb with its typed arguments and, optionally, what must
 /// happen. Without an expectation the outcome is recorded, not checked.
@@ -34,6 +35,7 @@ public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConverti
     case pause, resume, setNetwork, setAllowedAccounts
     case writeFile, readFile, protect, unprotect, protectionInfo, openURL
     case appConfig, setAppConfig, screenCapture
+    case managedConfig, managedSecret, managedSecretIds, applyDeclarations, removeDeclaration, signWithIdentity
 
     public var description: String { rawValue }
 }
@@ -90,6 +92,14 @@ public enum StepArguments: Sendable, Hashable {
     /// The admin changes (`settings`) or removes (`nil`) an app configuration policy.
     case setAppConfig(name: String, settings: [KeyValuePair]?)
     case screenCapture(app: String, window: String?)
+    /// The ManagedApp configuration (`key`: one value of it).
+    case managedConfig(app: String, key: String?)
+    case managedSecret(app: String, kind: ManagedSecretKind, id: String)
+    case managedSecretIds(app: String, kind: ManagedSecretKind)
+    /// Declarations read from `files` when the scenario loaded, sent now.
+    case applyDeclarations(files: [String], entries: [DeclarationSet.Entry])
+    case removeDeclaration(identifier: String)
+    case signWithIdentity(app: String, id: String, data: [UInt8])
 
     public var verb: Verb {
         switch self {
@@ -125,6 +135,12 @@ public enum StepArguments: Sendable, Hashable {
         case .appConfig: .appConfig
         case .setAppConfig: .setAppConfig
         case .screenCapture: .screenCapture
+        case .managedConfig: .managedConfig
+        case .managedSecret: .managedSecret
+        case .managedSecretIds: .managedSecretIds
+        case .applyDeclarations: .applyDeclarations
+        case .removeDeclaration: .removeDeclaration
+        case .signWithIdentity: .signWithIdentity
         }
     }
 }
@@ -255,6 +271,18 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case configValue(String, conflict: Bool?)
     /// `{values: [..]}` of `appConfig` (order-insensitive), with `conflict:` when given.
     case configValues([String], conflict: Bool?)
+    /// `{config: {...}}` of `managedConfig`: the property list as canonical JSON.
+    case config(String)
+    /// `{password: "..."}` of `managedSecret`.
+    case password(String)
+    /// `{certificate: {...}}` / `{identity: {...}}`: the subject and SHA-256 fields given.
+    case certificate(subject: String?, sha256: String?, identity: Bool)
+    /// `{ids: [..]}`, order-insensitive.
+    case ids([String])
+    /// `{signature: verified}`: a signature that verifies with the identity's certificate.
+    case signatureVerified
+    /// `{error: invalid-identifier}`: a reason code as an error.
+    case errorCode(Reason)
 
     public var description: String {
         switch self {
@@ -277,6 +305,13 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .none: "none"
         case .configValue(let v, let c): "{value: \"\(v)\"\(c.map { ", conflict: \($0)" } ?? "")}"
         case .configValues(let v, let c): "{values: [\(v.joined(separator: ", "))]\(c.map { ", conflict: \($0)" } ?? "")}"
+        case .config(let json): "{config: \(json)}"
+        case .password(let p): "{password: \"\(p)\"}"
+        case .certificate(let subject, let sha, let identity):
+            "{\(identity ? "identity" : "certificate"): {\([subject.map { "subject: \"\($0)\"" }, sha.map { "sha256: \($0)" }].compactMap { $0 }.joined(separator: ", "))}}"
+        case .ids(let ids): "{ids: [\(ids.joined(separator: ", "))]}"
+        case .signatureVerified: "{signature: verified}"
+        case .errorCode(let r): "{error: \(r)}"
         }
     }
 }

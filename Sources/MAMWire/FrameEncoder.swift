@@ -424,6 +424,26 @@ public enum FrameEncoder {
         case .screenCapture:
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE
             p.pointee.screen_capture = arena.message(Mamsim__V2__ScreenCapture.self, mamsim__v2__screen_capture__init)
+        case .managedConfig:
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG
+            p.pointee.managed_config = arena.message(Mamsim__V2__ManagedConfigQuery.self, mamsim__v2__managed_config_query__init)
+        case .managedSecret(let kind, let id):
+            let q = arena.message(Mamsim__V2__ManagedSecretQuery.self, mamsim__v2__managed_secret_query__init)
+            q.pointee.kind = WireEnums.wire(kind)
+            q.pointee.identifier = arena.string(id)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET
+            p.pointee.managed_secret = q
+        case .managedSecretIds(let kind):
+            let q = arena.message(Mamsim__V2__ManagedSecretIdsQuery.self, mamsim__v2__managed_secret_ids_query__init)
+            q.pointee.kind = WireEnums.wire(kind)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET_IDS
+            p.pointee.managed_secret_ids = q
+        case .signWithIdentity(let id, let data):
+            let q = arena.message(Mamsim__V2__SignWithIdentity.self, mamsim__v2__sign_with_identity__init)
+            q.pointee.identifier = arena.string(id)
+            q.pointee.data = arena.bytes(data)
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY
+            p.pointee.sign_with_identity = q
         }
         return p
     }
@@ -497,6 +517,28 @@ public enum FrameEncoder {
             c.pointee.dictionaries = list
             p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG
             p.pointee.app_config = c
+        case .managedSecret(let secret):
+            let m = arena.message(Mamsim__V2__ManagedSecretAnswer.self, mamsim__v2__managed_secret_answer__init)
+            switch secret {
+            case .password(let user, let password):
+                m.pointee.kind = WireEnums.wire(.password)
+                m.pointee.user_name = arena.string(user)
+                m.pointee.password = arena.string(password)
+            case .certificate(let der):
+                m.pointee.kind = WireEnums.wire(.certificate)
+                m.pointee.certificate = arena.bytes(der)
+            case .identity(let der):
+                m.pointee.kind = WireEnums.wire(.identity)
+                m.pointee.certificate = arena.bytes(der)
+            }
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_MANAGED_SECRET
+            p.pointee.managed_secret = m
+        case .strings(let items):
+            let l = arena.message(Mamsim__V2__StringList.self, mamsim__v2__string_list__init)
+            l.pointee.n_items = items.count
+            l.pointee.items = arena.stringArray(items)
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS
+            p.pointee.strings = l
         }
         return p
     }

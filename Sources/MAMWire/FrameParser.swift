@@ -262,6 +262,16 @@ public enum FrameParser {
             return .appConfig(account: accountRef(r.app_config.pointee.account))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE:
             return .screenCapture
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG:
+            return .managedConfig
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET:
+            let q = r.managed_secret.pointee
+            return .managedSecret(kind: try WireEnums.secretKind(q.kind, field: "service_request.managed_secret.kind"), id: str(q.identifier))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET_IDS:
+            return .managedSecretIds(kind: try WireEnums.secretKind(r.managed_secret_ids.pointee.kind, field: "service_request.managed_secret_ids.kind"))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY:
+            let q = r.sign_with_identity.pointee
+            return .signWithIdentity(id: str(q.identifier), data: bytes(q.data))
         default:
             throw .missingField("service_request.call")
         }
@@ -312,6 +322,16 @@ public enum FrameParser {
                 }
             }
             value = .appConfig(dictionaries)
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_MANAGED_SECRET:
+            let m = r.managed_secret.pointee
+            switch try WireEnums.secretKind(m.kind, field: "service_result.managed_secret.kind") {
+            case .password: value = .managedSecret(.password(userName: str(m.user_name), password: str(m.password)))
+            case .certificate: value = .managedSecret(.certificate(bytes(m.certificate)))
+            case .identity: value = .managedSecret(.identity(certificate: bytes(m.certificate)))
+            }
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS:
+            let l = r.strings.pointee
+            value = .strings(strings(l.items, l.n_items))
         default:
             throw .badEnum(field: "service_result.value", value: Int32(bitPattern: r.value_case.rawValue))
         }

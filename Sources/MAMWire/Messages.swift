@@ -374,6 +374,14 @@ public enum ServiceRequest: Sendable, Hashable {
     case appConfig(account: String?)
     /// `isScreenCaptureAllowed` for the call's window; the verdict answers.
     case screenCapture
+    /// `ManagedAppConfigurationProvider`: answered with `.data` (a property list) or `.none`.
+    case managedConfig
+    /// A password, certificate or identity by id; answered with `.managedSecret`.
+    case managedSecret(kind: ManagedSecretKind, id: String)
+    /// The provisioned ids of a kind; answered with `.strings`.
+    case managedSecretIds(kind: ManagedSecretKind)
+    /// Signs `data` with the identity `id` (its key stays in the host); answered with `.data`.
+    case signWithIdentity(id: String, data: [UInt8])
 
     public var name: String {
         switch self {
@@ -394,6 +402,10 @@ public enum ServiceRequest: Sendable, Hashable {
         case .shareTargets: "share_targets"
         case .appConfig: "app_config"
         case .screenCapture: "screen_capture"
+        case .managedConfig: "managed_config"
+        case .managedSecret: "managed_secret"
+        case .managedSecretIds: "managed_secret_ids"
+        case .signWithIdentity: "sign_with_identity"
         }
     }
 }
@@ -443,6 +455,17 @@ public enum ServiceValue: Sendable, Hashable {
     case shareTargets([String])
     /// The configuration's dictionaries (`AppConfig.fullData`).
     case appConfig([[String: String]])
+    case managedSecret(ManagedSecretValue)
+    case strings([String])
+}
+
+/// A ManagedApp secret as an app receives it: an identity comes as its certificate only.
+public enum ManagedSecretValue: Sendable, Hashable {
+    case password(userName: String, password: String)
+    /// DER.
+    case certificate([UInt8])
+    /// The identity's certificate (DER); the key stays in the host.
+    case identity(certificate: [UInt8])
 }
 
 /// Where an app makes a service call from (RULES.md §1): the window (scene) a UI call is for

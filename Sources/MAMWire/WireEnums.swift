@@ -82,9 +82,25 @@ enum WireEnums {
         return k.0
     }
 
+    static let secretKinds: [(ManagedSecretKind, Mamsim__V2__ManagedSecretKind)] = [
+        (.password, MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_PASSWORD),
+        (.certificate, MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_CERTIFICATE),
+        (.identity, MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_IDENTITY),
+    ]
+
+    static func wire(_ k: ManagedSecretKind) -> Mamsim__V2__ManagedSecretKind { secretKinds.first { $0.0 == k }!.1 }
+
+    static func secretKind(_ n: Mamsim__V2__ManagedSecretKind, field: String) throws(WireError) -> ManagedSecretKind {
+        guard let k = secretKinds.first(where: { $0.1.rawValue == n.rawValue }) else {
+            throw .badEnum(field: field, value: Int32(bitPattern: n.rawValue))
+        }
+        return k.0
+    }
+
     /// Every Swift case has a wire number (checked by `WireEnumTests`).
     static var unnumbered: [String] {
         Reason.allCases.filter { numberByReason[$0] == nil }.map { "Reason.\($0)" }
+            + ManagedSecretKind.allCases.filter { k in !secretKinds.contains { $0.0 == k } }.map { "ManagedSecretKind.\($0)" }
             + SDKNotification.Kind.allCases.filter { k in !notificationKinds.contains { $0.0 == k } }.map { "SDKNotification.Kind.\($0)" }
             + SaveLocation.allCases.filter { s in !saveLocations.contains { $0.0 == s } }.map { "SaveLocation.\($0)" }
             + OpenLocation.allCases.filter { o in !openLocations.contains { $0.0 == o } }.map { "OpenLocation.\($0)" }

@@ -2,6 +2,7 @@ import Foundation
 import MAMDeviceState
 import MAMModel
 import MAMPolicy
+import MAMDeclarations
 import Testing
 
 /// Launch, resume, relaunch and the network the check-ins need (RULES.md §5 "Relaunch", §8).
@@ -136,5 +137,46 @@ struct AppConfigStateTests {
         try again.loadAppConfigPolicies(initial: initial)
         #expect(try again.appConfig(app: World.mail, account: World.alice).values(forKey: "serverUrl") == ["https://b"])
         #expect(try again.appConfig(app: World.mail, account: World.bob).fullData.isEmpty, "bob is unmanaged")
+    }
+}
+
+/// RULES.md §9: ManagedApp secrets are stored encrypted at rest, and what the device made for
+/// an enrollment stays the same identity across restarts.
+@Suite("ManagedApp declarations on the device")
+struct DeclarationStateTests {
+    static var landmarks: URL {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        parts.removeLast(3)
+        return URL(fileURLWithPath: parts.joined(separator: "/") + "/scenarios/conformance/fixtures/ddm/landmarks")
+    }
+
+    static func fleet() -> Fleet {
+        var f = World.fleet(device: DeviceFacts(mdmEnrolled: true, osVersion: Version("18.4")!))
+        var app = AppDescriptor(bundleID: "com.example.landmarks", sdkIntegrated: false, mdmManaged: true)
+        app.teamId = "ABCDE12345"
+        f.install(app)
+        return f
+    }
+
+    @Test func secretsAreSealedAtRestAndSurviveARestart() throws {
+        let dir = try DeviceDirectory()
+        let first: ManagedSecret
+        do {
+            let device = try dir.open(Self.fleet())
+            _ = try device.applyDeclarations(DeclarationSet.read([Self.landmarks]).0)
+            #expect(try device.managedSecret(app: "com.example.landmarks", kind: .password, id: "api")
+                    == .password(userName: "landmarks-api", password: "correct horse battery staple"))
+            first = try device.managedSecret(app: "com.example.landmarks", kind: .identity, id: "device")
+        }
+        let store = try Data(contentsOf: dir.url.appendingPathComponent("device.sqlite"))
+        #expect(store.range(of: Data("correct horse battery staple".utf8)) == nil, "the password is not in the store in clear")
+        #expect(store.range(of: Data("landmarks-api".utf8)) == nil)
+        let again = try dir.open(Self.fleet())
+        try again.loadDeclarations()
+        #expect(try again.managedSecret(app: "com.example.landmarks", kind: .identity, id: "device") == first,
+                "the enrolled identity stays the same after a restart")
+        let signed = try again.signWithIdentity(app: "com.example.landmarks", id: "device", data: Array("x".utf8))
+        #expect(!signed.signature.isEmpty)
+        #expect(throws: DeviceStateError.self) { try again.managedSecret(app: "com.example.landmarks", kind: .password, id: "nope") }
     }
 }

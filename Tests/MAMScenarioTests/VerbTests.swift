@@ -53,13 +53,29 @@ import Testing
             .setAppConfig(name: "tenant", settings: nil),
             .screenCapture(app: "mail", window: "side"),
         ]
-        #expect(v11.steps.map(\.arguments) == expected)
+        #expect(Array(v11.steps.map(\.arguments).prefix(expected.count)) == expected)
+        let ddm = v11.steps.dropFirst(expected.count).map(\.arguments)
+        #expect(Array(ddm.prefix(5)) == [
+            .managedConfig(app: "mail", key: nil), .managedConfig(app: "mail", key: "resourceURL"),
+            .managedSecret(app: "mail", kind: .identity, id: "device"), .managedSecret(app: "mail", kind: .password, id: "nope"),
+            .managedSecretIds(app: "mail", kind: .certificate),
+        ])
+        guard case .applyDeclarations(let files, let entries) = ddm[5] else { Issue.record("step \(expected.count + 5) is \(ddm[5])"); return }
+        #expect(files == ["../../../scenarios/conformance/fixtures/ddm/landmarks-update"] && entries.map(\.declaration.identifier) == ["landmarks-config"])
+        #expect(Array(ddm.suffix(2)) == [.removeDeclaration(identifier: "landmarks-app"),
+                                         .signWithIdentity(app: "mail", id: "device", data: Array("challenge".utf8))])
+        #expect(v11.declarations.count == 8)
         let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
                                             .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt), nil,
                                             nil, nil, nil, nil, nil,
                                             .configValue("https://sales.contoso.com", conflict: false), .configValues(["10"], conflict: nil),
                                             ExpectedOutcome.none, nil, nil, .blocked(.screenCaptureBlocked)]
-        #expect(v11.steps.map(\.expect) == outcomes)
+        #expect(Array(v11.steps.map(\.expect).prefix(outcomes.count)) == outcomes)
+        #expect(Array(v11.steps.map(\.expect).dropFirst(outcomes.count)) == [
+            .config(#"{"a":1,"b":[true,"x"]}"#), .configValue("https://x", conflict: nil),
+            .certificate(subject: "CN=x", sha256: "ab", identity: true), .errorCode(.invalidIdentifier), .ids(["a", "b"]),
+            nil, nil, .signatureVerified,
+        ])
         #expect(!v11.device.online)
         let mail = try #require(v11.apps.first)
         #expect(mail.descriptor.shortVersion == "4.1.0")

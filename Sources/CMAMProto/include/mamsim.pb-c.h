@@ -67,6 +67,10 @@ typedef struct Mamsim__V2__Notify Mamsim__V2__Notify;
 typedef struct Mamsim__V2__ShareTargets Mamsim__V2__ShareTargets;
 typedef struct Mamsim__V2__AppConfigQuery Mamsim__V2__AppConfigQuery;
 typedef struct Mamsim__V2__ScreenCapture Mamsim__V2__ScreenCapture;
+typedef struct Mamsim__V2__ManagedConfigQuery Mamsim__V2__ManagedConfigQuery;
+typedef struct Mamsim__V2__ManagedSecretQuery Mamsim__V2__ManagedSecretQuery;
+typedef struct Mamsim__V2__ManagedSecretIdsQuery Mamsim__V2__ManagedSecretIdsQuery;
+typedef struct Mamsim__V2__SignWithIdentity Mamsim__V2__SignWithIdentity;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
 typedef struct Mamsim__V2__FileInfo Mamsim__V2__FileInfo;
 typedef struct Mamsim__V2__ProtectionInfo Mamsim__V2__ProtectionInfo;
@@ -77,6 +81,8 @@ typedef struct Mamsim__V2__ShareTargetList Mamsim__V2__ShareTargetList;
 typedef struct Mamsim__V2__KeyValue Mamsim__V2__KeyValue;
 typedef struct Mamsim__V2__AppConfigData Mamsim__V2__AppConfigData;
 typedef struct Mamsim__V2__AppConfigData__Dictionary Mamsim__V2__AppConfigData__Dictionary;
+typedef struct Mamsim__V2__ManagedSecretAnswer Mamsim__V2__ManagedSecretAnswer;
+typedef struct Mamsim__V2__StringList Mamsim__V2__StringList;
 typedef struct Mamsim__V2__ServiceResult Mamsim__V2__ServiceResult;
 typedef struct Mamsim__V2__Frame Mamsim__V2__Frame;
 
@@ -210,6 +216,17 @@ typedef enum _Mamsim__V2__OpenLocation {
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_OTHER = 10
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__OPEN_LOCATION)
 } Mamsim__V2__OpenLocation;
+/*
+ * Apple's ManagedApp framework (RULES.md §9): the app's configuration (a property list), its
+ * secrets by id, and signing with an identity whose key stays in the host.
+ */
+typedef enum _Mamsim__V2__ManagedSecretKind {
+  MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED = 0,
+  MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_PASSWORD = 1,
+  MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_CERTIFICATE = 2,
+  MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_IDENTITY = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__MANAGED_SECRET_KIND)
+} Mamsim__V2__ManagedSecretKind;
 /*
  * errSec… statuses of the keychain, as iOS returns them.
  */
@@ -1013,6 +1030,47 @@ struct  Mamsim__V2__ScreenCapture
      }
 
 
+struct  Mamsim__V2__ManagedConfigQuery
+{
+  ProtobufCMessage base;
+};
+#define MAMSIM__V2__MANAGED_CONFIG_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__managed_config_query__descriptor) \
+     }
+
+
+struct  Mamsim__V2__ManagedSecretQuery
+{
+  ProtobufCMessage base;
+  Mamsim__V2__ManagedSecretKind kind;
+  char *identifier;
+};
+#define MAMSIM__V2__MANAGED_SECRET_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__managed_secret_query__descriptor) \
+    , MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string }
+
+
+struct  Mamsim__V2__ManagedSecretIdsQuery
+{
+  ProtobufCMessage base;
+  Mamsim__V2__ManagedSecretKind kind;
+};
+#define MAMSIM__V2__MANAGED_SECRET_IDS_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__managed_secret_ids_query__descriptor) \
+    , MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED }
+
+
+struct  Mamsim__V2__SignWithIdentity
+{
+  ProtobufCMessage base;
+  char *identifier;
+  ProtobufCBinaryData data;
+};
+#define MAMSIM__V2__SIGN_WITH_IDENTITY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__sign_with_identity__descriptor) \
+    , (char *)protobuf_c_empty_string, {0,NULL} }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET = 0,
   MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE = 1,
@@ -1031,7 +1089,11 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_NOTIFY = 14,
   MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS = 15,
   MAMSIM__V2__SERVICE_REQUEST__CALL_APP_CONFIG = 20,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE = 21
+  MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE = 21,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG = 22,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET = 23,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET_IDS = 24,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY = 25
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1064,6 +1126,16 @@ struct  Mamsim__V2__ServiceRequest
     Mamsim__V2__ShareTargets *share_targets;
     Mamsim__V2__AppConfigQuery *app_config;
     Mamsim__V2__ScreenCapture *screen_capture;
+    /*
+     * answered with data (the property list) or none
+     */
+    Mamsim__V2__ManagedConfigQuery *managed_config;
+    Mamsim__V2__ManagedSecretQuery *managed_secret;
+    Mamsim__V2__ManagedSecretIdsQuery *managed_secret_ids;
+    /*
+     * answered with data (the signature)
+     */
+    Mamsim__V2__SignWithIdentity *sign_with_identity;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -1195,6 +1267,39 @@ struct  Mamsim__V2__AppConfigData
     , 0,NULL }
 
 
+struct  Mamsim__V2__ManagedSecretAnswer
+{
+  ProtobufCMessage base;
+  Mamsim__V2__ManagedSecretKind kind;
+  /*
+   * password
+   */
+  char *user_name;
+  /*
+   * password
+   */
+  char *password;
+  /*
+   * certificate, identity: DER (never the identity's key)
+   */
+  ProtobufCBinaryData certificate;
+};
+#define MAMSIM__V2__MANAGED_SECRET_ANSWER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__managed_secret_answer__descriptor) \
+    , MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, {0,NULL} }
+
+
+struct  Mamsim__V2__StringList
+{
+  ProtobufCMessage base;
+  size_t n_items;
+  char **items;
+};
+#define MAMSIM__V2__STRING_LIST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__string_list__descriptor) \
+    , 0,NULL }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE__NOT_SET = 0,
   MAMSIM__V2__SERVICE_RESULT__VALUE_FILE = 10,
@@ -1204,7 +1309,9 @@ typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE_PASTE = 14,
   MAMSIM__V2__SERVICE_RESULT__VALUE_NOTIFICATION = 15,
   MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS = 16,
-  MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG = 20
+  MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG = 20,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_MANAGED_SECRET = 21,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS = 22
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_RESULT__VALUE__CASE)
 } Mamsim__V2__ServiceResult__ValueCase;
 
@@ -1240,6 +1347,11 @@ struct  Mamsim__V2__ServiceResult
      * app_config
      */
     Mamsim__V2__AppConfigData *app_config;
+    Mamsim__V2__ManagedSecretAnswer *managed_secret;
+    /*
+     * managed_secret_ids
+     */
+    Mamsim__V2__StringList *strings;
   };
 };
 #define MAMSIM__V2__SERVICE_RESULT__INIT \
@@ -2275,6 +2387,82 @@ Mamsim__V2__ScreenCapture *
 void   mamsim__v2__screen_capture__free_unpacked
                      (Mamsim__V2__ScreenCapture *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__ManagedConfigQuery methods */
+void   mamsim__v2__managed_config_query__init
+                     (Mamsim__V2__ManagedConfigQuery         *message);
+size_t mamsim__v2__managed_config_query__get_packed_size
+                     (const Mamsim__V2__ManagedConfigQuery   *message);
+size_t mamsim__v2__managed_config_query__pack
+                     (const Mamsim__V2__ManagedConfigQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__managed_config_query__pack_to_buffer
+                     (const Mamsim__V2__ManagedConfigQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ManagedConfigQuery *
+       mamsim__v2__managed_config_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__managed_config_query__free_unpacked
+                     (Mamsim__V2__ManagedConfigQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__ManagedSecretQuery methods */
+void   mamsim__v2__managed_secret_query__init
+                     (Mamsim__V2__ManagedSecretQuery         *message);
+size_t mamsim__v2__managed_secret_query__get_packed_size
+                     (const Mamsim__V2__ManagedSecretQuery   *message);
+size_t mamsim__v2__managed_secret_query__pack
+                     (const Mamsim__V2__ManagedSecretQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__managed_secret_query__pack_to_buffer
+                     (const Mamsim__V2__ManagedSecretQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ManagedSecretQuery *
+       mamsim__v2__managed_secret_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__managed_secret_query__free_unpacked
+                     (Mamsim__V2__ManagedSecretQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__ManagedSecretIdsQuery methods */
+void   mamsim__v2__managed_secret_ids_query__init
+                     (Mamsim__V2__ManagedSecretIdsQuery         *message);
+size_t mamsim__v2__managed_secret_ids_query__get_packed_size
+                     (const Mamsim__V2__ManagedSecretIdsQuery   *message);
+size_t mamsim__v2__managed_secret_ids_query__pack
+                     (const Mamsim__V2__ManagedSecretIdsQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__managed_secret_ids_query__pack_to_buffer
+                     (const Mamsim__V2__ManagedSecretIdsQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ManagedSecretIdsQuery *
+       mamsim__v2__managed_secret_ids_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__managed_secret_ids_query__free_unpacked
+                     (Mamsim__V2__ManagedSecretIdsQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__SignWithIdentity methods */
+void   mamsim__v2__sign_with_identity__init
+                     (Mamsim__V2__SignWithIdentity         *message);
+size_t mamsim__v2__sign_with_identity__get_packed_size
+                     (const Mamsim__V2__SignWithIdentity   *message);
+size_t mamsim__v2__sign_with_identity__pack
+                     (const Mamsim__V2__SignWithIdentity   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__sign_with_identity__pack_to_buffer
+                     (const Mamsim__V2__SignWithIdentity   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__SignWithIdentity *
+       mamsim__v2__sign_with_identity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__sign_with_identity__free_unpacked
+                     (Mamsim__V2__SignWithIdentity *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceRequest methods */
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message);
@@ -2448,6 +2636,44 @@ Mamsim__V2__AppConfigData *
                       const uint8_t       *data);
 void   mamsim__v2__app_config_data__free_unpacked
                      (Mamsim__V2__AppConfigData *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__ManagedSecretAnswer methods */
+void   mamsim__v2__managed_secret_answer__init
+                     (Mamsim__V2__ManagedSecretAnswer         *message);
+size_t mamsim__v2__managed_secret_answer__get_packed_size
+                     (const Mamsim__V2__ManagedSecretAnswer   *message);
+size_t mamsim__v2__managed_secret_answer__pack
+                     (const Mamsim__V2__ManagedSecretAnswer   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__managed_secret_answer__pack_to_buffer
+                     (const Mamsim__V2__ManagedSecretAnswer   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ManagedSecretAnswer *
+       mamsim__v2__managed_secret_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__managed_secret_answer__free_unpacked
+                     (Mamsim__V2__ManagedSecretAnswer *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__StringList methods */
+void   mamsim__v2__string_list__init
+                     (Mamsim__V2__StringList         *message);
+size_t mamsim__v2__string_list__get_packed_size
+                     (const Mamsim__V2__StringList   *message);
+size_t mamsim__v2__string_list__pack
+                     (const Mamsim__V2__StringList   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__string_list__pack_to_buffer
+                     (const Mamsim__V2__StringList   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__StringList *
+       mamsim__v2__string_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__string_list__free_unpacked
+                     (Mamsim__V2__StringList *message,
                       ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceResult methods */
 void   mamsim__v2__service_result__init
@@ -2645,6 +2871,18 @@ typedef void (*Mamsim__V2__AppConfigQuery_Closure)
 typedef void (*Mamsim__V2__ScreenCapture_Closure)
                  (const Mamsim__V2__ScreenCapture *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__ManagedConfigQuery_Closure)
+                 (const Mamsim__V2__ManagedConfigQuery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__ManagedSecretQuery_Closure)
+                 (const Mamsim__V2__ManagedSecretQuery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__ManagedSecretIdsQuery_Closure)
+                 (const Mamsim__V2__ManagedSecretIdsQuery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__SignWithIdentity_Closure)
+                 (const Mamsim__V2__SignWithIdentity *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceRequest_Closure)
                  (const Mamsim__V2__ServiceRequest *message,
                   void *closure_data);
@@ -2675,6 +2913,12 @@ typedef void (*Mamsim__V2__AppConfigData__Dictionary_Closure)
 typedef void (*Mamsim__V2__AppConfigData_Closure)
                  (const Mamsim__V2__AppConfigData *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__ManagedSecretAnswer_Closure)
+                 (const Mamsim__V2__ManagedSecretAnswer *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__StringList_Closure)
+                 (const Mamsim__V2__StringList *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceResult_Closure)
                  (const Mamsim__V2__ServiceResult *message,
                   void *closure_data);
@@ -2692,6 +2936,7 @@ extern const ProtobufCEnumDescriptor    mamsim__v2__child_kind__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__sdk_notification_kind__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__save_location__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__open_location__descriptor;
+extern const ProtobufCEnumDescriptor    mamsim__v2__managed_secret_kind__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__keychain_status__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__verdict__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__verdict__status__descriptor;
@@ -2748,6 +2993,10 @@ extern const ProtobufCMessageDescriptor mamsim__v2__notify__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__share_targets__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__app_config_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_ids_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__file_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__protection_info__descriptor;
@@ -2758,6 +3007,8 @@ extern const ProtobufCMessageDescriptor mamsim__v2__share_target_list__descripto
 extern const ProtobufCMessageDescriptor mamsim__v2__key_value__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__app_config_data__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__app_config_data__dictionary__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_answer__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__string_list__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor;
 

@@ -16,6 +16,12 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case none
     case configValue(String, conflict: Bool)
     case configValues([String], conflict: Bool)
+    case config(String)
+    case password(String)
+    case certificate(subject: String, sha256: String, identity: Bool)
+    case ids([String])
+    case signature(verified: Bool)
+    case errorCode(Reason)
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -38,6 +44,12 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .none: .none
         case .configValue(let v, let c): .configValue(v, conflict: c)
         case .configValues(let v, let c): .configValues(v, conflict: c)
+        case .config(let j): .config(j)
+        case .password(let p): .password(p)
+        case .certificate(let s, let h, let i): .certificate(subject: s, sha256: h, identity: i)
+        case .ids(let ids): .ids(ids)
+        case .signature(let ok): ok ? .signatureVerified : .failed
+        case .errorCode(let r): .errorCode(r)
         }
     }
 
@@ -71,6 +83,12 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.none, .none): return true
         case (.configValue(let a, let ca), .configValue(let b, let cb)): return a == b && (ca == nil || ca == cb)
         case (.configValues(let a, let ca), .configValues(let b, let cb)): return a.sorted() == b.sorted() && (ca == nil || ca == cb)
+        case (.config(let a), .config(let b)), (.password(let a), .password(let b)): return a == b
+        case (.certificate(let s, let h, let i), .certificate(let subject, let sha, let identity)):
+            return i == identity && (s == nil || s == subject) && (h == nil || h!.lowercased() == sha.lowercased())
+        case (.ids(let a), .ids(let b)): return a.sorted() == b.sorted()
+        case (.signatureVerified, .signature(let ok)): return ok
+        case (.errorCode(let a), .errorCode(let b)): return a == b
         default: return false
         }
     }

@@ -49,6 +49,7 @@ public enum ScenarioRunner {
         config.clockStart = scenario.device.clock
         config.networkOnline = scenario.device.online
         config.appConfigs = scenario.appConfigs
+        config.declarations = scenario.declarations
         config.quietChildren = options.quietChildren
         return config
     }
@@ -330,6 +331,59 @@ public enum ScenarioRunner {
                 return (.ok, "\(what); \(told) running app/account pair(s) notified", name)
             case .failure(let e): return (.failed(e.reason), e.message, name)
             }
+        case .managedConfig(let app, let key):
+            let r = await host.service(app, .managedConfig)
+            guard r.isAllowed else { return (decided(r.verdict, allowed: .none), r.verdict.explanation, app) }
+            guard case .data(let plist) = r.value,
+                  let object = try? PropertyListSerialization.propertyList(from: Data(plist), format: nil) else {
+                return (.none, r.verdict.explanation, app)
+            }
+            guard let key else { return (.config(CanonicalJSON.text(object)), r.verdict.explanation, app) }
+            guard let dict = object as? [String: Any], let value = dict[key] else {
+                return (.none, "\(r.verdict.explanation); no key \"\(key)\"", "\(app): \(key)")
+            }
+            return (.configValue(CanonicalJSON.scalarText(value), conflict: false), r.verdict.explanation, "\(app): \(key)")
+        case .managedSecret(let app, let kind, let id):
+            let r = await host.service(app, .managedSecret(kind: kind, id: id))
+            let parties = "\(app): \(kind) \(id)"
+            guard r.isAllowed, case .managedSecret(let secret) = r.value else {
+                if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }
+                return (decided(r.verdict, allowed: .none), r.verdict.explanation, parties)
+            }
+            switch secret {
+            case .password(_, let password): return (.password(password), r.verdict.explanation, parties)
+            case .certificate(let der), .identity(let der):
+                let (subject, sha) = CertificateSummary.of(der)
+                if case .identity = secret { return (.certificate(subject: subject, sha256: sha, identity: true), "\(r.verdict.explanation); subject \(subject)", parties) }
+                return (.certificate(subject: subject, sha256: sha, identity: false), "\(r.verdict.explanation); subject \(subject)", parties)
+            }
+        case .managedSecretIds(let app, let kind):
+            let r = await host.service(app, .managedSecretIds(kind: kind))
+            guard r.isAllowed, case .strings(let ids) = r.value else { return (decided(r.verdict, allowed: .ids([])), r.verdict.explanation, app) }
+            return (.ids(ids), r.verdict.explanation, "\(app): \(kind.plural)")
+        case .applyDeclarations(let files, let entries):
+            switch await host.changeDeclarations(apply: entries) {
+            case .success(let told): return (.ok, "applied \(entries.count) declaration(s) from \(files.joined(separator: ", ")); \(told) running app(s) notified", "device")
+            case .failure(let e): return (.failed(e.reason), e.message, "device")
+            }
+        case .removeDeclaration(let identifier):
+            switch await host.changeDeclarations(apply: [], remove: identifier) {
+            case .success(let told): return (.ok, "removed \(identifier); \(told) running app(s) notified", "device")
+            case .failure(let e): return (.failed(e.reason), e.message, "device")
+            }
+        case .signWithIdentity(let app, let id, let data):
+            let r = await host.service(app, .signWithIdentity(id: id, data: data))
+            let parties = "\(app): identity \(id)"
+            guard r.isAllowed, case .data(let signature) = r.value else {
+                if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }
+                return (decided(r.verdict, allowed: .failed(nil)), r.verdict.explanation, parties)
+            }
+            // Checked as the server at the other end of mutual TLS would: with the certificate
+            // the app was given.
+            let cert = await host.service(app, .managedSecret(kind: .identity, id: id))
+            guard case .managedSecret(.identity(let der)) = cert.value else { return (.signature(verified: false), "no certificate for \(id)", parties) }
+            let ok = CertificateSummary.verify(signature, over: data, certificate: der)
+            return (.signature(verified: ok), "\(r.verdict.explanation); signature \(Data(signature).base64EncodedString()) \(ok ? "verifies" : "does not verify") with the identity's certificate", parties)
         case .screenCapture(let app, let window):
             let r = await host.service(app, .screenCapture, context: ServiceContext(window: window ?? ""))
             return (decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
@@ -346,10 +400,11 @@ public enum ScenarioRunner {
         case .copy(let app, _, _, _), .paste(let app, _, _), .save(let app, _, _), .open(let app, _, _, _),
              .keychainSet(let app, _, _, _), .keychainGet(let app, _, _, _), .print(let app, _), .notify(let app, _, _),
              .writeFile(let app, _, _, _), .readFile(let app, _), .protect(let app, _, _), .unprotect(let app, _),
-             .protectionInfo(let app, _), .appConfig(let app, _, _, _, _), .screenCapture(let app, _):
+             .protectionInfo(let app, _), .appConfig(let app, _, _, _, _), .screenCapture(let app, _),
+             .managedConfig(let app, _), .managedSecret(let app, _, _), .managedSecretIds(let app, _), .signWithIdentity(let app, _, _):
             app
         case .launch, .kill, .signIn, .signOut, .switchIdentity, .wipe, .setPolicy, .advanceClock, .expectState,
-             .pause, .resume, .setNetwork, .setAllowedAccounts, .setAppConfig:
+             .pause, .resume, .setNetwork, .setAllowedAccounts, .setAppConfig, .applyDeclarations, .removeDeclaration:
             nil
         }
     }
