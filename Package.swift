@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "mamsim-app", targets: ["mamsim-app"]),
         .executable(name: "mamsim-confine", targets: ["mamsim-confine"]),
         .library(name: "MAMKit", targets: ["MAMKit"]),
+        .library(name: "MAMManagedApp", targets: ["MAMManagedApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -89,6 +90,9 @@ let package = Package(
         // Starts a child under Landlock (C: it runs before the child's program and must stay tiny).
         .executableTarget(name: "mamsim-confine"),
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], swiftSettings: strict, linkerSettings: staticStdlib),
+        // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
+        .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
+        .executableTarget(name: "ExampleLandmarksApp", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         // An app written against MAMKit's async API (README "Writing an app"); the host tests run it.
         .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict, linkerSettings: staticStdlib),
         .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire"], path: "plugins/share-to-notes/Sources/NotesShareExtension", swiftSettings: strict, linkerSettings: staticStdlib),

@@ -232,6 +232,51 @@ void   mamsim__v2__hello__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__hello__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__launch_finished__init
+                     (Mamsim__V2__LaunchFinished         *message)
+{
+  static const Mamsim__V2__LaunchFinished init_value = MAMSIM__V2__LAUNCH_FINISHED__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__launch_finished__get_packed_size
+                     (const Mamsim__V2__LaunchFinished *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__launch_finished__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__launch_finished__pack
+                     (const Mamsim__V2__LaunchFinished *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__launch_finished__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__launch_finished__pack_to_buffer
+                     (const Mamsim__V2__LaunchFinished *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__launch_finished__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__LaunchFinished *
+       mamsim__v2__launch_finished__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__LaunchFinished *)
+     protobuf_c_message_unpack (&mamsim__v2__launch_finished__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__launch_finished__free_unpacked
+                     (Mamsim__V2__LaunchFinished *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__launch_finished__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__welcome__init
                      (Mamsim__V2__Welcome         *message)
 {
@@ -3406,7 +3451,7 @@ const ProtobufCMessageDescriptor mamsim__v2__account_ref__descriptor =
   (ProtobufCMessageInit) mamsim__v2__account_ref__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__hello__field_descriptors[3] =
+static const ProtobufCFieldDescriptor mamsim__v2__hello__field_descriptors[4] =
 {
   {
     "protocol_version",
@@ -3444,8 +3489,21 @@ static const ProtobufCFieldDescriptor mamsim__v2__hello__field_descriptors[3] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "finishes_launching",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Hello, finishes_launching),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__hello__field_indices_by_name[] = {
+  3,   /* field[3] = finishes_launching */
   1,   /* field[1] = pid */
   0,   /* field[0] = protocol_version */
   2,   /* field[2] = runtime */
@@ -3453,7 +3511,7 @@ static const unsigned mamsim__v2__hello__field_indices_by_name[] = {
 static const ProtobufCIntRange mamsim__v2__hello__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__hello__descriptor =
 {
@@ -3463,11 +3521,29 @@ const ProtobufCMessageDescriptor mamsim__v2__hello__descriptor =
   "Mamsim__V2__Hello",
   "mamsim.v2",
   sizeof(Mamsim__V2__Hello),
-  3,
+  4,
   mamsim__v2__hello__field_descriptors,
   mamsim__v2__hello__field_indices_by_name,
   1,  mamsim__v2__hello__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__hello__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define mamsim__v2__launch_finished__field_descriptors NULL
+#define mamsim__v2__launch_finished__field_indices_by_name NULL
+#define mamsim__v2__launch_finished__number_ranges NULL
+const ProtobufCMessageDescriptor mamsim__v2__launch_finished__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.LaunchFinished",
+  "LaunchFinished",
+  "Mamsim__V2__LaunchFinished",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__LaunchFinished),
+  0,
+  mamsim__v2__launch_finished__field_descriptors,
+  mamsim__v2__launch_finished__field_indices_by_name,
+  0,  mamsim__v2__launch_finished__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__launch_finished__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor mamsim__v2__welcome__field_descriptors[5] =
@@ -7160,7 +7236,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   (ProtobufCMessageInit) mamsim__v2__service_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__frame__field_descriptors[19] =
+static const ProtobufCFieldDescriptor mamsim__v2__frame__field_descriptors[20] =
 {
   {
     "seq",
@@ -7390,6 +7466,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__frame__field_descriptors[19] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "launch_finished",
+    60,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__Frame, body_case),
+    offsetof(Mamsim__V2__Frame, launch_finished),
+    &mamsim__v2__launch_finished__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__frame__field_indices_by_name[] = {
   4,   /* field[4] = bye */
@@ -7402,6 +7490,7 @@ static const unsigned mamsim__v2__frame__field_indices_by_name[] = {
   2,   /* field[2] = hello */
   14,   /* field[14] = identity_info */
   12,   /* field[12] = identity_result */
+  19,   /* field[19] = launch_finished */
   5,   /* field[5] = ping */
   1,   /* field[1] = reply_to */
   0,   /* field[0] = seq */
@@ -7412,7 +7501,7 @@ static const unsigned mamsim__v2__frame__field_indices_by_name[] = {
   8,   /* field[8] = share_result */
   3,   /* field[3] = welcome */
 };
-static const ProtobufCIntRange mamsim__v2__frame__number_ranges[6 + 1] =
+static const ProtobufCIntRange mamsim__v2__frame__number_ranges[7 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
@@ -7420,7 +7509,8 @@ static const ProtobufCIntRange mamsim__v2__frame__number_ranges[6 + 1] =
   { 30, 11 },
   { 40, 15 },
   { 50, 17 },
-  { 0, 19 }
+  { 60, 19 },
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor =
 {
@@ -7430,10 +7520,10 @@ const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor =
   "Mamsim__V2__Frame",
   "mamsim.v2",
   sizeof(Mamsim__V2__Frame),
-  19,
+  20,
   mamsim__v2__frame__field_descriptors,
   mamsim__v2__frame__field_indices_by_name,
-  6,  mamsim__v2__frame__number_ranges,
+  7,  mamsim__v2__frame__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -20,6 +20,9 @@ final class ChildConnection {
     var exitExpected = false
     /// Loop time (ms) by which the child must have said hello.
     var handshakeDeadline: UInt64 = .max
+    /// The app said in `Hello` it finishes launching later: its launch completes at
+    /// `launchFinished` (or at `handshakeDeadline`).
+    var finishingLaunch = false
     /// Where the child is in `HostConfiguration.teardown`, once the host began ending it:
     /// the next step to take and when (loop ms).
     var teardownStep: Int?
@@ -57,7 +60,7 @@ final class ChildConnection {
     var isLive: Bool { state == .spawning || state == .ready }
     /// Anything with a deadline the supervisor's sweep must watch.
     var hasDeadlines: Bool {
-        state == .spawning || teardownStep != nil || partialFrameSince != nil || !pendingDeliveries.isEmpty || !pendingCommands.isEmpty
+        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || !pendingDeliveries.isEmpty || !pendingCommands.isEmpty
     }
 
     @discardableResult

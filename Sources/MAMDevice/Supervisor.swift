@@ -227,12 +227,15 @@ final class Supervisor {
             guard hello.protocolVersion == Hello.currentProtocolVersion else {
                 throw HostileFrame("speaks protocol version \(hello.protocolVersion); this host speaks \(Hello.currentProtocolVersion) (proto/mamsim/v2)")
             }
-            welcome(child, seq: frame.seq)
+            welcome(child, seq: frame.seq, finishesLaunching: hello.finishesLaunching)
             return
         }
         switch frame.body {
         case .hello:
             throw HostileFrame("sent a second hello")
+        case .launchFinished:
+            guard child.finishingLaunch else { throw HostileFrame("sent launch_finished without announcing it in hello, or twice") }
+            launchFinished(child, late: false)
         case .commandResult(let result):
             guard let pending = child.pendingCommands.removeValue(forKey: frame.replyTo) else {
                 throw HostileFrame("answered command \(frame.replyTo), which the host never sent or which timed out")
@@ -256,9 +259,11 @@ final class Supervisor {
         }
     }
 
-    private func welcome(_ child: ChildConnection, seq: UInt64) {
+    private func welcome(_ child: ChildConnection, seq: UInt64, finishesLaunching: Bool) {
         child.state = .ready
-        child.handshakeDeadline = .max
+        child.finishingLaunch = finishesLaunching
+        // An app with launch work of its own has the rest of the handshake time to finish it.
+        if !finishesLaunching { child.handshakeDeadline = .max }
         let kind: ChildKind = switch child.spec.descriptor.kind {
         case .app: .app
         case .share: .shareExtension
@@ -276,8 +281,17 @@ final class Supervisor {
             processIdentity: process ?? "", maxFrameSize: configuration.maximumFrameSize)),
             replyTo: seq)
         onEvent(.ready(handle: child.handle, bundle: child.bundleID, pid: child.pid))
-        finishWaiters(child.key, .success(child.pid))
         router?.childBecameReady(child)
+        if !finishesLaunching { finishWaiters(child.key, .success(child.pid)) }
+    }
+
+    /// The app's own launch work is done (or its time is up): its launch completes.
+    private func launchFinished(_ child: ChildConnection, late: Bool) {
+        guard child.finishingLaunch else { return }
+        child.finishingLaunch = false
+        child.handshakeDeadline = .max
+        if late { onEvent(.note("\(child.handle) did not finish launching within \(configuration.handshakeTimeout); its launch completes anyway")) }
+        finishWaiters(child.key, .success(child.pid))
     }
 
     // MARK: - Commands
@@ -324,6 +338,7 @@ final class Supervisor {
             if child.state == .spawning, child.handshakeDeadline <= now {
                 disconnect(child, because: "sent no hello within \(configuration.handshakeTimeout)")
             }
+            if child.finishingLaunch, child.handshakeDeadline <= now { launchFinished(child, late: true) }
             let late = child.pendingCommands.filter { $0.value.deadline <= now }
             for (seq, pending) in late.sorted(by: { $0.key < $1.key }) {
                 child.pendingCommands[seq] = nil

@@ -80,7 +80,7 @@ public final class AppChannel {
     }
 
     /// Sends `Hello` and starts reading.
-    func start(runtime: String) throws {
+    func start(runtime: String, finishesLaunching: Bool = false) throws {
         try pipe.startReading(onRead: { [unowned self] chunk in
             do {
                 try decoder.feed(chunk) { payload in
@@ -92,7 +92,7 @@ public final class AppChannel {
         }, onEnd: { [unowned self] error in
             end(error.map { "channel error: \($0)" } ?? "host closed the channel")
         })
-        send(.hello(Hello(pid: getpid(), runtime: runtime)))
+        send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching)))
     }
 
     /// Sends a frame; `onReply` runs when the host answers it.

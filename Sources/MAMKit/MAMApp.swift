@@ -24,6 +24,32 @@ public final class MAMApp: Sendable {
     public let notifications: AsyncStream<SDKNotification>
     private let thread: LoopThread
     private let channel: ChannelBox
+    private let observers: Observers
+
+    /// Code that runs for each SDK notification before the host is told the app took it, so
+    /// what the app does about a change is done when the step that changed it completes.
+    final class Observers: Sendable {
+        private let handlers = Mutex<[Int: @Sendable (SDKNotification) async -> Void]>([:])
+        private let next = Atomic<Int>(0)
+
+        func add(_ h: @escaping @Sendable (SDKNotification) async -> Void) -> Int {
+            let id = next.add(1, ordering: .relaxed).newValue
+            handlers.withLock { $0[id] = h }
+            return id
+        }
+
+        func remove(_ id: Int) { _ = handlers.withLock { $0.removeValue(forKey: id) } }
+
+        func run(_ n: SDKNotification) async {
+            for h in handlers.withLock({ $0.sorted { $0.key < $1.key }.map(\.value) }) { await h(n) }
+        }
+    }
+
+    /// Set once, right after the loop thread exists and before any command can arrive (commands
+    /// follow the handshake): `@unchecked Sendable` is safe for that one write.
+    private final class ThreadBox: @unchecked Sendable {
+        var thread: LoopThread?
+    }
 
     /// `@unchecked Sendable` is safe: `channel` is set on the loop thread during setup and
     /// then used only inside jobs submitted to that same thread.
@@ -31,11 +57,15 @@ public final class MAMApp: Sendable {
         var channel: AppChannel?
     }
 
-    /// Connects on fd 3 and completes the handshake.
-    public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3) async throws -> MAMApp {
+    /// Connects on fd 3 and completes the handshake. `finishesLaunching`: the app has launch
+    /// work of its own and calls `finishedLaunching()` when it is done; the host's launch of
+    /// the app completes then.
+    public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3, finishesLaunching: Bool = false) async throws -> MAMApp {
         let box = ChannelBox()
         let (deliveries, deliveryInput) = AsyncStream.makeStream(of: Deliver.self)
         let (notifications, notificationInput) = AsyncStream.makeStream(of: SDKNotification.self)
+        let observers = Observers()
+        let threadBox = ThreadBox()
         let welcome = Mutex<CheckedContinuation<Welcome, any Error>?>(nil)
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: fd)
@@ -49,7 +79,12 @@ public final class MAMApp: Sendable {
                     return reply(.error(.badRequest, "this app answers no \(command.name) command"))
                 }
                 notificationInput.yield(n)
-                reply(.notified)
+                // The reply goes back on the loop thread once every observer is done.
+                let answer = UncheckedJob { reply(.notified) }
+                Task {
+                    await observers.run(n)
+                    threadBox.thread?.submit { answer.run() }
+                }
             }
             channel.onClose = { why in
                 deliveryInput.finish()
@@ -57,19 +92,21 @@ public final class MAMApp: Sendable {
                 welcome.withLock { $0.take() }?.resume(throwing: MAMKitError.channelClosed(why))
             }
             channel.onWelcome = { w in welcome.withLock { $0.take() }?.resume(returning: w) }
-            try channel.start(runtime: runtime)
+            try channel.start(runtime: runtime, finishesLaunching: finishesLaunching)
         }
+        threadBox.thread = thread
         let w = try await withCheckedThrowingContinuation { (c: CheckedContinuation<Welcome, any Error>) in
             welcome.withLock { $0 = c }
             thread.submit {
                 if let w = box.channel?.welcome { welcome.withLock { $0.take() }?.resume(returning: w) }
             }
         }
-        return MAMApp(welcome: w, deliveries: deliveries, notifications: notifications, thread: thread, channel: box)
+        return MAMApp(welcome: w, deliveries: deliveries, notifications: notifications, thread: thread, channel: box, observers: observers)
     }
 
     private init(welcome: Welcome, deliveries: AsyncStream<Deliver>, notifications: AsyncStream<SDKNotification>,
-                 thread: LoopThread, channel: ChannelBox) {
+                 thread: LoopThread, channel: ChannelBox, observers: Observers) {
+        self.observers = observers
         self.welcome = welcome
         self.deliveries = deliveries
         self.notifications = notifications
@@ -78,6 +115,21 @@ public final class MAMApp: Sendable {
     }
 
     public var bundleID: BundleID { welcome.bundleID }
+
+    /// Runs `handler` for every SDK notification, before the host learns the app took it.
+    /// Returns a token for `removeObserver`.
+    @discardableResult
+    public func observeNotifications(_ handler: @escaping @Sendable (SDKNotification) async -> Void) -> Int {
+        observers.add(handler)
+    }
+
+    public func removeObserver(_ token: Int) { observers.remove(token) }
+
+    /// Tells the host the launch work announced at `connect(finishesLaunching: true)` is done.
+    public func finishedLaunching() {
+        let box = channel
+        thread.submit { box.channel?.send(.launchFinished) }
+    }
 
     /// Shares an item through the broker. `identity` is the sender's effective identity
     /// (`""` = unmanaged); the host checks it is signed in to this app.

@@ -178,7 +178,6 @@ extension Loading {
 
     // MARK: Plists
 
-    /// What an app's Info.plist contributes.
     /// A dotted version (`"4.1.0"`; YAML may read `4.1` as a number).
     private func version(_ x: Located, what: String) -> String? {
         guard let text = x.node.scalar?.string, Version(text) != nil else {
@@ -188,6 +187,7 @@ extension Loading {
         return text
     }
 
+    /// What an app's Info.plist contributes.
     struct AppInfo {
         var bundleIdentifier: String?
         /// `CFBundleShortVersionString`.

@@ -51,8 +51,12 @@ public enum FrameEncoder {
             p.pointee.protocol_version = h.protocolVersion
             p.pointee.pid = h.pid
             p.pointee.runtime = arena.string(h.runtime)
+            p.pointee.finishes_launching = h.finishesLaunching ? 1 : 0
             m.body_case = MAMSIM__V2__FRAME__BODY_HELLO
             m.hello = p
+        case .launchFinished:
+            m.body_case = MAMSIM__V2__FRAME__BODY_LAUNCH_FINISHED
+            m.launch_finished = arena.message(Mamsim__V2__LaunchFinished.self, mamsim__v2__launch_finished__init)
         case .welcome(let w):
             let p = arena.message(Mamsim__V2__Welcome.self, mamsim__v2__welcome__init)
             p.pointee.bundle_id = arena.string(w.bundleID.rawValue)

@@ -24,7 +24,9 @@ public enum FrameParser {
         switch m.body_case {
         case MAMSIM__V2__FRAME__BODY_HELLO:
             let h = m.hello.pointee
-            return .hello(Hello(protocolVersion: h.protocol_version, pid: h.pid, runtime: str(h.runtime)))
+            return .hello(Hello(protocolVersion: h.protocol_version, pid: h.pid, runtime: str(h.runtime), finishesLaunching: h.finishes_launching != 0))
+        case MAMSIM__V2__FRAME__BODY_LAUNCH_FINISHED:
+            return .launchFinished
         case MAMSIM__V2__FRAME__BODY_WELCOME:
             let w = m.welcome.pointee
             let kind: ChildKind

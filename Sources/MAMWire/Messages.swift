@@ -33,11 +33,14 @@ public struct Frame: Sendable, Hashable {
         /// A service call and where it is made from.
         case serviceRequest(ServiceRequest, ServiceContext = .main)
         case serviceResult(ServiceResult)
+        /// The launch work announced in `Hello.finishesLaunching` is done.
+        case launchFinished
 
         /// The wire name of the body, for logs and errors.
         public var name: String {
             switch self {
             case .hello: "hello"
+            case .launchFinished: "launch_finished"
             case .welcome: "welcome"
             case .bye: "bye"
             case .ping: "ping"
@@ -70,10 +73,13 @@ public struct Hello: Sendable, Hashable {
     public var protocolVersion: UInt32
     public var pid: Int32
     public var runtime: String
-    public init(protocolVersion: UInt32 = Hello.currentProtocolVersion, pid: Int32, runtime: String) {
+    /// The app will send `launchFinished` when its launch work is done.
+    public var finishesLaunching: Bool
+    public init(protocolVersion: UInt32 = Hello.currentProtocolVersion, pid: Int32, runtime: String, finishesLaunching: Bool = false) {
         self.protocolVersion = protocolVersion
         self.pid = pid
         self.runtime = runtime
+        self.finishesLaunching = finishesLaunching
     }
 }
 

@@ -18,6 +18,8 @@ private let emptyItem = Item(id: "item-3", typeIdentifiers: [], payload: .inline
 let everyFrame: [Frame] = {
     let bodies: [Frame.Body] = [
         .hello(Hello(pid: 4242, runtime: "mamsim-app/2")),
+        .hello(Hello(pid: 4243, runtime: "ExampleLandmarksApp/1", finishesLaunching: true)),
+        .launchFinished,
         .welcome(Welcome(
             bundleID: "com.contoso.Mail", kind: .app, appHandle: "mail", processIdentity: "alice@contoso.com",
             maxFrameSize: 1 << 20)),

@@ -20,6 +20,7 @@ typedef struct Mamsim__V2__Ownership Mamsim__V2__Ownership;
 typedef struct Mamsim__V2__Item Mamsim__V2__Item;
 typedef struct Mamsim__V2__AccountRef Mamsim__V2__AccountRef;
 typedef struct Mamsim__V2__Hello Mamsim__V2__Hello;
+typedef struct Mamsim__V2__LaunchFinished Mamsim__V2__LaunchFinished;
 typedef struct Mamsim__V2__Welcome Mamsim__V2__Welcome;
 typedef struct Mamsim__V2__Bye Mamsim__V2__Bye;
 typedef struct Mamsim__V2__Ping Mamsim__V2__Ping;
@@ -345,10 +346,28 @@ struct  Mamsim__V2__Hello
    * e.g. "mamsim-app/2", "python-plugin"
    */
   char *runtime;
+  /*
+   * The app has launch work of its own (reading its configuration, signing in…) and will send
+   * LaunchFinished when done, as application(_:didFinishLaunchingWithOptions:) returns: the
+   * host's launch of it completes then (at the latest after the handshake timeout).
+   */
+  protobuf_c_boolean finishes_launching;
 };
 #define MAMSIM__V2__HELLO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__hello__descriptor) \
-    , 0, 0, (char *)protobuf_c_empty_string }
+    , 0, 0, (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * child -> host: the launch work announced in Hello is done.
+ */
+struct  Mamsim__V2__LaunchFinished
+{
+  ProtobufCMessage base;
+};
+#define MAMSIM__V2__LAUNCH_FINISHED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__launch_finished__descriptor) \
+     }
 
 
 /*
@@ -1377,7 +1396,8 @@ typedef enum {
   MAMSIM__V2__FRAME__BODY_COMMAND = 40,
   MAMSIM__V2__FRAME__BODY_COMMAND_RESULT = 41,
   MAMSIM__V2__FRAME__BODY_SERVICE_REQUEST = 50,
-  MAMSIM__V2__FRAME__BODY_SERVICE_RESULT = 51
+  MAMSIM__V2__FRAME__BODY_SERVICE_RESULT = 51,
+  MAMSIM__V2__FRAME__BODY_LAUNCH_FINISHED = 60
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__FRAME__BODY__CASE)
 } Mamsim__V2__Frame__BodyCase;
 
@@ -1408,6 +1428,7 @@ struct  Mamsim__V2__Frame
     Mamsim__V2__CommandResult *command_result;
     Mamsim__V2__ServiceRequest *service_request;
     Mamsim__V2__ServiceResult *service_result;
+    Mamsim__V2__LaunchFinished *launch_finished;
   };
 };
 #define MAMSIM__V2__FRAME__INIT \
@@ -1509,6 +1530,25 @@ Mamsim__V2__Hello *
                       const uint8_t       *data);
 void   mamsim__v2__hello__free_unpacked
                      (Mamsim__V2__Hello *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__LaunchFinished methods */
+void   mamsim__v2__launch_finished__init
+                     (Mamsim__V2__LaunchFinished         *message);
+size_t mamsim__v2__launch_finished__get_packed_size
+                     (const Mamsim__V2__LaunchFinished   *message);
+size_t mamsim__v2__launch_finished__pack
+                     (const Mamsim__V2__LaunchFinished   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__launch_finished__pack_to_buffer
+                     (const Mamsim__V2__LaunchFinished   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__LaunchFinished *
+       mamsim__v2__launch_finished__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__launch_finished__free_unpacked
+                     (Mamsim__V2__LaunchFinished *message,
                       ProtobufCAllocator *allocator);
 /* Mamsim__V2__Welcome methods */
 void   mamsim__v2__welcome__init
@@ -2730,6 +2770,9 @@ typedef void (*Mamsim__V2__AccountRef_Closure)
 typedef void (*Mamsim__V2__Hello_Closure)
                  (const Mamsim__V2__Hello *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__LaunchFinished_Closure)
+                 (const Mamsim__V2__LaunchFinished *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__Welcome_Closure)
                  (const Mamsim__V2__Welcome *message,
                   void *closure_data);
@@ -2944,6 +2987,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__ownership__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__item__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__account_ref__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__hello__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__launch_finished__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__bye__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__ping__descriptor;

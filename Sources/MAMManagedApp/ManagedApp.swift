@@ -1,0 +1,129 @@
+import Foundation
+public import MAMKit
+public import MAMModel
+import MAMWire
+
+/// The ManagedApp framework's providers (seed 004), over the device's services (a library of
+/// its own: it needs Foundation's property-list decoder, which MAMKit, linked into every
+/// child, does without): the app's
+/// configuration as an `AsyncSequence` of a `Decodable` type, and its passwords, certificates
+/// and identities by id. An identity's private key never reaches the app: it asks the device
+/// to sign.
+public enum ManagedAppError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No secret of that kind has this id (or the app is not managed).
+    case invalidIdentifier(String)
+    /// The device could not answer.
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .invalidIdentifier(let why): "invalid identifier: \(why)"
+        case .unavailable(let why): why
+        }
+    }
+}
+
+public struct ManagedAppConfigurationProvider: Sendable {
+    let app: MAMApp
+
+    public init(app: MAMApp) { self.app = app }
+
+    /// The current configuration decoded as `T`, then again on every update, without end.
+    /// `nil` when the app is unmanaged, unconfigured, or when decoding fails (unknown keys are
+    /// ignored by `Decodable`'s rules).
+    public func configurations<T: Decodable & Sendable>(_ type: T.Type) -> AsyncStream<T?> {
+        let (stream, input) = AsyncStream.makeStream(of: T?.self)
+        let app = self.app
+        let token = app.observeNotifications { n in
+            guard n.kind == .managedConfigChanged else { return }
+            input.yield(await Self.current(T.self, from: app))
+        }
+        input.onTermination = { _ in app.removeObserver(token) }
+        Task { input.yield(await Self.current(T.self, from: app)) }
+        return stream
+    }
+
+    /// The configuration now, decoded as `T` (`nil` as for `configurations`).
+    public func current<T: Decodable & Sendable>(_ type: T.Type) async -> T? { await Self.current(type, from: app) }
+
+    static func current<T: Decodable>(_ type: T.Type, from app: MAMApp) async -> T? {
+        let r = await app.service(.managedConfig)
+        guard r.isAllowed, case .data(let plist) = r.value else { return nil }
+        return try? PropertyListDecoder().decode(T.self, from: Data(plist))
+    }
+}
+
+/// A user name and password the administrator provisioned.
+public struct ManagedPassword: Sendable, Hashable {
+    public let userName: String
+    public let password: String
+}
+
+/// An identity: its certificate, and signing with its key, which stays in the device.
+public struct ManagedIdentity: Sendable {
+    public let id: String
+    /// DER.
+    public let certificate: [UInt8]
+    let app: MAMApp
+
+    /// Signs `data` with the identity's private key (ECDSA DER or RSA PKCS #1 v1.5, SHA-256).
+    public func sign(_ data: [UInt8]) async throws(ManagedAppError) -> [UInt8] {
+        let r = await app.service(.signWithIdentity(id: id, data: data))
+        guard r.isAllowed, case .data(let signature) = r.value else { throw ManagedAppProviders.error(r) }
+        return signature
+    }
+}
+
+/// `ManagedAppPasswordsProvider`, `…CertificatesProvider`, `…IdentitiesProvider` in one place:
+/// each kind's ids (now and on every change) and lookup by id.
+public struct ManagedAppProviders: Sendable {
+    let app: MAMApp
+
+    public init(app: MAMApp) { self.app = app }
+
+    /// The provisioned ids of `kind`, at start and again on every change.
+    public func identifiers(_ kind: ManagedSecretKind) -> AsyncStream<[String]> {
+        let (stream, input) = AsyncStream.makeStream(of: [String].self)
+        let app = self.app
+        let token = app.observeNotifications { n in
+            guard n.kind == .managedConfigChanged else { return }
+            input.yield(await Self.ids(kind, app))
+        }
+        input.onTermination = { _ in app.removeObserver(token) }
+        Task { input.yield(await Self.ids(kind, app)) }
+        return stream
+    }
+
+    static func ids(_ kind: ManagedSecretKind, _ app: MAMApp) async -> [String] {
+        let r = await app.service(.managedSecretIds(kind: kind))
+        guard r.isAllowed, case .strings(let ids) = r.value else { return [] }
+        return ids
+    }
+
+    public func password(withIdentifier id: String) async throws(ManagedAppError) -> ManagedPassword {
+        guard case .password(let user, let password) = try await secret(.password, id) else { throw .unavailable("not a password") }
+        return ManagedPassword(userName: user, password: password)
+    }
+
+    /// The certificate's DER bytes.
+    public func certificate(withIdentifier id: String) async throws(ManagedAppError) -> [UInt8] {
+        guard case .certificate(let der) = try await secret(.certificate, id) else { throw .unavailable("not a certificate") }
+        return der
+    }
+
+    public func identity(withIdentifier id: String) async throws(ManagedAppError) -> ManagedIdentity {
+        guard case .identity(let der) = try await secret(.identity, id) else { throw .unavailable("not an identity") }
+        return ManagedIdentity(id: id, certificate: der, app: app)
+    }
+
+    func secret(_ kind: ManagedSecretKind, _ id: String) async throws(ManagedAppError) -> ManagedSecretValue {
+        let r = await app.service(.managedSecret(kind: kind, id: id))
+        guard r.isAllowed, case .managedSecret(let v) = r.value else { throw Self.error(r) }
+        return v
+    }
+
+    static func error(_ r: ServiceResult) -> ManagedAppError {
+        if case .failed(let reason, let why) = r.verdict, reason == .invalidIdentifier { return .invalidIdentifier(why) }
+        return .unavailable(r.verdict.explanation)
+    }
+}
