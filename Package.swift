@@ -126,6 +126,7 @@ if Context.environment["MAMSIM_FUZZ"] != nil {
     let fuzz: [(String, [Target.Dependency])] = [
         ("FuzzFrames", ["MAMWire"]), ("FuzzPredicate", ["MAMActivation"]),
         ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
+        ("FuzzDeclarations", ["MAMDeclarations"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, deps) in fuzz {

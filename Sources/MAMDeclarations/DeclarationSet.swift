@@ -83,6 +83,11 @@ public struct DeclarationSet: Sendable {
     static func readOne(_ url: URL, shown: String) throws(DeclarationError) -> (Entry, [Note]) {
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw DeclarationError(file: shown, keyPath: "", "cannot be read (\(error.localizedDescription))") }
+        return try parse(data, at: url, shown: shown)
+    }
+
+    /// One declaration from its bytes; its asset (if any) is read beside `url`.
+    public static func parse(_ data: Data, at url: URL, shown: String) throws(DeclarationError) -> (Entry, [Note]) {
         let root: DeclarationValue
         do { root = try JSONDecoder().decode(DeclarationValue.self, from: data) } catch {
             throw DeclarationError(file: shown, keyPath: "", "is not valid JSON (\(describe(error))); a declaration is a JSON object with Type, Identifier, ServerToken and Payload")
