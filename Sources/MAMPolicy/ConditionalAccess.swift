@@ -1,0 +1,148 @@
+public import MAMModel
+
+/// One Entra conditional access policy, as far as app protection is concerned (RULES.md §10,
+/// Graph `conditionalAccessPolicy`).
+public struct ConditionalAccessPolicy: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable, CaseIterable {
+        case enabled, disabled, enabledForReportingButNotEnforced
+    }
+
+    public var name: String
+    public var state: State
+    /// `conditions.users.includeUsers`: UPNs or OIDs, or `All`.
+    public var includeUsers: [String]
+    public var excludeUsers: [String]
+    /// `conditions.applications.includeApplications`: resource app ids, or `All`.
+    public var includeApplications: [String]
+    /// `grantControls.builtInControls`, e.g. `compliantApplication`, `approvedApplication`.
+    public var builtInControls: [String]
+    /// `grantControls.operator`: `OR` (one control suffices) or `AND` (all).
+    public var requiresAll: Bool
+
+    public init(name: String, state: State = .enabled, includeUsers: [String] = ["All"], excludeUsers: [String] = [],
+                includeApplications: [String] = ["All"], builtInControls: [String] = ["compliantApplication"], requiresAll: Bool = false) {
+        self.name = name
+        self.state = state
+        self.includeUsers = includeUsers
+        self.excludeUsers = excludeUsers
+        self.includeApplications = includeApplications
+        self.builtInControls = builtInControls
+        self.requiresAll = requiresAll
+    }
+
+    /// Whether the policy governs `account` requesting a token for `resource`.
+    public func applies(to account: Account, resource: String) -> Bool {
+        guard state == .enabled else { return false }
+        let users = includeUsers.contains { $0.lowercased() == "all" } || includeUsers.contains { account.matches($0) }
+        let excluded = excludeUsers.contains { account.matches($0) }
+        let apps = includeApplications.contains { $0.lowercased() == "all" } || includeApplications.contains { $0.lowercased() == resource.lowercased() }
+        return users && !excluded && apps
+    }
+}
+
+/// What a token request came to (RULES.md §10).
+public struct TokenDecision: Sendable, Hashable {
+    public let decision: Decision
+    /// `<oid>.<tid>`, set with `protection-policy-required` so the app can remediate.
+    public let homeAccountID: String?
+}
+
+/// `IntuneMAMComplianceStatus`.
+public enum ComplianceStatus: String, Sendable, Hashable, CaseIterable {
+    case compliant, notCompliant, networkFailure, serviceFailure, userCancelled, interactionRequired
+}
+
+/// What a remediation came to: the status the compliance delegate is told, with the error
+/// title and message an app shows, and whether the account is now enrolled in the app.
+public struct RemediationOutcome: Sendable, Hashable {
+    public let status: ComplianceStatus
+    public let title: String
+    public let message: String
+    /// The account was signed in (enrolled) to the app by the remediation.
+    public let enrolls: Bool
+}
+
+/// The facts a remediation depends on.
+public struct RemediationFacts: Sendable, Hashable {
+    public var online: Bool
+    /// Microsoft Authenticator is installed (the broker).
+    public var brokerInstalled: Bool
+    public var silent: Bool
+    /// The user dismisses the prompt.
+    public var userCancels: Bool
+    /// The account is already signed in to the app (no interaction needed to enroll it).
+    public var signedIn: Bool
+
+    public init(online: Bool = true, brokerInstalled: Bool = true, silent: Bool = false, userCancels: Bool = false, signedIn: Bool = true) {
+        self.online = online
+        self.brokerInstalled = brokerInstalled
+        self.silent = silent
+        self.userCancels = userCancels
+        self.signedIn = signedIn
+    }
+}
+
+extension Enforcer {
+    /// The MSAL client capability that says the app can handle app protection CA.
+    public static let protectionCapability = "protapp"
+
+    /// A token request by `app` for `account` to `resource` (RULES.md §10): every enabled CA
+    /// policy that applies must have its grant controls met. `compliantApplication` is met
+    /// when the app is compliant for the account (an SDK app the account is enrolled in, under
+    /// a MAM policy that targets the app); `approvedApplication` by any SDK app. Unmet, the
+    /// request fails with `protection-policy-required` (and the `homeAccountId` to remediate)
+    /// when the app declares the `protapp` capability, else with `app-protection-unsupported`.
+    public static func token(for account: Account, resource: String, app: AppDescriptor, capabilities: [String],
+                             compliant: Bool, policies: [ConditionalAccessPolicy], in fleet: Fleet) -> TokenDecision {
+        let applying = policies.filter { $0.applies(to: account, resource: resource) }
+        for p in applying {
+            let met = p.builtInControls.map { control -> Bool in
+                switch control.lowercased() {
+                case "compliantapplication": compliant
+                case "approvedapplication": app.sdkIntegrated
+                // Device compliance, MFA… are not app protection: this device meets them.
+                default: true
+                }
+            }
+            let satisfied = p.requiresAll ? met.allSatisfy { $0 } : (met.isEmpty || met.contains(true))
+            guard !satisfied else { continue }
+            let controls = p.builtInControls.joined(separator: p.requiresAll ? " and " : " or ")
+            guard capabilities.contains(where: { $0.lowercased() == protectionCapability }) else {
+                return TokenDecision(decision: .blocked(.appProtectionUnsupported, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account), and \(app.bundleID) does not declare the \(protectionCapability) client capability: it cannot be remediated; add \(protectionCapability) to the app's MSAL client capabilities"), homeAccountID: nil)
+            }
+            let home = "\(account.oid).\(account.tenant)"
+            return TokenDecision(decision: .blocked(.protectionPolicyRequired, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account); \(app.bundleID) is not compliant: call remediateCompliance for homeAccountId \(home)"), homeAccountID: home)
+        }
+        let why = applying.isEmpty ? "no conditional access policy applies" : "\(applying.map { "\"\($0.name)\"" }.joined(separator: ", ")) satisfied"
+        return TokenDecision(decision: .allowed("token issued to \(app.bundleID) for \(account) (\(resource)): \(why)"), homeAccountID: nil)
+    }
+
+    /// `remediateCompliance(accountId:silent:)` (RULES.md §10): the status the compliance
+    /// delegate receives. Offline → `networkFailure`; no broker → `serviceFailure`; a
+    /// dismissed prompt → `userCancelled`; a silent call that needs the user (the account is
+    /// not signed in to the app) → `interactionRequired`; no MAM policy targeting the user in
+    /// this app → `notCompliant`; otherwise the account is enrolled → `compliant`.
+    public static func remediate(_ account: Account, app: AppDescriptor, facts: RemediationFacts, in fleet: Fleet) -> RemediationOutcome {
+        if !facts.online {
+            return RemediationOutcome(status: .networkFailure, title: "No network connection",
+                                      message: "Connect to the internet and try again to access your organization's data.", enrolls: false)
+        }
+        if !facts.brokerInstalled {
+            return RemediationOutcome(status: .serviceFailure, title: "Microsoft Authenticator required",
+                                      message: "Install Microsoft Authenticator to access your organization's data (broker-required).", enrolls: false)
+        }
+        if facts.silent, !facts.signedIn {
+            return RemediationOutcome(status: .interactionRequired, title: "Sign in required",
+                                      message: "Sign in to access your organization's data.", enrolls: false)
+        }
+        if facts.userCancels {
+            return RemediationOutcome(status: .userCancelled, title: "Sign in canceled",
+                                      message: "You canceled the sign-in; your organization's data is not available.", enrolls: false)
+        }
+        guard app.sdkIntegrated, fleet.isManaged(account), fleet.isPolicyManaged(app.bundleID, for: account) else {
+            return RemediationOutcome(status: .notCompliant, title: "Access blocked",
+                                      message: "Your organization requires an app protection policy for this app, and none is assigned to \(account).", enrolls: false)
+        }
+        return RemediationOutcome(status: .compliant, title: "", message: "", enrolls: true)
+    }
+}

@@ -1,0 +1,83 @@
+/// Imports Microsoft Graph `conditionalAccessPolicy` documents (RULES.md §10): `displayName`,
+/// `state`, `conditions.users` (`includeUsers`/`excludeUsers`: `All`, ids, UPNs),
+/// `conditions.applications.includeApplications`, `grantControls` (`operator`,
+/// `builtInControls`). UTF-8 or UTF-16, `@odata` annotations, `{"value": [...]}` collections.
+/// Groups, roles, locations and platforms are not simulated: a condition on them is a warning.
+public enum GraphConditionalAccessImporter {
+    public static func importPolicies(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> ([ConditionalAccessPolicy], [PolicyImportWarning]) {
+        let root = try GraphValue.parse(bytes, source: source)
+        return try importPolicies(root, source: source)
+    }
+
+    public static func importPolicies(_ root: GraphValue, source: String) throws(PolicyImportError) -> ([ConditionalAccessPolicy], [PolicyImportWarning]) {
+        let (objects, isCollection) = try GraphAppConfigImporter.collection(root, source: source)
+        var policies: [ConditionalAccessPolicy] = []
+        var warnings: [PolicyImportWarning] = []
+        for (index, object) in objects.enumerated() {
+            guard case .object(let dict) = object else {
+                throw PolicyImportError(source: source, property: nil, value: object.description,
+                                        message: "\(source): item \(index) must be a conditionalAccessPolicy object, but it is \(object.description)")
+            }
+            var name = ""
+            if case .string(let n)? = dict["displayName"] { name = n }
+            let place = isCollection ? "\(source), object \(index)\(name.isEmpty ? "" : " (\"\(name)\")")" : source
+            var c = GraphPolicyImporter.Context(place: place, source: source)
+            policies.append(try importPolicy(dict, name: name, context: &c))
+            warnings += c.warnings
+        }
+        return (policies, warnings)
+    }
+
+    static func strings(_ v: GraphValue?, _ path: String, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> [String]? {
+        guard let v else { return nil }
+        if case .null = v { return nil }
+        guard case .array(let items) = v else { throw c.error(path, v, "an array of strings") }
+        var out: [String] = []
+        for (i, item) in items.enumerated() {
+            guard case .string(let s) = item else { throw c.error("\(path)[\(i)]", item, "a string") }
+            out.append(s)
+        }
+        return out
+    }
+
+    static func object(_ v: GraphValue?, _ path: String, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> [String: GraphValue] {
+        guard let v else { return [:] }
+        if case .null = v { return [:] }
+        guard case .object(let o) = v else { throw c.error(path, v, "an object") }
+        return o
+    }
+
+    static func importPolicy(_ dict: [String: GraphValue], name: String, context c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> ConditionalAccessPolicy {
+        var p = ConditionalAccessPolicy(name: name.isEmpty ? "(unnamed)" : name)
+        if let v = dict["state"] {
+            guard case .string(let s) = v, let state = ConditionalAccessPolicy.State.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) else {
+                throw c.error("state", v, "one of enabled, disabled, enabledForReportingButNotEnforced")
+            }
+            p.state = state
+        }
+        let conditions = try object(dict["conditions"], "conditions", &c)
+        let users = try object(conditions["users"], "conditions.users", &c)
+        p.includeUsers = try strings(users["includeUsers"], "conditions.users.includeUsers", &c) ?? []
+        p.excludeUsers = try strings(users["excludeUsers"], "conditions.users.excludeUsers", &c) ?? []
+        for key in ["includeGroups", "excludeGroups", "includeRoles", "excludeRoles"] {
+            if let list = try strings(users[key], "conditions.users.\(key)", &c), !list.isEmpty {
+                c.warn("conditions.users.\(key)", "conditions.users.\(key) is not simulated (the device has no directory groups or roles): name the users in includeUsers")
+            }
+        }
+        let apps = try object(conditions["applications"], "conditions.applications", &c)
+        p.includeApplications = try strings(apps["includeApplications"], "conditions.applications.includeApplications", &c) ?? []
+        for key in ["locations", "platforms", "devices", "clientApplications"] {
+            if let v = conditions[key], v != .null { c.warn("conditions.\(key)", "conditions.\(key) is not simulated; the policy is judged as if it matched") }
+        }
+        let grant = try object(dict["grantControls"], "grantControls", &c)
+        p.builtInControls = try strings(grant["builtInControls"], "grantControls.builtInControls", &c) ?? []
+        if let v = grant["operator"] {
+            guard case .string(let op) = v, ["OR", "AND"].contains(op.uppercased()) else { throw c.error("grantControls.operator", v, "OR or AND") }
+            p.requiresAll = op.uppercased() == "AND"
+        }
+        if p.builtInControls.contains(where: { $0.lowercased() == "block" }) {
+            c.warn("grantControls.builtInControls", "\"block\" is not an app protection control; the simulated token service ignores it")
+        }
+        return p
+    }
+}

@@ -1,0 +1,87 @@
+import MAMModel
+import MAMPolicy
+import Testing
+
+/// RULES.md §10: app protection conditional access, table by table.
+@Suite("App protection conditional access")
+struct ConditionalAccessTests {
+    static let requireAppProtection = ConditionalAccessPolicy(name: "Require app protection", includeUsers: [World.alice.upn],
+                                                              builtInControls: ["compliantApplication"])
+
+    func token(_ policies: [ConditionalAccessPolicy], account: Account = World.alice, capabilities: [String] = ["protapp"],
+               compliant: Bool = false, resource: String = "00000003-0000-0ff1-ce00-000000000000") -> TokenDecision {
+        let fleet = World.fleet()
+        return Enforcer.token(for: account, resource: resource, app: fleet.app(World.mine)!, capabilities: capabilities,
+                              compliant: compliant, policies: policies, in: fleet)
+    }
+
+    /// policy state/targeting, capability, compliance → the reason (`nil` = a token).
+    @Test(arguments: [
+        ("no policy", [ConditionalAccessPolicy](), ["protapp"], false, nil as Reason?),
+        ("targeted, not compliant", [requireAppProtection], ["protapp"], false, .protectionPolicyRequired),
+        ("targeted, compliant", [requireAppProtection], ["protapp"], true, nil),
+        ("capability in another case", [requireAppProtection], ["ProtApp"], false, .protectionPolicyRequired),
+        ("no protapp capability", [requireAppProtection], ["cp1"], false, .appProtectionUnsupported),
+        ("disabled", [ConditionalAccessPolicy(name: "off", state: .disabled)], ["protapp"], false, nil),
+        ("report-only", [ConditionalAccessPolicy(name: "report", state: .enabledForReportingButNotEnforced)], ["protapp"], false, nil),
+        ("all users, alice excluded", [ConditionalAccessPolicy(name: "x", excludeUsers: [World.alice.oid])], ["protapp"], false, nil),
+        ("another resource", [ConditionalAccessPolicy(name: "x", includeApplications: ["some-other-app"])], ["protapp"], false, nil),
+        ("OR with approved app", [ConditionalAccessPolicy(name: "x", builtInControls: ["approvedApplication", "compliantApplication"])], ["protapp"], false, nil),
+        ("AND with approved app", [ConditionalAccessPolicy(name: "x", builtInControls: ["approvedApplication", "compliantApplication"], requiresAll: true)], ["protapp"], false, .protectionPolicyRequired),
+    ])
+    func tokens(row: String, policies: [ConditionalAccessPolicy], capabilities: [String], compliant: Bool, expected: Reason?) {
+        let t = token(policies, capabilities: capabilities, compliant: compliant)
+        #expect(t.decision.blockedBy == expected, "\(row): \(t.decision)")
+        #expect((t.homeAccountID != nil) == (expected == .protectionPolicyRequired), "\(row)")
+    }
+
+    @Test func theHomeAccountIDIsOIDDotTenant() {
+        #expect(token([Self.requireAppProtection]).homeAccountID == "\(World.alice.oid).\(World.alice.tenant)")
+    }
+
+    /// facts → the compliance status the delegate receives.
+    @Test(arguments: [
+        ("all well", RemediationFacts(), World.alice, ComplianceStatus.compliant),
+        ("offline", RemediationFacts(online: false), World.alice, .networkFailure),
+        ("no broker", RemediationFacts(brokerInstalled: false), World.alice, .serviceFailure),
+        ("silent, not signed in", RemediationFacts(silent: true, signedIn: false), World.alice, .interactionRequired),
+        ("silent, signed in", RemediationFacts(silent: true, signedIn: true), World.alice, .compliant),
+        ("user cancels", RemediationFacts(userCancels: true), World.alice, .userCancelled),
+        ("no MAM policy for the user", RemediationFacts(), World.bob, .notCompliant),
+    ])
+    func remediation(row: String, facts: RemediationFacts, account: Account, expected: ComplianceStatus) {
+        let fleet = World.fleet()
+        let o = Enforcer.remediate(account, app: fleet.app(World.mine)!, facts: facts, in: fleet)
+        #expect(o.status == expected, "\(row)")
+        #expect(o.enrolls == (expected == .compliant), "\(row)")
+        if expected != .compliant { #expect(!o.title.isEmpty && !o.message.isEmpty, "\(row): an app shows a title and a message") }
+    }
+
+    @Test func graphPolicyImport() throws {
+        let json = """
+            {"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#identity/conditionalAccess/policies/$entity",
+             "id": "6b5b9a3e-1c7a-4e0e-9d27-3c8b2f3c1a11", "displayName": "Require app protection policy for Office 365",
+             "state": "enabled",
+             "conditions": {"clientAppTypes": ["mobileAppsAndDesktopClients"],
+                            "applications": {"includeApplications": ["Office365"], "excludeApplications": []},
+                            "users": {"includeUsers": ["alice@contoso.com"], "excludeUsers": [], "includeGroups": [], "excludeGroups": []},
+                            "platforms": {"includePlatforms": ["iOS"]}},
+             "grantControls": {"operator": "OR", "builtInControls": ["compliantApplication"], "customAuthenticationFactors": []}}
+            """
+        let (policies, warnings) = try GraphConditionalAccessImporter.importPolicies(Array(json.utf8), source: "ca.json")
+        let p = try #require(policies.first)
+        #expect(p.name == "Require app protection policy for Office 365" && p.state == .enabled)
+        #expect(p.includeUsers == ["alice@contoso.com"] && p.includeApplications == ["Office365"])
+        #expect(p.builtInControls == ["compliantApplication"] && !p.requiresAll)
+        #expect(warnings.map(\.property) == ["conditions.platforms"])
+    }
+
+    @Test func aWrongStateNamesTheProperty() {
+        do {
+            _ = try GraphConditionalAccessImporter.importPolicies(Array(#"{"displayName": "x", "state": "on"}"#.utf8), source: "bad.json")
+            Issue.record("must not import")
+        } catch {
+            #expect(error.property == "state" && error.message.contains("one of enabled, disabled, enabledForReportingButNotEnforced"), "\(error)")
+        }
+    }
+}
