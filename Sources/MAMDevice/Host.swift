@@ -37,6 +37,11 @@ public final class Host {
     let accounts: AccountDesk
     let audit: AuditSink
     private let owner = LoopOwner()
+    /// Per app and account, the last remediation outcome, the device state it met and how
+    /// many times in a row it came back unchanged (RULES.md §10, remediation loops).
+    private var remediations: [String: (status: ComplianceStatus, state: String, count: Int)] = [:]
+    /// A remediation repeated this many times in a row with nothing changing is a loop.
+    static let remediationLoopThreshold = 3
     /// What conditional launch decided at each app's last launch or resume.
     private var launchReports: [AppHandle: LaunchCheckReport] = [:]
     /// Every event the parts report; a hostile act also becomes an audit line.
@@ -86,6 +91,7 @@ public final class Host {
                 if let online = configuration.networkOnline { try state.setNetwork(online: online) }
                 try state.loadAppConfigPolicies(initial: configuration.appConfigs)
                 try state.loadDeclarations()
+                try state.loadConditionalAccess(initial: configuration.conditionalAccess)
                 if !configuration.declarations.isEmpty { _ = try state.applyDeclarations(configuration.declarations) }
             } catch {
                 throw HostError.deviceState("\(error)")
@@ -433,6 +439,99 @@ public final class Host {
                 if remaining == 0 { completion(.success(told.count)) }
             }
         }
+    }
+
+    /// The simulated Entra token service (RULES.md §10): a token for `account` to `resource`,
+    /// or why not (`protection-policy-required` with the homeAccountId to remediate,
+    /// `app-protection-unsupported`). The token is an ES256 JWT signed with the tenant's key.
+    public func acquireToken(_ name: String, account key: String, resource: String) -> (TokenDecision, token: String?) {
+        owner.check()
+        do {
+            let spec = try app(name)
+            guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
+            let compliant = try state.isCompliant(app: spec.bundleID, account: account)
+            let owner = spec.descriptor.containingApp.flatMap { state.fleet.app($0) } ?? spec.descriptor
+            let decision = Enforcer.token(for: account, resource: resource, app: spec.descriptor, capabilities: owner.clientCapabilities,
+                                          compliant: compliant, policies: state.conditionalAccess, in: state.fleet)
+            audit.record(verb: "acquireToken", source: spec.handle, sourceIdentity: account.description, owner: account.description, decision.decision)
+            guard decision.decision.isAllowed else { return (decision, nil) }
+            return (decision, try state.issueToken(app: spec.bundleID, account: account, resource: resource))
+        } catch {
+            let v = internalFailure(error, doing: "issue a token")
+            return (TokenDecision(decision: .blocked(v.reason ?? .internalError, because: v.explanation), homeAccountID: nil), nil)
+        }
+    }
+
+    /// `remediateCompliance(accountId:silent:)`: the outcome the compliance delegate gets,
+    /// delivered to the running app (`complianceStatus`, and `restartApplication` when the
+    /// account was enrolled). A remediation repeated with nothing changing is reported as a
+    /// `remediation-loop` diagnostic.
+    public func remediate(_ name: String, account key: String, silent: Bool, userCancels: Bool,
+                          _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
+        owner.check()
+        let spec: AppSpec
+        let account: Account
+        var outcome: RemediationOutcome
+        do {
+            spec = try app(name)
+            guard let a = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
+            account = a
+            let owner = spec.identityOwner
+            let signedIn = try state.signedInAccounts(app: owner).contains { $0.isSame(as: account) }
+            let facts = RemediationFacts(online: try state.isOnline(), brokerInstalled: configuration.brokerInstalled, silent: silent,
+                                         userCancels: userCancels, signedIn: signedIn)
+            outcome = Enforcer.remediate(account, app: spec.descriptor, facts: facts, in: state.fleet)
+            var enrolled = false
+            if outcome.enrolls, !signedIn {
+                let r = try state.signIn(app: owner, account: account.description)
+                enrolled = r.isAllowed
+                if enrolled {
+                    emit(.signedIn(handle: spec.handle, account: account.description))
+                } else {
+                    // The enrollment itself was refused (allowed accounts, a second managed
+                    // account, the SDK's keychain group): the service cannot make it compliant.
+                    outcome = RemediationOutcome(status: .serviceFailure, title: "Enrollment failed", message: r.decision.explanation, enrolls: false)
+                }
+            }
+            if outcome.status == .compliant { try state.recordCompliance(app: spec.bundleID, account: account) }
+            audit.record(verb: "remediate", source: spec.handle, sourceIdentity: account.description, owner: account.description,
+                         decision: outcome.status.rawValue, reason: outcome.status == .compliant ? nil : .protectionPolicyRequired,
+                         explanation: outcome.status == .compliant ? "\(account) is compliant in \(spec.bundleID)\(enrolled ? " (enrolled)" : "")"
+                             : "\(outcome.title): \(outcome.message)")
+            // A loop: the same failing answer again and again while nothing on the device changes.
+            let loopKey = spec.handle + "\u{0}" + account.description
+            let signature = "\(signedIn)|\(state.fleet.isManaged(account))|\(facts.online)|\(facts.brokerInstalled)"
+            if outcome.status != .compliant, let last = remediations[loopKey], last.status == outcome.status, last.state == signature {
+                remediations[loopKey] = (outcome.status, signature, last.count + 1)
+                if last.count + 1 == Self.remediationLoopThreshold {
+                    let detail = "\(spec.handle) called remediateCompliance for \(account) \(last.count + 1) times in a row and got \(outcome.status) each time with nothing changed"
+                    emit(.diagnostic(handle: spec.handle, name: "remediation-loop", detail: detail))
+                    audit.record(verb: "diagnostic", source: spec.handle, sourceIdentity: account.description, decision: "remediation-loop",
+                                 reason: nil, explanation: detail)
+                }
+            } else {
+                remediations[loopKey] = (outcome.status, signature, 1)
+            }
+            var told: [SDKNotification] = [SDKNotification(kind: .complianceStatus, account: account.description, detail: outcome.status.rawValue)]
+            if enrolled { told.append(SDKNotification(kind: .restartApplication, account: account.description)) }
+            var remaining = told.count
+            for n in told {
+                supervisor.notify(spec, n) {
+                    remaining -= 1
+                    if remaining == 0 { completion(.success(outcome)) }
+                }
+            }
+        } catch {
+            let v = internalFailure(error, doing: "remediate")
+            completion(.failure(DeviceStateError(v.reason ?? .internalError, v.explanation)))
+        }
+    }
+
+    /// `setConditionalAccess`: the admin turns a CA policy on or off.
+    public func setConditionalAccess(_ name: String, state newState: ConditionalAccessPolicy.State) throws {
+        owner.check()
+        try state.setConditionalAccessState(name, newState)
+        audit.record(verb: "setConditionalAccess", source: "device", decision: "ok", explanation: "conditional access policy \"\(name)\" is \(newState.rawValue)")
     }
 
     /// Turns the device's network on or off (`setNetwork`): check-ins need it.

@@ -88,6 +88,10 @@ public struct HostConfiguration: Sendable {
     /// Apple DDM declarations the MDM server has sent at start (applied over what the device
     /// directory holds).
     public var declarations: [DeclarationSet.Entry] = []
+    /// Entra conditional access policies (RULES.md §10) at start.
+    public var conditionalAccess: [ConditionalAccessPolicy] = []
+    /// Microsoft Authenticator (the broker) is installed: app protection CA remediation needs it.
+    public var brokerInstalled = false
     /// The network at start (`device.network`); `nil` keeps what the device directory holds.
     public var networkOnline: Bool?
     /// Path of the generic app runtime.

@@ -93,6 +93,25 @@ public final class HostController: Sendable {
                      orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
     }
 
+    /// A token for `account` to `resource` from the simulated Entra service, or why not.
+    public func acquireToken(_ app: String, account: String, resource: String) async -> (TokenDecision, token: String?) {
+        await sync((TokenDecision(decision: .blocked(.appNotRunning, because: Self.down), homeAccountID: nil), nil)) {
+            $0.acquireToken(app, account: account, resource: resource)
+        }
+    }
+
+    /// `remediateCompliance`: the status the app's compliance delegate receives.
+    public func remediate(_ app: String, account: String, silent: Bool, userCancels: Bool) async -> Result<RemediationOutcome, DeviceStateError> {
+        await onHost({ host, done in host.remediate(app, account: account, silent: silent, userCancels: userCancels) { done($0) } },
+                     orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
+    }
+
+    public func setConditionalAccess(_ name: String, state: ConditionalAccessPolicy.State) async -> Result<Void, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) in try host.setConditionalAccess(name, state: state) }.mapError(Self.stateError)
+        }
+    }
+
     public func setNetwork(online: Bool) async -> Result<Void, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
             Result { () throws(any Error) in try host.setNetwork(online: online) }.mapError(Self.stateError)

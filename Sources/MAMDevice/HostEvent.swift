@@ -19,6 +19,8 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     /// `wipe`, …; SCENARIOS.md v1.1 `expectState.notifications`); `account` = whom it concerns.
     case notified(handle: String, name: String, account: String)
     case note(String)
+    /// Something the device noticed about how an app behaves, e.g. `remediation-loop`.
+    case diagnostic(handle: String, name: String, detail: String)
     /// Said once as the host starts: what confines its children.
     case confinement(String)
 
@@ -35,6 +37,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .signedOut(let h, let a): "\(a) signed out of \(h)"
         case .notified(let h, let n, let a): "\(h) notified: \(n)\(a.isEmpty ? "" : " (\(a))")"
         case .note(let s): s
+        case .diagnostic(let h, let n, let d): "\(h): \(n): \(d)"
         case .confinement(let s): s
         }
     }

@@ -55,6 +55,8 @@ public final class DeviceState {
     public internal(set) var now: Instant
     /// Apple DDM declarations in force (`loadDeclarations`, `applyDeclarations`).
     public internal(set) var declarations = DeclarationSet()
+    /// Entra conditional access policies in force (`loadConditionalAccess`).
+    public internal(set) var conditionalAccess: [ConditionalAccessPolicy] = []
     /// The Intune app configuration policies in force (`loadAppConfigPolicies`).
     public internal(set) var appConfigPolicies: [AppConfigPolicy] = []
 

@@ -49,6 +49,8 @@ public struct AppDescriptor: Sendable, Hashable {
     /// a ManagedApp configuration (`"<bundle id> (<team id>)"`). An extension has its
     /// container's.
     public var teamId: String?
+    /// The MSAL client capabilities the app declares (`protapp` for app protection CA).
+    public var clientCapabilities: [String] = []
 
     public init(
         bundleID: BundleID,

@@ -45,6 +45,11 @@ public struct TokenDecision: Sendable, Hashable {
     public let decision: Decision
     /// `<oid>.<tid>`, set with `protection-policy-required` so the app can remediate.
     public let homeAccountID: String?
+
+    public init(decision: Decision, homeAccountID: String?) {
+        self.decision = decision
+        self.homeAccountID = homeAccountID
+    }
 }
 
 /// `IntuneMAMComplianceStatus`.
@@ -60,6 +65,13 @@ public struct RemediationOutcome: Sendable, Hashable {
     public let message: String
     /// The account was signed in (enrolled) to the app by the remediation.
     public let enrolls: Bool
+
+    public init(status: ComplianceStatus, title: String, message: String, enrolls: Bool) {
+        self.status = status
+        self.title = title
+        self.message = message
+        self.enrolls = enrolls
+    }
 }
 
 /// The facts a remediation depends on.

@@ -11,7 +11,7 @@ import Yams
 extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
-                          "version", "sdkVersion", "restoresState", "teamId"]
+                          "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments"]
 
     func readApps(_ v: Located) {
@@ -64,6 +64,7 @@ extension Loading {
             descriptor.restoresState = f["executable"] == nil
             if let x = f["restoresState"], let b = reader.bool(x, what: "restoresState") { descriptor.restoresState = b }
             if let x = f["teamId"], let s = reader.name(x, what: "teamId") { descriptor.teamId = s }
+            if let x = f["clientCapabilities"], let c = reader.strings(x, what: "clientCapabilities") { descriptor.clientCapabilities = c }
             guard isNewBundle(descriptor.bundleID, at: f["bundle"] ?? idLoc) else { continue }
 
             let (executable, arguments) = readProgram(f)

@@ -28,7 +28,7 @@ extension Loading {
         .wipe: (["app", "account"], []),
         .setPolicy: (["account", "policy"], []),
         .advanceClock: (["by"], []),
-        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications", "window"]),
+        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications", "window", "diagnostics"]),
         .pause: (["app"], []),
         .resume: (["app"], []),
         .setNetwork: (["online"], []),
@@ -48,6 +48,9 @@ extension Loading {
         .applyDeclarations: (["files"], []),
         .removeDeclaration: (["identifier"], []),
         .signWithIdentity: (["app", "id", "data"], []),
+        .acquireToken: (["app", "account"], ["resource", "silent"]),
+        .remediate: (["app", "account"], ["silent", "userCancels"]),
+        .setConditionalAccess: (["policy", "state"], []),
     ]
 
     func readSteps(_ v: Located) -> [Step] {
@@ -255,6 +258,29 @@ extension Loading {
             result = .applyDeclarations(files: files, entries: entries)
         case .removeDeclaration: result = .removeDeclaration(identifier: text("identifier"))
         case .signWithIdentity: result = .signWithIdentity(app: app(extensions: true), id: text("id"), data: Array(text("data").utf8))
+        case .acquireToken:
+            // `silent` is accepted: a token request never shows UI here (remediation does).
+            if let x = f["silent"] { _ = reader.bool(x, what: "silent") }
+            result = .acquireToken(app: app(extensions: true), account: acct("account"),
+                                   resource: optionalText("resource") ?? "00000003-0000-0000-c000-000000000000")
+        case .remediate:
+            result = .remediate(app: app(extensions: true), account: acct("account"),
+                                silent: f["silent"].flatMap { reader.bool($0, what: "silent") } ?? false,
+                                userCancels: f["userCancels"].flatMap { reader.bool($0, what: "userCancels") } ?? false)
+        case .setConditionalAccess:
+            let name = text("policy")
+            if !conditionalAccess.contains(where: { $0.name == name }) {
+                let names = conditionalAccess.map(\.name)
+                reader.error(f["policy"]!, "no conditional access policy named \"\(name)\"" + (Suggestion.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" }
+                    ?? (names.isEmpty ? "; declare it under conditionalAccess:" : "; the policies are: \(names.joined(separator: ", "))")))
+            }
+            let state: ConditionalAccessPolicy.State = switch text("state") {
+            case "enabled": .enabled
+            case "disabled": .disabled
+            case "reportOnly", "enabledForReportingButNotEnforced": .enabledForReportingButNotEnforced
+            default: { reader.error(f["state"]!, "state must be enabled, disabled or reportOnly"); return .disabled }()
+            }
+            result = .setConditionalAccess(policy: name, state: state)
         case .expectState:
             // `window` says where to look, not what to check.
             let checks = spec.optional.filter { $0 != "window" }
@@ -305,6 +331,7 @@ extension Loading {
         if let x = f["window"] { state.window = reader.string(x, what: "window") }
         if let x = f["encrypted"] { state.encrypted = reader.strings(x, what: "encrypted") }
         if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
+        if let x = f["diagnostics"] { state.diagnostics = reader.strings(x, what: "diagnostics") }
         if let x = f["notifications"], let items = reader.list(x, what: "notifications") {
             var names: [String] = []
             for item in items {
@@ -403,14 +430,17 @@ extension Loading {
         case config = "{config: {...}}", password = "{password: \"...\"}", certificate = "{certificate: {subject?, sha256?}}"
         case identity = "{identity: {subject?, sha256?}}", ids = "{ids: [..]}", signature = "{signature: verified}"
         case errorCode = "{error: REASON}"
+        case token = "{token: ok}", compliance = "{compliance: STATUS}"
     }
 
     static func outcomes(of verb: Verb) -> [OutcomeForm] {
         switch verb {
         case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState,
              .pause, .resume, .setNetwork, .setAllowedAccounts, .writeFile, .protect, .unprotect, .setAppConfig,
-             .applyDeclarations, .removeDeclaration:
+             .applyDeclarations, .removeDeclaration, .setConditionalAccess:
             [.ok, .blocked, .failedBecause]
+        case .acquireToken: [.token, .blocked, .failedBecause]
+        case .remediate: [.compliance, .failedBecause]
         case .managedConfig: [.config, .configValue, .none]
         case .managedSecret: [.password, .certificate, .identity, .errorCode, .none]
         case .managedSecretIds: [.ids]
@@ -520,6 +550,18 @@ extension Loading {
             case "ids":
                 guard let ids = reader.strings(x, what: "ids") else { return nil }
                 (result, form) = (.ids(ids), .ids)
+            case "token":
+                guard reader.string(x, what: "token") == "ok" else {
+                    reader.error(x, "token takes the value ok (the token itself is in the explanation)")
+                    return nil
+                }
+                (result, form) = (.token, .token)
+            case "compliance":
+                guard let s = reader.string(x, what: "compliance"), let status = ComplianceStatus(rawValue: s) else {
+                    reader.error(x, "compliance must be one of \(ComplianceStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                    return nil
+                }
+                (result, form) = (.compliance(status), .compliance)
             case "signature":
                 guard reader.string(x, what: "signature") == "verified" else {
                     reader.error(x, "signature takes the value verified: the runner checks the signature with the identity's certificate")
@@ -531,7 +573,7 @@ extension Loading {
                 (result, form) = (.owner(a), .owner)
             default:
                 let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner", "config", "password",
-                            "certificate", "identity", "ids", "signature"]
+                            "certificate", "identity", "ids", "signature", "token", "compliance"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

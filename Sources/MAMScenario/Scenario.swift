@@ -29,6 +29,8 @@ public struct Scenario: Sendable {
     public var appConfigs: [AppConfigPolicy] = []
     /// `declarations:` — Apple DDM declarations the MDM server sends at start (v1.1).
     public var declarations: [DeclarationSet.Entry] = []
+    /// `conditionalAccess:` — Entra CA policies (v1.1).
+    public var conditionalAccess: [ConditionalAccessPolicy] = []
     public var steps: [Step]
     /// Things accepted but worth a look: policy import warnings, unresolved build settings,
     /// manifest notes.
@@ -61,6 +63,8 @@ public struct ScenarioDevice: Sendable, Hashable {
     public var model: String = "iPhone15,2"
     /// `network:` at start (check-ins need it; `setNetwork` changes it).
     public var online: Bool = true
+    /// `authenticator:` — the broker app is installed (app protection CA remediation needs it).
+    public var authenticator: Bool = false
 
     public init() {}
 

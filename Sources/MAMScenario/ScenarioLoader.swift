@@ -86,9 +86,10 @@ final class Loading {
     var extensions: [ScenarioExtension] = []
     var appConfigs: [AppConfigPolicy] = []
     var declarations: [DeclarationSet.Entry] = []
+    var conditionalAccess: [ConditionalAccessPolicy] = []
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
-                               "appConfigs", "declarations"]
+                               "appConfigs", "declarations", "conditionalAccess"]
 
     init(file: URL, buildSettings: BuildSettings) {
         self.file = file
@@ -112,6 +113,7 @@ final class Loading {
         if let v = section("apps") { readApps(v) }
         if let v = section("extensions") { readExtensions(v) }
         if let v = section("appConfigs") { readAppConfigs(v) }
+        if let v = section("conditionalAccess") { readConditionalAccess(v) }
         if let v = section("declarations") { declarations = readDeclarationFiles(v, checkReferences: true).entries }
         var steps: [Step] = []
         if let v = section("steps") { steps = readSteps(v) }
@@ -120,7 +122,7 @@ final class Loading {
             throw ScenarioError(problems: reader.errors)
         }
         return Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
-                        allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, declarations: declarations, steps: steps,
+                        allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, declarations: declarations, conditionalAccess: conditionalAccess, steps: steps,
                         warnings: reader.warnings, fleet: buildFleet(device: device, allowed: allowed))
     }
 
@@ -128,7 +130,7 @@ final class Loading {
 
     func readDevice(_ v: Located) -> ScenarioDevice {
         var device = ScenarioDevice()
-        guard let f = reader.fields(v, allowed: ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network"],
+        guard let f = reader.fields(v, allowed: ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator"],
                                     what: "device") else { return device }
         if let x = f["mdmEnrolled"], let b = reader.bool(x, what: "mdmEnrolled") { device.mdmEnrolled = b }
         if let x = f["jailbroken"], let b = reader.bool(x, what: "jailbroken") { device.jailbroken = b }
@@ -143,6 +145,7 @@ final class Loading {
             }
         }
         if let x = f["model"], let s = reader.name(x, what: "model") { device.model = s }
+        if let x = f["authenticator"], let b = reader.bool(x, what: "authenticator") { device.authenticator = b }
         if let x = f["network"], let s = reader.string(x, what: "network") {
             switch s {
             case "online": device.online = true

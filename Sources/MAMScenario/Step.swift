@@ -36,6 +36,7 @@ public enum Verb: String, Sendable, Hashable, CaseIterable, CustomStringConverti
     case writeFile, readFile, protect, unprotect, protectionInfo, openURL
     case appConfig, setAppConfig, screenCapture
     case managedConfig, managedSecret, managedSecretIds, applyDeclarations, removeDeclaration, signWithIdentity
+    case acquireToken, remediate, setConditionalAccess
 
     public var description: String { rawValue }
 }
@@ -100,6 +101,11 @@ public enum StepArguments: Sendable, Hashable {
     case applyDeclarations(files: [String], entries: [DeclarationSet.Entry])
     case removeDeclaration(identifier: String)
     case signWithIdentity(app: String, id: String, data: [UInt8])
+    /// A token from the simulated Entra service (`resource`: an app id or URI; Microsoft Graph
+    /// when absent).
+    case acquireToken(app: String, account: Account, resource: String)
+    case remediate(app: String, account: Account, silent: Bool, userCancels: Bool)
+    case setConditionalAccess(policy: String, state: ConditionalAccessPolicy.State)
 
     public var verb: Verb {
         switch self {
@@ -141,6 +147,9 @@ public enum StepArguments: Sendable, Hashable {
         case .applyDeclarations: .applyDeclarations
         case .removeDeclaration: .removeDeclaration
         case .signWithIdentity: .signWithIdentity
+        case .acquireToken: .acquireToken
+        case .remediate: .remediate
+        case .setConditionalAccess: .setConditionalAccess
         }
     }
 }
@@ -173,6 +182,8 @@ public struct StateExpectation: Sendable, Hashable {
     public var encrypted: [String]?
     /// Files that must not exist (v1.1): a deleted file is absent, not owned by "".
     public var absent: [String]?
+    /// Diagnostics the device reported about the app (v1.1), e.g. `remediation-loop`.
+    public var diagnostics: [String]?
     /// SDK notifications the app must have received, in this order, others allowed between
     /// (v1.1): `policyChanged`, `appConfigChanged`, `managedConfigChanged`,
     /// `allowedAccountsChanged`, `wipe`, `restartApplication`, `complianceStatus`.
@@ -283,6 +294,10 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case signatureVerified
     /// `{error: invalid-identifier}`: a reason code as an error.
     case errorCode(Reason)
+    /// `{token: ok}`: a token was issued.
+    case token
+    /// `{compliance: STATUS}` of `remediate`.
+    case compliance(ComplianceStatus)
 
     public var description: String {
         switch self {
@@ -312,6 +327,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .ids(let ids): "{ids: [\(ids.joined(separator: ", "))]}"
         case .signatureVerified: "{signature: verified}"
         case .errorCode(let r): "{error: \(r)}"
+        case .token: "{token: ok}"
+        case .compliance(let s): "{compliance: \(s.rawValue)}"
         }
     }
 }

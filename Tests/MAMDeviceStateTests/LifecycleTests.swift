@@ -3,6 +3,7 @@ import MAMDeviceState
 import MAMModel
 import MAMPolicy
 import MAMDeclarations
+import Crypto
 import Testing
 
 /// Launch, resume, relaunch and the network the check-ins need (RULES.md §5 "Relaunch", §8).
@@ -178,5 +179,29 @@ struct DeclarationStateTests {
         let signed = try again.signWithIdentity(app: "com.example.landmarks", id: "device", data: Array("x".utf8))
         #expect(!signed.signature.isEmpty)
         #expect(throws: DeviceStateError.self) { try again.managedSecret(app: "com.example.landmarks", kind: .password, id: "nope") }
+    }
+}
+
+/// RULES.md §10: the simulated token service's tokens verify with the tenant's key.
+@Suite("Tokens")
+struct TokenTests {
+    @Test func aTokenIsAnES256JWTWithTheAccountsClaims() throws {
+        let dir = try DeviceDirectory()
+        let device = try dir.open()
+        let token = try device.issueToken(app: World.mail, account: World.alice, resource: "Office365")
+        let parts = token.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        func decode(_ s: String) -> Data {
+            var b = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while b.count % 4 != 0 { b += "=" }
+            return Data(base64Encoded: b)!
+        }
+        let claims = try #require(try JSONSerialization.jsonObject(with: decode(parts[1])) as? [String: Any])
+        #expect(claims["oid"] as? String == World.alice.oid && claims["tid"] as? String == World.alice.tenant)
+        #expect(claims["aud"] as? String == "Office365")
+        let key = try device.tenantPublicKey(World.alice.tenant)
+        let signature = try P256.Signing.ECDSASignature(rawRepresentation: decode(parts[2]))
+        #expect(key.isValidSignature(signature, for: Data((parts[0] + "." + parts[1]).utf8)))
+        #expect(try dir.open().tenantPublicKey(World.alice.tenant).rawRepresentation == key.rawRepresentation, "the tenant key is kept")
     }
 }

@@ -54,7 +54,7 @@ import Testing
             .screenCapture(app: "mail", window: "side"),
         ]
         #expect(Array(v11.steps.map(\.arguments).prefix(expected.count)) == expected)
-        let ddm = v11.steps.dropFirst(expected.count).map(\.arguments)
+        let ddm = Array(v11.steps.dropFirst(expected.count).dropLast(4).map(\.arguments))
         #expect(Array(ddm.prefix(5)) == [
             .managedConfig(app: "mail", key: nil), .managedConfig(app: "mail", key: "resourceURL"),
             .managedSecret(app: "mail", kind: .identity, id: "device"), .managedSecret(app: "mail", kind: .password, id: "nope"),
@@ -65,13 +65,24 @@ import Testing
         #expect(Array(ddm.suffix(2)) == [.removeDeclaration(identifier: "landmarks-app"),
                                          .signWithIdentity(app: "mail", id: "device", data: Array("challenge".utf8))])
         #expect(v11.declarations.count == 8)
+        let ca = Array(v11.steps.suffix(4))
+        #expect(ca.map(\.arguments) == [
+            .acquireToken(app: "mail", account: alice, resource: "Office365"),
+            .remediate(app: "mail", account: alice, silent: true, userCancels: true),
+            .setConditionalAccess(policy: "ca", state: .enabled),
+            .expectState(app: "mail", { var e = StateExpectation(); e.diagnostics = ["remediation-loop"]; return e }()),
+        ])
+        #expect(ca.map(\.expect) == [.token, .compliance(.userCancelled), nil, nil])
+        #expect(v11.conditionalAccess == [ConditionalAccessPolicy(name: "ca", state: .enabledForReportingButNotEnforced,
+                                                                   includeUsers: [alice.upn, alice.oid], requiresAll: true)])
+        #expect(v11.device.authenticator && v11.apps.first?.descriptor.clientCapabilities == ["protapp", "cp1"])
         let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
                                             .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt), nil,
                                             nil, nil, nil, nil, nil,
                                             .configValue("https://sales.contoso.com", conflict: false), .configValues(["10"], conflict: nil),
                                             ExpectedOutcome.none, nil, nil, .blocked(.screenCaptureBlocked)]
         #expect(Array(v11.steps.map(\.expect).prefix(outcomes.count)) == outcomes)
-        #expect(Array(v11.steps.map(\.expect).dropFirst(outcomes.count)) == [
+        #expect(Array(v11.steps.map(\.expect).dropFirst(outcomes.count).dropLast(4)) == [
             .config(#"{"a":1,"b":[true,"x"]}"#), .configValue("https://x", conflict: nil),
             .certificate(subject: "CN=x", sha256: "ab", identity: true), .errorCode(.invalidIdentifier), .ids(["a", "b"]),
             nil, nil, .signatureVerified,

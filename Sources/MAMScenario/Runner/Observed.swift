@@ -1,4 +1,5 @@
 public import MAMModel
+public import MAMPolicy
 
 /// What a step actually produced, in the vocabulary of expectations (SCENARIOS.md).
 public enum Observed: Sendable, Hashable, CustomStringConvertible {
@@ -22,6 +23,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case ids([String])
     case signature(verified: Bool)
     case errorCode(Reason)
+    case token
+    case compliance(ComplianceStatus)
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -50,6 +53,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .ids(let ids): .ids(ids)
         case .signature(let ok): ok ? .signatureVerified : .failed
         case .errorCode(let r): .errorCode(r)
+        case .token: .token
+        case .compliance(let s): .compliance(s)
         }
     }
 
@@ -89,6 +94,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.ids(let a), .ids(let b)): return a.sorted() == b.sorted()
         case (.signatureVerified, .signature(let ok)): return ok
         case (.errorCode(let a), .errorCode(let b)): return a == b
+        case (.token, .token): return true
+        case (.compliance(let a), .compliance(let b)): return a == b
         default: return false
         }
     }

@@ -50,6 +50,8 @@ public enum ScenarioRunner {
         config.networkOnline = scenario.device.online
         config.appConfigs = scenario.appConfigs
         config.declarations = scenario.declarations
+        config.conditionalAccess = scenario.conditionalAccess
+        config.brokerInstalled = scenario.device.authenticator
         config.quietChildren = options.quietChildren
         return config
     }
@@ -71,6 +73,7 @@ public enum ScenarioRunner {
             host = try HostController(configuration: config) { event in
                 if case .received(let handle, let item) = event { received.append(item, to: handle) }
                 if case .notified(let handle, let name, _) = event { received.notified(name, to: handle) }
+                if case .diagnostic(let handle, let name, _) = event { received.diagnosed(name, for: handle) }
                 onEvent?(event)
             }
         } catch {
@@ -384,6 +387,26 @@ public enum ScenarioRunner {
             guard case .managedSecret(.identity(let der)) = cert.value else { return (.signature(verified: false), "no certificate for \(id)", parties) }
             let ok = CertificateSummary.verify(signature, over: data, certificate: der)
             return (.signature(verified: ok), "\(r.verdict.explanation); signature \(Data(signature).base64EncodedString()) \(ok ? "verifies" : "does not verify") with the identity's certificate", parties)
+        case .acquireToken(let app, let account, let resource):
+            let (t, token) = await host.acquireToken(app, account: key(account), resource: resource)
+            let parties = "\(app) (\(account)) → \(resource)"
+            guard let token else {
+                let why = t.decision.explanation + (t.homeAccountID.map { " [homeAccountId \($0)]" } ?? "")
+                return (Observed(t.decision, allowed: .token), why, parties)
+            }
+            return (.token, "\(t.decision.explanation); token \(token)", parties)
+        case .remediate(let app, let account, let silent, let userCancels):
+            switch await host.remediate(app, account: key(account), silent: silent, userCancels: userCancels) {
+            case .success(let o):
+                let why = o.status == .compliant ? "\(account) is compliant in \(app)" : "\(o.title): \(o.message)"
+                return (.compliance(o.status), why, "\(app) (\(account))")
+            case .failure(let e): return (.failed(e.reason), e.message, "\(app) (\(account))")
+            }
+        case .setConditionalAccess(let policy, let state):
+            switch await host.setConditionalAccess(policy, state: state) {
+            case .success: return (.ok, "conditional access policy \"\(policy)\" is \(state.rawValue)", "device")
+            case .failure(let e): return (.failed(e.reason), e.message, "device")
+            }
         case .screenCapture(let app, let window):
             let r = await host.service(app, .screenCapture, context: ServiceContext(window: window ?? ""))
             return (decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
@@ -401,10 +424,12 @@ public enum ScenarioRunner {
              .keychainSet(let app, _, _, _), .keychainGet(let app, _, _, _), .print(let app, _), .notify(let app, _, _),
              .writeFile(let app, _, _, _), .readFile(let app, _), .protect(let app, _, _), .unprotect(let app, _),
              .protectionInfo(let app, _), .appConfig(let app, _, _, _, _), .screenCapture(let app, _),
-             .managedConfig(let app, _), .managedSecret(let app, _, _), .managedSecretIds(let app, _), .signWithIdentity(let app, _, _):
+             .managedConfig(let app, _), .managedSecret(let app, _, _), .managedSecretIds(let app, _), .signWithIdentity(let app, _, _),
+             .acquireToken(let app, _, _), .remediate(let app, _, _, _):
             app
         case .launch, .kill, .signIn, .signOut, .switchIdentity, .wipe, .setPolicy, .advanceClock, .expectState,
-             .pause, .resume, .setNetwork, .setAllowedAccounts, .setAppConfig, .applyDeclarations, .removeDeclaration:
+             .pause, .resume, .setNetwork, .setAllowedAccounts, .setAppConfig, .applyDeclarations, .removeDeclaration,
+             .setConditionalAccess:
             nil
         }
     }
@@ -500,6 +525,12 @@ public enum ScenarioRunner {
             case .failure(let error): out.append("\(path): \(error.message)")
             }
         }
+        if let expected = e.diagnostics {
+            let got = received.diagnostics(of: app)
+            for name in expected where !got.contains(name) {
+                out.append("diagnostics were [\(got.joined(separator: ", "))]; expected \(name)")
+            }
+        }
         if let expected = e.notifications {
             // In order, others allowed between: a subsequence of what arrived.
             let got = received.notifications(of: app)
@@ -585,6 +616,16 @@ struct ReceivedSummary: Sendable {
 final class ReceivedLog: Sendable {
     private let items = Mutex<[AppHandle: [ReceivedSummary]]>([:])
     private let notices = Mutex<[AppHandle: [String]]>([:])
+
+    private let diagnosed = Mutex<[AppHandle: [String]]>([:])
+
+    func diagnosed(_ name: String, for handle: String) {
+        diagnosed.withLock { $0[AppHandle(handle), default: []].append(name) }
+    }
+
+    func diagnostics(of handle: String) -> [String] {
+        diagnosed.withLock { $0[AppHandle(handle)] ?? [] }
+    }
 
     func notified(_ name: String, to handle: String) {
         notices.withLock { $0[AppHandle(handle), default: []].append(name) }
