@@ -23,6 +23,8 @@ final class AccountDesk {
         do {
             let result = try state.signIn(app: app.identityOwner, account: key)
             if result.isAllowed { onEvent(.signedIn(handle: app.handle, account: result.account?.upn ?? key)) }
+            // Signing a managed account in is the SDK's enrollment call.
+            if result.isAllowed, app.sendsTelemetry, state.fleet.isManaged(result.account) { onEvent(.telemetry(handle: app.handle, event: "enrollment")) }
             audit.record(verb: "signIn", source: app.handle, sourceIdentity: key, owner: key, result.decision)
             return result.decision
         } catch {
@@ -40,6 +42,7 @@ final class AccountDesk {
             do {
                 let result = try state.signOut(app: app.identityOwner, account: key, appHandledWipe: handled)
                 if result.isAllowed { onEvent(.signedOut(handle: app.handle, account: key)) }
+                if result.isAllowed, app.sendsTelemetry { onEvent(.telemetry(handle: app.handle, event: "signOut")) }
                 audit.record(verb: "signOut", source: app.handle, sourceIdentity: key, owner: key, result.decision)
                 completion(result.decision)
             } catch {
@@ -56,6 +59,7 @@ final class AccountDesk {
             guard let self else { return }
             do {
                 let out = try state.signOut(app: app.identityOwner, account: key, appHandledWipe: handled)
+                if app.sendsTelemetry { onEvent(.telemetry(handle: app.handle, event: "wipe")) }
                 if let report = out.wipe {
                     onEvent(.signedOut(handle: app.handle, account: key))
                     audit.record(verb: "wipe", source: app.handle, sourceIdentity: key, owner: key,

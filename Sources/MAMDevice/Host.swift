@@ -494,6 +494,7 @@ public final class Host {
                 }
             }
             if outcome.status == .compliant { try state.recordCompliance(app: spec.bundleID, account: account) }
+            if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "remediation")) }
             audit.record(verb: "remediate", source: spec.handle, sourceIdentity: account.description, owner: account.description,
                          decision: outcome.status.rawValue, reason: outcome.status == .compliant ? nil : .protectionPolicyRequired,
                          explanation: outcome.status == .compliant ? "\(account) is compliant in \(spec.bundleID)\(enrolled ? " (enrolled)" : "")"
@@ -581,6 +582,7 @@ extension Host: ChildFrameRouter {
 
     func childLaunched(_ spec: AppSpec) {
         guard spec.descriptor.kind == .app else { return }
+        if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "appLaunch")) }
         runLaunchChecks(spec, verb: "launch")
     }
 

@@ -19,6 +19,9 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     /// `wipe`, …; SCENARIOS.md v1.1 `expectState.notifications`); `account` = whom it concerns.
     case notified(handle: String, name: String, account: String)
     case note(String)
+    /// A telemetry event an SDK app sent to the Intune service (`appLaunch`, `enrollment`,
+    /// `remediation`, `wipe`, `signOut`); none for an app with `MAMTelemetryDisabled`.
+    case telemetry(handle: String, event: String)
     /// Something the device noticed about how an app behaves, e.g. `remediation-loop`.
     case diagnostic(handle: String, name: String, detail: String)
     /// Said once as the host starts: what confines its children.
@@ -38,6 +41,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .notified(let h, let n, let a): "\(h) notified: \(n)\(a.isEmpty ? "" : " (\(a))")"
         case .note(let s): s
         case .diagnostic(let h, let n, let d): "\(h): \(n): \(d)"
+        case .telemetry(let h, let e): "\(h) telemetry: \(e)"
         case .confinement(let s): s
         }
     }
@@ -67,4 +71,9 @@ public struct ReceivedItem: Sendable, Hashable {
     /// The sender's handle.
     public var from: String
     public var receivedAs: String
+}
+
+extension AppSpec {
+    /// An SDK app sends telemetry unless its Info.plist sets `MAMTelemetryDisabled` (seed 000).
+    var sendsTelemetry: Bool { descriptor.sdkIntegrated && !descriptor.telemetryDisabled }
 }

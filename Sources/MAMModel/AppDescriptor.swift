@@ -51,6 +51,8 @@ public struct AppDescriptor: Sendable, Hashable {
     public var teamId: String?
     /// The MSAL client capabilities the app declares (`protapp` for app protection CA).
     public var clientCapabilities: [String] = []
+    /// `IntuneMAMSettings.MAMTelemetryDisabled`: the SDK sends no telemetry.
+    public var telemetryDisabled = false
 
     public init(
         bundleID: BundleID,

@@ -11,7 +11,8 @@ import Yams
 extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
-                          "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities"]
+                          "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
+                          "telemetryDisabled"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments"]
 
     func readApps(_ v: Located) {
@@ -58,6 +59,8 @@ extension Loading {
             if let x = f["keychainGroups"], let s = reader.strings(x, what: "keychainGroups") { descriptor.keychainAccessGroups = s }
             if let x = f["appGroups"], let s = reader.strings(x, what: "appGroups") { descriptor.appGroups = s }
             descriptor.shortVersion = info?.shortVersion
+            descriptor.telemetryDisabled = info?.telemetryDisabled ?? false
+            if let x = f["telemetryDisabled"], let b = reader.bool(x, what: "telemetryDisabled") { descriptor.telemetryDisabled = b }
             if let x = f["version"] { descriptor.shortVersion = version(x, what: "version") }
             if let x = f["sdkVersion"] { descriptor.sdkVersion = version(x, what: "sdkVersion") }
             // An app with a program of its own restores its screens itself, if it does.
@@ -196,6 +199,7 @@ extension Loading {
         var multiIdentity: Bool?
         var urlSchemes: [String]?
         var appGroupIdentifiers: [String]?
+        var telemetryDisabled = false
     }
 
     private func written(_ v: Located, _ url: URL) -> String { v.node.scalar?.string ?? url.lastPathComponent }
@@ -229,6 +233,7 @@ extension Loading {
         let settings = manifest.intuneSettings
         if settings.raw["MultiIdentity"] != nil { info.multiIdentity = settings.multiIdentity }
         if settings.raw["AppGroupIdentifiers"] != nil { info.appGroupIdentifiers = settings.appGroupIdentifiers }
+        info.telemetryDisabled = settings.telemetryDisabled
         // CFBundleURLTypes is an app's, not an extension's, so the manifest does not read it.
         if let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
            let types = plist["CFBundleURLTypes"] as? [[String: Any]] {

@@ -28,7 +28,7 @@ extension Loading {
         .wipe: (["app", "account"], []),
         .setPolicy: (["account", "policy"], []),
         .advanceClock: (["by"], []),
-        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications", "window", "diagnostics"]),
+        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications", "window", "diagnostics", "telemetry"]),
         .pause: (["app"], []),
         .resume: (["app"], []),
         .setNetwork: (["online"], []),
@@ -332,6 +332,7 @@ extension Loading {
         if let x = f["encrypted"] { state.encrypted = reader.strings(x, what: "encrypted") }
         if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
         if let x = f["diagnostics"] { state.diagnostics = reader.strings(x, what: "diagnostics") }
+        if let x = f["telemetry"] { state.telemetry = reader.strings(x, what: "telemetry") }
         if let x = f["notifications"], let items = reader.list(x, what: "notifications") {
             var names: [String] = []
             for item in items {

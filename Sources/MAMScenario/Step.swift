@@ -182,6 +182,9 @@ public struct StateExpectation: Sendable, Hashable {
     public var encrypted: [String]?
     /// Files that must not exist (v1.1): a deleted file is absent, not owned by "".
     public var absent: [String]?
+    /// Telemetry events the app sent, in this order, others allowed between (v1.1):
+    /// `appLaunch`, `enrollment`, `remediation`, `wipe`, `signOut`.
+    public var telemetry: [String]?
     /// Diagnostics the device reported about the app (v1.1), e.g. `remediation-loop`.
     public var diagnostics: [String]?
     /// SDK notifications the app must have received, in this order, others allowed between

@@ -74,6 +74,7 @@ public enum ScenarioRunner {
                 if case .received(let handle, let item) = event { received.append(item, to: handle) }
                 if case .notified(let handle, let name, _) = event { received.notified(name, to: handle) }
                 if case .diagnostic(let handle, let name, _) = event { received.diagnosed(name, for: handle) }
+                if case .telemetry(let handle, let name) = event { received.sent(name, by: handle) }
                 onEvent?(event)
             }
         } catch {
@@ -531,16 +532,18 @@ public enum ScenarioRunner {
                 out.append("diagnostics were [\(got.joined(separator: ", "))]; expected \(name)")
             }
         }
+        if let expected = e.telemetry {
+            let got = received.telemetry(of: app)
+            if expected.isEmpty, !got.isEmpty {
+                out.append("telemetry was [\(got.joined(separator: ", "))]; expected none")
+            } else if let missing = Self.missingInOrder(expected, got) {
+                out.append("telemetry was [\(got.joined(separator: ", "))]; expected [\(expected.joined(separator: ", "))] in that order (\(missing) missing)")
+            }
+        }
         if let expected = e.notifications {
             // In order, others allowed between: a subsequence of what arrived.
             let got = received.notifications(of: app)
-            var rest = got[...]
-            var missing: String?
-            for name in expected {
-                guard let i = rest.firstIndex(of: name) else { missing = name; break }
-                rest = rest[(i + 1)...]
-            }
-            if let missing {
+            if let missing = Self.missingInOrder(expected, got) {
                 out.append("notifications were [\(got.joined(separator: ", "))]; expected [\(expected.joined(separator: ", "))] in that order (\(missing) missing)")
             }
         }
@@ -562,6 +565,16 @@ public enum ScenarioRunner {
             }
         }
         return out
+    }
+
+    /// The first of `expected` that is not in `got` in that order (others may come between).
+    static func missingInOrder(_ expected: [String], _ got: [String]) -> String? {
+        var rest = got[...]
+        for name in expected {
+            guard let i = rest.firstIndex(of: name) else { return name }
+            rest = rest[(i + 1)...]
+        }
+        return nil
     }
 
     private static func summary(_ r: ReceivedSummary) -> String {
@@ -618,6 +631,15 @@ final class ReceivedLog: Sendable {
     private let notices = Mutex<[AppHandle: [String]]>([:])
 
     private let diagnosed = Mutex<[AppHandle: [String]]>([:])
+    private let telemetryLog = Mutex<[AppHandle: [String]]>([:])
+
+    func sent(_ event: String, by handle: String) {
+        telemetryLog.withLock { $0[AppHandle(handle), default: []].append(event) }
+    }
+
+    func telemetry(of handle: String) -> [String] {
+        telemetryLog.withLock { $0[AppHandle(handle)] ?? [] }
+    }
 
     func diagnosed(_ name: String, for handle: String) {
         diagnosed.withLock { $0[AppHandle(handle), default: []].append(name) }
