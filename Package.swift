@@ -92,6 +92,7 @@ let package = Package(
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], swiftSettings: strict, linkerSettings: staticStdlib),
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
+        .executableTarget(name: "ExampleCAApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict, linkerSettings: staticStdlib),
         .executableTarget(name: "ExampleLandmarksApp", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         // An app written against MAMKit's async API (README "Writing an app"); the host tests run it.
         .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict, linkerSettings: staticStdlib),

@@ -2533,6 +2533,96 @@ void   mamsim__v2__sign_with_identity__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__sign_with_identity__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__acquire_token__init
+                     (Mamsim__V2__AcquireToken         *message)
+{
+  static const Mamsim__V2__AcquireToken init_value = MAMSIM__V2__ACQUIRE_TOKEN__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__acquire_token__get_packed_size
+                     (const Mamsim__V2__AcquireToken *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__acquire_token__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__acquire_token__pack
+                     (const Mamsim__V2__AcquireToken *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__acquire_token__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__acquire_token__pack_to_buffer
+                     (const Mamsim__V2__AcquireToken *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__acquire_token__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__AcquireToken *
+       mamsim__v2__acquire_token__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__AcquireToken *)
+     protobuf_c_message_unpack (&mamsim__v2__acquire_token__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__acquire_token__free_unpacked
+                     (Mamsim__V2__AcquireToken *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__acquire_token__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__remediate_compliance__init
+                     (Mamsim__V2__RemediateCompliance         *message)
+{
+  static const Mamsim__V2__RemediateCompliance init_value = MAMSIM__V2__REMEDIATE_COMPLIANCE__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__remediate_compliance__get_packed_size
+                     (const Mamsim__V2__RemediateCompliance *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__remediate_compliance__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__remediate_compliance__pack
+                     (const Mamsim__V2__RemediateCompliance *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__remediate_compliance__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__remediate_compliance__pack_to_buffer
+                     (const Mamsim__V2__RemediateCompliance *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__remediate_compliance__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__RemediateCompliance *
+       mamsim__v2__remediate_compliance__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__RemediateCompliance *)
+     protobuf_c_message_unpack (&mamsim__v2__remediate_compliance__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__remediate_compliance__free_unpacked
+                     (Mamsim__V2__RemediateCompliance *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__remediate_compliance__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message)
 {
@@ -3032,6 +3122,51 @@ void   mamsim__v2__string_list__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &mamsim__v2__string_list__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__token_answer__init
+                     (Mamsim__V2__TokenAnswer         *message)
+{
+  static const Mamsim__V2__TokenAnswer init_value = MAMSIM__V2__TOKEN_ANSWER__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__token_answer__get_packed_size
+                     (const Mamsim__V2__TokenAnswer *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__token_answer__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__token_answer__pack
+                     (const Mamsim__V2__TokenAnswer *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__token_answer__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__token_answer__pack_to_buffer
+                     (const Mamsim__V2__TokenAnswer *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__token_answer__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__TokenAnswer *
+       mamsim__v2__token_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__TokenAnswer *)
+     protobuf_c_message_unpack (&mamsim__v2__token_answer__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__token_answer__free_unpacked
+                     (Mamsim__V2__TokenAnswer *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__token_answer__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   mamsim__v2__service_result__init
@@ -6205,7 +6340,122 @@ const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descriptor =
   (ProtobufCMessageInit) mamsim__v2__sign_with_identity__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[23] =
+static const ProtobufCFieldDescriptor mamsim__v2__acquire_token__field_descriptors[3] =
+{
+  {
+    "account",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__AcquireToken, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "resource",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__AcquireToken, resource),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "silent",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__AcquireToken, silent),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__acquire_token__field_indices_by_name[] = {
+  0,   /* field[0] = account */
+  1,   /* field[1] = resource */
+  2,   /* field[2] = silent */
+};
+static const ProtobufCIntRange mamsim__v2__acquire_token__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__acquire_token__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.AcquireToken",
+  "AcquireToken",
+  "Mamsim__V2__AcquireToken",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__AcquireToken),
+  3,
+  mamsim__v2__acquire_token__field_descriptors,
+  mamsim__v2__acquire_token__field_indices_by_name,
+  1,  mamsim__v2__acquire_token__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__acquire_token__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__remediate_compliance__field_descriptors[2] =
+{
+  {
+    "account",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__RemediateCompliance, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "silent",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__RemediateCompliance, silent),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__remediate_compliance__field_indices_by_name[] = {
+  0,   /* field[0] = account */
+  1,   /* field[1] = silent */
+};
+static const ProtobufCIntRange mamsim__v2__remediate_compliance__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.RemediateCompliance",
+  "RemediateCompliance",
+  "Mamsim__V2__RemediateCompliance",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__RemediateCompliance),
+  2,
+  mamsim__v2__remediate_compliance__field_descriptors,
+  mamsim__v2__remediate_compliance__field_indices_by_name,
+  1,  mamsim__v2__remediate_compliance__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__remediate_compliance__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[25] =
 {
   {
     "write_file",
@@ -6460,6 +6710,30 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "acquire_token",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, acquire_token),
+    &mamsim__v2__acquire_token__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "remediate_compliance",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, remediate_compliance),
+    &mamsim__v2__remediate_compliance__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -6485,6 +6759,7 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
   },
 };
 static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
+  21,   /* field[21] = acquire_token */
   15,   /* field[15] = app_config */
   11,   /* field[11] = can_open */
   10,   /* field[10] = can_save */
@@ -6501,20 +6776,21 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   3,   /* field[3] = protect */
   5,   /* field[5] = protection_info */
   1,   /* field[1] = read_file */
+  22,   /* field[22] = remediate_compliance */
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  22,   /* field[22] = thread */
+  24,   /* field[24] = thread */
   4,   /* field[4] = unprotect */
-  21,   /* field[21] = window */
+  23,   /* field[23] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 21 },
-  { 0, 23 }
+  { 100, 23 },
+  { 0, 25 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -6524,7 +6800,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  23,
+  25,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,
@@ -7066,7 +7342,58 @@ const ProtobufCMessageDescriptor mamsim__v2__string_list__descriptor =
   (ProtobufCMessageInit) mamsim__v2__string_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[11] =
+static const ProtobufCFieldDescriptor mamsim__v2__token_answer__field_descriptors[2] =
+{
+  {
+    "token",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__TokenAnswer, token),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "home_account_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__TokenAnswer, home_account_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__token_answer__field_indices_by_name[] = {
+  1,   /* field[1] = home_account_id */
+  0,   /* field[0] = token */
+};
+static const ProtobufCIntRange mamsim__v2__token_answer__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__token_answer__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.TokenAnswer",
+  "TokenAnswer",
+  "Mamsim__V2__TokenAnswer",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__TokenAnswer),
+  2,
+  mamsim__v2__token_answer__field_descriptors,
+  mamsim__v2__token_answer__field_indices_by_name,
+  1,  mamsim__v2__token_answer__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__token_answer__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[12] =
 {
   {
     "verdict",
@@ -7200,6 +7527,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "token",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, token),
+    &mamsim__v2__token_answer__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
   8,   /* field[8] = app_config */
@@ -7212,6 +7551,7 @@ static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
   3,   /* field[3] = protection */
   7,   /* field[7] = share_targets */
   10,   /* field[10] = strings */
+  11,   /* field[11] = token */
   0,   /* field[0] = verdict */
 };
 static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] =
@@ -7219,7 +7559,7 @@ static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 1 },
   { 20, 8 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
 {
@@ -7229,7 +7569,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   "Mamsim__V2__ServiceResult",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceResult),
-  11,
+  12,
   mamsim__v2__service_result__field_descriptors,
   mamsim__v2__service_result__field_indices_by_name,
   3,  mamsim__v2__service_result__number_ranges,

@@ -571,6 +571,15 @@ extension Host: ChildFrameRouter {
             } catch {
                 child.send(.error(code: .internalError, message: "the device could not read \(child.handle)'s identities: \(error)"), replyTo: frame.seq)
             }
+        case .serviceRequest(.acquireToken(let account, let resource, _), _):
+            let (t, token) = acquireToken(child.handle, account: account, resource: resource)
+            let verdict: Verdict = t.decision.isAllowed ? .allowed(t.decision.explanation) : .blocked(t.decision.blockedBy ?? .badRequest, t.decision.explanation)
+            child.send(.serviceResult(ServiceResult(verdict, .token(jwt: token ?? "", homeAccountID: t.homeAccountID ?? ""))), replyTo: frame.seq)
+        case .serviceRequest(.remediateCompliance(let account, let silent), _):
+            // Answered at once, as remediateCompliance returns; the outcome follows as the
+            // complianceStatus notification.
+            child.send(.serviceResult(ServiceResult(.allowed("remediation of \(account) started"))), replyTo: frame.seq)
+            remediate(child.handle, account: account, silent: silent, userCancels: false) { _ in }
         case .serviceRequest(let request, let context):
             child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: frame.seq)
         default:

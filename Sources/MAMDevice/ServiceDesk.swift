@@ -70,7 +70,7 @@ final class ServiceDesk {
         case .managedSecret(let kind, let id): ("managedSecret", "\(kind) \(id)", "", "")
         case .signWithIdentity(let id, _): ("signWithIdentity", "identity \(id)", "", "")
         case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .shareTargets, .appConfig, .managedConfig,
-             .managedSecretIds: nil
+             .managedSecretIds, .acquireToken, .remediateCompliance: nil
         }
     }
 
@@ -168,6 +168,9 @@ final class ServiceDesk {
         case .signWithIdentity(let id, let data):
             let (signature, _) = try state.signWithIdentity(app: bundle, id: id, data: data)
             return ServiceResult(.allowed("signed \(data.count) bytes with the identity \"\(id)\" (its key stays in the device)"), .data(signature))
+        case .acquireToken, .remediateCompliance:
+            // The token service lives in the host itself (Host.acquireToken, Host.remediate).
+            return ServiceResult(.failed(.badRequest, "\(request.name) is answered by the device's token service"))
         case .screenCapture:
             return ServiceResult(Verdict(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
                                                                 policies: state.appConfigPolicies, fleet: fleet)))
@@ -184,7 +187,7 @@ final class ServiceDesk {
         case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
         case .notify(let account, _): acting = try signedIn(account, to: app)
         case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig,
-             .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity: return nil
+             .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity, .acquireToken, .remediateCompliance: return nil
         }
         guard let acting, fleet.isManaged(acting), let why = try state.accessBlock(app: app.bundleID) else { return nil }
         return .blocked(.conditionalLaunch, "\(app.bundleID) has no access to \(acting)'s data: \(why)")

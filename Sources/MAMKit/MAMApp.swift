@@ -206,6 +206,27 @@ public final class MAMApp: Sendable {
         return AppConfig(fullData: data)
     }
 
+    /// MSAL's `acquireToken` against the device's Entra service: the JWT, or why not —
+    /// `protection-policy-required` with the `homeAccountID` to remediate, or
+    /// `app-protection-unsupported` (the app does not declare the `protapp` capability).
+    public func acquireToken(account: String, resource: String, silent: Bool = true) async -> TokenResult {
+        let r = await service(.acquireToken(account: account, resource: resource, silent: silent))
+        var token: String?, home: String?
+        if case .token(let jwt, let h) = r.value {
+            token = jwt.isEmpty ? nil : jwt
+            home = h.isEmpty ? nil : h
+        }
+        return TokenResult(token: r.isAllowed ? token : nil, reason: r.verdict.reason, homeAccountID: home, explanation: r.verdict.explanation)
+    }
+
+    /// `IntuneMAMComplianceManager remediateCompliance(accountId:silent:)`: returns at once;
+    /// the outcome arrives as a `complianceStatus` notification whose `detail` is the status
+    /// (`compliant`, `notCompliant`, `networkFailure`, `serviceFailure`, `userCancelled`,
+    /// `interactionRequired`).
+    public func remediateCompliance(accountId: String, silent: Bool) async {
+        _ = await service(.remediateCompliance(account: accountId, silent: silent))
+    }
+
     /// `isScreenCaptureAllowed` for what `window` shows.
     public func isScreenCaptureAllowed(window: String = "") async -> Bool {
         await service(.screenCapture, window: window).isAllowed
@@ -242,4 +263,15 @@ public enum MAMKitError: Error, Sendable, CustomStringConvertible {
         case .channelClosed(let why): "the host channel closed before the handshake: \(why)"
         }
     }
+}
+
+/// What `acquireToken` came to.
+public struct TokenResult: Sendable, Hashable {
+    /// The access token (a JWT), when issued.
+    public let token: String?
+    /// Why not, when not.
+    public let reason: Reason?
+    /// `<oid>.<tid>`, with `protection-policy-required`: the account to remediate.
+    public let homeAccountID: String?
+    public let explanation: String
 }

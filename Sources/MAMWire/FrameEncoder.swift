@@ -448,6 +448,19 @@ public enum FrameEncoder {
             q.pointee.data = arena.bytes(data)
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY
             p.pointee.sign_with_identity = q
+        case .acquireToken(let account, let resource, let silent):
+            let q = arena.message(Mamsim__V2__AcquireToken.self, mamsim__v2__acquire_token__init)
+            q.pointee.account = arena.string(account)
+            q.pointee.resource = arena.string(resource)
+            q.pointee.silent = silent ? 1 : 0
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN
+            p.pointee.acquire_token = q
+        case .remediateCompliance(let account, let silent):
+            let q = arena.message(Mamsim__V2__RemediateCompliance.self, mamsim__v2__remediate_compliance__init)
+            q.pointee.account = arena.string(account)
+            q.pointee.silent = silent ? 1 : 0
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE
+            p.pointee.remediate_compliance = q
         }
         return p
     }
@@ -543,6 +556,12 @@ public enum FrameEncoder {
             l.pointee.items = arena.stringArray(items)
             p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS
             p.pointee.strings = l
+        case .token(let jwt, let home):
+            let t = arena.message(Mamsim__V2__TokenAnswer.self, mamsim__v2__token_answer__init)
+            t.pointee.token = arena.string(jwt)
+            t.pointee.home_account_id = arena.string(home)
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN
+            p.pointee.token = t
         }
         return p
     }

@@ -274,6 +274,12 @@ public enum FrameParser {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY:
             let q = r.sign_with_identity.pointee
             return .signWithIdentity(id: str(q.identifier), data: bytes(q.data))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN:
+            let q = r.acquire_token.pointee
+            return .acquireToken(account: str(q.account), resource: str(q.resource), silent: q.silent != 0)
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE:
+            let q = r.remediate_compliance.pointee
+            return .remediateCompliance(account: str(q.account), silent: q.silent != 0)
         default:
             throw .missingField("service_request.call")
         }
@@ -331,6 +337,9 @@ public enum FrameParser {
             case .certificate: value = .managedSecret(.certificate(bytes(m.certificate)))
             case .identity: value = .managedSecret(.identity(certificate: bytes(m.certificate)))
             }
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN:
+            let t = r.token.pointee
+            value = .token(jwt: str(t.token), homeAccountID: str(t.home_account_id))
         case MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS:
             let l = r.strings.pointee
             value = .strings(strings(l.items, l.n_items))

@@ -388,6 +388,12 @@ public enum ServiceRequest: Sendable, Hashable {
     case managedSecretIds(kind: ManagedSecretKind)
     /// Signs `data` with the identity `id` (its key stays in the host); answered with `.data`.
     case signWithIdentity(id: String, data: [UInt8])
+    /// A token from the device's Entra service; answered with `.token` (the JWT, or the
+    /// homeAccountId with a `protection-policy-required` verdict).
+    case acquireToken(account: String, resource: String, silent: Bool)
+    /// `remediateCompliance`: answered at once; the outcome comes as a `complianceStatus`
+    /// notification.
+    case remediateCompliance(account: String, silent: Bool)
 
     public var name: String {
         switch self {
@@ -412,6 +418,8 @@ public enum ServiceRequest: Sendable, Hashable {
         case .managedSecret: "managed_secret"
         case .managedSecretIds: "managed_secret_ids"
         case .signWithIdentity: "sign_with_identity"
+        case .acquireToken: "acquire_token"
+        case .remediateCompliance: "remediate_compliance"
         }
     }
 }
@@ -463,6 +471,7 @@ public enum ServiceValue: Sendable, Hashable {
     case appConfig([[String: String]])
     case managedSecret(ManagedSecretValue)
     case strings([String])
+    case token(jwt: String, homeAccountID: String)
 }
 
 /// A ManagedApp secret as an app receives it: an identity comes as its certificate only.

@@ -72,6 +72,8 @@ typedef struct Mamsim__V2__ManagedConfigQuery Mamsim__V2__ManagedConfigQuery;
 typedef struct Mamsim__V2__ManagedSecretQuery Mamsim__V2__ManagedSecretQuery;
 typedef struct Mamsim__V2__ManagedSecretIdsQuery Mamsim__V2__ManagedSecretIdsQuery;
 typedef struct Mamsim__V2__SignWithIdentity Mamsim__V2__SignWithIdentity;
+typedef struct Mamsim__V2__AcquireToken Mamsim__V2__AcquireToken;
+typedef struct Mamsim__V2__RemediateCompliance Mamsim__V2__RemediateCompliance;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
 typedef struct Mamsim__V2__FileInfo Mamsim__V2__FileInfo;
 typedef struct Mamsim__V2__ProtectionInfo Mamsim__V2__ProtectionInfo;
@@ -84,6 +86,7 @@ typedef struct Mamsim__V2__AppConfigData Mamsim__V2__AppConfigData;
 typedef struct Mamsim__V2__AppConfigData__Dictionary Mamsim__V2__AppConfigData__Dictionary;
 typedef struct Mamsim__V2__ManagedSecretAnswer Mamsim__V2__ManagedSecretAnswer;
 typedef struct Mamsim__V2__StringList Mamsim__V2__StringList;
+typedef struct Mamsim__V2__TokenAnswer Mamsim__V2__TokenAnswer;
 typedef struct Mamsim__V2__ServiceResult Mamsim__V2__ServiceResult;
 typedef struct Mamsim__V2__Frame Mamsim__V2__Frame;
 
@@ -1090,6 +1093,39 @@ struct  Mamsim__V2__SignWithIdentity
     , (char *)protobuf_c_empty_string, {0,NULL} }
 
 
+/*
+ * The simulated Entra token service (RULES.md §10), MSAL-shaped.
+ */
+struct  Mamsim__V2__AcquireToken
+{
+  ProtobufCMessage base;
+  /*
+   * UPN or OID
+   */
+  char *account;
+  char *resource;
+  protobuf_c_boolean silent;
+};
+#define MAMSIM__V2__ACQUIRE_TOKEN__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__acquire_token__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * remediateCompliance(accountId:silent:): answered at once; the outcome arrives as a
+ * complianceStatus notification.
+ */
+struct  Mamsim__V2__RemediateCompliance
+{
+  ProtobufCMessage base;
+  char *account;
+  protobuf_c_boolean silent;
+};
+#define MAMSIM__V2__REMEDIATE_COMPLIANCE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__remediate_compliance__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET = 0,
   MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE = 1,
@@ -1112,7 +1148,9 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG = 22,
   MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET = 23,
   MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET_IDS = 24,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY = 25
+  MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY = 25,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN = 26,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE = 27
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1155,6 +1193,11 @@ struct  Mamsim__V2__ServiceRequest
      * answered with data (the signature)
      */
     Mamsim__V2__SignWithIdentity *sign_with_identity;
+    /*
+     * answered with token, or a blocked verdict
+     */
+    Mamsim__V2__AcquireToken *acquire_token;
+    Mamsim__V2__RemediateCompliance *remediate_compliance;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -1319,6 +1362,23 @@ struct  Mamsim__V2__StringList
     , 0,NULL }
 
 
+struct  Mamsim__V2__TokenAnswer
+{
+  ProtobufCMessage base;
+  /*
+   * the JWT, when issued
+   */
+  char *token;
+  /*
+   * "<oid>.<tid>" with protection-policy-required
+   */
+  char *home_account_id;
+};
+#define MAMSIM__V2__TOKEN_ANSWER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__token_answer__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE__NOT_SET = 0,
   MAMSIM__V2__SERVICE_RESULT__VALUE_FILE = 10,
@@ -1330,7 +1390,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE_SHARE_TARGETS = 16,
   MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG = 20,
   MAMSIM__V2__SERVICE_RESULT__VALUE_MANAGED_SECRET = 21,
-  MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS = 22
+  MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS = 22,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN = 23
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_RESULT__VALUE__CASE)
 } Mamsim__V2__ServiceResult__ValueCase;
 
@@ -1371,6 +1432,10 @@ struct  Mamsim__V2__ServiceResult
      * managed_secret_ids
      */
     Mamsim__V2__StringList *strings;
+    /*
+     * acquire_token
+     */
+    Mamsim__V2__TokenAnswer *token;
   };
 };
 #define MAMSIM__V2__SERVICE_RESULT__INIT \
@@ -2503,6 +2568,44 @@ Mamsim__V2__SignWithIdentity *
 void   mamsim__v2__sign_with_identity__free_unpacked
                      (Mamsim__V2__SignWithIdentity *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__AcquireToken methods */
+void   mamsim__v2__acquire_token__init
+                     (Mamsim__V2__AcquireToken         *message);
+size_t mamsim__v2__acquire_token__get_packed_size
+                     (const Mamsim__V2__AcquireToken   *message);
+size_t mamsim__v2__acquire_token__pack
+                     (const Mamsim__V2__AcquireToken   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__acquire_token__pack_to_buffer
+                     (const Mamsim__V2__AcquireToken   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__AcquireToken *
+       mamsim__v2__acquire_token__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__acquire_token__free_unpacked
+                     (Mamsim__V2__AcquireToken *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__RemediateCompliance methods */
+void   mamsim__v2__remediate_compliance__init
+                     (Mamsim__V2__RemediateCompliance         *message);
+size_t mamsim__v2__remediate_compliance__get_packed_size
+                     (const Mamsim__V2__RemediateCompliance   *message);
+size_t mamsim__v2__remediate_compliance__pack
+                     (const Mamsim__V2__RemediateCompliance   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__remediate_compliance__pack_to_buffer
+                     (const Mamsim__V2__RemediateCompliance   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__RemediateCompliance *
+       mamsim__v2__remediate_compliance__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__remediate_compliance__free_unpacked
+                     (Mamsim__V2__RemediateCompliance *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceRequest methods */
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message);
@@ -2715,6 +2818,25 @@ Mamsim__V2__StringList *
 void   mamsim__v2__string_list__free_unpacked
                      (Mamsim__V2__StringList *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__TokenAnswer methods */
+void   mamsim__v2__token_answer__init
+                     (Mamsim__V2__TokenAnswer         *message);
+size_t mamsim__v2__token_answer__get_packed_size
+                     (const Mamsim__V2__TokenAnswer   *message);
+size_t mamsim__v2__token_answer__pack
+                     (const Mamsim__V2__TokenAnswer   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__token_answer__pack_to_buffer
+                     (const Mamsim__V2__TokenAnswer   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__TokenAnswer *
+       mamsim__v2__token_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__token_answer__free_unpacked
+                     (Mamsim__V2__TokenAnswer *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceResult methods */
 void   mamsim__v2__service_result__init
                      (Mamsim__V2__ServiceResult         *message);
@@ -2926,6 +3048,12 @@ typedef void (*Mamsim__V2__ManagedSecretIdsQuery_Closure)
 typedef void (*Mamsim__V2__SignWithIdentity_Closure)
                  (const Mamsim__V2__SignWithIdentity *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__AcquireToken_Closure)
+                 (const Mamsim__V2__AcquireToken *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__RemediateCompliance_Closure)
+                 (const Mamsim__V2__RemediateCompliance *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceRequest_Closure)
                  (const Mamsim__V2__ServiceRequest *message,
                   void *closure_data);
@@ -2961,6 +3089,9 @@ typedef void (*Mamsim__V2__ManagedSecretAnswer_Closure)
                   void *closure_data);
 typedef void (*Mamsim__V2__StringList_Closure)
                  (const Mamsim__V2__StringList *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__TokenAnswer_Closure)
+                 (const Mamsim__V2__TokenAnswer *message,
                   void *closure_data);
 typedef void (*Mamsim__V2__ServiceResult_Closure)
                  (const Mamsim__V2__ServiceResult *message,
@@ -3041,6 +3172,8 @@ extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descri
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_ids_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__acquire_token__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__file_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__protection_info__descriptor;
@@ -3053,6 +3186,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__app_config_data__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__app_config_data__dictionary__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_answer__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__string_list__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__token_answer__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor;
 
