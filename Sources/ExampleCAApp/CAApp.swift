@@ -35,7 +35,9 @@ struct CAApp {
             await app.remediateCompliance(accountId: home.split(separator: ".").first.map(String.init) ?? account, silent: false)
             var iterator = statuses.makeAsyncIterator()
             guard let status = await iterator.next() else { return "error: the compliance delegate was not called" }
-            guard status == "compliant" else { return "remediation failed: \(status)" }
+            // The status, then the error title and message the app shows.
+            let lines = status.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard lines[0] == "compliant" else { return "remediation failed: \(lines[0])" + (lines.count > 2 ? " — \(lines[1]): \(lines[2])" : "") }
             let second = await app.acquireToken(account: account, resource: resource, silent: true)
             return second.token != nil ? "token acquired after remediation" : "error after remediation: \(second.explanation)"
         case .appProtectionUnsupported:

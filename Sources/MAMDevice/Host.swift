@@ -40,6 +40,8 @@ public final class Host {
     /// Per app and account, the last remediation outcome, the device state it met and how
     /// many times in a row it came back unchanged (RULES.md §10, remediation loops).
     private var remediations: [String: (status: ComplianceStatus, state: String, count: Int)] = [:]
+    /// Remediations under way, by app and account: a repeat call has no effect meanwhile.
+    private var remediating: Set<String> = []
     /// A remediation repeated this many times in a row with nothing changing is a loop.
     static let remediationLoopThreshold = 3
     /// What conditional launch decided at each app's last launch or resume.
@@ -513,13 +515,19 @@ public final class Host {
             } else {
                 remediations[loopKey] = (outcome.status, signature, 1)
             }
-            var told: [SDKNotification] = [SDKNotification(kind: .complianceStatus, account: account.description, detail: outcome.status.rawValue)]
+            // The delegate gets the status, then the error title and message an app shows, a line each.
+            let detail = outcome.status == .compliant ? outcome.status.rawValue : "\(outcome.status.rawValue)\n\(outcome.title)\n\(outcome.message)"
+            var told: [SDKNotification] = [SDKNotification(kind: .complianceStatus, account: account.description, detail: detail)]
             if enrolled { told.append(SDKNotification(kind: .restartApplication, account: account.description)) }
             var remaining = told.count
+            remediating.insert(loopKey)
             for n in told {
-                supervisor.notify(spec, n) {
+                supervisor.notify(spec, n) { [weak self] in
                     remaining -= 1
-                    if remaining == 0 { completion(.success(outcome)) }
+                    if remaining == 0 {
+                        self?.remediating.remove(loopKey)
+                        completion(.success(outcome))
+                    }
                 }
             }
         } catch {
@@ -577,7 +585,12 @@ extension Host: ChildFrameRouter {
             child.send(.serviceResult(ServiceResult(verdict, .token(jwt: token ?? "", homeAccountID: t.homeAccountID ?? ""))), replyTo: frame.seq)
         case .serviceRequest(.remediateCompliance(let account, let silent), _):
             // Answered at once, as remediateCompliance returns; the outcome follows as the
-            // complianceStatus notification.
+            // complianceStatus notification. A repeat while one is under way has no effect.
+            let key = child.handle + "\u{0}" + (state.fleet.account(named: account)?.description ?? account)
+            if remediating.contains(key) {
+                child.send(.serviceResult(ServiceResult(.allowed("a remediation of \(account) is already under way: no effect"))), replyTo: frame.seq)
+                return
+            }
             child.send(.serviceResult(ServiceResult(.allowed("remediation of \(account) started"))), replyTo: frame.seq)
             remediate(child.handle, account: account, silent: silent, userCancels: false) { _ in }
         case .serviceRequest(let request, let context):

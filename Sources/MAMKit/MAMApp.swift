@@ -222,7 +222,8 @@ public final class MAMApp: Sendable {
     /// `IntuneMAMComplianceManager remediateCompliance(accountId:silent:)`: returns at once;
     /// the outcome arrives as a `complianceStatus` notification whose `detail` is the status
     /// (`compliant`, `notCompliant`, `networkFailure`, `serviceFailure`, `userCancelled`,
-    /// `interactionRequired`).
+    /// `interactionRequired`), then, when not compliant, the error title and the message to
+    /// show, a line each.
     public func remediateCompliance(accountId: String, silent: Bool) async {
         _ = await service(.remediateCompliance(account: accountId, silent: silent))
     }
