@@ -170,7 +170,7 @@ public struct PKCS12Identity: Sendable {
         let params = try children(alg[1], "PBES2-params")
         guard params.count == 2 else { throw ReadError("has malformed PBES2 parameters for \(what)") }
         let kdf = try children(params[0], "keyDerivationFunc")
-        guard let kdfOID = try? ASN1ObjectIdentifier(berEncoded: kdf[0]), kdfOID == oidPBKDF2, kdf.count > 1 else {
+        guard let first = kdf.first, let kdfOID = try? ASN1ObjectIdentifier(berEncoded: first), kdfOID == oidPBKDF2, kdf.count > 1 else {
             throw ReadError("derives the key for \(what) with something other than PBKDF2")
         }
         let kp = try children(kdf[1], "PBKDF2-params")
@@ -182,13 +182,13 @@ public struct PKCS12Identity: Sendable {
         var prf: KDF.Insecure.PBKDF2.HashFunction = .insecureSHA1
         for extra in kp.dropFirst(2) where extra.identifier == .sequence {
             let p = try children(extra, "prf")
-            guard let prfOID = try? ASN1ObjectIdentifier(berEncoded: p[0]), let f = prfs[prfOID] else {
+            guard let first = p.first, let prfOID = try? ASN1ObjectIdentifier(berEncoded: first), let f = prfs[prfOID] else {
                 throw ReadError("uses a PBKDF2 pseudo-random function this device does not know for \(what)")
             }
             prf = f
         }
         let scheme = try children(params[1], "encryptionScheme")
-        guard let schemeOID = try? ASN1ObjectIdentifier(berEncoded: scheme[0]), let keyLength = aesCBC[schemeOID], scheme.count > 1 else {
+        guard let first = scheme.first, let schemeOID = try? ASN1ObjectIdentifier(berEncoded: first), let keyLength = aesCBC[schemeOID], scheme.count > 1 else {
             throw ReadError("encrypts \(what) with a cipher other than AES-CBC")
         }
         let iv = try octets(scheme[1])

@@ -141,3 +141,22 @@ struct DeclarationTests {
         }
     }
 }
+
+/// A damaged PKCS #12 file is an error, never a crash (a fuzzer found an empty PBKDF2
+/// pseudo-random-function sequence indexed without a check).
+@Suite("PKCS #12 reader robustness")
+struct PKCS12RobustnessTests {
+    @Test func everyTruncationAndByteFlipIsAnErrorOrAnIdentity() throws {
+        let set = try DeclarationSet().applying(DDM.read("landmarks"))
+        let cred = try #require(try JSONSerialization.jsonObject(with: Data(set.assetData["client-identity"]!)) as? [String: String])
+        let p12 = Array(try #require(Data(base64Encoded: cred["Identity"]!)))
+        for cut in stride(from: 0, to: p12.count, by: 7) { _ = try? PKCS12Identity(bytes: Array(p12.prefix(cut)), password: "landmarks") }
+        for i in stride(from: 0, to: p12.count, by: 5) {
+            var bytes = p12
+            bytes[i] ^= 0xFF
+            _ = try? PKCS12Identity(bytes: bytes, password: "landmarks")
+        }
+        // An empty SEQUENCE where the PBKDF2 pseudo-random function belongs.
+        #expect(throws: PKCS12Identity.ReadError.self) { try PKCS12Identity(bytes: [0x30, 0x00], password: "") }
+    }
+}
