@@ -387,13 +387,13 @@ public final class Host {
         guard remaining > 0 else { return completion(.success(0)) }
         for key in changed {
             let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
-            guard let spec = registry.specs.first(where: { $0.handle == parts[0] }) else { remaining -= 1; continue }
+            let spec = registry.specs.first { $0.handle == parts[0] }!
+            // Completion runs once, when the last app has answered (or could not be told).
             supervisor.notify(spec, SDKNotification(kind: .appConfigChanged, account: parts[1])) {
                 remaining -= 1
                 if remaining == 0 { completion(.success(changed.count)) }
             }
         }
-        if remaining == 0 { completion(.success(changed.count)) }
     }
 
     /// The MDM server sends declarations (`apply`) or removes one (`remove`). The change is
