@@ -1,5 +1,9 @@
 import ArgumentParser
 import MAMLoop
+import MAMWire
+
+/// The release of this program, printed by `mamsim --version`.
+let mamsimVersion = "0.13.0"
 
 /// The command line: a thin `@main` over the modules.
 @main
@@ -7,6 +11,7 @@ struct Mamsim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mamsim",
         abstract: "A simulated managed iOS device: apps and extensions as real processes, Intune app protection enforced by the host.",
+        version: "mamsim \(mamsimVersion) (wire protocol \(Hello.currentProtocolVersion), scenario format 1.1)",
         subcommands: [RunCommand.self, TestCommand.self, LintCommand.self, ConfigureCommand.self, ActivationCommand.self, BenchCommand.self])
 
     /// The program's entry: a write to a child or a reader that went away (`| head`) fails

@@ -5,14 +5,24 @@ import Glibc
 #endif
 import MAMScenario
 
-/// Human output: colours and a live line on a terminal, plain lines when piped.
+/// Human output: colours and a live line on a terminal, plain lines when piped. `NO_COLOR`
+/// (any value, https://no-color.org) turns colours off; `TERM=dumb` turns off colours and the
+/// live line.
 struct Terminal: Sendable {
-    let isTTY = isatty(1) == 1
+    /// A terminal that can redraw its line (the live progress line).
+    let isTTY: Bool
+    let colors: Bool
 
-    func bold(_ s: String) -> String { isTTY ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
-    func dim(_ s: String) -> String { isTTY ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
-    func red(_ s: String) -> String { isTTY ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
-    func green(_ s: String) -> String { isTTY ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
+    init(environment: [String: String] = ProcessInfo.processInfo.environment, stdoutIsTerminal: Bool = isatty(1) == 1) {
+        let dumb = environment["TERM"] == "dumb"
+        isTTY = stdoutIsTerminal && !dumb
+        colors = isTTY && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    func bold(_ s: String) -> String { colors ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
+    func dim(_ s: String) -> String { colors ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
+    func red(_ s: String) -> String { colors ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+    func green(_ s: String) -> String { colors ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
 
     func line(_ s: String) {
         Self.emit(s + "\n", to: 1)

@@ -38,9 +38,9 @@ struct TestCommand: AsyncParsableCommand {
             if let filter {
                 Terminal.error("no scenario under \(paths.joined(separator: ", ")) has \"\(filter)\" in its name or path")
             } else {
-                Terminal.error("no scenario files (*.yaml, *.yml, *.json) under \(paths.joined(separator: ", "))")
+                Terminal.error("no scenario files (*.yaml, *.yml, *.json) under \(paths.joined(separator: ", ")): a suite that tests nothing does not pass")
             }
-            throw ExitCode(2)
+            throw ExitCode(1)
         }
         let runtime = try options.runtime()
         let settings = try options.buildSettings()
@@ -70,6 +70,8 @@ struct TestCommand: AsyncParsableCommand {
         }
         if let output {
             do {
+                let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try text.write(toFile: output, atomically: true, encoding: .utf8)
             } catch {
                 Terminal.error("cannot write the report to \(output): \(error.localizedDescription); check that its folder exists and is writable")
@@ -85,6 +87,9 @@ struct TestCommand: AsyncParsableCommand {
     private func runOne(_ file: URL, runtime: String, settings: [String: String]) async -> SuiteEntry {
         do {
             let scenario = try ScenarioLoader.load(file: file, buildSettings: settings)
+            guard !scenario.steps.isEmpty else {
+                return SuiteEntry(file: file, report: nil, loadError: "\(file.path): the scenario has no steps, so it tests nothing; add steps: (or move the file out of the suite)")
+            }
             let report = await ScenarioRunner.run(scenario, options: ScenarioRunner.Options(appRuntime: runtime))
             // Each scenario ran on a fresh temporary device: keep it only when asked.
             if !keepDevices { try? FileManager.default.removeItem(at: report.deviceDirectory) }

@@ -193,5 +193,24 @@ extension CLITests {
             #expect(r.status == 0, "\(r)")
             #expect(r.stdout.contains("\"Passing share\""), "\(r)")
         }
+
+        /// A suite that tests nothing does not pass: no scenario files, or a scenario without steps.
+        @Test func testFailsWhenNothingIsTested() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try FileManager.default.createDirectory(at: tmp.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
+            let none = try await CLI.run(["test", "empty"], in: tmp.url, timeout: 60)
+            #expect(none.status == 1 && none.stderr.contains("a suite that tests nothing does not pass"), "\(none)")
+            try tmp.write("steps/x.yaml", "name: x\napps:\n  - {id: a, bundle: com.x.a}\nsteps: []\n")
+            let empty = try await CLI.run(["test", "steps", "--format", "junit", "--output", "reports/ci/junit.xml"], in: tmp.url, timeout: 60)
+            #expect(empty.status == 1, "\(empty)")
+            let xml = try String(contentsOf: tmp.url.appendingPathComponent("reports/ci/junit.xml"), encoding: .utf8)
+            #expect(xml.contains("the scenario has no steps, so it tests nothing"), "--output creates its folder: \(xml)")
+        }
+
+        @Test func versionNamesTheWireProtocol() async throws {
+            let v = try await CLI.run(["--version"], timeout: 30)
+            #expect(v.status == 0 && v.stdout.hasPrefix("mamsim ") && v.stdout.contains("wire protocol 2"), "\(v)")
+        }
     }
 }
