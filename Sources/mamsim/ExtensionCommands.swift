@@ -16,11 +16,18 @@ struct LintCommand: ParsableCommand {
 
     func run() throws {
         let settings = BuildSettings(try options.buildSettings())
+        // A folder that is not there is bad input (exit 2), not a finding about an app.
+        var isDirectory: ObjCBool = false
+        for folder in folders where !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            Terminal.error("\(folder) is not a folder; name an app or plugin folder (with its Info.plist)")
+            throw ExitCode(2)
+        }
+        let terminal = Terminal()
         var failed = false
         for folder in folders {
             let report = Linter.lint(folder: URL(fileURLWithPath: folder), buildSettings: settings, displayName: folder)
-            for line in report.lines { print(line) }
-            print(report.summary)
+            for line in report.lines { terminal.line(line) }
+            terminal.line(report.summary)
             failed = failed || report.hasErrors
         }
         if failed { throw ExitCode(1) }

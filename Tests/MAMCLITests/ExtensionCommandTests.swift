@@ -48,6 +48,13 @@ extension CLITests {
             #expect(r.stdout.contains("1 error, 0 warnings in \(folder)"), "\(r)")
         }
 
+        @Test func lintOfAMissingFolderIsBadInputNotAFinding() async throws {
+            let r = try await CLI.run(["lint", "/nonexistent/app"], timeout: 60)
+            #expect(r.status == 2, "\(r)")
+            #expect(r.stderr.contains("error: /nonexistent/app is not a folder"), "\(r)")
+            #expect(r.stdout.isEmpty, "\(r)")
+        }
+
         @Test func lintOfAGoodAndABadFolderTogetherStillExitsOne() async throws {
             let good = Self.lintFixtures.appendingPathComponent("good-open-in").path
             let bad = Self.lintFixtures.appendingPathComponent("keychain-misspelled-group").path
