@@ -48,7 +48,7 @@ let package = Package(
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
         .target(name: "MAMBundle", dependencies: ["MAMActivation"], swiftSettings: strict),
         // Tooling over bundles: the linter and the Intune configurator.
-        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle"], swiftSettings: strict),
+        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Apple Declarative Device Management: declarations, assets and credentials for the
         // ManagedApp framework (RULES.md §9).
         .target(

@@ -4,7 +4,8 @@ import MAMActivation
 /// `$(PRODUCT_MODULE_NAME).ShareViewController`, `$(AppIdentifierPrefix)com.microsoft.intune.mam`).
 ///
 /// Supported: nested references (`$(A_$(B))`), values that themselves hold references, and the
-/// modifiers `:lower`, `:upper`, `:identifier`, `:c99extidentifier`, `:rfc1034identifier`.
+/// modifiers `:lower`, `:upper`, `:identifier`, `:c99extidentifier`, `:rfc1034identifier` and
+/// `:default=text`.
 /// A reference that cannot be resolved is left as written and reported with its key path.
 public struct BuildSettings: Sendable, Hashable {
     public var variables: [String: String]
@@ -64,7 +65,14 @@ public struct BuildSettings: Sendable, Hashable {
             let inner = expand(String(chars[(i + 2)..<j]), keyPath: keyPath, depth: depth, unresolved: &unresolved)
             var parts = inner.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             let name = parts.removeFirst()
-            if depth < 8, let value = variables[name] {
+            // `$(VAR:default=text)`: the text when VAR is unset or empty; it may hold colons.
+            var fallback: String?
+            if let d = parts.firstIndex(where: { $0.hasPrefix("default=") }) {
+                fallback = String(parts[d...].joined(separator: ":").dropFirst("default=".count))
+                parts.removeSubrange(d...)
+            }
+            let set = variables[name]
+            if depth < 8, let value = fallback.map({ set?.isEmpty == false ? set! : $0 }) ?? set {
                 var expanded = expand(value, keyPath: keyPath, depth: depth + 1, unresolved: &unresolved)
                 var ok = true
                 for modifier in parts {
@@ -112,5 +120,31 @@ public struct UnresolvedBuildSetting: Sendable, Hashable, CustomStringConvertibl
 
     public var description: String {
         "build setting $(\(name)) in \(keyPath) \(problem); pass it as a variable or replace it in the plist"
+    }
+}
+
+extension BuildSettings {
+    /// A list-valued setting split as Xcode splits it: on spaces, double or single quotes
+    /// keeping a word whole (`FOO=1 "NAME=two words"`).
+    public static func words(_ value: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        var inWord = false
+        for c in value {
+            if let q = quote {
+                if c == q { quote = nil } else { current.append(c) }
+            } else if c == "\"" || c == "'" {
+                quote = c
+                inWord = true
+            } else if c == " " || c == "\t" {
+                if inWord { words.append(current); current = ""; inWord = false }
+            } else {
+                current.append(c)
+                inWord = true
+            }
+        }
+        if inWord { words.append(current) }
+        return words
     }
 }

@@ -28,18 +28,52 @@ package struct BundleFolder {
     package private(set) var entitlements: Entitlements?
     private(set) var executable: PluginDefinition.Executable = .builtInRuntime
 
-    package var infoFile: String { prefix + "Info.plist" }
+    /// How the Info.plist is named in findings (`container/Info.plist`, `Chatr/Info.plist`).
+    package private(set) var infoFile: String
+    /// Keys Xcode generates into the Info.plist (`GENERATE_INFOPLIST_FILE`); the file's win.
+    private var generatedInfo: [String: Any] = [:]
+    /// `INFOPLIST_PREPROCESS`: macros defined for the C preprocessor pass.
+    private var preprocessorDefinitions: [String: String] = [:]
 
     package static let rulePath = ExtensionManifest.rulePath
 
     package init(url: URL, prefix: String, buildSettings: BuildSettings) {
         self.url = url
         self.prefix = prefix
+        infoFile = prefix + "Info.plist"
         settings = buildSettings
         settings = readXCConfigs().overlaid(with: buildSettings)
-        readInfoPlist()
-        readEntitlements()
+        readInfoPlist(url.appendingPathComponent("Info.plist"))
+        let names = files(withExtension: "entitlements")
+        if let name = names.first {
+            if names.count > 1 {
+                problems.append(LintFinding(.warning, rule: "entitlements-multiple", file: prefix + name, keyPath: "",
+                    problem: "is one of \(names.count) entitlements files (\(names.joined(separator: ", "))); only this one is read",
+                    fix: "keep one .entitlements file per bundle"))
+            }
+            readEntitlements(url.appendingPathComponent(name), name: prefix + name)
+        }
         resolveExecutable()
+    }
+
+    /// A bundle whose files were named by a project (`INFOPLIST_FILE`, `CODE_SIGN_ENTITLEMENTS`)
+    /// or found by discovery, with the build settings already resolved.
+    /// - Parameters:
+    ///   - infoPlist: the Info.plist file, `nil` when Xcode generates it whole.
+    ///   - infoName, entitlementsName: how the files are named in findings.
+    ///   - generatedInfo: keys Xcode adds (`INFOPLIST_KEY_*`, `CFBundleIdentifier`…).
+    package init(infoPlist: URL?, infoName: String, entitlements: URL?, entitlementsName: String?,
+                 generatedInfo: [String: Any] = [:], preprocessorDefinitions: [String: String] = [:], buildSettings: BuildSettings) {
+        url = (infoPlist ?? entitlements)?.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
+        prefix = ""
+        infoFile = infoName
+        settings = BuildSettings().overlaid(with: buildSettings)
+        self.generatedInfo = generatedInfo
+        self.preprocessorDefinitions = preprocessorDefinitions
+        readInfoPlist(infoPlist)
+        if let entitlements {
+            readEntitlements(entitlements, name: entitlementsName ?? entitlements.lastPathComponent)
+        }
     }
 
     // MARK: Reading
@@ -52,37 +86,43 @@ package struct BundleFolder {
     private mutating func readXCConfigs() -> BuildSettings {
         var values: [String: String] = [:]
         for name in files(withExtension: "xcconfig") {
-            guard let text = try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8) else {
-                problems.append(LintFinding(.error, file: prefix + name, keyPath: "", problem: "cannot be read as UTF-8 text", fix: "save it as UTF-8"))
-                continue
-            }
-            let config = XCConfig(text: text)
-            values.merge(config.settings) { _, new in new }
-            for ignored in config.ignoredLines {
-                problems.append(LintFinding(.warning, file: prefix + name, line: ignored.line, keyPath: "",
-                    problem: "line is not a NAME = VALUE setting and is ignored (\(ignored.text))",
-                    fix: "write the setting in this file; #include is not followed"))
-            }
+            var read: [XCConfig.LoadProblem] = []
+            values = XCConfig.load(url.appendingPathComponent(name), name: prefix + name, base: values, problems: &read)
+            problems += read.map { LintFinding(.warning, rule: $0.rule, file: $0.file, line: $0.line, keyPath: "", problem: $0.problem, fix: $0.fix) }
         }
         return BuildSettings(values)
     }
 
-    private mutating func readInfoPlist() {
-        let fileURL = url.appendingPathComponent("Info.plist")
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else {
-            problems.append(LintFinding(.error, file: infoFile, keyPath: "", problem: "is missing",
-                fix: "add the bundle's Info.plist (CFBundleIdentifier, NSExtension, IntuneMAMSettings)"))
-            return
+    private mutating func readInfoPlist(_ fileURL: URL?) {
+        var parsed: [String: Any] = [:]
+        if let fileURL {
+            guard var data = FileManager.default.contents(atPath: fileURL.path) else {
+                problems.append(LintFinding(.error, rule: "info-plist-missing", file: infoFile, keyPath: "", problem: "is missing",
+                    fix: "add the bundle's Info.plist (CFBundleIdentifier, NSExtension, IntuneMAMSettings)"))
+                return
+            }
+            infoText = String(data: data, encoding: .utf8)
+            // A preprocessed Info.plist (`INFOPLIST_PREPROCESS`, or directives written in it) is
+            // read as Xcode builds it; lines keep their numbers.
+            if let text = infoText, InfoPlistPreprocessor.hasDirectives(text) {
+                var preprocessor = InfoPlistPreprocessor(definitions: preprocessorDefinitions, folder: fileURL.deletingLastPathComponent())
+                let output = preprocessor.process(text)
+                for problem in preprocessor.problems {
+                    problems.append(LintFinding(.warning, rule: "info-plist-preprocess", file: infoFile, line: problem.line, keyPath: "",
+                                                problem: problem.problem, fix: problem.fix))
+                }
+                infoText = output
+                data = Data(output.utf8)
+            }
+            infoLines = infoText.map(KeyLineIndex.init)
+            do {
+                parsed = try PropertyListIO.dictionary(from: data, source: infoFile)
+            } catch {
+                problems.append(Self.finding(error, text: infoText))
+                return
+            }
         }
-        infoText = String(data: data, encoding: .utf8)
-        infoLines = infoText.map(KeyLineIndex.init)
-        var parsed: [String: Any]
-        do {
-            parsed = try PropertyListIO.dictionary(from: data, source: infoFile)
-        } catch {
-            problems.append(Self.finding(error, text: infoText))
-            return
-        }
+        for (key, value) in generatedInfo where parsed[key] == nil { parsed[key] = value }
         do {
             manifest = try ExtensionManifest(infoPlist: parsed, source: infoFile, buildSettings: settings)
         } catch {
@@ -113,18 +153,11 @@ package struct BundleFolder {
         }
     }
 
-    private mutating func readEntitlements() {
-        let names = files(withExtension: "entitlements")
-        guard let name = names.first else { return }
-        if names.count > 1 {
-            problems.append(LintFinding(.warning, file: prefix + name, keyPath: "",
-                problem: "is one of \(names.count) entitlements files (\(names.joined(separator: ", "))); only this one is read",
-                fix: "keep one .entitlements file per bundle"))
-        }
-        let file = prefix + name
+    private mutating func readEntitlements(_ fileURL: URL, name file: String) {
         entitlementsFile = file
-        guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(name).path) else {
-            problems.append(LintFinding(.error, file: file, keyPath: "", problem: "cannot be read", fix: "check its permissions"))
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else {
+            problems.append(LintFinding(.error, rule: "file-unreadable", file: file, keyPath: "", problem: "cannot be read",
+                                        fix: "check the path (CODE_SIGN_ENTITLEMENTS) and its permissions"))
             return
         }
         entitlementsText = String(data: data, encoding: .utf8)
@@ -154,16 +187,16 @@ package struct BundleFolder {
                 if let path = dict["executable"] as? String {
                     declared.append((prefix + "plugin.json", "executable", path))
                 } else if dict["executable"] != nil {
-                    problems.append(LintFinding(.error, file: prefix + "plugin.json", keyPath: "executable",
+                    problems.append(LintFinding(.error, rule: "plugin-executable", file: prefix + "plugin.json", keyPath: "executable",
                         problem: "must be a string path", fix: "write \"executable\": \"bin/my-extension\""))
                 }
             } else {
-                problems.append(LintFinding(.error, file: prefix + "plugin.json", keyPath: "",
+                problems.append(LintFinding(.error, rule: "plugin-executable", file: prefix + "plugin.json", keyPath: "",
                     problem: "is not a JSON object", fix: "write {\"executable\": \"run\"}"))
             }
         }
         if declared.count == 2, declared[0].path != declared[1].path {
-            problems.append(LintFinding(.error, file: declared[1].source, keyPath: declared[1].keyPath,
+            problems.append(LintFinding(.error, rule: "plugin-executable", file: declared[1].source, keyPath: declared[1].keyPath,
                 problem: "names \(declared[1].path) but \(declared[0].source) \(declared[0].keyPath) names \(declared[0].path)",
                 fix: "declare the executable in one place"))
             return
@@ -174,17 +207,17 @@ package struct BundleFolder {
         let program = url.appendingPathComponent(chosen.path).standardizedFileURL
         let declaredBy = chosen.keyPath.isEmpty ? "found by name" : "named by \(chosen.source) \(chosen.keyPath)"
         guard program.path.hasPrefix(url.standardizedFileURL.path + "/") else {
-            problems.append(LintFinding(.error, file: chosen.source, keyPath: chosen.keyPath,
+            problems.append(LintFinding(.error, rule: "plugin-executable", file: chosen.source, keyPath: chosen.keyPath,
                 problem: "\(chosen.path) is outside the plugin folder", fix: "put the executable inside the folder"))
             return
         }
         guard FileManager.default.fileExists(atPath: program.path) else {
-            problems.append(LintFinding(.error, file: chosen.source, keyPath: chosen.keyPath,
+            problems.append(LintFinding(.error, rule: "plugin-executable", file: chosen.source, keyPath: chosen.keyPath,
                 problem: "names \(chosen.path), which does not exist", fix: "add it or correct the path"))
             return
         }
         guard FileManager.default.isExecutableFile(atPath: program.path) else {
-            problems.append(LintFinding(.error, file: prefix + chosen.path, keyPath: "",
+            problems.append(LintFinding(.error, rule: "plugin-executable", file: prefix + chosen.path, keyPath: "",
                 problem: "is the plugin's executable (\(declaredBy)) but is not executable", fix: "run chmod +x \(prefix + chosen.path)"))
             return
         }
@@ -272,7 +305,7 @@ package struct BundleFolder {
         if line == nil, problem.contains("EOF"), let text {
             line = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
         }
-        return LintFinding(.error, file: error.source, line: line, keyPath: error.keyPath, problem: problem, fix: fix)
+        return LintFinding(.error, rule: "plist-malformed", file: error.source, line: line, keyPath: error.keyPath, problem: problem, fix: fix)
     }
 
     func finding(_ error: ActivationRuleError) -> LintFinding {
@@ -282,7 +315,7 @@ package struct BundleFolder {
             f.line = f.line ?? line(of: e.keyPath)
             return f
         case .syntax(let e):
-            return LintFinding(.error, file: infoFile, line: line(of: Self.rulePath), keyPath: Self.rulePath,
+            return LintFinding(.error, rule: "activation-rule-syntax", file: infoFile, line: line(of: Self.rulePath), keyPath: Self.rulePath,
                 problem: "cannot be parsed at line \(e.line), column \(e.column) of the rule: expected \(e.expected), found \(e.found)",
                 fix: "fix the predicate string")
         }
@@ -292,7 +325,7 @@ package struct BundleFolder {
         let fix = u.problem == "is not set"
             ? "pass --set \(u.name)=VALUE or define it in an .xcconfig in \(prefix.isEmpty ? "the folder" : prefix)"
             : "correct the reference"
-        return LintFinding(.error, file: file, line: lines?.line(ofKeyPath: u.keyPath), keyPath: u.keyPath,
+        return LintFinding(.error, rule: "build-setting-unresolved", file: file, line: lines?.line(ofKeyPath: u.keyPath), keyPath: u.keyPath,
                            problem: "build setting $(\(u.name)) \(u.problem)", fix: fix)
     }
 
@@ -311,7 +344,7 @@ package struct BundleFolder {
                 problem = String(text[text.index(after: space)...])
             }
         }
-        return LintFinding(.warning, file: infoFile, line: line(of: keyPath), keyPath: keyPath, problem: problem, fix: "")
+        return LintFinding(.warning, rule: "info-plist-warning", file: infoFile, line: line(of: keyPath), keyPath: keyPath, problem: problem, fix: "")
     }
 
     /// Whether this problem is only an unresolved `$(VAR)`.

@@ -13,6 +13,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var severity: Severity
+    /// The rule's id in the catalogue (docs/LINT.md): what a config file disables and what
+    /// SARIF and JSON reports name.
+    public var rule: String
     /// Path relative to the linted folder: `Info.plist`, `OpenIn.entitlements`, `container/Info.plist`.
     public var file: String
     /// 1-based line of the key (or of the parse error), when it can be told.
@@ -24,8 +27,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// What to do; empty when the problem says it.
     public var fix: String
 
-    public init(_ severity: Severity, file: String, line: Int? = nil, keyPath: String, problem: String, fix: String) {
+    public init(_ severity: Severity, rule: String, file: String, line: Int? = nil, keyPath: String, problem: String, fix: String) {
         self.severity = severity
+        self.rule = rule
         self.file = file
         self.line = line
         self.keyPath = keyPath
@@ -42,7 +46,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         if !keyPath.isEmpty { text += keyPath + ": " }
         text += problem
         if !fix.isEmpty { text += "; " + fix }
-        return text
+        return text + " [\(rule)]"
     }
 
     public var description: String { rendered(inFolder: "") }
@@ -53,10 +57,13 @@ public struct LintReport: Sendable, Hashable {
     /// How the folder is named in rendered lines (as the user gave it, e.g. `plugins/open-in-word`).
     public var folder: String
     public var findings: [LintFinding]
+    /// The Xcode target linted, when the folder is a project.
+    public var target: String?
 
-    public init(folder: String, findings: [LintFinding]) {
+    public init(folder: String, findings: [LintFinding], target: String? = nil) {
         self.folder = folder
         self.findings = findings
+        self.target = target
     }
 
     public var errors: [LintFinding] { findings.filter { $0.severity == .error } }
@@ -76,8 +83,9 @@ public struct LintReport: Sendable, Hashable {
 
     /// `2 errors, 1 warning in plugins/open-in-word` or `plugins/open-in-word: no problems`.
     public var summary: String {
-        if findings.isEmpty { return "\(folder): no problems" }
+        let subject = target.map { "\(folder) (target \($0))" } ?? folder
+        if findings.isEmpty { return "\(subject): no problems" }
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "\(count(errors.count, "error")), \(count(warnings.count, "warning")) in \(folder)"
+        return "\(count(errors.count, "error")), \(count(warnings.count, "warning")) in \(subject)"
     }
 }

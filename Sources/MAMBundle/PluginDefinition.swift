@@ -78,7 +78,7 @@ public struct PluginDefinition: Sendable {
             throw PluginDefinitionError(folder: folder.relativePath, findings: blocking)
         }
         guard let bundleIdentifier = manifest.bundleIdentifier, !bundleIdentifier.isEmpty else {
-            throw PluginDefinitionError(folder: folder.relativePath, findings: [LintFinding(.error, file: bundle.infoFile,
+            throw PluginDefinitionError(folder: folder.relativePath, findings: [LintFinding(.error, rule: "bundle-identifier", file: bundle.infoFile,
                 keyPath: "CFBundleIdentifier", problem: "is missing", fix: "add <key>CFBundleIdentifier</key><string>$(PRODUCT_BUNDLE_IDENTIFIER)</string>")])
         }
         let kind: Kind
@@ -87,7 +87,7 @@ public struct PluginDefinition: Sendable {
         case .action: kind = .action
         case .other(""): kind = .app
         case .other(let point):
-            throw PluginDefinitionError(folder: folder.relativePath, findings: [LintFinding(.error, file: bundle.infoFile,
+            throw PluginDefinitionError(folder: folder.relativePath, findings: [LintFinding(.error, rule: "extension-point", file: bundle.infoFile,
                 line: bundle.line(of: "NSExtension.NSExtensionPointIdentifier"), keyPath: "NSExtension.NSExtensionPointIdentifier",
                 problem: "is \(point), which mamsim does not host",
                 fix: "use com.apple.share-services, com.apple.ui-services or com.apple.services")])

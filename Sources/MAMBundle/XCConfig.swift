@@ -1,16 +1,33 @@
-import Foundation
+public import Foundation
 import MAMActivation
 /// Build settings read from an Xcode configuration file (`.xcconfig`), so a plugin folder can
 /// carry the values its Info.plist and entitlements refer to (`PRODUCT_BUNDLE_IDENTIFIER`,
 /// `DEVELOPMENT_TEAM`) the way an Xcode project does, and lint or load without `--set`.
 ///
 /// Read: `NAME = value` lines, `//` comments, conditional settings (`NAME[sdk=iphoneos*] = …`,
-/// kept under their plain name), later lines winning. `#include` is not followed: a plugin
-/// folder is meant to be self-contained, so an include is reported in `ignoredLines`.
+/// kept under their plain name), later lines winning, `$(inherited)` as the value before.
+/// `XCConfig(text:)` parses one file (an `#include` is kept in `includes`, not followed);
+/// `XCConfig.load(_:)` follows `#include "path"` and `#include? "path"` as Xcode does.
 public struct XCConfig: Sendable, Hashable {
     public var settings: [String: String] = [:]
     /// Lines that were not understood or not followed (`#include`).
     public var ignoredLines: [IgnoredLine] = []
+    /// `#include` lines, in order: what `load` follows.
+    public var includes: [Include] = []
+    /// Settings and includes in file order, so an include's settings sit where it was written.
+    var entries: [Entry] = []
+
+    enum Entry: Sendable, Hashable {
+        case setting(name: String, value: String)
+        case include(Include)
+    }
+
+    public struct Include: Sendable, Hashable {
+        public var line: Int
+        public var path: String
+        /// `#include?`: a missing file is not a problem.
+        public var optional: Bool
+    }
 
     public struct IgnoredLine: Sendable, Hashable {
         /// 1-based.
@@ -33,6 +50,16 @@ public struct XCConfig: Sendable, Hashable {
             let searchFrom = trimmed.firstIndex(of: "[").flatMap { open in
                 trimmed.firstIndex(of: "=").map { $0 > open } == true ? trimmed[open...].firstIndex(of: "]") : nil
             } ?? trimmed.startIndex
+            if trimmed.hasPrefix("#include") {
+                let optional = trimmed.hasPrefix("#include?")
+                let rest = trimmed.dropFirst(optional ? 9 : 8).trimmingWhitespace
+                if rest.count >= 2, rest.first == "\"", rest.last == "\"" {
+                    let include = Include(line: index + 1, path: String(rest.dropFirst().dropLast()), optional: optional)
+                    includes.append(include)
+                    entries.append(.include(include))
+                    continue
+                }
+            }
             guard !trimmed.hasPrefix("#"), let equals = trimmed[searchFrom...].firstIndex(of: "=") else {
                 ignoredLines.append(IgnoredLine(line: index + 1, text: trimmed))
                 continue
@@ -44,8 +71,74 @@ public struct XCConfig: Sendable, Hashable {
                 ignoredLines.append(IgnoredLine(line: index + 1, text: trimmed))
                 continue
             }
-            settings[name] = value
+            settings[name] = Self.inheriting(value, from: settings[name])
+            entries.append(.setting(name: name, value: value))
         }
+    }
+
+    /// `value` with `$(inherited)` replaced by what the setting held before (nothing if unset).
+    static func inheriting(_ value: String, from previous: String?) -> String {
+        guard value.contains("inherited") else { return value }
+        let old = previous ?? ""
+        let replaced = value.replacingOccurrences(of: "$(inherited)", with: old).replacingOccurrences(of: "${inherited}", with: old)
+        return replaced.trimmingWhitespace
+    }
+
+    /// A problem met while following includes.
+    public struct LoadProblem: Sendable, Hashable {
+        /// `xcconfig-line` (a line not understood) or `xcconfig-include` (an include not followed).
+        public var rule: String
+        /// The file holding the line, as given (`Config/Base.xcconfig`).
+        public var file: String
+        public var line: Int?
+        public var problem: String
+        public var fix: String
+    }
+
+    /// The settings of `url` with its includes followed (paths relative to the including file),
+    /// on top of `base`. `name` is how the file is named in problems; an include cycle, a missing
+    /// file or more than 32 levels is a problem, never a hang.
+    public static func load(_ url: URL, name: String, base: [String: String] = [:],
+                            problems: inout [LoadProblem], depth: Int = 0, visiting: Set<String> = []) -> [String: String] {
+        var settings = base
+        let key = url.standardizedFileURL.path
+        guard depth < 32, !visiting.contains(key) else {
+            problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "is included in a cycle (or more than 32 levels deep)", fix: "remove the #include that leads back to it"))
+            return settings
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "cannot be read", fix: "check the path"))
+            return settings
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "cannot be read as UTF-8 text", fix: "save it as UTF-8"))
+            return settings
+        }
+        let config = XCConfig(text: text)
+        for ignored in config.ignoredLines {
+            problems.append(LoadProblem(rule: "xcconfig-line", file: name, line: ignored.line, problem: "line is not a NAME = VALUE setting and is ignored (\(ignored.text))",
+                                        fix: "write NAME = VALUE, or #include \"other.xcconfig\""))
+        }
+        let folder = url.deletingLastPathComponent()
+        let nameFolder = (name as NSString).deletingLastPathComponent
+        for entry in config.entries {
+            switch entry {
+            case .setting(let setting, let value):
+                settings[setting] = inheriting(value, from: settings[setting])
+            case .include(let include):
+                let target = include.path.hasPrefix("/") ? URL(fileURLWithPath: include.path) : folder.appendingPathComponent(include.path)
+                let targetName = include.path.hasPrefix("/") || nameFolder.isEmpty ? include.path : nameFolder + "/" + include.path
+                if !FileManager.default.fileExists(atPath: target.path) {
+                    if !include.optional {
+                        problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: include.line, problem: "includes \(include.path), which does not exist",
+                                                    fix: "correct the path, or write #include? for an optional file"))
+                    }
+                    continue
+                }
+                settings = load(target, name: targetName, base: settings, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
+            }
+        }
+        return settings
     }
 }
 

@@ -12,7 +12,7 @@ extension LintContext {
             guard bare != mam, Self.isMisspelledIntuneGroup(bare) else { continue }
             let why = bare.lowercased() == mam ? "differs from com.microsoft.intune.mam only in case, and keychain groups are case-sensitive"
                                               : "is not com.microsoft.intune.mam (misspelled), so the Intune SDK's shared keychain items are not reachable"
-            report(.error, bundle, .entitlements, "keychain-access-groups[\(index)]", "\"\(group)\" \(why)",
+            report(.error, "keychain-intune-group-misspelled", bundle, .entitlements, "keychain-access-groups[\(index)]", "\"\(group)\" \(why)",
                    fix: "write <string>\(Self.teamPrefixVariable)com.microsoft.intune.mam</string>")
         }
 
@@ -27,11 +27,11 @@ extension LintContext {
         let fix = own.map { "move <string>\(Self.teamPrefixVariable)\(bundleId)</string> (keychain-access-groups[\($0.index)]) to the top of the array" }
             ?? "add <string>\(Self.teamPrefixVariable)\(bundleId)</string> as the first entry"
         if firstBare == mam || Self.isMisspelledIntuneGroup(firstBare) {
-            report(.error, bundle, .entitlements, "keychain-access-groups[0]",
+            report(.error, "keychain-bundle-id-first", bundle, .entitlements, "keychain-access-groups[0]",
                    "com.microsoft.intune.mam is the first keychain group, but the bundle id \(bundleId) must come first (the first group is the default one, where the app's own items go)",
                    fix: fix)
         } else {
-            report(.error, bundle, .entitlements, "keychain-access-groups[0]",
+            report(.error, "keychain-bundle-id-first", bundle, .entitlements, "keychain-access-groups[0]",
                    "is \"\(first.group)\", but the first keychain group must be the bundle id \(bundleId) (it is the default group)",
                    fix: fix)
         }

@@ -12,6 +12,10 @@ public import MAMBundle
 /// - extensions: `IntuneMAMSettings.ContainingAppBundleId` present and matching the container;
 ///   the rule accepts the `com.microsoft.intune.mam.` types (else Intune hides the extension);
 /// - app groups listed in `IntuneMAMSettings.AppGroupIdentifiers` are entitled;
+/// - an app folder (no `NSExtension`): the Intune App SDK's requirements — `IntuneMAMSettings`
+///   present, known keys, booleans, a real `ADALClientId`, the `msauth.<bundle id>` redirect
+///   and its URL scheme, the `com.microsoft.intune.mam` keychain group, `-intunemam` twins of
+///   URL and queried schemes, `NSFaceIDUsageDescription` (docs/LINT.md);
 /// - "Open in" action extensions (`OpenInActionExtension` present, or named "Open in …"): every
 ///   step of the SDK's "Copy to" replacement, on the extension and on its container.
 public enum Linter {
@@ -26,15 +30,27 @@ public enum Linter {
         let containerURL = folder.appendingPathComponent("container")
         let container = FileManager.default.fileExists(atPath: containerURL.appendingPathComponent("Info.plist").path)
             ? BundleFolder(url: containerURL, prefix: "container/", buildSettings: buildSettings) : nil
-        var lint = LintContext(plugin: plugin, container: container, folderName: displayName ?? folder.relativePath)
-        lint.findings = plugin.problems + (container?.problems ?? [])
+        return lint(plugin, container: container, folderName: displayName ?? folder.relativePath)
+    }
+
+    /// Lints one bundle (an app, or an extension with the app that contains it).
+    static func lint(_ plugin: BundleFolder, container: BundleFolder?, folderName: String, target: String? = nil) -> LintReport {
+        var lint = LintContext(plugin: plugin, container: container, folderName: folderName)
+        // An unresolved setting is a warning: what it hides is unknown, the other checks go on.
+        lint.findings = (plugin.problems + (container?.problems ?? [])).map { finding in
+            var finding = finding
+            if finding.rule == "build-setting-unresolved" { finding.severity = .warning }
+            return finding
+        }
         lint.checkKeychain(plugin)
         if let container { lint.checkKeychain(container) }
         lint.checkExtension()
         lint.checkEntitledAppGroups(plugin)
         if let container { lint.checkEntitledAppGroups(container) }
         if lint.isOpenInActionExtension { lint.checkOpenIn() }
-        return LintReport(folder: lint.folderName, findings: lint.findings)
+        lint.checkAppRequirements()
+        lint.checkExtensionRequirements()
+        return LintReport(folder: lint.folderName, findings: lint.findings, target: target)
     }
 }
 
@@ -47,19 +63,19 @@ struct LintContext {
 
     enum File { case info, entitlements }
 
-    mutating func report(_ severity: LintFinding.Severity, _ bundle: BundleFolder,
+    mutating func report(_ severity: LintFinding.Severity, _ rule: String, _ bundle: BundleFolder,
                          _ keyPath: String, _ problem: String, fix: String) {
-        report(severity, bundle, .info, keyPath, problem, fix: fix)
+        report(severity, rule, bundle, .info, keyPath, problem, fix: fix)
     }
 
-    mutating func report(_ severity: LintFinding.Severity, _ bundle: BundleFolder, _ file: File,
+    mutating func report(_ severity: LintFinding.Severity, _ rule: String, _ bundle: BundleFolder, _ file: File,
                          _ keyPath: String, _ problem: String, fix: String) {
         let name: String
         switch file {
         case .info: name = bundle.infoFile
         case .entitlements: name = bundle.entitlementsFile ?? bundle.prefix + "*.entitlements"
         }
-        findings.append(LintFinding(severity, file: name, line: bundle.line(of: keyPath, inEntitlements: file == .entitlements),
+        findings.append(LintFinding(severity, rule: rule, file: name, line: bundle.line(of: keyPath, inEntitlements: file == .entitlements),
                                     keyPath: keyPath, problem: problem, fix: fix))
     }
 
@@ -96,15 +112,15 @@ struct LintContext {
             let guess = container?.bundleIdentifier
                 ?? bundleId.flatMap { id in id.split(separator: ".").count > 1 ? id.split(separator: ".").dropLast().joined(separator: ".") : nil }
                 ?? "com.example.app"
-            report(.error, plugin, path, "is missing; the Intune SDK in an extension reads its containing app's settings through it",
+            report(.error, "extension-containing-app", plugin, path, "is missing; the Intune SDK in an extension reads its containing app's settings through it",
                    fix: "add <key>ContainingAppBundleId</key><string>\(guess)</string> to IntuneMAMSettings")
         } else if let containing, Self.isResolved(containing) {
             if let app = container, let appId = app.bundleIdentifier, Self.isResolved(appId), appId != containing {
-                report(.error, plugin, path, "is \(containing) but container/Info.plist is \(appId)",
+                report(.error, "extension-containing-app", plugin, path, "is \(containing) but container/Info.plist is \(appId)",
                        fix: "set it to the containing app's CFBundleIdentifier")
             }
             if let bundleId, Self.isResolved(bundleId), !bundleId.hasPrefix(containing + ".") {
-                report(.error, plugin, "CFBundleIdentifier",
+                report(.error, "extension-bundle-id", plugin, "CFBundleIdentifier",
                        "is \(bundleId), which does not start with the containing app's id \(containing) (iOS refuses to install such an extension)",
                        fix: "name the extension \(containing).<suffix>")
             }
@@ -113,7 +129,7 @@ struct LintContext {
         guard !isOpenInActionExtension, let rule = manifest.activationRule else { return }
         if !acceptsIntuneTypes(rule, types: manifest.types) {
             let infoPath = folderName.isEmpty ? plugin.infoFile : folderName + "/" + plugin.infoFile
-            report(.warning, plugin, BundleFolder.rulePath,
+            report(.warning, "extension-intune-types", plugin, BundleFolder.rulePath,
                    "accepts none of the com.microsoft.intune.mam. types, so Intune hides this extension whenever managed data is shared",
                    fix: "run `mamsim configure \(infoPath)` to add the Intune twin of every type it accepts")
         }
@@ -129,7 +145,7 @@ struct LintContext {
         if bundle.entitlementsFile != nil, bundle.entitlements == nil { return }  // malformed, reported
         let entitled = Set(bundle.entitlements?.applicationGroups ?? [])
         for group in listed where !entitled.contains(group) {
-            report(.error, bundle, .entitlements, "com.apple.security.application-groups",
+            report(.error, "app-group-entitled", bundle, .entitlements, "com.apple.security.application-groups",
                    bundle.entitlementsFile == nil
                        ? "no entitlements file, so the app group \(group) listed in IntuneMAMSettings.AppGroupIdentifiers is not entitled"
                        : "does not include \(group), which IntuneMAMSettings.AppGroupIdentifiers lists",

@@ -15,26 +15,26 @@ extension LintContext {
         // Step 6: the flag.
         switch settings.raw["OpenInActionExtension"] {
         case nil:
-            report(.error, plugin, Self.openInFlagPath, "is missing; an \"Open in\" action extension must set it to YES",
+            report(.error, "open-in-flag", plugin, Self.openInFlagPath, "is missing; an \"Open in\" action extension must set it to YES",
                    fix: "add <key>OpenInActionExtension</key><true/> to IntuneMAMSettings")
         case .boolean(true)?:
             break
         case let value? where value.bool == true:
-            report(.warning, plugin, Self.openInFlagPath, "is \(value.kindDescription), read as YES",
+            report(.warning, "open-in-flag", plugin, Self.openInFlagPath, "is \(value.kindDescription), read as YES",
                    fix: "write <true/>, the Boolean the SDK documents")
         case let value?:
-            report(.error, plugin, Self.openInFlagPath, "must be YES for an \"Open in\" action extension, found \(value.kindDescription)",
+            report(.error, "open-in-flag", plugin, Self.openInFlagPath, "must be YES for an \"Open in\" action extension, found \(value.kindDescription)",
                    fix: "set <key>OpenInActionExtension</key><true/>")
         }
 
         // Step 4 and the stub's shape.
         if let name = plugin.displayName, Self.isResolved(name), !name.lowercased().hasPrefix("open in") {
-            report(.warning, plugin, plugin.info?["CFBundleDisplayName"] != nil ? "CFBundleDisplayName" : "CFBundleName",
+            report(.warning, "open-in-name", plugin, plugin.info?["CFBundleDisplayName"] != nil ? "CFBundleDisplayName" : "CFBundleName",
                    "is \"\(name)\"; the SDK asks to name the extension \"Open in\" and the app's name",
                    fix: "set CFBundleDisplayName to \"Open in <app name>\"")
         }
         if manifest.extensionPointIdentifier == "com.apple.ui-services" {
-            report(.warning, plugin, "NSExtension.NSExtensionPointIdentifier",
+            report(.warning, "open-in-non-ui", plugin, "NSExtension.NSExtensionPointIdentifier",
                    "is com.apple.ui-services; the SDK's \"Open in\" stub is a non-UI action extension",
                    fix: "use com.apple.services")
         }
@@ -45,7 +45,7 @@ extension LintContext {
             checkOpenInKeychain(container)
             checkIntuneURLScheme(container)
         } else {
-            report(.warning, plugin, "IntuneMAMSettings.ContainingAppBundleId",
+            report(.warning, "open-in-container", plugin, "IntuneMAMSettings.ContainingAppBundleId",
                    "the containing app's Info.plist is not in container/, so its -intunemam URL scheme and app groups were not checked",
                    fix: "copy the app's Info.plist (and entitlements) to container/")
         }
@@ -59,7 +59,7 @@ extension LintContext {
         guard !groups.isEmpty else {
             let example = container?.intuneSettings.appGroupIdentifiers.first
                 ?? plugin.intuneSettings.containingAppBundleId.map { "group." + $0 } ?? "group.com.example.app"
-            report(.error, plugin, Self.appGroupsPath,
+            report(.error, "open-in-app-group", plugin, Self.appGroupsPath,
                    "is empty or missing; an \"Open in\" extension must share an app group with its containing app",
                    fix: "list the shared group: <key>AppGroupIdentifiers</key><array><string>\(example)</string></array>")
             return
@@ -67,7 +67,7 @@ extension LintContext {
         guard let container, container.manifest != nil else { return }
         let appGroups = container.intuneSettings.appGroupIdentifiers
         if !groups.contains(where: appGroups.contains) {
-            report(.error, container, Self.appGroupsPath,
+            report(.error, "open-in-app-group", container, Self.appGroupsPath,
                    "does not list any app group of the \"Open in\" extension (\(groups.joined(separator: ", ")))",
                    fix: "add <string>\(groups[0])</string> to the app's IntuneMAMSettings.AppGroupIdentifiers")
         }
@@ -77,7 +77,7 @@ extension LintContext {
     private mutating func checkOpenInKeychain(_ bundle: BundleFolder) {
         guard let entitlements = bundle.entitlements else {
             if bundle.entitlementsFile == nil {
-                report(.error, bundle, .entitlements, "keychain-access-groups",
+                report(.error, "open-in-keychain", bundle, .entitlements, "keychain-access-groups",
                        "no entitlements file; the \"Open in\" extension and its app must share the com.microsoft.intune.mam keychain group",
                        fix: "add an .entitlements file with keychain-access-groups [$(AppIdentifierPrefix)<bundle id>, $(AppIdentifierPrefix)com.microsoft.intune.mam]")
             }
@@ -88,7 +88,7 @@ extension LintContext {
         let bare = entitlements.keychainAccessGroups.map(bundle.strippingTeamPrefix)
         guard !bare.contains(Linter.intuneKeychainGroup), !bare.contains(where: Self.isMisspelledIntuneGroup) else { return }
         let side = bundle.prefix.isEmpty ? "the \"Open in\" extension" : "the containing app"
-        report(.error, bundle, .entitlements, "keychain-access-groups",
+        report(.error, "open-in-keychain", bundle, .entitlements, "keychain-access-groups",
                "does not include com.microsoft.intune.mam, which \(side) must share with \(bundle.prefix.isEmpty ? "its app" : "its \"Open in\" extension")",
                fix: "add <string>\(Self.teamPrefixVariable)com.microsoft.intune.mam</string> after the bundle id's group")
     }
@@ -100,11 +100,11 @@ extension LintContext {
         let suffix = "-intunemam"
         if schemes.contains(where: { !$0.hasSuffix(suffix) && schemes.contains($0 + suffix) }) { return }
         if let plain = schemes.first(where: { !$0.hasSuffix(suffix) }) {
-            report(.error, app, "CFBundleURLTypes",
+            report(.error, "open-in-url-scheme", app, "CFBundleURLTypes",
                    "no URL scheme has its -intunemam twin (\(schemes.joined(separator: ", "))); the SDK opens the app through it",
                    fix: "add <string>\(plain)\(suffix)</string> next to <string>\(plain)</string> in CFBundleURLSchemes")
         } else {
-            report(.error, app, "CFBundleURLTypes",
+            report(.error, "open-in-url-scheme", app, "CFBundleURLTypes",
                    "declares no URL scheme; the SDK opens the app through a scheme and its -intunemam twin",
                    fix: "add CFBundleURLTypes with CFBundleURLSchemes [myapp, myapp-intunemam]")
         }
@@ -119,14 +119,14 @@ extension LintContext {
         guard let rule = manifest.activationRule else {
             // A rule that does not parse is already reported.
             if !findings.contains(where: { $0.keyPath == path && $0.severity == .error }) {
-                report(.error, plugin, "NSExtension.NSExtensionAttributes", "has no NSExtensionActivationRule, so the \"Open in\" extension is never offered",
+                report(.error, "open-in-rule", plugin, "NSExtension.NSExtensionAttributes", "has no NSExtensionActivationRule, so the \"Open in\" extension is never offered",
                        fix: "add <key>NSExtensionActivationRule</key><string>\(sample)</string>")
             }
             return
         }
         let types = manifest.types
         guard let witness = intuneWitness(for: rule, types: types) else {
-            report(.error, plugin, path, "accepts none of the com.microsoft.intune.mam. types, so the \"Open in\" extension never appears for managed documents",
+            report(.error, "open-in-rule", plugin, path, "accepts none of the com.microsoft.intune.mam. types, so the \"Open in\" extension never appears for managed documents",
                    fix: "accept exactly one file of the app's document types with the prefix: \(sample)")
             return
         }
@@ -135,14 +135,14 @@ extension LintContext {
         let twoFiles = ShareInput(attachments: [one, one])
         let twoItems = ShareInput(extensionItems: [ExtensionItem(attachments: [one]), ExtensionItem(attachments: [one])])
         if attachments.count > 1 {
-            report(.error, plugin, path, "accepts managed documents only \(attachments.count) at a time, not a single file",
+            report(.error, "open-in-rule", plugin, path, "accepts managed documents only \(attachments.count) at a time, not a single file",
                    fix: "require exactly one attachment: \(sample)")
         } else if rule.evaluate(twoFiles, types: types).isActivated || rule.evaluate(twoItems, types: types).isActivated {
-            report(.error, plugin, path, "accepts 2 managed files at once; an \"Open in\" extension takes a single file",
+            report(.error, "open-in-rule", plugin, path, "accepts 2 managed files at once; an \"Open in\" extension takes a single file",
                    fix: "compare both SUBQUERY counts with == 1: \(sample)")
         }
         if let unmanaged = Self.unmanagedTypeAccepted(by: rule, types: types) {
-            report(.error, plugin, path,
+            report(.error, "open-in-rule", plugin, path,
                    "also accepts unmanaged data (\(unmanaged)); the \"Open in\" stub must accept only com.microsoft.intune.mam.-prefixed types",
                    fix: "remove the unprefixed types from the rule")
         }
@@ -150,7 +150,7 @@ extension LintContext {
             let twin = UTIRegistry.intuneTwin(of: type)
             let probes = [ShareInput([twin]), ShareInput([twin, UTIRegistry.intuneTwin(of: "public.file-url")])]
             if !probes.contains(where: { rule.evaluate($0, types: types).isActivated }) {
-                report(.warning, plugin, path, "does not accept \(twin), though the containing app opens \(type) (CFBundleDocumentTypes)",
+                report(.warning, "open-in-document-types", plugin, path, "does not accept \(twin), though the containing app opens \(type) (CFBundleDocumentTypes)",
                        fix: "add ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"\(twin)\"")
             }
         }
@@ -172,7 +172,7 @@ extension LintContext {
     /// Microsoft's sample "Open in" rule (seed 000, step 7) over the given types, on one line.
     static func sampleOpenInRule(_ types: [String]) -> String {
         let alternatives = types.map { "ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"\(UTIRegistry.intuneTwin(of: $0))\"" }
-        return "SUBQUERY(extensionItems, $extensionItem, SUBQUERY($extensionItem.attachments, $attachment, "
+        return "SUBQUERY(extensionItems, $extensionItem, SUBQUERY($extensionItem.attachments, $attachment,"
             + alternatives.joined(separator: " || ") + ").@count == 1).@count == 1"
     }
 }

@@ -4,33 +4,109 @@ import MAMExtensions
 
 import MAMActivation
 import MAMBundle
-/// `mamsim lint FOLDER...`: the Intune integration checks of an app or plugin folder.
+/// `mamsim lint PATH...`: the Intune integration checks of apps and extensions, read from an
+/// Xcode project, a repository, or an app or plugin folder. Exit 0 clean (warnings allowed),
+/// 1 findings, 2 bad input.
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lint", abstract: "Check an app or plugin folder (Info.plist + entitlements) for Intune misconfigurations.")
+        commandName: "lint",
+        abstract: "Check apps and extensions (Xcode projects, repositories, app or plugin folders) for Intune misconfigurations.",
+        discussion: """
+            Rules, severities and fixes: docs/LINT.md. A .mamsim-lint.yml in PATH (or the current folder) \
+            disables rules (disabled_rules), drops paths (excluded), changes severities (severity) or sets strict.
+            """)
 
-    @Argument(help: "App or plugin folders.")
-    var folders: [String]
+    @Argument(help: "An .xcodeproj, a repository root, or an app or plugin folder.")
+    var paths: [String]
 
-    @OptionGroup var options: ScenarioOptions
+    @Option(help: "Lint only this target (repeatable; projects only).")
+    var target: [String] = []
+
+    @Option(help: "The build configuration (default: each target's default, usually Release).")
+    var configuration: String?
+
+    @Option(help: ArgumentHelp("Output: human, json, sarif, junit, github-actions or xcode.", valueName: "name"))
+    var reporter: String = "human"
+
+    @Flag(help: "Warnings fail the command like errors.")
+    var strict = false
+
+    @Option(help: "A lint configuration file (default: .mamsim-lint.yml in PATH or the current folder).")
+    var config: String?
+
+    @Flag(help: "Repair what is safely repairable (missing -intunemam twins, the activation rule's Intune types), then lint again.")
+    var fix = false
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("A build setting that wins over the project's, NAME=VALUE.", valueName: "NAME=VALUE"))
+    var settings: [String] = []
+
+    func validate() throws {
+        guard LintFormat(rawValue: reporter) != nil else {
+            throw ValidationError("--reporter \(reporter) is not a reporter; use one of \(LintFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
 
     func run() throws {
-        let settings = BuildSettings(try options.buildSettings())
-        // A folder that is not there is bad input (exit 2), not a finding about an app.
-        var isDirectory: ObjCBool = false
-        for folder in folders where !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
-            Terminal.error("\(folder) is not a folder; name an app or plugin folder (with its Info.plist)")
+        let format = LintFormat(rawValue: reporter) ?? .human
+        var values: [String: String] = [:]
+        for s in settings {
+            guard let eq = s.firstIndex(of: "="), eq != s.startIndex else {
+                throw ValidationError("--set \(s): expected NAME=VALUE, e.g. --set DEVELOPMENT_TEAM=ABCDE12345")
+            }
+            values[String(s[..<eq])] = String(s[s.index(after: eq)...])
+        }
+        let options = ProjectLinter.Options(targets: target, configuration: configuration, buildSettings: BuildSettings(values))
+        // Bad input (a missing path, an unknown target, a broken config) is exit 2, not a finding.
+        let collected: Result<(LintConfiguration, [LintReport]), LintInputError> = Result { () throws(LintInputError) in
+            try collect(options, format: format)
+        }
+        guard case .success(let (configuration, found)) = collected else {
+            if case .failure(let error) = collected { Terminal.error(error.message) }
             throw ExitCode(2)
         }
-        let terminal = Terminal()
-        var failed = false
-        for folder in folders {
-            let report = Linter.lint(folder: URL(fileURLWithPath: folder), buildSettings: settings, displayName: folder)
-            for line in report.lines { terminal.line(line) }
-            terminal.line(report.summary)
-            failed = failed || report.hasErrors
+        var reports = found
+        reports = configuration.apply(to: reports, strict: strict)
+        if format == .human {
+            let terminal = Terminal()
+            for report in reports {
+                for line in report.lines { terminal.line(line) }
+                terminal.line(report.summary)
+            }
+        } else {
+            Terminal.emit(format.render(reports, version: mamsimVersion), to: 1)
         }
-        if failed { throw ExitCode(1) }
+        if reports.contains(where: \.hasErrors) { throw ExitCode(1) }
+    }
+
+    func collect(_ options: ProjectLinter.Options, format: LintFormat) throws(LintInputError) -> (LintConfiguration, [LintReport]) {
+        let configuration = try loadConfiguration()
+        var reports = try lintAll(options)
+        if fix {
+            let applied = LintFixer.fix(configuration.apply(to: reports), base: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            for change in applied { Terminal.emit(change.description + "\n", to: format == .human ? 1 : 2) }
+            if !applied.isEmpty { reports = try lintAll(options) }
+        }
+        return (configuration, reports)
+    }
+
+    func lintAll(_ options: ProjectLinter.Options) throws(LintInputError) -> [LintReport] {
+        var reports: [LintReport] = []
+        for path in paths {
+            reports += try ProjectLinter.lint(path: URL(fileURLWithPath: path), displayName: path, options: options)
+        }
+        return reports
+    }
+
+    /// --config, else .mamsim-lint.yml in the first PATH (when a folder) or the current folder.
+    func loadConfiguration() throws(LintInputError) -> LintConfiguration {
+        if let config { return try LintConfiguration.load(URL(fileURLWithPath: config), name: config) }
+        var candidates: [String] = []
+        if let first = paths.first { candidates.append(ProjectLinter.join(first, LintConfiguration.fileName)) }
+        candidates.append(LintConfiguration.fileName)
+        for candidate in candidates where FileManager.default.fileExists(atPath: candidate) {
+            return try LintConfiguration.load(URL(fileURLWithPath: candidate), name: candidate)
+        }
+        return LintConfiguration()
     }
 }
 

@@ -51,7 +51,7 @@ extension CLITests {
         @Test func lintOfAMissingFolderIsBadInputNotAFinding() async throws {
             let r = try await CLI.run(["lint", "/nonexistent/app"], timeout: 60)
             #expect(r.status == 2, "\(r)")
-            #expect(r.stderr.contains("error: /nonexistent/app is not a folder"), "\(r)")
+            #expect(r.stderr.contains("error: /nonexistent/app does not exist; name an app or plugin folder, an .xcodeproj or a repository"), "\(r)")
             #expect(r.stdout.isEmpty, "\(r)")
         }
 

@@ -9,6 +9,15 @@ struct LintCheckTests {
     static let team = BuildSettings(teamIdentifierPrefix: "ABCDE12345.")
     static let rule = "NSExtension.NSExtensionAttributes.NSExtensionActivationRule"
 
+    /// What the keychain-order checks report (the app requirements are tested on their own).
+    static let keychainRules: Set<String> = ["keychain-bundle-id-first", "keychain-intune-group-misspelled", "build-setting-unresolved"]
+
+    static func keychainLint(_ folder: ScratchFolder, _ settings: BuildSettings = BuildSettings()) -> LintReport {
+        var report = Linter.lint(folder: folder.url, buildSettings: settings)
+        report.findings = report.findings.filter { keychainRules.contains($0.rule) }
+        return report
+    }
+
     static func app(keychain: [String]) throws -> ScratchFolder {
         try ScratchFolder(files: [
             "Info.plist": PlistText.plist("<key>CFBundleIdentifier</key><string>com.contoso.mail</string>"),
@@ -31,7 +40,7 @@ struct LintCheckTests {
     func intuneGroupWithinTwoEditsIsAMisspelling(_ group: String, _ misspelled: Bool) throws {
         let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", group])
         defer { folder.remove() }
-        let report = Linter.lint(folder: folder.url, buildSettings: Self.team)
+        let report = Self.keychainLint(folder, Self.team)
         #expect(report.findings.count == (misspelled ? 1 : 0), "\(report.lines)")
         if misspelled {
             #expect(report.findings.first?.keyPath == "keychain-access-groups[1]")
@@ -49,7 +58,7 @@ struct LintCheckTests {
     @Test func firstGroupMustBeTheBundleIdEvenWhenIntuneIsAbsent() throws {
         let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.microsoft.adalcache", "$(AppIdentifierPrefix)com.contoso.mail"])
         defer { folder.remove() }
-        let report = Linter.lint(folder: folder.url, buildSettings: Self.team)
+        let report = Self.keychainLint(folder, Self.team)
         #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]"])
         #expect(report.findings.first?.problem.contains("is \"ABCDE12345.com.microsoft.adalcache\", but the first keychain group must be the bundle id com.contoso.mail") == true)
     }
@@ -57,14 +66,14 @@ struct LintCheckTests {
     @Test func missingBundleIdGroupIsToBeAddedFirst() throws {
         let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.microsoft.intune.mam"])
         defer { folder.remove() }
-        let report = Linter.lint(folder: folder.url, buildSettings: Self.team)
+        let report = Self.keychainLint(folder, Self.team)
         #expect(report.findings.map(\.fix) == ["add <string>$(AppIdentifierPrefix)com.contoso.mail</string> as the first entry"])
     }
 
     @Test func unresolvedTeamPrefixIsReportedOnceNotAsAnOrderProblem() throws {
         let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", "$(AppIdentifierPrefix)com.microsoft.intune.mam"])
         defer { folder.remove() }
-        let report = Linter.lint(folder: folder.url)
+        let report = Self.keychainLint(folder)
         #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]", "keychain-access-groups[1]"])
         #expect(report.findings.allSatisfy { $0.fix.hasPrefix("pass --set AppIdentifierPrefix=VALUE") })
     }
@@ -132,22 +141,28 @@ struct LintCheckTests {
         let report = Linter.lint(folder: folder.url, displayName: "open-in")
         let lastLine = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
         #expect(report.lines == [
-            "open-in/Info.plist:\(lastLine): error: is not a well-formed property list (Encountered unexpected EOF); check that every <dict>, <array> and <string> is closed",
+            "open-in/Info.plist:\(lastLine): error: is not a well-formed property list (Encountered unexpected EOF); check that every <dict>, <array> and <string> is closed [plist-malformed]",
         ])
     }
 
-    @Test func xcconfigIncludeIsReportedAsIgnored() throws {
+    /// The folder's xcconfig takes its team from an included file; a missing include is named.
+    @Test func xcconfigIncludesAreFollowed() throws {
         let folder = try ScratchFolder(copying: Fixtures.lint.appendingPathComponent("keychain-mam-group-first"))
         defer { folder.remove() }
         try folder.edit("Mail.entitlements") {
             $0.replacingOccurrences(of: "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>\n\t\t<string>$(AppIdentifierPrefix)com.contoso.mail</string>",
                                     with: "<string>$(AppIdentifierPrefix)com.contoso.mail</string>\n\t\t<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>")
         }
-        try folder.edit("Mail.xcconfig") { "#include \"Shared.xcconfig\"\n" + $0 }
+        try folder.edit("Mail.xcconfig") { "#include \"Config/Team.xcconfig\"\n" + $0.replacingOccurrences(of: "DEVELOPMENT_TEAM = ABCDE12345\n", with: "") }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Config"), withIntermediateDirectories: true)
+        try Data("DEVELOPMENT_TEAM = ABCDE12345\n".utf8).write(to: folder.url.appendingPathComponent("Config/Team.xcconfig"))
+        #expect(Linter.lint(folder: folder.url).findings.isEmpty, "\(Linter.lint(folder: folder.url).lines)")
+
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Config/Team.xcconfig"))
         let report = Linter.lint(folder: folder.url)
-        #expect(report.findings.map(\.severity) == [.warning])
-        #expect(report.findings.first?.line == 1)
-        #expect(report.findings.first?.problem.contains("#include \"Shared.xcconfig\"") == true)
+        let include = try #require(report.findings.first { $0.rule == "xcconfig-include" })
+        #expect(include.file == "Mail.xcconfig" && include.line == 1)
+        #expect(include.problem.contains("includes Config/Team.xcconfig, which does not exist"))
     }
 
     // MARK: "Open in"
@@ -226,7 +241,7 @@ struct LintCheckTests {
 }
 
 struct XCConfigTests {
-    @Test func readsSettingsCommentsAndConditionsAndSkipsIncludes() {
+    @Test func readsSettingsCommentsConditionsAndIncludes() {
         let config = XCConfig(text: """
             // Team settings
             #include "Base.xcconfig"
@@ -236,7 +251,8 @@ struct XCConfigTests {
             not a setting
             """)
         #expect(config.settings == ["PRODUCT_BUNDLE_IDENTIFIER": "com.contoso.word", "DEVELOPMENT_TEAM": "CONTOSO123", "OTHER_FLAGS": "-DDEBUG"])
-        #expect(config.ignoredLines == [.init(line: 2, text: "#include \"Base.xcconfig\""), .init(line: 6, text: "not a setting")])
+        #expect(config.ignoredLines == [.init(line: 6, text: "not a setting")])
+        #expect(config.includes.map { "\($0.line) \($0.path) \($0.optional)" } == ["2 Base.xcconfig false"])
     }
 
     @Test func overridesWinAndTheTeamGivesTheIdentifierPrefixes() {

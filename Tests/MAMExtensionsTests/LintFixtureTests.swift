@@ -9,6 +9,7 @@ import Testing
 struct LintFixtureTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var fixture: String
+        var rule: String
         var severity: LintFinding.Severity
         var file: String
         var keyPath: String
@@ -24,31 +25,31 @@ struct LintFixtureTests {
     static let rule = "NSExtension.NSExtensionAttributes.NSExtensionActivationRule"
 
     static let cases: [Case] = [
-        Case(fixture: "open-in-missing-intunemam-scheme", severity: .error, file: "container/Info.plist", keyPath: "CFBundleURLTypes", line: 47,
+        Case(fixture: "open-in-missing-intunemam-scheme", rule: "open-in-url-scheme", severity: .error, file: "container/Info.plist", keyPath: "CFBundleURLTypes", line: 47,
              problem: "no URL scheme has its -intunemam twin (fabrikam-docs)", fix: "add <string>fabrikam-docs-intunemam</string>"),
-        Case(fixture: "open-in-missing-app-group", severity: .error, file: "OpenIn.entitlements", keyPath: "com.apple.security.application-groups", line: nil,
+        Case(fixture: "open-in-missing-app-group", rule: "app-group-entitled", severity: .error, file: "OpenIn.entitlements", keyPath: "com.apple.security.application-groups", line: nil,
              problem: "does not include group.com.fabrikam.docs, which IntuneMAMSettings.AppGroupIdentifiers lists",
              fix: "add <string>group.com.fabrikam.docs</string>"),
-        Case(fixture: "open-in-missing-mam-keychain-group", severity: .error, file: "OpenIn.entitlements", keyPath: "keychain-access-groups", line: 5,
+        Case(fixture: "open-in-missing-mam-keychain-group", rule: "open-in-keychain", severity: .error, file: "OpenIn.entitlements", keyPath: "keychain-access-groups", line: 5,
              problem: "does not include com.microsoft.intune.mam", fix: "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>"),
-        Case(fixture: "open-in-flag-not-yes", severity: .error, file: "Info.plist", keyPath: "IntuneMAMSettings.OpenInActionExtension", line: 31,
+        Case(fixture: "open-in-flag-not-yes", rule: "open-in-flag", severity: .error, file: "Info.plist", keyPath: "IntuneMAMSettings.OpenInActionExtension", line: 31,
              problem: "must be YES for an \"Open in\" action extension, found <false/>", fix: "set <key>OpenInActionExtension</key><true/>"),
-        Case(fixture: "open-in-rule-not-single-file-intune", severity: .error, file: "Info.plist", keyPath: rule, line: 38,
+        Case(fixture: "open-in-rule-not-single-file-intune", rule: "open-in-rule", severity: .error, file: "Info.plist", keyPath: rule, line: 38,
              problem: "accepts 2 managed files at once; an \"Open in\" extension takes a single file", fix: ").@count == 1).@count == 1"),
-        Case(fixture: "keychain-mam-group-first", severity: .error, file: "Mail.entitlements", keyPath: "keychain-access-groups[0]", line: 7,
+        Case(fixture: "keychain-mam-group-first", rule: "keychain-bundle-id-first", severity: .error, file: "Mail.entitlements", keyPath: "keychain-access-groups[0]", line: 7,
              problem: "com.microsoft.intune.mam is the first keychain group, but the bundle id com.contoso.mail must come first",
              fix: "move <string>$(AppIdentifierPrefix)com.contoso.mail</string> (keychain-access-groups[1]) to the top"),
-        Case(fixture: "keychain-misspelled-group", severity: .error, file: "Mail.entitlements", keyPath: "keychain-access-groups[1]", line: 8,
+        Case(fixture: "keychain-misspelled-group", rule: "keychain-intune-group-misspelled", severity: .error, file: "Mail.entitlements", keyPath: "keychain-access-groups[1]", line: 8,
              problem: "\"ABCDE12345.com.microsot.intune.mam\" is not com.microsoft.intune.mam (misspelled)",
              fix: "write <string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>"),
-        Case(fixture: "extension-missing-containing-app", severity: .error, file: "Info.plist", keyPath: "IntuneMAMSettings.ContainingAppBundleId", line: 23,
+        Case(fixture: "extension-missing-containing-app", rule: "extension-containing-app", severity: .error, file: "Info.plist", keyPath: "IntuneMAMSettings.ContainingAppBundleId", line: 23,
              problem: "is missing", fix: "add <key>ContainingAppBundleId</key><string>com.contoso.mail</string>"),
-        Case(fixture: "rule-without-intune-types", severity: .warning, file: "Info.plist", keyPath: rule, line: 36,
+        Case(fixture: "rule-without-intune-types", rule: "extension-intune-types", severity: .warning, file: "Info.plist", keyPath: rule, line: 36,
              problem: "accepts none of the com.microsoft.intune.mam. types, so Intune hides this extension",
              fix: "run `mamsim configure rule-without-intune-types/Info.plist`"),
-        Case(fixture: "unresolved-variable", severity: .error, file: "Info.plist", keyPath: "CFBundleShortVersionString", line: 19,
+        Case(fixture: "unresolved-variable", rule: "build-setting-unresolved", severity: .warning, file: "Info.plist", keyPath: "CFBundleShortVersionString", line: 19,
              problem: "build setting $(MARKETING_VERSION) is not set", fix: "pass --set MARKETING_VERSION=VALUE"),
-        Case(fixture: "malformed-plist", severity: .error, file: "Info.plist", keyPath: "", line: 30,
+        Case(fixture: "malformed-plist", rule: "plist-malformed", severity: .error, file: "Info.plist", keyPath: "", line: 30,
              problem: "is not a well-formed property list (Close tag on line 30 does not match open tag array)",
              fix: "check that every <dict>, <array> and <string> is closed"),
     ]
@@ -59,6 +60,7 @@ struct LintFixtureTests {
         #expect(report.findings.count == 1, "\(report.lines.joined(separator: "\n"))")
         let finding = try #require(report.findings.first)
         #expect(finding.severity == c.severity)
+        #expect(finding.rule == c.rule)
         #expect(finding.file == c.file)
         #expect(finding.keyPath == c.keyPath)
         #expect(finding.line == c.line)
@@ -70,7 +72,7 @@ struct LintFixtureTests {
 
     @Test func everyFixtureFolderIsPinned() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Fixtures.lint.path).filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }
-        #expect(Set(folders) == Set(Self.cases.map(\.fixture) + ["good-open-in"]))
+        #expect(Set(folders) == Set(Self.cases.map(\.fixture) + ["good-open-in", "good-app"]))
     }
 
     @Test func goodOpenInExtensionLintsClean() {
@@ -89,7 +91,7 @@ struct LintFixtureTests {
     @Test func findingRendersAsOneLineWithFileLineKeyProblemAndFix() {
         let report = Linter.lint(folder: Fixtures.lint.appendingPathComponent("open-in-flag-not-yes"), displayName: "plugins/open-in")
         #expect(report.lines == [
-            "plugins/open-in/Info.plist:31: error: IntuneMAMSettings.OpenInActionExtension: must be YES for an \"Open in\" action extension, found <false/>; set <key>OpenInActionExtension</key><true/>",
+            "plugins/open-in/Info.plist:31: error: IntuneMAMSettings.OpenInActionExtension: must be YES for an \"Open in\" action extension, found <false/>; set <key>OpenInActionExtension</key><true/> [open-in-flag]",
         ])
         #expect(report.summary == "1 error, 0 warnings in plugins/open-in")
     }
@@ -107,6 +109,6 @@ struct LintFixtureTests {
         // A wrong bundle id given on the command line is believed, and shows in the keychain check.
         let renamed = Linter.lint(folder: Fixtures.lint.appendingPathComponent("keychain-misspelled-group"),
                                   buildSettings: BuildSettings(["PRODUCT_BUNDLE_IDENTIFIER": "com.contoso.mail2"]))
-        #expect(renamed.findings.map(\.keyPath).sorted() == ["keychain-access-groups[0]", "keychain-access-groups[1]"])
+        #expect(renamed.findings.map(\.keyPath).sorted() == ["IntuneMAMSettings.ADALRedirectUri", "keychain-access-groups[0]", "keychain-access-groups[1]"])
     }
 }

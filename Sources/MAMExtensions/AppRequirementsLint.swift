@@ -1,0 +1,166 @@
+import Foundation
+import MAMActivation
+import MAMBundle
+
+/// The Intune App SDK's requirements for an app (seed 000, "Build the app with the SDK" and the
+/// configurator's checks), for a linted folder that is an app rather than an extension. Each
+/// finding names its rule, to be looked up in docs/LINT.md.
+extension LintContext {
+    /// `IntuneMAMSettings` keys the SDK reads, for "did you mean" on near misses.
+    static let knownIntuneKeys = [
+        "ADALAuthority", "ADALClientId", "ADALRedirectUri", "ADALRedirectScheme", "ADALLogOverrideDisabled", "ADALUseBroker",
+        "AppGroupIdentifiers", "AutoEnrollOnLaunch", "AccentColor", "BackgroundColor", "ContainingAppBundleId",
+        "DefaultFileProtectionLevel", "FilterOpenInToOnlyManagedApps", "ForegroundColor", "MAMPolicyRequired", "MAMPolicyWarnAbsent",
+        "MAMTelemetryDisabled", "MAMTelemetryUsePPE", "MaxFileProtectionLevel", "MultiIdentity", "OpenInActionExtension",
+        "SafariViewControllerBlockedOverride", "SecondaryBackgroundColor", "SecondaryForegroundColor", "SplashDuration",
+        "SplashIconFile", "SplashImageFile", "WebViewHandledURLSchemes",
+    ]
+    static let booleanIntuneKeys = ["MultiIdentity", "AutoEnrollOnLaunch", "MAMPolicyRequired", "MAMPolicyWarnAbsent", "MAMTelemetryDisabled",
+                                    "FilterOpenInToOnlyManagedApps", "SafariViewControllerBlockedOverride", "OpenInActionExtension",
+                                    "ADALLogOverrideDisabled"]
+
+    /// Schemes the SDK and MSAL query themselves (the Company Portal, the broker): listed as
+    /// they are, without a twin.
+    static let sdkQuerySchemes: Set<String> = ["companyportal", "msauthv2", "msauthv3"]
+
+    var isApp: Bool {
+        guard let manifest = plugin.manifest else { return false }
+        if case .other(let point) = manifest.kind { return point.isEmpty }
+        return false
+    }
+
+    mutating func checkAppRequirements() {
+        guard isApp, let info = plugin.info else { return }
+        let bundleId = plugin.bundleIdentifier.flatMap { Self.isResolved($0) ? $0 : nil }
+        checkIntuneSettings(info, bundleId: bundleId)
+        checkAppKeychain()
+        checkTwins(plugin.urlSchemes, keyPath: "CFBundleURLTypes", rule: "url-scheme-twin",
+                   what: "URL scheme", fix: { "add <string>\($0)-intunemam</string> to the same CFBundleURLSchemes (the configurator does)" })
+        let queries = PlistValue(info["LSApplicationQueriesSchemes"] ?? [Any]()).stringArray ?? []
+        checkTwins(queries.filter { !Self.sdkQuerySchemes.contains($0.lowercased()) }, keyPath: "LSApplicationQueriesSchemes", rule: "query-scheme-twin",
+                   what: "queried scheme", fix: { "add <string>\($0)-intunemam</string> to LSApplicationQueriesSchemes" })
+        if info["NSFaceIDUsageDescription"] == nil {
+            report(.warning, "face-id-usage", plugin, "NSFaceIDUsageDescription",
+                   "is missing; the Intune SDK asks for Face ID when the app PIN allows it, and iOS ends an app that asks without a usage description",
+                   fix: "add <key>NSFaceIDUsageDescription</key><string>Face ID unlocks your organization's data.</string>")
+        }
+    }
+
+    mutating func checkIntuneSettings(_ info: [String: Any], bundleId: String?) {
+        guard let settings = info["IntuneMAMSettings"] else {
+            report(.error, "intune-settings", plugin, "IntuneMAMSettings",
+                   "is missing; an app built with the Intune App SDK carries its settings (ADALClientId, ADALRedirectUri, MultiIdentity…) in this dictionary",
+                   fix: "add <key>IntuneMAMSettings</key><dict>…</dict> (run IntuneMAMConfigurator, or see docs/LINT.md)")
+            return
+        }
+        guard let dict = settings as? [String: Any] else {
+            report(.error, "intune-settings", plugin, "IntuneMAMSettings", "must be a dictionary", fix: "make it <dict>…</dict>")
+            return
+        }
+        for key in dict.keys.sorted() where !Self.knownIntuneKeys.contains(key) {
+            guard let near = Self.knownIntuneKeys.first(where: { Self.editDistance($0.lowercased(), key.lowercased(), limit: 2) <= 2 }) else { continue }
+            report(.error, "intune-settings-key", plugin, "IntuneMAMSettings.\(key)", "is not a key the Intune SDK reads; did you mean \(near)?",
+                   fix: "rename it to \(near)")
+        }
+        for key in Self.booleanIntuneKeys where dict[key] != nil {
+            if case .boolean = PlistValue(dict[key]!) { continue }
+            report(.error, "intune-settings-type", plugin, "IntuneMAMSettings.\(key)", "must be a boolean (<true/> or <false/>), but it is \(PlistValue(dict[key]!).kindWord)",
+                   fix: "write <true/> or <false/>")
+        }
+        let clientId = dict["ADALClientId"] as? String
+        if let clientId, Self.isResolved(clientId), !Self.isGUID(clientId) {
+            report(.error, "adal-client-id", plugin, "IntuneMAMSettings.ADALClientId",
+                   "is \"\(clientId)\", not an Entra application (client) id; the SDK cannot sign the user in",
+                   fix: "set it to the app registration's Application (client) ID, a GUID")
+        } else if clientId == nil {
+            report(.warning, "adal-client-id", plugin, "IntuneMAMSettings.ADALClientId",
+                   "is missing; unless the app signs in with MSAL itself and passes the account, the SDK needs the app's Entra client id",
+                   fix: "add <key>ADALClientId</key><string>(the app registration's client id)</string>")
+        }
+        if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect) {
+            let scheme = redirect.components(separatedBy: "://").first ?? ""
+            if let bundleId, scheme.lowercased() != "msauth.\(bundleId)".lowercased() {
+                report(.error, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
+                       "is \"\(redirect)\"; for \(bundleId) MSAL expects msauth.\(bundleId)://auth",
+                       fix: "set it to msauth.\(bundleId)://auth and register it in Entra")
+            }
+            if !scheme.isEmpty, !plugin.urlSchemes.contains(where: { $0.lowercased() == scheme.lowercased() }) {
+                report(.error, "adal-redirect-scheme", plugin, "CFBundleURLTypes",
+                       "does not declare \(scheme), the scheme of ADALRedirectUri, so the sign-in never comes back to the app",
+                       fix: "add <string>\(scheme)</string> to a CFBundleURLSchemes array")
+            }
+        }
+    }
+
+    mutating func checkAppKeychain() {
+        guard plugin.entitlements != nil || plugin.entitlementsFile == nil else { return }  // malformed: reported
+        // Unresolved prefixes are reported on their own; the group behind them still counts.
+        let groups = (plugin.entitlements?.keychainAccessGroups ?? []).map { group -> String in
+            for variable in ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "${AppIdentifierPrefix}", "${TeamIdentifierPrefix}"] where group.hasPrefix(variable) {
+                return String(group.dropFirst(variable.count))
+            }
+            return plugin.strippingTeamPrefix(group)
+        }
+        if !groups.contains(Linter.intuneKeychainGroup), !groups.contains(where: Self.isMisspelledIntuneGroup) {
+            report(.error, "keychain-intune-group", plugin, .entitlements, "keychain-access-groups",
+                   plugin.entitlementsFile == nil
+                       ? "no entitlements file: the Intune SDK needs the com.microsoft.intune.mam keychain group (-34018 on enrollment otherwise)"
+                       : "does not include com.microsoft.intune.mam; a managed account cannot enroll (-34018 on a device)",
+                   fix: "add <string>\(Self.teamPrefixVariable)com.microsoft.intune.mam</string> after the bundle id's group")
+        }
+        if !groups.contains("com.microsoft.adalcache") {
+            report(.warning, "keychain-adal-cache", plugin, .entitlements, "keychain-access-groups",
+                   "does not include com.microsoft.adalcache, the token cache the Intune SDK's sign-in shares",
+                   fix: "add <string>\(Self.teamPrefixVariable)com.microsoft.adalcache</string>")
+        }
+    }
+
+    /// An extension built with the SDK (it has `IntuneMAMSettings`): an app group shared with
+    /// its containing app, where the SDK keeps what both read.
+    mutating func checkExtensionRequirements() {
+        guard isExtension, !isOpenInActionExtension, plugin.info?["IntuneMAMSettings"] != nil else { return }
+        guard let container, container.manifest != nil, plugin.entitlements != nil || plugin.entitlementsFile == nil,
+              container.entitlements != nil || container.entitlementsFile == nil else { return }
+        let own = Set((plugin.entitlements?.applicationGroups ?? []).filter(Self.isResolved))
+        let app = Set((container.entitlements?.applicationGroups ?? []).filter(Self.isResolved))
+        if own.isDisjoint(with: app) {
+            let example = app.sorted().first ?? container.bundleIdentifier.map { "group." + $0 } ?? "group.com.example.app"
+            report(.error, "app-group-shared", plugin, .entitlements, "com.apple.security.application-groups",
+                   own.isEmpty ? "lists no app group; the Intune SDK in an extension shares its state with the containing app through one"
+                               : "shares no app group with the containing app (\(app.sorted().joined(separator: ", ")))",
+                   fix: "add <string>\(example)</string> (the App Groups capability) to both targets")
+        }
+    }
+
+    /// Every scheme needs its `-intunemam` twin: the SDK rewrites app-to-app URLs with them.
+    mutating func checkTwins(_ schemes: [String], keyPath: String, rule: String, what: String, fix: (String) -> String) {
+        let set = Set(schemes.map { $0.lowercased() })
+        for scheme in schemes where Self.isResolved(scheme) && !scheme.lowercased().hasSuffix("-intunemam") {
+            guard !set.contains(scheme.lowercased() + "-intunemam") else { continue }
+            report(.error, rule, plugin, keyPath, "the \(what) \(scheme) has no \(scheme)-intunemam twin; Intune routes managed links through the twin",
+                   fix: fix(scheme))
+        }
+    }
+
+    static func isGUID(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.map(\.count) == [8, 4, 4, 4, 12] && s.allSatisfy { $0 == "-" || $0.isHexDigit }
+    }
+}
+
+extension PlistValue {
+    /// "a string", "an integer"… for messages.
+    var kindWord: String {
+        switch self {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real: "a number"
+        case .boolean: "a boolean"
+        case .date: "a date"
+        case .data: "data"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        case .unsupported: "an unsupported value"
+        }
+    }
+}

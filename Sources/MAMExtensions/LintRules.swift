@@ -1,0 +1,82 @@
+public import MAMBundle
+
+/// One rule of `mamsim lint`: its id (what findings, config files and SARIF name), default
+/// severity, what it checks, the documented source it comes from, and whether `--fix` repairs it.
+public struct LintRule: Sendable, Hashable {
+    public var id: String
+    public var severity: LintFinding.Severity
+    public var summary: String
+    /// Where the requirement is written down.
+    public var source: String
+    public var fixable: Bool
+
+    init(_ id: String, _ severity: LintFinding.Severity, _ summary: String, source: String, fixable: Bool = false) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.source = source
+        self.fixable = fixable
+    }
+}
+
+/// The catalogue, in docs/LINT.md's order (a test keeps the two equal).
+public enum LintRules {
+    static let sdkGuide = "https://learn.microsoft.com/mem/intune/developer/app-sdk-ios-phase3"
+    static let sdkShare = "https://learn.microsoft.com/mem/intune/developer/app-sdk-ios-phase5"
+    static let seedOpenIn = "seed 000, \"Copy to\" actions steps 1–7"
+    static let xcode = "Xcode build settings reference"
+    static let apple = "Apple, Information Property List / Entitlements reference"
+
+    public static let all: [LintRule] = [
+        // Reading
+        LintRule("plist-malformed", .error, "an Info.plist or entitlements file is not a well-formed property list", source: apple),
+        LintRule("info-plist-missing", .error, "the bundle's Info.plist is not where the project or folder says", source: xcode),
+        LintRule("info-plist-preprocess", .warning, "a preprocessor directive in an INFOPLIST_PREPROCESS Info.plist cannot be followed", source: xcode),
+        LintRule("info-plist-warning", .warning, "an Info.plist value mamsim reads is unusual (from the extension manifest reader)", source: apple),
+        LintRule("file-unreadable", .error, "a named file cannot be read", source: xcode),
+        LintRule("build-setting-unresolved", .warning, "a $(VAR) has no value in the project, its xcconfigs or --set", source: xcode),
+        LintRule("xcconfig-line", .warning, "an xcconfig line is not NAME = VALUE", source: xcode),
+        LintRule("xcconfig-include", .warning, "an xcconfig #include names a missing file or a cycle", source: xcode),
+        LintRule("entitlements-multiple", .warning, "a plugin folder holds several .entitlements files", source: xcode),
+        LintRule("activation-rule-syntax", .error, "NSExtensionActivationRule does not parse", source: apple),
+        LintRule("plugin-executable", .error, "a plugin's declared executable is missing, outside its folder or not executable", source: "mamsim plugin format (README)"),
+        LintRule("bundle-identifier", .error, "a bundle has no CFBundleIdentifier", source: apple),
+        LintRule("extension-point", .error, "an extension point mamsim does not host", source: apple),
+        LintRule("no-bundle", .warning, "the folder holds no project and no bundle", source: "mamsim"),
+        // Keychain
+        LintRule("keychain-bundle-id-first", .error, "the first keychain group (the default one) is not the bundle id", source: sdkGuide),
+        LintRule("keychain-intune-group", .error, "keychain-access-groups lacks com.microsoft.intune.mam", source: sdkGuide),
+        LintRule("keychain-intune-group-misspelled", .error, "a keychain group is a misspelling of com.microsoft.intune.mam", source: sdkGuide),
+        LintRule("keychain-adal-cache", .warning, "keychain-access-groups lacks com.microsoft.adalcache", source: sdkGuide),
+        // IntuneMAMSettings
+        LintRule("intune-settings", .error, "an app has no IntuneMAMSettings dictionary", source: sdkGuide),
+        LintRule("intune-settings-key", .error, "an IntuneMAMSettings key is a near miss of one the SDK reads", source: sdkGuide),
+        LintRule("intune-settings-type", .error, "a Boolean IntuneMAMSettings key is not <true/> or <false/>", source: sdkGuide),
+        LintRule("adal-client-id", .error, "ADALClientId is missing (a warning) or not a GUID (a placeholder)", source: sdkGuide),
+        LintRule("adal-redirect-uri", .error, "ADALRedirectUri is not msauth.<bundle id>://auth", source: sdkGuide),
+        LintRule("adal-redirect-scheme", .error, "the redirect URI's scheme is not among the app's URL schemes", source: sdkGuide),
+        // URL schemes
+        LintRule("url-scheme-twin", .error, "a CFBundleURLSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
+        LintRule("query-scheme-twin", .error, "an LSApplicationQueriesSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
+        LintRule("face-id-usage", .warning, "NSFaceIDUsageDescription is missing", source: sdkGuide),
+        // Extensions and cross-target
+        LintRule("extension-containing-app", .error, "IntuneMAMSettings.ContainingAppBundleId is missing or not the containing app's id", source: sdkShare),
+        LintRule("extension-bundle-id", .error, "an extension's bundle id does not start with its containing app's", source: apple),
+        LintRule("extension-intune-types", .warning, "the activation rule accepts no com.microsoft.intune.mam. type", source: sdkShare, fixable: true),
+        LintRule("extension-container-missing", .warning, "no app target embeds the extension", source: xcode),
+        LintRule("app-group-entitled", .error, "an app group in IntuneMAMSettings.AppGroupIdentifiers is not entitled", source: sdkGuide),
+        LintRule("app-group-shared", .error, "an SDK extension shares no app group with its containing app", source: sdkShare),
+        // "Open in"
+        LintRule("open-in-flag", .error, "OpenInActionExtension is not YES", source: seedOpenIn),
+        LintRule("open-in-name", .warning, "the extension is not named \"Open in …\"", source: seedOpenIn),
+        LintRule("open-in-non-ui", .warning, "the \"Open in\" stub is a UI extension", source: seedOpenIn),
+        LintRule("open-in-container", .warning, "the containing app's files are not in container/", source: seedOpenIn),
+        LintRule("open-in-app-group", .error, "the extension and its app share no app group", source: seedOpenIn),
+        LintRule("open-in-keychain", .error, "the extension or its app lacks com.microsoft.intune.mam", source: seedOpenIn),
+        LintRule("open-in-url-scheme", .error, "the containing app has no URL scheme with its -intunemam twin", source: seedOpenIn),
+        LintRule("open-in-rule", .error, "the rule does not take exactly one managed file of Intune types only", source: seedOpenIn),
+        LintRule("open-in-document-types", .warning, "the rule misses the Intune twin of a document type the app opens", source: seedOpenIn),
+    ]
+
+    public static func rule(_ id: String) -> LintRule? { all.first { $0.id == id } }
+}

@@ -1,0 +1,286 @@
+public import Foundation
+import MAMActivation
+public import MAMBundle
+
+/// `mamsim lint PATH` for whatever PATH is: an `.xcodeproj`, a repository or folder holding
+/// projects (each one's app and extension targets), a plugin folder (`Info.plist` at its top,
+/// `container/` beside it), or any other folder, where bundles are found by their files (every
+/// plist with a `CFBundleIdentifier`, the `.entitlements` or MAUI `Entitlements.plist` beside it).
+public enum ProjectLinter {
+    public struct Options: Sendable {
+        /// Only these targets (project mode); empty: every app and extension target.
+        public var targets: [String] = []
+        /// The build configuration; default: each target's default (usually Release).
+        public var configuration: String?
+        /// `--set NAME=VALUE`: wins over the project's and the xcconfigs' settings.
+        public var buildSettings = BuildSettings()
+
+        public init(targets: [String] = [], configuration: String? = nil, buildSettings: BuildSettings = BuildSettings()) {
+            self.targets = targets
+            self.configuration = configuration
+            self.buildSettings = buildSettings
+        }
+    }
+
+    /// Folders never searched: dependencies, build output, version control.
+    static let skippedFolders: Set<String> = ["Pods", "Carthage", "DerivedData", "build", "node_modules", ".build", ".git", "bin", "obj", "SourcePackages"]
+
+    /// One report per linted bundle. Throws for bad input (exit 2): a path that is not there,
+    /// an unreadable project, a `--target` or `--configuration` the project does not have.
+    public static func lint(path: URL, displayName: String, options: Options = Options()) throws(LintInputError) -> [LintReport] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            throw LintInputError("\(displayName) does not exist; name an app or plugin folder, an .xcodeproj or a repository")
+        }
+        var root = path
+        if !isDirectory.boolValue {
+            guard path.lastPathComponent == "project.pbxproj" else {
+                throw LintInputError("\(displayName) is a file; name its folder, an .xcodeproj or a repository")
+            }
+            root = path.deletingLastPathComponent()
+        }
+        if root.pathExtension == "xcodeproj" {
+            let project = try read(root, name: displayName)
+            let reports = try lint(project, root: root.deletingLastPathComponent(), displayName: (displayName as NSString).deletingLastPathComponent, options: options)
+            return reports
+        }
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent("Info.plist").path) {
+            if !options.targets.isEmpty || options.configuration != nil {
+                throw LintInputError("\(displayName) is a plugin folder, not a project; --target and --configuration name an Xcode project's targets")
+            }
+            return [Linter.lint(folder: root, buildSettings: options.buildSettings, displayName: displayName)]
+        }
+        let projects = find(in: root) { $0.pathExtension == "xcodeproj" }
+        if !projects.isEmpty {
+            var reports: [LintReport] = []
+            var matched = Set<String>()
+            for url in projects {
+                let project = try read(url, name: join(displayName, relative(url, to: root)))
+                var scoped = options
+                scoped.targets = options.targets.filter { name in project.targets.contains { $0.name == name } }
+                matched.formUnion(scoped.targets)
+                if !options.targets.isEmpty, scoped.targets.isEmpty { continue }
+                reports += try lint(project, root: root, displayName: displayName, options: scoped, checkNames: false)
+            }
+            if let missing = options.targets.first(where: { !matched.contains($0) }) {
+                throw LintInputError("no project under \(displayName) has a target named \(missing)")
+            }
+            return reports
+        }
+        if !options.targets.isEmpty {
+            throw LintInputError("\(displayName) holds no .xcodeproj; --target names an Xcode project's target")
+        }
+        return discover(in: root, displayName: displayName, options: options)
+    }
+
+    static func read(_ url: URL, name: String) throws(LintInputError) -> XcodeProject {
+        do {
+            return try XcodeProject(url: url)
+        } catch {
+            throw LintInputError("\(name): \(error.problem); \(error.fix)")
+        }
+    }
+
+    // MARK: Projects
+
+    /// The app and extension targets of one project; each extension with the app that embeds it.
+    static func lint(_ project: XcodeProject, root: URL, displayName: String, options: Options, checkNames: Bool = true) throws(LintInputError) -> [LintReport] {
+        let candidates = project.targets.filter { $0.isApplication || $0.isAppExtension }
+        if checkNames, let missing = options.targets.first(where: { name in !project.targets.contains { $0.name == name } }) {
+            throw LintInputError("\(project.name).xcodeproj has no target \(missing); its targets are \(project.targets.map(\.name).joined(separator: ", "))")
+        }
+        if let configuration = options.configuration,
+           !project.configurations.contains(where: { $0.name == configuration }),
+           !candidates.contains(where: { $0.configuration(named: configuration) != nil }) {
+            let names = Set(project.configurations.map(\.name) + candidates.flatMap { $0.configurations.map(\.name) }).sorted()
+            throw LintInputError("\(project.name).xcodeproj has no build configuration \(configuration); it has \(names.joined(separator: ", "))")
+        }
+        let chosen = candidates.filter { options.targets.isEmpty || options.targets.contains($0.name) }
+        var bundles: [String: BundleFolder] = [:]
+        func bundle(_ target: XcodeProject.Target) -> BundleFolder {
+            if let made = bundles[target.name] { return made }
+            let made = Self.bundle(of: target, in: project, root: root, options: options)
+            bundles[target.name] = made
+            return made
+        }
+        var reports: [LintReport] = []
+        var seen = Set<LintFinding>()
+        // Apps first, so what an extension's report repeats about its app is dropped there.
+        for target in chosen.sorted(by: { $0.isApplication && !$1.isApplication }) {
+            var container: BundleFolder?
+            if target.isAppExtension {
+                let app = candidates.first { $0.isApplication && $0.embeddedTargets.contains(target.name) }
+                    ?? candidates.first { $0.isApplication && $0.dependencies.contains(target.name) }
+                container = app.map(bundle)
+            }
+            var report = Linter.lint(bundle(target), container: container, folderName: displayName, target: target.name)
+            if target.isAppExtension, container == nil {
+                report.findings.append(LintFinding(.warning, rule: "extension-container-missing", file: join(relative(project.url, to: root), "project.pbxproj"),
+                    keyPath: "", problem: "no app target embeds the extension \(target.name), so its containing app's settings were not checked",
+                    fix: "add it to the app target's Embed Foundation Extensions phase"))
+            }
+            report.findings = report.findings.filter { seen.insert($0).inserted }
+            reports.append(report)
+        }
+        return reports
+    }
+
+    static func bundle(of target: XcodeProject.Target, in project: XcodeProject, root: URL, options: Options) -> BundleFolder {
+        let configuration = options.configuration.flatMap { name in target.configuration(named: name) != nil || project.configurations.contains { $0.name == name } ? name : nil }
+            ?? target.defaultConfiguration ?? project.defaultConfiguration ?? target.configurations.first?.name ?? "Release"
+        var problems: [XCConfig.LoadProblem] = []
+        let values = project.settings(for: target, configuration: configuration, problems: &problems)
+        let settings = BuildSettings(values).overlaid(with: options.buildSettings)
+        var unresolved: [UnresolvedBuildSetting] = []
+        func path(_ name: String) -> URL? {
+            guard let raw = settings.variables[name], !raw.isEmpty else { return nil }
+            let expanded = settings.expand(raw, keyPath: name, unresolved: &unresolved)
+            return expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : project.sourceRoot.appendingPathComponent(expanded)
+        }
+        let projectFile = join(relative(project.url, to: root), "project.pbxproj")
+        let infoURL = path("INFOPLIST_FILE")
+        let entitlementsURL = path("CODE_SIGN_ENTITLEMENTS")
+        var generated: [String: Any] = [:]
+        if settings.variables["GENERATE_INFOPLIST_FILE"]?.uppercased() == "YES" || infoURL == nil {
+            generated = [
+                "CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)", "CFBundleExecutable": "$(EXECUTABLE_NAME)",
+                "CFBundleName": "$(PRODUCT_NAME)", "CFBundlePackageType": "$(PRODUCT_BUNDLE_PACKAGE_TYPE)",
+            ]
+            if settings.variables["MARKETING_VERSION"] != nil { generated["CFBundleShortVersionString"] = "$(MARKETING_VERSION)" }
+            if settings.variables["CURRENT_PROJECT_VERSION"] != nil { generated["CFBundleVersion"] = "$(CURRENT_PROJECT_VERSION)" }
+            for (key, value) in settings.variables where key.hasPrefix("INFOPLIST_KEY_") {
+                let plistKey = String(key.dropFirst("INFOPLIST_KEY_".count))
+                switch value.uppercased() {
+                case "YES": generated[plistKey] = true
+                case "NO": generated[plistKey] = false
+                default: generated[plistKey] = value
+                }
+            }
+        }
+        var definitions: [String: String] = [:]
+        if settings.variables["INFOPLIST_PREPROCESS"]?.uppercased() == "YES" {
+            if let header = path("INFOPLIST_PREFIX_HEADER"), let text = try? String(contentsOf: header, encoding: .utf8) {
+                var prefix = InfoPlistPreprocessor(definitions: [:], folder: header.deletingLastPathComponent())
+                _ = prefix.process(text)
+                definitions = prefix.definitions
+            }
+            let written = settings.expand(settings.variables["INFOPLIST_PREPROCESSOR_DEFINITIONS"] ?? "", keyPath: "", unresolved: &unresolved)
+            definitions.merge(InfoPlistPreprocessor.definitions(from: written)) { _, new in new }
+        }
+        var folder = BundleFolder(
+            infoPlist: infoURL, infoName: infoURL.map { relative($0, to: root) } ?? "\(projectFile) (\(target.name), generated Info.plist)",
+            entitlements: entitlementsURL, entitlementsName: entitlementsURL.map { relative($0, to: root) },
+            generatedInfo: generated, preprocessorDefinitions: definitions, buildSettings: settings)
+        for problem in problems {
+            folder.problems.append(LintFinding(.warning, rule: problem.rule, file: relativeName(problem.file, project: project, root: root),
+                                               line: problem.line, keyPath: "", problem: problem.problem, fix: problem.fix))
+        }
+        for u in unresolved {
+            folder.problems.append(LintFinding(.warning, rule: "build-setting-unresolved", file: projectFile, keyPath: u.keyPath,
+                                               problem: "(\(target.name), \(configuration)) build setting $(\(u.name)) \(u.problem)",
+                                               fix: "define it in the target's build settings or pass --set \(u.name)=VALUE"))
+        }
+        return folder
+    }
+
+    static func relativeName(_ name: String, project: XcodeProject, root: URL) -> String {
+        let full = name.hasPrefix("/") ? URL(fileURLWithPath: name) : project.url.deletingLastPathComponent().appendingPathComponent(name)
+        return relative(full, to: root)
+    }
+
+    // MARK: Discovery
+
+    /// Bundles found by their files: a plist with `CFBundleIdentifier` (not an entitlements
+    /// plist), with the `.entitlements` (or MAUI's `Entitlements.plist`) in its folder and the
+    /// folder's xcconfigs; an extension is paired with the app whose bundle id prefixes its own.
+    static func discover(in root: URL, displayName: String, options: Options) -> [LintReport] {
+        let plists = find(in: root) { url in
+            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && hasBundleIdentifier(url)
+        }
+        if plists.isEmpty {
+            return [LintReport(folder: displayName, findings: [LintFinding(.warning, rule: "no-bundle", file: "", keyPath: "",
+                problem: "holds no .xcodeproj and no Info.plist with a CFBundleIdentifier, so nothing was linted",
+                fix: "name the folder of an app, a plugin or a project")])]
+        }
+        var bundles: [(url: URL, bundle: BundleFolder)] = []
+        for plist in plists {
+            let folder = plist.deletingLastPathComponent()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+            let entitlements = names.first { $0.hasSuffix(".entitlements") } ?? names.first { $0 == "Entitlements.plist" }
+            var problems: [XCConfig.LoadProblem] = []
+            var values: [String: String] = [:]
+            for name in names where name.hasSuffix(".xcconfig") {
+                values = XCConfig.load(folder.appendingPathComponent(name), name: relative(folder.appendingPathComponent(name), to: root), base: values, problems: &problems)
+            }
+            var bundle = BundleFolder(infoPlist: plist, infoName: relative(plist, to: root),
+                                      entitlements: entitlements.map { folder.appendingPathComponent($0) },
+                                      entitlementsName: entitlements.map { relative(folder.appendingPathComponent($0), to: root) },
+                                      buildSettings: BuildSettings(values).overlaid(with: options.buildSettings))
+            bundle.problems += problems.map { LintFinding(.warning, rule: $0.rule, file: $0.file, line: $0.line, keyPath: "", problem: $0.problem, fix: $0.fix) }
+            bundles.append((plist, bundle))
+        }
+        var seen = Set<LintFinding>()
+        let ordered = bundles.sorted { ($0.bundle.manifest?.extensionPointIdentifier == nil) && ($1.bundle.manifest?.extensionPointIdentifier != nil) }
+        return ordered.map { entry in
+            var container: BundleFolder?
+            if let point = entry.bundle.manifest?.extensionPointIdentifier, !point.isEmpty, let id = entry.bundle.bundleIdentifier {
+                container = bundles.map(\.bundle).filter { $0.manifest?.extensionPointIdentifier == nil }
+                    .first { app in app.bundleIdentifier.map { id.hasPrefix($0 + ".") } == true }
+            }
+            var report = Linter.lint(entry.bundle, container: container, folderName: displayName)
+            report.findings = report.findings.filter { seen.insert($0).inserted }
+            return report
+        }
+    }
+
+    static func hasBundleIdentifier(_ url: URL) -> Bool {
+        guard let data = FileManager.default.contents(atPath: url.path), data.count < 4 << 20 else { return false }
+        return String(decoding: data, as: UTF8.self).contains("<key>CFBundleIdentifier</key>")
+    }
+
+    /// Files (or `.xcodeproj` folders) under `root` matching `accept`, sorted, not descending
+    /// into skipped folders, packages or hidden folders; at most 10,000 entries are looked at.
+    static func find(in root: URL, _ accept: (URL) -> Bool) -> [URL] {
+        var found: [URL] = []
+        var queue = [root]
+        var visited = 0
+        while let folder = queue.first, visited < 10_000 {
+            queue.removeFirst()
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            for name in names where !name.hasPrefix(".") {
+                visited += 1
+                let url = folder.appendingPathComponent(name)
+                if accept(url) { found.append(url); continue }
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                      !skippedFolders.contains(name), !["xcodeproj", "xcworkspace", "xcassets", "framework", "xcframework", "lproj", "bundle"].contains(url.pathExtension)
+                else { continue }
+                // Symbolic links to folders are not followed: a loop would never end.
+                if (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil { continue }
+                queue.append(url)
+            }
+        }
+        return found
+    }
+
+    /// `url` relative to `root` (as a user names it from where they ran lint).
+    static func relative(_ url: URL, to root: URL) -> String {
+        let base = root.standardizedFileURL.path
+        let full = url.standardizedFileURL.path
+        if full == base { return "" }
+        return full.hasPrefix(base + "/") ? String(full.dropFirst(base.count + 1)) : full
+    }
+
+    public static func join(_ a: String, _ b: String) -> String {
+        if a.isEmpty || a == "." { return b }
+        if b.isEmpty { return a }
+        return a.hasSuffix("/") ? a + b : a + "/" + b
+    }
+}
+
+/// `mamsim lint` was given something it cannot lint (exit 2): says what and what to do.
+public struct LintInputError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import MAMBundle
+import MAMExtensions
+import Testing
+
+/// The Intune App SDK's app requirements (docs/LINT.md): the correct app `good-app` lints
+/// clean; each single mutation of it produces exactly the finding of its rule.
+@Suite("App requirements lint")
+struct AppRequirementsLintTests {
+    static let good = Fixtures.lint.appendingPathComponent("good-app")
+
+    /// A copy of `good-app` with `file`'s `old` replaced by `new`.
+    func mutated(_ file: String, _ old: String, _ new: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-lint-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.good, to: dir)
+        let url = dir.appendingPathComponent(file)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains(old), "the fixture changed: \(old)")
+        try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: url)
+        return dir
+    }
+
+    @Test func theCorrectAppLintsClean() {
+        let report = Linter.lint(folder: Self.good)
+        #expect(report.findings.isEmpty, "\(report.lines)")
+    }
+
+    @Test(arguments: [
+        ("no IntuneMAMSettings", "Info.plist", "<key>IntuneMAMSettings</key>", "<key>SomethingElse</key>", "intune-settings"),
+        ("misspelled key", "Info.plist", "<key>MultiIdentity</key>", "<key>MultiIdentiy</key>", "intune-settings-key"),
+        ("string for a boolean", "Info.plist", "<key>MultiIdentity</key>\n\t\t<true/>", "<key>MultiIdentity</key>\n\t\t<string>YES</string>", "intune-settings-type"),
+        ("placeholder client id", "Info.plist", "6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11", "YOUR-CLIENT-ID", "adal-client-id"),
+        ("redirect for another app", "Info.plist", "<string>msauth.com.contoso.mail://auth</string>", "<string>contoso-mail://auth</string>", "adal-redirect-uri"),
+        ("redirect scheme not declared", "Info.plist", "<string>msauth.com.contoso.mail</string>\n", "", "adal-redirect-scheme"),
+        ("URL scheme without twin", "Info.plist", "<string>contoso-mail-intunemam</string>", "", "url-scheme-twin"),
+        ("queried scheme without twin", "Info.plist", "<string>ms-outlook-intunemam</string>", "", "query-scheme-twin"),
+        ("no Face ID usage", "Info.plist", "<key>NSFaceIDUsageDescription</key>", "<key>NSCameraUsageDescription</key>", "face-id-usage"),
+        ("no Intune keychain group", "Mail.entitlements", "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>", "", "keychain-intune-group"),
+        ("no ADAL cache group", "Mail.entitlements", "<string>$(AppIdentifierPrefix)com.microsoft.adalcache</string>", "", "keychain-adal-cache"),
+    ])
+    func eachMutationHasExactlyItsRule(row: String, file: String, old: String, new: String, rule: String) throws {
+        let dir = try mutated(file, old, new)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = Linter.lint(folder: dir)
+        #expect(report.findings.count == 1, "\(row): \(report.lines)")
+        #expect(report.findings.first?.rule == rule, "\(row): \(report.lines)")
+    }
+}
