@@ -119,10 +119,12 @@ struct LintContext {
                 report(.error, "extension-containing-app", plugin, path, "is \(containing) but container/Info.plist is \(appId)",
                        fix: "set it to the containing app's CFBundleIdentifier")
             }
-            if let bundleId, Self.isResolved(bundleId), !bundleId.hasPrefix(containing + ".") {
+            // The prefix iOS checks is the real container's id when it is known.
+            let appId = container?.bundleIdentifier.flatMap { Self.isResolved($0) ? $0 : nil } ?? containing
+            if let bundleId, Self.isResolved(bundleId), !bundleId.hasPrefix(appId + ".") {
                 report(.error, "extension-bundle-id", plugin, "CFBundleIdentifier",
-                       "is \(bundleId), which does not start with the containing app's id \(containing) (iOS refuses to install such an extension)",
-                       fix: "name the extension \(containing).<suffix>")
+                       "is \(bundleId), which does not start with the containing app's id \(appId) (iOS refuses to install such an extension)",
+                       fix: "name the extension \(appId).<suffix>")
             }
         }
         // "Open in" extensions get the stricter rule checks of checkOpenIn.

@@ -33,16 +33,17 @@ public enum ProjectLinter {
             throw LintInputError("\(displayName) does not exist; name an app or plugin folder, an .xcodeproj or a repository")
         }
         var root = path
+        var shownRoot = displayName
         if !isDirectory.boolValue {
             guard path.lastPathComponent == "project.pbxproj" else {
                 throw LintInputError("\(displayName) is a file; name its folder, an .xcodeproj or a repository")
             }
             root = path.deletingLastPathComponent()
+            shownRoot = parent(of: displayName)
         }
         if root.pathExtension == "xcodeproj" {
-            let project = try read(root, name: displayName)
-            let reports = try lint(project, root: root.deletingLastPathComponent(), displayName: (displayName as NSString).deletingLastPathComponent, options: options)
-            return reports
+            let project = try read(root, name: shownRoot)
+            return try lint(project, root: root.deletingLastPathComponent(), displayName: parent(of: shownRoot), options: options)
         }
         if FileManager.default.fileExists(atPath: root.appendingPathComponent("Info.plist").path) {
             if !options.targets.isEmpty || options.configuration != nil {
@@ -269,6 +270,14 @@ public enum ProjectLinter {
         let full = url.standardizedFileURL.path
         if full == base { return "" }
         return full.hasPrefix(base + "/") ? String(full.dropFirst(base.count + 1)) : full
+    }
+
+    /// The folder part of a path as the user wrote it (`a/b/` → `a`, `b` → `""`).
+    static func parent(of name: String) -> String {
+        var trimmed = Substring(name)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     public static func join(_ a: String, _ b: String) -> String {

@@ -12,6 +12,8 @@ enum Fixtures {
     static let activation = shared.appendingPathComponent("fixtures/activation")
     /// One folder per lint case, next to this file (not SwiftPM resources: read in place).
     static let lint = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/lint")
+    /// Xcode projects: a correct one written for the mutation tests, small copies of public ones.
+    static let projects = packageRoot.appendingPathComponent("Tests/Fixtures/projects")
     /// The repository's own plugins (`<root>/plugins`).
     static let plugins = packageRoot.appendingPathComponent("plugins")
 

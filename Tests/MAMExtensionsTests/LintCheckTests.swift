@@ -223,7 +223,8 @@ struct LintCheckTests {
             try $0.edit("container/FabrikamDocs.xcconfig") { $0.replacingOccurrences(of: "= com.fabrikam.docs", with: "= com.fabrikam.writer") }
             try $0.edit("container/FabrikamDocs.entitlements") { $0.replacingOccurrences(of: ")com.fabrikam.docs</string>", with: ")com.fabrikam.writer</string>") }
         }
-        #expect(report.findings.map(\.keyPath) == ["IntuneMAMSettings.ContainingAppBundleId"])
+        // The extension's own id no longer starts with the real container's either.
+        #expect(report.findings.map(\.keyPath) == ["IntuneMAMSettings.ContainingAppBundleId", "CFBundleIdentifier"])
         #expect(report.findings.first?.problem == "is com.fabrikam.docs but container/Info.plist is com.fabrikam.writer")
     }
 

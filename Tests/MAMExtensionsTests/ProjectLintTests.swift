@@ -1,0 +1,170 @@
+import Foundation
+import MAMBundle
+import MAMExtensions
+import Testing
+
+/// `mamsim lint` on an Xcode project: `projects/ContosoMail` (an app embedding a share
+/// extension; settings from xcconfigs with `#include`, `$(inherited)`-free layering, standard
+/// settings and `$(VAR:default=)`) lints clean without `--set`; each mutation of one
+/// requirement yields exactly its rule.
+@Suite("Project lint")
+struct ProjectLintTests {
+    static let project = Fixtures.projects.appendingPathComponent("ContosoMail")
+
+    /// A copy of the project with each `(file, old, new)` applied.
+    static func mutated(_ edits: [(String, String, String)]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-project-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: project, to: dir)
+        for (file, old, new) in edits {
+            let url = dir.appendingPathComponent(file)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            #expect(text.contains(old), "the fixture changed: \(file): \(old)")
+            try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: url)
+        }
+        return dir
+    }
+
+    static func findings(_ reports: [LintReport]) -> [LintFinding] { reports.flatMap(\.findings) }
+
+    @Test func theCorrectProjectLintsCleanWithoutSet() throws {
+        let reports = try ProjectLinter.lint(path: Self.project, displayName: "ContosoMail")
+        #expect(reports.map(\.target) == ["Mail", "MailShare"])
+        #expect(Self.findings(reports).isEmpty, "\(reports.flatMap(\.lines))")
+    }
+
+    @Test func theXcodeprojAndTheProjectFileNameTheSameProject() throws {
+        let viaProject = try ProjectLinter.lint(path: Self.project.appendingPathComponent("ContosoMail.xcodeproj"), displayName: "ContosoMail/ContosoMail.xcodeproj")
+        let viaFile = try ProjectLinter.lint(path: Self.project.appendingPathComponent("ContosoMail.xcodeproj/project.pbxproj"), displayName: "x")
+        #expect(viaProject.map(\.target) == ["Mail", "MailShare"])
+        #expect(viaFile.map(\.target) == ["Mail", "MailShare"])
+    }
+
+    @Test func settingsAreLayeredAsXcodeDoes() throws {
+        let project = try XcodeProject(url: Self.project.appendingPathComponent("ContosoMail.xcodeproj"))
+        let share = try #require(project.targets.first { $0.name == "MailShare" })
+        let app = try #require(project.targets.first { $0.name == "Mail" })
+        #expect(app.embeddedTargets == ["MailShare"] && app.dependencies == ["MailShare"])
+        var problems: [XCConfig.LoadProblem] = []
+        let appSettings = BuildSettings(project.settings(for: app, configuration: "Release", problems: &problems))
+        let shareSettings = BuildSettings(project.settings(for: share, configuration: "Debug", problems: &problems))
+        #expect(problems.isEmpty)
+        var unresolved: [UnresolvedBuildSetting] = []
+        #expect(appSettings.expand("$(PRODUCT_BUNDLE_IDENTIFIER) $(EXECUTABLE_NAME) $(DEVELOPMENT_LANGUAGE) $(PRODUCT_BUNDLE_PACKAGE_TYPE)", keyPath: "", unresolved: &unresolved)
+                == "com.contoso.mail Mail en APPL")
+        #expect(shareSettings.expand("$(PRODUCT_BUNDLE_IDENTIFIER) $(PRODUCT_MODULE_NAME) $(CONFIGURATION) $(NOPE:default=x:y)", keyPath: "", unresolved: &unresolved)
+                == "com.contoso.mail.share MailShare Debug x:y")
+        #expect(unresolved.isEmpty)
+    }
+
+    static let mail = "Mail/Info.plist", share = "MailShare/Info.plist"
+    static let mailEntitlements = "Mail/Mail.entitlements", shareEntitlements = "MailShare/MailShare.entitlements"
+    static let pbxproj = "ContosoMail.xcodeproj/project.pbxproj"
+
+    @Test(arguments: [
+        ("no IntuneMAMSettings", [(mail, "<key>IntuneMAMSettings</key>", "<key>ContosoSettings</key>")], "intune-settings", "Mail"),
+        ("misspelled key", [(mail, "<key>MultiIdentity</key>", "<key>MultiIdentiy</key>")], "intune-settings-key", "Mail"),
+        ("string for a boolean", [(mail, "<key>MultiIdentity</key>\n\t\t<true/>", "<key>MultiIdentity</key>\n\t\t<string>YES</string>")], "intune-settings-type", "Mail"),
+        ("placeholder client id", [(mail, "6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11", "YOUR_CLIENT_ID")], "adal-client-id", "Mail"),
+        ("redirect for a declared scheme", [(mail, "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)://auth</string>", "<string>contoso-mail://auth</string>")], "adal-redirect-uri", "Mail"),
+        ("redirect scheme not declared", [(mail, "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n", "")], "adal-redirect-scheme", "Mail"),
+        ("URL scheme without twin", [(mail, "<string>contoso-mail-intunemam</string>", "")], "url-scheme-twin", "Mail"),
+        ("queried scheme without twin", [(mail, "<string>ms-outlook-intunemam</string>", "")], "query-scheme-twin", "Mail"),
+        ("no Face ID usage", [(mail, "<key>NSFaceIDUsageDescription</key>", "<key>NSCameraUsageDescription</key>")], "face-id-usage", "Mail"),
+        ("no Intune keychain group", [(mailEntitlements, "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>", "")], "keychain-intune-group", "Mail"),
+        ("misspelled Intune keychain group", [(mailEntitlements, "com.microsoft.intune.mam</string>", "com.microsoft.intune.man</string>")], "keychain-intune-group-misspelled", "Mail"),
+        ("Intune keychain group first", [(mailEntitlements, "<string>$(AppIdentifierPrefix)com.contoso.mail</string>\n\t\t<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>",
+                                           "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>\n\t\t<string>$(AppIdentifierPrefix)com.contoso.mail</string>")], "keychain-bundle-id-first", "Mail"),
+        ("no ADAL cache group", [(mailEntitlements, "<string>$(AppIdentifierPrefix)com.microsoft.adalcache</string>", "")], "keychain-adal-cache", "Mail"),
+        ("app group not entitled", [(mailEntitlements, "<string>group.com.contoso.mail</string>", "<string>group.com.contoso.other</string>"),
+                                    (shareEntitlements, "<string>group.com.contoso.mail</string>", "<string>group.com.contoso.other</string>")], "app-group-entitled", "Mail"),
+        ("extension names another app", [(share, "<string>$(MAIL_BUNDLE_ID)</string>", "<string>com.contoso.calendar</string>")], "extension-containing-app", "MailShare"),
+        ("extension shares no app group", [(shareEntitlements, "<string>group.com.contoso.mail</string>", "<string>group.com.contoso.share</string>")], "app-group-shared", "MailShare"),
+        ("extension rule without Intune types", [(share, " || ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.microsoft.intune.mam.public.url\"", "")], "extension-intune-types", "MailShare"),
+        ("extension not embedded", [(pbxproj, "\t\t\t\tA10000000000000000000001 /* MailShare.appex in Embed Foundation Extensions */,\n", ""),
+                                    (pbxproj, "\t\t\t\tA70000000000000000000001 /* PBXTargetDependency */,\n", "")], "extension-container-missing", "MailShare"),
+        ("setting defined nowhere", [(mail, "<string>Contoso Mail</string>", "<string>$(MAIL_DISPLAY_NAME)</string>")], "build-setting-unresolved", "Mail"),
+        ("include names a missing file", [("Config/App.xcconfig", "#include \"Base.xcconfig\"", "#include \"Base.xcconfig\"\n#include \"Missing.xcconfig\"")], "xcconfig-include", "Mail"),
+        ("malformed Info.plist", [(share, "</dict>\n</plist>", "</plist>")], "plist-malformed", "MailShare"),
+    ])
+    func eachMutationHasExactlyItsRule(row: String, edits: [(String, String, String)], rule: String, target: String) throws {
+        let dir = try Self.mutated(edits)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reports = try ProjectLinter.lint(path: dir, displayName: "ContosoMail")
+        let findings = Self.findings(reports)
+        #expect(findings.count == 1, "\(row): \(reports.flatMap(\.lines))")
+        #expect(findings.first?.rule == rule, "\(row): \(reports.flatMap(\.lines))")
+        #expect(reports.first { !$0.findings.isEmpty }?.target == target, "\(row)")
+        // Every finding names a file of the project, with its line when the key is written.
+        if let finding = findings.first, rule != "extension-container-missing" {
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(finding.file).path), "\(finding.file)")
+        }
+    }
+
+    @Test func targetAndConfigurationChooseWhatIsLinted() throws {
+        let only = try ProjectLinter.lint(path: Self.project, displayName: "p", options: .init(targets: ["MailShare"], configuration: "Debug"))
+        #expect(only.map(\.target) == ["MailShare"])
+        #expect(throws: LintInputError.self) { try ProjectLinter.lint(path: Self.project, displayName: "p", options: .init(targets: ["Nope"])) }
+        let badConfiguration = #expect(throws: LintInputError.self) {
+            try ProjectLinter.lint(path: Self.project, displayName: "p", options: .init(configuration: "Staging"))
+        }
+        #expect(badConfiguration?.message.contains("has no build configuration Staging; it has Debug, Release") == true)
+    }
+
+    @Test func aDamagedProjectFileIsBadInputNamingIt() throws {
+        let dir = try Self.mutated([(Self.pbxproj, "rootObject = A90000000000000000000001 /* Project object */;\n}", "rootObject = A900")])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = #expect(throws: LintInputError.self) { try ProjectLinter.lint(path: dir, displayName: "ContosoMail") }
+        #expect(error?.message.hasPrefix("ContosoMail/ContosoMail.xcodeproj: ") == true, "\(String(describing: error))")
+    }
+
+    /// A preprocessed Info.plist (`INFOPLIST_PREPROCESS`) is read as Xcode builds it, not called malformed.
+    @Test func preprocessedInfoPlistIsPreprocessed() throws {
+        let dir = try Self.mutated([
+            (Self.pbxproj, "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n", "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n\t\t\t\tINFOPLIST_PREPROCESS = YES;\n\t\t\t\tINFOPLIST_PREPROCESSOR_DEFINITIONS = \"CLIENT_ID=6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11 STORE=1\";\n"),
+            (Self.mail, "\t\t<string>6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11</string>", "#if STORE\n\t\t<string>CLIENT_ID</string>\n#else\n\t\t<string>not-a-guid</string>\n#endif"),
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reports = try ProjectLinter.lint(path: dir, displayName: "ContosoMail")
+        #expect(Self.findings(reports).isEmpty, "\(reports.flatMap(\.lines))")
+
+        // The other branch is taken without STORE, and the finding keeps the file's line number.
+        let debug = try Self.mutated([(Self.pbxproj, "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n", "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n\t\t\t\tINFOPLIST_PREPROCESS = YES;\n"),
+                                      (Self.mail, "\t\t<string>6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11</string>", "#if STORE\n\t\t<string>CLIENT_ID</string>\n#else\n\t\t<string>not-a-guid</string>\n#endif")])
+        defer { try? FileManager.default.removeItem(at: debug) }
+        let findings = Self.findings(try ProjectLinter.lint(path: debug, displayName: "ContosoMail"))
+        #expect(findings.map(\.rule) == ["adal-client-id"])
+        #expect(findings.first?.problem.contains("\"not-a-guid\"") == true)
+    }
+
+    /// Xcode 13+ projects generate the Info.plist from `INFOPLIST_KEY_*` settings.
+    @Test func generatedInfoPlistKeysAreRead() throws {
+        let dir = try Self.mutated([
+            (Self.mail, "\t<key>NSFaceIDUsageDescription</key>\n\t<string>Face ID unlocks your organization's data.</string>\n", ""),
+            (Self.pbxproj, "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n", "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n\t\t\t\tGENERATE_INFOPLIST_FILE = YES;\n\t\t\t\tINFOPLIST_KEY_NSFaceIDUsageDescription = \"Face ID unlocks your data.\";\n"),
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reports = try ProjectLinter.lint(path: dir, displayName: "ContosoMail")
+        #expect(Self.findings(reports).isEmpty, "\(reports.flatMap(\.lines))")
+    }
+
+    /// Without a project, bundles are found by their files; MAUI keeps entitlements in Entitlements.plist.
+    @Test func foldersWithoutAProjectAreDiscovered() throws {
+        let dir = try Self.mutated([])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("ContosoMail.xcodeproj"))
+        // Settings the project gave now come from an xcconfig beside each plist, MAUI-style names.
+        try FileManager.default.moveItem(at: dir.appendingPathComponent("Mail/Mail.entitlements"), to: dir.appendingPathComponent("Mail/Entitlements.plist"))
+        try Data("#include \"../Config/App.xcconfig\"\nPRODUCT_NAME = Mail\nEXECUTABLE_NAME = Mail\nPRODUCT_BUNDLE_PACKAGE_TYPE = APPL\nDEVELOPMENT_LANGUAGE = en\n".utf8)
+            .write(to: dir.appendingPathComponent("Mail/Mail.xcconfig"))
+        try Data("#include \"../Config/Base.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.contoso.mail.share\nEXECUTABLE_NAME = MailShare\nPRODUCT_MODULE_NAME = MailShare\nPRODUCT_BUNDLE_PACKAGE_TYPE = XPC!\n".utf8)
+            .write(to: dir.appendingPathComponent("MailShare/Share.xcconfig"))
+        let reports = try ProjectLinter.lint(path: dir, displayName: "ContosoMail")
+        #expect(reports.count == 2)
+        #expect(Self.findings(reports).isEmpty, "\(reports.flatMap(\.lines))")
+
+        // The pairing is real: the extension's app group is checked against the discovered app.
+        try Data(try String(contentsOf: dir.appendingPathComponent("MailShare/MailShare.entitlements"), encoding: .utf8)
+            .replacingOccurrences(of: "group.com.contoso.mail", with: "group.com.contoso.share").utf8).write(to: dir.appendingPathComponent("MailShare/MailShare.entitlements"))
+        #expect(Self.findings(try ProjectLinter.lint(path: dir, displayName: "ContosoMail")).map(\.rule) == ["app-group-shared"])
+    }
+}
