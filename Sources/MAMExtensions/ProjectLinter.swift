@@ -55,8 +55,10 @@ public enum ProjectLinter {
         if !projects.isEmpty {
             var reports: [LintReport] = []
             var matched = Set<String>()
+            var all: [String] = []
             for url in projects {
                 let project = try read(url, name: join(displayName, relative(url, to: root)))
+                all += project.targets.map(\.name)
                 var scoped = options
                 scoped.targets = options.targets.filter { name in project.targets.contains { $0.name == name } }
                 matched.formUnion(scoped.targets)
@@ -64,7 +66,7 @@ public enum ProjectLinter {
                 reports += try lint(project, root: root, displayName: displayName, options: scoped, checkNames: false)
             }
             if let missing = options.targets.first(where: { !matched.contains($0) }) {
-                throw LintInputError("no project under \(displayName) has a target named \(missing)")
+                throw LintInputError("no project under \(displayName) has a target named \(missing); its targets are \(all.joined(separator: ", "))")
             }
             return reports
         }

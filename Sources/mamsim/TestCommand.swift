@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MAMScenario
 import MAMModel
+import MAMExtensions
 
 /// `mamsim test PATH...`: every scenario under the paths, each on a fresh device, in parallel.
 struct TestCommand: AsyncParsableCommand {
@@ -117,7 +118,12 @@ struct TestCommand: AsyncParsableCommand {
                     let below = u.standardizedFileURL.pathComponents.dropFirst(root.pathComponents.count)
                     if ["yaml", "yml", "json"].contains(u.pathExtension.lowercased()),
                        !below.contains(where: { $0.hasPrefix(".") || $0 == "policies" || $0 == "fixtures" }) {
-                        out.append(u)
+                        // Found by the walk: only scenario files run; the others are named.
+                        if let why = Self.notAScenario(u) {
+                            Terminal.emit("skipped \(u.path): \(why)\n", to: 2)
+                        } else {
+                            out.append(u)
+                        }
                     }
                 }
             } else {
@@ -128,6 +134,25 @@ struct TestCommand: AsyncParsableCommand {
             out = out.filter { $0.path.localizedCaseInsensitiveContains(filter) || ((try? ScenarioLoader.load(file: $0))?.name.localizedCaseInsensitiveContains(filter) ?? false) }
         }
         return out.sorted { $0.path < $1.path }
+    }
+}
+
+extension TestCommand {
+    /// Why a file found in a folder is not a scenario (`nil` when it is one): a scenario's top
+    /// level is a mapping with `steps:` or `apps:`; Graph exports, DDM declarations and other
+    /// data kept beside scenarios have neither. A file named on the command line always runs.
+    static func notAScenario(_ url: URL) -> String? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }  // the loader says why
+        let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+        if url.pathExtension.lowercased() == "json" {
+            guard let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
+            guard let dict = object as? [String: Any] else { return "not a scenario (its top level is not an object)" }
+            return dict["steps"] != nil || dict["apps"] != nil ? nil : "not a scenario (no top-level \"steps\" or \"apps\"; a data file such as a Graph export?)"
+        }
+        let hasKey = text.split(separator: "\n").contains { line in
+            line.hasPrefix("steps:") || line.hasPrefix("apps:") || line.hasPrefix("\"steps\":") || line.hasPrefix("{")
+        }
+        return hasKey ? nil : "not a scenario (no top-level steps: or apps:)"
     }
 }
 
@@ -172,68 +197,114 @@ extension Terminal {
     }
 }
 
-/// JSON and JUnit renderings of a suite.
+/// JSON and JUnit renderings of a suite. Both are checked in tests against the schemas in
+/// `schemas/` (`test-report.schema.json`, `junit.xsd`).
 enum SuiteReport {
+    static let schemaVersion = 1
+
+    /// `delivered` → `{kind: delivered}`; `{blocked: outbound-policy}` → `{kind: blocked,
+    /// value: outbound-policy}`: the scenario format's outcome syntax as data.
+    static func structured(_ text: String) -> [String: Any] {
+        guard text.hasPrefix("{"), text.hasSuffix("}"), let colon = text.firstIndex(of: ":") else { return ["kind": text] }
+        let kind = text[text.index(after: text.startIndex)..<colon].trimmingCharacters(in: .whitespaces)
+        let value = text[text.index(after: colon)..<text.index(before: text.endIndex)].trimmingCharacters(in: .whitespaces)
+        return ["kind": kind, "value": value]
+    }
+
+    static func status(_ e: SuiteEntry) -> String {
+        if e.loadError != nil || e.report?.fleetError != nil { return "error" }
+        return e.passed ? "passed" : "failed"
+    }
+
     static func json(_ all: [SuiteEntry]) -> String {
         let scenarios: [[String: Any]] = all.map { e in
-            var d: [String: Any] = ["file": e.file.path, "name": e.name, "passed": e.passed]
+            var d: [String: Any] = ["file": e.file.path, "name": e.name, "passed": e.passed, "status": status(e)]
             if let err = e.loadError { d["error"] = err }
+            d["seconds"] = e.report?.seconds ?? 0
             if let r = e.report {
-                d["seconds"] = r.seconds
                 if let f = r.fleetError { d["fleetError"] = f }
                 if !r.appsNotStarted.isEmpty { d["appsNotStarted"] = r.appsNotStarted }
                 d["steps"] = r.steps.map { s -> [String: Any] in
                     var step: [String: Any] = [
                         "index": s.index + 1, "line": s.line, "verb": s.verb, "parties": s.parties,
-                        "outcome": s.observed.description, "explanation": s.explanation, "passed": s.passed,
+                        "outcome": s.observed.description, "observed": structured(s.observed.description),
+                        "explanation": s.explanation, "passed": s.passed, "seconds": s.seconds,
                     ]
                     if !s.name.isEmpty { step["name"] = s.name }
                     if let reason = s.observed.reason { step["reason"] = reason.rawValue }
-                    if let e = s.expected { step["expected"] = e.description }
+                    if let e = s.expected {
+                        step["expected"] = e.description
+                        step["expectation"] = structured(e.description)
+                    }
                     return step
                 }
+            } else {
+                d["steps"] = [[String: Any]]()
             }
             return d
         }
         let root: [String: Any] = [
-            "passed": all.filter(\.passed).count, "failed": all.filter { !$0.passed }.count, "scenarios": scenarios,
+            "schemaVersion": schemaVersion, "tool": ["name": "mamsim", "version": mamsimVersion],
+            "passed": all.filter(\.passed).count, "failed": all.filter { !$0.passed }.count,
+            "errors": all.filter { status($0) == "error" }.count,
+            "steps": all.compactMap(\.report).map(\.steps.count).reduce(0, +),
+            "seconds": all.compactMap(\.report).map(\.seconds).reduce(0, +),
+            "scenarios": scenarios,
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Seconds as JUnit readers expect them: fixed-point, never `1e-05`.
+    static func time(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
+
     static func junit(_ all: [SuiteEntry]) -> String {
-        func esc(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let esc = LintFormat.escapeXML
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let tests = all.map { $0.report.map { max(1, $0.steps.count) } ?? 1 }.reduce(0, +)
-        let failures = all.map { e -> Int in
-            guard let r = e.report, e.loadError == nil, r.fleetError == nil else { return 1 }
-            return r.failures.count
-        }.reduce(0, +)
-        out += "<testsuites name=\"mamsim\" tests=\"\(tests)\" failures=\"\(failures)\">\n"
+        let tests = all.map { e in e.loadError != nil || e.report?.fleetError != nil ? 1 : max(1, e.report?.steps.count ?? 1) }.reduce(0, +)
+        let errors = all.filter { status($0) == "error" }.count
+        let failures = all.filter { status($0) == "failed" }.map { $0.report?.failures.count ?? 0 }.reduce(0, +)
+        let total = all.compactMap(\.report).map(\.seconds).reduce(0, +)
+        out += "<testsuites name=\"mamsim\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(total))\">\n"
+        // Suite names are unique: a name two scenarios share is told apart by the file.
+        let counts = Dictionary(all.map { ($0.name, 1) }, uniquingKeysWith: +)
         for e in all {
             let r = e.report
-            let steps = r?.steps ?? []
-            let fails = (e.loadError != nil || r?.fleetError != nil) ? 1 : steps.filter { !$0.passed }.count
-            out += "  <testsuite name=\"\(esc(e.name))\" file=\"\(esc(e.file.path))\" tests=\"\(max(1, steps.count))\" failures=\"\(fails)\" time=\"\(r?.seconds ?? 0)\">\n"
+            let name = counts[e.name, default: 0] > 1 ? "\(e.name) (\(e.file.path))" : e.name
+            let file = esc(e.file.path)
             if let err = e.loadError ?? r?.fleetError {
-                out += "    <testcase classname=\"\(esc(e.name))\" name=\"\(esc(e.file.lastPathComponent))\"><failure message=\"\(esc(err))\"/></testcase>\n"
+                // The file could not be run at all: an error, not a failed expectation.
+                out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"\(time(r?.seconds ?? 0))\">\n"
+                let line = Self.line(in: err) ?? 1
+                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc(e.file.lastPathComponent))\" file=\"\(file)\" line=\"\(line)\" time=\"\(time(0))\">\n"
+                out += "      <error type=\"\(e.loadError != nil ? "bad-scenario" : "fleet")\" message=\"\(esc(err))\">\(esc(err))</error>\n    </testcase>\n  </testsuite>\n"
+                continue
+            }
+            let steps = r?.steps ?? []
+            let fails = steps.filter { !$0.passed }.count
+            out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"\(max(1, steps.count))\" failures=\"\(fails)\" errors=\"0\" skipped=\"0\" time=\"\(time(r?.seconds ?? 0))\">\n"
+            if let r, !r.appsNotStarted.isEmpty {
+                out += "    <system-err>\(esc("apps that could not start: " + r.appsNotStarted.joined(separator: "; ")))</system-err>\n"
             }
             for s in steps {
-                out += "    <testcase classname=\"\(esc(e.name))\" name=\"\(esc("\(s.index + 1). \(s.title)"))\" time=\"\(s.seconds)\""
+                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc("\(s.index + 1). \(s.title)"))\" file=\"\(file)\" line=\"\(s.line)\" time=\"\(time(s.seconds))\""
                 if s.passed {
                     out += "/>\n"
                 } else {
                     let msg = "expected \(s.expected.map { "\($0)" } ?? "-"), got \(s.observed) (line \(s.line))"
-                    out += "><failure message=\"\(esc(msg))\">\(esc(s.explanation))</failure></testcase>\n"
+                    out += ">\n      <failure type=\"expectation\" message=\"\(esc(msg))\">\(esc(s.explanation))</failure>\n    </testcase>\n"
                 }
             }
             out += "  </testsuite>\n"
         }
         out += "</testsuites>\n"
         return out
+    }
+
+    /// The line of `path:LINE:COLUMN:` in a load error, when it names one.
+    static func line(in error: String) -> Int? {
+        let parts = error.split(separator: ":", maxSplits: 3)
+        guard parts.count >= 3 else { return nil }
+        return Int(parts[1])
     }
 }

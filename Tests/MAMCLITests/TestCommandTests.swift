@@ -85,7 +85,8 @@ extension CLITests {
                 switch element {
                 case "testsuite": suites.append(attributes)
                 case "testcase": open = (attributes["name"] ?? "", attributes["classname"] ?? "", nil)
-                case "failure": open?.failure = attributes["message"] ?? ""
+                // A file that cannot run is an <error>, a failed expectation a <failure>.
+                case "failure", "error": open?.failure = attributes["message"] ?? ""
                 default: break
                 }
             }

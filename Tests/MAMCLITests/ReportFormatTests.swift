@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// Validates a report the way CI systems read it: JUnit against `schemas/junit.xsd` with
+/// xmllint, JSON against `schemas/*.schema.json` with Python's jsonschema (both installed by
+/// scripts/install-deps). A missing validator fails the test with what to install.
+enum ReportValidator {
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func xmllint() throws -> String {
+        for path in ["/usr/bin/xmllint", "/opt/homebrew/bin/xmllint", "/usr/local/bin/xmllint"] where FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        Issue.record("xmllint is missing: run scripts/install-deps (apt-get install libxml2-utils)")
+        throw CancellationError()
+    }
+
+    /// nil when valid, else xmllint's complaint.
+    static func junitProblems(_ file: String) throws -> String? {
+        let r = try run(try xmllint(), ["--noout", "--schema", CLI.repo("schemas/junit.xsd").path, file])
+        return r.status == 0 ? nil : r.output
+    }
+
+    static func jsonProblems(_ file: String, schema: String) throws -> String? {
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
+            print("\\n".join(errors)); sys.exit(1 if errors else 0)
+            """
+        let r = try run("/usr/bin/env", ["python3", "-c", script, CLI.repo("schemas/\(schema)").path, file])
+        if r.output.contains("No module named 'jsonschema'") {
+            Issue.record("Python's jsonschema is missing: run scripts/install-deps (apt-get install python3-jsonschema)")
+        }
+        return r.status == 0 ? nil : r.output
+    }
+}
+
+extension CLITests {
+    @Suite struct ReportFormatTests {
+        /// Two scenarios with the same name, a passing and a failing one, and a broken file.
+        static func suite() throws -> TemporaryDirectory {
+            let tmp = try TemporaryDirectory()
+            try tmp.write("suite/a-first.yaml", ScenarioTexts.passingShare)
+            try tmp.write("suite/b-second.yaml", ScenarioTexts.failingShare)
+            try tmp.write("suite/c-again.yaml", ScenarioTexts.passingShare)
+            try tmp.write("suite/d-broken.yaml", "apps:\n  - id: reader\n    bundle: com.example.reader\nsteps:\n  - lanuch: {app: reader}\n")
+            // Data beside scenarios is skipped, and said to be.
+            try tmp.write("suite/policy.json", ##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "p"}"##)
+            return tmp
+        }
+
+        @Test func junitFollowsTheSchemaWithErrorsFilesLinesAndUniqueNames() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            let report = tmp.path("junit.xml")
+            let r = try await CLI.run(["test", tmp.path("suite"), "--format", "junit", "--output", report], timeout: 180)
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stderr.contains("skipped \(tmp.path("suite/policy.json")): not a scenario"), "\(r)")
+            let problems = try ReportValidator.junitProblems(report)
+            #expect(problems == nil, "\(problems ?? "")")
+            let xml = try String(contentsOfFile: report, encoding: .utf8)
+            #expect(xml.contains("<testsuites name=\"mamsim\" tests=\"7\" failures=\"1\" errors=\"1\" time=\""), "\(xml)")
+            #expect(xml.contains("<error type=\"bad-scenario\" message=\"\(tmp.path("suite/d-broken.yaml")):5:"), "\(xml)")
+            #expect(xml.contains("name=\"Passing share (\(tmp.path("suite/a-first.yaml")))\""), "\(xml)")
+            let shareLine = try #require(CLI.position(of: "- share:", in: ScenarioTexts.failingShare)).line
+            #expect(xml.contains("file=\"\(tmp.path("suite/b-second.yaml"))\" line=\"\(shareLine)\""), "\(xml)")
+            #expect(!xml.contains("e-0"), "times are fixed-point: \(xml)")
+        }
+
+        @Test func jsonFollowsTheSchemaWithStructuredOutcomes() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            let report = tmp.path("report.json")
+            let r = try await CLI.run(["test", tmp.path("suite"), "--format", "json", "--output", report], timeout: 180)
+            #expect(r.status == 1, "\(r)")
+            let problems = try ReportValidator.jsonProblems(report, schema: "test-report.schema.json")
+            #expect(problems == nil, "\(problems ?? "")")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+            #expect(root["schemaVersion"] as? Int == 1 && root["errors"] as? Int == 1 && root["failed"] as? Int == 2)
+            let scenarios = try #require(root["scenarios"] as? [[String: Any]])
+            #expect(scenarios.map { $0["status"] as? String } == ["passed", "failed", "passed", "error"])
+            let failed = try #require((scenarios[1]["steps"] as? [[String: Any]])?.last)
+            #expect(failed["observed"] as? [String: String] == ["kind": "blocked", "value": "outbound-policy"])
+            #expect(failed["expectation"] as? [String: String] == ["kind": "delivered"])
+        }
+
+        static let project = CLI.repo("Tests/Fixtures/projects/ContosoMail")
+
+        /// A copy of the correct project with the app's queried-scheme twin and Face ID text removed.
+        static func brokenProject() throws -> TemporaryDirectory {
+            let tmp = try TemporaryDirectory()
+            try FileManager.default.copyItem(at: project, to: tmp.url.appendingPathComponent("ContosoMail"))
+            let info = tmp.url.appendingPathComponent("ContosoMail/Mail/Info.plist")
+            let text = try String(contentsOf: info, encoding: .utf8)
+                .replacingOccurrences(of: "\t\t<string>ms-outlook-intunemam</string>\n", with: "")
+                .replacingOccurrences(of: "<key>NSFaceIDUsageDescription</key>", with: "<key>NSCameraUsageDescription</key>")
+            try Data(text.utf8).write(to: info)
+            return tmp
+        }
+
+        @Test func lintReportersFollowTheirFormats() async throws {
+            let tmp = try Self.brokenProject()
+            defer { tmp.remove() }
+            let json = try await CLI.run(["lint", "ContosoMail", "--reporter", "json"], in: tmp.url, timeout: 60)
+            #expect(json.status == 1, "\(json)")
+            try tmp.write("lint.json", json.stdout)
+            let jsonProblems = try ReportValidator.jsonProblems(tmp.path("lint.json"), schema: "lint-report.schema.json")
+            #expect(jsonProblems == nil, "\(jsonProblems ?? "")")
+            #expect(json.stdout.contains("\"rule\" : \"query-scheme-twin\""), "\(json)")
+
+            let junit = try await CLI.run(["lint", "ContosoMail", "--reporter", "junit"], in: tmp.url, timeout: 60)
+            try tmp.write("lint.xml", junit.stdout)
+            let junitProblems = try ReportValidator.junitProblems(tmp.path("lint.xml"))
+            #expect(junitProblems == nil, "\(junitProblems ?? "")\n\(junit)")
+
+            let github = try await CLI.run(["lint", "ContosoMail", "--reporter", "github-actions"], in: tmp.url, timeout: 60)
+            let infoLine = try #require(CLI.position(of: "<key>LSApplicationQueriesSchemes</key>", in: try String(contentsOfFile: tmp.path("ContosoMail/Mail/Info.plist"), encoding: .utf8))).line
+            #expect(github.stdout.contains("::error file=ContosoMail/Mail/Info.plist,line=\(infoLine),title=mamsim lint query-scheme-twin::LSApplicationQueriesSchemes: the queried scheme ms-outlook has no ms-outlook-intunemam twin"), "\(github)")
+            #expect(github.stdout.contains("::warning file=ContosoMail/Mail/Info.plist"), "\(github)")
+
+            let xcode = try await CLI.run(["lint", "ContosoMail", "--reporter", "xcode"], in: tmp.url, timeout: 60)
+            #expect(xcode.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("ContosoMail/Mail/Info.plist:") && $0.contains(":1: ") }, "\(xcode)")
+
+            let sarif = try await CLI.run(["lint", "ContosoMail", "--reporter", "sarif"], in: tmp.url, timeout: 60)
+            let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
+            #expect(log["version"] as? String == "2.1.0")
+            let run = try #require((log["runs"] as? [[String: Any]])?.first)
+            let results = try #require(run["results"] as? [[String: Any]])
+            #expect(results.compactMap { $0["ruleId"] as? String }.sorted() == ["face-id-usage", "query-scheme-twin"])
+            let rules = try #require(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+            for result in results {
+                let index = try #require(result["ruleIndex"] as? Int)
+                #expect(rules[index]["id"] as? String == result["ruleId"] as? String)
+            }
+        }
+
+        @Test func lintStrictConfigAndFix() async throws {
+            let tmp = try Self.brokenProject()
+            defer { tmp.remove() }
+            // A config file turning off the error leaves a warning: exit 0, unless --strict.
+            try tmp.write("ContosoMail/.mamsim-lint.yml", "disabled_rules: [query-scheme-twin]\n")
+            let relaxed = try await CLI.run(["lint", "ContosoMail"], in: tmp.url, timeout: 60)
+            #expect(relaxed.status == 0 && relaxed.stdout.contains("0 errors, 1 warning"), "\(relaxed)")
+            let strict = try await CLI.run(["lint", "ContosoMail", "--strict"], in: tmp.url, timeout: 60)
+            #expect(strict.status == 1 && strict.stdout.contains("1 error, 0 warnings"), "\(strict)")
+            try tmp.write("ContosoMail/.mamsim-lint.yml", "disabled_rule: [query-scheme-twin]\n")
+            let typo = try await CLI.run(["lint", "ContosoMail"], in: tmp.url, timeout: 60)
+            #expect(typo.status == 2 && typo.stderr.contains("ContosoMail/.mamsim-lint.yml:1: unknown key disabled_rule; did you mean disabled_rules?"), "\(typo)")
+            try tmp.write("ContosoMail/.mamsim-lint.yml", "disabled_rules: [query-scheme-twins]\n")
+            let unknown = try await CLI.run(["lint", "ContosoMail"], in: tmp.url, timeout: 60)
+            #expect(unknown.status == 2 && unknown.stderr.contains("names query-scheme-twins, which is not a rule; did you mean query-scheme-twin?"), "\(unknown)")
+            try FileManager.default.removeItem(atPath: tmp.path("ContosoMail/.mamsim-lint.yml"))
+
+            // --fix writes the missing twin where the scheme is; what needs a person stays.
+            let fixed = try await CLI.run(["lint", "ContosoMail", "--fix"], in: tmp.url, timeout: 60)
+            #expect(fixed.stdout.contains("ContosoMail/Mail/Info.plist: fixed [query-scheme-twin]: added ms-outlook-intunemam to LSApplicationQueriesSchemes"), "\(fixed)")
+            #expect(fixed.status == 0 && fixed.stdout.contains("0 errors, 1 warning"), "\(fixed)")
+            let text = try String(contentsOfFile: tmp.path("ContosoMail/Mail/Info.plist"), encoding: .utf8)
+            #expect(text.contains("\t\t<string>ms-outlook</string>\n\t\t<string>ms-outlook-intunemam</string>\n"), "\(text)")
+        }
+
+        @Test func lintBadInputExitsTwo() async throws {
+            let target = try await CLI.run(["lint", Self.project.path, "--target", "Nope"], timeout: 60)
+            #expect(target.status == 2 && target.stderr.contains("has a target named Nope; its targets are Mail, MailShare"), "\(target)")
+            let reporter = try await CLI.run(["lint", Self.project.path, "--reporter", "checkstyle"], timeout: 60)
+            #expect(reporter.status != 0 && reporter.stderr.contains("use one of human, json, sarif, junit, github-actions, xcode"), "\(reporter)")
+            #expect(reporter.stderr.contains("Usage: mamsim lint"), "subcommand errors print the subcommand's usage: \(reporter)")
+        }
+    }
+}
