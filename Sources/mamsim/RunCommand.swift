@@ -51,6 +51,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Show every host event (spawns, exits, shares) as it happens.")
     var verbose = false
 
+    @Flag(help: "Keep the temporary device directory (state, containers, audit log) when no --device-dir is given.")
+    var keepDevice = false
+
     func run() async throws {
         let scenario: Scenario
         do {
@@ -74,16 +77,24 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.error("the fleet could not start: \(e)")
             throw ExitCode(2)
         }
-        out.summary(report)
+        var auditShown: String?
         if let audit, let log = report.auditLog {
             do {
                 if FileManager.default.fileExists(atPath: audit) { try FileManager.default.removeItem(atPath: audit) }
                 try FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: audit))
+                auditShown = audit
             } catch {
                 Terminal.error("cannot copy the audit log to \(audit): \(error.localizedDescription); check that its folder exists and is writable (the log stays at \(log.path))")
                 throw ExitCode(2)
             }
         }
+        // A temporary device goes with the run unless kept; a --device-dir is the user's.
+        if deviceDir == nil, !keepDevice {
+            try? FileManager.default.removeItem(at: report.deviceDirectory)
+        } else if let log = report.auditLog {
+            auditShown = log.path
+        }
+        out.summary(report, auditLog: auditShown)
         if !report.passed { throw ExitCode(1) }
     }
 }

@@ -75,7 +75,8 @@ struct Terminal: Sendable {
         }
     }
 
-    func summary(_ report: ScenarioReport) {
+    /// - Parameter auditLog: where the audit log is after the run (`nil`: not kept).
+    func summary(_ report: ScenarioReport, auditLog: String?) {
         let failed = report.failures.count
         let checked = report.steps.filter { $0.expected != nil }.count
         let time = String(format: "%.2f s", report.seconds)
@@ -88,6 +89,10 @@ struct Terminal: Sendable {
         } else {
             line(red("✘ \(report.name): \(failed) of \(checked) expectations failed") + dim(" (\(time))"))
         }
-        if let audit = report.auditLog { line(dim("  audit log: \(audit.path)")) }
+        if let auditLog {
+            line(dim("  audit log: \(auditLog)"))
+        } else if report.auditLog != nil {
+            line(dim("  temporary device removed; keep it with --keep-device or the audit log with --audit FILE"))
+        }
     }
 }

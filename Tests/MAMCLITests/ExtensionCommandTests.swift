@@ -78,7 +78,7 @@ extension CLITests {
             #expect(first.status == 0, "\(first)")
             let second = try await CLI.run(["configure", once, "-o", twice], timeout: 60)
             #expect(second.status == 0, "\(second)")
-            #expect(second.stdout == "\(twice): unchanged\n", "\(second)")
+            #expect(second.stdout == "\(twice): the activation rule already accepts every Intune type; unchanged\n", "\(second)")
 
             let onceData = try Data(contentsOf: URL(fileURLWithPath: once))
             let twiceData = try Data(contentsOf: URL(fileURLWithPath: twice))
@@ -101,12 +101,17 @@ extension CLITests {
             let before = try Data(contentsOf: plist)
             let r = try await CLI.run(["configure", plist.path], timeout: 60)
             #expect(r.status == 0, "\(r)")
-            #expect(r.stdout.hasPrefix("\(plist.path): convertedDictionary("), "\(r)")
+            #expect(r.stdout.hasPrefix("\(plist.path): dictionary activation rule converted to a predicate string naming com.microsoft.intune.mam.public.image"), "\(r)")
             let after = try Data(contentsOf: plist)
             #expect(after != before)
             let text = String(decoding: after, as: UTF8.self)
             #expect(text.contains("com.microsoft.intune.mam.public.image"))
             #expect(!text.contains("NSExtensionActivationSupportsImageWithMaxCount"))
+            // Only the rule changed: every line before and after it is the developer's, in order.
+            let old = String(decoding: before, as: UTF8.self)
+            let head = try #require(old.range(of: "<key>NSExtensionActivationRule</key>")).upperBound
+            #expect(text.hasPrefix(String(old[..<head])))
+            #expect(text.hasSuffix(String(old[try #require(old.range(of: "</dict>\n\t\t<key>NSExtensionPointIdentifier</key>")).lowerBound...])))
         }
 
         @Test func activationRuleAcceptsAMatchingItemWithExitZero() async throws {
@@ -149,7 +154,7 @@ extension CLITests {
             let r = try await CLI.run(["configure", copy.path, "-o", out], timeout: 60)
             #expect(r.status == 0, "\(r)")
             let same = try Data(contentsOf: URL(fileURLWithPath: out)) == Data(contentsOf: copy)
-            #expect(r.stdout == "\(out): unchanged\n", "\(r)")
+            #expect(r.stdout == "\(out): the activation rule already accepts every Intune type; unchanged\n", "\(r)")
             #expect(same)
         }
     }

@@ -33,6 +33,8 @@ extension CLITests {
             let counts = try Self.demoCounts()
             let r = try await CLI.run(["run", Self.demo.path], timeout: 120)
             defer { CLI.auditLogPath(in: r.stdout).map(CLI.removeDeviceDirectory) }
+            // The temporary device goes with the run.
+            #expect(CLI.auditLogPath(in: r.stdout) == nil && r.stdout.contains("temporary device removed; keep it with --keep-device"), "\(r)")
             #expect(!r.timedOut, "\(r)")
             #expect(r.status == 0, "\(r)")
             #expect(Self.stepNumbers(r.stdout) == Array(1...counts.steps), "\(r)")
@@ -48,7 +50,7 @@ extension CLITests {
 
         @Test func runWritesAJSONLinesAuditLogWithEveryFieldOfEachDecision() async throws {
             let counts = try Self.demoCounts()
-            let r = try await CLI.run(["run", Self.demo.path], timeout: 120)
+            let r = try await CLI.run(["run", Self.demo.path, "--keep-device"], timeout: 120)
             let auditPath = try #require(CLI.auditLogPath(in: r.stdout), "\(r)")
             defer { CLI.removeDeviceDirectory(ofAuditLog: auditPath) }
             #expect(r.status == 0, "\(r)")
