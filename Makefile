@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: deps build demo test bench fuzz proto-check clean
+.PHONY: deps build demo test bench fuzz install proto-check clean
 
 deps:
 	@scripts/install-deps
@@ -36,9 +36,14 @@ bench: deps
 fuzz: deps
 	scripts/fuzz $${FUZZ_SECONDS:-180}
 
+# A self-contained release mamsim (static Swift stdlib and Foundation) in $(PREFIX)/bin.
+PREFIX ?= /usr/local
+install:
+	scripts/install $(PREFIX)
+
 proto-check:
 	@scripts/generate-proto --check
 	@if command -v protoc >/dev/null; then scripts/generate-python-proto --check; else echo "protoc not found: skipping the Python plugin's generated-code check"; fi
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-static

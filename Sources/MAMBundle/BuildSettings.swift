@@ -1,3 +1,4 @@
+import Foundation
 import MAMActivation
 /// Xcode build settings used to expand `$(VAR)` / `${VAR}` references in an Info.plist or
 /// entitlements file, as Xcode does when it processes them (`$(PRODUCT_BUNDLE_IDENTIFIER)`,
@@ -146,5 +147,14 @@ extension BuildSettings {
         }
         if inWord { words.append(current) }
         return words
+    }
+}
+
+extension String {
+    /// The path as a POSIX shell reads it back: bare when it is plain, else in single quotes
+    /// (`'My App/Info.plist'`), so a suggested command can be pasted as is.
+    package var shellQuoted: String {
+        let plain = !isEmpty && allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:@%,=".contains($0)) }
+        return plain ? self : "'" + replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

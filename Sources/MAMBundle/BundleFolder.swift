@@ -218,7 +218,7 @@ package struct BundleFolder {
         }
         guard FileManager.default.isExecutableFile(atPath: program.path) else {
             problems.append(LintFinding(.error, rule: "plugin-executable", file: prefix + chosen.path, keyPath: "",
-                problem: "is the plugin's executable (\(declaredBy)) but is not executable", fix: "run chmod +x \(prefix + chosen.path)"))
+                problem: "is the plugin's executable (\(declaredBy)) but is not executable", fix: "run chmod +x \((prefix + chosen.path).shellQuoted)"))
             return
         }
         executable = .program(program)

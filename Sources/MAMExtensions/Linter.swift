@@ -133,7 +133,7 @@ struct LintContext {
             let infoPath = folderName.isEmpty ? plugin.infoFile : folderName + "/" + plugin.infoFile
             report(.warning, "extension-intune-types", plugin, BundleFolder.rulePath,
                    "accepts none of the com.microsoft.intune.mam. types, so Intune hides this extension whenever managed data is shared",
-                   fix: "run `mamsim configure \(infoPath)` to add the Intune twin of every type it accepts")
+                   fix: "run `mamsim configure \(infoPath.shellQuoted)` to add the Intune twin of every type it accepts")
         }
     }
 

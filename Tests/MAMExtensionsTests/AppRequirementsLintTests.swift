@@ -46,3 +46,49 @@ struct AppRequirementsLintTests {
         #expect(report.findings.first?.rule == rule, "\(row): \(report.lines)")
     }
 }
+
+/// The rule catalogue is the documentation's: docs/LINT.md lists every rule of `LintRules.all`
+/// in the same order, and every rule id the checks report is in the catalogue.
+@Suite("Lint rule catalogue")
+struct LintRuleCatalogueTests {
+    @Test func docsListEveryRuleInOrder() throws {
+        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/LINT.md"), encoding: .utf8)
+        let documented = text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| <a id=\""), let end = line.dropFirst(9).firstIndex(of: "\"") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 9)..<end])
+        }
+        #expect(documented == LintRules.all.map(\.id))
+        #expect(Set(LintRules.all.map(\.id)).count == LintRules.all.count, "rule ids are unique")
+    }
+
+    @Test func everyReportedRuleIsInTheCatalogue() throws {
+        let known = Set(LintRules.all.map(\.id))
+        var used: Set<String> = []
+        for folder in ["Sources/MAMExtensions", "Sources/MAMBundle"] {
+            let dir = Fixtures.packageRoot.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name.hasSuffix(".swift") {
+                let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+                // `rule: "id"` and `report(.error, "id", …)`.
+                for pattern in [#"rule: "([a-z0-9-]+)""#, #"report\(\.(?:error|warning), "([a-z0-9-]+)""#] {
+                    let regex = try NSRegularExpression(pattern: pattern)
+                    for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                        used.insert(String(text[Range(match.range(at: 1), in: text)!]))
+                    }
+                }
+            }
+        }
+        #expect(used.count > 30)
+        #expect(used.subtracting(known).isEmpty, "not in the catalogue: \(used.subtracting(known).sorted())")
+    }
+}
+
+@Suite("Suggested commands")
+struct SuggestedCommandTests {
+    /// A suggested command can be pasted into a shell: a path with a space is quoted.
+    @Test func pathsInSuggestionsAreShellQuoted() throws {
+        let folder = Fixtures.lint.appendingPathComponent("rule-without-intune-types")
+        let report = Linter.lint(folder: folder, displayName: "My Shares/it's here")
+        #expect(report.findings.first?.fix.contains("run `mamsim configure 'My Shares/it'\\''s here/Info.plist'`") == true, "\(report.lines)")
+        #expect("plugins/open-in/Info.plist".shellQuoted == "plugins/open-in/Info.plist")
+    }
+}
