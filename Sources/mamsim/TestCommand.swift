@@ -31,10 +31,62 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Keep each scenario's temporary device directory (state, containers, audit log).")
     var keepDevices = false
 
+    @Option(help: ArgumentHelp("Run only shard K of N (1-based): a stable partition by scenario path; every scenario is in exactly one shard.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Run shard JOB_COMPLETION_INDEX + 1 of N (a Kubernetes Indexed Job sets JOB_COMPLETION_INDEX).", valueName: "N"))
+    var shards: Int?
+
+    /// The 0-based shard and the count, from --shard or --shards with JOB_COMPLETION_INDEX.
+    func shardChoice(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (index: Int, count: Int)? {
+        if shard != nil, shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
+        if let shard {
+            let parts = shard.split(separator: "/")
+            guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+                throw ValidationError("--shard \(shard): expected K/N with 1 ≤ K ≤ N, e.g. --shard 2/4")
+            }
+            return (k - 1, n)
+        }
+        guard let shards else { return nil }
+        guard shards >= 1 else { throw ValidationError("--shards \(shards): expected a count of 1 or more") }
+        guard let text = environment["JOB_COMPLETION_INDEX"], let index = Int(text), (0..<shards).contains(index) else {
+            throw ValidationError("--shards \(shards) reads the shard from JOB_COMPLETION_INDEX (0 to \(shards - 1)), which is \(environment["JOB_COMPLETION_INDEX"].map { "\"\($0)\"" } ?? "not set"); use --shard K/N outside an Indexed Job")
+        }
+        return (index, shards)
+    }
+
+    /// Which shard a scenario belongs to: FNV-1a of its path as the suite names it, so every
+    /// machine running the same checkout agrees without talking to the others.
+    static func shardIndex(of key: String, count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return Int(hash % UInt64(count))
+    }
+
     @OptionGroup var options: ScenarioOptions
 
     func run() async throws {
-        let files = try collect()
+        let shardChoice = try shardChoice()
+        var candidates = try collect()
+        if let (index, count) = shardChoice {
+            let all = candidates.count
+            candidates = candidates.filter { Self.shardIndex(of: $0.key, count: count) == index }
+            Terminal.emit("shard \(index + 1)/\(count): \(candidates.count) of \(all) scenarios\n", to: 2)
+            // With more shards than scenarios some shards hold none: that shard passes.
+            if candidates.isEmpty, all > 0 {
+                let empty = SuiteDocument(scenarios: [])
+                switch format {
+                case .human: break
+                case .json: try write(empty.json())
+                case .junit: try write(empty.junit())
+                }
+                return
+            }
+        }
+        let files = candidates.map(\.url)
         guard !files.isEmpty else {
             if let filter {
                 Terminal.error("no scenario under \(paths.joined(separator: ", ")) has \"\(filter)\" in its name or path")
@@ -66,23 +118,28 @@ struct TestCommand: AsyncParsableCommand {
         outcomes.sort { $0.file.path < $1.file.path }
         let text: String = switch format {
         case .human: live ? terminal.suiteSummary(outcomes) : outcomes.map { Terminal.plain($0) }.joined(separator: "\n") + "\n" + terminal.suiteSummary(outcomes)
-        case .json: SuiteReport.json(outcomes)
-        case .junit: SuiteReport.junit(outcomes)
+        case .json: SuiteDocument(entries: outcomes).json()
+        case .junit: SuiteDocument(entries: outcomes).junit()
         }
-        if let output {
-            do {
-                let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                Terminal.error("cannot write the report to \(output): \(error.localizedDescription); check that its folder exists and is writable")
-                throw ExitCode(2)
-            }
-            if format != .human { terminal.line(terminal.suiteSummary(outcomes)) }
-        } else {
-            terminal.line(text)
-        }
+        try write(text)
+        if output != nil, format != .human { terminal.line(terminal.suiteSummary(outcomes)) }
         if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
+    }
+
+    /// The report to --output (its folder created) or standard output.
+    func write(_ text: String) throws {
+        guard let output else {
+            Terminal().line(text)
+            return
+        }
+        do {
+            let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try text.write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            Terminal.error("cannot write the report to \(output): \(error.localizedDescription); check that its folder exists and is writable")
+            throw ExitCode(2)
+        }
     }
 
     private func runOne(_ file: URL, runtime: String, settings: [String: String]) async -> SuiteEntry {
@@ -100,8 +157,15 @@ struct TestCommand: AsyncParsableCommand {
         }
     }
 
-    private func collect() throws -> [URL] {
-        var out: [URL] = []
+    /// A scenario file and its shard key: the path as the suite names it (the argument as
+    /// written, then the path below it), the same on every machine with the same checkout.
+    struct Candidate {
+        var url: URL
+        var key: String
+    }
+
+    private func collect() throws -> [Candidate] {
+        var out: [Candidate] = []
         let fm = FileManager.default
         for p in paths {
             var isDir: ObjCBool = false
@@ -122,18 +186,18 @@ struct TestCommand: AsyncParsableCommand {
                         if let why = Self.notAScenario(u) {
                             Terminal.emit("skipped \(u.path): \(why)\n", to: 2)
                         } else {
-                            out.append(u)
+                            out.append(Candidate(url: u, key: ProjectLinter.join(p.hasSuffix("/") ? String(p.dropLast()) : p, below.joined(separator: "/"))))
                         }
                     }
                 }
             } else {
-                out.append(URL(fileURLWithPath: p))
+                out.append(Candidate(url: URL(fileURLWithPath: p), key: p))
             }
         }
         if let filter {
-            out = out.filter { $0.path.localizedCaseInsensitiveContains(filter) || ((try? ScenarioLoader.load(file: $0))?.name.localizedCaseInsensitiveContains(filter) ?? false) }
+            out = out.filter { $0.url.path.localizedCaseInsensitiveContains(filter) || ((try? ScenarioLoader.load(file: $0.url))?.name.localizedCaseInsensitiveContains(filter) ?? false) }
         }
-        return out.sorted { $0.path < $1.path }
+        return out.sorted { $0.url.path < $1.url.path }
     }
 }
 
@@ -194,117 +258,5 @@ extension Terminal {
         let steps = all.compactMap(\.report).map(\.steps.count).reduce(0, +)
         // The plain "N passed, N failed" line CI systems read.
         return "scenarios: \(passed) passed, \(all.count - passed) failed (\(steps) steps)"
-    }
-}
-
-/// JSON and JUnit renderings of a suite. Both are checked in tests against the schemas in
-/// `schemas/` (`test-report.schema.json`, `junit.xsd`).
-enum SuiteReport {
-    static let schemaVersion = 1
-
-    /// `delivered` → `{kind: delivered}`; `{blocked: outbound-policy}` → `{kind: blocked,
-    /// value: outbound-policy}`: the scenario format's outcome syntax as data.
-    static func structured(_ text: String) -> [String: Any] {
-        guard text.hasPrefix("{"), text.hasSuffix("}"), let colon = text.firstIndex(of: ":") else { return ["kind": text] }
-        let kind = text[text.index(after: text.startIndex)..<colon].trimmingCharacters(in: .whitespaces)
-        let value = text[text.index(after: colon)..<text.index(before: text.endIndex)].trimmingCharacters(in: .whitespaces)
-        return ["kind": kind, "value": value]
-    }
-
-    static func status(_ e: SuiteEntry) -> String {
-        if e.loadError != nil || e.report?.fleetError != nil { return "error" }
-        return e.passed ? "passed" : "failed"
-    }
-
-    static func json(_ all: [SuiteEntry]) -> String {
-        let scenarios: [[String: Any]] = all.map { e in
-            var d: [String: Any] = ["file": e.file.path, "name": e.name, "passed": e.passed, "status": status(e)]
-            if let err = e.loadError { d["error"] = err }
-            d["seconds"] = e.report?.seconds ?? 0
-            if let r = e.report {
-                if let f = r.fleetError { d["fleetError"] = f }
-                if !r.appsNotStarted.isEmpty { d["appsNotStarted"] = r.appsNotStarted }
-                d["steps"] = r.steps.map { s -> [String: Any] in
-                    var step: [String: Any] = [
-                        "index": s.index + 1, "line": s.line, "verb": s.verb, "parties": s.parties,
-                        "outcome": s.observed.description, "observed": structured(s.observed.description),
-                        "explanation": s.explanation, "passed": s.passed, "seconds": s.seconds,
-                    ]
-                    if !s.name.isEmpty { step["name"] = s.name }
-                    if let reason = s.observed.reason { step["reason"] = reason.rawValue }
-                    if let e = s.expected {
-                        step["expected"] = e.description
-                        step["expectation"] = structured(e.description)
-                    }
-                    return step
-                }
-            } else {
-                d["steps"] = [[String: Any]]()
-            }
-            return d
-        }
-        let root: [String: Any] = [
-            "schemaVersion": schemaVersion, "tool": ["name": "mamsim", "version": mamsimVersion],
-            "passed": all.filter(\.passed).count, "failed": all.filter { !$0.passed }.count,
-            "errors": all.filter { status($0) == "error" }.count,
-            "steps": all.compactMap(\.report).map(\.steps.count).reduce(0, +),
-            "seconds": all.compactMap(\.report).map(\.seconds).reduce(0, +),
-            "scenarios": scenarios,
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Seconds as JUnit readers expect them: fixed-point, never `1e-05`.
-    static func time(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
-
-    static func junit(_ all: [SuiteEntry]) -> String {
-        let esc = LintFormat.escapeXML
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let tests = all.map { e in e.loadError != nil || e.report?.fleetError != nil ? 1 : max(1, e.report?.steps.count ?? 1) }.reduce(0, +)
-        let errors = all.filter { status($0) == "error" }.count
-        let failures = all.filter { status($0) == "failed" }.map { $0.report?.failures.count ?? 0 }.reduce(0, +)
-        let total = all.compactMap(\.report).map(\.seconds).reduce(0, +)
-        out += "<testsuites name=\"mamsim\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(total))\">\n"
-        // Suite names are unique: a name two scenarios share is told apart by the file.
-        let counts = Dictionary(all.map { ($0.name, 1) }, uniquingKeysWith: +)
-        for e in all {
-            let r = e.report
-            let name = counts[e.name, default: 0] > 1 ? "\(e.name) (\(e.file.path))" : e.name
-            let file = esc(e.file.path)
-            if let err = e.loadError ?? r?.fleetError {
-                // The file could not be run at all: an error, not a failed expectation.
-                out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"\(time(r?.seconds ?? 0))\">\n"
-                let line = Self.line(in: err) ?? 1
-                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc(e.file.lastPathComponent))\" file=\"\(file)\" line=\"\(line)\" time=\"\(time(0))\">\n"
-                out += "      <error type=\"\(e.loadError != nil ? "bad-scenario" : "fleet")\" message=\"\(esc(err))\">\(esc(err))</error>\n    </testcase>\n  </testsuite>\n"
-                continue
-            }
-            let steps = r?.steps ?? []
-            let fails = steps.filter { !$0.passed }.count
-            out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"\(max(1, steps.count))\" failures=\"\(fails)\" errors=\"0\" skipped=\"0\" time=\"\(time(r?.seconds ?? 0))\">\n"
-            if let r, !r.appsNotStarted.isEmpty {
-                out += "    <system-err>\(esc("apps that could not start: " + r.appsNotStarted.joined(separator: "; ")))</system-err>\n"
-            }
-            for s in steps {
-                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc("\(s.index + 1). \(s.title)"))\" file=\"\(file)\" line=\"\(s.line)\" time=\"\(time(s.seconds))\""
-                if s.passed {
-                    out += "/>\n"
-                } else {
-                    let msg = "expected \(s.expected.map { "\($0)" } ?? "-"), got \(s.observed) (line \(s.line))"
-                    out += ">\n      <failure type=\"expectation\" message=\"\(esc(msg))\">\(esc(s.explanation))</failure>\n    </testcase>\n"
-                }
-            }
-            out += "  </testsuite>\n"
-        }
-        out += "</testsuites>\n"
-        return out
-    }
-
-    /// The line of `path:LINE:COLUMN:` in a load error, when it names one.
-    static func line(in error: String) -> Int? {
-        let parts = error.split(separator: ":", maxSplits: 3)
-        guard parts.count >= 3 else { return nil }
-        return Int(parts[1])
     }
 }

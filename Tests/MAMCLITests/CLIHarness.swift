@@ -48,7 +48,7 @@ enum CLI {
     /// `whileRunning` is called with the child's pid every poll (about every 20 ms).
     static func run(
         _ arguments: [String], in directory: URL? = nil, timeout: Double = 60, executable: String? = nil,
-        whileRunning: ((Int32) -> Void)? = nil
+        environment: [String: String] = [:], whileRunning: ((Int32) -> Void)? = nil
     ) async throws -> CLIResult {
         let capture = try TemporaryDirectory(prefix: "mamcli-io")
         defer { capture.remove() }
@@ -62,6 +62,9 @@ enum CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable ?? mamsim)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.currentDirectoryURL = directory ?? packageRoot
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = out

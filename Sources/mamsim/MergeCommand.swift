@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+
+/// `mamsim merge SHARD.json...`: the JSON reports of many shards (`mamsim test --shard K/N
+/// --format json`) as one report, JSON or JUnit, equal to what one run of the whole suite
+/// reports (timings aside). Exit 1 when a scenario failed, 2 for bad input.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge the JSON reports of test shards into one report (JSON or JUnit).",
+        discussion: "Each input is a `mamsim test --format json` report. A scenario found in two inputs is an error: shards partition a suite.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, junit }
+
+    @Argument(help: "JSON reports of the shards.")
+    var reports: [String]
+
+    @Option(help: "Output format: human, json or junit.")
+    var format: Format = .human
+
+    @Option(help: "Write the merged report to this file (its folder is created).")
+    var output: String?
+
+    func run() throws {
+        var parts: [(name: String, document: SuiteDocument)] = []
+        for path in reports {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                Terminal.error("\(path) cannot be read; name the JSON reports the shards wrote (mamsim test --format json --output FILE)")
+                throw ExitCode(2)
+            }
+            do {
+                parts.append((path, try JSONDecoder().decode(SuiteDocument.self, from: data)))
+            } catch {
+                let hint = data.first == UInt8(ascii: "<") ? " (it looks like XML: merge reads the shards' JSON reports, and writes JUnit with --format junit)" : ""
+                Terminal.error("\(path) is not a mamsim test JSON report: \(Self.describe(error))\(hint)")
+                throw ExitCode(2)
+            }
+        }
+        let merged: SuiteDocument
+        do {
+            merged = try SuiteDocument.merged(parts)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        }
+        let summary = "scenarios: \(merged.passed) passed, \(merged.failed) failed (\(merged.steps) steps) from \(parts.count) report\(parts.count == 1 ? "" : "s")"
+        let text: String
+        switch format {
+        case .human:
+            text = merged.scenarios.map { s in
+                s.passed ? "✔ \(s.name) (\(s.steps.count) steps)" : "✘ \(s.name): \(s.error ?? s.fleetError ?? "\(s.steps.filter { !$0.passed }.count) of \(s.steps.count) steps failed")"
+            }.joined(separator: "\n") + "\n" + summary
+        case .json: text = merged.json()
+        case .junit: text = merged.junit()
+        }
+        if let output {
+            do {
+                try FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                Terminal.error("cannot write \(output): \(error.localizedDescription)")
+                throw ExitCode(2)
+            }
+            Terminal().line(summary)
+        } else {
+            Terminal().line(text)
+        }
+        if merged.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// A decoding error as "missing key scenarios" rather than Foundation's dump.
+    static func describe(_ error: any Error) -> String {
+        guard let e = error as? DecodingError else { return error.localizedDescription }
+        func path(_ c: DecodingError.Context) -> String { c.codingPath.map(\.stringValue).joined(separator: ".") }
+        switch e {
+        case .keyNotFound(let key, let c): return "missing key \(path(c).isEmpty ? "" : path(c) + ".")\(key.stringValue)"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c): return "\(path(c)): \(c.debugDescription)"
+        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not JSON" : "\(path(c)): \(c.debugDescription)"
+        @unknown default: return "\(e)"
+        }
+    }
+}

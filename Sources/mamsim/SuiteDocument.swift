@@ -1,0 +1,194 @@
+import Foundation
+import MAMExtensions
+import MAMModel
+import MAMScenario
+
+/// A suite's results as data: what `mamsim test --format json` writes
+/// (`schemas/test-report.schema.json`), what `mamsim merge` reads back from shards, and what
+/// the JUnit rendering is made from, so a merged report and a single run's render the same.
+struct SuiteDocument: Codable, Equatable {
+    static let currentSchemaVersion = 1
+
+    struct Tool: Codable, Equatable {
+        var name = "mamsim"
+        var version = mamsimVersion
+    }
+
+    /// `delivered` → `{kind: delivered}`; `{blocked: outbound-policy}` → `{kind: blocked,
+    /// value: outbound-policy}`: the scenario format's outcome syntax as data.
+    struct Outcome: Codable, Equatable {
+        var kind: String
+        var value: String?
+
+        init(_ text: String) {
+            guard text.hasPrefix("{"), text.hasSuffix("}"), let colon = text.firstIndex(of: ":") else {
+                kind = text
+                return
+            }
+            kind = text[text.index(after: text.startIndex)..<colon].trimmingCharacters(in: .whitespaces)
+            value = text[text.index(after: colon)..<text.index(before: text.endIndex)].trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    struct Step: Codable, Equatable {
+        var index: Int
+        var line: Int
+        var name: String?
+        var verb: String
+        var parties: String
+        var outcome: String
+        var observed: Outcome
+        var expected: String?
+        var expectation: Outcome?
+        var reason: String?
+        var explanation: String
+        var passed: Bool
+        var seconds: Double
+
+        var title: String { (name ?? "").isEmpty ? "\(verb) \(parties)" : name! }
+    }
+
+    struct Scenario: Codable, Equatable {
+        var file: String
+        var name: String
+        var passed: Bool
+        /// `passed`, `failed`, or `error` (the file could not run: bad, or its fleet did not start).
+        var status: String
+        var error: String?
+        var fleetError: String?
+        var appsNotStarted: [String]?
+        var seconds: Double
+        var steps: [Step]
+    }
+
+    var schemaVersion = currentSchemaVersion
+    var tool = Tool()
+    var passed: Int
+    /// Scenarios that did not pass, errors included.
+    var failed: Int
+    var errors: Int
+    var steps: Int
+    var seconds: Double
+    var scenarios: [Scenario]
+
+    init(scenarios: [Scenario]) {
+        self.scenarios = scenarios.sorted { $0.file < $1.file }
+        passed = scenarios.filter(\.passed).count
+        failed = scenarios.count - passed
+        errors = scenarios.filter { $0.status == "error" }.count
+        steps = scenarios.map(\.steps.count).reduce(0, +)
+        seconds = scenarios.map(\.seconds).reduce(0, +)
+    }
+
+    init(entries: [SuiteEntry]) {
+        self.init(scenarios: entries.map(Self.scenario))
+    }
+
+    static func scenario(_ e: SuiteEntry) -> Scenario {
+        let r = e.report
+        let status = e.loadError != nil || r?.fleetError != nil ? "error" : (e.passed ? "passed" : "failed")
+        return Scenario(
+            file: e.file.path, name: e.name, passed: e.passed, status: status, error: e.loadError, fleetError: r?.fleetError,
+            appsNotStarted: (r?.appsNotStarted ?? []).isEmpty ? nil : r?.appsNotStarted, seconds: r?.seconds ?? 0,
+            steps: (r?.steps ?? []).map { s in
+                Step(index: s.index + 1, line: s.line, name: s.name.isEmpty ? nil : s.name, verb: s.verb, parties: s.parties,
+                     outcome: s.observed.description, observed: Outcome(s.observed.description),
+                     expected: s.expected?.description, expectation: s.expected.map { Outcome($0.description) },
+                     reason: s.observed.reason?.rawValue, explanation: s.explanation, passed: s.passed, seconds: s.seconds)
+            })
+    }
+
+    // MARK: Merging shards
+
+    /// One document from the shards' documents: every scenario once (a file reported by two
+    /// shards is an error to fix in the sharding, not something to count twice).
+    static func merged(_ parts: [(name: String, document: SuiteDocument)]) throws -> SuiteDocument {
+        var seen: [String: String] = [:]
+        var all: [Scenario] = []
+        for (name, part) in parts {
+            guard part.schemaVersion == currentSchemaVersion else {
+                throw MergeError("\(name): schemaVersion \(part.schemaVersion), but this mamsim reads \(currentSchemaVersion); merge results of the same mamsim release")
+            }
+            for scenario in part.scenarios {
+                if let other = seen[scenario.file] {
+                    throw MergeError("\(scenario.file) is in both \(other) and \(name); each scenario belongs to exactly one shard")
+                }
+                seen[scenario.file] = name
+                all.append(scenario)
+            }
+        }
+        return SuiteDocument(scenarios: all)
+    }
+
+    // MARK: Renderings
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Seconds as JUnit readers expect them: fixed-point, never `1e-05`.
+    static func time(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
+
+    /// JUnit XML (`schemas/junit.xsd`): a `<testsuite>` per scenario, a `<testcase>` per step
+    /// with its file and line; a scenario that could not run is one `<error>`.
+    func junit() -> String {
+        let esc = LintFormat.escapeXML
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let tests = scenarios.map { $0.status == "error" ? 1 : max(1, $0.steps.count) }.reduce(0, +)
+        func failed(_ s: Scenario) -> Int { s.status == "error" ? 0 : (s.steps.isEmpty ? (s.passed ? 0 : 1) : s.steps.filter { !$0.passed }.count) }
+        let failures = scenarios.map(failed).reduce(0, +)
+        out += "<testsuites name=\"mamsim\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(Self.time(seconds))\">\n"
+        // Suite names are unique: a name two scenarios share is told apart by the file.
+        let counts = Dictionary(scenarios.map { ($0.name, 1) }, uniquingKeysWith: +)
+        for s in scenarios {
+            let name = counts[s.name, default: 0] > 1 ? "\(s.name) (\(s.file))" : s.name
+            let file = esc(s.file)
+            if s.status == "error" {
+                let err = s.error ?? s.fleetError ?? "could not run"
+                out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"\(Self.time(s.seconds))\">\n"
+                let line = Self.line(in: err) ?? 1
+                let caseName = URL(fileURLWithPath: s.file).lastPathComponent
+                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc(caseName))\" file=\"\(file)\" line=\"\(line)\" time=\"\(Self.time(0))\">\n"
+                out += "      <error type=\"\(s.error != nil ? "bad-scenario" : "fleet")\" message=\"\(esc(err))\">\(esc(err))</error>\n    </testcase>\n  </testsuite>\n"
+                continue
+            }
+            let fails = failed(s)
+            out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"\(max(1, s.steps.count))\" failures=\"\(fails)\" errors=\"0\" skipped=\"0\" time=\"\(Self.time(s.seconds))\">\n"
+            if let apps = s.appsNotStarted, !apps.isEmpty {
+                out += "    <system-err>\(esc("apps that could not start: " + apps.joined(separator: "; ")))</system-err>\n"
+            }
+            if s.steps.isEmpty, fails > 0 {
+                // Apps that could not start, no step ran: the suite still has its one case.
+                out += "    <testcase classname=\"\(esc(name))\" name=\"fleet\" file=\"\(file)\" time=\"\(Self.time(0))\">\n      <failure type=\"fleet\" message=\"no step ran\">no step ran</failure>\n    </testcase>\n"
+            }
+            for step in s.steps {
+                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc("\(step.index). \(step.title)"))\" file=\"\(file)\" line=\"\(step.line)\" time=\"\(Self.time(step.seconds))\""
+                if step.passed {
+                    out += "/>\n"
+                } else {
+                    let msg = "expected \(step.expected ?? "-"), got \(step.outcome) (line \(step.line))"
+                    out += ">\n      <failure type=\"expectation\" message=\"\(esc(msg))\">\(esc(step.explanation))</failure>\n    </testcase>\n"
+                }
+            }
+            out += "  </testsuite>\n"
+        }
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// The line of `path:LINE:COLUMN:` in a load error, when it names one.
+    static func line(in error: String) -> Int? {
+        let parts = error.split(separator: ":", maxSplits: 3)
+        guard parts.count >= 3 else { return nil }
+        return Int(parts[1])
+    }
+}
+
+/// Results that cannot be merged: which file, why.
+struct MergeError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+extension CLITests {
+    /// `mamsim test --shards N` started as a Kubernetes Indexed Job starts it (one process per
+    /// `JOB_COMPLETION_INDEX`, all at once), then `mamsim merge` of their JSON reports.
+    @Suite struct ShardTests {
+        static let suite = "scenarios/conformance"
+
+        /// A report with what differs between any two runs of the same scenarios taken out:
+        /// times, process ids, and what fresh keys make (token signatures, generated
+        /// certificates' digests).
+        static func comparable(_ path: String) throws -> [String: Any] {
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+            text = text.replacingOccurrences(of: #"pid \d+"#, with: "pid N", options: .regularExpression)
+            text = text.replacingOccurrences(of: #"(eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+"#, with: "$1.SIGNATURE", options: .regularExpression)
+            text = text.replacingOccurrences(of: #"[0-9a-f]{64}"#, with: "SHA256", options: .regularExpression)
+            text = text.replacingOccurrences(of: #"signature [A-Za-z0-9+/=]+ verifies"#, with: "signature S verifies", options: .regularExpression)
+            text = text.replacingOccurrences(of: #""seconds" : [0-9.e+-]+"#, with: #""seconds" : 0"#, options: .regularExpression)
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        }
+
+        @Test func shardsPartitionTheSuiteAndTheirMergeEqualsOneRun() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let n = 3
+            let shards = try await withThrowingTaskGroup(of: (Int, CLIResult).self) { group in
+                for index in 0..<n {
+                    group.addTask {
+                        (index, try await CLI.run(["test", Self.suite, "--shards", "\(n)", "--format", "json", "--output", tmp.path("shard-\(index).json")],
+                                                  timeout: 300, environment: ["JOB_COMPLETION_INDEX": "\(index)"]))
+                    }
+                }
+                var all: [Int: CLIResult] = [:]
+                for try await (index, r) in group { all[index] = r }
+                return all
+            }
+            for (index, r) in shards {
+                #expect(r.status == 0, "shard \(index): \(r)")
+                #expect(r.stderr.contains("shard \(index + 1)/\(n): "), "\(r)")
+            }
+            let whole = try await CLI.run(["test", Self.suite, "--format", "json", "--output", tmp.path("whole.json")], timeout: 300)
+            #expect(whole.status == 0, "\(whole)")
+
+            // Disjoint and complete: every scenario of the suite in exactly one shard.
+            var seen: [String: Int] = [:]
+            for index in 0..<n {
+                let scenarios = try #require(try Self.comparable(tmp.path("shard-\(index).json"))["scenarios"] as? [[String: Any]])
+                #expect(!scenarios.isEmpty, "shard \(index) holds no scenario of 38")
+                for s in scenarios { seen[s["file"] as? String ?? "", default: 0] += 1 }
+            }
+            let all = try #require(try Self.comparable(tmp.path("whole.json"))["scenarios"] as? [[String: Any]]).compactMap { $0["file"] as? String }
+            #expect(Set(seen.keys) == Set(all))
+            #expect(seen.values.allSatisfy { $0 == 1 })
+
+            let merge = try await CLI.run(["merge"] + (0..<n).map { tmp.path("shard-\($0).json") } + ["--format", "json", "--output", tmp.path("merged.json")], timeout: 60)
+            #expect(merge.status == 0 && merge.stdout.contains("from 3 reports"), "\(merge)")
+            let merged = try Self.comparable(tmp.path("merged.json"))
+            let single = try Self.comparable(tmp.path("whole.json"))
+            #expect(NSDictionary(dictionary: merged).isEqual(to: single), "the merged report differs from one run's")
+
+            // The merged JUnit is the one run's JUnit (times aside), and follows the schema.
+            _ = try await CLI.run(["merge"] + (0..<n).map { tmp.path("shard-\($0).json") } + ["--format", "junit", "--output", tmp.path("merged.xml")], timeout: 60)
+            let problems = try ReportValidator.junitProblems(tmp.path("merged.xml"))
+            #expect(problems == nil, "\(problems ?? "")")
+
+            // A scenario reported by two shards is a sharding mistake, not twice the tests.
+            let twice = try await CLI.run(["merge", tmp.path("shard-0.json"), tmp.path("shard-0.json")], timeout: 60)
+            #expect(twice.status == 2 && twice.stderr.contains("each scenario belongs to exactly one shard"), "\(twice)")
+        }
+
+        @Test func shardArgumentsAreChecked() async throws {
+            let zero = try await CLI.run(["test", Self.suite, "--shard", "0/3"], timeout: 60)
+            #expect(zero.status != 0 && zero.stderr.contains("--shard 0/3: expected K/N with 1 ≤ K ≤ N"), "\(zero)")
+            let noIndex = try await CLI.run(["test", Self.suite, "--shards", "3"], timeout: 60, environment: ["JOB_COMPLETION_INDEX": ""])
+            #expect(noIndex.status != 0 && noIndex.stderr.contains("reads the shard from JOB_COMPLETION_INDEX (0 to 2)"), "\(noIndex)")
+            // More shards than scenarios: an empty shard passes.
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try tmp.write("one/a.yaml", ScenarioTexts.passingShare)
+            var empty: CLIResult?
+            for k in 1...4 {
+                let r = try await CLI.run(["test", tmp.path("one"), "--shard", "\(k)/4", "--format", "json"], timeout: 120)
+                #expect(r.status == 0, "\(r)")
+                if r.stderr.contains("0 of 1 scenarios") { empty = r }
+            }
+            #expect(empty != nil)
+        }
+    }
+}
