@@ -88,3 +88,53 @@ extension CLITests {
         }
     }
 }
+
+extension CLITests.ShardTests {
+    /// deploy/kubernetes: the Indexed Job's and the merge Job's own command lines, run here as
+    /// the pods run them (`/bin/sh -c`, `JOB_COMPLETION_INDEX` 0…N-1, all at once), on a
+    /// small suite, with the shared volume a temporary folder.
+    @Test func theKubernetesManifestsRunAsWritten() async throws {
+        let shardsYAML = try String(contentsOf: CLI.repo("deploy/kubernetes/mamsim-shards.yaml"), encoding: .utf8)
+        let mergeYAML = try String(contentsOf: CLI.repo("deploy/kubernetes/mamsim-merge.yaml"), encoding: .utf8)
+        func value(_ key: String, in text: String) -> String? {
+            text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(key + ":") }
+                .map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) }
+        }
+        func shellArgument(in text: String) throws -> String {
+            let args = try #require(value("args", in: text))
+            return try #require(try JSONSerialization.jsonObject(with: Data(args.utf8)) as? [String]).first ?? ""
+        }
+        #expect(value("completionMode", in: shardsYAML) == "Indexed")
+        let n = try #require(value("completions", in: shardsYAML).flatMap { Int($0) })
+        #expect(value("parallelism", in: shardsYAML) == "\(n)")
+        let command = try shellArgument(in: shardsYAML)
+        #expect(command.contains("--shards \(n) "), "the shard count must match completions: \(command)")
+
+        let tmp = try TemporaryDirectory()
+        defer { tmp.remove() }
+        let url = tmp.url
+        try tmp.write("scenarios/a.yaml", ScenarioTexts.passingShare)
+        try tmp.write("scenarios/b.yaml", ScenarioTexts.passingShare.replacingOccurrences(of: "Passing share", with: "Passing share again"))
+        try tmp.write("scenarios/c.yaml", ScenarioTexts.passingShare.replacingOccurrences(of: "Passing share", with: "Passing share thrice"))
+        try FileManager.default.createDirectory(atPath: tmp.path("results"), withIntermediateDirectories: true)
+        let results = tmp.path("results") + "/"
+        let shardCommand = command.replacingOccurrences(of: "/results/", with: results)
+        let mergeCommand = try shellArgument(in: mergeYAML).replacingOccurrences(of: "/results/", with: results)
+        let path = URL(fileURLWithPath: CLI.mamsim).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        try await withThrowingTaskGroup(of: CLIResult.self) { group in
+            for index in 0..<n {
+                group.addTask {
+                    try await CLI.run(["-c", shardCommand], in: url, timeout: 300, executable: "/bin/sh",
+                                      environment: ["JOB_COMPLETION_INDEX": "\(index)", "PATH": path])
+                }
+            }
+            for try await r in group { #expect(r.status == 0, "\(r)") }
+        }
+        for index in 0..<n { #expect(FileManager.default.fileExists(atPath: tmp.path("results/shard-\(index).json"))) }
+
+        let merge = try await CLI.run(["-c", mergeCommand], in: tmp.url, timeout: 60, executable: "/bin/sh", environment: ["PATH": path])
+        #expect(merge.status == 0 && merge.stdout.contains("scenarios: 3 passed, 0 failed"), "\(merge)")
+        let problems = try ReportValidator.junitProblems(tmp.path("results/junit.xml"))
+        #expect(problems == nil, "\(problems ?? "")")
+    }
+}
