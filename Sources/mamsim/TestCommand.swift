@@ -109,11 +109,22 @@ struct TestCommand: AsyncParsableCommand {
                 group.addTask { await runOne(file, runtime: runtime, settings: settings) }
             }
             for _ in 0..<max(1, jobs) { add() }
+            // On a terminal a bar under the lines tells how far the suite is; piped or in
+            // CI logs only the plain lines appear.
+            let bar = terminal.isTTY && (format == .human || output != nil)
+            let clock = ContinuousClock.now
             for await entry in group {
+                if bar { terminal.overwrite("") }
                 if live { terminal.suiteLine(entry) }
                 outcomes.append(entry)
+                if bar {
+                    let elapsed = ContinuousClock.now - clock
+                    terminal.overwrite(Terminal.progressBar(done: outcomes.count, total: files.count, failed: outcomes.filter { !$0.passed }.count,
+                                                            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+                }
                 add()
             }
+            if bar { terminal.overwrite("") }
         }
         outcomes.sort { $0.file.path < $1.file.path }
         let text: String = switch format {
@@ -251,6 +262,13 @@ extension Terminal {
         return r.passed
             ? terminal.green("✔ ") + "\(r.name) " + terminal.dim("(\(r.steps.count) steps, \(time))")
             : terminal.red("✘ \(r.name): \(r.failures.count) of \(r.steps.count) steps failed") + terminal.dim(" (\(time))")
+    }
+
+    /// `[██████░░░░░░░░░░░░░░] 12/44 scenarios · 1 failed · 3.2 s`
+    static func progressBar(done: Int, total: Int, failed: Int, seconds: Double, width: Int = 20) -> String {
+        let filled = total == 0 ? width : min(width, done * width / total)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        return "[\(bar)] \(done)/\(total) scenarios · \(failed) failed · " + String(format: "%.1f s", seconds)
     }
 
     func suiteSummary(_ all: [SuiteEntry]) -> String {

@@ -209,6 +209,20 @@ extension CLITests {
             #expect(xml.contains("the scenario has no steps, so it tests nothing"), "--output creates its folder: \(xml)")
         }
 
+        /// On a terminal (a pseudo-terminal from util-linux's `script`) a progress bar counts
+        /// scenarios done and failed; piped, only the plain lines appear.
+        @Test func testShowsAProgressBarOnATerminalOnly() async throws {
+            let tmp = try Self.suite()
+            defer { tmp.remove() }
+            let script = "/usr/bin/script"
+            try #require(FileManager.default.isExecutableFile(atPath: script), "util-linux's script is missing (Debian: bsdutils)")
+            let tty = try await CLI.run(["-qec", "\(CLI.mamsim) test \(tmp.path("suite")) --jobs 1", "/dev/null"], timeout: 120, executable: script)
+            #expect(tty.stdout.contains("] 1/2 scenarios · 0 failed · "), "\(tty)")
+            #expect(tty.stdout.contains("[████████████████████] 2/2 scenarios · 1 failed · "), "\(tty)")
+            let piped = try await CLI.run(["test", tmp.path("suite")], timeout: 120)
+            #expect(!piped.stdout.contains("scenarios · "), "\(piped)")
+        }
+
         @Test func versionNamesTheWireProtocol() async throws {
             let v = try await CLI.run(["--version"], timeout: 30)
             #expect(v.status == 0 && v.stdout.hasPrefix("mamsim ") && v.stdout.contains("wire protocol 2"), "\(v)")
