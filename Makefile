@@ -10,13 +10,14 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Brings up the demo fleet (scenarios/examples/demo.yaml) and shows every decision.
+# Brings up the demo fleet (scenarios/examples/demo.yaml), shows every decision and writes its
+# HTML report (.build/demo-report.html; the run names it).
 demo: deps
 	$(SWIFT) build -c release --product mamsim-confine
 	$(SWIFT) build -c release --product mamsim-app
 	$(SWIFT) build -c release --product NotesShareExtension
 	$(SWIFT) build -c release --product mamsim
-	$(RELEASE)/mamsim run scenarios/examples/demo.yaml
+	$(RELEASE)/mamsim run scenarios/examples/demo.yaml --html .build/demo-report.html
 
 # Unit, host and end-to-end tests, then every scenario (conformance suites and examples).
 test: deps proto-check

@@ -51,6 +51,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Show every host event (spawns, exits, shares) as it happens.")
     var verbose = false
 
+    @Option(help: "Also write a self-contained HTML report (transfer matrix, grids, step timeline) to this file.")
+    var html: String?
+
     @Flag(help: "Keep the temporary device directory (state, containers, audit log) when no --device-dir is given.")
     var keepDevice = false
 
@@ -78,6 +81,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         var auditShown: String?
+        var htmlWritten: String?
         if let audit, let log = report.auditLog {
             do {
                 if FileManager.default.fileExists(atPath: audit) { try FileManager.default.removeItem(atPath: audit) }
@@ -88,6 +92,15 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if let html {
+            let audit = report.auditLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+            let entry = SuiteEntry(file: report.file, report: report, loadError: nil)
+            let result = SuiteDocument.scenario(entry)
+            let page = ReportHTML.ScenarioPage(name: report.name, file: file, status: result.status,
+                                               events: ReportHTML.events(fromJSONLines: audit), result: result)
+            try ReportHTML.write(ReportHTML.page(title: report.name, summary: "\(result.status): \(report.steps.count) steps", scenarios: [page]), to: html)
+            htmlWritten = html
+        }
         // A temporary device goes with the run unless kept; a --device-dir is the user's.
         if deviceDir == nil, !keepDevice {
             try? FileManager.default.removeItem(at: report.deviceDirectory)
@@ -95,6 +108,7 @@ struct RunCommand: AsyncParsableCommand {
             auditShown = log.path
         }
         out.summary(report, auditLog: auditShown)
+        if let htmlWritten { out.line(out.dim("  HTML report: \(htmlWritten)")) }
         if !report.passed { throw ExitCode(1) }
     }
 }

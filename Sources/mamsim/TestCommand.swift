@@ -31,6 +31,9 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Keep each scenario's temporary device directory (state, containers, audit log).")
     var keepDevices = false
 
+    @Option(help: "Also write a self-contained HTML report (transfer matrices, grids, step timelines) to this file.")
+    var html: String?
+
     @Option(help: ArgumentHelp("Run only shard K of N (1-based): a stable partition by scenario path; every scenario is in exactly one shard.", valueName: "K/N"))
     var shard: String?
 
@@ -134,6 +137,16 @@ struct TestCommand: AsyncParsableCommand {
         }
         try write(text)
         if output != nil, format != .human { terminal.line(terminal.suiteSummary(outcomes)) }
+        if let html {
+            let document = SuiteDocument(entries: outcomes)
+            let pages = outcomes.map { e in
+                ReportHTML.ScenarioPage(name: e.name, file: e.file.path, status: SuiteDocument.scenario(e).status,
+                                        events: ReportHTML.events(fromJSONLines: e.audit),
+                                        result: document.scenarios.first { $0.file == e.file.path })
+            }
+            try ReportHTML.write(ReportHTML.page(title: "mamsim test report", summary: terminal.suiteSummary(outcomes), scenarios: pages), to: html)
+            Terminal.emit("HTML report: \(html)\n", to: 2)
+        }
         if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
     }
 
@@ -160,9 +173,10 @@ struct TestCommand: AsyncParsableCommand {
                 return SuiteEntry(file: file, report: nil, loadError: "\(file.path): the scenario has no steps, so it tests nothing; add steps: (or move the file out of the suite)")
             }
             let report = await ScenarioRunner.run(scenario, options: ScenarioRunner.Options(appRuntime: runtime))
+            let audit = html == nil ? "" : (report.auditLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
             // Each scenario ran on a fresh temporary device: keep it only when asked.
             if !keepDevices { try? FileManager.default.removeItem(at: report.deviceDirectory) }
-            return SuiteEntry(file: file, report: report, loadError: nil)
+            return SuiteEntry(file: file, report: report, loadError: nil, audit: audit)
         } catch {
             return SuiteEntry(file: file, report: nil, loadError: "\(error)")
         }
@@ -236,6 +250,8 @@ struct SuiteEntry: Sendable {
     let file: URL
     let report: ScenarioReport?
     let loadError: String?
+    /// The run's audit log (JSON lines), kept for `--html` before the device goes.
+    var audit: String = ""
 
     var passed: Bool { loadError == nil && (report?.passed ?? false) }
     var name: String { report?.name ?? file.deletingPathExtension().lastPathComponent }

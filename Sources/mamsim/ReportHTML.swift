@@ -1,0 +1,250 @@
+import ArgumentParser
+import Foundation
+import MAMExtensions
+import MAMModel
+import MAMPolicy
+
+/// One self-contained HTML page (no script, no network: it works opened from disk) answering
+/// "what can flow where, and why?": per scenario the fleet and its identities, a transfer
+/// matrix (from app × identity to app × identity), the clipboard, save-to and open-from grids,
+/// and the step timeline; a suite summary with links. Tables are real tables with header
+/// cells; every cell says its outcome in words, colour only repeats it.
+enum ReportHTML {
+    /// A grid to draw: row and column headers, and at most one cell per pair.
+    struct Grid {
+        var id: String
+        var caption: String
+        var corner: String
+        var rows: [String]
+        var columns: [String]
+        var cells: [Int: [Int: Cell]] = [:]
+
+        mutating func add(row: String, column: String, _ entry: Cell.Entry) {
+            let r = rows.firstIndex(of: row) ?? { rows.append(row); return rows.count - 1 }()
+            let c = columns.firstIndex(of: column) ?? { columns.append(column); return columns.count - 1 }()
+            cells[r, default: [:]][c, default: Cell()].entries.append(entry)
+        }
+    }
+
+    /// What happened (or would happen) between a row and a column.
+    struct Cell {
+        struct Entry {
+            /// `delivered`, `allowed`, `blocked`, `failed`…
+            var outcome: String
+            var reason: String
+            var explanation: String
+            /// The step behind it, when it comes from a run.
+            var step: String
+        }
+
+        var entries: [Entry] = []
+
+        /// The cell's verdict: blocked or failed wins over allowed, so a pair that was refused
+        /// once shows it.
+        var worst: Entry? {
+            entries.first { $0.outcome == "blocked" } ?? entries.first { $0.outcome == "failed" } ?? entries.first
+        }
+    }
+
+    /// One scenario's part of the page.
+    struct ScenarioPage {
+        var name: String
+        var file: String?
+        var status: String?
+        var events: [[String: String]]
+        var result: SuiteDocument.Scenario?
+    }
+
+    static func outcomeClass(_ outcome: String) -> String {
+        switch outcome {
+        case "delivered", "allowed", "success", "ok": "ok"
+        case "blocked": "blocked"
+        default: "failed"
+        }
+    }
+
+    static func label(_ e: Cell.Entry) -> String {
+        switch outcomeClass(e.outcome) {
+        case "ok": "✔ \(e.outcome)"
+        case "blocked": "✘ blocked" + (e.reason.isEmpty ? "" : ": \(e.reason)")
+        default: "⚠ \(e.outcome)" + (e.reason.isEmpty ? "" : ": \(e.reason)")
+        }
+    }
+
+    // MARK: From a run's audit log
+
+    static func party(_ app: String, _ identity: String) -> String { "\(app) (\(identity.isEmpty ? "unmanaged" : identity))" }
+
+    /// The grids a scenario's audit events fill: shares, clipboard (each paste against the
+    /// last copy), saves and opens.
+    static func grids(of events: [[String: String]]) -> [Grid] {
+        var transfers = Grid(id: "transfers", caption: "Transfers (share, Open in): from app × identity to app × identity", corner: "from \\ to", rows: [], columns: [])
+        var clipboard = Grid(id: "clipboard", caption: "Clipboard: copied in (row), pasted in (column)", corner: "copied in \\ pasted in", rows: [], columns: [])
+        var saves = Grid(id: "save", caption: "Save to: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: [])
+        var opens = Grid(id: "open", caption: "Open from: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: [])
+        var lastCopy: String?
+        for e in events {
+            let from = party(e["sourceApp"] ?? "", e["sourceIdentity"] ?? "")
+            let entry = Cell.Entry(outcome: e["decision"] ?? "", reason: e["reason"] ?? "", explanation: e["explanation"] ?? "", step: e["step"] ?? "")
+            switch e["verb"] {
+            case "share":
+                transfers.add(row: from, column: party(e["destinationApp"] ?? "", e["destinationIdentity"] ?? ""), entry)
+            case "copy":
+                lastCopy = from
+            case "paste":
+                clipboard.add(row: lastCopy ?? "(nothing copied)", column: from, entry)
+            case "save":
+                saves.add(row: from, column: e["destinationApp"] ?? "", entry)
+            case "open":
+                opens.add(row: from, column: e["destinationApp"] ?? e["sourceApp"] ?? "", entry)
+            default:
+                continue
+            }
+        }
+        return [transfers, clipboard, saves, opens]
+    }
+
+    /// The apps and the identities each acted as.
+    static func fleet(of events: [[String: String]]) -> [(app: String, identities: [String])] {
+        var seen: [String: [String]] = [:]
+        var order: [String] = []
+        func note(_ app: String?, _ identity: String?) {
+            guard let app, !app.isEmpty, !app.contains(" ") else { return }
+            if seen[app] == nil { order.append(app); seen[app] = [] }
+            let id = (identity ?? "").isEmpty ? "unmanaged" : identity!
+            if !seen[app]!.contains(id) { seen[app]!.append(id) }
+        }
+        for e in events {
+            note(e["sourceApp"], e["sourceIdentity"])
+            if e["verb"] == "share" { note(e["destinationApp"], e["destinationIdentity"]) }
+        }
+        return order.map { ($0, seen[$0]!) }
+    }
+
+    // MARK: From a policy
+
+    /// The grids `mamsim matrix` draws from a `PolicyMatrix`.
+    static func grids(of matrix: PolicyMatrix) -> [Grid] {
+        let names = matrix.parties.map { party($0.app.rawValue, $0.account?.upn ?? "") }
+        func grid(_ id: String, _ caption: String, _ corner: String, _ columns: [String], _ values: [[Decision]]) -> Grid {
+            var g = Grid(id: id, caption: caption, corner: corner, rows: names, columns: columns)
+            for (i, row) in values.enumerated() {
+                for (j, d) in row.enumerated() {
+                    g.add(row: names[i], column: columns[j], Cell.Entry(outcome: d.isAllowed ? "allowed" : "blocked",
+                                                                       reason: d.blockedBy?.rawValue ?? "", explanation: d.explanation, step: ""))
+                }
+            }
+            return g
+        }
+        return [
+            grid("transfers", "Transfers (share): owner's app × identity to receiving app × identity", "from \\ to", names, matrix.transfers),
+            grid("files", "Files (Open in): owner's app × identity to receiving app × identity", "from \\ to", names, matrix.files),
+            grid("clipboard", "Clipboard: copied in (row), pasted in (column)", "copied in \\ pasted in", names, matrix.clipboard),
+            grid("save", "Save to a location of the same account", "app \\ location", matrix.saveLocations.map(\.rawValue), matrix.save),
+            grid("open", "Open from a location of the same account", "app \\ location", matrix.openLocations.map(\.rawValue), matrix.open),
+        ]
+    }
+
+    // MARK: Rendering
+
+    static let style = """
+        body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem;color:#1b1b1b;background:#fff}
+        h1{font-size:1.6rem}h2{font-size:1.3rem;margin-top:2.5rem;border-top:1px solid #ccc;padding-top:1rem}h3{font-size:1.05rem}
+        table{border-collapse:collapse;margin:.5rem 0 1.5rem}caption{text-align:left;font-weight:600;padding:.3rem 0}
+        th,td{border:1px solid #999;padding:.3rem .45rem;vertical-align:top;text-align:left}
+        thead th{background:#eee}th[scope=row]{background:#f6f6f6;white-space:nowrap}
+        td.ok{background:#e3f4e1}td.blocked{background:#fbe0de}td.failed{background:#fff1c9}td.none{color:#777}
+        details summary{cursor:pointer;font-weight:600}details ul{margin:.3rem 0 0 1rem;padding:0;max-width:32rem}
+        .legend span{display:inline-block;margin-right:1rem;padding:.1rem .4rem;border:1px solid #999}
+        .legend .ok{background:#e3f4e1}.legend .blocked{background:#fbe0de}.legend .failed{background:#fff1c9}
+        """
+
+    static func page(title: String, summary: String, scenarios: [ScenarioPage], extraGrids: [Grid] = []) -> String {
+        let esc = LintFormat.escapeXML
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+            <title>\(esc(title))</title><style>\(style)</style></head><body>
+            <h1>\(esc(title))</h1>
+            <p>\(esc(summary))</p>
+            <p class="legend">Cells: <span class="ok">✔ allowed or delivered</span><span class="blocked">✘ blocked: reason</span><span class="failed">⚠ failed: reason</span> — open a cell for the explanation and the steps behind it.</p>
+
+            """
+        if scenarios.count > 1 {
+            html += "<table id=\"suite\"><caption>Scenarios</caption><thead><tr><th scope=\"col\">scenario</th><th scope=\"col\">result</th><th scope=\"col\">steps</th><th scope=\"col\">file</th></tr></thead><tbody>\n"
+            for (i, s) in scenarios.enumerated() {
+                let status = s.status ?? "run"
+                html += "<tr><th scope=\"row\"><a href=\"#scenario-\(i + 1)\">\(esc(s.name))</a></th><td class=\"\(status == "passed" ? "ok" : status == "run" ? "none" : "blocked")\">\(esc(status))</td><td>\(s.result?.steps.count ?? 0)</td><td>\(esc(s.file ?? ""))</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
+        }
+        for grid in extraGrids { html += render(grid, prefix: "policy") }
+        for (i, s) in scenarios.enumerated() {
+            html += "<section id=\"scenario-\(i + 1)\" data-scenario=\"\(esc(s.name))\"><h2>\(esc(s.name))</h2>\n"
+            if let file = s.file { html += "<p>File: <code>\(esc(file))</code>\(s.status.map { " — <strong>\(esc($0))</strong>" } ?? "")</p>\n" }
+            let fleet = fleet(of: s.events)
+            if !fleet.isEmpty {
+                html += "<h3>Fleet and identities</h3><ul>" + fleet.map { "<li><code>\(esc($0.app))</code>: \(esc($0.identities.joined(separator: ", ")))</li>" }.joined() + "</ul>\n"
+            }
+            for grid in grids(of: s.events) where !grid.rows.isEmpty {
+                html += render(grid, prefix: "s\(i + 1)")
+            }
+            if let result = s.result { html += timeline(result) }
+            html += "</section>\n"
+        }
+        return html + "</body></html>\n"
+    }
+
+    static func render(_ grid: Grid, prefix: String) -> String {
+        let esc = LintFormat.escapeXML
+        var html = "<table class=\"matrix\" id=\"\(prefix)-\(grid.id)\" data-grid=\"\(grid.id)\"><caption>\(esc(grid.caption))</caption>\n<thead><tr><th scope=\"col\">\(esc(grid.corner))</th>"
+        html += grid.columns.map { "<th scope=\"col\">\(esc($0))</th>" }.joined() + "</tr></thead><tbody>\n"
+        for (r, row) in grid.rows.enumerated() {
+            html += "<tr><th scope=\"row\">\(esc(row))</th>"
+            for (c, column) in grid.columns.enumerated() {
+                guard let cell = grid.cells[r]?[c], let worst = cell.worst else {
+                    html += "<td class=\"none\" data-from=\"\(esc(row))\" data-to=\"\(esc(column))\">—</td>"
+                    continue
+                }
+                let cls = outcomeClass(worst.outcome)
+                let details = cell.entries.map { e in
+                    "<li>\(e.step.isEmpty ? "" : "<strong>\(esc(e.step))</strong>: ")\(esc(label(e))) — \(esc(e.explanation))</li>"
+                }.joined()
+                html += "<td class=\"\(cls)\" data-from=\"\(esc(row))\" data-to=\"\(esc(column))\" data-outcome=\"\(esc(worst.outcome))\" data-reason=\"\(esc(worst.reason))\" title=\"\(esc(worst.explanation))\">"
+                html += "<details><summary>\(esc(label(worst)))\(cell.entries.count > 1 ? " (\(cell.entries.count))" : "")</summary><ul>\(details)</ul></details></td>"
+            }
+            html += "</tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    static func timeline(_ s: SuiteDocument.Scenario) -> String {
+        let esc = LintFormat.escapeXML
+        var html = "<table class=\"timeline\"><caption>Steps</caption><thead><tr><th scope=\"col\">#</th><th scope=\"col\">step</th><th scope=\"col\">outcome</th><th scope=\"col\">expected</th><th scope=\"col\">held</th><th scope=\"col\">why</th></tr></thead><tbody>\n"
+        for step in s.steps {
+            html += "<tr><th scope=\"row\">\(step.index)</th><td>\(esc(step.title)) <small>(line \(step.line))</small></td><td>\(esc(step.outcome))</td><td>\(esc(step.expected ?? "—"))</td>"
+            html += step.expected == nil ? "<td class=\"none\">no expectation</td>" : (step.passed ? "<td class=\"ok\">✔ held</td>" : "<td class=\"blocked\">✘ failed</td>")
+            html += "<td>\(esc(step.explanation))</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    /// Writes the page, creating its folder; a failure is bad output (exit 2) naming the file.
+    static func write(_ html: String, to path: String) throws {
+        do {
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try html.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            Terminal.error("cannot write the HTML report to \(path): \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Audit log lines (JSON objects) as string maps; lines that are not objects are skipped.
+    static func events(fromJSONLines text: String) -> [[String: String]] {
+        text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return object.compactMapValues { $0 as? String }
+        }
+    }
+}

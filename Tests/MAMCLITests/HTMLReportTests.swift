@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Headless Chromium, when installed (scripts/install-deps installs Debian's `chromium`).
+enum Browser {
+    static let path: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    static func run(_ arguments: [String]) async throws -> CLIResult {
+        let profile = try TemporaryDirectory(prefix: "mamsim-chromium")
+        defer { profile.remove() }
+        return try await CLI.run(["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(profile.url.path)"] + arguments,
+                                 timeout: 120, executable: path!)
+    }
+
+    /// Width and height of a PNG, from its IHDR chunk.
+    static func pngSize(_ data: Data) -> (Int, Int)? {
+        let bytes = [UInt8](data)
+        guard bytes.count > 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        func be32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be32(16), be32(20))
+    }
+}
+
+extension CLITests {
+    /// The HTML report in a real browser: the demo run's page is rendered by headless
+    /// Chromium (a screenshot of the expected size) and its DOM read back: every share step's
+    /// outcome and reason is in the transfer matrix cell of its parties.
+    @Suite struct HTMLReportTests {
+        struct Cell { var from, to, outcome, reason, text: String }
+
+        /// `<td … data-from=… data-to=… data-outcome=… data-reason=…>` cells of the dumped DOM.
+        static func cells(_ dom: String) throws -> [Cell] {
+            let regex = try NSRegularExpression(pattern: #"<td class="[a-z]+" data-from="([^"]*)" data-to="([^"]*)" data-outcome="([^"]*)" data-reason="([^"]*)"[^>]*>(.*?)</td>"#, options: [.dotMatchesLineSeparators])
+            let ns = dom as NSString
+            return regex.matches(in: dom, range: NSRange(location: 0, length: ns.length)).map { m in
+                func group(_ i: Int) -> String {
+                    ns.substring(with: m.range(at: i)).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&apos;", with: "'")
+                }
+                return Cell(from: group(1), to: group(2), outcome: group(3), reason: group(4), text: group(5))
+            }
+        }
+
+        @Test(.enabled(if: Browser.path != nil, "chromium is not installed (scripts/install-deps installs it with apt-get); the HTML report was not rendered"))
+        func demoReportRendersAndItsMatrixMatchesTheRun() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let html = tmp.path("report/demo.html")
+            let r = try await CLI.run(["test", "scenarios/examples/demo.yaml", "--format", "json", "--output", tmp.path("results.json"), "--html", html], timeout: 180)
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr.contains("HTML report: \(html)"), "\(r)")
+            let page = try String(contentsOfFile: html, encoding: .utf8)
+            #expect(!page.contains("http://") && !page.contains("https://") && !page.contains("<script"), "the page is self-contained")
+
+            let shot = tmp.path("demo.png")
+            let screenshot = try await Browser.run(["--window-size=1280,2400", "--screenshot=\(shot)", "file://\(html)"])
+            #expect(screenshot.status == 0, "\(screenshot)")
+            let size = Browser.pngSize(try Data(contentsOf: URL(fileURLWithPath: shot)))
+            #expect(size.map { $0 == (1280, 2400) } == true, "screenshot size \(String(describing: size))")
+
+            let dump = try await Browser.run(["--dump-dom", "file://\(html)"])
+            #expect(dump.status == 0, "\(dump.stderr)")
+            let cells = try Self.cells(dump.stdout)
+            #expect(!cells.isEmpty, "no matrix cell in the rendered DOM")
+            // A blocked cell shows its reason in words, not colour alone.
+            let blocked = try #require(cells.first { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (unmanaged)" })
+            #expect(blocked.outcome == "blocked" && blocked.reason == "outbound-policy")
+            #expect(blocked.text.contains("✘ blocked: outbound-policy"), "\(blocked.text)")
+            #expect(blocked.text.contains("cannot leave for the unmanaged notes app"), "the cell names the step behind it")
+
+            // Every share step of the run is in the cell of its parties, with its outcome.
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("results.json")))) as? [String: Any])
+            let steps = try #require(((root["scenarios"] as? [[String: Any]])?.first?["steps"]) as? [[String: Any]])
+            var checked = 0
+            for step in steps where step["verb"] as? String == "share" {
+                let parties = (step["parties"] as? String ?? "").components(separatedBy: " → ")
+                guard parties.count == 2 else { continue }
+                let outcome = try #require(step["observed"] as? [String: String])
+                let cell = cells.first { $0.from == parties[0] && $0.to.hasPrefix(parties[1] + " (") }
+                #expect(cell != nil, "no cell for \(parties)")
+                if outcome["kind"] == "blocked" {
+                    #expect(cell?.text.contains("✘ blocked: \(outcome["value"] ?? "")") == true, "\(parties): \(cell?.text ?? "")")
+                } else {
+                    #expect(cell?.text.contains("✔ \(outcome["kind"] ?? "")") == true, "\(parties): \(cell?.text ?? "")")
+                }
+                checked += 1
+            }
+            #expect(checked >= 4)
+        }
+
+        /// `mamsim report` after the fact, from the audit log alone, draws the same matrix.
+        @Test func reportFromAnAuditLogAfterTheFact() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let run = try await CLI.run(["run", "scenarios/examples/demo.yaml", "--audit", tmp.path("audit.jsonl")], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+            let r = try await CLI.run(["report", tmp.path("audit.jsonl"), "-o", tmp.path("r.html")], timeout: 60)
+            #expect(r.status == 0 && r.stdout.contains("HTML report: \(tmp.path("r.html")) (1 scenario, "), "\(r)")
+            let page = try String(contentsOfFile: tmp.path("r.html"), encoding: .utf8)
+            let cells = try Self.cells(page)
+            #expect(cells.contains { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (unmanaged)" && $0.reason == "outbound-policy" })
+            #expect(cells.contains { $0.from == "chat (alice@contoso.com)" && $0.to == "notes (unmanaged)" && $0.reason == "clipboard-policy" })
+            let bad = try await CLI.run(["report", "README.md"], timeout: 60)
+            #expect(bad.status == 2 && bad.stderr.contains("holds no audit events"), "\(bad)")
+        }
+
+        /// `mamsim matrix` answers before rollout what the run shows after.
+        @Test func matrixOfAGraphPolicyAgreesWithTheEnforcer() async throws {
+            let policy = "Tests/Fixtures/shared/fixtures/policies/icf-level-2-enterprise-enhanced-data-protection-iOS.json"
+            let r = try await CLI.run(["matrix", policy, "--format", "json"], timeout: 60)
+            #expect(r.status == 0, "\(r)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let transfers = try #require(root["transfers"] as? [[String: Any]])
+            let out = try #require(transfers.first { $0["from"] as? String == "com.contoso.mail (user@contoso.com)" && $0["to"] as? String == "com.example.notes (unmanaged)" })
+            #expect(out["allowed"] as? Bool == false && out["reason"] as? String == "outbound-policy")
+            let inside = try #require(transfers.first { $0["from"] as? String == "com.contoso.mail (user@contoso.com)" && $0["to"] as? String == "com.contoso.word (user@contoso.com)" })
+            #expect(inside["allowed"] as? Bool == true)
+            let html = try await CLI.run(["matrix", policy, "--fleet", "scenarios/examples/demo.yaml", "--format", "html"], timeout: 60)
+            #expect(html.status == 0 && html.stdout.contains("<table class=\"matrix\" id=\"policy-transfers\""), "\(html.stderr)")
+            #expect(try Self.cells(html.stdout).contains { $0.reason == "outbound-policy" })
+        }
+    }
+}
