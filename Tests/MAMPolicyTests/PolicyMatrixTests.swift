@@ -1,0 +1,52 @@
+import MAMModel
+import MAMPolicy
+import Testing
+
+/// `PolicyMatrix` (what `mamsim matrix` draws): each cell is the enforcer's own decision for
+/// its pair, and the seeds' strict policy reads as expected across the grid.
+struct PolicyMatrixTests {
+    static let fleet = World.fleet()
+    static let matrix = PolicyMatrix.compute(for: fleet)
+
+    static func index(_ app: BundleID, _ account: Account?) throws -> Int {
+        try #require(matrix.parties.firstIndex(of: PolicyMatrix.Party(app: app, account: account)))
+    }
+
+    @Test func partiesAreEveryAppUnmanagedAndEverySDKAppAsEachAccount() {
+        let notes = Self.matrix.parties.filter { $0.app == World.notes }
+        #expect(notes.map(\.account) == [nil], "an app without the SDK never acts as a managed account")
+        let mine = Self.matrix.parties.filter { $0.app == World.mine }
+        #expect(mine.map(\.account) == [nil, World.alice, World.bob, World.carol])
+        // The "Open in" extension acts as its containing app's accounts.
+        #expect(Self.matrix.parties.filter { $0.app == World.wordOpenIn }.count == 4)
+        #expect(Self.matrix.transfers.count == Self.matrix.parties.count && Self.matrix.transfers.allSatisfy { $0.count == Self.matrix.parties.count })
+    }
+
+    @Test func everyCellIsTheEnforcersDecision() {
+        let m = Self.matrix
+        for (i, s) in m.parties.enumerated() {
+            for (j, d) in m.parties.enumerated() {
+                #expect(m.transfers[i][j] == Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, in: Self.fleet).decision)
+                #expect(m.files[i][j] == Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, isFile: true, in: Self.fleet).decision)
+            }
+            for (k, location) in m.saveLocations.enumerated() {
+                #expect(m.save[i][k] == Enforcer.save(owner: s.account, to: location, locationAccount: s.account, in: Self.fleet))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        // owner's app, owner, receiving app, receiver, allowed, reason
+        (World.mine, World.alice as Account?, World.outlook, World.alice as Account?, true, nil as Reason?),
+        (World.mine, World.alice, World.notes, nil, false, .outboundPolicy),
+        (World.mine, World.alice, World.mine, World.bob, false, .outboundPolicy),
+        (World.notes, nil, World.outlook, World.alice, false, .inboundPolicy),
+        (World.notes, nil, World.mine, World.bob, true, nil),
+        (World.mine, World.bob, World.notes, nil, true, nil),
+    ])
+    func strictPolicyReadsAsTheSeedsSay(_ from: BundleID, _ owner: Account?, _ to: BundleID, _ receiver: Account?, _ allowed: Bool, _ reason: Reason?) throws {
+        let d = Self.matrix.transfers[try Self.index(from, owner)][try Self.index(to, receiver)]
+        #expect(d.isAllowed == allowed, "\(d)")
+        #expect(d.blockedBy == reason, "\(d)")
+    }
+}
