@@ -19,9 +19,17 @@ extension LintContext {
                                     "FilterOpenInToOnlyManagedApps", "SafariViewControllerBlockedOverride", "OpenInActionExtension",
                                     "ADALLogOverrideDisabled"]
 
-    /// Schemes the SDK and MSAL query themselves (the Company Portal, the broker): listed as
-    /// they are, without a twin.
-    static let sdkQuerySchemes: Set<String> = ["companyportal", "msauthv2", "msauthv3"]
+    /// Schemes the SDK and MSAL query themselves — the Company Portal, the broker, the mobile
+    /// threat defense apps Intune's configurator lists (as Microsoft's Chatr sample has them):
+    /// listed as they are, without a twin.
+    static let sdkQuerySchemes: Set<String> = [
+        "companyportal", "msauthv2", "msauthv3", "mvisionmobile", "scmx", "lookoutwork-ase", "lacoonsecurity", "zips",
+        "skycure", "smsec", "smart-ns", "betteractiveshield", "wandera", "microsoft-edge-http", "microsoft-edge-https",
+    ]
+    /// Queried schemes every SDK app lists: the Company Portal and the managed browser's twins.
+    static let requiredQuerySchemes = ["companyportal", "http-intunemam", "https-intunemam", "microsoft-edge-http-intunemam", "microsoft-edge-https-intunemam"]
+    /// What MSAL's brokered sign-in (Microsoft Authenticator) queries.
+    static let brokerQuerySchemes = ["msauthv2", "msauthv3"]
 
     var isApp: Bool {
         guard let manifest = plugin.manifest else { return false }
@@ -34,11 +42,29 @@ extension LintContext {
         let bundleId = plugin.bundleIdentifier.flatMap { Self.isResolved($0) ? $0 : nil }
         checkIntuneSettings(info, bundleId: bundleId)
         checkAppKeychain()
-        checkTwins(plugin.urlSchemes, keyPath: "CFBundleURLTypes", rule: "url-scheme-twin",
+        // MSAL's redirect scheme brings a sign-in back, not data: it has no twin.
+        checkTwins(plugin.urlSchemes.filter { !$0.lowercased().hasPrefix("msauth.") }, keyPath: "CFBundleURLTypes", rule: "url-scheme-twin",
                    what: "URL scheme", fix: { "add <string>\($0)-intunemam</string> to the same CFBundleURLSchemes (the configurator does)" })
         let queries = PlistValue(info["LSApplicationQueriesSchemes"] ?? [Any]()).stringArray ?? []
         checkTwins(queries.filter { !Self.sdkQuerySchemes.contains($0.lowercased()) }, keyPath: "LSApplicationQueriesSchemes", rule: "query-scheme-twin",
                    what: "queried scheme", fix: { "add <string>\($0)-intunemam</string> to LSApplicationQueriesSchemes" })
+        let listed = Set(queries.map { $0.lowercased() })
+        let usesMSAL = plugin.urlSchemes.contains { $0.lowercased().hasPrefix("msauth.") }
+            || ((info["IntuneMAMSettings"] as? [String: Any])?["ADALRedirectUri"] != nil)
+        let missing = (Self.requiredQuerySchemes + (usesMSAL ? Self.brokerQuerySchemes : [])).filter { !listed.contains($0) }
+        if !missing.isEmpty {
+            report(.warning, "query-schemes-intune", plugin, "LSApplicationQueriesSchemes",
+                   "lacks \(missing.joined(separator: ", ")), which the Intune SDK\(usesMSAL ? " and MSAL's brokered sign-in" : "") query",
+                   fix: "add " + missing.map { "<string>\($0)</string>" }.joined())
+        }
+        if let bundleId {
+            for scheme in plugin.urlSchemes where Self.isResolved(scheme) && scheme.lowercased().hasPrefix("msauth.")
+                && !scheme.lowercased().hasSuffix("-intunemam") && scheme.lowercased() != "msauth.\(bundleId)".lowercased() {
+                report(.warning, "msauth-scheme", plugin, "CFBundleURLTypes",
+                       "declares \(scheme), but MSAL returns a sign-in only to msauth.\(bundleId) (the bundle id)",
+                       fix: "replace it with <string>msauth.\(bundleId)</string>")
+            }
+        }
         if info["NSFaceIDUsageDescription"] == nil {
             report(.warning, "face-id-usage", plugin, "NSFaceIDUsageDescription",
                    "is missing; the Intune SDK asks for Face ID when the app PIN allows it, and iOS ends an app that asks without a usage description",

@@ -58,6 +58,8 @@ public enum LintRules {
         // URL schemes
         LintRule("url-scheme-twin", .error, "a CFBundleURLSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
         LintRule("query-scheme-twin", .error, "an LSApplicationQueriesSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
+        LintRule("query-schemes-intune", .warning, "LSApplicationQueriesSchemes lacks the schemes the SDK (companyportal, the managed browser's twins) or MSAL's broker (msauthv2, msauthv3) query", source: sdkGuide),
+        LintRule("msauth-scheme", .warning, "an msauth. URL scheme is not msauth.<bundle id>, where MSAL returns", source: "Microsoft, MSAL for iOS: redirect URI"),
         LintRule("face-id-usage", .warning, "NSFaceIDUsageDescription is missing", source: sdkGuide),
         // Extensions and cross-target
         LintRule("extension-containing-app", .error, "IntuneMAMSettings.ContainingAppBundleId is missing or not the containing app's id", source: sdkShare),

@@ -37,10 +37,30 @@ public enum Linter {
     static func lint(_ plugin: BundleFolder, container: BundleFolder?, folderName: String, target: String? = nil) -> LintReport {
         var lint = LintContext(plugin: plugin, container: container, folderName: folderName)
         // An unresolved setting is a warning: what it hides is unknown, the other checks go on.
-        lint.findings = (plugin.problems + (container?.problems ?? [])).map { finding in
-            var finding = finding
-            if finding.rule == "build-setting-unresolved" { finding.severity = .warning }
-            return finding
+        // One finding per unset variable and file (a project without DEVELOPMENT_TEAM leaves
+        // every $(AppIdentifierPrefix) unset): the first place, the others named in it.
+        var unresolved: [String: Int] = [:]
+        for var finding in plugin.problems + (container?.problems ?? []) {
+            guard finding.rule == "build-setting-unresolved" else {
+                lint.findings.append(finding)
+                continue
+            }
+            finding.severity = .warning
+            let key = finding.file + "\u{0}" + finding.problem
+            if let first = unresolved[key] {
+                let also = " (also at "
+                var problem = lint.findings[first].problem
+                if let range = problem.range(of: also) {
+                    problem.insert(contentsOf: ", " + finding.keyPath, at: problem.index(before: problem.endIndex))
+                    _ = range
+                } else {
+                    problem += also + finding.keyPath + ")"
+                }
+                lint.findings[first].problem = problem
+            } else {
+                unresolved[key] = lint.findings.count
+                lint.findings.append(finding)
+            }
         }
         lint.checkKeychain(plugin)
         if let container { lint.checkKeychain(container) }

@@ -74,7 +74,9 @@ struct LintCheckTests {
         let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", "$(AppIdentifierPrefix)com.microsoft.intune.mam"])
         defer { folder.remove() }
         let report = Self.keychainLint(folder)
-        #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]", "keychain-access-groups[1]"])
+        // One finding for the variable, naming every place it is used.
+        #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]"])
+        #expect(report.findings.first?.problem == "build setting $(AppIdentifierPrefix) is not set (also at keychain-access-groups[1])")
         #expect(report.findings.allSatisfy { $0.fix.hasPrefix("pass --set AppIdentifierPrefix=VALUE") })
     }
 

@@ -109,6 +109,6 @@ struct LintFixtureTests {
         // A wrong bundle id given on the command line is believed, and shows in the keychain check.
         let renamed = Linter.lint(folder: Fixtures.lint.appendingPathComponent("keychain-misspelled-group"),
                                   buildSettings: BuildSettings(["PRODUCT_BUNDLE_IDENTIFIER": "com.contoso.mail2"]))
-        #expect(renamed.findings.map(\.keyPath).sorted() == ["IntuneMAMSettings.ADALRedirectUri", "keychain-access-groups[0]", "keychain-access-groups[1]"])
+        #expect(renamed.findings.map(\.keyPath).sorted() == ["CFBundleURLTypes", "IntuneMAMSettings.ADALRedirectUri", "keychain-access-groups[0]", "keychain-access-groups[1]"])
     }
 }

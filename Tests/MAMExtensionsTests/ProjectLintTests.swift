@@ -69,6 +69,8 @@ struct ProjectLintTests {
         ("redirect scheme not declared", [(mail, "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n", "")], "adal-redirect-scheme", "Mail"),
         ("URL scheme without twin", [(mail, "<string>contoso-mail-intunemam</string>", "")], "url-scheme-twin", "Mail"),
         ("queried scheme without twin", [(mail, "<string>ms-outlook-intunemam</string>", "")], "query-scheme-twin", "Mail"),
+        ("Company Portal not queried", [(mail, "\t\t<string>companyportal</string>\n", "")], "query-schemes-intune", "Mail"),
+        ("MSAL scheme of another app", [(mail, "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n", "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t\t\t\t<string>msauth.com.contoso.old</string>\n")], "msauth-scheme", "Mail"),
         ("no Face ID usage", [(mail, "<key>NSFaceIDUsageDescription</key>", "<key>NSCameraUsageDescription</key>")], "face-id-usage", "Mail"),
         ("no Intune keychain group", [(mailEntitlements, "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>", "")], "keychain-intune-group", "Mail"),
         ("misspelled Intune keychain group", [(mailEntitlements, "com.microsoft.intune.mam</string>", "com.microsoft.intune.man</string>")], "keychain-intune-group-misspelled", "Mail"),
@@ -166,5 +168,27 @@ struct ProjectLintTests {
         try Data(try String(contentsOf: dir.appendingPathComponent("MailShare/MailShare.entitlements"), encoding: .utf8)
             .replacingOccurrences(of: "group.com.contoso.mail", with: "group.com.contoso.share").utf8).write(to: dir.appendingPathComponent("MailShare/MailShare.entitlements"))
         #expect(Self.findings(try ProjectLinter.lint(path: dir, displayName: "ContosoMail")).map(\.rule) == ["app-group-shared"])
+    }
+
+    /// Microsoft's own Intune sample (Tests/Fixtures/projects/Chatr, provenance in its
+    /// PROVENANCE.md), read from its project without --set: what it really lacks, and nothing
+    /// it does right (the MTD vendors' queried schemes, the MSAL scheme without a twin).
+    @Test func microsoftsChatrSampleShowsItsRealProblems() throws {
+        let reports = try ProjectLinter.lint(path: Fixtures.projects.appendingPathComponent("Chatr"), displayName: "Chatr")
+        #expect(reports.map(\.target) == ["chatr"])
+        let found = Self.findings(reports).map { "\($0.rule) \($0.file):\($0.line.map(String.init) ?? "-")" }.sorted()
+        #expect(found == [
+            "build-setting-unresolved chatr/chatr.entitlements:7",
+            "face-id-usage chatr/Info.plist:-",
+            "intune-settings chatr/Info.plist:-",
+            "msauth-scheme chatr/Info.plist:19",
+            "query-schemes-intune chatr/Info.plist:38",
+        ])
+        let msauth = try #require(Self.findings(reports).first { $0.rule == "msauth-scheme" })
+        #expect(msauth.problem.contains("msauth.com.microsoft.intunemam, but MSAL returns a sign-in only to msauth.Intune.chatr"))
+        // With the team Xcode would sign with, the keychain groups resolve and nothing else changes.
+        let signed = try ProjectLinter.lint(path: Fixtures.projects.appendingPathComponent("Chatr"), displayName: "Chatr",
+                                            options: .init(buildSettings: BuildSettings(["DEVELOPMENT_TEAM": "ABCDE12345"])))
+        #expect(Self.findings(signed).count == 4)
     }
 }
