@@ -198,7 +198,7 @@ public enum ProjectLinter {
     /// folder's xcconfigs; an extension is paired with the app whose bundle id prefixes its own.
     static func discover(in root: URL, displayName: String, options: Options) -> [LintReport] {
         let plists = find(in: root) { url in
-            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && hasBundleIdentifier(url)
+            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && (hasBundleIdentifier(url) || isMAUIInfoPlist(url))
         }
         if plists.isEmpty {
             return [LintReport(folder: displayName, findings: [LintFinding(.warning, rule: "no-bundle", file: "", keyPath: "",
@@ -215,10 +215,15 @@ public enum ProjectLinter {
             for name in names where name.hasSuffix(".xcconfig") {
                 values = XCConfig.load(folder.appendingPathComponent(name), name: relative(folder.appendingPathComponent(name), to: root), base: values, problems: &problems)
             }
+            var generated: [String: Any] = [:]
+            if isMAUIInfoPlist(plist), let project = mauiProject(above: folder, root: root) {
+                generated = project.info
+                values.merge(project.settings) { mine, _ in mine }
+            }
             var bundle = BundleFolder(infoPlist: plist, infoName: relative(plist, to: root),
                                       entitlements: entitlements.map { folder.appendingPathComponent($0) },
                                       entitlementsName: entitlements.map { relative(folder.appendingPathComponent($0), to: root) },
-                                      buildSettings: BuildSettings(values).overlaid(with: options.buildSettings))
+                                      generatedInfo: generated, buildSettings: BuildSettings(values).overlaid(with: options.buildSettings))
             bundle.problems += problems.map { LintFinding(.warning, rule: $0.rule, file: $0.file, line: $0.line, keyPath: "", problem: $0.problem, fix: $0.fix) }
             bundles.append((plist, bundle))
         }
@@ -234,6 +239,43 @@ public enum ProjectLinter {
             report.findings = report.findings.filter { seen.insert($0).inserted }
             return report
         }
+    }
+
+    /// A .NET MAUI app's iOS Info.plist: `Platforms/iOS/Info.plist` (or MacCatalyst), whose
+    /// bundle id and versions the project file gives.
+    static func isMAUIInfoPlist(_ url: URL) -> Bool {
+        let parts = url.pathComponents
+        guard parts.count >= 3, url.lastPathComponent == "Info.plist" else { return false }
+        return parts[parts.count - 3] == "Platforms" && ["iOS", "MacCatalyst"].contains(parts[parts.count - 2])
+    }
+
+    /// What the nearest `.csproj` above a MAUI platform folder says of the app: `ApplicationId`
+    /// (the bundle id), `ApplicationTitle`, `ApplicationDisplayVersion`, `ApplicationVersion`;
+    /// its other properties become build settings for `$(...)` references.
+    static func mauiProject(above folder: URL, root: URL) -> (info: [String: Any], settings: [String: String])? {
+        var current = folder
+        for _ in 0..<4 {
+            current = current.deletingLastPathComponent()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: current.path))?.sorted() ?? []
+            guard let name = names.first(where: { $0.hasSuffix(".csproj") }),
+                  let text = try? String(contentsOf: current.appendingPathComponent(name), encoding: .utf8) else {
+                if current.standardizedFileURL.path == root.standardizedFileURL.path { return nil }
+                continue
+            }
+            var settings: [String: String] = [:]
+            // Unconditional `<Name>value</Name>` properties; conditional ones vary by platform.
+            let regex = try? NSRegularExpression(pattern: #"<([A-Za-z][A-Za-z0-9_]*)>([^<]*)</\1>"#)
+            let ns = text as NSString
+            for match in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] where settings[ns.substring(with: match.range(at: 1))] == nil {
+                settings[ns.substring(with: match.range(at: 1))] = ns.substring(with: match.range(at: 2)).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            var info: [String: Any] = [:]
+            let keys = ["ApplicationId": "CFBundleIdentifier", "ApplicationTitle": "CFBundleDisplayName",
+                        "ApplicationDisplayVersion": "CFBundleShortVersionString", "ApplicationVersion": "CFBundleVersion"]
+            for (property, key) in keys { if let v = settings[property] { info[key] = v } }
+            return (info, settings)
+        }
+        return nil
     }
 
     static func hasBundleIdentifier(_ url: URL) -> Bool {

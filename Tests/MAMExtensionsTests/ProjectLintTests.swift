@@ -191,4 +191,23 @@ struct ProjectLintTests {
                                             options: .init(buildSettings: BuildSettings(["DEVELOPMENT_TEAM": "ABCDE12345"])))
         #expect(Self.findings(signed).count == 4)
     }
+
+    /// A .NET MAUI app: Platforms/iOS/Info.plist has no CFBundleIdentifier (the .csproj's
+    /// ApplicationId is the bundle id) and the entitlements are Entitlements.plist.
+    @Test func mauiAppsAreReadWithTheirProjectFile() throws {
+        let team = ProjectLinter.Options(buildSettings: BuildSettings(["DEVELOPMENT_TEAM": "ABCDE12345"]))
+        let maui = Fixtures.projects.appendingPathComponent("MauiContoso")
+        let clean = try ProjectLinter.lint(path: maui, displayName: "MauiContoso", options: team)
+        #expect(Self.findings(clean).isEmpty, "\(clean.flatMap(\.lines))")
+
+        // The bundle id really comes from the project file: another id there breaks the redirect.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-maui-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: maui, to: dir)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csproj = dir.appendingPathComponent("ContosoNotes.csproj")
+        try Data(try String(contentsOf: csproj, encoding: .utf8).replacingOccurrences(of: "com.contoso.notes<", with: "com.contoso.jot<").utf8).write(to: csproj)
+        let renamed = Self.findings(try ProjectLinter.lint(path: dir, displayName: "MauiContoso", options: team))
+        #expect(renamed.map(\.rule).sorted() == ["adal-redirect-uri", "keychain-bundle-id-first", "msauth-scheme"], "\(renamed.map(\.description))")
+        #expect(renamed.first { $0.rule == "keychain-bundle-id-first" }?.file == "Platforms/iOS/Entitlements.plist")
+    }
 }
