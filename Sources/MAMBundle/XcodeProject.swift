@@ -45,11 +45,22 @@ public struct XcodeProject: Sendable {
 
     /// Reads `url` (an `.xcodeproj` folder).
     public init(url: URL) throws(XcodeProjectError) {
-        self.url = url
-        name = url.deletingPathExtension().lastPathComponent
         let file = url.appendingPathComponent("project.pbxproj")
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw XcodeProjectError(file: file.path, problem: "cannot be read", fix: "check that the .xcodeproj holds a project.pbxproj")
+        }
+        try self.init(projectFile: data, url: url)
+    }
+
+    /// Reads the bytes of `url`'s `project.pbxproj`.
+    public init(projectFile data: Data, url: URL) throws(XcodeProjectError) {
+        self.url = url
+        name = url.deletingPathExtension().lastPathComponent
+        let file = url.appendingPathComponent("project.pbxproj")
+        // Foundation's parser recurses once per level: a project nested thousands deep would
+        // overflow the stack. Real projects nest a handful of levels.
+        if let line = Self.nestingBeyond(64, in: data) {
+            throw XcodeProjectError(file: file.path, problem: "nests { } and ( ) more than 64 deep (line \(line)); it is not an Xcode project file", fix: "open and save the project in Xcode")
         }
         let root: [String: Any]
         do {
@@ -96,6 +107,39 @@ public struct XcodeProject: Sendable {
             return Target(name: name, productType: object["productType"] as? String ?? "", configurations: configs,
                           defaultConfiguration: defaultName, embeddedTargets: embedded, dependencies: dependencies)
         }
+    }
+
+    /// The line where `{`/`(` nesting first exceeds `limit`, outside quoted strings and
+    /// comments; `nil` when it never does.
+    public static func nestingBeyond(_ limit: Int, in data: Data) -> Int? {
+        var depth = 0, line = 1
+        var inString = false, escaped = false
+        var previous: UInt8 = 0
+        var inLineComment = false, inBlockComment = false
+        for byte in data {
+            if byte == UInt8(ascii: "\n") { line += 1; inLineComment = false }
+            defer { previous = byte }
+            if inLineComment { continue }
+            if inBlockComment {
+                if previous == UInt8(ascii: "*"), byte == UInt8(ascii: "/") { inBlockComment = false }
+                continue
+            }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "/") where previous == UInt8(ascii: "/"): inLineComment = true
+            case UInt8(ascii: "*") where previous == UInt8(ascii: "/"): inBlockComment = true
+            case UInt8(ascii: "{"), UInt8(ascii: "("):
+                depth += 1
+                if depth > limit { return line }
+            case UInt8(ascii: "}"), UInt8(ascii: ")"): depth -= 1
+            default: break
+            }
+        }
+        return nil
     }
 
     private static func configurations(_ objects: Objects, list: String?, paths: FilePaths) -> ([Configuration], String?) {

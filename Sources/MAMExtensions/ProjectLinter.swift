@@ -41,6 +41,12 @@ public enum ProjectLinter {
             root = path.deletingLastPathComponent()
             shownRoot = parent(of: displayName)
         }
+        // A workspace names projects beside it: lint the folder that holds it.
+        if root.pathExtension == "xcworkspace" {
+            root = root.deletingLastPathComponent()
+            shownRoot = parent(of: shownRoot)
+            return try lint(path: root, displayName: shownRoot.isEmpty ? "." : shownRoot, options: options)
+        }
         if root.pathExtension == "xcodeproj" {
             let project = try read(root, name: shownRoot)
             return try lint(project, root: root.deletingLastPathComponent(), displayName: parent(of: shownRoot), options: options)

@@ -210,4 +210,24 @@ struct ProjectLintTests {
         #expect(renamed.map(\.rule).sorted() == ["adal-redirect-uri", "keychain-bundle-id-first", "msauth-scheme"], "\(renamed.map(\.description))")
         #expect(renamed.first { $0.rule == "keychain-bundle-id-first" }?.file == "Platforms/iOS/Entitlements.plist")
     }
+
+    /// A hostile project file cannot crash lint: nesting is measured before Foundation parses.
+    @Test func deeplyNestedProjectFileIsBadInputNotACrash() throws {
+        let url = URL(fileURLWithPath: "/nonexistent/Deep.xcodeproj")
+        let deep = Data(("// !$*UTF8*$!\n{ a = " + String(repeating: "(", count: 100_000)).utf8)
+        let error = #expect(throws: XcodeProjectError.self) { try XcodeProject(projectFile: deep, url: url) }
+        #expect(error?.problem.contains("nests { } and ( ) more than 64 deep (line 2)") == true)
+        // Braces inside strings and comments do not count.
+        let quoted = Data(("{ a = \"" + String(repeating: "{", count: 500) + "\"; /* " + String(repeating: "(", count: 500) + " */ rootObject = x; objects = {}; }").utf8)
+        #expect(XcodeProject.nestingBeyond(64, in: quoted) == nil)
+    }
+
+    @Test func aWorkspaceLintsTheProjectsBesideIt() throws {
+        let dir = try Self.mutated([])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("ContosoMail.xcworkspace"), withIntermediateDirectories: true)
+        let reports = try ProjectLinter.lint(path: dir.appendingPathComponent("ContosoMail.xcworkspace"), displayName: "x/ContosoMail.xcworkspace")
+        #expect(reports.map(\.target) == ["Mail", "MailShare"])
+        #expect(reports.first?.folder == "x")
+    }
 }
