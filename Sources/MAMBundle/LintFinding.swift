@@ -59,6 +59,8 @@ public struct LintReport: Sendable, Hashable {
     public var findings: [LintFinding]
     /// The Xcode target linted, when the folder is a project.
     public var target: String?
+    /// The bundle's folder under the linted one, when bundles were found by their files.
+    public var bundle: String?
 
     public init(folder: String, findings: [LintFinding], target: String? = nil) {
         self.folder = folder
@@ -83,7 +85,7 @@ public struct LintReport: Sendable, Hashable {
 
     /// `2 errors, 1 warning in plugins/open-in-word` or `plugins/open-in-word: no problems`.
     public var summary: String {
-        let subject = target.map { "\(folder) (target \($0))" } ?? folder
+        let subject = target.map { "\(folder) (target \($0))" } ?? bundle.map { "\(folder) (bundle \($0))" } ?? folder
         if findings.isEmpty { return "\(subject): no problems" }
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         return "\(count(errors.count, "error")), \(count(warnings.count, "warning")) in \(subject)"

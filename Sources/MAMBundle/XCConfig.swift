@@ -107,7 +107,8 @@ public struct XCConfig: Sendable, Hashable {
             return settings
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "cannot be read", fix: "check the path"))
+            let fix = name.contains("Pods-") ? "run pod install first (CocoaPods writes it)" : "check the path (baseConfigurationReference)"
+            problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "cannot be read", fix: fix))
             return settings
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -130,8 +131,13 @@ public struct XCConfig: Sendable, Hashable {
                 let targetName = include.path.hasPrefix("/") || nameFolder.isEmpty ? include.path : nameFolder + "/" + include.path
                 if !FileManager.default.fileExists(atPath: target.path) {
                     if !include.optional {
-                        problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: include.line, problem: "includes \(include.path), which does not exist",
-                                                    fix: "correct the path, or write #include? for an optional file"))
+                        // A name that differs only in case works on macOS's default volumes
+                        // and nowhere else (CI on Linux, case-sensitive APFS).
+                        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)) ?? []
+                        let twin = siblings.first { $0.lowercased() == target.lastPathComponent.lowercased() }
+                        let fix = twin.map { "the file is \($0): write the name with the same case" }
+                            ?? (include.path.contains("Pods-") ? "run pod install first (CocoaPods writes it), or write #include?" : "correct the path, or write #include? for an optional file")
+                        problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: include.line, problem: "includes \(include.path), which does not exist", fix: fix))
                     }
                     continue
                 }

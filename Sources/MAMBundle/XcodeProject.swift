@@ -174,6 +174,8 @@ public struct XcodeProject: Sendable {
             "PRODUCT_NAME": "$(TARGET_NAME)", "EXECUTABLE_NAME": "$(EXECUTABLE_PREFIX)$(PRODUCT_NAME)$(EXECUTABLE_SUFFIX)",
             "EXECUTABLE_PREFIX": "", "EXECUTABLE_SUFFIX": "",
             "PRODUCT_MODULE_NAME": "$(PRODUCT_NAME:c99extidentifier)", "DEVELOPMENT_LANGUAGE": developmentRegion ?? "en",
+            // Entitlements written `$(AppIdentifierPrefix)$(CFBundleIdentifier)` get the bundle id.
+            "CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)",
             "PLATFORM_NAME": "iphoneos", "SDKROOT": "iphoneos", "EFFECTIVE_PLATFORM_NAME": "-iphoneos",
             "BUILT_PRODUCTS_DIR": root + "/build/\(configuration)-iphoneos",
         ]

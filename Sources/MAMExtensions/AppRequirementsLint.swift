@@ -8,28 +8,39 @@ import MAMBundle
 extension LintContext {
     /// `IntuneMAMSettings` keys the SDK reads, for "did you mean" on near misses.
     static let knownIntuneKeys = [
-        "ADALAuthority", "ADALClientId", "ADALRedirectUri", "ADALRedirectScheme", "ADALLogOverrideDisabled", "ADALUseBroker",
-        "AppGroupIdentifiers", "AutoEnrollOnLaunch", "AccentColor", "BackgroundColor", "ContainingAppBundleId",
-        "DefaultFileProtectionLevel", "FilterOpenInToOnlyManagedApps", "ForegroundColor", "MAMPolicyRequired", "MAMPolicyWarnAbsent",
-        "MAMTelemetryDisabled", "MAMTelemetryUsePPE", "MaxFileProtectionLevel", "MultiIdentity", "OpenInActionExtension",
-        "SafariViewControllerBlockedOverride", "SecondaryBackgroundColor", "SecondaryForegroundColor", "SplashDuration",
-        "SplashIconFile", "SplashImageFile", "WebViewHandledURLSchemes",
+        "ADALAuthority", "ADALCacheKeychainGroupOverride", "ADALClientId", "ADALRedirectUri", "ADALRedirectScheme",
+        "ADALLogOverrideDisabled", "ADALUseBroker", "AppGroupIdentifiers", "AutoEnrollOnLaunch", "AccentColor", "BackgroundColor",
+        "ContainingAppBundleId", "DefaultFileProtectionLevel", "DocumentBrowserFileCachePath", "FilterOpenInToOnlyManagedApps",
+        "FinishLaunchingAtStartup", "ForegroundColor", "MAMPolicyRequired", "MAMPolicyWarnAbsent", "MAMTelemetryDisabled",
+        "MAMTelemetryUsePPE", "MaxFileProtectionLevel", "MultiIdentity", "OpenInActionExtension", "SafariViewControllerBlockedOverride",
+        "SecondaryBackgroundColor", "SecondaryForegroundColor", "SplashDuration", "SplashIconFile", "SplashIconFile~ipad",
+        "SplashImageFile", "SupportsDarkMode", "ValuesToScrubFromLogging", "VerboseLoggingEnabled", "WebViewHandledURLSchemes",
     ]
     static let booleanIntuneKeys = ["MultiIdentity", "AutoEnrollOnLaunch", "MAMPolicyRequired", "MAMPolicyWarnAbsent", "MAMTelemetryDisabled",
-                                    "FilterOpenInToOnlyManagedApps", "SafariViewControllerBlockedOverride", "OpenInActionExtension",
-                                    "ADALLogOverrideDisabled"]
+                                    "MAMTelemetryUsePPE", "FilterOpenInToOnlyManagedApps", "SafariViewControllerBlockedOverride",
+                                    "OpenInActionExtension", "ADALLogOverrideDisabled", "SupportsDarkMode", "VerboseLoggingEnabled",
+                                    "FinishLaunchingAtStartup"]
 
     /// Schemes the SDK and MSAL query themselves — the Company Portal, the broker, the mobile
-    /// threat defense apps Intune's configurator lists (as Microsoft's Chatr sample has them):
-    /// listed as they are, without a twin.
+    /// threat defense apps the SDK guide lists: listed as they are, without a twin.
     static let sdkQuerySchemes: Set<String> = [
-        "companyportal", "msauthv2", "msauthv3", "mvisionmobile", "scmx", "lookoutwork-ase", "lacoonsecurity", "zips",
+        "companyportal", "msauthv2", "msauthv3", "intunemam-mtd", "mvisionmobile", "scmx", "lookoutwork-ase", "lacoonsecurity", "zips",
         "skycure", "smsec", "smart-ns", "betteractiveshield", "wandera", "microsoft-edge-http", "microsoft-edge-https",
     ]
-    /// Queried schemes every SDK app lists: the Company Portal and the managed browser's twins.
-    static let requiredQuerySchemes = ["companyportal", "http-intunemam", "https-intunemam", "microsoft-edge-http-intunemam", "microsoft-edge-https-intunemam"]
+    /// Queried schemes every SDK app lists (the SDK guide, stage 3): the managed browser's
+    /// twins and the mobile threat defense apps.
+    static let requiredQuerySchemes = [
+        "http-intunemam", "https-intunemam", "microsoft-edge-http-intunemam", "microsoft-edge-https-intunemam", "smart-ns", "zips",
+        "lacoonsecurity", "wandera", "lookoutwork-ase", "skycure", "betteractiveshield", "smsec", "mvisionmobile", "scmx", "intunemam-mtd",
+    ]
     /// What MSAL's brokered sign-in (Microsoft Authenticator) queries.
     static let brokerQuerySchemes = ["msauthv2", "msauthv3"]
+
+    /// RFC 3986: a letter, then letters, digits, `+`, `-`, `.`.
+    static func isURLScheme(_ s: String) -> Bool {
+        guard let first = s.first, first.isASCII, first.isLetter else { return false }
+        return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
 
     var isApp: Bool {
         guard let manifest = plugin.manifest else { return false }
@@ -41,9 +52,14 @@ extension LintContext {
         guard isApp, let info = plugin.info else { return }
         let bundleId = plugin.bundleIdentifier.flatMap { Self.isResolved($0) ? $0 : nil }
         checkIntuneSettings(info, bundleId: bundleId)
+        for scheme in plugin.urlSchemes where Self.isResolved(scheme) && !Self.isURLScheme(scheme) {
+            report(.error, "url-scheme-invalid", plugin, "CFBundleURLTypes",
+                   "declares \"\(scheme)\", which is not a URL scheme (a placeholder left in?); iOS ignores it",
+                   fix: "write the scheme: letters, digits, +, - and . (e.g. msauth.\(bundleId ?? "com.example.app"))")
+        }
         checkAppKeychain()
         // MSAL's redirect scheme brings a sign-in back, not data: it has no twin.
-        checkTwins(plugin.urlSchemes.filter { !$0.lowercased().hasPrefix("msauth.") }, keyPath: "CFBundleURLTypes", rule: "url-scheme-twin",
+        checkTwins(plugin.urlSchemes.filter { !$0.lowercased().hasPrefix("msauth.") && Self.isURLScheme($0) }, keyPath: "CFBundleURLTypes", rule: "url-scheme-twin",
                    what: "URL scheme", fix: { "add <string>\($0)-intunemam</string> to the same CFBundleURLSchemes (the configurator does)" })
         let queries = PlistValue(info["LSApplicationQueriesSchemes"] ?? [Any]()).stringArray ?? []
         checkTwins(queries.filter { !Self.sdkQuerySchemes.contains($0.lowercased()) }, keyPath: "LSApplicationQueriesSchemes", rule: "query-scheme-twin",
@@ -103,7 +119,11 @@ extension LintContext {
                    "is missing; unless the app signs in with MSAL itself and passes the account, the SDK needs the app's Entra client id",
                    fix: "add <key>ADALClientId</key><string>(the app registration's client id)</string>")
         }
-        if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect) {
+        if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect), !redirect.contains("://") || !Self.isURLScheme(redirect.components(separatedBy: "://")[0]) {
+            report(.error, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
+                   "is \"\(redirect)\", not a redirect URI (a placeholder left in?)",
+                   fix: "set it to msauth.\(bundleId ?? "<bundle id>")://auth and register it in Entra")
+        } else if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect) {
             let scheme = redirect.components(separatedBy: "://").first ?? ""
             if let bundleId, scheme.lowercased() != "msauth.\(bundleId)".lowercased() {
                 report(.error, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
@@ -115,6 +135,17 @@ extension LintContext {
                        "does not declare \(scheme), the scheme of ADALRedirectUri, so the sign-in never comes back to the app",
                        fix: "add <string>\(scheme)</string> to a CFBundleURLSchemes array")
             }
+        } else if let scheme = dict["ADALRedirectScheme"] as? String, Self.isResolved(scheme) {
+            // The other way to give the redirect: the scheme alone (`scheme://bundle id`).
+            if !plugin.urlSchemes.contains(where: { $0.lowercased() == scheme.lowercased() }) {
+                report(.error, "adal-redirect-scheme", plugin, "CFBundleURLTypes",
+                       "does not declare \(scheme), the ADALRedirectScheme, so the sign-in never comes back to the app",
+                       fix: "add <string>\(scheme)</string> to a CFBundleURLSchemes array")
+            }
+        } else if dict["ADALRedirectUri"] == nil, dict["ADALRedirectScheme"] == nil {
+            report(.warning, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
+                   "is missing, and so is ADALRedirectScheme; the SDK's sign-in needs one of them",
+                   fix: "add <key>ADALRedirectUri</key><string>msauth.\(bundleId ?? "<bundle id>")://auth</string>")
         }
     }
 
@@ -134,10 +165,12 @@ extension LintContext {
                        : "does not include com.microsoft.intune.mam; a managed account cannot enroll (-34018 on a device)",
                    fix: "add <string>\(Self.teamPrefixVariable)com.microsoft.intune.mam</string> after the bundle id's group")
         }
-        if !groups.contains("com.microsoft.adalcache") {
+        // ADALCacheKeychainGroupOverride names the group that replaces com.microsoft.adalcache.
+        let cacheGroup = ((plugin.info?["IntuneMAMSettings"] as? [String: Any])?["ADALCacheKeychainGroupOverride"] as? String) ?? "com.microsoft.adalcache"
+        if !groups.contains(cacheGroup) {
             report(.warning, "keychain-adal-cache", plugin, .entitlements, "keychain-access-groups",
-                   "does not include com.microsoft.adalcache, the token cache the Intune SDK's sign-in shares",
-                   fix: "add <string>\(Self.teamPrefixVariable)com.microsoft.adalcache</string>")
+                   "does not include \(cacheGroup), the token cache the Intune SDK's sign-in shares",
+                   fix: "add <string>\(Self.teamPrefixVariable)\(cacheGroup)</string>")
         }
     }
 

@@ -89,6 +89,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
         struct Report: Encodable {
             var path: String
             var target: String?
+            var bundle: String?
             var errors: Int
             var warnings: Int
             var findings: [Finding]
@@ -109,7 +110,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
             schemaVersion: jsonSchemaVersion, tool: .init(name: "mamsim", version: version),
             summary: .init(bundles: reports.count, errors: reports.map(\.errors.count).reduce(0, +), warnings: reports.map(\.warnings.count).reduce(0, +)),
             reports: reports.map { report in
-                .init(path: report.folder, target: report.target, errors: report.errors.count, warnings: report.warnings.count,
+                .init(path: report.folder, target: report.target, bundle: report.bundle, errors: report.errors.count, warnings: report.warnings.count,
                       findings: sorted(report).map {
                           .init(rule: $0.rule, severity: $0.severity.rawValue, file: path(of: $0, in: report), line: $0.line,
                                 keyPath: $0.keyPath, problem: $0.problem, fix: $0.fix)
@@ -196,7 +197,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
         xml += "<testsuites name=\"mamsim lint\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" time=\"0.000\">\n"
         var names = Set<String>()
         for report in reports {
-            var name = report.target.map { "\(report.folder) (\($0))" } ?? report.folder
+            var name = (report.target ?? report.bundle).map { "\(report.folder) (\($0))" } ?? report.folder
             // Suite names are unique: a repeated one gets its position.
             if !names.insert(name).inserted { name += " #\(names.count)"; names.insert(name) }
             let findings = sorted(report)

@@ -53,12 +53,13 @@ public enum LintRules {
         LintRule("intune-settings-key", .error, "an IntuneMAMSettings key is a near miss of one the SDK reads", source: sdkGuide),
         LintRule("intune-settings-type", .error, "a Boolean IntuneMAMSettings key is not <true/> or <false/>", source: sdkGuide),
         LintRule("adal-client-id", .error, "ADALClientId is missing (a warning) or not a GUID (a placeholder)", source: sdkGuide),
-        LintRule("adal-redirect-uri", .error, "ADALRedirectUri is not msauth.<bundle id>://auth", source: sdkGuide),
-        LintRule("adal-redirect-scheme", .error, "the redirect URI's scheme is not among the app's URL schemes", source: sdkGuide),
+        LintRule("adal-redirect-uri", .error, "ADALRedirectUri is not msauth.<bundle id>://auth, is a placeholder, or (a warning) neither it nor ADALRedirectScheme is set", source: sdkGuide),
+        LintRule("adal-redirect-scheme", .error, "the redirect URI's scheme (or ADALRedirectScheme) is not among the app's URL schemes", source: sdkGuide),
         // URL schemes
+        LintRule("url-scheme-invalid", .error, "a CFBundleURLSchemes entry is not a URL scheme (a placeholder left in)", source: apple),
         LintRule("url-scheme-twin", .error, "a CFBundleURLSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
         LintRule("query-scheme-twin", .error, "an LSApplicationQueriesSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
-        LintRule("query-schemes-intune", .warning, "LSApplicationQueriesSchemes lacks the schemes the SDK (companyportal, the managed browser's twins) or MSAL's broker (msauthv2, msauthv3) query", source: sdkGuide),
+        LintRule("query-schemes-intune", .warning, "LSApplicationQueriesSchemes lacks the schemes the SDK guide lists (the managed browser's twins, the threat defense apps) or MSAL's broker's (msauthv2, msauthv3)", source: sdkGuide),
         LintRule("msauth-scheme", .warning, "an msauth. URL scheme is not msauth.<bundle id>, where MSAL returns", source: "Microsoft, MSAL for iOS: redirect URI"),
         LintRule("face-id-usage", .warning, "NSFaceIDUsageDescription is missing", source: sdkGuide),
         // Extensions and cross-target

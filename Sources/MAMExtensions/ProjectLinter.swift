@@ -242,6 +242,8 @@ public enum ProjectLinter {
                     .first { app in app.bundleIdentifier.map { id.hasPrefix($0 + ".") } == true }
             }
             var report = Linter.lint(entry.bundle, container: container, folderName: displayName)
+            let folder = relative(entry.url.deletingLastPathComponent(), to: root)
+            report.bundle = folder.isEmpty ? "." : folder
             report.findings = report.findings.filter { seen.insert($0).inserted }
             return report
         }

@@ -69,7 +69,10 @@ struct ProjectLintTests {
         ("redirect scheme not declared", [(mail, "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n", "")], "adal-redirect-scheme", "Mail"),
         ("URL scheme without twin", [(mail, "<string>contoso-mail-intunemam</string>", "")], "url-scheme-twin", "Mail"),
         ("queried scheme without twin", [(mail, "<string>ms-outlook-intunemam</string>", "")], "query-scheme-twin", "Mail"),
-        ("Company Portal not queried", [(mail, "\t\t<string>companyportal</string>\n", "")], "query-schemes-intune", "Mail"),
+        ("threat defense scheme not queried", [(mail, "\t\t<string>intunemam-mtd</string>\n", "")], "query-schemes-intune", "Mail"),
+        ("placeholder URL scheme", [(mail, "<string>contoso-mail</string>", "<string>&lt;REPLACE WITH SCHEME&gt;</string>"),
+                                    (mail, "<string>contoso-mail-intunemam</string>", "")], "url-scheme-invalid", "Mail"),
+        ("placeholder redirect URI", [(mail, "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)://auth</string>", "<string>&lt;REPLACE WITH AAD REDIRECT URI&gt;</string>")], "adal-redirect-uri", "Mail"),
         ("MSAL scheme of another app", [(mail, "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n", "<string>msauth.$(PRODUCT_BUNDLE_IDENTIFIER)</string>\n\t\t\t\t<string>msauth.com.contoso.old</string>\n")], "msauth-scheme", "Mail"),
         ("no Face ID usage", [(mail, "<key>NSFaceIDUsageDescription</key>", "<key>NSCameraUsageDescription</key>")], "face-id-usage", "Mail"),
         ("no Intune keychain group", [(mailEntitlements, "<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>", "")], "keychain-intune-group", "Mail"),
@@ -161,7 +164,8 @@ struct ProjectLintTests {
         try Data("#include \"../Config/Base.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.contoso.mail.share\nEXECUTABLE_NAME = MailShare\nPRODUCT_MODULE_NAME = MailShare\nPRODUCT_BUNDLE_PACKAGE_TYPE = XPC!\n".utf8)
             .write(to: dir.appendingPathComponent("MailShare/Share.xcconfig"))
         let reports = try ProjectLinter.lint(path: dir, displayName: "ContosoMail")
-        #expect(reports.count == 2)
+        #expect(reports.map(\.bundle) == ["Mail", "MailShare"])
+        #expect(reports.last?.summary == "ContosoMail (bundle MailShare): no problems")
         #expect(Self.findings(reports).isEmpty, "\(reports.flatMap(\.lines))")
 
         // The pairing is real: the extension's app group is checked against the discovered app.
@@ -229,5 +233,19 @@ struct ProjectLintTests {
         let reports = try ProjectLinter.lint(path: dir.appendingPathComponent("ContosoMail.xcworkspace"), displayName: "x/ContosoMail.xcworkspace")
         #expect(reports.map(\.target) == ["Mail", "MailShare"])
         #expect(reports.first?.folder == "x")
+    }
+
+    /// Microsoft's Intune samples for .NET (MAUI, and .NET for iOS; Tests/Fixtures/projects/
+    /// IntuneMauiSample, provenance in its PROVENANCE.md) ship placeholders to replace: lint
+    /// names each one, and the redirect scheme that is not the bundle id's.
+    @Test func microsoftsMauiSamplesShowTheirPlaceholders() throws {
+        let reports = try ProjectLinter.lint(path: Fixtures.projects.appendingPathComponent("IntuneMauiSample"), displayName: "s")
+        #expect(reports.map(\.bundle) == ["IntuneMAMiOSDotNetSample/IntuneMAMiOSDotNetSample", "IntuneMAMiOSMauiSample/IntuneMAMiOSMauiSample/Platforms/iOS"])
+        for report in reports {
+            #expect(report.findings.map(\.rule).sorted() == [
+                "adal-client-id", "adal-redirect-uri", "build-setting-unresolved", "face-id-usage", "msauth-scheme", "url-scheme-invalid", "url-scheme-invalid",
+            ], "\(report.lines)")
+            #expect(report.findings.contains { $0.problem == "is \"<REPLACE WITH AAD CLIENT ID>\", not an Entra application (client) id; the SDK cannot sign the user in" })
+        }
     }
 }
