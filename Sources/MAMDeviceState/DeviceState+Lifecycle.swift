@@ -47,9 +47,12 @@ extension DeviceState {
     public func accessBlock(app bundle: BundleID) throws -> String? {
         guard let owner = fleet.app(bundle) else { return nil }
         let key = (owner.containingApp ?? owner.bundleID).folded
-        return try db.read { db in
+        if let cached = readCache.accessBlocked[key] { return cached }
+        let why = try db.read { db in
             try String.fetchOne(db, sql: "SELECT access_blocked FROM app_state WHERE app = ?", arguments: [key])
         }
+        readCache.accessBlocked[key] = .some(why)
+        return why
     }
 
     static func setAccessBlock(_ db: Database, app: BundleID, _ why: String?) throws {

@@ -39,6 +39,8 @@ public final class DeviceState {
         var signedIn: [String: [Account]] = [:]
         var processIdentity: [String: String?] = [:]
         var uiIdentity: [String: String?] = [:]
+        /// Why org data is blocked in an app (`accessBlock`), checked for both sides of every share.
+        var accessBlocked: [String: String?] = [:]
     }
 
     /// Every write of device state goes through here (the audit log excepted, which no

@@ -10,7 +10,7 @@ enum Browser {
     static func run(_ arguments: [String]) async throws -> CLIResult {
         let profile = try TemporaryDirectory(prefix: "mamsim-chromium")
         defer { profile.remove() }
-        return try await CLI.run(["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(profile.url.path)"] + arguments,
+        return try await CLI.run(["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--hide-scrollbars", "--user-data-dir=\(profile.url.path)"] + arguments,
                                  timeout: 120, executable: path!)
     }
 

@@ -44,6 +44,18 @@ struct LifecycleTests {
         #expect(try device.lastCheckIn(app: World.outlook) != nil, "online: it checked in first")
     }
 
+    /// The broker reads the block on both sides of every share, from memory: a read before a
+    /// change must not hide the change (every write empties the cache).
+    @Test func theAccessBlockReadFromMemoryFollowsEveryChange() throws {
+        let dir = try DeviceDirectory()
+        let device = try device(dir, World.fleet(device: DeviceFacts(jailbroken: true)))
+        try device.appLaunched(app: World.outlook)
+        #expect(try device.accessBlock(app: World.outlook) == nil, "read (and kept) before the check")
+        _ = try device.launchChecks(app: World.outlook)
+        #expect(try device.accessBlock(app: World.outlook) != nil, "the failed check is seen at once")
+        #expect(try dir.open().accessBlock(app: World.outlook) != nil, "and survives a restart")
+    }
+
     @Test func aMultiIdentityAppShowingNothingManagedIsNotCheckedAtLaunch() throws {
         let dir = try DeviceDirectory()
         let device = try device(dir, World.fleet(device: DeviceFacts(jailbroken: true)))
