@@ -172,6 +172,27 @@ extension CLITests {
             #expect(text.contains("\t\t<string>ms-outlook</string>\n\t\t<string>ms-outlook-intunemam</string>\n"), "\(text)")
         }
 
+        /// --fix runs the configurator on an extension whose rule has no Intune type, keeping
+        /// the rest of its Info.plist as written.
+        @Test func lintFixRewritesAnActivationRuleWithoutIntuneTypes() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try FileManager.default.copyItem(at: Self.project, to: tmp.url.appendingPathComponent("ContosoMail"))
+            let info = tmp.path("ContosoMail/MailShare/Info.plist")
+            let original = try String(contentsOfFile: info, encoding: .utf8)
+            try tmp.write("ContosoMail/MailShare/Info.plist", original.replacingOccurrences(
+                of: " || ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.microsoft.intune.mam.public.url\"", with: ""))
+            let before = try await CLI.run(["lint", "ContosoMail"], in: tmp.url, timeout: 60)
+            #expect(before.stdout.contains("[extension-intune-types]"), "\(before)")
+            let fixed = try await CLI.run(["lint", "ContosoMail", "--fix"], in: tmp.url, timeout: 60)
+            #expect(fixed.stdout.contains("ContosoMail/MailShare/Info.plist: fixed [extension-intune-types]"), "\(fixed)")
+            #expect(fixed.status == 0 && fixed.stdout.contains("ContosoMail (target MailShare): no problems"), "\(fixed)")
+            let after = try String(contentsOfFile: info, encoding: .utf8)
+            #expect(after.contains("com.microsoft.intune.mam.public.url"))
+            let head = try #require(original.range(of: "<key>NSExtensionActivationRule</key>")).upperBound
+            #expect(after.hasPrefix(String(original[..<head])), "every line before the rule is kept")
+        }
+
         @Test func lintBadInputExitsTwo() async throws {
             let target = try await CLI.run(["lint", Self.project.path, "--target", "Nope"], timeout: 60)
             #expect(target.status == 2 && target.stderr.contains("has a target named Nope; its targets are Mail, MailShare"), "\(target)")
