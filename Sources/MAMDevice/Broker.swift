@@ -291,8 +291,16 @@ final class Broker {
     /// Hostile-input bounds on an item a child sends.
     private func validate(_ item: Item) -> String? {
         if item.id.utf8.count > 256 { return "item id is longer than 256 bytes" }
-        if item.id.contains("/") || item.id.contains("\\") || item.id.hasPrefix(".")
-            || item.id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        // One pass over the bytes; only an id with non-ASCII bytes asks Unicode's categories
+        // (C1 controls), which costs more than the rest of the check on every share.
+        var bad = item.id.utf8.first == UInt8(ascii: ".")
+        var ascii = true
+        for byte in item.id.utf8 where !bad {
+            bad = byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\")
+            if byte >= 0x80 { ascii = false }
+        }
+        if !bad, !ascii { bad = item.id.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        if bad {
             return "item id \"\(item.id.prefix(40))\" contains a path separator, a control character or a leading dot"
         }
         if item.typeIdentifiers.count > 64 { return "item has \(item.typeIdentifiers.count) type identifiers (at most 64)" }

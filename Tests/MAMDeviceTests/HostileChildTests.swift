@@ -71,6 +71,13 @@ import Testing
         let refused = await host.share(from: "notes", to: "app1", item: sneaky)
         #expect(refused.reason == .badRequest, "\(refused)")
         #expect(refused.explanation.contains("path separator"))
+        // Every other refused shape of id, ASCII and not; a non-ASCII id that is none of them passes.
+        for id in [".hidden", "a\\b", "bell\u{7}", "del\u{7F}", "next-line\u{85}"] {
+            let odd = Item(id: id, typeIdentifiers: ["public.plain-text"], payload: .inline(Array("x".utf8)))
+            #expect(await host.share(from: "notes", to: "app1", item: odd).reason == .badRequest, "\(id.debugDescription)")
+        }
+        let accented = Item(id: "résumé-1", typeIdentifiers: ["public.plain-text"], payload: .inline(Array("x".utf8)))
+        #expect(await host.share(from: "app0", to: "app1", item: accented, identity: "alice@contoso.com") == .delivered)
         #expect(await host.shutdown() == 0)
     }
 
