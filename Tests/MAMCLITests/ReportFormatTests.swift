@@ -40,11 +40,22 @@ enum ReportValidator {
             errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
             print("\\n".join(errors)); sys.exit(1 if errors else 0)
             """
-        let r = try run("/usr/bin/env", ["python3", "-c", script, CLI.repo("schemas/\(schema)").path, file])
-        if r.output.contains("No module named 'jsonschema'") {
+        guard let python = try pythonWithJSONSchema() else {
             Issue.record("Python's jsonschema is missing: run scripts/install-deps (apt-get install python3-jsonschema)")
+            return "no validator"
         }
+        let r = try run(python, ["-c", script, CLI.repo("schemas/\(schema)").path, file])
         return r.status == 0 ? nil : r.output
+    }
+
+    /// The first Python 3 that imports jsonschema: the one on the PATH (pyenv, a venv) or the
+    /// system's, where Debian's python3-jsonschema goes.
+    static func pythonWithJSONSchema() throws -> String? {
+        let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }
+        for candidate in onPath + ["/usr/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
+            if try run(candidate, ["-c", "import jsonschema"]).status == 0 { return candidate }
+        }
+        return nil
     }
 }
 
