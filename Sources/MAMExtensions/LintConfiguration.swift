@@ -100,8 +100,13 @@ public struct LintConfiguration: Sendable, Hashable {
             var report = report
             report.findings = report.findings.compactMap { finding in
                 guard !disabledRules.contains(finding.rule) else { return nil }
-                let path = LintFormat.path(of: finding, in: report)
-                if excluded.contains(where: { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") || finding.file.hasPrefix($0) }) { return nil }
+                // An excluded entry is a file or a folder, under the linted path or as given.
+                let paths = [LintFormat.path(of: finding, in: report), finding.file]
+                func under(_ entry: String) -> Bool {
+                    let folder = entry.hasSuffix("/") ? entry : entry + "/"
+                    return paths.contains { $0 == entry || $0.hasPrefix(folder) }
+                }
+                if excluded.contains(where: under) { return nil }
                 var finding = finding
                 if let level = severities[finding.rule] { finding.severity = level }
                 if strict || forced { finding.severity = .error }

@@ -92,3 +92,29 @@ struct SuggestedCommandTests {
         #expect("plugins/open-in/Info.plist".shellQuoted == "plugins/open-in/Info.plist")
     }
 }
+
+@Suite("Lint configuration")
+struct LintConfigurationTests {
+    static func report() -> LintReport {
+        LintReport(folder: "repo", findings: [
+            LintFinding(.warning, rule: "face-id-usage", file: "Mail/Info.plist", keyPath: "NSFaceIDUsageDescription", problem: "p", fix: ""),
+            LintFinding(.error, rule: "url-scheme-twin", file: "MailShare/Info.plist", keyPath: "CFBundleURLTypes", problem: "p", fix: ""),
+            LintFinding(.error, rule: "keychain-intune-group", file: "Vendor/Lib/Lib.entitlements", keyPath: "", problem: "p", fix: ""),
+        ])
+    }
+
+    @Test func excludedEntriesAreFilesOrFoldersNotNamePrefixes() throws {
+        let config = try LintConfiguration(yaml: "excluded: [Mail, repo/Vendor/]\n", file: ".mamsim-lint.yml")
+        let kept = config.apply(to: [Self.report()])[0].findings.map(\.file)
+        #expect(kept == ["MailShare/Info.plist"], "Mail excludes Mail/…, not MailShare/…; repo/Vendor/ the vendored library")
+    }
+
+    @Test func severitiesAndStrictChangeWhatFails() throws {
+        let config = try LintConfiguration(yaml: "severity: {url-scheme-twin: warning}\ndisabled_rules: [keychain-intune-group]\n", file: "c.yml")
+        let relaxed = config.apply(to: [Self.report()])[0]
+        #expect(!relaxed.hasErrors && relaxed.findings.count == 2)
+        #expect(config.apply(to: [Self.report()], strict: true)[0].errors.count == 2)
+        #expect(throws: LintInputError.self) { try LintConfiguration(yaml: "strict: maybe\n", file: "c.yml") }
+        #expect(throws: LintInputError.self) { try LintConfiguration(yaml: "severity: {face-id-usage: fatal}\n", file: "c.yml") }
+    }
+}
