@@ -88,8 +88,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ], swiftSettings: strict),
         // Starts a child under Landlock (C: it runs before the child's program and must stay tiny).
-        .executableTarget(name: "mamsim-confine"),
-        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit"], swiftSettings: strict, linkerSettings: staticStdlib),
+        .target(name: "CConfine"),
+        .executableTarget(name: "mamsim-confine", dependencies: ["CConfine"]),
+        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit", "CConfine"], swiftSettings: strict, linkerSettings: staticStdlib),
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .executableTarget(name: "ExampleCAApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict, linkerSettings: staticStdlib),

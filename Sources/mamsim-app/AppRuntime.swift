@@ -1,6 +1,7 @@
 // The generic app and extension runtime. The host spawns it with the channel on fd 3, assigns
 // its bundle id in the handshake, and drives it with commands, so scenario steps act through
 // the same path a real app would (share requests, identity changes, acknowledgements).
+import CConfine
 import MAMKit
 import MAMModel
 import MAMWire
@@ -11,11 +12,55 @@ import Glibc
 @main
 struct AppRuntime {
     static func main() {
+        confineIfAsked(CommandLine.arguments.dropFirst())
         AppChannel.runProgram(runtime: "mamsim-app/2") { channel in
             let runtime = Runtime(channel: channel)
             channel.onCommand = { command, reply in runtime.execute(command, reply: reply) }
             channel.onDeliver = { runtime.receive($0) }
         }
+    }
+}
+
+extension AppRuntime {
+    /// `--confine-hide DIR [--confine-allow DIR]...`: the host asks the built-in runtime to
+    /// confine itself with Landlock before it reads anything from its channel — the rules
+    /// mamsim-confine applies to other programs, without that launcher's extra exec. A
+    /// runtime that cannot confine itself when asked does not run.
+    static func confineIfAsked(_ arguments: ArraySlice<String>) {
+        var hide: String?
+        var allowed: [String] = []
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--confine-hide": hide = rest.popFirst()
+            case "--confine-allow": if let dir = rest.popFirst() { allowed.append(dir) }
+            default: continue  // the runtime takes no other argument; what the host adds is ignored
+            }
+        }
+        guard let hide else {
+            if !allowed.isEmpty { fail("--confine-allow needs --confine-hide") }
+            return
+        }
+        var error = [CChar](repeating: 0, count: 4400)
+        let result = withArrayOfCStrings(allowed) { pointers in
+            mamsim_confine(hide, pointers, Int32(allowed.count), &error, error.count)
+        }
+        if result != 0 {
+            fail("cannot confine itself: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        let line = "mamsim-app: \(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        exit(126)
+    }
+
+    static func withArrayOfCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer($0) }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }
 

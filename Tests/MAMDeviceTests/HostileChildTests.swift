@@ -218,4 +218,23 @@ struct ConfinementTests {
         #expect(seen == "store-denied\nother-denied\ndir-denied\nmine\n", "\(seen)")
         #expect(await host.shutdown() == 0)
     }
+
+    /// The built-in runtime confines itself (no launcher exec): the process the host started is
+    /// mamsim-app itself, asked to confine itself, and it runs with no_new_privs — which it
+    /// sets only right before Landlock's restrict_self and exits if that fails.
+    @Test func theBuiltInRuntimeConfinesItselfWithoutTheLauncher() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let pid = try #require(log.all.compactMap { if case .ready("app0", _, let pid) = $0 { pid } else { nil } }.first)
+        let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        #expect(exe.hasSuffix("/mamsim-app"), "\(exe)")
+        let cmdline = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")), as: UTF8.self)
+        #expect(cmdline.contains("--confine-hide\u{0}\(config.deviceDirectory.resolvingSymlinksInPath().path)"), "\(cmdline.debugDescription)")
+        #expect(cmdline.contains("--confine-allow\u{0}"), "\(cmdline.debugDescription)")
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
+        #expect(await host.shutdown() == 0)
+    }
 }
