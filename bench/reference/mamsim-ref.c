@@ -3,9 +3,9 @@
  *
  * One binary, two roles (libuv-test style):
  *   parent:  mamsim-ref [--pin CPU] latency SIZE COUNT
- *            mamsim-ref [--pin CPU] broker  SIZE COUNT
+ *            mamsim-ref [--pin CPU] broker  SIZE COUNT [ACK_EVERY]
  *            mamsim-ref [--pin CPU] fleet   N
- *   child:   mamsim-ref --child echo | sender SIZE COUNT | sink COUNT | hello
+ *   child:   mamsim-ref --child echo | sender SIZE COUNT | sink COUNT [ACK_EVERY] | hello
  *            (started by the parent; talks on fd 3, a UV_CREATE_PIPE socketpair)
  *
  * Framing (same as mamsim): 4-byte big-endian length N, then N payload bytes.
@@ -34,7 +34,7 @@
 #define MAX_FRAME (64u * 1024u * 1024u) /* decoder rejects larger frames */
 #define READ_CHUNK 65536                /* min free space offered to uv_read */
 #define BROKER_WINDOW 256               /* max data frames sent by A and not yet acked */
-#define BROKER_ACK_EVERY 64             /* B acks every 64 data frames */
+#define BROKER_ACK_EVERY 64             /* by default B acks every 64 data frames */
 
 #define CHECK(expr)                                                              \
   do {                                                                           \
@@ -199,6 +199,9 @@ static conn_t child_conn;
 static uint8_t *child_payload; /* sender: SIZE bytes of 'x' */
 static uint32_t child_size;
 static uint64_t child_count, child_sent, child_acked, child_recv;
+/* How often the sink acknowledges: every 64th frame by default, every frame (1) for the
+   per-write reference, where each item is answered as mamsim answers each share. */
+static uint64_t ack_every = BROKER_ACK_EVERY;
 
 static void child_closed(conn_t *c) { (void)c; }
 
@@ -226,7 +229,7 @@ static void sink_frame(conn_t *c, const uint8_t *p, uint32_t n) {
   if (child_recv == child_count) {
     uint8_t d = 'D';
     conn_send(c, &d, 1);
-  } else if (child_recv % BROKER_ACK_EVERY == 0) {
+  } else if (child_recv % ack_every == 0) {
     uint8_t a[9];
     a[0] = 'A';
     put_be64(a + 1, child_recv);
@@ -251,9 +254,11 @@ static int child_main(int argc, char **argv) {
     child_count = parse_num(argv[4], "COUNT");
     child_payload = xmalloc(child_size);
     memset(child_payload, 'x', child_size);
-  } else if (!strcmp(role, "sink") && argc == 4) {
+  } else if (!strcmp(role, "sink") && (argc == 4 || argc == 5)) {
     cb = sink_frame;
     child_count = parse_num(argv[3], "COUNT");
+    if (argc == 5) ack_every = parse_num(argv[4], "ACK_EVERY");
+    if (ack_every == 0) die("ACK_EVERY must be > 0");
   } else if (!strcmp(role, "hello")) cb = hello_frame;
   else die("unknown child role");
 
@@ -457,8 +462,8 @@ static void brk_b_frame(conn_t *c, const uint8_t *p, uint32_t n) {
   if (n == 9 && p[0] == 'A') { conn_send(&brk_a->conn, p, n); return; }
   if (n == 1 && p[0] == 'D') {
     double s = (uv_hrtime() - brk_t0) / 1e9;
-    printf("broker size=%u count=%llu items_per_s=%.0f seconds=%.3f\n", brk_size,
-           (unsigned long long)brk_count, brk_count / s, s);
+    printf("broker size=%u count=%llu ack_every=%llu items_per_s=%.0f seconds=%.3f\n", brk_size,
+           (unsigned long long)brk_count, (unsigned long long)ack_every, brk_count / s, s);
     fflush(stdout);
     brk_finished = 1;
     conn_close(&brk_a->conn);
@@ -466,15 +471,18 @@ static void brk_b_frame(conn_t *c, const uint8_t *p, uint32_t n) {
   }
 }
 
-static int run_broker(uint32_t size, uint64_t count) {
+static int run_broker(uint32_t size, uint64_t count, uint64_t every) {
   if (count == 0) die("broker COUNT must be > 0");
+  if (every == 0) die("broker ACK_EVERY must be > 0");
   brk_size = size;
   brk_count = count;
-  char sz[32], cnt[32];
+  ack_every = every;
+  char sz[32], cnt[32], ack[32];
   snprintf(sz, sizeof sz, "%u", size);
   snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)count);
+  snprintf(ack, sizeof ack, "%llu", (unsigned long long)every);
   char *args_a[] = {exe_path, "--child", "sender", sz, cnt, NULL};
-  char *args_b[] = {exe_path, "--child", "sink", cnt, NULL};
+  char *args_b[] = {exe_path, "--child", "sink", cnt, ack, NULL};
   brk_a = spawn_child(0, brk_a_frame, args_a);
   brk_b = spawn_child(1, brk_b_frame, args_b);
   if (!brk_a || !brk_b) {
@@ -551,7 +559,7 @@ static int run_fleet(int n) {
 static void usage(void) {
   fprintf(stderr,
           "usage: mamsim-ref [--pin CPU] latency SIZE COUNT\n"
-          "       mamsim-ref [--pin CPU] broker SIZE COUNT\n"
+          "       mamsim-ref [--pin CPU] broker SIZE COUNT [ACK_EVERY]\n"
           "       mamsim-ref [--pin CPU] fleet N\n");
   exit(2);
 }
@@ -579,8 +587,8 @@ int main(int argc, char **argv) {
   char **a = argv + ai + 1;
   if (!strcmp(mode, "latency") && rest == 2)
     return run_latency((uint32_t)parse_num(a[0], "SIZE"), parse_num(a[1], "COUNT"));
-  if (!strcmp(mode, "broker") && rest == 2)
-    return run_broker((uint32_t)parse_num(a[0], "SIZE"), parse_num(a[1], "COUNT"));
+  if (!strcmp(mode, "broker") && (rest == 2 || rest == 3))
+    return run_broker((uint32_t)parse_num(a[0], "SIZE"), parse_num(a[1], "COUNT"), rest == 3 ? parse_num(a[2], "ACK_EVERY") : BROKER_ACK_EVERY);
   if (!strcmp(mode, "fleet") && rest == 1) return run_fleet((int)parse_num(a[0], "N"));
   usage();
   return 2;
