@@ -9,7 +9,7 @@ struct TestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run scenario files as a test suite.",
-        discussion: "JUnit output has one <testsuite> per scenario file and one <testcase> per step; a scenario whose file is bad or whose fleet cannot start is one failed <testcase> named after the file.")
+        discussion: "JUnit output has one <testsuite> per scenario file and one <testcase> per step (with its file and line); a scenario whose file is bad or whose fleet cannot start is one <testcase> with an <error>, named after the file. JSON and JUnit follow schemas/. In folders only scenario files run (a top-level steps: or apps:); skipped files are named on standard error.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, junit }
 
