@@ -88,7 +88,7 @@ package struct BundleFolder {
         for name in files(withExtension: "xcconfig") {
             var read: [XCConfig.LoadProblem] = []
             values = XCConfig.load(url.appendingPathComponent(name), name: prefix + name, base: values, problems: &read)
-            problems += read.map { LintFinding(.warning, rule: $0.rule, file: $0.file, line: $0.line, keyPath: "", problem: $0.problem, fix: $0.fix) }
+            problems += read.map { $0.finding() }
         }
         return BuildSettings(values)
     }

@@ -74,14 +74,17 @@ public struct LintReport: Sendable, Hashable {
     /// 1 if any error, else 0 (warnings do not fail a build).
     public var exitCode: Int32 { hasErrors ? 1 : 0 }
 
-    /// One line per finding, errors first, then by file and line.
-    public var lines: [String] {
+    /// Errors first, then by file and line: the order of every rendering.
+    public var sortedFindings: [LintFinding] {
         findings.sorted { a, b in
             if a.severity != b.severity { return a.severity > b.severity }
             if a.file != b.file { return a.file < b.file }
             return (a.line ?? 0) < (b.line ?? 0)
-        }.map { $0.rendered(inFolder: folder) }
+        }
     }
+
+    /// One line per finding, in `sortedFindings` order.
+    public var lines: [String] { sortedFindings.map { $0.rendered(inFolder: folder) } }
 
     /// `2 errors, 1 warning in plugins/open-in-word` or `plugins/open-in-word: no problems`.
     public var summary: String {

@@ -162,3 +162,11 @@ extension BuildSettings {
         return BuildSettings(merged)
     }
 }
+
+extension XCConfig.LoadProblem {
+    /// The problem as a lint warning, its file named `file` when the caller names files
+    /// otherwise than the loader did.
+    package func finding(file: String? = nil) -> LintFinding {
+        LintFinding(.warning, rule: rule, file: file ?? self.file, line: line, keyPath: "", problem: problem, fix: fix)
+    }
+}

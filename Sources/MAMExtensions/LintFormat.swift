@@ -23,14 +23,6 @@ public enum LintFormat: String, CaseIterable, Sendable {
         ProjectLinter.join(report.folder, finding.file)
     }
 
-    static func sorted(_ report: LintReport) -> [LintFinding] {
-        report.findings.sorted { a, b in
-            if a.severity != b.severity { return a.severity > b.severity }
-            if a.file != b.file { return a.file < b.file }
-            return (a.line ?? 0) < (b.line ?? 0)
-        }
-    }
-
     /// The whole output, for formats written at once (every one but `human`).
     public func render(_ reports: [LintReport], version: String) -> String {
         switch self {
@@ -38,13 +30,13 @@ public enum LintFormat: String, CaseIterable, Sendable {
             return reports.flatMap { $0.lines + [$0.summary] }.map { $0 + "\n" }.joined()
         case .xcode:
             return reports.flatMap { report in
-                Self.sorted(report).map { f in
+                report.sortedFindings.map { f in
                     "\(Self.path(of: f, in: report)):\(f.line ?? 1):1: \(f.severity.rawValue): \(Self.message(f)) [\(f.rule)]\n"
                 }
             }.joined()
         case .githubActions:
             return reports.flatMap { report in
-                Self.sorted(report).map { f in
+                report.sortedFindings.map { f in
                     var properties = "file=\(Self.escapeProperty(Self.path(of: f, in: report)))"
                     if let line = f.line { properties += ",line=\(line)" }
                     properties += ",title=\(Self.escapeProperty("mamsim lint " + f.rule))"
@@ -111,7 +103,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
             summary: .init(bundles: reports.count, errors: reports.map(\.errors.count).reduce(0, +), warnings: reports.map(\.warnings.count).reduce(0, +)),
             reports: reports.map { report in
                 .init(path: report.folder, target: report.target, bundle: report.bundle, errors: report.errors.count, warnings: report.warnings.count,
-                      findings: sorted(report).map {
+                      findings: report.sortedFindings.map {
                           .init(rule: $0.rule, severity: $0.severity.rawValue, file: path(of: $0, in: report), line: $0.line,
                                 keyPath: $0.keyPath, problem: $0.problem, fix: $0.fix)
                       })
@@ -170,7 +162,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
         let rules = LintRules.all
         let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($0.element.id, $0.offset) })
         let results = reports.flatMap { report in
-            sorted(report).map { f in
+            report.sortedFindings.map { f in
                 SARIF.Result(ruleId: f.rule, ruleIndex: index[f.rule] ?? -1, level: f.severity.rawValue, message: .init(text: message(f)),
                              locations: [.init(physicalLocation: .init(artifactLocation: .init(uri: uri(path(of: f, in: report))),
                                                                        region: f.line.map { .init(startLine: $0) }))])
@@ -200,7 +192,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
             var name = (report.target ?? report.bundle).map { "\(report.folder) (\($0))" } ?? report.folder
             // Suite names are unique: a repeated one gets its position.
             if !names.insert(name).inserted { name += " #\(names.count)"; names.insert(name) }
-            let findings = sorted(report)
+            let findings = report.sortedFindings
             xml += "  <testsuite name=\"\(escapeXML(name))\" tests=\"\(max(1, findings.count))\" failures=\"\(report.errors.count)\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n"
             if findings.isEmpty {
                 xml += "    <testcase classname=\"\(escapeXML(name))\" name=\"no problems\" time=\"0.000\"/>\n"

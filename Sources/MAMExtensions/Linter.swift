@@ -39,7 +39,8 @@ public enum Linter {
         // An unresolved setting is a warning: what it hides is unknown, the other checks go on.
         // One finding per unset variable and file (a project without DEVELOPMENT_TEAM leaves
         // every $(AppIdentifierPrefix) unset): the first place, the others named in it.
-        var unresolved: [String: Int] = [:]
+        var firstOf: [String: Int] = [:]
+        var alsoAt: [Int: [String]] = [:]
         for var finding in plugin.problems + (container?.problems ?? []) {
             guard finding.rule == "build-setting-unresolved" else {
                 lint.findings.append(finding)
@@ -47,20 +48,15 @@ public enum Linter {
             }
             finding.severity = .warning
             let key = finding.file + "\u{0}" + finding.problem
-            if let first = unresolved[key] {
-                let also = " (also at "
-                var problem = lint.findings[first].problem
-                if let range = problem.range(of: also) {
-                    problem.insert(contentsOf: ", " + finding.keyPath, at: problem.index(before: problem.endIndex))
-                    _ = range
-                } else {
-                    problem += also + finding.keyPath + ")"
-                }
-                lint.findings[first].problem = problem
+            if let first = firstOf[key] {
+                alsoAt[first, default: []].append(finding.keyPath)
             } else {
-                unresolved[key] = lint.findings.count
+                firstOf[key] = lint.findings.count
                 lint.findings.append(finding)
             }
+        }
+        for (index, keyPaths) in alsoAt {
+            lint.findings[index].problem += " (also at \(keyPaths.joined(separator: ", ")))"
         }
         lint.checkKeychain(plugin)
         if let container { lint.checkKeychain(container) }

@@ -180,10 +180,7 @@ public enum ProjectLinter {
             infoPlist: infoURL, infoName: infoURL.map { relative($0, to: root) } ?? "\(projectFile) (\(target.name), generated Info.plist)",
             entitlements: entitlementsURL, entitlementsName: entitlementsURL.map { relative($0, to: root) },
             generatedInfo: generated, preprocessorDefinitions: definitions, buildSettings: settings)
-        for problem in problems {
-            folder.problems.append(LintFinding(.warning, rule: problem.rule, file: relativeName(problem.file, project: project, root: root),
-                                               line: problem.line, keyPath: "", problem: problem.problem, fix: problem.fix))
-        }
+        folder.problems += problems.map { $0.finding(file: relativeName($0.file, project: project, root: root)) }
         for u in unresolved {
             folder.problems.append(LintFinding(.warning, rule: "build-setting-unresolved", file: projectFile, keyPath: u.keyPath,
                                                problem: "(\(target.name), \(configuration)) build setting $(\(u.name)) \(u.problem)",
@@ -230,7 +227,7 @@ public enum ProjectLinter {
                                       entitlements: entitlements.map { folder.appendingPathComponent($0) },
                                       entitlementsName: entitlements.map { relative(folder.appendingPathComponent($0), to: root) },
                                       generatedInfo: generated, buildSettings: BuildSettings(values).overlaid(with: options.buildSettings))
-            bundle.problems += problems.map { LintFinding(.warning, rule: $0.rule, file: $0.file, line: $0.line, keyPath: "", problem: $0.problem, fix: $0.fix) }
+            bundle.problems += problems.map { $0.finding() }
             bundles.append((plist, bundle))
         }
         var seen = Set<LintFinding>()

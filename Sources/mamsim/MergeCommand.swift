@@ -10,7 +10,7 @@ struct MergeCommand: ParsableCommand {
         abstract: "Merge the JSON reports of test shards into one report (JSON or JUnit).",
         discussion: "Each input is a `mamsim test --format json` report. A scenario found in two inputs is an error: shards partition a suite.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, junit }
+    typealias Format = TestCommand.Format
 
     @Argument(help: "JSON reports of the shards.")
     var reports: [String]
@@ -53,18 +53,8 @@ struct MergeCommand: ParsableCommand {
         case .json: text = merged.json()
         case .junit: text = merged.junit()
         }
-        if let output {
-            do {
-                try FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(), withIntermediateDirectories: true)
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                Terminal.error("cannot write \(output): \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
-            Terminal().line(summary)
-        } else {
-            Terminal().line(text)
-        }
+        try ReportFile.write(text, to: output)
+        if output != nil { Terminal().line(summary) }
         if merged.failed > 0 { throw ExitCode(1) }
     }
 

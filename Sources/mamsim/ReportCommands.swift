@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMDeviceState
 import MAMModel
 import MAMPolicy
 import MAMScenario
@@ -20,7 +21,7 @@ struct ReportCommand: ParsableCommand {
     var output: String = "mamsim-report.html"
 
     func run() throws {
-        var events: [[String: String]] = []
+        var events: [AuditEvent] = []
         for path in audits {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                 Terminal.error("\(path) cannot be read; name an audit log (JSON lines)")
@@ -46,9 +47,9 @@ struct ReportCommand: ParsableCommand {
         }
         // One section per scenario named in the log, in the order they appear.
         var order: [String] = []
-        var byScenario: [String: [[String: String]]] = [:]
+        var byScenario: [String: [AuditEvent]] = [:]
         for e in events {
-            let name = e["scenario"] ?? ""
+            let name = e.scenario
             if byScenario[name] == nil { order.append(name) }
             byScenario[name, default: []].append(e)
         }
@@ -58,7 +59,7 @@ struct ReportCommand: ParsableCommand {
                                            events: byScenario[name] ?? [], result: result)
         }
         let summary = "\(pages.count) scenario\(pages.count == 1 ? "" : "s"), \(events.count) audit events" + (document.map { ", \($0.passed) passed, \($0.failed) failed" } ?? "")
-        try ReportHTML.write(ReportHTML.page(title: "mamsim report", summary: summary, scenarios: pages), to: output)
+        try ReportFile.write(ReportHTML.page(title: "mamsim report", summary: summary, scenarios: pages), to: output)
         Terminal().line("HTML report: \(output) (\(summary))")
     }
 }
@@ -135,12 +136,8 @@ struct MatrixCommand: ParsableCommand {
         case .table:
             text = Self.table(matrix)
         }
-        if let output {
-            try ReportHTML.write(text, to: output)
-            Terminal().line("\(format.rawValue) matrix: \(output)")
-        } else {
-            Terminal().line(text)
-        }
+        try ReportFile.write(text, to: output)
+        if let output { Terminal().line("\(format.rawValue) matrix: \(output)") }
     }
 
     static func cell(_ d: Decision) -> String { d.isAllowed ? "allowed" : "blocked:\(d.blockedBy!.rawValue)" }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MAMExtensions
+import MAMDeviceState
 import MAMModel
 import MAMPolicy
 
@@ -51,7 +52,7 @@ enum ReportHTML {
         var name: String
         var file: String?
         var status: String?
-        var events: [[String: String]]
+        var events: [AuditEvent]
         var result: SuiteDocument.Scenario?
     }
 
@@ -77,26 +78,26 @@ enum ReportHTML {
 
     /// The grids a scenario's audit events fill: shares, clipboard (each paste against the
     /// last copy), saves and opens.
-    static func grids(of events: [[String: String]]) -> [Grid] {
+    static func grids(of events: [AuditEvent]) -> [Grid] {
         var transfers = Grid(id: "transfers", caption: "Transfers (share, Open in): from app × identity to app × identity", corner: "from \\ to", rows: [], columns: [])
         var clipboard = Grid(id: "clipboard", caption: "Clipboard: copied in (row), pasted in (column)", corner: "copied in \\ pasted in", rows: [], columns: [])
         var saves = Grid(id: "save", caption: "Save to: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: [])
         var opens = Grid(id: "open", caption: "Open from: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: [])
         var lastCopy: String?
         for e in events {
-            let from = party(e["sourceApp"] ?? "", e["sourceIdentity"] ?? "")
-            let entry = Cell.Entry(outcome: e["decision"] ?? "", reason: e["reason"] ?? "", explanation: e["explanation"] ?? "", step: e["step"] ?? "")
-            switch e["verb"] {
+            let from = party(e.sourceApp, e.sourceIdentity)
+            let entry = Cell.Entry(outcome: e.decision, reason: e.reason, explanation: e.explanation, step: e.step)
+            switch e.verb {
             case "share":
-                transfers.add(row: from, column: party(e["destinationApp"] ?? "", e["destinationIdentity"] ?? ""), entry)
+                transfers.add(row: from, column: party(e.destinationApp, e.destinationIdentity), entry)
             case "copy":
                 lastCopy = from
             case "paste":
                 clipboard.add(row: lastCopy ?? "(nothing copied)", column: from, entry)
             case "save":
-                saves.add(row: from, column: e["destinationApp"] ?? "", entry)
+                saves.add(row: from, column: e.destinationApp, entry)
             case "open":
-                opens.add(row: from, column: e["destinationApp"] ?? e["sourceApp"] ?? "", entry)
+                opens.add(row: from, column: e.destinationApp, entry)
             default:
                 continue
             }
@@ -105,18 +106,19 @@ enum ReportHTML {
     }
 
     /// The apps and the identities each acted as.
-    static func fleet(of events: [[String: String]]) -> [(app: String, identities: [String])] {
+    static func fleet(of events: [AuditEvent]) -> [(app: String, identities: [String])] {
         var seen: [String: [String]] = [:]
         var order: [String] = []
-        func note(_ app: String?, _ identity: String?) {
-            guard let app, !app.isEmpty, !app.contains(" ") else { return }
+        func note(_ app: String, _ identity: String) {
+            // A destination that is not an app ("oneDriveForBusiness (…)", "keychain …") has a space.
+            guard !app.isEmpty, !app.contains(" ") else { return }
             if seen[app] == nil { order.append(app); seen[app] = [] }
-            let id = (identity ?? "").isEmpty ? "unmanaged" : identity!
+            let id = identity.isEmpty ? "unmanaged" : identity
             if !seen[app]!.contains(id) { seen[app]!.append(id) }
         }
         for e in events {
-            note(e["sourceApp"], e["sourceIdentity"])
-            if e["verb"] == "share" { note(e["destinationApp"], e["destinationIdentity"]) }
+            note(e.sourceApp, e.sourceIdentity)
+            if e.verb == "share" { note(e.destinationApp, e.destinationIdentity) }
         }
         return order.map { ($0, seen[$0]!) }
     }
@@ -229,22 +231,10 @@ enum ReportHTML {
         return html + "</tbody></table>\n"
     }
 
-    /// Writes the page, creating its folder; a failure is bad output (exit 2) naming the file.
-    static func write(_ html: String, to path: String) throws {
-        do {
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            try html.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            Terminal.error("cannot write the HTML report to \(path): \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
-    }
-
-    /// Audit log lines (JSON objects) as string maps; lines that are not objects are skipped.
-    static func events(fromJSONLines text: String) -> [[String: String]] {
-        text.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return object.compactMapValues { $0 as? String }
-        }
+    /// An audit log's lines (`AuditEvent`s, as the device writes them); a line that is not
+    /// one is skipped.
+    static func events(fromJSONLines text: String) -> [AuditEvent] {
+        let decoder = JSONDecoder()
+        return text.split(separator: "\n").compactMap { try? decoder.decode(AuditEvent.self, from: Data($0.utf8)) }
     }
 }

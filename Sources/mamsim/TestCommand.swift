@@ -83,8 +83,8 @@ struct TestCommand: AsyncParsableCommand {
                 let empty = SuiteDocument(scenarios: [])
                 switch format {
                 case .human: break
-                case .json: try write(empty.json())
-                case .junit: try write(empty.junit())
+                case .json: try ReportFile.write(empty.json(), to: output)
+                case .junit: try ReportFile.write(empty.junit(), to: output)
                 }
                 return
             }
@@ -130,40 +130,25 @@ struct TestCommand: AsyncParsableCommand {
             if bar { terminal.overwrite("") }
         }
         outcomes.sort { $0.file.path < $1.file.path }
+        let document = SuiteDocument(entries: outcomes)
         let text: String = switch format {
         case .human: live ? terminal.suiteSummary(outcomes) : outcomes.map { Terminal.plain($0) }.joined(separator: "\n") + "\n" + terminal.suiteSummary(outcomes)
-        case .json: SuiteDocument(entries: outcomes).json()
-        case .junit: SuiteDocument(entries: outcomes).junit()
+        case .json: document.json()
+        case .junit: document.junit()
         }
-        try write(text)
+        try ReportFile.write(text, to: output)
         if output != nil, format != .human { terminal.line(terminal.suiteSummary(outcomes)) }
         if let html {
-            let document = SuiteDocument(entries: outcomes)
-            let pages = outcomes.map { e in
-                ReportHTML.ScenarioPage(name: e.name, file: e.file.path, status: SuiteDocument.scenario(e).status,
-                                        events: ReportHTML.events(fromJSONLines: e.audit),
-                                        result: document.scenarios.first { $0.file == e.file.path })
+            // A file named twice runs twice; its page shows the last run's audit log.
+            let audits = Dictionary(outcomes.map { ($0.file.path, $0.audit) }) { _, last in last }
+            let pages = document.scenarios.map { s in
+                ReportHTML.ScenarioPage(name: s.name, file: s.file, status: s.status,
+                                        events: ReportHTML.events(fromJSONLines: audits[s.file] ?? ""), result: s)
             }
-            try ReportHTML.write(ReportHTML.page(title: "mamsim test report", summary: terminal.suiteSummary(outcomes), scenarios: pages), to: html)
+            try ReportFile.write(ReportHTML.page(title: "mamsim test report", summary: terminal.suiteSummary(outcomes), scenarios: pages), to: html)
             Terminal.emit("HTML report: \(html)\n", to: 2)
         }
         if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
-    }
-
-    /// The report to --output (its folder created) or standard output.
-    func write(_ text: String) throws {
-        guard let output else {
-            Terminal().line(text)
-            return
-        }
-        do {
-            let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try text.write(toFile: output, atomically: true, encoding: .utf8)
-        } catch {
-            Terminal.error("cannot write the report to \(output): \(error.localizedDescription); check that its folder exists and is writable")
-            throw ExitCode(2)
-        }
     }
 
     private func runOne(_ file: URL, runtime: String, settings: [String: String]) async -> SuiteEntry {
