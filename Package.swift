@@ -64,7 +64,9 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ], swiftSettings: strict),
         .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"], swiftSettings: strict),
-        .target(name: "MAMLoop", dependencies: ["CLibUV"], swiftSettings: strict),
+        .target(name: "MAMLoop", dependencies: ["CLibUV", "CZygote"], swiftSettings: strict),
+        // The app-process zygote's two ends (C: SCM_RIGHTS and a raw clone).
+        .target(name: "CZygote"),
         .target(
             name: "MAMDevice",
             dependencies: ["MAMModel", "MAMPolicy", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMDeclarations"], swiftSettings: strict),
@@ -94,7 +96,7 @@ let package = Package(
         // Starts a child under Landlock (C: it runs before the child's program and must stay tiny).
         .target(name: "CConfine"),
         .executableTarget(name: "mamsim-confine", dependencies: ["CConfine"]),
-        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit", "CConfine"], swiftSettings: strict, linkerSettings: runtimeLinking),
+        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit", "CConfine", "CZygote"], swiftSettings: strict, linkerSettings: runtimeLinking),
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .executableTarget(name: "ExampleCAApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict, linkerSettings: staticStdlib),

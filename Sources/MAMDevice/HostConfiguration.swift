@@ -113,6 +113,10 @@ public struct HostConfiguration: Sendable {
     public var confinementLauncher: String?
     /// Children's stdout/stderr go to /dev/null instead of the host's.
     public var quietChildren = false
+    /// Apps of the built-in runtime are forked from one pre-initialised template (the
+    /// zygote) instead of exec'd, where the platform allows it (Linux). Apps with their own
+    /// executable or a plugin's `run` are exec'd either way.
+    public var forkBuiltInApps = true
     /// Every decision goes to the audit log in the device store (group-committed once per
     /// loop iteration, before any answer leaves).
     public var auditDecisions = true

@@ -58,6 +58,10 @@ final class Supervisor {
     private let sweep: MAMLoop.Timer
     private var sweeping = false
     private var signalWatchers: [SignalWatcher] = []
+    /// The built-in runtime's template, started with the first built-in app; `nil` before,
+    /// and for good once it failed (apps are exec'd then).
+    private var zygote: Zygote?
+    private var zygoteFailed = false
     /// How often the sweep looks at deadlines while any is pending.
     static let sweepInterval: UInt64 = 50
 
@@ -142,13 +146,25 @@ final class Supervisor {
                 arguments = ["--hide", realDeviceDirectory] + allowed.flatMap { ["--allow", $0] } + ["--", program] + spec.arguments
             }
         }
+        let onExit: (ChildProcess.Exit) -> Void = { [weak self, weak child] exit in
+            guard let self, let child else { return }
+            self.childExited(child, exit)
+        }
         do {
-            child.process = try ChildProcess(
-                loop: loop, executable: executable, arguments: arguments, environment: environment, channel: pipe,
-                quiet: configuration.quietChildren
-            ) { [weak self, weak child] exit in
-                guard let self, let child else { return }
-                self.childExited(child, exit)
+            if executable == configuration.appRuntime, spec.executable == nil, let zygote = builtInTemplate() {
+                do {
+                    child.process = try ChildProcess(
+                        loop: loop, zygote: zygote, arguments: arguments, channel: pipe, quiet: configuration.quietChildren, onExit: onExit)
+                } catch {
+                    // The app is exec'd after all; if the template is what failed, every
+                    // later app is too.
+                    if !zygote.isOpen { templateFailed("cannot fork \(spec.handle): \(error)") }
+                }
+            }
+            if child.process == nil {
+                child.process = try ChildProcess(
+                    loop: loop, executable: executable, arguments: arguments, environment: environment, channel: pipe,
+                    quiet: configuration.quietChildren, onExit: onExit)
             }
         } catch {
             pipe.close()
@@ -180,6 +196,31 @@ final class Supervisor {
         }
         child.handshakeDeadline = loop.now + configuration.handshakeTimeout.milliseconds
         watchDeadlines()
+    }
+
+    /// The built-in runtime's template, started on first use; `nil` where apps are exec'd.
+    private func builtInTemplate() -> Zygote? {
+        guard configuration.forkBuiltInApps, !zygoteFailed, !shuttingDown, Zygote.isSupported else { return nil }
+        if let zygote, zygote.isOpen { return zygote }
+        do {
+            let started = try Zygote(loop: loop, executable: configuration.appRuntime, environment: environment) { [weak self] exit in
+                self?.templateFailed("the app template \(exit)")
+            }
+            zygote = started
+            onEvent(.note("built-in apps are forked from a template (pid \(started.pid))"))
+            return started
+        } catch {
+            templateFailed("cannot start the app template: \(error)")
+            return nil
+        }
+    }
+
+    private func templateFailed(_ why: String) {
+        guard !zygoteFailed else { return }
+        zygoteFailed = true
+        zygote?.close()
+        zygote = nil
+        onEvent(.note("\(why); built-in apps are exec'd from now on"))
     }
 
     private func finishWaiters(_ key: AppHandle, _ result: Result<Int32, HostError>) {
@@ -462,6 +503,9 @@ final class Supervisor {
         }
         shuttingDown = true
         shutdownCompletion = completion
+        // No app starts from now on: the template ends (the loop reaps it).
+        zygote?.close()
+        zygote = nil
         for child in Array(children.values) + Array(retiring.values) {
             end(child, reason: "the device is shutting down")
         }

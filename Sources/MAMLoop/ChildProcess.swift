@@ -32,7 +32,7 @@ public final class ChildProcess {
     /// stderr are inherited unless `quiet`, and `channel` (a fresh, unopened pipe) becomes the
     /// host's end of a socket pair whose other end is the child's fd 3. Signal mask and
     /// dispositions are reset in the child (the host ignores SIGPIPE; its children must not).
-    public init(
+    public convenience init(
         loop: EventLoop, executable: String, arguments: [String], environment: [String: String]? = nil,
         channel: Pipe, quiet: Bool = false, onExit: @escaping (Exit) -> Void
     ) throws(UVError) {
@@ -55,15 +55,54 @@ public final class ChildProcess {
             reaper.closeIfIdle()
             throw UVError(-status)
         }
-        pid = spawnedPid
+        try self.init(started: spawnedPid, reaper: reaper, hostEnd: hostEnd, channel: channel, onExit: onExit)
+    }
+
+    /// An app forked from `zygote` (the built-in runtime's pre-initialised template) rather
+    /// than exec'd: the same child to the host — its parent is the host, it leads its own
+    /// process group, its channel is fd 3 — started without loading a program. Throws when
+    /// the template cannot fork it (the caller then execs).
+    public convenience init(
+        loop: EventLoop, zygote: Zygote, arguments: [String], channel: Pipe, quiet: Bool = false,
+        onExit: @escaping (Exit) -> Void
+    ) throws(UVError) {
+        let reaper = try loop.reaper()
+        let hostEnd: Int32, childEnd: Int32
+        do {
+            (hostEnd, childEnd) = try System.socketPair()
+        } catch {
+            reaper.closeIfIdle()
+            throw error
+        }
+        let forked: Int32
+        do {
+            forked = try zygote.fork(arguments: arguments, channelFD: childEnd, quiet: quiet)
+        } catch {
+            System.close(childEnd)
+            System.close(hostEnd)
+            reaper.closeIfIdle()
+            throw error
+        }
+        System.close(childEnd)
+        // The app makes itself a group leader too; whichever runs first wins, so a signal to
+        // the group cannot miss it.
+        System.makeGroupLeader(forked)
+        try self.init(started: forked, reaper: reaper, hostEnd: hostEnd, channel: channel, onExit: onExit)
+    }
+
+    /// A child already running (spawned or forked): watched by the reaper, its channel opened.
+    init(started: Int32, reaper: ChildReaper, hostEnd: Int32?, channel: Pipe?, onExit: @escaping (Exit) -> Void) throws(UVError) {
+        pid = started
         self.onExit = onExit
         // Registered before the loop runs again: a SIGCHLD that already arrived is handled then.
         reaper.register(self)
-        let opened = uv_pipe_open(channel.pipePointer, hostEnd)
-        if opened < 0 {
-            System.close(hostEnd)
-            kill(SIGKILL)
-            throw UVError(opened)
+        if let hostEnd, let channel {
+            let opened = uv_pipe_open(channel.pipePointer, hostEnd)
+            if opened < 0 {
+                System.close(hostEnd)
+                kill(SIGKILL)
+                throw UVError(opened)
+            }
         }
     }
 

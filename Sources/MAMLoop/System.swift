@@ -52,6 +52,12 @@ public enum System {
         #endif
     }
 
+    /// Makes `pid` (our child) the leader of its own process group; an app that already did
+    /// it, or exited, is not an error.
+    static func makeGroupLeader(_ pid: pid_t) {
+        _ = setpgid(pid, pid)
+    }
+
     // MARK: - Descriptors
 
     /// A connected pair of stream sockets, both close-on-exec (the child's end is made its
@@ -70,6 +76,20 @@ public enum System {
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         #endif
         return (fds[0], fds[1])
+    }
+
+    /// A connected pair of datagram-like stream sockets (SOCK_SEQPACKET: message boundaries
+    /// kept), both close-on-exec. The zygote's control channel.
+    static func packetSocketPair() throws(UVError) -> (Int32, Int32) {
+        var fds: [Int32] = [-1, -1]
+        #if os(Linux)
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw UVError(-errno)
+        }
+        return (fds[0], fds[1])
+        #else
+        throw UVError(-ENOTSUP)
+        #endif
     }
 
     static func close(_ fd: Int32) {

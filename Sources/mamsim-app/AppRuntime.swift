@@ -2,6 +2,7 @@
 // its bundle id in the handshake, and drives it with commands, so scenario steps act through
 // the same path a real app would (share requests, identity changes, acknowledgements).
 import CConfine
+import CZygote
 import MAMKit
 import MAMModel
 import MAMWire
@@ -12,7 +13,13 @@ import Glibc
 @main
 struct AppRuntime {
     static func main() {
-        confineIfAsked(CommandLine.arguments.dropFirst())
+        var arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "--zygote" {
+            // The host's template: from here on every app is forked, and only a new app
+            // returns, with the arguments the host gave it.
+            arguments = ArraySlice(serveAsZygote())
+        }
+        confineIfAsked(arguments)
         AppChannel.runProgram(runtime: "mamsim-app/2") { channel in
             let runtime = Runtime(channel: channel)
             channel.onCommand = { command, reply in runtime.execute(command, reply: reply) }
@@ -48,6 +55,30 @@ extension AppRuntime {
         if result != 0 {
             fail("cannot confine itself: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
+    }
+
+    /// Runs the code paths every app runs at start (frame encoding and parsing of the
+    /// handshake and of the commonest traffic), so their type metadata and pages are ready in
+    /// each forked app, then serves the host's fork requests on fd 3. No loop, no thread and
+    /// no descriptor besides the control socket exists here: a fork copies nothing that is
+    /// one app's.
+    static func serveAsZygote() -> [String] {
+        let warm: [Frame] = [
+            Frame(seq: 1, body: .hello(Hello(pid: getpid(), runtime: "mamsim-app/2"))),
+            Frame(seq: 2, body: .deliverAck(DeliverAck(itemID: "warm", accepted: true))),
+        ]
+        for frame in warm {
+            var encoded: [UInt8] = []
+            FrameEncoder.encode(frame, appendingTo: &encoded, withLengthPrefix: false)
+            _ = try? FrameParser.parse(encoded)
+        }
+        var text: UnsafeMutablePointer<CChar>?
+        var length = 0
+        let status = mamsim_zygote_serve(3, &text, &length)
+        guard status == 0, let text else { fail("zygote: cannot serve the host (\(status))") }
+        defer { free(text) }
+        let bytes = UnsafeRawBufferPointer(start: text, count: length)
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func fail(_ message: String) -> Never {

@@ -223,7 +223,8 @@ struct ConfinementTests {
     /// mamsim-app itself, asked to confine itself, and it runs with no_new_privs — which it
     /// sets only right before Landlock's restrict_self and exits if that fails.
     @Test func theBuiltInRuntimeConfinesItselfWithoutTheLauncher() async throws {
-        let config = try makeConfiguration(apps: 1)
+        var config = try makeConfiguration(apps: 1)
+        config.forkBuiltInApps = false
         let log = EventLog()
         let host = try HostController(configuration: config) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
@@ -233,6 +234,21 @@ struct ConfinementTests {
         let cmdline = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")), as: UTF8.self)
         #expect(cmdline.contains("--confine-hide\u{0}\(config.deviceDirectory.resolvingSymlinksInPath().path)"), "\(cmdline.debugDescription)")
         #expect(cmdline.contains("--confine-allow\u{0}"), "\(cmdline.debugDescription)")
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    /// A forked app confines itself exactly as an exec'd one: its arguments come from the
+    /// host through the template, and it runs with no_new_privs, which the runtime sets only
+    /// right before Landlock's restrict_self (and exits if that fails).
+    @Test func anAppForkedFromTheTemplateIsConfinedToo() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let pid = try #require(await host.pid(of: "app0"))
+        let cmdline = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")), as: UTF8.self)
+        #expect(cmdline.hasSuffix("mamsim-app\u{0}--zygote\u{0}"), "forked, not exec'd: \(cmdline.debugDescription)")
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
         #expect(await host.shutdown() == 0)

@@ -49,15 +49,21 @@ enum FleetBench {
     struct Result {
         var seconds: Double
         var rssMiB: Double
+        /// Proportional set size: pages shared with the template (or other apps) count once
+        /// across their sharers.
+        var pssMiB: Double
     }
 
-    static func run(appRuntime: String, count: Int) async throws -> Result {
+    /// `fork`: apps are forked from the template (the shipping configuration); otherwise
+    /// each is exec'd, the reference for what the template saves.
+    static func run(appRuntime: String, count: Int, fork: Bool = true) async throws -> Result {
         var fleet = Fleet()
         let apps = (0..<count).map { AppSpec(handle: "app\($0)", descriptor: AppDescriptor(bundleID: BundleID("com.bench.app\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
         var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: DeviceLocations.temporaryDevice(prefix: "mamsim-bench"), appRuntime: appRuntime)
         config.auditDecisions = false
         config.quietChildren = true
+        config.forkBuiltInApps = fork
         config.handshakeTimeout = .seconds(60)
         let pids = Mutex<[Int32]>([])
         let host = try HostController(configuration: config) { event in
@@ -67,11 +73,23 @@ enum FleetBench {
         let failures = await host.startFleet()
         let elapsed = ContinuousClock.now - start
         guard failures.isEmpty else { throw BenchError(message: "fleet bench: \(failures.count) apps failed: \(failures.first!)") }
-        let rss = pids.withLock { $0 }.compactMap(peakRSSKiB)
+        let started = pids.withLock { $0 }
+        let rss = started.compactMap(peakRSSKiB)
+        let pss = started.compactMap(pssKiB)
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Result(seconds: seconds, rssMiB: rss.isEmpty ? 0 : Double(rss.reduce(0, +)) / Double(rss.count) / 1024)
+        func mean(_ kib: [Int]) -> Double { kib.isEmpty ? 0 : Double(kib.reduce(0, +)) / Double(kib.count) / 1024 }
+        return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss))
+    }
+
+    /// Pss of a process in KiB (/proc/PID/smaps_rollup).
+    static func pssKiB(_ pid: Int32) -> Int? {
+        guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
+        for line in rollup.split(separator: "\n") where line.hasPrefix("Pss:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
     }
 
     /// VmRSS of a process in KiB, from /proc (the same figure the C reference reports).

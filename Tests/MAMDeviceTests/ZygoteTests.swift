@@ -1,0 +1,116 @@
+import Foundation
+import MAMDevice
+import MAMLoop
+import MAMModel
+import MAMPolicy
+import MAMWire
+import Testing
+
+/// The built-in runtime's apps are forked from one template: each is still a real process,
+/// the host's own child, and lives and dies as an exec'd app does.
+@Suite struct ZygoteTests {
+    /// What /proc says of a process: parent, process group, command line.
+    struct ProcessInfoLine {
+        var ppid: Int32
+        var pgrp: Int32
+        var cmdline: String
+        init?(_ pid: Int32) {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 3, let ppid = Int32(fields[1]), let pgrp = Int32(fields[2]) else { return nil }
+            self.ppid = ppid
+            self.pgrp = pgrp
+            cmdline = (try? String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")), as: UTF8.self)) ?? ""
+        }
+    }
+
+    /// The template's pid, from the host's note.
+    static func template(in log: EventLog) -> Int32? {
+        for case .note(let n) in log.all where n.hasPrefix("built-in apps are forked from a template (pid ") {
+            return Int32(n.split(separator: " ").last?.dropLast() ?? "")
+        }
+        return nil
+    }
+
+    static func isRunningTemplate(_ pid: Int32) -> Bool {
+        guard let info = ProcessInfoLine(pid) else { return false }
+        return info.ppid == getpid() && info.cmdline.hasSuffix("mamsim-app\u{0}--zygote\u{0}")
+    }
+
+    @Test func forkedAppsAreTheHostsChildrenLeadingTheirOwnGroups() async throws {
+        let config = try makeConfiguration(apps: 3)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let ready = log.all.compactMap { if case .ready(let h, _, let pid) = $0 { (h, pid) } else { nil } }
+        #expect(ready.count == 4)
+        for (handle, pid) in ready {
+            let info = try #require(ProcessInfoLine(pid), "\(handle)")
+            #expect(info.ppid == getpid(), "\(handle) is the host's child")
+            #expect(info.pgrp == pid, "\(handle) leads its own process group")
+            #expect(info.cmdline.hasSuffix("--zygote\u{0}"), "\(handle) was forked from the template")
+        }
+        // One template besides the apps.
+        let template = try #require(Self.template(in: log))
+        #expect(!ready.map(\.1).contains(template))
+        #expect(Self.isRunningTemplate(template))
+        // Each app answers as itself: its bundle id came from the host after the fork.
+        #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
+        #expect(await host.signIn("app2", account: "alice@contoso.com").isAllowed)
+        #expect(await host.share(from: "app1", to: "app2", item: textItem("n1", "note"), identity: "alice@contoso.com") == .delivered)
+        guard case .received(let entries) = await host.command("app2", .listReceived) else { Issue.record("no list"); return }
+        #expect(entries == [ReceivedEntry(itemID: "n1", owner: "alice@contoso.com")])
+        #expect(await host.shutdown() == 0)
+        // The template ends with the fleet.
+        for _ in 0..<100 where Self.isRunningTemplate(template) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!Self.isRunningTemplate(template))
+    }
+
+    @Test func aForkedAppThatCrashesIsSeenAndStartsAgain() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let first = try #require(await host.pid(of: "app0"))
+        #expect(await host.kill("app0", signal: SIGKILL))
+        var exit: ChildProcess.Exit?
+        for _ in 0..<200 where exit == nil {
+            exit = log.all.compactMap { if case .exited("app0", first, let e, false) = $0 { e } else { nil } }.first
+            if exit == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(exit?.signal == SIGKILL, "\(log.all)")
+        let second = try await host.launch("app0").get()
+        #expect(second != first)
+        #expect(ProcessInfoLine(second)?.ppid == getpid())
+        #expect(await host.command("app0", .listReceived) == .received([]))
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func whenTheTemplateDiesAppsAreExecdInstead() async throws {
+        var config = try makeConfiguration(apps: 1)
+        let late = AppSpec(handle: "late", descriptor: AppDescriptor(bundleID: "com.contoso.Late"), startsWithFleet: false)
+        config.apps.append(late)
+        config.fleet.install(late.descriptor)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let template = try #require(Self.template(in: log))
+        kill(template, SIGKILL)
+        var noted = false
+        for _ in 0..<200 where !noted {
+            noted = log.all.contains { if case .note(let n) = $0 { n.contains("built-in apps are exec'd from now on") } else { false } }
+            if !noted { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(noted, "\(log.all)")
+        let pid = try await host.launch("late").get()
+        let info = try #require(ProcessInfoLine(pid))
+        #expect(!info.cmdline.contains("--zygote"), "exec'd: \(info.cmdline.debugDescription)")
+        #expect(await host.command("late", .listReceived) == .received([]))
+        // The apps forked earlier live on.
+        #expect(await host.command("app0", .listReceived) == .received([]))
+        #expect(await host.shutdown() == 0)
+    }
+}
