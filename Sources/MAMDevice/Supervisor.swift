@@ -77,6 +77,10 @@ final class Supervisor {
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
+        // Containers exist from installation, as on a device: a launch then finds them.
+        if confinement.launcher != nil {
+            for spec in configuration.apps { for dir in confinedDirectories(of: spec) { Self.ensureDirectory(dir) } }
+        }
     }
 
     /// The host's environment plus `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a
@@ -134,9 +138,8 @@ final class Supervisor {
         if let launcher = confinement.launcher {
             // The child may use its own container and its entitled app groups, nothing else
             // of the device directory; the directories must exist for Landlock to name them.
-            var allowed = ["containers/\(spec.bundleID.rawValue)"] + spec.descriptor.appGroups.map { "groups/\($0)" }
-            allowed = allowed.map { realDeviceDirectory + "/" + $0 }
-            for dir in allowed { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+            let allowed = confinedDirectories(of: spec)
+            for dir in allowed { Self.ensureDirectory(dir) }
             if spec.executable == nil, URL(fileURLWithPath: program).lastPathComponent == "mamsim-app" {
                 // The built-in runtime applies the same rules to itself first thing: one exec
                 // per app instead of two (the launcher was ~40 % of a fleet's start).
@@ -176,7 +179,7 @@ final class Supervisor {
         // A new process: window identities start empty, a single-identity app runs as its
         // enrolled account again (what the store acknowledged survives).
         do {
-            try state.appLaunched(app: spec.identityOwner)
+            try state.resetIdentitiesAtLaunch(app: spec.identityOwner)
         } catch {
             onEvent(.note("\(spec.handle): could not reset its window identities at launch: \(error)"))
         }
@@ -196,6 +199,19 @@ final class Supervisor {
         }
         child.handshakeDeadline = loop.now + configuration.handshakeTimeout.milliseconds
         watchDeadlines()
+    }
+
+    /// What a confined child may use of the device directory: its container and its
+    /// entitled app groups (real paths, for Landlock).
+    private func confinedDirectories(of spec: AppSpec) -> [String] {
+        (["containers/\(spec.bundleID.rawValue)"] + spec.descriptor.appGroups.map { "groups/\($0)" }).map { realDeviceDirectory + "/" + $0 }
+    }
+
+    /// Makes sure `path` exists. One mkdir where it (or its parent) exists already — the
+    /// common case at every launch after the first; FileManager's walk up the path otherwise.
+    static func ensureDirectory(_ path: String) {
+        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     /// The built-in runtime's template, started on first use; `nil` where apps are exec'd.

@@ -72,6 +72,12 @@ extension DeviceState {
     /// device state and stay. Returns the layers the new process starts with.
     @discardableResult
     public func appLaunched(app bundle: BundleID) throws -> IdentityLayers {
+        try resetIdentitiesAtLaunch(app: bundle)
+        return try identityLayers(app: bundle)
+    }
+
+    /// `appLaunched` without reading the layers back: what the host does at each spawn.
+    public func resetIdentitiesAtLaunch(app bundle: BundleID) throws {
         let app = try descriptor(bundle)
         try writeStore { db in
             let folded = app.bundleID.folded
@@ -92,7 +98,6 @@ extension DeviceState {
                 try refreshSingleIdentityProcess(db, app: app)
             }
         }
-        return try identityLayers(app: bundle)
     }
 
     /// Conditional launch when `app` is launched or resumed (RULES.md §8). The app checks in
