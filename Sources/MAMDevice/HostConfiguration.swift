@@ -115,8 +115,9 @@ public struct HostConfiguration: Sendable {
     public var quietChildren = false
     /// Apps of the built-in runtime are forked from one pre-initialised template (the
     /// zygote) instead of exec'd, where the platform allows it (Linux). Apps with their own
-    /// executable or a plugin's `run` are exec'd either way.
-    public var forkBuiltInApps = true
+    /// executable or a plugin's `run` are exec'd either way. `MAMSIM_FORK_APPS=0` in the
+    /// environment turns it off (to compare, or to rule the template out).
+    public var forkBuiltInApps = ProcessInfo.processInfo.environment["MAMSIM_FORK_APPS"] != "0"
     /// Every decision goes to the audit log in the device store (group-committed once per
     /// loop iteration, before any answer leaves).
     public var auditDecisions = true
