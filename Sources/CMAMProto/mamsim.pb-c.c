@@ -637,6 +637,321 @@ void   mamsim__v2__deliver_ack__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__deliver_ack__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__share_batch__init
+                     (Mamsim__V2__ShareBatch         *message)
+{
+  static const Mamsim__V2__ShareBatch init_value = MAMSIM__V2__SHARE_BATCH__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__share_batch__get_packed_size
+                     (const Mamsim__V2__ShareBatch *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_batch__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__share_batch__pack
+                     (const Mamsim__V2__ShareBatch *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_batch__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__share_batch__pack_to_buffer
+                     (const Mamsim__V2__ShareBatch *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_batch__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ShareBatch *
+       mamsim__v2__share_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ShareBatch *)
+     protobuf_c_message_unpack (&mamsim__v2__share_batch__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__share_batch__free_unpacked
+                     (Mamsim__V2__ShareBatch *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__share_batch__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__batched_share__init
+                     (Mamsim__V2__BatchedShare         *message)
+{
+  static const Mamsim__V2__BatchedShare init_value = MAMSIM__V2__BATCHED_SHARE__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__batched_share__get_packed_size
+                     (const Mamsim__V2__BatchedShare *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__batched_share__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__batched_share__pack
+                     (const Mamsim__V2__BatchedShare *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__batched_share__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__batched_share__pack_to_buffer
+                     (const Mamsim__V2__BatchedShare *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__batched_share__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__BatchedShare *
+       mamsim__v2__batched_share__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__BatchedShare *)
+     protobuf_c_message_unpack (&mamsim__v2__batched_share__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__batched_share__free_unpacked
+                     (Mamsim__V2__BatchedShare *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__batched_share__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__share_results__init
+                     (Mamsim__V2__ShareResults         *message)
+{
+  static const Mamsim__V2__ShareResults init_value = MAMSIM__V2__SHARE_RESULTS__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__share_results__get_packed_size
+                     (const Mamsim__V2__ShareResults *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_results__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__share_results__pack
+                     (const Mamsim__V2__ShareResults *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_results__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__share_results__pack_to_buffer
+                     (const Mamsim__V2__ShareResults *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_results__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ShareResults *
+       mamsim__v2__share_results__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ShareResults *)
+     protobuf_c_message_unpack (&mamsim__v2__share_results__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__share_results__free_unpacked
+                     (Mamsim__V2__ShareResults *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__share_results__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__share_exception__init
+                     (Mamsim__V2__ShareException         *message)
+{
+  static const Mamsim__V2__ShareException init_value = MAMSIM__V2__SHARE_EXCEPTION__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__share_exception__get_packed_size
+                     (const Mamsim__V2__ShareException *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_exception__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__share_exception__pack
+                     (const Mamsim__V2__ShareException *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_exception__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__share_exception__pack_to_buffer
+                     (const Mamsim__V2__ShareException *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__share_exception__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ShareException *
+       mamsim__v2__share_exception__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ShareException *)
+     protobuf_c_message_unpack (&mamsim__v2__share_exception__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__share_exception__free_unpacked
+                     (Mamsim__V2__ShareException *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__share_exception__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__deliver_batch__init
+                     (Mamsim__V2__DeliverBatch         *message)
+{
+  static const Mamsim__V2__DeliverBatch init_value = MAMSIM__V2__DELIVER_BATCH__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__deliver_batch__get_packed_size
+                     (const Mamsim__V2__DeliverBatch *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__deliver_batch__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__deliver_batch__pack
+                     (const Mamsim__V2__DeliverBatch *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__deliver_batch__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__deliver_batch__pack_to_buffer
+                     (const Mamsim__V2__DeliverBatch *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__deliver_batch__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__DeliverBatch *
+       mamsim__v2__deliver_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__DeliverBatch *)
+     protobuf_c_message_unpack (&mamsim__v2__deliver_batch__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__deliver_batch__free_unpacked
+                     (Mamsim__V2__DeliverBatch *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__deliver_batch__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__batched_delivery__init
+                     (Mamsim__V2__BatchedDelivery         *message)
+{
+  static const Mamsim__V2__BatchedDelivery init_value = MAMSIM__V2__BATCHED_DELIVERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__batched_delivery__get_packed_size
+                     (const Mamsim__V2__BatchedDelivery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__batched_delivery__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__batched_delivery__pack
+                     (const Mamsim__V2__BatchedDelivery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__batched_delivery__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__batched_delivery__pack_to_buffer
+                     (const Mamsim__V2__BatchedDelivery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__batched_delivery__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__BatchedDelivery *
+       mamsim__v2__batched_delivery__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__BatchedDelivery *)
+     protobuf_c_message_unpack (&mamsim__v2__batched_delivery__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__batched_delivery__free_unpacked
+                     (Mamsim__V2__BatchedDelivery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__batched_delivery__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__deliver_acks__init
+                     (Mamsim__V2__DeliverAcks         *message)
+{
+  static const Mamsim__V2__DeliverAcks init_value = MAMSIM__V2__DELIVER_ACKS__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__deliver_acks__get_packed_size
+                     (const Mamsim__V2__DeliverAcks *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__deliver_acks__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__deliver_acks__pack
+                     (const Mamsim__V2__DeliverAcks *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__deliver_acks__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__deliver_acks__pack_to_buffer
+                     (const Mamsim__V2__DeliverAcks *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__deliver_acks__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__DeliverAcks *
+       mamsim__v2__deliver_acks__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__DeliverAcks *)
+     protobuf_c_message_unpack (&mamsim__v2__deliver_acks__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__deliver_acks__free_unpacked
+                     (Mamsim__V2__DeliverAcks *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__deliver_acks__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__set_identity__init
                      (Mamsim__V2__SetIdentity         *message)
 {
@@ -3586,7 +3901,7 @@ const ProtobufCMessageDescriptor mamsim__v2__account_ref__descriptor =
   (ProtobufCMessageInit) mamsim__v2__account_ref__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__hello__field_descriptors[4] =
+static const ProtobufCFieldDescriptor mamsim__v2__hello__field_descriptors[5] =
 {
   {
     "protocol_version",
@@ -3636,8 +3951,21 @@ static const ProtobufCFieldDescriptor mamsim__v2__hello__field_descriptors[4] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "batches",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Hello, batches),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__hello__field_indices_by_name[] = {
+  4,   /* field[4] = batches */
   3,   /* field[3] = finishes_launching */
   1,   /* field[1] = pid */
   0,   /* field[0] = protocol_version */
@@ -3646,7 +3974,7 @@ static const unsigned mamsim__v2__hello__field_indices_by_name[] = {
 static const ProtobufCIntRange mamsim__v2__hello__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__hello__descriptor =
 {
@@ -3656,7 +3984,7 @@ const ProtobufCMessageDescriptor mamsim__v2__hello__descriptor =
   "Mamsim__V2__Hello",
   "mamsim.v2",
   sizeof(Mamsim__V2__Hello),
-  4,
+  5,
   mamsim__v2__hello__field_descriptors,
   mamsim__v2__hello__field_indices_by_name,
   1,  mamsim__v2__hello__number_ranges,
@@ -3681,7 +4009,7 @@ const ProtobufCMessageDescriptor mamsim__v2__launch_finished__descriptor =
   (ProtobufCMessageInit) mamsim__v2__launch_finished__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__welcome__field_descriptors[5] =
+static const ProtobufCFieldDescriptor mamsim__v2__welcome__field_descriptors[6] =
 {
   {
     "bundle_id",
@@ -3743,9 +4071,22 @@ static const ProtobufCFieldDescriptor mamsim__v2__welcome__field_descriptors[5] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "batches",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Welcome, batches),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__welcome__field_indices_by_name[] = {
   2,   /* field[2] = app_handle */
+  5,   /* field[5] = batches */
   0,   /* field[0] = bundle_id */
   1,   /* field[1] = kind */
   4,   /* field[4] = max_frame_size */
@@ -3754,7 +4095,7 @@ static const unsigned mamsim__v2__welcome__field_indices_by_name[] = {
 static const ProtobufCIntRange mamsim__v2__welcome__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor =
 {
@@ -3764,7 +4105,7 @@ const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor =
   "Mamsim__V2__Welcome",
   "mamsim.v2",
   sizeof(Mamsim__V2__Welcome),
-  5,
+  6,
   mamsim__v2__welcome__field_descriptors,
   mamsim__v2__welcome__field_indices_by_name,
   1,  mamsim__v2__welcome__number_ranges,
@@ -4126,6 +4467,363 @@ const ProtobufCMessageDescriptor mamsim__v2__deliver_ack__descriptor =
   mamsim__v2__deliver_ack__field_indices_by_name,
   1,  mamsim__v2__deliver_ack__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__deliver_ack__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__share_batch__field_descriptors[1] =
+{
+  {
+    "shares",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ShareBatch, n_shares),
+    offsetof(Mamsim__V2__ShareBatch, shares),
+    &mamsim__v2__batched_share__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__share_batch__field_indices_by_name[] = {
+  0,   /* field[0] = shares */
+};
+static const ProtobufCIntRange mamsim__v2__share_batch__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__share_batch__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ShareBatch",
+  "ShareBatch",
+  "Mamsim__V2__ShareBatch",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ShareBatch),
+  1,
+  mamsim__v2__share_batch__field_descriptors,
+  mamsim__v2__share_batch__field_indices_by_name,
+  1,  mamsim__v2__share_batch__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__share_batch__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__batched_share__field_descriptors[2] =
+{
+  {
+    "seq",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__BatchedShare, seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "request",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__BatchedShare, request),
+    &mamsim__v2__share_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__batched_share__field_indices_by_name[] = {
+  1,   /* field[1] = request */
+  0,   /* field[0] = seq */
+};
+static const ProtobufCIntRange mamsim__v2__batched_share__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__batched_share__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.BatchedShare",
+  "BatchedShare",
+  "Mamsim__V2__BatchedShare",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__BatchedShare),
+  2,
+  mamsim__v2__batched_share__field_descriptors,
+  mamsim__v2__batched_share__field_indices_by_name,
+  1,  mamsim__v2__batched_share__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__batched_share__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__share_results__field_descriptors[3] =
+{
+  {
+    "first",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ShareResults, first),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ShareResults, last),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "exceptions",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ShareResults, n_exceptions),
+    offsetof(Mamsim__V2__ShareResults, exceptions),
+    &mamsim__v2__share_exception__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__share_results__field_indices_by_name[] = {
+  2,   /* field[2] = exceptions */
+  0,   /* field[0] = first */
+  1,   /* field[1] = last */
+};
+static const ProtobufCIntRange mamsim__v2__share_results__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__share_results__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ShareResults",
+  "ShareResults",
+  "Mamsim__V2__ShareResults",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ShareResults),
+  3,
+  mamsim__v2__share_results__field_descriptors,
+  mamsim__v2__share_results__field_indices_by_name,
+  1,  mamsim__v2__share_results__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__share_results__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__share_exception__field_descriptors[2] =
+{
+  {
+    "seq",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ShareException, seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "verdict",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ShareException, verdict),
+    &mamsim__v2__verdict__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__share_exception__field_indices_by_name[] = {
+  0,   /* field[0] = seq */
+  1,   /* field[1] = verdict */
+};
+static const ProtobufCIntRange mamsim__v2__share_exception__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__share_exception__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ShareException",
+  "ShareException",
+  "Mamsim__V2__ShareException",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ShareException),
+  2,
+  mamsim__v2__share_exception__field_descriptors,
+  mamsim__v2__share_exception__field_indices_by_name,
+  1,  mamsim__v2__share_exception__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__share_exception__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__deliver_batch__field_descriptors[1] =
+{
+  {
+    "deliveries",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__DeliverBatch, n_deliveries),
+    offsetof(Mamsim__V2__DeliverBatch, deliveries),
+    &mamsim__v2__batched_delivery__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__deliver_batch__field_indices_by_name[] = {
+  0,   /* field[0] = deliveries */
+};
+static const ProtobufCIntRange mamsim__v2__deliver_batch__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__deliver_batch__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.DeliverBatch",
+  "DeliverBatch",
+  "Mamsim__V2__DeliverBatch",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__DeliverBatch),
+  1,
+  mamsim__v2__deliver_batch__field_descriptors,
+  mamsim__v2__deliver_batch__field_indices_by_name,
+  1,  mamsim__v2__deliver_batch__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__deliver_batch__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__batched_delivery__field_descriptors[2] =
+{
+  {
+    "seq",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__BatchedDelivery, seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "deliver",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__BatchedDelivery, deliver),
+    &mamsim__v2__deliver__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__batched_delivery__field_indices_by_name[] = {
+  1,   /* field[1] = deliver */
+  0,   /* field[0] = seq */
+};
+static const ProtobufCIntRange mamsim__v2__batched_delivery__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__batched_delivery__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.BatchedDelivery",
+  "BatchedDelivery",
+  "Mamsim__V2__BatchedDelivery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__BatchedDelivery),
+  2,
+  mamsim__v2__batched_delivery__field_descriptors,
+  mamsim__v2__batched_delivery__field_indices_by_name,
+  1,  mamsim__v2__batched_delivery__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__batched_delivery__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__deliver_acks__field_descriptors[3] =
+{
+  {
+    "first",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DeliverAcks, first),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DeliverAcks, last),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "declined",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Mamsim__V2__DeliverAcks, n_declined),
+    offsetof(Mamsim__V2__DeliverAcks, declined),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__deliver_acks__field_indices_by_name[] = {
+  2,   /* field[2] = declined */
+  0,   /* field[0] = first */
+  1,   /* field[1] = last */
+};
+static const ProtobufCIntRange mamsim__v2__deliver_acks__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__deliver_acks__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.DeliverAcks",
+  "DeliverAcks",
+  "Mamsim__V2__DeliverAcks",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__DeliverAcks),
+  3,
+  mamsim__v2__deliver_acks__field_descriptors,
+  mamsim__v2__deliver_acks__field_indices_by_name,
+  1,  mamsim__v2__deliver_acks__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__deliver_acks__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue mamsim__v2__set_identity__scope__enum_values_by_number[3] =
@@ -7576,7 +8274,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   (ProtobufCMessageInit) mamsim__v2__service_result__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__frame__field_descriptors[20] =
+static const ProtobufCFieldDescriptor mamsim__v2__frame__field_descriptors[24] =
 {
   {
     "seq",
@@ -7818,6 +8516,54 @@ static const ProtobufCFieldDescriptor mamsim__v2__frame__field_descriptors[20] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "share_batch",
+    70,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__Frame, body_case),
+    offsetof(Mamsim__V2__Frame, share_batch),
+    &mamsim__v2__share_batch__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "share_results",
+    71,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__Frame, body_case),
+    offsetof(Mamsim__V2__Frame, share_results),
+    &mamsim__v2__share_results__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "deliver_batch",
+    72,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__Frame, body_case),
+    offsetof(Mamsim__V2__Frame, deliver_batch),
+    &mamsim__v2__deliver_batch__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "deliver_acks",
+    73,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__Frame, body_case),
+    offsetof(Mamsim__V2__Frame, deliver_acks),
+    &mamsim__v2__deliver_acks__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__frame__field_indices_by_name[] = {
   4,   /* field[4] = bye */
@@ -7825,6 +8571,8 @@ static const unsigned mamsim__v2__frame__field_indices_by_name[] = {
   16,   /* field[16] = command_result */
   9,   /* field[9] = deliver */
   10,   /* field[10] = deliver_ack */
+  23,   /* field[23] = deliver_acks */
+  22,   /* field[22] = deliver_batch */
   6,   /* field[6] = error */
   13,   /* field[13] = get_identity */
   2,   /* field[2] = hello */
@@ -7837,11 +8585,13 @@ static const unsigned mamsim__v2__frame__field_indices_by_name[] = {
   17,   /* field[17] = service_request */
   18,   /* field[18] = service_result */
   11,   /* field[11] = set_identity */
+  20,   /* field[20] = share_batch */
   7,   /* field[7] = share_request */
   8,   /* field[8] = share_result */
+  21,   /* field[21] = share_results */
   3,   /* field[3] = welcome */
 };
-static const ProtobufCIntRange mamsim__v2__frame__number_ranges[7 + 1] =
+static const ProtobufCIntRange mamsim__v2__frame__number_ranges[8 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
@@ -7850,7 +8600,8 @@ static const ProtobufCIntRange mamsim__v2__frame__number_ranges[7 + 1] =
   { 40, 15 },
   { 50, 17 },
   { 60, 19 },
-  { 0, 20 }
+  { 70, 20 },
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor =
 {
@@ -7860,10 +8611,10 @@ const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor =
   "Mamsim__V2__Frame",
   "mamsim.v2",
   sizeof(Mamsim__V2__Frame),
-  20,
+  24,
   mamsim__v2__frame__field_descriptors,
   mamsim__v2__frame__field_indices_by_name,
-  7,  mamsim__v2__frame__number_ranges,
+  8,  mamsim__v2__frame__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

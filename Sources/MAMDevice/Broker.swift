@@ -27,13 +27,21 @@ final class Broker {
         self.audit = audit
         self.onEvent = onEvent
         configuration = supervisor.configuration
+        // Batched deliveries and cumulative answers leave once per loop iteration, just
+        // before the loop writes what is queued.
+        supervisor.loop.addBeforeFlushHook { [weak self] in self?.flushBatches() }
     }
+
+    /// Children with batched work (deliveries or answers) waiting for the next flush.
+    private var batchWork: [ChildConnection] = []
 
     private var registry: AppRegistry { supervisor.registry }
 
     /// Routes one share. The sender gets exactly one `ShareResult` for `seq`, now or when the
     /// destination acknowledges, declines, dies or times out.
-    func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection) {
+    /// `batched`: it came in a `shareBatch`, and is answered in a cumulative `shareResults`.
+    func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, batched: Bool = false) {
+        if batched { sender.batchedSharesInFlight.insert(seq) }
         // One copy of the fleet for the whole decision: each read of `state.fleet` retains
         // every table it holds.
         let fleet = state.fleet
@@ -312,9 +320,65 @@ final class Broker {
     }
 
     private func send(_ pending: PendingDelivery, to destination: ChildConnection) {
+        if destination.takesBatches {
+            destination.outgoingDeliveries.append(pending)
+            scheduleBatchWork(destination)
+            return
+        }
         let seq = destination.send(.deliver(pending.deliver))
         destination.pendingDeliveries[seq] = pending
         supervisor.watchDeadlines()
+    }
+
+    private func scheduleBatchWork(_ child: ChildConnection) {
+        guard !child.batchWorkScheduled else { return }
+        child.batchWorkScheduled = true
+        batchWork.append(child)
+    }
+
+    /// Sends what was batched this iteration: each destination's deliveries in one frame (a
+    /// lone one as a plain `deliver`), and each sender's answers to batched shares as
+    /// cumulative ranges.
+    private func flushBatches() {
+        guard !batchWork.isEmpty else { return }
+        let work = batchWork
+        batchWork.removeAll(keepingCapacity: true)
+        for child in work {
+            child.batchWorkScheduled = false
+            sendOutgoingDeliveries(of: child)
+            sendBatchedAnswers(of: child)
+        }
+    }
+
+    private func sendOutgoingDeliveries(of child: ChildConnection) {
+        guard !child.outgoingDeliveries.isEmpty else { return }
+        let outgoing = child.outgoingDeliveries
+        child.outgoingDeliveries.removeAll()
+        if outgoing.count == 1 {
+            let seq = child.send(.deliver(outgoing[0].deliver))
+            child.pendingDeliveries[seq] = outgoing[0]
+        } else {
+            var batch: [BatchedDelivery] = []
+            batch.reserveCapacity(outgoing.count)
+            for (seq, pending) in zip(child.reserveSeqs(outgoing.count), outgoing) {
+                pending.batched = true
+                child.pendingDeliveries[seq] = pending
+                batch.append(BatchedDelivery(seq: seq, deliver: pending.deliver))
+            }
+            child.send(.deliverBatch(batch))
+        }
+        supervisor.watchDeadlines()
+    }
+
+    private func sendBatchedAnswers(of child: ChildConnection) {
+        guard !child.batchedAnswers.isEmpty else { return }
+        let answers = child.batchedAnswers
+        child.batchedAnswers.removeAll(keepingCapacity: true)
+        guard child.isLive || child.state == .closing else { return }
+        for run in cumulativeRuns(answers, inFlight: child.batchedSharesInFlight) {
+            let exceptions = run.answers.compactMap { $0.1 == .delivered ? nil : ShareException(seq: $0.0, outcome: $0.1) }
+            child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
+        }
     }
 
     /// The destination finished its handshake: what waited for it leaves now.
@@ -337,7 +401,45 @@ final class Broker {
         guard ack.itemID == pending.deliver.item.id else {
             throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.deliver.item.id)")
         }
-        if ack.accepted {
+        finish(pending, accepted: ack.accepted, by: destination)
+        endIfIdle(destination)
+    }
+
+    /// A cumulative acknowledgement: every batched delivery in the range, declined ones
+    /// excepted, was accepted. Seqs of other frames inside the range are not deliveries and
+    /// are passed over; a range that acknowledges nothing the child was sent is hostile.
+    func acknowledged(_ acks: DeliverAcks, from destination: ChildConnection) throws {
+        let range = acks.first...acks.last
+        if let outside = acks.declined.first(where: { !range.contains($0) }) {
+            throw HostileFrame("declined delivery \(outside) outside its acknowledged range \(acks.first)…\(acks.last)")
+        }
+        let declined = Set(acks.declined)
+        // Walk the range, or the deliveries in flight when the range is much longer.
+        let seqs: [UInt64] = acks.last - acks.first < UInt64(destination.pendingDeliveries.count) * 2 + 64
+            ? Array(range)
+            : destination.pendingDeliveries.keys.filter { range.contains($0) }.sorted()
+        var matched = 0
+        var late = 0
+        for seq in seqs {
+            if let pending = destination.pendingDeliveries[seq], pending.batched {
+                destination.pendingDeliveries[seq] = nil
+                matched += 1
+                finish(pending, accepted: !declined.contains(seq), by: destination)
+            } else if destination.expiredDeliveries.forget(seq) {
+                late += 1
+            }
+        }
+        if late > 0 {
+            onEvent(.note("\(destination.handle) acknowledged \(late) deliveries after their deadline; their senders were already told they timed out"))
+        }
+        guard matched + late > 0 else {
+            throw HostileFrame("acknowledged deliveries \(acks.first)…\(acks.last), none of which it was sent in a batch or still owed")
+        }
+        endIfIdle(destination)
+    }
+
+    private func finish(_ pending: PendingDelivery, accepted: Bool, by destination: ChildConnection) {
+        if accepted {
             if configuration.reportDeliveries {
                 onEvent(.received(handle: destination.handle, ReceivedItem(
                     item: pending.deliver.item, from: pending.record.from, receivedAs: pending.deliver.receivedAs)))
@@ -346,12 +448,12 @@ final class Broker {
         } else {
             answer(pending, .failed(.badRequest, "\(destination.handle) declined the item"))
         }
-        endIfIdle(destination)
     }
 
-    /// An extension started for a delivery ends when it has none left.
+    /// An extension started for a delivery ends when it has no delivery left.
     private func endIfIdle(_ child: ChildConnection) {
-        guard child.endsWhenIdle, child.state == .ready, child.pendingDeliveries.isEmpty, child.queuedDeliveries.isEmpty else { return }
+        guard child.endsWhenIdle, child.state == .ready, child.pendingDeliveries.isEmpty, child.queuedDeliveries.isEmpty,
+              child.outgoingDeliveries.isEmpty else { return }
         supervisor.end(child, reason: "request completed")
     }
 
@@ -371,7 +473,14 @@ final class Broker {
     private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: ShareOutcome, _ record: inout ShareRecord) {
         sender.sharesInFlight -= 1
         record.outcome = outcome
-        if sender.isLive || sender.state == .closing { sender.send(.shareResult(outcome), replyTo: seq) }
+        if sender.batchedSharesInFlight.remove(seq) != nil {
+            if sender.isLive || sender.state == .closing {
+                sender.batchedAnswers.append((seq, outcome))
+                scheduleBatchWork(sender)
+            }
+        } else if sender.isLive || sender.state == .closing {
+            sender.send(.shareResult(outcome), replyTo: seq)
+        }
         audit.record(record)
         onEvent(.share(record))
     }
@@ -379,8 +488,9 @@ final class Broker {
     /// A child is gone: every delivery it owed an answer for fails now.
     func failOutstandingWork(of child: ChildConnection, exit: ChildProcess.Exit) {
         let why = "\(child.handle) \(exit) before acknowledging the item"
-        let pending = child.pendingDeliveries.sorted { $0.key < $1.key }.map(\.value) + child.queuedDeliveries
+        let pending = child.pendingDeliveries.sorted { $0.key < $1.key }.map(\.value) + child.outgoingDeliveries + child.queuedDeliveries
         child.pendingDeliveries.removeAll()
+        child.outgoingDeliveries.removeAll()
         child.queuedDeliveries.removeAll()
         for p in pending { answer(p, .failed(.appNotRunning, why)) }
     }

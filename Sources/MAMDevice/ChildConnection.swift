@@ -46,6 +46,16 @@ final class ChildConnection {
     var pendingCommands: [UInt64: PendingCommand] = [:]
     /// An extension is ended once it has no delivery left.
     var endsWhenIdle: Bool
+    /// The child takes `deliverBatch` frames (it said so in `Hello`).
+    var takesBatches = false
+    /// Deliveries decided this loop iteration, sent together before the loop writes.
+    var outgoingDeliveries: [PendingDelivery] = []
+    /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
+    var batchedSharesInFlight: Set<UInt64> = []
+    /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`).
+    var batchedAnswers: [(UInt64, ShareOutcome)] = []
+    /// Queued for the broker's flush this iteration.
+    var batchWorkScheduled = false
 
     init(spec: AppSpec, pipe: Pipe, maximumFrameSize: UInt32) {
         self.spec = spec
@@ -61,6 +71,14 @@ final class ChildConnection {
     /// Anything with a deadline the supervisor's sweep must watch.
     var hasDeadlines: Bool {
         state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || !pendingDeliveries.isEmpty || !pendingCommands.isEmpty
+    }
+
+    /// Numbers `count` items of a batch from this conversation's sequence; the batch frame
+    /// itself takes the next seq.
+    func reserveSeqs(_ count: Int) -> ClosedRange<UInt64> {
+        let first = nextSeq
+        nextSeq += UInt64(count)
+        return first...(nextSeq - 1)
     }
 
     @discardableResult
@@ -83,6 +101,8 @@ final class PendingDelivery {
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
     var answered = false
+    /// Sent in a `deliverBatch`: acknowledged by a `deliverAcks` range.
+    var batched = false
 
     init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, deliver: Deliver) {
         self.sender = sender

@@ -569,8 +569,12 @@ extension Host: ChildFrameRouter {
         switch frame.body {
         case .shareRequest(let request):
             broker.share(request, seq: frame.seq, from: child)
+        case .shareBatch(let shares):
+            for share in shares { broker.share(share.request, seq: share.seq, from: child, batched: true) }
         case .deliverAck(let ack):
             try broker.acknowledged(ack, replyTo: frame.replyTo, from: child)
+        case .deliverAcks(let acks):
+            try broker.acknowledged(acks, from: child)
         case .setIdentity(let request):
             child.send(.identityResult(services.setIdentity(request, for: child.spec)), replyTo: frame.seq)
         case .getIdentity(let window):

@@ -279,8 +279,16 @@ final class Supervisor {
     }
 
     private func dispatch(_ frame: Frame, from child: ChildConnection) throws {
-        guard frame.seq == child.lastSeqFromChild &+ 1 else {
-            throw HostileFrame("sent frame seq \(frame.seq) after \(child.lastSeqFromChild) (each frame's seq is one more than the last, from 1)")
+        // A batch's items take the seqs before the frame's own, one more each.
+        var items = 0
+        if case .shareBatch(let shares) = frame.body {
+            items = shares.count
+            for (i, share) in shares.enumerated() where share.seq != child.lastSeqFromChild &+ UInt64(i + 1) {
+                throw HostileFrame("sent a share_batch whose share \(i + 1) has seq \(share.seq), not \(child.lastSeqFromChild &+ UInt64(i + 1)) (a batch's shares are numbered on from the last frame)")
+            }
+        }
+        guard frame.seq == child.lastSeqFromChild &+ UInt64(items + 1) else {
+            throw HostileFrame("sent frame seq \(frame.seq) after \(child.lastSeqFromChild &+ UInt64(items)) (each frame's seq is one more than the last, from 1)")
         }
         child.lastSeqFromChild = frame.seq
         if child.state == .spawning {
@@ -290,6 +298,7 @@ final class Supervisor {
             guard hello.protocolVersion == Hello.currentProtocolVersion else {
                 throw HostileFrame("speaks protocol version \(hello.protocolVersion); this host speaks \(Hello.currentProtocolVersion) (proto/mamsim/v2)")
             }
+            child.takesBatches = hello.batches
             welcome(child, seq: frame.seq, finishesLaunching: hello.finishesLaunching)
             return
         }
@@ -315,9 +324,9 @@ final class Supervisor {
             child.state = .closing
         case .error(let code, let message):
             onEvent(.note("\(child.handle) reported an error: \(code): \(message)"))
-        case .welcome, .shareResult, .deliver, .command, .identityResult, .identityInfo, .serviceResult:
+        case .welcome, .shareResult, .deliver, .command, .identityResult, .identityInfo, .serviceResult, .shareResults, .deliverBatch:
             throw HostileFrame("sent \(frame.body.name), which only the host may send")
-        case .shareRequest, .deliverAck, .setIdentity, .getIdentity, .serviceRequest:
+        case .shareRequest, .deliverAck, .setIdentity, .getIdentity, .serviceRequest, .shareBatch, .deliverAcks:
             try router?.route(frame, from: child)
         }
     }
@@ -341,7 +350,7 @@ final class Supervisor {
         }
         child.send(.welcome(Welcome(
             bundleID: child.bundleID, kind: kind, appHandle: child.handle,
-            processIdentity: process ?? "", maxFrameSize: configuration.maximumFrameSize)),
+            processIdentity: process ?? "", maxFrameSize: configuration.maximumFrameSize, batches: true)),
             replyTo: seq)
         onEvent(.ready(handle: child.handle, bundle: child.bundleID, pid: child.pid))
         router?.childBecameReady(child)

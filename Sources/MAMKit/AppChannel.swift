@@ -22,6 +22,14 @@ public final class AppChannel {
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
     private var deliveredItemIDs = RecentIDs(capacity: 4096)
+    /// Shares asked for this loop iteration: several leave as one `shareBatch`.
+    private var queuedShares: [(ShareRequest, (ShareOutcome) -> Void)] = []
+    /// Batched shares waiting for their answer (a `shareResults` range), by seq.
+    private var batchedShares: [UInt64: (ShareOutcome) -> Void] = [:]
+    /// Batched deliveries the app has answered, acknowledged together before the loop writes.
+    private var answeredDeliveries: [(UInt64, Bool)] = []
+    /// Batched deliveries the app has not answered yet (`onDeliverLater`).
+    private var unansweredDeliveries: Set<UInt64> = []
 
     /// Set once the host answered `Hello`.
     public private(set) var welcome: Welcome?
@@ -50,6 +58,7 @@ public final class AppChannel {
             pipe.close()
             throw error
         }
+        loop.addBeforeFlushHook { [weak self] in self?.flushBatches() }
     }
 
     /// The whole life of a callback-driven child program: opens fd 3 on a new loop, lets
@@ -92,12 +101,14 @@ public final class AppChannel {
         }, onEnd: { [unowned self] error in
             end(error.map { "channel error: \($0)" } ?? "host closed the channel")
         })
-        send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching)))
+        send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching, batches: true)))
     }
 
     /// Sends a frame; `onReply` runs when the host answers it.
     @discardableResult
     func send(_ body: Frame.Body, replyTo: UInt64 = 0, onReply: ((Frame) -> Void)? = nil) -> UInt64 {
+        // Shares asked for earlier leave first: the host sees frames in the order asked.
+        if !queuedShares.isEmpty { flushShares() }
         let seq = nextSeq
         nextSeq += 1
         if let onReply { replyHandlers[seq] = onReply }
@@ -106,8 +117,15 @@ public final class AppChannel {
         return seq
     }
 
-    /// Asks the broker to share an item; `completion` gets the one outcome.
+    /// Asks the broker to share an item; `completion` gets the one outcome. Shares asked for
+    /// in one loop iteration leave together in one frame, and their answers come back
+    /// together, when the host takes batches.
     public func share(_ request: ShareRequest, completion: @escaping (ShareOutcome) -> Void) {
+        guard welcome?.batches == true, !ended else { return sendShare(request, completion: completion) }
+        queuedShares.append((request, completion))
+    }
+
+    private func sendShare(_ request: ShareRequest, completion: @escaping (ShareOutcome) -> Void) {
         send(.shareRequest(request)) { frame in
             switch frame.body {
             case .shareResult(let outcome): completion(outcome)
@@ -152,6 +170,77 @@ public final class AppChannel {
         pipe.close()
     }
 
+    // MARK: - Batches
+
+    private func flushBatches() {
+        if !queuedShares.isEmpty { flushShares() }
+        if !answeredDeliveries.isEmpty { flushAcknowledgements() }
+    }
+
+    /// The shares asked for since the last flush: a lone one as a `shareRequest`, several as
+    /// one `shareBatch` numbered just before the frame.
+    private func flushShares() {
+        let queued = queuedShares
+        queuedShares.removeAll(keepingCapacity: true)
+        guard queued.count > 1 else {
+            for (request, completion) in queued { sendShare(request, completion: completion) }
+            return
+        }
+        var batch: [BatchedShare] = []
+        batch.reserveCapacity(queued.count)
+        for (request, completion) in queued {
+            let seq = nextSeq
+            nextSeq += 1
+            batchedShares[seq] = completion
+            batch.append(BatchedShare(seq: seq, request: request))
+        }
+        send(.shareBatch(batch))
+    }
+
+    private func flushAcknowledgements() {
+        let answered = answeredDeliveries
+        answeredDeliveries.removeAll(keepingCapacity: true)
+        for run in cumulativeRuns(answered, inFlight: unansweredDeliveries) {
+            send(.deliverAcks(DeliverAcks(first: run.first, last: run.last, declined: run.answers.compactMap { $0.1 ? nil : $0.0 })))
+        }
+    }
+
+    /// Answers every batched share in the range: delivered, unless the host said otherwise.
+    private func resolve(_ results: ShareResults) {
+        var exceptions: [UInt64: ShareOutcome] = [:]
+        for e in results.exceptions { exceptions[e.seq] = e.outcome }
+        let range = results.first...results.last
+        let seqs: [UInt64] = results.last - results.first < UInt64(batchedShares.count) * 2 + 64
+            ? Array(range)
+            : batchedShares.keys.filter { range.contains($0) }.sorted()
+        for seq in seqs {
+            if let completion = batchedShares.removeValue(forKey: seq) { completion(exceptions[seq] ?? .delivered) }
+        }
+    }
+
+    /// Hands an item to the app once (a re-sent delivery is acknowledged again but never
+    /// shown twice); `acknowledge` runs once with the app's answer.
+    private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) {
+        // Ids are the sender's to choose: the same id from two senders is two items.
+        let key = d.senderBundleID.rawValue + "\u{0}" + d.item.id
+        let answer = { [weak self] (accepted: Bool) in
+            if accepted { self?.deliveredItemIDs.remember(key) }
+            acknowledge(accepted)
+        }
+        if deliveredItemIDs.contains(key) {
+            answer(true)
+        } else if let later = onDeliverLater {
+            var answered = false
+            later(d) { accepted in
+                guard !answered else { return }
+                answered = true
+                answer(accepted)
+            }
+        } else {
+            answer(onDeliver?(d) ?? true)
+        }
+    }
+
     private func handle(_ frame: Frame) {
         if frame.replyTo != 0, let handler = replyHandlers.removeValue(forKey: frame.replyTo) {
             handler(frame)
@@ -163,25 +252,19 @@ public final class AppChannel {
             onWelcome?(w)
         case .deliver(let d):
             let seq = frame.seq
-            // Ids are the sender's to choose: the same id from two senders is two items.
-            let key = d.senderBundleID.rawValue + "\u{0}" + d.item.id
-            let acknowledge = { [weak self] (accepted: Bool) in
-                guard let self else { return }
-                if accepted { deliveredItemIDs.remember(key) }
-                send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: seq)
+            receive(d) { [weak self] accepted in
+                self?.send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: seq)
             }
-            if deliveredItemIDs.contains(key) {
-                acknowledge(true)
-            } else if let later = onDeliverLater {
-                var answered = false
-                later(d) { accepted in
-                    guard !answered else { return }
-                    answered = true
-                    acknowledge(accepted)
+        case .deliverBatch(let deliveries):
+            for delivery in deliveries { unansweredDeliveries.insert(delivery.seq) }
+            for delivery in deliveries {
+                receive(delivery.deliver) { [weak self] accepted in
+                    guard let self, unansweredDeliveries.remove(delivery.seq) != nil else { return }
+                    answeredDeliveries.append((delivery.seq, accepted))
                 }
-            } else {
-                acknowledge(onDeliver?(d) ?? true)
             }
+        case .shareResults(let results):
+            resolve(results)
         case .command(let c):
             let seq = frame.seq
             var answered = false
@@ -216,6 +299,10 @@ public final class AppChannel {
         for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
             handler(Frame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
         }
+        let shares = batchedShares.sorted { $0.key < $1.key }.map(\.value) + queuedShares.map(\.1)
+        batchedShares.removeAll()
+        queuedShares.removeAll()
+        for completion in shares { completion(.failed(.appNotRunning, why)) }
         onClose?(why)
     }
 }

@@ -52,6 +52,7 @@ public enum FrameEncoder {
             p.pointee.pid = h.pid
             p.pointee.runtime = arena.string(h.runtime)
             p.pointee.finishes_launching = h.finishesLaunching ? 1 : 0
+            p.pointee.batches = h.batches ? 1 : 0
             m.body_case = MAMSIM__V2__FRAME__BODY_HELLO
             m.hello = p
         case .launchFinished:
@@ -68,6 +69,7 @@ public enum FrameEncoder {
             p.pointee.app_handle = arena.string(w.appHandle)
             p.pointee.process_identity = arena.string(w.processIdentity)
             p.pointee.max_frame_size = w.maxFrameSize
+            p.pointee.batches = w.batches ? 1 : 0
             m.body_case = MAMSIM__V2__FRAME__BODY_WELCOME
             m.welcome = p
         case .bye(let reason):
@@ -92,18 +94,57 @@ public enum FrameEncoder {
             m.body_case = MAMSIM__V2__FRAME__BODY_SHARE_RESULT
             m.share_result = p
         case .deliver(let d):
-            let p = arena.message(Mamsim__V2__Deliver.self, mamsim__v2__deliver__init)
-            p.pointee.item = item(d.item, arena)
-            p.pointee.sender_bundle_id = arena.string(d.senderBundleID.rawValue)
-            p.pointee.received_as = arena.string(d.receivedAs)
             m.body_case = MAMSIM__V2__FRAME__BODY_DELIVER
-            m.deliver = p
+            m.deliver = deliver(d, arena)
         case .deliverAck(let a):
             let p = arena.message(Mamsim__V2__DeliverAck.self, mamsim__v2__deliver_ack__init)
             p.pointee.item_id = arena.string(a.itemID)
             p.pointee.accepted = a.accepted ? 1 : 0
             m.body_case = MAMSIM__V2__FRAME__BODY_DELIVER_ACK
             m.deliver_ack = p
+        case .shareBatch(let shares):
+            let p = arena.message(Mamsim__V2__ShareBatch.self, mamsim__v2__share_batch__init)
+            p.pointee.n_shares = shares.count
+            p.pointee.shares = arena.pointerArray(shares) { s in
+                let b = arena.message(Mamsim__V2__BatchedShare.self, mamsim__v2__batched_share__init)
+                b.pointee.seq = s.seq
+                b.pointee.request = shareRequest(s.request, arena)
+                return b
+            }
+            m.body_case = MAMSIM__V2__FRAME__BODY_SHARE_BATCH
+            m.share_batch = p
+        case .shareResults(let r):
+            let p = arena.message(Mamsim__V2__ShareResults.self, mamsim__v2__share_results__init)
+            p.pointee.first = r.first
+            p.pointee.last = r.last
+            p.pointee.n_exceptions = r.exceptions.count
+            p.pointee.exceptions = arena.pointerArray(r.exceptions) { e in
+                let x = arena.message(Mamsim__V2__ShareException.self, mamsim__v2__share_exception__init)
+                x.pointee.seq = e.seq
+                x.pointee.verdict = verdict(e.outcome, arena)
+                return x
+            }
+            m.body_case = MAMSIM__V2__FRAME__BODY_SHARE_RESULTS
+            m.share_results = p
+        case .deliverBatch(let deliveries):
+            let p = arena.message(Mamsim__V2__DeliverBatch.self, mamsim__v2__deliver_batch__init)
+            p.pointee.n_deliveries = deliveries.count
+            p.pointee.deliveries = arena.pointerArray(deliveries) { d in
+                let b = arena.message(Mamsim__V2__BatchedDelivery.self, mamsim__v2__batched_delivery__init)
+                b.pointee.seq = d.seq
+                b.pointee.deliver = deliver(d.deliver, arena)
+                return b
+            }
+            m.body_case = MAMSIM__V2__FRAME__BODY_DELIVER_BATCH
+            m.deliver_batch = p
+        case .deliverAcks(let a):
+            let p = arena.message(Mamsim__V2__DeliverAcks.self, mamsim__v2__deliver_acks__init)
+            p.pointee.first = a.first
+            p.pointee.last = a.last
+            p.pointee.n_declined = a.declined.count
+            p.pointee.declined = arena.array(a.declined)
+            m.body_case = MAMSIM__V2__FRAME__BODY_DELIVER_ACKS
+            m.deliver_acks = p
         case .setIdentity(let s):
             m.body_case = MAMSIM__V2__FRAME__BODY_SET_IDENTITY
             m.set_identity = setIdentity(s, arena)
@@ -172,6 +213,14 @@ public enum FrameEncoder {
         case .blocked(let r, let why): verdict(Verdict.blocked(r, why), arena)
         case .failed(let r, let why): verdict(Verdict.failed(r, why), arena)
         }
+    }
+
+    private static func deliver(_ d: Deliver, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Deliver> {
+        let p = arena.message(Mamsim__V2__Deliver.self, mamsim__v2__deliver__init)
+        p.pointee.item = item(d.item, arena)
+        p.pointee.sender_bundle_id = arena.string(d.senderBundleID.rawValue)
+        p.pointee.received_as = arena.string(d.receivedAs)
+        return p
     }
 
     private static func shareRequest(_ r: ShareRequest, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ShareRequest> {
@@ -647,6 +696,20 @@ final class CArena {
         guard count > 0 else { return nil }
         return allocate(MemoryLayout<UnsafeMutablePointer<T>?>.stride * count)
             .bindMemory(to: UnsafeMutablePointer<T>?.self, capacity: count)
+    }
+
+    /// An array of message pointers, each made by `make`.
+    func pointerArray<E, T>(_ elements: [E], _ make: (E) -> UnsafeMutablePointer<T>) -> UnsafeMutablePointer<UnsafeMutablePointer<T>?>? {
+        guard let list = pointerArray(T.self, count: elements.count) else { return nil }
+        for (i, e) in elements.enumerated() { list[i] = make(e) }
+        return list
+    }
+
+    func array(_ values: [UInt64]) -> UnsafeMutablePointer<UInt64>? {
+        guard !values.isEmpty else { return nil }
+        let p = allocate(MemoryLayout<UInt64>.stride * values.count).bindMemory(to: UInt64.self, capacity: values.count)
+        for (i, v) in values.enumerated() { p[i] = v }
+        return p
     }
 
     func stringArray(_ strings: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {

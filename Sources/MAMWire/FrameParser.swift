@@ -24,7 +24,8 @@ public enum FrameParser {
         switch m.body_case {
         case MAMSIM__V2__FRAME__BODY_HELLO:
             let h = m.hello.pointee
-            return .hello(Hello(protocolVersion: h.protocol_version, pid: h.pid, runtime: str(h.runtime), finishesLaunching: h.finishes_launching != 0))
+            return .hello(Hello(protocolVersion: h.protocol_version, pid: h.pid, runtime: str(h.runtime), finishesLaunching: h.finishes_launching != 0,
+                                batches: h.batches != 0))
         case MAMSIM__V2__FRAME__BODY_LAUNCH_FINISHED:
             return .launchFinished
         case MAMSIM__V2__FRAME__BODY_WELCOME:
@@ -40,7 +41,7 @@ public enum FrameParser {
             guard !bundle.isEmpty else { throw .missingField("welcome.bundle_id") }
             return .welcome(Welcome(
                 bundleID: BundleID(bundle), kind: kind, appHandle: str(w.app_handle),
-                processIdentity: str(w.process_identity), maxFrameSize: w.max_frame_size))
+                processIdentity: str(w.process_identity), maxFrameSize: w.max_frame_size, batches: w.batches != 0))
         case MAMSIM__V2__FRAME__BODY_BYE:
             return .bye(reason: str(m.bye.pointee.reason))
         case MAMSIM__V2__FRAME__BODY_PING:
@@ -54,11 +55,42 @@ public enum FrameParser {
             guard let v = m.share_result.pointee.verdict else { throw .missingField("share_result.verdict") }
             return .shareResult(try shareOutcome(v.pointee, field: "share_result.verdict"))
         case MAMSIM__V2__FRAME__BODY_DELIVER:
-            let d = m.deliver.pointee
-            guard let it = d.item else { throw .missingField("deliver.item") }
-            return .deliver(Deliver(
-                item: try item(it.pointee, field: "deliver.item"),
-                senderBundleID: BundleID(str(d.sender_bundle_id)), receivedAs: str(d.received_as)))
+            return .deliver(try deliver(m.deliver, field: "deliver"))
+        case MAMSIM__V2__FRAME__BODY_SHARE_BATCH:
+            let b = m.share_batch.pointee
+            guard b.n_shares > 0, let list = b.shares else { throw .missingField("share_batch.shares") }
+            var shares: [BatchedShare] = []
+            shares.reserveCapacity(b.n_shares)
+            for i in 0..<b.n_shares {
+                guard let e = list[i]?.pointee else { throw .missingField("share_batch.shares") }
+                guard e.seq != 0 else { throw .missingField("share_batch.shares.seq") }
+                shares.append(BatchedShare(seq: e.seq, request: try shareRequest(e.request, field: "share_batch.shares.request")))
+            }
+            return .shareBatch(shares)
+        case MAMSIM__V2__FRAME__BODY_SHARE_RESULTS:
+            let r = m.share_results.pointee
+            guard r.first != 0, r.first <= r.last else { throw .missingField("share_results.first") }
+            var exceptions: [ShareException] = []
+            for i in 0..<r.n_exceptions {
+                guard let e = r.exceptions[i]?.pointee, let v = e.verdict else { throw .missingField("share_results.exceptions.verdict") }
+                exceptions.append(ShareException(seq: e.seq, outcome: try shareOutcome(v.pointee, field: "share_results.exceptions.verdict")))
+            }
+            return .shareResults(ShareResults(first: r.first, last: r.last, exceptions: exceptions))
+        case MAMSIM__V2__FRAME__BODY_DELIVER_BATCH:
+            let b = m.deliver_batch.pointee
+            guard b.n_deliveries > 0, let list = b.deliveries else { throw .missingField("deliver_batch.deliveries") }
+            var deliveries: [BatchedDelivery] = []
+            deliveries.reserveCapacity(b.n_deliveries)
+            for i in 0..<b.n_deliveries {
+                guard let e = list[i]?.pointee, e.seq != 0 else { throw .missingField("deliver_batch.deliveries.seq") }
+                deliveries.append(BatchedDelivery(seq: e.seq, deliver: try deliver(e.deliver, field: "deliver_batch.deliveries.deliver")))
+            }
+            return .deliverBatch(deliveries)
+        case MAMSIM__V2__FRAME__BODY_DELIVER_ACKS:
+            let a = m.deliver_acks.pointee
+            guard a.first != 0, a.first <= a.last else { throw .missingField("deliver_acks.first") }
+            let declined = (0..<a.n_declined).map { a.declined[$0] }
+            return .deliverAcks(DeliverAcks(first: a.first, last: a.last, declined: declined))
         case MAMSIM__V2__FRAME__BODY_DELIVER_ACK:
             let a = m.deliver_ack.pointee
             let id = str(a.item_id)
@@ -90,6 +122,14 @@ public enum FrameParser {
     }
 
     // MARK: - Messages
+
+    private static func deliver(_ p: UnsafeMutablePointer<Mamsim__V2__Deliver>?, field: String) throws(WireError) -> Deliver {
+        guard let d = p?.pointee else { throw .missingField(field) }
+        guard let it = d.item else { throw .missingField("\(field).item") }
+        return Deliver(
+            item: try item(it.pointee, field: "\(field).item"),
+            senderBundleID: BundleID(str(d.sender_bundle_id)), receivedAs: str(d.received_as))
+    }
 
     private static func shareRequest(_ p: UnsafeMutablePointer<Mamsim__V2__ShareRequest>?, field: String) throws(WireError) -> ShareRequest {
         guard let r = p?.pointee else { throw .missingField(field) }

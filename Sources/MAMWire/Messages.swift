@@ -35,12 +35,24 @@ public struct Frame: Sendable, Hashable {
         case serviceResult(ServiceResult)
         /// The launch work announced in `Hello.finishesLaunching` is done.
         case launchFinished
+        /// Several shares in one frame (see `BatchedShare`).
+        case shareBatch([BatchedShare])
+        /// Cumulative answers to batched shares.
+        case shareResults(ShareResults)
+        /// Several deliveries to one destination in one frame.
+        case deliverBatch([BatchedDelivery])
+        /// Cumulative acknowledgements of batched deliveries.
+        case deliverAcks(DeliverAcks)
 
         /// The wire name of the body, for logs and errors.
         public var name: String {
             switch self {
             case .hello: "hello"
             case .launchFinished: "launch_finished"
+            case .shareBatch: "share_batch"
+            case .shareResults: "share_results"
+            case .deliverBatch: "deliver_batch"
+            case .deliverAcks: "deliver_acks"
             case .welcome: "welcome"
             case .bye: "bye"
             case .ping: "ping"
@@ -75,11 +87,15 @@ public struct Hello: Sendable, Hashable {
     public var runtime: String
     /// The app will send `launchFinished` when its launch work is done.
     public var finishesLaunching: Bool
-    public init(protocolVersion: UInt32 = Hello.currentProtocolVersion, pid: Int32, runtime: String, finishesLaunching: Bool = false) {
+    /// The child takes `deliverBatch` (answering with `deliverAcks`) and may send `shareBatch`.
+    public var batches: Bool
+    public init(protocolVersion: UInt32 = Hello.currentProtocolVersion, pid: Int32, runtime: String, finishesLaunching: Bool = false,
+                batches: Bool = false) {
         self.protocolVersion = protocolVersion
         self.pid = pid
         self.runtime = runtime
         self.finishesLaunching = finishesLaunching
+        self.batches = batches
     }
 }
 
@@ -90,13 +106,94 @@ public struct Welcome: Sendable, Hashable {
     public var appHandle: String
     public var processIdentity: String
     public var maxFrameSize: UInt32
-    public init(bundleID: BundleID, kind: ChildKind, appHandle: String, processIdentity: String, maxFrameSize: UInt32) {
+    /// The host takes `shareBatch` frames.
+    public var batches: Bool
+    public init(bundleID: BundleID, kind: ChildKind, appHandle: String, processIdentity: String, maxFrameSize: UInt32, batches: Bool = false) {
         self.bundleID = bundleID
         self.kind = kind
         self.appHandle = appHandle
         self.processIdentity = processIdentity
         self.maxFrameSize = maxFrameSize
+        self.batches = batches
     }
+}
+
+// MARK: - Batches
+
+/// One share of a `shareBatch`, numbered from the sender's sequence as if sent alone.
+public struct BatchedShare: Sendable, Hashable {
+    public var seq: UInt64
+    public var request: ShareRequest
+    public init(seq: UInt64, request: ShareRequest) {
+        self.seq = seq
+        self.request = request
+    }
+}
+
+/// Answers to batched shares: every batched share with seq in `first...last` was delivered,
+/// except those in `exceptions`, whose answer is given there.
+public struct ShareResults: Sendable, Hashable {
+    public var first: UInt64
+    public var last: UInt64
+    public var exceptions: [ShareException]
+    public init(first: UInt64, last: UInt64, exceptions: [ShareException] = []) {
+        self.first = first
+        self.last = last
+        self.exceptions = exceptions
+    }
+}
+
+public struct ShareException: Sendable, Hashable {
+    public var seq: UInt64
+    public var outcome: ShareOutcome
+    public init(seq: UInt64, outcome: ShareOutcome) {
+        self.seq = seq
+        self.outcome = outcome
+    }
+}
+
+/// One delivery of a `deliverBatch`, numbered from the host's sequence as if sent alone.
+public struct BatchedDelivery: Sendable, Hashable {
+    public var seq: UInt64
+    public var deliver: Deliver
+    public init(seq: UInt64, deliver: Deliver) {
+        self.seq = seq
+        self.deliver = deliver
+    }
+}
+
+/// Acknowledgements of batched deliveries: every batched delivery with seq in `first...last`
+/// was accepted, except those in `declined`.
+public struct DeliverAcks: Sendable, Hashable {
+    public var first: UInt64
+    public var last: UInt64
+    public var declined: [UInt64]
+    public init(first: UInt64, last: UInt64, declined: [UInt64] = []) {
+        self.first = first
+        self.last = last
+        self.declined = declined
+    }
+}
+
+/// Folds answers into cumulative ranges: `answered` (seq → answer, any order) become runs of
+/// consecutive answered seqs with no seq of `inFlight` between them (a range must never cover
+/// an item still unanswered). Seqs not in either set inside a run are other frames, which a
+/// range may span; a gap wider than `maximumGap` starts a new run, so the check stays cheap
+/// whatever the numbering.
+public func cumulativeRuns<Answer>(_ answered: [(UInt64, Answer)], inFlight: Set<UInt64>, maximumGap: UInt64 = 64)
+    -> [(first: UInt64, last: UInt64, answers: [(UInt64, Answer)])] {
+    let sorted = answered.sorted { $0.0 < $1.0 }
+    var runs: [(first: UInt64, last: UInt64, answers: [(UInt64, Answer)])] = []
+    for entry in sorted {
+        if let i = runs.indices.last, entry.0 > runs[i].last, entry.0 - runs[i].last <= maximumGap,
+           !(runs[i].last + 1..<entry.0).contains(where: { inFlight.contains($0) }) {
+            runs[i].last = entry.0
+            runs[i].answers.append(entry)
+        } else {
+            runs.append((entry.0, entry.0, [entry]))
+        }
+    }
+    return runs
 }
 
 /// The host's answer to a question it decides (a service): allowed, blocked by a rule, or

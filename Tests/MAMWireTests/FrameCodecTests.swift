@@ -20,6 +20,23 @@ let everyFrame: [Frame] = {
         .hello(Hello(pid: 4242, runtime: "mamsim-app/2")),
         .hello(Hello(pid: 4243, runtime: "ExampleLandmarksApp/1", finishesLaunching: true)),
         .launchFinished,
+        .hello(Hello(pid: 4244, runtime: "mamsim-app/2", batches: true)),
+        .welcome(Welcome(bundleID: "com.contoso.Mail", kind: .app, appHandle: "mail", processIdentity: "", maxFrameSize: 9, batches: true)),
+        .shareBatch([
+            BatchedShare(seq: 7, request: ShareRequest(destination: "word", item: textItem, identity: "alice@contoso.com")),
+            BatchedShare(seq: 8, request: ShareRequest(destination: "notes", item: fileItem, identity: "", receiveAs: "bob@contoso.com")),
+        ]),
+        .shareResults(ShareResults(first: 7, last: 12, exceptions: [
+            ShareException(seq: 8, outcome: .blocked(.outboundPolicy, "managed to unmanaged")),
+            ShareException(seq: 11, outcome: .failed(.timeout, "late")),
+        ])),
+        .shareResults(ShareResults(first: 3, last: 3)),
+        .deliverBatch([
+            BatchedDelivery(seq: 4, deliver: Deliver(item: textItem, senderBundleID: "com.contoso.Mail", receivedAs: "alice@contoso.com")),
+            BatchedDelivery(seq: 5, deliver: Deliver(item: emptyItem, senderBundleID: "com.example.notes", receivedAs: "")),
+        ]),
+        .deliverAcks(DeliverAcks(first: 4, last: 9, declined: [5, 9])),
+        .deliverAcks(DeliverAcks(first: 1, last: 1)),
         .welcome(Welcome(
             bundleID: "com.contoso.Mail", kind: .app, appHandle: "mail", processIdentity: "alice@contoso.com",
             maxFrameSize: 1 << 20)),

@@ -29,6 +29,13 @@ typedef struct Mamsim__V2__ShareRequest Mamsim__V2__ShareRequest;
 typedef struct Mamsim__V2__ShareResult Mamsim__V2__ShareResult;
 typedef struct Mamsim__V2__Deliver Mamsim__V2__Deliver;
 typedef struct Mamsim__V2__DeliverAck Mamsim__V2__DeliverAck;
+typedef struct Mamsim__V2__ShareBatch Mamsim__V2__ShareBatch;
+typedef struct Mamsim__V2__BatchedShare Mamsim__V2__BatchedShare;
+typedef struct Mamsim__V2__ShareResults Mamsim__V2__ShareResults;
+typedef struct Mamsim__V2__ShareException Mamsim__V2__ShareException;
+typedef struct Mamsim__V2__DeliverBatch Mamsim__V2__DeliverBatch;
+typedef struct Mamsim__V2__BatchedDelivery Mamsim__V2__BatchedDelivery;
+typedef struct Mamsim__V2__DeliverAcks Mamsim__V2__DeliverAcks;
 typedef struct Mamsim__V2__SetIdentity Mamsim__V2__SetIdentity;
 typedef struct Mamsim__V2__IdentityResult Mamsim__V2__IdentityResult;
 typedef struct Mamsim__V2__GetIdentity Mamsim__V2__GetIdentity;
@@ -355,10 +362,15 @@ struct  Mamsim__V2__Hello
    * host's launch of it completes then (at the latest after the handshake timeout).
    */
   protobuf_c_boolean finishes_launching;
+  /*
+   * The child takes DeliverBatch frames and answers them with DeliverAcks, and sends
+   * ShareBatch frames (read only when Welcome.batches is set).
+   */
+  protobuf_c_boolean batches;
 };
 #define MAMSIM__V2__HELLO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__hello__descriptor) \
-    , 0, 0, (char *)protobuf_c_empty_string, 0 }
+    , 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 /*
@@ -387,10 +399,14 @@ struct  Mamsim__V2__Welcome
   char *app_handle;
   char *process_identity;
   uint32_t max_frame_size;
+  /*
+   * The host takes ShareBatch frames (and answers them with ShareResults).
+   */
+  protobuf_c_boolean batches;
 };
 #define MAMSIM__V2__WELCOME__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__welcome__descriptor) \
-    , (char *)protobuf_c_empty_string, MAMSIM__V2__CHILD_KIND__CHILD_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, MAMSIM__V2__CHILD_KIND__CHILD_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 /*
@@ -493,6 +509,106 @@ struct  Mamsim__V2__DeliverAck
 #define MAMSIM__V2__DELIVER_ACK__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__deliver_ack__descriptor) \
     , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * child -> host: shares sent together (Welcome.batches). Each is routed as a ShareRequest frame
+ * with seq = its seq: seqs grow inside the batch and stay below the frame's own seq.
+ */
+struct  Mamsim__V2__ShareBatch
+{
+  ProtobufCMessage base;
+  size_t n_shares;
+  Mamsim__V2__BatchedShare **shares;
+};
+#define MAMSIM__V2__SHARE_BATCH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__share_batch__descriptor) \
+    , 0,NULL }
+
+
+struct  Mamsim__V2__BatchedShare
+{
+  ProtobufCMessage base;
+  uint64_t seq;
+  Mamsim__V2__ShareRequest *request;
+};
+#define MAMSIM__V2__BATCHED_SHARE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__batched_share__descriptor) \
+    , 0, NULL }
+
+
+/*
+ * host -> child: answers to batched shares. Every share of the child's ShareBatch frames with
+ * seq in [first, last] that is not among `exceptions` was allowed (delivered and
+ * acknowledged); each exception is its share's answer. A range never covers a share still in
+ * flight.
+ */
+struct  Mamsim__V2__ShareResults
+{
+  ProtobufCMessage base;
+  uint64_t first;
+  uint64_t last;
+  size_t n_exceptions;
+  Mamsim__V2__ShareException **exceptions;
+};
+#define MAMSIM__V2__SHARE_RESULTS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__share_results__descriptor) \
+    , 0, 0, 0,NULL }
+
+
+struct  Mamsim__V2__ShareException
+{
+  ProtobufCMessage base;
+  uint64_t seq;
+  Mamsim__V2__Verdict *verdict;
+};
+#define MAMSIM__V2__SHARE_EXCEPTION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__share_exception__descriptor) \
+    , 0, NULL }
+
+
+/*
+ * host -> child: deliveries to one destination sent together (Hello.batches). Each is handled
+ * as a Deliver frame with seq = its seq.
+ */
+struct  Mamsim__V2__DeliverBatch
+{
+  ProtobufCMessage base;
+  size_t n_deliveries;
+  Mamsim__V2__BatchedDelivery **deliveries;
+};
+#define MAMSIM__V2__DELIVER_BATCH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__deliver_batch__descriptor) \
+    , 0,NULL }
+
+
+struct  Mamsim__V2__BatchedDelivery
+{
+  ProtobufCMessage base;
+  uint64_t seq;
+  Mamsim__V2__Deliver *deliver;
+};
+#define MAMSIM__V2__BATCHED_DELIVERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__batched_delivery__descriptor) \
+    , 0, NULL }
+
+
+/*
+ * child -> host: acknowledgements of batched deliveries. Every delivery of the host's
+ * DeliverBatch frames with seq in [first, last] was accepted, except those in `declined`. A
+ * range never covers a delivery the app has not answered yet.
+ */
+struct  Mamsim__V2__DeliverAcks
+{
+  ProtobufCMessage base;
+  uint64_t first;
+  uint64_t last;
+  size_t n_declined;
+  uint64_t *declined;
+};
+#define MAMSIM__V2__DELIVER_ACKS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__deliver_acks__descriptor) \
+    , 0, 0, 0,NULL }
 
 
 /*
@@ -1462,7 +1578,11 @@ typedef enum {
   MAMSIM__V2__FRAME__BODY_COMMAND_RESULT = 41,
   MAMSIM__V2__FRAME__BODY_SERVICE_REQUEST = 50,
   MAMSIM__V2__FRAME__BODY_SERVICE_RESULT = 51,
-  MAMSIM__V2__FRAME__BODY_LAUNCH_FINISHED = 60
+  MAMSIM__V2__FRAME__BODY_LAUNCH_FINISHED = 60,
+  MAMSIM__V2__FRAME__BODY_SHARE_BATCH = 70,
+  MAMSIM__V2__FRAME__BODY_SHARE_RESULTS = 71,
+  MAMSIM__V2__FRAME__BODY_DELIVER_BATCH = 72,
+  MAMSIM__V2__FRAME__BODY_DELIVER_ACKS = 73
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__FRAME__BODY__CASE)
 } Mamsim__V2__Frame__BodyCase;
 
@@ -1494,6 +1614,10 @@ struct  Mamsim__V2__Frame
     Mamsim__V2__ServiceRequest *service_request;
     Mamsim__V2__ServiceResult *service_result;
     Mamsim__V2__LaunchFinished *launch_finished;
+    Mamsim__V2__ShareBatch *share_batch;
+    Mamsim__V2__ShareResults *share_results;
+    Mamsim__V2__DeliverBatch *deliver_batch;
+    Mamsim__V2__DeliverAcks *deliver_acks;
   };
 };
 #define MAMSIM__V2__FRAME__INIT \
@@ -1766,6 +1890,139 @@ Mamsim__V2__DeliverAck *
                       const uint8_t       *data);
 void   mamsim__v2__deliver_ack__free_unpacked
                      (Mamsim__V2__DeliverAck *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__ShareBatch methods */
+void   mamsim__v2__share_batch__init
+                     (Mamsim__V2__ShareBatch         *message);
+size_t mamsim__v2__share_batch__get_packed_size
+                     (const Mamsim__V2__ShareBatch   *message);
+size_t mamsim__v2__share_batch__pack
+                     (const Mamsim__V2__ShareBatch   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__share_batch__pack_to_buffer
+                     (const Mamsim__V2__ShareBatch   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ShareBatch *
+       mamsim__v2__share_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__share_batch__free_unpacked
+                     (Mamsim__V2__ShareBatch *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__BatchedShare methods */
+void   mamsim__v2__batched_share__init
+                     (Mamsim__V2__BatchedShare         *message);
+size_t mamsim__v2__batched_share__get_packed_size
+                     (const Mamsim__V2__BatchedShare   *message);
+size_t mamsim__v2__batched_share__pack
+                     (const Mamsim__V2__BatchedShare   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__batched_share__pack_to_buffer
+                     (const Mamsim__V2__BatchedShare   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__BatchedShare *
+       mamsim__v2__batched_share__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__batched_share__free_unpacked
+                     (Mamsim__V2__BatchedShare *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__ShareResults methods */
+void   mamsim__v2__share_results__init
+                     (Mamsim__V2__ShareResults         *message);
+size_t mamsim__v2__share_results__get_packed_size
+                     (const Mamsim__V2__ShareResults   *message);
+size_t mamsim__v2__share_results__pack
+                     (const Mamsim__V2__ShareResults   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__share_results__pack_to_buffer
+                     (const Mamsim__V2__ShareResults   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ShareResults *
+       mamsim__v2__share_results__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__share_results__free_unpacked
+                     (Mamsim__V2__ShareResults *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__ShareException methods */
+void   mamsim__v2__share_exception__init
+                     (Mamsim__V2__ShareException         *message);
+size_t mamsim__v2__share_exception__get_packed_size
+                     (const Mamsim__V2__ShareException   *message);
+size_t mamsim__v2__share_exception__pack
+                     (const Mamsim__V2__ShareException   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__share_exception__pack_to_buffer
+                     (const Mamsim__V2__ShareException   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ShareException *
+       mamsim__v2__share_exception__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__share_exception__free_unpacked
+                     (Mamsim__V2__ShareException *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__DeliverBatch methods */
+void   mamsim__v2__deliver_batch__init
+                     (Mamsim__V2__DeliverBatch         *message);
+size_t mamsim__v2__deliver_batch__get_packed_size
+                     (const Mamsim__V2__DeliverBatch   *message);
+size_t mamsim__v2__deliver_batch__pack
+                     (const Mamsim__V2__DeliverBatch   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__deliver_batch__pack_to_buffer
+                     (const Mamsim__V2__DeliverBatch   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__DeliverBatch *
+       mamsim__v2__deliver_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__deliver_batch__free_unpacked
+                     (Mamsim__V2__DeliverBatch *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__BatchedDelivery methods */
+void   mamsim__v2__batched_delivery__init
+                     (Mamsim__V2__BatchedDelivery         *message);
+size_t mamsim__v2__batched_delivery__get_packed_size
+                     (const Mamsim__V2__BatchedDelivery   *message);
+size_t mamsim__v2__batched_delivery__pack
+                     (const Mamsim__V2__BatchedDelivery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__batched_delivery__pack_to_buffer
+                     (const Mamsim__V2__BatchedDelivery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__BatchedDelivery *
+       mamsim__v2__batched_delivery__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__batched_delivery__free_unpacked
+                     (Mamsim__V2__BatchedDelivery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__DeliverAcks methods */
+void   mamsim__v2__deliver_acks__init
+                     (Mamsim__V2__DeliverAcks         *message);
+size_t mamsim__v2__deliver_acks__get_packed_size
+                     (const Mamsim__V2__DeliverAcks   *message);
+size_t mamsim__v2__deliver_acks__pack
+                     (const Mamsim__V2__DeliverAcks   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__deliver_acks__pack_to_buffer
+                     (const Mamsim__V2__DeliverAcks   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__DeliverAcks *
+       mamsim__v2__deliver_acks__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__deliver_acks__free_unpacked
+                     (Mamsim__V2__DeliverAcks *message,
                       ProtobufCAllocator *allocator);
 /* Mamsim__V2__SetIdentity methods */
 void   mamsim__v2__set_identity__init
@@ -2919,6 +3176,27 @@ typedef void (*Mamsim__V2__Deliver_Closure)
 typedef void (*Mamsim__V2__DeliverAck_Closure)
                  (const Mamsim__V2__DeliverAck *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__ShareBatch_Closure)
+                 (const Mamsim__V2__ShareBatch *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__BatchedShare_Closure)
+                 (const Mamsim__V2__BatchedShare *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__ShareResults_Closure)
+                 (const Mamsim__V2__ShareResults *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__ShareException_Closure)
+                 (const Mamsim__V2__ShareException *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__DeliverBatch_Closure)
+                 (const Mamsim__V2__DeliverBatch *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__BatchedDelivery_Closure)
+                 (const Mamsim__V2__BatchedDelivery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__DeliverAcks_Closure)
+                 (const Mamsim__V2__DeliverAcks *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__SetIdentity_Closure)
                  (const Mamsim__V2__SetIdentity *message,
                   void *closure_data);
@@ -3127,6 +3405,13 @@ extern const ProtobufCMessageDescriptor mamsim__v2__share_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__share_result__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__deliver__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__deliver_ack__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__share_batch__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__batched_share__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__share_results__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__share_exception__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__deliver_batch__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__batched_delivery__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__deliver_acks__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__set_identity__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__set_identity__scope__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__identity_result__descriptor;

@@ -1,0 +1,37 @@
+import Testing
+@testable import MAMWire
+
+/// How answers fold into cumulative ranges: a range never covers an item still in flight.
+@Suite struct CumulativeRunsTests {
+    func runs(_ answered: [UInt64], inFlight: Set<UInt64> = [], gap: UInt64 = 64) -> [ClosedRange<UInt64>] {
+        cumulativeRuns(answered.map { ($0, ()) }, inFlight: inFlight, maximumGap: gap).map { $0.first...$0.last }
+    }
+
+    @Test func consecutiveAnswersInAnyOrderAreOneRange() {
+        #expect(runs([5, 3, 4, 2]) == [2...5])
+    }
+
+    @Test func anItemInFlightSplitsTheRange() {
+        #expect(runs([2, 3, 5, 6], inFlight: [4]) == [2...3, 5...6])
+    }
+
+    @Test func seqsOfOtherFramesMayLieInsideARange() {
+        // 4 is not an item (another frame's seq): the range spans it.
+        #expect(runs([2, 3, 5], inFlight: [9]) == [2...5])
+    }
+
+    @Test func aWideGapStartsANewRangeWithoutWalkingIt() {
+        #expect(runs([1, 2, 1_000_000_000_000], gap: 64) == [1...2, 1_000_000_000_000...1_000_000_000_000])
+    }
+
+    @Test func everyAnswerIsInExactlyOneRun() {
+        let answered: [UInt64] = [10, 1, 7, 3, 2, 8]
+        let folded = cumulativeRuns(answered.map { ($0, $0 * 2) }, inFlight: [5])
+        #expect(folded.flatMap { $0.answers.map(\.0) } == answered.sorted())
+        #expect(folded.allSatisfy { run in run.answers.allSatisfy { $0.1 == $0.0 * 2 && (run.first...run.last).contains($0.0) } })
+    }
+
+    @Test func nothingAnsweredIsNoRange() {
+        #expect(runs([]).isEmpty)
+    }
+}
