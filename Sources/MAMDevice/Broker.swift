@@ -18,6 +18,8 @@ final class Broker {
     private let context: RunContext
 
     static let intunePrefix = "com.microsoft.intune.mam."
+    /// The most deliveries one `deliverBatch` carries.
+    static let maximumBatch = 16
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
         self.context = context
@@ -358,14 +360,20 @@ final class Broker {
             let seq = child.send(.deliver(outgoing[0].deliver))
             child.pendingDeliveries[seq] = outgoing[0]
         } else {
-            var batch: [BatchedDelivery] = []
-            batch.reserveCapacity(outgoing.count)
-            for (seq, pending) in zip(child.reserveSeqs(outgoing.count), outgoing) {
-                pending.batched = true
-                child.pendingDeliveries[seq] = pending
-                batch.append(BatchedDelivery(seq: seq, deliver: pending.deliver))
+            // Bounded batches, so the destination starts on the first while the rest is sent.
+            var start = outgoing.startIndex
+            while start < outgoing.endIndex {
+                let end = min(start + Self.maximumBatch, outgoing.endIndex)
+                var batch: [BatchedDelivery] = []
+                batch.reserveCapacity(end - start)
+                for (seq, pending) in zip(child.reserveSeqs(end - start), outgoing[start..<end]) {
+                    pending.batched = true
+                    child.pendingDeliveries[seq] = pending
+                    batch.append(BatchedDelivery(seq: seq, deliver: pending.deliver))
+                }
+                child.send(.deliverBatch(batch))
+                start = end
             }
-            child.send(.deliverBatch(batch))
         }
         supervisor.watchDeadlines()
     }

@@ -31,6 +31,13 @@ public final class AppChannel {
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
     private var unansweredDeliveries: Set<UInt64> = []
 
+    /// Batches are on unless `MAMSIM_BATCHES=0` is in the environment (to measure or debug
+    /// the one-frame-per-item path).
+    static let batchesEnabled: Bool = {
+        guard let value = getenv("MAMSIM_BATCHES") else { return true }
+        return String(cString: value) != "0"
+    }()
+
     /// Set once the host answered `Hello`.
     public private(set) var welcome: Welcome?
     public var onWelcome: ((Welcome) -> Void)?
@@ -101,7 +108,7 @@ public final class AppChannel {
         }, onEnd: { [unowned self] error in
             end(error.map { "channel error: \($0)" } ?? "host closed the channel")
         })
-        send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching, batches: true)))
+        send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching, batches: Self.batchesEnabled)))
     }
 
     /// Sends a frame; `onReply` runs when the host answers it.
@@ -121,7 +128,7 @@ public final class AppChannel {
     /// in one loop iteration leave together in one frame, and their answers come back
     /// together, when the host takes batches.
     public func share(_ request: ShareRequest, completion: @escaping (ShareOutcome) -> Void) {
-        guard welcome?.batches == true, !ended else { return sendShare(request, completion: completion) }
+        guard Self.batchesEnabled, welcome?.batches == true, !ended else { return sendShare(request, completion: completion) }
         queuedShares.append((request, completion))
     }
 
@@ -186,16 +193,26 @@ public final class AppChannel {
             for (request, completion) in queued { sendShare(request, completion: completion) }
             return
         }
-        var batch: [BatchedShare] = []
-        batch.reserveCapacity(queued.count)
-        for (request, completion) in queued {
-            let seq = nextSeq
-            nextSeq += 1
-            batchedShares[seq] = completion
-            batch.append(BatchedShare(seq: seq, request: request))
+        // Batches of a bounded size keep the host and the destination working while the
+        // next batch is encoded: one huge batch would run the three processes in lockstep.
+        var start = queued.startIndex
+        while start < queued.endIndex {
+            let end = min(start + Self.maximumBatch, queued.endIndex)
+            var batch: [BatchedShare] = []
+            batch.reserveCapacity(end - start)
+            for (request, completion) in queued[start..<end] {
+                let seq = nextSeq
+                nextSeq += 1
+                batchedShares[seq] = completion
+                batch.append(BatchedShare(seq: seq, request: request))
+            }
+            send(.shareBatch(batch))
+            start = end
         }
-        send(.shareBatch(batch))
     }
+
+    /// The most shares one `shareBatch` carries.
+    static let maximumBatch = 16
 
     private func flushAcknowledgements() {
         let answered = answeredDeliveries

@@ -52,16 +52,19 @@ struct BenchCommand: AsyncParsableCommand {
         }
 
         if only == nil || only == "broker" {
-        let broker = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true)
-        let brokerNoAudit = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: false)
-        // Two C references: the sink answering every item (as mamsim answers every share,
-        // the target's reference) and acknowledging every 64th (what C's design allows).
-        let cPerWrite = try references.c("broker", "1024", "\(items)", "1")
-        let cBroker = try references.c("broker", "1024", "\(items)")
-        let nodeBroker = try references.node("broker", "1024", "\(items)")
-        table.add("broker 1 KiB items/s (audit on)", broker, cPerWrite?["items_per_s"], nodeBroker?["items_per_s"], lowerIsBetter: false, target: "≥ 1.0× C per-write, ≥ 3× Node")
-        table.add("  vs C acking every 64th", broker, cBroker?["items_per_s"], nil, lowerIsBetter: false, target: "")
-        table.add("broker 1 KiB items/s (audit off)", brokerNoAudit, cPerWrite?["items_per_s"], nodeBroker?["items_per_s"], lowerIsBetter: false, target: "earlier figure, for comparison")
+            // The shipping configuration: audit on, enforcement on, ownership stamped, batches.
+            let batched = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true)
+            let perItem = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, batched: false)
+            let batchedNoAudit = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: false)
+            // Two C references: the sink answering every item (as mamsim answers every share,
+            // the per-write reference) and acknowledging every 64th (what C's design allows).
+            let cPerWrite = try references.c("broker", "1024", "\(items)", "1")
+            let cBroker = try references.c("broker", "1024", "\(items)")
+            let nodeBroker = try references.node("broker", "1024", "\(items)")
+            table.add("broker 1 KiB items/s, batched (audit on)", batched, cPerWrite?["items_per_s"], nodeBroker?["items_per_s"], lowerIsBetter: false, target: "≥ 1.0× C per-write, ≥ 3× Node; ≥ 5× C per-write")
+            table.add("  vs C acking every 64th", batched, cBroker?["items_per_s"], nil, lowerIsBetter: false, target: "")
+            table.add("broker 1 KiB items/s, per item (audit on)", perItem, cPerWrite?["items_per_s"], nodeBroker?["items_per_s"], lowerIsBetter: false, target: String(format: "batches: %.2f× per item", batched / perItem))
+            table.add("broker 1 KiB items/s, batched (audit off)", batchedNoAudit, cPerWrite?["items_per_s"], nodeBroker?["items_per_s"], lowerIsBetter: false, target: "what the audit log costs")
         }
 
         for n in fleet where only == nil || only == "fleet" {

@@ -11,7 +11,12 @@ import Synchronization
 /// With `audit` (the shipping configuration) every decision is also group-committed to the
 /// device's audit log.
 enum BrokerBench {
-    static func run(appRuntime: String, count: Int, size: Int, audit: Bool = true) async throws -> Double {
+    /// `batched`: the apps use batches (the shipping configuration); otherwise every share,
+    /// delivery and answer is a frame of its own.
+    static func run(appRuntime: String, count: Int, size: Int, audit: Bool = true, batched: Bool = true) async throws -> Double {
+        // The apps read it at start (MAMKit); each host starts its own app template.
+        setenv("MAMSIM_BATCHES", batched ? "1" : "0", 1)
+        defer { unsetenv("MAMSIM_BATCHES") }
         let alice = Account(upn: "alice@contoso.com", oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10")
         var fleet = Fleet()
         let policy = try GraphPolicyImporter.importPolicies(Array("""
