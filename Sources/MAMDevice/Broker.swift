@@ -18,8 +18,6 @@ final class Broker {
     private let context: RunContext
 
     static let intunePrefix = "com.microsoft.intune.mam."
-    /// The most deliveries one `deliverBatch` carries.
-    static let maximumBatch = 16
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
         self.context = context
@@ -356,24 +354,20 @@ final class Broker {
         guard !child.outgoingDeliveries.isEmpty else { return }
         let outgoing = child.outgoingDeliveries
         child.outgoingDeliveries.removeAll()
-        if outgoing.count == 1 {
-            let seq = child.send(.deliver(outgoing[0].deliver))
-            child.pendingDeliveries[seq] = outgoing[0]
-        } else {
-            // Bounded batches, so the destination starts on the first while the rest is sent.
-            var start = outgoing.startIndex
-            while start < outgoing.endIndex {
-                let end = min(start + Self.maximumBatch, outgoing.endIndex)
-                var batch: [BatchedDelivery] = []
-                batch.reserveCapacity(end - start)
-                for (seq, pending) in zip(child.reserveSeqs(end - start), outgoing[start..<end]) {
-                    pending.batched = true
-                    child.pendingDeliveries[seq] = pending
-                    batch.append(BatchedDelivery(seq: seq, deliver: pending.deliver))
-                }
-                child.send(.deliverBatch(batch))
-                start = end
+        for range in batchRanges(outgoing, weight: { $0.deliver.item.approximateWireSize }) {
+            guard range.count > 1 else {
+                let pending = outgoing[range.lowerBound]
+                child.pendingDeliveries[child.send(.deliver(pending.deliver))] = pending
+                continue
             }
+            var batch: [BatchedDelivery] = []
+            batch.reserveCapacity(range.count)
+            for (seq, pending) in zip(child.reserveSeqs(range.count), outgoing[range]) {
+                pending.batched = true
+                child.pendingDeliveries[seq] = pending
+                batch.append(BatchedDelivery(seq: seq, deliver: pending.deliver))
+            }
+            child.send(.deliverBatch(batch))
         }
         supervisor.watchDeadlines()
     }

@@ -193,26 +193,22 @@ public final class AppChannel {
             for (request, completion) in queued { sendShare(request, completion: completion) }
             return
         }
-        // Batches of a bounded size keep the host and the destination working while the
-        // next batch is encoded: one huge batch would run the three processes in lockstep.
-        var start = queued.startIndex
-        while start < queued.endIndex {
-            let end = min(start + Self.maximumBatch, queued.endIndex)
+        for range in batchRanges(queued, weight: { $0.0.item.approximateWireSize }) {
+            guard range.count > 1 else {
+                sendShare(queued[range.lowerBound].0, completion: queued[range.lowerBound].1)
+                continue
+            }
             var batch: [BatchedShare] = []
-            batch.reserveCapacity(end - start)
-            for (request, completion) in queued[start..<end] {
+            batch.reserveCapacity(range.count)
+            for (request, completion) in queued[range] {
                 let seq = nextSeq
                 nextSeq += 1
                 batchedShares[seq] = completion
                 batch.append(BatchedShare(seq: seq, request: request))
             }
             send(.shareBatch(batch))
-            start = end
         }
     }
-
-    /// The most shares one `shareBatch` carries.
-    static let maximumBatch = 16
 
     private func flushAcknowledgements() {
         let answered = answeredDeliveries

@@ -175,6 +175,38 @@ public struct DeliverAcks: Sendable, Hashable {
     }
 }
 
+/// Splits items into consecutive batches of at most `maximumCount` items and about
+/// `maximumBytes` (an item heavier than that travels alone): a batch must stay far below the
+/// peer's maximum frame size, however large the items, and small enough that the peer starts
+/// on it while the next one is encoded.
+public func batchRanges<T>(_ items: [T], maximumCount: Int = 16, maximumBytes: Int = 256 << 10, weight: (T) -> Int) -> [Range<Int>] {
+    var ranges: [Range<Int>] = []
+    var start = 0
+    var bytes = 0
+    for (i, item) in items.enumerated() {
+        let w = weight(item)
+        if i > start, i - start >= maximumCount || bytes + w > maximumBytes {
+            ranges.append(start..<i)
+            start = i
+            bytes = 0
+        }
+        bytes += w
+    }
+    if start < items.count { ranges.append(start..<items.count) }
+    return ranges
+}
+
+extension Item {
+    /// About how many bytes the item takes in a frame (for batching, not for limits).
+    public var approximateWireSize: Int {
+        let payloadSize = switch payload {
+        case .inline(let bytes): bytes.count
+        case .file(let path): path.utf8.count
+        }
+        return payloadSize + id.utf8.count + fileName.utf8.count + typeIdentifiers.reduce(0) { $0 + $1.utf8.count + 2 } + 96
+    }
+}
+
 /// Folds answers into cumulative ranges: `answered` (seq → answer, any order) become runs of
 /// consecutive answered seqs with no seq of `inFlight` between them (a range must never cover
 /// an item still unanswered). Seqs not in either set inside a run are other frames, which a

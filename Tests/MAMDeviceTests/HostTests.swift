@@ -312,6 +312,21 @@ import MAMLoop
         #expect(await host.shutdown() == 0)
     }
 
+    /// Items near the frame limit are never batched past it: each travels alone, and the
+    /// host cuts nobody off.
+    @Test func largeItemsAreNotBatchedPastTheFrameLimit() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.maximumFrameSize = 1 << 20
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let result = await host.command("app0", .flood(Flood(destination: "app1", count: 40, size: 300 << 10, window: 16)))
+        guard case .flood(let delivered, _) = result else { Issue.record("\(result)"); return }
+        #expect(delivered == 40)
+        #expect(log.hostile.isEmpty, "\(log.hostile)")
+        #expect(await host.shutdown() == 0)
+    }
+
     /// A child sends three shares in one frame. The share to an app that does not exist is
     /// answered at once (a range of its own, an exception); the two delivered ones in one
     /// range once both destinations acknowledged — it may span the seq already answered.

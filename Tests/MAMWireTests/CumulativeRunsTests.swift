@@ -35,3 +35,19 @@ import Testing
         #expect(runs([]).isEmpty)
     }
 }
+
+/// How items are cut into batches: bounded in count and in bytes, a heavy item alone.
+@Suite struct BatchRangesTests {
+    @Test func batchesHoldAtMostTheCount() {
+        #expect(batchRanges(Array(repeating: 10, count: 40), maximumCount: 16, weight: { $0 }) == [0..<16, 16..<32, 32..<40])
+    }
+
+    @Test func batchesStayUnderTheByteBudgetAndAHeavyItemTravelsAlone() {
+        let weights = [100, 100, 500, 100, 2000, 100]
+        #expect(batchRanges(weights, maximumCount: 16, maximumBytes: 700, weight: { $0 }) == [0..<3, 3..<4, 4..<5, 5..<6])
+    }
+
+    @Test func noItemsNoBatch() {
+        #expect(batchRanges([Int](), weight: { $0 }).isEmpty)
+    }
+}
