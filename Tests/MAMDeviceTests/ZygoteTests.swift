@@ -62,11 +62,11 @@ import Testing
         guard case .received(let entries) = await host.command("app2", .listReceived) else { Issue.record("no list"); return }
         #expect(entries == [ReceivedEntry(itemID: "n1", owner: "alice@contoso.com")])
         #expect(await host.shutdown() == 0)
-        // The template ends with the fleet.
-        for _ in 0..<100 where Self.isRunningTemplate(template) {
+        // The template ends with the fleet, and is reaped (no zombie left in /proc).
+        for _ in 0..<100 where FileManager.default.fileExists(atPath: "/proc/\(template)") {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(!Self.isRunningTemplate(template))
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(template)"))
     }
 
     @Test func aForkedAppThatCrashesIsSeenAndStartsAgain() async throws {
