@@ -36,26 +36,41 @@ public final class ChildProcess {
         loop: EventLoop, executable: String, arguments: [String], environment: [String: String]? = nil,
         channel: Pipe, quiet: Bool = false, onExit: @escaping (Exit) -> Void
     ) throws(UVError) {
-        // The SIGCHLD watcher is running before the child exists, so its exit cannot be missed.
+        let (reaper, pid, hostEnd) = try Self.start(loop: loop) { childEnd throws(UVError) in
+            var spawnedPid: pid_t = 0
+            let status = System.spawn(
+                executable, arguments: arguments, environment: environment, channelFD: childEnd,
+                stdout: quiet ? .discard : .inherit, stderr: quiet ? .discard : .inherit, pid: &spawnedPid)
+            guard status == 0 else { throw UVError(-status) }
+            return spawnedPid
+        }
+        try self.init(started: pid, reaper: reaper, hostEnd: hostEnd, channel: channel, onExit: onExit)
+    }
+
+    /// Starts a child with one end of a fresh socket pair (`pair`) as its fd 3: `start` gets
+    /// that end and returns the new pid, or throws. The other end is the host's. The loop's
+    /// SIGCHLD watcher runs before the child exists, so its exit cannot be missed; on failure
+    /// nothing stays open.
+    static func start(
+        loop: EventLoop, pair: () throws(UVError) -> (Int32, Int32) = System.socketPair,
+        _ start: (Int32) throws(UVError) -> Int32
+    ) throws(UVError) -> (reaper: ChildReaper, pid: Int32, hostEnd: Int32) {
         let reaper = try loop.reaper()
         let hostEnd: Int32, childEnd: Int32
         do {
-            (hostEnd, childEnd) = try System.socketPair()
+            (hostEnd, childEnd) = try pair()
         } catch {
             reaper.closeIfIdle()
             throw error
         }
-        var spawnedPid: pid_t = 0
-        let status = System.spawn(
-            executable, arguments: arguments, environment: environment, channelFD: childEnd,
-            stdout: quiet ? .discard : .inherit, stderr: quiet ? .discard : .inherit, pid: &spawnedPid)
-        System.close(childEnd)
-        guard status == 0 else {
+        defer { System.close(childEnd) }
+        do {
+            return (reaper, try start(childEnd), hostEnd)
+        } catch {
             System.close(hostEnd)
             reaper.closeIfIdle()
-            throw UVError(-status)
+            throw error
         }
-        try self.init(started: spawnedPid, reaper: reaper, hostEnd: hostEnd, channel: channel, onExit: onExit)
     }
 
     /// An app forked from `zygote` (the built-in runtime's pre-initialised template) rather
@@ -66,24 +81,9 @@ public final class ChildProcess {
         loop: EventLoop, zygote: Zygote, arguments: [String], channel: Pipe, quiet: Bool = false,
         onExit: @escaping (Exit) -> Void
     ) throws(UVError) {
-        let reaper = try loop.reaper()
-        let hostEnd: Int32, childEnd: Int32
-        do {
-            (hostEnd, childEnd) = try System.socketPair()
-        } catch {
-            reaper.closeIfIdle()
-            throw error
+        let (reaper, forked, hostEnd) = try Self.start(loop: loop) { childEnd throws(UVError) in
+            try zygote.fork(arguments: arguments, channelFD: childEnd, quiet: quiet)
         }
-        let forked: Int32
-        do {
-            forked = try zygote.fork(arguments: arguments, channelFD: childEnd, quiet: quiet)
-        } catch {
-            System.close(childEnd)
-            System.close(hostEnd)
-            reaper.closeIfIdle()
-            throw error
-        }
-        System.close(childEnd)
         // The app makes itself a group leader too; whichever runs first wins, so a signal to
         // the group cannot miss it.
         System.makeGroupLeader(forked)

@@ -31,17 +31,13 @@ public final class Zygote {
         onExit: @escaping (ChildProcess.Exit) -> Void
     ) throws(UVError) {
         guard Self.isSupported else { throw UVError(-ENOTSUP) }
-        let reaper = try loop.reaper()
-        let (hostEnd, templateEnd) = try System.packetSocketPair()
-        var spawned: pid_t = 0
-        let status = System.spawn(
-            executable, arguments: ["--zygote"], environment: environment, channelFD: templateEnd,
-            stdout: .inherit, stderr: .inherit, pid: &spawned)
-        System.close(templateEnd)
-        guard status == 0 else {
-            System.close(hostEnd)
-            reaper.closeIfIdle()
-            throw UVError(-status)
+        let (reaper, spawned, hostEnd) = try ChildProcess.start(loop: loop, pair: System.packetSocketPair) { templateEnd throws(UVError) in
+            var spawned: pid_t = 0
+            let status = System.spawn(
+                executable, arguments: ["--zygote"], environment: environment, channelFD: templateEnd,
+                stdout: .inherit, stderr: .inherit, pid: &spawned)
+            guard status == 0 else { throw UVError(-status) }
+            return spawned
         }
         pid = spawned
         control = hostEnd

@@ -88,19 +88,16 @@ enum FleetBench {
         return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss))
     }
 
-    /// Pss of a process in KiB (/proc/PID/smaps_rollup).
-    static func pssKiB(_ pid: Int32) -> Int? {
-        guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
-        for line in rollup.split(separator: "\n") where line.hasPrefix("Pss:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "")
-        }
-        return nil
-    }
-
     /// VmRSS of a process in KiB, from /proc (the same figure the C reference reports).
-    static func peakRSSKiB(_ pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    static func peakRSSKiB(_ pid: Int32) -> Int? { kibField("VmRSS:", of: "/proc/\(pid)/status") }
+
+    /// Pss of a process in KiB (/proc/PID/smaps_rollup).
+    static func pssKiB(_ pid: Int32) -> Int? { kibField("Pss:", of: "/proc/\(pid)/smaps_rollup") }
+
+    /// The number after `key` in a /proc file of "Key: value kB" lines.
+    static func kibField(_ key: String, of path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(key) {
             return Int(line.split(separator: " ").dropFirst().first ?? "")
         }
         return nil
