@@ -416,13 +416,9 @@ final class Broker {
             throw HostileFrame("declined delivery \(outside) outside its acknowledged range \(acks.first)…\(acks.last)")
         }
         let declined = Set(acks.declined)
-        // Walk the range, or the deliveries in flight when the range is much longer.
-        let seqs: [UInt64] = acks.last - acks.first < UInt64(destination.pendingDeliveries.count) * 2 + 64
-            ? Array(range)
-            : destination.pendingDeliveries.keys.filter { range.contains($0) }.sorted()
         var matched = 0
         var late = 0
-        for seq in seqs {
+        for seq in seqs(in: range, among: destination.pendingDeliveries, alsoWaiting: destination.expiredDeliveries) {
             if let pending = destination.pendingDeliveries[seq], pending.batched {
                 destination.pendingDeliveries[seq] = nil
                 matched += 1

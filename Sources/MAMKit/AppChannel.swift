@@ -222,11 +222,7 @@ public final class AppChannel {
     private func resolve(_ results: ShareResults) {
         var exceptions: [UInt64: ShareOutcome] = [:]
         for e in results.exceptions { exceptions[e.seq] = e.outcome }
-        let range = results.first...results.last
-        let seqs: [UInt64] = results.last - results.first < UInt64(batchedShares.count) * 2 + 64
-            ? Array(range)
-            : batchedShares.keys.filter { range.contains($0) }.sorted()
-        for seq in seqs {
+        for seq in seqs(in: results.first...results.last, among: batchedShares) {
             if let completion = batchedShares.removeValue(forKey: seq) { completion(exceptions[seq] ?? .delivered) }
         }
     }

@@ -16,6 +16,12 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
 
     public func contains(_ element: Element) -> Bool { set.contains(element) }
 
+    /// How many elements are remembered now.
+    public var count: Int { self.set.count }
+
+    /// The remembered elements, in no order.
+    public var elements: Set<Element> { self.set }
+
     public mutating func remember(_ element: Element) {
         guard set.insert(element).inserted else { return }
         if order.count < capacity {

@@ -207,6 +207,21 @@ extension Item {
     }
 }
 
+/// The seqs to look up when a cumulative range `range` is answered against `outstanding`
+/// (what is waiting, by seq) and `alsoWaiting` (other seqs the caller also looks for, such as
+/// deliveries answered after their deadline): the range itself when it is short next to what
+/// is waiting, else the waiting seqs inside it, in order — a range as long as 2^64 costs what
+/// is waiting, not its length.
+public func seqs<Value>(
+    in range: ClosedRange<UInt64>, among outstanding: [UInt64: Value], alsoWaiting: RecentSet<UInt64>? = nil
+) -> [UInt64] {
+    let waiting = outstanding.count + (alsoWaiting?.count ?? 0)
+    if range.upperBound - range.lowerBound < UInt64(waiting) * 2 + 64 { return Array(range) }
+    var inside = outstanding.keys.filter { range.contains($0) }
+    if let alsoWaiting { inside += alsoWaiting.elements.filter { range.contains($0) } }
+    return inside.sorted()
+}
+
 /// Folds answers into cumulative ranges: `answered` (seq → answer, any order) become runs of
 /// consecutive answered seqs with no seq of `inFlight` between them (a range must never cover
 /// an item still unanswered). Seqs not in either set inside a run are other frames, which a

@@ -40,6 +40,58 @@ import MAMPolicy
         #expect(await host.shutdown() == 0)
     }
 
+    /// An app acknowledging a whole flood of batched deliveries in one range after their
+    /// deadline is late, not hostile — also when the range is long and nothing is pending.
+    @Test func aLateCumulativeAcknowledgementOfManyExpiredDeliveriesIsIgnoredNotPunished() async throws {
+        let log = EventLog()
+        var hello: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "late", batches: true))), appendingTo: &hello)
+        // Reads the host's frames until they stop, then, past the deadline, acknowledges every
+        // seq from 2 (after Welcome) to the last one seen: Frame{seq 2, deliver_acks{first, last}}.
+        let late = try pythonChild("lateBatches", """
+            import select
+            def varint(n):
+                out = b""
+                while True:
+                    if n < 0x80:
+                        return out + bytes([n])
+                    out += bytes([n & 0x7f | 0x80]); n >>= 7
+            def frameSeq(frame):
+                assert frame[0] == 0x08
+                n, shift, i = 0, 0, 1
+                while True:
+                    n |= (frame[i] & 0x7f) << shift
+                    if frame[i] < 0x80:
+                        return n
+                    shift += 7; i += 1
+            os.write(3, bytes(\(hello)))
+            last = frameSeq(readFrame())   # welcome
+            while select.select([3], [], [], 1.0)[0]:
+                last = max(last, frameSeq(readFrame()))
+            acks = b"\\x08" + varint(2) + b"\\x10" + varint(last)
+            frame = b"\\x08\\x02" + varint(73 << 3 | 2) + varint(len(acks)) + acks
+            os.write(3, struct.pack(">I", len(frame)) + frame)
+            time.sleep(30)
+            """)
+        let spec = AppSpec(handle: "late", descriptor: AppDescriptor(bundleID: "com.contoso.late"), executable: late)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.deliveryTimeout = .milliseconds(300)
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let result = await host.command("app0", .flood(Flood(destination: "late", count: 100, size: 16, window: 100)))
+        guard case .flood(let delivered, let problem) = result else { Issue.record("\(result)"); return }
+        #expect(delivered == 0)
+        #expect(problem?.reason == .timeout, "\(String(describing: problem))")
+        let note = try await log.wait(for: "the late acknowledgement") {
+            if case .note(let n) = $0, n.contains("after their deadline") { n } else { nil }
+        }
+        #expect(note.contains("acknowledged 100 deliveries"), "\(note)")
+        #expect(log.hostile.isEmpty, "an honest late answer is not hostile: \(log.hostile)")
+        #expect(await host.pid(of: "late") != nil, "the late app is still running")
+        #expect(await host.shutdown() == 0)
+    }
+
     @Test func aChildThatNeverSaysHelloIsCutOffAfterTheHandshakeTimeout() async throws {
         let log = EventLog()
         let mute = try scriptedChild("mute", frames: [])

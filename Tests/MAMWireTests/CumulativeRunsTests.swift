@@ -1,4 +1,5 @@
 import Testing
+import MAMModel
 @testable import MAMWire
 
 /// How answers fold into cumulative ranges: a range never covers an item still in flight.
@@ -49,5 +50,28 @@ import Testing
 
     @Test func noItemsNoBatch() {
         #expect(batchRanges([Int](), weight: { $0 }).isEmpty)
+    }
+}
+
+/// Which seqs a cumulative answer is checked against: a short range is walked, a long one
+/// costs only what is waiting — what is pending and what the caller also waits for.
+@Suite struct SeqsInRangeTests {
+    @Test func aShortRangeIsWalkedWhole() {
+        #expect(seqs(in: 3...6, among: [4: ()]) == [3, 4, 5, 6])
+    }
+
+    @Test func aLongRangeYieldsOnlyTheWaitingSeqsInsideItInOrder() {
+        let pending: [UInt64: Void] = [9: (), 2: (), 500: (), 70: ()]
+        #expect(seqs(in: 2...400, among: pending) == [2, 9, 70])
+        #expect(seqs(in: 0...UInt64.max, among: pending) == [2, 9, 70, 500])
+    }
+
+    @Test func theAlsoWaitingSeqsCountAndAreFoundInALongRange() {
+        var expired = RecentSet<UInt64>(capacity: 8)
+        for seq: UInt64 in [40, 41, 900] { expired.remember(seq) }
+        let nothingPending: [UInt64: Void] = [:]
+        #expect(seqs(in: 1...200, among: nothingPending, alsoWaiting: expired) == [40, 41])
+        // Short next to what is waiting (3 × 2 + 64): walked whole.
+        #expect(seqs(in: 1...60, among: nothingPending, alsoWaiting: expired) == Array(1...60))
     }
 }
