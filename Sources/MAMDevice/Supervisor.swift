@@ -252,7 +252,7 @@ final class Supervisor {
         guard child.isLive else { return }
         var completed = false
         do {
-            try child.decoder.feed(chunk) { payload in
+            try child.decoder.feed(chunk, onFrameBytes: { payload in
                 completed = true
                 guard child.isLive else { return }
                 let frame: Frame
@@ -262,7 +262,7 @@ final class Supervisor {
                     throw HostileFrame("sent an unreadable frame: \(error)")
                 }
                 try self.dispatch(frame, from: child)
-            }
+            })
             // The clock of an unfinished frame starts when it started: a child streaming
             // frames back to back (each read ending mid-frame) completes some on every read.
             if child.decoder.bufferedByteCount == 0 {

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import GRDBSQLite
 import MAMModel
 import MAMPolicy
 
@@ -13,17 +14,52 @@ extension DeviceState {
     public func appendAudit(_ events: [AuditEvent]) throws {
         guard !events.isEmpty else { return }
         try db.write { db in
-            // One prepared statement for the whole batch.
-            let insert = try db.cachedStatement(sql: """
+            // One statement for the whole batch, bound field by field through SQLite itself:
+            // a row a decision, on the host's loop, so no argument array is built per row.
+            let insert = try db.makeStatement(sql: """
                 INSERT INTO audit (time, scenario, step, verb, source_app, source_identity, destination_app,
                                    destination_identity, owner, decision, reason, explanation)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+            let statement = insert.sqliteStatement
+            // A failed bind (SQLITE_TOOBIG, SQLITE_NOMEM) must not leave the last row's value
+            // in place: the first failure is thrown.
+            var bound = SQLITE_OK
+            func bind(_ index: Int32, _ text: String) {
+                var text = text
+                let code = text.withUTF8 { utf8 in
+                    utf8.withMemoryRebound(to: CChar.self) { chars in
+                        guard let base = chars.baseAddress, !chars.isEmpty else {
+                            return sqlite3_bind_text(statement, index, "", 0, nil)
+                        }
+                        // SQLITE_TRANSIENT: SQLite copies the bytes before this returns.
+                        return sqlite3_bind_text(statement, index, base, Int32(chars.count),
+                                                 unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                    }
+                }
+                if bound == SQLITE_OK { bound = code }
+            }
+            func failure(_ code: Int32) -> DatabaseError {
+                DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                              sql: insert.sql)
+            }
             for event in events {
-                try insert.execute(arguments: [
-                    event.time.secondsSince1970, event.scenario, event.step, event.verb, event.sourceApp,
-                    event.sourceIdentity, event.destinationApp, event.destinationIdentity, event.owner,
-                    event.decision, event.reason, event.explanation])
+                bound = sqlite3_bind_double(statement, 1, event.time.secondsSince1970)
+                bind(2, event.scenario)
+                bind(3, event.step)
+                bind(4, event.verb)
+                bind(5, event.sourceApp)
+                bind(6, event.sourceIdentity)
+                bind(7, event.destinationApp)
+                bind(8, event.destinationIdentity)
+                bind(9, event.owner)
+                bind(10, event.decision)
+                bind(11, event.reason)
+                bind(12, event.explanation)
+                guard bound == SQLITE_OK else { throw failure(bound) }
+                let code = sqlite3_step(statement)
+                sqlite3_reset(statement)
+                guard code == SQLITE_DONE else { throw failure(code) }
             }
         }
     }

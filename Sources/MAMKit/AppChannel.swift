@@ -99,9 +99,9 @@ public final class AppChannel {
     func start(runtime: String, finishesLaunching: Bool = false) throws {
         try pipe.startReading(onRead: { [unowned self] chunk in
             do {
-                try decoder.feed(chunk) { payload in
+                try decoder.feed(chunk, onFrameBytes: { payload in
                     handle(try FrameParser.parse(payload))
-                }
+                })
             } catch {
                 end("unreadable frame from the host: \(error)")
             }

@@ -15,13 +15,11 @@ enum FieldBudget {
     /// The schema nests six deep; a deeper wire structure is refused by protobuf-c anyway.
     static let maximumDepth = 16
 
-    static func check(_ payload: [UInt8]) throws(WireError) {
+    static func check(_ payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
         guard payload.count > 2 * maximumRepeatedElements else { return }
         var remaining = maximumRepeatedElements
-        let ok = payload.withUnsafeBufferPointer { b in
-            withUnsafePointer(to: mamsim__v2__frame__descriptor) { frame in
-                walk(b, 0, b.count, frame, depth: 0, remaining: &remaining)
-            }
+        let ok = withUnsafePointer(to: mamsim__v2__frame__descriptor) { frame in
+            walk(payload, 0, payload.count, frame, depth: 0, remaining: &remaining)
         }
         if !ok { throw .tooManyElements(maximum: maximumRepeatedElements) }
     }

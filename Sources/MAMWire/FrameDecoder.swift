@@ -27,9 +27,10 @@ public struct FrameDecoder: Sendable {
     /// Bytes held in a frame not yet complete (0 at a frame boundary).
     public var bufferedByteCount: Int { header.count + payload.count }
 
-    /// Feeds bytes; calls `onFrame` for each complete payload, in order.
-    /// Throws `WireError.frameTooLarge` once, and again on every later call.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer, onFrame: ([UInt8]) throws -> Void) throws {
+    /// Feeds bytes; calls `onFrame` for each complete payload, in order, as bytes valid only
+    /// during the call: a payload that arrived whole in `bytes` is passed in place, without a
+    /// copy. Throws `WireError.frameTooLarge` once, and again on every later call.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, onFrameBytes onFrame: (UnsafeRawBufferPointer) throws -> Void) throws {
         var index = 0
         let count = bytes.count
         while index < count {
@@ -55,13 +56,13 @@ public struct FrameDecoder: Sendable {
                 }
                 if case .waitingForPayload(0) = state {
                     state = .waitingForHeader
-                    try onFrame([])
+                    try onFrame(UnsafeRawBufferPointer(start: nil, count: 0))
                 }
             case .waitingForPayload(let length):
                 let take = min(length - payload.count, count - index)
                 if payload.isEmpty && take == length {
-                    // Fast path: the whole payload is in this chunk; copy once.
-                    let frame = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[index..<index + take]))
+                    // Fast path: the whole payload is in this chunk; no copy.
+                    let frame = UnsafeRawBufferPointer(rebasing: bytes[index..<index + take])
                     index += take
                     state = .waitingForHeader
                     try onFrame(frame)
@@ -70,15 +71,21 @@ public struct FrameDecoder: Sendable {
                     payload.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<index + take]))
                     index += take
                     if payload.count == length {
+                        state = .waitingForHeader
+                        // Taken out first: `onFrame` may throw, and the next frame starts empty.
                         let frame = payload
                         payload = []
-                        state = .waitingForHeader
-                        try onFrame(frame)
+                        try frame.withUnsafeBytes { try onFrame($0) }
                     }
                 }
             }
         }
         if case .failed(let error) = state { throw error }
+    }
+
+    /// Feeds bytes; calls `onFrame` for each complete payload, in order, as an array of its own.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, onFrame: ([UInt8]) throws -> Void) throws {
+        try feed(bytes, onFrameBytes: { try onFrame([UInt8]($0)) })
     }
 
     public mutating func feed(_ bytes: [UInt8], onFrame: ([UInt8]) throws -> Void) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MAMModel
 import MAMPolicy
 import Testing
@@ -32,5 +33,30 @@ import Testing
         let second = try JSONDecoder().decode(AuditEvent.self, from: Data(lines[1].utf8))
         #expect(second == (try d.auditEvents())[1])
         #expect(second.owner == "alice@contoso.com")
+    }
+
+    /// Rows are bound field by field: every text comes back byte for byte — empty (not NULL),
+    /// accented, emoji, longer than one page — and in order.
+    @Test func everyTextOfABatchComesBackExactly() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        let texts = ["", "é", "👩‍💻 alice", String(repeating: "x", count: 70_000), "com.contoso.Mail"]
+        let events = texts.enumerated().map { i, t in
+            AuditEvent(time: d.now, scenario: t, step: "\(i)", verb: "share", sourceApp: t, sourceIdentity: t,
+                       destinationApp: t, destinationIdentity: t, owner: t, decision: "delivered", reason: t, explanation: t)
+        }
+        try d.appendAudit(events)
+        #expect(try dir.open().auditEvents() == events)
+    }
+
+    /// A row SQLite refuses fails the whole batch with SQLite's own message, and none of it
+    /// is kept.
+    @Test func aRefusedRowFailsTheBatchAndKeepsNoneOfIt() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        try d.db.write { try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON audit WHEN NEW.step = '2' BEGIN SELECT RAISE(ABORT, 'step 2 is refused'); END") }
+        let events = (1...3).map { AuditEvent(time: d.now, scenario: "s", step: "\($0)", verb: "share", decision: "delivered", explanation: "") }
+        #expect { try d.appendAudit(events) } throws: { "\($0)".contains("step 2 is refused") }
+        #expect(try d.auditEvents().isEmpty)
     }
 }

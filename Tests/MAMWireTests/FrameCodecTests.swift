@@ -257,3 +257,17 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
     let ok = Frame(seq: 3, body: .shareRequest(ShareRequest(destination: "b", item: fine, identity: "")))
     #expect(try FrameParser.parse(FrameEncoder.encode(ok)) == ok)
 }
+
+/// Frames whose unpacked fields outgrow the parse arena (a payload past its 64 KiB, thousands
+/// of strings) take the rest from malloc and come out the same, parsed from an array or in place.
+@Test(arguments: [
+    Item(id: "big", typeIdentifiers: ["public.data"], payload: .inline((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })),
+    Item(id: "many", typeIdentifiers: (0..<5000).map { "com.contoso.type-\($0)" }, payload: .inline([1, 2, 3])),
+    Item(id: "edge", typeIdentifiers: ["public.data"], payload: .inline([UInt8](repeating: 9, count: 64 << 10))),
+])
+func framesLargerThanTheParseArenaRoundTrip(item: Item) throws {
+    let frame = Frame(seq: 9, body: .shareRequest(ShareRequest(destination: "app1", item: item, identity: "alice@contoso.com")))
+    let bytes = FrameEncoder.encode(frame)
+    #expect(try FrameParser.parse(bytes) == frame)
+    #expect(try bytes.withUnsafeBytes { try FrameParser.parse($0) } == frame)
+}

@@ -74,3 +74,33 @@ private let samplePayloads: [[UInt8]] = [
     try headerOnly.feed([0, 0]) { _ in }
     #expect(throws: WireError.truncated(missing: 2)) { try headerOnly.finish() }
 }
+
+/// The in-place path: whole payloads are passed without a copy, split ones from the decoder's
+/// own buffer — the same bytes either way, at every cut, and the next frame starts clean.
+@Test func inPlacePayloadsAreTheSameBytesAtEveryCut() throws {
+    let bytes = framed(samplePayloads)
+    for cut in 0...bytes.count {
+        var decoder = FrameDecoder()
+        var got: [[UInt8]] = []
+        for part in [Array(bytes[..<cut]), Array(bytes[cut...])] {
+            try part.withUnsafeBytes { try decoder.feed($0, onFrameBytes: { got.append([UInt8]($0)) }) }
+        }
+        #expect(got == samplePayloads, "cut at \(cut)")
+        #expect(decoder.bufferedByteCount == 0)
+    }
+}
+
+/// A frame whose handler throws is still consumed whole: the decoder is at the next frame.
+@Test func aHandlerThatThrowsLeavesTheDecoderAtTheNextFrame() throws {
+    struct Refused: Error {}
+    let bytes = framed([[1, 2, 3], [4, 5]])
+    var decoder = FrameDecoder()
+    // The first frame arrives in two reads (the buffered path), and its handler throws.
+    #expect(throws: Refused.self) {
+        try Array(bytes[..<5]).withUnsafeBytes { try decoder.feed($0, onFrameBytes: { _ in throw Refused() }) }
+        try Array(bytes[5..<7]).withUnsafeBytes { try decoder.feed($0, onFrameBytes: { _ in throw Refused() }) }
+    }
+    var got: [[UInt8]] = []
+    try Array(bytes[7...]).withUnsafeBytes { try decoder.feed($0, onFrameBytes: { got.append([UInt8]($0)) }) }
+    #expect(got == [[4, 5]])
+}

@@ -13,7 +13,15 @@ import Synchronization
 enum BrokerBench {
     /// `batched`: the apps use batches (the shipping configuration); otherwise every share,
     /// delivery and answer is a frame of its own.
-    static func run(appRuntime: String, count: Int, size: Int, audit: Bool = true, batched: Bool = true) async throws -> Double {
+    struct Result {
+        var itemsPerSecond: Double
+        /// CPU time per item (user + system), of the host process and of the two apps
+        /// together: steadier than throughput on a noisy machine.
+        var hostCPUMicroseconds: Double
+        var appsCPUMicroseconds: Double
+    }
+
+    static func run(appRuntime: String, count: Int, size: Int, audit: Bool = true, batched: Bool = true) async throws -> Result {
         // The apps read it at start (MAMKit); each host starts its own app template.
         setenv("MAMSIM_BATCHES", batched ? "1" : "0", 1)
         defer { unsetenv("MAMSIM_BATCHES") }
@@ -37,15 +45,44 @@ enum BrokerBench {
         _ = await host.signIn("b", account: alice.upn)
         // Warm up, then measure.
         _ = await host.command("a", .flood(Flood(destination: "b", count: 2000, size: UInt32(size), identity: alice.upn)))
+        var appPids: [Int32] = []
+        for a in apps { if let pid = await host.pid(of: a.handle) { appPids.append(pid) } }
+        let hostCPU = processCPUSeconds()
+        let appsCPU = appPids.compactMap(cpuSeconds).reduce(0, +)
         let start = ContinuousClock.now
         let result = await host.command("a", .flood(Flood(destination: "b", count: UInt64(count), size: UInt32(size), window: 512, identity: alice.upn)))
         let elapsed = ContinuousClock.now - start
+        let hostCPUUsed = processCPUSeconds() - hostCPU
+        let appsCPUUsed = appPids.compactMap(cpuSeconds).reduce(0, +) - appsCPU
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         guard case .flood(let delivered, _) = result, delivered == count else {
             throw BenchError(message: "broker bench: not every item of \(count) was delivered: \(result)")
         }
-        return Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return Result(
+            itemsPerSecond: Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+            hostCPUMicroseconds: hostCPUUsed * 1e6 / Double(count), appsCPUMicroseconds: appsCPUUsed * 1e6 / Double(count))
+    }
+
+    /// User + system CPU seconds of this process (every thread).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// User + system CPU seconds of a child, from /proc/PID/stat (fields 14 and 15, in ticks).
+    static func cpuSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name (which may hold spaces), from field 3 on.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
 

@@ -46,7 +46,7 @@ enum LatencyBench {
             }
             try pipe.startReading(onRead: { chunk in
                 do {
-                    try decoder.feed(chunk) { bytes in
+                    try decoder.feed(chunk, onFrameBytes: { bytes in
                         let frame = try FrameParser.parse(bytes)
                         switch frame.body {
                         case .hello:
@@ -61,7 +61,7 @@ enum LatencyBench {
                         default:
                             break
                         }
-                    }
+                    })
                 } catch {
                     state.error = "\(error)"
                     finish()

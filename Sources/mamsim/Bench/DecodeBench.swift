@@ -1,0 +1,47 @@
+import MAMModel
+import MAMWire
+
+/// The host's decode path alone: one 1 KiB share request (the frame a sender sends most),
+/// parsed in place from the bytes a read returned into Swift values, against protobuf-c's own
+/// unpack and free of the same bytes (no Swift values: the floor). Medians over batches, so the
+/// clock's own cost does not count.
+enum DecodeBench {
+    struct Result {
+        var parseNs: Double
+        var unpackOnlyNs: Double
+    }
+
+    static func run(batches: Int = 101, perBatch: Int = 5_000) throws -> Result {
+        let item = Item(
+            id: "f12345", typeIdentifiers: ["public.data"], payload: .inline([UInt8](repeating: 0x61, count: 1024)))
+        let frame = Frame(seq: 12_345, body: .shareRequest(ShareRequest(destination: "b", item: item, identity: "alice@contoso.com")))
+        let bytes = FrameEncoder.encode(frame)
+        var parsed = 0
+        let parse = try bytes.withUnsafeBytes { raw in
+            try median(batches: batches, perBatch: perBatch) {
+                if try FrameParser.parse(raw).seq == frame.seq { parsed += 1 }
+            }
+        }
+        let unpack = try bytes.withUnsafeBytes { raw in
+            try median(batches: batches, perBatch: perBatch) {
+                if FrameParser.unpackOnly(raw) { parsed += 1 }
+            }
+        }
+        // Every parse must have succeeded, or the loop measured the wrong path.
+        guard parsed == 2 * batches * perBatch else { throw BenchError(message: "decode bench: \(parsed) of \(2 * batches * perBatch) frames parsed") }
+        return Result(parseNs: parse, unpackOnlyNs: unpack)
+    }
+
+    private static func median(batches: Int, perBatch: Int, _ body: () throws -> Void) rethrows -> Double {
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        samples.reserveCapacity(batches)
+        for _ in 0..<batches {
+            let start = clock.now
+            for _ in 0..<perBatch { try body() }
+            let d = clock.now - start
+            samples.append((Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(perBatch))
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+}
