@@ -253,4 +253,26 @@ struct ConfinementTests {
         #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
         #expect(await host.shutdown() == 0)
     }
+
+    /// Beside the device directory lies a name that leads to a socket (here a link to the
+    /// child's own fd 3; /dev/stderr when stderr is a pipe and the device is under /dev/shm):
+    /// no Landlock rule can hold it, so it is left denied and the app still starts confined —
+    /// forked or exec'd.
+    @Test(arguments: [true, false])
+    func aSiblingLeadingToASocketDoesNotStopConfinement(forked: Bool) async throws {
+        let parent = temporaryDeviceDirectory()
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        try FileManager.default.createSymbolicLink(atPath: parent.appendingPathComponent("channel").path, withDestinationPath: "/proc/self/fd/3")
+        var config = try makeConfiguration(apps: 1)
+        config.deviceDirectory = parent.appendingPathComponent("device")
+        config.forkBuiltInApps = forked
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty, "\(log.all)")
+        let pid = try #require(await host.pid(of: "app0"))
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
+        #expect(await host.shutdown() == 0)
+    }
 }
