@@ -35,6 +35,28 @@ final class Broker {
     /// Children with batched work (deliveries or answers) waiting for the next flush.
     private var batchWork: [ChildConnection] = []
 
+    /// Allowed routes of inline shares between two apps, by who shares as whom to whom as
+    /// whom: a stream of shares between two apps is decided once. Everything the decision
+    /// read is device state or the fleet, so the table holds for one `DeviceState.generation`
+    /// and is emptied when it moves (a sign-in, an identity switch, a wipe, a policy change,
+    /// a clock step that blocks an app). Extensions (activation rules read the item) and files
+    /// (owned by the file's owner) are decided every time.
+    private struct RouteKey: Hashable {
+        let sender: AppHandle
+        let identity: String
+        let target: AppHandle
+        let receiveAs: String
+    }
+    private struct Route {
+        let owner: Account?
+        let receiver: Account?
+        let decision: TransferDecision
+    }
+    private var routes: [RouteKey: Route] = [:]
+    private var routesGeneration: UInt64 = .max
+    /// A child naming the same account in ever new spellings cannot grow the table past this.
+    private static let maximumRoutes = 1024
+
     private var registry: AppRegistry { supervisor.registry }
 
     /// Routes one share. The sender gets exactly one `ShareResult` for `seq`, now or when the
@@ -71,6 +93,20 @@ final class Broker {
 
     private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
                        fleet: Fleet, record: inout ShareRecord) throws {
+        var routeKey: RouteKey?
+        if target.descriptor.kind == .app, case .inline = request.item.payload {
+            if routesGeneration != state.generation {
+                routes.removeAll(keepingCapacity: true)
+                routesGeneration = state.generation
+            }
+            let key = RouteKey(sender: sender.key, identity: request.identity, target: target.key, receiveAs: request.receiveAs)
+            if let known = routes[key] {
+                record.receivedAs = known.receiver?.upn ?? ""
+                return deliver(request, fileData: nil, seq: seq, from: sender, to: target, owner: known.owner, receiver: known.receiver,
+                               decision: known.decision, record: record)
+            }
+            routeKey = key
+        }
         // The sender's identity must be an account signed in to it (for an extension: to its
         // containing app). A child cannot name an owner it does not have.
         var owner: Account?
@@ -176,6 +212,10 @@ final class Broker {
         }
         if let notActivated {
             return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(notActivated)"), &record)
+        }
+        if let routeKey {
+            if routes.count >= Self.maximumRoutes { routes.removeAll(keepingCapacity: true) }
+            routes[routeKey] = Route(owner: owner, receiver: receiver, decision: decision)
         }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record)
     }

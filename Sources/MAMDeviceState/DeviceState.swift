@@ -47,10 +47,21 @@ public final class DeviceState {
     /// cached read depends on).
     func writeStore<T>(_ updates: (Database) throws -> T) throws -> T {
         readCache = ReadCache()
+        generation &+= 1
         return try db.write(updates)
     }
+
+    /// Moves on every change of what a decision reads (any `writeStore`, any change of the
+    /// fleet): what was decided under one generation holds until it moves.
+    public private(set) var generation: UInt64 = 0
+
     /// The scenario's fleet with every run-time change applied.
-    public internal(set) var fleet: Fleet
+    public internal(set) var fleet: Fleet {
+        didSet {
+            readCache = ReadCache()
+            generation &+= 1
+        }
+    }
     /// Policies a run-time assignment may name, by `policyKey`.
     private(set) var policyCatalog: [String: IosManagedAppProtection] = [:]
     /// The simulated clock (RULES.md §8); persisted on every change.

@@ -54,6 +54,29 @@ import MAMLoop
         #expect(await host.shutdown() == 0)
     }
 
+    /// The broker decides a stream of shares between two apps once, and again as soon as
+    /// the device changes: a sign-out, then a sign-in, each change the very next share's answer.
+    @Test func aRouteDecidedOnceIsDecidedAgainWhenTheDeviceChanges() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 2))
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
+        for i in 0..<3 {
+            #expect(await host.share(from: "app0", to: "app1", item: textItem("a\(i)", "x"), identity: "alice@contoso.com") == .delivered)
+        }
+        #expect(await host.signOut("app1", account: "alice@contoso.com").isAllowed)
+        for i in 0..<2 {
+            let outcome = await host.share(from: "app0", to: "app1", item: textItem("b\(i)", "x"), identity: "alice@contoso.com")
+            guard case .blocked = outcome else { Issue.record("org data reached an app alice left: \(outcome)"); continue }
+        }
+        #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("c", "x"), identity: "alice@contoso.com") == .delivered)
+        #expect(await host.signOut("app0", account: "alice@contoso.com").isAllowed)
+        let notSignedIn = await host.share(from: "app0", to: "app1", item: textItem("d", "x"), identity: "alice@contoso.com")
+        #expect(notSignedIn.reason == .notSignedIn, "\(notSignedIn)")
+        #expect(await host.shutdown() == 0)
+    }
+
     @Test(arguments: [
         ("oversized", [UInt8]([0xFF, 0xFF, 0xFF, 0xF0]), "exceeds the maximum"),
         ("malformed", [UInt8]([0, 0, 0, 3, 0x52, 0x7F, 0x01]), "unreadable frame"),
