@@ -44,7 +44,7 @@ extension DeviceState {
     public func signedInAccounts(app bundle: BundleID) throws -> [Account] {
         if let cached = readCache.signedIn[bundle.folded] { return cached }
         let keys = try db.read { db in
-            try String.fetchAll(db, sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq", arguments: [bundle.folded])
+            try String.fetchAll(db.cachedStatement(sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq"), arguments: [bundle.folded])
         }
         let accounts = keys.compactMap { fleet.account(named: $0) }
         readCache.signedIn[bundle.folded] = accounts
@@ -198,7 +198,7 @@ extension DeviceState {
     /// signed in to it, else its first signed-in account, else unset.
     func refreshSingleIdentityProcess(_ db: Database, app: AppDescriptor) throws {
         guard !app.multiIdentity else { return }
-        let keys = try String.fetchAll(db, sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq", arguments: [app.bundleID.folded])
+        let keys = try String.fetchAll(db.cachedStatement(sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq"), arguments: [app.bundleID.folded])
         let accounts = keys.compactMap { fleet.account(named: $0) }
         let chosen = accounts.first(where: { fleet.isManaged($0) }) ?? accounts.first
         try Self.storeProcessIdentity(db, app: app.bundleID, chosen?.description)
@@ -206,9 +206,9 @@ extension DeviceState {
 
     static func storeProcessIdentity(_ db: Database, app: BundleID, _ identity: String?) throws {
         if let identity {
-            try db.execute(sql: "INSERT OR REPLACE INTO process_identity (app, identity) VALUES (?, ?)", arguments: [app.folded, identity])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO process_identity (app, identity) VALUES (?, ?)").execute(arguments: [app.folded, identity])
         } else {
-            try db.execute(sql: "DELETE FROM process_identity WHERE app = ?", arguments: [app.folded])
+            try db.cachedStatement(sql: "DELETE FROM process_identity WHERE app = ?").execute(arguments: [app.folded])
         }
     }
 }

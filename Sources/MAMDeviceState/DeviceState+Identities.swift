@@ -24,7 +24,7 @@ extension DeviceState {
     public func processIdentity(app bundle: BundleID) throws -> String? {
         if let cached = readCache.processIdentity[bundle.folded] { return cached }
         let identity = try db.read { db in
-            try String.fetchOne(db, sql: "SELECT identity FROM process_identity WHERE app = ?", arguments: [bundle.folded])
+            try String.fetchOne(db.cachedStatement(sql: "SELECT identity FROM process_identity WHERE app = ?"), arguments: [bundle.folded])
         }
         readCache.processIdentity[bundle.folded] = .some(identity)
         return identity
@@ -36,7 +36,7 @@ extension DeviceState {
         let key = bundle.folded + "\u{0}" + window
         if let cached = readCache.uiIdentity[key] { return cached }
         let identity = try db.read { db in
-            try String.fetchOne(db, sql: "SELECT identity FROM ui_identity WHERE app = ? AND window = ?",
+            try String.fetchOne(db.cachedStatement(sql: "SELECT identity FROM ui_identity WHERE app = ? AND window = ?"),
                                 arguments: [bundle.folded, window])
         }
         readCache.uiIdentity[key] = .some(identity)

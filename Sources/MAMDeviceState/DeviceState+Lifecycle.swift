@@ -49,7 +49,7 @@ extension DeviceState {
         let key = (owner.containingApp ?? owner.bundleID).folded
         if let cached = readCache.accessBlocked[key] { return cached }
         let why = try db.read { db in
-            try String.fetchOne(db, sql: "SELECT access_blocked FROM app_state WHERE app = ?", arguments: [key])
+            try String.fetchOne(db.cachedStatement(sql: "SELECT access_blocked FROM app_state WHERE app = ?"), arguments: [key])
         }
         readCache.accessBlocked[key] = .some(why)
         return why
@@ -82,15 +82,15 @@ extension DeviceState {
         try writeStore { db in
             let folded = app.bundleID.folded
             if app.restoresState, !app.isExtension {
-                let signedIn = Set(try String.fetchAll(db, sql: "SELECT account_key FROM sign_in WHERE app = ?", arguments: [folded]))
-                for row in try Row.fetchAll(db, sql: "SELECT window, identity FROM ui_identity WHERE app = ?", arguments: [folded]) {
+                let signedIn = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT account_key FROM sign_in WHERE app = ?"), arguments: [folded]))
+                for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT window, identity FROM ui_identity WHERE app = ?"), arguments: [folded]) {
                     let identity: String? = row["identity"]
                     if let identity, !identity.isEmpty, !signedIn.contains(identityKey(identity)) {
                         try db.execute(sql: "DELETE FROM ui_identity WHERE app = ? AND window = ?", arguments: [folded, row["window"] as String])
                     }
                 }
             } else {
-                try db.execute(sql: "DELETE FROM ui_identity WHERE app = ?", arguments: [folded])
+                try db.cachedStatement(sql: "DELETE FROM ui_identity WHERE app = ?").execute(arguments: [folded])
             }
             if app.multiIdentity {
                 try Self.storeProcessIdentity(db, app: app.bundleID, nil)
