@@ -196,12 +196,15 @@ extension DeviceState {
 
     /// A single-identity app's process identity is its enrolled account: the managed account
     /// signed in to it, else its first signed-in account, else unset.
-    func refreshSingleIdentityProcess(_ db: Database, app: AppDescriptor) throws {
-        guard !app.multiIdentity else { return }
+    /// The process identity it stored (`nil` for a multi-identity app, which it leaves alone).
+    @discardableResult
+    func refreshSingleIdentityProcess(_ db: Database, app: AppDescriptor) throws -> String? {
+        guard !app.multiIdentity else { return nil }
         let keys = try String.fetchAll(db.cachedStatement(sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq"), arguments: [app.bundleID.folded])
         let accounts = keys.compactMap { fleet.account(named: $0) }
         let chosen = accounts.first(where: { fleet.isManaged($0) }) ?? accounts.first
         try Self.storeProcessIdentity(db, app: app.bundleID, chosen?.description)
+        return chosen?.description
     }
 
     static func storeProcessIdentity(_ db: Database, app: BundleID, _ identity: String?) throws {

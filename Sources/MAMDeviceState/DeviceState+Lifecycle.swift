@@ -79,7 +79,7 @@ extension DeviceState {
     /// `appLaunched` without reading the layers back: what the host does at each spawn.
     public func resetIdentitiesAtLaunch(app bundle: BundleID) throws {
         let app = try descriptor(bundle)
-        try writeStore { db in
+        let processIdentity: String? = try writeStore { db in
             let folded = app.bundleID.folded
             if app.restoresState, !app.isExtension {
                 let signedIn = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT account_key FROM sign_in WHERE app = ?"), arguments: [folded]))
@@ -94,10 +94,12 @@ extension DeviceState {
             }
             if app.multiIdentity {
                 try Self.storeProcessIdentity(db, app: app.bundleID, nil)
-            } else {
-                try refreshSingleIdentityProcess(db, app: app)
+                return nil
             }
+            return try refreshSingleIdentityProcess(db, app: app)
         }
+        // Committed: the app's handshake reads it next, from here rather than the store.
+        readCache.processIdentity[app.bundleID.folded] = .some(processIdentity)
     }
 
     /// Conditional launch when `app` is launched or resumed (RULES.md §8). The app checks in

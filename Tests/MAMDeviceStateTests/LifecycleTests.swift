@@ -64,6 +64,24 @@ struct LifecycleTests {
         #expect(try device.accessBlock(app: World.mail) == nil)
     }
 
+    /// A launch keeps the process identity it stored for the handshake that follows: what it
+    /// answers is what the store holds (a second device object reads it from the file).
+    @Test func theProcessIdentityALaunchLeavesIsWhatTheStoreHolds() throws {
+        let dir = try DeviceDirectory()
+        let device = try device(dir)
+        for app in [World.mail, World.outlook] {
+            _ = try device.signIn(app: app, account: "alice@contoso.com")
+        }
+        _ = try device.setProcessAccountId(app: World.mail, account: "alice@contoso.com", pin: "2580")
+        #expect(try device.processIdentity(app: World.mail) == "alice@contoso.com")
+        for app in [World.mail, World.outlook] {
+            try device.resetIdentitiesAtLaunch(app: app)
+            #expect(try device.processIdentity(app: app) == (try dir.open().processIdentity(app: app)), "\(app)")
+        }
+        #expect(try device.processIdentity(app: World.mail) == nil, "a multi-identity app starts with none")
+        #expect(try device.processIdentity(app: World.outlook) == "alice@contoso.com", "a single-identity app runs as its account")
+    }
+
     @Test func aRelaunchRestoresTheWindowsOfAccountsStillSignedIn() throws {
         let dir = try DeviceDirectory()
         let device = try device(dir)

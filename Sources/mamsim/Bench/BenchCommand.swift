@@ -84,6 +84,7 @@ struct BenchCommand: AsyncParsableCommand {
             let node = n <= 100 ? try references.node("fleet", "\(n)") : nil
             table.add("fleet \(n) ready (s), forked from the template", ours.seconds, c?["seconds"], node?["seconds"], lowerIsBetter: true, target: n == 100 ? "≤ 1.0× C" : "≤ 1.5× C")
             table.add("  each app exec'd instead", exec.seconds, c?["seconds"], node?["seconds"], lowerIsBetter: true, target: String(format: "fork saves %.0f %%", 100 * (1 - ours.seconds / exec.seconds)))
+            table.add("  host CPU ms per app, forked", ours.hostCPUMilliseconds, nil, nil, lowerIsBetter: true, target: String(format: "exec'd: %.2f ms", exec.hostCPUMilliseconds))
             table.add("fleet \(n) RSS per app (MiB)", ours.rssMiB, c?["rss_per_app_mib"], node?["rss_per_app_mib"], lowerIsBetter: true, target: "≤ 10 MiB")
             table.add("fleet \(n) PSS per app (MiB)", ours.pssMiB, nil, nil, lowerIsBetter: true, target: String(format: "exec'd: %.1f MiB", exec.pssMiB))
         }

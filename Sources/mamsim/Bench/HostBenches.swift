@@ -94,6 +94,8 @@ enum FleetBench {
         /// Proportional set size: pages shared with the template (or other apps) count once
         /// across their sharers.
         var pssMiB: Double
+        /// The host process's CPU time per app while the fleet started (user + system).
+        var hostCPUMilliseconds: Double
     }
 
     /// `fork`: apps are forked from the template (the shipping configuration); otherwise
@@ -111,9 +113,11 @@ enum FleetBench {
         let host = try HostController(configuration: config) { event in
             if case .ready(_, _, let pid) = event { pids.withLock { $0.append(pid) } }
         }
+        let hostCPU = BrokerBench.processCPUSeconds()
         let start = ContinuousClock.now
         let failures = await host.startFleet()
         let elapsed = ContinuousClock.now - start
+        let hostCPUUsed = BrokerBench.processCPUSeconds() - hostCPU
         guard failures.isEmpty else { throw BenchError(message: "fleet bench: \(failures.count) apps failed: \(failures.first!)") }
         let started = pids.withLock { $0 }
         let rss = started.compactMap(peakRSSKiB)
@@ -122,7 +126,7 @@ enum FleetBench {
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         func mean(_ kib: [Int]) -> Double { kib.isEmpty ? 0 : Double(kib.reduce(0, +)) / Double(kib.count) / 1024 }
-        return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss))
+        return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss), hostCPUMilliseconds: hostCPUUsed * 1000 / Double(count))
     }
 
     /// VmRSS of a process in KiB, from /proc (the same figure the C reference reports).
