@@ -22,10 +22,10 @@ extension DeviceState {
     public func checkIn(app bundle: BundleID) throws {
         let app = try descriptor(bundle)
         try writeStore { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO app_state (app, last_check_in) VALUES (?, ?)
                 ON CONFLICT (app) DO UPDATE SET last_check_in = excluded.last_check_in
-                """, arguments: [app.bundleID.folded, now.secondsSince1970])
+                """).execute(arguments: [app.bundleID.folded, now.secondsSince1970])
         }
     }
 

@@ -32,7 +32,10 @@ extension DeviceState {
 
     /// Whether the device is online (`setNetwork`); a new device is.
     public func isOnline() throws -> Bool {
-        try db.read { db in try Self.setting(db, "network") } != "offline"
+        if let cached = readCache.online { return cached }
+        let online = try db.read { db in try Self.setting(db, "network") } != "offline"
+        readCache.online = online
+        return online
     }
 
     public func setNetwork(online: Bool) throws {
@@ -148,7 +151,10 @@ extension DeviceState {
             return LaunchCheckReport(decision: .blocked(.conditionalLaunch, because: "\(why); the app runs without access to org data (\(checkedIn))"),
                                      warnings: warnings, wipe: nil, checkedIn: online)
         }
-        try writeStore { db in try Self.setAccessBlock(db, app: app.bundleID, nil) }
+        // Most launches pass with nothing blocked before: no write to make.
+        if try accessBlock(app: app.bundleID) != nil {
+            try writeStore { db in try Self.setAccessBlock(db, app: app.bundleID, nil) }
+        }
         let what = shown.isEmpty ? "no managed account shown, nothing to check" : "conditional launch passed for \(shown.map(\.description).joined(separator: ", "))"
         return LaunchCheckReport(decision: .allowed("\(app.bundleID) opened: \(what) (\(checkedIn))"), warnings: warnings, wipe: nil, checkedIn: online)
     }

@@ -41,6 +41,8 @@ public final class DeviceState {
         var uiIdentity: [String: String?] = [:]
         /// Why org data is blocked in an app (`accessBlock`), checked for both sides of every share.
         var accessBlocked: [String: String?] = [:]
+        /// Whether the device is online (`isOnline`), read at every launch.
+        var online: Bool?
     }
 
     /// Every write of device state goes through here (the audit log excepted, which no

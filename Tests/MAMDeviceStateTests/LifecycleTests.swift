@@ -56,6 +56,24 @@ struct LifecycleTests {
         #expect(try dir.open().accessBlock(app: World.outlook) != nil, "and survives a restart")
     }
 
+    /// A launch that passes lifts an earlier block, in memory and in the store; a launch that
+    /// passes with nothing blocked before leaves nothing blocked.
+    @Test func aPassingLaunchLiftsAnEarlierBlock() throws {
+        let dir = try DeviceDirectory()
+        do {
+            let jailbroken = try device(dir, World.fleet(device: DeviceFacts(jailbroken: true)))
+            _ = try jailbroken.launchChecks(app: World.outlook)
+            #expect(try jailbroken.accessBlock(app: World.outlook) != nil)
+        }
+        let device = try dir.open()
+        #expect(try device.accessBlock(app: World.outlook) != nil, "read (and kept) before the check")
+        #expect(try device.launchChecks(app: World.outlook).decision.isAllowed)
+        #expect(try device.accessBlock(app: World.outlook) == nil)
+        #expect(try dir.open().accessBlock(app: World.outlook) == nil, "lifted in the store too")
+        #expect(try device.launchChecks(app: World.outlook).decision.isAllowed)
+        #expect(try dir.open().accessBlock(app: World.outlook) == nil)
+    }
+
     @Test func aMultiIdentityAppShowingNothingManagedIsNotCheckedAtLaunch() throws {
         let dir = try DeviceDirectory()
         let device = try device(dir, World.fleet(device: DeviceFacts(jailbroken: true)))
