@@ -43,7 +43,7 @@ extension DeviceState {
     /// The accounts signed in to `app`, in sign-in order.
     public func signedInAccounts(app bundle: BundleID) throws -> [Account] {
         if let cached = readCache.signedIn[bundle.folded] { return cached }
-        let keys = try db.read { db in
+        let keys = try readStore { db in
             try String.fetchAll(db.cachedStatement(sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq"), arguments: [bundle.folded])
         }
         let accounts = keys.compactMap { fleet.account(named: $0) }
@@ -53,7 +53,7 @@ extension DeviceState {
 
     /// Every account signed in to some app of the device, in first sign-in order.
     public func signedInAccountsOnDevice() throws -> [Account] {
-        let keys = try db.read { db in
+        let keys = try readStore { db in
             try String.fetchAll(db, sql: "SELECT account_key FROM sign_in GROUP BY account_key ORDER BY MIN(seq)")
         }
         return keys.compactMap { fleet.account(named: $0) }
@@ -63,14 +63,14 @@ extension DeviceState {
     /// cleared when that account is signed out of every app.
     public var enrolledManagedAccount: Account? {
         get throws {
-            try db.read { db in try Self.setting(db, "enrolled_account") }.flatMap { fleet.account(named: $0) }
+            try readStore { db in try Self.setting(db, "enrolled_account") }.flatMap { fleet.account(named: $0) }
         }
     }
 
     /// Whether `accountID` is signed in to `app`.
     public func isSignedIn(_ accountID: String, app bundle: BundleID) throws -> Bool {
         let key = identityKey(accountID)
-        return try db.read { db in
+        return try readStore { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM sign_in WHERE app = ? AND account_key = ?", arguments: [bundle.folded, key]) ?? false
         }
     }

@@ -9,7 +9,7 @@ public import MAMPolicy
 extension DeviceState {
     /// Loads the policies in force: what a previous run stored, else `initial`.
     public func loadAppConfigPolicies(initial: [AppConfigPolicy]) throws {
-        if let text = try db.read({ db in try Self.setting(db, "app_configs") }) {
+        if let text = try readStore({ db in try Self.setting(db, "app_configs") }) {
             appConfigPolicies = try JSONDecoder().decode([StoredAppConfig].self, from: Data(text.utf8)).map(\.policy)
         } else {
             appConfigPolicies = initial

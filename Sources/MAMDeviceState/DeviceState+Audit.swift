@@ -13,7 +13,7 @@ extension DeviceState {
     /// Appends events in one transaction: a group commit, one fsync for many decisions.
     public func appendAudit(_ events: [AuditEvent]) throws {
         guard !events.isEmpty else { return }
-        try db.write { db in
+        try transaction { db in
             // One statement for the whole batch, bound field by field through SQLite itself:
             // a row a decision, on the host's loop, so no argument array is built per row.
             let insert = try db.makeStatement(sql: """
@@ -66,7 +66,7 @@ extension DeviceState {
 
     /// The audit log, oldest first.
     public func auditEvents() throws -> [AuditEvent] {
-        try db.read { db in
+        try readStore { db in
             try Row.fetchAll(db, sql: "SELECT * FROM audit ORDER BY seq").map { row in
                 AuditEvent(time: Instant(secondsSince1970: row["time"]), scenario: row["scenario"], step: row["step"],
                            verb: row["verb"], sourceApp: row["source_app"], sourceIdentity: row["source_identity"],

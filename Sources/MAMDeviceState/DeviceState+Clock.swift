@@ -42,13 +42,13 @@ extension DeviceState {
 
     /// When `app` last checked in, `nil` when never.
     public func lastCheckIn(app bundle: BundleID) throws -> Instant? {
-        try db.read { db in
+        try readStore { db in
             try Double.fetchOne(db, sql: "SELECT last_check_in FROM app_state WHERE app = ?", arguments: [bundle.folded])
         }.map(Instant.init(secondsSince1970:))
     }
 
     func launchFacts(app: AppDescriptor, account: Account, at time: Instant) throws -> LaunchFacts {
-        let row = try db.read { db in
+        let row = try readStore { db in
             try Row.fetchOne(db, sql: "SELECT last_check_in, app_version, sdk_version FROM app_state WHERE app = ?",
                              arguments: [app.bundleID.folded])
         }

@@ -15,7 +15,7 @@ extension DeviceState {
         let owner = app.containingApp ?? app.bundleID
         guard app.sdkIntegrated, fleet.isManaged(account), fleet.isPolicyManaged(owner, for: account) else { return false }
         guard try signedInAccounts(app: owner).contains(where: { $0.isSame(as: account) }) else { return false }
-        return try db.read { db in try Self.setting(db, Self.complianceKey(owner, account)) } != nil
+        return try readStore { db in try Self.setting(db, Self.complianceKey(owner, account)) } != nil
     }
 
     /// Records that `app` registered `account` for app protection CA (stored: it survives a
@@ -59,7 +59,7 @@ extension DeviceState {
     /// generated_identity).
     func tenantKey(_ tenant: String) throws -> P256.Signing.PrivateKey {
         let row = "tenant:\(tenant.lowercased())"
-        if let stored = try db.read({ db in try Data.fetchOne(db, sql: "SELECT key FROM generated_identity WHERE asset = ?", arguments: [row]) }) {
+        if let stored = try readStore({ db in try Data.fetchOne(db, sql: "SELECT key FROM generated_identity WHERE asset = ?", arguments: [row]) }) {
             return try P256.Signing.PrivateKey(derRepresentation: try storeKey.open(stored, row: "generated_identity:\(row)"))
         }
         let key = P256.Signing.PrivateKey()
@@ -78,7 +78,7 @@ extension DeviceState {
     /// The conditional access policies in force: stored run-time changes, else `initial`.
     public func loadConditionalAccess(initial: [ConditionalAccessPolicy]) throws {
         conditionalAccess = initial
-        if let text = try db.read({ db in try Self.setting(db, "ca_states") }) {
+        if let text = try readStore({ db in try Self.setting(db, "ca_states") }) {
             let states = try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
             for i in conditionalAccess.indices {
                 if let s = states[conditionalAccess[i].name], let state = ConditionalAccessPolicy.State(rawValue: s) { conditionalAccess[i].state = state }

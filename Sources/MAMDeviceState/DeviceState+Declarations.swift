@@ -40,7 +40,7 @@ public enum ManagedAppUnavailable: Error, Sendable, Hashable, CustomStringConver
 extension DeviceState {
     /// Loads the stored declarations (after a restart).
     public func loadDeclarations() throws {
-        let rows = try db.read { db in try Row.fetchAll(db, sql: "SELECT identifier, body FROM declaration ORDER BY identifier") }
+        let rows = try readStore { db in try Row.fetchAll(db, sql: "SELECT identifier, body FROM declaration ORDER BY identifier") }
         var entries: [DeclarationSet.Entry] = []
         for row in rows {
             let id: String = row["identifier"]
@@ -142,7 +142,7 @@ extension DeviceState {
             let p12 = try Credentials.identity(bytes, file: declaration.source, path: "")
             return (p12.certificate, p12.privateKey)
         }
-        if let row = try db.read({ db in try Row.fetchOne(db, sql: "SELECT key, certificate FROM generated_identity WHERE asset = ?", arguments: [asset]) }) {
+        if let row = try readStore({ db in try Row.fetchOne(db, sql: "SELECT key, certificate FROM generated_identity WHERE asset = ?", arguments: [asset]) }) {
             let keyDER = try storeKey.open(row["key"], row: "generated_identity:\(asset)")
             guard let key = SigningKey(pkcs8: Array(keyDER)) else { throw DeviceStateError(.internalError, "the stored key of \(asset) is damaged") }
             return (try Certificate(derEncoded: Array(row["certificate"] as Data)), key)
@@ -160,7 +160,7 @@ extension DeviceState {
 
     /// The device's simulated CA, made once and kept (row `""` of generated_identity).
     func simulatedCA() throws -> SimulatedCA {
-        if let row = try db.read({ db in try Row.fetchOne(db, sql: "SELECT key FROM generated_identity WHERE asset = ''") }) {
+        if let row = try readStore({ db in try Row.fetchOne(db, sql: "SELECT key FROM generated_identity WHERE asset = ''") }) {
             return try SimulatedCA(keyDER: Array(try storeKey.open(row["key"], row: "generated_identity:")))
         }
         let keyDER = Array(P256.Signing.PrivateKey().derRepresentation)

@@ -128,7 +128,7 @@ extension DeviceState {
         let encrypt = account != nil && Enforcer.isFileEncryptionRequired(for: account, in: fleet)
         // Replacing another account's encrypted file (a shared app group) needs that account
         // signed in here too: an app cannot destroy or take over data it cannot read.
-        let previous = try db.read { db in
+        let previous = try readStore { db in
             try Row.fetchOne(db, sql: "SELECT owner, encrypted FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
         }
         if let previous, let previousOwner: String = previous["owner"], (previous["encrypted"] as Bool?) == true {
@@ -165,7 +165,7 @@ extension DeviceState {
         } catch {
             throw DeviceStateError.badPath(path.description, app: app.bundleID, "\(error)")
         }
-        let encrypted = try db.read { db in
+        let encrypted = try readStore { db in
             try Bool.fetchOne(db, sql: "SELECT encrypted FROM file_owner WHERE path = ?", arguments: [resolved.storeKey]) ?? false
         }
         guard encrypted else { return bytes }
@@ -181,7 +181,7 @@ extension DeviceState {
     /// file (`IntuneMAMFilePolicyManager` owner lookup).
     public func fileOwner(app bundle: BundleID, path: ContainerPath) throws -> String? {
         let resolved = try resolve(path, for: try descriptor(bundle))
-        return try db.read { db in
+        return try readStore { db in
             try String.fetchOne(db, sql: "SELECT owner FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
         }
     }
@@ -190,7 +190,7 @@ extension DeviceState {
     /// owner recorded for it (`nil` = none) and whether its bytes on disk are encrypted.
     public func fileStatus(app bundle: BundleID, path: ContainerPath) throws -> FileStatus {
         let resolved = try resolve(path, for: try descriptor(bundle))
-        let row = try db.read { db in
+        let row = try readStore { db in
             try Row.fetchOne(db, sql: "SELECT owner, encrypted FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
         }
         let onDisk: [UInt8]?
@@ -274,7 +274,7 @@ extension DeviceState {
 
     func existingKey(owner: String) throws -> SymmetricKey? {
         let key = identityKey(owner)
-        return try db.read { db in
+        return try readStore { db in
             try Data.fetchOne(db, sql: "SELECT key FROM encryption_key WHERE account_key = ?", arguments: [key])
         }.map { SymmetricKey(data: try storeKey.open($0, row: "encryption_key:\(key)")) }
     }

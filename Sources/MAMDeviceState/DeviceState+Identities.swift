@@ -23,7 +23,7 @@ extension DeviceState {
     /// The app-wide identity: `nil` when unset, `""` for the unmanaged identity.
     public func processIdentity(app bundle: BundleID) throws -> String? {
         if let cached = readCache.processIdentity[bundle.folded] { return cached }
-        let identity = try db.read { db in
+        let identity = try readStore { db in
             try String.fetchOne(db.cachedStatement(sql: "SELECT identity FROM process_identity WHERE app = ?"), arguments: [bundle.folded])
         }
         readCache.processIdentity[bundle.folded] = .some(identity)
@@ -35,7 +35,7 @@ extension DeviceState {
     public func uiIdentity(app bundle: BundleID, window: String) throws -> String? {
         let key = bundle.folded + "\u{0}" + window
         if let cached = readCache.uiIdentity[key] { return cached }
-        let identity = try db.read { db in
+        let identity = try readStore { db in
             try String.fetchOne(db.cachedStatement(sql: "SELECT identity FROM ui_identity WHERE app = ? AND window = ?"),
                                 arguments: [bundle.folded, window])
         }
@@ -67,7 +67,7 @@ extension DeviceState {
     /// The PIN the device remembers for the managed account `accountID`.
     public func pinState(for accountID: String) throws -> PinState {
         let key = identityKey(accountID)
-        let row = try db.read { db in
+        let row = try readStore { db in
             try Row.fetchOne(db, sql: "SELECT pin, failed_attempts FROM pin_state WHERE account_key = ?", arguments: [key])
         }
         guard let row else { return PinState() }

@@ -45,7 +45,7 @@ extension DeviceState {
         guard probe.status == .success, let resolved = probe.group else {
             return KeychainResult(status: probe.status, decision: probe.decision, group: probe.group, value: nil)
         }
-        let value = try db.read { db in
+        let value = try readStore { db in
             try Data.fetchOne(db, sql: "SELECT value FROM keychain_item WHERE access_group = ? AND key = ?", arguments: [resolved, key])
         }.map { stored in try storeKey.open(stored, row: "keychain:\(resolved)/\(key)") }
         let access = Enforcer.keychainAccess(group: resolved, by: app, itemExists: value != nil)
@@ -69,7 +69,7 @@ extension DeviceState {
 
     /// The owner recorded for a keychain item, `nil` when there is no such item.
     public func keychainOwner(group: String, key: String) throws -> String? {
-        try db.read { db in
+        try readStore { db in
             try String.fetchOne(db, sql: "SELECT owner FROM keychain_item WHERE access_group = ? AND key = ?",
                                 arguments: [Enforcer.normalizedGroup(group), key])
         }

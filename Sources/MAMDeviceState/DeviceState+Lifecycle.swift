@@ -33,7 +33,7 @@ extension DeviceState {
     /// Whether the device is online (`setNetwork`); a new device is.
     public func isOnline() throws -> Bool {
         if let cached = readCache.online { return cached }
-        let online = try db.read { db in try Self.setting(db, "network") } != "offline"
+        let online = try readStore { db in try Self.setting(db, "network") } != "offline"
         readCache.online = online
         return online
     }
@@ -51,7 +51,7 @@ extension DeviceState {
         guard let owner = fleet.app(bundle) else { return nil }
         let key = (owner.containingApp ?? owner.bundleID).folded
         if let cached = readCache.accessBlocked[key] { return cached }
-        let why = try db.read { db in
+        let why = try readStore { db in
             try String.fetchOne(db.cachedStatement(sql: "SELECT access_blocked FROM app_state WHERE app = ?"), arguments: [key])
         }
         readCache.accessBlocked[key] = .some(why)
@@ -122,7 +122,7 @@ extension DeviceState {
         let checkedIn = online ? "checked in" : "offline, no check-in"
         var shown: [Account] = []
         if app.multiIdentity {
-            let windows = try db.read { db in
+            let windows = try readStore { db in
                 try String.fetchAll(db, sql: "SELECT identity FROM ui_identity WHERE app = ? AND identity IS NOT NULL ORDER BY window",
                                     arguments: [app.bundleID.folded])
             }

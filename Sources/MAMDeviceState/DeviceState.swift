@@ -50,7 +50,31 @@ public final class DeviceState {
     func writeStore<T>(_ updates: (Database) throws -> T) throws -> T {
         readCache = ReadCache()
         generation &+= 1
-        return try db.write(updates)
+        return try transaction(updates)
+    }
+
+    /// One write transaction, begun and ended with statements prepared once: the host writes
+    /// at every launch and after every batch of decisions, and preparing BEGIN, SAVEPOINT and
+    /// COMMIT anew each time cost more than the writes. Rolled back if `updates` throws.
+    func transaction<T>(_ updates: (Database) throws -> T) throws -> T {
+        try db.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+            do {
+                let result = try updates(db)
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                return result
+            } catch {
+                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+                throw error
+            }
+        }
+    }
+
+    /// A read on the device's one connection, without a transaction of its own: every access
+    /// to the connection is serialised (a read cannot see half a write) and one host owns the
+    /// device directory, so nothing else writes between its statements.
+    func readStore<T>(_ value: (Database) throws -> T) throws -> T {
+        try db.inDatabase(value)
     }
 
     /// Moves on every change of what a decision reads (any `writeStore`, any change of the
@@ -225,7 +249,7 @@ public final class DeviceState {
     }
 
     func isDisabled(_ account: Account) throws -> Bool {
-        try db.read { db in
+        try readStore { db in
             try Bool.fetchOne(db, sql: "SELECT disabled FROM account WHERE key = ?", arguments: [Self.key(of: account)]) ?? false
         }
     }

@@ -50,7 +50,7 @@ import Testing
     }
 
     /// A row SQLite refuses fails the whole batch with SQLite's own message, and none of it
-    /// is kept.
+    /// is kept; the store takes the next batch.
     @Test func aRefusedRowFailsTheBatchAndKeepsNoneOfIt() throws {
         let dir = try DeviceDirectory()
         let d = try dir.open()
@@ -58,5 +58,9 @@ import Testing
         let events = (1...3).map { AuditEvent(time: d.now, scenario: "s", step: "\($0)", verb: "share", decision: "delivered", explanation: "") }
         #expect { try d.appendAudit(events) } throws: { "\($0)".contains("step 2 is refused") }
         #expect(try d.auditEvents().isEmpty)
+        // Rolled back whole: the next batch commits on a connection no longer in a transaction.
+        let next = AuditEvent(time: d.now, scenario: "s", step: "4", verb: "share", decision: "delivered", explanation: "")
+        try d.appendAudit([next])
+        #expect(try dir.open().auditEvents() == [next])
     }
 }
