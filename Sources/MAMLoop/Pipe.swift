@@ -127,21 +127,40 @@ public final class Pipe: Handle {
         }
     }
 
-    /// Writes everything queued now, in one `uv_write`. Errors that mean the peer went away
-    /// end the pipe (reported once through `onEnd`).
+    /// Writes everything queued now: what the socket takes at once straight from the queue
+    /// (`uv_try_write`, no copy), the rest in one `uv_write`. Errors that mean the peer went
+    /// away end the pipe (reported once through `onEnd`).
     public func flush() {
         flushScheduled = false
         guard state == .open, !outgoing.isEmpty else {
             outgoing.removeAll(keepingCapacity: true)
             return
         }
-        let count = outgoing.count
+        var written = 0
+        // libuv refuses a direct write while earlier ones wait in its queue (order is kept).
+        if pendingWrites == 0 {
+            let result = outgoing.withUnsafeMutableBytes { raw in
+                var buffer = uv_buf_init(raw.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(raw.count))
+                return uv_try_write(streamPointer, &buffer, 1)
+            }
+            if result >= 0 {
+                written = Int(result)
+            } else if result != UV_EAGAIN.rawValue {
+                outgoing.removeAll(keepingCapacity: true)
+                return reportEnd(UVError(result))
+            }
+        }
+        let count = outgoing.count - written
+        guard count > 0 else {
+            outgoing.removeAll(keepingCapacity: written <= 1 << 20)
+            return
+        }
         let headerSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
         let block = UnsafeMutableRawPointer.allocate(byteCount: headerSize + count, alignment: 16)
         let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
         let data = block + headerSize
-        outgoing.withUnsafeBytes { data.copyMemory(from: $0.baseAddress!, byteCount: count) }
-        outgoing.removeAll(keepingCapacity: count <= 1 << 20)
+        outgoing.withUnsafeBytes { data.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
+        outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
         var buffer = uv_buf_init(data.assumingMemoryBound(to: CChar.self), UInt32(count))
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         pendingWrites += 1

@@ -92,6 +92,44 @@ private func finish(_ loop: EventLoop) {
     finish(loop)
 }
 
+/// Flushes larger than the socket takes at once: the part written directly and the rest
+/// queued in libuv, then later flushes while earlier bytes still wait — every byte arrives,
+/// in order.
+@Test func largeFlushesArriveWholeAndInOrder() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    var exit: ChildProcess.Exit?
+    let child = try ChildProcess(
+        loop: loop, executable: "/bin/sh", arguments: ["-c", "exec cat <&3 >&3"], channel: pipe
+    ) { exit = $0 }
+    let chunks = (0..<6).map { i in (0..<(700_000 + i * 13)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) } }
+    let expected = chunks.flatMap { $0 }
+    var received: [UInt8] = []
+    received.reserveCapacity(expected.count)
+    try pipe.startReading(onRead: { chunk in
+        received += chunk
+        if received.count >= expected.count { pipe.close() }
+    }, onEnd: { _ in pipe.close() })
+    // Two flushes now, the rest from timers while the first bytes are still in flight.
+    pipe.enqueue(chunks[0])
+    pipe.flush()
+    pipe.enqueue(chunks[1])
+    let timer = try Timer(loop: loop)
+    var next = 2
+    timer.start(after: 1, repeat: 1) {
+        guard next < chunks.count else { return timer.close() }
+        pipe.enqueue(chunks[next])
+        next += 1
+    }
+    loop.run()
+    #expect(received.count == expected.count)
+    #expect(received == expected)
+    #expect(exit == nil || exit?.status == 0)
+    child.close()
+    loop.run()
+    finish(loop)
+}
+
 @Test func writingToADeadChildIsADisconnectNotACrash() throws {
     let loop = try EventLoop()
     let pipe = try Pipe(loop: loop)
