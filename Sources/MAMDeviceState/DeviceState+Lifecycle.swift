@@ -32,14 +32,16 @@ extension DeviceState {
 
     /// Whether the device is online (`setNetwork`); a new device is.
     public func isOnline() throws -> Bool {
-        if let cached = readCache.online { return cached }
+        if let knownNetwork { return knownNetwork }
         let online = try readStore { db in try Self.setting(db, "network") } != "offline"
-        readCache.online = online
+        knownNetwork = online
         return online
     }
 
     public func setNetwork(online: Bool) throws {
+        knownNetwork = nil
         try writeStore { db in try Self.setSetting(db, "network", online ? nil : "offline") }
+        knownNetwork = online
     }
 
     // MARK: Access blocked by conditional launch

@@ -41,9 +41,11 @@ public final class DeviceState {
         var uiIdentity: [String: String?] = [:]
         /// Why org data is blocked in an app (`accessBlock`), checked for both sides of every share.
         var accessBlocked: [String: String?] = [:]
-        /// Whether the device is online (`isOnline`), read at every launch.
-        var online: Bool?
     }
+
+    /// Whether the device is online, as `setNetwork` last stored it (read at every launch;
+    /// nothing else writes the setting, so other writes leave it in place).
+    var knownNetwork: Bool?
 
     /// Every write of device state goes through here (the audit log excepted, which no
     /// cached read depends on).

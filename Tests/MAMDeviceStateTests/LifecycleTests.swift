@@ -33,6 +33,20 @@ struct LifecycleTests {
         #expect(try !dir.open().isOnline())
     }
 
+    /// Read from memory between changes: other writes leave it, each change is seen at once.
+    @Test func theNetworkStateReadFromMemoryFollowsEachChange() throws {
+        let dir = try DeviceDirectory()
+        let device = try device(dir)
+        #expect(try device.isOnline())
+        try device.setNetwork(online: false)
+        #expect(try !device.isOnline())
+        _ = try device.signIn(app: World.notes, account: "bob@outlook.com")
+        #expect(try !device.isOnline(), "another write does not change the network")
+        try device.setNetwork(online: true)
+        #expect(try device.isOnline())
+        #expect(try dir.open().isOnline())
+    }
+
     @Test func aSingleIdentityAppIsCheckedAtLaunchAndResume() throws {
         let dir = try DeviceDirectory()
         let device = try device(dir, World.fleet(device: DeviceFacts(jailbroken: true)))
