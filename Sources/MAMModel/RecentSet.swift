@@ -2,26 +2,35 @@
 /// when a new one comes. For ids and sequence numbers that only matter while recent (a
 /// re-sent delivery, a late acknowledgement), so a process that sees a million of them keeps
 /// a bounded window.
+///
+/// Inlinable: every user specialises it for its own element type (a generic `Set` across a
+/// module boundary hashed and compared through witness tables, a quarter of an app's time in a
+/// flood of deliveries).
 public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
-    private var set: Set<Element> = []
-    private var order: [Element] = []
-    private var next = 0
+    @usableFromInline var set: Set<Element> = []
+    @usableFromInline var order: [Element] = []
+    @usableFromInline var next = 0
     public let capacity: Int
 
+    @inlinable
     public init(capacity: Int) {
         self.capacity = capacity
         set.reserveCapacity(capacity)
         order.reserveCapacity(capacity)
     }
 
+    @inlinable
     public func contains(_ element: Element) -> Bool { set.contains(element) }
 
     /// How many elements are remembered now.
+    @inlinable
     public var count: Int { self.set.count }
 
     /// The remembered elements, in no order.
+    @inlinable
     public var elements: Set<Element> { self.set }
 
+    @inlinable
     public mutating func remember(_ element: Element) {
         guard set.insert(element).inserted else { return }
         if order.count < capacity {
@@ -35,6 +44,6 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
 
     /// Forgets `element` now; `false` if it was not remembered. (Its slot in the window is
     /// reused in turn: an element remembered again after `forget` may be forgotten early.)
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func forget(_ element: Element) -> Bool { set.remove(element) != nil }
 }

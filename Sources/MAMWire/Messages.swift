@@ -179,6 +179,7 @@ public struct DeliverAcks: Sendable, Hashable {
 /// `maximumBytes` (an item heavier than that travels alone): a batch must stay far below the
 /// peer's maximum frame size, however large the items, and small enough that the peer starts
 /// on it while the next one is encoded.
+@inlinable
 public func batchRanges<T>(_ items: [T], maximumCount: Int = 16, maximumBytes: Int = 256 << 10, weight: (T) -> Int) -> [Range<Int>] {
     var ranges: [Range<Int>] = []
     var start = 0
@@ -212,6 +213,7 @@ extension Item {
 /// deliveries answered after their deadline): the range itself when it is short next to what
 /// is waiting, else the waiting seqs inside it, in order — a range as long as 2^64 costs what
 /// is waiting, not its length.
+@inlinable
 public func seqs<Value>(
     in range: ClosedRange<UInt64>, among outstanding: [UInt64: Value], alsoWaiting: RecentSet<UInt64>? = nil
 ) -> [UInt64] {
@@ -227,6 +229,7 @@ public func seqs<Value>(
 /// an item still unanswered). Seqs not in either set inside a run are other frames, which a
 /// range may span; a gap wider than `maximumGap` starts a new run, so the check stays cheap
 /// whatever the numbering.
+@inlinable
 public func cumulativeRuns<Answer>(_ answered: [(UInt64, Answer)], inFlight: Set<UInt64>, maximumGap: UInt64 = 64)
     -> [(first: UInt64, last: UInt64, answers: [(UInt64, Answer)])] {
     let sorted = answered.sorted { $0.0 < $1.0 }
