@@ -77,6 +77,9 @@ final class Supervisor {
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
+        // The template starts with the device when it has built-in apps: it loads while the
+        // host makes the containers and the caller gets ready, not while the first app waits.
+        if configuration.apps.contains(where: { $0.executable == nil }) { _ = builtInTemplate() }
         // Containers exist from installation, as on a device: a launch then finds them.
         if confinement.launcher != nil {
             for spec in configuration.apps { for dir in confinedDirectories(of: spec) { Self.ensureDirectory(dir) } }
