@@ -12,11 +12,11 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
     @usableFromInline var next = 0
     public let capacity: Int
 
+    /// Nothing is reserved up front: most windows never fill (every app and every child
+    /// connection has one, and a fleet would otherwise fault in ~200 KiB per app at start).
     @inlinable
     public init(capacity: Int) {
         self.capacity = capacity
-        set.reserveCapacity(capacity)
-        order.reserveCapacity(capacity)
     }
 
     @inlinable
