@@ -34,16 +34,7 @@ extension AppRuntime {
     /// mamsim-confine applies to other programs, without that launcher's extra exec. A
     /// runtime that cannot confine itself when asked does not run.
     static func confineIfAsked(_ arguments: ArraySlice<String>) {
-        var hide: String?
-        var allowed: [String] = []
-        var rest = arguments
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--confine-hide": hide = rest.popFirst()
-            case "--confine-allow": if let dir = rest.popFirst() { allowed.append(dir) }
-            default: continue  // the runtime takes no other argument; what the host adds is ignored
-            }
-        }
+        let (hide, allowed) = confinement(asked: arguments)
         guard let hide else {
             if !allowed.isEmpty { fail("--confine-allow needs --confine-hide") }
             return
@@ -57,12 +48,32 @@ extension AppRuntime {
         }
     }
 
-    /// Runs the code paths every app runs at start (frame encoding and parsing of the
-    /// handshake and of the commonest traffic), so their type metadata and pages are ready in
-    /// each forked app, then serves the host's fork requests on fd 3. No loop, no thread and
-    /// no descriptor besides the control socket exists here: a fork copies nothing that is
-    /// one app's.
+    /// What `--confine-hide DIR [--confine-allow DIR]...` asks for.
+    static func confinement(asked arguments: ArraySlice<String>) -> (hide: String?, allowed: [String]) {
+        var hide: String?
+        var allowed: [String] = []
+        var rest = arguments
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--confine-hide": hide = rest.popFirst()
+            case "--confine-allow": if let dir = rest.popFirst() { allowed.append(dir) }
+            default: continue  // the runtime takes no other argument; what the host adds is ignored
+            }
+        }
+        return (hide, allowed)
+    }
+
+    /// Runs the code paths every app runs at start (its arguments read and its confinement
+    /// asked for, frame encoding and parsing of the handshake and of the commonest traffic),
+    /// so their type metadata and pages are ready in each forked app — instantiated after the
+    /// fork, the metadata was a third of a forked app's start — then serves the host's fork
+    /// requests on fd 3. No loop, no thread and no descriptor besides the control socket
+    /// exists here: a fork copies nothing that is one app's.
     static func serveAsZygote() -> [String] {
+        let sample = Array("--confine-hide\u{0}/d\u{0}--confine-allow\u{0}/d/c\u{0}".utf8)
+        let arguments = sample.withUnsafeBytes(forkArguments)
+        let (_, allowed) = confinement(asked: ArraySlice(arguments))
+        _ = withArrayOfCStrings(allowed) { $0 != nil }
         let warm: [Frame] = [
             Frame(seq: 1, body: .hello(Hello(pid: getpid(), runtime: "mamsim-app/2"))),
             Frame(seq: 2, body: .deliverAck(DeliverAck(itemID: "warm", accepted: true))),
@@ -77,8 +88,12 @@ extension AppRuntime {
         let status = mamsim_zygote_serve(3, &text, &length)
         guard status == 0, let text else { fail("zygote: cannot serve the host (\(status))") }
         defer { free(text) }
-        let bytes = UnsafeRawBufferPointer(start: text, count: length)
-        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        return forkArguments(UnsafeRawBufferPointer(start: text, count: length))
+    }
+
+    /// The arguments of a fork request: NUL-terminated strings, one after the other.
+    static func forkArguments(_ bytes: UnsafeRawBufferPointer) -> [String] {
+        bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func fail(_ message: String) -> Never {
