@@ -92,7 +92,9 @@ static int allow_siblings(int ruleset, const char *dir, const char *skip, uint64
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, skip)) continue;
     snprintf(path, sizeof path, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name);
     uint64_t rights = READ_ONLY;
-    if (!strcmp(path, "/dev")) rights = all_fs_rights(99); /* /dev/null, /dev/tty, ptys */
+    /* /dev/null, /dev/tty, ptys: all of /dev as before when the hidden directory is under it
+       (a device in /dev/shm), where /dev is walked through instead of granted whole. */
+    if (!strcmp(path, "/dev") || !strncmp(path, "/dev/", 5)) rights = all_fs_rights(99);
     if (allow(ruleset, path, rights, handled, error, size) != 0) {
       closedir(d);
       return -1;

@@ -275,4 +275,31 @@ struct ConfinementTests {
         #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
         #expect(await host.shutdown() == 0)
     }
+
+    /// A device directory under /dev (in /dev/shm, a tmpfs CI machines have): /dev is walked
+    /// through rather than granted whole, and its devices stay usable — an app writes to
+    /// /dev/null, built-in apps and apps with their own executable alike start confined.
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/shm")))
+    func aDeviceUnderDevShmStillLetsAppsUseDevNull() async throws {
+        var hello: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "devnull"))), appendingTo: &hello)
+        let own = try pythonChild("devnull", """
+            with open("/dev/null", "w") as f:
+                f.write("x")
+            os.write(3, bytes(\(hello)))
+            readFrame()   # welcome
+            time.sleep(30)
+            """)
+        let spec = AppSpec(handle: "devnull", descriptor: AppDescriptor(bundleID: "com.contoso.devnull"), executable: own)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.deviceDirectory = URL(fileURLWithPath: "/dev/shm/mamsim-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config.deviceDirectory) }
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty, "\(log.all)")
+        #expect(await host.pid(of: "app0") != nil)
+        #expect(await host.pid(of: "devnull") != nil)
+        #expect(await host.shutdown() == 0)
+    }
 }
