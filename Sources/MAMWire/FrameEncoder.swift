@@ -645,26 +645,31 @@ public enum FrameEncoder {
 /// Every C allocation made while building one message, freed together after `pack`.
 final class CArena {
     /// One block serves the whole message in the common case: a frame's strings, messages and
-    /// a small payload fit, so an encode costs one allocation instead of one per field.
-    /// Anything that does not fit gets an allocation of its own.
+    /// a small payload fit, so an encode costs one allocation instead of one per field. A
+    /// message that outgrows it (a batch of deliveries) gets blocks twice as large each time,
+    /// so sixteen 1 KiB payloads cost three allocations, not sixteen.
     private static let blockSize = 4096
     private var block: UnsafeMutableRawPointer?
+    private var capacity = 0
     private var used = 0
-    private var overflow: [UnsafeMutableRawPointer] = []
+    /// Blocks filled before `block`, freed with it.
+    private var filled: [UnsafeMutableRawPointer] = []
 
     init() {}
 
     /// `count` bytes aligned for any C type, valid until `freeAll`.
     private func allocate(_ count: Int) -> UnsafeMutableRawPointer {
         let start = (used + 15) & ~15
-        if count <= Self.blockSize - start {
-            if block == nil { block = malloc(Self.blockSize)! }
+        if let block, count <= capacity - start {
             used = start + count
-            return block! + start
+            return block + start
         }
-        let p = malloc(max(count, 1))!
-        overflow.append(p)
-        return p
+        if let block { filled.append(block) }
+        capacity = max(capacity * 2, Self.blockSize, count)
+        let fresh = malloc(capacity)!
+        block = fresh
+        used = count
+        return fresh
     }
 
     func string(_ s: String) -> UnsafeMutablePointer<CChar> {
@@ -721,8 +726,9 @@ final class CArena {
     func freeAll() {
         free(block)
         block = nil
+        capacity = 0
         used = 0
-        for p in overflow { free(p) }
-        overflow.removeAll()
+        for p in filled { free(p) }
+        filled.removeAll()
     }
 }
