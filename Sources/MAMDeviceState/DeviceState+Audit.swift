@@ -25,16 +25,17 @@ extension DeviceState {
             // A failed bind (SQLITE_TOOBIG, SQLITE_NOMEM) must not leave the last row's value
             // in place: the first failure is thrown.
             var bound = SQLITE_OK
+            // SQLITE_TRANSIENT: SQLite copies the bytes before the bind returns (the pointers
+            // are Swift's, valid only during the call) — an empty text too.
+            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
             func bind(_ index: Int32, _ text: String) {
                 var text = text
                 let code = text.withUTF8 { utf8 in
                     utf8.withMemoryRebound(to: CChar.self) { chars in
                         guard let base = chars.baseAddress, !chars.isEmpty else {
-                            return sqlite3_bind_text(statement, index, "", 0, nil)
+                            return sqlite3_bind_text(statement, index, "", 0, transient)
                         }
-                        // SQLITE_TRANSIENT: SQLite copies the bytes before this returns.
-                        return sqlite3_bind_text(statement, index, base, Int32(chars.count),
-                                                 unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                        return sqlite3_bind_text(statement, index, base, Int32(chars.count), transient)
                     }
                 }
                 if bound == SQLITE_OK { bound = code }
