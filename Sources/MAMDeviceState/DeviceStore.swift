@@ -97,6 +97,24 @@ enum DeviceStore {
                 CREATE TABLE generated_identity (asset TEXT PRIMARY KEY NOT NULL, key BLOB NOT NULL, certificate BLOB NOT NULL);
                 """)
         }
+        m.registerMigration("v5: audit without AUTOINCREMENT") { db in
+            // The host inserts a row per decision; AUTOINCREMENT updated sqlite_sequence on
+            // every one (about a fifth of an insert). Audit rows are never deleted, so the
+            // plain rowid (the largest plus one) numbers them the same way.
+            try db.execute(sql: """
+                CREATE TABLE audit_v5 (
+                    seq INTEGER PRIMARY KEY,
+                    time REAL NOT NULL, scenario TEXT NOT NULL, step TEXT NOT NULL, verb TEXT NOT NULL,
+                    source_app TEXT NOT NULL, source_identity TEXT NOT NULL,
+                    destination_app TEXT NOT NULL, destination_identity TEXT NOT NULL,
+                    owner TEXT NOT NULL, decision TEXT NOT NULL, reason TEXT NOT NULL,
+                    explanation TEXT NOT NULL);
+                INSERT INTO audit_v5 SELECT seq, time, scenario, step, verb, source_app, source_identity, destination_app,
+                    destination_identity, owner, decision, reason, explanation FROM audit;
+                DROP TABLE audit;
+                ALTER TABLE audit_v5 RENAME TO audit;
+                """)
+        }
         return m
     }
 }

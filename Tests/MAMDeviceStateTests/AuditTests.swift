@@ -63,4 +63,29 @@ import Testing
         try d.appendAudit([next])
         #expect(try dir.open().auditEvents() == [next])
     }
+
+    /// A device directory from before v5 (audit numbered with AUTOINCREMENT) opens with its
+    /// audit log whole and in order, and new rows are numbered after the old ones.
+    @Test func anOlderAuditLogIsKeptWholeAndNumberedOn() throws {
+        let dir = try DeviceDirectory()
+        do {
+            let queue = try DatabaseQueue(path: dir.url.appendingPathComponent(DeviceStore.fileName).path)
+            try DeviceStore.migrator.migrate(queue, upTo: "v4: managed app declarations")
+            try queue.write { db in
+                for step in ["1", "2"] {
+                    try db.execute(sql: """
+                        INSERT INTO audit (time, scenario, step, verb, source_app, source_identity, destination_app,
+                                           destination_identity, owner, decision, reason, explanation)
+                        VALUES (0, 'old', ?, 'share', 'a', '', 'b', '', '', 'delivered', '', 'kept')
+                        """, arguments: [step])
+                }
+            }
+        }
+        let d = try dir.open()
+        try d.appendAudit([AuditEvent(time: d.now, scenario: "new", step: "3", verb: "share", decision: "delivered", explanation: "")])
+        #expect(try d.auditEvents().map { "\($0.scenario)/\($0.step)" } == ["old/1", "old/2", "new/3"])
+        let sql = try d.db.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'audit'") }
+        #expect(sql?.contains("AUTOINCREMENT") == false, "\(sql ?? "")")
+        #expect(try d.db.read { try Int.fetchAll($0, sql: "SELECT seq FROM audit ORDER BY seq") } == [1, 2, 3])
+    }
 }
