@@ -79,34 +79,27 @@ public enum FrameParser {
             return .deliver(try deliver(m.deliver, field: "deliver"))
         case MAMSIM__V2__FRAME__BODY_SHARE_BATCH:
             let b = m.share_batch.pointee
-            guard b.n_shares > 0, let list = b.shares else { throw .missingField("share_batch.shares") }
-            var shares: [BatchedShare] = []
-            shares.reserveCapacity(b.n_shares)
-            for i in 0..<b.n_shares {
-                guard let e = list[i]?.pointee else { throw .missingField("share_batch.shares") }
+            guard b.n_shares > 0 else { throw .missingField("share_batch.shares") }
+            return .shareBatch(try messages(b.shares, b.n_shares, missing: "share_batch.shares") { (e) throws(WireError) in
                 guard e.seq != 0 else { throw .missingField("share_batch.shares.seq") }
-                shares.append(BatchedShare(seq: e.seq, request: try shareRequest(e.request, field: "share_batch.shares.request")))
-            }
-            return .shareBatch(shares)
+                return BatchedShare(seq: e.seq, request: try shareRequest(e.request, field: "share_batch.shares.request"))
+            })
         case MAMSIM__V2__FRAME__BODY_SHARE_RESULTS:
             let r = m.share_results.pointee
             guard r.first != 0, r.first <= r.last else { throw .missingField("share_results.first") }
-            var exceptions: [ShareException] = []
-            for i in 0..<r.n_exceptions {
-                guard let e = r.exceptions[i]?.pointee, let v = e.verdict else { throw .missingField("share_results.exceptions.verdict") }
-                exceptions.append(ShareException(seq: e.seq, outcome: try shareOutcome(v.pointee, field: "share_results.exceptions.verdict")))
+            let field = "share_results.exceptions.verdict"
+            let exceptions = try messages(r.exceptions, r.n_exceptions, missing: field) { (e) throws(WireError) in
+                guard let v = e.verdict else { throw .missingField(field) }
+                return ShareException(seq: e.seq, outcome: try shareOutcome(v.pointee, field: field))
             }
             return .shareResults(ShareResults(first: r.first, last: r.last, exceptions: exceptions))
         case MAMSIM__V2__FRAME__BODY_DELIVER_BATCH:
             let b = m.deliver_batch.pointee
-            guard b.n_deliveries > 0, let list = b.deliveries else { throw .missingField("deliver_batch.deliveries") }
-            var deliveries: [BatchedDelivery] = []
-            deliveries.reserveCapacity(b.n_deliveries)
-            for i in 0..<b.n_deliveries {
-                guard let e = list[i]?.pointee, e.seq != 0 else { throw .missingField("deliver_batch.deliveries.seq") }
-                deliveries.append(BatchedDelivery(seq: e.seq, deliver: try deliver(e.deliver, field: "deliver_batch.deliveries.deliver")))
-            }
-            return .deliverBatch(deliveries)
+            guard b.n_deliveries > 0, b.deliveries != nil else { throw .missingField("deliver_batch.deliveries") }
+            return .deliverBatch(try messages(b.deliveries, b.n_deliveries, missing: "deliver_batch.deliveries.seq") { (e) throws(WireError) in
+                guard e.seq != 0 else { throw .missingField("deliver_batch.deliveries.seq") }
+                return BatchedDelivery(seq: e.seq, deliver: try deliver(e.deliver, field: "deliver_batch.deliveries.deliver"))
+            })
         case MAMSIM__V2__FRAME__BODY_DELIVER_ACKS:
             let a = m.deliver_acks.pointee
             guard a.first != 0, a.first <= a.last else { throw .missingField("deliver_acks.first") }
@@ -448,6 +441,23 @@ public enum FrameParser {
     private static func str(_ p: UnsafeMutablePointer<CChar>?) -> String {
         guard let p else { return "" }
         return String(cString: p)
+    }
+
+    /// The `n` elements of a repeated message field, each made by `make`; a missing list or
+    /// element is `missing`.
+    private static func messages<C, T>(
+        _ list: UnsafeMutablePointer<UnsafeMutablePointer<C>?>?, _ n: Int, missing field: String,
+        _ make: (C) throws(WireError) -> T
+    ) throws(WireError) -> [T] {
+        guard n > 0 else { return [] }
+        guard let list else { throw .missingField(field) }
+        var elements: [T] = []
+        elements.reserveCapacity(n)
+        for i in 0..<n {
+            guard let e = list[i]?.pointee else { throw .missingField(field) }
+            elements.append(try make(e))
+        }
+        return elements
     }
 
     private static func strings(_ list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ n: Int) -> [String] {

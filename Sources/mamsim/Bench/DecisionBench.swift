@@ -16,19 +16,11 @@ enum DecisionBench {
         let from = BundleID("com.bench.app3")
         let to = BundleID("com.bench.app41")
         var allowed = 0
-        var samples: [Double] = []
-        samples.reserveCapacity(batches)
-        let clock = ContinuousClock()
-        for _ in 0..<batches {
-            let start = clock.now
-            for _ in 0..<perBatch {
-                if Enforcer.transfer(owner: alice, from: from, to: to, receivedAs: alice, in: fleet).isAllowed { allowed += 1 }
-            }
-            let d = clock.now - start
-            samples.append((Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(perBatch))
+        let median = medianNanoseconds(batches: batches, perBatch: perBatch) {
+            if Enforcer.transfer(owner: alice, from: from, to: to, receivedAs: alice, in: fleet).isAllowed { allowed += 1 }
         }
         // Every decision must have been allowed, or the loop measured the wrong path.
         guard allowed == batches * perBatch else { throw BenchError(message: "decision bench: \(allowed) of \(batches * perBatch) allowed") }
-        return samples.sorted()[samples.count / 2]
+        return median
     }
 }

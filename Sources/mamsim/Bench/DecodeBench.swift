@@ -18,30 +18,17 @@ enum DecodeBench {
         let bytes = FrameEncoder.encode(frame)
         var parsed = 0
         let parse = try bytes.withUnsafeBytes { raw in
-            try median(batches: batches, perBatch: perBatch) {
+            try medianNanoseconds(batches: batches, perBatch: perBatch) {
                 if try FrameParser.parse(raw).seq == frame.seq { parsed += 1 }
             }
         }
-        let unpack = try bytes.withUnsafeBytes { raw in
-            try median(batches: batches, perBatch: perBatch) {
+        let unpack = bytes.withUnsafeBytes { raw in
+            medianNanoseconds(batches: batches, perBatch: perBatch) {
                 if FrameParser.unpackOnly(raw) { parsed += 1 }
             }
         }
         // Every parse must have succeeded, or the loop measured the wrong path.
         guard parsed == 2 * batches * perBatch else { throw BenchError(message: "decode bench: \(parsed) of \(2 * batches * perBatch) frames parsed") }
         return Result(parseNs: parse, unpackOnlyNs: unpack)
-    }
-
-    private static func median(batches: Int, perBatch: Int, _ body: () throws -> Void) rethrows -> Double {
-        let clock = ContinuousClock()
-        var samples: [Double] = []
-        samples.reserveCapacity(batches)
-        for _ in 0..<batches {
-            let start = clock.now
-            for _ in 0..<perBatch { try body() }
-            let d = clock.now - start
-            samples.append((Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(perBatch))
-        }
-        return samples.sorted()[samples.count / 2]
     }
 }

@@ -47,13 +47,13 @@ enum BrokerBench {
         _ = await host.command("a", .flood(Flood(destination: "b", count: 2000, size: UInt32(size), identity: alice.upn)))
         var appPids: [Int32] = []
         for a in apps { if let pid = await host.pid(of: a.handle) { appPids.append(pid) } }
-        let hostCPU = processCPUSeconds()
-        let appsCPU = appPids.compactMap(cpuSeconds).reduce(0, +)
+        let hostCPU = ProcessStats.processCPUSeconds()
+        let appsCPU = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +)
         let start = ContinuousClock.now
         let result = await host.command("a", .flood(Flood(destination: "b", count: UInt64(count), size: UInt32(size), window: 512, identity: alice.upn)))
         let elapsed = ContinuousClock.now - start
-        let hostCPUUsed = processCPUSeconds() - hostCPU
-        let appsCPUUsed = appPids.compactMap(cpuSeconds).reduce(0, +) - appsCPU
+        let hostCPUUsed = ProcessStats.processCPUSeconds() - hostCPU
+        let appsCPUUsed = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +) - appsCPU
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         guard case .flood(let delivered, _) = result, delivered == count else {
@@ -62,27 +62,6 @@ enum BrokerBench {
         return Result(
             itemsPerSecond: Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
             hostCPUMicroseconds: hostCPUUsed * 1e6 / Double(count), appsCPUMicroseconds: appsCPUUsed * 1e6 / Double(count))
-    }
-
-    /// User + system CPU seconds of this process (every thread).
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
-    /// User + system CPU seconds of a child, from /proc/PID/stat (fields 14 and 15, in ticks).
-    static func cpuSeconds(_ pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name (which may hold spaces), from field 3 on.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
 
@@ -113,20 +92,44 @@ enum FleetBench {
         let host = try HostController(configuration: config) { event in
             if case .ready(_, _, let pid) = event { pids.withLock { $0.append(pid) } }
         }
-        let hostCPU = BrokerBench.processCPUSeconds()
+        let hostCPU = ProcessStats.processCPUSeconds()
         let start = ContinuousClock.now
         let failures = await host.startFleet()
         let elapsed = ContinuousClock.now - start
-        let hostCPUUsed = BrokerBench.processCPUSeconds() - hostCPU
+        let hostCPUUsed = ProcessStats.processCPUSeconds() - hostCPU
         guard failures.isEmpty else { throw BenchError(message: "fleet bench: \(failures.count) apps failed: \(failures.first!)") }
         let started = pids.withLock { $0 }
-        let rss = started.compactMap(peakRSSKiB)
-        let pss = started.compactMap(pssKiB)
+        let rss = started.compactMap(ProcessStats.peakRSSKiB)
+        let pss = started.compactMap(ProcessStats.pssKiB)
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         func mean(_ kib: [Int]) -> Double { kib.isEmpty ? 0 : Double(kib.reduce(0, +)) / Double(kib.count) / 1024 }
         return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss), hostCPUMilliseconds: hostCPUUsed * 1000 / Double(count))
+    }
+}
+
+/// What a process costs, read from the kernel: CPU time and memory.
+enum ProcessStats {
+    /// User + system CPU seconds of this process (every thread).
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// User + system CPU seconds of a child, from /proc/PID/stat (fields 14 and 15, in ticks).
+    static func cpuSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name (which may hold spaces), from field 3 on.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// VmRSS of a process in KiB, from /proc (the same figure the C reference reports).

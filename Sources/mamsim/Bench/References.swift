@@ -126,3 +126,18 @@ struct BenchTable {
         s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count)
     }
 }
+
+/// The median time of one call of `body` in nanoseconds, over `batches` batches of `perBatch`
+/// calls each, so the clock's own cost does not count.
+func medianNanoseconds(batches: Int, perBatch: Int, _ body: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    samples.reserveCapacity(batches)
+    for _ in 0..<batches {
+        let start = clock.now
+        for _ in 0..<perBatch { try body() }
+        let d = clock.now - start
+        samples.append((Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9) / Double(perBatch))
+    }
+    return samples.sorted()[samples.count / 2]
+}
