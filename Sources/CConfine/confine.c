@@ -1,131 +1,200 @@
 /*
- * Landlock confinement of one simulated app, shared by the launcher (mamsim-confine, which
- * then executes the app) and the built-in runtime (mamsim-app, which confines itself before
- * it reads its channel, saving an exec per app). See mamsim-confine/main.c for the rules.
+ * Default-deny confinement of one simulated app, shared by the launcher (mamsim-confine, which
+ * then executes the app) and the built-in runtime (mamsim-app, which confines itself before it
+ * reads its channel, saving an exec per app). What is granted is listed in CConfine.h.
+ *
+ * Landlock only ever adds rights beneath the paths it is given, so everything not named here
+ * or by the host stays denied: another device, the user's home and cache, the scenario and its
+ * inputs, /tmp, /dev/tty. The headers of older systems lack the newer ABIs' constants and
+ * ruleset fields, so they are spelled out here; the kernel is asked which ABI it has.
  */
 #define _GNU_SOURCE
 #include "CConfine.h"
 #ifdef __linux__
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
+#include <linux/capability.h>
 #include <linux/landlock.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#define ACCESS_FS_TRUNCATE (1ULL << 14)   /* ABI 3 */
+#define ACCESS_FS_IOCTL_DEV (1ULL << 15)  /* ABI 5 */
+#define ACCESS_NET_BIND_TCP (1ULL << 0)   /* ABI 4 */
+#define ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#define SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
+#define SCOPE_SIGNAL (1ULL << 1)
+
+/* The ruleset attribute as ABI 6 has it; older kernels are given its first 8 or 16 bytes. */
+struct ruleset_attr {
+  uint64_t handled_access_fs;
+  uint64_t handled_access_net;
+  uint64_t scoped;
+};
 
 int mamsim_landlock_abi(void) {
   long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
   return v < 0 ? -errno : (int)v;
 }
 
-/* Every filesystem right the running kernel's ABI knows. */
-static uint64_t all_fs_rights(int abi) {
+unsigned mamsim_confinement_features(void) {
+  int abi = mamsim_landlock_abi();
+  unsigned f = 0;
+  if (abi >= 1) f |= MAMSIM_CONFINE_FILESYSTEM;
+  if (abi >= 4) f |= MAMSIM_CONFINE_TCP;
+  if (abi >= 5) f |= MAMSIM_CONFINE_DEVICE_IOCTL;
+  if (abi >= 6) f |= MAMSIM_CONFINE_SIGNALS | MAMSIM_CONFINE_ABSTRACT_UNIX;
+  return f;
+}
+
+/* Every filesystem right the kernel's ABI knows: all are handled, so all are denied unless
+   granted. */
+static uint64_t handled_fs_rights(int abi) {
   uint64_t r = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
                LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
                LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
                LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
                LANDLOCK_ACCESS_FS_MAKE_SYM;
-#ifdef LANDLOCK_ACCESS_FS_REFER
-  if (abi >= 2) r |= LANDLOCK_ACCESS_FS_REFER;
-#endif
-#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
-  if (abi >= 3) r |= LANDLOCK_ACCESS_FS_TRUNCATE;
-#endif
-#ifdef LANDLOCK_ACCESS_FS_IOCTL_DEV
-  if (abi >= 5) r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
-#endif
+  if (abi >= 2) r |= 1ULL << 13; /* REFER */
+  if (abi >= 3) r |= ACCESS_FS_TRUNCATE;
+  if (abi >= 5) r |= ACCESS_FS_IOCTL_DEV;
   return r;
 }
 
-static const uint64_t READ_ONLY =
-    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+static const uint64_t READ_EXEC = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+static const uint64_t FILE_RIGHTS = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE |
+                                    LANDLOCK_ACCESS_FS_WRITE_FILE | ACCESS_FS_TRUNCATE | ACCESS_FS_IOCTL_DEV;
+/* Making devices is never granted, even in the app's own container. */
+static const uint64_t NEVER = LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK | ACCESS_FS_IOCTL_DEV;
 
 static int fail(char *error, size_t size, const char *what, const char *detail) {
   if (error && size) snprintf(error, size, "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
   return -1;
 }
 
-/* Grants `rights` beneath `path` (rights a file cannot have are dropped for files). */
+/* Grants `rights` beneath `path` (only a file's rights when it is not a directory). A path
+   that does not exist grants nothing; one that leads to a pipe or a socket can hold no rule
+   and is left out, so it stays denied. */
 static int allow(int ruleset, const char *path, uint64_t rights, uint64_t handled, char *error, size_t size) {
   int fd = open(path, O_PATH | O_CLOEXEC);
-  if (fd < 0) return 0; /* vanished between listing and opening: nothing to grant */
-  struct landlock_path_beneath_attr attr = {.allowed_access = rights & handled, .parent_fd = fd};
-  if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0) != 0) {
-    /* A file (not a directory) accepts only file rights. */
-    attr.allowed_access &= LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE
-#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
-                           | LANDLOCK_ACCESS_FS_TRUNCATE
-#endif
-#ifdef LANDLOCK_ACCESS_FS_IOCTL_DEV
-                           | LANDLOCK_ACCESS_FS_IOCTL_DEV
-#endif
-        ;
-    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0) != 0) {
-      /* A name that leads to a pipe or a socket (/dev/stderr when stderr is a pipe, a link
-         into /proc/self/fd) can hold no rule: it is left out, so it stays denied. */
-      struct stat st;
-      if (fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
-        close(fd);
-        return 0;
-      }
-      close(fd);
-      return fail(error, size, "cannot add a rule for", path);
-    }
+  if (fd < 0) return 0;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+    close(fd);
+    return 0;
   }
+  if (!S_ISDIR(st.st_mode)) rights &= FILE_RIGHTS;
+  struct landlock_path_beneath_attr attr = {.allowed_access = rights & handled, .parent_fd = fd};
+  int status = attr.allowed_access ? (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0) : 0;
+  int saved = errno;
   close(fd);
+  if (status != 0) {
+    char why[4200];
+    snprintf(why, sizeof why, "%s (%s)", path, strerror(saved));
+    return fail(error, size, "cannot add a rule for", why);
+  }
   return 0;
 }
 
-/* Grants read access to every entry of `dir` except `skip`. */
-static int allow_siblings(int ruleset, const char *dir, const char *skip, uint64_t handled, char *error, size_t size) {
-  DIR *d = opendir(dir);
-  if (!d) return fail(error, size, "cannot list", dir);
-  struct dirent *e;
-  char path[4096];
-  while ((e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, skip)) continue;
-    snprintf(path, sizeof path, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name);
-    uint64_t rights = READ_ONLY;
-    /* /dev/null, /dev/tty, ptys: all of /dev as before when the hidden directory is under it
-       (a device in /dev/shm), where /dev is walked through instead of granted whole. */
-    if (!strcmp(path, "/dev") || !strncmp(path, "/dev/", 5)) rights = all_fs_rights(99);
-    if (allow(ruleset, path, rights, handled, error, size) != 0) {
-      closedir(d);
+/* What every app reads of the system. /etc is not granted whole: it holds /etc/shadow, SSH
+   host keys and private TLS keys. */
+static const char *const SYSTEM_READ[] = {
+  "/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin",
+  "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ld.so.preload",
+  "/etc/localtime", "/etc/timezone", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group",
+  "/etc/hosts", "/etc/host.conf", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+  "/etc/mime.types", "/etc/os-release", "/etc/locale.alias", "/etc/ssl/certs", "/etc/ssl/openssl.cnf",
+  "/etc/ca-certificates", "/etc/alternatives", "/etc/python3", "/etc/python3.11", "/etc/python3.12",
+  "/etc/python3.13", "/etc/inputrc", "/etc/terminfo",
+  "/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/sys/devices/system/cpu",
+  "/dev/urandom", "/dev/random",
+  NULL,
+};
+
+/* Every capability goes: a child running as root keeps uid 0 but cannot override file modes,
+   push input into a terminal (TIOCSTI), mount, trace or change limits back. */
+static int drop_capabilities(char *error, size_t size) {
+  for (int cap = 0; cap <= 63; cap++) {
+    if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM)
+      return fail(error, size, "cannot drop a capability from the bounding set", strerror(errno));
+  }
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+  struct __user_cap_data_struct data[2];
+  memset(data, 0, sizeof data);
+  if (syscall(SYS_capset, &header, data) != 0) return fail(error, size, "cannot drop its capabilities", strerror(errno));
+  return 0;
+}
+
+static int set_limit(int resource, unsigned long long value, const char *name, char *error, size_t size) {
+  if (!value) return 0;
+  struct rlimit current;
+  if (getrlimit(resource, &current) == 0 && current.rlim_max != RLIM_INFINITY && current.rlim_max < value) value = current.rlim_max;
+  struct rlimit limit = {.rlim_cur = value, .rlim_max = value};
+  if (setrlimit(resource, &limit) != 0) return fail(error, size, "cannot set the limit", name);
+  return 0;
+}
+
+int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
+                   const struct mamsim_limits *limits, char *error, size_t size) {
+  int abi = mamsim_landlock_abi();
+  if (abi < 1) return fail(error, size, "Landlock is not available", strerror(-abi));
+
+  /* Its own session: no controlling terminal to type into. A spawned or forked app leads its
+     session already (setsid fails then, harmlessly); anything else must not run confined. */
+  if (setsid() < 0 && getsid(0) != getpid()) return fail(error, size, "cannot leave the terminal's session", strerror(errno));
+  /* It ends with the host even when the host is killed. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+
+  struct ruleset_attr attr = {.handled_access_fs = handled_fs_rights(abi)};
+  size_t attr_size = 8;
+  if (abi >= 4) {
+    attr.handled_access_net = ACCESS_NET_BIND_TCP | ACCESS_NET_CONNECT_TCP; /* handled, never granted */
+    attr_size = 16;
+  }
+  if (abi >= 6) {
+    attr.scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL;
+    attr_size = 24;
+  }
+  uint64_t handled = attr.handled_access_fs;
+  int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
+  if (ruleset < 0) return fail(error, size, "cannot create a Landlock ruleset", strerror(errno));
+
+  int status = 0;
+  for (const char *const *p = SYSTEM_READ; *p && status == 0; p++) status = allow(ruleset, *p, READ_EXEC, handled, error, size);
+  /* Writable devices, without ioctl (no terminal, no device control). */
+  if (status == 0) status = allow(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | ACCESS_FS_TRUNCATE, handled, error, size);
+  if (status == 0) status = allow(ruleset, "/dev/zero", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, handled, error, size);
+  for (int k = 0; k < read_count && status == 0; k++) {
+    if (!read[k] || read[k][0] != '/') { status = fail(error, size, "a path to read must be absolute", read[k]); break; }
+    status = allow(ruleset, read[k], READ_EXEC, handled, error, size);
+  }
+  for (int k = 0; k < write_count && status == 0; k++) {
+    if (!write[k] || write[k][0] != '/') { status = fail(error, size, "a path to write must be absolute", write[k]); break; }
+    status = allow(ruleset, write[k], handled & ~NEVER, handled, error, size);
+  }
+  if (status != 0) { close(ruleset); return -1; }
+
+  if (limits) {
+    if (set_limit(RLIMIT_AS, limits->memory_bytes, "on memory (RLIMIT_AS)", error, size) != 0 ||
+        set_limit(RLIMIT_FSIZE, limits->file_bytes, "on file size (RLIMIT_FSIZE)", error, size) != 0 ||
+        set_limit(RLIMIT_NOFILE, limits->open_files, "on open files (RLIMIT_NOFILE)", error, size) != 0 ||
+        set_limit(RLIMIT_NPROC, limits->processes, "on processes (RLIMIT_NPROC)", error, size) != 0) {
+      close(ruleset);
       return -1;
     }
   }
-  closedir(d);
-  return 0;
-}
-
-int mamsim_confine(const char *hide, const char *const *allowed, int count, char *error, size_t size) {
-  if (!hide || hide[0] != '/') return fail(error, size, "the hidden directory must be an absolute path", hide);
-  int abi = mamsim_landlock_abi();
-  if (abi < 1) return fail(error, size, "Landlock is not available", strerror(-abi));
-  uint64_t handled = all_fs_rights(abi);
-  struct landlock_ruleset_attr attr = {.handled_access_fs = handled};
-  int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
-  if (ruleset < 0) return fail(error, size, "cannot create a Landlock ruleset", strerror(errno));
-
-  /* Walk down the hidden directory's path, granting the siblings of each component. */
-  char prefix[4096] = "/";
-  char rest[4096];
-  snprintf(rest, sizeof rest, "%s", hide + 1);
-  char *save = NULL;
-  for (char *part = strtok_r(rest, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
-    if (allow_siblings(ruleset, prefix, part, handled, error, size) != 0) { close(ruleset); return -1; }
-    size_t len = strlen(prefix);
-    snprintf(prefix + len, sizeof prefix - len, "%s%s", len > 1 ? "/" : "", part);
-  }
-  for (int k = 0; k < count; k++) {
-    if (allow(ruleset, allowed[k], handled, handled, error, size) != 0) { close(ruleset); return -1; }
-  }
+  struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  if (drop_capabilities(error, size) != 0) { close(ruleset); return -1; }
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { close(ruleset); return fail(error, size, "cannot set no_new_privs", strerror(errno)); }
   if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) { close(ruleset); return fail(error, size, "cannot restrict itself", strerror(errno)); }
   close(ruleset);
@@ -134,8 +203,10 @@ int mamsim_confine(const char *hide, const char *const *allowed, int count, char
 #else
 #include <stdio.h>
 int mamsim_landlock_abi(void) { return -38; /* ENOSYS */ }
-int mamsim_confine(const char *hide, const char *const *allowed, int count, char *error, size_t size) {
-  (void)hide; (void)allowed; (void)count;
+unsigned mamsim_confinement_features(void) { return 0; }
+int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
+                   const struct mamsim_limits *limits, char *error, size_t size) {
+  (void)read; (void)read_count; (void)write; (void)write_count; (void)limits;
   if (error && size) snprintf(error, size, "Landlock is not available on this system");
   return -1;
 }

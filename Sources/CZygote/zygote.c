@@ -74,7 +74,8 @@ int mamsim_zygote_serve(int control_fd, char **arguments, size_t *length) {
         }
         /* The new app. It does not outlive the host through the template's death signal. */
         prctl(PR_SET_PDEATHSIG, 0);
-        setpgid(0, 0);
+        /* Its own session: no controlling terminal, and its own process group. */
+        setsid();
         if (dup2(channel, 3) < 0) _exit(126); /* replaces the control socket: the app cannot ask for forks */
         if (channel != 3) close(channel);
         if (flags & MAMSIM_ZYGOTE_QUIET) {

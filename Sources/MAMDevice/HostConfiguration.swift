@@ -24,6 +24,9 @@ public struct AppSpec: Sendable {
     /// (`managed`: the item is org data, offered only as the Intune-prefixed types)?
     public var activation: (@Sendable (_ types: [String], _ managed: Bool) -> (activated: Bool, reason: String))?
 
+    /// What its confined process may use beyond its own program and container.
+    public var sandbox = AppSandbox()
+
     public init(handle: String, descriptor: AppDescriptor, executable: String? = nil, arguments: [String] = [], startsWithFleet: Bool? = nil) {
         self.handle = handle
         self.descriptor = descriptor
@@ -39,6 +42,21 @@ public struct AppSpec: Sendable {
     public var identityOwner: BundleID {
         if descriptor.kind != .app, let container = descriptor.containingApp { return container }
         return bundleID
+    }
+}
+
+/// What a confined app may use beyond the default: folders to read (its interpreter's
+/// installation, a runtime shared with other plugins) and environment variables to receive.
+/// A plugin names them in `plugin.json` (`"sandbox": {"read": [...], "environment": [...]}`).
+public struct AppSandbox: Sendable, Hashable {
+    /// Absolute paths, readable and executable.
+    public var read: [String]
+    /// Names of the host's environment variables passed on besides the default few.
+    public var environment: [String]
+
+    public init(read: [String] = [], environment: [String] = []) {
+        self.read = read
+        self.environment = environment
     }
 }
 
@@ -111,6 +129,15 @@ public struct HostConfiguration: Sendable {
     public var confinement: Confinement = .whereAvailable
     /// The launcher that confines a child (`mamsim-confine`); `nil` = beside `appRuntime`.
     public var confinementLauncher: String?
+    /// Paths every confined child may read besides its own program (absolute). Checked like a
+    /// plugin's own (`AppSandbox.read`).
+    public var childReadPaths: [String] = []
+    /// Paths no child may be granted a folder that holds: the scenario's folder and the
+    /// inputs it read (policies, declarations with their secrets). The device directory and
+    /// the cache of temporary devices are never readable, nor anything in or around them.
+    public var protectedPaths: [URL] = []
+    /// Resource limits of each confined child.
+    public var childLimits = ChildLimits()
     /// Children's stdout/stderr go to /dev/null instead of the host's.
     public var quietChildren = false
     /// Apps of the built-in runtime are forked from one pre-initialised template (the

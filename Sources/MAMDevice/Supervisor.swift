@@ -45,6 +45,8 @@ final class Supervisor {
     let confinement: ConfinementReport
     /// The device directory as the kernel sees it (symbolic links resolved), for Landlock.
     private let realDeviceDirectory: String
+    /// What confined children may read besides their containers.
+    private let sandbox: SandboxPlan
     weak var router: (any ChildFrameRouter)?
 
     /// Running (or starting, or stopping) children by handle.
@@ -75,6 +77,8 @@ final class Supervisor {
         environment = Self.childEnvironment(for: configuration)
         confinement = try ConfinementReport.probe(configuration)
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
+        sandbox = SandboxPlan(configuration: configuration, realDeviceDirectory: realDeviceDirectory)
+        if confinement.isConfined { for spec in configuration.apps { try sandbox.check(spec) } }
         onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
         // The template starts with the device when it has built-in apps: it loads while the
@@ -86,11 +90,12 @@ final class Supervisor {
         }
     }
 
-    /// The host's environment plus `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a
-    /// plugin's `run` script can find an executable built beside `mamsim-app`, and
-    /// `MAMSIM_DEVICE_DIR`. Computed once per host: spawning is on the fleet-start path.
+    /// The few variables of the host's environment a program needs (`ChildEnvironment`), plus
+    /// `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a plugin's `run` script can find
+    /// an executable built beside `mamsim-app`, and `MAMSIM_DEVICE_DIR`. Computed once per
+    /// host: spawning is on the fleet-start path.
     static func childEnvironment(for configuration: HostConfiguration) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
+        var env = ChildEnvironment.filter(ProcessInfo.processInfo.environment)
         env["MAMSIM_BIN_DIR"] = URL(fileURLWithPath: configuration.appRuntime).deletingLastPathComponent().path
         env["MAMSIM_DEVICE_DIR"] = configuration.deviceDirectory.path
         return env
@@ -139,17 +144,22 @@ final class Supervisor {
         var executable = program
         var arguments = spec.arguments
         if let launcher = confinement.launcher {
-            // The child may use its own container and its entitled app groups, nothing else
-            // of the device directory; the directories must exist for Landlock to name them.
-            let allowed = confinedDirectories(of: spec)
-            for dir in allowed { Self.ensureDirectory(dir) }
+            // The child may use its own container and its entitled app groups, read the
+            // system's libraries, its own program and what it declared, and nothing else; the
+            // directories must exist for Landlock to name them.
+            let writable = confinedDirectories(of: spec)
+            for dir in writable { Self.ensureDirectory(dir) }
+            let readable = sandbox.readPaths(of: spec, program: program)
+            let limits = configuration.childLimits
             if spec.executable == nil, URL(fileURLWithPath: program).lastPathComponent == "mamsim-app" {
                 // The built-in runtime applies the same rules to itself first thing: one exec
                 // per app instead of two (the launcher was ~40 % of a fleet's start).
-                arguments = ["--confine-hide", realDeviceDirectory] + allowed.flatMap { ["--confine-allow", $0] } + spec.arguments
+                arguments = ["--confine"] + readable.flatMap { ["--confine-read", $0] } + writable.flatMap { ["--confine-write", $0] }
+                    + limits.runtimeArguments + spec.arguments
             } else {
                 executable = launcher
-                arguments = ["--hide", realDeviceDirectory] + allowed.flatMap { ["--allow", $0] } + ["--", program] + spec.arguments
+                arguments = readable.flatMap { ["--read", $0] } + writable.flatMap { ["--write", $0] } + limits.launcherArguments
+                    + ["--", program] + spec.arguments
             }
         }
         let onExit: (ChildProcess.Exit) -> Void = { [weak self, weak child] exit in
@@ -168,6 +178,10 @@ final class Supervisor {
                 }
             }
             if child.process == nil {
+                var environment = environment
+                if !spec.sandbox.environment.isEmpty {
+                    environment.merge(ChildEnvironment.filter(ProcessInfo.processInfo.environment, alsoPassing: spec.sandbox.environment)) { a, _ in a }
+                }
                 child.process = try ChildProcess(
                     loop: loop, executable: executable, arguments: arguments, environment: environment, channel: pipe,
                     quiet: configuration.quietChildren, onExit: onExit)

@@ -75,7 +75,7 @@ public final class ChildProcess {
 
     /// An app forked from `zygote` (the built-in runtime's pre-initialised template) rather
     /// than exec'd: the same child to the host — its parent is the host, it leads its own
-    /// process group, its channel is fd 3 — started without loading a program. Throws when
+    /// session and process group, its channel is fd 3 — started without loading a program. Throws when
     /// the template cannot fork it (the caller then execs).
     public convenience init(
         loop: EventLoop, zygote: Zygote, arguments: [String], channel: Pipe, quiet: Bool = false,
@@ -84,9 +84,8 @@ public final class ChildProcess {
         let (reaper, forked, hostEnd) = try Self.start(loop: loop) { childEnd throws(UVError) in
             try zygote.fork(arguments: arguments, channelFD: childEnd, quiet: quiet)
         }
-        // The app makes itself a group leader too; whichever runs first wins, so a signal to
-        // the group cannot miss it.
-        System.makeGroupLeader(forked)
+        // The app leads its own session (and so its process group) from its first
+        // instruction; until it does, a signal to its group reaches it alone (`signalGroup`).
         try self.init(started: forked, reaper: reaper, hostEnd: hostEnd, channel: channel, onExit: onExit)
     }
 
@@ -121,7 +120,7 @@ public final class ChildProcess {
     public func kill(_ signal: Int32) {
         guard exit == nil else { return }
         // The child leads its own process group: what it started gets the signal too.
-        System.signalGroup(pid, signal)
+        System.signalGroupOrLeader(pid, signal)
     }
 
     /// Drops the exit callback. The loop still reaps the process when it ends, so no zombie

@@ -52,10 +52,15 @@ public enum System {
         #endif
     }
 
-    /// Makes `pid` (our child) the leader of its own process group; an app that already did
-    /// it, or exited, is not an error.
-    static func makeGroupLeader(_ pid: pid_t) {
-        _ = setpgid(pid, pid)
+    /// Sends `signal` to the group `pid` leads, or to `pid` alone while it has no group yet (an
+    /// app just forked, before its first instruction made it a session leader). Only for a
+    /// child not yet reaped: its pid cannot belong to another process.
+    static func signalGroupOrLeader(_ pid: pid_t, _ signal: Int32) {
+        #if canImport(Glibc)
+        if Glibc.kill(-pid, signal) != 0 && errno == ESRCH { _ = Glibc.kill(pid, signal) }
+        #else
+        if Darwin.kill(-pid, signal) != 0 && errno == ESRCH { _ = Darwin.kill(pid, signal) }
+        #endif
     }
 
     // MARK: - Descriptors
@@ -179,9 +184,14 @@ public enum System {
         sigdelset(&all, SIGKILL)
         sigdelset(&all, SIGSTOP)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        // Its own process group, so ending the child ends whatever it started too.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        // Its own session, hence its own process group: ending the child ends whatever it
+        // started too, and it has no controlling terminal to type into (TIOCSTI).
+        #if canImport(Glibc)
+        let ownSession = Int32(0x80)  // POSIX_SPAWN_SETSID (glibc 2.26), hidden behind _GNU_SOURCE
+        #else
+        let ownSession = Int32(POSIX_SPAWN_SETSID)
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | ownSession))
         var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] } ?? []

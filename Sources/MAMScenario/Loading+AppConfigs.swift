@@ -23,7 +23,9 @@ extension Loading {
             }
             var config = AppConfigPolicy(name: name, displayName: name)
             if let x = f["file"] {
-                guard let url = existingPath(x, what: "file"), let imported = importAppConfigFile(url, at: x) else { continue }
+                guard let url = existingPath(x, what: "file") else { continue }
+                inputs.append(url)
+                guard let imported = importAppConfigFile(url, at: x) else { continue }
                 config.displayName = imported.displayName.isEmpty ? name : imported.displayName
                 config.settings = imported.settings
                 config.apps = imported.apps

@@ -12,8 +12,8 @@ extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
-                          "telemetryDisabled"]
-    static let extensionKeys = ["id", "plugin", "container", "executable", "arguments"]
+                          "telemetryDisabled", "sandbox"]
+    static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox"]
 
     func readApps(_ v: Located) {
         guard let items = reader.list(v, what: "apps") else { return }
@@ -71,8 +71,10 @@ extension Loading {
             guard isNewBundle(descriptor.bundleID, at: f["bundle"] ?? idLoc) else { continue }
 
             let (executable, arguments) = readProgram(f)
-            apps.append(ScenarioApp(id: id, descriptor: descriptor, infoPlist: infoURL, entitlements: entitlementsURL,
-                                    executable: executable, arguments: arguments))
+            var app = ScenarioApp(id: id, descriptor: descriptor, infoPlist: infoURL, entitlements: entitlementsURL,
+                                  executable: executable, arguments: arguments)
+            if let x = f["sandbox"] { app.sandbox = readSandbox(x, relativeTo: folder) }
+            apps.append(app)
         }
     }
 
@@ -132,9 +134,15 @@ extension Loading {
                 guard let found = pluginProgram(plugin, in: folder, at: pluginLoc) else { continue }
                 executable = found.url
             }
-            extensions.append(ScenarioExtension(id: id, plugin: folder, container: container.id, descriptor: descriptorWithTeam,
-                                                manifest: manifest, entitlementsFile: plugin.entitlementsURL,
-                                                executable: executable, arguments: arguments))
+            var ext = ScenarioExtension(id: id, plugin: folder, container: container.id, descriptor: descriptorWithTeam,
+                                        manifest: manifest, entitlementsFile: plugin.entitlementsURL,
+                                        executable: executable, arguments: arguments)
+            if let x = f["sandbox"] {
+                ext.sandbox = readSandbox(x, relativeTo: self.folder)
+            } else {
+                do { ext.sandbox = try PluginSandbox.load(folder: folder) } catch { reader.error(pluginLoc, "\(folder.lastPathComponent)/\(error)") }
+            }
+            extensions.append(ext)
         }
     }
 
@@ -170,6 +178,24 @@ extension Loading {
             return false
         }
         return true
+    }
+
+    /// `sandbox: {read: [PATH], environment: [NAME]}`: paths as in `plugin.json`, relative to
+    /// the scenario's folder.
+    private func readSandbox(_ v: Located, relativeTo base: URL) -> PluginSandbox {
+        guard let f = reader.fields(v, allowed: ["read", "environment"], required: [], what: "sandbox") else { return PluginSandbox() }
+        var sandbox = PluginSandbox()
+        if let x = f["read"], let paths = reader.strings(x, what: "sandbox.read") {
+            for path in paths {
+                do {
+                    if let resolved = try PluginSandbox.resolve(path, in: base, environment: ProcessInfo.processInfo.environment) { sandbox.read.append(resolved) }
+                } catch {
+                    reader.error(x, "\(error)")
+                }
+            }
+        }
+        if let x = f["environment"], let names = reader.strings(x, what: "sandbox.environment") { sandbox.environment = names }
+        return sandbox
     }
 
     private func readProgram(_ f: Fields) -> (URL?, [String]) {

@@ -16,6 +16,7 @@ extension Loading {
             var policies: [ConditionalAccessPolicy] = []
             if let x = f["file"] {
                 guard let url = existingPath(x, what: "file") else { continue }
+                inputs.append(url)
                 let written = x.node.scalar?.string ?? url.lastPathComponent
                 do {
                     let (imported, warnings) = try GraphConditionalAccessImporter.importPolicies(Array(try Data(contentsOf: url)), source: written)

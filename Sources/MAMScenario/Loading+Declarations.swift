@@ -18,6 +18,7 @@ extension Loading {
                 continue
             }
             urls.append(url)
+            inputs.append(url)
         }
         do {
             let (entries, notes) = try DeclarationSet.read(urls, displayBase: folder)

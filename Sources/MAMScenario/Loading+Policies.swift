@@ -30,6 +30,7 @@ extension Loading {
             guard let fields = reader.fields(v, allowed: ["file", "apps"], what: "a policy read from a file") else { return nil }
             f = fields
             guard let fileLoc = f["file"], let url = existingPath(fileLoc, what: "file") else { return nil }
+            inputs.append(url)
             guard let imported = importFile(url, at: fileLoc) else { return nil }
             policy = imported
         } else {

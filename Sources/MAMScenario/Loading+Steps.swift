@@ -410,6 +410,7 @@ extension Loading {
         default:
             let x = f["file"]!
             guard let url = existingPath(x, what: "file") else { return nil }
+            inputs.append(url)
             if let type { return ScenarioItem(type: type, content: .file(url)) }
             let ext = url.pathExtension
             guard let inferred = UTIRegistry.system.preferredType(forFilenameExtension: ext) else {

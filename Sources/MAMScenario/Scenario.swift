@@ -37,6 +37,9 @@ public struct Scenario: Sendable {
     public var warnings: [ScenarioDiagnostic]
     /// Device, accounts with their policies, allowed accounts, apps and extensions.
     public var fleet: Fleet
+    /// The files the scenario read its data from: policies, app configurations, conditional
+    /// access, declarations (with their secrets) and shared items. No child may read them.
+    public var inputs: [URL] = []
 
     /// The bundle id of the app or extension with handle `id`.
     public func bundle(of id: String) -> BundleID? {
@@ -133,6 +136,9 @@ public struct ScenarioApp: Sendable, Hashable {
     public var executable: URL?
     /// Our extension key `arguments:`, passed to `executable`.
     public var arguments: [String]
+    /// Our extension key `sandbox:` (`read:`, `environment:`): what its confined process may
+    /// use beyond its own program's folder and its container.
+    public var sandbox = PluginSandbox()
 }
 
 /// One entry of `extensions:`: a plugin folder read through `MAMExtensions`.
@@ -151,4 +157,6 @@ public struct ScenarioExtension: Sendable {
     /// `executable` in `plugin.json`, or a file named `run`); `nil` runs the built-in runtime.
     public var executable: URL?
     public var arguments: [String]
+    /// `plugin.json`'s `sandbox`, or the entry's own `sandbox:`.
+    public var sandbox = PluginSandbox()
 }

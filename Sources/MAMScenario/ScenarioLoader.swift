@@ -87,6 +87,9 @@ final class Loading {
     var appConfigs: [AppConfigPolicy] = []
     var declarations: [DeclarationSet.Entry] = []
     var conditionalAccess: [ConditionalAccessPolicy] = []
+    /// The files the scenario read its data from (policies, configurations, declarations,
+    /// items): no app may read them directly.
+    var inputs: [URL] = []
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
                                "appConfigs", "declarations", "conditionalAccess"]
@@ -121,9 +124,11 @@ final class Loading {
         if !reader.errors.isEmpty {
             throw ScenarioError(problems: reader.errors)
         }
-        return Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
+        var scenario = Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
                         allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, declarations: declarations, conditionalAccess: conditionalAccess, steps: steps,
                         warnings: reader.warnings, fleet: buildFleet(device: device, allowed: allowed))
+        scenario.inputs = inputs
+        return scenario
     }
 
     // MARK: Device

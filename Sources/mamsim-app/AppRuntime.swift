@@ -29,38 +29,56 @@ struct AppRuntime {
 }
 
 extension AppRuntime {
-    /// `--confine-hide DIR [--confine-allow DIR]...`: the host asks the built-in runtime to
-    /// confine itself with Landlock before it reads anything from its channel — the rules
-    /// mamsim-confine applies to other programs, without that launcher's extra exec. A
-    /// runtime that cannot confine itself when asked does not run.
+    /// `--confine [--confine-read PATH]... [--confine-write PATH]... [--confine-limit NAME=N]...`:
+    /// the host asks the built-in runtime to confine itself (CConfine: default-deny) before it
+    /// reads anything from its channel — the sandbox mamsim-confine gives other programs,
+    /// without that launcher's extra exec. A runtime that cannot confine itself when asked
+    /// does not run.
     static func confineIfAsked(_ arguments: ArraySlice<String>) {
-        let (hide, allowed) = confinement(asked: arguments)
-        guard let hide else {
-            if !allowed.isEmpty { fail("--confine-allow needs --confine-hide") }
+        let asked = confinement(asked: arguments)
+        guard asked.confine else {
+            if !asked.read.isEmpty || !asked.write.isEmpty { fail("--confine-read and --confine-write need --confine") }
             return
         }
         var error = [CChar](repeating: 0, count: 4400)
-        let result = withArrayOfCStrings(allowed) { pointers in
-            mamsim_confine(hide, pointers, Int32(allowed.count), &error, error.count)
+        var limits = asked.limits
+        let result = withArrayOfCStrings(asked.read) { read in
+            withArrayOfCStrings(asked.write) { write in
+                mamsim_confine(read, Int32(asked.read.count), write, Int32(asked.write.count), &limits, &error, error.count)
+            }
         }
         if result != 0 {
             fail("cannot confine itself: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 
-    /// What `--confine-hide DIR [--confine-allow DIR]...` asks for.
-    static func confinement(asked arguments: ArraySlice<String>) -> (hide: String?, allowed: [String]) {
-        var hide: String?
-        var allowed: [String] = []
+    /// What `--confine`, `--confine-read`, `--confine-write` and `--confine-limit` ask for.
+    static func confinement(asked arguments: ArraySlice<String>) -> (confine: Bool, read: [String], write: [String], limits: mamsim_limits) {
+        var confine = false
+        var read: [String] = []
+        var write: [String] = []
+        var limits = mamsim_limits()
         var rest = arguments
         while let argument = rest.popFirst() {
             switch argument {
-            case "--confine-hide": hide = rest.popFirst()
-            case "--confine-allow": if let dir = rest.popFirst() { allowed.append(dir) }
+            case "--confine": confine = true
+            case "--confine-read": if let path = rest.popFirst() { read.append(path) }
+            case "--confine-write": if let path = rest.popFirst() { write.append(path) }
+            case "--confine-limit":
+                guard let pair = rest.popFirst(), let eq = pair.firstIndex(of: "="), let value = UInt64(pair[pair.index(after: eq)...]) else {
+                    fail("--confine-limit takes NAME=NUMBER")
+                }
+                switch pair[..<eq] {
+                case "memory": limits.memory_bytes = value
+                case "file-size": limits.file_bytes = value
+                case "open-files": limits.open_files = value
+                case "processes": limits.processes = value
+                default: fail("--confine-limit: unknown limit \(pair[..<eq])")
+                }
             default: continue  // the runtime takes no other argument; what the host adds is ignored
             }
         }
-        return (hide, allowed)
+        return (confine, read, write, limits)
     }
 
     /// Runs the code paths every app runs at start (its arguments read and its confinement
@@ -70,10 +88,10 @@ extension AppRuntime {
     /// requests on fd 3. No loop, no thread and no descriptor besides the control socket
     /// exists here: a fork copies nothing that is one app's.
     static func serveAsZygote() -> [String] {
-        let sample = Array("--confine-hide\u{0}/d\u{0}--confine-allow\u{0}/d/c\u{0}".utf8)
+        let sample = Array("--confine\u{0}--confine-read\u{0}/p\u{0}--confine-write\u{0}/d/c\u{0}--confine-limit\u{0}memory=1\u{0}".utf8)
         let arguments = sample.withUnsafeBytes(forkArguments)
-        let (_, allowed) = confinement(asked: ArraySlice(arguments))
-        _ = withArrayOfCStrings(allowed) { $0 != nil }
+        let asked = confinement(asked: ArraySlice(arguments))
+        _ = withArrayOfCStrings(asked.read) { $0 != nil }
         let warm: [Frame] = [
             Frame(seq: 1, body: .hello(Hello(pid: getpid(), runtime: "mamsim-app/2"))),
             Frame(seq: 2, body: .deliverAck(DeliverAck(itemID: "warm", accepted: true))),

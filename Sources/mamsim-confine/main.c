@@ -1,19 +1,16 @@
 /*
- * mamsim-confine: starts one simulated app under a Landlock ruleset, so it can read and
- * write its own container and app groups and nothing else of the device directory.
+ * mamsim-confine: starts one simulated app in a default-deny sandbox (CConfine.h says what it
+ * may use), then executes it with the sandbox in force for it and all it starts.
  *
  *   mamsim-confine --probe
- *       prints the kernel's Landlock ABI version and exits 0, or says why not and exits 1.
- *   mamsim-confine --hide DIR [--allow DIR]... -- PROGRAM [ARG]...
- *       everything on the machine stays readable and executable except DIR; each --allow
- *       directory (inside DIR) is fully usable; /dev stays writable (/dev/null, ptys).
- *       Then PROGRAM is executed with the ruleset in force, for it and all it starts.
- *
- * Landlock only adds rights beneath the directories it is given, so "everything but DIR" is
- * built by granting each sibling along DIR's path: the entries of "/" except DIR's first
- * component, the entries of that component except the next one, and so on. Entries created
- * later beside DIR's ancestors are not reachable (a child has no need for them). The ruleset
- * is built by CConfine, which the built-in runtime also calls on itself.
+ *       prints the kernel's Landlock ABI version and what confinement puts in force, e.g.
+ *       "7 filesystem tcp signals abstract-unix device-ioctl", and exits 0; or says why not
+ *       and exits 1.
+ *   mamsim-confine [--read PATH]... [--write PATH]... [--memory BYTES] [--file-size BYTES]
+ *                  [--open-files N] [--processes N] -- PROGRAM [ARG]...
+ *       each --read path (the program's own files, an interpreter) is readable and
+ *       executable, each --write path (the app's container and app groups) fully usable;
+ *       nothing else of the machine beyond the system's libraries.
  */
 #define _GNU_SOURCE
 #include <CConfine.h>
@@ -26,9 +23,19 @@
 #include <sys/syscall.h>
 #endif
 
+#define MAX_PATHS 1024
+
 static void die(const char *what, const char *detail) {
   fprintf(stderr, "mamsim-confine: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
   exit(126);
+}
+
+static unsigned long long number(const char *text, const char *option) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno || !end || *end || text[0] == '-' || text[0] == '\0') die("not a number", option);
+  return v;
 }
 
 int main(int argc, char **argv) {
@@ -38,21 +45,33 @@ int main(int argc, char **argv) {
       printf("Landlock is not available (%s)\n", strerror(-abi));
       return 1;
     }
-    printf("%d\n", abi);
+    unsigned f = mamsim_confinement_features();
+    printf("%d%s%s%s%s%s\n", abi, f & MAMSIM_CONFINE_FILESYSTEM ? " filesystem" : "", f & MAMSIM_CONFINE_TCP ? " tcp" : "",
+           f & MAMSIM_CONFINE_SIGNALS ? " signals" : "", f & MAMSIM_CONFINE_ABSTRACT_UNIX ? " abstract-unix" : "",
+           f & MAMSIM_CONFINE_DEVICE_IOCTL ? " device-ioctl" : "");
     return 0;
   }
-  const char *hide = NULL;
-  const char *allowed[256];
-  int n_allowed = 0, i = 1;
+  static const char *read[MAX_PATHS], *write[MAX_PATHS];
+  int n_read = 0, n_write = 0, i = 1;
+  struct mamsim_limits limits = {0, 0, 0, 0};
   for (; i < argc; i++) {
     if (!strcmp(argv[i], "--")) { i++; break; }
-    if (!strcmp(argv[i], "--hide") && i + 1 < argc) { hide = argv[++i]; continue; }
-    if (!strcmp(argv[i], "--allow") && i + 1 < argc && n_allowed < 256) { allowed[n_allowed++] = argv[++i]; continue; }
-    die("unknown argument", argv[i]);
+    if (i + 1 >= argc) die("this option needs a value", argv[i]);
+    if (!strcmp(argv[i], "--read")) {
+      if (n_read == MAX_PATHS) die("too many --read paths", NULL);
+      read[n_read++] = argv[++i];
+    } else if (!strcmp(argv[i], "--write")) {
+      if (n_write == MAX_PATHS) die("too many --write paths", NULL);
+      write[n_write++] = argv[++i];
+    } else if (!strcmp(argv[i], "--memory")) limits.memory_bytes = number(argv[++i], "--memory");
+    else if (!strcmp(argv[i], "--file-size")) limits.file_bytes = number(argv[++i], "--file-size");
+    else if (!strcmp(argv[i], "--open-files")) limits.open_files = number(argv[++i], "--open-files");
+    else if (!strcmp(argv[i], "--processes")) limits.processes = number(argv[++i], "--processes");
+    else die("unknown argument", argv[i]);
   }
-  if (!hide || i >= argc || hide[0] != '/') die("usage", "mamsim-confine --hide /ABS/DIR [--allow DIR]... -- PROGRAM [ARG]...");
+  if (i >= argc) die("usage", "mamsim-confine [--read PATH]... [--write PATH]... -- PROGRAM [ARG]...");
   char error[4400];
-  if (mamsim_confine(hide, allowed, n_allowed, error, sizeof error) != 0) die(error, NULL);
+  if (mamsim_confine(read, n_read, write, n_write, &limits, error, sizeof error) != 0) die(error, NULL);
 #ifdef __linux__
   /* Only stdin, stdout, stderr and the channel (fd 3) go on to the program. */
   syscall(SYS_close_range, 4, ~0U, 0);

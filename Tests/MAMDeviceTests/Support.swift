@@ -41,8 +41,19 @@ func makeConfiguration(apps count: Int, extra: [AppSpec] = []) throws -> HostCon
     var config = HostConfiguration(apps: specs, fleet: fleet, deviceDirectory: temporaryDeviceDirectory(), appRuntime: appRuntime)
     config.teardown = [.ask(wait: .milliseconds(500)), .signal(SIGTERM, wait: .milliseconds(500)), .kill]
     config.deliveryTimeout = .seconds(5)
+    config.childReadPaths = pythonInstallation
     return config
 }
+
+/// Where the `python3` on PATH lives when it is not the system's (pyenv under the home
+/// folder, as on CI's machines): the tests' Python children are confined and must read it.
+let pythonInstallation: [String] = {
+    let env = ProcessInfo.processInfo.environment
+    var paths: [String] = []
+    if let root = env["PYENV_ROOT"], root.hasPrefix("/") { paths.append(root) }
+    if let home = env["HOME"], FileManager.default.fileExists(atPath: home + "/.pyenv") { paths.append(home + "/.pyenv") }
+    return paths
+}()
 
 /// Collects host events for assertions.
 final class EventLog: Sendable {

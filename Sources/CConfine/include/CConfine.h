@@ -5,9 +5,35 @@
 /* The kernel's Landlock ABI version, or a negative errno when it has none. */
 int mamsim_landlock_abi(void);
 
-/* Restricts the calling process (and all it starts) to reading and executing the machine
-   except `hide`, and to full use of each `allowed` directory inside it (and /dev). Returns 0,
-   or -1 with the reason in `error`. */
-int mamsim_confine(const char *hide, const char *const *allowed, int count, char *error, size_t size);
+/* What a confinement puts in force on this kernel (bits of mamsim_confinement_features). */
+#define MAMSIM_CONFINE_FILESYSTEM 1u      /* default-deny filesystem (Landlock ABI 1) */
+#define MAMSIM_CONFINE_TCP 2u             /* no TCP bind or connect (ABI 4) */
+#define MAMSIM_CONFINE_SIGNALS 4u         /* no signal to a process outside the app (ABI 6) */
+#define MAMSIM_CONFINE_ABSTRACT_UNIX 8u   /* no abstract unix socket made outside the app (ABI 6) */
+#define MAMSIM_CONFINE_DEVICE_IOCTL 16u   /* no ioctl on a device file (ABI 5) */
+
+/* The features `mamsim_confine` puts in force on this kernel; 0 without Landlock. */
+unsigned mamsim_confinement_features(void);
+
+/* Limits set on a confined app (0 = leave the inherited limit). */
+struct mamsim_limits {
+  unsigned long long memory_bytes;   /* RLIMIT_AS */
+  unsigned long long file_bytes;     /* RLIMIT_FSIZE: the largest file it may write */
+  unsigned long long open_files;     /* RLIMIT_NOFILE */
+  unsigned long long processes;      /* RLIMIT_NPROC (counted per user by the kernel) */
+};
+
+/* Restricts the calling process (and everything it starts) to a default-deny sandbox:
+   - read and execute: the system's programs and libraries (/usr, /lib*, /bin, /sbin), the
+     few files of /etc the loader, libc and interpreters read (no secret: no shadow, no ssh
+     keys, no private TLS keys), its own /proc/<pid>, the CPU list, and each `read` path;
+   - read and write: /dev/null and /dev/zero (no ioctl), each `write` path (its container and
+     app groups); /dev/urandom and /dev/random to read;
+   - nothing else: no other device directory, no home, no cache, no terminal, no /tmp;
+   - where the kernel has them, no TCP, no signal and no abstract unix socket outside itself.
+   It also gets its own session (no controlling terminal), dies with its parent, dumps no
+   core and gets `limits`. Returns 0, or -1 with the reason in `error`. */
+int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
+                   const struct mamsim_limits *limits, char *error, size_t size);
 
 #endif

@@ -18,7 +18,7 @@ int mamsim_zygote_supported(void);
 /* Template side. Serves requests on `control_fd` until the host closes it (then exits the
    process with status 0). Returns only in a new app: 0, with `*arguments` a malloc'd buffer
    of `*length` bytes holding the app's arguments, each NUL-terminated; the channel is fd 3,
-   the app leads its own process group and its signal mask is empty. */
+   the app leads its own session and process group and its signal mask is empty. */
 int mamsim_zygote_serve(int control_fd, char **arguments, size_t *length);
 
 /* Host side. Asks the template behind `control_fd` for a new app with `channel_fd` as its

@@ -32,7 +32,9 @@ public enum ScenarioRunner {
     /// The host configuration for a scenario's fleet.
     public static func configuration(for scenario: Scenario, options: Options, deviceDirectory: URL) -> HostConfiguration {
         var specs = scenario.apps.map { app in
-            AppSpec(handle: app.id, descriptor: app.descriptor, executable: app.executable?.path, arguments: app.arguments)
+            var spec = AppSpec(handle: app.id, descriptor: app.descriptor, executable: app.executable?.path, arguments: app.arguments)
+            spec.sandbox = AppSandbox(read: app.sandbox.read, environment: app.sandbox.environment)
+            return spec
         }
         for ext in scenario.extensions {
             let manifest = ext.manifest
@@ -42,6 +44,7 @@ public enum ScenarioRunner {
             }
             var spec = AppSpec(handle: ext.id, descriptor: ext.descriptor, executable: ext.executable?.path, arguments: ext.arguments, startsWithFleet: false)
             spec.activation = accepts
+            spec.sandbox = AppSandbox(read: ext.sandbox.read, environment: ext.sandbox.environment)
             specs.append(spec)
         }
         var config = HostConfiguration(apps: specs, fleet: scenario.fleet, deviceDirectory: deviceDirectory, appRuntime: options.appRuntime)
@@ -53,6 +56,9 @@ public enum ScenarioRunner {
         config.conditionalAccess = scenario.conditionalAccess
         config.brokerInstalled = scenario.device.authenticator
         config.quietChildren = options.quietChildren
+        // The scenario's folder and every file it read: what it describes reaches the apps
+        // through the device, never by reading its inputs.
+        config.protectedPaths = [scenario.file.deletingLastPathComponent()] + scenario.inputs
         return config
     }
 
