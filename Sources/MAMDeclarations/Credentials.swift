@@ -89,8 +89,10 @@ public enum Credentials {
         let sizeKey = acme ? "KeySize" : "Keysize"
         var size = keyType == "RSA" ? 2048 : 256
         if let v = o[sizeKey] {
-            guard case .number(let n) = v, n.rounded() == n else { throw DeclarationError(file: file, keyPath: path, "\(sizeKey) of the \(c) credential must be an integer") }
-            size = Int(n)
+            guard case .number(let n) = v, let whole = Int(exactly: n) else {
+                throw DeclarationError(file: file, keyPath: path, "\(sizeKey) of the \(c) credential must be an integer")
+            }
+            size = whole
         } else if acme {
             throw DeclarationError(file: file, keyPath: path, "the \(c) credential has no KeySize; it is required")
         }

@@ -172,8 +172,8 @@ public struct DeclarationSet: Sendable {
             throw DeclarationError(file: shown, keyPath: "Payload.Reference.DataURL", "the device has no network: put the asset's data in \(name) beside the declaration")
         }
         let bytes = Array(data)
-        if case .number(let size)? = reference["Size"], Int(size) != bytes.count {
-            throw DeclarationError(file: shown, keyPath: "Payload.Reference.Size", "says \(Int(size)) bytes, but \(name) has \(bytes.count); update Size (or the file)")
+        if case .number(let size)? = reference["Size"], Int(exactly: size) != bytes.count {
+            throw DeclarationError(file: shown, keyPath: "Payload.Reference.Size", "says \(Int(exactly: size).map(String.init) ?? "\(size)") bytes, but \(name) has \(bytes.count); update Size (or the file)")
         }
         if case .string(let hash)? = reference["Hash-SHA-256"] {
             let actual = SHA256Digest.hex(bytes)

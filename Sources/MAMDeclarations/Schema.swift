@@ -100,7 +100,7 @@ enum Schema {
                 throw DeclarationError(file: file, keyPath: path, "is \"\(s)\"; it must be one of \(allowed.joined(separator: ", "))")
             }
         case (.integer, .number(let n)):
-            guard n.rounded() == n else { throw wrong() }
+            guard Int64(exactly: n) != nil else { throw wrong() }
         case (.boolean, .bool), (.data, .string), (.anyDictionary, .object):
             break
         case (.dictionary(let keys), .object(let o)):

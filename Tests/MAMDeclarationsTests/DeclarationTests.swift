@@ -82,6 +82,11 @@ struct DeclarationTests {
          "landmarks-app.json: Payload.ExtensionConfigs.com.example.landmarks.share: keys are \"<extension bundle id> (<team id>)\""),
         ("allowed values", "client-identity.json", #""Accessible": "AfterFirstUnlock""#, #""Accessible": "Always""#,
          "client-identity.json: Payload.Accessible: is \"Always\"; it must be one of Default, AfterFirstUnlock"),
+        // A number beyond any integer is refused, never converted (it trapped the process).
+        ("size beyond any integer", "root-cert.json", #""Size": 639"#, #""Size": 1e300"#,
+         "root-cert.json: Payload.Reference.Size: must be an integer"),
+        ("key size beyond any integer", "device-acme.credential", #""KeySize": 256"#, #""KeySize": 1e300"#,
+         "device-acme"),
     ])
     func aBadDeclarationNamesFileKeyPathAndFix(row: String, file: String, replacing: String, with: String, expected: String) throws {
         let dir = try DDM.scratch()

@@ -170,3 +170,20 @@ import Testing
         }
     }
 }
+
+/// Numbers no JSON can hold: a scenario expecting `.inf`, `.nan` or `1e400` in a configuration
+/// loads and renders them by name (it overflowed the stack rendering them).
+@Suite struct NonFiniteNumberTests {
+    @Test func aConfigurationExpectationWithNonFiniteNumbersLoadsAndRendersThem() throws {
+        let text = """
+            apps:
+              - {id: mail, bundle: com.contoso.mail}
+            steps:
+              - managedConfig: {app: mail}
+                expect: {config: {k: .inf, n: .nan, m: -.inf, big: 1e400, nested: [.nan, {x: .inf}]}}
+            """
+        let scenario = try ScenarioLoader.load(text: text, file: URL(fileURLWithPath: "/nonexistent/nonfinite.yaml"))
+        let expectation = "\(scenario.steps[0])"
+        #expect(expectation.contains("Infinity") && expectation.contains("NaN"), "\(expectation)")
+    }
+}

@@ -6,24 +6,32 @@ import X509
 /// Property-list and YAML values compared as canonical JSON text (sorted keys), so a
 /// `{config: {...}}` expectation matches a configuration whatever the key order.
 enum CanonicalJSON {
+    /// Never fails and never recurses back into itself: what JSON cannot hold (a non-finite
+    /// number from `.nan` or `<real>nan</real>`, a date, data) is rendered as text first.
     static func text(_ object: Any) -> String {
         let clean = jsonSafe(object)
-        guard JSONSerialization.isValidJSONObject(clean),
+        guard JSONSerialization.isValidJSONObject(clean) || clean is String || clean is NSNumber,
               let data = try? JSONSerialization.data(withJSONObject: clean, options: [.sortedKeys, .fragmentsAllowed]) else {
-            return scalarText(object)
+            return "\(clean)"
         }
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Dates and data as text, the rest as JSON takes it.
+    /// Dates and data as text, non-finite numbers by name (as JavaScript writes them), the
+    /// rest as JSON takes it.
     static func jsonSafe(_ object: Any) -> Any {
         switch object {
         case let d as [String: Any]: return d.mapValues(jsonSafe)
         case let a as [Any]: return a.map(jsonSafe)
         case let date as Date: return ISO8601DateFormatter().string(from: date)
         case let data as Data: return data.base64EncodedString()
+        case let n as Double where !n.isFinite: return nonFiniteName(n)
         default: return object
         }
+    }
+
+    static func nonFiniteName(_ n: Double) -> String {
+        n.isNaN ? "NaN" : n > 0 ? "Infinity" : "-Infinity"
     }
 
     /// One value as configuration text: strings as they are, numbers and booleans as written
@@ -31,6 +39,7 @@ enum CanonicalJSON {
     static func scalarText(_ value: Any) -> String {
         switch value {
         case let s as String: return s
+        case let n as Double where !n.isFinite: return nonFiniteName(n)
         case let b as Bool: return b ? "true" : "false"
         case let n as NSNumber: return n.stringValue
         case let d as [String: Any]: return text(d)
