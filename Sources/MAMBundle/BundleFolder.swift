@@ -87,7 +87,9 @@ package struct BundleFolder {
         var values: [String: String] = [:]
         for name in files(withExtension: "xcconfig") {
             var read: [XCConfig.LoadProblem] = []
-            values = XCConfig.load(url.appendingPathComponent(name), name: prefix + name, base: values, problems: &read)
+            // Nothing outside the plugin folder (its containing app's folder: the plugin's) is read.
+            let root = prefix.isEmpty ? url : url.deletingLastPathComponent()
+            values = XCConfig.load(url.appendingPathComponent(name), name: prefix + name, base: values, root: root, problems: &read)
             problems += read.map { $0.finding() }
         }
         return BuildSettings(values)

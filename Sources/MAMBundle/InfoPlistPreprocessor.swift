@@ -101,7 +101,10 @@ package struct InfoPlistPreprocessor {
                 definitions.removeValue(forKey: String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
             case "include" where active, "import" where active:
                 let path = rest.trimmingWhitespace.trimmingCharacters(in: CharacterSet(charactersIn: "\"<>"))
-                guard depth < 16, let included = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8) else {
+                // Only a file beside the Info.plist (or below it) is read: the included text
+                // ends up in findings, so a path out of the project would print any file.
+                let target = folder.appendingPathComponent(path)
+                guard depth < 16, ProjectRoot.contains(folder, target), let included = try? String(contentsOf: target, encoding: .utf8) else {
                     problems.append(Problem(line: number, problem: "#include \(path) cannot be read from \(folder.lastPathComponent)/",
                                             fix: "keep the included file beside the Info.plist"))
                     continue

@@ -97,11 +97,20 @@ public struct XCConfig: Sendable, Hashable {
 
     /// The settings of `url` with its includes followed (paths relative to the including file),
     /// on top of `base`. `name` is how the file is named in problems; an include cycle, a missing
-    /// file or more than 32 levels is a problem, never a hang.
-    public static func load(_ url: URL, name: String, base: [String: String] = [:],
+    /// file or more than 32 levels is a problem, never a hang. With a `root` (the project being
+    /// linted), a file outside it — `#include "/etc/shadow"`, `../` out of the project, a
+    /// symbolic link leading out — is a problem and is never read. A line not understood is
+    /// quoted only in the file the project names itself, never in an included one.
+    public static func load(_ url: URL, name: String, base: [String: String] = [:], root: URL? = nil,
                             problems: inout [LoadProblem], depth: Int = 0, visiting: Set<String> = []) -> [String: String] {
         var settings = base
         let key = url.standardizedFileURL.path
+        if let root, !ProjectRoot.contains(root, url) {
+            problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil,
+                                        problem: "is outside the project (\(root.standardizedFileURL.path)) and was not read",
+                                        fix: "keep the project's configuration files inside its folder, or lint the folder that holds them"))
+            return settings
+        }
         guard depth < 32, !visiting.contains(key) else {
             problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "is included in a cycle (or more than 32 levels deep)", fix: "remove the #include that leads back to it"))
             return settings
@@ -117,7 +126,8 @@ public struct XCConfig: Sendable, Hashable {
         }
         let config = XCConfig(text: text)
         for ignored in config.ignoredLines {
-            problems.append(LoadProblem(rule: "xcconfig-line", file: name, line: ignored.line, problem: "line is not a NAME = VALUE setting and is ignored (\(ignored.text))",
+            let quoted = depth == 0 ? " (\(ProjectRoot.printable(ignored.text, limit: 80)))" : ""
+            problems.append(LoadProblem(rule: "xcconfig-line", file: name, line: ignored.line, problem: "line is not a NAME = VALUE setting and is ignored\(quoted)",
                                         fix: "write NAME = VALUE, or #include \"other.xcconfig\""))
         }
         let folder = url.deletingLastPathComponent()
@@ -141,7 +151,7 @@ public struct XCConfig: Sendable, Hashable {
                     }
                     continue
                 }
-                settings = load(target, name: targetName, base: settings, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
+                settings = load(target, name: targetName, base: settings, root: root, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
             }
         }
         return settings
@@ -168,5 +178,21 @@ extension XCConfig.LoadProblem {
     /// otherwise than the loader did.
     package func finding(file: String? = nil) -> LintFinding {
         LintFinding(.warning, rule: rule, file: file ?? self.file, line: line, keyPath: "", problem: problem, fix: fix)
+    }
+}
+
+/// What lint may read: files inside the folder it was given, as the kernel resolves them.
+public enum ProjectRoot {
+    /// Whether `url` (symbolic links resolved) lies inside `root`.
+    public static func contains(_ root: URL, _ url: URL) -> Bool {
+        let base = root.resolvingSymlinksInPath().standardizedFileURL.path
+        let full = url.resolvingSymlinksInPath().standardizedFileURL.path
+        return full == base || full.hasPrefix(base == "/" ? "/" : base + "/")
+    }
+
+    /// `text` with control characters (terminal escapes) shown as `?`, cut at `limit`.
+    public static func printable(_ text: String, limit: Int) -> String {
+        let clean = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+        return clean.count > limit ? String(clean.prefix(limit)) + "…" : clean
     }
 }

@@ -192,13 +192,13 @@ public struct XcodeProject: Sendable {
     /// The build settings of `target` in `configuration`: standard ones, then the project's
     /// xcconfig and settings, then the target's, `$(inherited)` reaching the layer below.
     /// Problems reading the xcconfigs are added to `problems`.
-    public func settings(for target: Target, configuration: String, problems: inout [XCConfig.LoadProblem]) -> [String: String] {
+    public func settings(for target: Target, configuration: String, root: URL? = nil, problems: inout [XCConfig.LoadProblem]) -> [String: String] {
         var settings = standardSettings(for: target, configuration: configuration)
         let layers = [self.configurations.first { $0.name == configuration }, target.configuration(named: configuration)]
         for layer in layers {
             guard let layer else { continue }
             if let base = layer.baseConfiguration {
-                settings = XCConfig.load(sourceRoot.appendingPathComponent(base), name: relativeName(base), base: settings, problems: &problems)
+                settings = XCConfig.load(sourceRoot.appendingPathComponent(base), name: relativeName(base), base: settings, root: root, problems: &problems)
             }
             for (key, value) in layer.settings {
                 settings[key] = XCConfig.inheriting(value, from: settings[key])

@@ -21,7 +21,9 @@ public enum LintFixer {
         var applied: [Applied] = []
         var texts: [String: String] = [:]  // path → edited text
         for report in reports {
-            for finding in report.findings {
+            // Only files inside the linted folder are ever written: a finding naming a file
+            // outside it (an absolute path, `..`) is reported, not fixed.
+            for finding in report.findings where !finding.file.hasPrefix("/") && !finding.file.split(separator: "/").contains("..") {
                 let path = LintFormat.path(of: finding, in: report)
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
                 switch finding.rule {

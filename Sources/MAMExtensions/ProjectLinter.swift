@@ -138,15 +138,25 @@ public enum ProjectLinter {
         let configuration = options.configuration.flatMap { name in target.configuration(named: name) != nil || project.configurations.contains { $0.name == name } ? name : nil }
             ?? target.defaultConfiguration ?? project.defaultConfiguration ?? target.configurations.first?.name ?? "Release"
         var problems: [XCConfig.LoadProblem] = []
-        let values = project.settings(for: target, configuration: configuration, problems: &problems)
+        let values = project.settings(for: target, configuration: configuration, root: root, problems: &problems)
         let settings = BuildSettings(values).overlaid(with: options.buildSettings)
         var unresolved: [UnresolvedBuildSetting] = []
+        let projectFile = join(relative(project.url, to: root), "project.pbxproj")
+        var outside: [LintFinding] = []
+        // A file the settings name outside the folder being linted is a finding, never a read
+        // (nor a write for --fix): lint prints what it reads.
         func path(_ name: String) -> URL? {
             guard let raw = settings.variables[name], !raw.isEmpty else { return nil }
             let expanded = settings.expand(raw, keyPath: name, unresolved: &unresolved)
-            return expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : project.sourceRoot.appendingPathComponent(expanded)
+            let url = expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : project.sourceRoot.appendingPathComponent(expanded)
+            guard ProjectRoot.contains(root, url) else {
+                outside.append(LintFinding(.error, rule: "path-outside-project", file: projectFile, keyPath: name,
+                    problem: "(\(target.name), \(configuration)) names \(ProjectRoot.printable(expanded, limit: 200)), which is outside the project (\(root.standardizedFileURL.path)); it was not read",
+                    fix: "keep the file inside the project and name it relative to it (e.g. $(SRCROOT)/\(target.name)/\(url.lastPathComponent))"))
+                return nil
+            }
+            return url
         }
-        let projectFile = join(relative(project.url, to: root), "project.pbxproj")
         let infoURL = path("INFOPLIST_FILE")
         let entitlementsURL = path("CODE_SIGN_ENTITLEMENTS")
         var generated: [String: Any] = [:]
@@ -181,6 +191,7 @@ public enum ProjectLinter {
             entitlements: entitlementsURL, entitlementsName: entitlementsURL.map { relative($0, to: root) },
             generatedInfo: generated, preprocessorDefinitions: definitions, buildSettings: settings)
         folder.problems += problems.map { $0.finding(file: relativeName($0.file, project: project, root: root)) }
+        folder.problems += outside
         for u in unresolved {
             folder.problems.append(LintFinding(.warning, rule: "build-setting-unresolved", file: projectFile, keyPath: u.keyPath,
                                                problem: "(\(target.name), \(configuration)) build setting $(\(u.name)) \(u.problem)",
@@ -216,7 +227,7 @@ public enum ProjectLinter {
             var problems: [XCConfig.LoadProblem] = []
             var values: [String: String] = [:]
             for name in names where name.hasSuffix(".xcconfig") {
-                values = XCConfig.load(folder.appendingPathComponent(name), name: relative(folder.appendingPathComponent(name), to: root), base: values, problems: &problems)
+                values = XCConfig.load(folder.appendingPathComponent(name), name: relative(folder.appendingPathComponent(name), to: root), base: values, root: root, problems: &problems)
             }
             var generated: [String: Any] = [:]
             if isMAUIInfoPlist(plist), let project = mauiProject(above: folder, root: root) {

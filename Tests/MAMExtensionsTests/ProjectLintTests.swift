@@ -249,3 +249,64 @@ struct ProjectLintTests {
         }
     }
 }
+
+/// Lint reads only inside the folder it is given: a project that points outside it (an
+/// xcconfig `#include` of an absolute path or out through `..`, an absolute `INFOPLIST_FILE`)
+/// gets a finding, and nothing of the outside file reaches any reporter or is fixed.
+@Suite("Lint stays inside the project")
+struct LintContainmentTests {
+    static let marker = "TOP-SECRET-\(UUID().uuidString)"
+
+    /// A file outside the project holding the marker on lines lint does not understand.
+    static func outsideFile(_ name: String, _ text: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-outside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    static func everyReporter(_ reports: [LintReport]) -> String {
+        LintFormat.allCases.map { $0.render(reports, version: "test") }.joined(separator: "\n")
+    }
+
+    @Test func anIncludeOfAnAbsolutePathIsAFindingAndNeverRead() throws {
+        let secret = try Self.outsideFile("shadow", "root:\(Self.marker):19000:0:99999:7:::\n")
+        defer { try? FileManager.default.removeItem(at: secret.deletingLastPathComponent()) }
+        let project = try ProjectLintTests.mutated([("Config/App.xcconfig", "#include \"Base.xcconfig\"", "#include \"Base.xcconfig\"\n#include \"\(secret.path)\"")])
+        defer { try? FileManager.default.removeItem(at: project) }
+        let reports = try ProjectLinter.lint(path: project, displayName: "ContosoMail")
+        let output = Self.everyReporter(reports)
+        #expect(!output.contains(Self.marker), "the outside file's text reached a reporter")
+        #expect(ProjectLintTests.findings(reports).contains { $0.rule == "xcconfig-include" && $0.problem.contains("outside the project") },
+                "\(reports.flatMap(\.lines))")
+    }
+
+    @Test func anIncludeOutThroughDotDotIsAFindingAndAnIncludedFilesLinesAreNeverQuoted() throws {
+        let project = try ProjectLintTests.mutated([("Config/App.xcconfig", "#include \"Base.xcconfig\"", "#include \"Base.xcconfig\"\n#include \"../../\(Self.marker)-neighbour.xcconfig\"\n#include \"Extra.xcconfig\"")])
+        defer { try? FileManager.default.removeItem(at: project) }
+        let neighbour = project.deletingLastPathComponent().appendingPathComponent("\(Self.marker)-neighbour.xcconfig")
+        try Data("password \(Self.marker)\n".utf8).write(to: neighbour)
+        defer { try? FileManager.default.removeItem(at: neighbour) }
+        // Inside the project, but included: its lines are not quoted either.
+        try Data("token \(Self.marker)\n".utf8).write(to: project.appendingPathComponent("Config/Extra.xcconfig"))
+        let reports = try ProjectLinter.lint(path: project, displayName: "ContosoMail")
+        let findings = ProjectLintTests.findings(reports)
+        #expect(findings.contains { $0.rule == "xcconfig-include" && $0.problem.contains("outside the project") })
+        #expect(findings.contains { $0.rule == "xcconfig-line" && $0.file.hasSuffix("Extra.xcconfig") }, "\(findings)")
+        #expect(!Self.everyReporter(reports).contains("password \(Self.marker)") && !Self.everyReporter(reports).contains("token \(Self.marker)"))
+    }
+
+    @Test func anAbsoluteInfoPlistFileIsAFindingNeitherReadNorFixed() throws {
+        let original = try String(contentsOf: ProjectLintTests.project.appendingPathComponent("Mail/Info.plist"), encoding: .utf8)
+        // The outside plist lacks the -intunemam twin: --fix would add it if it read the file.
+        let outside = try Self.outsideFile("Info.plist", original.replacingOccurrences(of: "Mail", with: Self.marker))
+        defer { try? FileManager.default.removeItem(at: outside.deletingLastPathComponent()) }
+        let project = try ProjectLintTests.mutated([("ContosoMail.xcodeproj/project.pbxproj", "INFOPLIST_FILE = Mail/Info.plist;", "INFOPLIST_FILE = \"\(outside.path)\";")])
+        defer { try? FileManager.default.removeItem(at: project) }
+        let reports = try ProjectLinter.lint(path: project, displayName: "ContosoMail")
+        #expect(ProjectLintTests.findings(reports).contains { $0.rule == "path-outside-project" && $0.keyPath == "INFOPLIST_FILE" })
+        _ = LintFixer.fix(reports, base: project.deletingLastPathComponent())
+        #expect(try String(contentsOf: outside, encoding: .utf8) == original.replacingOccurrences(of: "Mail", with: Self.marker), "--fix wrote outside the project")
+    }
+}
