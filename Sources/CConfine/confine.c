@@ -114,7 +114,11 @@ static const char *const SYSTEM_READ[] = {
   "/etc/mime.types", "/etc/os-release", "/etc/locale.alias", "/etc/ssl/certs", "/etc/ssl/openssl.cnf",
   "/etc/ca-certificates", "/etc/alternatives", "/etc/python3", "/etc/python3.11", "/etc/python3.12",
   "/etc/python3.13", "/etc/inputrc", "/etc/terminfo",
-  "/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/sys/devices/system/cpu",
+  /* /proc to read: libdispatch (every Swift program's concurrency) watches its worker threads
+     through /proc/<thread id>/stat, a path no rule made before the threads exist can name, and
+     traps when it cannot open it. Landlock's ptrace scoping still denies other processes'
+     environ, maps, mem, exe, root and descriptors; their cmdline and status stay readable. */
+  "/proc", "/sys/devices/system/cpu",
   "/dev/urandom", "/dev/random",
   NULL,
 };

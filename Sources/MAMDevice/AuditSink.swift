@@ -9,14 +9,37 @@ import MAMWire
 /// off the per-share path. The commit runs before the loop sends the iteration's batched
 /// writes, so no child is ever told an answer whose audit line is not yet durable: a host
 /// killed after an answer left keeps the line.
+///
+/// Each child has a budget of refused decisions it may put in the log
+/// (`HostConfiguration.auditRefusalBudget`, a rate with a burst): a child flooding refused requests is still answered one by one, but what
+/// goes beyond its budget is coalesced into one `audit-coalesced` record per flood, so no
+/// child can grow the log (and every export and report of it) at its own pace. What was
+/// allowed or delivered is always recorded.
 final class AuditSink {
+    private struct Budget {
+        var tokens: Double
+        var refilled: UInt64
+        var coalesced = 0
+        var verbs: [String: Int] = [:]
+        var since: UInt64 = 0
+        var lastCoalesced: UInt64 = 0
+    }
+
+    private let loop: EventLoop
+    private let refusalsPerSecond: Double
+    private let refusalBurst: Double
+    private var budgets: [String: Budget] = [:]
     private let state: DeviceState
     private let context: RunContext
     private let enabled: Bool
     private let onEvent: (HostEvent) -> Void
     private var buffer: [AuditEvent] = []
 
-    init(loop: EventLoop, state: DeviceState, context: RunContext, enabled: Bool, onEvent: @escaping (HostEvent) -> Void) {
+    init(loop: EventLoop, state: DeviceState, context: RunContext, enabled: Bool, refusalBudget: AuditRefusalBudget = AuditRefusalBudget(),
+         onEvent: @escaping (HostEvent) -> Void) {
+        self.loop = loop
+        refusalsPerSecond = Double(refusalBudget.perSecond)
+        refusalBurst = Double(refusalBudget.burst)
         self.state = state
         self.context = context
         self.enabled = enabled
@@ -29,6 +52,7 @@ final class AuditSink {
                 destinationIdentity: String = "", owner: String = "", decision: String, reason: Reason? = nil,
                 explanation: String) {
         guard enabled else { return }
+        if decision != "allowed", decision != "delivered", !source.isEmpty, !withinBudget(source, verb: verb) { return }
         let (scenario, step) = context.step
         buffer.append(AuditEvent(
             time: state.now, scenario: scenario, step: step, verb: verb,
@@ -65,9 +89,48 @@ final class AuditSink {
                reason: share.outcome.reason, explanation: share.outcome.explanation)
     }
 
+    /// Takes one refused record from `source`'s budget, or counts it as coalesced.
+    private func withinBudget(_ source: String, verb: String) -> Bool {
+        let now = loop.now
+        var budget = budgets[source] ?? Budget(tokens: refusalBurst, refilled: now)
+        budget.tokens = min(refusalBurst, budget.tokens + Double(now &- budget.refilled) * refusalsPerSecond / 1000)
+        budget.refilled = now
+        defer { budgets[source] = budget }
+        if budget.tokens >= 1 {
+            budget.tokens -= 1
+            return true
+        }
+        if budget.coalesced == 0 {
+            budget.since = now
+            onEvent(.hostile(handle: source, what: "floods refused requests beyond \(Int(refusalsPerSecond)) a second; further refusals are coalesced in the audit log", disconnected: false))
+        }
+        budget.coalesced += 1
+        budget.verbs[verb, default: 0] += 1
+        budget.lastCoalesced = now
+        return false
+    }
+
+    /// One record per flood that has ended (a second without a coalesced refusal), or for
+    /// every flood when `all`.
+    private func recordCoalesced(all: Bool) {
+        let now = loop.now
+        for (source, budget) in budgets where budget.coalesced > 0 && (all || now &- budget.lastCoalesced >= 1000) {
+            let verbs = budget.verbs.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let (scenario, step) = context.step
+            buffer.append(AuditEvent(
+                time: state.now, scenario: scenario, step: step, verb: "audit-coalesced", sourceApp: source,
+                decision: "hostile", reason: Reason.badRequest.rawValue,
+                explanation: "\(source) sent \(budget.coalesced) refused requests (\(verbs)) over \(now &- budget.since) ms beyond its audit budget of \(Int(refusalsPerSecond)) a second; each was refused and answered, and they are logged as this one record"))
+            budgets[source]?.coalesced = 0
+            budgets[source]?.verbs = [:]
+        }
+    }
+
     /// Writes every buffered record in one transaction. A failed write keeps the records for
-    /// the next attempt and says so once per failure.
-    func commit() {
+    /// the next attempt and says so once per failure. `all` also writes the record of a flood
+    /// still going on (before an export).
+    func commit(all: Bool = false) {
+        if !budgets.isEmpty { recordCoalesced(all: all) }
         guard !buffer.isEmpty else { return }
         do {
             try state.appendAudit(buffer)

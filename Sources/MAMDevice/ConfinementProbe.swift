@@ -53,7 +53,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
         feature("signals", "no signal outside itself", 6)
         feature("abstract-unix", "no abstract socket outside itself", 6)
         inForce.append("limits: \(limits.description)")
-        missing.append("UDP and pathname sockets, and a PID namespace (other processes are listed in /proc but not readable)")
+        missing.append("UDP and pathname sockets, and a PID namespace (other processes' command lines and status are readable in /proc; their environment, memory and descriptors are not)")
         return "children are confined with Landlock (ABI \(abi)): " + inForce.joined(separator: ", ") + "; not in force: " + missing.joined(separator: ", ")
     }
 }

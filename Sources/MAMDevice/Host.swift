@@ -98,7 +98,8 @@ public final class Host {
             } catch {
                 throw HostError.deviceState("\(error)")
             }
-            audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions, onEvent: onEvent)
+            audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions,
+                              refusalBudget: configuration.auditRefusalBudget, onEvent: onEvent)
             emit = Self.auditingHostileEvents(audit, then: onEvent)
             supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, onEvent: emit)
         } catch {
@@ -559,7 +560,7 @@ public final class Host {
     @discardableResult
     public func exportAudit(to url: URL) throws -> Int {
         owner.check()
-        audit.commit()
+        audit.commit(all: true)
         return try state.exportAuditJSONLines(to: url)
     }
 }

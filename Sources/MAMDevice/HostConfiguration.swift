@@ -148,6 +148,8 @@ public struct HostConfiguration: Sendable {
     /// Every decision goes to the audit log in the device store (group-committed once per
     /// loop iteration, before any answer leaves).
     public var auditDecisions = true
+    /// Refused decisions each child may put in the audit log; beyond it they are coalesced.
+    public var auditRefusalBudget = AuditRefusalBudget()
     /// Each item an app or extension accepted is reported as `HostEvent.received`
     /// (`expectState.received`). Benchmarks moving 100 000 items turn it off.
     public var reportDeliveries = true
@@ -191,5 +193,17 @@ public final class RunContext: Sendable {
 
     func takePinAnswer(_ app: AppHandle) -> String? {
         state.withLock { $0.pins.removeValue(forKey: app) }
+    }
+}
+
+/// How many refused decisions one child may put in the audit log: `burst` at once, then
+/// `perSecond`. A flood beyond it is still answered request by request, and logged as one
+/// `audit-coalesced` record per flood with the count of each verb.
+public struct AuditRefusalBudget: Sendable, Hashable {
+    public var perSecond: Int
+    public var burst: Int
+    public init(perSecond: Int = 2_000, burst: Int = 10_000) {
+        self.perSecond = perSecond
+        self.burst = burst
     }
 }

@@ -65,32 +65,61 @@ extension DeviceState {
         }
     }
 
-    /// The audit log, oldest first.
+    /// The audit log, oldest first. Holds every row in memory: for tests and small logs; an
+    /// export streams (`exportAuditJSONLines`).
     public func auditEvents() throws -> [AuditEvent] {
+        var events: [AuditEvent] = []
+        try forEachAuditEvent { events.append($0) }
+        return events
+    }
+
+    /// Calls `body` with each event, oldest first, reading the rows one at a time.
+    public func forEachAuditEvent(_ body: (AuditEvent) throws -> Void) throws {
         try readStore { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM audit ORDER BY seq").map { row in
-                AuditEvent(time: Instant(secondsSince1970: row["time"]), scenario: row["scenario"], step: row["step"],
-                           verb: row["verb"], sourceApp: row["source_app"], sourceIdentity: row["source_identity"],
-                           destinationApp: row["destination_app"], destinationIdentity: row["destination_identity"],
-                           owner: row["owner"], decision: row["decision"], reason: row["reason"],
-                           explanation: row["explanation"])
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM audit ORDER BY seq")
+            while let row = try rows.next() {
+                try body(AuditEvent(time: Instant(secondsSince1970: row["time"]), scenario: row["scenario"], step: row["step"],
+                                    verb: row["verb"], sourceApp: row["source_app"], sourceIdentity: row["source_identity"],
+                                    destinationApp: row["destination_app"], destinationIdentity: row["destination_identity"],
+                                    owner: row["owner"], decision: row["decision"], reason: row["reason"],
+                                    explanation: row["explanation"]))
             }
         }
     }
 
     /// Writes the audit log to `url` as JSON Lines: one object per event, keys sorted, oldest
-    /// first. Returns the number of events written.
+    /// first. Returns the number of events written. Streams: rows are read one at a time and
+    /// written in chunks of 256 KiB to a file beside `url`, renamed over it when complete, so
+    /// memory does not grow with the log and a failed export leaves no half file.
     @discardableResult
     public func exportAuditJSONLines(to url: URL) throws -> Int {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let events = try auditEvents()
-        var out = Data()
-        for event in events {
-            out.append(try encoder.encode(event))
-            out.append(0x0A)
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial.path])
         }
-        try out.write(to: url, options: .atomic)
-        return events.count
+        var finished = false
+        defer { if !finished { try? FileManager.default.removeItem(at: partial) } }
+        let handle = try FileHandle(forWritingTo: partial)
+        defer { try? handle.close() }
+        var chunk = Data()
+        chunk.reserveCapacity(1 << 18)
+        var count = 0
+        try forEachAuditEvent { event in
+            chunk.append(try encoder.encode(event))
+            chunk.append(0x0A)
+            count += 1
+            if chunk.count >= 1 << 18 {
+                try handle.write(contentsOf: chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        try handle.write(contentsOf: chunk)
+        try handle.synchronize()
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        try FileManager.default.moveItem(at: partial, to: url)
+        finished = true
+        return count
     }
 }

@@ -55,17 +55,18 @@ extension DeviceState {
         try tenantKey(tenant.isEmpty ? "common" : tenant).publicKey
     }
 
-    /// The tenant's signing key, made once and kept sealed (row `tenant:<id>` of
-    /// generated_identity).
+    /// The tenant's signing key, made once and kept sealed in its own table (tenant_key):
+    /// nothing a declaration names can reach it. The seal's label is the one the key had
+    /// before v6 moved it there, so keys made earlier still open.
     func tenantKey(_ tenant: String) throws -> P256.Signing.PrivateKey {
-        let row = "tenant:\(tenant.lowercased())"
-        if let stored = try readStore({ db in try Data.fetchOne(db, sql: "SELECT key FROM generated_identity WHERE asset = ?", arguments: [row]) }) {
-            return try P256.Signing.PrivateKey(derRepresentation: try storeKey.open(stored, row: "generated_identity:\(row)"))
+        let id = tenant.lowercased()
+        let label = "generated_identity:tenant:\(id)"
+        if let stored = try readStore({ db in try Data.fetchOne(db, sql: "SELECT key FROM tenant_key WHERE tenant = ?", arguments: [id]) }) {
+            return try P256.Signing.PrivateKey(derRepresentation: try storeKey.open(stored, row: label))
         }
         let key = P256.Signing.PrivateKey()
         try writeStore { db in
-            try db.execute(sql: "INSERT INTO generated_identity (asset, key, certificate) VALUES (?, ?, ?)",
-                           arguments: [row, try storeKey.seal(key.derRepresentation, row: "generated_identity:\(row)"), Data()])
+            try db.execute(sql: "INSERT INTO tenant_key (tenant, key) VALUES (?, ?)", arguments: [id, try storeKey.seal(key.derRepresentation, row: label)])
         }
         return key
     }

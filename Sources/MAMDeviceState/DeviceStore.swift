@@ -115,6 +115,17 @@ enum DeviceStore {
                 ALTER TABLE audit_v5 RENAME TO audit;
                 """)
         }
+        m.registerMigration("v6: tenant keys apart from declared identities") { db in
+            // The token service's signing keys lived in generated_identity as rows
+            // `tenant:<id>`, beside the identities DDM declarations name: a declaration whose
+            // identifier was `tenant:<id>` replaced the tenant's key and could sign its tokens.
+            // Each row moves as it is, still sealed with the label it was sealed with.
+            try db.execute(sql: """
+                CREATE TABLE tenant_key (tenant TEXT PRIMARY KEY NOT NULL, key BLOB NOT NULL);
+                INSERT INTO tenant_key SELECT substr(asset, 8), key FROM generated_identity WHERE asset LIKE 'tenant:%';
+                DELETE FROM generated_identity WHERE asset LIKE 'tenant:%';
+                """)
+        }
         return m
     }
 }

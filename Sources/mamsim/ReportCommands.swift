@@ -21,18 +21,27 @@ struct ReportCommand: ParsableCommand {
     var output: String = "mamsim-report.html"
 
     func run() throws {
-        var events: [AuditEvent] = []
+        // One section per scenario named in the logs, in the order they appear; each log is
+        // read a chunk at a time and folded, so memory does not grow with its length.
+        var order: [String] = []
+        var byScenario: [String: ReportHTML.AuditDigest] = [:]
+        var total = 0
         for path in audits {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            let read: (lines: Int, events: Int)
+            do {
+                read = try ReportHTML.readAuditLog(at: path) { e in
+                    if byScenario[e.scenario] == nil { order.append(e.scenario) }
+                    byScenario[e.scenario, default: ReportHTML.AuditDigest()].add(e)
+                }
+            } catch {
                 Terminal.error("\(path) cannot be read; name an audit log (JSON lines)")
                 throw ExitCode(2)
             }
-            let read = ReportHTML.events(fromJSONLines: text)
-            if read.isEmpty, !text.isEmpty {
+            if read.events == 0, read.lines > 0 {
                 Terminal.error("\(path) holds no audit events (JSON objects, one per line); is it an audit log?")
                 throw ExitCode(2)
             }
-            events += read
+            total += read.events
         }
         var document: SuiteDocument?
         if let results {
@@ -45,20 +54,12 @@ struct ReportCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        // One section per scenario named in the log, in the order they appear.
-        var order: [String] = []
-        var byScenario: [String: [AuditEvent]] = [:]
-        for e in events {
-            let name = e.scenario
-            if byScenario[name] == nil { order.append(name) }
-            byScenario[name, default: []].append(e)
-        }
         let pages = order.map { name in
             let result = document?.scenarios.first { $0.name == name }
             return ReportHTML.ScenarioPage(name: name.isEmpty ? "(unnamed run)" : name, file: result?.file, status: result?.status,
-                                           events: byScenario[name] ?? [], result: result)
+                                           digest: byScenario[name] ?? ReportHTML.AuditDigest(), result: result)
         }
-        let summary = "\(pages.count) scenario\(pages.count == 1 ? "" : "s"), \(events.count) audit events" + (document.map { ", \($0.passed) passed, \($0.failed) failed" } ?? "")
+        let summary = "\(pages.count) scenario\(pages.count == 1 ? "" : "s"), \(total) audit events" + (document.map { ", \($0.passed) passed, \($0.failed) failed" } ?? "")
         try ReportFile.write(ReportHTML.page(title: "mamsim report", summary: summary, scenarios: pages), to: output)
         Terminal().line("HTML report: \(output) (\(summary))")
     }

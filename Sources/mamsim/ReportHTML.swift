@@ -20,10 +20,28 @@ enum ReportHTML {
         var columns: [String]
         var cells: [Int: [Int: Cell]] = [:]
 
+        private var rowIndex: [String: Int] = [:]
+        private var columnIndex: [String: Int] = [:]
+
+        init(id: String, caption: String, corner: String, rows: [String], columns: [String]) {
+            (self.id, self.caption, self.corner) = (id, caption, corner)
+            self.rows = []
+            self.columns = []
+            for r in rows { _ = index(of: r, in: &self.rows, &rowIndex) }
+            for c in columns { _ = index(of: c, in: &self.columns, &columnIndex) }
+        }
+
+        private func index(of name: String, in names: inout [String], _ index: inout [String: Int]) -> Int {
+            if let i = index[name] { return i }
+            names.append(name)
+            index[name] = names.count - 1
+            return names.count - 1
+        }
+
         mutating func add(row: String, column: String, _ entry: Cell.Entry) {
-            let r = rows.firstIndex(of: row) ?? { rows.append(row); return rows.count - 1 }()
-            let c = columns.firstIndex(of: column) ?? { columns.append(column); return columns.count - 1 }()
-            cells[r, default: [:]][c, default: Cell()].entries.append(entry)
+            let r = index(of: row, in: &rows, &rowIndex)
+            let c = index(of: column, in: &columns, &columnIndex)
+            cells[r, default: [:]][c, default: Cell()].add(entry)
         }
     }
 
@@ -38,12 +56,20 @@ enum ReportHTML {
             var step: String
         }
 
+        /// The first entries, for the cell's details (a long log keeps only these).
         var entries: [Entry] = []
-
+        /// Every entry the cell was given.
+        var count = 0
         /// The cell's verdict: blocked or failed wins over allowed, so a pair that was refused
-        /// once shows it.
-        var worst: Entry? {
-            entries.first { $0.outcome == "blocked" } ?? entries.first { $0.outcome == "failed" } ?? entries.first
+        /// once shows it (the first such entry).
+        var worst: Entry?
+        static let detailed = 20
+
+        mutating func add(_ entry: Entry) {
+            count += 1
+            if entries.count < Self.detailed { entries.append(entry) }
+            func rank(_ e: Entry) -> Int { e.outcome == "blocked" ? 2 : e.outcome == "failed" ? 1 : 0 }
+            if worst == nil || rank(entry) > rank(worst!) { worst = entry }
         }
     }
 
@@ -52,8 +78,50 @@ enum ReportHTML {
         var name: String
         var file: String?
         var status: String?
-        var events: [AuditEvent]
+        var digest: AuditDigest
         var result: SuiteDocument.Scenario?
+    }
+
+    /// A scenario's audit events folded as they are read: the fleet and the grids. Memory is
+    /// bound by the fleet and the grids' details, never by the log's length.
+    struct AuditDigest {
+        var events = 0
+        var grids: [Grid] = [
+            Grid(id: "transfers", caption: "Transfers (share, Open in): from app × identity to app × identity", corner: "from \\ to", rows: [], columns: []),
+            Grid(id: "clipboard", caption: "Clipboard: copied in (row), pasted in (column)", corner: "copied in \\ pasted in", rows: [], columns: []),
+            Grid(id: "save", caption: "Save to: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: []),
+            Grid(id: "open", caption: "Open from: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: []),
+        ]
+        private var lastCopy: String?
+        private var identities: [String: [String]] = [:]
+        private var order: [String] = []
+
+        /// The apps and the identities each acted as.
+        var fleet: [(app: String, identities: [String])] { order.map { ($0, identities[$0]!) } }
+
+        mutating func add(_ e: AuditEvent) {
+            events += 1
+            note(e.sourceApp, e.sourceIdentity)
+            if e.verb == "share" { note(e.destinationApp, e.destinationIdentity) }
+            let from = ReportHTML.party(e.sourceApp, e.sourceIdentity)
+            let entry = Cell.Entry(outcome: e.decision, reason: e.reason, explanation: e.explanation, step: e.step)
+            switch e.verb {
+            case "share": grids[0].add(row: from, column: ReportHTML.party(e.destinationApp, e.destinationIdentity), entry)
+            case "copy": lastCopy = from
+            case "paste": grids[1].add(row: lastCopy ?? "(nothing copied)", column: from, entry)
+            case "save": grids[2].add(row: from, column: e.destinationApp, entry)
+            case "open": grids[3].add(row: from, column: e.destinationApp, entry)
+            default: break
+            }
+        }
+
+        private mutating func note(_ app: String, _ identity: String) {
+            // A destination that is not an app ("oneDriveForBusiness (…)", "keychain …") has a space.
+            guard !app.isEmpty, !app.contains(" ") else { return }
+            if identities[app] == nil { order.append(app); identities[app] = [] }
+            let id = identity.isEmpty ? "unmanaged" : identity
+            if !identities[app]!.contains(id) { identities[app]!.append(id) }
+        }
     }
 
     static func outcomeClass(_ outcome: String) -> String {
@@ -75,53 +143,6 @@ enum ReportHTML {
     // MARK: From a run's audit log
 
     static func party(_ app: String, _ identity: String) -> String { "\(app) (\(identity.isEmpty ? "unmanaged" : identity))" }
-
-    /// The grids a scenario's audit events fill: shares, clipboard (each paste against the
-    /// last copy), saves and opens.
-    static func grids(of events: [AuditEvent]) -> [Grid] {
-        var transfers = Grid(id: "transfers", caption: "Transfers (share, Open in): from app × identity to app × identity", corner: "from \\ to", rows: [], columns: [])
-        var clipboard = Grid(id: "clipboard", caption: "Clipboard: copied in (row), pasted in (column)", corner: "copied in \\ pasted in", rows: [], columns: [])
-        var saves = Grid(id: "save", caption: "Save to: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: [])
-        var opens = Grid(id: "open", caption: "Open from: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: [])
-        var lastCopy: String?
-        for e in events {
-            let from = party(e.sourceApp, e.sourceIdentity)
-            let entry = Cell.Entry(outcome: e.decision, reason: e.reason, explanation: e.explanation, step: e.step)
-            switch e.verb {
-            case "share":
-                transfers.add(row: from, column: party(e.destinationApp, e.destinationIdentity), entry)
-            case "copy":
-                lastCopy = from
-            case "paste":
-                clipboard.add(row: lastCopy ?? "(nothing copied)", column: from, entry)
-            case "save":
-                saves.add(row: from, column: e.destinationApp, entry)
-            case "open":
-                opens.add(row: from, column: e.destinationApp, entry)
-            default:
-                continue
-            }
-        }
-        return [transfers, clipboard, saves, opens]
-    }
-
-    /// The apps and the identities each acted as.
-    static func fleet(of events: [AuditEvent]) -> [(app: String, identities: [String])] {
-        var seen: [String: [String]] = [:]
-        var order: [String] = []
-        func note(_ app: String, _ identity: String) {
-            // A destination that is not an app ("oneDriveForBusiness (…)", "keychain …") has a space.
-            guard !app.isEmpty, !app.contains(" ") else { return }
-            if seen[app] == nil { order.append(app); seen[app] = [] }
-            let id = identity.isEmpty ? "unmanaged" : identity
-            if !seen[app]!.contains(id) { seen[app]!.append(id) }
-        }
-        for e in events {
-            note(e.sourceApp, e.sourceIdentity)
-            if e.verb == "share" { note(e.destinationApp, e.destinationIdentity) }
-        }
-        return order.map { ($0, seen[$0]!) }
-    }
 
     // MARK: From a policy
 
@@ -184,11 +205,11 @@ enum ReportHTML {
         for (i, s) in scenarios.enumerated() {
             html += "<section id=\"scenario-\(i + 1)\" data-scenario=\"\(esc(s.name))\"><h2>\(esc(s.name))</h2>\n"
             if let file = s.file { html += "<p>File: <code>\(esc(file))</code>\(s.status.map { " — <strong>\(esc($0))</strong>" } ?? "")</p>\n" }
-            let fleet = fleet(of: s.events)
+            let fleet = s.digest.fleet
             if !fleet.isEmpty {
                 html += "<h3>Fleet and identities</h3><ul>" + fleet.map { "<li><code>\(esc($0.app))</code>: \(esc($0.identities.joined(separator: ", ")))</li>" }.joined() + "</ul>\n"
             }
-            for grid in grids(of: s.events) where !grid.rows.isEmpty {
+            for grid in s.digest.grids where !grid.rows.isEmpty {
                 html += render(grid, prefix: "s\(i + 1)")
             }
             if let result = s.result { html += timeline(result) }
@@ -213,7 +234,8 @@ enum ReportHTML {
                     "<li>\(e.step.isEmpty ? "" : "<strong>\(esc(e.step))</strong>: ")\(esc(label(e))) — \(esc(e.explanation))</li>"
                 }.joined()
                 html += "<td class=\"\(cls)\" data-from=\"\(esc(row))\" data-to=\"\(esc(column))\" data-outcome=\"\(esc(worst.outcome))\" data-reason=\"\(esc(worst.reason))\" title=\"\(esc(worst.explanation))\">"
-                html += "<details><summary>\(esc(label(worst)))\(cell.entries.count > 1 ? " (\(cell.entries.count))" : "")</summary><ul>\(details)</ul></details></td>"
+                let more = cell.count > cell.entries.count ? "<li>… and \(cell.count - cell.entries.count) more</li>" : ""
+                html += "<details><summary>\(esc(label(worst)))\(cell.count > 1 ? " (\(cell.count))" : "")</summary><ul>\(details)\(more)</ul></details></td>"
             }
             html += "</tr>\n"
         }
@@ -231,10 +253,46 @@ enum ReportHTML {
         return html + "</tbody></table>\n"
     }
 
-    /// An audit log's lines (`AuditEvent`s, as the device writes them); a line that is not
-    /// one is skipped.
-    static func events(fromJSONLines text: String) -> [AuditEvent] {
+    /// Reads an audit log (`AuditEvent`s as JSON lines, as the device writes them) a chunk at
+    /// a time, giving each event to `body`; a line that is not one is skipped, a line longer
+    /// than 1 MiB too. Returns the number of lines and of events read.
+    @discardableResult
+    static func readAuditLog(at path: String, _ body: (AuditEvent) -> Void) throws -> (lines: Int, events: Int) {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
         let decoder = JSONDecoder()
-        return text.split(separator: "\n").compactMap { try? decoder.decode(AuditEvent.self, from: Data($0.utf8)) }
+        var pending = Data()
+        var skipping = false
+        var lines = 0, events = 0
+        func line(_ bytes: Data) {
+            guard !bytes.isEmpty else { return }
+            lines += 1
+            if let event = try? decoder.decode(AuditEvent.self, from: bytes) {
+                events += 1
+                body(event)
+            }
+        }
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            var start = chunk.startIndex
+            while let newline = chunk[start...].firstIndex(of: 0x0A) {
+                if skipping { skipping = false } else { pending.append(chunk[start..<newline]); line(pending) }
+                pending.removeAll(keepingCapacity: true)
+                start = chunk.index(after: newline)
+            }
+            if !skipping { pending.append(chunk[start...]) }
+            if pending.count > 1 << 20 {
+                pending.removeAll()
+                skipping = true
+            }
+        }
+        if !skipping { line(pending) }
+        return (lines, events)
+    }
+
+    /// The digest of one run's audit log (a missing file is an empty digest).
+    static func digest(ofAuditLog url: URL?) -> AuditDigest {
+        var digest = AuditDigest()
+        if let url { _ = try? readAuditLog(at: url.path) { digest.add($0) } }
+        return digest
     }
 }

@@ -93,11 +93,10 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         if let html {
-            let audit = report.auditLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
             let entry = SuiteEntry(file: report.file, report: report, loadError: nil)
             let result = SuiteDocument.scenario(entry)
             let page = ReportHTML.ScenarioPage(name: report.name, file: file, status: result.status,
-                                               events: ReportHTML.events(fromJSONLines: audit), result: result)
+                                               digest: ReportHTML.digest(ofAuditLog: report.auditLog), result: result)
             try ReportFile.write(ReportHTML.page(title: report.name, summary: "\(result.status): \(report.steps.count) steps", scenarios: [page]), to: html)
             htmlWritten = html
         }

@@ -143,7 +143,7 @@ struct TestCommand: AsyncParsableCommand {
             let audits = Dictionary(outcomes.map { ($0.file.path, $0.audit) }) { _, last in last }
             let pages = document.scenarios.map { s in
                 ReportHTML.ScenarioPage(name: s.name, file: s.file, status: s.status,
-                                        events: ReportHTML.events(fromJSONLines: audits[s.file] ?? ""), result: s)
+                                        digest: audits[s.file] ?? ReportHTML.AuditDigest(), result: s)
             }
             try ReportFile.write(ReportHTML.page(title: "mamsim test report", summary: terminal.suiteSummary(outcomes), scenarios: pages), to: html)
             Terminal.emit("HTML report: \(html)\n", to: 2)
@@ -158,7 +158,7 @@ struct TestCommand: AsyncParsableCommand {
                 return SuiteEntry(file: file, report: nil, loadError: "\(file.path): the scenario has no steps, so it tests nothing; add steps: (or move the file out of the suite)")
             }
             let report = await ScenarioRunner.run(scenario, options: ScenarioRunner.Options(appRuntime: runtime))
-            let audit = html == nil ? "" : (report.auditLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
+            let audit = html == nil ? ReportHTML.AuditDigest() : ReportHTML.digest(ofAuditLog: report.auditLog)
             // Each scenario ran on a fresh temporary device: keep it only when asked.
             if !keepDevices { try? FileManager.default.removeItem(at: report.deviceDirectory) }
             return SuiteEntry(file: file, report: report, loadError: nil, audit: audit)
@@ -235,8 +235,8 @@ struct SuiteEntry: Sendable {
     let file: URL
     let report: ScenarioReport?
     let loadError: String?
-    /// The run's audit log (JSON lines), kept for `--html` before the device goes.
-    var audit: String = ""
+    /// The run's audit log, folded for `--html` before the device goes.
+    var audit = ReportHTML.AuditDigest()
 
     var passed: Bool { loadError == nil && (report?.passed ?? false) }
     var name: String { report?.name ?? file.deletingPathExtension().lastPathComponent }

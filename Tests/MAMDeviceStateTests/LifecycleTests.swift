@@ -242,6 +242,37 @@ struct DeclarationStateTests {
         #expect(!signed.signature.isEmpty)
         #expect(throws: DeviceStateError.self) { try again.managedSecret(app: "com.example.landmarks", kind: .password, id: "nope") }
     }
+
+    /// An ACME identity a declaration names `tenant:<tenant>` is an identity of its own: it
+    /// never becomes (nor replaces) the token service's signing key for that tenant, so an app
+    /// signing with it cannot forge a token that verifies.
+    @Test func anIdentityNamedLikeATenantKeyCannotSignTheTenantsTokens() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-ddm-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.landmarks, to: scratch)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let tenantRow = "tenant:\(World.alice.tenant)"
+        for name in ["device-acme.json", "landmarks-app.json"] {
+            let url = scratch.appendingPathComponent(name)
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: "\"device-acme\"", with: "\"\(tenantRow)\"").utf8).write(to: url)
+        }
+        let dir = try DeviceDirectory()
+        let device = try dir.open(Self.fleet())
+        let before = try device.tenantPublicKey(World.alice.tenant)
+        _ = try device.applyDeclarations(DeclarationSet.read([scratch]).0)
+        // The identity is made (its key generated and stored) when the app first uses it.
+        let payload = Data(#"{"alg":"ES256","typ":"JWT"}"#.utf8).base64EncodedString() + "." + Data(#"{"oid":"forged"}"#.utf8).base64EncodedString()
+        let signed = try device.signWithIdentity(app: "com.example.landmarks", id: "device", data: Array(payload.utf8))
+        let after = try device.tenantPublicKey(World.alice.tenant)
+        #expect(after.rawRepresentation == before.rawRepresentation, "the tenant's key changed")
+        if let signature = try? P256.Signing.ECDSASignature(derRepresentation: signed.signature) {
+            #expect(!after.isValidSignature(signature, for: Data(payload.utf8)), "a declared identity signed as the tenant")
+        }
+        let token = try device.issueToken(app: World.mail, account: World.alice, resource: "Office365")
+        let parts = token.split(separator: ".").map(String.init)
+        #expect(parts.count == 3)
+        #expect(try dir.open(Self.fleet()).tenantPublicKey(World.alice.tenant).rawRepresentation == before.rawRepresentation, "kept after a restart")
+    }
 }
 
 /// RULES.md §10: the simulated token service's tokens verify with the tenant's key.

@@ -374,7 +374,9 @@ struct SandboxAttackTests {
             attempt("tty", lambda: open("/dev/tty", "w"))
             attempt("ptmx", lambda: os.open("/dev/ptmx", os.O_RDWR))
             attempt("host-environ", lambda: open("/proc/%d/environ" % os.getppid()).read())
-            attempt("host-cmdline", lambda: open("/proc/%d/cmdline" % os.getppid()).read())
+            attempt("host-maps", lambda: open("/proc/%d/maps" % os.getppid()).read())
+            attempt("sibling-environ", lambda: open("/proc/%d/environ" % targets["sibling"]).read())
+            attempt("host-root", lambda: open("/proc/%d/root/etc/hostname" % os.getppid()).read())
             attempt("signal-host", lambda: os.kill(os.getppid(), signal.SIGCONT))
             attempt("signal-sibling", lambda: os.kill(targets["sibling"], signal.SIGCONT))
             attempt("tcp", tcp)
@@ -402,7 +404,7 @@ struct SandboxAttackTests {
         try JSONSerialization.data(withJSONObject: targets).write(to: container.appendingPathComponent("targets.json"))
         #expect((try? await host.launch("spy").get()) != nil)
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("seen.json"))) as? [String: Any])
-        for denied in ["other-device", "cache-root", "scenario-input", "home", "tmp", "shadow", "tty", "ptmx", "host-environ", "host-cmdline"] {
+        for denied in ["other-device", "cache-root", "scenario-input", "home", "tmp", "shadow", "tty", "ptmx", "host-environ", "host-maps", "sibling-environ", "host-root"] {
             #expect(seen[denied] as? String == "PermissionError", "\(denied): \(seen[denied] ?? "nil")")
         }
         let abi = landlockABI()
@@ -455,4 +457,42 @@ func landlockABI() -> Int {
     let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return Int(said.split(separator: " ").first ?? "") ?? 0
+}
+
+/// A child flooding refused shares is answered one by one, but the audit log keeps at most its
+/// budget of refusals and one coalesced record for the rest; what is delivered is all logged.
+@Suite(.serialized) struct AuditFloodTests {
+    @Test func aFloodOfRefusedSharesIsCoalescedInTheAuditLog() async throws {
+        var config = try makeConfiguration(apps: 2)
+        // Small enough that a debug build's flood outruns it many times over.
+        config.auditRefusalBudget = AuditRefusalBudget(perSecond: 200, burst: 1_000)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
+        // alice's data to notes (no SDK): every share is blocked by her policy.
+        let flood = 20_000
+        let result = await host.command("app0", .flood(Flood(destination: "notes", count: UInt64(flood), size: 16, window: 512, identity: "alice@contoso.com")))
+        guard case .flood(let delivered, let problem) = result else { Issue.record("\(result)"); return }
+        #expect(delivered == 0)
+        #expect(problem?.reason == .outboundPolicy, "\(String(describing: problem))")
+        // Delivered shares are never coalesced.
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("after", "org data"), identity: "alice@contoso.com") == .delivered)
+        let audit = config.deviceDirectory.appendingPathComponent("audit.jsonl")
+        _ = await host.exportAudit(to: audit)
+        #expect(await host.shutdown() == 0)
+        let lines = try String(contentsOf: audit, encoding: .utf8).split(separator: "\n")
+        let refusals = lines.filter { $0.contains("\"verb\":\"share\"") && $0.contains("\"decision\":\"blocked\"") }.count
+        let coalesced = lines.filter { $0.contains("\"verb\":\"audit-coalesced\"") }
+        #expect(refusals < flood / 2, "\(refusals) refusals of \(flood) were logged one by one")
+        #expect(refusals >= 1_000, "the burst is logged: \(refusals)")
+        #expect(lines.contains { $0.contains("\"verb\":\"share\"") && $0.contains("\"decision\":\"delivered\"") })
+        let counted = coalesced.compactMap { line -> Int? in
+            guard let range = line.range(of: "app0 sent ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }.reduce(0, +)
+        #expect(refusals + counted == flood, "\(refusals) logged + \(counted) coalesced ≠ \(flood)")
+        #expect(log.hostile.contains { $0.contains("floods refused requests") }, "\(log.hostile)")
+    }
 }

@@ -26,7 +26,8 @@ struct mamsim_limits {
 /* Restricts the calling process (and everything it starts) to a default-deny sandbox:
    - read and execute: the system's programs and libraries (/usr, /lib*, /bin, /sbin), the
      few files of /etc the loader, libc and interpreters read (no secret: no shadow, no ssh
-     keys, no private TLS keys), its own /proc/<pid>, the CPU list, and each `read` path;
+     keys, no private TLS keys), /proc (other processes' environment, memory and descriptors
+     stay denied by Landlock's ptrace scoping), the CPU list, and each `read` path;
    - read and write: /dev/null and /dev/zero (no ioctl), each `write` path (its container and
      app groups); /dev/urandom and /dev/random to read;
    - nothing else: no other device directory, no home, no cache, no terminal, no /tmp;
