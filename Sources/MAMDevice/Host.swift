@@ -447,11 +447,19 @@ public final class Host {
     /// The simulated Entra token service (RULES.md §10): a token for `account` to `resource`,
     /// or why not (`protection-policy-required` with the homeAccountId to remediate,
     /// `app-protection-unsupported`). The token is an ES256 JWT signed with the tenant's key.
-    public func acquireToken(_ name: String, account key: String, resource: String) -> (TokenDecision, token: String?) {
+    /// `fromApp`: the request came from the app's own process, which gets tokens only for an
+    /// account the user signed in to it (`AppSpec.userAccounts`, or signed in to its SDK); a
+    /// scenario step is the user acting and is not held to that.
+    public func acquireToken(_ name: String, account key: String, resource: String, fromApp: Bool = false) -> (TokenDecision, token: String?) {
         owner.check()
         do {
             let spec = try app(name)
             guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
+            if fromApp, try !isUserAccount(account, of: spec) {
+                let refused = Decision.blocked(.notSignedIn, because: "\(account) has not signed in to \(spec.bundleID): the app has no token for that account, and the user was not asked (sign the account in first, or list it under the app's msalAccounts)")
+                audit.record(verb: "acquireToken", source: spec.handle, sourceIdentity: account.description, owner: account.description, refused)
+                return (TokenDecision(decision: refused, homeAccountID: nil), nil)
+            }
             let compliant = try state.isCompliant(app: spec.bundleID, account: account)
             let owner = spec.descriptor.containingApp.flatMap { state.fleet.app($0) } ?? spec.descriptor
             let decision = Enforcer.token(for: account, resource: resource, app: spec.descriptor, capabilities: owner.clientCapabilities,
@@ -469,7 +477,16 @@ public final class Host {
     /// delivered to the running app (`complianceStatus`, and `restartApplication` when the
     /// account was enrolled). A remediation repeated with nothing changing is reported as a
     /// `remediation-loop` diagnostic.
-    public func remediate(_ name: String, account key: String, silent: Bool, userCancels: Bool,
+    /// Whether the user signed `account` in to `spec` (its SDK, or its MSAL cache).
+    private func isUserAccount(_ account: Account, of spec: AppSpec) throws -> Bool {
+        if spec.userAccounts.contains(where: { account.matches($0) }) { return true }
+        return try state.signedInAccounts(app: spec.identityOwner).contains { $0.isSame(as: account) }
+    }
+
+    /// `fromApp`: started by the app's own process. Its interactive remediation enrolls only
+    /// an account the user signed in to it (`AppSpec.userAccounts`); for any other the
+    /// simulated user does not consent, and the app is told `userCancelled`.
+    public func remediate(_ name: String, account key: String, silent: Bool, userCancels: Bool, fromApp: Bool = false,
                           _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
         owner.check()
         let spec: AppSpec
@@ -481,9 +498,15 @@ public final class Host {
             account = a
             let owner = spec.identityOwner
             let signedIn = try state.signedInAccounts(app: owner).contains { $0.isSame(as: account) }
+            let declines = fromApp && !silent && !signedIn && !spec.userAccounts.contains { account.matches($0) }
             let facts = RemediationFacts(online: try state.isOnline(), brokerInstalled: configuration.brokerInstalled, silent: silent,
-                                         userCancels: userCancels, signedIn: signedIn)
+                                         userCancels: userCancels || declines, signedIn: signedIn)
             outcome = Enforcer.remediate(account, app: spec.descriptor, facts: facts, in: state.fleet)
+            if declines, outcome.status == .userCancelled {
+                outcome = RemediationOutcome(status: .userCancelled, title: "Sign-in declined",
+                    message: "\(spec.bundleID) asked to sign in \(account), which the user never signed in to it; the simulated user declines (list the account under the app's msalAccounts, or sign it in with a step)",
+                    enrolls: false)
+            }
             var enrolled = false
             if outcome.enrolls, !signedIn {
                 let r = try state.signIn(app: owner, account: account.description)
@@ -585,7 +608,7 @@ extension Host: ChildFrameRouter {
                 child.send(.error(code: .internalError, message: "the device could not read \(child.handle)'s identities: \(error)"), replyTo: frame.seq)
             }
         case .serviceRequest(.acquireToken(let account, let resource, _), _):
-            let (t, token) = acquireToken(child.handle, account: account, resource: resource)
+            let (t, token) = acquireToken(child.handle, account: account, resource: resource, fromApp: true)
             let verdict: Verdict = t.decision.isAllowed ? .allowed(t.decision.explanation) : .blocked(t.decision.blockedBy ?? .badRequest, t.decision.explanation)
             child.send(.serviceResult(ServiceResult(verdict, .token(jwt: token ?? "", homeAccountID: t.homeAccountID ?? ""))), replyTo: frame.seq)
         case .serviceRequest(.remediateCompliance(let account, let silent), _):
@@ -597,7 +620,7 @@ extension Host: ChildFrameRouter {
                 return
             }
             child.send(.serviceResult(ServiceResult(.allowed("remediation of \(account) started"))), replyTo: frame.seq)
-            remediate(child.handle, account: account, silent: silent, userCancels: false) { _ in }
+            remediate(child.handle, account: account, silent: silent, userCancels: false, fromApp: true) { _ in }
         case .serviceRequest(let request, let context):
             child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: frame.seq)
         default:

@@ -26,6 +26,11 @@ public struct AppSpec: Sendable {
 
     /// What its confined process may use beyond its own program and container.
     public var sandbox = AppSandbox()
+    /// Accounts the user signed in to the app with MSAL (its token cache), as UPNs or OIDs:
+    /// besides the accounts signed in to its SDK, the app's own process may ask the token
+    /// service for these, and an interactive remediation it starts may enroll them. For any
+    /// other account the simulated user does not consent: a scenario step signs it in.
+    public var userAccounts: [String] = []
 
     public init(handle: String, descriptor: AppDescriptor, executable: String? = nil, arguments: [String] = [], startsWithFleet: Bool? = nil) {
         self.handle = handle

@@ -94,15 +94,17 @@ public final class HostController: Sendable {
     }
 
     /// A token for `account` to `resource` from the simulated Entra service, or why not.
-    public func acquireToken(_ app: String, account: String, resource: String) async -> (TokenDecision, token: String?) {
+    /// `asApp`: as the app's own process asks it (only for accounts the user signed in to it).
+    public func acquireToken(_ app: String, account: String, resource: String, asApp: Bool = false) async -> (TokenDecision, token: String?) {
         await sync((TokenDecision(decision: .blocked(.appNotRunning, because: Self.down), homeAccountID: nil), nil)) {
-            $0.acquireToken(app, account: account, resource: resource)
+            $0.acquireToken(app, account: account, resource: resource, fromApp: asApp)
         }
     }
 
-    /// `remediateCompliance`: the status the app's compliance delegate receives.
-    public func remediate(_ app: String, account: String, silent: Bool, userCancels: Bool) async -> Result<RemediationOutcome, DeviceStateError> {
-        await onHost({ host, done in host.remediate(app, account: account, silent: silent, userCancels: userCancels) { done($0) } },
+    /// `remediateCompliance`: the status the app's compliance delegate receives. `asApp`: as
+    /// the app's own process asks it (the user consents only for its `userAccounts`).
+    public func remediate(_ app: String, account: String, silent: Bool, userCancels: Bool, asApp: Bool = false) async -> Result<RemediationOutcome, DeviceStateError> {
+        await onHost({ host, done in host.remediate(app, account: account, silent: silent, userCancels: userCancels, fromApp: asApp) { done($0) } },
                      orElse: .failure(DeviceStateError(.appNotRunning, Self.down)))
     }
 

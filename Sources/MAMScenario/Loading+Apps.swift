@@ -12,7 +12,7 @@ extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
-                          "telemetryDisabled", "sandbox"]
+                          "telemetryDisabled", "sandbox", "msalAccounts"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox"]
 
     func readApps(_ v: Located) {
@@ -74,6 +74,12 @@ extension Loading {
             var app = ScenarioApp(id: id, descriptor: descriptor, infoPlist: infoURL, entitlements: entitlementsURL,
                                   executable: executable, arguments: arguments)
             if let x = f["sandbox"] { app.sandbox = readSandbox(x, relativeTo: folder) }
+            if let x = f["msalAccounts"], let names = reader.strings(x, what: "msalAccounts") {
+                for name in names where !accounts.contains(where: { $0.account.matches(name) }) {
+                    reader.error(x, "no account with UPN or OID \"\(name)\"" + Suggestion.clause(for: name, among: accounts.map(\.account.upn)))
+                }
+                app.msalAccounts = names
+            }
             apps.append(app)
         }
     }

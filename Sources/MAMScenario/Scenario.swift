@@ -139,6 +139,9 @@ public struct ScenarioApp: Sendable, Hashable {
     /// Our extension key `sandbox:` (`read:`, `environment:`): what its confined process may
     /// use beyond its own program's folder and its container.
     public var sandbox = PluginSandbox()
+    /// Our extension key `msalAccounts:`: accounts the user signed in to the app with MSAL
+    /// before the scenario starts (its own process may get their tokens and enroll them).
+    public var msalAccounts: [String] = []
 }
 
 /// One entry of `extensions:`: a plugin folder read through `MAMExtensions`.

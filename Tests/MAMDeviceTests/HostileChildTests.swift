@@ -496,3 +496,36 @@ func landlockABI() -> Int {
         #expect(log.hostile.contains { $0.contains("floods refused requests") }, "\(log.hostile)")
     }
 }
+
+/// An app's own process gets tokens only for accounts its user signed in to it, and its
+/// interactive remediation enrolls only those: the simulated user never consents by default.
+@Suite struct ConsentTests {
+    @Test func anAppGetsNoTokenForAnAccountItsUserNeverSignedIn() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.apps[1].userAccounts = ["alice@contoso.com"]
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        for account in ["alice@contoso.com", "bob@outlook.com"] {
+            let (refused, token) = await host.acquireToken("notes", account: account, resource: "Office365", asApp: true)
+            #expect(refused.decision.blockedBy == .notSignedIn, "\(account): \(refused.decision)")
+            #expect(token == nil)
+        }
+        let (allowed, token) = await host.acquireToken("app1", account: "alice@contoso.com", resource: "Office365", asApp: true)
+        #expect(allowed.decision.isAllowed && token != nil, "\(allowed.decision)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func anInteractiveRemediationFromTheAppEnrollsOnlyAnAccountItsUserSignedIn() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.brokerInstalled = true
+        config.apps[1].userAccounts = ["alice@contoso.com"]
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let declined = try await host.remediate("app0", account: "alice@contoso.com", silent: false, userCancels: false, asApp: true).get()
+        #expect(declined.status == .userCancelled && !declined.enrolls, "\(declined)")
+        #expect(try await host.identities("app0").get().signedIn.isEmpty, "the app enrolled alice by itself")
+        let consented = try await host.remediate("app1", account: "alice@contoso.com", silent: false, userCancels: false, asApp: true).get()
+        #expect(consented.status != .userCancelled, "\(consented)")
+        #expect(await host.shutdown() == 0)
+    }
+}

@@ -34,6 +34,7 @@ public enum ScenarioRunner {
         var specs = scenario.apps.map { app in
             var spec = AppSpec(handle: app.id, descriptor: app.descriptor, executable: app.executable?.path, arguments: app.arguments)
             spec.sandbox = AppSandbox(read: app.sandbox.read, environment: app.sandbox.environment)
+            spec.userAccounts = app.msalAccounts
             return spec
         }
         for ext in scenario.extensions {
