@@ -147,7 +147,7 @@ static int set_limit(int resource, unsigned long long value, const char *name, c
   return 0;
 }
 
-int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
+int mamsim_confine(const char *const *read_paths, int read_count, const char *const *write_paths, int write_count,
                    const struct mamsim_limits *limits, char *error, size_t size) {
   int abi = mamsim_landlock_abi();
   if (abi < 1) return fail(error, size, "Landlock is not available", strerror(-abi));
@@ -178,15 +178,31 @@ int mamsim_confine(const char *const *read, int read_count, const char *const *w
   if (status == 0) status = allow(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | ACCESS_FS_TRUNCATE, handled, error, size);
   if (status == 0) status = allow(ruleset, "/dev/zero", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, handled, error, size);
   for (int k = 0; k < read_count && status == 0; k++) {
-    if (!read[k] || read[k][0] != '/') { status = fail(error, size, "a path to read must be absolute", read[k]); break; }
-    status = allow(ruleset, read[k], READ_EXEC, handled, error, size);
+    if (!read_paths[k] || read_paths[k][0] != '/') { status = fail(error, size, "a path to read must be absolute", read_paths[k]); break; }
+    status = allow(ruleset, read_paths[k], READ_EXEC, handled, error, size);
   }
   for (int k = 0; k < write_count && status == 0; k++) {
-    if (!write[k] || write[k][0] != '/') { status = fail(error, size, "a path to write must be absolute", write[k]); break; }
-    status = allow(ruleset, write[k], handled & ~NEVER, handled, error, size);
+    if (!write_paths[k] || write_paths[k][0] != '/') { status = fail(error, size, "a path to write must be absolute", write_paths[k]); break; }
+    status = allow(ruleset, write_paths[k], handled & ~NEVER, handled, error, size);
   }
   if (status != 0) { close(ruleset); return -1; }
 
+  /* Its own cgroup (the host made it, with a process limit), joined before anything is
+     restricted: everything it starts is counted there, and the host ends them all with it. */
+  if (limits && limits->cgroup_procs) {
+    int fd = open(limits->cgroup_procs, O_WRONLY | O_CLOEXEC);
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+    if (fd < 0 || write(fd, pid, (size_t)n) != n) {
+      int saved = errno;
+      if (fd >= 0) close(fd);
+      close(ruleset);
+      char why[4200];
+      snprintf(why, sizeof why, "%s (%s)", limits->cgroup_procs, strerror(saved));
+      return fail(error, size, "cannot join its cgroup", why);
+    }
+    close(fd);
+  }
   if (limits) {
     if (set_limit(RLIMIT_AS, limits->memory_bytes, "on memory (RLIMIT_AS)", error, size) != 0 ||
         set_limit(RLIMIT_FSIZE, limits->file_bytes, "on file size (RLIMIT_FSIZE)", error, size) != 0 ||

@@ -18,6 +18,8 @@ final class ChildConnection {
     var lastSeqFromChild: UInt64 = 0
     /// Set when the host itself asked the child to go (bye, kill, teardown).
     var exitExpected = false
+    /// The cgroup.procs file of its own cgroup, when the host made one (`ChildCgroups`).
+    var cgroup: String?
     /// Loop time (ms) by which the child must have said hello.
     var handshakeDeadline: UInt64 = .max
     /// The app said in `Hello` it finishes launching later: its launch completes at

@@ -15,7 +15,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
 
     /// Probes the launcher (`mamsim-confine --probe` prints the kernel's Landlock ABI and the
     /// features it can put in force).
-    static func probe(_ configuration: HostConfiguration) throws(HostError) -> ConfinementReport {
+    static func probe(_ configuration: HostConfiguration, cgroupsUnavailable: String? = nil) throws(HostError) -> ConfinementReport {
         let unconfined = "children are NOT confined: each can read every file the user can (other devices, the scenario's inputs, the home folder)"
         if configuration.confinement == .none {
             return ConfinementReport(launcher: nil, features: [], description: "\(unconfined) (confinement turned off)")
@@ -31,7 +31,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
             let words = said.split(separator: " ").map(String.init)
             if status == 0, let abi = words.first.flatMap({ Int($0) }) {
                 let features = Set(words.dropFirst())
-                return ConfinementReport(launcher: launcher, features: features, description: Self.describe(abi: abi, features: features, limits: configuration.childLimits))
+                return ConfinementReport(launcher: launcher, features: features, description: Self.describe(abi: abi, features: features, limits: configuration.childLimits, cgroups: cgroupsUnavailable))
             }
             why = said.isEmpty ? "\(launcher) --probe failed (status \(status))" : said
         } else {
@@ -42,7 +42,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
     }
 
     /// What is in force, and what is not, in one paragraph.
-    static func describe(abi: Int, features: Set<String>, limits: ChildLimits) -> String {
+    static func describe(abi: Int, features: Set<String>, limits: ChildLimits, cgroups: String? = nil) -> String {
         var inForce = ["default-deny filesystem (system libraries and their own program read-only, their container and app groups read-write, of /dev only null, zero and urandom)",
                        "own session (no terminal)", "no capabilities", "ended with the host"]
         var missing: [String] = []
@@ -52,6 +52,11 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
         feature("tcp", "no TCP", 4)
         feature("signals", "no signal outside itself", 6)
         feature("abstract-unix", "no abstract socket outside itself", 6)
+        var limits = limits
+        if let cgroups {
+            limits.processesPerChild = 0
+            missing.append("a process limit and the end of every descendant (\(cgroups))")
+        }
         inForce.append("limits: \(limits.description)")
         missing.append("UDP and pathname sockets, and a PID namespace (other processes' command lines and status are readable in /proc; their environment, memory and descriptors are not)")
         return "children are confined with Landlock (ABI \(abi)): " + inForce.joined(separator: ", ") + "; not in force: " + missing.joined(separator: ", ")
@@ -69,11 +74,15 @@ public struct ChildLimits: Sendable, Hashable, CustomStringConvertible {
     /// Processes of the user (RLIMIT_NPROC): the kernel counts every process of the user, not
     /// the child's, so this is off unless set.
     public var processes: UInt64 = 0
+    /// Processes of one child and all it starts, in a cgroup of its own where the host can
+    /// make one (0 = none).
+    public var processesPerChild = 128
 
     public init() {}
 
     public var description: String {
         var parts = ["\(memoryBytes >> 20) MiB of memory", "files up to \(fileBytes >> 20) MiB", "\(openFiles) open files"]
+        if processesPerChild > 0 { parts.append("\(processesPerChild) processes each (a cgroup per child)") }
         if processes > 0 { parts.append("\(processes) processes of the user") }
         return parts.joined(separator: ", ")
     }

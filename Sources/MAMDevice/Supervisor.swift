@@ -47,6 +47,8 @@ final class Supervisor {
     private let realDeviceDirectory: String
     /// What confined children may read besides their containers.
     private let sandbox: SandboxPlan
+    /// A cgroup per confined child (process limit, every descendant ended with it).
+    private let cgroups: ChildCgroups
     weak var router: (any ChildFrameRouter)?
 
     /// Running (or starting, or stopping) children by handle.
@@ -75,7 +77,8 @@ final class Supervisor {
         self.state = state
         self.onEvent = onEvent
         environment = Self.childEnvironment(for: configuration)
-        confinement = try ConfinementReport.probe(configuration)
+        cgroups = ChildCgroups(maximum: configuration.confinement == .none ? 0 : configuration.childLimits.processesPerChild)
+        confinement = try ConfinementReport.probe(configuration, cgroupsUnavailable: cgroups.unavailable)
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         sandbox = SandboxPlan(configuration: configuration, realDeviceDirectory: realDeviceDirectory)
         if confinement.isConfined { for spec in configuration.apps { try sandbox.check(spec) } }
@@ -151,15 +154,16 @@ final class Supervisor {
             for dir in writable { Self.ensureDirectory(dir) }
             let readable = sandbox.readPaths(of: spec, program: program)
             let limits = configuration.childLimits
+            child.cgroup = cgroups.make(for: spec.handle)
             if spec.executable == nil, URL(fileURLWithPath: program).lastPathComponent == "mamsim-app" {
                 // The built-in runtime applies the same rules to itself first thing: one exec
                 // per app instead of two (the launcher was ~40 % of a fleet's start).
                 arguments = ["--confine"] + readable.flatMap { ["--confine-read", $0] } + writable.flatMap { ["--confine-write", $0] }
-                    + limits.runtimeArguments + spec.arguments
+                    + limits.runtimeArguments + (child.cgroup.map { ["--confine-cgroup", $0] } ?? []) + spec.arguments
             } else {
                 executable = launcher
                 arguments = readable.flatMap { ["--read", $0] } + writable.flatMap { ["--write", $0] } + limits.launcherArguments
-                    + ["--", program] + spec.arguments
+                    + (child.cgroup.map { ["--cgroup", $0] } ?? []) + ["--", program] + spec.arguments
             }
         }
         let onExit: (ChildProcess.Exit) -> Void = { [weak self, weak child] exit in
@@ -188,6 +192,7 @@ final class Supervisor {
             }
         } catch {
             pipe.close()
+            if let cgroup = child.cgroup { cgroups.end(cgroup) }
             onEvent(.spawnFailed(handle: spec.handle, error: "\(program): \(error)"))
             throw .spawnFailed(spec.handle, "\(program): \(error)")
         }
@@ -473,6 +478,11 @@ final class Supervisor {
 
     private func childExited(_ child: ChildConnection, _ exit: ChildProcess.Exit) {
         child.state = .exited
+        // What it started ends with it, wherever it went (a daemon out of its session too).
+        if let cgroup = child.cgroup {
+            cgroups.end(cgroup)
+            child.cgroup = nil
+        }
         child.teardownStep = nil
         onEvent(.exited(handle: child.handle, pid: child.pid, exit: exit, expected: child.exitExpected))
         let commands = child.pendingCommands
@@ -558,6 +568,7 @@ final class Supervisor {
         guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
         sweep.close()
         sweeping = false
+        cgroups.removeAll()
         for w in signalWatchers { w.close() }
         signalWatchers.removeAll()
         let done = shutdownCompletion

@@ -29,7 +29,8 @@ struct AppRuntime {
 }
 
 extension AppRuntime {
-    /// `--confine [--confine-read PATH]... [--confine-write PATH]... [--confine-limit NAME=N]...`:
+    /// `--confine [--confine-read PATH]... [--confine-write PATH]... [--confine-limit NAME=N]...
+    /// [--confine-cgroup PROCS_FILE]`:
     /// the host asks the built-in runtime to confine itself (CConfine: default-deny) before it
     /// reads anything from its channel — the sandbox mamsim-confine gives other programs,
     /// without that launcher's extra exec. A runtime that cannot confine itself when asked
@@ -42,6 +43,9 @@ extension AppRuntime {
         }
         var error = [CChar](repeating: 0, count: 4400)
         var limits = asked.limits
+        let cgroup = asked.cgroup.map { strdup($0) } ?? nil
+        defer { free(cgroup) }
+        limits.cgroup_procs = UnsafePointer(cgroup)
         let result = withArrayOfCStrings(asked.read) { read in
             withArrayOfCStrings(asked.write) { write in
                 mamsim_confine(read, Int32(asked.read.count), write, Int32(asked.write.count), &limits, &error, error.count)
@@ -53,8 +57,9 @@ extension AppRuntime {
     }
 
     /// What `--confine`, `--confine-read`, `--confine-write` and `--confine-limit` ask for.
-    static func confinement(asked arguments: ArraySlice<String>) -> (confine: Bool, read: [String], write: [String], limits: mamsim_limits) {
+    static func confinement(asked arguments: ArraySlice<String>) -> (confine: Bool, read: [String], write: [String], limits: mamsim_limits, cgroup: String?) {
         var confine = false
+        var cgroup: String?
         var read: [String] = []
         var write: [String] = []
         var limits = mamsim_limits()
@@ -64,6 +69,7 @@ extension AppRuntime {
             case "--confine": confine = true
             case "--confine-read": if let path = rest.popFirst() { read.append(path) }
             case "--confine-write": if let path = rest.popFirst() { write.append(path) }
+            case "--confine-cgroup": cgroup = rest.popFirst()
             case "--confine-limit":
                 guard let pair = rest.popFirst(), let eq = pair.firstIndex(of: "="), let value = UInt64(pair[pair.index(after: eq)...]) else {
                     fail("--confine-limit takes NAME=NUMBER")
@@ -78,7 +84,7 @@ extension AppRuntime {
             default: continue  // the runtime takes no other argument; what the host adds is ignored
             }
         }
-        return (confine, read, write, limits)
+        return (confine, read, write, limits, cgroup)
     }
 
     /// Runs the code paths every app runs at start (its arguments read and its confinement

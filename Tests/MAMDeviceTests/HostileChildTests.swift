@@ -529,3 +529,59 @@ func landlockABI() -> Int {
         #expect(await host.shutdown() == 0)
     }
 }
+
+/// A child's processes are limited and end with it, where the host can give each child a
+/// cgroup (CI's machines can; the start-up report says when not).
+@Suite(.serialized, .enabled(if: landlockAvailable(), "this kernel has no Landlock: children cannot be confined here"))
+struct ChildProcessLimitTests {
+    @Test func aForkBombStopsAtTheLimitAndADaemonDiesWithItsApp() async throws {
+        let bomb = try pythonChild("fork-bomb", """
+            import signal
+            mine = os.environ["MAMSIM_DEVICE_DIR"] + "/containers/com.evil.bomb"
+            # A daemon: double fork, its own session, out of the app's process group.
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    open(mine + "/daemon.pid", "w").write(str(os.getpid()))
+                    time.sleep(300)
+                os._exit(0)
+            time.sleep(0.5)
+            forked = 0
+            for _ in range(600):
+                try:
+                    if os.fork() == 0:
+                        time.sleep(300)
+                        os._exit(0)
+                    forked += 1
+                except OSError:
+                    break
+            open(mine + "/forked.txt", "w").write(str(forked))
+            time.sleep(300)
+            """)
+        let spec = AppSpec(handle: "bomb", descriptor: AppDescriptor(bundleID: "com.evil.bomb"), executable: bomb, startsWithFleet: false)
+        var config = try makeConfiguration(apps: 0, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.handshakeTimeout = .seconds(30)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let report = log.all.compactMap { if case .confinement(let n) = $0 { n } else { nil } }.first ?? ""
+        try #require(report.contains("a cgroup per child"), "no cgroup on this machine: \(report)")
+        let container = config.deviceDirectory.appendingPathComponent("containers/com.evil.bomb")
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        Task { _ = await host.launch("bomb") }  // it never says hello
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !FileManager.default.fileExists(atPath: container.appendingPathComponent("forked.txt").path), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let forked = Int(try String(contentsOf: container.appendingPathComponent("forked.txt"), encoding: .utf8)) ?? -1
+        #expect(forked >= 0 && forked < config.childLimits.processesPerChild, "forked \(forked) processes")
+        let daemon = try #require(Int32(try String(contentsOf: container.appendingPathComponent("daemon.pid"), encoding: .utf8)))
+        #expect(isRunning(daemon), "the daemon runs while its app does")
+        _ = await host.kill("bomb")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!isRunning(daemon), "the daemon outlived its app")
+        #expect(await host.shutdown() == 0)
+    }
+}
+

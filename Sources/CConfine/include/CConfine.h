@@ -21,6 +21,7 @@ struct mamsim_limits {
   unsigned long long file_bytes;     /* RLIMIT_FSIZE: the largest file it may write */
   unsigned long long open_files;     /* RLIMIT_NOFILE */
   unsigned long long processes;      /* RLIMIT_NPROC (counted per user by the kernel) */
+  const char *cgroup_procs;          /* a cgroup's cgroup.procs file to join first, or NULL */
 };
 
 /* Restricts the calling process (and everything it starts) to a default-deny sandbox:

@@ -1,0 +1,162 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One cgroup per confined child, where the kernel lets the host make them (a writable
+/// cgroup v1 `pids` hierarchy, or cgroup v2 with the `pids` controller delegated): a child
+/// and everything it starts may have at most `maximum` processes (a fork bomb stops there),
+/// and when the child ends, every process still in its cgroup — a daemon that double-forked
+/// out of its session included — is killed. Elsewhere `make` answers `nil` and the host says
+/// so at start.
+final class ChildCgroups {
+    /// The host's own folder of cgroups (`mamsim-<pid>` beside the host's cgroup).
+    let root: String?
+    let maximum: Int
+    private var next = 0
+    /// Cgroups whose processes were killed but that could not be removed yet (a process not
+    /// yet reaped); tried again at each end and at close.
+    private var lingering: [String] = []
+
+    init(maximum: Int) {
+        self.maximum = maximum
+        root = maximum > 0 ? Self.makeRoot() : nil
+    }
+
+    /// Why there is no process limit, for the start-up report; `nil` when there is one.
+    var unavailable: String? {
+        if maximum <= 0 { return "turned off" }
+        return root == nil ? "no writable pids cgroup (cgroup v1 pids, or v2 with pids delegated)" : nil
+    }
+
+    /// A new cgroup for one child, limited to `maximum` processes: the path of its
+    /// `cgroup.procs`, which the child joins itself before it is confined.
+    func make(for handle: String) -> String? {
+        guard let root else { return nil }
+        next += 1
+        let safe = String(handle.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" }.prefix(40))
+        let dir = "\(root)/\(next)-\(safe)"
+        guard mkdir(dir, 0o755) == 0, writeFile("\(maximum)\n", to: dir + "/pids.max") else {
+            rmdir(dir)
+            return nil
+        }
+        return dir + "/cgroup.procs"
+    }
+
+    /// Kills every process left in the child's cgroup and removes it.
+    func end(_ procs: String) {
+        let dir = (procs as NSString).deletingLastPathComponent
+        guard let root, dir.hasPrefix(root + "/") else { return }
+        for _ in 0..<50 {
+            let pids = members(procs)
+            if pids.isEmpty { break }
+            for pid in pids { _ = kill(pid, SIGKILL) }
+            usleep(1000)
+        }
+        if rmdir(dir) != 0 { lingering.append(dir) }
+        lingering.removeAll { rmdir($0) == 0 || errno == ENOENT }
+    }
+
+    deinit { removeAll() }
+
+    /// Removes what is left (at the host's shutdown, or when a host that failed to start goes).
+    func removeAll() {
+        guard let root else { return }
+        for dir in lingering { for pid in members(dir + "/cgroup.procs") { _ = kill(pid, SIGKILL) } }
+        usleep(lingering.isEmpty ? 0 : 10_000)
+        lingering.removeAll { rmdir($0) == 0 || errno == ENOENT }
+        rmdir(root)
+    }
+
+    private func members(_ procs: String) -> [pid_t] {
+        guard let text = try? String(contentsOfFile: procs, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    private func writeFile(_ text: String, to path: String) -> Bool {
+        Self.writeFile(text, to: path)
+    }
+
+    private static func writeFile(_ text: String, to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return text.withCString { write(fd, $0, strlen($0)) } == text.utf8.count
+    }
+
+    /// `mamsim-<pid>` in the host's own pids cgroup, made and limited; `nil` where that is
+    /// not possible.
+    private static func makeRoot() -> String? {
+        #if os(Linux)
+        guard let cgroups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+              let mounts = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return nil }
+        var candidates: [String] = []
+        // cgroup v1: "N:pids:/path", mounted where mountinfo's super options name pids.
+        if let line = cgroups.split(separator: "\n").first(where: { $0.split(separator: ":", maxSplits: 2).dropFirst().first?.split(separator: ",").contains("pids") == true }),
+           let path = line.split(separator: ":", maxSplits: 2).last,
+           let mount = mountPoint(in: mounts, type: "cgroup", option: "pids") {
+            candidates.append(mount + (path == "/" ? "" : String(path)))
+        }
+        // cgroup v2: "0::/path"; its pids controller must be enabled for children.
+        if let line = cgroups.split(separator: "\n").first(where: { $0.hasPrefix("0::") }),
+           let mount = mountPoint(in: mounts, type: "cgroup2", option: nil) {
+            let own = mount + (line.dropFirst(3) == "/" ? "" : String(line.dropFirst(3)))
+            if let controllers = try? String(contentsOfFile: own + "/cgroup.subtree_control", encoding: .utf8),
+               controllers.split(separator: " ").contains(where: { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "pids" }) {
+                candidates.append(own)
+            }
+        }
+        for parent in candidates {
+            removeAbandoned(in: parent)
+            let dir = "\(parent)/mamsim-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            if mkdir(dir, 0o755) == 0 {
+                // v2: the host's folder passes the pids controller on to each child's cgroup.
+                if FileManager.default.fileExists(atPath: dir + "/cgroup.subtree_control"), !writeFile("+pids", to: dir + "/cgroup.subtree_control") {
+                    rmdir(dir)
+                    continue
+                }
+                return dir
+            }
+        }
+        return nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// The cgroups of hosts that are gone (killed before they could remove them): what still
+    /// runs in them is ended, and they are removed.
+    private static func removeAbandoned(in parent: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix("mamsim-") {
+            let parts = name.split(separator: "-")
+            guard parts.count == 3, let pid = pid_t(parts[1]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let root = parent + "/" + name
+            let children = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter {
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDirectory) && isDirectory.boolValue
+            }
+            for child in children {
+                let procs = (try? String(contentsOfFile: "\(root)/\(child)/cgroup.procs", encoding: .utf8)) ?? ""
+                for pid in procs.split(separator: "\n").compactMap({ pid_t($0) }) { _ = kill(pid, SIGKILL) }
+                rmdir("\(root)/\(child)")
+            }
+            rmdir(root)
+        }
+    }
+
+    private static func mountPoint(in mountinfo: String, type: String, option: String?) -> String? {
+        for line in mountinfo.split(separator: "\n") {
+            // ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPEROPTIONS
+            let halves = line.components(separatedBy: " - ")
+            guard halves.count == 2 else { continue }
+            let fields = halves[0].split(separator: " ")
+            let tail = halves[1].split(separator: " ")
+            guard fields.count >= 5, tail.count >= 3, tail[0] == type else { continue }
+            if let option, !tail[2].split(separator: ",").contains(Substring(option)) { continue }
+            return String(fields[4])
+        }
+        return nil
+    }
+}
