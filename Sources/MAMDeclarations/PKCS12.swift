@@ -21,7 +21,12 @@ public struct PKCS12Identity: Sendable {
         public var description: String { message }
     }
 
+    /// PBKDF2 iterations one file may ask for in all, over every bag: real exports use a few
+    /// thousand per bag (OpenSSL 3: 2,048); sixty bags of ten million each took a minute.
+    public static let iterationBudget = 2_000_000
+
     public init(bytes: [UInt8], password: String) throws(ReadError) {
+        var budget = Self.iterationBudget
         let pfx: ASN1Node
         do { pfx = try BER.parse(bytes) } catch { throw ReadError("is not a PKCS #12 file (not ASN.1: \(error))") }
         let top = try Self.children(pfx, "PFX")
@@ -49,7 +54,7 @@ public struct PKCS12Identity: Sendable {
                 guard parts.count >= 2 else { throw ReadError("has a malformed EncryptedData") }
                 let eci = try Self.children(parts[1], "EncryptedContentInfo")
                 guard eci.count >= 3 else { throw ReadError("has encrypted certificates but no encrypted content") }
-                bagsBytes = try Self.decrypt(algorithm: eci[1], ciphertext: Self.octets(eci[2]), password: passwordBytes, what: "the certificate bag")
+                bagsBytes = try Self.decrypt(algorithm: eci[1], ciphertext: Self.octets(eci[2]), password: passwordBytes, what: "the certificate bag", budget: &budget)
             default:
                 throw ReadError("holds a SafeContents of type \(content.type), which is not data or password-encrypted data")
             }
@@ -66,7 +71,7 @@ public struct PKCS12Identity: Sendable {
                 case Self.oidShroudedKeyBag:
                     let epki = try Self.children(value, "EncryptedPrivateKeyInfo")
                     guard epki.count >= 2 else { throw ReadError("has a malformed shrouded key bag") }
-                    keys.append(try Self.decrypt(algorithm: epki[0], ciphertext: Self.octets(epki[1]), password: passwordBytes, what: "the private key"))
+                    keys.append(try Self.decrypt(algorithm: epki[0], ciphertext: Self.octets(epki[1]), password: passwordBytes, what: "the private key", budget: &budget))
                 case Self.oidCertBag:
                     let cert = try Self.children(value, "CertBag")
                     guard cert.count >= 2, try Self.oid(cert[0]) == Self.oidX509Certificate,
@@ -160,8 +165,9 @@ public struct PKCS12Identity: Sendable {
         return ContentInfo(type: type, node: inner, data: data)
     }
 
-    /// PBES2 (PBKDF2 + AES-CBC) decryption of a bag.
-    static func decrypt(algorithm: ASN1Node, ciphertext: [UInt8], password: [UInt8], what: String) throws(ReadError) -> [UInt8] {
+    /// PBES2 (PBKDF2 + AES-CBC) decryption of a bag; its iterations come out of the file's
+    /// `budget`, checked before any work is done.
+    static func decrypt(algorithm: ASN1Node, ciphertext: [UInt8], password: [UInt8], what: String, budget: inout Int) throws(ReadError) -> [UInt8] {
         let alg = try children(algorithm, "AlgorithmIdentifier")
         guard let oidNode = alg.first, let oid = try? ASN1ObjectIdentifier(berEncoded: oidNode) else { throw ReadError("has a malformed algorithm for \(what)") }
         guard oid == oidPBES2, alg.count > 1 else {
@@ -178,7 +184,11 @@ public struct PKCS12Identity: Sendable {
         let salt = try octets(kp[0])
         let rounds: Int
         do { rounds = try Int(berEncoded: kp[1]) } catch { throw ReadError("has a malformed PBKDF2 iteration count: \(error)") }
-        guard rounds > 0, rounds <= 10_000_000 else { throw ReadError("asks for \(rounds) PBKDF2 iterations; 1 to 10,000,000 are accepted") }
+        guard rounds > 0 else { throw ReadError("asks for \(rounds) PBKDF2 iterations for \(what); at least 1 is needed") }
+        guard rounds <= budget else {
+            throw ReadError("asks for more PBKDF2 iterations than a file may (\(rounds) for \(what), \(iterationBudget - budget) before it; \(iterationBudget) in all); re-export it with the default count, e.g. `openssl pkcs12 -export -iter 2048`")
+        }
+        budget -= rounds
         var prf: KDF.Insecure.PBKDF2.HashFunction = .insecureSHA1
         for extra in kp.dropFirst(2) where extra.identifier == .sequence {
             let p = try children(extra, "prf")

@@ -139,7 +139,11 @@ extension DeviceState {
     /// made here, certificate from the simulated CA), kept so it stays the same identity.
     func identity(asset: String, declaration: Declaration, bytes: [UInt8]) throws -> (certificate: Certificate, key: SigningKey) {
         if declaration.type == DeclarationType.identity {
+            let key = asset + "\u{0}" + SHA256Digest.hex(bytes)
+            if let opened = openedIdentities[key] { return opened }
             let p12 = try Credentials.identity(bytes, file: declaration.source, path: "")
+            if openedIdentities.count >= 256 { openedIdentities.removeAll() }
+            openedIdentities[key] = (p12.certificate, p12.privateKey)
             return (p12.certificate, p12.privateKey)
         }
         if let row = try readStore({ db in try Row.fetchOne(db, sql: "SELECT key, certificate FROM generated_identity WHERE asset = ?", arguments: [asset]) }) {

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import X509
 public import MAMDeclarations
 public import MAMModel
 public import MAMPolicy
@@ -34,6 +35,9 @@ public final class DeviceState {
     /// and a query per share would cost more than the rest of the share. Any write through
     /// `writeStore` empties it, so it never outlives what it mirrors.
     var readCache = ReadCache()
+    /// PKCS #12 identities already opened, by asset and content: each file's PBKDF2 work is
+    /// done once per host, not at every managedSecret or signWithIdentity.
+    var openedIdentities: [String: (certificate: Certificate, key: SigningKey)] = [:]
 
     struct ReadCache {
         var signedIn: [String: [Account]] = [:]

@@ -165,3 +165,24 @@ struct PKCS12RobustnessTests {
         #expect(throws: PKCS12Identity.ReadError.self) { try PKCS12Identity(bytes: [0x30, 0x00], password: "") }
     }
 }
+
+/// A PKCS #12 file's PBKDF2 work is bounded per file, not per bag: bags that each ask for an
+/// accepted count but together too many are refused before the work of the one too many.
+@Suite struct PKCS12BudgetTests {
+    static var fixture: URL {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        parts.removeLast(2)
+        return URL(fileURLWithPath: parts.joined(separator: "/") + "/Fixtures/pkcs12/costly-iterations.p12")
+    }
+
+    @Test func bagsThatTogetherAskForTooManyIterationsAreRefused() throws {
+        let bytes = Array(try Data(contentsOf: Self.fixture))
+        do {
+            _ = try PKCS12Identity(bytes: bytes, password: "costly")
+            Issue.record("2,200,000 iterations in all must be refused")
+        } catch {
+            #expect(error.description.contains("more PBKDF2 iterations than a file may"), "\(error)")
+            #expect(error.description.contains("1100000 before it"), "\(error)")
+        }
+    }
+}
