@@ -98,7 +98,7 @@ package struct BundleFolder {
     private mutating func readInfoPlist(_ fileURL: URL?) {
         var parsed: [String: Any] = [:]
         if let fileURL {
-            guard var data = FileManager.default.contents(atPath: fileURL.path) else {
+            guard var data = try? InputFile.contents(of: fileURL) else {
                 problems.append(LintFinding(.error, rule: "info-plist-missing", file: infoFile, keyPath: "", problem: "is missing",
                     fix: "add the bundle's Info.plist (CFBundleIdentifier, NSExtension, IntuneMAMSettings)"))
                 return
@@ -157,8 +157,8 @@ package struct BundleFolder {
 
     private mutating func readEntitlements(_ fileURL: URL, name file: String) {
         entitlementsFile = file
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else {
-            problems.append(LintFinding(.error, rule: "file-unreadable", file: file, keyPath: "", problem: "cannot be read",
+        guard let data = try? InputFile.contents(of: fileURL) else {
+            problems.append(LintFinding(.error, rule: "file-unreadable", file: file, keyPath: "", problem: "cannot be read (or is larger than \(InputFile.limit >> 20) MiB)",
                                         fix: "check the path (CODE_SIGN_ENTITLEMENTS) and its permissions"))
             return
         }

@@ -46,7 +46,7 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         if !keyPath.isEmpty { text += keyPath + ": " }
         text += problem
         if !fix.isEmpty { text += "; " + fix }
-        return text + " [\(rule)]"
+        return ProjectRoot.printable(text + " [\(rule)]")
     }
 
     public var description: String { rendered(inFolder: "") }

@@ -190,8 +190,11 @@ public enum ProjectRoot {
         return full == base || full.hasPrefix(base == "/" ? "/" : base + "/")
     }
 
-    /// `text` with control characters (terminal escapes) shown as `?`, cut at `limit`.
-    public static func printable(_ text: String, limit: Int) -> String {
+    /// `text` with control characters (terminal escapes, line breaks, C1 codes) shown as `?`,
+    /// cut at `limit`: what a file or a child wrote can neither drive the user's terminal nor
+    /// forge a line of a line-oriented report.
+    public static func printable(_ text: String, limit: Int = .max) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) || text.count > limit else { return text }
         let clean = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
         return clean.count > limit ? String(clean.prefix(limit)) + "…" : clean
     }

@@ -1,4 +1,5 @@
 public import Foundation
+import MAMActivation
 
 /// An Xcode project read from its `project.pbxproj`: the targets, their build configurations,
 /// and each configuration's build settings resolved the way Xcode layers them (project
@@ -46,7 +47,12 @@ public struct XcodeProject: Sendable {
     /// Reads `url` (an `.xcodeproj` folder).
     public init(url: URL) throws(XcodeProjectError) {
         let file = url.appendingPathComponent("project.pbxproj")
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+        let data: Data
+        do {
+            data = try InputFile.contents(of: file)
+        } catch let large as InputFile.TooLarge {
+            throw XcodeProjectError(file: file.path, problem: "is larger than \(large.limit >> 20) MiB, the most mamsim reads", fix: "check that it is the project's own project.pbxproj")
+        } catch {
             throw XcodeProjectError(file: file.path, problem: "cannot be read", fix: "check that the .xcodeproj holds a project.pbxproj")
         }
         try self.init(projectFile: data, url: url)

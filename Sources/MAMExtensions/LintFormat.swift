@@ -56,7 +56,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
     static func message(_ f: LintFinding) -> String {
         var text = f.keyPath.isEmpty ? f.problem : f.keyPath + ": " + f.problem
         if !f.fix.isEmpty { text += "; " + f.fix }
-        return text
+        return ProjectRoot.printable(text)
     }
 
     // GitHub's workflow-command escaping: data escapes %, CR, LF; properties also : and ,.

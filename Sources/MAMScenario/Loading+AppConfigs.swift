@@ -1,4 +1,5 @@
 import Foundation
+import MAMActivation
 import MAMModel
 import MAMPolicy
 import Yams
@@ -69,7 +70,7 @@ extension Loading {
     private func importAppConfigFile(_ url: URL, at v: Located) -> AppConfigPolicy? {
         let written = v.node.scalar?.string ?? url.lastPathComponent
         let bytes: [UInt8]
-        do { bytes = Array(try Data(contentsOf: url)) } catch {
+        do { bytes = Array(try InputFile.contents(of: url)) } catch {
             reader.error(v, "cannot read \(written) (\(error.localizedDescription))")
             return nil
         }

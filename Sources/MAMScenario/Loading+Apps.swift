@@ -241,7 +241,7 @@ extension Loading {
     private func plistMessage(_ e: ExtensionPlistError) -> String { e.description }
 
     private func readData(_ url: URL, name: String, at v: Located) -> Data? {
-        do { return try Data(contentsOf: url) } catch {
+        do { return try InputFile.contents(of: url) } catch {
             reader.error(v, "cannot read \(name) (\(error.localizedDescription))")
             return nil
         }

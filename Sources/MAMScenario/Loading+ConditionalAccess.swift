@@ -1,4 +1,5 @@
 import Foundation
+import MAMActivation
 import MAMModel
 import MAMPolicy
 import Yams
@@ -19,7 +20,7 @@ extension Loading {
                 inputs.append(url)
                 let written = x.node.scalar?.string ?? url.lastPathComponent
                 do {
-                    let (imported, warnings) = try GraphConditionalAccessImporter.importPolicies(Array(try Data(contentsOf: url)), source: written)
+                    let (imported, warnings) = try GraphConditionalAccessImporter.importPolicies(Array(try InputFile.contents(of: url)), source: written)
                     for w in warnings { reader.warn(x, w.message) }
                     policies = imported
                 } catch let e as PolicyImportError {

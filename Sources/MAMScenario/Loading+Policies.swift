@@ -1,4 +1,5 @@
 import Foundation
+import MAMActivation
 import MAMModel
 import MAMPolicy
 import Yams
@@ -52,7 +53,7 @@ extension Loading {
     private func importFile(_ url: URL, at v: Located) -> IosManagedAppProtection? {
         let written = v.node.scalar?.string ?? url.lastPathComponent
         let bytes: [UInt8]
-        do { bytes = Array(try Data(contentsOf: url)) } catch {
+        do { bytes = Array(try InputFile.contents(of: url)) } catch {
             reader.error(v, "cannot read \(written) (\(error.localizedDescription))")
             return nil
         }

@@ -19,7 +19,9 @@ public enum ScenarioLoader {
     public static func load(file: URL, buildSettings: [String: String] = [:]) throws(ScenarioError) -> Scenario {
         let data: Data
         do {
-            data = try Data(contentsOf: file)
+            data = try InputFile.contents(of: file)
+        } catch let large as InputFile.TooLarge {
+            throw ScenarioError(file: file, message: large.description)
         } catch {
             throw ScenarioError(file: file, message: "cannot read the scenario file (\(error.localizedDescription)); check the path")
         }

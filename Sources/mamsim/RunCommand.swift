@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMBundle
 import MAMDevice
 import MAMScenario
 
@@ -129,7 +130,8 @@ final class FleetProgress: @unchecked Sendable {
     }
 
     func event(_ e: HostEvent) {
-        if verbose { terminal.line(terminal.dim("  · \(e)")) }
+        // Events carry what children said (ids, reasons, messages): never raw to a terminal.
+        if verbose { terminal.line(terminal.dim("  · \(ProjectRoot.printable("\(e)"))")) }
         if case .confinement(let what) = e, !verbose { terminal.line(terminal.dim("  \(what)")) }
         guard !done else { return }
         if case .ready = e {

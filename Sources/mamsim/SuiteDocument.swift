@@ -110,6 +110,13 @@ struct SuiteDocument: Codable, Equatable {
                 throw MergeError("\(name): schemaVersion \(part.schemaVersion), but this mamsim reads \(currentSchemaVersion); merge results of the same mamsim release")
             }
             for scenario in part.scenarios {
+                // A shard's verdict is its steps': one that says passed while a step failed,
+                // or without steps, or with another status, was altered or damaged.
+                let held = scenario.status == "passed" && !scenario.steps.isEmpty && scenario.steps.allSatisfy(\.passed)
+                if scenario.passed != held || (scenario.status == "passed") != scenario.passed {
+                    let failing = scenario.steps.first { !$0.passed }.map { "step \($0.index) failed" } ?? (scenario.steps.isEmpty ? "it has no steps" : "its status is \(scenario.status)")
+                    throw MergeError("\(name): \(scenario.file) says passed: \(scenario.passed), but \(scenario.passed ? failing : "every step held and its status is passed"); the report was altered or damaged — run that shard again")
+                }
                 if let other = seen[scenario.file] {
                     throw MergeError("\(scenario.file) is in both \(other) and \(name); each scenario belongs to exactly one shard")
                 }

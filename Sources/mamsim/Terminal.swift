@@ -3,6 +3,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import MAMBundle
 import MAMScenario
 
 /// Human output: colours and a live line on a terminal, plain lines when piped. `NO_COLOR`
@@ -66,12 +67,15 @@ struct Terminal: Sendable {
     func step(_ r: StepResult) {
         let mark = r.passed ? green("✔") : red("✘")
         let number = String(format: "%3d", r.index + 1)
-        let title = r.name.isEmpty ? "\(r.verb) \(r.parties)" : "\(r.name) — \(r.verb) \(r.parties)"
-        var text = "\(mark) \(number) \(title)  →  \(bold(r.observed.description))"
-        if !r.explanation.isEmpty { text += dim("  \(r.explanation)") }
+        // Names, outcomes and explanations carry what the scenario and the children wrote:
+        // control characters are shown, never sent to the terminal.
+        let p = { (s: String) in ProjectRoot.printable(s) }
+        let title = p(r.name.isEmpty ? "\(r.verb) \(r.parties)" : "\(r.name) — \(r.verb) \(r.parties)")
+        var text = "\(mark) \(number) \(title)  →  \(bold(p(r.observed.description)))"
+        if !r.explanation.isEmpty { text += dim("  \(p(r.explanation))") }
         line(text)
         if !r.passed, let e = r.expected {
-            line(red("        expected \(e), got \(r.observed) (line \(r.line))"))
+            line(red(p("        expected \(e), got \(r.observed) (line \(r.line))")))
         }
     }
 

@@ -67,6 +67,18 @@ extension CLITests {
             // A scenario reported by two shards is a sharding mistake, not twice the tests.
             let twice = try await CLI.run(["merge", tmp.path("shard-0.json"), tmp.path("shard-0.json")], timeout: 60)
             #expect(twice.status == 2 && twice.stderr.contains("each scenario belongs to exactly one shard"), "\(twice)")
+
+            // A shard whose scenario says passed while one of its steps failed is refused, not
+            // believed: the verdict is the steps'.
+            var forged = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("shard-0.json")))) as? [String: Any])
+            var scenarios = try #require(forged["scenarios"] as? [[String: Any]])
+            var steps = try #require(scenarios[0]["steps"] as? [[String: Any]])
+            steps[0]["passed"] = false
+            scenarios[0]["steps"] = steps
+            forged["scenarios"] = scenarios
+            try JSONSerialization.data(withJSONObject: forged).write(to: URL(fileURLWithPath: tmp.path("forged.json")))
+            let lie = try await CLI.run(["merge", tmp.path("forged.json")], timeout: 60)
+            #expect(lie.status == 2 && lie.stderr.contains("step 1 failed") && lie.stderr.contains("altered or damaged"), "\(lie)")
         }
 
         @Test func shardArgumentsAreChecked() async throws {

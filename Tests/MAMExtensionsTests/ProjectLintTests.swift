@@ -1,4 +1,5 @@
 import Foundation
+import MAMActivation
 import MAMBundle
 import MAMExtensions
 import Testing
@@ -295,6 +296,34 @@ struct LintContainmentTests {
         #expect(findings.contains { $0.rule == "xcconfig-include" && $0.problem.contains("outside the project") })
         #expect(findings.contains { $0.rule == "xcconfig-line" && $0.file.hasSuffix("Extra.xcconfig") }, "\(findings)")
         #expect(!Self.everyReporter(reports).contains("password \(Self.marker)") && !Self.everyReporter(reports).contains("token \(Self.marker)"))
+    }
+
+    @Test func aProjectFileBeyondTheInputLimitIsBadInputNotGigabytes() throws {
+        let project = try ProjectLintTests.mutated([])
+        defer { try? FileManager.default.removeItem(at: project) }
+        let pbxproj = project.appendingPathComponent("ContosoMail.xcodeproj/project.pbxproj")
+        // Sparse: 65 MiB to read, nothing on disk.
+        let handle = try FileHandle(forWritingTo: pbxproj)
+        try handle.truncate(atOffset: UInt64(InputFile.limit) + (1 << 20))
+        try handle.close()
+        do {
+            _ = try ProjectLinter.lint(path: project, displayName: "ContosoMail")
+            Issue.record("a project file beyond the limit must be refused")
+        } catch {
+            #expect("\(error)".contains("larger than 64 MiB"), "\(error)")
+        }
+    }
+
+    @Test func terminalEscapesInAProjectReachNoReporterRaw() throws {
+        let escape = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m"
+        let project = try ProjectLintTests.mutated([("Config/App.xcconfig", "#include \"Base.xcconfig\"", "#include \"Base.xcconfig\"\n\(escape) echo owned")])
+        defer { try? FileManager.default.removeItem(at: project) }
+        let reports = try ProjectLinter.lint(path: project, displayName: "ContosoMail")
+        #expect(ProjectLintTests.findings(reports).contains { $0.rule == "xcconfig-line" })
+        for format in [LintFormat.human, .xcode, .githubActions] {
+            let output = format.render(reports, version: "test")
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" }, "\(format): \(output.debugDescription)")
+        }
     }
 
     @Test func anAbsoluteInfoPlistFileIsAFindingNeitherReadNorFixed() throws {
