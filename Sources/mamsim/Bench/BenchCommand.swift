@@ -26,7 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the Node reference even if node is on the PATH.")
     var noNode = false
 
-    @Option(help: "Run only one part: decision, decode, latency, broker or fleet.")
+    @Option(help: "Run only one part: decision, decode, latency, broker, audit or fleet.")
     var only: String?
 
     func run() async throws {
@@ -75,6 +75,15 @@ struct BenchCommand: AsyncParsableCommand {
                 table.add("  CPU µs per item, host (\(name))", r.hostCPUMicroseconds, nil, nil, lowerIsBetter: true,
                           target: String(format: "apps: %.1f µs", r.appsCPUMicroseconds))
             }
+        }
+
+        if only == nil || only == "audit" {
+            // A hostile flood of refused shares: the per-child audit budget bounds the log, and
+            // the export and the report stream it. Run alone (--only audit) for a clean peak.
+            let flood = try await AuditFloodBench.run(appRuntime: runtime, count: items * 2)
+            print(String(format: "audit flood: %d refused 1 KiB shares in %.2f s from one child → %d rows logged one by one, %d coalesced record(s); host peak RSS %.0f MiB; export %.2f s (%.1f MiB); report %.2f s, peak RSS after it %.0f MiB\n",
+                         flood.shares, flood.seconds, flood.rowsLogged, flood.coalescedRecords, flood.hostPeakMiB, flood.exportSeconds, flood.exportMiB,
+                         flood.reportSeconds, flood.peakAfterReportMiB))
         }
 
         for n in fleet where only == nil || only == "fleet" {

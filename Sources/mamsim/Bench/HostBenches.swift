@@ -1,5 +1,6 @@
 import Foundation
 import MAMDevice
+import MAMDeviceState
 import MAMModel
 import MAMPolicy
 import MAMWire
@@ -145,5 +146,71 @@ enum ProcessStats {
             return Int(line.split(separator: " ").dropFirst().first ?? "")
         }
         return nil
+    }
+}
+
+/// A child flooding refused shares (alice's data to an app without the SDK, blocked by her
+/// policy): what the audit log and the host's memory make of it — rows logged (the per-child
+/// budget coalesces the rest), the host's peak memory, and the export and report of the log.
+enum AuditFloodBench {
+    struct Result {
+        var shares: Int
+        var rowsLogged: Int
+        var coalescedRecords: Int
+        var seconds: Double
+        var hostPeakMiB: Double
+        var exportSeconds: Double
+        var exportMiB: Double
+        var reportSeconds: Double
+        var peakAfterReportMiB: Double
+    }
+
+    static func run(appRuntime: String, count: Int) async throws -> Result {
+        let alice = Account(upn: "alice@contoso.com", oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10")
+        var fleet = Fleet()
+        let policy = try GraphPolicyImporter.importPolicies(Array("""
+            {"displayName": "bench", "allowedOutboundDataTransferDestinations": "managedApps", "allowedInboundDataTransferSources": "managedApps"}
+            """.utf8), source: "bench").policies[0]
+        fleet.add(alice, policy: policy)
+        let flooder = AppSpec(handle: "a", descriptor: AppDescriptor(bundleID: "com.bench.a"))
+        let unmanaged = AppSpec(handle: "n", descriptor: AppDescriptor(bundleID: "com.bench.n", sdkIntegrated: false))
+        for a in [flooder, unmanaged] { fleet.install(a.descriptor) }
+        var config = HostConfiguration(apps: [flooder, unmanaged], fleet: fleet, deviceDirectory: DeviceLocations.temporaryDevice(prefix: "mamsim-bench"), appRuntime: appRuntime)
+        config.reportDeliveries = false
+        config.quietChildren = true
+        config.commandTimeout = .seconds(600)
+        defer { try? FileManager.default.removeItem(at: config.deviceDirectory) }
+        let host = try HostController(configuration: config)
+        let failures = await host.startFleet()
+        guard failures.isEmpty else { throw BenchError(message: "audit flood bench: \(failures)") }
+        _ = await host.signIn("a", account: alice.upn)
+        let start = ContinuousClock.now
+        let result = await host.command("a", .flood(Flood(destination: "n", count: UInt64(count), size: 1024, window: 512, identity: alice.upn)))
+        let seconds = Self.seconds(ContinuousClock.now - start)
+        guard case .flood(0, _) = result else { throw BenchError(message: "audit flood bench: shares were not all refused: \(result)") }
+        let log = config.deviceDirectory.appendingPathComponent("audit-export.jsonl")
+        let exportStart = ContinuousClock.now
+        _ = await host.exportAudit(to: log)
+        let exportSeconds = Self.seconds(ContinuousClock.now - exportStart)
+        let hostPeak = Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024
+        _ = await host.shutdown()
+        var rows = 0, coalesced = 0
+        let reportStart = ContinuousClock.now
+        var digest = ReportHTML.AuditDigest()
+        try ReportHTML.readAuditLog(at: log.path) { event in
+            digest.add(event)
+            if event.verb == "share" { rows += 1 }
+            if event.verb == "audit-coalesced" { coalesced += 1 }
+        }
+        _ = ReportHTML.page(title: "bench", summary: "", scenarios: [ReportHTML.ScenarioPage(name: "bench", file: nil, status: nil, digest: digest, result: nil)])
+        let reportSeconds = Self.seconds(ContinuousClock.now - reportStart)
+        let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
+        return Result(shares: count, rowsLogged: rows, coalescedRecords: coalesced, seconds: seconds, hostPeakMiB: hostPeak,
+                      exportSeconds: exportSeconds, exportMiB: Double(size) / 1_048_576, reportSeconds: reportSeconds,
+                      peakAfterReportMiB: Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024)
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
