@@ -139,6 +139,12 @@ public struct XCConfig: Sendable, Hashable {
             case .include(let include):
                 let target = include.path.hasPrefix("/") ? URL(fileURLWithPath: include.path) : folder.appendingPathComponent(include.path)
                 let targetName = include.path.hasPrefix("/") || nameFolder.isEmpty ? include.path : nameFolder + "/" + include.path
+                if let root, !ProjectRoot.contains(root, target) {
+                    problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: include.line,
+                                                problem: "includes \(ProjectRoot.printable(include.path, limit: 200)), which is outside the project (\(root.standardizedFileURL.path)); it was not read",
+                                                fix: "keep the project's configuration files inside its folder, or lint the folder that holds them"))
+                    continue
+                }
                 if !FileManager.default.fileExists(atPath: target.path) {
                     if !include.optional {
                         // A name that differs only in case works on macOS's default volumes
