@@ -532,7 +532,8 @@ func landlockABI() -> Int {
 
 /// A child's processes are limited and end with it, where the host can give each child a
 /// cgroup (CI's machines can; the start-up report says when not).
-@Suite(.serialized, .enabled(if: landlockAvailable(), "this kernel has no Landlock: children cannot be confined here"))
+@Suite(.serialized, .enabled(if: landlockAvailable(), "this kernel has no Landlock: children cannot be confined here"),
+       .enabled(if: cgroupsWritable(), "no writable pids cgroup here: the host reports that children have no process limit"))
 struct ChildProcessLimitTests {
     @Test func aForkBombStopsAtTheLimitAndADaemonDiesWithItsApp() async throws {
         let bomb = try pythonChild("fork-bomb", """
@@ -585,3 +586,14 @@ struct ChildProcessLimitTests {
     }
 }
 
+
+/// Whether this process may make pids cgroups (cgroup v1's pids hierarchy, or v2 with the
+/// pids controller in its own cgroup's subtree): where it may not, the host says so at start.
+func cgroupsWritable() -> Bool {
+    if access("/sys/fs/cgroup/pids", W_OK) == 0 { return true }
+    guard let own = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8))?
+            .split(separator: "\n").first(where: { $0.hasPrefix("0::") })?.dropFirst(3) else { return false }
+    let dir = "/sys/fs/cgroup" + (own == "/" ? "" : String(own))
+    let controllers = (try? String(contentsOfFile: dir + "/cgroup.subtree_control", encoding: .utf8)) ?? ""
+    return controllers.contains("pids") && access(dir, W_OK) == 0
+}
