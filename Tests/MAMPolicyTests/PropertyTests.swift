@@ -1,3 +1,4 @@
+import Foundation
 import MAMModel
 import MAMPolicy
 import PropertyBased
@@ -113,6 +114,26 @@ struct PropertyTests {
             if incomingOrgData && receiverManaged && ownerUnmanaged {
                 #expect(d.reowned == World.alice, "\(d)")
             }
+        }
+    }
+}
+
+/// The audit log's dates are written and read by arithmetic: the same text as Foundation's
+/// ISO 8601 formatter writes, and the same instant as it reads, for any time it covers.
+@Suite struct InstantFormatTests {
+    @Test func writtenAndReadAsFoundationDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let formatter = ISO8601DateFormatter()
+        var samples: [Double] = [0, 59, 86_399, 86_400, 951_782_400, 1_767_258_000, 4_107_542_399, 253_402_300_799]
+        for _ in 0..<2_000 { samples.append(Double(UInt64.random(in: 0..<253_402_300_800, using: &generator))) }
+        for _ in 0..<200 { samples.append(Double.random(in: 0..<4_000_000_000, using: &generator)) }
+        for s in samples {
+            let written = Instant(secondsSince1970: s).description
+            #expect(written == formatter.string(from: Date(timeIntervalSince1970: s)), "\(s)")
+            #expect(Instant(iso8601: written)?.secondsSince1970 == formatter.date(from: written)?.timeIntervalSince1970, "\(written)")
+        }
+        for bad in ["2026-02-30T09:00:00Z", "2026-13-01T09:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01 09:00:00Z", "２０２６-01-01T09:00:00Z"] {
+            #expect(Instant(iso8601: bad)?.secondsSince1970 == formatter.date(from: bad)?.timeIntervalSince1970, "\(bad)")
         }
     }
 }
