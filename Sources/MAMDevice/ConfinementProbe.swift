@@ -74,15 +74,15 @@ public struct ChildLimits: Sendable, Hashable, CustomStringConvertible {
     /// Processes of the user (RLIMIT_NPROC): the kernel counts every process of the user, not
     /// the child's, so this is off unless set.
     public var processes: UInt64 = 0
-    /// Processes of one child and all it starts, in a cgroup of its own where the host can
-    /// make one (0 = none).
+    /// Processes of one child with a program of its own and all it starts, in a cgroup of its
+    /// own where the host can make one (0 = none). The built-in runtime starts none.
     public var processesPerChild = 128
 
     public init() {}
 
     public var description: String {
         var parts = ["\(memoryBytes >> 20) MiB of memory", "files up to \(fileBytes >> 20) MiB", "\(openFiles) open files"]
-        if processesPerChild > 0 { parts.append("\(processesPerChild) processes each (a cgroup per child)") }
+        if processesPerChild > 0 { parts.append("\(processesPerChild) processes for each program of its own (a cgroup per child)") }
         if processes > 0 { parts.append("\(processes) processes of the user") }
         return parts.joined(separator: ", ")
     }
