@@ -74,7 +74,8 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     static func formatUTC(_ seconds: Double) -> String? {
         guard seconds.isFinite, seconds >= 0, seconds < 253_402_300_800 else { return nil }  // 1970 ... 9999
-        let total = Int(seconds.rounded(.down))
+        // As Foundation's formatter writes it: to the nearest millisecond, then the second.
+        let total = Int(((seconds - 978_307_200) * 1000).rounded() / 1000 + 978_307_200)
         let z = total / 86_400 + 719_468
         let era = z / 146_097
         let doe = z - era * 146_097

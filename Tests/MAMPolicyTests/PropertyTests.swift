@@ -126,7 +126,7 @@ struct PropertyTests {
         let formatter = ISO8601DateFormatter()
         var samples: [Double] = [0, 59, 86_399, 86_400, 951_782_400, 1_767_258_000, 4_107_542_399, 253_402_300_799]
         for _ in 0..<2_000 { samples.append(Double(UInt64.random(in: 0..<253_402_300_800, using: &generator))) }
-        for _ in 0..<200 { samples.append(Double.random(in: 0..<4_000_000_000, using: &generator)) }
+        for _ in 0..<2_000 { samples.append(Double.random(in: 0..<4_000_000_000, using: &generator)) }
         for s in samples {
             let written = Instant(secondsSince1970: s).description
             #expect(written == formatter.string(from: Date(timeIntervalSince1970: s)), "\(s)")
