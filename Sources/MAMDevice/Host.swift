@@ -473,16 +473,16 @@ public final class Host {
         }
     }
 
-    /// `remediateCompliance(accountId:silent:)`: the outcome the compliance delegate gets,
-    /// delivered to the running app (`complianceStatus`, and `restartApplication` when the
-    /// account was enrolled). A remediation repeated with nothing changing is reported as a
-    /// `remediation-loop` diagnostic.
     /// Whether the user signed `account` in to `spec` (its SDK, or its MSAL cache).
     private func isUserAccount(_ account: Account, of spec: AppSpec) throws -> Bool {
         if spec.userAccounts.contains(where: { account.matches($0) }) { return true }
         return try state.signedInAccounts(app: spec.identityOwner).contains { $0.isSame(as: account) }
     }
 
+    /// `remediateCompliance(accountId:silent:)`: the outcome the compliance delegate gets,
+    /// delivered to the running app (`complianceStatus`, and `restartApplication` when the
+    /// account was enrolled). A remediation repeated with nothing changing is reported as a
+    /// `remediation-loop` diagnostic.
     /// `fromApp`: started by the app's own process. Its interactive remediation enrolls only
     /// an account the user signed in to it (`AppSpec.userAccounts`); for any other the
     /// simulated user does not consent, and the app is told `userCancelled`.
