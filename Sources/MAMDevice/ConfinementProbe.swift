@@ -44,6 +44,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
     /// What is in force, and what is not, in one paragraph.
     static func describe(abi: Int, features: Set<String>, limits: ChildLimits, cgroups: String? = nil) -> String {
         var inForce = ["default-deny filesystem (system libraries and their own program read-only, their container and app groups read-write, of /dev only null, zero and urandom)",
+                       "no internet, packet or netlink socket (UDP included) and no reading of other processes' memory (seccomp)",
                        "own session (no terminal)", "no capabilities", "ended with the host"]
         var missing: [String] = []
         func feature(_ name: String, _ text: String, _ abiNeeded: Int) {
@@ -58,7 +59,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
             missing.append("a process limit and the end of every descendant (\(cgroups))")
         }
         inForce.append("limits: \(limits.description)")
-        missing.append("UDP and pathname sockets, and a PID namespace (other processes' command lines and status are readable in /proc; their environment, memory and descriptors are not)")
+        missing.append("unix sockets by path between children, and a PID namespace (other processes' command lines and status are readable in /proc; their environment, memory and descriptors are not)")
         return "children are confined with Landlock (ABI \(abi)): " + inForce.joined(separator: ", ") + "; not in force: " + missing.joined(separator: ", ")
     }
 }

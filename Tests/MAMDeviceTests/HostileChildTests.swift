@@ -365,6 +365,8 @@ struct SandboxAttackTests {
                 s = socket.socket(); s.settimeout(2); s.connect(("127.0.0.1", targets["port"]))
             def abstract():
                 s = socket.socket(socket.AF_UNIX); s.connect("\\0" + targets["abstract"])
+            def udp():
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"x", ("127.0.0.1", targets["port"]))
             attempt("other-device", lambda: open(targets["otherDevice"] + "/store.key").read())
             attempt("cache-root", lambda: os.listdir(targets["cacheRoot"]))
             attempt("scenario-input", lambda: open(targets["input"]).read())
@@ -381,6 +383,7 @@ struct SandboxAttackTests {
             attempt("signal-sibling", lambda: os.kill(targets["sibling"], signal.SIGCONT))
             attempt("tcp", tcp)
             attempt("abstract-socket", abstract)
+            attempt("udp", udp)
             attempt("own-container", lambda: open(mine + "/mine.txt", "w").write("mine"))
             seen["token"] = os.environ.get("CI_JOB_TOKEN_OF_THE_HOST", "absent")
             seen["session-leader"] = os.getsid(0) == os.getpid()
@@ -404,7 +407,7 @@ struct SandboxAttackTests {
         try JSONSerialization.data(withJSONObject: targets).write(to: container.appendingPathComponent("targets.json"))
         #expect((try? await host.launch("spy").get()) != nil)
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("seen.json"))) as? [String: Any])
-        for denied in ["other-device", "cache-root", "scenario-input", "home", "tmp", "shadow", "tty", "ptmx", "host-environ", "host-maps", "sibling-environ", "host-root"] {
+        for denied in ["other-device", "cache-root", "scenario-input", "home", "tmp", "shadow", "tty", "ptmx", "host-environ", "host-maps", "sibling-environ", "host-root", "udp"] {
             #expect(seen[denied] as? String == "PermissionError", "\(denied): \(seen[denied] ?? "nil")")
         }
         let abi = landlockABI()

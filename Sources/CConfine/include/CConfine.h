@@ -32,7 +32,9 @@ struct mamsim_limits {
    - read and write: /dev/null and /dev/zero (no ioctl), each `write` path (its container and
      app groups); /dev/urandom and /dev/random to read;
    - nothing else: no other device directory, no home, no cache, no terminal, no /tmp;
-   - where the kernel has them, no TCP, no signal and no abstract unix socket outside itself.
+   - where the kernel has them, no TCP, no signal and no abstract unix socket outside itself;
+   - no socket of an internet, packet or netlink family at all (UDP too), and no
+     process_vm_readv/writev (a seccomp filter).
    It also gets its own session (no controlling terminal), dies with its parent, dumps no
    core and gets `limits`. Returns 0, or -1 with the reason in `error`. */
 int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
