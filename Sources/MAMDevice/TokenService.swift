@@ -1,0 +1,160 @@
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// The simulated Entra token service and app protection CA remediation (RULES.md §10): tokens
+/// signed with the tenant's key, the compliance delegate's outcome delivered to the running
+/// app, remediation loops noticed. A part of the host of its own: it owns the remediations
+/// under way and their history, and answers the apps' `acquireToken` and
+/// `remediateCompliance` requests.
+final class TokenService {
+    private let supervisor: Supervisor
+    private let state: DeviceState
+    private let audit: AuditSink
+    private let brokerInstalled: Bool
+    private let emit: (HostEvent) -> Void
+    /// Per app and account, the last remediation outcome, the device state it met and how
+    /// many times in a row it came back unchanged (remediation loops).
+    private var remediations: [String: (status: ComplianceStatus, state: String, count: Int)] = [:]
+    /// Remediations under way, by app and account: a repeat call has no effect meanwhile.
+    private var remediating: Set<String> = []
+    /// A remediation repeated this many times in a row with nothing changing is a loop.
+    static let remediationLoopThreshold = 3
+
+    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, brokerInstalled: Bool, onEvent: @escaping (HostEvent) -> Void) {
+        self.supervisor = supervisor
+        self.state = state
+        self.audit = audit
+        self.brokerInstalled = brokerInstalled
+        emit = onEvent
+    }
+
+    /// A token for `key` to `resource`, or why not (`protection-policy-required` with the
+    /// homeAccountId to remediate, `app-protection-unsupported`, `not-signed-in`). The token is
+    /// an ES256 JWT signed with the tenant's key. `fromApp`: the request came from the app's
+    /// own process, which gets tokens only for an account the user signed in to it
+    /// (`AppSpec.userAccounts`, or signed in to its SDK); a scenario step is the user acting
+    /// and is not held to that.
+    func acquireToken(for spec: AppSpec, account key: String, resource: String, fromApp: Bool) -> (TokenDecision, token: String?) {
+        do {
+            guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
+            if fromApp, try !isUserAccount(account, of: spec) {
+                let refused = Decision.blocked(.notSignedIn, because: "\(account) has not signed in to \(spec.bundleID): the app has no token for that account, and the user was not asked (sign the account in first, or list it under the app's msalAccounts)")
+                audit.record(verb: "acquireToken", source: spec.handle, sourceIdentity: account.description, owner: account.description, refused)
+                return (TokenDecision(decision: refused, homeAccountID: nil), nil)
+            }
+            let compliant = try state.isCompliant(app: spec.bundleID, account: account)
+            let owner = spec.descriptor.containingApp.flatMap { state.fleet.app($0) } ?? spec.descriptor
+            let decision = Enforcer.token(for: account, resource: resource, app: spec.descriptor, capabilities: owner.clientCapabilities,
+                                          compliant: compliant, policies: state.conditionalAccess, in: state.fleet)
+            audit.record(verb: "acquireToken", source: spec.handle, sourceIdentity: account.description, owner: account.description, decision.decision)
+            guard decision.decision.isAllowed else { return (decision, nil) }
+            return (decision, try state.issueToken(app: spec.bundleID, account: account, resource: resource))
+        } catch {
+            let v = internalFailure(error, doing: "issue a token")
+            return (TokenDecision(decision: .blocked(v.reason ?? .internalError, because: v.explanation), homeAccountID: nil), nil)
+        }
+    }
+
+    /// The answer to an app's own `acquireToken` request.
+    func tokenResult(for spec: AppSpec, account: String, resource: String) -> ServiceResult {
+        let (t, token) = acquireToken(for: spec, account: account, resource: resource, fromApp: true)
+        let verdict: Verdict = t.decision.isAllowed ? .allowed(t.decision.explanation) : .blocked(t.decision.blockedBy ?? .badRequest, t.decision.explanation)
+        return ServiceResult(verdict, .token(jwt: token ?? "", homeAccountID: t.homeAccountID ?? ""))
+    }
+
+    /// An app's own `remediateCompliance`: answered at once, as the SDK's call returns; the
+    /// outcome follows as the `complianceStatus` notification. A repeat while one is under way
+    /// has no effect.
+    func startRemediation(for spec: AppSpec, account: String, silent: Bool) -> ServiceResult {
+        let key = spec.handle + "\u{0}" + (state.fleet.account(named: account)?.description ?? account)
+        if remediating.contains(key) { return ServiceResult(.allowed("a remediation of \(account) is already under way: no effect")) }
+        remediate(spec, account: account, silent: silent, userCancels: false, fromApp: true) { _ in }
+        return ServiceResult(.allowed("remediation of \(account) started"))
+    }
+
+    /// Whether the user signed `account` in to `spec` (its SDK, or its MSAL cache).
+    private func isUserAccount(_ account: Account, of spec: AppSpec) throws -> Bool {
+        if spec.userAccounts.contains(where: { account.matches($0) }) { return true }
+        return try state.signedInAccounts(app: spec.identityOwner).contains { $0.isSame(as: account) }
+    }
+
+    /// `remediateCompliance(accountId:silent:)`: the outcome the compliance delegate gets,
+    /// delivered to the running app (`complianceStatus`, and `restartApplication` when the
+    /// account was enrolled). A remediation repeated with nothing changing is reported as a
+    /// `remediation-loop` diagnostic. `fromApp`: started by the app's own process. Its
+    /// interactive remediation enrolls only an account the user signed in to it
+    /// (`AppSpec.userAccounts`); for any other the simulated user does not consent, and the
+    /// app is told `userCancelled`.
+    func remediate(_ spec: AppSpec, account key: String, silent: Bool, userCancels: Bool, fromApp: Bool,
+                   _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
+        let account: Account
+        var outcome: RemediationOutcome
+        do {
+            guard let a = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
+            account = a
+            let owner = spec.identityOwner
+            let signedIn = try state.signedInAccounts(app: owner).contains { $0.isSame(as: account) }
+            let declines = fromApp && !silent && !signedIn && !spec.userAccounts.contains { account.matches($0) }
+            let facts = RemediationFacts(online: try state.isOnline(), brokerInstalled: brokerInstalled, silent: silent,
+                                         userCancels: userCancels || declines, signedIn: signedIn)
+            outcome = Enforcer.remediate(account, app: spec.descriptor, facts: facts, in: state.fleet)
+            if declines, outcome.status == .userCancelled {
+                outcome = RemediationOutcome(status: .userCancelled, title: "Sign-in declined",
+                    message: "\(spec.bundleID) asked to sign in \(account), which the user never signed in to it; the simulated user declines (list the account under the app's msalAccounts, or sign it in with a step)",
+                    enrolls: false)
+            }
+            var enrolled = false
+            if outcome.enrolls, !signedIn {
+                let r = try state.signIn(app: owner, account: account.description)
+                enrolled = r.isAllowed
+                if enrolled {
+                    emit(.signedIn(handle: spec.handle, account: account.description))
+                } else {
+                    // The enrollment itself was refused (allowed accounts, a second managed
+                    // account, the SDK's keychain group): the service cannot make it compliant.
+                    outcome = RemediationOutcome(status: .serviceFailure, title: "Enrollment failed", message: r.decision.explanation, enrolls: false)
+                }
+            }
+            if outcome.status == .compliant { try state.recordCompliance(app: spec.bundleID, account: account) }
+            if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "remediation")) }
+            audit.record(verb: "remediate", source: spec.handle, sourceIdentity: account.description, owner: account.description,
+                         decision: outcome.status.rawValue, reason: outcome.status == .compliant ? nil : .protectionPolicyRequired,
+                         explanation: outcome.status == .compliant ? "\(account) is compliant in \(spec.bundleID)\(enrolled ? " (enrolled)" : "")"
+                             : "\(outcome.title): \(outcome.message)")
+            // A loop: the same failing answer again and again while nothing on the device changes.
+            let loopKey = spec.handle + "\u{0}" + account.description
+            let signature = "\(signedIn)|\(state.fleet.isManaged(account))|\(facts.online)|\(facts.brokerInstalled)"
+            if outcome.status != .compliant, let last = remediations[loopKey], last.status == outcome.status, last.state == signature {
+                remediations[loopKey] = (outcome.status, signature, last.count + 1)
+                if last.count + 1 == Self.remediationLoopThreshold {
+                    let detail = "\(spec.handle) called remediateCompliance for \(account) \(last.count + 1) times in a row and got \(outcome.status) each time with nothing changed"
+                    emit(.diagnostic(handle: spec.handle, name: "remediation-loop", detail: detail))
+                    audit.record(verb: "diagnostic", source: spec.handle, sourceIdentity: account.description, decision: "remediation-loop",
+                                 reason: nil, explanation: detail)
+                }
+            } else {
+                remediations[loopKey] = (outcome.status, signature, 1)
+            }
+            // The delegate gets the status, then the error title and message an app shows, a line each.
+            let detail = outcome.status == .compliant ? outcome.status.rawValue : "\(outcome.status.rawValue)\n\(outcome.title)\n\(outcome.message)"
+            var told: [SDKNotification] = [SDKNotification(kind: .complianceStatus, account: account.description, detail: detail)]
+            if enrolled { told.append(SDKNotification(kind: .restartApplication, account: account.description)) }
+            var remaining = told.count
+            remediating.insert(loopKey)
+            for n in told {
+                supervisor.notify(spec, n) { [weak self] in
+                    remaining -= 1
+                    if remaining == 0 {
+                        self?.remediating.remove(loopKey)
+                        completion(.success(outcome))
+                    }
+                }
+            }
+        } catch {
+            let v = internalFailure(error, doing: "remediate")
+            completion(.failure(DeviceStateError(v.reason ?? .internalError, v.explanation)))
+        }
+    }
+}
