@@ -44,7 +44,11 @@ public struct PluginSandbox: Sendable, Hashable {
             return list
         }
         var result = PluginSandbox()
-        result.read = try strings("read").compactMap { try resolve($0, in: folder, environment: environment) }
+        do {
+            result.read = try strings("read").compactMap { try resolve($0, in: folder, environment: environment) }
+        } catch let error as PluginSandboxError where !error.description.hasPrefix("plugin.json") {
+            throw PluginSandboxError("plugin.json: sandbox.read: \(error)")
+        }
         result.environment = try strings("environment")
         for name in result.environment where name.isEmpty || !name.allSatisfy({ $0 == "_" || $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             throw PluginSandboxError("plugin.json: sandbox.environment: \"\(name)\" is not a variable name")
@@ -62,7 +66,7 @@ public struct PluginSandbox: Sendable, Hashable {
             var rest = path.dropFirst()
             let name: Substring
             if rest.hasPrefix("{") {
-                guard let close = rest.firstIndex(of: "}") else { throw PluginSandboxError("plugin.json: sandbox.read: \"\(path)\" has no closing }") }
+                guard let close = rest.firstIndex(of: "}") else { throw PluginSandboxError("\"\(path)\" has no closing }") }
                 name = rest[rest.index(after: rest.startIndex)..<close]
                 rest = rest[rest.index(after: close)...]
             } else {

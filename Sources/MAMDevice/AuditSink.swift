@@ -11,10 +11,10 @@ import MAMWire
 /// killed after an answer left keeps the line.
 ///
 /// Each child has a budget of refused decisions it may put in the log
-/// (`HostConfiguration.auditRefusalBudget`, a rate with a burst): a child flooding refused requests is still answered one by one, but what
-/// goes beyond its budget is coalesced into one `audit-coalesced` record per flood, so no
-/// child can grow the log (and every export and report of it) at its own pace. What was
-/// allowed or delivered is always recorded.
+/// (`HostConfiguration.auditRefusalBudget`, a rate with a burst): a child flooding refused
+/// requests is still answered one by one, but what goes beyond its budget is coalesced into
+/// one `audit-coalesced` record per flood, so no child can grow the log (and every export and
+/// report of it) at its own pace. What was allowed or delivered is always recorded.
 final class AuditSink {
     private struct Budget {
         var tokens: Double

@@ -133,3 +133,38 @@ struct PluginDefinitionTests {
         #expect(error.findings.map(\.line) == [30])
     }
 }
+
+/// `plugin.json`'s `sandbox`: what a confined plugin may read beyond its folder, resolved on
+/// this machine; a malformed declaration names the file and key.
+@Suite struct PluginSandboxTests {
+    @Test func pathsAreResolvedAndWhatDoesNotExistHereGrantsNothing() throws {
+        let folder = try ScratchFolder(files: [
+            "runtime/lib.py": "",
+            "plugin.json": #"{"sandbox": {"read": ["~/interp", "$PY_HOME/lib", "${UNSET_VAR}/x", "runtime", "missing", "/"], "environment": ["PYENV_VERSION"]}}"#,
+        ])
+        defer { folder.remove() }
+        let home = folder.url.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("interp"), withIntermediateDirectories: true)
+        let sandbox = try PluginSandbox.load(folder: folder.url, environment: ["HOME": home.path, "PY_HOME": folder.url.appendingPathComponent("runtime").path])
+        #expect(sandbox.read == [home.appendingPathComponent("interp").path, folder.url.appendingPathComponent("runtime").path, "/"], "\(sandbox.read)")
+        #expect(sandbox.environment == ["PYENV_VERSION"])
+    }
+
+    @Test(arguments: [
+        (#"{"sandbox": {"reads": []}}"#, "plugin.json: sandbox.reads is not a key mamsim knows"),
+        (#"{"sandbox": {"read": "~/.pyenv"}}"#, "plugin.json: sandbox.read must be a list of strings"),
+        (#"{"sandbox": {"read": ["${HOME/x"]}}"#, "plugin.json: sandbox.read: \"${HOME/x\" has no closing }"),
+        (#"{"sandbox": {"environment": ["A B"]}}"#, "plugin.json: sandbox.environment: \"A B\" is not a variable name"),
+        (#"{"sandbox": []}"#, "plugin.json: sandbox must be an object"),
+    ])
+    func aMalformedSandboxNamesTheKey(json: String, expected: String) throws {
+        let folder = try ScratchFolder(files: ["plugin.json": json])
+        defer { folder.remove() }
+        do {
+            _ = try PluginSandbox.load(folder: folder.url)
+            Issue.record("\(json) must be refused")
+        } catch {
+            #expect("\(error)".hasPrefix(expected), "\(error)")
+        }
+    }
+}
