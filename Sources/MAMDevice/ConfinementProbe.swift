@@ -53,13 +53,18 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
         feature("tcp", "no TCP", 4)
         feature("signals", "no signal outside itself", 6)
         feature("abstract-unix", "no abstract socket outside itself", 6)
+        if features.contains("pid-namespace") {
+            inForce.append("a PID namespace for each program of its own (its /proc lists only its processes; all end with it)")
+        } else {
+            missing.append("a PID namespace (needs root or user namespaces: other processes' command lines and status are readable in /proc; their environment, memory and descriptors are not)")
+        }
         var limits = limits
         if let cgroups {
             limits.processesPerChild = 0
             missing.append("a process limit and the end of every descendant (\(cgroups))")
         }
         inForce.append("limits: \(limits.description)")
-        missing.append("unix sockets by path between children, and a PID namespace (other processes' command lines and status are readable in /proc; their environment, memory and descriptors are not)")
+        missing.append("unix sockets by path between children")
         return "children are confined with Landlock (ABI \(abi)): " + inForce.joined(separator: ", ") + "; not in force: " + missing.joined(separator: ", ")
     }
 }

@@ -128,7 +128,10 @@ import Testing
         // The app starts a long sleep in the background (a grandchild), notes its pid in its own
         // container (the one place a confined app may write), then runs the runtime.
         let script = dir.appendingPathComponent("parent-\(UUID().uuidString).sh")
-        try "#!/bin/sh\nsleep 300 &\necho $! > \"$MAMSIM_DEVICE_DIR/containers/com.contoso.parent/grandchild.pid\"\nexec '\(appRuntime)'\n"
+        // A duration no other test uses: the grandchild is found by it from outside (in a PID
+        // namespace of its own, the pid the app sees means nothing here).
+        let marker = 3000 + Int.random(in: 0..<900)
+        try "#!/bin/sh\nsleep \(marker) &\necho $! > \"$MAMSIM_DEVICE_DIR/containers/com.contoso.parent/grandchild.pid\"\nexec '\(appRuntime)'\n"
             .write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let spec = AppSpec(handle: "parent", descriptor: AppDescriptor(bundleID: "com.contoso.parent"), executable: script.path)
@@ -137,16 +140,16 @@ import Testing
         let pidFile = config.deviceDirectory.appendingPathComponent("containers/com.contoso.parent/grandchild.pid")
         let host = try HostController(configuration: config)
         #expect(await host.startFleet().isEmpty)
-        let grandchild = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(isAlive(grandchild))
+        #expect(FileManager.default.fileExists(atPath: pidFile.path))
+        #expect(ChildProcessLimitTests.running("sleep\u{0}\(marker)") == 1)
         #expect(await host.shutdown() == 0)
-        // Killed with its group; a zombie waiting for init to reap it is not running.
-        var alive = isRunning(grandchild)
+        // Killed with its group (or its namespace); a zombie waiting to be reaped is not running.
+        var alive = ChildProcessLimitTests.running("sleep\u{0}\(marker)") > 0
         for _ in 0..<200 where alive {
             try await Task.sleep(for: .milliseconds(5))
-            alive = isRunning(grandchild)
+            alive = ChildProcessLimitTests.running("sleep\u{0}\(marker)") > 0
         }
-        #expect(!alive, "the grandchild \(grandchild) survived teardown")
+        #expect(!alive, "the grandchild sleep \(marker) survived teardown")
     }
 
     @Test func oneSendersItemIDDoesNotHideAnotherSendersItemWithTheSameID() async throws {
@@ -375,11 +378,12 @@ struct SandboxAttackTests {
             attempt("shadow", lambda: open("/etc/shadow").read())
             attempt("tty", lambda: open("/dev/tty", "w"))
             attempt("ptmx", lambda: os.open("/dev/ptmx", os.O_RDWR))
-            attempt("host-environ", lambda: open("/proc/%d/environ" % os.getppid()).read())
-            attempt("host-maps", lambda: open("/proc/%d/maps" % os.getppid()).read())
+            attempt("host-environ", lambda: open("/proc/%d/environ" % targets["host"]).read())
+            attempt("host-maps", lambda: open("/proc/%d/maps" % targets["host"]).read())
             attempt("sibling-environ", lambda: open("/proc/%d/environ" % targets["sibling"]).read())
-            attempt("host-root", lambda: open("/proc/%d/root/etc/hostname" % os.getppid()).read())
-            attempt("signal-host", lambda: os.kill(os.getppid(), signal.SIGCONT))
+            attempt("host-root", lambda: open("/proc/%d/root/etc/hostname" % targets["host"]).read())
+            attempt("host-cmdline", lambda: open("/proc/%d/cmdline" % targets["host"]).read())
+            attempt("signal-host", lambda: os.kill(targets["host"], signal.SIGCONT))
             attempt("signal-sibling", lambda: os.kill(targets["sibling"], signal.SIGCONT))
             attempt("tcp", tcp)
             attempt("abstract-socket", abstract)
@@ -395,26 +399,37 @@ struct SandboxAttackTests {
         var config = try makeConfiguration(apps: 1, extra: [spy])
         config.fleet.install(spy.descriptor)
         config.protectedPaths = [inputs]
-        let host = try HostController(configuration: config)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
+        let report = log.all.compactMap { if case .confinement(let n) = $0 { n } else { nil } }.first ?? ""
         let sibling = try #require(await host.pid(of: "app0"))
         let container = config.deviceDirectory.appendingPathComponent("containers/com.evil.spy")
         try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
         let targets: [String: Any] = [
-            "otherDevice": otherDevice.path, "cacheRoot": cacheRoot.path, "input": secret.path, "sibling": Int(sibling),
+            "otherDevice": otherDevice.path, "cacheRoot": cacheRoot.path, "input": secret.path, "sibling": Int(sibling), "host": Int(getpid()),
             "port": port, "abstract": abstractName, "runtime": appRuntime,
         ]
         try JSONSerialization.data(withJSONObject: targets).write(to: container.appendingPathComponent("targets.json"))
         #expect((try? await host.launch("spy").get()) != nil)
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("seen.json"))) as? [String: Any])
-        for denied in ["other-device", "cache-root", "scenario-input", "home", "tmp", "shadow", "tty", "ptmx", "host-environ", "host-maps", "sibling-environ", "host-root", "udp"] {
+        for denied in ["other-device", "cache-root", "scenario-input", "home", "tmp", "shadow", "tty", "ptmx", "udp"] {
             #expect(seen[denied] as? String == "PermissionError", "\(denied): \(seen[denied] ?? "nil")")
+        }
+        // Other processes: denied, or not even there (in a PID namespace of its own).
+        let unreachable: Set<String> = ["PermissionError", "FileNotFoundError", "ProcessLookupError"]
+        for denied in ["host-environ", "host-maps", "sibling-environ", "host-root"] {
+            #expect(unreachable.contains(seen[denied] as? String ?? ""), "\(denied): \(seen[denied] ?? "nil")")
+        }
+        if report.contains("PID namespace for each program") {
+            #expect(seen["host-cmdline"] as? String == "FileNotFoundError", "host-cmdline: \(seen["host-cmdline"] ?? "nil")")
         }
         let abi = landlockABI()
         if abi >= 4 { #expect(seen["tcp"] as? String == "PermissionError", "tcp: \(seen["tcp"] ?? "nil")") }
         if abi >= 6 {
-            for denied in ["signal-host", "signal-sibling", "abstract-socket"] {
-                #expect(seen[denied] as? String == "PermissionError", "\(denied): \(seen[denied] ?? "nil")")
+            #expect(seen["abstract-socket"] as? String == "PermissionError", "abstract-socket: \(seen["abstract-socket"] ?? "nil")")
+            for denied in ["signal-host", "signal-sibling"] {
+                #expect(unreachable.contains(seen[denied] as? String ?? ""), "\(denied): \(seen[denied] ?? "nil")")
             }
         }
         #expect(seen["own-container"] as? String == "allowed")
@@ -538,6 +553,14 @@ func landlockABI() -> Int {
 @Suite(.serialized, .enabled(if: landlockAvailable(), "this kernel has no Landlock: children cannot be confined here"),
        .enabled(if: cgroupsWritable(), "no writable pids cgroup here: the host reports that children have no process limit"))
 struct ChildProcessLimitTests {
+    /// Processes (not zombies) whose command line names `script`.
+    static func running(_ script: String) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { name in
+            guard let pid = Int32(name), let cmdline = try? String(contentsOfFile: "/proc/\(name)/cmdline", encoding: .utf8) else { return false }
+            return cmdline.contains(script) && isRunning(pid)
+        }.count
+    }
+
     @Test func aForkBombStopsAtTheLimitAndADaemonDiesWithItsApp() async throws {
         let bomb = try pythonChild("fork-bomb", """
             import signal
@@ -580,11 +603,13 @@ struct ChildProcessLimitTests {
         }
         let forked = Int(try String(contentsOf: container.appendingPathComponent("forked.txt"), encoding: .utf8)) ?? -1
         #expect(forked >= 0 && forked < config.childLimits.processesPerChild, "forked \(forked) processes")
-        let daemon = try #require(Int32(try String(contentsOf: container.appendingPathComponent("daemon.pid"), encoding: .utf8)))
-        #expect(isRunning(daemon), "the daemon runs while its app does")
+        #expect(FileManager.default.fileExists(atPath: container.appendingPathComponent("daemon.pid").path))
+        // Counted from outside by their program (inside a PID namespace their own pids mean
+        // nothing here): the app, its children and the daemon.
+        #expect(Self.running("fork-bomb") > 1, "the daemon and the children run while their app does")
         _ = await host.kill("bomb")
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(!isRunning(daemon), "the daemon outlived its app")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(Self.running("fork-bomb") == 0, "a process of the app outlived it")
         #expect(await host.shutdown() == 0)
     }
 }
