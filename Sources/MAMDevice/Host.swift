@@ -39,6 +39,8 @@ public final class Host {
     private let owner = LoopOwner()
     /// The simulated token service and compliance remediation (RULES.md §10).
     let tokens: TokenService
+    /// Policy assignment, app configuration and declarations changed at run time.
+    let admin: AdminDesk
     /// What conditional launch decided at each app's last launch or resume.
     private var launchReports: [AppHandle: LaunchCheckReport] = [:]
     /// Every event the parts report; a hostile act also becomes an audit line.
@@ -106,6 +108,7 @@ public final class Host {
         services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: emit)
         accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         tokens = TokenService(supervisor: supervisor, state: state, audit: audit, brokerInstalled: configuration.brokerInstalled, onEvent: emit)
+        admin = AdminDesk(supervisor: supervisor, state: state, audit: audit, registry: registry, declaredAppConfigs: configuration.appConfigs)
         supervisor.router = self
     }
 
@@ -311,133 +314,27 @@ public final class Host {
         return state.account(forIdentity: try state.effectiveIdentity(app: spec.identityOwner, window: window, for: .ui))
     }
 
-    /// Targets or untargets an account with a policy at run time (`nil` = no policy).
-    /// Returns whether the policy applies: it does not while another account is the device's
-    /// managed account (RULES.md §5, single managed account).
-    /// Running apps the account is signed in to are told (`IntuneMAMPolicyDidChangeNotification`)
-    /// before `completion` runs.
+    // MARK: - What the administrator changes (`AdminDesk`)
+
+    /// Targets or untargets an account with a policy at run time (`nil` = no policy); whether
+    /// it applies. The running apps it concerns are told before `completion` runs.
     public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account, _ completion: @escaping (Result<Bool, DeviceStateError>) -> Void) {
         owner.check()
-        let applies: Bool
-        do {
-            applies = try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
-        } catch {
-            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
-        }
-        let identities = Identities(state: state)
-        let told = registry.specs.filter { spec in
-            spec.descriptor.kind == .app && spec.descriptor.sdkIntegrated
-                && ((try? identities.accounts(of: spec))?.contains { $0.isSame(as: account) } ?? false)
-        }
-        var remaining = told.count
-        guard remaining > 0 else { return completion(.success(applies)) }
-        for spec in told {
-            supervisor.notify(spec, SDKNotification(kind: .policyChanged, account: account.description)) {
-                remaining -= 1
-                if remaining == 0 { completion(.success(applies)) }
-            }
-        }
+        admin.setPolicy(policy, for: account, completion)
     }
 
-    /// The admin changes an app configuration policy (`settings`; `nil` removes it). Running
-    /// apps whose configuration changes for one of their managed accounts are told
-    /// (`appConfigChanged`) before `completion` runs. The name must be one the device knows:
-    /// in force now, or declared at start (a removed policy can come back).
+    /// Changes (or with `nil` removes) an app configuration policy; how many running apps
+    /// were told.
     public func setAppConfig(named name: String, settings: [KeyValuePair]?, _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
         owner.check()
-        var policies = state.appConfigPolicies
-        let index = policies.firstIndex { $0.name == name }
-        let declared = configuration.appConfigs.first { $0.name == name }
-        guard let base = index.map({ policies[$0] }) ?? declared else {
-            let known = Set(policies.map(\.name) + configuration.appConfigs.map(\.name)).sorted()
-            return completion(.failure(DeviceStateError(.badRequest, "no app configuration named \"\(name)\"; the device knows \(known.isEmpty ? "none" : known.joined(separator: ", "))")))
-        }
-        let running = registry.specs.filter { $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated && supervisor.readyChild($0.key) != nil }
-        let identities = Identities(state: state)
-        func snapshot() -> [String: AppConfig] {
-            var out: [String: AppConfig] = [:]
-            for spec in running {
-                for account in (try? identities.accounts(of: spec)) ?? [] where state.fleet.isManaged(account) {
-                    out[spec.handle + "\u{0}" + account.description] = try? state.appConfig(app: spec.bundleID, account: account)
-                }
-            }
-            return out
-        }
-        let before = snapshot()
-        if let settings {
-            var updated = base
-            updated.settings = settings
-            if let index { policies[index] = updated } else { policies.append(updated) }
-        } else if let index {
-            policies.remove(at: index)
-        }
-        do {
-            try state.setAppConfigPolicies(policies)
-        } catch {
-            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
-        }
-        audit.record(verb: "setAppConfig", source: "device", decision: "ok",
-                     explanation: settings.map { "app configuration \"\(name)\" now has \($0.count) setting(s)" } ?? "app configuration \"\(name)\" removed")
-        let after = snapshot()
-        let changed = after.keys.filter { before[$0] != after[$0] }.sorted()
-        var remaining = changed.count
-        guard remaining > 0 else { return completion(.success(0)) }
-        for key in changed {
-            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
-            let spec = registry.specs.first { $0.handle == parts[0] }!
-            // Completion runs once, when the last app has answered (or could not be told).
-            supervisor.notify(spec, SDKNotification(kind: .appConfigChanged, account: parts[1])) {
-                remaining -= 1
-                if remaining == 0 { completion(.success(changed.count)) }
-            }
-        }
+        admin.setAppConfig(named: name, settings: settings, completion)
     }
 
-    /// The MDM server sends declarations (`apply`) or removes one (`remove`). The change is
-    /// checked as a whole and stored before anything changes; running apps and extensions
-    /// whose configuration or secrets change are told (`managedConfigChanged`) before
-    /// `completion` runs, with how many were.
+    /// The MDM server sends declarations or removes one; how many running apps were told.
     public func changeDeclarations(apply entries: [DeclarationSet.Entry], remove identifier: String?,
                                    _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
         owner.check()
-        let running = registry.specs.filter { $0.descriptor.sdkIntegrated || $0.descriptor.mdmManaged }.filter { supervisor.readyChild($0.key) != nil }
-        func snapshot() -> [String: ManagedAppContent?] {
-            var out: [String: ManagedAppContent?] = [:]
-            for spec in running {
-                if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { out[spec.handle] = c } else { out[spec.handle] = .some(nil) }
-            }
-            return out
-        }
-        let before = snapshot()
-        do {
-            if !entries.isEmpty { _ = try state.applyDeclarations(entries) }
-            if let identifier { try state.removeDeclaration(identifier) }
-        } catch let e as DeclarationError {
-            return completion(.failure(DeviceStateError(.badRequest, "\(e); nothing was applied")))
-        } catch {
-            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
-        }
-        let what = identifier.map { "removed declaration \($0)" } ?? "applied declarations \(entries.map(\.declaration.identifier).joined(separator: ", "))"
-        audit.record(verb: identifier == nil ? "applyDeclarations" : "removeDeclaration", source: "device", decision: "ok", explanation: what)
-        let after = snapshot()
-        // Secrets may change under the same ids: an app is told whenever its content or an
-        // asset it references changed.
-        let changedAssets = Set(entries.map(\.declaration.identifier) + (identifier.map { [$0] } ?? []))
-        let told = running.filter { spec in
-            let b = before[spec.handle] ?? nil, a = after[spec.handle] ?? nil
-            if b != a { return true }
-            guard let a else { return false }
-            let refs = Set(a.passwords.values).union(a.certificates.values).union(a.identities.values)
-            return !refs.isDisjoint(with: changedAssets)
-        }
-        var remaining = told.count
-        guard remaining > 0 else { return completion(.success(0)) }
-        for spec in told {
-            supervisor.notify(spec, SDKNotification(kind: .managedConfigChanged)) {
-                remaining -= 1
-                if remaining == 0 { completion(.success(told.count)) }
-            }
-        }
+        admin.changeDeclarations(apply: entries, remove: identifier, completion)
     }
 
     /// The simulated Entra token service (RULES.md §10, `TokenService`): a token for `account`
