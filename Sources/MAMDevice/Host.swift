@@ -41,8 +41,8 @@ public final class Host {
     let tokens: TokenService
     /// Policy assignment, app configuration and declarations changed at run time.
     let admin: AdminDesk
-    /// What conditional launch decided at each app's last launch or resume.
-    private var launchReports: [AppHandle: LaunchCheckReport] = [:]
+    /// Conditional launch at each launch and resume (RULES.md §8).
+    let launches: LaunchDesk
     /// Every event the parts report; a hostile act also becomes an audit line.
     private let emit: (HostEvent) -> Void
     /// One host per device directory: held from `init` to `deinit`.
@@ -108,6 +108,7 @@ public final class Host {
         services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: emit)
         accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         tokens = TokenService(supervisor: supervisor, state: state, audit: audit, brokerInstalled: configuration.brokerInstalled, onEvent: emit)
+        launches = LaunchDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         admin = AdminDesk(supervisor: supervisor, state: state, audit: audit, registry: registry, declaredAppConfigs: configuration.appConfigs)
         supervisor.router = self
     }
@@ -162,45 +163,17 @@ public final class Host {
     /// it has not run for that app (never launched, an extension).
     public func launchReport(_ name: String) -> LaunchCheckReport? {
         guard let spec = try? app(name) else { return nil }
-        return launchReports[spec.key]
+        return launches.report(of: spec)
     }
 
-    /// The app comes back to the foreground: it checks in if online and conditional launch
-    /// runs again for the managed data it shows (RULES.md §8).
+    /// The app comes back to the foreground: conditional launch runs again (RULES.md §8).
     public func resume(_ name: String) -> Result<LaunchCheckReport, HostError> {
-        let spec: AppSpec
-        do { spec = try app(name) } catch { return .failure(error) }
-        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
-        return .success(runLaunchChecks(spec, verb: "resume"))
+        do { return launches.resume(try app(name)) } catch { return .failure(error) }
     }
 
-    /// The app goes to the background (the user opens another app); its identities and data
-    /// stay as they are.
+    /// The app goes to the background; its identities and data stay as they are.
     public func pause(_ name: String) -> Result<Void, HostError> {
-        let spec: AppSpec
-        do { spec = try app(name) } catch { return .failure(error) }
-        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
-        audit.record(verb: "pause", source: spec.handle, decision: "ok", reason: nil, explanation: "\(spec.handle) went to the background")
-        return .success(())
-    }
-
-    /// Conditional launch for a launch or resume, recorded for the step that asked and the
-    /// audit log.
-    @discardableResult
-    private func runLaunchChecks(_ spec: AppSpec, verb: String) -> LaunchCheckReport {
-        let report: LaunchCheckReport
-        do {
-            report = try state.launchChecks(app: spec.identityOwner)
-        } catch {
-            let v = internalFailure(error, doing: "run conditional launch")
-            report = LaunchCheckReport(decision: .blocked(v.reason ?? .internalError, because: v.explanation), warnings: [], wipe: nil, checkedIn: false)
-        }
-        launchReports[spec.key] = report
-        let identity = ((try? state.processIdentity(app: spec.identityOwner)) ?? nil) ?? ""
-        audit.record(verb: verb, source: spec.handle, sourceIdentity: identity, decision: report.decision.isAllowed ? "allowed" : "blocked",
-                     reason: report.decision.blockedBy, explanation: ([report.decision.explanation] + report.warnings).joined(separator: "; "))
-        if let wipe = report.wipe { emit(.note("\(spec.handle): conditional launch wiped \(wipe)")) }
-        return report
+        do { return launches.pause(try app(name)) } catch { return .failure(error) }
     }
 
     public func pid(of name: String) -> Int32? {
@@ -218,7 +191,8 @@ public final class Host {
     public func shutdown(_ completion: @escaping () -> Void) {
         owner.check()
         supervisor.shutdown { [audit] in
-            audit.commit()
+            // A flood still being coalesced gets its record too: nothing is left unlogged.
+            audit.commit(all: true)
             completion()
         }
     }
@@ -424,7 +398,7 @@ extension Host: ChildFrameRouter {
     func childLaunched(_ spec: AppSpec) {
         guard spec.descriptor.kind == .app else { return }
         if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "appLaunch")) }
-        runLaunchChecks(spec, verb: "launch")
+        launches.runChecks(spec, verb: "launch")
     }
 
     func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit) { broker.failOutstandingWork(of: child, exit: exit) }

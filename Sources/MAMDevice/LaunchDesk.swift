@@ -1,0 +1,61 @@
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// Conditional launch (RULES.md §8): the checks an app runs when it launches or comes back to
+/// the foreground — check-in when online, offline grace, wipes, version and device
+/// requirements — recorded for the step that asked and in the audit log. A part of the host
+/// of its own: it keeps each app's last report.
+final class LaunchDesk {
+    private let supervisor: Supervisor
+    private let state: DeviceState
+    private let audit: AuditSink
+    private let emit: (HostEvent) -> Void
+    /// What conditional launch decided at each app's last launch or resume.
+    private var reports: [AppHandle: LaunchCheckReport] = [:]
+
+    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, onEvent: @escaping (HostEvent) -> Void) {
+        self.supervisor = supervisor
+        self.state = state
+        self.audit = audit
+        emit = onEvent
+    }
+
+    /// The last report of `spec`; `nil` when conditional launch has not run for it.
+    func report(of spec: AppSpec) -> LaunchCheckReport? { reports[spec.key] }
+
+    /// The app comes back to the foreground: it checks in if online and conditional launch
+    /// runs again for the managed data it shows.
+    func resume(_ spec: AppSpec) -> Result<LaunchCheckReport, HostError> {
+        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
+        return .success(runChecks(spec, verb: "resume"))
+    }
+
+    /// The app goes to the background (the user opens another app); its identities and data
+    /// stay as they are.
+    func pause(_ spec: AppSpec) -> Result<Void, HostError> {
+        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
+        audit.record(verb: "pause", source: spec.handle, decision: "ok", reason: nil, explanation: "\(spec.handle) went to the background")
+        return .success(())
+    }
+
+    /// Conditional launch for a launch or resume, recorded for the step that asked and the
+    /// audit log.
+    @discardableResult
+    func runChecks(_ spec: AppSpec, verb: String) -> LaunchCheckReport {
+        let report: LaunchCheckReport
+        do {
+            report = try state.launchChecks(app: spec.identityOwner)
+        } catch {
+            let v = internalFailure(error, doing: "run conditional launch")
+            report = LaunchCheckReport(decision: .blocked(v.reason ?? .internalError, because: v.explanation), warnings: [], wipe: nil, checkedIn: false)
+        }
+        reports[spec.key] = report
+        let identity = ((try? state.processIdentity(app: spec.identityOwner)) ?? nil) ?? ""
+        audit.record(verb: verb, source: spec.handle, sourceIdentity: identity, decision: report.decision.isAllowed ? "allowed" : "blocked",
+                     reason: report.decision.blockedBy, explanation: ([report.decision.explanation] + report.warnings).joined(separator: "; "))
+        if let wipe = report.wipe { emit(.note("\(spec.handle): conditional launch wiped \(wipe)")) }
+        return report
+    }
+}
