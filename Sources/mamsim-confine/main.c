@@ -80,10 +80,23 @@ static void end_as(int status) {
   _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
 }
 
-/* Whether this process may make a PID namespace (tried in a short-lived child). */
+static int mount_own_proc(void) {
+  return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+         mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0;
+}
+
+/* Whether this process may make a PID namespace with a /proc of its own (tried in
+   short-lived children: some containers allow the namespace but not the mount). */
 static int pid_namespace_available(void) {
   pid_t pid = fork();
-  if (pid == 0) _exit(unshare(CLONE_NEWPID | CLONE_NEWNS) == 0 ? 0 : 1);
+  if (pid == 0) {
+    if (unshare(CLONE_NEWPID | CLONE_NEWNS) != 0) _exit(1);
+    pid_t inner = fork();
+    if (inner == 0) _exit(mount_own_proc() ? 0 : 1);
+    int status = 0;
+    if (inner < 0 || waitpid(inner, &status, 0) != inner) _exit(1);
+    _exit(WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1);
+  }
   int status = 0;
   if (pid < 0 || waitpid(pid, &status, 0) != pid) return 0;
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -122,9 +135,10 @@ static void enter_pid_namespace(void) {
   /* Process 1 of the namespace. */
   close(report[0]);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-      mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
-    die("cannot mount the app's own /proc", strerror(errno));
+  /* Where the mount is refused (some containers), the app still gets the namespace: its
+     processes end with it, though /proc shows the machine's (the probe reports no
+     pid-namespace then). */
+  (void)mount_own_proc();
   pid_t app = fork();
   if (app < 0) die("cannot start the app in its PID namespace", strerror(errno));
   if (app > 0) {
