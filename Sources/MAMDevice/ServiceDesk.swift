@@ -131,6 +131,11 @@ final class ServiceDesk {
         case .shareTargets(let types):
             return ServiceResult(.allowed("the share sheet"), .shareTargets(try shareTargets(app, types: types, in: context)))
         case .appConfig(let account):
+            // IntuneMAMAppConfigManager's appConfigForAccountId: for an account not signed in
+            // to the app answers an object with no settings: nothing of the account's.
+            if let account, !account.isEmpty, try identities.signedIn(account, to: app) == nil {
+                return ServiceResult(.allowed("\(account) is not signed in to \(bundle): its app configuration has no settings"), .appConfig([]))
+            }
             let who = try account.map { try signedIn($0, to: app) } ?? current(app, context)
             let config = try state.appConfig(app: bundle, account: who)
             let why = config.fullData.isEmpty

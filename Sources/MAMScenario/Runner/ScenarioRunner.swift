@@ -299,7 +299,8 @@ public enum ScenarioRunner {
         case .protectionInfo(let app, let path):
             switch await host.fileStatus(app, path: path) {
             case .success(let status) where !status.exists:
-                return (.failed(.badRequest), "\(path) does not exist in \(app)'s containers", "\(app): \(path)")
+                // IntuneMAMFileProtectionManager's protectionInfo: "Returns nil if the path does not exist".
+                return (.none, "\(path) does not exist in \(app)'s containers: no protection info", "\(app): \(path)")
             case .success(let status):
                 guard let owner = status.owner, !owner.isEmpty else { return (.none, "\(path) is not protected", "\(app): \(path)") }
                 return (.owner(owner), "\(path) is owned by \(owner)\(status.encryptedOnDisk ? ", encrypted on disk" : "")", "\(app): \(path)")
