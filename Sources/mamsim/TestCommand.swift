@@ -221,6 +221,11 @@ extension TestCommand {
         if url.pathExtension.lowercased() == "json" {
             guard let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
             guard let dict = object as? [String: Any] else { return "not a scenario (its top level is not an object)" }
+            // A Graph document (an app configuration export has a top-level "apps") names its
+            // OData type or context; a scenario never has such keys.
+            if let odata = dict.keys.sorted().first(where: { $0.hasPrefix("@odata.") }) {
+                return "not a scenario (a Microsoft Graph document: it has \"\(odata)\")"
+            }
             return dict["steps"] != nil || dict["apps"] != nil ? nil : "not a scenario (no top-level \"steps\" or \"apps\"; a data file such as a Graph export?)"
         }
         let hasKey = text.split(separator: "\n").contains { line in

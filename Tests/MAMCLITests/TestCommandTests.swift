@@ -25,6 +25,24 @@ extension CLITests {
             try #require(root["scenarios"] as? [[String: Any]])
         }
 
+        /// A Graph app configuration export beside the scenarios has a top-level "apps" too: it
+        /// is a Graph document (its "@odata." keys), skipped and named, never run.
+        @Test func aGraphExportInTheFolderIsSkippedNotRun() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try tmp.write("suite/a-first.yaml", ScenarioTexts.passingShare)
+            try tmp.write("suite/sales.json", #"""
+                {"@odata.context": "https://graph.microsoft.com/beta/$metadata#deviceAppManagement/targetedManagedAppConfigurations(apps())/$entity",
+                 "@odata.type": "#microsoft.graph.targetedManagedAppConfiguration", "displayName": "sales",
+                 "customSettings": [{"name": "serverUrl", "value": "https://sales.contoso.com"}],
+                 "apps": [{"mobileAppIdentifier": {"@odata.type": "#microsoft.graph.iosMobileAppIdentifier", "bundleId": "com.contoso.mail"}}]}
+                """#)
+            let r = try await CLI.run(["test", tmp.path("suite")], timeout: 120)
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr.contains("sales.json: not a scenario (a Microsoft Graph document"), "\(r)")
+            #expect(r.stdout.contains("scenarios: 1 passed, 0 failed"), "\(r)")
+        }
+
         @Test func testExitsOneWhenOneOfTwoScenariosFails() async throws {
             let tmp = try Self.suite()
             defer { tmp.remove() }
