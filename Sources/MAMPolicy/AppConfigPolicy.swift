@@ -58,6 +58,9 @@ extension Enforcer {
         return AppConfig(fullData: ordered.map(\.dictionary))
     }
 
+    /// The first SDK version that blocks screen capture when org data may not go to all apps.
+    public static let screenCaptureBlockSDK = Version("19.7.6")!
+
     /// `isScreenCaptureAllowed` with the app configuration `account` receives in `app`
     /// (RULES.md §7).
     public static func screenCapture(as account: Account?, in app: AppDescriptor, policies: [AppConfigPolicy],
@@ -78,6 +81,12 @@ extension Enforcer {
         }
         if p.screenCaptureConfigurationState == .blocked {
             return .blocked(.screenCaptureBlocked, because: "\(e.subject) blocks screen capture (screenCaptureConfigurationState = blocked)")
+        }
+        // Seed 000: the block that comes with restricted sending applies to apps updated to SDK
+        // 19.7.6 or later (Xcode 15; 20.2.1 for Xcode 16). An app that says it links an older
+        // SDK does not enforce it; one that says nothing is taken as current.
+        if let written = app.sdkVersion, let sdk = Version(written), sdk < Self.screenCaptureBlockSDK {
+            return .allowed("\(app.bundleID) links Intune SDK \(written), older than \(Self.screenCaptureBlockSDK): the screen-capture block that comes with restricted sending (\(e.subject): \(p.allowedOutboundDataTransferDestinations.rawValue)) does not apply")
         }
         let hint = control.map { "; \(screenCaptureConfigKey) is \"\($0)\", not Disabled" } ?? "; an app configuration with \(screenCaptureConfigKey) = Disabled would allow it"
         return .blocked(.screenCaptureBlocked, because: "\(e.subject) sends org data to \(p.allowedOutboundDataTransferDestinations.rawValue), not to all apps: screen capture of org data is blocked\(hint)")

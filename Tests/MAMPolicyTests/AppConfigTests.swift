@@ -89,6 +89,24 @@ struct AppConfigTests {
         #expect(d.blockedBy == expected, "\(row): \(d)")
         #expect(Enforcer.screenCapture(as: World.bob, in: fleet.app(World.mine)!, policies: [], fleet: fleet).isAllowed)
     }
+
+    /// Seed 000: the block that comes with restricted sending applies from SDK 19.7.6; an app
+    /// that says nothing of its SDK is taken as current.
+    @Test(arguments: [
+        ("not said", nil as String?, Reason.screenCaptureBlocked as Reason?),
+        ("19.5.0", "19.5.0", nil),
+        ("19.7.5", "19.7.5", nil),
+        ("19.7.6", "19.7.6", .screenCaptureBlocked),
+        ("20.2.1", "20.2.1", .screenCaptureBlocked),
+    ])
+    func screenCaptureBySDKVersion(row: String, sdk: String?, expected: Reason?) {
+        var fleet = World.fleet()
+        var app = fleet.app(World.mine)!
+        app.sdkVersion = sdk
+        fleet.install(app)
+        let d = Enforcer.screenCapture(as: World.alice, in: fleet.app(World.mine)!, policies: [], fleet: fleet)
+        #expect(d.blockedBy == expected, "\(row): \(d)")
+    }
 }
 
 @Suite("Graph targetedManagedAppConfiguration import")
