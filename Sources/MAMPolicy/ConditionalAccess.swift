@@ -18,6 +18,13 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     public var builtInControls: [String]
     /// `grantControls.operator`: `OR` (one control suffices) or `AND` (all).
     public var requiresAll: Bool
+    /// `conditions.platforms` (`conditionalAccessPlatforms`): empty = every platform. The
+    /// simulated device is an iPhone (`iOS`).
+    public var includePlatforms: [String] = []
+    public var excludePlatforms: [String] = []
+    /// `conditions.clientAppTypes`: empty or `all` = every client. An app asking through MSAL
+    /// is `mobileAppsAndDesktopClients`.
+    public var clientAppTypes: [String] = []
 
     public init(name: String, state: State = .enabled, includeUsers: [String] = ["All"], excludeUsers: [String] = [],
                 includeApplications: [String] = ["All"], builtInControls: [String] = ["compliantApplication"], requiresAll: Bool = false) {
@@ -32,11 +39,21 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
 
     /// Whether the policy governs `account` requesting a token for `resource`.
     public func applies(to account: Account, resource: String) -> Bool {
-        guard state == .enabled else { return false }
+        guard state == .enabled, appliesToThisDevice else { return false }
         let users = includeUsers.contains { $0.lowercased() == "all" } || includeUsers.contains { account.matches($0) }
         let excluded = excludeUsers.contains { account.matches($0) }
         let apps = includeApplications.contains { $0.lowercased() == "all" } || includeApplications.contains { $0.lowercased() == resource.lowercased() }
         return users && !excluded && apps
+    }
+
+    /// Whether the platform and client app conditions take in an iOS app asking through MSAL.
+    public var appliesToThisDevice: Bool {
+        func names(_ list: [String]) -> Set<String> { Set(list.map { $0.lowercased() }) }
+        let include = names(includePlatforms), exclude = names(excludePlatforms), clients = names(clientAppTypes)
+        if !include.isEmpty, !include.contains("all"), !include.contains("ios") { return false }
+        if exclude.contains("ios") || exclude.contains("all") { return false }
+        if !clients.isEmpty, !clients.contains("all"), !clients.contains("mobileappsanddesktopclients") { return false }
+        return true
     }
 }
 

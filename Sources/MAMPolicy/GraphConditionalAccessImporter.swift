@@ -2,7 +2,8 @@
 /// `state`, `conditions.users` (`includeUsers`/`excludeUsers`: `All`, ids, UPNs),
 /// `conditions.applications.includeApplications`, `grantControls` (`operator`,
 /// `builtInControls`). UTF-8 or UTF-16, `@odata` annotations, `{"value": [...]}` collections.
-/// Groups, roles, locations and platforms are not simulated: a condition on them is a warning.
+/// Platforms (the device is an iPhone) and client app types (an app asking through MSAL) are
+/// simulated; groups, roles, locations and devices are not: a condition on them is a warning.
 public enum GraphConditionalAccessImporter {
     public static func importPolicies(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> ([ConditionalAccessPolicy], [PolicyImportWarning]) {
         let root = try GraphValue.parse(bytes, source: source)
@@ -66,7 +67,14 @@ public enum GraphConditionalAccessImporter {
         }
         let apps = try object(conditions["applications"], "conditions.applications", &c)
         p.includeApplications = try strings(apps["includeApplications"], "conditions.applications.includeApplications", &c) ?? []
-        for key in ["locations", "platforms", "devices", "clientApplications"] {
+        let platforms = try object(conditions["platforms"], "conditions.platforms", &c)
+        p.includePlatforms = try strings(platforms["includePlatforms"], "conditions.platforms.includePlatforms", &c) ?? []
+        p.excludePlatforms = try strings(platforms["excludePlatforms"], "conditions.platforms.excludePlatforms", &c) ?? []
+        p.clientAppTypes = try strings(conditions["clientAppTypes"], "conditions.clientAppTypes", &c) ?? []
+        if !p.appliesToThisDevice {
+            c.warn("conditions", "the policy's platforms or client app types leave out an iOS app asking through MSAL: it never applies on this device")
+        }
+        for key in ["locations", "devices", "clientApplications"] {
             if let v = conditions[key], v != .null { c.warn("conditions.\(key)", "conditions.\(key) is not simulated; the policy is judged as if it matched") }
         }
         let grant = try object(dict["grantControls"], "grantControls", &c)

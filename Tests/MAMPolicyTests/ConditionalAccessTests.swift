@@ -73,7 +73,28 @@ struct ConditionalAccessTests {
         #expect(p.name == "Require app protection policy for Office 365" && p.state == .enabled)
         #expect(p.includeUsers == ["alice@contoso.com"] && p.includeApplications == ["Office365"])
         #expect(p.builtInControls == ["compliantApplication"] && !p.requiresAll)
-        #expect(warnings.map(\.property) == ["conditions.platforms"])
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(p.includePlatforms == ["iOS"] && p.clientAppTypes == ["mobileAppsAndDesktopClients"] && p.appliesToThisDevice)
+    }
+
+    /// Graph conditionalAccessPlatforms and clientAppTypes: the device is an iPhone, the app
+    /// asks through MSAL (a mobile app client).
+    @Test(arguments: [
+        ("every platform", [String](), [String](), [String](), true),
+        ("iOS", ["iOS"], [], [], true),
+        ("all but Android", ["all"], ["android"], [], true),
+        ("Android only", ["android"], [], [], false),
+        ("all but iOS", ["all"], ["iOS"], [], false),
+        ("browsers only", [], [], ["browser"], false),
+        ("mobile apps", [], [], ["mobileAppsAndDesktopClients"], true),
+        ("all clients", [], [], ["all"], true),
+    ])
+    func platformsAndClientAppTypes(row: String, include: [String], exclude: [String], clients: [String], applies: Bool) {
+        var p = ConditionalAccessPolicy(name: row, includeUsers: ["All"])
+        p.includePlatforms = include
+        p.excludePlatforms = exclude
+        p.clientAppTypes = clients
+        #expect(p.applies(to: World.alice, resource: "Office365") == applies, "\(row)")
     }
 
     @Test func aWrongStateNamesTheProperty() {
