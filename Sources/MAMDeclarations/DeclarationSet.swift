@@ -58,7 +58,10 @@ public struct DeclarationSet: Sendable {
                 if found.isEmpty {
                     throw DeclarationError(file: show(url, displayBase), keyPath: "", "holds no declaration (*.json) files")
                 }
-                files += found
+                // A file a declaration's DataURL names is that asset's data (a userpassword
+                // credential is JSON too), not a declaration.
+                let assets = Set(found.flatMap(assetFiles))
+                files += found.filter { !assets.contains($0.standardizedFileURL.path) }
             } else {
                 files.append(url)
             }
@@ -71,6 +74,16 @@ public struct DeclarationSet: Sendable {
             notes += n
         }
         return (entries, notes)
+    }
+
+    /// The asset data file a declaration file names (`Payload.Reference.DataURL`, beside it),
+    /// read leniently: a file that is not a declaration names none.
+    static func assetFiles(of url: URL) -> [String] {
+        guard let data = try? Data(contentsOf: url), data.count < 1 << 20,
+              let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let payload = top["Payload"] as? [String: Any], let reference = payload["Reference"] as? [String: Any],
+              let dataURL = reference["DataURL"] as? String, let name = URL(string: dataURL)?.lastPathComponent, !name.isEmpty, name != "/" else { return [] }
+        return [url.deletingLastPathComponent().appendingPathComponent(name).standardizedFileURL.path]
     }
 
     static func show(_ url: URL, _ base: URL?) -> String {

@@ -186,3 +186,21 @@ struct PKCS12RobustnessTests {
         }
     }
 }
+
+/// A userpassword credential's data is JSON: kept as `.json` beside its declaration in a
+/// folder, it is the asset's data (its declaration's DataURL names it), not a declaration.
+@Suite struct AssetDataFileTests {
+    @Test func aJSONAssetDataFileInAFolderIsDataNotADeclaration() throws {
+        let dir = try DDM.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try DeclarationSet.read([dir]).0.count
+        try FileManager.default.moveItem(at: dir.appendingPathComponent("api-password.credential"), to: dir.appendingPathComponent("api-password-data.json"))
+        let declaration = dir.appendingPathComponent("api-password.json")
+        let text = try String(contentsOf: declaration, encoding: .utf8)
+        #expect(text.contains("assets/api-password.credential"), "the fixture changed")
+        try Data(text.replacingOccurrences(of: "assets/api-password.credential", with: "assets/api-password-data.json").utf8).write(to: declaration)
+        let entries = try DeclarationSet.read([dir]).0
+        #expect(entries.count == before, "\(entries.map(\.declaration.identifier))")
+        #expect(entries.contains { $0.declaration.identifier == "api-password" && $0.assetData != nil })
+    }
+}
