@@ -42,6 +42,15 @@ public struct IdentitySwitchOutcome: Sendable, Hashable {
 }
 
 extension Enforcer {
+    /// Whether two accounts belong to one organization: the same tenant when both say theirs,
+    /// else the same domain after the `@` of their UPNs.
+    static func sameOrganization(_ a: Account, _ b: Account) -> Bool {
+        if !a.tenant.isEmpty, !b.tenant.isEmpty { return a.tenant.lowercased() == b.tenant.lowercased() }
+        func domain(_ upn: String) -> String? { upn.split(separator: "@").count == 2 ? upn.split(separator: "@")[1].lowercased() : nil }
+        guard let x = domain(a.upn), let y = domain(b.upn) else { return false }
+        return x == y
+    }
+
     /// Decides switching an app's identity to `account` (RULES.md §1, §8).
     ///
     /// `nil`, `""` and unmanaged accounts succeed without checks. A managed account must be
@@ -65,6 +74,14 @@ extension Enforcer {
         guard allowed.isAllowed else {
             return IdentitySwitchOutcome(result: .notAllowed,
                                          decision: .blocked(.identitySwitchNotAllowed, because: allowed.explanation),
+                                         action: nil, pin: pin, warnings: [])
+        }
+        // IntuneMAMSwitchIdentityResultNotAllowed: an identity that is not the enrolled user's
+        // but belongs to the same organization (RULES.md §5).
+        if let enrolled = signedIn.first(where: { fleet.isManaged($0) }), !enrolled.isSame(as: account),
+           sameOrganization(enrolled, account) {
+            return IdentitySwitchOutcome(result: .notAllowed,
+                                         decision: .blocked(.identitySwitchNotAllowed, because: "\(account) belongs to the organization of \(enrolled), the enrolled account, but is not it: the SDK does not switch to it"),
                                          action: nil, pin: pin, warnings: [])
         }
         guard let entry = fleet.managedEntry(account) else {

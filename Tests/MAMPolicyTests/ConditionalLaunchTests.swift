@@ -18,6 +18,23 @@ struct ConditionalLaunchTests {
         Enforcer.switchIdentity(to: account, signedIn: [W.alice, W.bob], enteredPin: entered, pin: state, facts: facts, in: fleet)
     }
 
+    /// IntuneMAMSwitchIdentityResultNotAllowed: an account of the enrolled account's
+    /// organization that is not the enrolled account (RULES.md §5); another organization's
+    /// account switches as unmanaged.
+    @Test(arguments: [
+        ("same tenant", Account(upn: "dana@contoso.com", oid: "d0d0d0d0-2222-4333-8444-555566667777", tenant: "contoso.onmicrosoft.com"), IdentitySwitchResult.notAllowed),
+        ("same domain, tenants unknown", Account(upn: "erin@contoso.com"), .notAllowed),
+        ("another organization", World.bob, .success),
+        ("another tenant", World.carol, .success),
+    ])
+    func aSecondAccountOfTheEnrolledOrganizationIsNotAllowed(row: String, other: Account, expected: IdentitySwitchResult) {
+        var fleet = W.fleet()
+        fleet.add(other)
+        let outcome = Enforcer.switchIdentity(to: other, signedIn: [W.alice, other], enteredPin: "2580", pin: PinState(),
+                                              facts: LaunchFacts(now: Self.now), in: fleet)
+        #expect(outcome.result == expected, "\(row): \(outcome.decision)")
+    }
+
     @Test func firstSwitchSetsThePinAndLaterSwitchesVerifyIt() {
         let fleet = W.fleet()
         let first = switchTo(fleet: fleet)
