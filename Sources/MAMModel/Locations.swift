@@ -21,7 +21,9 @@ public enum SaveLocation: String, Sendable, Hashable, CaseIterable, CustomString
     /// Locations that belong to an account: saving there is judged against that account.
     public var isAccountBound: Bool {
         switch self {
-        case .oneDriveForBusiness, .sharePoint, .box, .iManage, .egnyte, .accountDocument: true
+        // The app's sandbox too: since SDK 15.1 its account is the one named, and a nil
+        // account is an unmanaged one (seed 000), no longer the current account.
+        case .oneDriveForBusiness, .sharePoint, .box, .iManage, .egnyte, .accountDocument, .localDrive: true
         default: false
         }
     }

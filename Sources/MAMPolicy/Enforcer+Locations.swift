@@ -64,7 +64,7 @@ extension Enforcer {
         }
         if location.isAccountBound {
             guard let account, !account.isEmpty, account.isSame(as: o.account) else {
-                return .blocked(.saveLocation, because: "\(o.subject) allows saving org data to \(location) only in \(o.account)'s own storage; the \(location) location belongs to \(account.map { $0.isEmpty ? "no account" : $0.description } ?? "an unknown account")")
+                return .blocked(.saveLocation, because: "\(o.subject) allows saving org data to \(location) only in \(o.account)'s own storage; the \(location) location belongs to \(account.map { $0.isEmpty ? "no account" : $0.description } ?? (location == .localDrive ? "no account (since SDK 15.1 a nil account is an unmanaged one)" : "an unknown account"))")
             }
         }
         return .allowed("\(o.subject) allows saving org data to \(location) (allowedDataStorageLocations)")

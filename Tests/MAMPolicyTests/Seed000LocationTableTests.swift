@@ -105,9 +105,12 @@ struct Seed000LocationTableTests {
         #expect(Enforcer.save(owner: W.alice, to: .other, locationAccount: W.alice, in: W.fleet(policy: p)).blockedBy == .saveLocation)
     }
 
-    @Test func localDriveAndCameraRollNeedNoAccountWhenListed() {
+    /// Seed 000 (SDK ≥ 15.1): a nil account for LocalDrive is an unmanaged account, so org
+    /// data goes to the sandbox when the app names its owner; the camera roll has no account.
+    @Test func localDriveNeedsItsOwnerNamedAndCameraRollNoAccountWhenListed() {
         let fleet = W.fleet(policy: exemptedPolicy())
-        #expect(Enforcer.save(owner: W.alice, to: .localDrive, locationAccount: nil, in: fleet).isAllowed)
+        #expect(Enforcer.save(owner: W.alice, to: .localDrive, locationAccount: nil, in: fleet).blockedBy == .saveLocation)
+        #expect(Enforcer.save(owner: W.alice, to: .localDrive, locationAccount: W.alice, in: fleet).isAllowed)
         // The camera roll never has an account: a stray one is ignored.
         #expect(Enforcer.save(owner: W.alice, to: .cameraRoll, locationAccount: W.carol, in: fleet).isAllowed)
         #expect(Enforcer.open(from: .photos, locationAccount: W.carol, as: W.alice, in: fleet).isAllowed)
@@ -163,8 +166,9 @@ struct SandboxNilAccountTests {
 
     /// owner of the data, the sandbox's account → the save decision's reason (`nil` = allowed).
     @Test(arguments: [
-        ("alice", nil as String?, nil as Reason?),
+        ("alice", nil as String?, Reason.saveLocation as Reason?),
         ("alice", "alice", nil),
+        ("alice", "bob", .saveLocation),
         ("unmanaged", nil, nil),
         ("unmanaged", "alice", .saveLocation),
         ("unmanaged", "bob", nil),
