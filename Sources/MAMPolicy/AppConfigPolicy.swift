@@ -55,7 +55,35 @@ extension Enforcer {
         // Targeted dictionaries first, in declaration order, then the default: the SDK's
         // "any" answers with the first targeted value.
         let ordered = applying.filter { !$0.isDefault } + applying.filter(\.isDefault)
-        return AppConfig(fullData: ordered.map(\.dictionary))
+        return AppConfig(fullData: ordered.map { $0.dictionary.mapValues { fillTokens($0, for: account) } })
+    }
+
+    /// The tokens Intune fills in app configuration values for the account it sends them to
+    /// (Microsoft Learn, app configuration for managed apps: configuration values that use
+    /// tokens), lowercased. `{{username}}` (a display name) is not known to the device and stays
+    /// as written, like any other token.
+    public static let appConfigTokens = ["userprincipalname", "mail", "partialupn", "userid", "accountid"]
+
+    /// `value` with the documented tokens replaced by `account`'s values (any letter case);
+    /// a token the account has no value for, or an unknown one, stays as written.
+    public static func fillTokens(_ value: String, for account: Account) -> String {
+        guard value.contains("{{") else { return value }
+        var out = ""
+        var rest = Substring(value)
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
+            out += rest[..<open.lowerBound]
+            let name = rest[open.upperBound..<close.lowerBound].lowercased()
+            let filled: String? = switch name {
+            case "userprincipalname", "mail": account.upn.isEmpty ? nil : account.upn
+            case "partialupn": account.upn.split(separator: "@").first.map(String.init)
+            case "userid": account.oid.isEmpty ? nil : account.oid
+            case "accountid": account.tenant.isEmpty ? nil : account.tenant
+            default: nil
+            }
+            out += filled ?? String(rest[open.lowerBound..<close.upperBound])
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
     }
 
     /// The first SDK version that blocks screen capture when org data may not go to all apps.

@@ -63,6 +63,17 @@ extension Loading {
                 config.accounts = items.compactMap { account($0, what: "each entry of accounts") }.flatMap { [$0.upn, $0.oid].filter { !$0.isEmpty } }
             }
             if let x = f["default"], let b = reader.bool(x, what: "default") { config.isDefault = b }
+            // Intune fills its documented tokens per account; any other reaches the app as written.
+            for pair in config.settings {
+                var rest = Substring(pair.value)
+                while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+                    let token = rest[open.upperBound..<close.lowerBound]
+                    if !Enforcer.appConfigTokens.contains(token.lowercased()) {
+                        reader.warn(item, "app configuration \"\(name)\": \(pair.name) = \(pair.value): {{\(token)}} is not a token the device fills (\(Enforcer.appConfigTokens.map { "{{\($0)}}" }.joined(separator: ", "))); the app receives it as written")
+                    }
+                    rest = rest[close.upperBound...]
+                }
+            }
             appConfigs.append(config)
         }
     }

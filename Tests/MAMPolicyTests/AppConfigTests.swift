@@ -90,6 +90,22 @@ struct AppConfigTests {
         #expect(Enforcer.screenCapture(as: World.bob, in: fleet.app(World.mine)!, policies: [], fleet: fleet).isAllowed)
     }
 
+    /// Microsoft Learn (app configuration for managed apps): the tokens Intune fills for the
+    /// account a value reaches; what the device cannot fill stays as written.
+    @Test(arguments: [
+        ("{{userprincipalname}}", "alice@contoso.com"),
+        ("{{UserPrincipalName}}", "alice@contoso.com"),
+        ("{{mail}}", "alice@contoso.com"),
+        ("Hi {{partialupn}}, id {{userid}}", "Hi alice, id 0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10"),
+        ("{{accountid}}", "contoso.onmicrosoft.com"),
+        ("{{username}}", "{{username}}"),
+        ("{{unknown}} and {{mail", "{{unknown}} and {{mail"),
+        ("no token", "no token"),
+    ])
+    func tokensAreFilledForTheAccount(value: String, filled: String) {
+        #expect(Enforcer.fillTokens(value, for: World.alice) == filled)
+    }
+
     /// Seed 000: the block that comes with restricted sending applies from SDK 19.7.6; an app
     /// that says nothing of its SDK is taken as current.
     @Test(arguments: [
