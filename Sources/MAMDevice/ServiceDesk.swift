@@ -285,7 +285,9 @@ final class ServiceDesk {
             decision = Enforcer.openWebLink(url, owner: owner, browserInstalled: browser != nil, in: fleet)
             handler = policy?.managedBrowserToOpenLinksRequired == true ? browser?.handle : nil
         } else {
-            guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(scheme) }) else {
+            // A phone link goes to the custom dialer app when the owner's policy names one.
+            let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner))
+            guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(opensWith) }) else {
                 let d = Decision.blocked(.unknownApp, because: "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
                 audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, .failed(.unknownApp, d.explanation))
                 return (d, nil)

@@ -52,6 +52,41 @@ extension Enforcer {
         return found.map(\.bundleID).min()
     }
 
+    /// Phone number links: the dialer setting decides them, not the outbound data setting.
+    public static let phoneSchemes: Set<String> = ["tel", "telprompt"]
+
+    /// The scheme a phone link opens with under `policy`: the custom dialer app's
+    /// (`customDialerAppProtocol`) when the policy names one, else the link's own.
+    public static func dialerScheme(for scheme: String, policy: IosManagedAppProtection?) -> String {
+        guard phoneSchemes.contains(scheme.lowercased()), let p = policy, p.dialerRestrictionLevel == .customApp,
+              let custom = p.customDialerAppProtocol?.lowercased().trimmingSuffix(":"), !custom.isEmpty else { return scheme.lowercased() }
+        return custom
+    }
+
+    /// `dialerRestrictionLevel` (Graph `managedAppPhoneNumberRedirectLevel`, "Transfer
+    /// telecommunication data to"): any dialer app, a policy-managed one, the custom dialer app
+    /// named by `customDialerAppProtocol`, or none.
+    static func dialer(scheme: String, entry o: AccountEntry, policy p: IosManagedAppProtection, in fleet: Fleet) -> Decision {
+        switch p.dialerRestrictionLevel {
+        case .allApps:
+            return .allowed("\(o.subject) lets any dialer app take phone numbers (dialerRestrictionLevel = allApps)")
+        case .managedApps:
+            let handlers = fleet.apps.values.filter { $0.schemeKeys.contains(scheme) }
+            if handlers.contains(where: { fleet.isPolicyManaged($0.bundleID, for: o.account) }) {
+                return .allowed("\(o.subject) lets a policy-managed dialer app take phone numbers (dialerRestrictionLevel = managedApps)")
+            }
+            return .blocked(.notExempt, because: "\(o.subject) lets only a policy-managed dialer app take phone numbers (dialerRestrictionLevel = managedApps), and no policy-managed app handles \(scheme):")
+        case .customApp:
+            let custom = dialerScheme(for: scheme, policy: p)
+            guard custom != scheme, fleet.apps.values.contains(where: { $0.schemeKeys.contains(custom) }) else {
+                return .blocked(.notExempt, because: "\(o.subject) sends phone numbers to a specific dialer app (dialerRestrictionLevel = customApp), but \(custom == scheme ? "it names no customDialerAppProtocol" : "no installed app declares its scheme \(custom):")")
+            }
+            return .allowed("\(o.subject) sends phone numbers to its dialer app (customDialerAppProtocol = \(custom))")
+        case .blocked:
+            return .blocked(.notExempt, because: "\(o.subject) transfers phone numbers to no app (dialerRestrictionLevel = blocked)")
+        }
+    }
+
     /// Decides opening a URL whose scheme is `scheme` with data owned by `owner` (a "mailto:"
     /// or "skype:" link from org content). The owner's outbound setting applies; under
     /// `managedApps` or `none` only exempted schemes (`exemptedAppProtocols`) or, under
@@ -62,6 +97,7 @@ extension Enforcer {
         }
         let p = o.policy!
         let key = scheme.lowercased()
+        if phoneSchemes.contains(key) { return dialer(scheme: key, entry: o, policy: p, in: fleet) }
         if p.allowedOutboundDataTransferDestinations == .allApps {
             return .allowed("\(o.subject) sends org data to all apps")
         }
@@ -130,5 +166,12 @@ extension Enforcer {
         }
         while j < q.count, q[j] == UInt8(ascii: "*") { j += 1 }
         return j == q.count
+    }
+}
+
+extension String {
+    /// Without one trailing `suffix` (`"tel:"` → `"tel"`).
+    func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

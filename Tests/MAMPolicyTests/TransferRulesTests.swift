@@ -117,6 +117,25 @@ struct TransferRulesTests {
         #expect(Enforcer.openURL(scheme: "ITMS-APPS", owner: W.alice, in: fleet).isAllowed)
         #expect(Enforcer.openURL(scheme: "notes", owner: W.bob, in: fleet).isAllowed)
     }
+
+    /// "Transfer telecommunication data to" (dialerRestrictionLevel) decides phone links, not
+    /// the outbound data setting (the strict policy sends org data to managed apps only).
+    @Test(arguments: [
+        (DialerRestrictionLevel.allApps, nil as String?, nil as Reason?),
+        (.blocked, nil, .notExempt),
+        (.customApp, nil, .notExempt),
+        (.customApp, "acmedial", .notExempt),
+        (.managedApps, nil, .notExempt),
+    ])
+    func phoneLinksFollowTheDialerSetting(level: DialerRestrictionLevel, custom: String?, expected: Reason?) {
+        var p = W.strictPolicy()
+        p.dialerRestrictionLevel = level
+        p.customDialerAppProtocol = custom
+        let fleet = W.fleet(policy: p)
+        let d = Enforcer.openURL(scheme: "tel", owner: W.alice, in: fleet)
+        #expect(d.blockedBy == expected, "\(level) \(custom ?? "-"): \(d)")
+    }
+
 }
 
 @Suite("Share sheet filtering")
