@@ -55,12 +55,48 @@ extension Enforcer {
     /// Phone number links: the dialer setting decides them, not the outbound data setting.
     public static let phoneSchemes: Set<String> = ["tel", "telprompt"]
 
-    /// The scheme a phone link opens with under `policy`: the custom dialer app's
-    /// (`customDialerAppProtocol`) when the policy names one, else the link's own.
+    /// Messaging links: the messaging setting decides them.
+    public static let messagingSchemes: Set<String> = ["sms", "mms"]
+
+    /// The scheme a phone or messaging link opens with under `policy`: the specific app's
+    /// (`customDialerAppProtocol`, `messagingRedirectAppUrlScheme`) when the policy names one,
+    /// else the link's own.
     public static func dialerScheme(for scheme: String, policy: IosManagedAppProtection?) -> String {
-        guard phoneSchemes.contains(scheme.lowercased()), let p = policy, p.dialerRestrictionLevel == .customApp,
-              let custom = p.customDialerAppProtocol?.lowercased().trimmingSuffix(":"), !custom.isEmpty else { return scheme.lowercased() }
-        return custom
+        let key = scheme.lowercased()
+        guard let p = policy else { return key }
+        let custom: String?
+        if phoneSchemes.contains(key), p.dialerRestrictionLevel == .customApp {
+            custom = p.customDialerAppProtocol
+        } else if messagingSchemes.contains(key), p.protectedMessagingRedirectAppType == .specificApps {
+            custom = p.messagingRedirectAppUrlScheme
+        } else {
+            custom = nil
+        }
+        guard let name = custom?.lowercased().trimmingSuffix(":"), !name.isEmpty else { return key }
+        return name
+    }
+
+    /// `protectedMessagingRedirectAppType` ("Transfer messaging data to"): any messaging app,
+    /// a policy-managed one, the specific app of `messagingRedirectAppUrlScheme`, or none.
+    static func messaging(scheme: String, entry o: AccountEntry, policy p: IosManagedAppProtection, in fleet: Fleet) -> Decision {
+        switch p.protectedMessagingRedirectAppType {
+        case .anyApp:
+            return .allowed("\(o.subject) lets any messaging app take messaging links (protectedMessagingRedirectAppType = anyApp)")
+        case .anyManagedApp:
+            let handlers = fleet.apps.values.filter { $0.schemeKeys.contains(scheme) }
+            if handlers.contains(where: { fleet.isPolicyManaged($0.bundleID, for: o.account) }) {
+                return .allowed("\(o.subject) lets a policy-managed messaging app take messaging links (protectedMessagingRedirectAppType = anyManagedApp)")
+            }
+            return .blocked(.notExempt, because: "\(o.subject) lets only a policy-managed messaging app take messaging links (protectedMessagingRedirectAppType = anyManagedApp), and no policy-managed app handles \(scheme):")
+        case .specificApps:
+            let custom = dialerScheme(for: scheme, policy: p)
+            guard custom != scheme, fleet.apps.values.contains(where: { $0.schemeKeys.contains(custom) }) else {
+                return .blocked(.notExempt, because: "\(o.subject) sends messaging links to a specific app (protectedMessagingRedirectAppType = specificApps), but \(custom == scheme ? "it names no messagingRedirectAppUrlScheme" : "no installed app declares its scheme \(custom):")")
+            }
+            return .allowed("\(o.subject) sends messaging links to its messaging app (messagingRedirectAppUrlScheme = \(custom))")
+        case .blocked:
+            return .blocked(.notExempt, because: "\(o.subject) transfers messaging data to no app (protectedMessagingRedirectAppType = blocked)")
+        }
     }
 
     /// `dialerRestrictionLevel` (Graph `managedAppPhoneNumberRedirectLevel`, "Transfer
@@ -98,6 +134,7 @@ extension Enforcer {
         let p = o.policy!
         let key = scheme.lowercased()
         if phoneSchemes.contains(key) { return dialer(scheme: key, entry: o, policy: p, in: fleet) }
+        if messagingSchemes.contains(key) { return messaging(scheme: key, entry: o, policy: p, in: fleet) }
         if p.allowedOutboundDataTransferDestinations == .allApps {
             return .allowed("\(o.subject) sends org data to all apps")
         }

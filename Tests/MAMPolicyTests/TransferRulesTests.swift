@@ -118,8 +118,23 @@ struct TransferRulesTests {
         #expect(Enforcer.openURL(scheme: "notes", owner: W.bob, in: fleet).isAllowed)
     }
 
-    /// "Transfer telecommunication data to" (dialerRestrictionLevel) decides phone links, not
-    /// the outbound data setting (the strict policy sends org data to managed apps only).
+    /// "Transfer messaging data to" (protectedMessagingRedirectAppType) decides sms: links,
+    /// not the outbound data setting (the strict policy sends org data to managed apps only).
+    @Test(arguments: [
+        (MessagingRedirectAppType.anyApp, nil as Reason?),
+        (.blocked, .notExempt),
+        (.specificApps, .notExempt),
+        (.anyManagedApp, .notExempt),
+    ])
+    func messagingLinksFollowTheMessagingSetting(type: MessagingRedirectAppType, expected: Reason?) {
+        var p = W.strictPolicy()
+        p.protectedMessagingRedirectAppType = type
+        let d = Enforcer.openURL(scheme: "sms", owner: W.alice, in: W.fleet(policy: p))
+        #expect(d.blockedBy == expected, "\(type): \(d)")
+    }
+
+    /// "Transfer telecommunication data to" (dialerRestrictionLevel) decides phone links the
+    /// same way.
     @Test(arguments: [
         (DialerRestrictionLevel.allApps, nil as String?, nil as Reason?),
         (.blocked, nil, .notExempt),
