@@ -38,7 +38,7 @@ final class ChildCgroups {
         next += 1
         let safe = String(handle.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" }.prefix(40))
         let dir = "\(root)/\(next)-\(safe)"
-        guard mkdir(dir, 0o755) == 0, writeFile("\(maximum)\n", to: dir + "/pids.max") else {
+        guard mkdir(dir, 0o755) == 0, Self.writeFile("\(maximum)\n", to: dir + "/pids.max") else {
             rmdir(dir)
             return nil
         }
@@ -73,10 +73,6 @@ final class ChildCgroups {
     private func members(_ procs: String) -> [pid_t] {
         guard let text = try? String(contentsOfFile: procs, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { pid_t($0) }
-    }
-
-    private func writeFile(_ text: String, to path: String) -> Bool {
-        Self.writeFile(text, to: path)
     }
 
     private static func writeFile(_ text: String, to path: String) -> Bool {

@@ -64,26 +64,36 @@ extension Enforcer {
     /// as written, like any other token.
     public static let appConfigTokens = ["userprincipalname", "mail", "partialupn", "userid", "accountid"]
 
+    /// The `{{name}}` tokens of `value`, in order: each one's whole range and its name.
+    public static func tokens(in value: String) -> [(range: Range<String.Index>, name: Substring)] {
+        var found: [(Range<String.Index>, Substring)] = []
+        var rest = value[...]
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
+            found.append((open.lowerBound..<close.upperBound, rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return found
+    }
+
     /// `value` with the documented tokens replaced by `account`'s values (any letter case);
     /// a token the account has no value for, or an unknown one, stays as written.
     public static func fillTokens(_ value: String, for account: Account) -> String {
         guard value.contains("{{") else { return value }
         var out = ""
-        var rest = Substring(value)
-        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
-            out += rest[..<open.lowerBound]
-            let name = rest[open.upperBound..<close.lowerBound].lowercased()
-            let filled: String? = switch name {
+        var written = value.startIndex
+        for token in tokens(in: value) {
+            let filled: String? = switch token.name.lowercased() {
             case "userprincipalname", "mail": account.upn.isEmpty ? nil : account.upn
             case "partialupn": account.upn.split(separator: "@").first.map(String.init)
             case "userid": account.oid.isEmpty ? nil : account.oid
             case "accountid": account.tenant.isEmpty ? nil : account.tenant
             default: nil
             }
-            out += filled ?? String(rest[open.lowerBound..<close.upperBound])
-            rest = rest[close.upperBound...]
+            out += value[written..<token.range.lowerBound]
+            out += filled ?? String(value[token.range])
+            written = token.range.upperBound
         }
-        return out + rest
+        return out + value[written...]
     }
 
     /// The first SDK version that blocks screen capture when org data may not go to all apps.

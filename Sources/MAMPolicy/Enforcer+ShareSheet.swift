@@ -54,72 +54,84 @@ extension Enforcer {
 
     /// Phone number links: the dialer setting decides them, not the outbound data setting.
     public static let phoneSchemes: Set<String> = ["tel", "telprompt"]
-
     /// Messaging links: the messaging setting decides them.
     public static let messagingSchemes: Set<String> = ["sms", "mms"]
 
-    /// The scheme a phone or messaging link opens with under `policy`: the specific app's
-    /// (`customDialerAppProtocol`, `messagingRedirectAppUrlScheme`) when the policy names one,
-    /// else the link's own.
+    /// One "Transfer … data to" setting as it applies to a link: "Transfer telecommunication
+    /// data to" (`dialerRestrictionLevel`, Graph `managedAppPhoneNumberRedirectLevel`) for
+    /// phone links, "Transfer messaging data to" (`protectedMessagingRedirectAppType`) for
+    /// messaging links. Each says: any app, a policy-managed one, one specific app (by its URL
+    /// scheme), or none.
+    struct LinkRedirect {
+        enum Level { case anyApp, managedApps, specificApp, none }
+        let level: Level
+        /// The Graph property and its value, for explanations (`dialerRestrictionLevel = allApps`).
+        let setting: String
+        /// The property naming the specific app's scheme, and its value (`nil` when unset).
+        let specificProperty: String
+        let specificScheme: String?
+        /// `dialer` or `messaging`; `phone numbers` or `messaging links`.
+        let app: String
+        let data: String
+
+        /// The setting that decides links of `scheme` under `p`; `nil` for other links.
+        init?(scheme: String, policy p: IosManagedAppProtection) {
+            func clean(_ s: String?) -> String? {
+                guard let name = s?.lowercased().trimmingSuffix(":"), !name.isEmpty else { return nil }
+                return name
+            }
+            if phoneSchemes.contains(scheme) {
+                level = switch p.dialerRestrictionLevel {
+                case .allApps: .anyApp
+                case .managedApps: .managedApps
+                case .customApp: .specificApp
+                case .blocked: .none
+                }
+                setting = "dialerRestrictionLevel = \(p.dialerRestrictionLevel.rawValue)"
+                (specificProperty, specificScheme) = ("customDialerAppProtocol", clean(p.customDialerAppProtocol))
+                (app, data) = ("dialer", "phone numbers")
+            } else if messagingSchemes.contains(scheme) {
+                level = switch p.protectedMessagingRedirectAppType {
+                case .anyApp: .anyApp
+                case .anyManagedApp: .managedApps
+                case .specificApps: .specificApp
+                case .blocked: .none
+                }
+                setting = "protectedMessagingRedirectAppType = \(p.protectedMessagingRedirectAppType.rawValue)"
+                (specificProperty, specificScheme) = ("messagingRedirectAppUrlScheme", clean(p.messagingRedirectAppUrlScheme))
+                (app, data) = ("messaging", "messaging links")
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The scheme a link opens with under `policy`: the specific app's when its "Transfer …
+    /// data to" setting sends it to one, else the link's own.
     public static func dialerScheme(for scheme: String, policy: IosManagedAppProtection?) -> String {
         let key = scheme.lowercased()
-        guard let p = policy else { return key }
-        let custom: String?
-        if phoneSchemes.contains(key), p.dialerRestrictionLevel == .customApp {
-            custom = p.customDialerAppProtocol
-        } else if messagingSchemes.contains(key), p.protectedMessagingRedirectAppType == .specificApps {
-            custom = p.messagingRedirectAppUrlScheme
-        } else {
-            custom = nil
-        }
-        guard let name = custom?.lowercased().trimmingSuffix(":"), !name.isEmpty else { return key }
-        return name
+        guard let p = policy, let r = LinkRedirect(scheme: key, policy: p), r.level == .specificApp, let custom = r.specificScheme else { return key }
+        return custom
     }
 
-    /// `protectedMessagingRedirectAppType` ("Transfer messaging data to"): any messaging app,
-    /// a policy-managed one, the specific app of `messagingRedirectAppUrlScheme`, or none.
-    static func messaging(scheme: String, entry o: AccountEntry, policy p: IosManagedAppProtection, in fleet: Fleet) -> Decision {
-        switch p.protectedMessagingRedirectAppType {
+    /// Decides a phone or messaging link of org data by its "Transfer … data to" setting.
+    static func redirect(_ r: LinkRedirect, scheme: String, entry o: AccountEntry, in fleet: Fleet) -> Decision {
+        switch r.level {
         case .anyApp:
-            return .allowed("\(o.subject) lets any messaging app take messaging links (protectedMessagingRedirectAppType = anyApp)")
-        case .anyManagedApp:
-            let handlers = fleet.apps.values.filter { $0.schemeKeys.contains(scheme) }
-            if handlers.contains(where: { fleet.isPolicyManaged($0.bundleID, for: o.account) }) {
-                return .allowed("\(o.subject) lets a policy-managed messaging app take messaging links (protectedMessagingRedirectAppType = anyManagedApp)")
-            }
-            return .blocked(.notExempt, because: "\(o.subject) lets only a policy-managed messaging app take messaging links (protectedMessagingRedirectAppType = anyManagedApp), and no policy-managed app handles \(scheme):")
-        case .specificApps:
-            let custom = dialerScheme(for: scheme, policy: p)
-            guard custom != scheme, fleet.apps.values.contains(where: { $0.schemeKeys.contains(custom) }) else {
-                return .blocked(.notExempt, because: "\(o.subject) sends messaging links to a specific app (protectedMessagingRedirectAppType = specificApps), but \(custom == scheme ? "it names no messagingRedirectAppUrlScheme" : "no installed app declares its scheme \(custom):")")
-            }
-            return .allowed("\(o.subject) sends messaging links to its messaging app (messagingRedirectAppUrlScheme = \(custom))")
-        case .blocked:
-            return .blocked(.notExempt, because: "\(o.subject) transfers messaging data to no app (protectedMessagingRedirectAppType = blocked)")
-        }
-    }
-
-    /// `dialerRestrictionLevel` (Graph `managedAppPhoneNumberRedirectLevel`, "Transfer
-    /// telecommunication data to"): any dialer app, a policy-managed one, the custom dialer app
-    /// named by `customDialerAppProtocol`, or none.
-    static func dialer(scheme: String, entry o: AccountEntry, policy p: IosManagedAppProtection, in fleet: Fleet) -> Decision {
-        switch p.dialerRestrictionLevel {
-        case .allApps:
-            return .allowed("\(o.subject) lets any dialer app take phone numbers (dialerRestrictionLevel = allApps)")
+            return .allowed("\(o.subject) lets any \(r.app) app take \(r.data) (\(r.setting))")
         case .managedApps:
             let handlers = fleet.apps.values.filter { $0.schemeKeys.contains(scheme) }
             if handlers.contains(where: { fleet.isPolicyManaged($0.bundleID, for: o.account) }) {
-                return .allowed("\(o.subject) lets a policy-managed dialer app take phone numbers (dialerRestrictionLevel = managedApps)")
+                return .allowed("\(o.subject) lets a policy-managed \(r.app) app take \(r.data) (\(r.setting))")
             }
-            return .blocked(.notExempt, because: "\(o.subject) lets only a policy-managed dialer app take phone numbers (dialerRestrictionLevel = managedApps), and no policy-managed app handles \(scheme):")
-        case .customApp:
-            let custom = dialerScheme(for: scheme, policy: p)
-            guard custom != scheme, fleet.apps.values.contains(where: { $0.schemeKeys.contains(custom) }) else {
-                return .blocked(.notExempt, because: "\(o.subject) sends phone numbers to a specific dialer app (dialerRestrictionLevel = customApp), but \(custom == scheme ? "it names no customDialerAppProtocol" : "no installed app declares its scheme \(custom):")")
+            return .blocked(.notExempt, because: "\(o.subject) lets only a policy-managed \(r.app) app take \(r.data) (\(r.setting)), and no policy-managed app handles \(scheme):")
+        case .specificApp:
+            guard let custom = r.specificScheme, fleet.apps.values.contains(where: { $0.schemeKeys.contains(custom) }) else {
+                return .blocked(.notExempt, because: "\(o.subject) sends \(r.data) to a specific \(r.app) app (\(r.setting)), but \(r.specificScheme.map { "no installed app declares its scheme \($0):" } ?? "it names no \(r.specificProperty)")")
             }
-            return .allowed("\(o.subject) sends phone numbers to its dialer app (customDialerAppProtocol = \(custom))")
-        case .blocked:
-            return .blocked(.notExempt, because: "\(o.subject) transfers phone numbers to no app (dialerRestrictionLevel = blocked)")
+            return .allowed("\(o.subject) sends \(r.data) to its \(r.app) app (\(r.specificProperty) = \(custom))")
+        case .none:
+            return .blocked(.notExempt, because: "\(o.subject) transfers \(r.data) to no app (\(r.setting))")
         }
     }
 
@@ -133,8 +145,7 @@ extension Enforcer {
         }
         let p = o.policy!
         let key = scheme.lowercased()
-        if phoneSchemes.contains(key) { return dialer(scheme: key, entry: o, policy: p, in: fleet) }
-        if messagingSchemes.contains(key) { return messaging(scheme: key, entry: o, policy: p, in: fleet) }
+        if let redirect = LinkRedirect(scheme: key, policy: p) { return Self.redirect(redirect, scheme: key, entry: o, in: fleet) }
         if p.allowedOutboundDataTransferDestinations == .allApps {
             return .allowed("\(o.subject) sends org data to all apps")
         }

@@ -65,13 +65,8 @@ extension Loading {
             if let x = f["default"], let b = reader.bool(x, what: "default") { config.isDefault = b }
             // Intune fills its documented tokens per account; any other reaches the app as written.
             for pair in config.settings {
-                var rest = Substring(pair.value)
-                while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-                    let token = rest[open.upperBound..<close.lowerBound]
-                    if !Enforcer.appConfigTokens.contains(token.lowercased()) {
-                        reader.warn(item, "app configuration \"\(name)\": \(pair.name) = \(pair.value): {{\(token)}} is not a token the device fills (\(Enforcer.appConfigTokens.map { "{{\($0)}}" }.joined(separator: ", "))); the app receives it as written")
-                    }
-                    rest = rest[close.upperBound...]
+                for token in Enforcer.tokens(in: pair.value) where !Enforcer.appConfigTokens.contains(token.name.lowercased()) {
+                    reader.warn(item, "app configuration \"\(name)\": \(pair.name) = \(pair.value): {{\(token.name)}} is not a token the device fills (\(Enforcer.appConfigTokens.map { "{{\($0)}}" }.joined(separator: ", "))); the app receives it as written")
                 }
             }
             appConfigs.append(config)

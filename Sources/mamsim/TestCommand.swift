@@ -123,7 +123,7 @@ struct TestCommand: AsyncParsableCommand {
                 if bar {
                     let elapsed = ContinuousClock.now - clock
                     terminal.overwrite(Terminal.progressBar(done: outcomes.count, total: files.count, failed: outcomes.filter { !$0.passed }.count,
-                                                            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+                                                            seconds: elapsed.inSeconds))
                 }
                 add()
             }

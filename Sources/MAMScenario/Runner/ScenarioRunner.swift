@@ -108,7 +108,7 @@ public enum ScenarioRunner {
                     observed: observed, explanation: explanation,
                     // expectState is a check by nature: without `expect` it still expects ok.
                     expected: step.expect ?? (step.verb == .expectState ? .ok : nil),
-                    seconds: seconds(ContinuousClock.now - t0))
+                    seconds: (ContinuousClock.now - t0).inSeconds)
                 report.steps.append(result)
                 options.onStep?(result)
             }
@@ -120,7 +120,7 @@ public enum ScenarioRunner {
         }
         _ = await host.shutdown()
         if options.deviceDirectory == nil { removeDeviceState(in: directory, keeping: report.auditLog) }
-        report.seconds = seconds(ContinuousClock.now - started)
+        report.seconds = (ContinuousClock.now - started).inSeconds
         return report
     }
 
@@ -133,10 +133,6 @@ public enum ScenarioRunner {
             try? fm.removeItem(at: entry)
         }
         if audit == nil { try? fm.removeItem(at: directory) }
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
     // MARK: - Steps

@@ -61,7 +61,7 @@ enum BrokerBench {
             throw BenchError(message: "broker bench: not every item of \(count) was delivered: \(result)")
         }
         return Result(
-            itemsPerSecond: Double(count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+            itemsPerSecond: Double(count) / elapsed.inSeconds,
             hostCPUMicroseconds: hostCPUUsed * 1e6 / Double(count), appsCPUMicroseconds: appsCPUUsed * 1e6 / Double(count))
     }
 }
@@ -104,7 +104,7 @@ enum FleetBench {
         let pss = started.compactMap(ProcessStats.pssKiB)
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         func mean(_ kib: [Int]) -> Double { kib.isEmpty ? 0 : Double(kib.reduce(0, +)) / Double(kib.count) / 1024 }
         return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss), hostCPUMilliseconds: hostCPUUsed * 1000 / Double(count))
     }
@@ -186,12 +186,12 @@ enum AuditFloodBench {
         _ = await host.signIn("a", account: alice.upn)
         let start = ContinuousClock.now
         let result = await host.command("a", .flood(Flood(destination: "n", count: UInt64(count), size: 1024, window: 512, identity: alice.upn)))
-        let seconds = Self.seconds(ContinuousClock.now - start)
+        let seconds = (ContinuousClock.now - start).inSeconds
         guard case .flood(0, _) = result else { throw BenchError(message: "audit flood bench: shares were not all refused: \(result)") }
         let log = config.deviceDirectory.appendingPathComponent("audit-export.jsonl")
         let exportStart = ContinuousClock.now
         _ = await host.exportAudit(to: log)
-        let exportSeconds = Self.seconds(ContinuousClock.now - exportStart)
+        let exportSeconds = (ContinuousClock.now - exportStart).inSeconds
         let hostPeak = Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024
         _ = await host.shutdown()
         var rows = 0, coalesced = 0
@@ -203,14 +203,10 @@ enum AuditFloodBench {
             if event.verb == "audit-coalesced" { coalesced += 1 }
         }
         _ = ReportHTML.page(title: "bench", summary: "", scenarios: [ReportHTML.ScenarioPage(name: "bench", file: nil, status: nil, digest: digest, result: nil)])
-        let reportSeconds = Self.seconds(ContinuousClock.now - reportStart)
+        let reportSeconds = (ContinuousClock.now - reportStart).inSeconds
         let size = (try? FileManager.default.attributesOfItem(atPath: log.path)[.size] as? Int) ?? 0
         return Result(shares: count, rowsLogged: rows, coalescedRecords: coalesced, seconds: seconds, hostPeakMiB: hostPeak,
                       exportSeconds: exportSeconds, exportMiB: Double(size) / 1_048_576, reportSeconds: reportSeconds,
                       peakAfterReportMiB: Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024)
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
