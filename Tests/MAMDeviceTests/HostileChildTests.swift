@@ -141,6 +141,10 @@ import Testing
         let host = try HostController(configuration: config)
         #expect(await host.startFleet().isEmpty)
         #expect(FileManager.default.fileExists(atPath: pidFile.path))
+        // The shell writes the pid right after its fork; the grandchild execs sleep a moment later.
+        for _ in 0..<200 where ChildProcessLimitTests.running("sleep\u{0}\(marker)") == 0 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         #expect(ChildProcessLimitTests.running("sleep\u{0}\(marker)") == 1)
         #expect(await host.shutdown() == 0)
         // Killed with its group (or its namespace); a zombie waiting to be reaped is not running.
