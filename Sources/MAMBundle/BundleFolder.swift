@@ -246,14 +246,37 @@ package struct BundleFolder {
         }
     }
 
-    /// The keychain groups with their index, leaving out those still holding a `$(VAR)`
-    /// (already reported as unresolved).
-    package var resolvedKeychainGroups: [(index: Int, group: String)] {
+    /// Keychain groups with what the rules judge: the part after the team prefix. A group
+    /// written `$(AppIdentifierPrefix)com.contoso.mail` is judged by `com.contoso.mail` even
+    /// when the prefix is not set (never outside Xcode): the prefix is the team's, the rest is
+    /// what can be wrong. Groups with another unset variable are left out.
+    package var keychainGroupsToJudge: [(index: Int, group: String, bare: String)] {
         guard let entitlements else { return [] }
         let unresolved = Set(entitlements.unresolvedVariables.map(\.keyPath))
-        return entitlements.keychainAccessGroups.enumerated()
-            .filter { !unresolved.contains("keychain-access-groups[\($0.offset)]") }
-            .map { ($0.offset, $0.element) }
+        var out: [(Int, String, String)] = []
+        for (index, group) in entitlements.keychainAccessGroups.enumerated() {
+            if let rest = Self.afterUnsetTeamPrefix(group) {
+                if !rest.contains("$(") && !rest.contains("${") { out.append((index, group, rest)) }
+            } else if !unresolved.contains("keychain-access-groups[\(index)]") {
+                out.append((index, group, bareKeychainGroup(group)))
+            }
+        }
+        return out
+    }
+
+    /// `group` without its team prefix, set or not.
+    package func bareKeychainGroup(_ group: String) -> String {
+        Self.afterUnsetTeamPrefix(group) ?? strippingTeamPrefix(group)
+    }
+
+    /// What follows a team prefix variable left unexpanded at the start of `group`.
+    static func afterUnsetTeamPrefix(_ group: String) -> String? {
+        for variable in ["AppIdentifierPrefix", "TeamIdentifierPrefix"] {
+            for written in ["$(\(variable))", "${\(variable)}"] where group.hasPrefix(written) {
+                return String(group.dropFirst(written.count))
+            }
+        }
+        return nil
     }
 
     /// A keychain group without the team prefix it was written with.

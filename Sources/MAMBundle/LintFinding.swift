@@ -7,9 +7,12 @@ import MAMActivation
 /// `file:line: error:` is the shape compilers print, so editors and CI annotate it.
 public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     public enum Severity: String, Sendable, Hashable, Comparable {
+        /// What the reader should know, never a failure (not even with `--strict`).
+        case note
         case warning, error
 
-        public static func < (a: Severity, b: Severity) -> Bool { a == .warning && b == .error }
+        var rank: Int { self == .note ? 0 : self == .warning ? 1 : 2 }
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
     public var severity: Severity
@@ -61,15 +64,19 @@ public struct LintReport: Sendable, Hashable {
     public var target: String?
     /// The bundle's folder under the linted one, when bundles were found by their files.
     public var bundle: String?
+    /// Why the target was not linted (`a watchOS target (SDKROOT = watchos)`); it has no findings.
+    public var skipped: String?
 
-    public init(folder: String, findings: [LintFinding], target: String? = nil) {
+    public init(folder: String, findings: [LintFinding], target: String? = nil, skipped: String? = nil) {
         self.folder = folder
         self.findings = findings
         self.target = target
+        self.skipped = skipped
     }
 
     public var errors: [LintFinding] { findings.filter { $0.severity == .error } }
     public var warnings: [LintFinding] { findings.filter { $0.severity == .warning } }
+    public var notes: [LintFinding] { findings.filter { $0.severity == .note } }
     public var hasErrors: Bool { findings.contains { $0.severity == .error } }
     /// 1 if any error, else 0 (warnings do not fail a build).
     public var exitCode: Int32 { hasErrors ? 1 : 0 }
@@ -89,8 +96,10 @@ public struct LintReport: Sendable, Hashable {
     /// `2 errors, 1 warning in plugins/open-in-word` or `plugins/open-in-word: no problems`.
     public var summary: String {
         let subject = target.map { "\(folder) (target \($0))" } ?? bundle.map { "\(folder) (bundle \($0))" } ?? folder
+        if let skipped { return "\(subject): skipped, \(skipped): the Intune App SDK for iOS does not apply" }
         if findings.isEmpty { return "\(subject): no problems" }
         func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "\(count(errors.count, "error")), \(count(warnings.count, "warning")) in \(subject)"
+        let notes = notes.isEmpty ? "" : ", " + count(self.notes.count, "note")
+        return "\(count(errors.count, "error")), \(count(warnings.count, "warning"))\(notes) in \(subject)"
     }
 }

@@ -4,8 +4,10 @@ import MAMActivation
 /// carry the values its Info.plist and entitlements refer to (`PRODUCT_BUNDLE_IDENTIFIER`,
 /// `DEVELOPMENT_TEAM`) the way an Xcode project does, and lint or load without `--set`.
 ///
-/// Read: `NAME = value` lines, `//` comments, conditional settings (`NAME[sdk=iphoneos*] = …`,
-/// kept under their plain name), later lines winning, `$(inherited)` as the value before.
+/// Read as Xcode reads them: `NAME = value` lines, `//` comments, an optional `;` ending the
+/// value, a value quoted whole taken without its quotes, later lines winning, `$(inherited)`
+/// as the value before, and conditional settings (`NAME[sdk=iphoneos*][config=Release] = …`)
+/// applied when their conditions hold for an iOS device build (`BuildConditions`).
 /// `XCConfig(text:)` parses one file (an `#include` is kept in `includes`, not followed);
 /// `XCConfig.load(_:)` follows `#include "path"` and `#include? "path"` as Xcode does.
 public struct XCConfig: Sendable, Hashable {
@@ -18,7 +20,8 @@ public struct XCConfig: Sendable, Hashable {
     var entries: [Entry] = []
 
     enum Entry: Sendable, Hashable {
-        case setting(name: String, value: String)
+        /// `conditions`: the bracketed part after the name (`[sdk=iphoneos*]`), empty for a plain setting.
+        case setting(name: String, conditions: String, value: String)
         case include(Include)
     }
 
@@ -43,13 +46,19 @@ public struct XCConfig: Sendable, Hashable {
     public init(text: String) {
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(rawLine)
+            // Xcode cuts at `//` even inside a URL (people write `https:/$()/host`).
             if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
             let trimmed = line.trimmingWhitespace
             if trimmed.isEmpty { continue }
-            // The `=` after a condition's closing bracket (`NAME[sdk=iphoneos*] = value`).
-            let searchFrom = trimmed.firstIndex(of: "[").flatMap { open in
-                trimmed.firstIndex(of: "=").map { $0 > open } == true ? trimmed[open...].firstIndex(of: "]") : nil
-            } ?? trimmed.startIndex
+            // The `=` after the conditions' last closing bracket (`NAME[sdk=iphoneos*][arch=arm64] = value`).
+            var searchFrom = trimmed.startIndex
+            if let open = trimmed.firstIndex(of: "["), let equals = trimmed.firstIndex(of: "="), open < equals {
+                var i = open
+                while i < trimmed.endIndex, trimmed[i] == "[", let close = trimmed[i...].firstIndex(of: "]") {
+                    i = trimmed.index(after: close)
+                    searchFrom = i
+                }
+            }
             if trimmed.hasPrefix("#include") {
                 let optional = trimmed.hasPrefix("#include?")
                 let rest = trimmed.dropFirst(optional ? 9 : 8).trimmingWhitespace
@@ -65,16 +74,27 @@ public struct XCConfig: Sendable, Hashable {
                 continue
             }
             var name = trimmed[..<equals].trimmingWhitespace
-            if let bracket = name.firstIndex(of: "[") { name = String(name[..<bracket]) }
-            let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
-            guard !name.isEmpty, !name.contains(" ") else {
+            var conditions = ""
+            if let bracket = name.firstIndex(of: "[") {
+                conditions = String(name[bracket...]).filter { $0 != " " }
+                name = String(name[..<bracket])
+            }
+            var value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
+            // Xcode accepts a `;` after the value, as in a project file.
+            if value.hasSuffix(";") { value = String(value.dropLast()).trimmingWhitespace }
+            // A single quoted word is that word (`INFOPLIST_FILE = "My App/Info.plist"`).
+            if value.count >= 2, value.first == "\"", value.last == "\"", !value.dropFirst().dropLast().contains("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            guard !name.isEmpty, !name.contains(" "), BuildConditions.parse(conditions) != nil else {
                 ignoredLines.append(IgnoredLine(line: index + 1, text: trimmed))
                 continue
             }
-            settings[name] = Self.inheriting(value, from: settings[name])
-            entries.append(.setting(name: name, value: value))
+            if BuildConditions.iOSDevice.hold(conditions) { settings[name] = Self.inheriting(value, from: settings[name]) }
+            entries.append(.setting(name: name, conditions: conditions, value: value))
         }
     }
+
 
     /// `value` with `$(inherited)` replaced by what the setting held before (nothing if unset).
     static func inheriting(_ value: String, from previous: String?) -> String {
@@ -102,6 +122,7 @@ public struct XCConfig: Sendable, Hashable {
     /// symbolic link leading out — is a problem and is never read. A line not understood is
     /// quoted only in the file the project names itself, never in an included one.
     public static func load(_ url: URL, name: String, base: [String: String] = [:], root: URL? = nil,
+                            conditions: BuildConditions = .iOSDevice,
                             problems: inout [LoadProblem], depth: Int = 0, visiting: Set<String> = []) -> [String: String] {
         var settings = base
         let key = url.standardizedFileURL.path
@@ -134,7 +155,8 @@ public struct XCConfig: Sendable, Hashable {
         let nameFolder = (name as NSString).deletingLastPathComponent
         for entry in config.entries {
             switch entry {
-            case .setting(let setting, let value):
+            case .setting(let setting, let condition, let value):
+                guard conditions.hold(condition) else { continue }
                 settings[setting] = inheriting(value, from: settings[setting])
             case .include(let include):
                 let target = include.path.hasPrefix("/") ? URL(fileURLWithPath: include.path) : folder.appendingPathComponent(include.path)
@@ -157,10 +179,83 @@ public struct XCConfig: Sendable, Hashable {
                     }
                     continue
                 }
-                settings = load(target, name: targetName, base: settings, root: root, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
+                settings = load(target, name: targetName, base: settings, root: root, conditions: conditions, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
             }
         }
         return settings
+    }
+}
+
+/// The build a conditional setting (`NAME[sdk=iphoneos*][arch=arm64][config=Release]`) is
+/// judged for: lint reads a project as an iOS device build (`iphoneos`, arm64) of one
+/// configuration. A condition names `sdk`, `arch`, `config` or `variant`, its value a pattern
+/// where `*` matches any run of characters.
+public struct BuildConditions: Sendable, Hashable {
+    public var sdk = "iphoneos18.0"
+    public var arch = "arm64"
+    public var variant = "normal"
+    /// `nil`: a `config=` condition never holds (the configuration is not known).
+    public var configuration: String?
+
+    public static let iOSDevice = BuildConditions()
+
+    public init(configuration: String? = nil) { self.configuration = configuration }
+
+    /// `[a=b][c=d]` as pairs; `nil` when it is not that shape.
+    static func parse(_ text: String) -> [(String, String)]? {
+        var pairs: [(String, String)] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            guard rest.first == "[", let close = rest.firstIndex(of: "]") else { return nil }
+            let inner = rest[rest.index(after: rest.startIndex)..<close]
+            guard let eq = inner.firstIndex(of: "="), eq != inner.startIndex else { return nil }
+            pairs.append((String(inner[..<eq]).lowercased(), String(inner[inner.index(after: eq)...])))
+            rest = rest[rest.index(after: close)...]
+        }
+        return pairs
+    }
+
+    /// Whether every condition of `text` holds for this build (no condition: it holds).
+    public func hold(_ text: String) -> Bool {
+        guard !text.isEmpty else { return true }
+        guard let pairs = Self.parse(text) else { return false }
+        return pairs.allSatisfy { key, pattern in
+            switch key {
+            case "sdk": Self.glob(pattern, sdk)
+            case "arch": Self.glob(pattern, arch)
+            case "variant": Self.glob(pattern, variant)
+            case "config": configuration.map { Self.glob(pattern, $0) } ?? false
+            default: false
+            }
+        }
+    }
+
+    /// `*` matches any run of characters; the rest compares as written.
+    static func glob(_ pattern: String, _ value: String) -> Bool {
+        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1 else { return pattern == value }
+        var rest = Substring(value)
+        guard rest.hasPrefix(parts[0]) else { return false }
+        rest = rest.dropFirst(parts[0].count)
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let r = rest.range(of: part) else { return false }
+            rest = rest[r.upperBound...]
+        }
+        return rest.hasSuffix(parts.last!)
+    }
+
+    /// A project layer's settings (an unordered mapping): plain ones first, then those whose
+    /// conditions hold, so a matching conditional value wins as in Xcode.
+    public func apply(_ layer: [String: String], to settings: inout [String: String]) {
+        for (key, value) in layer where !key.contains("[") {
+            settings[key] = XCConfig.inheriting(value, from: settings[key])
+        }
+        for (key, value) in layer.sorted(by: { $0.key < $1.key }) where key.contains("[") {
+            let bracket = key.firstIndex(of: "[")!
+            let name = String(key[..<bracket]).trimmingWhitespace
+            guard hold(String(key[bracket...]).filter { $0 != " " }) else { continue }
+            settings[name] = XCConfig.inheriting(value, from: settings[name])
+        }
     }
 }
 

@@ -201,14 +201,14 @@ public struct XcodeProject: Sendable {
     public func settings(for target: Target, configuration: String, root: URL? = nil, problems: inout [XCConfig.LoadProblem]) -> [String: String] {
         var settings = standardSettings(for: target, configuration: configuration)
         let layers = [self.configurations.first { $0.name == configuration }, target.configuration(named: configuration)]
+        let conditions = BuildConditions(configuration: configuration)
         for layer in layers {
             guard let layer else { continue }
             if let base = layer.baseConfiguration {
-                settings = XCConfig.load(sourceRoot.appendingPathComponent(base), name: relativeName(base), base: settings, root: root, problems: &problems)
+                settings = XCConfig.load(sourceRoot.appendingPathComponent(base), name: relativeName(base), base: settings, root: root,
+                                         conditions: conditions, problems: &problems)
             }
-            for (key, value) in layer.settings {
-                settings[key] = XCConfig.inheriting(value, from: settings[key])
-            }
+            conditions.apply(layer.settings, to: &settings)
         }
         return settings
     }

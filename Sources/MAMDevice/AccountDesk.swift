@@ -24,7 +24,7 @@ final class AccountDesk {
             let result = try state.signIn(app: app.identityOwner, account: key)
             if result.isAllowed { onEvent(.signedIn(handle: app.handle, account: result.account?.upn ?? key)) }
             // Signing a managed account in is the SDK's enrollment call.
-            if result.isAllowed, app.sendsTelemetry, state.fleet.isManaged(result.account) { onEvent(.telemetry(handle: app.handle, event: "enrollment")) }
+            if result.isAllowed, app.sendsTelemetry, result.isManaged { onEvent(.telemetry(handle: app.handle, event: "enrollment")) }
             audit.record(verb: "signIn", source: app.handle, sourceIdentity: key, owner: key, result.decision)
             return result.decision
         } catch {

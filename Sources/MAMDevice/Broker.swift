@@ -133,14 +133,14 @@ final class Broker {
         // transfer the policy forbids is the policy's answer, whatever the rule says.
         var notActivated: String?
         if target.descriptor.kind != .app, let accepts = target.activation {
-            let verdict = accepts(request.item.typeIdentifiers, fleet.isManaged(owner))
+            let verdict = accepts(request.item.typeIdentifiers, fleet.isManaged(owner, in: sender.bundleID))
             if !verdict.activated { notActivated = verdict.reason }
         }
         record.owner = owner.map {
-            Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0), sourceBundle: sender.bundleID)
+            Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0, in: sender.bundleID), sourceBundle: sender.bundleID)
         }
         // An app whose conditional launch failed has no access to org data (RULES.md §8).
-        if let owner, fleet.isManaged(owner), let why = try state.accessBlock(app: sender.bundleID) {
+        if let owner, fleet.isManaged(owner, in: sender.bundleID), let why = try state.accessBlock(app: sender.bundleID) {
             return answer(sender, seq, .blocked(.conditionalLaunch, "\(sender.bundleID) has no access to \(owner)'s data: \(why)"), &record)
         }
         var receiver: Account?
@@ -153,7 +153,7 @@ final class Broker {
             receiver = try identities.receiver(of: target)
         }
         record.receivedAs = receiver?.upn ?? ""
-        if let receiver, fleet.isManaged(receiver), let why = try state.accessBlock(app: target.bundleID) {
+        if let receiver, fleet.isManaged(receiver, in: target.bundleID), let why = try state.accessBlock(app: target.bundleID) {
             return answer(sender, seq, .blocked(.conditionalLaunch, "\(target.bundleID) cannot receive as \(receiver): \(why)"), &record)
         }
         let decision = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: receiver,
@@ -169,7 +169,7 @@ final class Broker {
             // blocked"): only with an unmanaged account signed in, and not when the sender
             // named the receiver.
             if notActivated == nil, request.receiveAs.isEmpty, receiver != nil, target.descriptor.multiIdentity, supervisor.readyChild(target.key) != nil,
-               try identities.accounts(of: target).contains(where: { !fleet.isManaged($0) }) {
+               try identities.accounts(of: target).contains(where: { !fleet.isManaged($0, in: target.bundleID) }) {
                 let unmanaged = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: nil,
                                                   isFile: fileData != nil, in: fleet)
                 if unmanaged.isAllowed {
@@ -189,7 +189,7 @@ final class Broker {
             // The other way (IntuneMAMIdentitySwitchDocumentImport): a multi-identity
             // destination showing another identity may switch to the item's managed owner
             // when that account is signed in there; the switch runs conditional launch.
-            if notActivated == nil, request.receiveAs.isEmpty, let owner, fleet.isManaged(owner), !(receiver?.isSame(as: owner) ?? false),
+            if notActivated == nil, request.receiveAs.isEmpty, let owner, fleet.isManaged(owner, in: sender.bundleID), !(receiver?.isSame(as: owner) ?? false),
                target.descriptor.multiIdentity, supervisor.readyChild(target.key) != nil,
                let signedIn = try identities.signedIn(owner.description, to: target) {
                 let managed = Enforcer.transfer(owner: owner, from: sender.bundleID, to: target.bundleID, receivedAs: signedIn,
@@ -266,8 +266,10 @@ final class Broker {
         var record = record
         let fleet = state.fleet
         let finalOwner = decision.owner(after: owner)
+        // Managed data stays managed; data re-owned on arrival is managed where it arrived.
         let ownership = finalOwner.map {
-            Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant, managed: fleet.isManaged($0), sourceBundle: sender.bundleID)
+            Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant,
+                      managed: fleet.isManaged($0, in: decision.reowned == nil ? sender.bundleID : target.bundleID), sourceBundle: sender.bundleID)
         } ?? .unowned(from: sender.bundleID)
         record.owner = ownership
         var item = request.item
@@ -524,8 +526,8 @@ final class Broker {
     }
 
     /// A child is gone: every delivery it owed an answer for fails now.
-    func failOutstandingWork(of child: ChildConnection, exit: ChildProcess.Exit) {
-        let why = "\(child.handle) \(exit) before acknowledging the item"
+    func failOutstandingWork(of child: ChildConnection, how: String) {
+        let why = "\(child.handle) ended before acknowledging the item: \(how)"
         let pending = child.pendingDeliveries.sorted { $0.key < $1.key }.map(\.value) + child.outgoingDeliveries + child.queuedDeliveries
         child.pendingDeliveries.removeAll()
         child.outgoingDeliveries.removeAll()

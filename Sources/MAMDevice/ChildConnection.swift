@@ -18,6 +18,10 @@ final class ChildConnection {
     var lastSeqFromChild: UInt64 = 0
     /// Set when the host itself asked the child to go (bye, kill, teardown).
     var exitExpected = false
+    /// Why the host cut the child off (a protocol mistake, a deadline), for its exit's report.
+    var cutOffReason: String?
+    /// Where its stderr goes (a program of its own): the last lines explain a failed start.
+    var stderrLog: String?
     /// The cgroup.procs file of its own cgroup, when the host made one (`ChildCgroups`).
     var cgroup: String?
     /// Loop time (ms) by which the child must have said hello.

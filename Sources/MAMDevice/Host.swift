@@ -401,7 +401,7 @@ extension Host: ChildFrameRouter {
         launches.runChecks(spec, verb: "launch")
     }
 
-    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit) { broker.failOutstandingWork(of: child, exit: exit) }
+    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit, how: String) { broker.failOutstandingWork(of: child, how: how) }
 
     func expireDeliveries(of child: ChildConnection, now: UInt64) { broker.expireDeliveries(of: child, now: now) }
 }
@@ -424,7 +424,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownApp(let a): "no app or extension named \"\(a)\" is installed on this device"
         case .duplicateApp(let a): "two apps use the handle \"\(a)\"; give each a distinct id"
         case .spawnFailed(let a, let why): "could not start \(a): \(why)"
-        case .exitedDuringHandshake(let a, let how): "\(a) \(how) before completing the handshake"
+        case .exitedDuringHandshake(let a, let how): "\(a) ended before completing the handshake: \(how)"
         case .notRunning(let a): "\(a) is not running"
         case .shuttingDown: "the device is shutting down"
         case .timedOut(let what): "\(what) timed out"

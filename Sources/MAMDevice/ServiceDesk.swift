@@ -118,14 +118,14 @@ final class ServiceDesk {
             return ServiceResult(Verdict(p.decision), .paste(text: p.text))
         case .canSave(let location, let account):
             let owner = try current(app, context)
-            return ServiceResult(Verdict(Enforcer.save(owner: owner, to: location, locationAccount: named(account), in: fleet)))
+            return ServiceResult(Verdict(Enforcer.save(owner: owner, to: location, locationAccount: named(account), app: bundle, in: fleet)))
         case .canOpen(let location, let account, let receiver):
             let who = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
-            return ServiceResult(Verdict(Enforcer.open(from: location, locationAccount: named(account), as: who, in: fleet)))
+            return ServiceResult(Verdict(Enforcer.open(from: location, locationAccount: named(account), as: who, app: bundle, in: fleet)))
         case .print:
-            return ServiceResult(Verdict(Enforcer.print(as: try current(app, context), in: fleet)))
+            return ServiceResult(Verdict(Enforcer.print(as: try current(app, context), app: bundle, in: fleet)))
         case .notify(let account, let text):
-            let n = Enforcer.notification(text, of: try signedIn(account, to: app), in: fleet)
+            let n = Enforcer.notification(text, of: try signedIn(account, to: app), app: bundle, in: fleet)
             guard let shown = n.shownText else { return ServiceResult(Verdict(n.decision)) }
             return ServiceResult(.allowed(n.decision.explanation), .notification(shown: shown))
         case .shareTargets(let types):
@@ -194,7 +194,7 @@ final class ServiceDesk {
         case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig,
              .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity, .acquireToken, .remediateCompliance: return nil
         }
-        guard let acting, fleet.isManaged(acting), let why = try state.accessBlock(app: app.bundleID) else { return nil }
+        guard let acting, fleet.isManaged(acting, in: app.bundleID), let why = try state.accessBlock(app: app.bundleID) else { return nil }
         return .blocked(.conditionalLaunch, "\(app.bundleID) has no access to \(acting)'s data: \(why)")
     }
 
@@ -245,7 +245,7 @@ final class ServiceDesk {
     private func shareTargets(_ app: AppSpec, types: [String], in context: ServiceContext) throws -> [String] {
         let owner = try current(app, context)
         let fleet = self.fleet
-        let managed = fleet.isManaged(owner)
+        let managed = fleet.isManaged(owner, in: app.bundleID)
         var candidates: [ShareCandidate] = []
         for other in registry.specs where other.bundleID != app.bundleID {
             if other.descriptor.kind != .app {
@@ -279,20 +279,20 @@ final class ServiceDesk {
         let decision: Decision
         var handler: String?
         if scheme == "http" || scheme == "https" {
-            let policy = fleet.policy(for: owner)
+            let policy = fleet.policy(for: owner, in: app.bundleID)
             let browsers = policy.map(Enforcer.managedBrowserSchemes) ?? []
             let browser = registry.specs.first { spec in spec.descriptor.schemeKeys.contains(where: browsers.contains) }
-            decision = Enforcer.openWebLink(url, owner: owner, browserInstalled: browser != nil, in: fleet)
+            decision = Enforcer.openWebLink(url, owner: owner, from: app.bundleID, browserInstalled: browser != nil, in: fleet)
             handler = policy?.managedBrowserToOpenLinksRequired == true ? browser?.handle : nil
         } else {
             // A phone link goes to the custom dialer app when the owner's policy names one.
-            let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner))
+            let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner, in: app.bundleID))
             guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(opensWith) }) else {
                 let d = Decision.blocked(.unknownApp, because: "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
                 audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, .failed(.unknownApp, d.explanation))
                 return (d, nil)
             }
-            decision = Enforcer.openURL(scheme: scheme, owner: owner, in: fleet)
+            decision = Enforcer.openURL(scheme: scheme, owner: owner, from: app.bundleID, in: fleet)
             handler = target.handle
         }
         audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: handler ?? url,

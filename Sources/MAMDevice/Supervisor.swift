@@ -20,7 +20,8 @@ protocol ChildFrameRouter: AnyObject {
     /// conditional launch's turn (RULES.md §8).
     func childLaunched(_ spec: AppSpec)
     /// The child is gone: everything it owed or was owed must be answered now.
-    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit)
+    /// `how`: the exit with its cause (`Supervisor.describe`), for what the child owed.
+    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit, how: String)
     /// Deliveries whose deadline passed (the sweep's business, the broker's decision).
     func expireDeliveries(of child: ChildConnection, now: UInt64)
 }
@@ -197,9 +198,16 @@ final class Supervisor {
                 if !spec.sandbox.environment.isEmpty {
                     environment.merge(ChildEnvironment.filter(ProcessInfo.processInfo.environment, alsoPassing: spec.sandbox.environment)) { a, _ in a }
                 }
+                // A program of its own writes its stderr to the device's logs/, so a start that
+                // fails can be explained with what it said.
+                if spec.executable != nil || executable != configuration.appRuntime {
+                    let logs = configuration.deviceDirectory.appendingPathComponent("logs")
+                    Self.ensureDirectory(logs.path)
+                    child.stderrLog = logs.appendingPathComponent("\(spec.handle).stderr").path
+                }
                 child.process = try ChildProcess(
                     loop: loop, executable: executable, arguments: arguments, environment: environment, channel: pipe,
-                    quiet: configuration.quietChildren, onExit: onExit)
+                    quiet: configuration.quietChildren, stderrLog: configuration.quietChildren ? child.stderrLog : nil, onExit: onExit)
             }
         } catch {
             pipe.close()
@@ -465,6 +473,7 @@ final class Supervisor {
     func disconnect(_ child: ChildConnection, because why: String, hostile: Bool = true) {
         guard child.state != .exited else { return }
         if hostile { onEvent(.hostile(handle: child.handle, what: why, disconnected: true)) }
+        if child.cutOffReason == nil { child.cutOffReason = why }
         if child.state != .closing {
             child.send(.error(code: .badRequest, message: why))
             child.pipe.flush()
@@ -498,19 +507,43 @@ final class Supervisor {
         onEvent(.exited(handle: child.handle, pid: child.pid, exit: exit, expected: child.exitExpected))
         let commands = child.pendingCommands
         child.pendingCommands.removeAll()
+        let how = Self.describe(exit, of: child)
         for (_, c) in commands.sorted(by: { $0.key < $1.key }) {
-            c.completion(.error(.appNotRunning, "\(child.handle) \(exit)"))
+            c.completion(.error(.appNotRunning, "\(child.handle) \(how)"))
         }
-        router?.childWentAway(child, exit: exit)
+        router?.childWentAway(child, exit: exit, how: how)
         child.pipe.close()
         child.process?.close()
         retiring[ObjectIdentifier(child)] = nil
         // A newer instance of the same extension may be starting: its waiters are not ours.
         if children[child.key] === child {
             children[child.key] = nil
-            finishWaiters(child.key, .failure(.exitedDuringHandshake(child.handle, "\(exit)")))
+            finishWaiters(child.key, .failure(.exitedDuringHandshake(child.handle, how)))
         }
         if shuttingDown { teardownProgress() }
+    }
+
+    /// How a child ended, with why when the host knows it: the protocol mistake it was cut off
+    /// for, and the last lines it wrote to stderr (a program that says what it misses).
+    static func describe(_ exit: ChildProcess.Exit, of child: ChildConnection) -> String {
+        var text = "\(exit)"
+        if let why = child.cutOffReason { text += " (the host cut it off: \(why))" }
+        if !child.exitExpected || child.cutOffReason != nil, let path = child.stderrLog, let tail = stderrTail(path), !tail.isEmpty {
+            text += "; its stderr ended with: \(tail)"
+        }
+        return text
+    }
+
+    /// The last lines of a child's stderr log (at most 3 lines, 600 characters), printable.
+    static func stderrTail(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()) ?? 0
+        try? handle.seek(toOffset: size > 2048 ? size - 2048 : 0)
+        guard let data = try? handle.readToEnd() else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ")
+        // What a child wrote never drives the user's terminal.
+        return String(String(lines.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }).suffix(600))
     }
 
     /// Kills a child as a crash would (SIGKILL by default). Its pending work fails.

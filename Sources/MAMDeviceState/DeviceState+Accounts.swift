@@ -93,7 +93,9 @@ extension DeviceState {
             return SignInResult(decision: .blocked(.unknownAccount, because: "\(accountID) cannot sign in to \(app.bundleID): it is not an account of this device's fleet; add it to the scenario's accounts or check its spelling"),
                                 account: nil, isManaged: false, processIdentity: try processIdentity(app: bundle))
         }
-        let managed = fleet.isManaged(account)
+        // Managed in this app only if the account's policy targets it (RULES.md §1); the
+        // device's enrolment follows the account's policy whatever the app.
+        let managed = fleet.isManaged(account, in: bundle)
         if try isSignedIn(accountID, app: bundle) {
             return SignInResult(decision: .allowed("\(account) is already signed in to \(app.bundleID)"),
                                 account: account, isManaged: managed, processIdentity: try processIdentity(app: bundle))
@@ -112,7 +114,7 @@ extension DeviceState {
             // The enrolment moves only when there is none, or when a run-time policy change
             // left the enrolled account unmanaged.
             let enrolled = try Self.setting(db, "enrolled_account").flatMap { fleet.account(named: $0) }
-            if managed, !fleet.isManaged(enrolled) {
+            if fleet.isManaged(account), !fleet.isManaged(enrolled) {
                 try Self.setSetting(db, "enrolled_account", key)
             }
             try refreshSingleIdentityProcess(db, app: app)
@@ -202,7 +204,7 @@ extension DeviceState {
         guard !app.multiIdentity else { return nil }
         let keys = try String.fetchAll(db.cachedStatement(sql: "SELECT account_key FROM sign_in WHERE app = ? ORDER BY seq"), arguments: [app.bundleID.folded])
         let accounts = keys.compactMap { fleet.account(named: $0) }
-        let chosen = accounts.first(where: { fleet.isManaged($0) }) ?? accounts.first
+        let chosen = accounts.first(where: { fleet.isManaged($0, in: app.bundleID) }) ?? accounts.first
         try Self.storeProcessIdentity(db, app: app.bundleID, chosen?.description)
         return chosen?.description
     }

@@ -125,7 +125,7 @@ extension DeviceState {
         if !ownerName.isEmpty, try !isSignedIn(ownerName, app: accountScope(app)) {
             throw DeviceStateError(.notSignedIn, "\(app.bundleID) cannot write \(path) as \(ownerName): that account is not signed in to \(accountScope(app)); sign it in first, or write as the unmanaged identity \"\"")
         }
-        let encrypt = account != nil && Enforcer.isFileEncryptionRequired(for: account, in: fleet)
+        let encrypt = account != nil && Enforcer.isFileEncryptionRequired(for: account, app: bundle, in: fleet)
         // Replacing another account's encrypted file (a shared app group) needs that account
         // signed in here too: an app cannot destroy or take over data it cannot read.
         let previous = try readStore { db in
@@ -236,7 +236,7 @@ extension DeviceState {
     public func protect(app bundle: BundleID, data: [UInt8], owner: String) throws -> [UInt8] {
         let name = canonicalIdentity(owner) ?? ""
         try requireSignedIn(name, to: try descriptor(bundle), doing: "protect data")
-        guard fleet.isManaged(account(forIdentity: name)) else { return try ProtectedData.seal(data, owner: name, key: nil) }
+        guard fleet.isManaged(account(forIdentity: name), in: bundle) else { return try ProtectedData.seal(data, owner: name, key: nil) }
         return try writeStore { db in try ProtectedData.seal(data, owner: name, key: try encryptionKey(db, owner: name)) }
     }
 

@@ -61,7 +61,7 @@ extension DeviceState {
     /// Whether policy applies to a task: its effective identity is a managed account.
     public func isPolicyApplied(app bundle: BundleID, window: String? = nil, thread: String? = nil,
                                 for task: TaskKind) throws -> Bool {
-        isManaged(identity: try effectiveIdentity(app: bundle, window: window, thread: thread, for: task))
+        fleet.isManaged(account(forIdentity: try effectiveIdentity(app: bundle, window: window, thread: thread, for: task)), in: bundle)
     }
 
     /// The PIN the device remembers for the managed account `accountID`.
@@ -120,14 +120,14 @@ extension DeviceState {
                                         warnings: [], wipe: nil)
         }
         let account = accountID.isEmpty ? nil : (fleet.account(named: accountID) ?? Account(upn: accountID))
-        let managed = fleet.isManaged(account)
+        let managed = fleet.isManaged(account, in: bundle)
         let before = managed ? try pinState(for: accountID) : PinState()
         // Switching identity while online is a check-in (RULES.md §8): the offline period
         // is measured from here.
         if managed, app.sdkIntegrated, try isOnline() { try checkIn(app: app.bundleID) }
         let facts = try launchFacts(app: app, account: account ?? Account(upn: ""), at: now ?? self.now)
         let outcome = Enforcer.switchIdentity(to: account, signedIn: try signedInAccounts(app: accountScope(app)), enteredPin: pin,
-                                              pin: before, facts: facts, in: fleet)
+                                              pin: before, facts: facts, app: bundle, in: fleet)
         // The rules speak of "this app"; the host knows which one.
         let decision = outcome.decision.blockedBy.map {
             Decision.blocked($0, because: outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)"))

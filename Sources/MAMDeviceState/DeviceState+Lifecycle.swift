@@ -129,15 +129,15 @@ extension DeviceState {
                                     arguments: [app.bundleID.folded])
             }
             for id in windows {
-                if let a = account(forIdentity: id), fleet.isManaged(a), !shown.contains(where: { $0.isSame(as: a) }) { shown.append(a) }
+                if let a = account(forIdentity: id), fleet.isManaged(a, in: bundle), !shown.contains(where: { $0.isSame(as: a) }) { shown.append(a) }
             }
-        } else if let a = account(forIdentity: try processIdentity(app: bundle)), fleet.isManaged(a) {
+        } else if let a = account(forIdentity: try processIdentity(app: bundle)), fleet.isManaged(a, in: bundle) {
             shown.append(a)
         }
         var warnings: [String] = []
         for account in shown {
             let facts = try launchFacts(app: app, account: account, at: now)
-            guard let outcome = Enforcer.launchChecks(for: account, facts: facts, in: fleet) else { continue }
+            guard let outcome = Enforcer.launchChecks(for: account, facts: facts, app: bundle, in: fleet) else { continue }
             warnings += outcome.warnings
             guard outcome.result != .success else { continue }
             let why = outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)")

@@ -294,7 +294,8 @@ public final class DeviceState {
         return fleet.account(named: id)
     }
 
-    /// Whether an identity is a managed account: policy applies to its data and UI.
+    /// Whether an identity is a managed account (targeted by a policy); inside an app, its
+    /// policy applies only if it targets the app (`fleet.isManaged(_:in:)`).
     public func isManaged(identity id: String?) -> Bool {
         fleet.isManaged(account(forIdentity: id))
     }

@@ -152,12 +152,7 @@ extension LintContext {
     mutating func checkAppKeychain() {
         guard plugin.entitlements != nil || plugin.entitlementsFile == nil else { return }  // malformed: reported
         // Unresolved prefixes are reported on their own; the group behind them still counts.
-        let groups = (plugin.entitlements?.keychainAccessGroups ?? []).map { group -> String in
-            for variable in ["$(AppIdentifierPrefix)", "$(TeamIdentifierPrefix)", "${AppIdentifierPrefix}", "${TeamIdentifierPrefix}"] where group.hasPrefix(variable) {
-                return String(group.dropFirst(variable.count))
-            }
-            return plugin.strippingTeamPrefix(group)
-        }
+        let groups = (plugin.entitlements?.keychainAccessGroups ?? []).map(plugin.bareKeychainGroup)
         if !groups.contains(Linter.intuneKeychainGroup), !groups.contains(where: Self.isMisspelledIntuneGroup) {
             report(.error, "keychain-intune-group", plugin, .entitlements, "keychain-access-groups",
                    plugin.entitlementsFile == nil

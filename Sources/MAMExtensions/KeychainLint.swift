@@ -6,9 +6,8 @@ import MAMBundle
 extension LintContext {
     mutating func checkKeychain(_ bundle: BundleFolder) {
         let mam = Linter.intuneKeychainGroup
-        let groups = bundle.resolvedKeychainGroups
-        for (index, group) in groups {
-            let bare = bundle.strippingTeamPrefix(group)
+        let groups = bundle.keychainGroupsToJudge
+        for (index, group, bare) in groups {
             guard bare != mam, Self.isMisspelledIntuneGroup(bare) else { continue }
             let why = bare.lowercased() == mam ? "differs from com.microsoft.intune.mam only in case, and keychain groups are case-sensitive"
                                               : "is not com.microsoft.intune.mam (misspelled), so the Intune SDK's shared keychain items are not reachable"
@@ -19,11 +18,15 @@ extension LintContext {
         guard let first = groups.first, first.index == 0,
               let bundleId = bundle.bundleIdentifier, Self.isResolved(bundleId) else { return }
         var accepted = [bundleId]
-        // An extension may put its containing app's group first to share the app's default group.
-        if bundle.prefix.isEmpty, isExtension, let app = plugin.intuneSettings.containingAppBundleId { accepted.append(app) }
-        let firstBare = bundle.strippingTeamPrefix(first.group)
+        // An extension may put its containing app's group first to share the app's default
+        // group: the app named by ContainingAppBundleId, or the app target that embeds it.
+        if bundle.prefix.isEmpty, plugin.manifest != nil {
+            if let app = plugin.intuneSettings.containingAppBundleId { accepted.append(app) }
+            if let app = container?.bundleIdentifier, Self.isResolved(app) { accepted.append(app) }
+        }
+        let firstBare = first.bare
         guard !accepted.contains(firstBare) else { return }
-        let own = groups.first { bundle.strippingTeamPrefix($0.group) == bundleId }
+        let own = groups.first { $0.bare == bundleId }
         let fix = own.map { "move <string>\(Self.teamPrefixVariable)\(bundleId)</string> (keychain-access-groups[\($0.index)]) to the top of the array" }
             ?? "add <string>\(Self.teamPrefixVariable)\(bundleId)</string> as the first entry"
         if firstBare == mam || Self.isMisspelledIntuneGroup(firstBare) {

@@ -7,7 +7,7 @@ import Yams
 ///
 ///     disabled_rules: [face-id-usage]      # rule ids from docs/LINT.md
 ///     excluded: [Vendor/, Samples/Old]      # findings in files under these paths are dropped
-///     severity: {keychain-adal-cache: error} # a rule's severity, warning or error
+///     severity: {keychain-adal-cache: error} # a rule's severity: note, warning or error
 ///     strict: true                           # warnings fail like errors (also --strict)
 ///
 /// An unknown key or rule id is bad input (exit 2), with "did you mean".
@@ -62,13 +62,13 @@ public struct LintConfiguration: Sendable, Hashable {
                 strict = bool
             case "severity":
                 guard let map = value.mapping else {
-                    throw LintInputError("\(file):\(line): severity must map rule ids to warning or error, e.g. severity: {face-id-usage: error}")
+                    throw LintInputError("\(file):\(line): severity must map rule ids to note, warning or error, e.g. severity: {face-id-usage: error}")
                 }
                 for (idNode, levelNode) in map {
                     let id = idNode.string ?? ""
                     try Self.checkRule(id, file: file, line: idNode.mark?.line ?? line, key: key)
                     guard let level = levelNode.string.flatMap(LintFinding.Severity.init(rawValue:)) else {
-                        throw LintInputError("\(file):\(levelNode.mark?.line ?? line): severity of \(id) must be warning or error")
+                        throw LintInputError("\(file):\(levelNode.mark?.line ?? line): severity of \(id) must be note, warning or error")
                     }
                     severities[id] = level
                 }
@@ -109,7 +109,7 @@ public struct LintConfiguration: Sendable, Hashable {
                 if excluded.contains(where: under) { return nil }
                 var finding = finding
                 if let level = severities[finding.rule] { finding.severity = level }
-                if strict || forced { finding.severity = .error }
+                if strict || forced, finding.severity == .warning { finding.severity = .error }
                 return finding
             }
             return report

@@ -40,7 +40,8 @@ public enum LintFormat: String, CaseIterable, Sendable {
                     var properties = "file=\(Self.escapeProperty(Self.path(of: f, in: report)))"
                     if let line = f.line { properties += ",line=\(line)" }
                     properties += ",title=\(Self.escapeProperty("mamsim lint " + f.rule))"
-                    return "::\(f.severity.rawValue) \(properties)::\(Self.escapeData(Self.message(f)))\n"
+                    // GitHub's levels are error, warning and notice.
+                    return "::\(f.severity == .note ? "notice" : f.severity.rawValue) \(properties)::\(Self.escapeData(Self.message(f)))\n"
                 }
             }.joined()
         case .json:
@@ -82,6 +83,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
             var path: String
             var target: String?
             var bundle: String?
+            var skipped: String?
             var errors: Int
             var warnings: Int
             var findings: [Finding]
@@ -102,7 +104,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
             schemaVersion: jsonSchemaVersion, tool: .init(name: "mamsim", version: version),
             summary: .init(bundles: reports.count, errors: reports.map(\.errors.count).reduce(0, +), warnings: reports.map(\.warnings.count).reduce(0, +)),
             reports: reports.map { report in
-                .init(path: report.folder, target: report.target, bundle: report.bundle, errors: report.errors.count, warnings: report.warnings.count,
+                .init(path: report.folder, target: report.target, bundle: report.bundle, skipped: report.skipped, errors: report.errors.count, warnings: report.warnings.count,
                       findings: report.sortedFindings.map {
                           .init(rule: $0.rule, severity: $0.severity.rawValue, file: path(of: $0, in: report), line: $0.line,
                                 keyPath: $0.keyPath, problem: $0.problem, fix: $0.fix)
@@ -128,7 +130,13 @@ public enum LintFormat: String, CaseIterable, Sendable {
 
         enum CodingKeys: String, CodingKey { case version, schema = "$schema", runs }
 
-        struct Run: Encodable { var tool: Tool; var results: [Result] }
+        struct Run: Encodable {
+            var tool: Tool
+            /// `%SRCROOT%`: the folder mamsim ran in, which relative URIs are resolved against.
+            var originalUriBaseIds: [String: BaseURI]
+            var results: [Result]
+        }
+        struct BaseURI: Encodable { var uri: String; var description: Text }
         struct Tool: Encodable { var driver: Driver }
         struct Driver: Encodable {
             var name: String
@@ -154,17 +162,18 @@ public enum LintFormat: String, CaseIterable, Sendable {
         }
         struct Location: Encodable { var physicalLocation: Physical }
         struct Physical: Encodable { var artifactLocation: Artifact; var region: Region? }
-        struct Artifact: Encodable { var uri: String }
+        struct Artifact: Encodable { var uri: String; var uriBaseId: String? }
         struct Region: Encodable { var startLine: Int }
     }
 
-    static func sarif(_ reports: [LintReport], version: String) -> String {
+    static func sarif(_ reports: [LintReport], version: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
         let rules = LintRules.all
         let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($0.element.id, $0.offset) })
+        let base = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"
         let results = reports.flatMap { report in
             report.sortedFindings.map { f in
                 SARIF.Result(ruleId: f.rule, ruleIndex: index[f.rule] ?? -1, level: f.severity.rawValue, message: .init(text: message(f)),
-                             locations: [.init(physicalLocation: .init(artifactLocation: .init(uri: uri(path(of: f, in: report))),
+                             locations: [.init(physicalLocation: .init(artifactLocation: artifact(path(of: f, in: report), base: base),
                                                                        region: f.line.map { .init(startLine: $0) }))])
             }
         }
@@ -172,12 +181,26 @@ public enum LintFormat: String, CaseIterable, Sendable {
             .init(id: $0.id, shortDescription: .init(text: $0.summary), help: .init(text: "docs/LINT.md#\($0.id) in mamsim; source: \($0.source)"),
                   defaultConfiguration: .init(level: $0.severity.rawValue), properties: .init(source: $0.source, fixable: $0.fixable))
         })
-        return encode(SARIF(runs: [.init(tool: .init(driver: driver), results: results)]))
+        let root = SARIF.BaseURI(uri: "file://" + uri(base), description: .init(text: "the folder mamsim lint ran in"))
+        return encode(SARIF(runs: [.init(tool: .init(driver: driver), originalUriBaseIds: ["%SRCROOT%": root], results: results)]))
     }
 
-    /// A relative path as a SARIF URI reference (spaces and `%` escaped).
+    /// A file as SARIF names it: relative to `%SRCROOT%` (the working folder `base`) when it is
+    /// under it — an absolute input under it is made relative — else an absolute file URI.
+    static func artifact(_ path: String, base: String) -> SARIF.Artifact {
+        if path.hasPrefix("/") {
+            if path.hasPrefix(base) { return .init(uri: uri(String(path.dropFirst(base.count))), uriBaseId: "%SRCROOT%") }
+            return .init(uri: "file://" + uri(path), uriBaseId: nil)
+        }
+        let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        return .init(uri: uri(relative), uriBaseId: "%SRCROOT%")
+    }
+
+    /// A path as a SARIF URI reference (spaces, `%`, `*`, `#` and `?` escaped).
     static func uri(_ path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "*?#[]")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
     }
 
     // MARK: JUnit
@@ -193,18 +216,29 @@ public enum LintFormat: String, CaseIterable, Sendable {
             // Suite names are unique: a repeated one gets its position.
             if !names.insert(name).inserted { name += " #\(names.count)"; names.insert(name) }
             let findings = report.sortedFindings
-            xml += "  <testsuite name=\"\(escapeXML(name))\" tests=\"\(max(1, findings.count))\" failures=\"\(report.errors.count)\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n"
-            if findings.isEmpty {
+            xml += "  <testsuite name=\"\(escapeXML(name))\" tests=\"\(max(1, findings.count))\" failures=\"\(report.errors.count)\" errors=\"0\" skipped=\"\(report.skipped == nil ? 0 : 1)\" time=\"0.000\">\n"
+            if let skipped = report.skipped {
+                xml += "    <testcase classname=\"\(escapeXML(name))\" name=\"not linted\" time=\"0.000\">\n"
+                xml += "      <skipped message=\"\(escapeXML(skipped + ": the Intune App SDK for iOS does not apply"))\"/>\n    </testcase>\n"
+            } else if findings.isEmpty {
                 xml += "    <testcase classname=\"\(escapeXML(name))\" name=\"no problems\" time=\"0.000\"/>\n"
             }
+            // Viewers key a case by suite, class and name: a repeated name gets its line, then
+            // its position, so no two cases of a suite collapse into one.
+            var caseNames = Set<String>()
             for f in findings {
                 let file = path(of: f, in: report)
                 let line = f.line.map { " line=\"\($0)\"" } ?? ""
-                xml += "    <testcase classname=\"\(escapeXML(file))\" name=\"\(escapeXML(f.rule + (f.keyPath.isEmpty ? "" : " " + f.keyPath)))\" file=\"\(escapeXML(file))\"\(line) time=\"0.000\">\n"
+                var caseName = f.rule + (f.keyPath.isEmpty ? "" : " " + f.keyPath)
+                if caseNames.contains(file + "\u{0}" + caseName), let l = f.line { caseName += " (line \(l))" }
+                var n = 2
+                let plain = caseName
+                while !caseNames.insert(file + "\u{0}" + caseName).inserted { caseName = "\(plain) #\(n)"; n += 1 }
+                xml += "    <testcase classname=\"\(escapeXML(file))\" name=\"\(escapeXML(caseName))\" file=\"\(escapeXML(file))\"\(line) time=\"0.000\">\n"
                 if f.severity == .error {
                     xml += "      <failure type=\"\(escapeXML(f.rule))\" message=\"\(escapeXML(message(f)))\">\(escapeXML("\(file):\(f.line ?? 1): \(message(f))"))</failure>\n"
                 } else {
-                    xml += "      <system-out>\(escapeXML("warning: \(file):\(f.line ?? 1): \(message(f))"))</system-out>\n"
+                    xml += "      <system-out>\(escapeXML("\(f.severity.rawValue): \(file):\(f.line ?? 1): \(message(f))"))</system-out>\n"
                 }
                 xml += "    </testcase>\n"
             }

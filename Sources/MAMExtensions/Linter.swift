@@ -16,7 +16,7 @@ public import MAMBundle
 ///   present, known keys, booleans, a real `ADALClientId`, the `msauth.<bundle id>` redirect
 ///   and its URL scheme, the `com.microsoft.intune.mam` keychain group, `-intunemam` twins of
 ///   URL and queried schemes, `NSFaceIDUsageDescription` (docs/LINT.md);
-/// - "Open in" action extensions (`OpenInActionExtension` present, or named "Open in …"): every
+/// - "Open in" action extensions (`OpenInActionExtension` present): every
 ///   step of the SDK's "Copy to" replacement, on the extension and on its container.
 public enum Linter {
     static let intuneKeychainGroup = "com.microsoft.intune.mam"
@@ -36,27 +36,30 @@ public enum Linter {
     /// Lints one bundle (an app, or an extension with the app that contains it).
     static func lint(_ plugin: BundleFolder, container: BundleFolder?, folderName: String, target: String? = nil) -> LintReport {
         var lint = LintContext(plugin: plugin, container: container, folderName: folderName)
-        // An unresolved setting is a warning: what it hides is unknown, the other checks go on.
-        // One finding per unset variable and file (a project without DEVELOPMENT_TEAM leaves
-        // every $(AppIdentifierPrefix) unset): the first place, the others named in it.
-        var firstOf: [String: Int] = [:]
-        var alsoAt: [Int: [String]] = [:]
-        for var finding in plugin.problems + (container?.problems ?? []) {
+        // Settings no layer defines expand to empty in Xcode: common and harmless (a version,
+        // a display name), so they make one note per bundle naming each with where it is used;
+        // the checks that needed a value go on without it.
+        var unset: [(name: String, place: String)] = []
+        var first: LintFinding?
+        for finding in plugin.problems + (container?.problems ?? []) {
             guard finding.rule == "build-setting-unresolved" else {
                 lint.findings.append(finding)
                 continue
             }
-            finding.severity = .warning
-            let key = finding.file + "\u{0}" + finding.problem
-            if let first = firstOf[key] {
-                alsoAt[first, default: []].append(finding.keyPath)
+            let name = LintContext.variableName(in: finding.problem) ?? finding.problem
+            let place = finding.keyPath.isEmpty ? finding.file : "\(finding.file) \(finding.keyPath)"
+            if let i = unset.firstIndex(where: { $0.name == name }) {
+                if !unset[i].place.contains(place) { unset[i].place += ", " + place }
             } else {
-                firstOf[key] = lint.findings.count
-                lint.findings.append(finding)
+                unset.append((name, place))
             }
+            if first == nil { first = finding }
         }
-        for (index, keyPaths) in alsoAt {
-            lint.findings[index].problem += " (also at \(keyPaths.joined(separator: ", ")))"
+        if let first {
+            let list = unset.map { "$(\($0.name)) (\($0.place))" }.joined(separator: "; ")
+            lint.findings.append(LintFinding(.note, rule: "build-setting-unresolved", file: first.file, line: first.line, keyPath: "",
+                problem: "\(unset.count == 1 ? "a build setting is" : "\(unset.count) build settings are") not set in the project, its xcconfigs or --set, so Xcode would expand \(unset.count == 1 ? "it" : "them") to empty: \(list)",
+                fix: "if a value matters, pass --set NAME=VALUE or define it in an .xcconfig"))
         }
         lint.checkKeychain(plugin)
         if let container { lint.checkKeychain(container) }
@@ -89,7 +92,9 @@ struct LintContext {
         let name: String
         switch file {
         case .info: name = bundle.infoFile
-        case .entitlements: name = bundle.entitlementsFile ?? bundle.prefix + "*.entitlements"
+        // No entitlements file: the finding is about the bundle, named by its Info.plist (a
+        // glob is no file a SARIF viewer or an editor can open).
+        case .entitlements: name = bundle.entitlementsFile ?? bundle.infoFile
         }
         findings.append(LintFinding(severity, rule: rule, file: name, line: bundle.line(of: keyPath, inEntitlements: file == .entitlements),
                                     keyPath: keyPath, problem: problem, fix: fix))
@@ -101,12 +106,17 @@ struct LintContext {
     }
 
     /// An action extension meant as Intune's "Open in" stub: it sets `OpenInActionExtension`
-    /// (to anything: a NO there is a mistake to report, not a different intent) or is named
-    /// "Open in …" as the SDK asks.
+    /// (to anything: a NO there is a mistake to report, not a different intent). A display
+    /// name is no sign of it: ordinary action extensions are called "Open in <App>" too.
     var isOpenInActionExtension: Bool {
         guard plugin.manifest?.kind == .action else { return false }
         return plugin.intuneSettings.raw["OpenInActionExtension"] != nil
-            || plugin.displayName?.lowercased().hasPrefix("open in") == true
+    }
+
+    /// The first `$(NAME)` a finding's text names.
+    static func variableName(in text: String) -> String? {
+        guard let open = text.range(of: "$("), let close = text[open.upperBound...].firstIndex(of: ")") else { return nil }
+        return String(text[open.upperBound..<close])
     }
 
     /// `$(AppIdentifierPrefix)` if the file wrote it that way, for fixes.

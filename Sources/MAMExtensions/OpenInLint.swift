@@ -83,9 +83,9 @@ extension LintContext {
             }
             return
         }
-        // A group still holding a $(VAR), or a misspelled one, is already reported.
-        guard entitlements.unresolvedVariables.allSatisfy({ !$0.keyPath.hasPrefix("keychain-access-groups") }) else { return }
-        let bare = entitlements.keychainAccessGroups.map(bundle.strippingTeamPrefix)
+        // A group still holding a $(VAR) besides the team prefix is already reported.
+        let bare = bundle.keychainGroupsToJudge.map(\.bare)
+        guard bare.count == entitlements.keychainAccessGroups.count else { return }
         guard !bare.contains(Linter.intuneKeychainGroup), !bare.contains(where: Self.isMisspelledIntuneGroup) else { return }
         let side = bundle.prefix.isEmpty ? "the \"Open in\" extension" : "the containing app"
         report(.error, "open-in-keychain", bundle, .entitlements, "keychain-access-groups",

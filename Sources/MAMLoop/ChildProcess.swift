@@ -32,15 +32,17 @@ public final class ChildProcess {
     /// stderr are inherited unless `quiet`, and `channel` (a fresh, unopened pipe) becomes the
     /// host's end of a socket pair whose other end is the child's fd 3. Signal mask and
     /// dispositions are reset in the child (the host ignores SIGPIPE; its children must not).
+    /// `stderrLog`: a file the child's stderr is appended to instead (quiet or not), so the
+    /// host can say what a child that failed wrote.
     public convenience init(
         loop: EventLoop, executable: String, arguments: [String], environment: [String: String]? = nil,
-        channel: Pipe, quiet: Bool = false, onExit: @escaping (Exit) -> Void
+        channel: Pipe, quiet: Bool = false, stderrLog: String? = nil, onExit: @escaping (Exit) -> Void
     ) throws(UVError) {
         let (reaper, pid, hostEnd) = try Self.start(loop: loop) { childEnd throws(UVError) in
             var spawnedPid: pid_t = 0
             let status = System.spawn(
                 executable, arguments: arguments, environment: environment, channelFD: childEnd,
-                stdout: quiet ? .discard : .inherit, stderr: quiet ? .discard : .inherit, pid: &spawnedPid)
+                stdout: quiet ? .discard : .inherit, stderr: stderrLog.map { .appending($0) } ?? (quiet ? .discard : .inherit), pid: &spawnedPid)
             guard status == 0 else { throw UVError(-status) }
             return spawnedPid
         }

@@ -143,6 +143,8 @@ public enum System {
     enum Output {
         case inherit, discard
         case file(String)
+        /// Appended to (created if missing): a relaunched child adds to what it wrote before.
+        case appending(String)
     }
 
     /// `posix_spawn` with a clean signal state: an empty mask and default dispositions (a
@@ -161,6 +163,7 @@ public enum System {
             case .inherit: break
             case .discard: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
             case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .appending(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
             }
         }
         if let channelFD {

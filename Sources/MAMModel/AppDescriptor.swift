@@ -53,6 +53,9 @@ public struct AppDescriptor: Sendable, Hashable {
     public var clientCapabilities: [String] = []
     /// `IntuneMAMSettings.MAMTelemetryDisabled`: the SDK sends no telemetry.
     public var telemetryDisabled = false
+    /// Who publishes the app (scenario `publisher:`): `microsoft` puts it among the apps a
+    /// policy's `appGroupType` of Microsoft's apps targets. `nil` = the bundle id decides.
+    public var publisher: String?
 
     public init(
         bundleID: BundleID,

@@ -103,15 +103,15 @@ extension Enforcer {
     /// (RULES.md §7).
     public static func screenCapture(as account: Account?, in app: AppDescriptor, policies: [AppConfigPolicy],
                                      fleet: Fleet) -> Decision {
-        guard let e = fleet.managedEntry(account), let account else {
-            return .allowed("the screen shows unmanaged data: screen capture is not restricted")
+        guard let e = fleet.managedEntry(account, in: app.bundleID), let account else {
+            return .allowed("\(unmanagedReason(account, in: app.bundleID, fleet)): screen capture is not restricted")
         }
         let p = e.policy!
         let config = appConfig(for: account, in: app, policies: policies, fleet: fleet)
         let key = config.fullData.lazy.flatMap(\.keys).first { $0.lowercased() == screenCaptureConfigKey }
         let control = key.flatMap { config.values(forKey: $0).first }
         let flat = control.map { [screenCaptureConfigKey: $0] } ?? [:]
-        if isScreenCaptureAllowed(for: account, appConfig: flat, in: fleet) {
+        if isScreenCaptureAllowed(for: account, appConfig: flat, app: app.bundleID, in: fleet) {
             if p.allowedOutboundDataTransferDestinations == .allApps {
                 return .allowed("\(e.subject) sends org data to all apps: screen capture is allowed")
             }

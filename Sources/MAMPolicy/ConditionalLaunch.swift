@@ -60,7 +60,7 @@ extension Enforcer {
     /// minimums, offline periods, disabled account. `block`/`wipe` end in `failed` with
     /// `conditional-launch`; `warn` adds a warning and goes on.
     public static func switchIdentity(to account: Account?, signedIn: [Account], enteredPin: String?, pin: PinState,
-                                      facts: LaunchFacts, in fleet: Fleet) -> IdentitySwitchOutcome {
+                                      facts: LaunchFacts, app: BundleID, in fleet: Fleet) -> IdentitySwitchOutcome {
         guard let account, !account.isEmpty else {
             return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to the unmanaged identity: no policy applies"),
                                          action: nil, pin: pin, warnings: [])
@@ -84,8 +84,9 @@ extension Enforcer {
                                          decision: .blocked(.identitySwitchNotAllowed, because: "\(account) belongs to the organization of \(enrolled), the enrolled account, but is not it: the SDK does not switch to it"),
                                          action: nil, pin: pin, warnings: [])
         }
-        guard let entry = fleet.managedEntry(account) else {
-            return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to \(account), an unmanaged account"),
+        guard let entry = fleet.managedEntry(account, in: app) else {
+            let why = fleet.isManaged(account) ? "\(account), whose policy does not target \(app): no conditional launch runs there" : "\(account), an unmanaged account"
+            return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to \(why)"),
                                          action: nil, pin: pin, warnings: [])
         }
         return conditionalLaunch(entry: entry, enteredPin: enteredPin, pin: pin, facts: facts, device: fleet.device)
@@ -97,8 +98,8 @@ extension Enforcer {
     /// switch that first showed the account (our reading: the re-prompt after
     /// `periodOnlineBeforeAccessCheck` of inactivity is not simulated). `nil` when `account`
     /// is not managed (nothing to check).
-    public static func launchChecks(for account: Account, facts: LaunchFacts, in fleet: Fleet) -> IdentitySwitchOutcome? {
-        guard let entry = fleet.managedEntry(account) else { return nil }
+    public static func launchChecks(for account: Account, facts: LaunchFacts, app: BundleID, in fleet: Fleet) -> IdentitySwitchOutcome? {
+        guard let entry = fleet.managedEntry(account, in: app) else { return nil }
         return conditionalLaunch(entry: entry, enteredPin: nil, pin: PinState(), facts: facts, device: fleet.device, asksPin: false)
     }
 

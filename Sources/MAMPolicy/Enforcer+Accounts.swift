@@ -38,6 +38,9 @@ extension Enforcer {
                     return .blocked(.secondManagedAccount, because: "\(e.account) is already signed in as the managed account (policy \"\(e.policy!.title)\"); only one managed account is supported, so \(incoming.account) can sign in only after \(e.account) is removed")
                 }
             }
+            if let app, let entry = fleet.appEntry(app.bundleID), !fleet.isPolicyManaged(entry, for: incoming) {
+                return .allowed("\(incoming.account) signs in as the managed account; \(untargeted(incoming, entry))")
+            }
             return .allowed("\(incoming.account) signs in as the managed account (policy \"\(incoming.policy!.title)\")")
         }
         return .allowed("\(account) signs in as an unmanaged account")

@@ -33,8 +33,10 @@ extension Enforcer {
     /// `paste` without the text: `length` is the number of characters pasted.
     public static func pasteDecision(length: Int, owner: Account?, copiedIn source: BundleID,
                                      into destination: BundleID, as receiver: Account?, in fleet: Fleet) -> Decision {
-        let o = fleet.managedEntry(owner)
-        let r = fleet.managedEntry(receiver)
+        // Each account is managed only in the apps its policy targets (RULES.md §1): the
+        // owner where the text was copied, the receiver where it is pasted.
+        let o = fleet.managedEntry(owner, in: source)
+        let r = fleet.managedEntry(receiver, in: destination)
         if o == nil && r == nil { return .allowed("unmanaged data to an unmanaged identity: no policy applies") }
         if source == destination && sameAccount(owner, receiver) {
             return .allowed("copy and paste inside \(source) with the same identity")

@@ -20,8 +20,8 @@ extension Enforcer {
     public static let screenCaptureConfigKey = "com.microsoft.intune.mam.screencapturecontrol"
 
     /// Decides printing data of the identity `identity` (the app's effective UI identity).
-    public static func print(as identity: Account?, in fleet: Fleet) -> Decision {
-        guard let e = fleet.managedEntry(identity) else { return .allowed("the data is unmanaged: printing is not restricted") }
+    public static func print(as identity: Account?, app: BundleID, in fleet: Fleet) -> Decision {
+        guard let e = fleet.managedEntry(identity, in: app) else { return .allowed("\(unmanagedReason(identity, in: app, fleet)): printing is not restricted") }
         if e.policy!.printBlocked {
             return .blocked(.printBlocked, because: "\(e.subject) blocks printing org data (printBlocked = true)")
         }
@@ -29,9 +29,9 @@ extension Enforcer {
     }
 
     /// Decides a notification carrying `text` of `account`'s data (`notificationRestriction`).
-    public static func notification(_ text: String, of account: Account?, in fleet: Fleet) -> NotificationDecision {
-        guard let e = fleet.managedEntry(account) else {
-            return NotificationDecision(decision: .allowed("the notification's data is unmanaged"), shownText: text)
+    public static func notification(_ text: String, of account: Account?, app: BundleID, in fleet: Fleet) -> NotificationDecision {
+        guard let e = fleet.managedEntry(account, in: app) else {
+            return NotificationDecision(decision: .allowed("\(unmanagedReason(account, in: app, fleet)): the notification is shown as sent"), shownText: text)
         }
         switch e.policy!.notificationRestriction {
         case .allow:
@@ -45,33 +45,33 @@ extension Enforcer {
         }
     }
 
-    static func outboundIsAllApps(_ account: Account?, _ fleet: Fleet) -> Bool {
-        guard let p = fleet.managedEntry(account)?.policy else { return true }
+    static func outboundIsAllApps(_ account: Account?, _ app: BundleID, _ fleet: Fleet) -> Bool {
+        guard let p = fleet.managedEntry(account, in: app)?.policy else { return true }
         return p.allowedOutboundDataTransferDestinations == .allApps
     }
 
     /// `areSiriIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
-    public static func areSiriIntentsAllowed(for identity: Account?, in fleet: Fleet) -> Bool {
-        outboundIsAllApps(identity, fleet)
+    public static func areSiriIntentsAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        outboundIsAllApps(identity, app, fleet)
     }
 
     /// `areAppIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
-    public static func areAppIntentsAllowed(for identity: Account?, in fleet: Fleet) -> Bool {
-        outboundIsAllApps(identity, fleet)
+    public static func areAppIntentsAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        outboundIsAllApps(identity, app, fleet)
     }
 
     /// `isAppSharingAllowed`: our reading is "org data may be shared with some app", i.e.
     /// outbound is not `none` (an exempted scheme alone does not make app sharing possible).
-    public static func isAppSharingAllowed(for identity: Account?, in fleet: Fleet) -> Bool {
-        guard let p = fleet.managedEntry(identity)?.policy else { return true }
+    public static func isAppSharingAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        guard let p = fleet.managedEntry(identity, in: app)?.policy else { return true }
         return p.allowedOutboundDataTransferDestinations != .none
     }
 
     /// `isScreenCaptureAllowed` (RULES.md §7): `screenCaptureConfigurationState = blocked`
     /// forbids it; otherwise a managed identity whose outbound is not `allApps` may not
     /// capture unless the app configuration sets `screencapturecontrol = Disabled`.
-    public static func isScreenCaptureAllowed(for identity: Account?, appConfig: [String: String] = [:], in fleet: Fleet) -> Bool {
-        guard let p = fleet.managedEntry(identity)?.policy else { return true }
+    public static func isScreenCaptureAllowed(for identity: Account?, appConfig: [String: String] = [:], app: BundleID, in fleet: Fleet) -> Bool {
+        guard let p = fleet.managedEntry(identity, in: app)?.policy else { return true }
         if p.screenCaptureConfigurationState == .blocked { return false }
         if p.allowedOutboundDataTransferDestinations == .allApps { return true }
         let control = appConfig.first { $0.key.lowercased() == screenCaptureConfigKey }?.value
@@ -80,19 +80,19 @@ extension Enforcer {
 
     /// `isFileEncryptionRequired`: every managed identity's files are encrypted
     /// (`appDataEncryptionType`, which only chooses when).
-    public static func isFileEncryptionRequired(for identity: Account?, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity) != nil
+    public static func isFileEncryptionRequired(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity, in: app) != nil
     }
 
-    public static func isContactSyncBlocked(for identity: Account?, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity)?.policy!.contactSyncBlocked ?? false
+    public static func isContactSyncBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity, in: app)?.policy!.contactSyncBlocked ?? false
     }
 
-    public static func isDataBackupBlocked(for identity: Account?, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity)?.policy!.dataBackupBlocked ?? false
+    public static func isDataBackupBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity, in: app)?.policy!.dataBackupBlocked ?? false
     }
 
-    public static func areThirdPartyKeyboardsBlocked(for identity: Account?, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity)?.policy!.thirdPartyKeyboardsBlocked ?? false
+    public static func areThirdPartyKeyboardsBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        fleet.managedEntry(identity, in: app)?.policy!.thirdPartyKeyboardsBlocked ?? false
     }
 }

@@ -39,13 +39,13 @@ extension Enforcer {
     /// exactly when its account is the owner. Unmanaged data may be saved anywhere unless the
     /// location's account is managed and its policy refuses unmanaged inbound data.
     public static func save(owner: Account?, to location: SaveLocation, locationAccount: Account?,
-                            in fleet: Fleet) -> Decision {
+                            app: BundleID, in fleet: Fleet) -> Decision {
         let account = location.neverHasAccount ? nil : locationAccount
-        guard let o = fleet.managedEntry(owner) else {
-            if let l = fleet.managedEntry(account), l.policy!.allowedInboundDataTransferSources != .allApps {
+        guard let o = fleet.managedEntry(owner, in: app) else {
+            if let l = fleet.managedEntry(account, in: app), l.policy!.allowedInboundDataTransferSources != .allApps {
                 return .blocked(.saveLocation, because: "\(l.subject) receives data only from policy-managed apps (allowedInboundDataTransferSources = \(l.policy!.allowedInboundDataTransferSources.rawValue)); unmanaged data cannot be saved to \(location) of \(l.account)")
             }
-            return .allowed("the data is unmanaged: saving to \(location) is not restricted")
+            return .allowed("\(unmanagedReason(owner, in: app, fleet)): saving to \(location) is not restricted")
         }
         let p = o.policy!
         if !p.saveAsBlocked {
@@ -79,9 +79,9 @@ extension Enforcer {
     /// location's account is managed, the location owner's outbound policy applies (org data
     /// leaving to an unmanaged identity).
     public static func open(from location: OpenLocation, locationAccount: Account?, as receiver: Account?,
-                            in fleet: Fleet) -> Decision {
+                            app: BundleID, in fleet: Fleet) -> Decision {
         let account = location.neverHasAccount ? nil : locationAccount
-        if let r = fleet.managedEntry(receiver) {
+        if let r = fleet.managedEntry(receiver, in: app) {
             let q = r.policy!
             if !q.blockDataIngestionIntoOrganizationDocuments {
                 return .allowed("\(r.subject) allows opening data into org documents (blockDataIngestionIntoOrganizationDocuments = false)")
@@ -104,7 +104,7 @@ extension Enforcer {
             }
             return .allowed("\(r.subject) allows opening from \(location) (allowedDataIngestionLocations)")
         }
-        if let l = fleet.managedEntry(account) {
+        if let l = fleet.managedEntry(account, in: app) {
             let p = l.policy!
             if p.allowedOutboundDataTransferDestinations != .allApps {
                 return .blocked(.openLocation, because: "\(l.subject) sends org data only to \(p.allowedOutboundDataTransferDestinations == .none ? "no app" : "policy-managed apps signed in with \(l.account)"); it cannot be opened from \(location) as \(describe(receiver))")

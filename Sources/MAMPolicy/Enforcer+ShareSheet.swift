@@ -22,7 +22,7 @@ extension Enforcer {
     /// data to all apps no "Copy to <App>" entry is listed at all (seed 000).
     public static func shareTargets(owner: Account?, from source: BundleID, candidates: [ShareCandidate],
                                     in fleet: Fleet) -> [BundleID] {
-        guard let o = fleet.managedEntry(owner) else { return candidates.map(\.bundle) }
+        guard let o = fleet.managedEntry(owner, in: source) else { return candidates.map(\.bundle) }
         let filter = o.policy!.filterOpenInToOnlyManagedApps
         // Org data that may not reach unmanaged apps is never offered as "Copy to <App>"
         // (seed 000): an app is reached through its "Open in" action extension, and share
@@ -139,9 +139,9 @@ extension Enforcer {
     /// or "skype:" link from org content). The owner's outbound setting applies; under
     /// `managedApps` or `none` only exempted schemes (`exemptedAppProtocols`) or, under
     /// `managedApps`, schemes of apps policy-managed for the owner may open.
-    public static func openURL(scheme: String, owner: Account?, in fleet: Fleet) -> Decision {
-        guard let o = fleet.managedEntry(owner) else {
-            return .allowed("the link's data is unmanaged: no policy applies")
+    public static func openURL(scheme: String, owner: Account?, from source: BundleID, in fleet: Fleet) -> Decision {
+        guard let o = fleet.managedEntry(owner, in: source) else {
+            return .allowed("\(unmanagedReason(owner, in: source, fleet)): no policy applies to the link")
         }
         let p = o.policy!
         let key = scheme.lowercased()
@@ -169,8 +169,8 @@ extension Enforcer {
     /// `exemptedUniversalLinks` open in their own app whatever the browser setting;
     /// `managedUniversalLinks` open in their policy-managed app (our reading; the patterns
     /// are compared case-insensitively, `*` matching any run of characters).
-    public static func openWebLink(_ url: String, owner: Account?, browserInstalled: Bool, in fleet: Fleet) -> Decision {
-        guard let o = fleet.managedEntry(owner) else {
+    public static func openWebLink(_ url: String, owner: Account?, from source: BundleID, browserInstalled: Bool, in fleet: Fleet) -> Decision {
+        guard let o = fleet.managedEntry(owner, in: source) else {
             return .allowed("the link's data is unmanaged: the link opens where iOS sends it")
         }
         let p = o.policy!

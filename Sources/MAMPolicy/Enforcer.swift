@@ -47,9 +47,9 @@ extension Enforcer {
     ///     containing app's identity); `nil` or `""` = unmanaged.
     public static func transfer(owner: Account?, from source: BundleID, to destination: BundleID,
                                 receivedAs receiver: Account?, isFile: Bool = false, in fleet: Fleet) -> TransferDecision {
-        let ownerEntry = fleet.managedEntry(owner)
-        let receiverEntry = fleet.managedEntry(receiver)
-        if ownerEntry == nil && receiverEntry == nil {
+        let ownerAccount = fleet.managedEntry(owner)
+        let receiverAccount = fleet.managedEntry(receiver)
+        if ownerAccount == nil && receiverAccount == nil {
             // Checked first so the commonest personal case costs two dictionary lookups.
             return TransferDecision(decision: unmanagedToUnmanaged)
         }
@@ -58,6 +58,16 @@ extension Enforcer {
         }
         guard let sender = fleet.appEntry(source) else {
             return TransferDecision(decision: .blocked(.unknownApp, because: "\(source) is not installed on this device"))
+        }
+        // An account is managed only inside the apps its policy targets (RULES.md §1): the
+        // owner's data is org data in the sending app only if the owner's policy targets it,
+        // and the receiver's policy judges the arrival only in an app it targets.
+        let ownerEntry = ownerAccount.flatMap { fleet.isPolicyManaged(sender, for: $0) ? $0 : nil }
+        let receiverEntry = receiverAccount.flatMap { fleet.isPolicyManaged(target, for: $0) ? $0 : nil }
+        if ownerEntry == nil && receiverEntry == nil {
+            let why = [ownerAccount.map { untargeted($0, sender) }, receiverAccount.map { untargeted($0, target) }]
+                .compactMap { $0 }.joined(separator: "; ")
+            return TransferDecision(decision: .allowed("no policy applies: \(why)"))
         }
         var passed = OutboundPass.notApplicable
         if let o = ownerEntry {
@@ -88,6 +98,21 @@ extension Enforcer {
         if !ownership.upn.isEmpty, let a = fleet.account(named: ownership.upn) { return a }
         if !ownership.oid.isEmpty, let a = fleet.account(named: ownership.oid) { return a }
         return Account(upn: ownership.upn, oid: ownership.oid, tenant: ownership.tenant)
+    }
+
+    /// "alice@contoso.com's policy "X" does not target com.example.notes": why an account is
+    /// unmanaged inside an app.
+    static func untargeted(_ e: AccountEntry, _ app: AppEntry) -> String {
+        app.managementSDK
+            ? "\(e.subject) does not target \(app.managementBundle) (appGroupType = \(e.groupType.rawValue)), where \(e.account) is unmanaged"
+            : "\(app.managementBundle) does not integrate the Intune SDK"
+    }
+
+    /// Why no policy applies to `account`'s data in `app`: the data is unmanaged, or the
+    /// account's policy does not target the app (RULES.md §1).
+    static func unmanagedReason(_ account: Account?, in app: BundleID, _ fleet: Fleet) -> String {
+        guard let e = fleet.managedEntry(account), let entry = fleet.appEntry(app) else { return "the data is unmanaged" }
+        return untargeted(e, entry)
     }
 
     static func describe(_ receiver: Account?) -> String {

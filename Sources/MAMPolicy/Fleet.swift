@@ -38,6 +38,7 @@ public final class AccountEntry: Sendable {
     let osSharing: Bool
     let incomingOrgData: Bool
     let appSet: Set<BundleID>
+    let groupType: TargetedAppGroupType
     let exemptKeys: Set<String>
 
     init(account: Account, policy: IosManagedAppProtection?) {
@@ -50,6 +51,7 @@ public final class AccountEntry: Sendable {
         self.osSharing = policy?.disableProtectionOfManagedOutboundOpenInData ?? false
         self.incomingOrgData = policy?.protectInboundDataFromUnknownSources ?? false
         self.appSet = policy?.appSet ?? []
+        self.groupType = policy?.appGroupType ?? .selectedPublicApps
         self.exemptKeys = policy?.exemptSchemeKeys ?? []
     }
 
@@ -67,12 +69,18 @@ public final class AppEntry: Sendable {
     let managementBundle: BundleID
     /// Whether that app integrates the SDK.
     let managementSDK: Bool
+    /// Whether that app is one of Microsoft's core apps / one of Microsoft's apps, for a
+    /// policy's `appGroupType` (RULES.md §1).
+    let microsoftCore: Bool
+    let microsoft: Bool
 
     init(app: AppDescriptor, container: AppDescriptor?) {
         self.app = app
         let subject = app.isExtension ? (container ?? app) : app
         self.managementBundle = subject.bundleID
         self.managementSDK = subject.sdkIntegrated
+        self.microsoftCore = MicrosoftApps.isCore(subject)
+        self.microsoft = MicrosoftApps.isMicrosoft(subject)
     }
 
     var bundleID: BundleID { app.bundleID }
@@ -192,10 +200,50 @@ public struct Fleet: Sendable {
     func appEntry(_ bundle: BundleID) -> AppEntry? { appEntries[bundle] }
 
     /// Whether `app` is policy-managed for the account of `entry`: it (for an extension, its
-    /// containing app) integrates the SDK and the policy targets it (an empty app list
-    /// targets every SDK app).
+    /// containing app) integrates the SDK and the policy targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
-        entry.isManaged && app.managementSDK && (entry.appSet.isEmpty || entry.appSet.contains(app.managementBundle))
+        entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, app)
+    }
+
+    /// Whether a policy of `groupType` listing `apps` targets `app` (RULES.md §1): the listed
+    /// apps always; besides them every SDK app (`allApps`, or `selectedPublicApps` with no
+    /// list, as a scenario policy without `apps:`), or Microsoft's (core) apps.
+    static func targets(groupType: TargetedAppGroupType, apps: Set<BundleID>, _ app: AppEntry) -> Bool {
+        if apps.contains(app.managementBundle) { return true }
+        switch groupType {
+        case .selectedPublicApps: return apps.isEmpty
+        case .allApps: return true
+        case .allCoreMicrosoftApps: return app.microsoftCore
+        case .allMicrosoftApps: return app.microsoft
+        }
+    }
+
+    /// The installed SDK apps (extensions aside) `policy` targets, whoever it is assigned to.
+    public func apps(targetedBy policy: IosManagedAppProtection) -> [BundleID] {
+        appEntries.values.filter { !$0.app.isExtension && $0.managementSDK && Self.targets(groupType: policy.appGroupType, apps: policy.appSet, $0) }
+            .map(\.bundleID).sorted()
+    }
+
+    /// The managed entry for `account` as seen inside the app `bundle`: `nil` when the account
+    /// is unmanaged, or when its policy does not target that app — there the account is
+    /// unmanaged and none of its restrictions apply (RULES.md §1). An app the fleet does not
+    /// know is judged as targeted: a rule never opens up for lack of a fact.
+    func managedEntry(_ account: Account?, in bundle: BundleID) -> AccountEntry? {
+        guard let e = managedEntry(account) else { return nil }
+        guard let app = appEntries[bundle] else { return e }
+        return isPolicyManaged(app, for: e) ? e : nil
+    }
+
+    /// The policy that applies to `account` inside the app `bundle`: `nil` when the account is
+    /// unmanaged or its policy does not target the app.
+    public func policy(for account: Account?, in bundle: BundleID) -> IosManagedAppProtection? {
+        managedEntry(account, in: bundle)?.policy
+    }
+
+    /// Whether `account` is managed inside the app `bundle`: managed, and its policy targets
+    /// the app (RULES.md §1).
+    public func isManaged(_ account: Account?, in bundle: BundleID) -> Bool {
+        managedEntry(account, in: bundle) != nil
     }
 
     /// Whether the app `bundle` is policy-managed for `account`.

@@ -37,10 +37,24 @@ public struct PolicyMatrix: Sendable {
     public var openLocations: [OpenLocation]
     /// `open[i][k]`: `parties[i]` opening from `openLocations[k]` of the same account.
     public var open: [[Decision]]
+    /// What else a policy decides in the app, one column each (`Feature`).
+    public var features: [Feature] = Feature.allCases
+    /// `feature[i][k]`: `features[k]` for `parties[i]` (in its app, as its identity).
+    public var feature: [[Decision]] = []
+
+    /// The app-wide switches a policy sets beside transfers (RULES.md §7, §8).
+    public enum Feature: String, Sendable, CaseIterable {
+        case print
+        case notifications
+        case screenCapture = "screen capture"
+        /// Conditional launch on this device (OS version and model, jailbreak) at `now`, with
+        /// the app's own version and SDK version where the fleet knows them; the PIN aside.
+        case launch = "conditional launch"
+    }
 
     /// The matrices of `fleet`: every app and extension as unmanaged, and every SDK app as
     /// each of the fleet's accounts too.
-    public static func compute(for fleet: Fleet) -> PolicyMatrix {
+    public static func compute(for fleet: Fleet, now: Instant = Instant(secondsSince1970: 0)) -> PolicyMatrix {
         var parties: [Party] = []
         for app in fleet.apps.values.sorted(by: { $0.bundleID < $1.bundleID }) {
             parties.append(Party(app: app.bundleID, account: nil))
@@ -63,9 +77,26 @@ public struct PolicyMatrix: Sendable {
         }
         let saveLocations = SaveLocation.allCases
         let openLocations = OpenLocation.allCases
-        let save = parties.map { p in saveLocations.map { Enforcer.save(owner: p.account, to: $0, locationAccount: p.account, in: fleet) } }
-        let open = parties.map { p in openLocations.map { Enforcer.open(from: $0, locationAccount: p.account, as: p.account, in: fleet) } }
+        let save = parties.map { p in saveLocations.map { Enforcer.save(owner: p.account, to: $0, locationAccount: p.account, app: p.app, in: fleet) } }
+        let open = parties.map { p in openLocations.map { Enforcer.open(from: $0, locationAccount: p.account, as: p.account, app: p.app, in: fleet) } }
+        let feature = parties.map { p in
+            Feature.allCases.map { f -> Decision in
+                switch f {
+                case .print: return Enforcer.print(as: p.account, app: p.app, in: fleet)
+                case .notifications: return Enforcer.notification("…", of: p.account, app: p.app, in: fleet).decision
+                case .screenCapture:
+                    guard let app = fleet.app(p.app) else { return .allowed("\(p.app) is not installed") }
+                    return Enforcer.screenCapture(as: p.account, in: app, policies: [], fleet: fleet)
+                case .launch:
+                    guard let account = p.account else { return .allowed("no account: no conditional launch") }
+                    let app = fleet.app(p.app)
+                    let facts = LaunchFacts(now: now, appVersion: app?.shortVersion.flatMap(Version.init), sdkVersion: app?.sdkVersion.flatMap(Version.init))
+                    return Enforcer.launchChecks(for: account, facts: facts, app: p.app, in: fleet)?.decision
+                        ?? .allowed("\(fleet.isManaged(account) ? "the policy does not target \(p.app)" : "\(account) is unmanaged"): no conditional launch")
+                }
+            }
+        }
         return PolicyMatrix(parties: parties, transfers: transfers, files: files, clipboard: clipboard,
-                            saveLocations: saveLocations, save: save, openLocations: openLocations, open: open)
+                            saveLocations: saveLocations, save: save, openLocations: openLocations, open: open, feature: feature)
     }
 }

@@ -12,7 +12,7 @@ extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
-                          "telemetryDisabled", "sandbox", "msalAccounts"]
+                          "telemetryDisabled", "sandbox", "msalAccounts", "publisher"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox"]
 
     func readApps(_ v: Located) {
@@ -68,6 +68,7 @@ extension Loading {
             if let x = f["restoresState"], let b = reader.bool(x, what: "restoresState") { descriptor.restoresState = b }
             if let x = f["teamId"], let s = reader.name(x, what: "teamId") { descriptor.teamId = s }
             if let x = f["clientCapabilities"], let c = reader.strings(x, what: "clientCapabilities") { descriptor.clientCapabilities = c }
+            if let x = f["publisher"], let s = reader.name(x, what: "publisher") { descriptor.publisher = s }
             guard isNewBundle(descriptor.bundleID, at: f["bundle"] ?? idLoc) else { continue }
 
             let (executable, arguments) = readProgram(f)
@@ -129,6 +130,7 @@ extension Loading {
                 mdmManaged: container.descriptor.mdmManaged)
             var withTeam = descriptor
             withTeam.teamId = container.descriptor.teamId
+            withTeam.publisher = container.descriptor.publisher
             withTeam.restoresState = false
             let descriptorWithTeam = withTeam
             guard isNewBundle(descriptor.bundleID, at: pluginLoc) else { continue }

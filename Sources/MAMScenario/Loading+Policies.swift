@@ -15,7 +15,10 @@ extension Loading {
         for (keyNode, valueNode) in mapping {
             let name = keyNode.scalar?.string ?? ""
             let loc = Located(node: valueNode, path: v.child(name))
-            if let policy = readPolicy(name: name, loc) { policies[name] = policy }
+            if let policy = readPolicy(name: name, loc) {
+                policies[name] = policy
+                policyLocations[name] = loc
+            }
         }
     }
 
@@ -48,6 +51,18 @@ extension Loading {
         }
         if policy.displayName.isEmpty { policy.displayName = name }
         return policy
+    }
+
+    /// A policy that targets none of the scenario's SDK apps leaves its accounts unmanaged in
+    /// every app (RULES.md §1) — most often a Graph export for Microsoft's apps
+    /// (`allCoreMicrosoftApps`, exported without `$expand=apps`) on a line-of-business fleet.
+    func warnUntargeted(in fleet: Fleet) {
+        guard apps.contains(where: \.descriptor.sdkIntegrated) else { return }
+        for name in policies.keys.sorted() {
+            guard let policy = policies[name], let loc = policyLocations[name], fleet.apps(targetedBy: policy).isEmpty else { continue }
+            let listed = policy.apps.isEmpty ? "no apps listed" : "apps [\(policy.apps.map(\.rawValue).joined(separator: ", "))]"
+            reader.warn(loc, "policy \"\(name)\" targets none of this scenario's SDK apps (appGroupType = \(policy.appGroupType.rawValue), \(listed)): its accounts are unmanaged in every app; list the apps it should manage under apps:, or give an app publisher: microsoft")
+        }
     }
 
     private func importFile(_ url: URL, at v: Located) -> IosManagedAppProtection? {

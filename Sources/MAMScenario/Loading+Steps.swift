@@ -8,51 +8,6 @@ import Yams
 
 /// `steps:` — one verb per step with its arguments, and the optional `expect`.
 extension Loading {
-    /// The argument keys of each verb: required first, then optional.
-    static let verbArguments: [Verb: (required: [String], optional: [String])] = [
-        .launch: (["app"], []),
-        .kill: (["app"], []),
-        .signIn: (["app", "account"], []),
-        .signOut: (["app", "account"], []),
-        .switchIdentity: (["app", "account"], ["window", "pin"]),
-        .share: (["from", "to", "item"], ["as", "pin", "window"]),
-        .shareTargets: (["from", "item"], []),
-        .copy: (["app", "text"], ["as", "window"]),
-        .paste: (["app"], ["as", "window"]),
-        .save: (["app", "location"], ["account"]),
-        .open: (["app", "location"], ["account", "as"]),
-        .keychainSet: (["app", "group", "key", "value"], []),
-        .keychainGet: (["app", "group", "key"], ["value"]),
-        .print: (["app"], ["window"]),
-        .notify: (["app", "account", "text"], []),
-        .wipe: (["app", "account"], []),
-        .setPolicy: (["account", "policy"], []),
-        .advanceClock: (["by"], []),
-        .expectState: (["app"], ["signedIn", "uiIdentity", "processIdentity", "files", "received", "encrypted", "absent", "notifications", "window", "diagnostics", "telemetry"]),
-        .pause: (["app"], []),
-        .resume: (["app"], []),
-        .setNetwork: (["online"], []),
-        .setAllowedAccounts: (["accounts"], []),
-        .writeFile: (["app", "path"], ["text", "data", "as"]),
-        .readFile: (["app", "path"], []),
-        .protect: (["app", "path"], ["account"]),
-        .unprotect: (["app", "path"], []),
-        .protectionInfo: (["app", "path"], []),
-        .openURL: (["from", "url"], []),
-        .appConfig: (["app", "key", "type"], ["account", "query"]),
-        .setAppConfig: (["name"], ["settings", "remove"]),
-        .screenCapture: (["app"], ["window"]),
-        .managedConfig: (["app"], ["key"]),
-        .managedSecret: (["app", "kind", "id"], []),
-        .managedSecretIds: (["app", "kind"], []),
-        .applyDeclarations: (["files"], []),
-        .removeDeclaration: (["identifier"], []),
-        .signWithIdentity: (["app", "id", "data"], []),
-        .acquireToken: (["app", "account"], ["resource", "silent"]),
-        .remediate: (["app", "account"], ["silent", "userCancels"]),
-        .setConditionalAccess: (["policy", "state"], []),
-    ]
-
     func readSteps(_ v: Located) -> [Step] {
         guard let items = reader.list(v, what: "steps") else { return [] }
         var steps: [Step] = []
@@ -107,192 +62,17 @@ extension Loading {
     // MARK: Arguments
 
     private func readArguments(_ verb: Verb, _ v: Located) -> StepArguments? {
-        let spec = Self.verbArguments[verb]!
-        guard let f = reader.fields(v, allowed: spec.required + spec.optional, required: spec.required,
+        let required = verb.type.arguments.filter(\.required).map(\.key)
+        let optional = verb.type.arguments.filter { !$0.required }.map(\.key)
+        guard let f = reader.fields(v, allowed: required + optional, required: required,
                                     what: "\(verb)'s arguments") else { return nil }
-        guard spec.required.allSatisfy({ f.has($0) }) else { return nil }
+        guard required.allSatisfy({ f.has($0) }) else { return nil }
         let before = reader.errors.count
-        func app(_ key: String = "app", extensions: Bool = false) -> String {
-            handle(f[key]!, what: key, allowExtensions: extensions) ?? ""
-        }
-        func text(_ key: String) -> String { reader.string(f[key]!, what: key) ?? "" }
-        func optionalText(_ key: String) -> String? { f[key].flatMap { reader.string($0, what: key) } }
-        func acct(_ key: String, unmanaged: Bool = false) -> Account {
-            account(f[key]!, what: key, allowUnmanaged: unmanaged) ?? Account(upn: "")
-        }
-        /// A save/open location's account (RULES.md §4): any account, declared or not — one
-        /// the device does not know is unmanaged, said as a warning in case it is a typo.
-        func locationAccount(_ key: String) -> Account? {
-            guard let x = f[key], !x.isNull, let name = reader.string(x, what: key) else { return nil }
-            if name.isEmpty { return Account(upn: "") }
-            if let known = accounts.first(where: { $0.account.matches(name) }) { return known.account }
-            let upns = accounts.map(\.account.upn)
-            let hint = Suggestion.closest(to: name, among: upns).map { " (did you mean \"\($0)\"?)" } ?? ""
-            reader.warn(x, "\(name) is not an account of this scenario\(hint): the location belongs to an account the device does not know, which is unmanaged")
-            return Account(upn: name)
-        }
-        /// Optional account arguments: absent or null is nil; `""` is the unmanaged identity.
-        func optionalAccount(_ key: String) -> Account? {
-            guard let x = f[key], !x.isNull else { return nil }
-            return account(x, what: key, allowUnmanaged: true)
-        }
-
-        let result: StepArguments
-        switch verb {
-        case .launch: result = .launch(app: app())
-        case .kill: result = .kill(app: app())
-        case .signIn: result = .signIn(app: app(), account: acct("account"))
-        case .signOut: result = .signOut(app: app(), account: acct("account"))
-        case .switchIdentity:
-            result = .switchIdentity(app: app(), account: acct("account", unmanaged: true),
-                                     window: optionalText("window"), pin: optionalText("pin"))
-        case .share:
-            let item = readItem(f["item"]!)
-            result = .share(from: app("from", extensions: true), to: app("to", extensions: true),
-                            item: item ?? ScenarioItem(type: "", content: .text("")), as: optionalAccount("as"), pin: optionalText("pin"),
-                            window: optionalText("window"))
-        case .shareTargets:
-            let item = readItem(f["item"]!)
-            result = .shareTargets(from: app("from", extensions: true), item: item ?? ScenarioItem(type: "", content: .text("")))
-        case .copy: result = .copy(app: app(), text: text("text"), as: optionalAccount("as"), window: optionalText("window"))
-        case .paste: result = .paste(app: app(), as: optionalAccount("as"), window: optionalText("window"))
-        case .save:
-            let location = enumValue(f["location"]!, SaveLocation.self, what: "location")
-            result = .save(app: app(), location: location ?? .other, account: locationAccount("account"))
-        case .open:
-            let location = enumValue(f["location"]!, OpenLocation.self, what: "location")
-            result = .open(app: app(), location: location ?? .other, account: locationAccount("account"), as: optionalAccount("as"))
-        case .keychainSet:
-            result = .keychainSet(app: app(extensions: true), group: text("group"), key: text("key"), value: text("value"))
-        case .keychainGet:
-            result = .keychainGet(app: app(extensions: true), group: text("group"), key: text("key"), value: optionalText("value"))
-        case .print: result = .print(app: app(), window: optionalText("window"))
-        case .notify: result = .notify(app: app(), account: acct("account"), text: text("text"))
-        case .wipe: result = .wipe(app: app(), account: acct("account"))
-        case .setPolicy:
-            let p = f["policy"]!
-            var policy: String?
-            if !p.isNull, let s = reader.name(p, what: "policy") {
-                if policies[s] == nil { reader.error(p, unknownPolicy(s)) } else { policy = s }
-            }
-            result = .setPolicy(account: acct("account"), policy: policy)
-        case .advanceClock:
-            let x = f["by"]!
-            var duration = ISODuration(seconds: 0)
-            if let s = reader.string(x, what: "by") {
-                if let d = ISODuration(s), d.seconds >= 0 { duration = d } else {
-                    reader.error(x, "by must be a non-negative ISO-8601 duration such as \"PT13H\" or \"P2D\", but it is \(x.shape)")
-                }
-            }
-            result = .advanceClock(by: duration)
-        case .pause: result = .pause(app: app())
-        case .resume: result = .resume(app: app())
-        case .setNetwork: result = .setNetwork(online: reader.bool(f["online"]!, what: "online") ?? true)
-        case .setAllowedAccounts:
-            let x = f["accounts"]!
-            result = .setAllowedAccounts(accounts: x.isNull ? nil : (readAllowedAccounts(x) ?? []))
-        case .writeFile:
-            let contents = ["text", "data"].filter { f.has($0) }
-            var bytes: [UInt8] = []
-            if contents.count != 1 {
-                reader.error(v, contents.isEmpty ? "writeFile needs text: or data: (base64)" : "writeFile has one of text: or data:, not both")
-            } else if contents[0] == "text" {
-                bytes = Array(text("text").utf8)
-            } else if let s = reader.string(f["data"]!, what: "data") {
-                if let d = Data(base64Encoded: s.filter { !$0.isWhitespace }) { bytes = Array(d) } else {
-                    reader.error(f["data"]!, "data must be base64, but \(f["data"]!.shape) is not")
-                }
-            }
-            result = .writeFile(app: app(extensions: true), path: text("path"), data: bytes, as: optionalAccount("as"))
-        case .readFile: result = .readFile(app: app(extensions: true), path: text("path"))
-        case .protect: result = .protect(app: app(extensions: true), path: text("path"), account: optionalAccount("account"))
-        case .unprotect: result = .unprotect(app: app(extensions: true), path: text("path"))
-        case .protectionInfo: result = .protectionInfo(app: app(extensions: true), path: text("path"))
-        case .openURL: result = .openURL(from: app("from", extensions: true), url: text("url"))
-        case .appConfig:
-            let type = enumValue(f["type"]!, AppConfigValueType.self, what: "type") ?? .string
-            var query = AppConfigLookup.value
-            if let x = f["query"], let q = enumValue(x, AppConfigLookup.self, what: "query") {
-                let fits: Set<AppConfigLookup> = type == .bool ? [.value, .all, .any, .or, .and] : [.value, .all, .any, .min, .max]
-                if fits.contains(q) { query = q } else {
-                    reader.error(x, "query \(q) does not apply to \(type) values; use one of \(AppConfigLookup.allCases.filter(fits.contains).map(\.rawValue).joined(separator: ", "))")
-                }
-            }
-            result = .appConfig(app: app(extensions: true), account: optionalAccount("account"), key: text("key"), type: type, query: query)
-        case .setAppConfig:
-            let name = text("name")
-            if !appConfigs.contains(where: { $0.name == name }) {
-                let names = appConfigs.map(\.name)
-                reader.error(f["name"]!, "no app configuration named \"\(name)\"" + (Suggestion.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" }
-                    ?? (names.isEmpty ? "; declare it under appConfigs:" : "; the app configurations are: \(names.joined(separator: ", "))")))
-            }
-            let remove = f["remove"].flatMap { reader.bool($0, what: "remove") } ?? false
-            var settings: [KeyValuePair]?
-            if let x = f["settings"] {
-                if remove { reader.error(x, "setAppConfig takes settings: or remove: true, not both") }
-                if case .mapping(let m) = x.node {
-                    settings = m.compactMap { k, value in
-                        guard case .scalar(let s) = value else {
-                            reader.error(Located(node: value, path: x.child(k.scalar?.string ?? "")), "a setting's value must be text, a number or a boolean")
-                            return nil
-                        }
-                        return KeyValuePair(name: k.scalar?.string ?? "", value: s.string)
-                    }
-                } else {
-                    reader.error(x, "settings must be a mapping of keys to values, but it is \(x.shape)")
-                }
-            } else if !remove {
-                reader.error(v, "setAppConfig needs settings: (the new key/value pairs) or remove: true")
-            }
-            result = .setAppConfig(name: name, settings: remove ? nil : (settings ?? []))
-        case .screenCapture: result = .screenCapture(app: app(extensions: true), window: optionalText("window"))
-        case .managedConfig: result = .managedConfig(app: app(extensions: true), key: optionalText("key"))
-        case .managedSecret:
-            let kind = enumValue(f["kind"]!, ManagedSecretKind.self, what: "kind") ?? .password
-            result = .managedSecret(app: app(extensions: true), kind: kind, id: text("id"))
-        case .managedSecretIds:
-            result = .managedSecretIds(app: app(extensions: true), kind: enumValue(f["kind"]!, ManagedSecretKind.self, what: "kind") ?? .password)
-        case .applyDeclarations:
-            let x = f["files"]!
-            let (files, entries) = readDeclarationFiles(x, checkReferences: false)
-            result = .applyDeclarations(files: files, entries: entries)
-        case .removeDeclaration: result = .removeDeclaration(identifier: text("identifier"))
-        case .signWithIdentity: result = .signWithIdentity(app: app(extensions: true), id: text("id"), data: Array(text("data").utf8))
-        case .acquireToken:
-            // `silent` is accepted: a token request never shows UI here (remediation does).
-            if let x = f["silent"] { _ = reader.bool(x, what: "silent") }
-            result = .acquireToken(app: app(extensions: true), account: acct("account"),
-                                   resource: optionalText("resource") ?? "00000003-0000-0000-c000-000000000000")
-        case .remediate:
-            result = .remediate(app: app(extensions: true), account: acct("account"),
-                                silent: f["silent"].flatMap { reader.bool($0, what: "silent") } ?? false,
-                                userCancels: f["userCancels"].flatMap { reader.bool($0, what: "userCancels") } ?? false)
-        case .setConditionalAccess:
-            let name = text("policy")
-            if !conditionalAccess.contains(where: { $0.name == name }) {
-                let names = conditionalAccess.map(\.name)
-                reader.error(f["policy"]!, "no conditional access policy named \"\(name)\"" + (Suggestion.closest(to: name, among: names).map { "; did you mean \"\($0)\"?" }
-                    ?? (names.isEmpty ? "; declare it under conditionalAccess:" : "; the policies are: \(names.joined(separator: ", "))")))
-            }
-            let state: ConditionalAccessPolicy.State = switch text("state") {
-            case "enabled": .enabled
-            case "disabled": .disabled
-            case "reportOnly", "enabledForReportingButNotEnforced": .enabledForReportingButNotEnforced
-            default: { reader.error(f["state"]!, "state must be enabled, disabled or reportOnly"); return .disabled }()
-            }
-            result = .setConditionalAccess(policy: name, state: state)
-        case .expectState:
-            // `window` says where to look, not what to check.
-            let checks = spec.optional.filter { $0 != "window" }
-            if checks.allSatisfy({ !f.has($0) }) {
-                reader.error(v, "expectState needs at least one of \(checks.joined(separator: ", ")) to check")
-            }
-            result = .expectState(app: app(extensions: true), readState(f))
-        }
+        let result = verb.type.load(VerbArgumentReader(loading: self, fields: f, node: v))
         return reader.errors.count == before ? result : nil
     }
 
-    private func enumValue<E: RawRepresentable & CaseIterable>(_ v: Located, _: E.Type, what: String) -> E? where E.RawValue == String {
+    func enumValue<E: RawRepresentable & CaseIterable>(_ v: Located, _: E.Type, what: String) -> E? where E.RawValue == String {
         guard let s = reader.string(v, what: what) else { return nil }
         if let e = E(rawValue: s) { return e }
         let names = E.allCases.map(\.rawValue)
@@ -300,84 +80,6 @@ extension Loading {
         let hint = Suggestion.closest(to: s, among: names).map { "did you mean \"\($0)\"?" } ?? "expected one of: \(names.joined(separator: ", "))"
         reader.error(v, "unknown \(what) \"\(s)\"; \(hint)")
         return nil
-    }
-
-    private func readState(_ f: Fields) -> StateExpectation {
-        var state = StateExpectation()
-        if let x = f["signedIn"], let items = reader.list(x, what: "signedIn") {
-            state.signedIn = items.compactMap { account($0, what: "each entry of signedIn") }
-        }
-        if let x = f["uiIdentity"] {
-            state.uiIdentity = x.isNull ? Account(upn: "") : account(x, what: "uiIdentity", allowUnmanaged: true)
-        }
-        if let x = f["processIdentity"] {
-            state.processIdentity = x.isNull ? Account(upn: "") : account(x, what: "processIdentity", allowUnmanaged: true)
-        }
-        if let x = f["files"] {
-            if case .mapping(let m) = x.node {
-                var files: [String: Account] = [:]
-                for (k, value) in m {
-                    let path = k.scalar?.string ?? ""
-                    let loc = Located(node: value, path: x.child(path))
-                    if let owner = loc.isNull ? Account(upn: "") : account(loc, what: "the owner of \"\(path)\"", allowUnmanaged: true) {
-                        files[path] = owner
-                    }
-                }
-                state.files = files
-            } else {
-                reader.error(x, "files must be a mapping of paths to owners (an account, or \"\" for personal), but it is \(x.shape)")
-            }
-        }
-        if let x = f["window"] { state.window = reader.string(x, what: "window") }
-        if let x = f["encrypted"] { state.encrypted = reader.strings(x, what: "encrypted") }
-        if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
-        if let x = f["diagnostics"] { state.diagnostics = reader.strings(x, what: "diagnostics") }
-        if let x = f["telemetry"] { state.telemetry = reader.strings(x, what: "telemetry") }
-        if let x = f["notifications"], let items = reader.list(x, what: "notifications") {
-            var names: [String] = []
-            for item in items {
-                guard let name = reader.string(item, what: "each entry of notifications") else { continue }
-                guard StateExpectation.notificationNames.contains(name) else {
-                    let hint = Suggestion.closest(to: name, among: StateExpectation.notificationNames).map { "did you mean \"\($0)\"?" }
-                        ?? "the notifications are: \(StateExpectation.notificationNames.joined(separator: ", "))"
-                    reader.error(item, "unknown notification \"\(name)\"; \(hint)")
-                    continue
-                }
-                names.append(name)
-            }
-            state.notifications = names
-        }
-        if let x = f["received"], let items = reader.list(x, what: "received") {
-            state.received = items.compactMap(readReceived)
-        }
-        return state
-    }
-
-    /// One entry of `received`: the item's text, or a mapping of `text`, `type`, `owner`, `from`.
-    private func readReceived(_ v: Located) -> ReceivedExpectation? {
-        if v.node.scalar != nil {
-            return reader.string(v, what: "each entry of received").map { ReceivedExpectation(text: $0) }
-        }
-        guard case .mapping(let m) = v.node else {
-            reader.error(v, "each entry of received is the item's text or a mapping of text, type, owner, from; it is \(v.shape)")
-            return nil
-        }
-        var entry = ReceivedExpectation()
-        for (k, value) in m {
-            let key = k.scalar?.string ?? ""
-            let loc = Located(node: value, path: v.child(key))
-            switch key {
-            case "text": entry.text = reader.string(loc, what: "text")
-            case "type": entry.type = reader.string(loc, what: "type")
-            case "from": entry.from = reader.string(loc, what: "from")
-            case "owner": entry.owner = loc.isNull ? Account(upn: "") : account(loc, what: "owner", allowUnmanaged: true)
-            default:
-                let hint = Suggestion.closest(to: key, among: ["text", "type", "owner", "from"]).map { "; did you mean \"\($0)\"?" } ?? ""
-                // Unknown keys point at the key, as everywhere in the loader.
-                reader.error(Located(node: k, path: v.child(key)), "unknown key \"\(key)\" in a received entry\(hint)")
-            }
-        }
-        return entry
     }
 
     // MARK: Items
@@ -423,6 +125,7 @@ extension Loading {
 
     // MARK: Expectations
 
+    /// How an outcome is written, for messages and the docs (a verb lists the ones it may answer).
     enum OutcomeForm: String {
         case ok, success, delivered, allowed, canceled, notAllowed, failed
         case blocked = "{blocked: REASON}", failedBecause = "{failed: REASON}", targets = "{targets: [ids]}"
@@ -435,35 +138,8 @@ extension Loading {
         case token = "{token: ok}", compliance = "{compliance: STATUS}"
     }
 
-    static func outcomes(of verb: Verb) -> [OutcomeForm] {
-        switch verb {
-        case .launch, .kill, .signIn, .signOut, .copy, .wipe, .setPolicy, .advanceClock, .expectState,
-             .pause, .resume, .setNetwork, .setAllowedAccounts, .writeFile, .protect, .unprotect, .setAppConfig,
-             .applyDeclarations, .removeDeclaration, .setConditionalAccess:
-            [.ok, .blocked, .failedBecause]
-        case .acquireToken: [.token, .blocked, .failedBecause]
-        case .remediate: [.compliance, .failedBecause]
-        case .managedConfig: [.config, .configValue, .none]
-        case .managedSecret: [.password, .certificate, .identity, .errorCode, .none]
-        case .managedSecretIds: [.ids]
-        case .signWithIdentity: [.signature, .errorCode, .failed, .failedBecause]
-        case .readFile: [.text, .blocked, .failedBecause]
-        case .protectionInfo: [.owner, .none]
-        case .appConfig: [.configValue, .configValues, .none]
-        case .screenCapture: [.allowed, .blocked]
-        case .switchIdentity: [.success, .canceled, .notAllowed, .failed, .failedBecause]
-        case .share, .openURL: [.delivered, .blocked, .failedBecause]
-        case .shareTargets: [.targets]
-        case .paste: [.pasted, .blocked]
-        case .save, .open, .print: [.allowed, .blocked]
-        case .keychainSet: [.ok, .blocked, .error]
-        case .keychainGet: [.value, .blocked, .error]
-        case .notify: [.shown, .blocked]
-        }
-    }
-
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
-        let allowed = Self.outcomes(of: verb)
+        let allowed = verb.type.outcomes
         let expected = allowed.map(\.rawValue).joined(separator: ", ")
         let result: ExpectedOutcome
         let form: OutcomeForm
@@ -479,7 +155,7 @@ extension Loading {
             }
             result = e
             form = f
-        case .mapping where verb == .appConfig:
+        case .mapping where allowed.contains(.configValues):
             // `{value: X}` or `{values: [..]}`, with an optional `conflict: true|false`.
             guard let f = reader.fields(v, allowed: ["value", "values", "conflict"], what: "an appConfig outcome") else { return nil }
             let conflict = f["conflict"].flatMap { reader.bool($0, what: "conflict") }
@@ -514,7 +190,7 @@ extension Loading {
             case "pasted":
                 guard let s = reader.string(x, what: "pasted") else { return nil }
                 (result, form) = (.pasted(s), .pasted)
-            case "value" where verb == .managedConfig:
+            case "value" where allowed.contains(.configValue):
                 guard let s = reader.string(x, what: "value") else { return nil }
                 (result, form) = (.configValue(s, conflict: nil), .configValue)
             case "value":

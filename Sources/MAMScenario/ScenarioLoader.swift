@@ -83,6 +83,8 @@ final class Loading {
     let reader: DocumentReader
 
     var policies: [String: IosManagedAppProtection] = [:]
+    /// Where each policy was declared, for warnings about it.
+    var policyLocations: [String: Located] = [:]
     var accounts: [ScenarioAccount] = []
     var apps: [ScenarioApp] = []
     var extensions: [ScenarioExtension] = []
@@ -95,6 +97,8 @@ final class Loading {
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
                                "appConfigs", "declarations", "conditionalAccess"]
+    static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator"]
+    static let accountKeys = ["upn", "oid", "tenant", "policy"]
 
     init(file: URL, buildSettings: BuildSettings) {
         self.file = file
@@ -126,9 +130,11 @@ final class Loading {
         if !reader.errors.isEmpty {
             throw ScenarioError(problems: reader.errors)
         }
+        let fleet = buildFleet(device: device, allowed: allowed)
+        warnUntargeted(in: fleet)
         var scenario = Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
                         allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, declarations: declarations, conditionalAccess: conditionalAccess, steps: steps,
-                        warnings: reader.warnings, fleet: buildFleet(device: device, allowed: allowed))
+                        warnings: reader.warnings, fleet: fleet)
         scenario.inputs = inputs
         return scenario
     }
@@ -137,7 +143,7 @@ final class Loading {
 
     func readDevice(_ v: Located) -> ScenarioDevice {
         var device = ScenarioDevice()
-        guard let f = reader.fields(v, allowed: ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator"],
+        guard let f = reader.fields(v, allowed: Self.deviceKeys,
                                     what: "device") else { return device }
         if let x = f["mdmEnrolled"], let b = reader.bool(x, what: "mdmEnrolled") { device.mdmEnrolled = b }
         if let x = f["jailbroken"], let b = reader.bool(x, what: "jailbroken") { device.jailbroken = b }
@@ -179,7 +185,7 @@ final class Loading {
     func readAccounts(_ v: Located) {
         guard let items = reader.list(v, what: "accounts") else { return }
         for item in items {
-            guard let f = reader.fields(item, allowed: ["upn", "oid", "tenant", "policy"], required: ["upn"],
+            guard let f = reader.fields(item, allowed: Self.accountKeys, required: ["upn"],
                                         what: "an account") else { continue }
             guard let upnLoc = f["upn"], let upn = reader.name(upnLoc, what: "upn") else { continue }
             var oid = ScenarioAccount.derivedOID(forUPN: upn)

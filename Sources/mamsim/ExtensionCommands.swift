@@ -16,7 +16,7 @@ struct LintCommand: ParsableCommand {
             disables rules (disabled_rules), drops paths (excluded), changes severities (severity) or sets strict.
             """)
 
-    @Argument(help: "An .xcodeproj, a repository root, or an app or plugin folder.")
+    @Argument(help: "An .xcodeproj, a repository root, or an app or plugin folder.", completion: .file())
     var paths: [String]
 
     @Option(help: "Lint only this target (repeatable; projects only).")
@@ -25,7 +25,8 @@ struct LintCommand: ParsableCommand {
     @Option(help: "The build configuration (default: each target's default, usually Release).")
     var configuration: String?
 
-    @Option(help: ArgumentHelp("Output: human, json, sarif, junit, github-actions or xcode.", valueName: "name"))
+    @Option(help: ArgumentHelp("Output: human, json, sarif, junit, github-actions or xcode.", valueName: "name"),
+            completion: .list(LintFormat.allCases.map(\.rawValue)))
     var reporter: String = "human"
 
     @Flag(help: "Warnings fail the command like errors.")
@@ -56,16 +57,18 @@ struct LintCommand: ParsableCommand {
             values[String(s[..<eq])] = String(s[s.index(after: eq)...])
         }
         let options = ProjectLinter.Options(targets: target, configuration: configuration, buildSettings: BuildSettings(values))
-        // Bad input (a missing path, an unknown target, a broken config) is exit 2, not a finding.
-        let collected: Result<(LintConfiguration, [LintReport]), LintInputError> = Result { () throws(LintInputError) in
-            try collect(options, format: format)
+        // Bad input (a missing path, an unknown target, a broken config) is exit 2, not a
+        // finding; the other paths are still linted and a machine report is still a valid
+        // document, so a CI upload step never gets an empty file.
+        var inputErrors: [LintInputError] = []
+        var reports: [LintReport] = []
+        do {
+            let (configuration, found) = try collect(options, format: format, errors: &inputErrors)
+            reports = configuration.apply(to: found, strict: strict)
+        } catch {
+            inputErrors.append(error)
         }
-        guard case .success(let (configuration, found)) = collected else {
-            if case .failure(let error) = collected { Terminal.error(error.message) }
-            throw ExitCode(2)
-        }
-        var reports = found
-        reports = configuration.apply(to: reports, strict: strict)
+        for error in inputErrors { Terminal.error(error.message) }
         if format == .human {
             let terminal = Terminal()
             for report in reports {
@@ -75,24 +78,33 @@ struct LintCommand: ParsableCommand {
         } else {
             Terminal.emit(format.render(reports, version: mamsimVersion), to: 1)
         }
+        if !inputErrors.isEmpty { throw ExitCode(2) }
         if reports.contains(where: \.hasErrors) { throw ExitCode(1) }
     }
 
-    func collect(_ options: ProjectLinter.Options, format: LintFormat) throws(LintInputError) -> (LintConfiguration, [LintReport]) {
+    func collect(_ options: ProjectLinter.Options, format: LintFormat, errors: inout [LintInputError]) throws(LintInputError) -> (LintConfiguration, [LintReport]) {
         let configuration = try loadConfiguration()
-        var reports = try lintAll(options)
+        var reports = lintAll(options, errors: &errors)
         if fix {
             let applied = LintFixer.fix(configuration.apply(to: reports), base: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             for change in applied { Terminal.emit(change.description + "\n", to: format == .human ? 1 : 2) }
-            if !applied.isEmpty { reports = try lintAll(options) }
+            if !applied.isEmpty {
+                var again: [LintInputError] = []
+                reports = lintAll(options, errors: &again)
+            }
         }
         return (configuration, reports)
     }
 
-    func lintAll(_ options: ProjectLinter.Options) throws(LintInputError) -> [LintReport] {
+    /// Every path's reports; a path that is bad input adds its error and the others go on.
+    func lintAll(_ options: ProjectLinter.Options, errors: inout [LintInputError]) -> [LintReport] {
         var reports: [LintReport] = []
         for path in paths {
-            reports += try ProjectLinter.lint(path: URL(fileURLWithPath: path), displayName: path, options: options)
+            do {
+                reports += try ProjectLinter.lint(path: URL(fileURLWithPath: path), displayName: path, options: options)
+            } catch {
+                errors.append(error)
+            }
         }
         return reports
     }

@@ -12,7 +12,7 @@ struct MergeCommand: ParsableCommand {
 
     typealias Format = TestCommand.Format
 
-    @Argument(help: "JSON reports of the shards.")
+    @Argument(help: "JSON reports of the shards.", completion: .file(extensions: ["json"]))
     var reports: [String]
 
     @Option(help: "Output format: human, json or junit.")

@@ -71,17 +71,18 @@ struct MatrixCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "matrix", abstract: "Show the transfer, clipboard and save/open matrices a Graph policy implies for a fleet.",
         discussion: """
-            The policy applies to the fleet's accounts that have a policy (or, if none has, to its first account). \
-            Without --fleet: the policy's targeted apps (or two SDK apps) and one app without the SDK, with a work \
-            account under the policy and a personal one.
+            The policy applies to the fleet's accounts that have a policy (or, if none has, to its first account); \
+            a document without apps keeps the apps the scenario's policy lists. Without --fleet: the policy's \
+            targeted apps (or two apps its appGroupType reaches) and one app without the SDK, with a work account \
+            under the policy and a personal one.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, html }
 
-    @Argument(help: "A Graph iosManagedAppProtection document (or a collection of them: the first is used).")
+    @Argument(help: "A Graph iosManagedAppProtection document (or a collection of them: the first is used).", completion: .file(extensions: ["json"]))
     var policy: String
 
-    @Option(help: "A scenario file whose apps, accounts and device are the fleet (its steps are ignored).")
+    @Option(help: "A scenario file whose apps, accounts and device are the fleet (its steps are ignored).", completion: .file(extensions: ["yaml", "yml", "json"]))
     var fleet: String?
 
     @Option(help: "table (terminal), json or html.")
@@ -115,17 +116,29 @@ struct MatrixCommand: ParsableCommand {
             fleet = scenario.fleet
             let targeted = scenario.accounts.filter { $0.policyName != nil }.map(\.account)
             for account in targeted.isEmpty ? Array(scenario.accounts.prefix(1).map(\.account)) : targeted {
-                fleet.setPolicy(chosen, for: account)
+                // A Graph export without its `apps` (they come only with $expand=apps) keeps
+                // the apps the scenario's own policy lists, as the scenario's `apps:` does.
+                var applied = chosen
+                if applied.apps.isEmpty, let listed = scenario.fleet.policy(for: account)?.apps { applied.apps = listed }
+                fleet.setPolicy(applied, for: account)
             }
         } else {
             fleet = Fleet()
-            let apps = chosen.apps.isEmpty ? [BundleID("com.contoso.mail"), BundleID("com.contoso.word")] : chosen.apps
+            // Apps the policy targets: its list, else two of the apps its appGroupType reaches.
+            let apps = !chosen.apps.isEmpty ? chosen.apps
+                : chosen.appGroupType == .allCoreMicrosoftApps || chosen.appGroupType == .allMicrosoftApps
+                ? [BundleID("com.microsoft.Office.Outlook"), BundleID("com.microsoft.Office.Word")]
+                : [BundleID("com.contoso.mail"), BundleID("com.contoso.word")]
             for app in apps { fleet.install(AppDescriptor(bundleID: app, multiIdentity: true)) }
             fleet.install(AppDescriptor(bundleID: "com.example.notes", sdkIntegrated: false))
             fleet.add(Account(upn: "user@contoso.com", oid: "00000000-0000-4000-8000-000000000001", tenant: "contoso.onmicrosoft.com"), policy: chosen)
             fleet.add(Account(upn: "user@outlook.com"))
         }
-        let matrix = PolicyMatrix.compute(for: fleet)
+        let targeted = fleet.accounts.compactMap { fleet.policy(for: $0) }.flatMap { fleet.apps(targetedBy: $0) }
+        if fleet.apps.values.contains(where: { $0.sdkIntegrated && !$0.isExtension }), fleet.accounts.contains(where: fleet.isManaged), targeted.isEmpty {
+            Terminal.warning("\(policy): the policy targets none of the fleet's SDK apps (appGroupType = \(chosen.appGroupType.rawValue), \(chosen.apps.count) listed apps): no policy applies anywhere; list the apps under the scenario policy's apps: or export the policy with $expand=apps")
+        }
+        let matrix = PolicyMatrix.compute(for: fleet, now: Instant(secondsSince1970: Date().timeIntervalSince1970))
         let text: String
         switch format {
         case .html:
@@ -141,20 +154,26 @@ struct MatrixCommand: ParsableCommand {
         if let output { Terminal().line("\(format.rawValue) matrix: \(output)") }
     }
 
-    static func cell(_ d: Decision) -> String { d.isAllowed ? "allowed" : "blocked:\(d.blockedBy!.rawValue)" }
+    /// `ok`, or the reason code it is blocked for: short, so a grid fits a terminal.
+    static func cell(_ d: Decision) -> String { d.isAllowed ? "ok" : d.blockedBy!.rawValue }
 
     /// One block per grid: rows are parties, columns numbered (the key lists them).
     static func table(_ m: PolicyMatrix) -> String {
-        var out: [String] = ["Parties:"]
+        var out: [String] = ["Cells: ok = allowed, else the reason it is blocked (docs/RULES.md §11); --format json or html explains each.", "", "Parties:"]
         for (i, p) in m.parties.enumerated() { out.append("  [\(i + 1)] \(p)") }
         func grid(_ title: String, _ columns: [String], _ values: [[Decision]]) {
             out.append("")
             out.append(title)
-            let width = max(8, values.flatMap { $0.map { cell($0).count } }.max() ?? 8)
-            out.append("  from \\ to  " + columns.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined(separator: " "))
-            for (i, row) in values.enumerated() {
-                out.append("  [\(i + 1)]".padding(toLength: 13, withPad: " ", startingAt: 0) + row.map { cell($0).padding(toLength: width, withPad: " ", startingAt: 0) }.joined(separator: " "))
+            // Each column as wide as its header and its cells: a header is never cut
+            // (`sharePoi`), and a column of `ok` stays narrow.
+            let widths = columns.indices.map { j in max(columns[j].count, values.map { cell($0[j]).count }.max() ?? 0) }
+            func line(_ head: String, _ texts: [String]) -> String {
+                (head.padding(toLength: 13, withPad: " ", startingAt: 0)
+                    + zip(texts, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: " "))
+                    .replacingOccurrences(of: " +$", with: "", options: .regularExpression)
             }
+            out.append(line("  from \\ to", columns))
+            for (i, row) in values.enumerated() { out.append(line("  [\(i + 1)]", row.map(cell))) }
         }
         let numbers = m.parties.indices.map { "[\($0 + 1)]" }
         grid("Transfers (share):", numbers, m.transfers)
@@ -162,6 +181,7 @@ struct MatrixCommand: ParsableCommand {
         grid("Clipboard (copied in row, pasted in column):", numbers, m.clipboard)
         grid("Save to (same account):", m.saveLocations.map(\.rawValue), m.save)
         grid("Open from (same account):", m.openLocations.map(\.rawValue), m.open)
+        grid("In the app (as the row's identity):", m.features.map(\.rawValue), m.feature)
         return out.joined(separator: "\n")
     }
 
@@ -182,8 +202,28 @@ struct MatrixCommand: ParsableCommand {
             "transfers": cells(m.transfers, columns: names), "files": cells(m.files, columns: names),
             "clipboard": cells(m.clipboard, columns: names),
             "save": cells(m.save, columns: m.saveLocations.map(\.rawValue)), "open": cells(m.open, columns: m.openLocations.map(\.rawValue)),
+            "features": cells(m.feature, columns: m.features.map(\.rawValue)),
         ]
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// `mamsim schema`: the JSON Schema of scenario files, made from the loader's own tables (the
+/// committed `schemas/scenario.schema.json` is this output; a test keeps them equal).
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema", abstract: "Print the JSON Schema of scenario files (for editors: # yaml-language-server: $schema=FILE).")
+
+    @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+    var output: String?
+
+    @Flag(name: .long, help: "Print the verb reference of docs/SCENARIOS.md (a Markdown table) instead of the schema.")
+    var verbs = false
+
+    func run() throws {
+        let text = verbs ? ScenarioSchema.verbTable() : ScenarioSchema.json()
+        // The same bytes to a file or to standard output, so `mamsim schema > FILE` makes the committed file.
+        if let output { try ReportFile.write(text, to: output) } else { Terminal.emit(text, to: 1) }
     }
 }

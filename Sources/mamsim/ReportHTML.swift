@@ -165,6 +165,7 @@ enum ReportHTML {
             grid("clipboard", "Clipboard: copied in (row), pasted in (column)", "copied in \\ pasted in", names, matrix.clipboard),
             grid("save", "Save to a location of the same account", "app \\ location", matrix.saveLocations.map(\.rawValue), matrix.save),
             grid("open", "Open from a location of the same account", "app \\ location", matrix.openLocations.map(\.rawValue), matrix.open),
+            grid("features", "In the app: printing, notifications, screen capture, conditional launch", "app \\ switch", matrix.features.map(\.rawValue), matrix.feature),
         ]
     }
 
@@ -180,7 +181,17 @@ enum ReportHTML {
         details summary{cursor:pointer;font-weight:600}details ul{margin:.3rem 0 0 1rem;padding:0;max-width:32rem}
         .legend span{display:inline-block;margin-right:1rem;padding:.1rem .4rem;border:1px solid #999}
         .legend .ok{background:#e3f4e1}.legend .blocked{background:#fbe0de}.legend .failed{background:#fff1c9}
+        .scroll{max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}
+        td[data-expectation=failed]{outline:3px solid #b00020;outline-offset:-3px}
+        #failures{border:2px solid #b00020;padding:.5rem 1rem;background:#fff5f5}#failures li{margin:.3rem 0}#failures h2{margin:.3rem 0;border:0;padding:0}
+        tr.unexpected th,tr.unexpected td{background:#fbe0de}footer{margin-top:3rem;color:#555;font-size:.9rem}
         """
+
+    /// How the audit log names a step: its name, else `step N` (as the runner sets it).
+    static func auditName(_ step: SuiteDocument.Step) -> String { step.name ?? "step \(step.index)" }
+
+    /// Why a scenario could not run, when it could not.
+    static func errorReason(_ s: ScenarioPage) -> String? { s.result.flatMap { $0.error ?? $0.fleetError } }
 
     static func page(title: String, summary: String, scenarios: [ScenarioPage], extraGrids: [Grid] = []) -> String {
         let esc = LintFormat.escapeXML
@@ -190,37 +201,71 @@ enum ReportHTML {
             <title>\(esc(title))</title><style>\(style)</style></head><body>
             <h1>\(esc(title))</h1>
             <p>\(esc(summary))</p>
-            <p class="legend">Cells: <span class="ok">✔ allowed or delivered</span><span class="blocked">✘ blocked: reason</span><span class="failed">⚠ failed: reason</span> — open a cell for the explanation and the steps behind it.</p>
 
             """
+        html += failures(scenarios)
+        html += "<p class=\"legend\">Cells: <span class=\"ok\">✔ allowed or delivered</span><span class=\"blocked\">✘ blocked: reason</span><span class=\"failed\">⚠ failed: reason</span> — a red frame marks a cell whose step's expectation failed; open a cell for the explanation and the steps behind it. \"unmanaged\": no managed account (the personal identity, or an app without the SDK).</p>\n"
         if scenarios.count > 1 {
-            html += "<table id=\"suite\"><caption>Scenarios</caption><thead><tr><th scope=\"col\">scenario</th><th scope=\"col\">result</th><th scope=\"col\">steps</th><th scope=\"col\">file</th></tr></thead><tbody>\n"
+            html += "<div class=\"scroll\"><table id=\"suite\"><caption>Scenarios</caption><thead><tr><th scope=\"col\">scenario</th><th scope=\"col\">result</th><th scope=\"col\">steps</th><th scope=\"col\">file</th></tr></thead><tbody>\n"
             for (i, s) in scenarios.enumerated() {
                 let status = s.status ?? "run"
-                html += "<tr><th scope=\"row\"><a href=\"#scenario-\(i + 1)\">\(esc(s.name))</a></th><td class=\"\(status == "passed" ? "ok" : status == "run" ? "none" : "blocked")\">\(esc(status))</td><td>\(s.result?.steps.count ?? 0)</td><td>\(esc(s.file ?? ""))</td></tr>\n"
+                let failed = s.result?.steps.filter { !$0.passed && $0.expected != nil }.count ?? 0
+                let result = errorReason(s).map { "error: \($0)" } ?? (failed > 0 ? "\(status): \(failed) expectation\(failed == 1 ? "" : "s") failed" : status)
+                html += "<tr><th scope=\"row\"><a href=\"#scenario-\(i + 1)\">\(esc(s.name))</a></th><td class=\"\(status == "passed" ? "ok" : status == "run" ? "none" : "blocked")\">\(esc(result))</td><td>\(s.result?.steps.count ?? 0)</td><td>\(esc(s.file ?? ""))</td></tr>\n"
             }
-            html += "</tbody></table>\n"
+            html += "</tbody></table></div>\n"
         }
         for grid in extraGrids { html += render(grid, prefix: "policy") }
         for (i, s) in scenarios.enumerated() {
-            html += "<section id=\"scenario-\(i + 1)\" data-scenario=\"\(esc(s.name))\"><h2>\(esc(s.name))</h2>\n"
+            // One scenario on its own page is named by the page's title already.
+            let heading = scenarios.count > 1 || s.name != title ? "<h2>\(esc(s.name))</h2>" : ""
+            html += "<section id=\"scenario-\(i + 1)\" data-scenario=\"\(esc(s.name))\">\(heading)\n"
             if let file = s.file { html += "<p>File: <code>\(esc(file))</code>\(s.status.map { " — <strong>\(esc($0))</strong>" } ?? "")</p>\n" }
+            if let why = errorReason(s) { html += "<p><strong>Could not run:</strong> \(esc(why))</p>\n" }
             let fleet = s.digest.fleet
             if !fleet.isEmpty {
                 html += "<h3>Fleet and identities</h3><ul>" + fleet.map { "<li><code>\(esc($0.app))</code>: \(esc($0.identities.joined(separator: ", ")))</li>" }.joined() + "</ul>\n"
             }
+            let failedSteps = Set((s.result?.steps ?? []).filter { !$0.passed && $0.expected != nil }.map(auditName))
             for grid in s.digest.grids where !grid.rows.isEmpty {
-                html += render(grid, prefix: "s\(i + 1)")
+                html += render(grid, prefix: "s\(i + 1)", failedSteps: failedSteps)
             }
-            if let result = s.result { html += timeline(result) }
+            if let result = s.result { html += timeline(result, anchor: "s\(i + 1)") }
             html += "</section>\n"
         }
-        return html + "</body></html>\n"
+        let date = ISO8601DateFormatter().string(from: Date())
+        return html + "<footer>mamsim \(esc(mamsimVersion)), \(esc(date))</footer>\n</body></html>\n"
     }
 
-    static func render(_ grid: Grid, prefix: String) -> String {
+    /// What failed, before anything else: each expectation that did not hold (expected, got,
+    /// why, a link to its step) and each scenario that could not run, with the reason.
+    static func failures(_ scenarios: [ScenarioPage]) -> String {
         let esc = LintFormat.escapeXML
-        var html = "<table class=\"matrix\" id=\"\(prefix)-\(grid.id)\" data-grid=\"\(grid.id)\"><caption>\(esc(grid.caption))</caption>\n<thead><tr><th scope=\"col\">\(esc(grid.corner))</th>"
+        var items: [String] = []
+        var expectations = 0
+        for (i, s) in scenarios.enumerated() {
+            let name = scenarios.count > 1 ? "\(esc(s.name)): " : ""
+            if let why = errorReason(s) {
+                items.append("<li>\(name)<a href=\"#scenario-\(i + 1)\">could not run</a> — \(esc(why))</li>")
+            }
+            for step in s.result?.steps ?? [] where !step.passed && step.expected != nil {
+                expectations += 1
+                items.append("<li>\(name)<a href=\"#s\(i + 1)-step-\(step.index)\">step \(step.index)</a> \(esc(step.title)) (line \(step.line)): expected <code>\(esc(step.expected ?? ""))</code>, got <code>\(esc(step.outcome))</code> — \(esc(step.explanation))</li>")
+            }
+        }
+        guard !items.isEmpty else { return "" }
+        let errored = scenarios.filter { errorReason($0) != nil }.count
+        var head: [String] = []
+        if expectations > 0 { head.append("\(expectations) expectation\(expectations == 1 ? "" : "s") failed") }
+        if errored > 0 { head.append("\(errored) scenario\(errored == 1 ? "" : "s") could not run") }
+        return "<section id=\"failures\"><h2>Failures: \(head.joined(separator: ", "))</h2><ol>\n" + items.joined(separator: "\n") + "\n</ol></section>\n"
+    }
+
+    /// `failedSteps`: the audit names of the steps whose expectation failed; their cells are
+    /// framed and say so, so a run whose expected blocks were delivered does not look green.
+    static func render(_ grid: Grid, prefix: String, failedSteps: Set<String> = []) -> String {
+        let esc = LintFormat.escapeXML
+        var html = "<div class=\"scroll\"><table class=\"matrix\" id=\"\(prefix)-\(grid.id)\" data-grid=\"\(grid.id)\"><caption>\(esc(grid.caption))</caption>\n<thead><tr><th scope=\"col\">\(esc(grid.corner))</th>"
         html += grid.columns.map { "<th scope=\"col\">\(esc($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for (r, row) in grid.rows.enumerated() {
             html += "<tr><th scope=\"row\">\(esc(row))</th>"
@@ -233,24 +278,27 @@ enum ReportHTML {
                 let details = cell.entries.map { e in
                     "<li>\(e.step.isEmpty ? "" : "<strong>\(esc(e.step))</strong>: ")\(esc(label(e))) — \(esc(e.explanation))</li>"
                 }.joined()
-                html += "<td class=\"\(cls)\" data-from=\"\(esc(row))\" data-to=\"\(esc(column))\" data-outcome=\"\(esc(worst.outcome))\" data-reason=\"\(esc(worst.reason))\" title=\"\(esc(worst.explanation))\">"
+                let unexpected = cell.entries.first { failedSteps.contains($0.step) }
+                html += "<td class=\"\(cls)\" data-from=\"\(esc(row))\" data-to=\"\(esc(column))\" data-outcome=\"\(esc(worst.outcome))\" data-reason=\"\(esc(worst.reason))\"\(unexpected == nil ? "" : " data-expectation=\"failed\"") title=\"\(esc(worst.explanation))\">"
                 let more = cell.count > cell.entries.count ? "<li>… and \(cell.count - cell.entries.count) more</li>" : ""
-                html += "<details><summary>\(esc(label(worst)))\(cell.count > 1 ? " (\(cell.count))" : "")</summary><ul>\(details)\(more)</ul></details></td>"
+                let flag = unexpected.map { "⚠ expectation failed (\(esc($0.step))) · " } ?? ""
+                html += "<details><summary>\(flag)\(esc(label(worst)))\(cell.count > 1 ? " (\(cell.count))" : "")</summary><ul>\(details)\(more)</ul></details></td>"
             }
             html += "</tr>\n"
         }
-        return html + "</tbody></table>\n"
+        return html + "</tbody></table></div>\n"
     }
 
-    static func timeline(_ s: SuiteDocument.Scenario) -> String {
+    static func timeline(_ s: SuiteDocument.Scenario, anchor: String = "s1") -> String {
         let esc = LintFormat.escapeXML
-        var html = "<table class=\"timeline\"><caption>Steps</caption><thead><tr><th scope=\"col\">#</th><th scope=\"col\">step</th><th scope=\"col\">outcome</th><th scope=\"col\">expected</th><th scope=\"col\">held</th><th scope=\"col\">why</th></tr></thead><tbody>\n"
+        var html = "<div class=\"scroll\"><table class=\"timeline\"><caption>Steps</caption><thead><tr><th scope=\"col\">#</th><th scope=\"col\">step</th><th scope=\"col\">outcome</th><th scope=\"col\">expected</th><th scope=\"col\">held</th><th scope=\"col\">why</th></tr></thead><tbody>\n"
         for step in s.steps {
-            html += "<tr><th scope=\"row\">\(step.index)</th><td>\(esc(step.title)) <small>(line \(step.line))</small></td><td>\(esc(step.outcome))</td><td>\(esc(step.expected ?? "—"))</td>"
+            let unexpected = !step.passed && step.expected != nil
+            html += "<tr id=\"\(anchor)-step-\(step.index)\"\(unexpected ? " class=\"unexpected\"" : "")><th scope=\"row\">\(step.index)</th><td>\(esc(step.title)) <small>(line \(step.line))</small></td><td>\(esc(step.outcome))</td><td>\(esc(step.expected ?? "—"))</td>"
             html += step.expected == nil ? "<td class=\"none\">no expectation</td>" : (step.passed ? "<td class=\"ok\">✔ held</td>" : "<td class=\"blocked\">✘ failed</td>")
             html += "<td>\(esc(step.explanation))</td></tr>\n"
         }
-        return html + "</tbody></table>\n"
+        return html + "</tbody></table></div>\n"
     }
 
     /// Reads an audit log (`AuditEvent`s as JSON lines, as the device writes them) a chunk at

@@ -38,7 +38,7 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run one scenario file and show every decision.")
 
-    @Argument(help: "The scenario file (YAML or JSON).")
+    @Argument(help: "The scenario file (YAML or JSON).", completion: .file(extensions: ["yaml", "yml", "json"]))
     var file: String
 
     @OptionGroup var options: ScenarioOptions
@@ -79,6 +79,13 @@ struct RunCommand: AsyncParsableCommand {
         progress.finish()
         if let e = report.fleetError {
             Terminal.error("the fleet could not start: \(e)")
+            // A failed start leaves nothing behind either, unless kept (its logs/ hold every
+            // program's stderr).
+            if deviceDir == nil, !keepDevice {
+                try? FileManager.default.removeItem(at: report.deviceDirectory)
+            } else {
+                Terminal.emit("the device is kept at \(report.deviceDirectory.path) (children's stderr in logs/)\n", to: 2)
+            }
             throw ExitCode(2)
         }
         var auditShown: String?

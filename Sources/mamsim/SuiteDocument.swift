@@ -61,8 +61,20 @@ struct SuiteDocument: Codable, Equatable {
         var steps: [Step]
     }
 
+    /// Which part of which suite a shard's report is (`mamsim test --shard K/N`).
+    struct Shard: Codable, Equatable {
+        /// 1-based, as `--shard K/N` names it.
+        var index: Int
+        var count: Int
+        /// FNV-1a of every scenario path of the whole suite: shards of one suite agree on it.
+        var suite: String
+        /// How many scenarios the whole suite has.
+        var scenarios: Int
+    }
+
     var schemaVersion = currentSchemaVersion
     var tool = Tool()
+    var shard: Shard?
     var passed: Int
     /// Scenarios that did not pass, errors included.
     var failed: Int
@@ -124,7 +136,33 @@ struct SuiteDocument: Codable, Equatable {
                 all.append(scenario)
             }
         }
+        try checkShards(parts)
         return SuiteDocument(scenarios: all)
+    }
+
+    /// Shard reports must be every part of one suite, each once: a lost shard (a pod that
+    /// never wrote its report) must fail the merge, not shrink the suite.
+    static func checkShards(_ parts: [(name: String, document: SuiteDocument)]) throws {
+        let shards = parts.compactMap { part in part.document.shard.map { (part.name, $0) } }
+        guard let (firstName, first) = shards.first else { return }
+        if shards.count != parts.count {
+            let plain = parts.filter { $0.document.shard == nil }.map(\.name)
+            throw MergeError("\(plain.joined(separator: ", ")) \(plain.count == 1 ? "is not a shard's report" : "are not shards' reports") while \(firstName) is shard \(first.index)/\(first.count); merge the reports of one sharded run")
+        }
+        var byIndex: [Int: String] = [:]
+        for (name, s) in shards {
+            guard s.count == first.count, s.suite == first.suite else {
+                throw MergeError("\(name) is shard \(s.index)/\(s.count) of suite \(s.suite), but \(firstName) is shard \(first.index)/\(first.count) of suite \(first.suite); merge the shards of one run (same scenarios, same N)")
+            }
+            if let other = byIndex[s.index] {
+                throw MergeError("\(name) and \(other) are both shard \(s.index)/\(s.count); each shard's report once")
+            }
+            byIndex[s.index] = name
+        }
+        let missing = (1...first.count).filter { byIndex[$0] == nil }
+        if !missing.isEmpty {
+            throw MergeError("shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(first.count)" }.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing (\(shards.count) of \(first.count) reports given): \(missing.count == 1 ? "its" : "their") scenarios did not run or the report was lost; run \(missing.count == 1 ? "it" : "them") again (mamsim test --shard K/\(first.count))")
+        }
     }
 
     // MARK: Renderings

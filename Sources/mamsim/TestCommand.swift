@@ -13,7 +13,7 @@ struct TestCommand: AsyncParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, junit }
 
-    @Argument(help: "Scenario files or folders (every *.yaml, *.yml, *.json under them).")
+    @Argument(help: "Scenario files or folders (every *.yaml, *.yml, *.json under them).", completion: .file(extensions: ["yaml", "yml", "json"]))
     var paths: [String]
 
     @Option(help: "Output format: human, json or junit.")
@@ -40,6 +40,11 @@ struct TestCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run shard JOB_COMPLETION_INDEX + 1 of N (a Kubernetes Indexed Job sets JOB_COMPLETION_INDEX).", valueName: "N"))
     var shards: Int?
 
+    /// Checked before running, so a bad --shard prints this command's usage, not mamsim's.
+    func validate() throws {
+        _ = try shardChoice()
+    }
+
     /// The 0-based shard and the count, from --shard or --shards with JOB_COMPLETION_INDEX.
     func shardChoice(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (index: Int, count: Int)? {
         if shard != nil, shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
@@ -61,12 +66,21 @@ struct TestCommand: AsyncParsableCommand {
     /// Which shard a scenario belongs to: FNV-1a of its path as the suite names it, so every
     /// machine running the same checkout agrees without talking to the others.
     static func shardIndex(of key: String, count: Int) -> Int {
+        Int(fnv1a(key.utf8) % UInt64(count))
+    }
+
+    /// The suite's identity for its shards' reports: FNV-1a of its sorted scenario paths.
+    static func suiteIdentity(_ keys: [String]) -> String {
+        String(fnv1a(keys.sorted().joined(separator: "\n").utf8), radix: 16)
+    }
+
+    static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        return Int(hash % UInt64(count))
+        return hash
     }
 
     @OptionGroup var options: ScenarioOptions
@@ -74,13 +88,16 @@ struct TestCommand: AsyncParsableCommand {
     func run() async throws {
         let shardChoice = try shardChoice()
         var candidates = try collect()
+        var shardInfo: SuiteDocument.Shard?
         if let (index, count) = shardChoice {
             let all = candidates.count
+            shardInfo = SuiteDocument.Shard(index: index + 1, count: count, suite: Self.suiteIdentity(candidates.map(\.key)), scenarios: all)
             candidates = candidates.filter { Self.shardIndex(of: $0.key, count: count) == index }
             Terminal.emit("shard \(index + 1)/\(count): \(candidates.count) of \(all) scenarios\n", to: 2)
             // With more shards than scenarios some shards hold none: that shard passes.
             if candidates.isEmpty, all > 0 {
-                let empty = SuiteDocument(scenarios: [])
+                var empty = SuiteDocument(scenarios: [])
+                empty.shard = shardInfo
                 switch format {
                 case .human: break
                 case .json: try ReportFile.write(empty.json(), to: output)
@@ -130,7 +147,8 @@ struct TestCommand: AsyncParsableCommand {
             if bar { terminal.overwrite("") }
         }
         outcomes.sort { $0.file.path < $1.file.path }
-        let document = SuiteDocument(entries: outcomes)
+        var document = SuiteDocument(entries: outcomes)
+        document.shard = shardInfo
         let text: String = switch format {
         case .human: live ? terminal.suiteSummary(outcomes) : outcomes.map { Terminal.plain($0) }.joined(separator: "\n") + "\n" + terminal.suiteSummary(outcomes)
         case .json: document.json()

@@ -89,6 +89,42 @@ extension CLITests {
             #expect(checked >= 4)
         }
 
+        /// A failing run's page leads with what failed: the first thing after the title is the
+        /// failed expectation with expected and got; its matrix cell is framed as failed; the
+        /// page fits a 1280 px window (no horizontal scrolling of the page itself).
+        @Test(.enabled(if: Browser.path != nil, "chromium is not installed (scripts/install-deps installs it with apt-get); the HTML report was not rendered"))
+        func aFailingRunsReportLeadsWithTheFailure() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try tmp.write("failing.yaml", ScenarioTexts.failingShare)
+            let run = try await CLI.run(["test", tmp.path("failing.yaml"), "scenarios/examples/demo.yaml", "--html", tmp.path("r.html")], timeout: 180)
+            #expect(run.status == 1, "\(run)")
+            let dump = try await Browser.run(["--window-size=1280,900", "--dump-dom", "file://\(tmp.path("r.html"))"])
+            #expect(dump.status == 0, "\(dump.stderr)")
+            let dom = dump.stdout
+            let failures = try #require(dom.range(of: "<section id=\"failures\">"), "no failures section")
+            let firstTable = try #require(dom.range(of: "<table"))
+            #expect(failures.lowerBound < firstTable.lowerBound, "the failures come before any table")
+            let section = String(dom[failures.lowerBound...].prefix { $0 != "§" }.prefix(4000))
+            #expect(section.contains("1 expectation failed") && section.contains("expected <code>delivered</code>, got <code>{blocked: outbound-policy}</code>"), "\(section)")
+            // The scenarios' numbers follow their paths, which depend on where the clone and the
+            // temporary folder lie: the link names the failing step 2 of whichever it is.
+            let link = try #require(section.firstMatch(of: /href="#(s[0-9]+-step-2)"/), "a link to the step: \(section)")
+            #expect(dom.contains("id=\"\(link.1)\""), "the link's target \(link.1) is on the page")
+            let framed = try Self.cells(dom).filter { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (unmanaged)" }
+            #expect(framed.contains { $0.text.contains("⚠ expectation failed") }, "\(framed.map(\.text))")
+            #expect(dom.contains("data-expectation=\"failed\""))
+            #expect(dom.contains("<footer>mamsim "), "version and date")
+
+            // The page's own width at 1280 px: measured by a copy with one line of script.
+            let page = try String(contentsOfFile: tmp.path("r.html"), encoding: .utf8)
+            try tmp.write("measure.html", page.replacingOccurrences(of: "</body>", with: "<script>document.body.setAttribute('data-scroll-width', document.documentElement.scrollWidth)</script></body>"))
+            let measured = try await Browser.run(["--window-size=1280,900", "--dump-dom", "file://\(tmp.path("measure.html"))"])
+            let width = measured.stdout.range(of: #"data-scroll-width="(\d+)""#, options: .regularExpression)
+                .map { measured.stdout[$0].filter(\.isNumber) }.flatMap { Int($0) }
+            #expect(width != nil && width! <= 1280, "scrollWidth \(String(describing: width)) at 1280 px")
+        }
+
         /// `mamsim report` after the fact, from the audit log alone, draws the same matrix.
         @Test func reportFromAnAuditLogAfterTheFact() async throws {
             let tmp = try TemporaryDirectory()
@@ -112,9 +148,10 @@ extension CLITests {
             #expect(r.status == 0, "\(r)")
             let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
             let transfers = try #require(root["transfers"] as? [[String: Any]])
-            let out = try #require(transfers.first { $0["from"] as? String == "com.contoso.mail (user@contoso.com)" && $0["to"] as? String == "com.example.notes (unmanaged)" })
+            // Level 2 targets Microsoft's core apps (appGroupType allCoreMicrosoftApps, no list).
+            let out = try #require(transfers.first { $0["from"] as? String == "com.microsoft.Office.Outlook (user@contoso.com)" && $0["to"] as? String == "com.example.notes (unmanaged)" })
             #expect(out["allowed"] as? Bool == false && out["reason"] as? String == "outbound-policy")
-            let inside = try #require(transfers.first { $0["from"] as? String == "com.contoso.mail (user@contoso.com)" && $0["to"] as? String == "com.contoso.word (user@contoso.com)" })
+            let inside = try #require(transfers.first { $0["from"] as? String == "com.microsoft.Office.Outlook (user@contoso.com)" && $0["to"] as? String == "com.microsoft.Office.Word (user@contoso.com)" })
             #expect(inside["allowed"] as? Bool == true)
             let html = try await CLI.run(["matrix", policy, "--fleet", "scenarios/examples/demo.yaml", "--format", "html"], timeout: 60)
             #expect(html.status == 0 && html.stdout.contains("<table class=\"matrix\" id=\"policy-transfers\""), "\(html.stderr)")

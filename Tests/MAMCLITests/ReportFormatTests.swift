@@ -32,28 +32,32 @@ enum ReportValidator {
         return r.status == 0 ? nil : r.output
     }
 
+    /// `schema`: a file of `schemas/`, or a path under the repository (a fixture); validated
+    /// with the draft the schema names (SARIF's is draft-04, ours 2020-12).
     static func jsonProblems(_ file: String, schema: String) throws -> String? {
         let script = """
             import json, sys, jsonschema
             schema = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in jsonschema.Draft202012Validator(schema).iter_errors(doc)]
+            validator = jsonschema.validators.validator_for(schema)
+            validator.check_schema(schema)
+            errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator(schema).iter_errors(doc)]
             print("\\n".join(errors)); sys.exit(1 if errors else 0)
             """
         guard let python = try pythonWithJSONSchema() else {
             Issue.record("Python's jsonschema is missing: run scripts/install-deps (apt-get install python3-jsonschema)")
             return "no validator"
         }
-        let r = try run(python, ["-c", script, CLI.repo("schemas/\(schema)").path, file])
+        let r = try run(python, ["-c", script, CLI.repo(schema.contains("/") ? schema : "schemas/\(schema)").path, file])
         return r.status == 0 ? nil : r.output
     }
 
     /// The first Python 3 that imports jsonschema: the one on the PATH (pyenv, a venv) or the
     /// system's, where Debian's python3-jsonschema goes.
-    static func pythonWithJSONSchema() throws -> String? {
+    static func pythonWithJSONSchema(alsoImporting modules: [String] = []) throws -> String? {
         let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }
+        let imports = "import " + (["jsonschema"] + modules).joined(separator: ", ")
         for candidate in onPath + ["/usr/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
-            if try run(candidate, ["-c", "import jsonschema"]).status == 0 { return candidate }
+            if try run(candidate, ["-c", imports]).status == 0 { return candidate }
         }
         return nil
     }
@@ -146,6 +150,9 @@ extension CLITests {
             #expect(xcode.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("ContosoMail/Mail/Info.plist:") && $0.contains(":1: ") }, "\(xcode)")
 
             let sarif = try await CLI.run(["lint", "ContosoMail", "--reporter", "sarif"], in: tmp.url, timeout: 60)
+            try tmp.write("lint.sarif", sarif.stdout)
+            let sarifProblems = try ReportValidator.jsonProblems(tmp.path("lint.sarif"), schema: "Tests/Fixtures/sarif/sarif-schema-2.1.0.json")
+            #expect(sarifProblems == nil, "OASIS SARIF 2.1.0 schema: \(sarifProblems ?? "")")
             let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
             #expect(log["version"] as? String == "2.1.0")
             let run = try #require((log["runs"] as? [[String: Any]])?.first)
@@ -155,7 +162,39 @@ extension CLITests {
             for result in results {
                 let index = try #require(result["ruleIndex"] as? Int)
                 #expect(rules[index]["id"] as? String == result["ruleId"] as? String)
+                // Relative to %SRCROOT%, which originalUriBaseIds resolves: never a glob.
+                let artifact = try #require(((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])
+                #expect(artifact["uriBaseId"] as? String == "%SRCROOT%" && (artifact["uri"] as? String)?.hasPrefix("ContosoMail/") == true, "\(artifact)")
             }
+            #expect((run["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] != nil)
+            // An absolute input under the working folder is still named relative to it.
+            let absolute = try await CLI.run(["lint", tmp.path("ContosoMail"), "--reporter", "sarif"], in: tmp.url, timeout: 60)
+            #expect(absolute.stdout.contains("\"uri\" : \"ContosoMail/Mail/Info.plist\"") && !absolute.stdout.contains("\"uri\" : \"/"), "\(absolute.stdout)")
+        }
+
+        /// A repository shaped like the public ones lint was tried on: an XcodeGen project not
+        /// generated yet (element-ios commits `Riot.xcodeproj/` with only `xcshareddata`) beside a
+        /// good project whose app embeds a watchOS app (home-assistant/iOS). The unreadable
+        /// project is a finding, the good one is linted, the watch target is listed as skipped,
+        /// and every reporter writes a valid document.
+        @Test func lintARepositoryWithAnUngeneratedProject() async throws {
+            let tmp = try Self.brokenProject()
+            defer { tmp.remove() }
+            try FileManager.default.createDirectory(atPath: tmp.path("ContosoMail/Riot.xcodeproj/xcshareddata/xcschemes"), withIntermediateDirectories: true)
+            try tmp.write("ContosoMail/project.yml", "name: Riot\ntargets: {}\n")
+            let human = try await CLI.run(["lint", "ContosoMail", "missing-folder"], in: tmp.url, timeout: 60)
+            #expect(human.status == 2 && human.stderr.contains("missing-folder does not exist"), "\(human)")
+            #expect(human.stdout.contains("ContosoMail/Riot.xcodeproj/project.pbxproj: error:") && human.stdout.contains("run `xcodegen generate` there"), "\(human)")
+            #expect(human.stdout.contains("ContosoMail (target Mail)") && human.stdout.contains("[query-scheme-twin]"), "the good project is linted: \(human)")
+            let junit = try await CLI.run(["lint", "ContosoMail", "missing-folder", "--reporter", "junit"], in: tmp.url, timeout: 60)
+            #expect(junit.status == 2)
+            try tmp.write("repo.xml", junit.stdout)
+            let junitProblems = try ReportValidator.junitProblems(tmp.path("repo.xml"))
+            #expect(junitProblems == nil, "\(junitProblems ?? "")\n\(junit)")
+            let sarif = try await CLI.run(["lint", "missing-folder", "--reporter", "sarif"], in: tmp.url, timeout: 60)
+            try tmp.write("empty.sarif", sarif.stdout)
+            let emptyProblems = try ReportValidator.jsonProblems(tmp.path("empty.sarif"), schema: "Tests/Fixtures/sarif/sarif-schema-2.1.0.json")
+            #expect(sarif.status == 2 && emptyProblems == nil, "a run with only bad input still writes a valid SARIF log: \(emptyProblems ?? "") \(sarif)")
         }
 
         @Test func lintStrictConfigAndFix() async throws {

@@ -64,6 +64,14 @@ extension CLITests {
             let problems = try ReportValidator.junitProblems(tmp.path("merged.xml"))
             #expect(problems == nil, "\(problems ?? "")")
 
+            // A lost shard fails the merge, naming it: the suite does not silently shrink.
+            let lost = try await CLI.run(["merge", tmp.path("shard-0.json"), tmp.path("shard-2.json")], timeout: 60)
+            #expect(lost.status == 2 && lost.stderr.contains("shard 2/3 is missing (2 of 3 reports given)"), "\(lost)")
+            let shard = try #require(try Self.comparable(tmp.path("shard-1.json"))["shard"] as? [String: Any])
+            #expect(shard["index"] as? Int == 2 && shard["count"] as? Int == 3 && shard["scenarios"] as? Int == all.count, "\(shard)")
+            let shardProblems = try ReportValidator.jsonProblems(tmp.path("shard-1.json"), schema: "test-report.schema.json")
+            #expect(shardProblems == nil, "\(shardProblems ?? "")")
+
             // A scenario reported by two shards is a sharding mistake, not twice the tests.
             let twice = try await CLI.run(["merge", tmp.path("shard-0.json"), tmp.path("shard-0.json")], timeout: 60)
             #expect(twice.status == 2 && twice.stderr.contains("each scenario belongs to exactly one shard"), "\(twice)")
@@ -84,6 +92,8 @@ extension CLITests {
         @Test func shardArgumentsAreChecked() async throws {
             let zero = try await CLI.run(["test", Self.suite, "--shard", "0/3"], timeout: 60)
             #expect(zero.status != 0 && zero.stderr.contains("--shard 0/3: expected K/N with 1 ≤ K ≤ N"), "\(zero)")
+            let beyond = try await CLI.run(["test", Self.suite, "--shard", "4/3"], timeout: 60)
+            #expect(beyond.status != 0 && beyond.stderr.contains("--shard 4/3: expected K/N") && beyond.stderr.contains("Usage: mamsim test"), "the test command's usage: \(beyond)")
             let noIndex = try await CLI.run(["test", Self.suite, "--shards", "3"], timeout: 60, environment: ["JOB_COMPLETION_INDEX": ""])
             #expect(noIndex.status != 0 && noIndex.stderr.contains("reads the shard from JOB_COMPLETION_INDEX (0 to 2)"), "\(noIndex)")
             // More shards than scenarios: an empty shard passes.
@@ -128,6 +138,9 @@ extension CLITests.ShardTests {
         try tmp.write("scenarios/a.yaml", ScenarioTexts.passingShare)
         try tmp.write("scenarios/b.yaml", ScenarioTexts.passingShare.replacingOccurrences(of: "Passing share", with: "Passing share again"))
         try tmp.write("scenarios/c.yaml", ScenarioTexts.passingShare.replacingOccurrences(of: "Passing share", with: "Passing share thrice"))
+        // A failing scenario: its shard still completes (a rerun would fail again); the merge
+        // reports it.
+        try tmp.write("scenarios/d.yaml", ScenarioTexts.failingShare)
         try FileManager.default.createDirectory(atPath: tmp.path("results"), withIntermediateDirectories: true)
         let results = tmp.path("results") + "/"
         let shardCommand = command.replacingOccurrences(of: "/results/", with: results)
@@ -140,13 +153,70 @@ extension CLITests.ShardTests {
                                       environment: ["JOB_COMPLETION_INDEX": "\(index)", "PATH": path])
                 }
             }
-            for try await r in group { #expect(r.status == 0, "\(r)") }
+            for try await r in group { #expect(r.status == 0, "a shard whose scenarios ran completes: \(r)") }
         }
         for index in 0..<n { #expect(FileManager.default.fileExists(atPath: tmp.path("results/shard-\(index).json"))) }
 
         let merge = try await CLI.run(["-c", mergeCommand], in: tmp.url, timeout: 60, executable: "/bin/sh", environment: ["PATH": path])
-        #expect(merge.status == 0 && merge.stdout.contains("scenarios: 3 passed, 0 failed"), "\(merge)")
+        #expect(merge.status == 1 && merge.stdout.contains("scenarios: 3 passed, 1 failed"), "the merge decides the verdict: \(merge)")
         let problems = try ReportValidator.junitProblems(tmp.path("results/junit.xml"))
         #expect(problems == nil, "\(problems ?? "")")
+
+        // A pod that never wrote its report: the merge fails naming the shard.
+        try FileManager.default.removeItem(atPath: tmp.path("results/shard-1.json"))
+        let lost = try await CLI.run(["-c", mergeCommand], in: tmp.url, timeout: 60, executable: "/bin/sh", environment: ["PATH": path])
+        #expect(lost.status == 2 && lost.stderr.contains("shard 2/\(n) is missing"), "\(lost)")
+
+        // A shard that cannot run (bad input) fails: the Job's podFailurePolicy ends it at once.
+        let broken = try await CLI.run(["-c", shardCommand.replacingOccurrences(of: "mamsim test scenarios", with: "mamsim test no-such-folder")],
+                                       in: url, timeout: 60, executable: "/bin/sh", environment: ["JOB_COMPLETION_INDEX": "0", "PATH": path])
+        #expect(broken.status != 0 && broken.status != 1, "\(broken)")
+        #expect(shardsYAML.contains("imagePullPolicy: IfNotPresent") && !shardsYAML.contains("backoffLimitPerIndex:"), "no 1.29-only field")
+    }
+
+    /// Both manifests validate against the Kubernetes API schemas of every version the
+    /// comments promise (podFailurePolicy: 1.26 on), with kubernetes-validate from PyPI
+    /// (scripts/install-deps installs it).
+    @Test func theKubernetesManifestsValidate() throws {
+        let onPath = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }
+        let python = (onPath + ["/usr/bin/python3"]).first { candidate in
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { return false }
+            return (try? ReportValidator.run(candidate, ["-c", "import kubernetes_validate"]))?.status == 0
+        }
+        guard let python else {
+            Issue.record("kubernetes-validate is missing: run scripts/install-deps (python3 -m pip install kubernetes-validate)")
+            return
+        }
+        let files = ["deploy/kubernetes/mamsim-shards.yaml", "deploy/kubernetes/mamsim-merge.yaml"].map { CLI.repo($0).path }
+        for version in ["1.26.0", "1.28.0", "1.29.0", "1.31.0", "1.33.0"] {
+            let r = try ReportValidator.run(python, ["-m", "kubernetes_validate", "-k", version, "--strict"] + files)
+            #expect(r.status == 0, "Kubernetes \(version): \(r.output)")
+        }
+    }
+
+    /// The GitHub Actions workflow needs no unpublished URL to explain itself: without the
+    /// variable its Install step fails at once saying what to set and how to make the archive.
+    @Test func theGitHubWorkflowSaysWhatToSet() throws {
+        guard let python = try ReportValidator.pythonWithJSONSchema(alsoImporting: ["yaml"]) else {
+            Issue.record("Python's jsonschema and yaml are missing: run scripts/install-deps")
+            return
+        }
+        let script = """
+            import sys, yaml
+            jobs = yaml.safe_load(open(sys.argv[1]))["jobs"]
+            for job in ("shard", "merge"):
+                step = next(s for s in jobs[job]["steps"] if s.get("name") == "Install mamsim")
+                print(step["run"].replace("\\n", "\\n"), end="\\0")
+            """
+        let r = try ReportValidator.run(python, ["-c", script, CLI.repo("deploy/github-actions/mamsim-shards.yml").path])
+        let installs = r.output.split(separator: "\0").map(String.init)
+        #expect(installs.count == 2, "\(r.output)")
+        for install in installs {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try tmp.write("install.sh", install)
+            let ran = try ReportValidator.run("/bin/bash", [tmp.path("install.sh")])
+            #expect(ran.status == 1 && ran.output.contains("::error title=mamsim is not installed::Set the repository variable MAMSIM_RELEASE_URL"), "\(ran.output)")
+        }
     }
 }

@@ -48,6 +48,26 @@ struct LintCheckTests {
         }
     }
 
+    /// Outside Xcode `$(AppIdentifierPrefix)` is never set: the part after it is still
+    /// judged. A misspelled Intune group and a first group that is not the bundle id
+    /// (Microsoft's Xamarin sample: com.xamarin.microsoftintunesample before the bundle
+    /// com.xamarin.microsoftintunemamsample) are found without --set.
+    @Test(arguments: [
+        (["$(AppIdentifierPrefix)com.contoso.mail", "$(AppIdentifierPrefix)com.microsot.intune.mam"], ["keychain-intune-group-misspelled"]),
+        (["$(AppIdentifierPrefix)com.contoso.mai", "$(AppIdentifierPrefix)com.microsoft.intune.mam"], ["keychain-bundle-id-first"]),
+        (["$(AppIdentifierPrefix)com.microsoft.intune.mam", "$(AppIdentifierPrefix)com.contoso.mail"], ["keychain-bundle-id-first"]),
+        (["${AppIdentifierPrefix}com.contoso.mail", "${AppIdentifierPrefix}com.microsoft.intune.mam"], []),
+        (["$(TeamIdentifierPrefix)com.contoso.mail", "$(TeamIdentifierPrefix)com.microsoft.intune.mam"], []),
+        (["$(AppIdentifierPrefix)$(KEYCHAIN_GROUP)", "$(AppIdentifierPrefix)com.microsoft.intune.mam"], []),
+    ])
+    func groupsBehindAnUnsetPrefixAreJudged(_ groups: [String], _ rules: [String]) throws {
+        let folder = try Self.app(keychain: groups)
+        defer { folder.remove() }
+        let report = Self.keychainLint(folder)
+        #expect(report.findings.filter { $0.severity != .note }.map(\.rule) == rules, "\(report.lines)")
+        #expect(report.findings.filter { $0.severity == .note }.count == 1, "the unset prefix is one note: \(report.lines)")
+    }
+
     @Test func wrongCaseSaysKeychainGroupsAreCaseSensitive() throws {
         let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", "$(AppIdentifierPrefix)com.Microsoft.Intune.MAM"])
         defer { folder.remove() }
@@ -74,10 +94,12 @@ struct LintCheckTests {
         let folder = try Self.app(keychain: ["$(AppIdentifierPrefix)com.contoso.mail", "$(AppIdentifierPrefix)com.microsoft.intune.mam"])
         defer { folder.remove() }
         let report = Self.keychainLint(folder)
-        // One finding for the variable, naming every place it is used.
-        #expect(report.findings.map(\.keyPath) == ["keychain-access-groups[0]"])
-        #expect(report.findings.first?.problem == "build setting $(AppIdentifierPrefix) is not set (also at keychain-access-groups[1])")
-        #expect(report.findings.allSatisfy { $0.fix.hasPrefix("pass --set AppIdentifierPrefix=VALUE") })
+        // One note for the variable, naming every place it is used; the groups behind the
+        // prefix are in order, so nothing else is reported.
+        #expect(report.findings.map(\.severity) == [.note], "\(report.lines)")
+        #expect(report.findings.first?.problem.hasSuffix("$(AppIdentifierPrefix) (Mail.entitlements keychain-access-groups[0], Mail.entitlements keychain-access-groups[1])") == true,
+                "\(report.lines)")
+        #expect(!report.hasErrors)
     }
 
     @Test func extensionMayPutItsContainingAppsGroupFirst() throws {
@@ -190,10 +212,15 @@ struct LintCheckTests {
         #expect(report.findings.first?.problem.contains("accepts none of the com.microsoft.intune.mam. types") == true)
     }
 
-    @Test func openInNamedSoButWithoutTheFlagIsAnError() throws {
+    /// An ordinary action extension shown as "Open in DuckDuckGo" (duckduckgo/iOS) is not
+    /// Intune's stub: only OpenInActionExtension makes one. It gets the extension rules instead.
+    @Test func openInNameAloneIsNotTheStub() throws {
         let report = try Self.openIn { try $0.edit("Info.plist") { $0.replacingOccurrences(of: "\t\t<key>OpenInActionExtension</key>\n\t\t<true/>\n", with: "") } }
-        #expect(report.findings.map(\.keyPath) == ["IntuneMAMSettings.OpenInActionExtension"])
-        #expect(report.findings.first?.problem.hasPrefix("is missing") == true)
+        #expect(!report.findings.contains { $0.rule.hasPrefix("open-in-") }, "\(report.lines)")
+        let ordinary = try Self.openIn { try $0.edit("Info.plist") {
+            $0.replacingOccurrences(of: "\t\t<key>OpenInActionExtension</key>\n\t\t<true/>\n", with: "").replacingOccurrences(of: "\"com.microsoft.intune.mam.", with: "\"")
+        } }
+        #expect(ordinary.findings.map(\.rule) == ["extension-intune-types"], "\(ordinary.lines)")
     }
 
     @Test func openInFlagAsTheStringYESIsAWarning() throws {

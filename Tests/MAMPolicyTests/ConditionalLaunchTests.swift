@@ -15,7 +15,7 @@ struct ConditionalLaunchTests {
 
     func switchTo(_ account: Account? = World.alice, pin entered: String? = "2580", state: PinState = PinState(),
                   facts: LaunchFacts = LaunchFacts(now: now), fleet: Fleet) -> IdentitySwitchOutcome {
-        Enforcer.switchIdentity(to: account, signedIn: [W.alice, W.bob], enteredPin: entered, pin: state, facts: facts, in: fleet)
+        Enforcer.switchIdentity(to: account, signedIn: [W.alice, W.bob], enteredPin: entered, pin: state, facts: facts, app: World.mine, in: fleet)
     }
 
     /// IntuneMAMSwitchIdentityResultNotAllowed: an account of the enrolled account's
@@ -31,7 +31,7 @@ struct ConditionalLaunchTests {
         var fleet = W.fleet()
         fleet.add(other)
         let outcome = Enforcer.switchIdentity(to: other, signedIn: [W.alice, other], enteredPin: "2580", pin: PinState(),
-                                              facts: LaunchFacts(now: Self.now), in: fleet)
+                                              facts: LaunchFacts(now: Self.now), app: World.mine, in: fleet)
         #expect(outcome.result == expected, "\(row): \(outcome.decision)")
     }
 
@@ -207,18 +207,18 @@ struct LaunchChecksTests {
         }
         let facts = LaunchFacts(now: Self.now.advanced(by: ISODuration("PT\(Int(hoursOffline))H")!), lastCheckIn: Self.now,
                                 appVersion: appVersion.flatMap(Version.init))
-        let outcome = try #require(Enforcer.launchChecks(for: W.alice, facts: facts, in: fleet), "\(row)")
+        let outcome = try #require(Enforcer.launchChecks(for: W.alice, facts: facts, app: World.mine, in: fleet), "\(row)")
         #expect(outcome.action == expected, "\(row): \(outcome.decision)")
         #expect(outcome.result == (expected == nil ? .success : .failed), "\(row)")
         if expected != nil { #expect(outcome.decision.blockedBy == .conditionalLaunch, "\(row)") }
     }
 
     @Test func unmanagedAccountsAreNotChecked() {
-        #expect(Enforcer.launchChecks(for: W.bob, facts: LaunchFacts(now: Self.now), in: fleet(jailbroken: true)) == nil)
+        #expect(Enforcer.launchChecks(for: W.bob, facts: LaunchFacts(now: Self.now), app: World.mine, in: fleet(jailbroken: true)) == nil)
     }
 
     @Test func thePinIsNotAskedAtLaunch() throws {
-        let o = try #require(Enforcer.launchChecks(for: W.alice, facts: LaunchFacts(now: Self.now), in: fleet { $0.pinRequired = true }))
+        let o = try #require(Enforcer.launchChecks(for: W.alice, facts: LaunchFacts(now: Self.now), app: World.mine, in: fleet { $0.pinRequired = true }))
         #expect(o.result == .success)
     }
 }

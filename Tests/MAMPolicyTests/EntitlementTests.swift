@@ -67,16 +67,16 @@ struct SwitchTests {
         var p = W.strictPolicy()
         p.printBlocked = true
         let fleet = W.fleet(policy: p)
-        #expect(Enforcer.print(as: W.alice, in: fleet).blockedBy == .printBlocked)
-        #expect(Enforcer.print(as: W.bob, in: fleet).isAllowed)
-        #expect(Enforcer.print(as: W.alice, in: W.fleet()).isAllowed)
+        #expect(Enforcer.print(as: W.alice, app: World.mine, in: fleet).blockedBy == .printBlocked)
+        #expect(Enforcer.print(as: W.bob, app: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.print(as: W.alice, app: World.mine, in: W.fleet()).isAllowed)
     }
 
     @Test(arguments: [(NotificationRestriction.allow, "Meeting at 10"), (.blockOrganizationalData, "You have new content")])
     func notificationsShowTextOrTheGenericText(_ restriction: NotificationRestriction, _ shown: String) {
         var p = W.strictPolicy()
         p.notificationRestriction = restriction
-        let d = Enforcer.notification("Meeting at 10", of: W.alice, in: W.fleet(policy: p))
+        let d = Enforcer.notification("Meeting at 10", of: W.alice, app: World.mine, in: W.fleet(policy: p))
         #expect(d.shownText == shown)
         #expect(d.decision.isAllowed)
     }
@@ -85,41 +85,41 @@ struct SwitchTests {
         var p = W.strictPolicy()
         p.notificationRestriction = .block
         let fleet = W.fleet(policy: p)
-        let d = Enforcer.notification("Meeting at 10", of: W.alice, in: fleet)
+        let d = Enforcer.notification("Meeting at 10", of: W.alice, app: World.mine, in: fleet)
         #expect(d.shownText == nil && d.decision.blockedBy == .notificationBlocked)
-        #expect(Enforcer.notification("Personal", of: W.bob, in: fleet).shownText == "Personal")
+        #expect(Enforcer.notification("Personal", of: W.bob, app: World.mine, in: fleet).shownText == "Personal")
     }
 
     @Test func siriAndAppIntentsNeedOutboundAllApps() {
         let strict = W.fleet()
-        #expect(!Enforcer.areSiriIntentsAllowed(for: W.alice, in: strict))
-        #expect(!Enforcer.areAppIntentsAllowed(for: W.alice, in: strict))
-        #expect(Enforcer.areSiriIntentsAllowed(for: W.bob, in: strict))
+        #expect(!Enforcer.areSiriIntentsAllowed(for: W.alice, app: World.mine, in: strict))
+        #expect(!Enforcer.areAppIntentsAllowed(for: W.alice, app: World.mine, in: strict))
+        #expect(Enforcer.areSiriIntentsAllowed(for: W.bob, app: World.mine, in: strict))
         let open = W.fleet(policy: IosManagedAppProtection())
-        #expect(Enforcer.areSiriIntentsAllowed(for: W.alice, in: open) && Enforcer.areAppIntentsAllowed(for: W.alice, in: open))
+        #expect(Enforcer.areSiriIntentsAllowed(for: W.alice, app: World.mine, in: open) && Enforcer.areAppIntentsAllowed(for: W.alice, app: World.mine, in: open))
     }
 
     @Test func appSharingIsOffOnlyWhenOutboundIsNone() {
         var p = W.strictPolicy()
-        #expect(Enforcer.isAppSharingAllowed(for: W.alice, in: W.fleet(policy: p)))
+        #expect(Enforcer.isAppSharingAllowed(for: W.alice, app: World.mine, in: W.fleet(policy: p)))
         p.allowedOutboundDataTransferDestinations = .none
-        #expect(!Enforcer.isAppSharingAllowed(for: W.alice, in: W.fleet(policy: p)))
+        #expect(!Enforcer.isAppSharingAllowed(for: W.alice, app: World.mine, in: W.fleet(policy: p)))
     }
 
     @Test func screenCaptureIsBlockedUnlessOutboundIsAllAppsOrAppConfigDisablesTheControl() {
         let strict = W.fleet()
-        #expect(!Enforcer.isScreenCaptureAllowed(for: W.alice, in: strict))
-        #expect(Enforcer.isScreenCaptureAllowed(for: W.alice, appConfig: ["com.microsoft.intune.mam.screencapturecontrol": "Disabled"], in: strict))
-        #expect(!Enforcer.isScreenCaptureAllowed(for: W.alice, appConfig: ["com.microsoft.intune.mam.screencapturecontrol": "Enabled"], in: strict))
-        #expect(Enforcer.isScreenCaptureAllowed(for: W.bob, in: strict))
-        #expect(Enforcer.isScreenCaptureAllowed(for: W.alice, in: W.fleet(policy: IosManagedAppProtection())))
+        #expect(!Enforcer.isScreenCaptureAllowed(for: W.alice, app: World.mine, in: strict))
+        #expect(Enforcer.isScreenCaptureAllowed(for: W.alice, appConfig: ["com.microsoft.intune.mam.screencapturecontrol": "Disabled"], app: World.mine, in: strict))
+        #expect(!Enforcer.isScreenCaptureAllowed(for: W.alice, appConfig: ["com.microsoft.intune.mam.screencapturecontrol": "Enabled"], app: World.mine, in: strict))
+        #expect(Enforcer.isScreenCaptureAllowed(for: W.bob, app: World.mine, in: strict))
+        #expect(Enforcer.isScreenCaptureAllowed(for: W.alice, app: World.mine, in: W.fleet(policy: IosManagedAppProtection())))
     }
 
     @Test func screenCaptureConfigurationStateBlockedWins() {
         var p = IosManagedAppProtection()
         p.screenCaptureConfigurationState = .blocked
         let fleet = W.fleet(policy: p)
-        #expect(!Enforcer.isScreenCaptureAllowed(for: W.alice, appConfig: ["com.microsoft.intune.mam.screencapturecontrol": "Disabled"], in: fleet))
+        #expect(!Enforcer.isScreenCaptureAllowed(for: W.alice, appConfig: ["com.microsoft.intune.mam.screencapturecontrol": "Disabled"], app: World.mine, in: fleet))
     }
 
     @Test func fileEncryptionBackupContactsAndKeyboardsFollowThePolicy() {
@@ -128,10 +128,10 @@ struct SwitchTests {
         p.contactSyncBlocked = true
         p.thirdPartyKeyboardsBlocked = true
         let fleet = W.fleet(policy: p)
-        #expect(Enforcer.isFileEncryptionRequired(for: W.alice, in: fleet) && !Enforcer.isFileEncryptionRequired(for: W.bob, in: fleet))
-        #expect(Enforcer.isDataBackupBlocked(for: W.alice, in: fleet) && !Enforcer.isDataBackupBlocked(for: W.bob, in: fleet))
-        #expect(Enforcer.isContactSyncBlocked(for: W.alice, in: fleet))
-        #expect(Enforcer.areThirdPartyKeyboardsBlocked(for: W.alice, in: fleet))
-        #expect(!Enforcer.areThirdPartyKeyboardsBlocked(for: W.alice, in: W.fleet()))
+        #expect(Enforcer.isFileEncryptionRequired(for: W.alice, app: World.mine, in: fleet) && !Enforcer.isFileEncryptionRequired(for: W.bob, app: World.mine, in: fleet))
+        #expect(Enforcer.isDataBackupBlocked(for: W.alice, app: World.mine, in: fleet) && !Enforcer.isDataBackupBlocked(for: W.bob, app: World.mine, in: fleet))
+        #expect(Enforcer.isContactSyncBlocked(for: W.alice, app: World.mine, in: fleet))
+        #expect(Enforcer.areThirdPartyKeyboardsBlocked(for: W.alice, app: World.mine, in: fleet))
+        #expect(!Enforcer.areThirdPartyKeyboardsBlocked(for: W.alice, app: World.mine, in: W.fleet()))
     }
 }

@@ -61,14 +61,14 @@ struct FrameworkLevelTests {
         #expect(Enforcer.transfer(owner: nil, from: W.notes, to: W.outlook, receivedAs: W.alice, in: fleet).decision.blockedBy == e.receiveFromUnmanagedApp)
         #expect(Enforcer.pasteDecision(length: 10, owner: W.alice, copiedIn: W.outlook, into: W.notes, as: nil, in: fleet).blockedBy == e.pasteOut)
         #expect(Enforcer.pasteDecision(length: 10, owner: nil, copiedIn: W.notes, into: W.outlook, as: W.alice, in: fleet).blockedBy == e.pasteIn)
-        #expect(Enforcer.save(owner: W.alice, to: .oneDriveForBusiness, locationAccount: W.alice, in: fleet).blockedBy == e.saveToOwnOneDrive)
-        #expect(Enforcer.save(owner: W.alice, to: .oneDriveForBusiness, locationAccount: W.carol, in: fleet).blockedBy == e.saveToOtherAccountsOneDrive)
-        #expect(Enforcer.print(as: W.alice, in: fleet).blockedBy == e.print)
-        #expect(Enforcer.notification("Q3 numbers are in", of: W.alice, in: fleet).shownText == e.notificationText)
+        #expect(Enforcer.save(owner: W.alice, to: .oneDriveForBusiness, locationAccount: W.alice, app: World.outlook, in: fleet).blockedBy == e.saveToOwnOneDrive)
+        #expect(Enforcer.save(owner: W.alice, to: .oneDriveForBusiness, locationAccount: W.carol, app: World.outlook, in: fleet).blockedBy == e.saveToOtherAccountsOneDrive)
+        #expect(Enforcer.print(as: W.alice, app: World.outlook, in: fleet).blockedBy == e.print)
+        #expect(Enforcer.notification("Q3 numbers are in", of: W.alice, app: World.outlook, in: fleet).shownText == e.notificationText)
         let now = try #require(Instant(iso8601: "2026-01-01T09:00:00Z"))
         let pin = e.level == 3 ? "135790" : "1357"
         let outcome = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: pin, pin: PinState(),
-                                              facts: LaunchFacts(now: now), in: fleet)
+                                              facts: LaunchFacts(now: now), app: World.outlook, in: fleet)
         #expect(outcome.result == e.switchOnIOS18, "\(outcome.decision)")
     }
 
@@ -76,24 +76,24 @@ struct FrameworkLevelTests {
         let now = try #require(Instant(iso8601: "2026-01-01T09:00:00Z"))
         let oldDevice = DeviceFacts(osVersion: try #require(Version("14.8.1")))
         let level3 = W.fleet(policy: try Fixtures.policy("icf-level-3-enterprise-high-data-protection-iOS.json"), device: oldDevice)
-        let simple = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "123456", pin: PinState(), facts: LaunchFacts(now: now), in: level3)
+        let simple = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "123456", pin: PinState(), facts: LaunchFacts(now: now), app: World.outlook, in: level3)
         #expect(simple.result == .failed)
         #expect(simple.decision.explanation.contains("simplePinBlocked"))
-        let short = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "1357", pin: PinState(), facts: LaunchFacts(now: now), in: level3)
+        let short = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "1357", pin: PinState(), facts: LaunchFacts(now: now), app: World.outlook, in: level3)
         #expect(short.decision.explanation.contains("minimumPinLength = 6"))
-        let good = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "135790", pin: PinState(), facts: LaunchFacts(now: now), in: level3)
+        let good = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "135790", pin: PinState(), facts: LaunchFacts(now: now), app: World.outlook, in: level3)
         #expect(good.result == .success, "\(good.decision)")
         #expect(good.pin.pin == "135790")
 
         let level1 = W.fleet(policy: try Fixtures.policy("icf-level-1-enterprise-basic-data-protection-iOS.json"))
-        #expect(Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "1111", pin: PinState(), facts: LaunchFacts(now: now), in: level1).result == .success)
+        #expect(Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "1111", pin: PinState(), facts: LaunchFacts(now: now), app: World.outlook, in: level1).result == .success)
     }
 
     @Test func level2RequiresIOS14Point8() throws {
         let now = try #require(Instant(iso8601: "2026-01-01T09:00:00Z"))
         let fleet = W.fleet(policy: try Fixtures.policy("icf-level-2-enterprise-enhanced-data-protection-iOS.json"),
                             device: DeviceFacts(osVersion: try #require(Version("14.7"))))
-        let o = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "1357", pin: PinState(), facts: LaunchFacts(now: now), in: fleet)
+        let o = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "1357", pin: PinState(), facts: LaunchFacts(now: now), app: World.outlook, in: fleet)
         #expect(o.result == .failed)
         #expect(o.decision.blockedBy == .conditionalLaunch)
         #expect(o.decision.explanation.contains("minimumRequiredOsVersion 14.8"))

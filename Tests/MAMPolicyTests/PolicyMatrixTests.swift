@@ -30,7 +30,7 @@ struct PolicyMatrixTests {
                 #expect(m.files[i][j] == Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, isFile: true, in: Self.fleet).decision)
             }
             for (k, location) in m.saveLocations.enumerated() {
-                #expect(m.save[i][k] == Enforcer.save(owner: s.account, to: location, locationAccount: s.account, in: Self.fleet))
+                #expect(m.save[i][k] == Enforcer.save(owner: s.account, to: location, locationAccount: s.account, app: s.app, in: Self.fleet))
             }
         }
     }
@@ -48,5 +48,24 @@ struct PolicyMatrixTests {
         let d = Self.matrix.transfers[try Self.index(from, owner)][try Self.index(to, receiver)]
         #expect(d.isAllowed == allowed, "\(d)")
         #expect(d.blockedBy == reason, "\(d)")
+    }
+
+    /// Microsoft's level 3 template blocks printing and requires iOS 14.8–15.0: in the core
+    /// Microsoft app it targets, the matrix shows both (today's device runs iOS 18.4); in a
+    /// line-of-business app it does not target, neither.
+    @Test func featureColumnsShowWhatTheTemplateDecidesInTheApp() throws {
+        let level3 = try Fixtures.policy("icf-level-3-enterprise-high-data-protection-iOS.json")
+        let fleet = World.fleet(policy: level3)
+        let m = PolicyMatrix.compute(for: fleet, now: Instant(iso8601: "2026-11-23T09:00:00Z")!)
+        #expect(m.features == [.print, .notifications, .screenCapture, .launch])
+        func row(_ app: BundleID) throws -> [Decision] { m.feature[try #require(m.parties.firstIndex(of: PolicyMatrix.Party(app: app, account: World.alice)))] }
+        let outlook = try row(World.outlook)
+        #expect(outlook[0].blockedBy == .printBlocked, "\(outlook[0])")
+        #expect(outlook[1].isAllowed && outlook[1].explanation.contains("blockOrganizationalData"), "\(outlook[1])")
+        #expect(outlook[2].blockedBy == .screenCaptureBlocked, "\(outlook[2])")
+        #expect(outlook[3].blockedBy == .conditionalLaunch && outlook[3].explanation.contains("15.0"), "\(outlook[3])")
+        let mine = try row(World.mine)
+        let untargeted = mine.allSatisfy { $0.isAllowed }
+        #expect(untargeted, "level 3 does not target com.contoso.Mail: \(mine)")
     }
 }

@@ -74,9 +74,9 @@ struct PropertyTests {
                                           receivedAs: R.recased(receiver, c[15] / 7), in: fleet)
             #expect(plain.decision.blockedBy == cased.decision.blockedBy)
             #expect(plain.reowned?.upnKey == cased.reowned?.upnKey)
-            let save = Enforcer.save(owner: owner, to: .oneDriveForBusiness, locationAccount: receiver, in: fleet)
+            let save = Enforcer.save(owner: owner, to: .oneDriveForBusiness, locationAccount: receiver, app: World.mine, in: fleet)
             let savedCased = Enforcer.save(owner: R.recased(owner, c[15]), to: .oneDriveForBusiness,
-                                           locationAccount: R.recased(receiver, c[10]), in: fleet)
+                                           locationAccount: R.recased(receiver, c[10]), app: World.mine, in: fleet)
             #expect(save.blockedBy == savedCased.blockedBy)
         }
     }
@@ -105,8 +105,9 @@ struct PropertyTests {
             let enrolled: Bool = fleet.device.mdmEnrolled
             let inboundAll: Bool = p.allowedInboundDataTransferSources == .allApps
             let incomingOrgData: Bool = inboundAll && p.protectInboundDataFromUnknownSources && enrolled
-            let receiverManaged = receiver == World.alice
-            let ownerUnmanaged = owner != World.alice
+            // Managed only where the account's policy targets the app (RULES.md §1).
+            let receiverManaged = fleet.isManaged(receiver, in: to)
+            let ownerUnmanaged = !fleet.isManaged(owner, in: from)
             if d.reowned != nil {
                 #expect(incomingOrgData && receiverManaged && ownerUnmanaged && d.isAllowed)
                 #expect(d.reowned == World.alice)

@@ -80,11 +80,11 @@ struct Seed000LocationTableTests {
         let fleet = W.fleet(policy: row.policy())
         switch row.check {
         case .save(let location):
-            let d = Enforcer.save(owner: W.alice, to: location, locationAccount: row.locationAccount, in: fleet)
+            let d = Enforcer.save(owner: W.alice, to: location, locationAccount: row.locationAccount, app: World.mine, in: fleet)
             #expect(d.isAllowed == row.allowed, "\(d)")
             if !row.allowed { #expect(d.blockedBy == .saveLocation) }
         case .open(let location):
-            let d = Enforcer.open(from: location, locationAccount: row.locationAccount, as: W.alice, in: fleet)
+            let d = Enforcer.open(from: location, locationAccount: row.locationAccount, as: W.alice, app: World.mine, in: fleet)
             #expect(d.isAllowed == row.allowed, "\(d)")
             if !row.allowed { #expect(d.blockedBy == .openLocation) }
         }
@@ -102,50 +102,50 @@ struct Seed000LocationTableTests {
     @Test func otherIsAlwaysBlockedWhenSavingIsBlocked() {
         var p = exemptedPolicy()
         p.allowedDataStorageLocations = DataStorageLocation.allCases
-        #expect(Enforcer.save(owner: W.alice, to: .other, locationAccount: W.alice, in: W.fleet(policy: p)).blockedBy == .saveLocation)
+        #expect(Enforcer.save(owner: W.alice, to: .other, locationAccount: W.alice, app: World.mine, in: W.fleet(policy: p)).blockedBy == .saveLocation)
     }
 
     /// Seed 000 (SDK ≥ 15.1): a nil account for LocalDrive is an unmanaged account, so org
     /// data goes to the sandbox when the app names its owner; the camera roll has no account.
     @Test func localDriveNeedsItsOwnerNamedAndCameraRollNoAccountWhenListed() {
         let fleet = W.fleet(policy: exemptedPolicy())
-        #expect(Enforcer.save(owner: W.alice, to: .localDrive, locationAccount: nil, in: fleet).blockedBy == .saveLocation)
-        #expect(Enforcer.save(owner: W.alice, to: .localDrive, locationAccount: W.alice, in: fleet).isAllowed)
+        #expect(Enforcer.save(owner: W.alice, to: .localDrive, locationAccount: nil, app: World.mine, in: fleet).blockedBy == .saveLocation)
+        #expect(Enforcer.save(owner: W.alice, to: .localDrive, locationAccount: W.alice, app: World.mine, in: fleet).isAllowed)
         // The camera roll never has an account: a stray one is ignored.
-        #expect(Enforcer.save(owner: W.alice, to: .cameraRoll, locationAccount: W.carol, in: fleet).isAllowed)
-        #expect(Enforcer.open(from: .photos, locationAccount: W.carol, as: W.alice, in: fleet).isAllowed)
-        #expect(Enforcer.open(from: .camera, locationAccount: nil, as: W.alice, in: fleet).isAllowed)
-        #expect(Enforcer.open(from: .localStorage, locationAccount: nil, as: W.alice, in: fleet).blockedBy == .openLocation)
+        #expect(Enforcer.save(owner: W.alice, to: .cameraRoll, locationAccount: W.carol, app: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.open(from: .photos, locationAccount: W.carol, as: W.alice, app: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.open(from: .camera, locationAccount: nil, as: W.alice, app: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.open(from: .localStorage, locationAccount: nil, as: W.alice, app: World.mine, in: fleet).blockedBy == .openLocation)
     }
 
     @Test func accountDocumentFollowsItsAccount() {
         let fleet = W.fleet(policy: exemptedPolicy())
-        #expect(Enforcer.save(owner: W.alice, to: .accountDocument, locationAccount: W.alice, in: fleet).isAllowed)
-        #expect(Enforcer.save(owner: W.alice, to: .accountDocument, locationAccount: nil, in: fleet).blockedBy == .saveLocation)
+        #expect(Enforcer.save(owner: W.alice, to: .accountDocument, locationAccount: W.alice, app: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.save(owner: W.alice, to: .accountDocument, locationAccount: nil, app: World.mine, in: fleet).blockedBy == .saveLocation)
     }
 
     @Test func unmanagedDataSavesAnywhereUnlessTheLocationsManagedAccountRefusesIt() {
         let fleet = W.fleet(policy: exemptedPolicy())
-        #expect(Enforcer.save(owner: W.bob, to: .dropbox, locationAccount: nil, in: fleet).isAllowed)
-        #expect(Enforcer.save(owner: nil, to: .oneDriveForBusiness, locationAccount: W.bob, in: fleet).isAllowed)
+        #expect(Enforcer.save(owner: W.bob, to: .dropbox, locationAccount: nil, app: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.save(owner: nil, to: .oneDriveForBusiness, locationAccount: W.bob, app: World.mine, in: fleet).isAllowed)
         // alice's inbound is managedApps: her OneDrive refuses unmanaged data.
-        #expect(Enforcer.save(owner: W.bob, to: .oneDriveForBusiness, locationAccount: W.alice, in: fleet).blockedBy == .saveLocation)
+        #expect(Enforcer.save(owner: W.bob, to: .oneDriveForBusiness, locationAccount: W.alice, app: World.mine, in: fleet).blockedBy == .saveLocation)
     }
 
     @Test func unmanagedIdentityOpeningFromManagedStorageFollowsTheOwnersOutboundPolicy() {
         let fleet = W.fleet(policy: exemptedPolicy())
-        #expect(Enforcer.open(from: .oneDriveForBusiness, locationAccount: W.alice, as: W.bob, in: fleet).blockedBy == .openLocation)
-        #expect(Enforcer.open(from: .oneDriveForBusiness, locationAccount: W.carol, as: W.bob, in: fleet).isAllowed)
+        #expect(Enforcer.open(from: .oneDriveForBusiness, locationAccount: W.alice, as: W.bob, app: World.mine, in: fleet).blockedBy == .openLocation)
+        #expect(Enforcer.open(from: .oneDriveForBusiness, locationAccount: W.carol, as: W.bob, app: World.mine, in: fleet).isAllowed)
         var open = exemptedPolicy()
         open.allowedOutboundDataTransferDestinations = .allApps
-        #expect(Enforcer.open(from: .oneDriveForBusiness, locationAccount: W.alice, as: nil, in: W.fleet(policy: open)).isAllowed)
+        #expect(Enforcer.open(from: .oneDriveForBusiness, locationAccount: W.alice, as: nil, app: World.mine, in: W.fleet(policy: open)).isAllowed)
     }
 
     @Test func blockedSaveNamesSettingAndLocation() {
         var p = W.strictPolicy()
         p.saveAsBlocked = true
         p.allowedDataStorageLocations = [.oneDriveForBusiness]
-        let d = Enforcer.save(owner: W.alice, to: .oneDriveForBusiness, locationAccount: W.carol, in: W.fleet(policy: p))
+        let d = Enforcer.save(owner: W.alice, to: .oneDriveForBusiness, locationAccount: W.carol, app: World.mine, in: W.fleet(policy: p))
         #expect(d.explanation.contains("carol@fabrikam.com"))
         #expect(d.explanation.contains("alice@contoso.com's own storage"))
     }
@@ -175,7 +175,7 @@ struct SandboxNilAccountTests {
     ])
     func save(owner: String, sandbox: String?, expected: Reason?) {
         let who = ["alice": World.alice, "bob": World.bob, "unmanaged": nil] as [String: Account?]
-        let d = Enforcer.save(owner: who[owner]!, to: .localDrive, locationAccount: sandbox.flatMap { who[$0]! }, in: Self.fleet())
+        let d = Enforcer.save(owner: who[owner]!, to: .localDrive, locationAccount: sandbox.flatMap { who[$0]! }, app: World.mine, in: Self.fleet())
         #expect(d.blockedBy == expected, "\(owner) → localDrive(\(sandbox ?? "nil")): \(d)")
     }
 
@@ -188,7 +188,7 @@ struct SandboxNilAccountTests {
     ])
     func open(receiver: String, sandbox: String?, expected: Reason?) {
         let who = ["alice": World.alice, "bob": World.bob, "unmanaged": nil] as [String: Account?]
-        let d = Enforcer.open(from: .localStorage, locationAccount: sandbox.flatMap { who[$0]! }, as: who[receiver]!, in: Self.fleet())
+        let d = Enforcer.open(from: .localStorage, locationAccount: sandbox.flatMap { who[$0]! }, as: who[receiver]!, app: World.mine, in: Self.fleet())
         #expect(d.blockedBy == expected, "localStorage(\(sandbox ?? "nil")) → \(receiver): \(d)")
     }
 }

@@ -8,7 +8,7 @@ struct TransferRulesTests {
 
     @Test func defaultExemptedSchemeOpensALinkButDoesNotLetAShareOut() {
         // com.skype.skype declares "Skype": the default list exempts "skype" (any case), for links.
-        #expect(Enforcer.openURL(scheme: "Skype", owner: W.alice, in: W.fleet()).explanation.contains("exemptedAppProtocols"))
+        #expect(Enforcer.openURL(scheme: "Skype", owner: W.alice, from: World.mine, in: W.fleet()).explanation.contains("exemptedAppProtocols"))
         let d = Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: W.fleet())
         #expect(d.decision.blockedBy == .outboundPolicy)
     }
@@ -26,15 +26,15 @@ struct TransferRulesTests {
         let fleet = W.fleet(policy: p)
         #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.outlook, receivedAs: W.alice, in: fleet).decision.blockedBy == .outboundPolicy)
         #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.skypeLike, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
-        #expect(Enforcer.openURL(scheme: "skype", owner: W.alice, in: fleet).isAllowed)
+        #expect(Enforcer.openURL(scheme: "skype", owner: W.alice, from: World.mine, in: fleet).isAllowed)
     }
 
     @Test func customExemptionListReplacesTheDefaultForLinks() {
         var p = W.strictPolicy()
         p.exemptedAppProtocols = [KeyValuePair(name: "Notes", value: " notes ; other;")]
         let fleet = W.fleet(policy: p)
-        #expect(Enforcer.openURL(scheme: "notes", owner: W.alice, in: fleet).isAllowed)
-        #expect(Enforcer.openURL(scheme: "skype", owner: W.alice, in: fleet).blockedBy == .notExempt)
+        #expect(Enforcer.openURL(scheme: "notes", owner: W.alice, from: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.openURL(scheme: "skype", owner: W.alice, from: World.mine, in: fleet).blockedBy == .notExempt)
         #expect(Enforcer.transfer(owner: W.alice, from: W.mine, to: W.notes, receivedAs: nil, in: fleet).decision.blockedBy == .outboundPolicy)
     }
 
@@ -113,9 +113,9 @@ struct TransferRulesTests {
         var p = W.strictPolicy()
         p.allowedOutboundDataTransferDestinations = .none
         let fleet = W.fleet(policy: p)
-        #expect(Enforcer.openURL(scheme: "notes", owner: W.alice, in: fleet).blockedBy == .notExempt)
-        #expect(Enforcer.openURL(scheme: "ITMS-APPS", owner: W.alice, in: fleet).isAllowed)
-        #expect(Enforcer.openURL(scheme: "notes", owner: W.bob, in: fleet).isAllowed)
+        #expect(Enforcer.openURL(scheme: "notes", owner: W.alice, from: World.mine, in: fleet).blockedBy == .notExempt)
+        #expect(Enforcer.openURL(scheme: "ITMS-APPS", owner: W.alice, from: World.mine, in: fleet).isAllowed)
+        #expect(Enforcer.openURL(scheme: "notes", owner: W.bob, from: World.mine, in: fleet).isAllowed)
     }
 
     /// "Transfer messaging data to" (protectedMessagingRedirectAppType) decides sms: links,
@@ -129,7 +129,7 @@ struct TransferRulesTests {
     func messagingLinksFollowTheMessagingSetting(type: MessagingRedirectAppType, expected: Reason?) {
         var p = W.strictPolicy()
         p.protectedMessagingRedirectAppType = type
-        let d = Enforcer.openURL(scheme: "sms", owner: W.alice, in: W.fleet(policy: p))
+        let d = Enforcer.openURL(scheme: "sms", owner: W.alice, from: World.mine, in: W.fleet(policy: p))
         #expect(d.blockedBy == expected, "\(type): \(d)")
     }
 
@@ -147,7 +147,7 @@ struct TransferRulesTests {
         p.dialerRestrictionLevel = level
         p.customDialerAppProtocol = custom
         let fleet = W.fleet(policy: p)
-        let d = Enforcer.openURL(scheme: "tel", owner: W.alice, in: fleet)
+        let d = Enforcer.openURL(scheme: "tel", owner: W.alice, from: World.mine, in: fleet)
         #expect(d.blockedBy == expected, "\(level) \(custom ?? "-"): \(d)")
     }
 
@@ -217,7 +217,7 @@ struct WebLinkTests {
             $0.exemptedUniversalLinks = ["https://facetime.apple.com/*"]
             $0.managedUniversalLinks = ["https://teams.microsoft.com/*"]
         }
-        let d = Enforcer.openWebLink(url, owner: owner == "alice" ? World.alice : World.bob, browserInstalled: installed, in: fleet)
+        let d = Enforcer.openWebLink(url, owner: owner == "alice" ? World.alice : World.bob, from: World.mine, browserInstalled: installed, in: fleet)
         #expect(d.blockedBy == expected, "\(owner) opens \(url): \(d)")
     }
 

@@ -4,7 +4,7 @@ import MAMActivation
 import MAMBundle
 import MAMModel
 import MAMPolicy
-import MAMScenario
+@testable import MAMScenario
 import Testing
 
 /// The full example of SCENARIOS.md, with the files it references.
@@ -87,11 +87,12 @@ import Testing
     }
 
     @Test func shareItemsCarryTypeAndResolvedFile() throws {
-        guard case .share(let from, let to, let item, let receiving, _, _) = scenario.steps[4].arguments else {
+        guard let share = scenario.steps[4].arguments.as(ShareStep.self) else {
             Issue.record("step 4 is \(scenario.steps[4].verb)")
             return
         }
-        #expect((from, to, receiving) == ("mail", "word-open-in", nil))
+        let item = share.item
+        #expect((share.from, share.to, share.as) == ("mail", "word-open-in", nil))
         #expect(item.type == "com.adobe.pdf")
         #expect(item.content == .file(Fixtures.url("example/fixtures/q3.pdf").standardizedFileURL))
         #expect(try item.bytes().starts(with: Array("%PDF".utf8)))

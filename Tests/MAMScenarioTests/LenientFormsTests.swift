@@ -1,6 +1,6 @@
 import Foundation
 import MAMPolicy
-import MAMScenario
+@testable import MAMScenario
 import Testing
 import MAMModel
 
@@ -46,11 +46,12 @@ import MAMModel
             steps:
               - expectState: {app: b, received: ["hello", {text: "q3", type: public.plain-text, owner: ALICE@contoso.com, from: a}, {owner: ""}]}
             """, file: URL(fileURLWithPath: "r.yaml"))
-        guard case .expectState(let app, let state) = s.steps[0].args else {
+        guard let step = s.steps[0].args.as(ExpectStateStep.self) else {
             Issue.record("expected expectState, got \(s.steps[0].args)")
             return
         }
-        #expect(app == "b")
+        let state = step.state
+        #expect(step.app == "b")
         #expect(state.received?.count == 3)
         #expect(state.received?[0] == ReceivedExpectation(text: "hello"))
         #expect(state.received?[1].text == "q3")

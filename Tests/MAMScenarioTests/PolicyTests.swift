@@ -53,6 +53,32 @@ import Testing
         #expect(s.fleet.isPolicyManaged("com.contoso.mail", for: s.account(named: "a@contoso.com")))
     }
 
+    /// Microsoft's level 3 template targets Microsoft's core apps (`allCoreMicrosoftApps`):
+    /// without an `apps:` list a line-of-business fleet is untargeted, and the loader says so.
+    @Test func aPolicyTargetingNoneOfTheFleetIsAWarning() throws {
+        let s = try ScenarioLoader.load(text: """
+            policies:
+              level3: {file: example/policies/level-3.json}
+              listed: {file: example/policies/level-3.json, apps: [com.contoso.mail]}
+            accounts: [{upn: a@contoso.com, policy: level3}]
+            apps:
+              - {id: mail, bundle: com.contoso.mail}
+              - {id: outlook, bundle: com.microsoft.Office.Outlook}
+            """, file: Fixtures.url("inline.yaml"))
+        #expect(s.policies["level3"]?.appGroupType == .allCoreMicrosoftApps)
+        #expect(!s.fleet.isPolicyManaged("com.contoso.mail", for: s.account(named: "a@contoso.com")))
+        #expect(s.fleet.isPolicyManaged("com.microsoft.Office.Outlook", for: s.account(named: "a@contoso.com")))
+        #expect(s.warnings.isEmpty, "Outlook is targeted: \(s.warnings)")
+        let lob = try ScenarioLoader.load(text: """
+            policies:
+              level3: {file: example/policies/level-3.json}
+            accounts: [{upn: a@contoso.com, policy: level3}]
+            apps: [{id: mail, bundle: com.contoso.mail}]
+            """, file: Fixtures.url("inline.yaml"))
+        let warning = try #require(lob.warnings.first { $0.description.contains("targets none of this scenario's SDK apps") })
+        #expect(warning.description.contains("policies.level3") && warning.description.contains("allCoreMicrosoftApps"), "\(warning)")
+    }
+
     @Test func inlineYAMLTypesReachTheImporterAsJSONTypes() throws {
         let s = try ScenarioLoader.load(text: """
             policies:

@@ -1,7 +1,7 @@
 import Foundation
 import MAMModel
 import MAMPolicy
-import MAMScenario
+@testable import MAMScenario
 import Testing
 
 /// `verbs.yaml` uses every v1 verb with its arguments and every expectation form.
@@ -60,7 +60,8 @@ import Testing
             .managedSecret(app: "mail", kind: .identity, id: "device"), .managedSecret(app: "mail", kind: .password, id: "nope"),
             .managedSecretIds(app: "mail", kind: .certificate),
         ])
-        guard case .applyDeclarations(let files, let entries) = ddm[5] else { Issue.record("step \(expected.count + 5) is \(ddm[5])"); return }
+        guard let apply = ddm[5].as(ApplyDeclarationsStep.self) else { Issue.record("step \(expected.count + 5) is \(ddm[5])"); return }
+        let (files, entries) = (apply.files, apply.entries)
         #expect(files == ["../../../scenarios/conformance/fixtures/ddm/landmarks-update"] && entries.map(\.declaration.identifier) == ["landmarks-config"])
         #expect(Array(ddm.suffix(2)) == [.removeDeclaration(identifier: "landmarks-app"),
                                          .signWithIdentity(app: "mail", id: "device", data: Array("challenge".utf8))])

@@ -1,0 +1,32 @@
+import MAMDevice
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// `openURL`: the app opens a link or custom scheme from the data it shows (RULES.md, links).
+struct OpenURLStep: StepVerb {
+    static let name = "openURL"
+    static let since = "v1.1"
+    static let summary = "the app opens a URL; the policy's link rules pick (or refuse) the app that takes it"
+    static let example = "openURL: {from: mail, url: \"https://contoso.com\"}"
+    static let arguments: [VerbArgument] = [.required("from", .app(extensions: true), "the app"), .required("url", .text, "the URL")]
+    static let outcomes: [OutcomeForm] = [.delivered, .blocked, .failedBecause]
+
+    var from: String
+    var url: String
+
+    init(from: String, url: String) { (self.from, self.url) = (from, url) }
+    init(_ a: VerbArgumentReader) { self.init(from: a.app("from"), url: a.text("url")) }
+
+    var actingApp: String? { from }
+
+    func run(_ run: StepRun) async -> StepOutcome {
+        let (d, handler) = await run.host.openURL(from, url: url)
+        let parties = "\(from) → \(handler ?? url)"
+        if d.isAllowed { return (.delivered, d.explanation + (handler.map { "; \($0) takes the link" } ?? ""), parties) }
+        let reason = d.blockedBy ?? .badRequest
+        // No app for the scheme, or no URL at all, is a failure to deliver, not a rule.
+        return (reason == .unknownApp || reason == .badRequest ? .failed(reason) : .blocked(reason), d.explanation, parties)
+    }
+}

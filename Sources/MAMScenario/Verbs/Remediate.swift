@@ -1,0 +1,43 @@
+import MAMDevice
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// `remediate`: the SDK's `remediateComplianceForAccount` after a conditional-access refusal.
+struct RemediateStep: StepVerb {
+    static let name = "remediate"
+    static let since = "v1.1"
+    static let summary = "the app remediates compliance for an account (the user may cancel)"
+    static let example = "remediate: {app: mail, account: alice@contoso.com}"
+    static let arguments: [VerbArgument] = [
+        .app(), .required("account", .account(unmanaged: false), "the account"),
+        .optional("silent", .bool, "no UI: a remediation that needs the user answers interactionRequired"),
+        .optional("userCancels", .bool, "the user cancels the UI"),
+    ]
+    static let outcomes: [OutcomeForm] = [.compliance, .failedBecause]
+
+    var app: String
+    var account: Account
+    var silent: Bool
+    var userCancels: Bool
+
+    init(app: String, account: Account, silent: Bool, userCancels: Bool) {
+        (self.app, self.account, self.silent, self.userCancels) = (app, account, silent, userCancels)
+    }
+
+    init(_ a: VerbArgumentReader) {
+        self.init(app: a.app(), account: a.account("account"), silent: a.bool("silent", default: false), userCancels: a.bool("userCancels", default: false))
+    }
+
+    var actingApp: String? { app }
+
+    func run(_ run: StepRun) async -> StepOutcome {
+        switch await run.host.remediate(app, account: StepRun.key(account), silent: silent, userCancels: userCancels) {
+        case .success(let o):
+            let why = o.status == .compliant ? "\(account) is compliant in \(app)" : "\(o.title): \(o.message)"
+            return (.compliance(o.status), why, "\(app) (\(account))")
+        case .failure(let e): return (.failed(e.reason), e.message, "\(app) (\(account))")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import MAMDevice
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// `resume`: the app comes back to the foreground; it checks in and conditional launch runs.
+struct ResumeStep: StepVerb {
+    static let name = "resume"
+    static let since = "v1.1"
+    static let summary = "the app comes back to the foreground: it checks in and conditional launch runs again"
+    static let example = "resume: {app: mail}"
+    static let arguments: [VerbArgument] = [.app(extensions: false)]
+    static let outcomes: [OutcomeForm] = [.ok, .blocked, .failedBecause]
+
+    var app: String
+
+    init(app: String) { self.app = app }
+    init(_ a: VerbArgumentReader) { app = a.app(extensions: false) }
+
+    func run(_ run: StepRun) async -> StepOutcome {
+        switch await run.host.resume(app) {
+        case .success(let report):
+            return (StepRun.launched(report), "\(app) is back in the foreground: \(StepRun.explained(report))", app)
+        case .failure(let e): return (.failed(.appNotRunning), "\(e)", app)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import MAMDevice
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// `switchIdentity`: a multi-identity app shows another account's data (or personal data).
+struct SwitchIdentityStep: StepVerb {
+    static let name = "switchIdentity"
+    static let since = "v1"
+    static let summary = "the app switches the identity it shows (setUIPolicyIdentity); conditional launch may run"
+    static let example = "switchIdentity: {app: mail, account: alice@contoso.com}"
+    static let arguments: [VerbArgument] = [
+        .app(extensions: false),
+        .required("account", .account(unmanaged: true), "the account, or \"\" for personal data"),
+        .window,
+        .optional("pin", .text, "what the user types if a PIN is asked"),
+    ]
+    static let outcomes: [OutcomeForm] = [.success, .canceled, .notAllowed, .failed, .failedBecause]
+
+    var app: String
+    var account: Account
+    var window: String?
+    var pin: String?
+
+    init(app: String, account: Account, window: String?, pin: String?) {
+        (self.app, self.account, self.window, self.pin) = (app, account, window, pin)
+    }
+
+    init(_ a: VerbArgumentReader) {
+        self.init(app: a.app(extensions: false), account: a.account("account", unmanaged: true),
+                  window: a.optionalText("window"), pin: a.optionalText("pin"))
+    }
+
+    func run(_ run: StepRun) async -> StepOutcome {
+        let r = await run.host.setIdentity(app, account: StepRun.identity(account), window: window ?? "", pin: pin)
+        let who = account.isEmpty ? "unmanaged" : account.upn
+        let observed: Observed = switch r.status {
+        case .success: .success
+        case .canceled: .canceled
+        case .notAllowed: .notAllowed
+        case .failed: .failed(r.reason)
+        }
+        return (observed, r.explanation, "\(app) → \(who)")
+    }
+}

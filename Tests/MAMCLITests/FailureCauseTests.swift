@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// A run that fails says why: what the child wrote to stderr before it died, the protocol
+/// mistake the host cut it off for; and it leaves no temporary device behind.
+extension CLITests {
+    @Suite struct FailureCauseTests {
+        static func folder() throws -> TemporaryDirectory {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-causes")
+            try FileManager.default.createDirectory(atPath: tmp.path("missing-piece"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: tmp.path("not-mamsim"), withIntermediateDirectories: true)
+            // A program that cannot start: it says what it misses and exits.
+            try tmp.write("missing-piece/run", "#!/bin/sh\necho 'ExampleCAApp is missing; build it with swift build --product ExampleCAApp' >&2\nexit 2\n")
+            // A program that speaks another protocol on the channel.
+            try tmp.write("not-mamsim/run", "#!/bin/sh\nprintf 'GET / HTTP/1.1\\r\\n\\r\\n' >&3\nsleep 5\n")
+            for program in ["missing-piece/run", "not-mamsim/run"] {
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tmp.path(program))
+            }
+            for name in ["missing-piece", "not-mamsim"] {
+                try tmp.write("\(name).yaml", """
+                    name: \(name)
+                    accounts: [{upn: alice@contoso.com}]
+                    apps:
+                      - {id: mail, bundle: com.contoso.mail, executable: \(name)/run}
+                    steps:
+                      - signIn: {app: mail, account: alice@contoso.com}
+                        expect: ok
+                    """)
+            }
+            try FileManager.default.createDirectory(atPath: tmp.path("cache"), withIntermediateDirectories: true)
+            return tmp
+        }
+
+        static func devicesLeft(_ tmp: TemporaryDirectory) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: tmp.path("cache/mamsim"))) ?? []).filter { $0.hasPrefix("mamsim-device-") }
+        }
+
+        @Test func theCauseIsInTheReportAndNothingIsLeft() async throws {
+            let tmp = try Self.folder()
+            defer { tmp.remove() }
+            let env = ["XDG_CACHE_HOME": tmp.path("cache")]
+            let run = try await CLI.run(["run", "missing-piece.yaml"], in: tmp.url, timeout: 60, environment: env)
+            #expect(run.status == 2, "\(run)")
+            #expect(run.stderr.contains("mail ended before completing the handshake: exited with status 2; its stderr ended with: ExampleCAApp is missing; build it with swift build --product ExampleCAApp"), "\(run)")
+            #expect(Self.devicesLeft(tmp).isEmpty, "a failed start leaves no device: \(Self.devicesLeft(tmp))")
+
+            let suite = try await CLI.run(["test", ".", "--format", "junit", "--output", "report.xml"], in: tmp.url, timeout: 60, environment: env)
+            #expect(suite.status == 1, "\(suite)")
+            let junit = try String(contentsOfFile: tmp.path("report.xml"), encoding: .utf8)
+            #expect(junit.contains("ExampleCAApp is missing"), "the child's own words reach the report: \(junit)")
+            #expect(junit.contains("the host cut it off: sent a bad frame"), "the protocol mistake is named: \(junit)")
+            #expect(Self.devicesLeft(tmp).isEmpty, "\(Self.devicesLeft(tmp))")
+        }
+
+        /// A plugin built for another protocol version (the repository's Python archiver with its
+        /// version changed): the step says which version it spoke and which the host speaks.
+        @Test func aPluginOfAnotherProtocolVersionIsNamed() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-protocol")
+            defer { tmp.remove() }
+            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("oldproto"))
+            let library = tmp.path("oldproto/mamsim_plugin.py")
+            let text = try String(contentsOfFile: library, encoding: .utf8)
+            #expect(text.contains("PROTOCOL_VERSION = 2"))
+            try tmp.write("oldproto/mamsim_plugin.py", text.replacingOccurrences(of: "PROTOCOL_VERSION = 2", with: "PROTOCOL_VERSION = 99"))
+            try tmp.write("s.yaml", """
+                name: old protocol
+                accounts: [{upn: alice@contoso.com}]
+                apps:
+                  - {id: mail, bundle: com.contoso.mail}
+                extensions:
+                  - {id: archive, plugin: oldproto, container: mail}
+                steps:
+                  - share: {from: mail, to: archive, item: {type: public.plain-text, text: hi}}
+                    expect: delivered
+                """)
+            let run = try await CLI.run(["run", "s.yaml"], in: tmp.url, timeout: 120)
+            #expect(run.status == 1, "\(run)")
+            #expect(run.stdout.contains("archive ended before acknowledging the item") && run.stdout.contains("speaks protocol version 99; this host speaks 2"), "\(run.stdout)")
+        }
+    }
+}
