@@ -8618,7 +8618,7 @@ const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor =
   (ProtobufCMessageInit) mamsim__v2__frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[30] =
+static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[31] =
 {
   { "REASON_UNSPECIFIED", "MAMSIM__V2__REASON__REASON_UNSPECIFIED", 0 },
   { "REASON_OUTBOUND_POLICY", "MAMSIM__V2__REASON__REASON_OUTBOUND_POLICY", 1 },
@@ -8650,11 +8650,12 @@ static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[30] =
   { "REASON_APP_PROTECTION_UNSUPPORTED", "MAMSIM__V2__REASON__REASON_APP_PROTECTION_UNSUPPORTED", 27 },
   { "REASON_BROKER_REQUIRED", "MAMSIM__V2__REASON__REASON_BROKER_REQUIRED", 28 },
   { "REASON_INVALID_IDENTIFIER", "MAMSIM__V2__REASON__REASON_INVALID_IDENTIFIER", 29 },
+  { "REASON_FEATURE_RESTRICTED", "MAMSIM__V2__REASON__REASON_FEATURE_RESTRICTED", 30 },
 };
 static const ProtobufCIntRange mamsim__v2__reason__value_ranges[] = {
-{0, 0},{0, 30}
+{0, 0},{0, 31}
 };
-static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[30] =
+static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[31] =
 {
   { "REASON_ACCOUNT_NOT_ALLOWED", 7 },
   { "REASON_APP_GROUP_ENTITLEMENT", 11 },
@@ -8665,6 +8666,7 @@ static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[30]
   { "REASON_CLIPBOARD_POLICY", 4 },
   { "REASON_CONDITIONAL_LAUNCH", 16 },
   { "REASON_EXTENSION_MISCONFIGURED", 13 },
+  { "REASON_FEATURE_RESTRICTED", 30 },
   { "REASON_IDENTITY_SWITCH_CANCELED", 14 },
   { "REASON_IDENTITY_SWITCH_NOT_ALLOWED", 15 },
   { "REASON_INBOUND_POLICY", 2 },
@@ -8694,9 +8696,9 @@ const ProtobufCEnumDescriptor mamsim__v2__reason__descriptor =
   "Reason",
   "Mamsim__V2__Reason",
   "mamsim.v2",
-  30,
+  31,
   mamsim__v2__reason__enum_values_by_number,
-  30,
+  31,
   mamsim__v2__reason__enum_values_by_name,
   1,
   mamsim__v2__reason__value_ranges,

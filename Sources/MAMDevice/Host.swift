@@ -288,6 +288,13 @@ public final class Host {
         return state.account(forIdentity: try state.effectiveIdentity(app: spec.identityOwner, window: window, for: .ui))
     }
 
+    /// What `app` sees of the policy now, for `account` (`nil`: the identity its UI shows in
+    /// `window`), as the SDK's `IntuneMAMPolicy` getters read it in the app.
+    public func policyView(_ name: String, window: String = "", account: Account? = nil) throws -> PolicyView {
+        let spec = try app(name)
+        return PolicyView(fleet: fleet, app: spec.bundleID, identity: try account ?? effectiveAccount(name, window: window))
+    }
+
     // MARK: - What the administrator changes (`AdminDesk`)
 
     /// Targets or untargets an account with a policy at run time (`nil` = no policy); whether

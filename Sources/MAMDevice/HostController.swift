@@ -225,6 +225,14 @@ public final class HostController: Sendable {
         }
     }
 
+    /// What `app` sees of the policy now (see `Host.policyView`): query verbs decide on it with
+    /// the Enforcer's pure functions, so a new query needs no new host call.
+    public func policyView(_ app: String, window: String = "", account: Account? = nil) async -> Result<PolicyView, DeviceStateError> {
+        await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
+            Result { () throws(any Error) -> PolicyView in try host.policyView(app, window: window, account: account) }.mapError(Self.stateError)
+        }
+    }
+
     /// Targets `account` with `policy` (`nil` = untargets it); `true` when the policy applies.
     public func fileStatus(_ app: String, path: String) async -> Result<FileStatus, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
@@ -300,4 +308,12 @@ final class Once<T: Sendable>: Sendable {
     private let continuation: Mutex<CheckedContinuation<T, Never>?>
     init(_ c: CheckedContinuation<T, Never>) { continuation = Mutex(c) }
     func resume(_ value: T) { continuation.withLock { $0.take() }?.resume(returning: value) }
+}
+
+/// A snapshot of what one app sees of the policy: the device's fleet (accounts, policies,
+/// targeted apps), the app, and the identity asked about (`nil`: unmanaged).
+public struct PolicyView: Sendable {
+    public let fleet: Fleet
+    public let app: BundleID
+    public let identity: Account?
 }

@@ -33,6 +33,9 @@ public enum Reason: String, Sendable, CaseIterable, Hashable, CustomStringConver
     case appProtectionUnsupported = "app-protection-unsupported"
     case brokerRequired = "broker-required"
     case invalidIdentifier = "invalid-identifier"
+    /// An `IntuneMAMPolicy` feature switch (contact sync, widgets, Spotlight, Siri, backup…)
+    /// is off for the identity, or a requirement (file encryption) is on.
+    case featureRestricted = "feature-restricted"
 
     public var description: String { rawValue }
 }

@@ -45,26 +45,20 @@ extension Enforcer {
         }
     }
 
-    static func outboundIsAllApps(_ account: Account?, _ app: BundleID, _ fleet: Fleet) -> Bool {
-        guard let p = fleet.managedEntry(account, in: app)?.policy else { return true }
-        return p.allowedOutboundDataTransferDestinations == .allApps
-    }
-
     /// `areSiriIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
     public static func areSiriIntentsAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        outboundIsAllApps(identity, app, fleet)
+        policyQuery(.siriIntents, as: identity, app: app, in: fleet).isAllowed
     }
 
     /// `areAppIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
     public static func areAppIntentsAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        outboundIsAllApps(identity, app, fleet)
+        policyQuery(.appIntents, as: identity, app: app, in: fleet).isAllowed
     }
 
     /// `isAppSharingAllowed`: our reading is "org data may be shared with some app", i.e.
     /// outbound is not `none` (an exempted scheme alone does not make app sharing possible).
     public static func isAppSharingAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        guard let p = fleet.managedEntry(identity, in: app)?.policy else { return true }
-        return p.allowedOutboundDataTransferDestinations != .none
+        policyQuery(.appSharing, as: identity, app: app, in: fleet).isAllowed
     }
 
     /// `isScreenCaptureAllowed` (RULES.md §7): `screenCaptureConfigurationState = blocked`
@@ -81,18 +75,18 @@ extension Enforcer {
     /// `isFileEncryptionRequired`: every managed identity's files are encrypted
     /// (`appDataEncryptionType`, which only chooses when).
     public static func isFileEncryptionRequired(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity, in: app) != nil
+        !policyQuery(.fileEncryption, as: identity, app: app, in: fleet).isAllowed
     }
 
     public static func isContactSyncBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity, in: app)?.policy!.contactSyncBlocked ?? false
+        !policyQuery(.contactSync, as: identity, app: app, in: fleet).isAllowed
     }
 
     public static func isDataBackupBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity, in: app)?.policy!.dataBackupBlocked ?? false
+        !policyQuery(.backup, as: identity, app: app, in: fleet).isAllowed
     }
 
     public static func areThirdPartyKeyboardsBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        fleet.managedEntry(identity, in: app)?.policy!.thirdPartyKeyboardsBlocked ?? false
+        !policyQuery(.thirdPartyKeyboards, as: identity, app: app, in: fleet).isAllowed
     }
 }

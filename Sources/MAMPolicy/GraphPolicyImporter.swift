@@ -316,6 +316,7 @@ public enum GraphPolicyImporter {
             bool(\.dataBackupBlocked, "dataBackupBlocked"),
             bool(\.contactSyncBlocked, "contactSyncBlocked"),
             bool(\.thirdPartyKeyboardsBlocked, "thirdPartyKeyboardsBlocked"),
+            bool(\.allowWidgetContentSync, "allowWidgetContentSync"),
             enumeration(\.appDataEncryptionType, "appDataEncryptionType"),
             bool(\.organizationalCredentialsRequired, "organizationalCredentialsRequired"),
             enumeration(\.screenCaptureConfigurationState, "screenCaptureConfigurationState"),

@@ -80,6 +80,8 @@ public struct IosManagedAppProtection: Sendable, Hashable {
     public var dataBackupBlocked: Bool = false
     public var contactSyncBlocked: Bool = false
     public var thirdPartyKeyboardsBlocked: Bool = false
+    /// Graph's `allowWidgetContentSync` (iOS): org data may appear in the app's widgets.
+    public var allowWidgetContentSync: Bool = false
     public var appDataEncryptionType: AppDataEncryptionType = .whenDeviceLocked
     public var organizationalCredentialsRequired: Bool = false
     /// Newer Graph switch; `blocked` forbids screen capture whatever the transfer level.

@@ -35,6 +35,7 @@ enum WireEnums {
         (.appProtectionUnsupported, MAMSIM__V2__REASON__REASON_APP_PROTECTION_UNSUPPORTED),
         (.brokerRequired, MAMSIM__V2__REASON__REASON_BROKER_REQUIRED),
         (.invalidIdentifier, MAMSIM__V2__REASON__REASON_INVALID_IDENTIFIER),
+        (.featureRestricted, MAMSIM__V2__REASON__REASON_FEATURE_RESTRICTED),
     ]
     static let reasonByNumber: [UInt32: Reason] = Dictionary(uniqueKeysWithValues: reasons.map { ($0.1.rawValue, $0.0) })
     static let numberByReason: [Reason: Mamsim__V2__Reason] = Dictionary(uniqueKeysWithValues: reasons.map { ($0.0, $0.1) })

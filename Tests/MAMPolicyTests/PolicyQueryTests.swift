@@ -1,0 +1,71 @@
+import MAMModel
+import MAMPolicy
+import Testing
+
+/// `policyQuery`: the feature switches of `IntuneMAMPolicy` (seed 000; the SDK header), one row
+/// per setting and policy value, for the managed identity in a targeted app; unmanaged data and
+/// untargeted apps are never restricted.
+@Suite("Feature switches (policyQuery)")
+struct PolicyQueryTests {
+    typealias W = World
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        let setting: PolicySetting
+        let change: @Sendable (inout IosManagedAppProtection) -> Void
+        let restricted: Bool
+        let why: String
+        var testDescription: String { "\(setting.rawValue): \(why) → \(restricted ? "feature-restricted" : "allowed")" }
+    }
+
+    static let rows: [Row] = [
+        Row(setting: .contactSync, change: { $0.contactSyncBlocked = false }, restricted: false, why: "contactSyncBlocked = false"),
+        Row(setting: .contactSync, change: { $0.contactSyncBlocked = true }, restricted: true, why: "contactSyncBlocked = true"),
+        Row(setting: .widgets, change: { $0.allowWidgetContentSync = true }, restricted: false, why: "allowWidgetContentSync = true"),
+        Row(setting: .widgets, change: { _ in }, restricted: true, why: "allowWidgetContentSync = false"),
+        Row(setting: .spotlight, change: { $0.allowedOutboundDataTransferDestinations = .allApps }, restricted: false, why: "allApps"),
+        Row(setting: .spotlight, change: { _ in }, restricted: true, why: "managedApps"),
+        Row(setting: .siriIntents, change: { $0.allowedOutboundDataTransferDestinations = .allApps }, restricted: false, why: "allApps"),
+        Row(setting: .siriIntents, change: { $0.allowedOutboundDataTransferDestinations = .managedApps }, restricted: true, why: "managedApps"),
+        Row(setting: .appIntents, change: { $0.allowedOutboundDataTransferDestinations = .none }, restricted: true, why: "none"),
+        Row(setting: .appSharing, change: { $0.allowedOutboundDataTransferDestinations = .managedApps }, restricted: false, why: "managedApps"),
+        Row(setting: .appSharing, change: { $0.allowedOutboundDataTransferDestinations = .none }, restricted: true, why: "none"),
+        Row(setting: .documentPicker, change: { $0.saveAsBlocked = false }, restricted: false, why: "saveAsBlocked = false"),
+        Row(setting: .documentPicker, change: { $0.saveAsBlocked = true }, restricted: true, why: "saveAsBlocked = true"),
+        Row(setting: .thirdPartyKeyboards, change: { $0.thirdPartyKeyboardsBlocked = true }, restricted: true, why: "thirdPartyKeyboardsBlocked = true"),
+        Row(setting: .thirdPartyKeyboards, change: { _ in }, restricted: false, why: "thirdPartyKeyboardsBlocked = false"),
+        Row(setting: .backup, change: { $0.dataBackupBlocked = true }, restricted: true, why: "dataBackupBlocked = true"),
+        Row(setting: .backup, change: { _ in }, restricted: false, why: "dataBackupBlocked = false"),
+        Row(setting: .fileEncryption, change: { _ in }, restricted: true, why: "a managed identity's files are encrypted"),
+        Row(setting: .fileProviderEncryption, change: { $0.appDataEncryptionType = .afterDeviceRestart }, restricted: true, why: "any encryption type"),
+    ]
+
+    @Test(arguments: rows)
+    func theManagedIdentityInATargetedApp(_ row: Row) {
+        var p = W.strictPolicy()
+        row.change(&p)
+        let d = Enforcer.policyQuery(row.setting, as: W.alice, app: W.mine, in: W.fleet(policy: p))
+        #expect(d.blockedBy == (row.restricted ? .featureRestricted : nil), "\(d)")
+        #expect(d.explanation.contains(row.setting.sdkName), "the answer names the SDK property: \(d)")
+    }
+
+    @Test(arguments: PolicySetting.allCases)
+    func unmanagedDataAndUntargetedAppsAreNeverRestricted(_ setting: PolicySetting) {
+        var p = W.strictPolicy()
+        p.contactSyncBlocked = true
+        p.dataBackupBlocked = true
+        p.thirdPartyKeyboardsBlocked = true
+        p.saveAsBlocked = true
+        p.allowedOutboundDataTransferDestinations = .none
+        p.apps = [W.outlook]
+        let fleet = W.fleet(policy: p)
+        #expect(Enforcer.policyQuery(setting, as: nil, app: W.outlook, in: fleet).isAllowed)
+        #expect(Enforcer.policyQuery(setting, as: W.bob, app: W.outlook, in: fleet).isAllowed)
+        #expect(Enforcer.policyQuery(setting, as: W.alice, app: W.mine, in: fleet).isAllowed, "mail is not among the policy's apps")
+        #expect(!Enforcer.policyQuery(setting, as: W.alice, app: W.outlook, in: fleet).isAllowed, "every switch is off in Outlook")
+    }
+
+    @Test func graphsWidgetSettingIsRead() throws {
+        let r = try GraphPolicyImporter.importPolicies(Array(##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "w", "allowWidgetContentSync": true}"##.utf8), source: "w.json")
+        #expect(r.policies.map(\.allowWidgetContentSync) == [true])
+    }
+}
