@@ -32,12 +32,13 @@ extension Enforcer {
     /// policy's targeted apps, and for unmanaged data, nothing is restricted.
     public static func policyQuery(_ setting: PolicySetting, as identity: Account?, app: BundleID, in fleet: Fleet) -> Decision {
         guard let e = fleet.managedEntry(identity, in: app) else {
-            return .allowed("\(unmanagedReason(identity, in: app, fleet)): \(setting.sdkName) is not restricted")
+            return .allowed("\(unmanagedReason(identity, in: app, fleet)): nothing restricts \(setting.sdkName)")
         }
         let p = e.policy!
+        let requirement = setting == .fileEncryption || setting == .fileProviderEncryption
         func answer(restricted: Bool, _ because: String) -> Decision {
-            restricted ? .blocked(.featureRestricted, because: "\(e.subject): \(setting.sdkName) is restricted (\(because))")
-                : .allowed("\(e.subject): \(setting.sdkName) is not restricted (\(because))")
+            restricted ? .blocked(.featureRestricted, because: "\(e.subject): \(setting.sdkName): \(requirement ? "required" : "restricted") (\(because))")
+                : .allowed("\(e.subject): \(setting.sdkName): not \(requirement ? "required" : "restricted") (\(because))")
         }
         let outbound = "allowedOutboundDataTransferDestinations = \(p.allowedOutboundDataTransferDestinations.rawValue)"
         switch setting {
