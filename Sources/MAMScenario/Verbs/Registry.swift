@@ -15,5 +15,7 @@ extension Verb {
         ManagedConfigStep.self, ManagedSecretStep.self, ManagedSecretIdsStep.self, ApplyDeclarationsStep.self,
         RemoveDeclarationStep.self, SignWithIdentityStep.self,
         AcquireTokenStep.self, RemediateStep.self, SetConditionalAccessStep.self,
+        // v1.2
+        PolicyQueryStep.self,
     ]
 }
