@@ -233,7 +233,7 @@ public final class HostController: Sendable {
         }
     }
 
-    /// Targets `account` with `policy` (`nil` = untargets it); `true` when the policy applies.
+    /// What the device holds of a file in the app's containers (owner, encryption), for `expectState`.
     public func fileStatus(_ app: String, path: String) async -> Result<FileStatus, DeviceStateError> {
         await sync(.failure(DeviceStateError(.appNotRunning, Self.down))) { host in
             Result { () throws(any Error) -> FileStatus in try host.fileStatus(app, path: path) }.mapError(Self.stateError)
