@@ -47,18 +47,18 @@ extension Enforcer {
 
     /// `areSiriIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
     public static func areSiriIntentsAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        policyQuery(.siriIntents, as: identity, app: app, in: fleet).isAllowed
+        !restricts(.siriIntents, for: identity, app: app, in: fleet)
     }
 
     /// `areAppIntentsAllowed`: false for a managed identity unless outbound is `allApps`.
     public static func areAppIntentsAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        policyQuery(.appIntents, as: identity, app: app, in: fleet).isAllowed
+        !restricts(.appIntents, for: identity, app: app, in: fleet)
     }
 
     /// `isAppSharingAllowed`: our reading is "org data may be shared with some app", i.e.
     /// outbound is not `none` (an exempted scheme alone does not make app sharing possible).
     public static func isAppSharingAllowed(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        policyQuery(.appSharing, as: identity, app: app, in: fleet).isAllowed
+        !restricts(.appSharing, for: identity, app: app, in: fleet)
     }
 
     /// `isScreenCaptureAllowed` (RULES.md §7): `screenCaptureConfigurationState = blocked`
@@ -75,18 +75,18 @@ extension Enforcer {
     /// `isFileEncryptionRequired`: every managed identity's files are encrypted
     /// (`appDataEncryptionType`, which only chooses when).
     public static func isFileEncryptionRequired(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        !policyQuery(.fileEncryption, as: identity, app: app, in: fleet).isAllowed
+        restricts(.fileEncryption, for: identity, app: app, in: fleet)
     }
 
     public static func isContactSyncBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        !policyQuery(.contactSync, as: identity, app: app, in: fleet).isAllowed
+        restricts(.contactSync, for: identity, app: app, in: fleet)
     }
 
     public static func isDataBackupBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        !policyQuery(.backup, as: identity, app: app, in: fleet).isAllowed
+        restricts(.backup, for: identity, app: app, in: fleet)
     }
 
     public static func areThirdPartyKeyboardsBlocked(for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
-        !policyQuery(.thirdPartyKeyboards, as: identity, app: app, in: fleet).isAllowed
+        restricts(.thirdPartyKeyboards, for: identity, app: app, in: fleet)
     }
 }

@@ -7,7 +7,8 @@ public enum PolicySetting: String, Sendable, Hashable, CaseIterable {
     case contactSync, widgets, spotlight, siriIntents, appIntents, appSharing, documentPicker
     case thirdPartyKeyboards, backup, fileEncryption, fileProviderEncryption
 
-    /// The SDK property an app reads.
+    /// The SDK property an app reads (for keyboards and backup, which the SDK enforces itself
+    /// with no getter, what the setting governs).
     public var sdkName: String {
         switch self {
         case .contactSync: "isContactSyncAllowed"
@@ -35,27 +36,48 @@ extension Enforcer {
             return .allowed("\(unmanagedReason(identity, in: app, fleet)): nothing restricts \(setting.sdkName)")
         }
         let p = e.policy!
-        let requirement = setting == .fileEncryption || setting == .fileProviderEncryption
-        func answer(restricted: Bool, _ because: String) -> Decision {
-            restricted ? .blocked(.featureRestricted, because: "\(e.subject): \(setting.sdkName): \(requirement ? "required" : "restricted") (\(because))")
-                : .allowed("\(e.subject): \(setting.sdkName): not \(requirement ? "required" : "restricted") (\(because))")
-        }
-        let outbound = "allowedOutboundDataTransferDestinations = \(p.allowedOutboundDataTransferDestinations.rawValue)"
+        let word = setting == .fileEncryption || setting == .fileProviderEncryption ? "required" : "restricted"
+        return restricts(setting, p)
+            ? .blocked(.featureRestricted, because: "\(e.subject): \(setting.sdkName): \(word) (\(decidingValue(setting, p)))")
+            : .allowed("\(e.subject): \(setting.sdkName): not \(word) (\(decidingValue(setting, p)))")
+    }
+
+    /// `policyQuery`'s answer as a flag, without its explanation: the SDK getters ask it on
+    /// every file write and identity change.
+    static func restricts(_ setting: PolicySetting, for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {
+        guard let p = fleet.managedEntry(identity, in: app)?.policy else { return false }
+        return restricts(setting, p)
+    }
+
+    /// Whether `p` restricts `setting` (for the encryption requirements: requires it).
+    static func restricts(_ setting: PolicySetting, _ p: IosManagedAppProtection) -> Bool {
         switch setting {
-        case .contactSync: return answer(restricted: p.contactSyncBlocked, "contactSyncBlocked = \(p.contactSyncBlocked)")
-        case .widgets: return answer(restricted: !p.allowWidgetContentSync, "allowWidgetContentSync = \(p.allowWidgetContentSync)")
+        case .contactSync: p.contactSyncBlocked
+        case .widgets: !p.allowWidgetContentSync
         // Our reading: indexing org data for Spotlight and donating it to Siri or App Intents
         // hands it to the system outside the app, as the SDK's Siri comment says for outbound.
-        case .spotlight, .siriIntents, .appIntents:
-            return answer(restricted: p.allowedOutboundDataTransferDestinations != .allApps, outbound)
-        case .appSharing: return answer(restricted: p.allowedOutboundDataTransferDestinations == .none, outbound)
+        case .spotlight, .siriIntents, .appIntents: p.allowedOutboundDataTransferDestinations != .allApps
+        case .appSharing: p.allowedOutboundDataTransferDestinations == .none
         // Our reading: exporting through the document picker is saving a copy elsewhere.
-        case .documentPicker: return answer(restricted: p.saveAsBlocked, "saveAsBlocked = \(p.saveAsBlocked)")
-        case .thirdPartyKeyboards: return answer(restricted: p.thirdPartyKeyboardsBlocked, "thirdPartyKeyboardsBlocked = \(p.thirdPartyKeyboardsBlocked)")
-        case .backup: return answer(restricted: p.dataBackupBlocked, "dataBackupBlocked = \(p.dataBackupBlocked)")
+        case .documentPicker: p.saveAsBlocked
+        case .thirdPartyKeyboards: p.thirdPartyKeyboardsBlocked
+        case .backup: p.dataBackupBlocked
         // Every managed identity's files are encrypted (appDataEncryptionType only says when).
-        case .fileEncryption, .fileProviderEncryption:
-            return answer(restricted: true, "appDataEncryptionType = \(p.appDataEncryptionType.rawValue): org files are encrypted")
+        case .fileEncryption, .fileProviderEncryption: true
+        }
+    }
+
+    /// The policy value that decides `setting`, for explanations.
+    static func decidingValue(_ setting: PolicySetting, _ p: IosManagedAppProtection) -> String {
+        switch setting {
+        case .contactSync: "contactSyncBlocked = \(p.contactSyncBlocked)"
+        case .widgets: "allowWidgetContentSync = \(p.allowWidgetContentSync)"
+        case .spotlight, .siriIntents, .appIntents, .appSharing:
+            "allowedOutboundDataTransferDestinations = \(p.allowedOutboundDataTransferDestinations.rawValue)"
+        case .documentPicker: "saveAsBlocked = \(p.saveAsBlocked)"
+        case .thirdPartyKeyboards: "thirdPartyKeyboardsBlocked = \(p.thirdPartyKeyboardsBlocked)"
+        case .backup: "dataBackupBlocked = \(p.dataBackupBlocked)"
+        case .fileEncryption, .fileProviderEncryption: "appDataEncryptionType = \(p.appDataEncryptionType.rawValue): org files are encrypted"
         }
     }
 }

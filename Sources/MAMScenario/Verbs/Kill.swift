@@ -5,18 +5,14 @@ import MAMPolicy
 import MAMWire
 
 /// `kill`: the app's process is killed (SIGKILL), as iOS ends a suspended app.
-struct KillStep: StepVerb {
+struct KillStep: AppLifecycleVerb {
     static let name = "kill"
     static let since = "v1"
     static let summary = "kills the app's process; the next step finds it gone"
     static let example = "kill: {app: mail}"
-    static let arguments: [VerbArgument] = [.app(extensions: false)]
-    static let outcomes: [OutcomeForm] = [.ok, .blocked, .failedBecause]
 
     var app: String
 
-    init(app: String) { self.app = app }
-    init(_ a: VerbArgumentReader) { app = a.app(extensions: false) }
 
     func run(_ run: StepRun) async -> StepOutcome {
         guard await run.host.kill(app) else { return (.failed(.appNotRunning), "\(app) is not running", app) }

@@ -5,18 +5,14 @@ import MAMPolicy
 import MAMWire
 
 /// `launch`: the app starts (a process of its own); conditional launch runs as it does.
-struct LaunchStep: StepVerb {
+struct LaunchStep: AppLifecycleVerb {
     static let name = "launch"
     static let since = "v1"
     static let summary = "starts the app's process; conditional launch runs as it starts (RULES.md §8)"
     static let example = "launch: {app: mail}"
-    static let arguments: [VerbArgument] = [.app(extensions: false)]
-    static let outcomes: [OutcomeForm] = [.ok, .blocked, .failedBecause]
 
     var app: String
 
-    init(app: String) { self.app = app }
-    init(_ a: VerbArgumentReader) { app = a.app(extensions: false) }
 
     func run(_ run: StepRun) async -> StepOutcome {
         switch await run.host.launch(app) {

@@ -5,18 +5,14 @@ import MAMPolicy
 import MAMWire
 
 /// `pause`: the app goes to the background.
-struct PauseStep: StepVerb {
+struct PauseStep: AppLifecycleVerb {
     static let name = "pause"
     static let since = "v1.1"
     static let summary = "the app goes to the background"
     static let example = "pause: {app: mail}"
-    static let arguments: [VerbArgument] = [.app(extensions: false)]
-    static let outcomes: [OutcomeForm] = [.ok, .blocked, .failedBecause]
 
     var app: String
 
-    init(app: String) { self.app = app }
-    init(_ a: VerbArgumentReader) { app = a.app(extensions: false) }
 
     func run(_ run: StepRun) async -> StepOutcome {
         switch await run.host.pause(app) {

@@ -5,18 +5,14 @@ import MAMPolicy
 import MAMWire
 
 /// `resume`: the app comes back to the foreground; it checks in and conditional launch runs.
-struct ResumeStep: StepVerb {
+struct ResumeStep: AppLifecycleVerb {
     static let name = "resume"
     static let since = "v1.1"
     static let summary = "the app comes back to the foreground: it checks in and conditional launch runs again"
     static let example = "resume: {app: mail}"
-    static let arguments: [VerbArgument] = [.app(extensions: false)]
-    static let outcomes: [OutcomeForm] = [.ok, .blocked, .failedBecause]
 
     var app: String
 
-    init(app: String) { self.app = app }
-    init(_ a: VerbArgumentReader) { app = a.app(extensions: false) }
 
     func run(_ run: StepRun) async -> StepOutcome {
         switch await run.host.resume(app) {

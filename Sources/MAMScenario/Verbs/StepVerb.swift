@@ -128,3 +128,29 @@ extension StepVerb {
     static func load(_ a: VerbArgumentReader) -> StepArguments { StepArguments(Self(a)) }
 }
 typealias OutcomeForm = Loading.OutcomeForm
+
+/// A verb that takes only an app (not an extension) and answers `ok` or why not: the lifecycle
+/// verbs share their arguments, outcomes and reading.
+protocol AppLifecycleVerb: StepVerb {
+    var app: String { get }
+    init(app: String)
+}
+
+extension AppLifecycleVerb {
+    static var arguments: [VerbArgument] { [.app(extensions: false)] }
+    static var outcomes: [OutcomeForm] { [.ok, .blocked, .failedBecause] }
+    init(_ a: VerbArgumentReader) { self.init(app: a.app(extensions: false)) }
+}
+
+/// A verb about one account in one app (not an extension), answering `ok` or why not.
+protocol AppAccountVerb: StepVerb {
+    var app: String { get }
+    var account: Account { get }
+    init(app: String, account: Account)
+}
+
+extension AppAccountVerb {
+    static var arguments: [VerbArgument] { [.app(extensions: false), .required("account", .account(unmanaged: false), "the account")] }
+    static var outcomes: [OutcomeForm] { [.ok, .blocked, .failedBecause] }
+    init(_ a: VerbArgumentReader) { self.init(app: a.app(extensions: false), account: a.account("account")) }
+}
