@@ -1,11 +1,11 @@
-import MAMDeviceState
-import MAMModel
-import MAMPolicy
-import MAMWire
+public import MAMDeviceState
+public import MAMModel
+public import MAMPolicy
+public import MAMWire
 
 /// Accounts on the device: sign-in and sign-out (with the app asked to wipe first), admin
 /// wipes, allowed-accounts changes and the SDK's `addIdentity` (RULES.md §5).
-final class AccountDesk {
+public final class AccountDesk {
     private let supervisor: Supervisor
     private let state: DeviceState
     private let audit: AuditSink
@@ -19,7 +19,7 @@ final class AccountDesk {
     }
 
     /// Signs an account in to an app (allowed accounts, single managed account: RULES.md §5).
-    func signIn(_ app: AppSpec, account key: String) -> Decision {
+    public func signIn(_ app: AppSpec, account key: String) -> Decision {
         do {
             let result = try state.signIn(app: app.identityOwner, account: key)
             if result.isAllowed { onEvent(.signedIn(handle: app.handle, account: result.account?.upn ?? key)) }
@@ -36,7 +36,7 @@ final class AccountDesk {
 
     /// Signs an account out of an app. The app is asked to wipe the account's data
     /// (`wipeDataForAccountId`); if it does not, the device deletes what the account owns there.
-    func signOut(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
+    public func signOut(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
         askToWipe(app, account: key) { [weak self] handled in
             guard let self else { return }
             do {
@@ -54,7 +54,7 @@ final class AccountDesk {
     /// An admin's selective wipe of an account in an app: the app is asked to wipe, the
     /// account's data goes, and the account is signed out of the app (RULES.md §5 and §8: a
     /// wipe leaves the app without the account, as the conditional-launch wipe does).
-    func wipe(_ app: AppSpec, account key: String, _ completion: @escaping (Result<WipeReport, DeviceStateError>) -> Void) {
+    public func wipe(_ app: AppSpec, account key: String, _ completion: @escaping (Result<WipeReport, DeviceStateError>) -> Void) {
         askToWipe(app, account: key) { [weak self] handled in
             guard let self else { return }
             do {
@@ -79,7 +79,7 @@ final class AccountDesk {
     /// The admin changes the allowed-accounts list (`nil` = not targeted). Accounts no longer
     /// allowed are signed out of every app, each running app is told
     /// (`allowedAccountsDidChange`), and asked to wipe their data as on a sign-out.
-    func setAllowedAccounts(_ list: [String]?, _ completion: @escaping (Result<[AllowedAccountsChange], DeviceStateError>) -> Void) {
+    public func setAllowedAccounts(_ list: [String]?, _ completion: @escaping (Result<[AllowedAccountsChange], DeviceStateError>) -> Void) {
         let changes: [AllowedAccountsChange]
         do {
             changes = try state.setAllowedAccounts(list)
@@ -131,7 +131,7 @@ final class AccountDesk {
 
     /// The SDK needs an account added to an app (`addIdentity`): the app's delegate answers; on
     /// success the account is signed in to it.
-    func addIdentity(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
+    public func addIdentity(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
         guard supervisor.readyChild(app.key) != nil else {
             return completion(.blocked(.appNotRunning, because: "\(app.handle) is not running; launch it first"))
         }
@@ -160,4 +160,41 @@ final class AccountDesk {
     private func decision(_ v: Verdict) -> Decision {
         v.isAllowed ? .allowed(v.explanation) : .blocked(v.reason ?? .internalError, because: v.explanation)
     }
+
+    // MARK: - What the device holds of an app's identities
+
+    /// The identities the device holds for an app, for `expectState`.
+    public func identities(_ app: AppSpec, window: String = "") throws -> AppIdentities {
+        AppIdentities(process: try state.processIdentity(app: app.identityOwner), ui: try state.uiIdentity(app: app.identityOwner, window: window),
+                      signedIn: try Identities(state: state).accounts(of: app))
+    }
+
+    /// The app's effective UI identity in `window` (`""`: the main window, else the process
+    /// identity); `nil` = unmanaged.
+    public func effectiveAccount(_ app: AppSpec, window: String = "") throws -> Account? {
+        guard !window.isEmpty else { return try Identities(state: state).current(of: app) }
+        return state.account(forIdentity: try state.effectiveIdentity(app: app.identityOwner, window: window, for: .ui))
+    }
+
+    /// What `app` sees of the policy now, for `account` (`nil`: the identity its UI shows in
+    /// `window`), as the SDK's `IntuneMAMPolicy` getters read it in the app: query verbs decide
+    /// on it with the Enforcer's pure functions, so a new query needs no new host call.
+    public func policyView(_ app: AppSpec, window: String = "", account: Account? = nil) throws -> PolicyView {
+        PolicyView(fleet: state.fleet, app: app.bundleID, identity: try account ?? effectiveAccount(app, window: window))
+    }
+}
+
+/// An app's identities as the device holds them.
+public struct AppIdentities: Sendable, Hashable {
+    public var process: String?
+    public var ui: String?
+    public var signedIn: [Account]
+}
+
+/// A snapshot of what one app sees of the policy: the device's fleet (accounts, policies,
+/// targeted apps), the app, and the identity asked about (`nil`: unmanaged).
+public struct PolicyView: Sendable {
+    public let fleet: Fleet
+    public let app: BundleID
+    public let identity: Account?
 }

@@ -1,15 +1,15 @@
-import MAMDeclarations
-import MAMDeviceState
-import MAMModel
-import MAMPolicy
-import MAMWire
+public import MAMDeclarations
+public import MAMDeviceState
+public import MAMModel
+public import MAMPolicy
+public import MAMWire
 
 /// What the administrator (Intune, the MDM server) changes while the device runs: an
 /// account's policy, app configuration policies, DDM declarations. A part of the host of its
-/// own, with one change-and-notify mechanism (`tell`): each change is stored first, then the
-/// running apps whose view changed are told, and the change completes when the last of them
-/// has answered (or could not be told).
-final class AdminDesk {
+/// own, with one change-and-notify mechanism (`change`): what each app sees is read before
+/// and after the change is stored, the apps whose view changed are told, and the change
+/// completes when the last of them has answered (or could not be told).
+public final class AdminDesk {
     private let supervisor: Supervisor
     private let state: DeviceState
     private let audit: AuditSink
@@ -26,44 +26,60 @@ final class AdminDesk {
         self.declaredAppConfigs = declaredAppConfigs
     }
 
-    /// Tells each app its notification; `completion` runs once, with how many were told,
-    /// when the last has answered (at once when there is none).
-    private func tell(_ notices: [(AppSpec, SDKNotification)], then completion: @escaping (Int) -> Void) {
-        var remaining = notices.count
-        guard remaining > 0 else { return completion(0) }
-        for (spec, notice) in notices {
+    /// The one way an administrator's change reaches the apps: `view` is read for each app
+    /// in `apps` before and after `apply` stores the change; `notices` says what each app is
+    /// told given its view before and after (nothing when it did not change). `completion`
+    /// runs once, with how many were told, when the last has answered (at once when none).
+    private func change<View>(among apps: [AppSpec], view: (AppSpec) -> View, apply: () throws -> Void,
+                              notices: @escaping (AppSpec, View, View) -> [SDKNotification],
+                              then completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
+        let before = apps.map(view)
+        do {
+            try apply()
+        } catch let e as DeclarationError {
+            return completion(.failure(DeviceStateError(.badRequest, "\(e); nothing was applied")))
+        } catch {
+            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
+        }
+        let told = zip(apps, zip(before, apps.map(view))).flatMap { spec, views in notices(spec, views.0, views.1).map { (spec, $0) } }
+        var remaining = told.count
+        guard remaining > 0 else { return completion(.success(0)) }
+        for (spec, notice) in told {
             supervisor.notify(spec, notice) {
                 remaining -= 1
-                if remaining == 0 { completion(notices.count) }
+                if remaining == 0 { completion(.success(told.count)) }
             }
+        }
+    }
+
+    /// Running apps with the SDK, or (`mdm`) managed by the MDM server.
+    private func running(mdm: Bool = false) -> [AppSpec] {
+        registry.specs.filter {
+            ($0.descriptor.sdkIntegrated && ($0.descriptor.kind == .app || mdm) || (mdm && $0.descriptor.mdmManaged))
+                && supervisor.readyChild($0.key) != nil
         }
     }
 
     /// Targets or untargets an account with a policy at run time (`nil` = no policy).
     /// Returns whether the policy applies: it does not while another account is the device's
     /// managed account (RULES.md §5, single managed account).
-    /// Running apps the account is signed in to are told (`IntuneMAMPolicyDidChangeNotification`)
-    /// before `completion` runs.
-    func setPolicy(_ policy: IosManagedAppProtection?, for account: Account, _ completion: @escaping (Result<Bool, DeviceStateError>) -> Void) {
-        let applies: Bool
-        do {
-            applies = try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid)
-        } catch {
-            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
-        }
+    /// Apps with the SDK the account is signed in to are told
+    /// (`IntuneMAMPolicyDidChangeNotification`) before `completion` runs.
+    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account, _ completion: @escaping (Result<Bool, DeviceStateError>) -> Void) {
+        var applies = false
         let identities = Identities(state: state)
-        let told = registry.specs.filter { spec in
-            spec.descriptor.kind == .app && spec.descriptor.sdkIntegrated
-                && ((try? identities.accounts(of: spec))?.contains { $0.isSame(as: account) } ?? false)
-        }
-        tell(told.map { ($0, SDKNotification(kind: .policyChanged, account: account.description)) }) { _ in completion(.success(applies)) }
+        let apps = registry.specs.filter { $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated }
+        change(among: apps, view: { spec in (try? identities.accounts(of: spec))?.contains { $0.isSame(as: account) } ?? false },
+               apply: { applies = try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid) },
+               notices: { _, _, signedIn in signedIn ? [SDKNotification(kind: .policyChanged, account: account.description)] : [] },
+               then: { completion($0.map { _ in applies }) })
     }
 
     /// The admin changes an app configuration policy (`settings`; `nil` removes it). Running
     /// apps whose configuration changes for one of their managed accounts are told
     /// (`appConfigChanged`) before `completion` runs. The name must be one the device knows:
     /// in force now, or declared at start (a removed policy can come back).
-    func setAppConfig(named name: String, settings: [KeyValuePair]?, _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
+    public func setAppConfig(named name: String, settings: [KeyValuePair]?, _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
         var policies = state.appConfigPolicies
         let index = policies.firstIndex { $0.name == name }
         let declared = declaredAppConfigs.first { $0.name == name }
@@ -71,18 +87,6 @@ final class AdminDesk {
             let known = Set(policies.map(\.name) + declaredAppConfigs.map(\.name)).sorted()
             return completion(.failure(DeviceStateError(.badRequest, "no app configuration named \"\(name)\"; the device knows \(known.isEmpty ? "none" : known.joined(separator: ", "))")))
         }
-        let running = registry.specs.filter { $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated && supervisor.readyChild($0.key) != nil }
-        let identities = Identities(state: state)
-        func snapshot() -> [String: AppConfig] {
-            var out: [String: AppConfig] = [:]
-            for spec in running {
-                for account in (try? identities.accounts(of: spec)) ?? [] where state.fleet.isManaged(account) {
-                    out[spec.handle + "\u{0}" + account.description] = try? state.appConfig(app: spec.bundleID, account: account)
-                }
-            }
-            return out
-        }
-        let before = snapshot()
         if let settings {
             var updated = base
             updated.settings = settings
@@ -90,58 +94,70 @@ final class AdminDesk {
         } else if let index {
             policies.remove(at: index)
         }
-        do {
-            try state.setAppConfigPolicies(policies)
-        } catch {
-            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
+        let identities = Identities(state: state)
+        // Each managed account's configuration in the app, in sign-in order.
+        func configurations(_ spec: AppSpec) -> [(String, AppConfig?)] {
+            ((try? identities.accounts(of: spec)) ?? []).filter(state.fleet.isManaged).map {
+                ($0.description, try? state.appConfig(app: spec.bundleID, account: $0))
+            }
         }
-        audit.record(verb: "setAppConfig", source: "device", decision: "ok",
-                     explanation: settings.map { "app configuration \"\(name)\" now has \($0.count) setting(s)" } ?? "app configuration \"\(name)\" removed")
-        let after = snapshot()
-        let changed = after.keys.filter { before[$0] != after[$0] }.sorted()
-        let notices = changed.map { key -> (AppSpec, SDKNotification) in
-            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
-            return (registry.specs.first { $0.handle == parts[0] }!, SDKNotification(kind: .appConfigChanged, account: parts[1]))
-        }
-        tell(notices) { completion(.success($0)) }
+        change(among: running(), view: configurations,
+               apply: {
+                   try state.setAppConfigPolicies(policies)
+                   audit.record(verb: "setAppConfig", source: "device", decision: "ok",
+                                explanation: settings.map { "app configuration \"\(name)\" now has \($0.count) setting(s)" } ?? "app configuration \"\(name)\" removed")
+               },
+               notices: { _, before, after in
+                   let was = Dictionary(before, uniquingKeysWith: { a, _ in a })
+                   return after.filter { account, config in was[account] != config }.map(\.0).sorted().map { SDKNotification(kind: .appConfigChanged, account: $0) }
+               },
+               then: completion)
     }
 
     /// The MDM server sends declarations (`apply`) or removes one (`remove`). The change is
     /// checked as a whole and stored before anything changes; running apps and extensions
     /// whose configuration or secrets change are told (`managedConfigChanged`) before
     /// `completion` runs, with how many were.
-    func changeDeclarations(apply entries: [DeclarationSet.Entry], remove identifier: String?,
+    public func changeDeclarations(apply entries: [DeclarationSet.Entry], remove identifier: String?,
                                    _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
-        let running = registry.specs.filter { $0.descriptor.sdkIntegrated || $0.descriptor.mdmManaged }.filter { supervisor.readyChild($0.key) != nil }
-        func snapshot() -> [String: ManagedAppContent?] {
-            var out: [String: ManagedAppContent?] = [:]
-            for spec in running {
-                if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { out[spec.handle] = c } else { out[spec.handle] = .some(nil) }
-            }
-            return out
-        }
-        let before = snapshot()
-        do {
-            if !entries.isEmpty { _ = try state.applyDeclarations(entries) }
-            if let identifier { try state.removeDeclaration(identifier) }
-        } catch let e as DeclarationError {
-            return completion(.failure(DeviceStateError(.badRequest, "\(e); nothing was applied")))
-        } catch {
-            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
-        }
-        let what = identifier.map { "removed declaration \($0)" } ?? "applied declarations \(entries.map(\.declaration.identifier).joined(separator: ", "))"
-        audit.record(verb: identifier == nil ? "applyDeclarations" : "removeDeclaration", source: "device", decision: "ok", explanation: what)
-        let after = snapshot()
         // Secrets may change under the same ids: an app is told whenever its content or an
         // asset it references changed.
         let changedAssets = Set(entries.map(\.declaration.identifier) + (identifier.map { [$0] } ?? []))
-        let told = running.filter { spec in
-            let b = before[spec.handle] ?? nil, a = after[spec.handle] ?? nil
-            if b != a { return true }
-            guard let a else { return false }
-            let refs = Set(a.passwords.values).union(a.certificates.values).union(a.identities.values)
-            return !refs.isDisjoint(with: changedAssets)
-        }
-        tell(told.map { ($0, SDKNotification(kind: .managedConfigChanged)) }) { completion(.success($0)) }
+        change(among: running(mdm: true), view: { spec -> ManagedAppContent? in
+                   if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { c } else { nil }
+               },
+               apply: {
+                   if !entries.isEmpty { _ = try state.applyDeclarations(entries) }
+                   if let identifier { try state.removeDeclaration(identifier) }
+                   let what = identifier.map { "removed declaration \($0)" } ?? "applied declarations \(entries.map(\.declaration.identifier).joined(separator: ", "))"
+                   audit.record(verb: identifier == nil ? "applyDeclarations" : "removeDeclaration", source: "device", decision: "ok", explanation: what)
+               },
+               notices: { _, before, after in
+                   let references = after.map { Set($0.passwords.values).union($0.certificates.values).union($0.identities.values) } ?? []
+                   return before != after || !references.isDisjoint(with: changedAssets) ? [SDKNotification(kind: .managedConfigChanged)] : []
+               },
+               then: completion)
+    }
+
+    // MARK: - Device facts the administrator or the scenario sets
+
+    /// `setConditionalAccess`: the admin turns a CA policy on or off.
+    public func setConditionalAccess(_ name: String, state newState: ConditionalAccessPolicy.State) throws {
+        try state.setConditionalAccessState(name, newState)
+        audit.record(verb: "setConditionalAccess", source: "device", decision: "ok", explanation: "conditional access policy \"\(name)\" is \(newState.rawValue)")
+    }
+
+    /// Turns the device's network on or off (`setNetwork`): check-ins need it.
+    public func setNetwork(online: Bool) throws {
+        try state.setNetwork(online: online)
+        audit.record(verb: "setNetwork", source: "device", decision: "ok", explanation: online ? "the device is online" : "the device is offline")
+    }
+
+    /// Moves the simulated clock; returns the new time.
+    @discardableResult
+    public func advanceClock(by duration: ISODuration) throws -> Instant {
+        try state.advanceClock(by: duration)
+        return state.now
     }
 }
+

@@ -1,7 +1,8 @@
-import MAMDeviceState
+public import MAMDeviceState
 import MAMLoop
-import MAMModel
-import MAMWire
+public import MAMModel
+public import MAMWire
+public import Foundation
 
 /// Where the host's decisions go: the device's audit log.
 ///
@@ -15,7 +16,7 @@ import MAMWire
 /// requests is still answered one by one, but what goes beyond its budget is coalesced into
 /// one `audit-coalesced` record per flood, so no child can grow the log (and every export and
 /// report of it) at its own pace. What was allowed or delivered is always recorded.
-final class AuditSink {
+public final class AuditSink {
     private struct Budget {
         var tokens: Double
         var refilled: UInt64
@@ -138,5 +139,12 @@ final class AuditSink {
         } catch {
             onEvent(.note("could not write \(buffer.count) audit records (kept for the next attempt): \(error)"))
         }
+    }
+
+    /// Commits the log and writes it as JSON Lines; how many records were written.
+    @discardableResult
+    public func export(to url: URL) throws -> Int {
+        commit(all: true)
+        return try state.exportAuditJSONLines(to: url)
     }
 }

@@ -11,20 +11,27 @@ import Glibc
 import Darwin
 #endif
 
-/// The simulated device's host: the composition root of its parts.
+/// The simulated device's host: the composition root of its parts. A caller reaches a part
+/// by name and hands it the app it acts for (`host.accounts.signIn(try host.app("mail"), …)`):
 ///
 /// - `Supervisor` spawns the children, does the handshake, checks their frames, sends them
-///   commands and ends them;
+///   commands and ends them (the host's own process calls below);
 /// - `Broker` routes shares (identity check, ownership stamp, enforcer, delivery, exactly one
 ///   answer) and owns the deliveries in flight;
-/// - `ServiceDesk` answers the OS and SDK services, `AccountDesk` signs accounts in and out;
-/// - `AuditSink` group-commits every decision to the audit log.
+/// - `services` answers the OS and SDK services and the files' protection;
+/// - `accounts` signs accounts in and out, wipes, and says which identities an app holds;
+/// - `tokens` is the simulated Entra token service and CA remediation (RULES.md §10);
+/// - `admin` is what the administrator changes at run time (policies, app configuration,
+///   declarations, conditional access, the network, the clock), with one change-and-notify
+///   mechanism;
+/// - `launches` runs conditional launch at each launch and resume (RULES.md §8);
+/// - `audit` group-commits every decision to the audit log.
 ///
 /// Every child is untrusted: a malformed, oversized or out-of-order frame, or a lie, gets an
 /// error or a disconnect and an event — never a crash.
 ///
-/// Thread rule: a `Host` lives on its loop's thread (checked); `HostController` is the way in
-/// from elsewhere.
+/// Thread rule: a `Host` and its parts live on its loop's thread (checked in `app(_:)`);
+/// `HostController.run` is the way in from elsewhere.
 public final class Host {
     public let loop: EventLoop
     public let configuration: HostConfiguration
@@ -33,16 +40,13 @@ public final class Host {
     let registry: AppRegistry
     let supervisor: Supervisor
     let broker: Broker
-    let services: ServiceDesk
-    let accounts: AccountDesk
-    let audit: AuditSink
+    public let services: ServiceDesk
+    public let accounts: AccountDesk
+    public let audit: AuditSink
+    public let tokens: TokenService
+    public let admin: AdminDesk
+    public let launches: LaunchDesk
     private let owner = LoopOwner()
-    /// The simulated token service and compliance remediation (RULES.md §10).
-    let tokens: TokenService
-    /// Policy assignment, app configuration and declarations changed at run time.
-    let admin: AdminDesk
-    /// Conditional launch at each launch and resume (RULES.md §8).
-    let launches: LaunchDesk
     /// Every event the parts report; a hostile act also becomes an audit line.
     private let emit: (HostEvent) -> Void
     /// One host per device directory: held from `init` to `deinit`.
@@ -121,7 +125,9 @@ public final class Host {
     /// The installed apps' handles, in declaration order.
     public var handles: [String] { registry.specs.map(\.handle) }
 
-    private func app(_ name: String) throws(HostError) -> AppSpec {
+    /// The installed app or extension `name` names (a handle in any case, or a bundle id);
+    /// the way in to every part's calls. Checks that the caller is on the loop's thread.
+    public func app(_ name: String) throws(HostError) -> AppSpec {
         owner.check()
         return try registry.require(name)
     }
@@ -146,11 +152,7 @@ public final class Host {
 
     /// Spawns one app (if not running) and calls `completion` once it completed the handshake.
     public func launch(_ name: String, _ completion: @escaping (Result<Int32, HostError>) -> Void) {
-        do {
-            supervisor.launch(try app(name), completion)
-        } catch {
-            completion(.failure(error))
-        }
+        do { supervisor.launch(try app(name), completion) } catch { completion(.failure(error)) }
     }
 
     /// Kills a child as a crash would (SIGKILL by default). Its pending work fails.
@@ -159,23 +161,7 @@ public final class Host {
         return supervisor.kill(spec, signal: signal)
     }
 
-    /// What conditional launch decided when the app was last launched or resumed; `nil` when
-    /// it has not run for that app (never launched, an extension).
-    public func launchReport(_ name: String) -> LaunchCheckReport? {
-        guard let spec = try? app(name) else { return nil }
-        return launches.report(of: spec)
-    }
-
-    /// The app comes back to the foreground: conditional launch runs again (RULES.md §8).
-    public func resume(_ name: String) -> Result<LaunchCheckReport, HostError> {
-        do { return launches.resume(try app(name)) } catch { return .failure(error) }
-    }
-
-    /// The app goes to the background; its identities and data stay as they are.
-    public func pause(_ name: String) -> Result<Void, HostError> {
-        do { return launches.pause(try app(name)) } catch { return .failure(error) }
-    }
-
+    /// The running child's pid, once it is live.
     public func pid(of name: String) -> Int32? {
         guard let spec = try? app(name), let c = supervisor.child(spec.key), c.isLive else { return nil }
         return c.pid
@@ -184,6 +170,11 @@ public final class Host {
     public func isReady(_ name: String) -> Bool {
         guard let spec = try? app(name) else { return false }
         return supervisor.readyChild(spec.key) != nil
+    }
+
+    /// Sends a command to a running app's own process; `completion` runs exactly once.
+    public func command(_ name: String, _ command: Command, _ completion: @escaping (CommandResult) -> Void) {
+        do { supervisor.command(try app(name), command, completion) } catch { completion(.unanswered(HostFailure(error))) }
     }
 
     /// Ends every child (`HostConfiguration.teardown`) and closes the host's handles;
@@ -201,172 +192,6 @@ public final class Host {
     public func handleTerminationSignals(then: @escaping (Int32) -> Void) throws {
         owner.check()
         try supervisor.handleTerminationSignals(then: then)
-    }
-
-    // MARK: - What apps do themselves
-
-    /// Sends a command to a running app's own process; `completion` runs exactly once.
-    public func command(_ name: String, _ command: Command, _ completion: @escaping (CommandResult) -> Void) {
-        do {
-            supervisor.command(try app(name), command, completion)
-        } catch {
-            completion(.error(.unknownApp, error.description))
-        }
-    }
-
-    // MARK: - What the device decides
-
-    /// A service of the OS or the SDK, decided for `name` as if it had asked.
-    public func service(_ name: String, _ request: ServiceRequest, context: ServiceContext = .main) -> ServiceResult {
-        do {
-            return services.perform(request, for: try app(name), in: context)
-        } catch {
-            return ServiceResult(.failed(.unknownApp, error.description))
-        }
-    }
-
-    /// The app opens a URL from the data it shows; the decision and the app that takes it.
-    public func openURL(_ name: String, url: String) -> (Decision, handler: String?) {
-        do {
-            return try services.openURL(url, for: try app(name))
-        } catch {
-            let v = internalFailure(error, doing: "open the URL")
-            return (.blocked(v.reason ?? .internalError, because: v.explanation), nil)
-        }
-    }
-
-    public func signIn(_ name: String, account: String) -> Decision {
-        do { return accounts.signIn(try app(name), account: account) } catch { return .blocked(.unknownApp, because: error.description) }
-    }
-
-    public func signOut(_ name: String, account: String, _ completion: @escaping (Decision) -> Void) {
-        do { accounts.signOut(try app(name), account: account, completion) } catch { completion(.blocked(.unknownApp, because: error.description)) }
-    }
-
-    public func wipe(_ name: String, account: String, _ completion: @escaping (Result<WipeReport, DeviceStateError>) -> Void) {
-        do { accounts.wipe(try app(name), account: account, completion) } catch { completion(.failure(DeviceStateError(.unknownApp, error.description))) }
-    }
-
-    public func setAllowedAccounts(_ list: [String]?, _ completion: @escaping (Result<[AllowedAccountsChange], DeviceStateError>) -> Void) {
-        owner.check()
-        accounts.setAllowedAccounts(list, completion)
-    }
-
-    public func addIdentity(_ name: String, account: String, _ completion: @escaping (Decision) -> Void) {
-        do { accounts.addIdentity(try app(name), account: account, completion) } catch { completion(.blocked(.unknownApp, because: error.description)) }
-    }
-
-    /// The identities the device holds for an app, for `expectState`.
-    public func identities(_ name: String, window: String = "") throws -> (process: String?, ui: String?, signedIn: [Account]) {
-        let spec = try app(name)
-        let process = try state.processIdentity(app: spec.identityOwner)
-        let ui = try state.uiIdentity(app: spec.identityOwner, window: window)
-        return (process, ui, try Identities(state: state).accounts(of: spec))
-    }
-
-    /// What the device holds of a file in an app's containers, for `expectState`.
-    public func fileStatus(_ name: String, path: String) throws -> FileStatus {
-        try state.fileStatus(app: try app(name).bundleID, path: ContainerPath(parsing: path))
-    }
-
-    /// `IntuneMAMFilePolicyManager.protect(path, account)` / `unprotect`: the file's owner
-    /// changes (`""` = unowned) and its bytes are re-protected for the new owner, who must be
-    /// signed in to the app. `owner == nil`: the app's file identity (thread ?? process).
-    public func setFileOwner(_ name: String, path: String, owner: String?) throws -> ProtectionInfo {
-        self.owner.check()
-        let spec = try app(name)
-        let who = try owner ?? state.effectiveIdentity(app: spec.identityOwner, for: .file) ?? ""
-        let info = try state.setFileOwner(app: spec.bundleID, path: ContainerPath(parsing: path), owner: who)
-        audit.record(verb: who.isEmpty ? "unprotect" : "protect", source: spec.handle, owner: who, .allowed("\(path) is now owned by \(who.isEmpty ? "nobody (unprotected)" : who)"))
-        return info
-    }
-
-    /// The app's effective UI identity (main window, else process).
-    public func effectiveAccount(_ name: String, window: String = "") throws -> Account? {
-        let spec = try app(name)
-        guard !window.isEmpty else { return try Identities(state: state).current(of: spec) }
-        return state.account(forIdentity: try state.effectiveIdentity(app: spec.identityOwner, window: window, for: .ui))
-    }
-
-    /// What `app` sees of the policy now, for `account` (`nil`: the identity its UI shows in
-    /// `window`), as the SDK's `IntuneMAMPolicy` getters read it in the app.
-    public func policyView(_ name: String, window: String = "", account: Account? = nil) throws -> PolicyView {
-        let spec = try app(name)
-        return PolicyView(fleet: fleet, app: spec.bundleID, identity: try account ?? effectiveAccount(name, window: window))
-    }
-
-    // MARK: - What the administrator changes (`AdminDesk`)
-
-    /// Targets or untargets an account with a policy at run time (`nil` = no policy); whether
-    /// it applies. The running apps it concerns are told before `completion` runs.
-    public func setPolicy(_ policy: IosManagedAppProtection?, for account: Account, _ completion: @escaping (Result<Bool, DeviceStateError>) -> Void) {
-        owner.check()
-        admin.setPolicy(policy, for: account, completion)
-    }
-
-    /// Changes (or with `nil` removes) an app configuration policy; how many running apps
-    /// were told.
-    public func setAppConfig(named name: String, settings: [KeyValuePair]?, _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
-        owner.check()
-        admin.setAppConfig(named: name, settings: settings, completion)
-    }
-
-    /// The MDM server sends declarations or removes one; how many running apps were told.
-    public func changeDeclarations(apply entries: [DeclarationSet.Entry], remove identifier: String?,
-                                   _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
-        owner.check()
-        admin.changeDeclarations(apply: entries, remove: identifier, completion)
-    }
-
-    /// The simulated Entra token service (RULES.md §10, `TokenService`): a token for `account`
-    /// to `resource`, or why not. `fromApp`: asked by the app's own process, which gets tokens
-    /// only for accounts its user signed in to it.
-    public func acquireToken(_ name: String, account key: String, resource: String, fromApp: Bool = false) -> (TokenDecision, token: String?) {
-        owner.check()
-        do {
-            return tokens.acquireToken(for: try app(name), account: key, resource: resource, fromApp: fromApp)
-        } catch {
-            return (TokenDecision(decision: .blocked(.unknownApp, because: error.description), homeAccountID: nil), nil)
-        }
-    }
-
-    /// `remediateCompliance(accountId:silent:)` (`TokenService.remediate`). `fromApp`: started
-    /// by the app's own process, which enrolls only accounts its user signed in to it.
-    public func remediate(_ name: String, account key: String, silent: Bool, userCancels: Bool, fromApp: Bool = false,
-                          _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
-        owner.check()
-        do {
-            tokens.remediate(try app(name), account: key, silent: silent, userCancels: userCancels, fromApp: fromApp, completion)
-        } catch {
-            completion(.failure(DeviceStateError(.unknownApp, error.description)))
-        }
-    }
-
-    /// `setConditionalAccess`: the admin turns a CA policy on or off.
-    public func setConditionalAccess(_ name: String, state newState: ConditionalAccessPolicy.State) throws {
-        owner.check()
-        try state.setConditionalAccessState(name, newState)
-        audit.record(verb: "setConditionalAccess", source: "device", decision: "ok", explanation: "conditional access policy \"\(name)\" is \(newState.rawValue)")
-    }
-
-    /// Turns the device's network on or off (`setNetwork`): check-ins need it.
-    public func setNetwork(online: Bool) throws {
-        owner.check()
-        try state.setNetwork(online: online)
-        audit.record(verb: "setNetwork", source: "device", decision: "ok", explanation: online ? "the device is online" : "the device is offline")
-    }
-
-    public func advanceClock(by duration: ISODuration) throws {
-        owner.check()
-        try state.advanceClock(by: duration)
-    }
-
-    /// Commits the audit log and writes it as JSON Lines.
-    @discardableResult
-    public func exportAudit(to url: URL) throws -> Int {
-        owner.check()
-        audit.commit(all: true)
-        return try state.exportAuditJSONLines(to: url)
     }
 }
 
@@ -411,33 +236,4 @@ extension Host: ChildFrameRouter {
     func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit, how: String) { broker.failOutstandingWork(of: child, how: how) }
 
     func expireDeliveries(of child: ChildConnection, now: UInt64) { broker.expireDeliveries(of: child, now: now) }
-}
-
-/// Errors a host operation can meet; each a sentence naming the app.
-public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
-    case unknownApp(String)
-    case duplicateApp(String)
-    case spawnFailed(String, String)
-    case exitedDuringHandshake(String, String)
-    case notRunning(String)
-    case shuttingDown
-    case timedOut(String)
-    case deviceState(String)
-    case loop(String)
-    case deviceInUse(String)
-
-    public var description: String {
-        switch self {
-        case .unknownApp(let a): "no app or extension named \"\(a)\" is installed on this device"
-        case .duplicateApp(let a): "two apps use the handle \"\(a)\"; give each a distinct id"
-        case .spawnFailed(let a, let why): "could not start \(a): \(why)"
-        case .exitedDuringHandshake(let a, let how): "\(a) ended before completing the handshake: \(how)"
-        case .notRunning(let a): "\(a) is not running"
-        case .shuttingDown: "the device is shutting down"
-        case .timedOut(let what): "\(what) timed out"
-        case .deviceState(let why): "the device state cannot be opened: \(why)"
-        case .loop(let why): "the host's event loop failed: \(why)"
-        case .deviceInUse(let dir): "another mamsim host is running on the device directory \(dir); stop it, or give this run another --device-dir"
-        }
-    }
 }

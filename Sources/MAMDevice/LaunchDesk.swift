@@ -1,13 +1,13 @@
-import MAMDeviceState
-import MAMModel
-import MAMPolicy
-import MAMWire
+public import MAMDeviceState
+public import MAMModel
+public import MAMPolicy
+public import MAMWire
 
 /// Conditional launch (RULES.md §8): the checks an app runs when it launches or comes back to
 /// the foreground — check-in when online, offline grace, wipes, version and device
 /// requirements — recorded for the step that asked and in the audit log. A part of the host
 /// of its own: it keeps each app's last report.
-final class LaunchDesk {
+public final class LaunchDesk {
     private let supervisor: Supervisor
     private let state: DeviceState
     private let audit: AuditSink
@@ -23,19 +23,19 @@ final class LaunchDesk {
     }
 
     /// The last report of `spec`; `nil` when conditional launch has not run for it.
-    func report(of spec: AppSpec) -> LaunchCheckReport? { reports[spec.key] }
+    public func report(of spec: AppSpec) -> LaunchCheckReport? { reports[spec.key] }
 
     /// The app comes back to the foreground: it checks in if online and conditional launch
     /// runs again for the managed data it shows.
-    func resume(_ spec: AppSpec) -> Result<LaunchCheckReport, HostError> {
-        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
+    public func resume(_ spec: AppSpec) -> Result<LaunchCheckReport, HostFailure> {
+        guard supervisor.readyChild(spec.key) != nil else { return .failure(HostFailure(HostError.notRunning(spec.handle))) }
         return .success(runChecks(spec, verb: "resume"))
     }
 
     /// The app goes to the background (the user opens another app); its identities and data
     /// stay as they are.
-    func pause(_ spec: AppSpec) -> Result<Void, HostError> {
-        guard supervisor.readyChild(spec.key) != nil else { return .failure(.notRunning(spec.handle)) }
+    public func pause(_ spec: AppSpec) -> Result<Void, HostFailure> {
+        guard supervisor.readyChild(spec.key) != nil else { return .failure(HostFailure(HostError.notRunning(spec.handle))) }
         audit.record(verb: "pause", source: spec.handle, decision: "ok", reason: nil, explanation: "\(spec.handle) went to the background")
         return .success(())
     }

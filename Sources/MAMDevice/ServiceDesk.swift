@@ -1,9 +1,9 @@
-import MAMDeviceState
-import MAMDeclarations
-import MAMModel
-import MAMPolicy
-import MAMWire
-import Foundation
+public import MAMDeviceState
+public import MAMDeclarations
+public import MAMModel
+public import MAMPolicy
+public import MAMWire
+public import Foundation
 
 /// The services of the simulated OS and the Intune SDK: files, data protection, keychain,
 /// pasteboard, save/open checks, printing, notifications, the share sheet, identity switches.
@@ -12,7 +12,7 @@ import Foundation
 ///
 /// A child asks over its channel (`ServiceRequest`); a scenario step asks through
 /// `HostController` — the same decision, made here, either way.
-final class ServiceDesk {
+public final class ServiceDesk {
     private let state: DeviceState
     private let identities: Identities
     private let audit: AuditSink
@@ -36,7 +36,7 @@ final class ServiceDesk {
     // MARK: - Services
 
     /// Answers one service call for `app`. Every policy decision goes to the audit log.
-    func perform(_ request: ServiceRequest, for app: AppSpec, in context: ServiceContext = .main) -> ServiceResult {
+    public func perform(_ request: ServiceRequest, for app: AppSpec, in context: ServiceContext = .main) -> ServiceResult {
         let result: ServiceResult
         do {
             result = try answer(request, for: app, in: context)
@@ -263,7 +263,7 @@ final class ServiceDesk {
     /// to the installed app that declares it, judged by the owner's outbound setting and its
     /// exempted schemes; a web link by the web-content rules (RULES.md §2). Returns the
     /// decision and the app that takes the link, if any.
-    func openURL(_ url: String, for app: AppSpec) throws -> (Decision, handler: String?) {
+    public func openURL(_ url: String, for app: AppSpec) throws -> (Decision, handler: String?) {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
               url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
             let d = Decision.blocked(.badRequest, because: "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
@@ -337,4 +337,23 @@ final class ServiceDesk {
         let ui = try state.effectiveIdentity(app: owner, window: window, for: .ui)
         return IdentityInfo(processIdentity: process ?? "", uiIdentity: ui ?? "", signedIn: try identities.accounts(of: app).map(\.upn))
     }
+
+    // MARK: - Files' protection, asked by the scenario
+
+    /// What the device holds of a file in an app's containers, for `expectState`.
+    public func fileStatus(_ app: AppSpec, path: String) throws -> FileStatus {
+        try state.fileStatus(app: app.bundleID, path: ContainerPath(parsing: path))
+    }
+
+    /// `IntuneMAMFilePolicyManager.protect(path, account)` / `unprotect`: the file's owner
+    /// changes (`""` = unowned) and its bytes are re-protected for the new owner, who must be
+    /// signed in to the app. `owner == nil`: the app's file identity (thread ?? process).
+    public func setFileOwner(_ app: AppSpec, path: String, owner: String?) throws -> ProtectionInfo {
+        let who = try owner ?? state.effectiveIdentity(app: app.identityOwner, for: .file) ?? ""
+        let info = try state.setFileOwner(app: app.bundleID, path: ContainerPath(parsing: path), owner: who)
+        audit.record(verb: who.isEmpty ? "unprotect" : "protect", source: app.handle, owner: who,
+                     .allowed("\(path) is now owned by \(who.isEmpty ? "nobody (unprotected)" : who)"))
+        return info
+    }
 }
+

@@ -1,14 +1,14 @@
-import MAMDeviceState
-import MAMModel
-import MAMPolicy
-import MAMWire
+public import MAMDeviceState
+public import MAMModel
+public import MAMPolicy
+public import MAMWire
 
 /// The simulated Entra token service and app protection CA remediation (RULES.md §10): tokens
 /// signed with the tenant's key, the compliance delegate's outcome delivered to the running
 /// app, remediation loops noticed. A part of the host of its own: it owns the remediations
 /// under way and their history, and answers the apps' `acquireToken` and
 /// `remediateCompliance` requests.
-final class TokenService {
+public final class TokenService {
     private let supervisor: Supervisor
     private let state: DeviceState
     private let audit: AuditSink
@@ -36,7 +36,7 @@ final class TokenService {
     /// own process, which gets tokens only for an account the user signed in to it
     /// (`AppSpec.userAccounts`, or signed in to its SDK); a scenario step is the user acting
     /// and is not held to that.
-    func acquireToken(for spec: AppSpec, account key: String, resource: String, fromApp: Bool) -> (TokenDecision, token: String?) {
+    public func acquireToken(for spec: AppSpec, account key: String, resource: String, fromApp: Bool) -> (TokenDecision, token: String?) {
         do {
             guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
             if fromApp, try !isUserAccount(account, of: spec) {
@@ -87,7 +87,7 @@ final class TokenService {
     /// interactive remediation enrolls only an account the user signed in to it
     /// (`AppSpec.userAccounts`); for any other the simulated user does not consent, and the
     /// app is told `userCancelled`.
-    func remediate(_ spec: AppSpec, account key: String, silent: Bool, userCancels: Bool, fromApp: Bool,
+    public func remediate(_ spec: AppSpec, account key: String, silent: Bool, userCancels: Bool, fromApp: Bool,
                    _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
         let account: Account
         var outcome: RemediationOutcome

@@ -114,7 +114,7 @@ public enum ScenarioRunner {
             }
         }
         let auditFile = directory.appendingPathComponent("audit.jsonl")
-        switch await host.exportAudit(to: auditFile) {
+        switch await host.result { [auditFile] in try $0.audit.export(to: auditFile) } {
         case .success: report.auditLog = auditFile
         case .failure(let error): report.auditError = "the audit log could not be written to \(auditFile.path): \(error)"
         }
@@ -141,7 +141,7 @@ public enum ScenarioRunner {
         // A verb that acts in an extension starts it first, as iOS does when the extension
         // is used (SCENARIOS.md v1.1).
         if let handle = step.arguments.value.actingApp, scenario.extensions.contains(where: { $0.id == handle }),
-           await host.pid(of: handle) == nil, case .failure(let e) = await host.launch(handle) {
+           await host.run(orElse: nil, { [handle] in $0.pid(of: handle) }) == nil, case .failure(let e) = await host.launch(handle) {
             return (.failed(.appNotRunning), "\(handle) could not be started: \(e)", handle)
         }
         return await step.arguments.value.run(StepRun(host: host, scenario: scenario, received: received, step: step))

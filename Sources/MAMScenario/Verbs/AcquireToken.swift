@@ -33,7 +33,14 @@ struct AcquireTokenStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let (t, token) = await run.host.acquireToken(app, account: StepRun.key(account), resource: resource)
+        let shutDown: (TokenDecision, token: String?) = (.unanswered(.shutDown), nil)
+        let (t, token) = await run.host.run(orElse: shutDown) { [app, account, resource] (host: Host) -> (TokenDecision, token: String?) in
+            do {
+                return host.tokens.acquireToken(for: try host.app(app), account: StepRun.key(account), resource: resource, fromApp: false)
+            } catch {
+                return (.unanswered(HostFailure(error)), nil)
+            }
+        }
         let parties = "\(app) (\(account)) → \(resource)"
         guard let token else {
             let why = t.decision.explanation + (t.homeAccountID.map { " [homeAccountId \($0)]" } ?? "")

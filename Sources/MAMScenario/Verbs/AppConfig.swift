@@ -43,7 +43,7 @@ struct AppConfigStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .appConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
+        let r = await run.service(app, .appConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
         guard r.isAllowed, case .appConfig(let data) = r.value else { return (StepRun.decided(r.verdict, allowed: .none), r.verdict.explanation, app) }
         let config = AppConfig(fullData: data)
         let conflict = config.hasConflict(forKey: key)

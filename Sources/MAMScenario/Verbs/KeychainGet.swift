@@ -27,7 +27,7 @@ struct KeychainGetStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .keychainGet(group: group, key: key))
+        let r = await run.service(app, .keychainGet(group: group, key: key))
         return (StepRun.keychainObserved(r, success: .value(String(decoding: r.data, as: UTF8.self))), r.verdict.explanation, "\(app) ← \(group)/\(key)")
     }
 }

@@ -27,7 +27,7 @@ struct KeychainSetStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .keychainSet(group: group, key: key, value: Array(value.utf8)))
+        let r = await run.service(app, .keychainSet(group: group, key: key, value: Array(value.utf8)))
         return (StepRun.keychainObserved(r, success: .ok), r.verdict.explanation, "\(app) → \(group)/\(key)")
     }
 }

@@ -15,9 +15,9 @@ struct KillStep: AppLifecycleVerb {
 
 
     func run(_ run: StepRun) async -> StepOutcome {
-        guard await run.host.kill(app) else { return (.failed(.appNotRunning), "\(app) is not running", app) }
+        guard await run.host.run(orElse: false, { [app] in $0.kill(app) }) else { return (.failed(.appNotRunning), "\(app) is not running", app) }
         // Wait until the host has reaped it, so the next step sees it gone.
-        for _ in 0..<200 where await run.host.pid(of: app) != nil { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<200 where await run.host.run(orElse: nil, { [app] in $0.pid(of: app) }) != nil { try? await Task.sleep(for: .milliseconds(10)) }
         return (.ok, "\(app) killed", app)
     }
 }

@@ -17,7 +17,7 @@ struct LaunchStep: AppLifecycleVerb {
     func run(_ run: StepRun) async -> StepOutcome {
         switch await run.host.launch(app) {
         case .success(let pid):
-            guard let report = await run.host.launchReport(app) else { return (.ok, "\(app) running (pid \(pid))", app) }
+            guard let report = await run.host.run({ [app] in try $0.launches.report(of: $0.app(app)) }) else { return (.ok, "\(app) running (pid \(pid))", app) }
             return (StepRun.launched(report), "\(app) running (pid \(pid)): \(StepRun.explained(report))", app)
         case .failure(let e): return (.failed(.appNotRunning), "\(e)", app)
         }

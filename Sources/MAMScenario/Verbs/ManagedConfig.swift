@@ -23,7 +23,7 @@ struct ManagedConfigStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .managedConfig)
+        let r = await run.service(app, .managedConfig)
         guard r.isAllowed else { return (StepRun.decided(r.verdict, allowed: .none), r.verdict.explanation, app) }
         guard case .data(let plist) = r.value,
               let object = try? PropertyListSerialization.propertyList(from: Data(plist), format: nil) else {

@@ -29,7 +29,7 @@ struct ManagedSecretStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .managedSecret(kind: kind, id: id))
+        let r = await run.service(app, .managedSecret(kind: kind, id: id))
         let parties = "\(app): \(kind) \(id)"
         guard r.isAllowed, case .managedSecret(let secret) = r.value else {
             if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }

@@ -25,7 +25,7 @@ struct ManagedSecretIdsStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .managedSecretIds(kind: kind))
+        let r = await run.service(app, .managedSecretIds(kind: kind))
         guard r.isAllowed, case .strings(let ids) = r.value else { return (StepRun.decided(r.verdict, allowed: .ids([])), r.verdict.explanation, app) }
         return (.ids(ids), r.verdict.explanation, "\(app): \(kind.plural)")
     }

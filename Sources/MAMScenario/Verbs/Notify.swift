@@ -26,7 +26,7 @@ struct NotifyStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .notify(account: StepRun.identity(account), text: text))
+        let r = await run.service(app, .notify(account: StepRun.identity(account), text: text))
         if r.isAllowed, case .notification(let shown) = r.value { return (.shown(shown), r.verdict.explanation, "\(app) (\(account))") }
         return (StepRun.decided(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) (\(account))")
     }

@@ -35,7 +35,7 @@ struct OpenStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .canOpen(location, account: account.map(StepRun.identity) ?? "", as: self.as.map(StepRun.identity)))
+        let r = await run.service(app, .canOpen(location, account: account.map(StepRun.identity) ?? "", as: self.as.map(StepRun.identity)))
         return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(location)\(account.map { " (\($0))" } ?? "") → \(app)")
     }
 }

@@ -22,7 +22,7 @@ struct ProtectionInfoStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.fileStatus(app, path: path) {
+        switch await run.host.result { [app, path] in try $0.services.fileStatus($0.app(app), path: path) } {
         case .success(let status) where !status.exists:
             // IntuneMAMFileProtectionManager's protectionInfo: "Returns nil if the path does not exist".
             return (.none, "\(path) does not exist in \(app)'s containers: no protection info", "\(app): \(path)")

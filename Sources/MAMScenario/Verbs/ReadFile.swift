@@ -22,7 +22,7 @@ struct ReadFileStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .readFile(path: path))
+        let r = await run.service(app, .readFile(path: path))
         if r.isAllowed, case .data(let bytes) = r.value { return (.text(String(decoding: bytes, as: UTF8.self)), r.verdict.explanation, "\(app) ← \(path)") }
         return (StepRun.fileObserved(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) ← \(path)")
     }

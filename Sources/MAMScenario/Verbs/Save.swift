@@ -30,7 +30,7 @@ struct SaveStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .canSave(location, account: account.map(StepRun.identity) ?? ""))
+        let r = await run.service(app, .canSave(location, account: account.map(StepRun.identity) ?? ""))
         return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app) → \(location)\(account.map { " (\($0))" } ?? "")")
     }
 }

@@ -22,7 +22,7 @@ struct ScreenCaptureStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.service(app, .screenCapture, context: ServiceContext(window: window ?? ""))
+        let r = await run.service(app, .screenCapture, context: ServiceContext(window: window ?? ""))
         return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
     }
 }

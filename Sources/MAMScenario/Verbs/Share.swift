@@ -44,7 +44,7 @@ struct ShareStep: StepVerb {
     func run(_ run: StepRun) async -> StepOutcome {
         let host = run.host
         let identity: String
-        switch await host.effectiveAccount(from, window: window ?? "") {
+        switch await host.result { [from, window] in try $0.accounts.effectiveAccount($0.app(from), window: window ?? "") } {
         case .success(let a): identity = a?.upn ?? ""
         case .failure(let e): return (.failed(e.reason), e.message, "\(from) → \(to)")
         }
@@ -59,7 +59,7 @@ struct ShareStep: StepVerb {
         // `Inbox/step<N>-<name>`.
         if case .inline(let bytes) = wireItem.payload, !wireItem.fileName.isEmpty {
             let path = "Documents/\(wireItem.fileName)"
-            let wrote = await host.service(from, .writeFile(path: path, data: bytes, owner: identity))
+            let wrote = await run.service(from, .writeFile(path: path, data: bytes, owner: identity))
             guard wrote.isAllowed else {
                 return (.failed(wrote.verdict.reason), "cannot save \(path) in \(from): \(wrote.verdict.explanation)", "\(from) → \(to)")
             }

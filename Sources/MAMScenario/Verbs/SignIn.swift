@@ -16,7 +16,7 @@ struct SignInStep: AppAccountVerb {
 
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let d = await run.host.signIn(app, account: StepRun.key(account))
+        let d = await run.host.run { [app, account] in try $0.accounts.signIn($0.app(app), account: StepRun.key(account)) }
         return (Observed(d, allowed: .ok), d.explanation, "\(account) → \(app)")
     }
 }

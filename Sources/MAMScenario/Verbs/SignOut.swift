@@ -16,7 +16,7 @@ struct SignOutStep: AppAccountVerb {
 
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let d = await run.host.signOut(app, account: StepRun.key(account))
+        let d = await run.host.complete { [app, account] host, done in host.accounts.signOut(try host.app(app), account: StepRun.key(account), done) }
         return (Observed(d, allowed: .ok), d.explanation, "\(account) ← \(app)")
     }
 }

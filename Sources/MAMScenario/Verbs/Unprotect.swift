@@ -22,7 +22,7 @@ struct UnprotectStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.setFileOwner(app, path: path, owner: "") {
+        switch await run.host.result { [app, path] in try $0.services.setFileOwner($0.app(app), path: path, owner: "") } {
         case .success: return (.ok, "\(path) is no longer protected", "\(app): \(path)")
         case .failure(let e): return (StepRun.fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, "\(app): \(path)")
         }

@@ -83,6 +83,12 @@ struct StepRun {
     let received: ReceivedLog
     let step: Step
 
+    /// A service of the OS or the SDK, decided by the host for `app` as if it had asked
+    /// (copy, paste, save, open, print, notify, keychain, share sheet, files, secrets).
+    func service(_ app: String, _ request: ServiceRequest, context: ServiceContext = .main) async -> ServiceResult {
+        await host.run { try $0.services.perform(request, for: $0.app(app), in: context) }
+    }
+
     /// How the host names an account: its UPN, or its OID when it has no UPN.
     static func key(_ account: Account) -> String { account.upn.isEmpty ? account.oid : account.upn }
 

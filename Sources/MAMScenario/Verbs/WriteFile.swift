@@ -44,7 +44,7 @@ struct WriteFileStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let owner = self.as.map(StepRun.identity)
-        let r = await run.host.service(app, .writeFile(path: path, data: data, owner: owner))
+        let r = await run.service(app, .writeFile(path: path, data: data, owner: owner))
         return (StepRun.fileObserved(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) → \(path)\(owner.map { " as \($0.isEmpty ? "unmanaged" : $0)" } ?? "")")
     }
 }

@@ -42,12 +42,12 @@ enum BrokerBench {
         let host = try HostController(configuration: config)
         let failures = await host.startFleet()
         guard failures.isEmpty else { throw BenchError(message: "broker bench: \(failures)") }
-        _ = await host.signIn("a", account: alice.upn)
-        _ = await host.signIn("b", account: alice.upn)
+        _ = await host.run { try $0.accounts.signIn($0.app("a"), account: alice.upn) }
+        _ = await host.run { try $0.accounts.signIn($0.app("b"), account: alice.upn) }
         // Warm up, then measure.
         _ = await host.command("a", .flood(Flood(destination: "b", count: 2000, size: UInt32(size), identity: alice.upn)))
         var appPids: [Int32] = []
-        for a in apps { if let pid = await host.pid(of: a.handle) { appPids.append(pid) } }
+        for a in apps { if let pid = await host.run(orElse: nil, { [handle = a.handle] in $0.pid(of: handle) }) { appPids.append(pid) } }
         let hostCPU = ProcessStats.processCPUSeconds()
         let appsCPU = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +)
         let start = ContinuousClock.now
@@ -183,14 +183,14 @@ enum AuditFloodBench {
         let host = try HostController(configuration: config)
         let failures = await host.startFleet()
         guard failures.isEmpty else { throw BenchError(message: "audit flood bench: \(failures)") }
-        _ = await host.signIn("a", account: alice.upn)
+        _ = await host.run { try $0.accounts.signIn($0.app("a"), account: alice.upn) }
         let start = ContinuousClock.now
         let result = await host.command("a", .flood(Flood(destination: "n", count: UInt64(count), size: 1024, window: 512, identity: alice.upn)))
         let seconds = (ContinuousClock.now - start).inSeconds
         guard case .flood(0, _) = result else { throw BenchError(message: "audit flood bench: shares were not all refused: \(result)") }
         let log = config.deviceDirectory.appendingPathComponent("audit-export.jsonl")
         let exportStart = ContinuousClock.now
-        _ = await host.exportAudit(to: log)
+        _ = await host.result { try $0.audit.export(to: log) }
         let exportSeconds = (ContinuousClock.now - exportStart).inSeconds
         let hostPeak = Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024
         _ = await host.shutdown()

@@ -1,0 +1,85 @@
+public import MAMDeviceState
+public import MAMModel
+public import MAMPolicy
+public import MAMWire
+
+/// An answer the host gives through `HostController.run`, which knows how to say that no
+/// answer could be had: the device shut down, the app is not installed, the store failed.
+/// One mapping from a failure to each answer type, so no call site invents its own.
+public protocol HostAnswer {
+    static func unanswered(_ failure: HostFailure) -> Self
+}
+
+/// Why the host gave no answer, as a reason and a sentence. A device shutting down is
+/// `deviceShutDown`, never a policy reason the app could have met.
+public struct HostFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public let reason: Reason
+    public let message: String
+    /// The device was shut down before it could answer.
+    public let deviceShutDown: Bool
+
+    public init(_ error: any Error) {
+        switch error {
+        case let e as DeviceStateError: (reason, message, deviceShutDown) = (e.reason, e.message, false)
+        case let e as HostError:
+            deviceShutDown = e == .shuttingDown
+            reason = switch e {
+            case .unknownApp: .unknownApp
+            case .notRunning, .shuttingDown, .exitedDuringHandshake, .spawnFailed: .appNotRunning
+            case .timedOut: .timeout
+            default: .internalError
+            }
+            message = e.description
+        default: (reason, message, deviceShutDown) = (.internalError, "\(error)", false)
+        }
+    }
+
+    public static let shutDown = HostFailure(HostError.shuttingDown)
+
+    public var description: String { message }
+}
+
+extension Decision: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> Decision { .blocked(f.reason, because: f.message) }
+}
+
+extension ServiceResult: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> ServiceResult { ServiceResult(.failed(f.reason, f.message)) }
+}
+
+extension CommandResult: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> CommandResult { .error(f.reason, f.message) }
+}
+
+extension ShareOutcome: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> ShareOutcome { .failed(f.reason, f.message) }
+}
+
+extension IdentityResult: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> IdentityResult { IdentityResult(status: .failed, reason: f.reason, explanation: f.message) }
+}
+
+extension TokenDecision: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> TokenDecision { TokenDecision(decision: .unanswered(f), homeAccountID: nil) }
+}
+
+/// A failure type a `Result` answer carries: made from why the host gave no answer.
+public protocol HostAnswerFailure: Error {
+    init(_ failure: HostFailure)
+}
+
+extension DeviceStateError: HostAnswerFailure {
+    public init(_ failure: HostFailure) { self.init(failure.reason, failure.message) }
+}
+
+extension HostFailure: HostAnswerFailure {
+    public init(_ failure: HostFailure) { self = failure }
+}
+
+extension Result: HostAnswer where Failure: HostAnswerFailure {
+    public static func unanswered(_ f: HostFailure) -> Result { .failure(Failure(f)) }
+}
+
+extension Optional: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> Optional { nil }
+}
