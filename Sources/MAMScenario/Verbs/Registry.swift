@@ -1,6 +1,6 @@
 /// Every scenario verb, in the order the docs and messages list them. A new verb is a file in
 /// this folder and a line here; `VerbRegistryTests` fails until `docs/SCENARIOS.md`'s verb
-/// reference and `schemas/scenario.schema.json` are regenerated (`make generate`).
+/// reference and `schemas/scenario.schema.json` are regenerated (`scripts/generate-verb-reference`).
 extension Verb {
     static let registry: [any StepVerb.Type] = [
         // v1
@@ -16,6 +16,6 @@ extension Verb {
         RemoveDeclarationStep.self, SignWithIdentityStep.self,
         AcquireTokenStep.self, RemediateStep.self, SetConditionalAccessStep.self,
         // v1.2
-        PolicyQueryStep.self,
+        PolicyQueryStep.self, CanReceiveStep.self,
     ]
 }
