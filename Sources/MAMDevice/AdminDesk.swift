@@ -153,6 +153,23 @@ public final class AdminDesk {
         audit.record(verb: "setNetwork", source: "device", decision: "ok", explanation: online ? "the device is online" : "the device is offline")
     }
 
+    /// The user updates iOS (`updateOS`): conditional launch reads the new version at the
+    /// next launch, resume or identity switch (RULES.md §8). iOS installs only newer versions;
+    /// a scenario that needs an older one starts with it (`device.osVersion`). Returns the
+    /// version it had.
+    @discardableResult
+    public func updateOS(to version: Version) throws -> Version {
+        var facts = state.fleet.device
+        let old = facts.osVersion
+        guard version > old else {
+            throw DeviceStateError(.badRequest, "the device runs iOS \(old); an update installs a newer version than that (set device.osVersion for an older one)")
+        }
+        facts.osVersion = version
+        try state.setDeviceFacts(facts)
+        audit.record(verb: "updateOS", source: "device", decision: "ok", explanation: "iOS \(old) was updated to \(version)")
+        return old
+    }
+
     /// Moves the simulated clock; returns the new time.
     @discardableResult
     public func advanceClock(by duration: ISODuration) throws -> Instant {
