@@ -26,8 +26,10 @@ extension DeviceState {
     ///
     /// - When the app did not handle it, every file owned by the account in the app's sandbox
     ///   is deleted, and in the app groups it is entitled to, the account's files that **this
-    ///   app** wrote (our reading: a shared group also holds other apps' copies, and those apps
-    ///   were not asked to wipe; they may still have the account signed in).
+    ///   app or one of its own extensions** wrote (our reading: a shared group also holds other
+    ///   apps' copies, and those apps were not asked to wipe; they may still have the account
+    ///   signed in; an extension acts with its containing app's accounts, RULES.md §2, so what
+    ///   it wrote for the account is the app's data).
     /// - The account's keychain items in the app's `keychain-access-groups` are deleted in
     ///   either case: the keychain is the host's, and RULES.md §5 removes them with the account.
     /// - Other accounts' files and items, and all policy state, are untouched.
@@ -42,13 +44,15 @@ extension DeviceState {
     func wipeData(_ db: Database, app: AppDescriptor, account: Account, appHandledWipe: Bool) throws -> WipeReport {
         let key = Self.key(of: account)
         let bundle = app.bundleID.folded
+        // The writers whose data this wipe takes: the app and the extensions it contains.
+        let family = Set([bundle] + fleet.apps.values.filter { $0.containingApp == app.bundleID }.map(\.bundleID.folded))
         var files: [String] = []
         if !appHandledWipe {
             let rows = try Row.fetchAll(db, sql: "SELECT path, container_kind, container_id, writer FROM file_owner WHERE owner_key = ?",
                                         arguments: [key])
             for row in rows {
                 let kind: String = row["container_kind"], id: String = row["container_id"], writer: String = row["writer"]
-                let mine = kind == "sandbox" ? id == bundle : (app.appGroups.contains(id) && writer == bundle)
+                let mine = kind == "sandbox" ? id == bundle : (app.appGroups.contains(id) && family.contains(writer))
                 guard mine else { continue }
                 let path: String = row["path"]
                 // The same link-proof removal as every container write: the wiped app may have
@@ -67,11 +71,13 @@ extension DeviceState {
         }
         var items: [String] = []
         for group in Set(app.keychainAccessGroups.map(Enforcer.normalizedGroup)) {
-            // Only what this app wrote: another app keeps the same account's items in a group
-            // they share, and that account may still be signed in there.
-            let mine = "access_group = ? AND owner_key = ? AND (writer = ? OR writer = '')"
-            let keys = try String.fetchAll(db, sql: "SELECT key FROM keychain_item WHERE \(mine)", arguments: [group, key, bundle])
-            try db.execute(sql: "DELETE FROM keychain_item WHERE \(mine)", arguments: [group, key, bundle])
+            // Only what this app (or its extensions) wrote: another app keeps the same
+            // account's items in a group they share, and that account may still be signed in there.
+            let writers = family.sorted()
+            let mine = "access_group = ? AND owner_key = ? AND (writer IN (\(writers.map { _ in "?" }.joined(separator: ", "))) OR writer = '')"
+            let arguments = StatementArguments([group, key] + writers)
+            let keys = try String.fetchAll(db, sql: "SELECT key FROM keychain_item WHERE \(mine)", arguments: arguments)
+            try db.execute(sql: "DELETE FROM keychain_item WHERE \(mine)", arguments: arguments)
             items += keys.map { "\(group)/\($0)" }
         }
         return WipeReport(app: app.bundleID, account: account, appHandledWipe: appHandledWipe,

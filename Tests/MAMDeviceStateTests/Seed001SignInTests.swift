@@ -129,6 +129,29 @@ import Testing
         #expect(try device.isSignedIn("alice@contoso.com", app: World.mail))
     }
 
+    /// Issue 24, defect 12 (c): Mail's share extension acts with Mail's accounts (RULES.md §2),
+    /// so what it wrote for alice in the group Mail shares with Outlook is Mail's data and goes
+    /// with Mail's wipe; Outlook's copy stays.
+    @Test func wipeInASharedAppGroupAlsoDeletesWhatTheAppsOwnExtensionWrote() throws {
+        let dir = try DeviceDirectory()
+        let device = try dir.open()
+        try signIn(device, World.mail, World.alice)
+        try signIn(device, World.outlook, World.alice)
+        let byExtension = ContainerPath("shared-in.txt", in: .appGroup(World.group))
+        let byOutlook = ContainerPath("outlook.txt", in: .appGroup(World.group))
+        try device.writeFile(app: World.mailShare, path: byExtension, data: [UInt8]("e"), owner: "alice@contoso.com")
+        try device.writeFile(app: World.outlook, path: byOutlook, data: [UInt8]("o"), owner: "alice@contoso.com")
+        _ = try device.keychainSet(app: World.mailShare, group: "com.microsoft.intune.mam", key: "draft", value: [7], owner: "alice@contoso.com")
+        _ = try device.keychainSet(app: World.outlook, group: "com.microsoft.intune.mam", key: "shared", value: [9], owner: "alice@contoso.com")
+
+        let report = try device.wipe(app: World.mail, account: "alice@contoso.com", appHandledWipe: false)
+        #expect(report.deletedFiles == ["groups/group.com.contoso/shared-in.txt"])
+        #expect(!dir.exists("groups/group.com.contoso/shared-in.txt"))
+        #expect(try device.readFile(app: World.outlook, path: byOutlook).text == "o")
+        #expect(report.deletedKeychainItems == ["com.microsoft.intune.mam/draft"])
+        #expect(try device.keychainGet(app: World.outlook, group: "com.microsoft.intune.mam", key: "shared").value == [9])
+    }
+
     @Test func unknownAccountIsRefusedWithASentence() throws {
         let dir = try DeviceDirectory()
         let device = try dir.open()
