@@ -1,7 +1,7 @@
 public import MAMDeviceState
 public import MAMModel
 public import MAMPolicy
-public import MAMWire
+import MAMWire
 
 /// Accounts on the device: sign-in and sign-out (with the app asked to wipe first), admin
 /// wipes, allowed-accounts changes and the SDK's `addIdentity` (RULES.md §5).

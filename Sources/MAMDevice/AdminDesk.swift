@@ -2,7 +2,7 @@ public import MAMDeclarations
 public import MAMDeviceState
 public import MAMModel
 public import MAMPolicy
-public import MAMWire
+import MAMWire
 
 /// What the administrator (Intune, the MDM server) changes while the device runs: an
 /// account's policy, app configuration policies, DDM declarations. A part of the host of its

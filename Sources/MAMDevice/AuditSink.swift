@@ -1,7 +1,7 @@
-public import MAMDeviceState
+import MAMDeviceState
 import MAMLoop
-public import MAMModel
-public import MAMWire
+import MAMModel
+import MAMWire
 public import Foundation
 
 /// Where the host's decisions go: the device's audit log.

@@ -1,8 +1,8 @@
 public import Foundation
 public import MAMDeviceState
-public import MAMDeclarations
+import MAMDeclarations
 public import MAMLoop
-public import MAMModel
+import MAMModel
 public import MAMPolicy
 public import MAMWire
 #if canImport(Glibc)

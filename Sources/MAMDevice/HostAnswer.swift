@@ -10,19 +10,17 @@ public protocol HostAnswer {
     static func unanswered(_ failure: HostFailure) -> Self
 }
 
-/// Why the host gave no answer, as a reason and a sentence. A device shutting down is
-/// `deviceShutDown`, never a policy reason the app could have met.
+/// Why the host gave no answer, as a reason and a sentence: the store's own reason, or for a
+/// host error the operational one (`unknown-app`, `app-not-running` — also for a device
+/// shutting down —, `timeout`), never a policy reason the app could have met.
 public struct HostFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public let reason: Reason
     public let message: String
-    /// The device was shut down before it could answer.
-    public let deviceShutDown: Bool
 
     public init(_ error: any Error) {
         switch error {
-        case let e as DeviceStateError: (reason, message, deviceShutDown) = (e.reason, e.message, false)
+        case let e as DeviceStateError: (reason, message) = (e.reason, e.message)
         case let e as HostError:
-            deviceShutDown = e == .shuttingDown
             reason = switch e {
             case .unknownApp: .unknownApp
             case .notRunning, .shuttingDown, .exitedDuringHandshake, .spawnFailed: .appNotRunning
@@ -30,7 +28,7 @@ public struct HostFailure: Error, Sendable, Hashable, CustomStringConvertible {
             default: .internalError
             }
             message = e.description
-        default: (reason, message, deviceShutDown) = (.internalError, "\(error)", false)
+        default: (reason, message) = (.internalError, "\(error)")
         }
     }
 

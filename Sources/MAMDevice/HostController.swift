@@ -1,9 +1,9 @@
-public import Foundation
+import Foundation
 import MAMLoop
 public import MAMDeviceState
-public import MAMDeclarations
+import MAMDeclarations
 public import MAMModel
-public import MAMPolicy
+import MAMPolicy
 public import MAMWire
 import Synchronization
 

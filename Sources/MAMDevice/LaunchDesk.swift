@@ -1,7 +1,7 @@
 public import MAMDeviceState
-public import MAMModel
-public import MAMPolicy
-public import MAMWire
+import MAMModel
+import MAMPolicy
+import MAMWire
 
 /// Conditional launch (RULES.md §8): the checks an app runs when it launches or comes back to
 /// the foreground — check-in when online, offline grace, wipes, version and device

@@ -1,9 +1,9 @@
 public import MAMDeviceState
-public import MAMDeclarations
+import MAMDeclarations
 public import MAMModel
-public import MAMPolicy
+import MAMPolicy
 public import MAMWire
-public import Foundation
+import Foundation
 
 /// The services of the simulated OS and the Intune SDK: files, data protection, keychain,
 /// pasteboard, save/open checks, printing, notifications, the share sheet, identity switches.

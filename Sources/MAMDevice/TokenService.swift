@@ -1,7 +1,7 @@
 public import MAMDeviceState
-public import MAMModel
+import MAMModel
 public import MAMPolicy
-public import MAMWire
+import MAMWire
 
 /// The simulated Entra token service and app protection CA remediation (RULES.md §10): tokens
 /// signed with the tenant's key, the compliance delegate's outcome delivered to the running

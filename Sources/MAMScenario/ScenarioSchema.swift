@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The JSON Schema of scenario files (`schemas/scenario.schema.json`, `mamsim schema`), made
 /// from the loader's own tables: the top-level keys, the keys of an app, an extension, an

@@ -1,7 +1,7 @@
 public import Foundation
 public import MAMModel
 public import MAMPolicy
-public import MAMDeclarations
+import MAMDeclarations
 
 /// One step of a scenario: a verb with its typed arguments and, optionally, what must
 /// happen. Without an expectation the outcome is recorded, not checked.

@@ -114,7 +114,7 @@ public enum ScenarioRunner {
             }
         }
         let auditFile = directory.appendingPathComponent("audit.jsonl")
-        switch await host.result { [auditFile] in try $0.audit.export(to: auditFile) } {
+        switch await host.result({ [auditFile] in try $0.audit.export(to: auditFile) }) {
         case .success: report.auditLog = auditFile
         case .failure(let error): report.auditError = "the audit log could not be written to \(auditFile.path): \(error)"
         }

@@ -28,7 +28,7 @@ struct AdvanceClockStep: StepVerb {
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.result { [by] in try $0.admin.advanceClock(by: by) } {
+        switch await run.host.result({ [by] in try $0.admin.advanceClock(by: by) }) {
         case .success(let now): return (.ok, "the device clock reads \(now)", "\(by)")
         case .failure(let e): return (.failed(e.reason), e.message, "\(by)")
         }

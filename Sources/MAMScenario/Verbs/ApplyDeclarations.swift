@@ -24,7 +24,7 @@ struct ApplyDeclarationsStep: StepVerb {
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.complete { [entries] host, done in host.admin.changeDeclarations(apply: entries, remove: nil, done) } {
+        switch await run.host.complete({ [entries] host, done in host.admin.changeDeclarations(apply: entries, remove: nil, done) }) {
         case .success(let told): return (.ok, "applied \(entries.count) declaration(s) from \(files.joined(separator: ", ")); \(told) running app(s) notified", "device")
         case .failure(let e): return (.failed(e.reason), e.message, "device")
         }

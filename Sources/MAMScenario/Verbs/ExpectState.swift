@@ -138,7 +138,7 @@ struct ExpectStateStep: StepVerb {
     /// `expectState`: every difference between what the device holds and what was expected.
     static func stateDifferences(_ app: String, _ e: StateExpectation, host: HostController, received: ReceivedLog) async -> [String] {
         let ids: (String?, String?, [Account])
-        switch await host.result { [app, window = e.window ?? ""] in try $0.accounts.identities($0.app(app), window: window) } {
+        switch await host.result({ [app, window = e.window ?? ""] in try $0.accounts.identities($0.app(app), window: window) }) {
         case .success(let i): ids = (i.process, i.ui, i.signedIn)
         case .failure(let error): return ["the device cannot say: \(error.message)"]
         }
@@ -159,7 +159,7 @@ struct ExpectStateStep: StepVerb {
             out.append("processIdentity is \(describe(ids.0)), expected \(process.isEmpty ? "unmanaged (\"\")" : process.upn)")
         }
         for (path, owner) in (e.files ?? [:]).sorted(by: { $0.key < $1.key }) {
-            switch await host.result { [app, path] in try $0.services.fileStatus($0.app(app), path: path) } {
+            switch await host.result({ [app, path] in try $0.services.fileStatus($0.app(app), path: path) }) {
             case .success(let s) where !s.exists: out.append("\(path) does not exist, expected it owned by \(owner.isEmpty ? "unmanaged" : owner.upn)")
             case .success(let s) where same(s.owner, owner): break
             case .success(let s): out.append("\(path) is owned by \(describe(s.owner)), expected \(owner.isEmpty ? "unmanaged" : owner.upn)")
@@ -167,7 +167,7 @@ struct ExpectStateStep: StepVerb {
             }
         }
         for path in e.encrypted ?? [] {
-            switch await host.result { [app, path] in try $0.services.fileStatus($0.app(app), path: path) } {
+            switch await host.result({ [app, path] in try $0.services.fileStatus($0.app(app), path: path) }) {
             case .success(let s) where !s.exists: out.append("\(path) does not exist, expected it encrypted")
             case .success(let s) where !s.encryptedOnDisk: out.append("\(path) is stored in plain text, expected it encrypted")
             case .success: break
@@ -175,7 +175,7 @@ struct ExpectStateStep: StepVerb {
             }
         }
         for path in e.absent ?? [] {
-            switch await host.result { [app, path] in try $0.services.fileStatus($0.app(app), path: path) } {
+            switch await host.result({ [app, path] in try $0.services.fileStatus($0.app(app), path: path) }) {
             case .success(let s) where s.exists: out.append("\(path) exists (owned by \(describe(s.owner))), expected it absent")
             case .success: break
             case .failure(let error): out.append("\(path): \(error.message)")

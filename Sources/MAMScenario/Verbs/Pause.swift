@@ -15,7 +15,7 @@ struct PauseStep: AppLifecycleVerb {
 
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.run { [app] in try $0.launches.pause($0.app(app)) } {
+        switch await run.host.run({ [app] in try $0.launches.pause($0.app(app)) }) {
         case .success: return (.ok, "\(app) went to the background", app)
         case .failure(let e): return (.failed(.appNotRunning), "\(e)", app)
         }

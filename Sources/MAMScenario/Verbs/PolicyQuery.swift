@@ -32,7 +32,7 @@ struct PolicyQueryStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let parties = "\(app): \(setting.rawValue)"
-        switch await run.host.result { [app, window, account] in try $0.accounts.policyView($0.app(app), window: window ?? "", account: account) } {
+        switch await run.host.result({ [app, window, account] in try $0.accounts.policyView($0.app(app), window: window ?? "", account: account) }) {
         case .success(let view):
             let d = Enforcer.policyQuery(setting, as: view.identity, app: view.app, in: view.fleet)
             return (Observed(d, allowed: .allowed), d.explanation, parties)

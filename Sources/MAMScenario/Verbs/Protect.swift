@@ -26,10 +26,10 @@ struct ProtectStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.result { [app, path, account] in try $0.services.setFileOwner($0.app(app), path: path, owner: account.map(StepRun.identity)) } {
+        switch await run.host.result({ [app, path, account] in try $0.services.setFileOwner($0.app(app), path: path, owner: account.map(StepRun.identity)) }) {
         case .success(let info):
             return (.ok, "\(path) is owned by \(info.owner.isEmpty ? "nobody" : info.owner)\(info.isEncrypted ? ", encrypted on disk" : "")", "\(app): \(path)")
-        case .failure(let e): return (StepRun.fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, "\(app): \(path)")
+        case .failure(let e): return StepRun.fileFailed(e, "\(app): \(path)")
         }
     }
 }

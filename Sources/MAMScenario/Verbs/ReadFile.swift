@@ -5,21 +5,18 @@ import MAMPolicy
 import MAMWire
 
 /// `readFile`: the app reads a file; another account's data is refused.
-struct ReadFileStep: StepVerb {
+struct ReadFileStep: AppFileVerb {
     static let name = "readFile"
     static let since = "v1.1"
     static let summary = "the app reads a file from its container or an app group"
     static let example = "readFile: {app: mail, path: Documents/q3.txt}"
-    static let arguments: [VerbArgument] = [.app(), .required("path", .text, "a path in the app's container, or group:<id>/<path>")]
+    static let pathAbout = "a path in the app's container, or group:<id>/<path>"
     static let outcomes: [OutcomeForm] = [.text, .blocked, .failedBecause]
 
     var app: String
     var path: String
 
     init(app: String, path: String) { (self.app, self.path) = (app, path) }
-    init(_ a: VerbArgumentReader) { self.init(app: a.app(), path: a.text("path")) }
-
-    var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .readFile(path: path))

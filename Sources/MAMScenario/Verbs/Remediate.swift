@@ -33,9 +33,10 @@ struct RemediateStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.complete { [app, account, silent, userCancels] host, done in
+        let outcome: Result<RemediationOutcome, DeviceStateError> = await run.host.complete { [app, account, silent, userCancels] host, done in
             host.tokens.remediate(try host.app(app), account: StepRun.key(account), silent: silent, userCancels: userCancels, fromApp: false, done)
-        } {
+        }
+        switch outcome {
         case .success(let o):
             let why = o.status == .compliant ? "\(account) is compliant in \(app)" : "\(o.title): \(o.message)"
             return (.compliance(o.status), why, "\(app) (\(account))")

@@ -19,7 +19,7 @@ struct RemoveDeclarationStep: StepVerb {
     init(_ a: VerbArgumentReader) { identifier = a.text("identifier") }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.complete { [identifier] host, done in host.admin.changeDeclarations(apply: [], remove: identifier, done) } {
+        switch await run.host.complete({ [identifier] host, done in host.admin.changeDeclarations(apply: [], remove: identifier, done) }) {
         case .success(let told): return (.ok, "removed \(identifier); \(told) running app(s) notified", "device")
         case .failure(let e): return (.failed(e.reason), e.message, "device")
         }

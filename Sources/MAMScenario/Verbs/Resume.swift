@@ -15,7 +15,7 @@ struct ResumeStep: AppLifecycleVerb {
 
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.run { [app] in try $0.launches.resume($0.app(app)) } {
+        switch await run.host.run({ [app] in try $0.launches.resume($0.app(app)) }) {
         case .success(let report):
             return (StepRun.launched(report), "\(app) is back in the foreground: \(StepRun.explained(report))", app)
         case .failure(let e): return (.failed(.appNotRunning), "\(e)", app)

@@ -23,7 +23,7 @@ struct SetAllowedAccountsStep: StepVerb {
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.complete { [accounts] host, done in host.accounts.setAllowedAccounts(accounts, done) } {
+        switch await run.host.complete({ [accounts] host, done in host.accounts.setAllowedAccounts(accounts, done) }) {
         case .success(let changes):
             let out = changes.flatMap { c in c.signedOut.map { "\($0) signed out of \(c.app)" } }
             let list = accounts.map { $0.isEmpty ? "nobody" : $0.joined(separator: ", ") } ?? "not targeted"

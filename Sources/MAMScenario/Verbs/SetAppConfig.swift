@@ -48,7 +48,7 @@ struct SetAppConfigStep: StepVerb {
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.complete { [name, settings] host, done in host.admin.setAppConfig(named: name, settings: settings, done) } {
+        switch await run.host.complete({ [name, settings] host, done in host.admin.setAppConfig(named: name, settings: settings, done) }) {
         case .success(let told):
             let what = settings.map { "\"\(name)\" now sets \($0.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))" } ?? "\"\(name)\" removed"
             return (.ok, "\(what); \(told) running app/account pair(s) notified", name)

@@ -33,7 +33,7 @@ struct SetConditionalAccessStep: StepVerb {
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.result { [policy, state] in try $0.admin.setConditionalAccess(policy, state: state) } {
+        switch await run.host.result({ [policy, state] in try $0.admin.setConditionalAccess(policy, state: state) }) {
         case .success: return (.ok, "conditional access policy \"\(policy)\" is \(state.rawValue)", "device")
         case .failure(let e): return (.failed(e.reason), e.message, "device")
         }

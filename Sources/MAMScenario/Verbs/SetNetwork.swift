@@ -19,7 +19,7 @@ struct SetNetworkStep: StepVerb {
     init(_ a: VerbArgumentReader) { online = a.bool("online", default: true) }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.result { [online] in try $0.admin.setNetwork(online: online) } {
+        switch await run.host.result({ [online] in try $0.admin.setNetwork(online: online) }) {
         case .success:
             return (.ok, online ? "the device is online: apps check in when they launch, resume or switch identity" : "the device is offline: no check-ins", "device")
         case .failure(let e): return (.failed(e.reason), e.message, "device")

@@ -32,7 +32,7 @@ struct SetPolicyStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let found = policy.flatMap { run.scenario.policies[$0] }
-        switch await run.host.complete { [account] host, done in host.admin.setPolicy(found, for: account, done) } {
+        switch await run.host.complete({ [account] host, done in host.admin.setPolicy(found, for: account, done) }) {
         case .success(true): return (.ok, policy.map { "\(account) is now targeted by \"\($0)\"" } ?? "\(account) is no longer targeted", "\(account)")
         case .success(false):
             return (.ok, "\(account) is targeted by \"\(policy ?? "")\", but another account is the device's managed account: \(account) stays unmanaged in every app (one managed account per device)", "\(account)")

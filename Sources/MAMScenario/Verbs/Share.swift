@@ -44,7 +44,7 @@ struct ShareStep: StepVerb {
     func run(_ run: StepRun) async -> StepOutcome {
         let host = run.host
         let identity: String
-        switch await host.result { [from, window] in try $0.accounts.effectiveAccount($0.app(from), window: window ?? "") } {
+        switch await host.result({ [from, window] in try $0.accounts.effectiveAccount($0.app(from), window: window ?? "") }) {
         case .success(let a): identity = a?.upn ?? ""
         case .failure(let e): return (.failed(e.reason), e.message, "\(from) → \(to)")
         }

@@ -1,4 +1,4 @@
-public import MAMModel
+import MAMModel
 
 /// One scenario verb, whole: its argument keys and their types, the outcomes it may answer, a
 /// line that says what it does, an example, how its arguments are read and how it runs against
@@ -153,4 +153,21 @@ extension AppAccountVerb {
     static var arguments: [VerbArgument] { [.app(extensions: false), .required("account", .account(unmanaged: false), "the account")] }
     static var outcomes: [OutcomeForm] { [.ok, .blocked, .failedBecause] }
     init(_ a: VerbArgumentReader) { self.init(app: a.app(extensions: false), account: a.account("account")) }
+}
+
+/// A verb about one file an app holds (its container, or an app group it is entitled to),
+/// acting in that app.
+protocol AppFileVerb: StepVerb {
+    var app: String { get }
+    var path: String { get }
+    init(app: String, path: String)
+    /// What `path` may name.
+    static var pathAbout: String { get }
+}
+
+extension AppFileVerb {
+    static var pathAbout: String { "a path in the app's container" }
+    static var arguments: [VerbArgument] { [.app(), .required("path", .text, pathAbout)] }
+    init(_ a: VerbArgumentReader) { self.init(app: a.app(), path: a.text("path")) }
+    var actingApp: String? { app }
 }

@@ -5,26 +5,22 @@ import MAMPolicy
 import MAMWire
 
 /// `unprotect`: the file is no longer owned by any account.
-struct UnprotectStep: StepVerb {
+struct UnprotectStep: AppFileVerb {
     static let name = "unprotect"
     static let since = "v1.1"
     static let summary = "the app removes a file's owner (and its encryption)"
     static let example = "unprotect: {app: mail, path: Documents/q3.txt}"
-    static let arguments: [VerbArgument] = [.app(), .required("path", .text, "a path in the app's container")]
     static let outcomes: [OutcomeForm] = [.ok, .blocked, .failedBecause]
 
     var app: String
     var path: String
 
     init(app: String, path: String) { (self.app, self.path) = (app, path) }
-    init(_ a: VerbArgumentReader) { self.init(app: a.app(), path: a.text("path")) }
-
-    var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.result { [app, path] in try $0.services.setFileOwner($0.app(app), path: path, owner: "") } {
+        switch await run.host.result({ [app, path] in try $0.services.setFileOwner($0.app(app), path: path, owner: "") }) {
         case .success: return (.ok, "\(path) is no longer protected", "\(app): \(path)")
-        case .failure(let e): return (StepRun.fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, "\(app): \(path)")
+        case .failure(let e): return StepRun.fileFailed(e, "\(app): \(path)")
         }
     }
 }

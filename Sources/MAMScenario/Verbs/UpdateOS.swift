@@ -26,7 +26,7 @@ struct UpdateOSStep: StepVerb {
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.result { [version] in try $0.admin.updateOS(to: version) } {
+        switch await run.host.result({ [version] in try $0.admin.updateOS(to: version) }) {
         case .success(let old): return (.ok, "iOS \(old) was updated to \(version); apps check it at their next launch or resume", "device")
         case .failure(let e): return (.failed(e.reason), e.message, "device")
         }

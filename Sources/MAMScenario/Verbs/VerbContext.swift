@@ -111,6 +111,12 @@ struct StepRun {
         }
     }
 
+    /// A file call the device could not carry out, as the step's outcome: refusals its rules
+    /// make are `blocked` (`fileObserved`), the rest `failed`.
+    static func fileFailed(_ e: DeviceStateError, _ parties: String) -> StepOutcome {
+        (fileObserved(.failed(e.reason, e.message), allowed: .ok), e.message, parties)
+    }
+
     /// What the app's keychain call returned: the iOS status, or the failure to make the call.
     static func keychainObserved(_ r: ServiceResult, success: Observed) -> Observed {
         guard case .keychain(let status, _, _) = r.value else { return decided(r.verdict, allowed: success) }

@@ -16,7 +16,7 @@ struct WipeStep: AppAccountVerb {
 
 
     func run(_ run: StepRun) async -> StepOutcome {
-        switch await run.host.complete { [app, account] host, done in host.accounts.wipe(try host.app(app), account: StepRun.key(account), done) } {
+        switch await run.host.complete({ [app, account] host, done in host.accounts.wipe(try host.app(app), account: StepRun.key(account), done) }) {
         case .success(let report): return (.ok, report.description, "\(account) in \(app)")
         case .failure(let e): return (.failed(e.reason), e.message, "\(account) in \(app)")
         }
