@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "MAMDeviceState",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMDeclarations", .product(name: "GRDB", package: "GRDB.swift"),
+                "MAMModel", "MAMPolicy", "MAMDeclarations", "MAMLoop", .product(name: "GRDB", package: "GRDB.swift"),
                 // The audit log binds its rows with the SQLite C API (one per decision).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,8 +95,7 @@ int mamsim_zygote_serve(int control_fd, char **arguments, size_t *length) {
     }
 }
 
-pid_t mamsim_zygote_fork(int control_fd, int channel_fd, unsigned flags,
-                         const char *arguments, size_t length, int timeout_ms) {
+int mamsim_zygote_request(int control_fd, int channel_fd, unsigned flags, const char *arguments, size_t length) {
     if (length + 4 > MAMSIM_ZYGOTE_MAX_REQUEST) return -E2BIG;
     char *request = malloc(length + 4);
     if (!request) return -ENOMEM;
@@ -118,21 +116,23 @@ pid_t mamsim_zygote_fork(int control_fd, int channel_fd, unsigned flags,
     c->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(c), &channel_fd, sizeof(int));
     ssize_t sent;
-    do { sent = sendmsg(control_fd, &msg, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+    /* Never waits: a template whose socket is full is not keeping up, and the host's loop
+       must not stall on it (the caller execs the app instead). */
+    do { sent = sendmsg(control_fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT); } while (sent < 0 && errno == EINTR);
     int error = errno;
     free(request);
-    if (sent < 0) return -error;
-    struct pollfd p = { control_fd, POLLIN, 0 };
-    int ready;
-    do { ready = poll(&p, 1, timeout_ms); } while (ready < 0 && errno == EINTR);
-    if (ready == 0) return -ETIMEDOUT;
-    if (ready < 0) return -errno;
-    int32_t answer = 0;
+    return sent < 0 ? -error : 0;
+}
+
+int mamsim_zygote_answer(int control_fd, int32_t *answer) {
+    int32_t value = 0;
     ssize_t n;
-    do { n = recv(control_fd, &answer, sizeof answer, 0); } while (n < 0 && errno == EINTR);
-    if (n < 0) return -errno;
-    if (n != sizeof answer) return -EPIPE;
-    return answer == 0 ? -EPROTO : answer;
+    do { n = recv(control_fd, &value, sizeof value, MSG_DONTWAIT); } while (n < 0 && errno == EINTR);
+    if (n < 0) return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -errno;
+    if (n == 0) return -EPIPE; /* the template closed its end */
+    if (n != sizeof value || value == 0) return -EPROTO;
+    *answer = value;
+    return 1;
 }
 
 #else
@@ -142,9 +142,12 @@ int mamsim_zygote_serve(int control_fd, char **arguments, size_t *length) {
     (void)control_fd; (void)arguments; (void)length;
     return -ENOSYS;
 }
-pid_t mamsim_zygote_fork(int control_fd, int channel_fd, unsigned flags,
-                         const char *arguments, size_t length, int timeout_ms) {
-    (void)control_fd; (void)channel_fd; (void)flags; (void)arguments; (void)length; (void)timeout_ms;
+int mamsim_zygote_request(int control_fd, int channel_fd, unsigned flags, const char *arguments, size_t length) {
+    (void)control_fd; (void)channel_fd; (void)flags; (void)arguments; (void)length;
+    return -ENOSYS;
+}
+int mamsim_zygote_answer(int control_fd, int32_t *answer) {
+    (void)control_fd; (void)answer;
     return -ENOSYS;
 }
 

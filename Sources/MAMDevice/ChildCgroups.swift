@@ -1,4 +1,5 @@
 import Foundation
+import MAMLoop
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,8 +39,8 @@ final class ChildCgroups {
         next += 1
         let safe = String(handle.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" }.prefix(40))
         let dir = "\(root)/\(next)-\(safe)"
-        guard mkdir(dir, 0o755) == 0, Self.writeFile("\(maximum)\n", to: dir + "/pids.max") else {
-            rmdir(dir)
+        guard System.makeDirectory(dir, new: true), (try? System.writeFile("\(maximum)\n", to: dir + "/pids.max")) != nil else {
+            System.removeDirectory(dir)
             return nil
         }
         return dir + "/cgroup.procs"
@@ -52,11 +53,11 @@ final class ChildCgroups {
         for _ in 0..<50 {
             let pids = members(procs)
             if pids.isEmpty { break }
-            for pid in pids { _ = kill(pid, SIGKILL) }
+            for pid in pids { System.signal(pid, SIGKILL) }
             usleep(1000)
         }
-        if rmdir(dir) != 0 { lingering.append(dir) }
-        lingering.removeAll { rmdir($0) == 0 || errno == ENOENT }
+        if !System.removeDirectory(dir) { lingering.append(dir) }
+        lingering.removeAll { System.removeDirectory($0) }
     }
 
     deinit { removeAll() }
@@ -64,22 +65,15 @@ final class ChildCgroups {
     /// Removes what is left (at the host's shutdown, or when a host that failed to start goes).
     func removeAll() {
         guard let root else { return }
-        for dir in lingering { for pid in members(dir + "/cgroup.procs") { _ = kill(pid, SIGKILL) } }
+        for dir in lingering { for pid in members(dir + "/cgroup.procs") { System.signal(pid, SIGKILL) } }
         usleep(lingering.isEmpty ? 0 : 10_000)
-        lingering.removeAll { rmdir($0) == 0 || errno == ENOENT }
-        rmdir(root)
+        lingering.removeAll { System.removeDirectory($0) }
+        System.removeDirectory(root)
     }
 
     private func members(_ procs: String) -> [pid_t] {
         guard let text = try? String(contentsOfFile: procs, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { pid_t($0) }
-    }
-
-    private static func writeFile(_ text: String, to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return text.withCString { write(fd, $0, strlen($0)) } == text.utf8.count
     }
 
     /// `mamsim-<pid>` in the host's own pids cgroup, made and limited; `nil` where that is
@@ -107,10 +101,10 @@ final class ChildCgroups {
         for parent in candidates {
             removeAbandoned(in: parent)
             let dir = "\(parent)/mamsim-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            if mkdir(dir, 0o755) == 0 {
+            if System.makeDirectory(dir, new: true) {
                 // v2: the host's folder passes the pids controller on to each child's cgroup.
-                if FileManager.default.fileExists(atPath: dir + "/cgroup.subtree_control"), !writeFile("+pids", to: dir + "/cgroup.subtree_control") {
-                    rmdir(dir)
+                if FileManager.default.fileExists(atPath: dir + "/cgroup.subtree_control"), (try? System.writeFile("+pids", to: dir + "/cgroup.subtree_control")) == nil {
+                    System.removeDirectory(dir)
                     continue
                 }
                 return dir
@@ -127,7 +121,7 @@ final class ChildCgroups {
     private static func removeAbandoned(in parent: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix("mamsim-") {
             let parts = name.split(separator: "-")
-            guard parts.count == 3, let pid = pid_t(parts[1]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard parts.count == 3, let pid = pid_t(parts[1]), pid != getpid(), !System.processExists(pid) else { continue }
             let root = parent + "/" + name
             let children = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter {
                 var isDirectory: ObjCBool = false
@@ -135,10 +129,10 @@ final class ChildCgroups {
             }
             for child in children {
                 let procs = (try? String(contentsOfFile: "\(root)/\(child)/cgroup.procs", encoding: .utf8)) ?? ""
-                for pid in procs.split(separator: "\n").compactMap({ pid_t($0) }) { _ = kill(pid, SIGKILL) }
-                rmdir("\(root)/\(child)")
+                for pid in procs.split(separator: "\n").compactMap({ pid_t($0) }) { System.signal(pid, SIGKILL) }
+                System.removeDirectory("\(root)/\(child)")
             }
-            rmdir(root)
+            System.removeDirectory(root)
         }
     }
 

@@ -13,6 +13,10 @@ final class ChildConnection {
     var decoder: FrameDecoder
     var state: State = .spawning
     var pid: Int32 { process?.pid ?? 0 }
+    /// The template is forking it: no process yet.
+    var forking = false
+    /// A signal came while it was being forked: it is killed as soon as it exists.
+    var killedWhileForking = false
     private var nextSeq: UInt64 = 1
     /// The highest `seq` seen from the child: sequence numbers must grow.
     var lastSeqFromChild: UInt64 = 0
@@ -85,6 +89,16 @@ final class ChildConnection {
         let first = nextSeq
         nextSeq += UInt64(count)
         return first...(nextSeq - 1)
+    }
+
+    /// Signals its process; one still being forked is killed once it exists (it has run
+    /// nothing of its own yet, so no gentler signal would mean more).
+    func signal(_ signal: Int32) {
+        if let process {
+            process.kill(signal)
+        } else if forking {
+            killedWhileForking = true
+        }
     }
 
     @discardableResult

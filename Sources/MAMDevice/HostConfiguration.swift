@@ -150,6 +150,9 @@ public struct HostConfiguration: Sendable {
     /// executable or a plugin's `run` are exec'd either way. `MAMSIM_FORK_APPS=0` in the
     /// environment turns it off (to compare, or to rule the template out).
     public var forkBuiltInApps = ProcessInfo.processInfo.environment["MAMSIM_FORK_APPS"] != "0"
+    /// How long the template may take to answer a fork. One that does not is killed and every
+    /// later app is exec'd; the host's loop never waits for it meanwhile.
+    public var templateTimeout: Duration = .seconds(5)
     /// Every decision goes to the audit log in the device store (group-committed once per
     /// loop iteration, before any answer leaves).
     public var auditDecisions = true

@@ -182,41 +182,118 @@ final class Supervisor {
             guard let self, let child else { return }
             self.childExited(child, exit)
         }
+        if executable == configuration.appRuntime, spec.executable == nil, let zygote = builtInTemplate() {
+            do {
+                // The child waits as spawning while the template forks it: a second launch
+                // of the app waits for this one, and the loop goes on with everything else.
+                try ChildProcess.fork(loop: loop, zygote: zygote, arguments: arguments, channel: pipe, quiet: configuration.quietChildren, onExit: onExit) {
+                    [weak self, weak child] result in
+                    guard let self, let child else {
+                        if case .success(let process) = result { process.kill(SIGKILL) }
+                        return
+                    }
+                    self.forked(child, result, zygote: zygote, executable: executable, arguments: arguments, onExit: onExit)
+                }
+                child.forking = true
+                register(child)
+                return
+            } catch {
+                // The app is exec'd after all; if the template is what failed, every later
+                // app is too.
+                if !zygote.isOpen { templateFailed("cannot fork \(spec.handle): \(error)") }
+            }
+        }
+        try exec(child, executable: executable, arguments: arguments, onExit: onExit)
+        register(child)
+        started(child)
+    }
+
+    /// Execs `executable` for `child` (a program of its own, or the built-in runtime where no
+    /// template forks it).
+    private func exec(_ child: ChildConnection, executable: String, arguments: [String], onExit: @escaping (ChildProcess.Exit) -> Void) throws(HostError) {
+        let spec = child.spec
+        let program = spec.executable ?? configuration.appRuntime
+        var environment = environment
+        if !spec.sandbox.environment.isEmpty {
+            environment.merge(ChildEnvironment.filter(ProcessInfo.processInfo.environment, alsoPassing: spec.sandbox.environment)) { a, _ in a }
+        }
+        // A program of its own writes its stderr to the device's logs/, so a start that fails
+        // can be explained with what it said.
+        if spec.executable != nil || executable != configuration.appRuntime {
+            let logs = configuration.deviceDirectory.appendingPathComponent("logs")
+            Self.ensureDirectory(logs.path)
+            child.stderrLog = logs.appendingPathComponent("\(spec.handle).stderr").path
+        }
         do {
-            if executable == configuration.appRuntime, spec.executable == nil, let zygote = builtInTemplate() {
-                do {
-                    child.process = try ChildProcess(
-                        loop: loop, zygote: zygote, arguments: arguments, channel: pipe, quiet: configuration.quietChildren, onExit: onExit)
-                } catch {
-                    // The app is exec'd after all; if the template is what failed, every
-                    // later app is too.
-                    if !zygote.isOpen { templateFailed("cannot fork \(spec.handle): \(error)") }
-                }
-            }
-            if child.process == nil {
-                var environment = environment
-                if !spec.sandbox.environment.isEmpty {
-                    environment.merge(ChildEnvironment.filter(ProcessInfo.processInfo.environment, alsoPassing: spec.sandbox.environment)) { a, _ in a }
-                }
-                // A program of its own writes its stderr to the device's logs/, so a start that
-                // fails can be explained with what it said.
-                if spec.executable != nil || executable != configuration.appRuntime {
-                    let logs = configuration.deviceDirectory.appendingPathComponent("logs")
-                    Self.ensureDirectory(logs.path)
-                    child.stderrLog = logs.appendingPathComponent("\(spec.handle).stderr").path
-                }
-                child.process = try ChildProcess(
-                    loop: loop, executable: executable, arguments: arguments, environment: environment, channel: pipe,
-                    quiet: configuration.quietChildren, stderrLog: configuration.quietChildren ? child.stderrLog : nil, onExit: onExit)
-            }
+            child.process = try ChildProcess(
+                loop: loop, executable: executable, arguments: arguments, environment: environment, channel: child.pipe,
+                quiet: configuration.quietChildren, stderrLog: configuration.quietChildren ? child.stderrLog : nil, onExit: onExit)
         } catch {
-            pipe.close()
-            if let cgroup = child.cgroup { cgroups.end(cgroup) }
+            child.pipe.close()
+            if let cgroup = child.cgroup {
+                cgroups.end(cgroup)
+                child.cgroup = nil
+            }
             onEvent(.spawnFailed(handle: spec.handle, error: "\(program): \(error)"))
             throw .spawnFailed(spec.handle, "\(program): \(error)")
         }
-        if let old = children[spec.key], old !== child { retiring[ObjectIdentifier(old)] = old }
-        children[spec.key] = child
+    }
+
+    /// The template's answer for `child`: its process, or an exec after all. A child ended
+    /// while it was being forked (shutdown, a kill) is killed as soon as it exists, and its
+    /// exit is reported as any other.
+    private func forked(
+        _ child: ChildConnection, _ result: Result<ChildProcess, UVError>, zygote: Zygote, executable: String, arguments: [String],
+        onExit: @escaping (ChildProcess.Exit) -> Void
+    ) {
+        child.forking = false
+        switch result {
+        case .success(let process):
+            child.process = process
+            if child.killedWhileForking || child.state != .spawning {
+                process.kill(SIGKILL)
+                return
+            }
+        case .failure(let error):
+            if !zygote.isOpen { templateFailed("cannot fork \(child.handle): \(error)") }
+            guard child.state == .spawning, !child.killedWhileForking, !shuttingDown else {
+                return abandon(child, because: .shuttingDown)
+            }
+            do {
+                try exec(child, executable: executable, arguments: arguments, onExit: onExit)
+            } catch {
+                return abandon(child, because: error)
+            }
+        }
+        started(child)
+    }
+
+    /// A child that never got a process: it is forgotten and its launch fails.
+    private func abandon(_ child: ChildConnection, because error: HostError) {
+        child.state = .exited
+        child.pipe.close()
+        if let cgroup = child.cgroup {
+            cgroups.end(cgroup)
+            child.cgroup = nil
+        }
+        retiring[ObjectIdentifier(child)] = nil
+        if children[child.key] === child {
+            children[child.key] = nil
+            finishWaiters(child.key, .failure(error))
+        }
+        if shuttingDown { teardownProgress() }
+    }
+
+    /// The child is the app's current instance from now on.
+    private func register(_ child: ChildConnection) {
+        if let old = children[child.key], old !== child { retiring[ObjectIdentifier(old)] = old }
+        children[child.key] = child
+    }
+
+    /// The child's process runs: it gets its launch state and its channel is read.
+    private func started(_ child: ChildConnection) {
+        let spec = child.spec
+        let pipe = child.pipe
         // A new process: window identities start empty, a single-identity app runs as its
         // enrolled account again (what the store acknowledged survives).
         do {
@@ -251,7 +328,7 @@ final class Supervisor {
     /// Makes sure `path` exists. One mkdir where it (or its parent) exists already — the
     /// common case at every launch after the first; FileManager's walk up the path otherwise.
     static func ensureDirectory(_ path: String) {
-        if mkdir(path, 0o755) == 0 || errno == EEXIST { return }
+        if System.makeDirectory(path) { return }
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
@@ -260,7 +337,10 @@ final class Supervisor {
         guard configuration.forkBuiltInApps, !zygoteFailed, !shuttingDown, Zygote.isSupported else { return nil }
         if let zygote, zygote.isOpen { return zygote }
         do {
-            let started = try Zygote(loop: loop, executable: configuration.appRuntime, environment: environment) { [weak self] exit in
+            let started = try Zygote(
+                loop: loop, executable: configuration.appRuntime, environment: environment,
+                timeoutMilliseconds: configuration.templateTimeout.milliseconds
+            ) { [weak self] exit in
                 self?.templateFailed("the app template \(exit)")
             }
             zygote = started
@@ -474,14 +554,14 @@ final class Supervisor {
         guard child.state != .exited else { return }
         if hostile { onEvent(.hostile(handle: child.handle, what: why, disconnected: true)) }
         if child.cutOffReason == nil { child.cutOffReason = why }
-        if child.state != .closing {
+        if child.state != .closing, !child.forking {
             child.send(.error(code: .badRequest, message: why))
             child.pipe.flush()
             child.state = .closing
         }
         child.pipe.stopReading()
         child.exitExpected = true
-        child.process?.kill(SIGKILL)
+        child.signal(SIGKILL)
     }
 
     private func channelEnded(_ child: ChildConnection, _ error: UVError?) {
@@ -492,7 +572,7 @@ final class Supervisor {
             if !child.exitExpected, let error {
                 onEvent(.note("\(child.handle): channel ended: \(error)"))
             }
-            child.process?.kill(SIGTERM)
+            child.signal(SIGTERM)
         }
     }
 
@@ -549,7 +629,7 @@ final class Supervisor {
     /// Kills a child as a crash would (SIGKILL by default). Its pending work fails.
     func kill(_ spec: AppSpec, signal: Int32) -> Bool {
         guard let child = children[spec.key], child.isLive else { return false }
-        child.process?.kill(signal)
+        child.signal(signal)
         return true
     }
 
@@ -576,13 +656,14 @@ final class Supervisor {
         let wait: Duration
         switch configuration.teardown[index] {
         case .ask(let w):
-            child.send(.bye(reason: child.byeReason))
+            // A child still being forked has no channel yet; it is killed once it exists.
+            if child.forking { child.signal(SIGKILL) } else { child.send(.bye(reason: child.byeReason)) }
             wait = w
         case .signal(let s, let w):
-            child.process?.kill(s)
+            child.signal(s)
             wait = w
         case .kill:
-            child.process?.kill(SIGKILL)
+            child.signal(SIGKILL)
             wait = .zero
         }
         child.teardownStep = index + 1 < configuration.teardown.count ? index + 1 : nil
@@ -599,9 +680,8 @@ final class Supervisor {
         }
         shuttingDown = true
         shutdownCompletion = completion
-        // No app starts from now on: the template ends (the loop reaps it).
-        zygote?.close()
-        zygote = nil
+        // No app starts from now on. The template ends with the last child: an app it is
+        // forking now must still be answered for, so that it is killed and reaped, not lost.
         for child in Array(children.values) + Array(retiring.values) {
             end(child, reason: "the device is shutting down")
         }
@@ -610,6 +690,8 @@ final class Supervisor {
 
     private func teardownProgress() {
         guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
+        zygote?.close()
+        zygote = nil
         sweep.close()
         sweeping = false
         cgroups.removeAll()

@@ -87,8 +87,7 @@ public final class AppChannel {
             }
             try channel.start(runtime: runtime)
         } catch {
-            var line = Array("\(runtime): \(error)\n".utf8)
-            _ = line.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+            _ = Array("\(runtime): \(error)\n".utf8).withUnsafeBytes { bytes in Result { () throws(UVError) in try System.writeAll(2, bytes) } }
             exit(2)
         }
         loop.run()

@@ -11,8 +11,9 @@ internal import Darwin
 /// Spawned with `posix_spawn` rather than `uv_spawn`: libuv 1.44 forks, which copies the page
 /// tables of the whole host (hundreds of MiB mapped) for every app of a fleet, while glibc's
 /// `posix_spawn` uses `CLONE_VFORK` and shares them until `exec`. Exits are collected by the
-/// loop's `ChildReaper` on SIGCHLD. Like `uv_spawn`, this is synchronous: when `init` returns
-/// the program has been exec'd, or `init` threw why not.
+/// loop's `ChildReaper` on SIGCHLD. Like `uv_spawn`, spawning is synchronous: when `init`
+/// returns the program has been exec'd, or `init` threw why not. A fork from the template
+/// (`fork`) is answered on a later turn of the loop.
 public final class ChildProcess {
     /// How a child ended.
     public struct Exit: Sendable, Hashable, CustomStringConvertible {
@@ -75,20 +76,54 @@ public final class ChildProcess {
         }
     }
 
-    /// An app forked from `zygote` (the built-in runtime's pre-initialised template) rather
-    /// than exec'd: the same child to the host — its parent is the host, it leads its own
-    /// session and process group, its channel is fd 3 — started without loading a program. Throws when
-    /// the template cannot fork it (the caller then execs).
-    public convenience init(
+    /// Starts an app forked from `zygote` (the built-in runtime's pre-initialised template)
+    /// rather than exec'd: the same child to the host — its parent is the host, it leads its
+    /// own session and process group, its channel is fd 3 — started without loading a program.
+    /// The template's answer is read by the loop: `completion` gets the running child, or why
+    /// the template could not fork it (the caller then execs), on a later turn of the loop.
+    /// Throws when the request cannot even be made.
+    public static func fork(
         loop: EventLoop, zygote: Zygote, arguments: [String], channel: Pipe, quiet: Bool = false,
-        onExit: @escaping (Exit) -> Void
+        onExit: @escaping (Exit) -> Void, completion: @escaping (Result<ChildProcess, UVError>) -> Void
     ) throws(UVError) {
-        let (reaper, forked, hostEnd) = try Self.start(loop: loop) { childEnd throws(UVError) in
-            try zygote.fork(arguments: arguments, channelFD: childEnd, quiet: quiet)
+        let reaper = try loop.reaper()
+        let hostEnd: Int32, childEnd: Int32
+        do {
+            (hostEnd, childEnd) = try System.socketPair()
+        } catch {
+            reaper.closeIfIdle()
+            throw error
         }
-        // The app leads its own session (and so its process group) from its first
-        // instruction; until it does, a signal to its group reaches it alone (`signalGroup`).
-        try self.init(started: forked, reaper: reaper, hostEnd: hostEnd, channel: channel, onExit: onExit)
+        // The request carries its own copy of the child's end.
+        defer { System.close(childEnd) }
+        do throws(UVError) {
+            try zygote.fork(arguments: arguments, channelFD: childEnd, quiet: quiet) { answer in
+                reaper.startsAwaited -= 1
+                switch answer {
+                case .success(let pid):
+                    let child: ChildProcess
+                    do throws(UVError) {
+                        child = try ChildProcess(started: pid, reaper: reaper, hostEnd: hostEnd, channel: channel, onExit: onExit)
+                    } catch {
+                        reaper.closeIfIdle()
+                        return completion(.failure(error))
+                    }
+                    completion(.success(child))
+                    // Its SIGCHLD may have come and gone while its pid was still unknown.
+                    reaper.reapIfExited(child)
+                case .failure(let error):
+                    System.close(hostEnd)
+                    reaper.closeIfIdle()
+                    completion(.failure(error))
+                }
+            }
+        } catch {
+            System.close(hostEnd)
+            reaper.closeIfIdle()
+            throw error
+        }
+        // The reaper stays until the answer: the new child must find it watching.
+        reaper.startsAwaited += 1
     }
 
     /// A child already running (spawned or forked): watched by the reaper, its channel opened.
@@ -160,8 +195,19 @@ final class ChildReaper {
         try watcher.start(signal: SIGCHLD) { [unowned self] _ in self.reap() }
     }
 
+    /// Forks asked of a template and not yet answered: their children will need this reaper.
+    var startsAwaited = 0
+
     func register(_ child: ChildProcess) {
         children[child.pid] = child
+    }
+
+    /// Reaps one child if it has exited already.
+    func reapIfExited(_ child: ChildProcess) {
+        guard children[child.pid] === child, let status = System.reapIfExited(child.pid) else { return }
+        children[child.pid] = nil
+        child.exited(rawStatus: status)
+        closeIfIdle()
     }
 
     func reap() {
@@ -176,7 +222,7 @@ final class ChildReaper {
 
     /// Without children to wait for, the watcher would keep the loop alive for nothing.
     func closeIfIdle() {
-        guard children.isEmpty else { return }
+        guard children.isEmpty, startsAwaited == 0 else { return }
         watcher.close()
         if loop.childReaper === self { loop.childReaper = nil }
     }

@@ -90,7 +90,7 @@ public final class LoopThread: Sendable {
             throw UVError(-status)
         }
         box.id = id
-        while sem_wait(start.ready) != 0 && errno == EINTR {}
+        _ = System.retryingInterrupts { sem_wait(start.ready) }
         if let error = start.error {
             pthread_join(id, nil)
             throw error

@@ -5,9 +5,21 @@ internal import Darwin
 #endif
 
 /// Every system call mamsim makes outside libuv, in one place (as NIOPosix's `System`): the
-/// socket pair of a child's channel, spawning, signals and reaping, and the signal set-up of
-/// threads and programs. Platform differences live here and nowhere else.
+/// socket pair of a child's channel, spawning, signals and reaping, the signal set-up of
+/// threads and programs, and the file calls of containers and cgroups. Platform differences
+/// live here and nowhere else, and so does the one policy for interrupted calls: a call that
+/// fails with `EINTR` is made again (`retryingInterrupts`); no caller sees `EINTR`.
 public enum System {
+    /// Makes `call` again while it fails with `EINTR` (a signal arrived first); its result.
+    /// Every call here that can be interrupted goes through it.
+    @inline(__always)
+    static func retryingInterrupts<T: FixedWidthInteger & SignedInteger>(_ call: () -> T) -> T {
+        while true {
+            let result = call()
+            if result != -1 || errno != EINTR { return result }
+        }
+    }
+
     // MARK: - Signals
 
     /// For a program's entry (`main`): a write to a peer that has gone away returns `EPIPE`
@@ -63,6 +75,21 @@ public enum System {
         #endif
     }
 
+    /// Sends `signal` to the process `pid` (not to its group); `false` when it is gone.
+    @discardableResult
+    public static func signal(_ pid: Int32, _ signal: Int32) -> Bool {
+        #if canImport(Glibc)
+        Glibc.kill(pid, signal) == 0
+        #else
+        Darwin.kill(pid, signal) == 0
+        #endif
+    }
+
+    /// Whether a process `pid` exists (ours or another user's).
+    public static func processExists(_ pid: Int32) -> Bool {
+        signal(pid, 0) || errno != ESRCH
+    }
+
     // MARK: - Descriptors
 
     /// A connected pair of stream sockets, both close-on-exec (the child's end is made its
@@ -97,7 +124,7 @@ public enum System {
         #endif
     }
 
-    static func close(_ fd: Int32) {
+    public static func close(_ fd: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(fd)
         #else
@@ -208,7 +235,7 @@ public enum System {
     /// Blocks until `pid` exits; its raw wait status.
     static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = retryingInterrupts { waitpid(pid, &status, 0) }
         return status
     }
 
@@ -216,9 +243,93 @@ public enum System {
     /// A pid that is no longer our child counts as exited with status 0.
     static func reapIfExited(_ pid: pid_t) -> Int32? {
         var status: Int32 = 0
-        let r = waitpid(pid, &status, WNOHANG)
+        let r = retryingInterrupts { waitpid(pid, &status, WNOHANG) }
         if r == pid { return status }
         if r < 0 && errno == ECHILD { return 0 }
         return nil
+    }
+
+    // MARK: - Files
+
+    /// Opens a directory (following links: the caller names a path it trusts).
+    public static func openDirectory(_ path: String) throws(UVError) -> Int32 {
+        try descriptor(retryingInterrupts { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) })
+    }
+
+    /// Opens `name` in the directory `dir` without following a link (`ELOOP`, or `ENOTDIR`
+    /// for a link to a directory where one is wanted). `flags` add to `O_NOFOLLOW | O_CLOEXEC`.
+    public static func openFile(at dir: Int32, _ name: String, flags: Int32, mode: Int = 0) throws(UVError) -> Int32 {
+        try descriptor(retryingInterrupts { openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC, mode_t(mode)) })
+    }
+
+    /// Makes the directory `name` in `dir`; one that exists already is not an error.
+    public static func makeDirectory(at dir: Int32, _ name: String, mode: Int = 0o755) throws(UVError) {
+        if mkdirat(dir, name, mode_t(mode)) != 0, errno != EEXIST { throw UVError(-errno) }
+    }
+
+    /// Makes the directory `path` (its parent must exist); `false` when it could not be made,
+    /// `true` also when it exists already, unless `new` (then it must be this call's).
+    @discardableResult
+    public static func makeDirectory(_ path: String, mode: Int = 0o755, new: Bool = false) -> Bool {
+        mkdir(path, mode_t(mode)) == 0 || (!new && errno == EEXIST)
+    }
+
+    /// Removes the empty directory `path`; `true` when it is gone (or was).
+    @discardableResult
+    public static func removeDirectory(_ path: String) -> Bool {
+        rmdir(path) == 0 || errno == ENOENT
+    }
+
+    /// What `fd` is: whether a regular file, its link count and size.
+    public static func fileStatus(_ fd: Int32) throws(UVError) -> (isRegular: Bool, links: UInt64, size: Int) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw UVError(-errno) }
+        return ((info.st_mode & S_IFMT) == S_IFREG, UInt64(info.st_nlink), Int(info.st_size))
+    }
+
+    /// Reads `fd` to its end.
+    public static func readAll(_ fd: Int32, sizeHint: Int = 0) throws(UVError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(sizeHint)
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { b in retryingInterrupts { read(fd, b.baseAddress, b.count) } }
+            if n < 0 { throw UVError(-errno) }
+            if n == 0 { return out }
+            out.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(UVError) {
+        var written = 0
+        while written < bytes.count {
+            let n = retryingInterrupts { write(fd, bytes.baseAddress! + written, bytes.count - written) }
+            if n < 0 { throw UVError(-errno) }
+            written += n
+        }
+    }
+
+    /// Writes all of `text` to the file `path`, which must exist (a cgroup's control file).
+    public static func writeFile(_ text: String, to path: String) throws(UVError) {
+        let fd = try descriptor(retryingInterrupts { open(path, O_WRONLY | O_CLOEXEC) })
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        try bytes.withUnsafeBytes { b in Result { () throws(UVError) in try writeAll(fd, b) } }.get()
+    }
+
+    /// Renames `from` to `to`, both in `dir` (atomic: `to` is replaced, never written through).
+    public static func rename(at dir: Int32, _ from: String, to: String) throws(UVError) {
+        guard renameat(dir, from, dir, to) == 0 else { throw UVError(-errno) }
+    }
+
+    /// Removes the name `name` from `dir` (a link itself, never what it points to).
+    public static func unlink(at dir: Int32, _ name: String) throws(UVError) {
+        guard unlinkat(dir, name, 0) == 0 else { throw UVError(-errno) }
+    }
+
+    private static func descriptor(_ fd: Int32) throws(UVError) -> Int32 {
+        guard fd >= 0 else { throw UVError(-errno) }
+        return fd
     }
 }

@@ -19,7 +19,20 @@ public final class Zygote {
     private var control: Int32
     private var process: ChildProcess?
     /// How long one fork may take before the template is given up on.
-    private let timeoutMilliseconds: Int32
+    private let timeoutMilliseconds: UInt64
+    private unowned let loop: EventLoop
+    /// Readability of the control socket: the template's answers, read as they come.
+    private let answers: DescriptorWatcher
+    /// The deadline of the oldest request still unanswered.
+    private let deadline: Timer
+    /// Requests sent and not yet answered, oldest first: the template answers in order.
+    private var waiting: [Waiting] = []
+    private var firstWaiting = 0
+
+    private struct Waiting {
+        let deadline: UInt64
+        let completion: (Result<Int32, UVError>) -> Void
+    }
 
     /// Whether this platform can fork apps from a template.
     public static var isSupported: Bool { mamsim_zygote_supported() != 0 }
@@ -27,7 +40,7 @@ public final class Zygote {
     /// Starts `executable --zygote` (inheriting stdout and stderr, which quiet apps replace
     /// with /dev/null). `onExit` runs if the template ends while the host still holds it.
     public init(
-        loop: EventLoop, executable: String, environment: [String: String]?, timeoutMilliseconds: Int32 = 5000,
+        loop: EventLoop, executable: String, environment: [String: String]?, timeoutMilliseconds: UInt64 = 5000,
         onExit: @escaping (ChildProcess.Exit) -> Void
     ) throws(UVError) {
         guard Self.isSupported else { throw UVError(-ENOTSUP) }
@@ -41,41 +54,132 @@ public final class Zygote {
         }
         pid = spawned
         control = hostEnd
+        self.loop = loop
         self.timeoutMilliseconds = timeoutMilliseconds
+        do throws(UVError) {
+            answers = try DescriptorWatcher(loop: loop, fd: hostEnd)
+            do { deadline = try Timer(loop: loop) } catch { answers.close(); throw error }
+        } catch {
+            System.close(hostEnd)
+            throw error
+        }
         process = try ChildProcess(started: spawned, reaper: reaper, hostEnd: nil, channel: nil, onExit: onExit)
+        // Nothing is watched until a request waits: an idle template keeps no loop alive.
+        answers.setReferenced(false)
+        deadline.setReferenced(false)
     }
 
     /// Whether the template still answers (it has not failed or been closed).
     public var isOpen: Bool { control >= 0 && process?.exit == nil }
 
-    /// Forks a new app with `channelFD` as its fd 3; its pid. A template that fails to answer
-    /// is closed: a late answer must not be read as the next app's.
-    func fork(arguments: [String], channelFD: Int32, quiet: Bool) throws(UVError) -> Int32 {
+    /// Asks for a new app with `channelFD` as its fd 3. Returns once the request is sent
+    /// (the descriptor travels with it: the caller may close its copy); `completion` gets the
+    /// new pid, or why there is none, on a later turn of the loop — never during this call.
+    /// Throws when the request cannot be sent; a template that then fails to answer in time is
+    /// closed, so a late answer is never read as the next app's.
+    func fork(arguments: [String], channelFD: Int32, quiet: Bool, completion: @escaping (Result<Int32, UVError>) -> Void) throws(UVError) {
         guard isOpen else { throw UVError(-EPIPE) }
         var request: [UInt8] = []
         for argument in arguments {
             request.append(contentsOf: argument.utf8)
             request.append(0)
         }
-        let answer = request.withUnsafeBufferPointer { buffer in
+        let sent = request.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { text in
-                mamsim_zygote_fork(control, channelFD, quiet ? UInt32(MAMSIM_ZYGOTE_QUIET) : 0, text.baseAddress, text.count, timeoutMilliseconds)
+                mamsim_zygote_request(control, channelFD, quiet ? UInt32(MAMSIM_ZYGOTE_QUIET) : 0, text.baseAddress, text.count)
             }
         }
-        guard answer > 0 else {
-            // EINVAL/E2BIG are this request's fault; anything else is the template's.
-            if answer != -EINVAL && answer != -E2BIG && answer != -EAGAIN { close() }
-            throw UVError(answer)
+        guard sent == 0 else {
+            // EINVAL/E2BIG/EAGAIN are this request's lot; anything else is the template's.
+            if sent != -EINVAL && sent != -E2BIG && sent != -EAGAIN { close() }
+            throw UVError(sent)
         }
-        return answer
+        if pendingCount == 0 {
+            do throws(UVError) {
+                try answers.startReading { [unowned self] error in self.readAnswers(error) }
+            } catch {
+                close()
+                throw error
+            }
+            answers.setReferenced(true)
+            deadline.setReferenced(true)
+        }
+        waiting.append(Waiting(deadline: loop.now + timeoutMilliseconds, completion: completion))
+        if pendingCount == 1 { armDeadline() }
     }
 
-    /// Ends the template: it exits when its control socket closes (the loop reaps it).
+    private var pendingCount: Int { waiting.count - firstWaiting }
+
+    /// Every answer waiting on the socket, each to its request.
+    private func readAnswers(_ error: UVError?) {
+        if let error {
+            fail(error)
+            return
+        }
+        while control >= 0, pendingCount > 0 {
+            var answer: Int32 = 0
+            let status = mamsim_zygote_answer(control, &answer)
+            if status == 0 { break }
+            if status < 0 {
+                fail(UVError(status))
+                return
+            }
+            let next = waiting[firstWaiting]
+            firstWaiting += 1
+            if firstWaiting == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                firstWaiting = 0
+            }
+            next.completion(answer > 0 ? .success(answer) : .failure(UVError(answer)))
+        }
+        guard control >= 0 else { return }
+        if pendingCount == 0 {
+            answers.stop()
+            deadline.stop()
+            answers.setReferenced(false)
+            deadline.setReferenced(false)
+        } else {
+            armDeadline()
+        }
+    }
+
+    private func armDeadline() {
+        let due = waiting[firstWaiting].deadline
+        let now = loop.now
+        deadline.start(after: due > now ? due - now : 0) { [unowned self] in
+            guard self.pendingCount > 0, self.waiting[self.firstWaiting].deadline <= self.loop.now else {
+                if self.pendingCount > 0 { self.armDeadline() }
+                return
+            }
+            self.fail(UVError(-ETIMEDOUT))
+        }
+    }
+
+    /// The template stopped answering: it is killed (a stopped or hung one would never read
+    /// its socket's end) and every request waiting fails.
+    private func fail(_ error: UVError) {
+        let failed = waiting[firstWaiting...]
+        waiting.removeAll()
+        firstWaiting = 0
+        process?.kill(SIGKILL)
+        close()
+        for w in failed { w.completion(.failure(error)) }
+    }
+
+    /// Ends the template: it exits when its control socket closes (the loop reaps it). Requests
+    /// still waiting fail with `EPIPE`.
     public func close() {
         guard control >= 0 else { return }
+        // libuv's rule: a descriptor is closed only once nothing polls it.
+        answers.close()
+        deadline.close()
         System.close(control)
         control = -1
         process?.close()
+        let failed = waiting[firstWaiting...]
+        waiting.removeAll()
+        firstWaiting = 0
+        for w in failed { w.completion(.failure(UVError(-EPIPE))) }
     }
 
     deinit { close() }

@@ -4,6 +4,7 @@ import Synchronization
 import Glibc
 #endif
 import MAMBundle
+import MAMLoop
 import MAMScenario
 
 /// Human output: colours and a live line on a terminal, plain lines when piped. `NO_COLOR`
@@ -49,17 +50,8 @@ struct Terminal: Sendable {
     /// ignored by the program's entry).
     static func emit(_ text: String, to fd: Int32) {
         guard !closed.withLock({ $0.contains(fd) }) else { return }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                closed.withLock { _ = $0.insert(fd) }
-                return
-            }
-            offset += n
-        }
+        let written = Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(UVError) in try System.writeAll(fd, bytes) } }
+        if case .failure = written { closed.withLock { _ = $0.insert(fd) } }
     }
 
     /// One line per step: mark, number, verb and parties, outcome, explanation; a failing

@@ -113,4 +113,64 @@ import Testing
         #expect(await host.command("app0", .listReceived) == .received([]))
         #expect(await host.shutdown() == 0)
     }
+
+    /// A template that stops answering never stalls the host: the loop serves the running
+    /// apps while a fork waits, and at the deadline the template is killed and the app exec'd.
+    @Test func aHungTemplateDoesNotStallTheHost() async throws {
+        var config = try makeConfiguration(apps: 1)
+        config.templateTimeout = .seconds(3)
+        let late = AppSpec(handle: "late", descriptor: AppDescriptor(bundleID: "com.contoso.Late"), startsWithFleet: false)
+        config.apps.append(late)
+        config.fleet.install(late.descriptor)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let template = try #require(Self.template(in: log))
+        kill(template, SIGSTOP)
+        let launched = Task { await host.launch("late") }
+        // Served while the fork waits for its answer.
+        #expect(await host.command("app0", .listReceived) == .received([]))
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        let spawnedLate = log.all.contains { if case .spawned("late", _) = $0 { true } else { false } }
+        #expect(!spawnedLate, "the late app waits for the template's answer")
+        let pid = try await launched.value.get()
+        let info = try #require(ProcessInfoLine(pid))
+        #expect(!info.cmdline.contains("--zygote"), "exec'd after the deadline: \(info.cmdline.debugDescription)")
+        #expect(log.all.contains { if case .note(let n) = $0 { n.contains("ETIMEDOUT") && n.contains("exec'd from now on") } else { false } }, "\(log.all)")
+        // The stopped template was killed and reaped, not left behind.
+        for _ in 0..<100 where FileManager.default.fileExists(atPath: "/proc/\(template)") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(template)"))
+        #expect(await host.command("late", .listReceived) == .received([]))
+        #expect(await host.shutdown() == 0)
+    }
+
+    /// A device shut down while apps are being forked ends: the forks' answers still come,
+    /// each new app is killed and reaped, and their launches fail as the device's are.
+    @Test func shutdownWhileAppsAreForkedEndsCleanly() async throws {
+        let config = try makeConfiguration(apps: 1, extra: (0..<6).map { i in
+            AppSpec(handle: "late\(i)", descriptor: AppDescriptor(bundleID: BundleID("com.contoso.Late\(i)")), startsWithFleet: false)
+        })
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let template = try #require(Self.template(in: log))
+        // The template holds its answers until the device is shutting down.
+        kill(template, SIGSTOP)
+        let launches = (0..<6).map { i in Task { await host.launch("late\(i)") } }
+        try await Task.sleep(for: .milliseconds(500))
+        let shutdown = Task { await host.shutdown() }
+        try await Task.sleep(for: .milliseconds(100))
+        kill(template, SIGCONT)
+        #expect(await shutdown.value == 0)
+        for launch in launches {
+            guard case .failure(let failure) = await launch.value else { Issue.record("a launch succeeded during shutdown"); continue }
+            #expect(failure.reason == .appNotRunning, "\(failure)")
+        }
+        let forked = log.all.compactMap { if case .exited(let h, let pid, _, true) = $0, h.hasPrefix("late") { pid } else { nil } }
+        #expect(forked.count == 6, "every app forked during the shutdown was killed and reaped: \(log.all)")
+        for pid in forked { #expect(!FileManager.default.fileExists(atPath: "/proc/\(pid)"), "pid \(pid) is gone") }
+        #expect(!log.all.contains { if case .note(let n) = $0 { n.contains("exec'd from now on") } else { false } }, "the template answered in time")
+    }
 }

@@ -1,6 +1,7 @@
 #ifndef MAMSIM_CZYGOTE_H
 #define MAMSIM_CZYGOTE_H
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The app-process zygote: a pre-initialised mamsim-app template that the host asks, over a
@@ -21,12 +22,15 @@ int mamsim_zygote_supported(void);
    the app leads its own session and process group and its signal mask is empty. */
 int mamsim_zygote_serve(int control_fd, char **arguments, size_t *length);
 
-/* Host side. Asks the template behind `control_fd` for a new app with `channel_fd` as its
-   fd 3 and `arguments` (`length` bytes, NUL-terminated strings). Waits at most
-   `timeout_ms` for the answer. Returns the new pid, or a negative errno (-EPIPE: the
-   template is gone; -ETIMEDOUT; or the template's own fork error). */
-pid_t mamsim_zygote_fork(int control_fd, int channel_fd, unsigned flags,
-                         const char *arguments, size_t length, int timeout_ms);
+/* Host side, in two halves so the host's loop never waits on the template. A request asks
+   the template behind `control_fd` for a new app with `channel_fd` as its fd 3 and
+   `arguments` (`length` bytes, NUL-terminated strings); it is sent without blocking: 0, or a
+   negative errno (-EAGAIN: the template's socket is full). The template answers requests in
+   order. An answer read without blocking: 1 with `*answer` the new pid, or the template's
+   negative fork error; 0 when no answer is waiting; a negative errno when the template is
+   gone (-EPIPE) or broke the protocol (-EPROTO). */
+int mamsim_zygote_request(int control_fd, int channel_fd, unsigned flags, const char *arguments, size_t length);
+int mamsim_zygote_answer(int control_fd, int32_t *answer);
 
 /* The largest request a template accepts (arguments included). */
 #define MAMSIM_ZYGOTE_MAX_REQUEST 65536
