@@ -25,11 +25,11 @@ public final class AccountDesk {
             if result.isAllowed { onEvent(.signedIn(handle: app.handle, account: result.account?.upn ?? key)) }
             // Signing a managed account in is the SDK's enrollment call.
             if result.isAllowed, app.sendsTelemetry, result.isManaged { onEvent(.telemetry(handle: app.handle, event: "enrollment")) }
-            audit.record(verb: "signIn", source: app.handle, sourceIdentity: key, owner: key, result.decision)
+            audit.record(verb: .signIn, source: app.handle, sourceIdentity: key, owner: key, result.decision)
             return result.decision
         } catch {
             let d = decision(internalFailure(error, doing: "sign \(key) in"))
-            audit.record(verb: "signIn", source: app.handle, sourceIdentity: key, owner: key, d)
+            audit.record(verb: .signIn, source: app.handle, sourceIdentity: key, owner: key, d)
             return d
         }
     }
@@ -43,7 +43,7 @@ public final class AccountDesk {
                 let result = try state.signOut(app: app.identityOwner, account: key, appHandledWipe: handled)
                 if result.isAllowed { onEvent(.signedOut(handle: app.handle, account: key)) }
                 if result.isAllowed, app.sendsTelemetry { onEvent(.telemetry(handle: app.handle, event: "signOut")) }
-                audit.record(verb: "signOut", source: app.handle, sourceIdentity: key, owner: key, result.decision)
+                audit.record(verb: .signOut, source: app.handle, sourceIdentity: key, owner: key, result.decision)
                 completion(result.decision)
             } catch {
                 completion(decision(internalFailure(error, doing: "sign \(key) out")))
@@ -62,7 +62,7 @@ public final class AccountDesk {
                 if app.sendsTelemetry { onEvent(.telemetry(handle: app.handle, event: "wipe")) }
                 if let report = out.wipe {
                     onEvent(.signedOut(handle: app.handle, account: key))
-                    audit.record(verb: "wipe", source: app.handle, sourceIdentity: key, owner: key,
+                    audit.record(verb: .wipe, source: app.handle, sourceIdentity: key, owner: key,
                                  .allowed("\(key) wiped from \(app.bundleID) and signed out: \(report)"))
                     return completion(.success(report))
                 }
@@ -114,7 +114,7 @@ public final class AccountDesk {
             for account in change.signedOut {
                 let key = account.upn.isEmpty ? account.oid : account.upn
                 onEvent(.signedOut(handle: app.handle, account: key))
-                audit.record(verb: "allowedAccountsChanged", source: app.handle, sourceIdentity: key, owner: key,
+                audit.record(verb: .allowedAccountsChanged, source: app.handle, sourceIdentity: key, owner: key,
                              .blocked(.accountNotAllowed, because: "\(key) is no longer in the allowed accounts list (\(list?.joined(separator: ", ") ?? "none")); signed out of \(app.bundleID)"))
                 askToWipe(app, account: key) { [weak self] handled in
                     guard let self else { return }

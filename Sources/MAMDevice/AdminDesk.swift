@@ -104,7 +104,7 @@ public final class AdminDesk {
         change(among: running(), view: configurations,
                apply: {
                    try state.setAppConfigPolicies(policies)
-                   audit.record(verb: "setAppConfig", source: "device", decision: "ok",
+                   audit.record(verb: .setAppConfig, source: "device", decision: .ok,
                                 explanation: settings.map { "app configuration \"\(name)\" now has \($0.count) setting(s)" } ?? "app configuration \"\(name)\" removed")
                },
                notices: { _, before, after in
@@ -130,7 +130,7 @@ public final class AdminDesk {
                    if !entries.isEmpty { _ = try state.applyDeclarations(entries) }
                    if let identifier { try state.removeDeclaration(identifier) }
                    let what = identifier.map { "removed declaration \($0)" } ?? "applied declarations \(entries.map(\.declaration.identifier).joined(separator: ", "))"
-                   audit.record(verb: identifier == nil ? "applyDeclarations" : "removeDeclaration", source: "device", decision: "ok", explanation: what)
+                   audit.record(verb: identifier == nil ? .applyDeclarations : .removeDeclaration, source: "device", decision: .ok, explanation: what)
                },
                notices: { _, before, after in
                    let references = after.map { Set($0.passwords.values).union($0.certificates.values).union($0.identities.values) } ?? []
@@ -144,13 +144,13 @@ public final class AdminDesk {
     /// `setConditionalAccess`: the admin turns a CA policy on or off.
     public func setConditionalAccess(_ name: String, state newState: ConditionalAccessPolicy.State) throws {
         try state.setConditionalAccessState(name, newState)
-        audit.record(verb: "setConditionalAccess", source: "device", decision: "ok", explanation: "conditional access policy \"\(name)\" is \(newState.rawValue)")
+        audit.record(verb: .setConditionalAccess, source: "device", decision: .ok, explanation: "conditional access policy \"\(name)\" is \(newState.rawValue)")
     }
 
     /// Turns the device's network on or off (`setNetwork`): check-ins need it.
     public func setNetwork(online: Bool) throws {
         try state.setNetwork(online: online)
-        audit.record(verb: "setNetwork", source: "device", decision: "ok", explanation: online ? "the device is online" : "the device is offline")
+        audit.record(verb: .setNetwork, source: "device", decision: .ok, explanation: online ? "the device is online" : "the device is offline")
     }
 
     /// The user updates iOS (`updateOS`): conditional launch reads the new version at the
@@ -166,7 +166,7 @@ public final class AdminDesk {
         }
         facts.osVersion = version
         try state.setDeviceFacts(facts)
-        audit.record(verb: "updateOS", source: "device", decision: "ok", explanation: "iOS \(old) was updated to \(version)")
+        audit.record(verb: .updateOS, source: "device", decision: .ok, explanation: "iOS \(old) was updated to \(version)")
         return old
     }
 

@@ -21,7 +21,7 @@ public final class AuditSink {
         var tokens: Double
         var refilled: UInt64
         var coalesced = 0
-        var verbs: [String: Int] = [:]
+        var verbs: [AuditVerb: Int] = [:]
         var since: UInt64 = 0
         var lastCoalesced: UInt64 = 0
     }
@@ -49,30 +49,30 @@ public final class AuditSink {
     }
 
     /// One line of the audit log, stamped with the simulated time and the scenario step.
-    func record(verb: String, source: String, sourceIdentity: String = "", destination: String = "",
-                destinationIdentity: String = "", owner: String = "", decision: String, reason: Reason? = nil,
+    func record(verb: AuditVerb, source: String, sourceIdentity: String = "", destination: String = "",
+                destinationIdentity: String = "", owner: String = "", decision: AuditDecision, reason: Reason? = nil,
                 explanation: String) {
         guard enabled else { return }
-        if decision != "allowed", decision != "delivered", !source.isEmpty, !withinBudget(source, verb: verb) { return }
+        if decision != .allowed, decision != .delivered, !source.isEmpty, !withinBudget(source, verb: verb) { return }
         let (scenario, step) = context.step
         buffer.append(AuditEvent(
             time: state.now, scenario: scenario, step: step, verb: verb,
             sourceApp: source, sourceIdentity: sourceIdentity, destinationApp: destination,
             destinationIdentity: destinationIdentity, owner: owner, decision: decision,
-            reason: reason?.rawValue ?? "", explanation: explanation))
+            reason: reason, explanation: explanation))
     }
 
-    func record(verb: String, source: String, sourceIdentity: String = "", owner: String = "", _ d: Decision) {
+    func record(verb: AuditVerb, source: String, sourceIdentity: String = "", owner: String = "", _ d: Decision) {
         record(verb: verb, source: source, sourceIdentity: sourceIdentity, owner: owner,
-               decision: d.isAllowed ? "allowed" : "blocked", reason: d.blockedBy, explanation: d.explanation)
+               decision: AuditDecision(d), reason: d.blockedBy, explanation: d.explanation)
     }
 
-    func record(verb: String, source: String, sourceIdentity: String = "", destination: String = "",
+    func record(verb: AuditVerb, source: String, sourceIdentity: String = "", destination: String = "",
                 destinationIdentity: String = "", owner: String = "", _ v: Verdict) {
-        let decision = switch v {
-        case .allowed: "allowed"
-        case .blocked: "blocked"
-        case .failed: "failed"
+        let decision: AuditDecision = switch v {
+        case .allowed: .allowed
+        case .blocked: .blocked
+        case .failed: .failed
         }
         record(verb: verb, source: source, sourceIdentity: sourceIdentity, destination: destination,
                destinationIdentity: destinationIdentity, owner: owner, decision: decision, reason: v.reason,
@@ -80,18 +80,18 @@ public final class AuditSink {
     }
 
     func record(_ share: ShareRecord) {
-        let decision = switch share.outcome {
-        case .delivered: "delivered"
-        case .blocked: "blocked"
-        case .failed: "failed"
+        let decision: AuditDecision = switch share.outcome {
+        case .delivered: .delivered
+        case .blocked: .blocked
+        case .failed: .failed
         }
-        record(verb: "share", source: share.from, sourceIdentity: share.identity, destination: share.to,
+        record(verb: .share, source: share.from, sourceIdentity: share.identity, destination: share.to,
                destinationIdentity: share.receivedAs, owner: share.owner?.upn ?? "", decision: decision,
                reason: share.outcome.reason, explanation: share.outcome.explanation)
     }
 
     /// Takes one refused record from `source`'s budget, or counts it as coalesced.
-    private func withinBudget(_ source: String, verb: String) -> Bool {
+    private func withinBudget(_ source: String, verb: AuditVerb) -> Bool {
         let now = loop.now
         var budget = budgets[source] ?? Budget(tokens: refusalBurst, refilled: now)
         budget.tokens = min(refusalBurst, budget.tokens + Double(now &- budget.refilled) * refusalsPerSecond / 1000)
@@ -116,11 +116,11 @@ public final class AuditSink {
     private func recordCoalesced(all: Bool) {
         let now = loop.now
         for (source, budget) in budgets where budget.coalesced > 0 && (all || now &- budget.lastCoalesced >= 1000) {
-            let verbs = budget.verbs.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let verbs = budget.verbs.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
             let (scenario, step) = context.step
             buffer.append(AuditEvent(
-                time: state.now, scenario: scenario, step: step, verb: "audit-coalesced", sourceApp: source,
-                decision: "hostile", reason: Reason.badRequest.rawValue,
+                time: state.now, scenario: scenario, step: step, verb: .auditCoalesced, sourceApp: source,
+                decision: .hostile, reason: .badRequest,
                 explanation: "\(source) sent \(budget.coalesced) refused requests (\(verbs)) over \(now &- budget.since) ms beyond its audit budget of \(Int(refusalsPerSecond)) a second; each was refused and answered, and they are logged as this one record"))
             budgets[source]?.coalesced = 0
             budgets[source]?.verbs = [:]

@@ -231,8 +231,8 @@ final class Broker {
             do {
                 let pin = context.takePinAnswer(target.key)
                 let report = try state.setUIPolicyAccountId(app: target.identityOwner, window: "", account: account.description, pin: pin, now: nil)
-                audit.record(verb: "switchIdentity", source: target.handle, sourceIdentity: account.description, owner: account.description,
-                             decision: "\(report.result)", reason: report.decision.blockedBy, explanation: "to import an item: \(report.decision.explanation)")
+                audit.record(verb: .switchIdentity, source: target.handle, sourceIdentity: account.description, owner: account.description,
+                             decision: AuditDecision(report.result), reason: report.decision.blockedBy, explanation: "to import an item: \(report.decision.explanation)")
                 guard report.result == .success else { return completion(false, report.decision.explanation) }
                 onEvent(.note("\(target.handle) switched to \(account) to import an item: \(why)"))
                 completion(true, nil)

@@ -59,7 +59,7 @@ public final class Host {
     private static func auditingHostileEvents(_ audit: AuditSink, then onEvent: @escaping (HostEvent) -> Void) -> (HostEvent) -> Void {
         { [weak audit] event in
             if case .hostile(let handle, let what, let disconnected) = event {
-                audit?.record(verb: "hostile", source: handle, decision: disconnected ? "disconnected" : "refused",
+                audit?.record(verb: .hostile, source: handle, decision: disconnected ? .disconnected : .refused,
                              reason: .badRequest, explanation: what)
             }
             onEvent(event)
@@ -230,7 +230,7 @@ extension Host: ChildFrameRouter {
     func childLaunched(_ spec: AppSpec) {
         guard spec.descriptor.kind == .app else { return }
         if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "appLaunch")) }
-        launches.runChecks(spec, verb: "launch")
+        launches.runChecks(spec, verb: .launch)
     }
 
     func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit, how: String) { broker.failOutstandingWork(of: child, how: how) }

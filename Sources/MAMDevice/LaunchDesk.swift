@@ -29,21 +29,21 @@ public final class LaunchDesk {
     /// runs again for the managed data it shows.
     public func resume(_ spec: AppSpec) -> Result<LaunchCheckReport, HostFailure> {
         guard supervisor.readyChild(spec.key) != nil else { return .failure(HostFailure(HostError.notRunning(spec.handle))) }
-        return .success(runChecks(spec, verb: "resume"))
+        return .success(runChecks(spec, verb: .resume))
     }
 
     /// The app goes to the background (the user opens another app); its identities and data
     /// stay as they are.
     public func pause(_ spec: AppSpec) -> Result<Void, HostFailure> {
         guard supervisor.readyChild(spec.key) != nil else { return .failure(HostFailure(HostError.notRunning(spec.handle))) }
-        audit.record(verb: "pause", source: spec.handle, decision: "ok", reason: nil, explanation: "\(spec.handle) went to the background")
+        audit.record(verb: .pause, source: spec.handle, decision: .ok, reason: nil, explanation: "\(spec.handle) went to the background")
         return .success(())
     }
 
     /// Conditional launch for a launch or resume, recorded for the step that asked and the
     /// audit log.
     @discardableResult
-    func runChecks(_ spec: AppSpec, verb: String) -> LaunchCheckReport {
+    func runChecks(_ spec: AppSpec, verb: AuditVerb) -> LaunchCheckReport {
         let report: LaunchCheckReport
         do {
             report = try state.launchChecks(app: spec.identityOwner)
@@ -53,7 +53,7 @@ public final class LaunchDesk {
         }
         reports[spec.key] = report
         let identity = ((try? state.processIdentity(app: spec.identityOwner)) ?? nil) ?? ""
-        audit.record(verb: verb, source: spec.handle, sourceIdentity: identity, decision: report.decision.isAllowed ? "allowed" : "blocked",
+        audit.record(verb: verb, source: spec.handle, sourceIdentity: identity, decision: AuditDecision(report.decision),
                      reason: report.decision.blockedBy, explanation: ([report.decision.explanation] + report.warnings).joined(separator: "; "))
         if let wipe = report.wipe { emit(.note("\(spec.handle): conditional launch wiped \(wipe)")) }
         return report

@@ -45,32 +45,41 @@ public final class ServiceDesk {
         }
         // File and protection calls decide nothing when they succeed; a refusal (another
         // account's data, another app's container) is worth a line.
-        guard let (verb, target, receiver, owner) = auditedAs(request) ?? (result.isAllowed ? nil : (request.name, "", "", "")) else {
-            return result
-        }
+        let (verb, target, receiver, owner, decides) = auditedAs(request)
+        guard decides || !result.isAllowed else { return result }
         let source = (try? current(app, context))??.upn ?? ""
         audit.record(verb: verb, source: app.handle, sourceIdentity: source, destination: target,
                      destinationIdentity: receiver, owner: owner, result.verdict)
         return result
     }
 
-    /// How a call appears in the audit log (verb, target, receiver, owner); `nil` for plain
-    /// file and protection calls, which decide nothing.
-    private func auditedAs(_ request: ServiceRequest) -> (String, String, String, String)? {
+    /// How a call appears in the audit log: verb, target, receiver, owner, and whether it
+    /// decides something (plain file and protection calls do not: they are logged refused only).
+    private func auditedAs(_ request: ServiceRequest) -> (AuditVerb, String, String, String, Bool) {
         switch request {
-        case .copy: ("copy", "", "", "")
-        case .paste(let receiver): ("paste", "", receiver ?? "", "")
-        case .canSave(let l, let account): ("save", account.isEmpty ? "\(l)" : "\(l) (\(account))", "", account)
-        case .canOpen(let l, let account, let receiver): ("open", account.isEmpty ? "\(l)" : "\(l) (\(account))", receiver ?? "", account)
-        case .print: ("print", "", "", "")
-        case .notify(let account, _): ("notify", "", "", account)
-        case .keychainSet(let group, _, _): ("keychainSet", "keychain \(group)", "", "")
-        case .keychainGet(let group, _): ("keychainGet", "keychain \(group)", "", "")
-        case .screenCapture: ("screenCapture", "", "", "")
-        case .managedSecret(let kind, let id): ("managedSecret", "\(kind) \(id)", "", "")
-        case .signWithIdentity(let id, _): ("signWithIdentity", "identity \(id)", "", "")
-        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .shareTargets, .appConfig, .managedConfig,
-             .managedSecretIds, .acquireToken, .remediateCompliance: nil
+        case .copy: (.copy, "", "", "", true)
+        case .paste(let receiver): (.paste, "", receiver ?? "", "", true)
+        case .canSave(let l, let account): (.save, account.isEmpty ? "\(l)" : "\(l) (\(account))", "", account, true)
+        case .canOpen(let l, let account, let receiver): (.open, account.isEmpty ? "\(l)" : "\(l) (\(account))", receiver ?? "", account, true)
+        case .print: (.print, "", "", "", true)
+        case .notify(let account, _): (.notify, "", "", account, true)
+        case .keychainSet(let group, _, _): (.keychainSet, "keychain \(group)", "", "", true)
+        case .keychainGet(let group, _): (.keychainGet, "keychain \(group)", "", "", true)
+        case .screenCapture: (.screenCapture, "", "", "", true)
+        case .managedSecret(let kind, let id): (.managedSecret, "\(kind) \(id)", "", "", true)
+        case .signWithIdentity(let id, _): (.signWithIdentity, "identity \(id)", "", "", true)
+        case .writeFile: (.writeFile, "", "", "", false)
+        case .readFile: (.readFile, "", "", "", false)
+        case .fileOwner: (.fileOwner, "", "", "", false)
+        case .protect: (.protect, "", "", "", false)
+        case .unprotect: (.unprotect, "", "", "", false)
+        case .protectionInfo: (.protectionInfo, "", "", "", false)
+        case .shareTargets: (.shareTargets, "", "", "", false)
+        case .appConfig: (.appConfig, "", "", "", false)
+        case .managedConfig: (.managedConfigCall, "", "", "", false)
+        case .managedSecretIds: (.managedSecretIds, "", "", "", false)
+        case .acquireToken: (.acquireTokenCall, "", "", "", false)
+        case .remediateCompliance: (.remediateCompliance, "", "", "", false)
         }
     }
 
@@ -151,7 +160,7 @@ public final class ServiceDesk {
                 }
                 // What cannot be read as a property list reaches the app as nil; the admin log says why.
                 guard (try? PropertyListSerialization.propertyList(from: Data(plist), format: nil)) != nil else {
-                    audit.record(verb: "managedConfig", source: app.handle, decision: "failed", reason: .badRequest,
+                    audit.record(verb: .managedConfig, source: app.handle, decision: .failed, reason: .badRequest,
                                  explanation: "the configuration asset of \(bundle) is not a property list; the app receives nil")
                     return ServiceResult(.allowed("\(bundle)'s configuration cannot be decoded (not a property list): the app receives nil"))
                 }
@@ -267,13 +276,13 @@ public final class ServiceDesk {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
               url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
             let d = Decision.blocked(.badRequest, because: "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
-            audit.record(verb: "openURL", source: app.handle, destination: url, .failed(.badRequest, d.explanation))
+            audit.record(verb: .openURL, source: app.handle, destination: url, .failed(.badRequest, d.explanation))
             return (d, nil)
         }
         let scheme = url[..<colon].lowercased()
         let owner = try identities.current(of: app)
         if let refused = try refusedAfterConditionalLaunch(.copy(text: ""), for: app, in: .main) {
-            audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)
+            audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)
             return (.blocked(refused.reason ?? .conditionalLaunch, because: refused.explanation), nil)
         }
         let decision: Decision
@@ -289,13 +298,13 @@ public final class ServiceDesk {
             let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner, in: app.bundleID))
             guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(opensWith) }) else {
                 let d = Decision.blocked(.unknownApp, because: "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
-                audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, .failed(.unknownApp, d.explanation))
+                audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, .failed(.unknownApp, d.explanation))
                 return (d, nil)
             }
             decision = Enforcer.openURL(scheme: scheme, owner: owner, from: app.bundleID, in: fleet)
             handler = target.handle
         }
-        audit.record(verb: "openURL", source: app.handle, sourceIdentity: owner?.upn ?? "", destination: handler ?? url,
+        audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: handler ?? url,
                      owner: owner?.upn ?? "", Verdict(decision))
         return (decision, handler)
     }
@@ -319,8 +328,8 @@ public final class ServiceDesk {
             case .notAllowed: .notAllowed
             case .failed: .failed
             }
-            audit.record(verb: "switchIdentity", source: app.handle, sourceIdentity: request.account, owner: request.account,
-                         decision: "\(report.result)", reason: report.decision.blockedBy, explanation: report.decision.explanation)
+            audit.record(verb: .switchIdentity, source: app.handle, sourceIdentity: request.account, owner: request.account,
+                         decision: AuditDecision(report.result), reason: report.decision.blockedBy, explanation: report.decision.explanation)
             if report.result == .notAllowed, !request.account.isEmpty, try identities.signedIn(request.account, to: app) == nil {
                 onEvent(.hostile(handle: app.handle, what: "asked for identity \(request.account), which is not signed in to it", disconnected: false))
             }
@@ -351,7 +360,7 @@ public final class ServiceDesk {
     public func setFileOwner(_ app: AppSpec, path: String, owner: String?) throws -> ProtectionInfo {
         let who = try owner ?? state.effectiveIdentity(app: app.identityOwner, for: .file) ?? ""
         let info = try state.setFileOwner(app: app.bundleID, path: ContainerPath(parsing: path), owner: who)
-        audit.record(verb: who.isEmpty ? "unprotect" : "protect", source: app.handle, owner: who,
+        audit.record(verb: who.isEmpty ? .unprotect : .protect, source: app.handle, owner: who,
                      .allowed("\(path) is now owned by \(who.isEmpty ? "nobody (unprotected)" : who)"))
         return info
     }

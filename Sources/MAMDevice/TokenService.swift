@@ -41,14 +41,14 @@ public final class TokenService {
             guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
             if fromApp, try !isUserAccount(account, of: spec) {
                 let refused = Decision.blocked(.notSignedIn, because: "\(account) has not signed in to \(spec.bundleID): the app has no token for that account, and the user was not asked (sign the account in first, or list it under the app's msalAccounts)")
-                audit.record(verb: "acquireToken", source: spec.handle, sourceIdentity: account.description, owner: account.description, refused)
+                audit.record(verb: .acquireToken, source: spec.handle, sourceIdentity: account.description, owner: account.description, refused)
                 return (TokenDecision(decision: refused, homeAccountID: nil), nil)
             }
             let compliant = try state.isCompliant(app: spec.bundleID, account: account)
             let owner = spec.descriptor.containingApp.flatMap { state.fleet.app($0) } ?? spec.descriptor
             let decision = Enforcer.token(for: account, resource: resource, app: spec.descriptor, capabilities: owner.clientCapabilities,
                                           compliant: compliant, policies: state.conditionalAccess, in: state.fleet)
-            audit.record(verb: "acquireToken", source: spec.handle, sourceIdentity: account.description, owner: account.description, decision.decision)
+            audit.record(verb: .acquireToken, source: spec.handle, sourceIdentity: account.description, owner: account.description, decision.decision)
             guard decision.decision.isAllowed else { return (decision, nil) }
             return (decision, try state.issueToken(app: spec.bundleID, account: account, resource: resource))
         } catch {
@@ -119,8 +119,8 @@ public final class TokenService {
             }
             if outcome.status == .compliant { try state.recordCompliance(app: spec.bundleID, account: account) }
             if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "remediation")) }
-            audit.record(verb: "remediate", source: spec.handle, sourceIdentity: account.description, owner: account.description,
-                         decision: outcome.status.rawValue, reason: outcome.status == .compliant ? nil : .protectionPolicyRequired,
+            audit.record(verb: .remediate, source: spec.handle, sourceIdentity: account.description, owner: account.description,
+                         decision: AuditDecision(outcome.status), reason: outcome.status == .compliant ? nil : .protectionPolicyRequired,
                          explanation: outcome.status == .compliant ? "\(account) is compliant in \(spec.bundleID)\(enrolled ? " (enrolled)" : "")"
                              : "\(outcome.title): \(outcome.message)")
             // A loop: the same failing answer again and again while nothing on the device changes.
@@ -131,7 +131,7 @@ public final class TokenService {
                 if last.count + 1 == Self.remediationLoopThreshold {
                     let detail = "\(spec.handle) called remediateCompliance for \(account) \(last.count + 1) times in a row and got \(outcome.status) each time with nothing changed"
                     emit(.diagnostic(handle: spec.handle, name: "remediation-loop", detail: detail))
-                    audit.record(verb: "diagnostic", source: spec.handle, sourceIdentity: account.description, decision: "remediation-loop",
+                    audit.record(verb: .diagnostic, source: spec.handle, sourceIdentity: account.description, decision: .remediationLoop,
                                  reason: nil, explanation: detail)
                 }
             } else {

@@ -48,14 +48,14 @@ extension DeviceState {
                 bound = sqlite3_bind_double(statement, 1, event.time.secondsSince1970)
                 bind(2, event.scenario)
                 bind(3, event.step)
-                bind(4, event.verb)
+                bind(4, event.verb.rawValue)
                 bind(5, event.sourceApp)
                 bind(6, event.sourceIdentity)
                 bind(7, event.destinationApp)
                 bind(8, event.destinationIdentity)
                 bind(9, event.owner)
-                bind(10, event.decision)
-                bind(11, event.reason)
+                bind(10, event.decision.rawValue)
+                bind(11, event.reason?.rawValue ?? "")
                 bind(12, event.explanation)
                 guard bound == SQLITE_OK else { throw failure(bound) }
                 let code = sqlite3_step(statement)
@@ -78,7 +78,7 @@ extension DeviceState {
         try readStore { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM audit ORDER BY seq")
             while let row = try rows.next() {
-                try body(AuditEvent(time: Instant(secondsSince1970: row["time"]), scenario: row["scenario"], step: row["step"],
+                try body(try AuditEvent(time: Instant(secondsSince1970: row["time"]), scenario: row["scenario"], step: row["step"],
                                     verb: row["verb"], sourceApp: row["source_app"], sourceIdentity: row["source_identity"],
                                     destinationApp: row["destination_app"], destinationIdentity: row["destination_identity"],
                                     owner: row["owner"], decision: row["decision"], reason: row["reason"],

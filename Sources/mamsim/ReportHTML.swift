@@ -48,9 +48,8 @@ enum ReportHTML {
     /// What happened (or would happen) between a row and a column.
     struct Cell {
         struct Entry {
-            /// `delivered`, `allowed`, `blocked`, `failed`…
-            var outcome: String
-            var reason: String
+            var outcome: AuditDecision
+            var reason: Reason?
             var explanation: String
             /// The step behind it, when it comes from a run.
             var step: String
@@ -68,7 +67,7 @@ enum ReportHTML {
         mutating func add(_ entry: Entry) {
             count += 1
             if entries.count < Self.detailed { entries.append(entry) }
-            func rank(_ e: Entry) -> Int { e.outcome == "blocked" ? 2 : e.outcome == "failed" ? 1 : 0 }
+            func rank(_ e: Entry) -> Int { e.outcome.isBlocked ? 2 : e.outcome.isDone ? 0 : 1 }
             if worst == nil || rank(entry) > rank(worst!) { worst = entry }
         }
     }
@@ -101,42 +100,37 @@ enum ReportHTML {
 
         mutating func add(_ e: AuditEvent) {
             events += 1
-            note(e.sourceApp, e.sourceIdentity)
-            if e.verb == "share" { note(e.destinationApp, e.destinationIdentity) }
+            if e.verb.sourceIsApp { note(e.sourceApp, e.sourceIdentity) }
+            if e.verb.destinationIsApp { note(e.destinationApp, e.destinationIdentity) }
             let from = ReportHTML.party(e.sourceApp, e.sourceIdentity)
             let entry = Cell.Entry(outcome: e.decision, reason: e.reason, explanation: e.explanation, step: e.step)
             switch e.verb {
-            case "share": grids[0].add(row: from, column: ReportHTML.party(e.destinationApp, e.destinationIdentity), entry)
-            case "copy": lastCopy = from
-            case "paste": grids[1].add(row: lastCopy ?? "(nothing copied)", column: from, entry)
-            case "save": grids[2].add(row: from, column: e.destinationApp, entry)
-            case "open": grids[3].add(row: from, column: e.destinationApp, entry)
+            case .share: grids[0].add(row: from, column: ReportHTML.party(e.destinationApp, e.destinationIdentity), entry)
+            case .copy: lastCopy = from
+            case .paste: grids[1].add(row: lastCopy ?? "(nothing copied)", column: from, entry)
+            case .save: grids[2].add(row: from, column: e.destinationApp, entry)
+            case .open: grids[3].add(row: from, column: e.destinationApp, entry)
             default: break
             }
         }
 
         private mutating func note(_ app: String, _ identity: String) {
-            // A destination that is not an app ("oneDriveForBusiness (…)", "keychain …") has a space.
-            guard !app.isEmpty, !app.contains(" ") else { return }
+            guard !app.isEmpty else { return }
             if identities[app] == nil { order.append(app); identities[app] = [] }
             let id = identity.isEmpty ? "unmanaged" : identity
             if !identities[app]!.contains(id) { identities[app]!.append(id) }
         }
     }
 
-    static func outcomeClass(_ outcome: String) -> String {
-        switch outcome {
-        case "delivered", "allowed", "success", "ok": "ok"
-        case "blocked": "blocked"
-        default: "failed"
-        }
+    static func outcomeClass(_ outcome: AuditDecision) -> String {
+        outcome.isDone ? "ok" : outcome.isBlocked ? "blocked" : "failed"
     }
 
     static func label(_ e: Cell.Entry) -> String {
         switch outcomeClass(e.outcome) {
         case "ok": "✔ \(e.outcome)"
-        case "blocked": "✘ blocked" + (e.reason.isEmpty ? "" : ": \(e.reason)")
-        default: "⚠ \(e.outcome)" + (e.reason.isEmpty ? "" : ": \(e.reason)")
+        case "blocked": "✘ blocked" + (e.reason.map { ": \($0.rawValue)" } ?? "")
+        default: "⚠ \(e.outcome.rawValue)" + (e.reason.map { ": \($0.rawValue)" } ?? "")
         }
     }
 
@@ -153,8 +147,8 @@ enum ReportHTML {
             var g = Grid(id: id, caption: caption, corner: corner, rows: names, columns: columns)
             for (i, row) in values.enumerated() {
                 for (j, d) in row.enumerated() {
-                    g.add(row: names[i], column: columns[j], Cell.Entry(outcome: d.isAllowed ? "allowed" : "blocked",
-                                                                       reason: d.blockedBy?.rawValue ?? "", explanation: d.explanation, step: ""))
+                    g.add(row: names[i], column: columns[j], Cell.Entry(outcome: AuditDecision(d),
+                                                                       reason: d.blockedBy, explanation: d.explanation, step: ""))
                 }
             }
             return g
@@ -279,7 +273,7 @@ enum ReportHTML {
                     "<li>\(e.step.isEmpty ? "" : "<strong>\(esc(e.step))</strong>: ")\(esc(label(e))) — \(esc(e.explanation))</li>"
                 }.joined()
                 let unexpected = cell.entries.first { failedSteps.contains($0.step) }
-                html += "<td class=\"\(cls)\" data-from=\"\(esc(row))\" data-to=\"\(esc(column))\" data-outcome=\"\(esc(worst.outcome))\" data-reason=\"\(esc(worst.reason))\"\(unexpected == nil ? "" : " data-expectation=\"failed\"") title=\"\(esc(worst.explanation))\">"
+                html += "<td class=\"\(cls)\" data-from=\"\(esc(row))\" data-to=\"\(esc(column))\" data-outcome=\"\(esc(worst.outcome.rawValue))\" data-reason=\"\(esc(worst.reason?.rawValue ?? ""))\"\(unexpected == nil ? "" : " data-expectation=\"failed\"") title=\"\(esc(worst.explanation))\">"
                 let more = cell.count > cell.entries.count ? "<li>… and \(cell.count - cell.entries.count) more</li>" : ""
                 let flag = unexpected.map { "⚠ expectation failed (\(esc($0.step))) · " } ?? ""
                 html += "<details><summary>\(flag)\(esc(label(worst)))\(cell.count > 1 ? " (\(cell.count))" : "")</summary><ul>\(details)\(more)</ul></details></td>"

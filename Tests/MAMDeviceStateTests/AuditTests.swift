@@ -11,13 +11,13 @@ import Testing
         let dir = try DeviceDirectory()
         let d = try dir.open()
         let refused = try d.signIn(app: World.mail, account: "dave@contoso.com")
-        try d.appendAudit(AuditEvent(time: d.now, scenario: "seed-001", step: "2", verb: "signIn",
+        try d.appendAudit(AuditEvent(time: d.now, scenario: "seed-001", step: "2", verb: .signIn,
                                      sourceApp: World.mail.rawValue, sourceIdentity: "dave@contoso.com",
                                      decision: refused.decision))
-        try d.appendAudit(AuditEvent(time: d.now, scenario: "seed-001", step: "3", verb: "share",
+        try d.appendAudit(AuditEvent(time: d.now, scenario: "seed-001", step: "3", verb: .share,
                                      sourceApp: World.mail.rawValue, sourceIdentity: "alice@contoso.com",
                                      destinationApp: World.notes.rawValue, destinationIdentity: "",
-                                     owner: "alice@contoso.com", decision: "blocked", reason: "outbound-policy",
+                                     owner: "alice@contoso.com", decision: .blocked, reason: .outboundPolicy,
                                      explanation: "com.example.notes is not policy-managed"))
         let out = dir.url.appendingPathComponent("audit.jsonl")
         #expect(try dir.open().exportAuditJSONLines(to: out) == 2)
@@ -42,8 +42,8 @@ import Testing
         let d = try dir.open()
         let texts = ["", "é", "👩‍💻 alice", String(repeating: "x", count: 70_000), "com.contoso.Mail"]
         let events = texts.enumerated().map { i, t in
-            AuditEvent(time: d.now, scenario: t, step: "\(i)", verb: "share", sourceApp: t, sourceIdentity: t,
-                       destinationApp: t, destinationIdentity: t, owner: t, decision: "delivered", reason: t, explanation: t)
+            AuditEvent(time: d.now, scenario: t, step: "\(i)", verb: .share, sourceApp: t, sourceIdentity: t,
+                       destinationApp: t, destinationIdentity: t, owner: t, decision: .delivered, reason: .outboundPolicy, explanation: t)
         }
         try d.appendAudit(events)
         #expect(try dir.open().auditEvents() == events)
@@ -55,11 +55,11 @@ import Testing
         let dir = try DeviceDirectory()
         let d = try dir.open()
         try d.db.write { try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON audit WHEN NEW.step = '2' BEGIN SELECT RAISE(ABORT, 'step 2 is refused'); END") }
-        let events = (1...3).map { AuditEvent(time: d.now, scenario: "s", step: "\($0)", verb: "share", decision: "delivered", explanation: "") }
+        let events = (1...3).map { AuditEvent(time: d.now, scenario: "s", step: "\($0)", verb: .share, decision: .delivered, explanation: "") }
         #expect { try d.appendAudit(events) } throws: { "\($0)".contains("step 2 is refused") }
         #expect(try d.auditEvents().isEmpty)
         // Rolled back whole: the next batch commits on a connection no longer in a transaction.
-        let next = AuditEvent(time: d.now, scenario: "s", step: "4", verb: "share", decision: "delivered", explanation: "")
+        let next = AuditEvent(time: d.now, scenario: "s", step: "4", verb: .share, decision: .delivered, explanation: "")
         try d.appendAudit([next])
         #expect(try dir.open().auditEvents() == [next])
     }
@@ -82,10 +82,32 @@ import Testing
             }
         }
         let d = try dir.open()
-        try d.appendAudit([AuditEvent(time: d.now, scenario: "new", step: "3", verb: "share", decision: "delivered", explanation: "")])
+        try d.appendAudit([AuditEvent(time: d.now, scenario: "new", step: "3", verb: .share, decision: .delivered, explanation: "")])
         #expect(try d.auditEvents().map { "\($0.scenario)/\($0.step)" } == ["old/1", "old/2", "new/3"])
         let sql = try d.db.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'audit'") }
         #expect(sql?.contains("AUTOINCREMENT") == false, "\(sql ?? "")")
         #expect(try d.db.read { try Int.fetchAll($0, sql: "SELECT seq FROM audit ORDER BY seq") } == [1, 2, 3])
+    }
+
+    /// The audit log is typed in the program and plain text outside it: every verb and decision
+    /// is written as the text logs had before they were typed, and a line whose verb or
+    /// decision this version does not know is refused by name, not read as something else.
+    @Test func verbsAndDecisionsKeepTheirTextAndUnknownOnesAreRefused() throws {
+        let texts: [AuditVerb: String] = [
+            .share: "share", .signIn: "signIn", .openURL: "openURL", .auditCoalesced: "audit-coalesced",
+            .readFile: "read_file", .acquireTokenCall: "acquire_token", .acquireToken: "acquireToken", .managedConfigCall: "managed_config",
+        ]
+        for (verb, text) in texts { #expect(verb.rawValue == text) }
+        #expect(Set(AuditVerb.allCases.map(\.rawValue)).count == AuditVerb.allCases.count, "no two verbs share a text")
+        #expect(AuditDecision.remediationLoop.rawValue == "remediation-loop")
+        #expect(!AuditVerb.setAppConfig.sourceIsApp && AuditVerb.share.destinationIsApp && !AuditVerb.save.destinationIsApp)
+        let line = #"{"time":"2026-01-01T00:00:00Z","scenario":"s","step":"1","verb":"teleport","sourceApp":"mail","sourceIdentity":"","destinationApp":"","destinationIdentity":"","owner":"","decision":"allowed","reason":"","explanation":""}"#
+        #expect {
+            try JSONDecoder().decode(AuditEvent.self, from: Data(line.utf8))
+        } throws: { error in
+            "\(error)".contains("\"teleport\" is not an audit verb this mamsim knows")
+        }
+        let known = line.replacingOccurrences(of: "teleport", with: "paste")
+        #expect(try JSONDecoder().decode(AuditEvent.self, from: Data(known.utf8)).verb == .paste)
     }
 }

@@ -30,7 +30,7 @@ import Testing
         try d.writeFile(app: World.mail, path: ContainerPath("org.txt"), data: [UInt8]("org"), owner: "alice@contoso.com")
         try d.writeFile(app: World.mail, path: ContainerPath("own.txt", in: .appGroup(World.group)), data: [UInt8]("own"), owner: "bob@outlook.com")
         _ = try d.keychainSet(app: World.mail, key: "token", value: [4, 2], owner: "alice@contoso.com")
-        try d.appendAudit(AuditEvent(time: d.now, scenario: "durability", step: "1", verb: "signIn",
+        try d.appendAudit(AuditEvent(time: d.now, scenario: "durability", step: "1", verb: .signIn,
                                      sourceApp: World.mail.rawValue, decision: .allowed("ok")))
     }
 
@@ -53,7 +53,7 @@ import Testing
         #expect(try d.readFile(app: World.mail, path: ContainerPath("org.txt")).text == "org")
         #expect(try d.fileOwner(app: World.outlook, path: ContainerPath("own.txt", in: .appGroup(World.group))) == "bob@outlook.com")
         #expect(try d.keychainGet(app: World.mail, key: "token").value == [4, 2])
-        #expect(try d.auditEvents().map(\.verb) == ["signIn"])
+        #expect(try d.auditEvents().map(\.verb) == [.signIn])
     }
 
     @Test func everythingAcknowledgedIsBackAfterReopeningWithoutClosing() throws {

@@ -183,9 +183,9 @@ import MAMPolicy
         // Read the store from a second connection, as a restarted host would after a SIGKILL:
         // only committed lines are there.
         let store = try DeviceState(directory: config.deviceDirectory, fleet: config.fleet)
-        let shares = try store.auditEvents().filter { $0.verb == "share" }
+        let shares = try store.auditEvents().filter { $0.verb == .share }
         #expect(shares.count == 20, "\(shares.count) share lines committed")
-        #expect(shares.filter { $0.decision == "blocked" }.count == 10)
+        #expect(shares.filter { $0.decision == .blocked }.count == 10)
         #expect(await host.shutdown() == 0)
     }
 

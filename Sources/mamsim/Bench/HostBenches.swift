@@ -199,8 +199,8 @@ enum AuditFloodBench {
         var digest = ReportHTML.AuditDigest()
         try ReportHTML.readAuditLog(at: log.path) { event in
             digest.add(event)
-            if event.verb == "share" { rows += 1 }
-            if event.verb == "audit-coalesced" { coalesced += 1 }
+            if event.verb == .share { rows += 1 }
+            if event.verb == .auditCoalesced { coalesced += 1 }
         }
         _ = ReportHTML.page(title: "bench", summary: "", scenarios: [ReportHTML.ScenarioPage(name: "bench", file: nil, status: nil, digest: digest, result: nil)])
         let reportSeconds = (ContinuousClock.now - reportStart).inSeconds
