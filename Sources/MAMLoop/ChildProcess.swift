@@ -94,8 +94,7 @@ public final class ChildProcess {
             reaper.closeIfIdle()
             throw error
         }
-        // The request carries its own copy of the child's end.
-        defer { System.close(childEnd) }
+        // The template takes the child's end over (sent with the request, closed here after).
         do throws(UVError) {
             try zygote.fork(arguments: arguments, channelFD: childEnd, quiet: quiet) { answer in
                 reaper.startsAwaited -= 1

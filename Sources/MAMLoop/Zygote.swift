@@ -31,8 +31,14 @@ public final class Zygote {
 
     private struct Waiting {
         let deadline: UInt64
+        /// The request and its channel until sent (then empty and -1).
+        var request: [UInt8]
+        var channelFD: Int32
+        let quiet: Bool
         let completion: (Result<Int32, UVError>) -> Void
     }
+    /// The first request not yet sent (`waiting.count` when all were).
+    private var firstUnsent = 0
 
     /// Whether this platform can fork apps from a template.
     public static var isSupported: Bool { mamsim_zygote_supported() != 0 }
@@ -72,40 +78,71 @@ public final class Zygote {
     /// Whether the template still answers (it has not failed or been closed).
     public var isOpen: Bool { control >= 0 && process?.exit == nil }
 
-    /// Asks for a new app with `channelFD` as its fd 3. Returns once the request is sent
-    /// (the descriptor travels with it: the caller may close its copy); `completion` gets the
-    /// new pid, or why there is none, on a later turn of the loop — never during this call.
-    /// Throws when the request cannot be sent; a template that then fails to answer in time is
-    /// closed, so a late answer is never read as the next app's.
+    /// Asks for a new app with `channelFD` as its fd 3, which the template takes over (it is
+    /// closed here once sent, or on failure). Returns at once; `completion` gets the new pid,
+    /// or why there is none, on a later turn of the loop — never during this call. At most
+    /// `inFlightLimit` requests are on the socket: later ones wait here for earlier answers, so a
+    /// fleet's burst never fills the socket. Throws when the request cannot be made; a template
+    /// that then fails to answer in time is killed, so a late answer is never read as the next
+    /// app's.
     func fork(arguments: [String], channelFD: Int32, quiet: Bool, completion: @escaping (Result<Int32, UVError>) -> Void) throws(UVError) {
-        guard isOpen else { throw UVError(-EPIPE) }
+        guard isOpen else {
+            System.close(channelFD)
+            throw UVError(-EPIPE)
+        }
         var request: [UInt8] = []
         for argument in arguments {
             request.append(contentsOf: argument.utf8)
             request.append(0)
         }
-        let sent = request.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { text in
-                mamsim_zygote_request(control, channelFD, quiet ? UInt32(MAMSIM_ZYGOTE_QUIET) : 0, text.baseAddress, text.count)
-            }
-        }
-        guard sent == 0 else {
-            // EINVAL/E2BIG/EAGAIN are this request's lot; anything else is the template's.
-            if sent != -EINVAL && sent != -E2BIG && sent != -EAGAIN { close() }
-            throw UVError(sent)
+        guard request.count + 4 <= Int(MAMSIM_ZYGOTE_MAX_REQUEST) else {
+            System.close(channelFD)
+            throw UVError(-E2BIG)
         }
         if pendingCount == 0 {
             do throws(UVError) {
                 try answers.startReading { [unowned self] error in self.readAnswers(error) }
             } catch {
+                System.close(channelFD)
                 close()
                 throw error
             }
             answers.setReferenced(true)
             deadline.setReferenced(true)
         }
-        waiting.append(Waiting(deadline: loop.now + timeoutMilliseconds, completion: completion))
+        waiting.append(Waiting(deadline: loop.now + timeoutMilliseconds, request: request, channelFD: channelFD, quiet: quiet, completion: completion))
         if pendingCount == 1 { armDeadline() }
+        if let error = sendQueued() {
+            // The socket failed: the template is given up on. This request (not sent: sending
+            // stops at the failure, and it is the last) is answered by the throw.
+            let mine = waiting.removeLast()
+            System.close(mine.channelFD)
+            fail(error)
+            throw error
+        }
+    }
+
+    /// Requests allowed on the socket at once.
+    static let inFlightLimit = 8
+
+    /// Sends queued requests while fewer than `inFlightLimit` are unanswered. A full socket
+    /// keeps them queued; any other failure is the template's, returned.
+    private func sendQueued() -> UVError? {
+        while firstUnsent < waiting.count, firstUnsent - firstWaiting < Self.inFlightLimit {
+            let next = waiting[firstUnsent]
+            let sent = next.request.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { text in
+                    mamsim_zygote_request(control, next.channelFD, next.quiet ? UInt32(MAMSIM_ZYGOTE_QUIET) : 0, text.baseAddress, text.count)
+                }
+            }
+            if sent == -EAGAIN { return nil }
+            if sent != 0 { return UVError(sent) }
+            System.close(next.channelFD)
+            waiting[firstUnsent].channelFD = -1
+            waiting[firstUnsent].request = []
+            firstUnsent += 1
+        }
+        return nil
     }
 
     private var pendingCount: Int { waiting.count - firstWaiting }
@@ -116,7 +153,7 @@ public final class Zygote {
             fail(error)
             return
         }
-        while control >= 0, pendingCount > 0 {
+        while control >= 0, firstWaiting < firstUnsent {
             var answer: Int32 = 0
             let status = mamsim_zygote_answer(control, &answer)
             if status == 0 { break }
@@ -129,10 +166,15 @@ public final class Zygote {
             if firstWaiting == waiting.count {
                 waiting.removeAll(keepingCapacity: true)
                 firstWaiting = 0
+                firstUnsent = 0
             }
             next.completion(answer > 0 ? .success(answer) : .failure(UVError(answer)))
         }
         guard control >= 0 else { return }
+        if let error = sendQueued() {
+            fail(error)
+            return
+        }
         if pendingCount == 0 {
             answers.stop()
             deadline.stop()
@@ -161,6 +203,8 @@ public final class Zygote {
         let failed = waiting[firstWaiting...]
         waiting.removeAll()
         firstWaiting = 0
+        firstUnsent = 0
+        for w in failed where w.channelFD >= 0 { System.close(w.channelFD) }
         process?.kill(SIGKILL)
         close()
         for w in failed { w.completion(.failure(error)) }
@@ -179,6 +223,8 @@ public final class Zygote {
         let failed = waiting[firstWaiting...]
         waiting.removeAll()
         firstWaiting = 0
+        firstUnsent = 0
+        for w in failed where w.channelFD >= 0 { System.close(w.channelFD) }
         for w in failed { w.completion(.failure(UVError(-EPIPE))) }
     }
 

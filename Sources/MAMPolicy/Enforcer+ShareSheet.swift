@@ -174,10 +174,10 @@ extension Enforcer {
             return .allowed("the link's data is unmanaged: the link opens where iOS sends it")
         }
         let p = o.policy!
-        if let pattern = p.exemptedUniversalLinks.first(where: { linkMatches(url, $0) }) {
+        if let pattern = p.exemptedUniversalLinks.first(where: { universalLinkMatches(url, $0) }) {
             return .allowed("\(o.subject) exempts the universal link \(pattern) (exemptedUniversalLinks): it opens in the app that claims it")
         }
-        if let pattern = p.managedUniversalLinks.first(where: { linkMatches(url, $0) }) {
+        if let pattern = p.managedUniversalLinks.first(where: { universalLinkMatches(url, $0) }) {
             return .allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks): it opens in the policy-managed app that claims it")
         }
         guard p.managedBrowserToOpenLinksRequired else {
@@ -200,6 +200,15 @@ extension Enforcer {
 
     static func managedBrowserName(_ p: IosManagedAppProtection) -> String {
         p.managedBrowser == .microsoftEdge ? "Microsoft Edge" : "the browser of \(p.customBrowserProtocol ?? "customBrowserProtocol")"
+    }
+
+    /// A universal-link pattern: with `*` standing for any run of characters; one that names
+    /// only an origin (`https://maps.apple.com`, as Intune's defaults do) stands for every link
+    /// of that origin — its paths, queries and fragments, not a longer host name.
+    static func universalLinkMatches(_ url: String, _ pattern: String) -> Bool {
+        if linkMatches(url, pattern) { return true }
+        guard let origin = pattern.firstRange(of: "://"), !pattern[origin.upperBound...].contains(where: { "/?#".contains($0) }) else { return false }
+        return ["/*", "?*", "#*"].contains { linkMatches(url, pattern + $0) }
     }
 
     /// `pattern` with `*` standing for any run of characters, compared without case.

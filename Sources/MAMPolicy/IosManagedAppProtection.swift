@@ -59,7 +59,9 @@ public struct IosManagedAppProtection: Sendable, Hashable {
     /// Every scheme of `exemptedAppProtocols`, lowercased and trimmed.
     public private(set) var exemptSchemeKeys: Set<String> = IosManagedAppProtection.schemeKeys(IosManagedAppProtection.defaultExemptedAppProtocols)
     public var managedUniversalLinks: [String] = []
-    public var exemptedUniversalLinks: [String] = []
+    /// Universal links that open in the app claiming them whatever the web-content setting.
+    /// Intune's default list when absent; an explicit list (even empty) replaces it.
+    public var exemptedUniversalLinks: [String] = IosManagedAppProtection.defaultExemptedUniversalLinks
     public var dialerRestrictionLevel: DialerRestrictionLevel = .allApps
     public var customDialerAppProtocol: String?
     public var protectedMessagingRedirectAppType: MessagingRedirectAppType = .anyApp
@@ -139,6 +141,14 @@ public struct IosManagedAppProtection: Sendable, Hashable {
     /// Intune's default exemptions (RULES.md §2).
     public static let defaultExemptedAppProtocols: [KeyValuePair] = [
         KeyValuePair(name: "Default", value: "skype;app-settings;itms;itmss;itms-apps;itms-appss;itms-services;calshow;"),
+    ]
+
+    /// Intune's default universal-link exemptions: Apple Maps and FaceTime over http and https
+    /// (RULES.md §2). The Intune admin center fills them into every new iOS policy, and Graph
+    /// exports of real policies carry them (Microsoft's data protection framework's level 1–3
+    /// templates among them).
+    public static let defaultExemptedUniversalLinks: [String] = [
+        "http://facetime.apple.com", "http://maps.apple.com", "https://facetime.apple.com", "https://maps.apple.com",
     ]
 
     static func schemeKeys(_ pairs: [KeyValuePair]) -> Set<String> {

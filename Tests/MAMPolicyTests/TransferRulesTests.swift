@@ -221,6 +221,28 @@ struct WebLinkTests {
         #expect(d.blockedBy == expected, "\(owner) opens \(url): \(d)")
     }
 
+    /// Intune's default exemptions (a policy that does not say): Apple Maps and FaceTime, every
+    /// link of those origins and no other host; an explicit list, even empty, replaces them.
+    @Test(arguments: [
+        (nil as [String]?, "https://maps.apple.com/?q=Contoso", nil as Reason?),
+        (nil, "http://maps.apple.com", nil),
+        (nil, "https://facetime.apple.com/join#v=1&p=abc", nil),
+        (nil, "https://maps.apple.com.evil.example/?q=x", .outboundPolicy),
+        (nil, "https://apple.com/maps", .outboundPolicy),
+        ([], "https://maps.apple.com/?q=Contoso", .outboundPolicy),
+        (["https://contoso.com"], "https://contoso.com/q3?x=1", nil),
+        (["https://contoso.com"], "https://maps.apple.com/?q=Contoso", .outboundPolicy),
+    ])
+    func defaultUniversalLinkExemptions(list: [String]?, url: String, expected: Reason?) {
+        let fleet = Self.fleet {
+            $0.managedBrowserToOpenLinksRequired = true
+            $0.managedBrowser = .microsoftEdge
+            if let list { $0.exemptedUniversalLinks = list }
+        }
+        let d = Enforcer.openWebLink(url, owner: World.alice, from: World.mine, browserInstalled: false, in: fleet)
+        #expect(d.blockedBy == expected, "\(list ?? ["(default)"]) · \(url): \(d)")
+    }
+
     @Test func theRequiredBrowsersSchemes() {
         var p = World.strictPolicy()
         p.managedBrowser = .microsoftEdge

@@ -1,4 +1,5 @@
 import Foundation
+import MAMDeclarations
 import MAMModel
 import MAMPolicy
 @testable import MAMScenario
