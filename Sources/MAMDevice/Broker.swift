@@ -440,6 +440,9 @@ final class Broker {
                 onEvent(.note("\(destination.handle) acknowledged delivery \(replyTo) after its deadline; its sender was already told it timed out"))
                 return
             }
+            if replyTo == 0 {
+                throw HostileFrame("sent deliver_ack without reply_to: an acknowledgement must name its Deliver frame's seq in reply_to")
+            }
             throw HostileFrame("acknowledged delivery \(replyTo), which it was never sent or already acknowledged")
         }
         guard ack.itemID == pending.deliver.item.id else {

@@ -38,9 +38,17 @@ extension DeviceState {
         return KeychainResult(status: .success, decision: access.decision, group: resolved, value: nil)
     }
 
-    /// Reads the item `key` from `group` (`nil` = the default group).
+    /// Reads the item `key` from `group`; with no group, from the first of the app's
+    /// `keychain-access-groups` that holds it (as `SecItemCopyMatching` searches the groups the
+    /// app may use, in order).
     public func keychainGet(app bundle: BundleID, group: String? = nil, key: String) throws -> KeychainResult {
         let app = try descriptor(bundle)
+        if group == nil, let first = Enforcer.defaultKeychainGroup(app) {
+            let holding = try readStore { db in
+                try String.fetchAll(db, sql: "SELECT access_group FROM keychain_item WHERE key = ?", arguments: [key])
+            }
+            return try keychainGet(app: bundle, group: Enforcer.keychainGroups(app).first { holding.contains($0) } ?? first, key: key)
+        }
         let probe = Enforcer.keychainAccess(group: group, by: app, itemExists: true)
         guard probe.status == .success, let resolved = probe.group else {
             return KeychainResult(status: probe.status, decision: probe.decision, group: probe.group, value: nil)

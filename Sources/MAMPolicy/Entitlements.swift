@@ -23,16 +23,25 @@ extension Enforcer {
         return group
     }
 
-    /// The default access group of `app`: the first of its `keychain-access-groups`.
+    /// The keychain access groups `app` may use, in its entitlement's order (RULES.md §6: only
+    /// its `keychain-access-groups`).
+    public static func keychainGroups(_ app: AppDescriptor) -> [String] {
+        var groups: [String] = []
+        for g in app.keychainAccessGroups.map(normalizedGroup) where !groups.contains(g) { groups.append(g) }
+        return groups
+    }
+
+    /// The group an item goes to when the app names none: the first of its
+    /// `keychain-access-groups`.
     public static func defaultKeychainGroup(_ app: AppDescriptor) -> String? {
-        app.keychainAccessGroups.first.map(normalizedGroup)
+        keychainGroups(app).first
     }
 
     /// Decides a keychain read or write by `app` in `group` (`nil` = the default group)
     /// (RULES.md §6). `itemExists` says whether the item is there, for reads; pass `true` for
     /// writes.
     public static func keychainAccess(group: String?, by app: AppDescriptor, itemExists: Bool) -> KeychainDecision {
-        let groups = app.keychainAccessGroups.map(normalizedGroup)
+        let groups = keychainGroups(app)
         guard let resolved = group.map(normalizedGroup) ?? groups.first else {
             return KeychainDecision(decision: .blocked(.keychainEntitlement, because: "\(app.bundleID) has no keychain-access-groups entitlement"),
                                     status: .missingEntitlement, group: nil)

@@ -47,6 +47,8 @@ public struct PolicyMatrix: Sendable {
         case print
         case notifications
         case screenCapture = "screen capture"
+        /// iTunes/iCloud backup of the app's org data (`dataBackupBlocked`).
+        case backup
         /// Conditional launch on this device (OS version and model, jailbreak) at `now`, with
         /// the app's own version and SDK version where the fleet knows them; the PIN aside.
         case launch = "conditional launch"
@@ -87,6 +89,7 @@ public struct PolicyMatrix: Sendable {
                 case .screenCapture:
                     guard let app = fleet.app(p.app) else { return .allowed("\(p.app) is not installed") }
                     return Enforcer.screenCapture(as: p.account, in: app, policies: [], fleet: fleet)
+                case .backup: return Enforcer.policyQuery(.backup, as: p.account, app: p.app, in: fleet)
                 case .launch:
                     guard let account = p.account else { return .allowed("no account: no conditional launch") }
                     let app = fleet.app(p.app)

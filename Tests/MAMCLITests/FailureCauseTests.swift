@@ -77,5 +77,55 @@ extension CLITests {
             #expect(run.status == 1, "\(run)")
             #expect(run.stdout.contains("archive ended before acknowledging the item") && run.stdout.contains("speaks protocol version 99; this host speaks 2"), "\(run.stdout)")
         }
+
+        /// The repository's Python archiver with one protocol mistake each: the step line names
+        /// it. `edit` turns the library's correct line into the mistake.
+        @Test(arguments: [
+            ("no Hello", "    channel.send(pb.Frame(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, pid=os.getpid(), runtime=runtime)))",
+             "    channel.send(pb.Frame(ping=pb.Ping(payload=b\"hi\")))", "the host cut it off: sent ping before hello"),
+            ("no reply_to", "pb.DeliverAck(item_id=item.id, accepted=accepted)), reply_to=frame.seq)",
+             "pb.DeliverAck(item_id=item.id, accepted=accepted)))", "the host cut it off: sent deliver_ack without reply_to"),
+        ])
+        func aPluginsProtocolMistakeIsNamed(mistake: String, correct: String, wrong: String, cause: String) async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-mistake")
+            defer { tmp.remove() }
+            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("plugin"))
+            let text = try String(contentsOfFile: tmp.path("plugin/mamsim_plugin.py"), encoding: .utf8)
+            #expect(text.contains(correct), "the library still has the line this test breaks (\(mistake))")
+            try tmp.write("plugin/mamsim_plugin.py", text.replacingOccurrences(of: correct, with: wrong))
+            try tmp.write("s.yaml", """
+                name: \(mistake)
+                accounts: [{upn: alice@contoso.com}]
+                apps:
+                  - {id: mail, bundle: com.contoso.mail}
+                extensions:
+                  - {id: archive, plugin: plugin, container: mail}
+                steps:
+                  - share: {from: mail, to: archive, item: {type: public.plain-text, text: hi}}
+                    expect: delivered
+                """)
+            let run = try await CLI.run(["run", "s.yaml"], in: tmp.url, timeout: 120)
+            #expect(run.status == 1, "\(run)")
+            let line = run.stdout.split(separator: "\n").first { $0.contains("share mail") } ?? ""
+            #expect(line.contains("archive ended before acknowledging the item") && line.contains(cause), "\(mistake): \(run.stdout)")
+        }
+
+        /// An app whose program is not there is refused when the scenario loads, naming the
+        /// file, line and key.
+        @Test func aMissingProgramIsNamedAtLoad() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-missing")
+            defer { tmp.remove() }
+            try tmp.write("s.yaml", """
+                name: missing program
+                accounts: [{upn: alice@contoso.com}]
+                apps:
+                  - {id: mail, bundle: com.contoso.mail, executable: nowhere/run}
+                steps:
+                  - signIn: {app: mail, account: alice@contoso.com}
+                """)
+            let run = try await CLI.run(["run", "s.yaml"], in: tmp.url, timeout: 60)
+            #expect(run.status == 2, "\(run)")
+            #expect(run.stderr.contains("s.yaml:4:") && run.stderr.contains("apps[0].executable: file \"nowhere/run\" does not exist"), "\(run)")
+        }
     }
 }

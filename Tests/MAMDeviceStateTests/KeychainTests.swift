@@ -16,6 +16,10 @@ import Testing
         // The share extension shares the group; Outlook does not have it.
         #expect(try d.keychainGet(app: World.mailShare, key: "refresh").value == [1, 2, 3])
         #expect(try d.keychainGet(app: World.outlook, group: "com.contoso.Mail", key: "refresh").status == .missingEntitlement)
+        // A read that names no group searches every group the app belongs to, in order.
+        _ = try d.keychainSet(app: World.mail, group: "com.microsoft.intune.mam", key: "shared", value: [9])
+        let found = try d.keychainGet(app: World.mail, key: "shared")
+        #expect(found.value == [9] && found.group == "com.microsoft.intune.mam", "\(found)")
     }
 
     @Test func aGroupOutsideTheEntitlementIsDeniedWithMissingEntitlement() throws {

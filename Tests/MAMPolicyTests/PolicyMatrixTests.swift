@@ -50,20 +50,21 @@ struct PolicyMatrixTests {
         #expect(d.blockedBy == reason, "\(d)")
     }
 
-    /// Microsoft's level 3 template blocks printing and requires iOS 14.8–15.0: in the core
-    /// Microsoft app it targets, the matrix shows both (today's device runs iOS 18.4); in a
-    /// line-of-business app it does not target, neither.
+    /// Microsoft's level 3 template blocks printing and backup and requires iOS 14.8–15.0: in
+    /// the core Microsoft app it targets, the matrix shows all three (today's device runs iOS
+    /// 18.4); in a line-of-business app it does not target, none.
     @Test func featureColumnsShowWhatTheTemplateDecidesInTheApp() throws {
         let level3 = try Fixtures.policy("icf-level-3-enterprise-high-data-protection-iOS.json")
         let fleet = World.fleet(policy: level3)
         let m = PolicyMatrix.compute(for: fleet, now: Instant(iso8601: "2026-11-23T09:00:00Z")!)
-        #expect(m.features == [.print, .notifications, .screenCapture, .launch])
+        #expect(m.features == [.print, .notifications, .screenCapture, .backup, .launch])
         func row(_ app: BundleID) throws -> [Decision] { m.feature[try #require(m.parties.firstIndex(of: PolicyMatrix.Party(app: app, account: World.alice)))] }
         let outlook = try row(World.outlook)
         #expect(outlook[0].blockedBy == .printBlocked, "\(outlook[0])")
         #expect(outlook[1].isAllowed && outlook[1].explanation.contains("blockOrganizationalData"), "\(outlook[1])")
         #expect(outlook[2].blockedBy == .screenCaptureBlocked, "\(outlook[2])")
-        #expect(outlook[3].blockedBy == .conditionalLaunch && outlook[3].explanation.contains("15.0"), "\(outlook[3])")
+        #expect(outlook[3].blockedBy == .featureRestricted && outlook[3].explanation.contains("dataBackupBlocked = true"), "\(outlook[3])")
+        #expect(outlook[4].blockedBy == .conditionalLaunch && outlook[4].explanation.contains("15.0"), "\(outlook[4])")
         let mine = try row(World.mine)
         let untargeted = mine.allSatisfy { $0.isAllowed }
         #expect(untargeted, "level 3 does not target com.contoso.Mail: \(mine)")

@@ -118,6 +118,14 @@ struct StepRun {
     }
 
     /// What the app's keychain call returned: the iOS status, or the failure to make the call.
+    /// The group a keychain call named, or the one the device resolved when it named none
+    /// (`how`: the default group of a write, the group a read's search ended in).
+    static func keychainGroup(_ r: ServiceResult, asked: String?, how: String) -> String {
+        if let asked { return asked }
+        if case .keychain(_, let group, _) = r.value, !group.isEmpty { return "\(group) (\(how))" }
+        return "(\(how))"
+    }
+
     static func keychainObserved(_ r: ServiceResult, success: Observed) -> Observed {
         guard case .keychain(let status, _, _) = r.value else { return decided(r.verdict, allowed: success) }
         switch status {
