@@ -257,7 +257,7 @@ final class Supervisor {
         case .failure(let error):
             if !zygote.isOpen { templateFailed("cannot fork \(child.handle): \(error)") }
             guard child.state == .spawning, !child.killedWhileForking, !shuttingDown else {
-                return abandon(child, because: .shuttingDown)
+                return abandon(child, because: shuttingDown ? .shuttingDown : .exitedDuringHandshake(child.handle, "ended before the template could fork it"))
             }
             do {
                 try exec(child, executable: executable, arguments: arguments, onExit: onExit)

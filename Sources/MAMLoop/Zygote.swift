@@ -200,14 +200,20 @@ public final class Zygote {
     /// The template stopped answering: it is killed (a stopped or hung one would never read
     /// its socket's end) and every request waiting fails.
     private func fail(_ error: UVError) {
-        let failed = waiting[firstWaiting...]
-        waiting.removeAll()
-        firstWaiting = 0
-        firstUnsent = 0
-        for w in failed where w.channelFD >= 0 { System.close(w.channelFD) }
+        let failed = drain()
         process?.kill(SIGKILL)
         close()
         for w in failed { w.completion(.failure(error)) }
+    }
+
+    /// Takes every request still waiting out of the queue, closing the channels not sent.
+    private func drain() -> ArraySlice<Waiting> {
+        let drained = waiting[firstWaiting...]
+        waiting.removeAll()
+        firstWaiting = 0
+        firstUnsent = 0
+        for w in drained where w.channelFD >= 0 { System.close(w.channelFD) }
+        return drained
     }
 
     /// Ends the template: it exits when its control socket closes (the loop reaps it). Requests
@@ -220,12 +226,7 @@ public final class Zygote {
         System.close(control)
         control = -1
         process?.close()
-        let failed = waiting[firstWaiting...]
-        waiting.removeAll()
-        firstWaiting = 0
-        firstUnsent = 0
-        for w in failed where w.channelFD >= 0 { System.close(w.channelFD) }
-        for w in failed { w.completion(.failure(UVError(-EPIPE))) }
+        for w in drain() { w.completion(.failure(UVError(-EPIPE))) }
     }
 
     deinit { close() }
