@@ -89,15 +89,21 @@ import Testing
         #expect(await host.shutdown() == 0)
     }
 
-    @Test func whenTheTemplateDiesAppsAreExecdInstead() async throws {
+    /// A fleet of one app plus `late`, launched on demand, started; its template's pid.
+    static func fleetWithALateApp(templateTimeout: Duration = .seconds(5)) async throws -> (HostController, EventLog, Int32) {
         var config = try makeConfiguration(apps: 1)
+        config.templateTimeout = templateTimeout
         let late = AppSpec(handle: "late", descriptor: AppDescriptor(bundleID: "com.contoso.Late"), startsWithFleet: false)
         config.apps.append(late)
         config.fleet.install(late.descriptor)
         let log = EventLog()
         let host = try HostController(configuration: config) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
-        let template = try #require(Self.template(in: log))
+        return (host, log, try #require(Self.template(in: log)))
+    }
+
+    @Test func whenTheTemplateDiesAppsAreExecdInstead() async throws {
+        let (host, log, template) = try await Self.fleetWithALateApp()
         kill(template, SIGKILL)
         var noted = false
         for _ in 0..<200 where !noted {
@@ -117,15 +123,7 @@ import Testing
     /// A template that stops answering never stalls the host: the loop serves the running
     /// apps while a fork waits, and at the deadline the template is killed and the app exec'd.
     @Test func aHungTemplateDoesNotStallTheHost() async throws {
-        var config = try makeConfiguration(apps: 1)
-        config.templateTimeout = .seconds(3)
-        let late = AppSpec(handle: "late", descriptor: AppDescriptor(bundleID: "com.contoso.Late"), startsWithFleet: false)
-        config.apps.append(late)
-        config.fleet.install(late.descriptor)
-        let log = EventLog()
-        let host = try HostController(configuration: config) { log.record($0) }
-        #expect(await host.startFleet().isEmpty)
-        let template = try #require(Self.template(in: log))
+        let (host, log, template) = try await Self.fleetWithALateApp(templateTimeout: .seconds(3))
         kill(template, SIGSTOP)
         let launched = Task { await host.launch("late") }
         // Served while the fork waits for its answer.
