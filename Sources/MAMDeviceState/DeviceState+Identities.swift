@@ -68,10 +68,12 @@ extension DeviceState {
     public func pinState(for accountID: String) throws -> PinState {
         let key = identityKey(accountID)
         let row = try readStore { db in
-            try Row.fetchOne(db, sql: "SELECT pin, failed_attempts FROM pin_state WHERE account_key = ?", arguments: [key])
+            try Row.fetchOne(db, sql: "SELECT pin, failed_attempts, set_at, previous FROM pin_state WHERE account_key = ?", arguments: [key])
         }
         guard let row else { return PinState() }
-        return PinState(pin: row["pin"], failedAttempts: row["failed_attempts"])
+        let previous: String = row["previous"]
+        return PinState(pin: row["pin"], failedAttempts: row["failed_attempts"], setAt: (row["set_at"] as Double?).map(Instant.init(secondsSince1970:)),
+                        previous: previous.isEmpty ? [] : try JSONDecoder().decode([String].self, from: Data(previous.utf8)))
     }
 
     // MARK: Changing identities
@@ -135,8 +137,9 @@ extension DeviceState {
         let identity = canonicalIdentity(accountID)
         let wipe = try writeStore { db -> WipeReport? in
             if managed, let account {
-                try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts) VALUES (?, ?, ?)",
-                               arguments: [Self.key(of: account), outcome.pin.pin, outcome.pin.failedAttempts])
+                try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts, set_at, previous) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [Self.key(of: account), outcome.pin.pin, outcome.pin.failedAttempts, outcome.pin.setAt?.secondsSince1970,
+                                           String(decoding: try JSONEncoder().encode(outcome.pin.previous), as: UTF8.self)])
             }
             if outcome.result == .success {
                 try store(db, identity)

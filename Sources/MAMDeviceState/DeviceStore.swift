@@ -126,6 +126,15 @@ enum DeviceStore {
                 DELETE FROM generated_identity WHERE asset LIKE 'tenant:%';
                 """)
         }
+        m.registerMigration("v7: PIN age and history") { db in
+            // When the PIN was set (periodBeforePinReset) and the PINs it replaced, newest first,
+            // as a JSON array (previousPinBlockCount). A PIN set before has no age: it never
+            // expires.
+            try db.execute(sql: """
+                ALTER TABLE pin_state ADD COLUMN set_at REAL;
+                ALTER TABLE pin_state ADD COLUMN previous TEXT NOT NULL DEFAULT '';
+                """)
+        }
         return m
     }
 }

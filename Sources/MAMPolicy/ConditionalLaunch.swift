@@ -135,13 +135,35 @@ extension Enforcer {
                                              decision: .blocked(.identitySwitchCanceled, because: "\(subject) requires a PIN (pinRequired = true) and none was entered"),
                                              action: nil, pin: state, warnings: [])
             }
-            if let current = state.pin {
+            if let current = state.pin, let set = state.setAt, p.periodBeforePinReset.seconds > 0,
+               facts.now.secondsSince1970 - set.secondsSince1970 >= p.periodBeforePinReset.seconds {
+                // The PIN has expired (periodBeforePinReset): the prompt asks for a new one, and
+                // the PIN entered is that new one (our reading: the scenario gives one PIN per
+                // switch; the device would ask for the old one first).
+                let kept = Array(state.previous.prefix(max(p.previousPinBlockCount, 0)))
+                let why = "the PIN set on \(set) expired (periodBeforePinReset = \(p.periodBeforePinReset))"
+                if entered == current || kept.contains(entered) {
+                    let reused = entered == current ? "it is the expired PIN" : "it is one of the last \(p.previousPinBlockCount) PINs (previousPinBlockCount = \(p.previousPinBlockCount))"
+                    return IdentitySwitchOutcome(result: .failed,
+                                                 decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(why), and \(reused)"),
+                                                 action: nil, pin: state, warnings: [])
+                }
+                if let problem = PinRules.problem(with: entered, policy: p) {
+                    return IdentitySwitchOutcome(result: .failed,
+                                                 decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(why), and \(problem)"),
+                                                 action: nil, pin: state, warnings: [])
+                }
+                state = PinState(pin: entered, failedAttempts: 0, setAt: facts.now,
+                                 previous: Array(([current] + state.previous).prefix(PinState.historyLimit)))
+                warnings.append("\(subject): \(why); the new PIN is set")
+            } else if let current = state.pin {
                 if entered != current {
                     state.failedAttempts += 1
                     if state.failedAttempts >= max(p.maximumPinRetries, 1) {
                         let why = "the PIN was entered wrong \(state.failedAttempts) times in a row (maximumPinRetries = \(p.maximumPinRetries))"
-                        // `block` resets the PIN: the user must sign in again and set a new one.
-                        state = PinState()
+                        // `block` resets the PIN: the user must sign in again and set a new one
+                        // (the PINs before it still count for previousPinBlockCount).
+                        state = PinState(previous: Array(([current] + state.previous).prefix(PinState.historyLimit)))
                         return fail(p.appActionIfMaximumPinRetriesExceeded == .warn ? .block : p.appActionIfMaximumPinRetriesExceeded,
                                     why + (p.appActionIfMaximumPinRetriesExceeded == .wipe ? "" : "; the PIN is reset"))
                     }
@@ -151,12 +173,14 @@ extension Enforcer {
                 }
                 state.failedAttempts = 0
             } else {
-                if let problem = PinRules.problem(with: entered, policy: p) {
+                let kept = state.previous.prefix(max(p.previousPinBlockCount, 0))
+                if let problem = PinRules.problem(with: entered, policy: p)
+                    ?? (kept.contains(entered) ? "it is one of the last \(p.previousPinBlockCount) PINs (previousPinBlockCount = \(p.previousPinBlockCount))" : nil) {
                     return IdentitySwitchOutcome(result: .failed,
                                                  decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(problem)"),
                                                  action: nil, pin: state, warnings: [])
                 }
-                state = PinState(pin: entered, failedAttempts: 0)
+                state = PinState(pin: entered, failedAttempts: 0, setAt: facts.now, previous: state.previous)
             }
         }
         // 2. Jailbreak.

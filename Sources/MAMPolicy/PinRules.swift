@@ -8,11 +8,21 @@ public struct PinState: Sendable, Hashable {
     public var pin: String?
     /// Wrong entries in a row since the last correct one.
     public var failedAttempts: Int
+    /// When the PIN was set (`nil`: not known, as for a PIN set before this was kept): the
+    /// start of `periodBeforePinReset`.
+    public var setAt: Instant?
+    /// The PINs it replaced, newest first, as many as a `previousPinBlockCount` may ask for.
+    public var previous: [String]
 
-    public init(pin: String? = nil, failedAttempts: Int = 0) {
+    public init(pin: String? = nil, failedAttempts: Int = 0, setAt: Instant? = nil, previous: [String] = []) {
         self.pin = pin
         self.failedAttempts = failedAttempts
+        self.setAt = setAt
+        self.previous = previous
     }
+
+    /// The most former PINs kept: `previousPinBlockCount` cannot usefully ask for more.
+    public static let historyLimit = 24
 }
 
 enum PinRules {

@@ -51,7 +51,7 @@ import Testing
         let dir = try DeviceDirectory()
         let device = try signedInDevice(dir)
         #expect(try device.setUIPolicyAccountId(app: World.mail, window: "a", account: "alice@contoso.com", pin: "2580").result == .success)
-        #expect(try device.pinState(for: "alice@contoso.com") == PinState(pin: "2580", failedAttempts: 0))
+        #expect(try device.pinState(for: "alice@contoso.com") == PinState(pin: "2580", failedAttempts: 0, setAt: device.now))
         let wrong = try device.setUIPolicyAccountId(app: World.mail, window: "b", account: "alice@contoso.com", pin: "1111")
         #expect(wrong.result == .failed)
         #expect(wrong.decision.blockedBy == .conditionalLaunch)

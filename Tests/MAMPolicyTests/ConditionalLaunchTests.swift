@@ -39,7 +39,7 @@ struct ConditionalLaunchTests {
         let fleet = W.fleet()
         let first = switchTo(fleet: fleet)
         #expect(first.result == .success)
-        #expect(first.pin == PinState(pin: "2580", failedAttempts: 0))
+        #expect(first.pin == PinState(pin: "2580", failedAttempts: 0, setAt: Self.now), "set now: its age runs from here")
         #expect(switchTo(pin: "2580", state: first.pin, fleet: fleet).result == .success)
         let wrong = switchTo(pin: "0000", state: first.pin, fleet: fleet)
         #expect(wrong.result == .failed && wrong.decision.blockedBy == .conditionalLaunch)
@@ -94,8 +94,37 @@ struct ConditionalLaunchTests {
         state = switchTo(pin: "1111", state: state, fleet: fleet).pin
         let second = switchTo(pin: "1111", state: state, fleet: fleet)
         #expect(second.result == .failed && second.action == .block)
-        #expect(second.pin == PinState(), "block = reset PIN")
+        #expect(second.pin.pin == nil && second.pin.failedAttempts == 0, "block = reset PIN")
+        #expect(second.pin.previous == ["2580"], "the reset PIN still counts for previousPinBlockCount")
         #expect(second.decision.explanation.contains("maximumPinRetries = 2"))
+    }
+
+    /// periodBeforePinReset and previousPinBlockCount (Graph iosManagedAppProtection): a PIN
+    /// older than the period is replaced at the next prompt by the PIN entered, which may be
+    /// neither the expired one nor one of the last N. Days since the PIN was set, the PIN
+    /// entered, the history kept → accepted (and the new history) or refused.
+    @Test(arguments: [
+        (29.0, "2580", ["1357"], true, ["1357"]),            // not expired: the current PIN opens
+        (30.0, "2580", ["1357"], false, ["1357"]),           // expired: the same PIN is refused
+        (30.0, "1357", ["1357"], false, ["1357"]),           // one of the last 2
+        (30.0, "9024", ["1357", "4680"], true, ["2580", "1357", "4680"]),
+        (30.0, "4680", ["1357", "8642", "4680"], true, ["2580", "1357", "8642", "4680"]), // third back: out of the last 2
+    ])
+    func anExpiredPinIsReplacedByANewOne(days: Double, entered: String, previous: [String], accepted: Bool, history: [String]) {
+        let fleet = W.fleet(policy: policy { $0.periodBeforePinReset = ISODuration("P30D")!; $0.previousPinBlockCount = 2 })
+        let set = Instant(secondsSince1970: Self.now.secondsSince1970 - days * 86_400)
+        let o = switchTo(pin: entered, state: PinState(pin: "2580", setAt: set, previous: previous), fleet: fleet)
+        #expect((o.result == .success) == accepted, "\(days) days, \(entered): \(o.decision.explanation)")
+        #expect(o.pin.previous == history)
+        if accepted && days >= 30 {
+            #expect(o.pin.pin == entered && o.pin.setAt == Self.now && o.warnings.contains { $0.contains("periodBeforePinReset = P30D") })
+        }
+        if !accepted { #expect(o.decision.blockedBy == .conditionalLaunch && o.decision.explanation.contains("refuses the new PIN")) }
+    }
+
+    @Test func aPinWithNoKnownAgeNeverExpires() {
+        let fleet = W.fleet(policy: policy { $0.periodBeforePinReset = ISODuration("P1D")! })
+        #expect(switchTo(pin: "2580", state: PinState(pin: "2580"), fleet: fleet).result == .success)
     }
 
     @Test func tooManyWrongPinsWipeUnderWipe() {
