@@ -14,6 +14,9 @@ public final class LaunchDesk {
     private let emit: (HostEvent) -> Void
     /// What conditional launch decided at each app's last launch or resume.
     private var reports: [AppHandle: LaunchCheckReport] = [:]
+    /// When each app went to the background (simulated time), until a resume lets it back in:
+    /// inactivity longer than `periodOnlineBeforeAccessCheck` asks for the PIN again.
+    private var pausedAt: [AppHandle: Instant] = [:]
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, onEvent: @escaping (HostEvent) -> Void) {
         self.supervisor = supervisor
@@ -26,16 +29,22 @@ public final class LaunchDesk {
     public func report(of spec: AppSpec) -> LaunchCheckReport? { reports[spec.key] }
 
     /// The app comes back to the foreground: it checks in if online and conditional launch
-    /// runs again for the managed data it shows.
-    public func resume(_ spec: AppSpec) -> Result<LaunchCheckReport, HostFailure> {
+    /// runs again for the managed data it shows; after `periodOnlineBeforeAccessCheck` in the
+    /// background the user enters the PIN again (`pin`).
+    public func resume(_ spec: AppSpec, pin: String? = nil) -> Result<LaunchCheckReport, HostFailure> {
         guard supervisor.readyChild(spec.key) != nil else { return .failure(HostFailure(HostError.notRunning(spec.handle))) }
-        return .success(runChecks(spec, verb: .resume))
+        let inactiveFor = pausedAt[spec.key].map { state.now.secondsSince1970 - $0.secondsSince1970 }
+        let report = runChecks(spec, verb: .resume, inactiveFor: inactiveFor, pin: pin)
+        // Back in: the next inactivity starts at the next pause. Refused: it is asked again.
+        if report.decision.isAllowed { pausedAt[spec.key] = nil }
+        return .success(report)
     }
 
     /// The app goes to the background (the user opens another app); its identities and data
     /// stay as they are.
     public func pause(_ spec: AppSpec) -> Result<Void, HostFailure> {
         guard supervisor.readyChild(spec.key) != nil else { return .failure(HostFailure(HostError.notRunning(spec.handle))) }
+        if pausedAt[spec.key] == nil { pausedAt[spec.key] = state.now }
         audit.record(verb: .pause, source: spec.handle, decision: .ok, reason: nil, explanation: "\(spec.handle) went to the background")
         return .success(())
     }
@@ -43,10 +52,12 @@ public final class LaunchDesk {
     /// Conditional launch for a launch or resume, recorded for the step that asked and the
     /// audit log.
     @discardableResult
-    func runChecks(_ spec: AppSpec, verb: AuditVerb) -> LaunchCheckReport {
+    func runChecks(_ spec: AppSpec, verb: AuditVerb, inactiveFor: Double? = nil, pin: String? = nil) -> LaunchCheckReport {
+        // A launch is a new process: no inactivity carries over.
+        if verb == .launch { pausedAt[spec.key] = nil }
         let report: LaunchCheckReport
         do {
-            report = try state.launchChecks(app: spec.identityOwner)
+            report = try state.launchChecks(app: spec.identityOwner, inactiveFor: inactiveFor, enteredPin: pin)
         } catch {
             let v = internalFailure(error, doing: "run conditional launch")
             report = LaunchCheckReport(decision: .blocked(v.reason ?? .internalError, because: v.explanation), warnings: [], wipe: nil, checkedIn: false)

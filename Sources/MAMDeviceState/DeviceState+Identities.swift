@@ -64,6 +64,13 @@ extension DeviceState {
         fleet.isManaged(account(forIdentity: try effectiveIdentity(app: bundle, window: window, thread: thread, for: task)), in: bundle)
     }
 
+    /// Stores what the device remembers of `account`'s PIN.
+    static func storePin(_ db: Database, account: Account, _ pin: PinState) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts, set_at, previous) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [key(of: account), pin.pin, pin.failedAttempts, pin.setAt?.secondsSince1970,
+                                   String(decoding: try JSONEncoder().encode(pin.previous), as: UTF8.self)])
+    }
+
     /// The PIN the device remembers for the managed account `accountID`.
     public func pinState(for accountID: String) throws -> PinState {
         let key = identityKey(accountID)
@@ -137,9 +144,7 @@ extension DeviceState {
         let identity = canonicalIdentity(accountID)
         let wipe = try writeStore { db -> WipeReport? in
             if managed, let account {
-                try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts, set_at, previous) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [Self.key(of: account), outcome.pin.pin, outcome.pin.failedAttempts, outcome.pin.setAt?.secondsSince1970,
-                                           String(decoding: try JSONEncoder().encode(outcome.pin.previous), as: UTF8.self)])
+                try Self.storePin(db, account: account, outcome.pin)
             }
             if outcome.result == .success {
                 try store(db, identity)

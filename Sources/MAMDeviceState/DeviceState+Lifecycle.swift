@@ -113,7 +113,7 @@ extension DeviceState {
     /// multi-identity app showing nothing managed runs it on its first managed switch). A
     /// `block` keeps the app from org data until a launch, resume or managed switch passes; a
     /// `wipe` signs the account out of the app and deletes its data there.
-    public func launchChecks(app bundle: BundleID) throws -> LaunchCheckReport {
+    public func launchChecks(app bundle: BundleID, inactiveFor: Double? = nil, enteredPin: String? = nil) throws -> LaunchCheckReport {
         let app = try descriptor(bundle)
         guard !app.isExtension, app.sdkIntegrated else {
             return LaunchCheckReport(decision: .allowed("\(app.bundleID) does not integrate the Intune SDK: no conditional launch"),
@@ -137,7 +137,13 @@ extension DeviceState {
         var warnings: [String] = []
         for account in shown {
             let facts = try launchFacts(app: app, account: account, at: now)
-            guard let outcome = Enforcer.launchChecks(for: account, facts: facts, app: bundle, in: fleet) else { continue }
+            let pin = inactiveFor == nil ? PinState() : try pinState(for: account.description)
+            guard let outcome = Enforcer.launchChecks(for: account, facts: facts, app: bundle, in: fleet,
+                                                      inactiveFor: inactiveFor, enteredPin: enteredPin, pin: pin) else { continue }
+            // The PIN was asked again after inactivity: wrong entries count, a reset sticks.
+            if inactiveFor != nil, outcome.pin != pin {
+                try writeStore { db in try Self.storePin(db, account: account, outcome.pin) }
+            }
             warnings += outcome.warnings
             guard outcome.result != .success else { continue }
             let why = outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)")

@@ -95,12 +95,23 @@ extension Enforcer {
     /// Conditional launch when an app showing `account`'s data is launched or resumed
     /// (RULES.md §8): a single-identity app whose process identity is managed, or a window
     /// a relaunched app restores. Every check but the PIN runs — the PIN belongs to the
-    /// switch that first showed the account (our reading: the re-prompt after
-    /// `periodOnlineBeforeAccessCheck` of inactivity is not simulated). `nil` when `account`
-    /// is not managed (nothing to check).
-    public static func launchChecks(for account: Account, facts: LaunchFacts, app: BundleID, in fleet: Fleet) -> IdentitySwitchOutcome? {
+    /// switch that first showed the account — unless the app comes back after
+    /// `periodOnlineBeforeAccessCheck` of inactivity (`inactiveFor`, seconds in the
+    /// background) with a PIN set: then the PIN is asked again (`enteredPin`, checked against
+    /// `pin`, wrong entries counting as at a switch). `nil` when `account` is not managed
+    /// (nothing to check).
+    public static func launchChecks(for account: Account, facts: LaunchFacts, app: BundleID, in fleet: Fleet,
+                                    inactiveFor: Double? = nil, enteredPin: String? = nil, pin: PinState = PinState()) -> IdentitySwitchOutcome? {
         guard let entry = fleet.managedEntry(account, in: app) else { return nil }
-        return conditionalLaunch(entry: entry, enteredPin: nil, pin: PinState(), facts: facts, device: fleet.device, asksPin: false)
+        let p = entry.policy!
+        let period = p.periodOnlineBeforeAccessCheck
+        let asks = p.pinRequired && pin.pin != nil && period.seconds > 0 && (inactiveFor ?? 0) >= period.seconds
+        if asks, enteredPin == nil {
+            return IdentitySwitchOutcome(result: .failed,
+                                         decision: .blocked(.conditionalLaunch, because: "\(entry.subject) asks for the app PIN again after \(Int((inactiveFor ?? 0) / 60)) minutes in the background (periodOnlineBeforeAccessCheck = \(period)); none was entered"),
+                                         action: nil, pin: pin, warnings: [])
+        }
+        return conditionalLaunch(entry: entry, enteredPin: asks ? enteredPin : nil, pin: pin, facts: facts, device: fleet.device, asksPin: asks)
     }
 
     static func conditionalLaunch(entry: AccountEntry, enteredPin: String?, pin: PinState, facts: LaunchFacts,

@@ -122,6 +122,29 @@ struct ConditionalLaunchTests {
         if !accepted { #expect(o.decision.blockedBy == .conditionalLaunch && o.decision.explanation.contains("refuses the new PIN")) }
     }
 
+    /// periodOnlineBeforeAccessCheck (admin center: recheck the access requirements after this
+    /// many minutes of inactivity): back after that long in the background, an app showing a
+    /// managed account asks for its PIN again. Minutes in the background, PIN entered → the
+    /// result, and whether the PIN was asked at all.
+    @Test(arguments: [
+        (nil as Double?, nil as String?, IdentitySwitchResult.success),  // a launch, or no pause
+        (29.0, nil, .success),                                           // not long enough
+        (30.0, nil, .failed),                                            // asked, none entered
+        (30.0, "2580", .success),
+        (45.0, "1111", .failed),                                         // wrong: counts
+    ])
+    func inactivityAsksForThePinAgain(minutes: Double?, entered: String?, expected: IdentitySwitchResult) throws {
+        let fleet = W.fleet(policy: policy { $0.periodOnlineBeforeAccessCheck = ISODuration("PT30M")! })
+        let o = try #require(Enforcer.launchChecks(for: W.alice, facts: LaunchFacts(now: Self.now), app: World.mine, in: fleet,
+                                                   inactiveFor: minutes.map { $0 * 60 }, enteredPin: entered, pin: PinState(pin: "2580")))
+        #expect(o.result == expected, "\(minutes ?? 0) min, \(entered ?? "no PIN"): \(o.decision.explanation)")
+        if expected == .failed { #expect(o.decision.blockedBy == .conditionalLaunch) }
+        if entered == "1111" { #expect(o.pin.failedAttempts == 1) }
+        if minutes == 30, entered == nil { #expect(o.decision.explanation.contains("periodOnlineBeforeAccessCheck = PT30M")) }
+        // No PIN set yet (an account shown without one): nothing to ask again.
+        #expect(Enforcer.launchChecks(for: W.alice, facts: LaunchFacts(now: Self.now), app: World.mine, in: fleet, inactiveFor: 3600)?.result == .success)
+    }
+
     @Test func aPinWithNoKnownAgeNeverExpires() {
         let fleet = W.fleet(policy: policy { $0.periodBeforePinReset = ISODuration("P1D")! })
         #expect(switchTo(pin: "2580", state: PinState(pin: "2580"), fleet: fleet).result == .success)
