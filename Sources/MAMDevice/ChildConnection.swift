@@ -13,8 +13,8 @@ final class ChildConnection {
     var decoder: FrameDecoder
     var state: State = .spawning
     var pid: Int32 { process?.pid ?? 0 }
-    /// The template is forking it: no process yet.
-    var forking = false
+    /// The template is forking it: a live child with no process yet (and so no channel).
+    var forking: Bool { process == nil && state != .exited }
     /// A signal came while it was being forked: it is killed as soon as it exists.
     var killedWhileForking = false
     private var nextSeq: UInt64 = 1

@@ -194,7 +194,6 @@ final class Supervisor {
                     }
                     self.forked(child, result, zygote: zygote, executable: executable, arguments: arguments, onExit: onExit)
                 }
-                child.forking = true
                 register(child)
                 return
             } catch {
@@ -246,7 +245,6 @@ final class Supervisor {
         _ child: ChildConnection, _ result: Result<ChildProcess, UVError>, zygote: Zygote, executable: String, arguments: [String],
         onExit: @escaping (ChildProcess.Exit) -> Void
     ) {
-        child.forking = false
         switch result {
         case .success(let process):
             child.process = process

@@ -84,7 +84,7 @@ enum ContainerIO {
         }
         do throws(UVError) {
             defer { System.close(fd) }
-            try data.withUnsafeBytes { bytes in Result { () throws(UVError) in try System.writeAll(fd, bytes) } }.get()
+            try System.writeAll(fd, data)
         } catch {
             try? System.unlink(at: dir, temporary)
             throw .system("write \(name)", error)

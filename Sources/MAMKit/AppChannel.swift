@@ -87,7 +87,7 @@ public final class AppChannel {
             }
             try channel.start(runtime: runtime)
         } catch {
-            _ = Array("\(runtime): \(error)\n".utf8).withUnsafeBytes { bytes in Result { () throws(UVError) in try System.writeAll(2, bytes) } }
+            try? System.writeAll(2, Array("\(runtime): \(error)\n".utf8))
             exit(2)
         }
         loop.run()

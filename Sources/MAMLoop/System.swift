@@ -301,7 +301,11 @@ public enum System {
     }
 
     /// Writes all of `bytes` to `fd`.
-    public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(UVError) {
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(UVError) {
+        try bytes.withUnsafeBytes { b in Result { () throws(UVError) in try writeAll(fd, b) } }.get()
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(UVError) {
         var written = 0
         while written < bytes.count {
             let n = retryingInterrupts { write(fd, bytes.baseAddress! + written, bytes.count - written) }
@@ -314,8 +318,7 @@ public enum System {
     public static func writeFile(_ text: String, to path: String) throws(UVError) {
         let fd = try descriptor(retryingInterrupts { open(path, O_WRONLY | O_CLOEXEC) })
         defer { close(fd) }
-        let bytes = Array(text.utf8)
-        try bytes.withUnsafeBytes { b in Result { () throws(UVError) in try writeAll(fd, b) } }.get()
+        try writeAll(fd, Array(text.utf8))
     }
 
     /// Renames `from` to `to`, both in `dir` (atomic: `to` is replaced, never written through).

@@ -151,10 +151,8 @@ extension Enforcer {
                 // The PIN has expired (periodBeforePinReset): the prompt asks for a new one, and
                 // the PIN entered is that new one (our reading: the scenario gives one PIN per
                 // switch; the device would ask for the old one first).
-                let kept = Array(state.previous.prefix(max(p.previousPinBlockCount, 0)))
                 let why = "the PIN set on \(set) expired (periodBeforePinReset = \(p.periodBeforePinReset))"
-                if entered == current || kept.contains(entered) {
-                    let reused = entered == current ? "it is the expired PIN" : "it is one of the last \(p.previousPinBlockCount) PINs (previousPinBlockCount = \(p.previousPinBlockCount))"
+                if let reused = entered == current ? "it is the expired PIN" : PinRules.reused(entered, state, policy: p) {
                     return IdentitySwitchOutcome(result: .failed,
                                                  decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(why), and \(reused)"),
                                                  action: nil, pin: state, warnings: [])
@@ -184,9 +182,7 @@ extension Enforcer {
                 }
                 state.failedAttempts = 0
             } else {
-                let kept = state.previous.prefix(max(p.previousPinBlockCount, 0))
-                if let problem = PinRules.problem(with: entered, policy: p)
-                    ?? (kept.contains(entered) ? "it is one of the last \(p.previousPinBlockCount) PINs (previousPinBlockCount = \(p.previousPinBlockCount))" : nil) {
+                if let problem = PinRules.problem(with: entered, policy: p) ?? PinRules.reused(entered, state, policy: p) {
                     return IdentitySwitchOutcome(result: .failed,
                                                  decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(problem)"),
                                                  action: nil, pin: state, warnings: [])

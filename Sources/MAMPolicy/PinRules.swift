@@ -26,6 +26,13 @@ public struct PinState: Sendable, Hashable {
 }
 
 enum PinRules {
+    /// Why `candidate` cannot be the new PIN because it was used before: one of the last
+    /// `previousPinBlockCount` PINs `state` keeps; `nil` when it is new enough.
+    static func reused(_ candidate: String, _ state: PinState, policy: IosManagedAppProtection) -> String? {
+        guard state.previous.prefix(max(policy.previousPinBlockCount, 0)).contains(candidate) else { return nil }
+        return "it is one of the last \(policy.previousPinBlockCount) PINs (previousPinBlockCount = \(policy.previousPinBlockCount))"
+    }
+
     /// Why `candidate` cannot become the PIN under `policy`, or `nil` when it can.
     ///
     /// As Microsoft documents the settings: a passcode (`alphanumericAndSymbol`) needs at least

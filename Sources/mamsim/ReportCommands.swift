@@ -27,7 +27,7 @@ struct ReportCommand: ParsableCommand {
         var byScenario: [String: ReportHTML.AuditDigest] = [:]
         var total = 0
         for path in audits {
-            let read: (lines: Int, events: Int)
+            let read: (lines: Int, events: Int, firstSkipped: String?)
             do {
                 read = try ReportHTML.readAuditLog(at: path) { e in
                     if byScenario[e.scenario] == nil { order.append(e.scenario) }
@@ -40,6 +40,9 @@ struct ReportCommand: ParsableCommand {
             if read.events == 0, read.lines > 0 {
                 Terminal.error("\(path) holds no audit events (JSON objects, one per line); is it an audit log?")
                 throw ExitCode(2)
+            }
+            if read.events < read.lines, let why = read.firstSkipped {
+                Terminal.warning("\(path): \(read.lines - read.events) of \(read.lines) lines are not audit events this mamsim reads and are left out of the report (\(why))")
             }
             total += read.events
         }

@@ -297,21 +297,25 @@ enum ReportHTML {
 
     /// Reads an audit log (`AuditEvent`s as JSON lines, as the device writes them) a chunk at
     /// a time, giving each event to `body`; a line that is not one is skipped, a line longer
-    /// than 1 MiB too. Returns the number of lines and of events read.
+    /// than 1 MiB too. Returns the number of lines and of events read, and why the first
+    /// skipped line was (its number and the decoder's reason).
     @discardableResult
-    static func readAuditLog(at path: String, _ body: (AuditEvent) -> Void) throws -> (lines: Int, events: Int) {
+    static func readAuditLog(at path: String, _ body: (AuditEvent) -> Void) throws -> (lines: Int, events: Int, firstSkipped: String?) {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         let decoder = JSONDecoder()
         var pending = Data()
         var skipping = false
         var lines = 0, events = 0
+        var firstSkipped: String?
         func line(_ bytes: Data) {
             guard !bytes.isEmpty else { return }
             lines += 1
-            if let event = try? decoder.decode(AuditEvent.self, from: bytes) {
+            do {
+                body(try decoder.decode(AuditEvent.self, from: bytes))
                 events += 1
-                body(event)
+            } catch {
+                if firstSkipped == nil { firstSkipped = "line \(lines): \(MergeCommand.describe(error))" }
             }
         }
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
@@ -328,7 +332,7 @@ enum ReportHTML {
             }
         }
         if !skipping { line(pending) }
-        return (lines, events)
+        return (lines, events, firstSkipped)
     }
 
     /// The digest of one run's audit log (a missing file is an empty digest).

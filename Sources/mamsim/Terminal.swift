@@ -50,8 +50,7 @@ struct Terminal: Sendable {
     /// ignored by the program's entry).
     static func emit(_ text: String, to fd: Int32) {
         guard !closed.withLock({ $0.contains(fd) }) else { return }
-        let written = Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(UVError) in try System.writeAll(fd, bytes) } }
-        if case .failure = written { closed.withLock { _ = $0.insert(fd) } }
+        do { try System.writeAll(fd, Array(text.utf8)) } catch { closed.withLock { _ = $0.insert(fd) } }
     }
 
     /// One line per step: mark, number, verb and parties, outcome, explanation; a failing

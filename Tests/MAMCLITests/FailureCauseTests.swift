@@ -31,6 +31,26 @@ extension CLITests {
             return tmp
         }
 
+        /// The repository's Python archiver in `tmp/plugin` with `correct` (a line its library
+        /// must still have) changed to `wrong`, and `s.yaml` sharing one item to it.
+        static func brokenArchiver(in tmp: TemporaryDirectory, named name: String, replacing correct: String, with wrong: String) throws {
+            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("plugin"))
+            let text = try String(contentsOfFile: tmp.path("plugin/mamsim_plugin.py"), encoding: .utf8)
+            #expect(text.contains(correct), "the library still has the line this test breaks (\(name))")
+            try tmp.write("plugin/mamsim_plugin.py", text.replacingOccurrences(of: correct, with: wrong))
+            try tmp.write("s.yaml", """
+                name: \(name)
+                accounts: [{upn: alice@contoso.com}]
+                apps:
+                  - {id: mail, bundle: com.contoso.mail}
+                extensions:
+                  - {id: archive, plugin: plugin, container: mail}
+                steps:
+                  - share: {from: mail, to: archive, item: {type: public.plain-text, text: hi}}
+                    expect: delivered
+                """)
+        }
+
         static func devicesLeft(_ tmp: TemporaryDirectory) -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: tmp.path("cache/mamsim"))) ?? []).filter { $0.hasPrefix("mamsim-device-") }
         }
@@ -57,22 +77,7 @@ extension CLITests {
         @Test func aPluginOfAnotherProtocolVersionIsNamed() async throws {
             let tmp = try TemporaryDirectory(prefix: "mamsim-protocol")
             defer { tmp.remove() }
-            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("oldproto"))
-            let library = tmp.path("oldproto/mamsim_plugin.py")
-            let text = try String(contentsOfFile: library, encoding: .utf8)
-            #expect(text.contains("PROTOCOL_VERSION = 2"))
-            try tmp.write("oldproto/mamsim_plugin.py", text.replacingOccurrences(of: "PROTOCOL_VERSION = 2", with: "PROTOCOL_VERSION = 99"))
-            try tmp.write("s.yaml", """
-                name: old protocol
-                accounts: [{upn: alice@contoso.com}]
-                apps:
-                  - {id: mail, bundle: com.contoso.mail}
-                extensions:
-                  - {id: archive, plugin: oldproto, container: mail}
-                steps:
-                  - share: {from: mail, to: archive, item: {type: public.plain-text, text: hi}}
-                    expect: delivered
-                """)
+            try Self.brokenArchiver(in: tmp, named: "old protocol", replacing: "PROTOCOL_VERSION = 2", with: "PROTOCOL_VERSION = 99")
             let run = try await CLI.run(["run", "s.yaml"], in: tmp.url, timeout: 120)
             #expect(run.status == 1, "\(run)")
             #expect(run.stdout.contains("archive ended before acknowledging the item") && run.stdout.contains("speaks protocol version 99; this host speaks 2"), "\(run.stdout)")
@@ -89,21 +94,7 @@ extension CLITests {
         func aPluginsProtocolMistakeIsNamed(mistake: String, correct: String, wrong: String, cause: String) async throws {
             let tmp = try TemporaryDirectory(prefix: "mamsim-mistake")
             defer { tmp.remove() }
-            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("plugin"))
-            let text = try String(contentsOfFile: tmp.path("plugin/mamsim_plugin.py"), encoding: .utf8)
-            #expect(text.contains(correct), "the library still has the line this test breaks (\(mistake))")
-            try tmp.write("plugin/mamsim_plugin.py", text.replacingOccurrences(of: correct, with: wrong))
-            try tmp.write("s.yaml", """
-                name: \(mistake)
-                accounts: [{upn: alice@contoso.com}]
-                apps:
-                  - {id: mail, bundle: com.contoso.mail}
-                extensions:
-                  - {id: archive, plugin: plugin, container: mail}
-                steps:
-                  - share: {from: mail, to: archive, item: {type: public.plain-text, text: hi}}
-                    expect: delivered
-                """)
+            try Self.brokenArchiver(in: tmp, named: mistake, replacing: correct, with: wrong)
             let run = try await CLI.run(["run", "s.yaml"], in: tmp.url, timeout: 120)
             #expect(run.status == 1, "\(run)")
             let line = run.stdout.split(separator: "\n").first { $0.contains("share mail") } ?? ""

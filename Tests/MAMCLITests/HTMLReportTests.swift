@@ -141,6 +141,21 @@ extension CLITests {
             #expect(bad.status == 2 && bad.stderr.contains("holds no audit events"), "\(bad)")
         }
 
+        /// A line a newer mamsim wrote (a verb this one does not know) is left out of the report
+        /// with a warning naming it, never silently.
+        @Test func anAuditLineOfUnknownVerbIsNamedNotDropped() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let run = try await CLI.run(["run", "scenarios/examples/demo.yaml", "--audit", tmp.path("audit.jsonl")], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+            var lines = try String(contentsOfFile: tmp.path("audit.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
+            lines[2] = lines[2].replacing(#/"verb":"[A-Za-z_-]+"/#, with: #""verb":"teleport""#)
+            _ = try tmp.write("newer.jsonl", lines.joined(separator: "\n") + "\n")
+            let r = try await CLI.run(["report", tmp.path("newer.jsonl"), "-o", tmp.path("r.html")], timeout: 60)
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stderr.contains("1 of \(lines.count) lines are not audit events") && r.stderr.contains("line 3: verb: \"teleport\" is not an audit verb"), "\(r)")
+        }
+
         /// `mamsim matrix` answers before rollout what the run shows after.
         @Test func matrixOfAGraphPolicyAgreesWithTheEnforcer() async throws {
             let policy = "Tests/Fixtures/shared/fixtures/policies/icf-level-2-enterprise-enhanced-data-protection-iOS.json"
