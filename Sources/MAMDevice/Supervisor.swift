@@ -376,8 +376,10 @@ final class Supervisor {
                 guard child.isLive else { return }
                 let frame: Frame
                 do {
-                    frame = try FrameParser.parse(payload)
+                    frame = try FrameParser.parse(payload, from: .child)
                 } catch {
+                    // A body only the host sends is named as such, not as unreadable.
+                    if case WireError.wrongSender = error { throw HostileFrame("\(error)") }
                     throw HostileFrame("sent an unreadable frame: \(error)")
                 }
                 try self.dispatch(frame, from: child)
@@ -444,7 +446,9 @@ final class Supervisor {
         case .error(let code, let message):
             onEvent(.note("\(child.handle) reported an error: \(code): \(message)"))
         case .welcome, .shareResult, .deliver, .command, .identityResult, .identityInfo, .serviceResult, .shareResults, .deliverBatch:
-            throw HostileFrame("sent \(frame.body.name), which only the host may send")
+            // The decoder refuses these from a child (`from=host` in the .proto); a frame made
+            // in-process never comes this way.
+            throw HostileFrame(WireError.wrongSender(body: frame.body.name, only: .host).description)
         case .shareRequest, .deliverAck, .setIdentity, .getIdentity, .serviceRequest, .shareBatch, .deliverAcks:
             try router?.route(frame, from: child)
         }

@@ -99,7 +99,7 @@ public final class AppChannel {
         try pipe.startReading(onRead: { [unowned self] chunk in
             do {
                 try decoder.feed(chunk, onFrameBytes: { payload in
-                    handle(try FrameParser.parse(payload))
+                    handle(try FrameParser.parse(payload, from: .host))
                 })
             } catch {
                 end("unreadable frame from the host: \(error)")

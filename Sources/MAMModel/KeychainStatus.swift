@@ -1,5 +1,5 @@
 /// A keychain call's result code, as iOS returns it (`OSStatus`).
-public enum KeychainStatus: Int32, Sendable, Hashable, CustomStringConvertible {
+public enum KeychainStatus: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case success = 0
     /// `errSecMissingEntitlement`: the group is not in `keychain-access-groups`.
     case missingEntitlement = -34018

@@ -14,6 +14,8 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
     case truncated(missing: Int)
     /// More repeated elements than a frame may carry (millions would stall the host).
     case tooManyElements(maximum: Int)
+    /// A frame body that only the other side may send (a child sending `welcome`).
+    case wrongSender(body: String, only: WireParty)
 
     public var description: String {
         switch self {
@@ -29,8 +31,17 @@ public enum WireError: Error, Sendable, Hashable, CustomStringConvertible {
             "field \(f) is invalid: \(why)"
         case .tooManyElements(let maximum):
             "frame repeats fields more than \(maximum) times; no message of the protocol needs that many"
+        case .wrongSender(let body, let only):
+            "sent \(body), which only the \(only) may send"
         case .truncated(let missing):
             "stream ended in the middle of a frame (\(missing) bytes missing)"
         }
     }
+}
+
+/// A side of the channel.
+public enum WireParty: String, Sendable, Hashable, CustomStringConvertible {
+    case host, child
+
+    public var description: String { rawValue }
 }

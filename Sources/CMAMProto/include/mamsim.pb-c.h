@@ -123,6 +123,7 @@ typedef enum _Mamsim__V2__IdentityResult__Status {
 } Mamsim__V2__IdentityResult__Status;
 /*
  * RULES.md §11 reason codes. UNSPECIFIED = no reason (allowed, delivered).
+ * @swift declared
  */
 typedef enum _Mamsim__V2__Reason {
   MAMSIM__V2__REASON__REASON_UNSPECIFIED = 0,
@@ -151,7 +152,7 @@ typedef enum _Mamsim__V2__Reason {
   MAMSIM__V2__REASON__REASON_BAD_REQUEST = 23,
   MAMSIM__V2__REASON__REASON_TIMEOUT = 24,
   /*
-   * the device itself failed (storage, I/O): never a policy answer
+   * @swift name=internalError — the device itself failed (storage, I/O): never a policy answer
    */
   MAMSIM__V2__REASON__REASON_INTERNAL = 25,
   MAMSIM__V2__REASON__REASON_SCREEN_CAPTURE_BLOCKED = 26,
@@ -171,6 +172,7 @@ typedef enum _Mamsim__V2__ChildKind {
 /*
  * An Intune SDK or ManagedApp notification the app observes (NSNotificationCenter,
  * delegates); answered with Acknowledged.
+ * @swift declared=SDKNotification.Kind
  */
 typedef enum _Mamsim__V2__SdkNotificationKind {
   MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED = 0,
@@ -198,6 +200,7 @@ typedef enum _Mamsim__V2__SdkNotificationKind {
 } Mamsim__V2__SdkNotificationKind;
 /*
  * IntuneMAMSaveLocation / IntuneMAMOpenLocation names (RULES.md §4).
+ * @swift declared
  */
 typedef enum _Mamsim__V2__SaveLocation {
   MAMSIM__V2__SAVE_LOCATION__SAVE_LOCATION_UNSPECIFIED = 0,
@@ -209,11 +212,17 @@ typedef enum _Mamsim__V2__SaveLocation {
   MAMSIM__V2__SAVE_LOCATION__SAVE_LOCATION_LOCAL_DRIVE = 6,
   MAMSIM__V2__SAVE_LOCATION__SAVE_LOCATION_CAMERA_ROLL = 7,
   MAMSIM__V2__SAVE_LOCATION__SAVE_LOCATION_ACCOUNT_DOCUMENT = 8,
+  /*
+   * @swift name=iManage
+   */
   MAMSIM__V2__SAVE_LOCATION__SAVE_LOCATION_IMANAGE = 9,
   MAMSIM__V2__SAVE_LOCATION__SAVE_LOCATION_EGNYTE = 10,
   MAMSIM__V2__SAVE_LOCATION__SAVE_LOCATION_OTHER = 11
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SAVE_LOCATION)
 } Mamsim__V2__SaveLocation;
+/*
+ * @swift declared
+ */
 typedef enum _Mamsim__V2__OpenLocation {
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_UNSPECIFIED = 0,
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_ONE_DRIVE_FOR_BUSINESS = 1,
@@ -223,6 +232,9 @@ typedef enum _Mamsim__V2__OpenLocation {
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_LOCAL_STORAGE = 5,
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_ACCOUNT_DOCUMENT = 6,
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_BOX = 7,
+  /*
+   * @swift name=iManage
+   */
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_IMANAGE = 8,
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_EGNYTE = 9,
   MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_OTHER = 10
@@ -231,6 +243,7 @@ typedef enum _Mamsim__V2__OpenLocation {
 /*
  * Apple's ManagedApp framework (RULES.md §9): the app's configuration (a property list), its
  * secrets by id, and signing with an identity whose key stays in the host.
+ * @swift declared
  */
 typedef enum _Mamsim__V2__ManagedSecretKind {
   MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED = 0,
@@ -241,6 +254,7 @@ typedef enum _Mamsim__V2__ManagedSecretKind {
 } Mamsim__V2__ManagedSecretKind;
 /*
  * errSec… statuses of the keychain, as iOS returns them.
+ * @swift declared
  */
 typedef enum _Mamsim__V2__KeychainStatus {
   /*
@@ -263,11 +277,18 @@ typedef enum _Mamsim__V2__KeychainStatus {
 /*
  * The answer to a question the host decides: allowed (delivered), blocked by a rule, or
  * failed (could not be done). `reason` is set unless allowed.
+ * @swift adapter=verdict type=Verdict
  */
 struct  Mamsim__V2__Verdict
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__Verdict__Status status;
+  /*
+   * @swift optional
+   */
   Mamsim__V2__Reason reason;
   char *explanation;
 };
@@ -278,6 +299,7 @@ struct  Mamsim__V2__Verdict
 
 /*
  * Who owns a piece of data. Stamped by the host on every routed item.
+ * @swift declared
  */
 struct  Mamsim__V2__Ownership
 {
@@ -289,6 +311,9 @@ struct  Mamsim__V2__Ownership
   char *oid;
   char *tenant;
   protobuf_c_boolean managed;
+  /*
+   * @swift name=sourceBundle type=BundleID
+   */
   char *source_bundle_id;
 };
 #define MAMSIM__V2__OWNERSHIP__INIT \
@@ -303,9 +328,15 @@ typedef enum {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__ITEM__PAYLOAD__CASE)
 } Mamsim__V2__Item__PayloadCase;
 
+/*
+ * @swift declared
+ */
 struct  Mamsim__V2__Item
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   char *id;
   size_t n_type_identifiers;
   char **type_identifiers;
@@ -316,9 +347,12 @@ struct  Mamsim__V2__Item
   Mamsim__V2__Ownership *ownership;
   Mamsim__V2__Item__PayloadCase payload_case;
   union {
+    /*
+     * @swift name=inline unlabeled
+     */
     ProtobufCBinaryData inline_data;
     /*
-     * a path inside a container the host controls
+     * @swift name=file label=path — a path inside a container the host controls
      */
     char *file_path;
   };
@@ -331,6 +365,7 @@ struct  Mamsim__V2__Item
 /*
  * An account named in a request where "absent" and "unmanaged" differ: absent = the app's
  * own effective identity; present with account "" = unmanaged.
+ * @swift unwrap=account
  */
 struct  Mamsim__V2__AccountRef
 {
@@ -349,7 +384,7 @@ struct  Mamsim__V2__Hello
 {
   ProtobufCMessage base;
   /*
-   * 2
+   * @swift default=Hello.currentProtocolVersion — 2
    */
   uint32_t protocol_version;
   int32_t pid;
@@ -376,6 +411,7 @@ struct  Mamsim__V2__Hello
 
 /*
  * child -> host: the launch work announced in Hello is done.
+ * @swift inline
  */
 struct  Mamsim__V2__LaunchFinished
 {
@@ -392,7 +428,13 @@ struct  Mamsim__V2__LaunchFinished
 struct  Mamsim__V2__Welcome
 {
   ProtobufCMessage base;
+  /*
+   * @swift type=BundleID required
+   */
   char *bundle_id;
+  /*
+   * @swift required
+   */
   Mamsim__V2__ChildKind kind;
   /*
    * the scenario's id for this app
@@ -412,6 +454,7 @@ struct  Mamsim__V2__Welcome
 
 /*
  * Either side: the conversation ends (host: please exit; child: I am exiting).
+ * @swift inline
  */
 struct  Mamsim__V2__Bye
 {
@@ -423,9 +466,15 @@ struct  Mamsim__V2__Bye
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__Ping
 {
   ProtobufCMessage base;
+  /*
+   * @swift unlabeled
+   */
   ProtobufCBinaryData payload;
 };
 #define MAMSIM__V2__PING__INIT \
@@ -435,10 +484,14 @@ struct  Mamsim__V2__Ping
 
 /*
  * Either side: a frame could not be served (usually REASON_BAD_REQUEST).
+ * @swift inline
  */
 struct  Mamsim__V2__Error
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__Reason code;
   char *message;
 };
@@ -453,7 +506,13 @@ struct  Mamsim__V2__Error
 struct  Mamsim__V2__ShareRequest
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   char *destination;
+  /*
+   * @swift required
+   */
   Mamsim__V2__Item *item;
   /*
    * the sender's effective identity; "" = unmanaged
@@ -472,10 +531,14 @@ struct  Mamsim__V2__ShareRequest
 /*
  * host -> child: the one answer to a ShareRequest (reply_to = the request's seq).
  * STATUS_ALLOWED = delivered and acknowledged.
+ * @swift inline
  */
 struct  Mamsim__V2__ShareResult
 {
   ProtobufCMessage base;
+  /*
+   * @swift adapter=shareOutcome type=ShareOutcome required unlabeled
+   */
   Mamsim__V2__Verdict *verdict;
 };
 #define MAMSIM__V2__SHARE_RESULT__INIT \
@@ -489,7 +552,13 @@ struct  Mamsim__V2__ShareResult
 struct  Mamsim__V2__Deliver
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__Item *item;
+  /*
+   * @swift type=BundleID
+   */
   char *sender_bundle_id;
   char *received_as;
 };
@@ -504,6 +573,9 @@ struct  Mamsim__V2__Deliver
 struct  Mamsim__V2__DeliverAck
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   char *item_id;
   protobuf_c_boolean accepted;
 };
@@ -515,10 +587,14 @@ struct  Mamsim__V2__DeliverAck
 /*
  * child -> host: shares sent together (Welcome.batches). Each is routed as a ShareRequest frame
  * with seq = its seq: seqs grow inside the batch and stay below the frame's own seq.
+ * @swift inline
  */
 struct  Mamsim__V2__ShareBatch
 {
   ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
   size_t n_shares;
   Mamsim__V2__BatchedShare **shares;
 };
@@ -527,10 +603,19 @@ struct  Mamsim__V2__ShareBatch
     , 0,NULL }
 
 
+/*
+ * One share of a ShareBatch, numbered from the sender's sequence as if sent alone.
+ */
 struct  Mamsim__V2__BatchedShare
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   uint64_t seq;
+  /*
+   * @swift required
+   */
   Mamsim__V2__ShareRequest *request;
 };
 #define MAMSIM__V2__BATCHED_SHARE__INIT \
@@ -543,12 +628,19 @@ struct  Mamsim__V2__BatchedShare
  * seq in [first, last] that is not among `exceptions` was allowed (delivered and
  * acknowledged); each exception is its share's answer. A range never covers a share still in
  * flight.
+ * @swift valid=first<=last
  */
 struct  Mamsim__V2__ShareResults
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   uint64_t first;
   uint64_t last;
+  /*
+   * @swift default=[]
+   */
   size_t n_exceptions;
   Mamsim__V2__ShareException **exceptions;
 };
@@ -561,6 +653,9 @@ struct  Mamsim__V2__ShareException
 {
   ProtobufCMessage base;
   uint64_t seq;
+  /*
+   * @swift adapter=shareOutcome type=ShareOutcome required name=outcome
+   */
   Mamsim__V2__Verdict *verdict;
 };
 #define MAMSIM__V2__SHARE_EXCEPTION__INIT \
@@ -571,10 +666,14 @@ struct  Mamsim__V2__ShareException
 /*
  * host -> child: deliveries to one destination sent together (Hello.batches). Each is handled
  * as a Deliver frame with seq = its seq.
+ * @swift inline
  */
 struct  Mamsim__V2__DeliverBatch
 {
   ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
   size_t n_deliveries;
   Mamsim__V2__BatchedDelivery **deliveries;
 };
@@ -583,10 +682,19 @@ struct  Mamsim__V2__DeliverBatch
     , 0,NULL }
 
 
+/*
+ * One delivery of a DeliverBatch, numbered from the host's sequence as if sent alone.
+ */
 struct  Mamsim__V2__BatchedDelivery
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   uint64_t seq;
+  /*
+   * @swift required
+   */
   Mamsim__V2__Deliver *deliver;
 };
 #define MAMSIM__V2__BATCHED_DELIVERY__INIT \
@@ -598,12 +706,19 @@ struct  Mamsim__V2__BatchedDelivery
  * child -> host: acknowledgements of batched deliveries. Every delivery of the host's
  * DeliverBatch frames with seq in [first, last] was accepted, except those in `declined`. A
  * range never covers a delivery the app has not answered yet.
+ * @swift valid=first<=last
  */
 struct  Mamsim__V2__DeliverAcks
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   uint64_t first;
   uint64_t last;
+  /*
+   * @swift default=[]
+   */
   size_t n_declined;
   uint64_t *declined;
 };
@@ -618,6 +733,9 @@ struct  Mamsim__V2__DeliverAcks
 struct  Mamsim__V2__SetIdentity
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__SetIdentity__Scope scope;
   char *window;
   /*
@@ -636,7 +754,13 @@ struct  Mamsim__V2__SetIdentity
 struct  Mamsim__V2__IdentityResult
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__IdentityResult__Status status;
+  /*
+   * @swift optional
+   */
   Mamsim__V2__Reason reason;
   char *explanation;
   char *account;
@@ -646,6 +770,9 @@ struct  Mamsim__V2__IdentityResult
     , MAMSIM__V2__IDENTITY_RESULT__STATUS__STATUS_UNSPECIFIED, MAMSIM__V2__REASON__REASON_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__GetIdentity
 {
   ProtobufCMessage base;
@@ -671,10 +798,14 @@ struct  Mamsim__V2__IdentityInfo
 
 /*
  * Share an item as the app would (scenario `share`); answered with the broker's verdict.
+ * @swift inline
  */
 struct  Mamsim__V2__ShareCommand
 {
   ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
   Mamsim__V2__ShareRequest *request;
 };
 #define MAMSIM__V2__SHARE_COMMAND__INIT \
@@ -684,6 +815,7 @@ struct  Mamsim__V2__ShareCommand
 
 /*
  * IntuneMAMPolicyDelegate addIdentity: may the SDK add this account to the app?
+ * @swift inline
  */
 struct  Mamsim__V2__AddIdentity
 {
@@ -695,6 +827,9 @@ struct  Mamsim__V2__AddIdentity
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__AddIdentityResult
 {
   ProtobufCMessage base;
@@ -707,6 +842,7 @@ struct  Mamsim__V2__AddIdentityResult
 
 /*
  * IntuneMAMPolicyDelegate wipeDataForAccountId: wipe the account's data yourself.
+ * @swift inline
  */
 struct  Mamsim__V2__WipeAccountData
 {
@@ -718,6 +854,9 @@ struct  Mamsim__V2__WipeAccountData
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__WipeAccountDataResult
 {
   ProtobufCMessage base;
@@ -732,7 +871,8 @@ struct  Mamsim__V2__WipeAccountDataResult
 
 
 /*
- * IntuneMAMAllowedAccountsDidChange.
+ * IntuneMAMAllowedAccountsDidChange. Swift: the allowed accounts, nil when not restricted.
+ * @swift adapter=allowedAccounts type=[String]?
  */
 struct  Mamsim__V2__AllowedAccountsChanged
 {
@@ -749,6 +889,9 @@ struct  Mamsim__V2__AllowedAccountsChanged
     , 0, 0,NULL }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__Acknowledged
 {
   ProtobufCMessage base;
@@ -760,6 +903,7 @@ struct  Mamsim__V2__Acknowledged
 
 /*
  * identitySwitchRequired: show this identity to receive an item ("" = unmanaged).
+ * @swift inline
  */
 struct  Mamsim__V2__IdentitySwitchRequired
 {
@@ -772,6 +916,9 @@ struct  Mamsim__V2__IdentitySwitchRequired
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__IdentitySwitchAnswer
 {
   ProtobufCMessage base;
@@ -791,7 +938,13 @@ struct  Mamsim__V2__Flood
   ProtobufCMessage base;
   char *destination;
   uint64_t count;
+  /*
+   * @swift default=1024
+   */
   uint32_t size;
+  /*
+   * @swift default=256
+   */
   uint32_t window;
   char *identity;
 };
@@ -800,12 +953,15 @@ struct  Mamsim__V2__Flood
     , (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__FloodResult
 {
   ProtobufCMessage base;
   uint64_t delivered;
   /*
-   * the first share not delivered, if any
+   * @swift adapter=shareOutcome type=ShareOutcome — the first share not delivered, if any
    */
   Mamsim__V2__Verdict *first_problem;
 };
@@ -816,6 +972,7 @@ struct  Mamsim__V2__FloodResult
 
 /*
  * What the app's own process remembers receiving (ids and owners, in order).
+ * @swift inline
  */
 struct  Mamsim__V2__ListReceived
 {
@@ -826,6 +983,9 @@ struct  Mamsim__V2__ListReceived
      }
 
 
+/*
+ * @swift name=ReceivedEntry
+ */
 struct  Mamsim__V2__ReceivedList__Entry
 {
   ProtobufCMessage base;
@@ -837,9 +997,15 @@ struct  Mamsim__V2__ReceivedList__Entry
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__ReceivedList
 {
   ProtobufCMessage base;
+  /*
+   * @swift unlabeled
+   */
   size_t n_items;
   Mamsim__V2__ReceivedList__Entry **items;
 };
@@ -850,6 +1016,7 @@ struct  Mamsim__V2__ReceivedList
 
 /*
  * Exit now with this status (a scripted crash).
+ * @swift inline
  */
 struct  Mamsim__V2__Exit
 {
@@ -861,9 +1028,15 @@ struct  Mamsim__V2__Exit
     , 0 }
 
 
+/*
+ * @swift name=SDKNotification
+ */
 struct  Mamsim__V2__SdkNotification
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__SdkNotificationKind kind;
   /*
    * the account it concerns; "" = the app as a whole
@@ -903,6 +1076,9 @@ struct  Mamsim__V2__Command
     Mamsim__V2__SetIdentity *set_identity;
     Mamsim__V2__AddIdentity *add_identity;
     Mamsim__V2__WipeAccountData *wipe_account_data;
+    /*
+     * @swift label=allowed
+     */
     Mamsim__V2__AllowedAccountsChanged *allowed_accounts_changed;
     Mamsim__V2__IdentitySwitchRequired *identity_switch_required;
     Mamsim__V2__Flood *flood;
@@ -933,23 +1109,36 @@ typedef enum {
 
 /*
  * child -> host: the answer to a Command (reply_to = its seq), field N answering command N.
+ * @swift answers=Command
  */
 struct  Mamsim__V2__CommandResult
 {
   ProtobufCMessage base;
   Mamsim__V2__CommandResult__KindCase kind_case;
   union {
+    /*
+     * @swift adapter=shareOutcome type=ShareOutcome
+     */
     Mamsim__V2__Verdict *share;
     Mamsim__V2__IdentityResult *set_identity;
     Mamsim__V2__AddIdentityResult *add_identity;
     Mamsim__V2__WipeAccountDataResult *wipe_account_data;
+    /*
+     * @swift name=acknowledged
+     */
     Mamsim__V2__Acknowledged *allowed_accounts_changed;
     Mamsim__V2__IdentitySwitchAnswer *identity_switch_required;
     Mamsim__V2__FloodResult *flood;
+    /*
+     * @swift name=received
+     */
     Mamsim__V2__ReceivedList *list_received;
+    /*
+     * @swift name=notified
+     */
     Mamsim__V2__Acknowledged *notification;
     /*
-     * the app cannot do this command
+     * @swift unlabeled — the app cannot do this command
      */
     Mamsim__V2__Error *error;
   };
@@ -959,6 +1148,9 @@ struct  Mamsim__V2__CommandResult
     , MAMSIM__V2__COMMAND_RESULT__KIND__NOT_SET, {0} }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__WriteFile
 {
   ProtobufCMessage base;
@@ -974,6 +1166,9 @@ struct  Mamsim__V2__WriteFile
     , (char *)protobuf_c_empty_string, {0,NULL}, NULL }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__ReadFile
 {
   ProtobufCMessage base;
@@ -984,6 +1179,9 @@ struct  Mamsim__V2__ReadFile
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__FileOwnerQuery
 {
   ProtobufCMessage base;
@@ -996,6 +1194,7 @@ struct  Mamsim__V2__FileOwnerQuery
 
 /*
  * IntuneMAMDataProtectionManager protect: seal data for an owner (absent = the app's).
+ * @swift inline
  */
 struct  Mamsim__V2__Protect
 {
@@ -1008,6 +1207,9 @@ struct  Mamsim__V2__Protect
     , {0,NULL}, NULL }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__Unprotect
 {
   ProtobufCMessage base;
@@ -1018,6 +1220,9 @@ struct  Mamsim__V2__Unprotect
     , {0,NULL} }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__ProtectionInfoQuery
 {
   ProtobufCMessage base;
@@ -1028,6 +1233,9 @@ struct  Mamsim__V2__ProtectionInfoQuery
     , {0,NULL} }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__KeychainSet
 {
   ProtobufCMessage base;
@@ -1043,6 +1251,9 @@ struct  Mamsim__V2__KeychainSet
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, {0,NULL} }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__KeychainGet
 {
   ProtobufCMessage base;
@@ -1054,6 +1265,9 @@ struct  Mamsim__V2__KeychainGet
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__Copy
 {
   ProtobufCMessage base;
@@ -1064,6 +1278,9 @@ struct  Mamsim__V2__Copy
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__Paste
 {
   ProtobufCMessage base;
@@ -1076,10 +1293,14 @@ struct  Mamsim__V2__Paste
 
 /*
  * isSaveToAllowedForLocation: may the app's current data be saved there?
+ * @swift inline
  */
 struct  Mamsim__V2__CanSave
 {
   ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
   Mamsim__V2__SaveLocation location;
   /*
    * the location's account; "" = none
@@ -1093,10 +1314,14 @@ struct  Mamsim__V2__CanSave
 
 /*
  * isOpenFromAllowedForLocation: may data from there be opened, received as `as`?
+ * @swift inline
  */
 struct  Mamsim__V2__CanOpen
 {
   ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
   Mamsim__V2__OpenLocation location;
   char *account;
   Mamsim__V2__AccountRef *as;
@@ -1106,6 +1331,9 @@ struct  Mamsim__V2__CanOpen
     , MAMSIM__V2__OPEN_LOCATION__OPEN_LOCATION_UNSPECIFIED, (char *)protobuf_c_empty_string, NULL }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__Print
 {
   ProtobufCMessage base;
@@ -1115,6 +1343,9 @@ struct  Mamsim__V2__Print
      }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__Notify
 {
   ProtobufCMessage base;
@@ -1131,10 +1362,14 @@ struct  Mamsim__V2__Notify
 
 /*
  * What the share sheet lists for an item of these types.
+ * @swift inline
  */
 struct  Mamsim__V2__ShareTargets
 {
   ProtobufCMessage base;
+  /*
+   * @swift name=types
+   */
   size_t n_type_identifiers;
   char **type_identifiers;
 };
@@ -1146,6 +1381,7 @@ struct  Mamsim__V2__ShareTargets
 /*
  * IntuneMAMAppConfigManager appConfigForAccountId (RULES.md §9). Unset account = the app's
  * current identity.
+ * @swift inline
  */
 struct  Mamsim__V2__AppConfigQuery
 {
@@ -1159,6 +1395,7 @@ struct  Mamsim__V2__AppConfigQuery
 
 /*
  * Whether the screen the call's window shows may be captured (isScreenCaptureAllowed).
+ * @swift inline
  */
 struct  Mamsim__V2__ScreenCapture
 {
@@ -1169,6 +1406,9 @@ struct  Mamsim__V2__ScreenCapture
      }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__ManagedConfigQuery
 {
   ProtobufCMessage base;
@@ -1178,10 +1418,19 @@ struct  Mamsim__V2__ManagedConfigQuery
      }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__ManagedSecretQuery
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__ManagedSecretKind kind;
+  /*
+   * @swift name=id
+   */
   char *identifier;
 };
 #define MAMSIM__V2__MANAGED_SECRET_QUERY__INIT \
@@ -1189,9 +1438,15 @@ struct  Mamsim__V2__ManagedSecretQuery
     , MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__ManagedSecretIdsQuery
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__ManagedSecretKind kind;
 };
 #define MAMSIM__V2__MANAGED_SECRET_IDS_QUERY__INIT \
@@ -1199,9 +1454,15 @@ struct  Mamsim__V2__ManagedSecretIdsQuery
     , MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__SignWithIdentity
 {
   ProtobufCMessage base;
+  /*
+   * @swift name=id
+   */
   char *identifier;
   ProtobufCBinaryData data;
 };
@@ -1212,6 +1473,7 @@ struct  Mamsim__V2__SignWithIdentity
 
 /*
  * The simulated Entra token service (RULES.md §10), MSAL-shaped.
+ * @swift inline
  */
 struct  Mamsim__V2__AcquireToken
 {
@@ -1231,6 +1493,7 @@ struct  Mamsim__V2__AcquireToken
 /*
  * remediateCompliance(accountId:silent:): answered at once; the outcome arrives as a
  * complianceStatus notification.
+ * @swift inline
  */
 struct  Mamsim__V2__RemediateCompliance
 {
@@ -1271,6 +1534,9 @@ typedef enum {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
+/*
+ * @swift split=ServiceContext
+ */
 struct  Mamsim__V2__ServiceRequest
 {
   ProtobufCMessage base;
@@ -1283,37 +1549,106 @@ struct  Mamsim__V2__ServiceRequest
   Mamsim__V2__AccountRef *thread;
   Mamsim__V2__ServiceRequest__CallCase call_case;
   union {
+    /*
+     * @swift answers=file
+     */
     Mamsim__V2__WriteFile *write_file;
+    /*
+     * @swift answers=data
+     */
     Mamsim__V2__ReadFile *read_file;
+    /*
+     * @swift answers=file
+     */
     Mamsim__V2__FileOwnerQuery *file_owner;
+    /*
+     * @swift answers=data
+     */
     Mamsim__V2__Protect *protect;
+    /*
+     * @swift answers=data
+     */
     Mamsim__V2__Unprotect *unprotect;
+    /*
+     * @swift answers=protection
+     */
     Mamsim__V2__ProtectionInfoQuery *protection_info;
+    /*
+     * @swift answers=keychain
+     */
     Mamsim__V2__KeychainSet *keychain_set;
+    /*
+     * @swift answers=keychain
+     */
     Mamsim__V2__KeychainGet *keychain_get;
+    /*
+     * @swift answers=
+     */
     Mamsim__V2__Copy *copy;
+    /*
+     * @swift answers=paste
+     */
     Mamsim__V2__Paste *paste;
+    /*
+     * @swift answers=
+     */
     Mamsim__V2__CanSave *can_save;
+    /*
+     * @swift answers=
+     */
     Mamsim__V2__CanOpen *can_open;
+    /*
+     * @swift answers=
+     */
     Mamsim__V2__Print *print;
+    /*
+     * @swift answers=notification
+     */
     Mamsim__V2__Notify *notify;
+    /*
+     * @swift answers=share_targets
+     */
     Mamsim__V2__ShareTargets *share_targets;
+    /*
+     * @swift answers=app_config
+     */
     Mamsim__V2__AppConfigQuery *app_config;
+    /*
+     * @swift answers=
+     */
     Mamsim__V2__ScreenCapture *screen_capture;
     /*
      * answered with data (the property list) or none
      */
+    /*
+     * @swift answers=data
+     */
     Mamsim__V2__ManagedConfigQuery *managed_config;
+    /*
+     * @swift answers=managed_secret
+     */
     Mamsim__V2__ManagedSecretQuery *managed_secret;
+    /*
+     * @swift answers=strings
+     */
     Mamsim__V2__ManagedSecretIdsQuery *managed_secret_ids;
     /*
      * answered with data (the signature)
+     */
+    /*
+     * @swift answers=data
      */
     Mamsim__V2__SignWithIdentity *sign_with_identity;
     /*
      * answered with token, or a blocked verdict
      */
+    /*
+     * @swift answers=token
+     */
     Mamsim__V2__AcquireToken *acquire_token;
+    /*
+     * @swift answers=
+     */
     Mamsim__V2__RemediateCompliance *remediate_compliance;
   };
 };
@@ -1322,6 +1657,9 @@ struct  Mamsim__V2__ServiceRequest
     , (char *)protobuf_c_empty_string, NULL, MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET, {0} }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__FileInfo
 {
   ProtobufCMessage base;
@@ -1339,6 +1677,10 @@ struct  Mamsim__V2__FileInfo
     , (char *)protobuf_c_empty_string, 0 }
 
 
+/*
+ * Swift: nil when the data carries no protection header.
+ * @swift adapter=protection type=ProtectionSummary?
+ */
 struct  Mamsim__V2__ProtectionInfo
 {
   ProtobufCMessage base;
@@ -1354,6 +1696,9 @@ struct  Mamsim__V2__ProtectionInfo
     , 0, (char *)protobuf_c_empty_string, 0 }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__KeychainAnswer
 {
   ProtobufCMessage base;
@@ -1372,6 +1717,9 @@ struct  Mamsim__V2__KeychainAnswer
     , MAMSIM__V2__KEYCHAIN_STATUS__KEYCHAIN_STATUS_SUCCESS, (char *)protobuf_c_empty_string, {0,NULL} }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__PasteAnswer
 {
   ProtobufCMessage base;
@@ -1385,6 +1733,9 @@ struct  Mamsim__V2__PasteAnswer
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__NotificationAnswer
 {
   ProtobufCMessage base;
@@ -1398,9 +1749,15 @@ struct  Mamsim__V2__NotificationAnswer
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__ShareTargetList
 {
   ProtobufCMessage base;
+  /*
+   * @swift unlabeled
+   */
   size_t n_handles;
   char **handles;
 };
@@ -1433,7 +1790,8 @@ struct  Mamsim__V2__AppConfigData__Dictionary
 
 /*
  * IntuneMAMAppConfig fullData: one dictionary per configuration policy; the tenant default
- * carries __IsDefault = true.
+ * carries __IsDefault = true. Swift: one [String: String] per dictionary.
+ * @swift adapter=appConfig type=[[String:String]]
  */
 struct  Mamsim__V2__AppConfigData
 {
@@ -1446,6 +1804,10 @@ struct  Mamsim__V2__AppConfigData
     , 0,NULL }
 
 
+/*
+ * Swift: a ManagedSecretValue (an identity comes as its certificate only).
+ * @swift adapter=managedSecret type=ManagedSecretValue
+ */
 struct  Mamsim__V2__ManagedSecretAnswer
 {
   ProtobufCMessage base;
@@ -1468,9 +1830,15 @@ struct  Mamsim__V2__ManagedSecretAnswer
     , MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, {0,NULL} }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__StringList
 {
   ProtobufCMessage base;
+  /*
+   * @swift unlabeled
+   */
   size_t n_items;
   char **items;
 };
@@ -1479,11 +1847,14 @@ struct  Mamsim__V2__StringList
     , 0,NULL }
 
 
+/*
+ * @swift inline
+ */
 struct  Mamsim__V2__TokenAnswer
 {
   ProtobufCMessage base;
   /*
-   * the JWT, when issued
+   * @swift name=jwt — the JWT, when issued
    */
   char *token;
   /*
@@ -1518,6 +1889,9 @@ typedef enum {
 struct  Mamsim__V2__ServiceResult
 {
   ProtobufCMessage base;
+  /*
+   * @swift required
+   */
   Mamsim__V2__Verdict *verdict;
   Mamsim__V2__ServiceResult__ValueCase value_case;
   union {
@@ -1597,27 +1971,84 @@ struct  Mamsim__V2__Frame
   uint64_t reply_to;
   Mamsim__V2__Frame__BodyCase body_case;
   union {
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__Hello *hello;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__Welcome *welcome;
     Mamsim__V2__Bye *bye;
     Mamsim__V2__Ping *ping;
     Mamsim__V2__Error *error;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__ShareRequest *share_request;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__ShareResult *share_result;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__Deliver *deliver;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__DeliverAck *deliver_ack;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__SetIdentity *set_identity;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__IdentityResult *identity_result;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__GetIdentity *get_identity;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__IdentityInfo *identity_info;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__Command *command;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__CommandResult *command_result;
+    /*
+     * @swift from=child default=.main
+     */
     Mamsim__V2__ServiceRequest *service_request;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__ServiceResult *service_result;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__LaunchFinished *launch_finished;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__ShareBatch *share_batch;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__ShareResults *share_results;
+    /*
+     * @swift from=host
+     */
     Mamsim__V2__DeliverBatch *deliver_batch;
+    /*
+     * @swift from=child
+     */
     Mamsim__V2__DeliverAcks *deliver_acks;
   };
 };
