@@ -146,7 +146,9 @@ public final class AppChannel {
     public func service(_ request: ServiceRequest, context: ServiceContext = .main, completion: @escaping (ServiceResult) -> Void) {
         send(.serviceRequest(request, context)) { frame in
             switch frame.body {
-            case .serviceResult(let r): completion(r)
+            case .serviceResult(let r) where request.accepts(r.value): completion(r)
+            case .serviceResult(let r):
+                completion(ServiceResult(.failed(.badRequest, "the host answered \(request.name) with a \(r.value.name) value")))
             case .error(let code, let message): completion(ServiceResult(.failed(code, message)))
             default: completion(ServiceResult(.failed(.badRequest, "the host answered \(request.name) with \(frame.body.name)")))
             }

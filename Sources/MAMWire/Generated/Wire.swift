@@ -380,9 +380,9 @@ public enum ServiceRequest: Sendable, Hashable {
     case keychainSet(group: String, key: String, value: [UInt8])
     case keychainGet(group: String, key: String)
     case copy(text: String)
-    case paste(`as`: String?)
+    case paste(as: String?)
     case canSave(SaveLocation, account: String)
-    case canOpen(OpenLocation, account: String, `as`: String?)
+    case canOpen(OpenLocation, account: String, as: String?)
     case print
     case notify(account: String, text: String)
     case shareTargets(types: [String])
@@ -2027,7 +2027,7 @@ enum WireCodec {
             _call = .copy(text: try decodeCopy(x.pointee, { sub(path, "copy") }))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_PASTE:
             guard let x = c.paste else { throw .missingField(sub(path, "paste")) }
-            _call = .paste(`as`: try decodePaste(x.pointee, { sub(path, "paste") }))
+            _call = .paste(as: try decodePaste(x.pointee, { sub(path, "paste") }))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_SAVE:
             guard let x = c.can_save else { throw .missingField(sub(path, "can_save")) }
             let v = try decodeCanSave(x.pointee, { sub(path, "can_save") })
@@ -2035,7 +2035,7 @@ enum WireCodec {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_OPEN:
             guard let x = c.can_open else { throw .missingField(sub(path, "can_open")) }
             let v = try decodeCanOpen(x.pointee, { sub(path, "can_open") })
-            _call = .canOpen(v.0, account: v.1, `as`: v.2)
+            _call = .canOpen(v.0, account: v.1, as: v.2)
         case MAMSIM__V2__SERVICE_REQUEST__CALL_PRINT:
             guard let x = c.print else { throw .missingField(sub(path, "print")) }
             _ = x
