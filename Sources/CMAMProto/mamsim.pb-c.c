@@ -2848,6 +2848,51 @@ void   mamsim__v2__sign_with_identity__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__sign_with_identity__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__policy_query__init
+                     (Mamsim__V2__PolicyQuery         *message)
+{
+  static const Mamsim__V2__PolicyQuery init_value = MAMSIM__V2__POLICY_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__policy_query__get_packed_size
+                     (const Mamsim__V2__PolicyQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__policy_query__pack
+                     (const Mamsim__V2__PolicyQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__policy_query__pack_to_buffer
+                     (const Mamsim__V2__PolicyQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__PolicyQuery *
+       mamsim__v2__policy_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__PolicyQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__policy_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__policy_query__free_unpacked
+                     (Mamsim__V2__PolicyQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__policy_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__acquire_token__init
                      (Mamsim__V2__AcquireToken         *message)
 {
@@ -7038,6 +7083,57 @@ const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descriptor =
   (ProtobufCMessageInit) mamsim__v2__sign_with_identity__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor mamsim__v2__policy_query__field_descriptors[2] =
+{
+  {
+    "setting",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicyQuery, setting),
+    &mamsim__v2__policy_setting__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "as",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicyQuery, as),
+    &mamsim__v2__account_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__policy_query__field_indices_by_name[] = {
+  1,   /* field[1] = as */
+  0,   /* field[0] = setting */
+};
+static const ProtobufCIntRange mamsim__v2__policy_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__policy_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.PolicyQuery",
+  "PolicyQuery",
+  "Mamsim__V2__PolicyQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__PolicyQuery),
+  2,
+  mamsim__v2__policy_query__field_descriptors,
+  mamsim__v2__policy_query__field_indices_by_name,
+  1,  mamsim__v2__policy_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__policy_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor mamsim__v2__acquire_token__field_descriptors[3] =
 {
   {
@@ -7153,7 +7249,7 @@ const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor =
   (ProtobufCMessageInit) mamsim__v2__remediate_compliance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[25] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[26] =
 {
   {
     "write_file",
@@ -7432,6 +7528,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "policy_query",
+    28,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, policy_query),
+    &mamsim__v2__policy_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -7470,6 +7578,7 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   19,   /* field[19] = managed_secret_ids */
   13,   /* field[13] = notify */
   9,   /* field[9] = paste */
+  23,   /* field[23] = policy_query */
   12,   /* field[12] = print */
   3,   /* field[3] = protect */
   5,   /* field[5] = protection_info */
@@ -7478,17 +7587,17 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  24,   /* field[24] = thread */
+  25,   /* field[25] = thread */
   4,   /* field[4] = unprotect */
-  23,   /* field[23] = window */
+  24,   /* field[24] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 23 },
-  { 0, 25 }
+  { 100, 24 },
+  { 0, 26 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -7498,7 +7607,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  25,
+  26,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,
@@ -8896,6 +9005,54 @@ const ProtobufCEnumDescriptor mamsim__v2__managed_secret_kind__descriptor =
   mamsim__v2__managed_secret_kind__enum_values_by_name,
   1,
   mamsim__v2__managed_secret_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue mamsim__v2__policy_setting__enum_values_by_number[12] =
+{
+  { "POLICY_SETTING_UNSPECIFIED", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_UNSPECIFIED", 0 },
+  { "POLICY_SETTING_CONTACT_SYNC", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_CONTACT_SYNC", 1 },
+  { "POLICY_SETTING_WIDGETS", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_WIDGETS", 2 },
+  { "POLICY_SETTING_SPOTLIGHT", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_SPOTLIGHT", 3 },
+  { "POLICY_SETTING_SIRI_INTENTS", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_SIRI_INTENTS", 4 },
+  { "POLICY_SETTING_APP_INTENTS", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_APP_INTENTS", 5 },
+  { "POLICY_SETTING_APP_SHARING", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_APP_SHARING", 6 },
+  { "POLICY_SETTING_DOCUMENT_PICKER", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_DOCUMENT_PICKER", 7 },
+  { "POLICY_SETTING_THIRD_PARTY_KEYBOARDS", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_THIRD_PARTY_KEYBOARDS", 8 },
+  { "POLICY_SETTING_BACKUP", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_BACKUP", 9 },
+  { "POLICY_SETTING_FILE_ENCRYPTION", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_FILE_ENCRYPTION", 10 },
+  { "POLICY_SETTING_FILE_PROVIDER_ENCRYPTION", "MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_FILE_PROVIDER_ENCRYPTION", 11 },
+};
+static const ProtobufCIntRange mamsim__v2__policy_setting__value_ranges[] = {
+{0, 0},{0, 12}
+};
+static const ProtobufCEnumValueIndex mamsim__v2__policy_setting__enum_values_by_name[12] =
+{
+  { "POLICY_SETTING_APP_INTENTS", 5 },
+  { "POLICY_SETTING_APP_SHARING", 6 },
+  { "POLICY_SETTING_BACKUP", 9 },
+  { "POLICY_SETTING_CONTACT_SYNC", 1 },
+  { "POLICY_SETTING_DOCUMENT_PICKER", 7 },
+  { "POLICY_SETTING_FILE_ENCRYPTION", 10 },
+  { "POLICY_SETTING_FILE_PROVIDER_ENCRYPTION", 11 },
+  { "POLICY_SETTING_SIRI_INTENTS", 4 },
+  { "POLICY_SETTING_SPOTLIGHT", 3 },
+  { "POLICY_SETTING_THIRD_PARTY_KEYBOARDS", 8 },
+  { "POLICY_SETTING_UNSPECIFIED", 0 },
+  { "POLICY_SETTING_WIDGETS", 2 },
+};
+const ProtobufCEnumDescriptor mamsim__v2__policy_setting__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "mamsim.v2.PolicySetting",
+  "PolicySetting",
+  "Mamsim__V2__PolicySetting",
+  "mamsim.v2",
+  12,
+  mamsim__v2__policy_setting__enum_values_by_number,
+  12,
+  mamsim__v2__policy_setting__enum_values_by_name,
+  1,
+  mamsim__v2__policy_setting__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue mamsim__v2__keychain_status__enum_values_by_number[3] =

@@ -66,6 +66,7 @@ public final class ServiceDesk {
         case .keychainSet(let group, _, _): (.keychainSet, "keychain \(group)", "", "", true)
         case .keychainGet(let group, _): (.keychainGet, "keychain \(group)", "", "", true)
         case .screenCapture: (.screenCapture, "", "", "", true)
+        case .policyQuery(let setting, let account): (.policyQuery, setting.rawValue, "", account ?? "", true)
         case .managedSecret(let kind, let id): (.managedSecret, "\(kind) \(id)", "", "", true)
         case .signWithIdentity(let id, _): (.signWithIdentity, "identity \(id)", "", "", true)
         case .writeFile: (.writeFile, "", "", "", false)
@@ -188,6 +189,10 @@ public final class ServiceDesk {
         case .screenCapture:
             return ServiceResult(Verdict(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
                                                                 policies: state.appConfigPolicies, fleet: fleet)))
+        case .policyQuery(let setting, let account):
+            // policyForAccountId: any account's policy may be read, signed in or not.
+            let who = try account.map(named) ?? current(app, context)
+            return ServiceResult(Verdict(Enforcer.policyQuery(setting, as: who, app: bundle, in: fleet)))
         }
     }
 
@@ -201,7 +206,8 @@ public final class ServiceDesk {
         case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
         case .notify(let account, _): acting = try signedIn(account, to: app)
         case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig,
-             .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity, .acquireToken, .remediateCompliance: return nil
+             .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity, .acquireToken, .remediateCompliance,
+             .policyQuery: return nil
         }
         guard let acting, fleet.isManaged(acting, in: app.bundleID), let why = try state.accessBlock(app: app.bundleID) else { return nil }
         return .blocked(.conditionalLaunch, "\(app.bundleID) has no access to \(acting)'s data: \(why)")

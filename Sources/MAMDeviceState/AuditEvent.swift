@@ -8,6 +8,8 @@ public enum AuditVerb: String, Sendable, Hashable, CaseIterable, Codable {
     // Data that leaves or enters an app (RULES.md §2–§4); the report's grids read these.
     case share, copy, paste, save, open, print, notify, screenCapture, openURL
     case keychainSet, keychainGet, managedSecret, signWithIdentity
+    // A feature switch an app read (isContactSyncAllowed…): the destination names the setting.
+    case policyQuery = "policy_query"
     // Accounts and identities (§5, §6).
     case signIn, signOut, wipe, switchIdentity, allowedAccountsChanged
     // Conditional launch at a launch or a resume, and going to the background (§8).

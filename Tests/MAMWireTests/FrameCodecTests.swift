@@ -91,6 +91,8 @@ let everyFrame: [Frame] = {
         .serviceRequest(.writeFile(path: "Documents/q3.txt", data: Array("Q3".utf8), owner: "")),
         .serviceRequest(.writeFile(path: "group:g/x", data: [], owner: nil)),
         .serviceRequest(.readFile(path: "Inbox/a")),
+        .serviceRequest(.policyQuery(.contactSync, as: "alice@contoso.com")),
+        .serviceRequest(.policyQuery(.fileProviderEncryption, as: nil), ServiceContext(window: "w2")),
         .serviceRequest(.fileOwner(path: "Inbox/a")),
         .serviceRequest(.protect(data: [1, 2], owner: "alice@contoso.com")),
         .serviceRequest(.protect(data: [1, 2], owner: nil)),

@@ -79,6 +79,7 @@ typedef struct Mamsim__V2__ManagedConfigQuery Mamsim__V2__ManagedConfigQuery;
 typedef struct Mamsim__V2__ManagedSecretQuery Mamsim__V2__ManagedSecretQuery;
 typedef struct Mamsim__V2__ManagedSecretIdsQuery Mamsim__V2__ManagedSecretIdsQuery;
 typedef struct Mamsim__V2__SignWithIdentity Mamsim__V2__SignWithIdentity;
+typedef struct Mamsim__V2__PolicyQuery Mamsim__V2__PolicyQuery;
 typedef struct Mamsim__V2__AcquireToken Mamsim__V2__AcquireToken;
 typedef struct Mamsim__V2__RemediateCompliance Mamsim__V2__RemediateCompliance;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
@@ -252,6 +253,27 @@ typedef enum _Mamsim__V2__ManagedSecretKind {
   MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_IDENTITY = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__MANAGED_SECRET_KIND)
 } Mamsim__V2__ManagedSecretKind;
+/*
+ * IntuneMAMPolicy's feature switches (seed 000): contact sync, widget content, Spotlight,
+ * Siri and App Intents, app sharing, the document picker, third-party keyboards, backup, and
+ * the file and file-provider encryption requirements.
+ * @swift declared
+ */
+typedef enum _Mamsim__V2__PolicySetting {
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_UNSPECIFIED = 0,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_CONTACT_SYNC = 1,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_WIDGETS = 2,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_SPOTLIGHT = 3,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_SIRI_INTENTS = 4,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_APP_INTENTS = 5,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_APP_SHARING = 6,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_DOCUMENT_PICKER = 7,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_THIRD_PARTY_KEYBOARDS = 8,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_BACKUP = 9,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_FILE_ENCRYPTION = 10,
+  MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_FILE_PROVIDER_ENCRYPTION = 11
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__POLICY_SETTING)
+} Mamsim__V2__PolicySetting;
 /*
  * errSec… statuses of the keychain, as iOS returns them.
  * @swift declared
@@ -1472,6 +1494,27 @@ struct  Mamsim__V2__SignWithIdentity
 
 
 /*
+ * isContactSyncAllowed, isFileEncryptionRequired…: may the app use the feature with the data
+ * of `as` (policyForAccountId; absent = the identity the call's window shows)? The verdict
+ * answers: allowed, or blocked with REASON_FEATURE_RESTRICTED naming the setting (for the two
+ * encryption switches: the encryption is required).
+ * @swift inline
+ */
+struct  Mamsim__V2__PolicyQuery
+{
+  ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
+  Mamsim__V2__PolicySetting setting;
+  Mamsim__V2__AccountRef *as;
+};
+#define MAMSIM__V2__POLICY_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__policy_query__descriptor) \
+    , MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_UNSPECIFIED, NULL }
+
+
+/*
  * The simulated Entra token service (RULES.md §10), MSAL-shaped.
  * @swift inline
  */
@@ -1530,7 +1573,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET_IDS = 24,
   MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY = 25,
   MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN = 26,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE = 27
+  MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE = 27,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY = 28
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1650,6 +1694,10 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=
      */
     Mamsim__V2__RemediateCompliance *remediate_compliance;
+    /*
+     * @swift answers=
+     */
+    Mamsim__V2__PolicyQuery *policy_query;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -3257,6 +3305,25 @@ Mamsim__V2__SignWithIdentity *
 void   mamsim__v2__sign_with_identity__free_unpacked
                      (Mamsim__V2__SignWithIdentity *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__PolicyQuery methods */
+void   mamsim__v2__policy_query__init
+                     (Mamsim__V2__PolicyQuery         *message);
+size_t mamsim__v2__policy_query__get_packed_size
+                     (const Mamsim__V2__PolicyQuery   *message);
+size_t mamsim__v2__policy_query__pack
+                     (const Mamsim__V2__PolicyQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__policy_query__pack_to_buffer
+                     (const Mamsim__V2__PolicyQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__PolicyQuery *
+       mamsim__v2__policy_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__policy_query__free_unpacked
+                     (Mamsim__V2__PolicyQuery *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__AcquireToken methods */
 void   mamsim__v2__acquire_token__init
                      (Mamsim__V2__AcquireToken         *message);
@@ -3758,6 +3825,9 @@ typedef void (*Mamsim__V2__ManagedSecretIdsQuery_Closure)
 typedef void (*Mamsim__V2__SignWithIdentity_Closure)
                  (const Mamsim__V2__SignWithIdentity *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__PolicyQuery_Closure)
+                 (const Mamsim__V2__PolicyQuery *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__AcquireToken_Closure)
                  (const Mamsim__V2__AcquireToken *message,
                   void *closure_data);
@@ -3821,6 +3891,7 @@ extern const ProtobufCEnumDescriptor    mamsim__v2__sdk_notification_kind__descr
 extern const ProtobufCEnumDescriptor    mamsim__v2__save_location__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__open_location__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__managed_secret_kind__descriptor;
+extern const ProtobufCEnumDescriptor    mamsim__v2__policy_setting__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__keychain_status__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__verdict__descriptor;
 extern const ProtobufCEnumDescriptor    mamsim__v2__verdict__status__descriptor;
@@ -3889,6 +3960,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descri
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_ids_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__policy_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__acquire_token__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;

@@ -1,7 +1,6 @@
 import MAMDevice
-import MAMDeviceState
 import MAMModel
-import MAMPolicy
+import MAMWire
 
 /// `policyQuery`: the app reads one of `IntuneMAMPolicy`'s feature switches before it uses the
 /// feature with the data it shows (seed 000; `IntuneMAMPolicy.h`).
@@ -30,13 +29,10 @@ struct PolicyQueryStep: StepVerb {
 
     var actingApp: String? { app }
 
+    /// Asked as the app's own process asks (`ServiceRequest.policyQuery`): one decision, in the
+    /// host's service desk, either way.
     func run(_ run: StepRun) async -> StepOutcome {
-        let parties = "\(app): \(setting.rawValue)"
-        switch await run.host.result({ [app, window, account] in try $0.accounts.policyView($0.app(app), window: window ?? "", account: account) }) {
-        case .success(let view):
-            let d = Enforcer.policyQuery(setting, as: view.identity, app: view.app, in: view.fleet)
-            return (Observed(d, allowed: .allowed), d.explanation, parties)
-        case .failure(let e): return (.failed(e.reason), e.message, parties)
-        }
+        let r = await run.service(app, .policyQuery(setting, as: account.map(StepRun.key)), context: ServiceContext(window: window ?? ""))
+        return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app): \(setting.rawValue)")
     }
 }

@@ -397,6 +397,7 @@ public enum ServiceRequest: Sendable, Hashable {
     /// answered with token, or a blocked verdict
     case acquireToken(account: String, resource: String, silent: Bool)
     case remediateCompliance(account: String, silent: Bool)
+    case policyQuery(PolicySetting, as: String?)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -424,6 +425,7 @@ public enum ServiceRequest: Sendable, Hashable {
         case .signWithIdentity: "sign_with_identity"
         case .acquireToken: "acquire_token"
         case .remediateCompliance: "remediate_compliance"
+        case .policyQuery: "policy_query"
         }
     }
 
@@ -1885,6 +1887,53 @@ enum WireCodec {
         return (_id, _data)
     }
 
+    static func encodePolicySetting(_ v: PolicySetting) -> Mamsim__V2__PolicySetting {
+        switch v {
+        case .contactSync: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_CONTACT_SYNC
+        case .widgets: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_WIDGETS
+        case .spotlight: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_SPOTLIGHT
+        case .siriIntents: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_SIRI_INTENTS
+        case .appIntents: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_APP_INTENTS
+        case .appSharing: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_APP_SHARING
+        case .documentPicker: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_DOCUMENT_PICKER
+        case .thirdPartyKeyboards: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_THIRD_PARTY_KEYBOARDS
+        case .backup: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_BACKUP
+        case .fileEncryption: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_FILE_ENCRYPTION
+        case .fileProviderEncryption: MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_FILE_PROVIDER_ENCRYPTION
+        }
+    }
+
+    static func decodePolicySetting(_ raw: Mamsim__V2__PolicySetting, _ path: () -> String) throws(WireError) -> PolicySetting {
+        switch Int32(truncatingIfNeeded: raw.rawValue) {
+        case 1: return .contactSync
+        case 2: return .widgets
+        case 3: return .spotlight
+        case 4: return .siriIntents
+        case 5: return .appIntents
+        case 6: return .appSharing
+        case 7: return .documentPicker
+        case 8: return .thirdPartyKeyboards
+        case 9: return .backup
+        case 10: return .fileEncryption
+        case 11: return .fileProviderEncryption
+        default: throw .badEnum(field: path(), value: Int32(truncatingIfNeeded: raw.rawValue))
+        }
+    }
+
+    static func encodePolicyQuery(_ setting: PolicySetting, _ `as`: String?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicyQuery> {
+        let p = arena.message(Mamsim__V2__PolicyQuery.self, mamsim__v2__policy_query__init)
+        p.pointee.setting = encodePolicySetting(setting)
+        if let x = `as` { p.pointee.`as` = encodeAccountRef(x, arena) }
+        return p
+    }
+
+    static func decodePolicyQuery(_ c: Mamsim__V2__PolicyQuery, _ path: () -> String) throws(WireError) -> (PolicySetting, String?) {
+        let _setting = try decodePolicySetting(c.setting, { sub(path, "setting") })
+        var _as: String? = nil
+        if let x = c.`as` { _as = try decodeAccountRef(x.pointee, { sub(path, "as") }) }
+        return (_setting, _as)
+    }
+
     static func encodeAcquireToken(_ account: String, _ resource: String, _ silent: Bool, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__AcquireToken> {
         let p = arena.message(Mamsim__V2__AcquireToken.self, mamsim__v2__acquire_token__init)
         p.pointee.account = arena.string(account)
@@ -1985,6 +2034,9 @@ enum WireCodec {
         case .remediateCompliance(let v0, let v1):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE
             p.pointee.remediate_compliance = encodeRemediateCompliance(v0, v1, arena)
+        case .policyQuery(let v0, let v1):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY
+            p.pointee.policy_query = encodePolicyQuery(v0, v1, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -2077,6 +2129,10 @@ enum WireCodec {
             guard let x = c.remediate_compliance else { throw .missingField(sub(path, "remediate_compliance")) }
             let v = try decodeRemediateCompliance(x.pointee, { sub(path, "remediate_compliance") })
             _call = .remediateCompliance(account: v.0, silent: v.1)
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY:
+            guard let x = c.policy_query else { throw .missingField(sub(path, "policy_query")) }
+            let v = try decodePolicyQuery(x.pointee, { sub(path, "policy_query") })
+            _call = .policyQuery(v.0, as: v.1)
         default:
             throw .missingField(sub(path, "call"))
         }
