@@ -19,7 +19,7 @@ public final class AccountDesk {
     }
 
     /// Signs an account in to an app (allowed accounts, single managed account: RULES.md §5).
-    public func signIn(_ app: AppSpec, account key: String) -> Decision {
+    public func signIn(_ app: AppSpec, account key: String) -> Verdict {
         do {
             let result = try state.signIn(app: app.identityOwner, account: key)
             if result.isAllowed { onEvent(.signedIn(handle: app.handle, account: result.account?.upn ?? key)) }
@@ -28,7 +28,7 @@ public final class AccountDesk {
             audit.record(verb: .signIn, source: app.handle, sourceIdentity: key, owner: key, result.decision)
             return result.decision
         } catch {
-            let d = decision(internalFailure(error, doing: "sign \(key) in"))
+            let d = internalFailure(error, doing: "sign \(key) in")
             audit.record(verb: .signIn, source: app.handle, sourceIdentity: key, owner: key, d)
             return d
         }
@@ -36,7 +36,7 @@ public final class AccountDesk {
 
     /// Signs an account out of an app. The app is asked to wipe the account's data
     /// (`wipeDataForAccountId`); if it does not, the device deletes what the account owns there.
-    public func signOut(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
+    public func signOut(_ app: AppSpec, account key: String, _ completion: @escaping (Verdict) -> Void) {
         askToWipe(app, account: key) { [weak self] handled in
             guard let self else { return }
             do {
@@ -46,7 +46,7 @@ public final class AccountDesk {
                 audit.record(verb: .signOut, source: app.handle, sourceIdentity: key, owner: key, result.decision)
                 completion(result.decision)
             } catch {
-                completion(decision(internalFailure(error, doing: "sign \(key) out")))
+                completion(internalFailure(error, doing: "sign \(key) out"))
             }
         }
     }
@@ -131,7 +131,7 @@ public final class AccountDesk {
 
     /// The SDK needs an account added to an app (`addIdentity`): the app's delegate answers; on
     /// success the account is signed in to it.
-    public func addIdentity(_ app: AppSpec, account key: String, _ completion: @escaping (Decision) -> Void) {
+    public func addIdentity(_ app: AppSpec, account key: String, _ completion: @escaping (Verdict) -> Void) {
         guard supervisor.readyChild(app.key) != nil else {
             return completion(.blocked(.appNotRunning, because: "\(app.handle) is not running; launch it first"))
         }
@@ -155,10 +155,6 @@ public final class AccountDesk {
                 completion(false)
             }
         }
-    }
-
-    private func decision(_ v: Verdict) -> Decision {
-        v.isAllowed ? .allowed(v.explanation) : .blocked(v.reason ?? .internalError, because: v.explanation)
     }
 
     // MARK: - What the device holds of an app's identities

@@ -62,7 +62,7 @@ public final class AuditSink {
             reason: reason, explanation: explanation))
     }
 
-    func record(verb: AuditVerb, source: String, sourceIdentity: String = "", owner: String = "", _ d: Decision) {
+    func record(verb: AuditVerb, source: String, sourceIdentity: String = "", owner: String = "", _ d: Verdict) {
         record(verb: verb, source: source, sourceIdentity: sourceIdentity, owner: owner,
                decision: AuditDecision(d), reason: d.blockedBy, explanation: d.explanation)
     }
@@ -81,7 +81,7 @@ public final class AuditSink {
 
     func record(_ share: ShareRecord) {
         let decision: AuditDecision = switch share.outcome {
-        case .delivered: .delivered
+        case .allowed: .delivered
         case .blocked: .blocked
         case .failed: .failed
         }

@@ -162,7 +162,7 @@ final class Broker {
             let d = decision.decision
             var why = d.explanation
             if let notActivated { why += "; \(target.handle)'s activation rule would not accept the item either (\(notActivated))" }
-            let blocked = ShareOutcome.blocked(d.blockedBy ?? .badRequest, why)
+            let blocked = Verdict.blocked(d.blockedBy ?? .badRequest, why)
             // A multi-identity destination may switch to its unmanaged identity to take data
             // its managed identity may not receive (RULES.md §2, our reading of "will attempt
             // to switch to an unmanaged account ... if there's none the incoming data is
@@ -500,7 +500,7 @@ final class Broker {
         supervisor.end(child, reason: "request completed")
     }
 
-    private func answer(_ pending: PendingDelivery, _ outcome: ShareOutcome) {
+    private func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
         guard !pending.answered else { return }
         pending.answered = true
         var record = pending.record
@@ -513,7 +513,7 @@ final class Broker {
         answer(sender, pending.requestSeq, outcome, &record)
     }
 
-    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: ShareOutcome, _ record: inout ShareRecord) {
+    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: Verdict, _ record: inout ShareRecord) {
         sender.sharesInFlight -= 1
         record.outcome = outcome
         if sender.batchedSharesInFlight.remove(seq) != nil {

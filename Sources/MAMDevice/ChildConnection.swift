@@ -63,7 +63,7 @@ final class ChildConnection {
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
     var batchedSharesInFlight: Set<UInt64> = []
     /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`).
-    var batchedAnswers: [(UInt64, ShareOutcome)] = []
+    var batchedAnswers: [(UInt64, Verdict)] = []
     /// Queued for the broker's flush this iteration.
     var batchWorkScheduled = false
 

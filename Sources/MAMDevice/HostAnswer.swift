@@ -37,10 +37,7 @@ public struct HostFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 }
 
-extension Decision: HostAnswer {
-    public static func unanswered(_ f: HostFailure) -> Decision { .blocked(f.reason, because: f.message) }
-}
-
+/// No answer (the device shutting down, a timeout, a crash) is a failure, never a rule's refusal.
 extension ServiceResult: HostAnswer {
     public static func unanswered(_ f: HostFailure) -> ServiceResult { ServiceResult(.failed(f.reason, f.message)) }
 }
@@ -49,8 +46,8 @@ extension CommandResult: HostAnswer {
     public static func unanswered(_ f: HostFailure) -> CommandResult { .error(f.reason, f.message) }
 }
 
-extension ShareOutcome: HostAnswer {
-    public static func unanswered(_ f: HostFailure) -> ShareOutcome { .failed(f.reason, f.message) }
+extension Verdict: HostAnswer {
+    public static func unanswered(_ f: HostFailure) -> Verdict { .failed(f.reason, f.message) }
 }
 
 extension IdentityResult: HostAnswer {

@@ -92,10 +92,10 @@ public final class HostController: Sendable {
     /// `pin`: what the user types if the destination must switch to a managed identity to
     /// import the item and a PIN prompt appears.
     public func share(from app: String, to destination: String, item: Item, identity: String = "", receiveAs: String = "",
-                      pin: String? = nil) async -> ShareOutcome {
+                      pin: String? = nil) async -> Verdict {
         if let pin { await answerNextPinPrompt(destination, with: pin) }
         let request = ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
-        let outcome: ShareOutcome = switch await command(app, .share(request)) {
+        let outcome: Verdict = switch await command(app, .share(request)) {
         case .share(let outcome): outcome
         case .error(let r, let why): .failed(r, why)
         case let other: .failed(.badRequest, "\(app) answered share with \(other.name)")

@@ -56,7 +56,7 @@ public struct ShareRecord: Sendable, CustomStringConvertible {
     public var receivedAs: String
     public var itemID: String
     public var owner: Ownership?
-    public var outcome: ShareOutcome
+    public var outcome: Verdict
 
     public var description: String {
         let who = identity.isEmpty ? "unmanaged" : identity

@@ -60,7 +60,7 @@ public final class LaunchDesk {
             report = try state.launchChecks(app: spec.identityOwner, inactiveFor: inactiveFor, enteredPin: pin)
         } catch {
             let v = internalFailure(error, doing: "run conditional launch")
-            report = LaunchCheckReport(decision: .blocked(v.reason ?? .internalError, because: v.explanation), warnings: [], wipe: nil, checkedIn: false)
+            report = LaunchCheckReport(decision: v, warnings: [], wipe: nil, checkedIn: false)
         }
         reports[spec.key] = report
         let identity = ((try? state.processIdentity(app: spec.identityOwner)) ?? nil) ?? ""

@@ -125,18 +125,18 @@ public final class ServiceDesk {
             let who = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
             guard let board = pasteboard else { return ServiceResult(.allowed("the pasteboard is empty"), .paste(text: "")) }
             let p = Enforcer.paste(board.text, owner: board.owner, copiedIn: board.source, into: bundle, as: who, in: fleet)
-            return ServiceResult(Verdict(p.decision), .paste(text: p.text))
+            return ServiceResult(p.decision, .paste(text: p.text))
         case .canSave(let location, let account):
             let owner = try current(app, context)
-            return ServiceResult(Verdict(Enforcer.save(owner: owner, to: location, locationAccount: named(account), app: bundle, in: fleet)))
+            return ServiceResult(Enforcer.save(owner: owner, to: location, locationAccount: named(account), app: bundle, in: fleet))
         case .canOpen(let location, let account, let receiver):
             let who = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
-            return ServiceResult(Verdict(Enforcer.open(from: location, locationAccount: named(account), as: who, app: bundle, in: fleet)))
+            return ServiceResult(Enforcer.open(from: location, locationAccount: named(account), as: who, app: bundle, in: fleet))
         case .print:
-            return ServiceResult(Verdict(Enforcer.print(as: try current(app, context), app: bundle, in: fleet)))
+            return ServiceResult(Enforcer.print(as: try current(app, context), app: bundle, in: fleet))
         case .notify(let account, let text):
             let n = Enforcer.notification(text, of: try signedIn(account, to: app), app: bundle, in: fleet)
-            guard let shown = n.shownText else { return ServiceResult(Verdict(n.decision)) }
+            guard let shown = n.shownText else { return ServiceResult(n.decision) }
             return ServiceResult(.allowed(n.decision.explanation), .notification(shown: shown))
         case .shareTargets(let types):
             return ServiceResult(.allowed("the share sheet"), .shareTargets(try shareTargets(app, types: types, in: context)))
@@ -187,12 +187,12 @@ public final class ServiceDesk {
             // The token service lives in the host itself (Host.acquireToken, Host.remediate).
             return ServiceResult(.failed(.badRequest, "\(request.name) is answered by the device's token service"))
         case .screenCapture:
-            return ServiceResult(Verdict(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
-                                                                policies: state.appConfigPolicies, fleet: fleet)))
+            return ServiceResult(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
+                                                                policies: state.appConfigPolicies, fleet: fleet))
         case .policyQuery(let setting, let account):
             // policyForAccountId: any account's policy may be read, signed in or not.
             let who = try account.map(named) ?? current(app, context)
-            return ServiceResult(Verdict(Enforcer.policyQuery(setting, as: who, app: bundle, in: fleet)))
+            return ServiceResult(Enforcer.policyQuery(setting, as: who, app: bundle, in: fleet))
         }
     }
 
@@ -218,7 +218,7 @@ public final class ServiceDesk {
         if r.status == .missingEntitlement, r.decision.isAllowed {
             return .blocked(.keychainEntitlement, r.decision.explanation)
         }
-        return Verdict(r.decision)
+        return r.decision
     }
 
     /// The account a request says the app acts as: `""` is the unmanaged identity; any other
@@ -278,10 +278,10 @@ public final class ServiceDesk {
     /// to the installed app that declares it, judged by the owner's outbound setting and its
     /// exempted schemes; a web link by the web-content rules (RULES.md §2). Returns the
     /// decision and the app that takes the link, if any.
-    public func openURL(_ url: String, for app: AppSpec) throws -> (Decision, handler: String?) {
+    public func openURL(_ url: String, for app: AppSpec) throws -> (Verdict, handler: String?) {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
               url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
-            let d = Decision.blocked(.badRequest, because: "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
+            let d = Verdict.blocked(.badRequest, because: "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
             audit.record(verb: .openURL, source: app.handle, destination: url, .failed(.badRequest, d.explanation))
             return (d, nil)
         }
@@ -291,7 +291,7 @@ public final class ServiceDesk {
             audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)
             return (.blocked(refused.reason ?? .conditionalLaunch, because: refused.explanation), nil)
         }
-        let decision: Decision
+        let decision: Verdict
         var handler: String?
         if scheme == "http" || scheme == "https" {
             let policy = fleet.policy(for: owner, in: app.bundleID)
@@ -303,7 +303,7 @@ public final class ServiceDesk {
             // A phone link goes to the custom dialer app when the owner's policy names one.
             let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner, in: app.bundleID))
             guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(opensWith) }) else {
-                let d = Decision.blocked(.unknownApp, because: "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
+                let d = Verdict.blocked(.unknownApp, because: "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
                 audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, .failed(.unknownApp, d.explanation))
                 return (d, nil)
             }
@@ -311,7 +311,7 @@ public final class ServiceDesk {
             handler = target.handle
         }
         audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: handler ?? url,
-                     owner: owner?.upn ?? "", Verdict(decision))
+                     owner: owner?.upn ?? "", decision)
         return (decision, handler)
     }
 

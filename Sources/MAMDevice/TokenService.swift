@@ -40,7 +40,7 @@ public final class TokenService {
         do {
             guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
             if fromApp, try !isUserAccount(account, of: spec) {
-                let refused = Decision.blocked(.notSignedIn, because: "\(account) has not signed in to \(spec.bundleID): the app has no token for that account, and the user was not asked (sign the account in first, or list it under the app's msalAccounts)")
+                let refused = Verdict.blocked(.notSignedIn, because: "\(account) has not signed in to \(spec.bundleID): the app has no token for that account, and the user was not asked (sign the account in first, or list it under the app's msalAccounts)")
                 audit.record(verb: .acquireToken, source: spec.handle, sourceIdentity: account.description, owner: account.description, refused)
                 return (TokenDecision(decision: refused, homeAccountID: nil), nil)
             }
@@ -53,15 +53,14 @@ public final class TokenService {
             return (decision, try state.issueToken(app: spec.bundleID, account: account, resource: resource))
         } catch {
             let v = internalFailure(error, doing: "issue a token")
-            return (TokenDecision(decision: .blocked(v.reason ?? .internalError, because: v.explanation), homeAccountID: nil), nil)
+            return (TokenDecision(decision: v, homeAccountID: nil), nil)
         }
     }
 
     /// The answer to an app's own `acquireToken` request.
     func tokenResult(for spec: AppSpec, account: String, resource: String) -> ServiceResult {
         let (t, token) = acquireToken(for: spec, account: account, resource: resource, fromApp: true)
-        let verdict: Verdict = t.decision.isAllowed ? .allowed(t.decision.explanation) : .blocked(t.decision.blockedBy ?? .badRequest, t.decision.explanation)
-        return ServiceResult(verdict, .token(jwt: token ?? "", homeAccountID: t.homeAccountID ?? ""))
+        return ServiceResult(t.decision, .token(jwt: token ?? "", homeAccountID: t.homeAccountID ?? ""))
     }
 
     /// An app's own `remediateCompliance`: answered at once, as the SDK's call returns; the

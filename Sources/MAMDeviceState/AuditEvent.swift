@@ -57,7 +57,7 @@ public enum AuditDecision: String, Sendable, Hashable, CaseIterable, Codable {
     /// What a remediation came to, as the compliance delegate is told (`ComplianceStatus`).
     case compliant, notCompliant, networkFailure, serviceFailure, userCancelled, interactionRequired
 
-    public init(_ d: Decision) { self = d.isAllowed ? .allowed : .blocked }
+    public init(_ d: Verdict) { self = d.isAllowed ? .allowed : .blocked }
 
     public init(_ r: IdentitySwitchResult) {
         self = switch r {
@@ -124,10 +124,10 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         self.explanation = explanation
     }
 
-    /// An event for an enforcer `Decision`: `allowed`/`blocked`, its reason and sentence.
+    /// An event for an enforcer `Verdict`: `allowed`/`blocked`, its reason and sentence.
     public init(time: Instant, scenario: String = "", step: String = "", verb: AuditVerb,
                 sourceApp: String = "", sourceIdentity: String = "", destinationApp: String = "",
-                destinationIdentity: String = "", owner: String = "", decision: Decision) {
+                destinationIdentity: String = "", owner: String = "", decision: Verdict) {
         self.init(time: time, scenario: scenario, step: step, verb: verb, sourceApp: sourceApp,
                   sourceIdentity: sourceIdentity, destinationApp: destinationApp,
                   destinationIdentity: destinationIdentity, owner: owner,

@@ -6,7 +6,7 @@ import MAMPolicy
 /// The answer to a sign-in: the decision (`account-not-allowed`, `second-managed-account`,
 /// `unknown-account`, `unknown-app` or allowed) and the app's state after it.
 public struct SignInResult: Sendable, Hashable, CustomStringConvertible {
-    public let decision: Decision
+    public let decision: Verdict
     /// The fleet's account, when the entered id names one.
     public let account: Account?
     /// Whether the account is the device's managed (enrolled) account.
@@ -22,7 +22,7 @@ public struct SignInResult: Sendable, Hashable, CustomStringConvertible {
 /// The answer to a sign-out: the decision (`not-signed-in`, `unknown-account`, `unknown-app`
 /// or allowed) and what the selective wipe removed.
 public struct SignOutResult: Sendable, Hashable, CustomStringConvertible {
-    public let decision: Decision
+    public let decision: Verdict
     /// `nil` when nothing was signed out.
     public let wipe: WipeReport?
 

@@ -9,7 +9,7 @@ import Foundation
 /// wipe a `wipe` action carried out.
 public struct IdentitySwitchReport: Sendable, Hashable, CustomStringConvertible {
     public let result: IdentitySwitchResult
-    public let decision: Decision
+    public let decision: Verdict
     public let warnings: [String]
     /// Set when a conditional-launch `wipe` action signed the account out of the app.
     public let wipe: WipeReport?
@@ -139,7 +139,7 @@ extension DeviceState {
                                               pin: before, facts: facts, app: bundle, in: fleet)
         // The rules speak of "this app"; the host knows which one.
         let decision = outcome.decision.blockedBy.map {
-            Decision.blocked($0, because: outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)"))
+            Verdict.blocked($0, because: outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)"))
         } ?? outcome.decision
         let identity = canonicalIdentity(accountID)
         let wipe = try writeStore { db -> WipeReport? in

@@ -8,7 +8,7 @@ import MAMPolicy
 /// sentence, the access group the call resolved to and, for a successful read, the value.
 public struct KeychainResult: Sendable, Hashable, CustomStringConvertible {
     public let status: KeychainStatus
-    public let decision: Decision
+    public let decision: Verdict
     public let group: String?
     public let value: [UInt8]?
 

@@ -6,7 +6,7 @@ import Foundation
 /// What conditional launch decided when an app was launched or resumed (RULES.md §8).
 public struct LaunchCheckReport: Sendable, Hashable, CustomStringConvertible {
     /// `allowed` when the app may show the org data it shows, else `blocked(conditional-launch)`.
-    public let decision: Decision
+    public let decision: Verdict
     /// Sentences of the checks whose action is `warn`.
     public let warnings: [String]
     /// Set when a `wipe` action signed the account out of the app and deleted its data.
@@ -14,7 +14,7 @@ public struct LaunchCheckReport: Sendable, Hashable, CustomStringConvertible {
     /// Whether the app checked in with the Intune service (the device was online).
     public let checkedIn: Bool
 
-    public init(decision: Decision, warnings: [String], wipe: WipeReport?, checkedIn: Bool) {
+    public init(decision: Verdict, warnings: [String], wipe: WipeReport?, checkedIn: Bool) {
         self.decision = decision
         self.warnings = warnings
         self.wipe = wipe

@@ -23,9 +23,9 @@ public final class AppChannel {
     /// never shown twice.
     private var deliveredItemIDs = RecentIDs(capacity: 4096)
     /// Shares asked for this loop iteration: several leave as one `shareBatch`.
-    private var queuedShares: [(ShareRequest, (ShareOutcome) -> Void)] = []
+    private var queuedShares: [(ShareRequest, (Verdict) -> Void)] = []
     /// Batched shares waiting for their answer (a `shareResults` range), by seq.
-    private var batchedShares: [UInt64: (ShareOutcome) -> Void] = [:]
+    private var batchedShares: [UInt64: (Verdict) -> Void] = [:]
     /// Batched deliveries the app has answered, acknowledged together before the loop writes.
     private var answeredDeliveries: [(UInt64, Bool)] = []
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
@@ -126,12 +126,12 @@ public final class AppChannel {
     /// Asks the broker to share an item; `completion` gets the one outcome. Shares asked for
     /// in one loop iteration leave together in one frame, and their answers come back
     /// together, when the host takes batches.
-    public func share(_ request: ShareRequest, completion: @escaping (ShareOutcome) -> Void) {
+    public func share(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
         guard Self.batchesEnabled, welcome?.batches == true, !ended else { return sendShare(request, completion: completion) }
         queuedShares.append((request, completion))
     }
 
-    private func sendShare(_ request: ShareRequest, completion: @escaping (ShareOutcome) -> Void) {
+    private func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
         send(.shareRequest(request)) { frame in
             switch frame.body {
             case .shareResult(let outcome): completion(outcome)
@@ -221,7 +221,7 @@ public final class AppChannel {
 
     /// Answers every batched share in the range: delivered, unless the host said otherwise.
     private func resolve(_ results: ShareResults) {
-        var exceptions: [UInt64: ShareOutcome] = [:]
+        var exceptions: [UInt64: Verdict] = [:]
         for e in results.exceptions { exceptions[e.seq] = e.outcome }
         for seq in seqs(in: results.first...results.last, among: batchedShares) {
             if let completion = batchedShares.removeValue(forKey: seq) { completion(exceptions[seq] ?? .delivered) }

@@ -133,7 +133,7 @@ public final class MAMApp: Sendable {
 
     /// Shares an item through the broker. `identity` is the sender's effective identity
     /// (`""` = unmanaged); the host checks it is signed in to this app.
-    public func share(_ item: Item, to destination: String, as identity: String, receiveAs: String = "") async -> ShareOutcome {
+    public func share(_ item: Item, to destination: String, as identity: String, receiveAs: String = "") async -> Verdict {
         let request = ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
         return await withCheckedContinuation { c in
             let box = channel

@@ -102,7 +102,7 @@ extension Enforcer {
     /// `isScreenCaptureAllowed` with the app configuration `account` receives in `app`
     /// (RULES.md §7).
     public static func screenCapture(as account: Account?, in app: AppDescriptor, policies: [AppConfigPolicy],
-                                     fleet: Fleet) -> Decision {
+                                     fleet: Fleet) -> Verdict {
         guard let e = fleet.managedEntry(account, in: app.bundleID), let account else {
             return .allowed("\(unmanagedReason(account, in: app.bundleID, fleet)): screen capture is not restricted")
         }

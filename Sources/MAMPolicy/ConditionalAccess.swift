@@ -59,11 +59,11 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
 
 /// What a token request came to (RULES.md §10).
 public struct TokenDecision: Sendable, Hashable {
-    public let decision: Decision
+    public let decision: Verdict
     /// `<oid>.<tid>`, set with `protection-policy-required` so the app can remediate.
     public let homeAccountID: String?
 
-    public init(decision: Decision, homeAccountID: String?) {
+    public init(decision: Verdict, homeAccountID: String?) {
         self.decision = decision
         self.homeAccountID = homeAccountID
     }

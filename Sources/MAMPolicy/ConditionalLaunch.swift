@@ -33,7 +33,7 @@ public struct LaunchFacts: Sendable, Hashable {
 /// and any warnings to show.
 public struct IdentitySwitchOutcome: Sendable, Hashable {
     public let result: IdentitySwitchResult
-    public let decision: Decision
+    public let decision: Verdict
     /// The conditional-launch action that fired (`block`, `wipe`), or `nil`.
     public let action: RemediationAction?
     public let pin: PinState

@@ -5,7 +5,7 @@ extension Enforcer {
     /// §5): with a list, it must match an entry by UPN or by OID, in any letter case. The
     /// explanation names both the admin's values and the entered account, so every mismatch
     /// can be logged as it is.
-    public static func isAccountAllowed(_ account: Account, in fleet: Fleet) -> Decision {
+    public static func isAccountAllowed(_ account: Account, in fleet: Fleet) -> Verdict {
         guard let keys = fleet.allowedKeys else {
             return .allowed("no allowed-accounts list is configured")
         }
@@ -21,7 +21,7 @@ extension Enforcer {
     /// signed in on the device (RULES.md §5): the allowed-accounts list, which only the Intune
     /// SDK enforces (an app without it signs in whom it likes), then the single-managed-account
     /// rule (a second managed account is refused until the first is removed).
-    public static func signIn(_ account: Account, to app: AppDescriptor? = nil, enrolled: [Account], in fleet: Fleet) -> Decision {
+    public static func signIn(_ account: Account, to app: AppDescriptor? = nil, enrolled: [Account], in fleet: Fleet) -> Verdict {
         if app?.sdkIntegrated ?? true {
             let allowed = isAccountAllowed(account, in: fleet)
             guard allowed.isAllowed else { return allowed }

@@ -2,12 +2,12 @@ public import MAMModel
 
 /// The result of a paste: the decision and the text the destination actually gets.
 public struct PasteDecision: Sendable, Hashable {
-    public let decision: Decision
+    public let decision: Verdict
     /// The copied text when allowed; `Enforcer.blockedPastePlaceholder` when blocked, never
     /// the data.
     public let text: String
 
-    public init(decision: Decision, text: String) {
+    public init(decision: Verdict, text: String) {
         self.decision = decision
         self.text = text
     }
@@ -32,7 +32,7 @@ extension Enforcer {
 
     /// `paste` without the text: `length` is the number of characters pasted.
     public static func pasteDecision(length: Int, owner: Account?, copiedIn source: BundleID,
-                                     into destination: BundleID, as receiver: Account?, in fleet: Fleet) -> Decision {
+                                     into destination: BundleID, as receiver: Account?, in fleet: Fleet) -> Verdict {
         // Each account is managed only in the apps its policy targets (RULES.md §1): the
         // owner where the text was copied, the receiver where it is pasted.
         let o = fleet.managedEntry(owner, in: source)

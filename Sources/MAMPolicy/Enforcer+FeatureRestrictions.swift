@@ -2,11 +2,11 @@ public import MAMModel
 
 /// What a notification shows, or that it is not shown.
 public struct NotificationDecision: Sendable, Hashable {
-    public let decision: Decision
+    public let decision: Verdict
     /// The text shown; `nil` when the notification is blocked.
     public let shownText: String?
 
-    public init(decision: Decision, shownText: String?) {
+    public init(decision: Verdict, shownText: String?) {
         self.decision = decision
         self.shownText = shownText
     }
@@ -20,7 +20,7 @@ extension Enforcer {
     public static let screenCaptureConfigKey = "com.microsoft.intune.mam.screencapturecontrol"
 
     /// Decides printing data of the identity `identity` (the app's effective UI identity).
-    public static func print(as identity: Account?, app: BundleID, in fleet: Fleet) -> Decision {
+    public static func print(as identity: Account?, app: BundleID, in fleet: Fleet) -> Verdict {
         guard let e = fleet.managedEntry(identity, in: app) else { return .allowed("\(unmanagedReason(identity, in: app, fleet)): printing is not restricted") }
         if e.policy!.printBlocked {
             return .blocked(.printBlocked, because: "\(e.subject) blocks printing org data (printBlocked = true)")

@@ -39,7 +39,7 @@ extension Enforcer {
     /// exactly when its account is the owner. Unmanaged data may be saved anywhere unless the
     /// location's account is managed and its policy refuses unmanaged inbound data.
     public static func save(owner: Account?, to location: SaveLocation, locationAccount: Account?,
-                            app: BundleID, in fleet: Fleet) -> Decision {
+                            app: BundleID, in fleet: Fleet) -> Verdict {
         let account = location.neverHasAccount ? nil : locationAccount
         guard let o = fleet.managedEntry(owner, in: app) else {
             if let l = fleet.managedEntry(account, in: app), l.policy!.allowedInboundDataTransferSources != .allApps {
@@ -79,7 +79,7 @@ extension Enforcer {
     /// location's account is managed, the location owner's outbound policy applies (org data
     /// leaving to an unmanaged identity).
     public static func open(from location: OpenLocation, locationAccount: Account?, as receiver: Account?,
-                            app: BundleID, in fleet: Fleet) -> Decision {
+                            app: BundleID, in fleet: Fleet) -> Verdict {
         let account = location.neverHasAccount ? nil : locationAccount
         if let r = fleet.managedEntry(receiver, in: app) {
             let q = r.policy!

@@ -5,7 +5,7 @@ extension Enforcer {
     /// `feature-restricted` naming the policy setting that decides. For the two requirements
     /// (file and file-provider encryption) `feature-restricted` means "required". Outside the
     /// policy's targeted apps, and for unmanaged data, nothing is restricted.
-    public static func policyQuery(_ setting: PolicySetting, as identity: Account?, app: BundleID, in fleet: Fleet) -> Decision {
+    public static func policyQuery(_ setting: PolicySetting, as identity: Account?, app: BundleID, in fleet: Fleet) -> Verdict {
         guard let e = fleet.managedEntry(identity, in: app) else {
             return .allowed("\(unmanagedReason(identity, in: app, fleet)): nothing restricts \(setting.sdkName)")
         }

@@ -115,7 +115,7 @@ extension Enforcer {
     }
 
     /// Decides a phone or messaging link of org data by its "Transfer … data to" setting.
-    static func redirect(_ r: LinkRedirect, scheme: String, entry o: AccountEntry, in fleet: Fleet) -> Decision {
+    static func redirect(_ r: LinkRedirect, scheme: String, entry o: AccountEntry, in fleet: Fleet) -> Verdict {
         switch r.level {
         case .anyApp:
             return .allowed("\(o.subject) lets any \(r.app) app take \(r.data) (\(r.setting))")
@@ -139,7 +139,7 @@ extension Enforcer {
     /// or "skype:" link from org content). The owner's outbound setting applies; under
     /// `managedApps` or `none` only exempted schemes (`exemptedAppProtocols`) or, under
     /// `managedApps`, schemes of apps policy-managed for the owner may open.
-    public static func openURL(scheme: String, owner: Account?, from source: BundleID, in fleet: Fleet) -> Decision {
+    public static func openURL(scheme: String, owner: Account?, from source: BundleID, in fleet: Fleet) -> Verdict {
         guard let o = fleet.managedEntry(owner, in: source) else {
             return .allowed("\(unmanagedReason(owner, in: source, fleet)): no policy applies to the link")
         }
@@ -169,7 +169,7 @@ extension Enforcer {
     /// `exemptedUniversalLinks` open in their own app whatever the browser setting;
     /// `managedUniversalLinks` open in their policy-managed app (our reading; the patterns
     /// are compared case-insensitively, `*` matching any run of characters).
-    public static func openWebLink(_ url: String, owner: Account?, from source: BundleID, browserInstalled: Bool, in fleet: Fleet) -> Decision {
+    public static func openWebLink(_ url: String, owner: Account?, from source: BundleID, browserInstalled: Bool, in fleet: Fleet) -> Verdict {
         guard let o = fleet.managedEntry(owner, in: source) else {
             return .allowed("the link's data is unmanaged: the link opens where iOS sends it")
         }

@@ -2,7 +2,7 @@ public import MAMModel
 
 /// The rules of RULES.md §2–8 as pure functions over a `Fleet`.
 ///
-/// Every function takes plain values and returns a `Decision` (allow/block, a stable reason
+/// Every function takes plain values and returns a `Verdict` (allow/block, a stable reason
 /// code and a sentence naming the policy setting and the parties) or a small result value
 /// holding one. Nothing here keeps state, reads a clock or touches a file: the host owns the
 /// state and passes it in, so each rule is a table-driven unit test.
@@ -10,13 +10,13 @@ public enum Enforcer {}
 
 /// The result of a transfer decision: the decision and who owns the item on arrival.
 public struct TransferDecision: Sendable, Hashable, CustomStringConvertible {
-    public let decision: Decision
+    public let decision: Verdict
     /// Set when the receiver's policy re-owns unmanaged data on arrival ("All apps with
     /// incoming Org data", `protectInboundDataFromUnknownSources`): the item now belongs to
     /// this account. `nil` means the owner is unchanged.
     public let reowned: Account?
 
-    public init(decision: Decision, reowned: Account? = nil) {
+    public init(decision: Verdict, reowned: Account? = nil) {
         self.decision = decision
         self.reowned = reowned
     }
@@ -33,7 +33,7 @@ public struct TransferDecision: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Enforcer {
-    static let unmanagedToUnmanaged = Decision.allowed("unmanaged data to an unmanaged identity: no policy applies")
+    static let unmanagedToUnmanaged = Verdict.allowed("unmanaged data to an unmanaged identity: no policy applies")
 
     /// Decides a transfer of an item owned by `owner` from app `source` to app `destination`,
     /// received there as `receiver` (RULES.md §2): the owner's outbound check, then the
@@ -136,7 +136,7 @@ extension Enforcer {
 
     enum OutboundVerdict {
         case passed(OutboundPass)
-        case blocked(Decision)
+        case blocked(Verdict)
     }
 
     /// The owner's policy P: where may its org data go (RULES.md §2, outbound table).

@@ -2,7 +2,7 @@ public import MAMModel
 
 /// A keychain decision: the decision and the status code the app's call returns.
 public struct KeychainDecision: Sendable, Hashable {
-    public let decision: Decision
+    public let decision: Verdict
     public let status: KeychainStatus
     /// The access group the call was resolved to (the default group when none was named).
     public let group: String?
@@ -58,7 +58,7 @@ extension Enforcer {
     }
 
     /// Decides access by `app` to the app group container `group` (RULES.md §6).
-    public static func appGroupAccess(_ group: String, by app: AppDescriptor) -> Decision {
+    public static func appGroupAccess(_ group: String, by app: AppDescriptor) -> Verdict {
         if app.appGroups.contains(group) {
             return .allowed("\(app.bundleID) is entitled to app group \(group)")
         }

@@ -25,22 +25,22 @@ public struct PolicyMatrix: Sendable {
     public var parties: [Party]
     /// `transfers[i][j]`: an item owned by `parties[i]`'s identity shared from its app to
     /// `parties[j]`'s app, received as that identity.
-    public var transfers: [[Decision]]
+    public var transfers: [[Verdict]]
     /// As `transfers`, for a file (Open in, "with OS sharing" differs).
-    public var files: [[Decision]]
+    public var files: [[Verdict]]
     /// `clipboard[i][j]`: text copied in `parties[i]` pasted in `parties[j]`, longer than any
     /// exception length.
-    public var clipboard: [[Decision]]
+    public var clipboard: [[Verdict]]
     public var saveLocations: [SaveLocation]
     /// `save[i][k]`: `parties[i]`'s data saved to `saveLocations[k]` of the same account.
-    public var save: [[Decision]]
+    public var save: [[Verdict]]
     public var openLocations: [OpenLocation]
     /// `open[i][k]`: `parties[i]` opening from `openLocations[k]` of the same account.
-    public var open: [[Decision]]
+    public var open: [[Verdict]]
     /// What else a policy decides in the app, one column each (`Feature`).
     public var features: [Feature] = Feature.allCases
     /// `feature[i][k]`: `features[k]` for `parties[i]` (in its app, as its identity).
-    public var feature: [[Decision]] = []
+    public var feature: [[Verdict]] = []
 
     /// The app-wide switches a policy sets beside transfers (RULES.md §7, §8).
     public enum Feature: String, Sendable, CaseIterable {
@@ -65,7 +65,7 @@ public struct PolicyMatrix: Sendable {
         }
         // Longer than any exception length: the level alone decides.
         let pasted = 1_000_000
-        var transfers: [[Decision]] = [], files: [[Decision]] = [], clipboard: [[Decision]] = []
+        var transfers: [[Verdict]] = [], files: [[Verdict]] = [], clipboard: [[Verdict]] = []
         for s in parties {
             transfers.append(parties.map { d in
                 Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, in: fleet).decision
@@ -82,7 +82,7 @@ public struct PolicyMatrix: Sendable {
         let save = parties.map { p in saveLocations.map { Enforcer.save(owner: p.account, to: $0, locationAccount: p.account, app: p.app, in: fleet) } }
         let open = parties.map { p in openLocations.map { Enforcer.open(from: $0, locationAccount: p.account, as: p.account, app: p.app, in: fleet) } }
         let feature = parties.map { p in
-            Feature.allCases.map { f -> Decision in
+            Feature.allCases.map { f -> Verdict in
                 switch f {
                 case .print: return Enforcer.print(as: p.account, app: p.app, in: fleet)
                 case .notifications: return Enforcer.notification("…", of: p.account, app: p.app, in: fleet).decision

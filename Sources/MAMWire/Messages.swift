@@ -38,41 +38,6 @@ extension ServiceResult {
     }
 }
 
-/// The host's answer to a question it decides (a service): allowed, blocked by a rule, or
-/// failed because it could not be done. A share's answer is a `ShareOutcome`.
-public enum Verdict: Sendable, Hashable, CustomStringConvertible {
-    case allowed(String)
-    case blocked(Reason, String)
-    case failed(Reason, String)
-
-    public init(_ decision: Decision) {
-        self = decision.blockedBy.map { .blocked($0, decision.explanation) } ?? .allowed(decision.explanation)
-    }
-
-    public var isAllowed: Bool { if case .allowed = self { true } else { false } }
-
-    public var reason: Reason? {
-        switch self {
-        case .allowed: nil
-        case .blocked(let r, _), .failed(let r, _): r
-        }
-    }
-
-    public var explanation: String {
-        switch self {
-        case .allowed(let e), .blocked(_, let e), .failed(_, let e): e
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .allowed(let e): "allowed: \(e)"
-        case .blocked(let r, let e): "blocked (\(r)): \(e)"
-        case .failed(let r, let e): "failed (\(r)): \(e)"
-        }
-    }
-}
-
 /// What the data protection header says of some data.
 public struct ProtectionSummary: Sendable, Hashable {
     public var owner: String

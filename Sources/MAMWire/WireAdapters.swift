@@ -28,24 +28,6 @@ enum WireAdapters {
         return reason
     }
 
-    // MARK: ShareOutcome: a share's verdict (allowed = delivered)
-
-    static func shareOutcome(_ outcome: ShareOutcome) -> WireVerdict {
-        switch outcome {
-        case .delivered: verdict(.allowed(""))
-        case .blocked(let r, let why): verdict(.blocked(r, why))
-        case .failed(let r, let why): verdict(.failed(r, why))
-        }
-    }
-
-    static func shareOutcome(_ w: WireVerdict, _ path: () -> String) throws(WireError) -> ShareOutcome {
-        switch try verdict(w, path) {
-        case .allowed: .delivered
-        case .blocked(let r, let why): .blocked(r, why)
-        case .failed(let r, let why): .failed(r, why)
-        }
-    }
-
     // MARK: Allowed accounts: nil when no list is targeted
 
     static func allowedAccounts(_ allowed: [String]?) -> WireAllowedAccountsChanged {

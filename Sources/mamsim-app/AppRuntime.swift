@@ -194,7 +194,7 @@ extension Runtime {
         var sent: UInt64 = 0
         var answered: UInt64 = 0
         var delivered: UInt64 = 0
-        var firstProblem: ShareOutcome?
+        var firstProblem: Verdict?
         func sendMore() {
             while sent < count && sent - answered < window {
                 let item = Item(id: "f\(sent)", typeIdentifiers: ["public.data"], payload: .inline(payload))

@@ -158,13 +158,13 @@ struct MatrixCommand: ParsableCommand {
     }
 
     /// `ok`, or the reason code it is blocked for: short, so a grid fits a terminal.
-    static func cell(_ d: Decision) -> String { d.isAllowed ? "ok" : d.blockedBy!.rawValue }
+    static func cell(_ d: Verdict) -> String { d.isAllowed ? "ok" : d.blockedBy!.rawValue }
 
     /// One block per grid: rows are parties, columns numbered (the key lists them).
     static func table(_ m: PolicyMatrix) -> String {
         var out: [String] = ["Cells: ok = allowed, else the reason it is blocked (docs/RULES.md §11); --format json or html explains each.", "", "Parties:"]
         for (i, p) in m.parties.enumerated() { out.append("  [\(i + 1)] \(p)") }
-        func grid(_ title: String, _ columns: [String], _ values: [[Decision]]) {
+        func grid(_ title: String, _ columns: [String], _ values: [[Verdict]]) {
             out.append("")
             out.append(title)
             // Each column as wide as its header and its cells: a header is never cut
@@ -189,7 +189,7 @@ struct MatrixCommand: ParsableCommand {
     }
 
     static func json(_ m: PolicyMatrix) -> String {
-        func cells(_ values: [[Decision]], columns: [String]) -> [[String: Any]] {
+        func cells(_ values: [[Verdict]], columns: [String]) -> [[String: Any]] {
             values.enumerated().flatMap { i, row in
                 row.enumerated().map { j, d in
                     var c: [String: Any] = ["from": m.parties[i].description, "to": columns[j], "allowed": d.isAllowed, "explanation": d.explanation]

@@ -143,7 +143,7 @@ enum ReportHTML {
     /// The grids `mamsim matrix` draws from a `PolicyMatrix`.
     static func grids(of matrix: PolicyMatrix) -> [Grid] {
         let names = matrix.parties.map { party($0.app.rawValue, $0.account?.upn ?? "") }
-        func grid(_ id: String, _ caption: String, _ corner: String, _ columns: [String], _ values: [[Decision]]) -> Grid {
+        func grid(_ id: String, _ caption: String, _ corner: String, _ columns: [String], _ values: [[Verdict]]) -> Grid {
             var g = Grid(id: id, caption: caption, corner: corner, rows: names, columns: columns)
             for (i, row) in values.enumerated() {
                 for (j, d) in row.enumerated() {

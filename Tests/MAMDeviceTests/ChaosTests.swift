@@ -24,7 +24,7 @@ import Testing
     /// What the host reported: each share's answers, and each delivery, by (sender, item).
     final class Ledger: Sendable {
         struct Key: Hashable { let from: String, to: String, id: String }
-        private let state = Mutex<(answers: [Key: [ShareOutcome]], received: [(to: String, from: String, id: String)], pids: [Int32])>(([:], [], []))
+        private let state = Mutex<(answers: [Key: [Verdict]], received: [(to: String, from: String, id: String)], pids: [Int32])>(([:], [], []))
         func record(_ e: HostEvent) {
             state.withLock { s in
                 switch e {
@@ -35,7 +35,7 @@ import Testing
                 }
             }
         }
-        var answers: [Key: [ShareOutcome]] { state.withLock { $0.answers } }
+        var answers: [Key: [Verdict]] { state.withLock { $0.answers } }
         var received: [(to: String, from: String, id: String)] { state.withLock { $0.received } }
         var pids: [Int32] { state.withLock { $0.pids } }
     }

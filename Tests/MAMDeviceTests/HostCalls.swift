@@ -8,15 +8,15 @@ import MAMWire
 /// The host calls these tests make most, each one line over `HostController.run`: the tests
 /// read as the story they check, and show how a caller reaches a part of the host.
 extension HostController {
-    func signIn(_ app: String, account: String) async -> Decision {
+    func signIn(_ app: String, account: String) async -> Verdict {
         await run { try $0.accounts.signIn($0.app(app), account: account) }
     }
 
-    func signOut(_ app: String, account: String) async -> Decision {
+    func signOut(_ app: String, account: String) async -> Verdict {
         await complete { host, done in host.accounts.signOut(try host.app(app), account: account, done) }
     }
 
-    func addIdentity(_ app: String, account: String) async -> Decision {
+    func addIdentity(_ app: String, account: String) async -> Verdict {
         await complete { host, done in host.accounts.addIdentity(try host.app(app), account: account, done) }
     }
 

@@ -419,4 +419,18 @@ import MAMLoop
         #expect(entries.isEmpty)
         #expect(await host.shutdown() == 0)
     }
+
+    /// A device that is shutting down answers nothing it was asked: each answer is a failure
+    /// (app-not-running), never a rule's refusal.
+    @Test func aShutDownDeviceFailsWhatItIsAskedNeverBlocksIt() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 2))
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.shutdown() == 0)
+        let signIn = await host.signIn("app0", account: "alice@contoso.com")
+        #expect(signIn == .failed(.appNotRunning, HostFailure.shutDown.message), "\(signIn)")
+        let share = await host.share(from: "app0", to: "app1", item: textItem("late", "x"))
+        #expect(share == .failed(.appNotRunning, HostFailure.shutDown.message), "\(share)")
+        let service = await host.service("app0", .print)
+        #expect(service.verdict == .failed(.appNotRunning, HostFailure.shutDown.message), "\(service)")
+    }
 }

@@ -58,7 +58,7 @@ struct PolicyMatrixTests {
         let fleet = World.fleet(policy: level3)
         let m = PolicyMatrix.compute(for: fleet, now: Instant(iso8601: "2026-11-23T09:00:00Z")!)
         #expect(m.features == [.print, .notifications, .screenCapture, .backup, .launch])
-        func row(_ app: BundleID) throws -> [Decision] { m.feature[try #require(m.parties.firstIndex(of: PolicyMatrix.Party(app: app, account: World.alice)))] }
+        func row(_ app: BundleID) throws -> [Verdict] { m.feature[try #require(m.parties.firstIndex(of: PolicyMatrix.Party(app: app, account: World.alice)))] }
         let outlook = try row(World.outlook)
         #expect(outlook[0].blockedBy == .printBlocked, "\(outlook[0])")
         #expect(outlook[1].isAllowed && outlook[1].explanation.contains("blockOrganizationalData"), "\(outlook[1])")

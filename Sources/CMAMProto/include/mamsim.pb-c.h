@@ -559,7 +559,7 @@ struct  Mamsim__V2__ShareResult
 {
   ProtobufCMessage base;
   /*
-   * @swift adapter=shareOutcome type=ShareOutcome required unlabeled
+   * @swift required unlabeled
    */
   Mamsim__V2__Verdict *verdict;
 };
@@ -676,7 +676,7 @@ struct  Mamsim__V2__ShareException
   ProtobufCMessage base;
   uint64_t seq;
   /*
-   * @swift adapter=shareOutcome type=ShareOutcome required name=outcome
+   * @swift required name=outcome
    */
   Mamsim__V2__Verdict *verdict;
 };
@@ -983,7 +983,7 @@ struct  Mamsim__V2__FloodResult
   ProtobufCMessage base;
   uint64_t delivered;
   /*
-   * @swift adapter=shareOutcome type=ShareOutcome — the first share not delivered, if any
+   * the first share not delivered, if any
    */
   Mamsim__V2__Verdict *first_problem;
 };
@@ -1138,9 +1138,6 @@ struct  Mamsim__V2__CommandResult
   ProtobufCMessage base;
   Mamsim__V2__CommandResult__KindCase kind_case;
   union {
-    /*
-     * @swift adapter=shareOutcome type=ShareOutcome
-     */
     Mamsim__V2__Verdict *share;
     Mamsim__V2__IdentityResult *set_identity;
     Mamsim__V2__AddIdentityResult *add_identity;

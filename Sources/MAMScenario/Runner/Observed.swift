@@ -102,13 +102,11 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Observed {
-    init(_ decision: Decision, allowed: Observed = .allowed) {
-        self = decision.blockedBy.map { .blocked($0) } ?? allowed
-    }
-
-    init(_ outcome: ShareOutcome) {
-        switch outcome {
-        case .delivered: self = .delivered
+    /// A verdict as an outcome: `allowed` (a share's is `delivered`) when granted,
+    /// `blocked(reason)` when a rule refused it, `failed(reason)` when it could not be done.
+    init(_ verdict: Verdict, allowed: Observed = .allowed) {
+        switch verdict {
+        case .allowed: self = allowed
         case .blocked(let r, _): self = .blocked(r)
         case .failed(let r, _): self = .failed(r)
         }

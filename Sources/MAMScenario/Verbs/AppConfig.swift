@@ -44,7 +44,7 @@ struct AppConfigStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .appConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
-        guard r.isAllowed, case .appConfig(let data) = r.value else { return (StepRun.decided(r.verdict, allowed: .none), r.verdict.explanation, app) }
+        guard r.isAllowed, case .appConfig(let data) = r.value else { return (Observed(r.verdict, allowed: .none), r.verdict.explanation, app) }
         let config = AppConfig(fullData: data)
         let conflict = config.hasConflict(forKey: key)
         let values: [String] = switch type {

@@ -36,6 +36,6 @@ struct CopyStep: StepVerb {
     func run(_ run: StepRun) async -> StepOutcome {
         let context = ServiceContext(window: window ?? "", thread: self.as.map { $0.isEmpty ? "" : $0.description })
         let r = await run.service(app, .copy(text: text), context: context)
-        return (StepRun.decided(r.verdict, allowed: .ok), r.verdict.explanation, app)
+        return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, app)
     }
 }

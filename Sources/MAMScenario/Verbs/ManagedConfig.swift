@@ -24,7 +24,7 @@ struct ManagedConfigStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .managedConfig)
-        guard r.isAllowed else { return (StepRun.decided(r.verdict, allowed: .none), r.verdict.explanation, app) }
+        guard r.isAllowed else { return (Observed(r.verdict, allowed: .none), r.verdict.explanation, app) }
         guard case .data(let plist) = r.value,
               let object = try? PropertyListSerialization.propertyList(from: Data(plist), format: nil) else {
             return (.none, r.verdict.explanation, app)

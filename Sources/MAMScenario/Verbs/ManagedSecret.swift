@@ -33,7 +33,7 @@ struct ManagedSecretStep: StepVerb {
         let parties = "\(app): \(kind) \(id)"
         guard r.isAllowed, case .managedSecret(let secret) = r.value else {
             if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }
-            return (StepRun.decided(r.verdict, allowed: .none), r.verdict.explanation, parties)
+            return (Observed(r.verdict, allowed: .none), r.verdict.explanation, parties)
         }
         switch secret {
         case .password(_, let password): return (.password(password), r.verdict.explanation, parties)

@@ -26,7 +26,7 @@ struct ManagedSecretIdsStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .managedSecretIds(kind: kind))
-        guard r.isAllowed, case .strings(let ids) = r.value else { return (StepRun.decided(r.verdict, allowed: .ids([])), r.verdict.explanation, app) }
+        guard r.isAllowed, case .strings(let ids) = r.value else { return (Observed(r.verdict, allowed: .ids([])), r.verdict.explanation, app) }
         return (.ids(ids), r.verdict.explanation, "\(app): \(kind.plural)")
     }
 }

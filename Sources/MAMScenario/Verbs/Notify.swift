@@ -28,6 +28,6 @@ struct NotifyStep: StepVerb {
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .notify(account: StepRun.identity(account), text: text))
         if r.isAllowed, case .notification(let shown) = r.value { return (.shown(shown), r.verdict.explanation, "\(app) (\(account))") }
-        return (StepRun.decided(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) (\(account))")
+        return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) (\(account))")
     }
 }

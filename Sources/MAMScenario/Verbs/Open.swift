@@ -36,6 +36,6 @@ struct OpenStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .canOpen(location, account: account.map(StepRun.identity) ?? "", as: self.as.map(StepRun.identity)))
-        return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(location)\(account.map { " (\($0))" } ?? "") → \(app)")
+        return (Observed(r.verdict, allowed: .allowed), r.verdict.explanation, "\(location)\(account.map { " (\($0))" } ?? "") → \(app)")
     }
 }

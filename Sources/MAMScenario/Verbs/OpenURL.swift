@@ -22,8 +22,8 @@ struct OpenURLStep: StepVerb {
     var actingApp: String? { from }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let (d, handler) = await run.host.run(orElse: (Decision.unanswered(.shutDown), nil)) { [from, url] host in
-            do { return try host.services.openURL(url, for: host.app(from)) } catch { return (Decision.unanswered(HostFailure(error)), nil) }
+        let (d, handler) = await run.host.run(orElse: (Verdict.unanswered(.shutDown), nil)) { [from, url] host in
+            do { return try host.services.openURL(url, for: host.app(from)) } catch { return (Verdict.unanswered(HostFailure(error)), nil) }
         }
         let parties = "\(from) → \(handler ?? url)"
         if d.isAllowed { return (.delivered, d.explanation + (handler.map { "; \($0) takes the link" } ?? ""), parties) }

@@ -29,6 +29,6 @@ struct PasteStep: StepVerb {
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .paste(as: self.as.map(StepRun.identity)), context: ServiceContext(window: window ?? ""))
         if r.isAllowed, case .paste(let text) = r.value { return (.pasted(text), r.verdict.explanation, app) }
-        return (StepRun.decided(r.verdict, allowed: .ok), r.verdict.explanation, app)
+        return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, app)
     }
 }

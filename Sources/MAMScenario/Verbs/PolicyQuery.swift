@@ -33,6 +33,6 @@ struct PolicyQueryStep: StepVerb {
     /// host's service desk, either way.
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .policyQuery(setting, as: account.map(StepRun.key)), context: ServiceContext(window: window ?? ""))
-        return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app): \(setting.rawValue)")
+        return (Observed(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app): \(setting.rawValue)")
     }
 }

@@ -23,6 +23,6 @@ struct PrintStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .print, context: ServiceContext(window: window ?? ""))
-        return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
+        return (Observed(r.verdict, allowed: .allowed), r.verdict.explanation, app)
     }
 }

@@ -31,6 +31,6 @@ struct SaveStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .canSave(location, account: account.map(StepRun.identity) ?? ""))
-        return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app) → \(location)\(account.map { " (\($0))" } ?? "")")
+        return (Observed(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app) → \(location)\(account.map { " (\($0))" } ?? "")")
     }
 }

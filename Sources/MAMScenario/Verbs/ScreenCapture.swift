@@ -23,6 +23,6 @@ struct ScreenCaptureStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .screenCapture, context: ServiceContext(window: window ?? ""))
-        return (StepRun.decided(r.verdict, allowed: .allowed), r.verdict.explanation, app)
+        return (Observed(r.verdict, allowed: .allowed), r.verdict.explanation, app)
     }
 }

@@ -67,7 +67,7 @@ struct ShareStep: StepVerb {
         }
         let outcome = await host.share(from: from, to: to, item: wireItem, identity: identity, receiveAs: self.as.map(StepRun.key) ?? "", pin: pin)
         let who = identity.isEmpty ? "unmanaged" : identity
-        return (Observed(outcome), outcome == .delivered ? "delivered and acknowledged" : outcome.explanation, "\(from) (\(who)) → \(to)")
+        return (Observed(outcome, allowed: .delivered), outcome == .delivered ? "delivered and acknowledged" : outcome.explanation, "\(from) (\(who)) → \(to)")
     }
 }
 

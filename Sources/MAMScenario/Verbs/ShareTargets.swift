@@ -29,7 +29,7 @@ struct ShareTargetsStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(from, .shareTargets(types: [item.type]))
-        guard case .shareTargets(let targets) = r.value else { return (StepRun.decided(r.verdict, allowed: .ok), r.verdict.explanation, from) }
+        guard case .shareTargets(let targets) = r.value else { return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, from) }
         return (.targets(targets), "the share sheet lists \(targets.isEmpty ? "nothing" : targets.joined(separator: ", "))", from)
     }
 }

@@ -28,7 +28,7 @@ struct SignWithIdentityStep: StepVerb {
         let parties = "\(app): identity \(id)"
         guard r.isAllowed, case .data(let signature) = r.value else {
             if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }
-            return (StepRun.decided(r.verdict, allowed: .failed(nil)), r.verdict.explanation, parties)
+            return (Observed(r.verdict, allowed: .failed(nil)), r.verdict.explanation, parties)
         }
         // Checked as the server at the other end of mutual TLS would: with the certificate
         // the app was given.

@@ -92,22 +92,12 @@ struct StepRun {
     /// How the host names an account: its UPN, or its OID when it has no UPN.
     static func key(_ account: Account) -> String { account.upn.isEmpty ? account.oid : account.upn }
 
-    /// A verdict as an outcome: `allowed` when granted, `blocked(reason)` when a rule
-    /// refused it, `failed(reason)` when it could not be done.
-    static func decided(_ v: Verdict, allowed: Observed) -> Observed {
-        switch v {
-        case .allowed: allowed
-        case .blocked(let r, _): .blocked(r)
-        case .failed(let r, _): .failed(r)
-        }
-    }
-
     /// A file call's verdict as an outcome: a refusal the device's rules make (another
     /// account's data, an app group the app is not entitled to) is `blocked`.
     static func fileObserved(_ v: Verdict, allowed: Observed) -> Observed {
         switch v {
         case .failed(let r, _) where r == .notSignedIn || r == .appGroupEntitlement: .blocked(r)
-        default: decided(v, allowed: allowed)
+        default: Observed(v, allowed: allowed)
         }
     }
 
@@ -127,7 +117,7 @@ struct StepRun {
     }
 
     static func keychainObserved(_ r: ServiceResult, success: Observed) -> Observed {
-        guard case .keychain(let status, _, _) = r.value else { return decided(r.verdict, allowed: success) }
+        guard case .keychain(let status, _, _) = r.value else { return Observed(r.verdict, allowed: success) }
         switch status {
         case .success: return success
         case .missingEntitlement: return .blocked(.keychainEntitlement)

@@ -148,9 +148,9 @@ public struct ShareResults: Sendable, Hashable {
 
 public struct ShareException: Sendable, Hashable {
     public var seq: UInt64
-    public var outcome: ShareOutcome
+    public var outcome: Verdict
 
-    public init(seq: UInt64 = 0, outcome: ShareOutcome) {
+    public init(seq: UInt64 = 0, outcome: Verdict) {
         self.seq = seq
         self.outcome = outcome
     }
@@ -324,13 +324,13 @@ public enum Command: Sendable, Hashable {
 
 /// child -> host: the answer to a Command (reply_to = its seq), field N answering command N.
 public enum CommandResult: Sendable, Hashable {
-    case share(ShareOutcome)
+    case share(Verdict)
     case setIdentity(IdentityResult)
     case addIdentity(added: Bool)
     case wipeAccountData(wiped: Bool)
     case acknowledged
     case identitySwitchRequired(accepted: Bool)
-    case flood(delivered: UInt64, firstProblem: ShareOutcome?)
+    case flood(delivered: UInt64, firstProblem: Verdict?)
     case received([ReceivedEntry])
     case notified
     /// the app cannot do this command
@@ -601,7 +601,7 @@ public struct Frame: Sendable, Hashable {
         case ping([UInt8])
         case error(code: Reason, message: String)
         case shareRequest(ShareRequest)
-        case shareResult(ShareOutcome)
+        case shareResult(Verdict)
         case deliver(Deliver)
         case deliverAck(DeliverAck)
         case setIdentity(SetIdentity)
@@ -967,15 +967,15 @@ enum WireCodec {
         return ShareRequest(destination: _destination, item: _item, identity: _identity, receiveAs: _receiveAs)
     }
 
-    static func encodeShareResult(_ verdict: ShareOutcome, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ShareResult> {
+    static func encodeShareResult(_ verdict: Verdict, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ShareResult> {
         let p = arena.message(Mamsim__V2__ShareResult.self, mamsim__v2__share_result__init)
-        p.pointee.verdict = encodeVerdict(WireAdapters.shareOutcome(verdict), arena)
+        p.pointee.verdict = encodeVerdict(WireAdapters.verdict(verdict), arena)
         return p
     }
 
-    static func decodeShareResult(_ c: Mamsim__V2__ShareResult, _ path: () -> String) throws(WireError) -> ShareOutcome {
+    static func decodeShareResult(_ c: Mamsim__V2__ShareResult, _ path: () -> String) throws(WireError) -> Verdict {
         guard let _verdictPointer = c.verdict else { throw .missingField(sub(path, "verdict")) }
-        let _verdict = try WireAdapters.shareOutcome(decodeVerdict(_verdictPointer.pointee, { sub(path, "verdict") }), { sub(path, "verdict") })
+        let _verdict = try WireAdapters.verdict(decodeVerdict(_verdictPointer.pointee, { sub(path, "verdict") }), { sub(path, "verdict") })
         return _verdict
     }
 
@@ -1065,14 +1065,14 @@ enum WireCodec {
     static func encodeShareException(_ v: ShareException, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ShareException> {
         let p = arena.message(Mamsim__V2__ShareException.self, mamsim__v2__share_exception__init)
         p.pointee.seq = v.seq
-        p.pointee.verdict = encodeVerdict(WireAdapters.shareOutcome(v.outcome), arena)
+        p.pointee.verdict = encodeVerdict(WireAdapters.verdict(v.outcome), arena)
         return p
     }
 
     static func decodeShareException(_ c: Mamsim__V2__ShareException, _ path: () -> String) throws(WireError) -> ShareException {
         let _seq = c.seq
         guard let _outcomePointer = c.verdict else { throw .missingField(sub(path, "verdict")) }
-        let _outcome = try WireAdapters.shareOutcome(decodeVerdict(_outcomePointer.pointee, { sub(path, "verdict") }), { sub(path, "verdict") })
+        let _outcome = try WireAdapters.verdict(decodeVerdict(_outcomePointer.pointee, { sub(path, "verdict") }), { sub(path, "verdict") })
         return ShareException(seq: _seq, outcome: _outcome)
     }
 
@@ -1332,17 +1332,17 @@ enum WireCodec {
         return Flood(destination: _destination, count: _count, size: _size, window: _window, identity: _identity)
     }
 
-    static func encodeFloodResult(_ delivered: UInt64, _ firstProblem: ShareOutcome?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__FloodResult> {
+    static func encodeFloodResult(_ delivered: UInt64, _ firstProblem: Verdict?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__FloodResult> {
         let p = arena.message(Mamsim__V2__FloodResult.self, mamsim__v2__flood_result__init)
         p.pointee.delivered = delivered
-        if let x = firstProblem { p.pointee.first_problem = encodeVerdict(WireAdapters.shareOutcome(x), arena) }
+        if let x = firstProblem { p.pointee.first_problem = encodeVerdict(WireAdapters.verdict(x), arena) }
         return p
     }
 
-    static func decodeFloodResult(_ c: Mamsim__V2__FloodResult, _ path: () -> String) throws(WireError) -> (UInt64, ShareOutcome?) {
+    static func decodeFloodResult(_ c: Mamsim__V2__FloodResult, _ path: () -> String) throws(WireError) -> (UInt64, Verdict?) {
         let _delivered = c.delivered
-        var _firstProblem: ShareOutcome? = nil
-        if let x = c.first_problem { _firstProblem = try WireAdapters.shareOutcome(decodeVerdict(x.pointee, { sub(path, "first_problem") }), { sub(path, "first_problem") }) }
+        var _firstProblem: Verdict? = nil
+        if let x = c.first_problem { _firstProblem = try WireAdapters.verdict(decodeVerdict(x.pointee, { sub(path, "first_problem") }), { sub(path, "first_problem") }) }
         return (_delivered, _firstProblem)
     }
 
@@ -1503,7 +1503,7 @@ enum WireCodec {
         switch v {
         case .share(let v0):
             p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_SHARE
-            p.pointee.share = encodeVerdict(WireAdapters.shareOutcome(v0), arena)
+            p.pointee.share = encodeVerdict(WireAdapters.verdict(v0), arena)
         case .setIdentity(let v0):
             p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_SET_IDENTITY
             p.pointee.set_identity = encodeIdentityResult(v0, arena)
@@ -1540,7 +1540,7 @@ enum WireCodec {
         switch c.kind_case {
         case MAMSIM__V2__COMMAND_RESULT__KIND_SHARE:
             guard let x = c.share else { throw .missingField(sub(path, "share")) }
-            _kind = .share(try WireAdapters.shareOutcome(decodeVerdict(x.pointee, { sub(path, "share") }), { sub(path, "share") }))
+            _kind = .share(try WireAdapters.verdict(decodeVerdict(x.pointee, { sub(path, "share") }), { sub(path, "share") }))
         case MAMSIM__V2__COMMAND_RESULT__KIND_SET_IDENTITY:
             guard let x = c.set_identity else { throw .missingField(sub(path, "set_identity")) }
             _kind = .setIdentity(try decodeIdentityResult(x.pointee, { sub(path, "set_identity") }))

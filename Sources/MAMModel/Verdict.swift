@@ -1,0 +1,46 @@
+/// What mamsim answers about one question, from the rules to the wire to a scenario's report:
+/// allowed, blocked by a rule (a `Reason` and a sentence a person understands, naming the
+/// policy setting, its value and the parties), or failed because it could not be done (the
+/// device itself, a bad request, a timeout). The enforcer's rules answer `allowed` or
+/// `blocked`; a share that is allowed was delivered and acknowledged.
+public enum Verdict: Sendable, Hashable, CustomStringConvertible {
+    case allowed(String)
+    case blocked(Reason, String)
+    case failed(Reason, String)
+
+    /// A share's answer when it was delivered and acknowledged (no sentence: the sender knows
+    /// what it shared, and the wire stays as short as a bare status).
+    public static let delivered = Verdict.allowed("")
+
+    /// A rule's refusal: `reason`, and why.
+    public static func blocked(_ reason: Reason, because explanation: String) -> Verdict {
+        .blocked(reason, explanation)
+    }
+
+    public var isAllowed: Bool { if case .allowed = self { true } else { false } }
+
+    /// `nil` when allowed.
+    public var reason: Reason? {
+        switch self {
+        case .allowed: nil
+        case .blocked(let r, _), .failed(let r, _): r
+        }
+    }
+
+    /// Why it was not allowed (a rule, or a failure); `nil` when allowed.
+    public var blockedBy: Reason? { reason }
+
+    public var explanation: String {
+        switch self {
+        case .allowed(let e), .blocked(_, let e), .failed(_, let e): e
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .allowed(let e): "allowed: \(e)"
+        case .blocked(let r, let e): "blocked (\(r)): \(e)"
+        case .failed(let r, let e): "failed (\(r)): \(e)"
+        }
+    }
+}
