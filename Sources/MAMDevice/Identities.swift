@@ -19,11 +19,17 @@ struct Identities {
     }
 
     /// Who receives an item shared to the app (RULES.md §2): an app receives as its effective
-    /// UI identity; an extension as its containing app's process identity (for a
-    /// single-identity app, its enrolled account), whatever window the app shows.
+    /// UI identity; an extension, whatever window its containing app shows, as the process
+    /// identity its own SDK sets. A single-identity extension (no `MultiIdentity` in its own
+    /// Info.plist, the default, seed 001) runs as the enrolled user: the managed account
+    /// signed in to its containing app, else the app's process identity. A multi-identity
+    /// extension takes its containing app's process identity.
     func receiver(of spec: AppSpec) throws -> Account? {
         guard spec.descriptor.kind != .app else { return try current(of: spec) }
-        return state.account(forIdentity: try state.processIdentity(app: spec.identityOwner))
+        let process = state.account(forIdentity: try state.processIdentity(app: spec.identityOwner))
+        guard !spec.descriptor.multiIdentity else { return process }
+        let enrolled = try accounts(of: spec).first { state.fleet.isManaged($0, in: spec.identityOwner) }
+        return enrolled ?? process
     }
 
     /// The signed-in account `name` names, if it is signed in to the app.
