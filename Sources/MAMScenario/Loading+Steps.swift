@@ -136,6 +136,7 @@ extension Loading {
         case identity = "{identity: {subject?, sha256?}}", ids = "{ids: [..]}", signature = "{signature: verified}"
         case errorCode = "{error: REASON}"
         case token = "{token: ok}", compliance = "{compliance: STATUS}"
+        case tokenClaims = "{token: {CLAIM: VALUE, ...}}", blockedHome = "{blocked: REASON, homeAccountId: OID.TID}"
     }
 
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
@@ -169,6 +170,16 @@ extension Loading {
                 reader.error(v, "an appConfig outcome has value: or values: (and conflict: when it matters), or is none")
                 return nil
             }
+        case .mapping(let m) where m.count == 2 && allowed.contains(.blockedHome):
+            guard let f = reader.fields(v, allowed: ["blocked", "homeAccountId"], required: ["blocked", "homeAccountId"],
+                                        what: "a refusal with its homeAccountId") else { return nil }
+            guard let code = f["blocked"].flatMap({ reader.string($0, what: "blocked") }),
+                  let home = f["homeAccountId"].flatMap({ reader.string($0, what: "homeAccountId") }) else { return nil }
+            guard let reason = Reason(rawValue: code) else {
+                reader.error(f["blocked"]!, "unknown reason code \"\(code)\"; the codes are those of RULES.md §11")
+                return nil
+            }
+            (result, form) = (.blockedHome(reason, homeAccountID: home), .blockedHome)
         case .mapping(let m) where m.count == 1:
             let key = m.keys.first!.scalar?.string ?? ""
             let x = Located(node: m.values.first!, path: v.child(key))
@@ -228,9 +239,27 @@ extension Loading {
             case "ids":
                 guard let ids = reader.strings(x, what: "ids") else { return nil }
                 (result, form) = (.ids(ids), .ids)
+            case "token" where x.node.scalar == nil:
+                guard case .mapping(let claims) = x.node, !claims.isEmpty else {
+                    reader.error(x, "token takes ok, or the claims to check as a mapping (e.g. {xms_cc: [protapp], tid: ...})")
+                    return nil
+                }
+                var expected: [String: [String]] = [:]
+                for (k, value) in claims {
+                    let name = k.scalar?.string ?? ""
+                    let at = Located(node: value, path: x.child(name))
+                    if case .sequence = value {
+                        guard let list = reader.strings(at, what: name) else { return nil }
+                        expected[name] = list
+                    } else {
+                        guard let one = reader.string(at, what: name) else { return nil }
+                        expected[name] = [one]
+                    }
+                }
+                (result, form) = (.tokenClaims(expected), .tokenClaims)
             case "token":
                 guard reader.string(x, what: "token") == "ok" else {
-                    reader.error(x, "token takes the value ok (the token itself is in the explanation)")
+                    reader.error(x, "token takes the value ok, or the claims to check as a mapping (the token itself is in the explanation)")
                     return nil
                 }
                 (result, form) = (.token, .token)

@@ -99,6 +99,12 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case errorCode(Reason)
     /// `{token: ok}`: a token was issued.
     case token
+    /// `{token: {CLAIM: VALUE, …}}`: a token was issued with these claims (a list claim
+    /// compares as a set; claims not named are not checked).
+    case tokenClaims([String: [String]])
+    /// `{blocked: REASON, homeAccountId: OID.TID}`: refused, and MSAL's error names this
+    /// homeAccountId (the account to remediate).
+    case blockedHome(Reason, homeAccountID: String)
     /// `{compliance: STATUS}` of `remediate`.
     case compliance(ComplianceStatus)
 
@@ -131,6 +137,9 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .signatureVerified: "{signature: verified}"
         case .errorCode(let r): "{error: \(r)}"
         case .token: "{token: ok}"
+        case .tokenClaims(let c):
+            "{token: {\(c.sorted { $0.key < $1.key }.map { "\($0.key): " + ($0.value.count == 1 ? "\"\($0.value[0])\"" : "[\($0.value.joined(separator: ", "))]") }.joined(separator: ", "))}}"
+        case .blockedHome(let r, let h): "{blocked: \(r), homeAccountId: \"\(h)\"}"
         case .compliance(let s): "{compliance: \(s.rawValue)}"
         }
     }

@@ -155,6 +155,33 @@ import Testing
         #expect(scenario.steps.map(\.expect) == expected)
     }
 
+    /// `acquireToken` checks the claims named (a list claim as a set) and a refusal's
+    /// homeAccountId (seed 002), beside the bare `{token: ok}` and `{blocked: REASON}`.
+    @Test func tokenClaimsAndTheHomeAccountIdAreCheckable() throws {
+        let s = try ScenarioLoader.load(text: """
+            accounts: [{upn: alice@contoso.com}]
+            apps: [{id: mail, bundle: com.contoso.mail}]
+            steps:
+              - acquireToken: {app: mail, account: alice@contoso.com}
+                expect: {token: {xms_cc: [protapp, cp1], tid: contoso.onmicrosoft.com}}
+              - acquireToken: {app: mail, account: alice@contoso.com}
+                expect: {blocked: protection-policy-required, homeAccountId: 3ec2c00f.contoso}
+            """, file: URL(fileURLWithPath: "t.yaml"))
+        let claims = try #require(s.steps[0].expect)
+        #expect(claims == .tokenClaims(["xms_cc": ["protapp", "cp1"], "tid": ["contoso.onmicrosoft.com"]]))
+        let issued = Observed.token(claims: ["xms_cc": ["cp1", "protapp"], "tid": ["contoso.onmicrosoft.com"], "oid": ["x"]])
+        #expect(issued.satisfies(claims))
+        #expect(issued.satisfies(.token))
+        #expect(!Observed.token(claims: ["xms_cc": ["protapp"], "tid": ["contoso.onmicrosoft.com"]]).satisfies(claims))
+        let home = try #require(s.steps[1].expect)
+        #expect(home == .blockedHome(.protectionPolicyRequired, homeAccountID: "3ec2c00f.contoso"))
+        #expect(Observed.blockedHome(.protectionPolicyRequired, homeAccountID: "3EC2C00F.contoso").satisfies(home))
+        #expect(!Observed.blockedHome(.protectionPolicyRequired, homeAccountID: "other.contoso").satisfies(home))
+        #expect(Observed.blockedHome(.protectionPolicyRequired, homeAccountID: "x").satisfies(.blocked(.protectionPolicyRequired)))
+        #expect(AcquireTokenStep.claims(of: "e30.eyJ4bXNfY2MiOlsicHJvdGFwcCJdLCJleHAiOjE3fQ.sig") == ["xms_cc": ["protapp"], "exp": ["17"]])
+        #expect(AcquireTokenStep.claims(of: "not a token").isEmpty)
+    }
+
     @Test func stepNamesAndLinesAreKept() {
         #expect(scenario.steps[1].name == "stop notes")
         #expect(scenario.steps[0].name == nil)

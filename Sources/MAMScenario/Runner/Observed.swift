@@ -23,7 +23,11 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case ids([String])
     case signature(verified: Bool)
     case errorCode(Reason)
-    case token
+    /// A token was issued, with its claims (each as strings: a list claim such as `xms_cc`
+    /// as its elements).
+    case token(claims: [String: [String]])
+    /// `protection-policy-required` and the like, with the homeAccountId MSAL reports.
+    case blockedHome(Reason, homeAccountID: String)
     case compliance(ComplianceStatus)
 
     /// The expectation this outcome satisfies most precisely.
@@ -54,6 +58,7 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .signature(let ok): ok ? .signatureVerified : .failed
         case .errorCode(let r): .errorCode(r)
         case .token: .token
+        case .blockedHome(let r, _): .blocked(r)
         case .compliance(let s): .compliance(s)
         }
     }
@@ -64,7 +69,7 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     public var reason: Reason? {
         switch self {
         case .failed(let r): r
-        case .blocked(let r): r
+        case .blocked(let r), .blockedHome(let r, _): r
         default: nil
         }
     }
@@ -95,6 +100,10 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.signatureVerified, .signature(let ok)): return ok
         case (.errorCode(let a), .errorCode(let b)): return a == b
         case (.token, .token): return true
+        case (.tokenClaims(let expected), .token(let claims)):
+            return expected.allSatisfy { name, values in Set(claims[name] ?? []) == Set(values) }
+        case (.blocked(let a), .blockedHome(let b, _)): return a == b
+        case (.blockedHome(let a, let h), .blockedHome(let b, let g)): return a == b && h.lowercased() == g.lowercased()
         case (.compliance(let a), .compliance(let b)): return a == b
         default: return false
         }
