@@ -281,8 +281,8 @@ public final class ServiceDesk {
     public func openURL(_ url: String, for app: AppSpec) throws -> (Verdict, handler: String?) {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
               url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
-            let d = Verdict.blocked(.badRequest, because: "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
-            audit.record(verb: .openURL, source: app.handle, destination: url, .failed(.badRequest, d.explanation))
+            let d = Verdict.failed(.badRequest, "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
+            audit.record(verb: .openURL, source: app.handle, destination: url, d)
             return (d, nil)
         }
         let scheme = url[..<colon].lowercased()
@@ -297,14 +297,17 @@ public final class ServiceDesk {
             let policy = fleet.policy(for: owner, in: app.bundleID)
             let browsers = policy.map(Enforcer.managedBrowserSchemes) ?? []
             let browser = registry.specs.first { spec in spec.descriptor.schemeKeys.contains(where: browsers.contains) }
-            decision = Enforcer.openWebLink(url, owner: owner, from: app.bundleID, browserInstalled: browser != nil, in: fleet)
-            handler = policy?.managedBrowserToOpenLinksRequired == true ? browser?.handle : nil
+            let link = Enforcer.webLink(url, owner: owner, from: app.bundleID, browserInstalled: browser != nil, in: fleet)
+            decision = link.verdict
+            // Only the required browser is known to be of the fleet: a universal link's own app
+            // (its associated domains) and the default browser are iOS's choice.
+            handler = link.opensIn == .managedBrowser ? browser?.handle : nil
         } else {
             // A phone link goes to the custom dialer app when the owner's policy names one.
             let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner, in: app.bundleID))
             guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(opensWith) }) else {
-                let d = Verdict.blocked(.unknownApp, because: "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
-                audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, .failed(.unknownApp, d.explanation))
+                let d = Verdict.failed(.unknownApp, "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
+                audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, d)
                 return (d, nil)
             }
             decision = Enforcer.openURL(scheme: scheme, owner: owner, from: app.bundleID, in: fleet)

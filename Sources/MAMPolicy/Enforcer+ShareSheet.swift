@@ -170,24 +170,40 @@ extension Enforcer {
     /// `managedUniversalLinks` open in their policy-managed app (our reading; the patterns
     /// are compared case-insensitively, `*` matching any run of characters).
     public static func openWebLink(_ url: String, owner: Account?, from source: BundleID, browserInstalled: Bool, in fleet: Fleet) -> Verdict {
+        webLink(url, owner: owner, from: source, browserInstalled: browserInstalled, in: fleet).verdict
+    }
+
+    /// Where a web link goes when it may open.
+    public enum WebLinkDestination: Sendable, Hashable {
+        /// Where iOS sends it: the app that claims it as a universal link, else the browser.
+        case whereIOSSendsIt
+        /// The universal link's own app (exempted, or managed and claimed by a managed app).
+        case claimingApp
+        /// The browser the policy requires (Edge, or the custom browser).
+        case managedBrowser
+    }
+
+    /// `openWebLink`'s verdict and where the link goes.
+    public static func webLink(_ url: String, owner: Account?, from source: BundleID, browserInstalled: Bool,
+                               in fleet: Fleet) -> (verdict: Verdict, opensIn: WebLinkDestination) {
         guard let o = fleet.managedEntry(owner, in: source) else {
-            return .allowed("the link's data is unmanaged: the link opens where iOS sends it")
+            return (.allowed("the link's data is unmanaged: the link opens where iOS sends it"), .whereIOSSendsIt)
         }
         let p = o.policy!
         if let pattern = p.exemptedUniversalLinks.first(where: { universalLinkMatches(url, $0) }) {
-            return .allowed("\(o.subject) exempts the universal link \(pattern) (exemptedUniversalLinks): it opens in the app that claims it")
+            return (.allowed("\(o.subject) exempts the universal link \(pattern) (exemptedUniversalLinks): it opens in the app that claims it"), .claimingApp)
         }
         if let pattern = p.managedUniversalLinks.first(where: { universalLinkMatches(url, $0) }) {
-            return .allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks): it opens in the policy-managed app that claims it")
+            return (.allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks): it opens in the policy-managed app that claims it"), .claimingApp)
         }
         guard p.managedBrowserToOpenLinksRequired else {
-            return .allowed("\(o.subject) does not restrict web content (managedBrowserToOpenLinksRequired = false): the link opens in any browser")
+            return (.allowed("\(o.subject) does not restrict web content (managedBrowserToOpenLinksRequired = false): the link opens in any browser"), .whereIOSSendsIt)
         }
         let browser = managedBrowserName(p)
         guard browserInstalled else {
-            return .blocked(.outboundPolicy, because: "\(o.subject) opens web links only in \(browser) (managedBrowserToOpenLinksRequired = true), which is not installed")
+            return (.blocked(.outboundPolicy, because: "\(o.subject) opens web links only in \(browser) (managedBrowserToOpenLinksRequired = true), which is not installed"), .managedBrowser)
         }
-        return .allowed("\(o.subject) opens web links in \(browser) (managedBrowserToOpenLinksRequired = true)")
+        return (.allowed("\(o.subject) opens web links in \(browser) (managedBrowserToOpenLinksRequired = true)"), .managedBrowser)
     }
 
     /// The URL schemes of the browser a policy requires for web links: Edge's, or the

@@ -137,6 +137,7 @@ extension Loading {
         case errorCode = "{error: REASON}"
         case token = "{token: ok}", compliance = "{compliance: STATUS}"
         case tokenClaims = "{token: {CLAIM: VALUE, ...}}", blockedHome = "{blocked: REASON, homeAccountId: OID.TID}"
+        case openedIn = "{openedIn: APP|ios}"
     }
 
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
@@ -263,6 +264,14 @@ extension Loading {
                     return nil
                 }
                 (result, form) = (.token, .token)
+            case "openedIn" where allowed.contains(.openedIn):
+                guard let name = reader.string(x, what: "openedIn") else { return nil }
+                if name == "ios" {
+                    (result, form) = (.openedIn(nil), .openedIn)
+                } else {
+                    guard let app = handle(x, what: "openedIn", allowExtensions: false) else { return nil }
+                    (result, form) = (.openedIn(app), .openedIn)
+                }
             case "compliance":
                 guard let s = reader.string(x, what: "compliance"), let status = ComplianceStatus(rawValue: s) else {
                     reader.error(x, "compliance must be one of \(ComplianceStatus.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -280,7 +289,7 @@ extension Loading {
                 (result, form) = (.owner(a), .owner)
             default:
                 let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner", "config", "password",
-                            "certificate", "identity", "ids", "signature", "token", "compliance"]
+                            "certificate", "identity", "ids", "signature", "token", "compliance", "openedIn"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

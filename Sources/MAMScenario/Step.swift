@@ -102,6 +102,9 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     /// `{token: {CLAIM: VALUE, …}}`: a token was issued with these claims (a list claim
     /// compares as a set; claims not named are not checked).
     case tokenClaims([String: [String]])
+    /// `{openedIn: APP}`: the app of the fleet a link reached (`nil`, written `ios`: where iOS
+    /// sends it, outside the fleet).
+    case openedIn(String?)
     /// `{blocked: REASON, homeAccountId: OID.TID}`: refused, and MSAL's error names this
     /// homeAccountId (the account to remediate).
     case blockedHome(Reason, homeAccountID: String)
@@ -140,6 +143,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .tokenClaims(let c):
             "{token: {\(c.sorted { $0.key < $1.key }.map { "\($0.key): " + ($0.value.count == 1 ? "\"\($0.value[0])\"" : "[\($0.value.joined(separator: ", "))]") }.joined(separator: ", "))}}"
         case .blockedHome(let r, let h): "{blocked: \(r), homeAccountId: \"\(h)\"}"
+        case .openedIn(let app): "{openedIn: \(app ?? "ios")}"
         case .compliance(let s): "{compliance: \(s.rawValue)}"
         }
     }

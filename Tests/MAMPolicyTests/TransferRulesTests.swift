@@ -200,25 +200,27 @@ struct WebLinkTests {
         return World.fleet(policy: p)
     }
 
-    /// owner, URL, browser required, browser installed → the reason (`nil` = opens).
+    /// owner, URL, browser required, browser installed → the reason (`nil` = opens) and where
+    /// the link goes.
     @Test(arguments: [
-        ("bob", "https://contoso.com/q3", true, false, nil as Reason?),
-        ("alice", "https://contoso.com/q3", false, false, nil),
-        ("alice", "https://contoso.com/q3", true, true, nil),
-        ("alice", "https://contoso.com/q3", true, false, .outboundPolicy),
-        ("alice", "https://facetime.apple.com/join/1", true, false, nil),   // exempt universal link
-        ("alice", "HTTPS://Teams.Microsoft.com/l/chat", true, false, nil),  // managed universal link
-        ("alice", "https://teams.microsoft.com.evil.example/l", true, false, .outboundPolicy),
+        ("bob", "https://contoso.com/q3", true, false, nil as Reason?, Enforcer.WebLinkDestination.whereIOSSendsIt),
+        ("alice", "https://contoso.com/q3", false, false, nil, .whereIOSSendsIt),
+        ("alice", "https://contoso.com/q3", true, true, nil, .managedBrowser),
+        ("alice", "https://contoso.com/q3", true, false, .outboundPolicy, .managedBrowser),
+        ("alice", "https://facetime.apple.com/join/1", true, false, nil, .claimingApp),   // exempt universal link
+        ("alice", "HTTPS://Teams.Microsoft.com/l/chat", true, true, nil, .claimingApp),  // managed universal link
+        ("alice", "https://teams.microsoft.com.evil.example/l", true, false, .outboundPolicy, .managedBrowser),
     ])
-    func webLink(owner: String, url: String, required: Bool, installed: Bool, expected: Reason?) {
+    func webLink(owner: String, url: String, required: Bool, installed: Bool, expected: Reason?, opensIn: Enforcer.WebLinkDestination) {
         let fleet = Self.fleet {
             $0.managedBrowserToOpenLinksRequired = required
             $0.managedBrowser = .microsoftEdge
             $0.exemptedUniversalLinks = ["https://facetime.apple.com/*"]
             $0.managedUniversalLinks = ["https://teams.microsoft.com/*"]
         }
-        let d = Enforcer.openWebLink(url, owner: owner == "alice" ? World.alice : World.bob, from: World.mine, browserInstalled: installed, in: fleet)
-        #expect(d.blockedBy == expected, "\(owner) opens \(url): \(d)")
+        let d = Enforcer.webLink(url, owner: owner == "alice" ? World.alice : World.bob, from: World.mine, browserInstalled: installed, in: fleet)
+        #expect(d.verdict.blockedBy == expected, "\(owner) opens \(url): \(d.verdict)")
+        #expect(d.opensIn == opensIn, "\(owner) opens \(url) in \(d.opensIn)")
     }
 
     /// Intune's default exemptions (a policy that does not say): Apple Maps and FaceTime, every

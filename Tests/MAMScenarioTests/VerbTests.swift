@@ -182,6 +182,30 @@ import Testing
         #expect(AcquireTokenStep.claims(of: "not a token").isEmpty)
     }
 
+    /// `openURL` says which app a link reached: an app of the fleet, or `ios` (outside it).
+    @Test func theAppALinkReachedIsCheckable() throws {
+        let s = try ScenarioLoader.load(text: """
+            apps: [{id: mail, bundle: com.contoso.mail}, {id: edge, bundle: com.microsoft.msedge}]
+            steps:
+              - openURL: {from: mail, url: "https://contoso.com"}
+                expect: {openedIn: edge}
+              - openURL: {from: mail, url: "https://contoso.com"}
+                expect: {openedIn: ios}
+            """, file: URL(fileURLWithPath: "o.yaml"))
+        #expect(s.steps.map(\.expect) == [.openedIn("edge"), .openedIn(nil)])
+        #expect(Observed.openedIn("edge").satisfies(.openedIn("edge")))
+        #expect(!Observed.openedIn(nil).satisfies(.openedIn("edge")))
+        #expect(Observed.openedIn(nil).satisfies(.delivered))
+        #expect(throws: ScenarioError.self) {
+            try ScenarioLoader.load(text: """
+                apps: [{id: mail, bundle: com.contoso.mail}]
+                steps:
+                  - openURL: {from: mail, url: "https://contoso.com"}
+                    expect: {openedIn: safari}
+                """, file: URL(fileURLWithPath: "o.yaml"))
+        }
+    }
+
     @Test func stepNamesAndLinesAreKept() {
         #expect(scenario.steps[1].name == "stop notes")
         #expect(scenario.steps[0].name == nil)

@@ -26,6 +26,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     /// A token was issued, with its claims (each as strings: a list claim such as `xms_cc`
     /// as its elements).
     case token(claims: [String: [String]])
+    /// A link opened: in this app of the fleet, or (`nil`) where iOS sends it, outside the
+    /// fleet (the default browser, a universal link's own app).
+    case openedIn(String?)
     /// `protection-policy-required` and the like, with the homeAccountId MSAL reports.
     case blockedHome(Reason, homeAccountID: String)
     case compliance(ComplianceStatus)
@@ -59,6 +62,7 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .errorCode(let r): .errorCode(r)
         case .token: .token
         case .blockedHome(let r, _): .blocked(r)
+        case .openedIn: .delivered
         case .compliance(let s): .compliance(s)
         }
     }
@@ -103,6 +107,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.tokenClaims(let expected), .token(let claims)):
             return expected.allSatisfy { name, values in Set(claims[name] ?? []) == Set(values) }
         case (.blocked(let a), .blockedHome(let b, _)): return a == b
+        case (.delivered, .openedIn): return true
+        case (.openedIn(let a), .openedIn(let b)): return a == b
         case (.blockedHome(let a, let h), .blockedHome(let b, let g)): return a == b && h.lowercased() == g.lowercased()
         case (.compliance(let a), .compliance(let b)): return a == b
         default: return false

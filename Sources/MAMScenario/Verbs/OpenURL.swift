@@ -11,7 +11,7 @@ struct OpenURLStep: StepVerb {
     static let summary = "the app opens a URL; the policy's link rules pick (or refuse) the app that takes it"
     static let example = "openURL: {from: mail, url: \"https://contoso.com\"}"
     static let arguments: [VerbArgument] = [.required("from", .app(extensions: true), "the app"), .required("url", .text, "the URL")]
-    static let outcomes: [OutcomeForm] = [.delivered, .blocked, .failedBecause]
+    static let outcomes: [OutcomeForm] = [.delivered, .openedIn, .blocked, .failedBecause]
 
     var from: String
     var url: String
@@ -26,9 +26,7 @@ struct OpenURLStep: StepVerb {
             do { return try host.services.openURL(url, for: host.app(from)) } catch { return (Verdict.unanswered(HostFailure(error)), nil) }
         }
         let parties = "\(from) → \(handler ?? url)"
-        if d.isAllowed { return (.delivered, d.explanation + (handler.map { "; \($0) takes the link" } ?? ""), parties) }
-        let reason = d.blockedBy ?? .badRequest
-        // No app for the scheme, or no URL at all, is a failure to deliver, not a rule.
-        return (reason == .unknownApp || reason == .badRequest ? .failed(reason) : .blocked(reason), d.explanation, parties)
+        if d.isAllowed { return (.openedIn(handler), d.explanation + (handler.map { "; \($0) takes the link" } ?? "; iOS opens it, outside the fleet"), parties) }
+        return (Observed(d), d.explanation, parties)
     }
 }
