@@ -147,28 +147,28 @@ private struct PredicateEvaluator {
         return false
     }
 
+    /// An ordering comparison of two values of one type; `nil` for the type operators.
+    private static func ordered<T: Comparable>(_ x: T, _ op: ActivationPredicate.Operator, _ y: T) -> Bool? {
+        switch op {
+        case .equal: x == y
+        case .notEqual: x != y
+        case .less: x < y
+        case .lessOrEqual: x <= y
+        case .greater: x > y
+        case .greaterOrEqual: x >= y
+        case .conformsTo, .utiEquals: nil
+        }
+    }
+
     private func compareValues(_ a: Value, _ op: ActivationPredicate.Operator, _ b: Value) -> Bool? {
         switch (a, b) {
         case (.number(let x), .number(let y)):
-            switch op {
-            case .equal: return x == y
-            case .notEqual: return x != y
-            case .less: return x < y
-            case .lessOrEqual: return x <= y
-            case .greater: return x > y
-            case .greaterOrEqual: return x >= y
-            case .conformsTo, .utiEquals: return nil
-            }
+            return Self.ordered(x, op, y)
         case (.string(let x), .string(let y)):
             switch op {
-            case .equal: return x == y
-            case .notEqual: return x != y
-            case .less: return x < y
-            case .lessOrEqual: return x <= y
-            case .greater: return x > y
-            case .greaterOrEqual: return x >= y
             case .conformsTo: return types.conforms(x, to: y)
             case .utiEquals: return x.lowercased() == y.lowercased()
+            default: return Self.ordered(x, op, y)
             }
         default:
             return nil
