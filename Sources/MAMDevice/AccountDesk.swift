@@ -71,7 +71,7 @@ public final class AccountDesk {
             } catch let error as DeviceStateError {
                 completion(.failure(error))
             } catch {
-                completion(.failure(DeviceStateError(.internalError, "the device could not wipe \(key): \(error)")))
+                completion(.failure(DeviceStateError.wrapping(error, doing: "wipe \(key)")))
             }
         }
     }
@@ -86,7 +86,7 @@ public final class AccountDesk {
         } catch let error as DeviceStateError {
             return completion(.failure(error))
         } catch {
-            return completion(.failure(DeviceStateError(.internalError, "the device could not change the allowed accounts: \(error)")))
+            return completion(.failure(DeviceStateError.wrapping(error, doing: "change the allowed accounts")))
         }
         // Every running SDK app is told (IntuneMAMAllowedAccountsDidChangeNotification); the
         // accounts no longer allowed are wiped where they were signed in. The step completes

@@ -39,7 +39,7 @@ public final class AdminDesk {
         } catch let e as DeclarationError {
             return completion(.failure(DeviceStateError(.badRequest, "\(e); nothing was applied")))
         } catch {
-            return completion(.failure(error as? DeviceStateError ?? DeviceStateError(.internalError, "\(error)")))
+            return completion(.failure(DeviceStateError.wrapping(error, doing: "change the device's administration")))
         }
         let told = zip(apps, zip(before, apps.map(view))).flatMap { spec, views in notices(spec, views.0, views.1).map { (spec, $0) } }
         var remaining = told.count

@@ -13,11 +13,23 @@ public protocol HostAnswer {
 /// Why the host gave no answer, as a reason and a sentence: the store's own reason, or for a
 /// host error the operational one (`unknown-app`, `app-not-running` — also for a device
 /// shutting down —, `timeout`), never a policy reason the app could have met.
+///
+/// The error it was made from is kept (`underlying`; equality is by reason and message).
 public struct HostFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public let reason: Reason
     public let message: String
+    /// The host's or the store's error this failure was made from.
+    public let underlying: (any Error & Sendable)?
+
+    public static func == (a: HostFailure, b: HostFailure) -> Bool { a.reason == b.reason && a.message == b.message }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(reason)
+        hasher.combine(message)
+    }
 
     public init(_ error: any Error) {
+        underlying = error
         switch error {
         case let e as DeviceStateError: (reason, message) = (e.reason, e.message)
         case let e as HostError:
@@ -37,7 +49,6 @@ public struct HostFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// No answer (the device shutting down, a timeout, a crash) is a failure, never a rule's refusal.
 extension ServiceResult: HostAnswer {
     public static func unanswered(_ f: HostFailure) -> ServiceResult { ServiceResult(.failed(f.reason, f.message)) }
 }
@@ -46,6 +57,7 @@ extension CommandResult: HostAnswer {
     public static func unanswered(_ f: HostFailure) -> CommandResult { .error(f.reason, f.message) }
 }
 
+/// No answer (the device shutting down, a timeout, a crash) is a failure, never a rule's refusal.
 extension Verdict: HostAnswer {
     public static func unanswered(_ f: HostFailure) -> Verdict { .failed(f.reason, f.message) }
 }

@@ -63,7 +63,7 @@ extension DeviceState {
                     try ContainerIO.remove(root: directory.appendingPathComponent(parts[0]).appendingPathComponent(parts[1]),
                                            parts: Array(parts.dropFirst(2)))
                 } catch {
-                    throw DeviceStateError(.internalError, "the device could not delete \(path) while wiping: \(error)")
+                    throw DeviceStateError.wrapping(error, doing: "delete \(path) while wiping")
                 }
                 try db.execute(sql: "DELETE FROM file_owner WHERE path = ?", arguments: [path])
                 files.append(path)

@@ -432,5 +432,7 @@ import MAMLoop
         #expect(share == .failed(.appNotRunning, HostFailure.shutDown.message), "\(share)")
         let service = await host.service("app0", .print)
         #expect(service.verdict == .failed(.appNotRunning, HostFailure.shutDown.message), "\(service)")
+        // The failure keeps the host's error it was made from.
+        #expect(HostFailure.shutDown.underlying as? HostError == .shuttingDown)
     }
 }
