@@ -20,6 +20,7 @@ struct ExpectStateStep: StepVerb {
         .optional("files", .mapping, "path: owner (\"\" or null: personal)"),
         .optional("received", .list, "the items accepted, in order: text, or {text, type, owner, from}"),
         .optional("encrypted", .list, "files encrypted on disk"),
+        .optional("plaintext", .list, "files that exist stored in plain text (unmanaged data, which must not be encrypted)"),
         .optional("absent", .list, "files that must not exist"),
         .optional("notifications", .list, "SDK notifications received, in order, others allowed between"),
         .window,
@@ -81,6 +82,7 @@ struct ExpectStateStep: StepVerb {
         }
         if let x = f["window"] { state.window = reader.string(x, what: "window") }
         if let x = f["encrypted"] { state.encrypted = reader.strings(x, what: "encrypted") }
+        if let x = f["plaintext"] { state.plaintext = reader.strings(x, what: "plaintext") }
         if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
         if let x = f["diagnostics"] { state.diagnostics = reader.strings(x, what: "diagnostics") }
         if let x = f["telemetry"] { state.telemetry = reader.strings(x, what: "telemetry") }
@@ -174,6 +176,14 @@ struct ExpectStateStep: StepVerb {
             case .failure(let error): out.append("\(path): \(error.message)")
             }
         }
+        for path in e.plaintext ?? [] {
+            switch await host.result({ [app, path] in try $0.services.fileStatus($0.app(app), path: path) }) {
+            case .success(let s) where !s.exists: out.append("\(path) does not exist, expected it in plain text")
+            case .success(let s) where s.encryptedOnDisk: out.append("\(path) is encrypted on disk, expected it in plain text")
+            case .success: break
+            case .failure(let error): out.append("\(path): \(error.message)")
+            }
+        }
         for path in e.absent ?? [] {
             switch await host.result({ [app, path] in try $0.services.fileStatus($0.app(app), path: path) }) {
             case .success(let s) where s.exists: out.append("\(path) exists (owned by \(describe(s.owner))), expected it absent")
@@ -257,6 +267,8 @@ struct StateExpectation: Sendable, Hashable {
     var window: String?
     /// Files whose bytes on disk are encrypted (v1.1).
     var encrypted: [String]?
+    /// Files that exist stored in plain text (v1.2): unmanaged data the SDK must not encrypt.
+    var plaintext: [String]?
     /// Files that must not exist (v1.1): a deleted file is absent, not owned by "".
     var absent: [String]?
     /// Telemetry events the app sent, in this order, others allowed between (v1.1):
