@@ -137,7 +137,7 @@ extension Loading {
         case errorCode = "{error: REASON}"
         case token = "{token: ok}", compliance = "{compliance: STATUS}"
         case tokenClaims = "{token: {CLAIM: VALUE, ...}}", blockedHome = "{blocked: REASON, homeAccountId: OID.TID}"
-        case openedIn = "{openedIn: APP|ios}"
+        case openedIn = "{openedIn: APP|ios}", complianceTold = "{compliance: STATUS, title?: \"...\", message?: \"...\"}"
     }
 
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
@@ -171,6 +171,16 @@ extension Loading {
                 reader.error(v, "an appConfig outcome has value: or values: (and conflict: when it matters), or is none")
                 return nil
             }
+        case .mapping(let m) where m.count > 1 && allowed.contains(.complianceTold):
+            guard let f = reader.fields(v, allowed: ["compliance", "title", "message"], required: ["compliance"],
+                                        what: "a remediation outcome") else { return nil }
+            guard let x = f["compliance"], let s = reader.string(x, what: "compliance"), let status = ComplianceStatus(rawValue: s) else {
+                reader.error(v, "compliance must be one of \(ComplianceStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                return nil
+            }
+            let title = f["title"].flatMap { reader.string($0, what: "title") }
+            let message = f["message"].flatMap { reader.string($0, what: "message") }
+            (result, form) = (.complianceTold(status, title: title, message: message), .complianceTold)
         case .mapping(let m) where m.count == 2 && allowed.contains(.blockedHome):
             guard let f = reader.fields(v, allowed: ["blocked", "homeAccountId"], required: ["blocked", "homeAccountId"],
                                         what: "a refusal with its homeAccountId") else { return nil }

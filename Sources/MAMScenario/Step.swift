@@ -110,6 +110,9 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case blockedHome(Reason, homeAccountID: String)
     /// `{compliance: STATUS}` of `remediate`.
     case compliance(ComplianceStatus)
+    /// `{compliance: STATUS, title?: "...", message?: "..."}`: the status, and words the
+    /// delegate's error title and message contain.
+    case complianceTold(ComplianceStatus, title: String?, message: String?)
 
     public var description: String {
         switch self {
@@ -145,6 +148,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .blockedHome(let r, let h): "{blocked: \(r), homeAccountId: \"\(h)\"}"
         case .openedIn(let app): "{openedIn: \(app ?? "ios")}"
         case .compliance(let s): "{compliance: \(s.rawValue)}"
+        case .complianceTold(let s, let title, let message):
+            "{compliance: \(s.rawValue)\(title.map { ", title: \"\($0)\"" } ?? "")\(message.map { ", message: \"\($0)\"" } ?? "")}"
         }
     }
 }

@@ -31,7 +31,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case openedIn(String?)
     /// `protection-policy-required` and the like, with the homeAccountId MSAL reports.
     case blockedHome(Reason, homeAccountID: String)
-    case compliance(ComplianceStatus)
+    /// What the compliance delegate is told: the status, and the error title and message an
+    /// app shows (empty when compliant).
+    case compliance(ComplianceStatus, title: String = "", message: String = "")
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -63,7 +65,7 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .token: .token
         case .blockedHome(let r, _): .blocked(r)
         case .openedIn: .delivered
-        case .compliance(let s): .compliance(s)
+        case .compliance(let s, _, _): .compliance(s)
         }
     }
 
@@ -110,7 +112,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.delivered, .openedIn): return true
         case (.openedIn(let a), .openedIn(let b)): return a == b
         case (.blockedHome(let a, let h), .blockedHome(let b, let g)): return a == b && h.lowercased() == g.lowercased()
-        case (.compliance(let a), .compliance(let b)): return a == b
+        case (.compliance(let a), .compliance(let b, _, _)): return a == b
+        case (.complianceTold(let a, let title, let message), .compliance(let b, let t, let m)):
+            return a == b && (title.map { t.contains($0) } ?? true) && (message.map { m.contains($0) } ?? true)
         default: return false
         }
     }

@@ -15,7 +15,7 @@ struct RemediateStep: StepVerb {
         .optional("silent", .bool, "no UI: a remediation that needs the user answers interactionRequired"),
         .optional("userCancels", .bool, "the user cancels the UI"),
     ]
-    static let outcomes: [OutcomeForm] = [.compliance, .failedBecause]
+    static let outcomes: [OutcomeForm] = [.compliance, .complianceTold, .failedBecause]
 
     var app: String
     var account: Account
@@ -39,7 +39,7 @@ struct RemediateStep: StepVerb {
         switch outcome {
         case .success(let o):
             let why = o.status == .compliant ? "\(account) is compliant in \(app)" : "\(o.title): \(o.message)"
-            return (.compliance(o.status), why, "\(app) (\(account))")
+            return (.compliance(o.status, title: o.title, message: o.message), why, "\(app) (\(account))")
         case .failure(let e): return (.failed(e.reason), e.message, "\(app) (\(account))")
         }
     }
