@@ -77,6 +77,10 @@ extension Loading {
         if let e = E(rawValue: s) { return e }
         let names = E.allCases.map(\.rawValue)
         if let e = E.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) { return e }
+        if let aliased = E.self as? any GraphAliased.Type, let (e, note) = aliased.alias(s), let value = e as? E {
+            reader.warn(v, "\(what) \"\(s)\" is \(note); read as \(value.rawValue)")
+            return value
+        }
         let hint = Suggestion.closest(to: s, among: names).map { "did you mean \"\($0)\"?" } ?? "expected one of: \(names.joined(separator: ", "))"
         reader.error(v, "unknown \(what) \"\(s)\"; \(hint)")
         return nil
@@ -94,7 +98,10 @@ extension Loading {
             return nil
         }
         var type: String?
-        if let x = f["type"] { type = reader.name(x, what: "type") }
+        if let x = f["type"] {
+            type = reader.name(x, what: "type")
+            if let type { checkTypeIdentifier(type, at: x) }
+        }
         switch contents[0] {
         case "text":
             guard let s = reader.string(f["text"]!, what: "text") else { return nil }
@@ -120,6 +127,22 @@ extension Loading {
                 return nil
             }
             return ScenarioItem(type: inferred, content: .file(url))
+        }
+    }
+
+    /// Warns about an item type that looks mistyped: within two edits of a type iOS declares,
+    /// or in Apple's namespaces (`public.`, `com.apple.`) without being declared there. A
+    /// custom type of the app's own (`com.contoso.report`) is not questioned.
+    func checkTypeIdentifier(_ type: String, at x: Located) {
+        let base = UTIRegistry.isIntuneType(type) ? String(type.dropFirst(UTIRegistry.intunePrefix.count)) : type
+        let system = UTIRegistry.system
+        guard system.declaration(for: base) == nil else { return }
+        let folded = Array(base.lowercased())
+        let near = system.identifiers.map { ($0, Suggestion.distance(folded, Array($0.lowercased()))) }.min { $0.1 < $1.1 }
+        if let (candidate, d) = near, d <= 2 {
+            reader.warn(x, "type \"\(base)\" is not a type iOS declares; did you mean \"\(candidate)\"?")
+        } else if base.hasPrefix("public.") || base.hasPrefix("com.apple.") {
+            reader.warn(x, "type \"\(base)\" is not a type iOS declares in its \(base.hasPrefix("public.") ? "public." : "com.apple.") namespace (public.plain-text, public.jpeg, com.adobe.pdf… are)")
         }
     }
 

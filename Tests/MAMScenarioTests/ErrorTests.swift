@@ -1,5 +1,6 @@
 import Foundation
 import MAMScenario
+import MAMModel
 import Testing
 
 /// Bad files are refused before anything runs, with file:line:column, the key path and a
@@ -185,5 +186,29 @@ import Testing
         let scenario = try ScenarioLoader.load(text: text, file: URL(fileURLWithPath: "/nonexistent/nonfinite.yaml"))
         let expectation = "\(scenario.steps[0])"
         #expect(expectation.contains("Infinity") && expectation.contains("NaN"), "\(expectation)")
+    }
+
+    /// Graph's location names are read as the SDK's, with a warning naming the SDK's; a type
+    /// that looks mistyped gets a did-you-mean, a custom type of the app's own nothing.
+    @Test func graphLocationNamesAndMistypedTypesAreNamedNotRefused() throws {
+        let scenario = try ScenarioLoader.load(text: """
+            apps: [{id: mail, bundle: com.contoso.mail}]
+            steps:
+              - save: {app: mail, location: localStorage}
+              - open: {app: mail, location: photoLibrary}
+              - share: {from: mail, to: mail, item: {type: public.plain-txt, text: hi}}
+              - share: {from: mail, to: mail, item: {type: public.notatype, text: hi}}
+              - share: {from: mail, to: mail, item: {type: com.contoso.q3-report, text: hi}}
+              - share: {from: mail, to: mail, item: {type: com.microsoft.intune.mam.public.plain-text, text: hi}}
+            """, file: URL(fileURLWithPath: "/nonexistent/first.yaml"))
+        #expect(scenario.steps[0].arguments == .save(app: "mail", location: .localDrive, account: nil))
+        #expect(scenario.steps[1].arguments == .open(app: "mail", location: .photos, account: nil, as: nil))
+        let warnings = scenario.warnings.map(\.message)
+        #expect(warnings.contains { $0.contains("\"localStorage\"") && $0.contains("read as localDrive") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("\"photoLibrary\"") && $0.contains("read as photos") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("did you mean \"public.plain-text\"") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("\"public.notatype\"") && $0.contains("public. namespace") }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("q3-report") || $0.contains("intune") }, "\(warnings)")
+        #expect(warnings.count == 4, "\(warnings)")
     }
 }
