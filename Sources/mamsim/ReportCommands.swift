@@ -94,21 +94,69 @@ struct MatrixCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
     var output: String?
 
+    @Option(name: .customLong("diff"), help: ArgumentHelp("An earlier Graph policy document: show only the cells whose decision changes from it to POLICY, each with the setting that changed it.", valueName: "OLD"),
+            completion: .file(extensions: ["json"]))
+    var diff: String?
+
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: policy) else {
-            Terminal.error("\(policy) cannot be read; name a Graph policy document (JSON)")
+        let (chosen, raw) = try Self.load(policy)
+        if let diff {
+            let (old, oldRaw) = try Self.load(diff)
+            return try runDiff(old: old, oldRaw: oldRaw, new: chosen, newRaw: raw, oldPath: diff)
+        }
+        let fleet = try makeFleet(applying: chosen, apps: Self.defaultApps(chosen))
+        warnIfUntargeted(fleet, chosen, path: policy)
+        let matrix = PolicyMatrix.compute(for: fleet, now: Self.now)
+        let text: String
+        switch format {
+        case .html:
+            text = ReportHTML.page(title: "Policy matrix: \(chosen.displayName.isEmpty ? policy : chosen.displayName)",
+                                   summary: "\(matrix.parties.count) app × identity pairs from \(policy)\(self.fleet.map { " on the fleet of \($0)" } ?? " on a default fleet")",
+                                   scenarios: [], extraGrids: ReportHTML.grids(of: matrix))
+        case .json:
+            text = Self.json(matrix)
+        case .table:
+            text = Self.table(matrix)
+        }
+        try ReportFile.write(text, to: output)
+        if let output { Terminal().line("\(format.rawValue) matrix: \(output)") }
+    }
+
+    static var now: Instant { Instant(secondsSince1970: Date().timeIntervalSince1970) }
+
+    /// The first policy of a Graph document, and the document's JSON object it came from.
+    static func load(_ path: String) throws -> (IosManagedAppProtection, [String: Any]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            Terminal.error("\(path) cannot be read; name a Graph policy document (JSON)")
             throw ExitCode(2)
         }
         let imported: PolicyImportResult
-        do { imported = try GraphPolicyImporter.importPolicies([UInt8](data), source: policy) } catch {
+        do { imported = try GraphPolicyImporter.importPolicies([UInt8](data), source: path) } catch {
             Terminal.error("\(error)")
             throw ExitCode(2)
         }
         guard let chosen = imported.policies.first else {
-            Terminal.error("\(policy) holds no iosManagedAppProtection policy")
+            Terminal.error("\(path) holds no iosManagedAppProtection policy")
             throw ExitCode(2)
         }
         for w in imported.warnings { Terminal.warning("\(w)") }
+        var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        if let first = (object["value"] as? [[String: Any]])?.first { object = first }
+        return (chosen, object)
+    }
+
+    /// Apps the policy targets: its list, else two of the apps its appGroupType reaches.
+    static func defaultApps(_ p: IosManagedAppProtection) -> [BundleID] {
+        !p.apps.isEmpty ? p.apps
+            : p.appGroupType == .allCoreMicrosoftApps || p.appGroupType == .allMicrosoftApps
+            ? [BundleID("com.microsoft.Office.Outlook"), BundleID("com.microsoft.Office.Word")]
+            : [BundleID("com.contoso.mail"), BundleID("com.contoso.word")]
+    }
+
+    /// `--fleet`'s scenario with `chosen` applied to its accounts that have a policy (or its
+    /// first), else a default fleet of `apps`, an app without the SDK, a work account under
+    /// the policy and a personal one.
+    func makeFleet(applying chosen: IosManagedAppProtection, apps: [BundleID]) throws -> Fleet {
         var fleet: Fleet
         if let path = self.fleet {
             let scenario: Scenario
@@ -127,34 +175,19 @@ struct MatrixCommand: ParsableCommand {
             }
         } else {
             fleet = Fleet()
-            // Apps the policy targets: its list, else two of the apps its appGroupType reaches.
-            let apps = !chosen.apps.isEmpty ? chosen.apps
-                : chosen.appGroupType == .allCoreMicrosoftApps || chosen.appGroupType == .allMicrosoftApps
-                ? [BundleID("com.microsoft.Office.Outlook"), BundleID("com.microsoft.Office.Word")]
-                : [BundleID("com.contoso.mail"), BundleID("com.contoso.word")]
             for app in apps { fleet.install(AppDescriptor(bundleID: app, multiIdentity: true)) }
             fleet.install(AppDescriptor(bundleID: "com.example.notes", sdkIntegrated: false))
             fleet.add(Account(upn: "user@contoso.com", oid: "00000000-0000-4000-8000-000000000001", tenant: "contoso.onmicrosoft.com"), policy: chosen)
             fleet.add(Account(upn: "user@outlook.com"))
         }
+        return fleet
+    }
+
+    func warnIfUntargeted(_ fleet: Fleet, _ chosen: IosManagedAppProtection, path: String) {
         let targeted = fleet.accounts.compactMap { fleet.policy(for: $0) }.flatMap { fleet.apps(targetedBy: $0) }
         if fleet.apps.values.contains(where: { $0.sdkIntegrated && !$0.isExtension }), fleet.accounts.contains(where: fleet.isManaged), targeted.isEmpty {
-            Terminal.warning("\(policy): the policy targets none of the fleet's SDK apps (appGroupType = \(chosen.appGroupType.rawValue), \(chosen.apps.count) listed apps): no policy applies anywhere; list the apps under the scenario policy's apps: or export the policy with $expand=apps")
+            Terminal.warning("\(path): the policy targets none of the fleet's SDK apps (appGroupType = \(chosen.appGroupType.rawValue), \(chosen.apps.count) listed apps): no policy applies anywhere; list the apps under the scenario policy's apps: or export the policy with $expand=apps")
         }
-        let matrix = PolicyMatrix.compute(for: fleet, now: Instant(secondsSince1970: Date().timeIntervalSince1970))
-        let text: String
-        switch format {
-        case .html:
-            text = ReportHTML.page(title: "Policy matrix: \(chosen.displayName.isEmpty ? policy : chosen.displayName)",
-                                   summary: "\(matrix.parties.count) app × identity pairs from \(policy)\(self.fleet.map { " on the fleet of \($0)" } ?? " on a default fleet")",
-                                   scenarios: [], extraGrids: ReportHTML.grids(of: matrix))
-        case .json:
-            text = Self.json(matrix)
-        case .table:
-            text = Self.table(matrix)
-        }
-        try ReportFile.write(text, to: output)
-        if let output { Terminal().line("\(format.rawValue) matrix: \(output)") }
     }
 
     /// `ok`, or the reason code it is blocked for: short, so a grid fits a terminal.

@@ -172,5 +172,40 @@ extension CLITests {
             #expect(html.status == 0 && html.stdout.contains("<table class=\"matrix\" id=\"policy-transfers\""), "\(html.stderr)")
             #expect(try Self.cells(html.stdout).contains { $0.reason == "outbound-policy" })
         }
+
+        /// `mamsim matrix --diff` on Microsoft's level 2 → level 3 templates: only the cells whose
+        /// decision changes, each with the setting (or pair) that changes it, in every format.
+        @Test func matrixDiffListsWhatLevel3ChangesAndWhy() async throws {
+            let dir = "Tests/Fixtures/shared/fixtures/policies/"
+            let (level2, level3) = (dir + "icf-level-2-enterprise-enhanced-data-protection-iOS.json", dir + "icf-level-3-enterprise-high-data-protection-iOS.json")
+            let r = try await CLI.run(["matrix", "--diff", level2, level3, "--format", "json"], timeout: 60)
+            #expect(r.status == 0, "\(r)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let changes = try #require(root["changes"] as? [[String: Any]])
+            func change(_ grid: String, _ from: String, _ to: String) -> [String: Any]? {
+                changes.first { $0["grid"] as? String == grid && $0["from"] as? String == from && $0["to"] as? String == to }
+            }
+            let outlook = "com.microsoft.Office.Outlook (user@contoso.com)"
+            let print = try #require(change("features", outlook, "print"))
+            #expect((print["after"] as? [String: Any])?["reason"] as? String == "print-blocked")
+            #expect(print["settings"] as? [String] == ["printBlocked"])
+            let inbound = try #require(change("transfers", "com.example.notes (unmanaged)", outlook))
+            #expect((inbound["before"] as? [String: Any])?["allowed"] as? Bool == true)
+            #expect(inbound["settings"] as? [String] == ["allowedInboundDataTransferSources"])
+            // The camera needs both: ingestion blocked and camera no longer listed.
+            let camera = try #require(change("open", outlook, "camera"))
+            #expect(camera["settings"] as? [String] == ["allowedDataIngestionLocations + blockDataIngestionIntoOrganizationDocuments"])
+            // Nothing that stays the same is listed: outbound to notes was blocked before and after.
+            #expect(change("transfers", outlook, "com.example.notes (unmanaged)") == nil)
+            let settings = try #require(root["settings"] as? [[String: Any]]).compactMap { $0["key"] as? String }
+            #expect(settings.contains("printBlocked") && !settings.contains("displayName") && !settings.contains("description"))
+            let table = try await CLI.run(["matrix", "--diff", level2, level3], timeout: 60)
+            #expect(table.status == 0 && table.stdout.contains("print: ok → print-blocked  [printBlocked]"), "\(table.stdout)")
+            let html = try await CLI.run(["matrix", "--diff", level2, level3, "--format", "html"], timeout: 60)
+            #expect(html.status == 0 && html.stdout.contains("<td>printBlocked</td>"), "\(html.stderr)")
+            // The same document twice changes nothing.
+            let same = try await CLI.run(["matrix", "--diff", level3, level3], timeout: 60)
+            #expect(same.status == 0 && same.stdout.contains("0 cells decide differently"), "\(same.stdout)")
+        }
     }
 }
