@@ -213,6 +213,12 @@ final class Supervisor {
         let spec = child.spec
         let program = spec.executable ?? configuration.appRuntime
         var environment = environment
+        // Where the program may keep files of its own (its confinement lets it write there
+        // and in its entitled app groups, and nowhere else): its data container, and the
+        // folder whose subfolders, named by group id, are its app groups.
+        environment["MAMSIM_CONTAINER"] = realDeviceDirectory + "/containers/" + spec.bundleID.rawValue
+        Self.ensureDirectory(environment["MAMSIM_CONTAINER"]!)
+        environment["MAMSIM_APP_GROUPS_DIR"] = realDeviceDirectory + "/groups"
         if !spec.sandbox.environment.isEmpty {
             environment.merge(ChildEnvironment.filter(ProcessInfo.processInfo.environment, alsoPassing: spec.sandbox.environment)) { a, _ in a }
         }

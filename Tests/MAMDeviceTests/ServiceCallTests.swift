@@ -41,4 +41,28 @@ import Testing
         #expect(lines.first { !$0.contains("alice") }.map { $0.contains("\"decision\":\"allowed\"") } == true, "\(lines)")
         #expect(await host.shutdown() == 0)
     }
+
+    /// A program of its own finds its data container in MAMSIM_CONTAINER and may keep files
+    /// there (the file the device then serves it as Documents/… is the same file).
+    @Test func aChildFindsItsContainerInItsEnvironment() async throws {
+        var hello: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "keeper"))), appendingTo: &hello)
+        let keeper = try pythonChild("keeper", """
+            os.makedirs(os.path.join(os.environ["MAMSIM_CONTAINER"], "Documents"), exist_ok=True)
+            with open(os.path.join(os.environ["MAMSIM_CONTAINER"], "Documents", "note.txt"), "w") as f:
+                f.write("groups in " + os.environ["MAMSIM_APP_GROUPS_DIR"])
+            os.write(3, bytes(\(hello)))
+            readFrame()   # welcome
+            time.sleep(30)
+            """)
+        let spec = AppSpec(handle: "keeper", descriptor: AppDescriptor(bundleID: "com.contoso.keeper", sdkIntegrated: false), executable: keeper)
+        var config = try makeConfiguration(apps: 0, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let read = await host.service("keeper", .readFile(path: "Documents/note.txt"))
+        let expected = "groups in " + config.deviceDirectory.resolvingSymlinksInPath().path + "/groups"
+        #expect(String(decoding: read.data, as: UTF8.self) == expected, "\(read)")
+        #expect(await host.shutdown() == 0)
+    }
 }
