@@ -153,6 +153,28 @@ public final class AdminDesk {
         audit.record(verb: .setNetwork, source: "device", decision: .ok, explanation: online ? "the device is online" : "the device is offline")
     }
 
+    /// Device facts that change during a run (`setDevice`): Microsoft Authenticator installed
+    /// or removed (app protection CA remediation needs it, RULES.md §10), the device
+    /// jailbroken or not (conditional launch reads it at the next launch, resume or identity
+    /// switch, RULES.md §8). `nil` leaves a fact as it is. Returns what changed, in words.
+    @discardableResult
+    public func setDevice(brokerInstalled: Bool?, jailbroken: Bool?) throws -> String {
+        var facts = state.fleet.device
+        var said: [String] = []
+        if let brokerInstalled {
+            facts.brokerInstalled = brokerInstalled
+            said.append(brokerInstalled ? "Microsoft Authenticator is installed" : "Microsoft Authenticator is removed")
+        }
+        if let jailbroken {
+            facts.jailbroken = jailbroken
+            said.append(jailbroken ? "the device is jailbroken" : "the device is not jailbroken")
+        }
+        let text = said.isEmpty ? "nothing changed" : said.joined(separator: "; ")
+        try state.setDeviceFacts(facts)
+        audit.record(verb: .setDevice, source: "device", decision: .ok, explanation: text)
+        return text
+    }
+
     /// The user updates iOS (`updateOS`): conditional launch reads the new version at the
     /// next launch, resume or identity switch (RULES.md §8). iOS installs only newer versions;
     /// a scenario that needs an older one starts with it (`device.osVersion`). Returns the

@@ -111,7 +111,7 @@ public final class Host {
         broker = Broker(supervisor: supervisor, state: state, audit: audit, context: configuration.context, onEvent: emit)
         services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: emit)
         accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
-        tokens = TokenService(supervisor: supervisor, state: state, audit: audit, brokerInstalled: configuration.brokerInstalled, onEvent: emit)
+        tokens = TokenService(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         launches = LaunchDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         admin = AdminDesk(supervisor: supervisor, state: state, audit: audit, registry: registry, declaredAppConfigs: configuration.appConfigs)
         supervisor.router = self

@@ -113,8 +113,12 @@ public struct HostConfiguration: Sendable {
     public var declarations: [DeclarationSet.Entry] = []
     /// Entra conditional access policies (RULES.md §10) at start.
     public var conditionalAccess: [ConditionalAccessPolicy] = []
-    /// Microsoft Authenticator (the broker) is installed: app protection CA remediation needs it.
-    public var brokerInstalled = false
+    /// Microsoft Authenticator (the broker) is installed at start: app protection CA
+    /// remediation needs it. A device fact (`setDevice` installs it at run time).
+    public var brokerInstalled: Bool {
+        get { fleet.device.brokerInstalled }
+        set { fleet.device.brokerInstalled = newValue }
+    }
     /// The network at start (`device.network`); `nil` keeps what the device directory holds.
     public var networkOnline: Bool?
     /// Path of the generic app runtime.

@@ -12,7 +12,6 @@ public final class TokenService {
     private let supervisor: Supervisor
     private let state: DeviceState
     private let audit: AuditSink
-    private let brokerInstalled: Bool
     private let emit: (HostEvent) -> Void
     /// Per app and account, the last remediation outcome, the device state it met and how
     /// many times in a row it came back unchanged (remediation loops).
@@ -22,11 +21,10 @@ public final class TokenService {
     /// A remediation repeated this many times in a row with nothing changing is a loop.
     static let remediationLoopThreshold = 3
 
-    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, brokerInstalled: Bool, onEvent: @escaping (HostEvent) -> Void) {
+    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, onEvent: @escaping (HostEvent) -> Void) {
         self.supervisor = supervisor
         self.state = state
         self.audit = audit
-        self.brokerInstalled = brokerInstalled
         emit = onEvent
     }
 
@@ -96,7 +94,7 @@ public final class TokenService {
             let owner = spec.identityOwner
             let signedIn = try state.signedInAccounts(app: owner).contains { $0.isSame(as: account) }
             let declines = fromApp && !silent && !signedIn && !spec.userAccounts.contains { account.matches($0) }
-            let facts = RemediationFacts(online: try state.isOnline(), brokerInstalled: brokerInstalled, silent: silent,
+            let facts = RemediationFacts(online: try state.isOnline(), brokerInstalled: state.fleet.device.brokerInstalled, silent: silent,
                                          userCancels: userCancels || declines, signedIn: signedIn)
             outcome = Enforcer.remediate(account, app: spec.descriptor, facts: facts, in: state.fleet)
             if declines, outcome.status == .userCancelled {

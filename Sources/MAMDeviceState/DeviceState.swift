@@ -184,7 +184,10 @@ public final class DeviceState {
             fleet.allowedAccounts = try JSONDecoder().decode([String]?.self, from: Data(text.utf8))
         }
         if let text = loaded.device {
-            fleet.device = try JSONDecoder().decode(StoredDeviceFacts.self, from: Data(text.utf8)).facts
+            let stored = try JSONDecoder().decode(StoredDeviceFacts.self, from: Data(text.utf8))
+            let configuredBroker = fleet.device.brokerInstalled
+            fleet.device = stored.facts
+            if stored.brokerInstalled == nil { fleet.device.brokerInstalled = configuredBroker }
         }
     }
 
@@ -324,6 +327,8 @@ struct StoredDeviceFacts: Codable {
     var osVersion: String
     var restrictions: [String: Bool]
     var model: String
+    /// Absent in facts stored before it was one: the broker was then a fact of the run only.
+    var brokerInstalled: Bool?
 
     init(_ f: DeviceFacts) {
         mdmEnrolled = f.mdmEnrolled
@@ -331,10 +336,11 @@ struct StoredDeviceFacts: Codable {
         osVersion = f.osVersion.text
         restrictions = f.restrictions
         model = f.model
+        brokerInstalled = f.brokerInstalled
     }
 
     var facts: DeviceFacts {
         DeviceFacts(mdmEnrolled: mdmEnrolled, jailbroken: jailbroken, osVersion: Version(osVersion) ?? DeviceFacts().osVersion,
-                    restrictions: restrictions, model: model)
+                    restrictions: restrictions, model: model, brokerInstalled: brokerInstalled ?? false)
     }
 }

@@ -10,14 +10,17 @@ public struct DeviceFacts: Sendable, Hashable {
     public var restrictions: [String: Bool]
     /// The device model identifier (`iPhone15,2`), for `allowedIosDeviceModels`.
     public var model: String
+    /// Microsoft Authenticator, the broker app protection CA remediation needs, is installed.
+    public var brokerInstalled: Bool
 
     public init(mdmEnrolled: Bool = false, jailbroken: Bool = false, osVersion: Version = Version("18.4")!,
-                restrictions: [String: Bool] = [:], model: String = "iPhone15,2") {
+                restrictions: [String: Bool] = [:], model: String = "iPhone15,2", brokerInstalled: Bool = false) {
         self.mdmEnrolled = mdmEnrolled
         self.jailbroken = jailbroken
         self.osVersion = osVersion
         self.restrictions = restrictions
         self.model = model
+        self.brokerInstalled = brokerInstalled
     }
 }
 
