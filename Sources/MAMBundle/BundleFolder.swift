@@ -23,6 +23,8 @@ package struct BundleFolder {
     /// The Info.plist without its activation rule, build settings expanded. `nil` when absent or malformed.
     package private(set) var info: [String: Any]?
     package private(set) var manifest: ExtensionManifest?
+    /// The Info.plist file read, if any (`nil` when Xcode generates it whole).
+    package private(set) var infoFileURL: URL?
     package private(set) var entitlementsFile: String?
     private(set) var entitlementsText: String?
     package private(set) var entitlements: Entitlements?
@@ -96,6 +98,7 @@ package struct BundleFolder {
     }
 
     private mutating func readInfoPlist(_ fileURL: URL?) {
+        infoFileURL = fileURL
         var parsed: [String: Any] = [:]
         if let fileURL {
             guard var data = try? InputFile.contents(of: fileURL) else {

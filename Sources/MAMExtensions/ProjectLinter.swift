@@ -276,13 +276,32 @@ public enum ProjectLinter {
     /// plist), with the `.entitlements` (or MAUI's `Entitlements.plist`) in its folder and the
     /// folder's xcconfigs; an extension is paired with the app whose bundle id prefixes its own.
     static func discover(in root: URL, displayName: String, options: Options) -> [LintReport] {
-        let plists = find(in: root) { url in
-            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && (hasBundleIdentifier(url) || isMAUIInfoPlist(url))
-        }
-        if plists.isEmpty {
+        let bundles = discoveredBundles(in: root, options: options)
+        if bundles.isEmpty {
             return [LintReport(folder: displayName, findings: [LintFinding(.warning, rule: "no-bundle", file: "", keyPath: "",
                 problem: "holds no .xcodeproj and no Info.plist with a CFBundleIdentifier, so nothing was linted",
                 fix: "name the folder of an app, a plugin or a project")])]
+        }
+        var seen = Set<LintFinding>()
+        let ordered = bundles.sorted { ($0.bundle.manifest?.extensionPointIdentifier == nil) && ($1.bundle.manifest?.extensionPointIdentifier != nil) }
+        return ordered.map { entry in
+            var container: BundleFolder?
+            if let point = entry.bundle.manifest?.extensionPointIdentifier, !point.isEmpty, let id = entry.bundle.bundleIdentifier {
+                container = bundles.map(\.bundle).filter { $0.manifest?.extensionPointIdentifier == nil }
+                    .first { app in app.bundleIdentifier.map { id.hasPrefix($0 + ".") } == true }
+            }
+            var report = Linter.lint(entry.bundle, container: container, folderName: displayName)
+            let folder = relative(entry.url.deletingLastPathComponent(), to: root)
+            report.bundle = folder.isEmpty ? "." : folder
+            report.findings = report.findings.filter { seen.insert($0).inserted }
+            return report
+        }
+    }
+
+    /// The bundles under `root` found by their files (see `discover`), each with its Info.plist.
+    static func discoveredBundles(in root: URL, options: Options) -> [(url: URL, bundle: BundleFolder)] {
+        let plists = find(in: root) { url in
+            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && (hasBundleIdentifier(url) || isMAUIInfoPlist(url))
         }
         var bundles: [(url: URL, bundle: BundleFolder)] = []
         for plist in plists {
@@ -306,20 +325,7 @@ public enum ProjectLinter {
             bundle.problems += problems.map { $0.finding() }
             bundles.append((plist, bundle))
         }
-        var seen = Set<LintFinding>()
-        let ordered = bundles.sorted { ($0.bundle.manifest?.extensionPointIdentifier == nil) && ($1.bundle.manifest?.extensionPointIdentifier != nil) }
-        return ordered.map { entry in
-            var container: BundleFolder?
-            if let point = entry.bundle.manifest?.extensionPointIdentifier, !point.isEmpty, let id = entry.bundle.bundleIdentifier {
-                container = bundles.map(\.bundle).filter { $0.manifest?.extensionPointIdentifier == nil }
-                    .first { app in app.bundleIdentifier.map { id.hasPrefix($0 + ".") } == true }
-            }
-            var report = Linter.lint(entry.bundle, container: container, folderName: displayName)
-            let folder = relative(entry.url.deletingLastPathComponent(), to: root)
-            report.bundle = folder.isEmpty ? "." : folder
-            report.findings = report.findings.filter { seen.insert($0).inserted }
-            return report
-        }
+        return bundles
     }
 
     /// A .NET MAUI app's iOS Info.plist: `Platforms/iOS/Info.plist` (or MacCatalyst), whose

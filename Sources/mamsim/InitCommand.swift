@@ -1,0 +1,277 @@
+import ArgumentParser
+import Foundation
+import MAMBundle
+import MAMExtensions
+import MAMPolicy
+import MAMScenario
+
+/// `mamsim init PATH`: a first scenario from a team's own project — its iOS apps and
+/// extensions as the fleet, a work and a personal account, the given Graph policies, and steps
+/// that exercise the fleet, with the outcomes a run of them gives written as expectations to
+/// review.
+struct InitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Write a first scenario from a project: its apps and extensions, accounts, policies, and steps with their outcomes.",
+        discussion: """
+            PATH is what `mamsim lint` reads: an .xcodeproj, a workspace's folder, a repository, a .NET MAUI \
+            project, or an app folder. Each extension gets a plugin folder beside the scenario (its Info.plist as \
+            the build writes it). The steps are run once and their outcomes written as expectations: review them \
+            against what your policy should do, then `mamsim run FILE`.
+            """)
+
+    @Argument(help: "An .xcodeproj, a repository or project folder, or an app folder.", completion: .file())
+    var path: String
+
+    @Option(help: ArgumentHelp("A Graph iosManagedAppProtection export (repeatable; the first targets the work account).", valueName: "GRAPH.json"),
+            completion: .file(extensions: ["json"]))
+    var policy: [String] = []
+
+    @Option(name: .shortAndLong, help: "The scenario file to write (default: mamsim-scenario.yaml).")
+    var output: String = "mamsim-scenario.yaml"
+
+    @Option(help: "Only this target (repeatable; projects only).")
+    var target: [String] = []
+
+    @Option(help: "The build configuration (default: each target's default).")
+    var configuration: String?
+
+    @Flag(help: "Write the steps without running them (no expectations).")
+    var noRun = false
+
+    @OptionGroup var options: ScenarioOptions
+
+    /// One fleet entry: an app or an extension, with the id the scenario names it by.
+    struct Entry {
+        var id: String
+        var bundle: ProjectInventory.Bundle
+        var isExtension: Bool { bundle.extensionPoint != nil }
+        /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
+        /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes).
+        var sdk: Bool {
+            bundle.hasIntuneSettings || bundle.keychainGroups.contains("com.microsoft.intune.mam")
+                || bundle.urlSchemes.contains { $0.hasSuffix("-intunemam") }
+        }
+    }
+
+    func run() async throws {
+        let settings = try options.buildSettings()
+        let found: [ProjectInventory.Bundle]
+        do {
+            found = try ProjectInventory.read(path: URL(fileURLWithPath: path), displayName: path,
+                                              options: ProjectLinter.Options(targets: target, configuration: configuration, buildSettings: BuildSettings(settings)))
+        } catch {
+            Terminal.error(error.message)
+            throw ExitCode(2)
+        }
+        let usable = found.filter { $0.bundleID?.isEmpty == false }
+        for b in found where b.bundleID?.isEmpty != false {
+            Terminal.warning("\(b.source): no CFBundleIdentifier could be read; left out (pass --set PRODUCT_BUNDLE_IDENTIFIER=… if a build setting names it)")
+        }
+        guard usable.contains(where: { $0.extensionPoint == nil }) else {
+            Terminal.error("\(path): no iOS app target or app Info.plist was found; name an .xcodeproj, a repository or an app folder")
+            throw ExitCode(2)
+        }
+        let outputURL = URL(fileURLWithPath: output)
+        let folder = outputURL.deletingLastPathComponent()
+        for p in policy where !FileManager.default.fileExists(atPath: p) {
+            Terminal.error("\(p) cannot be read; name a Graph policy export (JSON)")
+            throw ExitCode(2)
+        }
+        let entries = Self.entries(usable)
+        let text = try scenarioText(entries, folder: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try writePlugins(entries, folder: folder)
+        try Self.withExpectations(text, []).write(to: outputURL, atomically: true, encoding: .utf8)
+        let terminal = Terminal()
+        guard !noRun else {
+            terminal.line("wrote \(output): \(entries.count) apps and extensions; run it with `mamsim run \(output)`")
+            return
+        }
+        // The outcomes the rules give, as expectations to review.
+        let scenario: Scenario
+        do { scenario = try ScenarioLoader.load(file: outputURL, buildSettings: settings) } catch {
+            Terminal.error("the scenario written to \(output) does not load (please report it): \(error)")
+            throw ExitCode(1)
+        }
+        var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: nil)
+        runOptions.quietChildren = true
+        let report = await ScenarioRunner.run(scenario, options: runOptions)
+        try? FileManager.default.removeItem(at: report.deviceDirectory)
+        if let e = report.fleetError {
+            Terminal.error("the fleet of \(output) could not start: \(e); the scenario is written without expectations")
+            throw ExitCode(1)
+        }
+        let expectations = report.steps.map { $0.observed.asExpectation.description }
+        try Self.withExpectations(text, expectations).write(to: outputURL, atomically: true, encoding: .utf8)
+        terminal.line("wrote \(output): \(entries.filter { !$0.isExtension }.count) apps, \(entries.filter(\.isExtension).count) extensions, \(report.steps.count) steps with the outcomes they gave; review them, then `mamsim run \(output)`")
+    }
+
+    /// Ids from target names: lower case, letters, digits and dashes, each one once.
+    static func entries(_ bundles: [ProjectInventory.Bundle]) -> [Entry] {
+        var used: Set<String> = ["notes"]
+        return bundles.sorted { ($0.extensionPoint == nil) && ($1.extensionPoint != nil) }.map { b in
+            // A MAUI app's Info.plist is in <Project>/Platforms/iOS: the project names it.
+            var parts = b.name.split(separator: "/")
+            if parts.count >= 3, parts[parts.count - 2] == "Platforms" { parts.removeLast(2) }
+            var base = String(parts.last ?? "app").lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+                .reduce(into: "") { $0.append($1) }
+            base = base.split(separator: "-").joined(separator: "-")
+            if base.isEmpty || base.first!.isNumber { base = "app-" + base }
+            var id = base
+            var n = 2
+            while used.contains(id) { id = "\(base)-\(n)"; n += 1 }
+            used.insert(id)
+            return Entry(id: id, bundle: b)
+        }
+    }
+
+    /// RFC 3986: a letter, then letters, digits, `+`, `-` and `.`.
+    static func isURLScheme(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first) else { return false }
+        return s.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
+    }
+
+    static func quoted(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    static func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ", ") + "]" }
+
+    /// A path as the scenario names it: relative to the scenario's folder.
+    static func relative(_ path: String, to folder: URL) -> String {
+        let full = URL(fileURLWithPath: path).standardizedFileURL.path
+        let base = folder.standardizedFileURL.path
+        if full.hasPrefix(base + "/") { return String(full.dropFirst(base.count + 1)) }
+        // Up from the scenario's folder to the common ancestor, when it is near; else absolute.
+        let a = base.split(separator: "/"), b = full.split(separator: "/")
+        var i = 0
+        while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
+        guard a.count - i <= 2, i > 0 else { return full }
+        return (Array(repeating: "..", count: a.count - i) + b[i...].map(String.init)).joined(separator: "/")
+    }
+
+    func scenarioText(_ entries: [Entry], folder: URL) throws -> String {
+        let apps = entries.filter { !$0.isExtension }
+        let sdkApps = apps.filter(\.sdk)
+        let exts = entries.filter(\.isExtension)
+        var y: [String] = []
+        y.append("# Written by `mamsim init \(path)`: a first scenario from your project. Review each step's")
+        y.append("# `expect:` (the outcome this run gave) against what your policy should do; then run it with")
+        y.append("# `mamsim run \(URL(fileURLWithPath: output).lastPathComponent)` (docs/SCENARIOS.md says what each key means).")
+        y.append("name: \(Self.quoted("\(URL(fileURLWithPath: path).lastPathComponent) · first scenario"))")
+        y.append("")
+        y.append("accounts:")
+        y.append("  - upn: user@contoso.com             # a work account, targeted by the policy below")
+        y.append("    tenant: contoso.onmicrosoft.com")
+        y.append("    policy: \(policy.isEmpty ? "starter" : "policy1")")
+        y.append("  - upn: user@outlook.com             # a personal account, no policy")
+        y.append("")
+        y.append("policies:")
+        let targets = Self.list(sdkApps.compactMap(\.bundle.bundleID))
+        if policy.isEmpty {
+            y.append("  # A starter policy: org data stays in policy-managed apps. Replace it with your tenant's:")
+            y.append("  # export it from Graph (README, \"A team's first hour\") and pass it as --policy.")
+            y.append("  starter:")
+            y.append("    displayName: \"Starter: org data to policy-managed apps only\"")
+            y.append("    allowedOutboundDataTransferDestinations: managedApps")
+            y.append("    allowedInboundDataTransferSources: managedApps")
+            y.append("    allowedOutboundClipboardSharingLevel: managedAppsWithPasteIn")
+            y.append("    pinRequired: false")
+            y.append("    apps: \(targets)")
+        } else {
+            for (i, p) in policy.enumerated() {
+                y.append("  policy\(i + 1):                          # \(i == 0 ? "targets user@contoso.com" : "assign it with setPolicy")")
+                y.append("    file: \(Self.quoted(Self.relative(p, to: folder)))")
+                y.append("    # A Graph export lists its apps only with $expand=apps: these are the project's SDK apps.")
+                y.append("    apps: \(targets)")
+            }
+        }
+        y.append("")
+        y.append("apps:")
+        for e in apps {
+            let b = e.bundle
+            y.append("  - id: \(e.id)                      # \(b.source)")
+            y.append("    bundle: \(Self.quoted(b.bundleID ?? ""))")
+            if !e.sdk { y.append("    sdk: false                      # no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam scheme: set sdk: true if it links the Intune SDK") }
+            if b.multiIdentity { y.append("    multiIdentity: true             # IntuneMAMSettings.MultiIdentity") }
+            let schemes = b.urlSchemes.filter(Self.isURLScheme)
+            if !schemes.isEmpty { y.append("    urlSchemes: \(Self.list(schemes))") }
+            let invalid = b.urlSchemes.filter { !Self.isURLScheme($0) }
+            if !invalid.isEmpty { y.append("    # left out, not URL schemes (placeholders? `mamsim lint` says more): \(invalid.joined(separator: ", "))") }
+            if !b.keychainGroups.isEmpty { y.append("    keychainGroups: \(Self.list(b.keychainGroups))   # keychain-access-groups, team prefix left out") }
+            if !b.appGroups.isEmpty { y.append("    appGroups: \(Self.list(b.appGroups))") }
+            if !b.unresolvedSettings.isEmpty {
+                y.append("    # build settings nothing defined (pass --set NAME=VALUE to init): \(b.unresolvedSettings.joined(separator: ", "))")
+            }
+        }
+        y.append("  - id: notes                         # an app outside the organisation, without the SDK")
+        y.append("    bundle: com.example.notes")
+        y.append("    sdk: false")
+        if !exts.isEmpty {
+            y.append("")
+            y.append("extensions:")
+            for e in exts {
+                let container = apps.first { $0.bundle.bundleID == e.bundle.containerBundleID }?.id ?? apps[0].id
+                y.append("  - id: \(e.id)                      # \(e.bundle.source)")
+                y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
+                y.append("    container: \(container)")
+            }
+        }
+        y.append("")
+        y.append("steps:")
+        // The work account in each SDK app; a multi-identity app shows it.
+        for e in sdkApps {
+            y.append("  - signIn: {app: \(e.id), account: user@contoso.com}")
+            y.append(Self.marker)
+            if e.bundle.multiIdentity {
+                y.append("  - name: \(Self.quoted("\(e.id) is multi-identity: it shows the work account"))")
+                y.append("    switchIdentity: {app: \(e.id), account: user@contoso.com, pin: \"2580\"}")
+                y.append(Self.marker)
+            }
+        }
+        if let from = sdkApps.first ?? apps.first {
+            y.append("  # Org data shared from \(from.id) to every other app and extension.")
+            for to in entries where to.id != from.id {
+                y.append("  - share: {from: \(from.id), to: \(to.id), item: {type: public.plain-text, text: \"Q3 numbers\"}}")
+                y.append(Self.marker)
+            }
+            y.append("  - share: {from: \(from.id), to: notes, item: {type: public.plain-text, text: \"Q3 numbers\"}}")
+            y.append(Self.marker)
+            y.append("  # Copied in \(from.id), pasted in an app outside the organisation; saved on the device.")
+            y.append("  - copy: {app: \(from.id), text: \"Q3 numbers\"}")
+            y.append(Self.marker)
+            y.append("  - paste: {app: notes}")
+            y.append(Self.marker)
+            y.append("  - save: {app: \(from.id), location: localDrive}")
+            y.append(Self.marker)
+        }
+        return y.joined(separator: "\n") + "\n"
+    }
+
+    /// Where a step's expectation goes, one after each step.
+    static let marker = "    #expect#"
+
+    /// `text` with the n-th marker replaced by `expect:` and the n-th outcome (markers left
+    /// over, or all of them without outcomes, removed).
+    static func withExpectations(_ text: String, _ expectations: [String]) -> String {
+        var index = 0
+        return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+            guard line == marker else { return String(line) }
+            defer { index += 1 }
+            return index < expectations.count ? "    expect: \(expectations[index])" : nil
+        }.joined(separator: "\n")
+    }
+
+    func writePlugins(_ entries: [Entry], folder: URL) throws {
+        for e in entries where e.isExtension {
+            let dir = folder.appendingPathComponent("mamsim-extensions").appendingPathComponent(e.id)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            guard let info = e.bundle.resolvedInfoPlist else {
+                Terminal.warning("\(e.bundle.source): its Info.plist could not be read; \(dir.path) has none")
+                continue
+            }
+            try info.write(to: dir.appendingPathComponent("Info.plist"))
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+extension CLITests {
+    /// `mamsim init`: a first scenario from a real project runs green with `mamsim run`.
+    @Suite struct InitCommandTests {
+        static func scratch() throws -> URL {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-init-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            return dir
+        }
+
+        /// Microsoft's Chatr sample (an Xcode project) and the Intune MAUI sample with Microsoft's
+        /// level-2 template: init writes the fleet and steps, their outcomes follow the rules,
+        /// and the scenario passes `mamsim run`.
+        @Test(arguments: [
+            ("Tests/Fixtures/projects/Chatr", nil as String?, ["bundle: \"Intune.chatr\"", "expect: {blocked: outbound-policy}", "expect: {blocked: clipboard-policy}"]),
+            ("Tests/Fixtures/projects/IntuneMauiSample", "Tests/Fixtures/shared/fixtures/policies/icf-level-2-enterprise-enhanced-data-protection-iOS.json",
+             ["bundle: \"com.maui.microsoftintunemamsample\"", "- id: intunemamiosmauisample", "expect: {blocked: save-location}",
+              "# left out, not URL schemes"]),
+            ("Tests/Fixtures/projects/ContosoMail", nil, ["multiIdentity: true", "plugin: \"mamsim-extensions/mailshare\"", "expect: success"]),
+        ])
+        func aProjectBecomesAScenarioThatRuns(project: String, policy: String?, lines: [String]) async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("first.yaml").path
+            let r = try await CLI.run(["init", CLI.repo(project).path, "-o", file] + (policy.map { ["--policy", CLI.repo($0).path] } ?? []), timeout: 120)
+            #expect(r.status == 0, "\(r)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for line in lines { #expect(text.contains(line), "\(line) in\n\(text)") }
+            #expect(!text.contains("#expect#"), "\(text)")
+            let run = try await CLI.run(["run", file], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+        }
+
+        @Test func aPathWithoutAnAppIsNamed() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let r = try await CLI.run(["init", dir.path, "-o", dir.appendingPathComponent("x.yaml").path], timeout: 60)
+            #expect(r.status == 2 && r.stderr.contains("no iOS app target"), "\(r)")
+            let missing = try await CLI.run(["init", dir.appendingPathComponent("nothing").path], timeout: 60)
+            #expect(missing.status == 2 && missing.stderr.contains("does not exist"), "\(missing)")
+        }
+    }
+}
