@@ -114,6 +114,8 @@ struct InitCommand: AsyncParsableCommand {
             // A MAUI app's Info.plist is in <Project>/Platforms/iOS: the project names it.
             var parts = b.name.split(separator: "/")
             if parts.count >= 3, parts[parts.count - 2] == "Platforms" { parts.removeLast(2) }
+            // A plugin's `container/` says nothing: its bundle id's last word does.
+            if parts.last == "container" || parts.isEmpty, let last = b.bundleID?.split(separator: ".").last { parts = [last] }
             var base = String(parts.last ?? "app").lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
                 .reduce(into: "") { $0.append($1) }
             base = base.split(separator: "-").joined(separator: "-")
