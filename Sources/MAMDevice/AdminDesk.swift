@@ -55,7 +55,8 @@ public final class AdminDesk {
     /// Running apps with the SDK, or (`mdm`) managed by the MDM server.
     private func running(mdm: Bool = false) -> [AppSpec] {
         registry.specs.filter {
-            ($0.descriptor.sdkIntegrated && ($0.descriptor.kind == .app || mdm) || (mdm && $0.descriptor.mdmManaged))
+            // Whether MDM manages an app is the device's to say (`manageApp` changes it).
+            ($0.descriptor.sdkIntegrated && ($0.descriptor.kind == .app || mdm) || (mdm && (state.fleet.app($0.bundleID)?.mdmManaged ?? false)))
                 && supervisor.readyChild($0.key) != nil
         }
     }
@@ -136,6 +137,25 @@ public final class AdminDesk {
                    let references = after.map { Set($0.passwords.values).union($0.certificates.values).union($0.identities.values) } ?? []
                    return before != after || !references.isDisjoint(with: changedAssets) ? [SDKNotification(kind: .managedConfigChanged)] : []
                },
+               then: completion)
+    }
+
+    /// The MDM server takes an installed app under management (`manageApp`), or releases it:
+    /// ManagedApp serves it its configuration and secrets from now on (or nothing), and the app
+    /// and its extensions, when running, are told (`managedConfigChanged`) if what they see
+    /// changed, before `completion` runs with how many were.
+    public func manageApp(_ app: AppSpec, managed: Bool, _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
+        let family = registry.specs.filter { $0.bundleID == app.bundleID || $0.descriptor.containingApp == app.bundleID }
+            .filter { supervisor.readyChild($0.key) != nil }
+        change(among: family, view: { spec -> ManagedAppContent? in
+                   if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { c } else { nil }
+               },
+               apply: {
+                   try state.setManagedByMDM(app.bundleID, managed)
+                   audit.record(verb: .manageApp, source: "device", destination: app.handle, decision: .ok,
+                                explanation: managed ? "the MDM server manages \(app.bundleID)" : "the MDM server no longer manages \(app.bundleID)")
+               },
+               notices: { _, before, after in before != after ? [SDKNotification(kind: .managedConfigChanged)] : [] },
                then: completion)
     }
 

@@ -17,7 +17,7 @@ public enum AuditVerb: String, Sendable, Hashable, CaseIterable, Codable {
     // Tokens and compliance (§10).
     case acquireToken, remediate, diagnostic
     // What the administrator changed on the device; the source is `device`.
-    case setAppConfig, applyDeclarations, removeDeclaration, setConditionalAccess, setNetwork, updateOS, setDevice
+    case setAppConfig, applyDeclarations, removeDeclaration, setConditionalAccess, setNetwork, updateOS, setDevice, manageApp
     // Service calls that decide nothing when they succeed, recorded when refused.
     case managedConfig, managedConfigCall = "managed_config"
     case writeFile = "write_file", readFile = "read_file", fileOwner = "file_owner", protect, unprotect
@@ -30,7 +30,7 @@ public enum AuditVerb: String, Sendable, Hashable, CaseIterable, Codable {
     /// administrator).
     public var sourceIsApp: Bool {
         switch self {
-        case .setAppConfig, .applyDeclarations, .removeDeclaration, .setConditionalAccess, .setNetwork, .updateOS, .setDevice: false
+        case .setAppConfig, .applyDeclarations, .removeDeclaration, .setConditionalAccess, .setNetwork, .updateOS, .setDevice, .manageApp: false
         default: true
         }
     }

@@ -163,6 +163,7 @@ public final class DeviceState {
             }
             r.allowed = try Self.setting(db, "allowed_accounts")
             r.device = try Self.setting(db, "device_facts")
+            r.mdmManaged = try Self.setting(db, "mdm_managed_apps")
             return r
         }
         now = Instant(secondsSince1970: loaded.clock)
@@ -189,6 +190,13 @@ public final class DeviceState {
             fleet.device = stored.facts
             if stored.brokerInstalled == nil { fleet.device.brokerInstalled = configuredBroker }
         }
+        if let text = loaded.mdmManaged, let changed = try? JSONDecoder().decode([String: Bool].self, from: Data(text.utf8)) {
+            for var app in fleet.apps.values {
+                guard let managed = changed[app.bundleID.folded] else { continue }
+                app.mdmManaged = managed
+                fleet.install(app)
+            }
+        }
     }
 
     private struct Restored {
@@ -198,6 +206,7 @@ public final class DeviceState {
         var assignments: [(String, String?, Bool)] = []
         var allowed: String?
         var device: String?
+        var mdmManaged: String?
     }
 
     // MARK: Run-time changes to the fleet
@@ -240,6 +249,20 @@ public final class DeviceState {
     private func isOverriddenByEnrolledAccount(_ account: Account) throws -> Bool {
         guard let enrolled = try enrolledManagedAccount else { return false }
         return !enrolled.isSame(as: account)
+    }
+
+    /// The MDM server takes an installed app under management (or releases it): ManagedApp
+    /// serves it from now on (seed 004: « lorsqu'il prend en charge la gestion d'une app déjà
+    /// installée »). Stored, so a restart keeps it.
+    public func setManagedByMDM(_ bundle: BundleID, _ managed: Bool) throws {
+        guard var app = fleet.app(bundle) else { throw DeviceStateError.unknownApp(bundle) }
+        var changed = try readStore { db in try Self.setting(db, "mdm_managed_apps") }
+            .flatMap { try? JSONDecoder().decode([String: Bool].self, from: Data($0.utf8)) } ?? [:]
+        changed[bundle.folded] = managed
+        let text = String(decoding: try JSONEncoder().encode(changed), as: UTF8.self)
+        try writeStore { db in try Self.setSetting(db, "mdm_managed_apps", text) }
+        app.mdmManaged = managed
+        fleet.install(app)
     }
 
     /// Replaces the device facts (jailbreak, OS version, MDM enrolment, restrictions, model).
