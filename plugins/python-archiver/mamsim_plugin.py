@@ -10,11 +10,14 @@ start at 1 and grow; a frame out of order, oversized or unreadable makes the hos
 
 Use: `mamsim_plugin.main("behaviour.py")`, where behaviour.py defines `on_item(item)` and
 returns True to accept the item (see `Item` for what it carries), or
-`mamsim_plugin.run(on_item, name)` with the function itself.
+`mamsim_plugin.run(on_item, name)` with the function itself. An `on_item(item, ext)` of two
+parameters also gets the `Extension`, to ask the host's services while it decides: read and
+write files in its container, read its policy's feature switches, know its identities.
 """
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import struct
 import sys
@@ -80,6 +83,83 @@ class Item:
             return self.content.decode("utf-8")
         except (UnicodeDecodeError, OSError):
             return None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The host's answer to a service call: allowed, or blocked by a rule, or failed."""
+    status: str                      # "allowed", "blocked" or "failed"
+    reason: str = ""                 # RULES.md §11 code, e.g. "feature-restricted"; "" when allowed
+    explanation: str = ""
+
+    @property
+    def allowed(self) -> bool:
+        return self.status == "allowed"
+
+
+def verdict(v) -> Verdict:
+    status = {pb.Verdict.STATUS_ALLOWED: "allowed", pb.Verdict.STATUS_BLOCKED: "blocked"}.get(v.status, "failed")
+    reason = "" if status == "allowed" else pb.Reason.Name(v.reason)[len("REASON_"):].lower().replace("_", "-")
+    return Verdict(status, reason, v.explanation)
+
+
+class Extension:
+    """What an extension may ask of the host while it handles an item: each call is a
+    ServiceRequest, answered before the call returns (frames that arrive meanwhile wait)."""
+
+    def __init__(self, channel: "Channel", backlog: list):
+        self._channel = channel
+        self._backlog = backlog
+        #: The extension's data container (its `Documents/`, `Inbox/`…), where it may write.
+        self.container = os.environ.get("MAMSIM_CONTAINER", "")
+
+    def _call(self, **call):
+        seq = self._channel.send(pb.Frame(service_request=pb.ServiceRequest(**call)))
+        while True:
+            frame = self._channel.receive()
+            if frame is None:
+                raise ConnectionError("the host closed the channel")
+            if frame.reply_to == seq and frame.WhichOneof("body") in ("service_result", "error"):
+                if frame.WhichOneof("body") == "error":
+                    return Verdict("failed", pb.Reason.Name(frame.error.code)[len("REASON_"):].lower().replace("_", "-"), frame.error.message), None
+                return verdict(frame.service_result.verdict), frame.service_result
+            self._backlog.append(frame)
+
+    def read_file(self, path: str) -> bytes | None:
+        """A file of the container (`Documents/x`, `Inbox/…`, `group:<id>/x`), decrypted for
+        us; None when the host refuses (another account's data, a group we lack)."""
+        v, result = self._call(read_file=pb.ReadFile(path=path))
+        return bytes(result.data) if v.allowed and result is not None and result.WhichOneof("value") == "data" else None
+
+    def write_file(self, path: str, data: bytes, owner: str | None = None) -> Verdict:
+        """Writes a file of the container, owned by `owner` (None: our effective identity;
+        "": personal); the host encrypts it when the owner is managed."""
+        request = pb.WriteFile(path=path, data=data)
+        if owner is not None:
+            request.owner.account = owner
+        return self._call(write_file=request)[0]
+
+    def policy_query(self, setting: str, account: str | None = None) -> Verdict:
+        """One of IntuneMAMPolicy's feature switches (contact_sync, widgets, spotlight,
+        siri_intents, app_intents, app_sharing, document_picker, third_party_keyboards, backup,
+        file_encryption, file_provider_encryption) for `account`'s policy (None: our identity):
+        allowed, or blocked with feature-restricted."""
+        request = pb.PolicyQuery(setting=pb.PolicySetting.Value("POLICY_SETTING_" + setting.upper()))
+        if account is not None:
+            setattr(getattr(request, "as"), "account", account)
+        return self._call(policy_query=request)[0]
+
+    def identities(self) -> dict:
+        """The process and UI identities the host holds for us, and the accounts signed in."""
+        seq = self._channel.send(pb.Frame(get_identity=pb.GetIdentity()))
+        while True:
+            frame = self._channel.receive()
+            if frame is None:
+                raise ConnectionError("the host closed the channel")
+            if frame.reply_to == seq and frame.WhichOneof("body") == "identity_info":
+                i = frame.identity_info
+                return {"process": i.process_identity, "ui": i.ui_identity, "signed_in": list(i.signed_in)}
+            self._backlog.append(frame)
 
 
 def log(name: str, line: str) -> None:
@@ -171,25 +251,20 @@ def serve(on_item, name: str, runtime: str, fd: int = FD) -> int:
         return 0                                  # the host is gone: nothing left to answer
 
 
-def read_shared_file(channel: Channel, backlog: list, path: str) -> bytes | None:
-    """A file item arrives as a path in our Inbox: ask the host for its bytes (the read_file
-    service; the host decrypts what it protects). Frames that come meanwhile wait in backlog."""
-    seq = channel.send(pb.Frame(service_request=pb.ServiceRequest(read_file=pb.ReadFile(path=path))))
-    while True:
-        frame = channel.receive()
-        if frame is None:
-            return None
-        if frame.reply_to == seq and frame.WhichOneof("body") == "service_result":
-            result = frame.service_result
-            allowed = result.verdict.status == pb.Verdict.STATUS_ALLOWED
-            return bytes(result.data) if allowed and result.WhichOneof("value") == "data" else None
-        backlog.append(frame)
+def takes_extension(on_item) -> bool:
+    """Whether on_item takes (item, ext) rather than (item)."""
+    try:
+        return len(inspect.signature(on_item).parameters) >= 2
+    except (TypeError, ValueError):
+        return False
 
 
 def converse(channel: Channel, on_item, name: str, runtime: str) -> int:
     channel.send(pb.Frame(hello=pb.Hello(protocol_version=PROTOCOL_VERSION, pid=os.getpid(), runtime=runtime)))
     accepted_ids: set[str] = set()
     backlog: list = []
+    ext = Extension(channel, backlog)
+    with_ext = takes_extension(on_item)
     while True:
         try:
             frame = backlog.pop(0) if backlog else channel.receive()
@@ -207,7 +282,12 @@ def converse(channel: Channel, on_item, name: str, runtime: str) -> int:
             item = to_item(frame.deliver)
             unreadable = False
             if item.data is None and item.file_path:
-                data = read_shared_file(channel, backlog, item.file_path)
+                # A file item arrives as a path in our Inbox: the host gives its bytes (and
+                # decrypts what it protects).
+                try:
+                    data = ext.read_file(item.file_path)
+                except ConnectionError:
+                    return 0
                 unreadable = data is None
                 if unreadable:
                     log(name, f"cannot read {item.file_path}; declining item {item.id}")
@@ -219,7 +299,7 @@ def converse(channel: Channel, on_item, name: str, runtime: str) -> int:
                 accepted = False
             else:
                 try:
-                    accepted = bool(on_item(item))
+                    accepted = bool(on_item(item, ext) if with_ext else on_item(item))
                 except Exception:
                     log(name, f"on_item raised for item {item.id}; declining it\n{traceback.format_exc().rstrip()}")
                     accepted = False
