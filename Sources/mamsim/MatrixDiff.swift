@@ -62,7 +62,7 @@ extension MatrixCommand {
                   let policy = try? GraphPolicyImporter.importPolicies([UInt8](data), source: "\(oldPath) with \(keys.joined(separator: ", "))").policies.first
             else { return }
             var cellsNow: [String: Verdict] = [:]
-            for c in PolicyMatrix.compute(for: try makeFleet(applying: policy, apps: apps), now: Self.now).cells {
+            for c in PolicyMatrix.compute(for: try makeFleet(applying: policy, apps: apps), now: now).cells {
                 cellsNow[c.grid + "\u{0}" + c.from + "\u{0}" + c.to] = c.verdict
             }
             for i in cells {
