@@ -160,7 +160,7 @@ extension Loading {
         case errorCode = "{error: REASON}"
         case token = "{token: ok}", compliance = "{compliance: STATUS}"
         case tokenClaims = "{token: {CLAIM: VALUE, ...}}", blockedHome = "{blocked: REASON, homeAccountId: OID.TID}"
-        case openedIn = "{openedIn: APP|ios}", complianceTold = "{compliance: STATUS, title?: \"...\", message?: \"...\"}"
+        case openedIn = "{openedIn: APP|ios}", fullData = "{fullData: [{KEY: VALUE}, ...]}", complianceTold = "{compliance: STATUS, title?: \"...\", message?: \"...\"}"
     }
 
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
@@ -297,6 +297,23 @@ extension Loading {
                     return nil
                 }
                 (result, form) = (.token, .token)
+            case "fullData" where allowed.contains(.fullData):
+                guard let items = reader.list(x, what: "fullData") else { return nil }
+                var dictionaries: [[String: String]] = []
+                for item in items {
+                    guard case .mapping(let m) = item.node else {
+                        reader.error(item, "each entry of fullData is a dictionary of one configuration policy, but it is \(item.shape)")
+                        return nil
+                    }
+                    var d: [String: String] = [:]
+                    for (k, value) in m {
+                        let name = k.scalar?.string ?? ""
+                        guard let text = reader.string(Located(node: value, path: item.child(name)), what: name) else { return nil }
+                        d[name] = text
+                    }
+                    dictionaries.append(d)
+                }
+                (result, form) = (.fullData(dictionaries), .fullData)
             case "openedIn" where allowed.contains(.openedIn):
                 guard let name = reader.string(x, what: "openedIn") else { return nil }
                 if name == "ios" {
@@ -322,7 +339,7 @@ extension Loading {
                 (result, form) = (.owner(a), .owner)
             default:
                 let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner", "config", "password",
-                            "certificate", "identity", "ids", "signature", "token", "compliance", "openedIn"]
+                            "certificate", "identity", "ids", "signature", "token", "compliance", "openedIn", "fullData"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

@@ -87,6 +87,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case configValues([String], conflict: Bool?)
     /// `{config: {...}}` of `managedConfig`: the property list as canonical JSON.
     case config(String)
+    /// `{fullData: [{KEY: VALUE, ...}, ...]}` of `appConfigData`: the dictionaries, in any order.
+    case fullData([[String: String]])
     /// `{password: "..."}` of `managedSecret`.
     case password(String)
     /// `{certificate: {...}}` / `{identity: {...}}`: the subject and SHA-256 fields given.
@@ -136,6 +138,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .configValue(let v, let c): "{value: \"\(v)\"\(c.map { ", conflict: \($0)" } ?? "")}"
         case .configValues(let v, let c): "{values: [\(v.joined(separator: ", "))]\(c.map { ", conflict: \($0)" } ?? "")}"
         case .config(let json): "{config: \(json)}"
+        case .fullData(let d):
+            "{fullData: [\(d.map { "{" + $0.sorted { $0.key < $1.key }.map { "\($0.key): \"\($0.value)\"" }.joined(separator: ", ") + "}" }.joined(separator: ", "))]}"
         case .password(let p): "{password: \"\(p)\"}"
         case .certificate(let subject, let sha, let identity):
             "{\(identity ? "identity" : "certificate"): {\([subject.map { "subject: \"\($0)\"" }, sha.map { "sha256: \($0)" }].compactMap { $0 }.joined(separator: ", "))}}"

@@ -18,6 +18,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case configValue(String, conflict: Bool)
     case configValues([String], conflict: Bool)
     case config(String)
+    /// `IntuneMAMAppConfig.fullData`: one dictionary per configuration policy.
+    case fullData([[String: String]])
     case password(String)
     case certificate(subject: String, sha256: String, identity: Bool)
     case ids([String])
@@ -57,6 +59,7 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .configValue(let v, let c): .configValue(v, conflict: c)
         case .configValues(let v, let c): .configValues(v, conflict: c)
         case .config(let j): .config(j)
+        case .fullData(let d): .fullData(d)
         case .password(let p): .password(p)
         case .certificate(let s, let h, let i): .certificate(subject: s, sha256: h, identity: i)
         case .ids(let ids): .ids(ids)
@@ -100,6 +103,10 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.configValue(let a, let ca), .configValue(let b, let cb)): return a == b && (ca == nil || ca == cb)
         case (.configValues(let a, let ca), .configValues(let b, let cb)): return a.sorted() == b.sorted() && (ca == nil || ca == cb)
         case (.config(let a), .config(let b)), (.password(let a), .password(let b)): return a == b
+        case (.fullData(let a), .fullData(let b)):
+            // In any order: the SDK gives one dictionary per policy, in no promised order.
+            func key(_ d: [String: String]) -> String { d.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{0}") }
+            return a.map(key).sorted() == b.map(key).sorted()
         case (.certificate(let s, let h, let i), .certificate(let subject, let sha, let identity)):
             return i == identity && (s == nil || s == subject) && (h == nil || h!.lowercased() == sha.lowercased())
         case (.ids(let a), .ids(let b)): return a.sorted() == b.sorted()

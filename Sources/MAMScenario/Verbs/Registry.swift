@@ -9,7 +9,7 @@ extension Verb {
         KeychainSetStep.self, KeychainGetStep.self, PrintStep.self, NotifyStep.self, WipeStep.self,
         SetPolicyStep.self, AdvanceClockStep.self, ExpectStateStep.self,
         // v1.1
-        PauseStep.self, ResumeStep.self, SetNetworkStep.self, SetDeviceStep.self, ManageAppStep.self, SetAllowedAccountsStep.self,
+        PauseStep.self, ResumeStep.self, SetNetworkStep.self, SetDeviceStep.self, ManageAppStep.self, AppConfigDataStep.self, SetAllowedAccountsStep.self,
         WriteFileStep.self, ReadFileStep.self, ProtectStep.self, UnprotectStep.self, ProtectionInfoStep.self, OpenURLStep.self,
         AppConfigStep.self, SetAppConfigStep.self, ScreenCaptureStep.self,
         ManagedConfigStep.self, ManagedSecretStep.self, ManagedSecretIdsStep.self, ApplyDeclarationsStep.self,
