@@ -2,7 +2,7 @@ public import Foundation
 
 /// What a plugin's confined process needs beyond its own folder, as `plugin.json` declares it:
 ///
-///     {"sandbox": {"read": ["~/.pyenv", "../python-archiver"], "environment": ["PYENV_VERSION"]}}
+///     {"sandbox": {"read": ["~/.pyenv", "../../clients/python/src"], "environment": ["PYENV_VERSION"]}}
 ///
 /// `read` names folders (or files) to read and execute: its interpreter's installation (a
 /// Python from pyenv under the home folder, a venv), a runtime it shares with other plugins.

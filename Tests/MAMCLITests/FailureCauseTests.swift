@@ -31,20 +31,25 @@ extension CLITests {
             return tmp
         }
 
-        /// The repository's Python archiver in `tmp/plugin` with `correct` (a line its library
-        /// must still have) changed to `wrong`, and `s.yaml` sharing one item to it.
+        /// The repository's Python archiver and its client library in `tmp/` (as laid out in the
+        /// repository) with `correct` (a line the library must still have) changed to `wrong`,
+        /// and `s.yaml` sharing one item to it.
         static func brokenArchiver(in tmp: TemporaryDirectory, named name: String, replacing correct: String, with wrong: String) throws {
-            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("plugin"))
-            let text = try String(contentsOfFile: tmp.path("plugin/mamsim_plugin.py"), encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: tmp.path("plugins"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: tmp.path("clients"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("plugins/python-archiver"))
+            try FileManager.default.copyItem(at: CLI.repo("clients/python"), to: tmp.url.appendingPathComponent("clients/python"))
+            let library = "clients/python/src/mamsim_client/runtime.py"
+            let text = try String(contentsOfFile: tmp.path(library), encoding: .utf8)
             #expect(text.contains(correct), "the library still has the line this test breaks (\(name))")
-            try tmp.write("plugin/mamsim_plugin.py", text.replacingOccurrences(of: correct, with: wrong))
+            try tmp.write(library, text.replacingOccurrences(of: correct, with: wrong))
             try tmp.write("s.yaml", """
                 name: \(name)
                 accounts: [{upn: alice@contoso.com}]
                 apps:
                   - {id: mail, bundle: com.contoso.mail}
                 extensions:
-                  - {id: archive, plugin: plugin, container: mail}
+                  - {id: archive, plugin: plugins/python-archiver, container: mail}
                 steps:
                   - share: {from: mail, to: archive, item: {type: public.plain-text, text: hi}}
                     expect: delivered

@@ -278,6 +278,8 @@ import MAMLoop
             executable: packageRoot.appendingPathComponent("plugins/python-archiver/run").path, startsWithFleet: false)
         var config = try makeConfiguration(apps: 1, extra: [archiver])
         config.fleet.install(archiver.descriptor)
+        // What the plugin's plugin.json grants it: the Python client it runs with.
+        config.childReadPaths.append(packageRoot.appendingPathComponent("clients/python/src").path)
         let host = try HostController(configuration: config)
         #expect(await host.startFleet().isEmpty)
         let bytes = Array("minutes of the board".utf8)

@@ -1,4 +1,4 @@
-"""A small mamsim plugin runtime in Python: speaks proto/mamsim/v2 on fd 3 and hands each
+"""The mamsim client runtime for Python: speaks proto/mamsim/v2 on fd 3 and hands each
 delivered item to a behaviour function.
 
 The wire: every message is one `mamsim.v2.Frame`, sent as a 4-byte big-endian length and the
@@ -8,9 +8,9 @@ accepted) whose reply_to is the Deliver's seq. The host sends Bye when the exten
 the program exits then, or when the host closes the channel. Sequence numbers of our frames
 start at 1 and grow; a frame out of order, oversized or unreadable makes the host cut us off.
 
-Use: `mamsim_plugin.main("behaviour.py")`, where behaviour.py defines `on_item(item)` and
+Use: `mamsim_client.main("behaviour.py")`, where behaviour.py defines `on_item(item)` and
 returns True to accept the item (see `Item` for what it carries), or
-`mamsim_plugin.run(on_item, name)` with the function itself. An `on_item(item, ext)` of two
+`mamsim_client.run(on_item, name)` with the function itself. An `on_item(item, ext)` of two
 parameters also gets the `Extension`, to ask the host's services while it decides: read and
 write files in its container, read its policy's feature switches, know its identities.
 """
@@ -25,13 +25,13 @@ import traceback
 import dataclasses
 from dataclasses import dataclass
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "mamsim_pb"))
+# The code protoc generated from proto/mamsim/v2 (scripts/generate-python-proto) sits in _pb/.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "_pb"))
 try:
     from mamsim.v2 import mamsim_pb2 as pb
 except ImportError as error:  # protobuf missing or of a version the generated code cannot use
-    req = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
-    sys.stderr.write(f"mamsim_plugin: cannot load the protobuf runtime ({error}); "
-                     f"install it with: python3 -m pip install -r {req}\n")
+    sys.stderr.write(f"mamsim_client: cannot load the protobuf runtime ({error}); "
+                     "install it with: python3 -m pip install 'protobuf>=3.20,<5' (or apt-get install python3-protobuf)\n")
     sys.exit(2)
 
 PROTOCOL_VERSION = 2
