@@ -12,23 +12,9 @@ extension CLITests {
 
         /// Runs `python3 args` and returns its status and output.
         static func python(_ args: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + args
-            var env = ProcessInfo.processInfo.environment
-            env.merge(environment) { _, new in new }
-            process.environment = env
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+            try ReportValidator.run("/usr/bin/env", ["python3"] + args, environment: environment)
         }
 
-        /// The package imports from its source folder (as the repository's plugins use it), its
-        /// pyproject ships the generated code, and where pip can build it, it installs and imports.
         @Test func thePackageImportsAndInstallsWithPip() throws {
             let source = CLI.repo("clients/python/src").path
             let (ran, printed) = try Self.python(["-c", "import mamsim_client as m; print(m.PROTOCOL_VERSION, m.pb.Frame.DESCRIPTOR.full_name)"],

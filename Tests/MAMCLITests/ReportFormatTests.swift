@@ -5,10 +5,14 @@ import Testing
 /// xmllint, JSON against `schemas/*.schema.json` with Python's jsonschema (both installed by
 /// scripts/install-deps). A missing validator fails the test with what to install.
 enum ReportValidator {
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// Runs a program to its end: its status and its stdout and stderr together.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
