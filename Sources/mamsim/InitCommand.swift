@@ -39,6 +39,9 @@ struct InitCommand: AsyncParsableCommand {
     @Flag(help: "Write the steps without running them (no expectations).")
     var noRun = false
 
+    @Flag(help: "Replace the output file (and its extensions' plugin folders) if it exists.")
+    var force = false
+
     @OptionGroup var options: ScenarioOptions
 
     /// One fleet entry: an app or an extension, with the id the scenario names it by.
@@ -74,6 +77,11 @@ struct InitCommand: AsyncParsableCommand {
         }
         let outputURL = URL(fileURLWithPath: output)
         let folder = outputURL.deletingLastPathComponent()
+        // A scenario someone reviewed and edited is not written over by accident.
+        if FileManager.default.fileExists(atPath: output), !force {
+            Terminal.error("\(output) exists; name another file with -o, or pass --force to replace it")
+            throw ExitCode(2)
+        }
         for p in policy where !FileManager.default.fileExists(atPath: p) {
             Terminal.error("\(p) cannot be read; name a Graph policy export (JSON)")
             throw ExitCode(2)

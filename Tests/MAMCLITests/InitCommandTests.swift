@@ -31,6 +31,9 @@ extension CLITests {
             #expect(!text.contains("#expect#"), "\(text)")
             let run = try await CLI.run(["run", file], timeout: 120)
             #expect(run.status == 0, "\(run)")
+            // An edited scenario is not written over unless asked.
+            let again = try await CLI.run(["init", CLI.repo(project).path, "-o", file], timeout: 120)
+            #expect(again.status == 2 && again.stderr.contains("--force"), "\(again)")
         }
 
         @Test func aPathWithoutAnAppIsNamed() async throws {
