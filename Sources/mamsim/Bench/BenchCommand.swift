@@ -26,8 +26,16 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the Node reference even if node is on the PATH.")
     var noNode = false
 
-    @Option(help: "Run only one part: decision, decode, latency, broker, audit or fleet.")
+    @Option(help: "Run only one part: decision, decode, latency, broker, pairs (many sender→receiver pairs at once), audit or fleet.")
     var only: String?
+
+    static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet"]
+
+    func validate() throws {
+        if let only, !Self.parts.contains(only) {
+            throw ValidationError("--only \(only) is not a part of the bench; use one of \(Self.parts.joined(separator: ", "))")
+        }
+    }
 
     func run() async throws {
         let runtime = appRuntime ?? siblingExecutable("mamsim-app")
@@ -74,6 +82,18 @@ struct BenchCommand: AsyncParsableCommand {
             for (name, r) in [("batched, audit on", batched), ("per item, audit on", perItem), ("batched, audit off", batchedNoAudit)] {
                 table.add("  CPU µs per item, host (\(name))", r.hostCPUMicroseconds, nil, nil, lowerIsBetter: true,
                           target: String(format: "apps: %.1f µs", r.appsCPUMicroseconds))
+            }
+        }
+
+        if only == nil || only == "pairs" {
+            // Many sender→receiver pairs at once, the same number of items in all: what the host
+            // costs per item as the pairs grow (issue 28's scaling figure).
+            var single: Double?
+            for pairs in [1, 10, 50] {
+                let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, pairs: pairs)
+                if single == nil { single = r.itemsPerSecond }
+                table.add("broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)", r.itemsPerSecond, nil, nil, lowerIsBetter: false,
+                          target: String(format: "%.2f× 1 pair; host %.2f µs, apps %.1f µs per item", r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds))
             }
         }
 

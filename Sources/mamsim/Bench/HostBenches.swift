@@ -22,7 +22,8 @@ enum BrokerBench {
         var appsCPUMicroseconds: Double
     }
 
-    static func run(appRuntime: String, count: Int, size: Int, audit: Bool = true, batched: Bool = true) async throws -> Result {
+    /// `pairs`: that many sender→receiver pairs flood at once, `count` items in all.
+    static func run(appRuntime: String, count: Int, size: Int, audit: Bool = true, batched: Bool = true, pairs: Int = 1) async throws -> Result {
         // The apps read it at start (MAMKit); each host starts its own app template.
         setenv("MAMSIM_BATCHES", batched ? "1" : "0", 1)
         defer { unsetenv("MAMSIM_BATCHES") }
@@ -32,7 +33,9 @@ enum BrokerBench {
             {"displayName": "bench", "allowedOutboundDataTransferDestinations": "managedApps", "allowedInboundDataTransferSources": "managedApps"}
             """.utf8), source: "bench").policies[0]
         fleet.add(alice, policy: policy)
-        let apps = ["a", "b"].map { AppSpec(handle: $0, descriptor: AppDescriptor(bundleID: BundleID("com.bench.\($0)"))) }
+        // One pair is a → b (the figure's names since the first bench); more are a1 → b1, ….
+        let names = pairs == 1 ? [("a", "b")] : (1...pairs).map { ("a\($0)", "b\($0)") }
+        let apps = names.flatMap { [$0.0, $0.1] }.map { AppSpec(handle: $0, descriptor: AppDescriptor(bundleID: BundleID("com.bench.\($0)"))) }
         for a in apps { fleet.install(a.descriptor) }
         var config = HostConfiguration(apps: apps, fleet: fleet, deviceDirectory: DeviceLocations.temporaryDevice(prefix: "mamsim-bench"), appRuntime: appRuntime)
         config.auditDecisions = audit
@@ -42,27 +45,39 @@ enum BrokerBench {
         let host = try HostController(configuration: config)
         let failures = await host.startFleet()
         guard failures.isEmpty else { throw BenchError(message: "broker bench: \(failures)") }
-        _ = await host.run { try $0.accounts.signIn($0.app("a"), account: alice.upn) }
-        _ = await host.run { try $0.accounts.signIn($0.app("b"), account: alice.upn) }
+        for a in apps { _ = await host.run { [handle = a.handle] in try $0.accounts.signIn($0.app(handle), account: alice.upn) } }
         // Warm up, then measure.
-        _ = await host.command("a", .flood(Flood(destination: "b", count: 2000, size: UInt32(size), identity: alice.upn)))
+        for (a, b) in names {
+            _ = await host.command(a, .flood(Flood(destination: b, count: UInt64(max(2000 / pairs, 100)), size: UInt32(size), identity: alice.upn)))
+        }
         var appPids: [Int32] = []
         for a in apps { if let pid = await host.run(orElse: nil, { [handle = a.handle] in $0.pid(of: handle) }) { appPids.append(pid) } }
         let hostCPU = ProcessStats.processCPUSeconds()
         let appsCPU = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +)
         let start = ContinuousClock.now
-        let result = await host.command("a", .flood(Flood(destination: "b", count: UInt64(count), size: UInt32(size), window: 512, identity: alice.upn)))
+        let each = count / pairs
+        let results = await withTaskGroup(of: CommandResult.self) { group in
+            for (a, b) in names {
+                group.addTask { await host.command(a, .flood(Flood(destination: b, count: UInt64(each), size: UInt32(size), window: 512, identity: alice.upn))) }
+            }
+            var all: [CommandResult] = []
+            for await r in group { all.append(r) }
+            return all
+        }
         let elapsed = ContinuousClock.now - start
         let hostCPUUsed = ProcessStats.processCPUSeconds() - hostCPU
         let appsCPUUsed = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +) - appsCPU
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
-        guard case .flood(let delivered, _) = result, delivered == count else {
-            throw BenchError(message: "broker bench: not every item of \(count) was delivered: \(result)")
+        for result in results {
+            guard case .flood(let delivered, _) = result, delivered == each else {
+                throw BenchError(message: "broker bench: not every item of \(each) was delivered in a pair: \(result)")
+            }
         }
+        let total = Double(each * pairs)
         return Result(
-            itemsPerSecond: Double(count) / elapsed.inSeconds,
-            hostCPUMicroseconds: hostCPUUsed * 1e6 / Double(count), appsCPUMicroseconds: appsCPUUsed * 1e6 / Double(count))
+            itemsPerSecond: total / elapsed.inSeconds,
+            hostCPUMicroseconds: hostCPUUsed * 1e6 / total, appsCPUMicroseconds: appsCPUUsed * 1e6 / total)
     }
 }
 
