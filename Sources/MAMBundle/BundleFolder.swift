@@ -14,6 +14,8 @@ package struct BundleFolder {
     package var problems: [LintFinding] = []
     /// The key paths of `problems` that are unresolved `$(VAR)`s (the loader tolerates some).
     private(set) var unresolvedKeyPaths: [String: Set<String>] = [:]
+    /// The names of the `$(VAR)`s nothing defined, in either file.
+    package private(set) var unresolvedSettingNames: Set<String> = []
 
     /// Raw text, for locating keys by line.
     private(set) var infoText: String?
@@ -383,6 +385,7 @@ package struct BundleFolder {
     private mutating func noteUnresolved(_ u: UnresolvedBuildSetting, file: String, lines: KeyLineIndex?) {
         problems.append(unresolvedFinding(u, file: file, lines: lines))
         unresolvedKeyPaths[file, default: []].insert(u.keyPath)
+        unresolvedSettingNames.insert(u.name)
     }
 }
 

@@ -124,9 +124,7 @@ public final class AdminDesk {
         // Secrets may change under the same ids: an app is told whenever its content or an
         // asset it references changed.
         let changedAssets = Set(entries.map(\.declaration.identifier) + (identifier.map { [$0] } ?? []))
-        change(among: running(mdm: true), view: { spec -> ManagedAppContent? in
-                   if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { c } else { nil }
-               },
+        change(among: running(mdm: true), view: managedView,
                apply: {
                    if !entries.isEmpty { _ = try state.applyDeclarations(entries) }
                    if let identifier { try state.removeDeclaration(identifier) }
@@ -147,9 +145,7 @@ public final class AdminDesk {
     public func manageApp(_ app: AppSpec, managed: Bool, _ completion: @escaping (Result<Int, DeviceStateError>) -> Void) {
         let family = registry.specs.filter { $0.bundleID == app.bundleID || $0.descriptor.containingApp == app.bundleID }
             .filter { supervisor.readyChild($0.key) != nil }
-        change(among: family, view: { spec -> ManagedAppContent? in
-                   if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { c } else { nil }
-               },
+        change(among: family, view: managedView,
                apply: {
                    try state.setManagedByMDM(app.bundleID, managed)
                    audit.record(verb: .manageApp, source: "device", destination: app.handle, decision: .ok,
@@ -157,6 +153,11 @@ public final class AdminDesk {
                },
                notices: { _, before, after in before != after ? [SDKNotification(kind: .managedConfigChanged)] : [] },
                then: completion)
+    }
+
+    /// What ManagedApp serves an app or extension now (`nil`: nothing), for `change`'s views.
+    private func managedView(_ spec: AppSpec) -> ManagedAppContent? {
+        if case .success(let c)? = try? state.managedAppContent(app: spec.bundleID) { c } else { nil }
     }
 
     // MARK: - Device facts the administrator or the scenario sets

@@ -21,6 +21,9 @@ public enum ProjectInventory {
         public var hasIntuneSettings: Bool
         public var multiIdentity: Bool
         public var urlSchemes: [String]
+        /// The entries of `urlSchemes` that are URL schemes, by lint's own check
+        /// (`url-scheme-invalid`: a placeholder left in is not one).
+        public var validURLSchemes: [String] { urlSchemes.filter(LintContext.isURLScheme) }
         /// `keychain-access-groups`, without the team prefix.
         public var keychainGroups: [String]
         public var appGroups: [String]
@@ -111,10 +114,7 @@ public enum ProjectInventory {
             }
             resolved = try? PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
         }
-        let unresolved = Set(b.problems.filter { $0.rule == "build-setting-unresolved" }.compactMap { finding -> String? in
-            guard let start = finding.problem.range(of: "$("), let end = finding.problem[start.upperBound...].firstIndex(of: ")") else { return nil }
-            return String(finding.problem[start.upperBound..<end])
-        }).sorted()
+        let unresolved = b.unresolvedSettingNames.sorted()
         return Bundle(
             name: name, source: source, bundleID: b.bundleIdentifier, extensionPoint: b.manifest?.extensionPointIdentifier,
             containerBundleID: container, hasIntuneSettings: !settings.raw.isEmpty, multiIdentity: settings.multiIdentity,

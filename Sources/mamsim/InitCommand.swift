@@ -136,12 +136,6 @@ struct InitCommand: AsyncParsableCommand {
         }
     }
 
-    /// RFC 3986: a letter, then letters, digits, `+`, `-` and `.`.
-    static func isURLScheme(_ s: String) -> Bool {
-        guard let first = s.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first) else { return false }
-        return s.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
-    }
-
     static func quoted(_ s: String) -> String {
         "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
@@ -205,9 +199,9 @@ struct InitCommand: AsyncParsableCommand {
             y.append("    bundle: \(Self.quoted(b.bundleID ?? ""))")
             if !e.sdk { y.append("    sdk: false                      # no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam scheme: set sdk: true if it links the Intune SDK") }
             if b.multiIdentity { y.append("    multiIdentity: true             # IntuneMAMSettings.MultiIdentity") }
-            let schemes = b.urlSchemes.filter(Self.isURLScheme)
+            let schemes = b.validURLSchemes
             if !schemes.isEmpty { y.append("    urlSchemes: \(Self.list(schemes))") }
-            let invalid = b.urlSchemes.filter { !Self.isURLScheme($0) }
+            let invalid = b.urlSchemes.filter { !schemes.contains($0) }
             if !invalid.isEmpty { y.append("    # left out, not URL schemes (placeholders? `mamsim lint` says more): \(invalid.joined(separator: ", "))") }
             if !b.keychainGroups.isEmpty { y.append("    keychainGroups: \(Self.list(b.keychainGroups))   # keychain-access-groups, team prefix left out") }
             if !b.appGroups.isEmpty { y.append("    appGroups: \(Self.list(b.appGroups))") }

@@ -44,8 +44,9 @@ extension MatrixCommand {
         var apps: [BundleID] = []
         for app in Self.defaultApps(old) + Self.defaultApps(new) where !apps.contains(app) { apps.append(app) }
         let now = Self.now
-        let oldFleet = try makeFleet(applying: old, apps: apps)
-        let newFleet = try makeFleet(applying: new, apps: apps)
+        let scenario = try fleetScenario()
+        let oldFleet = makeFleet(applying: old, apps: apps, scenario: scenario)
+        let newFleet = makeFleet(applying: new, apps: apps, scenario: scenario)
         warnIfUntargeted(oldFleet, old, path: oldPath)
         warnIfUntargeted(newFleet, new, path: policy)
         let before = PolicyMatrix.compute(for: oldFleet, now: now)
@@ -55,14 +56,14 @@ extension MatrixCommand {
         // Which settings change a cell: the old policy with one setting of the new, each in
         // turn; for a cell no single one changes, each pair; else it takes more of them.
         var causes = [[String]](repeating: [], count: changes.count)
-        func attribute(_ keys: [String], only cells: [Int]) throws {
+        func attribute(_ keys: [String], only cells: [Int]) {
             var patched = oldRaw
             for key in keys { patched[key] = newRaw[key] }
             guard let data = try? JSONSerialization.data(withJSONObject: patched),
                   let policy = try? GraphPolicyImporter.importPolicies([UInt8](data), source: "\(oldPath) with \(keys.joined(separator: ", "))").policies.first
             else { return }
             var cellsNow: [String: Verdict] = [:]
-            for c in PolicyMatrix.compute(for: try makeFleet(applying: policy, apps: apps), now: now).cells {
+            for c in PolicyMatrix.compute(for: makeFleet(applying: policy, apps: apps, scenario: scenario), now: now).cells {
                 cellsNow[c.grid + "\u{0}" + c.from + "\u{0}" + c.to] = c.verdict
             }
             for i in cells {
@@ -72,11 +73,11 @@ extension MatrixCommand {
                 }
             }
         }
-        for setting in settings { try attribute([setting.key], only: Array(changes.indices)) }
+        for setting in settings { attribute([setting.key], only: Array(changes.indices)) }
         let unexplained = changes.indices.filter { causes[$0].isEmpty }
         if !unexplained.isEmpty {
             for (a, first) in settings.enumerated() {
-                for second in settings[(a + 1)...] { try attribute([first.key, second.key], only: unexplained) }
+                for second in settings[(a + 1)...] { attribute([first.key, second.key], only: unexplained) }
             }
         }
         let oldName = old.displayName.isEmpty ? oldPath : old.displayName

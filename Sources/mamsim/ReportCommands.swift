@@ -104,7 +104,7 @@ struct MatrixCommand: ParsableCommand {
             let (old, oldRaw) = try Self.load(diff)
             return try runDiff(old: old, oldRaw: oldRaw, new: chosen, newRaw: raw, oldPath: diff)
         }
-        let fleet = try makeFleet(applying: chosen, apps: Self.defaultApps(chosen))
+        let fleet = makeFleet(applying: chosen, apps: Self.defaultApps(chosen), scenario: try fleetScenario())
         warnIfUntargeted(fleet, chosen, path: policy)
         let matrix = PolicyMatrix.compute(for: fleet, now: Self.now)
         let text: String
@@ -156,14 +156,18 @@ struct MatrixCommand: ParsableCommand {
     /// `--fleet`'s scenario with `chosen` applied to its accounts that have a policy (or its
     /// first), else a default fleet of `apps`, an app without the SDK, a work account under
     /// the policy and a personal one.
-    func makeFleet(applying chosen: IosManagedAppProtection, apps: [BundleID]) throws -> Fleet {
+    /// `--fleet`'s scenario, read once for every fleet made from it.
+    func fleetScenario() throws -> Scenario? {
+        guard let path = self.fleet else { return nil }
+        do { return try ScenarioLoader.load(file: URL(fileURLWithPath: path)) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    func makeFleet(applying chosen: IosManagedAppProtection, apps: [BundleID], scenario: Scenario?) -> Fleet {
         var fleet: Fleet
-        if let path = self.fleet {
-            let scenario: Scenario
-            do { scenario = try ScenarioLoader.load(file: URL(fileURLWithPath: path)) } catch {
-                Terminal.error("\(error)")
-                throw ExitCode(2)
-            }
+        if let scenario {
             fleet = scenario.fleet
             let targeted = scenario.accounts.filter { $0.policyName != nil }.map(\.account)
             for account in targeted.isEmpty ? Array(scenario.accounts.prefix(1).map(\.account)) : targeted {

@@ -97,10 +97,14 @@ class Verdict:
         return self.status == "allowed"
 
 
+def reason_code(n: int) -> str:
+    """A Reason as RULES.md §11 spells it: REASON_FEATURE_RESTRICTED is feature-restricted."""
+    return pb.Reason.Name(n)[len("REASON_"):].lower().replace("_", "-")
+
+
 def verdict(v) -> Verdict:
     status = {pb.Verdict.STATUS_ALLOWED: "allowed", pb.Verdict.STATUS_BLOCKED: "blocked"}.get(v.status, "failed")
-    reason = "" if status == "allowed" else pb.Reason.Name(v.reason)[len("REASON_"):].lower().replace("_", "-")
-    return Verdict(status, reason, v.explanation)
+    return Verdict(status, "" if status == "allowed" else reason_code(v.reason), v.explanation)
 
 
 class Extension:
@@ -113,17 +117,23 @@ class Extension:
         #: The extension's data container (its `Documents/`, `Inbox/`…), where it may write.
         self.container = os.environ.get("MAMSIM_CONTAINER", "")
 
-    def _call(self, **call):
-        seq = self._channel.send(pb.Frame(service_request=pb.ServiceRequest(**call)))
+    def _ask(self, frame, *answers: str):
+        """Sends `frame` and returns the host's frame answering it (a body among `answers`,
+        or an error); frames that arrive meanwhile wait in the backlog."""
+        seq = self._channel.send(frame)
         while True:
-            frame = self._channel.receive()
-            if frame is None:
+            reply = self._channel.receive()
+            if reply is None:
                 raise ConnectionError("the host closed the channel")
-            if frame.reply_to == seq and frame.WhichOneof("body") in ("service_result", "error"):
-                if frame.WhichOneof("body") == "error":
-                    return Verdict("failed", pb.Reason.Name(frame.error.code)[len("REASON_"):].lower().replace("_", "-"), frame.error.message), None
-                return verdict(frame.service_result.verdict), frame.service_result
-            self._backlog.append(frame)
+            if reply.reply_to == seq and reply.WhichOneof("body") in answers + ("error",):
+                return reply
+            self._backlog.append(reply)
+
+    def _call(self, **call):
+        frame = self._ask(pb.Frame(service_request=pb.ServiceRequest(**call)), "service_result")
+        if frame.WhichOneof("body") == "error":
+            return Verdict("failed", reason_code(frame.error.code), frame.error.message), None
+        return verdict(frame.service_result.verdict), frame.service_result
 
     def read_file(self, path: str) -> bytes | None:
         """A file of the container (`Documents/x`, `Inbox/…`, `group:<id>/x`), decrypted for
@@ -151,15 +161,9 @@ class Extension:
 
     def identities(self) -> dict:
         """The process and UI identities the host holds for us, and the accounts signed in."""
-        seq = self._channel.send(pb.Frame(get_identity=pb.GetIdentity()))
-        while True:
-            frame = self._channel.receive()
-            if frame is None:
-                raise ConnectionError("the host closed the channel")
-            if frame.reply_to == seq and frame.WhichOneof("body") == "identity_info":
-                i = frame.identity_info
-                return {"process": i.process_identity, "ui": i.ui_identity, "signed_in": list(i.signed_in)}
-            self._backlog.append(frame)
+        frame = self._ask(pb.Frame(get_identity=pb.GetIdentity()), "identity_info")
+        i = frame.identity_info
+        return {"process": i.process_identity, "ui": i.ui_identity, "signed_in": list(i.signed_in)}
 
 
 def log(name: str, line: str) -> None:
