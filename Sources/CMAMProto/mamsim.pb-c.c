@@ -2983,6 +2983,51 @@ void   mamsim__v2__remediate_compliance__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__remediate_compliance__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__remediation_in_progress_query__init
+                     (Mamsim__V2__RemediationInProgressQuery         *message)
+{
+  static const Mamsim__V2__RemediationInProgressQuery init_value = MAMSIM__V2__REMEDIATION_IN_PROGRESS_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__remediation_in_progress_query__get_packed_size
+                     (const Mamsim__V2__RemediationInProgressQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__remediation_in_progress_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__remediation_in_progress_query__pack
+                     (const Mamsim__V2__RemediationInProgressQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__remediation_in_progress_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__remediation_in_progress_query__pack_to_buffer
+                     (const Mamsim__V2__RemediationInProgressQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__remediation_in_progress_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__RemediationInProgressQuery *
+       mamsim__v2__remediation_in_progress_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__RemediationInProgressQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__remediation_in_progress_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__remediation_in_progress_query__free_unpacked
+                     (Mamsim__V2__RemediationInProgressQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__remediation_in_progress_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message)
 {
@@ -7249,7 +7294,45 @@ const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor =
   (ProtobufCMessageInit) mamsim__v2__remediate_compliance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[26] =
+static const ProtobufCFieldDescriptor mamsim__v2__remediation_in_progress_query__field_descriptors[1] =
+{
+  {
+    "account",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__RemediationInProgressQuery, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__remediation_in_progress_query__field_indices_by_name[] = {
+  0,   /* field[0] = account */
+};
+static const ProtobufCIntRange mamsim__v2__remediation_in_progress_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__remediation_in_progress_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.RemediationInProgressQuery",
+  "RemediationInProgressQuery",
+  "Mamsim__V2__RemediationInProgressQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__RemediationInProgressQuery),
+  1,
+  mamsim__v2__remediation_in_progress_query__field_descriptors,
+  mamsim__v2__remediation_in_progress_query__field_indices_by_name,
+  1,  mamsim__v2__remediation_in_progress_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__remediation_in_progress_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[27] =
 {
   {
     "write_file",
@@ -7540,6 +7623,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "remediation_in_progress",
+    29,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, remediation_in_progress),
+    &mamsim__v2__remediation_in_progress_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -7584,20 +7679,21 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   5,   /* field[5] = protection_info */
   1,   /* field[1] = read_file */
   22,   /* field[22] = remediate_compliance */
+  24,   /* field[24] = remediation_in_progress */
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  25,   /* field[25] = thread */
+  26,   /* field[26] = thread */
   4,   /* field[4] = unprotect */
-  24,   /* field[24] = window */
+  25,   /* field[25] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 24 },
-  { 0, 26 }
+  { 100, 25 },
+  { 0, 27 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -7607,7 +7703,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  26,
+  27,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,
@@ -8200,7 +8296,7 @@ const ProtobufCMessageDescriptor mamsim__v2__token_answer__descriptor =
   (ProtobufCMessageInit) mamsim__v2__token_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[12] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[13] =
 {
   {
     "verdict",
@@ -8346,11 +8442,24 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "flag",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, flag),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
   8,   /* field[8] = app_config */
   2,   /* field[2] = data */
   1,   /* field[1] = file */
+  12,   /* field[12] = flag */
   4,   /* field[4] = keychain */
   9,   /* field[9] = managed_secret */
   6,   /* field[6] = notification */
@@ -8366,7 +8475,7 @@ static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 1 },
   { 20, 8 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
 {
@@ -8376,7 +8485,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   "Mamsim__V2__ServiceResult",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceResult),
-  12,
+  13,
   mamsim__v2__service_result__field_descriptors,
   mamsim__v2__service_result__field_indices_by_name,
   3,  mamsim__v2__service_result__number_ranges,

@@ -218,6 +218,8 @@ extension Host: ChildFrameRouter {
             child.send(.serviceResult(tokens.tokenResult(for: child.spec, account: account, resource: resource)), replyTo: frame.seq)
         case .serviceRequest(.remediateCompliance(let account, let silent), _):
             child.send(.serviceResult(tokens.startRemediation(for: child.spec, account: account, silent: silent)), replyTo: frame.seq)
+        case .serviceRequest(.remediationInProgress(let account), _):
+            child.send(.serviceResult(tokens.remediationInProgressResult(for: child.spec, account: account)), replyTo: frame.seq)
         case .serviceRequest(let request, let context):
             child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: frame.seq)
         default:

@@ -81,6 +81,7 @@ public final class ServiceDesk {
         case .managedSecretIds: (.managedSecretIds, "", "", "", false)
         case .acquireToken: (.acquireTokenCall, "", "", "", false)
         case .remediateCompliance: (.remediateCompliance, "", "", "", false)
+        case .remediationInProgress: (.remediationInProgress, "", "", "", false)
         }
     }
 
@@ -183,8 +184,8 @@ public final class ServiceDesk {
         case .signWithIdentity(let id, let data):
             let (signature, _) = try state.signWithIdentity(app: bundle, id: id, data: data)
             return ServiceResult(.allowed("signed \(data.count) bytes with the identity \"\(id)\" (its key stays in the device)"), .data(signature))
-        case .acquireToken, .remediateCompliance:
-            // The token service lives in the host itself (Host.acquireToken, Host.remediate).
+        case .acquireToken, .remediateCompliance, .remediationInProgress:
+            // The host routes these to its token service (TokenService) before the desk.
             return ServiceResult(.failed(.badRequest, "\(request.name) is answered by the device's token service"))
         case .screenCapture:
             return ServiceResult(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
@@ -207,7 +208,7 @@ public final class ServiceDesk {
         case .notify(let account, _): acting = try signedIn(account, to: app)
         case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig,
              .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity, .acquireToken, .remediateCompliance,
-             .policyQuery: return nil
+             .remediationInProgress, .policyQuery: return nil
         }
         guard let acting, fleet.isManaged(acting, in: app.bundleID), let why = try state.accessBlock(app: app.bundleID) else { return nil }
         return .blocked(.conditionalLaunch, "\(app.bundleID) has no access to \(acting)'s data: \(why)")

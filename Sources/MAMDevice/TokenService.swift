@@ -1,5 +1,5 @@
 public import MAMDeviceState
-import MAMModel
+public import MAMModel
 public import MAMPolicy
 import MAMWire
 
@@ -16,8 +16,11 @@ public final class TokenService {
     /// Per app and account, the last remediation outcome, the device state it met and how
     /// many times in a row it came back unchanged (remediation loops).
     private var remediations: [String: (status: ComplianceStatus, state: String, count: Int)] = [:]
-    /// Remediations under way, by app and account: a repeat call has no effect meanwhile.
-    private var remediating: Set<String> = []
+    /// Per app (by handle), the remediations asked and not yet told to its delegate: the first
+    /// is under way (or held for the user), the others wait their turn.
+    private var queues: [String: [PendingRemediation]] = [:]
+    /// Per app, who waits for its queue to empty (`finishRemediations`), and what was told since.
+    private var draining: [String: [Drain]] = [:]
     /// A remediation repeated this many times in a row with nothing changing is a loop.
     static let remediationLoopThreshold = 3
 
@@ -62,13 +65,26 @@ public final class TokenService {
     }
 
     /// An app's own `remediateCompliance`: answered at once, as the SDK's call returns; the
-    /// outcome follows as the `complianceStatus` notification. A repeat while one is under way
-    /// has no effect.
+    /// outcome follows as the `complianceStatus` notification. A call for an account already
+    /// asked for and not yet told has no effect; another account's waits its turn.
     func startRemediation(for spec: AppSpec, account: String, silent: Bool) -> ServiceResult {
-        let key = spec.handle + "\u{0}" + (state.fleet.account(named: account)?.description ?? account)
-        if remediating.contains(key) { return ServiceResult(.allowed("a remediation of \(account) is already under way: no effect")) }
-        remediate(spec, account: account, silent: silent, userCancels: false, fromApp: true) { _ in }
-        return ServiceResult(.allowed("remediation of \(account) started"))
+        do {
+            let start = try remediate(spec, account: account, silent: silent, userCancels: false, fromApp: true) { _ in }
+            return ServiceResult(.allowed(start.explanation(account: account)))
+        } catch {
+            return ServiceResult(.failed(error.reason, error.message))
+        }
+    }
+
+    /// An app's own `remediationInProgressForAccountId`.
+    func remediationInProgressResult(for spec: AppSpec, account: String) -> ServiceResult {
+        do {
+            let inProgress = try remediationInProgress(spec, account: account)
+            return ServiceResult(.allowed(inProgress ? "a remediation of \(account) is in progress" : "no remediation of \(account) is in progress"),
+                                 .flag(inProgress))
+        } catch {
+            return ServiceResult(.failed(error.reason, error.message))
+        }
     }
 
     /// Whether the user signed `account` in to `spec` (its SDK, or its MSAL cache).
@@ -77,20 +93,79 @@ public final class TokenService {
         return try state.signedInAccounts(app: spec.identityOwner).contains { $0.isSame(as: account) }
     }
 
-    /// `remediateCompliance(accountId:silent:)`: the outcome the compliance delegate gets,
-    /// delivered to the running app (`complianceStatus`, and `restartApplication` when the
-    /// account was enrolled). A remediation repeated with nothing changing is reported as a
-    /// `remediation-loop` diagnostic. `fromApp`: started by the app's own process. Its
-    /// interactive remediation enrolls only an account the user signed in to it
-    /// (`AppSpec.userAccounts`); for any other the simulated user does not consent, and the
-    /// app is told `userCancelled`.
-    public func remediate(_ spec: AppSpec, account key: String, silent: Bool, userCancels: Bool, fromApp: Bool,
-                   _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
-        let account: Account
+    /// `remediateCompliance(accountId:silent:)`, as `IntuneMAMComplianceManager.h` describes
+    /// it: an app's remediations run one at a time in the order asked; a call for an account
+    /// already asked for and not yet told to the delegate is dropped (`completion` is never
+    /// called); another account's is queued. `heldForUser`: the SDK's UI stays in front of the
+    /// user until `finishRemediations` (a scenario's `remediate` that does not wait).
+    ///
+    /// Each remediation is decided when its turn comes, on the device as it is then: the
+    /// outcome the compliance delegate gets, delivered to the running app
+    /// (`complianceStatus`, and `restartApplication` when the account was enrolled). A
+    /// remediation repeated with nothing changing is reported as a `remediation-loop`
+    /// diagnostic. `fromApp`: started by the app's own process. Its interactive remediation
+    /// enrolls only an account the user signed in to it (`AppSpec.userAccounts`); for any
+    /// other the simulated user does not consent, and the app is told `userCancelled`.
+    @discardableResult
+    public func remediate(_ spec: AppSpec, account key: String, silent: Bool, userCancels: Bool, fromApp: Bool, heldForUser: Bool = false,
+                          _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) throws(DeviceStateError) -> RemediationStart {
+        guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
+        var queue = queues[spec.handle] ?? []
+        if queue.contains(where: { $0.account.isSame(as: account) }) { return .dropped }
+        let start: RemediationStart = queue.isEmpty ? .started : .queued(behindUser: queue.contains { $0.heldForUser })
+        queue.append(PendingRemediation(spec: spec, account: account, silent: silent, userCancels: userCancels, fromApp: fromApp,
+                                        heldForUser: heldForUser, completion: completion))
+        queues[spec.handle] = queue
+        advance(spec.handle)
+        return start
+    }
+
+    /// `remediationInProgressForAccountId`: a remediation of `key` asked of this app and not
+    /// yet told to its delegate, under way or queued. (The header says "in progress"; a queued
+    /// call is read as in progress too: the app asked, the SDK took the call and will answer
+    /// it, and a new call would be dropped.)
+    public func remediationInProgress(_ spec: AppSpec, account key: String) throws(DeviceStateError) -> Bool {
+        guard let account = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
+        return queues[spec.handle]?.contains { $0.account.isSame(as: account) } ?? false
+    }
+
+    /// The user finishes the SDK's remediation UI in `spec`: every remediation held for the
+    /// user, and those queued behind, runs to its end in order. `done` gets each account and
+    /// what its delegate was told, in the order told.
+    public func finishRemediations(_ spec: AppSpec, _ done: @escaping ([(Account, RemediationOutcome)]) -> Void) {
+        guard var queue = queues[spec.handle], !queue.isEmpty else { return done([]) }
+        for i in queue.indices { queue[i].heldForUser = false }
+        queues[spec.handle] = queue
+        draining[spec.handle, default: []].append(Drain(done: done))
+        advance(spec.handle)
+    }
+
+    /// Starts the first remediation of an app's queue unless it is under way or held for the user.
+    private func advance(_ handle: String) {
+        guard var queue = queues[handle], let first = queue.first, !first.running, !first.heldForUser else { return }
+        queue[0].running = true
+        queues[handle] = queue
+        run(first) { [weak self] result in
+            guard let self else { return first.completion(result) }
+            self.queues[handle]?.removeFirst()
+            if case .success(let outcome) = result {
+                for i in self.draining[handle, default: []].indices { self.draining[handle]![i].told.append((first.account, outcome)) }
+            }
+            first.completion(result)
+            if self.queues[handle]?.isEmpty ?? true {
+                self.queues[handle] = nil
+                let drains = self.draining.removeValue(forKey: handle) ?? []
+                for d in drains { d.done(d.told) }
+            } else {
+                self.advance(handle)
+            }
+        }
+    }
+
+    private func run(_ r: PendingRemediation, _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
+        let (spec, account, silent, userCancels, fromApp) = (r.spec, r.account, r.silent, r.userCancels, r.fromApp)
         var outcome: RemediationOutcome
         do {
-            guard let a = state.fleet.account(named: key) else { throw DeviceStateError(.unknownAccount, "\(key) is not an account of this device") }
-            account = a
             let owner = spec.identityOwner
             let signedIn = try state.signedInAccounts(app: owner).contains { $0.isSame(as: account) }
             let declines = fromApp && !silent && !signedIn && !spec.userAccounts.contains { account.matches($0) }
@@ -139,14 +214,10 @@ public final class TokenService {
             var told: [SDKNotification] = [SDKNotification(kind: .complianceStatus, account: account.description, detail: detail)]
             if enrolled { told.append(SDKNotification(kind: .restartApplication, account: account.description)) }
             var remaining = told.count
-            remediating.insert(loopKey)
             for n in told {
-                supervisor.notify(spec, n) { [weak self] in
+                supervisor.notify(spec, n) {
                     remaining -= 1
-                    if remaining == 0 {
-                        self?.remediating.remove(loopKey)
-                        completion(.success(outcome))
-                    }
+                    if remaining == 0 { completion(.success(outcome)) }
                 }
             }
         } catch {
@@ -154,4 +225,47 @@ public final class TokenService {
             completion(.failure(DeviceStateError(v.reason ?? .internalError, v.explanation)))
         }
     }
+}
+
+/// How the SDK took a `remediateCompliance` call (`IntuneMAMComplianceManager.h`).
+public enum RemediationStart: Sendable, Hashable {
+    /// Under way at once: no other remediation was.
+    case started
+    /// Behind another account's remediation; `behindUser`: one of those ahead waits for the
+    /// user to finish the SDK's UI.
+    case queued(behindUser: Bool)
+    /// The account was already asked for and its delegate not yet told: no effect.
+    case dropped
+
+    public var word: String {
+        switch self {
+        case .started: "started"
+        case .queued: "queued"
+        case .dropped: "dropped"
+        }
+    }
+
+    func explanation(account: String) -> String {
+        switch self {
+        case .started: "remediation of \(account) started"
+        case .queued: "remediation of \(account) queued behind another account's"
+        case .dropped: "a remediation of \(account) was already asked for and not yet answered: no effect"
+        }
+    }
+}
+
+private struct PendingRemediation {
+    let spec: AppSpec
+    let account: Account
+    let silent: Bool
+    let userCancels: Bool
+    let fromApp: Bool
+    var heldForUser: Bool
+    let completion: (Result<RemediationOutcome, DeviceStateError>) -> Void
+    var running = false
+}
+
+private struct Drain {
+    let done: ([(Account, RemediationOutcome)]) -> Void
+    var told: [(Account, RemediationOutcome)] = []
 }

@@ -23,6 +23,7 @@ public enum AuditVerb: String, Sendable, Hashable, CaseIterable, Codable {
     case writeFile = "write_file", readFile = "read_file", fileOwner = "file_owner", protect, unprotect
     case protectionInfo = "protection_info", shareTargets = "share_targets", appConfig = "app_config"
     case managedSecretIds = "managed_secret_ids", acquireTokenCall = "acquire_token", remediateCompliance = "remediate_compliance"
+    case remediationInProgress = "remediation_in_progress"
     // The host about a child: a protocol violation, and refusals past its audit budget.
     case hostile, auditCoalesced = "audit-coalesced"
 

@@ -224,8 +224,17 @@ public final class MAMApp: Sendable {
     /// (`compliant`, `notCompliant`, `networkFailure`, `serviceFailure`, `userCancelled`,
     /// `interactionRequired`), then, when not compliant, the error title and the message to
     /// show, a line each.
+    /// An app's remediations run one at a time: a call for another account is queued, a
+    /// repeat for an account not yet answered has no effect.
     public func remediateCompliance(accountId: String, silent: Bool) async {
         _ = await service(.remediateCompliance(account: accountId, silent: silent))
+    }
+
+    /// `remediationInProgressForAccountId`: a remediation asked for this account whose
+    /// outcome has not yet arrived (under way or queued).
+    public func remediationInProgress(accountId: String) async -> Bool {
+        if case .flag(let yes) = await service(.remediationInProgress(accountId)).value { return yes }
+        return false
     }
 
     /// `isScreenCaptureAllowed` for what `window` shows.

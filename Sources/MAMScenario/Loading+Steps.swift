@@ -161,6 +161,8 @@ extension Loading {
         case token = "{token: ok}", compliance = "{compliance: STATUS}"
         case tokenClaims = "{token: {CLAIM: VALUE, ...}}", blockedHome = "{blocked: REASON, homeAccountId: OID.TID}"
         case openedIn = "{openedIn: APP|ios}", fullData = "{fullData: [{KEY: VALUE}, ...]}", complianceTold = "{compliance: STATUS, title?: \"...\", message?: \"...\"}"
+        case remediation = "{remediation: started|queued|dropped}", inProgress = "{inProgress: BOOL}"
+        case statuses = "{statuses: [{account: A, compliance: STATUS}, ...]}"
     }
 
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
@@ -328,6 +330,30 @@ extension Loading {
                     return nil
                 }
                 (result, form) = (.compliance(status), .compliance)
+            case "remediation" where allowed.contains(.remediation):
+                let words = ["started", "queued", "dropped"]
+                guard let w = reader.string(x, what: "remediation"), words.contains(w) else {
+                    reader.error(x, "remediation must be one of \(words.joined(separator: ", ")) (how the SDK took the call)")
+                    return nil
+                }
+                (result, form) = (.remediation(w), .remediation)
+            case "inProgress" where allowed.contains(.inProgress):
+                guard let b = reader.bool(x, what: "inProgress") else { return nil }
+                (result, form) = (.inProgress(b), .inProgress)
+            case "statuses" where allowed.contains(.statuses):
+                guard let items = reader.list(x, what: "statuses") else { return nil }
+                var told: [ToldStatus] = []
+                for item in items {
+                    guard let g = reader.fields(item, allowed: ["account", "compliance"], required: ["account", "compliance"],
+                                                what: "each entry of statuses") else { return nil }
+                    guard let who = account(g["account"]!, what: "account", allowUnmanaged: false) else { return nil }
+                    guard let s = reader.string(g["compliance"]!, what: "compliance"), let status = ComplianceStatus(rawValue: s) else {
+                        reader.error(g["compliance"]!, "compliance must be one of \(ComplianceStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                        return nil
+                    }
+                    told.append(ToldStatus(account: who, status: status))
+                }
+                (result, form) = (.statuses(told), .statuses)
             case "signature":
                 guard reader.string(x, what: "signature") == "verified" else {
                     reader.error(x, "signature takes the value verified: the runner checks the signature with the identity's certificate")
@@ -339,7 +365,8 @@ extension Loading {
                 (result, form) = (.owner(a), .owner)
             default:
                 let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner", "config", "password",
-                            "certificate", "identity", "ids", "signature", "token", "compliance", "openedIn", "fullData"]
+                            "certificate", "identity", "ids", "signature", "token", "compliance", "openedIn", "fullData",
+                            "remediation", "inProgress", "statuses"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

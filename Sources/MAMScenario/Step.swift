@@ -115,6 +115,12 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     /// `{compliance: STATUS, title?: "...", message?: "..."}`: the status, and words the
     /// delegate's error title and message contain.
     case complianceTold(ComplianceStatus, title: String?, message: String?)
+    /// `{remediation: started|queued|dropped}`: how the SDK took a `remediate` that does not wait.
+    case remediation(String)
+    /// `{inProgress: true|false}` of `remediationInProgress`.
+    case inProgress(Bool)
+    /// `{statuses: [{account: A, compliance: S}, ...]}`: what the compliance delegate was told, in order.
+    case statuses([ToldStatus])
 
     public var description: String {
         switch self {
@@ -154,6 +160,19 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .compliance(let s): "{compliance: \(s.rawValue)}"
         case .complianceTold(let s, let title, let message):
             "{compliance: \(s.rawValue)\(title.map { ", title: \"\($0)\"" } ?? "")\(message.map { ", message: \"\($0)\"" } ?? "")}"
+        case .remediation(let w): "{remediation: \(w)}"
+        case .inProgress(let b): "{inProgress: \(b)}"
+        case .statuses(let told): "{statuses: [\(told.map { "{account: \($0.account), compliance: \($0.status.rawValue)}" }.joined(separator: ", "))]}"
         }
+    }
+}
+
+/// One status the compliance delegate was told: for which account.
+public struct ToldStatus: Sendable, Hashable {
+    public var account: Account
+    public var status: ComplianceStatus
+
+    public init(account: Account, status: ComplianceStatus) {
+        (self.account, self.status) = (account, status)
     }
 }

@@ -42,7 +42,7 @@ extension HostController {
 
     func remediate(_ app: String, account: String, silent: Bool, userCancels: Bool, asApp: Bool = false) async -> Result<RemediationOutcome, DeviceStateError> {
         await complete { host, done in
-            host.tokens.remediate(try host.app(app), account: account, silent: silent, userCancels: userCancels, fromApp: asApp, done)
+            try host.tokens.remediate(try host.app(app), account: account, silent: silent, userCancels: userCancels, fromApp: asApp, done)
         }
     }
 

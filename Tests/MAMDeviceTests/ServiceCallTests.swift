@@ -66,3 +66,88 @@ import Testing
         #expect(await host.shutdown() == 0)
     }
 }
+
+/// `IntuneMAMComplianceManager.h`: an app's remediations run one at a time; a call for another
+/// account is queued, a repeat for an account not yet answered is dropped, and
+/// `remediationInProgressForAccountId` is true from the call until the delegate is told.
+@Suite(.serialized) struct RemediationQueueTests {
+    @Test func remediationsRunOneAtATimeInTheOrderAsked() async throws {
+        var config = try makeConfiguration(apps: 1)
+        config.brokerInstalled = true
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let asked: [RemediationStart] = await host.run(orElse: []) { host in
+            guard let app = try? host.app("app0") else { return [] }
+            return ["alice@contoso.com", "bob@outlook.com", "alice@contoso.com"].compactMap { account in
+                try? host.tokens.remediate(app, account: account, silent: false, userCancels: false, fromApp: false, heldForUser: account.hasPrefix("alice")) { _ in }
+            }
+        }
+        #expect(asked == [.started, .queued(behindUser: true), .dropped])
+        let inProgress: [Bool] = await host.run(orElse: []) { host in
+            guard let app = try? host.app("app0") else { return [] }
+            return ["alice@contoso.com", "bob@outlook.com", "carol@contoso.com"].compactMap { try? host.tokens.remediationInProgress(app, account: $0) }
+        }
+        #expect(inProgress == [true, true], "carol is no account of this device; alice and bob are asked for")
+        let told: [String] = await host.complete { host, done in
+            host.tokens.finishRemediations(try host.app("app0")) { done($0.map { "\($0.0.upn) \($0.1.status.rawValue)" }) }
+        } ?? []
+        // Alice's remediation enrolls her (the broker is installed); bob is not a managed account.
+        #expect(told == ["alice@contoso.com compliant", "bob@outlook.com notCompliant"], "\(told)")
+        let after: Bool? = await host.run(orElse: nil) { host in try? host.tokens.remediationInProgress(host.app("app0"), account: "alice@contoso.com") }
+        #expect(after == false)
+        #expect(await host.shutdown() == 0)
+    }
+
+    /// The same, asked by an app's own process over its channel: the answers to its calls, and
+    /// its remediationInProgress queries, while the first remediation waits for the app to
+    /// take its delegate's call.
+    @Test func anAppsOwnProcessIsAnsweredWhetherItsRemediationIsInProgress() async throws {
+        var frames: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "asker"))), appendingTo: &frames)
+        let calls: [ServiceRequest] = [
+            .remediateCompliance(account: "alice@contoso.com", silent: true), .remediateCompliance(account: "bob@outlook.com", silent: true),
+            .remediateCompliance(account: "alice@contoso.com", silent: true), .remediationInProgress("alice@contoso.com"),
+            .remediationInProgress("bob@outlook.com"), .remediationInProgress("nobody@contoso.com"),
+        ]
+        for (i, call) in calls.enumerated() { FrameEncoder.encode(Frame(seq: UInt64(2 + i), body: .serviceRequest(call)), appendingTo: &frames) }
+        // It reads the welcome, alice's complianceStatus command (which it never answers) and
+        // its six answers, and keeps them in its container.
+        let asker = try pythonChild("remediator", """
+            os.write(3, bytes(\(frames)))
+            got = b""
+            for _ in range(8):
+                f = readFrame()
+                got += struct.pack(">I", len(f)) + f
+            with open(os.path.join(os.environ["MAMSIM_CONTAINER"], "answers"), "wb") as out:
+                out.write(got)
+            time.sleep(30)
+            """)
+        let spec = AppSpec(handle: "asker", descriptor: AppDescriptor(bundleID: "com.contoso.asker"), executable: asker)
+        var config = try makeConfiguration(apps: 0, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        var answers: [UInt64: ServiceResult] = [:]
+        for _ in 0..<100 {
+            let read = await host.service("asker", .readFile(path: "answers"))
+            var bytes = read.data[...]
+            answers = [:]
+            while bytes.count >= 4 {
+                let n = Int(bytes.prefix(4).reduce(0) { $0 << 8 | UInt32($1) })
+                let frame = try FrameParser.parse(Array(bytes.dropFirst(4).prefix(n)), from: .host)
+                if case .serviceResult(let r) = frame.body { answers[frame.replyTo] = r }
+                bytes = bytes.dropFirst(4 + n)
+            }
+            if answers.count == calls.count { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(answers.count == calls.count, "\(answers)")
+        #expect(answers[2]?.verdict.explanation.contains("started") == true, "\(String(describing: answers[2]))")
+        #expect(answers[3]?.verdict.explanation.contains("queued") == true, "\(String(describing: answers[3]))")
+        #expect(answers[4]?.verdict.explanation.contains("no effect") == true, "\(String(describing: answers[4]))")
+        #expect(answers[5]?.value == .flag(true))
+        #expect(answers[6]?.value == .flag(true))
+        #expect(answers[7]?.verdict.reason == .unknownAccount, "\(String(describing: answers[7]))")
+        #expect(await host.shutdown() == 0)
+    }
+}

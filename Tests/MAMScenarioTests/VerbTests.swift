@@ -206,6 +206,39 @@ import Testing
         }
     }
 
+    /// The remediation queue's outcomes: how a call was taken, whether one is in progress, and
+    /// what the delegate was told in order (order matters, accounts match by UPN or OID).
+    @Test func remediationQueueOutcomesParseAndMatch() throws {
+        let s = try ScenarioLoader.load(text: """
+            accounts: [{upn: alice@contoso.com, oid: 11111111-1111-1111-1111-111111111111}, {upn: bob@outlook.com}]
+            apps: [{id: mail, bundle: com.contoso.mail}]
+            steps:
+              - remediate: {app: mail, account: alice@contoso.com, wait: false}
+                expect: {remediation: queued}
+              - remediationInProgress: {app: mail, account: alice@contoso.com}
+                expect: {inProgress: false}
+              - finishRemediation: {app: mail}
+                expect: {statuses: [{account: 11111111-1111-1111-1111-111111111111, compliance: compliant}, {account: bob@outlook.com, compliance: userCancelled}]}
+            """, file: URL(fileURLWithPath: "r.yaml"))
+        guard case .statuses(let told)? = s.steps[2].expect else { Issue.record("\(String(describing: s.steps[2].expect))"); return }
+        #expect(s.steps[0].expect == .remediation("queued") && s.steps[1].expect == .inProgress(false))
+        let alice = told[0].account, bob = told[1].account
+        #expect(Observed.statuses([ToldStatus(account: alice, status: .compliant), ToldStatus(account: bob, status: .userCancelled)]).satisfies(.statuses(told)))
+        #expect(!Observed.statuses([ToldStatus(account: bob, status: .userCancelled), ToldStatus(account: alice, status: .compliant)]).satisfies(.statuses(told)))
+        #expect(!Observed.statuses([ToldStatus(account: alice, status: .compliant)]).satisfies(.statuses(told)))
+        for bad in ["{remediation: later}", "{statuses: [{account: alice@contoso.com}]}", "{inProgress: maybe}"] {
+            #expect(throws: ScenarioError.self, "\(bad)") {
+                try ScenarioLoader.load(text: """
+                    accounts: [{upn: alice@contoso.com}]
+                    apps: [{id: mail, bundle: com.contoso.mail}]
+                    steps:
+                      - remediate: {app: mail, account: alice@contoso.com, wait: false}
+                        expect: \(bad)
+                    """, file: URL(fileURLWithPath: "r.yaml"))
+            }
+        }
+    }
+
     @Test func stepNamesAndLinesAreKept() {
         #expect(scenario.steps[1].name == "stop notes")
         #expect(scenario.steps[0].name == nil)

@@ -82,6 +82,7 @@ typedef struct Mamsim__V2__SignWithIdentity Mamsim__V2__SignWithIdentity;
 typedef struct Mamsim__V2__PolicyQuery Mamsim__V2__PolicyQuery;
 typedef struct Mamsim__V2__AcquireToken Mamsim__V2__AcquireToken;
 typedef struct Mamsim__V2__RemediateCompliance Mamsim__V2__RemediateCompliance;
+typedef struct Mamsim__V2__RemediationInProgressQuery Mamsim__V2__RemediationInProgressQuery;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
 typedef struct Mamsim__V2__FileInfo Mamsim__V2__FileInfo;
 typedef struct Mamsim__V2__ProtectionInfo Mamsim__V2__ProtectionInfo;
@@ -1546,6 +1547,25 @@ struct  Mamsim__V2__RemediateCompliance
     , (char *)protobuf_c_empty_string, 0 }
 
 
+/*
+ * remediationInProgressForAccountId: is a remediation the app asked for this account not yet
+ * told to its compliance delegate (under way, or queued behind another account's)? Answered
+ * with flag.
+ * @swift inline
+ */
+struct  Mamsim__V2__RemediationInProgressQuery
+{
+  ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
+  char *account;
+};
+#define MAMSIM__V2__REMEDIATION_IN_PROGRESS_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__remediation_in_progress_query__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET = 0,
   MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE = 1,
@@ -1571,7 +1591,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY = 25,
   MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN = 26,
   MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE = 27,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY = 28
+  MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY = 28,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS = 29
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1695,6 +1716,10 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=
      */
     Mamsim__V2__PolicyQuery *policy_query;
+    /*
+     * @swift answers=flag
+     */
+    Mamsim__V2__RemediationInProgressQuery *remediation_in_progress;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -1924,7 +1949,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE_APP_CONFIG = 20,
   MAMSIM__V2__SERVICE_RESULT__VALUE_MANAGED_SECRET = 21,
   MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS = 22,
-  MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN = 23
+  MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN = 23,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG = 24
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_RESULT__VALUE__CASE)
 } Mamsim__V2__ServiceResult__ValueCase;
 
@@ -1972,6 +1998,10 @@ struct  Mamsim__V2__ServiceResult
      * acquire_token
      */
     Mamsim__V2__TokenAnswer *token;
+    /*
+     * remediation_in_progress
+     */
+    protobuf_c_boolean flag;
   };
 };
 #define MAMSIM__V2__SERVICE_RESULT__INIT \
@@ -3359,6 +3389,25 @@ Mamsim__V2__RemediateCompliance *
 void   mamsim__v2__remediate_compliance__free_unpacked
                      (Mamsim__V2__RemediateCompliance *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__RemediationInProgressQuery methods */
+void   mamsim__v2__remediation_in_progress_query__init
+                     (Mamsim__V2__RemediationInProgressQuery         *message);
+size_t mamsim__v2__remediation_in_progress_query__get_packed_size
+                     (const Mamsim__V2__RemediationInProgressQuery   *message);
+size_t mamsim__v2__remediation_in_progress_query__pack
+                     (const Mamsim__V2__RemediationInProgressQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__remediation_in_progress_query__pack_to_buffer
+                     (const Mamsim__V2__RemediationInProgressQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__RemediationInProgressQuery *
+       mamsim__v2__remediation_in_progress_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__remediation_in_progress_query__free_unpacked
+                     (Mamsim__V2__RemediationInProgressQuery *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceRequest methods */
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message);
@@ -3831,6 +3880,9 @@ typedef void (*Mamsim__V2__AcquireToken_Closure)
 typedef void (*Mamsim__V2__RemediateCompliance_Closure)
                  (const Mamsim__V2__RemediateCompliance *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__RemediationInProgressQuery_Closure)
+                 (const Mamsim__V2__RemediationInProgressQuery *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceRequest_Closure)
                  (const Mamsim__V2__ServiceRequest *message,
                   void *closure_data);
@@ -3960,6 +4012,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descript
 extern const ProtobufCMessageDescriptor mamsim__v2__policy_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__acquire_token__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__remediation_in_progress_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__file_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__protection_info__descriptor;

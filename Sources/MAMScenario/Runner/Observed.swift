@@ -36,6 +36,11 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     /// What the compliance delegate is told: the status, and the error title and message an
     /// app shows (empty when compliant).
     case compliance(ComplianceStatus, title: String = "", message: String = "")
+    /// How the SDK took a remediation call: `started`, `queued` or `dropped`.
+    case remediation(String)
+    case inProgress(Bool)
+    /// What the compliance delegate was told, in order.
+    case statuses([ToldStatus])
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -69,6 +74,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .blockedHome(let r, _): .blocked(r)
         case .openedIn: .delivered
         case .compliance(let s, _, _): .compliance(s)
+        case .remediation(let w): .remediation(w)
+        case .inProgress(let b): .inProgress(b)
+        case .statuses(let told): .statuses(told)
         }
     }
 
@@ -122,6 +130,10 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.compliance(let a), .compliance(let b, _, _)): return a == b
         case (.complianceTold(let a, let title, let message), .compliance(let b, let t, let m)):
             return a == b && (title.map { t.contains($0) } ?? true) && (message.map { m.contains($0) } ?? true)
+        case (.remediation(let a), .remediation(let b)): return a == b
+        case (.inProgress(let a), .inProgress(let b)): return a == b
+        case (.statuses(let a), .statuses(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.status == $1.status && $0.account.isSame(as: $1.account) }
         default: return false
         }
     }

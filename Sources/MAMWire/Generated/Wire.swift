@@ -398,6 +398,7 @@ public enum ServiceRequest: Sendable, Hashable {
     case acquireToken(account: String, resource: String, silent: Bool)
     case remediateCompliance(account: String, silent: Bool)
     case policyQuery(PolicySetting, as: String?)
+    case remediationInProgress(String)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -426,6 +427,7 @@ public enum ServiceRequest: Sendable, Hashable {
         case .acquireToken: "acquire_token"
         case .remediateCompliance: "remediate_compliance"
         case .policyQuery: "policy_query"
+        case .remediationInProgress: "remediation_in_progress"
         }
     }
 
@@ -450,6 +452,7 @@ public enum ServiceRequest: Sendable, Hashable {
         case (.managedSecretIds, .strings): true
         case (.signWithIdentity, .data): true
         case (.acquireToken, .token): true
+        case (.remediationInProgress, .flag): true
         default: false
         }
     }
@@ -562,6 +565,8 @@ public enum ServiceValue: Sendable, Hashable {
     case strings([String])
     /// acquire_token
     case token(jwt: String, homeAccountID: String)
+    /// remediation_in_progress
+    case flag(Bool)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -578,6 +583,7 @@ public enum ServiceValue: Sendable, Hashable {
         case .managedSecret: "managed_secret"
         case .strings: "strings"
         case .token: "token"
+        case .flag: "flag"
         }
     }
 }
@@ -1962,6 +1968,19 @@ enum WireCodec {
         return (_account, _silent)
     }
 
+    static func encodeRemediationInProgressQuery(_ account: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__RemediationInProgressQuery> {
+        let p = arena.message(Mamsim__V2__RemediationInProgressQuery.self, mamsim__v2__remediation_in_progress_query__init)
+        p.pointee.account = arena.string(account)
+        return p
+    }
+
+    static func decodeRemediationInProgressQuery(_ c: Mamsim__V2__RemediationInProgressQuery, _ path: () -> String) throws(WireError) -> String {
+        let _accountText = str(c.account)
+        guard !_accountText.isEmpty else { throw .missingField(sub(path, "account")) }
+        let _account = _accountText
+        return _account
+    }
+
     static func encodeServiceRequest(_ v: ServiceRequest, _ context: ServiceContext, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ServiceRequest> {
         let p = arena.message(Mamsim__V2__ServiceRequest.self, mamsim__v2__service_request__init)
         switch v {
@@ -2037,6 +2056,9 @@ enum WireCodec {
         case .policyQuery(let v0, let v1):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY
             p.pointee.policy_query = encodePolicyQuery(v0, v1, arena)
+        case .remediationInProgress(let v0):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS
+            p.pointee.remediation_in_progress = encodeRemediationInProgressQuery(v0, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -2133,6 +2155,9 @@ enum WireCodec {
             guard let x = c.policy_query else { throw .missingField(sub(path, "policy_query")) }
             let v = try decodePolicyQuery(x.pointee, { sub(path, "policy_query") })
             _call = .policyQuery(v.0, as: v.1)
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS:
+            guard let x = c.remediation_in_progress else { throw .missingField(sub(path, "remediation_in_progress")) }
+            _call = .remediationInProgress(try decodeRemediationInProgressQuery(x.pointee, { sub(path, "remediation_in_progress") }))
         default:
             throw .missingField(sub(path, "call"))
         }
@@ -2358,6 +2383,9 @@ enum WireCodec {
         case .token(let v0, let v1):
             p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN
             p.pointee.token = encodeTokenAnswer(v0, v1, arena)
+        case .flag(let v0):
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG
+            p.pointee.flag = v0 ? 1 : 0
         }
         return p
     }
@@ -2404,6 +2432,8 @@ enum WireCodec {
             guard let x = c.token else { throw .missingField(sub(path, "token")) }
             let v = try decodeTokenAnswer(x.pointee, { sub(path, "token") })
             _value = .token(jwt: v.0, homeAccountID: v.1)
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG:
+            _value = .flag(c.flag != 0)
         default:
             throw .missingField(sub(path, "value"))
         }

@@ -1116,6 +1116,13 @@ module.exports = {
     "type": "bool"
    }
   ],
+  "mamsim.v2.RemediationInProgressQuery": [
+   {
+    "name": "account",
+    "number": 1,
+    "type": "string"
+   }
+  ],
   "mamsim.v2.ScreenCapture": [],
   "mamsim.v2.SdkNotification": [
    {
@@ -1305,6 +1312,13 @@ module.exports = {
     "type": "message"
    },
    {
+    "message": "mamsim.v2.RemediationInProgressQuery",
+    "name": "remediation_in_progress",
+    "number": 29,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
     "name": "window",
     "number": 100,
     "type": "string"
@@ -1398,6 +1412,12 @@ module.exports = {
     "number": 23,
     "oneof": "value",
     "type": "message"
+   },
+   {
+    "name": "flag",
+    "number": 24,
+    "oneof": "value",
+    "type": "bool"
    }
   ],
   "mamsim.v2.SetIdentity": [
