@@ -4946,7 +4946,7 @@ const ProtobufCEnumDescriptor mamsim__v2__set_identity__scope__descriptor =
   mamsim__v2__set_identity__scope__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__set_identity__field_descriptors[3] =
+static const ProtobufCFieldDescriptor mamsim__v2__set_identity__field_descriptors[4] =
 {
   {
     "scope",
@@ -4984,16 +4984,29 @@ static const ProtobufCFieldDescriptor mamsim__v2__set_identity__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "main_thread",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SetIdentity, main_thread),
+    &mamsim__v2__account_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__set_identity__field_indices_by_name[] = {
   2,   /* field[2] = account */
+  3,   /* field[3] = main_thread */
   0,   /* field[0] = scope */
   1,   /* field[1] = window */
 };
 static const ProtobufCIntRange mamsim__v2__set_identity__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__set_identity__descriptor =
 {
@@ -5003,7 +5016,7 @@ const ProtobufCMessageDescriptor mamsim__v2__set_identity__descriptor =
   "Mamsim__V2__SetIdentity",
   "mamsim.v2",
   sizeof(Mamsim__V2__SetIdentity),
-  3,
+  4,
   mamsim__v2__set_identity__field_descriptors,
   mamsim__v2__set_identity__field_indices_by_name,
   1,  mamsim__v2__set_identity__number_ranges,

@@ -107,9 +107,10 @@ public final class HostController: Sendable {
 
     /// Makes `app` switch identity (`window == nil`: its process identity) through its own
     /// process; the user types `pin` at a PIN prompt, if one appears.
-    public func setIdentity(_ app: String, account: String, window: String?, pin: String?) async -> IdentityResult {
+    /// `mainThread`: the thread identity the app's main thread carries as it switches (`nil`: none).
+    public func setIdentity(_ app: String, account: String, window: String?, pin: String?, mainThread: String? = nil) async -> IdentityResult {
         await answerNextPinPrompt(app, with: pin)
-        let request = SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account)
+        let request = SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account, mainThread: mainThread)
         switch await command(app, .setIdentity(request)) {
         case .setIdentity(let r): return r
         case .error(let r, let why): return IdentityResult(status: .failed, reason: r, explanation: why, account: account)

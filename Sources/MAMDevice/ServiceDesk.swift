@@ -327,6 +327,11 @@ public final class ServiceDesk {
         let owner = app.identityOwner
         let account: String? = request.account.isEmpty ? "" : request.account
         let pin = context.takePinAnswer(app.key)
+        if let refused = Enforcer.mainThreadConflict(switchingTo: account, mainThread: request.mainThread, in: fleet) {
+            audit.record(verb: .switchIdentity, source: app.handle, sourceIdentity: request.account, owner: request.account,
+                         decision: .notAllowed, reason: refused.blockedBy, explanation: refused.explanation)
+            return IdentityResult(status: .notAllowed, reason: refused.blockedBy, explanation: refused.explanation, account: request.account)
+        }
         do {
             let report = switch request.scope {
             case .process: try state.setProcessAccountId(app: owner, account: account, pin: pin, now: nil)

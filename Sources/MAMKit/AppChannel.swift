@@ -155,9 +155,11 @@ public final class AppChannel {
         }
     }
 
-    /// Sets a window's UI identity (`window == nil`: the process identity).
-    public func setIdentity(_ account: String, window: String?, completion: @escaping (IdentityResult) -> Void) {
-        let request = SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account)
+    /// Sets a window's UI identity (`window == nil`: the process identity). `mainThread`: the
+    /// thread identity the main thread carries (`nil`: none); the host refuses a switch to
+    /// another identity (NotAllowed).
+    public func setIdentity(_ account: String, window: String?, mainThread: String? = nil, completion: @escaping (IdentityResult) -> Void) {
+        let request = SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account, mainThread: mainThread)
         send(.setIdentity(request)) { frame in
             switch frame.body {
             case .identityResult(let r): completion(r)

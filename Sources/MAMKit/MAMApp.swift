@@ -145,10 +145,14 @@ public final class MAMApp: Sendable {
         }
     }
 
-    /// Sets a window's UI identity (or the process identity with `window == nil`).
+    /// Sets a window's UI identity (or the process identity with `window == nil`). A UI switch
+    /// made by a task that carries a thread identity (`ThreadIdentity.withAccountId`) other
+    /// than `account` is `notAllowed`, as the SDK refuses a UI switch while the main thread's
+    /// identity contradicts it.
     public func setIdentity(_ account: String, window: String? = nil) async -> IdentityResult {
-        await onChannel(IdentityResult(status: .failed, reason: .appNotRunning, explanation: "the host channel is closed", account: account)) { ch, done in
-            ch.setIdentity(account, window: window, completion: done)
+        let mainThread = window == nil ? nil : ThreadIdentity.accountId
+        return await onChannel(IdentityResult(status: .failed, reason: .appNotRunning, explanation: "the host channel is closed", account: account)) { ch, done in
+            ch.setIdentity(account, window: window, mainThread: mainThread, completion: done)
         }
     }
 

@@ -51,6 +51,24 @@ extension Enforcer {
         return x == y
     }
 
+    /// `IntuneMAMSwitchIdentityResultNotAllowed` when the app's main thread carries a thread
+    /// identity (`setCurrentThreadAccountId`, not cleared) other than the one it switches its UI
+    /// to (`IntuneMAMPolicyManager.h`: the app must clear it first). `mainThread`: `nil` = none
+    /// set, `""` = unmanaged; `account`: `nil` or `""` = unmanaged. Accounts compare by UPN or
+    /// OID. `nil` when the switch may go on.
+    public static func mainThreadConflict(switchingTo account: String?, mainThread: String?, in fleet: Fleet) -> Verdict? {
+        guard let mainThread else { return nil }
+        let target = account ?? ""
+        func same(_ a: String, _ b: String) -> Bool {
+            if a.isEmpty || b.isEmpty { return a.isEmpty && b.isEmpty }
+            let x = fleet.account(named: a) ?? Account(upn: a), y = fleet.account(named: b) ?? Account(upn: b)
+            return x.isSame(as: y)
+        }
+        guard !same(target, mainThread) else { return nil }
+        let shown = { (s: String) in s.isEmpty ? "the unmanaged identity" : s }
+        return .blocked(.identitySwitchNotAllowed, because: "the main thread's identity is \(shown(mainThread)), not \(shown(target)), the identity switched to: the app must clear its main thread's identity before it switches")
+    }
+
     /// Decides switching an app's identity to `account` (RULES.md §1, §8).
     ///
     /// `nil`, `""` and unmanaged accounts succeed without checks. A managed account must be

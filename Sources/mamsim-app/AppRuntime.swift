@@ -153,7 +153,8 @@ final class Runtime {
         case .share(let request):
             channel.share(request) { reply(.share($0)) }
         case .setIdentity(let request):
-            channel.setIdentity(request.account, window: request.scope == .process ? nil : request.window) { reply(.setIdentity($0)) }
+            channel.setIdentity(request.account, window: request.scope == .process ? nil : request.window,
+                                mainThread: request.mainThread) { reply(.setIdentity($0)) }
         case .addIdentity:
             // IntuneMAMPolicyDelegate addIdentity: the generic runtime can always add an account.
             reply(.addIdentity(added: true))

@@ -35,6 +35,25 @@ struct ConditionalLaunchTests {
         #expect(outcome.result == expected, "\(row): \(outcome.decision)")
     }
 
+    /// IntuneMAMSwitchIdentityResultNotAllowed also when the main thread carries a thread
+    /// identity other than the one switched to (IntuneMAMPolicyManager.h); none set, or the
+    /// same account by UPN or OID, lets the switch go on.
+    @Test(arguments: [
+        ("no thread identity", "alice@contoso.com", nil, false),
+        ("the same account", "alice@contoso.com", "alice@contoso.com", false),
+        ("the same account by OID, any case", "ALICE@contoso.com", World.alice.oid, false),
+        ("both unmanaged", "", "", false),
+        ("another account", "alice@contoso.com", "bob@outlook.com", true),
+        ("unmanaged thread, managed switch", "alice@contoso.com", "", true),
+        ("managed thread, unmanaged switch", "", "alice@contoso.com", true),
+        ("managed thread, switch cleared (nil)", nil, "alice@contoso.com", true),
+    ] as [(String, String?, String?, Bool)])
+    func aMainThreadIdentityThatContradictsTheSwitchIsNotAllowed(row: String, target: String?, thread: String?, refused: Bool) {
+        let v = Enforcer.mainThreadConflict(switchingTo: target, mainThread: thread, in: W.fleet())
+        #expect((v != nil) == refused, "\(row): \(String(describing: v))")
+        if let v { #expect(v.blockedBy == .identitySwitchNotAllowed && v.explanation.contains("clear"), "\(row)") }
+    }
+
     @Test func firstSwitchSetsThePinAndLaterSwitchesVerifyIt() {
         let fleet = W.fleet()
         let first = switchTo(fleet: fleet)

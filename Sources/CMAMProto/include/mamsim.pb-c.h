@@ -765,10 +765,19 @@ struct  Mamsim__V2__SetIdentity
    * "" = unmanaged
    */
   char *account;
+  /*
+   * The thread identity the app's main thread carries when it switches (setCurrentThreadAccountId,
+   * not cleared): unset = none, "" = unmanaged. One that differs from `account` makes the switch
+   * NotAllowed (IntuneMAMPolicyManager.h).
+   */
+  /*
+   * @swift default=nil
+   */
+  Mamsim__V2__AccountRef *main_thread;
 };
 #define MAMSIM__V2__SET_IDENTITY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__set_identity__descriptor) \
-    , MAMSIM__V2__SET_IDENTITY__SCOPE__SCOPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , MAMSIM__V2__SET_IDENTITY__SCOPE__SCOPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
 
 
 /*

@@ -15,6 +15,7 @@ struct SwitchIdentityStep: StepVerb {
         .required("account", .account(unmanaged: true), "the account, or \"\" for personal data"),
         .window,
         .optional("pin", .text, "what the user types if a PIN is asked"),
+        .optional("mainThread", .account(unmanaged: true), "the thread identity the app's main thread carries as it switches (\"\": unmanaged); another than account is notAllowed (v1.2)"),
     ]
     static let outcomes: [OutcomeForm] = [.success, .canceled, .notAllowed, .failed, .failedBecause]
 
@@ -22,18 +23,20 @@ struct SwitchIdentityStep: StepVerb {
     var account: Account
     var window: String?
     var pin: String?
+    var mainThread: Account?
 
-    init(app: String, account: Account, window: String?, pin: String?) {
-        (self.app, self.account, self.window, self.pin) = (app, account, window, pin)
+    init(app: String, account: Account, window: String?, pin: String?, mainThread: Account? = nil) {
+        (self.app, self.account, self.window, self.pin, self.mainThread) = (app, account, window, pin, mainThread)
     }
 
     init(_ a: VerbArgumentReader) {
         self.init(app: a.app(extensions: false), account: a.account("account", unmanaged: true),
-                  window: a.optionalText("window"), pin: a.optionalText("pin"))
+                  window: a.optionalText("window"), pin: a.optionalText("pin"), mainThread: a.optionalAccount("mainThread"))
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.host.setIdentity(app, account: StepRun.identity(account), window: window ?? "", pin: pin)
+        let r = await run.host.setIdentity(app, account: StepRun.identity(account), window: window ?? "", pin: pin,
+                                           mainThread: mainThread.map(StepRun.identity))
         let who = account.isEmpty ? "unmanaged" : account.upn
         let observed: Observed = switch r.status {
         case .success: .success

@@ -188,11 +188,16 @@ public struct SetIdentity: Sendable, Hashable {
     public var window: String
     /// "" = unmanaged
     public var account: String
+    /// The thread identity the app's main thread carries when it switches (setCurrentThreadAccountId,
+    /// not cleared): unset = none, "" = unmanaged. One that differs from `account` makes the switch
+    /// NotAllowed (IntuneMAMPolicyManager.h).
+    public var mainThread: String?
 
-    public init(scope: SetIdentity.Scope, window: String = "", account: String = "") {
+    public init(scope: SetIdentity.Scope, window: String = "", account: String = "", mainThread: String? = nil) {
         self.scope = scope
         self.window = window
         self.account = account
+        self.mainThread = mainThread
     }
 }
 
@@ -1137,6 +1142,7 @@ enum WireCodec {
         p.pointee.scope = encodeSetIdentityScope(v.scope)
         p.pointee.window = arena.string(v.window)
         p.pointee.account = arena.string(v.account)
+        if let x = v.mainThread { p.pointee.main_thread = encodeAccountRef(x, arena) }
         return p
     }
 
@@ -1144,7 +1150,9 @@ enum WireCodec {
         let _scope = try decodeSetIdentityScope(c.scope, { sub(path, "scope") })
         let _window = str(c.window)
         let _account = str(c.account)
-        return SetIdentity(scope: _scope, window: _window, account: _account)
+        var _mainThread: String? = nil
+        if let x = c.main_thread { _mainThread = try decodeAccountRef(x.pointee, { sub(path, "main_thread") }) }
+        return SetIdentity(scope: _scope, window: _window, account: _account, mainThread: _mainThread)
     }
 
     static func encodeSetIdentityScope(_ v: SetIdentity.Scope) -> Mamsim__V2__SetIdentity__Scope {

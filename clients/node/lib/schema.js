@@ -1436,6 +1436,12 @@ module.exports = {
     "name": "account",
     "number": 3,
     "type": "string"
+   },
+   {
+    "message": "mamsim.v2.AccountRef",
+    "name": "main_thread",
+    "number": 4,
+    "type": "message"
    }
   ],
   "mamsim.v2.ShareBatch": [
