@@ -322,6 +322,51 @@ void   mamsim__v2__welcome__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__welcome__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__delegate_answers__init
+                     (Mamsim__V2__DelegateAnswers         *message)
+{
+  static const Mamsim__V2__DelegateAnswers init_value = MAMSIM__V2__DELEGATE_ANSWERS__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__delegate_answers__get_packed_size
+                     (const Mamsim__V2__DelegateAnswers *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__delegate_answers__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__delegate_answers__pack
+                     (const Mamsim__V2__DelegateAnswers *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__delegate_answers__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__delegate_answers__pack_to_buffer
+                     (const Mamsim__V2__DelegateAnswers *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__delegate_answers__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__DelegateAnswers *
+       mamsim__v2__delegate_answers__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__DelegateAnswers *)
+     protobuf_c_message_unpack (&mamsim__v2__delegate_answers__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__delegate_answers__free_unpacked
+                     (Mamsim__V2__DelegateAnswers *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__delegate_answers__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__bye__init
                      (Mamsim__V2__Bye         *message)
 {
@@ -4099,7 +4144,7 @@ const ProtobufCMessageDescriptor mamsim__v2__launch_finished__descriptor =
   (ProtobufCMessageInit) mamsim__v2__launch_finished__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__welcome__field_descriptors[6] =
+static const ProtobufCFieldDescriptor mamsim__v2__welcome__field_descriptors[7] =
 {
   {
     "bundle_id",
@@ -4173,11 +4218,24 @@ static const ProtobufCFieldDescriptor mamsim__v2__welcome__field_descriptors[6] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "delegate",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Welcome, delegate),
+    &mamsim__v2__delegate_answers__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__welcome__field_indices_by_name[] = {
   2,   /* field[2] = app_handle */
   5,   /* field[5] = batches */
   0,   /* field[0] = bundle_id */
+  6,   /* field[6] = delegate */
   1,   /* field[1] = kind */
   4,   /* field[4] = max_frame_size */
   3,   /* field[3] = process_identity */
@@ -4185,7 +4243,7 @@ static const unsigned mamsim__v2__welcome__field_indices_by_name[] = {
 static const ProtobufCIntRange mamsim__v2__welcome__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor =
 {
@@ -4195,11 +4253,62 @@ const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor =
   "Mamsim__V2__Welcome",
   "mamsim.v2",
   sizeof(Mamsim__V2__Welcome),
-  6,
+  7,
   mamsim__v2__welcome__field_descriptors,
   mamsim__v2__welcome__field_indices_by_name,
   1,  mamsim__v2__welcome__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__welcome__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__delegate_answers__field_descriptors[2] =
+{
+  {
+    "refuses_identity_switch",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DelegateAnswers, refuses_identity_switch),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wipes_data_itself",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DelegateAnswers, wipes_data_itself),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__delegate_answers__field_indices_by_name[] = {
+  0,   /* field[0] = refuses_identity_switch */
+  1,   /* field[1] = wipes_data_itself */
+};
+static const ProtobufCIntRange mamsim__v2__delegate_answers__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__delegate_answers__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.DelegateAnswers",
+  "DelegateAnswers",
+  "Mamsim__V2__DelegateAnswers",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__DelegateAnswers),
+  2,
+  mamsim__v2__delegate_answers__field_descriptors,
+  mamsim__v2__delegate_answers__field_indices_by_name,
+  1,  mamsim__v2__delegate_answers__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__delegate_answers__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor mamsim__v2__bye__field_descriptors[1] =

@@ -8,6 +8,7 @@ import Darwin
 public import MAMDeclarations
 public import MAMModel
 public import MAMPolicy
+public import MAMWire
 
 /// One app or extension the host may run: its scenario handle, what the enforcer knows of it,
 /// and the program that plays it.
@@ -31,6 +32,9 @@ public struct AppSpec: Sendable {
     /// service for these, and an interactive remediation it starts may enroll them. For any
     /// other account the simulated user does not consent: a scenario step signs it in.
     public var userAccounts: [String] = []
+    /// How its delegate answers the SDK's calls (a switch it requires, a selective wipe): sent
+    /// in `Welcome` for the generic runtime to follow.
+    public var delegate = DelegateAnswers()
 
     public init(handle: String, descriptor: AppDescriptor, executable: String? = nil, arguments: [String] = [], startsWithFleet: Bool? = nil) {
         self.handle = handle

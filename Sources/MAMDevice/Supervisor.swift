@@ -479,7 +479,7 @@ final class Supervisor {
         }
         child.send(.welcome(Welcome(
             bundleID: child.bundleID, kind: kind, appHandle: child.handle,
-            processIdentity: process ?? "", maxFrameSize: configuration.maximumFrameSize, batches: true)),
+            processIdentity: process ?? "", maxFrameSize: configuration.maximumFrameSize, batches: true, delegate: child.spec.delegate)),
             replyTo: seq)
         onEvent(.ready(handle: child.handle, bundle: child.bundleID, pid: child.pid))
         router?.childBecameReady(child)

@@ -4,6 +4,7 @@ import MAMActivation
 import MAMBundle
 import MAMModel
 import MAMPolicy
+import MAMWire
 import Yams
 
 /// `apps:` and `extensions:` — explicit keys first, then what real Info.plists and
@@ -12,7 +13,7 @@ extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
-                          "telemetryDisabled", "sandbox", "msalAccounts", "publisher"]
+                          "telemetryDisabled", "sandbox", "msalAccounts", "publisher", "delegate"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox"]
 
     func readApps(_ v: Located) {
@@ -81,8 +82,26 @@ extension Loading {
                 }
                 app.msalAccounts = names
             }
+            if let x = f["delegate"] { app.delegate = readDelegate(x) }
             apps.append(app)
         }
+    }
+
+    /// `delegate: {identitySwitch: accept|refuse, wipe: sdk|app}`.
+    func readDelegate(_ v: Located) -> DelegateAnswers {
+        var answers = DelegateAnswers()
+        guard let f = reader.fields(v, allowed: ["identitySwitch", "wipe"], what: "delegate") else { return answers }
+        func choice(_ key: String, _ words: [String]) -> String? {
+            guard let x = f[key], let w = reader.string(x, what: key) else { return nil }
+            guard words.contains(w) else {
+                reader.error(x, "\(key) is one of \(words.joined(separator: ", ")), not \"\(w)\"" + Suggestion.clause(for: w, among: words))
+                return nil
+            }
+            return w
+        }
+        answers.refusesIdentitySwitch = choice("identitySwitch", ["accept", "refuse"]) == "refuse"
+        answers.wipesDataItself = choice("wipe", ["sdk", "app"]) == "app"
+        return answers
     }
 
     func readExtensions(_ v: Located) {

@@ -5,6 +5,7 @@ import MAMActivation
 public import MAMBundle
 public import MAMModel
 public import MAMPolicy
+public import MAMWire
 
 /// A loaded, validated scenario file (SCENARIOS.md v1): the device, its accounts and
 /// policies, the installed apps and extensions, the steps, and the `Fleet` built from them,
@@ -142,6 +143,9 @@ public struct ScenarioApp: Sendable, Hashable {
     /// Our extension key `msalAccounts:`: accounts the user signed in to the app with MSAL
     /// before the scenario starts (its own process may get their tokens and enroll them).
     public var msalAccounts: [String] = []
+    /// Our extension key `delegate:` (v1.2): how the app's IntuneMAMPolicyDelegate answers the
+    /// SDK — a switch it requires, a selective wipe.
+    public var delegate = DelegateAnswers()
 }
 
 /// One entry of `extensions:`: a plugin folder read through `MAMExtensions`.

@@ -143,6 +143,9 @@ final class Runtime {
 
     init(channel: AppChannel) { self.channel = channel }
 
+    /// How the scenario says this app's delegate answers the SDK (the defaults when unsaid).
+    private var delegate: DelegateAnswers { channel.welcome?.delegate ?? DelegateAnswers() }
+
     func receive(_ deliver: Deliver) -> Bool {
         received.append((deliver.item.id, deliver.item.ownership?.upn ?? ""))
         return true
@@ -165,12 +168,13 @@ final class Runtime {
             // needs no work of its own.
             reply(.notified)
         case .identitySwitchRequired:
-            // The generic runtime always agrees to show the requested identity.
-            reply(.identitySwitchRequired(accepted: true))
+            // The generic runtime shows the requested identity unless its delegate refuses.
+            reply(.identitySwitchRequired(accepted: !delegate.refusesIdentitySwitch))
         case .wipeAccountData:
-            // The generic runtime keeps no data of its own: the device deletes the account's
-            // files.
-            reply(.wipeAccountData(wiped: false))
+            // The generic runtime keeps no data of its own: it leaves the account's files to the
+            // SDK (FALSE), unless the scenario says its delegate answers TRUE — then the files
+            // it wrote through the device stay, as in an app that claims a wipe it did not do.
+            reply(.wipeAccountData(wiped: delegate.wipesDataItself))
         case .flood(let flood):
             self.flood(flood, reply: reply)
         case .listReceived:

@@ -3,6 +3,7 @@ import MAMDeclarations
 import MAMModel
 import MAMPolicy
 @testable import MAMScenario
+import MAMWire
 import Testing
 
 /// `verbs.yaml` uses every v1 verb with its arguments and every expectation form.
@@ -237,6 +238,26 @@ import Testing
                     """, file: URL(fileURLWithPath: "r.yaml"))
             }
         }
+    }
+
+    /// `apps[].delegate` (v1.2): how the app's delegate answers the SDK; a word it does not
+    /// know is named with the ones it takes.
+    @Test func anAppsDelegateAnswersAreRead() throws {
+        let s = try ScenarioLoader.load(text: """
+            apps:
+              - {id: a, bundle: com.contoso.a, delegate: {identitySwitch: refuse, wipe: app}}
+              - {id: b, bundle: com.contoso.b, delegate: {identitySwitch: accept}}
+              - {id: c, bundle: com.contoso.c}
+            steps: []
+            """, file: URL(fileURLWithPath: "d.yaml"))
+        #expect(s.apps.map(\.delegate) == [DelegateAnswers(refusesIdentitySwitch: true, wipesDataItself: true), DelegateAnswers(), DelegateAnswers()])
+        let error = try #require(throws: ScenarioError.self) {
+            try ScenarioLoader.load(text: """
+                apps: [{id: a, bundle: com.contoso.a, delegate: {wipe: later}}]
+                steps: []
+                """, file: URL(fileURLWithPath: "d.yaml"))
+        }
+        #expect(error.description.contains("apps[0].delegate.wipe: wipe is one of sdk, app, not \"later\""), "\(error)")
     }
 
     @Test func stepNamesAndLinesAreKept() {

@@ -22,6 +22,7 @@ typedef struct Mamsim__V2__AccountRef Mamsim__V2__AccountRef;
 typedef struct Mamsim__V2__Hello Mamsim__V2__Hello;
 typedef struct Mamsim__V2__LaunchFinished Mamsim__V2__LaunchFinished;
 typedef struct Mamsim__V2__Welcome Mamsim__V2__Welcome;
+typedef struct Mamsim__V2__DelegateAnswers Mamsim__V2__DelegateAnswers;
 typedef struct Mamsim__V2__Bye Mamsim__V2__Bye;
 typedef struct Mamsim__V2__Ping Mamsim__V2__Ping;
 typedef struct Mamsim__V2__Error Mamsim__V2__Error;
@@ -469,10 +470,36 @@ struct  Mamsim__V2__Welcome
    * The host takes ShareBatch frames (and answers them with ShareResults).
    */
   protobuf_c_boolean batches;
+  /*
+   * How the app's delegate answers the SDK, as the scenario says (apps[].delegate): the generic
+   * runtime (mamsim-app) follows it; a program of its own answers as it is written. Unset: the
+   * defaults (accept every switch, leave the wipe to the SDK).
+   */
+  Mamsim__V2__DelegateAnswers *delegate;
 };
 #define MAMSIM__V2__WELCOME__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__welcome__descriptor) \
-    , (char *)protobuf_c_empty_string, MAMSIM__V2__CHILD_KIND__CHILD_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
+    , (char *)protobuf_c_empty_string, MAMSIM__V2__CHILD_KIND__CHILD_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, NULL }
+
+
+/*
+ * IntuneMAMPolicyDelegate's answers.
+ */
+struct  Mamsim__V2__DelegateAnswers
+{
+  ProtobufCMessage base;
+  /*
+   * identitySwitchRequiredForAccountId: Failed
+   */
+  protobuf_c_boolean refuses_identity_switch;
+  /*
+   * wipeDataForAccountId: TRUE, the SDK deletes none of the account's files
+   */
+  protobuf_c_boolean wipes_data_itself;
+};
+#define MAMSIM__V2__DELEGATE_ANSWERS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__delegate_answers__descriptor) \
+    , 0, 0 }
 
 
 /*
@@ -2274,6 +2301,25 @@ Mamsim__V2__Welcome *
 void   mamsim__v2__welcome__free_unpacked
                      (Mamsim__V2__Welcome *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__DelegateAnswers methods */
+void   mamsim__v2__delegate_answers__init
+                     (Mamsim__V2__DelegateAnswers         *message);
+size_t mamsim__v2__delegate_answers__get_packed_size
+                     (const Mamsim__V2__DelegateAnswers   *message);
+size_t mamsim__v2__delegate_answers__pack
+                     (const Mamsim__V2__DelegateAnswers   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__delegate_answers__pack_to_buffer
+                     (const Mamsim__V2__DelegateAnswers   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__DelegateAnswers *
+       mamsim__v2__delegate_answers__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__delegate_answers__free_unpacked
+                     (Mamsim__V2__DelegateAnswers *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__Bye methods */
 void   mamsim__v2__bye__init
                      (Mamsim__V2__Bye         *message);
@@ -3709,6 +3755,9 @@ typedef void (*Mamsim__V2__LaunchFinished_Closure)
 typedef void (*Mamsim__V2__Welcome_Closure)
                  (const Mamsim__V2__Welcome *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__DelegateAnswers_Closure)
+                 (const Mamsim__V2__DelegateAnswers *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__Bye_Closure)
                  (const Mamsim__V2__Bye *message,
                   void *closure_data);
@@ -3959,6 +4008,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__account_ref__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__hello__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__launch_finished__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__delegate_answers__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__bye__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__ping__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__error__descriptor;

@@ -67,14 +67,32 @@ public struct Welcome: Sendable, Hashable {
     public var maxFrameSize: UInt32
     /// The host takes ShareBatch frames (and answers them with ShareResults).
     public var batches: Bool
+    /// How the app's delegate answers the SDK, as the scenario says (apps[].delegate): the generic
+    /// runtime (mamsim-app) follows it; a program of its own answers as it is written. Unset: the
+    /// defaults (accept every switch, leave the wipe to the SDK).
+    public var delegate: DelegateAnswers?
 
-    public init(bundleID: BundleID, kind: ChildKind, appHandle: String = "", processIdentity: String = "", maxFrameSize: UInt32 = 0, batches: Bool = false) {
+    public init(bundleID: BundleID, kind: ChildKind, appHandle: String = "", processIdentity: String = "", maxFrameSize: UInt32 = 0, batches: Bool = false, delegate: DelegateAnswers? = nil) {
         self.bundleID = bundleID
         self.kind = kind
         self.appHandle = appHandle
         self.processIdentity = processIdentity
         self.maxFrameSize = maxFrameSize
         self.batches = batches
+        self.delegate = delegate
+    }
+}
+
+/// IntuneMAMPolicyDelegate's answers.
+public struct DelegateAnswers: Sendable, Hashable {
+    /// identitySwitchRequiredForAccountId: Failed
+    public var refusesIdentitySwitch: Bool
+    /// wipeDataForAccountId: TRUE, the SDK deletes none of the account's files
+    public var wipesDataItself: Bool
+
+    public init(refusesIdentitySwitch: Bool = false, wipesDataItself: Bool = false) {
+        self.refusesIdentitySwitch = refusesIdentitySwitch
+        self.wipesDataItself = wipesDataItself
     }
 }
 
@@ -908,6 +926,7 @@ enum WireCodec {
         p.pointee.process_identity = arena.string(v.processIdentity)
         p.pointee.max_frame_size = v.maxFrameSize
         p.pointee.batches = v.batches ? 1 : 0
+        if let x = v.delegate { p.pointee.delegate = encodeDelegateAnswers(x, arena) }
         return p
     }
 
@@ -920,7 +939,22 @@ enum WireCodec {
         let _processIdentity = str(c.process_identity)
         let _maxFrameSize = c.max_frame_size
         let _batches = c.batches != 0
-        return Welcome(bundleID: _bundleID, kind: _kind, appHandle: _appHandle, processIdentity: _processIdentity, maxFrameSize: _maxFrameSize, batches: _batches)
+        var _delegate: DelegateAnswers? = nil
+        if let x = c.delegate { _delegate = try decodeDelegateAnswers(x.pointee, { sub(path, "delegate") }) }
+        return Welcome(bundleID: _bundleID, kind: _kind, appHandle: _appHandle, processIdentity: _processIdentity, maxFrameSize: _maxFrameSize, batches: _batches, delegate: _delegate)
+    }
+
+    static func encodeDelegateAnswers(_ v: DelegateAnswers, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__DelegateAnswers> {
+        let p = arena.message(Mamsim__V2__DelegateAnswers.self, mamsim__v2__delegate_answers__init)
+        p.pointee.refuses_identity_switch = v.refusesIdentitySwitch ? 1 : 0
+        p.pointee.wipes_data_itself = v.wipesDataItself ? 1 : 0
+        return p
+    }
+
+    static func decodeDelegateAnswers(_ c: Mamsim__V2__DelegateAnswers, _ path: () -> String) throws(WireError) -> DelegateAnswers {
+        let _refusesIdentitySwitch = c.refuses_identity_switch != 0
+        let _wipesDataItself = c.wipes_data_itself != 0
+        return DelegateAnswers(refusesIdentitySwitch: _refusesIdentitySwitch, wipesDataItself: _wipesDataItself)
     }
 
     static func encodeBye(_ reason: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Bye> {

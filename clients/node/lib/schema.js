@@ -417,6 +417,18 @@ module.exports = {
     "type": "string"
    }
   ],
+  "mamsim.v2.DelegateAnswers": [
+   {
+    "name": "refuses_identity_switch",
+    "number": 1,
+    "type": "bool"
+   },
+   {
+    "name": "wipes_data_itself",
+    "number": 2,
+    "type": "bool"
+   }
+  ],
   "mamsim.v2.Deliver": [
    {
     "message": "mamsim.v2.Item",
@@ -1629,6 +1641,12 @@ module.exports = {
     "name": "batches",
     "number": 6,
     "type": "bool"
+   },
+   {
+    "message": "mamsim.v2.DelegateAnswers",
+    "name": "delegate",
+    "number": 7,
+    "type": "message"
    }
   ],
   "mamsim.v2.WipeAccountData": [
