@@ -7092,9 +7092,29 @@ const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor =
   (ProtobufCMessageInit) mamsim__v2__screen_capture__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-#define mamsim__v2__managed_config_query__field_descriptors NULL
-#define mamsim__v2__managed_config_query__field_indices_by_name NULL
-#define mamsim__v2__managed_config_query__number_ranges NULL
+static const ProtobufCFieldDescriptor mamsim__v2__managed_config_query__field_descriptors[1] =
+{
+  {
+    "legacy",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedConfigQuery, legacy),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__managed_config_query__field_indices_by_name[] = {
+  0,   /* field[0] = legacy */
+};
+static const ProtobufCIntRange mamsim__v2__managed_config_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
 const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descriptor =
 {
   PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
@@ -7103,10 +7123,10 @@ const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descriptor =
   "Mamsim__V2__ManagedConfigQuery",
   "mamsim.v2",
   sizeof(Mamsim__V2__ManagedConfigQuery),
-  0,
+  1,
   mamsim__v2__managed_config_query__field_descriptors,
   mamsim__v2__managed_config_query__field_indices_by_name,
-  0,  mamsim__v2__managed_config_query__number_ranges,
+  1,  mamsim__v2__managed_config_query__number_ranges,
   (ProtobufCMessageInit) mamsim__v2__managed_config_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

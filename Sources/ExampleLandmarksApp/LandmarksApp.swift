@@ -7,6 +7,10 @@
 // What the app shows is written to Documents/ so a scenario can check it with readFile:
 //   Documents/collection.txt  "Geography 101: 1001, 1003, 1011" or "no managed collection"
 //   Documents/mtls.txt        "signed by CN=… (verified)" or "no identity: …"
+//   Documents/resources.txt   "https://… (ManagedApp)", "https://… (legacy configuration)" or
+//                             "no resource server": while the app moves off the legacy managed
+//                             configuration, it reads both and gives ManagedApp's priority, as
+//                             the talk advises.
 import Foundation
 import MAMKit
 import MAMManagedApp
@@ -41,6 +45,11 @@ struct LandmarksManagedConfig: Decodable, Sendable {
     }
 }
 
+/// The legacy managed configuration this app's earlier versions read: the server as `ServerURL`.
+struct LandmarksLegacyConfig: Decodable, Sendable {
+    let ServerURL: String?
+}
+
 @main
 struct LandmarksApp {
     static func main() async {
@@ -56,9 +65,9 @@ struct LandmarksApp {
         // What the app shows follows every update before the device hears back from the app.
         app.observeNotifications { n in
             guard n.kind == .managedConfigChanged else { return }
-            await show(await configuration.current(LandmarksManagedConfig.self), app: app)
+            await show(await configuration.current(LandmarksManagedConfig.self), legacy: await configuration.legacy(LandmarksLegacyConfig.self), app: app)
         }
-        await show(await configuration.current(LandmarksManagedConfig.self), app: app)
+        await show(await configuration.current(LandmarksManagedConfig.self), legacy: await configuration.legacy(LandmarksLegacyConfig.self), app: app)
         await authenticate(app)
         app.finishedLaunching()
         // Items and further notifications arrive until the device ends the app.
@@ -66,7 +75,15 @@ struct LandmarksApp {
         app.close()
     }
 
-    static func show(_ config: LandmarksManagedConfig?, app: MAMApp) async {
+    static func show(_ config: LandmarksManagedConfig?, legacy: LandmarksLegacyConfig?, app: MAMApp) async {
+        let resources = if let url = config?.resourceURL {
+            "\(url.absoluteString) (ManagedApp)"
+        } else if let url = legacy?.ServerURL {
+            "\(url) (legacy configuration)"
+        } else {
+            "no resource server"
+        }
+        _ = await app.writeFile("Documents/resources.txt", Array(resources.utf8))
         let text: String
         if let c = config?.managedCollection {
             text = "\(c.title): \(c.landmarkIDs.map(String.init).joined(separator: ", "))"

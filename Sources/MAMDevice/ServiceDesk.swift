@@ -153,6 +153,19 @@ public final class ServiceDesk {
                 ? "no app configuration for \(who.map(\.description) ?? "the unmanaged identity") in \(bundle)"
                 : "\(config.fullData.count) app configuration polic\(config.fullData.count == 1 ? "y" : "ies") for \(who.map(\.description) ?? "") in \(bundle)"
             return ServiceResult(.allowed(why), .appConfig(config.fullData))
+        case .managedConfig(legacy: true):
+            switch try state.legacyManagedConfiguration(app: bundle) {
+            case .failure(let why): return ServiceResult(.allowed("no legacy managed configuration: \(why)"))
+            case .success(nil):
+                return ServiceResult(.allowed("\(bundle)'s declaration names no legacy configuration (LegacyAppConfigAssetReference)"))
+            case .success(let plist?):
+                guard (try? PropertyListSerialization.propertyList(from: Data(plist), format: nil)) != nil else {
+                    audit.record(verb: .managedConfig, source: app.handle, decision: .failed, reason: .badRequest,
+                                 explanation: "the legacy configuration asset of \(bundle) is not a property list; the app reads nothing")
+                    return ServiceResult(.allowed("\(bundle)'s legacy configuration is not a property list: the app reads nothing"))
+                }
+                return ServiceResult(.allowed("\(bundle)'s legacy managed configuration (\(plist.count) bytes)"), .data(plist))
+            }
         case .managedConfig:
             switch try state.managedAppContent(app: bundle) {
             case .failure(let why): return ServiceResult(.allowed("no managed configuration: \(why)"))

@@ -23,6 +23,7 @@ public enum ManagedAppUnavailable: Error, Sendable, Hashable, CustomStringConver
     case appNotManaged(BundleID)
     case noConfiguration(BundleID)
     case extensionNotNamed(String)
+    case legacyForExtension(BundleID)
 
     public var description: String {
         switch self {
@@ -31,6 +32,7 @@ public enum ManagedAppUnavailable: Error, Sendable, Hashable, CustomStringConver
         case .appNotManaged(let b): "\(b) is not an MDM-managed app"
         case .noConfiguration(let b): "no com.apple.configuration.app.managed declaration names \(b)"
         case .extensionNotNamed(let key): "the containing app's declaration has no ExtensionConfigs entry \"\(key)\""
+        case .legacyForExtension(let b): "\(b) is an extension: the legacy managed configuration is an app's (an extension's comes from ManagedApp)"
         }
     }
 }
@@ -99,6 +101,20 @@ extension DeviceState {
     }
 
     static let managedAppMinimumOS = Version("18.4")!
+
+    /// The legacy managed app configuration of `bundle` — what came before ManagedApp, read by
+    /// the app from UserDefaults (`com.apple.configuration.managed`) — which the device installs
+    /// from its declaration's `LegacyAppConfigAssetReference`. It is no part of the ManagedApp
+    /// framework, so no minimum iOS beyond the declaration's; extensions have none. `nil`
+    /// content: the declaration names no legacy configuration.
+    public func legacyManagedConfiguration(app bundle: BundleID) throws -> Result<[UInt8]?, ManagedAppUnavailable> {
+        let app = try descriptor(bundle)
+        guard fleet.device.mdmEnrolled else { return .failure(.deviceNotEnrolled) }
+        guard !app.isExtension else { return .failure(.legacyForExtension(bundle)) }
+        guard app.mdmManaged else { return .failure(.appNotManaged(bundle)) }
+        guard let d = declarations.appDeclaration(forBundle: bundle.rawValue) else { return .failure(.noConfiguration(bundle)) }
+        return .success(d.payload["LegacyAppConfigAssetReference"]?.string.flatMap { declarations.assetData[$0] })
+    }
 
     /// The secret `app` asks for by `id`; `invalid-identifier` when none is provisioned.
     public func managedSecret(app bundle: BundleID, kind: ManagedAppContent.SecretKind, id: String) throws -> ManagedSecret {

@@ -46,8 +46,17 @@ public struct ManagedAppConfigurationProvider: Sendable {
     /// The configuration now, decoded as `T` (`nil` as for `configurations`).
     public func current<T: Decodable & Sendable>(_ type: T.Type) async -> T? { await Self.current(type, from: app) }
 
+    /// The legacy managed app configuration (`UserDefaults`' `com.apple.configuration.managed`
+    /// dictionary), decoded as `T`: what an app reads while it moves to ManagedApp, giving
+    /// ManagedApp's configuration priority. `nil` when there is none or decoding fails.
+    public func legacy<T: Decodable & Sendable>(_ type: T.Type) async -> T? {
+        let r = await app.service(.managedConfig(legacy: true))
+        guard r.isAllowed, case .data(let plist) = r.value else { return nil }
+        return try? PropertyListDecoder().decode(T.self, from: Data(plist))
+    }
+
     static func current<T: Decodable>(_ type: T.Type, from app: MAMApp) async -> T? {
-        let r = await app.service(.managedConfig)
+        let r = await app.service(.managedConfig(legacy: false))
         guard r.isAllowed, case .data(let plist) = r.value else { return nil }
         return try? PropertyListDecoder().decode(T.self, from: Data(plist))
     }

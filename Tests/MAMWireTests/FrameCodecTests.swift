@@ -104,7 +104,7 @@ let everyFrame: [Frame] = {
         .serviceRequest(.copy(text: "Q3 numbers"), ServiceContext(window: "inbox", thread: "alice@contoso.com")),
         .serviceRequest(.print, ServiceContext(window: "", thread: "")),
         .serviceRequest(.appConfig(account: nil)),
-        .serviceRequest(.managedConfig),
+        .serviceRequest(.managedConfig(legacy: false)), .serviceRequest(.managedConfig(legacy: true)),
         .serviceRequest(.managedSecret(kind: .identity, id: "assets-client")),
         .serviceRequest(.managedSecretIds(kind: .password)),
         .serviceRequest(.signWithIdentity(id: "device", data: [1, 2, 3])),

@@ -1463,15 +1463,22 @@ struct  Mamsim__V2__ScreenCapture
 
 
 /*
+ * legacy: the managed app configuration of the MDM protocol that came before ManagedApp, which
+ * an app reads from UserDefaults (com.apple.configuration.managed); the device installs it from
+ * the declaration's LegacyAppConfigAssetReference. Apps only.
  * @swift inline
  */
 struct  Mamsim__V2__ManagedConfigQuery
 {
   ProtobufCMessage base;
+  /*
+   * @swift default=false
+   */
+  protobuf_c_boolean legacy;
 };
 #define MAMSIM__V2__MANAGED_CONFIG_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__managed_config_query__descriptor) \
-     }
+    , 0 }
 
 
 /*

@@ -412,7 +412,7 @@ public enum ServiceRequest: Sendable, Hashable {
     case appConfig(account: String?)
     case screenCapture
     /// answered with data (the property list) or none
-    case managedConfig
+    case managedConfig(legacy: Bool)
     case managedSecret(kind: ManagedSecretKind, id: String)
     case managedSecretIds(kind: ManagedSecretKind)
     /// answered with data (the signature)
@@ -1898,6 +1898,17 @@ enum WireCodec {
         }
     }
 
+    static func encodeManagedConfigQuery(_ legacy: Bool, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ManagedConfigQuery> {
+        let p = arena.message(Mamsim__V2__ManagedConfigQuery.self, mamsim__v2__managed_config_query__init)
+        p.pointee.legacy = legacy ? 1 : 0
+        return p
+    }
+
+    static func decodeManagedConfigQuery(_ c: Mamsim__V2__ManagedConfigQuery, _ path: () -> String) throws(WireError) -> Bool {
+        let _legacy = c.legacy != 0
+        return _legacy
+    }
+
     static func encodeManagedSecretQuery(_ kind: ManagedSecretKind, _ id: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ManagedSecretQuery> {
         let p = arena.message(Mamsim__V2__ManagedSecretQuery.self, mamsim__v2__managed_secret_query__init)
         p.pointee.kind = encodeManagedSecretKind(kind)
@@ -2077,9 +2088,9 @@ enum WireCodec {
         case .screenCapture:
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE
             p.pointee.screen_capture = arena.message(Mamsim__V2__ScreenCapture.self, mamsim__v2__screen_capture__init)
-        case .managedConfig:
+        case .managedConfig(let v0):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG
-            p.pointee.managed_config = arena.message(Mamsim__V2__ManagedConfigQuery.self, mamsim__v2__managed_config_query__init)
+            p.pointee.managed_config = encodeManagedConfigQuery(v0, arena)
         case .managedSecret(let v0, let v1):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET
             p.pointee.managed_secret = encodeManagedSecretQuery(v0, v1, arena)
@@ -2172,8 +2183,7 @@ enum WireCodec {
             _call = .screenCapture
         case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG:
             guard let x = c.managed_config else { throw .missingField(sub(path, "managed_config")) }
-            _ = x
-            _call = .managedConfig
+            _call = .managedConfig(legacy: try decodeManagedConfigQuery(x.pointee, { sub(path, "managed_config") }))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET:
             guard let x = c.managed_secret else { throw .missingField(sub(path, "managed_secret")) }
             let v = try decodeManagedSecretQuery(x.pointee, { sub(path, "managed_secret") })

@@ -923,7 +923,13 @@ module.exports = {
   ],
   "mamsim.v2.LaunchFinished": [],
   "mamsim.v2.ListReceived": [],
-  "mamsim.v2.ManagedConfigQuery": [],
+  "mamsim.v2.ManagedConfigQuery": [
+   {
+    "name": "legacy",
+    "number": 1,
+    "type": "bool"
+   }
+  ],
   "mamsim.v2.ManagedSecretAnswer": [
    {
     "enum": "mamsim.v2.ManagedSecretKind",
