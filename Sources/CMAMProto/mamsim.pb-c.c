@@ -7270,7 +7270,7 @@ const ProtobufCMessageDescriptor mamsim__v2__sign_with_identity__descriptor =
   (ProtobufCMessageInit) mamsim__v2__sign_with_identity__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__policy_query__field_descriptors[2] =
+static const ProtobufCFieldDescriptor mamsim__v2__policy_query__field_descriptors[3] =
 {
   {
     "setting",
@@ -7296,15 +7296,28 @@ static const ProtobufCFieldDescriptor mamsim__v2__policy_query__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "accounts",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Mamsim__V2__PolicyQuery, n_accounts),
+    offsetof(Mamsim__V2__PolicyQuery, accounts),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__policy_query__field_indices_by_name[] = {
+  2,   /* field[2] = accounts */
   1,   /* field[1] = as */
   0,   /* field[0] = setting */
 };
 static const ProtobufCIntRange mamsim__v2__policy_query__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__policy_query__descriptor =
 {
@@ -7314,7 +7327,7 @@ const ProtobufCMessageDescriptor mamsim__v2__policy_query__descriptor =
   "Mamsim__V2__PolicyQuery",
   "mamsim.v2",
   sizeof(Mamsim__V2__PolicyQuery),
-  2,
+  3,
   mamsim__v2__policy_query__field_descriptors,
   mamsim__v2__policy_query__field_indices_by_name,
   1,  mamsim__v2__policy_query__number_ranges,

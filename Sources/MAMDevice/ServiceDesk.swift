@@ -66,7 +66,7 @@ public final class ServiceDesk {
         case .keychainSet(let group, _, _): (.keychainSet, "keychain \(group)", "", "", true)
         case .keychainGet(let group, _): (.keychainGet, "keychain \(group)", "", "", true)
         case .screenCapture: (.screenCapture, "", "", "", true)
-        case .policyQuery(let setting, let account): (.policyQuery, setting.rawValue, "", account ?? "", true)
+        case .policyQuery(let setting, let account, let accounts): (.policyQuery, setting.rawValue, "", account ?? accounts.joined(separator: ", "), true)
         case .managedSecret(let kind, let id): (.managedSecret, "\(kind) \(id)", "", "", true)
         case .signWithIdentity(let id, _): (.signWithIdentity, "identity \(id)", "", "", true)
         case .writeFile: (.writeFile, "", "", "", false)
@@ -203,7 +203,10 @@ public final class ServiceDesk {
         case .screenCapture:
             return ServiceResult(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
                                                                 policies: state.appConfigPolicies, fleet: fleet))
-        case .policyQuery(let setting, let account):
+        case .policyQuery(let setting, let account, let accounts) where account == nil && !accounts.isEmpty:
+            // policyForAccountIds: any accounts' policies may be read, signed in or not.
+            return ServiceResult(Enforcer.policyQuery(setting, accounts: accounts.map { named($0) ?? Account(upn: "") }, app: bundle, in: fleet))
+        case .policyQuery(let setting, let account, _):
             // policyForAccountId: any account's policy may be read, signed in or not.
             let who = try account.map(named) ?? current(app, context)
             return ServiceResult(Enforcer.policyQuery(setting, as: who, app: bundle, in: fleet))

@@ -16,6 +16,22 @@ extension Enforcer {
             : .allowed("\(e.subject): \(setting.sdkName): not \(word) (\(decidingValue(setting, p)))")
     }
 
+    /// `policyForAccountIds`: the feature switch for a view showing several accounts' data. More
+    /// than one account, one of them managed in `app`, gives the SDK's standard lock-down
+    /// policy, which reflects no account's own (`IntuneMAMPolicyManager.h`): every switch
+    /// restricted, encryption required. Our reading of "lock-down": the most restrictive value
+    /// of each switch. One account is `policyForAccountId`; none, or none managed, restricts
+    /// nothing.
+    public static func policyQuery(_ setting: PolicySetting, accounts: [Account], app: BundleID, in fleet: Fleet) -> Verdict {
+        guard accounts.count > 1 else { return policyQuery(setting, as: accounts.first, app: app, in: fleet) }
+        let managed = accounts.filter { fleet.isManaged($0, in: app) }
+        guard let first = managed.first else {
+            return .allowed("none of \(accounts.map(\.description).joined(separator: ", ")) is managed in \(app): nothing restricts \(setting.sdkName)")
+        }
+        let word = setting == .fileEncryption || setting == .fileProviderEncryption ? "required" : "restricted"
+        return .blocked(.featureRestricted, because: "a view of \(accounts.count) accounts, \(first) managed among them, has the SDK's standard lock-down policy: \(setting.sdkName): \(word)")
+    }
+
     /// `policyQuery`'s answer as a flag, without its explanation: the SDK getters ask it on
     /// every file write and identity change.
     static func restricts(_ setting: PolicySetting, for identity: Account?, app: BundleID, in fleet: Fleet) -> Bool {

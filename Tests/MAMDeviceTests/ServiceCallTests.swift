@@ -13,8 +13,8 @@ import Testing
     @Test func anAppsOwnProcessReadsAFeatureSwitchOfItsPolicy() async throws {
         var frames: [UInt8] = []
         FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "asker"))), appendingTo: &frames)
-        FrameEncoder.encode(Frame(seq: 2, body: .serviceRequest(.policyQuery(.spotlight, as: "alice@contoso.com"))), appendingTo: &frames)
-        FrameEncoder.encode(Frame(seq: 3, body: .serviceRequest(.policyQuery(.spotlight, as: ""))), appendingTo: &frames)
+        FrameEncoder.encode(Frame(seq: 2, body: .serviceRequest(.policyQuery(.spotlight, as: "alice@contoso.com", accounts: []))), appendingTo: &frames)
+        FrameEncoder.encode(Frame(seq: 3, body: .serviceRequest(.policyQuery(.spotlight, as: "", accounts: []))), appendingTo: &frames)
         let asker = try pythonChild("asker", """
             os.write(3, bytes(\(frames)))
             for _ in range(3):   # welcome and the two answers

@@ -64,6 +64,24 @@ struct PolicyQueryTests {
         #expect(!Enforcer.policyQuery(setting, as: W.alice, app: W.outlook, in: fleet).isAllowed, "every switch is off in Outlook")
     }
 
+    /// policyForAccountIds: a view of more than one account with a managed one among them gets
+    /// the SDK's standard lock-down policy — every switch restricted even where the managed
+    /// account's own policy allows it; one account is that account's policy; none managed,
+    /// nothing restricted.
+    @Test(arguments: PolicySetting.allCases)
+    func aViewOfSeveralAccountsWithAManagedOneIsLockedDown(_ setting: PolicySetting) {
+        var p = W.strictPolicy()
+        p.allowedOutboundDataTransferDestinations = .allApps
+        p.allowWidgetContentSync = true
+        let fleet = W.fleet(policy: p)
+        let merged = Enforcer.policyQuery(setting, accounts: [W.alice, W.bob], app: W.mine, in: fleet)
+        #expect(merged.blockedBy == .featureRestricted && merged.explanation.contains("lock-down"), "\(merged)")
+        #expect(Enforcer.policyQuery(setting, accounts: [W.alice], app: W.mine, in: fleet) == Enforcer.policyQuery(setting, as: W.alice, app: W.mine, in: fleet))
+        #expect(Enforcer.policyQuery(setting, accounts: [W.bob, Account(upn: "")], app: W.mine, in: fleet).isAllowed)
+        #expect(Enforcer.policyQuery(setting, accounts: [W.alice, W.bob], app: W.outlook, in: W.fleet(policy: { var q = p; q.apps = [W.mine]; return q }())).isAllowed,
+                "an app the policy does not target: alice is unmanaged there")
+    }
+
     @Test func graphsWidgetSettingIsRead() throws {
         let r = try GraphPolicyImporter.importPolicies(Array(##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "w", "allowWidgetContentSync": true}"##.utf8), source: "w.json")
         #expect(r.policies.map(\.allowWidgetContentSync) == [true])

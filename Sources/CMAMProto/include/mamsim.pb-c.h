@@ -1549,10 +1549,19 @@ struct  Mamsim__V2__PolicyQuery
    */
   Mamsim__V2__PolicySetting setting;
   Mamsim__V2__AccountRef *as;
+  /*
+   * policyForAccountIds (a view of several accounts' data; `as` unset): more than one, one of
+   * them managed, answers with the SDK's standard lock-down policy.
+   */
+  /*
+   * @swift default=[]
+   */
+  size_t n_accounts;
+  char **accounts;
 };
 #define MAMSIM__V2__POLICY_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__policy_query__descriptor) \
-    , MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_UNSPECIFIED, NULL }
+    , MAMSIM__V2__POLICY_SETTING__POLICY_SETTING_UNSPECIFIED, NULL, 0,NULL }
 
 
 /*

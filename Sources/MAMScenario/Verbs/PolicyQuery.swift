@@ -3,7 +3,8 @@ import MAMModel
 import MAMWire
 
 /// `policyQuery`: the app reads one of `IntuneMAMPolicy`'s feature switches before it uses the
-/// feature with the data it shows (seed 000; `IntuneMAMPolicy.h`).
+/// feature with the data it shows (seed 000; `IntuneMAMPolicy.h`): for the window's identity,
+/// one account (`policyForAccountId`) or a view of several (`policyForAccountIds`, v1.2).
 struct PolicyQueryStep: StepVerb {
     static let name = "policyQuery"
     static let since = "v1.2"
@@ -13,6 +14,7 @@ struct PolicyQueryStep: StepVerb {
         .app(),
         .required("setting", .choice(PolicySetting.allCases.map(\.rawValue)), "the feature switch"),
         .optional("account", .account(unmanaged: true), "whose policy (policyForAccountId; absent: the identity the window shows)"),
+        .optional("accounts", .list, "a view of several accounts' data (policyForAccountIds): more than one with a managed one is the SDK's lock-down policy (v1.2)"),
         .window,
     ]
     static let outcomes: [OutcomeForm] = [.allowed, .blocked, .failedBecause]
@@ -20,11 +22,14 @@ struct PolicyQueryStep: StepVerb {
     var app: String
     var setting: PolicySetting
     var account: Account?
+    var accounts: [Account]?
     var window: String?
 
     init(_ a: VerbArgumentReader) {
         setting = a.choice("setting", PolicySetting.self) ?? .contactSync
-        (app, account, window) = (a.app(), a.optionalAccount("account"), a.optionalText("window"))
+        (app, account, accounts, window) = (a.app(), a.optionalAccount("account"), a.optionalAccounts("accounts"), a.optionalText("window"))
+        if account != nil, accounts != nil { a.error("give account (policyForAccountId) or accounts (policyForAccountIds), not both", at: "accounts") }
+        if accounts?.isEmpty == true { a.error("accounts lists the accounts the view shows; give at least one", at: "accounts") }
     }
 
     var actingApp: String? { app }
@@ -32,7 +37,8 @@ struct PolicyQueryStep: StepVerb {
     /// Asked as the app's own process asks (`ServiceRequest.policyQuery`): one decision, in the
     /// host's service desk, either way.
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .policyQuery(setting, as: account.map(StepRun.key)), context: ServiceContext(window: window ?? ""))
+        let r = await run.service(app, .policyQuery(setting, as: account.map(StepRun.key), accounts: (accounts ?? []).map(StepRun.key)),
+                                  context: ServiceContext(window: window ?? ""))
         return (Observed(r.verdict, allowed: .allowed), r.verdict.explanation, "\(app): \(setting.rawValue)")
     }
 }

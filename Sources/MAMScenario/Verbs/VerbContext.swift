@@ -41,6 +41,12 @@ struct VerbArgumentReader {
         return loading.account(x, what: key, allowUnmanaged: true)
     }
 
+    /// A list of scenario accounts (`""` the unmanaged identity); absent: nil.
+    func optionalAccounts(_ key: String) -> [Account]? {
+        guard let x = fields[key], !x.isNull, let items = reader.list(x, what: key) else { return nil }
+        return items.compactMap { loading.account($0, what: "each entry of \(key)", allowUnmanaged: true) }
+    }
+
     /// A save/open location's account (RULES.md §4): any account, declared or not — one the
     /// device does not know is unmanaged, said as a warning in case it is a typo.
     func locationAccount(_ key: String) -> Account? {

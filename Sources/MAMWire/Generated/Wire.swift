@@ -420,7 +420,7 @@ public enum ServiceRequest: Sendable, Hashable {
     /// answered with token, or a blocked verdict
     case acquireToken(account: String, resource: String, silent: Bool)
     case remediateCompliance(account: String, silent: Bool)
-    case policyQuery(PolicySetting, as: String?)
+    case policyQuery(PolicySetting, as: String?, accounts: [String])
     case remediationInProgress(String)
 
     /// The wire name of the case, for logs and errors.
@@ -1979,18 +1979,21 @@ enum WireCodec {
         }
     }
 
-    static func encodePolicyQuery(_ setting: PolicySetting, _ `as`: String?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicyQuery> {
+    static func encodePolicyQuery(_ setting: PolicySetting, _ `as`: String?, _ accounts: [String], _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicyQuery> {
         let p = arena.message(Mamsim__V2__PolicyQuery.self, mamsim__v2__policy_query__init)
         p.pointee.setting = encodePolicySetting(setting)
         if let x = `as` { p.pointee.`as` = encodeAccountRef(x, arena) }
+        p.pointee.n_accounts = accounts.count
+        p.pointee.accounts = arena.stringArray(accounts)
         return p
     }
 
-    static func decodePolicyQuery(_ c: Mamsim__V2__PolicyQuery, _ path: () -> String) throws(WireError) -> (PolicySetting, String?) {
+    static func decodePolicyQuery(_ c: Mamsim__V2__PolicyQuery, _ path: () -> String) throws(WireError) -> (PolicySetting, String?, [String]) {
         let _setting = try decodePolicySetting(c.setting, { sub(path, "setting") })
         var _as: String? = nil
         if let x = c.`as` { _as = try decodeAccountRef(x.pointee, { sub(path, "as") }) }
-        return (_setting, _as)
+        let _accounts = strings(c.accounts, c.n_accounts)
+        return (_setting, _as, _accounts)
     }
 
     static func encodeAcquireToken(_ account: String, _ resource: String, _ silent: Bool, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__AcquireToken> {
@@ -2106,9 +2109,9 @@ enum WireCodec {
         case .remediateCompliance(let v0, let v1):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE
             p.pointee.remediate_compliance = encodeRemediateCompliance(v0, v1, arena)
-        case .policyQuery(let v0, let v1):
+        case .policyQuery(let v0, let v1, let v2):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY
-            p.pointee.policy_query = encodePolicyQuery(v0, v1, arena)
+            p.pointee.policy_query = encodePolicyQuery(v0, v1, v2, arena)
         case .remediationInProgress(let v0):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS
             p.pointee.remediation_in_progress = encodeRemediationInProgressQuery(v0, arena)
@@ -2206,7 +2209,7 @@ enum WireCodec {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY:
             guard let x = c.policy_query else { throw .missingField(sub(path, "policy_query")) }
             let v = try decodePolicyQuery(x.pointee, { sub(path, "policy_query") })
-            _call = .policyQuery(v.0, as: v.1)
+            _call = .policyQuery(v.0, as: v.1, accounts: v.2)
         case MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS:
             guard let x = c.remediation_in_progress else { throw .missingField(sub(path, "remediation_in_progress")) }
             _call = .remediationInProgress(try decodeRemediationInProgressQuery(x.pointee, { sub(path, "remediation_in_progress") }))

@@ -1054,6 +1054,12 @@ module.exports = {
     "name": "as",
     "number": 2,
     "type": "message"
+   },
+   {
+    "name": "accounts",
+    "number": 3,
+    "repeated": true,
+    "type": "string"
    }
   ],
   "mamsim.v2.Print": [],
