@@ -7,6 +7,7 @@
 // What the app shows is written to Documents/ so a scenario can check it with readFile:
 //   Documents/collection.txt  "Geography 101: 1001, 1003, 1011" or "no managed collection"
 //   Documents/mtls.txt        "signed by CN=… (verified)" or "no identity: …"
+//   Documents/identities.txt  one line per array the identities' id sequence yielded
 //   Documents/resources.txt   "https://… (ManagedApp)", "https://… (legacy configuration)" or
 //                             "no resource server": while the app moves off the legacy managed
 //                             configuration, it reads both and gives ManagedApp's priority, as
@@ -45,6 +46,25 @@ struct LandmarksManagedConfig: Decodable, Sendable {
     }
 }
 
+/// The identities the app last wrote out, so an update is answered once they are shown.
+actor IdentitiesShown {
+    private var shown: [String]?
+    private var waiting: [(ids: [String], resume: CheckedContinuation<Void, Never>)] = []
+
+    func wrote(_ ids: [String]) {
+        shown = ids
+        let ready = waiting.filter { $0.ids == ids }
+        waiting.removeAll { $0.ids == ids }
+        for w in ready { w.resume.resume() }
+    }
+
+    /// Returns once `ids` are the ones shown.
+    func wait(until ids: [String]) async {
+        guard shown != ids else { return }
+        await withCheckedContinuation { waiting.append((ids, $0)) }
+    }
+}
+
 /// The legacy managed configuration this app's earlier versions read: the server as `ServerURL`.
 struct LandmarksLegacyConfig: Decodable, Sendable {
     let ServerURL: String?
@@ -62,16 +82,32 @@ struct LandmarksApp {
             exit(2)
         }
         let configuration = ManagedAppConfigurationProvider(app: app)
-        // What the app shows follows every update before the device hears back from the app.
+        let identitiesShown = IdentitiesShown()
+        // Asked first, so the sequence's own observer of updates runs before the one below.
+        let identities = ManagedAppProviders(app: app).identifiers(.identity)
+        // What the app shows follows every update before the device hears back from the app:
+        // the collection, and the identities once the id sequence has yielded what changed.
         app.observeNotifications { n in
             guard n.kind == .managedConfigChanged else { return }
             await show(await configuration.current(LandmarksManagedConfig.self), legacy: await configuration.legacy(LandmarksLegacyConfig.self), app: app)
+            if case .strings(let ids) = await app.service(.managedSecretIds(kind: .identity)).value { await identitiesShown.wait(until: ids) }
         }
         await show(await configuration.current(LandmarksManagedConfig.self), legacy: await configuration.legacy(LandmarksLegacyConfig.self), app: app)
+        // The identities on offer, as the id sequence yields them, a line each.
+        let yielded = Task {
+            var lines: [String] = []
+            for await ids in identities {
+                lines.append(ids.isEmpty ? "(none)" : ids.joined(separator: ", "))
+                _ = await app.writeFile("Documents/identities.txt", Array(lines.joined(separator: "\n").utf8))
+                await identitiesShown.wrote(ids)
+            }
+        }
+        if case .strings(let ids) = await app.service(.managedSecretIds(kind: .identity)).value { await identitiesShown.wait(until: ids) }
         await authenticate(app)
         app.finishedLaunching()
         // Items and further notifications arrive until the device ends the app.
         for await _ in app.deliveries {}
+        yielded.cancel()
         app.close()
     }
 

@@ -90,17 +90,30 @@ public struct ManagedAppProviders: Sendable {
 
     public init(app: MAMApp) { self.app = app }
 
-    /// The provisioned ids of `kind`, at start and again on every change.
+    /// The provisioned ids of `kind`: the array at start, then again each time it changes (seed
+    /// 004: the sequence tells the app of changes to the secrets available; an update that
+    /// leaves this kind's ids as they were yields nothing).
     public func identifiers(_ kind: ManagedSecretKind) -> AsyncStream<[String]> {
         let (stream, input) = AsyncStream.makeStream(of: [String].self)
         let app = self.app
+        let last = LastYield()
         let token = app.observeNotifications { n in
             guard n.kind == .managedConfigChanged else { return }
-            input.yield(await Self.ids(kind, app))
+            if let ids = await last.changed(await Self.ids(kind, app)) { input.yield(ids) }
         }
         input.onTermination = { _ in app.removeObserver(token) }
-        Task { input.yield(await Self.ids(kind, app)) }
+        Task { if let ids = await last.changed(await Self.ids(kind, app)) { input.yield(ids) } }
         return stream
+    }
+
+    /// The array the sequence yielded last: a new one is yielded only when it differs.
+    private actor LastYield {
+        var ids: [String]?
+        func changed(_ new: [String]) -> [String]? {
+            guard new != ids else { return nil }
+            ids = new
+            return new
+        }
     }
 
     static func ids(_ kind: ManagedSecretKind, _ app: MAMApp) async -> [String] {
