@@ -3073,6 +3073,51 @@ void   mamsim__v2__remediation_in_progress_query__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__remediation_in_progress_query__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__managed_config_undecodable__init
+                     (Mamsim__V2__ManagedConfigUndecodable         *message)
+{
+  static const Mamsim__V2__ManagedConfigUndecodable init_value = MAMSIM__V2__MANAGED_CONFIG_UNDECODABLE__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__managed_config_undecodable__get_packed_size
+                     (const Mamsim__V2__ManagedConfigUndecodable *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_config_undecodable__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__managed_config_undecodable__pack
+                     (const Mamsim__V2__ManagedConfigUndecodable *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_config_undecodable__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__managed_config_undecodable__pack_to_buffer
+                     (const Mamsim__V2__ManagedConfigUndecodable *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__managed_config_undecodable__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__ManagedConfigUndecodable *
+       mamsim__v2__managed_config_undecodable__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__ManagedConfigUndecodable *)
+     protobuf_c_message_unpack (&mamsim__v2__managed_config_undecodable__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__managed_config_undecodable__free_unpacked
+                     (Mamsim__V2__ManagedConfigUndecodable *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__managed_config_undecodable__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message)
 {
@@ -7487,7 +7532,45 @@ const ProtobufCMessageDescriptor mamsim__v2__remediation_in_progress_query__desc
   (ProtobufCMessageInit) mamsim__v2__remediation_in_progress_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[27] =
+static const ProtobufCFieldDescriptor mamsim__v2__managed_config_undecodable__field_descriptors[1] =
+{
+  {
+    "error",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__ManagedConfigUndecodable, error),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__managed_config_undecodable__field_indices_by_name[] = {
+  0,   /* field[0] = error */
+};
+static const ProtobufCIntRange mamsim__v2__managed_config_undecodable__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__managed_config_undecodable__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.ManagedConfigUndecodable",
+  "ManagedConfigUndecodable",
+  "Mamsim__V2__ManagedConfigUndecodable",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__ManagedConfigUndecodable),
+  1,
+  mamsim__v2__managed_config_undecodable__field_descriptors,
+  mamsim__v2__managed_config_undecodable__field_indices_by_name,
+  1,  mamsim__v2__managed_config_undecodable__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__managed_config_undecodable__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[28] =
 {
   {
     "write_file",
@@ -7790,6 +7873,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "managed_config_undecodable",
+    30,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, managed_config_undecodable),
+    &mamsim__v2__managed_config_undecodable__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -7824,6 +7919,7 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   7,   /* field[7] = keychain_get */
   6,   /* field[6] = keychain_set */
   17,   /* field[17] = managed_config */
+  25,   /* field[25] = managed_config_undecodable */
   18,   /* field[18] = managed_secret */
   19,   /* field[19] = managed_secret_ids */
   13,   /* field[13] = notify */
@@ -7838,17 +7934,17 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  26,   /* field[26] = thread */
+  27,   /* field[27] = thread */
   4,   /* field[4] = unprotect */
-  25,   /* field[25] = window */
+  26,   /* field[26] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 25 },
-  { 0, 27 }
+  { 100, 26 },
+  { 0, 28 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -7858,7 +7954,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  27,
+  28,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,

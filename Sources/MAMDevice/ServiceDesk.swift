@@ -32,6 +32,8 @@ public final class ServiceDesk {
     }
 
     private var fleet: Fleet { state.fleet }
+    /// How much of an app decoder's error the administrator's log keeps.
+    static let decoderErrorLimit = 500
 
     // MARK: - Services
 
@@ -82,6 +84,7 @@ public final class ServiceDesk {
         case .acquireToken: (.acquireTokenCall, "", "", "", false)
         case .remediateCompliance: (.remediateCompliance, "", "", "", false)
         case .remediationInProgress: (.remediationInProgress, "", "", "", false)
+        case .managedConfigUndecodable: (.managedConfig, "", "", "", false)
         }
     }
 
@@ -153,6 +156,13 @@ public final class ServiceDesk {
                 ? "no app configuration for \(who.map(\.description) ?? "the unmanaged identity") in \(bundle)"
                 : "\(config.fullData.count) app configuration polic\(config.fullData.count == 1 ? "y" : "ies") for \(who.map(\.description) ?? "") in \(bundle)"
             return ServiceResult(.allowed(why), .appConfig(config.fullData))
+        case .managedConfigUndecodable(let error):
+            // The decoder's words go to the administrator as the app wrote them, cut to a line.
+            let said = String(error.prefix(Self.decoderErrorLimit)).replacingOccurrences(of: "\n", with: " ")
+            let why = "\(bundle)'s decoder refused its ManagedApp configuration (the app sees nil): \(said)"
+            audit.record(verb: .managedConfig, source: app.handle, decision: .failed, reason: .badRequest, explanation: why)
+            onEvent(.diagnostic(handle: app.handle, name: "managed-config-undecodable", detail: why))
+            return ServiceResult(.allowed("reported to the administrator"))
         case .managedConfig(legacy: true):
             switch try state.legacyManagedConfiguration(app: bundle) {
             case .failure(let why): return ServiceResult(.allowed("no legacy managed configuration: \(why)"))
@@ -222,7 +232,7 @@ public final class ServiceDesk {
         case .copy, .print, .canSave, .shareTargets, .screenCapture: acting = try current(app, context)
         case .paste(let receiver), .canOpen(_, _, let receiver): acting = try receiver.map { try signedIn($0, to: app) } ?? current(app, context)
         case .notify(let account, _): acting = try signedIn(account, to: app)
-        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig,
+        case .writeFile, .readFile, .fileOwner, .protect, .unprotect, .protectionInfo, .keychainSet, .keychainGet, .appConfig, .managedConfigUndecodable,
              .managedConfig, .managedSecret, .managedSecretIds, .signWithIdentity, .acquireToken, .remediateCompliance,
              .remediationInProgress, .policyQuery: return nil
         }

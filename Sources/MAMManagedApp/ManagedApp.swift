@@ -55,10 +55,32 @@ public struct ManagedAppConfigurationProvider: Sendable {
         return try? PropertyListDecoder().decode(T.self, from: Data(plist))
     }
 
+    /// A configuration the decoder refuses is `nil` for the app, and the decoder's error goes
+    /// to the device for the administrator (the errors an app's spec documents, seed 004).
     static func current<T: Decodable>(_ type: T.Type, from app: MAMApp) async -> T? {
         let r = await app.service(.managedConfig(legacy: false))
         guard r.isAllowed, case .data(let plist) = r.value else { return nil }
-        return try? PropertyListDecoder().decode(T.self, from: Data(plist))
+        do {
+            return try PropertyListDecoder().decode(T.self, from: Data(plist))
+        } catch {
+            _ = await app.service(.managedConfigUndecodable(describe(error)))
+            return nil
+        }
+    }
+
+    /// A decoding error as an administrator reads it: what was wrong, and where.
+    static func describe(_ error: any Error) -> String {
+        guard let e = error as? DecodingError else { return "\(error)" }
+        func path(_ c: DecodingError.Context) -> String {
+            c.codingPath.isEmpty ? "" : " at " + c.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch e {
+        case .dataCorrupted(let c): return c.debugDescription + path(c)
+        case .keyNotFound(let key, let c): return "missing key \(key.stringValue)" + path(c)
+        case .typeMismatch(let type, let c): return "expected \(type)" + path(c) + ": " + c.debugDescription
+        case .valueNotFound(let type, let c): return "no \(type) value" + path(c)
+        @unknown default: return "\(error)"
+        }
     }
 }
 

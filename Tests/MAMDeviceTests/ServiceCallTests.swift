@@ -67,6 +67,25 @@ import Testing
     }
 }
 
+/// What an app's ManagedApp decoder refused reaches the administrator: an audit line and a
+/// diagnostic, the app's words cut to one line of bounded length (a hostile app cannot fill
+/// the log with one call).
+@Suite(.serialized) struct DecoderReportTests {
+    @Test func aDecoderErrorIsLoggedForTheAdministratorBounded() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let r = await host.service("app0", .managedConfigUndecodable("bad\n" + String(repeating: "x", count: 100_000)))
+        #expect(r.isAllowed, "\(r)")
+        let audit = config.deviceDirectory.appendingPathComponent("audit.jsonl")
+        _ = await host.exportAudit(to: audit)
+        let lines = try String(contentsOf: audit, encoding: .utf8).split(separator: "\n").filter { $0.contains("decoder refused") }
+        #expect(lines.count == 1 && lines[0].contains("\"verb\":\"managedConfig\"") && lines[0].contains("bad x"), "\(lines)")
+        #expect((lines.first?.count ?? .max) < 1_000, "the app's error is cut: \(lines.first?.count ?? 0) characters")
+        #expect(await host.shutdown() == 0)
+    }
+}
+
 /// `IntuneMAMComplianceManager.h`: an app's remediations run one at a time; a call for another
 /// account is queued, a repeat for an account not yet answered is dropped, and
 /// `remediationInProgressForAccountId` is true from the call until the delegate is told.

@@ -106,6 +106,7 @@ let everyFrame: [Frame] = {
         .serviceRequest(.print, ServiceContext(window: "", thread: "")),
         .serviceRequest(.appConfig(account: nil)),
         .serviceRequest(.managedConfig(legacy: false)), .serviceRequest(.managedConfig(legacy: true)),
+        .serviceRequest(.managedConfigUndecodable("expected Dictionary at managedCollection")),
         .serviceRequest(.managedSecret(kind: .identity, id: "assets-client")),
         .serviceRequest(.managedSecretIds(kind: .password)),
         .serviceRequest(.signWithIdentity(id: "device", data: [1, 2, 3])),

@@ -84,6 +84,7 @@ typedef struct Mamsim__V2__PolicyQuery Mamsim__V2__PolicyQuery;
 typedef struct Mamsim__V2__AcquireToken Mamsim__V2__AcquireToken;
 typedef struct Mamsim__V2__RemediateCompliance Mamsim__V2__RemediateCompliance;
 typedef struct Mamsim__V2__RemediationInProgressQuery Mamsim__V2__RemediationInProgressQuery;
+typedef struct Mamsim__V2__ManagedConfigUndecodable Mamsim__V2__ManagedConfigUndecodable;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
 typedef struct Mamsim__V2__FileInfo Mamsim__V2__FileInfo;
 typedef struct Mamsim__V2__ProtectionInfo Mamsim__V2__ProtectionInfo;
@@ -1618,6 +1619,25 @@ struct  Mamsim__V2__RemediationInProgressQuery
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * ManagedApp: the app's decoder refused the configuration the device gave it (the app sees
+ * nil); the device reports the decoder's error to the administrator (seed 004: the app's spec
+ * documents its error codes for them). Answered with no value.
+ * @swift inline
+ */
+struct  Mamsim__V2__ManagedConfigUndecodable
+{
+  ProtobufCMessage base;
+  /*
+   * @swift required unlabeled
+   */
+  char *error;
+};
+#define MAMSIM__V2__MANAGED_CONFIG_UNDECODABLE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__managed_config_undecodable__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET = 0,
   MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE = 1,
@@ -1644,7 +1664,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN = 26,
   MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE = 27,
   MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY = 28,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS = 29
+  MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS = 29,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE = 30
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1772,6 +1793,10 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=flag
      */
     Mamsim__V2__RemediationInProgressQuery *remediation_in_progress;
+    /*
+     * @swift answers=
+     */
+    Mamsim__V2__ManagedConfigUndecodable *managed_config_undecodable;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -3479,6 +3504,25 @@ Mamsim__V2__RemediationInProgressQuery *
 void   mamsim__v2__remediation_in_progress_query__free_unpacked
                      (Mamsim__V2__RemediationInProgressQuery *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__ManagedConfigUndecodable methods */
+void   mamsim__v2__managed_config_undecodable__init
+                     (Mamsim__V2__ManagedConfigUndecodable         *message);
+size_t mamsim__v2__managed_config_undecodable__get_packed_size
+                     (const Mamsim__V2__ManagedConfigUndecodable   *message);
+size_t mamsim__v2__managed_config_undecodable__pack
+                     (const Mamsim__V2__ManagedConfigUndecodable   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__managed_config_undecodable__pack_to_buffer
+                     (const Mamsim__V2__ManagedConfigUndecodable   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__ManagedConfigUndecodable *
+       mamsim__v2__managed_config_undecodable__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__managed_config_undecodable__free_unpacked
+                     (Mamsim__V2__ManagedConfigUndecodable *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceRequest methods */
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message);
@@ -3957,6 +4001,9 @@ typedef void (*Mamsim__V2__RemediateCompliance_Closure)
 typedef void (*Mamsim__V2__RemediationInProgressQuery_Closure)
                  (const Mamsim__V2__RemediationInProgressQuery *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__ManagedConfigUndecodable_Closure)
+                 (const Mamsim__V2__ManagedConfigUndecodable *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceRequest_Closure)
                  (const Mamsim__V2__ServiceRequest *message,
                   void *closure_data);
@@ -4088,6 +4135,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__policy_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__acquire_token__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__remediation_in_progress_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_undecodable__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__file_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__protection_info__descriptor;

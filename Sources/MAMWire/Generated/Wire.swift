@@ -422,6 +422,7 @@ public enum ServiceRequest: Sendable, Hashable {
     case remediateCompliance(account: String, silent: Bool)
     case policyQuery(PolicySetting, as: String?, accounts: [String])
     case remediationInProgress(String)
+    case managedConfigUndecodable(String)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -451,6 +452,7 @@ public enum ServiceRequest: Sendable, Hashable {
         case .remediateCompliance: "remediate_compliance"
         case .policyQuery: "policy_query"
         case .remediationInProgress: "remediation_in_progress"
+        case .managedConfigUndecodable: "managed_config_undecodable"
         }
     }
 
@@ -2037,6 +2039,19 @@ enum WireCodec {
         return _account
     }
 
+    static func encodeManagedConfigUndecodable(_ error: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ManagedConfigUndecodable> {
+        let p = arena.message(Mamsim__V2__ManagedConfigUndecodable.self, mamsim__v2__managed_config_undecodable__init)
+        p.pointee.error = arena.string(error)
+        return p
+    }
+
+    static func decodeManagedConfigUndecodable(_ c: Mamsim__V2__ManagedConfigUndecodable, _ path: () -> String) throws(WireError) -> String {
+        let _errorText = str(c.error)
+        guard !_errorText.isEmpty else { throw .missingField(sub(path, "error")) }
+        let _error = _errorText
+        return _error
+    }
+
     static func encodeServiceRequest(_ v: ServiceRequest, _ context: ServiceContext, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ServiceRequest> {
         let p = arena.message(Mamsim__V2__ServiceRequest.self, mamsim__v2__service_request__init)
         switch v {
@@ -2115,6 +2130,9 @@ enum WireCodec {
         case .remediationInProgress(let v0):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS
             p.pointee.remediation_in_progress = encodeRemediationInProgressQuery(v0, arena)
+        case .managedConfigUndecodable(let v0):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE
+            p.pointee.managed_config_undecodable = encodeManagedConfigUndecodable(v0, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -2213,6 +2231,9 @@ enum WireCodec {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS:
             guard let x = c.remediation_in_progress else { throw .missingField(sub(path, "remediation_in_progress")) }
             _call = .remediationInProgress(try decodeRemediationInProgressQuery(x.pointee, { sub(path, "remediation_in_progress") }))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE:
+            guard let x = c.managed_config_undecodable else { throw .missingField(sub(path, "managed_config_undecodable")) }
+            _call = .managedConfigUndecodable(try decodeManagedConfigUndecodable(x.pointee, { sub(path, "managed_config_undecodable") }))
         default:
             throw .missingField(sub(path, "call"))
         }

@@ -930,6 +930,13 @@ module.exports = {
     "type": "bool"
    }
   ],
+  "mamsim.v2.ManagedConfigUndecodable": [
+   {
+    "name": "error",
+    "number": 1,
+    "type": "string"
+   }
+  ],
   "mamsim.v2.ManagedSecretAnswer": [
    {
     "enum": "mamsim.v2.ManagedSecretKind",
@@ -1339,6 +1346,13 @@ module.exports = {
     "message": "mamsim.v2.RemediationInProgressQuery",
     "name": "remediation_in_progress",
     "number": 29,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
+    "message": "mamsim.v2.ManagedConfigUndecodable",
+    "name": "managed_config_undecodable",
+    "number": 30,
     "oneof": "call",
     "type": "message"
    },
