@@ -1492,6 +1492,51 @@ void   mamsim__v2__acknowledged__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__acknowledged__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__notified__init
+                     (Mamsim__V2__Notified         *message)
+{
+  static const Mamsim__V2__Notified init_value = MAMSIM__V2__NOTIFIED__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__notified__get_packed_size
+                     (const Mamsim__V2__Notified *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__notified__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__notified__pack
+                     (const Mamsim__V2__Notified *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__notified__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__notified__pack_to_buffer
+                     (const Mamsim__V2__Notified *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__notified__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__Notified *
+       mamsim__v2__notified__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__Notified *)
+     protobuf_c_message_unpack (&mamsim__v2__notified__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__notified__free_unpacked
+                     (Mamsim__V2__Notified *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__notified__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__identity_switch_required__init
                      (Mamsim__V2__IdentitySwitchRequired         *message)
 {
@@ -4305,7 +4350,7 @@ const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor =
   (ProtobufCMessageInit) mamsim__v2__welcome__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__delegate_answers__field_descriptors[2] =
+static const ProtobufCFieldDescriptor mamsim__v2__delegate_answers__field_descriptors[3] =
 {
   {
     "refuses_identity_switch",
@@ -4331,15 +4376,28 @@ static const ProtobufCFieldDescriptor mamsim__v2__delegate_answers__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "restarts_itself",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DelegateAnswers, restarts_itself),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__delegate_answers__field_indices_by_name[] = {
   0,   /* field[0] = refuses_identity_switch */
+  2,   /* field[2] = restarts_itself */
   1,   /* field[1] = wipes_data_itself */
 };
 static const ProtobufCIntRange mamsim__v2__delegate_answers__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__delegate_answers__descriptor =
 {
@@ -4349,7 +4407,7 @@ const ProtobufCMessageDescriptor mamsim__v2__delegate_answers__descriptor =
   "Mamsim__V2__DelegateAnswers",
   "mamsim.v2",
   sizeof(Mamsim__V2__DelegateAnswers),
-  2,
+  3,
   mamsim__v2__delegate_answers__field_descriptors,
   mamsim__v2__delegate_answers__field_indices_by_name,
   1,  mamsim__v2__delegate_answers__number_ranges,
@@ -5649,6 +5707,44 @@ const ProtobufCMessageDescriptor mamsim__v2__acknowledged__descriptor =
   (ProtobufCMessageInit) mamsim__v2__acknowledged__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor mamsim__v2__notified__field_descriptors[1] =
+{
+  {
+    "restarts_itself",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Notified, restarts_itself),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__notified__field_indices_by_name[] = {
+  0,   /* field[0] = restarts_itself */
+};
+static const ProtobufCIntRange mamsim__v2__notified__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__notified__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.Notified",
+  "Notified",
+  "Mamsim__V2__Notified",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__Notified),
+  1,
+  mamsim__v2__notified__field_descriptors,
+  mamsim__v2__notified__field_indices_by_name,
+  1,  mamsim__v2__notified__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__notified__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor mamsim__v2__identity_switch_required__field_descriptors[2] =
 {
   {
@@ -6349,7 +6445,7 @@ static const ProtobufCFieldDescriptor mamsim__v2__command_result__field_descript
     PROTOBUF_C_TYPE_MESSAGE,
     offsetof(Mamsim__V2__CommandResult, kind_case),
     offsetof(Mamsim__V2__CommandResult, notification),
-    &mamsim__v2__acknowledged__descriptor,
+    &mamsim__v2__notified__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

@@ -20,6 +20,9 @@ struct CAApp {
         app.observeNotifications { n in
             if n.kind == .complianceStatus { input.yield(n.detail) }
         }
+        // It reloads its accounts itself after an enrollment (restartApplication answers
+        // TRUE), so the SDK does not restart it in the middle of the sign-in.
+        app.answerRestartApplication { true }
         await show(await signIn(app, account: account, resource: resource, statuses: statuses), app)
         app.finishedLaunching()
         for await _ in app.deliveries {}

@@ -22,6 +22,8 @@ final class ChildConnection {
     var lastSeqFromChild: UInt64 = 0
     /// Set when the host itself asked the child to go (bye, kill, teardown).
     var exitExpected = false
+    /// What runs once its process has exited (the SDK's restart launches the app again).
+    var onExit: [() -> Void] = []
     /// Why the host cut the child off (a protocol mistake, a deadline), for its exit's report.
     var cutOffReason: String?
     /// Where its stderr goes (a program of its own): the last lines explain a failed start.

@@ -520,6 +520,26 @@ final class Supervisor {
         }
     }
 
+    /// `restartApplication`, and the SDK's restart when the app does not restart on its own
+    /// (`IntuneMAMPolicyDelegate.h`): the app is told; if its answer leaves the restart to the
+    /// SDK, the device ends it and launches it again. `completion` runs once the app is back
+    /// (or was not running, or restarts itself), with whether the device restarted it.
+    func restartApplication(_ spec: AppSpec, _ n: SDKNotification, _ completion: @escaping (Bool) -> Void) {
+        guard readyChild(spec.key) != nil else { return completion(false) }
+        command(spec, .notification(n)) { [weak self] result in
+            guard let self else { return completion(false) }
+            guard case .notified(let itself) = result else { return completion(false) }
+            onEvent(.notified(handle: spec.handle, name: n.kind.rawValue, account: n.account))
+            guard !itself, let child = readyChild(spec.key) else { return completion(false) }
+            onEvent(.note("\(spec.handle) leaves the restart to the Intune SDK: the device ends it and launches it again"))
+            child.onExit.append { [weak self] in
+                guard let self else { return completion(false) }
+                launch(spec) { _ in completion(true) }
+            }
+            end(child, reason: "the Intune SDK restarts the app (restartApplication)")
+        }
+    }
+
     // MARK: - Deadlines
 
     /// Starts the sweep if it is not running; it stops itself when nothing has a deadline.
@@ -609,6 +629,9 @@ final class Supervisor {
             finishWaiters(child.key, .failure(.exitedDuringHandshake(child.handle, how)))
         }
         if shuttingDown { teardownProgress() }
+        let after = child.onExit
+        child.onExit.removeAll()
+        for f in after { f() }
     }
 
     /// How a child ended, with why when the host knows it: the protocol mistake it was cut off

@@ -183,6 +183,8 @@ public final class TokenService {
                 enrolled = r.isAllowed
                 if enrolled {
                     emit(.signedIn(handle: spec.handle, account: account.description))
+                    // A managed sign-in, as at a sign-in step (seed 000's enrollment event).
+                    if spec.sendsTelemetry, r.isManaged { emit(.telemetry(handle: spec.handle, event: "enrollment")) }
                 } else {
                     // The enrollment itself was refused (allowed accounts, a second managed
                     // account, the SDK's keychain group): the service cannot make it compliant.
@@ -211,14 +213,14 @@ public final class TokenService {
             }
             // The delegate gets the status, then the error title and message an app shows, a line each.
             let detail = outcome.status == .compliant ? outcome.status.rawValue : "\(outcome.status.rawValue)\n\(outcome.title)\n\(outcome.message)"
-            var told: [SDKNotification] = [SDKNotification(kind: .complianceStatus, account: account.description, detail: detail)]
-            if enrolled { told.append(SDKNotification(kind: .restartApplication, account: account.description)) }
-            var remaining = told.count
-            for n in told {
-                supervisor.notify(spec, n) {
-                    remaining -= 1
-                    if remaining == 0 { completion(.success(outcome)) }
-                }
+            // On enrollment, restartApplication follows; the SDK restarts an app that does not
+            // restart on its own, and the remediation ends when the app is back.
+            let status = SDKNotification(kind: .complianceStatus, account: account.description, detail: detail)
+            let told = outcome
+            let restart = SDKNotification(kind: .restartApplication, account: account.description)
+            supervisor.notify(spec, status) { [supervisor] in
+                guard enrolled else { return completion(.success(told)) }
+                supervisor.restartApplication(spec, restart) { _ in completion(.success(told)) }
             }
         } catch {
             let v = internalFailure(error, doing: "remediate")

@@ -10,6 +10,12 @@ private struct UncheckedJob: @unchecked Sendable {
     init(_ run: @escaping () -> Void) { self.run = run }
 }
 
+/// A command's reply, carried to the loop thread like `UncheckedJob`, and called there only.
+private struct UncheckedReply: @unchecked Sendable {
+    let send: (CommandResult) -> Void
+    init(_ send: @escaping (CommandResult) -> Void) { self.send = send }
+}
+
 /// The async Swift API a simulated app links: connect to the host on fd 3, share items,
 /// receive deliveries, set and read identities.
 ///
@@ -43,6 +49,10 @@ public final class MAMApp: Sendable {
         func run(_ n: SDKNotification) async {
             for h in handlers.withLock({ $0.sorted { $0.key < $1.key }.map(\.value) }) { await h(n) }
         }
+
+        /// `IntuneMAMPolicyDelegate restartApplication`'s answer: TRUE, the app restarts on its
+        /// own; FALSE (no answer given), the SDK restarts it.
+        let restartsItself = Mutex<@Sendable () async -> Bool>({ false })
     }
 
     /// Set once, right after the loop thread exists and before any command can arrive (commands
@@ -80,10 +90,11 @@ public final class MAMApp: Sendable {
                 }
                 notificationInput.yield(n)
                 // The reply goes back on the loop thread once every observer is done.
-                let answer = UncheckedJob { reply(.notified) }
+                let answer = UncheckedReply(reply)
                 Task {
                     await observers.run(n)
-                    threadBox.thread?.submit { answer.run() }
+                    let itself = n.kind == .restartApplication ? await observers.restartsItself.withLock { $0 }() : false
+                    threadBox.thread?.submit { answer.send(.notified(restartsItself: itself)) }
                 }
             }
             channel.onClose = { why in
@@ -124,6 +135,13 @@ public final class MAMApp: Sendable {
     }
 
     public func removeObserver(_ token: Int) { observers.remove(token) }
+
+    /// How the app answers `restartApplication` (the SDK received policy for the first time, or
+    /// a remediation enrolled an account): `true` when it restarts on its own, so the SDK does
+    /// not; without an answer the SDK restarts the app (the device ends and relaunches it).
+    public func answerRestartApplication(_ answer: @escaping @Sendable () async -> Bool) {
+        observers.restartsItself.withLock { $0 = answer }
+    }
 
     /// Tells the host the launch work announced at `connect(finishesLaunching: true)` is done.
     public func finishedLaunching() {

@@ -163,10 +163,11 @@ final class Runtime {
             reply(.addIdentity(added: true))
         case .allowedAccountsChanged:
             reply(.acknowledged)
-        case .notification:
+        case .notification(let n):
             // The generic runtime reads policy and configuration when it needs them: a change
-            // needs no work of its own.
-            reply(.notified)
+            // needs no work of its own. restartApplication: the SDK restarts it unless the
+            // scenario says it restarts on its own.
+            reply(.notified(restartsItself: n.kind == .restartApplication && delegate.restartsItself))
         case .identitySwitchRequired:
             // The generic runtime shows the requested identity unless its delegate refuses.
             reply(.identitySwitchRequired(accepted: !delegate.refusesIdentitySwitch))

@@ -81,7 +81,7 @@ let everyFrame: [Frame] = {
         .commandResult(.addIdentity(added: true)),
         .commandResult(.wipeAccountData(wiped: true)),
         .commandResult(.acknowledged),
-        .commandResult(.notified),
+        .commandResult(.notified(restartsItself: false)), .commandResult(.notified(restartsItself: true)),
         .commandResult(.identitySwitchRequired(accepted: true)),
         .commandResult(.flood(delivered: 99_999, firstProblem: .failed(.timeout, "late"))),
         .commandResult(.flood(delivered: 7, firstProblem: nil)),
@@ -199,8 +199,8 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
     #expect(ServiceRequest.print.accepts(.none))
     #expect(!ServiceRequest.print.accepts(.strings([])))
     #expect(ServiceRequest.acquireToken(account: "a", resource: "r", silent: true).accepts(.token(jwt: "j", homeAccountID: "")))
-    #expect(CommandResult.notified.answers(.notification(SDKNotification(kind: .policyChanged))))
-    #expect(!CommandResult.notified.answers(.listReceived))
+    #expect(CommandResult.notified(restartsItself: false).answers(.notification(SDKNotification(kind: .policyChanged))))
+    #expect(!CommandResult.notified(restartsItself: false).answers(.listReceived))
     #expect(CommandResult.error(.badRequest, "no").answers(.listReceived))
 }
 
@@ -279,7 +279,7 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
         (.addIdentity(account: "a"), .addIdentity(added: false)),
         (.wipeAccountData(account: "a"), .wipeAccountData(wiped: false)),
         (.allowedAccountsChanged(allowed: nil), .acknowledged),
-        (.notification(SDKNotification(kind: .restartApplication)), .notified),
+        (.notification(SDKNotification(kind: .restartApplication)), .notified(restartsItself: false)),
         (.identitySwitchRequired(account: "", reason: ""), .identitySwitchRequired(accepted: false)),
         (.flood(Flood(destination: "b", count: 1)), .flood(delivered: 1, firstProblem: nil)),
         (.listReceived, .received([])),

@@ -48,6 +48,7 @@ typedef struct Mamsim__V2__WipeAccountData Mamsim__V2__WipeAccountData;
 typedef struct Mamsim__V2__WipeAccountDataResult Mamsim__V2__WipeAccountDataResult;
 typedef struct Mamsim__V2__AllowedAccountsChanged Mamsim__V2__AllowedAccountsChanged;
 typedef struct Mamsim__V2__Acknowledged Mamsim__V2__Acknowledged;
+typedef struct Mamsim__V2__Notified Mamsim__V2__Notified;
 typedef struct Mamsim__V2__IdentitySwitchRequired Mamsim__V2__IdentitySwitchRequired;
 typedef struct Mamsim__V2__IdentitySwitchAnswer Mamsim__V2__IdentitySwitchAnswer;
 typedef struct Mamsim__V2__Flood Mamsim__V2__Flood;
@@ -497,10 +498,14 @@ struct  Mamsim__V2__DelegateAnswers
    * wipeDataForAccountId: TRUE, the SDK deletes none of the account's files
    */
   protobuf_c_boolean wipes_data_itself;
+  /*
+   * restartApplication: TRUE, the app restarts on its own (the SDK does not)
+   */
+  protobuf_c_boolean restarts_itself;
 };
 #define MAMSIM__V2__DELEGATE_ANSWERS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__delegate_answers__descriptor) \
-    , 0, 0 }
+    , 0, 0, 0 }
 
 
 /*
@@ -962,6 +967,24 @@ struct  Mamsim__V2__Acknowledged
 
 
 /*
+ * The app took an SDK notification. For restartApplication, the delegate's answer: TRUE, the
+ * app restarts on its own; FALSE (the default), the SDK restarts it.
+ * @swift inline
+ */
+struct  Mamsim__V2__Notified
+{
+  ProtobufCMessage base;
+  /*
+   * @swift default=false
+   */
+  protobuf_c_boolean restarts_itself;
+};
+#define MAMSIM__V2__NOTIFIED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__notified__descriptor) \
+    , 0 }
+
+
+/*
  * identitySwitchRequired: show this identity to receive an item ("" = unmanaged).
  * @swift inline
  */
@@ -1193,7 +1216,7 @@ struct  Mamsim__V2__CommandResult
     /*
      * @swift name=notified
      */
-    Mamsim__V2__Acknowledged *notification;
+    Mamsim__V2__Notified *notification;
     /*
      * @swift unlabeled — the app cannot do this command
      */
@@ -2836,6 +2859,25 @@ Mamsim__V2__Acknowledged *
 void   mamsim__v2__acknowledged__free_unpacked
                      (Mamsim__V2__Acknowledged *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__Notified methods */
+void   mamsim__v2__notified__init
+                     (Mamsim__V2__Notified         *message);
+size_t mamsim__v2__notified__get_packed_size
+                     (const Mamsim__V2__Notified   *message);
+size_t mamsim__v2__notified__pack
+                     (const Mamsim__V2__Notified   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__notified__pack_to_buffer
+                     (const Mamsim__V2__Notified   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__Notified *
+       mamsim__v2__notified__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__notified__free_unpacked
+                     (Mamsim__V2__Notified *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__IdentitySwitchRequired methods */
 void   mamsim__v2__identity_switch_required__init
                      (Mamsim__V2__IdentitySwitchRequired         *message);
@@ -3893,6 +3935,9 @@ typedef void (*Mamsim__V2__AllowedAccountsChanged_Closure)
 typedef void (*Mamsim__V2__Acknowledged_Closure)
                  (const Mamsim__V2__Acknowledged *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__Notified_Closure)
+                 (const Mamsim__V2__Notified *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__IdentitySwitchRequired_Closure)
                  (const Mamsim__V2__IdentitySwitchRequired *message,
                   void *closure_data);
@@ -4099,6 +4144,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__wipe_account_data__descripto
 extern const ProtobufCMessageDescriptor mamsim__v2__wipe_account_data_result__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__allowed_accounts_changed__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__acknowledged__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__notified__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__identity_switch_required__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__identity_switch_answer__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__flood__descriptor;

@@ -89,10 +89,13 @@ public struct DelegateAnswers: Sendable, Hashable {
     public var refusesIdentitySwitch: Bool
     /// wipeDataForAccountId: TRUE, the SDK deletes none of the account's files
     public var wipesDataItself: Bool
+    /// restartApplication: TRUE, the app restarts on its own (the SDK does not)
+    public var restartsItself: Bool
 
-    public init(refusesIdentitySwitch: Bool = false, wipesDataItself: Bool = false) {
+    public init(refusesIdentitySwitch: Bool = false, wipesDataItself: Bool = false, restartsItself: Bool = false) {
         self.refusesIdentitySwitch = refusesIdentitySwitch
         self.wipesDataItself = wipesDataItself
+        self.restartsItself = restartsItself
     }
 }
 
@@ -355,7 +358,7 @@ public enum CommandResult: Sendable, Hashable {
     case identitySwitchRequired(accepted: Bool)
     case flood(delivered: UInt64, firstProblem: Verdict?)
     case received([ReceivedEntry])
-    case notified
+    case notified(restartsItself: Bool)
     /// the app cannot do this command
     case error(Reason, String)
 
@@ -950,13 +953,15 @@ enum WireCodec {
         let p = arena.message(Mamsim__V2__DelegateAnswers.self, mamsim__v2__delegate_answers__init)
         p.pointee.refuses_identity_switch = v.refusesIdentitySwitch ? 1 : 0
         p.pointee.wipes_data_itself = v.wipesDataItself ? 1 : 0
+        p.pointee.restarts_itself = v.restartsItself ? 1 : 0
         return p
     }
 
     static func decodeDelegateAnswers(_ c: Mamsim__V2__DelegateAnswers, _ path: () -> String) throws(WireError) -> DelegateAnswers {
         let _refusesIdentitySwitch = c.refuses_identity_switch != 0
         let _wipesDataItself = c.wipes_data_itself != 0
-        return DelegateAnswers(refusesIdentitySwitch: _refusesIdentitySwitch, wipesDataItself: _wipesDataItself)
+        let _restartsItself = c.restarts_itself != 0
+        return DelegateAnswers(refusesIdentitySwitch: _refusesIdentitySwitch, wipesDataItself: _wipesDataItself, restartsItself: _restartsItself)
     }
 
     static func encodeBye(_ reason: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Bye> {
@@ -1339,6 +1344,17 @@ enum WireCodec {
         return WireAllowedAccountsChanged(restricted: _restricted, allowed: _allowed)
     }
 
+    static func encodeNotified(_ restartsItself: Bool, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Notified> {
+        let p = arena.message(Mamsim__V2__Notified.self, mamsim__v2__notified__init)
+        p.pointee.restarts_itself = restartsItself ? 1 : 0
+        return p
+    }
+
+    static func decodeNotified(_ c: Mamsim__V2__Notified, _ path: () -> String) throws(WireError) -> Bool {
+        let _restartsItself = c.restarts_itself != 0
+        return _restartsItself
+    }
+
     static func encodeIdentitySwitchRequired(_ account: String, _ reason: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__IdentitySwitchRequired> {
         let p = arena.message(Mamsim__V2__IdentitySwitchRequired.self, mamsim__v2__identity_switch_required__init)
         p.pointee.account = arena.string(account)
@@ -1575,9 +1591,9 @@ enum WireCodec {
         case .received(let v0):
             p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_LIST_RECEIVED
             p.pointee.list_received = encodeReceivedList(v0, arena)
-        case .notified:
+        case .notified(let v0):
             p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_NOTIFICATION
-            p.pointee.notification = arena.message(Mamsim__V2__Acknowledged.self, mamsim__v2__acknowledged__init)
+            p.pointee.notification = encodeNotified(v0, arena)
         case .error(let v0, let v1):
             p.pointee.kind_case = MAMSIM__V2__COMMAND_RESULT__KIND_ERROR
             p.pointee.error = encodeError(v0, v1, arena)
@@ -1616,8 +1632,7 @@ enum WireCodec {
             _kind = .received(try decodeReceivedList(x.pointee, { sub(path, "list_received") }))
         case MAMSIM__V2__COMMAND_RESULT__KIND_NOTIFICATION:
             guard let x = c.notification else { throw .missingField(sub(path, "notification")) }
-            _ = x
-            _kind = .notified
+            _kind = .notified(restartsItself: try decodeNotified(x.pointee, { sub(path, "notification") }))
         case MAMSIM__V2__COMMAND_RESULT__KIND_ERROR:
             guard let x = c.error else { throw .missingField(sub(path, "error")) }
             let v = try decodeError(x.pointee, { sub(path, "error") })

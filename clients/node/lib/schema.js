@@ -396,7 +396,7 @@ module.exports = {
     "type": "message"
    },
    {
-    "message": "mamsim.v2.Acknowledged",
+    "message": "mamsim.v2.Notified",
     "name": "notification",
     "number": 20,
     "oneof": "kind",
@@ -426,6 +426,11 @@ module.exports = {
    {
     "name": "wipes_data_itself",
     "number": 2,
+    "type": "bool"
+   },
+   {
+    "name": "restarts_itself",
+    "number": 3,
     "type": "bool"
    }
   ],
@@ -986,6 +991,13 @@ module.exports = {
     "name": "shown",
     "number": 1,
     "type": "string"
+   }
+  ],
+  "mamsim.v2.Notified": [
+   {
+    "name": "restarts_itself",
+    "number": 1,
+    "type": "bool"
    }
   ],
   "mamsim.v2.Notify": [
