@@ -9269,20 +9269,22 @@ const ProtobufCEnumDescriptor mamsim__v2__reason__descriptor =
   mamsim__v2__reason__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue mamsim__v2__child_kind__enum_values_by_number[4] =
+static const ProtobufCEnumValue mamsim__v2__child_kind__enum_values_by_number[5] =
 {
   { "CHILD_KIND_UNSPECIFIED", "MAMSIM__V2__CHILD_KIND__CHILD_KIND_UNSPECIFIED", 0 },
   { "CHILD_KIND_APP", "MAMSIM__V2__CHILD_KIND__CHILD_KIND_APP", 1 },
   { "CHILD_KIND_SHARE_EXTENSION", "MAMSIM__V2__CHILD_KIND__CHILD_KIND_SHARE_EXTENSION", 2 },
   { "CHILD_KIND_ACTION_EXTENSION", "MAMSIM__V2__CHILD_KIND__CHILD_KIND_ACTION_EXTENSION", 3 },
+  { "CHILD_KIND_KEYBOARD_EXTENSION", "MAMSIM__V2__CHILD_KIND__CHILD_KIND_KEYBOARD_EXTENSION", 4 },
 };
 static const ProtobufCIntRange mamsim__v2__child_kind__value_ranges[] = {
-{0, 0},{0, 4}
+{0, 0},{0, 5}
 };
-static const ProtobufCEnumValueIndex mamsim__v2__child_kind__enum_values_by_name[4] =
+static const ProtobufCEnumValueIndex mamsim__v2__child_kind__enum_values_by_name[5] =
 {
   { "CHILD_KIND_ACTION_EXTENSION", 3 },
   { "CHILD_KIND_APP", 1 },
+  { "CHILD_KIND_KEYBOARD_EXTENSION", 4 },
   { "CHILD_KIND_SHARE_EXTENSION", 2 },
   { "CHILD_KIND_UNSPECIFIED", 0 },
 };
@@ -9293,9 +9295,9 @@ const ProtobufCEnumDescriptor mamsim__v2__child_kind__descriptor =
   "ChildKind",
   "Mamsim__V2__ChildKind",
   "mamsim.v2",
-  4,
+  5,
   mamsim__v2__child_kind__enum_values_by_number,
-  4,
+  5,
   mamsim__v2__child_kind__enum_values_by_name,
   1,
   mamsim__v2__child_kind__value_ranges,

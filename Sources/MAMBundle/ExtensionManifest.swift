@@ -25,7 +25,7 @@ public struct IntuneMAMSettings: Sendable, Hashable {
 public struct ExtensionManifest: Sendable {
     /// What the extension point makes of the plugin (see `kind`).
     public enum Kind: Sendable, Hashable {
-        case share, action, other(String)
+        case share, action, keyboard, other(String)
     }
 
     public var source: String
@@ -38,13 +38,18 @@ public struct ExtensionManifest: Sendable {
     public var types: UTIRegistry
     public var unresolvedVariables: [UnresolvedBuildSetting]
     public var warnings: [String]
+    /// A keyboard's `NSExtension.NSExtensionAttributes.RequestsOpenAccess`: it asks the user
+    /// for full access (only then can the user grant it).
+    public var requestsOpenAccess: Bool
 
     /// `com.apple.share-services` is a share extension; `com.apple.ui-services` (action with UI) and
-    /// `com.apple.services` (action without UI, Intune's "Open in" stub) are action extensions.
+    /// `com.apple.services` (action without UI, Intune's "Open in" stub) are action extensions;
+    /// `com.apple.keyboard-service` is a custom keyboard.
     public var kind: Kind {
         switch extensionPointIdentifier {
         case "com.apple.share-services": return .share
         case "com.apple.ui-services", "com.apple.services": return .action
+        case "com.apple.keyboard-service": return .keyboard
         case let other: return .other(other ?? "")
         }
     }
@@ -80,6 +85,7 @@ public struct ExtensionManifest: Sendable {
         let ext = plist["NSExtension"] as? [String: Any] ?? [:]
         extensionPointIdentifier = ext["NSExtensionPointIdentifier"] as? String
         principalClass = ext["NSExtensionPrincipalClass"] as? String
+        requestsOpenAccess = (ext["NSExtensionAttributes"] as? [String: Any])?["RequestsOpenAccess"] as? Bool ?? false
         intuneSettings = IntuneMAMSettings(raw: (plist["IntuneMAMSettings"] as? [String: Any] ?? [:]).mapValues(PlistValue.init))
         types = baseTypes.adding(declarationsFrom: plist)
 

@@ -20,6 +20,8 @@ public struct PluginDefinition: Sendable {
         case share
         /// `com.apple.ui-services` or `com.apple.services` (Intune's "Open in" stub).
         case action
+        /// `com.apple.keyboard-service`.
+        case keyboard
         /// No `NSExtension`: an app (the `container/` folder, or an app-shaped plugin).
         case app
     }
@@ -85,12 +87,13 @@ public struct PluginDefinition: Sendable {
         switch manifest.kind {
         case .share: kind = .share
         case .action: kind = .action
+        case .keyboard: kind = .keyboard
         case .other(""): kind = .app
         case .other(let point):
             throw PluginDefinitionError(folder: folder.relativePath, findings: [LintFinding(.error, rule: "extension-point", file: bundle.infoFile,
                 line: bundle.line(of: "NSExtension.NSExtensionPointIdentifier"), keyPath: "NSExtension.NSExtensionPointIdentifier",
                 problem: "is \(point), which mamsim does not host",
-                fix: "use com.apple.share-services, com.apple.ui-services or com.apple.services")])
+                fix: "use com.apple.share-services, com.apple.ui-services, com.apple.services or com.apple.keyboard-service")])
         }
         return PluginDefinition(
             folder: folder, bundleIdentifier: bundleIdentifier, kind: kind, displayName: bundle.displayName, manifest: manifest,

@@ -469,6 +469,7 @@ final class Supervisor {
         case .app: .app
         case .share: .shareExtension
         case .action: .actionExtension
+        case .keyboard: .keyboardExtension
         }
         let process: String?
         do {

@@ -24,6 +24,7 @@ public enum ManagedAppUnavailable: Error, Sendable, Hashable, CustomStringConver
     case noConfiguration(BundleID)
     case extensionNotNamed(String)
     case legacyForExtension(BundleID)
+    case keyboardWithoutFullAccess(BundleID)
 
     public var description: String {
         switch self {
@@ -32,6 +33,7 @@ public enum ManagedAppUnavailable: Error, Sendable, Hashable, CustomStringConver
         case .appNotManaged(let b): "\(b) is not an MDM-managed app"
         case .noConfiguration(let b): "no com.apple.configuration.app.managed declaration names \(b)"
         case .extensionNotNamed(let key): "the containing app's declaration has no ExtensionConfigs entry \"\(key)\""
+        case .keyboardWithoutFullAccess(let b): "\(b) is a keyboard without full access: ManagedApp serves a keyboard only when the user granted it full access"
         case .legacyForExtension(let b): "\(b) is an extension: the legacy managed configuration is an app's (an extension's comes from ManagedApp)"
         }
     }
@@ -87,6 +89,8 @@ extension DeviceState {
         guard fleet.device.osVersion >= Self.managedAppMinimumOS else { return .failure(.osTooOld(fleet.device.osVersion.text)) }
         let owner = app.containingApp.flatMap { fleet.app($0) } ?? app
         guard owner.mdmManaged else { return .failure(.appNotManaged(owner.bundleID)) }
+        // Seed 004: a keyboard extension uses ManagedApp only with full access.
+        if app.kind == .keyboard, !app.keyboardFullAccess { return .failure(.keyboardWithoutFullAccess(app.bundleID)) }
         if app.isExtension {
             let key = "\(app.bundleID) (\(app.teamId ?? "no team id"))"
             guard declarations.appDeclaration(forBundle: owner.bundleID.rawValue) != nil else { return .failure(.noConfiguration(owner.bundleID)) }

@@ -5,13 +5,15 @@
 /// URL schemes are kept lowercased beside the declared spelling so exemption checks compare
 /// without allocating.
 public struct AppDescriptor: Sendable, Hashable {
-    /// An app, or one of the two extension kinds the SDK cares about.
+    /// An app, or one of the extension kinds the SDK or ManagedApp cares about.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case app
         /// A share extension (`com.apple.share-services`).
         case share
         /// An action extension (`com.apple.ui-services`), e.g. an "Open in" extension.
         case action
+        /// A custom keyboard (`com.apple.keyboard-service`): it receives no shared items.
+        case keyboard
     }
 
     public var bundleID: BundleID
@@ -36,6 +38,9 @@ public struct AppDescriptor: Sendable, Hashable {
     /// "Copy to <App>" entry of its containing app in a share sheet.
     public var openInActionExtension: Bool
     /// Whether the app is MDM-managed (installed by the MDM): Apple's managed open-in applies.
+    /// A keyboard extension the user granted full access (it asks with `RequestsOpenAccess`):
+    /// only then may it use ManagedApp (seed 004).
+    public var keyboardFullAccess = false
     public var mdmManaged: Bool
     /// `CFBundleShortVersionString`, for conditional launch's app-version checks (`nil` =
     /// unknown: those checks are skipped).

@@ -14,7 +14,7 @@ extension Loading {
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
                           "telemetryDisabled", "sandbox", "msalAccounts", "publisher", "delegate"]
-    static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox"]
+    static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox", "fullAccess"]
 
     func readApps(_ v: Located) {
         guard let items = reader.list(v, what: "apps") else { return }
@@ -125,8 +125,9 @@ extension Loading {
             switch manifest.kind {
             case .share: kind = .share
             case .action: kind = .action
+            case .keyboard: kind = .keyboard
             case .other(let point):
-                reader.error(pluginLoc, "\(plugin.infoName): NSExtension.NSExtensionPointIdentifier is \(point.isEmpty ? "missing" : "\"\(point)\""); a share extension needs \"com.apple.share-services\", an action extension \"com.apple.ui-services\" or \"com.apple.services\"")
+                reader.error(pluginLoc, "\(plugin.infoName): NSExtension.NSExtensionPointIdentifier is \(point.isEmpty ? "missing" : "\"\(point)\""); a share extension needs \"com.apple.share-services\", an action extension \"com.apple.ui-services\" or \"com.apple.services\", a keyboard \"com.apple.keyboard-service\"")
                 continue
             }
             guard let bundle = manifest.bundleIdentifier, !bundle.isEmpty else {
@@ -152,6 +153,16 @@ extension Loading {
             withTeam.teamId = container.descriptor.teamId
             withTeam.publisher = container.descriptor.publisher
             withTeam.restoresState = false
+            // Full access is the user's grant in Settings, possible only for a keyboard that asks.
+            if let x = f["fullAccess"], let granted = reader.bool(x, what: "fullAccess") {
+                if kind != .keyboard {
+                    reader.error(x, "fullAccess is for a keyboard extension (com.apple.keyboard-service); \(id) is a \(kind.rawValue) extension")
+                } else if granted, !manifest.requestsOpenAccess {
+                    reader.error(x, "\(plugin.infoName) does not set NSExtension.NSExtensionAttributes.RequestsOpenAccess, so the user cannot grant full access; set it to true, or drop fullAccess")
+                } else {
+                    withTeam.keyboardFullAccess = granted
+                }
+            }
             let descriptorWithTeam = withTeam
             guard isNewBundle(descriptor.bundleID, at: pluginLoc) else { continue }
             for w in manifest.warnings { reader.warn(pluginLoc, w) }

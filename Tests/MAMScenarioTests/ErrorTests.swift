@@ -39,6 +39,8 @@ import Testing
          #"errors/duplicate-ids.yaml:4:9: apps[1].id: id "mail" is used twice; every app and extension needs its own id"#),
         ("errors/wrong-outcome.yaml",
          "errors/wrong-outcome.yaml:6:13: steps[0].expect: \"delivered\" is not an outcome of launch; expect one of: ok, {blocked: REASON}, {failed: REASON}"),
+        ("errors/keyboard-full-access.yaml",
+         #"errors/keyboard-full-access.yaml:4:81: extensions[0].fullAccess: ../plugins/keyboard-closed/Info.plist does not set NSExtension.NSExtensionAttributes.RequestsOpenAccess, so the user cannot grant full access; set it to true, or drop fullAccess"#),
         ("json/unknown-app.json",
          #"json/unknown-app.json:8:20: steps[1].kill.app: no app or extension with id "mali"; did you mean "mail"?"#),
     ])

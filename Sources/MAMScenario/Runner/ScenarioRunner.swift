@@ -40,7 +40,10 @@ public enum ScenarioRunner {
         }
         for ext in scenario.extensions {
             let manifest = ext.manifest
+            let keyboard = ext.descriptor.kind == .keyboard
             let accepts: @Sendable ([String], Bool) -> (activated: Bool, reason: String) = { types, managed in
+                // A keyboard is no share target: the share sheet never lists it.
+                if keyboard { return (false, "a keyboard extension receives no shared items") }
                 let result = manifest.activation(for: ShareInput(types), dataIsManaged: managed)
                 return (result.isActivated, result.reason)
             }

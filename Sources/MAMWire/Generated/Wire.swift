@@ -31,6 +31,7 @@ public enum ChildKind: Int32, Sendable, Hashable, CaseIterable {
     case app = 1
     case shareExtension = 2
     case actionExtension = 3
+    case keyboardExtension = 4
 }
 
 /// child -> host, first frame.
@@ -892,6 +893,7 @@ enum WireCodec {
         case .app: MAMSIM__V2__CHILD_KIND__CHILD_KIND_APP
         case .shareExtension: MAMSIM__V2__CHILD_KIND__CHILD_KIND_SHARE_EXTENSION
         case .actionExtension: MAMSIM__V2__CHILD_KIND__CHILD_KIND_ACTION_EXTENSION
+        case .keyboardExtension: MAMSIM__V2__CHILD_KIND__CHILD_KIND_KEYBOARD_EXTENSION
         }
     }
 
@@ -900,6 +902,7 @@ enum WireCodec {
         case 1: return .app
         case 2: return .shareExtension
         case 3: return .actionExtension
+        case 4: return .keyboardExtension
         default: throw .badEnum(field: path(), value: Int32(truncatingIfNeeded: raw.rawValue))
         }
     }

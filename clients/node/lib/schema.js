@@ -7,6 +7,7 @@ module.exports = {
   "mamsim.v2.ChildKind": {
    "CHILD_KIND_ACTION_EXTENSION": 3,
    "CHILD_KIND_APP": 1,
+   "CHILD_KIND_KEYBOARD_EXTENSION": 4,
    "CHILD_KIND_SHARE_EXTENSION": 2,
    "CHILD_KIND_UNSPECIFIED": 0
   },
