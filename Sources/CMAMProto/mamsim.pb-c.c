@@ -9303,7 +9303,7 @@ const ProtobufCEnumDescriptor mamsim__v2__child_kind__descriptor =
   mamsim__v2__child_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue mamsim__v2__sdk_notification_kind__enum_values_by_number[6] =
+static const ProtobufCEnumValue mamsim__v2__sdk_notification_kind__enum_values_by_number[7] =
 {
   { "SDK_NOTIFICATION_KIND_UNSPECIFIED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "SDK_NOTIFICATION_KIND_POLICY_CHANGED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_CHANGED", 1 },
@@ -9311,13 +9311,15 @@ static const ProtobufCEnumValue mamsim__v2__sdk_notification_kind__enum_values_b
   { "SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED", 3 },
   { "SDK_NOTIFICATION_KIND_RESTART_APPLICATION", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_RESTART_APPLICATION", 4 },
   { "SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", 5 },
+  { "SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT", 6 },
 };
 static const ProtobufCIntRange mamsim__v2__sdk_notification_kind__value_ranges[] = {
-{0, 0},{0, 6}
+{0, 0},{0, 7}
 };
-static const ProtobufCEnumValueIndex mamsim__v2__sdk_notification_kind__enum_values_by_name[6] =
+static const ProtobufCEnumValueIndex mamsim__v2__sdk_notification_kind__enum_values_by_name[7] =
 {
   { "SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED", 2 },
+  { "SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT", 6 },
   { "SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", 5 },
   { "SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED", 3 },
   { "SDK_NOTIFICATION_KIND_POLICY_CHANGED", 1 },
@@ -9331,9 +9333,9 @@ const ProtobufCEnumDescriptor mamsim__v2__sdk_notification_kind__descriptor =
   "SdkNotificationKind",
   "Mamsim__V2__SdkNotificationKind",
   "mamsim.v2",
-  6,
+  7,
   mamsim__v2__sdk_notification_kind__enum_values_by_number,
-  6,
+  7,
   mamsim__v2__sdk_notification_kind__enum_values_by_name,
   1,
   mamsim__v2__sdk_notification_kind__value_ranges,

@@ -51,6 +51,29 @@ public final class AccountDesk {
         }
     }
 
+    /// `setUIPolicyAccountIds`: `app`'s window `window` shows several accounts' data
+    /// (`DeviceState.setUIPolicyAccountIds`). The app is told `blockAccountId` for each account
+    /// conditional launch blocked; `completion` runs once it took them.
+    public func showAccounts(_ app: AppSpec, window: String, accounts: [String], pin: String?,
+                             _ completion: @escaping (Result<MergedViewReport, DeviceStateError>) -> Void) {
+        let report: MergedViewReport
+        do {
+            report = try state.setUIPolicyAccountIds(app: app.identityOwner, window: window, accounts: accounts, pin: pin)
+        } catch {
+            return completion(.failure(DeviceStateError.wrapping(error, doing: "show \(accounts.joined(separator: ", ")) in \(app.handle)")))
+        }
+        audit.record(verb: .switchIdentity, source: app.handle, sourceIdentity: accounts.joined(separator: ", "), owner: "",
+                     decision: AuditDecision(report.result), reason: report.decision.blockedBy, explanation: report.decision.explanation)
+        var remaining = report.blocked.count
+        guard remaining > 0 else { return completion(.success(report)) }
+        for b in report.blocked {
+            supervisor.notify(app, SDKNotification(kind: .blockAccount, account: b.account.description, detail: b.reason.rawValue)) {
+                remaining -= 1
+                if remaining == 0 { completion(.success(report)) }
+            }
+        }
+    }
+
     /// An admin's selective wipe of an account in an app: the app is asked to wipe, the
     /// account's data goes, and the account is signed out of the app (RULES.md §5 and §8: a
     /// wipe leaves the app without the account, as the conditional-launch wipe does).

@@ -90,6 +90,8 @@ public final class ServiceDesk {
 
     private func answer(_ request: ServiceRequest, for app: AppSpec, in context: ServiceContext) throws -> ServiceResult {
         let bundle = app.bundleID
+        // What a window of several accounts does is decided under the SDK's lock-down policy.
+        let fleet = try policyFleet(app, context)
         if let refused = try refusedAfterConditionalLaunch(request, for: app, in: context) { return ServiceResult(refused) }
         switch request {
         case .writeFile(let path, let data, let owner):
@@ -221,6 +223,16 @@ public final class ServiceDesk {
             let who = try account.map(named) ?? current(app, context)
             return ServiceResult(Enforcer.policyQuery(setting, as: who, app: bundle, in: fleet))
         }
+    }
+
+    /// The fleet a call in `context` is decided with: a window showing several accounts with a
+    /// managed one among them (`setUIPolicyAccountIds`, no thread identity overriding it) has
+    /// the SDK's standard lock-down policy in place of that account's own (`policyForWindow`).
+    private func policyFleet(_ app: AppSpec, _ context: ServiceContext) throws -> Fleet {
+        guard context.thread == nil, let shown = try state.uiAccounts(app: app.identityOwner, window: context.window), shown.count > 1,
+              let managed = shown.compactMap(state.account(forIdentity:)).first(where: { fleet.isManaged($0, in: app.bundleID) })
+        else { return fleet }
+        return fleet.lockingDown(managed)
     }
 
     /// A conditional launch that failed at launch or resume leaves the app running without

@@ -158,3 +158,98 @@ extension DeviceState {
         return IdentitySwitchReport(result: outcome.result, decision: decision, warnings: outcome.warnings, wipe: wipe)
     }
 }
+
+/// What `setUIPolicyAccountIds` came to: the accounts the window shows, and those the SDK
+/// blocked (`blockAccountId`) because their conditional launch failed or was cancelled.
+public struct MergedViewReport: Sendable, Hashable {
+    public enum BlockReason: String, Sendable, Hashable {
+        case conditionalLaunchBlocked, conditionalLaunchCanceled
+    }
+
+    public let result: IdentitySwitchResult
+    public let decision: Verdict
+    /// The identities the window shows, in the order asked (`""`: the unmanaged identity).
+    public let shown: [String]
+    public let blocked: [(account: Account, reason: BlockReason, why: String)]
+    public let warnings: [String]
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.result == b.result && a.decision == b.decision && a.shown == b.shown && a.warnings == b.warnings
+            && a.blocked.map { "\($0.account)|\($0.reason)" } == b.blocked.map { "\($0.account)|\($0.reason)" }
+    }
+
+    public func hash(into h: inout Hasher) { h.combine(shown) }
+}
+
+extension DeviceState {
+    /// The identities a window shows when it shows several (`setUIPolicyAccountIds`); `nil` for
+    /// a window of one account or none.
+    public func uiAccounts(app bundle: BundleID, window: String) throws -> [String]? {
+        let key = bundle.folded + "\u{0}" + window
+        if let cached = readCache.uiAccounts[key] { return cached }
+        let text = try readStore { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT accounts FROM ui_identity WHERE app = ? AND window = ?"),
+                                arguments: [bundle.folded, window])
+        }
+        let list = text.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        readCache.uiAccounts[key] = .some(list)
+        return list
+    }
+
+    /// `setUIPolicyAccountIds` (`IntuneMAMPolicyManager.h`): a window showing several accounts'
+    /// data. Every named account but the unmanaged identity (`""`) must be signed in to the app,
+    /// else `notAllowed` and nothing changes. Conditional launch runs for each managed account
+    /// (as `setUIPolicyAccountId`, `pin` answering its prompt); one it blocks, or whose prompt the
+    /// user dismisses, is blocked: hidden from the window (the host tells the app
+    /// `blockAccountId`). The window then shows the rest; what it shows is owned by the managed
+    /// account among them, if any, else unmanaged; with more than one account and a managed one,
+    /// its policy is the SDK's lock-down policy. The result is `success` once every check ran.
+    public func setUIPolicyAccountIds(app bundle: BundleID, window: String, accounts ids: [String], pin: String? = nil,
+                                      now: Instant? = nil) throws -> MergedViewReport {
+        let app = try descriptor(bundle)
+        let owner = accountScope(app)
+        let signedIn = try signedInAccounts(app: owner)
+        var asked: [(id: String, account: Account?)] = []
+        for id in ids {
+            guard !id.isEmpty else {
+                if !asked.contains(where: { $0.id.isEmpty }) { asked.append(("", nil)) }
+                continue
+            }
+            guard let a = signedIn.first(where: { $0.matches(id) }) else {
+                return MergedViewReport(result: .notAllowed, decision: .blocked(.identitySwitchNotAllowed, because: "\(id) is not signed in to \(app.bundleID): a window can show only its accounts"),
+                                        shown: [], blocked: [], warnings: [])
+            }
+            if !asked.contains(where: { $0.account?.isSame(as: a) ?? false }) { asked.append((a.description, a)) }
+        }
+        var shown: [String] = []
+        var blocked: [(account: Account, reason: MergedViewReport.BlockReason, why: String)] = []
+        var warnings: [String] = []
+        var owning: String?
+        for (id, account) in asked {
+            guard let account, fleet.isManaged(account, in: bundle) else {
+                shown.append(id)
+                continue
+            }
+            let r = try setUIPolicyAccountId(app: bundle, window: window, account: id, pin: pin, now: now)
+            warnings += r.warnings
+            switch r.result {
+            case .success:
+                shown.append(id)
+                if owning == nil { owning = id }
+            case .canceled: blocked.append((account, .conditionalLaunchCanceled, r.decision.explanation))
+            case .notAllowed, .failed: blocked.append((account, .conditionalLaunchBlocked, r.decision.explanation))
+            }
+        }
+        let identity = owning ?? ""
+        let list = shown.count > 1 ? String(decoding: try JSONEncoder().encode(shown), as: UTF8.self) : nil
+        try writeStore { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO ui_identity (app, window, identity, accounts) VALUES (?, ?, ?, ?)",
+                           arguments: [app.bundleID.folded, window, shown.count == 1 ? shown[0] : identity, list])
+        }
+        let what = shown.isEmpty ? "nothing" : shown.map { $0.isEmpty ? "the unmanaged identity" : $0 }.joined(separator: ", ")
+        let policy = shown.count > 1 && owning != nil ? "; with \(owning!) among several accounts, the SDK's lock-down policy applies" : ""
+        let hidden = blocked.isEmpty ? "" : "; blocked: " + blocked.map { "\($0.account) (\($0.reason.rawValue))" }.joined(separator: ", ")
+        return MergedViewReport(result: .success, decision: .allowed("window \(window.isEmpty ? "(main)" : window) shows \(what)\(policy)\(hidden)"),
+                                shown: shown, blocked: blocked, warnings: warnings)
+    }
+}

@@ -43,6 +43,8 @@ public final class DeviceState {
         var signedIn: [String: [Account]] = [:]
         var processIdentity: [String: String?] = [:]
         var uiIdentity: [String: String?] = [:]
+        /// The accounts of a window of several (asked at every service call with a window).
+        var uiAccounts: [String: [String]?] = [:]
         /// Why org data is blocked in an app (`accessBlock`), checked for both sides of every share.
         var accessBlocked: [String: String?] = [:]
     }

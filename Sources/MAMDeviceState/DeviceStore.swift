@@ -135,6 +135,11 @@ enum DeviceStore {
                 ALTER TABLE pin_state ADD COLUMN previous TEXT NOT NULL DEFAULT '';
                 """)
         }
+        m.registerMigration("v8: windows that show several accounts") { db in
+            // setUIPolicyAccountIds: the identities a window shows, as a JSON array, when it
+            // shows more than one; `identity` stays the one that owns what it shows.
+            try db.execute(sql: "ALTER TABLE ui_identity ADD COLUMN accounts TEXT")
+        }
         return m
     }
 }

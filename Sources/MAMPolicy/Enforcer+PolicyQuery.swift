@@ -16,6 +16,40 @@ extension Enforcer {
             : .allowed("\(e.subject): \(setting.sdkName): not \(word) (\(decidingValue(setting, p)))")
     }
 
+    /// The SDK's standard lock-down policy for a view of several accounts with `p`'s account the
+    /// managed one among them (`IntuneMAMPolicyManager.h`; the header gives no content, our
+    /// reading): every data restriction at its strictest — nothing leaves or enters the view's
+    /// org data, no clipboard beyond managed apps, no printing, saving, backup, contact sync,
+    /// widgets, third-party keyboards or screen capture, notifications without org data, links
+    /// in a managed browser — while the policy's targeting and its conditional-launch settings
+    /// (the ones the account's own launch checks ran with) stay as they are.
+    public static func lockDown(_ p: IosManagedAppProtection) -> IosManagedAppProtection {
+        var l = p
+        l.displayName = "standard lock-down policy (a view of several accounts)"
+        l.allowedInboundDataTransferSources = .none
+        l.allowedOutboundDataTransferDestinations = .none
+        l.allowedOutboundClipboardSharingLevel = .blocked
+        l.allowedOutboundClipboardSharingExceptionLength = 0
+        l.exemptedAppProtocols = []
+        l.exemptedUniversalLinks = []
+        l.managedUniversalLinks = []
+        l.dialerRestrictionLevel = .blocked
+        l.protectedMessagingRedirectAppType = .blocked
+        l.managedBrowserToOpenLinksRequired = true
+        l.saveAsBlocked = true
+        l.allowedDataStorageLocations = []
+        l.blockDataIngestionIntoOrganizationDocuments = true
+        l.allowedDataIngestionLocations = []
+        l.printBlocked = true
+        l.notificationRestriction = .blockOrganizationalData
+        l.dataBackupBlocked = true
+        l.contactSyncBlocked = true
+        l.thirdPartyKeyboardsBlocked = true
+        l.allowWidgetContentSync = false
+        l.screenCaptureConfigurationState = .blocked
+        return l
+    }
+
     /// `policyForAccountIds`: the feature switch for a view showing several accounts' data. More
     /// than one account, one of them managed in `app`, gives the SDK's standard lock-down
     /// policy, which reflects no account's own (`IntuneMAMPolicyManager.h`): every switch
@@ -24,12 +58,14 @@ extension Enforcer {
     /// nothing.
     public static func policyQuery(_ setting: PolicySetting, accounts: [Account], app: BundleID, in fleet: Fleet) -> Verdict {
         guard accounts.count > 1 else { return policyQuery(setting, as: accounts.first, app: app, in: fleet) }
-        let managed = accounts.filter { fleet.isManaged($0, in: app) }
-        guard let first = managed.first else {
+        guard let first = accounts.first(where: { fleet.isManaged($0, in: app) }) else {
             return .allowed("none of \(accounts.map(\.description).joined(separator: ", ")) is managed in \(app): nothing restricts \(setting.sdkName)")
         }
+        let p = lockDown(fleet.policy(for: first, in: app)!)
         let word = setting == .fileEncryption || setting == .fileProviderEncryption ? "required" : "restricted"
-        return .blocked(.featureRestricted, because: "a view of \(accounts.count) accounts, \(first) managed among them, has the SDK's standard lock-down policy: \(setting.sdkName): \(word)")
+        let restricted = restricts(setting, p)
+        let why = "a view of \(accounts.count) accounts, \(first) managed among them, has the SDK's standard lock-down policy: \(setting.sdkName): \(restricted ? word : "not \(word)") (\(decidingValue(setting, p)))"
+        return restricted ? .blocked(.featureRestricted, because: why) : .allowed(why)
     }
 
     /// `policyQuery`'s answer as a flag, without its explanation: the SDK getters ask it on

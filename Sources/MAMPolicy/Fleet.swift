@@ -133,6 +133,15 @@ public struct Fleet: Sendable {
     }
 
     /// Installs (or replaces) an app or extension.
+    /// The fleet as a view of several accounts sees it: `account`'s policy replaced by the SDK's
+    /// standard lock-down policy (`Enforcer.lockDown`). Unchanged when `account` is unmanaged.
+    public func lockingDown(_ account: Account) -> Fleet {
+        guard let p = policy(for: account) else { return self }
+        var f = self
+        f.setPolicy(Enforcer.lockDown(p), for: account)
+        return f
+    }
+
     public mutating func install(_ app: AppDescriptor) {
         apps[app.bundleID] = app
         reindexApps()

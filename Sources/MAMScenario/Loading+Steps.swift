@@ -162,7 +162,7 @@ extension Loading {
         case tokenClaims = "{token: {CLAIM: VALUE, ...}}", blockedHome = "{blocked: REASON, homeAccountId: OID.TID}"
         case openedIn = "{openedIn: APP|ios}", fullData = "{fullData: [{KEY: VALUE}, ...]}", complianceTold = "{compliance: STATUS, title?: \"...\", message?: \"...\"}"
         case remediation = "{remediation: started|queued|dropped}", inProgress = "{inProgress: BOOL}"
-        case statuses = "{statuses: [{account: A, compliance: STATUS}, ...]}"
+        case statuses = "{statuses: [{account: A, compliance: STATUS}, ...]}", accounts = "{accounts: [..]}"
     }
 
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
@@ -340,6 +340,11 @@ extension Loading {
             case "inProgress" where allowed.contains(.inProgress):
                 guard let b = reader.bool(x, what: "inProgress") else { return nil }
                 (result, form) = (.inProgress(b), .inProgress)
+            case "accounts" where allowed.contains(.accounts):
+                guard let items = reader.list(x, what: "accounts") else { return nil }
+                let list = items.compactMap { account($0, what: "each entry of accounts", allowUnmanaged: true) }
+                guard list.count == items.count else { return nil }
+                (result, form) = (.accounts(list), .accounts)
             case "statuses" where allowed.contains(.statuses):
                 guard let items = reader.list(x, what: "statuses") else { return nil }
                 var told: [ToldStatus] = []
@@ -366,7 +371,7 @@ extension Loading {
             default:
                 let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner", "config", "password",
                             "certificate", "identity", "ids", "signature", "token", "compliance", "openedIn", "fullData",
-                            "remediation", "inProgress", "statuses"]
+                            "remediation", "inProgress", "statuses", "accounts"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

@@ -121,6 +121,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case inProgress(Bool)
     /// `{statuses: [{account: A, compliance: S}, ...]}`: what the compliance delegate was told, in order.
     case statuses([ToldStatus])
+    /// `{accounts: [..]}`: the accounts a window shows (`""` the unmanaged identity), in any order.
+    case accounts([Account])
 
     public var description: String {
         switch self {
@@ -162,6 +164,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
             "{compliance: \(s.rawValue)\(title.map { ", title: \"\($0)\"" } ?? "")\(message.map { ", message: \"\($0)\"" } ?? "")}"
         case .remediation(let w): "{remediation: \(w)}"
         case .inProgress(let b): "{inProgress: \(b)}"
+        case .accounts(let list): "{accounts: [\(list.map { $0.isEmpty ? "\"\"" : $0.description }.joined(separator: ", "))]}"
         case .statuses(let told): "{statuses: [\(told.map { "{account: \($0.account), compliance: \($0.status.rawValue)}" }.joined(separator: ", "))]}"
         }
     }

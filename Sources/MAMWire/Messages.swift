@@ -12,7 +12,7 @@ extension Hello {
 /// names them by `rawValue`).
 extension SDKNotification {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case policyChanged, appConfigChanged, managedConfigChanged, restartApplication, complianceStatus
+        case policyChanged, appConfigChanged, managedConfigChanged, restartApplication, complianceStatus, blockAccount
     }
 }
 

@@ -219,3 +219,23 @@ import Testing
         #expect(try device.setUIPolicyAccountId(app: World.mail, window: "a", account: "alice@contoso.com", pin: "2580").result == .success)
     }
 }
+
+/// A window of several accounts (setUIPolicyAccountIds) is device state like a window of one:
+/// it survives a restart, and a switch of the window to one account ends it.
+@Suite struct MergedViewStateTests {
+    @Test func aWindowOfSeveralAccountsIsStoredAndEndsAtASingleSwitch() throws {
+        let dir = try DeviceDirectory()
+        let device = try dir.open()
+        try device.signIn(app: World.mail, account: World.alice.upn)
+        try device.signIn(app: World.mail, account: World.bob.upn)
+        let r = try device.setUIPolicyAccountIds(app: World.mail, window: "inbox", accounts: [World.alice.upn, World.bob.upn, ""], pin: "2580")
+        #expect(r.result == .success && r.blocked.isEmpty, "\(r.decision)")
+        #expect(r.shown == [World.alice.description, World.bob.description, ""])
+        #expect(try device.uiIdentity(app: World.mail, window: "inbox") == World.alice.description, "owned by the managed account")
+        let reopened = try dir.open()
+        #expect(try reopened.uiAccounts(app: World.mail, window: "inbox") == r.shown)
+        _ = try reopened.setUIPolicyAccountId(app: World.mail, window: "inbox", account: World.bob.upn)
+        #expect(try reopened.uiAccounts(app: World.mail, window: "inbox") == nil)
+        #expect(try reopened.setUIPolicyAccountIds(app: World.mail, window: "x", accounts: ["carol@fabrikam.com"]).result == .notAllowed)
+    }
+}

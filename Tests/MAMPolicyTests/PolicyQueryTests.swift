@@ -82,6 +82,33 @@ struct PolicyQueryTests {
                 "an app the policy does not target: alice is unmanaged there")
     }
 
+    /// The lock-down policy: every data restriction at its strictest, whatever the account's
+    /// own policy allowed; its targeting and conditional-launch settings kept.
+    @Test func theLockDownPolicyRestrictsEverythingAndKeepsTargetingAndLaunchChecks() {
+        var p = W.strictPolicy()
+        p.allowedOutboundDataTransferDestinations = .allApps
+        p.allowedInboundDataTransferSources = .allApps
+        p.allowedOutboundClipboardSharingLevel = .allApps
+        p.printBlocked = false
+        p.allowWidgetContentSync = true
+        p.apps = [W.mine]
+        p.minimumPinLength = 6
+        let l = Enforcer.lockDown(p)
+        #expect(l.apps == p.apps && l.appGroupType == p.appGroupType && l.minimumPinLength == 6 && l.pinRequired == p.pinRequired)
+        #expect(l.allowedOutboundDataTransferDestinations == .none && l.allowedInboundDataTransferSources == .none)
+        #expect(l.allowedOutboundClipboardSharingLevel == .blocked && l.printBlocked && l.saveAsBlocked && l.allowedDataStorageLocations.isEmpty)
+        #expect(l.screenCaptureConfigurationState == .blocked && l.notificationRestriction == .blockOrganizationalData)
+        var fleet = W.fleet(policy: p)
+        #expect(Enforcer.print(as: W.alice, app: W.mine, in: fleet).isAllowed)
+        fleet = fleet.lockingDown(W.alice)
+        #expect(Enforcer.print(as: W.alice, app: W.mine, in: fleet).blockedBy == .printBlocked)
+        #expect(fleet.isManaged(W.alice, in: W.mine), "still targeted")
+        for setting in PolicySetting.allCases {
+            #expect(Enforcer.policyQuery(setting, as: W.alice, app: W.mine, in: fleet).blockedBy == .featureRestricted, "\(setting)")
+        }
+        #expect(W.fleet(policy: p).lockingDown(W.bob).policy(for: W.bob) == nil, "an unmanaged account has nothing to lock down")
+    }
+
     @Test func graphsWidgetSettingIsRead() throws {
         let r = try GraphPolicyImporter.importPolicies(Array(##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "w", "allowWidgetContentSync": true}"##.utf8), source: "w.json")
         #expect(r.policies.map(\.allowWidgetContentSync) == [true])

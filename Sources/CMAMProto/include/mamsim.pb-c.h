@@ -201,7 +201,12 @@ typedef enum _Mamsim__V2__SdkNotificationKind {
   /*
    * IntuneMAMComplianceDelegate
    */
-  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS = 5
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS = 5,
+  /*
+   * IntuneMAMPolicyDelegate blockAccountId: hide this account from a view of several (detail:
+   * conditionalLaunchBlocked or conditionalLaunchCanceled)
+   */
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT = 6
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SDK_NOTIFICATION_KIND)
 } Mamsim__V2__SdkNotificationKind;
 /*

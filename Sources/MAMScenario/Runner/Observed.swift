@@ -41,6 +41,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case inProgress(Bool)
     /// What the compliance delegate was told, in order.
     case statuses([ToldStatus])
+    /// The accounts a window shows.
+    case accounts([Account])
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -77,6 +79,7 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .remediation(let w): .remediation(w)
         case .inProgress(let b): .inProgress(b)
         case .statuses(let told): .statuses(told)
+        case .accounts(let list): .accounts(list)
         }
     }
 
@@ -132,6 +135,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
             return a == b && (title.map { t.contains($0) } ?? true) && (message.map { m.contains($0) } ?? true)
         case (.remediation(let a), .remediation(let b)): return a == b
         case (.inProgress(let a), .inProgress(let b)): return a == b
+        case (.accounts(let a), .accounts(let b)):
+            func same(_ x: Account, _ y: Account) -> Bool { x.isEmpty || y.isEmpty ? x.isEmpty && y.isEmpty : x.isSame(as: y) }
+            return a.count == b.count && a.allSatisfy { x in b.contains { same(x, $0) } }
         case (.statuses(let a), .statuses(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.status == $1.status && $0.account.isSame(as: $1.account) }
         default: return false

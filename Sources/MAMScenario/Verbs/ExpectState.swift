@@ -278,12 +278,13 @@ struct StateExpectation: Sendable, Hashable {
     var diagnostics: [String]?
     /// SDK notifications the app must have received, in this order, others allowed between
     /// (v1.1): `policyChanged`, `appConfigChanged`, `managedConfigChanged`,
-    /// `allowedAccountsChanged`, `wipe`, `restartApplication`, `complianceStatus`.
+    /// `allowedAccountsChanged`, `wipe`, `restartApplication`, `complianceStatus`, and (v1.2)
+    /// `blockAccount`.
     var notifications: [String]?
 
     /// The notification names `notifications` accepts.
     static let notificationNames = ["policyChanged", "appConfigChanged", "managedConfigChanged", "allowedAccountsChanged",
-                                           "wipe", "restartApplication", "complianceStatus"]
+                                           "wipe", "restartApplication", "complianceStatus", "blockAccount"]
 
     init(signedIn: [Account]? = nil, uiIdentity: Account? = nil, processIdentity: Account? = nil,
                 files: [String: Account]? = nil, received: [ReceivedExpectation]? = nil,

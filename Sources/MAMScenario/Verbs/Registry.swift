@@ -16,6 +16,6 @@ extension Verb {
         RemoveDeclarationStep.self, SignWithIdentityStep.self,
         AcquireTokenStep.self, RemediateStep.self, SetConditionalAccessStep.self,
         // v1.2
-        PolicyQueryStep.self, CanReceiveStep.self, UpdateOSStep.self, RemediationInProgressStep.self, FinishRemediationStep.self,
+        PolicyQueryStep.self, CanReceiveStep.self, UpdateOSStep.self, RemediationInProgressStep.self, FinishRemediationStep.self, ShowAccountsStep.self,
     ]
 }

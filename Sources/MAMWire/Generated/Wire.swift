@@ -1460,6 +1460,7 @@ enum WireCodec {
         case .managedConfigChanged: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED
         case .restartApplication: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_RESTART_APPLICATION
         case .complianceStatus: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS
+        case .blockAccount: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT
         }
     }
 
@@ -1470,6 +1471,7 @@ enum WireCodec {
         case 3: return .managedConfigChanged
         case 4: return .restartApplication
         case 5: return .complianceStatus
+        case 6: return .blockAccount
         default: throw .badEnum(field: path(), value: Int32(truncatingIfNeeded: raw.rawValue))
         }
     }
