@@ -4350,7 +4350,7 @@ const ProtobufCMessageDescriptor mamsim__v2__welcome__descriptor =
   (ProtobufCMessageInit) mamsim__v2__welcome__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__delegate_answers__field_descriptors[3] =
+static const ProtobufCFieldDescriptor mamsim__v2__delegate_answers__field_descriptors[4] =
 {
   {
     "refuses_identity_switch",
@@ -4388,8 +4388,21 @@ static const ProtobufCFieldDescriptor mamsim__v2__delegate_answers__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "refuses_add_account",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DelegateAnswers, refuses_add_account),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__delegate_answers__field_indices_by_name[] = {
+  3,   /* field[3] = refuses_add_account */
   0,   /* field[0] = refuses_identity_switch */
   2,   /* field[2] = restarts_itself */
   1,   /* field[1] = wipes_data_itself */
@@ -4397,7 +4410,7 @@ static const unsigned mamsim__v2__delegate_answers__field_indices_by_name[] = {
 static const ProtobufCIntRange mamsim__v2__delegate_answers__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__delegate_answers__descriptor =
 {
@@ -4407,7 +4420,7 @@ const ProtobufCMessageDescriptor mamsim__v2__delegate_answers__descriptor =
   "Mamsim__V2__DelegateAnswers",
   "mamsim.v2",
   sizeof(Mamsim__V2__DelegateAnswers),
-  3,
+  4,
   mamsim__v2__delegate_answers__field_descriptors,
   mamsim__v2__delegate_answers__field_indices_by_name,
   1,  mamsim__v2__delegate_answers__number_ranges,

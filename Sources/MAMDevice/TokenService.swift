@@ -165,11 +165,12 @@ public final class TokenService {
     private func run(_ r: PendingRemediation, _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
         let (spec, account, silent, userCancels, fromApp) = (r.spec, r.account, r.silent, r.userCancels, r.fromApp)
         var outcome: RemediationOutcome
+        let signedIn: Bool
+        let facts: RemediationFacts
         do {
-            let owner = spec.identityOwner
-            let signedIn = try state.signedInAccounts(app: owner).contains { $0.isSame(as: account) }
+            signedIn = try state.signedInAccounts(app: spec.identityOwner).contains { $0.isSame(as: account) }
             let declines = fromApp && !silent && !signedIn && !spec.userAccounts.contains { account.matches($0) }
-            let facts = RemediationFacts(online: try state.isOnline(), brokerInstalled: state.fleet.device.brokerInstalled, silent: silent,
+            facts = RemediationFacts(online: try state.isOnline(), brokerInstalled: state.fleet.device.brokerInstalled, silent: silent,
                                          userCancels: userCancels || declines, signedIn: signedIn)
             outcome = Enforcer.remediate(account, app: spec.descriptor, facts: facts, in: state.fleet)
             if declines, outcome.status == .userCancelled {
@@ -177,8 +178,36 @@ public final class TokenService {
                     message: "\(spec.bundleID) asked to sign in \(account), which the user never signed in to it; the simulated user declines (list the account under the app's msalAccounts, or sign it in with a step)",
                     enrolls: false)
             }
+        } catch {
+            let v = internalFailure(error, doing: "remediate")
+            return completion(.failure(DeviceStateError(v.reason ?? .internalError, v.explanation)))
+        }
+        // The SDK enrolled the account for the app: a running multi-identity app's delegate is
+        // asked to add it (addAccountId) before it counts as signed in.
+        let decided = outcome
+        guard decided.enrolls, !signedIn, spec.descriptor.multiIdentity, supervisor.readyChild(spec.key) != nil else {
+            return finish(r, decided, signedIn: signedIn, facts: facts, added: true, completion)
+        }
+        supervisor.command(spec, .addIdentity(account: account.description)) { [weak self] result in
+            guard let self else { return }
+            var added = false
+            if case .addIdentity(added: true) = result { added = true }
+            finish(r, decided, signedIn: signedIn, facts: facts, added: added, completion)
+        }
+    }
+
+    /// The rest of a remediation once the app's delegate said whether it added the account.
+    private func finish(_ r: PendingRemediation, _ decided: RemediationOutcome, signedIn: Bool, facts: RemediationFacts, added: Bool,
+                        _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
+        let (spec, account) = (r.spec, r.account)
+        let owner = spec.identityOwner
+        var outcome = decided
+        do {
             var enrolled = false
-            if outcome.enrolls, !signedIn {
+            if outcome.enrolls, !signedIn, !added {
+                outcome = RemediationOutcome(status: .serviceFailure, title: "Enrollment failed",
+                                             message: "\(spec.bundleID) did not add \(account) (its delegate answered addAccountId with Failed)", enrolls: false)
+            } else if outcome.enrolls, !signedIn {
                 let r = try state.signIn(app: owner, account: account.description)
                 enrolled = r.isAllowed
                 if enrolled {

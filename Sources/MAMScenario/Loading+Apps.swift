@@ -87,10 +87,10 @@ extension Loading {
         }
     }
 
-    /// `delegate: {identitySwitch: accept|refuse, wipe: sdk|app, restart: sdk|app}`.
+    /// `delegate: {identitySwitch: accept|refuse, wipe: sdk|app, restart: sdk|app, addAccount: accept|refuse}`.
     func readDelegate(_ v: Located) -> DelegateAnswers {
         var answers = DelegateAnswers()
-        guard let f = reader.fields(v, allowed: ["identitySwitch", "wipe", "restart"], what: "delegate") else { return answers }
+        guard let f = reader.fields(v, allowed: ["identitySwitch", "wipe", "restart", "addAccount"], what: "delegate") else { return answers }
         func choice(_ key: String, _ words: [String]) -> String? {
             guard let x = f[key], let w = reader.string(x, what: key) else { return nil }
             guard words.contains(w) else {
@@ -102,6 +102,7 @@ extension Loading {
         answers.refusesIdentitySwitch = choice("identitySwitch", ["accept", "refuse"]) == "refuse"
         answers.wipesDataItself = choice("wipe", ["sdk", "app"]) == "app"
         answers.restartsItself = choice("restart", ["sdk", "app"]) == "app"
+        answers.refusesAddAccount = choice("addAccount", ["accept", "refuse"]) == "refuse"
         return answers
     }
 

@@ -159,8 +159,9 @@ final class Runtime {
             channel.setIdentity(request.account, window: request.scope == .process ? nil : request.window,
                                 mainThread: request.mainThread) { reply(.setIdentity($0)) }
         case .addIdentity:
-            // IntuneMAMPolicyDelegate addIdentity: the generic runtime can always add an account.
-            reply(.addIdentity(added: true))
+            // IntuneMAMPolicyDelegate addAccountId: the generic runtime adds the account unless
+            // the scenario says its delegate refuses.
+            reply(.addIdentity(added: !delegate.refusesAddAccount))
         case .allowedAccountsChanged:
             reply(.acknowledged)
         case .notification(let n):

@@ -245,12 +245,12 @@ import Testing
     @Test func anAppsDelegateAnswersAreRead() throws {
         let s = try ScenarioLoader.load(text: """
             apps:
-              - {id: a, bundle: com.contoso.a, delegate: {identitySwitch: refuse, wipe: app, restart: app}}
+              - {id: a, bundle: com.contoso.a, delegate: {identitySwitch: refuse, wipe: app, restart: app, addAccount: refuse}}
               - {id: b, bundle: com.contoso.b, delegate: {identitySwitch: accept}}
               - {id: c, bundle: com.contoso.c}
             steps: []
             """, file: URL(fileURLWithPath: "d.yaml"))
-        #expect(s.apps.map(\.delegate) == [DelegateAnswers(refusesIdentitySwitch: true, wipesDataItself: true, restartsItself: true), DelegateAnswers(), DelegateAnswers()])
+        #expect(s.apps.map(\.delegate) == [DelegateAnswers(refusesIdentitySwitch: true, wipesDataItself: true, restartsItself: true, refusesAddAccount: true), DelegateAnswers(), DelegateAnswers()])
         let error = try #require(throws: ScenarioError.self) {
             try ScenarioLoader.load(text: """
                 apps: [{id: a, bundle: com.contoso.a, delegate: {wipe: later}}]

@@ -508,10 +508,14 @@ struct  Mamsim__V2__DelegateAnswers
    * restartApplication: TRUE, the app restarts on its own (the SDK does not)
    */
   protobuf_c_boolean restarts_itself;
+  /*
+   * addAccountId (the SDK enrolled an account for the app): Failed
+   */
+  protobuf_c_boolean refuses_add_account;
 };
 #define MAMSIM__V2__DELEGATE_ANSWERS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__delegate_answers__descriptor) \
-    , 0, 0, 0 }
+    , 0, 0, 0, 0 }
 
 
 /*

@@ -92,11 +92,14 @@ public struct DelegateAnswers: Sendable, Hashable {
     public var wipesDataItself: Bool
     /// restartApplication: TRUE, the app restarts on its own (the SDK does not)
     public var restartsItself: Bool
+    /// addAccountId (the SDK enrolled an account for the app): Failed
+    public var refusesAddAccount: Bool
 
-    public init(refusesIdentitySwitch: Bool = false, wipesDataItself: Bool = false, restartsItself: Bool = false) {
+    public init(refusesIdentitySwitch: Bool = false, wipesDataItself: Bool = false, restartsItself: Bool = false, refusesAddAccount: Bool = false) {
         self.refusesIdentitySwitch = refusesIdentitySwitch
         self.wipesDataItself = wipesDataItself
         self.restartsItself = restartsItself
+        self.refusesAddAccount = refusesAddAccount
     }
 }
 
@@ -957,6 +960,7 @@ enum WireCodec {
         p.pointee.refuses_identity_switch = v.refusesIdentitySwitch ? 1 : 0
         p.pointee.wipes_data_itself = v.wipesDataItself ? 1 : 0
         p.pointee.restarts_itself = v.restartsItself ? 1 : 0
+        p.pointee.refuses_add_account = v.refusesAddAccount ? 1 : 0
         return p
     }
 
@@ -964,7 +968,8 @@ enum WireCodec {
         let _refusesIdentitySwitch = c.refuses_identity_switch != 0
         let _wipesDataItself = c.wipes_data_itself != 0
         let _restartsItself = c.restarts_itself != 0
-        return DelegateAnswers(refusesIdentitySwitch: _refusesIdentitySwitch, wipesDataItself: _wipesDataItself, restartsItself: _restartsItself)
+        let _refusesAddAccount = c.refuses_add_account != 0
+        return DelegateAnswers(refusesIdentitySwitch: _refusesIdentitySwitch, wipesDataItself: _wipesDataItself, restartsItself: _restartsItself, refusesAddAccount: _refusesAddAccount)
     }
 
     static func encodeBye(_ reason: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Bye> {

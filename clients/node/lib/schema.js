@@ -434,6 +434,11 @@ module.exports = {
     "name": "restarts_itself",
     "number": 3,
     "type": "bool"
+   },
+   {
+    "name": "refuses_add_account",
+    "number": 4,
+    "type": "bool"
    }
   ],
   "mamsim.v2.Deliver": [
