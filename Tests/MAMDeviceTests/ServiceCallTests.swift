@@ -5,6 +5,15 @@ import MAMPolicy
 import MAMWire
 import Testing
 
+/// A started host whose fleet is one program of the test's own (`pythonChild`).
+func startHost(with child: AppSpec) async throws -> (HostController, HostConfiguration) {
+    var config = try makeConfiguration(apps: 0, extra: [child])
+    config.fleet.install(child.descriptor)
+    let host = try HostController(configuration: config)
+    #expect(await host.startFleet().isEmpty)
+    return (host, config)
+}
+
 /// Services asked for by an app's own process, over its channel.
 @Suite(.serialized) struct ServiceCallTests {
     /// `policy_query` (isSpotlightIndexingAllowed…): under alice's policy, which sends org data
@@ -21,11 +30,7 @@ import Testing
                 readFrame()
             time.sleep(30)
             """)
-        let spec = AppSpec(handle: "asker", descriptor: AppDescriptor(bundleID: "com.contoso.asker"), executable: asker)
-        var config = try makeConfiguration(apps: 0, extra: [spec])
-        config.fleet.install(spec.descriptor)
-        let host = try HostController(configuration: config)
-        #expect(await host.startFleet().isEmpty)
+        let (host, config) = try await startHost(with: AppSpec(handle: "asker", descriptor: AppDescriptor(bundleID: "com.contoso.asker"), executable: asker))
         let audit = config.deviceDirectory.appendingPathComponent("audit.jsonl")
         var lines: [Substring] = []
         for _ in 0..<100 {
@@ -55,11 +60,7 @@ import Testing
             readFrame()   # welcome
             time.sleep(30)
             """)
-        let spec = AppSpec(handle: "keeper", descriptor: AppDescriptor(bundleID: "com.contoso.keeper", sdkIntegrated: false), executable: keeper)
-        var config = try makeConfiguration(apps: 0, extra: [spec])
-        config.fleet.install(spec.descriptor)
-        let host = try HostController(configuration: config)
-        #expect(await host.startFleet().isEmpty)
+        let (host, config) = try await startHost(with: AppSpec(handle: "keeper", descriptor: AppDescriptor(bundleID: "com.contoso.keeper", sdkIntegrated: false), executable: keeper))
         let read = await host.service("keeper", .readFile(path: "Documents/note.txt"))
         let expected = "groups in " + config.deviceDirectory.resolvingSymlinksInPath().path + "/groups"
         #expect(String(decoding: read.data, as: UTF8.self) == expected, "\(read)")
@@ -141,11 +142,7 @@ import Testing
                 out.write(got)
             time.sleep(30)
             """)
-        let spec = AppSpec(handle: "asker", descriptor: AppDescriptor(bundleID: "com.contoso.asker"), executable: asker)
-        var config = try makeConfiguration(apps: 0, extra: [spec])
-        config.fleet.install(spec.descriptor)
-        let host = try HostController(configuration: config)
-        #expect(await host.startFleet().isEmpty)
+        let (host, _) = try await startHost(with: AppSpec(handle: "asker", descriptor: AppDescriptor(bundleID: "com.contoso.asker"), executable: asker))
         var answers: [UInt64: ServiceResult] = [:]
         for _ in 0..<100 {
             let read = await host.service("asker", .readFile(path: "answers"))
