@@ -34,6 +34,11 @@ public final class ServiceDesk {
     private var fleet: Fleet { state.fleet }
     /// How much of an app decoder's error the administrator's log keeps.
     static let decoderErrorLimit = 500
+    /// How many different decoder errors an app may put in the administrator's log.
+    public static let decoderReportsPerApp = 20
+    /// Per app, how many decoder errors it reported and the last one (the next is said only
+    /// if it differs).
+    private var decoderErrors: [String: (count: Int, last: String)] = [:]
 
     // MARK: - Services
 
@@ -159,8 +164,20 @@ public final class ServiceDesk {
                 : "\(config.fullData.count) app configuration polic\(config.fullData.count == 1 ? "y" : "ies") for \(who.map(\.description) ?? "") in \(bundle)"
             return ServiceResult(.allowed(why), .appConfig(config.fullData))
         case .managedConfigUndecodable(let error):
-            // The decoder's words go to the administrator as the app wrote them, cut to a line.
+            // The decoder's words go to the administrator as the app wrote them, cut to a line;
+            // the same words again (every update while the configuration stays undecodable, or
+            // a child repeating itself) are said once.
             let said = String(error.prefix(Self.decoderErrorLimit)).replacingOccurrences(of: "\n", with: " ")
+            guard decoderErrors[app.handle]?.last != said else { return ServiceResult(.allowed("already reported to the administrator")) }
+            let reported = (decoderErrors[app.handle]?.count ?? 0) + 1
+            decoderErrors[app.handle] = (reported, said)
+            // A child that makes up new words at every call is heard a bounded number of times.
+            guard reported <= Self.decoderReportsPerApp else {
+                if reported == Self.decoderReportsPerApp + 1 {
+                    onEvent(.hostile(handle: app.handle, what: "reported \(reported) different decoder errors; further ones are not logged", disconnected: false))
+                }
+                return ServiceResult(.allowed("not reported: \(app.handle) reported \(Self.decoderReportsPerApp) decoder errors already"))
+            }
             let why = "\(bundle)'s decoder refused its ManagedApp configuration (the app sees nil): \(said)"
             audit.record(verb: .managedConfig, source: app.handle, decision: .failed, reason: .badRequest, explanation: why)
             onEvent(.diagnostic(handle: app.handle, name: "managed-config-undecodable", detail: why))

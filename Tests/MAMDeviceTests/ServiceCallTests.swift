@@ -83,6 +83,12 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         let lines = try String(contentsOf: audit, encoding: .utf8).split(separator: "\n").filter { $0.contains("decoder refused") }
         #expect(lines.count == 1 && lines[0].contains("\"verb\":\"managedConfig\"") && lines[0].contains("bad x"), "\(lines)")
         #expect((lines.first?.count ?? .max) < 1_000, "the app's error is cut: \(lines.first?.count ?? 0) characters")
+        // The same words again are said once; new words every time are heard a bounded number of times.
+        _ = await host.service("app0", .managedConfigUndecodable("bad\n" + String(repeating: "x", count: 100_000)))
+        for i in 0..<100 { _ = await host.service("app0", .managedConfigUndecodable("error \(i)")) }
+        _ = await host.exportAudit(to: audit)
+        let all = try String(contentsOf: audit, encoding: .utf8).split(separator: "\n").filter { $0.contains("decoder refused") }
+        #expect(all.count == ServiceDesk.decoderReportsPerApp, "\(all.count) lines")
         #expect(await host.shutdown() == 0)
     }
 }
