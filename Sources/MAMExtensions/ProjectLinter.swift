@@ -22,8 +22,10 @@ public enum ProjectLinter {
         }
     }
 
-    /// Folders never searched: dependencies, build output, version control.
-    static let skippedFolders: Set<String> = ["Pods", "Carthage", "DerivedData", "build", "node_modules", ".build", ".git", "bin", "obj", "SourcePackages"]
+    /// Folders never searched: dependencies, build output, version control, and what
+    /// `mamsim init` wrote (its extensions' Info.plists as built are copies, not targets).
+    static let skippedFolders: Set<String> = ["Pods", "Carthage", "DerivedData", "build", "node_modules", ".build", ".git", "bin", "obj", "SourcePackages",
+                                              "mamsim-extensions"]
 
     /// One report per linted bundle. Throws for bad input (exit 2): a path that is not there,
     /// an unreadable project, a `--target` or `--configuration` the project does not have.

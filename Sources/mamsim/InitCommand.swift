@@ -49,6 +49,8 @@ struct InitCommand: AsyncParsableCommand {
         var id: String
         var bundle: ProjectInventory.Bundle
         var isExtension: Bool { bundle.extensionPoint != nil }
+        /// A custom keyboard: never a share target.
+        var isKeyboard: Bool { bundle.extensionPoint == "com.apple.keyboard-service" }
         /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
         /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes).
         var sdk: Bool {
@@ -218,8 +220,14 @@ struct InitCommand: AsyncParsableCommand {
             for e in exts {
                 let container = apps.first { $0.bundle.bundleID == e.bundle.containerBundleID }?.id ?? apps[0].id
                 y.append("  - id: \(e.id)                      # \(e.bundle.source)")
-                y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
-                y.append("    container: \(container)")
+                if e.isKeyboard {
+                    y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # a custom keyboard: no share target")
+                    y.append("    container: \(container)")
+                    y.append("    # fullAccess: true   # the user granted it full access (ManagedApp serves it only then)")
+                } else {
+                    y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
+                    y.append("    container: \(container)")
+                }
             }
         }
         y.append("")
@@ -235,8 +243,8 @@ struct InitCommand: AsyncParsableCommand {
             }
         }
         if let from = sdkApps.first ?? apps.first {
-            y.append("  # Org data shared from \(from.id) to every other app and extension.")
-            for to in entries where to.id != from.id {
+            y.append("  # Org data shared from \(from.id) to every other app and extension (keyboards take no shares).")
+            for to in entries where to.id != from.id && !to.isKeyboard {
                 y.append("  - share: {from: \(from.id), to: \(to.id), item: {type: public.plain-text, text: \"Q3 numbers\"}}")
                 y.append(Self.marker)
             }

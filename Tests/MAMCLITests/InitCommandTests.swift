@@ -36,6 +36,30 @@ extension CLITests {
             #expect(again.status == 2 && again.stderr.contains("--force"), "\(again)")
         }
 
+        /// A custom keyboard is an extension of the fleet but no share target; init run again in
+        /// the same folder (`--force`) does not take its own copies of Info.plists for targets.
+        @Test func aKeyboardIsNoShareTargetAndInitReadsNotItsOwnOutput() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            for (folder, plist) in [
+                ("App", "<key>CFBundleIdentifier</key><string>com.example.typer</string><key>CFBundleExecutable</key><string>Typer</string><key>IntuneMAMSettings</key><dict><key>ADALClientId</key><string>x</string></dict>"),
+                ("Keys", "<key>CFBundleIdentifier</key><string>com.example.typer.keys</string><key>NSExtension</key><dict><key>NSExtensionAttributes</key><dict><key>RequestsOpenAccess</key><true/></dict><key>NSExtensionPointIdentifier</key><string>com.apple.keyboard-service</string><key>NSExtensionPrincipalClass</key><string>Keys.KeyboardViewController</string></dict>"),
+            ] {
+                try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+                try #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>\#(plist)</dict></plist>"#
+                    .write(to: dir.appendingPathComponent(folder).appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+            }
+            let file = dir.appendingPathComponent("first.yaml").path
+            for extra in [[], ["--force"]] {
+                let r = try await CLI.run(["init", dir.path, "-o", file] + extra, timeout: 120)
+                #expect(r.status == 0 && r.stdout.contains("1 apps, 1 extensions"), "\(r)")
+            }
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.contains("- id: keys") && text.contains("# fullAccess: true") && !text.contains("to: keys"), "\(text)")
+            let run = try await CLI.run(["run", file], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+        }
+
         @Test func aPathWithoutAnAppIsNamed() async throws {
             let dir = try Self.scratch()
             defer { try? FileManager.default.removeItem(at: dir) }
