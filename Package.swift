@@ -74,8 +74,6 @@ let package = Package(
             name: "MAMDeviceState",
             dependencies: [
                 "MAMModel", "MAMPolicy", "MAMDeclarations", "MAMLoop", .product(name: "GRDB", package: "GRDB.swift"),
-                // The audit log binds its rows with the SQLite C API (one per decision).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ], swiftSettings: strict),

@@ -6,7 +6,7 @@ public import Foundation
 
 /// Where the host's decisions go: the device's audit log.
 ///
-/// Records are buffered and written in one transaction per loop iteration (group commit),
+/// Records are buffered and written in one journal write per loop iteration (group commit),
 /// off the per-share path. The commit runs before the loop sends the iteration's batched
 /// writes, so no child is ever told an answer whose audit line is not yet durable: a host
 /// killed after an answer left keeps the line.
@@ -127,7 +127,7 @@ public final class AuditSink {
         }
     }
 
-    /// Writes every buffered record in one transaction. A failed write keeps the records for
+    /// Writes every buffered record in one journal write. A failed write keeps the records for
     /// the next attempt and says so once per failure. `all` also writes the record of a flood
     /// still going on (before an export).
     func commit(all: Bool = false) {

@@ -1,6 +1,6 @@
 public import Foundation
 import GRDB
-import GRDBSQLite
+import MAMLoop
 import MAMModel
 import MAMPolicy
 
@@ -10,59 +10,13 @@ extension DeviceState {
         try appendAudit([event])
     }
 
-    /// Appends events in one transaction: a group commit, one fsync for many decisions.
+    /// Appends events to the log's journal in one write (a group commit: one system call for
+    /// many decisions, durable once it returns against the host's own death). A journal grown
+    /// past its threshold is set aside, still part of the log, and a new one begins.
     public func appendAudit(_ events: [AuditEvent]) throws {
         guard !events.isEmpty else { return }
-        try transaction { db in
-            // One statement for the whole batch, bound field by field through SQLite itself:
-            // a row a decision, on the host's loop, so no argument array is built per row.
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO audit (time, scenario, step, verb, source_app, source_identity, destination_app,
-                                   destination_identity, owner, decision, reason, explanation)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let statement = insert.sqliteStatement
-            // A failed bind (SQLITE_TOOBIG, SQLITE_NOMEM) must not leave the last row's value
-            // in place: the first failure is thrown.
-            var bound = SQLITE_OK
-            // SQLITE_TRANSIENT: SQLite copies the bytes before the bind returns (the pointers
-            // are Swift's, valid only during the call) — an empty text too.
-            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-            func bind(_ index: Int32, _ text: String) {
-                var text = text
-                let code = text.withUTF8 { utf8 in
-                    utf8.withMemoryRebound(to: CChar.self) { chars in
-                        guard let base = chars.baseAddress, !chars.isEmpty else {
-                            return sqlite3_bind_text(statement, index, "", 0, transient)
-                        }
-                        return sqlite3_bind_text(statement, index, base, Int32(chars.count), transient)
-                    }
-                }
-                if bound == SQLITE_OK { bound = code }
-            }
-            func failure(_ code: Int32) -> DatabaseError {
-                DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                              sql: insert.sql)
-            }
-            for event in events {
-                bound = sqlite3_bind_double(statement, 1, event.time.secondsSince1970)
-                bind(2, event.scenario)
-                bind(3, event.step)
-                bind(4, event.verb.rawValue)
-                bind(5, event.sourceApp)
-                bind(6, event.sourceIdentity)
-                bind(7, event.destinationApp)
-                bind(8, event.destinationIdentity)
-                bind(9, event.owner)
-                bind(10, event.decision.rawValue)
-                bind(11, event.reason?.rawValue ?? "")
-                bind(12, event.explanation)
-                guard bound == SQLITE_OK else { throw failure(bound) }
-                let code = sqlite3_step(statement)
-                sqlite3_reset(statement)
-                guard code == SQLITE_DONE else { throw failure(code) }
-            }
-        }
+        try auditJournal.append(events)
+        if auditJournal.size > auditJournal.rotateAt { try auditJournal.rotate() }
     }
 
     /// The audit log, oldest first. Holds every row in memory: for tests and small logs; an
@@ -73,8 +27,25 @@ extension DeviceState {
         return events
     }
 
-    /// Calls `body` with each event, oldest first, reading the rows one at a time.
+    /// Calls `body` with each event, oldest first: the rows an older device kept in the store,
+    /// then the journals, set aside first, one file at a time.
     public func forEachAuditEvent(_ body: (AuditEvent) throws -> Void) throws {
+        try forEachStoredAuditEvent(body)
+        let directory = self.directory
+        for file in AuditJournal.setAside(in: directory) + [URL(fileURLWithPath: auditJournal.path)] {
+            let fd = try System.openForReading(file.path)
+            let bytes: [UInt8]
+            do { bytes = try System.readAll(fd) } catch { System.close(fd); throw error }
+            System.close(fd)
+            try AuditJournal.forEachRecord(in: bytes, from: 0) { time, f, _ in
+                try body(try AuditEvent(time: Instant(secondsSince1970: time), scenario: f[0], step: f[1], verb: f[2], sourceApp: f[3],
+                                        sourceIdentity: f[4], destinationApp: f[5], destinationIdentity: f[6], owner: f[7],
+                                        decision: f[8], reason: f[9], explanation: f[10]))
+            }
+        }
+    }
+
+    private func forEachStoredAuditEvent(_ body: (AuditEvent) throws -> Void) throws {
         try readStore { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT * FROM audit ORDER BY seq")
             while let row = try rows.next() {

@@ -30,6 +30,8 @@ public final class DeviceState {
     let db: DatabaseQueue
     /// Seals the file keys and keychain values inside the store.
     let storeKey: StoreKey
+    /// Where each loop iteration's audit records go first (`AuditJournal`).
+    let auditJournal: AuditJournal
     /// Sign-ins and identities as last read, by app (one `DeviceState` owns a device
     /// directory: another instance's writes are not seen here): the broker asks for them on every share,
     /// and a query per share would cost more than the rest of the share. Any write through
@@ -130,11 +132,14 @@ public final class DeviceState {
         }
         storeKey = try StoreKey.load(in: directory)
         db = try DeviceStore.open(at: directory.appendingPathComponent(DeviceStore.fileName))
+        auditJournal = try AuditJournal(directory: directory)
         for account in fleet.accounts {
             if let p = fleet.policy(for: account) { policyCatalog[Self.policyKey(p)] = p }
         }
         for p in policies { policyCatalog[Self.policyKey(p)] = p }
         try restore()
+        // A record cut short by the host's death ends the journal: new ones follow the last whole one.
+        try auditJournal.dropTornTail()
     }
 
     /// The name a stored assignment uses for a policy: its Graph `id`, else its display name.

@@ -300,6 +300,21 @@ public enum System {
         }
     }
 
+    /// Opens (creating) a file for appending; the descriptor is not inherited by children.
+    public static func openForAppending(_ path: String, mode: Int = 0o600) throws(UVError) -> Int32 {
+        try descriptor(retryingInterrupts { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode_t(mode)) })
+    }
+
+    /// Opens a file for reading.
+    public static func openForReading(_ path: String) throws(UVError) -> Int32 {
+        try descriptor(retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) })
+    }
+
+    /// Cuts the file open at `fd` to `length` bytes.
+    public static func truncate(_ fd: Int32, to length: Int) throws(UVError) {
+        guard retryingInterrupts({ ftruncate(fd, off_t(length)) }) == 0 else { throw UVError(-errno) }
+    }
+
     /// Writes all of `bytes` to `fd`.
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(UVError) {
         try bytes.withUnsafeBytes { b in Result { () throws(UVError) in try writeAll(fd, b) } }.get()

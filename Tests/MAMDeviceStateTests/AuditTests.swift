@@ -49,23 +49,49 @@ import Testing
         #expect(try dir.open().auditEvents() == events)
     }
 
-    /// A row SQLite refuses fails the whole batch with SQLite's own message, and none of it
-    /// is kept; the store takes the next batch.
-    @Test func aRefusedRowFailsTheBatchAndKeepsNoneOfIt() throws {
+    /// The journals are the log: a journal past its threshold is set aside and a new one
+    /// begins, and a read gives every record once, in order, across them and a restart.
+    @Test func theLogSpansSetAsideJournalsAndARestart() throws {
         let dir = try DeviceDirectory()
         let d = try dir.open()
-        try d.db.write { try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON audit WHEN NEW.step = '2' BEGIN SELECT RAISE(ABORT, 'step 2 is refused'); END") }
-        let events = (1...3).map { AuditEvent(time: d.now, scenario: "s", step: "\($0)", verb: .share, decision: .delivered, explanation: "") }
-        #expect { try d.appendAudit(events) } throws: { "\($0)".contains("step 2 is refused") }
-        #expect(try d.auditEvents().isEmpty)
-        // Rolled back whole: the next batch commits on a connection no longer in a transaction.
-        let next = AuditEvent(time: d.now, scenario: "s", step: "4", verb: .share, decision: .delivered, explanation: "")
-        try d.appendAudit([next])
-        #expect(try dir.open().auditEvents() == [next])
+        d.auditJournal.rotateAt = 64 << 10
+        let text = String(repeating: "x", count: 2_000)
+        var all: [AuditEvent] = []
+        for batch in 0..<100 {
+            let events = (0..<2).map { AuditEvent(time: d.now, scenario: "s", step: "\(batch).\($0)", verb: .share, decision: .delivered, explanation: text) }
+            try d.appendAudit(events)
+            all += events
+        }
+        #expect(AuditJournal.setAside(in: dir.url).count >= 3, "400 KB of records span journals of 64 KB")
+        #expect(try d.auditEvents() == all)
+        let last = AuditEvent(time: d.now, scenario: "s", step: "last", verb: .share, decision: .delivered, explanation: "")
+        try d.appendAudit([last])
+        #expect(try dir.open().auditEvents() == all + [last])
     }
 
+    /// A record cut short at the journal's end (the host died in the middle of a write, which no
+    /// answer waited on) is dropped, the ones before it kept, and new records follow them.
+    @Test func aTornRecordIsDroppedAndNewOnesFollowTheLastWholeOne() throws {
+        let dir = try DeviceDirectory()
+        let events = (1...3).map { AuditEvent(time: Instant(secondsSince1970: 1_700_000_000), scenario: "s", step: "\($0)", verb: .share, decision: .delivered, explanation: "e\($0)") }
+        let journal = dir.url.appendingPathComponent(AuditJournal.fileName)
+        do {
+            let d = try dir.open()
+            try d.appendAudit(events)
+            try d.appendAudit([AuditEvent(time: d.now, scenario: "s", step: "4", verb: .share, decision: .delivered, explanation: "cut")])
+        }
+        let whole = try Data(contentsOf: journal)
+        try whole.prefix(whole.count - 3).write(to: journal)
+        let d = try dir.open()
+        #expect(try d.auditEvents() == events, "the torn record is dropped")
+        let next = AuditEvent(time: Instant(secondsSince1970: 1_700_000_001), scenario: "s", step: "5", verb: .share, decision: .delivered, explanation: "")
+        try d.appendAudit([next])
+        #expect(try dir.open().auditEvents() == events + [next])
+    }
+
+
     /// A device directory from before v5 (audit numbered with AUTOINCREMENT) opens with its
-    /// audit log whole and in order, and new rows are numbered after the old ones.
+    /// audit log whole and in order, the old rows first, then what the journal holds.
     @Test func anOlderAuditLogIsKeptWholeAndNumberedOn() throws {
         let dir = try DeviceDirectory()
         do {
@@ -86,7 +112,7 @@ import Testing
         #expect(try d.auditEvents().map { "\($0.scenario)/\($0.step)" } == ["old/1", "old/2", "new/3"])
         let sql = try d.db.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'audit'") }
         #expect(sql?.contains("AUTOINCREMENT") == false, "\(sql ?? "")")
-        #expect(try d.db.read { try Int.fetchAll($0, sql: "SELECT seq FROM audit ORDER BY seq") } == [1, 2, 3])
+        #expect(try d.db.read { try Int.fetchAll($0, sql: "SELECT seq FROM audit ORDER BY seq") } == [1, 2], "new records go to the journal")
     }
 
     /// The audit log is typed in the program and plain text outside it: every verb and decision
