@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import MAMLoop
 import MAMModel
 import MAMPolicy
@@ -10,7 +10,7 @@ import MAMPolicy
 /// insert per decision. The journals are the log: exports, reports and tests read them (after
 /// the rows an older device kept in the store's `audit` table).
 ///
-/// Layout: a header (`magic`, then 16 random bytes naming this journal), then records: a
+/// Layout: a header (`magic`, then 16 random bytes telling journals apart), then records: a
 /// little-endian UInt32 payload length, a UInt32 FNV-1a of the payload, and the payload (the
 /// time as a little-endian Float64, then eleven fields each as a UInt32 length and UTF-8).
 /// A record cut short or failing its check (the host died mid-write, which no answer
@@ -29,14 +29,11 @@ final class AuditJournal {
     private var fd: Int32
     /// The bytes in the file.
     private(set) var size: Int
-    /// The 16 bytes naming this journal, as hex.
-    private(set) var id: String
 
     init(directory: URL) throws {
         path = directory.appendingPathComponent(Self.fileName).path
         fd = try System.openForAppending(path)
         size = try System.fileStatus(fd).size
-        id = ""
         if size < Self.headerSize {
             try start()
         } else {
@@ -46,20 +43,18 @@ final class AuditJournal {
             guard Array(head.prefix(8)) == Self.magic else {
                 throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(path) is not a mamsim audit journal (its first bytes are not \(String(decoding: Self.magic, as: UTF8.self))); move it away and start again"])
             }
-            id = Self.hex(Array(head.dropFirst(8)))
         }
     }
 
     deinit { System.close(fd) }
 
-    /// Empties the file and starts a new journal with a new name.
+    /// Starts the file as a new, empty journal: its header only.
     func start() throws {
         try System.truncate(fd, to: 0)
         var name = [UInt8](repeating: 0, count: 16)
         for i in name.indices { name[i] = UInt8.random(in: 0...255) }
         try System.writeAll(fd, Self.magic + name)
         size = Self.headerSize
-        id = Self.hex(name)
     }
 
     /// Appends `events` in one write.
@@ -171,9 +166,5 @@ final class AuditJournal {
         var h: UInt32 = 2_166_136_261
         for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
         return h
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

@@ -226,8 +226,8 @@ import Testing
     @Test func aWindowOfSeveralAccountsIsStoredAndEndsAtASingleSwitch() throws {
         let dir = try DeviceDirectory()
         let device = try dir.open()
-        try device.signIn(app: World.mail, account: World.alice.upn)
-        try device.signIn(app: World.mail, account: World.bob.upn)
+        _ = try device.signIn(app: World.mail, account: World.alice.upn)
+        _ = try device.signIn(app: World.mail, account: World.bob.upn)
         let r = try device.setUIPolicyAccountIds(app: World.mail, window: "inbox", accounts: [World.alice.upn, World.bob.upn, ""], pin: "2580")
         #expect(r.result == .success && r.blocked.isEmpty, "\(r.decision)")
         #expect(r.shown == [World.alice.description, World.bob.description, ""])
