@@ -30,19 +30,26 @@ final class AuditJournal {
     /// The bytes in the file.
     private(set) var size: Int
 
+    /// Opens the device's journal, starting one if there is none. A record cut short at its
+    /// end (a write the host died in the middle of, which no answer waited on) is cut off, so
+    /// new records follow the last whole one.
     init(directory: URL) throws {
         path = directory.appendingPathComponent(Self.fileName).path
         fd = try System.openForAppending(path)
         size = try System.fileStatus(fd).size
-        if size < Self.headerSize {
+        guard size >= Self.headerSize else {
             try start()
-        } else {
-            let rfd = try System.openForReading(path)
-            defer { System.close(rfd) }
-            let head = try System.readAll(rfd, sizeHint: size).prefix(Self.headerSize)
-            guard Array(head.prefix(8)) == Self.magic else {
-                throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(path) is not a mamsim audit journal (its first bytes are not \(String(decoding: Self.magic, as: UTF8.self))); move it away and start again"])
-            }
+            return
+        }
+        let bytes = try System.readFile(path)
+        guard Array(bytes.prefix(8)) == Self.magic else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "\(path) is not a mamsim audit journal (its first bytes are not \(String(decoding: Self.magic, as: UTF8.self))); move it away and start again"])
+        }
+        var end = Self.headerSize
+        Self.forEachRecord(in: bytes, from: end) { _, _, at in end = at }
+        if end < size {
+            try System.truncate(fd, to: end)
+            size = end
         }
     }
 
@@ -61,18 +68,22 @@ final class AuditJournal {
     func append(_ events: [AuditEvent]) throws {
         var out: [UInt8] = []
         out.reserveCapacity(events.count * 256)
+        // On the loop, once per decision: the fields go straight into `out`, with no array of
+        // them built per record.
+        func field(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
+                Self.put(UInt64(utf8.count), 4, into: &out)
+                out.append(contentsOf: utf8)
+            }
+        }
         for e in events {
             let at = out.count
-            out.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])
+            Self.put(0, 8, into: &out)
             Self.put(e.time.secondsSince1970.bitPattern, 8, into: &out)
-            for field in [e.scenario, e.step, e.verb.rawValue, e.sourceApp, e.sourceIdentity, e.destinationApp,
-                          e.destinationIdentity, e.owner, e.decision.rawValue, e.reason?.rawValue ?? "", e.explanation] {
-                var field = field
-                field.withUTF8 { utf8 in
-                    Self.put(UInt64(utf8.count), 4, into: &out)
-                    out.append(contentsOf: utf8)
-                }
-            }
+            field(e.scenario); field(e.step); field(e.verb.rawValue); field(e.sourceApp); field(e.sourceIdentity)
+            field(e.destinationApp); field(e.destinationIdentity); field(e.owner); field(e.decision.rawValue)
+            field(e.reason?.rawValue ?? ""); field(e.explanation)
             let length = out.count - at - 8
             let check = out.withUnsafeBufferPointer { Self.fnv($0[(at + 8)...]) }
             Self.put(UInt64(length), 4, into: &out, at: at)
@@ -89,22 +100,6 @@ final class AuditJournal {
         size += out.count
     }
 
-    /// Cuts the file after its last whole record (a write the host died in the middle of,
-    /// which no answer waited on).
-    func dropTornTail() throws {
-        guard size > Self.headerSize else { return }
-        let rfd = try System.openForReading(path)
-        let bytes: [UInt8]
-        do { bytes = try System.readAll(rfd, sizeHint: size) } catch { System.close(rfd); throw error }
-        System.close(rfd)
-        var end = Self.headerSize
-        Self.forEachRecord(in: bytes, from: end) { _, _, at in end = at }
-        if end < size {
-            try System.truncate(fd, to: end)
-            size = end
-        }
-    }
-
     /// Sets this journal aside as the next `audit.journal.<n>` and begins a new one.
     func rotate() throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -117,7 +112,7 @@ final class AuditJournal {
         try start()
     }
 
-    /// The journals set aside and not yet moved into the store, oldest first.
+    /// The journals set aside, oldest first (the current one comes after them).
     static func setAside(in directory: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasPrefix(fileName + ".") && Int($0.dropFirst(fileName.count + 1)) != nil }.sorted()

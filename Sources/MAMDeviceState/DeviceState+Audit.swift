@@ -33,11 +33,7 @@ extension DeviceState {
         try forEachStoredAuditEvent(body)
         let directory = self.directory
         for file in AuditJournal.setAside(in: directory) + [URL(fileURLWithPath: auditJournal.path)] {
-            let fd = try System.openForReading(file.path)
-            let bytes: [UInt8]
-            do { bytes = try System.readAll(fd) } catch { System.close(fd); throw error }
-            System.close(fd)
-            try AuditJournal.forEachRecord(in: bytes, from: 0) { time, f, _ in
+            try AuditJournal.forEachRecord(in: try System.readFile(file.path), from: 0) { time, f, _ in
                 try body(try AuditEvent(time: Instant(secondsSince1970: time), scenario: f[0], step: f[1], verb: f[2], sourceApp: f[3],
                                         sourceIdentity: f[4], destinationApp: f[5], destinationIdentity: f[6], owner: f[7],
                                         decision: f[8], reason: f[9], explanation: f[10]))

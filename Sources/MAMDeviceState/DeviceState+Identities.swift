@@ -170,15 +170,15 @@ public struct MergedViewReport: Sendable, Hashable {
     public let decision: Verdict
     /// The identities the window shows, in the order asked (`""`: the unmanaged identity).
     public let shown: [String]
-    public let blocked: [(account: Account, reason: BlockReason, why: String)]
+    public let blocked: [Blocked]
     public let warnings: [String]
 
-    public static func == (a: Self, b: Self) -> Bool {
-        a.result == b.result && a.decision == b.decision && a.shown == b.shown && a.warnings == b.warnings
-            && a.blocked.map { "\($0.account)|\($0.reason)" } == b.blocked.map { "\($0.account)|\($0.reason)" }
+    /// An account the SDK hid from the window, and why.
+    public struct Blocked: Sendable, Hashable {
+        public let account: Account
+        public let reason: BlockReason
+        public let why: String
     }
-
-    public func hash(into h: inout Hasher) { h.combine(shown) }
 }
 
 extension DeviceState {
@@ -222,7 +222,7 @@ extension DeviceState {
             if !asked.contains(where: { $0.account?.isSame(as: a) ?? false }) { asked.append((a.description, a)) }
         }
         var shown: [String] = []
-        var blocked: [(account: Account, reason: MergedViewReport.BlockReason, why: String)] = []
+        var blocked: [MergedViewReport.Blocked] = []
         var warnings: [String] = []
         var owning: String?
         for (id, account) in asked {
@@ -236,8 +236,8 @@ extension DeviceState {
             case .success:
                 shown.append(id)
                 if owning == nil { owning = id }
-            case .canceled: blocked.append((account, .conditionalLaunchCanceled, r.decision.explanation))
-            case .notAllowed, .failed: blocked.append((account, .conditionalLaunchBlocked, r.decision.explanation))
+            case .canceled: blocked.append(.init(account: account, reason: .conditionalLaunchCanceled, why: r.decision.explanation))
+            case .notAllowed, .failed: blocked.append(.init(account: account, reason: .conditionalLaunchBlocked, why: r.decision.explanation))
             }
         }
         let identity = owning ?? ""

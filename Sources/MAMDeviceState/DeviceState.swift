@@ -138,8 +138,6 @@ public final class DeviceState {
         }
         for p in policies { policyCatalog[Self.policyKey(p)] = p }
         try restore()
-        // A record cut short by the host's death ends the journal: new ones follow the last whole one.
-        try auditJournal.dropTornTail()
     }
 
     /// The name a stored assignment uses for a policy: its Graph `id`, else its display name.

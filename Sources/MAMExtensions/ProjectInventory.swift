@@ -15,6 +15,10 @@ public enum ProjectInventory {
         public var bundleID: String?
         /// `com.apple.share-services` and the like; `nil` for an app.
         public var extensionPoint: String?
+        /// A custom keyboard (`com.apple.keyboard-service`), and whether it asks the user for
+        /// full access (`RequestsOpenAccess`).
+        public var isKeyboard: Bool
+        public var requestsOpenAccess: Bool
         /// For an extension: the bundle id of the app that embeds it.
         public var containerBundleID: String?
         /// `IntuneMAMSettings` is in its Info.plist: taken as an app that links the Intune SDK.
@@ -117,6 +121,7 @@ public enum ProjectInventory {
         let unresolved = b.unresolvedSettingNames.sorted()
         return Bundle(
             name: name, source: source, bundleID: b.bundleIdentifier, extensionPoint: b.manifest?.extensionPointIdentifier,
+            isKeyboard: b.manifest?.kind == .keyboard, requestsOpenAccess: b.manifest?.requestsOpenAccess ?? false,
             containerBundleID: container, hasIntuneSettings: !settings.raw.isEmpty, multiIdentity: settings.multiIdentity,
             urlSchemes: b.urlSchemes, keychainGroups: (b.entitlements?.keychainAccessGroups ?? []).map(b.bareKeychainGroup),
             appGroups: b.entitlements?.applicationGroups ?? settings.appGroupIdentifiers,

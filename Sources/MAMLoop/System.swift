@@ -306,8 +306,15 @@ public enum System {
     }
 
     /// Opens a file for reading.
-    public static func openForReading(_ path: String) throws(UVError) -> Int32 {
+    static func openForReading(_ path: String) throws(UVError) -> Int32 {
         try descriptor(retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) })
+    }
+
+    /// The whole content of the file `path`.
+    public static func readFile(_ path: String) throws(UVError) -> [UInt8] {
+        let fd = try openForReading(path)
+        defer { close(fd) }
+        return try readAll(fd, sizeHint: (try? fileStatus(fd).size) ?? 0)
     }
 
     /// Cuts the file open at `fd` to `length` bytes.

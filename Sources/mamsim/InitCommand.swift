@@ -50,7 +50,7 @@ struct InitCommand: AsyncParsableCommand {
         var bundle: ProjectInventory.Bundle
         var isExtension: Bool { bundle.extensionPoint != nil }
         /// A custom keyboard: never a share target.
-        var isKeyboard: Bool { bundle.extensionPoint == "com.apple.keyboard-service" }
+        var isKeyboard: Bool { bundle.isKeyboard }
         /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
         /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes).
         var sdk: Bool {
@@ -223,7 +223,9 @@ struct InitCommand: AsyncParsableCommand {
                 if e.isKeyboard {
                     y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # a custom keyboard: no share target")
                     y.append("    container: \(container)")
-                    y.append("    # fullAccess: true   # the user granted it full access (ManagedApp serves it only then)")
+                    y.append(e.bundle.requestsOpenAccess
+                        ? "    # fullAccess: true   # the user granted it full access (ManagedApp serves it only then)"
+                        : "    # its Info.plist asks for no full access (RequestsOpenAccess): ManagedApp never serves it")
                 } else {
                     y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
                     y.append("    container: \(container)")
