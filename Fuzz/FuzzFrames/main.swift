@@ -13,9 +13,20 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         do {
             // The host's own path: each payload parsed in place, in the parse arena.
             try decoder.feed(chunk, onFrameBytes: { payload in
-                if let frame = try? FrameParser.parse(payload) {
-                    // What parses must encode and parse back to the same frame.
-                    let again = try FrameParser.parse(FrameEncoder.encode(frame))
+                let frame = try? FrameParser.parse(payload)
+                // The frames a share stream is made of are read by hand (HotFrames): what
+                // protobuf-c makes of the same bytes must be the same frame or the same refusal.
+                for sender: WireParty? in [nil, .child, .host] {
+                    let hand = try? FrameParser.parse(payload, from: sender)
+                    precondition(hand == (try? FrameParser.parseWithProtobufC(payload, from: sender)), "HotFrames read other than protobuf-c")
+                }
+                if let frame {
+                    // What parses must encode and parse back to the same frame, in protobuf-c's bytes.
+                    let bytes = FrameEncoder.encode(frame)
+                    var reference: [UInt8] = []
+                    FrameEncoder.encodeWithProtobufC(frame, appendingTo: &reference, withLengthPrefix: false)
+                    precondition(bytes == reference, "HotFrames wrote other bytes than protobuf-c for \(frame.body.name)")
+                    let again = try FrameParser.parse(bytes)
                     precondition(again == frame, "round trip changed \(frame.body.name)")
                 }
             })

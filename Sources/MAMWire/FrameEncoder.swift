@@ -21,6 +21,13 @@ public enum FrameEncoder {
     /// Appends `frame` to `buffer`, preceded by its 4-byte big-endian length when asked:
     /// several frames for one peer can be joined into a single write.
     public static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool = true) {
+        if HotFrames.encode(frame, appendingTo: &buffer, withLengthPrefix: withLengthPrefix) { return }
+        encodeWithProtobufC(frame, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+    }
+
+    /// protobuf-c's bytes for `frame`, even for a frame `HotFrames` writes itself (tests
+    /// compare the two).
+    public static func encodeWithProtobufC(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool = true) {
         let arena = CArena()
         defer { arena.freeAll() }
         let message = WireCodec.encodeFrame(frame, arena)

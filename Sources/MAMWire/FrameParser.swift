@@ -27,6 +27,21 @@ public enum FrameParser {
     public static func parse(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil) throws(WireError) -> Frame {
         let bytes = payload.bindMemory(to: UInt8.self)
         try FieldBudget.check(bytes)
+        if let frame = HotFrames.decode(bytes, from: sender) { return frame }
+        return try unpack(bytes, from: sender)
+    }
+
+    /// What protobuf-c makes of a payload, even for a frame `HotFrames` reads itself (tests
+    /// compare the two).
+    public static func parseWithProtobufC(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil) throws(WireError) -> Frame {
+        let bytes = payload.bindMemory(to: UInt8.self)
+        try FieldBudget.check(bytes)
+        return try unpack(bytes, from: sender)
+    }
+
+    /// Frames that are not hot: read with protobuf-c.
+    private static func unpack(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?) throws(WireError) -> Frame {
+        let payload = UnsafeRawBufferPointer(bytes)
         // protobuf-c needs a few hundred bytes of structures besides the frame's own strings
         // and bytes, which it copies.
         let arenaSize = min(payload.count * 2 + 1024, UnpackArena.largest)

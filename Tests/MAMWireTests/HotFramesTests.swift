@@ -1,0 +1,128 @@
+import MAMModel
+import Testing
+@testable import MAMWire
+
+/// `HotFrames` reads and writes the frames of a share stream by hand; protobuf-c is the
+/// reference it must match byte for byte and value for value.
+@Suite struct HotFramesTests {
+    private static let hotBodies: Set<String> = ["share_request", "deliver_ack", "share_batch", "deliver_acks", "deliver", "share_results", "deliver_batch"]
+
+    private func protobufC(_ frame: Frame) -> [UInt8] {
+        var out: [UInt8] = []
+        FrameEncoder.encodeWithProtobufC(frame, appendingTo: &out, withLengthPrefix: false)
+        return out
+    }
+
+    private func hot(_ frame: Frame, prefix: Bool = false) -> [UInt8]? {
+        var out: [UInt8] = [9, 9]
+        guard HotFrames.encode(frame, appendingTo: &out, withLengthPrefix: prefix) else { return nil }
+        #expect(out.prefix(2) == [9, 9], "HotFrames wrote over what the buffer held")
+        return Array(out.dropFirst(2))
+    }
+
+    private func hotDecode(_ bytes: [UInt8], from sender: WireParty? = nil) -> Frame? {
+        bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: sender) }
+    }
+
+    private func reference(_ bytes: [UInt8], from sender: WireParty? = nil) -> Result<Frame, WireError> {
+        bytes.withUnsafeBytes { b in Result { () throws(WireError) in try FrameParser.parseWithProtobufC(b, from: sender) } }
+    }
+
+    /// Every frame of the codec tests whose body is hot, written by hand, is protobuf-c's bytes.
+    @Test(arguments: everyFrame.filter { hotBodies.contains($0.body.name) })
+    func writesTheBytesProtobufCWrites(_ frame: Frame) throws {
+        let expected = protobufC(frame)
+        if case .shareResults(let r) = frame.body, !r.exceptions.isEmpty {
+            #expect(hot(frame) == nil, "answers with exceptions are left to protobuf-c")
+            return
+        }
+        #expect(hot(frame) == expected)
+        var prefixed: [UInt8] = []
+        FrameEncoder.encodeWithProtobufC(frame, appendingTo: &prefixed)
+        #expect(hot(frame, prefix: true) == prefixed)
+        #expect(hotDecode(expected) == frame)
+    }
+
+    @Test func valuesAtTheEdgesOfEveryFieldAreWrittenAsProtobufCWritesThem() throws {
+        let owners: [Ownership?] = [nil, Ownership(upn: "", oid: "", tenant: "", managed: false, sourceBundle: ""),
+                                    Ownership(upn: "élodie@contoso.fr", oid: "o", tenant: "t", managed: true, sourceBundle: "com.a")]
+        let payloads: [Item.Payload] = [.inline([]), .inline(Array(repeating: 0xFF, count: 300)), .file(path: ""), .file(path: "Documents/ü.pdf")]
+        let seqs: [UInt64] = [0, 1, 127, 128, 16_383, 16_384, .max]
+        var frames: [Frame] = []
+        for (i, owner) in owners.enumerated() {
+            for payload in payloads {
+                let item = Item(id: "i\(i)", typeIdentifiers: ["", "public.data", String(repeating: "x", count: 200)], payload: payload,
+                                fileName: i == 1 ? "" : "f.txt", ownership: owner)
+                for seq in seqs {
+                    frames.append(Frame(seq: seq, replyTo: seq / 2, body: .shareRequest(ShareRequest(destination: "d", item: item, identity: i == 0 ? "" : "alice", receiveAs: i == 2 ? "bob" : ""))))
+                    frames.append(Frame(seq: seq, body: .deliver(Deliver(item: item, senderBundleID: i == 0 ? "" : "com.s", receivedAs: i == 1 ? "" : "r"))))
+                    frames.append(Frame(seq: seq, body: .deliverBatch([BatchedDelivery(seq: max(seq, 1), deliver: Deliver(item: item, senderBundleID: "com.s"))])))
+                    frames.append(Frame(seq: seq, body: .shareBatch([BatchedShare(seq: max(seq, 1), request: ShareRequest(destination: "x", item: item))])))
+                }
+            }
+        }
+        for seq in seqs where seq > 0 {
+            frames.append(Frame(seq: seq, body: .deliverAcks(DeliverAcks(first: seq, last: .max, declined: [seq, 0, .max, 128]))))
+            frames.append(Frame(seq: seq, body: .shareResults(ShareResults(first: seq, last: seq))))
+            frames.append(Frame(seq: seq, replyTo: seq, body: .deliverAck(DeliverAck(itemID: "é\(seq)", accepted: seq % 2 == 0))))
+        }
+        for frame in frames {
+            let expected = protobufC(frame)
+            #expect(hot(frame) == expected, "\(frame)")
+            #expect(hotDecode(expected) == frame, "\(frame)")
+            #expect(try reference(expected).get() == frame)
+        }
+    }
+
+    /// What it reads, protobuf-c reads the same; what it declines, protobuf-c decides. Every
+    /// single-byte change, cut and insertion of hot frames is tried.
+    @Test func whateverItReadsProtobufCReadsTheSame() {
+        var inputs: [[UInt8]] = []
+        for frame in everyFrame where Self.hotBodies.contains(frame.body.name) {
+            let bytes = protobufC(frame)
+            inputs.append(bytes)
+            for i in bytes.indices {
+                for value: UInt8 in [0x00, 0x01, 0x7F, 0x80, 0xFF, bytes[i] ^ 0x08, bytes[i] &+ 1] {
+                    var m = bytes
+                    m[i] = value
+                    inputs.append(m)
+                }
+                inputs.append(Array(bytes[..<i]))
+                var inserted = bytes
+                inserted.insert(bytes[i], at: i)
+                inputs.append(inserted)
+            }
+        }
+        var read = 0
+        for input in inputs {
+            for sender: WireParty? in [nil, .child, .host] {
+                guard let frame = hotDecode(input, from: sender) else { continue }
+                read += 1
+                #expect((try? reference(input, from: sender).get()) == frame, "\(input)")
+            }
+        }
+        #expect(read > 1000, "the mutations left almost nothing readable: \(read)")
+    }
+
+    @Test func whatItDeclinesIsLeftToProtobufC() throws {
+        let item = Item(id: "i", typeIdentifiers: [], payload: .inline([1]))
+        let request = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
+        // A body the sender may not send: protobuf-c's decoder names it.
+        #expect(hotDecode(request, from: .host) == nil)
+        #expect(throws: WireError.self) { try request.withUnsafeBytes { try FrameParser.parse($0, from: .host) } }
+        // An unknown field (17, varint 1) appended to the frame.
+        #expect(hotDecode(request + [0x88, 0x01, 0x01]) == nil)
+        #expect(try FrameParser.parse(request + [0x88, 0x01, 0x01]) == Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
+        // A NUL in a string: protobuf-c's C string ends there.
+        // (protobuf-c never writes one: its encoder stops at the NUL too.)
+        let itemBytes: [UInt8] = [0x0A, 0x01, UInt8(ascii: "i"), 0x1A, 0x01, 0x01]
+        let requestBytes: [UInt8] = [0x0A, 0x03, UInt8(ascii: "d"), 0, UInt8(ascii: "x"), 0x12, UInt8(itemBytes.count)] + itemBytes
+        let nul: [UInt8] = [0x08, 0x01, 0xA2, 0x01, UInt8(requestBytes.count)] + requestBytes
+        #expect(hotDecode(nul) == nil)
+        #expect(try FrameParser.parse(nul) == Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
+        // A missing required field: protobuf-c's path names it.
+        let noID = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: Item(id: "", typeIdentifiers: [], payload: .inline([]))))))
+        #expect(hotDecode(noID) == nil)
+        #expect(throws: WireError.missingField("share_request.item.id")) { try FrameParser.parse(noID) }
+    }
+}
