@@ -18,246 +18,270 @@ enum HotFrames {
 
     /// The frame, or `nil` when protobuf-c must decide.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?) -> Frame? {
+        // The header first and the body last, read in place into the frame's value: `Frame.Body`
+        // is as large as its largest case, and each optional or returned copy of a message is
+        // one more copy of it (they cost more than the reading itself).
         var r = ProtoReader(bytes)
-        var seq: UInt64?
-        var replyTo: UInt64?
-        var body: Frame.Body?
+        var seen = Seen()
+        var frame = Frame(body: .launchFinished)
+        var number: UInt64 = 0
+        var body = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         while !r.atEnd {
-            guard let (number, wire) = r.key() else { return nil }
-            switch (number, wire) {
+            guard let (n, wire) = r.key() else { return nil }
+            switch (n, wire) {
             case (1, 0):
-                guard seq == nil, let v = r.varint() else { return nil }
-                seq = v
+                guard seen.first(1), let v = r.varint() else { return nil }
+                frame.seq = v
             case (2, 0):
-                guard replyTo == nil, let v = r.varint() else { return nil }
-                replyTo = v
+                guard seen.first(2), let v = r.varint() else { return nil }
+                frame.replyTo = v
             case (_, 2):
-                guard body == nil, let sub = r.lengthDelimited() else { return nil }
-                switch number {
-                case 20 where sender != .host: body = shareRequest(sub).map { .shareRequest($0) }
-                case 23 where sender != .host: body = deliverAck(sub).map { .deliverAck($0) }
-                case 70 where sender != .host: body = shareBatch(sub).map { .shareBatch($0) }
-                case 73 where sender != .host: body = deliverAcks(sub).map { .deliverAcks($0) }
-                case 22 where sender != .child: body = deliver(sub).map { .deliver($0) }
-                case 71 where sender != .child: body = shareResults(sub).map { .shareResults($0) }
-                case 72 where sender != .child: body = deliverBatch(sub).map { .deliverBatch($0) }
-                default: return nil
-                }
-                if body == nil { return nil }
+                guard number == 0, let sub = r.lengthDelimited() else { return nil }
+                number = n
+                body = sub
             default:
                 return nil
             }
         }
-        guard let body else { return nil }
-        return Frame(seq: seq ?? 0, replyTo: replyTo ?? 0, body: body)
-    }
-
-    private static func shareRequest(_ bytes: UnsafeBufferPointer<UInt8>) -> ShareRequest? {
-        var r = ProtoReader(bytes)
-        var destination: String?, identity: String?, receiveAs: String?
-        var item: Item?
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 2, let sub = r.lengthDelimited() else { return nil }
-            switch number {
-            case 1 where destination == nil: destination = text(sub)
-            case 2 where item == nil: item = self.item(sub)
-            case 3 where identity == nil: identity = text(sub)
-            case 4 where receiveAs == nil: receiveAs = text(sub)
-            default: return nil
-            }
-            if destination == nil && number == 1 || item == nil && number == 2 || identity == nil && number == 3
-                || receiveAs == nil && number == 4 { return nil }
+        switch number {
+        case 20 where sender != .host:
+            var v = ShareRequest.empty
+            guard read(body, into: &v) else { return nil }
+            frame.body = .shareRequest(v)
+        case 23 where sender != .host:
+            var v = DeliverAck(itemID: "")
+            guard read(body, into: &v) else { return nil }
+            frame.body = .deliverAck(v)
+        case 70 where sender != .host:
+            var v: [BatchedShare] = []
+            guard readShares(body, into: &v) else { return nil }
+            frame.body = .shareBatch(v)
+        case 73 where sender != .host:
+            var v = DeliverAcks(first: 0)
+            guard read(body, into: &v) else { return nil }
+            frame.body = .deliverAcks(v)
+        case 22 where sender != .child:
+            var v = Deliver.empty
+            guard read(body, into: &v) else { return nil }
+            frame.body = .deliver(v)
+        case 71 where sender != .child:
+            var v = ShareResults(first: 0)
+            guard read(body, into: &v) else { return nil }
+            frame.body = .shareResults(v)
+        case 72 where sender != .child:
+            var v: [BatchedDelivery] = []
+            guard readDeliveries(body, into: &v) else { return nil }
+            frame.body = .deliverBatch(v)
+        default:
+            return nil
         }
-        guard let destination, !destination.isEmpty, let item else { return nil }
-        return ShareRequest(destination: destination, item: item, identity: identity ?? "", receiveAs: receiveAs ?? "")
+        return frame
     }
 
-    /// An item without ownership (a child's is ignored by the host but protobuf-c reads it).
-    private static func item(_ bytes: UnsafeBufferPointer<UInt8>) -> Item? {
+    /// Which fields of a message were read: a field given twice is left to protobuf-c.
+    private struct Seen {
+        private var bits: UInt32 = 0
+        /// `true` the first time `number` (1…31) is seen.
+        mutating func first(_ number: UInt64) -> Bool {
+            let bit: UInt32 = 1 << UInt32(number & 31)
+            defer { bits |= bit }
+            return bits & bit == 0
+        }
+    }
+
+    /// A string field read once.
+    private static func string(_ r: inout ProtoReader, _ number: UInt64, _ seen: inout Seen, into s: inout String) -> Bool {
+        guard seen.first(number), let sub = r.lengthDelimited(), let v = text(sub) else { return false }
+        s = v
+        return true
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareRequest) -> Bool {
         var r = ProtoReader(bytes)
-        var id: String?, fileName: String?
-        var types: [String] = []
-        var payload: Item.Payload?
-        var ownership: Ownership?
+        var seen = Seen()
         while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 2, let sub = r.lengthDelimited() else { return nil }
+            guard let (number, wire) = r.key(), wire == 2 else { return false }
             switch number {
-            case 1 where id == nil:
-                guard let v = text(sub) else { return nil }
-                id = v
+            case 1: guard string(&r, 1, &seen, into: &v.destination) else { return false }
             case 2:
-                guard types.count < 64, let v = text(sub) else { return nil }
-                types.append(v)
-            case 3 where payload == nil:
-                payload = .inline(Array(sub))
-            case 4 where payload == nil:
-                guard let v = text(sub) else { return nil }
-                payload = .file(path: v)
-            case 5 where fileName == nil:
-                guard let v = text(sub) else { return nil }
-                fileName = v
-            case 6 where ownership == nil:
-                guard let v = self.ownership(sub) else { return nil }
-                ownership = v
-            default:
-                return nil
+                guard seen.first(2), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
+            case 3: guard string(&r, 3, &seen, into: &v.identity) else { return false }
+            case 4: guard string(&r, 4, &seen, into: &v.receiveAs) else { return false }
+            default: return false
             }
         }
-        guard let id, !id.isEmpty, let payload else { return nil }
-        return Item(id: id, typeIdentifiers: types, payload: payload, fileName: fileName ?? "", ownership: ownership)
+        return !v.destination.isEmpty && !seen.first(2)
     }
 
-    private static func ownership(_ bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Item) -> Bool {
         var r = ProtoReader(bytes)
-        var upn: String?, oid: String?, tenant: String?, source: String?
-        var managed: Bool?
+        var seen = Seen()
+        var payload = false
         while !r.atEnd {
-            guard let (number, wire) = r.key() else { return nil }
+            guard let (number, wire) = r.key(), wire == 2 else { return false }
+            switch number {
+            case 1: guard string(&r, 1, &seen, into: &v.id) else { return false }
+            case 2:
+                // (protobuf-c reads any number; the host refuses more than 64 itself.)
+                guard v.typeIdentifiers.count < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
+                v.typeIdentifiers.append(t)
+            case 3:
+                guard !payload, let sub = r.lengthDelimited() else { return false }
+                payload = true
+                v.payload = .inline(Array(sub))
+            case 4:
+                guard !payload, let sub = r.lengthDelimited(), let path = text(sub) else { return false }
+                payload = true
+                v.payload = .file(path: path)
+            case 5: guard string(&r, 5, &seen, into: &v.fileName) else { return false }
+            case 6:
+                guard seen.first(6), let sub = r.lengthDelimited() else { return false }
+                var o = Ownership(upn: "", oid: "", managed: false, sourceBundle: BundleID(""))
+                guard read(sub, into: &o) else { return false }
+                v.ownership = o
+            default: return false
+            }
+        }
+        return payload && !v.id.isEmpty
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Ownership) -> Bool {
+        var r = ProtoReader(bytes)
+        var seen = Seen()
+        while !r.atEnd {
+            guard let (number, wire) = r.key() else { return false }
             if number == 4 {
-                guard wire == 0, managed == nil, let v = r.varint() else { return nil }
-                managed = v != 0
+                guard wire == 0, seen.first(4), let b = r.varint() else { return false }
+                v.managed = b != 0
                 continue
             }
-            guard wire == 2, let sub = r.lengthDelimited(), let v = text(sub) else { return nil }
+            guard wire == 2 else { return false }
             switch number {
-            case 1 where upn == nil: upn = v
-            case 2 where oid == nil: oid = v
-            case 3 where tenant == nil: tenant = v
-            case 5 where source == nil: source = v
-            default: return nil
+            case 1: guard string(&r, 1, &seen, into: &v.upn) else { return false }
+            case 2: guard string(&r, 2, &seen, into: &v.oid) else { return false }
+            case 3: guard string(&r, 3, &seen, into: &v.tenant) else { return false }
+            case 5:
+                var source = ""
+                guard string(&r, 5, &seen, into: &source) else { return false }
+                v.sourceBundle = BundleID(source)
+            default: return false
             }
         }
-        return Ownership(upn: upn ?? "", oid: oid ?? "", tenant: tenant ?? "", managed: managed ?? false, sourceBundle: BundleID(source ?? ""))
+        return true
     }
 
-    private static func shareBatch(_ bytes: UnsafeBufferPointer<UInt8>) -> [BatchedShare]? {
+    /// A `BatchedShare`'s or `BatchedDelivery`'s seq and message, in `read`.
+    private static func numbered(_ bytes: UnsafeBufferPointer<UInt8>, seq: inout UInt64, _ read: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         var r = ProtoReader(bytes)
-        var shares: [BatchedShare] = []
+        var seen = Seen()
         while !r.atEnd {
-            guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return nil }
-            var s = ProtoReader(sub)
-            var seq: UInt64?
-            var request: ShareRequest?
-            while !s.atEnd {
-                guard let (n, w) = s.key() else { return nil }
-                switch (n, w) {
-                case (1, 0) where seq == nil: seq = s.varint()
-                case (2, 2) where request == nil: request = s.lengthDelimited().flatMap(shareRequest)
-                default: return nil
-                }
-                if n == 1 && seq == nil || n == 2 && request == nil { return nil }
-            }
-            guard let seq, seq != 0, let request else { return nil }
-            shares.append(BatchedShare(seq: seq, request: request))
-        }
-        return shares.isEmpty ? nil : shares
-    }
-
-    private static func deliver(_ bytes: UnsafeBufferPointer<UInt8>) -> Deliver? {
-        var r = ProtoReader(bytes)
-        var item: Item?
-        var sender: String?, receivedAs: String?
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 2, let sub = r.lengthDelimited() else { return nil }
-            switch number {
-            case 1 where item == nil: item = self.item(sub)
-            case 2 where sender == nil: sender = text(sub)
-            case 3 where receivedAs == nil: receivedAs = text(sub)
-            default: return nil
-            }
-            if item == nil && number == 1 || sender == nil && number == 2 || receivedAs == nil && number == 3 { return nil }
-        }
-        guard let item else { return nil }
-        return Deliver(item: item, senderBundleID: BundleID(sender ?? ""), receivedAs: receivedAs ?? "")
-    }
-
-    private static func deliverBatch(_ bytes: UnsafeBufferPointer<UInt8>) -> [BatchedDelivery]? {
-        var r = ProtoReader(bytes)
-        var deliveries: [BatchedDelivery] = []
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return nil }
-            var s = ProtoReader(sub)
-            var seq: UInt64?
-            var deliver: Deliver?
-            while !s.atEnd {
-                guard let (n, w) = s.key() else { return nil }
-                switch (n, w) {
-                case (1, 0) where seq == nil: seq = s.varint()
-                case (2, 2) where deliver == nil: deliver = s.lengthDelimited().flatMap(self.deliver)
-                default: return nil
-                }
-                if n == 1 && seq == nil || n == 2 && deliver == nil { return nil }
-            }
-            guard let seq, seq != 0, let deliver else { return nil }
-            deliveries.append(BatchedDelivery(seq: seq, deliver: deliver))
-        }
-        return deliveries.isEmpty ? nil : deliveries
-    }
-
-    private static func deliverAck(_ bytes: UnsafeBufferPointer<UInt8>) -> DeliverAck? {
-        var r = ProtoReader(bytes)
-        var itemID: String?
-        var accepted: Bool?
-        while !r.atEnd {
-            guard let (number, wire) = r.key() else { return nil }
+            guard let (number, wire) = r.key() else { return false }
             switch (number, wire) {
-            case (1, 2) where itemID == nil:
-                guard let sub = r.lengthDelimited(), let v = text(sub) else { return nil }
-                itemID = v
-            case (2, 0) where accepted == nil:
-                guard let v = r.varint() else { return nil }
-                accepted = v != 0
+            case (1, 0):
+                guard seen.first(1), let v = r.varint() else { return false }
+                seq = v
+            case (2, 2):
+                guard seen.first(2), let sub = r.lengthDelimited(), read(sub) else { return false }
             default:
-                return nil
+                return false
             }
         }
-        guard let itemID, !itemID.isEmpty else { return nil }
-        return DeliverAck(itemID: itemID, accepted: accepted ?? false)
+        return seq != 0 && !seen.first(2)
+    }
+
+    private static func readShares(_ bytes: UnsafeBufferPointer<UInt8>, into shares: inout [BatchedShare]) -> Bool {
+        var r = ProtoReader(bytes)
+        while !r.atEnd {
+            guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
+            var share = BatchedShare(seq: 0, request: .empty)
+            guard numbered(sub, seq: &share.seq, { read($0, into: &share.request) }) else { return false }
+            shares.append(share)
+        }
+        return !shares.isEmpty
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Deliver) -> Bool {
+        var r = ProtoReader(bytes)
+        var seen = Seen()
+        while !r.atEnd {
+            guard let (number, wire) = r.key(), wire == 2 else { return false }
+            switch number {
+            case 1:
+                guard seen.first(1), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
+            case 2:
+                var sender = ""
+                guard string(&r, 2, &seen, into: &sender) else { return false }
+                v.senderBundleID = BundleID(sender)
+            case 3: guard string(&r, 3, &seen, into: &v.receivedAs) else { return false }
+            default: return false
+            }
+        }
+        return !seen.first(1)
+    }
+
+    private static func readDeliveries(_ bytes: UnsafeBufferPointer<UInt8>, into deliveries: inout [BatchedDelivery]) -> Bool {
+        var r = ProtoReader(bytes)
+        while !r.atEnd {
+            guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
+            var delivery = BatchedDelivery(seq: 0, deliver: .empty)
+            guard numbered(sub, seq: &delivery.seq, { read($0, into: &delivery.deliver) }) else { return false }
+            deliveries.append(delivery)
+        }
+        return !deliveries.isEmpty
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAck) -> Bool {
+        var r = ProtoReader(bytes)
+        var seen = Seen()
+        while !r.atEnd {
+            guard let (number, wire) = r.key() else { return false }
+            switch (number, wire) {
+            case (1, 2): guard string(&r, 1, &seen, into: &v.itemID) else { return false }
+            case (2, 0):
+                guard seen.first(2), let b = r.varint() else { return false }
+                v.accepted = b != 0
+            default: return false
+            }
+        }
+        return !v.itemID.isEmpty
     }
 
     /// Declined seqs only packed, as protobuf-c writes them.
-    private static func deliverAcks(_ bytes: UnsafeBufferPointer<UInt8>) -> DeliverAcks? {
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAcks) -> Bool {
         var r = ProtoReader(bytes)
-        var first: UInt64?, last: UInt64?
-        var declined: [UInt64]?
+        var seen = Seen()
         while !r.atEnd {
-            guard let (number, wire) = r.key() else { return nil }
+            guard let (number, wire) = r.key() else { return false }
             switch (number, wire) {
-            case (1, 0) where first == nil: first = r.varint()
-            case (2, 0) where last == nil: last = r.varint()
-            case (3, 2) where declined == nil:
-                guard let sub = r.lengthDelimited() else { return nil }
+            case (1, 0):
+                guard seen.first(1), let x = r.varint() else { return false }
+                v.first = x
+            case (2, 0):
+                guard seen.first(2), let x = r.varint() else { return false }
+                v.last = x
+            case (3, 2):
+                guard seen.first(3), let sub = r.lengthDelimited() else { return false }
                 var p = ProtoReader(sub)
-                var seqs: [UInt64] = []
                 while !p.atEnd {
-                    guard let v = p.varint() else { return nil }
-                    seqs.append(v)
+                    guard let x = p.varint() else { return false }
+                    v.declined.append(x)
                 }
-                declined = seqs
             default:
-                return nil
+                return false
             }
-            if number == 1 && first == nil || number == 2 && last == nil { return nil }
         }
-        guard let first, first != 0, first <= last ?? 0 else { return nil }
-        return DeliverAcks(first: first, last: last ?? 0, declined: declined ?? [])
+        return v.first != 0 && v.first <= v.last
     }
 
     /// Only answers without exceptions (each carries a verdict, read by protobuf-c).
-    private static func shareResults(_ bytes: UnsafeBufferPointer<UInt8>) -> ShareResults? {
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareResults) -> Bool {
         var r = ProtoReader(bytes)
-        var first: UInt64?, last: UInt64?
+        var seen = Seen()
         while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 0 else { return nil }
-            switch number {
-            case 1 where first == nil: first = r.varint()
-            case 2 where last == nil: last = r.varint()
-            default: return nil
-            }
-            if number == 1 && first == nil || number == 2 && last == nil { return nil }
+            guard let (number, wire) = r.key(), wire == 0, number == 1 || number == 2, seen.first(number), let x = r.varint() else { return false }
+            if number == 1 { v.first = x } else { v.last = x }
         }
-        guard let first, first != 0, first <= last ?? 0 else { return nil }
-        return ShareResults(first: first, last: last ?? 0)
+        return v.first != 0 && v.first <= v.last
     }
 
     /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
@@ -549,5 +573,18 @@ struct ProtoWriter {
         key(3, 2)
         varint(UInt64(v.declined.reduce(0) { $0 + Self.varintSize($1) }))
         for d in v.declined { varint(d) }
+    }
+}
+
+extension ShareRequest {
+    /// What `HotFrames` reads a share into.
+    fileprivate static var empty: ShareRequest {
+        ShareRequest(destination: "", item: Item(id: "", typeIdentifiers: [], payload: .inline([])))
+    }
+}
+
+extension Deliver {
+    fileprivate static var empty: Deliver {
+        Deliver(item: Item(id: "", typeIdentifiers: [], payload: .inline([])), senderBundleID: BundleID(""))
     }
 }
