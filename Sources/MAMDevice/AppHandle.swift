@@ -11,7 +11,7 @@ public struct AppHandle: Hashable, Sendable, CustomStringConvertible, Expressibl
 
     public init(_ name: String) {
         self.name = name
-        key = name.lowercased()
+        key = name.caseFolded
     }
 
     public init(stringLiteral value: String) { self.init(value) }

@@ -103,7 +103,7 @@ final class Broker {
             if let known = routes[key] {
                 record.receivedAs = known.receiver?.upn ?? ""
                 return deliver(request, fileData: nil, seq: seq, from: sender, to: target, owner: known.owner, receiver: known.receiver,
-                               decision: known.decision, record: record)
+                               decision: known.decision, record: record, fleet: fleet)
             }
             routeKey = key
         }
@@ -179,7 +179,7 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = ""
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged, record: r)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged, record: r, fleet: state.fleet)
                         } else {
                             answer(sender, seq, blocked, &r)
                         }
@@ -201,7 +201,7 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = signedIn.upn
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: signedIn, decision: managed, record: r)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: signedIn, decision: managed, record: r, fleet: state.fleet)
                         } else {
                             answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, why.map { "\(d.explanation); \(target.handle) did not switch to \(signedIn): \($0)" } ?? d.explanation), &r)
                         }
@@ -217,7 +217,7 @@ final class Broker {
             if routes.count >= Self.maximumRoutes { routes.removeAll(keepingCapacity: true) }
             routes[routeKey] = Route(owner: owner, receiver: receiver, decision: decision)
         }
-        deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record)
+        deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record, fleet: fleet)
     }
 
     /// `identitySwitchRequired(account)`: asks a multi-identity app to show a managed
@@ -262,9 +262,8 @@ final class Broker {
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
     private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
-                         owner: Account?, receiver: Account?, decision: TransferDecision, record: ShareRecord) {
+                         owner: Account?, receiver: Account?, decision: TransferDecision, record: ShareRecord, fleet: Fleet) {
         var record = record
-        let fleet = state.fleet
         let finalOwner = decision.owner(after: owner)
         // Managed data stays managed; data re-owned on arrival is managed where it arrived.
         let ownership = finalOwner.map {

@@ -14,7 +14,7 @@ public import MAMWire
 /// and the program that plays it.
 public struct AppSpec: Sendable {
     /// The scenario's name for the app (`mail`).
-    public var handle: String
+    public var handle: String { didSet { key = AppHandle(handle) } }
     public var descriptor: AppDescriptor
     /// The app's own executable; `nil` runs the generic runtime (`mamsim-app`).
     public var executable: String?
@@ -38,6 +38,7 @@ public struct AppSpec: Sendable {
 
     public init(handle: String, descriptor: AppDescriptor, executable: String? = nil, arguments: [String] = [], startsWithFleet: Bool? = nil) {
         self.handle = handle
+        key = AppHandle(handle)
         self.descriptor = descriptor
         self.executable = executable
         self.arguments = arguments
@@ -45,7 +46,8 @@ public struct AppSpec: Sendable {
     }
 
     public var bundleID: BundleID { descriptor.bundleID }
-    public var key: AppHandle { AppHandle(handle) }
+    /// The handle's key, made once: the host looks apps up by it on every share.
+    public private(set) var key: AppHandle
 
     /// The bundle whose identity state the app uses: an extension's is its containing app's.
     public var identityOwner: BundleID {

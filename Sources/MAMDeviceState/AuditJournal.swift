@@ -69,21 +69,15 @@ final class AuditJournal {
         var out: [UInt8] = []
         out.reserveCapacity(events.count * 256)
         // On the loop, once per decision: the fields go straight into `out`, with no array of
-        // them built per record.
-        func field(_ text: String) {
-            var text = text
-            text.withUTF8 { utf8 in
-                Self.put(UInt64(utf8.count), 4, into: &out)
-                out.append(contentsOf: utf8)
-            }
-        }
+        // them built per record (and no closure capturing `out`, which boxes it).
         for e in events {
             let at = out.count
             Self.put(0, 8, into: &out)
             Self.put(e.time.secondsSince1970.bitPattern, 8, into: &out)
-            field(e.scenario); field(e.step); field(e.verb.rawValue); field(e.sourceApp); field(e.sourceIdentity)
-            field(e.destinationApp); field(e.destinationIdentity); field(e.owner); field(e.decision.rawValue)
-            field(e.reason?.rawValue ?? ""); field(e.explanation)
+            Self.field(e.scenario, &out); Self.field(e.step, &out); Self.field(e.verb.rawValue, &out)
+            Self.field(e.sourceApp, &out); Self.field(e.sourceIdentity, &out); Self.field(e.destinationApp, &out)
+            Self.field(e.destinationIdentity, &out); Self.field(e.owner, &out); Self.field(e.decision.rawValue, &out)
+            Self.field(e.reason?.rawValue ?? "", &out); Self.field(e.explanation, &out)
             let length = out.count - at - 8
             let check = out.withUnsafeBufferPointer { Self.fnv($0[(at + 8)...]) }
             Self.put(UInt64(length), 4, into: &out, at: at)
@@ -98,6 +92,14 @@ final class AuditJournal {
             throw error
         }
         size += out.count
+    }
+
+    private static func field(_ text: String, _ out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            put(UInt64(utf8.count), 4, into: &out)
+            out.append(contentsOf: utf8)
+        }
     }
 
     /// Sets this journal aside as the next `audit.journal.<n>` and begins a new one.

@@ -231,26 +231,26 @@ public final class AppChannel {
     }
 
     /// Hands an item to the app once (a re-sent delivery is acknowledged again but never
-    /// shown twice); `acknowledge` runs once with the app's answer.
-    private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) {
+    /// shown twice). The app's answer, or `nil` when the app answers later (`onDeliverLater`):
+    /// then `acknowledge` runs once with it. An app that answers at once costs no closure per
+    /// item.
+    private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
         // Ids are the sender's to choose: the same id from two senders is two items.
-        let key = d.senderBundleID.rawValue + "\u{0}" + d.item.id
-        let answer = { [weak self] (accepted: Bool) in
+        let key = DeliveredItem(sender: d.senderBundleID, id: d.item.id)
+        if deliveredItemIDs.contains(key) { return true }
+        guard let later = onDeliverLater else {
+            let accepted = onDeliver?(d) ?? true
+            if accepted { deliveredItemIDs.remember(key) }
+            return accepted
+        }
+        var answered = false
+        later(d) { [weak self] accepted in
+            guard !answered else { return }
+            answered = true
             if accepted { self?.deliveredItemIDs.remember(key) }
             acknowledge(accepted)
         }
-        if deliveredItemIDs.contains(key) {
-            answer(true)
-        } else if let later = onDeliverLater {
-            var answered = false
-            later(d) { accepted in
-                guard !answered else { return }
-                answered = true
-                answer(accepted)
-            }
-        } else {
-            answer(onDeliver?(d) ?? true)
-        }
+        return nil
     }
 
     private func handle(_ frame: Frame) {
@@ -264,15 +264,27 @@ public final class AppChannel {
             onWelcome?(w)
         case .deliver(let d):
             let seq = frame.seq
-            receive(d) { [weak self] accepted in
-                self?.send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: accepted)), replyTo: seq)
+            let itemID = d.item.id
+            let acknowledge = { [weak self] (accepted: Bool) -> Void in
+                self?.send(.deliverAck(DeliverAck(itemID: itemID, accepted: accepted)), replyTo: seq)
             }
+            if let accepted = receive(d, acknowledge: acknowledge) { acknowledge(accepted) }
         case .deliverBatch(let deliveries):
-            for delivery in deliveries { unansweredDeliveries.insert(delivery.seq) }
+            // Every item of the batch is unanswered before the first is handed over: an app
+            // answering later may answer in any order, and a range must not cover one still
+            // waiting.
+            if onDeliverLater != nil {
+                for delivery in deliveries { unansweredDeliveries.insert(delivery.seq) }
+            }
             for delivery in deliveries {
-                receive(delivery.deliver) { [weak self] accepted in
-                    guard let self, unansweredDeliveries.remove(delivery.seq) != nil else { return }
-                    answeredDeliveries.append((delivery.seq, accepted))
+                let seq = delivery.seq
+                let accepted = receive(delivery.deliver) { [weak self] accepted in
+                    guard let self, unansweredDeliveries.remove(seq) != nil else { return }
+                    answeredDeliveries.append((seq, accepted))
+                }
+                if let accepted {
+                    unansweredDeliveries.remove(seq)
+                    answeredDeliveries.append((seq, accepted))
                 }
             }
         case .shareResults(let results):
@@ -322,4 +334,10 @@ public final class AppChannel {
 /// The ids of the most recent items handed to the app. A re-sent delivery arrives while its
 /// first copy is still recent, so a bounded window is enough, and an app that receives a
 /// million items does not keep a million ids.
-typealias RecentIDs = RecentSet<String>
+/// An item delivered to the app: ids are the sender's to choose.
+struct DeliveredItem: Hashable, Sendable {
+    let sender: BundleID
+    let id: String
+}
+
+typealias RecentIDs = RecentSet<DeliveredItem>

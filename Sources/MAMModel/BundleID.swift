@@ -10,7 +10,7 @@ public struct BundleID: Hashable, Sendable, Comparable, CustomStringConvertible,
 
     public init(_ rawValue: String) {
         self.rawValue = rawValue
-        self.folded = rawValue.lowercased()
+        self.folded = rawValue.caseFolded
     }
 
     public init(stringLiteral value: String) { self.init(value) }
@@ -19,4 +19,13 @@ public struct BundleID: Hashable, Sendable, Comparable, CustomStringConvertible,
     public func hash(into hasher: inout Hasher) { hasher.combine(folded) }
     public static func < (a: BundleID, b: BundleID) -> Bool { a.folded < b.folded }
     public var description: String { rawValue }
+}
+
+extension String {
+    /// The string with case folded for comparison (`lowercased()`), made without a new string
+    /// when it holds no uppercase: bundle ids and handles are folded on every share, and
+    /// nearly all are lowercase ASCII already.
+    public var caseFolded: String {
+        utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? self : lowercased()
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import MAMKit
 
 @Test func recentIDsForgetTheOldestBeyondTheirCapacity() {
-    var ids = RecentIDs(capacity: 3)
+    var ids = RecentSet<String>(capacity: 3)
     for id in ["a", "b", "c"] { ids.remember(id) }
     #expect(ids.contains("a") && ids.contains("b") && ids.contains("c"))
     ids.remember("b")  // already known: nothing is evicted
@@ -13,4 +13,11 @@ import Testing
     ids.remember("e")
     #expect(!ids.contains("b"))
     #expect(ids.contains("e"))
+}
+
+@Test func theSameItemIDFromTwoSendersIsTwoItems() {
+    var ids = RecentIDs(capacity: 8)
+    ids.remember(DeliveredItem(sender: "com.contoso.mail", id: "x"))
+    #expect(ids.contains(DeliveredItem(sender: "com.contoso.mail", id: "x")))
+    #expect(!ids.contains(DeliveredItem(sender: "com.contoso.word", id: "x")))
 }
