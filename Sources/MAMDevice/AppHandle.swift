@@ -41,9 +41,16 @@ final class AppRegistry {
         self.byBundle = byBundle
     }
 
+    /// The last name resolved and what it named: a stream of shares names the same
+    /// destination item after item (the tables never change, so it stays true).
+    private var lastResolved: (name: String, spec: AppSpec?)?
+
     /// The app named by a handle (any case) or a bundle id.
     func resolve(_ name: String) -> AppSpec? {
-        byHandle[AppHandle(name)] ?? byBundle[BundleID(name)]
+        if let last = lastResolved, last.name == name { return last.spec }
+        let spec = byHandle[AppHandle(name)] ?? byBundle[BundleID(name)]
+        lastResolved = (name, spec)
+        return spec
     }
 
     func app(withBundle bundle: BundleID) -> AppSpec? { byBundle[bundle] }

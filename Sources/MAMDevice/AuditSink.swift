@@ -34,7 +34,7 @@ public final class AuditSink {
     private let context: RunContext
     private let enabled: Bool
     private let onEvent: (HostEvent) -> Void
-    private var buffer: [AuditEvent] = []
+    private var buffer = AuditRecords()
 
     init(loop: EventLoop, state: DeviceState, context: RunContext, enabled: Bool, refusalBudget: AuditRefusalBudget = AuditRefusalBudget(),
          onEvent: @escaping (HostEvent) -> Void) {
@@ -55,11 +55,11 @@ public final class AuditSink {
         guard enabled else { return }
         if decision != .allowed, decision != .delivered, !source.isEmpty, !withinBudget(source, verb: verb) { return }
         let (scenario, step) = context.step
-        buffer.append(AuditEvent(
+        buffer.append(
             time: state.now, scenario: scenario, step: step, verb: verb,
             sourceApp: source, sourceIdentity: sourceIdentity, destinationApp: destination,
             destinationIdentity: destinationIdentity, owner: owner, decision: decision,
-            reason: reason, explanation: explanation))
+            reason: reason, explanation: explanation)
     }
 
     func record(verb: AuditVerb, source: String, sourceIdentity: String = "", owner: String = "", _ d: Verdict) {
@@ -118,10 +118,11 @@ public final class AuditSink {
         for (source, budget) in budgets where budget.coalesced > 0 && (all || now &- budget.lastCoalesced >= 1000) {
             let verbs = budget.verbs.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
             let (scenario, step) = context.step
-            buffer.append(AuditEvent(
+            buffer.append(
                 time: state.now, scenario: scenario, step: step, verb: .auditCoalesced, sourceApp: source,
+                sourceIdentity: "", destinationApp: "", destinationIdentity: "", owner: "",
                 decision: .hostile, reason: .badRequest,
-                explanation: "\(source) sent \(budget.coalesced) refused requests (\(verbs)) over \(now &- budget.since) ms beyond its audit budget of \(Int(refusalsPerSecond)) a second; each was refused and answered, and they are logged as this one record"))
+                explanation: "\(source) sent \(budget.coalesced) refused requests (\(verbs)) over \(now &- budget.since) ms beyond its audit budget of \(Int(refusalsPerSecond)) a second; each was refused and answered, and they are logged as this one record")
             budgets[source]?.coalesced = 0
             budgets[source]?.verbs = [:]
         }
@@ -135,7 +136,7 @@ public final class AuditSink {
         guard !buffer.isEmpty else { return }
         do {
             try state.appendAudit(buffer)
-            buffer.removeAll(keepingCapacity: true)
+            buffer.removeAll()
         } catch {
             onEvent(.note("could not write \(buffer.count) audit records (kept for the next attempt): \(error)"))
         }

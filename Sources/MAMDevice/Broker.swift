@@ -53,6 +53,9 @@ final class Broker {
         let decision: TransferDecision
     }
     private var routes: [RouteKey: Route] = [:]
+    /// The route the last share took: a stream repeats it, and comparing four strings costs
+    /// less than hashing them.
+    private var lastRoute: (key: RouteKey, route: Route)?
     private var routesGeneration: UInt64 = .max
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     private static let maximumRoutes = 1024
@@ -97,10 +100,18 @@ final class Broker {
         if target.descriptor.kind == .app, case .inline = request.item.payload {
             if routesGeneration != state.generation {
                 routes.removeAll(keepingCapacity: true)
+                lastRoute = nil
                 routesGeneration = state.generation
             }
             let key = RouteKey(sender: sender.key, identity: request.identity, target: target.key, receiveAs: request.receiveAs)
-            if let known = routes[key] {
+            let known: Route?
+            if let last = lastRoute, last.key == key {
+                known = last.route
+            } else {
+                known = routes[key]
+                if let known { lastRoute = (key, known) }
+            }
+            if let known {
                 record.receivedAs = known.receiver?.upn ?? ""
                 return deliver(request, fileData: nil, seq: seq, from: sender, to: target, owner: known.owner, receiver: known.receiver,
                                decision: known.decision, record: record, fleet: fleet)
@@ -214,7 +225,10 @@ final class Broker {
             return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(notActivated)"), &record)
         }
         if let routeKey {
-            if routes.count >= Self.maximumRoutes { routes.removeAll(keepingCapacity: true) }
+            if routes.count >= Self.maximumRoutes {
+                routes.removeAll(keepingCapacity: true)
+                lastRoute = nil
+            }
             routes[routeKey] = Route(owner: owner, receiver: receiver, decision: decision)
         }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record, fleet: fleet)

@@ -1,7 +1,7 @@
 import Foundation
 import MAMLoop
-import MAMModel
-import MAMPolicy
+public import MAMModel
+public import MAMPolicy
 
 /// The audit log's front: an append-only file the host writes each loop iteration's records to
 /// in one `write`, before the iteration's answers leave. A write that returned is in the
@@ -66,40 +66,22 @@ final class AuditJournal {
 
     /// Appends `events` in one write.
     func append(_ events: [AuditEvent]) throws {
-        var out: [UInt8] = []
-        out.reserveCapacity(events.count * 256)
-        // On the loop, once per decision: the fields go straight into `out`, with no array of
-        // them built per record (and no closure capturing `out`, which boxes it).
-        for e in events {
-            let at = out.count
-            Self.put(0, 8, into: &out)
-            Self.put(e.time.secondsSince1970.bitPattern, 8, into: &out)
-            Self.field(e.scenario, &out); Self.field(e.step, &out); Self.field(e.verb.rawValue, &out)
-            Self.field(e.sourceApp, &out); Self.field(e.sourceIdentity, &out); Self.field(e.destinationApp, &out)
-            Self.field(e.destinationIdentity, &out); Self.field(e.owner, &out); Self.field(e.decision.rawValue, &out)
-            Self.field(e.reason?.rawValue ?? "", &out); Self.field(e.explanation, &out)
-            let length = out.count - at - 8
-            let check = out.withUnsafeBufferPointer { Self.fnv($0[(at + 8)...]) }
-            Self.put(UInt64(length), 4, into: &out, at: at)
-            Self.put(UInt64(check), 4, into: &out, at: at + 4)
-        }
+        var records = AuditRecords()
+        for e in events { records.append(e) }
+        try append(records)
+    }
+
+    /// Appends records encoded beforehand in one write.
+    func append(_ records: AuditRecords) throws {
         do {
-            try System.writeAll(fd, out)
+            try System.writeAll(fd, records.bytes)
         } catch {
             // A write that stopped part way (a full disk) leaves no half record for the retry
             // to follow: the journal is cut back to where it was.
             try? System.truncate(fd, to: size)
             throw error
         }
-        size += out.count
-    }
-
-    private static func field(_ text: String, _ out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
-            put(UInt64(utf8.count), 4, into: &out)
-            out.append(contentsOf: utf8)
-        }
+        size += records.bytes.count
     }
 
     /// Sets this journal aside as the next `audit.journal.<n>` and begins a new one.
@@ -159,9 +141,74 @@ final class AuditJournal {
         return v
     }
 
-    private static func fnv(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt32 {
+    static func fnv(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt32 {
         var h: UInt32 = 2_166_136_261
         for b in bytes { h = (h ^ UInt32(b)) &* 16_777_619 }
         return h
+    }
+}
+
+/// Audit records encoded as the journal stores them, gathered between two writes: the host
+/// encodes each decision as it makes it, without an `AuditEvent` (eleven strings) built and
+/// kept per decision until the commit.
+public struct AuditRecords: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var count = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { count == 0 }
+
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
+    public mutating func append(_ e: AuditEvent) {
+        append(time: e.time, scenario: e.scenario, step: e.step, verb: e.verb, sourceApp: e.sourceApp,
+               sourceIdentity: e.sourceIdentity, destinationApp: e.destinationApp, destinationIdentity: e.destinationIdentity,
+               owner: e.owner, decision: e.decision, reason: e.reason, explanation: e.explanation)
+    }
+
+    /// One record: its length and check, the time, then the eleven fields, each a
+    /// little-endian UInt32 length and its UTF-8.
+    public mutating func append(time: Instant, scenario: String, step: String, verb: AuditVerb, sourceApp: String,
+                                sourceIdentity: String, destinationApp: String, destinationIdentity: String, owner: String,
+                                decision: AuditDecision, reason: Reason?, explanation: String) {
+        // No array of the fields: this runs on the loop once per decision.
+        let reasonText = reason?.rawValue ?? ""
+        let payload = 8 + 44 + scenario.utf8.count + step.utf8.count + verb.rawValue.utf8.count + sourceApp.utf8.count
+            + sourceIdentity.utf8.count + destinationApp.utf8.count + destinationIdentity.utf8.count + owner.utf8.count
+            + decision.rawValue.utf8.count + reasonText.utf8.count + explanation.utf8.count
+        let at = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 8 + payload))
+        bytes.withUnsafeMutableBufferPointer { out in
+            var p = out.baseAddress! + at + 8
+            Self.put(time.secondsSince1970.bitPattern, 8, &p)
+            Self.field(scenario, &p); Self.field(step, &p); Self.field(verb.rawValue, &p); Self.field(sourceApp, &p)
+            Self.field(sourceIdentity, &p); Self.field(destinationApp, &p); Self.field(destinationIdentity, &p)
+            Self.field(owner, &p); Self.field(decision.rawValue, &p); Self.field(reasonText, &p); Self.field(explanation, &p)
+            let check = AuditJournal.fnv(UnsafeBufferPointer(out)[(at + 8)..<(at + 8 + payload)])
+            var q = out.baseAddress! + at
+            Self.put(UInt64(payload), 4, &q)
+            Self.put(UInt64(check), 4, &q)
+        }
+        count += 1
+    }
+
+    private static func field(_ text: String, _ p: inout UnsafeMutablePointer<UInt8>) {
+        var text = text
+        text.withUTF8 { utf8 in
+            put(UInt64(utf8.count), 4, &p)
+            if let base = utf8.baseAddress, !utf8.isEmpty {
+                p.update(from: base, count: utf8.count)
+                p += utf8.count
+            }
+        }
+    }
+
+    private static func put(_ value: UInt64, _ width: Int, _ p: inout UnsafeMutablePointer<UInt8>) {
+        for i in 0..<width { p[i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))) }
+        p += width
     }
 }

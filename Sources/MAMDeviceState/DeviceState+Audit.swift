@@ -14,8 +14,15 @@ extension DeviceState {
     /// many decisions, durable once it returns against the host's own death). A journal grown
     /// past its threshold is set aside, still part of the log, and a new one begins.
     public func appendAudit(_ events: [AuditEvent]) throws {
-        guard !events.isEmpty else { return }
-        try auditJournal.append(events)
+        var records = AuditRecords()
+        for e in events { records.append(e) }
+        try appendAudit(records)
+    }
+
+    /// Appends records encoded as they were decided (the host's group commit), in one write.
+    public func appendAudit(_ records: AuditRecords) throws {
+        guard !records.isEmpty else { return }
+        try auditJournal.append(records)
         if auditJournal.size > auditJournal.rotateAt { try auditJournal.rotate() }
     }
 
