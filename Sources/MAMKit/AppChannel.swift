@@ -40,6 +40,9 @@ public final class AppChannel {
 
     /// Set once the host answered `Hello`.
     public private(set) var welcome: Welcome?
+    /// The host takes `shareBatch` frames and batches are on (read once per share: reading
+    /// `welcome` copies all of it).
+    private var hostTakesBatches = false
     public var onWelcome: ((Welcome) -> Void)?
     /// An item arrived; return true to accept it (the host is told in the acknowledgement).
     public var onDeliver: ((Deliver) -> Bool)?
@@ -127,7 +130,7 @@ public final class AppChannel {
     /// in one loop iteration leave together in one frame, and their answers come back
     /// together, when the host takes batches.
     public func share(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
-        guard Self.batchesEnabled, welcome?.batches == true, !ended else { return sendShare(request, completion: completion) }
+        guard hostTakesBatches, !ended else { return sendShare(request, completion: completion) }
         queuedShares.append((request, completion))
     }
 
@@ -237,12 +240,14 @@ public final class AppChannel {
     private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
         // Ids are the sender's to choose: the same id from two senders is two items.
         let key = DeliveredItem(sender: d.senderBundleID, id: d.item.id)
-        if deliveredItemIDs.contains(key) { return true }
         guard let later = onDeliverLater else {
+            // Remembered before it is shown (one lookup, not two) and forgotten if declined.
+            guard deliveredItemIDs.remember(key) else { return true }
             let accepted = onDeliver?(d) ?? true
-            if accepted { deliveredItemIDs.remember(key) }
+            if !accepted { deliveredItemIDs.forget(key) }
             return accepted
         }
+        if deliveredItemIDs.contains(key) { return true }
         var answered = false
         later(d) { [weak self] accepted in
             guard !answered else { return }
@@ -261,6 +266,7 @@ public final class AppChannel {
         switch frame.body {
         case .welcome(let w):
             welcome = w
+            hostTakesBatches = Self.batchesEnabled && w.batches
             onWelcome?(w)
         case .deliver(let d):
             let seq = frame.seq
@@ -283,7 +289,7 @@ public final class AppChannel {
                     answeredDeliveries.append((seq, accepted))
                 }
                 if let accepted {
-                    unansweredDeliveries.remove(seq)
+                    if !unansweredDeliveries.isEmpty { unansweredDeliveries.remove(seq) }
                     answeredDeliveries.append((seq, accepted))
                 }
             }

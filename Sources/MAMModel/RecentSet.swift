@@ -30,9 +30,10 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
     @inlinable
     public var elements: Set<Element> { self.set }
 
-    @inlinable
-    public mutating func remember(_ element: Element) {
-        guard set.insert(element).inserted else { return }
+    /// Remembers `element`; `false` if it was remembered already.
+    @inlinable @discardableResult
+    public mutating func remember(_ element: Element) -> Bool {
+        guard set.insert(element).inserted else { return false }
         if order.count < capacity {
             order.append(element)
         } else {
@@ -40,6 +41,7 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
             order[next] = element
             next = (next + 1) % capacity
         }
+        return true
     }
 
     /// Forgets `element` now; `false` if it was not remembered. (Its slot in the window is

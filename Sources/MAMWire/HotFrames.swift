@@ -293,6 +293,7 @@ enum HotFrames {
             if byte == 0 { return nil }
             if byte >= 0x80 { ascii = false }
         }
+        // (`String(validating:)` takes any sequence and is the slower of the two.)
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
     }

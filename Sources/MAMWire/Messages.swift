@@ -66,8 +66,9 @@ public func batchRanges<T>(_ items: [T], maximumCount: Int = 16, maximumBytes: I
     var ranges: [Range<Int>] = []
     var start = 0
     var bytes = 0
-    for (i, item) in items.enumerated() {
-        let w = weight(item)
+    // By index: enumerating would copy every element.
+    for i in items.indices {
+        let w = weight(items[i])
         if i > start, i - start >= maximumCount || bytes + w > maximumBytes {
             ranges.append(start..<i)
             start = i
