@@ -3,13 +3,16 @@
  *
  * One binary, two roles (libuv-test style):
  *   parent:  mamsim-ref [--pin CPU] latency SIZE COUNT
- *            mamsim-ref [--pin CPU] broker  SIZE COUNT [ACK_EVERY]
+ *            mamsim-ref [--pin CPU] broker  SIZE COUNT [ACK_EVERY [BATCH]]
  *            mamsim-ref [--pin CPU] fleet   N
- *   child:   mamsim-ref --child echo | sender SIZE COUNT | sink COUNT [ACK_EVERY] | hello
+ *   child:   mamsim-ref --child echo | sender SIZE COUNT [BATCH] | sink COUNT [ACK_EVERY] | hello
  *            (started by the parent; talks on fd 3, a UV_CREATE_PIPE socketpair)
  *
  * Framing (same as mamsim): 4-byte big-endian length N, then N payload bytes.
- * No enforcement beyond a maximum frame size; one uv_write per frame.
+ * No enforcement beyond a maximum frame size; one uv_write per frame, unless a broker BATCH
+ * above 1 is given: then the sender writes BATCH frames per uv_write and the parent forwards
+ * the frames of each read in one uv_write (what batching can win on this machine, with no
+ * work per item).
  *
  * Control frames start with one tag byte:
  *   'H' hello (child -> parent, first frame of every child)
@@ -75,6 +78,10 @@ struct conn {
   int pending_writes;
   void *owner;
   int closing;
+  /* Gathered frames (broker BATCH > 1), written by conn_flush in one uv_write. */
+  uint8_t *out;
+  size_t out_len, out_cap;
+  void (*after_read)(conn_t *c); /* after every frame of a read was delivered */
 };
 
 static void conn_alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *b) {
@@ -96,6 +103,9 @@ static void conn_handle_closed(uv_handle_t *h) {
   free(c->buf);
   c->buf = NULL;
   c->len = c->cap = 0;
+  free(c->out);
+  c->out = NULL;
+  c->out_len = c->out_cap = 0;
   if (c->on_closed) c->on_closed(c);
 }
 
@@ -133,6 +143,7 @@ static void conn_read_cb(uv_stream_t *s, ssize_t nread, const uv_buf_t *b) {
     memmove(c->buf, c->buf + off, c->len - off);
     c->len -= off;
   }
+  if (c->after_read) c->after_read(c);
 }
 
 typedef struct {
@@ -173,6 +184,43 @@ static void conn_send2(conn_t *c, const void *a, uint32_t na, const void *b, uin
 
 static void conn_send(conn_t *c, const void *p, uint32_t n) { conn_send2(c, p, n, NULL, 0); }
 
+/* Gathers one frame for the next conn_flush. */
+static void conn_queue(conn_t *c, const void *p, uint32_t n) {
+  if (c->closing) return;
+  if (c->out_cap - c->out_len < 4 + (size_t)n) {
+    size_t ncap = c->out_cap ? c->out_cap : 65536;
+    while (ncap - c->out_len < 4 + (size_t)n) ncap *= 2;
+    uint8_t *nb = realloc(c->out, ncap);
+    if (!nb) die("out of memory");
+    c->out = nb;
+    c->out_cap = ncap;
+  }
+  uint8_t *h = c->out + c->out_len;
+  h[0] = (uint8_t)(n >> 24);
+  h[1] = (uint8_t)(n >> 16);
+  h[2] = (uint8_t)(n >> 8);
+  h[3] = (uint8_t)n;
+  memcpy(h + 4, p, n);
+  c->out_len += 4 + (size_t)n;
+}
+
+/* Writes the gathered frames in one uv_write (one allocation, as conn_send). */
+static void conn_flush(conn_t *c) {
+  if (c->closing || c->out_len == 0) return;
+  wreq_t *w = xmalloc(sizeof(wreq_t) + c->out_len);
+  w->conn = c;
+  memcpy(w->data, c->out, c->out_len);
+  uv_buf_t buf = uv_buf_init((char *)w->data, (unsigned)c->out_len);
+  c->out_len = 0;
+  int r = uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, conn_write_cb);
+  if (r < 0) {
+    fprintf(stderr, "mamsim-ref: uv_write: %s\n", uv_strerror(r));
+    free(w);
+    return;
+  }
+  c->pending_writes++;
+}
+
 static void put_be64(uint8_t *p, uint64_t v) {
   for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)v; v >>= 8; }
 }
@@ -202,6 +250,8 @@ static uint64_t child_count, child_sent, child_acked, child_recv;
 /* How often the sink acknowledges: every 64th frame by default, every frame (1) for the
    per-write reference, where each item is answered as mamsim answers each share. */
 static uint64_t ack_every = BROKER_ACK_EVERY;
+/* Broker frames per uv_write (sender and parent); 1 = one write per frame. */
+static uint64_t batch = 1;
 
 static void child_closed(conn_t *c) { (void)c; }
 
@@ -211,10 +261,17 @@ static void echo_frame(conn_t *c, const uint8_t *p, uint32_t n) {
 }
 
 static void sender_fill(conn_t *c) {
+  uint64_t gathered = 0;
   while (child_sent < child_count && child_sent - child_acked < BROKER_WINDOW) {
-    conn_send(c, child_payload, child_size);
+    if (batch > 1) {
+      conn_queue(c, child_payload, child_size);
+      if (++gathered % batch == 0) conn_flush(c);
+    } else {
+      conn_send(c, child_payload, child_size);
+    }
     child_sent++;
   }
+  conn_flush(c);
 }
 
 static void sender_frame(conn_t *c, const uint8_t *p, uint32_t n) {
@@ -248,10 +305,12 @@ static int child_main(int argc, char **argv) {
   const char *role = argv[2];
   frame_cb cb;
   if (!strcmp(role, "echo")) cb = echo_frame;
-  else if (!strcmp(role, "sender") && argc == 5) {
+  else if (!strcmp(role, "sender") && (argc == 5 || argc == 6)) {
     cb = sender_frame;
     child_size = (uint32_t)parse_num(argv[3], "SIZE");
     child_count = parse_num(argv[4], "COUNT");
+    if (argc == 6) batch = parse_num(argv[5], "BATCH");
+    if (batch == 0) die("BATCH must be > 0");
     child_payload = xmalloc(child_size);
     memset(child_payload, 'x', child_size);
   } else if (!strcmp(role, "sink") && (argc == 4 || argc == 5)) {
@@ -272,6 +331,7 @@ static int child_main(int argc, char **argv) {
   conn_send(&child_conn, &h, 1);
   uv_run(loop, UV_RUN_DEFAULT);
   free(child_payload);
+  free(child_conn.out);
   int r = uv_loop_close(loop);
   if (r != 0) { fprintf(stderr, "mamsim-ref child: uv_loop_close: %s\n", uv_strerror(r)); return 1; }
   return 0;
@@ -453,7 +513,14 @@ static void brk_a_frame(conn_t *c, const uint8_t *p, uint32_t n) {
   child_t *ch = (child_t *)c;
   if (!ch->helloed) { if (n == 1 && p[0] == 'H') brk_hello(ch); return; }
   brk_fwd++;
-  conn_send(&brk_b->conn, p, n); /* forward: copy into one allocation, one uv_write */
+  /* forward: copy into one allocation, one uv_write (or gathered, one write per read) */
+  if (batch > 1) conn_queue(&brk_b->conn, p, n);
+  else conn_send(&brk_b->conn, p, n);
+}
+
+static void brk_a_read(conn_t *c) {
+  (void)c;
+  if (brk_b && !brk_finished) conn_flush(&brk_b->conn);
 }
 
 static void brk_b_frame(conn_t *c, const uint8_t *p, uint32_t n) {
@@ -462,8 +529,8 @@ static void brk_b_frame(conn_t *c, const uint8_t *p, uint32_t n) {
   if (n == 9 && p[0] == 'A') { conn_send(&brk_a->conn, p, n); return; }
   if (n == 1 && p[0] == 'D') {
     double s = (uv_hrtime() - brk_t0) / 1e9;
-    printf("broker size=%u count=%llu ack_every=%llu items_per_s=%.0f seconds=%.3f\n", brk_size,
-           (unsigned long long)brk_count, (unsigned long long)ack_every, brk_count / s, s);
+    printf("broker size=%u count=%llu ack_every=%llu batch=%llu items_per_s=%.0f seconds=%.3f\n", brk_size,
+           (unsigned long long)brk_count, (unsigned long long)ack_every, (unsigned long long)batch, brk_count / s, s);
     fflush(stdout);
     brk_finished = 1;
     conn_close(&brk_a->conn);
@@ -471,20 +538,24 @@ static void brk_b_frame(conn_t *c, const uint8_t *p, uint32_t n) {
   }
 }
 
-static int run_broker(uint32_t size, uint64_t count, uint64_t every) {
+static int run_broker(uint32_t size, uint64_t count, uint64_t every, uint64_t frames_per_write) {
   if (count == 0) die("broker COUNT must be > 0");
   if (every == 0) die("broker ACK_EVERY must be > 0");
+  if (frames_per_write == 0) die("broker BATCH must be > 0");
   brk_size = size;
   brk_count = count;
   ack_every = every;
-  char sz[32], cnt[32], ack[32];
+  batch = frames_per_write;
+  char sz[32], cnt[32], ack[32], bat[32];
   snprintf(sz, sizeof sz, "%u", size);
   snprintf(cnt, sizeof cnt, "%llu", (unsigned long long)count);
   snprintf(ack, sizeof ack, "%llu", (unsigned long long)every);
-  char *args_a[] = {exe_path, "--child", "sender", sz, cnt, NULL};
+  snprintf(bat, sizeof bat, "%llu", (unsigned long long)frames_per_write);
+  char *args_a[] = {exe_path, "--child", "sender", sz, cnt, bat, NULL};
   char *args_b[] = {exe_path, "--child", "sink", cnt, ack, NULL};
   brk_a = spawn_child(0, brk_a_frame, args_a);
   brk_b = spawn_child(1, brk_b_frame, args_b);
+  if (brk_a) brk_a->conn.after_read = brk_a_read;
   if (!brk_a || !brk_b) {
     if (brk_a) conn_close(&brk_a->conn);
     if (brk_b) conn_close(&brk_b->conn);
@@ -559,7 +630,7 @@ static int run_fleet(int n) {
 static void usage(void) {
   fprintf(stderr,
           "usage: mamsim-ref [--pin CPU] latency SIZE COUNT\n"
-          "       mamsim-ref [--pin CPU] broker SIZE COUNT [ACK_EVERY]\n"
+          "       mamsim-ref [--pin CPU] broker SIZE COUNT [ACK_EVERY [BATCH]]\n"
           "       mamsim-ref [--pin CPU] fleet N\n");
   exit(2);
 }
@@ -587,8 +658,9 @@ int main(int argc, char **argv) {
   char **a = argv + ai + 1;
   if (!strcmp(mode, "latency") && rest == 2)
     return run_latency((uint32_t)parse_num(a[0], "SIZE"), parse_num(a[1], "COUNT"));
-  if (!strcmp(mode, "broker") && (rest == 2 || rest == 3))
-    return run_broker((uint32_t)parse_num(a[0], "SIZE"), parse_num(a[1], "COUNT"), rest == 3 ? parse_num(a[2], "ACK_EVERY") : BROKER_ACK_EVERY);
+  if (!strcmp(mode, "broker") && (rest >= 2 && rest <= 4))
+    return run_broker((uint32_t)parse_num(a[0], "SIZE"), parse_num(a[1], "COUNT"), rest >= 3 ? parse_num(a[2], "ACK_EVERY") : BROKER_ACK_EVERY,
+                      rest == 4 ? parse_num(a[3], "BATCH") : 1);
   if (!strcmp(mode, "fleet") && rest == 1) return run_fleet((int)parse_num(a[0], "N"));
   usage();
   return 2;
