@@ -126,3 +126,9 @@ import Testing
         #expect(throws: WireError.missingField("share_request.item.id")) { try FrameParser.parse(noID) }
     }
 }
+
+/// A field added to one of the hot messages must be taught to `HotFrames`, or every frame it
+/// writes would drop it.
+@Test func hotFramesKnowEveryFieldOfTheirMessages() {
+    #expect(HotFrames.schemaMismatches() == [])
+}
