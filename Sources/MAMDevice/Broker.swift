@@ -47,10 +47,22 @@ final class Broker {
         let target: AppHandle
         let receiveAs: String
     }
-    private struct Route {
+    /// A class: a stream of shares takes the same route item after item, and a reference
+    /// costs one retain where the accounts it holds cost a dozen.
+    private final class Route {
         let owner: Account?
         let receiver: Account?
         let decision: TransferDecision
+        /// What a delivery on this route is stamped with (it depends on the fleet and both
+        /// apps only, which the table's generation holds still).
+        let ownership: Ownership
+
+        init(owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership) {
+            self.owner = owner
+            self.receiver = receiver
+            self.decision = decision
+            self.ownership = ownership
+        }
     }
     private var routes: [RouteKey: Route] = [:]
     /// The route the last share took: a stream repeats it, and comparing four strings costs
@@ -67,9 +79,6 @@ final class Broker {
     /// `batched`: it came in a `shareBatch`, and is answered in a cumulative `shareResults`.
     func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, batched: Bool = false) {
         if batched { sender.batchedSharesInFlight.insert(seq) }
-        // One copy of the fleet for the whole decision: each read of `state.fleet` retains
-        // every table it holds.
-        let fleet = state.fleet
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: request.destination,
             receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
@@ -87,7 +96,7 @@ final class Broker {
             return answer(sender, seq, .failed(.badRequest, problem), &record)
         }
         do {
-            try route(request, seq: seq, from: sender, to: target, fleet: fleet, record: &record)
+            try route(request, seq: seq, from: sender, to: target, record: &record)
         } catch {
             let v = internalFailure(error, doing: "route the share")
             answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
@@ -95,7 +104,7 @@ final class Broker {
     }
 
     private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
-                       fleet: Fleet, record: inout ShareRecord) throws {
+                       record: inout ShareRecord) throws {
         var routeKey: RouteKey?
         if target.descriptor.kind == .app, case .inline = request.item.payload {
             if routesGeneration != state.generation {
@@ -114,10 +123,13 @@ final class Broker {
             if let known {
                 record.receivedAs = known.receiver?.upn ?? ""
                 return deliver(request, fileData: nil, seq: seq, from: sender, to: target, owner: known.owner, receiver: known.receiver,
-                               decision: known.decision, record: record, fleet: fleet)
+                               decision: known.decision, ownership: known.ownership, record: record)
             }
             routeKey = key
         }
+        // One copy of the fleet for the whole decision: each read of `state.fleet` retains
+        // every table it holds.
+        let fleet = state.fleet
         // The sender's identity must be an account signed in to it (for an extension: to its
         // containing app). A child cannot name an owner it does not have.
         var owner: Account?
@@ -190,7 +202,8 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = ""
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged, record: r, fleet: state.fleet)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged,
+                                    ownership: stamp(owner, after: unmanaged, from: sender.spec, to: target, in: state.fleet), record: r)
                         } else {
                             answer(sender, seq, blocked, &r)
                         }
@@ -212,7 +225,8 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = signedIn.upn
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: signedIn, decision: managed, record: r, fleet: state.fleet)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: signedIn, decision: managed,
+                                    ownership: stamp(owner, after: managed, from: sender.spec, to: target, in: state.fleet), record: r)
                         } else {
                             answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, why.map { "\(d.explanation); \(target.handle) did not switch to \(signedIn): \($0)" } ?? d.explanation), &r)
                         }
@@ -224,14 +238,16 @@ final class Broker {
         if let notActivated {
             return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(notActivated)"), &record)
         }
+        let ownership = stamp(owner, after: decision, from: sender.spec, to: target, in: fleet)
         if let routeKey {
             if routes.count >= Self.maximumRoutes {
                 routes.removeAll(keepingCapacity: true)
                 lastRoute = nil
             }
-            routes[routeKey] = Route(owner: owner, receiver: receiver, decision: decision)
+            routes[routeKey] = Route(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
         }
-        deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision, record: record, fleet: fleet)
+        deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision,
+                ownership: ownership, record: record)
     }
 
     /// `identitySwitchRequired(account)`: asks a multi-identity app to show a managed
@@ -276,14 +292,8 @@ final class Broker {
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
     private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
-                         owner: Account?, receiver: Account?, decision: TransferDecision, record: ShareRecord, fleet: Fleet) {
+                         owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership, record: ShareRecord) {
         var record = record
-        let finalOwner = decision.owner(after: owner)
-        // Managed data stays managed; data re-owned on arrival is managed where it arrived.
-        let ownership = finalOwner.map {
-            Ownership(upn: $0.upn, oid: $0.oid, tenant: $0.tenant,
-                      managed: fleet.isManaged($0, in: decision.reowned == nil ? sender.bundleID : target.bundleID), sourceBundle: sender.bundleID)
-        } ?? .unowned(from: sender.bundleID)
         record.owner = ownership
         var item = request.item
         item.ownership = ownership
@@ -300,6 +310,7 @@ final class Broker {
             do {
                 // The copy keeps its owner where that account is signed in to the destination;
                 // an app without the account (policy allowed the transfer) gets a personal copy.
+                let finalOwner = decision.owner(after: owner)
                 let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
                 inbox = try inboxPath(for: item, in: target)
                 _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
@@ -332,6 +343,16 @@ final class Broker {
         } else {
             answer(pending, .failed(.appNotRunning, "\(target.handle) is not running"))
         }
+    }
+
+    /// What a delivery is stamped with: its owner after the decision (a transfer may re-own
+    /// it), managed where the owner's policy targets the app it leaves or, re-owned on
+    /// arrival, the app it reaches.
+    private func stamp(_ owner: Account?, after decision: TransferDecision, from sender: AppSpec, to target: AppSpec, in fleet: Fleet) -> Ownership {
+        guard let finalOwner = decision.owner(after: owner) else { return .unowned(from: sender.bundleID) }
+        return Ownership(upn: finalOwner.upn, oid: finalOwner.oid, tenant: finalOwner.tenant,
+                         managed: fleet.isManaged(finalOwner, in: decision.reowned == nil ? sender.bundleID : target.bundleID),
+                         sourceBundle: sender.bundleID)
     }
 
     /// Where a delivered file lands in the destination's Inbox. The host names it:
@@ -516,14 +537,14 @@ final class Broker {
     private func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
         guard !pending.answered else { return }
         pending.answered = true
-        var record = pending.record
+        // The record is answered where it lies: a copy of it is a dozen retains.
         guard let sender = pending.sender else {
-            record.outcome = outcome
-            audit.record(record)
-            onEvent(.share(record))
+            pending.record.outcome = outcome
+            audit.record(pending.record)
+            onEvent(.share(pending.record))
             return
         }
-        answer(sender, pending.requestSeq, outcome, &record)
+        answer(sender, pending.requestSeq, outcome, &pending.record)
     }
 
     private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: Verdict, _ record: inout ShareRecord) {
