@@ -3,6 +3,9 @@
 import MAMWire
 import FuzzSupport
 
+/// libFuzzer runs inputs one at a time on one thread.
+nonisolated(unsafe) let pool = StringPool()
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var decoder = FrameDecoder(maximumFrameSize: 1 << 20)
@@ -19,6 +22,8 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
                 for sender: WireParty? in [nil, .child, .host] {
                     let hand = try? FrameParser.parse(payload, from: sender)
                     precondition(hand == (try? FrameParser.parseWithProtobufC(payload, from: sender)), "HotFrames read other than protobuf-c")
+                    // The pool of recent strings lives across inputs, as a connection's does.
+                    precondition(hand == (try? FrameParser.parse(payload, from: sender, strings: pool)), "a pooled read differs")
                 }
                 if let frame {
                     // What parses must encode and parse back to the same frame, in protobuf-c's bytes.

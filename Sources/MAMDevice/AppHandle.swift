@@ -24,17 +24,25 @@ public struct AppHandle: Hashable, Sendable, CustomStringConvertible, Expressibl
 /// Every app and extension installed on the device, in declaration order: the one list the
 /// host's parts look apps up in.
 final class AppRegistry {
+    /// An installed app, by reference: the broker looks one up for every share, and copying
+    /// an `AppSpec` out of a table retains each of its fields.
+    final class Entry {
+        let spec: AppSpec
+        init(_ spec: AppSpec) { self.spec = spec }
+    }
+
     let specs: [AppSpec]
-    private let byHandle: [AppHandle: AppSpec]
-    private let byBundle: [BundleID: AppSpec]
+    private let byHandle: [AppHandle: Entry]
+    private let byBundle: [BundleID: Entry]
 
     init(_ specs: [AppSpec]) throws(HostError) {
-        var byHandle: [AppHandle: AppSpec] = [:]
-        var byBundle: [BundleID: AppSpec] = [:]
+        var byHandle: [AppHandle: Entry] = [:]
+        var byBundle: [BundleID: Entry] = [:]
         for spec in specs {
             guard byHandle[spec.key] == nil else { throw .duplicateApp(spec.handle) }
-            byHandle[spec.key] = spec
-            if byBundle[spec.bundleID] == nil { byBundle[spec.bundleID] = spec }
+            let entry = Entry(spec)
+            byHandle[spec.key] = entry
+            if byBundle[spec.bundleID] == nil { byBundle[spec.bundleID] = entry }
         }
         self.specs = specs
         self.byHandle = byHandle
@@ -43,17 +51,20 @@ final class AppRegistry {
 
     /// The last name resolved and what it named: a stream of shares names the same
     /// destination item after item (the tables never change, so it stays true).
-    private var lastResolved: (name: String, spec: AppSpec?)?
+    private var lastResolved: (name: String, entry: Entry?)?
 
     /// The app named by a handle (any case) or a bundle id.
-    func resolve(_ name: String) -> AppSpec? {
-        if let last = lastResolved, last.name == name { return last.spec }
-        let spec = byHandle[AppHandle(name)] ?? byBundle[BundleID(name)]
-        lastResolved = (name, spec)
-        return spec
+    func resolve(_ name: String) -> AppSpec? { entry(name)?.spec }
+
+    /// The same, by reference.
+    func entry(_ name: String) -> Entry? {
+        if let last = lastResolved, last.name == name { return last.entry }
+        let entry = byHandle[AppHandle(name)] ?? byBundle[BundleID(name)]
+        lastResolved = (name, entry)
+        return entry
     }
 
-    func app(withBundle bundle: BundleID) -> AppSpec? { byBundle[bundle] }
+    func app(withBundle bundle: BundleID) -> AppSpec? { byBundle[bundle]?.spec }
 
     /// The app named by a handle or bundle id, or the error a caller reports.
     func require(_ name: String) throws(HostError) -> AppSpec {

@@ -86,17 +86,18 @@ final class Broker {
         guard sender.sharesInFlight <= configuration.maximumSharesInFlight else {
             return answer(sender, seq, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"), &record)
         }
-        guard let target = registry.resolve(request.destination) else {
+        // By reference: the spec is passed on borrowed, never copied out of the registry.
+        guard let target = registry.entry(request.destination) else {
             onEvent(.hostile(handle: sender.handle, what: "shared to \"\(request.destination)\", which does not exist", disconnected: false))
             return answer(sender, seq, .blocked(.unknownApp, "no app or extension named \"\(request.destination)\" is installed on this device"), &record)
         }
-        record.to = target.handle
+        record.to = target.spec.handle
         if let problem = validate(request.item) {
             onEvent(.hostile(handle: sender.handle, what: "shared a bad item: \(problem)", disconnected: false))
             return answer(sender, seq, .failed(.badRequest, problem), &record)
         }
         do {
-            try route(request, seq: seq, from: sender, to: target, record: &record)
+            try route(request, seq: seq, from: sender, to: target.spec, record: &record)
         } catch {
             let v = internalFailure(error, doing: "route the share")
             answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)

@@ -68,6 +68,8 @@ final class ChildConnection {
     var batchedAnswers: [(UInt64, Verdict)] = []
     /// Queued for the broker's flush this iteration.
     var batchWorkScheduled = false
+    /// The strings this child's frames repeat (its accounts, its destinations' names).
+    let strings = StringPool()
 
     init(spec: AppSpec, pipe: Pipe, maximumFrameSize: UInt32) {
         self.spec = spec

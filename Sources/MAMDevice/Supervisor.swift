@@ -382,7 +382,7 @@ final class Supervisor {
                 guard child.isLive else { return }
                 let frame: Frame
                 do {
-                    frame = try FrameParser.parse(payload, from: .child)
+                    frame = try FrameParser.parse(payload, from: .child, strings: child.strings)
                 } catch {
                     // A body only the host sends is named as such, not as unreadable.
                     if case WireError.wrongSender = error { throw HostileFrame("\(error)") }

@@ -43,6 +43,8 @@ public final class AppChannel {
     /// The host takes `shareBatch` frames and batches are on (read once per share: reading
     /// `welcome` copies all of it).
     private var hostTakesBatches = false
+    /// The strings the host's frames repeat (senders, accounts, type identifiers).
+    private let strings = StringPool()
     public var onWelcome: ((Welcome) -> Void)?
     /// An item arrived; return true to accept it (the host is told in the acknowledgement).
     public var onDeliver: ((Deliver) -> Bool)?
@@ -102,7 +104,7 @@ public final class AppChannel {
         try pipe.startReading(onRead: { [unowned self] chunk in
             do {
                 try decoder.feed(chunk, onFrameBytes: { payload in
-                    handle(try FrameParser.parse(payload, from: .host))
+                    handle(try FrameParser.parse(payload, from: .host, strings: strings))
                 })
             } catch {
                 end("unreadable frame from the host: \(error)")

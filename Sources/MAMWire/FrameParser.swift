@@ -23,11 +23,12 @@ public enum FrameParser {
         try payload.withUnsafeBytes { bytes in Result { () throws(WireError) in try parse(bytes, from: sender) } }.get()
     }
 
-    /// Parses a payload in place (a read buffer's bytes, valid during the call).
-    public static func parse(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil) throws(WireError) -> Frame {
+    /// Parses a payload in place (a read buffer's bytes, valid during the call). `strings`:
+    /// the connection's pool of strings its frames repeat, reused instead of made again.
+    public static func parse(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil, strings: StringPool? = nil) throws(WireError) -> Frame {
         let bytes = payload.bindMemory(to: UInt8.self)
         try FieldBudget.check(bytes)
-        if let frame = HotFrames.decode(bytes, from: sender) { return frame }
+        if let frame = HotFrames.decode(bytes, from: sender, pool: strings) { return frame }
         return try unpack(bytes, from: sender)
     }
 

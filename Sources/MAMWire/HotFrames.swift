@@ -1,4 +1,9 @@
 internal import MAMModel
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
 /// The frames a stream of shares is made of, read and written straight from and to their wire
 /// bytes: shares and their batches, deliveries and their batches, acknowledgements, and the
@@ -17,7 +22,8 @@ enum HotFrames {
     // MARK: Reading
 
     /// The frame, or `nil` when protobuf-c must decide.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?) -> Frame? {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil) -> Frame? {
+        let reading = Reading(pool: pool)
         // The header first and the body last, read in place into the frame's value: `Frame.Body`
         // is as large as its largest case, and each optional or returned copy of a message is
         // one more copy of it (they cost more than the reading itself).
@@ -46,31 +52,31 @@ enum HotFrames {
         switch number {
         case 20 where sender != .host:
             var v = ShareRequest.empty
-            guard read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return nil }
             frame.body = .shareRequest(v)
         case 23 where sender != .host:
             var v = DeliverAck(itemID: "")
-            guard read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return nil }
             frame.body = .deliverAck(v)
         case 70 where sender != .host:
             var v: [BatchedShare] = []
-            guard readShares(body, into: &v) else { return nil }
+            guard reading.readShares(body, into: &v) else { return nil }
             frame.body = .shareBatch(v)
         case 73 where sender != .host:
             var v = DeliverAcks(first: 0)
-            guard read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return nil }
             frame.body = .deliverAcks(v)
         case 22 where sender != .child:
             var v = Deliver.empty
-            guard read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return nil }
             frame.body = .deliver(v)
         case 71 where sender != .child:
             var v = ShareResults(first: 0)
-            guard read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return nil }
             frame.body = .shareResults(v)
         case 72 where sender != .child:
             var v: [BatchedDelivery] = []
-            guard readDeliveries(body, into: &v) else { return nil }
+            guard reading.readDeliveries(body, into: &v) else { return nil }
             frame.body = .deliverBatch(v)
         default:
             return nil
@@ -79,7 +85,7 @@ enum HotFrames {
     }
 
     /// Which fields of a message were read: a field given twice is left to protobuf-c.
-    private struct Seen {
+    fileprivate struct Seen {
         private var bits: UInt32 = 0
         /// `true` the first time `number` (1…31) is seen.
         mutating func first(_ number: UInt64) -> Bool {
@@ -89,213 +95,220 @@ enum HotFrames {
         }
     }
 
-    /// A string field read once.
-    private static func string(_ r: inout ProtoReader, _ number: UInt64, _ seen: inout Seen, into s: inout String) -> Bool {
-        guard seen.first(number), let sub = r.lengthDelimited(), let v = text(sub) else { return false }
-        s = v
-        return true
-    }
+    /// The readers, with the connection's pool of recent strings (if any).
+    fileprivate struct Reading {
+        let pool: StringPool?
 
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareRequest) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 2 else { return false }
-            switch number {
-            case 1: guard string(&r, 1, &seen, into: &v.destination) else { return false }
-            case 2:
-                guard seen.first(2), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
-            case 3: guard string(&r, 3, &seen, into: &v.identity) else { return false }
-            case 4: guard string(&r, 4, &seen, into: &v.receiveAs) else { return false }
-            default: return false
-            }
+        /// A string field read once.
+        func string(_ r: inout ProtoReader, _ number: UInt64, _ seen: inout Seen, into s: inout String) -> Bool {
+            guard seen.first(number), let sub = r.lengthDelimited(), let v = text(sub) else { return false }
+            s = v
+            return true
         }
-        return !v.destination.isEmpty && !seen.first(2)
-    }
 
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Item) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        var payload = false
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 2 else { return false }
-            switch number {
-            case 1: guard string(&r, 1, &seen, into: &v.id) else { return false }
-            case 2:
-                // (protobuf-c reads any number; the host refuses more than 64 itself.)
-                guard v.typeIdentifiers.count < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
-                v.typeIdentifiers.append(t)
-            case 3:
-                guard !payload, let sub = r.lengthDelimited() else { return false }
-                payload = true
-                v.payload = .inline(Array(sub))
-            case 4:
-                guard !payload, let sub = r.lengthDelimited(), let path = text(sub) else { return false }
-                payload = true
-                v.payload = .file(path: path)
-            case 5: guard string(&r, 5, &seen, into: &v.fileName) else { return false }
-            case 6:
-                guard seen.first(6), let sub = r.lengthDelimited() else { return false }
-                var o = Ownership(upn: "", oid: "", managed: false, sourceBundle: BundleID(""))
-                guard read(sub, into: &o) else { return false }
-                v.ownership = o
-            default: return false
-            }
-        }
-        return payload && !v.id.isEmpty
-    }
-
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Ownership) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        while !r.atEnd {
-            guard let (number, wire) = r.key() else { return false }
-            if number == 4 {
-                guard wire == 0, seen.first(4), let b = r.varint() else { return false }
-                v.managed = b != 0
-                continue
-            }
-            guard wire == 2 else { return false }
-            switch number {
-            case 1: guard string(&r, 1, &seen, into: &v.upn) else { return false }
-            case 2: guard string(&r, 2, &seen, into: &v.oid) else { return false }
-            case 3: guard string(&r, 3, &seen, into: &v.tenant) else { return false }
-            case 5:
-                var source = ""
-                guard string(&r, 5, &seen, into: &source) else { return false }
-                v.sourceBundle = BundleID(source)
-            default: return false
-            }
-        }
-        return true
-    }
-
-    /// A `BatchedShare`'s or `BatchedDelivery`'s seq and message, in `read`.
-    private static func numbered(_ bytes: UnsafeBufferPointer<UInt8>, seq: inout UInt64, _ read: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        while !r.atEnd {
-            guard let (number, wire) = r.key() else { return false }
-            switch (number, wire) {
-            case (1, 0):
-                guard seen.first(1), let v = r.varint() else { return false }
-                seq = v
-            case (2, 2):
-                guard seen.first(2), let sub = r.lengthDelimited(), read(sub) else { return false }
-            default:
-                return false
-            }
-        }
-        return seq != 0 && !seen.first(2)
-    }
-
-    private static func readShares(_ bytes: UnsafeBufferPointer<UInt8>, into shares: inout [BatchedShare]) -> Bool {
-        var r = ProtoReader(bytes)
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
-            var share = BatchedShare(seq: 0, request: .empty)
-            guard numbered(sub, seq: &share.seq, { read($0, into: &share.request) }) else { return false }
-            shares.append(share)
-        }
-        return !shares.isEmpty
-    }
-
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Deliver) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 2 else { return false }
-            switch number {
-            case 1:
-                guard seen.first(1), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
-            case 2:
-                var sender = ""
-                guard string(&r, 2, &seen, into: &sender) else { return false }
-                v.senderBundleID = BundleID(sender)
-            case 3: guard string(&r, 3, &seen, into: &v.receivedAs) else { return false }
-            default: return false
-            }
-        }
-        return !seen.first(1)
-    }
-
-    private static func readDeliveries(_ bytes: UnsafeBufferPointer<UInt8>, into deliveries: inout [BatchedDelivery]) -> Bool {
-        var r = ProtoReader(bytes)
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
-            var delivery = BatchedDelivery(seq: 0, deliver: .empty)
-            guard numbered(sub, seq: &delivery.seq, { read($0, into: &delivery.deliver) }) else { return false }
-            deliveries.append(delivery)
-        }
-        return !deliveries.isEmpty
-    }
-
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAck) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        while !r.atEnd {
-            guard let (number, wire) = r.key() else { return false }
-            switch (number, wire) {
-            case (1, 2): guard string(&r, 1, &seen, into: &v.itemID) else { return false }
-            case (2, 0):
-                guard seen.first(2), let b = r.varint() else { return false }
-                v.accepted = b != 0
-            default: return false
-            }
-        }
-        return !v.itemID.isEmpty
-    }
-
-    /// Declined seqs only packed, as protobuf-c writes them.
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAcks) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        while !r.atEnd {
-            guard let (number, wire) = r.key() else { return false }
-            switch (number, wire) {
-            case (1, 0):
-                guard seen.first(1), let x = r.varint() else { return false }
-                v.first = x
-            case (2, 0):
-                guard seen.first(2), let x = r.varint() else { return false }
-                v.last = x
-            case (3, 2):
-                guard seen.first(3), let sub = r.lengthDelimited() else { return false }
-                var p = ProtoReader(sub)
-                while !p.atEnd {
-                    guard let x = p.varint() else { return false }
-                    v.declined.append(x)
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareRequest) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), wire == 2 else { return false }
+                switch number {
+                case 1: guard string(&r, 1, &seen, into: &v.destination) else { return false }
+                case 2:
+                    guard seen.first(2), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
+                case 3: guard string(&r, 3, &seen, into: &v.identity) else { return false }
+                case 4: guard string(&r, 4, &seen, into: &v.receiveAs) else { return false }
+                default: return false
                 }
-            default:
-                return false
             }
+            return !v.destination.isEmpty && !seen.first(2)
         }
-        return v.first != 0 && v.first <= v.last
-    }
 
-    /// Only answers without exceptions (each carries a verdict, read by protobuf-c).
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareResults) -> Bool {
-        var r = ProtoReader(bytes)
-        var seen = Seen()
-        while !r.atEnd {
-            guard let (number, wire) = r.key(), wire == 0, number == 1 || number == 2, seen.first(number), let x = r.varint() else { return false }
-            if number == 1 { v.first = x } else { v.last = x }
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Item) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            var payload = false
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), wire == 2 else { return false }
+                switch number {
+                case 1: guard string(&r, 1, &seen, into: &v.id) else { return false }
+                case 2:
+                    // (protobuf-c reads any number; the host refuses more than 64 itself.)
+                    guard v.typeIdentifiers.count < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
+                    v.typeIdentifiers.append(t)
+                case 3:
+                    guard !payload, let sub = r.lengthDelimited() else { return false }
+                    payload = true
+                    v.payload = .inline(Array(sub))
+                case 4:
+                    guard !payload, let sub = r.lengthDelimited(), let path = text(sub) else { return false }
+                    payload = true
+                    v.payload = .file(path: path)
+                case 5: guard string(&r, 5, &seen, into: &v.fileName) else { return false }
+                case 6:
+                    guard seen.first(6), let sub = r.lengthDelimited() else { return false }
+                    var o = Ownership(upn: "", oid: "", managed: false, sourceBundle: BundleID(""))
+                    guard read(sub, into: &o) else { return false }
+                    v.ownership = o
+                default: return false
+                }
+            }
+            return payload && !v.id.isEmpty
         }
-        return v.first != 0 && v.first <= v.last
-    }
 
-    /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
-    /// byte (`String(cString:)` stops at one, and repairs invalid bytes).
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        if bytes.isEmpty { return "" }
-        var ascii = true
-        for byte in bytes {
-            if byte == 0 { return nil }
-            if byte >= 0x80 { ascii = false }
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Ownership) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key() else { return false }
+                if number == 4 {
+                    guard wire == 0, seen.first(4), let b = r.varint() else { return false }
+                    v.managed = b != 0
+                    continue
+                }
+                guard wire == 2 else { return false }
+                switch number {
+                case 1: guard string(&r, 1, &seen, into: &v.upn) else { return false }
+                case 2: guard string(&r, 2, &seen, into: &v.oid) else { return false }
+                case 3: guard string(&r, 3, &seen, into: &v.tenant) else { return false }
+                case 5:
+                    var source = ""
+                    guard string(&r, 5, &seen, into: &source) else { return false }
+                    v.sourceBundle = BundleID(source)
+                default: return false
+                }
+            }
+            return true
         }
-        // (`String(validating:)` takes any sequence and is the slower of the two.)
-        if ascii { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
+
+        /// A `BatchedShare`'s or `BatchedDelivery`'s seq and message, in `read`.
+        func numbered(_ bytes: UnsafeBufferPointer<UInt8>, seq: inout UInt64, _ read: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key() else { return false }
+                switch (number, wire) {
+                case (1, 0):
+                    guard seen.first(1), let v = r.varint() else { return false }
+                    seq = v
+                case (2, 2):
+                    guard seen.first(2), let sub = r.lengthDelimited(), read(sub) else { return false }
+                default:
+                    return false
+                }
+            }
+            return seq != 0 && !seen.first(2)
+        }
+
+        func readShares(_ bytes: UnsafeBufferPointer<UInt8>, into shares: inout [BatchedShare]) -> Bool {
+            var r = ProtoReader(bytes)
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
+                var share = BatchedShare(seq: 0, request: .empty)
+                guard numbered(sub, seq: &share.seq, { read($0, into: &share.request) }) else { return false }
+                shares.append(share)
+            }
+            return !shares.isEmpty
+        }
+
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Deliver) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), wire == 2 else { return false }
+                switch number {
+                case 1:
+                    guard seen.first(1), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
+                case 2:
+                    var sender = ""
+                    guard string(&r, 2, &seen, into: &sender) else { return false }
+                    v.senderBundleID = BundleID(sender)
+                case 3: guard string(&r, 3, &seen, into: &v.receivedAs) else { return false }
+                default: return false
+                }
+            }
+            return !seen.first(1)
+        }
+
+        func readDeliveries(_ bytes: UnsafeBufferPointer<UInt8>, into deliveries: inout [BatchedDelivery]) -> Bool {
+            var r = ProtoReader(bytes)
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
+                var delivery = BatchedDelivery(seq: 0, deliver: .empty)
+                guard numbered(sub, seq: &delivery.seq, { read($0, into: &delivery.deliver) }) else { return false }
+                deliveries.append(delivery)
+            }
+            return !deliveries.isEmpty
+        }
+
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAck) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key() else { return false }
+                switch (number, wire) {
+                case (1, 2): guard string(&r, 1, &seen, into: &v.itemID) else { return false }
+                case (2, 0):
+                    guard seen.first(2), let b = r.varint() else { return false }
+                    v.accepted = b != 0
+                default: return false
+                }
+            }
+            return !v.itemID.isEmpty
+        }
+
+        /// Declined seqs only packed, as protobuf-c writes them.
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAcks) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key() else { return false }
+                switch (number, wire) {
+                case (1, 0):
+                    guard seen.first(1), let x = r.varint() else { return false }
+                    v.first = x
+                case (2, 0):
+                    guard seen.first(2), let x = r.varint() else { return false }
+                    v.last = x
+                case (3, 2):
+                    guard seen.first(3), let sub = r.lengthDelimited() else { return false }
+                    var p = ProtoReader(sub)
+                    while !p.atEnd {
+                        guard let x = p.varint() else { return false }
+                        v.declined.append(x)
+                    }
+                default:
+                    return false
+                }
+            }
+            return v.first != 0 && v.first <= v.last
+        }
+
+        /// Only answers without exceptions (each carries a verdict, read by protobuf-c).
+        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareResults) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), wire == 0, number == 1 || number == 2, seen.first(number), let x = r.varint() else { return false }
+                if number == 1 { v.first = x } else { v.last = x }
+            }
+            return v.first != 0 && v.first <= v.last
+        }
+
+        /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
+        /// byte (`String(cString:)` stops at one, and repairs invalid bytes).
+        func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            if bytes.isEmpty { return "" }
+            if let pool, let known = pool.string(bytes) { return known }
+            var ascii = true
+            for byte in bytes {
+                if byte == 0 { return nil }
+                if byte >= 0x80 { ascii = false }
+            }
+            // (`String(validating:)` takes any sequence and is the slower of the two.)
+            guard let made = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else { return nil }
+            pool?.keep(made)
+            return made
+        }
     }
 
     // MARK: Writing
@@ -587,5 +600,40 @@ extension ShareRequest {
 extension Deliver {
     fileprivate static var empty: Deliver {
         Deliver(item: Item(id: "", typeIdentifiers: [], payload: .inline([])), senderBundleID: BundleID(""))
+    }
+}
+
+/// Strings one connection's frames repeat (accounts, bundle ids, type identifiers), kept so
+/// each is made once instead of once per item: a stream of shares names the same identity in
+/// every item, and a string longer than 15 bytes is a heap allocation. Direct-mapped by
+/// length and end bytes; a slot holds the last string that mapped to it. Only strings the
+/// reader already validated go in, and a hit is the same bytes, so it is the same string.
+/// Used on its connection's loop thread only.
+public final class StringPool {
+    private var slots = [String](repeating: "", count: 64)
+
+    public init() {}
+
+    /// Strings up to 15 bytes are stored inline in a `String` and cost no allocation.
+    private static func worthKeeping(_ count: Int) -> Bool { count > 15 && count <= 256 }
+
+    private static func slot(_ count: Int, _ first: UInt8, _ last: UInt8) -> Int {
+        (count &* 31 &+ Int(first) &* 7 &+ Int(last)) & 63
+    }
+
+    func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard Self.worthKeeping(bytes.count), let base = bytes.baseAddress else { return nil }
+        var candidate = slots[Self.slot(bytes.count, base[0], base[bytes.count - 1])]
+        guard candidate.utf8.count == bytes.count else { return nil }
+        let same = candidate.withUTF8 { utf8 in memcmp(utf8.baseAddress!, base, bytes.count) == 0 }
+        return same ? candidate : nil
+    }
+
+    func keep(_ s: String) {
+        var s = s
+        let count = s.utf8.count
+        guard Self.worthKeeping(count) else { return }
+        let slot = s.withUTF8 { Self.slot(count, $0[0], $0[count - 1]) }
+        slots[slot] = s
     }
 }

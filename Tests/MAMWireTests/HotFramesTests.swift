@@ -104,6 +104,32 @@ import Testing
         #expect(read > 1000, "the mutations left almost nothing readable: \(read)")
     }
 
+    /// Reading with a pool of recent strings gives the same frames: one pool across every
+    /// mutated input, so slots are overwritten and strings of one length and ends collide.
+    @Test func aPoolOfRecentStringsChangesNoValue() {
+        let pool = StringPool()
+        let long = "alice.longname@contoso.onmicrosoft.com"
+        let twin = "alice.longnamf@contoso.onmicrosoft.com"  // same length and ends, other bytes
+        var frames: [Frame] = []
+        for (i, name) in [long, twin, long, twin].enumerated() {
+            let item = Item(id: "item-\(i)", typeIdentifiers: ["com.microsoft.intune.mam.public.plain-text"], payload: .inline([1]),
+                            ownership: Ownership(upn: name, oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10", managed: true, sourceBundle: "com.contoso.mail.extension"))
+            frames.append(Frame(seq: UInt64(i + 1), body: .deliver(Deliver(item: item, senderBundleID: "com.contoso.mail.extension", receivedAs: name))))
+            frames.append(Frame(seq: UInt64(i + 1), body: .shareRequest(ShareRequest(destination: "word", item: item, identity: name))))
+        }
+        for frame in frames + everyFrame.filter({ Self.hotBodies.contains($0.body.name) }) {
+            let bytes = protobufC(frame)
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            #expect(pooled == hotDecode(bytes), "\(frame)")
+            for i in stride(from: 0, to: bytes.count, by: 3) {
+                var m = bytes
+                m[i] ^= 0x01
+                let mutated = m.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+                #expect(mutated == hotDecode(m))
+            }
+        }
+    }
+
     @Test func whatItDeclinesIsLeftToProtobufC() throws {
         let item = Item(id: "i", typeIdentifiers: [], payload: .inline([1]))
         let request = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
