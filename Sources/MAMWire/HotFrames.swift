@@ -342,30 +342,35 @@ enum HotFrames {
             w.key(number, 2)
             w.varint(UInt64(bodySize))
             switch frame.body {
-            case .shareRequest(let v): w.write(v)
+            case .shareRequest(let v): w.write(v, itemSize: size(v.item))
             case .deliverAck(let v): w.write(v)
             case .shareBatch(let v):
+                // Each item measured once here (and once for the body's length above).
                 for s in v {
+                    let itemSize = size(s.request.item)
+                    let requestSize = size(s.request, itemSize: itemSize)
                     w.key(1, 2)
-                    w.varint(UInt64(size(s)))
+                    w.varint(UInt64(scalar(1, s.seq) + nested(requestSize)))
                     w.scalar(1, s.seq)
                     w.key(2, 2)
-                    w.varint(UInt64(size(s.request)))
-                    w.write(s.request)
+                    w.varint(UInt64(requestSize))
+                    w.write(s.request, itemSize: itemSize)
                 }
             case .deliverAcks(let v): w.write(v)
-            case .deliver(let v): w.write(v)
+            case .deliver(let v): w.write(v, itemSize: size(v.item))
             case .shareResults(let v):
                 w.scalar(1, v.first)
                 w.scalar(2, v.last)
             case .deliverBatch(let v):
                 for d in v {
+                    let itemSize = size(d.deliver.item)
+                    let deliverSize = size(d.deliver, itemSize: itemSize)
                     w.key(1, 2)
-                    w.varint(UInt64(size(d)))
+                    w.varint(UInt64(scalar(1, d.seq) + nested(deliverSize)))
                     w.scalar(1, d.seq)
                     w.key(2, 2)
-                    w.varint(UInt64(size(d.deliver)))
-                    w.write(d.deliver)
+                    w.varint(UInt64(deliverSize))
+                    w.write(d.deliver, itemSize: itemSize)
                 }
             default: break
             }
@@ -404,14 +409,14 @@ enum HotFrames {
         return n
     }
 
-    fileprivate static func size(_ v: ShareRequest) -> Int {
-        string(v.destination) + nested(size(v.item)) + string(v.identity) + string(v.receiveAs)
+    fileprivate static func size(_ v: ShareRequest, itemSize: Int? = nil) -> Int {
+        string(v.destination) + nested(itemSize ?? size(v.item)) + string(v.identity) + string(v.receiveAs)
     }
 
     fileprivate static func size(_ v: BatchedShare) -> Int { scalar(1, v.seq) + nested(size(v.request)) }
 
-    fileprivate static func size(_ v: Deliver) -> Int {
-        nested(size(v.item)) + string(v.senderBundleID.rawValue) + string(v.receivedAs)
+    fileprivate static func size(_ v: Deliver, itemSize: Int? = nil) -> Int {
+        nested(itemSize ?? size(v.item)) + string(v.senderBundleID.rawValue) + string(v.receivedAs)
     }
 
     fileprivate static func size(_ v: BatchedDelivery) -> Int { scalar(1, v.seq) + nested(size(v.deliver)) }
@@ -558,18 +563,18 @@ struct ProtoWriter {
         }
     }
 
-    mutating func write(_ v: ShareRequest) {
+    mutating func write(_ v: ShareRequest, itemSize: Int) {
         string(1, v.destination)
         key(2, 2)
-        varint(UInt64(HotFrames.size(v.item)))
+        varint(UInt64(itemSize))
         write(v.item)
         string(3, v.identity)
         string(4, v.receiveAs)
     }
 
-    mutating func write(_ v: Deliver) {
+    mutating func write(_ v: Deliver, itemSize: Int) {
         key(1, 2)
-        varint(UInt64(HotFrames.size(v.item)))
+        varint(UInt64(itemSize))
         write(v.item)
         string(2, v.senderBundleID.rawValue)
         string(3, v.receivedAs)

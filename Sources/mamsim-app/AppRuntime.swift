@@ -198,13 +198,14 @@ extension Runtime {
         let count = flood.count
         let window = UInt64(max(1, flood.window))
         let payload = [UInt8](repeating: 0x61, count: Int(flood.size))
+        let types = ["public.data"]
         var sent: UInt64 = 0
         var answered: UInt64 = 0
         var delivered: UInt64 = 0
         var firstProblem: Verdict?
         func sendMore() {
             while sent < count && sent - answered < window {
-                let item = Item(id: "f\(sent)", typeIdentifiers: ["public.data"], payload: .inline(payload))
+                let item = Item(id: "f\(sent)", typeIdentifiers: types, payload: .inline(payload))
                 sent += 1
                 channel.share(ShareRequest(destination: flood.destination, item: item, identity: flood.identity)) { outcome in
                     answered += 1
