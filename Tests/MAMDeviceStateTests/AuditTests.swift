@@ -89,6 +89,48 @@ import Testing
         #expect(try dir.open().auditEvents() == events + [next])
     }
 
+    /// A journal of the first layout (records checked with FNV-1a, headed MAMAUDJ1) is read as
+    /// it is, set aside when the device opens, and new records go to a journal of this layout
+    /// after it: the log stays whole and in order.
+    @Test func aJournalOfTheFirstLayoutIsReadAndSetAside() throws {
+        let dir = try DeviceDirectory()
+        let old = (1...2).map { AuditEvent(time: Instant(secondsSince1970: 1_700_000_000), scenario: "s", step: "\($0)", verb: .share, decision: .delivered, explanation: "first layout \($0)") }
+        var bytes = AuditJournal.firstMagic + [UInt8](repeating: 7, count: 16)
+        for e in old {
+            var payload: [UInt8] = []
+            withUnsafeBytes(of: e.time.secondsSince1970.bitPattern.littleEndian) { payload += $0 }
+            for f in [e.scenario, e.step, e.verb.rawValue, "", "", "", "", "", e.decision.rawValue, "", e.explanation] {
+                withUnsafeBytes(of: UInt32(f.utf8.count).littleEndian) { payload += $0 }
+                payload += Array(f.utf8)
+            }
+            withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: payload.withUnsafeBufferPointer { AuditJournal.fnv($0) }.littleEndian) { bytes += $0 }
+            bytes += payload
+        }
+        try Data(bytes).write(to: dir.url.appendingPathComponent(AuditJournal.fileName))
+        let d = try dir.open()
+        #expect(try d.auditEvents() == old)
+        #expect(AuditJournal.setAside(in: dir.url).count == 1, "the first-layout journal is set aside")
+        let next = AuditEvent(time: Instant(secondsSince1970: 1_700_000_001), scenario: "s", step: "3", verb: .share, decision: .delivered, explanation: "")
+        try d.appendAudit([next])
+        let reopened = try dir.open()
+        #expect(try reopened.auditEvents() == old + [next])
+        let current = try Data(contentsOf: dir.url.appendingPathComponent(AuditJournal.fileName))
+        #expect(Array(current.prefix(8)) == AuditJournal.magic)
+    }
+
+    /// The record check sees a change of any byte and of the length.
+    @Test func theRecordCheckSeesEveryByte() {
+        let payload = (0..<157).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let check = payload.withUnsafeBufferPointer { AuditJournal.wordCheck($0) }
+        for i in payload.indices {
+            var changed = payload
+            changed[i] ^= 0x01
+            #expect(changed.withUnsafeBufferPointer { AuditJournal.wordCheck($0) } != check, "byte \(i)")
+        }
+        #expect((payload + [0]).withUnsafeBufferPointer { AuditJournal.wordCheck($0) } != check, "a zero byte more")
+        #expect(payload.dropLast().withUnsafeBufferPointer { AuditJournal.wordCheck($0) } != check, "a byte less")
+    }
 
     /// A device directory from before v5 (audit numbered with AUTOINCREMENT) opens with its
     /// audit log whole and in order, the old rows first, then what the journal holds.
