@@ -70,6 +70,10 @@ enum HotFrames {
             var v = Deliver.empty
             guard reading.read(body, into: &v) else { return nil }
             frame.body = .deliver(v)
+        case 21 where sender != .child:
+            var why = ""
+            guard reading.readAllowed(body, explanation: &why) else { return nil }
+            frame.body = .shareResult(.allowed(why))
         case 71 where sender != .child:
             var v = ShareResults(first: 0)
             guard reading.read(body, into: &v) else { return nil }
@@ -283,6 +287,32 @@ enum HotFrames {
             return v.first != 0 && v.first <= v.last
         }
 
+        /// A `ShareResult` whose verdict allows (the answer to a delivered share); a verdict with
+        /// a reason is read by protobuf-c and the adapter that checks it.
+        func readAllowed(_ bytes: UnsafeBufferPointer<UInt8>, explanation: inout String) -> Bool {
+            var r = ProtoReader(bytes)
+            var found = false
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), number == 1, wire == 2, !found, let sub = r.lengthDelimited() else { return false }
+                found = true
+                var v = ProtoReader(sub)
+                var seen = Seen()
+                var allowed = false
+                while !v.atEnd {
+                    guard let (n, w) = v.key() else { return false }
+                    switch (n, w) {
+                    case (1, 0):
+                        guard seen.first(1), v.varint() == 1 else { return false }
+                        allowed = true
+                    case (3, 2): guard string(&v, 3, &seen, into: &explanation) else { return false }
+                    default: return false
+                    }
+                }
+                guard allowed else { return false }
+            }
+            return found
+        }
+
         /// Only answers without exceptions (each carries a verdict, read by protobuf-c).
         func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareResults) -> Bool {
             var r = ProtoReader(bytes)
@@ -325,6 +355,7 @@ enum HotFrames {
         case .deliverAcks(let v): number = 73; bodySize = size(v)
         case .deliver(let v): number = 22; bodySize = size(v)
         case .shareResults(let v) where v.exceptions.isEmpty: number = 71; bodySize = size(v)
+        case .shareResult(.allowed(let why)): number = 21; bodySize = nested(allowedVerdictSize(why))
         case .deliverBatch(let v): number = 72; bodySize = v.reduce(0) { $0 + nested(size($1)) }
         default: return false
         }
@@ -361,6 +392,11 @@ enum HotFrames {
             case .shareResults(let v):
                 w.scalar(1, v.first)
                 w.scalar(2, v.last)
+            case .shareResult(.allowed(let why)):
+                w.key(1, 2)
+                w.varint(UInt64(allowedVerdictSize(why)))
+                w.scalar(1, 1)
+                w.string(3, why)
             case .deliverBatch(let v):
                 for d in v {
                     let itemSize = size(d.deliver.item)
@@ -429,6 +465,9 @@ enum HotFrames {
     }
 
     fileprivate static func size(_ v: ShareResults) -> Int { scalar(1, v.first) + scalar(2, v.last) }
+
+    /// A `Verdict` that allows: its status, no reason, its explanation.
+    private static func allowedVerdictSize(_ why: String) -> Int { 2 + string(why) }
 }
 
 /// Reads protobuf's wire format; every read answers `nil` past the end or on a varint longer

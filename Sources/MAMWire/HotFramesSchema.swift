@@ -29,6 +29,9 @@ extension HotFrames {
             check("DeliverAcks", mamsim__v2__deliver_acks__descriptor, [1, 2, 3]),
             // Answers with exceptions (3) are left to protobuf-c, both ways.
             check("ShareResults", mamsim__v2__share_results__descriptor, [1, 2, 3]),
+            check("ShareResult", mamsim__v2__share_result__descriptor, [1]),
+            // A verdict with a reason (2) is left to protobuf-c, both ways.
+            check("Verdict", mamsim__v2__verdict__descriptor, [1, 2, 3]),
         ].compactMap { $0 }
     }
 }

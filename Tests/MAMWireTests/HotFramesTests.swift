@@ -5,7 +5,7 @@ import Testing
 /// `HotFrames` reads and writes the frames of a share stream by hand; protobuf-c is the
 /// reference it must match byte for byte and value for value.
 @Suite struct HotFramesTests {
-    private static let hotBodies: Set<String> = ["share_request", "deliver_ack", "share_batch", "deliver_acks", "deliver", "share_results", "deliver_batch"]
+    private static let hotBodies: Set<String> = ["share_request", "deliver_ack", "share_batch", "deliver_acks", "deliver", "share_results", "deliver_batch", "share_result"]
 
     private func protobufC(_ frame: Frame) -> [UInt8] {
         var out: [UInt8] = []
@@ -34,6 +34,11 @@ import Testing
         let expected = protobufC(frame)
         if case .shareResults(let r) = frame.body, !r.exceptions.isEmpty {
             #expect(hot(frame) == nil, "answers with exceptions are left to protobuf-c")
+            return
+        }
+        if case .shareResult(let v) = frame.body, !v.isAllowed {
+            #expect(hot(frame) == nil, "a verdict with a reason is left to protobuf-c")
+            #expect(hotDecode(expected) == nil)
             return
         }
         #expect(hot(frame) == expected)
@@ -65,6 +70,7 @@ import Testing
             frames.append(Frame(seq: seq, body: .deliverAcks(DeliverAcks(first: seq, last: .max, declined: [seq, 0, .max, 128]))))
             frames.append(Frame(seq: seq, body: .shareResults(ShareResults(first: seq, last: seq))))
             frames.append(Frame(seq: seq, replyTo: seq, body: .deliverAck(DeliverAck(itemID: "é\(seq)", accepted: seq % 2 == 0))))
+            frames.append(Frame(seq: seq, replyTo: seq, body: .shareResult(.allowed(seq % 2 == 0 ? "" : "delivered to é\(seq)"))))
         }
         for frame in frames {
             let expected = protobufC(frame)
