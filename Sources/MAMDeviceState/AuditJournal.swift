@@ -223,7 +223,7 @@ public struct AuditRecords: Sendable {
             + sourceIdentity.utf8.count + destinationApp.utf8.count + destinationIdentity.utf8.count + owner.utf8.count
             + decision.rawValue.utf8.count + reasonText.utf8.count + explanation.utf8.count
         let at = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 8 + payload))
+        bytes.appendZeros(8 + payload)
         bytes.withUnsafeMutableBufferPointer { out in
             var p = out.baseAddress! + at + 8
             Self.put(time.secondsSince1970.bitPattern, 8, &p)

@@ -208,11 +208,12 @@ public final class AppChannel {
             }
             var batch: [BatchedShare] = []
             batch.reserveCapacity(range.count)
-            for (request, completion) in queued[range] {
+            // By index: taking each (request, completion) apart would copy both.
+            for i in range {
                 let seq = nextSeq
                 nextSeq += 1
-                batchedShares[seq] = completion
-                batch.append(BatchedShare(seq: seq, request: request))
+                batchedShares[seq] = queued[i].1
+                batch.append(BatchedShare(seq: seq, request: queued[i].0))
             }
             send(.shareBatch(batch))
         }

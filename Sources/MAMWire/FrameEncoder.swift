@@ -1,5 +1,6 @@
 internal import CMAMProto
 internal import CProtobufC
+internal import MAMModel
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -34,7 +35,7 @@ public enum FrameEncoder {
         let size = message.withMemoryRebound(to: ProtobufCMessage.self, capacity: 1) { protobuf_c_message_get_packed_size($0) }
         if withLengthPrefix { appendFrameHeader(length: size, to: &buffer) }
         let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: size))
+        buffer.appendZeros(size)
         buffer.withUnsafeMutableBufferPointer { out in
             _ = message.withMemoryRebound(to: ProtobufCMessage.self, capacity: 1) {
                 protobuf_c_message_pack($0, out.baseAddress! + start)

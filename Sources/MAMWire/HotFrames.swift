@@ -362,7 +362,7 @@ enum HotFrames {
         let frameSize = scalar(1, frame.seq) + scalar(2, frame.replyTo) + ProtoWriter.keySize(number) + nested(bodySize) - 1
         let start = buffer.count
         let total = frameSize + (withLengthPrefix ? 4 : 0)
-        buffer.append(contentsOf: repeatElement(0, count: total))
+        buffer.appendZeros(total)
         buffer.withUnsafeMutableBufferPointer { out in
             var w = ProtoWriter(out.baseAddress! + start)
             if withLengthPrefix {
