@@ -4,7 +4,8 @@ extension Array where Element == UInt8 {
     /// stores them one at a time (3 % of a sending app's samples in a flood); copying them
     /// from a page of zeros is a `memcpy`.
     public mutating func appendZeros(_ count: Int) {
-        reserveCapacity(self.count + count)
+        // (No `reserveCapacity`: it grows to exactly what is asked, so frames appended one
+        // after another would copy the whole buffer each time; `append` grows geometrically.)
         var left = count
         while left > 0 {
             let n = Swift.min(left, zeroPage.count)
