@@ -165,8 +165,8 @@ enum HotFrames {
             while !r.atEnd {
                 guard let (number, wire) = r.key() else { return false }
                 if number == 4 {
-                    guard wire == 0, seen.first(4), let b = r.varint() else { return false }
-                    v.managed = b != 0
+                    guard wire == 0, seen.first(4), let b = r.bool() else { return false }
+                    v.managed = b
                     continue
                 }
                 guard wire == 2 else { return false }
@@ -252,8 +252,8 @@ enum HotFrames {
                 switch (number, wire) {
                 case (1, 2): guard string(&r, 1, &seen, into: &v.itemID) else { return false }
                 case (2, 0):
-                    guard seen.first(2), let b = r.varint() else { return false }
-                    v.accepted = b != 0
+                    guard seen.first(2), let b = r.bool() else { return false }
+                    v.accepted = b
                 default: return false
                 }
             }
@@ -471,7 +471,10 @@ enum HotFrames {
 }
 
 /// Reads protobuf's wire format; every read answers `nil` past the end or on a varint longer
-/// than ten bytes.
+/// than ten bytes. Keys, lengths and booleans are read only as protobuf-c writes them (the
+/// shortest encoding, a key or length in at most five bytes, a field number above 0, a
+/// boolean in one byte): other spellings, which protobuf-c reads by rules of its own, are
+/// left to it.
 struct ProtoReader {
     private let base: UnsafePointer<UInt8>?
     private var i = 0
@@ -498,14 +501,28 @@ struct ProtoReader {
         return nil
     }
 
-    /// Field number and wire type.
+    /// A varint of at most five bytes in its shortest encoding (no trailing zero groups).
+    private mutating func shortVarint() -> UInt64? {
+        let start = i
+        guard let v = varint(), i - start <= 5, i - start == 1 || base![i - 1] != 0 else { return nil }
+        return v
+    }
+
+    /// Field number (at least 1) and wire type.
     mutating func key() -> (UInt64, UInt64)? {
-        guard let k = varint() else { return nil }
+        guard let k = shortVarint(), k >> 3 != 0 else { return nil }
         return (k >> 3, k & 7)
     }
 
+    /// A boolean written in one byte.
+    mutating func bool() -> Bool? {
+        guard let base, i < end, base[i] < 0x80 else { return nil }
+        i += 1
+        return base[i - 1] != 0
+    }
+
     mutating func lengthDelimited() -> UnsafeBufferPointer<UInt8>? {
-        guard let n = varint(), n <= UInt64(end - i), let base else { return nil }
+        guard let n = shortVarint(), n <= UInt64(end - i), let base else { return nil }
         let sub = UnsafeBufferPointer(start: base + i, count: Int(n))
         i += Int(n)
         return sub

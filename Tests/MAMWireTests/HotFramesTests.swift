@@ -152,6 +152,18 @@ import Testing
         let nul: [UInt8] = [0x08, 0x01, 0xA2, 0x01, UInt8(requestBytes.count)] + requestBytes
         #expect(hotDecode(nul) == nil)
         #expect(try FrameParser.parse(nul) == Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
+        // Keys and lengths spelled longer than protobuf-c writes them, a field numbered 0 and a
+        // boolean in two bytes: protobuf-c reads those by rules of its own, and decides.
+        let ack = protobufC(Frame(seq: 1, replyTo: 1, body: .deliverAck(DeliverAck(itemID: "i", accepted: true))))
+        let longLength = [0x08, 0x01, 0x10, 0x01, 0xBA, 0x01] + [0x85, 0x80, 0x80, 0x80, 0x80, 0x00] + ack.suffix(5)
+        let paddedLength = [0x08, 0x01, 0x10, 0x01, 0xBA, 0x01] + [0x85, 0x00] + ack.suffix(5)
+        let fieldZero: [UInt8] = [0x02, 0x00] + ack
+        let twoByteBool = [0x08, 0x01, 0x10, 0x01, 0xBA, 0x01, 0x06, 0x0A, 0x01, UInt8(ascii: "i"), 0x10, 0x81, 0x00]
+        #expect(Array(ack.suffix(5)) == [0x0A, 0x01, UInt8(ascii: "i"), 0x10, 0x01], "the ack's body as these cases assume")
+        for bytes in [longLength, paddedLength, fieldZero, twoByteBool] {
+            #expect(hotDecode(bytes) == nil, "\(bytes)")
+            #expect((try? FrameParser.parse(bytes)) == (try? reference(bytes).get()), "\(bytes)")
+        }
         // A missing required field: protobuf-c's path names it.
         let noID = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: Item(id: "", typeIdentifiers: [], payload: .inline([]))))))
         #expect(hotDecode(noID) == nil)
