@@ -141,13 +141,6 @@ final class AuditJournal {
         }
     }
 
-    private static func put(_ value: UInt64, _ width: Int, into out: inout [UInt8], at: Int? = nil) {
-        for i in 0..<width {
-            let byte = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))
-            if let at { out[at + i] = byte } else { out.append(byte) }
-        }
-    }
-
     private static func get(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {
         var v: UInt64 = 0
         for i in 0..<width { v |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
@@ -161,28 +154,30 @@ final class AuditJournal {
         return h
     }
 
-    /// The check of a record: eight bytes at a time, each step a multiply and a shift (the
-    /// finalizer of SplitMix64) over the length and the little-endian words, the last one
-    /// padded with zeros. Any change of a byte or of the length changes it but for chance.
+    /// The check of a record: eight bytes at a time, each step a multiply and a shift (with
+    /// the constants of SplitMix64's finalizer) over the length and the little-endian words,
+    /// the last one padded with zeros. Any change of a byte or of the length changes it but
+    /// for chance.
     static func wordCheck(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         func mix(_ w: UInt64) {
             h = (h ^ w) &* 0xBF58_476D_1CE4_E5B9
             h ^= h >> 31
         }
-        guard let base = bytes.baseAddress else { mix(0); return UInt32(truncatingIfNeeded: h ^ (h >> 32)) }
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        while i + 8 <= bytes.count {
-            mix(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
-            i += 8
-        }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < bytes.count {
-            tail |= UInt64(base[i]) << shift
-            shift += 8
-            i += 1
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            var i = 0
+            while i + 8 <= bytes.count {
+                mix(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
+            var shift: UInt64 = 0
+            while i < bytes.count {
+                tail |= UInt64(base[i]) << shift
+                shift += 8
+                i += 1
+            }
         }
         mix(tail)
         h = (h ^ (h >> 30)) &* 0x94D0_49BB_1331_11EB

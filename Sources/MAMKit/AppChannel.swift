@@ -340,17 +340,17 @@ public final class AppChannel {
     }
 }
 
-/// The ids of the most recent items handed to the app. A re-sent delivery arrives while its
-/// first copy is still recent, so a bounded window is enough, and an app that receives a
-/// million items does not keep a million ids.
 /// An item delivered to the app: ids are the sender's to choose.
 struct DeliveredItem: Hashable, Sendable {
     let sender: BundleID
     let id: String
 
     /// By id alone (equality still compares the sender): ids are unique per sender, and
-    /// hashing one string instead of two is a tenth of a receiving app's time in a flood.
+    /// hashing these items was about 9 % of a receiving app's samples in a flood.
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
+/// The most recent items handed to the app. A re-sent delivery arrives while its first copy
+/// is still recent, so a bounded window is enough, and an app that receives a million items
+/// does not keep a million ids.
 typealias RecentIDs = RecentSet<DeliveredItem>
