@@ -6,8 +6,8 @@ internal import Darwin
 #endif
 
 /// The frames a stream of shares is made of, read and written straight from and to their wire
-/// bytes: shares and their batches, deliveries and their batches, acknowledgements, and the
-/// cumulative answers without exceptions.
+/// bytes: shares and their batches, deliveries and their batches, acknowledgements, the answer
+/// to a share that was delivered, and the cumulative answers without exceptions.
 ///
 /// protobuf-c unpacks every field of a frame into C structures that `WireCodec` then copies into
 /// Swift values, and packs through a size pass over C structures built from Swift values; for a
