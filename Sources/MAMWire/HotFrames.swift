@@ -184,6 +184,22 @@ enum HotFrames {
             return true
         }
 
+        /// A batch: its items (field 1), each a seq and a message, read by `read` into a fresh
+        /// element from `make`, which `numbered` is given the seq of.
+        func batch<T>(_ bytes: UnsafeBufferPointer<UInt8>, into items: inout [T], _ make: () -> T,
+                      _ numbered: (inout T, UInt64) -> Void, _ read: (UnsafeBufferPointer<UInt8>, inout T) -> Bool) -> Bool {
+            var r = ProtoReader(bytes)
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
+                var item = make()
+                var seq: UInt64 = 0
+                guard self.numbered(sub, seq: &seq, { read($0, &item) }) else { return false }
+                numbered(&item, seq)
+                items.append(item)
+            }
+            return !items.isEmpty
+        }
+
         /// A `BatchedShare`'s or `BatchedDelivery`'s seq and message, in `read`.
         func numbered(_ bytes: UnsafeBufferPointer<UInt8>, seq: inout UInt64, _ read: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
             var r = ProtoReader(bytes)
@@ -204,14 +220,7 @@ enum HotFrames {
         }
 
         func readShares(_ bytes: UnsafeBufferPointer<UInt8>, into shares: inout [BatchedShare]) -> Bool {
-            var r = ProtoReader(bytes)
-            while !r.atEnd {
-                guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
-                var share = BatchedShare(seq: 0, request: .empty)
-                guard numbered(sub, seq: &share.seq, { read($0, into: &share.request) }) else { return false }
-                shares.append(share)
-            }
-            return !shares.isEmpty
+            batch(bytes, into: &shares, { BatchedShare(seq: 0, request: .empty) }, { $0.seq = $1 }) { read($0, into: &$1.request) }
         }
 
         func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Deliver) -> Bool {
@@ -234,14 +243,7 @@ enum HotFrames {
         }
 
         func readDeliveries(_ bytes: UnsafeBufferPointer<UInt8>, into deliveries: inout [BatchedDelivery]) -> Bool {
-            var r = ProtoReader(bytes)
-            while !r.atEnd {
-                guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
-                var delivery = BatchedDelivery(seq: 0, deliver: .empty)
-                guard numbered(sub, seq: &delivery.seq, { read($0, into: &delivery.deliver) }) else { return false }
-                deliveries.append(delivery)
-            }
-            return !deliveries.isEmpty
+            batch(bytes, into: &deliveries, { BatchedDelivery(seq: 0, deliver: .empty) }, { $0.seq = $1 }) { read($0, into: &$1.deliver) }
         }
 
         func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAck) -> Bool {

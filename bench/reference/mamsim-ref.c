@@ -160,19 +160,17 @@ static void conn_write_cb(uv_write_t *req, int status) {
   free(w);
 }
 
-/* Send one frame: header + (tag?) + payload, one allocation, one uv_write. */
-static void conn_send2(conn_t *c, const void *a, uint32_t na, const void *b, uint32_t nb) {
-  if (c->closing) return;
-  uint32_t n = na + nb;
-  wreq_t *w = xmalloc(sizeof(wreq_t) + 4 + (size_t)n);
+static void put_be32(uint8_t *p, uint32_t n) {
+  p[0] = (uint8_t)(n >> 24);
+  p[1] = (uint8_t)(n >> 16);
+  p[2] = (uint8_t)(n >> 8);
+  p[3] = (uint8_t)n;
+}
+
+/* Hands w (its LEN bytes of data filled in) to one uv_write; it is freed in the callback. */
+static void conn_write(conn_t *c, wreq_t *w, size_t len) {
   w->conn = c;
-  w->data[0] = (uint8_t)(n >> 24);
-  w->data[1] = (uint8_t)(n >> 16);
-  w->data[2] = (uint8_t)(n >> 8);
-  w->data[3] = (uint8_t)n;
-  if (na) memcpy(w->data + 4, a, na);
-  if (nb) memcpy(w->data + 4 + na, b, nb);
-  uv_buf_t buf = uv_buf_init((char *)w->data, 4 + n);
+  uv_buf_t buf = uv_buf_init((char *)w->data, (unsigned)len);
   int r = uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, conn_write_cb);
   if (r < 0) {
     fprintf(stderr, "mamsim-ref: uv_write: %s\n", uv_strerror(r));
@@ -180,6 +178,17 @@ static void conn_send2(conn_t *c, const void *a, uint32_t na, const void *b, uin
     return;
   }
   c->pending_writes++;
+}
+
+/* Send one frame: header + (tag?) + payload, one allocation, one uv_write. */
+static void conn_send2(conn_t *c, const void *a, uint32_t na, const void *b, uint32_t nb) {
+  if (c->closing) return;
+  uint32_t n = na + nb;
+  wreq_t *w = xmalloc(sizeof(wreq_t) + 4 + (size_t)n);
+  put_be32(w->data, n);
+  if (na) memcpy(w->data + 4, a, na);
+  if (nb) memcpy(w->data + 4 + na, b, nb);
+  conn_write(c, w, 4 + (size_t)n);
 }
 
 static void conn_send(conn_t *c, const void *p, uint32_t n) { conn_send2(c, p, n, NULL, 0); }
@@ -195,12 +204,8 @@ static void conn_queue(conn_t *c, const void *p, uint32_t n) {
     c->out = nb;
     c->out_cap = ncap;
   }
-  uint8_t *h = c->out + c->out_len;
-  h[0] = (uint8_t)(n >> 24);
-  h[1] = (uint8_t)(n >> 16);
-  h[2] = (uint8_t)(n >> 8);
-  h[3] = (uint8_t)n;
-  memcpy(h + 4, p, n);
+  put_be32(c->out + c->out_len, n);
+  memcpy(c->out + c->out_len + 4, p, n);
   c->out_len += 4 + (size_t)n;
 }
 
@@ -208,17 +213,10 @@ static void conn_queue(conn_t *c, const void *p, uint32_t n) {
 static void conn_flush(conn_t *c) {
   if (c->closing || c->out_len == 0) return;
   wreq_t *w = xmalloc(sizeof(wreq_t) + c->out_len);
-  w->conn = c;
   memcpy(w->data, c->out, c->out_len);
-  uv_buf_t buf = uv_buf_init((char *)w->data, (unsigned)c->out_len);
+  size_t len = c->out_len;
   c->out_len = 0;
-  int r = uv_write(&w->req, (uv_stream_t *)&c->pipe, &buf, 1, conn_write_cb);
-  if (r < 0) {
-    fprintf(stderr, "mamsim-ref: uv_write: %s\n", uv_strerror(r));
-    free(w);
-    return;
-  }
-  c->pending_writes++;
+  conn_write(c, w, len);
 }
 
 static void put_be64(uint8_t *p, uint64_t v) {
