@@ -97,23 +97,25 @@ final class Broker {
             return answer(sender, seq, .failed(.badRequest, problem), &record)
         }
         do {
-            try route(request, seq: seq, from: sender, to: target.spec, record: &record)
+            try route(request, seq: seq, from: sender, to: target, record: &record)
         } catch {
             let v = internalFailure(error, doing: "route the share")
             answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
         }
     }
 
-    private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
+    /// `entry`: the destination, by reference: a known route reads two of its fields, where
+    /// taking its `AppSpec` out would retain every one.
+    private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
                        record: inout ShareRecord) throws {
         var routeKey: RouteKey?
-        if target.descriptor.kind == .app, case .inline = request.item.payload {
+        if entry.spec.descriptor.kind == .app, case .inline = request.item.payload {
             if routesGeneration != state.generation {
                 routes.removeAll(keepingCapacity: true)
                 lastRoute = nil
                 routesGeneration = state.generation
             }
-            let key = RouteKey(sender: sender.key, identity: request.identity, target: target.key, receiveAs: request.receiveAs)
+            let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
             let known: Route?
             if let last = lastRoute, last.key == key {
                 known = last.route
@@ -123,11 +125,12 @@ final class Broker {
             }
             if let known {
                 record.receivedAs = known.receiver?.upn ?? ""
-                return deliver(request, fileData: nil, seq: seq, from: sender, to: target, owner: known.owner, receiver: known.receiver,
-                               decision: known.decision, ownership: known.ownership, record: record)
+                return deliver(request, fileData: nil, seq: seq, from: sender, to: entry, owner: known.owner, receiver: known.receiver,
+                               decision: known.decision, ownership: known.ownership, record: &record)
             }
             routeKey = key
         }
+        let target = entry.spec
         // One copy of the fleet for the whole decision: each read of `state.fleet` retains
         // every table it holds.
         let fleet = state.fleet
@@ -203,8 +206,8 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = ""
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: nil, decision: unmanaged,
-                                    ownership: stamp(owner, after: unmanaged, from: sender.spec, to: target, in: state.fleet), record: r)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, receiver: nil, decision: unmanaged,
+                                    ownership: stamp(owner, after: unmanaged, from: sender.spec, to: target, in: state.fleet), record: &r)
                         } else {
                             answer(sender, seq, blocked, &r)
                         }
@@ -226,8 +229,8 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = signedIn.upn
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: signedIn, decision: managed,
-                                    ownership: stamp(owner, after: managed, from: sender.spec, to: target, in: state.fleet), record: r)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, receiver: signedIn, decision: managed,
+                                    ownership: stamp(owner, after: managed, from: sender.spec, to: target, in: state.fleet), record: &r)
                         } else {
                             answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, why.map { "\(d.explanation); \(target.handle) did not switch to \(signedIn): \($0)" } ?? d.explanation), &r)
                         }
@@ -247,8 +250,8 @@ final class Broker {
             }
             routes[routeKey] = Route(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
         }
-        deliver(request, fileData: fileData, seq: seq, from: sender, to: target, owner: owner, receiver: receiver, decision: decision,
-                ownership: ownership, record: record)
+        deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, receiver: receiver, decision: decision,
+                ownership: ownership, record: &record)
     }
 
     /// `identitySwitchRequired(account)`: asks a multi-identity app to show a managed
@@ -292,20 +295,21 @@ final class Broker {
 
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
-    private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to target: AppSpec,
-                         owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership, record: ShareRecord) {
-        var record = record
+    /// `entry` by reference, as in `route`; `record` is completed where it lies.
+    private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
+                         owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership, record: inout ShareRecord) {
         record.owner = ownership
         var item = request.item
         item.ownership = ownership
         // The SDK hands an extension managed data under the `com.microsoft.intune.mam.` twins
         // of its types, the ones its activation rule was checked against.
-        if target.descriptor.kind != .app, ownership.managed {
+        if entry.spec.descriptor.kind != .app, ownership.managed {
             item.typeIdentifiers = item.typeIdentifiers.map { t in
                 t.lowercased().hasPrefix(Self.intunePrefix) ? t : Self.intunePrefix + t
             }
         }
         if let fileData {
+            let target = entry.spec
             // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
             let inbox: String
             do {
@@ -325,24 +329,24 @@ final class Broker {
             sender: sender, requestSeq: seq, record: record,
             deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: receiver?.upn ?? ""))
         pending.deadline = supervisor.loop.now + configuration.deliveryTimeout.milliseconds
-        if let destination = supervisor.child(target.key), destination.isLive {
+        if let destination = supervisor.child(entry.spec.key), destination.isLive {
             if destination.state == .ready {
                 send(pending, to: destination)
             } else if destination.state == .spawning {
                 destination.queuedDeliveries.append(pending)
             } else {
-                answer(pending, .failed(.appNotRunning, "\(target.handle) is shutting down"))
+                answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is shutting down"))
             }
-        } else if !target.startsWithFleet {
+        } else if !entry.spec.startsWithFleet {
             // An extension runs when an item is shared to it.
-            supervisor.launch(target) { _ in }
-            if let destination = supervisor.child(target.key), destination.isLive {
+            supervisor.launch(entry.spec) { _ in }
+            if let destination = supervisor.child(entry.spec.key), destination.isLive {
                 destination.queuedDeliveries.append(pending)
             } else {
-                answer(pending, .failed(.appNotRunning, "\(target.handle) could not be started"))
+                answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) could not be started"))
             }
         } else {
-            answer(pending, .failed(.appNotRunning, "\(target.handle) is not running"))
+            answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is not running"))
         }
     }
 
@@ -539,13 +543,7 @@ final class Broker {
         guard !pending.answered else { return }
         pending.answered = true
         // The record is answered where it lies: a copy of it is a dozen retains.
-        guard let sender = pending.sender else {
-            pending.record.outcome = outcome
-            audit.record(pending.record)
-            onEvent(.share(pending.record))
-            return
-        }
-        answer(sender, pending.requestSeq, outcome, &pending.record)
+        answer(pending.sender, pending.requestSeq, outcome, &pending.record)
     }
 
     private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: Verdict, _ record: inout ShareRecord) {

@@ -117,7 +117,11 @@ final class ChildConnection {
 
 /// A delivery the broker owes its sender an answer for.
 final class PendingDelivery {
-    weak var sender: ChildConnection?
+    /// Held strongly (a weak reference cost every share two atomic updates of the sender's
+    /// side table): a delivery lives only in its destination's tables until it is answered,
+    /// and every way out of them (acknowledgement, deadline, the destination's exit, which
+    /// teardown waits for) answers it, so it never keeps a sender alive past that.
+    let sender: ChildConnection
     /// The sender's ShareRequest seq: the answer's `replyTo`.
     let requestSeq: UInt64
     var record: ShareRecord

@@ -56,7 +56,10 @@ final class Supervisor {
     weak var router: (any ChildFrameRouter)?
 
     /// Running (or starting, or stopping) children by handle.
-    private(set) var children: [AppHandle: ChildConnection] = [:]
+    private(set) var children: [AppHandle: ChildConnection] = [:] { didSet { lastLookup = nil } }
+    /// The last handle looked up and what it found: a stream of shares asks for the same
+    /// destination item after item, and comparing a handle costs less than hashing it.
+    private var lastLookup: (handle: AppHandle, child: ChildConnection?)?
     /// Children replaced in `children` before they exited (an extension told `Bye` that is
     /// started again for the next share): kept until their exit, ended at teardown.
     private var retiring: [ObjectIdentifier: ChildConnection] = [:]
@@ -110,7 +113,12 @@ final class Supervisor {
 
     // MARK: - Lookup
 
-    func child(_ handle: AppHandle) -> ChildConnection? { children[handle] }
+    func child(_ handle: AppHandle) -> ChildConnection? {
+        if let last = lastLookup, last.handle == handle { return last.child }
+        let found = children[handle]
+        lastLookup = (handle, found)
+        return found
+    }
 
     func readyChild(_ handle: AppHandle) -> ChildConnection? {
         guard let c = children[handle], c.state == .ready else { return nil }
