@@ -3,49 +3,158 @@
 /// re-sent delivery, a late acknowledgement), so a process that sees a million of them keeps
 /// a bounded window.
 ///
-/// Inlinable: every user specialises it for its own element type (a generic `Set` across a
-/// module boundary hashed and compared through witness tables, a quarter of an app's time in a
-/// flood of deliveries).
+/// A ring of the elements in arrival order with each one's hash, indexed by an open-addressing
+/// table of ring positions (linear probing, at most half full, deletion by backward shift).
+/// Each element is hashed once, when it is remembered: forgetting the oldest finds it by its
+/// stored hash and moves its neighbours by theirs. (A `Set` beside the ring hashed the oldest
+/// again to remove it, and its deletion rehashed every neighbour it moved: 13 % of a
+/// receiving app's samples in a flood of deliveries.) Hashes are the process's seeded
+/// `hashValue`, so elements a peer chooses cannot be made to collide on purpose.
+///
+/// Inlinable: every user specialises it for its own element type (a generic table across a
+/// module boundary hashed and compared through witness tables).
 public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
-    @usableFromInline var set: Set<Element> = []
-    @usableFromInline var order: [Element] = []
+    /// The window in arrival order, a ring once full; `nil` where an element was forgotten.
+    @usableFromInline var ring: [Element?] = []
+    /// Each ring position's hash.
+    @usableFromInline var hashes: [Int] = []
+    /// Ring positions + 1 (0: empty); a power of two long, at least twice the ring.
+    @usableFromInline var slots: [Int32] = []
+    /// The ring position the next element replaces once the ring is full.
     @usableFromInline var next = 0
+    @usableFromInline var live = 0
     public let capacity: Int
 
     /// Nothing is reserved up front: most windows never fill (every app and every child
     /// connection has one, and a fleet would otherwise fault in ~200 KiB per app at start).
     @inlinable
     public init(capacity: Int) {
+        precondition(capacity > 0 && capacity < Int(Int32.max), "a RecentSet holds between 1 and 2^31 - 2 elements")
         self.capacity = capacity
     }
 
     @inlinable
-    public func contains(_ element: Element) -> Bool { set.contains(element) }
+    public func contains(_ element: Element) -> Bool { slot(of: element, hash: element.hashValue) != nil }
 
     /// How many elements are remembered now.
     @inlinable
-    public var count: Int { self.set.count }
+    public var count: Int { live }
 
     /// The remembered elements, in no order.
     @inlinable
-    public var elements: Set<Element> { self.set }
+    public var elements: Set<Element> { Set(ring.lazy.compactMap { $0 }) }
 
     /// Remembers `element`; `false` if it was remembered already.
     @inlinable @discardableResult
     public mutating func remember(_ element: Element) -> Bool {
-        guard set.insert(element).inserted else { return false }
-        if order.count < capacity {
-            order.append(element)
+        let hash = element.hashValue
+        guard slot(of: element, hash: hash) == nil else { return false }
+        let position: Int
+        if ring.count < capacity {
+            position = ring.count
+            ring.append(element)
+            hashes.append(hash)
+            if ring.count * 2 > slots.count {
+                // The new table indexes the ring as it stands, this element included.
+                rebuild(size: max(16, slots.count * 2))
+                live += 1
+                return true
+            }
         } else {
-            set.remove(order[next])
-            order[next] = element
-            next = (next + 1) % capacity
+            position = next
+            if ring[position] != nil {
+                clear(slotOfPosition(position))
+                live -= 1
+            }
+            ring[position] = element
+            hashes[position] = hash
+            next = next + 1 == capacity ? 0 : next + 1
         }
+        insert(position)
+        live += 1
         return true
     }
 
     /// Forgets `element` now; `false` if it was not remembered. (Its slot in the window is
     /// reused in turn: an element remembered again after `forget` may be forgotten early.)
     @inlinable @discardableResult
-    public mutating func forget(_ element: Element) -> Bool { set.remove(element) != nil }
+    public mutating func forget(_ element: Element) -> Bool {
+        guard let i = slot(of: element, hash: element.hashValue) else { return false }
+        let position = Int(slots[i]) - 1
+        clear(i)
+        ring[position] = nil
+        live -= 1
+        return true
+    }
+
+    // MARK: - The table
+
+    @inlinable
+    func slot(of element: Element, hash: Int) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var i = hash & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { return nil }
+            let position = Int(s) - 1
+            if hashes[position] == hash, ring[position] == element { return i }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// The slot holding ring position `position`, if any.
+    @inlinable
+    func slot(ofPosition position: Int) -> Int? {
+        let mask = slots.count - 1
+        var i = hashes[position] & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { return nil }
+            if Int(s) - 1 == position { return i }
+            i = (i + 1) & mask
+        }
+    }
+
+    @inlinable
+    func slotOfPosition(_ position: Int) -> Int {
+        guard let i = slot(ofPosition: position) else { preconditionFailure("RecentSet lost the slot of a remembered element") }
+        return i
+    }
+
+    @inlinable
+    mutating func insert(_ position: Int) {
+        let mask = slots.count - 1
+        var i = hashes[position] & mask
+        while slots[i] != 0 { i = (i + 1) & mask }
+        slots[i] = Int32(position + 1)
+    }
+
+    /// Empties slot `i` and moves back each following entry that the hole would otherwise
+    /// hide from its probe (backward-shift deletion: no tombstones).
+    @inlinable
+    mutating func clear(_ i: Int) {
+        let mask = slots.count - 1
+        var hole = i
+        var j = i
+        while true {
+            j = (j + 1) & mask
+            let s = slots[j]
+            if s == 0 { break }
+            let home = hashes[Int(s) - 1] & mask
+            // The entry at j may fill the hole when the hole lies on its probe, between its
+            // home slot and j (cyclically).
+            if (j &- home) & mask >= (j &- hole) & mask {
+                slots[hole] = s
+                hole = j
+            }
+        }
+        slots[hole] = 0
+    }
+
+    @inlinable
+    mutating func rebuild(size: Int) {
+        slots = [Int32](repeating: 0, count: size)
+        for position in ring.indices where ring[position] != nil { insert(position) }
+    }
 }
