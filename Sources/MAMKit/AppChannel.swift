@@ -241,15 +241,9 @@ public final class AppChannel {
     /// then `acknowledge` runs once with it. An app that answers at once costs no closure per
     /// item.
     private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
+        guard let later = onDeliverLater else { return receiveNow(d) }
         // Ids are the sender's to choose: the same id from two senders is two items.
         let key = DeliveredItem(sender: d.senderBundleID, id: d.item.id)
-        guard let later = onDeliverLater else {
-            // Remembered before it is shown (one lookup, not two) and forgotten if declined.
-            guard deliveredItemIDs.remember(key) else { return true }
-            let accepted = onDeliver?(d) ?? true
-            if !accepted { deliveredItemIDs.forget(key) }
-            return accepted
-        }
         if deliveredItemIDs.contains(key) { return true }
         var answered = false
         later(d) { [weak self] accepted in
@@ -259,6 +253,16 @@ public final class AppChannel {
             acknowledge(accepted)
         }
         return nil
+    }
+
+    /// `receive` for an app that answers at once (no `onDeliverLater`): its answer.
+    private func receiveNow(_ d: Deliver) -> Bool {
+        let key = DeliveredItem(sender: d.senderBundleID, id: d.item.id)
+        // Remembered before it is shown (one lookup, not two) and forgotten if declined.
+        guard deliveredItemIDs.remember(key) else { return true }
+        let accepted = onDeliver?(d) ?? true
+        if !accepted { deliveredItemIDs.forget(key) }
+        return accepted
     }
 
     private func handle(_ frame: Frame) {
@@ -271,6 +275,8 @@ public final class AppChannel {
             welcome = w
             hostTakesBatches = Self.batchesEnabled && w.batches
             onWelcome?(w)
+        case .deliver(let d) where onDeliverLater == nil:
+            send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: receiveNow(d))), replyTo: frame.seq)
         case .deliver(let d):
             let seq = frame.seq
             let itemID = d.item.id
@@ -284,6 +290,10 @@ public final class AppChannel {
             // waiting.
             if onDeliverLater != nil {
                 for delivery in deliveries { unansweredDeliveries.insert(delivery.seq) }
+            } else if unansweredDeliveries.isEmpty {
+                // Answered at once, item by item, with no closure for an answer to come.
+                for delivery in deliveries { answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver))) }
+                break
             }
             for delivery in deliveries {
                 let seq = delivery.seq

@@ -26,6 +26,10 @@ extension String {
     /// when it holds no uppercase: bundle ids and handles are folded on every share, and
     /// nearly all are lowercase ASCII already.
     public var caseFolded: String {
-        utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) } ? self : lowercased()
+        // Over the bytes in place where the string has them (a byte loop, where iterating
+        // the UTF-8 view was 2 % of a receiving app's samples), else through the view.
+        let folded = utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 && $0 &- 0x41 > 25 } }
+            ?? utf8.allSatisfy { $0 < 0x80 && $0 &- 0x41 > 25 }
+        return folded ? self : lowercased()
     }
 }
