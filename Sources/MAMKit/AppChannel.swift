@@ -101,18 +101,23 @@ public final class AppChannel {
 
     /// Sends `Hello` and starts reading.
     func start(runtime: String, finishesLaunching: Bool = false) throws {
-        try pipe.startReading(onRead: { [unowned self] chunk in
-            do {
-                try decoder.feed(chunk, onFrameBytes: { payload in
-                    handle(try FrameParser.parse(payload, from: .host, strings: strings))
-                })
-            } catch {
-                end("unreadable frame from the host: \(error)")
-            }
-        }, onEnd: { [unowned self] error in
+        try pipe.startReading(onRead: { [unowned self] chunk in read(chunk) }, onEnd: { [unowned self] error in
             end(error.map { "channel error: \($0)" } ?? "host closed the channel")
         })
         send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching, batches: Self.batchesEnabled)))
+    }
+
+    /// The frames in what the host wrote. (A method: the closure reading each frame holds
+    /// `self` as the method does, where one in `start` reached it through the unowned
+    /// reference once per frame.)
+    private func read(_ chunk: UnsafeRawBufferPointer) {
+        do {
+            try decoder.feed(chunk, onFrameBytes: { payload in
+                handle(try FrameParser.parse(payload, from: .host, strings: strings))
+            })
+        } catch {
+            end("unreadable frame from the host: \(error)")
+        }
     }
 
     /// Sends a frame; `onReply` runs when the host answers it.
