@@ -15,7 +15,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
 
     /// Probes the launcher (`mamsim-confine --probe` prints the kernel's Landlock ABI and the
     /// features it can put in force).
-    static func probe(_ configuration: HostConfiguration, cgroupsUnavailable: String? = nil) throws(HostError) -> ConfinementReport {
+    public static func probe(_ configuration: HostConfiguration, cgroupsUnavailable: String? = nil) throws(HostError) -> ConfinementReport {
         let unconfined = "children are NOT confined: each can read every file the user can (other devices, the scenario's inputs, the home folder)"
         if configuration.confinement == .none {
             return ConfinementReport(launcher: nil, features: [], description: "\(unconfined) (confinement turned off)")

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import MAMDevice
+import MAMPolicy
 
 /// `mamsim bench`: measures the host against a C libuv reference (and Node, when present) in
 /// the same run, and prints figures side by side with ratios.
@@ -44,7 +46,14 @@ struct BenchCommand: AsyncParsableCommand {
         }
         let references = try References(directory: referenceDir, skipNode: noNode)
         var table = BenchTable()
-        print("mamsim bench — \(ProcessInfo.processInfo.activeProcessorCount) CPUs; latency pinned to CPU 0; references measured in this run\n")
+        print("mamsim bench — \(ProcessInfo.processInfo.activeProcessorCount) CPUs; latency pinned to CPU 0; references measured in this run")
+        // The hosts below confine their apps where the launcher is beside the runtime, as a
+        // run does: say which, since confined apps start and run at another cost.
+        let probe = HostConfiguration(apps: [], fleet: Fleet(), deviceDirectory: FileManager.default.temporaryDirectory, appRuntime: runtime)
+        let confinement = try ConfinementReport.probe(probe)
+        print(confinement.isConfined
+              ? "apps confined through \(confinement.launcher ?? ""), as in a run\n"
+              : "apps NOT confined, unlike a run: \(confinement.description)\n")
 
         if only == nil || only == "decision" {
             let ns = try DecisionBench.run()
