@@ -381,13 +381,7 @@ enum HotFrames {
                 // Each item measured once here (and once for the body's length above).
                 for s in v {
                     let itemSize = size(s.request.item)
-                    let requestSize = size(s.request, itemSize: itemSize)
-                    w.key(1, 2)
-                    w.varint(UInt64(scalar(1, s.seq) + nested(requestSize)))
-                    w.scalar(1, s.seq)
-                    w.key(2, 2)
-                    w.varint(UInt64(requestSize))
-                    w.write(s.request, itemSize: itemSize)
+                    batchItem(&w, seq: s.seq, size: size(s.request, itemSize: itemSize)) { $0.write(s.request, itemSize: itemSize) }
                 }
             case .deliverAcks(let v): w.write(v)
             case .deliver(let v): w.write(v, itemSize: size(v.item))
@@ -402,19 +396,24 @@ enum HotFrames {
             case .deliverBatch(let v):
                 for d in v {
                     let itemSize = size(d.deliver.item)
-                    let deliverSize = size(d.deliver, itemSize: itemSize)
-                    w.key(1, 2)
-                    w.varint(UInt64(scalar(1, d.seq) + nested(deliverSize)))
-                    w.scalar(1, d.seq)
-                    w.key(2, 2)
-                    w.varint(UInt64(deliverSize))
-                    w.write(d.deliver, itemSize: itemSize)
+                    batchItem(&w, seq: d.seq, size: size(d.deliver, itemSize: itemSize)) { $0.write(d.deliver, itemSize: itemSize) }
                 }
             default: break
             }
             precondition(w.position == out.baseAddress! + start + total, "HotFrames wrote a frame of another size than it measured")
         }
         return true
+    }
+
+    /// One item of a batch (field 1): its seq (field 1), then its message (field 2) of `size`
+    /// bytes, which `message` writes.
+    private static func batchItem(_ w: inout ProtoWriter, seq: UInt64, size: Int, _ message: (inout ProtoWriter) -> Void) {
+        w.key(1, 2)
+        w.varint(UInt64(scalar(1, seq) + nested(size)))
+        w.scalar(1, seq)
+        w.key(2, 2)
+        w.varint(UInt64(size))
+        message(&w)
     }
 
     // Sizes, as protobuf-c packs: proto3 fields at their default are left out, a oneof
