@@ -564,7 +564,7 @@ final class Broker {
     /// A child is gone: every delivery it owed an answer for fails now.
     func failOutstandingWork(of child: ChildConnection, how: String) {
         let why = "\(child.handle) ended before acknowledging the item: \(how)"
-        let pending = child.pendingDeliveries.sorted { $0.key < $1.key }.map(\.value) + child.outgoingDeliveries + child.queuedDeliveries
+        let pending = child.pendingDeliveries.entries.map(\.value) + child.outgoingDeliveries + child.queuedDeliveries
         child.pendingDeliveries.removeAll()
         child.outgoingDeliveries.removeAll()
         child.queuedDeliveries.removeAll()
@@ -575,8 +575,8 @@ final class Broker {
     /// destination's late acknowledgement will be ignored.
     func expireDeliveries(of child: ChildConnection, now: UInt64) {
         guard !child.pendingDeliveries.isEmpty else { return }
-        let expired = child.pendingDeliveries.filter { $0.value.deadline <= now }
-        for (seq, p) in expired.sorted(by: { $0.key < $1.key }) {
+        let expired = child.pendingDeliveries.entries.filter { $0.value.deadline <= now }
+        for (seq, p) in expired {
             child.pendingDeliveries[seq] = nil
             child.expiredDeliveries.remember(seq)
             answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(configuration.deliveryTimeout)"))

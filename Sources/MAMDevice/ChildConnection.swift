@@ -47,7 +47,7 @@ final class ChildConnection {
     var byeReason = ""
 
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
-    var pendingDeliveries: [UInt64: PendingDelivery] = [:]
+    var pendingDeliveries = SeqTable<PendingDelivery>()
     /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
     var expiredDeliveries = RecentSet<UInt64>(capacity: 4096)
     /// Deliveries waiting for this child to finish its handshake (an extension started on demand).

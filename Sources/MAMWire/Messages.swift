@@ -100,11 +100,25 @@ extension Item {
 public func seqs<Value>(
     in range: ClosedRange<UInt64>, among outstanding: [UInt64: Value], alsoWaiting: RecentSet<UInt64>? = nil
 ) -> [UInt64] {
-    let waiting = outstanding.count + (alsoWaiting?.count ?? 0)
+    seqs(in: range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { outstanding.keys.filter { range.contains($0) } }
+}
+
+/// The same against a `SeqTable`.
+@inlinable
+public func seqs<Value>(
+    in range: ClosedRange<UInt64>, among outstanding: SeqTable<Value>, alsoWaiting: RecentSet<UInt64>? = nil
+) -> [UInt64] {
+    seqs(in: range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { outstanding.seqs(in: range) }
+}
+
+/// `waiting` values are outstanding, `inside` lists those in `range`.
+@inlinable
+func seqs(in range: ClosedRange<UInt64>, waiting: Int, alsoWaiting: RecentSet<UInt64>?, inside: () -> [UInt64]) -> [UInt64] {
+    let waiting = waiting + (alsoWaiting?.count ?? 0)
     if range.upperBound - range.lowerBound < UInt64(waiting) * 2 + 64 { return Array(range) }
-    var inside = outstanding.keys.filter { range.contains($0) }
-    if let alsoWaiting { inside += alsoWaiting.elements.filter { range.contains($0) } }
-    return inside.sorted()
+    var found = inside()
+    if let alsoWaiting { found += alsoWaiting.elements.filter { range.contains($0) } }
+    return found.sorted()
 }
 
 /// Folds answers into cumulative ranges: `answered` (seq → answer, any order) become runs of

@@ -89,4 +89,48 @@ import Testing
         #expect(await host.shutdown() == 0)
         for pid in ledger.pids { #expect(!isRunning(pid), "pid \(pid) outlived the host") }
     }
+
+    /// The other way round: senders killed mid-flood. What they shared is still at its
+    /// destination; each such share is answered (recorded) once when the destination
+    /// acknowledges, with nobody left to tell, and the host goes on serving the others.
+    @Test func sendersKilledMidFloodLeaveEachOfTheirSharesAnsweredOnce() async throws {
+        var rng = Seeded(state: 20_261_124)
+        var config = try makeConfiguration(apps: 6)
+        config.reportDeliveries = true
+        let ledger = Ledger()
+        let host = try HostController(configuration: config) { ledger.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let senders = ["app0", "app1", "app2"], targets = ["app3", "app4", "app5"]
+        var outcomes: [CommandResult] = []
+        await withTaskGroup(of: CommandResult.self) { group in
+            for (sender, target) in zip(senders, targets) {
+                group.addTask { await host.command(sender, .flood(Flood(destination: target, count: 4000, size: 256, window: 128))) }
+            }
+            // Each of the first two senders dies once, at a random moment of its flood (and is
+            // not started again: a new flood would reuse its item ids).
+            for victim in senders.prefix(2) {
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...60, using: &rng)))
+                #expect(await host.kill(victim))
+            }
+            for await r in group { outcomes.append(r) }
+        }
+        // The survivor's flood completed; the victims' commands failed with their process.
+        #expect(outcomes.contains { if case .flood(4000, _) = $0 { true } else { false } })
+        let answers = ledger.answers
+        let duplicated = answers.filter { $0.value.count != 1 }
+        #expect(duplicated.isEmpty, "shares answered more than once: \(duplicated.prefix(3))")
+        let delivered = Set(answers.filter { $0.value == [.delivered] }.map(\.key))
+        var seen: Set<Ledger.Key> = []
+        for r in ledger.received {
+            let key = Ledger.Key(from: r.from, to: r.to, id: r.id)
+            #expect(delivered.contains(key), "\(key) was received but its share was not answered delivered")
+            #expect(seen.insert(key).inserted, "\(key) was received twice")
+        }
+        for victim in senders.prefix(2) {
+            let answered = answers.keys.filter { $0.from == victim }.count
+            #expect(answered > 0 && answered < 4000, "\(victim) died mid-flood with \(answered) of its shares answered")
+        }
+        #expect(await host.shutdown() == 0)
+        for pid in ledger.pids { #expect(!isRunning(pid), "pid \(pid) outlived the host") }
+    }
 }

@@ -1,0 +1,75 @@
+import MAMModel
+import MAMWire
+import Testing
+
+/// `SeqTable` holds what a `Dictionary` keyed by seq would, whatever the order of inserts,
+/// lookups and removals.
+@Suite struct SeqTableTests {
+    private struct Generator {
+        var state: UInt64
+        mutating func next(_ n: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+    }
+
+    private static func check(seed: UInt64, steps: Int, outOfOrder: Bool) {
+        var random = Generator(state: seed)
+        var table = SeqTable<Int>()
+        var model: [UInt64: Int] = [:]
+        var next: UInt64 = 1
+        for step in 0..<steps {
+            switch random.next(10) {
+            case 0...3:
+                // Seqs are handed out in increasing order with gaps (other frames); now and then
+                // one out of order, or one given again.
+                let seq: UInt64
+                if outOfOrder, random.next(8) == 0, next > 1 {
+                    seq = UInt64(random.next(Int(next))) + 1
+                } else {
+                    next += UInt64(random.next(3))
+                    seq = next
+                    next += 1
+                }
+                table[seq] = step
+                model[seq] = step
+            case 4...6:
+                // Mostly the oldest, sometimes any.
+                let seq = random.next(4) == 0 ? UInt64(random.next(Int(next) + 2)) : (model.keys.min() ?? 0)
+                #expect(table.removeValue(forKey: seq) == model.removeValue(forKey: seq), "remove \(seq), step \(step)")
+            case 7:
+                let seq = UInt64(random.next(Int(next) + 2))
+                table[seq] = nil
+                model[seq] = nil
+            default:
+                let seq = UInt64(random.next(Int(next) + 2))
+                #expect(table[seq] == model[seq], "lookup \(seq), step \(step)")
+            }
+            #expect(table.count == model.count && table.isEmpty == model.isEmpty, "count, step \(step)")
+        }
+        #expect(table.entries.map(\.seq) == model.keys.sorted())
+        #expect(table.entries.map(\.value) == model.sorted { $0.key < $1.key }.map(\.value))
+        for range in [UInt64(0)...UInt64.max, 1...1, 5...(next / 2), (next / 2)...(next + 10)] {
+            #expect(table.seqs(in: range) == model.keys.filter { range.contains($0) }.sorted())
+            #expect(seqs(in: range, among: table) == seqs(in: range, among: model))
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func holdsWhatADictionaryHolds(seed: UInt64) {
+        Self.check(seed: seed, steps: 5000, outOfOrder: false)
+        Self.check(seed: seed + 100, steps: 5000, outOfOrder: true)
+    }
+
+    @Test func aTableEmptiedInOrderKeepsNoEntries() {
+        var table = SeqTable<String>()
+        for seq in UInt64(1)...1000 { table[seq * 2] = "\(seq)" }
+        for seq in UInt64(1)...1000 { #expect(table.removeValue(forKey: seq * 2) == "\(seq)") }
+        #expect(table.isEmpty && table.entries.isEmpty && table.seqs(in: 0...UInt64.max).isEmpty)
+        table[7] = "again"
+        #expect(table[7] == "again" && table.count == 1)
+    }
+}
