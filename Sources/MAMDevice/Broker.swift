@@ -50,6 +50,7 @@ final class Broker {
     /// A class: a stream of shares takes the same route item after item, and a reference
     /// costs one retain where the accounts it holds cost a dozen.
     private final class Route {
+        let key: RouteKey
         let owner: Account?
         let receiver: Account?
         let decision: TransferDecision
@@ -57,17 +58,24 @@ final class Broker {
         /// apps only, which the table's generation holds still).
         let ownership: Ownership
 
-        init(owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership) {
+        init(key: RouteKey, owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership) {
+            self.key = key
             self.owner = owner
             self.receiver = receiver
             self.decision = decision
             self.ownership = ownership
         }
+
+        /// Whether a share takes this route, compared field by field where they lie: a key
+        /// built for the comparison retains four strings.
+        func isTaken(by sender: ChildConnection, _ request: ShareRequest, to target: AppRegistry.Entry) -> Bool {
+            key.identity == request.identity && key.receiveAs == request.receiveAs && key.sender == sender.spec.key && key.target == target.spec.key
+        }
     }
     private var routes: [RouteKey: Route] = [:]
     /// The route the last share took: a stream repeats it, and comparing four strings costs
     /// less than hashing them.
-    private var lastRoute: (key: RouteKey, route: Route)?
+    private var lastRoute: Route?
     private var routesGeneration: UInt64 = .max
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     private static let maximumRoutes = 1024
@@ -115,20 +123,20 @@ final class Broker {
                 lastRoute = nil
                 routesGeneration = state.generation
             }
-            let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
             let known: Route?
-            if let last = lastRoute, last.key == key {
-                known = last.route
+            if let last = lastRoute, last.isTaken(by: sender, request, to: entry) {
+                known = last
             } else {
+                let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
                 known = routes[key]
-                if let known { lastRoute = (key, known) }
+                if let known { lastRoute = known }
+                routeKey = key
             }
             if let known {
                 record.receivedAs = known.receiver?.upn ?? ""
                 return deliver(request, fileData: nil, seq: seq, from: sender, to: entry, owner: known.owner, receiver: known.receiver,
                                decision: known.decision, ownership: known.ownership, record: &record)
             }
-            routeKey = key
         }
         let target = entry.spec
         // One copy of the fleet for the whole decision: each read of `state.fleet` retains
@@ -248,7 +256,7 @@ final class Broker {
                 routes.removeAll(keepingCapacity: true)
                 lastRoute = nil
             }
-            routes[routeKey] = Route(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
+            routes[routeKey] = Route(key: routeKey, owner: owner, receiver: receiver, decision: decision, ownership: ownership)
         }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, receiver: receiver, decision: decision,
                 ownership: ownership, record: &record)
@@ -325,8 +333,10 @@ final class Broker {
             }
             item.payload = .file(path: inbox)
         }
+        // The record moves into the delivery (a copy is a dozen retains); the caller's, left
+        // empty, is not read again.
         let pending = PendingDelivery(
-            sender: sender, requestSeq: seq, record: record,
+            sender: sender, requestSeq: seq, record: record.taken(),
             deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: receiver?.upn ?? ""))
         pending.deadline = supervisor.loop.now + configuration.deliveryTimeout.milliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
@@ -558,7 +568,8 @@ final class Broker {
             sender.send(.shareResult(outcome), replyTo: seq)
         }
         audit.record(record)
-        onEvent(.share(record))
+        // The record's last use: it moves into the event.
+        onEvent(.share(record.taken()))
     }
 
     /// A child is gone: every delivery it owed an answer for fails now.

@@ -58,6 +58,14 @@ public struct ShareRecord: Sendable, CustomStringConvertible {
     public var owner: Ownership?
     public var outcome: Verdict
 
+    /// The record, leaving an empty one in its place: a record moves where a copy would
+    /// retain each of its strings.
+    mutating func taken() -> ShareRecord {
+        var moved = ShareRecord(from: "", fromBundle: BundleID(""), identity: "", to: "", receivedAs: "", itemID: "", owner: nil, outcome: .delivered)
+        swap(&moved, &self)
+        return moved
+    }
+
     public var description: String {
         let who = identity.isEmpty ? "unmanaged" : identity
         let receiver = receivedAs.isEmpty ? "" : " as \(receivedAs)"

@@ -234,13 +234,18 @@ public struct AuditRecords: Sendable {
     }
 
     private static func field(_ text: String, _ p: inout UnsafeMutablePointer<UInt8>) {
-        var text = text
-        text.withUTF8 { utf8 in
+        // The string's own bytes, borrowed: `withUTF8` needs a mutable copy, one retain and
+        // release per field of every record.
+        func copy(_ utf8: UnsafeBufferPointer<UInt8>) {
             put(UInt64(utf8.count), 4, &p)
             if let base = utf8.baseAddress, !utf8.isEmpty {
                 p.update(from: base, count: utf8.count)
                 p += utf8.count
             }
+        }
+        if text.utf8.withContiguousStorageIfAvailable(copy) == nil {
+            var text = text
+            text.withUTF8(copy)
         }
     }
 

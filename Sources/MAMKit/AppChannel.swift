@@ -293,16 +293,20 @@ public final class AppChannel {
             // Every item of the batch is unanswered before the first is handed over: an app
             // answering later may answer in any order, and a range must not cover one still
             // waiting.
+            // Each delivery is read where it lies: an element taken out of the array (even by
+            // index) is a copy, a dozen retains and as many releases.
             if onDeliverLater != nil {
-                for delivery in deliveries { unansweredDeliveries.insert(delivery.seq) }
+                for i in deliveries.indices { unansweredDeliveries.insert(deliveries[i].seq) }
             } else if unansweredDeliveries.isEmpty {
                 // Answered at once, item by item, with no closure for an answer to come.
-                for delivery in deliveries { answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver))) }
+                deliveries.withUnsafeBufferPointer { deliveries in
+                    for i in deliveries.indices { answeredDeliveries.append((deliveries[i].seq, receiveNow(deliveries[i].deliver))) }
+                }
                 break
             }
-            for delivery in deliveries {
-                let seq = delivery.seq
-                let accepted = receive(delivery.deliver) { [weak self] accepted in
+            for i in deliveries.indices {
+                let seq = deliveries[i].seq
+                let accepted = receive(deliveries[i].deliver) { [weak self] accepted in
                     guard let self, unansweredDeliveries.remove(seq) != nil else { return }
                     answeredDeliveries.append((seq, accepted))
                 }

@@ -580,10 +580,17 @@ struct ProtoWriter {
     /// A length-delimited field, written even when empty.
     mutating func field(_ number: UInt64, _ s: String) {
         key(number, 2)
-        var s = s
-        s.withUTF8 { utf8 in
+        // Borrowed where the string is contiguous (always, natively): `withUTF8` needs a
+        // mutable copy, a retain and release per field.
+        if s.utf8.withContiguousStorageIfAvailable({ (utf8: UnsafeBufferPointer<UInt8>) -> Void in
             varint(UInt64(utf8.count))
             raw(utf8)
+        }) == nil {
+            var s = s
+            s.withUTF8 { utf8 in
+                varint(UInt64(utf8.count))
+                raw(utf8)
+            }
         }
     }
 
