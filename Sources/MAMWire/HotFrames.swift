@@ -195,7 +195,9 @@ enum HotFrames {
                 var seq: UInt64 = 0
                 guard self.numbered(sub, seq: &seq, { read($0, &item) }) else { return false }
                 numbered(&item, seq)
-                items.append(item)
+                // Moved, not copied: a copy of a share or delivery is a dozen retains (and
+                // the releases of the one left behind).
+                items.append(consume item)
             }
             return !items.isEmpty
         }
