@@ -293,12 +293,12 @@ public final class AppChannel {
             // Every item of the batch is unanswered before the first is handed over: an app
             // answering later may answer in any order, and a range must not cover one still
             // waiting.
-            // Each delivery is read where it lies: an element taken out of the array (even by
-            // index) is a copy, a dozen retains and as many releases.
             if onDeliverLater != nil {
                 for i in deliveries.indices { unansweredDeliveries.insert(deliveries[i].seq) }
             } else if unansweredDeliveries.isEmpty {
-                // Answered at once, item by item, with no closure for an answer to come.
+                // Answered at once, item by item, with no closure for an answer to come; each
+                // delivery read where it lies (an element taken out of the array, even by
+                // index, is a copy: a dozen retains and as many releases).
                 deliveries.withUnsafeBufferPointer { deliveries in
                     for i in deliveries.indices { answeredDeliveries.append((deliveries[i].seq, receiveNow(deliveries[i].deliver))) }
                 }
