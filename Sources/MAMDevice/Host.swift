@@ -201,11 +201,7 @@ extension Host: ChildFrameRouter {
         case .shareRequest(let request):
             broker.share(request, seq: frame.seq, from: child)
         case .shareBatch(let shares):
-            // Each share is read where it lies: an element taken out of the array (even by
-            // index) is a copy, a dozen retains and as many releases.
-            shares.withUnsafeBufferPointer { shares in
-                for i in shares.indices { broker.share(shares[i].request, seq: shares[i].seq, from: child, batched: true) }
-            }
+            for share in shares { broker.share(share.request, seq: share.seq, from: child, batched: true) }
         case .deliverAck(let ack):
             try broker.acknowledged(ack, replyTo: frame.replyTo, from: child)
         case .deliverAcks(let acks):

@@ -584,16 +584,15 @@ struct ProtoWriter {
         key(number, 2)
         // Borrowed where the string is contiguous (always, natively): `withUTF8` needs a
         // mutable copy, a retain and release per field.
-        if s.utf8.withContiguousStorageIfAvailable({ (utf8: UnsafeBufferPointer<UInt8>) -> Void in
-            varint(UInt64(utf8.count))
-            raw(utf8)
-        }) == nil {
+        if s.utf8.withContiguousStorageIfAvailable({ lengthPrefixed($0) }) == nil {
             var s = s
-            s.withUTF8 { utf8 in
-                varint(UInt64(utf8.count))
-                raw(utf8)
-            }
+            s.withUTF8 { lengthPrefixed($0) }
         }
+    }
+
+    private mutating func lengthPrefixed(_ bytes: UnsafeBufferPointer<UInt8>) {
+        varint(UInt64(bytes.count))
+        raw(bytes)
     }
 
     /// A string field unless it is empty.
