@@ -2,19 +2,64 @@
 ///
 /// A child never writes this tag itself: the host derives it from the sender's signed-in
 /// account and its own policy state. An empty `upn` means the data is unmanaged/personal.
+///
+/// Held in one immutable box, as `Item` is: the host stamps the same tag on a stream of
+/// deliveries and keeps it in each one's audit record, and a copy of the box is one retain
+/// where a copy of its strings was four.
 public struct Ownership: Sendable, Hashable {
-    public var upn: String
-    public var oid: String
-    public var tenant: String
-    public var managed: Bool
-    public var sourceBundle: BundleID
+    @usableFromInline
+    final class Fields: Sendable {
+        @usableFromInline let upn: String
+        @usableFromInline let oid: String
+        @usableFromInline let tenant: String
+        @usableFromInline let managed: Bool
+        @usableFromInline let sourceBundle: BundleID
+
+        @usableFromInline
+        init(upn: String, oid: String, tenant: String, managed: Bool, sourceBundle: BundleID) {
+            self.upn = upn
+            self.oid = oid
+            self.tenant = tenant
+            self.managed = managed
+            self.sourceBundle = sourceBundle
+        }
+    }
+
+    @usableFromInline
+    var fields: Fields
 
     public init(upn: String, oid: String, tenant: String = "", managed: Bool, sourceBundle: BundleID) {
-        self.upn = upn
-        self.oid = oid
-        self.tenant = tenant
-        self.managed = managed
-        self.sourceBundle = sourceBundle
+        fields = Fields(upn: upn, oid: oid, tenant: tenant, managed: managed, sourceBundle: sourceBundle)
+    }
+
+    @inlinable
+    public var upn: String {
+        _read { yield fields.upn }
+        set { fields = Fields(upn: newValue, oid: fields.oid, tenant: fields.tenant, managed: fields.managed, sourceBundle: fields.sourceBundle) }
+    }
+
+    @inlinable
+    public var oid: String {
+        _read { yield fields.oid }
+        set { fields = Fields(upn: fields.upn, oid: newValue, tenant: fields.tenant, managed: fields.managed, sourceBundle: fields.sourceBundle) }
+    }
+
+    @inlinable
+    public var tenant: String {
+        _read { yield fields.tenant }
+        set { fields = Fields(upn: fields.upn, oid: fields.oid, tenant: newValue, managed: fields.managed, sourceBundle: fields.sourceBundle) }
+    }
+
+    @inlinable
+    public var managed: Bool {
+        get { fields.managed }
+        set { fields = Fields(upn: fields.upn, oid: fields.oid, tenant: fields.tenant, managed: newValue, sourceBundle: fields.sourceBundle) }
+    }
+
+    @inlinable
+    public var sourceBundle: BundleID {
+        _read { yield fields.sourceBundle }
+        set { fields = Fields(upn: fields.upn, oid: fields.oid, tenant: fields.tenant, managed: fields.managed, sourceBundle: newValue) }
     }
 
     /// Data with no owner (the unmanaged identity `""`).
@@ -23,4 +68,24 @@ public struct Ownership: Sendable, Hashable {
     }
 
     public var isUnowned: Bool { upn.isEmpty && oid.isEmpty }
+
+    public static func == (a: Ownership, b: Ownership) -> Bool {
+        a.fields === b.fields
+            || (a.upn == b.upn && a.oid == b.oid && a.tenant == b.tenant && a.managed == b.managed && a.sourceBundle == b.sourceBundle)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(upn)
+        hasher.combine(oid)
+        hasher.combine(tenant)
+        hasher.combine(managed)
+        hasher.combine(sourceBundle)
+    }
+}
+
+extension Ownership: CustomDebugStringConvertible {
+    /// The fields, as a struct of them would print.
+    public var debugDescription: String {
+        "Ownership(upn: \(upn.debugDescription), oid: \(oid.debugDescription), tenant: \(tenant.debugDescription), managed: \(managed), sourceBundle: \(String(reflecting: sourceBundle)))"
+    }
 }

@@ -127,61 +127,65 @@ enum HotFrames {
             return !v.destination.isEmpty && !seen.first(2)
         }
 
+        /// Read into fields of its own and boxed once at the end: each change to an `Item`
+        /// makes a new box.
         func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Item) -> Bool {
             var r = ProtoReader(bytes)
             var seen = Seen()
-            var payload = false
+            var id = ""
+            var typeIdentifiers: [String] = []
+            var payload: Item.Payload?
+            var fileName = ""
+            var ownership: Ownership?
             while !r.atEnd {
                 guard let (number, wire) = r.key(), wire == 2 else { return false }
                 switch number {
-                case 1: guard string(&r, 1, &seen, into: &v.id) else { return false }
+                case 1: guard string(&r, 1, &seen, into: &id) else { return false }
                 case 2:
                     // (protobuf-c reads any number; the host refuses more than 64 itself.)
-                    guard v.typeIdentifiers.count < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
-                    v.typeIdentifiers.append(t)
+                    guard typeIdentifiers.count < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
+                    typeIdentifiers.append(t)
                 case 3:
-                    guard !payload, let sub = r.lengthDelimited() else { return false }
-                    payload = true
-                    v.payload = .inline(Array(sub))
+                    guard payload == nil, let sub = r.lengthDelimited() else { return false }
+                    payload = .inline(Array(sub))
                 case 4:
-                    guard !payload, let sub = r.lengthDelimited(), let path = text(sub) else { return false }
-                    payload = true
-                    v.payload = .file(path: path)
-                case 5: guard string(&r, 5, &seen, into: &v.fileName) else { return false }
+                    guard payload == nil, let sub = r.lengthDelimited(), let path = text(sub) else { return false }
+                    payload = .file(path: path)
+                case 5: guard string(&r, 5, &seen, into: &fileName) else { return false }
                 case 6:
-                    guard seen.first(6), let sub = r.lengthDelimited() else { return false }
-                    var o = Ownership(upn: "", oid: "", managed: false, sourceBundle: BundleID(""))
-                    guard read(sub, into: &o) else { return false }
-                    v.ownership = o
+                    guard seen.first(6), let sub = r.lengthDelimited(), let o = self.ownership(sub) else { return false }
+                    ownership = o
                 default: return false
                 }
             }
-            return payload && !v.id.isEmpty
+            guard let payload, !id.isEmpty else { return false }
+            v = Item(id: id, typeIdentifiers: typeIdentifiers, payload: payload, fileName: fileName, ownership: ownership)
+            return true
         }
 
-        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Ownership) -> Bool {
+        /// Read into fields of its own and boxed once, as an `Item` is.
+        func ownership(_ bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
             var r = ProtoReader(bytes)
             var seen = Seen()
+            var upn = "", oid = "", tenant = "", source = ""
+            var managed = false
             while !r.atEnd {
-                guard let (number, wire) = r.key() else { return false }
+                guard let (number, wire) = r.key() else { return nil }
                 if number == 4 {
-                    guard wire == 0, seen.first(4), let b = r.bool() else { return false }
-                    v.managed = b
+                    guard wire == 0, seen.first(4), let b = r.bool() else { return nil }
+                    managed = b
                     continue
                 }
-                guard wire == 2 else { return false }
+                guard wire == 2 else { return nil }
                 switch number {
-                case 1: guard string(&r, 1, &seen, into: &v.upn) else { return false }
-                case 2: guard string(&r, 2, &seen, into: &v.oid) else { return false }
-                case 3: guard string(&r, 3, &seen, into: &v.tenant) else { return false }
-                case 5:
-                    var source = ""
-                    guard string(&r, 5, &seen, into: &source) else { return false }
-                    v.sourceBundle = BundleID(source)
-                default: return false
+                case 1: guard string(&r, 1, &seen, into: &upn) else { return nil }
+                case 2: guard string(&r, 2, &seen, into: &oid) else { return nil }
+                case 3: guard string(&r, 3, &seen, into: &tenant) else { return nil }
+                case 5: guard string(&r, 5, &seen, into: &source) else { return nil }
+                default: return nil
                 }
             }
-            return true
+            return Ownership(upn: upn, oid: oid, tenant: tenant, managed: managed, sourceBundle: BundleID(source))
         }
 
         /// A batch: its items (field 1), each a seq and a message, read by `read` into a fresh
@@ -660,17 +664,18 @@ struct ProtoWriter {
     }
 }
 
+extension Item {
+    /// What `HotFrames` reads an item into: one box for every read, replaced by the item read.
+    fileprivate static let empty = Item(id: "", typeIdentifiers: [], payload: .inline([]))
+}
+
 extension ShareRequest {
     /// What `HotFrames` reads a share into.
-    fileprivate static var empty: ShareRequest {
-        ShareRequest(destination: "", item: Item(id: "", typeIdentifiers: [], payload: .inline([])))
-    }
+    fileprivate static let empty = ShareRequest(destination: "", item: .empty)
 }
 
 extension Deliver {
-    fileprivate static var empty: Deliver {
-        Deliver(item: Item(id: "", typeIdentifiers: [], payload: .inline([])), senderBundleID: BundleID(""))
-    }
+    fileprivate static let empty = Deliver(item: .empty, senderBundleID: BundleID(""))
 }
 
 /// Strings one connection's frames repeat (accounts, bundle ids, type identifiers), kept so
