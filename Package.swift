@@ -64,7 +64,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ], swiftSettings: strict),
         .target(name: "MAMWire", dependencies: ["MAMModel", "CMAMProto", "CProtobufC"], swiftSettings: strict),
-        .target(name: "MAMLoop", dependencies: ["CLibUV", "CZygote"], swiftSettings: strict),
+        .target(name: "MAMLoop", dependencies: ["MAMModel", "CLibUV", "CZygote"], swiftSettings: strict),
         // The app-process zygote's two ends (C: SCM_RIGHTS and a raw clone).
         .target(name: "CZygote"),
         .target(

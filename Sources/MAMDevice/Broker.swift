@@ -117,7 +117,7 @@ final class Broker {
     private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
                        record: inout ShareRecord) throws {
         var routeKey: RouteKey?
-        if entry.spec.descriptor.kind == .app, case .inline = request.item.payload {
+        if entry.spec.descriptor.kind == .app, request.item.isInline {
             if routesGeneration != state.generation {
                 routes.removeAll(keepingCapacity: true)
                 lastRoute = nil
@@ -155,7 +155,7 @@ final class Broker {
         // A file is shared with its bytes and owned by the file's owner (RULES.md §1); the
         // path is resolved inside the sender's own containers only.
         var fileData: [UInt8]?
-        if case .file(let path) = request.item.payload {
+        if let path = request.item.filePath {
             do {
                 let location = ContainerPath(parsing: path)
                 fileData = try state.readFile(app: sender.bundleID, path: location)
@@ -406,7 +406,7 @@ final class Broker {
         if let t = item.typeIdentifiers.first(where: { $0.isEmpty || $0.utf8.count > 256 }) {
             return "type identifier \"\(t.prefix(40))\" is empty or longer than 256 bytes"
         }
-        if case .file(let path) = item.payload, path.isEmpty { return "file item has an empty path" }
+        if item.filePath?.isEmpty == true { return "file item has an empty path" }
         return nil
     }
 

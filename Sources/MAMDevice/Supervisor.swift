@@ -316,7 +316,9 @@ final class Supervisor {
         router?.childLaunched(spec)
         onEvent(.spawned(handle: spec.handle, pid: child.pid))
         do {
-            try pipe.startReading(onRead: { [weak self, weak child] chunk in
+            // Read into buffers the loop keeps: a share's payload stays where it arrived and
+            // is forwarded from there.
+            try pipe.startReading(onReceive: { [weak self, weak child] chunk in
                 guard let self, let child else { return }
                 self.received(chunk, from: child)
             }, onEnd: { [weak self, weak child] error in
@@ -381,11 +383,11 @@ final class Supervisor {
 
     /// Bytes from a child: framing, decoding and protocol-order checks. Any violation cuts the
     /// child off; the host and the other children carry on.
-    private func received(_ chunk: UnsafeRawBufferPointer, from child: ChildConnection) {
+    private func received(_ chunk: ReceivedBytes, from child: ChildConnection) {
         guard child.isLive else { return }
         var completed = false
         do {
-            try child.decoder.feed(chunk, onFrameBytes: { payload in
+            try child.decoder.feed(chunk, onFrame: { payload in
                 completed = true
                 guard child.isLive else { return }
                 let frame: Frame

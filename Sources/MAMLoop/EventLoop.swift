@@ -1,4 +1,5 @@
 internal import CLibUV
+internal import MAMModel
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -12,9 +13,21 @@ internal import Darwin
 /// queued for a pipe during one iteration leave in a single `uv_write` (see `Pipe.enqueue`).
 public final class EventLoop {
     let raw: UnsafeMutablePointer<uv_loop_t>
-    /// One read buffer for every pipe: libuv calls read_cb before the next alloc_cb, and all on
-    /// this thread, so the buffer is never in use twice.
-    let readBuffer: UnsafeMutableRawBufferPointer
+    /// What every pipe of the loop reads into (libuv calls read_cb before the next alloc_cb,
+    /// all on this thread), filled front to back: bytes a reader kept (a share's payload the
+    /// host forwards from where it arrived) are never read over. While nothing refers to the
+    /// buffer, each read starts again at its front; a buffer too full for another read is
+    /// set aside until nothing refers to it and then used again.
+    private(set) var readBuffer: ReceiveBuffer
+    /// Where the next read goes in `readBuffer`.
+    private var readOffset = 0
+    /// Buffers set aside, each reused once nothing else refers to it.
+    private var spareReadBuffers: [ReceiveBuffer] = []
+    static let readBufferSize = 256 * 1024
+    /// A read is offered at least this much room; with less left, the next buffer is used.
+    static let minimumReadSize = 64 * 1024
+    /// Buffers set aside beyond this many are freed when the last reference goes.
+    static let maximumSpareReadBuffers = 16
     private var flushPrepare: UnsafeMutablePointer<uv_prepare_t>?
     private var flushCheck: UnsafeMutablePointer<uv_check_t>?
     var pipesToFlush: [Pipe] = []
@@ -36,14 +49,44 @@ public final class EventLoop {
             raw.deallocate()
             throw UVError(status)
         }
-        readBuffer = .allocate(byteCount: 256 * 1024, alignment: 16)
+        readBuffer = ReceiveBuffer(capacity: Self.readBufferSize)
         raw.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         installFlushHooks()
     }
 
     deinit {
-        readBuffer.deallocate()
         raw.deallocate()
+    }
+
+    /// Room for the next read (libuv's alloc_cb).
+    func readSpace() -> UnsafeMutableRawBufferPointer {
+        if isKnownUniquelyReferenced(&readBuffer) {
+            readOffset = 0
+        } else if readBuffer.capacity - readOffset < Self.minimumReadSize {
+            readBuffer = nextReadBuffer()
+            readOffset = 0
+        }
+        return UnsafeMutableRawBufferPointer(start: readBuffer.base + readOffset, count: readBuffer.capacity - readOffset)
+    }
+
+    /// The `count` bytes a read put in the room `readSpace` offered; the room after them (at
+    /// a 16-byte boundary) is offered next.
+    func didRead(_ count: Int) -> ReceivedBytes {
+        let bytes = ReceivedBytes(readBuffer, offset: readOffset, count: count)
+        readOffset = min(readBuffer.capacity, (readOffset + count + 15) & ~15)
+        return bytes
+    }
+
+    /// A buffer nothing refers to, the full one set aside in its place.
+    private func nextReadBuffer() -> ReceiveBuffer {
+        let full = readBuffer
+        for i in spareReadBuffers.indices where isKnownUniquelyReferenced(&spareReadBuffers[i]) {
+            let free = spareReadBuffers[i]
+            spareReadBuffers[i] = full
+            return free
+        }
+        if spareReadBuffers.count < Self.maximumSpareReadBuffers { spareReadBuffers.append(full) }
+        return ReceiveBuffer(capacity: Self.readBufferSize)
     }
 
     /// Runs until no active, referenced handle is left, or `stop()`.

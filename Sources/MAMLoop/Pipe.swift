@@ -1,4 +1,5 @@
 internal import CLibUV
+public import MAMModel
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -13,6 +14,7 @@ internal import Darwin
 /// callback, as libuv requires (it does not copy).
 public final class Pipe: Handle {
     private var onRead: ((UnsafeRawBufferPointer) -> Void)?
+    private var onReceive: ((ReceivedBytes) -> Void)?
     private var onEnd: ((UVError?) -> Void)?
     private var outgoing: [UInt8] = []
     private var flushScheduled = false
@@ -48,15 +50,30 @@ public final class Pipe: Handle {
     /// once when the peer closes (`nil`) or on an error.
     public func startReading(onRead: @escaping (UnsafeRawBufferPointer) -> Void, onEnd: @escaping (UVError?) -> Void) throws(UVError) {
         self.onRead = onRead
+        try startReading(onEnd: onEnd)
+    }
+
+    /// Starts reading; `onReceive` gets each chunk inside the buffer it was read into, which
+    /// whoever keeps the bytes keeps alive (the loop never reads over them).
+    public func startReading(onReceive: @escaping (ReceivedBytes) -> Void, onEnd: @escaping (UVError?) -> Void) throws(UVError) {
+        self.onReceive = onReceive
+        try startReading(onEnd: onEnd)
+    }
+
+    private func startReading(onEnd: @escaping (UVError?) -> Void) throws(UVError) {
         self.onEnd = onEnd
         try UVError.check(uv_read_start(streamPointer, { h, _, buf in
             let loop = Unmanaged<EventLoop>.fromOpaque(h!.pointee.loop.pointee.data).takeUnretainedValue()
-            buf!.pointee = uv_buf_init(
-                loop.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(loop.readBuffer.count))
+            let room = loop.readSpace()
+            buf!.pointee = uv_buf_init(room.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(room.count))
         }, { stream, nread, buf in
             let pipe = Handle.wrapper(UnsafeMutableRawPointer(stream), as: Pipe.self)
             if nread > 0 {
-                pipe.onRead?(UnsafeRawBufferPointer(start: buf!.pointee.base, count: nread))
+                if let onReceive = pipe.onReceive {
+                    onReceive(pipe.loop.didRead(nread))
+                } else {
+                    pipe.onRead?(UnsafeRawBufferPointer(start: buf!.pointee.base, count: nread))
+                }
             } else if nread < 0 {
                 pipe.stopReading()
                 let error = UVError(Int32(nread))
@@ -187,6 +204,7 @@ public final class Pipe: Handle {
 
     override func didClose() {
         onRead = nil
+        onReceive = nil
         onEnd = nil
         onBacklogExceeded = nil
     }

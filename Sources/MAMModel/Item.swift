@@ -2,10 +2,11 @@
 ///
 /// Small payloads travel inline; large ones as a file in a container the host controls.
 ///
-/// A value, held in one immutable box: an item passes through a dozen hands on its way from
-/// one app to another (the share, its route, the delivery waiting for its acknowledgement,
-/// the batch it leaves in, the audit record), and a copy of the box is one retain where a copy
-/// of its fields was one per string, array and payload. Changing a field makes a new box.
+/// A value whose fields are held in one immutable box, and its owner (a box too) beside them:
+/// an item passes through a dozen hands on its way from one app to another (the share, its
+/// route, the delivery waiting for its acknowledgement, the batch it leaves in), and a copy is
+/// two retains where a copy of its fields was one per string, array and payload. Changing a
+/// field other than the owner makes a new box.
 public struct Item: Sendable, Hashable {
     public enum Payload: Sendable, Hashable {
         case inline([UInt8])
@@ -13,29 +14,52 @@ public struct Item: Sendable, Hashable {
         case file(path: String)
     }
 
+    /// Everything but the owner, which the host stamps on each delivery: stamping sets a
+    /// reference, and the rest stays in the box the share arrived in.
     @usableFromInline
     final class Fields: Sendable {
         @usableFromInline let id: String
         @usableFromInline let typeIdentifiers: [String]
+        /// `.inline([])` when the bytes are `received`.
         @usableFromInline let payload: Payload
+        /// An inline payload left where it was read (see `init(id:typeIdentifiers:received:…)`).
+        @usableFromInline let received: ReceivedBytes?
         @usableFromInline let fileName: String
-        @usableFromInline let ownership: Ownership?
 
         @usableFromInline
-        init(id: String, typeIdentifiers: [String], payload: Payload, fileName: String, ownership: Ownership?) {
+        init(id: String, typeIdentifiers: [String], payload: Payload, received: ReceivedBytes?, fileName: String) {
             self.id = id
             self.typeIdentifiers = typeIdentifiers
             self.payload = payload
+            self.received = received
             self.fileName = fileName
-            self.ownership = ownership
+        }
+
+        /// These fields with one changed.
+        @usableFromInline
+        func with(id: String? = nil, typeIdentifiers: [String]? = nil, fileName: String? = nil) -> Fields {
+            Fields(id: id ?? self.id, typeIdentifiers: typeIdentifiers ?? self.typeIdentifiers, payload: payload, received: received,
+                   fileName: fileName ?? self.fileName)
         }
     }
 
     @usableFromInline
     var fields: Fields
 
+    /// Set by the host only.
+    public var ownership: Ownership?
+
     public init(id: String, typeIdentifiers: [String], payload: Payload, fileName: String = "", ownership: Ownership? = nil) {
-        fields = Fields(id: id, typeIdentifiers: typeIdentifiers, payload: payload, fileName: fileName, ownership: ownership)
+        fields = Fields(id: id, typeIdentifiers: typeIdentifiers, payload: payload, received: nil, fileName: fileName)
+        self.ownership = ownership
+    }
+
+    /// An item whose inline payload stays in the buffer it was read into, which it keeps
+    /// alive: the host forwards a share's bytes from where they arrived instead of copying
+    /// them per item. Reading `payload` copies them out; `withInlineBytes` does not.
+    public init(id: String, typeIdentifiers: [String], received: ReceivedBytes, fileName: String = "", ownership: Ownership? = nil) {
+        fields = Fields(id: id, typeIdentifiers: typeIdentifiers, payload: .inline([]), received: received, fileName: fileName)
+        self.ownership = ownership
     }
 
     // Read in place (`_read`): a getter would retain what it returns, and most reads only
@@ -45,44 +69,74 @@ public struct Item: Sendable, Hashable {
     @inlinable
     public var id: String {
         _read { yield fields.id }
-        set { fields = Fields(id: newValue, typeIdentifiers: fields.typeIdentifiers, payload: fields.payload, fileName: fields.fileName, ownership: fields.ownership) }
+        set { fields = fields.with(id: newValue) }
     }
 
     /// Registered type identifiers, most specific first (e.g. `com.adobe.pdf`).
     @inlinable
     public var typeIdentifiers: [String] {
         _read { yield fields.typeIdentifiers }
-        set { fields = Fields(id: fields.id, typeIdentifiers: newValue, payload: fields.payload, fileName: fields.fileName, ownership: fields.ownership) }
+        set { fields = fields.with(typeIdentifiers: newValue) }
     }
 
+    /// The payload; an inline one left where it was read is copied out (`withInlineBytes`,
+    /// `inlineByteCount` and `filePath` look without copying).
     @inlinable
     public var payload: Payload {
-        _read { yield fields.payload }
-        set { fields = Fields(id: fields.id, typeIdentifiers: fields.typeIdentifiers, payload: newValue, fileName: fields.fileName, ownership: fields.ownership) }
+        get { fields.received.map { .inline($0.array) } ?? fields.payload }
+        set { fields = Fields(id: fields.id, typeIdentifiers: fields.typeIdentifiers, payload: newValue, received: nil, fileName: fields.fileName) }
     }
 
     @inlinable
     public var fileName: String {
         _read { yield fields.fileName }
-        set { fields = Fields(id: fields.id, typeIdentifiers: fields.typeIdentifiers, payload: fields.payload, fileName: newValue, ownership: fields.ownership) }
+        set { fields = fields.with(fileName: newValue) }
     }
 
-    /// Set by the host only.
+    /// The path of a file payload; `nil` for an inline one.
     @inlinable
-    public var ownership: Ownership? {
-        _read { yield fields.ownership }
-        set { fields = Fields(id: fields.id, typeIdentifiers: fields.typeIdentifiers, payload: fields.payload, fileName: fields.fileName, ownership: newValue) }
+    public var filePath: String? {
+        if case .file(let path) = fields.payload { return path }
+        return nil
+    }
+
+    @inlinable
+    public var isInline: Bool {
+        if case .file = fields.payload { return false }
+        return true
+    }
+
+    /// The size of an inline payload (0 for a file).
+    @inlinable
+    public var inlineByteCount: Int {
+        if let received = fields.received { return received.count }
+        if case .inline(let bytes) = fields.payload { return bytes.count }
+        return 0
+    }
+
+    /// Runs `body` on an inline payload's bytes where they lie; `nil` for a file.
+    @inlinable
+    public func withInlineBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        if let received = fields.received { return try received.withUnsafeBytes(body) }
+        if case .inline(let bytes) = fields.payload { return try bytes.withUnsafeBytes(body) }
+        return nil
     }
 
     /// The text of an inline UTF-8 payload, for display.
     public var text: String? {
-        if case .inline(let bytes) = payload { return String(decoding: bytes, as: UTF8.self) }
-        return nil
+        withInlineBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     public static func == (a: Item, b: Item) -> Bool {
-        a.fields === b.fields
-            || (a.id == b.id && a.typeIdentifiers == b.typeIdentifiers && a.payload == b.payload && a.fileName == b.fileName && a.ownership == b.ownership)
+        a.ownership == b.ownership
+            && (a.fields === b.fields || (a.id == b.id && a.typeIdentifiers == b.typeIdentifiers && a.fileName == b.fileName && a.samePayload(as: b)))
+    }
+
+    /// Whether both payloads are the same file or the same bytes, wherever the bytes lie.
+    private func samePayload(as other: Item) -> Bool {
+        if let path = filePath { return other.filePath == path }
+        guard other.isInline else { return false }
+        return withInlineBytes { a in other.withInlineBytes { b in a.elementsEqual(b) } ?? false } ?? false
     }
 
     public func hash(into hasher: inout Hasher) {

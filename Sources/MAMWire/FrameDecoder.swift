@@ -1,3 +1,5 @@
+public import MAMModel
+
 /// Splits a byte stream into length-prefixed frames (4-byte big-endian length, then payload).
 ///
 /// An explicit state machine fed with whatever a read returned: partial headers, partial
@@ -17,7 +19,10 @@ public struct FrameDecoder: Sendable {
     public let maximumFrameSize: UInt32
     private var state: State = .waitingForHeader
     private var header: [UInt8] = []
-    private var payload: [UInt8] = []
+    /// A frame arriving over several reads, gathered in a buffer of its own (its size was
+    /// checked against the limit first), and how much of it has arrived.
+    private var partial: ReceiveBuffer?
+    private var partialCount = 0
 
     public init(maximumFrameSize: UInt32 = FrameDecoder.defaultMaximumFrameSize) {
         self.maximumFrameSize = maximumFrameSize
@@ -25,12 +30,28 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bytes held in a frame not yet complete (0 at a frame boundary).
-    public var bufferedByteCount: Int { header.count + payload.count }
+    public var bufferedByteCount: Int { header.count + partialCount }
 
     /// Feeds bytes; calls `onFrame` for each complete payload, in order, as bytes valid only
     /// during the call: a payload that arrived whole in `bytes` is passed in place, without a
     /// copy. Throws `WireError.frameTooLarge` once, and again on every later call.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, onFrameBytes onFrame: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try feed(bytes, in: nil) { frame, _ in try onFrame(frame) }
+    }
+
+    /// Feeds bytes read into a buffer that stays alive; calls `onFrame` for each complete
+    /// payload as bytes that keep their buffer alive too: a payload that arrived whole is
+    /// passed where it lies, one gathered from several reads in the buffer it was gathered in.
+    public mutating func feed(_ received: ReceivedBytes, onFrame: (ReceivedBytes) throws -> Void) throws {
+        try received.withUnsafeBytes { bytes in
+            try feed(bytes, in: received) { _, frame in try onFrame(frame!) }
+        }
+    }
+
+    /// `received`: the same bytes inside their buffer, if they are in one; each frame is
+    /// passed to `onFrame` in memory and, when `received` is given, inside its buffer.
+    private mutating func feed(_ bytes: UnsafeRawBufferPointer, in received: ReceivedBytes?,
+                               onFrame: (UnsafeRawBufferPointer, ReceivedBytes?) throws -> Void) throws {
         var index = 0
         let count = bytes.count
         while index < count {
@@ -56,26 +77,30 @@ public struct FrameDecoder: Sendable {
                 }
                 if case .waitingForPayload(0) = state {
                     state = .waitingForHeader
-                    try onFrame(UnsafeRawBufferPointer(start: nil, count: 0))
+                    try onFrame(UnsafeRawBufferPointer(start: nil, count: 0), received.map { $0.slice(offset: index, count: 0) })
                 }
             case .waitingForPayload(let length):
-                let take = min(length - payload.count, count - index)
-                if payload.isEmpty && take == length {
+                let take = min(length - partialCount, count - index)
+                if partial == nil && take == length {
                     // Fast path: the whole payload is in this chunk; no copy.
                     let frame = UnsafeRawBufferPointer(rebasing: bytes[index..<index + take])
+                    let inBuffer = received.map { $0.slice(offset: index, count: take) }
                     index += take
                     state = .waitingForHeader
-                    try onFrame(frame)
+                    try onFrame(frame, inBuffer)
                 } else {
-                    if payload.isEmpty { payload.reserveCapacity(length) }
-                    payload.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<index + take]))
+                    let gathering = partial ?? ReceiveBuffer(capacity: length)
+                    partial = gathering
+                    (gathering.base + partialCount).copyMemory(from: bytes.baseAddress! + index, byteCount: take)
+                    partialCount += take
                     index += take
-                    if payload.count == length {
+                    if partialCount == length {
                         state = .waitingForHeader
                         // Taken out first: `onFrame` may throw, and the next frame starts empty.
-                        let frame = payload
-                        payload = []
-                        try frame.withUnsafeBytes { try onFrame($0) }
+                        partial = nil
+                        partialCount = 0
+                        let frame = ReceivedBytes(gathering, offset: 0, count: length)
+                        try frame.withUnsafeBytes { try onFrame($0, frame) }
                     }
                 }
             }
@@ -98,7 +123,7 @@ public struct FrameDecoder: Sendable {
         case .waitingForHeader:
             if !header.isEmpty { throw WireError.truncated(missing: 4 - header.count) }
         case .waitingForPayload(let length):
-            throw WireError.truncated(missing: length - payload.count)
+            throw WireError.truncated(missing: length - partialCount)
         case .failed(let error):
             throw error
         }

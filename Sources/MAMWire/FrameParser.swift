@@ -1,5 +1,6 @@
 internal import CMAMProto
 internal import CProtobufC
+public import MAMModel
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +31,20 @@ public enum FrameParser {
         try FieldBudget.check(bytes)
         if let frame = HotFrames.decode(bytes, from: sender, pool: strings) { return frame }
         return try unpack(bytes, from: sender)
+    }
+
+    /// Parses a payload that stays where it was read: a share's item refers to its bytes
+    /// there instead of copying them (the host forwards them to the destination from there).
+    /// Frames protobuf-c reads are copied as always.
+    public static func parse(_ payload: ReceivedBytes, from sender: WireParty? = nil, strings: StringPool? = nil) throws(WireError) -> Frame {
+        try payload.withUnsafeBytes { raw in
+            Result { () throws(WireError) -> Frame in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                try FieldBudget.check(bytes)
+                if let frame = HotFrames.decode(bytes, from: sender, pool: strings, received: payload) { return frame }
+                return try unpack(bytes, from: sender)
+            }
+        }.get()
     }
 
     /// What protobuf-c makes of a payload, even for a frame `HotFrames` reads itself (tests

@@ -22,8 +22,11 @@ enum HotFrames {
     // MARK: Reading
 
     /// The frame, or `nil` when protobuf-c must decide.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil) -> Frame? {
-        let reading = Reading(pool: pool)
+    /// `received`: the same bytes inside the buffer they were read into; a share's payload is
+    /// then left there (the item keeps the buffer alive) instead of copied.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil) -> Frame? {
+        precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
+        let reading = Reading(pool: pool, received: received, frameStart: bytes.baseAddress)
         // The header first and the body last, read in place into the frame's value: `Frame.Body`
         // is as large as its largest case, and each optional or returned copy of a message is
         // one more copy of it (they cost more than the reading itself).
@@ -102,6 +105,9 @@ enum HotFrames {
     /// The readers, with the connection's pool of recent strings (if any).
     fileprivate struct Reading {
         let pool: StringPool?
+        /// The frame's bytes in their buffer, and where they start in memory.
+        let received: ReceivedBytes?
+        let frameStart: UnsafePointer<UInt8>?
 
         /// A string field read once.
         func string(_ r: inout ProtoReader, _ number: UInt64, _ seen: inout Seen, into s: inout String) -> Bool {
@@ -135,6 +141,7 @@ enum HotFrames {
             var id = ""
             var typeIdentifiers: [String] = []
             var payload: Item.Payload?
+            var shared: ReceivedBytes?
             var fileName = ""
             var ownership: Ownership?
             while !r.atEnd {
@@ -147,7 +154,12 @@ enum HotFrames {
                     typeIdentifiers.append(t)
                 case 3:
                     guard payload == nil, let sub = r.lengthDelimited() else { return false }
-                    payload = .inline(Array(sub))
+                    if let received, let frameStart, let start = sub.baseAddress, !sub.isEmpty {
+                        shared = received.slice(offset: start - frameStart, count: sub.count)
+                        payload = .inline([])
+                    } else {
+                        payload = .inline(Array(sub))
+                    }
                 case 4:
                     guard payload == nil, let sub = r.lengthDelimited(), let path = text(sub) else { return false }
                     payload = .file(path: path)
@@ -159,7 +171,11 @@ enum HotFrames {
                 }
             }
             guard let payload, !id.isEmpty else { return false }
-            v = Item(id: id, typeIdentifiers: typeIdentifiers, payload: payload, fileName: fileName, ownership: ownership)
+            if let shared {
+                v = Item(id: id, typeIdentifiers: typeIdentifiers, received: shared, fileName: fileName, ownership: ownership)
+            } else {
+                v = Item(id: id, typeIdentifiers: typeIdentifiers, payload: payload, fileName: fileName, ownership: ownership)
+            }
             return true
         }
 
@@ -443,10 +459,7 @@ enum HotFrames {
     fileprivate static func size(_ v: Item) -> Int {
         var n = string(v.id)
         for t in v.typeIdentifiers { n += nested(t.utf8.count) }
-        switch v.payload {
-        case .inline(let bytes): n += nested(bytes.count)
-        case .file(let path): n += nested(path.utf8.count)
-        }
+        n += nested(v.filePath?.utf8.count ?? v.inlineByteCount)
         n += string(v.fileName)
         if let o = v.ownership { n += nested(size(o)) }
         return n
@@ -578,8 +591,12 @@ struct ProtoWriter {
     }
 
     mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        raw(UnsafeRawBufferPointer(bytes))
+    }
+
+    mutating func raw(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        position.update(from: base, count: bytes.count)
+        UnsafeMutableRawPointer(position).copyMemory(from: base, byteCount: bytes.count)
         position += bytes.count
     }
 
@@ -616,13 +633,13 @@ struct ProtoWriter {
     mutating func write(_ v: Item) {
         string(1, v.id)
         for t in v.typeIdentifiers { field(2, t) }
-        switch v.payload {
-        case .inline(let bytes):
-            key(3, 2)
-            varint(UInt64(bytes.count))
-            bytes.withUnsafeBufferPointer { raw($0) }
-        case .file(let path):
+        if let path = v.filePath {
             field(4, path)
+        } else {
+            key(3, 2)
+            varint(UInt64(v.inlineByteCount))
+            // From where the bytes lie: the buffer they were read into, on the host.
+            v.withInlineBytes { raw($0) }
         }
         string(5, v.fileName)
         if let o = v.ownership {

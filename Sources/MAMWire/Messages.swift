@@ -83,10 +83,7 @@ public func batchRanges<T>(_ items: [T], maximumCount: Int = 16, maximumBytes: I
 extension Item {
     /// About how many bytes the item takes in a frame (for batching, not for limits).
     public var approximateWireSize: Int {
-        let payloadSize = switch payload {
-        case .inline(let bytes): bytes.count
-        case .file(let path): path.utf8.count
-        }
+        let payloadSize = filePath?.utf8.count ?? inlineByteCount
         return payloadSize + id.utf8.count + fileName.utf8.count + typeIdentifiers.reduce(0) { $0 + $1.utf8.count + 2 } + 96
     }
 }

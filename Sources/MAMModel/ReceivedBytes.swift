@@ -1,0 +1,48 @@
+/// Memory a connection's bytes are read into, freed when the last reference to it goes: an
+/// item read from it refers to its payload where it lies instead of copying it out, and the
+/// host forwards those bytes to the destination from there.
+///
+/// Whoever reads into a buffer fills it front to back and hands out only bytes already
+/// filled, which are never written again: that is what makes sharing it across threads safe
+/// (the compiler cannot see it, hence `@unchecked`).
+public final class ReceiveBuffer: @unchecked Sendable {
+    public let base: UnsafeMutableRawPointer
+    public let capacity: Int
+
+    public init(capacity: Int) {
+        precondition(capacity >= 0)
+        base = .allocate(byteCount: max(capacity, 1), alignment: 16)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+}
+
+/// Bytes inside a `ReceiveBuffer`, which they keep alive.
+public struct ReceivedBytes: Sendable {
+    public let buffer: ReceiveBuffer
+    public let offset: Int
+    public let count: Int
+
+    public init(_ buffer: ReceiveBuffer, offset: Int, count: Int) {
+        precondition(offset >= 0 && count >= 0 && offset <= buffer.capacity - count, "bytes outside their buffer")
+        self.buffer = buffer
+        self.offset = offset
+        self.count = count
+    }
+
+    /// `count` bytes from `offset` inside these.
+    public func slice(offset: Int, count: Int) -> ReceivedBytes {
+        precondition(offset >= 0 && count >= 0 && offset <= self.count - count, "a slice outside its bytes")
+        return ReceivedBytes(buffer, offset: self.offset + offset, count: count)
+    }
+
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(buffer) {
+            try body(UnsafeRawBufferPointer(start: buffer.base + offset, count: count))
+        }
+    }
+
+    /// A copy of the bytes.
+    public var array: [UInt8] { withUnsafeBytes { Array($0) } }
+}
