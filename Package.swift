@@ -123,7 +123,7 @@ let package = Package(
         // the executables would link their static-stdlib flags into the test bundle.
         .testTarget(name: "MAMCLITests", swiftSettings: strict),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"], swiftSettings: strict),
-        .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop"], swiftSettings: strict),
+        .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop", "MAMModel"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy"], swiftSettings: strict),
     ]
 )

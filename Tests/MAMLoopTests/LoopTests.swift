@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MAMLoop
+import MAMModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -235,4 +236,74 @@ private func finish(_ loop: EventLoop) {
     }
     #expect(seen.timer == nil, "the timer's wrapper was released by its close callback")
     #expect(seen.pipe == nil, "the pipe's wrapper was released by its close callback")
+}
+
+/// Bytes a reader keeps from `onReceive` are never read over, whatever other pipes of the
+/// loop read after them: two echo children stream megabytes, one side keeps every chunk it
+/// got (so the loop's buffers fill and are set aside) and compares them at the end; the
+/// other lets go of each chunk at once.
+@Test func bytesKeptFromAReadAreNeverReadOver() throws {
+    let loop = try EventLoop()
+    let keeper = try Pipe(loop: loop)
+    let dropper = try Pipe(loop: loop)
+    let children = try [keeper, dropper].map { pipe in
+        try ChildProcess(loop: loop, executable: "/bin/sh", arguments: ["-c", "exec cat <&3 >&3"], channel: pipe) { _ in }
+    }
+    let data = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+    var kept: [ReceivedBytes] = []
+    var keptCount = 0
+    var dropped: [UInt8] = []
+    try keeper.startReading(onReceive: { chunk in
+        kept.append(chunk)
+        keptCount += chunk.count
+        if keptCount >= data.count { keeper.close() }
+    }, onEnd: { _ in keeper.close() })
+    try dropper.startReading(onReceive: { chunk in
+        dropped += chunk.array
+        if dropped.count >= data.count { dropper.close() }
+    }, onEnd: { _ in dropper.close() })
+    for start in stride(from: 0, to: data.count, by: 250_000) {
+        let part = Array(data[start..<min(start + 250_000, data.count)])
+        keeper.enqueue(part)
+        dropper.enqueue(part)
+    }
+    loop.run()
+    var joined: [UInt8] = []
+    joined.reserveCapacity(keptCount)
+    for chunk in kept { joined += chunk.array }
+    #expect(joined.count == data.count)
+    // (Where they differ, not the megabytes themselves.)
+    #expect(zip(joined, data).enumerated().first { $0.element.0 != $0.element.1 }?.offset == nil, "bytes kept from a read changed after later reads")
+    #expect(dropped.count == data.count && zip(dropped, data).allSatisfy { $0 == $1 })
+    // The kept chunks filled more than one buffer, each chunk inside its buffer.
+    #expect(Set(kept.map { ObjectIdentifier($0.buffer) }).count > 1)
+    #expect(kept.allSatisfy { $0.offset + $0.count <= $0.buffer.capacity })
+    for child in children { child.close() }
+    loop.run()
+    finish(loop)
+}
+
+/// While nothing keeps what was read, every read starts at the front of the same buffer.
+@Test func readsNobodyKeepsReuseTheFrontOfOneBuffer() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    let child = try ChildProcess(loop: loop, executable: "/bin/sh", arguments: ["-c", "exec cat <&3 >&3"], channel: pipe) { _ in }
+    let data = (0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+    var got: [UInt8] = []
+    var offsets = Set<Int>()
+    var buffers = Set<ObjectIdentifier>()
+    try pipe.startReading(onReceive: { chunk in
+        got += chunk.array
+        offsets.insert(chunk.offset)
+        buffers.insert(ObjectIdentifier(chunk.buffer))
+        if got.count >= data.count { pipe.close() }
+    }, onEnd: { _ in pipe.close() })
+    pipe.enqueue(data)
+    loop.run()
+    #expect(got.count == data.count && zip(got, data).allSatisfy { $0 == $1 })
+    #expect(offsets == [0])
+    #expect(buffers.count == 1)
+    child.close()
+    loop.run()
+    finish(loop)
 }

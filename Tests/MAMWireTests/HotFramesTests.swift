@@ -105,6 +105,12 @@ import Testing
                 guard let frame = hotDecode(input, from: sender) else { continue }
                 read += 1
                 #expect((try? reference(input, from: sender).get()) == frame, "\(input)")
+                // Read where the bytes lie (payloads left in their buffer): the same frame.
+                let buffer = ReceiveBuffer(capacity: input.count + 3)
+                input.withUnsafeBytes { if let base = $0.baseAddress { (buffer.base + 3).copyMemory(from: base, byteCount: input.count) } }
+                let inPlace = HotFrames.decode(UnsafeBufferPointer(start: (buffer.base + 3).assumingMemoryBound(to: UInt8.self), count: input.count),
+                                               from: sender, received: ReceivedBytes(buffer, offset: 3, count: input.count))
+                #expect(inPlace == frame, "\(input)")
             }
         }
         #expect(read > 1000, "the mutations left almost nothing readable: \(read)")
