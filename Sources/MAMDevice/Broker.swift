@@ -47,23 +47,32 @@ final class Broker {
         let target: AppHandle
         let receiveAs: String
     }
-    /// A class: a stream of shares takes the same route item after item, and a reference
-    /// costs one retain where the accounts it holds cost a dozen.
-    private final class Route {
-        let key: RouteKey
+    /// What a share's delivery is decided to be: its owner, who receives it, the decision
+    /// and the stamp. A class: a stream of shares takes the same plan item after item, and a
+    /// reference costs one retain where the accounts it holds cost a dozen.
+    private final class Plan {
         let owner: Account?
         let receiver: Account?
         let decision: TransferDecision
-        /// What a delivery on this route is stamped with (it depends on the fleet and both
-        /// apps only, which the table's generation holds still).
+        /// What the delivery is stamped with (it depends on the fleet and both apps only,
+        /// which a route table's generation holds still).
         let ownership: Ownership
 
-        init(key: RouteKey, owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership) {
-            self.key = key
+        init(owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership) {
             self.owner = owner
             self.receiver = receiver
             self.decision = decision
             self.ownership = ownership
+        }
+    }
+
+    private final class Route {
+        let key: RouteKey
+        let plan: Plan
+
+        init(key: RouteKey, plan: Plan) {
+            self.key = key
+            self.plan = plan
         }
 
         /// Whether a share takes this route, compared field by field where they lie: a key
@@ -133,9 +142,8 @@ final class Broker {
                 routeKey = key
             }
             if let known {
-                record.receivedAs = known.receiver?.upn ?? ""
-                return deliver(request, fileData: nil, seq: seq, from: sender, to: entry, owner: known.owner, receiver: known.receiver,
-                               decision: known.decision, ownership: known.ownership, record: &record)
+                record.receivedAs = known.plan.receiver?.upn ?? ""
+                return deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: known.plan, record: &record)
             }
         }
         let target = entry.spec
@@ -214,8 +222,9 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = ""
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, receiver: nil, decision: unmanaged,
-                                    ownership: stamp(owner, after: unmanaged, from: sender.spec, to: target, in: state.fleet), record: &r)
+                            let plan = Plan(owner: owner, receiver: nil, decision: unmanaged,
+                                            ownership: stamp(owner, after: unmanaged, from: sender.spec, to: target, in: state.fleet))
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &r)
                         } else {
                             answer(sender, seq, blocked, &r)
                         }
@@ -237,8 +246,9 @@ final class Broker {
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = signedIn.upn
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, receiver: signedIn, decision: managed,
-                                    ownership: stamp(owner, after: managed, from: sender.spec, to: target, in: state.fleet), record: &r)
+                            let plan = Plan(owner: owner, receiver: signedIn, decision: managed,
+                                            ownership: stamp(owner, after: managed, from: sender.spec, to: target, in: state.fleet))
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &r)
                         } else {
                             answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, why.map { "\(d.explanation); \(target.handle) did not switch to \(signedIn): \($0)" } ?? d.explanation), &r)
                         }
@@ -256,10 +266,10 @@ final class Broker {
                 routes.removeAll(keepingCapacity: true)
                 lastRoute = nil
             }
-            routes[routeKey] = Route(key: routeKey, owner: owner, receiver: receiver, decision: decision, ownership: ownership)
         }
-        deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, receiver: receiver, decision: decision,
-                ownership: ownership, record: &record)
+        let plan = Plan(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
+        if let routeKey { routes[routeKey] = Route(key: routeKey, plan: plan) }
+        deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &record)
     }
 
     /// `identitySwitchRequired(account)`: asks a multi-identity app to show a managed
@@ -305,7 +315,8 @@ final class Broker {
     /// demand); the sender is answered when the destination acknowledges or fails.
     /// `entry` by reference, as in `route`; `record` is completed where it lies.
     private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                         owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership, record: inout ShareRecord) {
+                         plan: Plan, record: inout ShareRecord) {
+        let ownership = plan.ownership
         record.owner = ownership
         var item = request.item
         item.ownership = ownership
@@ -323,7 +334,7 @@ final class Broker {
             do {
                 // The copy keeps its owner where that account is signed in to the destination;
                 // an app without the account (policy allowed the transfer) gets a personal copy.
-                let finalOwner = decision.owner(after: owner)
+                let finalOwner = plan.decision.owner(after: plan.owner)
                 let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
                 inbox = try inboxPath(for: item, in: target)
                 _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
@@ -337,7 +348,7 @@ final class Broker {
         // empty, is not read again.
         let pending = PendingDelivery(
             sender: sender, requestSeq: seq, record: record.taken(),
-            deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: receiver?.upn ?? ""))
+            deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: plan.receiver?.upn ?? ""))
         pending.deadline = supervisor.loop.now + configuration.deliveryTimeout.milliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
             if destination.state == .ready {
