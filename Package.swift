@@ -132,7 +132,7 @@ let package = Package(
 // defines LLVMFuzzerTestOneInput and has no main of its own.
 if Context.environment["MAMSIM_FUZZ"] != nil {
     let fuzz: [(String, [Target.Dependency])] = [
-        ("FuzzFrames", ["MAMWire"]), ("FuzzPredicate", ["MAMActivation"]),
+        ("FuzzFrames", ["MAMWire", "MAMModel"]), ("FuzzPredicate", ["MAMActivation"]),
         ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
         ("FuzzDeclarations", ["MAMDeclarations"]),
     ]

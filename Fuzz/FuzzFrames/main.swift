@@ -1,5 +1,6 @@
 // libFuzzer target: bytes from a hostile child through the host's frame decoder and parser.
 // Any input must end in frames or a WireError, never a crash (`make fuzz`).
+import MAMModel
 import MAMWire
 import FuzzSupport
 
@@ -12,10 +13,27 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: count)
     // Fed in two chunks, split where the first byte says, so partial frames are exercised.
     let split = count == 0 ? 0 : Int(bytes[0]) % (count + 1)
+    // The host reads into buffers that items keep (payloads left where they arrived): the same
+    // chunks read that way must give the same frames, and the same end.
+    let buffer = ReceiveBuffer(capacity: count)
+    if count > 0 { buffer.base.copyMemory(from: data, byteCount: count) }
+    var kept = FrameDecoder(maximumFrameSize: 1 << 20)
+    var keptFrames: [Frame?] = []
+    var keptEnd = false
+    for chunk in [ReceivedBytes(buffer, offset: 0, count: split), ReceivedBytes(buffer, offset: split, count: count - split)] where !keptEnd {
+        do {
+            try kept.feed(chunk) { payload in keptFrames.append(try? FrameParser.parse(payload, from: .child)) }
+        } catch {
+            keptEnd = true
+        }
+    }
+    var frames: [Frame?] = []
+    defer { precondition(frames == keptFrames, "frames read where they lie differ from frames read from a copy") }
     for chunk in [UnsafeRawBufferPointer(rebasing: bytes[0..<split]), UnsafeRawBufferPointer(rebasing: bytes[split...])] {
         do {
             // The host's own path: each payload parsed in place, in the parse arena.
             try decoder.feed(chunk, onFrameBytes: { payload in
+                frames.append(try? FrameParser.parse(payload, from: .child))
                 let frame = try? FrameParser.parse(payload)
                 // The frames a share stream is made of are read by hand (HotFrames): what
                 // protobuf-c makes of the same bytes must be the same frame or the same refusal.
@@ -31,14 +49,16 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
                     var reference: [UInt8] = []
                     FrameEncoder.encodeWithProtobufC(frame, appendingTo: &reference, withLengthPrefix: false)
                     precondition(bytes == reference, "HotFrames wrote other bytes than protobuf-c for \(frame.body.name)")
-                    let again = try FrameParser.parse(bytes)
+                    let again = try? FrameParser.parse(bytes)
                     precondition(again == frame, "round trip changed \(frame.body.name)")
                 }
             })
         } catch {
+            precondition(keptEnd, "the decoder reading where bytes lie went on where the other stopped")
             return 0
         }
     }
+    precondition(!keptEnd && frames.count == keptFrames.count, "the decoder reading where bytes lie stopped where the other went on")
     return 0
 }
 
