@@ -179,8 +179,14 @@ enum HotFrames {
             return true
         }
 
-        /// Read into fields of its own and boxed once, as an `Item` is.
+        /// Read into fields of its own and boxed once, as an `Item` is; with a pool, the owner
+        /// the connection's last item named is the same value when its bytes are the same.
         func ownership(_ bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
+            guard let pool else { return readOwnership(bytes) }
+            return pool.ownership(bytes) { readOwnership(bytes) }
+        }
+
+        func readOwnership(_ bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
             var r = ProtoReader(bytes)
             var seen = Seen()
             var upn = "", oid = "", tenant = "", source = ""
@@ -201,7 +207,7 @@ enum HotFrames {
                 default: return nil
                 }
             }
-            return Ownership(upn: upn, oid: oid, tenant: tenant, managed: managed, sourceBundle: BundleID(source))
+            return Ownership(upn: upn, oid: oid, tenant: tenant, managed: managed, sourceBundle: bundleID(source))
         }
 
         /// A batch: its items (field 1), each a seq and a message, read by `read` into a fresh
@@ -256,7 +262,7 @@ enum HotFrames {
                 case 2:
                     var sender = ""
                     guard string(&r, 2, &seen, into: &sender) else { return false }
-                    v.senderBundleID = BundleID(sender)
+                    v.senderBundleID = bundleID(sender)
                 case 3: guard string(&r, 3, &seen, into: &v.receivedAs) else { return false }
                 default: return false
                 }
@@ -346,6 +352,12 @@ enum HotFrames {
                 if number == 1 { v.first = x } else { v.last = x }
             }
             return v.first != 0 && v.first <= v.last
+        }
+
+        /// A bundle id, the pool's last one when it is the same spelling (a `BundleID` folds
+        /// its case, which allocates for every id longer than 15 bytes).
+        func bundleID(_ s: String) -> BundleID {
+            pool?.bundleID(s) ?? BundleID(s)
         }
 
         /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
@@ -719,6 +731,34 @@ public final class StringPool {
         guard candidate.utf8.count == bytes.count else { return nil }
         let same = candidate.withUTF8 { utf8 in memcmp(utf8.baseAddress!, base, bytes.count) == 0 }
         return same ? candidate : nil
+    }
+
+    /// The owner last read, by its bytes: a stream of deliveries names one owner.
+    private var lastOwnerBytes: [UInt8] = []
+    private var lastOwner: Ownership?
+
+    func ownership(_ bytes: UnsafeBufferPointer<UInt8>, _ read: () -> Ownership?) -> Ownership? {
+        if let lastOwner, lastOwnerBytes.count == bytes.count,
+           lastOwnerBytes.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+            return lastOwner
+        }
+        guard let read = read() else { return nil }
+        if bytes.count <= 1024 {
+            lastOwnerBytes.removeAll(keepingCapacity: true)
+            lastOwnerBytes.append(contentsOf: bytes)
+            lastOwner = read
+        }
+        return read
+    }
+
+    /// The bundle id last made, by its spelling.
+    private var lastBundleID: BundleID?
+
+    func bundleID(_ s: String) -> BundleID {
+        if let last = lastBundleID, last.rawValue == s { return last }
+        let made = BundleID(s)
+        lastBundleID = made
+        return made
     }
 
     func keep(_ s: String) {
