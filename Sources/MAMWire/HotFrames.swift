@@ -712,7 +712,8 @@ extension Deliver {
 /// every item, and a string longer than 15 bytes is a heap allocation. Direct-mapped by
 /// length and end bytes; a slot holds the last string that mapped to it. Only strings the
 /// reader already validated go in, and a hit is the same bytes, so it is the same string.
-/// Used on its connection's loop thread only.
+/// It also keeps the last owner read (by its bytes) and the last bundle id made (by its
+/// spelling), each the same value on a hit. Used on its connection's loop thread only.
 public final class StringPool {
     private var slots = [String](repeating: "", count: 64)
 
