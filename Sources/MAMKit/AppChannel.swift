@@ -24,8 +24,9 @@ public final class AppChannel {
     private var deliveredItemIDs = RecentIDs(capacity: 4096)
     /// Shares asked for this loop iteration: several leave as one `shareBatch`.
     private var queuedShares: [(ShareRequest, (Verdict) -> Void)] = []
-    /// Batched shares waiting for their answer (a `shareResults` range), by seq.
-    private var batchedShares: [UInt64: (Verdict) -> Void] = [:]
+    /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
+    /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
+    private var batchedShares = SeqTable<(Verdict) -> Void>()
     /// Batched deliveries the app has answered, acknowledged together before the loop writes.
     private var answeredDeliveries: [(UInt64, Bool)] = []
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
@@ -351,7 +352,7 @@ public final class AppChannel {
         for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
             handler(Frame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
         }
-        let shares = batchedShares.sorted { $0.key < $1.key }.map(\.value) + queuedShares.map(\.1)
+        let shares = batchedShares.entries.map(\.value) + queuedShares.map(\.1)
         batchedShares.removeAll()
         queuedShares.removeAll()
         for completion in shares { completion(.failed(.appNotRunning, why)) }

@@ -141,3 +141,10 @@ func medianNanoseconds(batches: Int, perBatch: Int, _ body: () throws -> Void) r
     }
     return samples.sorted()[samples.count / 2]
 }
+
+/// The run whose `value` is the median of `runs` (the lower middle one of an even count);
+/// `nil` when there are none.
+func median<Run>(_ runs: [Run], by value: (Run) -> Double) -> Run? {
+    guard !runs.isEmpty else { return nil }
+    return runs.sorted { value($0) < value($1) }[(runs.count - 1) / 2]
+}
