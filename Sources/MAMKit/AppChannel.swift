@@ -23,7 +23,10 @@ public final class AppChannel {
     /// never shown twice.
     private var deliveredItemIDs = RecentIDs(capacity: 4096)
     /// Shares asked for this loop iteration: several leave as one `shareBatch`.
-    private var queuedShares: [(ShareRequest, (Verdict) -> Void)] = []
+    /// (Requests and completions apart: a pair read out of one array is copied whole, the
+    /// closure with the request.)
+    private var queuedShares: [ShareRequest] = []
+    private var queuedCompletions: [(Verdict) -> Void] = []
     /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
     /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
     private var batchedShares = SeqTable<(Verdict) -> Void>()
@@ -139,7 +142,8 @@ public final class AppChannel {
     /// together, when the host takes batches.
     public func share(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
         guard hostTakesBatches, !ended else { return sendShare(request, completion: completion) }
-        queuedShares.append((request, completion))
+        queuedShares.append(request)
+        queuedCompletions.append(completion)
     }
 
     private func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
@@ -202,24 +206,25 @@ public final class AppChannel {
     /// one `shareBatch` numbered just before the frame.
     private func flushShares() {
         let queued = queuedShares
+        let completions = queuedCompletions
         queuedShares.removeAll(keepingCapacity: true)
+        queuedCompletions.removeAll(keepingCapacity: true)
         guard queued.count > 1 else {
-            for (request, completion) in queued { sendShare(request, completion: completion) }
+            for i in queued.indices { sendShare(queued[i], completion: completions[i]) }
             return
         }
-        for range in batchRanges(queued, weight: { $0.0.item.approximateWireSize }) {
+        for range in batchRanges(queued, weight: { $0.item.approximateWireSize }) {
             guard range.count > 1 else {
-                sendShare(queued[range.lowerBound].0, completion: queued[range.lowerBound].1)
+                sendShare(queued[range.lowerBound], completion: completions[range.lowerBound])
                 continue
             }
             var batch: [BatchedShare] = []
             batch.reserveCapacity(range.count)
-            // By index: taking each (request, completion) apart would copy both.
             for i in range {
                 let seq = nextSeq
                 nextSeq += 1
-                batchedShares[seq] = queued[i].1
-                batch.append(BatchedShare(seq: seq, request: queued[i].0))
+                batchedShares[seq] = completions[i]
+                batch.append(BatchedShare(seq: seq, request: queued[i]))
             }
             send(.shareBatch(batch))
         }
@@ -352,9 +357,10 @@ public final class AppChannel {
         for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
             handler(Frame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
         }
-        let shares = batchedShares.entries.map(\.value) + queuedShares.map(\.1)
+        let shares = batchedShares.entries.map(\.value) + queuedCompletions
         batchedShares.removeAll()
         queuedShares.removeAll()
+        queuedCompletions.removeAll()
         for completion in shares { completion(.failed(.appNotRunning, why)) }
         onClose?(why)
     }
