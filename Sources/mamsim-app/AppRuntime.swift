@@ -203,19 +203,25 @@ extension Runtime {
         var answered: UInt64 = 0
         var delivered: UInt64 = 0
         var firstProblem: Verdict?
+        // One completion for every share (it reads nothing of its own share): a closure made
+        // per share is an allocation and a retain of everything it captures.
+        var onAnswer: ((Verdict) -> Void)?
         func sendMore() {
             while sent < count && sent - answered < window {
                 let item = Item(id: "f\(sent)", typeIdentifiers: types, payload: .inline(payload))
                 sent += 1
-                channel.share(ShareRequest(destination: flood.destination, item: item, identity: flood.identity)) { outcome in
-                    answered += 1
-                    if outcome == .delivered { delivered += 1 } else if firstProblem == nil { firstProblem = outcome }
-                    if answered == count {
-                        reply(.flood(delivered: delivered, firstProblem: firstProblem))
-                    } else {
-                        sendMore()
-                    }
-                }
+                channel.share(ShareRequest(destination: flood.destination, item: item, identity: flood.identity), completion: onAnswer!)
+            }
+        }
+        onAnswer = { outcome in
+            answered += 1
+            if outcome == .delivered { delivered += 1 } else if firstProblem == nil { firstProblem = outcome }
+            if answered == count {
+                reply(.flood(delivered: delivered, firstProblem: firstProblem))
+                // The closure holds itself through `sendMore`: let go once the flood is over.
+                onAnswer = nil
+            } else {
+                sendMore()
             }
         }
         sendMore()
