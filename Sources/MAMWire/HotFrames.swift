@@ -739,8 +739,9 @@ public final class StringPool {
     private var lastOwner: Ownership?
 
     func ownership(_ bytes: UnsafeBufferPointer<UInt8>, _ read: () -> Ownership?) -> Ownership? {
-        if let lastOwner, lastOwnerBytes.count == bytes.count,
-           lastOwnerBytes.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) {
+        // (`memcmp`: `elementsEqual` compares byte by byte through the generic sequence.)
+        if let lastOwner, !bytes.isEmpty, lastOwnerBytes.count == bytes.count, let base = bytes.baseAddress,
+           lastOwnerBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) {
             return lastOwner
         }
         guard let read = read() else { return nil }
