@@ -14,31 +14,37 @@ public struct Item: Sendable, Hashable {
         case file(path: String)
     }
 
+    /// Where a payload lies: bytes of its own, bytes left in the buffer they were read into,
+    /// or a file.
+    @usableFromInline
+    enum Stored: Sendable {
+        case inline([UInt8])
+        /// An inline payload left where it was read (see `init(id:typeIdentifiers:received:…)`).
+        case received(ReceivedBytes)
+        case file(path: String)
+    }
+
     /// Everything but the owner, which the host stamps on each delivery: stamping sets a
     /// reference, and the rest stays in the box the share arrived in.
     @usableFromInline
     final class Fields: Sendable {
         @usableFromInline let id: String
         @usableFromInline let typeIdentifiers: [String]
-        /// `.inline([])` when the bytes are `received`.
-        @usableFromInline let payload: Payload
-        /// An inline payload left where it was read (see `init(id:typeIdentifiers:received:…)`).
-        @usableFromInline let received: ReceivedBytes?
+        @usableFromInline let payload: Stored
         @usableFromInline let fileName: String
 
         @usableFromInline
-        init(id: String, typeIdentifiers: [String], payload: Payload, received: ReceivedBytes?, fileName: String) {
+        init(id: String, typeIdentifiers: [String], payload: Stored, fileName: String) {
             self.id = id
             self.typeIdentifiers = typeIdentifiers
             self.payload = payload
-            self.received = received
             self.fileName = fileName
         }
 
-        /// These fields with one changed.
+        /// These fields with some changed.
         @usableFromInline
-        func with(id: String? = nil, typeIdentifiers: [String]? = nil, fileName: String? = nil) -> Fields {
-            Fields(id: id ?? self.id, typeIdentifiers: typeIdentifiers ?? self.typeIdentifiers, payload: payload, received: received,
+        func with(id: String? = nil, typeIdentifiers: [String]? = nil, payload: Stored? = nil, fileName: String? = nil) -> Fields {
+            Fields(id: id ?? self.id, typeIdentifiers: typeIdentifiers ?? self.typeIdentifiers, payload: payload ?? self.payload,
                    fileName: fileName ?? self.fileName)
         }
     }
@@ -50,7 +56,7 @@ public struct Item: Sendable, Hashable {
     public var ownership: Ownership?
 
     public init(id: String, typeIdentifiers: [String], payload: Payload, fileName: String = "", ownership: Ownership? = nil) {
-        fields = Fields(id: id, typeIdentifiers: typeIdentifiers, payload: payload, received: nil, fileName: fileName)
+        fields = Fields(id: id, typeIdentifiers: typeIdentifiers, payload: Stored(payload), fileName: fileName)
         self.ownership = ownership
     }
 
@@ -58,7 +64,7 @@ public struct Item: Sendable, Hashable {
     /// alive: the host forwards a share's bytes from where they arrived instead of copying
     /// them per item. Reading `payload` copies them out; `withInlineBytes` does not.
     public init(id: String, typeIdentifiers: [String], received: ReceivedBytes, fileName: String = "", ownership: Ownership? = nil) {
-        fields = Fields(id: id, typeIdentifiers: typeIdentifiers, payload: .inline([]), received: received, fileName: fileName)
+        fields = Fields(id: id, typeIdentifiers: typeIdentifiers, payload: .received(received), fileName: fileName)
         self.ownership = ownership
     }
 
@@ -83,8 +89,14 @@ public struct Item: Sendable, Hashable {
     /// `inlineByteCount` and `filePath` look without copying).
     @inlinable
     public var payload: Payload {
-        get { fields.received.map { .inline($0.array) } ?? fields.payload }
-        set { fields = Fields(id: fields.id, typeIdentifiers: fields.typeIdentifiers, payload: newValue, received: nil, fileName: fields.fileName) }
+        get {
+            switch fields.payload {
+            case .inline(let bytes): .inline(bytes)
+            case .received(let bytes): .inline(bytes.array)
+            case .file(let path): .file(path: path)
+            }
+        }
+        set { fields = fields.with(payload: Stored(newValue)) }
     }
 
     @inlinable
@@ -109,17 +121,21 @@ public struct Item: Sendable, Hashable {
     /// The size of an inline payload (0 for a file).
     @inlinable
     public var inlineByteCount: Int {
-        if let received = fields.received { return received.count }
-        if case .inline(let bytes) = fields.payload { return bytes.count }
-        return 0
+        switch fields.payload {
+        case .inline(let bytes): bytes.count
+        case .received(let bytes): bytes.count
+        case .file: 0
+        }
     }
 
     /// Runs `body` on an inline payload's bytes where they lie; `nil` for a file.
     @inlinable
     public func withInlineBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
-        if let received = fields.received { return try received.withUnsafeBytes(body) }
-        if case .inline(let bytes) = fields.payload { return try bytes.withUnsafeBytes(body) }
-        return nil
+        switch fields.payload {
+        case .inline(let bytes): try bytes.withUnsafeBytes(body)
+        case .received(let bytes): try bytes.withUnsafeBytes(body)
+        case .file: nil
+        }
     }
 
     /// The text of an inline UTF-8 payload, for display.
@@ -139,12 +155,29 @@ public struct Item: Sendable, Hashable {
         return withInlineBytes { a in other.withInlineBytes { b in a.elementsEqual(b) } ?? false } ?? false
     }
 
+    /// Hashes an inline payload's bytes where they lie, the same wherever they lie.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(typeIdentifiers)
-        hasher.combine(payload)
+        if let path = filePath {
+            hasher.combine(true)
+            hasher.combine(path)
+        } else {
+            hasher.combine(false)
+            withInlineBytes { hasher.combine(bytes: $0) }
+        }
         hasher.combine(fileName)
         hasher.combine(ownership)
+    }
+}
+
+extension Item.Stored {
+    @usableFromInline
+    init(_ payload: Item.Payload) {
+        switch payload {
+        case .inline(let bytes): self = .inline(bytes)
+        case .file(let path): self = .file(path: path)
+        }
     }
 }
 

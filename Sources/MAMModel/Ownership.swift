@@ -23,6 +23,13 @@ public struct Ownership: Sendable, Hashable {
             self.managed = managed
             self.sourceBundle = sourceBundle
         }
+
+        /// These fields with some changed.
+        @usableFromInline
+        func with(upn: String? = nil, oid: String? = nil, tenant: String? = nil, managed: Bool? = nil, sourceBundle: BundleID? = nil) -> Fields {
+            Fields(upn: upn ?? self.upn, oid: oid ?? self.oid, tenant: tenant ?? self.tenant, managed: managed ?? self.managed,
+                   sourceBundle: sourceBundle ?? self.sourceBundle)
+        }
     }
 
     @usableFromInline
@@ -35,31 +42,31 @@ public struct Ownership: Sendable, Hashable {
     @inlinable
     public var upn: String {
         _read { yield fields.upn }
-        set { fields = Fields(upn: newValue, oid: fields.oid, tenant: fields.tenant, managed: fields.managed, sourceBundle: fields.sourceBundle) }
+        set { fields = fields.with(upn: newValue) }
     }
 
     @inlinable
     public var oid: String {
         _read { yield fields.oid }
-        set { fields = Fields(upn: fields.upn, oid: newValue, tenant: fields.tenant, managed: fields.managed, sourceBundle: fields.sourceBundle) }
+        set { fields = fields.with(oid: newValue) }
     }
 
     @inlinable
     public var tenant: String {
         _read { yield fields.tenant }
-        set { fields = Fields(upn: fields.upn, oid: fields.oid, tenant: newValue, managed: fields.managed, sourceBundle: fields.sourceBundle) }
+        set { fields = fields.with(tenant: newValue) }
     }
 
     @inlinable
     public var managed: Bool {
         get { fields.managed }
-        set { fields = Fields(upn: fields.upn, oid: fields.oid, tenant: fields.tenant, managed: newValue, sourceBundle: fields.sourceBundle) }
+        set { fields = fields.with(managed: newValue) }
     }
 
     @inlinable
     public var sourceBundle: BundleID {
         _read { yield fields.sourceBundle }
-        set { fields = Fields(upn: fields.upn, oid: fields.oid, tenant: fields.tenant, managed: fields.managed, sourceBundle: newValue) }
+        set { fields = fields.with(sourceBundle: newValue) }
     }
 
     /// Data with no owner (the unmanaged identity `""`).

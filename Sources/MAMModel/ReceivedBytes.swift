@@ -5,11 +5,14 @@
 /// Whoever reads into a buffer fills it front to back and hands out only bytes already
 /// filled, which are never written again: that is what makes sharing it across threads safe
 /// (the compiler cannot see it, hence `@unchecked`).
+///
+/// Only the package's own readers (the loop, the frame decoder) make and fill buffers; apps
+/// see the bytes through `ReceivedBytes.withUnsafeBytes`.
 public final class ReceiveBuffer: @unchecked Sendable {
-    public let base: UnsafeMutableRawPointer
+    package let base: UnsafeMutableRawPointer
     public let capacity: Int
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         precondition(capacity >= 0)
         base = .allocate(byteCount: max(capacity, 1), alignment: 16)
         self.capacity = capacity
