@@ -17,6 +17,8 @@ public struct PluginSandbox: Sendable, Hashable {
     /// Existing absolute paths.
     public var read: [String] = []
     public var environment: [String] = []
+    /// Each path of `read` with why it may be read, once `SandboxDeclarations` judged it.
+    public var grants: [SandboxGrant] = []
 
     public init(read: [String] = [], environment: [String] = []) {
         self.read = read

@@ -41,6 +41,7 @@ public enum LintRules {
         LintRule("path-outside-project", .error, "INFOPLIST_FILE, CODE_SIGN_ENTITLEMENTS or INFOPLIST_PREFIX_HEADER names a file outside the linted folder (not read, not fixed)", source: xcode),
         LintRule("entitlements-multiple", .warning, "a plugin folder holds several .entitlements files", source: xcode),
         LintRule("activation-rule-syntax", .error, "NSExtensionActivationRule does not parse", source: apple),
+        LintRule("sandbox-declaration", .error, "a plugin's sandbox declaration asks for what only the user may grant (/etc, the home folder's dot-folders, outside its project, a folder with secrets, a secret variable)", source: "mamsim plugin format (README)"),
         LintRule("plugin-executable", .error, "a plugin's declared executable is missing, outside its folder or not executable", source: "mamsim plugin format (README)"),
         LintRule("bundle-identifier", .error, "a bundle has no CFBundleIdentifier", source: apple),
         LintRule("extension-point", .error, "an extension point mamsim does not host", source: apple),

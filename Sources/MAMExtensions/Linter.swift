@@ -30,7 +30,41 @@ public enum Linter {
         let containerURL = folder.appendingPathComponent("container")
         let container = FileManager.default.fileExists(atPath: containerURL.appendingPathComponent("Info.plist").path)
             ? BundleFolder(url: containerURL, prefix: "container/", buildSettings: buildSettings) : nil
-        return lint(plugin, container: container, folderName: displayName ?? folder.relativePath)
+        var report = lint(plugin, container: container, folderName: displayName ?? folder.relativePath)
+        report.findings += sandboxFindings(folder: folder)
+        return report
+    }
+
+    /// `plugin.json`'s `sandbox` judged as `mamsim run` judges it (no `--allow-read`): every
+    /// path or variable a run would refuse is an error here, before anyone runs the plugin.
+    static func sandboxFindings(folder: URL) -> [LintFinding] {
+        let file = folder.appendingPathComponent("plugin.json")
+        let sandbox: PluginSandbox
+        do { sandbox = try PluginSandbox.load(folder: folder) } catch {
+            return [LintFinding(.error, rule: "sandbox-declaration", file: "plugin.json", keyPath: "sandbox", problem: "\(error)",
+                                fix: "write {\"sandbox\": {\"read\": [PATH], \"environment\": [NAME]}}")]
+        }
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        func line(of needle: String) -> Int? {
+            text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(needle) }.map { $0 + 1 }
+        }
+        let judge = SandboxDeclarations(ownFolder: folder, scenarioFolder: folder, allowances: SandboxAllowances())
+        var findings: [LintFinding] = []
+        for path in sandbox.read {
+            do throws(PluginSandboxError) { _ = try judge.judgeRead(path) } catch {
+                findings.append(LintFinding(.error, rule: "sandbox-declaration", file: "plugin.json",
+                                            line: line(of: (path as NSString).lastPathComponent), keyPath: "sandbox.read",
+                                            problem: "\(error)", fix: "declare only the plugin's own files and its interpreter's installation; a user who trusts the plugin passes --allow-read"))
+            }
+        }
+        for name in sandbox.environment {
+            do throws(PluginSandboxError) { try judge.judgeEnvironment(name) } catch {
+                findings.append(LintFinding(.error, rule: "sandbox-declaration", file: "plugin.json", line: line(of: "\"\(name)\""),
+                                            keyPath: "sandbox.environment", problem: "\(error)",
+                                            fix: "pass the value another way (a file in the plugin's folder); a user who trusts the plugin passes --allow-env"))
+            }
+        }
+        return findings
     }
 
     /// Lints one bundle (an app, or an extension with the app that contains it).

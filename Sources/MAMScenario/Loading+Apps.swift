@@ -75,7 +75,9 @@ extension Loading {
             let (executable, arguments) = readProgram(f)
             var app = ScenarioApp(id: id, descriptor: descriptor, infoPlist: infoURL, entitlements: entitlementsURL,
                                   executable: executable, arguments: arguments)
-            if let x = f["sandbox"] { app.sandbox = readSandbox(x, relativeTo: folder) }
+            if let x = f["sandbox"] {
+                app.sandbox = vetted(readSandbox(x, relativeTo: folder), ownFolder: executable?.deletingLastPathComponent() ?? folder, at: x, source: "sandbox")
+            }
             if let x = f["msalAccounts"], let names = reader.strings(x, what: "msalAccounts") {
                 for name in names where !accounts.contains(where: { $0.account.matches(name) }) {
                     reader.error(x, "no account with UPN or OID \"\(name)\"" + Suggestion.clause(for: name, among: accounts.map(\.account.upn)))
@@ -178,9 +180,12 @@ extension Loading {
                                         manifest: manifest, entitlementsFile: plugin.entitlementsURL,
                                         executable: executable, arguments: arguments)
             if let x = f["sandbox"] {
-                ext.sandbox = readSandbox(x, relativeTo: self.folder)
+                ext.sandbox = vetted(readSandbox(x, relativeTo: self.folder), ownFolder: folder, at: x, source: "sandbox")
             } else {
-                do { ext.sandbox = try PluginSandbox.load(folder: folder) } catch { reader.error(pluginLoc, "\(folder.lastPathComponent)/\(error)") }
+                do {
+                    ext.sandbox = vetted(try PluginSandbox.load(folder: folder), ownFolder: folder, at: pluginLoc,
+                                         source: "\(folder.lastPathComponent)/plugin.json: sandbox")
+                } catch { reader.error(pluginLoc, "\(folder.lastPathComponent)/\(error)") }
             }
             extensions.append(ext)
         }
@@ -218,6 +223,27 @@ extension Loading {
             return false
         }
         return true
+    }
+
+    /// `sandbox` with each path judged (`SandboxDeclarations`): what a declaration may not ask
+    /// for alone is an error naming the path and the command-line flag that allows it.
+    private func vetted(_ sandbox: PluginSandbox, ownFolder: URL, at v: Located, source: String) -> PluginSandbox {
+        let judge = SandboxDeclarations(ownFolder: ownFolder, scenarioFolder: folder, allowances: allowances)
+        var result = PluginSandbox(environment: sandbox.environment)
+        for path in sandbox.read {
+            do throws(PluginSandboxError) {
+                let grant = try judge.judgeRead(path)
+                guard !result.read.contains(grant.path) else { continue }
+                result.read.append(grant.path)
+                result.grants.append(grant)
+            } catch {
+                reader.error(v, "\(source).read: \(error)")
+            }
+        }
+        for name in sandbox.environment {
+            do throws(PluginSandboxError) { try judge.judgeEnvironment(name) } catch { reader.error(v, "\(source).environment: \(error)") }
+        }
+        return result
     }
 
     /// `sandbox: {read: [PATH], environment: [NAME]}`: paths as in `plugin.json`, relative to

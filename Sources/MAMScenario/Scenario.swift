@@ -48,6 +48,15 @@ public struct Scenario: Sendable {
         return extensions.first(where: { $0.id == id })?.descriptor.bundleID
     }
 
+    /// Every path an app or extension reads and every variable it receives because its
+    /// `sandbox` declared them, one line each with why it may: what `mamsim run` shows.
+    public var sandboxGrants: [String] {
+        let declared = apps.map { ($0.id, $0.sandbox) } + extensions.map { ($0.id, $0.sandbox) }
+        return declared.flatMap { id, sandbox in
+            sandbox.grants.map { "\(id) reads \($0)" } + sandbox.environment.map { "\(id) receives $\($0)" }
+        }
+    }
+
     /// The scenario account a UPN or OID names, in any letter case.
     public func account(named key: String) -> Account? {
         accounts.first { $0.account.matches(key) }?.account

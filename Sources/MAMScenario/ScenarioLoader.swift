@@ -2,7 +2,7 @@ public import Foundation
 import MAMDeclarations
 import MAMExtensions
 import MAMActivation
-import MAMBundle
+public import MAMBundle
 import MAMModel
 import MAMPolicy
 import Yams
@@ -15,8 +15,10 @@ import Yams
 /// thrown together as one `ScenarioError`, each with its file, line, column and key path.
 public enum ScenarioLoader {
     /// Loads the scenario in `file`. `buildSettings` expand `$(VAR)` references in the
-    /// Info.plists and entitlements the scenario points to.
-    public static func load(file: URL, buildSettings: [String: String] = [:]) throws(ScenarioError) -> Scenario {
+    /// Info.plists and entitlements the scenario points to. `allowances` are what the user
+    /// lets apps read or receive beyond what their `sandbox` declarations may ask for alone
+    /// (`SandboxDeclarations`).
+    public static func load(file: URL, buildSettings: [String: String] = [:], allowances: SandboxAllowances = SandboxAllowances()) throws(ScenarioError) -> Scenario {
         let data: Data
         do {
             data = try InputFile.contents(of: file)
@@ -30,12 +32,12 @@ public enum ScenarioLoader {
         guard let text = String(data: Data(bytes), encoding: .utf8) else {
             throw ScenarioError(file: file, message: "the scenario file is not UTF-8 text; save it as UTF-8")
         }
-        return try load(text: text, file: file, buildSettings: buildSettings)
+        return try load(text: text, file: file, buildSettings: buildSettings, allowances: allowances)
     }
 
     /// Loads scenario text as if it were the contents of `file` (relative paths resolve
     /// against `file`'s folder; messages name `file`).
-    public static func load(text: String, file: URL, buildSettings: [String: String] = [:]) throws(ScenarioError) -> Scenario {
+    public static func load(text: String, file: URL, buildSettings: [String: String] = [:], allowances: SandboxAllowances = SandboxAllowances()) throws(ScenarioError) -> Scenario {
         // JSON may indent with tabs, which YAML forbids in block context; outside strings a
         // tab is plain whitespace in JSON (and inside strings it must be escaped), so
         // swapping it for a space changes neither meaning nor columns.
@@ -53,7 +55,7 @@ public enum ScenarioLoader {
         } catch {
             throw ScenarioError(file: file, message: "is not valid YAML or JSON (\(error))")
         }
-        let loading = Loading(file: file, buildSettings: BuildSettings(buildSettings))
+        let loading = Loading(file: file, buildSettings: BuildSettings(buildSettings), allowances: allowances)
         return try loading.scenario(from: Located(node: root, path: ""))
     }
 
@@ -80,6 +82,7 @@ final class Loading {
     let file: URL
     let folder: URL
     let buildSettings: BuildSettings
+    let allowances: SandboxAllowances
     let reader: DocumentReader
 
     var policies: [String: IosManagedAppProtection] = [:]
@@ -100,8 +103,9 @@ final class Loading {
     static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator"]
     static let accountKeys = ["upn", "oid", "tenant", "policy"]
 
-    init(file: URL, buildSettings: BuildSettings) {
+    init(file: URL, buildSettings: BuildSettings, allowances: SandboxAllowances = SandboxAllowances()) {
         self.file = file
+        self.allowances = allowances
         self.folder = file.absoluteURL.deletingLastPathComponent()
         self.buildSettings = buildSettings
         self.reader = DocumentReader(file: file)

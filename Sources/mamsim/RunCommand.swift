@@ -12,6 +12,24 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "The app runtime to spawn for apps without an executable (default: mamsim-app beside mamsim).")
     var appRuntime: String?
 
+    @Option(name: .customLong("allow-read"), help: ArgumentHelp(
+        "Let apps read this path although their sandbox declaration may not ask for it alone (/etc, the home folder's dot-folders, outside the scenario's project; repeatable).",
+        valueName: "PATH"), completion: .file())
+    var allowRead: [String] = []
+
+    @Option(name: .customLong("allow-env"), help: ArgumentHelp(
+        "Let apps that declare it receive this environment variable although its name marks a secret (TOKEN, KEY, AWS_…; repeatable).",
+        valueName: "NAME"))
+    var allowEnv: [String] = []
+
+    /// What the user lets declarations have beyond what they may ask for alone.
+    func allowances() throws -> SandboxAllowances {
+        for path in allowRead where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("--allow-read \(path): no such file or folder")
+        }
+        return SandboxAllowances(read: allowRead.map { URL(fileURLWithPath: $0).path }, environment: Set(allowEnv))
+    }
+
     func buildSettings() throws -> [String: String] {
         var out: [String: String] = [:]
         for s in settings {
@@ -61,13 +79,19 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let scenario: Scenario
         do {
-            scenario = try ScenarioLoader.load(file: URL(fileURLWithPath: file), buildSettings: try options.buildSettings())
+            scenario = try ScenarioLoader.load(file: URL(fileURLWithPath: file), buildSettings: try options.buildSettings(),
+                                               allowances: try options.allowances())
+        } catch let error as ValidationError {
+            throw error
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(2)
         }
         for w in scenario.warnings { Terminal.warning("\(w)") }
         let out = Terminal()
+        // Every path a child reads beyond the system and its own program, and every variable
+        // it receives, as the user must be able to see them.
+        for line in scenario.sandboxGrants { out.line(out.dim("  grant: \(ProjectRoot.printable(line))")) }
         var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: deviceDir.map { URL(fileURLWithPath: $0) })
         runOptions.quietChildren = !verbose
         let total = scenario.apps.count

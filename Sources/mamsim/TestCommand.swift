@@ -3,6 +3,7 @@ import Foundation
 import MAMScenario
 import MAMModel
 import MAMExtensions
+import MAMBundle
 
 /// `mamsim test PATH...`: every scenario under the paths, each on a fresh device, in parallel.
 struct TestCommand: AsyncParsableCommand {
@@ -117,6 +118,7 @@ struct TestCommand: AsyncParsableCommand {
         }
         let runtime = try options.runtime()
         let settings = try options.buildSettings()
+        let allowances = try options.allowances()
         let terminal = Terminal()
         let live = format == .human && output == nil
         var outcomes: [SuiteEntry] = []
@@ -126,7 +128,7 @@ struct TestCommand: AsyncParsableCommand {
                 guard next < files.count else { return }
                 let file = files[next]
                 next += 1
-                group.addTask { await runOne(file, runtime: runtime, settings: settings) }
+                group.addTask { await runOne(file, runtime: runtime, settings: settings, allowances: allowances) }
             }
             for _ in 0..<max(1, jobs) { add() }
             // On a terminal a bar under the lines tells how far the suite is; piped or in
@@ -169,9 +171,9 @@ struct TestCommand: AsyncParsableCommand {
         if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
     }
 
-    private func runOne(_ file: URL, runtime: String, settings: [String: String]) async -> SuiteEntry {
+    private func runOne(_ file: URL, runtime: String, settings: [String: String], allowances: SandboxAllowances) async -> SuiteEntry {
         do {
-            let scenario = try ScenarioLoader.load(file: file, buildSettings: settings)
+            let scenario = try ScenarioLoader.load(file: file, buildSettings: settings, allowances: allowances)
             guard !scenario.steps.isEmpty else {
                 return SuiteEntry(file: file, report: nil, loadError: "\(file.path): the scenario has no steps, so it tests nothing; add steps: (or move the file out of the suite)")
             }
