@@ -17,6 +17,7 @@
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/landlock.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/socket.h>
@@ -57,6 +58,9 @@ unsigned mamsim_confinement_features(void) {
   if (abi >= 4) f |= MAMSIM_CONFINE_TCP;
   if (abi >= 5) f |= MAMSIM_CONFINE_DEVICE_IOCTL;
   if (abi >= 6) f |= MAMSIM_CONFINE_SIGNALS | MAMSIM_CONFINE_ABSTRACT_UNIX;
+#if defined(__x86_64__) || defined(__aarch64__)
+  if (abi >= 1) f |= MAMSIM_CONFINE_UNIX_PATH; /* the seccomp filter goes with every confinement */
+#endif
   return f;
 }
 
@@ -85,12 +89,45 @@ static int fail(char *error, size_t size, const char *what, const char *detail) 
   return -1;
 }
 
+/* Opens a path the host resolved (every link followed) when it checked it, refusing any
+   symbolic link on the way: a link swapped in since (in an app group, in a declared folder)
+   cannot move the rule elsewhere. Without openat2 (Linux before 5.6) the path is opened and
+   what the descriptor names is compared with what was asked. */
+static int open_resolved(const char *path) {
+  struct open_how how;
+  memset(&how, 0, sizeof how);
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd >= 0 || errno != ENOSYS) return fd;
+  fd = open(path, O_PATH | O_CLOEXEC);
+  if (fd < 0) return fd;
+  char link[64], named[4096];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(link, named, sizeof named - 1);
+  if (n >= 0) named[n] = 0;
+  if (n < 0 || strcmp(named, path) != 0) {
+    close(fd);
+    errno = ELOOP;
+    return -1;
+  }
+  return fd;
+}
+
 /* Grants `rights` beneath `path` (only a file's rights when it is not a directory). A path
    that does not exist grants nothing; one that leads to a pipe or a socket can hold no rule
-   and is left out, so it stays denied. */
-static int allow(int ruleset, const char *path, uint64_t rights, uint64_t handled, char *error, size_t size) {
-  int fd = open(path, O_PATH | O_CLOEXEC);
-  if (fd < 0) return 0;
+   and is left out, so it stays denied. `resolved`: the host's path, opened without following
+   any link (open_resolved); a link found on it now fails the confinement. */
+static int allow(int ruleset, const char *path, uint64_t rights, uint64_t handled, int resolved, char *error, size_t size) {
+  int fd = resolved ? open_resolved(path) : open(path, O_PATH | O_CLOEXEC);
+  if (fd < 0) {
+    if (resolved && (errno == ELOOP || errno == EXDEV)) {
+      char why[4200];
+      snprintf(why, sizeof why, "%s (a symbolic link lies on it now, which the host did not see when it checked it)", path);
+      return fail(error, size, "a path changed since the host checked it", why);
+    }
+    return 0;
+  }
   struct stat st;
   if (fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
     close(fd);
@@ -143,10 +180,14 @@ static int drop_capabilities(char *error, size_t size) {
   return 0;
 }
 
-/* A seccomp filter: no socket of an internet, packet or netlink family (UDP and raw sockets,
-   which Landlock does not cover: a child reaches no one but the host, over its channel), and
-   none of the calls that reach into other processes or the kernel's keyring. Everything else
-   is allowed; a denied call fails with EPERM. */
+/* A seccomp filter: no socket() at all — a child reaches no one but the host, over the
+   channel it was given. That covers UDP and raw sockets, which Landlock does not, and unix
+   sockets: Landlock cannot stop a connect() to a socket by its path (the machine's docker,
+   ssh-agent or D-Bus sockets, another child's). No datagram pair either (its ends may send to
+   a path), no io_uring (which makes and connects sockets without these calls), and none of the
+   calls that reach into other processes' memory. A connected stream pair stays allowed
+   (interpreters' own plumbing: it reaches nothing by path). Everything else is allowed; a
+   denied call fails with EPERM. */
 static int restrict_syscalls(char *error, size_t size) {
 #if defined(__x86_64__)
   const unsigned arch = AUDIT_ARCH_X86_64;
@@ -158,29 +199,37 @@ static int restrict_syscalls(char *error, size_t size) {
 #endif
 #if defined(__x86_64__) || defined(__aarch64__)
 #define DENY (SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA))
+#define ALLOW SECCOMP_RET_ALLOW
   struct sock_filter filter[] = {
     /*  0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
     /*  1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
     /*  2 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
     /*  3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-    /*  4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 10, 0), /* x32 calls: a second numbering */
-    /*  5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 3, 0),
-    /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 2, 0),
-    /*  7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 7, 0),
-    /*  8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 6, 5),
-    /* socket, socketpair: the family is the first argument (its low 32 bits). */
-    /*  9 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-    /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 4, 0),
-    /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 3, 0),
-    /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, 2, 0),
-    /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_NETLINK, 1, 0),
-    /* 14 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    /* 15 */ BPF_STMT(BPF_RET | BPF_K, DENY),
+    /*  4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 13, 0), /* x32 calls: a second numbering */
+    /*  5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 12, 0),
+    /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 4, 0),
+    /*  7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 10, 0),
+    /*  8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 9, 0),
+    /*  9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 8, 0),
+    /* 10 */ BPF_STMT(BPF_RET | BPF_K, ALLOW),
+    /* socketpair: of the unix family (the first argument's low 32 bits), and a stream or
+       sequenced-packet pair only (the type's low bits; SOCK_CLOEXEC and SOCK_NONBLOCK lie
+       above them): a datagram end, or a raw one (which unix sockets make a datagram one),
+       may send to a path. */
+    /* 11 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+    /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 5),
+    /* 13 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+    /* 14 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+    /* 15 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 1, 0),
+    /* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_SEQPACKET, 0, 1),
+    /* 17 */ BPF_STMT(BPF_RET | BPF_K, ALLOW),
+    /* 18 */ BPF_STMT(BPF_RET | BPF_K, DENY),
   };
   struct sock_fprog program = {.len = (unsigned short)(sizeof filter / sizeof filter[0]), .filter = filter};
   if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) return fail(error, size, "cannot install its system call filter", strerror(errno));
   return 0;
 #undef DENY
+#undef ALLOW
 #endif
 }
 
@@ -219,17 +268,17 @@ int mamsim_confine(const char *const *read_paths, int read_count, const char *co
   if (ruleset < 0) return fail(error, size, "cannot create a Landlock ruleset", strerror(errno));
 
   int status = 0;
-  for (const char *const *p = SYSTEM_READ; *p && status == 0; p++) status = allow(ruleset, *p, READ_EXEC, handled, error, size);
+  for (const char *const *p = SYSTEM_READ; *p && status == 0; p++) status = allow(ruleset, *p, READ_EXEC, handled, 0, error, size);
   /* Writable devices, without ioctl (no terminal, no device control). */
-  if (status == 0) status = allow(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | ACCESS_FS_TRUNCATE, handled, error, size);
-  if (status == 0) status = allow(ruleset, "/dev/zero", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, handled, error, size);
+  if (status == 0) status = allow(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | ACCESS_FS_TRUNCATE, handled, 0, error, size);
+  if (status == 0) status = allow(ruleset, "/dev/zero", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, handled, 0, error, size);
   for (int k = 0; k < read_count && status == 0; k++) {
     if (!read_paths[k] || read_paths[k][0] != '/') { status = fail(error, size, "a path to read must be absolute", read_paths[k]); break; }
-    status = allow(ruleset, read_paths[k], READ_EXEC, handled, error, size);
+    status = allow(ruleset, read_paths[k], READ_EXEC, handled, 1, error, size);
   }
   for (int k = 0; k < write_count && status == 0; k++) {
     if (!write_paths[k] || write_paths[k][0] != '/') { status = fail(error, size, "a path to write must be absolute", write_paths[k]); break; }
-    status = allow(ruleset, write_paths[k], handled & ~NEVER, handled, error, size);
+    status = allow(ruleset, write_paths[k], handled & ~NEVER, handled, 1, error, size);
   }
   if (status != 0) { close(ruleset); return -1; }
 

@@ -44,7 +44,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
     /// What is in force, and what is not, in one paragraph.
     static func describe(abi: Int, features: Set<String>, limits: ChildLimits, cgroups: String? = nil) -> String {
         var inForce = ["default-deny filesystem (system libraries and their own program read-only, their container and app groups read-write, of /dev only null, zero and urandom)",
-                       "no internet, packet or netlink socket (UDP included) and no reading of other processes' memory (seccomp)",
+                       "no socket() of any family (UDP, raw, and unix sockets: none of the machine's sockets by path, nor another child's), no datagram pair, no io_uring and no reading of other processes' memory (seccomp)",
                        "own session (no terminal)", "no capabilities", "ended with the host"]
         var missing: [String] = []
         func feature(_ name: String, _ text: String, _ abiNeeded: Int) {
@@ -64,7 +64,12 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
             missing.append("a process limit and the end of every descendant (\(cgroups))")
         }
         inForce.append("limits: \(limits.description)")
-        missing.append("unix sockets by path between children")
+        if !features.contains("unix-path") { missing.append("unix sockets by path (no seccomp filter on this architecture)") }
+        if features.contains("net-namespace") {
+            inForce.append("a network namespace for each program of its own (its /proc/net lists none of the machine's sockets)")
+        } else {
+            missing.append("a network namespace (needs root or user namespaces: /proc/net/unix lists the machine's socket paths, which no child can connect to)")
+        }
         return "children are confined with Landlock (ABI \(abi)): " + inForce.joined(separator: ", ") + "; not in force: " + missing.joined(separator: ", ")
     }
 }

@@ -48,8 +48,8 @@ final class Supervisor {
     private let realDeviceDirectory: String
     /// What confined children may read besides their containers.
     private let sandbox: SandboxPlan
-    /// Each app's read paths, worked out at its first launch (resolving paths costs more than
-    /// the rest of a launch's host work).
+    /// Each app's read paths, resolved and checked once when the host starts (apps asking the
+    /// same share one answer: resolving paths costs more than the rest of a launch's host work).
     private var readPaths: [AppHandle: [String]] = [:]
     /// A cgroup per confined child (process limit, every descendant ended with it).
     private let cgroups: ChildCgroups
@@ -88,7 +88,23 @@ final class Supervisor {
         confinement = try ConfinementReport.probe(configuration, cgroupsUnavailable: cgroups.unavailable)
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         sandbox = SandboxPlan(configuration: configuration, realDeviceDirectory: realDeviceDirectory)
-        if confinement.isConfined { for spec in configuration.apps { try sandbox.check(spec) } }
+        if confinement.isConfined {
+            // Every declared path is resolved and checked once, here, and the launcher is
+            // given exactly what was checked: it opens each without following a link, so one
+            // re-pointed after this (in an app group, say) fails the start instead of moving
+            // the grant. An extension started later gets what was checked now, not a new
+            // resolution.
+            // Apps that ask for the same share one answer (a fleet of built-in apps: one).
+            var answered: [[String]: [String]] = [:]
+            for spec in configuration.apps {
+                try sandbox.check(spec)
+                let program = spec.executable ?? configuration.appRuntime
+                let request = [program, spec.executable == nil ? "built-in" : "own"] + spec.sandbox.read
+                let paths = answered[request] ?? sandbox.readPaths(of: spec, program: program)
+                answered[request] = paths
+                readPaths[spec.key] = paths
+            }
+        }
         onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
         // The template starts with the device when it has built-in apps: it loads while the
@@ -164,11 +180,7 @@ final class Supervisor {
             // directories must exist for Landlock to name them.
             let writable = confinedDirectories(of: spec)
             for dir in writable { Self.ensureDirectory(dir) }
-            let readable = readPaths[spec.key] ?? {
-                let paths = sandbox.readPaths(of: spec, program: program)
-                readPaths[spec.key] = paths
-                return paths
-            }()
+            let readable = readPaths[spec.key] ?? sandbox.readPaths(of: spec, program: program)
             let limits = configuration.childLimits
             if spec.executable == nil, URL(fileURLWithPath: program).lastPathComponent == "mamsim-app" {
                 // The built-in runtime applies the same rules to itself first thing: one exec

@@ -87,10 +87,10 @@ static int mount_own_proc(void) {
 
 /* Whether this process may make a PID namespace with a /proc of its own (tried in
    short-lived children: some containers allow the namespace but not the mount). */
-static int pid_namespace_available(void) {
+static int pid_namespace_available(int flags) {
   pid_t pid = fork();
   if (pid == 0) {
-    if (unshare(CLONE_NEWPID | CLONE_NEWNS) != 0) _exit(1);
+    if (unshare(CLONE_NEWPID | CLONE_NEWNS | flags) != 0) _exit(1);
     pid_t inner = fork();
     if (inner == 0) _exit(mount_own_proc() ? 0 : 1);
     int status = 0;
@@ -112,7 +112,10 @@ static int pid_namespace_available(void) {
    the launcher ends the same way. Returns in the app; where no namespace can be made,
    returns at once and the app runs without one. */
 static void enter_pid_namespace(void) {
-  if (unshare(CLONE_NEWPID | CLONE_NEWNS) != 0) return;
+  /* A network namespace of its own too where it may: its /proc/net lists none of the
+     machine's sockets (their paths are what a child would aim at) and no abstract socket of
+     the machine's is in it. The app needs no network: its channel is a descriptor. */
+  if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET) != 0 && unshare(CLONE_NEWPID | CLONE_NEWNS) != 0) return;
   int channel = fcntl(3, F_GETFD) != -1; /* the host's channel, which only the app keeps */
   int report[2];
   if (pipe2(report, O_CLOEXEC) != 0) die("cannot make the launcher's pipe", strerror(errno));
@@ -170,13 +173,15 @@ int main(int argc, char **argv) {
       return 1;
     }
     unsigned f = mamsim_confinement_features();
-    int pidns = 0;
+    int pidns = 0, netns = 0;
 #ifdef __linux__
-    pidns = pid_namespace_available();
+    pidns = pid_namespace_available(0);
+    netns = pidns && pid_namespace_available(CLONE_NEWNET);
 #endif
-    printf("%d%s%s%s%s%s%s\n", abi, f & MAMSIM_CONFINE_FILESYSTEM ? " filesystem" : "", f & MAMSIM_CONFINE_TCP ? " tcp" : "",
+    printf("%d%s%s%s%s%s%s%s%s\n", abi, f & MAMSIM_CONFINE_FILESYSTEM ? " filesystem" : "", f & MAMSIM_CONFINE_TCP ? " tcp" : "",
            f & MAMSIM_CONFINE_SIGNALS ? " signals" : "", f & MAMSIM_CONFINE_ABSTRACT_UNIX ? " abstract-unix" : "",
-           f & MAMSIM_CONFINE_DEVICE_IOCTL ? " device-ioctl" : "", pidns ? " pid-namespace" : "");
+           f & MAMSIM_CONFINE_DEVICE_IOCTL ? " device-ioctl" : "", f & MAMSIM_CONFINE_UNIX_PATH ? " unix-path" : "",
+           pidns ? " pid-namespace" : "", netns ? " net-namespace" : "");
     return 0;
   }
   static const char *read[MAX_PATHS], *write[MAX_PATHS];

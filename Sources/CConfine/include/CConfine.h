@@ -11,6 +11,7 @@ int mamsim_landlock_abi(void);
 #define MAMSIM_CONFINE_SIGNALS 4u         /* no signal to a process outside the app (ABI 6) */
 #define MAMSIM_CONFINE_ABSTRACT_UNIX 8u   /* no abstract unix socket made outside the app (ABI 6) */
 #define MAMSIM_CONFINE_DEVICE_IOCTL 16u   /* no ioctl on a device file (ABI 5) */
+#define MAMSIM_CONFINE_UNIX_PATH 32u      /* no socket() at all, so no unix socket by path (seccomp) */
 
 /* The features `mamsim_confine` puts in force on this kernel; 0 without Landlock. */
 unsigned mamsim_confinement_features(void);
@@ -33,8 +34,11 @@ struct mamsim_limits {
      app groups); /dev/urandom and /dev/random to read;
    - nothing else: no other device directory, no home, no cache, no terminal, no /tmp;
    - where the kernel has them, no TCP, no signal and no abstract unix socket outside itself;
-   - no socket of an internet, packet or netlink family at all (UDP too), and no
-     process_vm_readv/writev (a seccomp filter).
+   - no socket() of any family (UDP, raw and unix sockets too: no connect() to the machine's
+     sockets by path, nor to another child's), no datagram socket pair, no io_uring, and no
+     process_vm_readv/writev (a seccomp filter);
+   - every `read` and `write` path is opened without following any symbolic link: the host
+     resolved them when it checked them, and a link swapped in since fails the confinement.
    It also gets its own session (no controlling terminal), dies with its parent, dumps no
    core and gets `limits`. Returns 0, or -1 with the reason in `error`. */
 int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
