@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict),
         .testTarget(
-            name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations"],
+            name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations", "MAMDevice"],
             exclude: ["Fixtures"], swiftSettings: strict),
         // Runs the built binaries (`swift build --build-tests` builds every product); depending on
         // the executables would link their static-stdlib flags into the test bundle.

@@ -282,10 +282,13 @@ int mamsim_confine(const char *const *read_paths, int read_count, const char *co
   }
   if (status != 0) { close(ruleset); return -1; }
 
-  /* Its own cgroup (the host made it, with a process limit), joined before anything is
+  /* Its own cgroup (the host made it, with a process limit) and the device's memory cgroup
+     where memory has a hierarchy of its own (cgroup v1), joined before anything is
      restricted: everything it starts is counted there, and the host ends them all with it. */
-  if (limits && limits->cgroup_procs) {
-    int fd = open(limits->cgroup_procs, O_WRONLY | O_CLOEXEC);
+  const char *cgroups[2] = {limits ? limits->cgroup_procs : NULL, limits ? limits->device_cgroup_procs : NULL};
+  for (int k = 0; k < 2; k++) {
+    if (!cgroups[k]) continue;
+    int fd = open(cgroups[k], O_WRONLY | O_CLOEXEC);
     char pid[32];
     int n = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
     if (fd < 0 || write(fd, pid, (size_t)n) != n) {
@@ -293,7 +296,7 @@ int mamsim_confine(const char *const *read_paths, int read_count, const char *co
       if (fd >= 0) close(fd);
       close(ruleset);
       char why[4200];
-      snprintf(why, sizeof why, "%s (%s)", limits->cgroup_procs, strerror(saved));
+      snprintf(why, sizeof why, "%s (%s)", cgroups[k], strerror(saved));
       return fail(error, size, "cannot join its cgroup", why);
     }
     close(fd);

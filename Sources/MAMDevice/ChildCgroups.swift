@@ -12,24 +12,81 @@ import Darwin
 /// and when the child ends, every process still in its cgroup — a daemon that double-forked
 /// out of its session included — is killed. Elsewhere `make` answers `nil` and the host says
 /// so at start.
+///
+/// The device is one cgroup too: the host's folder (`root`) holds every child's, and its
+/// `pids.max` bounds all the device's processes together; its memory limit (`memory.max` in
+/// v2, or a folder of the v1 `memory` hierarchy, `memoryRoot`, that every child joins)
+/// bounds all their memory together. Built-in apps, which get no cgroup of their own (a third
+/// of a forked app's start), are in it through the template they are forked from, which joins
+/// `builtIn` (a leaf: v2 keeps processes out of a folder that passes controllers on).
 final class ChildCgroups {
     /// The host's own folder of cgroups (`mamsim-<pid>` beside the host's cgroup).
     let root: String?
     let maximum: Int
+    let device: DeviceLimits
+    /// The device's folder in the v1 `memory` hierarchy; `nil` in v2 (where `root` has the
+    /// memory limit itself) or where no memory cgroup can be made.
+    private(set) var memoryRoot: String?
+    /// Whether the device's memory is limited (v2 `root/memory.max` or v1 `memoryRoot`).
+    private(set) var memoryLimited = false
+    /// The leaf built-in apps (and their template) join: `root/builtin/cgroup.procs`.
+    private(set) var builtIn: String?
     private var next = 0
     /// Cgroups whose processes were killed but that could not be removed yet (a process not
     /// yet reaped); tried again at each end and at close.
     private var lingering: [String] = []
 
-    init(maximum: Int) {
+    init(maximum: Int, device: DeviceLimits = DeviceLimits()) {
         self.maximum = maximum
+        self.device = device
         root = maximum > 0 ? Self.makeRoot() : nil
+        guard let root else { return }
+        if device.processes > 0 { _ = try? System.writeFile("\(device.processes)\n", to: root + "/pids.max") }
+        let leaf = root + "/builtin"
+        if System.makeDirectory(leaf, new: true) { builtIn = leaf + "/cgroup.procs" }
+        guard device.memoryBytes > 0 else { return }
+        if FileManager.default.fileExists(atPath: root + "/memory.max") {
+            memoryLimited = (try? System.writeFile("\(device.memoryBytes)\n", to: root + "/memory.max")) != nil
+            _ = try? System.writeFile("0\n", to: root + "/memory.swap.max")
+        } else if let memory = Self.makeMemoryRoot() {
+            // v1: swap counted with memory where the kernel accounts it, so swapping out does
+            // not escape the limit.
+            if (try? System.writeFile("\(device.memoryBytes)\n", to: memory + "/memory.limit_in_bytes")) != nil {
+                _ = try? System.writeFile("\(device.memoryBytes)\n", to: memory + "/memory.memsw.limit_in_bytes")
+                memoryRoot = memory
+                memoryLimited = true
+            } else {
+                System.removeDirectory(memory)
+            }
+        }
+    }
+
+    /// The v1 memory cgroup's `cgroup.procs` every child joins, or `nil`.
+    var memoryProcs: String? { memoryRoot.map { $0 + "/cgroup.procs" } }
+
+    /// Puts `pid` (the built-in apps' template) in the device's cgroups: what it forks is in
+    /// them from its first instruction.
+    func adopt(_ pid: pid_t) {
+        for procs in [builtIn, memoryProcs].compactMap({ $0 }) { _ = try? System.writeFile("\(pid)\n", to: procs) }
     }
 
     /// Why there is no process limit, for the start-up report; `nil` when there is one.
     var unavailable: String? {
         if maximum <= 0 { return "turned off" }
         return root == nil ? "no writable pids cgroup (cgroup v1 pids, or v2 with pids delegated)" : nil
+    }
+
+    /// What the device's cgroup bounds, or why it bounds nothing, for the start-up report.
+    var deviceDescription: (inForce: String?, missing: String?) {
+        var bounded: [String] = []
+        if root != nil, device.processes > 0 { bounded.append("\(device.processes) processes") }
+        if memoryLimited { bounded.append("\(device.memoryBytes >> 20) MiB of memory") }
+        let inForce = bounded.isEmpty ? nil : "one cgroup for the whole device: at most \(bounded.joined(separator: " and ")) for all its apps together"
+        var missing: String?
+        if device.memoryBytes > 0, !memoryLimited {
+            missing = "a memory limit for the whole device (no writable memory cgroup: cgroup v1 memory, or v2 with memory delegated)"
+        }
+        return (inForce, missing)
     }
 
     /// A new cgroup for one child, limited to `maximum` processes: the path of its
@@ -47,6 +104,7 @@ final class ChildCgroups {
     }
 
     /// Kills every process left in the child's cgroup and removes it.
+    /// (The device's memory cgroup in v1 holds every child too; each leaves it as it ends.)
     func end(_ procs: String) {
         let dir = (procs as NSString).deletingLastPathComponent
         guard let root, dir.hasPrefix(root + "/") else { return }
@@ -65,9 +123,12 @@ final class ChildCgroups {
     /// Removes what is left (at the host's shutdown, or when a host that failed to start goes).
     func removeAll() {
         guard let root else { return }
-        for dir in lingering { for pid in members(dir + "/cgroup.procs") { System.signal(pid, SIGKILL) } }
-        usleep(lingering.isEmpty ? 0 : 10_000)
+        let leaves = lingering + [builtIn, memoryProcs].compactMap { $0.map { ($0 as NSString).deletingLastPathComponent } }
+        for dir in leaves { for pid in members(dir + "/cgroup.procs") { System.signal(pid, SIGKILL) } }
+        usleep(leaves.isEmpty ? 0 : 10_000)
         lingering.removeAll { System.removeDirectory($0) }
+        if let builtIn { System.removeDirectory((builtIn as NSString).deletingLastPathComponent) }
+        if let memoryRoot { System.removeDirectory(memoryRoot) }
         System.removeDirectory(root)
     }
 
@@ -116,6 +177,24 @@ final class ChildCgroups {
         #endif
     }
 
+    /// `mamsim-<pid>` in the host's own cgroup of the v1 `memory` hierarchy; `nil` where
+    /// there is none or it is not writable.
+    private static func makeMemoryRoot() -> String? {
+        #if os(Linux)
+        guard let cgroups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+              let mounts = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8),
+              let line = cgroups.split(separator: "\n").first(where: { $0.split(separator: ":", maxSplits: 2).dropFirst().first?.split(separator: ",").contains("memory") == true }),
+              let path = line.split(separator: ":", maxSplits: 2).last,
+              let mount = mountPoint(in: mounts, type: "cgroup", option: "memory") else { return nil }
+        let parent = mount + (path == "/" ? "" : String(path))
+        removeAbandoned(in: parent)
+        let dir = "\(parent)/mamsim-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        return System.makeDirectory(dir, new: true) ? dir : nil
+        #else
+        return nil
+        #endif
+    }
+
     /// The cgroups of hosts that are gone (killed before they could remove them): what still
     /// runs in them is ended, and they are removed.
     private static func removeAbandoned(in parent: String) {
@@ -127,10 +206,10 @@ final class ChildCgroups {
                 var isDirectory: ObjCBool = false
                 return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDirectory) && isDirectory.boolValue
             }
-            for child in children {
-                let procs = (try? String(contentsOfFile: "\(root)/\(child)/cgroup.procs", encoding: .utf8)) ?? ""
+            for folder in children.map({ "\(root)/\($0)" }) + [root] {
+                let procs = (try? String(contentsOfFile: "\(folder)/cgroup.procs", encoding: .utf8)) ?? ""
                 for pid in procs.split(separator: "\n").compactMap({ pid_t($0) }) { System.signal(pid, SIGKILL) }
-                System.removeDirectory("\(root)/\(child)")
+                if folder != root { System.removeDirectory(folder) }
             }
             System.removeDirectory(root)
         }

@@ -15,7 +15,8 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
 
     /// Probes the launcher (`mamsim-confine --probe` prints the kernel's Landlock ABI and the
     /// features it can put in force).
-    public static func probe(_ configuration: HostConfiguration, cgroupsUnavailable: String? = nil) throws(HostError) -> ConfinementReport {
+    public static func probe(_ configuration: HostConfiguration, cgroupsUnavailable: String? = nil,
+                             device: (inForce: String?, missing: String?) = (nil, nil)) throws(HostError) -> ConfinementReport {
         let unconfined = "children are NOT confined: each can read every file the user can (other devices, the scenario's inputs, the home folder)"
         if configuration.confinement == .none {
             return ConfinementReport(launcher: nil, features: [], description: "\(unconfined) (confinement turned off)")
@@ -31,7 +32,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
             let words = said.split(separator: " ").map(String.init)
             if status == 0, let abi = words.first.flatMap({ Int($0) }) {
                 let features = Set(words.dropFirst())
-                return ConfinementReport(launcher: launcher, features: features, description: Self.describe(abi: abi, features: features, limits: configuration.childLimits, cgroups: cgroupsUnavailable))
+                return ConfinementReport(launcher: launcher, features: features, description: Self.describe(abi: abi, features: features, limits: configuration.childLimits, cgroups: cgroupsUnavailable, device: device))
             }
             why = said.isEmpty ? "\(launcher) --probe failed (status \(status))" : said
         } else {
@@ -42,7 +43,8 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
     }
 
     /// What is in force, and what is not, in one paragraph.
-    static func describe(abi: Int, features: Set<String>, limits: ChildLimits, cgroups: String? = nil) -> String {
+    static func describe(abi: Int, features: Set<String>, limits: ChildLimits, cgroups: String? = nil,
+                         device: (inForce: String?, missing: String?) = (nil, nil)) -> String {
         var inForce = ["default-deny filesystem (system libraries and their own program read-only, their container and app groups read-write, of /dev only null, zero and urandom)",
                        "no socket() of any family (UDP, raw, and unix sockets: none of the machine's sockets by path, nor another child's), no datagram pair, no io_uring and no reading of other processes' memory (seccomp)",
                        "own session (no terminal)", "no capabilities", "ended with the host"]
@@ -64,13 +66,31 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
             missing.append("a process limit and the end of every descendant (\(cgroups))")
         }
         inForce.append("limits: \(limits.description)")
+        if let bounded = device.inForce { inForce.append(bounded) }
+        if let unbounded = device.missing { missing.append(unbounded) }
         if !features.contains("unix-path") { missing.append("unix sockets by path (no seccomp filter on this architecture)") }
         if features.contains("net-namespace") {
             inForce.append("a network namespace for each program of its own (its /proc/net lists none of the machine's sockets)")
         } else {
             missing.append("a network namespace (needs root or user namespaces: /proc/net/unix lists the machine's socket paths, which no child can connect to)")
         }
-        return "children are confined with Landlock (ABI \(abi)): " + inForce.joined(separator: ", ") + "; not in force: " + missing.joined(separator: ", ")
+        let head = "children are confined with Landlock (ABI \(abi)): " + inForce.joined(separator: ", ")
+        return missing.isEmpty ? head : head + "; not in force: " + missing.joined(separator: ", ")
+    }
+}
+
+/// Resource limits of the whole device: every child together, built-in apps included, in one
+/// cgroup where the host can make one (`ChildCgroups`). 0 = no limit. A scenario sets them with
+/// `device.limits`.
+public struct DeviceLimits: Sendable, Hashable {
+    /// Memory of all the device's processes together (cgroup `memory.max`/`limit_in_bytes`).
+    public var memoryBytes: UInt64 = 4 << 30
+    /// Processes of all the device's children together (cgroup `pids.max`).
+    public var processes = 1024
+
+    public init(memoryBytes: UInt64 = 4 << 30, processes: Int = 1024) {
+        self.memoryBytes = memoryBytes
+        self.processes = processes
     }
 }
 

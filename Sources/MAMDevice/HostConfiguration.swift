@@ -153,6 +153,8 @@ public struct HostConfiguration: Sendable {
     public var protectedPaths: [URL] = []
     /// Resource limits of each confined child.
     public var childLimits = ChildLimits()
+    /// Limits of the whole device (all children together); `device.limits` in a scenario.
+    public var deviceLimits = DeviceLimits()
     /// Children's stdout/stderr go to /dev/null instead of the host's.
     public var quietChildren = false
     /// Apps of the built-in runtime are forked from one pre-initialised template (the

@@ -84,8 +84,9 @@ final class Supervisor {
         self.state = state
         self.onEvent = onEvent
         environment = Self.childEnvironment(for: configuration)
-        cgroups = ChildCgroups(maximum: configuration.confinement == .none ? 0 : configuration.childLimits.processesPerChild)
-        confinement = try ConfinementReport.probe(configuration, cgroupsUnavailable: cgroups.unavailable)
+        cgroups = ChildCgroups(maximum: configuration.confinement == .none ? 0 : configuration.childLimits.processesPerChild,
+                               device: configuration.deviceLimits)
+        confinement = try ConfinementReport.probe(configuration, cgroupsUnavailable: cgroups.unavailable, device: cgroups.deviceDescription)
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         sandbox = SandboxPlan(configuration: configuration, realDeviceDirectory: realDeviceDirectory)
         if confinement.isConfined {
@@ -174,6 +175,9 @@ final class Supervisor {
         let program = spec.executable ?? configuration.appRuntime
         var executable = program
         var arguments = spec.arguments
+        // What a built-in app forked from the template is given: the same, less the cgroups
+        // it is in already.
+        var forkArguments = spec.arguments
         if let launcher = confinement.launcher {
             // The child may use its own container and its entitled app groups, read the
             // system's libraries, its own program and what it declared, and nothing else; the
@@ -187,15 +191,21 @@ final class Supervisor {
                 // per app instead of two (the launcher was ~40 % of a fleet's start). It runs
                 // mamsim's own code, which starts no process: it gets no cgroup of its own
                 // (making and joining one was a third of a forked app's start).
-                arguments = ["--confine"] + readable.flatMap { ["--confine-read", $0] } + writable.flatMap { ["--confine-write", $0] }
-                    + limits.runtimeArguments + spec.arguments
+                // Forked from the template, it is in the device's cgroups already (the template
+                // joined them); exec'd, it joins them itself.
+                let confined = ["--confine"] + readable.flatMap { ["--confine-read", $0] } + writable.flatMap { ["--confine-write", $0] }
+                    + limits.runtimeArguments
+                forkArguments = confined + spec.arguments
+                arguments = confined + (cgroups.builtIn.map { ["--confine-cgroup", $0] } ?? [])
+                    + (cgroups.memoryProcs.map { ["--confine-device-cgroup", $0] } ?? []) + spec.arguments
             } else {
                 // A program of its own may start processes: its own cgroup bounds them and ends
                 // them all with it.
                 child.cgroup = cgroups.make(for: spec.handle)
                 executable = launcher
                 arguments = readable.flatMap { ["--read", $0] } + writable.flatMap { ["--write", $0] } + limits.launcherArguments
-                    + (child.cgroup.map { ["--cgroup", $0] } ?? []) + ["--", program] + spec.arguments
+                    + (child.cgroup.map { ["--cgroup", $0] } ?? []) + (cgroups.memoryProcs.map { ["--device-cgroup", $0] } ?? [])
+                    + ["--", program] + spec.arguments
             }
         }
         let onExit: (ChildProcess.Exit) -> Void = { [weak self, weak child] exit in
@@ -206,7 +216,7 @@ final class Supervisor {
             do {
                 // The child waits as spawning while the template forks it: a second launch
                 // of the app waits for this one, and the loop goes on with everything else.
-                try ChildProcess.fork(loop: loop, zygote: zygote, arguments: arguments, channel: pipe, quiet: configuration.quietChildren, onExit: onExit) {
+                try ChildProcess.fork(loop: loop, zygote: zygote, arguments: forkArguments, channel: pipe, quiet: configuration.quietChildren, onExit: onExit) {
                     [weak self, weak child] result in
                     guard let self, let child else {
                         if case .success(let process) = result { process.kill(SIGKILL) }
@@ -370,6 +380,7 @@ final class Supervisor {
                 self?.templateFailed("the app template \(exit)")
             }
             zygote = started
+            cgroups.adopt(started.pid)
             onEvent(.note("built-in apps are forked from a template (pid \(started.pid))"))
             return started
         } catch {

@@ -1,4 +1,5 @@
 public import Foundation
+public import MAMDevice
 public import MAMDeclarations
 import MAMExtensions
 import MAMActivation
@@ -78,6 +79,8 @@ public struct ScenarioDevice: Sendable, Hashable {
     public var online: Bool = true
     /// `authenticator:` — the broker app is installed (app protection CA remediation needs it).
     public var authenticator: Bool = false
+    /// `limits:` (`memory`, `processes`) — what all the device's apps may use together.
+    public var limits = DeviceLimits()
 
     public init() {}
 

@@ -4,6 +4,7 @@ import MAMExtensions
 import MAMActivation
 public import MAMBundle
 import MAMModel
+import MAMDevice
 import MAMPolicy
 import Yams
 
@@ -59,6 +60,18 @@ public enum ScenarioLoader {
         return try loading.scenario(from: Located(node: root, path: ""))
     }
 
+    /// `2GiB`, `512 MiB`, `1.5GB`, `1048576`: bytes (binary units for both spellings, as
+    /// memory is counted), or `nil`.
+    static func byteCount(_ text: String) -> UInt64? {
+        let t = text.replacingOccurrences(of: " ", with: "")
+        let units: [(String, Double)] = [("GiB", 1_073_741_824), ("MiB", 1_048_576), ("KiB", 1024), ("GB", 1_073_741_824), ("MB", 1_048_576), ("KB", 1024), ("G", 1_073_741_824), ("M", 1_048_576), ("K", 1024), ("B", 1)]
+        for (suffix, factor) in units where t.hasSuffix(suffix) {
+            guard let v = Double(t.dropLast(suffix.count)), v > 0, v * factor < 1e18 else { return nil }
+            return UInt64(v * factor)
+        }
+        return UInt64(t)
+    }
+
     static func syntaxError(_ error: YamlError, file: URL) -> ScenarioError {
         switch error {
         case .scanner(let context, let problem, let mark, _),
@@ -100,7 +113,7 @@ final class Loading {
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
                                "appConfigs", "declarations", "conditionalAccess"]
-    static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator"]
+    static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits"]
     static let accountKeys = ["upn", "oid", "tenant", "policy"]
 
     init(file: URL, buildSettings: BuildSettings, allowances: SandboxAllowances = SandboxAllowances()) {
@@ -168,6 +181,18 @@ final class Loading {
             case "online": device.online = true
             case "offline": device.online = false
             default: reader.error(x, "network must be online or offline, but it is \"\(s)\"")
+            }
+        }
+        if let x = f["limits"], let l = reader.fields(x, allowed: ["memory", "processes"], what: "limits") {
+            if let m = l["memory"] {
+                if let bytes = ScenarioLoader.byteCount(m.node.scalar?.string ?? ""), bytes > 0 {
+                    device.limits.memoryBytes = bytes
+                } else {
+                    reader.error(m, "limits.memory must be a size such as 2GiB, 512MiB or a number of bytes, but it is \(m.shape)")
+                }
+            }
+            if let p = l["processes"], let n = reader.int(p, what: "limits.processes") {
+                if n > 0 { device.limits.processes = n } else { reader.error(p, "limits.processes must be at least 1, but it is \(n)") }
             }
         }
         if let x = f["restrictions"] {

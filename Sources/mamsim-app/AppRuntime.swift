@@ -30,7 +30,7 @@ struct AppRuntime {
 
 extension AppRuntime {
     /// `--confine [--confine-read PATH]... [--confine-write PATH]... [--confine-limit NAME=N]...
-    /// [--confine-cgroup PROCS_FILE]`:
+    /// [--confine-cgroup PROCS_FILE] [--confine-device-cgroup PROCS_FILE]`:
     /// the host asks the built-in runtime to confine itself (CConfine: default-deny) before it
     /// reads anything from its channel — the sandbox mamsim-confine gives other programs,
     /// without that launcher's extra exec. A runtime that cannot confine itself when asked
@@ -44,8 +44,13 @@ extension AppRuntime {
         var error = [CChar](repeating: 0, count: 4400)
         var limits = asked.limits
         let cgroup = asked.cgroup.map { strdup($0) } ?? nil
-        defer { free(cgroup) }
+        let deviceCgroup = asked.deviceCgroup.map { strdup($0) } ?? nil
+        defer {
+            free(cgroup)
+            free(deviceCgroup)
+        }
         limits.cgroup_procs = UnsafePointer(cgroup)
+        limits.device_cgroup_procs = UnsafePointer(deviceCgroup)
         let result = withArrayOfCStrings(asked.read) { read in
             withArrayOfCStrings(asked.write) { write in
                 mamsim_confine(read, Int32(asked.read.count), write, Int32(asked.write.count), &limits, &error, error.count)
@@ -57,9 +62,10 @@ extension AppRuntime {
     }
 
     /// What `--confine`, `--confine-read`, `--confine-write` and `--confine-limit` ask for.
-    static func confinement(asked arguments: ArraySlice<String>) -> (confine: Bool, read: [String], write: [String], limits: mamsim_limits, cgroup: String?) {
+    static func confinement(asked arguments: ArraySlice<String>) -> (confine: Bool, read: [String], write: [String], limits: mamsim_limits, cgroup: String?, deviceCgroup: String?) {
         var confine = false
         var cgroup: String?
+        var deviceCgroup: String?
         var read: [String] = []
         var write: [String] = []
         var limits = mamsim_limits()
@@ -70,6 +76,7 @@ extension AppRuntime {
             case "--confine-read": if let path = rest.popFirst() { read.append(path) }
             case "--confine-write": if let path = rest.popFirst() { write.append(path) }
             case "--confine-cgroup": cgroup = rest.popFirst()
+            case "--confine-device-cgroup": deviceCgroup = rest.popFirst()
             case "--confine-limit":
                 guard let pair = rest.popFirst(), let eq = pair.firstIndex(of: "="), let value = UInt64(pair[pair.index(after: eq)...]) else {
                     fail("--confine-limit takes NAME=NUMBER")
@@ -84,7 +91,7 @@ extension AppRuntime {
             default: continue  // the runtime takes no other argument; what the host adds is ignored
             }
         }
-        return (confine, read, write, limits, cgroup)
+        return (confine, read, write, limits, cgroup, deviceCgroup)
     }
 
     /// Runs the code paths every app runs at start (its arguments read and its confinement

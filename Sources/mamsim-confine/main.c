@@ -7,11 +7,13 @@
  *       "7 filesystem tcp signals abstract-unix device-ioctl pid-namespace", and exits 0; or
  *       says why not and exits 1.
  *   mamsim-confine [--read PATH]... [--write PATH]... [--memory BYTES] [--file-size BYTES]
- *                  [--open-files N] [--processes N] [--cgroup PROCS_FILE] -- PROGRAM [ARG]...
+ *                  [--open-files N] [--processes N] [--cgroup PROCS_FILE] [--device-cgroup PROCS_FILE]
+ *                  -- PROGRAM [ARG]...
  *       each --read path (the program's own files, an interpreter) is readable and
  *       executable, each --write path (the app's container and app groups) fully usable;
  *       nothing else of the machine beyond the system's libraries. --cgroup joins the cgroup
- *       whose cgroup.procs file it names (the host made it, with a process limit). Where it
+ *       whose cgroup.procs file it names (the host made it, with a process limit), and
+ *       --device-cgroup the device's memory cgroup where memory is a hierarchy of its own. Where it
  *       may, the program runs in a PID namespace of its own (see enter_pid_namespace).
  */
 #define _GNU_SOURCE
@@ -186,7 +188,7 @@ int main(int argc, char **argv) {
   }
   static const char *read[MAX_PATHS], *write[MAX_PATHS];
   int n_read = 0, n_write = 0, i = 1;
-  struct mamsim_limits limits = {0, 0, 0, 0, NULL};
+  struct mamsim_limits limits = {0, 0, 0, 0, NULL, NULL};
   for (; i < argc; i++) {
     if (!strcmp(argv[i], "--")) { i++; break; }
     if (i + 1 >= argc) die("this option needs a value", argv[i]);
@@ -201,6 +203,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--open-files")) limits.open_files = number(argv[++i], "--open-files");
     else if (!strcmp(argv[i], "--processes")) limits.processes = number(argv[++i], "--processes");
     else if (!strcmp(argv[i], "--cgroup")) limits.cgroup_procs = argv[++i];
+    else if (!strcmp(argv[i], "--device-cgroup")) limits.device_cgroup_procs = argv[++i];
     else die("unknown argument", argv[i]);
   }
   if (i >= argc) die("usage", "mamsim-confine [--read PATH]... [--write PATH]... -- PROGRAM [ARG]...");

@@ -23,6 +23,7 @@ struct mamsim_limits {
   unsigned long long open_files;     /* RLIMIT_NOFILE */
   unsigned long long processes;      /* RLIMIT_NPROC (counted per user by the kernel) */
   const char *cgroup_procs;          /* a cgroup's cgroup.procs file to join first, or NULL */
+  const char *device_cgroup_procs;   /* the device's memory cgroup (cgroup v1, a hierarchy of its own), or NULL */
 };
 
 /* Restricts the calling process (and everything it starts) to a default-deny sandbox:
