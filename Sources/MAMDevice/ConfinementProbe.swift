@@ -87,10 +87,13 @@ public struct DeviceLimits: Sendable, Hashable {
     public var memoryBytes: UInt64 = 4 << 30
     /// Processes of all the device's children together (cgroup `pids.max`).
     public var processes = 1024
+    /// What all the device's containers and app groups may hold together (`DeviceStorage`).
+    public var storageBytes: UInt64 = 1 << 30
 
-    public init(memoryBytes: UInt64 = 4 << 30, processes: Int = 1024) {
+    public init(memoryBytes: UInt64 = 4 << 30, processes: Int = 1024, storageBytes: UInt64 = 1 << 30) {
         self.memoryBytes = memoryBytes
         self.processes = processes
+        self.storageBytes = storageBytes
     }
 }
 

@@ -85,6 +85,10 @@ public final class Host {
         self.configuration = configuration
         registry = try AppRegistry(configuration.apps)
         let lock = try Self.lockDevice(configuration.deviceDirectory)
+        // The containers' filesystem is in place before anything is written there.
+        let storage = configuration.confinement == .none ? nil
+            : DeviceStorage(deviceDirectory: configuration.deviceDirectory.resolvingSymlinksInPath().path,
+                            limitBytes: configuration.deviceLimits.storageBytes)
         // Until every property is set, a throw does not run `deinit`: the lock is let go here.
         do throws(HostError) {
             do {
@@ -102,8 +106,9 @@ public final class Host {
             audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions,
                               refusalBudget: configuration.auditRefusalBudget, onEvent: onEvent)
             emit = Self.auditingHostileEvents(audit, then: onEvent)
-            supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, onEvent: emit)
+            supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, storage: storage, onEvent: emit)
         } catch {
+            storage?.close()
             System.unlock(lock)
             throw error
         }

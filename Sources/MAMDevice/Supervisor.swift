@@ -53,6 +53,8 @@ final class Supervisor {
     private var readPaths: [AppHandle: [String]] = [:]
     /// A cgroup per confined child (process limit, every descendant ended with it).
     private let cgroups: ChildCgroups
+    /// The containers' filesystem (`DeviceStorage`), unmounted once every child is gone.
+    private let storage: DeviceStorage?
     weak var router: (any ChildFrameRouter)?
 
     /// Running (or starting, or stopping) children by handle.
@@ -77,7 +79,8 @@ final class Supervisor {
     static let sweepInterval: UInt64 = 50
 
     init(loop: EventLoop, configuration: HostConfiguration, registry: AppRegistry, state: DeviceState,
-         onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
+         storage: DeviceStorage? = nil, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
+        self.storage = storage
         self.loop = loop
         self.configuration = configuration
         self.registry = registry
@@ -86,7 +89,12 @@ final class Supervisor {
         environment = Self.childEnvironment(for: configuration)
         cgroups = ChildCgroups(maximum: configuration.confinement == .none ? 0 : configuration.childLimits.processesPerChild,
                                device: configuration.deviceLimits)
-        confinement = try ConfinementReport.probe(configuration, cgroupsUnavailable: cgroups.unavailable, device: cgroups.deviceDescription)
+        var device = cgroups.deviceDescription
+        if let storage {
+            device.inForce = [device.inForce, storage.inForce].compactMap { $0 }.joined(separator: ", ").nonEmpty
+            device.missing = [device.missing, storage.missing].compactMap { $0 }.joined(separator: ", ").nonEmpty
+        }
+        confinement = try ConfinementReport.probe(configuration, cgroupsUnavailable: cgroups.unavailable, device: device)
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         sandbox = SandboxPlan(configuration: configuration, realDeviceDirectory: realDeviceDirectory)
         if confinement.isConfined {
@@ -760,6 +768,7 @@ final class Supervisor {
         sweep.close()
         sweeping = false
         cgroups.removeAll()
+        storage?.close()
         for w in signalWatchers { w.close() }
         signalWatchers.removeAll()
         let done = shutdownCompletion
@@ -779,4 +788,8 @@ final class Supervisor {
             signalWatchers.append(watcher)
         }
     }
+}
+
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

@@ -146,6 +146,8 @@ extension DeviceState {
             // Written inside the transaction: if the write fails, the owner row rolls back.
             do {
                 try ContainerIO.write(root: resolved.root, parts: resolved.parts, data: bytes)
+            } catch ContainerIO.Failure.system(_, let e) where DeviceStateError.isOutOfSpace(e) {
+                throw DeviceStateError(.quota, "the device's storage is full, so \(path) could not be written in \(app.bundleID)'s containers; they and the app groups hold what device.limits.storage allows", underlying: e)
             } catch {
                 throw DeviceStateError.badPath(path.description, app: app.bundleID, "\(error)")
             }

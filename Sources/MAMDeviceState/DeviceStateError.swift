@@ -1,4 +1,6 @@
 public import MAMModel
+import Foundation
+import MAMLoop
 
 /// A request the device refused or could not carry out, as one sentence a person can act on,
 /// with the stable reason code (RULES.md §11) the wire and reports use.
@@ -28,10 +30,26 @@ public struct DeviceStateError: Error, Sendable, Hashable, CustomStringConvertib
     /// `doing` that keeps it as its cause.
     public static func wrapping(_ error: any Error, doing what: String) -> DeviceStateError {
         if let e = error as? DeviceStateError { return e }
+        if isOutOfSpace(error) {
+            return DeviceStateError(.quota, "the device's storage is full, so it could not \(what); the apps' containers and app groups hold what device.limits.storage allows", underlying: error)
+        }
         return DeviceStateError(.internalError, "the device could not \(what): \(error)", underlying: error)
     }
 
     public var description: String { message }
+
+    /// Whether `error` is the file system saying it has no room left (`ENOSPC`, `EDQUOT`).
+    static func isOutOfSpace(_ error: any Error) -> Bool {
+        let codes: Set<Int32> = [ENOSPC, EDQUOT]
+        if let uv = error as? UVError { return codes.contains(-uv.code) }
+        if let posix = error as? POSIXError { return codes.contains(posix.code.rawValue) }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return codes.contains(Int32(ns.code)) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return codes.contains(Int32(underlying.code))
+        }
+        return ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError
+    }
 
     public static func == (a: DeviceStateError, b: DeviceStateError) -> Bool { a.reason == b.reason && a.message == b.message }
 

@@ -274,6 +274,51 @@ public enum System {
         mkdir(path, mode_t(mode)) == 0 || (!new && errno == EEXIST)
     }
 
+    /// Binds the folder `source` at `target` (Linux; the device's storage): `false` where not
+    /// allowed.
+    public static func bindMount(_ source: String, at target: String) -> Bool {
+        #if os(Linux)
+        return mount(source, target, nil, UInt(MS_BIND), nil) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Detaches the mount at `path` (lazily: a process still using it keeps it until it lets
+    /// go); `true` when it is gone.
+    @discardableResult
+    public static func unmount(_ path: String) -> Bool {
+        #if os(Linux)
+        return umount2(path, Int32(MNT_DETACH)) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Whether something is mounted exactly at `path` (as `/proc/self/mountinfo` lists it,
+    /// octal escapes and all).
+    public static func isMountPoint(_ path: String) -> Bool {
+        #if os(Linux)
+        guard let bytes = try? readFile("/proc/self/mountinfo") else { return false }
+        var escaped = ""
+        for c in path.unicodeScalars {
+            switch c {
+            case "\\": escaped += "\\134"
+            case " ": escaped += "\\040"
+            case "\t": escaped += "\\011"
+            case "\n": escaped += "\\012"
+            default: escaped.unicodeScalars.append(c)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", maxSplits: 5)
+            return fields.count > 4 && fields[4] == escaped
+        }
+        #else
+        return false
+        #endif
+    }
+
     /// Removes the empty directory `path`; `true` when it is gone (or was).
     @discardableResult
     public static func removeDirectory(_ path: String) -> Bool {

@@ -36,6 +36,9 @@ public enum Reason: String, Sendable, CaseIterable, Hashable, CustomStringConver
     /// An `IntuneMAMPolicy` feature switch (contact sync, widgets, Spotlight, Siri, backup…)
     /// is off for the identity, or a requirement (file encryption) is on.
     case featureRestricted = "feature-restricted"
+    /// The device's storage is full: its containers and app groups together hold what
+    /// `device.limits.storage` allows (our addition).
+    case quota = "quota"
 
     public var description: String { rawValue }
 }

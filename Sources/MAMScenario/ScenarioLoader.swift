@@ -183,12 +183,13 @@ final class Loading {
             default: reader.error(x, "network must be online or offline, but it is \"\(s)\"")
             }
         }
-        if let x = f["limits"], let l = reader.fields(x, allowed: ["memory", "processes"], what: "limits") {
-            if let m = l["memory"] {
-                if let bytes = ScenarioLoader.byteCount(m.node.scalar?.string ?? ""), bytes > 0 {
-                    device.limits.memoryBytes = bytes
+        if let x = f["limits"], let l = reader.fields(x, allowed: ["memory", "processes", "storage"], what: "limits") {
+            for key in ["memory", "storage"] {
+                guard let m = l[key] else { continue }
+                if let bytes = ScenarioLoader.byteCount(m.node.scalar?.string ?? ""), bytes >= 1 << 20 {
+                    if key == "memory" { device.limits.memoryBytes = bytes } else { device.limits.storageBytes = bytes }
                 } else {
-                    reader.error(m, "limits.memory must be a size such as 2GiB, 512MiB or a number of bytes, but it is \(m.shape)")
+                    reader.error(m, "limits.\(key) must be a size of at least 1MiB such as 2GiB, 512MiB or a number of bytes, but it is \(m.shape)")
                 }
             }
             if let p = l["processes"], let n = reader.int(p, what: "limits.processes") {

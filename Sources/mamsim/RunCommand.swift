@@ -89,9 +89,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         for w in scenario.warnings { Terminal.warning("\(w)") }
         let out = Terminal()
-        // Every path a child reads beyond the system and its own program, and every variable
-        // it receives, as the user must be able to see them.
-        for line in scenario.sandboxGrants { out.line(out.dim("  grant: \(ProjectRoot.printable(line))")) }
+
         var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: deviceDir.map { URL(fileURLWithPath: $0) })
         runOptions.quietChildren = !verbose
         let total = scenario.apps.count
@@ -99,6 +97,9 @@ struct RunCommand: AsyncParsableCommand {
         runOptions.onEvent = { progress.event($0) }
         runOptions.onStep = { out.step($0) }
         out.line(out.bold("▶ \(scenario.name)") + out.dim("  (\(file): \(total) apps, \(scenario.extensions.count) extensions, \(scenario.steps.count) steps)"))
+        // Every path a child reads beyond the system and its own program, and every variable
+        // it receives, as the user must be able to see them.
+        for line in scenario.sandboxGrants { out.line(out.dim("  grant: \(ProjectRoot.printable(line))")) }
         let report = await ScenarioRunner.run(scenario, options: runOptions)
         progress.finish()
         if let e = report.fleetError {

@@ -108,3 +108,72 @@ struct DeviceLimitTests {
         #expect(await host.shutdown() == 0)
     }
 }
+
+/// The device's containers and app groups together hold at most `storageBytes` (security
+/// issue 46, finding 8: 1.5–2 GiB written, only each file limited).
+@Suite(.serialized, .enabled(if: landlockAvailable() && getuid() == 0, "needs Landlock and root (the storage is a mounted filesystem)"))
+struct DeviceStorageTests {
+    @Test func aChildFillsNoMoreThanTheDevicesStorageAndTheHostAnswersQuota() async throws {
+        let program = try pythonChild("storage-hog", """
+            import json, errno
+            me = os.environ["MAMSIM_CONTAINER"]
+            targets = json.load(open(me + "/targets.json"))
+            os.makedirs(me + "/Documents", exist_ok=True)
+            open(me + "/Documents/small.txt", "w").write("x" * 1024)
+            seen = {"started": True, "written": 0}
+            # Its report's room, taken before the disk is full (written over in place).
+            open(me + "/seen.json", "w").write(" " * 4096)
+            chunk = b"\\1" * (1 << 20)
+            try:
+                for n in range(64):
+                    with open(me + "/fill-%d" % n, "wb") as f:
+                        for _ in range(32):
+                            f.write(chunk); f.flush(); seen["written"] += len(chunk)
+                        os.fsync(f.fileno())
+            except OSError as e:
+                seen["error"] = errno.errorcode.get(e.errno, str(e.errno))
+            # Every last block too, in smaller and smaller pieces.
+            with open(me + "/fill-rest", "wb", buffering=0) as f:
+                for size in [65536, 4096, 512, 1]:
+                    try:
+                        while True:
+                            f.write(b"\\1" * size); seen["written"] += size
+                    except OSError:
+                        pass
+            with open(me + "/seen.json", "r+") as f:
+                f.write(json.dumps(seen))
+            os.execv(targets["runtime"], [targets["runtime"]])
+            """)
+        let spy = AppSpec(handle: "spy", descriptor: AppDescriptor(bundleID: "com.evil.filler"), executable: program, startsWithFleet: false)
+        var config = try makeConfiguration(apps: 1, extra: [spy])
+        config.fleet.install(spy.descriptor)
+        config.deviceLimits.storageBytes = 64 << 20
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let report = log.all.compactMap { if case .confinement(let n) = $0 { n } else { nil } }.first ?? ""
+        try #require(report.contains("64 MiB for all of them together"), "no storage filesystem here: \(report)")
+        let container = config.deviceDirectory.resolvingSymlinksInPath().appendingPathComponent("containers/com.evil.filler")
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: ["runtime": appRuntime]).write(to: container.appendingPathComponent("targets.json"))
+        #expect((try? await host.launch("spy").get()) != nil)
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("seen.json"))) as? [String: Any])
+        // Positive control: it ran and wrote until the kernel said no.
+        #expect(seen["started"] as? Bool == true)
+        let written = seen["written"] as? Int ?? 0
+        #expect(written > 16 << 20, "\(seen)")
+        #expect(written <= 64 << 20, "\(written >> 20) MiB written under a 64 MiB device storage")
+        #expect(seen["error"] as? String == "ENOSPC", "\(seen)")
+        // The host's own copy into the destination's Inbox has no room: quota, said as such.
+        let file = Item(id: "q1", typeIdentifiers: ["public.plain-text"], payload: .file(path: "Documents/small.txt"), fileName: "small.txt")
+        let outcome = await host.share(from: "spy", to: "app0", item: file)
+        guard case .failed(.quota, let why) = outcome else {
+            Issue.record("the share was answered \(outcome), not {failed: quota}")
+            return
+        }
+        #expect(why.contains("storage is full"), "\(why)")
+        #expect(await host.shutdown() == 0)
+        // Unmounted with the host; the data stays in the device's image.
+        #expect(!((try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)) ?? "").contains(config.deviceDirectory.lastPathComponent))
+    }
+}
