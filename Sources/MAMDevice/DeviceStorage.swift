@@ -33,6 +33,7 @@ final class DeviceStorage {
             return
         }
         #if os(Linux)
+        _ = Self.sweptAbandoned
         let image = deviceDirectory + "/storage.img"
         let mountPoint = deviceDirectory + "/.storage"
         let bound = ["containers", "groups"].map { deviceDirectory + "/" + $0 }
@@ -104,6 +105,30 @@ final class DeviceStorage {
     }
 
     deinit { close() }
+
+    /// Unmounts, once per process, the storage of every device no host holds any more (a host
+    /// killed before it could unmount: its lock died with it): loop devices and mounts are not
+    /// left behind for longer than until the next host starts. A device in use is locked and
+    /// left alone; the data stays in its image.
+    private static let sweptAbandoned: Void = {
+        #if os(Linux)
+        guard geteuid() == 0, let bytes = try? System.readFile("/proc/self/mountinfo") else { return }
+        let points = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ", maxSplits: 5)
+            guard fields.count > 4 else { return nil }
+            let point = String(fields[4]).replacingOccurrences(of: "\\040", with: " ").replacingOccurrences(of: "\\011", with: "\t")
+                .replacingOccurrences(of: "\\012", with: "\n").replacingOccurrences(of: "\\134", with: "\\")
+            return point.hasSuffix("/.storage") ? point : nil
+        }
+        for point in points {
+            let device = (point as NSString).deletingLastPathComponent
+            guard FileManager.default.fileExists(atPath: device + "/storage.img"),
+                  let lock = try? System.tryExclusiveLock(device + "/host.lock") else { continue }
+            for mount in [device + "/containers", device + "/groups", point] where System.isMountPoint(mount) { System.unmount(mount) }
+            System.unlock(lock)
+        }
+        #endif
+    }()
 
     private static func bind(_ source: String, at target: String) {
         System.makeDirectory(source, mode: 0o755)
