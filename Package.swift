@@ -115,7 +115,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
-        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict),
+        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations", "MAMDevice"],
             exclude: ["Fixtures"], swiftSettings: strict),

@@ -90,7 +90,7 @@ struct LandmarksApp {
         app.observeNotifications { n in
             guard n.kind == .managedConfigChanged else { return }
             await show(await configuration.current(LandmarksManagedConfig.self), legacy: await configuration.legacy(LandmarksLegacyConfig.self), app: app)
-            if case .strings(let ids) = await app.service(.managedSecretIds(kind: .identity)).value { await identitiesShown.wait(until: ids) }
+            if let ids = await app.call(Service.ManagedSecretIds(kind: .identity)).answer { await identitiesShown.wait(until: ids) }
         }
         await show(await configuration.current(LandmarksManagedConfig.self), legacy: await configuration.legacy(LandmarksLegacyConfig.self), app: app)
         // The identities on offer, as the id sequence yields them, a line each.
@@ -102,7 +102,7 @@ struct LandmarksApp {
                 await identitiesShown.wrote(ids)
             }
         }
-        if case .strings(let ids) = await app.service(.managedSecretIds(kind: .identity)).value { await identitiesShown.wait(until: ids) }
+        if let ids = await app.call(Service.ManagedSecretIds(kind: .identity)).answer { await identitiesShown.wait(until: ids) }
         await authenticate(app)
         app.finishedLaunching()
         // Items and further notifications arrive until the device ends the app.

@@ -170,6 +170,11 @@ public final class AppChannel {
         }
     }
 
+    /// A typed service call (`Service.ReadFile`…), answered on the loop thread.
+    public func call<Call: ServiceCall>(_ call: Call, context: ServiceContext = .main, completion: @escaping (Reply<Call.Answer>) -> Void) {
+        service(call.request, context: context) { completion(Reply($0, for: Call.self)) }
+    }
+
     /// Sets a window's UI identity (`window == nil`: the process identity). `mainThread`: the
     /// thread identity the main thread carries (`nil`: none); the host refuses a switch to
     /// another identity (NotAllowed).
@@ -346,7 +351,7 @@ public final class AppChannel {
         }
     }
 
-    private var ended = false
+    private(set) var ended = false
     private func end(_ why: String) {
         guard !ended else { return }
         ended = true

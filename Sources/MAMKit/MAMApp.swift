@@ -2,6 +2,11 @@ import MAMLoop
 public import MAMModel
 public import MAMWire
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A closure that captures loop-bound values (the channel, reply handlers) and runs only on
 /// the loop's thread, where they live: `@unchecked Sendable` carries it through the waker.
@@ -189,6 +194,50 @@ public final class MAMApp: Sendable {
         }
     }
 
+    /// A typed service call (`Service.ReadFile`, `Service.PolicyQuery`…): the verdict, and the
+    /// answer as the call's own Swift type. Made with the calling task's thread identity, for
+    /// `window` (`""` = the main window).
+    public func call<Call: ServiceCall>(_ call: Call, window: String = "") async -> Reply<Call.Answer> {
+        Reply(await service(call.request, window: window), for: Call.self)
+    }
+
+    /// The same call for synchronous code (an SDK-shaped getter such as `isSaveToAllowed`):
+    /// it reads the calling thread's identity first, hands the call to the channel's loop and
+    /// waits on a semaphore of its own until the host answers.
+    ///
+    /// Rules (docs/ARCHITECTURE.md, "Blocking calls"): never on the channel's loop thread —
+    /// that thread answers the call, so waiting there would wait for ever: it traps, saying so;
+    /// it ends with `BlockingCallError.timedOut` after `timeout`, and with `.channelClosed`
+    /// when the host goes away. The host answers service calls while one of its commands waits
+    /// on this app (a delegate that calls a getter does not deadlock): only this loop must be
+    /// free.
+    public func callBlocking<Call: ServiceCall>(_ call: Call, window: String = "", timeout: Duration = .seconds(30)) throws(BlockingCallError) -> Reply<Call.Answer> {
+        precondition(!thread.isCurrent, """
+            callBlocking(\(Call.self)) was made on MAMKit's loop thread, which is the thread that \
+            answers it: it would wait for ever. Call it from another thread, or use `await call(_:)`.
+            """)
+        let context = ServiceContext(window: window, thread: ThreadIdentity.accountId)
+        let waiter = BlockingWaiter<ServiceResult>()
+        let box = channel
+        let request = call.request
+        let submitted = thread.submit {
+            guard let ch = box.channel, !ch.ended else { return waiter.finish(nil) }
+            // The channel answers what was waiting when it ends: that is no answer of the host's.
+            ch.service(request, context: context) { [weak ch] result in waiter.finish(ch?.ended == false ? result : nil) }
+        }
+        guard submitted else { throw .channelClosed }
+        switch waiter.wait(timeout: timeout) {
+        case .answered(let result?): return Reply(result, for: Call.self)
+        case .answered(nil): throw .channelClosed
+        case .timedOut: throw .timedOut(timeout)
+        }
+    }
+
+    /// Runs `body` on the channel's loop thread (tests: what a callback of the app's would do).
+    func onLoopThreadForTesting(_ body: @escaping @Sendable () -> Void) {
+        _ = thread.submit(body)
+    }
+
     /// Writes a file in this app's containers (`group:<id>/path` for an app group). Its owner
     /// is the effective file identity — the thread identity of the calling task
     /// (`ThreadIdentity.withAccountId`) or the process identity — unless `owner` is given.
@@ -201,43 +250,34 @@ public final class MAMApp: Sendable {
 
     /// The account owning a file (`""` = personal).
     public func fileOwner(_ path: String) async -> String? {
-        let r = await service(.fileOwner(path: path))
-        if r.isAllowed, case .file(let owner, _) = r.value { return owner }
-        return nil
+        await call(Service.FileOwner(path: path)).allowedAnswer?.owner
     }
 
     /// `protect`: managed owner → encrypted with a header naming the owner; unmanaged → plain
     /// with the header.
     public func protect(_ data: [UInt8], for owner: String) async -> [UInt8]? {
-        let r = await service(.protect(data: data, owner: owner))
-        return r.isAllowed ? r.data : nil
+        await call(Service.Protect(data: data, owner: owner)).allowedAnswer
     }
 
     /// `unprotect`: data `protect` did not produce comes back unchanged.
     public func unprotect(_ data: [UInt8]) async -> [UInt8]? {
-        let r = await service(.unprotect(data: data))
-        return r.isAllowed ? r.data : nil
+        await call(Service.Unprotect(data: data)).allowedAnswer
     }
 
     /// `IntuneMAMAppConfigManager appConfigForAccountId`: the Intune app configuration
     /// `account` receives here (`nil` = the calling task's identity: thread ?? main window ??
     /// process). `nil` when the host cannot answer.
     public func appConfig(for account: String? = nil) async -> AppConfig? {
-        let r = await service(.appConfig(account: account))
-        guard r.isAllowed, case .appConfig(let data) = r.value else { return nil }
-        return AppConfig(fullData: data)
+        await call(Service.AppConfig(account: account)).allowedAnswer.map(AppConfig.init(fullData:))
     }
 
     /// MSAL's `acquireToken` against the device's Entra service: the JWT, or why not —
     /// `protection-policy-required` with the `homeAccountID` to remediate, or
     /// `app-protection-unsupported` (the app does not declare the `protapp` capability).
     public func acquireToken(account: String, resource: String, silent: Bool = true) async -> TokenResult {
-        let r = await service(.acquireToken(account: account, resource: resource, silent: silent))
-        var token: String?, home: String?
-        if case .token(let jwt, let h) = r.value {
-            token = jwt.isEmpty ? nil : jwt
-            home = h.isEmpty ? nil : h
-        }
+        let r = await call(Service.AcquireToken(account: account, resource: resource, silent: silent))
+        let token = r.answer.flatMap { $0.jwt.isEmpty ? nil : $0.jwt }
+        let home = r.answer.flatMap { $0.homeAccountID.isEmpty ? nil : $0.homeAccountID }
         return TokenResult(token: r.isAllowed ? token : nil, reason: r.verdict.reason, homeAccountID: home, explanation: r.verdict.explanation)
     }
 
@@ -255,8 +295,7 @@ public final class MAMApp: Sendable {
     /// `remediationInProgressForAccountId`: a remediation asked for this account whose
     /// outcome has not yet arrived (under way or queued).
     public func remediationInProgress(accountId: String) async -> Bool {
-        if case .flag(let yes) = await service(.remediationInProgress(accountId)).value { return yes }
-        return false
+        await call(Service.RemediationInProgress(account: accountId)).answer ?? false
     }
 
     /// `isScreenCaptureAllowed` for what `window` shows.
@@ -285,6 +324,75 @@ public final class MAMApp: Sendable {
         }
         thread.submit { [thread] in thread.stopAcceptingJobs() }
         _ = thread.join()
+    }
+}
+
+/// Why a blocking call (`MAMApp.callBlocking`) ended without the host's answer.
+public enum BlockingCallError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No answer within the call's timeout.
+    case timedOut(Duration)
+    /// The channel to the host closed (the host went away, or the app closed it).
+    case channelClosed
+
+    public var description: String {
+        switch self {
+        case .timedOut(let d): "the host did not answer the blocking call within \(d)"
+        case .channelClosed: "the host channel closed before it answered the blocking call"
+        }
+    }
+}
+
+/// One blocking call's wait: a POSIX semaphore of its own (at a stable address: a semaphore
+/// must not move while a thread waits on it), and the answer the loop thread hands it.
+final class BlockingWaiter<Value: Sendable>: Sendable {
+    enum Outcome { case answered(Value?), timedOut }
+    private struct State: ~Copyable {
+        var value: Value?
+        var done = false
+    }
+    private let state = Mutex(State())
+    private nonisolated(unsafe) let semaphore: UnsafeMutablePointer<sem_t>
+
+    init() {
+        semaphore = .allocate(capacity: 1)
+        sem_init(semaphore, 0, 0)
+    }
+
+    deinit {
+        sem_destroy(semaphore)
+        semaphore.deallocate()
+    }
+
+    /// Called by the loop thread (only the first call counts): `nil` = no answer will come.
+    func finish(_ v: Value?) {
+        let first = state.withLock { s in
+            guard !s.done else { return false }
+            s.done = true
+            s.value = v
+            return true
+        }
+        if first { sem_post(semaphore) }
+    }
+
+    func wait(timeout: Duration) -> Outcome {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let c = timeout.components
+        let nanos = Int(deadline.tv_nsec) + Int(c.attoseconds / 1_000_000_000)
+        deadline.tv_sec += Int(c.seconds) + nanos / 1_000_000_000
+        deadline.tv_nsec = nanos % 1_000_000_000
+        while sem_timedwait(semaphore, &deadline) != 0 {
+            if errno == EINTR { continue }
+            // Timed out, unless the answer landed just now: the caller gives up only then.
+            let gaveUp = state.withLock { s in
+                if s.done { return false }
+                s.done = true
+                return true
+            }
+            if gaveUp { return .timedOut }
+            break
+        }
+        return .answered(state.withLock { $0.value })
     }
 }
 

@@ -104,6 +104,10 @@ public final class LoopThread: Sendable {
     @discardableResult
     public func submit(_ job: @escaping @Sendable () -> Void) -> Bool { waker.submit(job) }
 
+    /// Whether the caller runs on this loop's thread: what must never block waiting for the
+    /// loop (a blocking call made there would wait for itself).
+    public var isCurrent: Bool { owner.owner.isCurrent }
+
     /// From a job on the loop thread (checked): accept no more jobs and let the loop end once
     /// its other handles are closed.
     public func stopAcceptingJobs() {

@@ -50,20 +50,18 @@ public struct ManagedAppConfigurationProvider: Sendable {
     /// dictionary), decoded as `T`: what an app reads while it moves to ManagedApp, giving
     /// ManagedApp's configuration priority. `nil` when there is none or decoding fails.
     public func legacy<T: Decodable & Sendable>(_ type: T.Type) async -> T? {
-        let r = await app.service(.managedConfig(legacy: true))
-        guard r.isAllowed, case .data(let plist) = r.value else { return nil }
+        guard let plist = await app.call(Service.ManagedConfig(legacy: true)).allowedAnswer else { return nil }
         return try? PropertyListDecoder().decode(T.self, from: Data(plist))
     }
 
     /// A configuration the decoder refuses is `nil` for the app, and the decoder's error goes
     /// to the device for the administrator (the errors an app's spec documents, seed 004).
     static func current<T: Decodable>(_ type: T.Type, from app: MAMApp) async -> T? {
-        let r = await app.service(.managedConfig(legacy: false))
-        guard r.isAllowed, case .data(let plist) = r.value else { return nil }
+        guard let plist = await app.call(Service.ManagedConfig(legacy: false)).allowedAnswer else { return nil }
         do {
             return try PropertyListDecoder().decode(T.self, from: Data(plist))
         } catch {
-            _ = await app.service(.managedConfigUndecodable(describe(error)))
+            _ = await app.call(Service.ManagedConfigUndecodable(error: describe(error)))
             return nil
         }
     }
@@ -99,8 +97,8 @@ public struct ManagedIdentity: Sendable {
 
     /// Signs `data` with the identity's private key (ECDSA DER or RSA PKCS #1 v1.5, SHA-256).
     public func sign(_ data: [UInt8]) async throws(ManagedAppError) -> [UInt8] {
-        let r = await app.service(.signWithIdentity(id: id, data: data))
-        guard r.isAllowed, case .data(let signature) = r.value else { throw ManagedAppProviders.error(r) }
+        let r = await app.call(Service.SignWithIdentity(id: id, data: data))
+        guard let signature = r.allowedAnswer else { throw ManagedAppProviders.error(r.verdict) }
         return signature
     }
 }
@@ -139,9 +137,7 @@ public struct ManagedAppProviders: Sendable {
     }
 
     static func ids(_ kind: ManagedSecretKind, _ app: MAMApp) async -> [String] {
-        let r = await app.service(.managedSecretIds(kind: kind))
-        guard r.isAllowed, case .strings(let ids) = r.value else { return [] }
-        return ids
+        await app.call(Service.ManagedSecretIds(kind: kind)).allowedAnswer ?? []
     }
 
     public func password(withIdentifier id: String) async throws(ManagedAppError) -> ManagedPassword {
@@ -161,13 +157,13 @@ public struct ManagedAppProviders: Sendable {
     }
 
     func secret(_ kind: ManagedSecretKind, _ id: String) async throws(ManagedAppError) -> ManagedSecretValue {
-        let r = await app.service(.managedSecret(kind: kind, id: id))
-        guard r.isAllowed, case .managedSecret(let v) = r.value else { throw Self.error(r) }
+        let r = await app.call(Service.ManagedSecret(kind: kind, id: id))
+        guard let v = r.allowedAnswer else { throw Self.error(r.verdict) }
         return v
     }
 
-    static func error(_ r: ServiceResult) -> ManagedAppError {
-        if case .failed(let reason, let why) = r.verdict, reason == .invalidIdentifier { return .invalidIdentifier(why) }
-        return .unavailable(r.verdict.explanation)
+    static func error(_ verdict: Verdict) -> ManagedAppError {
+        if case .failed(let reason, let why) = verdict, reason == .invalidIdentifier { return .invalidIdentifier(why) }
+        return .unavailable(verdict.explanation)
     }
 }

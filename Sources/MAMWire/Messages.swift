@@ -27,15 +27,6 @@ extension ServiceResult {
     }
 
     public var isAllowed: Bool { verdict.isAllowed }
-
-    /// The bytes of `.data` (and a keychain value), else empty.
-    public var data: [UInt8] {
-        switch value {
-        case .data(let d): d
-        case .keychain(_, _, let v): v
-        default: []
-        }
-    }
 }
 
 /// What the data protection header says of some data.

@@ -144,3 +144,9 @@ func pythonChild(_ name: String, _ program: String) throws -> String {
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
     return script.path
 }
+
+extension ServiceResult {
+    /// The bytes a data answer (or a keychain value) carries, else empty: what the tests
+    /// compare, read through the typed calls.
+    var data: [UInt8] { Service.ReadFile.answer(from: value) ?? Service.KeychainGet.answer(from: value)?.value ?? [] }
+}

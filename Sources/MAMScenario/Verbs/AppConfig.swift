@@ -43,8 +43,8 @@ struct AppConfigStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .appConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
-        guard r.isAllowed, case .appConfig(let data) = r.value else { return (Observed(r.verdict, allowed: .none), r.verdict.explanation, app) }
+        let r = await run.call(app, Service.AppConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
+        guard let data = r.allowedAnswer else { return (Observed(r.verdict, allowed: .none), r.verdict.explanation, app) }
         let config = AppConfig(fullData: data)
         let conflict = config.hasConflict(forKey: key)
         let values: [String] = switch type {

@@ -23,8 +23,8 @@ struct AppConfigDataStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .appConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
-        guard r.isAllowed, case .appConfig(let data) = r.value, !data.isEmpty else {
+        let r = await run.call(app, Service.AppConfig(account: account.map { $0.isEmpty ? "" : $0.description }))
+        guard let data = r.allowedAnswer, !data.isEmpty else {
             return (Observed(r.verdict, allowed: .none), r.verdict.explanation, app)
         }
         let defaults = data.filter { $0[AppConfig.defaultMarker]?.lowercased() == "true" }.count

@@ -29,7 +29,7 @@ struct KeychainGetStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.service(app, .keychainGet(group: group ?? "", key: key))
-        return (StepRun.keychainObserved(r, success: .value(String(decoding: r.data, as: UTF8.self))), r.verdict.explanation,
+        return (StepRun.keychainObserved(r, success: .value(String(decoding: Service.KeychainGet.answer(from: r.value)?.value ?? [], as: UTF8.self))), r.verdict.explanation,
                 "\(app) ← \(StepRun.keychainGroup(r, asked: group, how: "searched"))/\(key)")
     }
 }

@@ -29,9 +29,9 @@ struct ManagedConfigStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .managedConfig(legacy: legacy))
+        let r = await run.call(app, Service.ManagedConfig(legacy: legacy))
         guard r.isAllowed else { return (Observed(r.verdict, allowed: .none), r.verdict.explanation, app) }
-        guard case .data(let plist) = r.value,
+        guard let plist = r.answer,
               let object = try? PropertyListSerialization.propertyList(from: Data(plist), format: nil) else {
             return (.none, r.verdict.explanation, app)
         }

@@ -29,9 +29,9 @@ struct ManagedSecretStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .managedSecret(kind: kind, id: id))
+        let r = await run.call(app, Service.ManagedSecret(kind: kind, id: id))
         let parties = "\(app): \(kind) \(id)"
-        guard r.isAllowed, case .managedSecret(let secret) = r.value else {
+        guard let secret = r.allowedAnswer else {
             if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }
             return (Observed(r.verdict, allowed: .none), r.verdict.explanation, parties)
         }

@@ -25,8 +25,8 @@ struct ManagedSecretIdsStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .managedSecretIds(kind: kind))
-        guard r.isAllowed, case .strings(let ids) = r.value else { return (Observed(r.verdict, allowed: .ids([])), r.verdict.explanation, app) }
+        let r = await run.call(app, Service.ManagedSecretIds(kind: kind))
+        guard let ids = r.allowedAnswer else { return (Observed(r.verdict, allowed: .ids([])), r.verdict.explanation, app) }
         return (.ids(ids), r.verdict.explanation, "\(app): \(kind.plural)")
     }
 }

@@ -26,8 +26,8 @@ struct NotifyStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .notify(account: StepRun.identity(account), text: text))
-        if r.isAllowed, case .notification(let shown) = r.value { return (.shown(shown), r.verdict.explanation, "\(app) (\(account))") }
+        let r = await run.call(app, Service.Notify(account: StepRun.identity(account), text: text))
+        if let shown = r.allowedAnswer { return (.shown(shown), r.verdict.explanation, "\(app) (\(account))") }
         return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) (\(account))")
     }
 }

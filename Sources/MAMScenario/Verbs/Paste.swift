@@ -27,8 +27,8 @@ struct PasteStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .paste(as: self.as.map(StepRun.identity)), context: ServiceContext(window: window ?? ""))
-        if r.isAllowed, case .paste(let text) = r.value { return (.pasted(text), r.verdict.explanation, app) }
+        let r = await run.call(app, Service.Paste(as: self.as.map(StepRun.identity)), context: ServiceContext(window: window ?? ""))
+        if let text = r.allowedAnswer { return (.pasted(text), r.verdict.explanation, app) }
         return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, app)
     }
 }

@@ -19,8 +19,8 @@ struct ReadFileStep: AppFileVerb {
     init(app: String, path: String) { (self.app, self.path) = (app, path) }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .readFile(path: path))
-        if r.isAllowed, case .data(let bytes) = r.value { return (.text(String(decoding: bytes, as: UTF8.self)), r.verdict.explanation, "\(app) ← \(path)") }
+        let r = await run.call(app, Service.ReadFile(path: path))
+        if let bytes = r.allowedAnswer { return (.text(String(decoding: bytes, as: UTF8.self)), r.verdict.explanation, "\(app) ← \(path)") }
         return (StepRun.fileObserved(r.verdict, allowed: .ok), r.verdict.explanation, "\(app) ← \(path)")
     }
 }

@@ -28,8 +28,8 @@ struct ShareTargetsStep: StepVerb {
     var actingApp: String? { from }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(from, .shareTargets(types: [item.type]))
-        guard case .shareTargets(let targets) = r.value else { return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, from) }
+        let r = await run.call(from, Service.ShareTargets(types: [item.type]))
+        guard let targets = r.answer else { return (Observed(r.verdict, allowed: .ok), r.verdict.explanation, from) }
         return (.targets(targets), "the share sheet lists \(targets.isEmpty ? "nothing" : targets.joined(separator: ", "))", from)
     }
 }

@@ -24,16 +24,16 @@ struct SignWithIdentityStep: StepVerb {
     var actingApp: String? { app }
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let r = await run.service(app, .signWithIdentity(id: id, data: data))
+        let r = await run.call(app, Service.SignWithIdentity(id: id, data: data))
         let parties = "\(app): identity \(id)"
-        guard r.isAllowed, case .data(let signature) = r.value else {
+        guard let signature = r.allowedAnswer else {
             if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }
             return (Observed(r.verdict, allowed: .failed(nil)), r.verdict.explanation, parties)
         }
         // Checked as the server at the other end of mutual TLS would: with the certificate
         // the app was given.
-        let cert = await run.service(app, .managedSecret(kind: .identity, id: id))
-        guard case .managedSecret(.identity(let der)) = cert.value else { return (.signature(verified: false), "no certificate for \(id)", parties) }
+        let cert = await run.call(app, Service.ManagedSecret(kind: .identity, id: id))
+        guard case .identity(let der)? = cert.answer else { return (.signature(verified: false), "no certificate for \(id)", parties) }
         let ok = CertificateSummary.verify(signature, over: data, certificate: der)
         return (.signature(verified: ok), "\(r.verdict.explanation); signature \(Data(signature).base64EncodedString()) \(ok ? "verifies" : "does not verify") with the identity's certificate", parties)
     }

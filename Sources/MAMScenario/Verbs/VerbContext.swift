@@ -95,6 +95,11 @@ struct StepRun {
         await host.run { try $0.services.perform(request, for: $0.app(app), in: context) }
     }
 
+    /// The same, typed: the verdict and the call's answer as its own Swift type.
+    func call<Call: ServiceCall>(_ app: String, _ call: Call, context: ServiceContext = .main) async -> Reply<Call.Answer> {
+        Reply(await service(app, call.request, context: context), for: Call.self)
+    }
+
     /// How the host names an account: its UPN, or its OID when it has no UPN.
     static func key(_ account: Account) -> String { account.upn.isEmpty ? account.oid : account.upn }
 
@@ -118,12 +123,12 @@ struct StepRun {
     /// (`how`: the default group of a write, the group a read's search ended in).
     static func keychainGroup(_ r: ServiceResult, asked: String?, how: String) -> String {
         if let asked { return asked }
-        if case .keychain(_, let group, _) = r.value, !group.isEmpty { return "\(group) (\(how))" }
+        if let group = Service.KeychainGet.answer(from: r.value)?.group, !group.isEmpty { return "\(group) (\(how))" }
         return "(\(how))"
     }
 
     static func keychainObserved(_ r: ServiceResult, success: Observed) -> Observed {
-        guard case .keychain(let status, _, _) = r.value else { return Observed(r.verdict, allowed: success) }
+        guard let status = Service.KeychainGet.answer(from: r.value)?.status else { return Observed(r.verdict, allowed: success) }
         switch status {
         case .success: return success
         case .missingEntitlement: return .blocked(.keychainEntitlement)

@@ -715,6 +715,357 @@ public struct Frame: Sendable, Hashable {
 }
 
 
+/// Every service call as a type of its own: its arguments, the request it is on the wire
+/// and the Swift type of its answer (`ServiceCall`). Used through `Reply`, e.g.
+/// `app.call(Service.ReadFile(path: "Documents/a.txt"))`.
+public enum Service {
+    public struct WriteFile: ServiceCall {
+        public typealias Answer = (owner: String, encrypted: Bool)
+        public var path: String
+        public var data: [UInt8]
+        public var owner: String?
+        public init(path: String, data: [UInt8], owner: String?) {
+            self.path = path
+            self.data = data
+            self.owner = owner
+        }
+        public var request: ServiceRequest { .writeFile(path: path, data: data, owner: owner) }
+        public static func answer(from value: ServiceValue) -> (owner: String, encrypted: Bool)? {
+            if case .file(let v0, let v1) = value { return (v0, v1) }
+            return nil
+        }
+    }
+
+    public struct ReadFile: ServiceCall {
+        public typealias Answer = [UInt8]
+        public var path: String
+        public init(path: String) {
+            self.path = path
+        }
+        public var request: ServiceRequest { .readFile(path: path) }
+        public static func answer(from value: ServiceValue) -> [UInt8]? {
+            if case .data(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct FileOwner: ServiceCall {
+        public typealias Answer = (owner: String, encrypted: Bool)
+        public var path: String
+        public init(path: String) {
+            self.path = path
+        }
+        public var request: ServiceRequest { .fileOwner(path: path) }
+        public static func answer(from value: ServiceValue) -> (owner: String, encrypted: Bool)? {
+            if case .file(let v0, let v1) = value { return (v0, v1) }
+            return nil
+        }
+    }
+
+    public struct Protect: ServiceCall {
+        public typealias Answer = [UInt8]
+        public var data: [UInt8]
+        public var owner: String?
+        public init(data: [UInt8], owner: String?) {
+            self.data = data
+            self.owner = owner
+        }
+        public var request: ServiceRequest { .protect(data: data, owner: owner) }
+        public static func answer(from value: ServiceValue) -> [UInt8]? {
+            if case .data(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct Unprotect: ServiceCall {
+        public typealias Answer = [UInt8]
+        public var data: [UInt8]
+        public init(data: [UInt8]) {
+            self.data = data
+        }
+        public var request: ServiceRequest { .unprotect(data: data) }
+        public static func answer(from value: ServiceValue) -> [UInt8]? {
+            if case .data(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct ProtectionInfo: ServiceCall {
+        public typealias Answer = ProtectionSummary?
+        public var data: [UInt8]
+        public init(data: [UInt8]) {
+            self.data = data
+        }
+        public var request: ServiceRequest { .protectionInfo(data: data) }
+        public static func answer(from value: ServiceValue) -> ProtectionSummary?? {
+            if case .protection(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct KeychainSet: ServiceCall {
+        public typealias Answer = (status: KeychainStatus, group: String, value: [UInt8])
+        public var group: String
+        public var key: String
+        public var value: [UInt8]
+        public init(group: String, key: String, value: [UInt8]) {
+            self.group = group
+            self.key = key
+            self.value = value
+        }
+        public var request: ServiceRequest { .keychainSet(group: group, key: key, value: value) }
+        public static func answer(from value: ServiceValue) -> (status: KeychainStatus, group: String, value: [UInt8])? {
+            if case .keychain(let v0, let v1, let v2) = value { return (v0, v1, v2) }
+            return nil
+        }
+    }
+
+    public struct KeychainGet: ServiceCall {
+        public typealias Answer = (status: KeychainStatus, group: String, value: [UInt8])
+        public var group: String
+        public var key: String
+        public init(group: String, key: String) {
+            self.group = group
+            self.key = key
+        }
+        public var request: ServiceRequest { .keychainGet(group: group, key: key) }
+        public static func answer(from value: ServiceValue) -> (status: KeychainStatus, group: String, value: [UInt8])? {
+            if case .keychain(let v0, let v1, let v2) = value { return (v0, v1, v2) }
+            return nil
+        }
+    }
+
+    public struct Copy: ServiceCall {
+        public typealias Answer = Void
+        public var text: String
+        public init(text: String) {
+            self.text = text
+        }
+        public var request: ServiceRequest { .copy(text: text) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+    public struct Paste: ServiceCall {
+        public typealias Answer = String
+        public var `as`: String?
+        public init(`as`: String?) {
+            self.`as` = `as`
+        }
+        public var request: ServiceRequest { .paste(as: `as`) }
+        public static func answer(from value: ServiceValue) -> String? {
+            if case .paste(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct CanSave: ServiceCall {
+        public typealias Answer = Void
+        public var location: SaveLocation
+        public var account: String
+        public init(location: SaveLocation, account: String) {
+            self.location = location
+            self.account = account
+        }
+        public var request: ServiceRequest { .canSave(location, account: account) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+    public struct CanOpen: ServiceCall {
+        public typealias Answer = Void
+        public var location: OpenLocation
+        public var account: String
+        public var `as`: String?
+        public init(location: OpenLocation, account: String, `as`: String?) {
+            self.location = location
+            self.account = account
+            self.`as` = `as`
+        }
+        public var request: ServiceRequest { .canOpen(location, account: account, as: `as`) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+    public struct Print: ServiceCall {
+        public typealias Answer = Void
+        public init() {}
+        public var request: ServiceRequest { .print }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+    public struct Notify: ServiceCall {
+        public typealias Answer = String
+        public var account: String
+        public var text: String
+        public init(account: String, text: String) {
+            self.account = account
+            self.text = text
+        }
+        public var request: ServiceRequest { .notify(account: account, text: text) }
+        public static func answer(from value: ServiceValue) -> String? {
+            if case .notification(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct ShareTargets: ServiceCall {
+        public typealias Answer = [String]
+        public var types: [String]
+        public init(types: [String]) {
+            self.types = types
+        }
+        public var request: ServiceRequest { .shareTargets(types: types) }
+        public static func answer(from value: ServiceValue) -> [String]? {
+            if case .shareTargets(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct AppConfig: ServiceCall {
+        public typealias Answer = [[String:String]]
+        public var account: String?
+        public init(account: String?) {
+            self.account = account
+        }
+        public var request: ServiceRequest { .appConfig(account: account) }
+        public static func answer(from value: ServiceValue) -> [[String:String]]? {
+            if case .appConfig(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct ScreenCapture: ServiceCall {
+        public typealias Answer = Void
+        public init() {}
+        public var request: ServiceRequest { .screenCapture }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+    /// answered with data (the property list) or none
+    public struct ManagedConfig: ServiceCall {
+        public typealias Answer = [UInt8]
+        public var legacy: Bool
+        public init(legacy: Bool) {
+            self.legacy = legacy
+        }
+        public var request: ServiceRequest { .managedConfig(legacy: legacy) }
+        public static func answer(from value: ServiceValue) -> [UInt8]? {
+            if case .data(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct ManagedSecret: ServiceCall {
+        public typealias Answer = ManagedSecretValue
+        public var kind: ManagedSecretKind
+        public var id: String
+        public init(kind: ManagedSecretKind, id: String) {
+            self.kind = kind
+            self.id = id
+        }
+        public var request: ServiceRequest { .managedSecret(kind: kind, id: id) }
+        public static func answer(from value: ServiceValue) -> ManagedSecretValue? {
+            if case .managedSecret(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct ManagedSecretIds: ServiceCall {
+        public typealias Answer = [String]
+        public var kind: ManagedSecretKind
+        public init(kind: ManagedSecretKind) {
+            self.kind = kind
+        }
+        public var request: ServiceRequest { .managedSecretIds(kind: kind) }
+        public static func answer(from value: ServiceValue) -> [String]? {
+            if case .strings(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    /// answered with data (the signature)
+    public struct SignWithIdentity: ServiceCall {
+        public typealias Answer = [UInt8]
+        public var id: String
+        public var data: [UInt8]
+        public init(id: String, data: [UInt8]) {
+            self.id = id
+            self.data = data
+        }
+        public var request: ServiceRequest { .signWithIdentity(id: id, data: data) }
+        public static func answer(from value: ServiceValue) -> [UInt8]? {
+            if case .data(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    /// answered with token, or a blocked verdict
+    public struct AcquireToken: ServiceCall {
+        public typealias Answer = (jwt: String, homeAccountID: String)
+        public var account: String
+        public var resource: String
+        public var silent: Bool
+        public init(account: String, resource: String, silent: Bool) {
+            self.account = account
+            self.resource = resource
+            self.silent = silent
+        }
+        public var request: ServiceRequest { .acquireToken(account: account, resource: resource, silent: silent) }
+        public static func answer(from value: ServiceValue) -> (jwt: String, homeAccountID: String)? {
+            if case .token(let v0, let v1) = value { return (v0, v1) }
+            return nil
+        }
+    }
+
+    public struct RemediateCompliance: ServiceCall {
+        public typealias Answer = Void
+        public var account: String
+        public var silent: Bool
+        public init(account: String, silent: Bool) {
+            self.account = account
+            self.silent = silent
+        }
+        public var request: ServiceRequest { .remediateCompliance(account: account, silent: silent) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+    public struct PolicyQuery: ServiceCall {
+        public typealias Answer = Void
+        public var setting: PolicySetting
+        public var `as`: String?
+        public var accounts: [String]
+        public init(setting: PolicySetting, `as`: String?, accounts: [String]) {
+            self.setting = setting
+            self.`as` = `as`
+            self.accounts = accounts
+        }
+        public var request: ServiceRequest { .policyQuery(setting, as: `as`, accounts: accounts) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+    public struct RemediationInProgress: ServiceCall {
+        public typealias Answer = Bool
+        public var account: String
+        public init(account: String) {
+            self.account = account
+        }
+        public var request: ServiceRequest { .remediationInProgress(account) }
+        public static func answer(from value: ServiceValue) -> Bool? {
+            if case .flag(let v0) = value { return v0 }
+            return nil
+        }
+    }
+
+    public struct ManagedConfigUndecodable: ServiceCall {
+        public typealias Answer = Void
+        public var error: String
+        public init(error: String) {
+            self.error = error
+        }
+        public var request: ServiceRequest { .managedConfigUndecodable(error) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+    }
+
+}
+
 /// Conversion between the Swift types above and protobuf-c's structs. Encoding allocates
 /// from a `CArena`; decoding reads a message protobuf-c unpacked and refuses, naming the
 /// field, what the contract does not allow.

@@ -23,13 +23,13 @@ struct ShareExtensionMain {
                 }
                 // A file arrives as a path in our Inbox: the host reads (and decrypts) it for us.
                 guard case .file(let path) = deliver.item.payload else { return decide(deliver.item) }
-                channel.service(.readFile(path: path)) { result in
+                channel.call(Service.ReadFile(path: path)) { reply in
                     var item = deliver.item
-                    guard result.isAllowed else {
-                        report("declined \(describe(deliver)): cannot read \(path): \(result.verdict.explanation)")
+                    guard let bytes = reply.allowedAnswer else {
+                        report("declined \(describe(deliver)): cannot read \(path): \(reply.verdict.explanation)")
                         return accept(false)
                     }
-                    item.payload = .inline(result.data)
+                    item.payload = .inline(bytes)
                     decide(item)
                 }
             }
