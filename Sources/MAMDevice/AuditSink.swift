@@ -62,31 +62,18 @@ public final class AuditSink {
             reason: reason, explanation: explanation)
     }
 
-    func record(verb: AuditVerb, source: String, sourceIdentity: String = "", owner: String = "", _ d: Verdict) {
-        record(verb: verb, source: source, sourceIdentity: sourceIdentity, owner: owner,
-               decision: AuditDecision(d), reason: d.blockedBy, explanation: d.explanation)
-    }
-
+    /// A verdict's record, mapped by `AuditDecision(_:)`: the one place a verdict becomes a
+    /// decision of the log.
     func record(verb: AuditVerb, source: String, sourceIdentity: String = "", destination: String = "",
                 destinationIdentity: String = "", owner: String = "", _ v: Verdict) {
-        let decision: AuditDecision = switch v {
-        case .allowed: .allowed
-        case .blocked: .blocked
-        case .failed: .failed
-        }
         record(verb: verb, source: source, sourceIdentity: sourceIdentity, destination: destination,
-               destinationIdentity: destinationIdentity, owner: owner, decision: decision, reason: v.reason,
+               destinationIdentity: destinationIdentity, owner: owner, decision: AuditDecision(v), reason: v.reason,
                explanation: v.explanation)
     }
 
     func record(_ share: ShareRecord) {
-        let decision: AuditDecision = switch share.outcome {
-        case .allowed: .delivered
-        case .blocked: .blocked
-        case .failed: .failed
-        }
         record(verb: .share, source: share.from, sourceIdentity: share.identity, destination: share.to,
-               destinationIdentity: share.receivedAs, owner: share.owner?.upn ?? "", decision: decision,
+               destinationIdentity: share.receivedAs, owner: share.owner?.upn ?? "", decision: AuditDecision(share.outcome, allowedAs: .delivered),
                reason: share.outcome.reason, explanation: share.outcome.explanation)
     }
 

@@ -58,7 +58,16 @@ public enum AuditDecision: String, Sendable, Hashable, CaseIterable, Codable {
     /// What a remediation came to, as the compliance delegate is told (`ComplianceStatus`).
     case compliant, notCompliant, networkFailure, serviceFailure, userCancelled, interactionRequired
 
-    public init(_ d: Verdict) { self = d.isAllowed ? .allowed : .blocked }
+    /// The one way a verdict is audited: allowed (or `allowedAs`, e.g. `delivered` for a share
+    /// the receiver took), blocked by a rule, or failed — a device that could not do it (its
+    /// store, its storage) is never written down as a rule's refusal.
+    public init(_ v: Verdict, allowedAs: AuditDecision = .allowed) {
+        self = switch v {
+        case .allowed: allowedAs
+        case .blocked: .blocked
+        case .failed: .failed
+        }
+    }
 
     public init(_ r: IdentitySwitchResult) {
         self = switch r {
