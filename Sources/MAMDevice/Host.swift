@@ -117,6 +117,8 @@ public final class Host {
         services = ServiceDesk(state: state, audit: audit, registry: registry, context: configuration.context, onEvent: emit)
         accounts = AccountDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         tokens = TokenService(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
+        // The token calls are services like any other: the desk answers them through it.
+        services.tokens = tokens
         launches = LaunchDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         admin = AdminDesk(supervisor: supervisor, state: state, audit: audit, registry: registry, declaredAppConfigs: configuration.appConfigs)
         supervisor.router = self
@@ -219,12 +221,6 @@ extension Host: ChildFrameRouter {
             } catch {
                 child.send(.error(code: .internalError, message: "the device could not read \(child.handle)'s identities: \(error)"), replyTo: frame.seq)
             }
-        case .serviceRequest(.acquireToken(let account, let resource, _), _):
-            child.send(.serviceResult(tokens.tokenResult(for: child.spec, account: account, resource: resource)), replyTo: frame.seq)
-        case .serviceRequest(.remediateCompliance(let account, let silent), _):
-            child.send(.serviceResult(tokens.startRemediation(for: child.spec, account: account, silent: silent)), replyTo: frame.seq)
-        case .serviceRequest(.remediationInProgress(let account), _):
-            child.send(.serviceResult(tokens.remediationInProgressResult(for: child.spec, account: account)), replyTo: frame.seq)
         case .serviceRequest(let request, let context):
             child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: frame.seq)
         default:

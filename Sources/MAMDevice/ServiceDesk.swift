@@ -19,6 +19,9 @@ public final class ServiceDesk {
     private let registry: AppRegistry
     private let context: RunContext
     private let onEvent: (HostEvent) -> Void
+    /// The device's Entra and compliance service: it answers the token calls (and audits
+    /// them itself). Set by the host once both exist.
+    var tokens: TokenService?
     /// The general pasteboard: the copied text, who owned it and where it was copied.
     private var pasteboard: (text: String, owner: Account?, source: BundleID)?
 
@@ -53,11 +56,19 @@ public final class ServiceDesk {
         // File and protection calls decide nothing when they succeed; a refusal (another
         // account's data, another app's container) is worth a line.
         let (verb, target, receiver, owner, decides) = auditedAs(request)
-        guard decides || !result.isAllowed else { return result }
+        guard decides || !result.isAllowed, !Self.auditsItself(request) else { return result }
         let source = (try? current(app, context))??.upn ?? ""
         audit.record(verb: verb, source: app.handle, sourceIdentity: source, destination: target,
                      destinationIdentity: receiver, owner: owner, result.verdict)
         return result
+    }
+
+    /// Calls whose service writes their audit records itself (the token service's).
+    static func auditsItself(_ request: ServiceRequest) -> Bool {
+        switch request {
+        case .acquireToken, .remediateCompliance, .remediationInProgress: true
+        default: false
+        }
     }
 
     /// How a call appears in the audit log: verb, target, receiver, owner, and whether it
@@ -226,9 +237,15 @@ public final class ServiceDesk {
         case .signWithIdentity(let id, let data):
             let (signature, _) = try state.signWithIdentity(app: bundle, id: id, data: data)
             return ServiceResult(.allowed("signed \(data.count) bytes with the identity \"\(id)\" (its key stays in the device)"), .data(signature))
-        case .acquireToken, .remediateCompliance, .remediationInProgress:
-            // The host routes these to its token service (TokenService) before the desk.
-            return ServiceResult(.failed(.badRequest, "\(request.name) is answered by the device's token service"))
+        case .acquireToken(let account, let resource, _):
+            guard let tokens else { return Self.noTokenService(request) }
+            return tokens.tokenResult(for: app, account: account, resource: resource)
+        case .remediateCompliance(let account, let silent):
+            guard let tokens else { return Self.noTokenService(request) }
+            return tokens.startRemediation(for: app, account: account, silent: silent)
+        case .remediationInProgress(let account):
+            guard let tokens else { return Self.noTokenService(request) }
+            return tokens.remediationInProgressResult(for: app, account: account)
         case .screenCapture:
             return ServiceResult(Enforcer.screenCapture(as: try current(app, context), in: app.descriptor,
                                                                 policies: state.appConfigPolicies, fleet: fleet))
@@ -240,6 +257,10 @@ public final class ServiceDesk {
             let who = try account.map(named) ?? current(app, context)
             return ServiceResult(Enforcer.policyQuery(setting, as: who, app: bundle, in: fleet))
         }
+    }
+
+    static func noTokenService(_ request: ServiceRequest) -> ServiceResult {
+        ServiceResult(.failed(.internalError, "\(request.name): the device has no token service"))
     }
 
     /// The fleet a call in `context` is decided with: a window showing several accounts with a
