@@ -147,6 +147,13 @@ public struct Fleet: Sendable {
         reindexApps()
     }
 
+    /// Installs (or replaces) several apps and extensions with one reindex: one by one, each
+    /// install reindexes every app (a fleet of 5,000 apps took 5 s to build).
+    public mutating func install(contentsOf apps: some Sequence<AppDescriptor>) {
+        for app in apps { self.apps[app.bundleID] = app }
+        reindexApps()
+    }
+
     public mutating func uninstall(_ bundle: BundleID) {
         apps[bundle] = nil
         reindexApps()

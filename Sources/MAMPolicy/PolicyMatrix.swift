@@ -54,52 +54,104 @@ public struct PolicyMatrix: Sendable {
         case launch = "conditional launch"
     }
 
-    /// The matrices of `fleet`: every app and extension as unmanaged, and every SDK app as
-    /// each of the fleet's accounts too.
-    public static func compute(for fleet: Fleet, now: Instant = Instant(secondsSince1970: 0)) -> PolicyMatrix {
+    /// The grids of a matrix, in the order `cells` lists them: three of party × party, then
+    /// three of party × location or feature.
+    public enum Grid: String, Sendable, Hashable, CaseIterable, Comparable {
+        case transfers, files, clipboard, save, open, features
+
+        /// Rows and columns are both parties (an app as an identity).
+        public var isPairGrid: Bool { self == .transfers || self == .files || self == .clipboard }
+
+        /// The columns of a grid of party × location or feature.
+        public var columns: [String] {
+            switch self {
+            case .transfers, .files, .clipboard: []
+            case .save: SaveLocation.allCases.map(\.rawValue)
+            case .open: OpenLocation.allCases.map(\.rawValue)
+            case .features: Feature.allCases.map(\.rawValue)
+            }
+        }
+
+        public static func < (a: Grid, b: Grid) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
+    }
+
+    /// The parties of `fleet`'s matrices, in order: every app and extension (by bundle id) as
+    /// unmanaged, and every SDK app (or extension of one) as each of the fleet's accounts too.
+    public static func parties(of fleet: Fleet) -> [Party] {
         var parties: [Party] = []
         for app in fleet.apps.values.sorted(by: { $0.bundleID < $1.bundleID }) {
             parties.append(Party(app: app.bundleID, account: nil))
-            guard app.sdkIntegrated || app.containingApp.flatMap({ fleet.app($0)?.sdkIntegrated }) == true else { continue }
+            guard hasAccounts(app, in: fleet) else { continue }
             for account in fleet.accounts { parties.append(Party(app: app.bundleID, account: account)) }
         }
-        // Longer than any exception length: the level alone decides.
-        let pasted = 1_000_000
-        var transfers: [[Verdict]] = [], files: [[Verdict]] = [], clipboard: [[Verdict]] = []
-        for s in parties {
-            transfers.append(parties.map { d in
-                Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, in: fleet).decision
-            })
-            files.append(parties.map { d in
-                Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, isFile: true, in: fleet).decision
-            })
-            clipboard.append(parties.map { d in
-                Enforcer.pasteDecision(length: pasted, owner: s.account, copiedIn: s.app, into: d.app, as: d.account, in: fleet)
-            })
+        return parties
+    }
+
+    /// Whether `app` is a party as each account too: it, or the app containing it, has the SDK.
+    static func hasAccounts(_ app: AppDescriptor, in fleet: Fleet) -> Bool {
+        app.sdkIntegrated || app.containingApp.flatMap({ fleet.app($0)?.sdkIntegrated }) == true
+    }
+
+    /// One cell of a grid of party × party (`grid.isPairGrid`): `s`'s data to `d`.
+    public static func decide(_ grid: Grid, from s: Party, to d: Party, in fleet: Fleet) -> Verdict {
+        switch grid {
+        case .transfers:
+            return Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, in: fleet).decision
+        case .files:
+            return Enforcer.transfer(owner: s.account, from: s.app, to: d.app, receivedAs: d.account, isFile: true, in: fleet).decision
+        case .clipboard:
+            // Longer than any exception length: the level alone decides.
+            return Enforcer.pasteDecision(length: 1_000_000, owner: s.account, copiedIn: s.app, into: d.app, as: d.account, in: fleet)
+        case .save, .open, .features:
+            preconditionFailure("\(grid) is a grid of party × \(grid == .features ? "feature" : "location")")
         }
-        let saveLocations = SaveLocation.allCases
-        let openLocations = OpenLocation.allCases
-        let save = parties.map { p in saveLocations.map { Enforcer.save(owner: p.account, to: $0, locationAccount: p.account, app: p.app, in: fleet) } }
-        let open = parties.map { p in openLocations.map { Enforcer.open(from: $0, locationAccount: p.account, as: p.account, app: p.app, in: fleet) } }
-        let feature = parties.map { p in
-            Feature.allCases.map { f -> Verdict in
-                switch f {
-                case .print: return Enforcer.print(as: p.account, app: p.app, in: fleet)
-                case .notifications: return Enforcer.notification("…", of: p.account, app: p.app, in: fleet).decision
-                case .screenCapture:
-                    guard let app = fleet.app(p.app) else { return .allowed("\(p.app) is not installed") }
-                    return Enforcer.screenCapture(as: p.account, in: app, policies: [], fleet: fleet)
-                case .backup: return Enforcer.policyQuery(.backup, as: p.account, app: p.app, in: fleet)
-                case .launch:
-                    guard let account = p.account else { return .allowed("no account: no conditional launch") }
-                    let app = fleet.app(p.app)
-                    let facts = LaunchFacts(now: now, appVersion: app?.shortVersion.flatMap(Version.init), sdkVersion: app?.sdkVersion.flatMap(Version.init))
-                    return Enforcer.launchChecks(for: account, facts: facts, app: p.app, in: fleet)?.decision
-                        ?? .allowed("\(fleet.isManaged(account) ? "the policy does not target \(p.app)" : "\(account) is unmanaged"): no conditional launch")
-                }
+    }
+
+    /// One cell of a grid of party × location or feature: `p` and the grid's `column`th column.
+    public static func decide(_ grid: Grid, for p: Party, column: Int, in fleet: Fleet, now: Instant) -> Verdict {
+        switch grid {
+        case .save:
+            return Enforcer.save(owner: p.account, to: SaveLocation.allCases[column], locationAccount: p.account, app: p.app, in: fleet)
+        case .open:
+            return Enforcer.open(from: OpenLocation.allCases[column], locationAccount: p.account, as: p.account, app: p.app, in: fleet)
+        case .features:
+            switch Feature.allCases[column] {
+            case .print: return Enforcer.print(as: p.account, app: p.app, in: fleet)
+            case .notifications: return Enforcer.notification("…", of: p.account, app: p.app, in: fleet).decision
+            case .screenCapture:
+                guard let app = fleet.app(p.app) else { return .allowed("\(p.app) is not installed") }
+                return Enforcer.screenCapture(as: p.account, in: app, policies: [], fleet: fleet)
+            case .backup: return Enforcer.policyQuery(.backup, as: p.account, app: p.app, in: fleet)
+            case .launch:
+                guard let account = p.account else { return .allowed("no account: no conditional launch") }
+                let app = fleet.app(p.app)
+                let facts = LaunchFacts(now: now, appVersion: app?.shortVersion.flatMap(Version.init), sdkVersion: app?.sdkVersion.flatMap(Version.init))
+                return Enforcer.launchChecks(for: account, facts: facts, app: p.app, in: fleet)?.decision
+                    ?? .allowed("\(fleet.isManaged(account) ? "the policy does not target \(p.app)" : "\(account) is unmanaged"): no conditional launch")
             }
+        case .transfers, .files, .clipboard:
+            preconditionFailure("\(grid) is a grid of party × party")
         }
-        return PolicyMatrix(parties: parties, transfers: transfers, files: files, clipboard: clipboard,
-                            saveLocations: saveLocations, save: save, openLocations: openLocations, open: open, feature: feature)
+    }
+
+    /// The matrices of `fleet`: every app and extension as unmanaged, and every SDK app as
+    /// each of the fleet's accounts too.
+    ///
+    /// A decision may read of an app only what `PolicyMatrix.Diff` groups apps by (its
+    /// `AppKey`: kind, SDK, Microsoft, MDM-managed, versions, which app lists name it) and
+    /// whether two parties are the same app; reading more of it means adding that there.
+    public static func compute(for fleet: Fleet, now: Instant = Instant(secondsSince1970: 0)) -> PolicyMatrix {
+        let parties = parties(of: fleet)
+        func pairs(_ grid: Grid) -> [[Verdict]] {
+            parties.map { s in parties.map { d in decide(grid, from: s, to: d, in: fleet) } }
+        }
+        func rows(_ grid: Grid) -> [[Verdict]] {
+            parties.map { p in grid.columns.indices.map { decide(grid, for: p, column: $0, in: fleet, now: now) } }
+        }
+        return PolicyMatrix(parties: parties, transfers: pairs(.transfers), files: pairs(.files), clipboard: pairs(.clipboard),
+                            saveLocations: SaveLocation.allCases, save: rows(.save), openLocations: OpenLocation.allCases, open: rows(.open),
+                            feature: rows(.features))
     }
 }

@@ -41,52 +41,63 @@ extension MatrixCommand {
 
     func runDiff(old: IosManagedAppProtection, oldRaw: [String: Any], new: IosManagedAppProtection, newRaw: [String: Any], oldPath: String) throws {
         // One fleet for both: the apps either policy targets.
-        var apps: [BundleID] = []
-        for app in Self.defaultApps(old) + Self.defaultApps(new) where !apps.contains(app) { apps.append(app) }
+        var apps: [BundleID] = [], seen: Set<BundleID> = []
+        for app in Self.defaultApps(old) + Self.defaultApps(new) where seen.insert(app).inserted { apps.append(app) }
         let now = Self.now
         let scenario = try fleetScenario()
-        let oldFleet = makeFleet(applying: old, apps: apps, scenario: scenario)
-        let newFleet = makeFleet(applying: new, apps: apps, scenario: scenario)
+        let base = baseFleet(apps: apps, scenario: scenario)
+        let oldFleet = Self.applying(old, to: base, scenario: scenario)
+        let newFleet = Self.applying(new, to: base, scenario: scenario)
         warnIfUntargeted(oldFleet, old, path: oldPath)
         warnIfUntargeted(newFleet, new, path: policy)
-        let before = PolicyMatrix.compute(for: oldFleet, now: now)
-        let after = PolicyMatrix.compute(for: newFleet, now: now)
-        let changes = PolicyMatrix.changes(from: before, to: after)
+        // Each unit of cells deciding alike is decided once per fleet, not each cell.
+        var diff = PolicyMatrix.Diff(from: oldFleet, to: newFleet, now: now)
         let settings = Self.settingChanges(oldRaw, newRaw)
         // Which settings change a cell: the old policy with one setting of the new, each in
         // turn; for a cell no single one changes, each pair; else it takes more of them.
-        var causes = [[String]](repeating: [], count: changes.count)
-        func attribute(_ keys: [String], only cells: [Int]) {
-            var patched = oldRaw
+        // The old document without its apps (and other navigation properties), which no
+        // setting changes: a thousand targeted apps are written and read once, not per variant.
+        var template = oldRaw
+        for key in ["apps", "assignments", "deploymentSummary"] { template[key] = nil }
+        func variant(_ keys: [String]) -> Fleet? {
+            var patched = template
             for key in keys { patched[key] = newRaw[key] }
             guard let data = try? JSONSerialization.data(withJSONObject: patched),
-                  let policy = try? GraphPolicyImporter.importPolicies([UInt8](data), source: "\(oldPath) with \(keys.joined(separator: ", "))").policies.first
-            else { return }
-            var cellsNow: [String: Verdict] = [:]
-            for c in PolicyMatrix.compute(for: makeFleet(applying: policy, apps: apps, scenario: scenario), now: now).cells {
-                cellsNow[c.grid + "\u{0}" + c.from + "\u{0}" + c.to] = c.verdict
-            }
-            for i in cells {
-                let c = changes[i]
-                if let v = cellsNow[c.grid + "\u{0}" + c.from + "\u{0}" + c.to], !PolicyMatrix.decides(v, differently: c.after) {
-                    causes[i].append(keys.joined(separator: " + "))
-                }
-            }
+                  var policy = try? GraphPolicyImporter.importPolicies([UInt8](data), source: "\(oldPath) with \(keys.joined(separator: ", "))").policies.first
+            else { return nil }
+            policy.apps = old.apps
+            return Self.applying(policy, to: base, scenario: scenario)
         }
-        for setting in settings { attribute([setting.key], only: Array(changes.indices)) }
-        let unexplained = changes.indices.filter { causes[$0].isEmpty }
-        if !unexplained.isEmpty {
-            for (a, first) in settings.enumerated() {
-                for second in settings[(a + 1)...] { attribute([first.key, second.key], only: unexplained) }
+        if diff.changedCells > 0 {
+            for setting in settings {
+                if let fleet = variant([setting.key]) { diff.attribute(setting.key, in: fleet) }
+            }
+            let unexplained = diff.unexplained
+            if !unexplained.isEmpty {
+                for (a, first) in settings.enumerated() {
+                    for second in settings[(a + 1)...] {
+                        if let fleet = variant([first.key, second.key]) { diff.attribute("\(first.key) + \(second.key)", in: fleet, among: unexplained) }
+                    }
+                }
             }
         }
         let oldName = old.displayName.isEmpty ? oldPath : old.displayName
         let newName = new.displayName.isEmpty ? policy : new.displayName
         let text: String
-        switch format {
-        case .table: text = Self.diffTable(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
-        case .json: text = Self.diffJSON(changes, causes, settings, old: (oldPath, oldName), new: (policy, newName))
-        case .html: text = Self.diffHTML(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
+        if let cells = diff.cells(limit: maxCells) {
+            let (changes, causes) = (cells.map(\.change), cells.map(\.settings))
+            switch format {
+            case .table: text = Self.diffTable(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
+            case .json: text = Self.diffJSON(changes, causes, settings, old: (oldPath, oldName), new: (policy, newName))
+            case .html: text = Self.diffHTML(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
+            }
+        } else {
+            let summary = DiffSummary(diff: diff, settings: settings, maxCells: maxCells)
+            switch format {
+            case .table: text = summary.table(oldName: oldName, newName: newName, fleet: self.fleet)
+            case .json: text = summary.json(old: (oldPath, oldName), new: (policy, newName))
+            case .html: text = summary.html(oldName: oldName, newName: newName, fleet: self.fleet)
+            }
         }
         try ReportFile.write(text, to: output)
         if let output { Terminal().line("\(format.rawValue) matrix changes: \(output)") }

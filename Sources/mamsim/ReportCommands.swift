@@ -98,6 +98,19 @@ struct MatrixCommand: ParsableCommand {
             completion: .file(extensions: ["json"]))
     var diff: String?
 
+    @Option(help: ArgumentHelp("With --diff: list each changed cell when at most N change, else one line per group of cells that change alike (N at most \(Self.maxCellsLimit)).", valueName: "N"))
+    var maxCells: Int = 1000
+
+    /// The most cells `--max-cells` lets a diff list one by one: each is decided twice more and
+    /// held until written, and JSON writes about 12,000 a second (50,000 cells: 4 s, 350 MB).
+    static let maxCellsLimit = 50_000
+
+    func validate() throws {
+        guard (0...Self.maxCellsLimit).contains(maxCells) else {
+            throw ValidationError("--max-cells \(maxCells): give 0 to \(Self.maxCellsLimit); beyond, the groups of cells (--format json) name every app of each")
+        }
+    }
+
     func run() throws {
         let (chosen, raw) = try Self.load(policy)
         if let diff {
@@ -166,23 +179,39 @@ struct MatrixCommand: ParsableCommand {
     }
 
     func makeFleet(applying chosen: IosManagedAppProtection, apps: [BundleID], scenario: Scenario?) -> Fleet {
-        var fleet: Fleet
-        if let scenario {
-            fleet = scenario.fleet
-            let targeted = scenario.accounts.filter { $0.policyName != nil }.map(\.account)
-            for account in targeted.isEmpty ? Array(scenario.accounts.prefix(1).map(\.account)) : targeted {
-                // A Graph export without its `apps` (they come only with $expand=apps) keeps
-                // the apps the scenario's own policy lists, as the scenario's `apps:` does.
-                var applied = chosen
-                if applied.apps.isEmpty, let listed = scenario.fleet.policy(for: account)?.apps { applied.apps = listed }
-                fleet.setPolicy(applied, for: account)
-            }
-        } else {
-            fleet = Fleet()
-            for app in apps { fleet.install(AppDescriptor(bundleID: app, multiIdentity: true)) }
-            fleet.install(AppDescriptor(bundleID: "com.example.notes", sdkIntegrated: false))
-            fleet.add(Account(upn: "user@contoso.com", oid: "00000000-0000-4000-8000-000000000001", tenant: "contoso.onmicrosoft.com"), policy: chosen)
-            fleet.add(Account(upn: "user@outlook.com"))
+        Self.applying(chosen, to: baseFleet(apps: apps, scenario: scenario), scenario: scenario)
+    }
+
+    /// The fleet a policy is applied to: the scenario's, else `apps`, an app without the SDK, a
+    /// work account (under no policy yet) and a personal one. Made once for every policy a
+    /// diff applies.
+    func baseFleet(apps: [BundleID], scenario: Scenario?) -> Fleet {
+        if let scenario { return scenario.fleet }
+        var fleet = Fleet()
+        fleet.install(contentsOf: apps.map { AppDescriptor(bundleID: $0, multiIdentity: true) }
+            + [AppDescriptor(bundleID: "com.example.notes", sdkIntegrated: false)])
+        fleet.add(Self.workAccount)
+        fleet.add(Account(upn: "user@outlook.com"))
+        return fleet
+    }
+
+    static let workAccount = Account(upn: "user@contoso.com", oid: "00000000-0000-4000-8000-000000000001", tenant: "contoso.onmicrosoft.com")
+
+    /// `base` with `chosen` applied to the scenario's accounts that have a policy (or its
+    /// first), or to the default fleet's work account.
+    static func applying(_ chosen: IosManagedAppProtection, to base: Fleet, scenario: Scenario?) -> Fleet {
+        var fleet = base
+        guard let scenario else {
+            fleet.setPolicy(chosen, for: workAccount)
+            return fleet
+        }
+        let targeted = scenario.accounts.filter { $0.policyName != nil }.map(\.account)
+        for account in targeted.isEmpty ? Array(scenario.accounts.prefix(1).map(\.account)) : targeted {
+            // A Graph export without its `apps` (they come only with $expand=apps) keeps
+            // the apps the scenario's own policy lists, as the scenario's `apps:` does.
+            var applied = chosen
+            if applied.apps.isEmpty, let listed = scenario.fleet.policy(for: account)?.apps { applied.apps = listed }
+            fleet.setPolicy(applied, for: account)
         }
         return fleet
     }
