@@ -6,7 +6,8 @@ import Foundation
 enum ReportFile {
     static func write(_ text: String, to path: String?) throws {
         guard let path else {
-            Terminal().line(text)
+            // Standard output is often a terminal: what a policy or a log says is shown, never obeyed.
+            Terminal().line(Terminal.escapingControls(text))
             return
         }
         do {

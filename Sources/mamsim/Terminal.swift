@@ -35,11 +35,26 @@ struct Terminal: Sendable {
     }
 
     static func error(_ s: String) {
-        emit("error: \(s)\n", to: 2)
+        emit("error: \(escapingControls(s))\n", to: 2)
     }
 
     static func warning(_ s: String) {
-        emit("warning: \(s)\n", to: 2)
+        emit("warning: \(escapingControls(s))\n", to: 2)
+    }
+
+    /// `s` with every control character but a newline or a tab written as a Swift escape
+    /// (`\u{1B}`): an error quotes what a file or a child said (a policy's value, a plist's
+    /// string), and that must never reach the terminal as an escape sequence or a bell.
+    static func escapingControls(_ s: String) -> String {
+        func isControl(_ u: Unicode.Scalar) -> Bool {
+            u != "\n" && u != "\t" && (u.properties.generalCategory == .control || u.properties.generalCategory == .format && u.value >= 0x202A && u.value <= 0x2069)
+        }
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            if isControl(u) { out.append(contentsOf: "\\u{\(String(u.value, radix: 16, uppercase: true))}".unicodeScalars) } else { out.append(u) }
+        }
+        return String(out)
     }
 
     /// Descriptors whose reader has gone (`mamsim run x | head`): written to no more. The run

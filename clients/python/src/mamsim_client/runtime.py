@@ -166,8 +166,14 @@ class Extension:
         return {"process": i.process_identity, "ui": i.ui_identity, "signed_in": list(i.signed_in)}
 
 
+def printable(text: str) -> str:
+    """`text` with every control character but a newline or a tab written as an escape
+    (`\\x1b`): what the host or an item says is data, never a terminal's instruction."""
+    return "".join(c if c in "\n\t" or (c.isprintable() and not 0x80 <= ord(c) < 0xa0) else repr(c)[1:-1] for c in text)
+
+
 def log(name: str, line: str) -> None:
-    sys.stderr.write(f"{name}: {line}\n")
+    sys.stderr.write(f"{printable(name)}: {printable(line)}\n")
     sys.stderr.flush()
 
 
