@@ -92,6 +92,7 @@ let package = Package(
                 "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMScenario",
                 "MAMDeviceState",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strict),
         // Starts a child under Landlock (C: it runs before the child's program and must stay tiny).
         .target(name: "CConfine"),

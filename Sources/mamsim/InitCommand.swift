@@ -4,6 +4,7 @@ import MAMBundle
 import MAMExtensions
 import MAMPolicy
 import MAMScenario
+import Yams
 
 /// `mamsim init PATH`: a first scenario from a team's own project — its iOS apps and
 /// extensions as the fleet, a work and a personal account, the given Graph policies, and steps
@@ -138,8 +139,32 @@ struct InitCommand: AsyncParsableCommand {
         }
     }
 
+    /// `s` as one YAML scalar, written by Yams' emitter (libyaml): double-quoted, with every
+    /// character that could end it or the line (a quote, a newline, a control character,
+    /// NEL, LS, PS) escaped. Every value the project supplies goes through here: a project
+    /// file is data, never scenario text (a newline in a URL scheme once wrote an app).
     static func quoted(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let node = Node.scalar(Node.Scalar(s, Tag(.str), .doubleQuoted))
+        guard let text = try? Yams.serialize(node: node, width: -1, allowUnicode: true) else {
+            // libyaml refuses only what is not Unicode text, which a Swift string always is.
+            return "\"\""
+        }
+        return text.trimmingCharacters(in: .newlines)
+    }
+
+    /// `s` for a comment: one line, every control character and YAML line break written as
+    /// an escape, so that what a project says cannot end the comment.
+    static func comment(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u.properties.generalCategory == .control || u.properties.generalCategory == .lineSeparator
+                || u.properties.generalCategory == .paragraphSeparator || u.value == 0xFEFF {
+                out += "\\u{\(String(u.value, radix: 16, uppercase: true))}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 
     static func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ", ") + "]" }
@@ -162,9 +187,9 @@ struct InitCommand: AsyncParsableCommand {
         let sdkApps = apps.filter(\.sdk)
         let exts = entries.filter(\.isExtension)
         var y: [String] = []
-        y.append("# Written by `mamsim init \(path)`: a first scenario from your project. Review each step's")
+        y.append("# Written by `mamsim init \(Self.comment(path))`: a first scenario from your project. Review each step's")
         y.append("# `expect:` (the outcome this run gave) against what your policy should do; then run it with")
-        y.append("# `mamsim run \(URL(fileURLWithPath: output).lastPathComponent)` (docs/SCENARIOS.md says what each key means).")
+        y.append("# `mamsim run \(Self.comment(URL(fileURLWithPath: output).lastPathComponent))` (docs/SCENARIOS.md says what each key means).")
         y.append("name: \(Self.quoted("\(URL(fileURLWithPath: path).lastPathComponent) · first scenario"))")
         y.append("")
         y.append("accounts:")
@@ -197,18 +222,18 @@ struct InitCommand: AsyncParsableCommand {
         y.append("apps:")
         for e in apps {
             let b = e.bundle
-            y.append("  - id: \(e.id)                      # \(b.source)")
+            y.append("  - id: \(e.id)                      # \(Self.comment(b.source))")
             y.append("    bundle: \(Self.quoted(b.bundleID ?? ""))")
             if !e.sdk { y.append("    sdk: false                      # no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam scheme: set sdk: true if it links the Intune SDK") }
             if b.multiIdentity { y.append("    multiIdentity: true             # IntuneMAMSettings.MultiIdentity") }
             let schemes = b.validURLSchemes
             if !schemes.isEmpty { y.append("    urlSchemes: \(Self.list(schemes))") }
             let invalid = b.urlSchemes.filter { !schemes.contains($0) }
-            if !invalid.isEmpty { y.append("    # left out, not URL schemes (placeholders? `mamsim lint` says more): \(invalid.joined(separator: ", "))") }
+            if !invalid.isEmpty { y.append("    # left out, not URL schemes (placeholders? `mamsim lint` says more): \(Self.comment(invalid.joined(separator: ", ")))") }
             if !b.keychainGroups.isEmpty { y.append("    keychainGroups: \(Self.list(b.keychainGroups))   # keychain-access-groups, team prefix left out") }
             if !b.appGroups.isEmpty { y.append("    appGroups: \(Self.list(b.appGroups))") }
             if !b.unresolvedSettings.isEmpty {
-                y.append("    # build settings nothing defined (pass --set NAME=VALUE to init): \(b.unresolvedSettings.joined(separator: ", "))")
+                y.append("    # build settings nothing defined (pass --set NAME=VALUE to init): \(Self.comment(b.unresolvedSettings.joined(separator: ", ")))")
             }
         }
         y.append("  - id: notes                         # an app outside the organisation, without the SDK")
@@ -219,7 +244,7 @@ struct InitCommand: AsyncParsableCommand {
             y.append("extensions:")
             for e in exts {
                 let container = apps.first { $0.bundle.bundleID == e.bundle.containerBundleID }?.id ?? apps[0].id
-                y.append("  - id: \(e.id)                      # \(e.bundle.source)")
+                y.append("  - id: \(e.id)                      # \(Self.comment(e.bundle.source))")
                 if e.isKeyboard {
                     y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # a custom keyboard: no share target")
                     y.append("    container: \(container)")
