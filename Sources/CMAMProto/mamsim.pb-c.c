@@ -9196,7 +9196,7 @@ const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor =
   (ProtobufCMessageInit) mamsim__v2__frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[32] =
+static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[33] =
 {
   { "REASON_UNSPECIFIED", "MAMSIM__V2__REASON__REASON_UNSPECIFIED", 0 },
   { "REASON_OUTBOUND_POLICY", "MAMSIM__V2__REASON__REASON_OUTBOUND_POLICY", 1 },
@@ -9229,12 +9229,13 @@ static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[32] =
   { "REASON_BROKER_REQUIRED", "MAMSIM__V2__REASON__REASON_BROKER_REQUIRED", 28 },
   { "REASON_INVALID_IDENTIFIER", "MAMSIM__V2__REASON__REASON_INVALID_IDENTIFIER", 29 },
   { "REASON_FEATURE_RESTRICTED", "MAMSIM__V2__REASON__REASON_FEATURE_RESTRICTED", 30 },
+  { "REASON_BUSY", "MAMSIM__V2__REASON__REASON_BUSY", 31 },
   { "REASON_QUOTA", "MAMSIM__V2__REASON__REASON_QUOTA", 32 },
 };
 static const ProtobufCIntRange mamsim__v2__reason__value_ranges[] = {
-{0, 0},{32, 31},{0, 32}
+{0, 0},{0, 33}
 };
-static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[32] =
+static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[33] =
 {
   { "REASON_ACCOUNT_NOT_ALLOWED", 7 },
   { "REASON_APP_GROUP_ENTITLEMENT", 11 },
@@ -9242,6 +9243,7 @@ static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[32]
   { "REASON_APP_PROTECTION_UNSUPPORTED", 27 },
   { "REASON_BAD_REQUEST", 23 },
   { "REASON_BROKER_REQUIRED", 28 },
+  { "REASON_BUSY", 31 },
   { "REASON_CLIPBOARD_POLICY", 4 },
   { "REASON_CONDITIONAL_LAUNCH", 16 },
   { "REASON_EXTENSION_MISCONFIGURED", 13 },
@@ -9260,7 +9262,7 @@ static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[32]
   { "REASON_OUTBOUND_POLICY", 1 },
   { "REASON_PRINT_BLOCKED", 17 },
   { "REASON_PROTECTION_POLICY_REQUIRED", 19 },
-  { "REASON_QUOTA", 31 },
+  { "REASON_QUOTA", 32 },
   { "REASON_SAVE_LOCATION", 5 },
   { "REASON_SCREEN_CAPTURE_BLOCKED", 26 },
   { "REASON_SECOND_MANAGED_ACCOUNT", 8 },
@@ -9276,11 +9278,11 @@ const ProtobufCEnumDescriptor mamsim__v2__reason__descriptor =
   "Reason",
   "Mamsim__V2__Reason",
   "mamsim.v2",
-  32,
+  33,
   mamsim__v2__reason__enum_values_by_number,
-  32,
+  33,
   mamsim__v2__reason__enum_values_by_name,
-  2,
+  1,
   mamsim__v2__reason__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -103,6 +103,12 @@ final class Broker {
         guard sender.sharesInFlight <= configuration.maximumSharesInFlight else {
             return answer(sender, seq, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"), &record)
         }
+        // Backpressure: what the host holds for one sender is bounded in bytes; past it the
+        // share is answered at once (the sender's other frames, acknowledgements included, keep
+        // flowing: its pipe is never paused).
+        guard sender.bytesInFlight + Self.cost(of: request.item) <= configuration.maximumBytesInFlight else {
+            return answer(sender, seq, .failed(.busy, "\(sender.handle) has \(sender.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"), &record)
+        }
         // By reference: the spec is passed on borrowed, never copied out of the registry.
         guard let target = registry.entry(request.destination) else {
             onEvent(.hostile(handle: sender.handle, what: "shared to \"\(request.destination)\", which does not exist", disconnected: false))
@@ -346,9 +352,15 @@ final class Broker {
         }
         // The record moves into the delivery (a copy is a dozen retains); the caller's, left
         // empty, is not read again.
+        // Past its share of read buffers, a sender's payload is copied out of the one it came in.
+        if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
         let pending = PendingDelivery(
             sender: sender, requestSeq: seq, record: record.taken(),
             deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: plan.receiver?.upn ?? ""))
+        pending.cost = Self.cost(of: item)
+        pending.keepsReadBuffer = item.isInReadBuffer
+        sender.bytesInFlight += pending.cost
+        if pending.keepsReadBuffer { sender.readBuffersInFlight += 1 }
         pending.deadline = supervisor.loop.now + configuration.deliveryTimeout.milliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
             if destination.state == .ready {
@@ -560,9 +572,15 @@ final class Broker {
         supervisor.end(child, reason: "request completed")
     }
 
+    /// What a share counts against its sender's bytes in flight.
+    @inline(__always)
+    static func cost(of item: Item) -> Int { max(item.inlineByteCount, 256) }
+
     private func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
         guard !pending.answered else { return }
         pending.answered = true
+        pending.sender.bytesInFlight -= pending.cost
+        if pending.keepsReadBuffer { pending.sender.readBuffersInFlight -= 1 }
         // The record is answered where it lies: a copy of it is a dozen retains.
         answer(pending.sender, pending.requestSeq, outcome, &pending.record)
     }

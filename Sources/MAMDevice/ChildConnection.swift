@@ -54,6 +54,10 @@ final class ChildConnection {
     var queuedDeliveries: [PendingDelivery] = []
     /// Shares this child sent that have not been answered yet.
     var sharesInFlight = 0
+    /// Bytes of this child's pending deliveries (`HostConfiguration.maximumBytesInFlight`).
+    var bytesInFlight = 0
+    /// This child's pending deliveries whose payload lies in a read buffer.
+    var readBuffersInFlight = 0
     /// Commands sent to this child, by seq.
     var pendingCommands: [UInt64: PendingCommand] = [:]
     /// An extension is ended once it has no delivery left.
@@ -131,6 +135,9 @@ final class PendingDelivery {
     var answered = false
     /// Sent in a `deliverBatch`: acknowledged by a `deliverAcks` range.
     var batched = false
+    /// What it counts in its sender's `bytesInFlight`, and whether it keeps a read buffer.
+    var cost = 0
+    var keepsReadBuffer = false
 
     init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, deliver: Deliver) {
         self.sender = sender

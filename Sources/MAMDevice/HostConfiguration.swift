@@ -181,6 +181,14 @@ public struct HostConfiguration: Sendable {
     public var maximumBacklog = 64 << 20
     /// Shares a child may have in flight at once; a flood beyond it is refused.
     public var maximumSharesInFlight = 4096
+    /// Bytes of a child's shares the host holds at once, not yet answered (each share counts
+    /// its inline payload, at least 256 bytes); a share past it is answered `failed(busy)` at
+    /// once, while the child's answers and acknowledgements keep flowing.
+    public var maximumBytesInFlight = 32 << 20
+    /// A child's pending shares that may keep the read buffer their payload arrived in (up to
+    /// 256 KiB each, usually shared by many): past it a payload is copied out, so a receiver
+    /// that does not acknowledge cannot make the host hold read buffers for ever.
+    public var maximumReadBuffersInFlight = 1024
 
     public init(apps: [AppSpec], fleet: Fleet, deviceDirectory: URL, appRuntime: String) {
         self.apps = apps

@@ -118,6 +118,21 @@ public struct Item: Sendable, Hashable {
         return true
     }
 
+    /// Whether the payload lies in a buffer it was read into, keeping that buffer alive.
+    @inlinable
+    public var isInReadBuffer: Bool {
+        if case .received = fields.payload { return true }
+        return false
+    }
+
+    /// The same item with a payload of its own: the read buffer it lay in is no longer kept.
+    public func detached() -> Item {
+        guard case .received(let bytes) = fields.payload else { return self }
+        var copy = self
+        copy.fields = fields.with(payload: .inline(bytes.array))
+        return copy
+    }
+
     /// The size of an inline payload (0 for a file).
     @inlinable
     public var inlineByteCount: Int {

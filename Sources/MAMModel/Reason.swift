@@ -36,6 +36,9 @@ public enum Reason: String, Sendable, CaseIterable, Hashable, CustomStringConver
     /// An `IntuneMAMPolicy` feature switch (contact sync, widgets, Spotlight, Siri, backup…)
     /// is off for the identity, or a requirement (file encryption) is on.
     case featureRestricted = "feature-restricted"
+    /// The sender has as many bytes of shares in flight (not yet answered) as the host holds
+    /// for one app: answered at once, while its other traffic flows (our addition).
+    case busy = "busy"
     /// The device's storage is full: its containers and app groups together hold what
     /// `device.limits.storage` allows (our addition).
     case quota = "quota"

@@ -166,6 +166,10 @@ typedef enum _Mamsim__V2__Reason {
   MAMSIM__V2__REASON__REASON_INVALID_IDENTIFIER = 29,
   MAMSIM__V2__REASON__REASON_FEATURE_RESTRICTED = 30,
   /*
+   * the sender has as much in flight as the host holds for it: retry when answers come
+   */
+  MAMSIM__V2__REASON__REASON_BUSY = 31,
+  /*
    * the device's storage is full (device.limits.storage)
    */
   MAMSIM__V2__REASON__REASON_QUOTA = 32

@@ -1103,6 +1103,7 @@ enum WireCodec {
         case .brokerRequired: MAMSIM__V2__REASON__REASON_BROKER_REQUIRED
         case .invalidIdentifier: MAMSIM__V2__REASON__REASON_INVALID_IDENTIFIER
         case .featureRestricted: MAMSIM__V2__REASON__REASON_FEATURE_RESTRICTED
+        case .busy: MAMSIM__V2__REASON__REASON_BUSY
         case .quota: MAMSIM__V2__REASON__REASON_QUOTA
         }
     }
@@ -1139,6 +1140,7 @@ enum WireCodec {
         case 28: return .brokerRequired
         case 29: return .invalidIdentifier
         case 30: return .featureRestricted
+        case 31: return .busy
         case 32: return .quota
         default: throw .badEnum(field: path(), value: Int32(truncatingIfNeeded: raw.rawValue))
         }
