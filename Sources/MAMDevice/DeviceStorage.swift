@@ -112,15 +112,8 @@ final class DeviceStorage {
     /// left alone; the data stays in its image.
     private static let sweptAbandoned: Void = {
         #if os(Linux)
-        guard geteuid() == 0, let bytes = try? System.readFile("/proc/self/mountinfo") else { return }
-        let points = String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: " ", maxSplits: 5)
-            guard fields.count > 4 else { return nil }
-            let point = String(fields[4]).replacingOccurrences(of: "\\040", with: " ").replacingOccurrences(of: "\\011", with: "\t")
-                .replacingOccurrences(of: "\\012", with: "\n").replacingOccurrences(of: "\\134", with: "\\")
-            return point.hasSuffix("/.storage") ? point : nil
-        }
-        for point in points {
+        guard geteuid() == 0 else { return }
+        for point in System.mountPoints() where point.hasSuffix("/.storage") {
             let device = (point as NSString).deletingLastPathComponent
             guard FileManager.default.fileExists(atPath: device + "/storage.img"),
                   let lock = try? System.tryExclusiveLock(device + "/host.lock") else { continue }

@@ -192,7 +192,9 @@ final class Supervisor {
             // directories must exist for Landlock to name them.
             let writable = confinedDirectories(of: spec)
             for dir in writable { Self.ensureDirectory(dir) }
-            let readable = readPaths[spec.key] ?? sandbox.readPaths(of: spec, program: program)
+            // Resolved and checked when the host started, never again here (a link re-pointed
+            // since must not move a grant); an app the host did not check gets no grant.
+            let readable = readPaths[spec.key] ?? []
             let limits = configuration.childLimits
             if spec.executable == nil, URL(fileURLWithPath: program).lastPathComponent == "mamsim-app" {
                 // The built-in runtime applies the same rules to itself first thing: one exec

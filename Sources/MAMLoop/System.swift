@@ -295,27 +295,31 @@ public enum System {
         #endif
     }
 
-    /// Whether something is mounted exactly at `path` (as `/proc/self/mountinfo` lists it,
-    /// octal escapes and all).
-    public static func isMountPoint(_ path: String) -> Bool {
+    /// Whether something is mounted exactly at `path`.
+    public static func isMountPoint(_ path: String) -> Bool { mountPoints().contains(path) }
+
+    /// Where something is mounted, as `/proc/self/mountinfo` lists it (its octal escapes of a
+    /// space, tab, newline and backslash undone); empty where there is no such file.
+    public static func mountPoints() -> [String] {
         #if os(Linux)
-        guard let bytes = try? readFile("/proc/self/mountinfo") else { return false }
-        var escaped = ""
-        for c in path.unicodeScalars {
-            switch c {
-            case "\\": escaped += "\\134"
-            case " ": escaped += "\\040"
-            case "\t": escaped += "\\011"
-            case "\n": escaped += "\\012"
-            default: escaped.unicodeScalars.append(c)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").contains { line in
+        guard let bytes = try? readFile("/proc/self/mountinfo") else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 5)
-            return fields.count > 4 && fields[4] == escaped
+            guard fields.count > 4 else { return nil }
+            var point = String.UnicodeScalarView()
+            var rest = fields[4].unicodeScalars[...]
+            while let u = rest.popFirst() {
+                if u == "\\", rest.count >= 3, let code = UInt32(String(String.UnicodeScalarView(rest.prefix(3))), radix: 8), let decoded = Unicode.Scalar(code) {
+                    point.append(decoded)
+                    rest = rest.dropFirst(3)
+                } else {
+                    point.append(u)
+                }
+            }
+            return String(point)
         }
         #else
-        return false
+        return []
         #endif
     }
 

@@ -154,18 +154,7 @@ struct InitCommand: AsyncParsableCommand {
 
     /// `s` for a comment: one line, every control character and YAML line break written as
     /// an escape, so that what a project says cannot end the comment.
-    static func comment(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if u.properties.generalCategory == .control || u.properties.generalCategory == .lineSeparator
-                || u.properties.generalCategory == .paragraphSeparator || u.value == 0xFEFF {
-                out += "\\u{\(String(u.value, radix: 16, uppercase: true))}"
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    static func comment(_ s: String) -> String { Terminal.escapingControls(s, keepingLineBreaks: false) }
 
     static func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ", ") + "]" }
 

@@ -146,8 +146,9 @@ extension MatrixCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func diffHTML(_ changes: [PolicyMatrix.Change], _ causes: [[String]], _ settings: [SettingChange],
-                         oldName: String, newName: String, fleet: String?) -> String {
+    /// The start of a diff's page, both forms (cell by cell, or groups of cells): title,
+    /// `summary`, and the settings that differ in a table left open for its caller to close.
+    static func diffPageHead(oldName: String, newName: String, settings: [SettingChange], summary: String) -> String {
         let esc = LintFormat.escapeXML
         let title = "What changes from \(oldName) to \(newName)"
         var html = """
@@ -155,12 +156,20 @@ extension MatrixCommand {
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
             <title>\(esc(title))</title><style>\(ReportHTML.style)</style></head><body>
             <h1>\(esc(title))</h1>
-            <p>\(changes.count) cell\(changes.count == 1 ? "" : "s") decide differently on \(esc(fleet.map { "the fleet of \($0)" } ?? "a default fleet")).</p>
+            <p>\(esc(summary))</p>
             <h2>Settings that differ</h2>
             <table><tr><th>setting</th><th>before</th><th>after</th></tr>
 
             """
         for s in settings { html += "<tr><td>\(esc(s.key))</td><td>\(esc(s.before))</td><td>\(esc(s.after))</td></tr>\n" }
+        return html
+    }
+
+    static func diffHTML(_ changes: [PolicyMatrix.Change], _ causes: [[String]], _ settings: [SettingChange],
+                         oldName: String, newName: String, fleet: String?) -> String {
+        let esc = LintFormat.escapeXML
+        var html = diffPageHead(oldName: oldName, newName: newName, settings: settings,
+                                summary: "\(changes.count) cell\(changes.count == 1 ? "" : "s") decide differently on \(fleet.map { "the fleet of \($0)" } ?? "a default fleet").")
         html += "</table>\n<h2>Cells</h2>\n<table><tr><th>grid</th><th>from</th><th>to</th><th>before</th><th>after</th><th>changed by</th><th>why now</th></tr>\n"
         for (i, c) in changes.enumerated() {
             html += "<tr><td>\(esc(c.grid))</td><td>\(esc(c.from))</td><td>\(esc(c.to))</td><td>\(esc(cell(c.before)))</td>"

@@ -151,18 +151,8 @@ struct DiffSummary {
 
     func html(oldName: String, newName: String, fleet: String?) -> String {
         let esc = LintFormat.escapeXML
-        let title = "What changes from \(oldName) to \(newName)"
-        var html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <title>\(esc(title))</title><style>\(ReportHTML.style)</style></head><body>
-            <h1>\(esc(title))</h1>
-            <p>\(changedCells) cells decide differently on \(esc(fleet.map { "the fleet of \($0)" } ?? "a default fleet")), in \(groups.count) group\(groups.count == 1 ? "" : "s").</p>
-            <h2>Settings that differ</h2>
-            <table><tr><th>setting</th><th>before</th><th>after</th></tr>
-
-            """
-        for s in settings { html += "<tr><td>\(esc(s.key))</td><td>\(esc(s.before))</td><td>\(esc(s.after))</td></tr>\n" }
+        var html = MatrixCommand.diffPageHead(oldName: oldName, newName: newName, settings: settings,
+                                              summary: "\(changedCells) cells decide differently on \(fleet.map { "the fleet of \($0)" } ?? "a default fleet"), in \(groups.count) group\(groups.count == 1 ? "" : "s").")
         html += "</table>\n<p>\(esc(intro))</p>\n"
         let named = appGroups.indices.filter { appGroups[$0].apps.count > 1 }
         if !named.isEmpty {

@@ -42,12 +42,19 @@ struct Terminal: Sendable {
         emit("warning: \(escapingControls(s))\n", to: 2)
     }
 
-    /// `s` with every control character but a newline or a tab written as a Swift escape
-    /// (`\u{1B}`): an error quotes what a file or a child said (a policy's value, a plist's
-    /// string), and that must never reach the terminal as an escape sequence or a bell.
-    static func escapingControls(_ s: String) -> String {
+    /// `s` with every control character (but a newline or a tab, when `keepingLineBreaks`),
+    /// bidirectional override, line or paragraph separator and byte-order mark written as a
+    /// Swift escape (`\u{1B}`): an error quotes what a file or a child said (a policy's value,
+    /// a plist's string), and that must never reach the terminal as an escape sequence or a
+    /// bell, nor end a line it was put on.
+    static func escapingControls(_ s: String, keepingLineBreaks: Bool = true) -> String {
         func isControl(_ u: Unicode.Scalar) -> Bool {
-            u != "\n" && u != "\t" && (u.properties.generalCategory == .control || u.properties.generalCategory == .format && u.value >= 0x202A && u.value <= 0x2069)
+            if keepingLineBreaks, u == "\n" || u == "\t" { return false }
+            switch u.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return true
+            case .format: return u.value == 0xFEFF || (0x202A...0x2069).contains(u.value)
+            default: return false
+            }
         }
         guard s.unicodeScalars.contains(where: isControl) else { return s }
         var out = String.UnicodeScalarView()
