@@ -49,6 +49,7 @@ install:
 proto-check:
 	@scripts/generate-proto --check
 	@scripts/generate-wire-swift --check
+	@scripts/generate-verb-registry --check
 	@scripts/generate-node-proto --check
 	@if command -v protoc >/dev/null; then scripts/generate-python-proto --check; else echo "protoc not found: skipping the Python plugin's generated-code check"; fi
 

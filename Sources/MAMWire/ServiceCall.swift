@@ -13,6 +13,8 @@ public protocol ServiceCall: Sendable {
     /// The answer `value` carries for this call, or `nil` when it carries none (a refusal,
     /// or a host that answered nothing: the verdict says why).
     static func answer(from value: ServiceValue) -> Answer?
+    /// The answer as `ServiceResult.value` carries it (the host's side of `answer(from:)`).
+    static func value(of answer: Answer) -> ServiceValue
 }
 
 /// What the host answered a typed call: the verdict (allowed, blocked or failed, and why) and,

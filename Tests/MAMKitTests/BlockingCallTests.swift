@@ -12,6 +12,9 @@ final class FakeHost: @unchecked Sendable {
     private let hostEnd: Int32
     private let answer: @Sendable (ServiceRequest, ServiceContext) -> ServiceResult?
     let seen = Mutex<[(ServiceRequest, ServiceContext)]>([])
+    /// The command results the app sent, in order, with how many service requests had been
+    /// answered before each.
+    let commandResults = Mutex<[(CommandResult, answeredBefore: Int)]>([])
     private var thread: Thread?
 
     init(answer: @escaping @Sendable (ServiceRequest, ServiceContext) -> ServiceResult?) throws {
@@ -49,6 +52,8 @@ final class FakeHost: @unchecked Sendable {
                     if let result = answer(request, context) {
                         send(Frame(seq: 0, replyTo: frame.seq, body: .serviceResult(result)))
                     }
+                case .commandResult(let result):
+                    commandResults.withLock { $0.append((result, seen.withLock { $0.count })) }
                 default: break
                 }
             }
@@ -114,6 +119,30 @@ final class FakeHost: @unchecked Sendable {
         while host.seen.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
         host.leave()
         #expect(await outcome.value == .channelClosed)
+    }
+
+    /// A host command waits on the app's delegate (here the policy-change notification its
+    /// observer handles), and the delegate asks a getter synchronously, as SDK-shaped code
+    /// does: the call is sent and answered while the command is still unanswered, and the
+    /// command's answer follows it. Were the channel's loop held by the command, the getter
+    /// would time out and the command would never be answered.
+    @Test func aDelegateThatCallsAGetterDuringAHostCommandDoesNotDeadlock() async throws {
+        let host = try FakeHost(answer: Self.policyAnswer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        let getter = Mutex<Reply<Void>?>(nil)
+        app.observeNotifications { _ in
+            let reply = try? app.callBlocking(Service.CanSave(location: .localDrive, account: "alice@contoso.com"), timeout: .seconds(10))
+            getter.withLock { $0 = reply }
+        }
+        host.send(Frame(seq: 7, replyTo: 0, body: .command(.notification(SDKNotification(kind: .policyChanged, account: "alice@contoso.com", detail: "")))))
+        let deadline = ContinuousClock.now + .seconds(15)
+        while host.commandResults.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let results = host.commandResults.withLock { $0 }
+        #expect(results.count == 1, "the command was answered")
+        #expect(results.first?.answeredBefore == 1, "the getter was answered before the command")
+        #expect(getter.withLock { $0?.verdict.reason } == .saveLocation)
+        #expect(host.seen.withLock { $0.first.map { "\($0.0.name)" } } == "can_save")
     }
 
     #if os(Linux) || os(macOS)

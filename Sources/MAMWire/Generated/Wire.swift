@@ -734,6 +734,7 @@ public enum Service {
             if case .file(let v0, let v1) = value { return (v0, v1) }
             return nil
         }
+        public static func value(of answer: (owner: String, encrypted: Bool)) -> ServiceValue { .file(owner: answer.owner, encrypted: answer.encrypted) }
     }
 
     public struct ReadFile: ServiceCall {
@@ -747,6 +748,7 @@ public enum Service {
             if case .data(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
     public struct FileOwner: ServiceCall {
@@ -760,6 +762,7 @@ public enum Service {
             if case .file(let v0, let v1) = value { return (v0, v1) }
             return nil
         }
+        public static func value(of answer: (owner: String, encrypted: Bool)) -> ServiceValue { .file(owner: answer.owner, encrypted: answer.encrypted) }
     }
 
     public struct Protect: ServiceCall {
@@ -775,6 +778,7 @@ public enum Service {
             if case .data(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
     public struct Unprotect: ServiceCall {
@@ -788,6 +792,7 @@ public enum Service {
             if case .data(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
     public struct ProtectionInfo: ServiceCall {
@@ -801,6 +806,7 @@ public enum Service {
             if case .protection(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: ProtectionSummary?) -> ServiceValue { .protection(answer) }
     }
 
     public struct KeychainSet: ServiceCall {
@@ -818,6 +824,7 @@ public enum Service {
             if case .keychain(let v0, let v1, let v2) = value { return (v0, v1, v2) }
             return nil
         }
+        public static func value(of answer: (status: KeychainStatus, group: String, value: [UInt8])) -> ServiceValue { .keychain(status: answer.status, group: answer.group, value: answer.value) }
     }
 
     public struct KeychainGet: ServiceCall {
@@ -833,6 +840,7 @@ public enum Service {
             if case .keychain(let v0, let v1, let v2) = value { return (v0, v1, v2) }
             return nil
         }
+        public static func value(of answer: (status: KeychainStatus, group: String, value: [UInt8])) -> ServiceValue { .keychain(status: answer.status, group: answer.group, value: answer.value) }
     }
 
     public struct Copy: ServiceCall {
@@ -843,6 +851,7 @@ public enum Service {
         }
         public var request: ServiceRequest { .copy(text: text) }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     public struct Paste: ServiceCall {
@@ -856,6 +865,7 @@ public enum Service {
             if case .paste(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: String) -> ServiceValue { .paste(text: answer) }
     }
 
     public struct CanSave: ServiceCall {
@@ -868,6 +878,7 @@ public enum Service {
         }
         public var request: ServiceRequest { .canSave(location, account: account) }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     public struct CanOpen: ServiceCall {
@@ -882,6 +893,7 @@ public enum Service {
         }
         public var request: ServiceRequest { .canOpen(location, account: account, as: `as`) }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     public struct Print: ServiceCall {
@@ -889,6 +901,7 @@ public enum Service {
         public init() {}
         public var request: ServiceRequest { .print }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     public struct Notify: ServiceCall {
@@ -904,6 +917,7 @@ public enum Service {
             if case .notification(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: String) -> ServiceValue { .notification(shown: answer) }
     }
 
     public struct ShareTargets: ServiceCall {
@@ -917,6 +931,7 @@ public enum Service {
             if case .shareTargets(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [String]) -> ServiceValue { .shareTargets(answer) }
     }
 
     public struct AppConfig: ServiceCall {
@@ -930,6 +945,7 @@ public enum Service {
             if case .appConfig(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [[String:String]]) -> ServiceValue { .appConfig(answer) }
     }
 
     public struct ScreenCapture: ServiceCall {
@@ -937,6 +953,7 @@ public enum Service {
         public init() {}
         public var request: ServiceRequest { .screenCapture }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     /// answered with data (the property list) or none
@@ -951,6 +968,7 @@ public enum Service {
             if case .data(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
     public struct ManagedSecret: ServiceCall {
@@ -966,6 +984,7 @@ public enum Service {
             if case .managedSecret(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: ManagedSecretValue) -> ServiceValue { .managedSecret(answer) }
     }
 
     public struct ManagedSecretIds: ServiceCall {
@@ -979,6 +998,7 @@ public enum Service {
             if case .strings(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [String]) -> ServiceValue { .strings(answer) }
     }
 
     /// answered with data (the signature)
@@ -995,6 +1015,7 @@ public enum Service {
             if case .data(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
     /// answered with token, or a blocked verdict
@@ -1013,6 +1034,7 @@ public enum Service {
             if case .token(let v0, let v1) = value { return (v0, v1) }
             return nil
         }
+        public static func value(of answer: (jwt: String, homeAccountID: String)) -> ServiceValue { .token(jwt: answer.jwt, homeAccountID: answer.homeAccountID) }
     }
 
     public struct RemediateCompliance: ServiceCall {
@@ -1025,6 +1047,7 @@ public enum Service {
         }
         public var request: ServiceRequest { .remediateCompliance(account: account, silent: silent) }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     public struct PolicyQuery: ServiceCall {
@@ -1039,6 +1062,7 @@ public enum Service {
         }
         public var request: ServiceRequest { .policyQuery(setting, as: `as`, accounts: accounts) }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     public struct RemediationInProgress: ServiceCall {
@@ -1052,6 +1076,7 @@ public enum Service {
             if case .flag(let v0) = value { return v0 }
             return nil
         }
+        public static func value(of answer: Bool) -> ServiceValue { .flag(answer) }
     }
 
     public struct ManagedConfigUndecodable: ServiceCall {
@@ -1062,6 +1087,7 @@ public enum Service {
         }
         public var request: ServiceRequest { .managedConfigUndecodable(error) }
         public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
 }

@@ -1,0 +1,52 @@
+public import MAMDeviceState
+public import MAMModel
+import MAMPolicy
+import MAMWire
+
+extension ServiceDesk {
+    // MARK: - Links
+
+    /// The app opens `url` from the data it shows (`UIApplication.open`): a custom scheme goes
+    /// to the installed app that declares it, judged by the owner's outbound setting and its
+    /// exempted schemes; a web link by the web-content rules (RULES.md §2). Returns the
+    /// decision and the app that takes the link, if any.
+    public func openURL(_ url: String, for app: AppSpec) throws -> (Verdict, handler: String?) {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
+              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+            let d = Verdict.failed(.badRequest, "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
+            audit.record(verb: .openURL, source: app.handle, destination: url, d)
+            return (d, nil)
+        }
+        let scheme = url[..<colon].lowercased()
+        let owner = try identities.current(of: app)
+        if let refused = try refusedAfterConditionalLaunch(.current, for: app, in: .main) {
+            audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)
+            return (.blocked(refused.reason ?? .conditionalLaunch, because: refused.explanation), nil)
+        }
+        let decision: Verdict
+        var handler: String?
+        if scheme == "http" || scheme == "https" {
+            let policy = fleet.policy(for: owner, in: app.bundleID)
+            let browsers = policy.map(Enforcer.managedBrowserSchemes) ?? []
+            let browser = registry.specs.first { spec in spec.descriptor.schemeKeys.contains(where: browsers.contains) }
+            let link = Enforcer.webLink(url, owner: owner, from: app.bundleID, browserInstalled: browser != nil, in: fleet)
+            decision = link.verdict
+            // Only the required browser is known to be of the fleet: a universal link's own app
+            // (its associated domains) and the default browser are iOS's choice.
+            handler = link.opensIn == .managedBrowser ? browser?.handle : nil
+        } else {
+            // A phone link goes to the custom dialer app when the owner's policy names one.
+            let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner, in: app.bundleID))
+            guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(opensWith) }) else {
+                let d = Verdict.failed(.unknownApp, "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)")
+                audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, d)
+                return (d, nil)
+            }
+            decision = Enforcer.openURL(scheme: scheme, owner: owner, from: app.bundleID, in: fleet)
+            handler = target.handle
+        }
+        audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: handler ?? url,
+                     owner: owner?.upn ?? "", decision)
+        return (decision, handler)
+    }
+}

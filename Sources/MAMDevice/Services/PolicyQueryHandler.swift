@@ -1,0 +1,21 @@
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// `policy_query`: one of `IntuneMAMPolicy`'s switches for an account (`policyForAccountId`),
+/// for several (`policyForAccountIds`: the strictest), or for the current identity. Any
+/// account's policy may be read, signed in or not.
+enum PolicyQueryHandler: ServiceHandler {
+    static func audit(_ call: Service.PolicyQuery) -> AuditPlan {
+        .decides(.policyQuery, target: call.setting.rawValue, owner: call.as ?? call.accounts.joined(separator: ", "))
+    }
+
+    static func answer(_ call: Service.PolicyQuery, _ c: CallContext) throws -> Answered<Void> {
+        if call.as == nil, !call.accounts.isEmpty {
+            return Answered(Enforcer.policyQuery(call.setting, accounts: call.accounts.map { c.named($0) ?? Account(upn: "") }, app: c.bundle, in: try c.fleet()))
+        }
+        let who = try call.as.map(c.named) ?? c.current()
+        return Answered(Enforcer.policyQuery(call.setting, as: who, app: c.bundle, in: try c.fleet()))
+    }
+}
