@@ -68,6 +68,12 @@ struct BenchCommand: AsyncParsableCommand {
                          d.parseNs, d.unpackOnlyNs, d.parseNs / d.unpackOnlyNs))
         }
 
+        if only == nil || only == "latency" {
+            let b = try await BlockingCallBench.run()
+            print(String(format: "service call from app code: awaited p50 %.1f µs, blocking (callBlocking, as a synchronous getter) p50 %.1f µs (%.2f×, target ≤ 1.2×)\n",
+                         b.asyncP50, b.blockingP50, b.blockingP50 / b.asyncP50))
+        }
+
         for size in [64, 1024] where only == nil || only == "latency" {
             let ours = try LatencyBench.run(appRuntime: runtime, size: size, count: pings)
             let c = try references.c("--pin", "0", "latency", "\(size)", "\(pings)")
