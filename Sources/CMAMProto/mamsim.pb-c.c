@@ -3163,6 +3163,141 @@ void   mamsim__v2__managed_config_undecodable__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__managed_config_undecodable__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__enroll__init
+                     (Mamsim__V2__Enroll         *message)
+{
+  static const Mamsim__V2__Enroll init_value = MAMSIM__V2__ENROLL__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__enroll__get_packed_size
+                     (const Mamsim__V2__Enroll *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__enroll__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__enroll__pack
+                     (const Mamsim__V2__Enroll *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__enroll__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__enroll__pack_to_buffer
+                     (const Mamsim__V2__Enroll *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__enroll__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__Enroll *
+       mamsim__v2__enroll__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__Enroll *)
+     protobuf_c_message_unpack (&mamsim__v2__enroll__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__enroll__free_unpacked
+                     (Mamsim__V2__Enroll *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__enroll__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__unenroll__init
+                     (Mamsim__V2__Unenroll         *message)
+{
+  static const Mamsim__V2__Unenroll init_value = MAMSIM__V2__UNENROLL__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__unenroll__get_packed_size
+                     (const Mamsim__V2__Unenroll *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__unenroll__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__unenroll__pack
+                     (const Mamsim__V2__Unenroll *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__unenroll__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__unenroll__pack_to_buffer
+                     (const Mamsim__V2__Unenroll *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__unenroll__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__Unenroll *
+       mamsim__v2__unenroll__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__Unenroll *)
+     protobuf_c_message_unpack (&mamsim__v2__unenroll__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__unenroll__free_unpacked
+                     (Mamsim__V2__Unenroll *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__unenroll__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__check_in__init
+                     (Mamsim__V2__CheckIn         *message)
+{
+  static const Mamsim__V2__CheckIn init_value = MAMSIM__V2__CHECK_IN__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__check_in__get_packed_size
+                     (const Mamsim__V2__CheckIn *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__check_in__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__check_in__pack
+                     (const Mamsim__V2__CheckIn *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__check_in__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__check_in__pack_to_buffer
+                     (const Mamsim__V2__CheckIn *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__check_in__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__CheckIn *
+       mamsim__v2__check_in__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__CheckIn *)
+     protobuf_c_message_unpack (&mamsim__v2__check_in__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__check_in__free_unpacked
+                     (Mamsim__V2__CheckIn *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__check_in__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message)
 {
@@ -7679,7 +7814,160 @@ const ProtobufCMessageDescriptor mamsim__v2__managed_config_undecodable__descrip
   (ProtobufCMessageInit) mamsim__v2__managed_config_undecodable__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[28] =
+static const ProtobufCFieldDescriptor mamsim__v2__enroll__field_descriptors[3] =
+{
+  {
+    "account",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Enroll, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "interactive",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Enroll, interactive),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_cancels",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Enroll, user_cancels),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__enroll__field_indices_by_name[] = {
+  0,   /* field[0] = account */
+  1,   /* field[1] = interactive */
+  2,   /* field[2] = user_cancels */
+};
+static const ProtobufCIntRange mamsim__v2__enroll__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__enroll__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.Enroll",
+  "Enroll",
+  "Mamsim__V2__Enroll",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__Enroll),
+  3,
+  mamsim__v2__enroll__field_descriptors,
+  mamsim__v2__enroll__field_indices_by_name,
+  1,  mamsim__v2__enroll__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__enroll__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__unenroll__field_descriptors[2] =
+{
+  {
+    "account",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Unenroll, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wipe",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__Unenroll, wipe),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__unenroll__field_indices_by_name[] = {
+  0,   /* field[0] = account */
+  1,   /* field[1] = wipe */
+};
+static const ProtobufCIntRange mamsim__v2__unenroll__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__unenroll__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.Unenroll",
+  "Unenroll",
+  "Mamsim__V2__Unenroll",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__Unenroll),
+  2,
+  mamsim__v2__unenroll__field_descriptors,
+  mamsim__v2__unenroll__field_indices_by_name,
+  1,  mamsim__v2__unenroll__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__unenroll__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__check_in__field_descriptors[1] =
+{
+  {
+    "account",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__CheckIn, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__check_in__field_indices_by_name[] = {
+  0,   /* field[0] = account */
+};
+static const ProtobufCIntRange mamsim__v2__check_in__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__check_in__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.CheckIn",
+  "CheckIn",
+  "Mamsim__V2__CheckIn",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__CheckIn),
+  1,
+  mamsim__v2__check_in__field_descriptors,
+  mamsim__v2__check_in__field_indices_by_name,
+  1,  mamsim__v2__check_in__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__check_in__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[31] =
 {
   {
     "write_file",
@@ -7994,6 +8282,42 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "enroll",
+    31,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, enroll),
+    &mamsim__v2__enroll__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unenroll",
+    32,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, unenroll),
+    &mamsim__v2__unenroll__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "check_in",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, check_in),
+    &mamsim__v2__check_in__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -8023,7 +8347,9 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   15,   /* field[15] = app_config */
   11,   /* field[11] = can_open */
   10,   /* field[10] = can_save */
+  28,   /* field[28] = check_in */
   8,   /* field[8] = copy */
+  26,   /* field[26] = enroll */
   2,   /* field[2] = file_owner */
   7,   /* field[7] = keychain_get */
   6,   /* field[6] = keychain_set */
@@ -8043,17 +8369,18 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  27,   /* field[27] = thread */
+  30,   /* field[30] = thread */
+  27,   /* field[27] = unenroll */
   4,   /* field[4] = unprotect */
-  26,   /* field[26] = window */
+  29,   /* field[29] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 26 },
-  { 0, 28 }
+  { 100, 29 },
+  { 0, 31 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -8063,7 +8390,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  28,
+  31,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,
@@ -8656,7 +8983,7 @@ const ProtobufCMessageDescriptor mamsim__v2__token_answer__descriptor =
   (ProtobufCMessageInit) mamsim__v2__token_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[13] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[14] =
 {
   {
     "verdict",
@@ -8814,10 +9141,23 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "enrollment",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, enrollment),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
   8,   /* field[8] = app_config */
   2,   /* field[2] = data */
+  13,   /* field[13] = enrollment */
   1,   /* field[1] = file */
   12,   /* field[12] = flag */
   4,   /* field[4] = keychain */
@@ -8835,7 +9175,7 @@ static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 1 },
   { 20, 8 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
 {
@@ -8845,7 +9185,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   "Mamsim__V2__ServiceResult",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceResult),
-  13,
+  14,
   mamsim__v2__service_result__field_descriptors,
   mamsim__v2__service_result__field_indices_by_name,
   3,  mamsim__v2__service_result__number_ranges,
@@ -9320,7 +9660,7 @@ const ProtobufCEnumDescriptor mamsim__v2__child_kind__descriptor =
   mamsim__v2__child_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue mamsim__v2__sdk_notification_kind__enum_values_by_number[7] =
+static const ProtobufCEnumValue mamsim__v2__sdk_notification_kind__enum_values_by_number[10] =
 {
   { "SDK_NOTIFICATION_KIND_UNSPECIFIED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED", 0 },
   { "SDK_NOTIFICATION_KIND_POLICY_CHANGED", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_CHANGED", 1 },
@@ -9329,18 +9669,24 @@ static const ProtobufCEnumValue mamsim__v2__sdk_notification_kind__enum_values_b
   { "SDK_NOTIFICATION_KIND_RESTART_APPLICATION", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_RESTART_APPLICATION", 4 },
   { "SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", 5 },
   { "SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT", 6 },
+  { "SDK_NOTIFICATION_KIND_ENROLLMENT_STATUS", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_ENROLLMENT_STATUS", 7 },
+  { "SDK_NOTIFICATION_KIND_UNENROLLMENT_STATUS", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNENROLLMENT_STATUS", 8 },
+  { "SDK_NOTIFICATION_KIND_POLICY_STATUS", "MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_STATUS", 9 },
 };
 static const ProtobufCIntRange mamsim__v2__sdk_notification_kind__value_ranges[] = {
-{0, 0},{0, 7}
+{0, 0},{0, 10}
 };
-static const ProtobufCEnumValueIndex mamsim__v2__sdk_notification_kind__enum_values_by_name[7] =
+static const ProtobufCEnumValueIndex mamsim__v2__sdk_notification_kind__enum_values_by_name[10] =
 {
   { "SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED", 2 },
   { "SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT", 6 },
   { "SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS", 5 },
+  { "SDK_NOTIFICATION_KIND_ENROLLMENT_STATUS", 7 },
   { "SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED", 3 },
   { "SDK_NOTIFICATION_KIND_POLICY_CHANGED", 1 },
+  { "SDK_NOTIFICATION_KIND_POLICY_STATUS", 9 },
   { "SDK_NOTIFICATION_KIND_RESTART_APPLICATION", 4 },
+  { "SDK_NOTIFICATION_KIND_UNENROLLMENT_STATUS", 8 },
   { "SDK_NOTIFICATION_KIND_UNSPECIFIED", 0 },
 };
 const ProtobufCEnumDescriptor mamsim__v2__sdk_notification_kind__descriptor =
@@ -9350,9 +9696,9 @@ const ProtobufCEnumDescriptor mamsim__v2__sdk_notification_kind__descriptor =
   "SdkNotificationKind",
   "Mamsim__V2__SdkNotificationKind",
   "mamsim.v2",
-  7,
+  10,
   mamsim__v2__sdk_notification_kind__enum_values_by_number,
-  7,
+  10,
   mamsim__v2__sdk_notification_kind__enum_values_by_name,
   1,
   mamsim__v2__sdk_notification_kind__value_ranges,

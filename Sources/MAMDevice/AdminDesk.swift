@@ -72,7 +72,10 @@ public final class AdminDesk {
         let apps = registry.specs.filter { $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated }
         change(among: apps, view: { spec in (try? identities.accounts(of: spec))?.contains { $0.isSame(as: account) } ?? false },
                apply: { applies = try state.assignPolicy(policy, to: account.oid.isEmpty ? account.upn : account.oid) },
-               notices: { _, _, signedIn in signedIn ? [SDKNotification(kind: .policyChanged, account: account.description)] : [] },
+               // With `delivery: checkIn` the apps learn of it at their next check-in.
+               notices: { [state] _, _, signedIn in
+                   signedIn && state.fleet.service.delivery == .immediate ? [SDKNotification(kind: .policyChanged, account: account.description)] : []
+               },
                then: { completion($0.map { _ in applies }) })
     }
 

@@ -45,6 +45,8 @@ public final class Host {
     public let audit: AuditSink
     public let tokens: TokenService
     public let admin: AdminDesk
+    /// The enrollment lifecycle and the service's time (SCENARIOS.md v1.3).
+    public let enrollment: EnrollmentDesk
     public let launches: LaunchDesk
     private let owner = LoopOwner()
     /// Every event the parts report; a hostile act also becomes an audit line.
@@ -121,6 +123,10 @@ public final class Host {
         services.tokens = tokens
         launches = LaunchDesk(supervisor: supervisor, state: state, audit: audit, onEvent: emit)
         admin = AdminDesk(supervisor: supervisor, state: state, audit: audit, registry: registry, declaredAppConfigs: configuration.appConfigs)
+        enrollment = EnrollmentDesk(supervisor: supervisor, state: state, audit: audit, accounts: accounts, onEvent: emit)
+        services.enrollment = enrollment
+        launches.enrollment = enrollment
+        enrollment.isPaused = { [unowned launches] in launches.isPaused($0) }
         supervisor.router = self
     }
 

@@ -18,12 +18,18 @@ public final class LaunchDesk {
     /// inactivity longer than `periodOnlineBeforeAccessCheck` asks for the PIN again.
     private var pausedAt: [AppHandle: Instant] = [:]
 
+    /// A launch or resume that checks in is the SDK's policy request too.
+    weak var enrollment: EnrollmentDesk?
+
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, onEvent: @escaping (HostEvent) -> Void) {
         self.supervisor = supervisor
         self.state = state
         self.audit = audit
         emit = onEvent
     }
+
+    /// Whether `spec` is in the background (paused and not resumed since).
+    func isPaused(_ spec: AppSpec) -> Bool { pausedAt[spec.key] != nil }
 
     /// The last report of `spec`; `nil` when conditional launch has not run for it.
     public func report(of spec: AppSpec) -> LaunchCheckReport? { reports[spec.key] }
@@ -67,6 +73,7 @@ public final class LaunchDesk {
         audit.record(verb: verb, source: spec.handle, sourceIdentity: identity, decision: AuditDecision(report.decision),
                      reason: report.decision.blockedBy, explanation: ([report.decision.explanation] + report.warnings).joined(separator: "; "))
         if let wipe = report.wipe { emit(.note("\(spec.handle): conditional launch wiped \(wipe)")) }
+        if report.checkedIn { enrollment?.launched(spec, via: verb == .launch ? "launch" : "resume") }
         return report
     }
 }

@@ -25,6 +25,8 @@ public final class ServiceDesk {
     /// The device's Entra and compliance service: it answers the token calls (and audits
     /// them itself). Set by the host once both exist.
     var tokens: TokenService?
+    /// The enrollment lifecycle: it answers enroll, unenroll and check-in (and audits them).
+    var enrollment: EnrollmentDesk?
     /// The general pasteboard (`copy`, `paste`).
     var pasteboard: Pasteboard?
     /// Per app, how many decoder errors it reported and the last one
@@ -58,10 +60,18 @@ public final class ServiceDesk {
         return tokens
     }
 
+    /// The enrollment desk, which answers `call`, or the failure of a device without one.
+    func enrollmentDesk(for call: some ServiceCall) throws -> EnrollmentDesk {
+        guard let enrollment else { throw DeviceStateError(.internalError, "\(call.request.name): the device has no enrollment service") }
+        return enrollment
+    }
+
     /// The fleet a call in `context` is decided with: a window showing several accounts with a
     /// managed one among them (`setUIPolicyAccountIds`, no thread identity overriding it) has
     /// the SDK's standard lock-down policy in place of that account's own (`policyForWindow`).
     func policyFleet(_ app: AppSpec, _ context: ServiceContext) throws -> Fleet {
+        // What the app holds (`delivery: checkIn`: the policies of its last check-in).
+        let fleet = try state.fleet(heldBy: app.identityOwner)
         guard context.thread == nil, let shown = try state.uiAccounts(app: app.identityOwner, window: context.window), shown.count > 1,
               let managed = shown.compactMap(state.account(forIdentity:)).first(where: { fleet.isManaged($0, in: app.bundleID) })
         else { return fleet }

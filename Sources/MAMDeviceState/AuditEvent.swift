@@ -16,8 +16,11 @@ public enum AuditVerb: String, Sendable, Hashable, CaseIterable, Codable {
     case launch, resume, pause
     // Tokens and compliance (§10).
     case acquireToken, remediate, diagnostic
+    // The enrollment lifecycle: an app's enrollment, check-ins and unenrollment (SCENARIOS v1.3).
+    case enroll, unenroll, checkIn
     // What the administrator changed on the device; the source is `device`.
     case setAppConfig, applyDeclarations, removeDeclaration, setConditionalAccess, setNetwork, updateOS, setDevice, manageApp
+    case setLicense, serviceFault
     // Service calls that decide nothing when they succeed, recorded when refused.
     case managedConfig, managedConfigCall = "managed_config"
     case writeFile = "write_file", readFile = "read_file", fileOwner = "file_owner", protect, unprotect
@@ -31,7 +34,8 @@ public enum AuditVerb: String, Sendable, Hashable, CaseIterable, Codable {
     /// administrator).
     public var sourceIsApp: Bool {
         switch self {
-        case .setAppConfig, .applyDeclarations, .removeDeclaration, .setConditionalAccess, .setNetwork, .updateOS, .setDevice, .manageApp: false
+        case .setAppConfig, .applyDeclarations, .removeDeclaration, .setConditionalAccess, .setNetwork, .updateOS, .setDevice, .manageApp,
+             .setLicense, .serviceFault: false
         default: true
         }
     }

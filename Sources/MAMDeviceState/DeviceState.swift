@@ -51,6 +51,10 @@ public final class DeviceState {
         var accessBlocked: [String: String?] = [:]
     }
 
+    /// The fleet each app holds under `delivery: checkIn` (`fleet(heldBy:)`), by the
+    /// generation it was made in.
+    var heldFleets: [String: (generation: UInt64, fleet: Fleet)] = [:]
+
     /// Whether the device is online, as `setNetwork` last stored it (read at every launch;
     /// nothing else writes the setting, so other writes leave it in place).
     var knownNetwork: Bool?
@@ -243,6 +247,7 @@ public final class DeviceState {
         if let policy { policyCatalog[Self.policyKey(policy)] = policy }
         let applies = try policy == nil || !isOverriddenByEnrolledAccount(account)
         try writeStore { db in
+            try recordAssignmentChange(db, account: account)
             try db.execute(sql: "INSERT OR REPLACE INTO policy_assignment (account_key, policy_key, applied) VALUES (?, ?, ?)",
                            arguments: [Self.key(of: account), policy.map(Self.policyKey), applies])
         }

@@ -140,6 +140,28 @@ enum DeviceStore {
             // shows more than one; `identity` stays the one that owns what it shows.
             try db.execute(sql: "ALTER TABLE ui_identity ADD COLUMN accounts TEXT")
         }
+        m.registerMigration("v9: the enrollment lifecycle and the service's time") { db in
+            try db.execute(sql: """
+                -- Per app and account: registered (a failed enrollment the SDK tries again at
+                -- retry_at) or enrolled; the last status the app's delegate got; the policy the
+                -- app holds for the account (its key, NULL = none) and whether it holds one.
+                CREATE TABLE enrollment (
+                    app TEXT NOT NULL, account_key TEXT NOT NULL, state TEXT NOT NULL, status INTEGER NOT NULL,
+                    since REAL NOT NULL, retry_at REAL, held_policy TEXT, holds INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (app, account_key));
+                -- Every status an app's delegate received, in order: the report's timeline.
+                CREATE TABLE enrollment_event (
+                    time REAL NOT NULL, app TEXT NOT NULL, account TEXT NOT NULL, kind TEXT NOT NULL,
+                    status INTEGER NOT NULL, via TEXT NOT NULL, detail TEXT NOT NULL);
+                -- serviceFault: the next `remaining` calls of `call` answer `status`.
+                CREATE TABLE service_fault (call TEXT PRIMARY KEY NOT NULL, status INTEGER NOT NULL, remaining INTEGER NOT NULL);
+                -- Licence and assignment changes, visible to the service from visible_at on.
+                CREATE TABLE license (account_key TEXT PRIMARY KEY NOT NULL, licensed INTEGER NOT NULL, previous INTEGER NOT NULL, visible_at REAL NOT NULL);
+                CREATE TABLE assignment_change (account_key TEXT PRIMARY KEY NOT NULL, previous TEXT, visible_at REAL NOT NULL);
+                -- An administrator's selective wipe the app has not checked in for yet.
+                CREATE TABLE pending_wipe (app TEXT NOT NULL, account_key TEXT NOT NULL, PRIMARY KEY (app, account_key));
+                """)
+        }
         return m
     }
 }

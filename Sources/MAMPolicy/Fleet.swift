@@ -97,6 +97,8 @@ public final class AppEntry: Sendable {
 /// so deciding never lowercases a string.
 public struct Fleet: Sendable {
     public var device: DeviceFacts
+    /// The Intune service's time and the tenant facts enrollment reads.
+    public var service = IntuneServiceSettings()
     /// `allowedAccounts` (UPNs) and `allowedAccountIds` (OIDs) merged; `nil` = not targeted.
     public var allowedAccounts: [String]? {
         didSet { allowedKeys = allowedAccounts.map { Set($0.map { $0.lowercased() }) } }

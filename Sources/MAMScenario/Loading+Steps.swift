@@ -163,6 +163,7 @@ extension Loading {
         case openedIn = "{openedIn: APP|ios}", fullData = "{fullData: [{KEY: VALUE}, ...]}", complianceTold = "{compliance: STATUS, title?: \"...\", message?: \"...\"}"
         case remediation = "{remediation: started|queued|dropped}", inProgress = "{inProgress: BOOL}"
         case statuses = "{statuses: [{account: A, compliance: STATUS}, ...]}", accounts = "{accounts: [..]}"
+        case enrollment = "{enrollment: STATUS}", pending
     }
 
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
@@ -173,7 +174,8 @@ extension Loading {
         switch v.node {
         case .scalar(let s) where !v.isNull:
             let bare: [String: ExpectedOutcome] = ["ok": .ok, "success": .success, "delivered": .delivered, "allowed": .allowed,
-                                               "canceled": .canceled, "notAllowed": .notAllowed, "failed": .failed, "none": .none]
+                                               "canceled": .canceled, "notAllowed": .notAllowed, "failed": .failed, "none": .none,
+                                               "pending": .pending]
             guard let e = bare[s.string], let f = OutcomeForm(rawValue: s.string) else {
                 let hint = Suggestion.closest(to: s.string, among: allowed.map(\.rawValue)).map { "did you mean \"\($0)\"?" }
                     ?? "\(verb) expects one of: \(expected)"
@@ -337,6 +339,14 @@ extension Loading {
                     return nil
                 }
                 (result, form) = (.remediation(w), .remediation)
+            case "enrollment" where allowed.contains(.enrollment):
+                guard let text = reader.string(x, what: "enrollment") else { return nil }
+                guard let status = EnrollmentStatus(named: text) else {
+                    let hint = Suggestion.closest(to: text, among: EnrollmentStatus.allCases.map(\.name)).map { "did you mean \"\($0)\"? " } ?? ""
+                    reader.error(x, "\"\(text)\" is not an enrollment status; \(hint)docs/LIFECYCLE.md lists them (a number such as 225 is accepted too)")
+                    return nil
+                }
+                (result, form) = (.enrollment(status), .enrollment)
             case "inProgress" where allowed.contains(.inProgress):
                 guard let b = reader.bool(x, what: "inProgress") else { return nil }
                 (result, form) = (.inProgress(b), .inProgress)
@@ -371,7 +381,7 @@ extension Loading {
             default:
                 let keys = ["blocked", "failed", "targets", "pasted", "value", "error", "shown", "text", "owner", "config", "password",
                             "certificate", "identity", "ids", "signature", "token", "compliance", "openedIn", "fullData",
-                            "remediation", "inProgress", "statuses", "accounts"]
+                            "remediation", "inProgress", "statuses", "accounts", "enrollment"]
                 let hint = Suggestion.closest(to: key, among: keys).map { "did you mean \"\($0)\"?" } ?? "\(verb) expects one of: \(expected)"
                 reader.error(Located(node: m.keys.first!, path: v.child(key)), "unknown outcome \"\(key)\"; \(hint)")
                 return nil

@@ -81,6 +81,8 @@ public struct ScenarioDevice: Sendable, Hashable {
     public var authenticator: Bool = false
     /// `limits:` (`memory`, `processes`) — what all the device's apps may use together.
     public var limits = DeviceLimits()
+    /// `service:` and `mdmEnrolledAs:` (v1.3): the Intune service's time and the device's MDM user.
+    public var service = IntuneServiceSettings()
 
     public init() {}
 
@@ -98,6 +100,8 @@ public struct ScenarioAccount: Sendable, Hashable {
     public var oidWasDerived: Bool
     /// The scenario name of the targeting policy; `nil` ⇒ unmanaged.
     public var policyName: String?
+    /// `licensed:` (v1.3): whether the user holds an Intune licence (default true).
+    public var licensed = true
 
     public init(account: Account, oidWasDerived: Bool, policyName: String?) {
         self.account = account

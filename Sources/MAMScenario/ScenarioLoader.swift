@@ -113,8 +113,10 @@ final class Loading {
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
                                "appConfigs", "declarations", "conditionalAccess"]
-    static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits"]
-    static let accountKeys = ["upn", "oid", "tenant", "policy"]
+    static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits",
+                             "mdmEnrolledAs", "service"]
+    static let serviceKeys = ["delivery", "checkInEvery", "propagation", "tokenLifetime"]
+    static let accountKeys = ["upn", "oid", "tenant", "policy", "licensed"]
 
     init(file: URL, buildSettings: BuildSettings, allowances: SandboxAllowances = SandboxAllowances()) {
         self.file = file
@@ -196,6 +198,29 @@ final class Loading {
                 if n > 0 { device.limits.processes = n } else { reader.error(p, "limits.processes must be at least 1, but it is \(n)") }
             }
         }
+        if let x = f["mdmEnrolledAs"], let s = reader.name(x, what: "mdmEnrolledAs") {
+            // The device is MDM-enrolled, by this user.
+            device.mdmEnrolled = true
+            device.service.mdmEnrolledAs = s
+        }
+        if let x = f["service"], let g = reader.fields(x, allowed: Self.serviceKeys, what: "service") {
+            if let d = g["delivery"], let s = reader.string(d, what: "delivery") {
+                if let delivery = IntuneServiceSettings.Delivery(rawValue: s) { device.service.delivery = delivery } else {
+                    reader.error(d, "delivery must be \(IntuneServiceSettings.Delivery.allCases.map(\.rawValue).joined(separator: " or ")), but it is \"\(s)\"")
+                }
+            }
+            func duration(_ key: String, positive: Bool) -> Double? {
+                guard let d = g[key], let s = reader.string(d, what: key) else { return nil }
+                guard let value = ISODuration(s), value.seconds >= 0, !positive || value.seconds > 0 else {
+                    reader.error(d, "service.\(key) must be \(positive ? "a positive" : "a non-negative") ISO-8601 duration such as PT30M, but it is \(d.shape)")
+                    return nil
+                }
+                return value.seconds
+            }
+            if let s = duration("checkInEvery", positive: true) { device.service.checkInEvery = s }
+            if let s = duration("propagation", positive: false) { device.service.propagation = s }
+            if let s = duration("tokenLifetime", positive: true) { device.service.tokenLifetime = s }
+        }
         if let x = f["restrictions"] {
             if case .mapping(let m) = x.node {
                 for (k, value) in m {
@@ -236,7 +261,9 @@ final class Loading {
                 reader.error(upnLoc, "account \"\(upn)\" is declared twice (same UPN or OID as \"\(other.account)\"); keep one")
                 continue
             }
-            accounts.append(ScenarioAccount(account: account, oidWasDerived: derived, policyName: policyName))
+            var entry = ScenarioAccount(account: account, oidWasDerived: derived, policyName: policyName)
+            if let x = f["licensed"], let b = reader.bool(x, what: "licensed") { entry.licensed = b }
+            accounts.append(entry)
         }
     }
 
@@ -315,8 +342,13 @@ final class Loading {
 
     func buildFleet(device: ScenarioDevice, allowed: [String]?) -> Fleet {
         var fleet = Fleet(device: device.facts, allowedAccounts: allowed)
+        fleet.service = device.service
         for entry in accounts {
             fleet.add(entry.account, policy: entry.policyName.flatMap { policies[$0] })
+            if !entry.licensed {
+                fleet.service.unlicensed.insert(entry.account.upnKey)
+                if !entry.account.oidKey.isEmpty { fleet.service.unlicensed.insert(entry.account.oidKey) }
+            }
         }
         for app in apps { fleet.install(app.descriptor) }
         for ext in extensions { fleet.install(ext.descriptor) }

@@ -123,6 +123,10 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     case statuses([ToldStatus])
     /// `{accounts: [..]}`: the accounts a window shows (`""` the unmanaged identity), in any order.
     case accounts([Account])
+    /// `{enrollment: STATUS}`: the status the enrollment delegate received (SCENARIOS.md v1.3).
+    case enrollment(EnrollmentStatus)
+    /// `pending`: asked, its outcome to come later (`wait: false`).
+    case pending
 
     public var description: String {
         switch self {
@@ -165,6 +169,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         case .remediation(let w): "{remediation: \(w)}"
         case .inProgress(let b): "{inProgress: \(b)}"
         case .accounts(let list): "{accounts: [\(list.map { $0.isEmpty ? "\"\"" : $0.description }.joined(separator: ", "))]}"
+        case .enrollment(let s): "{enrollment: \(s.name)}"
+        case .pending: "pending"
         case .statuses(let told): "{statuses: [\(told.map { "{account: \($0.account), compliance: \($0.status.rawValue)}" }.joined(separator: ", "))]}"
         }
     }

@@ -13,6 +13,7 @@ extension Hello {
 extension SDKNotification {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case policyChanged, appConfigChanged, managedConfigChanged, restartApplication, complianceStatus, blockAccount
+        case enrollmentStatus, unenrollmentStatus, policyStatus
     }
 }
 

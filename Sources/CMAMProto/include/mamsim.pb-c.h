@@ -86,6 +86,9 @@ typedef struct Mamsim__V2__AcquireToken Mamsim__V2__AcquireToken;
 typedef struct Mamsim__V2__RemediateCompliance Mamsim__V2__RemediateCompliance;
 typedef struct Mamsim__V2__RemediationInProgressQuery Mamsim__V2__RemediationInProgressQuery;
 typedef struct Mamsim__V2__ManagedConfigUndecodable Mamsim__V2__ManagedConfigUndecodable;
+typedef struct Mamsim__V2__Enroll Mamsim__V2__Enroll;
+typedef struct Mamsim__V2__Unenroll Mamsim__V2__Unenroll;
+typedef struct Mamsim__V2__CheckIn Mamsim__V2__CheckIn;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
 typedef struct Mamsim__V2__FileInfo Mamsim__V2__FileInfo;
 typedef struct Mamsim__V2__ProtectionInfo Mamsim__V2__ProtectionInfo;
@@ -214,7 +217,14 @@ typedef enum _Mamsim__V2__SdkNotificationKind {
    * IntuneMAMPolicyDelegate blockAccountId: hide this account from a view of several (detail:
    * conditionalLaunchBlocked or conditionalLaunchCanceled)
    */
-  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT = 6
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT = 6,
+  /*
+   * IntuneMAMEnrollmentDelegate enrollmentRequestWithStatus / unenrollRequestWithStatus /
+   * policyRequestWithStatus (detail: the status number)
+   */
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_ENROLLMENT_STATUS = 7,
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNENROLLMENT_STATUS = 8,
+  MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_STATUS = 9
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SDK_NOTIFICATION_KIND)
 } Mamsim__V2__SdkNotificationKind;
 /*
@@ -1679,6 +1689,65 @@ struct  Mamsim__V2__ManagedConfigUndecodable
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * IntuneMAMEnrollmentManager registerAndEnrollAccountId (interactive false: the app holds the
+ * account's token) or loginAndEnrollAccount (interactive true: the SDK signs the user in
+ * first). Answered with enrollment: the status the app's enrollment delegate receives
+ * (SCENARIOS.md v1.3).
+ * @swift inline
+ */
+struct  Mamsim__V2__Enroll
+{
+  ProtobufCMessage base;
+  /*
+   * "" = none named (nilAccount, or the MDM user when interactive)
+   */
+  char *account;
+  protobuf_c_boolean interactive;
+  /*
+   * the user dismisses the sign-in the SDK shows
+   */
+  protobuf_c_boolean user_cancels;
+};
+#define MAMSIM__V2__ENROLL__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__enroll__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0 }
+
+
+/*
+ * deRegisterAndUnenrollAccountId:withWipe:. Answered with enrollment (unenrollmentSuccess or
+ * why not); with wipe, the app's wipe delegate is asked afterwards.
+ * @swift inline
+ */
+struct  Mamsim__V2__Unenroll
+{
+  ProtobufCMessage base;
+  char *account;
+  protobuf_c_boolean wipe;
+};
+#define MAMSIM__V2__UNENROLL__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__unenroll__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * The SDK's policy request for the app's enrolled account (what it does at launch, resume and
+ * on its cadence). Answered with enrollment: the status the policy delegate receives.
+ * @swift inline
+ */
+struct  Mamsim__V2__CheckIn
+{
+  ProtobufCMessage base;
+  /*
+   * "" = the enrolled account
+   */
+  char *account;
+};
+#define MAMSIM__V2__CHECK_IN__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__check_in__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET = 0,
   MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE = 1,
@@ -1706,7 +1775,10 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE = 27,
   MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY = 28,
   MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS = 29,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE = 30
+  MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE = 30,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_ENROLL = 31,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_UNENROLL = 32,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN = 33
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1838,6 +1910,18 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=
      */
     Mamsim__V2__ManagedConfigUndecodable *managed_config_undecodable;
+    /*
+     * @swift answers=enrollment
+     */
+    Mamsim__V2__Enroll *enroll;
+    /*
+     * @swift answers=enrollment
+     */
+    Mamsim__V2__Unenroll *unenroll;
+    /*
+     * @swift answers=enrollment
+     */
+    Mamsim__V2__CheckIn *check_in;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -2068,7 +2152,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE_MANAGED_SECRET = 21,
   MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS = 22,
   MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN = 23,
-  MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG = 24
+  MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG = 24,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_ENROLLMENT = 25
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_RESULT__VALUE__CASE)
 } Mamsim__V2__ServiceResult__ValueCase;
 
@@ -2120,6 +2205,10 @@ struct  Mamsim__V2__ServiceResult
      * remediation_in_progress
      */
     protobuf_c_boolean flag;
+    /*
+     * enroll, unenroll, check_in: IntuneMAMEnrollmentStatusCode
+     */
+    uint32_t enrollment;
   };
 };
 #define MAMSIM__V2__SERVICE_RESULT__INIT \
@@ -3583,6 +3672,63 @@ Mamsim__V2__ManagedConfigUndecodable *
 void   mamsim__v2__managed_config_undecodable__free_unpacked
                      (Mamsim__V2__ManagedConfigUndecodable *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__Enroll methods */
+void   mamsim__v2__enroll__init
+                     (Mamsim__V2__Enroll         *message);
+size_t mamsim__v2__enroll__get_packed_size
+                     (const Mamsim__V2__Enroll   *message);
+size_t mamsim__v2__enroll__pack
+                     (const Mamsim__V2__Enroll   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__enroll__pack_to_buffer
+                     (const Mamsim__V2__Enroll   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__Enroll *
+       mamsim__v2__enroll__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__enroll__free_unpacked
+                     (Mamsim__V2__Enroll *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__Unenroll methods */
+void   mamsim__v2__unenroll__init
+                     (Mamsim__V2__Unenroll         *message);
+size_t mamsim__v2__unenroll__get_packed_size
+                     (const Mamsim__V2__Unenroll   *message);
+size_t mamsim__v2__unenroll__pack
+                     (const Mamsim__V2__Unenroll   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__unenroll__pack_to_buffer
+                     (const Mamsim__V2__Unenroll   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__Unenroll *
+       mamsim__v2__unenroll__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__unenroll__free_unpacked
+                     (Mamsim__V2__Unenroll *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__CheckIn methods */
+void   mamsim__v2__check_in__init
+                     (Mamsim__V2__CheckIn         *message);
+size_t mamsim__v2__check_in__get_packed_size
+                     (const Mamsim__V2__CheckIn   *message);
+size_t mamsim__v2__check_in__pack
+                     (const Mamsim__V2__CheckIn   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__check_in__pack_to_buffer
+                     (const Mamsim__V2__CheckIn   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__CheckIn *
+       mamsim__v2__check_in__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__check_in__free_unpacked
+                     (Mamsim__V2__CheckIn *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceRequest methods */
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message);
@@ -4067,6 +4213,15 @@ typedef void (*Mamsim__V2__RemediationInProgressQuery_Closure)
 typedef void (*Mamsim__V2__ManagedConfigUndecodable_Closure)
                  (const Mamsim__V2__ManagedConfigUndecodable *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__Enroll_Closure)
+                 (const Mamsim__V2__Enroll *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__Unenroll_Closure)
+                 (const Mamsim__V2__Unenroll *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__CheckIn_Closure)
+                 (const Mamsim__V2__CheckIn *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceRequest_Closure)
                  (const Mamsim__V2__ServiceRequest *message,
                   void *closure_data);
@@ -4200,6 +4355,9 @@ extern const ProtobufCMessageDescriptor mamsim__v2__acquire_token__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__remediate_compliance__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__remediation_in_progress_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_undecodable__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__enroll__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__unenroll__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__check_in__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__file_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__protection_info__descriptor;

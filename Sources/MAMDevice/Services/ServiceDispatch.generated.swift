@@ -32,6 +32,9 @@ extension ServiceDesk {
         ("policy_query", "PolicyQueryHandler"),
         ("remediation_in_progress", "RemediationInProgressHandler"),
         ("managed_config_undecodable", "ManagedConfigUndecodableHandler"),
+        ("enroll", "EnrollHandler"),
+        ("unenroll", "UnenrollHandler"),
+        ("check_in", "CheckInHandler"),
     ]
 
     /// Hands `request` to its call's handler.
@@ -89,6 +92,12 @@ extension ServiceDesk {
             return handle(RemediationInProgressHandler.self, Service.RemediationInProgress(account: v0), c)
         case .managedConfigUndecodable(let v0):
             return handle(ManagedConfigUndecodableHandler.self, Service.ManagedConfigUndecodable(error: v0), c)
+        case .enroll(let v0, let v1, let v2):
+            return handle(EnrollHandler.self, Service.Enroll(account: v0, interactive: v1, userCancels: v2), c)
+        case .unenroll(let v0, let v1):
+            return handle(UnenrollHandler.self, Service.Unenroll(account: v0, wipe: v1), c)
+        case .checkIn(let v0):
+            return handle(CheckInHandler.self, Service.CheckIn(account: v0), c)
         }
     }
 }

@@ -43,6 +43,10 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
     case statuses([ToldStatus])
     /// The accounts a window shows.
     case accounts([Account])
+    /// The status the app's enrollment delegate received.
+    case enrollment(EnrollmentStatus)
+    /// Asked, its outcome to come later (`wait: false`).
+    case pending
 
     /// The expectation this outcome satisfies most precisely.
     public var asExpectation: ExpectedOutcome {
@@ -80,6 +84,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .inProgress(let b): .inProgress(b)
         case .statuses(let told): .statuses(told)
         case .accounts(let list): .accounts(list)
+        case .enrollment(let s): .enrollment(s)
+        case .pending: .pending
         }
     }
 
@@ -135,6 +141,8 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
             return a == b && (title.map { t.contains($0) } ?? true) && (message.map { m.contains($0) } ?? true)
         case (.remediation(let a), .remediation(let b)): return a == b
         case (.inProgress(let a), .inProgress(let b)): return a == b
+        case (.enrollment(let a), .enrollment(let b)): return a == b
+        case (.pending, .pending): return true
         case (.accounts(let a), .accounts(let b)):
             func same(_ x: Account, _ y: Account) -> Bool { x.isEmpty || y.isEmpty ? x.isEmpty && y.isEmpty : x.isSame(as: y) }
             return a.count == b.count && a.allSatisfy { x in b.contains { same(x, $0) } }

@@ -26,6 +26,8 @@ struct ExpectStateStep: StepVerb {
         .window,
         .optional("diagnostics", .list, "diagnostics the device reported"),
         .optional("telemetry", .list, "telemetry events sent, in order ([]: none)"),
+        .optional("enrollment", .mapping, "ACCOUNT: STATUS, the last enrollment, policy or unenrollment status the app's delegate got for the account (v1.3)"),
+        .optional("enrollmentStatuses", .list, "statuses the app's enrollment delegate got, in order, others allowed between (v1.3)"),
     ]
     static let outcomes: [OutcomeForm] = [.ok, .blocked, .failedBecause]
     static var implicitExpectation: ExpectedOutcome? { .ok }
@@ -86,6 +88,29 @@ struct ExpectStateStep: StepVerb {
         if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
         if let x = f["diagnostics"] { state.diagnostics = reader.strings(x, what: "diagnostics") }
         if let x = f["telemetry"] { state.telemetry = reader.strings(x, what: "telemetry") }
+        func status(_ v: Located, what: String) -> EnrollmentStatus? {
+            guard let text = reader.string(v, what: what) else { return nil }
+            if let s = EnrollmentStatus(named: text) { return s }
+            let hint = Suggestion.closest(to: text, among: EnrollmentStatus.allCases.map(\.name)).map { "did you mean \"\($0)\"? " } ?? ""
+            reader.error(v, "\"\(text)\" is not an enrollment status; \(hint)docs/LIFECYCLE.md lists them")
+            return nil
+        }
+        if let x = f["enrollment"] {
+            if case .mapping(let m) = x.node {
+                var expected: [AccountStatus] = []
+                for (k, value) in m {
+                    let key = Located(node: k, path: x.path)
+                    let loc = Located(node: value, path: x.child(k.scalar?.string ?? ""))
+                    if let who = account(key, what: "each account of enrollment"), let s = status(loc, what: "enrollment") { expected.append(AccountStatus(account: who, status: s)) }
+                }
+                state.enrollment = expected
+            } else {
+                reader.error(x, "enrollment must map accounts to statuses, e.g. {alice@contoso.com: newPoliciesReceived}, but it is \(x.shape)")
+            }
+        }
+        if let x = f["enrollmentStatuses"], let items = reader.list(x, what: "enrollmentStatuses") {
+            state.enrollmentStatuses = items.compactMap { status($0, what: "each entry of enrollmentStatuses") }
+        }
         if let x = f["notifications"], let items = reader.list(x, what: "notifications") {
             var names: [String] = []
             for item in items {
@@ -205,6 +230,24 @@ struct ExpectStateStep: StepVerb {
                 out.append("telemetry was [\(got.joined(separator: ", "))]; expected [\(expected.joined(separator: ", "))] in that order (\(missing) missing)")
             }
         }
+        if e.enrollment != nil || e.enrollmentStatuses != nil {
+            switch await host.result({ [app] in try $0.enrollment.events($0.app(app)) }) {
+            case .success(let events):
+                for (account, status) in (e.enrollment ?? []).map({ ($0.account, $0.status) }) {
+                    let last = events.last { account.matches($0.account) }
+                    if last?.status != status {
+                        out.append("\(account)'s last enrollment status in \(app) is \(last.map { "\($0.status.described) (\($0.kind.rawValue), \($0.via))" } ?? "none"), expected \(status.described)")
+                    }
+                }
+                if let expected = e.enrollmentStatuses {
+                    let got = events.map(\.status.name)
+                    if let missing = Self.missingInOrder(expected.map(\.name), got) {
+                        out.append("enrollment statuses were [\(got.joined(separator: ", "))]; expected [\(expected.map(\.name).joined(separator: ", "))] in that order (\(missing) missing)")
+                    }
+                }
+            case .failure(let error): out.append("enrollment: \(error.message)")
+            }
+        }
         if let expected = e.notifications {
             // In order, others allowed between: a subsequence of what arrived.
             let got = received.notifications(of: app)
@@ -281,10 +324,15 @@ struct StateExpectation: Sendable, Hashable {
     /// `allowedAccountsChanged`, `wipe`, `restartApplication`, `complianceStatus`, and (v1.2)
     /// `blockAccount`.
     var notifications: [String]?
+    /// The last enrollment status the app's delegate got for each account (v1.3).
+    var enrollment: [AccountStatus]?
+    /// Statuses the delegate got, in order, others allowed between (v1.3).
+    var enrollmentStatuses: [EnrollmentStatus]?
 
     /// The notification names `notifications` accepts.
     static let notificationNames = ["policyChanged", "appConfigChanged", "managedConfigChanged", "allowedAccountsChanged",
-                                           "wipe", "restartApplication", "complianceStatus", "blockAccount"]
+                                           "wipe", "restartApplication", "complianceStatus", "blockAccount",
+                                           "enrollmentStatus", "unenrollmentStatus", "policyStatus"]
 
     init(signedIn: [Account]? = nil, uiIdentity: Account? = nil, processIdentity: Account? = nil,
                 files: [String: Account]? = nil, received: [ReceivedExpectation]? = nil,
@@ -298,6 +346,12 @@ struct StateExpectation: Sendable, Hashable {
         self.absent = absent
         self.notifications = notifications
     }
+}
+
+/// An account and the enrollment status expected for it.
+struct AccountStatus: Sendable, Hashable {
+    var account: Account
+    var status: EnrollmentStatus
 }
 
 /// What one received item must look like; absent fields are not checked.

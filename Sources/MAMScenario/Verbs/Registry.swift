@@ -59,5 +59,11 @@ extension Verb {
         SetDeviceStep.self,
         ShowAccountsStep.self,
         UpdateOSStep.self,
+        // v1.3
+        CheckInStep.self,
+        EnrollStep.self,
+        ServiceFaultStep.self,
+        SetLicenseStep.self,
+        UnenrollStep.self,
     ]
 }

@@ -16,7 +16,15 @@ struct SignInStep: AppAccountVerb {
 
 
     func run(_ run: StepRun) async -> StepOutcome {
-        let d = await run.host.run { [app, account] in try $0.accounts.signIn($0.app(app), account: StepRun.key(account)) }
+        // MSAL's sign-in, then the SDK's registerAndEnrollAccountId: its status reaches the
+        // enrollment delegate before the step ends.
+        let d: Verdict = await run.host.complete { [app, account] host, done in
+            let spec = try host.app(app)
+            let key = StepRun.key(account)
+            let signedIn = host.accounts.signIn(spec, account: key)
+            guard signedIn.isAllowed else { return done(signedIn) }
+            host.enrollment.signedIn(spec, account: key) { done(signedIn) }
+        }
         return (Observed(d, allowed: .ok), d.explanation, "\(account) → \(app)")
     }
 }

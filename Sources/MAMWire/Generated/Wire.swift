@@ -430,6 +430,9 @@ public enum ServiceRequest: Sendable, Hashable {
     case policyQuery(PolicySetting, as: String?, accounts: [String])
     case remediationInProgress(String)
     case managedConfigUndecodable(String)
+    case enroll(account: String, interactive: Bool, userCancels: Bool)
+    case unenroll(account: String, wipe: Bool)
+    case checkIn(account: String)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -460,6 +463,9 @@ public enum ServiceRequest: Sendable, Hashable {
         case .policyQuery: "policy_query"
         case .remediationInProgress: "remediation_in_progress"
         case .managedConfigUndecodable: "managed_config_undecodable"
+        case .enroll: "enroll"
+        case .unenroll: "unenroll"
+        case .checkIn: "check_in"
         }
     }
 
@@ -485,6 +491,9 @@ public enum ServiceRequest: Sendable, Hashable {
         case (.signWithIdentity, .data): true
         case (.acquireToken, .token): true
         case (.remediationInProgress, .flag): true
+        case (.enroll, .enrollment): true
+        case (.unenroll, .enrollment): true
+        case (.checkIn, .enrollment): true
         default: false
         }
     }
@@ -599,6 +608,8 @@ public enum ServiceValue: Sendable, Hashable {
     case token(jwt: String, homeAccountID: String)
     /// remediation_in_progress
     case flag(Bool)
+    /// enroll, unenroll, check_in: IntuneMAMEnrollmentStatusCode
+    case enrollment(UInt32)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -616,6 +627,7 @@ public enum ServiceValue: Sendable, Hashable {
         case .strings: "strings"
         case .token: "token"
         case .flag: "flag"
+        case .enrollment: "enrollment"
         }
     }
 }
@@ -1088,6 +1100,54 @@ public enum Service {
         public var request: ServiceRequest { .managedConfigUndecodable(error) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
+    }
+
+    public struct Enroll: ServiceCall {
+        public typealias Answer = UInt32
+        public var account: String
+        public var interactive: Bool
+        public var userCancels: Bool
+        public init(account: String, interactive: Bool, userCancels: Bool) {
+            self.account = account
+            self.interactive = interactive
+            self.userCancels = userCancels
+        }
+        public var request: ServiceRequest { .enroll(account: account, interactive: interactive, userCancels: userCancels) }
+        public static func answer(from value: ServiceValue) -> UInt32? {
+            if case .enrollment(let v0) = value { return v0 }
+            return nil
+        }
+        public static func value(of answer: UInt32) -> ServiceValue { .enrollment(answer) }
+    }
+
+    public struct Unenroll: ServiceCall {
+        public typealias Answer = UInt32
+        public var account: String
+        public var wipe: Bool
+        public init(account: String, wipe: Bool) {
+            self.account = account
+            self.wipe = wipe
+        }
+        public var request: ServiceRequest { .unenroll(account: account, wipe: wipe) }
+        public static func answer(from value: ServiceValue) -> UInt32? {
+            if case .enrollment(let v0) = value { return v0 }
+            return nil
+        }
+        public static func value(of answer: UInt32) -> ServiceValue { .enrollment(answer) }
+    }
+
+    public struct CheckIn: ServiceCall {
+        public typealias Answer = UInt32
+        public var account: String
+        public init(account: String) {
+            self.account = account
+        }
+        public var request: ServiceRequest { .checkIn(account: account) }
+        public static func answer(from value: ServiceValue) -> UInt32? {
+            if case .enrollment(let v0) = value { return v0 }
+            return nil
+        }
+        public static func value(of answer: UInt32) -> ServiceValue { .enrollment(answer) }
     }
 
 }
@@ -1847,6 +1907,9 @@ enum WireCodec {
         case .restartApplication: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_RESTART_APPLICATION
         case .complianceStatus: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS
         case .blockAccount: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT
+        case .enrollmentStatus: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_ENROLLMENT_STATUS
+        case .unenrollmentStatus: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNENROLLMENT_STATUS
+        case .policyStatus: MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_POLICY_STATUS
         }
     }
 
@@ -1858,6 +1921,9 @@ enum WireCodec {
         case 4: return .restartApplication
         case 5: return .complianceStatus
         case 6: return .blockAccount
+        case 7: return .enrollmentStatus
+        case 8: return .unenrollmentStatus
+        case 9: return .policyStatus
         default: throw .badEnum(field: path(), value: Int32(truncatingIfNeeded: raw.rawValue))
         }
     }
@@ -2458,6 +2524,45 @@ enum WireCodec {
         return _error
     }
 
+    static func encodeEnroll(_ account: String, _ interactive: Bool, _ userCancels: Bool, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Enroll> {
+        let p = arena.message(Mamsim__V2__Enroll.self, mamsim__v2__enroll__init)
+        p.pointee.account = arena.string(account)
+        p.pointee.interactive = interactive ? 1 : 0
+        p.pointee.user_cancels = userCancels ? 1 : 0
+        return p
+    }
+
+    static func decodeEnroll(_ c: Mamsim__V2__Enroll, _ path: () -> String) throws(WireError) -> (String, Bool, Bool) {
+        let _account = str(c.account)
+        let _interactive = c.interactive != 0
+        let _userCancels = c.user_cancels != 0
+        return (_account, _interactive, _userCancels)
+    }
+
+    static func encodeUnenroll(_ account: String, _ wipe: Bool, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Unenroll> {
+        let p = arena.message(Mamsim__V2__Unenroll.self, mamsim__v2__unenroll__init)
+        p.pointee.account = arena.string(account)
+        p.pointee.wipe = wipe ? 1 : 0
+        return p
+    }
+
+    static func decodeUnenroll(_ c: Mamsim__V2__Unenroll, _ path: () -> String) throws(WireError) -> (String, Bool) {
+        let _account = str(c.account)
+        let _wipe = c.wipe != 0
+        return (_account, _wipe)
+    }
+
+    static func encodeCheckIn(_ account: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__CheckIn> {
+        let p = arena.message(Mamsim__V2__CheckIn.self, mamsim__v2__check_in__init)
+        p.pointee.account = arena.string(account)
+        return p
+    }
+
+    static func decodeCheckIn(_ c: Mamsim__V2__CheckIn, _ path: () -> String) throws(WireError) -> String {
+        let _account = str(c.account)
+        return _account
+    }
+
     static func encodeServiceRequest(_ v: ServiceRequest, _ context: ServiceContext, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ServiceRequest> {
         let p = arena.message(Mamsim__V2__ServiceRequest.self, mamsim__v2__service_request__init)
         switch v {
@@ -2539,6 +2644,15 @@ enum WireCodec {
         case .managedConfigUndecodable(let v0):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE
             p.pointee.managed_config_undecodable = encodeManagedConfigUndecodable(v0, arena)
+        case .enroll(let v0, let v1, let v2):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_ENROLL
+            p.pointee.enroll = encodeEnroll(v0, v1, v2, arena)
+        case .unenroll(let v0, let v1):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_UNENROLL
+            p.pointee.unenroll = encodeUnenroll(v0, v1, arena)
+        case .checkIn(let v0):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN
+            p.pointee.check_in = encodeCheckIn(v0, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -2640,6 +2754,17 @@ enum WireCodec {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE:
             guard let x = c.managed_config_undecodable else { throw .missingField(sub(path, "managed_config_undecodable")) }
             _call = .managedConfigUndecodable(try decodeManagedConfigUndecodable(x.pointee, { sub(path, "managed_config_undecodable") }))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_ENROLL:
+            guard let x = c.enroll else { throw .missingField(sub(path, "enroll")) }
+            let v = try decodeEnroll(x.pointee, { sub(path, "enroll") })
+            _call = .enroll(account: v.0, interactive: v.1, userCancels: v.2)
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_UNENROLL:
+            guard let x = c.unenroll else { throw .missingField(sub(path, "unenroll")) }
+            let v = try decodeUnenroll(x.pointee, { sub(path, "unenroll") })
+            _call = .unenroll(account: v.0, wipe: v.1)
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN:
+            guard let x = c.check_in else { throw .missingField(sub(path, "check_in")) }
+            _call = .checkIn(account: try decodeCheckIn(x.pointee, { sub(path, "check_in") }))
         default:
             throw .missingField(sub(path, "call"))
         }
@@ -2868,6 +2993,9 @@ enum WireCodec {
         case .flag(let v0):
             p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG
             p.pointee.flag = v0 ? 1 : 0
+        case .enrollment(let v0):
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_ENROLLMENT
+            p.pointee.enrollment = v0
         }
         return p
     }
@@ -2916,6 +3044,8 @@ enum WireCodec {
             _value = .token(jwt: v.0, homeAccountID: v.1)
         case MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG:
             _value = .flag(c.flag != 0)
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_ENROLLMENT:
+            _value = .enrollment(c.enrollment)
         default:
             throw .missingField(sub(path, "value"))
         }

@@ -109,9 +109,12 @@ module.exports = {
    "SDK_NOTIFICATION_KIND_APP_CONFIG_CHANGED": 2,
    "SDK_NOTIFICATION_KIND_BLOCK_ACCOUNT": 6,
    "SDK_NOTIFICATION_KIND_COMPLIANCE_STATUS": 5,
+   "SDK_NOTIFICATION_KIND_ENROLLMENT_STATUS": 7,
    "SDK_NOTIFICATION_KIND_MANAGED_CONFIG_CHANGED": 3,
    "SDK_NOTIFICATION_KIND_POLICY_CHANGED": 1,
+   "SDK_NOTIFICATION_KIND_POLICY_STATUS": 9,
    "SDK_NOTIFICATION_KIND_RESTART_APPLICATION": 4,
+   "SDK_NOTIFICATION_KIND_UNENROLLMENT_STATUS": 8,
    "SDK_NOTIFICATION_KIND_UNSPECIFIED": 0
   },
   "mamsim.v2.SetIdentity.Scope": {
@@ -267,6 +270,13 @@ module.exports = {
    {
     "name": "account",
     "number": 2,
+    "type": "string"
+   }
+  ],
+  "mamsim.v2.CheckIn": [
+   {
+    "name": "account",
+    "number": 1,
     "type": "string"
    }
   ],
@@ -498,6 +508,23 @@ module.exports = {
     "number": 1,
     "repeated": true,
     "type": "message"
+   }
+  ],
+  "mamsim.v2.Enroll": [
+   {
+    "name": "account",
+    "number": 1,
+    "type": "string"
+   },
+   {
+    "name": "interactive",
+    "number": 2,
+    "type": "bool"
+   },
+   {
+    "name": "user_cancels",
+    "number": 3,
+    "type": "bool"
    }
   ],
   "mamsim.v2.Error": [
@@ -1378,6 +1405,27 @@ module.exports = {
     "type": "message"
    },
    {
+    "message": "mamsim.v2.Enroll",
+    "name": "enroll",
+    "number": 31,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
+    "message": "mamsim.v2.Unenroll",
+    "name": "unenroll",
+    "number": 32,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
+    "message": "mamsim.v2.CheckIn",
+    "name": "check_in",
+    "number": 33,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
     "name": "window",
     "number": 100,
     "type": "string"
@@ -1477,6 +1525,12 @@ module.exports = {
     "number": 24,
     "oneof": "value",
     "type": "bool"
+   },
+   {
+    "name": "enrollment",
+    "number": 25,
+    "oneof": "value",
+    "type": "uint32"
    }
   ],
   "mamsim.v2.SetIdentity": [
@@ -1629,6 +1683,18 @@ module.exports = {
     "name": "home_account_id",
     "number": 2,
     "type": "string"
+   }
+  ],
+  "mamsim.v2.Unenroll": [
+   {
+    "name": "account",
+    "number": 1,
+    "type": "string"
+   },
+   {
+    "name": "wipe",
+    "number": 2,
+    "type": "bool"
    }
   ],
   "mamsim.v2.Unprotect": [

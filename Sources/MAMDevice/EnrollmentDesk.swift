@@ -1,0 +1,391 @@
+public import MAMDeviceState
+public import MAMModel
+public import MAMPolicy
+import MAMWire
+
+/// The enrollment lifecycle (SCENARIOS.md v1.3, docs/LIFECYCLE.md): enrollment, check-ins and
+/// unenrollment of each app's accounts with the Intune service, decided by `EnrollmentRules`
+/// from the device's and the tenant's state as the service sees it, and told to the app's
+/// enrollment delegate. The service is a party with a clock: an app checks in at launch and
+/// resume and on its cadence while it runs in the foreground (`advance`); with
+/// `delivery: checkIn` the administrator's changes reach an app only then.
+///
+/// Each call answers its status at once (what the SDK hands the delegate); `done` runs once
+/// what follows it is over: the delegate told, a wipe the status asks for carried out.
+public final class EnrollmentDesk {
+    private let supervisor: Supervisor
+    private let state: DeviceState
+    private let audit: AuditSink
+    private let accounts: AccountDesk
+    private let onEvent: (HostEvent) -> Void
+    /// Whether an app runs in the foreground (the launch desk knows which are paused).
+    var isPaused: (AppSpec) -> Bool = { _ in false }
+
+    init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, accounts: AccountDesk, onEvent: @escaping (HostEvent) -> Void) {
+        self.supervisor = supervisor
+        self.state = state
+        self.audit = audit
+        self.accounts = accounts
+        self.onEvent = onEvent
+    }
+
+    private var service: IntuneServiceSettings { state.fleet.service }
+
+    // MARK: - Enrollment
+
+    /// `registerAndEnrollAccountId` (`interactive: false`) or `loginAndEnrollAccount`
+    /// (`interactive: true`, which signs the account in to the app first when it succeeds).
+    @discardableResult
+    public func enroll(_ app: AppSpec, account name: String?, interactive: Bool, userCancels: Bool = false, via: String = "enroll",
+                       _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
+        var status = EnrollmentStatus.internalError
+        let done = { finished(status) }
+        do {
+            var named = name.flatMap { $0.isEmpty ? nil : $0 }
+            // loginAndEnrollAccount with no account: the device's MDM user is the one asked.
+            if named == nil, interactive, let mdm = service.mdmEnrolledAs { named = mdm }
+            let account = try named.map { n -> Account in
+                guard let a = state.fleet.account(named: n) else {
+                    throw DeviceStateError(.unknownAccount, "\(n) is not an account of this device; add it to the scenario's accounts first")
+                }
+                return a
+            }
+            var facts = EnrollmentRules.EnrollFacts(account: account, interactive: interactive)
+            facts.userCancels = userCancels
+            facts.fromExtension = app.descriptor.kind != .app
+            facts.multiIdentity = state.fleet.app(app.identityOwner)?.multiIdentity ?? false
+            facts.mdmEnrolledAs = service.mdmEnrolledAs.flatMap { state.fleet.account(named: $0) ?? Account(upn: $0) }
+            facts.enrolledInApp = try state.enrolledAccount(app: app.identityOwner)
+            if let account {
+                facts.signedIn = try state.isSignedIn(account.description, app: app.identityOwner)
+                facts.licensed = try state.isLicensed(account)
+                facts.targeted = try state.servicePolicy(for: account, in: app.identityOwner) != nil
+                facts.deviceManagedAccount = try state.enrolledManagedAccount
+            }
+            // A fault answers only calls that reach the service.
+            if account != nil, !facts.fromExtension, !(interactive && userCancels) { facts.fault = try state.takeServiceFault(call: "enroll") }
+            status = EnrollmentRules.enroll(facts)
+            try finishEnrollment(app, account: account, asked: named ?? "", status: status, interactive: interactive, via: via, done)
+            return status
+        } catch {
+            let v = internalFailure(error, doing: "enroll \(name ?? "an account")")
+            audit.record(verb: .enroll, source: app.handle, sourceIdentity: name ?? "", owner: name ?? "", v)
+            done()
+            return .internalError
+        }
+    }
+
+    /// Records an enrollment's status, signs in the account a successful interactive login
+    /// brought, and tells the delegate.
+    private func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,
+                                  via: String, _ done: @escaping () -> Void) throws {
+        let why = explanation(of: status, account: account?.description ?? asked, app: app)
+        if let account {
+            if status.didSucceed {
+                if interactive, try !state.isSignedIn(account.description, app: app.identityOwner) {
+                    _ = accounts.signIn(app, account: account.description)
+                }
+                let policy = try state.servicePolicy(for: account, in: app.identityOwner)
+                try state.recordEnrollment(app: app.identityOwner, account: account, kind: .enrollment, status: status, via: via, detail: why,
+                                           state: .enrolled, holding: .some(policy.map(DeviceState.policyKey)))
+            } else if EnrollmentRules.staysRegistered(after: status) {
+                let retry = state.now.advanced(by: ISODuration(seconds: EnrollmentRules.retryInterval(after: status)))
+                try state.recordEnrollment(app: app.identityOwner, account: account, kind: .enrollment, status: status, via: via, detail: why,
+                                           state: .registered, retryAt: retry)
+            } else {
+                try state.recordEnrollmentEvent(app: app.identityOwner, account: account.description, kind: .enrollment, status: status, via: via, detail: why)
+            }
+        } else {
+            try state.recordEnrollmentEvent(app: app.identityOwner, account: asked, kind: .enrollment, status: status, via: via, detail: why)
+        }
+        audit.record(verb: .enroll, source: app.handle, sourceIdentity: account?.description ?? asked, owner: account?.description ?? asked,
+                     decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described): \(why)")
+        tell(app, kind: .enrollmentStatus, account: account?.description ?? asked, status: status, done)
+    }
+
+    /// A sign-in is MSAL's, then `registerAndEnrollAccountId`: its status is recorded as an
+    /// enrollment's (SCENARIOS.md v1.3). Only an app with the SDK enrolls.
+    public func signedIn(_ app: AppSpec, account: String, _ done: @escaping () -> Void = {}) {
+        guard app.descriptor.sdkIntegrated, app.descriptor.kind == .app else { return done() }
+        enroll(app, account: account, interactive: false, via: "signIn") { _ in done() }
+    }
+
+    // MARK: - Unenrollment
+
+    /// `deRegisterAndUnenrollAccountId(_:withWipe:)`: with `wipe`, the app is asked to wipe
+    /// the account's data and the device deletes what remains, and the account is signed out.
+    @discardableResult
+    public func unenroll(_ app: AppSpec, account name: String, wipe: Bool, via: String = "unenroll",
+                         _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
+        var status = EnrollmentStatus.internalError
+        let done = { finished(status) }
+        do {
+            guard let account = state.fleet.account(named: name) else {
+                throw DeviceStateError(.unknownAccount, "\(name) is not an account of this device; add it to the scenario's accounts first")
+            }
+            let fromExtension = app.descriptor.kind != .app
+            let enrolled = try state.enrolledAccount(app: app.identityOwner)
+            let fault = !fromExtension && enrolled?.isSame(as: account) == true ? try state.takeServiceFault(call: "unenroll") : nil
+            status = EnrollmentRules.unenroll(account: account, enrolled: enrolled, fromExtension: fromExtension, fault: fault)
+            let why = explanation(of: status, account: account.description, app: app) + (wipe && status.didSucceed ? "; the account's data is wiped" : "")
+            audit.record(verb: .unenroll, source: app.handle, sourceIdentity: account.description, owner: account.description,
+                         decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described): \(why)")
+            guard status.didSucceed else {
+                try state.recordEnrollmentEvent(app: app.identityOwner, account: account.description, kind: .unenrollment, status: status, via: via, detail: why)
+                tell(app, kind: .unenrollmentStatus, account: account.description, status: status, done)
+                return status
+            }
+            try state.recordEnrollment(app: app.identityOwner, account: account, kind: .unenrollment, status: status, via: via, detail: why, state: nil)
+            let finish = { [weak self] in
+                guard let self else { return done() }
+                tell(app, kind: .unenrollmentStatus, account: account.description, status: status, done)
+            }
+            if wipe {
+                accounts.wipe(app, account: account.description) { [weak self] result in
+                    if case .failure(let e) = result { self?.onEvent(.note("could not wipe \(account) in \(app.handle): \(e)")) }
+                    finish()
+                }
+            } else {
+                finish()
+            }
+            return status
+        } catch {
+            let v = internalFailure(error, doing: "unenroll \(name)")
+            audit.record(verb: .unenroll, source: app.handle, sourceIdentity: name, owner: name, v)
+            done()
+            return .internalError
+        }
+    }
+
+    // MARK: - Check-ins
+
+    /// The app's policy request: for its enrolled account, what the service holds for it now
+    /// (a new policy, none, a wipe); a registered account whose enrollment failed is tried
+    /// again. A successful check-in restarts the cadence and the offline grace period.
+    @discardableResult
+    public func checkIn(_ app: AppSpec, account name: String? = nil, via: String = "checkIn",
+                        _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
+        var status = EnrollmentStatus.internalError
+        let done = { finished(status) }
+        do {
+            let records = try state.enrollments(app: app.identityOwner)
+            let enrolled = records.first { $0.state == .enrolled }
+            let asked = try name.flatMap { $0.isEmpty ? nil : $0 }.map { n -> Account in
+                guard let a = state.fleet.account(named: n) else {
+                    throw DeviceStateError(.unknownAccount, "\(n) is not an account of this device; add it to the scenario's accounts first")
+                }
+                return a
+            }
+            // The policy request, the retries, and this call itself (so that `done` runs after
+            // `status` is known, even when everything completes at once).
+            var pending = 2
+            let finishOne = {
+                pending -= 1
+                if pending == 0 { done() }
+            }
+            // Registered accounts are tried again (an explicit check-in, a launch or resume,
+            // or their retry time on the cadence).
+            for r in records where r.state == .registered && (asked == nil || asked!.isSame(as: r.account)) {
+                guard via != "cadence" || (r.retryAt.map { $0 <= state.now } ?? true) else { continue }
+                pending += 1
+                enroll(app, account: r.account.description, interactive: false, via: via == "cadence" ? "retry" : via) { _ in finishOne() }
+            }
+            status = try policyRequest(app, enrolled: enrolled, asked: asked, via: via, finishOne)
+            finishOne()
+            return status
+        } catch {
+            let v = internalFailure(error, doing: "check in")
+            audit.record(verb: .checkIn, source: app.handle, v)
+            done()
+            return .internalError
+        }
+    }
+
+    private func policyRequest(_ app: AppSpec, enrolled: EnrollmentRecord?, asked: Account?, via: String,
+                               _ done: @escaping () -> Void) throws -> EnrollmentStatus {
+        var facts = EnrollmentRules.CheckInFacts(enrolled: enrolled?.account)
+        facts.asked = asked
+        var servicePolicy: IosManagedAppProtection?
+        if let account = enrolled?.account, asked == nil || asked!.isSame(as: account) {
+            facts.fault = try state.takeServiceFault(call: "checkIn")
+            facts.wipePending = try state.hasPendingWipe(app: app.identityOwner, account: account)
+            facts.licensed = try state.isLicensed(account)
+            servicePolicy = try state.servicePolicy(for: account, in: app.identityOwner)
+            facts.targeted = servicePolicy != nil
+            facts.policyChanged = servicePolicy.map(DeviceState.policyKey) != enrolled?.heldPolicy || enrolled?.holdsPolicy != true
+        }
+        let status = EnrollmentRules.checkIn(facts)
+        guard let account = enrolled?.account else {
+            // Nothing enrolled: only an explicit request is answered (launches of apps without
+            // an enrollment check in for conditional launch alone).
+            if via == "checkIn" {
+                try state.recordEnrollmentEvent(app: app.identityOwner, account: asked?.description ?? "", kind: .policy, status: status, via: via,
+                                                detail: explanation(of: status, account: asked?.description ?? "", app: app))
+                tell(app, kind: .policyStatus, account: asked?.description ?? "", status: status, done)
+            } else {
+                done()
+            }
+            return status
+        }
+        let why = explanation(of: status, account: account.description, app: app)
+        if status.didSucceed { try state.checkIn(app: app.identityOwner) }
+        switch status {
+        case .newPoliciesReceived, .noPolicyReceived:
+            try state.recordEnrollment(app: app.identityOwner, account: account, kind: .policy, status: status, via: via, detail: why,
+                                       state: .enrolled, holding: .some(servicePolicy.map(DeviceState.policyKey)))
+        case .wipeReceived:
+            try state.recordEnrollmentEvent(app: app.identityOwner, account: account.description, kind: .policy, status: status, via: via, detail: why)
+        case .policiesHaveNotChanged where via == "cadence":
+            // The cadence's quiet check-ins are not each a line of the timeline.
+            break
+        default:
+            try state.recordEnrollmentEvent(app: app.identityOwner, account: account.description, kind: .policy, status: status, via: via, detail: why)
+        }
+        if status != .policiesHaveNotChanged || via != "cadence" {
+            audit.record(verb: .checkIn, source: app.handle, sourceIdentity: account.description, owner: account.description,
+                         decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described) (\(via)): \(why)")
+        }
+        guard status != .policiesHaveNotChanged || via != "cadence" else {
+            done()
+            return status
+        }
+        tell(app, kind: .policyStatus, account: account.description, status: status) { [weak self] in
+            guard let self else { return done() }
+            switch status {
+            case .newPoliciesReceived where service.delivery == .checkIn:
+                supervisor.notify(app, SDKNotification(kind: .policyChanged, account: account.description, detail: ""), done)
+            case .wipeReceived:
+                // The wipe the check-in brought: the app wipes, the account is unenrolled.
+                try? state.removePendingWipe(app: app.identityOwner, account: account)
+                accounts.wipe(app, account: account.description) { [weak self] result in
+                    guard let self else { return done() }
+                    if case .failure(let e) = result { onEvent(.note("could not wipe \(account) in \(app.handle): \(e)")) }
+                    let unenrolled = EnrollmentStatus.unenrollmentSuccess
+                    let why = "the administrator's selective wipe of \(account) in \(app.bundleID) is done; the account is unenrolled"
+                    do {
+                        try state.recordEnrollment(app: app.identityOwner, account: account, kind: .unenrollment, status: unenrolled,
+                                                   via: "wipe", detail: why, state: nil)
+                    } catch {
+                        onEvent(.note("could not record \(account)'s unenrollment in \(app.handle): \(error)"))
+                    }
+                    tell(app, kind: .unenrollmentStatus, account: account.description, status: unenrolled, done)
+                }
+            default:
+                done()
+            }
+        }
+        return status
+    }
+
+    /// The check-in of a launch or resume (conditional launch's, when online).
+    func launched(_ app: AppSpec, via: String) {
+        guard app.descriptor.sdkIntegrated, app.descriptor.kind == .app,
+              let records = try? state.enrollments(app: app.identityOwner), !records.isEmpty else { return }
+        checkIn(app, via: via)
+    }
+
+    /// The clock moved from `start` to now: every app running in the foreground checks in on
+    /// its cadence (and tries a registered account again at its retry time). Check-ins that
+    /// change nothing are not told one by one; the ones that find a change are, in time order.
+    public func advanced(from start: Instant, _ done: @escaping () -> Void) {
+        let end = state.now
+        guard end > start, service.checkInEvery > 0, (try? state.isOnline()) ?? false else { return done() }
+        let apps = supervisor.registry.specs.filter {
+            $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated && supervisor.readyChild($0.key) != nil && !isPaused($0)
+                && !((try? state.enrollments(app: $0.identityOwner))?.isEmpty ?? true)
+        }
+        guard !apps.isEmpty else { return done() }
+        // Each app's check-ins fall every `checkInEvery` after its last one.
+        var ticks: [(Instant, AppSpec)] = []
+        for app in apps {
+            let last = ((try? state.lastCheckIn(app: app.identityOwner)) ?? nil) ?? start
+            var t = last.advanced(by: ISODuration(seconds: service.checkInEvery))
+            if t <= start { t = start.advanced(by: ISODuration(seconds: service.checkInEvery - (start.secondsSince1970 - last.secondsSince1970).truncatingRemainder(dividingBy: service.checkInEvery))) }
+            while t <= end {
+                ticks.append((t, app))
+                t = t.advanced(by: ISODuration(seconds: service.checkInEvery))
+            }
+        }
+        ticks.sort { $0.0 < $1.0 }
+        var index = 0
+        func next() {
+            guard index < ticks.count else {
+                try? state.setClock(end)
+                return done()
+            }
+            let (time, app) = ticks[index]
+            index += 1
+            try? state.setClock(time)
+            checkIn(app, via: "cadence") { _ in next() }
+        }
+        next()
+    }
+
+    // MARK: - What the administrator does, as the service holds it
+
+    /// An administrator's selective wipe under `delivery: checkIn`: it waits for the app's
+    /// next check-in.
+    public func queueWipe(_ app: AppSpec, account name: String) throws {
+        guard let account = state.fleet.account(named: name) else {
+            throw DeviceStateError(.unknownAccount, "\(name) is not an account of this device; add it to the scenario's accounts first")
+        }
+        try state.addPendingWipe(app: app.identityOwner, account: account)
+        audit.record(verb: .wipe, source: app.handle, sourceIdentity: account.description, owner: account.description, decision: .ok, reason: nil,
+                     explanation: "the service holds a selective wipe of \(account) in \(app.bundleID) until the app's next check-in")
+    }
+
+    // MARK: - The delegate
+
+    private func tell(_ app: AppSpec, kind: SDKNotification.Kind, account: String, status: EnrollmentStatus, _ done: @escaping () -> Void) {
+        supervisor.notify(app, SDKNotification(kind: kind, account: account, detail: "\(status.rawValue)"), done)
+    }
+
+    /// Why a status, in words a developer acts on.
+    func explanation(of status: EnrollmentStatus, account: String, app: AppSpec) -> String {
+        let bundle = app.bundleID
+        return switch status {
+        case .newPoliciesReceived: "the service delivered \(account)'s app protection policy to \(bundle)"
+        case .policiesHaveNotChanged: "\(account)'s policy in \(bundle) has not changed since the last check-in"
+        case .wipeReceived: "the service holds a selective wipe of \(account) in \(bundle)"
+        case .noPolicyReceived: "no app protection policy targets \(bundle) for \(account) any more"
+        case .unenrollmentSuccess: "\(account) is unenrolled from \(bundle)"
+        case .accountNotLicensed: "\(account) has no Intune licence (accounts[].licensed, setLicense); the SDK tries again later"
+        case .licensedNotTargeted:
+            "\(account) is licensed but no app protection policy targets \(bundle) for them yet (an assignment takes \(Int(service.propagation / 60)) min to reach the service); the SDK tries again at the next check-in"
+        case .authRequired: "\(account) has no token in \(bundle): sign it in first (signIn) or enroll interactively (loginAndEnrollAccount)"
+        case .nilAccount: "no account was given to enroll"
+        case .alreadyEnrolled: "\(account) is enrolled in \(bundle) already"
+        case .mdmEnrolledDifferentUser: "the device is MDM-enrolled by \(service.mdmEnrolledAs ?? "another user"), not \(account): the app should remove the account"
+        case .switchExistingAccount: "\(bundle) is enrolled with another account: unenroll it first"
+        case .singleManagedAccountMode: "another account is managed on this device (single managed account mode)"
+        case .loginCanceled: "the user dismissed the sign-in"
+        case .unsupportedAPI: "enrollment is called from an extension; only the app enrolls"
+        case .appNotEnrolled: "\(bundle) is not enrolled"
+        case .notEnrolledAccount: "\(account) is not the account \(bundle) is enrolled with"
+        default: "the service answered \(status.name) (an injected fault: serviceFault)"
+        }
+    }
+}
+
+extension EnrollmentDesk {
+    /// Every status `app`'s enrollment delegate got, in order.
+    public func events(_ app: AppSpec) throws -> [EnrollmentEvent] {
+        try state.enrollmentEvents(app: app.identityOwner)
+    }
+
+    /// `serviceFault`: the next `times` calls of `call` answer `status`.
+    public func addFault(call: String, status: EnrollmentStatus, times: Int) throws {
+        try state.addServiceFault(call: call, status: status, times: times)
+        audit.record(verb: .serviceFault, source: "device", decision: .ok, reason: nil,
+                     explanation: "the next \(times) \(call) call\(times == 1 ? "" : "s") answer \(status.described)")
+    }
+
+    /// `setLicense`: says when the service sees it.
+    public func setLicense(_ account: String, licensed: Bool) throws -> String {
+        try state.setLicense(account, licensed: licensed)
+        let delay = state.fleet.service.propagation
+        let why = "\(account) is \(licensed ? "licensed" : "no longer licensed")" + (delay > 0 ? "; the service sees it in \(ISODuration(seconds: delay))" : "")
+        audit.record(verb: .setLicense, source: "device", sourceIdentity: account, owner: account, decision: .ok, reason: nil, explanation: why)
+        return why
+    }
+}

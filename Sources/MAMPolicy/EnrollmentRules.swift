@@ -1,0 +1,119 @@
+public import MAMModel
+
+/// What the Intune SDK and service answer an app's enrollment, policy check-in and
+/// unenrollment (SCENARIOS.md v1.3, docs/LIFECYCLE.md): pure functions of what the device and
+/// the tenant hold at that moment, as the service sees it (a licence or an assignment becomes
+/// visible to it only after the tenant's propagation delay). The device gathers the facts,
+/// asks, and records the status the app's delegate receives.
+public enum EnrollmentRules {
+    /// `registerAndEnrollAccountId` (`interactive: false`: the app has the account's token) or
+    /// `loginAndEnrollAccount` (`interactive: true`: the SDK signs the user in first).
+    public struct EnrollFacts: Sendable {
+        /// The account the app names; `nil` when it names none.
+        public var account: Account?
+        public var interactive: Bool
+        /// The user dismisses the sign-in the SDK shows (`loginAndEnrollAccount`).
+        public var userCancels = false
+        /// The call comes from an app extension.
+        public var fromExtension = false
+        /// The account holds a token in the app (an MSAL sign-in).
+        public var signedIn = false
+        /// The user holds an Intune licence, as the service sees it.
+        public var licensed = true
+        /// An app protection policy targets this app for the user, as the service sees it.
+        public var targeted = false
+        /// The user the device is MDM-enrolled by, if any.
+        public var mdmEnrolledAs: Account?
+        /// The account the app is enrolled with already, if any.
+        public var enrolledInApp: Account?
+        /// The device's managed account (Intune manages one a device), if any.
+        public var deviceManagedAccount: Account?
+        public var multiIdentity = false
+        /// What an injected service fault makes the call answer.
+        public var fault: EnrollmentStatus?
+
+        public init(account: Account?, interactive: Bool) {
+            self.account = account
+            self.interactive = interactive
+        }
+    }
+
+    /// The status an enrollment ends with.
+    public static func enroll(_ f: EnrollFacts) -> EnrollmentStatus {
+        if f.fromExtension { return .unsupportedAPI }
+        if f.interactive, f.userCancels { return .loginCanceled }
+        guard let account = f.account else { return .nilAccount }
+        if let fault = f.fault { return fault }
+        if let mdm = f.mdmEnrolledAs, !mdm.isSame(as: account) { return .mdmEnrolledDifferentUser }
+        if let enrolled = f.enrolledInApp {
+            if enrolled.isSame(as: account) { return .alreadyEnrolled }
+            return f.multiIdentity ? .singleManagedAccountMode : .switchExistingAccount
+        }
+        if !f.interactive, !f.signedIn { return .authRequired }
+        if !f.licensed { return .accountNotLicensed }
+        guard f.targeted else { return .licensedNotTargeted }
+        if let managed = f.deviceManagedAccount, !managed.isSame(as: account) { return .singleManagedAccountMode }
+        return .newPoliciesReceived
+    }
+
+    /// An enrolled app's policy request (a check-in).
+    public struct CheckInFacts: Sendable {
+        /// The account the app is enrolled with, if any.
+        public var enrolled: Account?
+        /// The account the request names (`nil`: the enrolled one).
+        public var asked: Account?
+        public var fault: EnrollmentStatus?
+        /// The administrator's selective wipe waits for this app and account.
+        public var wipePending = false
+        public var licensed = true
+        public var targeted = true
+        /// The policy the service assigns differs from the one the app holds.
+        public var policyChanged = false
+
+        public init(enrolled: Account?) {
+            self.enrolled = enrolled
+        }
+    }
+
+    public static func checkIn(_ f: CheckInFacts) -> EnrollmentStatus {
+        guard let enrolled = f.enrolled else { return .appNotEnrolled }
+        if let asked = f.asked, !asked.isSame(as: enrolled) { return .notEnrolledAccount }
+        if let fault = f.fault { return fault }
+        if f.wipePending { return .wipeReceived }
+        if !f.licensed { return .accountNotLicensed }
+        if !f.targeted { return .noPolicyReceived }
+        return f.policyChanged ? .newPoliciesReceived : .policiesHaveNotChanged
+    }
+
+    /// `deRegisterAndUnenrollAccountId(_:withWipe:)`.
+    public static func unenroll(account: Account, enrolled: Account?, fromExtension: Bool, fault: EnrollmentStatus?) -> EnrollmentStatus {
+        if fromExtension { return .unsupportedAPI }
+        guard let enrolled else { return .appNotEnrolled }
+        guard enrolled.isSame(as: account) else { return .notEnrolledAccount }
+        return fault ?? .unenrollmentSuccess
+    }
+
+    /// When the SDK tries again an enrollment that failed with `status`, in seconds: an
+    /// unlicensed or untargeted user after 12 hours, a network failure after at most an hour,
+    /// anything else after 24 hours (memdocs, app protection policy delivery; the SDK's
+    /// enrollment manager). Every check-in of the app (launch, resume, `checkIn`) tries too.
+    public static func retryInterval(after status: EnrollmentStatus) -> Double {
+        switch status {
+        case .accountNotLicensed, .licensedNotTargeted: 12 * 3600
+        case .enrollmentEndPointNetworkFailure, .policyEndPointNetworkFailure, .locationServiceFailure, .timeout: 3600
+        default: 24 * 3600
+        }
+    }
+
+    /// Whether a failed enrollment leaves the account registered with the SDK, to be tried
+    /// again: the service's answers do; what the app asked wrongly (no account, an
+    /// extension, a cancelled sign-in, another account's device) does not.
+    public static func staysRegistered(after status: EnrollmentStatus) -> Bool {
+        switch status {
+        case .nilAccount, .unsupportedAPI, .loginCanceled, .alreadyEnrolled, .switchExistingAccount, .singleManagedAccountMode,
+             .mdmEnrolledDifferentUser, .notDeviceAccount, .notEmmAccount, .authRequired:
+            false
+        default: !status.didSucceed
+        }
+    }
+}
