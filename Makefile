@@ -50,6 +50,7 @@ proto-check:
 	@scripts/generate-proto --check
 	@scripts/generate-wire-swift --check
 	@scripts/generate-verb-registry --check
+	@scripts/generate-lifecycle-table --check
 	@scripts/generate-node-proto --check
 	@if command -v protoc >/dev/null; then scripts/generate-python-proto --check; else echo "protoc not found: skipping the Python plugin's generated-code check"; fi
 

@@ -81,10 +81,10 @@ public final class EnrollmentDesk {
                                   via: String, _ done: @escaping () -> Void) throws {
         let why = explanation(of: status, account: account?.description ?? asked, app: app)
         if let account {
+            if interactive, EnrollmentRules.signedInBeforeAnswer(status), try !state.isSignedIn(account.description, app: app.identityOwner) {
+                _ = accounts.signIn(app, account: account.description)
+            }
             if status.didSucceed {
-                if interactive, try !state.isSignedIn(account.description, app: app.identityOwner) {
-                    _ = accounts.signIn(app, account: account.description)
-                }
                 let policy = try state.servicePolicy(for: account, in: app.identityOwner)
                 try state.recordEnrollment(app: app.identityOwner, account: account, kind: .enrollment, status: status, via: via, detail: why,
                                            state: .enrolled, holding: .some(policy.map(DeviceState.policyKey)))
@@ -185,7 +185,8 @@ public final class EnrollmentDesk {
             }
             // Registered accounts are tried again (an explicit check-in, a launch or resume,
             // or their retry time on the cadence).
-            for r in records where r.state == .registered && (asked == nil || asked!.isSame(as: r.account)) {
+            // Not while the app is enrolled with another account: the SDK enrolls one at a time.
+            for r in records where r.state == .registered && enrolled == nil && (asked == nil || asked!.isSame(as: r.account)) {
                 guard via != "cadence" || (r.retryAt.map { $0 <= state.now } ?? true) else { continue }
                 pending += 1
                 enroll(app, account: r.account.description, interactive: false, via: via == "cadence" ? "retry" : via) { _ in finishOne() }
@@ -285,40 +286,87 @@ public final class EnrollmentDesk {
     }
 
     /// The clock moved from `start` to now: every app running in the foreground checks in on
-    /// its cadence (and tries a registered account again at its retry time). Check-ins that
-    /// change nothing are not told one by one; the ones that find a change are, in time order.
+    /// its cadence (and tries a registered account again at its retry time), in time order.
+    /// Only the check-ins that can find something are run: each app's first, the first after
+    /// each moment the service's answer may change (a licence or assignment reaching it, a
+    /// retry), and every one after a failed one; the others would each answer
+    /// `policiesHaveNotChanged`, and only the last of them is recorded (the cadence and the
+    /// offline grace period count from it). So days pass in a few check-ins.
     public func advanced(from start: Instant, _ done: @escaping () -> Void) {
         let end = state.now
-        guard end > start, service.checkInEvery > 0, (try? state.isOnline()) ?? false else { return done() }
+        let every = service.checkInEvery
+        guard end > start, every > 0, (try? state.isOnline()) ?? false else { return done() }
         let apps = supervisor.registry.specs.filter {
             $0.descriptor.kind == .app && $0.descriptor.sdkIntegrated && supervisor.readyChild($0.key) != nil && !isPaused($0)
                 && !((try? state.enrollments(app: $0.identityOwner))?.isEmpty ?? true)
         }
         guard !apps.isEmpty else { return done() }
-        // Each app's check-ins fall every `checkInEvery` after its last one.
-        var ticks: [(Instant, AppSpec)] = []
+        let changes = (try? state.serviceChangeTimes(after: start, upTo: end)) ?? []
+        // Each app's check-ins fall every `every` seconds after its last one.
+        struct Due { var first: Instant; var last: Instant; var app: AppSpec }
+        var due: [Due] = []
         for app in apps {
             let last = ((try? state.lastCheckIn(app: app.identityOwner)) ?? nil) ?? start
-            var t = last.advanced(by: ISODuration(seconds: service.checkInEvery))
-            if t <= start { t = start.advanced(by: ISODuration(seconds: service.checkInEvery - (start.secondsSince1970 - last.secondsSince1970).truncatingRemainder(dividingBy: service.checkInEvery))) }
-            while t <= end {
-                ticks.append((t, app))
-                t = t.advanced(by: ISODuration(seconds: service.checkInEvery))
-            }
+            let sinceLast = start.secondsSince1970 - last.secondsSince1970
+            let first = start.advanced(by: ISODuration(seconds: every - sinceLast.truncatingRemainder(dividingBy: every)))
+            guard first <= end else { continue }
+            let count = ((end.secondsSince1970 - first.secondsSince1970) / every).rounded(.down)
+            due.append(Due(first: first, last: first.advanced(by: ISODuration(seconds: count * every)), app: app))
         }
-        ticks.sort { $0.0 < $1.0 }
-        var index = 0
-        func next() {
-            guard index < ticks.count else {
-                try? state.setClock(end)
-                return done()
+        // The ticks that can find something, in time order.
+        var ticks: [(Instant, Int)] = []
+        for (i, d) in due.enumerated() {
+            var times = [d.first]
+            for change in changes {
+                let k = ((change.secondsSince1970 - d.first.secondsSince1970) / every).rounded(.up)
+                let t = d.first.advanced(by: ISODuration(seconds: max(0, k) * every))
+                if t <= d.last { times.append(t) }
             }
-            let (time, app) = ticks[index]
+            for t in Set(times) { ticks.append((t, i)) }
+        }
+        ticks.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        var lastRun = [Instant?](repeating: nil, count: due.count)
+        var index = 0
+        var running = false, again = false
+        func finish() {
+            // The quiet check-ins after each app's last one run here: the last is its check-in.
+            for (i, d) in due.enumerated() where lastRun[i].map({ $0 < d.last }) ?? true {
+                try? state.setClock(d.last)
+                try? state.checkIn(app: d.app.identityOwner)
+            }
+            try? state.setClock(end)
+            done()
+        }
+        func step() {
+            guard index < ticks.count else { return finish() }
+            let (time, i) = ticks[index]
             index += 1
             try? state.setClock(time)
-            checkIn(app, via: "cadence") { _ in next() }
+            lastRun[i] = time
+            checkIn(due[i].app, via: "cadence") { [weak self] status in
+                guard let self else { return pump() }
+                // After a failed check-in the next one is run too (it may bring what waited).
+                if !status.didSucceed || ((try? state.hasServiceFault(call: "checkIn")) ?? false) {
+                    let next = time.advanced(by: ISODuration(seconds: every))
+                    if next <= due[i].last, !ticks[index...].contains(where: { $0.1 == i && $0.0 == next }) {
+                        let at = ticks[index...].firstIndex { $0.0 > next } ?? ticks.endIndex
+                        ticks.insert((next, i), at: at)
+                    }
+                }
+                pump()
+            }
         }
-        next()
+        // Check-ins often complete at once: run them in a loop, not one inside another.
+        func pump() {
+            if running { again = true; return }
+            running = true
+            repeat {
+                again = false
+                step()
+            } while again
+            running = false
+        }
+        pump()
     }
 
     // MARK: - What the administrator does, as the service holds it

@@ -192,6 +192,24 @@ extension DeviceState {
         }
     }
 
+    /// Whether some calls of `call` are still to fail.
+    public func hasServiceFault(call: String) throws -> Bool {
+        try readStore { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM service_fault WHERE call = ? AND remaining > 0", arguments: [call]) ?? false }
+    }
+
+    /// When what the service answers may change between `start` and `end`: a licence or an
+    /// assignment becoming visible to it, a registered account's retry.
+    public func serviceChangeTimes(after start: Instant, upTo end: Instant) throws -> [Instant] {
+        try readStore { db in
+            try Double.fetchAll(db, sql: """
+                SELECT visible_at FROM license WHERE visible_at > ?1 AND visible_at <= ?2
+                UNION SELECT visible_at FROM assignment_change WHERE visible_at > ?1 AND visible_at <= ?2
+                UNION SELECT retry_at FROM enrollment WHERE retry_at > ?1 AND retry_at <= ?2
+                ORDER BY 1
+                """, arguments: [start.secondsSince1970, end.secondsSince1970])
+        }.map(Instant.init(secondsSince1970:))
+    }
+
     /// The fault the next call of `call` answers, counted off.
     public func takeServiceFault(call: String) throws -> EnrollmentStatus? {
         let row = try readStore { db in try Row.fetchOne(db, sql: "SELECT status, remaining FROM service_fault WHERE call = ?", arguments: [call]) }

@@ -56,14 +56,15 @@ public enum EnrollmentStatus: UInt32, Sendable, Hashable, CaseIterable {
     public var origin: Origin {
         switch self {
         case .newPoliciesReceived, .policiesHaveNotChanged, .wipeReceived, .noPolicyReceived, .unenrollmentSuccess,
-             .accountNotLicensed, .authRequired, .nilAccount, .alreadyEnrolled, .notEmmAccount, .mdmEnrolledDifferentUser,
-             .notDeviceAccount, .appNotEnrolled, .notEnrolledAccount, .switchExistingAccount, .loginCanceled, .unsupportedAPI,
+             .accountNotLicensed, .authRequired, .nilAccount, .alreadyEnrolled, .mdmEnrolledDifferentUser, .appNotEnrolled, .notEnrolledAccount, .switchExistingAccount, .loginCanceled, .unsupportedAPI,
              .licensedNotTargeted, .singleManagedAccountMode:
             .state
         case .mamServiceDisabled: .obsolete
         case .internalError, .locationServiceFailure, .enrollmentEndPointNetworkFailure, .parsingFailure,
              .policyEndPointNetworkFailure, .failedToClearMamData, .timeout, .adalInternalError, .policyRecordGone,
-             .reEnrollForUnenrolledUser, .tenantMigration, .adalMethodUnsupported, .deviceBlockedEnrollment:
+             .reEnrollForUnenrolledUser, .tenantMigration, .adalMethodUnsupported, .deviceBlockedEnrollment,
+             // Another EMM's designated account, or the device's: not modelled; injected.
+             .notEmmAccount, .notDeviceAccount:
             .fault
         }
     }

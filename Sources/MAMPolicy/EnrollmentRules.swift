@@ -105,6 +105,19 @@ public enum EnrollmentRules {
         }
     }
 
+    /// Whether `loginAndEnrollAccount` leaves the user signed in after the service answered
+    /// `status`: the sign-in comes first, so a refusal of the service (no licence, not
+    /// targeted, a fault) leaves the account signed in to the app with its token; a dismissed
+    /// sign-in, an extension's call, no account or an account already enrolled do not get that
+    /// far, and an account the device refuses (another user's MDM device or designated
+    /// account, a second managed account) is not kept.
+    public static func signedInBeforeAnswer(_ status: EnrollmentStatus) -> Bool {
+        switch status {
+        case .loginCanceled, .unsupportedAPI, .nilAccount, .alreadyEnrolled, .switchExistingAccount, .singleManagedAccountMode: false
+        default: !status.removesAccount
+        }
+    }
+
     /// Whether a failed enrollment leaves the account registered with the SDK, to be tried
     /// again: the service's answers do; what the app asked wrongly (no account, an
     /// extension, a cancelled sign-in, another account's device) does not.

@@ -91,6 +91,9 @@ enum ReportHTML {
             Grid(id: "save", caption: "Save to: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: []),
             Grid(id: "open", caption: "Open from: app × identity (row), location (column)", corner: "app \\ location", rows: [], columns: []),
         ]
+        /// The enrollment lifecycle as it happened (SCENARIOS.md v1.3): enrollments, check-ins,
+        /// unenrollments and wipes, in order.
+        var lifecycle: [AuditEvent] = []
         private var lastCopy: String?
         private var identities: [String: [String]] = [:]
         private var order: [String] = []
@@ -110,6 +113,7 @@ enum ReportHTML {
             case .paste: grids[1].add(row: lastCopy ?? "(nothing copied)", column: from, entry)
             case .save: grids[2].add(row: from, column: e.destinationApp, entry)
             case .open: grids[3].add(row: from, column: e.destinationApp, entry)
+            case .enroll, .checkIn, .unenroll, .wipe, .setLicense, .serviceFault: lifecycle.append(e)
             default: break
             }
         }
@@ -224,6 +228,7 @@ enum ReportHTML {
             for grid in s.digest.grids where !grid.rows.isEmpty {
                 html += render(grid, prefix: "s\(i + 1)", failedSteps: failedSteps)
             }
+            html += lifecycleTimeline(s.digest.lifecycle)
             if let result = s.result { html += timeline(result, anchor: "s\(i + 1)") }
             html += "</section>\n"
         }
@@ -279,6 +284,25 @@ enum ReportHTML {
                 html += "<details><summary>\(flag)\(esc(label(worst)))\(cell.count > 1 ? " (\(cell.count))" : "")</summary><ul>\(details)\(more)</ul></details></td>"
             }
             html += "</tr>\n"
+        }
+        return html + "</tbody></table></div>\n"
+    }
+
+    /// Per account, the enrollment statuses over simulated time and what each check-in
+    /// delivered (the service's own changes — a licence, an injected fault — between them).
+    static func lifecycleTimeline(_ events: [AuditEvent]) -> String {
+        guard !events.isEmpty else { return "" }
+        let esc = LintFormat.escapeXML
+        let accounts = events.reduce(into: [String]()) { list, e in
+            let who = e.owner.isEmpty ? e.sourceIdentity : e.owner
+            if !list.contains(who) { list.append(who) }
+        }
+        var html = "<div class=\"scroll\"><table class=\"lifecycle\"><caption>Enrollment timeline, by account (simulated time)</caption><thead><tr><th scope=\"col\">account</th><th scope=\"col\">time</th><th scope=\"col\">app</th><th scope=\"col\">request</th><th scope=\"col\">status and why</th><th scope=\"col\">step</th></tr></thead><tbody>\n"
+        for account in accounts {
+            for e in events where (e.owner.isEmpty ? e.sourceIdentity : e.owner) == account {
+                let cls = e.decision.isDone ? "ok" : e.decision == .blocked ? "blocked" : "failed"
+                html += "<tr><th scope=\"row\">\(esc(account.isEmpty ? "(service)" : account))</th><td>\(esc(e.time.description))</td><td>\(esc(e.sourceApp))</td><td>\(esc(e.verb.rawValue))</td><td class=\"\(cls)\">\(esc(e.explanation))</td><td>\(esc(e.step))</td></tr>\n"
+            }
         }
         return html + "</tbody></table></div>\n"
     }

@@ -109,3 +109,14 @@ import Testing
         #expect(!EnrollmentRules.staysRegistered(after: .newPoliciesReceived))
     }
 }
+
+extension EnrollmentRulesTests {
+    @Test func aLoginComesBeforeTheServicesAnswer() {
+        #expect(EnrollmentRules.signedInBeforeAnswer(.licensedNotTargeted))
+        #expect(EnrollmentRules.signedInBeforeAnswer(.internalError))
+        #expect(!EnrollmentRules.signedInBeforeAnswer(.loginCanceled))
+        #expect(!EnrollmentRules.signedInBeforeAnswer(.unsupportedAPI))
+        #expect(!EnrollmentRules.signedInBeforeAnswer(.mdmEnrolledDifferentUser))
+        #expect(!EnrollmentRules.signedInBeforeAnswer(.singleManagedAccountMode))
+    }
+}
