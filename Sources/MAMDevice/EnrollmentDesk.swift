@@ -62,8 +62,11 @@ public final class EnrollmentDesk {
                 facts.targeted = try state.servicePolicy(for: account, in: app.identityOwner) != nil
                 facts.deviceManagedAccount = try state.enrolledManagedAccount
             }
-            // A fault answers only calls that reach the service.
-            if account != nil, !facts.fromExtension, !(interactive && userCancels) { facts.fault = try state.takeServiceFault(call: "enroll") }
+            // A fault answers only calls that reach the service; registerAndEnroll also needs
+            // the token service (a token fault: #540's 203 although MSAL signed in).
+            if account != nil, !facts.fromExtension, !(interactive && userCancels) {
+                facts.fault = try state.takeServiceFault(call: "enroll") ?? (interactive ? nil : state.takeServiceFault(call: "token"))
+            }
             status = EnrollmentRules.enroll(facts)
             try finishEnrollment(app, account: account, asked: named ?? "", status: status, interactive: interactive, via: via, done)
             return status
@@ -266,6 +269,8 @@ public final class EnrollmentDesk {
                     do {
                         try state.recordEnrollment(app: app.identityOwner, account: account, kind: .unenrollment, status: unenrolled,
                                                    via: "wipe", detail: why, state: nil)
+                        audit.record(verb: .unenroll, source: app.handle, sourceIdentity: account.description, owner: account.description,
+                                     decision: .allowed, reason: nil, explanation: "\(unenrolled.described) (wipe): \(why)")
                     } catch {
                         onEvent(.note("could not record \(account)'s unenrollment in \(app.handle): \(error)"))
                     }

@@ -1,5 +1,5 @@
 public import MAMDeviceState
-public import MAMModel
+import MAMModel
 import MAMPolicy
 import MAMWire
 

@@ -1,6 +1,6 @@
 public import MAMDeviceState
 import MAMDeclarations
-public import MAMModel
+import MAMModel
 import MAMPolicy
 public import MAMWire
 import Foundation

@@ -12,6 +12,9 @@ public final class TokenService {
     private let supervisor: Supervisor
     private let state: DeviceState
     private let audit: AuditSink
+    /// Tokens issued under `device.service.tokenLifetime`, by app, account and resource: MSAL's
+    /// cache, in memory (a restarted host decides the next request afresh).
+    private var cachedTokens: [String: (token: String, expires: Instant, homeAccountID: String?)] = [:]
     private let emit: (HostEvent) -> Void
     /// Per app and account, the last remediation outcome, the device state it met and how
     /// many times in a row it came back unchanged (remediation loops).
@@ -45,13 +48,34 @@ public final class TokenService {
                 audit.record(verb: .acquireToken, source: spec.handle, sourceIdentity: account.description, owner: account.description, refused)
                 return (TokenDecision(decision: refused, homeAccountID: nil), nil)
             }
+            // An injected fault of the token service (serviceFault call: token).
+            if let fault = try state.takeServiceFault(call: "token") {
+                let refused = Verdict.failed(.internalError, "the token service answered \(fault.described) (an injected fault: serviceFault)")
+                audit.record(verb: .acquireToken, source: spec.handle, sourceIdentity: account.description, owner: account.description, refused)
+                return (TokenDecision(decision: refused, homeAccountID: nil), nil)
+            }
+            // With device.service.tokenLifetime, MSAL answers from its cache until the token
+            // expires: what changed since (conditional access, compliance) counts only then.
+            let cacheKey = "\(spec.identityOwner.folded)\u{0}\(account.upnKey.isEmpty ? account.oidKey : account.upnKey)\u{0}\(resource)"
+            if state.fleet.service.tokenLifetime != nil, let cached = cachedTokens[cacheKey], state.now < cached.expires {
+                let reused = Verdict.allowed("\(account)'s cached token for \(resource), valid until \(cached.expires) (device.service.tokenLifetime); conditional access is decided again when it expires")
+                audit.record(verb: .acquireToken, source: spec.handle, sourceIdentity: account.description, owner: account.description, reused)
+                return (TokenDecision(decision: reused, homeAccountID: cached.homeAccountID), cached.token)
+            }
             let compliant = try state.isCompliant(app: spec.bundleID, account: account)
             let owner = spec.descriptor.containingApp.flatMap { state.fleet.app($0) } ?? spec.descriptor
             let decision = Enforcer.token(for: account, resource: resource, app: spec.descriptor, capabilities: owner.clientCapabilities,
                                           compliant: compliant, policies: state.conditionalAccess, in: state.fleet)
             audit.record(verb: .acquireToken, source: spec.handle, sourceIdentity: account.description, owner: account.description, decision.decision)
-            guard decision.decision.isAllowed else { return (decision, nil) }
-            return (decision, try state.issueToken(app: spec.bundleID, account: account, resource: resource))
+            guard decision.decision.isAllowed else {
+                cachedTokens[cacheKey] = nil
+                return (decision, nil)
+            }
+            let token = try state.issueToken(app: spec.bundleID, account: account, resource: resource)
+            if let lifetime = state.fleet.service.tokenLifetime {
+                cachedTokens[cacheKey] = (token, state.now.advanced(by: ISODuration(seconds: lifetime)), decision.homeAccountID)
+            }
+            return (decision, token)
         } catch {
             let v = internalFailure(error, doing: "issue a token")
             return (TokenDecision(decision: v, homeAccountID: nil), nil)

@@ -38,7 +38,7 @@ extension DeviceState {
         let key = try tenantKey(tenant)
         let iat = Int(now.secondsSince1970)
         var claims: [String: Any] = [
-            "aud": resource, "iss": "https://login.microsoftonline.com/\(tenant)/v2.0", "iat": iat, "nbf": iat, "exp": iat + 3600,
+            "aud": resource, "iss": "https://login.microsoftonline.com/\(tenant)/v2.0", "iat": iat, "nbf": iat, "exp": iat + Int(fleet.service.tokenLifetime ?? 3600),
             "oid": account.oid, "tid": tenant, "appid": app.bundleID.rawValue, "ver": "2.0",
         ]
         if !account.upn.isEmpty { claims["preferred_username"] = account.upn }
