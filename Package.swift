@@ -26,6 +26,8 @@ let package = Package(
         .executable(name: "mamsim-confine", targets: ["mamsim-confine"]),
         .library(name: "MAMKit", targets: ["MAMKit"]),
         .library(name: "MAMManagedApp", targets: ["MAMManagedApp"]),
+        // Unofficial: the Intune App SDK's names and shapes over MAMKit (docs/FACADE.md).
+        .library(name: "MAMIntuneFacade", targets: ["MAMIntuneFacade"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,6 +88,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strict),
         .target(name: "MAMKit", dependencies: ["MAMModel", "MAMWire", "MAMLoop"], swiftSettings: strict),
+        .target(name: "MAMIntuneFacade", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .executableTarget(
             name: "mamsim",
             dependencies: [
@@ -116,7 +119,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
-        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
+        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade"], swiftSettings: strict),
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations", "MAMDevice"],
             exclude: ["Fixtures"], swiftSettings: strict),

@@ -109,7 +109,13 @@ import Testing
             // Each of the first two senders dies once, at a random moment of its flood (and is
             // not started again: a new flood would reuse its item ids).
             for victim in senders.prefix(2) {
-                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...60, using: &rng)))
+                // Mid-flood: once some of its shares were answered (on a loaded machine the
+                // flood may not have started 5 ms after the command), at a random moment after.
+                let deadline = ContinuousClock.now + .seconds(20)
+                while !ledger.answers.keys.contains(where: { $0.from == victim }), ContinuousClock.now < deadline {
+                    try? await Task.sleep(for: .milliseconds(1))
+                }
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 0...10, using: &rng)))
                 #expect(await host.kill(victim))
             }
             for await r in group { outcomes.append(r) }

@@ -1,0 +1,96 @@
+import Foundation
+import MAMKit
+public import MAMModel
+import MAMWire
+
+/// The SDK's enrollment status codes, with its raw values (the same cases as mamsim's
+/// `EnrollmentStatus`).
+public typealias IntuneMAMEnrollmentStatusCode = EnrollmentStatus
+
+/// What an enrollment, policy or unenrollment request ended with, as the delegate gets it.
+public final class IntuneMAMEnrollmentStatus: @unchecked Sendable {
+    public let accountId: String
+    public let identity: String
+    public let didSucceed: Bool
+    public let statusCode: IntuneMAMEnrollmentStatusCode
+    public let errorString: String?
+
+    init(account: String, status: EnrollmentStatus) {
+        accountId = account
+        identity = account
+        didSucceed = status.didSucceed
+        statusCode = status
+        errorString = status.didSucceed ? nil : status.described
+    }
+}
+
+/// The app's enrollment delegate; each method optional.
+public protocol IntuneMAMEnrollmentDelegate: AnyObject {
+    func enrollmentRequest(with status: IntuneMAMEnrollmentStatus)
+    func policyRequest(with status: IntuneMAMEnrollmentStatus)
+    func unenrollRequest(with status: IntuneMAMEnrollmentStatus)
+}
+
+extension IntuneMAMEnrollmentDelegate {
+    public func enrollmentRequest(with status: IntuneMAMEnrollmentStatus) {}
+    public func policyRequest(with status: IntuneMAMEnrollmentStatus) {}
+    public func unenrollRequest(with status: IntuneMAMEnrollmentStatus) {}
+}
+
+/// The SDK's enrollment calls: each asks the host's enrollment service and returns at once;
+/// the status reaches `delegate`, as the SDK's does.
+public final class IntuneMAMEnrollmentManager: @unchecked Sendable {
+    private static let shared = IntuneMAMEnrollmentManager()
+    /// Guards `weakDelegate` and `enrolled`: the app sets the delegate on its thread, the
+    /// host's statuses arrive on MAMKit's.
+    private let lock = NSLock()
+    private weak var weakDelegate: (any IntuneMAMEnrollmentDelegate)?
+    private var enrolled: String?
+
+    public class func instance() -> IntuneMAMEnrollmentManager { shared }
+
+    public weak var delegate: (any IntuneMAMEnrollmentDelegate)? {
+        get { lock.withLock { weakDelegate } }
+        set { lock.withLock { weakDelegate = newValue } }
+    }
+
+    public func registerAndEnrollAccountId(_ accountId: String) {
+        send(Service.Enroll(account: accountId, interactive: false, userCancels: false))
+    }
+
+    public func loginAndEnrollAccount(_ identity: String?) {
+        send(Service.Enroll(account: identity ?? "", interactive: true, userCancels: false))
+    }
+
+    public func deRegisterAndUnenrollAccountId(_ accountId: String, withWipe doWipe: Bool) {
+        send(Service.Unenroll(account: accountId, wipe: doWipe))
+    }
+
+    /// The account the app is enrolled with, as its delegate last heard.
+    public func enrolledAccountId() -> String? { lock.withLock { enrolled } }
+
+    private func send<Call: ServiceCall>(_ call: Call) {
+        let app = MAMIntuneFacade.app
+        Task { _ = await app.call(call) }
+    }
+
+    /// A status the host told the app (`enrollmentStatus`, `policyStatus`, `unenrollmentStatus`).
+    func deliver(_ n: SDKNotification) {
+        guard let code = UInt32(n.detail), let status = EnrollmentStatus(rawValue: code) else { return }
+        let told = IntuneMAMEnrollmentStatus(account: n.account, status: status)
+        let delegate: (any IntuneMAMEnrollmentDelegate)? = lock.withLock {
+            switch n.kind {
+            case .enrollmentStatus where status.didSucceed: enrolled = n.account
+            case .unenrollmentStatus where status == .unenrollmentSuccess: if enrolled == n.account { enrolled = nil }
+            default: break
+            }
+            return weakDelegate
+        }
+        switch n.kind {
+        case .enrollmentStatus: delegate?.enrollmentRequest(with: told)
+        case .policyStatus: delegate?.policyRequest(with: told)
+        case .unenrollmentStatus: delegate?.unenrollRequest(with: told)
+        default: break
+        }
+    }
+}

@@ -1,0 +1,111 @@
+public import Foundation
+import MAMKit
+import MAMModel
+import MAMWire
+
+/// Where an app saves org data (the SDK's raw values: apps OR them into masks).
+public enum IntuneMAMSaveLocation: Int, Sendable, CaseIterable {
+    case other = 0
+    case oneDriveForBusiness = 1
+    case sharePoint = 2
+    case box = 4
+    case dropbox = 8
+    case googleDrive = 16
+    case localDrive = 32
+    case cameraRoll = 64
+    case accountDocument = 128
+    case iManage = 256
+    case egnyte = 512
+
+    var location: SaveLocation {
+        switch self {
+        case .other: .other
+        case .oneDriveForBusiness: .oneDriveForBusiness
+        case .sharePoint: .sharePoint
+        case .box: .box
+        case .dropbox: .dropbox
+        case .googleDrive: .googleDrive
+        case .localDrive: .localDrive
+        case .cameraRoll: .cameraRoll
+        case .accountDocument: .accountDocument
+        case .iManage: .iManage
+        case .egnyte: .egnyte
+        }
+    }
+}
+
+/// Where an app opens data from (the SDK's raw values).
+public enum IntuneMAMOpenLocation: Int, Sendable, CaseIterable {
+    case other = 0
+    case oneDriveForBusiness = 1
+    case sharePoint = 2
+    case camera = 4
+    case localStorage = 8
+    case photos = 16
+    case accountDocument = 32
+    case box = 64
+    case iManage = 128
+    case egnyte = 256
+
+    var location: OpenLocation {
+        switch self {
+        case .other: .other
+        case .oneDriveForBusiness: .oneDriveForBusiness
+        case .sharePoint: .sharePoint
+        case .camera: .camera
+        case .localStorage: .localStorage
+        case .photos: .photos
+        case .accountDocument: .accountDocument
+        case .box: .box
+        case .iManage: .iManage
+        case .egnyte: .egnyte
+        }
+    }
+}
+
+/// An account's app protection policy as the app reads it.
+public protocol IntuneMAMPolicy: AnyObject {
+    func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool
+    func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool
+    func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber]
+    func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber]
+}
+
+/// The policy of one account (`nil`: the app's current identity), answered by the host.
+final class HostPolicy: IntuneMAMPolicy {
+    let accountId: String?
+
+    init(accountId: String?) { self.accountId = accountId }
+
+    func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool {
+        MAMIntuneFacade.blocking(Service.CanSave(location: location.location, account: accountId ?? ""), as: self.accountId)?.isAllowed ?? false
+    }
+
+    func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool {
+        MAMIntuneFacade.blocking(Service.CanOpen(location: location.location, account: accountId ?? "", as: self.accountId), as: self.accountId)?.isAllowed ?? false
+    }
+
+    func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber] {
+        Dictionary(uniqueKeysWithValues: IntuneMAMSaveLocation.allCases.map {
+            (NSNumber(value: $0.rawValue), NSNumber(value: isSaveToAllowed(for: $0, withAccountId: toAccountId)))
+        })
+    }
+
+    func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber] {
+        Dictionary(uniqueKeysWithValues: IntuneMAMOpenLocation.allCases.map {
+            (NSNumber(value: $0.rawValue), NSNumber(value: isOpenFromAllowed(for: $0, withAccountId: fromAccountId)))
+        })
+    }
+}
+
+/// The SDK's entry to policies.
+public final class IntuneMAMPolicyManager: @unchecked Sendable {
+    private static let shared = IntuneMAMPolicyManager()
+
+    public class func instance() -> IntuneMAMPolicyManager { shared }
+
+    /// The policy of `accountId` (`nil`: the app's current identity).
+    public func policy(forAccountId accountId: String?) -> (any IntuneMAMPolicy)? {
+        HostPolicy(accountId: accountId)
+    }
+}
