@@ -20,6 +20,9 @@ public final class EnrollmentDesk {
     private let onEvent: (HostEvent) -> Void
     /// Whether an app runs in the foreground (the launch desk knows which are paused).
     var isPaused: (AppSpec) -> Bool = { _ in false }
+    /// Check-ins of launches and resumes under way, and who waits for them to end.
+    private var inFlight = 0
+    private var settledWaiters: [() -> Void] = []
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, accounts: AccountDesk, onEvent: @escaping (HostEvent) -> Void) {
         self.supervisor = supervisor
@@ -287,7 +290,23 @@ public final class EnrollmentDesk {
     func launched(_ app: AppSpec, via: String) {
         guard app.descriptor.sdkIntegrated, app.descriptor.kind == .app,
               let records = try? state.enrollments(app: app.identityOwner), !records.isEmpty else { return }
-        checkIn(app, via: via)
+        inFlight += 1
+        checkIn(app, via: via) { [weak self] _ in
+            guard let self else { return }
+            inFlight -= 1
+            if inFlight == 0 {
+                let waiting = settledWaiters
+                settledWaiters = []
+                for w in waiting { w() }
+            }
+        }
+    }
+
+    /// Runs `done` once the check-ins launches and resumes started are over (their statuses
+    /// told, the wipes they brought done): a step that launched or resumed an app ends then.
+    public func whenSettled(_ done: @escaping () -> Void) {
+        if inFlight == 0 { return done() }
+        settledWaiters.append(done)
     }
 
     /// The clock moved from `start` to now: every app running in the foreground checks in on

@@ -149,7 +149,11 @@ public enum ScenarioRunner {
            await host.run(orElse: nil, { [handle] in $0.pid(of: handle) }) == nil, case .failure(let e) = await host.launch(handle) {
             return (.failed(.appNotRunning), "\(handle) could not be started: \(e)", handle)
         }
-        return await step.arguments.value.run(StepRun(host: host, scenario: scenario, received: received, step: step))
+        let outcome = await step.arguments.value.run(StepRun(host: host, scenario: scenario, received: received, step: step))
+        // The check-ins a launch or resume started (their statuses told to the apps' delegates,
+        // the wipes they brought) are part of the step: the next step starts after them.
+        let _: Bool? = await host.complete { host, done in host.enrollment.whenSettled { done(true) } }
+        return outcome
     }
 }
 
