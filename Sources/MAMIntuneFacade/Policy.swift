@@ -69,6 +69,14 @@ public protocol IntuneMAMPolicy: AnyObject {
     func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool
     func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber]
     func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber]
+    var isContactSyncAllowed: Bool { get }
+    var isWidgetContentSyncAllowed: Bool { get }
+    var isSpotlightIndexingAllowed: Bool { get }
+    var areSiriIntentsAllowed: Bool { get }
+    var areAppIntentsAllowed: Bool { get }
+    var isAppSharingAllowed: Bool { get }
+    var isFileEncryptionRequired: Bool { get }
+    var shouldFileProviderEncryptFiles: Bool { get }
 }
 
 /// The policy of one account (`nil`: the app's current identity), answered by the host.
@@ -96,6 +104,23 @@ final class HostPolicy: IntuneMAMPolicy {
             (NSNumber(value: $0.rawValue), NSNumber(value: isOpenFromAllowed(for: $0, withAccountId: fromAccountId)))
         })
     }
+
+    /// Whether the policy restricts (or, for the two encryption settings, requires) `setting`
+    /// for this account's data: `policy_query`, `feature-restricted` when it does. A host that
+    /// does not answer restricts.
+    private func restricts(_ setting: PolicySetting) -> Bool {
+        guard let reply = MAMIntuneFacade.blocking(Service.PolicyQuery(setting: setting, as: accountId, accounts: []), as: accountId) else { return true }
+        return !reply.isAllowed
+    }
+
+    var isContactSyncAllowed: Bool { !restricts(.contactSync) }
+    var isWidgetContentSyncAllowed: Bool { !restricts(.widgets) }
+    var isSpotlightIndexingAllowed: Bool { !restricts(.spotlight) }
+    var areSiriIntentsAllowed: Bool { !restricts(.siriIntents) }
+    var areAppIntentsAllowed: Bool { !restricts(.appIntents) }
+    var isAppSharingAllowed: Bool { !restricts(.appSharing) }
+    var isFileEncryptionRequired: Bool { restricts(.fileEncryption) }
+    var shouldFileProviderEncryptFiles: Bool { restricts(.fileProviderEncryption) }
 }
 
 /// The SDK's entry to policies.

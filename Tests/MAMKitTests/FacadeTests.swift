@@ -20,6 +20,10 @@ import Testing
             let blocked = receiver == "alice@contoso.com" && location == .photos
             return ServiceResult(verdict: blocked ? .blocked(.openLocation, "blocked") : .allowed("allowed"))
         case .enroll, .unenroll: return ServiceResult(verdict: .allowed(""), value: .enrollment(225))
+        case .policyQuery(let setting, let account, _):
+            // alice's policy blocks contact sync and requires file encryption.
+            let restricted = account == "alice@contoso.com" && (setting == .contactSync || setting == .fileEncryption)
+            return ServiceResult(verdict: restricted ? .blocked(.featureRestricted, "policy") : .allowed("not restricted"))
         default: return nil
         }
     }
@@ -56,6 +60,21 @@ import Testing
         #expect(locations.count == IntuneMAMSaveLocation.allCases.count)
         #expect(locations[NSNumber(value: 32)] == NSNumber(value: false))
         #expect(locations[NSNumber(value: 1)] == NSNumber(value: true))
+    }
+
+    @Test func theSwitchesAreThePolicysForItsAccount() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let switches = await Task.detached { () -> [Bool] in
+            let alice = IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!
+            let bob = IntuneMAMPolicyManager.instance().policy(forAccountId: "bob@outlook.com")!
+            return [alice.isContactSyncAllowed, alice.isAppSharingAllowed, alice.isFileEncryptionRequired, alice.shouldFileProviderEncryptFiles,
+                    bob.isContactSyncAllowed, bob.isFileEncryptionRequired]
+        }.value
+        #expect(switches == [false, true, true, false, true, false])
+        #expect(host.seen.withLock { $0 }.contains { $0.0 == .policyQuery(.contactSync, as: "alice@contoso.com", accounts: []) })
     }
 
     final class Delegate: IntuneMAMEnrollmentDelegate, @unchecked Sendable {
