@@ -1,6 +1,8 @@
 import Foundation
 import MAMKit
 public import MAMModel
+// The status codes are mamsim's own type; an app that imports only the façade reads them too.
+@_exported public import enum MAMModel.EnrollmentStatus
 import MAMWire
 
 /// The SDK's enrollment status codes, with its raw values (the same cases as mamsim's
