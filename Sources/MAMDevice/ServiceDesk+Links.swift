@@ -1,4 +1,4 @@
-public import MAMDeviceState
+import MAMDeviceState
 public import MAMModel
 import MAMPolicy
 import MAMWire

@@ -1,4 +1,4 @@
-public import MAMDeviceState
+import MAMDeviceState
 import MAMDeclarations
 import MAMModel
 import MAMPolicy
