@@ -77,6 +77,7 @@ public protocol IntuneMAMPolicy: AnyObject {
     var isAppSharingAllowed: Bool { get }
     var isFileEncryptionRequired: Bool { get }
     var shouldFileProviderEncryptFiles: Bool { get }
+    var isScreenCaptureAllowed: Bool { get }
 }
 
 /// The policy of one account (`nil`: the app's current identity), answered by the host.
@@ -121,6 +122,8 @@ final class HostPolicy: IntuneMAMPolicy {
     var isAppSharingAllowed: Bool { !restricts(.appSharing) }
     var isFileEncryptionRequired: Bool { restricts(.fileEncryption) }
     var shouldFileProviderEncryptFiles: Bool { restricts(.fileProviderEncryption) }
+    /// `screen_capture` as this account's data (the policy and the app configuration's key).
+    var isScreenCaptureAllowed: Bool { MAMIntuneFacade.blocking(Service.ScreenCapture(), as: accountId)?.isAllowed ?? false }
 }
 
 /// The SDK's entry to policies.

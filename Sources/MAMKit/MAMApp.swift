@@ -81,6 +81,17 @@ public final class MAMApp: Sendable {
         let (notifications, notificationInput) = AsyncStream.makeStream(of: SDKNotification.self)
         let observers = Observers()
         let threadBox = ThreadBox()
+        // Notifications are handled one after the other, in the order the host sent them (as
+        // NotificationCenter and the SDK's delegates are called): a status the delegate hears
+        // second must not overtake the first. Each is answered once its observers are done.
+        let (handled, handledInput) = AsyncStream.makeStream(of: (SDKNotification, UncheckedReply).self)
+        Task {
+            for await (n, answer) in handled {
+                await observers.run(n)
+                let itself = n.kind == .restartApplication ? await observers.restartsItself.withLock { $0 }() : false
+                threadBox.thread?.submit { answer.send(.notified(restartsItself: itself)) }
+            }
+        }
         let welcome = Mutex<CheckedContinuation<Welcome, any Error>?>(nil)
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: fd)
@@ -95,16 +106,12 @@ public final class MAMApp: Sendable {
                 }
                 notificationInput.yield(n)
                 // The reply goes back on the loop thread once every observer is done.
-                let answer = UncheckedReply(reply)
-                Task {
-                    await observers.run(n)
-                    let itself = n.kind == .restartApplication ? await observers.restartsItself.withLock { $0 }() : false
-                    threadBox.thread?.submit { answer.send(.notified(restartsItself: itself)) }
-                }
+                handledInput.yield((n, UncheckedReply(reply)))
             }
             channel.onClose = { why in
                 deliveryInput.finish()
                 notificationInput.finish()
+                handledInput.finish()
                 welcome.withLock { $0.take() }?.resume(throwing: MAMKitError.channelClosed(why))
             }
             channel.onWelcome = { w in welcome.withLock { $0.take() }?.resume(returning: w) }

@@ -20,6 +20,9 @@ import Testing
             let blocked = receiver == "alice@contoso.com" && location == .photos
             return ServiceResult(verdict: blocked ? .blocked(.openLocation, "blocked") : .allowed("allowed"))
         case .enroll, .unenroll: return ServiceResult(verdict: .allowed(""), value: .enrollment(225))
+        case .screenCapture:
+            let blocked = context.thread == "alice@contoso.com"
+            return ServiceResult(verdict: blocked ? .blocked(.screenCaptureBlocked, "policy") : .allowed("allowed"))
         case .policyQuery(let setting, let account, _):
             // alice's policy blocks contact sync and requires file encryption.
             let restricted = account == "alice@contoso.com" && (setting == .contactSync || setting == .fileEncryption)
@@ -71,9 +74,9 @@ import Testing
             let alice = IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!
             let bob = IntuneMAMPolicyManager.instance().policy(forAccountId: "bob@outlook.com")!
             return [alice.isContactSyncAllowed, alice.isAppSharingAllowed, alice.isFileEncryptionRequired, alice.shouldFileProviderEncryptFiles,
-                    bob.isContactSyncAllowed, bob.isFileEncryptionRequired]
+                    bob.isContactSyncAllowed, bob.isFileEncryptionRequired, alice.isScreenCaptureAllowed, bob.isScreenCaptureAllowed]
         }.value
-        #expect(switches == [false, true, true, false, true, false])
+        #expect(switches == [false, true, true, false, true, false, false, true])
         #expect(host.seen.withLock { $0 }.contains { $0.0 == .policyQuery(.contactSync, as: "alice@contoso.com", accounts: []) })
     }
 
