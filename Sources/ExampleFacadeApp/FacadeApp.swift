@@ -9,7 +9,9 @@ import Foundation
 import MAMIntuneFacade
 import MAMKit
 
-/// The enrollment delegate the team's app implements.
+/// The enrollment delegate the team's app implements. `@unchecked Sendable`: its state is
+/// read and written under `lock` only (the status arrives on MAMKit's task, the app waits on
+/// its own).
 final class EnrollmentDelegate: IntuneMAMEnrollmentDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var waiting: CheckedContinuation<IntuneMAMEnrollmentStatus, Never>?

@@ -47,12 +47,7 @@ public final class EnrollmentDesk {
             var named = name.flatMap { $0.isEmpty ? nil : $0 }
             // loginAndEnrollAccount with no account: the device's MDM user is the one asked.
             if named == nil, interactive, let mdm = service.mdmEnrolledAs { named = mdm }
-            let account = try named.map { n -> Account in
-                guard let a = state.fleet.account(named: n) else {
-                    throw DeviceStateError(.unknownAccount, "\(n) is not an account of this device; add it to the scenario's accounts first")
-                }
-                return a
-            }
+            let account = try named.map(self.account(named:))
             var facts = EnrollmentRules.EnrollFacts(account: account, interactive: interactive)
             facts.userCancels = userCancels
             facts.fromExtension = app.descriptor.kind != .app
@@ -126,9 +121,7 @@ public final class EnrollmentDesk {
         var status = EnrollmentStatus.internalError
         let done = { finished(status) }
         do {
-            guard let account = state.fleet.account(named: name) else {
-                throw DeviceStateError(.unknownAccount, "\(name) is not an account of this device; add it to the scenario's accounts first")
-            }
+            let account = try self.account(named: name)
             let fromExtension = app.descriptor.kind != .app
             let enrolled = try state.enrolledAccount(app: app.identityOwner)
             let fault = !fromExtension && enrolled?.isSame(as: account) == true ? try state.takeServiceFault(call: "unenroll") : nil
@@ -176,12 +169,7 @@ public final class EnrollmentDesk {
         do {
             let records = try state.enrollments(app: app.identityOwner)
             let enrolled = records.first { $0.state == .enrolled }
-            let asked = try name.flatMap { $0.isEmpty ? nil : $0 }.map { n -> Account in
-                guard let a = state.fleet.account(named: n) else {
-                    throw DeviceStateError(.unknownAccount, "\(n) is not an account of this device; add it to the scenario's accounts first")
-                }
-                return a
-            }
+            let asked = try name.flatMap { $0.isEmpty ? nil : $0 }.map(self.account(named:))
             // The policy request, the retries, and this call itself (so that `done` runs after
             // `status` is known, even when everything completes at once).
             var pending = 2
@@ -398,12 +386,16 @@ public final class EnrollmentDesk {
     /// An administrator's selective wipe under `delivery: checkIn`: it waits for the app's
     /// next check-in.
     public func queueWipe(_ app: AppSpec, account name: String) throws {
-        guard let account = state.fleet.account(named: name) else {
-            throw DeviceStateError(.unknownAccount, "\(name) is not an account of this device; add it to the scenario's accounts first")
-        }
+        let account = try self.account(named: name)
         try state.addPendingWipe(app: app.identityOwner, account: account)
         audit.record(verb: .wipe, source: app.handle, sourceIdentity: account.description, owner: account.description, decision: .ok, reason: nil,
                      explanation: "the service holds a selective wipe of \(account) in \(app.bundleID) until the app's next check-in")
+    }
+
+    /// The fleet's account `name` names, or `unknown-account`.
+    private func account(named name: String) throws -> Account {
+        guard let account = state.fleet.account(named: name) else { throw DeviceState.unknownAccount(name) }
+        return account
     }
 
     // MARK: - The delegate

@@ -96,7 +96,6 @@ extension DeviceState {
                                arguments: [policy, owner, key])
             }
         }
-        heldFleets = [:]
     }
 
     /// A status the delegate got that changes no record (a refused request).

@@ -336,7 +336,7 @@ public final class DeviceState {
         fleet.isManaged(account(forIdentity: id))
     }
 
-    static func unknownAccount(_ id: String) -> DeviceStateError {
+    public static func unknownAccount(_ id: String) -> DeviceStateError {
         DeviceStateError(.unknownAccount, "\(id) is not an account of this device; add it to the scenario's accounts first")
     }
 

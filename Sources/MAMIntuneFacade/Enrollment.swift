@@ -10,7 +10,7 @@ import MAMWire
 public typealias IntuneMAMEnrollmentStatusCode = EnrollmentStatus
 
 /// What an enrollment, policy or unenrollment request ended with, as the delegate gets it.
-public final class IntuneMAMEnrollmentStatus: @unchecked Sendable {
+public final class IntuneMAMEnrollmentStatus: Sendable {
     public let accountId: String
     public let identity: String
     public let didSucceed: Bool
@@ -40,7 +40,9 @@ extension IntuneMAMEnrollmentDelegate {
 }
 
 /// The SDK's enrollment calls: each asks the host's enrollment service and returns at once;
-/// the status reaches `delegate`, as the SDK's does.
+/// the status reaches `delegate`, as the SDK's does. `@unchecked Sendable`: its two mutable
+/// fields are read and written under `lock` only (the delegate is the app's object, not
+/// `Sendable`, as the SDK's is not).
 public final class IntuneMAMEnrollmentManager: @unchecked Sendable {
     private static let shared = IntuneMAMEnrollmentManager()
     /// Guards `weakDelegate` and `enrolled`: the app sets the delegate on its thread, the

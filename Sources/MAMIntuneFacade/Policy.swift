@@ -126,8 +126,8 @@ final class HostPolicy: IntuneMAMPolicy {
     var isScreenCaptureAllowed: Bool { MAMIntuneFacade.blocking(Service.ScreenCapture(), as: accountId)?.isAllowed ?? false }
 }
 
-/// The SDK's entry to policies.
-public final class IntuneMAMPolicyManager: @unchecked Sendable {
+/// The SDK's entry to policies (it holds nothing: each policy asks the host).
+public final class IntuneMAMPolicyManager: Sendable {
     private static let shared = IntuneMAMPolicyManager()
 
     public class func instance() -> IntuneMAMPolicyManager { shared }

@@ -166,6 +166,16 @@ extension Loading {
         case enrollment = "{enrollment: STATUS}", pending
     }
 
+    /// An enrollment status a scenario names (its lowerCamel name or the SDK's number), or an
+    /// error suggesting the closest name.
+    func enrollmentStatus(_ v: Located, what: String) -> EnrollmentStatus? {
+        guard let text = reader.string(v, what: what) else { return nil }
+        if let status = EnrollmentStatus(named: text) { return status }
+        let hint = Suggestion.closest(to: text, among: EnrollmentStatus.allCases.map(\.name)).map { "did you mean \"\($0)\"? " } ?? ""
+        reader.error(v, "\"\(text)\" is not an enrollment status; \(hint)docs/LIFECYCLE.md lists them (a number such as 225 is accepted too)")
+        return nil
+    }
+
     func readExpectation(_ v: Located, verb: Verb) -> ExpectedOutcome? {
         let allowed = verb.type.outcomes
         let expected = allowed.map(\.rawValue).joined(separator: ", ")
@@ -340,12 +350,7 @@ extension Loading {
                 }
                 (result, form) = (.remediation(w), .remediation)
             case "enrollment" where allowed.contains(.enrollment):
-                guard let text = reader.string(x, what: "enrollment") else { return nil }
-                guard let status = EnrollmentStatus(named: text) else {
-                    let hint = Suggestion.closest(to: text, among: EnrollmentStatus.allCases.map(\.name)).map { "did you mean \"\($0)\"? " } ?? ""
-                    reader.error(x, "\"\(text)\" is not an enrollment status; \(hint)docs/LIFECYCLE.md lists them (a number such as 225 is accepted too)")
-                    return nil
-                }
+                guard let status = enrollmentStatus(x, what: "enrollment") else { return nil }
                 (result, form) = (.enrollment(status), .enrollment)
             case "inProgress" where allowed.contains(.inProgress):
                 guard let b = reader.bool(x, what: "inProgress") else { return nil }

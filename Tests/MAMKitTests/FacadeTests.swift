@@ -80,7 +80,7 @@ import Testing
         #expect(host.seen.withLock { $0 }.contains { $0.0 == .policyQuery(.contactSync, as: "alice@contoso.com", accounts: []) })
     }
 
-    final class Delegate: IntuneMAMEnrollmentDelegate, @unchecked Sendable {
+    final class Delegate: IntuneMAMEnrollmentDelegate, Sendable {
         let told = Mutex<[(String, IntuneMAMEnrollmentStatusCode)]>([])
         func enrollmentRequest(with status: IntuneMAMEnrollmentStatus) { told.withLock { $0.append(("enrollment", status.statusCode)) } }
         func unenrollRequest(with status: IntuneMAMEnrollmentStatus) { told.withLock { $0.append(("unenroll", status.statusCode)) } }

@@ -88,20 +88,13 @@ struct ExpectStateStep: StepVerb {
         if let x = f["absent"] { state.absent = reader.strings(x, what: "absent") }
         if let x = f["diagnostics"] { state.diagnostics = reader.strings(x, what: "diagnostics") }
         if let x = f["telemetry"] { state.telemetry = reader.strings(x, what: "telemetry") }
-        func status(_ v: Located, what: String) -> EnrollmentStatus? {
-            guard let text = reader.string(v, what: what) else { return nil }
-            if let s = EnrollmentStatus(named: text) { return s }
-            let hint = Suggestion.closest(to: text, among: EnrollmentStatus.allCases.map(\.name)).map { "did you mean \"\($0)\"? " } ?? ""
-            reader.error(v, "\"\(text)\" is not an enrollment status; \(hint)docs/LIFECYCLE.md lists them")
-            return nil
-        }
         if let x = f["enrollment"] {
             if case .mapping(let m) = x.node {
                 var expected: [AccountStatus] = []
                 for (k, value) in m {
                     let key = Located(node: k, path: x.path)
                     let loc = Located(node: value, path: x.child(k.scalar?.string ?? ""))
-                    if let who = account(key, what: "each account of enrollment"), let s = status(loc, what: "enrollment") { expected.append(AccountStatus(account: who, status: s)) }
+                    if let who = account(key, what: "each account of enrollment"), let s = loading.enrollmentStatus(loc, what: "enrollment") { expected.append(AccountStatus(account: who, status: s)) }
                 }
                 state.enrollment = expected
             } else {
@@ -109,7 +102,7 @@ struct ExpectStateStep: StepVerb {
             }
         }
         if let x = f["enrollmentStatuses"], let items = reader.list(x, what: "enrollmentStatuses") {
-            state.enrollmentStatuses = items.compactMap { status($0, what: "each entry of enrollmentStatuses") }
+            state.enrollmentStatuses = items.compactMap { loading.enrollmentStatus($0, what: "each entry of enrollmentStatuses") }
         }
         if let x = f["notifications"], let items = reader.list(x, what: "notifications") {
             var names: [String] = []
