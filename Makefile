@@ -20,7 +20,7 @@ demo: deps
 	$(RELEASE)/mamsim run scenarios/examples/demo.yaml --html .build/demo-report.html
 	@# The programs the other shipped scenarios start, so `.build/release/mamsim test scenarios/` runs green.
 	$(SWIFT) build -c release --product ExampleCAApp
-	$(SWIFT) build -c release --product ExampleFacadeApp
+	$(SWIFT) build -c release --product FieldNotes
 	$(SWIFT) build -c release --product ExampleLandmarksApp
 	$(SWIFT) build -c release --product ExampleRelayApp
 

@@ -104,10 +104,13 @@ let package = Package(
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .executableTarget(name: "ExampleCAApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict, linkerSettings: staticStdlib),
-        .executableTarget(name: "ExampleFacadeApp", dependencies: ["MAMIntuneFacade", "MAMKit"], swiftSettings: strict),
         .executableTarget(name: "ExampleLandmarksApp", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         // An app written against MAMKit's async API (README "Writing an app"); the host tests run it.
         .executableTarget(name: "ExampleRelayApp", dependencies: ["MAMKit", "MAMModel"], swiftSettings: strict, linkerSettings: staticStdlib),
+        // An app written against the SDK-shaped façade (docs/FACADE.md). It uses Foundation,
+        // which a per-target -static-stdlib cannot link (CoreFoundation is left out):
+        // `scripts/install` links it statically with the whole build's --static-swift-stdlib.
+        .executableTarget(name: "FieldNotes", dependencies: ["MAMIntuneFacade", "MAMKit", "MAMModel", "MAMWire"], path: "plugins/field-notes/Sources/FieldNotes", swiftSettings: strict),
         .executableTarget(name: "NotesShareExtension", dependencies: ["MAMKit", "MAMModel", "MAMWire"], path: "plugins/share-to-notes/Sources/NotesShareExtension", swiftSettings: strict, linkerSettings: staticStdlib),
 
         .testTarget(

@@ -3298,6 +3298,231 @@ void   mamsim__v2__check_in__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__check_in__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__policy_summary_query__init
+                     (Mamsim__V2__PolicySummaryQuery         *message)
+{
+  static const Mamsim__V2__PolicySummaryQuery init_value = MAMSIM__V2__POLICY_SUMMARY_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__policy_summary_query__get_packed_size
+                     (const Mamsim__V2__PolicySummaryQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_summary_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__policy_summary_query__pack
+                     (const Mamsim__V2__PolicySummaryQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_summary_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__policy_summary_query__pack_to_buffer
+                     (const Mamsim__V2__PolicySummaryQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_summary_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__PolicySummaryQuery *
+       mamsim__v2__policy_summary_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__PolicySummaryQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__policy_summary_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__policy_summary_query__free_unpacked
+                     (Mamsim__V2__PolicySummaryQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__policy_summary_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__accounts_query__init
+                     (Mamsim__V2__AccountsQuery         *message)
+{
+  static const Mamsim__V2__AccountsQuery init_value = MAMSIM__V2__ACCOUNTS_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__accounts_query__get_packed_size
+                     (const Mamsim__V2__AccountsQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__accounts_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__accounts_query__pack
+                     (const Mamsim__V2__AccountsQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__accounts_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__accounts_query__pack_to_buffer
+                     (const Mamsim__V2__AccountsQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__accounts_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__AccountsQuery *
+       mamsim__v2__accounts_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__AccountsQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__accounts_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__accounts_query__free_unpacked
+                     (Mamsim__V2__AccountsQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__accounts_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__policy_summary__init
+                     (Mamsim__V2__PolicySummary         *message)
+{
+  static const Mamsim__V2__PolicySummary init_value = MAMSIM__V2__POLICY_SUMMARY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__policy_summary__get_packed_size
+                     (const Mamsim__V2__PolicySummary *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_summary__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__policy_summary__pack
+                     (const Mamsim__V2__PolicySummary *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_summary__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__policy_summary__pack_to_buffer
+                     (const Mamsim__V2__PolicySummary *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_summary__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__PolicySummary *
+       mamsim__v2__policy_summary__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__PolicySummary *)
+     protobuf_c_message_unpack (&mamsim__v2__policy_summary__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__policy_summary__free_unpacked
+                     (Mamsim__V2__PolicySummary *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__policy_summary__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__directory_account__init
+                     (Mamsim__V2__DirectoryAccount         *message)
+{
+  static const Mamsim__V2__DirectoryAccount init_value = MAMSIM__V2__DIRECTORY_ACCOUNT__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__directory_account__get_packed_size
+                     (const Mamsim__V2__DirectoryAccount *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__directory_account__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__directory_account__pack
+                     (const Mamsim__V2__DirectoryAccount *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__directory_account__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__directory_account__pack_to_buffer
+                     (const Mamsim__V2__DirectoryAccount *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__directory_account__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__DirectoryAccount *
+       mamsim__v2__directory_account__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__DirectoryAccount *)
+     protobuf_c_message_unpack (&mamsim__v2__directory_account__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__directory_account__free_unpacked
+                     (Mamsim__V2__DirectoryAccount *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__directory_account__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__account_directory__init
+                     (Mamsim__V2__AccountDirectory         *message)
+{
+  static const Mamsim__V2__AccountDirectory init_value = MAMSIM__V2__ACCOUNT_DIRECTORY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__account_directory__get_packed_size
+                     (const Mamsim__V2__AccountDirectory *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__account_directory__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__account_directory__pack
+                     (const Mamsim__V2__AccountDirectory *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__account_directory__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__account_directory__pack_to_buffer
+                     (const Mamsim__V2__AccountDirectory *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__account_directory__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__AccountDirectory *
+       mamsim__v2__account_directory__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__AccountDirectory *)
+     protobuf_c_message_unpack (&mamsim__v2__account_directory__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__account_directory__free_unpacked
+                     (Mamsim__V2__AccountDirectory *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__account_directory__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message)
 {
@@ -5893,7 +6118,7 @@ const ProtobufCMessageDescriptor mamsim__v2__notified__descriptor =
   (ProtobufCMessageInit) mamsim__v2__notified__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__identity_switch_required__field_descriptors[2] =
+static const ProtobufCFieldDescriptor mamsim__v2__identity_switch_required__field_descriptors[3] =
 {
   {
     "account",
@@ -5919,15 +6144,28 @@ static const ProtobufCFieldDescriptor mamsim__v2__identity_switch_required__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "cause",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__IdentitySwitchRequired, cause),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__identity_switch_required__field_indices_by_name[] = {
   0,   /* field[0] = account */
+  2,   /* field[2] = cause */
   1,   /* field[1] = reason */
 };
 static const ProtobufCIntRange mamsim__v2__identity_switch_required__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__identity_switch_required__descriptor =
 {
@@ -5937,7 +6175,7 @@ const ProtobufCMessageDescriptor mamsim__v2__identity_switch_required__descripto
   "Mamsim__V2__IdentitySwitchRequired",
   "mamsim.v2",
   sizeof(Mamsim__V2__IdentitySwitchRequired),
-  2,
+  3,
   mamsim__v2__identity_switch_required__field_descriptors,
   mamsim__v2__identity_switch_required__field_indices_by_name,
   1,  mamsim__v2__identity_switch_required__number_ranges,
@@ -6268,7 +6506,7 @@ const ProtobufCMessageDescriptor mamsim__v2__exit__descriptor =
   (ProtobufCMessageInit) mamsim__v2__exit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__sdk_notification__field_descriptors[3] =
+static const ProtobufCFieldDescriptor mamsim__v2__sdk_notification__field_descriptors[5] =
 {
   {
     "kind",
@@ -6306,16 +6544,42 @@ static const ProtobufCFieldDescriptor mamsim__v2__sdk_notification__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "title",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SdkNotification, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "message",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SdkNotification, message),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__sdk_notification__field_indices_by_name[] = {
   1,   /* field[1] = account */
   2,   /* field[2] = detail */
   0,   /* field[0] = kind */
+  4,   /* field[4] = message */
+  3,   /* field[3] = title */
 };
 static const ProtobufCIntRange mamsim__v2__sdk_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__sdk_notification__descriptor =
 {
@@ -6325,7 +6589,7 @@ const ProtobufCMessageDescriptor mamsim__v2__sdk_notification__descriptor =
   "Mamsim__V2__SdkNotification",
   "mamsim.v2",
   sizeof(Mamsim__V2__SdkNotification),
-  3,
+  5,
   mamsim__v2__sdk_notification__field_descriptors,
   mamsim__v2__sdk_notification__field_indices_by_name,
   1,  mamsim__v2__sdk_notification__number_ranges,
@@ -7967,7 +8231,515 @@ const ProtobufCMessageDescriptor mamsim__v2__check_in__descriptor =
   (ProtobufCMessageInit) mamsim__v2__check_in__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[31] =
+static const ProtobufCFieldDescriptor mamsim__v2__policy_summary_query__field_descriptors[1] =
+{
+  {
+    "as",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummaryQuery, as),
+    &mamsim__v2__account_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__policy_summary_query__field_indices_by_name[] = {
+  0,   /* field[0] = as */
+};
+static const ProtobufCIntRange mamsim__v2__policy_summary_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__policy_summary_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.PolicySummaryQuery",
+  "PolicySummaryQuery",
+  "Mamsim__V2__PolicySummaryQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__PolicySummaryQuery),
+  1,
+  mamsim__v2__policy_summary_query__field_descriptors,
+  mamsim__v2__policy_summary_query__field_indices_by_name,
+  1,  mamsim__v2__policy_summary_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__policy_summary_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define mamsim__v2__accounts_query__field_descriptors NULL
+#define mamsim__v2__accounts_query__field_indices_by_name NULL
+#define mamsim__v2__accounts_query__number_ranges NULL
+const ProtobufCMessageDescriptor mamsim__v2__accounts_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.AccountsQuery",
+  "AccountsQuery",
+  "Mamsim__V2__AccountsQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__AccountsQuery),
+  0,
+  mamsim__v2__accounts_query__field_descriptors,
+  mamsim__v2__accounts_query__field_indices_by_name,
+  0,  mamsim__v2__accounts_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__accounts_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__policy_summary__field_descriptors[20] =
+{
+  {
+    "upn",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, upn),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "oid",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, oid),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "managed",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, managed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pin_required",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, pin_required),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "managed_browser_required",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, managed_browser_required),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "notification_policy",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, notification_policy),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "contact_sync_allowed",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, contact_sync_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "widget_content_sync_allowed",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, widget_content_sync_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "spotlight_indexing_allowed",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, spotlight_indexing_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "siri_intents_allowed",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, siri_intents_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_intents_allowed",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, app_intents_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_sharing_allowed",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, app_sharing_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "document_picker_allowed",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, document_picker_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "file_encryption_required",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, file_encryption_required),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "file_provider_encryption_required",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, file_provider_encryption_required),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "screen_capture_allowed",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, screen_capture_allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "save_to",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, save_to),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "open_from",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, open_from),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "save_to_other",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, save_to_other),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "open_from_other",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicySummary, open_from_other),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__policy_summary__field_indices_by_name[] = {
+  10,   /* field[10] = app_intents_allowed */
+  11,   /* field[11] = app_sharing_allowed */
+  6,   /* field[6] = contact_sync_allowed */
+  12,   /* field[12] = document_picker_allowed */
+  13,   /* field[13] = file_encryption_required */
+  14,   /* field[14] = file_provider_encryption_required */
+  2,   /* field[2] = managed */
+  4,   /* field[4] = managed_browser_required */
+  5,   /* field[5] = notification_policy */
+  1,   /* field[1] = oid */
+  17,   /* field[17] = open_from */
+  19,   /* field[19] = open_from_other */
+  3,   /* field[3] = pin_required */
+  16,   /* field[16] = save_to */
+  18,   /* field[18] = save_to_other */
+  15,   /* field[15] = screen_capture_allowed */
+  9,   /* field[9] = siri_intents_allowed */
+  8,   /* field[8] = spotlight_indexing_allowed */
+  0,   /* field[0] = upn */
+  7,   /* field[7] = widget_content_sync_allowed */
+};
+static const ProtobufCIntRange mamsim__v2__policy_summary__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 20 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__policy_summary__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.PolicySummary",
+  "PolicySummary",
+  "Mamsim__V2__PolicySummary",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__PolicySummary),
+  20,
+  mamsim__v2__policy_summary__field_descriptors,
+  mamsim__v2__policy_summary__field_indices_by_name,
+  1,  mamsim__v2__policy_summary__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__policy_summary__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__directory_account__field_descriptors[6] =
+{
+  {
+    "upn",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DirectoryAccount, upn),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "oid",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DirectoryAccount, oid),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "signed_in",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DirectoryAccount, signed_in),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "enrolled",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DirectoryAccount, enrolled),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "registered",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DirectoryAccount, registered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "managed",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__DirectoryAccount, managed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__directory_account__field_indices_by_name[] = {
+  3,   /* field[3] = enrolled */
+  5,   /* field[5] = managed */
+  1,   /* field[1] = oid */
+  4,   /* field[4] = registered */
+  2,   /* field[2] = signed_in */
+  0,   /* field[0] = upn */
+};
+static const ProtobufCIntRange mamsim__v2__directory_account__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__directory_account__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.DirectoryAccount",
+  "DirectoryAccount",
+  "Mamsim__V2__DirectoryAccount",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__DirectoryAccount),
+  6,
+  mamsim__v2__directory_account__field_descriptors,
+  mamsim__v2__directory_account__field_indices_by_name,
+  1,  mamsim__v2__directory_account__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__directory_account__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__account_directory__field_descriptors[3] =
+{
+  {
+    "accounts",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__AccountDirectory, n_accounts),
+    offsetof(Mamsim__V2__AccountDirectory, accounts),
+    &mamsim__v2__directory_account__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "allowed_restricted",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__AccountDirectory, allowed_restricted),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "allowed",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Mamsim__V2__AccountDirectory, n_allowed),
+    offsetof(Mamsim__V2__AccountDirectory, allowed),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__account_directory__field_indices_by_name[] = {
+  0,   /* field[0] = accounts */
+  2,   /* field[2] = allowed */
+  1,   /* field[1] = allowed_restricted */
+};
+static const ProtobufCIntRange mamsim__v2__account_directory__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__account_directory__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.AccountDirectory",
+  "AccountDirectory",
+  "Mamsim__V2__AccountDirectory",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__AccountDirectory),
+  3,
+  mamsim__v2__account_directory__field_descriptors,
+  mamsim__v2__account_directory__field_indices_by_name,
+  1,  mamsim__v2__account_directory__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__account_directory__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[33] =
 {
   {
     "write_file",
@@ -8318,6 +9090,30 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "policy",
+    34,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, policy),
+    &mamsim__v2__policy_summary_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "accounts",
+    35,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, accounts),
+    &mamsim__v2__accounts_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -8343,6 +9139,7 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
   },
 };
 static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
+  30,   /* field[30] = accounts */
   21,   /* field[21] = acquire_token */
   15,   /* field[15] = app_config */
   11,   /* field[11] = can_open */
@@ -8359,6 +9156,7 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   19,   /* field[19] = managed_secret_ids */
   13,   /* field[13] = notify */
   9,   /* field[9] = paste */
+  29,   /* field[29] = policy */
   23,   /* field[23] = policy_query */
   12,   /* field[12] = print */
   3,   /* field[3] = protect */
@@ -8369,18 +9167,18 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  30,   /* field[30] = thread */
+  32,   /* field[32] = thread */
   27,   /* field[27] = unenroll */
   4,   /* field[4] = unprotect */
-  29,   /* field[29] = window */
+  31,   /* field[31] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 29 },
-  { 0, 31 }
+  { 100, 31 },
+  { 0, 33 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -8390,7 +9188,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  31,
+  33,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,
@@ -8983,7 +9781,7 @@ const ProtobufCMessageDescriptor mamsim__v2__token_answer__descriptor =
   (ProtobufCMessageInit) mamsim__v2__token_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[14] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descriptors[16] =
 {
   {
     "verdict",
@@ -9153,8 +9951,33 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_result__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "policy_summary",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, policy_summary),
+    &mamsim__v2__policy_summary__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "accounts",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceResult, value_case),
+    offsetof(Mamsim__V2__ServiceResult, accounts),
+    &mamsim__v2__account_directory__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
+  15,   /* field[15] = accounts */
   8,   /* field[8] = app_config */
   2,   /* field[2] = data */
   13,   /* field[13] = enrollment */
@@ -9164,6 +9987,7 @@ static const unsigned mamsim__v2__service_result__field_indices_by_name[] = {
   9,   /* field[9] = managed_secret */
   6,   /* field[6] = notification */
   5,   /* field[5] = paste */
+  14,   /* field[14] = policy_summary */
   3,   /* field[3] = protection */
   7,   /* field[7] = share_targets */
   10,   /* field[10] = strings */
@@ -9175,7 +9999,7 @@ static const ProtobufCIntRange mamsim__v2__service_result__number_ranges[3 + 1] 
   { 1, 0 },
   { 10, 1 },
   { 20, 8 },
-  { 0, 14 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
 {
@@ -9185,7 +10009,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_result__descriptor =
   "Mamsim__V2__ServiceResult",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceResult),
-  14,
+  16,
   mamsim__v2__service_result__field_descriptors,
   mamsim__v2__service_result__field_indices_by_name,
   3,  mamsim__v2__service_result__number_ranges,

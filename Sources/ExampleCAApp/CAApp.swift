@@ -16,9 +16,9 @@ struct CAApp {
         let resource = CommandLine.arguments.dropFirst(2).first ?? "00000003-0000-0000-c000-000000000000"
         guard let app = try? await MAMApp.connect(runtime: "ExampleCAApp/1", finishesLaunching: true) else { return }
         // The compliance delegate: each status, in order.
-        let (statuses, input) = AsyncStream.makeStream(of: String.self)
+        let (statuses, input) = AsyncStream.makeStream(of: SDKNotification.self)
         app.observeNotifications { n in
-            if n.kind == .complianceStatus { input.yield(n.detail) }
+            if n.kind == .complianceStatus { input.yield(n) }
         }
         // It reloads its accounts itself after an enrollment (restartApplication answers
         // TRUE), so the SDK does not restart it in the middle of the sign-in.
@@ -29,7 +29,7 @@ struct CAApp {
         app.close()
     }
 
-    static func signIn(_ app: MAMApp, account: String, resource: String, statuses: AsyncStream<String>) async -> String {
+    static func signIn(_ app: MAMApp, account: String, resource: String, statuses: AsyncStream<SDKNotification>) async -> String {
         let first = await app.acquireToken(account: account, resource: resource, silent: false)
         if first.token != nil { return "token acquired" }
         switch first.reason {
@@ -38,9 +38,8 @@ struct CAApp {
             await app.remediateCompliance(accountId: home.split(separator: ".").first.map(String.init) ?? account, silent: false)
             var iterator = statuses.makeAsyncIterator()
             guard let status = await iterator.next() else { return "error: the compliance delegate was not called" }
-            // The status, then the error title and message the app shows.
-            let lines = status.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard lines[0] == "compliant" else { return "remediation failed: \(lines[0])" + (lines.count > 2 ? " — \(lines[1]): \(lines[2])" : "") }
+            // The status, with the error title and message the app shows.
+            guard status.detail == "compliant" else { return "remediation failed: \(status.detail)" + (status.title.isEmpty ? "" : " — \(status.title): \(status.message)") }
             let second = await app.acquireToken(account: account, resource: resource, silent: true)
             return second.token != nil ? "token acquired after remediation" : "error after remediation: \(second.explanation)"
         case .appProtectionUnsupported:

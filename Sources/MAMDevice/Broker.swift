@@ -283,7 +283,7 @@ final class Broker {
     /// conditional launch (the PIN prompt is answered as the run scripted it).
     /// `completion(accepted, why not)`.
     private func askToSwitch(_ target: AppSpec, to account: Account, because why: String, _ completion: @escaping (Bool, String?) -> Void) {
-        supervisor.command(target, .identitySwitchRequired(account: account.upn.isEmpty ? account.oid : account.upn, reason: why)) { [weak self] result in
+        supervisor.command(target, .identitySwitchRequired(account: account.upn.isEmpty ? account.oid : account.upn, reason: why, cause: IdentitySwitchCause.documentImport)) { [weak self] result in
             guard let self else { return }
             guard case .identitySwitchRequired(accepted: true) = result else { return completion(false, "the app declined") }
             do {
@@ -303,7 +303,7 @@ final class Broker {
     /// `identitySwitchRequired("")`: asks a multi-identity app to show its unmanaged identity;
     /// on yes, its main window's UI identity becomes `""`.
     private func askToSwitchToUnmanaged(_ target: AppSpec, because why: String, _ completion: @escaping (Bool) -> Void) {
-        supervisor.command(target, .identitySwitchRequired(account: "", reason: why)) { [weak self] result in
+        supervisor.command(target, .identitySwitchRequired(account: "", reason: why, cause: IdentitySwitchCause.documentImport)) { [weak self] result in
             guard let self else { return }
             guard case .identitySwitchRequired(accepted: true) = result else { return completion(false) }
             do {

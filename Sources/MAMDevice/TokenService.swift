@@ -264,11 +264,13 @@ public final class TokenService {
             } else {
                 remediations[loopKey] = (outcome.status, signature, 1)
             }
-            // The delegate gets the status, then the error title and message an app shows, a line each.
-            let detail = outcome.status == .compliant ? outcome.status.rawValue : "\(outcome.status.rawValue)\n\(outcome.title)\n\(outcome.message)"
+            // The delegate gets the status, and with any other than compliant the error title
+            // and message an app shows.
+            let compliant = outcome.status == .compliant
             // On enrollment, restartApplication follows; the SDK restarts an app that does not
             // restart on its own, and the remediation ends when the app is back.
-            let status = SDKNotification(kind: .complianceStatus, account: account.description, detail: detail)
+            let status = SDKNotification(kind: .complianceStatus, account: account.description, detail: outcome.status.rawValue,
+                                         title: compliant ? "" : outcome.title, message: compliant ? "" : outcome.message)
             let told = outcome
             let restart = SDKNotification(kind: .restartApplication, account: account.description)
             supervisor.notify(spec, status) { [supervisor] in

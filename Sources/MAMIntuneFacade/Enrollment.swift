@@ -17,9 +17,11 @@ public final class IntuneMAMEnrollmentStatus: Sendable {
     public let statusCode: IntuneMAMEnrollmentStatusCode
     public let errorString: String?
 
-    init(account: String, status: EnrollmentStatus) {
-        accountId = account
-        identity = account
+    /// `account` as the app's directory knows it: the UPN is `identity`, the OID (since SDK
+    /// 20, the SDK's account id) is `accountId`.
+    init(account: DirectoryAccount, status: EnrollmentStatus) {
+        accountId = account.accountId
+        identity = account.upn.isEmpty ? account.accountId : account.upn
         didSucceed = status.didSucceed
         statusCode = status
         errorString = status.didSucceed ? nil : status.described
@@ -73,24 +75,44 @@ public final class IntuneMAMEnrollmentManager: @unchecked Sendable {
     /// The account the app is enrolled with, as its delegate last heard.
     public func enrolledAccountId() -> String? { lock.withLock { enrolled } }
 
-    private func send<Call: ServiceCall>(_ call: Call) {
-        let app = MAMIntuneFacade.app
-        Task { _ = await app.call(call) }
+    /// The accounts the app's SDK enrolled (their OIDs).
+    public func enrolledAccountIds() -> [String] {
+        MAMIntuneFacade.directory().accounts.filter(\.enrolled).map(\.accountId)
     }
 
-    /// A status the host told the app (`enrollmentStatus`, `policyStatus`, `unenrollmentStatus`).
-    func deliver(_ n: SDKNotification) {
-        guard let code = UInt32(n.detail), let status = EnrollmentStatus(rawValue: code) else { return }
-        let told = IntuneMAMEnrollmentStatus(account: n.account, status: status)
+    /// The accounts registered with the SDK, enrolled or to be tried again (their OIDs).
+    public func registeredAccountIds() -> [Any] {
+        MAMIntuneFacade.directory().accounts.filter { $0.enrolled || $0.registered }.map(\.accountId)
+    }
+
+    /// The allowed-accounts list's UPNs; `nil` when no list is targeted.
+    public func allowedAccounts() -> [Any]? {
+        let d = MAMIntuneFacade.directory()
+        return d.allowedRestricted ? d.allowed.filter { $0.contains("@") } : nil
+    }
+
+    /// The allowed-accounts list's OIDs; `nil` when no list is targeted.
+    public func allowedAccountIds() -> [Any]? {
+        let d = MAMIntuneFacade.directory()
+        return d.allowedRestricted ? d.allowed.filter { !$0.contains("@") } : nil
+    }
+
+    private func send<Call: ServiceCall>(_ call: Call) { MAMIntuneFacade.send(call) }
+
+    /// A status the host told the app (`enrollmentStatus`, `policyStatus`, `unenrollmentStatus`),
+    /// on the main thread.
+    @MainActor
+    func deliver(_ kind: SDKNotification.Kind, _ told: IntuneMAMEnrollmentStatus) {
+        let status = told.statusCode
         let delegate: (any IntuneMAMEnrollmentDelegate)? = lock.withLock {
-            switch n.kind {
-            case .enrollmentStatus where status.didSucceed: enrolled = n.account
-            case .unenrollmentStatus where status == .unenrollmentSuccess: if enrolled == n.account { enrolled = nil }
+            switch kind {
+            case .enrollmentStatus where status.didSucceed: enrolled = told.accountId
+            case .unenrollmentStatus where status == .unenrollmentSuccess: if enrolled == told.accountId { enrolled = nil }
             default: break
             }
             return weakDelegate
         }
-        switch n.kind {
+        switch kind {
         case .enrollmentStatus: delegate?.enrollmentRequest(with: told)
         case .policyStatus: delegate?.policyRequest(with: told)
         case .unenrollmentStatus: delegate?.unenrollRequest(with: told)

@@ -1,3 +1,4 @@
+import Foundation
 public import MAMKit
 import MAMModel
 import MAMWire
@@ -14,11 +15,46 @@ import Synchronization
 public enum MAMIntuneFacade {
     private static let bound = Mutex<MAMApp?>(nil)
 
-    /// Binds the façade to `app` (once its channel is open: `MAMApp.connect`), and routes the
-    /// host's enrollment statuses to `IntuneMAMEnrollmentManager.instance().delegate`.
+    /// Binds the façade to `app` (once its channel is open: `MAMApp.connect`) and hands the
+    /// host's notifications and commands to the app's delegates and to NotificationCenter,
+    /// on the main thread, in the order the host sent them.
     public static func connect(_ app: MAMApp) {
         bound.withLock { $0 = app }
-        app.observeNotifications { n in IntuneMAMEnrollmentManager.instance().deliver(n) }
+        app.observeNotifications { n in await Delegates.deliver(n) }
+        app.answerCommands { command in await Delegates.answer(command) }
+        app.answerRestartApplication { await Delegates.restartApplication() }
+    }
+
+    /// Connects the process to the mamsim host and binds the façade: the one mamsim call a
+    /// façade app makes. `finishesLaunching`: the app calls `MAMApp.finishedLaunching()` when
+    /// its launch work is done.
+    public static func launch(runtime: String = "MAMIntuneFacade/1", finishesLaunching: Bool = false) async throws -> MAMApp {
+        let app = try await MAMApp.connect(runtime: runtime, finishesLaunching: finishesLaunching)
+        connect(app)
+        return app
+    }
+
+    /// Runs a façade app as iOS runs one: the calling thread — the process's main thread —
+    /// becomes the app's main run loop, where the SDK's delegates, completions and
+    /// notifications arrive (and what the app puts on `DispatchQueue.main` or the main actor
+    /// runs), while `body`, the app's launch and life, runs in a task with the app connected.
+    /// The process exits when `body` returns (status 0), or at once with status 1 when there
+    /// is no host to connect to. Without it (`launch` from an async `main`), delegates still
+    /// run on the main actor, which Swift on Linux does not keep on the main thread.
+    public static func run(runtime: String = "MAMIntuneFacade/1", finishesLaunching: Bool = false,
+                           _ body: @escaping @Sendable (MAMApp) async -> Void) -> Never {
+        Task.detached {
+            let app: MAMApp
+            do {
+                app = try await launch(runtime: runtime, finishesLaunching: finishesLaunching)
+            } catch {
+                FileHandle.standardError.write(Data("\(runtime): cannot connect to the mamsim host on fd 3 (\(error)); a mamsim fleet starts this program\n".utf8))
+                exit(1)
+            }
+            await body(app)
+            exit(0)
+        }
+        while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
     }
 
     /// The bound app; a façade call without one is a mistake of the test's set-up, said so.
@@ -36,4 +72,34 @@ public enum MAMIntuneFacade {
         let app = app
         return ThreadIdentity.withAccountId(account ?? ThreadIdentity.accountId) { try? app.callBlocking(call) }
     }
+
+    /// A call the SDK makes in the background (enrollment, remediation): sent, not awaited.
+    static func send<Call: ServiceCall>(_ call: Call) {
+        let app = app
+        let identity = ThreadIdentity.accountId
+        Task { _ = await ThreadIdentity.withAccountId(identity) { await app.call(call) } }
+    }
+
+    /// The app's account directory (signed in, registered or enrolled), asked now.
+    static func directory() -> AccountDirectory {
+        blocking(Service.Accounts(), as: nil)?.allowedAnswer ?? AccountDirectory()
+    }
+
+    /// The SDK's account id (the OID since SDK 20) of `name`, a UPN or OID the host knows
+    /// for the app; `name` itself when it knows neither.
+    static func accountId(of name: String) -> String {
+        guard !name.isEmpty, let a = directory().accounts.first(where: { $0.matches(name) }) else { return name }
+        return a.oid.isEmpty ? a.upn : a.oid
+    }
+}
+
+extension DirectoryAccount {
+    /// Whether `name` is this account's UPN or OID, in any letter case.
+    func matches(_ name: String) -> Bool {
+        let folded = name.lowercased()
+        return (!upn.isEmpty && upn.lowercased() == folded) || (!oid.isEmpty && oid.lowercased() == folded)
+    }
+
+    /// The SDK's id for it: the OID, or the UPN of an account declared without one.
+    var accountId: String { oid.isEmpty ? upn : oid }
 }

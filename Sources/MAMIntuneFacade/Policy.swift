@@ -17,21 +17,7 @@ public enum IntuneMAMSaveLocation: Int, Sendable, CaseIterable {
     case iManage = 256
     case egnyte = 512
 
-    var location: SaveLocation {
-        switch self {
-        case .other: .other
-        case .oneDriveForBusiness: .oneDriveForBusiness
-        case .sharePoint: .sharePoint
-        case .box: .box
-        case .dropbox: .dropbox
-        case .googleDrive: .googleDrive
-        case .localDrive: .localDrive
-        case .cameraRoll: .cameraRoll
-        case .accountDocument: .accountDocument
-        case .iManage: .iManage
-        case .egnyte: .egnyte
-        }
-    }
+    var location: SaveLocation { SaveLocation.allCases.first { $0.sdkValue == rawValue }! }
 }
 
 /// Where an app opens data from (the SDK's raw values).
@@ -47,51 +33,80 @@ public enum IntuneMAMOpenLocation: Int, Sendable, CaseIterable {
     case iManage = 128
     case egnyte = 256
 
-    var location: OpenLocation {
-        switch self {
-        case .other: .other
-        case .oneDriveForBusiness: .oneDriveForBusiness
-        case .sharePoint: .sharePoint
-        case .camera: .camera
-        case .localStorage: .localStorage
-        case .photos: .photos
-        case .accountDocument: .accountDocument
-        case .box: .box
-        case .iManage: .iManage
-        case .egnyte: .egnyte
-        }
-    }
+    var location: OpenLocation { OpenLocation.allCases.first { $0.sdkValue == rawValue }! }
 }
+
+/// What notifications of an account's data may show (the SDK's raw values).
+public enum IntuneMAMNotificationPolicy: Int, Sendable, CaseIterable {
+    case allow = 0
+    case blockOrgData = 1
+    case block = 2
+}
+
+#if !canImport(UIKit)
+/// UIKit's document picker modes, for `isDocumentPickerAllowed(_:)` where UIKit is absent.
+public enum UIDocumentPickerMode: UInt, Sendable, CaseIterable {
+    case `import` = 0
+    case open = 1
+    case exportToService = 2
+    case moveToService = 3
+}
+#endif
 
 /// An account's app protection policy as the app reads it.
 public protocol IntuneMAMPolicy: AnyObject {
+    var isPINRequired: Bool { get }
     func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool
     func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool
     func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber]
     func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber]
+    func isDocumentPickerAllowed(_ mode: UIDocumentPickerMode) -> Bool
+    var isManagedBrowserRequired: Bool { get }
     var isContactSyncAllowed: Bool { get }
     var isWidgetContentSyncAllowed: Bool { get }
     var isSpotlightIndexingAllowed: Bool { get }
     var areSiriIntentsAllowed: Bool { get }
     var areAppIntentsAllowed: Bool { get }
     var isAppSharingAllowed: Bool { get }
-    var isFileEncryptionRequired: Bool { get }
     var shouldFileProviderEncryptFiles: Bool { get }
+    var notificationPolicy: IntuneMAMNotificationPolicy { get }
+    var isFileEncryptionRequired: Bool { get }
     var isScreenCaptureAllowed: Bool { get }
 }
 
-/// The policy of one account (`nil`: the app's current identity), answered by the host.
-final class HostPolicy: IntuneMAMPolicy {
+/// The policy of one account, read whole from the host once (`policy`): every getter answers
+/// from it without asking again, as the SDK's answer from the policy it holds. A location
+/// check for another account than the policy's own asks the host (`can_save`/`can_open`).
+final class HostPolicy: IntuneMAMPolicy, Sendable {
+    /// The account asked for (`nil`: the identity in effect when the policy was read).
     let accountId: String?
+    let summary: PolicySummary
 
-    init(accountId: String?) { self.accountId = accountId }
+    init(accountId: String?, summary: PolicySummary) {
+        self.accountId = accountId
+        self.summary = summary
+    }
+
+    /// Whether `other` names the policy's own account (an unmanaged policy's own is `""`).
+    private func isOwn(_ other: String?) -> Bool {
+        guard let other else { return false }
+        if summary.upn.isEmpty && summary.oid.isEmpty { return other.isEmpty }
+        let folded = other.lowercased()
+        return folded == summary.upn.lowercased() || (!summary.oid.isEmpty && folded == summary.oid.lowercased())
+    }
 
     func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool {
-        MAMIntuneFacade.blocking(Service.CanSave(location: location.location, account: accountId ?? ""), as: self.accountId)?.isAllowed ?? false
+        if isOwn(accountId) {
+            return location == .other ? summary.saveToOther : summary.saveTo & UInt32(location.rawValue) != 0
+        }
+        return MAMIntuneFacade.blocking(Service.CanSave(location: location.location, account: accountId ?? ""), as: self.accountId)?.isAllowed ?? false
     }
 
     func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool {
-        MAMIntuneFacade.blocking(Service.CanOpen(location: location.location, account: accountId ?? "", as: self.accountId), as: self.accountId)?.isAllowed ?? false
+        if isOwn(accountId) {
+            return location == .other ? summary.openFromOther : summary.openFrom & UInt32(location.rawValue) != 0
+        }
+        return MAMIntuneFacade.blocking(Service.CanOpen(location: location.location, account: accountId ?? "", as: self.accountId), as: self.accountId)?.isAllowed ?? false
     }
 
     func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber] {
@@ -106,34 +121,170 @@ final class HostPolicy: IntuneMAMPolicy {
         })
     }
 
-    /// Whether the policy restricts (or, for the two encryption settings, requires) `setting`
-    /// for this account's data: `policy_query`, `feature-restricted` when it does. A host that
-    /// does not answer restricts.
-    private func restricts(_ setting: PolicySetting) -> Bool {
-        guard let reply = MAMIntuneFacade.blocking(Service.PolicyQuery(setting: setting, as: accountId, accounts: []), as: accountId) else { return true }
-        return !reply.isAllowed
+    /// Exporting or moving is saving a copy elsewhere (the policy's document-picker switch);
+    /// importing or opening is opening from a location that is no account's (`other`).
+    func isDocumentPickerAllowed(_ mode: UIDocumentPickerMode) -> Bool {
+        switch mode {
+        case .exportToService, .moveToService: summary.documentPickerAllowed
+        default: summary.openFromOther
+        }
     }
 
-    var isContactSyncAllowed: Bool { !restricts(.contactSync) }
-    var isWidgetContentSyncAllowed: Bool { !restricts(.widgets) }
-    var isSpotlightIndexingAllowed: Bool { !restricts(.spotlight) }
-    var areSiriIntentsAllowed: Bool { !restricts(.siriIntents) }
-    var areAppIntentsAllowed: Bool { !restricts(.appIntents) }
-    var isAppSharingAllowed: Bool { !restricts(.appSharing) }
-    var isFileEncryptionRequired: Bool { restricts(.fileEncryption) }
-    var shouldFileProviderEncryptFiles: Bool { restricts(.fileProviderEncryption) }
-    /// `screen_capture` as this account's data (the policy and the app configuration's key).
-    var isScreenCaptureAllowed: Bool { MAMIntuneFacade.blocking(Service.ScreenCapture(), as: accountId)?.isAllowed ?? false }
+    var isPINRequired: Bool { summary.pinRequired }
+    var isManagedBrowserRequired: Bool { summary.managedBrowserRequired }
+    var isContactSyncAllowed: Bool { summary.contactSyncAllowed }
+    var isWidgetContentSyncAllowed: Bool { summary.widgetContentSyncAllowed }
+    var isSpotlightIndexingAllowed: Bool { summary.spotlightIndexingAllowed }
+    var areSiriIntentsAllowed: Bool { summary.siriIntentsAllowed }
+    var areAppIntentsAllowed: Bool { summary.appIntentsAllowed }
+    var isAppSharingAllowed: Bool { summary.appSharingAllowed }
+    var shouldFileProviderEncryptFiles: Bool { summary.fileProviderEncryptionRequired }
+    var isFileEncryptionRequired: Bool { summary.fileEncryptionRequired }
+    var isScreenCaptureAllowed: Bool { summary.screenCaptureAllowed }
+    var notificationPolicy: IntuneMAMNotificationPolicy { IntuneMAMNotificationPolicy(rawValue: Int(summary.notificationPolicy)) ?? .block }
 }
 
-/// The SDK's entry to policies (it holds nothing: each policy asks the host).
-public final class IntuneMAMPolicyManager: Sendable {
+/// How `setUIPolicyAccountId` ended (the SDK's raw values).
+public enum IntuneMAMSwitchIdentityResult: UInt, Sendable, CaseIterable {
+    case success = 0
+    case canceled = 1
+    case notAllowed = 2
+    case failed = 3
+
+    init(_ result: IdentityResult) {
+        switch result.status {
+        case .success: self = .success
+        case .canceled: self = .canceled
+        case .notAllowed: self = .notAllowed
+        case .failed: self = .failed
+        }
+    }
+}
+
+/// Where the policy the app applies comes from (the SDK's raw values).
+public enum IntuneMAMPolicySource: Int, Sendable, CaseIterable {
+    case MDM = 0
+    case MAM = 1
+    case other = 2
+}
+
+/// Why an account is blocked from the app's UI (the SDK's raw values).
+public enum IntuneMAMBlockAccountReason: UInt, Sendable, CaseIterable {
+    case notBlocked = 0
+    case conditionalLaunchBlocked = 1
+    case conditionalLaunchCanceled = 2
+    case clockedOut = 3
+}
+
+/// The SDK's entry to policies and identities. Policies are read from the host; the UI
+/// identity is the host's; the thread identity is MAMKit's task-local one.
+/// `@unchecked Sendable`: `strongDelegate` and `blocked` are read and written under `lock` only.
+public final class IntuneMAMPolicyManager: @unchecked Sendable {
     private static let shared = IntuneMAMPolicyManager()
+    private let lock = NSLock()
+    private var strongDelegate: (any IntuneMAMPolicyDelegate)?
+    private var blocked: [String: IntuneMAMBlockAccountReason] = [:]
 
     public class func instance() -> IntuneMAMPolicyManager { shared }
 
-    /// The policy of `accountId` (`nil`: the app's current identity).
-    public func policy(forAccountId accountId: String?) -> (any IntuneMAMPolicy)? {
-        HostPolicy(accountId: accountId)
+    /// The app's policy delegate (held strongly, as the SDK holds it).
+    public var delegate: (any IntuneMAMPolicyDelegate)? {
+        get { lock.withLock { strongDelegate } }
+        set { lock.withLock { strongDelegate = newValue } }
     }
+
+    /// The policy of `accountId` (`nil`: the identity in effect), read whole in one round
+    /// trip; `nil` when the host does not answer.
+    public func policy(forAccountId accountId: String?) -> (any IntuneMAMPolicy)? {
+        guard let summary = MAMIntuneFacade.blocking(Service.Policy(as: accountId), as: accountId)?.allowedAnswer else { return nil }
+        return HostPolicy(accountId: accountId, summary: summary)
+    }
+
+    /// The policy of the identity in effect on this thread (thread, else UI, else process).
+    public func policy() -> (any IntuneMAMPolicy)? { policy(forAccountId: nil) }
+
+    /// Whether the policy of `accountId` is applied to it in this app.
+    public func isAccountIdManaged(_ accountId: String?) -> Bool {
+        guard let accountId, !accountId.isEmpty else { return false }
+        return MAMIntuneFacade.directory().accounts.first { $0.matches(accountId) }?.managed ?? false
+    }
+
+    /// Whether any account of the app is managed.
+    public func isManagementEnabled() -> Bool { !managedAccountIds.isEmpty }
+
+    /// The account the app enrolled (its OID), if any.
+    public var primaryAccountId: String? {
+        MAMIntuneFacade.directory().accounts.first { $0.enrolled }?.accountId
+    }
+
+    /// The managed accounts of the app (their OIDs).
+    public var managedAccountIds: [String] {
+        MAMIntuneFacade.directory().accounts.filter(\.managed).map(\.accountId)
+    }
+
+    public var mamPolicySource: IntuneMAMPolicySource { isManagementEnabled() ? .MAM : .other }
+
+    /// Sets the main window's UI identity (`""` or `nil`: the unmanaged one). The switch runs
+    /// conditional launch; `completionHandler` gets how it ended.
+    public func setUIPolicyAccountId(_ accountId: String?, completionHandler: ((IntuneMAMSwitchIdentityResult) -> Void)? = nil) {
+        let app = MAMIntuneFacade.app
+        let done = UncheckedCompletion(completionHandler)
+        Task {
+            let result = await app.setIdentity(accountId ?? "")
+            await MainActor.run { done.call(IntuneMAMSwitchIdentityResult(result)) }
+        }
+    }
+
+    /// The main window's UI identity as the host holds it (`nil` when it does not answer).
+    public func getUIPolicyAccountId() -> String? {
+        try? MAMIntuneFacade.app.identityBlocking().uiIdentity
+    }
+
+    /// The thread identity in effect (`IntuneMAMSwiftContextManager.setAccountId(_:forScope:)`).
+    public func getCurrentThreadAccountId() -> String? { ThreadIdentity.accountId }
+
+    /// The identity the process's files and data take by default, as the host holds it.
+    public func getProcessAccountId() -> String? {
+        try? MAMIntuneFacade.app.identityBlocking().processIdentity
+    }
+
+    /// Accounts the SDK blocked from the app's UI (`blockAccountId` told the delegate).
+    public func blockedAccountIds() -> [String] { lock.withLock { blocked.keys.sorted() } }
+
+    public func blockedReason(forAccountId accountId: String) -> IntuneMAMBlockAccountReason {
+        lock.withLock { blocked[accountId] } ?? .notBlocked
+    }
+
+    func block(_ accountId: String, _ reason: IntuneMAMBlockAccountReason) {
+        lock.withLock { blocked[accountId] = reason }
+    }
+}
+
+/// The SDK's Swift scope for the thread identity: MAMKit's task-local `ThreadIdentity`.
+public enum IntuneMAMSwiftContextManager {
+    public static func getScopedAccountId() -> String? { ThreadIdentity.accountId }
+
+    public static func setAccountId(_ accountId: String?, forScope scope: () -> Void) {
+        ThreadIdentity.withAccountId(accountId, operation: scope)
+    }
+
+    public static func setAccountId(_ accountId: String?, forScope scope: () throws -> Void) throws {
+        try ThreadIdentity.withAccountId(accountId, operation: scope)
+    }
+
+    public static func setAccountId(_ accountId: String?, forScope scope: () async -> Void) async {
+        await ThreadIdentity.withAccountId(accountId, operation: scope)
+    }
+
+    public static func setAccountId(_ accountId: String?, forScope scope: () async throws -> Void) async throws {
+        try await ThreadIdentity.withAccountId(accountId, operation: scope)
+    }
+}
+
+/// An app's completion closure, carried to the main actor where it is called once (the SDK
+/// calls completions on the main thread). `@unchecked Sendable`: called there only.
+struct UncheckedCompletion<T>: @unchecked Sendable {
+    let body: ((T) -> Void)?
+    init(_ body: ((T) -> Void)?) { self.body = body }
+    func call(_ value: T) { body?(value) }
 }

@@ -58,6 +58,23 @@ public final class MAMApp: Sendable {
         /// `IntuneMAMPolicyDelegate restartApplication`'s answer: TRUE, the app restarts on its
         /// own; FALSE (no answer given), the SDK restarts it.
         let restartsItself = Mutex<@Sendable () async -> Bool>({ false })
+
+        /// The app's answers to the host's other commands (its delegates'); `nil` answers
+        /// that the app cannot do the command.
+        let commands = Mutex<(@Sendable (Command) async -> CommandResult?)?>(nil)
+
+        func answer(_ command: Command) async -> CommandResult {
+            guard let handler = commands.withLock({ $0 }), let result = await handler(command) else {
+                return .error(.badRequest, "this app answers no \(command.name) command")
+            }
+            return result
+        }
+    }
+
+    /// What the loop thread hands the app's handlers, in the order the host sent it.
+    private enum Handled {
+        case notification(SDKNotification, UncheckedReply)
+        case command(Command, UncheckedReply)
     }
 
     /// Set once, right after the loop thread exists and before any command can arrive (commands
@@ -84,12 +101,18 @@ public final class MAMApp: Sendable {
         // Notifications are handled one after the other, in the order the host sent them (as
         // NotificationCenter and the SDK's delegates are called): a status the delegate hears
         // second must not overtake the first. Each is answered once its observers are done.
-        let (handled, handledInput) = AsyncStream.makeStream(of: (SDKNotification, UncheckedReply).self)
+        let (handled, handledInput) = AsyncStream.makeStream(of: Handled.self)
         Task {
-            for await (n, answer) in handled {
-                await observers.run(n)
-                let itself = n.kind == .restartApplication ? await observers.restartsItself.withLock { $0 }() : false
-                threadBox.thread?.submit { answer.send(.notified(restartsItself: itself)) }
+            for await work in handled {
+                switch work {
+                case .notification(let n, let answer):
+                    await observers.run(n)
+                    let itself = n.kind == .restartApplication ? await observers.restartsItself.withLock { $0 }() : false
+                    threadBox.thread?.submit { answer.send(.notified(restartsItself: itself)) }
+                case .command(let command, let answer):
+                    let result = await observers.answer(command)
+                    threadBox.thread?.submit { answer.send(result) }
+                }
             }
         }
         let welcome = Mutex<CheckedContinuation<Welcome, any Error>?>(nil)
@@ -101,12 +124,13 @@ public final class MAMApp: Sendable {
                 return true
             }
             channel.onCommand = { command, reply in
+                // The reply goes back on the loop thread once the app's handlers are done.
                 guard case .notification(let n) = command else {
-                    return reply(.error(.badRequest, "this app answers no \(command.name) command"))
+                    handledInput.yield(.command(command, UncheckedReply(reply)))
+                    return
                 }
                 notificationInput.yield(n)
-                // The reply goes back on the loop thread once every observer is done.
-                handledInput.yield((n, UncheckedReply(reply)))
+                handledInput.yield(.notification(n, UncheckedReply(reply)))
             }
             channel.onClose = { why in
                 deliveryInput.finish()
@@ -153,6 +177,14 @@ public final class MAMApp: Sendable {
     /// not; without an answer the SDK restarts the app (the device ends and relaunches it).
     public func answerRestartApplication(_ answer: @escaping @Sendable () async -> Bool) {
         observers.restartsItself.withLock { $0 = answer }
+    }
+
+    /// How the app answers the host's commands to its delegates: `wipeAccountData`,
+    /// `identitySwitchRequired`, `addIdentity`, `allowedAccountsChanged`. The host waits for the
+    /// answer, in order with the notifications; `nil` (or no handler) answers that the app
+    /// cannot do the command, which the host takes as a refusal.
+    public func answerCommands(_ handler: @escaping @Sendable (Command) async -> CommandResult?) {
+        observers.commands.withLock { $0 = handler }
     }
 
     /// Tells the host the launch work announced at `connect(finishesLaunching: true)` is done.
@@ -235,6 +267,24 @@ public final class MAMApp: Sendable {
         guard submitted else { throw .channelClosed }
         switch waiter.wait(timeout: timeout) {
         case .answered(let result?): return Reply(result, for: Call.self)
+        case .answered(nil): throw .channelClosed
+        case .timedOut: throw .timedOut(timeout)
+        }
+    }
+
+    /// `identity(window:)` for synchronous code (the SDK's identity getters), under the same
+    /// rules as `callBlocking`.
+    public func identityBlocking(window: String = "", timeout: Duration = .seconds(30)) throws(BlockingCallError) -> IdentityInfo {
+        precondition(!thread.isCurrent, "identityBlocking was made on MAMKit's loop thread, which answers it: use `await identity(window:)`.")
+        let waiter = BlockingWaiter<IdentityInfo>()
+        let box = channel
+        let submitted = thread.submit {
+            guard let ch = box.channel, !ch.ended else { return waiter.finish(nil) }
+            ch.identity(window: window) { [weak ch] info in waiter.finish(ch?.ended == false ? info : nil) }
+        }
+        guard submitted else { throw .channelClosed }
+        switch waiter.wait(timeout: timeout) {
+        case .answered(let info?): return info
         case .answered(nil): throw .channelClosed
         case .timedOut: throw .timedOut(timeout)
         }

@@ -31,6 +31,23 @@ public enum SaveLocation: String, Sendable, Hashable, CaseIterable, CustomString
     /// The camera roll never has an account (it is the device's, not a tenant's).
     public var neverHasAccount: Bool { self == .cameraRoll }
 
+    /// `IntuneMAMSaveLocation`'s raw value: a bit (apps OR them into masks), `other` 0.
+    public var sdkValue: Int {
+        switch self {
+        case .other: 0
+        case .oneDriveForBusiness: 1
+        case .sharePoint: 2
+        case .box: 4
+        case .dropbox: 8
+        case .googleDrive: 16
+        case .localDrive: 32
+        case .cameraRoll: 64
+        case .accountDocument: 128
+        case .iManage: 256
+        case .egnyte: 512
+        }
+    }
+
     public var description: String { rawValue }
 }
 
@@ -61,6 +78,22 @@ public enum OpenLocation: String, Sendable, Hashable, CaseIterable, CustomString
 
     /// Camera and photos never have an account.
     public var neverHasAccount: Bool { self == .camera || self == .photos }
+
+    /// `IntuneMAMOpenLocation`'s raw value: a bit, `other` 0.
+    public var sdkValue: Int {
+        switch self {
+        case .other: 0
+        case .oneDriveForBusiness: 1
+        case .sharePoint: 2
+        case .camera: 4
+        case .localStorage: 8
+        case .photos: 16
+        case .accountDocument: 32
+        case .box: 64
+        case .iManage: 128
+        case .egnyte: 256
+        }
+    }
 
     public var description: String { rawValue }
 }

@@ -17,6 +17,14 @@ extension SDKNotification {
     }
 }
 
+/// `IntuneMAMIdentitySwitchReason`'s raw values, as `identitySwitchRequired` carries them.
+public enum IdentitySwitchCause {
+    public static let openURL: UInt32 = 0
+    public static let cancelConditionalLaunch: UInt32 = 1
+    /// An item shared in (the host asks for a switch only to import one).
+    public static let documentImport: UInt32 = 2
+}
+
 extension ServiceContext {
     /// The main window, no thread identity.
     public static let main = ServiceContext()

@@ -71,7 +71,7 @@ let everyFrame: [Frame] = {
         .command(.allowedAccountsChanged(allowed: nil)),
         .command(.notification(SDKNotification(kind: .policyChanged, account: "alice@contoso.com", detail: "assigned"))),
         .command(.notification(SDKNotification(kind: .complianceStatus, account: "", detail: "compliant"))),
-        .command(.identitySwitchRequired(account: "", reason: "policy")),
+        .command(.identitySwitchRequired(account: "", reason: "policy", cause: IdentitySwitchCause.openURL)),
         .command(.flood(Flood(destination: "b", count: 100_000, size: 1024, window: 512, identity: "alice@contoso.com"))),
         .command(.listReceived),
         .command(.exit(status: -3)),
@@ -280,7 +280,7 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
         (.wipeAccountData(account: "a"), .wipeAccountData(wiped: false)),
         (.allowedAccountsChanged(allowed: nil), .acknowledged),
         (.notification(SDKNotification(kind: .restartApplication)), .notified(restartsItself: false)),
-        (.identitySwitchRequired(account: "", reason: ""), .identitySwitchRequired(accepted: false)),
+        (.identitySwitchRequired(account: "", reason: "", cause: IdentitySwitchCause.documentImport), .identitySwitchRequired(accepted: false)),
         (.flood(Flood(destination: "b", count: 1)), .flood(delivered: 1, firstProblem: nil)),
         (.listReceived, .received([])),
     ]

@@ -89,6 +89,11 @@ typedef struct Mamsim__V2__ManagedConfigUndecodable Mamsim__V2__ManagedConfigUnd
 typedef struct Mamsim__V2__Enroll Mamsim__V2__Enroll;
 typedef struct Mamsim__V2__Unenroll Mamsim__V2__Unenroll;
 typedef struct Mamsim__V2__CheckIn Mamsim__V2__CheckIn;
+typedef struct Mamsim__V2__PolicySummaryQuery Mamsim__V2__PolicySummaryQuery;
+typedef struct Mamsim__V2__AccountsQuery Mamsim__V2__AccountsQuery;
+typedef struct Mamsim__V2__PolicySummary Mamsim__V2__PolicySummary;
+typedef struct Mamsim__V2__DirectoryAccount Mamsim__V2__DirectoryAccount;
+typedef struct Mamsim__V2__AccountDirectory Mamsim__V2__AccountDirectory;
 typedef struct Mamsim__V2__ServiceRequest Mamsim__V2__ServiceRequest;
 typedef struct Mamsim__V2__FileInfo Mamsim__V2__FileInfo;
 typedef struct Mamsim__V2__ProtectionInfo Mamsim__V2__ProtectionInfo;
@@ -1021,10 +1026,15 @@ struct  Mamsim__V2__IdentitySwitchRequired
   ProtobufCMessage base;
   char *account;
   char *reason;
+  /*
+   * IntuneMAMIdentitySwitchReason's raw value: 0 openURL, 1 cancelConditionalLaunch,
+   * 2 documentImport (an item shared in, the host's only cause today).
+   */
+  uint32_t cause;
 };
 #define MAMSIM__V2__IDENTITY_SWITCH_REQUIRED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__identity_switch_required__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 /*
@@ -1157,10 +1167,22 @@ struct  Mamsim__V2__SdkNotification
    * e.g. the compliance status; free text for logs
    */
   char *detail;
+  /*
+   * complianceStatus: the error title and message the delegate gets with a status other than
+   * compliant ("" otherwise).
+   */
+  /*
+   * @swift default=""
+   */
+  char *title;
+  /*
+   * @swift default=""
+   */
+  char *message;
 };
 #define MAMSIM__V2__SDK_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__sdk_notification__descriptor) \
-    , MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 typedef enum {
@@ -1748,6 +1770,135 @@ struct  Mamsim__V2__CheckIn
     , (char *)protobuf_c_empty_string }
 
 
+/*
+ * policyForAccountId: an account's whole IntuneMAMPolicy in one answer, so an app reads every
+ * getter of it without asking again (absent = the identity the call's window shows). Any
+ * account's policy may be read, signed in or not. Answered with policy_summary.
+ * @swift inline
+ */
+struct  Mamsim__V2__PolicySummaryQuery
+{
+  ProtobufCMessage base;
+  Mamsim__V2__AccountRef *as;
+};
+#define MAMSIM__V2__POLICY_SUMMARY_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__policy_summary_query__descriptor) \
+    , NULL }
+
+
+/*
+ * The accounts the app knows: those signed in to it and those its SDK registered or enrolled,
+ * each by UPN and OID (the SDK's account ids are OIDs), and the allowed-accounts list. Answered
+ * with accounts.
+ * @swift inline
+ */
+struct  Mamsim__V2__AccountsQuery
+{
+  ProtobufCMessage base;
+};
+#define MAMSIM__V2__ACCOUNTS_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__accounts_query__descriptor) \
+     }
+
+
+/*
+ * IntuneMAMPolicy of one account. Every switch is the answer its policy_query would give.
+ */
+struct  Mamsim__V2__PolicySummary
+{
+  ProtobufCMessage base;
+  /*
+   * whose policy it is ("" with oid "" = unmanaged data)
+   */
+  char *upn;
+  char *oid;
+  /*
+   * a policy applies to this account's data in the app
+   */
+  protobuf_c_boolean managed;
+  protobuf_c_boolean pin_required;
+  protobuf_c_boolean managed_browser_required;
+  /*
+   * IntuneMAMNotificationPolicy's raw value: 0 allow, 1 blockOrgData, 2 block.
+   */
+  uint32_t notification_policy;
+  protobuf_c_boolean contact_sync_allowed;
+  protobuf_c_boolean widget_content_sync_allowed;
+  protobuf_c_boolean spotlight_indexing_allowed;
+  protobuf_c_boolean siri_intents_allowed;
+  protobuf_c_boolean app_intents_allowed;
+  protobuf_c_boolean app_sharing_allowed;
+  protobuf_c_boolean document_picker_allowed;
+  protobuf_c_boolean file_encryption_required;
+  protobuf_c_boolean file_provider_encryption_required;
+  protobuf_c_boolean screen_capture_allowed;
+  /*
+   * IntuneMAMSaveLocation and IntuneMAMOpenLocation bits allowed, the location's account
+   * being this one (getSaveToLocations / getOpenFromLocations for its own id).
+   */
+  uint32_t save_to;
+  uint32_t open_from;
+  /*
+   * `other` is 0 in the SDK's enums: no bit of its own
+   */
+  protobuf_c_boolean save_to_other;
+  protobuf_c_boolean open_from_other;
+};
+#define MAMSIM__V2__POLICY_SUMMARY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__policy_summary__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+
+struct  Mamsim__V2__DirectoryAccount
+{
+  ProtobufCMessage base;
+  char *upn;
+  char *oid;
+  /*
+   * signed in to the app
+   */
+  protobuf_c_boolean signed_in;
+  /*
+   * enrolled by the app's SDK
+   */
+  protobuf_c_boolean enrolled;
+  /*
+   * registered, enrollment to be tried again
+   */
+  protobuf_c_boolean registered;
+  /*
+   * a policy applies to its data in the app
+   */
+  protobuf_c_boolean managed;
+};
+#define MAMSIM__V2__DIRECTORY_ACCOUNT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__directory_account__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0 }
+
+
+struct  Mamsim__V2__AccountDirectory
+{
+  ProtobufCMessage base;
+  /*
+   * @swift default=[]
+   */
+  size_t n_accounts;
+  Mamsim__V2__DirectoryAccount **accounts;
+  /*
+   * an allowed-accounts list is targeted
+   */
+  protobuf_c_boolean allowed_restricted;
+  /*
+   * @swift default=[] — its entries (UPNs or OIDs, as the admin wrote them)
+   */
+  size_t n_allowed;
+  char **allowed;
+};
+#define MAMSIM__V2__ACCOUNT_DIRECTORY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__account_directory__descriptor) \
+    , 0,NULL, 0, 0,NULL }
+
+
 typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL__NOT_SET = 0,
   MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE = 1,
@@ -1778,7 +1929,9 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE = 30,
   MAMSIM__V2__SERVICE_REQUEST__CALL_ENROLL = 31,
   MAMSIM__V2__SERVICE_REQUEST__CALL_UNENROLL = 32,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN = 33
+  MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN = 33,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY = 34,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS = 35
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -1922,6 +2075,14 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=enrollment
      */
     Mamsim__V2__CheckIn *check_in;
+    /*
+     * @swift answers=policy_summary
+     */
+    Mamsim__V2__PolicySummaryQuery *policy;
+    /*
+     * @swift answers=accounts
+     */
+    Mamsim__V2__AccountsQuery *accounts;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -2153,7 +2314,9 @@ typedef enum {
   MAMSIM__V2__SERVICE_RESULT__VALUE_STRINGS = 22,
   MAMSIM__V2__SERVICE_RESULT__VALUE_TOKEN = 23,
   MAMSIM__V2__SERVICE_RESULT__VALUE_FLAG = 24,
-  MAMSIM__V2__SERVICE_RESULT__VALUE_ENROLLMENT = 25
+  MAMSIM__V2__SERVICE_RESULT__VALUE_ENROLLMENT = 25,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_POLICY_SUMMARY = 26,
+  MAMSIM__V2__SERVICE_RESULT__VALUE_ACCOUNTS = 27
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_RESULT__VALUE__CASE)
 } Mamsim__V2__ServiceResult__ValueCase;
 
@@ -2209,6 +2372,14 @@ struct  Mamsim__V2__ServiceResult
      * enroll, unenroll, check_in: IntuneMAMEnrollmentStatusCode
      */
     uint32_t enrollment;
+    /*
+     * policy_summary
+     */
+    Mamsim__V2__PolicySummary *policy_summary;
+    /*
+     * accounts
+     */
+    Mamsim__V2__AccountDirectory *accounts;
   };
 };
 #define MAMSIM__V2__SERVICE_RESULT__INIT \
@@ -3729,6 +3900,101 @@ Mamsim__V2__CheckIn *
 void   mamsim__v2__check_in__free_unpacked
                      (Mamsim__V2__CheckIn *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__PolicySummaryQuery methods */
+void   mamsim__v2__policy_summary_query__init
+                     (Mamsim__V2__PolicySummaryQuery         *message);
+size_t mamsim__v2__policy_summary_query__get_packed_size
+                     (const Mamsim__V2__PolicySummaryQuery   *message);
+size_t mamsim__v2__policy_summary_query__pack
+                     (const Mamsim__V2__PolicySummaryQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__policy_summary_query__pack_to_buffer
+                     (const Mamsim__V2__PolicySummaryQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__PolicySummaryQuery *
+       mamsim__v2__policy_summary_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__policy_summary_query__free_unpacked
+                     (Mamsim__V2__PolicySummaryQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__AccountsQuery methods */
+void   mamsim__v2__accounts_query__init
+                     (Mamsim__V2__AccountsQuery         *message);
+size_t mamsim__v2__accounts_query__get_packed_size
+                     (const Mamsim__V2__AccountsQuery   *message);
+size_t mamsim__v2__accounts_query__pack
+                     (const Mamsim__V2__AccountsQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__accounts_query__pack_to_buffer
+                     (const Mamsim__V2__AccountsQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__AccountsQuery *
+       mamsim__v2__accounts_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__accounts_query__free_unpacked
+                     (Mamsim__V2__AccountsQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__PolicySummary methods */
+void   mamsim__v2__policy_summary__init
+                     (Mamsim__V2__PolicySummary         *message);
+size_t mamsim__v2__policy_summary__get_packed_size
+                     (const Mamsim__V2__PolicySummary   *message);
+size_t mamsim__v2__policy_summary__pack
+                     (const Mamsim__V2__PolicySummary   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__policy_summary__pack_to_buffer
+                     (const Mamsim__V2__PolicySummary   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__PolicySummary *
+       mamsim__v2__policy_summary__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__policy_summary__free_unpacked
+                     (Mamsim__V2__PolicySummary *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__DirectoryAccount methods */
+void   mamsim__v2__directory_account__init
+                     (Mamsim__V2__DirectoryAccount         *message);
+size_t mamsim__v2__directory_account__get_packed_size
+                     (const Mamsim__V2__DirectoryAccount   *message);
+size_t mamsim__v2__directory_account__pack
+                     (const Mamsim__V2__DirectoryAccount   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__directory_account__pack_to_buffer
+                     (const Mamsim__V2__DirectoryAccount   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__DirectoryAccount *
+       mamsim__v2__directory_account__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__directory_account__free_unpacked
+                     (Mamsim__V2__DirectoryAccount *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__AccountDirectory methods */
+void   mamsim__v2__account_directory__init
+                     (Mamsim__V2__AccountDirectory         *message);
+size_t mamsim__v2__account_directory__get_packed_size
+                     (const Mamsim__V2__AccountDirectory   *message);
+size_t mamsim__v2__account_directory__pack
+                     (const Mamsim__V2__AccountDirectory   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__account_directory__pack_to_buffer
+                     (const Mamsim__V2__AccountDirectory   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__AccountDirectory *
+       mamsim__v2__account_directory__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__account_directory__free_unpacked
+                     (Mamsim__V2__AccountDirectory *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ServiceRequest methods */
 void   mamsim__v2__service_request__init
                      (Mamsim__V2__ServiceRequest         *message);
@@ -4222,6 +4488,21 @@ typedef void (*Mamsim__V2__Unenroll_Closure)
 typedef void (*Mamsim__V2__CheckIn_Closure)
                  (const Mamsim__V2__CheckIn *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__PolicySummaryQuery_Closure)
+                 (const Mamsim__V2__PolicySummaryQuery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__AccountsQuery_Closure)
+                 (const Mamsim__V2__AccountsQuery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__PolicySummary_Closure)
+                 (const Mamsim__V2__PolicySummary *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__DirectoryAccount_Closure)
+                 (const Mamsim__V2__DirectoryAccount *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__AccountDirectory_Closure)
+                 (const Mamsim__V2__AccountDirectory *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ServiceRequest_Closure)
                  (const Mamsim__V2__ServiceRequest *message,
                   void *closure_data);
@@ -4358,6 +4639,11 @@ extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_undecodable__
 extern const ProtobufCMessageDescriptor mamsim__v2__enroll__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__unenroll__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__check_in__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__policy_summary_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__accounts_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__policy_summary__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__directory_account__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__account_directory__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__file_info__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__protection_info__descriptor;

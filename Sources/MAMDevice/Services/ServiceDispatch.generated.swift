@@ -35,6 +35,8 @@ extension ServiceDesk {
         ("enroll", "EnrollHandler"),
         ("unenroll", "UnenrollHandler"),
         ("check_in", "CheckInHandler"),
+        ("policy", "PolicyHandler"),
+        ("accounts", "AccountsHandler"),
     ]
 
     /// Hands `request` to its call's handler.
@@ -98,6 +100,10 @@ extension ServiceDesk {
             return handle(UnenrollHandler.self, Service.Unenroll(account: v0, wipe: v1), c)
         case .checkIn(let v0):
             return handle(CheckInHandler.self, Service.CheckIn(account: v0), c)
+        case .policy(let v0):
+            return handle(PolicyHandler.self, Service.Policy(as: v0), c)
+        case .accounts:
+            return handle(AccountsHandler.self, Service.Accounts(), c)
         }
     }
 }

@@ -315,11 +315,17 @@ public struct SDKNotification: Sendable, Hashable {
     public var account: String
     /// e.g. the compliance status; free text for logs
     public var detail: String
+    /// complianceStatus: the error title and message the delegate gets with a status other than
+    /// compliant ("" otherwise).
+    public var title: String
+    public var message: String
 
-    public init(kind: SDKNotification.Kind, account: String = "", detail: String = "") {
+    public init(kind: SDKNotification.Kind, account: String = "", detail: String = "", title: String = "", message: String = "") {
         self.kind = kind
         self.account = account
         self.detail = detail
+        self.title = title
+        self.message = message
     }
 }
 
@@ -329,7 +335,7 @@ public enum Command: Sendable, Hashable {
     case addIdentity(account: String)
     case wipeAccountData(account: String)
     case allowedAccountsChanged(allowed: [String]?)
-    case identitySwitchRequired(account: String, reason: String)
+    case identitySwitchRequired(account: String, reason: String, cause: UInt32)
     case flood(Flood)
     case listReceived
     case exit(status: Int32)
@@ -400,6 +406,95 @@ public enum CommandResult: Sendable, Hashable {
     }
 }
 
+/// IntuneMAMPolicy of one account. Every switch is the answer its policy_query would give.
+public struct PolicySummary: Sendable, Hashable {
+    /// whose policy it is ("" with oid "" = unmanaged data)
+    public var upn: String
+    public var oid: String
+    /// a policy applies to this account's data in the app
+    public var managed: Bool
+    public var pinRequired: Bool
+    public var managedBrowserRequired: Bool
+    /// IntuneMAMNotificationPolicy's raw value: 0 allow, 1 blockOrgData, 2 block.
+    public var notificationPolicy: UInt32
+    public var contactSyncAllowed: Bool
+    public var widgetContentSyncAllowed: Bool
+    public var spotlightIndexingAllowed: Bool
+    public var siriIntentsAllowed: Bool
+    public var appIntentsAllowed: Bool
+    public var appSharingAllowed: Bool
+    public var documentPickerAllowed: Bool
+    public var fileEncryptionRequired: Bool
+    public var fileProviderEncryptionRequired: Bool
+    public var screenCaptureAllowed: Bool
+    /// IntuneMAMSaveLocation and IntuneMAMOpenLocation bits allowed, the location's account
+    /// being this one (getSaveToLocations / getOpenFromLocations for its own id).
+    public var saveTo: UInt32
+    public var openFrom: UInt32
+    /// `other` is 0 in the SDK's enums: no bit of its own
+    public var saveToOther: Bool
+    public var openFromOther: Bool
+
+    public init(upn: String = "", oid: String = "", managed: Bool = false, pinRequired: Bool = false, managedBrowserRequired: Bool = false, notificationPolicy: UInt32 = 0, contactSyncAllowed: Bool = false, widgetContentSyncAllowed: Bool = false, spotlightIndexingAllowed: Bool = false, siriIntentsAllowed: Bool = false, appIntentsAllowed: Bool = false, appSharingAllowed: Bool = false, documentPickerAllowed: Bool = false, fileEncryptionRequired: Bool = false, fileProviderEncryptionRequired: Bool = false, screenCaptureAllowed: Bool = false, saveTo: UInt32 = 0, openFrom: UInt32 = 0, saveToOther: Bool = false, openFromOther: Bool = false) {
+        self.upn = upn
+        self.oid = oid
+        self.managed = managed
+        self.pinRequired = pinRequired
+        self.managedBrowserRequired = managedBrowserRequired
+        self.notificationPolicy = notificationPolicy
+        self.contactSyncAllowed = contactSyncAllowed
+        self.widgetContentSyncAllowed = widgetContentSyncAllowed
+        self.spotlightIndexingAllowed = spotlightIndexingAllowed
+        self.siriIntentsAllowed = siriIntentsAllowed
+        self.appIntentsAllowed = appIntentsAllowed
+        self.appSharingAllowed = appSharingAllowed
+        self.documentPickerAllowed = documentPickerAllowed
+        self.fileEncryptionRequired = fileEncryptionRequired
+        self.fileProviderEncryptionRequired = fileProviderEncryptionRequired
+        self.screenCaptureAllowed = screenCaptureAllowed
+        self.saveTo = saveTo
+        self.openFrom = openFrom
+        self.saveToOther = saveToOther
+        self.openFromOther = openFromOther
+    }
+}
+
+public struct DirectoryAccount: Sendable, Hashable {
+    public var upn: String
+    public var oid: String
+    /// signed in to the app
+    public var signedIn: Bool
+    /// enrolled by the app's SDK
+    public var enrolled: Bool
+    /// registered, enrollment to be tried again
+    public var registered: Bool
+    /// a policy applies to its data in the app
+    public var managed: Bool
+
+    public init(upn: String = "", oid: String = "", signedIn: Bool = false, enrolled: Bool = false, registered: Bool = false, managed: Bool = false) {
+        self.upn = upn
+        self.oid = oid
+        self.signedIn = signedIn
+        self.enrolled = enrolled
+        self.registered = registered
+        self.managed = managed
+    }
+}
+
+public struct AccountDirectory: Sendable, Hashable {
+    public var accounts: [DirectoryAccount]
+    /// an allowed-accounts list is targeted
+    public var allowedRestricted: Bool
+    /// its entries (UPNs or OIDs, as the admin wrote them)
+    public var allowed: [String]
+
+    public init(accounts: [DirectoryAccount] = [], allowedRestricted: Bool = false, allowed: [String] = []) {
+        self.accounts = accounts
+        self.allowedRestricted = allowedRestricted
+        self.allowed = allowed
+    }
+}
+
 public enum ServiceRequest: Sendable, Hashable {
     case writeFile(path: String, data: [UInt8], owner: String?)
     case readFile(path: String)
@@ -433,6 +528,8 @@ public enum ServiceRequest: Sendable, Hashable {
     case enroll(account: String, interactive: Bool, userCancels: Bool)
     case unenroll(account: String, wipe: Bool)
     case checkIn(account: String)
+    case policy(as: String?)
+    case accounts
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -466,6 +563,8 @@ public enum ServiceRequest: Sendable, Hashable {
         case .enroll: "enroll"
         case .unenroll: "unenroll"
         case .checkIn: "check_in"
+        case .policy: "policy"
+        case .accounts: "accounts"
         }
     }
 
@@ -494,6 +593,8 @@ public enum ServiceRequest: Sendable, Hashable {
         case (.enroll, .enrollment): true
         case (.unenroll, .enrollment): true
         case (.checkIn, .enrollment): true
+        case (.policy, .policySummary): true
+        case (.accounts, .accounts): true
         default: false
         }
     }
@@ -610,6 +711,10 @@ public enum ServiceValue: Sendable, Hashable {
     case flag(Bool)
     /// enroll, unenroll, check_in: IntuneMAMEnrollmentStatusCode
     case enrollment(UInt32)
+    /// policy_summary
+    case policySummary(PolicySummary)
+    /// accounts
+    case accounts(AccountDirectory)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -628,6 +733,8 @@ public enum ServiceValue: Sendable, Hashable {
         case .token: "token"
         case .flag: "flag"
         case .enrollment: "enrollment"
+        case .policySummary: "policy_summary"
+        case .accounts: "accounts"
         }
     }
 }
@@ -1148,6 +1255,31 @@ public enum Service {
             return nil
         }
         public static func value(of answer: UInt32) -> ServiceValue { .enrollment(answer) }
+    }
+
+    public struct Policy: ServiceCall {
+        public typealias Answer = PolicySummary
+        public var `as`: String?
+        public init(`as`: String?) {
+            self.`as` = `as`
+        }
+        public var request: ServiceRequest { .policy(as: `as`) }
+        public static func answer(from value: ServiceValue) -> PolicySummary? {
+            if case .policySummary(let v0) = value { return v0 }
+            return nil
+        }
+        public static func value(of answer: PolicySummary) -> ServiceValue { .policySummary(answer) }
+    }
+
+    public struct Accounts: ServiceCall {
+        public typealias Answer = AccountDirectory
+        public init() {}
+        public var request: ServiceRequest { .accounts }
+        public static func answer(from value: ServiceValue) -> AccountDirectory? {
+            if case .accounts(let v0) = value { return v0 }
+            return nil
+        }
+        public static func value(of answer: AccountDirectory) -> ServiceValue { .accounts(answer) }
     }
 
 }
@@ -1804,17 +1936,19 @@ enum WireCodec {
         return _restartsItself
     }
 
-    static func encodeIdentitySwitchRequired(_ account: String, _ reason: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__IdentitySwitchRequired> {
+    static func encodeIdentitySwitchRequired(_ account: String, _ reason: String, _ cause: UInt32, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__IdentitySwitchRequired> {
         let p = arena.message(Mamsim__V2__IdentitySwitchRequired.self, mamsim__v2__identity_switch_required__init)
         p.pointee.account = arena.string(account)
         p.pointee.reason = arena.string(reason)
+        p.pointee.cause = cause
         return p
     }
 
-    static func decodeIdentitySwitchRequired(_ c: Mamsim__V2__IdentitySwitchRequired, _ path: () -> String) throws(WireError) -> (String, String) {
+    static func decodeIdentitySwitchRequired(_ c: Mamsim__V2__IdentitySwitchRequired, _ path: () -> String) throws(WireError) -> (String, String, UInt32) {
         let _account = str(c.account)
         let _reason = str(c.reason)
-        return (_account, _reason)
+        let _cause = c.cause
+        return (_account, _reason, _cause)
     }
 
     static func encodeIdentitySwitchAnswer(_ accepted: Bool, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__IdentitySwitchAnswer> {
@@ -1933,6 +2067,8 @@ enum WireCodec {
         p.pointee.kind = encodeSdkNotificationKind(v.kind)
         p.pointee.account = arena.string(v.account)
         p.pointee.detail = arena.string(v.detail)
+        p.pointee.title = arena.string(v.title)
+        p.pointee.message = arena.string(v.message)
         return p
     }
 
@@ -1940,7 +2076,9 @@ enum WireCodec {
         let _kind = try decodeSdkNotificationKind(c.kind, { sub(path, "kind") })
         let _account = str(c.account)
         let _detail = str(c.detail)
-        return SDKNotification(kind: _kind, account: _account, detail: _detail)
+        let _title = str(c.title)
+        let _message = str(c.message)
+        return SDKNotification(kind: _kind, account: _account, detail: _detail, title: _title, message: _message)
     }
 
     static func encodeCommand(_ v: Command, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Command> {
@@ -1961,9 +2099,9 @@ enum WireCodec {
         case .allowedAccountsChanged(let v0):
             p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_ALLOWED_ACCOUNTS_CHANGED
             p.pointee.allowed_accounts_changed = encodeAllowedAccountsChanged(WireAdapters.allowedAccounts(v0), arena)
-        case .identitySwitchRequired(let v0, let v1):
+        case .identitySwitchRequired(let v0, let v1, let v2):
             p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_IDENTITY_SWITCH_REQUIRED
-            p.pointee.identity_switch_required = encodeIdentitySwitchRequired(v0, v1, arena)
+            p.pointee.identity_switch_required = encodeIdentitySwitchRequired(v0, v1, v2, arena)
         case .flood(let v0):
             p.pointee.kind_case = MAMSIM__V2__COMMAND__KIND_FLOOD
             p.pointee.flood = encodeFlood(v0, arena)
@@ -2001,7 +2139,7 @@ enum WireCodec {
         case MAMSIM__V2__COMMAND__KIND_IDENTITY_SWITCH_REQUIRED:
             guard let x = c.identity_switch_required else { throw .missingField(sub(path, "identity_switch_required")) }
             let v = try decodeIdentitySwitchRequired(x.pointee, { sub(path, "identity_switch_required") })
-            _kind = .identitySwitchRequired(account: v.0, reason: v.1)
+            _kind = .identitySwitchRequired(account: v.0, reason: v.1, cause: v.2)
         case MAMSIM__V2__COMMAND__KIND_FLOOD:
             guard let x = c.flood else { throw .missingField(sub(path, "flood")) }
             _kind = .flood(try decodeFlood(x.pointee, { sub(path, "flood") }))
@@ -2563,6 +2701,107 @@ enum WireCodec {
         return _account
     }
 
+    static func encodePolicySummaryQuery(_ `as`: String?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicySummaryQuery> {
+        let p = arena.message(Mamsim__V2__PolicySummaryQuery.self, mamsim__v2__policy_summary_query__init)
+        if let x = `as` { p.pointee.`as` = encodeAccountRef(x, arena) }
+        return p
+    }
+
+    static func decodePolicySummaryQuery(_ c: Mamsim__V2__PolicySummaryQuery, _ path: () -> String) throws(WireError) -> String? {
+        var _as: String? = nil
+        if let x = c.`as` { _as = try decodeAccountRef(x.pointee, { sub(path, "as") }) }
+        return _as
+    }
+
+    static func encodePolicySummary(_ v: PolicySummary, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicySummary> {
+        let p = arena.message(Mamsim__V2__PolicySummary.self, mamsim__v2__policy_summary__init)
+        p.pointee.upn = arena.string(v.upn)
+        p.pointee.oid = arena.string(v.oid)
+        p.pointee.managed = v.managed ? 1 : 0
+        p.pointee.pin_required = v.pinRequired ? 1 : 0
+        p.pointee.managed_browser_required = v.managedBrowserRequired ? 1 : 0
+        p.pointee.notification_policy = v.notificationPolicy
+        p.pointee.contact_sync_allowed = v.contactSyncAllowed ? 1 : 0
+        p.pointee.widget_content_sync_allowed = v.widgetContentSyncAllowed ? 1 : 0
+        p.pointee.spotlight_indexing_allowed = v.spotlightIndexingAllowed ? 1 : 0
+        p.pointee.siri_intents_allowed = v.siriIntentsAllowed ? 1 : 0
+        p.pointee.app_intents_allowed = v.appIntentsAllowed ? 1 : 0
+        p.pointee.app_sharing_allowed = v.appSharingAllowed ? 1 : 0
+        p.pointee.document_picker_allowed = v.documentPickerAllowed ? 1 : 0
+        p.pointee.file_encryption_required = v.fileEncryptionRequired ? 1 : 0
+        p.pointee.file_provider_encryption_required = v.fileProviderEncryptionRequired ? 1 : 0
+        p.pointee.screen_capture_allowed = v.screenCaptureAllowed ? 1 : 0
+        p.pointee.save_to = v.saveTo
+        p.pointee.open_from = v.openFrom
+        p.pointee.save_to_other = v.saveToOther ? 1 : 0
+        p.pointee.open_from_other = v.openFromOther ? 1 : 0
+        return p
+    }
+
+    static func decodePolicySummary(_ c: Mamsim__V2__PolicySummary, _ path: () -> String) throws(WireError) -> PolicySummary {
+        let _upn = str(c.upn)
+        let _oid = str(c.oid)
+        let _managed = c.managed != 0
+        let _pinRequired = c.pin_required != 0
+        let _managedBrowserRequired = c.managed_browser_required != 0
+        let _notificationPolicy = c.notification_policy
+        let _contactSyncAllowed = c.contact_sync_allowed != 0
+        let _widgetContentSyncAllowed = c.widget_content_sync_allowed != 0
+        let _spotlightIndexingAllowed = c.spotlight_indexing_allowed != 0
+        let _siriIntentsAllowed = c.siri_intents_allowed != 0
+        let _appIntentsAllowed = c.app_intents_allowed != 0
+        let _appSharingAllowed = c.app_sharing_allowed != 0
+        let _documentPickerAllowed = c.document_picker_allowed != 0
+        let _fileEncryptionRequired = c.file_encryption_required != 0
+        let _fileProviderEncryptionRequired = c.file_provider_encryption_required != 0
+        let _screenCaptureAllowed = c.screen_capture_allowed != 0
+        let _saveTo = c.save_to
+        let _openFrom = c.open_from
+        let _saveToOther = c.save_to_other != 0
+        let _openFromOther = c.open_from_other != 0
+        return PolicySummary(upn: _upn, oid: _oid, managed: _managed, pinRequired: _pinRequired, managedBrowserRequired: _managedBrowserRequired, notificationPolicy: _notificationPolicy, contactSyncAllowed: _contactSyncAllowed, widgetContentSyncAllowed: _widgetContentSyncAllowed, spotlightIndexingAllowed: _spotlightIndexingAllowed, siriIntentsAllowed: _siriIntentsAllowed, appIntentsAllowed: _appIntentsAllowed, appSharingAllowed: _appSharingAllowed, documentPickerAllowed: _documentPickerAllowed, fileEncryptionRequired: _fileEncryptionRequired, fileProviderEncryptionRequired: _fileProviderEncryptionRequired, screenCaptureAllowed: _screenCaptureAllowed, saveTo: _saveTo, openFrom: _openFrom, saveToOther: _saveToOther, openFromOther: _openFromOther)
+    }
+
+    static func encodeDirectoryAccount(_ v: DirectoryAccount, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__DirectoryAccount> {
+        let p = arena.message(Mamsim__V2__DirectoryAccount.self, mamsim__v2__directory_account__init)
+        p.pointee.upn = arena.string(v.upn)
+        p.pointee.oid = arena.string(v.oid)
+        p.pointee.signed_in = v.signedIn ? 1 : 0
+        p.pointee.enrolled = v.enrolled ? 1 : 0
+        p.pointee.registered = v.registered ? 1 : 0
+        p.pointee.managed = v.managed ? 1 : 0
+        return p
+    }
+
+    static func decodeDirectoryAccount(_ c: Mamsim__V2__DirectoryAccount, _ path: () -> String) throws(WireError) -> DirectoryAccount {
+        let _upn = str(c.upn)
+        let _oid = str(c.oid)
+        let _signedIn = c.signed_in != 0
+        let _enrolled = c.enrolled != 0
+        let _registered = c.registered != 0
+        let _managed = c.managed != 0
+        return DirectoryAccount(upn: _upn, oid: _oid, signedIn: _signedIn, enrolled: _enrolled, registered: _registered, managed: _managed)
+    }
+
+    static func encodeAccountDirectory(_ v: AccountDirectory, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__AccountDirectory> {
+        let p = arena.message(Mamsim__V2__AccountDirectory.self, mamsim__v2__account_directory__init)
+        p.pointee.n_accounts = v.accounts.count
+        p.pointee.accounts = arena.pointerArray(v.accounts) { encodeDirectoryAccount($0, arena) }
+        p.pointee.allowed_restricted = v.allowedRestricted ? 1 : 0
+        p.pointee.n_allowed = v.allowed.count
+        p.pointee.allowed = arena.stringArray(v.allowed)
+        return p
+    }
+
+    static func decodeAccountDirectory(_ c: Mamsim__V2__AccountDirectory, _ path: () -> String) throws(WireError) -> AccountDirectory {
+        let _accounts = try messages(c.accounts, c.n_accounts, { sub(path, "accounts") }) { (x) throws(WireError) in
+            try decodeDirectoryAccount(x.pointee, { sub(path, "accounts") })
+        }
+        let _allowedRestricted = c.allowed_restricted != 0
+        let _allowed = strings(c.allowed, c.n_allowed)
+        return AccountDirectory(accounts: _accounts, allowedRestricted: _allowedRestricted, allowed: _allowed)
+    }
+
     static func encodeServiceRequest(_ v: ServiceRequest, _ context: ServiceContext, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ServiceRequest> {
         let p = arena.message(Mamsim__V2__ServiceRequest.self, mamsim__v2__service_request__init)
         switch v {
@@ -2653,6 +2892,12 @@ enum WireCodec {
         case .checkIn(let v0):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN
             p.pointee.check_in = encodeCheckIn(v0, arena)
+        case .policy(let v0):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY
+            p.pointee.policy = encodePolicySummaryQuery(v0, arena)
+        case .accounts:
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS
+            p.pointee.accounts = arena.message(Mamsim__V2__AccountsQuery.self, mamsim__v2__accounts_query__init)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -2765,6 +3010,13 @@ enum WireCodec {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN:
             guard let x = c.check_in else { throw .missingField(sub(path, "check_in")) }
             _call = .checkIn(account: try decodeCheckIn(x.pointee, { sub(path, "check_in") }))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY:
+            guard let x = c.policy else { throw .missingField(sub(path, "policy")) }
+            _call = .policy(as: try decodePolicySummaryQuery(x.pointee, { sub(path, "policy") }))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS:
+            guard let x = c.accounts else { throw .missingField(sub(path, "accounts")) }
+            _ = x
+            _call = .accounts
         default:
             throw .missingField(sub(path, "call"))
         }
@@ -2996,6 +3248,12 @@ enum WireCodec {
         case .enrollment(let v0):
             p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_ENROLLMENT
             p.pointee.enrollment = v0
+        case .policySummary(let v0):
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_POLICY_SUMMARY
+            p.pointee.policy_summary = encodePolicySummary(v0, arena)
+        case .accounts(let v0):
+            p.pointee.value_case = MAMSIM__V2__SERVICE_RESULT__VALUE_ACCOUNTS
+            p.pointee.accounts = encodeAccountDirectory(v0, arena)
         }
         return p
     }
@@ -3046,6 +3304,12 @@ enum WireCodec {
             _value = .flag(c.flag != 0)
         case MAMSIM__V2__SERVICE_RESULT__VALUE_ENROLLMENT:
             _value = .enrollment(c.enrollment)
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_POLICY_SUMMARY:
+            guard let x = c.policy_summary else { throw .missingField(sub(path, "policy_summary")) }
+            _value = .policySummary(try decodePolicySummary(x.pointee, { sub(path, "policy_summary") }))
+        case MAMSIM__V2__SERVICE_RESULT__VALUE_ACCOUNTS:
+            guard let x = c.accounts else { throw .missingField(sub(path, "accounts")) }
+            _value = .accounts(try decodeAccountDirectory(x.pointee, { sub(path, "accounts") }))
         default:
             throw .missingField(sub(path, "value"))
         }

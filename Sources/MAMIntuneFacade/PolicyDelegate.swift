@@ -1,0 +1,148 @@
+import Foundation
+import MAMKit
+import MAMModel
+import MAMWire
+
+/// Why the SDK asks the app to switch identity (the SDK's raw values).
+public enum IntuneMAMIdentitySwitchReason: UInt, Sendable, CaseIterable {
+    case openURL = 0
+    case cancelConditionalLaunch = 1
+    case documentImport = 2
+}
+
+/// How the app answered `addAccountId` (the SDK's raw values).
+public enum IntuneMAMAddIdentityResult: UInt, Sendable, CaseIterable {
+    case success = 0
+    case failed = 1
+}
+
+/// How the app answered `blockAccountId` (the SDK's raw values).
+public enum IntuneMAMBlockAccountResult: UInt, Sendable, CaseIterable {
+    case success = 0
+    case failed = 1
+}
+
+/// The app's policy delegate. Every method is optional: the defaults are what mamsim's
+/// declarative apps do when a scenario scripts nothing (accept the switch, add the account,
+/// leave the wipe and the restart to the SDK).
+public protocol IntuneMAMPolicyDelegate: AnyObject {
+    func identitySwitchRequired(forAccountId accountId: String, reason: IntuneMAMIdentitySwitchReason,
+                                completionHandler: @escaping (IntuneMAMSwitchIdentityResult) -> Void)
+    func blockAccountId(_ accountId: String, reason: IntuneMAMBlockAccountReason,
+                        completionHandler: @escaping (IntuneMAMBlockAccountResult) -> Void)
+    /// `true`: the app deleted the account's data itself; `false`: the SDK deletes it.
+    func wipeData(forAccountId accountId: String) -> Bool
+    /// `true`: the app restarts on its own; `false`: the SDK restarts it.
+    func restartApplication() -> Bool
+    func addAccountId(_ accountId: String, completionHandler: @escaping (IntuneMAMAddIdentityResult) -> Void)
+}
+
+extension IntuneMAMPolicyDelegate {
+    public func identitySwitchRequired(forAccountId accountId: String, reason: IntuneMAMIdentitySwitchReason,
+                                       completionHandler: @escaping (IntuneMAMSwitchIdentityResult) -> Void) { completionHandler(.success) }
+    public func blockAccountId(_ accountId: String, reason: IntuneMAMBlockAccountReason,
+                               completionHandler: @escaping (IntuneMAMBlockAccountResult) -> Void) { completionHandler(.success) }
+    public func wipeData(forAccountId accountId: String) -> Bool { false }
+    public func restartApplication() -> Bool { false }
+    public func addAccountId(_ accountId: String, completionHandler: @escaping (IntuneMAMAddIdentityResult) -> Void) { completionHandler(.success) }
+}
+
+/// Hands what the host tells the app to its delegates and to NotificationCenter, on the main
+/// thread (where the SDK calls its delegates and posts its notifications), one after the
+/// other; a command is answered when the delegate returns or calls its completion.
+enum Delegates {
+    static func deliver(_ n: SDKNotification) async {
+        switch n.kind {
+        case .enrollmentStatus, .unenrollmentStatus, .policyStatus:
+            guard let code = UInt32(n.detail), let code = EnrollmentStatus(rawValue: code) else { return }
+            let status = IntuneMAMEnrollmentStatus(account: account(n.account), status: code)
+            await MainActor.run { IntuneMAMEnrollmentManager.instance().deliver(n.kind, status) }
+        case .complianceStatus:
+            let status = IntuneMAMComplianceStatus(named: n.detail)
+            let id = account(n.account).accountId
+            await MainActor.run {
+                IntuneMAMComplianceManager.instance().delegate?.accountId(id, hasComplianceStatus: status, withErrorMessage: n.message, andErrorTitle: n.title)
+            }
+        case .blockAccount:
+            let reason: IntuneMAMBlockAccountReason = n.detail == "conditionalLaunchCanceled" ? .conditionalLaunchCanceled : .conditionalLaunchBlocked
+            let id = account(n.account).accountId
+            IntuneMAMPolicyManager.instance().block(id, reason)
+            _ = await onMain(as: IntuneMAMBlockAccountResult.self) { done in
+                guard let delegate = IntuneMAMPolicyManager.instance().delegate else { return done(.success) }
+                delegate.blockAccountId(id, reason: reason, completionHandler: done)
+            }
+        case .policyChanged:
+            await post(.IntuneMAMPolicyDidChange, object: IntuneMAMPolicyManager.instance(), key: IntuneMAMPolicyDidChangeNotificationAccountId, n.account)
+        case .appConfigChanged:
+            await post(.IntuneMAMAppConfigDidChange, object: IntuneMAMAppConfigManager.instance(), key: IntuneMAMAppConfigDidChangeNotificationAccountId, n.account)
+        case .managedConfigChanged, .restartApplication:
+            break
+        }
+    }
+
+    static func answer(_ command: Command) async -> CommandResult? {
+        switch command {
+        case .wipeAccountData(let name):
+            let id = account(name).accountId
+            let wiped = await MainActor.run { IntuneMAMPolicyManager.instance().delegate?.wipeData(forAccountId: id) ?? false }
+            return .wipeAccountData(wiped: wiped)
+        case .identitySwitchRequired(let name, _, let cause):
+            let id = name.isEmpty ? "" : account(name).accountId
+            let reason = IntuneMAMIdentitySwitchReason(rawValue: UInt(cause)) ?? .documentImport
+            let result = await onMain(as: IntuneMAMSwitchIdentityResult.self) { done in
+                guard let delegate = IntuneMAMPolicyManager.instance().delegate else { return done(.success) }
+                delegate.identitySwitchRequired(forAccountId: id, reason: reason, completionHandler: done)
+            }
+            return .identitySwitchRequired(accepted: result == .success)
+        case .addIdentity(let name):
+            let id = account(name).accountId
+            let result = await onMain(as: IntuneMAMAddIdentityResult.self) { done in
+                guard let delegate = IntuneMAMPolicyManager.instance().delegate else { return done(.success) }
+                delegate.addAccountId(id, completionHandler: done)
+            }
+            return .addIdentity(added: result == .success)
+        case .allowedAccountsChanged(let accounts):
+            await MainActor.run {
+                NotificationCenter.default.post(name: .IntuneMAMAllowedAccountsDidChange, object: accounts)
+            }
+            return .acknowledged
+        default:
+            return nil
+        }
+    }
+
+    static func restartApplication() async -> Bool {
+        await MainActor.run { IntuneMAMPolicyManager.instance().delegate?.restartApplication() ?? false }
+    }
+
+    /// The account the host named, as the directory knows it (its UPN and OID).
+    static func account(_ name: String) -> DirectoryAccount {
+        guard !name.isEmpty else { return DirectoryAccount() }
+        if let known = MAMIntuneFacade.directory().accounts.first(where: { $0.matches(name) }) { return known }
+        return name.contains("@") ? DirectoryAccount(upn: name) : DirectoryAccount(oid: name)
+    }
+
+    /// Calls a delegate method with a completion on the main thread and waits for the
+    /// completion; a second call of it is ignored (the SDK's completions are one-shot).
+    static func onMain<T: Sendable>(as: T.Type, _ body: @escaping @MainActor (@escaping (T) -> Void) -> Void) async -> T {
+        await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
+            let once = Once(c)
+            Task { @MainActor in body { once.resume($0) } }
+        }
+    }
+
+    static func post(_ name: Notification.Name, object: (any Sendable)?, key: String, _ account: String) async {
+        let id = account.isEmpty ? "" : Self.account(account).accountId
+        await MainActor.run {
+            NotificationCenter.default.post(name: name, object: object, userInfo: [key: id])
+        }
+    }
+
+    /// Resumes its continuation the first time only.
+    final class Once<T: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var c: CheckedContinuation<T, Never>?
+        init(_ c: CheckedContinuation<T, Never>) { self.c = c }
+        func resume(_ v: T) { lock.withLock { c.take() }?.resume(returning: v) }
+    }
+}
