@@ -7,86 +7,233 @@ import Testing
 @testable import MAMKit
 
 /// The SDK-shaped façade (unofficial) over MAMKit, against a host played over a socket pair:
-/// its getters ask the host synchronously as the account whose policy they read, the
-/// location enums carry the SDK's raw values, and enrollment statuses reach the delegate.
+/// a policy is read whole in one round trip, a location check for another account asks again,
+/// the directory turns UPNs into the SDK's account ids (OIDs), the host's commands reach the
+/// app's delegates and are answered with what the delegates answered.
 @Suite(.serialized) struct FacadeTests {
-    /// Saving alice's data to the local drive is blocked; anything else is allowed.
+    static let aliceOID = "5f0c1d2e-7a6b-4c3d-9e8f-0a1b2c3d4e5f"
+
+    /// alice is managed (saving only to OneDrive for Business and SharePoint, contact sync
+    /// blocked, notifications without org data); anything else is unmanaged.
     static let answer: @Sendable (ServiceRequest, ServiceContext) -> ServiceResult? = { request, context in
         switch request {
-        case .canSave(let location, _):
-            let blocked = context.thread == "alice@contoso.com" && location == .localDrive
+        case .policy(let who):
+            let alice = (who ?? context.thread) == "alice@contoso.com" || (who ?? context.thread) == aliceOID
+            let summary = alice
+                ? PolicySummary(upn: "alice@contoso.com", oid: aliceOID, managed: true, pinRequired: true, managedBrowserRequired: true,
+                                notificationPolicy: 1, contactSyncAllowed: false, widgetContentSyncAllowed: true, spotlightIndexingAllowed: false,
+                                siriIntentsAllowed: false, appIntentsAllowed: false, appSharingAllowed: true, documentPickerAllowed: false,
+                                fileEncryptionRequired: true, fileProviderEncryptionRequired: false, screenCaptureAllowed: false,
+                                saveTo: 1 | 2 | 128, openFrom: 1 | 2 | 4 | 16, saveToOther: false, openFromOther: false)
+                : PolicySummary(contactSyncAllowed: true, widgetContentSyncAllowed: true, spotlightIndexingAllowed: true, siriIntentsAllowed: true,
+                                appIntentsAllowed: true, appSharingAllowed: true, documentPickerAllowed: true, screenCaptureAllowed: true,
+                                saveTo: 1023, openFrom: 511, saveToOther: true, openFromOther: true)
+            return ServiceResult(verdict: .allowed(""), value: .policySummary(summary))
+        case .canSave(let location, let account):
+            let blocked = context.thread == "alice@contoso.com" && (location == .localDrive || account != "alice@contoso.com")
             return ServiceResult(verdict: blocked ? .blocked(.saveLocation, "saveAsBlocked") : .allowed("allowed"))
-        case .canOpen(let location, _, let receiver):
-            let blocked = receiver == "alice@contoso.com" && location == .photos
-            return ServiceResult(verdict: blocked ? .blocked(.openLocation, "blocked") : .allowed("allowed"))
+        case .accounts:
+            return ServiceResult(verdict: .allowed(""), value: .accounts(AccountDirectory(accounts: [
+                DirectoryAccount(upn: "alice@contoso.com", oid: aliceOID, signedIn: true, enrolled: true, managed: true),
+                DirectoryAccount(upn: "bob@outlook.com", signedIn: true),
+            ], allowedRestricted: true, allowed: ["alice@contoso.com", aliceOID])))
         case .enroll, .unenroll: return ServiceResult(verdict: .allowed(""), value: .enrollment(225))
-        case .screenCapture:
-            let blocked = context.thread == "alice@contoso.com"
-            return ServiceResult(verdict: blocked ? .blocked(.screenCaptureBlocked, "policy") : .allowed("allowed"))
-        case .policyQuery(let setting, let account, _):
-            // alice's policy blocks contact sync and requires file encryption.
-            let restricted = account == "alice@contoso.com" && (setting == .contactSync || setting == .fileEncryption)
-            return ServiceResult(verdict: restricted ? .blocked(.featureRestricted, "policy") : .allowed("not restricted"))
+        case .appConfig:
+            return ServiceResult(verdict: .allowed(""), value: .appConfig([["region": "north", "sync": "true"], ["region": "south", "sync": "false"]]))
+        case .remediationInProgress: return ServiceResult(verdict: .allowed(""), value: .flag(true))
         default: return nil
         }
     }
 
-    @Test func theLocationsCarryTheSDKsRawValues() {
-        #expect(IntuneMAMSaveLocation.allCases.map(\.rawValue) == [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
-        #expect(IntuneMAMOpenLocation.allCases.map(\.rawValue) == [0, 1, 2, 4, 8, 16, 32, 64, 128, 256])
-        #expect(IntuneMAMEnrollmentStatusCode.licensedNotTargeted.rawValue == 225)
+    /// The names and raw values the façade re-declares, from the public headers of the Intune
+    /// App SDK for iOS 21.7.1 (the release named in docs/research/sdk-21.7.1-public-names.md;
+    /// no 22.x release was published when it was read). Apps OR the location values into masks
+    /// and compare status codes by number, so every number is checked.
+    @Test func theNamesCarryTheSDKsRawValues() {
+        #expect(IntuneMAMSaveLocation.allCases.map { "\($0)=\($0.rawValue)" } == [
+            "other=0", "oneDriveForBusiness=1", "sharePoint=2", "box=4", "dropbox=8", "googleDrive=16", "localDrive=32",
+            "cameraRoll=64", "accountDocument=128", "iManage=256", "egnyte=512"])
+        #expect(IntuneMAMOpenLocation.allCases.map { "\($0)=\($0.rawValue)" } == [
+            "other=0", "oneDriveForBusiness=1", "sharePoint=2", "camera=4", "localStorage=8", "photos=16", "accountDocument=32",
+            "box=64", "iManage=128", "egnyte=256"])
+        #expect(IntuneMAMNotificationPolicy.allCases.map { "\($0)=\($0.rawValue)" } == ["allow=0", "blockOrgData=1", "block=2"])
+        #expect(IntuneMAMSwitchIdentityResult.allCases.map { "\($0)=\($0.rawValue)" } == ["success=0", "canceled=1", "notAllowed=2", "failed=3"])
+        #expect(IntuneMAMIdentitySwitchReason.allCases.map { "\($0)=\($0.rawValue)" } == ["openURL=0", "cancelConditionalLaunch=1", "documentImport=2"])
+        #expect(IntuneMAMAddIdentityResult.allCases.map { "\($0)=\($0.rawValue)" } == ["success=0", "failed=1"])
+        #expect(IntuneMAMBlockAccountResult.allCases.map { "\($0)=\($0.rawValue)" } == ["success=0", "failed=1"])
+        #expect(IntuneMAMBlockAccountReason.allCases.map { "\($0)=\($0.rawValue)" } == [
+            "notBlocked=0", "conditionalLaunchBlocked=1", "conditionalLaunchCanceled=2", "clockedOut=3"])
+        #expect(IntuneMAMPolicySource.allCases.map { "\($0)=\($0.rawValue)" } == ["MDM=0", "MAM=1", "other=2"])
+        #expect(IntuneMAMComplianceStatus.allCases.map { "\($0)=\($0.rawValue)" } == [
+            "compliant=0", "notCompliant=1", "serviceFailure=2", "networkFailure=3", "interactionRequired=4", "userCancelled=5"])
+        #expect(IntuneMAMBoolQueryType.allCases.map { "\($0)=\($0.rawValue)" } == ["any=0", "or=1", "and=2"])
+        #expect(IntuneMAMNumberQueryType.allCases.map { "\($0)=\($0.rawValue)" } == ["any=0", "min=1", "max=2"])
+        #expect(IntuneMAMStringQueryType.allCases.map { "\($0)=\($0.rawValue)" } == ["any=0", "min=1", "max=2"])
+        // IntuneMAMEnrollmentStatusCode: every code of the header.
+        #expect(IntuneMAMEnrollmentStatusCode.allCases.map { "\($0.name)=\($0.rawValue)" } == [
+            "newPoliciesReceived=100", "policiesHaveNotChanged=101", "wipeReceived=102", "noPolicyReceived=103", "unenrollmentSuccess=104",
+            "accountNotLicensed=200", "internalError=201", "mamServiceDisabled=202", "authRequired=203", "locationServiceFailure=204",
+            "enrollmentEndPointNetworkFailure=205", "parsingFailure=206", "nilAccount=207", "alreadyEnrolled=208", "notEmmAccount=209",
+            "mdmEnrolledDifferentUser=210", "notDeviceAccount=211", "policyEndPointNetworkFailure=212", "appNotEnrolled=213",
+            "notEnrolledAccount=214", "failedToClearMamData=215", "timeout=216", "adalInternalError=217", "switchExistingAccount=218",
+            "loginCanceled=219", "policyRecordGone=220", "reEnrollForUnenrolledUser=221", "tenantMigration=222", "unsupportedAPI=223",
+            "adalMethodUnsupported=224", "licensedNotTargeted=225", "deviceBlockedEnrollment=226", "singleManagedAccountMode=227"])
+        // The notification names live on NSNotification.Name, their userInfo keys are globals.
+        let names: [NSNotification.Name] = [.IntuneMAMPolicyDidChange, .IntuneMAMAppConfigDidChange, .IntuneMAMAllowedAccountsDidChange, .IntuneMAMWipeDidComplete]
+        #expect(Set(names).count == 4)
+        #expect(Set([IntuneMAMPolicyDidChangeNotificationAccountId, IntuneMAMAppConfigDidChangeNotificationAccountId, IntuneMAMSDKLifecycleEventAccountId]).count == 3)
     }
 
-    @Test func aPolicyGetterAsksTheHostAsItsAccount() async throws {
+    @Test func aPolicyIsReadWholeInOneRoundTrip() async throws {
         let host = try FakeHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
-        let answers = await Task.detached { () -> [Bool] in
+        let read = await Task.detached { () -> [String] in
             let alice = IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!
-            let current = IntuneMAMPolicyManager.instance().policy(forAccountId: nil)!
-            return [
-                alice.isSaveToAllowed(for: .localDrive, withAccountId: "alice@contoso.com"),
-                alice.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: "alice@contoso.com"),
-                current.isSaveToAllowed(for: .localDrive, withAccountId: nil),
-                alice.isOpenFromAllowed(for: .photos, withAccountId: nil),
-                alice.isOpenFromAllowed(for: .camera, withAccountId: nil),
-            ]
+            let mask = alice.getSaveToLocations(forAccountId: Self.aliceOID).filter { $0.value.boolValue }.reduce(0) { $0 | $1.key.intValue }
+            let open = alice.getOpenFromLocations(forAccountId: "alice@contoso.com").filter { $0.value.boolValue }.reduce(0) { $0 | $1.key.intValue }
+            return ["\(alice.isPINRequired)", "\(alice.isManagedBrowserRequired)", "\(alice.notificationPolicy)", "\(alice.isContactSyncAllowed)",
+                    "\(alice.isWidgetContentSyncAllowed)", "\(alice.areSiriIntentsAllowed)", "\(alice.isFileEncryptionRequired)",
+                    "\(alice.isScreenCaptureAllowed)", "\(alice.isSaveToAllowed(for: .localDrive, withAccountId: "alice@contoso.com"))",
+                    "\(alice.isSaveToAllowed(for: .sharePoint, withAccountId: Self.aliceOID))", "\(mask)", "\(open)",
+                    "\(alice.isDocumentPickerAllowed(.exportToService))", "\(alice.isDocumentPickerAllowed(.import))"]
         }.value
-        #expect(answers == [false, true, true, false, true])
+        #expect(read == ["true", "true", "blockOrgData", "false", "true", "false", "true", "false", "false", "true", "131", "23", "false", "false"])
+        let asked = host.seen.withLock { $0.map(\.0.name) }
+        #expect(asked == ["policy"], "every getter, and the masks for the policy's own account, come from the one answer")
+    }
+
+    @Test func aLocationOfAnotherAccountIsAskedOfTheHostAsThePolicysAccount() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let allowed = await Task.detached {
+            IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: "bob@outlook.com")
+        }.value
+        #expect(!allowed)
         let saves = host.seen.withLock { $0 }.filter { $0.0.name == "can_save" }
+        #expect(saves.count == 1)
         #expect(saves.first?.1.thread == "alice@contoso.com", "the policy's account travels as the thread identity")
-        #expect(saves.first?.0 == .canSave(.localDrive, account: "alice@contoso.com"))
-        let locations = await Task.detached {
-            IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!.getSaveToLocations(forAccountId: "alice@contoso.com")
-        }.value
-        #expect(locations.count == IntuneMAMSaveLocation.allCases.count)
-        #expect(locations[NSNumber(value: 32)] == NSNumber(value: false))
-        #expect(locations[NSNumber(value: 1)] == NSNumber(value: true))
+        #expect(saves.first?.0 == .canSave(.oneDriveForBusiness, account: "bob@outlook.com"))
     }
 
-    @Test func theSwitchesAreThePolicysForItsAccount() async throws {
+    @Test func theDirectoryAnswersTheAccountQuestionsWithOIDs() async throws {
         let host = try FakeHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
-        let switches = await Task.detached { () -> [Bool] in
-            let alice = IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!
-            let bob = IntuneMAMPolicyManager.instance().policy(forAccountId: "bob@outlook.com")!
-            return [alice.isContactSyncAllowed, alice.isAppSharingAllowed, alice.isFileEncryptionRequired, alice.shouldFileProviderEncryptFiles,
-                    bob.isContactSyncAllowed, bob.isFileEncryptionRequired, alice.isScreenCaptureAllowed, bob.isScreenCaptureAllowed]
+        let answers = await Task.detached { () -> [String] in
+            let policy = IntuneMAMPolicyManager.instance(), enrollment = IntuneMAMEnrollmentManager.instance()
+            return ["\(policy.isAccountIdManaged(Self.aliceOID))", "\(policy.isAccountIdManaged("ALICE@contoso.com"))", "\(policy.isAccountIdManaged("bob@outlook.com"))",
+                    "\(policy.isAccountIdManaged(nil))", policy.primaryAccountId ?? "nil", "\(policy.managedAccountIds)", "\(enrollment.enrolledAccountIds())",
+                    "\(enrollment.allowedAccounts() as? [String] ?? [])", "\(enrollment.allowedAccountIds() as? [String] ?? [])", "\(policy.isManagementEnabled())"]
         }.value
-        #expect(switches == [false, true, true, false, true, false, false, true])
-        #expect(host.seen.withLock { $0 }.contains { $0.0 == .policyQuery(.contactSync, as: "alice@contoso.com", accounts: []) })
+        #expect(answers == ["true", "true", "false", "false", Self.aliceOID, "[\"\(Self.aliceOID)\"]", "[\"\(Self.aliceOID)\"]",
+                            "[\"alice@contoso.com\"]", "[\"\(Self.aliceOID)\"]", "true"])
+    }
+
+    @Test func theAppConfigurationIsTypedWithTheSDKsQueryTypes() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let answers = await Task.detached { () -> [String] in
+            let config = IntuneMAMAppConfigManager.instance().appConfig(forAccountId: "alice@contoso.com")
+            return [config.stringValue(forKey: "region", queryType: .any) ?? "nil", config.stringValue(forKey: "region", queryType: .max) ?? "nil",
+                    "\(config.hasConflict("region"))", "\(config.boolValue(forKey: "sync", queryType: .or)?.boolValue ?? false)",
+                    "\(config.boolValue(forKey: "sync", queryType: .and)?.boolValue ?? true)", "\(config.allStrings(forKey: "region") ?? [])",
+                    "\(config.fullData?.count ?? 0)", "\(config.numberValue(forKey: "missing", queryType: .min) == nil)"]
+        }.value
+        #expect(answers == ["north", "south", "true", "true", "false", "[\"north\", \"south\"]", "2", "true"])
+        #expect(host.seen.withLock { $0 }.contains { $0.0 == .appConfig(account: "alice@contoso.com") })
+    }
+
+    /// A policy delegate that records what it was asked, declines identity switches to
+    /// bob, wipes alice's data itself and adds accounts.
+    final class PolicyDelegate: IntuneMAMPolicyDelegate, IntuneMAMComplianceDelegate, Sendable {
+        let told = Mutex<[String]>([])
+        func wipeData(forAccountId accountId: String) -> Bool {
+            told.withLock { $0.append("wipe \(accountId)") }
+            return true
+        }
+        func identitySwitchRequired(forAccountId accountId: String, reason: IntuneMAMIdentitySwitchReason,
+                                    completionHandler: @escaping (IntuneMAMSwitchIdentityResult) -> Void) {
+            told.withLock { $0.append("switch \(accountId) \(reason)") }
+            // Answered later, from elsewhere, as apps do after showing UI.
+            let done = UncheckedBox(completionHandler)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { done.value(accountId == Self.bob ? .canceled : .success) }
+        }
+        func addAccountId(_ accountId: String, completionHandler: @escaping (IntuneMAMAddIdentityResult) -> Void) {
+            told.withLock { $0.append("add \(accountId)") }
+            completionHandler(.success)
+        }
+        func restartApplication() -> Bool {
+            told.withLock { $0.append("restart") }
+            return true
+        }
+        func accountId(_ accountId: String, hasComplianceStatus status: IntuneMAMComplianceStatus, withErrorMessage errMsg: String, andErrorTitle errTitle: String) {
+            told.withLock { $0.append("compliance \(accountId) \(status) \(errTitle): \(errMsg)") }
+        }
+        static let bob = "bob@outlook.com"
+    }
+
+    struct UncheckedBox<T>: @unchecked Sendable {
+        let value: T
+        init(_ value: T) { self.value = value }
+    }
+
+    @Test func theHostsCommandsAreAnsweredByTheDelegates() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let delegate = PolicyDelegate()
+        IntuneMAMPolicyManager.instance().delegate = delegate
+        IntuneMAMComplianceManager.instance().delegate = delegate
+        defer { IntuneMAMPolicyManager.instance().delegate = nil }
+        host.send(Frame(seq: 20, body: .command(.wipeAccountData(account: "alice@contoso.com"))))
+        host.send(Frame(seq: 21, body: .command(.identitySwitchRequired(account: "alice@contoso.com", reason: "to import", cause: IdentitySwitchCause.documentImport))))
+        host.send(Frame(seq: 22, body: .command(.identitySwitchRequired(account: "bob@outlook.com", reason: "to import", cause: IdentitySwitchCause.openURL))))
+        host.send(Frame(seq: 23, body: .command(.addIdentity(account: "alice@contoso.com"))))
+        host.send(Frame(seq: 24, body: .command(.notification(SDKNotification(kind: .restartApplication, account: "alice@contoso.com")))))
+        host.send(Frame(seq: 25, body: .command(.notification(SDKNotification(kind: .complianceStatus, account: "alice@contoso.com", detail: "notCompliant",
+                                                                                title: "Access blocked", message: "No policy is assigned")))))
+        try await wait { host.commandResults.withLock { $0.count } == 6 }
+        #expect(host.commandResults.withLock { $0.map(\.0) } == [
+            .wipeAccountData(wiped: true), .identitySwitchRequired(accepted: true), .identitySwitchRequired(accepted: false),
+            .addIdentity(added: true), .notified(restartsItself: true), .notified(restartsItself: false),
+        ], "each command is answered with what the delegate said, in the order the host sent them")
+        #expect(delegate.told.withLock { $0 } == [
+            "wipe \(Self.aliceOID)", "switch \(Self.aliceOID) documentImport", "switch bob@outlook.com openURL", "add \(Self.aliceOID)",
+            "restart", "compliance \(Self.aliceOID) notCompliant Access blocked: No policy is assigned",
+        ], "the delegates get the SDK's account ids (OIDs) and reasons")
+    }
+
+    @Test func aPolicyChangeIsPostedWithTheAccountIdInUserInfo() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let posted = Mutex<[String]>([])
+        let observer = NotificationCenter.default.addObserver(forName: .IntuneMAMPolicyDidChange, object: nil, queue: nil) { note in
+            let id = note.userInfo?[IntuneMAMPolicyDidChangeNotificationAccountId] as? String ?? "?"
+            posted.withLock { $0.append(id) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        host.send(Frame(seq: 30, body: .command(.notification(SDKNotification(kind: .policyChanged, account: "alice@contoso.com")))))
+        try await wait { host.commandResults.withLock { $0.count } == 1 }
+        #expect(posted.withLock { $0 } == [Self.aliceOID], "posted before the host hears the app took the change")
     }
 
     final class Delegate: IntuneMAMEnrollmentDelegate, Sendable {
-        let told = Mutex<[(String, IntuneMAMEnrollmentStatusCode)]>([])
-        func enrollmentRequest(with status: IntuneMAMEnrollmentStatus) { told.withLock { $0.append(("enrollment", status.statusCode)) } }
-        func unenrollRequest(with status: IntuneMAMEnrollmentStatus) { told.withLock { $0.append(("unenroll", status.statusCode)) } }
+        let told = Mutex<[(String, IntuneMAMEnrollmentStatusCode, String, String)]>([])
+        func enrollmentRequest(with status: IntuneMAMEnrollmentStatus) { told.withLock { $0.append(("enrollment", status.statusCode, status.accountId, status.identity)) } }
+        func unenrollRequest(with status: IntuneMAMEnrollmentStatus) { told.withLock { $0.append(("unenroll", status.statusCode, status.accountId, status.identity)) } }
     }
 
-    @Test func enrollmentStatusesReachTheDelegate() async throws {
+    @Test func enrollmentStatusesReachTheDelegateWithUPNAndOID() async throws {
         let host = try FakeHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
@@ -101,12 +248,30 @@ import Testing
         host.send(Frame(seq: 10, body: .command(.notification(SDKNotification(kind: .enrollmentStatus, account: "alice@contoso.com", detail: "100")))))
         try await wait { delegate.told.withLock { $0.count } == 2 }
         #expect(delegate.told.withLock { $0.map(\.1) } == [.licensedNotTargeted, .newPoliciesReceived])
-        #expect(manager.enrolledAccountId() == "alice@contoso.com")
-        manager.deRegisterAndUnenrollAccountId("alice@contoso.com", withWipe: true)
-        try await wait { host.seen.withLock { $0.contains { $0.0 == .unenroll(account: "alice@contoso.com", wipe: true) } } }
+        #expect(delegate.told.withLock { $0.last.map { [$0.2, $0.3] } } == [Self.aliceOID, "alice@contoso.com"])
+        #expect(manager.enrolledAccountId() == Self.aliceOID)
+        manager.deRegisterAndUnenrollAccountId(Self.aliceOID, withWipe: true)
+        try await wait { host.seen.withLock { $0.contains { $0.0 == .unenroll(account: Self.aliceOID, wipe: true) } } }
         host.send(Frame(seq: 11, body: .command(.notification(SDKNotification(kind: .unenrollmentStatus, account: "alice@contoso.com", detail: "104")))))
         try await wait { delegate.told.withLock { $0.count } == 3 }
         #expect(manager.enrolledAccountId() == nil)
+    }
+
+    @Test func theThreadIdentityScopeIsTheSwiftContextManagers() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let seen = await Task.detached { () -> [String?] in
+            var inside: String?
+            IntuneMAMSwiftContextManager.setAccountId("alice@contoso.com") {
+                inside = IntuneMAMPolicyManager.instance().getCurrentThreadAccountId()
+                _ = IntuneMAMComplianceManager.instance().remediationInProgress(forAccountId: "alice@contoso.com")
+            }
+            return [inside, IntuneMAMSwiftContextManager.getScopedAccountId()]
+        }.value
+        #expect(seen == ["alice@contoso.com", nil])
+        #expect(host.seen.withLock { $0.last?.1.thread } == "alice@contoso.com", "a call inside the scope is made as its account")
     }
 
     private func wait(_ condition: @escaping @Sendable () -> Bool) async throws {

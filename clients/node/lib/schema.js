@@ -130,6 +130,26 @@ module.exports = {
   }
  },
  "messages": {
+  "mamsim.v2.AccountDirectory": [
+   {
+    "message": "mamsim.v2.DirectoryAccount",
+    "name": "accounts",
+    "number": 1,
+    "repeated": true,
+    "type": "message"
+   },
+   {
+    "name": "allowed_restricted",
+    "number": 2,
+    "type": "bool"
+   },
+   {
+    "name": "allowed",
+    "number": 3,
+    "repeated": true,
+    "type": "string"
+   }
+  ],
   "mamsim.v2.AccountRef": [
    {
     "name": "account",
@@ -137,6 +157,7 @@ module.exports = {
     "type": "string"
    }
   ],
+  "mamsim.v2.AccountsQuery": [],
   "mamsim.v2.Acknowledged": [],
   "mamsim.v2.AcquireToken": [
    {
@@ -510,6 +531,38 @@ module.exports = {
     "type": "message"
    }
   ],
+  "mamsim.v2.DirectoryAccount": [
+   {
+    "name": "upn",
+    "number": 1,
+    "type": "string"
+   },
+   {
+    "name": "oid",
+    "number": 2,
+    "type": "string"
+   },
+   {
+    "name": "signed_in",
+    "number": 3,
+    "type": "bool"
+   },
+   {
+    "name": "enrolled",
+    "number": 4,
+    "type": "bool"
+   },
+   {
+    "name": "registered",
+    "number": 5,
+    "type": "bool"
+   },
+   {
+    "name": "managed",
+    "number": 6,
+    "type": "bool"
+   }
+  ],
   "mamsim.v2.Enroll": [
    {
     "name": "account",
@@ -865,6 +918,11 @@ module.exports = {
     "name": "reason",
     "number": 2,
     "type": "string"
+   },
+   {
+    "name": "cause",
+    "number": 3,
+    "type": "uint32"
    }
   ],
   "mamsim.v2.Item": [
@@ -1117,6 +1175,116 @@ module.exports = {
     "type": "string"
    }
   ],
+  "mamsim.v2.PolicySummary": [
+   {
+    "name": "upn",
+    "number": 1,
+    "type": "string"
+   },
+   {
+    "name": "oid",
+    "number": 2,
+    "type": "string"
+   },
+   {
+    "name": "managed",
+    "number": 3,
+    "type": "bool"
+   },
+   {
+    "name": "pin_required",
+    "number": 4,
+    "type": "bool"
+   },
+   {
+    "name": "managed_browser_required",
+    "number": 5,
+    "type": "bool"
+   },
+   {
+    "name": "notification_policy",
+    "number": 6,
+    "type": "uint32"
+   },
+   {
+    "name": "contact_sync_allowed",
+    "number": 7,
+    "type": "bool"
+   },
+   {
+    "name": "widget_content_sync_allowed",
+    "number": 8,
+    "type": "bool"
+   },
+   {
+    "name": "spotlight_indexing_allowed",
+    "number": 9,
+    "type": "bool"
+   },
+   {
+    "name": "siri_intents_allowed",
+    "number": 10,
+    "type": "bool"
+   },
+   {
+    "name": "app_intents_allowed",
+    "number": 11,
+    "type": "bool"
+   },
+   {
+    "name": "app_sharing_allowed",
+    "number": 12,
+    "type": "bool"
+   },
+   {
+    "name": "document_picker_allowed",
+    "number": 13,
+    "type": "bool"
+   },
+   {
+    "name": "file_encryption_required",
+    "number": 14,
+    "type": "bool"
+   },
+   {
+    "name": "file_provider_encryption_required",
+    "number": 15,
+    "type": "bool"
+   },
+   {
+    "name": "screen_capture_allowed",
+    "number": 16,
+    "type": "bool"
+   },
+   {
+    "name": "save_to",
+    "number": 17,
+    "type": "uint32"
+   },
+   {
+    "name": "open_from",
+    "number": 18,
+    "type": "uint32"
+   },
+   {
+    "name": "save_to_other",
+    "number": 19,
+    "type": "bool"
+   },
+   {
+    "name": "open_from_other",
+    "number": 20,
+    "type": "bool"
+   }
+  ],
+  "mamsim.v2.PolicySummaryQuery": [
+   {
+    "message": "mamsim.v2.AccountRef",
+    "name": "as",
+    "number": 1,
+    "type": "message"
+   }
+  ],
   "mamsim.v2.Print": [],
   "mamsim.v2.Protect": [
    {
@@ -1218,6 +1386,16 @@ module.exports = {
    {
     "name": "detail",
     "number": 3,
+    "type": "string"
+   },
+   {
+    "name": "title",
+    "number": 4,
+    "type": "string"
+   },
+   {
+    "name": "message",
+    "number": 5,
     "type": "string"
    }
   ],
@@ -1426,6 +1604,20 @@ module.exports = {
     "type": "message"
    },
    {
+    "message": "mamsim.v2.PolicySummaryQuery",
+    "name": "policy",
+    "number": 34,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
+    "message": "mamsim.v2.AccountsQuery",
+    "name": "accounts",
+    "number": 35,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
     "name": "window",
     "number": 100,
     "type": "string"
@@ -1531,6 +1723,20 @@ module.exports = {
     "number": 25,
     "oneof": "value",
     "type": "uint32"
+   },
+   {
+    "message": "mamsim.v2.PolicySummary",
+    "name": "policy_summary",
+    "number": 26,
+    "oneof": "value",
+    "type": "message"
+   },
+   {
+    "message": "mamsim.v2.AccountDirectory",
+    "name": "accounts",
+    "number": 27,
+    "oneof": "value",
+    "type": "message"
    }
   ],
   "mamsim.v2.SetIdentity": [
