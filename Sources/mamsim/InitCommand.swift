@@ -22,7 +22,15 @@ struct InitCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "An .xcodeproj, a repository or project folder, or an app folder.", completion: .file())
-    var path: String
+    var path: String?
+
+    @Option(help: ArgumentHelp("Instead of a scenario, write a Swift test package in DIR where your own Intune code runs as a fleet app (the SDK-shaped façade, unofficial; docs/FACADE.md).", valueName: "DIR"),
+            completion: .directory)
+    var facade: String?
+
+    @Option(help: ArgumentHelp("With --facade: the mamsim source checkout the package depends on (default: the one this mamsim was built from).", valueName: "PATH"),
+            completion: .directory)
+    var mamsimSource: String?
 
     @Option(help: ArgumentHelp("A Graph iosManagedAppProtection export (repeatable; the first targets the work account).", valueName: "GRAPH.json"),
             completion: .file(extensions: ["json"]))
@@ -60,7 +68,15 @@ struct InitCommand: AsyncParsableCommand {
         }
     }
 
+    func validate() throws {
+        if facade == nil, path == nil { throw ValidationError("name a project (PATH), or --facade DIR for a test package of your own Intune code") }
+        if facade != nil, path != nil { throw ValidationError("--facade DIR writes a package, not a scenario of PATH: give one or the other") }
+        if mamsimSource != nil, facade == nil { throw ValidationError("--mamsim-source goes with --facade DIR") }
+    }
+
     func run() async throws {
+        if let facade { return try writeFacadePackage(facade) }
+        let path = path ?? ""
         let settings = try options.buildSettings()
         let found: [ProjectInventory.Bundle]
         do {
@@ -116,6 +132,32 @@ struct InitCommand: AsyncParsableCommand {
         let expectations = report.steps.map { $0.observed.asExpectation.description }
         try Self.withExpectations(text, expectations).write(to: outputURL, atomically: true, encoding: .utf8)
         terminal.line("wrote \(output): \(entries.filter { !$0.isExtension }.count) apps, \(entries.filter(\.isExtension).count) extensions, \(report.steps.count) steps with the outcomes they gave; review them, then `mamsim run \(output)`")
+    }
+
+    /// `--facade DIR`: the test package (FacadePackage).
+    func writeFacadePackage(_ dir: String) throws {
+        let source: URL
+        if let mamsimSource {
+            source = URL(fileURLWithPath: mamsimSource).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: source.appendingPathComponent("Package.swift").path) else {
+                Terminal.error("\(mamsimSource) has no Package.swift; name the folder of a mamsim source checkout")
+                throw ExitCode(2)
+            }
+        } else if let built = FacadePackage.buildSource {
+            source = built
+        } else {
+            Terminal.error("this mamsim was not built from a checkout that is still here; name one with --mamsim-source PATH")
+            throw ExitCode(2)
+        }
+        let folder = URL(fileURLWithPath: dir).standardizedFileURL
+        let package = FacadePackage(mamsim: source, folder: folder)
+        do { try package.write(force: force) } catch let e as ValidationError {
+            Terminal.error(e.message)
+            throw ExitCode(2)
+        }
+        let terminal = Terminal()
+        terminal.line("wrote \(dir): a test package whose IntuneMAMSwift is mamsim's SDK-shaped façade (UNOFFICIAL), depending on \(source.path)")
+        terminal.line("next: put your Intune files in \(dir)/Sources/FleetApp, then `cd \(dir) && swift build --static-swift-stdlib && mamsim run scenarios/fleet.yaml`")
     }
 
     /// Ids from target names: lower case, letters, digits and dashes, each one once.
@@ -176,10 +218,10 @@ struct InitCommand: AsyncParsableCommand {
         let sdkApps = apps.filter(\.sdk)
         let exts = entries.filter(\.isExtension)
         var y: [String] = []
-        y.append("# Written by `mamsim init \(Self.comment(path))`: a first scenario from your project. Review each step's")
+        y.append("# Written by `mamsim init \(Self.comment(path ?? ""))`: a first scenario from your project. Review each step's")
         y.append("# `expect:` (the outcome this run gave) against what your policy should do; then run it with")
         y.append("# `mamsim run \(Self.comment(URL(fileURLWithPath: output).lastPathComponent))` (docs/SCENARIOS.md says what each key means).")
-        y.append("name: \(Self.quoted("\(URL(fileURLWithPath: path).lastPathComponent) · first scenario"))")
+        y.append("name: \(Self.quoted("\(URL(fileURLWithPath: path ?? "").lastPathComponent) · first scenario"))")
         y.append("")
         y.append("accounts:")
         y.append("  - upn: user@contoso.com             # a work account, targeted by the policy below")
