@@ -82,6 +82,8 @@ public enum LintRules {
         LintRule("open-in-url-scheme", .error, "the containing app has no URL scheme with its -intunemam twin", source: seedOpenIn),
         LintRule("open-in-rule", .error, "the rule does not take exactly one managed file of Intune types only", source: seedOpenIn),
         LintRule("open-in-document-types", .warning, "the rule misses the Intune twin of a document type the app opens", source: seedOpenIn),
+        // The team's Swift
+        LintRule("delegate-drift", .warning, "a method of a type adopting an SDK delegate protocol has a requirement's name (or nearly) but none of its signatures: the SDK never calls it", source: "Intune App SDK for iOS 21.7.1 public headers"),
     ]
 
     public static func rule(_ id: String) -> LintRule? { all.first { $0.id == id } }

@@ -105,6 +105,8 @@ struct LintCommand: ParsableCommand {
             } catch {
                 errors.append(error)
             }
+            // The team's own Swift beside the project: delegate methods the SDK never calls.
+            if let report = DelegateLint.lint(path: path) { reports.append(report) }
         }
         return reports
     }

@@ -60,6 +60,32 @@ extension CLITests {
             #expect(run.status == 0, "\(run)")
         }
 
+        /// `init --facade DIR`: the test package of a team's own Intune code. Its IntuneMAMSwift
+        /// module says it is unofficial and re-exports the façade of this checkout; its scenario
+        /// sits in a folder of its own (an app never reads a folder holding the scenario) and
+        /// runs the app's static build. Building it is the conformance script's and the README's
+        /// walk-through's (scripts/conformance-thirdparty), not this test's.
+        @Test func aFacadePackageIsWrittenOnceAndNamesItsSource() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let pkg = dir.appendingPathComponent("team").path
+            let r = try await CLI.run(["init", "--facade", pkg, "--mamsim-source", CLI.repo(".").path], timeout: 60)
+            #expect(r.status == 0 && r.stdout.contains("UNOFFICIAL"), "\(r)")
+            let manifest = try String(contentsOfFile: pkg + "/Package.swift", encoding: .utf8)
+            #expect(manifest.contains(".package(path: \"\(CLI.repo(".").standardizedFileURL.path)\")"), "\(manifest)")
+            #expect(manifest.contains(".product(name: \"MAMIntuneFacade\", package: \"\(CLI.repo(".").standardizedFileURL.lastPathComponent.lowercased())\")"), "\(manifest)")
+            let module = try String(contentsOfFile: pkg + "/Sources/IntuneMAMSwift/IntuneMAMSwift.swift", encoding: .utf8)
+            #expect(module.hasPrefix("// UNOFFICIAL") && module.contains("@_exported import MAMIntuneFacade"), "\(module)")
+            let scenario = try String(contentsOfFile: pkg + "/scenarios/fleet.yaml", encoding: .utf8)
+            #expect(scenario.contains("executable: ../.build/debug/FleetApp"), "\(scenario)")
+            let again = try await CLI.run(["init", "--facade", pkg], timeout: 60)
+            #expect(again.status == 2 && again.stderr.contains("--force"), "\(again)")
+            let both = try await CLI.run(["init", dir.path, "--facade", pkg], timeout: 60)
+            #expect(both.status != 0 && both.stderr.contains("one or the other"), "\(both)")
+            let wrongSource = try await CLI.run(["init", "--facade", dir.appendingPathComponent("other").path, "--mamsim-source", dir.path], timeout: 60)
+            #expect(wrongSource.status == 2 && wrongSource.stderr.contains("no Package.swift"), "\(wrongSource)")
+        }
+
         @Test func aPathWithoutAnAppIsNamed() async throws {
             let dir = try Self.scratch()
             defer { try? FileManager.default.removeItem(at: dir) }
