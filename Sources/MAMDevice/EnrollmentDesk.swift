@@ -55,7 +55,9 @@ public final class EnrollmentDesk {
             facts.mdmEnrolledAs = service.mdmEnrolledAs.flatMap { state.fleet.account(named: $0) ?? Account(upn: $0) }
             facts.enrolledInApp = try state.enrolledAccount(app: app.identityOwner)
             if let account {
-                facts.signedIn = try state.isSignedIn(account.description, app: app.identityOwner)
+                // An account the user signed in with MSAL (`msalAccounts`) has the token
+                // registerAndEnrollAccountId needs, as one signed in to the app has.
+                facts.signedIn = try state.isSignedIn(account.description, app: app.identityOwner) || app.userAccounts.contains { account.matches($0) }
                 facts.licensed = try state.isLicensed(account)
                 facts.targeted = try state.servicePolicy(for: account, in: app.identityOwner) != nil
                 facts.deviceManagedAccount = try state.enrolledManagedAccount
@@ -76,13 +78,14 @@ public final class EnrollmentDesk {
         }
     }
 
-    /// Records an enrollment's status, signs in the account a successful interactive login
-    /// brought, and tells the delegate.
+    /// Records an enrollment's status, signs in the account a successful interactive login (or
+    /// the app's own MSAL sign-in) brought, and tells the delegate.
     private func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,
                                   via: String, _ done: @escaping () -> Void) throws {
         let why = explanation(of: status, account: account?.description ?? asked, app: app)
         if let account {
-            if interactive, EnrollmentRules.signedInBeforeAnswer(status), try !state.isSignedIn(account.description, app: app.identityOwner) {
+            let viaMSAL = app.userAccounts.contains { account.matches($0) }
+            if interactive || viaMSAL, EnrollmentRules.signedInBeforeAnswer(status), try !state.isSignedIn(account.description, app: app.identityOwner) {
                 _ = accounts.signIn(app, account: account.description)
             }
             if status.didSucceed {
