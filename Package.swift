@@ -93,7 +93,7 @@ let package = Package(
             name: "mamsim",
             dependencies: [
                 "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMScenario",
-                "MAMDeviceState", "MAMKit",
+                "MAMDeviceState", "MAMKit", "MAMIntuneFacade",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strict),

@@ -75,6 +75,9 @@ struct BenchCommand: AsyncParsableCommand {
             let b = try await BlockingCallBench.run()
             print(String(format: "service call from app code: awaited p50 %.1f µs, blocking (callBlocking, as a synchronous getter) p50 %.1f µs (%.2f×, target ≤ 1.2×)\n",
                          b.asyncP50, b.blockingP50, b.blockingP50 / b.asyncP50))
+            let f = try await FacadeBench.run()
+            print(String(format: "façade: policy(forAccountId:) and 30 getters p50 %.1f µs (target < 1000 µs), the same 30 answers one call each p50 %.1f µs (%.1f× slower)\n",
+                         f.facadeP50, f.perCallP50, f.perCallP50 / f.facadeP50))
         }
 
         for size in [64, 1024] where only == nil || only == "latency" {

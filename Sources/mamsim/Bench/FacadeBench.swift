@@ -1,0 +1,145 @@
+import Foundation
+import MAMIntuneFacade
+import MAMKit
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// What app code pays for `policy(forAccountId:)` and 30 getters through the SDK-shaped façade
+/// (one round trip: the policy read whole), against the same 30 answers asked one call each
+/// (30 round trips: how the façade read a policy before the policy service). One app (MAMKit)
+/// over a socket pair to a host played on a thread of its own, which decides every request with
+/// the enforcer for alice under Microsoft's level 2 framework (the decisions are real; the
+/// host's channel and audit are not in it). Both forms alternate, so slow moments fall on both.
+enum FacadeBench {
+    struct Result {
+        var facadeP50: Double
+        var perCallP50: Double
+    }
+
+    static let alice = Account(upn: "alice@contoso.com", oid: "5f0c1d2e-7a6b-4c3d-9e8f-0a1b2c3d4e5f", tenant: "contoso.onmicrosoft.com")
+    static let app: BundleID = "com.mamsim.bench"
+
+    static func fleet() throws -> Fleet {
+        var p = IosManagedAppProtection(displayName: "bench: level 2's data settings")
+        p.saveAsBlocked = true
+        p.allowedDataStorageLocations = [.oneDriveForBusiness, .sharePoint]
+        p.allowedOutboundDataTransferDestinations = .managedApps
+        p.notificationRestriction = .blockOrganizationalData
+        p.managedBrowserToOpenLinksRequired = true
+        var f = Fleet()
+        f.add(alice, policy: p)
+        f.install(AppDescriptor(bundleID: app, keychainAccessGroups: [app.rawValue, "com.microsoft.intune.mam"]))
+        return f
+    }
+
+    static func run(rounds: Int = 10, perRound: Int = 200) async throws -> Result {
+        let fleet = try fleet()
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+            throw BenchError(message: "façade bench: socketpair: \(String(cString: strerror(errno)))")
+        }
+        let hostEnd = fds[1]
+        let host = Thread { answer(fd: hostEnd, fleet: fleet) }
+        host.start()
+        let mamApp = try await MAMApp.connect(fd: fds[0])
+        defer {
+            mamApp.close()
+            close(fds[1])
+        }
+        MAMIntuneFacade.connect(mamApp)
+        let id = alice.upn
+        return try await withCheckedThrowingContinuation { (c: CheckedContinuation<Result, any Error>) in
+            // Synchronous app code, on a thread of its own, as the getters are called.
+            Thread {
+                var facade: [Double] = [], perCall: [Double] = []
+                var checksum = 0
+                for _ in 0..<rounds {
+                    for _ in 0..<perRound {
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        guard let p = IntuneMAMPolicyManager.instance().policy(forAccountId: id) else {
+                            return c.resume(throwing: BenchError(message: "façade bench: policy(forAccountId:) got no answer"))
+                        }
+                        var n = 0
+                        for flag in [p.isPINRequired, p.isManagedBrowserRequired, p.isContactSyncAllowed, p.isWidgetContentSyncAllowed,
+                                     p.isSpotlightIndexingAllowed, p.areSiriIntentsAllowed, p.areAppIntentsAllowed, p.isAppSharingAllowed,
+                                     p.shouldFileProviderEncryptFiles, p.isFileEncryptionRequired, p.isScreenCaptureAllowed,
+                                     p.notificationPolicy == .allow, p.isDocumentPickerAllowed(.exportToService), p.isDocumentPickerAllowed(.import)] where flag { n += 1 }
+                        for l in IntuneMAMSaveLocation.allCases where p.isSaveToAllowed(for: l, withAccountId: id) { n += 1 }
+                        for l in IntuneMAMOpenLocation.allCases.prefix(5) where p.isOpenFromAllowed(for: l, withAccountId: id) { n += 1 }
+                        facade.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                        checksum &+= n
+                    }
+                    for _ in 0..<perRound {
+                        let start = DispatchTime.now().uptimeNanoseconds
+                        var n = 0
+                        // The 30 answers, one call each: the switches as policy_query (and
+                        // screen capture), the locations as can_save / can_open.
+                        let settings: [PolicySetting] = [.contactSync, .widgets, .spotlight, .siriIntents, .appIntents, .appSharing, .documentPicker,
+                                                         .thirdPartyKeyboards, .backup, .fileEncryption, .fileProviderEncryption, .contactSync, .widgets, .documentPicker]
+                        for s in settings where (try? mamApp.callBlocking(Service.PolicyQuery(setting: s, as: id, accounts: [])))?.isAllowed == true { n += 1 }
+                        for l in SaveLocation.allCases where (try? mamApp.callBlocking(Service.CanSave(location: l, account: id)))?.isAllowed == true { n += 1 }
+                        for l in OpenLocation.allCases.prefix(5) where (try? mamApp.callBlocking(Service.CanOpen(location: l, account: id, as: id)))?.isAllowed == true { n += 1 }
+                        perCall.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+                        checksum &+= n
+                    }
+                }
+                _ = checksum
+                func p50(_ s: [Double]) -> Double { s.sorted()[s.count / 2] }
+                c.resume(returning: Result(facadeP50: p50(facade), perCallP50: p50(perCall)))
+            }.start()
+        }
+    }
+
+    /// The played host: welcomes the app, then decides each policy, policy_query, can_save and
+    /// can_open request with the enforcer (as alice's data; the thread identity names her).
+    private static func answer(fd: Int32, fleet: Fleet) {
+        var decoder = FrameDecoder()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var out: [UInt8] = []
+        func send(_ frame: Frame) {
+            out.removeAll(keepingCapacity: true)
+            FrameEncoder.encode(frame, appendingTo: &out)
+            _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        }
+        func who(_ name: String?) -> Account? { name.flatMap { alice.matches($0) ? alice : nil } }
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return }
+            try? decoder.feed(Array(buffer[..<n])) { payload in
+                guard let frame = try? FrameParser.parse(payload) else { return }
+                switch frame.body {
+                case .hello:
+                    send(Frame(seq: 1, replyTo: frame.seq, body: .welcome(Welcome(bundleID: app, kind: .app))))
+                case .serviceRequest(let request, let context):
+                    let result: ServiceResult
+                    switch request {
+                    case .policy(let name):
+                        let account = who(name ?? context.thread)
+                        let r = Enforcer.policyReading(as: account, app: app, in: fleet)
+                        result = ServiceResult(verdict: .allowed("bench"), value: .policySummary(PolicySummary(
+                            upn: account?.upn ?? "", oid: account?.oid ?? "", managed: r.managed, pinRequired: r.pinRequired,
+                            managedBrowserRequired: r.managedBrowserRequired, notificationPolicy: r.notificationRestriction == .allow ? 0 : 1,
+                            contactSyncAllowed: !r.restricted.contains(.contactSync), widgetContentSyncAllowed: !r.restricted.contains(.widgets),
+                            spotlightIndexingAllowed: !r.restricted.contains(.spotlight), siriIntentsAllowed: !r.restricted.contains(.siriIntents),
+                            appIntentsAllowed: !r.restricted.contains(.appIntents), appSharingAllowed: !r.restricted.contains(.appSharing),
+                            documentPickerAllowed: !r.restricted.contains(.documentPicker), fileEncryptionRequired: r.restricted.contains(.fileEncryption),
+                            fileProviderEncryptionRequired: r.restricted.contains(.fileProviderEncryption), screenCaptureAllowed: false,
+                            saveTo: UInt32(r.saveToMask), openFrom: UInt32(r.openFromMask), saveToOther: r.saveTo.contains(.other),
+                            openFromOther: r.openFrom.contains(.other))))
+                    case .policyQuery(let setting, let name, _):
+                        result = ServiceResult(verdict: Enforcer.policyQuery(setting, as: who(name), app: app, in: fleet))
+                    case .canSave(let location, let name):
+                        result = ServiceResult(verdict: Enforcer.save(owner: who(context.thread), to: location, locationAccount: who(name), app: app, in: fleet))
+                    case .canOpen(let location, let name, let receiver):
+                        result = ServiceResult(verdict: Enforcer.open(from: location, locationAccount: who(name), as: who(receiver), app: app, in: fleet))
+                    default:
+                        result = ServiceResult(verdict: .failed(.badRequest, "not played by the bench's host"))
+                    }
+                    send(Frame(seq: 0, replyTo: frame.seq, body: .serviceResult(result)))
+                default: break
+                }
+            }
+        }
+    }
+}
