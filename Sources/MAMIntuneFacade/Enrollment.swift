@@ -72,8 +72,12 @@ public final class IntuneMAMEnrollmentManager: @unchecked Sendable {
         send(Service.Unenroll(account: accountId, wipe: doWipe))
     }
 
-    /// The account the app is enrolled with, as its delegate last heard.
-    public func enrolledAccountId() -> String? { lock.withLock { enrolled } }
+    /// The account the app's SDK enrolled (its OID), as the host holds it: it survives the
+    /// app's restart. What the delegate last heard when the host does not answer.
+    public func enrolledAccountId() -> String? {
+        if let d = MAMIntuneFacade.blocking(Service.Accounts(), as: nil)?.allowedAnswer { return d.accounts.first { $0.enrolled }?.accountId }
+        return lock.withLock { enrolled }
+    }
 
     /// The accounts the app's SDK enrolled (their OIDs).
     public func enrolledAccountIds() -> [String] {

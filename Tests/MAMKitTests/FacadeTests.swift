@@ -12,6 +12,8 @@ import Testing
 /// app's delegates and are answered with what the delegates answered.
 @Suite(.serialized) struct FacadeTests {
     static let aliceOID = "5f0c1d2e-7a6b-4c3d-9e8f-0a1b2c3d4e5f"
+    /// Whether the played host holds alice enrolled (an unenroll ends it, an enroll starts it).
+    static let aliceEnrolled = Mutex(true)
 
     /// alice is managed (saving only to OneDrive for Business and SharePoint, contact sync
     /// blocked, notifications without org data); anything else is unmanaged.
@@ -34,10 +36,15 @@ import Testing
             return ServiceResult(verdict: blocked ? .blocked(.saveLocation, "saveAsBlocked") : .allowed("allowed"))
         case .accounts:
             return ServiceResult(verdict: .allowed(""), value: .accounts(AccountDirectory(accounts: [
-                DirectoryAccount(upn: "alice@contoso.com", oid: aliceOID, signedIn: true, enrolled: true, managed: true),
+                DirectoryAccount(upn: "alice@contoso.com", oid: aliceOID, signedIn: true, enrolled: aliceEnrolled.withLock { $0 }, managed: true),
                 DirectoryAccount(upn: "bob@outlook.com", signedIn: true),
             ], allowedRestricted: true, allowed: ["alice@contoso.com", aliceOID])))
-        case .enroll, .unenroll: return ServiceResult(verdict: .allowed(""), value: .enrollment(225))
+        case .enroll:
+            aliceEnrolled.withLock { $0 = true }
+            return ServiceResult(verdict: .allowed(""), value: .enrollment(225))
+        case .unenroll:
+            aliceEnrolled.withLock { $0 = false }
+            return ServiceResult(verdict: .allowed(""), value: .enrollment(104))
         case .appConfig:
             return ServiceResult(verdict: .allowed(""), value: .appConfig([["region": "north", "sync": "true"], ["region": "south", "sync": "false"]]))
         case .remediationInProgress: return ServiceResult(verdict: .allowed(""), value: .flag(true))
@@ -249,12 +256,13 @@ import Testing
         try await wait { delegate.told.withLock { $0.count } == 2 }
         #expect(delegate.told.withLock { $0.map(\.1) } == [.licensedNotTargeted, .newPoliciesReceived])
         #expect(delegate.told.withLock { $0.last.map { [$0.2, $0.3] } } == [Self.aliceOID, "alice@contoso.com"])
-        #expect(manager.enrolledAccountId() == Self.aliceOID)
+        #expect(await Task.detached { manager.enrolledAccountId() }.value == Self.aliceOID, "the host's directory")
         manager.deRegisterAndUnenrollAccountId(Self.aliceOID, withWipe: true)
         try await wait { host.seen.withLock { $0.contains { $0.0 == .unenroll(account: Self.aliceOID, wipe: true) } } }
         host.send(Frame(seq: 11, body: .command(.notification(SDKNotification(kind: .unenrollmentStatus, account: "alice@contoso.com", detail: "104")))))
         try await wait { delegate.told.withLock { $0.count } == 3 }
-        #expect(manager.enrolledAccountId() == nil)
+        #expect(await Task.detached { manager.enrolledAccountId() }.value == nil)
+        Self.aliceEnrolled.withLock { $0 = true }
     }
 
     @Test func theThreadIdentityScopeIsTheSwiftContextManagers() async throws {
