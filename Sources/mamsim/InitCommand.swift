@@ -60,6 +60,10 @@ struct InitCommand: AsyncParsableCommand {
         var isExtension: Bool { bundle.extensionPoint != nil }
         /// A custom keyboard: never a share target.
         var isKeyboard: Bool { bundle.isKeyboard }
+        /// An app, or an extension of a kind a fleet hosts (share, action, keyboard); the other
+        /// kinds are written as comments saying what a policy does with them.
+        var isHosted: Bool { bundle.extensionPoint.map(Self.hostedPoints.contains) ?? true }
+        static let hostedPoints: Set<String> = ["com.apple.share-services", "com.apple.ui-services", "com.apple.services", "com.apple.keyboard-service"]
         /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
         /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes).
         var sdk: Bool {
@@ -131,7 +135,8 @@ struct InitCommand: AsyncParsableCommand {
         }
         let expectations = report.steps.map { $0.observed.asExpectation.description }
         try Self.withExpectations(text, expectations).write(to: outputURL, atomically: true, encoding: .utf8)
-        terminal.line("wrote \(output): \(entries.filter { !$0.isExtension }.count) apps, \(entries.filter(\.isExtension).count) extensions, \(report.steps.count) steps with the outcomes they gave; review them, then `mamsim run \(output)`")
+        let unhosted = entries.filter { !$0.isHosted }.count
+        terminal.line("wrote \(output): \(entries.filter { !$0.isExtension }.count) apps, \(entries.filter(\.isExtension).count) extensions\(unhosted == 0 ? "" : " (\(unhosted) as comments: kinds a fleet does not host)"), \(report.steps.count) steps with the outcomes they gave; review them, then `mamsim run \(output)`")
     }
 
     /// `--facade DIR`: the test package (FacadePackage).
@@ -216,7 +221,8 @@ struct InitCommand: AsyncParsableCommand {
     func scenarioText(_ entries: [Entry], folder: URL) throws -> String {
         let apps = entries.filter { !$0.isExtension }
         let sdkApps = apps.filter(\.sdk)
-        let exts = entries.filter(\.isExtension)
+        let exts = entries.filter { $0.isExtension && $0.isHosted }
+        let unhosted = entries.filter { !$0.isHosted }
         var y: [String] = []
         y.append("# Written by `mamsim init \(Self.comment(path ?? ""))`: a first scenario from your project. Review each step's")
         y.append("# `expect:` (the outcome this run gave) against what your policy should do; then run it with")
@@ -270,9 +276,9 @@ struct InitCommand: AsyncParsableCommand {
         y.append("  - id: notes                         # an app outside the organisation, without the SDK")
         y.append("    bundle: com.example.notes")
         y.append("    sdk: false")
-        if !exts.isEmpty {
+        if !exts.isEmpty || !unhosted.isEmpty {
             y.append("")
-            y.append("extensions:")
+            y.append(exts.isEmpty ? "# extensions:" : "extensions:")
             for e in exts {
                 let container = apps.first { $0.bundle.bundleID == e.bundle.containerBundleID }?.id ?? apps[0].id
                 y.append("  - id: \(e.id)                      # \(Self.comment(e.bundle.source))")
@@ -286,6 +292,9 @@ struct InitCommand: AsyncParsableCommand {
                     y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
                     y.append("    container: \(container)")
                 }
+            }
+            for e in unhosted {
+                y.append("  # \(e.id) (\(Self.comment(e.bundle.source))): \(Self.comment(e.bundle.extensionPoint ?? "")) is not a fleet member: \(Self.whyNotHosted(e.bundle.extensionPoint ?? ""))")
             }
         }
         y.append("")
@@ -302,7 +311,7 @@ struct InitCommand: AsyncParsableCommand {
         }
         if let from = sdkApps.first ?? apps.first {
             y.append("  # Org data shared from \(from.id) to every other app and extension (keyboards take no shares).")
-            for to in entries where to.id != from.id && !to.isKeyboard {
+            for to in entries where to.id != from.id && !to.isKeyboard && to.isHosted {
                 y.append("  - share: {from: \(from.id), to: \(to.id), item: {type: public.plain-text, text: \"Q3 numbers\"}}")
                 y.append(Self.marker)
             }
@@ -333,8 +342,33 @@ struct InitCommand: AsyncParsableCommand {
         }.joined(separator: "\n")
     }
 
+    /// What an app protection policy does with an extension of a kind a fleet does not host
+    /// (RULES.md §1: the fleet's extensions are share, action and keyboard extensions).
+    static func whyNotHosted(_ point: String) -> String {
+        switch point {
+        case "com.apple.fileprovider-nonui", "com.apple.fileprovider-actionsui":
+            "a File Provider; the policy decides whether it encrypts what it serves (shouldFileProviderEncryptFiles: `policyQuery: {setting: fileProviderEncryption}`)"
+        case "com.apple.widgetkit-extension", "com.apple.widget-extension":
+            "a widget; the policy decides whether org data may show in it (isWidgetContentSyncAllowed: `policyQuery: {setting: widgets}`)"
+        case "com.apple.intents-service", "com.apple.intents-ui-service", "com.apple.appintents-extension":
+            "Siri and App Intents; the policy decides whether org data may go to them (`policyQuery: {setting: siriIntents}` / `appIntents`)"
+        case "com.apple.usernotifications.service", "com.apple.usernotifications.content-extension":
+            "it shows notifications; the policy's notificationRestriction decides what they may show (`notify` steps)"
+        case "com.apple.authentication-services-credential-provider-ui":
+            "an AutoFill credential provider; conditional launch applies to the app that holds the credentials"
+        case "com.apple.Safari.content-blocker", "com.apple.Safari.web-extension", "com.apple.Safari.extension":
+            "a Safari extension; no app protection setting applies to it"
+        case "com.apple.broadcast-services-upload", "com.apple.broadcast-services-setupui":
+            "a broadcast upload; the policy's screen capture rule applies to the app (`screenCapture` steps)"
+        case "com.apple.message-payload-provider":
+            "an iMessage app; the policy's outbound rule applies to what the app shares (`share` steps)"
+        default:
+            "mamsim hosts share, action and keyboard extensions only"
+        }
+    }
+
     func writePlugins(_ entries: [Entry], folder: URL) throws {
-        for e in entries where e.isExtension {
+        for e in entries where e.isExtension && e.isHosted {
             let dir = folder.appendingPathComponent("mamsim-extensions").appendingPathComponent(e.id)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             guard let info = e.bundle.resolvedInfoPlist else {

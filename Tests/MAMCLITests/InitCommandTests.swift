@@ -60,6 +60,42 @@ extension CLITests {
             #expect(run.status == 0, "\(run)")
         }
 
+        /// Extension kinds a fleet does not host (a File Provider, a widget, a notification
+        /// service, an unknown point) are written as comments saying what the policy does with
+        /// them, never as fleet members the loader refuses; the scenario loads and runs, and the
+        /// share extension beside them is still a share target.
+        @Test func extensionKindsAFleetDoesNotHostBecomeComments() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            func ext(_ id: String, _ point: String) -> String {
+                "<key>CFBundleIdentifier</key><string>com.example.sync.\(id)</string><key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>\(point)</string><key>NSExtensionPrincipalClass</key><string>X</string></dict>"
+            }
+            for (folder, plist) in [
+                ("App", "<key>CFBundleIdentifier</key><string>com.example.sync</string><key>CFBundleExecutable</key><string>Sync</string><key>IntuneMAMSettings</key><dict><key>ADALClientId</key><string>x</string></dict>"),
+                ("Files", ext("files", "com.apple.fileprovider-nonui")),
+                ("Widget", ext("widget", "com.apple.widgetkit-extension")),
+                ("Alerts", ext("alerts", "com.apple.usernotifications.service")),
+                ("Odd", ext("odd", "com.example.unknown-point")),
+                ("Share", ext("share", "com.apple.share-services").replacingOccurrences(of: "<key>NSExtensionPrincipalClass</key>", with: "<key>NSExtensionAttributes</key><dict><key>NSExtensionActivationRule</key><string>TRUEPREDICATE</string></dict><key>NSExtensionPrincipalClass</key>")),
+            ] {
+                try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+                try #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>\#(plist)</dict></plist>"#
+                    .write(to: dir.appendingPathComponent(folder).appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+            }
+            let file = dir.appendingPathComponent("first.yaml").path
+            let r = try await CLI.run(["init", dir.path, "-o", file], timeout: 120)
+            #expect(r.status == 0 && r.stdout.contains("(4 as comments: kinds a fleet does not host)"), "\(r)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            for line in ["# files (", "com.apple.fileprovider-nonui is not a fleet member: a File Provider", "isWidgetContentSyncAllowed",
+                         "notificationRestriction", "com.example.unknown-point is not a fleet member: mamsim hosts share, action and keyboard extensions only",
+                         "to: share,"] {
+                #expect(text.contains(line), "\(line) in\n\(text)")
+            }
+            #expect(!text.contains("to: files") && !text.contains("to: widget"), "\(text)")
+            let run = try await CLI.run(["run", file], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+        }
+
         /// `init --facade DIR`: the test package of a team's own Intune code. Its IntuneMAMSwift
         /// module says it is unofficial and re-exports the façade of this checkout; its scenario
         /// sits in a folder of its own (an app never reads a folder holding the scenario) and
