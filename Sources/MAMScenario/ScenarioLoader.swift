@@ -316,7 +316,8 @@ final class Loading {
             reader.error(v, "\"\(id)\" is an extension; \(what) must be an app")
             return nil
         }
-        reader.error(v, "no app or extension with id \"\(id)\"" + Suggestion.clause(for: id, among: allHandles))
+        let known = allHandles.prefix(20).joined(separator: ", ") + (allHandles.count > 20 ? ", … (\(allHandles.count) in all)" : "")
+        reader.error(v, "no app or extension with id \"\(id)\"" + Suggestion.clause(for: id, among: allHandles) + " (the ids are: \(known))")
         return nil
     }
 

@@ -1,9 +1,9 @@
 /// "Did you mean …?" for a misspelt key, id or account: the closest candidate by edit
 /// distance, if it is close enough to be a plausible typo.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate nearest to `word` (case-insensitive Levenshtein distance), when that
     /// distance is at most a third of the word's length (and at least 2 edits are tolerated).
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let folded = Array(word.lowercased())
         var best: (String, Int)?
         for candidate in candidates {

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import MAMScenario
 import MAMLoop
 import MAMWire
 
@@ -18,6 +20,15 @@ struct Mamsim: AsyncParsableCommand {
     /// with EPIPE instead of killing mamsim, then the command line is parsed and run.
     static func main() async {
         System.ignoreBrokenPipes()
+        // A mistyped command (`mamsim rn`) is named with the nearest one, not taken for
+        // unexpected arguments.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
+            let hint = Suggestion.closest(to: first, among: commands).map { "; did you mean `mamsim \($0)`?" } ?? ""
+            Terminal.error("no command \"\(first)\"\(hint.isEmpty ? "." : hint) The commands are \(commands.dropLast().joined(separator: ", ")) (`mamsim --help`).")
+            Foundation.exit(2)
+        }
         await main(nil)
     }
 }

@@ -29,6 +29,28 @@ extension CLITests {
             }
         }
 
+        /// A mistyped command is named with the nearest one and the list (exit 2); an unknown
+        /// app id in a step names the nearest id and every id of the fleet.
+        @Test func aMistypedCommandOrAppIdSaysTheFix() async throws {
+            let rn = try await CLI.run(["rn", "scenarios/examples/demo.yaml"], timeout: 30)
+            #expect(rn.status == 2 && rn.stderr.contains("no command \"rn\"; did you mean `mamsim run`?") && rn.stderr.contains("The commands are run, init, test"), "\(rn)")
+            let odd = try await CLI.run(["frobnicate"], timeout: 30)
+            #expect(odd.status == 2 && odd.stderr.contains("no command \"frobnicate\". The commands are"), "\(odd)")
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-ids-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("ids.yaml")
+            try """
+                name: ids
+                accounts: [{upn: a@contoso.com}]
+                apps: [{id: mail, bundle: com.contoso.mail}, {id: chat, bundle: com.contoso.chat}]
+                steps:
+                  - copy: {app: mial, text: x}
+                """.write(to: file, atomically: true, encoding: .utf8)
+            let r = try await CLI.run(["run", file.path], timeout: 30)
+            #expect(r.status == 2 && r.stderr.contains("no app or extension with id \"mial\"; did you mean \"mail\"? (the ids are: mail, chat)"), "\(r)")
+        }
+
         @Test func runDemoPrintsOneLinePerStepAndTheSummaryAndExitsZero() async throws {
             let counts = try Self.demoCounts()
             let r = try await CLI.run(["run", Self.demo.path], timeout: 120)

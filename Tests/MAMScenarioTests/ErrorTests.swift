@@ -20,7 +20,7 @@ import Testing
         ("errors/unknown-account.yaml",
          #"errors/unknown-account.yaml:10:16: steps[1].signIn.account: no account with UPN or OID "alise@contoso.com"; did you mean "alice@contoso.com"?"#),
         ("errors/unknown-app.yaml",
-         #"errors/unknown-app.yaml:11:13: steps[3].share.from: no app or extension with id "mial"; did you mean "mail"?"#),
+         #"errors/unknown-app.yaml:11:13: steps[3].share.from: no app or extension with id "mial"; did you mean "mail"? (the ids are: mail, notes)"#),
         ("errors/malformed-plist.yaml",
          "errors/malformed-plist.yaml:4:11: apps[0].info: ../malformed/Info.plist: is not a well-formed property list (Encountered unexpected EOF); check that every <dict>, <array> and <string> is closed"),
         ("errors/malformed-plugin.yaml",
@@ -42,7 +42,7 @@ import Testing
         ("errors/keyboard-full-access.yaml",
          #"errors/keyboard-full-access.yaml:4:81: extensions[0].fullAccess: ../plugins/keyboard-closed/Info.plist does not set NSExtension.NSExtensionAttributes.RequestsOpenAccess, so the user cannot grant full access; set it to true, or drop fullAccess"#),
         ("json/unknown-app.json",
-         #"json/unknown-app.json:8:20: steps[1].kill.app: no app or extension with id "mali"; did you mean "mail"?"#),
+         #"json/unknown-app.json:8:20: steps[1].kill.app: no app or extension with id "mali"; did you mean "mail"? (the ids are: mail)"#),
     ])
     func badFileIsRefusedWithLocatedMessage(file: String, description: String) throws {
         let error = try #require(Fixtures.error(file))
@@ -52,7 +52,7 @@ import Testing
     @Test func errorCarriesTheScenarioFileURL() throws {
         let error = try #require(Fixtures.error("errors/unknown-app.yaml"))
         #expect(error.file.standardizedFileURL == Fixtures.url("errors/unknown-app.yaml").standardizedFileURL)
-        #expect(error.message == #"no app or extension with id "mial"; did you mean "mail"?"#)
+        #expect(error.message == #"no app or extension with id "mial"; did you mean "mail"? (the ids are: mail, notes)"#)
     }
 
     @Test func missingFileIsAnErrorWithoutPosition() throws {
