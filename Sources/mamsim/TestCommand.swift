@@ -238,9 +238,22 @@ extension TestCommand {
     static func notAScenario(_ url: URL) -> String? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }  // the loader says why
         let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+        // A report of an earlier `mamsim test --output` written inside the tested folder, in
+        // any of its formats and whatever its file's extension: never a scenario of this run.
+        let start = text.drop { $0.isWhitespace }
+        if start.hasPrefix("<?xml") || start.hasPrefix("<testsuites") {
+            return "a test report (JUnit XML), not a scenario"
+        }
+        if let first = start.split(separator: "\n", maxSplits: 1).first, ["✔ ", "✘ ", "▶ "].contains(where: { first.hasPrefix($0) }),
+           text.split(separator: "\n").contains(where: { $0.hasPrefix("scenarios: ") }) {
+            return "a test report (mamsim test's human output), not a scenario"
+        }
         if url.pathExtension.lowercased() == "json" {
             guard let object = try? JSONSerialization.jsonObject(with: data) else { return nil }
             guard let dict = object as? [String: Any] else { return "not a scenario (its top level is not an object)" }
+            if (dict["tool"] as? [String: Any])?["name"] as? String == "mamsim", dict["scenarios"] != nil, dict["schemaVersion"] != nil {
+                return "a test report (mamsim test --format json), not a scenario"
+            }
             // A Graph document (an app configuration export has a top-level "apps") names its
             // OData type or context; a scenario never has such keys.
             if let odata = dict.keys.sorted().first(where: { $0.hasPrefix("@odata.") }) {

@@ -43,6 +43,23 @@ extension CLITests {
             #expect(r.stdout.contains("scenarios: 1 passed, 0 failed"), "\(r)")
         }
 
+        /// Reports of earlier runs written inside the tested folder, in every format and under
+        /// a scenario's extension, are recognised by their shape, skipped with a note, never run.
+        @Test func reportsWrittenInsideTheFolderAreSkippedNotRun() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            try tmp.write("suite/a-first.yaml", ScenarioTexts.passingShare)
+            for (format, file) in [("human", "report.json"), ("json", "report-json.json"), ("junit", "junit.yaml")] {
+                let r = try await CLI.run(["test", tmp.path("suite"), "--format", format, "--output", tmp.path("suite/" + file)], timeout: 120)
+                #expect(r.status == 0, "\(format): \(r)")
+            }
+            let r = try await CLI.run(["test", tmp.path("suite")], timeout: 120)
+            #expect(r.status == 0 && r.stdout.contains("scenarios: 1 passed, 0 failed"), "\(r)")
+            for (file, kind) in [("report.json", "mamsim test's human output"), ("report-json.json", "mamsim test --format json"), ("junit.yaml", "JUnit XML")] {
+                #expect(r.stderr.contains("\(file): a test report (\(kind)"), "\(file) in \(r)")
+            }
+        }
+
         @Test func testExitsOneWhenOneOfTwoScenariosFails() async throws {
             let tmp = try Self.suite()
             defer { tmp.remove() }
