@@ -689,16 +689,30 @@ final class Supervisor {
         return text
     }
 
-    /// The last lines of a child's stderr log (at most 3 lines, 600 characters), printable.
+    /// The last lines of a child's stderr log (at most 3 lines, 600 characters), printable,
+    /// after the first line that names an error when the last ones do not (Node prints
+    /// "Error: Cannot find module …" and then its require stack).
     static func stderrTail(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         let size = (try? handle.seekToEnd()) ?? 0
-        try? handle.seek(toOffset: size > 2048 ? size - 2048 : 0)
+        try? handle.seek(toOffset: size > 4096 ? size - 4096 : 0)
         guard let data = try? handle.readToEnd() else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).suffix(3).joined(separator: " | ")
+        let all = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+        let last = all.suffix(3)
+        var text = String(last.joined(separator: " | ").suffix(600))
+        if let error = all.first(where: isErrorLine), !last.contains(where: isErrorLine) {
+            text = String(error.prefix(300)) + " … " + text
+        }
         // What a child wrote never drives the user's terminal.
-        return String(String(lines.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }).suffix(600))
+        return String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+    }
+
+    /// A line that says what went wrong: `Error: …`, `TypeError: …`, `error: …`, a Python
+    /// traceback's last line, Swift's `Fatal error: …`.
+    static func isErrorLine(_ line: Substring) -> Bool {
+        let t = line.drop { $0 == " " }
+        return t.hasPrefix("Error:") || t.hasPrefix("error:") || t.hasPrefix("Fatal error:") || t.range(of: #"^[A-Za-z]*(Error|Exception): "#, options: .regularExpression) != nil
     }
 
     /// Kills a child as a crash would (SIGKILL by default). Its pending work fails.

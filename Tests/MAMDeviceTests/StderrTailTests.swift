@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import MAMDevice
+
+/// What a failed child's stderr says in the host's message: the last lines, and the first
+/// error line when the last ones are a stack (Node's "Cannot find module" under its require
+/// stack, as a plugin that links its client through a symlink the sandbox does not grant).
+@Suite struct StderrTailTests {
+    func tail(_ text: String) throws -> String? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return Supervisor.stderrTail(path)
+    }
+
+    @Test func theFirstErrorLineIsKeptAboveAStack() throws {
+        let node = """
+            node:internal/modules/cjs/loader:1228
+              throw err;
+              ^
+
+            Error: Cannot find module 'mamsim-client'
+            Require stack:
+            - /tmp/np/run
+                at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15) {
+              code: 'MODULE_NOT_FOUND',
+              requireStack: [ '/tmp/np/run' ]
+            }
+
+            Node.js v20.20.2
+            """
+        #expect(try tail(node) == "Error: Cannot find module 'mamsim-client' …   requireStack: [ '/tmp/np/run' ] | } | Node.js v20.20.2")
+    }
+
+    @Test func anErrorAmongTheLastLinesIsNotRepeated() throws {
+        let python = "Traceback (most recent call last):\n  File \"run\", line 3, in <module>\nModuleNotFoundError: No module named 'mamsim_client'\n"
+        #expect(try tail(python) == "Traceback (most recent call last): |   File \"run\", line 3, in <module> | ModuleNotFoundError: No module named 'mamsim_client'")
+        #expect(try tail("one\ntwo\nthree\nfour\n") == "two | three | four")
+        #expect(try tail("Error: \u{1B}[31mred\u{1B}[0m\nx\ny\nz\n") == "Error: ?[31mred?[0m … x | y | z", "control characters never reach the terminal")
+    }
+}
