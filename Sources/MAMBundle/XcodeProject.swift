@@ -12,6 +12,12 @@ public struct XcodeProject: Sendable {
         public var baseConfiguration: String?
         /// Settings written in the project file; list values joined with spaces.
         public var settings: [String: String]
+
+        public init(name: String, baseConfiguration: String? = nil, settings: [String: String]) {
+            self.name = name
+            self.baseConfiguration = baseConfiguration
+            self.settings = settings
+        }
     }
 
     public struct Target: Sendable, Hashable {
@@ -32,6 +38,16 @@ public struct XcodeProject: Sendable {
         }
 
         public func configuration(named name: String) -> Configuration? { configurations.first { $0.name == name } }
+
+        public init(name: String, productType: String, configurations: [Configuration], defaultConfiguration: String?,
+                    embeddedTargets: [String], dependencies: [String]) {
+            self.name = name
+            self.productType = productType
+            self.configurations = configurations
+            self.defaultConfiguration = defaultConfiguration
+            self.embeddedTargets = embeddedTargets
+            self.dependencies = dependencies
+        }
     }
 
     /// The `.xcodeproj` folder.
@@ -43,6 +59,26 @@ public struct XcodeProject: Sendable {
     public var configurations: [Configuration]
     public var defaultConfiguration: String?
     public var targets: [Target]
+    /// The file the project was read from: its `project.pbxproj`, or the XcodeGen spec
+    /// (`project.yml`) of a project not generated yet. Findings about the project name it.
+    public var manifest: URL
+
+    /// How messages name the project: `App.xcodeproj`, or `project.yml (XcodeGen)`.
+    public var displayName: String {
+        manifest.lastPathComponent == "project.pbxproj" ? "\(name).xcodeproj" : "\(manifest.lastPathComponent) (XcodeGen)"
+    }
+
+    /// A project read from elsewhere than a `project.pbxproj` (an XcodeGen spec).
+    public init(url: URL, manifest: URL, sourceRoot: URL, name: String, configurations: [Configuration], defaultConfiguration: String?, targets: [Target]) {
+        self.url = url
+        self.manifest = manifest
+        self.sourceRoot = sourceRoot
+        self.name = name
+        self.developmentRegion = nil
+        self.configurations = configurations
+        self.defaultConfiguration = defaultConfiguration
+        self.targets = targets
+    }
 
     /// Reads `url` (an `.xcodeproj` folder).
     public init(url: URL) throws(XcodeProjectError) {
@@ -61,6 +97,7 @@ public struct XcodeProject: Sendable {
     /// Reads the bytes of `url`'s `project.pbxproj`.
     public init(projectFile data: Data, url: URL) throws(XcodeProjectError) {
         self.url = url
+        manifest = url.appendingPathComponent("project.pbxproj")
         name = url.deletingPathExtension().lastPathComponent
         let file = url.appendingPathComponent("project.pbxproj")
         // Foundation's parser recurses once per level: a project nested thousands deep would
@@ -228,6 +265,12 @@ public struct XcodeProjectError: Error, Sendable, Hashable, CustomStringConverti
     public var problem: String
     public var fix: String
     public var description: String { "\(file): \(problem); \(fix)" }
+
+    public init(file: String, problem: String, fix: String) {
+        self.file = file
+        self.problem = problem
+        self.fix = fix
+    }
 }
 
 /// The `objects` table of a pbxproj.

@@ -48,7 +48,7 @@ public enum ProjectInventory {
         var root = path
         if !isDirectory.boolValue, path.lastPathComponent == "project.pbxproj" { root = path.deletingLastPathComponent() }
         if root.pathExtension == "xcworkspace" { root = root.deletingLastPathComponent() }
-        let projects = root.pathExtension == "xcodeproj" ? [root] : ProjectLinter.find(in: root) { $0.pathExtension == "xcodeproj" }
+        let projects = root.pathExtension == "xcodeproj" ? [root] : try ProjectLinter.findProjects(in: root, displayName: displayName)
         let base = root.pathExtension == "xcodeproj" ? root.deletingLastPathComponent() : root
         if !projects.isEmpty {
             var found: [Bundle] = []
@@ -78,7 +78,7 @@ public enum ProjectInventory {
     static func bundles(of project: XcodeProject, root: URL, options: ProjectLinter.Options) throws(LintInputError) -> [Bundle] {
         let candidates = project.targets.filter { $0.isApplication || $0.isAppExtension }
         if let missing = options.targets.first(where: { name in !project.targets.contains { $0.name == name } }) {
-            throw LintInputError("\(project.name).xcodeproj has no target \(missing); its targets are \(project.targets.map(\.name).joined(separator: ", "))")
+            throw LintInputError("\(project.displayName) has no target \(missing); its targets are \(project.targets.map(\.name).joined(separator: ", "))")
         }
         let chosen = candidates.filter { (options.targets.isEmpty || options.targets.contains($0.name))
             && ProjectLinter.platform(of: $0, in: project, root: root, options: options) == nil }
@@ -98,7 +98,7 @@ public enum ProjectInventory {
                     ?? candidates.first { $0.isApplication && $0.dependencies.contains(target.name) }
                 container = app.flatMap { folder($0).0.bundleIdentifier }
             }
-            return describe(bundle, name: target.name, source: "\(project.name).xcodeproj, target \(target.name)", infoPlist: info, container: container)
+            return describe(bundle, name: target.name, source: "\(project.displayName), target \(target.name)", infoPlist: info, container: container)
         }
     }
 

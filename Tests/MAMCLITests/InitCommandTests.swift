@@ -96,6 +96,34 @@ extension CLITests {
             #expect(run.status == 0, "\(run)")
         }
 
+        /// An XcodeGen project (its `project.yml`, no `.xcodeproj`) is read as the project it
+        /// generates: lint names its targets (the watchOS app skipped, the test bundle no app,
+        /// the bundle id from `bundleIdPrefix`), init's scenario runs; a folder whose only
+        /// project is a Tuist manifest is bad input in both (it is Swift, never run), exit 2.
+        @Test func anXcodeGenSpecIsReadAndATuistManifestIsNeverRun() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let project = CLI.repo("Tests/Fixtures/projects/XcodeGenNotes").path
+            let lint = try await CLI.run(["lint", project], timeout: 60)
+            #expect(lint.stdout.contains("(target FieldNotes)") && lint.stdout.contains("(target NotesShare)"), "\(lint)")
+            #expect(lint.stdout.contains("(target FieldNotesWatch): skipped, a watchOS target"), "\(lint)")
+            #expect(lint.stdout.contains("<string>com.contoso.FieldNotes</string>") && !lint.stdout.contains("FieldNotesTests"), "\(lint)")
+            let file = dir.appendingPathComponent("first.yaml").path
+            let r = try await CLI.run(["init", project, "-o", file], timeout: 120)
+            #expect(r.status == 0 && r.stdout.contains("1 apps, 1 extensions"), "\(r)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.contains("bundle: \"com.contoso.FieldNotes\"") && text.contains("# project.yml (XcodeGen), target NotesShare"), "\(text)")
+            let run = try await CLI.run(["run", file], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+            let tuist = dir.appendingPathComponent("tuist")
+            try FileManager.default.createDirectory(at: tuist, withIntermediateDirectories: true)
+            try "import ProjectDescription\nlet project = Project(name: \"X\")\n".write(to: tuist.appendingPathComponent("Project.swift"), atomically: true, encoding: .utf8)
+            for command in [["lint", tuist.path], ["init", tuist.path, "-o", dir.appendingPathComponent("t.yaml").path]] {
+                let t = try await CLI.run(command, timeout: 60)
+                #expect(t.status == 2 && t.stderr.contains("Tuist manifest") && t.stderr.contains("tuist generate --no-open"), "\(command[0]): \(t)")
+            }
+        }
+
         /// `init --facade DIR`: the test package of a team's own Intune code. Its IntuneMAMSwift
         /// module says it is unofficial and re-exports the façade of this checkout; its scenario
         /// sits in a folder of its own (an app never reads a folder holding the scenario) and
