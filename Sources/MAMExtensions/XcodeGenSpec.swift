@@ -8,9 +8,10 @@ import Yams
 /// targets with their product types, configurations and settings (bundle ids from
 /// `PRODUCT_BUNDLE_IDENTIFIER`, else `options.bundleIdPrefix` + the target's name), the
 /// Info.plist and entitlements paths (`info.path`, `entitlements.path`), the platform as
-/// `SDKROOT`, and the extensions an app embeds (its target dependencies). Read as data only:
-/// nothing of it runs. `include:` files and target templates are not followed (said in the
-/// error a target that needs them gets).
+/// `SDKROOT`, and the extensions an app embeds (its target dependencies), with target templates
+/// applied. Read as data only: nothing of it runs. `include:` files are not followed (said in
+/// the error a spec that needs them gets), nor `info.properties`/`entitlements.properties`:
+/// an Info.plist or entitlements file XcodeGen would generate, and no one committed, is missing.
 public enum XcodeGenSpec {
     /// XcodeGen's target `type` → Xcode's product type.
     static let productTypes: [String: String] = [
@@ -69,11 +70,13 @@ public enum XcodeGenSpec {
         guard let targetTable = root["targets"] as? [String: Any], !targetTable.isEmpty else {
             throw XcodeProjectError(file: spec.path, problem: "declares no targets", fix: "its targets may come from `include:` files mamsim does not follow: run `xcodegen generate` and lint the .xcodeproj")
         }
+        let templates = root["targetTemplates"] as? [String: Any] ?? [:]
         var targets: [XcodeProject.Target] = []
         for (targetName, value) in targetTable.sorted(by: { $0.key < $1.key }) {
-            guard let t = value as? [String: Any] else { continue }
+            guard let written = value as? [String: Any] else { continue }
+            let t = applying(templates, to: written)
             guard let type = t["type"] as? String else {
-                throw XcodeProjectError(file: spec.path, problem: "target \(targetName) has no `type` (a template's? templates are not followed)", fix: "run `xcodegen generate` and lint the .xcodeproj")
+                throw XcodeProjectError(file: spec.path, problem: "target \(targetName) has no `type` (not even from its templates)", fix: "run `xcodegen generate` and lint the .xcodeproj")
             }
             let platform: String? = (t["platform"] as? String) ?? (t["platform"] as? [String])?.first ?? (t["supportedDestinations"] as? [String])?.first
             var base: [String: String] = [:]
@@ -107,6 +110,35 @@ public enum XcodeGenSpec {
         _ = name
         return XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: spec, sourceRoot: folder,
                             name: projectName, configurations: projectConfigurations, defaultConfiguration: configNames.last, targets: targets)
+    }
+
+    /// A target with its `templates:` (from `targetTemplates`) applied, in order, under what
+    /// the target itself says: its keys win, except `settings` (merged) and `dependencies`
+    /// (the templates' first). Templates of templates are followed, at most 8 deep.
+    static func applying(_ templates: [String: Any], to target: [String: Any], depth: Int = 0) -> [String: Any] {
+        guard depth < 8, let names = target["templates"] as? [String], !names.isEmpty else { return target }
+        var merged: [String: Any] = [:]
+        for name in names {
+            guard let template = templates[name] as? [String: Any] else { continue }
+            merged = overlay(merged, applying(templates, to: template, depth: depth + 1))
+        }
+        return overlay(merged, target)
+    }
+
+    static func overlay(_ base: [String: Any], _ top: [String: Any]) -> [String: Any] {
+        var out = base
+        for (k, v) in top {
+            if k == "settings", let a = base[k] as? [String: Any], let b = v as? [String: Any] {
+                out[k] = overlay(a, b)
+            } else if k == "base" || k == "configs", let a = base[k] as? [String: Any], let b = v as? [String: Any] {
+                out[k] = a.merging(b) { $1 }
+            } else if k == "dependencies", let a = base[k] as? [Any], let b = v as? [Any] {
+                out[k] = a + b
+            } else {
+                out[k] = v
+            }
+        }
+        return out
     }
 
     /// XcodeGen's `settings`: `{base: {…}, configs: {Debug: {…}}}`, or a flat mapping of

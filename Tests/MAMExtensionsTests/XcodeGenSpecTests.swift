@@ -42,6 +42,33 @@ struct XcodeGenSpecTests {
         #expect(p.targets.first { $0.name == "Share" }?.configuration(named: "Debug")?.settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.contoso.Share")
     }
 
+    /// Target templates (as in a public reader app's spec, which defines its app through one):
+    /// the template's type, platforms and settings, under the target's own.
+    @Test func targetTemplatesAreApplied() throws {
+        let p = try project("""
+            name: Reader
+            targetTemplates:
+              Base:
+                settings: {base: {SWIFT_VERSION: "5.0", PRODUCT_BUNDLE_IDENTIFIER: org.example.base}}
+              AppTemplate:
+                templates: [Base]
+                type: application
+                supportedDestinations: [iOS, macOS]
+                entitlements: {path: Support/App.entitlements}
+                dependencies: [{target: Share}]
+            targets:
+              Reader:
+                templates: [AppTemplate]
+                settings: {base: {PRODUCT_BUNDLE_IDENTIFIER: org.example.reader}}
+              Share: {type: app-extension, platform: iOS}
+            """)
+        let reader = try #require(p.targets.first { $0.name == "Reader" })
+        let settings = try #require(reader.configuration(named: "Debug")).settings
+        #expect(reader.isApplication && reader.embeddedTargets == ["Share"])
+        #expect(settings["PRODUCT_BUNDLE_IDENTIFIER"] == "org.example.reader" && settings["SWIFT_VERSION"] == "5.0")
+        #expect(settings["SDKROOT"] == "iphoneos" && settings["CODE_SIGN_ENTITLEMENTS"] == "Support/App.entitlements")
+    }
+
     @Test func aSpecWithoutTargetsOrTypesSaysWhatToRun() throws {
         #expect(throws: XcodeProjectError.self) { try project("name: X\ninclude: [targets.yml]\n") }
         do {
