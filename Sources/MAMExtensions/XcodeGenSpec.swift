@@ -40,7 +40,6 @@ public enum XcodeGenSpec {
 
     /// The project `spec` (a `project.yml`) describes.
     public static func read(_ spec: URL) throws(XcodeProjectError) -> XcodeProject {
-        let name = spec.lastPathComponent
         let data: Data
         do { data = try InputFile.contents(of: spec) } catch {
             throw XcodeProjectError(file: spec.path, problem: "cannot be read", fix: "check that it is the project's XcodeGen spec")
@@ -107,7 +106,6 @@ public enum XcodeGenSpec {
             t.embeddedTargets = t.embeddedTargets.filter(extensions.contains)
             return t
         }
-        _ = name
         return XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: spec, sourceRoot: folder,
                             name: projectName, configurations: projectConfigurations, defaultConfiguration: configNames.last, targets: targets)
     }

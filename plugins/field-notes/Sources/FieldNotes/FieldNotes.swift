@@ -65,7 +65,6 @@ final class IntuneDelegates: IntuneMAMEnrollmentDelegate, IntuneMAMPolicyDelegat
 /// Documents/events.txt, personal data of the app, appended a line at a time, in order.
 final class EventLog: Sendable {
     let app: MAMApp
-    private let lines = NSLock()
     private let queue: AsyncStream<String>.Continuation
 
     init(app: MAMApp) {
