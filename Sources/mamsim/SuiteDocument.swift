@@ -142,6 +142,23 @@ struct SuiteDocument: Codable, Equatable {
 
     /// Shard reports must be every part of one suite, each once: a lost shard (a pod that
     /// never wrote its report) must fail the merge, not shrink the suite.
+    /// Why two shards are of different suites, as far as their reports tell: the number of
+    /// shards, the number of scenarios of the whole suite, or (same numbers) the scenario paths
+    /// — with the folder each shard's scenarios are in.
+    static func whyDifferent(_ a: Shard, _ aDocument: SuiteDocument, _ b: Shard, _ bDocument: SuiteDocument) -> String {
+        func folder(_ d: SuiteDocument) -> String {
+            let paths = d.scenarios.map { ($0.file as NSString).deletingLastPathComponent }
+            guard var common = paths.first else { return "no scenario" }
+            for p in paths.dropFirst() { while !(p == common || p.hasPrefix(common + "/")) { common = (common as NSString).deletingLastPathComponent } }
+            return common.isEmpty ? "/" : common
+        }
+        var reasons: [String] = []
+        if a.count != b.count { reasons.append("one run was split into \(a.count) shards, the other into \(b.count)") }
+        if a.scenarios != b.scenarios { reasons.append("one suite has \(a.scenarios) scenarios, the other \(b.scenarios)") }
+        if reasons.isEmpty { reasons.append("both suites have \(a.scenarios) scenarios but not the same paths (a renamed or moved file, or a run from another folder)") }
+        return reasons.joined(separator: ", ") + " (this shard's scenarios are under \(folder(aDocument)), that one's under \(folder(bDocument)))"
+    }
+
     static func checkShards(_ parts: [(name: String, document: SuiteDocument)]) throws {
         let shards = parts.compactMap { part in part.document.shard.map { (part.name, $0) } }
         guard let (firstName, first) = shards.first else { return }
@@ -150,9 +167,11 @@ struct SuiteDocument: Codable, Equatable {
             throw MergeError("\(plain.joined(separator: ", ")) \(plain.count == 1 ? "is not a shard's report" : "are not shards' reports") while \(firstName) is shard \(first.index)/\(first.count); merge the reports of one sharded run")
         }
         var byIndex: [Int: String] = [:]
+        let firstDocument = parts.first { $0.name == firstName }!.document
         for (name, s) in shards {
             guard s.count == first.count, s.suite == first.suite else {
-                throw MergeError("\(name) is shard \(s.index)/\(s.count) of suite \(s.suite), but \(firstName) is shard \(first.index)/\(first.count) of suite \(first.suite); merge the shards of one run (same scenarios, same N)")
+                let document = parts.first { $0.name == name }!.document
+                throw MergeError("\(name) is shard \(s.index)/\(s.count) of suite \(s.suite), but \(firstName) is shard \(first.index)/\(first.count) of suite \(first.suite): \(whyDifferent(s, document, first, firstDocument)); merge the shards of one run (same scenarios, same N)")
             }
             if let other = byIndex[s.index] {
                 throw MergeError("\(name) and \(other) are both shard \(s.index)/\(s.count); each shard's report once")

@@ -76,6 +76,13 @@ extension CLITests {
             let twice = try await CLI.run(["merge", tmp.path("shard-0.json"), tmp.path("shard-0.json")], timeout: 60)
             #expect(twice.status == 2 && twice.stderr.contains("each scenario belongs to exactly one shard"), "\(twice)")
 
+            // A shard of another suite is named with why: the suites' sizes and folders.
+            let other = try await CLI.run(["test", CLI.repo("scenarios/lifecycle").path, "--shard", "1/3", "--format", "json", "--output", tmp.path("other.json")], timeout: 300)
+            #expect(other.status == 0, "\(other)")
+            let mixed = try await CLI.run(["merge", tmp.path("shard-0.json"), tmp.path("other.json")], timeout: 60)
+            #expect(mixed.status == 2 && mixed.stderr.contains("one suite has") && mixed.stderr.contains("scenarios are under")
+                    && mixed.stderr.contains("scenarios/lifecycle"), "\(mixed)")
+
             // A shard whose scenario says passed while one of its steps failed is refused, not
             // believed: the verdict is the steps'.
             var forged = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("shard-0.json")))) as? [String: Any])
