@@ -51,6 +51,37 @@ extension CLITests {
             #expect(r.status == 2 && r.stderr.contains("no app or extension with id \"mial\"; did you mean \"mail\"? (the ids are: mail, chat)"), "\(r)")
         }
 
+        /// A share refused as not-activated says what was shared and, when the extension's rule
+        /// takes the type only as personal data (no Intune twin), the command that fixes it.
+        @Test func notActivatedSaysTheItemAndTheConfigureCommand() async throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-na-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent("share"), withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try #"""
+                <?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>
+                <key>CFBundleIdentifier</key><string>com.contoso.mail.share</string>
+                <key>NSExtension</key><dict><key>NSExtensionAttributes</key><dict><key>NSExtensionActivationRule</key>
+                <string>SUBQUERY (extensionItems, $e, SUBQUERY ($e.attachments, $a, ANY $a.registeredTypeIdentifiers UTI-CONFORMS-TO "public.plain-text").@count &gt;= 1).@count &gt;= 1</string></dict>
+                <key>NSExtensionPointIdentifier</key><string>com.apple.share-services</string><key>NSExtensionPrincipalClass</key><string>X</string></dict>
+                </dict></plist>
+                """#.write(to: dir.appendingPathComponent("share/Info.plist"), atomically: true, encoding: .utf8)
+            try """
+                name: not activated
+                accounts: [{upn: alice@contoso.com, policy: work}]
+                policies: {work: {displayName: work, apps: [com.contoso.mail]}}
+                apps: [{id: mail, bundle: com.contoso.mail, keychainGroups: [com.contoso.mail, com.microsoft.intune.mam]}]
+                extensions: [{id: share, plugin: share, container: mail}]
+                steps:
+                  - signIn: {app: mail, account: alice@contoso.com}
+                  - share: {from: mail, to: share, item: {type: public.plain-text, text: "Q3"}}
+                    expect: {blocked: not-activated}
+                """.write(to: dir.appendingPathComponent("s.yaml"), atomically: true, encoding: .utf8)
+            let r = try await CLI.run(["run", dir.appendingPathComponent("s.yaml").path], timeout: 60)
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stdout.contains("the item is com.microsoft.intune.mam.public.plain-text") || r.stdout.contains("the item is public.plain-text"), "\(r)")
+            #expect(r.stdout.contains("the rule accepts it only as personal data: `mamsim configure \(dir.appendingPathComponent("share").path)/Info.plist`"), "\(r)")
+        }
+
         @Test func runDemoPrintsOneLinePerStepAndTheSummaryAndExitsZero() async throws {
             let counts = try Self.demoCounts()
             let r = try await CLI.run(["run", Self.demo.path], timeout: 120)

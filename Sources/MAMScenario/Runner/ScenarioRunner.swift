@@ -41,11 +41,19 @@ public enum ScenarioRunner {
         for ext in scenario.extensions {
             let manifest = ext.manifest
             let keyboard = ext.descriptor.kind == .keyboard
+            let infoPlist = ext.plugin.appendingPathComponent("Info.plist").path
             let accepts: @Sendable ([String], Bool) -> (activated: Bool, reason: String) = { types, managed in
                 // A keyboard is no share target: the share sheet never lists it.
                 if keyboard { return (false, "a keyboard extension receives no shared items") }
                 let result = manifest.activation(for: ShareInput(types), dataIsManaged: managed)
-                return (result.isActivated, result.reason)
+                guard !result.isActivated else { return (true, result.reason) }
+                // Say what was shared, and the fix when the rule takes the types only as
+                // personal data (it lacks their Intune twins).
+                var reason = result.reason + "; the item is \(types.joined(separator: ", "))"
+                if managed, manifest.activation(for: ShareInput(types), dataIsManaged: false).isActivated {
+                    reason += "; the rule accepts it only as personal data: `mamsim configure \(infoPlist)` adds the com.microsoft.intune.mam. twin of every type it accepts"
+                }
+                return (false, reason)
             }
             var spec = AppSpec(handle: ext.id, descriptor: ext.descriptor, executable: ext.executable?.path, arguments: ext.arguments, startsWithFleet: false)
             spec.activation = accepts
