@@ -63,10 +63,11 @@ public enum ProjectInventory {
             return found
         }
         let discovered = ProjectLinter.discoveredBundles(in: root, options: options)
-        let apps = discovered.filter { $0.bundle.manifest?.extensionPointIdentifier == nil }
+        func isExtension(_ b: BundleFolder) -> Bool { b.manifest?.extensionPointIdentifier != nil || extensionKitPoint(b.info) != nil }
+        let apps = discovered.filter { !isExtension($0.bundle) }
         return discovered.map { entry in
             var container: String?
-            if entry.bundle.manifest?.extensionPointIdentifier != nil, let id = entry.bundle.bundleIdentifier {
+            if isExtension(entry.bundle), let id = entry.bundle.bundleIdentifier {
                 container = apps.compactMap(\.bundle.bundleIdentifier).first { id.hasPrefix($0 + ".") }
             }
             let folder = ProjectLinter.relative(entry.url.deletingLastPathComponent(), to: root)
@@ -98,11 +99,19 @@ public enum ProjectInventory {
                     ?? candidates.first { $0.isApplication && $0.dependencies.contains(target.name) }
                 container = app.flatMap { folder($0).0.bundleIdentifier }
             }
-            return describe(bundle, name: target.name, source: "\(project.displayName), target \(target.name)", infoPlist: info, container: container)
+            return describe(bundle, name: target.name, source: "\(project.displayName), target \(target.name)", infoPlist: info, container: container,
+                            extensionTarget: target.isAppExtension)
         }
     }
 
-    static func describe(_ b: BundleFolder, name: String, source: String, infoPlist: URL?, container: String?) -> Bundle {
+    /// An ExtensionKit extension's point (`EXAppExtensionAttributes.EXExtensionPointIdentifier`):
+    /// it has no `NSExtension`, and is never an app.
+    static func extensionKitPoint(_ info: [String: Any]?) -> String? {
+        guard let attributes = info?["EXAppExtensionAttributes"] as? [String: Any] else { return nil }
+        return attributes["EXExtensionPointIdentifier"] as? String ?? "extensionkit"
+    }
+
+    static func describe(_ b: BundleFolder, name: String, source: String, infoPlist: URL?, container: String?, extensionTarget: Bool = false) -> Bundle {
         let settings = b.intuneSettings
         var resolved: Data?
         if b.manifest?.extensionPointIdentifier != nil, var info = b.info {
@@ -120,7 +129,10 @@ public enum ProjectInventory {
         }
         let unresolved = b.unresolvedSettingNames.sorted()
         return Bundle(
-            name: name, source: source, bundleID: b.bundleIdentifier, extensionPoint: b.manifest?.extensionPointIdentifier,
+            name: name, source: source, bundleID: b.bundleIdentifier,
+            // An extension target with no NSExtension point (ExtensionKit, or a broken plist)
+            // is still an extension, never an app of the fleet.
+            extensionPoint: b.manifest?.extensionPointIdentifier ?? extensionKitPoint(b.info) ?? (extensionTarget ? "extensionkit" : nil),
             isKeyboard: b.manifest?.kind == .keyboard, requestsOpenAccess: b.manifest?.requestsOpenAccess ?? false,
             containerBundleID: container, hasIntuneSettings: !settings.raw.isEmpty, multiIdentity: settings.multiIdentity,
             urlSchemes: b.urlSchemes, keychainGroups: (b.entitlements?.keychainAccessGroups ?? []).map(b.bareKeychainGroup),

@@ -362,6 +362,8 @@ struct InitCommand: AsyncParsableCommand {
             "a broadcast upload; the policy's screen capture rule applies to the app (`screenCapture` steps)"
         case "com.apple.message-payload-provider":
             "an iMessage app; the policy's outbound rule applies to what the app shares (`share` steps)"
+        case "extensionkit":
+            "an ExtensionKit extension (no NSExtension point); mamsim hosts share, action and keyboard app extensions only"
         default:
             "mamsim hosts share, action and keyboard extensions only"
         }

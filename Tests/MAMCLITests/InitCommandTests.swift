@@ -61,7 +61,7 @@ extension CLITests {
         }
 
         /// Extension kinds a fleet does not host (a File Provider, a widget, a notification
-        /// service, an unknown point) are written as comments saying what the policy does with
+        /// service, an unknown point, an ExtensionKit extension) are written as comments saying what the policy does with
         /// them, never as fleet members the loader refuses; the scenario loads and runs, and the
         /// share extension beside them is still a share target.
         @Test func extensionKindsAFleetDoesNotHostBecomeComments() async throws {
@@ -76,6 +76,8 @@ extension CLITests {
                 ("Widget", ext("widget", "com.apple.widgetkit-extension")),
                 ("Alerts", ext("alerts", "com.apple.usernotifications.service")),
                 ("Odd", ext("odd", "com.example.unknown-point")),
+                // ExtensionKit: no NSExtension at all, never an app of the fleet.
+                ("Kit", "<key>CFBundleIdentifier</key><string>com.example.sync.kit</string><key>EXAppExtensionAttributes</key><dict><key>EXExtensionPointIdentifier</key><string>com.example.sync.point</string></dict>"),
                 ("Share", ext("share", "com.apple.share-services").replacingOccurrences(of: "<key>NSExtensionPrincipalClass</key>", with: "<key>NSExtensionAttributes</key><dict><key>NSExtensionActivationRule</key><string>TRUEPREDICATE</string></dict><key>NSExtensionPrincipalClass</key>")),
             ] {
                 try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -84,11 +86,11 @@ extension CLITests {
             }
             let file = dir.appendingPathComponent("first.yaml").path
             let r = try await CLI.run(["init", dir.path, "-o", file], timeout: 120)
-            #expect(r.status == 0 && r.stdout.contains("(4 as comments: kinds a fleet does not host)"), "\(r)")
+            #expect(r.status == 0 && r.stdout.contains("1 apps, 6 extensions (5 as comments: kinds a fleet does not host)"), "\(r)")
             let text = try String(contentsOfFile: file, encoding: .utf8)
             for line in ["# files (", "com.apple.fileprovider-nonui is not a fleet member: a File Provider", "isWidgetContentSyncAllowed",
                          "notificationRestriction", "com.example.unknown-point is not a fleet member: mamsim hosts share, action and keyboard extensions only",
-                         "to: share,"] {
+                         "# kit (Kit/Info.plist): com.example.sync.point is not a fleet member", "to: share,"] {
                 #expect(text.contains(line), "\(line) in\n\(text)")
             }
             #expect(!text.contains("to: files") && !text.contains("to: widget"), "\(text)")
