@@ -72,6 +72,20 @@ public enum ScenarioLoader {
         return UInt64(t)
     }
 
+    /// What a YAML parser's words about indentation mean for a scenario, in ours.
+    static func indentationHint(_ detail: String, line: Int, file: URL) -> String {
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let bad = line >= 1 && line <= lines.count ? lines[line - 1] : ""
+        if bad.prefix { $0 == " " || $0 == "\t" }.contains("\t") || detail.contains("cannot start any token") && bad.hasPrefix("\t") {
+            return " (line \(line) is indented with a tab; YAML indents with spaces only)"
+        }
+        if detail.contains("expected '-' indicator") || detail.contains("did not find expected key") || detail.contains("mapping values are not allowed") {
+            return " (line \(line) is indented differently from the lines around it: the keys of one list item line up under the first key after its `- `, and a new item starts with `- ` at the list's indentation)"
+        }
+        return ""
+    }
+
     static func syntaxError(_ error: YamlError, file: URL) -> ScenarioError {
         switch error {
         case .scanner(let context, let problem, let mark, _),
@@ -79,7 +93,7 @@ public enum ScenarioLoader {
              .composer(let context, let problem, let mark, _):
             let detail = context.map { "\(problem) \($0.text)" } ?? problem
             return ScenarioError(file: file, line: mark.line, column: mark.column,
-                                 message: "not valid YAML or JSON: \(detail)")
+                                 message: "not valid YAML or JSON: \(detail)" + indentationHint(detail, line: mark.line, file: file))
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ScenarioError(file: file, line: context.mark.line, column: context.mark.column,
                                  message: "key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) appears twice in one mapping; keep one")
