@@ -15,11 +15,37 @@ public enum GraphPolicyImporter {
     /// messages (a path or "inline policy strict").
     public static func importPolicies(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> PolicyImportResult {
         let root = try GraphValue.parse(bytes, source: source)
-        return try importPolicies(root, source: source)
+        return try importPolicies(root, source: source, keyLines: keyLines(bytes))
+    }
+
+    /// The line of each property name's first `"name":` in a JSON document, so that an error
+    /// names the line to fix.
+    static func keyLines(_ bytes: [UInt8]) -> [String: Int] {
+        var lines: [String: Int] = [:]
+        var line = 1
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\n") { line += 1; i += 1; continue }
+            guard b == UInt8(ascii: "\"") else { i += 1; continue }
+            // A string: its end, skipping escapes; a key when a colon follows.
+            var j = i + 1
+            while j < bytes.count, bytes[j] != UInt8(ascii: "\"") { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
+            guard j < bytes.count else { break }
+            var k = j + 1
+            while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0D { k += 1 }
+            if k < bytes.count, bytes[k] == UInt8(ascii: ":") {
+                let key = String(decoding: bytes[(i + 1)..<j], as: UTF8.self)
+                if lines[key] == nil { lines[key] = line }
+            }
+            line += bytes[(i + 1)..<j].filter { $0 == UInt8(ascii: "\n") }.count
+            i = j + 1
+        }
+        return lines
     }
 
     /// Imports from an already parsed value (e.g. an inline policy of a YAML scenario).
-    public static func importPolicies(_ root: GraphValue, source: String) throws(PolicyImportError) -> PolicyImportResult {
+    public static func importPolicies(_ root: GraphValue, source: String, keyLines: [String: Int] = [:]) throws(PolicyImportError) -> PolicyImportResult {
         var result = PolicyImportResult(policies: [], warnings: [], skipped: [])
         let objects: [GraphValue]
         var isCollection = false
@@ -55,7 +81,8 @@ public enum GraphPolicyImporter {
                 continue
             }
             let place = isCollection ? "\(source), object \(index)\(name.isEmpty ? "" : " (\"\(name)\")")" : source
-            var context = Context(place: place, source: source)
+            // Lines name a property only in a document of one policy (a collection repeats them).
+            var context = Context(place: place, source: source, keyLines: isCollection ? [:] : keyLines)
             let policy = try importPolicy(dict, context: &context)
             result.policies.append(policy)
             result.warnings += context.warnings
@@ -77,11 +104,13 @@ public enum GraphPolicyImporter {
     struct Context {
         let place: String
         let source: String
+        var keyLines: [String: Int] = [:]
         var warnings: [PolicyImportWarning] = []
 
         func error(_ property: String, _ value: GraphValue, _ expected: String) -> PolicyImportError {
-            PolicyImportError(source: source, property: property, value: value.description,
-                              message: "\(place): property \"\(property)\" must be \(expected), but its value is \(value.description) (\(value.kindName)); fix the value or remove the property")
+            let at = keyLines[property].map { ", line \($0)" } ?? ""
+            return PolicyImportError(source: source, property: property, value: value.description,
+                                     message: "\(place)\(at): property \"\(property)\" must be \(expected), but its value is \(value.description) (\(value.kindName)); fix the value or remove the property")
         }
 
         mutating func warn(_ property: String, _ message: String) {
@@ -91,6 +120,8 @@ public enum GraphPolicyImporter {
 
     static func importPolicy(_ dict: [String: GraphValue], context: inout Context) throws(PolicyImportError) -> IosManagedAppProtection {
         var policy = IosManagedAppProtection()
+        // Every bad property is named at once, not one per attempt.
+        var errors: [PolicyImportError] = []
         for key in dict.keys.sorted() {
             let value = dict[key]!
             // Annotations (`@odata.type`, `prop@odata.type`, `apps@odata.navigationLink`)
@@ -105,10 +136,15 @@ public enum GraphPolicyImporter {
             do {
                 try setter(&policy, value, &context)
             } catch let e as PolicyImportError {
-                throw e
+                errors.append(e)
             } catch {
-                throw context.error(key, value, "valid")
+                errors.append(context.error(key, value, "valid"))
             }
+        }
+        if let first = errors.first {
+            guard errors.count > 1 else { throw first }
+            throw PolicyImportError(source: first.source, property: first.property, value: first.value,
+                                    message: "\(errors.count) properties are not valid: " + errors.map(\.message).joined(separator: "; and "))
         }
         return policy
     }

@@ -18,6 +18,9 @@ extension Loading {
             if let policy = readPolicy(name: name, loc) {
                 policies[name] = policy
                 policyLocations[name] = loc
+            } else {
+                // Declared, with its error already said: naming it elsewhere is no second error.
+                brokenPolicies.insert(name)
             }
         }
     }

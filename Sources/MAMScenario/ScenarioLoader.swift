@@ -113,6 +113,8 @@ final class Loading {
     let reader: DocumentReader
 
     var policies: [String: IosManagedAppProtection] = [:]
+    /// Policies declared but refused (their error is reported once, where they are declared).
+    var brokenPolicies: Set<String> = []
     /// Where each policy was declared, for warnings about it.
     var policyLocations: [String: Located] = [:]
     var accounts: [ScenarioAccount] = []
@@ -265,7 +267,7 @@ final class Loading {
             var policyName: String?
             if let x = f["policy"], !x.isNull, let s = reader.name(x, what: "policy") {
                 if policies[s] == nil {
-                    reader.error(x, unknownPolicy(s))
+                    if !brokenPolicies.contains(s) { reader.error(x, unknownPolicy(s)) }
                 } else {
                     policyName = s
                 }

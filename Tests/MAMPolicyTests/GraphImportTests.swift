@@ -100,7 +100,19 @@ struct GraphImportTests {
         } throws: { error in
             guard let e = error as? PolicyImportError else { return false }
             return e.property == "saveAsBlocked" && e.value == "\"yes\""
-                && e.description == "bad.json: property \"saveAsBlocked\" must be true or false, but its value is \"yes\" (a string); fix the value or remove the property"
+                && e.description == "bad.json, line 1: property \"saveAsBlocked\" must be true or false, but its value is \"yes\" (a string); fix the value or remove the property"
+        }
+    }
+
+    /// Every bad property of a document is named at once, each with its JSON line.
+    @Test func everyBadPropertyIsNamedWithItsLine() throws {
+        #expect {
+            try importText("{\n  \"displayName\": \"x\",\n  \"saveAsBlocked\": \"yes\",\n  \"pinRequired\": 3\n}", source: "bad.json")
+        } throws: { error in
+            guard let e = error as? PolicyImportError else { return false }
+            return e.description.hasPrefix("2 properties are not valid: ")
+                && e.description.contains("bad.json, line 4: property \"pinRequired\" must be true or false")
+                && e.description.contains("bad.json, line 3: property \"saveAsBlocked\" must be true or false")
         }
     }
 

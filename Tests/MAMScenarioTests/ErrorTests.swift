@@ -41,6 +41,8 @@ import Testing
          "errors/wrong-outcome.yaml:6:13: steps[0].expect: \"delivered\" is not an outcome of launch; expect one of: ok, {blocked: REASON}, {failed: REASON}"),
         ("errors/keyboard-full-access.yaml",
          #"errors/keyboard-full-access.yaml:4:81: extensions[0].fullAccess: ../plugins/keyboard-closed/Info.plist does not set NSExtension.NSExtensionAttributes.RequestsOpenAccess, so the user cannot grant full access; set it to true, or drop fullAccess"#),
+        ("errors/broken-policy-referenced.yaml",
+         #"errors/broken-policy-referenced.yaml:6:20: policies.strict.saveAsBlocked: property "saveAsBlocked" must be true or false, but its value is "yes" (a string); fix the value or remove the property"#),
         ("errors/misindented.yaml",
          "errors/misindented.yaml:5:4: not valid YAML or JSON: did not find expected '-' indicator while parsing a block collection (line 5 is indented differently from the lines around it: the keys of one list item line up under the first key after its `- `, and a new item starts with `- ` at the list's indentation)"),
         ("errors/tab-indented.yaml",

@@ -25,7 +25,11 @@ struct SetPolicyStep: StepVerb {
     init(_ a: VerbArgumentReader) {
         let p = a["policy"]!
         if !p.isNull, let s = a.reader.name(p, what: "policy") {
-            if a.loading.policies[s] == nil { a.reader.error(p, a.loading.unknownPolicy(s)) } else { policy = s }
+            if a.loading.policies[s] == nil {
+                if !a.loading.brokenPolicies.contains(s) { a.reader.error(p, a.loading.unknownPolicy(s)) }
+            } else {
+                policy = s
+            }
         }
         account = a.account("account")
     }
