@@ -61,7 +61,7 @@ public enum DelegateLint {
             let missing = required.filter { !names.contains($0) && !(asyncForms[$0].map(names.contains) ?? false) }
             for method in declared where !valid.contains(method.signature) {
                 let base = baseName(method.signature)
-                let near = valid.filter { distance(baseName($0), base) <= 2 }.sorted()
+                let near = valid.filter { LintContext.editDistance(baseName($0).lowercased(), base.lowercased(), limit: 2) <= 2 }.sorted()
                 guard !near.isEmpty else { continue }
                 found.append(Drift(line: line(of: method.offset, in: code), type: decl.name, method: method.signature, protocols: adopted, near: near, missing: missing))
             }
@@ -241,22 +241,4 @@ public enum DelegateLint {
     static func line(of offset: Int, in code: [Character]) -> Int { code[..<offset].reduce(1) { $1 == "\n" ? $0 + 1 : $0 } }
 
     static func baseName(_ signature: String) -> String { String(signature.prefix { $0 != "(" }) }
-
-    /// Levenshtein distance, for near names (`unenrollmentRequest` for `unenrollRequest` is far;
-    /// `enrolmentRequest` is near).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
-        if a.isEmpty { return b.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let saved = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = saved
-            }
-        }
-        return row[b.count]
-    }
 }

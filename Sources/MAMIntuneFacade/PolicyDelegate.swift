@@ -138,7 +138,8 @@ enum Delegates {
         }
     }
 
-    /// Resumes its continuation the first time only.
+    /// Resumes its continuation the first time only. `@unchecked Sendable`: the continuation
+    /// is taken under `lock`, so a completion called twice, or from two threads, resumes once.
     final class Once<T: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
         private var c: CheckedContinuation<T, Never>?

@@ -15,21 +15,7 @@ enum PolicyHandler: ServiceHandler {
         let fleet = try c.fleet()
         let view = Enforcer.policyReading(as: who, app: c.bundle, in: fleet)
         let capture = Enforcer.screenCapture(as: who, in: c.app.descriptor, policies: c.state.appConfigPolicies, fleet: fleet)
-        let notification: UInt32 = switch view.notificationRestriction {
-        case .allow: 0
-        case .blockOrganizationalData: 1
-        case .block: 2
-        }
-        let summary = PolicySummary(
-            upn: who?.upn ?? "", oid: who?.oid ?? "", managed: view.managed, pinRequired: view.pinRequired,
-            managedBrowserRequired: view.managedBrowserRequired, notificationPolicy: notification,
-            contactSyncAllowed: !view.restricted.contains(.contactSync), widgetContentSyncAllowed: !view.restricted.contains(.widgets),
-            spotlightIndexingAllowed: !view.restricted.contains(.spotlight), siriIntentsAllowed: !view.restricted.contains(.siriIntents),
-            appIntentsAllowed: !view.restricted.contains(.appIntents), appSharingAllowed: !view.restricted.contains(.appSharing),
-            documentPickerAllowed: !view.restricted.contains(.documentPicker), fileEncryptionRequired: view.restricted.contains(.fileEncryption),
-            fileProviderEncryptionRequired: view.restricted.contains(.fileProviderEncryption), screenCaptureAllowed: capture.isAllowed,
-            saveTo: UInt32(view.saveToMask), openFrom: UInt32(view.openFromMask),
-            saveToOther: view.saveTo.contains(.other), openFromOther: view.openFrom.contains(.other))
+        let summary = PolicySummary(view, of: who, screenCaptureAllowed: capture.isAllowed)
         let whose = who.map { $0.isEmpty ? "the unmanaged identity" : $0.description } ?? "the unmanaged identity"
         return Answered(.allowed(view.managed ? "the policy of \(whose) in \(c.bundle)" : "\(whose) is not managed in \(c.bundle): nothing is restricted"), summary)
     }

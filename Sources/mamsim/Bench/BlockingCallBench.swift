@@ -53,8 +53,17 @@ enum BlockingCallBench {
         return Result(asyncP50: p50(asyncSamples), blockingP50: p50(blockingSamples))
     }
 
-    /// The played host: welcomes the app, then answers every service request allowed.
+    /// The played host: answers every service request allowed.
     private static func answer(fd: Int32) {
+        PlayedHost.serve(fd: fd, bundleID: "com.mamsim.bench") { _, _ in ServiceResult(verdict: .allowed("bench")) }
+    }
+}
+
+/// A host played on a thread of the bench's own, over one end of a socket pair: it welcomes
+/// the app, then answers each service request with `answer` (the benches that measure app-side
+/// calls without the device behind them).
+enum PlayedHost {
+    static func serve(fd: Int32, bundleID: BundleID, answer: (ServiceRequest, ServiceContext) -> ServiceResult) {
         var decoder = FrameDecoder()
         var buffer = [UInt8](repeating: 0, count: 65536)
         var out: [UInt8] = []
@@ -70,9 +79,9 @@ enum BlockingCallBench {
                 guard let frame = try? FrameParser.parse(payload) else { return }
                 switch frame.body {
                 case .hello:
-                    send(Frame(seq: 1, replyTo: frame.seq, body: .welcome(Welcome(bundleID: "com.mamsim.bench", kind: .app))))
-                case .serviceRequest:
-                    send(Frame(seq: 0, replyTo: frame.seq, body: .serviceResult(ServiceResult(verdict: .allowed("bench")))))
+                    send(Frame(seq: 1, replyTo: frame.seq, body: .welcome(Welcome(bundleID: bundleID, kind: .app))))
+                case .serviceRequest(let request, let context):
+                    send(Frame(seq: 0, replyTo: frame.seq, body: .serviceResult(answer(request, context))))
                 default: break
                 }
             }

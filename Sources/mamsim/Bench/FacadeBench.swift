@@ -1,4 +1,5 @@
 import Foundation
+import MAMDevice
 import MAMIntuneFacade
 import MAMKit
 import MAMModel
@@ -91,54 +92,24 @@ enum FacadeBench {
         }
     }
 
-    /// The played host: welcomes the app, then decides each policy, policy_query, can_save and
-    /// can_open request with the enforcer (as alice's data; the thread identity names her).
+    /// The played host: decides each policy, policy_query, can_save and can_open request with
+    /// the enforcer (as alice's data; the thread identity names her).
     private static func answer(fd: Int32, fleet: Fleet) {
-        var decoder = FrameDecoder()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var out: [UInt8] = []
-        func send(_ frame: Frame) {
-            out.removeAll(keepingCapacity: true)
-            FrameEncoder.encode(frame, appendingTo: &out)
-            _ = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        }
         func who(_ name: String?) -> Account? { name.flatMap { alice.matches($0) ? alice : nil } }
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { return }
-            try? decoder.feed(Array(buffer[..<n])) { payload in
-                guard let frame = try? FrameParser.parse(payload) else { return }
-                switch frame.body {
-                case .hello:
-                    send(Frame(seq: 1, replyTo: frame.seq, body: .welcome(Welcome(bundleID: app, kind: .app))))
-                case .serviceRequest(let request, let context):
-                    let result: ServiceResult
-                    switch request {
-                    case .policy(let name):
-                        let account = who(name ?? context.thread)
-                        let r = Enforcer.policyReading(as: account, app: app, in: fleet)
-                        result = ServiceResult(verdict: .allowed("bench"), value: .policySummary(PolicySummary(
-                            upn: account?.upn ?? "", oid: account?.oid ?? "", managed: r.managed, pinRequired: r.pinRequired,
-                            managedBrowserRequired: r.managedBrowserRequired, notificationPolicy: r.notificationRestriction == .allow ? 0 : 1,
-                            contactSyncAllowed: !r.restricted.contains(.contactSync), widgetContentSyncAllowed: !r.restricted.contains(.widgets),
-                            spotlightIndexingAllowed: !r.restricted.contains(.spotlight), siriIntentsAllowed: !r.restricted.contains(.siriIntents),
-                            appIntentsAllowed: !r.restricted.contains(.appIntents), appSharingAllowed: !r.restricted.contains(.appSharing),
-                            documentPickerAllowed: !r.restricted.contains(.documentPicker), fileEncryptionRequired: r.restricted.contains(.fileEncryption),
-                            fileProviderEncryptionRequired: r.restricted.contains(.fileProviderEncryption), screenCaptureAllowed: false,
-                            saveTo: UInt32(r.saveToMask), openFrom: UInt32(r.openFromMask), saveToOther: r.saveTo.contains(.other),
-                            openFromOther: r.openFrom.contains(.other))))
-                    case .policyQuery(let setting, let name, _):
-                        result = ServiceResult(verdict: Enforcer.policyQuery(setting, as: who(name), app: app, in: fleet))
-                    case .canSave(let location, let name):
-                        result = ServiceResult(verdict: Enforcer.save(owner: who(context.thread), to: location, locationAccount: who(name), app: app, in: fleet))
-                    case .canOpen(let location, let name, let receiver):
-                        result = ServiceResult(verdict: Enforcer.open(from: location, locationAccount: who(name), as: who(receiver), app: app, in: fleet))
-                    default:
-                        result = ServiceResult(verdict: .failed(.badRequest, "not played by the bench's host"))
-                    }
-                    send(Frame(seq: 0, replyTo: frame.seq, body: .serviceResult(result)))
-                default: break
-                }
+        PlayedHost.serve(fd: fd, bundleID: app) { request, context in
+            switch request {
+            case .policy(let name):
+                let account = who(name ?? context.thread)
+                let r = Enforcer.policyReading(as: account, app: app, in: fleet)
+                return ServiceResult(verdict: .allowed("bench"), value: .policySummary(PolicySummary(r, of: account, screenCaptureAllowed: false)))
+            case .policyQuery(let setting, let name, _):
+                return ServiceResult(verdict: Enforcer.policyQuery(setting, as: who(name), app: app, in: fleet))
+            case .canSave(let location, let name):
+                return ServiceResult(verdict: Enforcer.save(owner: who(context.thread), to: location, locationAccount: who(name), app: app, in: fleet))
+            case .canOpen(let location, let name, let receiver):
+                return ServiceResult(verdict: Enforcer.open(from: location, locationAccount: who(name), as: who(receiver), app: app, in: fleet))
+            default:
+                return ServiceResult(verdict: .failed(.badRequest, "not played by the bench's host"))
             }
         }
     }

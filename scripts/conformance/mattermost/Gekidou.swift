@@ -7,6 +7,7 @@ public enum GekidouLogLevel {
     case debug, info, warning, error
 }
 
+/// `@unchecked Sendable`: it holds no state; each line is one write to standard error.
 public final class GekidouLogger: @unchecked Sendable {
     public static let shared = GekidouLogger()
 

@@ -5,6 +5,7 @@
 import Foundation
 import IntuneMAMSwift
 
+/// `@unchecked Sendable`: `sent` and `waiting` are read and written under `lock` only.
 public final class IntuneEnrollmentManager: @unchecked Sendable {
     public static let shared = IntuneEnrollmentManager()
 
