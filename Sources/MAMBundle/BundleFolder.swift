@@ -36,6 +36,8 @@ package struct BundleFolder {
     package private(set) var infoFile: String
     /// Keys Xcode generates into the Info.plist (`GENERATE_INFOPLIST_FILE`); the file's win.
     private var generatedInfo: [String: Any] = [:]
+    /// Files a project generator writes (XcodeProject.generatedFiles), read instead of the disk.
+    private var generatedFiles: [String: Data] = [:]
     /// `INFOPLIST_PREPROCESS`: macros defined for the C preprocessor pass.
     private var preprocessorDefinitions: [String: String] = [:]
 
@@ -67,13 +69,15 @@ package struct BundleFolder {
     ///   - infoName, entitlementsName: how the files are named in findings.
     ///   - generatedInfo: keys Xcode adds (`INFOPLIST_KEY_*`, `CFBundleIdentifier`…).
     package init(infoPlist: URL?, infoName: String, entitlements: URL?, entitlementsName: String?,
-                 generatedInfo: [String: Any] = [:], preprocessorDefinitions: [String: String] = [:], buildSettings: BuildSettings) {
+                 generatedInfo: [String: Any] = [:], preprocessorDefinitions: [String: String] = [:], buildSettings: BuildSettings,
+                 generatedFiles: [String: Data] = [:]) {
         url = (infoPlist ?? entitlements)?.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
         prefix = ""
         infoFile = infoName
         settings = BuildSettings().overlaid(with: buildSettings)
         self.generatedInfo = generatedInfo
         self.preprocessorDefinitions = preprocessorDefinitions
+        self.generatedFiles = generatedFiles
         readInfoPlist(infoPlist)
         if let entitlements {
             readEntitlements(entitlements, name: entitlementsName ?? entitlements.lastPathComponent)
@@ -103,7 +107,7 @@ package struct BundleFolder {
         infoFileURL = fileURL
         var parsed: [String: Any] = [:]
         if let fileURL {
-            guard var data = try? InputFile.contents(of: fileURL) else {
+            guard var data = try? contents(of: fileURL) else {
                 problems.append(LintFinding(.error, rule: "info-plist-missing", file: infoFile, keyPath: "", problem: "is missing",
                     fix: "add the bundle's Info.plist (CFBundleIdentifier, NSExtension, IntuneMAMSettings)"))
                 return
@@ -160,9 +164,14 @@ package struct BundleFolder {
         }
     }
 
+    private func contents(of fileURL: URL) throws -> Data {
+        if let generated = generatedFiles[fileURL.standardizedFileURL.path] { return generated }
+        return try InputFile.contents(of: fileURL)
+    }
+
     private mutating func readEntitlements(_ fileURL: URL, name file: String) {
         entitlementsFile = file
-        guard let data = try? InputFile.contents(of: fileURL) else {
+        guard let data = try? contents(of: fileURL) else {
             problems.append(LintFinding(.error, rule: "file-unreadable", file: file, keyPath: "", problem: "cannot be read (or is larger than \(InputFile.limit >> 20) MiB)",
                                         fix: "check the path (CODE_SIGN_ENTITLEMENTS) and its permissions"))
             return

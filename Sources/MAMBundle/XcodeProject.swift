@@ -62,6 +62,10 @@ public struct XcodeProject: Sendable {
     /// The file the project was read from: its `project.pbxproj`, or the XcodeGen spec
     /// (`project.yml`) of a project not generated yet. Findings about the project name it.
     public var manifest: URL
+    /// Files the project generator writes when it generates the project (XcodeGen's
+    /// `info.properties`, `entitlements.properties`), by standardized path: read in place of
+    /// what is on disk at that path, which the generator would overwrite.
+    public var generatedFiles: [String: Data] = [:]
 
     /// How messages name the project: `App.xcodeproj`, or `project.yml (XcodeGen)`.
     public var displayName: String {
@@ -104,6 +108,9 @@ public struct XcodeProject: Sendable {
         // overflow the stack. Real projects nest a handful of levels.
         if let line = Self.nestingBeyond(64, in: data) {
             throw XcodeProjectError(file: file.path, problem: "nests { } and ( ) more than 64 deep (line \(line)); it is not an Xcode project file", fix: "open and save the project in Xcode")
+        }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw XcodeProjectError(file: file.path, problem: "is empty", fix: "restore it from version control, or generate the project again")
         }
         let root: [String: Any]
         do {

@@ -45,7 +45,6 @@ public enum LintRules {
         LintRule("plugin-executable", .error, "a plugin's declared executable is missing, outside its folder or not executable", source: "mamsim plugin format (README)"),
         LintRule("bundle-identifier", .error, "a bundle has no CFBundleIdentifier", source: apple),
         LintRule("extension-point", .error, "an extension point mamsim does not host", source: apple),
-        LintRule("no-bundle", .warning, "the folder holds no project and no bundle", source: "mamsim"),
         // Keychain
         LintRule("keychain-bundle-id-first", .error, "the first keychain group (the default one) is not the bundle id", source: sdkGuide),
         LintRule("keychain-intune-group", .error, "keychain-access-groups lacks com.microsoft.intune.mam", source: sdkGuide),

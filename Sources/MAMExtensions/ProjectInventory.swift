@@ -38,9 +38,40 @@ public enum ProjectInventory {
         public var unresolvedSettings: [String]
     }
 
+    /// A target of the project that is not an app or extension of the fleet, and why.
+    public struct LeftOut: Sendable {
+        public var name: String
+        /// `chatr.xcodeproj, target chatrTests`.
+        public var source: String
+        public var why: String
+        public init(name: String, source: String, why: String) {
+            self.name = name
+            self.source = source
+            self.why = why
+        }
+    }
+
+    /// What `init` makes a fleet of: the bundles, every other target with why it is left out,
+    /// and notes for the person (which project a `--target` was found in, a project that
+    /// could not be read while others could).
+    public struct Inventory: Sendable {
+        public var bundles: [Bundle] = []
+        public var leftOut: [LeftOut] = []
+        public var notes: [String] = []
+        /// Projects that could not be read while others could: their targets are left out.
+        public var warnings: [String] = []
+    }
+
     /// Every iOS app and extension under `path`. Bad input (a missing path, an unreadable
     /// project, an unknown `--target`) throws as lint's does.
     public static func read(path: URL, displayName: String, options: ProjectLinter.Options = ProjectLinter.Options()) throws(LintInputError) -> [Bundle] {
+        try inventory(path: path, displayName: displayName, options: options).bundles
+    }
+
+    /// Every iOS app and extension under `path`, and every other target with why it is not
+    /// one. With several projects, `--target` names a target of any of them (each applies to
+    /// the project that has it), and a project that cannot be read is a note when another can.
+    public static func inventory(path: URL, displayName: String, options: ProjectLinter.Options = ProjectLinter.Options()) throws(LintInputError) -> Inventory {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
             throw LintInputError("\(displayName) does not exist; name an .xcodeproj, a repository, a .NET MAUI project or an app folder")
@@ -48,24 +79,57 @@ public enum ProjectInventory {
         var root = path
         if !isDirectory.boolValue, path.lastPathComponent == "project.pbxproj" { root = path.deletingLastPathComponent() }
         if root.pathExtension == "xcworkspace" { root = root.deletingLastPathComponent() }
-        let projects = root.pathExtension == "xcodeproj" ? [root] : try ProjectLinter.findProjects(in: root, displayName: displayName)
-        let base = root.pathExtension == "xcodeproj" ? root.deletingLastPathComponent() : root
+        let projects: [URL]
+        let base: URL
+        if !isDirectory.boolValue, ProjectLinter.isXcodeGenSpec(path) {
+            (projects, base) = ([path], path.deletingLastPathComponent())
+        } else if root.pathExtension == "xcodeproj" {
+            (projects, base) = ([root], root.deletingLastPathComponent())
+        } else {
+            (projects, base) = (try ProjectLinter.findProjects(in: root, displayName: displayName), root)
+        }
         if !projects.isEmpty {
-            var found: [Bundle] = []
+            var inventory = Inventory()
+            var unreadable: [String] = []
+            var matched = Set<String>()
+            var all: [String] = []
             for url in projects {
                 let project: XcodeProject
                 switch ProjectLinter.read(url, name: ProjectLinter.relative(url, to: base)) {
                 case .success(let p): project = p
-                case .failure(let unreadable): throw LintInputError(unreadable.finding.description)
+                case .failure(let problem):
+                    let f = problem.finding
+                    unreadable.append(f.description)
+                    inventory.warnings.append("\(f.file): \(f.problem.replacingOccurrences(of: "; its targets were not linted", with: "")); its targets are left out; \(f.fix)")
+                    continue
                 }
-                found += try bundles(of: project, root: base, options: options)
+                all += project.targets.map(\.name)
+                var scoped = options
+                scoped.targets = options.targets.filter { name in project.targets.contains { $0.name == name } }
+                if !options.targets.isEmpty {
+                    guard !scoped.targets.isEmpty else { continue }
+                    matched.formUnion(scoped.targets)
+                    if projects.count > 1 {
+                        inventory.notes.append("\(scoped.targets.joined(separator: ", ")): \(scoped.targets.count == 1 ? "a target" : "targets") of \(project.displayName) (\(ProjectLinter.relative(project.manifest, to: base)))")
+                    }
+                }
+                let (bundles, leftOut) = try self.bundles(of: project, root: base, options: scoped)
+                inventory.bundles += bundles
+                inventory.leftOut += leftOut
             }
-            return found
+            // One project that cannot be read stops nothing when another can; alone, it is the error.
+            if let first = unreadable.first, unreadable.count == projects.count { throw LintInputError(first) }
+            if let missing = options.targets.first(where: { !matched.contains($0) }) {
+                throw LintInputError(projects.count > 1
+                    ? "no project under \(displayName) has a target named \(missing); their targets are \(all.joined(separator: ", "))"
+                    : "\(displayName) has no target \(missing); its targets are \(all.joined(separator: ", "))")
+            }
+            return inventory
         }
         let discovered = ProjectLinter.discoveredBundles(in: root, options: options)
         func isExtension(_ b: BundleFolder) -> Bool { b.manifest?.extensionPointIdentifier != nil || extensionKitPoint(b.info) != nil }
         let apps = discovered.filter { !isExtension($0.bundle) }
-        return discovered.map { entry in
+        return Inventory(bundles: discovered.map { entry in
             var container: String?
             if isExtension(entry.bundle), let id = entry.bundle.bundleIdentifier {
                 container = apps.compactMap(\.bundle.bundleIdentifier).first { id.hasPrefix($0 + ".") }
@@ -73,16 +137,27 @@ public enum ProjectInventory {
             let folder = ProjectLinter.relative(entry.url.deletingLastPathComponent(), to: root)
             return describe(entry.bundle, name: folder.isEmpty ? root.lastPathComponent : folder,
                             source: ProjectLinter.relative(entry.url, to: root), infoPlist: entry.url, container: container)
-        }
+        })
     }
 
-    static func bundles(of project: XcodeProject, root: URL, options: ProjectLinter.Options) throws(LintInputError) -> [Bundle] {
+    static func bundles(of project: XcodeProject, root: URL, options: ProjectLinter.Options) throws(LintInputError) -> ([Bundle], [LeftOut]) {
         let candidates = project.targets.filter { $0.isApplication || $0.isAppExtension }
         if let missing = options.targets.first(where: { name in !project.targets.contains { $0.name == name } }) {
             throw LintInputError("\(project.displayName) has no target \(missing); its targets are \(project.targets.map(\.name).joined(separator: ", "))")
         }
-        let chosen = candidates.filter { (options.targets.isEmpty || options.targets.contains($0.name))
-            && ProjectLinter.platform(of: $0, in: project, root: root, options: options) == nil }
+        let named = project.targets.filter { options.targets.isEmpty || options.targets.contains($0.name) }
+        var leftOut: [LeftOut] = []
+        var chosen: [XcodeProject.Target] = []
+        for target in named {
+            let source = "\(project.displayName), target \(target.name)"
+            if let other = ProjectLinter.platform(of: target, in: project, root: root, options: options) {
+                leftOut.append(LeftOut(name: target.name, source: source, why: "\(other): the Intune App SDK for iOS has nothing to do there"))
+            } else if target.isApplication || target.isAppExtension {
+                chosen.append(target)
+            } else {
+                leftOut.append(LeftOut(name: target.name, source: source, why: whyNotInFleet(productType: target.productType)))
+            }
+        }
         var folders: [String: (BundleFolder, URL?)] = [:]
         func folder(_ target: XcodeProject.Target) -> (BundleFolder, URL?) {
             if let made = folders[target.name] { return made }
@@ -91,7 +166,7 @@ public enum ProjectInventory {
             folders[target.name] = (made, info)
             return (made, info)
         }
-        return chosen.sorted { $0.isApplication && !$1.isApplication }.map { target in
+        let bundles = chosen.sorted { $0.isApplication && !$1.isApplication }.map { target in
             let (bundle, info) = folder(target)
             var container: String?
             if target.isAppExtension {
@@ -99,8 +174,34 @@ public enum ProjectInventory {
                     ?? candidates.first { $0.isApplication && $0.dependencies.contains(target.name) }
                 container = app.flatMap { folder($0).0.bundleIdentifier }
             }
+            let generated = info.flatMap { project.generatedFiles[$0.standardizedFileURL.path] }
             return describe(bundle, name: target.name, source: "\(project.displayName), target \(target.name)", infoPlist: info, container: container,
-                            extensionTarget: target.isAppExtension)
+                            extensionTarget: target.isAppExtension, infoData: generated)
+        }
+        return (bundles, leftOut)
+    }
+
+    /// Why a target of this product type is not an app or extension of the fleet.
+    public static func whyNotInFleet(productType: String) -> String {
+        let kind = productType.replacingOccurrences(of: "com.apple.product-type.", with: "")
+        switch kind {
+        case "bundle.unit-test": return "a unit-test bundle; it runs inside the app under test, not as an app of the fleet"
+        case "bundle.ui-testing": return "a UI-test bundle; it drives the app from outside, not an app of the fleet"
+        case "framework", "framework.static", "library.static", "library.dynamic", "xcframework":
+            return "a \(kind.hasPrefix("library") ? "library" : "framework") linked into the apps; its code runs as part of each app that links it"
+        case "bundle": return "a resource bundle; no code of its own"
+        case "tool": return "a command-line tool, not an iOS app"
+        case "application.on-demand-install-capable":
+            return "an App Clip; a fleet app is a full app (give the full app the App Clip's code paths to test them)"
+        case "application.watchapp", "application.watchapp2", "application.watchapp2-container", "watchkit-extension", "watchkit2-extension":
+            return "a watchOS app or extension: the Intune App SDK for iOS has nothing to do there"
+        case "application.messages": return "an iMessage app; the policy's outbound rule applies to what the containing app shares (`share` steps)"
+        case "app-extension.messages": return "an iMessage extension; the policy's outbound rule applies to what the containing app shares (`share` steps)"
+        case "app-extension.messages-sticker-pack": return "a sticker pack; no code and no org data"
+        case "xpc-service", "system-extension", "driver-extension", "kernel-extension", "instruments-package", "xcode-extension", "metal-library":
+            return "a \(kind) target, not an iOS app or extension"
+        case "": return "a target without a product type (an aggregate or legacy target): nothing is built to run"
+        default: return "a \(kind) target, not an iOS app or extension"
         }
     }
 
@@ -111,12 +212,13 @@ public enum ProjectInventory {
         return attributes["EXExtensionPointIdentifier"] as? String ?? "extensionkit"
     }
 
-    static func describe(_ b: BundleFolder, name: String, source: String, infoPlist: URL?, container: String?, extensionTarget: Bool = false) -> Bundle {
+    static func describe(_ b: BundleFolder, name: String, source: String, infoPlist: URL?, container: String?, extensionTarget: Bool = false,
+                         infoData: Data? = nil) -> Bundle {
         let settings = b.intuneSettings
         var resolved: Data?
         if b.manifest?.extensionPointIdentifier != nil, var info = b.info {
             // The rule as the file writes it: `info` leaves it out.
-            if let infoPlist, let raw = FileManager.default.contents(atPath: infoPlist.path),
+            if let infoPlist, let raw = infoData ?? FileManager.default.contents(atPath: infoPlist.path),
                let plist = try? PropertyListSerialization.propertyList(from: raw, format: nil) as? [String: Any],
                let rule = ((plist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any])?["NSExtensionActivationRule"] {
                 var ext = info["NSExtension"] as? [String: Any] ?? [:]

@@ -36,9 +36,18 @@ public enum ProjectLinter {
         }
         var root = path
         var shownRoot = displayName
+        if !isDirectory.boolValue, isXcodeGenSpec(path) {
+            let folder = path.deletingLastPathComponent()
+            switch read(path, name: path.lastPathComponent) {
+            case .success(let project):
+                return try lint(project, root: folder, displayName: parent(of: displayName).isEmpty ? "." : parent(of: displayName), options: options)
+            case .failure(let unreadable):
+                return [LintReport(folder: parent(of: displayName), findings: [unreadable.finding])]
+            }
+        }
         if !isDirectory.boolValue {
             guard path.lastPathComponent == "project.pbxproj" else {
-                throw LintInputError("\(displayName) is a file; name its folder, an .xcodeproj or a repository")
+                throw LintInputError("\(displayName) is a file; name its folder, an .xcodeproj, an XcodeGen project.yml or a repository")
             }
             root = path.deletingLastPathComponent()
             shownRoot = parent(of: displayName)
@@ -93,10 +102,17 @@ public enum ProjectLinter {
         if !options.targets.isEmpty {
             throw LintInputError("\(displayName) holds no .xcodeproj; --target names an Xcode project's target")
         }
-        return discover(in: root, displayName: displayName, options: options)
+        return try discover(in: root, displayName: displayName, options: options)
     }
 
     struct UnreadableProject: Error { let finding: LintFinding }
+
+    /// Why an ExtensionKit extension is not linted: the SDK's requirements are an app's and an
+    /// NSExtension app extension's.
+    static let extensionKitSkip = "an ExtensionKit extension (EXAppExtensionAttributes, no NSExtension)"
+
+    /// An XcodeGen spec named as the project: `project.yml` (or `.yaml`).
+    static func isXcodeGenSpec(_ url: URL) -> Bool { ["project.yml", "project.yaml"].contains(url.lastPathComponent) }
 
     /// The projects under `root`: its `.xcodeproj`s, and the XcodeGen specs (`project.yml`) of
     /// folders that hold none. A folder whose only project is a Tuist manifest is bad input:
@@ -175,6 +191,11 @@ public enum ProjectLinter {
                 reports.append(LintReport(folder: displayName, findings: [], target: target.name, skipped: other))
                 continue
             }
+            if target.productType == "com.apple.product-type.extensionkit-extension"
+                || (bundle(target).manifest?.extensionPointIdentifier == nil && ProjectInventory.extensionKitPoint(bundle(target).info) != nil) {
+                reports.append(LintReport(folder: displayName, findings: [], target: target.name, skipped: Self.extensionKitSkip))
+                continue
+            }
             var container: BundleFolder?
             if target.isAppExtension {
                 let app = candidates.first { $0.isApplication && $0.embeddedTargets.contains(target.name) }
@@ -251,6 +272,11 @@ public enum ProjectLinter {
         }
         let infoURL = path("INFOPLIST_FILE")
         let entitlementsURL = path("CODE_SIGN_ENTITLEMENTS")
+        // A file the generator writes from the spec is named with where it comes from.
+        func shown(_ url: URL) -> String {
+            project.generatedFiles[url.standardizedFileURL.path] == nil ? relative(url, to: root)
+                : "\(relative(url, to: root)) (written by XcodeGen from \(projectFile))"
+        }
         var generated: [String: Any] = [:]
         if settings.variables["GENERATE_INFOPLIST_FILE"]?.uppercased() == "YES" || infoURL == nil {
             generated = [
@@ -279,9 +305,9 @@ public enum ProjectLinter {
             definitions.merge(InfoPlistPreprocessor.definitions(from: written)) { _, new in new }
         }
         var folder = BundleFolder(
-            infoPlist: infoURL, infoName: infoURL.map { relative($0, to: root) } ?? "\(projectFile) (\(target.name), generated Info.plist)",
-            entitlements: entitlementsURL, entitlementsName: entitlementsURL.map { relative($0, to: root) },
-            generatedInfo: generated, preprocessorDefinitions: definitions, buildSettings: settings)
+            infoPlist: infoURL, infoName: infoURL.map(shown) ?? "\(projectFile) (\(target.name), generated Info.plist)",
+            entitlements: entitlementsURL, entitlementsName: entitlementsURL.map(shown),
+            generatedInfo: generated, preprocessorDefinitions: definitions, buildSettings: settings, generatedFiles: project.generatedFiles)
         folder.problems += problems.map { $0.finding(file: relativeName($0.file, project: project, root: root)) }
         folder.problems += outside
         for u in unresolved {
@@ -302,23 +328,26 @@ public enum ProjectLinter {
     /// Bundles found by their files: a plist with `CFBundleIdentifier` (not an entitlements
     /// plist), with the `.entitlements` (or MAUI's `Entitlements.plist`) in its folder and the
     /// folder's xcconfigs; an extension is paired with the app whose bundle id prefixes its own.
-    static func discover(in root: URL, displayName: String, options: Options) -> [LintReport] {
+    static func discover(in root: URL, displayName: String, options: Options) throws(LintInputError) -> [LintReport] {
         let bundles = discoveredBundles(in: root, options: options)
         if bundles.isEmpty {
-            return [LintReport(folder: displayName, findings: [LintFinding(.warning, rule: "no-bundle", file: "", keyPath: "",
-                problem: "holds no .xcodeproj and no Info.plist with a CFBundleIdentifier, so nothing was linted",
-                fix: "name the folder of an app, a plugin or a project")])]
+            throw LintInputError("\(displayName) holds no .xcodeproj, no XcodeGen project.yml and no Info.plist with a CFBundleIdentifier, so there is nothing to lint; name the folder of an app, a plugin or a project (a Tuist or CocoaPods workspace: generate the .xcodeproj first)")
         }
         var seen = Set<LintFinding>()
         let ordered = bundles.sorted { ($0.bundle.manifest?.extensionPointIdentifier == nil) && ($1.bundle.manifest?.extensionPointIdentifier != nil) }
         return ordered.map { entry in
+            let folder = relative(entry.url.deletingLastPathComponent(), to: root)
+            if entry.bundle.manifest?.extensionPointIdentifier == nil, ProjectInventory.extensionKitPoint(entry.bundle.info) != nil {
+                var report = LintReport(folder: displayName, findings: [], skipped: Self.extensionKitSkip)
+                report.bundle = folder.isEmpty ? "." : folder
+                return report
+            }
             var container: BundleFolder?
             if let point = entry.bundle.manifest?.extensionPointIdentifier, !point.isEmpty, let id = entry.bundle.bundleIdentifier {
                 container = bundles.map(\.bundle).filter { $0.manifest?.extensionPointIdentifier == nil }
                     .first { app in app.bundleIdentifier.map { id.hasPrefix($0 + ".") } == true }
             }
             var report = Linter.lint(entry.bundle, container: container, folderName: displayName)
-            let folder = relative(entry.url.deletingLastPathComponent(), to: root)
             report.bundle = folder.isEmpty ? "." : folder
             report.findings = report.findings.filter { seen.insert($0).inserted }
             return report

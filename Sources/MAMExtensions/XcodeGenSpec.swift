@@ -6,12 +6,11 @@ import Yams
 /// An XcodeGen project spec (`project.yml`) read as the project it generates, so that a
 /// repository that does not commit its `.xcodeproj` is linted and `init`ed as if it did: its
 /// targets with their product types, configurations and settings (bundle ids from
-/// `PRODUCT_BUNDLE_IDENTIFIER`, else `options.bundleIdPrefix` + the target's name), the
-/// Info.plist and entitlements paths (`info.path`, `entitlements.path`), the platform as
-/// `SDKROOT`, and the extensions an app embeds (its target dependencies), with target templates
-/// applied. Read as data only: nothing of it runs. `include:` files are not followed (said in
-/// the error a spec that needs them gets), nor `info.properties`/`entitlements.properties`:
-/// an Info.plist or entitlements file XcodeGen would generate, and no one committed, is missing.
+/// `PRODUCT_BUNDLE_IDENTIFIER`, else `options.bundleIdPrefix` + the target's name; setting
+/// groups), the Info.plist and entitlements (`info`/`entitlements`: the file at `path`, or the
+/// one XcodeGen writes there from `properties`), the platform as `SDKROOT`, and the extensions
+/// an app embeds (its target dependencies), with `include:` files and target templates merged
+/// as XcodeGen merges them. Read as data only: nothing of it runs.
 public enum XcodeGenSpec {
     /// XcodeGen's target `type` → Xcode's product type.
     static let productTypes: [String: String] = [
@@ -40,21 +39,8 @@ public enum XcodeGenSpec {
 
     /// The project `spec` (a `project.yml`) describes.
     public static func read(_ spec: URL) throws(XcodeProjectError) -> XcodeProject {
-        let data: Data
-        do { data = try InputFile.contents(of: spec) } catch {
-            throw XcodeProjectError(file: spec.path, problem: "cannot be read", fix: "check that it is the project's XcodeGen spec")
-        }
-        let root: [String: Any]
-        do {
-            guard let parsed = try Yams.load(yaml: String(decoding: data, as: UTF8.self)) as? [String: Any] else {
-                throw XcodeProjectError(file: spec.path, problem: "is not a YAML mapping", fix: "check that it is an XcodeGen spec")
-            }
-            root = parsed
-        } catch let e as XcodeProjectError {
-            throw e
-        } catch {
-            throw XcodeProjectError(file: spec.path, problem: "is not valid YAML (\(error))", fix: "fix it, or run `xcodegen generate` and lint the .xcodeproj")
-        }
+        var merged: Set<String> = [spec.standardizedFileURL.path]
+        let root = try load(spec, relativeTo: "", stack: [spec.standardizedFileURL.path], merged: &merged)
         let folder = spec.deletingLastPathComponent()
         let projectName = root["name"] as? String ?? folder.lastPathComponent
         let options = root["options"] as? [String: Any] ?? [:]
@@ -62,7 +48,8 @@ public enum XcodeGenSpec {
         // Configurations: `configs: {Debug: debug, Release: release}` (XcodeGen's default).
         let configNames = (root["configs"] as? [String: Any]).map { $0.keys.sorted() } ?? ["Debug", "Release"]
         let configFiles = root["configFiles"] as? [String: Any] ?? [:]
-        let projectSettings = settings(root["settings"], configNames)
+        let groups = (root["settingGroups"] as? [String: Any] ?? [:]).merging(root["settingPresets"] as? [String: Any] ?? [:]) { a, _ in a }
+        let projectSettings = settings(root["settings"], configNames, groups: groups)
         let projectConfigurations = configNames.map {
             XcodeProject.Configuration(name: $0, baseConfiguration: configFiles[$0] as? String, settings: projectSettings[$0] ?? [:])
         }
@@ -71,6 +58,7 @@ public enum XcodeGenSpec {
         }
         let templates = root["targetTemplates"] as? [String: Any] ?? [:]
         var targets: [XcodeProject.Target] = []
+        var generated: [String: Data] = [:]
         for (targetName, value) in targetTable.sorted(by: { $0.key < $1.key }) {
             guard let written = value as? [String: Any] else { continue }
             let t = applying(templates, to: written)
@@ -80,11 +68,19 @@ public enum XcodeGenSpec {
             let platform: String? = (t["platform"] as? String) ?? (t["platform"] as? [String])?.first ?? (t["supportedDestinations"] as? [String])?.first
             var base: [String: String] = [:]
             if let p = platform, let sdk = sdkRoots[p] { base["SDKROOT"] = sdk }
-            if let info = t["info"] as? [String: Any], let path = info["path"] as? String { base["INFOPLIST_FILE"] = path }
-            if let ent = t["entitlements"] as? [String: Any], let path = ent["path"] as? String { base["CODE_SIGN_ENTITLEMENTS"] = path }
+            if let info = t["info"] as? [String: Any], let path = info["path"] as? String {
+                base["INFOPLIST_FILE"] = path
+                if let properties = info["properties"] as? [String: Any] {
+                    generated[key(path, in: folder)] = plist(Self.infoDefaults(type).merging(properties) { $1 })
+                }
+            }
+            if let ent = t["entitlements"] as? [String: Any], let path = ent["path"] as? String {
+                base["CODE_SIGN_ENTITLEMENTS"] = path
+                if let properties = ent["properties"] as? [String: Any] { generated[key(path, in: folder)] = plist(properties) }
+            }
             if let prefix { base["PRODUCT_BUNDLE_IDENTIFIER"] = "\(prefix).\(targetName)" }
             base["PRODUCT_NAME"] = targetName
-            let own = settings(t["settings"], configNames)
+            let own = settings(t["settings"], configNames, groups: groups)
             let targetConfigFiles = t["configFiles"] as? [String: Any] ?? [:]
             let configurations = configNames.map { c in
                 XcodeProject.Configuration(name: c, baseConfiguration: targetConfigFiles[c] as? String,
@@ -106,8 +102,139 @@ public enum XcodeGenSpec {
             t.embeddedTargets = t.embeddedTargets.filter(extensions.contains)
             return t
         }
-        return XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: spec, sourceRoot: folder,
-                            name: projectName, configurations: projectConfigurations, defaultConfiguration: configNames.last, targets: targets)
+        var project = XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: spec, sourceRoot: folder,
+                                   name: projectName, configurations: projectConfigurations, defaultConfiguration: configNames.last, targets: targets)
+        project.generatedFiles = generated
+        return project
+    }
+
+    /// The spec at `url` with its `include:` files merged under it, as XcodeGen merges them:
+    /// mappings key by key, lists appended, a `KEY:REPLACE` key replacing. The paths an
+    /// included file names (`info.path`, `entitlements.path`, `configFiles`) are made relative
+    /// to the root spec's folder unless it says `relativePaths: false`. A file included twice
+    /// (two specs including a shared one) is merged once; one that includes itself is an error.
+    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>) throws(XcodeProjectError) -> [String: Any] {
+        let depth = stack.count - 1
+        let data: Data
+        do { data = try InputFile.contents(of: url) } catch {
+            throw XcodeProjectError(file: url.path, problem: depth == 0 ? "cannot be read" : "(an include:) cannot be read",
+                                    fix: depth == 0 ? "check that it is the project's XcodeGen spec" : "check the include's path, or run `xcodegen generate` and lint the .xcodeproj")
+        }
+        var spec: [String: Any]
+        do {
+            guard let parsed = try Yams.load(yaml: String(decoding: data, as: UTF8.self)) as? [String: Any] else {
+                throw XcodeProjectError(file: url.path, problem: "is not a YAML mapping", fix: "check that it is an XcodeGen spec")
+            }
+            spec = parsed
+        } catch let e as XcodeProjectError {
+            throw e
+        } catch {
+            throw XcodeProjectError(file: url.path, problem: "is not valid YAML (\(error))", fix: "fix it, or run `xcodegen generate` and lint the .xcodeproj")
+        }
+        if !prefix.isEmpty { spec = relocating(spec, by: prefix) }
+        let includes: [Any] = (spec["include"] as? [Any]) ?? (spec["include"].map { [$0] } ?? [])
+        var merged: [String: Any] = [:]
+        for include in includes {
+            let path: String, relative: Bool, enabled: Bool
+            if let p = include as? String { (path, relative, enabled) = (p, true, true) }
+            else if let d = include as? [String: Any], let p = d["path"] as? String {
+                (path, relative, enabled) = (p, (d["relativePaths"] as? Bool) ?? true, (d["enable"] as? Bool) ?? true)
+            } else { continue }
+            guard enabled else { continue }
+            // Variables (`${VAR}`) in an include come from XcodeGen's environment, not the repository.
+            guard !path.contains("${") else {
+                throw XcodeProjectError(file: url.path, problem: "includes \(path), which names an environment variable", fix: "run `xcodegen generate` with it set and lint the .xcodeproj")
+            }
+            let target = url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+            guard depth < 8, !stack.contains(target.path) else {
+                throw XcodeProjectError(file: url.path, problem: "includes \(path) in a cycle (or more than 8 deep)", fix: "remove the include that leads back to it")
+            }
+            guard done.insert(target.path).inserted else { continue }
+            let folder = (path as NSString).deletingLastPathComponent
+            let sub = try load(target, relativeTo: relative ? join(prefix, folder) : "", stack: stack + [target.path], merged: &done)
+            merged = merging(sub, onto: merged)
+        }
+        spec["include"] = nil
+        return merging(spec, onto: merged)
+    }
+
+    static func join(_ a: String, _ b: String) -> String {
+        a.isEmpty ? b : b.isEmpty ? a : (a as NSString).appendingPathComponent(b)
+    }
+
+    /// An included spec's paths, made relative to the root spec's folder.
+    static func relocating(_ spec: [String: Any], by prefix: String) -> [String: Any] {
+        func moved(_ path: String) -> String { path.hasPrefix("/") || path.hasPrefix("$(") ? path : join(prefix, path) }
+        func movedFiles(_ value: Any?) -> Any? {
+            guard var files = value as? [String: Any] else { return value }
+            for (k, v) in files { if let p = v as? String { files[k] = moved(p) } }
+            return files
+        }
+        var out = spec
+        out["configFiles"] = movedFiles(spec["configFiles"])
+        for section in ["targets", "targetTemplates"] {
+            guard var table = spec[section] as? [String: Any] else { continue }
+            for (name, value) in table {
+                guard var t = value as? [String: Any] else { continue }
+                for k in ["info", "entitlements"] {
+                    if var d = t[k] as? [String: Any], let p = d["path"] as? String { d["path"] = moved(p); t[k] = d }
+                }
+                t["configFiles"] = movedFiles(t["configFiles"])
+                table[name] = t
+            }
+            out[section] = table
+        }
+        return out
+    }
+
+    /// `top` merged onto `base` as XcodeGen merges specs and templates: mappings key by key,
+    /// lists appended, a `KEY:REPLACE` key replacing KEY whole.
+    static func merging(_ top: [String: Any], onto base: [String: Any]) -> [String: Any] {
+        var out = base
+        for (k, v) in top {
+            if k.hasSuffix(":REPLACE") {
+                out[String(k.dropLast(":REPLACE".count))] = v
+            } else if let d = v as? [String: Any], let b = out[k] as? [String: Any] {
+                out[k] = merging(d, onto: b)
+            } else if let a = v as? [Any], let b = out[k] as? [Any] {
+                out[k] = b + a
+            } else {
+                out[k] = v
+            }
+        }
+        return out
+    }
+
+    /// What XcodeGen writes in a generated Info.plist before a target's `properties`.
+    static func infoDefaults(_ type: String) -> [String: Any] {
+        var d: [String: Any] = [
+            "CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)", "CFBundleExecutable": "$(EXECUTABLE_NAME)",
+            "CFBundleName": "$(PRODUCT_NAME)", "CFBundleInfoDictionaryVersion": "6.0",
+            "CFBundleShortVersionString": "1.0", "CFBundleVersion": "1", "CFBundleDevelopmentRegion": "$(DEVELOPMENT_LANGUAGE)",
+        ]
+        d["CFBundlePackageType"] = type.hasPrefix("application") ? "APPL" : type.contains("extension") ? "XPC!" : "BNDL"
+        return d
+    }
+
+    static func key(_ path: String, in folder: URL) -> String {
+        (path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)).standardizedFileURL.path
+    }
+
+    static func plist(_ dictionary: [String: Any]) -> Data {
+        (try? PropertyListSerialization.data(fromPropertyList: sanitized(dictionary), format: .xml, options: 0)) ?? Data()
+    }
+
+    /// YAML values as property-list values (a YAML null, or anything else that is not one, as text).
+    static func sanitized(_ value: Any) -> Any {
+        switch value {
+        case let d as [String: Any]: return d.mapValues(sanitized)
+        case let a as [Any]: return a.map(sanitized)
+        case let s as String: return s
+        case let b as Bool: return b
+        case let i as Int: return i
+        case let f as Double: return f
+        default: return "\(value)"
+        }
     }
 
     /// A target with its `templates:` (from `targetTemplates`) applied, in order, under what
@@ -118,39 +245,33 @@ public enum XcodeGenSpec {
         var merged: [String: Any] = [:]
         for name in names {
             guard let template = templates[name] as? [String: Any] else { continue }
-            merged = overlay(merged, applying(templates, to: template, depth: depth + 1))
+            merged = merging(applying(templates, to: template, depth: depth + 1), onto: merged)
         }
-        return overlay(merged, target)
+        var target = target
+        target["templates"] = nil
+        return merging(target, onto: merged)
     }
 
-    static func overlay(_ base: [String: Any], _ top: [String: Any]) -> [String: Any] {
-        var out = base
-        for (k, v) in top {
-            if k == "settings", let a = base[k] as? [String: Any], let b = v as? [String: Any] {
-                out[k] = overlay(a, b)
-            } else if k == "base" || k == "configs", let a = base[k] as? [String: Any], let b = v as? [String: Any] {
-                out[k] = a.merging(b) { $1 }
-            } else if k == "dependencies", let a = base[k] as? [Any], let b = v as? [Any] {
-                out[k] = a + b
-            } else {
-                out[k] = v
-            }
-        }
-        return out
-    }
-
-    /// XcodeGen's `settings`: `{base: {…}, configs: {Debug: {…}}}`, or a flat mapping of
-    /// settings (then base); `groups:` (setting presets) are not followed. Per configuration.
-    static func settings(_ value: Any?, _ configs: [String]) -> [String: [String: String]] {
+    /// XcodeGen's `settings`: `{groups: […], base: {…}, configs: {Debug: {…}}}`, or a flat
+    /// mapping of settings (then base). The groups (`settingGroups`, themselves settings that may
+    /// name groups, at most 8 deep) come first, then base, then the configuration's. Per configuration.
+    static func settings(_ value: Any?, _ configs: [String], groups: [String: Any] = [:], depth: Int = 0) -> [String: [String: String]] {
         guard let table = value as? [String: Any] else { return [:] }
         let structured = table["base"] != nil || table["configs"] != nil || table["groups"] != nil
         let base = flatten(structured ? table["base"] : table)
         let perConfig = table["configs"] as? [String: Any] ?? [:]
+        var fromGroups: [String: [String: String]] = [:]
+        if structured, depth < 8 {
+            for name in table["groups"] as? [String] ?? [] {
+                let group = settings(groups[name], configs, groups: groups, depth: depth + 1)
+                for c in configs { fromGroups[c, default: [:]].merge(group[c] ?? [:]) { $1 } }
+            }
+        }
         var out: [String: [String: String]] = [:]
         for c in configs {
             // A config's key may name it in any case (XcodeGen matches case-insensitively).
             let own = perConfig.first { $0.key.lowercased() == c.lowercased() }.map { flatten($0.value) } ?? [:]
-            out[c] = base.merging(own) { $1 }
+            out[c] = (fromGroups[c] ?? [:]).merging(base) { $1 }.merging(own) { $1 }
         }
         return out
     }

@@ -82,17 +82,22 @@ struct InitCommand: AsyncParsableCommand {
         if let facade { return try writeFacadePackage(facade) }
         let path = path ?? ""
         let settings = try options.buildSettings()
-        let found: [ProjectInventory.Bundle]
+        var inventory: ProjectInventory.Inventory
         do {
-            found = try ProjectInventory.read(path: URL(fileURLWithPath: path), displayName: path,
-                                              options: ProjectLinter.Options(targets: target, configuration: configuration, buildSettings: BuildSettings(settings)))
+            inventory = try ProjectInventory.inventory(path: URL(fileURLWithPath: path), displayName: path,
+                                                       options: ProjectLinter.Options(targets: target, configuration: configuration, buildSettings: BuildSettings(settings)))
         } catch {
             Terminal.error(error.message)
             throw ExitCode(2)
         }
+        for note in inventory.notes { Terminal.note(note) }
+        for warning in inventory.warnings { Terminal.warning(warning) }
+        let found = inventory.bundles
         let usable = found.filter { $0.bundleID?.isEmpty == false }
         for b in found where b.bundleID?.isEmpty != false {
             Terminal.warning("\(b.source): no CFBundleIdentifier could be read; left out (pass --set PRODUCT_BUNDLE_IDENTIFIER=… if a build setting names it)")
+            inventory.leftOut.append(ProjectInventory.LeftOut(name: b.name, source: b.source,
+                why: "no CFBundleIdentifier could be read (pass --set PRODUCT_BUNDLE_IDENTIFIER=… to init if a build setting names it)"))
         }
         guard usable.contains(where: { $0.extensionPoint == nil }) else {
             Terminal.error("\(path): no iOS app target or app Info.plist was found; name an .xcodeproj, a repository or an app folder")
@@ -110,7 +115,7 @@ struct InitCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let entries = Self.entries(usable)
-        let text = try scenarioText(entries, folder: folder)
+        let text = try scenarioText(entries, folder: folder, leftOut: inventory.leftOut)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try writePlugins(entries, folder: folder)
         try Self.withExpectations(text, []).write(to: outputURL, atomically: true, encoding: .utf8)
@@ -218,7 +223,7 @@ struct InitCommand: AsyncParsableCommand {
         return (Array(repeating: "..", count: a.count - i) + b[i...].map(String.init)).joined(separator: "/")
     }
 
-    func scenarioText(_ entries: [Entry], folder: URL) throws -> String {
+    func scenarioText(_ entries: [Entry], folder: URL, leftOut: [ProjectInventory.LeftOut] = []) throws -> String {
         let apps = entries.filter { !$0.isExtension }
         let sdkApps = apps.filter(\.sdk)
         let exts = entries.filter { $0.isExtension && $0.isHosted }
@@ -295,6 +300,13 @@ struct InitCommand: AsyncParsableCommand {
             }
             for e in unhosted {
                 y.append("  # \(e.id) (\(Self.comment(e.bundle.source))): \(Self.comment(e.bundle.extensionPoint ?? "")) is not a fleet member: \(Self.whyNotHosted(e.bundle.extensionPoint ?? ""))")
+            }
+        }
+        if !leftOut.isEmpty {
+            y.append("")
+            y.append("# Not in the fleet: the project's other targets, and why.")
+            for t in leftOut {
+                y.append("#   \(Self.comment(t.name)) (\(Self.comment(t.source))): \(Self.comment(t.why))")
             }
         }
         y.append("")

@@ -42,6 +42,10 @@ struct Terminal: Sendable {
         emit("warning: \(escapingControls(s))\n", to: 2)
     }
 
+    static func note(_ s: String) {
+        emit("note: \(escapingControls(s))\n", to: 2)
+    }
+
     /// `s` with every control character (but a newline or a tab, when `keepingLineBreaks`),
     /// bidirectional override, line or paragraph separator and byte-order mark written as a
     /// Swift escape (`\u{1B}`): an error quotes what a file or a child said (a policy's value,

@@ -36,6 +36,61 @@ extension CLITests {
             #expect(again.status == 2 && again.stderr.contains("--force"), "\(again)")
         }
 
+        /// Every repository fixture, among them public projects of different shapes (an XcodeGen
+        /// spec with includes and the projects generated from it, two empty project files among
+        /// readable ones, CocoaPods without `Pods/`, bundle ids from a project-level xcconfig,
+        /// iOS and macOS targets, seven extension kinds, test and UI-test bundles): init writes a
+        /// scenario that loads and runs, and names every target of every project, in the fleet
+        /// or in a comment with why.
+        @Test(arguments: [
+            ("NetNewsWire", 1, 2), ("DuckDuckGoiOS", 1, 5), ("Mattermost", 1, 2), ("XcodeGenTestProject", 3, 0),
+            ("XcodeGenTestProject/project.yml", 3, 0), ("XcodeGenNotes", 1, 1), ("ContosoMail", 1, 1), ("Chatr", 1, 0),
+            ("MauiContoso", 1, 0), ("IntuneMauiSample", 2, 0),
+        ])
+        func everyFixtureBecomesAScenarioNamingEveryTarget(fixture: String, apps: Int, extensions: Int) async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("first.yaml").path
+            let project = CLI.repo("Tests/Fixtures/projects/\(fixture)")
+            let r = try await CLI.run(["init", project.path, "-o", file], timeout: 120)
+            #expect(r.status == 0 && r.stdout.contains("wrote \(file): \(apps) apps, \(extensions) extensions"), "\(r)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            // Each native target of each project file the fixture holds (project.yml: its targets).
+            var names: [String] = []
+            let base = project.pathExtension == "yml" ? project.deletingLastPathComponent() : project
+            let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            for url in files where url.lastPathComponent == "project.pbxproj" && project.pathExtension != "yml" {
+                let pbx = try String(contentsOf: url, encoding: .utf8)
+                names += pbx.components(separatedBy: "Build configuration list for PBXNativeTarget \"").dropFirst()
+                    .compactMap { $0.components(separatedBy: "\"").first }
+            }
+            for name in Set(names) {
+                #expect(text.contains("target \(name)\n") || text.contains("target \(name))") || text.contains("#   \(name) ("), "\(fixture): target \(name) is not named in\n\(text)")
+            }
+            if fixture.hasPrefix("XcodeGenTestProject") {
+                #expect(text.contains("#   App_macOS (") && text.contains("an App Clip") && text.contains("a UI-test bundle"), "\(text)")
+            }
+            if fixture == "XcodeGenTestProject" { #expect(r.stderr.contains("project.pbxproj: is empty; its targets are left out"), "\(r)") }
+            let run = try await CLI.run(["run", file], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+        }
+
+        /// With several projects, `--target` applies to the project that has the target, and
+        /// init says which; a name no project has lists the targets there are.
+        @Test func aTargetIsFoundInWhicheverProjectHasIt() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("first.yaml").path
+            let project = CLI.repo("Tests/Fixtures/projects/XcodeGenTestProject").path
+            let r = try await CLI.run(["init", project, "--target", "App_iOS", "--target", "ExternalTarget", "-o", file], timeout: 120)
+            #expect(r.status == 0 && r.stderr.contains("note: App_iOS, ExternalTarget: targets of Project.xcodeproj")
+                    && r.stderr.contains("note: ExternalTarget: a target of AnotherProject.xcodeproj"), "\(r)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.contains("- id: app-ios") && !text.contains("EntitledApp") && text.contains("#   ExternalTarget (AnotherProject.xcodeproj"), "\(text)")
+            let missing = try await CLI.run(["init", project, "--target", "Nope", "-o", dir.appendingPathComponent("x.yaml").path], timeout: 120)
+            #expect(missing.status == 2 && missing.stderr.contains("no project under") && missing.stderr.contains("App_iOS"), "\(missing)")
+        }
+
         /// A custom keyboard is an extension of the fleet but no share target; init run again in
         /// the same folder (`--force`) does not take its own copies of Info.plists for targets.
         @Test func aKeyboardIsNoShareTargetAndInitReadsNotItsOwnOutput() async throws {

@@ -84,4 +84,86 @@ struct XcodeGenSpecTests {
             #expect(error.problem.contains("not valid YAML"))
         }
     }
+
+    func write(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xcodegen-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = dir.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    /// `include:` files are merged as XcodeGen merges them (mappings key by key, lists
+    /// appended, `:REPLACE`), their paths made relative to the root spec; a file two specs
+    /// include is read once; a file that includes itself is an error naming it.
+    @Test func includesAreMergedWithTheirPathsRelativeToTheRootSpec() throws {
+        let dir = try write([
+            "project.yml": """
+                include: [common.yml, Sub/targets.yml]
+                name: Mail
+                settings: {base: {FROM_ROOT: root}}
+                targets:
+                  Mail: {dependencies: [{target: Share}]}
+                """,
+            "common.yml": "options: {bundleIdPrefix: com.contoso}\nsettings: {base: {FROM_ROOT: common, FROM_COMMON: common}}\n",
+            "Sub/targets.yml": """
+                include: [../common.yml]
+                targets:
+                  Mail: {type: application, platform: iOS, info: {path: Mail/Info.plist}, dependencies: [{target: Kit}]}
+                  Share: {type: app-extension, platform: iOS, entitlements: {path: Share.entitlements}}
+                  Kit: {type: framework, platform: iOS}
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try XcodeGenSpec.read(dir.appendingPathComponent("project.yml"))
+        let mail = try #require(p.targets.first { $0.name == "Mail" })
+        #expect(mail.dependencies == ["Kit", "Share"], "lists are appended, the including file's last")
+        let settings = try #require(mail.configuration(named: "Release")).settings
+        #expect(settings["FROM_ROOT"] == "root" && settings["FROM_COMMON"] == "common" && settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.contoso.Mail")
+        #expect(settings["INFOPLIST_FILE"] == "Sub/Mail/Info.plist", "a path in an included file is relative to that file")
+        let share = try #require(p.targets.first { $0.name == "Share" }?.configuration(named: "Debug")).settings
+        #expect(share["CODE_SIGN_ENTITLEMENTS"] == "Sub/Share.entitlements")
+
+        let loop = try write(["project.yml": "include: [a.yml]\nname: X\n", "a.yml": "include: [project.yml]\n"])
+        defer { try? FileManager.default.removeItem(at: loop) }
+        #expect { try XcodeGenSpec.read(loop.appendingPathComponent("project.yml")) } throws: { e in
+            (e as? XcodeProjectError)?.problem.contains("includes project.yml in a cycle") == true
+        }
+        let replaced = try write(["project.yml": "include: [base.yml]\ntargets:\n  App:\n    dependencies:REPLACE: [{target: B}]\n",
+                                  "base.yml": "targets:\n  App: {type: application, dependencies: [{target: A}]}\n"])
+        defer { try? FileManager.default.removeItem(at: replaced) }
+        #expect(try XcodeGenSpec.read(replaced.appendingPathComponent("project.yml")).targets.first?.dependencies == ["B"])
+    }
+
+    /// Setting groups come under base and configuration settings; `info.properties` and
+    /// `entitlements.properties` are the files XcodeGen writes, read in place of the disk.
+    @Test func settingGroupsAndGeneratedFiles() throws {
+        let dir = try write(["project.yml": """
+            name: Notes
+            settingGroups:
+              shared: {base: {TEAM: T1, SWIFT_VERSION: "5"}}
+              app: {groups: [shared], base: {PRODUCT_BUNDLE_IDENTIFIER: com.contoso.notes}}
+            targets:
+              Notes:
+                type: application
+                platform: iOS
+                settings: {groups: [app], base: {SWIFT_VERSION: "6"}}
+                info: {path: Notes/Info.plist, properties: {CFBundleURLTypes: [{CFBundleURLSchemes: [notes]}]}}
+                entitlements: {path: Notes/Notes.entitlements, properties: {keychain-access-groups: ["$(AppIdentifierPrefix)com.contoso.notes"]}}
+            """, "Notes/Notes.entitlements": "stale, overwritten by XcodeGen"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try XcodeGenSpec.read(dir.appendingPathComponent("project.yml"))
+        let settings = try #require(p.targets.first?.configuration(named: "Debug")).settings
+        #expect(settings["TEAM"] == "T1" && settings["SWIFT_VERSION"] == "6" && settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.contoso.notes")
+        let info = try #require(p.generatedFiles[dir.appendingPathComponent("Notes/Info.plist").standardizedFileURL.path])
+        let plist = try #require(try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any])
+        #expect(plist["CFBundleIdentifier"] as? String == "$(PRODUCT_BUNDLE_IDENTIFIER)" && plist["CFBundleURLTypes"] != nil)
+        // Lint reads the generated files: the entitlements' keychain group, not the stale file.
+        let reports = try ProjectLinter.lint(path: dir, displayName: "Notes")
+        let findings = reports.flatMap(\.findings)
+        #expect(!findings.contains { $0.rule == "file-unreadable" || $0.rule == "info-plist-missing" }, "\(findings)")
+        #expect(findings.contains { $0.rule == "keychain-intune-group" && $0.file.contains("written by XcodeGen") }, "\(findings)")
+    }
 }
