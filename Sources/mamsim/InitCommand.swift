@@ -42,6 +42,9 @@ struct InitCommand: AsyncParsableCommand {
     @Option(help: "Only this target (repeatable; projects only).")
     var target: [String] = []
 
+    @Option(help: ArgumentHelp("A target that links the Intune SDK though its files show no sign of it (added at build time, e.g. by a CocoaPods or React Native module); repeatable.", valueName: "TARGET"))
+    var sdk: [String] = []
+
     @Option(help: "The build configuration (default: each target's default).")
     var configuration: String?
 
@@ -64,10 +67,12 @@ struct InitCommand: AsyncParsableCommand {
         /// kinds are written as comments saying what a policy does with them.
         var isHosted: Bool { bundle.extensionPoint.map(Self.hostedPoints.contains) ?? true }
         static let hostedPoints: Set<String> = ["com.apple.share-services", "com.apple.ui-services", "com.apple.services", "com.apple.keyboard-service"]
+        /// Named with `--sdk`: it links the SDK whatever its files say.
+        var declaredSDK = false
         /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
-        /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes).
+        /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes), or `--sdk`.
         var sdk: Bool {
-            bundle.hasIntuneSettings || bundle.keychainGroups.contains("com.microsoft.intune.mam")
+            declaredSDK || bundle.hasIntuneSettings || bundle.keychainGroups.contains("com.microsoft.intune.mam")
                 || bundle.urlSchemes.contains { $0.hasSuffix("-intunemam") }
         }
     }
@@ -114,7 +119,17 @@ struct InitCommand: AsyncParsableCommand {
             Terminal.error("\(p) cannot be read; name a Graph policy export (JSON)")
             throw ExitCode(2)
         }
-        let entries = Self.entries(usable)
+        var entries = Self.entries(usable)
+        for name in sdk {
+            guard let i = entries.firstIndex(where: { $0.bundle.name == name || $0.id == name }), !entries[i].isExtension else {
+                Terminal.error("--sdk \(name): no app target of \(path) is named so; its apps are \(entries.filter { !$0.isExtension }.map(\.bundle.name).joined(separator: ", "))")
+                throw ExitCode(2)
+            }
+            entries[i].declaredSDK = true
+        }
+        if !entries.contains(where: { !$0.isExtension && $0.sdk }) {
+            Terminal.note("no app shows a sign of the Intune SDK (IntuneMAMSettings, its keychain group, -intunemam schemes), so the policy targets none; if one links it at build time, run init again with --sdk TARGET")
+        }
         let text = try scenarioText(entries, folder: folder, leftOut: inventory.leftOut)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try writePlugins(entries, folder: folder)
@@ -266,6 +281,7 @@ struct InitCommand: AsyncParsableCommand {
             let b = e.bundle
             y.append("  - id: \(e.id)                      # \(Self.comment(b.source))")
             y.append("    bundle: \(Self.quoted(b.bundleID ?? ""))")
+            if e.declaredSDK && !e.bundle.hasIntuneSettings { y.append("    # sdk: true by --sdk; its Info.plist has no IntuneMAMSettings (`mamsim lint` lists what the SDK needs)") }
             if !e.sdk { y.append("    sdk: false                      # no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam scheme: set sdk: true if it links the Intune SDK") }
             if b.multiIdentity { y.append("    multiIdentity: true             # IntuneMAMSettings.MultiIdentity") }
             let schemes = b.validURLSchemes
