@@ -161,6 +161,9 @@ public struct XCConfig: Sendable, Hashable {
             case .include(let include):
                 let target = include.path.hasPrefix("/") ? URL(fileURLWithPath: include.path) : folder.appendingPathComponent(include.path)
                 let targetName = include.path.hasPrefix("/") || nameFolder.isEmpty ? include.path : nameFolder + "/" + include.path
+                // An optional include that is not there is skipped by Xcode, wherever it points
+                // (a developer's own settings outside the repository, e.g. a team id).
+                if include.optional, !FileManager.default.fileExists(atPath: target.path) { continue }
                 if let root, !ProjectRoot.contains(root, target) {
                     problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: include.line,
                                                 problem: "includes \(ProjectRoot.printable(include.path, limit: 200)), which is outside the project (\(root.standardizedFileURL.path)); it was not read",

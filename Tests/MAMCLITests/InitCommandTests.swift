@@ -75,6 +75,25 @@ extension CLITests {
             #expect(run.status == 0, "\(run)")
         }
 
+        /// An app whose Intune SDK comes in at build time (Mattermost's module) shows no sign of it
+        /// in its files: init notes that the policy targets none, and `--sdk TARGET` makes it an
+        /// SDK app — whose sign-in the real entitlements then block (no Intune keychain group).
+        @Test func sdkNamesAnAppThatLinksTheSDKAtBuildTime() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let project = CLI.repo("Tests/Fixtures/projects/Mattermost").path
+            let plain = try await CLI.run(["init", project, "-o", dir.appendingPathComponent("a.yaml").path], timeout: 120)
+            #expect(plain.status == 0 && plain.stderr.contains("no app shows a sign of the Intune SDK") && plain.stderr.contains("--sdk TARGET"), "\(plain)")
+            let file = dir.appendingPathComponent("b.yaml").path
+            let r = try await CLI.run(["init", project, "--sdk", "Mattermost", "-o", file], timeout: 120)
+            #expect(r.status == 0 && !r.stderr.contains("no app shows a sign"), "\(r)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.contains("apps: [\"com.mattermost.rnbeta\"]") && text.contains("# sdk: true by --sdk")
+                    && text.contains("expect: {blocked: keychain-entitlement}"), "\(text)")
+            let wrong = try await CLI.run(["init", project, "--sdk", "MattermostShare", "-o", dir.appendingPathComponent("c.yaml").path], timeout: 120)
+            #expect(wrong.status == 2 && wrong.stderr.contains("its apps are Mattermost"), "\(wrong)")
+        }
+
         /// With several projects, `--target` applies to the project that has the target, and
         /// init says which; a name no project has lists the targets there are.
         @Test func aTargetIsFoundInWhicheverProjectHasIt() async throws {

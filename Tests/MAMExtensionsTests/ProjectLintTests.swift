@@ -301,6 +301,21 @@ struct LintContainmentTests {
         #expect(!Self.everyReporter(reports).contains("password \(Self.marker)") && !Self.everyReporter(reports).contains("token \(Self.marker)"))
     }
 
+    /// `#include?` of a developer's own settings outside the repository (NetNewsWire's
+    /// SharedXcodeSettings) is skipped when absent, as Xcode skips it; present, it is the finding.
+    @Test func anOptionalIncludeOutsideThatIsAbsentIsNoFinding() throws {
+        let line = "#include? \"../../\(Self.marker)-developer.xcconfig\""
+        let project = try ProjectLintTests.mutated([("Config/App.xcconfig", "#include \"Base.xcconfig\"", "#include \"Base.xcconfig\"\n\(line)")])
+        defer { try? FileManager.default.removeItem(at: project) }
+        let absent = ProjectLintTests.findings(try ProjectLinter.lint(path: project, displayName: "ContosoMail"))
+        #expect(!absent.contains { $0.rule == "xcconfig-include" }, "\(absent)")
+        let developer = project.deletingLastPathComponent().appendingPathComponent("\(Self.marker)-developer.xcconfig")
+        try Data("DEVELOPMENT_TEAM = X\n".utf8).write(to: developer)
+        defer { try? FileManager.default.removeItem(at: developer) }
+        let present = ProjectLintTests.findings(try ProjectLinter.lint(path: project, displayName: "ContosoMail"))
+        #expect(present.contains { $0.rule == "xcconfig-include" && $0.problem.contains("outside the project") }, "\(present)")
+    }
+
     @Test func aProjectFileBeyondTheInputLimitIsBadInputNotGigabytes() throws {
         let project = try ProjectLintTests.mutated([])
         defer { try? FileManager.default.removeItem(at: project) }
