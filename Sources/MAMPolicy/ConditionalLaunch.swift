@@ -170,7 +170,10 @@ extension Enforcer {
                 // the PIN entered is that new one (our reading: the scenario gives one PIN per
                 // switch; the device would ask for the old one first).
                 let why = "the PIN set on \(set) expired (periodBeforePinReset = \(p.periodBeforePinReset))"
-                if let reused = entered == current ? "it is the expired PIN" : PinRules.reused(entered, state, policy: p) {
+                // previousPinBlockCount (PIN history) is Android's: on iOS only the expired PIN
+                // itself cannot be the new one (RULES.md §8).
+                if entered == current {
+                    let reused = "it is the expired PIN"
                     return IdentitySwitchOutcome(result: .failed,
                                                  decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(why), and \(reused)"),
                                                  action: nil, pin: state, warnings: [])
@@ -200,7 +203,7 @@ extension Enforcer {
                 }
                 state.failedAttempts = 0
             } else {
-                if let problem = PinRules.problem(with: entered, policy: p) ?? PinRules.reused(entered, state, policy: p) {
+                if let problem = PinRules.problem(with: entered, policy: p) {
                     return IdentitySwitchOutcome(result: .failed,
                                                  decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(problem)"),
                                                  action: nil, pin: state, warnings: [])
@@ -221,10 +224,13 @@ extension Enforcer {
             (p.maximumRequiredOsVersion, false, .block, "maximumRequiredOsVersion"),
             (p.maximumWarningOsVersion, false, .warn, "maximumWarningOsVersion"),
         ]
+        // The wipe floors take the floor itself too (Graph: "less than or equal to"); the
+        // required and warning floors only what is below.
         for (limit, isMinimum, action, name) in osChecks {
             guard let limit else { continue }
-            if isMinimum ? os < limit : os > limit,
-               let out = apply(action, "iOS \(os) is \(isMinimum ? "below" : "above") \(name) \(limit)") { return out }
+            let atFloor = isMinimum && action == .wipe && os == limit
+            if isMinimum ? (os < limit || atFloor) : os > limit,
+               let out = apply(action, "iOS \(os) is \(atFloor ? "at" : isMinimum ? "below" : "above") \(name) \(limit)") { return out }
         }
         // 4. Device model.
         if let models = p.allowedIosDeviceModels {
@@ -242,8 +248,10 @@ extension Enforcer {
             (p.minimumWarningSdkVersion, facts.sdkVersion, .warn, "minimumWarningSdkVersion", "the Intune SDK version"),
         ]
         for (limit, actual, action, name, what) in appChecks {
-            guard let limit, let actual, actual < limit else { continue }
-            if let out = apply(action, "\(what) \(actual) is below \(name) \(limit)") { return out }
+            guard let limit, let actual else { continue }
+            let atFloor = action == .wipe && actual == limit
+            guard actual < limit || atFloor else { continue }
+            if let out = apply(action, "\(what) \(actual) is \(atFloor ? "at" : "below") \(name) \(limit)") { return out }
         }
         // 6. Offline periods. A period of zero or less (Graph samples hold negative ones)
         // cannot be meant as "always offline": our reading is that it disables the check.

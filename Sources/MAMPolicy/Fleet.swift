@@ -41,6 +41,7 @@ public final class AccountEntry: Sendable {
     let osSharing: Bool
     let incomingOrgData: Bool
     let appSet: Set<BundleID>
+    let appsListed: Bool
     let groupType: TargetedAppGroupType
     let exemptKeys: Set<String>
 
@@ -54,6 +55,7 @@ public final class AccountEntry: Sendable {
         self.osSharing = policy?.disableProtectionOfManagedOutboundOpenInData ?? false
         self.incomingOrgData = policy?.protectInboundDataFromUnknownSources ?? false
         self.appSet = policy?.appSet ?? []
+        self.appsListed = policy?.appsListed ?? false
         self.groupType = policy?.appGroupType ?? .selectedPublicApps
         self.exemptKeys = policy?.exemptSchemeKeys ?? []
     }
@@ -223,16 +225,16 @@ public struct Fleet: Sendable {
     /// Whether `app` is policy-managed for the account of `entry`: it (for an extension, its
     /// containing app) integrates the SDK and the policy targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
-        entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, app)
+        entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, listed: entry.appsListed, app)
     }
 
     /// Whether a policy of `groupType` listing `apps` targets `app` (RULES.md §1): the listed
-    /// apps always; besides them every SDK app (`allApps`, or `selectedPublicApps` with no
-    /// list, as a scenario policy without `apps:`), or Microsoft's (core) apps.
-    static func targets(groupType: TargetedAppGroupType, apps: Set<BundleID>, _ app: AppEntry) -> Bool {
+    /// apps always; besides them every SDK app (`allApps`, or `selectedPublicApps` that lists
+    /// none — not `apps: []`, which selects none), or Microsoft's (core) apps.
+    static func targets(groupType: TargetedAppGroupType, apps: Set<BundleID>, listed: Bool, _ app: AppEntry) -> Bool {
         if apps.contains(app.managementBundle) { return true }
         switch groupType {
-        case .selectedPublicApps: return apps.isEmpty
+        case .selectedPublicApps: return apps.isEmpty && !listed
         case .allApps: return true
         case .allCoreMicrosoftApps: return app.microsoftCore
         case .allMicrosoftApps: return app.microsoft
@@ -241,7 +243,7 @@ public struct Fleet: Sendable {
 
     /// The installed SDK apps (extensions aside) `policy` targets, whoever it is assigned to.
     public func apps(targetedBy policy: IosManagedAppProtection) -> [BundleID] {
-        appEntries.values.filter { !$0.app.isExtension && $0.managementSDK && Self.targets(groupType: policy.appGroupType, apps: policy.appSet, $0) }
+        appEntries.values.filter { !$0.app.isExtension && $0.managementSDK && Self.targets(groupType: policy.appGroupType, apps: policy.appSet, listed: policy.appsListed, $0) }
             .map(\.bundleID).sorted()
     }
 

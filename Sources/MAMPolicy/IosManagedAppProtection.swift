@@ -31,11 +31,14 @@ public struct IosManagedAppProtection: Sendable, Hashable {
     public var deployedAppCount: Int = 0
 
     // MARK: Targeting
-    /// Targeted apps (bundle ids). Empty means every SDK-integrated app of the fleet
-    /// (RULES.md §1; scenario `apps:` absent).
+    /// Targeted apps (bundle ids). Empty and not listed (`appsListed` false: no `apps` key, as a
+    /// Graph collection read without `$expand=apps`, or a scenario policy without `apps:`) means
+    /// every SDK-integrated app of the fleet; an explicit empty list means none (RULES.md §1).
     public var apps: [BundleID] = [] {
-        didSet { appSet = Set(apps) }
+        didSet { appSet = Set(apps); appsListed = true }
     }
+    /// Whether the document or scenario gave the app list (`apps`, even empty).
+    public var appsListed: Bool = false
     public private(set) var appSet: Set<BundleID> = []
     public var appGroupType: TargetedAppGroupType = .selectedPublicApps
     /// A flags value in Graph (`unspecified`, `unmanaged`, `mdm`, ...), kept as written.

@@ -11,7 +11,8 @@ public struct PinState: Sendable, Hashable {
     /// When the PIN was set (`nil`: not known, as for a PIN set before this was kept): the
     /// start of `periodBeforePinReset`.
     public var setAt: Instant?
-    /// The PINs it replaced, newest first, as many as a `previousPinBlockCount` may ask for.
+    /// The PINs it replaced, newest first (kept for the record: `previousPinBlockCount`, the
+    /// PIN history, is Android's and never refuses a PIN on iOS).
     public var previous: [String]
 
     public init(pin: String? = nil, failedAttempts: Int = 0, setAt: Instant? = nil, previous: [String] = []) {
@@ -21,18 +22,11 @@ public struct PinState: Sendable, Hashable {
         self.previous = previous
     }
 
-    /// The most former PINs kept: `previousPinBlockCount` cannot usefully ask for more.
+    /// The most former PINs kept.
     public static let historyLimit = 24
 }
 
 enum PinRules {
-    /// Why `candidate` cannot be the new PIN because it was used before: one of the last
-    /// `previousPinBlockCount` PINs `state` keeps; `nil` when it is new enough.
-    static func reused(_ candidate: String, _ state: PinState, policy: IosManagedAppProtection) -> String? {
-        guard state.previous.prefix(max(policy.previousPinBlockCount, 0)).contains(candidate) else { return nil }
-        return "it is one of the last \(policy.previousPinBlockCount) PINs (previousPinBlockCount = \(policy.previousPinBlockCount))"
-    }
-
     /// Why `candidate` cannot become the PIN under `policy`, or `nil` when it can.
     ///
     /// As Microsoft documents the settings: a passcode (`alphanumericAndSymbol`) needs at least

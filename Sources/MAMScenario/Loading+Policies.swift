@@ -51,6 +51,9 @@ extension Loading {
         if let appsLoc = f["apps"] {
             guard let ids = reader.strings(appsLoc, what: "apps") else { return nil }
             policy.apps = ids.map { BundleID($0) }
+        } else if isFile, !policy.appsListed, policy.appGroupType == .selectedPublicApps, let fileLoc = f["file"] {
+            // A Graph collection read without $expand=apps does not say which apps it selects.
+            reader.warn(fileLoc, "policy \"\(name)\": the Graph document has no apps (read without $expand=apps?), so it targets every SDK app of this scenario; list them under apps: beside file:, or export it with $expand=apps")
         }
         if policy.displayName.isEmpty { policy.displayName = name }
         return policy
@@ -63,7 +66,7 @@ extension Loading {
         guard apps.contains(where: \.descriptor.sdkIntegrated) else { return }
         for name in policies.keys.sorted() {
             guard let policy = policies[name], let loc = policyLocations[name], fleet.apps(targetedBy: policy).isEmpty else { continue }
-            let listed = policy.apps.isEmpty ? "no apps listed" : "apps [\(policy.apps.map(\.rawValue).joined(separator: ", "))]"
+            let listed = policy.apps.isEmpty ? (policy.appsListed ? "apps: [], none selected" : "no apps listed") : "apps [\(policy.apps.map(\.rawValue).joined(separator: ", "))]"
             reader.warn(loc, "policy \"\(name)\" targets none of this scenario's SDK apps (appGroupType = \(policy.appGroupType.rawValue), \(listed)): its accounts are unmanaged in every app; list the apps it should manage under apps:, or give an app publisher: microsoft")
         }
     }

@@ -66,6 +66,7 @@ extension MatrixCommand {
                   var policy = try? GraphPolicyImporter.importPolicies([UInt8](data), source: "\(oldPath) with \(keys.joined(separator: ", "))").policies.first
             else { return nil }
             policy.apps = old.apps
+            policy.appsListed = old.appsListed
             return Self.applying(policy, to: base, scenario: scenario)
         }
         if diff.changedCells > 0 {

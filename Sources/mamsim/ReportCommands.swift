@@ -210,7 +210,10 @@ struct MatrixCommand: ParsableCommand {
             // A Graph export without its `apps` (they come only with $expand=apps) keeps
             // the apps the scenario's own policy lists, as the scenario's `apps:` does.
             var applied = chosen
-            if applied.apps.isEmpty, let listed = scenario.fleet.policy(for: account)?.apps { applied.apps = listed }
+            if applied.apps.isEmpty, !applied.appsListed, let own = scenario.fleet.policy(for: account) {
+                applied.apps = own.apps
+                applied.appsListed = own.appsListed
+            }
             fleet.setPolicy(applied, for: account)
         }
         return fleet

@@ -118,14 +118,14 @@ struct ConditionalLaunchTests {
         #expect(second.decision.explanation.contains("maximumPinRetries = 2"))
     }
 
-    /// periodBeforePinReset and previousPinBlockCount (Graph iosManagedAppProtection): a PIN
-    /// older than the period is replaced at the next prompt by the PIN entered, which may be
-    /// neither the expired one nor one of the last N. Days since the PIN was set, the PIN
+    /// periodBeforePinReset (Graph iosManagedAppProtection): a PIN older than the period is
+    /// replaced at the next prompt by the PIN entered, which may not be the expired one;
+    /// previousPinBlockCount is Android-only (memdocs) and refuses nothing on iOS. Days since the PIN was set, the PIN
     /// entered, the history kept → accepted (and the new history) or refused.
     @Test(arguments: [
         (29.0, "2580", ["1357"], true, ["1357"]),            // not expired: the current PIN opens
         (30.0, "2580", ["1357"], false, ["1357"]),           // expired: the same PIN is refused
-        (30.0, "1357", ["1357"], false, ["1357"]),           // one of the last 2
+        (30.0, "1357", ["1357"], true, ["2580", "1357"]),    // one of the last 2: previousPinBlockCount is Android's, ignored
         (30.0, "9024", ["1357", "4680"], true, ["2580", "1357", "4680"]),
         (30.0, "4680", ["1357", "8642", "4680"], true, ["2580", "1357", "8642", "4680"]), // third back: out of the last 2
     ])
@@ -192,6 +192,44 @@ struct ConditionalLaunchTests {
         #expect(warned.result == .success && warned.warnings.count == 1)
         #expect(switchTo(fleet: W.fleet(policy: policy { $0.maximumRequiredOsVersion = Version("17.0") }, device: ios17)).result == .failed)
         #expect(switchTo(fleet: W.fleet(policy: policy { $0.maximumRequiredOsVersion = Version("17.2") }, device: ios17)).result == .success)
+    }
+
+    /// Graph: the wipe floors wipe versions less than **or equal to** the floor; the required and
+    /// warning floors act only below theirs (RULES §8). One row per floor and version.
+    @Test(arguments: [
+        // (floor, version, action expected)
+        ("minimumWipeOsVersion", "17.4", "17.4", RemediationAction?.some(.wipe)),
+        ("minimumWipeOsVersion", "17.4", "17.4.0", .wipe),
+        ("minimumWipeOsVersion", "17.4", "17.5", nil),
+        ("minimumRequiredOsVersion", "17.4", "17.4", nil),
+        ("minimumWarningOsVersion", "17.4", "17.4", nil),
+        ("minimumWipeAppVersion", "2.0", "2.0", .wipe),
+        ("minimumWipeAppVersion", "2.0", "2.0.1", nil),
+        ("minimumRequiredAppVersion", "2.0", "2.0", nil),
+        ("minimumWipeSdkVersion", "19.0", "19.0", .wipe),
+        ("minimumWipeSdkVersion", "19.0", "19.1", nil),
+        ("minimumRequiredSdkVersion", "19.0", "19.0", nil),
+    ])
+    func wipeFloorsTakeTheFloorItself(floor: String, limit: String, version: String, expected: RemediationAction?) {
+        let floorVersion = Version(limit)!, actual = Version(version)!
+        let p = policy {
+            switch floor {
+            case "minimumWipeOsVersion": $0.minimumWipeOsVersion = floorVersion
+            case "minimumRequiredOsVersion": $0.minimumRequiredOsVersion = floorVersion
+            case "minimumWarningOsVersion": $0.minimumWarningOsVersion = floorVersion
+            case "minimumWipeAppVersion": $0.minimumWipeAppVersion = floorVersion
+            case "minimumRequiredAppVersion": $0.minimumRequiredAppVersion = floorVersion
+            case "minimumWipeSdkVersion": $0.minimumWipeSdkVersion = floorVersion
+            default: $0.minimumRequiredSdkVersion = floorVersion
+            }
+        }
+        let onOS = floor.contains("Os")
+        let device = DeviceFacts(osVersion: onOS ? actual : Version("26.0")!)
+        let facts = LaunchFacts(now: Self.now, appVersion: floor.contains("App") ? actual : Version("9.9"),
+                                sdkVersion: floor.contains("Sdk") ? actual : Version("99.0"))
+        let o = switchTo(facts: facts, fleet: W.fleet(policy: p, device: device))
+        #expect(o.action == expected, "\(floor) \(limit), version \(version): \(o.decision.explanation)")
+        if expected == .wipe { #expect(o.decision.explanation.contains(actual == floorVersion ? "is at \(floor)" : "below")) }
     }
 
     @Test func appAndSdkMinimumsApplyWhenVersionsAreKnown() {

@@ -25,28 +25,32 @@ struct PolicyTargetingTests {
         return f
     }
 
-    static func policy(_ type: TargetedAppGroupType, _ apps: [BundleID] = []) -> IosManagedAppProtection {
+    static func policy(_ type: TargetedAppGroupType, _ apps: [BundleID]? = nil) -> IosManagedAppProtection {
         var p = W.strictPolicy()
         p.appGroupType = type
-        p.apps = apps
+        if let apps { p.apps = apps }
         return p
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
         let type: TargetedAppGroupType
-        let listed: [BundleID]
+        /// `nil`: no `apps` at all (a Graph collection read without $expand=apps).
+        let listed: [BundleID]?
         let app: BundleID
         let targeted: Bool
-        var testDescription: String { "\(type.rawValue) \(listed) → \(app): \(targeted)" }
+        var testDescription: String { "\(type.rawValue) \(listed.map { "\($0)" } ?? "no apps key") → \(app): \(targeted)" }
     }
 
     static let rows: [Row] = [
-        // selectedPublicApps: the list; no list = every SDK app (a scenario policy without apps:)
+        // selectedPublicApps: the list; no list = every SDK app (a scenario policy without apps:,
+        // a Graph document without its apps); an explicit empty list = none (RULES §1)
         Row(type: .selectedPublicApps, listed: [W.mine], app: W.mine, targeted: true),
         Row(type: .selectedPublicApps, listed: ["COM.CONTOSO.MAIL"], app: W.mine, targeted: true),
         Row(type: .selectedPublicApps, listed: [W.mine], app: lob, targeted: false),
         Row(type: .selectedPublicApps, listed: [W.mine], app: W.outlook, targeted: false),
-        Row(type: .selectedPublicApps, listed: [], app: lob, targeted: true),
+        Row(type: .selectedPublicApps, listed: nil, app: lob, targeted: true),
+        Row(type: .selectedPublicApps, listed: [], app: lob, targeted: false),
+        Row(type: .selectedPublicApps, listed: [], app: W.mine, targeted: false),
         // an extension follows its containing app
         Row(type: .selectedPublicApps, listed: [W.word], app: W.wordOpenIn, targeted: true),
         Row(type: .selectedPublicApps, listed: [W.mine], app: W.wordOpenIn, targeted: false),

@@ -79,6 +79,35 @@ import Testing
         #expect(warning.description.contains("policies.level3") && warning.description.contains("allCoreMicrosoftApps"), "\(warning)")
     }
 
+    /// RULES §1: a Graph document with `"apps": []` selects no app; one without `apps` (read
+    /// without $expand=apps) targets every SDK app and the loader warns at its `file:`; an
+    /// `apps:` beside `file:` says it, with no warning; an inline policy without `apps:` is the
+    /// short form (the whole fleet, no warning).
+    @Test func aGraphDocumentsAppListIsReadAsWritten() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("apps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try #"{"appGroupType": "selectedPublicApps", "apps": []}"#.write(to: dir.appendingPathComponent("none.json"), atomically: true, encoding: .utf8)
+        try #"{"appGroupType": "selectedPublicApps"}"#.write(to: dir.appendingPathComponent("unsaid.json"), atomically: true, encoding: .utf8)
+        let s = try ScenarioLoader.load(text: """
+            policies:
+              none: {file: none.json}
+              unsaid: {file: unsaid.json}
+              said: {file: unsaid.json, apps: [com.contoso.mail]}
+              inline: {pinRequired: false}
+            accounts: [{upn: a@contoso.com, policy: none}, {upn: b@contoso.com, policy: unsaid}]
+            apps: [{id: mail, bundle: com.contoso.mail}]
+            """, file: dir.appendingPathComponent("s.yaml"))
+        let fleet = s.fleet
+        #expect(!fleet.isPolicyManaged("com.contoso.mail", for: s.account(named: "a@contoso.com")))
+        #expect(fleet.isPolicyManaged("com.contoso.mail", for: s.account(named: "b@contoso.com")))
+        #expect(fleet.apps(targetedBy: try #require(s.policies["inline"])) == ["com.contoso.mail"])
+        let warnings = s.warnings.map(\.description)
+        #expect(warnings.contains { $0.contains("policies.unsaid.file") && $0.contains("$expand=apps") }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("policies.said") || $0.contains("policies.inline") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("policies.none") && $0.contains("apps: [], none selected") }, "\(warnings)")
+    }
+
     @Test func inlineYAMLTypesReachTheImporterAsJSONTypes() throws {
         let s = try ScenarioLoader.load(text: """
             policies:
