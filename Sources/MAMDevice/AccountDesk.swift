@@ -160,6 +160,7 @@ public final class AccountDesk {
         }
         supervisor.command(app, .addIdentity(account: key)) { [weak self] result in
             guard let self else { return }
+            if case .addIdentity = result { onEvent(.notified(handle: app.handle, name: "addIdentity", account: key)) }
             guard case .addIdentity(added: true) = result else {
                 return completion(.blocked(.identitySwitchCanceled, because: "\(app.bundleID) did not add \(key) (addIdentity answered \(result))"))
             }

@@ -180,9 +180,10 @@ public final class AdminDesk {
     /// Device facts that change during a run (`setDevice`): Microsoft Authenticator installed
     /// or removed (app protection CA remediation needs it, RULES.md §10), the device
     /// jailbroken or not (conditional launch reads it at the next launch, resume or identity
-    /// switch, RULES.md §8). `nil` leaves a fact as it is. Returns what changed, in words.
+    /// switch, RULES.md §8), the iOS version it runs (any, unlike `updateOS`). `nil` leaves a
+    /// fact as it is. Returns what changed, in words.
     @discardableResult
-    public func setDevice(brokerInstalled: Bool?, jailbroken: Bool?) throws -> String {
+    public func setDevice(brokerInstalled: Bool?, jailbroken: Bool?, osVersion: Version? = nil) throws -> String {
         var facts = state.fleet.device
         var said: [String] = []
         if let brokerInstalled {
@@ -193,9 +194,24 @@ public final class AdminDesk {
             facts.jailbroken = jailbroken
             said.append(jailbroken ? "the device is jailbroken" : "the device is not jailbroken")
         }
+        if let osVersion {
+            said.append("the device runs iOS \(osVersion) (it ran \(facts.osVersion))")
+            facts.osVersion = osVersion
+        }
         let text = said.isEmpty ? "nothing changed" : said.joined(separator: "; ")
         try state.setDeviceFacts(facts)
         audit.record(verb: .setDevice, source: "device", decision: .ok, explanation: text)
+        return text
+    }
+
+    /// The administrator disables an account in Entra, or enables it again
+    /// (`setAccountDisabled`): conditional launch's last check reads it at the next launch,
+    /// resume or switch to that account (RULES.md §8). Returns what changed, in words.
+    @discardableResult
+    public func setAccountDisabled(_ account: String, disabled: Bool) throws -> String {
+        try state.setAccountDisabled(account, disabled)
+        let text = "\(account) is \(disabled ? "disabled" : "enabled again") in Entra; conditional launch reads it at the next launch, resume or switch"
+        audit.record(verb: .setDevice, source: "device", sourceIdentity: account, owner: account, decision: .ok, reason: nil, explanation: text)
         return text
     }
 

@@ -13,8 +13,10 @@ extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
-                          "telemetryDisabled", "sandbox", "msalAccounts", "publisher", "delegate"]
-    static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox", "fullAccess"]
+                          "telemetryDisabled", "sandbox", "msalAccounts", "publisher", "delegate",
+                          // The contract's (v1.2) names for three of the delegate's answers.
+                          "acceptsIdentitySwitch", "wipeReturns", "restartsItself"]
+    static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox", "fullAccess", "kind"]
 
     func readApps(_ v: Located) {
         guard let items = reader.list(v, what: "apps") else { return }
@@ -85,6 +87,18 @@ extension Loading {
                 app.msalAccounts = names
             }
             if let x = f["delegate"] { app.delegate = readDelegate(x) }
+            for (key, alias) in ContractAliases.delegateKeys.sorted(by: { $0.key < $1.key }) {
+                guard let x = f[key], let yes = reader.bool(x, what: key) else { continue }
+                if let d = f["delegate"], reader.fields(d, allowed: ["identitySwitch", "wipe", "restart", "addAccount"], what: "delegate")?.has(alias.key) == true {
+                    reader.error(x, "\(key) and delegate.\(alias.key) say the same thing; keep one")
+                    continue
+                }
+                switch alias.key {
+                case "identitySwitch": app.delegate.refusesIdentitySwitch = !yes
+                case "wipe": app.delegate.wipesDataItself = yes
+                default: app.delegate.restartsItself = yes
+                }
+            }
             apps.append(app)
         }
     }
@@ -132,6 +146,14 @@ extension Loading {
             case .other(let point):
                 reader.error(pluginLoc, "\(plugin.infoName): NSExtension.NSExtensionPointIdentifier is \(point.isEmpty ? "missing" : "\"\(point)\""); a share extension needs \"com.apple.share-services\", an action extension \"com.apple.ui-services\" or \"com.apple.services\", a keyboard \"com.apple.keyboard-service\"")
                 continue
+            }
+            // `kind` (v1.2) says what the plugin's Info.plist says; a disagreement is a mistake.
+            if let x = f["kind"], let written = reader.string(x, what: "kind") {
+                let actual: String = switch kind { case .share: "share"; case .action: "action"; default: "keyboard" }
+                if written != actual {
+                    reader.error(x, "kind is \"\(written)\", but \(plugin.infoName) makes it a \(actual) extension (NSExtensionPointIdentifier \(manifest.extensionPointIdentifier ?? "")); write kind: \(actual), or leave kind out")
+                    continue
+                }
             }
             guard let bundle = manifest.bundleIdentifier, !bundle.isEmpty else {
                 reader.error(pluginLoc, "\(plugin.infoName) has no CFBundleIdentifier; set it (or pass PRODUCT_BUNDLE_IDENTIFIER as a build setting)")

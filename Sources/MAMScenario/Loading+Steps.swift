@@ -26,9 +26,15 @@ extension Loading {
         var verbs: [(Verb, Located)] = []
         var name: String?
         var expectLoc: Located?
+        var written: String?
         for (keyNode, valueNode) in mapping {
-            let key = keyNode.scalar?.string ?? ""
-            let value = Located(node: valueNode, path: v.child(key))
+            var key = keyNode.scalar?.string ?? ""
+            var value = Located(node: valueNode, path: v.child(key))
+            if key != "name", key != "expect", let (ours, args) = ContractAliases.step(key, valueNode) {
+                // The contract's name for what this project calls otherwise (docs/SCENARIOS.md).
+                written = key
+                (key, value) = (ours, Located(node: args, path: v.child(key)))
+            }
             switch key {
             case "name": name = reader.string(value, what: "name")
             case "expect": expectLoc = value
@@ -53,6 +59,7 @@ extension Loading {
             return nil
         }
         let arguments = readArguments(verb, argsLoc)
+        if let e = expectLoc { expectLoc = Located(node: ContractAliases.expectation(written ?? verb.rawValue, e.node), path: e.path) }
         let expect = expectLoc.flatMap { readExpectation($0, verb: verb) }
         guard let arguments else { return nil }
         if expectLoc != nil, expect == nil { return nil }

@@ -15,7 +15,7 @@ struct CanReceiveStep: StepVerb {
     static let example = "canReceive: {app: notes, from: mail, owner: alice@contoso.com}"
     static let arguments: [VerbArgument] = [
         .app(),
-        .required("from", .app(extensions: true), "the app the file or item came from"),
+        .optional("from", .app(extensions: true), "the app the file or item came from (absent: only the owner tag is known, as in the SDK's own check; the contract's v1.2 form)"),
         .optional("path", .text, nullable: false, "a file in the app's container: its recorded owner is the data's owner (give path or owner)"),
         .optional("owner", .account(unmanaged: true), "the item's owner tag (\"\": unmanaged data; give path or owner)"),
         .optional("account", .account(unmanaged: true), "whose policy asks (policyForAccountId; absent: the identity the window shows)"),
@@ -36,7 +36,10 @@ struct CanReceiveStep: StepVerb {
     }
 
     init(_ a: VerbArgumentReader) {
-        (app, from, account, window) = (a.app(), a.app("from"), a.optionalAccount("account"), a.optionalText("window"))
+        (app, account, window) = (a.app(), a.optionalAccount("account"), a.optionalText("window"))
+        // Without `from`, the data's owner tag is all there is: the receiving app is taken as
+        // the source, so the inbound rule judges the owner alone.
+        from = a["from"] == nil ? app : a.app("from")
         switch (a.optionalText("path"), a.optionalAccount("owner")) {
         case (let path?, nil): subject = .file(path: path)
         case (nil, let owner?): subject = .item(owner: owner)

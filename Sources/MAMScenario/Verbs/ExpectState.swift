@@ -107,7 +107,8 @@ struct ExpectStateStep: StepVerb {
         if let x = f["notifications"], let items = reader.list(x, what: "notifications") {
             var names: [String] = []
             for item in items {
-                guard let name = reader.string(item, what: "each entry of notifications") else { continue }
+                guard let written = reader.string(item, what: "each entry of notifications") else { continue }
+                let name = ContractAliases.notifications[written] ?? written
                 guard StateExpectation.notificationNames.contains(name) else {
                     let hint = Suggestion.closest(to: name, among: StateExpectation.notificationNames).map { "did you mean \"\($0)\"?" }
                         ?? "the notifications are: \(StateExpectation.notificationNames.joined(separator: ", "))"
@@ -315,7 +316,7 @@ struct StateExpectation: Sendable, Hashable {
     /// SDK notifications the app must have received, in this order, others allowed between
     /// (v1.1): `policyChanged`, `appConfigChanged`, `managedConfigChanged`,
     /// `allowedAccountsChanged`, `wipe`, `restartApplication`, `complianceStatus`, and (v1.2)
-    /// `blockAccount`.
+    /// `blockAccount` (the contract's `blockAccountId`) and `addIdentity`.
     var notifications: [String]?
     /// The last enrollment status the app's delegate got for each account (v1.3).
     var enrollment: [AccountStatus]?
@@ -324,7 +325,7 @@ struct StateExpectation: Sendable, Hashable {
 
     /// The notification names `notifications` accepts.
     static let notificationNames = ["policyChanged", "appConfigChanged", "managedConfigChanged", "allowedAccountsChanged",
-                                           "wipe", "restartApplication", "complianceStatus", "blockAccount",
+                                           "wipe", "restartApplication", "complianceStatus", "blockAccount", "addIdentity",
                                            "enrollmentStatus", "unenrollmentStatus", "policyStatus"]
 
     init(signedIn: [Account]? = nil, uiIdentity: Account? = nil, processIdentity: Account? = nil,

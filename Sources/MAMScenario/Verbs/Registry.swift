@@ -56,6 +56,7 @@ extension Verb {
         ManageAppStep.self,
         PolicyQueryStep.self,
         RemediationInProgressStep.self,
+        SetAccountDisabledStep.self,
         SetDeviceStep.self,
         ShowAccountsStep.self,
         UpdateOSStep.self,
