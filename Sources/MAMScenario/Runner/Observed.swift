@@ -79,7 +79,9 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case .token: .token
         case .blockedHome(let r, _): .blocked(r)
         case .openedIn: .delivered
-        case .compliance(let s, _, _): .compliance(s)
+        // The delegate's words are shown when it had any: a failed expectation says what the
+        // user would have read.
+        case .compliance(let s, let t, let m): t.isEmpty && m.isEmpty ? .compliance(s) : .complianceTold(s, title: t.isEmpty ? nil : t, message: m.isEmpty ? nil : m)
         case .remediation(let w): .remediation(w)
         case .inProgress(let b): .inProgress(b)
         case .statuses(let told): .statuses(told)
