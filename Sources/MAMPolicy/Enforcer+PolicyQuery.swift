@@ -5,8 +5,17 @@ extension Enforcer {
     /// `feature-restricted` naming the policy setting that decides. For the two requirements
     /// (file and file-provider encryption) `feature-restricted` means "required". Outside the
     /// policy's targeted apps, and for unmanaged data, nothing is restricted.
-    public static func policyQuery(_ setting: PolicySetting, as identity: Account?, app: BundleID, in fleet: Fleet) -> Verdict {
+    ///
+    /// `signedIn`: the accounts signed in to the app. Third-party keyboards, unlike every other
+    /// switch, are blocked for every account of a multi-identity app that holds a managed
+    /// account whose policy blocks them (memdocs: it "affects both the organization and personal
+    /// accounts"; RULES.md §7).
+    public static func policyQuery(_ setting: PolicySetting, as identity: Account?, app: BundleID, in fleet: Fleet,
+                                   signedIn: [Account] = []) -> Verdict {
         guard let e = fleet.managedEntry(identity, in: app) else {
+            if setting == .thirdPartyKeyboards, let holder = keyboardBlockingAccount(signedIn, app: app, in: fleet) {
+                return .blocked(.featureRestricted, because: "\(holder.subject) blocks third-party keyboards (thirdPartyKeyboardsBlocked = true) for every account of \(app), \(identity.map { "\($0)" } ?? "personal data") too")
+            }
             return .allowed("\(unmanagedReason(identity, in: app, fleet)): nothing restricts \(setting.sdkName)")
         }
         let p = e.policy!
@@ -66,6 +75,12 @@ extension Enforcer {
         let restricted = restricts(setting, p)
         let why = "a view of \(accounts.count) accounts, \(first) managed among them, has the SDK's standard lock-down policy: \(setting.sdkName): \(restricted ? word : "not \(word)") (\(decidingValue(setting, p)))"
         return restricted ? .blocked(.featureRestricted, because: why) : .allowed(why)
+    }
+
+    /// The managed account signed in to `app` whose policy blocks third-party keyboards there,
+    /// if any: it blocks them for the app's every account.
+    static func keyboardBlockingAccount(_ signedIn: [Account], app: BundleID, in fleet: Fleet) -> AccountEntry? {
+        signedIn.lazy.compactMap { fleet.managedEntry($0, in: app) }.first { $0.policy?.thirdPartyKeyboardsBlocked == true }
     }
 
     /// `policyQuery`'s answer as a flag, without its explanation: the SDK getters ask it on

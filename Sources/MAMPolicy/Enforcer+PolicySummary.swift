@@ -23,10 +23,11 @@ public struct PolicyReading: Sendable, Hashable {
 
 extension Enforcer {
     /// `identity`'s policy in `app`, read whole (`policyForAccountId`). Unmanaged data
-    /// restricts nothing and every location is allowed, as each query answers alone.
-    public static func policyReading(as identity: Account?, app: BundleID, in fleet: Fleet) -> PolicyReading {
+    /// restricts nothing and every location is allowed, as each query answers alone;
+    /// `signedIn` as `policyQuery`'s (third-party keyboards).
+    public static func policyReading(as identity: Account?, app: BundleID, in fleet: Fleet, signedIn: [Account] = []) -> PolicyReading {
         var v = PolicyReading()
-        v.restricted = Set(PolicySetting.allCases.filter { !policyQuery($0, as: identity, app: app, in: fleet).isAllowed })
+        v.restricted = Set(PolicySetting.allCases.filter { !policyQuery($0, as: identity, app: app, in: fleet, signedIn: signedIn).isAllowed })
         v.saveTo = Set(SaveLocation.allCases.filter { save(owner: identity, to: $0, locationAccount: identity, app: app, in: fleet).isAllowed })
         v.openFrom = Set(OpenLocation.allCases.filter { open(from: $0, locationAccount: identity, as: identity, app: app, in: fleet).isAllowed })
         guard let p = fleet.managedEntry(identity, in: app)?.policy else { return v }

@@ -107,10 +107,11 @@ extension Enforcer {
     }
 
     /// The scheme a link opens with under `policy`: the specific app's when its "Transfer …
-    /// data to" setting sends it to one, else the link's own.
+    /// data to" setting sends it to one and the scheme is not exempted, else the link's own.
     public static func dialerScheme(for scheme: String, policy: IosManagedAppProtection?) -> String {
         let key = scheme.lowercased()
-        guard let p = policy, let r = LinkRedirect(scheme: key, policy: p), r.level == .specificApp, let custom = r.specificScheme else { return key }
+        guard let p = policy, !p.exemptSchemeKeys.contains(key), let r = LinkRedirect(scheme: key, policy: p), r.level == .specificApp,
+              let custom = r.specificScheme else { return key }
         return custom
     }
 
@@ -145,12 +146,16 @@ extension Enforcer {
         }
         let p = o.policy!
         let key = scheme.lowercased()
+        // An exempted scheme stays exempt even where the dialer or messaging setting would
+        // decide it (memdocs: admins must remove tel, telprompt or sms from the exemptions for
+        // those settings to take effect; RULES.md §2).
+        if p.exemptSchemeKeys.contains(key) {
+            let overrides = LinkRedirect(scheme: key, policy: p).map { "; it is not sent by \($0.setting)" } ?? ""
+            return .allowed("\(o.subject) exempts the URL scheme \(scheme) (exemptedAppProtocols)\(overrides)")
+        }
         if let redirect = LinkRedirect(scheme: key, policy: p) { return Self.redirect(redirect, scheme: key, entry: o, in: fleet) }
         if p.allowedOutboundDataTransferDestinations == .allApps {
             return .allowed("\(o.subject) sends org data to all apps")
-        }
-        if p.exemptSchemeKeys.contains(key) {
-            return .allowed("\(o.subject) exempts the URL scheme \(scheme) (exemptedAppProtocols)")
         }
         if p.allowedOutboundDataTransferDestinations == .managedApps {
             let handlers = fleet.apps.values.filter { $0.schemeKeys.contains(key) }

@@ -64,6 +64,29 @@ struct PolicyQueryTests {
         #expect(!Enforcer.policyQuery(setting, as: W.alice, app: W.outlook, in: fleet).isAllowed, "every switch is off in Outlook")
     }
 
+    /// RULES §7 (memdocs: third-party keyboards "affects both the organization and personal
+    /// accounts"): in an app holding a managed account whose policy blocks them, keyboards are
+    /// blocked for its personal account and unmanaged data too; every other switch stays open
+    /// there; an app where the managed account is not signed in, or not targeted, is untouched.
+    @Test(arguments: PolicySetting.allCases)
+    func keyboardsAreBlockedForEveryAccountOfAnAppHoldingAManagedOne(_ setting: PolicySetting) {
+        var p = W.strictPolicy()
+        p.thirdPartyKeyboardsBlocked = true
+        p.contactSyncBlocked = true
+        let fleet = W.fleet(policy: p)
+        let both = [W.alice, W.bob]
+        let personal = Enforcer.policyQuery(setting, as: W.bob, app: W.mine, in: fleet, signedIn: both)
+        #expect(personal.isAllowed == (setting != .thirdPartyKeyboards), "\(setting): \(personal)")
+        if setting == .thirdPartyKeyboards {
+            #expect(personal.explanation.contains("for every account of"), "\(personal)")
+            #expect(!Enforcer.policyQuery(setting, as: nil, app: W.mine, in: fleet, signedIn: both).isAllowed)
+            #expect(Enforcer.policyQuery(setting, as: W.bob, app: W.mine, in: fleet, signedIn: [W.bob]).isAllowed, "alice is not signed in there")
+            var open = p
+            open.thirdPartyKeyboardsBlocked = false
+            #expect(Enforcer.policyQuery(setting, as: W.bob, app: W.mine, in: W.fleet(policy: open), signedIn: both).isAllowed)
+        }
+    }
+
     /// policyForAccountIds: a view of more than one account with a managed one among them gets
     /// the SDK's standard lock-down policy — every switch restricted even where the managed
     /// account's own policy allows it; one account is that account's policy; none managed,

@@ -151,6 +151,27 @@ struct TransferRulesTests {
         #expect(d.blockedBy == expected, "\(level) \(custom ?? "-"): \(d)")
     }
 
+
+    /// RULES §2 (memdocs, dialer and messaging settings): a scheme listed in
+    /// exemptedAppProtocols stays exempt whatever the dialer or messaging setting says, and is
+    /// not sent to a custom dialer; removed from the exemptions, the setting decides.
+    @Test(arguments: [
+        ("tel", true, nil as Reason?), ("telprompt", true, nil), ("sms", true, nil),
+        ("tel", false, .notExempt), ("sms", false, .notExempt),
+    ])
+    func anExemptedSchemeBeatsTheDialerAndMessagingSettings(scheme: String, exempted: Bool, expected: Reason?) {
+        var p = W.strictPolicy()
+        p.dialerRestrictionLevel = .customApp
+        p.customDialerAppProtocol = "acmedial"
+        p.protectedMessagingRedirectAppType = .blocked
+        p.exemptedAppProtocols = IosManagedAppProtection.defaultExemptedAppProtocols
+            + (exempted ? [KeyValuePair(name: "Phone and messages", value: "tel;telprompt;sms")] : [])
+        let d = Enforcer.openURL(scheme: scheme, owner: W.alice, from: World.mine, in: W.fleet(policy: p))
+        #expect(d.blockedBy == expected, "\(scheme), exempted \(exempted): \(d)")
+        if scheme.hasPrefix("tel") {
+            #expect(Enforcer.dialerScheme(for: scheme, policy: p) == (exempted ? scheme : "acmedial"))
+        }
+    }
 }
 
 @Suite("Share sheet filtering")

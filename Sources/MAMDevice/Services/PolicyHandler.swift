@@ -13,7 +13,7 @@ enum PolicyHandler: ServiceHandler {
     static func answer(_ call: Service.Policy, _ c: CallContext) throws -> Answered<PolicySummary> {
         let who = try call.as.map(c.named) ?? c.current()
         let fleet = try c.fleet()
-        let view = Enforcer.policyReading(as: who, app: c.bundle, in: fleet)
+        let view = Enforcer.policyReading(as: who, app: c.bundle, in: fleet, signedIn: try c.identities.accounts(of: c.app))
         let capture = Enforcer.screenCapture(as: who, in: c.app.descriptor, policies: c.state.appConfigPolicies, fleet: fleet)
         let summary = PolicySummary(view, of: who, screenCaptureAllowed: capture.isAllowed)
         let whose = who.map { $0.isEmpty ? "the unmanaged identity" : $0.description } ?? "the unmanaged identity"

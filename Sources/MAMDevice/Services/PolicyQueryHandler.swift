@@ -16,6 +16,7 @@ enum PolicyQueryHandler: ServiceHandler {
             return Answered(Enforcer.policyQuery(call.setting, accounts: call.accounts.map { c.named($0) ?? Account(upn: "") }, app: c.bundle, in: try c.fleet()))
         }
         let who = try call.as.map(c.named) ?? c.current()
-        return Answered(Enforcer.policyQuery(call.setting, as: who, app: c.bundle, in: try c.fleet()))
+        let signedIn = call.setting == .thirdPartyKeyboards ? try c.identities.accounts(of: c.app) : []
+        return Answered(Enforcer.policyQuery(call.setting, as: who, app: c.bundle, in: try c.fleet(), signedIn: signedIn))
     }
 }
