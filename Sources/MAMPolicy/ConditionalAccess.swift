@@ -25,6 +25,12 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     /// `conditions.clientAppTypes`: empty or `all` = every client. An app asking through MSAL
     /// is `mobileAppsAndDesktopClients`.
     public var clientAppTypes: [String] = []
+    /// The tenant the policy belongs to: `All` users means its users (the tenant's id, and the
+    /// UPN domains of its users), never an account of another tenant signed in to the same app
+    /// (RULES.md §10). Empty: every account (a document that says nothing of its tenant in a
+    /// scenario that says nothing either).
+    public var tenant: String = ""
+    public var tenantDomains: Set<String> = []
 
     public init(name: String, state: State = .enabled, includeUsers: [String] = ["All"], excludeUsers: [String] = [],
                 includeApplications: [String] = ["All"], builtInControls: [String] = ["compliantApplication"], requiresAll: Bool = false) {
@@ -40,10 +46,23 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     /// Whether the policy governs `account` requesting a token for `resource`.
     public func applies(to account: Account, resource: String) -> Bool {
         guard state == .enabled, appliesToThisDevice else { return false }
-        let users = includeUsers.contains { $0.lowercased() == "all" } || includeUsers.contains { account.matches($0) }
+        let users = (includeUsers.contains { $0.lowercased() == "all" } && isOfTenant(account)) || includeUsers.contains { account.matches($0) }
         let excluded = excludeUsers.contains { account.matches($0) }
         let apps = includeApplications.contains { $0.lowercased() == "all" } || includeApplications.contains { $0.lowercased() == resource.lowercased() }
         return users && !excluded && apps
+    }
+
+    /// Whether `account` is a user of the policy's tenant: its tenant is the policy's, or its
+    /// UPN's domain is one of the tenant's.
+    public func isOfTenant(_ account: Account) -> Bool {
+        if tenant.isEmpty, tenantDomains.isEmpty { return true }
+        if !account.tenant.isEmpty, account.tenant.lowercased() == tenant.lowercased() { return true }
+        return tenantDomains.contains(Self.domain(of: account))
+    }
+
+    /// The lowercased domain of `account`'s UPN (`contoso.com`).
+    public static func domain(of account: Account) -> String {
+        account.upnKey.split(separator: "@").last.map(String.init) ?? ""
     }
 
     /// Whether the platform and client app conditions take in an iOS app asking through MSAL.
@@ -124,10 +143,13 @@ extension Enforcer {
     public static func token(for account: Account, resource: String, app: AppDescriptor, capabilities: [String],
                              compliant: Bool, policies: [ConditionalAccessPolicy], in fleet: Fleet) -> TokenDecision {
         let applying = policies.filter { $0.applies(to: account, resource: resource) }
+        let declaresProtapp = capabilities.contains { $0.lowercased() == protectionCapability }
         for p in applying {
             let met = p.builtInControls.map { control -> Bool in
                 switch control.lowercased() {
-                case "compliantapplication": compliant
+                // Without `protapp` the app cannot take part in app protection CA: the control
+                // is never met for it, whatever a remediation did (RULES.md §10).
+                case "compliantapplication": compliant && declaresProtapp
                 case "approvedapplication": app.sdkIntegrated
                 // Device compliance, MFA… are not app protection: this device meets them.
                 default: true
@@ -136,7 +158,7 @@ extension Enforcer {
             let satisfied = p.requiresAll ? met.allSatisfy { $0 } : (met.isEmpty || met.contains(true))
             guard !satisfied else { continue }
             let controls = p.builtInControls.joined(separator: p.requiresAll ? " and " : " or ")
-            guard capabilities.contains(where: { $0.lowercased() == protectionCapability }) else {
+            guard declaresProtapp else {
                 return TokenDecision(decision: .blocked(.appProtectionUnsupported, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account), and \(app.bundleID) does not declare the \(protectionCapability) client capability: it cannot be remediated; add \(protectionCapability) to the app's MSAL client capabilities"), homeAccountID: nil)
             }
             let home = "\(account.oid).\(account.tenant)"

@@ -6,9 +6,9 @@ import Yams
 
 /// `conditionalAccess:` (SCENARIOS.md v1.1): Entra CA policies from Graph
 /// `conditionalAccessPolicy` files, or inline `{name, users, grant, state?, applications?,
-/// operator?, excludeUsers?}`.
+/// operator?, excludeUsers?, tenant?}`.
 extension Loading {
-    static let conditionalAccessKeys = ["name", "file", "users", "excludeUsers", "applications", "grant", "operator", "state"]
+    static let conditionalAccessKeys = ["name", "file", "users", "excludeUsers", "applications", "grant", "operator", "state", "tenant"]
 
     func readConditionalAccess(_ v: Located) {
         guard let items = reader.list(v, what: "conditionalAccess") else { return }
@@ -62,6 +62,24 @@ extension Loading {
                     }
                 }
                 policies = [p]
+            }
+            // The tenant it belongs to: as written, else the organization's — the tenant of the
+            // first account declared with a tenant or a policy (RULES.md §10: `All` users are
+            // that tenant's users).
+            var tenant = ""
+            if let x = f["tenant"], let t = reader.string(x, what: "tenant") { tenant = t }
+            let organization = accounts.first { !$0.account.tenant.isEmpty || $0.policyName != nil }?.account
+            if tenant.isEmpty { tenant = organization?.tenant ?? "" }
+            var domains: Set<String> = []
+            if let organization, tenant.isEmpty || organization.tenant.lowercased() == tenant.lowercased() {
+                domains.insert(ConditionalAccessPolicy.domain(of: organization))
+            }
+            if !tenant.isEmpty {
+                for a in accounts where a.account.tenant.lowercased() == tenant.lowercased() { domains.insert(ConditionalAccessPolicy.domain(of: a.account)) }
+            }
+            for i in policies.indices {
+                policies[i].tenant = tenant
+                policies[i].tenantDomains = domains
             }
             for p in policies {
                 if conditionalAccess.contains(where: { $0.name == p.name }) {

@@ -22,6 +22,9 @@ struct ConditionalAccessTests {
         ("targeted, compliant", [requireAppProtection], ["protapp"], true, nil),
         ("capability in another case", [requireAppProtection], ["ProtApp"], false, .protectionPolicyRequired),
         ("no protapp capability", [requireAppProtection], ["cp1"], false, .appProtectionUnsupported),
+        // RULES §10: without protapp no token ever, even once the app is compliant
+        ("no protapp, compliant after a remediation", [requireAppProtection], ["cp1"], true, .appProtectionUnsupported),
+        ("no protapp, approved app OR app protection", [ConditionalAccessPolicy(name: "x", builtInControls: ["approvedApplication", "compliantApplication"])], [], true, nil),
         ("disabled", [ConditionalAccessPolicy(name: "off", state: .disabled)], ["protapp"], false, nil),
         ("report-only", [ConditionalAccessPolicy(name: "report", state: .enabledForReportingButNotEnforced)], ["protapp"], false, nil),
         ("all users, alice excluded", [ConditionalAccessPolicy(name: "x", excludeUsers: [World.alice.oid])], ["protapp"], false, nil),
@@ -33,6 +36,28 @@ struct ConditionalAccessTests {
         let t = token(policies, capabilities: capabilities, compliant: compliant)
         #expect(t.decision.blockedBy == expected, "\(row): \(t.decision)")
         #expect((t.homeAccountID != nil) == (expected == .protectionPolicyRequired), "\(row)")
+    }
+
+    /// RULES §10: `All` users are the policy's tenant's users — by tenant id, or by the UPN
+    /// domains of its users — never a personal account of another tenant in the same app; an
+    /// account named in includeUsers is taken whatever its tenant; a policy without a tenant
+    /// takes everyone.
+    @Test(arguments: [
+        (Account(upn: "alice@contoso.com", tenant: "contoso.onmicrosoft.com"), true),
+        (Account(upn: "carol@contoso.com"), true),                                   // by domain
+        (Account(upn: "dan@fabrikam.com", tenant: "contoso.onmicrosoft.com"), true), // by tenant id
+        (Account(upn: "bob@outlook.com"), false),
+        (Account(upn: "eve@fabrikam.com", tenant: "fabrikam.onmicrosoft.com"), false),
+    ])
+    func allUsersMeansTheTenantsUsers(account: Account, applies: Bool) {
+        var p = ConditionalAccessPolicy(name: "Contoso: all users")
+        p.tenant = "contoso.onmicrosoft.com"
+        p.tenantDomains = ["contoso.com"]
+        #expect(p.applies(to: account, resource: "x") == applies, "\(account)")
+        var named = p
+        named.includeUsers = [account.upn]
+        #expect(named.applies(to: account, resource: "x"), "named in includeUsers")
+        #expect(ConditionalAccessPolicy(name: "no tenant said").applies(to: account, resource: "x"))
     }
 
     @Test func theHomeAccountIDIsOIDDotTenant() {
