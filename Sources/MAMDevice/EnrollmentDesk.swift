@@ -22,6 +22,9 @@ public final class EnrollmentDesk {
     var isPaused: (AppSpec) -> Bool = { _ in false }
     /// Check-ins of launches and resumes under way, and who waits for them to end.
     private var inFlight = 0
+    /// Apps the SDK is restarting because they just received a first policy: their relaunch
+    /// does not check in again (the policy came a moment before).
+    private var restartingWithPolicy: Set<AppHandle> = []
     private var settledWaiters: [() -> Void] = []
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, accounts: AccountDesk, onEvent: @escaping (HostEvent) -> Void) {
@@ -83,6 +86,7 @@ public final class EnrollmentDesk {
     private func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,
                                   via: String, _ done: @escaping () -> Void) throws {
         let why = explanation(of: status, account: account?.description ?? asked, app: app)
+        var firstPolicy = false
         if let account {
             let viaMSAL = app.userAccounts.contains { account.matches($0) }
             if interactive || viaMSAL, EnrollmentRules.signedInBeforeAnswer(status), try !state.isSignedIn(account.description, app: app.identityOwner) {
@@ -90,6 +94,7 @@ public final class EnrollmentDesk {
             }
             if status.didSucceed {
                 let policy = try state.servicePolicy(for: account, in: app.identityOwner)
+                firstPolicy = try receivesFirstPolicy(app, account: account, policy: policy)
                 try state.recordEnrollment(app: app.identityOwner, account: account, kind: .enrollment, status: status, via: via, detail: why,
                                            state: .enrolled, holding: .some(policy.map(DeviceState.policyKey)))
             } else if EnrollmentRules.staysRegistered(after: status) {
@@ -104,7 +109,31 @@ public final class EnrollmentDesk {
         }
         audit.record(verb: .enroll, source: app.handle, sourceIdentity: account?.description ?? asked, owner: account?.description ?? asked,
                      decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described): \(why)")
-        tell(app, kind: .enrollmentStatus, account: account?.description ?? asked, status: status, done)
+        tell(app, kind: .enrollmentStatus, account: account?.description ?? asked, status: status) { [weak self] in
+            guard let self, firstPolicy, let account else { return done() }
+            restartForFirstPolicy(app, account: account, done)
+        }
+    }
+
+    /// Whether `app` now receives MAM policy for `account` for the first time: a policy targets
+    /// the account there, and the app held none for it before (RULES.md §10).
+    private func receivesFirstPolicy(_ app: AppSpec, account: Account, policy: IosManagedAppProtection?) throws -> Bool {
+        guard policy != nil, app.descriptor.kind == .app else { return false }
+        let before = try state.enrollments(app: app.identityOwner).first { $0.account.isSame(as: account) }
+        return before?.heldPolicy == nil
+    }
+
+    /// The first policy an app receives for an account asks it to restart
+    /// (`restartApplication`, RULES.md §10): its delegate says whether it restarts itself, else
+    /// the SDK ends it and launches it again. `done` runs once it is back.
+    private func restartForFirstPolicy(_ app: AppSpec, account: Account, _ done: @escaping () -> Void) {
+        audit.record(verb: .enroll, source: app.handle, sourceIdentity: account.description, owner: account.description, decision: .allowed, reason: nil,
+                     explanation: "\(app.bundleID) received \(account)'s app protection policy for the first time: the SDK asks it to restart (restartApplication)")
+        restartingWithPolicy.insert(app.key)
+        supervisor.restartApplication(app, SDKNotification(kind: .restartApplication, account: account.description)) { [weak self] _ in
+            self?.restartingWithPolicy.remove(app.key)
+            done()
+        }
     }
 
     /// A sign-in is MSAL's, then `registerAndEnrollAccountId`: its status is recorded as an
@@ -227,6 +256,7 @@ public final class EnrollmentDesk {
         }
         let why = explanation(of: status, account: account.description, app: app)
         if status.didSucceed { try state.checkIn(app: app.identityOwner) }
+        let firstPolicy = status == .newPoliciesReceived && enrolled?.heldPolicy == nil && servicePolicy != nil && app.descriptor.kind == .app
         switch status {
         case .newPoliciesReceived, .noPolicyReceived:
             try state.recordEnrollment(app: app.identityOwner, account: account, kind: .policy, status: status, via: via, detail: why,
@@ -250,6 +280,8 @@ public final class EnrollmentDesk {
         tell(app, kind: .policyStatus, account: account.description, status: status) { [weak self] in
             guard let self else { return done() }
             switch status {
+            case .newPoliciesReceived where firstPolicy:
+                restartForFirstPolicy(app, account: account, done)
             case .newPoliciesReceived where service.delivery == .checkIn:
                 supervisor.notify(app, SDKNotification(kind: .policyChanged, account: account.description, detail: ""), done)
             case .wipeReceived:
@@ -279,7 +311,7 @@ public final class EnrollmentDesk {
 
     /// The check-in of a launch or resume (conditional launch's, when online).
     func launched(_ app: AppSpec, via: String) {
-        guard app.descriptor.sdkIntegrated, app.descriptor.kind == .app,
+        guard !restartingWithPolicy.contains(app.key), app.descriptor.sdkIntegrated, app.descriptor.kind == .app,
               let records = try? state.enrollments(app: app.identityOwner), !records.isEmpty else { return }
         inFlight += 1
         checkIn(app, via: via) { [weak self] _ in

@@ -267,15 +267,19 @@ public final class TokenService {
             // The delegate gets the status, and with any other than compliant the error title
             // and message an app shows.
             let compliant = outcome.status == .compliant
-            // On enrollment, restartApplication follows; the SDK restarts an app that does not
-            // restart on its own, and the remediation ends when the app is back.
             let status = SDKNotification(kind: .complianceStatus, account: account.description, detail: outcome.status.rawValue,
                                          title: compliant ? "" : outcome.title, message: compliant ? "" : outcome.message)
             let told = outcome
             let restart = SDKNotification(kind: .restartApplication, account: account.description)
-            supervisor.notify(spec, status) { [supervisor] in
-                guard enrolled else { return completion(.success(told)) }
-                supervisor.restartApplication(spec, restart) { _ in completion(.success(told)) }
+            // A remediation that enrolled: the app restarts first, and the delegate is told once
+            // it is back (IntuneMAMComplianceManager.h: the SDK takes UI control at the next
+            // launch and calls the delegate when finished; RULES.md §10).
+            guard enrolled else {
+                supervisor.notify(spec, status) { completion(.success(told)) }
+                return
+            }
+            supervisor.restartApplication(spec, restart) { [supervisor] _ in
+                supervisor.notify(spec, status) { completion(.success(told)) }
             }
         } catch {
             let v = internalFailure(error, doing: "remediate")

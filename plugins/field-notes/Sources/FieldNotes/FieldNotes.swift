@@ -45,6 +45,14 @@ final class IntuneDelegates: IntuneMAMEnrollmentDelegate, IntuneMAMPolicyDelegat
         return false
     }
 
+    /// The first policy for an account asks the app to restart: Field Notes reloads its own
+    /// screens (nothing of the old account is on them), so it says it restarts itself and the
+    /// SDK does not end it mid-launch.
+    func restartApplication() -> Bool {
+        log.write("restart asked for after the first policy: the app restarts itself")
+        return true
+    }
+
     func identitySwitchRequired(forAccountId accountId: String, reason: IntuneMAMIdentitySwitchReason,
                                 completionHandler: @escaping (IntuneMAMSwitchIdentityResult) -> Void) {
         log.write("identity switch to \(accountId.isEmpty ? "the personal identity" : accountId) (reason \(reason.rawValue)) accepted")
