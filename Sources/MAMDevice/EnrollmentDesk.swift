@@ -120,7 +120,7 @@ public final class EnrollmentDesk {
     private func receivesFirstPolicy(_ app: AppSpec, account: Account, policy: IosManagedAppProtection?) throws -> Bool {
         guard policy != nil, app.descriptor.kind == .app else { return false }
         let before = try state.enrollments(app: app.identityOwner).first { $0.account.isSame(as: account) }
-        return before?.heldPolicy == nil
+        return EnrollmentRules.restartsForFirstPolicy(status: .newPoliciesReceived, policyNow: true, heldBefore: before?.heldPolicy, isApp: true)
     }
 
     /// The first policy an app receives for an account asks it to restart
@@ -256,7 +256,8 @@ public final class EnrollmentDesk {
         }
         let why = explanation(of: status, account: account.description, app: app)
         if status.didSucceed { try state.checkIn(app: app.identityOwner) }
-        let firstPolicy = status == .newPoliciesReceived && enrolled?.heldPolicy == nil && servicePolicy != nil && app.descriptor.kind == .app
+        let firstPolicy = EnrollmentRules.restartsForFirstPolicy(status: status, policyNow: servicePolicy != nil, heldBefore: enrolled?.heldPolicy,
+                                                                 isApp: app.descriptor.kind == .app)
         switch status {
         case .newPoliciesReceived, .noPolicyReceived:
             try state.recordEnrollment(app: app.identityOwner, account: account, kind: .policy, status: status, via: via, detail: why,

@@ -105,6 +105,14 @@ public enum EnrollmentRules {
         }
     }
 
+    /// Whether the app is asked to restart (`restartApplication`, RULES.md §10): it receives MAM
+    /// policy for the account for the first time — the status delivered a policy (`policyNow`:
+    /// one targets the account in the app) and the app held none for it before
+    /// (`heldBefore`, its catalogue key, `nil` when none). Extensions are never restarted.
+    public static func restartsForFirstPolicy(status: EnrollmentStatus, policyNow: Bool, heldBefore: String?, isApp: Bool) -> Bool {
+        isApp && policyNow && heldBefore == nil && status == .newPoliciesReceived
+    }
+
     /// Whether `loginAndEnrollAccount` leaves the user signed in after the service answered
     /// `status`: the sign-in comes first, so a refusal of the service (no licence, not
     /// targeted, a fault) leaves the account signed in to the app with its token; a dismissed

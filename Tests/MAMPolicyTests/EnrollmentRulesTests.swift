@@ -119,4 +119,19 @@ extension EnrollmentRulesTests {
         #expect(!EnrollmentRules.signedInBeforeAnswer(.mdmEnrolledDifferentUser))
         #expect(!EnrollmentRules.signedInBeforeAnswer(.singleManagedAccountMode))
     }
+
+    /// RULES §10: the first MAM policy an app receives for an account asks it to restart; a
+    /// later one (a change), a status without policy, or an extension does not.
+    @Test(arguments: [
+        (EnrollmentStatus.newPoliciesReceived, true, nil as String?, true, true),
+        (.newPoliciesReceived, true, "policy:managed", true, false),       // it held one: a change
+        (.newPoliciesReceived, false, nil, true, false),                   // no policy targets it there
+        (.newPoliciesReceived, true, nil, false, false),                   // an extension
+        (.policiesHaveNotChanged, true, nil, true, false),
+        (.accountNotLicensed, true, nil, true, false),
+        (.noPolicyReceived, false, nil, true, false),
+    ])
+    func theFirstPolicyRestartsTheApp(status: EnrollmentStatus, policyNow: Bool, heldBefore: String?, isApp: Bool, restarts: Bool) {
+        #expect(EnrollmentRules.restartsForFirstPolicy(status: status, policyNow: policyNow, heldBefore: heldBefore, isApp: isApp) == restarts)
+    }
 }
