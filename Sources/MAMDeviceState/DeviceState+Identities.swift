@@ -64,23 +64,33 @@ extension DeviceState {
         fleet.isManaged(account(forIdentity: try effectiveIdentity(app: bundle, window: window, thread: thread, for: task)), in: bundle)
     }
 
-    /// Stores what the device remembers of `account`'s PIN.
-    static func storePin(_ db: Database, account: Account, _ pin: PinState) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, pin, failed_attempts, set_at, previous) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [key(of: account), pin.pin, pin.failedAttempts, pin.setAt?.secondsSince1970,
-                                   String(decoding: try JSONEncoder().encode(pin.previous), as: UTF8.self)])
+    /// Stores what the device remembers of `account`'s PIN for the apps of `publisher`.
+    static func storePin(_ db: Database, account: Account, publisher: String, _ pin: PinState) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO pin_state (account_key, publisher, pin, failed_attempts, set_at, previous, last_access) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [key(of: account), publisher, pin.pin, pin.failedAttempts, pin.setAt?.secondsSince1970,
+                                   String(decoding: try JSONEncoder().encode(pin.previous), as: UTF8.self), pin.lastAccess?.secondsSince1970])
     }
 
-    /// The PIN the device remembers for the managed account `accountID`.
-    public func pinState(for accountID: String) throws -> PinState {
+    /// The publisher whose apps share a PIN (RULES.md §8): the app's Apple team id (an
+    /// extension's is its container's), `""` for the apps that name none.
+    public func publisher(of app: AppDescriptor) -> String {
+        let owner = app.containingApp.flatMap { fleet.app($0) } ?? app
+        return (owner.teamId ?? app.teamId ?? "").uppercased()
+    }
+
+    /// The PIN the device remembers for the managed account `accountID` in the apps of
+    /// `publisher`.
+    public func pinState(for accountID: String, publisher: String = "") throws -> PinState {
         let key = identityKey(accountID)
         let row = try readStore { db in
-            try Row.fetchOne(db, sql: "SELECT pin, failed_attempts, set_at, previous FROM pin_state WHERE account_key = ?", arguments: [key])
+            try Row.fetchOne(db, sql: "SELECT pin, failed_attempts, set_at, previous, last_access FROM pin_state WHERE account_key = ? AND publisher = ?",
+                             arguments: [key, publisher])
         }
         guard let row else { return PinState() }
         let previous: String = row["previous"]
         return PinState(pin: row["pin"], failedAttempts: row["failed_attempts"], setAt: (row["set_at"] as Double?).map(Instant.init(secondsSince1970:)),
-                        previous: previous.isEmpty ? [] : try JSONDecoder().decode([String].self, from: Data(previous.utf8)))
+                        previous: previous.isEmpty ? [] : try JSONDecoder().decode([String].self, from: Data(previous.utf8)),
+                        lastAccess: (row["last_access"] as Double?).map(Instant.init(secondsSince1970:)))
     }
 
     // MARK: Changing identities
@@ -130,7 +140,8 @@ extension DeviceState {
         }
         let account = accountID.isEmpty ? nil : (fleet.account(named: accountID) ?? Account(upn: accountID))
         let managed = fleet.isManaged(account, in: bundle)
-        let before = managed ? try pinState(for: accountID) : PinState()
+        let publisher = self.publisher(of: app)
+        let before = managed ? try pinState(for: accountID, publisher: publisher) : PinState()
         // Switching identity while online is a check-in (RULES.md §8): the offline period
         // is measured from here.
         if managed, app.sdkIntegrated, try isOnline() { try checkIn(app: app.bundleID) }
@@ -144,7 +155,7 @@ extension DeviceState {
         let identity = canonicalIdentity(accountID)
         let wipe = try writeStore { db -> WipeReport? in
             if managed, let account {
-                try Self.storePin(db, account: account, outcome.pin)
+                try Self.storePin(db, account: account, publisher: publisher, outcome.pin)
             }
             if outcome.result == .success {
                 try store(db, identity)

@@ -137,12 +137,14 @@ extension DeviceState {
         var warnings: [String] = []
         for account in shown {
             let facts = try launchFacts(app: app, account: account, at: now)
-            let pin = inactiveFor == nil ? PinState() : try pinState(for: account.description)
+            let publisher = self.publisher(of: app)
+            let pin = try pinState(for: account.description, publisher: publisher)
             guard let outcome = Enforcer.launchChecks(for: account, facts: facts, app: bundle, in: fleet,
                                                       inactiveFor: inactiveFor, enteredPin: enteredPin, pin: pin) else { continue }
-            // The PIN was asked again after inactivity: wrong entries count, a reset sticks.
-            if inactiveFor != nil, outcome.pin != pin {
-                try writeStore { db in try Self.storePin(db, account: account, outcome.pin) }
+            // The PIN asked again after inactivity (wrong entries count, a reset sticks), and
+            // the access that starts the next recheck window.
+            if outcome.pin != pin {
+                try writeStore { db in try Self.storePin(db, account: account, publisher: publisher, outcome.pin) }
             }
             warnings += outcome.warnings
             guard outcome.result != .success else { continue }

@@ -162,6 +162,21 @@ enum DeviceStore {
                 CREATE TABLE pending_wipe (app TEXT NOT NULL, account_key TEXT NOT NULL, PRIMARY KEY (app, account_key));
                 """)
         }
+        m.registerMigration("v10: a PIN per publisher, and its last access") { db in
+            // RULES.md §8: the apps of one publisher (Apple team id, '' for apps that name none)
+            // share the PIN; last_access starts the recheck window. A PIN kept before was the
+            // device's one PIN: it stays the PIN of the apps that name no team.
+            try db.execute(sql: """
+                CREATE TABLE pin_by_publisher (
+                    account_key TEXT NOT NULL, publisher TEXT NOT NULL DEFAULT '', pin TEXT, failed_attempts INTEGER NOT NULL,
+                    set_at REAL, previous TEXT NOT NULL DEFAULT '', last_access REAL,
+                    PRIMARY KEY (account_key, publisher));
+                INSERT INTO pin_by_publisher (account_key, publisher, pin, failed_attempts, set_at, previous)
+                    SELECT account_key, '', pin, failed_attempts, set_at, previous FROM pin_state;
+                DROP TABLE pin_state;
+                ALTER TABLE pin_by_publisher RENAME TO pin_state;
+                """)
+        }
         return m
     }
 }

@@ -107,7 +107,10 @@ extension Enforcer {
             return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to \(why)"),
                                          action: nil, pin: pin, warnings: [])
         }
-        return conditionalLaunch(entry: entry, enteredPin: enteredPin, pin: pin, facts: facts, device: fleet.device)
+        // Within the recheck window of the publisher's last access no PIN is asked, and what the
+        // user would type is never typed (RULES.md §8).
+        let asked = pin.isAsked(under: entry.policy!, at: facts.now)
+        return conditionalLaunch(entry: entry, enteredPin: asked ? enteredPin : nil, pin: pin, facts: facts, device: fleet.device, asksPin: asked)
     }
 
     /// Conditional launch when an app showing `account`'s data is launched or resumed
@@ -123,10 +126,13 @@ extension Enforcer {
         guard let entry = fleet.managedEntry(account, in: app) else { return nil }
         let p = entry.policy!
         let period = p.periodOnlineBeforeAccessCheck
-        let asks = p.pinRequired && pin.pin != nil && period.seconds > 0 && (inactiveFor ?? 0) >= period.seconds
+        // Inactivity runs from the publisher's last access (a switch, launch or resume to the
+        // managed identity); a PIN kept from before that was recorded, from the pause.
+        let idle = pin.lastAccess.map { facts.now.seconds(since: $0) } ?? inactiveFor ?? 0
+        let asks = p.pinRequired && pin.pin != nil && period.seconds > 0 && idle >= period.seconds
         if asks, enteredPin == nil {
             return IdentitySwitchOutcome(result: .failed,
-                                         decision: .blocked(.conditionalLaunch, because: "\(entry.subject) asks for the app PIN again after \(Int((inactiveFor ?? 0) / 60)) minutes in the background (periodOnlineBeforeAccessCheck = \(period)); none was entered"),
+                                         decision: .blocked(.conditionalLaunch, because: "\(entry.subject) asks for the app PIN again after \(Int(idle / 60)) minutes without access to its data (periodOnlineBeforeAccessCheck = \(period)); none was entered"),
                                          action: nil, pin: pin, warnings: [])
         }
         return conditionalLaunch(entry: entry, enteredPin: asks ? enteredPin : nil, pin: pin, facts: facts, device: fleet.device, asksPin: asks)
@@ -267,7 +273,11 @@ extension Enforcer {
         if facts.accountDisabled,
            let out = apply(p.appActionIfUnableToAuthenticateUser, "\(entry.account) is disabled and cannot authenticate") { return out }
 
-        let note = warnings.isEmpty ? "" : " with warnings"
+        var note = warnings.isEmpty ? "" : " with warnings"
+        if !asksPin, p.pinRequired, state.pin != nil, let last = pin.lastAccess {
+            note += " (no PIN asked: its data was opened \(describeSeconds(facts.now.seconds(since: last))) ago, within periodOnlineBeforeAccessCheck = \(p.periodOnlineBeforeAccessCheck))"
+        }
+        state.lastAccess = facts.now
         return IdentitySwitchOutcome(result: .success,
                                      decision: .allowed("\(subject): conditional launch passed\(note)"),
                                      action: nil, pin: state, warnings: warnings)

@@ -1,4 +1,5 @@
-/// The app PIN as the device remembers it for the managed account (RULES.md §8).
+/// The app PIN as the device remembers it for the managed account and one publisher (the
+/// apps of one Apple team id share it; RULES.md §8).
 ///
 /// A value passed in and handed back by `Enforcer.switchIdentity`, so the rules stay pure:
 /// the host stores whatever comes back.
@@ -15,11 +16,29 @@ public struct PinState: Sendable, Hashable {
     /// PIN history, is Android's and never refuses a PIN on iOS).
     public var previous: [String]
 
-    public init(pin: String? = nil, failedAttempts: Int = 0, setAt: Instant? = nil, previous: [String] = []) {
+    /// When the account's data was last opened in an app of this PIN's publisher (a switch,
+    /// launch or resume to the managed identity that passed): within
+    /// `periodOnlineBeforeAccessCheck` of it, the PIN is not asked again (RULES.md §8).
+    public var lastAccess: Instant?
+
+    public init(pin: String? = nil, failedAttempts: Int = 0, setAt: Instant? = nil, previous: [String] = [], lastAccess: Instant? = nil) {
         self.pin = pin
         self.failedAttempts = failedAttempts
         self.setAt = setAt
         self.previous = previous
+        self.lastAccess = lastAccess
+    }
+
+    /// Whether the PIN is asked now under `p`: to set it (none yet); once the PIN has expired
+    /// (`periodBeforePinReset`); and after `periodOnlineBeforeAccessCheck` of inactivity since
+    /// the last access (a period of zero or less asks every time). Never when no PIN is
+    /// required.
+    public func isAsked(under p: IosManagedAppProtection, at now: Instant) -> Bool {
+        guard p.pinRequired else { return false }
+        guard pin != nil else { return true }
+        if let setAt, p.periodBeforePinReset.seconds > 0, now.seconds(since: setAt) >= p.periodBeforePinReset.seconds { return true }
+        guard let lastAccess, p.periodOnlineBeforeAccessCheck.seconds > 0 else { return true }
+        return now.seconds(since: lastAccess) >= p.periodOnlineBeforeAccessCheck.seconds
     }
 
     /// The most former PINs kept.

@@ -51,7 +51,9 @@ import Testing
         let dir = try DeviceDirectory()
         let device = try signedInDevice(dir)
         #expect(try device.setUIPolicyAccountId(app: World.mail, window: "a", account: "alice@contoso.com", pin: "2580").result == .success)
-        #expect(try device.pinState(for: "alice@contoso.com") == PinState(pin: "2580", failedAttempts: 0, setAt: device.now))
+        #expect(try device.pinState(for: "alice@contoso.com") == PinState(pin: "2580", failedAttempts: 0, setAt: device.now, lastAccess: device.now))
+        // Past the recheck window (periodOnlineBeforeAccessCheck, 30 minutes) the PIN is asked.
+        try device.advanceClock(by: ISODuration("PT31M")!)
         let wrong = try device.setUIPolicyAccountId(app: World.mail, window: "b", account: "alice@contoso.com", pin: "1111")
         #expect(wrong.result == .failed)
         #expect(wrong.decision.blockedBy == .conditionalLaunch)
@@ -61,12 +63,45 @@ import Testing
         #expect(try device.pinState(for: "alice@contoso.com").failedAttempts == 0)
     }
 
+    /// RULES §8: one PIN per publisher (Apple team id): another app of the same team uses it
+    /// without asking within the recheck window; another team's app sets its own; both survive
+    /// a host restart.
+    @Test func thePinIsOnePublishers() throws {
+        var fleet = World.fleet()
+        for (bundle, team) in [("com.contoso.crm", "CONTOSO001"), ("com.fabrikam.viewer", "FABRIKAM01")] {
+            var app = AppDescriptor(bundleID: BundleID(bundle), multiIdentity: true, keychainAccessGroups: [bundle, "com.microsoft.intune.mam"])
+            app.teamId = team
+            fleet.install(app)
+        }
+        var mail = fleet.app(World.mail)!
+        mail.teamId = "contoso001"
+        fleet.install(mail)
+        let dir = try DeviceDirectory()
+        do {
+            let device = try dir.open(fleet)
+            try signIn(device, World.mail, World.alice)
+            try signIn(device, "com.contoso.crm", World.alice)
+            try signIn(device, "com.fabrikam.viewer", World.alice)
+            #expect(try device.setUIPolicyAccountId(app: World.mail, window: "a", account: "alice@contoso.com", pin: "2580").result == .success)
+            #expect(try device.setUIPolicyAccountId(app: "com.contoso.crm", window: "a", account: "alice@contoso.com", pin: nil).result == .success,
+                    "the same team (its id in any case): no PIN asked")
+            #expect(try device.setUIPolicyAccountId(app: "com.fabrikam.viewer", window: "a", account: "alice@contoso.com", pin: nil).result == .canceled,
+                    "another team: its own PIN is asked")
+            #expect(try device.setUIPolicyAccountId(app: "com.fabrikam.viewer", window: "a", account: "alice@contoso.com", pin: "1357").result == .success)
+        }
+        let host = try dir.open(fleet)
+        #expect(try host.pinState(for: "alice@contoso.com", publisher: "CONTOSO001").pin == "2580")
+        #expect(try host.pinState(for: "alice@contoso.com", publisher: "FABRIKAM01").pin == "1357")
+        #expect(try host.pinState(for: "alice@contoso.com").pin == nil, "apps that name no team have a PIN of their own")
+    }
+
     @Test func tooManyWrongPinsBlockAndResetThePin() throws {
         var policy = World.strictPolicy()
         policy.maximumPinRetries = 2
         let dir = try DeviceDirectory()
         let device = try signedInDevice(dir, World.fleet(policy: policy))
         _ = try device.setUIPolicyAccountId(app: World.mail, window: "a", account: "alice@contoso.com", pin: "2580")
+        try device.advanceClock(by: ISODuration("PT31M")!)
         _ = try device.setUIPolicyAccountId(app: World.mail, window: "a", account: "alice@contoso.com", pin: "0000")
         let last = try device.setUIPolicyAccountId(app: World.mail, window: "a", account: "alice@contoso.com", pin: "0000")
         #expect(last.result == .failed)
@@ -163,6 +198,7 @@ import Testing
         // The app's new process starts with no identity; resuming on the managed screen
         // verifies the PIN that was set before the kill instead of setting a new one.
         #expect(try host.appLaunched(app: World.mail) == IdentityLayers())
+        try host.advanceClock(by: ISODuration("PT31M")!)
         #expect(try host.setUIPolicyAccountId(app: World.mail, window: "inbox", account: "alice@contoso.com", pin: "1357").result == .failed)
         #expect(try host.setUIPolicyAccountId(app: World.mail, window: "inbox", account: "alice@contoso.com", pin: "2580").result == .success)
         #expect(try host.isPolicyApplied(app: World.mail, window: "inbox", for: .ui))

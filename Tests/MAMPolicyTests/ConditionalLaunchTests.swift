@@ -58,12 +58,14 @@ struct ConditionalLaunchTests {
         let fleet = W.fleet()
         let first = switchTo(fleet: fleet)
         #expect(first.result == .success)
-        #expect(first.pin == PinState(pin: "2580", failedAttempts: 0, setAt: Self.now), "set now: its age runs from here")
-        #expect(switchTo(pin: "2580", state: first.pin, fleet: fleet).result == .success)
-        let wrong = switchTo(pin: "0000", state: first.pin, fleet: fleet)
+        #expect(first.pin == PinState(pin: "2580", failedAttempts: 0, setAt: Self.now, lastAccess: Self.now), "set now: its age and the recheck window run from here")
+        // Past the recheck window (30 minutes) the PIN is asked and verified.
+        let later = LaunchFacts(now: Instant(secondsSince1970: Self.now.secondsSince1970 + 31 * 60))
+        #expect(switchTo(pin: "2580", state: first.pin, facts: later, fleet: fleet).result == .success)
+        let wrong = switchTo(pin: "0000", state: first.pin, facts: later, fleet: fleet)
         #expect(wrong.result == .failed && wrong.decision.blockedBy == .conditionalLaunch)
         #expect(wrong.pin.failedAttempts == 1 && wrong.pin.pin == "2580")
-        #expect(switchTo(pin: "2580", state: wrong.pin, fleet: fleet).pin.failedAttempts == 0, "a correct PIN clears the count")
+        #expect(switchTo(pin: "2580", state: wrong.pin, facts: later, fleet: fleet).pin.failedAttempts == 0, "a correct PIN clears the count")
     }
 
     @Test func dismissingThePinPromptCancelsTheSwitch() {
@@ -139,6 +141,35 @@ struct ConditionalLaunchTests {
             #expect(o.pin.pin == entered && o.pin.setAt == Self.now && o.warnings.contains { $0.contains("periodBeforePinReset = P30D") })
         }
         if !accepted { #expect(o.decision.blockedBy == .conditionalLaunch && o.decision.explanation.contains("refuses the new PIN")) }
+    }
+
+    /// RULES §8: whether the PIN is asked at a switch — to set it; after
+    /// periodOnlineBeforeAccessCheck since the publisher's last access; once expired
+    /// (periodBeforePinReset); always with a period of zero; never without pinRequired.
+    @Test(arguments: [
+        // (PIN set, minutes since last access (nil: none recorded), period, days since set, pinRequired) → asked
+        (false, nil as Double?, "PT30M", 0.0, true, true),
+        (true, 5.0, "PT30M", 0.0, true, false),
+        (true, 29.9, "PT30M", 0.0, true, false),
+        (true, 30.0, "PT30M", 0.0, true, true),
+        (true, nil, "PT30M", 0.0, true, true),
+        (true, 5.0, "PT0S", 0.0, true, true),
+        (true, 5.0, "PT30M", 31.0, true, true),          // expired after P30D
+        (true, 45.0, "PT30M", 0.0, false, false),
+    ])
+    func thePinIsAskedOutsideTheRecheckWindow(set: Bool, minutes: Double?, period: String, days: Double, required: Bool, asked: Bool) {
+        var p = IosManagedAppProtection()
+        p.pinRequired = required
+        p.periodOnlineBeforeAccessCheck = ISODuration(period)!
+        p.periodBeforePinReset = ISODuration("P30D")!
+        let now = Self.now
+        let state = PinState(pin: set ? "2580" : nil, setAt: Instant(secondsSince1970: now.secondsSince1970 - days * 86_400),
+                             lastAccess: minutes.map { Instant(secondsSince1970: now.secondsSince1970 - $0 * 60) })
+        #expect(state.isAsked(under: p, at: now) == asked)
+        // At a switch: not asked, a wrong PIN typed is no wrong entry.
+        let o = switchTo(pin: "1111", state: state, fleet: W.fleet(policy: { var q = policy { _ in }; q.pinRequired = required
+            q.periodOnlineBeforeAccessCheck = p.periodOnlineBeforeAccessCheck; q.periodBeforePinReset = p.periodBeforePinReset; return q }()))
+        if set, !asked { #expect(o.result == .success && o.pin.lastAccess == now, "\(o.decision)") }
     }
 
     /// periodOnlineBeforeAccessCheck (admin center: recheck the access requirements after this

@@ -77,8 +77,9 @@ import Testing
             .expectState(app: "mail", { var e = StateExpectation(); e.diagnostics = ["remediation-loop"]; return e }()),
         ])
         #expect(ca.map(\.expect) == [.token, .compliance(.userCancelled), nil, nil])
-        #expect(v11.conditionalAccess == [ConditionalAccessPolicy(name: "ca", state: .enabledForReportingButNotEnforced,
-                                                                   includeUsers: [alice.upn, alice.oid], requiresAll: true)])
+        var expectedCA = ConditionalAccessPolicy(name: "ca", state: .enabledForReportingButNotEnforced, includeUsers: [alice.upn, alice.oid], requiresAll: true)
+        expectedCA.tenantDomains = ["contoso.com"]   // the organization's: alice's domain (RULES §10)
+        #expect(v11.conditionalAccess == [expectedCA])
         #expect(v11.device.authenticator && v11.apps.first?.descriptor.clientCapabilities == ["protapp", "cp1"])
         let outcomes: [ExpectedOutcome?] = [.ok, .blocked(.conditionalLaunch), nil, .ok, nil, .ok, nil, .text("hi"), nil, nil,
                                             .owner(alice), ExpectedOutcome.none, nil, .blocked(.notExempt), nil,
