@@ -72,10 +72,16 @@ public final class ServiceDesk {
     func policyFleet(_ app: AppSpec, _ context: ServiceContext) throws -> Fleet {
         // What the app holds (`delivery: checkIn`: the policies of its last check-in).
         let fleet = try state.fleet(heldBy: app.identityOwner)
-        guard context.thread == nil, let shown = try state.uiAccounts(app: app.identityOwner, window: context.window), shown.count > 1,
-              let managed = shown.compactMap(state.account(forIdentity:)).first(where: { fleet.isManaged($0, in: app.bundleID) })
-        else { return fleet }
+        guard let managed = try lockedDownAccount(app, context, in: fleet) else { return fleet }
         return fleet.lockingDown(managed)
+    }
+
+    /// The managed account whose policy the window of `context` replaces by the lock-down
+    /// policy: it shows several accounts, that one among them, and no thread identity overrides
+    /// the window. `nil` otherwise.
+    func lockedDownAccount(_ app: AppSpec, _ context: ServiceContext, in fleet: Fleet) throws -> Account? {
+        guard context.thread == nil, let shown = try state.uiAccounts(app: app.identityOwner, window: context.window), shown.count > 1 else { return nil }
+        return shown.compactMap(state.account(forIdentity:)).first { fleet.isManaged($0, in: app.bundleID) }
     }
 
     /// A conditional launch that failed at launch or resume leaves the app running without

@@ -178,10 +178,22 @@ extension DeviceState {
         let key = Self.key(of: account)
         let bundle = app.bundleID.folded
         try db.execute(sql: "DELETE FROM sign_in WHERE app = ? AND account_key = ?", arguments: [bundle, key])
-        for row in try Row.fetchAll(db, sql: "SELECT window, identity FROM ui_identity WHERE app = ?", arguments: [bundle]) {
+        for row in try Row.fetchAll(db, sql: "SELECT window, identity, accounts FROM ui_identity WHERE app = ?", arguments: [bundle]) {
             let identity: String? = row["identity"]
+            let window: String = row["window"]
+            // A window showing several accounts loses the one that leaves (RULES.md §2, merged
+            // windows); left with one, it is no longer merged and shows that one.
+            if let text: String = row["accounts"], let shown = try? JSONDecoder().decode([String].self, from: Data(text.utf8)),
+               shown.contains(where: { !$0.isEmpty && identityKey($0) == key }) {
+                let rest = shown.filter { $0.isEmpty || identityKey($0) != key }
+                let owner = rest.first { id in !id.isEmpty && fleet.isManaged(self.account(forIdentity: id), in: app.bundleID) } ?? rest.first { !$0.isEmpty } ?? ""
+                let list = rest.count > 1 ? String(decoding: try JSONEncoder().encode(rest), as: UTF8.self) : nil
+                try db.execute(sql: "UPDATE ui_identity SET identity = ?, accounts = ? WHERE app = ? AND window = ?",
+                               arguments: [rest.count == 1 ? rest[0] : owner, list, bundle, window])
+                continue
+            }
             if let identity, !identity.isEmpty, identityKey(identity) == key {
-                try db.execute(sql: "DELETE FROM ui_identity WHERE app = ? AND window = ?", arguments: [bundle, row["window"] as String])
+                try db.execute(sql: "DELETE FROM ui_identity WHERE app = ? AND window = ?", arguments: [bundle, window])
             }
         }
         if let process = try String.fetchOne(db, sql: "SELECT identity FROM process_identity WHERE app = ?", arguments: [bundle]),
