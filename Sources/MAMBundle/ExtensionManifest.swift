@@ -154,6 +154,9 @@ public struct ExtensionManifest: Sendable {
 public struct Entitlements: Sendable, Hashable {
     public var keychainAccessGroups: [String]
     public var applicationGroups: [String]
+    /// `com.apple.developer.associated-domains`' `applinks:` entries, without the prefix: the
+    /// domains whose universal links the app opens.
+    public var universalLinkDomains: [String]
     public var unresolvedVariables: [UnresolvedBuildSetting]
 
     public init(data: Data, source: String, buildSettings: BuildSettings = BuildSettings()) throws(ExtensionPlistError) {
@@ -162,6 +165,8 @@ public struct Entitlements: Sendable, Hashable {
         let plist = buildSettings.expand(plist: parsed, keyPath: "", unresolved: &unresolved) as? [String: Any] ?? [:]
         keychainAccessGroups = PlistValue(plist["keychain-access-groups"] ?? [Any]()).stringArray ?? []
         applicationGroups = PlistValue(plist["com.apple.security.application-groups"] ?? [Any]()).stringArray ?? []
+        universalLinkDomains = (PlistValue(plist["com.apple.developer.associated-domains"] ?? [Any]()).stringArray ?? [])
+            .filter { $0.hasPrefix("applinks:") }.map { String($0.dropFirst("applinks:".count)) }
         unresolvedVariables = unresolved
     }
 }

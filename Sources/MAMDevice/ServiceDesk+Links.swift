@@ -31,9 +31,13 @@ extension ServiceDesk {
             let browser = registry.specs.first { spec in spec.descriptor.schemeKeys.contains(where: browsers.contains) }
             let link = Enforcer.webLink(url, owner: owner, from: app.bundleID, browserInstalled: browser != nil, in: fleet)
             decision = link.verdict
-            // Only the required browser is known to be of the fleet: a universal link's own app
-            // (its associated domains) and the default browser are iOS's choice.
-            handler = link.opensIn == .managedBrowser ? browser?.handle : nil
+            // The required browser, or the fleet app that claims a universal link by its
+            // associated domains; the default browser is iOS's choice.
+            switch link.opensIn {
+            case .managedBrowser: handler = browser?.handle
+            case .claimingApp: handler = registry.specs.first { $0.bundleID != app.bundleID && $0.descriptor.claimsUniversalLink(url) }?.handle
+            case .whereIOSSendsIt: handler = nil
+            }
         } else {
             // A phone link goes to the custom dialer app when the owner's policy names one.
             let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner, in: app.bundleID))

@@ -61,6 +61,21 @@ public struct AppDescriptor: Sendable, Hashable {
     /// Who publishes the app (scenario `publisher:`): `microsoft` puts it among the apps a
     /// policy's `appGroupType` of Microsoft's apps targets. `nil` = the bundle id decides.
     public var publisher: String?
+    /// The domains whose universal links the app opens (`com.apple.developer.associated-domains`
+    /// `applinks:` entries, without the prefix; `*.contoso.com` takes subdomains).
+    public var associatedDomains: [String] = []
+
+    /// Whether the app claims the universal link `url` by its associated domains.
+    public func claimsUniversalLink(_ url: String) -> Bool {
+        guard let start = url.firstRange(of: "://")?.upperBound else { return false }
+        let host = url[start...].prefix { !"/:?#".contains($0) }.lowercased()
+        guard !host.isEmpty else { return false }
+        return associatedDomains.contains { entry in
+            let d = entry.lowercased().split(separator: "?").first.map(String.init) ?? ""
+            if d.hasPrefix("*.") { return host.hasSuffix(String(d.dropFirst(1))) || host == String(d.dropFirst(2)) }
+            return host == d
+        }
+    }
 
     public init(
         bundleID: BundleID,

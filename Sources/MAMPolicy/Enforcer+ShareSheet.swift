@@ -199,7 +199,18 @@ extension Enforcer {
             return (.allowed("\(o.subject) exempts the universal link \(pattern) (exemptedUniversalLinks): it opens in the app that claims it"), .claimingApp)
         }
         if let pattern = p.managedUniversalLinks.first(where: { universalLinkMatches(url, $0) }) {
-            return (.allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks): it opens in the policy-managed app that claims it"), .claimingApp)
+            let claimant = fleet.apps.values.first { $0.claimsUniversalLink(url) && fleet.isPolicyManaged($0.bundleID, for: o.account) }
+            if let claimant {
+                return (.allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks): it opens in \(claimant.bundleID), the policy-managed app that claims it"), .claimingApp)
+            }
+            // No policy-managed app on the device opens it: the protected browser, when the
+            // policy requires one and it is installed, never iOS (RULES.md §2).
+            if p.managedBrowserToOpenLinksRequired, browserInstalled {
+                return (.allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks), and no policy-managed app on the device claims it: it opens in \(managedBrowserName(p))"), .managedBrowser)
+            }
+            if !p.managedBrowserToOpenLinksRequired {
+                return (.allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks); no policy-managed app on the device claims it, and web links are not restricted: it opens where iOS sends it"), .whereIOSSendsIt)
+            }
         }
         guard p.managedBrowserToOpenLinksRequired else {
             return (.allowed("\(o.subject) does not restrict web content (managedBrowserToOpenLinksRequired = false): the link opens in any browser"), .whereIOSSendsIt)

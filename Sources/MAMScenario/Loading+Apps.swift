@@ -13,7 +13,7 @@ extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
                           "info", "entitlements", "executable", "arguments", "mdmManaged",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
-                          "telemetryDisabled", "sandbox", "msalAccounts", "publisher", "delegate",
+                          "telemetryDisabled", "sandbox", "msalAccounts", "publisher", "delegate", "associatedDomains",
                           // The contract's (v1.2) names for three of the delegate's answers.
                           "acceptsIdentitySwitch", "wipeReturns", "restartsItself"]
     static let extensionKeys = ["id", "plugin", "container", "executable", "arguments", "sandbox", "fullAccess", "kind"]
@@ -55,11 +55,16 @@ extension Loading {
             descriptor.urlSchemes = info?.urlSchemes ?? []
             descriptor.keychainAccessGroups = entitlements?.keychainAccessGroups ?? []
             descriptor.appGroups = entitlements?.applicationGroups ?? info?.appGroupIdentifiers ?? []
+            descriptor.associatedDomains = entitlements?.universalLinkDomains ?? []
             if let x = f["sdk"], let b = reader.bool(x, what: "sdk") { descriptor.sdkIntegrated = b }
             if let x = f["multiIdentity"], let b = reader.bool(x, what: "multiIdentity") { descriptor.multiIdentity = b }
             if let x = f["mdmManaged"], let b = reader.bool(x, what: "mdmManaged") { descriptor.mdmManaged = b }
             if let x = f["urlSchemes"], let s = reader.strings(x, what: "urlSchemes") { descriptor.urlSchemes = s }
             if let x = f["keychainGroups"], let s = reader.strings(x, what: "keychainGroups") { descriptor.keychainAccessGroups = s }
+            // `applinks:contoso.com` as the entitlement writes it, or the bare domain.
+            if let x = f["associatedDomains"], let s = reader.strings(x, what: "associatedDomains") {
+                descriptor.associatedDomains = s.map { $0.hasPrefix("applinks:") ? String($0.dropFirst("applinks:".count)) : $0 }
+            }
             if let x = f["appGroups"], let s = reader.strings(x, what: "appGroups") { descriptor.appGroups = s }
             descriptor.shortVersion = info?.shortVersion
             descriptor.telemetryDisabled = info?.telemetryDisabled ?? false

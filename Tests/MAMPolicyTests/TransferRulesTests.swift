@@ -229,16 +229,25 @@ struct WebLinkTests {
         ("alice", "https://contoso.com/q3", true, true, nil, .managedBrowser),
         ("alice", "https://contoso.com/q3", true, false, .outboundPolicy, .managedBrowser),
         ("alice", "https://facetime.apple.com/join/1", true, false, nil, .claimingApp),   // exempt universal link
-        ("alice", "HTTPS://Teams.Microsoft.com/l/chat", true, true, nil, .claimingApp),  // managed universal link
+        ("alice", "HTTPS://Teams.Microsoft.com/l/chat", true, true, nil, .claimingApp),  // managed universal link, Teams installed
         ("alice", "https://teams.microsoft.com.evil.example/l", true, false, .outboundPolicy, .managedBrowser),
+        // RULES §2: a managed universal link no policy-managed app on the device opens goes to
+        // the required protected browser when installed, never to iOS
+        ("alice", "https://sharepoint.contoso.com/q3", true, true, nil, .managedBrowser),
+        ("alice", "https://sharepoint.contoso.com/q3", true, false, .outboundPolicy, .managedBrowser),
+        ("alice", "https://sharepoint.contoso.com/q3", false, false, nil, .whereIOSSendsIt),
     ])
     func webLink(owner: String, url: String, required: Bool, installed: Bool, expected: Reason?, opensIn: Enforcer.WebLinkDestination) {
-        let fleet = Self.fleet {
+        var fleet = Self.fleet {
             $0.managedBrowserToOpenLinksRequired = required
             $0.managedBrowser = .microsoftEdge
             $0.exemptedUniversalLinks = ["https://facetime.apple.com/*"]
-            $0.managedUniversalLinks = ["https://teams.microsoft.com/*"]
+            $0.managedUniversalLinks = ["https://teams.microsoft.com/*", "https://sharepoint.contoso.com/*"]
         }
+        // Teams, a policy-managed app, claims teams.microsoft.com; no app claims SharePoint's.
+        var teams = AppDescriptor(bundleID: "com.microsoft.skype.teams")
+        teams.associatedDomains = ["*.teams.microsoft.com", "teams.microsoft.com"]
+        fleet.install(teams)
         let d = Enforcer.webLink(url, owner: owner == "alice" ? World.alice : World.bob, from: World.mine, browserInstalled: installed, in: fleet)
         #expect(d.verdict.blockedBy == expected, "\(owner) opens \(url): \(d.verdict)")
         #expect(d.opensIn == opensIn, "\(owner) opens \(url) in \(d.opensIn)")
