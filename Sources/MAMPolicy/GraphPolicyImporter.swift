@@ -358,6 +358,7 @@ public enum GraphPolicyImporter {
             enumeration(\.screenCaptureConfigurationState, "screenCaptureConfigurationState"),
             enumeration(\.genmojiConfigurationState, "genmojiConfigurationState"),
             enumeration(\.writingToolsConfigurationState, "writingToolsConfigurationState"),
+            bool(\.purviewContentEvaluationRequired, "purviewContentEvaluationRequired"),
 
             bool(\.pinRequired, "pinRequired"),
             int(\.minimumPinLength, "minimumPinLength"),

@@ -93,6 +93,9 @@ public struct IosManagedAppProtection: Sendable, Hashable {
     public var screenCaptureConfigurationState: FeatureConfigurationState = .notConfigured
     public var genmojiConfigurationState: FeatureConfigurationState = .notConfigured
     public var writingToolsConfigurationState: FeatureConfigurationState = .notConfigured
+    /// Microsoft Purview evaluates org content the app sends (beta); read, evaluated by the
+    /// service (GraphPolicyCoverage).
+    public var purviewContentEvaluationRequired: Bool = false
 
     // MARK: Access requirements (PIN)
     public var pinRequired: Bool = true

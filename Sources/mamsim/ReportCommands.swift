@@ -293,8 +293,15 @@ struct SchemaCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the verb reference of docs/SCENARIOS.md (a Markdown table) instead of the schema.")
     var verbs = false
 
+    @Flag(name: .long, help: "Print docs/GRAPH-COVERAGE.md: what mamsim does with each Graph iosManagedAppProtection property.")
+    var graphCoverage = false
+
+    func validate() throws {
+        if verbs, graphCoverage { throw ValidationError("--verbs and --graph-coverage print different documents: give one") }
+    }
+
     func run() throws {
-        let text = verbs ? ScenarioSchema.verbTable() : ScenarioSchema.json()
+        let text = graphCoverage ? GraphPolicyCoverage.markdown() : verbs ? ScenarioSchema.verbTable() : ScenarioSchema.json()
         // The same bytes to a file or to standard output, so `mamsim schema > FILE` makes the committed file.
         if let output { try ReportFile.write(text, to: output) } else { Terminal.emit(text, to: 1) }
     }

@@ -66,6 +66,8 @@ extension CLITests {
               # The apps are new processes that resume on the screen they showed (seed 001,
               # relaunch); sign-ins and the PIN are device state and come back.
               - expectState: {app: mail, signedIn: [alice@contoso.com, bob@outlook.com], uiIdentity: bob@outlook.com}
+              # Past the recheck window the PIN is asked again (RULES.md §8).
+              - advanceClock: {by: PT31M}
               - name: the PIN set before the kill is still the PIN
                 switchIdentity: {app: mail, account: alice@contoso.com, pin: "1111"}
                 expect: {failed: conditional-launch}

@@ -66,5 +66,7 @@ extension Verb {
         ServiceFaultStep.self,
         SetLicenseStep.self,
         UnenrollStep.self,
+        // v1.4
+        UseSurfaceStep.self,
     ]
 }

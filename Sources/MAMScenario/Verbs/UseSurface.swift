@@ -1,0 +1,44 @@
+import MAMDevice
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+
+/// `useSurface` (v1.4): the app's data meets an OS surface — Writing Tools, Genmoji, Image
+/// Playground, "Ask Siri", picture-in-picture, screen recording, a CallKit call, a text view's
+/// link menu — decided by the Graph key that governs it (RULES.md §7).
+struct UseSurfaceStep: StepVerb {
+    static let name = "useSurface"
+    static let since = "v1.4"
+    static let summary = "the app's data meets an OS surface (Writing Tools, Genmoji, Image Playground, Ask Siri, picture-in-picture, screen recording, CallKit, a text view's link menu)"
+    static let example = "useSurface: {app: mail, surface: writingTools}"
+    static let arguments: [VerbArgument] = [
+        .app(),
+        .required("surface", .choice(OSSurface.allCases.map(\.rawValue)), "the OS surface"),
+        .optional("account", .account(unmanaged: true), "whose data (absent: the identity the window shows)"),
+        .window,
+    ]
+    static let outcomes: [OutcomeForm] = [.allowed, .blocked, .failedBecause]
+
+    var app: String
+    var surface: OSSurface
+    var account: Account?
+    var window: String?
+
+    init(_ a: VerbArgumentReader) {
+        surface = a.choice("surface", OSSurface.self) ?? .writingTools
+        (app, account, window) = (a.app(), a.optionalAccount("account"), a.optionalText("window"))
+    }
+
+    var actingApp: String? { app }
+
+    func run(_ run: StepRun) async -> StepOutcome {
+        let r = await run.host.result { [app, window, account, surface] host -> Verdict in
+            let view = try host.accounts.policyView(host.app(app), window: window ?? "", account: account)
+            return Enforcer.useSurface(surface, as: view.identity, app: view.app, in: view.fleet)
+        }
+        switch r {
+        case .success(let d): return (Observed(d, allowed: .allowed), d.explanation, "\(app): \(surface.rawValue)")
+        case .failure(let e): return (.failed(e.reason), e.message, "\(app): \(surface.rawValue)")
+        }
+    }
+}
