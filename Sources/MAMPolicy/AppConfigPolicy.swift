@@ -109,7 +109,7 @@ extension Enforcer {
         let p = e.policy!
         let config = appConfig(for: account, in: app, policies: policies, fleet: fleet)
         let key = config.fullData.lazy.flatMap(\.keys).first { $0.lowercased() == screenCaptureConfigKey }
-        let control = key.flatMap { config.values(forKey: $0).first }
+        let control = key.flatMap { config.values(forKey: $0).first }.map(sdkConfigValue)
         let flat = control.map { [screenCaptureConfigKey: $0] } ?? [:]
         if isScreenCaptureAllowed(for: account, appConfig: flat, app: app.bundleID, in: fleet) {
             if p.allowedOutboundDataTransferDestinations == .allApps {

@@ -19,6 +19,15 @@ extension Enforcer {
     /// The app-config key and value that let screen capture through (RULES.md §7).
     public static let screenCaptureConfigKey = "com.microsoft.intune.mam.screencapturecontrol"
 
+    /// A value of an app-config key the SDK itself enforces, as the SDK reads it: without the
+    /// spaces, tabs and line breaks around it (SDK 22.2), so `" Disabled\n"` is `Disabled`.
+    public static func sdkConfigValue(_ value: String) -> String {
+        var s = Substring(value)
+        while let c = s.first, c.isWhitespace { s = s.dropFirst() }
+        while let c = s.last, c.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+
     /// Decides printing data of the identity `identity` (the app's effective UI identity).
     public static func print(as identity: Account?, app: BundleID, in fleet: Fleet) -> Verdict {
         guard let e = fleet.managedEntry(identity, in: app) else { return .allowed("\(unmanagedReason(identity, in: app, fleet)): printing is not restricted") }
@@ -69,7 +78,7 @@ extension Enforcer {
         if p.screenCaptureConfigurationState == .blocked { return false }
         if p.allowedOutboundDataTransferDestinations == .allApps { return true }
         let control = appConfig.first { $0.key.lowercased() == screenCaptureConfigKey }?.value
-        return control?.lowercased() == "disabled"
+        return control.map(sdkConfigValue)?.lowercased() == "disabled"
     }
 
     /// `isFileEncryptionRequired`: every managed identity's files are encrypted

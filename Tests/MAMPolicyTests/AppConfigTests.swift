@@ -81,6 +81,9 @@ struct AppConfigTests {
         ("Disabled", "Disabled", nil),
         ("disabled, any case", "disabled", nil),
         ("Enabled", "Enabled", .screenCaptureBlocked),
+        // SDK 22.2: the values of the keys the SDK enforces are read without surrounding spaces
+        ("Disabled with spaces and a line break", "  Disabled \n", nil),
+        ("Dis abled", "Dis abled", .screenCaptureBlocked),
     ])
     func screenCapture(row: String, control: String?, expected: Reason?) {
         let fleet = World.fleet()
