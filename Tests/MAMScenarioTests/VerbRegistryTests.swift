@@ -37,7 +37,7 @@ import Testing
             let (name, summary, outcomes, since, example) = (verb.rawValue, verb.summary, verb.outcomes, verb.since, verb.example)
             let keys = verb.arguments.map(\.key)
             #expect(!summary.isEmpty && !outcomes.isEmpty, "\(name)")
-            #expect(["v1", "v1.1", "v1.2", "v1.3", "mamsim"].contains(since), "\(name): \(since)")
+            #expect(["v1", "v1.1", "v1.2", "v1.3", "v1.4", "mamsim"].contains(since), "\(name): \(since)")
             #expect(example.hasPrefix("\(name): {"), "\(name)'s example is a step of that verb: \(example)")
             #expect(Set(keys).count == keys.count, "\(name) lists an argument twice: \(keys)")
         }

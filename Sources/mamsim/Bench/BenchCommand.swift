@@ -31,6 +31,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Run only one part: decision, decode, latency, broker, pairs (many sender→receiver pairs at once), audit or fleet.")
     var only: String?
 
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selected parts N times and print each figure's median, min and max with the ratio's spread, saying when the C reference itself varied too much to trust the ratios.", valueName: "N"))
+    var repetitions = 1
+
+    @Option(help: ArgumentHelp("Also write every figure of every run as JSON (for CI history).", valueName: "FILE"))
+    var json: String?
+
     static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet"]
     /// Runs of each broker figure and its C references; the median one is printed.
     static let brokerRuns = 3
@@ -39,6 +45,7 @@ struct BenchCommand: AsyncParsableCommand {
         if let only, !Self.parts.contains(only) {
             throw ValidationError("--only \(only) is not a part of the bench; use one of \(Self.parts.joined(separator: ", "))")
         }
+        if repetitions < 1 || repetitions > 50 { throw ValidationError("--repeat takes 1 to 50 runs, not \(repetitions)") }
     }
 
     func run() async throws {
@@ -47,7 +54,6 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("app runtime not found at \(runtime); build it with `swift build -c release` or pass --app-runtime")
         }
         let references = try References(directory: referenceDir, skipNode: noNode)
-        var table = BenchTable()
         print("mamsim bench — \(ProcessInfo.processInfo.activeProcessorCount) CPUs; latency pinned to CPU 0; references measured in this run")
         // The hosts below confine their apps where the launcher is beside the runtime, as a
         // run does: say which, since confined apps start and run at another cost.
@@ -56,10 +62,27 @@ struct BenchCommand: AsyncParsableCommand {
         print(confinement.isConfined
               ? "apps confined through \(confinement.launcher ?? ""), as in a run\n"
               : "apps NOT confined, unlike a run: \(confinement.description)\n")
+        var tables: [BenchTable] = []
+        for pass in 1...repetitions {
+            if repetitions > 1 { print("— run \(pass) of \(repetitions) —") }
+            var table = BenchTable()
+            try await measure(into: &table, runtime: runtime, references: references)
+            if !table.rows.isEmpty { print(table.render()) }
+            tables.append(table)
+        }
+        if repetitions > 1 { print("\n" + BenchSummary(tables: tables).render()) }
+        if let json { try ReportFile.write(BenchSummary(tables: tables).json(cpus: ProcessInfo.processInfo.activeProcessorCount), to: json) }
+        if references.nodePath == nil { print("\nNode reference skipped: node is not on the PATH.") }
+    }
+
+    /// One run of the selected parts, its figures added to `table` (and the lines of the parts
+    /// that are not figures printed).
+    func measure(into table: inout BenchTable, runtime: String, references: References) async throws {
 
         if only == nil || only == "decision" {
             let ns = try DecisionBench.run()
             print(String(format: "enforcer: one transfer decision, median %.0f ns (target ≤ 1000 ns)\n", ns))
+            table.add("enforcer: one transfer decision (ns)", ns, nil, nil, lowerIsBetter: true, target: "≤ 1000 ns")
         }
 
         if only == nil || only == "decode" {
@@ -69,6 +92,7 @@ struct BenchCommand: AsyncParsableCommand {
             // What the hand-written share codec (HotFrames) buys over the generated one it stands in for.
             print(String(format: "wire: the same frame through protobuf-c and the generated conversion, median %.0f ns: HotFrames is %.2f× faster\n",
                          d.genericNs, d.genericNs / d.parseNs))
+            table.add("wire: decode one 1 KiB share frame (ns)", d.parseNs, nil, nil, lowerIsBetter: true, target: String(format: "generic path %.0f ns", d.genericNs))
         }
 
         if only == nil || only == "latency" {
@@ -157,8 +181,6 @@ struct BenchCommand: AsyncParsableCommand {
             table.add("fleet \(n) RSS per app (MiB)", ours.rssMiB, c?["rss_per_app_mib"], node?["rss_per_app_mib"], lowerIsBetter: true, target: "≤ 10 MiB")
             table.add("fleet \(n) PSS per app (MiB)", ours.pssMiB, nil, nil, lowerIsBetter: true, target: String(format: "exec'd: %.1f MiB", exec.pssMiB))
         }
-        if !table.rows.isEmpty { print(table.render()) }
-        if references.nodePath == nil { print("\nNode reference skipped: node is not on the PATH.") }
     }
 }
 

@@ -148,3 +148,98 @@ func median<Run>(_ runs: [Run], by value: (Run) -> Double) -> Run? {
     guard !runs.isEmpty else { return nil }
     return runs.sorted { value($0) < value($1) }[(runs.count - 1) / 2]
 }
+
+/// The figures of several bench runs: each figure's median, min and max, and the spread of its
+/// ratio to the C reference. A C reference that itself moved by more than `noisyThreshold`
+/// between runs says the machine was too busy to trust that ratio.
+struct BenchSummary {
+    let tables: [BenchTable]
+    /// (max − min) ÷ median of the C reference above which its ratio is called noisy.
+    static let noisyThreshold = 0.15
+
+    struct Figure {
+        let name: String
+        let lowerIsBetter: Bool
+        let target: String?
+        var ours: [Double] = []
+        var c: [Double] = []
+        var node: [Double] = []
+        var ratios: [Double] { zip(ours, c).compactMap { $1 > 0 ? $0 / $1 : nil } }
+        var cSpread: Double? { BenchSummary.spread(c) }
+        var isNoisy: Bool { (cSpread ?? 0) > BenchSummary.noisyThreshold }
+    }
+
+    /// The figures in the order of the first run.
+    var figures: [Figure] {
+        var order: [String] = []
+        var byName: [String: Figure] = [:]
+        for table in tables {
+            for r in table.rows {
+                if byName[r.name] == nil {
+                    order.append(r.name)
+                    byName[r.name] = Figure(name: r.name, lowerIsBetter: r.lowerIsBetter, target: r.target)
+                }
+                byName[r.name]!.ours.append(r.ours)
+                if let c = r.c { byName[r.name]!.c.append(c) }
+                if let n = r.node { byName[r.name]!.node.append(n) }
+            }
+        }
+        return order.compactMap { byName[$0] }
+    }
+
+    static func stats(_ v: [Double]) -> (median: Double, min: Double, max: Double)? {
+        guard !v.isEmpty else { return nil }
+        let s = v.sorted()
+        let mid = s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        return (mid, s.first!, s.last!)
+    }
+
+    static func spread(_ v: [Double]) -> Double? {
+        guard v.count > 1, let st = stats(v), st.median > 0 else { return nil }
+        return (st.max - st.min) / st.median
+    }
+
+    func render() -> String {
+        func num(_ v: Double) -> String { v >= 1000 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.3f", v) }
+        func cell(_ v: [Double], _ f: (Double) -> String) -> String {
+            guard let st = Self.stats(v) else { return "—" }
+            return "\(f(st.median)) [\(f(st.min))–\(f(st.max))]"
+        }
+        let all = figures
+        let width = max(30, (all.map(\.name.count).max() ?? 0) + 2)
+        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+        var lines = ["median [min–max] of \(tables.count) runs",
+                     pad("figure", width) + pad("mamsim", 26) + pad("C ref", 26) + pad("÷ C", 22) + "C moved"]
+        var noisy: [String] = []
+        for f in all {
+            let moved = f.cSpread.map { String(format: "%.0f %%", $0 * 100) + (f.isNoisy ? " — noisy" : "") } ?? "—"
+            if f.isNoisy { noisy.append(f.name) }
+            lines.append(pad(f.name, width) + pad(cell(f.ours, num), 26) + pad(cell(f.c, num), 26)
+                         + pad(cell(f.ratios) { String(format: "%.2f×", $0) }, 22) + moved)
+        }
+        if noisy.isEmpty {
+            lines.append("\nThe C references moved by at most \(Int(Self.noisyThreshold * 100)) % between runs: the ratios can be trusted.")
+        } else {
+            lines.append("\nToo noisy to trust: the C reference of \(noisy.count) figure(s) moved by more than \(Int(Self.noisyThreshold * 100)) % between runs (\(noisy.joined(separator: "; "))); run again on a quiet machine.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every run's figures and their summaries, for CI history.
+    func json(cpus: Int) throws -> String {
+        func summary(_ v: [Double]) -> Any {
+            guard let st = Self.stats(v) else { return NSNull() }
+            return ["median": st.median, "min": st.min, "max": st.max]
+        }
+        let list: [[String: Any]] = figures.map { f in
+            var d: [String: Any] = ["name": f.name, "lowerIsBetter": f.lowerIsBetter, "runs": ["mamsim": f.ours, "c": f.c, "node": f.node],
+                                    "mamsim": summary(f.ours), "c": summary(f.c), "ratioToC": summary(f.ratios), "noisy": f.isNoisy]
+            if let t = f.target { d["target"] = t }
+            if let sp = f.cSpread { d["cSpread"] = sp }
+            return d
+        }
+        let doc: [String: Any] = ["cpus": cpus, "runs": tables.count, "noisyThreshold": Self.noisyThreshold, "figures": list]
+        let data = try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys])
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
