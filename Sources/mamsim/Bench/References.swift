@@ -217,7 +217,9 @@ struct BenchSummary {
             lines.append(pad(f.name, width) + pad(cell(f.ours, num), 26) + pad(cell(f.c, num), 26)
                          + pad(cell(f.ratios) { String(format: "%.2f×", $0) }, 22) + moved)
         }
-        if noisy.isEmpty {
+        if !all.contains(where: { $0.c.count > 1 }) {
+            lines.append("\nNo figure here has a C reference: nothing says how noisy the machine was.")
+        } else if noisy.isEmpty {
             lines.append("\nThe C references moved by at most \(Int(Self.noisyThreshold * 100)) % between runs: the ratios can be trusted.")
         } else {
             lines.append("\nToo noisy to trust: the C reference of \(noisy.count) figure(s) moved by more than \(Int(Self.noisyThreshold * 100)) % between runs (\(noisy.joined(separator: "; "))); run again on a quiet machine.")
