@@ -202,7 +202,7 @@ public struct HostConfiguration: Sendable {
 /// (for the audit log) and what the user types at the next PIN prompt of an app. Set from any
 /// thread (the scenario runner), read by the host on its loop.
 public final class RunContext: Sendable {
-    private let state = Mutex<(scenario: String, step: String, pins: [AppHandle: String])>(("", "", [:]))
+    private let state = Mutex<(scenario: String, step: String, pins: [AppHandle: String], newPins: [AppHandle: String])>(("", "", [:], [:]))
 
     public init() {}
 
@@ -215,12 +215,20 @@ public final class RunContext: Sendable {
     }
 
     /// The PIN the user will type at `app`'s next PIN prompt (`nil`: the user cancels).
-    public func answerNextPinPrompt(_ app: String, with pin: String?) {
-        state.withLock { $0.pins[AppHandle(app)] = pin }
+    /// `newPin`: the user changes the PIN there, `pin` being the current one.
+    public func answerNextPinPrompt(_ app: String, with pin: String?, newPin: String? = nil) {
+        state.withLock {
+            $0.pins[AppHandle(app)] = pin
+            $0.newPins[AppHandle(app)] = newPin
+        }
     }
 
     func takePinAnswer(_ app: AppHandle) -> String? {
         state.withLock { $0.pins.removeValue(forKey: app) }
+    }
+
+    func takeNewPin(_ app: AppHandle) -> String? {
+        state.withLock { $0.newPins.removeValue(forKey: app) }
     }
 }
 

@@ -108,8 +108,9 @@ public final class HostController: Sendable {
     /// Makes `app` switch identity (`window == nil`: its process identity) through its own
     /// process; the user types `pin` at a PIN prompt, if one appears.
     /// `mainThread`: the thread identity the app's main thread carries as it switches (`nil`: none).
-    public func setIdentity(_ app: String, account: String, window: String?, pin: String?, mainThread: String? = nil) async -> IdentityResult {
-        await answerNextPinPrompt(app, with: pin)
+    public func setIdentity(_ app: String, account: String, window: String?, pin: String?, mainThread: String? = nil,
+                            newPin: String? = nil) async -> IdentityResult {
+        await answerNextPinPrompt(app, with: pin, newPin: newPin)
         let request = SetIdentity(scope: window == nil ? .process : .ui, window: window ?? "", account: account, mainThread: mainThread)
         switch await command(app, .setIdentity(request)) {
         case .setIdentity(let r): return r
@@ -119,9 +120,9 @@ public final class HostController: Sendable {
     }
 
     /// What the user types at `app`'s next PIN prompt (`nil`: no scripted answer).
-    private func answerNextPinPrompt(_ app: String, with pin: String?) async {
+    private func answerNextPinPrompt(_ app: String, with pin: String?, newPin: String? = nil) async {
         let context = await run(orElse: nil) { Optional($0.configuration.context) }
-        context?.answerNextPinPrompt(app, with: pin)
+        context?.answerNextPinPrompt(app, with: pin, newPin: newPin)
     }
 
     /// Tears the fleet down (`HostConfiguration.teardown`), closes every handle and the loop.

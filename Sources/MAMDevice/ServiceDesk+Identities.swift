@@ -12,6 +12,7 @@ extension ServiceDesk {
         let owner = app.identityOwner
         let account: String? = request.account.isEmpty ? "" : request.account
         let pin = context.takePinAnswer(app.key)
+        let newPin = context.takeNewPin(app.key)
         if let refused = Enforcer.mainThreadConflict(switchingTo: account, mainThread: request.mainThread, in: fleet) {
             audit.record(verb: .switchIdentity, source: app.handle, sourceIdentity: request.account, owner: request.account,
                          decision: .notAllowed, reason: refused.blockedBy, explanation: refused.explanation)
@@ -19,8 +20,8 @@ extension ServiceDesk {
         }
         do {
             let report = switch request.scope {
-            case .process: try state.setProcessAccountId(app: owner, account: account, pin: pin, now: nil)
-            case .ui: try state.setUIPolicyAccountId(app: owner, window: request.window, account: account, pin: pin, now: nil)
+            case .process: try state.setProcessAccountId(app: owner, account: account, pin: pin, newPin: newPin, now: nil)
+            case .ui: try state.setUIPolicyAccountId(app: owner, window: request.window, account: account, pin: pin, newPin: newPin, now: nil)
             }
             let status: IdentityResult.Status = switch report.result {
             case .success: .success

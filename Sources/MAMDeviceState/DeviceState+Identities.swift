@@ -107,8 +107,8 @@ extension DeviceState {
     ///
     /// - Parameter now: the time of the switch; `nil` = the device's simulated clock.
     public func setUIPolicyAccountId(app bundle: BundleID, window: String, account accountID: String?,
-                                     pin: String? = nil, now: Instant? = nil) throws -> IdentitySwitchReport {
-        try switchIdentity(app: bundle, to: accountID, pin: pin, now: now) { db, identity in
+                                     pin: String? = nil, newPin: String? = nil, now: Instant? = nil) throws -> IdentitySwitchReport {
+        try switchIdentity(app: bundle, to: accountID, pin: pin, newPin: newPin, now: now) { db, identity in
             if let identity {
                 try db.execute(sql: "INSERT OR REPLACE INTO ui_identity (app, window, identity) VALUES (?, ?, ?)",
                                arguments: [bundle.folded, window, identity])
@@ -121,13 +121,13 @@ extension DeviceState {
     /// `setProcessAccountId`: switches the app-wide identity, with the same checks as
     /// `setUIPolicyAccountId`.
     public func setProcessAccountId(app bundle: BundleID, account accountID: String?,
-                                    pin: String? = nil, now: Instant? = nil) throws -> IdentitySwitchReport {
-        try switchIdentity(app: bundle, to: accountID, pin: pin, now: now) { db, identity in
+                                    pin: String? = nil, newPin: String? = nil, now: Instant? = nil) throws -> IdentitySwitchReport {
+        try switchIdentity(app: bundle, to: accountID, pin: pin, newPin: newPin, now: now) { db, identity in
             try Self.storeProcessIdentity(db, app: bundle, identity)
         }
     }
 
-    private func switchIdentity(app bundle: BundleID, to accountID: String?, pin: String?, now: Instant?,
+    private func switchIdentity(app bundle: BundleID, to accountID: String?, pin: String?, newPin: String? = nil, now: Instant?,
                                 store: (Database, String?) throws -> Void) throws -> IdentitySwitchReport {
         guard let app = fleet.app(bundle) else {
             return IdentitySwitchReport(result: .failed, decision: .blocked(.unknownApp, because: DeviceStateError.unknownApp(bundle).message),
@@ -147,7 +147,7 @@ extension DeviceState {
         if managed, app.sdkIntegrated, try isOnline() { try checkIn(app: app.bundleID) }
         let facts = try launchFacts(app: app, account: account ?? Account(upn: ""), at: now ?? self.now)
         let outcome = Enforcer.switchIdentity(to: account, signedIn: try signedInAccounts(app: accountScope(app)), enteredPin: pin,
-                                              pin: before, facts: facts, app: bundle, in: fleet)
+                                              pin: before, facts: facts, app: bundle, in: fleet, newPin: newPin)
         // The rules speak of "this app"; the host knows which one.
         let decision = outcome.decision.blockedBy.map {
             Verdict.blocked($0, because: outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)"))

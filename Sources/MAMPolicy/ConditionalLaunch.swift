@@ -77,8 +77,12 @@ extension Enforcer {
     /// dismissed the prompt ⇒ `canceled`), jailbreak, OS min/max, device model, app and SDK
     /// minimums, offline periods, disabled account. `block`/`wipe` end in `failed` with
     /// `conditional-launch`; `warn` adds a warning and goes on.
+    ///
+    /// `newPin`: the user changes the app PIN at this switch — the current PIN is asked
+    /// (`enteredPin`) whatever the recheck window, then the new one replaces it (PIN rules
+    /// apply; it may not be the current one).
     public static func switchIdentity(to account: Account?, signedIn: [Account], enteredPin: String?, pin: PinState,
-                                      facts: LaunchFacts, app: BundleID, in fleet: Fleet) -> IdentitySwitchOutcome {
+                                      facts: LaunchFacts, app: BundleID, in fleet: Fleet, newPin: String? = nil) -> IdentitySwitchOutcome {
         guard let account, !account.isEmpty else {
             return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to the unmanaged identity: no policy applies"),
                                          action: nil, pin: pin, warnings: [])
@@ -109,8 +113,16 @@ extension Enforcer {
         }
         // Within the recheck window of the publisher's last access no PIN is asked, and what the
         // user would type is never typed (RULES.md §8).
-        let asked = pin.isAsked(under: entry.policy!, at: facts.now)
-        return conditionalLaunch(entry: entry, enteredPin: asked ? enteredPin : nil, pin: pin, facts: facts, device: fleet.device, asksPin: asked)
+        let asked = pin.isAsked(under: entry.policy!, at: facts.now) || newPin != nil
+        if let newPin {
+            guard entry.policy!.pinRequired, pin.pin != nil else {
+                return IdentitySwitchOutcome(result: .failed,
+                                             decision: .blocked(.conditionalLaunch, because: "\(entry.subject) has no app PIN set yet to change to \(newPin.count) new characters; the first switch sets it"),
+                                             action: nil, pin: pin, warnings: [])
+            }
+        }
+        return conditionalLaunch(entry: entry, enteredPin: asked ? enteredPin : nil, pin: pin, facts: facts, device: fleet.device, asksPin: asked,
+                                 newPin: newPin)
     }
 
     /// Conditional launch when an app showing `account`'s data is launched or resumed
@@ -139,7 +151,7 @@ extension Enforcer {
     }
 
     static func conditionalLaunch(entry: AccountEntry, enteredPin: String?, pin: PinState, facts: LaunchFacts,
-                                  device: DeviceFacts, asksPin: Bool = true) -> IdentitySwitchOutcome {
+                                  device: DeviceFacts, asksPin: Bool = true, newPin: String? = nil) -> IdentitySwitchOutcome {
         let p = entry.policy!
         let subject = entry.subject
         var state = pin
@@ -208,6 +220,18 @@ extension Enforcer {
                                                  action: nil, pin: state, warnings: [])
                 }
                 state.failedAttempts = 0
+                // A PIN change: the current PIN was right; the new one must be a PIN of the
+                // policy and another than the current one.
+                if let newPin {
+                    if let problem = newPin == current ? "it is the current PIN" : PinRules.problem(with: newPin, policy: p) {
+                        return IdentitySwitchOutcome(result: .failed,
+                                                     decision: .blocked(.conditionalLaunch, because: "\(subject) refuses the new PIN: \(problem)"),
+                                                     action: nil, pin: state, warnings: [])
+                    }
+                    state = PinState(pin: newPin, failedAttempts: 0, setAt: facts.now,
+                                     previous: Array(([current] + state.previous).prefix(PinState.historyLimit)), lastAccess: state.lastAccess)
+                    warnings.append("\(subject): the app PIN is changed")
+                }
             } else {
                 if let problem = PinRules.problem(with: entered, policy: p) {
                     return IdentitySwitchOutcome(result: .failed,

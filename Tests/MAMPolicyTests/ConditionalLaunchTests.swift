@@ -68,6 +68,27 @@ struct ConditionalLaunchTests {
         #expect(switchTo(pin: "2580", state: wrong.pin, facts: later, fleet: fleet).pin.failedAttempts == 0, "a correct PIN clears the count")
     }
 
+    /// SCENARIOS v1.2 `newPin` (our reading, RULES §8): a PIN change asks the current PIN even
+    /// within the recheck window; the new one follows the PIN rules and differs from the current.
+    @Test(arguments: [
+        ("2580", "1397", IdentitySwitchResult.success, "1397"),
+        ("0000", "1397", .failed, "2580"),        // wrong current PIN
+        ("2580", "1234", .failed, "2580"),        // simple
+        ("2580", "2580", .failed, "2580"),        // the same
+        ("2580", "13a7", .failed, "2580"),        // not numeric
+    ])
+    func aPinChange(current: String, new: String, result: IdentitySwitchResult, kept: String) {
+        let fleet = W.fleet(policy: policy { $0.simplePinBlocked = true; $0.pinCharacterSet = .numeric })
+        let recent = PinState(pin: "2580", setAt: Self.now, lastAccess: Self.now)
+        let o = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: current, pin: recent,
+                                        facts: LaunchFacts(now: Self.now), app: World.mine, in: fleet, newPin: new)
+        #expect(o.result == result && o.pin.pin == kept, "\(current) → \(new): \(o.decision)")
+        if result == .success { #expect(o.pin.previous.first == "2580" && o.warnings.contains { $0.contains("PIN is changed") }) }
+        let none = Enforcer.switchIdentity(to: W.alice, signedIn: [W.alice], enteredPin: "2580", pin: PinState(),
+                                           facts: LaunchFacts(now: Self.now), app: World.mine, in: fleet, newPin: new)
+        #expect(none.result == .failed, "no PIN to change yet")
+    }
+
     @Test func dismissingThePinPromptCancelsTheSwitch() {
         let o = switchTo(pin: nil, fleet: W.fleet())
         #expect(o.result == .canceled && o.decision.blockedBy == .identitySwitchCanceled)

@@ -16,6 +16,7 @@ struct SwitchIdentityStep: StepVerb {
         .window,
         .optional("pin", .text, "what the user types if a PIN is asked"),
         .optional("mainThread", .account(unmanaged: true), "the thread identity the app's main thread carries as it switches (\"\": unmanaged); another than account is notAllowed (v1.2)"),
+        .optional("newPin", .text, "the user changes the app PIN: pin is the current one (asked whatever the recheck window), newPin the new one (v1.2)"),
     ]
     static let outcomes: [OutcomeForm] = [.success, .canceled, .notAllowed, .failed, .failedBecause]
 
@@ -24,19 +25,22 @@ struct SwitchIdentityStep: StepVerb {
     var window: String?
     var pin: String?
     var mainThread: Account?
+    var newPin: String?
 
-    init(app: String, account: Account, window: String?, pin: String?, mainThread: Account? = nil) {
-        (self.app, self.account, self.window, self.pin, self.mainThread) = (app, account, window, pin, mainThread)
+    init(app: String, account: Account, window: String?, pin: String?, mainThread: Account? = nil, newPin: String? = nil) {
+        (self.app, self.account, self.window, self.pin, self.mainThread, self.newPin) = (app, account, window, pin, mainThread, newPin)
     }
 
     init(_ a: VerbArgumentReader) {
         self.init(app: a.app(extensions: false), account: a.account("account", unmanaged: true),
-                  window: a.optionalText("window"), pin: a.optionalText("pin"), mainThread: a.optionalAccount("mainThread"))
+                  window: a.optionalText("window"), pin: a.optionalText("pin"), mainThread: a.optionalAccount("mainThread"),
+                  newPin: a.optionalText("newPin"))
+        if newPin != nil, pin == nil { a.error("newPin changes the app PIN: give the current one as pin", at: "newPin") }
     }
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.host.setIdentity(app, account: StepRun.identity(account), window: window ?? "", pin: pin,
-                                           mainThread: mainThread.map(StepRun.identity))
+                                           mainThread: mainThread.map(StepRun.identity), newPin: newPin)
         let who = account.isEmpty ? "unmanaged" : account.upn
         let observed: Observed = switch r.status {
         case .success: .success
