@@ -181,7 +181,9 @@ final class Broker {
         // The extension's activation rule, decided now and reported after the policy: a
         // transfer the policy forbids is the policy's answer, whatever the rule says.
         var notActivated: String?
-        if target.descriptor.kind != .app, let accepts = target.activation {
+        // Only the share sheet's targets (share and action extensions) have a rule to pass; the
+        // other kinds receive data as their app gives it (v1.4).
+        if target.descriptor.kind.isShareSheetTarget || target.descriptor.kind == .keyboard, let accepts = target.activation {
             let verdict = accepts(request.item.typeIdentifiers, fleet.isManaged(owner, in: sender.bundleID))
             if !verdict.activated { notActivated = verdict.reason }
         }

@@ -237,6 +237,8 @@ extension Host: ChildFrameRouter {
     func childBecameReady(_ child: ChildConnection) { broker.destinationReady(child) }
 
     func childLaunched(_ spec: AppSpec) {
+        // An AutoFill credential provider runs conditional launch as it starts (SDK 22.2).
+        if spec.descriptor.kind == .autofill { launches.runChecks(spec, verb: .launch) }
         guard spec.descriptor.kind == .app else { return }
         if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "appLaunch")) }
         launches.runChecks(spec, verb: .launch)

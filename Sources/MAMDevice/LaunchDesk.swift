@@ -63,7 +63,10 @@ public final class LaunchDesk {
         if verb == .launch { pausedAt[spec.key] = nil }
         let report: LaunchCheckReport
         do {
-            report = try state.launchChecks(app: spec.identityOwner, inactiveFor: inactiveFor, enteredPin: pin)
+            // An AutoFill extension is judged as itself (its own block); an app's other
+            // extensions share their app's identity state.
+            report = try state.launchChecks(app: spec.descriptor.kind == .autofill ? spec.bundleID : spec.identityOwner,
+                                            inactiveFor: inactiveFor, enteredPin: pin)
         } catch {
             let v = internalFailure(error, doing: "run conditional launch")
             report = LaunchCheckReport(decision: v, warnings: [], wipe: nil, checkedIn: false)

@@ -513,6 +513,10 @@ final class Supervisor {
         case .share: .shareExtension
         case .action: .actionExtension
         case .keyboard: .keyboardExtension
+        // The v1.4 kinds receive and send items as a share extension does (RULES.md §1); the
+        // wire's kinds name the ones the SDK treats apart.
+        case .fileProvider, .widget, .autofill, .intents, .notificationService, .notificationContent, .broadcastUpload, .messages, .contentBlocker:
+            .shareExtension
         }
         let process: String?
         do {

@@ -115,15 +115,21 @@ extension DeviceState {
     /// `wipe` signs the account out of the app and deletes its data there.
     public func launchChecks(app bundle: BundleID, inactiveFor: Double? = nil, enteredPin: String? = nil) throws -> LaunchCheckReport {
         let app = try descriptor(bundle)
-        guard !app.isExtension, app.sdkIntegrated else {
+        // An AutoFill credential provider runs conditional launch at its own launch (SDK 22.2),
+        // for the account its containing app holds; its block is its own.
+        let owner = app.kind == .autofill ? (app.containingApp.flatMap { fleet.app($0) } ?? app) : app
+        guard !app.isExtension || app.kind == .autofill, app.sdkIntegrated else {
             return LaunchCheckReport(decision: .allowed("\(app.bundleID) does not integrate the Intune SDK: no conditional launch"),
                                      warnings: [], wipe: nil, checkedIn: false)
         }
         let online = try isOnline()
-        if online { try checkIn(app: bundle) }
+        if online { try checkIn(app: owner.bundleID) }
         let checkedIn = online ? "checked in" : "offline, no check-in"
         var shown: [Account] = []
-        if app.multiIdentity {
+        if app.kind == .autofill {
+            // Single-identity unless its own Info.plist says otherwise: the enrolled account.
+            if let a = try signedInAccounts(app: owner.bundleID).first(where: { fleet.isManaged($0, in: bundle) }) { shown.append(a) }
+        } else if app.multiIdentity {
             let windows = try readStore { db in
                 try String.fetchAll(db, sql: "SELECT identity FROM ui_identity WHERE app = ? AND identity IS NOT NULL ORDER BY window",
                                     arguments: [app.bundleID.folded])

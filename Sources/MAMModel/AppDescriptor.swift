@@ -14,6 +14,33 @@ public struct AppDescriptor: Sendable, Hashable {
         case action
         /// A custom keyboard (`com.apple.keyboard-service`): it receives no shared items.
         case keyboard
+        // SCENARIOS v1.4: the other extension points, fleet members whose settings RULES §1
+        // names (a File Provider: file-provider encryption; a widget: widget content sync; an
+        // AutoFill credential provider: conditional launch at its launch; intents: Siri and App
+        // Intents). Data they send or receive follows RULES §2 like a share extension.
+        case fileProvider, widget, autofill, intents, notificationService, notificationContent, broadcastUpload, messages, contentBlocker
+
+        /// The kind an `NSExtensionPointIdentifier` (or ExtensionKit point) makes.
+        public static func forExtensionPoint(_ point: String) -> Kind? {
+            switch point {
+            case "com.apple.share-services": .share
+            case "com.apple.ui-services", "com.apple.services": .action
+            case "com.apple.keyboard-service": .keyboard
+            case "com.apple.fileprovider-nonui", "com.apple.fileprovider-actionsui": .fileProvider
+            case "com.apple.widgetkit-extension", "com.apple.widget-extension": .widget
+            case "com.apple.authentication-services-credential-provider-ui": .autofill
+            case "com.apple.intents-service", "com.apple.intents-ui-service", "com.apple.appintents-extension": .intents
+            case "com.apple.usernotifications.service": .notificationService
+            case "com.apple.usernotifications.content-extension": .notificationContent
+            case "com.apple.broadcast-services-upload", "com.apple.broadcast-services-setupui": .broadcastUpload
+            case "com.apple.message-payload-provider": .messages
+            case "com.apple.Safari.content-blocker": .contentBlocker
+            default: nil
+            }
+        }
+
+        /// A share or action extension: the share sheet lists it, by its activation rule.
+        public var isShareSheetTarget: Bool { self == .share || self == .action }
     }
 
     public var bundleID: BundleID

@@ -149,12 +149,16 @@ extension Loading {
             case .action: kind = .action
             case .keyboard: kind = .keyboard
             case .other(let point):
-                reader.error(pluginLoc, "\(plugin.infoName): NSExtension.NSExtensionPointIdentifier is \(point.isEmpty ? "missing" : "\"\(point)\""); a share extension needs \"com.apple.share-services\", an action extension \"com.apple.ui-services\" or \"com.apple.services\", a keyboard \"com.apple.keyboard-service\"")
-                continue
+                // SCENARIOS v1.4: the other extension points are fleet members too.
+                guard let other = AppDescriptor.Kind.forExtensionPoint(point) else {
+                    reader.error(pluginLoc, "\(plugin.infoName): NSExtension.NSExtensionPointIdentifier is \(point.isEmpty ? "missing" : "\"\(point)\""); a share extension needs \"com.apple.share-services\", an action extension \"com.apple.ui-services\" or \"com.apple.services\", a keyboard \"com.apple.keyboard-service\" (the v1.4 kinds: a File Provider, widget, AutoFill, intents, notification, broadcast, iMessage or content blocker point)")
+                    continue
+                }
+                kind = other
             }
             // `kind` (v1.2) says what the plugin's Info.plist says; a disagreement is a mistake.
             if let x = f["kind"], let written = reader.string(x, what: "kind") {
-                let actual: String = switch kind { case .share: "share"; case .action: "action"; default: "keyboard" }
+                let actual = kind.rawValue
                 if written != actual {
                     reader.error(x, "kind is \"\(written)\", but \(plugin.infoName) makes it a \(actual) extension (NSExtensionPointIdentifier \(manifest.extensionPointIdentifier ?? "")); write kind: \(actual), or leave kind out")
                     continue

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MAMBundle
 import MAMExtensions
+import MAMModel
 import MAMPolicy
 import MAMScenario
 import Yams
@@ -63,10 +64,10 @@ struct InitCommand: AsyncParsableCommand {
         var isExtension: Bool { bundle.extensionPoint != nil }
         /// A custom keyboard: never a share target.
         var isKeyboard: Bool { bundle.isKeyboard }
-        /// An app, or an extension of a kind a fleet hosts (share, action, keyboard); the other
-        /// kinds are written as comments saying what a policy does with them.
-        var isHosted: Bool { bundle.extensionPoint.map(Self.hostedPoints.contains) ?? true }
-        static let hostedPoints: Set<String> = ["com.apple.share-services", "com.apple.ui-services", "com.apple.services", "com.apple.keyboard-service"]
+        /// An app, or an extension of a kind a fleet hosts (share, action, keyboard and the
+        /// kinds of SCENARIOS v1.4); the others (a packet tunnel, an ExtensionKit extension…)
+        /// are written as comments saying why.
+        var isHosted: Bool { bundle.extensionPoint.map { AppDescriptor.Kind.forExtensionPoint($0) != nil } ?? true }
         /// Named with `--sdk`: it links the SDK whatever its files say.
         var declaredSDK = false
         /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
@@ -310,6 +311,10 @@ struct InitCommand: AsyncParsableCommand {
                         ? "    # fullAccess: true   # the user granted it full access (ManagedApp serves it only then)"
                         : "    # its Info.plist asks for no full access (RequestsOpenAccess): ManagedApp never serves it")
                 } else {
+                    let kind = e.bundle.extensionPoint.flatMap(AppDescriptor.Kind.forExtensionPoint)
+                    if let kind, !kind.isShareSheetTarget, let why = Self.kindNote(kind) {
+                        y.append("    kind: \(kind.rawValue)                   # \(why)")
+                    }
                     y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
                     y.append("    container: \(container)")
                 }
@@ -370,30 +375,31 @@ struct InitCommand: AsyncParsableCommand {
         }.joined(separator: "\n")
     }
 
-    /// What an app protection policy does with an extension of a kind a fleet does not host
-    /// (RULES.md §1: the fleet's extensions are share, action and keyboard extensions).
+    /// What reaches an extension of a v1.4 kind (RULES.md §1), for its comment.
+    static func kindNote(_ kind: AppDescriptor.Kind) -> String? {
+        switch kind {
+        case .fileProvider: "file-provider encryption: `policyQuery: {app: ID, setting: fileProviderEncryption}`"
+        case .widget: "widget content sync: `policyQuery: {app: ID, setting: widgets}`"
+        case .autofill: "conditional launch runs at its launch: `launch: {app: ID}`"
+        case .intents: "Siri and App Intents: `policyQuery: {app: ID, setting: siriIntents}`"
+        case .notificationService, .notificationContent: "what notifications may show: `notify` steps of its app"
+        case .broadcastUpload: "the app's screen capture rule: `screenCapture` steps"
+        case .messages: "the app's outbound rule: `share` steps"
+        case .contentBlocker: "no app protection setting reaches it"
+        default: nil
+        }
+    }
+
+    /// Why an extension of a kind a fleet does not host is left out (RULES.md §1: the fleet's
+    /// extensions are share, action and keyboard extensions and the kinds of SCENARIOS v1.4).
     static func whyNotHosted(_ point: String) -> String {
         switch point {
-        case "com.apple.fileprovider-nonui", "com.apple.fileprovider-actionsui":
-            "a File Provider; the policy decides whether it encrypts what it serves (shouldFileProviderEncryptFiles: `policyQuery: {setting: fileProviderEncryption}`)"
-        case "com.apple.widgetkit-extension", "com.apple.widget-extension":
-            "a widget; the policy decides whether org data may show in it (isWidgetContentSyncAllowed: `policyQuery: {setting: widgets}`)"
-        case "com.apple.intents-service", "com.apple.intents-ui-service", "com.apple.appintents-extension":
-            "Siri and App Intents; the policy decides whether org data may go to them (`policyQuery: {setting: siriIntents}` / `appIntents`)"
-        case "com.apple.usernotifications.service", "com.apple.usernotifications.content-extension":
-            "it shows notifications; the policy's notificationRestriction decides what they may show (`notify` steps)"
-        case "com.apple.authentication-services-credential-provider-ui":
-            "an AutoFill credential provider; conditional launch applies to the app that holds the credentials"
-        case "com.apple.Safari.content-blocker", "com.apple.Safari.web-extension", "com.apple.Safari.extension":
-            "a Safari extension; no app protection setting applies to it"
-        case "com.apple.broadcast-services-upload", "com.apple.broadcast-services-setupui":
-            "a broadcast upload; the policy's screen capture rule applies to the app (`screenCapture` steps)"
-        case "com.apple.message-payload-provider":
-            "an iMessage app; the policy's outbound rule applies to what the app shares (`share` steps)"
+        case "com.apple.Safari.web-extension", "com.apple.Safari.extension":
+            "a Safari web extension; no app protection setting applies to it"
         case "extensionkit":
-            "an ExtensionKit extension (no NSExtension point); mamsim hosts share, action and keyboard app extensions only"
+            "an ExtensionKit extension (no NSExtension point); mamsim hosts NSExtension app extensions"
         default:
-            "mamsim hosts share, action and keyboard extensions only"
+            "mamsim hosts share, action and keyboard extensions and the kinds of SCENARIOS v1.4 (File Provider, widget, AutoFill, intents, notifications, broadcast upload, iMessage, content blocker)"
         }
     }
 

@@ -8,10 +8,15 @@ import MAMWire
 struct KillStep: AppLifecycleVerb {
     static let name = "kill"
     static let since = "v1"
-    static let summary = "kills the app's process; the next step finds it gone"
+    static let summary = "kills the app's (or an extension's) process; the next step finds it gone"
     static let example = "kill: {app: mail}"
+    // An extension's process too (an AutoFill extension launched on its own, v1.4).
+    static let arguments: [VerbArgument] = [.app(extensions: true)]
 
     var app: String
+
+    init(app: String) { self.app = app }
+    init(_ a: VerbArgumentReader) { self.init(app: a.app(extensions: true)) }
 
 
     func run(_ run: StepRun) async -> StepOutcome {

@@ -8,13 +8,22 @@ import MAMWire
 struct LaunchStep: AppLifecycleVerb {
     static let name = "launch"
     static let since = "v1"
-    static let summary = "starts the app's process; conditional launch runs as it starts (RULES.md §8)"
+    static let summary = "starts the app's process (or an AutoFill extension's, v1.4); conditional launch runs as it starts (RULES.md §8)"
     static let example = "launch: {app: mail}"
+    // An AutoFill credential provider is launched on its own too: conditional launch runs for
+    // it (SDK 22.2, SCENARIOS v1.4); the run refuses other extensions.
+    static let arguments: [VerbArgument] = [.app(extensions: true)]
 
     var app: String
 
+    init(app: String) { self.app = app }
+    init(_ a: VerbArgumentReader) { self.init(app: a.app(extensions: true)) }
+
 
     func run(_ run: StepRun) async -> StepOutcome {
+        if let ext = run.scenario.extensions.first(where: { $0.id == app }), ext.descriptor.kind != .autofill {
+            return (.failed(.badRequest), "\(app) is a \(ext.descriptor.kind.rawValue) extension: the system starts it when it is used; only an AutoFill extension (kind autofill) is launched on its own", app)
+        }
         switch await run.host.launch(app) {
         case .success(let pid):
             guard let report = await run.host.run({ [app] in try $0.launches.report(of: $0.app(app)) }) else { return (.ok, "\(app) running (pid \(pid))", app) }
