@@ -1,5 +1,5 @@
 /// What mamsim does with each property of Graph's `iosManagedAppProtection` (beta) that the
-/// importer reads (RULES.md §7: every key is enforced, answered by a query, or declared out of
+/// importer reads, navigation properties included (RULES.md §7: every key is enforced, answered by a query, or declared out of
 /// scope with why). `docs/GRAPH-COVERAGE.md` is generated from this table
 /// (`mamsim schema --graph-coverage`); a test fails when the importer reads a key the table
 /// does not place, or the document is stale.
@@ -35,6 +35,8 @@ public enum GraphPolicyCoverage {
         e("roleScopeTagIds", .metadata, "administration scope in the admin center; no effect on a device"),
         e("isAssigned", .metadata, "assignment is the scenario's accounts[].policy and setPolicy"),
         e("deployedAppCount", .metadata, "a service-side count"),
+        e("assignments", .metadata, "a navigation property (the groups the policy is assigned to): in a scenario, accounts[].policy and setPolicy; ignored when an export expands it"),
+        e("deploymentSummary", .metadata, "a navigation property (the service's deployment counts); ignored when an export expands it"),
         e("apps", .enforced, "the targeted apps: an account is unmanaged in an app its policy does not target (RULES §1); [] targets none, no key every SDK app with a warning"),
         e("appGroupType", .enforced, "selectedPublicApps, allCoreMicrosoftApps, allMicrosoftApps, allApps (RULES §1)"),
         e("targetedAppManagementLevels", .outOfScope, "which device management states the policy targets; the simulated device's apps are all targeted as the scenario says"),

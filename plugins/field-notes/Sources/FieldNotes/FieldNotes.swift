@@ -9,6 +9,7 @@
 // connecting to the host, the file system and the share sheet.
 //   arguments: ACCOUNT [SHARE-TO-APP]
 import Foundation
+import Synchronization
 import MAMIntuneFacade
 import MAMKit
 import MAMModel
@@ -70,25 +71,24 @@ final class IntuneDelegates: IntuneMAMEnrollmentDelegate, IntuneMAMPolicyDelegat
     }
 }
 
-/// Documents/events.txt, personal data of the app, appended a line at a time, in order.
+/// Documents/events.txt, personal data of the app, appended a line at a time, in order. Each
+/// line is on disk before the delegate or observer that wrote it returns (a blocking write, as
+/// a synchronous file API is): what the SDK told the app is recorded by the time the SDK's
+/// call is answered, so a step that reads the file next finds it.
 final class EventLog: Sendable {
     let app: MAMApp
-    private let queue: AsyncStream<String>.Continuation
+    private let lines = Mutex<String>("")
 
-    init(app: MAMApp) {
-        self.app = app
-        let (stream, input) = AsyncStream.makeStream(of: String.self)
-        queue = input
-        Task {
-            var all = ""
-            for await line in stream {
-                all += line + "\n"
-                _ = await app.writeFile("Documents/events.txt", Array(all.utf8), owner: "")
-            }
+    init(app: MAMApp) { self.app = app }
+
+    /// Called on the main thread, where the SDK calls delegates and posts notifications.
+    func write(_ line: String) {
+        let all = lines.withLock { text -> String in
+            text += line + "\n"
+            return text
         }
+        _ = try? app.callBlocking(Service.WriteFile(path: "Documents/events.txt", data: Array(all.utf8), owner: ""))
     }
-
-    func write(_ line: String) { queue.yield(line) }
 }
 
 @main
