@@ -132,7 +132,10 @@ final class Broker {
     private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
                        record: inout ShareRecord) throws {
         var routeKey: RouteKey?
-        if entry.spec.descriptor.kind == .app, request.item.isInline {
+        // A share the scenario made from a window showing several accounts is decided under
+        // the lock-down policy (RULES.md §2, merged windows): never from the route table.
+        let lockedDown = try lockDownAccount(of: sender, window: configuration.context.takeShareWindow(sender.key))
+        if lockedDown == nil, entry.spec.descriptor.kind == .app, request.item.isInline {
             if routesGeneration != state.generation {
                 routes.removeAll(keepingCapacity: true)
                 lastRoute = nil
@@ -155,7 +158,7 @@ final class Broker {
         let target = entry.spec
         // One copy of the fleet for the whole decision: each read of `state.fleet` retains
         // every table it holds.
-        let fleet = state.fleet
+        let fleet = lockedDown.map { state.fleet.lockingDown($0) } ?? state.fleet
         // The sender's identity must be an account signed in to it (for an extension: to its
         // containing app). A child cannot name an owner it does not have.
         var owner: Account?
@@ -276,7 +279,7 @@ final class Broker {
             }
         }
         let plan = Plan(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
-        if let routeKey { routes[routeKey] = Route(key: routeKey, plan: plan) }
+        if let routeKey, lockedDown == nil { routes[routeKey] = Route(key: routeKey, plan: plan) }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &record)
     }
 
@@ -388,6 +391,13 @@ final class Broker {
     /// What a delivery is stamped with: its owner after the decision (a transfer may re-own
     /// it), managed where the owner's policy targets the app it leaves or, re-owned on
     /// arrival, the app it reaches.
+    /// The managed account whose policy a window of several accounts replaces by the lock-down
+    /// policy (`window`: the one the share was made from, when the scenario said); `nil` else.
+    private func lockDownAccount(of sender: ChildConnection, window: String?) throws -> Account? {
+        guard let window, let shown = try state.uiAccounts(app: sender.spec.identityOwner, window: window), shown.count > 1 else { return nil }
+        return shown.compactMap(state.account(forIdentity:)).first { state.fleet.isManaged($0, in: sender.bundleID) }
+    }
+
     private func stamp(_ owner: Account?, after decision: TransferDecision, from sender: AppSpec, to target: AppSpec, in fleet: Fleet) -> Ownership {
         guard let finalOwner = decision.owner(after: owner) else { return .unowned(from: sender.bundleID) }
         return Ownership(upn: finalOwner.upn, oid: finalOwner.oid, tenant: finalOwner.tenant,

@@ -202,7 +202,8 @@ public struct HostConfiguration: Sendable {
 /// (for the audit log) and what the user types at the next PIN prompt of an app. Set from any
 /// thread (the scenario runner), read by the host on its loop.
 public final class RunContext: Sendable {
-    private let state = Mutex<(scenario: String, step: String, pins: [AppHandle: String], newPins: [AppHandle: String])>(("", "", [:], [:]))
+    private let state = Mutex<(scenario: String, step: String, pins: [AppHandle: String], newPins: [AppHandle: String],
+                               shareWindows: [AppHandle: String])>(("", "", [:], [:], [:]))
 
     public init() {}
 
@@ -229,6 +230,16 @@ public final class RunContext: Sendable {
 
     func takeNewPin(_ app: AppHandle) -> String? {
         state.withLock { $0.newPins.removeValue(forKey: app) }
+    }
+
+    /// The window `app`'s next share is made from (`nil`: none said). Shares name no window
+    /// on the wire; a scenario's share step says it here.
+    public func nextShare(of app: String, fromWindow window: String?) {
+        state.withLock { $0.shareWindows[AppHandle(app)] = window }
+    }
+
+    func takeShareWindow(_ app: AppHandle) -> String? {
+        state.withLock { $0.shareWindows.isEmpty ? nil : $0.shareWindows.removeValue(forKey: app) }
     }
 }
 

@@ -92,8 +92,12 @@ public final class HostController: Sendable {
     /// `pin`: what the user types if the destination must switch to a managed identity to
     /// import the item and a PIN prompt appears.
     public func share(from app: String, to destination: String, item: Item, identity: String = "", receiveAs: String = "",
-                      pin: String? = nil) async -> Verdict {
+                      pin: String? = nil, window: String? = nil) async -> Verdict {
         if let pin { await answerNextPinPrompt(destination, with: pin) }
+        // The window the share is made from reaches the broker beside the frame.
+        let context = await run(orElse: nil) { Optional($0.configuration.context) }
+        if let window { context?.nextShare(of: app, fromWindow: window) }
+        defer { if window != nil { context?.nextShare(of: app, fromWindow: nil) } }
         let request = ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
         let outcome: Verdict = switch await command(app, .share(request)) {
         case .share(let outcome): outcome

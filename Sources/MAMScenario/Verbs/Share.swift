@@ -65,7 +65,8 @@ struct ShareStep: StepVerb {
             }
             wireItem.payload = .file(path: path)
         }
-        let outcome = await host.share(from: from, to: to, item: wireItem, identity: identity, receiveAs: self.as.map(StepRun.key) ?? "", pin: pin)
+        let outcome = await host.share(from: from, to: to, item: wireItem, identity: identity, receiveAs: self.as.map(StepRun.key) ?? "", pin: pin,
+                                       window: window)
         let who = identity.isEmpty ? "unmanaged" : identity
         return (Observed(outcome, allowed: .delivered), outcome == .delivered ? "delivered and acknowledged" : outcome.explanation, "\(from) (\(who)) → \(to)")
     }
