@@ -235,12 +235,25 @@ public final class RunContext: Sendable {
     /// The window `app`'s next share is made from (`nil`: none said). Shares name no window
     /// on the wire; a scenario's share step says it here.
     public func nextShare(of app: String, fromWindow window: String?) {
-        state.withLock { $0.shareWindows[AppHandle(app)] = window }
+        let count = state.withLock { s -> Int in
+            s.shareWindows[AppHandle(app)] = window
+            return s.shareWindows.count
+        }
+        pendingShareWindows.store(count, ordering: .releasing)
     }
 
+    /// Read on every routed share: with no window said (every share but a scenario's from a
+    /// window), one atomic load and no lock.
     func takeShareWindow(_ app: AppHandle) -> String? {
-        state.withLock { $0.shareWindows.isEmpty ? nil : $0.shareWindows.removeValue(forKey: app) }
+        guard pendingShareWindows.load(ordering: .acquiring) > 0 else { return nil }
+        let (window, count) = state.withLock { s -> (String?, Int) in
+            let w = s.shareWindows.removeValue(forKey: app)
+            return (w, s.shareWindows.count)
+        }
+        pendingShareWindows.store(count, ordering: .releasing)
+        return window
     }
+    private let pendingShareWindows = Atomic<Int>(0)
 }
 
 /// How many refused decisions one child may put in the audit log: `burst` at once, then
