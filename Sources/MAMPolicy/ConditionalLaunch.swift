@@ -117,7 +117,7 @@ extension Enforcer {
         if let newPin {
             guard entry.policy!.pinRequired, pin.pin != nil else {
                 return IdentitySwitchOutcome(result: .failed,
-                                             decision: .blocked(.conditionalLaunch, because: "\(entry.subject) has no app PIN set yet to change to \(newPin.count) new characters; the first switch sets it"),
+                                             decision: .blocked(.conditionalLaunch, because: "\(entry.subject) has no app PIN to change yet: the first switch to the account sets it"),
                                              action: nil, pin: pin, warnings: [])
             }
         }
@@ -127,12 +127,11 @@ extension Enforcer {
 
     /// Conditional launch when an app showing `account`'s data is launched or resumed
     /// (RULES.md §8): a single-identity app whose process identity is managed, or a window
-    /// a relaunched app restores. Every check but the PIN runs — the PIN belongs to the
-    /// switch that first showed the account — unless the app comes back after
-    /// `periodOnlineBeforeAccessCheck` of inactivity (`inactiveFor`, seconds in the
-    /// background) with a PIN set: then the PIN is asked again (`enteredPin`, checked against
-    /// `pin`, wrong entries counting as at a switch). `nil` when `account` is not managed
-    /// (nothing to check).
+    /// a relaunched app restores. Every check but the PIN runs; the PIN is asked only after
+    /// `periodOnlineBeforeAccessCheck` since the last access of the PIN's publisher
+    /// (`pin.lastAccess`; for a PIN kept from before that was recorded, `inactiveFor`, seconds
+    /// in the background), checked against `pin` as at a switch, wrong entries counting.
+    /// `nil` when `account` is not managed (nothing to check).
     public static func launchChecks(for account: Account, facts: LaunchFacts, app: BundleID, in fleet: Fleet,
                                     inactiveFor: Double? = nil, enteredPin: String? = nil, pin: PinState = PinState()) -> IdentitySwitchOutcome? {
         guard let entry = fleet.managedEntry(account, in: app) else { return nil }
@@ -209,8 +208,7 @@ extension Enforcer {
                     state.failedAttempts += 1
                     if state.failedAttempts >= max(p.maximumPinRetries, 1) {
                         let why = "the PIN was entered wrong \(state.failedAttempts) times in a row (maximumPinRetries = \(p.maximumPinRetries))"
-                        // `block` resets the PIN: the user must sign in again and set a new one
-                        // (the PINs before it still count for previousPinBlockCount).
+                        // `block` resets the PIN: the user must sign in again and set a new one.
                         state = PinState(previous: Array(([current] + state.previous).prefix(PinState.historyLimit)))
                         return fail(p.appActionIfMaximumPinRetriesExceeded == .warn ? .block : p.appActionIfMaximumPinRetriesExceeded,
                                     why + (p.appActionIfMaximumPinRetriesExceeded == .wipe ? "" : "; the PIN is reset"))

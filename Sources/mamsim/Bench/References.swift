@@ -213,7 +213,7 @@ struct BenchSummary {
         var noisy: [String] = []
         for f in all {
             let moved = f.cSpread.map { String(format: "%.0f %%", $0 * 100) + (f.isNoisy ? " — noisy" : "") } ?? "—"
-            if f.isNoisy { noisy.append(f.name) }
+            if f.isNoisy { noisy.append(f.name.trimmingCharacters(in: .whitespaces)) }
             lines.append(pad(f.name, width) + pad(cell(f.ours, num), 26) + pad(cell(f.c, num), 26)
                          + pad(cell(f.ratios) { String(format: "%.2f×", $0) }, 22) + moved)
         }
