@@ -312,7 +312,7 @@ struct InitCommand: AsyncParsableCommand {
                         : "    # its Info.plist asks for no full access (RequestsOpenAccess): ManagedApp never serves it")
                 } else {
                     let kind = e.bundle.extensionPoint.flatMap(AppDescriptor.Kind.forExtensionPoint)
-                    if let kind, !kind.isShareSheetTarget, let why = Self.kindNote(kind) {
+                    if let kind, !kind.isShareSheetTarget, let why = Self.kindNote(kind, id: e.id) {
                         y.append("    kind: \(kind.rawValue)                   # \(why)")
                     }
                     y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
@@ -376,12 +376,12 @@ struct InitCommand: AsyncParsableCommand {
     }
 
     /// What reaches an extension of a v1.4 kind (RULES.md §1), for its comment.
-    static func kindNote(_ kind: AppDescriptor.Kind) -> String? {
+    static func kindNote(_ kind: AppDescriptor.Kind, id: String) -> String? {
         switch kind {
-        case .fileProvider: "file-provider encryption: `policyQuery: {app: ID, setting: fileProviderEncryption}`"
-        case .widget: "widget content sync: `policyQuery: {app: ID, setting: widgets}`"
-        case .autofill: "conditional launch runs at its launch: `launch: {app: ID}`"
-        case .intents: "Siri and App Intents: `policyQuery: {app: ID, setting: siriIntents}`"
+        case .fileProvider: "file-provider encryption: `policyQuery: {app: \(id), setting: fileProviderEncryption}`"
+        case .widget: "widget content sync: `policyQuery: {app: \(id), setting: widgets}`"
+        case .autofill: "conditional launch runs at its launch: `launch: {app: \(id)}`"
+        case .intents: "Siri and App Intents: `policyQuery: {app: \(id), setting: siriIntents}`"
         case .notificationService, .notificationContent: "what notifications may show: `notify` steps of its app"
         case .broadcastUpload: "the app's screen capture rule: `screenCapture` steps"
         case .messages: "the app's outbound rule: `share` steps"
