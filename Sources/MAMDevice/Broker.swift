@@ -394,8 +394,8 @@ final class Broker {
     /// The managed account whose policy a window of several accounts replaces by the lock-down
     /// policy (`window`: the one the share was made from, when the scenario said); `nil` else.
     private func lockDownAccount(of sender: ChildConnection, window: String?) throws -> Account? {
-        guard let window, let shown = try state.uiAccounts(app: sender.spec.identityOwner, window: window), shown.count > 1 else { return nil }
-        return shown.compactMap(state.account(forIdentity:)).first { state.fleet.isManaged($0, in: sender.bundleID) }
+        guard let window else { return nil }
+        return try state.lockDownAccount(app: sender.spec.identityOwner, window: window, managedIn: sender.bundleID, in: state.fleet)
     }
 
     private func stamp(_ owner: Account?, after decision: TransferDecision, from sender: AppSpec, to target: AppSpec, in fleet: Fleet) -> Ownership {

@@ -80,8 +80,8 @@ public final class ServiceDesk {
     /// policy: it shows several accounts, that one among them, and no thread identity overrides
     /// the window. `nil` otherwise.
     func lockedDownAccount(_ app: AppSpec, _ context: ServiceContext, in fleet: Fleet) throws -> Account? {
-        guard context.thread == nil, let shown = try state.uiAccounts(app: app.identityOwner, window: context.window), shown.count > 1 else { return nil }
-        return shown.compactMap(state.account(forIdentity:)).first { fleet.isManaged($0, in: app.bundleID) }
+        guard context.thread == nil else { return nil }
+        return try state.lockDownAccount(app: app.identityOwner, window: context.window, managedIn: app.bundleID, in: fleet)
     }
 
     /// A conditional launch that failed at launch or resume leaves the app running without

@@ -207,6 +207,14 @@ extension DeviceState {
         return list
     }
 
+    /// The managed account (in `bundle`, under `fleet`) among the accounts `window` of `owner`
+    /// shows when it shows several: its policy is replaced there by the SDK's lock-down policy
+    /// (RULES.md §2, merged windows). `nil` for a window of one account or none.
+    public func lockDownAccount(app owner: BundleID, window: String, managedIn bundle: BundleID, in fleet: Fleet) throws -> Account? {
+        guard let shown = try uiAccounts(app: owner, window: window), shown.count > 1 else { return nil }
+        return shown.compactMap(account(forIdentity:)).first { fleet.isManaged($0, in: bundle) }
+    }
+
     /// `setUIPolicyAccountIds` (`IntuneMAMPolicyManager.h`): a window showing several accounts'
     /// data. Every named account but the unmanaged identity (`""`) must be signed in to the app,
     /// else `notAllowed` and nothing changes. Conditional launch runs for each managed account

@@ -62,12 +62,6 @@ public enum ProjectInventory {
         public var warnings: [String] = []
     }
 
-    /// Every iOS app and extension under `path`. Bad input (a missing path, an unreadable
-    /// project, an unknown `--target`) throws as lint's does.
-    public static func read(path: URL, displayName: String, options: ProjectLinter.Options = ProjectLinter.Options()) throws(LintInputError) -> [Bundle] {
-        try inventory(path: path, displayName: displayName, options: options).bundles
-    }
-
     /// Every iOS app and extension under `path`, and every other target with why it is not
     /// one. With several projects, `--target` names a target of any of them (each applies to
     /// the project that has it), and a project that cannot be read is a note when another can.

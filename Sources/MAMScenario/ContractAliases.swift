@@ -1,6 +1,6 @@
 import Yams
 
-/// The names of the scenario contract (`../shared/docs/SCENARIOS.md` v1.2) where this project
+/// The names of the scenario contract (v1.2, listed in docs/SCENARIOS.md) where this project
 /// chose others: a scenario written to the contract loads and means the same. Each alias is
 /// rewritten to our name before the step, app or extension is read, keeping the nodes' lines,
 /// so an error in an aliased step still names its line. docs/SCENARIOS.md lists them.

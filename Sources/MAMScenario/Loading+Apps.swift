@@ -92,9 +92,11 @@ extension Loading {
                 app.msalAccounts = names
             }
             if let x = f["delegate"] { app.delegate = readDelegate(x) }
+            // The keys `delegate:` spells out, read off the node (readDelegate said what is wrong in it).
+            let spelledOut = Set(f["delegate"]?.node.mapping.map { $0.keys.compactMap { $0.scalar?.string } } ?? [])
             for (key, alias) in ContractAliases.delegateKeys.sorted(by: { $0.key < $1.key }) {
                 guard let x = f[key], let yes = reader.bool(x, what: key) else { continue }
-                if let d = f["delegate"], reader.fields(d, allowed: ["identitySwitch", "wipe", "restart", "addAccount"], what: "delegate")?.has(alias.key) == true {
+                if spelledOut.contains(alias.key) {
                     reader.error(x, "\(key) and delegate.\(alias.key) say the same thing; keep one")
                     continue
                 }

@@ -4,7 +4,7 @@ import MAMWire
 import Testing
 @testable import MAMScenario
 
-/// The contract's v1.2 names (`../shared/docs/SCENARIOS.md`: "where a project chooses other
+/// The contract's v1.2 names (the scenario contract: "where a project chooses other
 /// names, it keeps these as aliases") load, and mean what our names mean.
 @Suite("Contract aliases (SCENARIOS v1.2)")
 struct ContractAliasTests {
