@@ -118,8 +118,10 @@ let package = Package(
             dependencies: ["MAMDeclarations", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates")],
             swiftSettings: strict),
+        // Counts heap allocations by interposing the allocator in the test binary (Linux/glibc).
+        .target(name: "CAllocationCount", path: "Tests/CAllocationCount"),
         .testTarget(name: "MAMPolicyTests", dependencies: [
-            "MAMPolicy", "MAMModel", .product(name: "PropertyBased", package: "swift-property-based"),
+            "MAMPolicy", "MAMModel", "CAllocationCount", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),

@@ -9,19 +9,72 @@ public import MAMModel
 public enum Enforcer {}
 
 /// The result of a transfer decision: the decision and who owns the item on arrival.
+///
+/// An allowed transfer keeps the parties its sentence names, not the sentence: the broker asks
+/// only `isAllowed` of the transfers it delivers, so building the sentence for each one was
+/// most of a decision's cost and all of its heap allocations. `decision` builds it when read.
 public struct TransferDecision: Sendable, Hashable, CustomStringConvertible {
-    public let decision: Verdict
+    /// Why an allowed transfer was allowed, as references to the fleet's entries.
+    enum Allowance: Sendable {
+        /// A sentence fixed in advance (a literal, or one built off the common path).
+        case sentence(String)
+        /// The accounts are managed, but no policy of theirs targets the app they are in.
+        case untargeted(owner: AccountEntry?, sender: AppEntry, receiver: AccountEntry?, target: AppEntry)
+        /// The owner's outbound check passed and the receiver has no policy in the target.
+        case outbound(Enforcer.OutboundPass, owner: AccountEntry, target: AppEntry)
+        /// The receiver's policy takes data from all apps.
+        case inboundFromAllApps(receiver: AccountEntry)
+        /// ... and makes the unmanaged item its account's.
+        case inboundReowned(receiver: AccountEntry)
+        /// The receiver's policy takes data from policy-managed apps, and the sender is one.
+        case inboundFromManaged(receiver: AccountEntry, sender: AppEntry)
+
+        var sentence: String {
+            switch self {
+            case .sentence(let s): s
+            case .untargeted(let o, let sender, let r, let target):
+                "no policy applies: " + [o.map { Enforcer.untargeted($0, sender) }, r.map { Enforcer.untargeted($0, target) }]
+                    .compactMap { $0 }.joined(separator: "; ")
+            case .outbound(let pass, let o, let target): pass.explanation(owner: o, target: target)
+            case .inboundFromAllApps(let r): "\(r.subject) receives data from all apps"
+            case .inboundReowned(let r):
+                "\(r.subject) receives data from all apps and treats incoming data as org data; the item now belongs to \(r.account)"
+            case .inboundFromManaged(let r, let sender):
+                "\(r.subject) receives data from policy-managed apps; \(sender.bundleID) is policy-managed"
+            }
+        }
+    }
+
+    enum Outcome: Sendable {
+        case allowed(Allowance)
+        case refused(Verdict)
+    }
+
+    let outcome: Outcome
     /// Set when the receiver's policy re-owns unmanaged data on arrival ("All apps with
     /// incoming Org data", `protectInboundDataFromUnknownSources`): the item now belongs to
     /// this account. `nil` means the owner is unchanged.
     public let reowned: Account?
 
     public init(decision: Verdict, reowned: Account? = nil) {
-        self.decision = decision
+        self.outcome = decision.isAllowed ? .allowed(.sentence(decision.explanation)) : .refused(decision)
         self.reowned = reowned
     }
 
-    public var isAllowed: Bool { decision.isAllowed }
+    init(allowed why: Allowance, reowned: Account? = nil) {
+        self.outcome = .allowed(why)
+        self.reowned = reowned
+    }
+
+    /// The verdict with its sentence (built here for an allowed transfer).
+    public var decision: Verdict {
+        switch outcome {
+        case .allowed(let why): .allowed(why.sentence)
+        case .refused(let v): v
+        }
+    }
+
+    public var isAllowed: Bool { if case .allowed = outcome { true } else { false } }
 
     /// The owner the item has after arrival, given the owner it had before.
     public func owner(after owner: Account?) -> Account? { reowned ?? owner }
@@ -30,10 +83,19 @@ public struct TransferDecision: Sendable, Hashable, CustomStringConvertible {
         if let reowned { return "\(decision) (re-owned by \(reowned))" }
         return decision.description
     }
+
+    public static func == (a: TransferDecision, b: TransferDecision) -> Bool {
+        a.decision == b.decision && a.reowned == b.reowned
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(decision)
+        hasher.combine(reowned)
+    }
 }
 
 extension Enforcer {
-    static let unmanagedToUnmanaged = Verdict.allowed("unmanaged data to an unmanaged identity: no policy applies")
+    static let unmanagedToUnmanaged = TransferDecision(allowed: .sentence("unmanaged data to an unmanaged identity: no policy applies"))
 
     /// Decides a transfer of an item owned by `owner` from app `source` to app `destination`,
     /// received there as `receiver` (RULES.md §2): the owner's outbound check, then the
@@ -48,10 +110,13 @@ extension Enforcer {
     public static func transfer(owner: Account?, from source: BundleID, to destination: BundleID,
                                 receivedAs receiver: Account?, isFile: Bool = false, in fleet: Fleet) -> TransferDecision {
         let ownerAccount = fleet.managedEntry(owner)
-        let receiverAccount = fleet.managedEntry(receiver)
+        // Data received as its own owner is the common case; the second lookup would hash the
+        // same keys again (a quarter of a decision).
+        let receiverAccount = owner.flatMap { o in receiver.map { $0.upnKey == o.upnKey && $0.oidKey == o.oidKey } } ?? false
+            ? ownerAccount : fleet.managedEntry(receiver)
         if ownerAccount == nil && receiverAccount == nil {
             // Checked first so the commonest personal case costs two dictionary lookups.
-            return TransferDecision(decision: unmanagedToUnmanaged)
+            return unmanagedToUnmanaged
         }
         guard let target = fleet.appEntry(destination) else {
             return TransferDecision(decision: .blocked(.unknownApp, because: "\(destination) is not installed on this device"))
@@ -65,9 +130,7 @@ extension Enforcer {
         let ownerEntry = ownerAccount.flatMap { fleet.isPolicyManaged(sender, for: $0) ? $0 : nil }
         let receiverEntry = receiverAccount.flatMap { fleet.isPolicyManaged(target, for: $0) ? $0 : nil }
         if ownerEntry == nil && receiverEntry == nil {
-            let why = [ownerAccount.map { untargeted($0, sender) }, receiverAccount.map { untargeted($0, target) }]
-                .compactMap { $0 }.joined(separator: "; ")
-            return TransferDecision(decision: .allowed("no policy applies: \(why)"))
+            return TransferDecision(allowed: .untargeted(owner: ownerAccount, sender: sender, receiver: receiverAccount, target: target))
         }
         var passed = OutboundPass.notApplicable
         if let o = ownerEntry {
@@ -79,7 +142,7 @@ extension Enforcer {
         // Both checks passed: explain the receiver's side when it has a policy, else the
         // owner's. Only one sentence is built: it is most of a decision's cost.
         guard let r = receiverEntry else {
-            return TransferDecision(decision: .allowed(passed.explanation(owner: ownerEntry!, target: target)))
+            return TransferDecision(allowed: .outbound(passed, owner: ownerEntry!, target: target))
         }
         return inboundCheck(receiver: r, sender: sender, owner: ownerEntry, fleet: fleet)
     }
@@ -173,11 +236,9 @@ extension Enforcer {
             // "All apps with incoming Org data" marks data with the MDM-enrolled user's
             // identity: it applies on an MDM-enrolled device only, plain allApps elsewhere.
             if r.incomingOrgData, owner == nil, fleet.device.mdmEnrolled {
-                return TransferDecision(
-                    decision: .allowed("\(r.subject) receives data from all apps and treats incoming data as org data; the item now belongs to \(r.account)"),
-                    reowned: r.account)
+                return TransferDecision(allowed: .inboundReowned(receiver: r), reowned: r.account)
             }
-            return TransferDecision(decision: .allowed("\(r.subject) receives data from all apps"))
+            return TransferDecision(allowed: .inboundFromAllApps(receiver: r))
         case .managedApps:
             if !fleet.isPolicyManaged(sender, for: r) {
                 return TransferDecision(decision: .blocked(.inboundPolicy, because: "\(r.subject) receives data only from policy-managed apps; \(sender.bundleID) is not policy-managed"))
@@ -185,7 +246,7 @@ extension Enforcer {
             if owner == nil {
                 return TransferDecision(decision: .blocked(.inboundPolicy, because: "\(r.subject) receives only org data from policy-managed apps; this item from \(sender.bundleID) is unmanaged data"))
             }
-            return TransferDecision(decision: .allowed("\(r.subject) receives data from policy-managed apps; \(sender.bundleID) is policy-managed"))
+            return TransferDecision(allowed: .inboundFromManaged(receiver: r, sender: sender))
         case .none:
             return TransferDecision(decision: .blocked(.inboundPolicy, because: "\(r.subject) receives data from no app (allowedInboundDataTransferSources = none)"))
         }

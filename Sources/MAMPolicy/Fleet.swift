@@ -232,7 +232,9 @@ public struct Fleet: Sendable {
     /// apps always; besides them every SDK app (`allApps`, or `selectedPublicApps` that lists
     /// none — not `apps: []`, which selects none), or Microsoft's (core) apps.
     static func targets(groupType: TargetedAppGroupType, apps: Set<BundleID>, listed: Bool, _ app: AppEntry) -> Bool {
-        if apps.contains(app.managementBundle) { return true }
+        // Set.contains hashes the bundle id even when the set is empty, and a policy with no
+        // list is the common case: four such checks were a fifth of a transfer decision.
+        if !apps.isEmpty, apps.contains(app.managementBundle) { return true }
         switch groupType {
         case .selectedPublicApps: return apps.isEmpty && !listed
         case .allApps: return true
