@@ -1,6 +1,7 @@
 // The enforcer's transfer decision alone, built from one commit's MAMModel and MAMPolicy
 // (scripts/decision-probe): nanoseconds per decision (median of batches) and heap
 // allocations per decision, counted by the interposed allocator of Tests/CAllocationCount.
+import Glibc
 import MAMModel
 import MAMPolicy
 
@@ -22,6 +23,13 @@ let to = BundleID("com.bench.app41")
 }
 
 var allowed = 0
+// `probe N`: exactly N decisions and nothing else, for an instruction counter run around it
+// twice (valgrind's callgrind: the difference of two counts over the difference of N).
+if CommandLine.arguments.count == 2, let n = Int(CommandLine.arguments[1]) {
+    for _ in 0..<n where decide(fleet, alice, from, to) { allowed += 1 }
+    guard allowed == n else { fatalError("a decision was not allowed: the probe measured the wrong path") }
+    exit(0)
+}
 for _ in 0..<10_000 where decide(fleet, alice, from, to) { allowed += 1 }
 let counted = 100_000
 let before = probeAllocations()

@@ -146,6 +146,8 @@ struct BenchCommand: AsyncParsableCommand {
             for (name, r) in [("batched, audit on", batched), ("per item, audit on", perItem), ("batched, audit off", batchedNoAudit)] {
                 table.add("  CPU µs per item, host (\(name))", r.hostCPUMicroseconds, nil, nil, lowerIsBetter: true,
                           target: String(format: "apps: %.2f µs", r.appsCPUMicroseconds))
+                table.add("  host wake-ups per item (\(name))", r.hostWakeups, nil, nil, lowerIsBetter: true,
+                          target: String(format: "preempted %.3f; reads %.3f, writes %.3f per item", r.hostPreemptions, r.hostReads, r.hostWrites))
             }
         }
 
@@ -157,7 +159,8 @@ struct BenchCommand: AsyncParsableCommand {
                 let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, pairs: pairs)
                 if single == nil { single = r.itemsPerSecond }
                 table.add("broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)", r.itemsPerSecond, nil, nil, lowerIsBetter: false,
-                          target: String(format: "%.2f× 1 pair; host %.2f µs, apps %.2f µs per item", r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds))
+                          target: String(format: "%.2f× 1 pair; host %.2f µs, apps %.2f µs, host wake-ups %.3f per item", r.itemsPerSecond / single!,
+                                          r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups))
             }
         }
 

@@ -20,6 +20,14 @@ enum BrokerBench {
         /// together: steadier than throughput on a noisy machine.
         var hostCPUMicroseconds: Double
         var appsCPUMicroseconds: Double
+        /// What the host asked of the kernel per item, counted by the kernel, so steady from
+        /// one machine to the next: times a host thread went to sleep waiting (voluntary context
+        /// switches: each is a wake-up later) and was preempted (involuntary), and its read- and
+        /// write-family system calls (/proc/self/io; the poll calls are not among them).
+        var hostWakeups: Double
+        var hostPreemptions: Double
+        var hostReads: Double
+        var hostWrites: Double
     }
 
     /// `pairs`: that many sender→receiver pairs flood at once, `count` items in all.
@@ -54,6 +62,8 @@ enum BrokerBench {
         for a in apps { if let pid = await host.run(orElse: nil, { [handle = a.handle] in $0.pid(of: handle) }) { appPids.append(pid) } }
         let hostCPU = ProcessStats.processCPUSeconds()
         let appsCPU = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +)
+        let switches = ProcessStats.contextSwitches()
+        let io = ProcessStats.systemCalls()
         let start = ContinuousClock.now
         let each = count / pairs
         let results = await withTaskGroup(of: CommandResult.self) { group in
@@ -67,6 +77,8 @@ enum BrokerBench {
         let elapsed = ContinuousClock.now - start
         let hostCPUUsed = ProcessStats.processCPUSeconds() - hostCPU
         let appsCPUUsed = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +) - appsCPU
+        let switchesAfter = ProcessStats.contextSwitches()
+        let ioAfter = ProcessStats.systemCalls()
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         for result in results {
@@ -77,7 +89,10 @@ enum BrokerBench {
         let total = Double(each * pairs)
         return Result(
             itemsPerSecond: total / elapsed.inSeconds,
-            hostCPUMicroseconds: hostCPUUsed * 1e6 / total, appsCPUMicroseconds: appsCPUUsed * 1e6 / total)
+            hostCPUMicroseconds: hostCPUUsed * 1e6 / total, appsCPUMicroseconds: appsCPUUsed * 1e6 / total,
+            hostWakeups: Double(switchesAfter.voluntary - switches.voluntary) / total,
+            hostPreemptions: Double(switchesAfter.involuntary - switches.involuntary) / total,
+            hostReads: Double(ioAfter.reads - io.reads) / total, hostWrites: Double(ioAfter.writes - io.writes) / total)
     }
 }
 
@@ -136,6 +151,30 @@ enum ProcessStats {
         getrusage(RUSAGE_SELF, &usage)
         #endif
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// This process's context switches (every thread): voluntary (it waited) and involuntary.
+    static func contextSwitches() -> (voluntary: Int, involuntary: Int) {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return (usage.ru_nvcsw, usage.ru_nivcsw)
+    }
+
+    /// This process's read- and write-family system calls so far (/proc/self/io's syscr and
+    /// syscw; zero where there is no such file).
+    static func systemCalls() -> (reads: Int, writes: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return (0, 0) }
+        var reads = 0, writes = 0
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let n = Int(parts[1]) else { continue }
+            if parts[0] == "syscr:" { reads = n } else if parts[0] == "syscw:" { writes = n }
+        }
+        return (reads, writes)
     }
 
     /// CPU seconds of a child: the nanoseconds each of its threads ran
