@@ -110,8 +110,8 @@ extension Enforcer {
     public static func transfer(owner: Account?, from source: BundleID, to destination: BundleID,
                                 receivedAs receiver: Account?, isFile: Bool = false, in fleet: Fleet) -> TransferDecision {
         let ownerAccount = fleet.managedEntry(owner)
-        // Data received as its own owner is the common case; the second lookup would hash the
-        // same keys again (a quarter of a decision).
+        // Data received as its own owner is the common case; a second lookup would hash the
+        // same keys again (docs/PERFORMANCE.md, "The decision").
         let receiverAccount = owner.flatMap { o in receiver.map { $0.upnKey == o.upnKey && $0.oidKey == o.oidKey } } ?? false
             ? ownerAccount : fleet.managedEntry(receiver)
         if ownerAccount == nil && receiverAccount == nil {

@@ -233,7 +233,7 @@ public struct Fleet: Sendable {
     /// none — not `apps: []`, which selects none), or Microsoft's (core) apps.
     static func targets(groupType: TargetedAppGroupType, apps: Set<BundleID>, listed: Bool, _ app: AppEntry) -> Bool {
         // Set.contains hashes the bundle id even when the set is empty, and a policy with no
-        // list is the common case: four such checks were a fifth of a transfer decision.
+        // list is the common case (a transfer decision asks up to four times).
         if !apps.isEmpty, apps.contains(app.managementBundle) { return true }
         switch groupType {
         case .selectedPublicApps: return apps.isEmpty && !listed
