@@ -1,6 +1,7 @@
-// Counts the heap allocations of each thread: malloc and friends are defined here, so the
-// executable that links this file interposes them for every library it loads; they forward to
-// glibc's own entry points. Only the count is added; the allocator is glibc's. Linux only.
+// Counts heap allocations, per thread and per process: malloc and friends are defined here, so
+// the executable that links this file (or a process that preloads it as a shared object,
+// scripts/bench-allocations) interposes them for every library it loads; they forward to
+// glibc's own entry points. Only the counts are added; the allocator is glibc's. Linux only.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
@@ -18,18 +19,25 @@ extern void *__libc_memalign(size_t, size_t);
 extern void __libc_free(void *);
 
 static __thread uint64_t allocations __attribute__((tls_model("initial-exec")));
+static uint64_t process_allocations;
 
 uint64_t mamsim_allocations(void) { return allocations; }
+uint64_t mamsim_process_allocations(void) { return __atomic_load_n(&process_allocations, __ATOMIC_RELAXED); }
 
-void *malloc(size_t n) { allocations++; return __libc_malloc(n); }
-void *calloc(size_t n, size_t m) { allocations++; return __libc_calloc(n, m); }
-void *realloc(void *p, size_t n) { allocations++; return __libc_realloc(p, n); }
+static inline void counted(void) {
+    allocations++;
+    __atomic_fetch_add(&process_allocations, 1, __ATOMIC_RELAXED);
+}
+
+void *malloc(size_t n) { counted(); return __libc_malloc(n); }
+void *calloc(size_t n, size_t m) { counted(); return __libc_calloc(n, m); }
+void *realloc(void *p, size_t n) { counted(); return __libc_realloc(p, n); }
 void free(void *p) { __libc_free(p); }
-void *memalign(size_t a, size_t n) { allocations++; return __libc_memalign(a, n); }
-void *aligned_alloc(size_t a, size_t n) { allocations++; return __libc_memalign(a, n); }
+void *memalign(size_t a, size_t n) { counted(); return __libc_memalign(a, n); }
+void *aligned_alloc(size_t a, size_t n) { counted(); return __libc_memalign(a, n); }
 int posix_memalign(void **out, size_t a, size_t n) {
     if (a < sizeof(void *) || (a & (a - 1)) != 0) return EINVAL;
-    allocations++;
+    counted();
     void *p = __libc_memalign(a, n);
     if (p == NULL) return ENOMEM;
     *out = p;
@@ -39,4 +47,5 @@ int posix_memalign(void **out, size_t a, size_t n) {
 // Elsewhere the allocator is not interposed and nothing is counted.
 int mamsim_allocations_counted(void) { return 0; }
 uint64_t mamsim_allocations(void) { return 0; }
+uint64_t mamsim_process_allocations(void) { return 0; }
 #endif

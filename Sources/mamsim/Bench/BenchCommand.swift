@@ -148,6 +148,9 @@ struct BenchCommand: AsyncParsableCommand {
                           target: String(format: "apps: %.2f µs", r.appsCPUMicroseconds))
                 table.add("  host wake-ups per item (\(name))", r.hostWakeups, nil, nil, lowerIsBetter: true,
                           target: String(format: "preempted %.3f; reads %.3f, writes %.3f per item", r.hostPreemptions, r.hostReads, r.hostWrites))
+                if let allocations = r.hostAllocations {
+                    table.add("  host allocations per item (\(name))", allocations, nil, nil, lowerIsBetter: true, target: "counted by the preloaded allocator")
+                }
             }
         }
 

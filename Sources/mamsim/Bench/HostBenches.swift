@@ -28,6 +28,9 @@ enum BrokerBench {
         var hostPreemptions: Double
         var hostReads: Double
         var hostWrites: Double
+        /// Heap allocations per item in this process (the host and its audit writer), when the
+        /// allocation counter is preloaded (scripts/bench-allocations); `nil` otherwise.
+        var hostAllocations: Double?
     }
 
     /// `pairs`: that many sender→receiver pairs flood at once, `count` items in all.
@@ -64,6 +67,7 @@ enum BrokerBench {
         let appsCPU = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +)
         let switches = ProcessStats.contextSwitches()
         let io = ProcessStats.systemCalls()
+        let allocations = ProcessStats.allocations?()
         let start = ContinuousClock.now
         let each = count / pairs
         let results = await withTaskGroup(of: CommandResult.self) { group in
@@ -79,6 +83,7 @@ enum BrokerBench {
         let appsCPUUsed = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +) - appsCPU
         let switchesAfter = ProcessStats.contextSwitches()
         let ioAfter = ProcessStats.systemCalls()
+        let allocationsAfter = ProcessStats.allocations?()
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         for result in results {
@@ -92,7 +97,8 @@ enum BrokerBench {
             hostCPUMicroseconds: hostCPUUsed * 1e6 / total, appsCPUMicroseconds: appsCPUUsed * 1e6 / total,
             hostWakeups: Double(switchesAfter.voluntary - switches.voluntary) / total,
             hostPreemptions: Double(switchesAfter.involuntary - switches.involuntary) / total,
-            hostReads: Double(ioAfter.reads - io.reads) / total, hostWrites: Double(ioAfter.writes - io.writes) / total)
+            hostReads: Double(ioAfter.reads - io.reads) / total, hostWrites: Double(ioAfter.writes - io.writes) / total,
+            hostAllocations: allocationsAfter.flatMap { after in allocations.map { Double(after - $0) / total } })
     }
 }
 
@@ -152,6 +158,17 @@ enum ProcessStats {
         #endif
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
+
+    /// The process's heap allocations so far, when Tests/CAllocationCount is preloaded as a
+    /// shared object (scripts/bench-allocations builds and preloads it); `nil` otherwise.
+    static let allocations: (@convention(c) () -> UInt64)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mamsim_process_allocations") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
+        #else
+        return nil
+        #endif
+    }()
 
     /// This process's context switches (every thread): voluntary (it waited) and involuntary.
     static func contextSwitches() -> (voluntary: Int, involuntary: Int) {

@@ -7,6 +7,9 @@
 // allocator for the whole process; the count is the only thing it adds.
 uint64_t mamsim_allocations(void);
 
+// The heap allocations of every thread of the process so far.
+uint64_t mamsim_process_allocations(void);
+
 // 1 where the allocator is interposed (Linux with glibc), 0 where nothing is counted.
 int mamsim_allocations_counted(void);
 
