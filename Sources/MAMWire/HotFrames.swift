@@ -140,6 +140,12 @@ enum HotFrames {
             var seen = Seen()
             var id = ""
             var typeIdentifiers: [String] = []
+            // A connection's shares name the same types, one after another: while they match
+            // its last list they are counted, not copied, and that list is reused whole, which
+            // spares each item its array (a third of the host's allocations per brokered item).
+            let previous = pool?.lastTypeIdentifiers ?? []
+            var matched = 0
+            var diverged = false
             var payload: Item.Payload?
             var shared: ReceivedBytes?
             var fileName = ""
@@ -150,8 +156,13 @@ enum HotFrames {
                 case 1: guard string(&r, 1, &seen, into: &id) else { return false }
                 case 2:
                     // (protobuf-c reads any number; the host refuses more than 64 itself.)
-                    guard typeIdentifiers.count < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
-                    typeIdentifiers.append(t)
+                    guard (diverged ? typeIdentifiers.count : matched) < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
+                    if !diverged, matched < previous.count, previous[matched] == t {
+                        matched += 1
+                    } else {
+                        if !diverged { typeIdentifiers = Array(previous.prefix(matched)); diverged = true }
+                        typeIdentifiers.append(t)
+                    }
                 case 3:
                     guard payload == nil, let sub = r.lengthDelimited() else { return false }
                     if let received, let frameStart, let start = sub.baseAddress, !sub.isEmpty {
@@ -171,6 +182,10 @@ enum HotFrames {
                 }
             }
             guard let payload, !id.isEmpty else { return false }
+            if !diverged {
+                typeIdentifiers = matched == previous.count ? previous : Array(previous.prefix(matched))
+            }
+            if let pool, diverged || matched != previous.count { pool.lastTypeIdentifiers = typeIdentifiers }
             if let shared {
                 v = Item(id: id, typeIdentifiers: typeIdentifiers, received: shared, fileName: fileName, ownership: ownership)
             } else {
@@ -733,6 +748,9 @@ public final class StringPool {
         let same = candidate.withUTF8 { utf8 in memcmp(utf8.baseAddress!, base, bytes.count) == 0 }
         return same ? candidate : nil
     }
+
+    /// The type identifiers of the item last read (`Reading.read(_:into: Item)` reuses them).
+    var lastTypeIdentifiers: [String] = []
 
     /// The owner last read, by its bytes: a stream of deliveries names one owner.
     private var lastOwnerBytes: [UInt8] = []

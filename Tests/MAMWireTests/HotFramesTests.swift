@@ -142,6 +142,30 @@ import Testing
         }
     }
 
+    /// A connection's items name the same types one after another: with a pool, a list equal
+    /// to the last one is that list (one array, no new storage), and every other list — longer,
+    /// shorter, empty, different — reads as itself.
+    @Test func aPoolReusesTheLastTypeListAndReadsEveryOtherAsItself() throws {
+        let pool = StringPool()
+        let lists: [[String]] = [["public.plain-text", "public.data"], ["public.plain-text", "public.data"], ["public.plain-text"],
+                                 ["public.plain-text", "public.data", "public.item"], [], ["public.data"], ["public.data"],
+                                 ["public.data", "public.plain-text"], ["public.plain-text", "public.data"]]
+        var last: [String]?
+        for (i, list) in lists.enumerated() {
+            let item = Item(id: "item-\(i)", typeIdentifiers: list, payload: .inline([1]))
+            let bytes = protobufC(Frame(seq: UInt64(i + 1), body: .shareRequest(ShareRequest(destination: "word", item: item))))
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            guard case .shareRequest(let request) = try #require(pooled).body else { Issue.record("not a share: \(String(describing: pooled))"); continue }
+            #expect(request.item.typeIdentifiers == list, "item \(i)")
+            #expect(pooled == hotDecode(bytes), "item \(i)")
+            if let last, last == list, !list.isEmpty {
+                let same = last.withUnsafeBufferPointer { a in request.item.typeIdentifiers.withUnsafeBufferPointer { $0.baseAddress == a.baseAddress } }
+                #expect(same, "item \(i) repeats the list before it: its storage is reused")
+            }
+            last = request.item.typeIdentifiers
+        }
+    }
+
     @Test func whatItDeclinesIsLeftToProtobufC() throws {
         let item = Item(id: "i", typeIdentifiers: [], payload: .inline([1]))
         let request = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
