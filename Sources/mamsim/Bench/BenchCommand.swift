@@ -19,6 +19,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: "Fleet sizes to start.")
     var fleet: [Int] = [100, 500]
 
+    @Option(name: .customLong("pairs"), parsing: .upToNextOption, help: "Pair counts for the pairs part; the first is the one the others are compared with.")
+    var pairCounts: [Int] = [1, 10, 50]
+
     @Option(help: "Folder with the reference programs (mamsim-ref.c, node-ref.js).")
     var referenceDir: String?
 
@@ -46,6 +49,9 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("--only \(only) is not a part of the bench; use one of \(Self.parts.joined(separator: ", "))")
         }
         if repetitions < 1 || repetitions > 50 { throw ValidationError("--repeat takes 1 to 50 runs, not \(repetitions)") }
+        if pairCounts.isEmpty || pairCounts.contains(where: { $0 < 1 || $0 > 200 }) {
+            throw ValidationError("--pairs takes 1 to 200 pairs each, not \(pairCounts.map(String.init).joined(separator: " "))")
+        }
     }
 
     func run() async throws {
@@ -147,7 +153,7 @@ struct BenchCommand: AsyncParsableCommand {
                 table.add("  CPU µs per item, host (\(name))", r.hostCPUMicroseconds, nil, nil, lowerIsBetter: true,
                           target: String(format: "apps: %.2f µs", r.appsCPUMicroseconds))
                 table.add("  host wake-ups per item (\(name))", r.hostWakeups, nil, nil, lowerIsBetter: true,
-                          target: String(format: "preempted %.3f; reads %.3f, writes %.3f per item", r.hostPreemptions, r.hostReads, r.hostWrites))
+                          target: String(format: "preempted %.3f; reads %.3f, writes %.3f, page faults %.3f per item", r.hostPreemptions, r.hostReads, r.hostWrites, r.hostPageFaults))
                 if let allocations = r.hostAllocations {
                     table.add("  host allocations per item (\(name))", allocations, nil, nil, lowerIsBetter: true, target: "counted by the preloaded allocator")
                 }
@@ -158,12 +164,12 @@ struct BenchCommand: AsyncParsableCommand {
             // Many sender→receiver pairs at once, the same number of items in all: what the host
             // costs per item as the pairs grow (issue 28's scaling figure).
             var single: Double?
-            for pairs in [1, 10, 50] {
+            for pairs in pairCounts {
                 let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, pairs: pairs)
                 if single == nil { single = r.itemsPerSecond }
                 table.add("broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)", r.itemsPerSecond, nil, nil, lowerIsBetter: false,
-                          target: String(format: "%.2f× 1 pair; host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f per item",
-                                          r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites))
+                          target: String(format: "%.2f× \(pairCounts[0]) pair\(pairCounts[0] == 1 ? "" : "s"); host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f, page faults %.3f per item",
+                                          r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites, r.hostPageFaults))
             }
         }
 
