@@ -142,7 +142,7 @@ enum HotFrames {
             var typeIdentifiers: [String] = []
             // A connection's shares name the same types, one after another: while they match
             // its last list they are counted, not copied, and that list is reused whole, which
-            // spares each item its array (a third of the host's allocations per brokered item).
+            // spares each item its array (about a quarter of the host's allocations per brokered item).
             let previous = pool?.lastTypeIdentifiers ?? []
             var matched = 0
             var diverged = false

@@ -28,7 +28,7 @@ enum BrokerBench {
         var hostPreemptions: Double
         var hostReads: Double
         var hostWrites: Double
-        /// Minor page faults per item: new memory the host touched (fresh read buffers).
+        /// Minor page faults per item: memory the host touched for the first time.
         var hostPageFaults: Double
         /// Heap allocations per item in this process (the host and its audit writer), when the
         /// allocation counter is preloaded (scripts/bench-allocations); `nil` otherwise.
@@ -72,7 +72,7 @@ enum BrokerBench {
         for a in apps { if let pid = await host.run(orElse: nil, { [handle = a.handle] in $0.pid(of: handle) }) { appPids.append(pid) } }
         let hostCPU = ProcessStats.processCPUSeconds()
         let appsCPU = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +)
-        let switches = ProcessStats.contextSwitches()
+        let counts = ProcessStats.kernelCounts()
         let io = ProcessStats.systemCalls()
         let allocations = ProcessStats.allocations?()
         let start = ContinuousClock.now
@@ -88,7 +88,7 @@ enum BrokerBench {
         let elapsed = ContinuousClock.now - start
         let hostCPUUsed = ProcessStats.processCPUSeconds() - hostCPU
         let appsCPUUsed = appPids.compactMap(ProcessStats.cpuSeconds).reduce(0, +) - appsCPU
-        let switchesAfter = ProcessStats.contextSwitches()
+        let countsAfter = ProcessStats.kernelCounts()
         let ioAfter = ProcessStats.systemCalls()
         let allocationsAfter = ProcessStats.allocations?()
         _ = await host.shutdown()
@@ -102,10 +102,10 @@ enum BrokerBench {
         return Result(
             itemsPerSecond: total / elapsed.inSeconds,
             hostCPUMicroseconds: hostCPUUsed * 1e6 / total, appsCPUMicroseconds: appsCPUUsed * 1e6 / total,
-            hostWakeups: Double(switchesAfter.voluntary - switches.voluntary) / total,
-            hostPreemptions: Double(switchesAfter.involuntary - switches.involuntary) / total,
+            hostWakeups: Double(countsAfter.voluntary - counts.voluntary) / total,
+            hostPreemptions: Double(countsAfter.involuntary - counts.involuntary) / total,
             hostReads: Double(ioAfter.reads - io.reads) / total, hostWrites: Double(ioAfter.writes - io.writes) / total,
-            hostPageFaults: Double(switchesAfter.pageFaults - switches.pageFaults) / total,
+            hostPageFaults: Double(countsAfter.pageFaults - counts.pageFaults) / total,
             hostAllocations: allocationsAfter.flatMap { after in allocations.map { Double(after - $0) / total } })
     }
 }
@@ -180,7 +180,7 @@ enum ProcessStats {
 
     /// This process's context switches (every thread): voluntary (it waited) and involuntary;
     /// and its minor page faults (memory it touched for the first time).
-    static func contextSwitches() -> (voluntary: Int, involuntary: Int, pageFaults: Int) {
+    static func kernelCounts() -> (voluntary: Int, involuntary: Int, pageFaults: Int) {
         var usage = rusage()
         #if os(Linux)
         getrusage(RUSAGE_SELF.rawValue, &usage)
