@@ -16,7 +16,9 @@ public final class Pipe: Handle {
     private var onRead: ((UnsafeRawBufferPointer) -> Void)?
     private var onReceive: ((ReceivedBytes) -> Void)?
     private var onEnd: ((UVError?) -> Void)?
-    private var outgoing: [UInt8] = []
+    // Loop-thread only (LoopOwner), appended to for every frame: the runtime's exclusivity
+    // check on each append was measurable on the share path.
+    @exclusivity(unchecked) private var outgoing: [UInt8] = []
     private var flushScheduled = false
     private var reportedEnd = false
     /// Writes handed to libuv and not yet completed (back-pressure indicator).
@@ -131,7 +133,8 @@ public final class Pipe: Handle {
     }
 
     private func checkBacklog() {
-        guard let report = onBacklogExceeded, backlogByteCount > backlogLimit else { return }
+        // The count first: reading the callback retains and releases it, for every frame.
+        guard backlogByteCount > backlogLimit, let report = onBacklogExceeded else { return }
         // Once: the callback may queue a last frame (an error) on this pipe.
         onBacklogExceeded = nil
         report(backlogByteCount)

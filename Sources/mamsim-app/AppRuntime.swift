@@ -195,6 +195,17 @@ final class Runtime {
     }
 }
 
+/// A flood's counters, on the app's loop thread only. Captured as variables they were boxes
+/// the runtime checked for exclusive access on every share and answer (measured: 1.6 % of an
+/// app's CPU in the broker bench).
+private final class FloodProgress {
+    @exclusivity(unchecked) var sent: UInt64 = 0
+    @exclusivity(unchecked) var answered: UInt64 = 0
+    @exclusivity(unchecked) var delivered: UInt64 = 0
+    @exclusivity(unchecked) var firstProblem: Verdict?
+    @exclusivity(unchecked) var onAnswer: ((Verdict) -> Void)?
+}
+
 extension Runtime {
     /// Benchmark load: shares `count` items of `size` bytes, keeping at most `window`
     /// unanswered, and replies once every share was answered with how many were delivered.
@@ -206,27 +217,23 @@ extension Runtime {
         let window = UInt64(max(1, flood.window))
         let payload = [UInt8](repeating: 0x61, count: Int(flood.size))
         let types = ["public.data"]
-        var sent: UInt64 = 0
-        var answered: UInt64 = 0
-        var delivered: UInt64 = 0
-        var firstProblem: Verdict?
+        let progress = FloodProgress()
         // One completion for every share (it reads nothing of its own share): a closure made
         // per share is an allocation and a retain of everything it captures.
-        var onAnswer: ((Verdict) -> Void)?
         func sendMore() {
-            while sent < count && sent - answered < window {
-                let item = Item(id: "f\(sent)", typeIdentifiers: types, payload: .inline(payload))
-                sent += 1
-                channel.share(ShareRequest(destination: flood.destination, item: item, identity: flood.identity), completion: onAnswer!)
+            while progress.sent < count && progress.sent - progress.answered < window {
+                let item = Item(id: "f\(progress.sent)", typeIdentifiers: types, payload: .inline(payload))
+                progress.sent += 1
+                channel.share(ShareRequest(destination: flood.destination, item: item, identity: flood.identity), completion: progress.onAnswer!)
             }
         }
-        onAnswer = { outcome in
-            answered += 1
-            if outcome == .delivered { delivered += 1 } else if firstProblem == nil { firstProblem = outcome }
-            if answered == count {
-                reply(.flood(delivered: delivered, firstProblem: firstProblem))
+        progress.onAnswer = { outcome in
+            progress.answered += 1
+            if outcome == .delivered { progress.delivered += 1 } else if progress.firstProblem == nil { progress.firstProblem = outcome }
+            if progress.answered == count {
+                reply(.flood(delivered: progress.delivered, firstProblem: progress.firstProblem))
                 // The closure holds itself through `sendMore`: let go once the flood is over.
-                onAnswer = nil
+                progress.onAnswer = nil
             } else {
                 sendMore()
             }
