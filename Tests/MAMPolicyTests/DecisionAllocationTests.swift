@@ -11,23 +11,24 @@ import Testing
 struct DecisionAllocationTests {
     typealias W = World
 
-    /// (owner, from, to, received as, policy's outbound level), each an allowed path.
-    static let allowedPaths: [(String, Account?, BundleID, BundleID, Account?, DataTransferLevel)] = [
-        ("managed to a managed app as the same account", W.alice, W.mine, W.outlook, W.alice, .managedApps),
-        ("managed to any app", W.alice, W.mine, W.notes, nil, .allApps),
-        ("unmanaged to an unmanaged identity", nil, W.notes, W.skypeLike, nil, .managedApps),
-        ("unmanaged accounts only", W.bob, W.mine, W.outlook, W.carol, .managedApps),
-        ("unmanaged data to a policy taking data from all apps", nil, W.outlook, W.word, W.alice, .managedApps),
-        ("managed in an app its policy does not target", W.alice, W.notes, W.skypeLike, nil, .managedApps),
+    /// (owner, from, to, received as, the policy's outbound and inbound levels), each an
+    /// allowed path.
+    static let allowedPaths: [(String, Account?, BundleID, BundleID, Account?, DataTransferLevel, DataTransferLevel)] = [
+        ("managed to a managed app as the same account", W.alice, W.mine, W.outlook, W.alice, .managedApps, .managedApps),
+        ("managed to any app", W.alice, W.mine, W.notes, nil, .allApps, .managedApps),
+        ("unmanaged to an unmanaged identity", nil, W.notes, W.skypeLike, nil, .managedApps, .managedApps),
+        ("unmanaged accounts only", W.bob, W.mine, W.outlook, W.carol, .managedApps, .managedApps),
+        ("unmanaged data to a policy taking data from all apps", nil, W.outlook, W.word, W.alice, .managedApps, .allApps),
+        ("managed in an app its policy does not target", W.alice, W.notes, W.skypeLike, nil, .managedApps, .managedApps),
     ]
 
     @Test(.enabled(if: mamsim_allocations_counted() == 1, "the allocator is interposed on Linux with glibc only"),
           arguments: allowedPaths.indices)
     func anAllowedDecisionAllocatesNothing(_ row: Int) {
-        let (name, owner, from, to, receiver, outbound) = Self.allowedPaths[row]
+        let (name, owner, from, to, receiver, outbound, inbound) = Self.allowedPaths[row]
         var policy = W.strictPolicy()
         policy.allowedOutboundDataTransferDestinations = outbound
-        if name == "unmanaged data to a policy taking data from all apps" { policy.allowedInboundDataTransferSources = .allApps }
+        policy.allowedInboundDataTransferSources = inbound
         let fleet = W.fleet(policy: policy)
         let first = Enforcer.transfer(owner: owner, from: from, to: to, receivedAs: receiver, in: fleet)
         #expect(first.isAllowed, "\(name): \(first.decision)")

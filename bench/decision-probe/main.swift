@@ -1,6 +1,9 @@
 // The enforcer's transfer decision alone, built from one commit's MAMModel and MAMPolicy
 // (scripts/decision-probe): nanoseconds per decision (median of batches) and heap
 // allocations per decision, counted by the interposed allocator of Tests/CAllocationCount.
+// The fleet and the transfer are DecisionBench's (`mamsim bench --only decision`), written
+// again here on purpose: the probe is compiled against an old commit's two modules alone, so
+// it can import neither mamsim nor anything that commit may lack.
 import Glibc
 import MAMModel
 import MAMPolicy

@@ -156,14 +156,20 @@ enum FleetBench {
 
 /// What a process costs, read from the kernel: CPU time and memory.
 enum ProcessStats {
-    /// User + system CPU seconds of this process (every thread).
-    static func processCPUSeconds() -> Double {
+    /// This process's resource usage, every thread together.
+    private static func selfUsage() -> rusage {
         var usage = rusage()
         #if os(Linux)
         getrusage(RUSAGE_SELF.rawValue, &usage)
         #else
         getrusage(RUSAGE_SELF, &usage)
         #endif
+        return usage
+    }
+
+    /// User + system CPU seconds of this process (every thread).
+    static func processCPUSeconds() -> Double {
+        let usage = selfUsage()
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
@@ -181,12 +187,7 @@ enum ProcessStats {
     /// This process's context switches (every thread): voluntary (it waited) and involuntary;
     /// and its minor page faults (memory it touched for the first time).
     static func kernelCounts() -> (voluntary: Int, involuntary: Int, pageFaults: Int) {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
+        let usage = selfUsage()
         return (usage.ru_nvcsw, usage.ru_nivcsw, usage.ru_minflt)
     }
 
