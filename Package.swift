@@ -118,6 +118,8 @@ let package = Package(
             dependencies: ["MAMDeclarations", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates")],
             swiftSettings: strict),
+        // Writes the scripts tests run, closed on exec (Tests/MAMTestSupport/TestFile.swift says why).
+        .target(name: "MAMTestSupport", path: "Tests/MAMTestSupport", swiftSettings: strict),
         // Counts heap allocations by interposing the allocator in the test binary (Linux/glibc).
         .target(name: "CAllocationCount", path: "Tests/CAllocationCount"),
         .testTarget(name: "MAMPolicyTests", dependencies: [
@@ -131,10 +133,10 @@ let package = Package(
             exclude: ["Fixtures"], swiftSettings: strict),
         // Runs the built binaries (`swift build --build-tests` builds every product); depending on
         // the executables would link their static-stdlib flags into the test bundle.
-        .testTarget(name: "MAMCLITests", swiftSettings: strict),
+        .testTarget(name: "MAMCLITests", dependencies: ["MAMTestSupport"], swiftSettings: strict),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel"], swiftSettings: strict),
         .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop", "MAMModel"], swiftSettings: strict),
-        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy"], swiftSettings: strict),
+        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy", "MAMTestSupport"], swiftSettings: strict),
     ]
 )
 

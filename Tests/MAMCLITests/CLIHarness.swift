@@ -1,4 +1,5 @@
 import Foundation
+import MAMTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -137,12 +138,13 @@ struct TemporaryDirectory: Sendable {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    /// Writes `text` to `name` (sub-folders created) and returns its URL.
+    /// Writes `text` to `name` (sub-folders created) and returns its URL; `executable` for a
+    /// script a test runs (closed on exec: `writeTestFile` says why).
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> URL {
+    func write(_ name: String, _ text: String, executable: Bool = false) throws -> URL {
         let file = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
+        try writeTestFile(text, to: file.path, mode: executable ? 0o755 : 0o644)
         return file
     }
 

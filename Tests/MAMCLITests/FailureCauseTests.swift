@@ -1,4 +1,5 @@
 import Foundation
+import MAMTestSupport
 import Testing
 
 /// A run that fails says why: what the child wrote to stderr before it died, the protocol
@@ -10,12 +11,9 @@ extension CLITests {
             try FileManager.default.createDirectory(atPath: tmp.path("missing-piece"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: tmp.path("not-mamsim"), withIntermediateDirectories: true)
             // A program that cannot start: it says what it misses and exits.
-            try tmp.write("missing-piece/run", "#!/bin/sh\necho 'ExampleCAApp is missing; build it with swift build --product ExampleCAApp' >&2\nexit 2\n")
+            try tmp.write("missing-piece/run", "#!/bin/sh\necho 'ExampleCAApp is missing; build it with swift build --product ExampleCAApp' >&2\nexit 2\n", executable: true)
             // A program that speaks another protocol on the channel.
-            try tmp.write("not-mamsim/run", "#!/bin/sh\nprintf 'GET / HTTP/1.1\\r\\n\\r\\n' >&3\nsleep 5\n")
-            for program in ["missing-piece/run", "not-mamsim/run"] {
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tmp.path(program))
-            }
+            try tmp.write("not-mamsim/run", "#!/bin/sh\nprintf 'GET / HTTP/1.1\\r\\n\\r\\n' >&3\nsleep 5\n", executable: true)
             for name in ["missing-piece", "not-mamsim"] {
                 try tmp.write("\(name).yaml", """
                     name: \(name)
@@ -37,8 +35,8 @@ extension CLITests {
         static func brokenArchiver(in tmp: TemporaryDirectory, named name: String, replacing correct: String, with wrong: String) throws {
             try FileManager.default.createDirectory(atPath: tmp.path("plugins"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: tmp.path("clients"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: CLI.repo("plugins/python-archiver"), to: tmp.url.appendingPathComponent("plugins/python-archiver"))
-            try FileManager.default.copyItem(at: CLI.repo("clients/python"), to: tmp.url.appendingPathComponent("clients/python"))
+            try copyTestTree(CLI.repo("plugins/python-archiver").path, to: tmp.path("plugins/python-archiver"))
+            try copyTestTree(CLI.repo("clients/python").path, to: tmp.path("clients/python"))
             let library = "clients/python/src/mamsim_client/runtime.py"
             let text = try String(contentsOfFile: tmp.path(library), encoding: .utf8)
             #expect(text.contains(correct), "the library still has the line this test breaks (\(name))")

@@ -37,8 +37,7 @@ extension CLITests {
             defer { tmp.remove() }
             // An app that completes the handshake (a hand-encoded Hello frame) and then never
             // acknowledges anything (protocol version 2), so the run is still in its third step when it is killed.
-            let slow = try tmp.write("slow.sh", "#!/bin/sh\nprintf '\\000\\000\\000\\006\\010\\001\\122\\002\\010\\002' >&3\nexec sleep 6\n")
-            chmod(slow.path, 0o755)
+            let slow = try tmp.write("slow.sh", "#!/bin/sh\nprintf '\\000\\000\\000\\006\\010\\001\\122\\002\\010\\002' >&3\nexec sleep 6\n", executable: true)
             let device = tmp.path("device")
             let first = try tmp.write("first.yaml", Self.scenario(steps: """
               - signIn: {app: mail, account: alice@contoso.com}

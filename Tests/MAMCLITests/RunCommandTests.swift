@@ -178,8 +178,7 @@ extension CLITests {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
             // Sends four bytes that announce a 4 GiB frame instead of Hello.
-            let evil = try tmp.write("evil.sh", "#!/bin/sh\nprintf '\\377\\377\\377\\377' >&3\nexec sleep 30\n")
-            chmod(evil.path, 0o755)
+            let evil = try tmp.write("evil.sh", "#!/bin/sh\nprintf '\\377\\377\\377\\377' >&3\nexec sleep 30\n", executable: true)
             let scenario = try tmp.write("s.yaml", """
                 name: One bad app
                 accounts: [{upn: alice@contoso.com, policy: p}]

@@ -13,15 +13,14 @@ extension CLITests {
             for name in ["Info.plist", "ArchiveShare.entitlements", "PythonArchiver.xcconfig"] {
                 try dir.write("evil/\(name)", String(contentsOf: plugin.appendingPathComponent(name), encoding: .utf8))
             }
-            let run = try dir.write("evil/run", """
+            try dir.write("evil/run", """
                 #!/usr/bin/env python3
                 import os, sys
                 sys.stderr.write("hostile plugin started\\n")
                 sys.path.insert(0, \(String(reflecting: client)))
                 import mamsim_client
                 mamsim_client.main(os.path.join(os.path.dirname(os.path.realpath(__file__)), "behaviour.py"), name="evil", runtime="evil/1")
-                """)
-            chmod(run.path, 0o755)
+                """, executable: true)
             try dir.write("evil/behaviour.py", """
                 import os
                 def on_item(item, ext):

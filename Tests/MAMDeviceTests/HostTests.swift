@@ -1,6 +1,7 @@
 import Foundation
 import MAMDevice
 import MAMModel
+import MAMTestSupport
 import MAMWire
 import Testing
 import MAMPolicy
@@ -208,8 +209,7 @@ import MAMLoop
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tests-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let script = dir.appendingPathComponent("lingering-extension.sh")
-        try "#!/bin/sh\n'\(appRuntime)'\nsleep 0.5\n".write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try writeTestProgram("#!/bin/sh\n'\(appRuntime)'\nsleep 0.5\n", to: script.path)
         let ext = AppSpec(
             handle: "share-ext", descriptor: AppDescriptor(bundleID: "com.contoso.App0.share", kind: .share, containingApp: "com.contoso.App0"),
             executable: script.path, startsWithFleet: false)

@@ -2,6 +2,7 @@ import Foundation
 import MAMDevice
 import MAMDeviceState
 import MAMModel
+import MAMTestSupport
 import MAMPolicy
 import MAMWire
 import Testing
@@ -131,9 +132,9 @@ import Testing
         // A duration no other test uses: the grandchild is found by it from outside (in a PID
         // namespace of its own, the pid the app sees means nothing here).
         let marker = 3000 + Int.random(in: 0..<900)
-        try "#!/bin/sh\nsleep \(marker) &\necho $! > \"$MAMSIM_DEVICE_DIR/containers/com.contoso.parent/grandchild.pid\"\nexec '\(appRuntime)'\n"
-            .write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try writeTestProgram(
+            "#!/bin/sh\nsleep \(marker) &\necho $! > \"$MAMSIM_DEVICE_DIR/containers/com.contoso.parent/grandchild.pid\"\nexec '\(appRuntime)'\n",
+            to: script.path)
         let spec = AppSpec(handle: "parent", descriptor: AppDescriptor(bundleID: "com.contoso.parent"), executable: script.path)
         var config = try makeConfiguration(apps: 1, extra: [spec])
         config.fleet.install(spec.descriptor)
@@ -198,7 +199,7 @@ struct ConfinementTests {
         let report = dir.appendingPathComponent("spy-\(UUID().uuidString).sh")
         // The spy tries the store, another app's container and its own, and writes what it saw
         // in its own container, the one place it may write.
-        try """
+        try writeTestProgram("""
             #!/bin/sh
             d="$MAMSIM_DEVICE_DIR"
             out="$d/containers/com.evil.spy/seen.txt"
@@ -208,8 +209,7 @@ struct ConfinementTests {
               echo mine > "$d/containers/com.evil.spy/mine.txt" && cat "$d/containers/com.evil.spy/mine.txt"
             } > "$out"
             exec '\(appRuntime)'
-            """.write(to: report, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: report.path)
+            """, to: report.path)
         let spy = AppSpec(handle: "spy", descriptor: AppDescriptor(bundleID: "com.evil.spy"), executable: report.path, startsWithFleet: false)
         config.apps.append(spy)
         config.fleet.install(spy.descriptor)

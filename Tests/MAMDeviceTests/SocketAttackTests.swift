@@ -1,6 +1,7 @@
 import Foundation
 import MAMDevice
 import MAMModel
+import MAMTestSupport
 import MAMPolicy
 import Testing
 
@@ -139,8 +140,7 @@ struct SocketAttackTests {
         let agent = try PathSocket()
         let launcher = URL(fileURLWithPath: appRuntime).deletingLastPathComponent().appendingPathComponent("mamsim-confine").path
         let script = agent.folder.appendingPathComponent("attack.py")
-        try socketAttacks.appending("import sys\nattack({\"socket\": sys.argv[1]}, sys.argv[2])\n").write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
+        try writeTestProgram(socketAttacks.appending("import sys\nattack({\"socket\": sys.argv[1]}, sys.argv[2])\n"), to: script.path)
         func run(confined: Bool) throws -> [String: Any] {
             let writable = agent.folder.appendingPathComponent("out-\(confined)")
             try FileManager.default.createDirectory(at: writable, withIntermediateDirectories: true)

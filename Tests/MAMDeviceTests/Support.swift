@@ -1,6 +1,7 @@
 import Foundation
 import MAMDevice
 import MAMModel
+import MAMTestSupport
 import MAMPolicy
 import MAMWire
 import Synchronization
@@ -108,8 +109,7 @@ func scriptedChild(_ name: String, frames: [Frame], rawPrefix: [UInt8] = [], the
     let data = dir.appendingPathComponent("\(name).bin")
     try Data(bytes).write(to: data)
     let script = dir.appendingPathComponent("\(name).sh")
-    try "#!/bin/sh\ncat '\(data.path)' >&3\n\(tail)\n".write(to: script, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    try writeTestProgram("#!/bin/sh\ncat '\(data.path)' >&3\n\(tail)\n", to: script.path)
     return script.path
 }
 
@@ -140,8 +140,7 @@ func pythonChild(_ name: String, _ program: String) throws -> String {
             return readExactly(struct.unpack(">I", readExactly(4))[0])
 
         """
-    try ("#!/usr/bin/env python3\n" + prelude + program).write(to: script, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    try writeTestProgram("#!/usr/bin/env python3\n" + prelude + program, to: script.path)
     return script.path
 }
 
