@@ -385,3 +385,44 @@ struct DeliveredItem: Hashable, Sendable {
 /// is still recent, so a bounded window is enough, and an app that receives a million items
 /// does not keep a million ids.
 typealias RecentIDs = RecentSet<DeliveredItem>
+
+extension AppChannel {
+    /// The channel's part of a template's warm-up (`TemplateWarmUp`): the collections a
+    /// channel fills on its first shares and deliveries, each built once with one element.
+    public static func prepareTemplate() {
+        TemplateWarmUp.prepareLoop()
+        var delivered = RecentIDs(capacity: 4)
+        delivered.remember(DeliveredItem(sender: BundleID("template.warm-up"), id: "warm-up"))
+        var completions: [(Verdict) -> Void] = []
+        completions.append { _ in }
+        var batched = SeqTable<(Verdict) -> Void>()
+        batched[1] = { _ in }
+        var answered: [(UInt64, Bool)] = []
+        answered.append((1, true))
+        var unanswered: Set<UInt64> = []
+        unanswered.insert(1)
+        var replies: [UInt64: (Frame) -> Void] = [:]
+        replies[1] = { _ in }
+        var requests: [ShareRequest] = []
+        requests.reserveCapacity(1)
+        // As `end` answers what is still waiting.
+        let waiting = replies.sorted(by: { $0.key < $1.key })
+        let shares = batched.entries.map(\.value) + completions
+        var ring: [DeliveredItem?] = [DeliveredItem(sender: BundleID("template.warm-up"), id: "ring")]
+        ring.append(nil)
+        TemplateWarmUp.keep(waiting)
+        TemplateWarmUp.keep(shares)
+        TemplateWarmUp.keep(ring)
+        // As `handle` keeps the host's `Welcome`.
+        let noWelcome: Welcome? = nil
+        TemplateWarmUp.keep(noWelcome as Any)
+        TemplateWarmUp.keep([Int]())
+        TemplateWarmUp.keep(delivered)
+        TemplateWarmUp.keep(completions)
+        TemplateWarmUp.keep(batched)
+        TemplateWarmUp.keep(answered)
+        TemplateWarmUp.keep(unanswered)
+        TemplateWarmUp.keep(replies)
+        TemplateWarmUp.keep(requests)
+    }
+}

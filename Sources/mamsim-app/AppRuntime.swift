@@ -114,6 +114,7 @@ extension AppRuntime {
             FrameEncoder.encode(frame, appendingTo: &encoded, withLengthPrefix: false)
             _ = try? FrameParser.parse(encoded)
         }
+        AppChannel.prepareTemplate()
         var text: UnsafeMutablePointer<CChar>?
         var length = 0
         let status = mamsim_zygote_serve(3, &text, &length)

@@ -261,6 +261,32 @@ struct ConfinementTests {
         #expect(await host.shutdown() == 0)
     }
 
+    /// A forked app holds the same kinds of descriptors as an exec'd one: the template (its
+    /// control socket, what its warm-up built before forking) leaves nothing open in the apps
+    /// it forks.
+    @Test func anAppForkedFromTheTemplateHoldsNoDescriptorAnExecdOneLacks() async throws {
+        func descriptors(forked: Bool) async throws -> [String] {
+            var config = try makeConfiguration(apps: 1)
+            config.forkBuiltInApps = forked
+            let host = try HostController(configuration: config)
+            #expect(await host.startFleet().isEmpty)
+            let pid = try #require(await host.pid(of: "app0"))
+            let folder = "/proc/\(pid)/fd"
+            var kinds: [String] = []
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+                let target = try FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
+                // "socket:[1234]" → "socket": the kind, not the instance.
+                kinds.append("\(name) \(target.split(separator: ":").first.map(String.init) ?? target)")
+            }
+            #expect(await host.shutdown() == 0)
+            return kinds.sorted()
+        }
+        let forked = try await descriptors(forked: true)
+        let execd = try await descriptors(forked: false)
+        #expect(forked == execd)
+        #expect(forked.contains("3 socket"), "the channel is fd 3: \(forked)")
+    }
+
     /// Beside the device directory lies a name that leads to a socket (here a link to the
     /// child's own fd 3; /dev/stderr when stderr is a pipe and the device is under /dev/shm):
     /// no Landlock rule can hold it, so it is left denied and the app still starts confined —

@@ -1,0 +1,29 @@
+/// What a template process that forks apps prepares once, so that no forked app pays for it.
+///
+/// A Swift program instantiates a generic type's metadata the first time it needs it, by
+/// demangling the type's name; a forked app inherits the template's memory, so what the
+/// template instantiated is already there. In a 1,000-app run, before this, the apps spent
+/// about 8 % of their CPU samples in that demangling, on the first iteration of their loop.
+/// Only values are built here: no libuv state, no descriptor, no thread, nothing a fork could
+/// share by mistake.
+public enum TemplateWarmUp {
+    /// Holds what the warm-ups built, so the optimiser cannot drop the work.
+    nonisolated(unsafe) static var kept: [Any] = []
+
+    /// Keeps `value` (its type's metadata is then instantiated).
+    public static func keep(_ value: Any) { kept.append(value) }
+
+    /// The loop's own: its flush hooks and the pipes it flushes.
+    public static func prepareLoop() {
+        var hooks: [() -> Void] = []
+        hooks.append {}
+        // As `flushPipes` takes the pipes to flush and keeps the array's room.
+        var pipes: [Pipe] = []
+        pipes.reserveCapacity(4)
+        let taken = pipes
+        pipes.removeAll(keepingCapacity: true)
+        keep(hooks)
+        keep(pipes)
+        keep(taken)
+    }
+}
