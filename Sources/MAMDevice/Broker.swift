@@ -272,7 +272,7 @@ final class Broker {
             return answer(sender, seq, .blocked(.notActivated, "\(target.handle)'s activation rule does not accept this item: \(notActivated)"), &record)
         }
         let ownership = stamp(owner, after: decision, from: sender.spec, to: target, in: fleet)
-        if let routeKey {
+        if routeKey != nil {
             if routes.count >= Self.maximumRoutes {
                 routes.removeAll(keepingCapacity: true)
                 lastRoute = nil

@@ -77,6 +77,9 @@ final class Supervisor {
     private var zygoteFailed = false
     /// How often the sweep looks at deadlines while any is pending.
     static let sweepInterval: UInt64 = 50
+    /// The built-in runtime's limit arguments (`ChildLimits.runtimeArguments`), made once:
+    /// every launch of a built-in app passes them.
+    private lazy var runtimeLimitArguments = configuration.childLimits.runtimeArguments
 
     init(loop: EventLoop, configuration: HostConfiguration, registry: AppRegistry, state: DeviceState,
          storage: DeviceStorage? = nil, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
@@ -196,7 +199,7 @@ final class Supervisor {
             // since must not move a grant); an app the host did not check gets no grant.
             let readable = readPaths[spec.key] ?? []
             let limits = configuration.childLimits
-            if spec.executable == nil, URL(fileURLWithPath: program).lastPathComponent == "mamsim-app" {
+            if spec.executable == nil, program.split(separator: "/").last == "mamsim-app" {
                 // The built-in runtime applies the same rules to itself first thing: one exec
                 // per app instead of two (the launcher was ~40 % of a fleet's start). It runs
                 // mamsim's own code, which starts no process: it gets no cgroup of its own
@@ -204,7 +207,7 @@ final class Supervisor {
                 // Forked from the template, it is in the device's cgroups already (the template
                 // joined them); exec'd, it joins them itself.
                 let confined = ["--confine"] + readable.flatMap { ["--confine-read", $0] } + writable.flatMap { ["--confine-write", $0] }
-                    + limits.runtimeArguments
+                    + runtimeLimitArguments
                 forkArguments = confined + spec.arguments
                 arguments = confined + (cgroups.builtIn.map { ["--confine-cgroup", $0] } ?? [])
                     + (cgroups.memoryProcs.map { ["--confine-device-cgroup", $0] } ?? []) + spec.arguments

@@ -77,7 +77,7 @@ public enum ScenarioLoader {
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let bad = line >= 1 && line <= lines.count ? lines[line - 1] : ""
-        if bad.prefix { $0 == " " || $0 == "\t" }.contains("\t") || detail.contains("cannot start any token") && bad.hasPrefix("\t") {
+        if bad.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") || detail.contains("cannot start any token") && bad.hasPrefix("\t") {
             return " (line \(line) is indented with a tab; YAML indents with spaces only)"
         }
         if detail.contains("expected '-' indicator") || detail.contains("did not find expected key") || detail.contains("mapping values are not allowed") {
