@@ -413,7 +413,7 @@ extension AppChannel {
         TemplateWarmUp.keep(waiting)
         TemplateWarmUp.keep(shares)
         TemplateWarmUp.keep(ring)
-        // As `handle` keeps the host's `Welcome`.
+        // As `handle` keeps the host's `Welcome` and reads its lists.
         let noWelcome: Welcome? = nil
         TemplateWarmUp.keep(noWelcome as Any)
         TemplateWarmUp.keep([Int]())
