@@ -7,7 +7,7 @@ let staticStdlib: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(plat
 // The built-in runtime starts once per simulated app: as a position-dependent executable the
 // loader has no relocations to apply to it (measured: 286 → 218 page faults, 3.75 → 2.92 ms
 // per start). Its address-space randomisation is what this gives up, in a test process.
-let runtimeLinking: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-Xlinker", "-no-pie", "-Xlinker", "-z", "-Xlinker", "now"], .when(platforms: [.linux]))]
+let runtimeLinking: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-Xlinker", "-no-pie"], .when(platforms: [.linux]))]
 
 // As swift-subprocess: imports are internal unless marked `public import`, a member is visible
 // only where its module is imported, and existential types are spelled `any`.

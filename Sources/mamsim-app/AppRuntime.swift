@@ -101,6 +101,12 @@ extension AppRuntime {
     /// requests on fd 3. No loop, no thread and no descriptor besides the control socket
     /// exists here: a fork copies nothing that is one app's.
     static func serveAsZygote() -> [String] {
+        // The loader has bound every symbol already: the apps forked from here do not carry
+        // the host's request for it (`Supervisor.templateEnvironment`) to what they run.
+        if getenv("MAMSIM_TEMPLATE_BIND_NOW") != nil {
+            unsetenv("LD_BIND_NOW")
+            unsetenv("MAMSIM_TEMPLATE_BIND_NOW")
+        }
         let sample = Array("--confine\u{0}--confine-read\u{0}/p\u{0}--confine-write\u{0}/d/c\u{0}--confine-limit\u{0}memory=1\u{0}".utf8)
         let arguments = sample.withUnsafeBytes(forkArguments)
         let asked = confinement(asked: ArraySlice(arguments))

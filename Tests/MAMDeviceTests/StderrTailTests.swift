@@ -39,3 +39,17 @@ import Testing
         #expect(try tail("Error: \u{1B}[31mred\u{1B}[0m\nx\ny\nz\n") == "Error: ?[31mred?[0m … x | y | z", "control characters never reach the terminal")
     }
 }
+
+/// The template alone is asked to bind every symbol at load (`LD_BIND_NOW`), with a marker
+/// that lets it remove the request before it forks; a user's own `LD_BIND_NOW` is left as it is.
+@Suite struct TemplateEnvironmentTests {
+    @Test func theTemplateIsAskedToBindEverySymbolAndToldItWasUs() {
+        let env = Supervisor.templateEnvironment(["PATH": "/usr/bin"])
+        #expect(env == ["PATH": "/usr/bin", "LD_BIND_NOW": "1", "MAMSIM_TEMPLATE_BIND_NOW": "1"])
+    }
+
+    @Test func aUsersOwnBindNowIsLeftAloneAndNotRemoved() {
+        let env = Supervisor.templateEnvironment(["LD_BIND_NOW": "0"])
+        #expect(env == ["LD_BIND_NOW": "0"])
+    }
+}
