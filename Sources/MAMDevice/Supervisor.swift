@@ -77,9 +77,6 @@ final class Supervisor {
     private var zygoteFailed = false
     /// How often the sweep looks at deadlines while any is pending.
     static let sweepInterval: UInt64 = 50
-    /// The built-in runtime's limit arguments (`ChildLimits.runtimeArguments`), made once:
-    /// every launch of a built-in app passes them.
-    private lazy var runtimeLimitArguments = configuration.childLimits.runtimeArguments
 
     init(loop: EventLoop, configuration: HostConfiguration, registry: AppRegistry, state: DeviceState,
          storage: DeviceStorage? = nil, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
@@ -221,7 +218,7 @@ final class Supervisor {
                 // Forked from the template, it is in the device's cgroups already (the template
                 // joined them); exec'd, it joins them itself.
                 let confined = ["--confine"] + readable.flatMap { ["--confine-read", $0] } + writable.flatMap { ["--confine-write", $0] }
-                    + runtimeLimitArguments
+                    + limits.runtimeArguments
                 forkArguments = confined + spec.arguments
                 arguments = confined + (cgroups.builtIn.map { ["--confine-cgroup", $0] } ?? [])
                     + (cgroups.memoryProcs.map { ["--confine-device-cgroup", $0] } ?? []) + spec.arguments

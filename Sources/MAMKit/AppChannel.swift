@@ -389,7 +389,7 @@ typealias RecentIDs = RecentSet<DeliveredItem>
 extension AppChannel {
     /// The channel's part of a template's warm-up (`TemplateWarmUp`): the collections a
     /// channel fills on its first shares and deliveries, each built once with one element.
-    public static func prepareTemplate() {
+    package static func prepareTemplate() {
         TemplateWarmUp.prepareLoop()
         var delivered = RecentIDs(capacity: 4)
         delivered.remember(DeliveredItem(sender: BundleID("template.warm-up"), id: "warm-up"))

@@ -6,15 +6,16 @@
 /// about 8 % of their CPU samples in that demangling, on the first iteration of their loop.
 /// Only values are built here: no libuv state, no descriptor, no thread, nothing a fork could
 /// share by mistake.
-public enum TemplateWarmUp {
-    /// Holds what the warm-ups built, so the optimiser cannot drop the work.
+package enum TemplateWarmUp {
+    /// Holds what the warm-ups built, so the optimiser cannot drop the work. Unchecked: only
+    /// the template's one thread touches it, before it forks.
     nonisolated(unsafe) static var kept: [Any] = []
 
     /// Keeps `value` (its type's metadata is then instantiated).
-    public static func keep(_ value: Any) { kept.append(value) }
+    package static func keep(_ value: Any) { kept.append(value) }
 
     /// The loop's own: its flush hooks and the pipes it flushes.
-    public static func prepareLoop() {
+    package static func prepareLoop() {
         var hooks: [() -> Void] = []
         hooks.append {}
         // As `flushPipes` takes the pipes to flush and keeps the array's room.
