@@ -12,9 +12,9 @@ internal import Darwin
 /// protobuf-c unpacks every field of a frame into C structures that `WireCodec` then copies into
 /// Swift values, and packs through a size pass over C structures built from Swift values; for a
 /// share that carried 1 KiB those generic passes cost more host time than the decision. These
-/// frames are read and written here in one pass each, with the same result byte for byte and
-/// value for value (tests compare both ways against protobuf-c, and the frame fuzzer checks
-/// every input it tries). Reading takes only the canonical shape: any field it does not expect,
+/// frames, and the ping (its round trip is the latency a channel adds), are read and written
+/// here in one pass each, with the same result byte for byte and value for value (tests
+/// compare both ways against protobuf-c, and the frame fuzzer checks every input it tries). Reading takes only the canonical shape: any field it does not expect,
 /// a field given twice, a string with a NUL byte or invalid UTF-8, a body the sender may not
 /// send, or a check that fails answers `nil`, and `FrameParser` hands the bytes to protobuf-c,
 /// whose answer (a value or the precise `WireError`) stands.
@@ -85,6 +85,10 @@ enum HotFrames {
             var v: [BatchedDelivery] = []
             guard reading.readDeliveries(body, into: &v) else { return nil }
             frame.body = .deliverBatch(v)
+        case 13:
+            var v: [UInt8] = []
+            guard reading.readPing(body, into: &v) else { return nil }
+            frame.body = .ping(v)
         default:
             return nil
         }
@@ -334,6 +338,17 @@ enum HotFrames {
 
         /// A `ShareResult` whose verdict allows (the answer to a delivered share); a verdict with
         /// a reason is read by protobuf-c and the adapter that checks it.
+        /// A ping's payload (field 1, absent when empty), copied: it is echoed back.
+        func readPing(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout [UInt8]) -> Bool {
+            var r = ProtoReader(bytes)
+            var seen = Seen()
+            while !r.atEnd {
+                guard let (number, wire) = r.key(), number == 1, wire == 2, seen.first(1), let sub = r.lengthDelimited() else { return false }
+                v = Array(sub)
+            }
+            return true
+        }
+
         func readAllowed(_ bytes: UnsafeBufferPointer<UInt8>, explanation: inout String) -> Bool {
             var r = ProtoReader(bytes)
             var found = false
@@ -408,6 +423,7 @@ enum HotFrames {
         case .shareResults(let v) where v.exceptions.isEmpty: number = 71; bodySize = size(v)
         case .shareResult(.allowed(let why)): number = 21; bodySize = nested(allowedVerdictSize(why))
         case .deliverBatch(let v): number = 72; bodySize = v.reduce(0) { $0 + nested(size($1)) }
+        case .ping(let v): number = 13; bodySize = v.isEmpty ? 0 : nested(v.count)
         default: return false
         }
         let frameSize = scalar(1, frame.seq) + scalar(2, frame.replyTo) + ProtoWriter.keySize(number) + nested(bodySize) - 1
@@ -447,6 +463,10 @@ enum HotFrames {
                     let itemSize = size(d.deliver.item)
                     batchItem(&w, seq: d.seq, size: size(d.deliver, itemSize: itemSize)) { $0.write(d.deliver, itemSize: itemSize) }
                 }
+            case .ping(let v) where !v.isEmpty:
+                w.key(1, 2)
+                w.varint(UInt64(v.count))
+                v.withUnsafeBufferPointer { w.raw($0) }
             default: break
             }
             precondition(w.position == out.baseAddress! + start + total, "HotFrames wrote a frame of another size than it measured")

@@ -32,6 +32,7 @@ extension HotFrames {
             check("ShareResult", mamsim__v2__share_result__descriptor, [1]),
             // A verdict with a reason (2) is left to protobuf-c, both ways.
             check("Verdict", mamsim__v2__verdict__descriptor, [1, 2, 3]),
+            check("Ping", mamsim__v2__ping__descriptor, [1]),
         ].compactMap { $0 }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// `HotFrames` reads and writes the frames of a share stream by hand; protobuf-c is the
 /// reference it must match byte for byte and value for value.
 @Suite struct HotFramesTests {
-    private static let hotBodies: Set<String> = ["share_request", "deliver_ack", "share_batch", "deliver_acks", "deliver", "share_results", "deliver_batch", "share_result"]
+    private static let hotBodies: Set<String> = ["share_request", "deliver_ack", "share_batch", "deliver_acks", "deliver", "share_results", "deliver_batch", "share_result", "ping"]
 
     private func protobufC(_ frame: Frame) -> [UInt8] {
         var out: [UInt8] = []
@@ -71,6 +71,9 @@ import Testing
             frames.append(Frame(seq: seq, body: .shareResults(ShareResults(first: seq, last: seq))))
             frames.append(Frame(seq: seq, replyTo: seq, body: .deliverAck(DeliverAck(itemID: "é\(seq)", accepted: seq % 2 == 0))))
             frames.append(Frame(seq: seq, replyTo: seq, body: .shareResult(.allowed(seq % 2 == 0 ? "" : "delivered to é\(seq)"))))
+        }
+        for count in [0, 1, 127, 128, 300, 16_384] {
+            frames.append(Frame(seq: UInt64(count), replyTo: UInt64(count / 2), body: .ping((0..<count).map { UInt8(truncatingIfNeeded: $0) })))
         }
         for frame in frames {
             let expected = protobufC(frame)
