@@ -217,16 +217,15 @@ public struct AuditRecords: Sendable {
         let payload = 8 + 44 + scenario.utf8.count + step.utf8.count + verb.rawValue.utf8.count + sourceApp.utf8.count
             + sourceIdentity.utf8.count + destinationApp.utf8.count + destinationIdentity.utf8.count + owner.utf8.count
             + decision.rawValue.utf8.count + reasonText.utf8.count + explanation.utf8.count
-        let at = bytes.count
-        bytes.appendZeros(8 + payload)
-        bytes.withUnsafeMutableBufferPointer { out in
-            var p = out.baseAddress! + at + 8
+        bytes.append(count: 8 + payload) { start in
+            var p = start + 8
             Self.put(time.secondsSince1970.bitPattern, 8, &p)
             Self.field(scenario, &p); Self.field(step, &p); Self.field(verb.rawValue, &p); Self.field(sourceApp, &p)
             Self.field(sourceIdentity, &p); Self.field(destinationApp, &p); Self.field(destinationIdentity, &p)
             Self.field(owner, &p); Self.field(decision.rawValue, &p); Self.field(reasonText, &p); Self.field(explanation, &p)
-            let check = AuditJournal.wordCheck(UnsafeBufferPointer(rebasing: out[(at + 8)..<(at + 8 + payload)]))
-            var q = out.baseAddress! + at
+            precondition(p == start + 8 + payload, "an audit record of another size than it measured")
+            let check = AuditJournal.wordCheck(UnsafeBufferPointer(start: start + 8, count: payload))
+            var q = start
             Self.put(UInt64(payload), 4, &q)
             Self.put(UInt64(check), 4, &q)
         }

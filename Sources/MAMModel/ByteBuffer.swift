@@ -1,24 +1,52 @@
 extension Array where Element == UInt8 {
-    /// Appends `count` zero bytes, to be written over in place: a frame or record measured
-    /// first, then written into the space. `append(contentsOf: repeatElement(0, count:))`
-    /// stores them one at a time (3 % of a sending app's samples in a flood); copying them
-    /// from a page of zeros is a `memcpy`.
-    public mutating func appendZeros(_ count: Int) {
-        // (No `reserveCapacity`: it grows to exactly what is asked, so frames appended one
-        // after another would copy the whole buffer each time; `append` grows geometrically.)
-        var left = count
-        while left > 0 {
-            let n = Swift.min(left, zeroPage.count)
-            append(contentsOf: UnsafeBufferPointer(rebasing: zeroPage[0..<n]))
-            left -= n
+    /// Appends `count` bytes that `write` writes in place, given where the first goes: a frame
+    /// or record measured first, then written straight into the array's new space.
+    ///
+    /// `Array` has no way to grow into uninitialised space, and filling it with zeros first
+    /// (from a page of zeros) was a second pass over every byte: 2–3 % of the host's and of a
+    /// sending app's samples in a flood. `append(contentsOf:)` hands a sequence the space
+    /// itself (`_copyContents`), after growing geometrically; `write` runs there.
+    /// `write` must write exactly `count` bytes.
+    @inlinable
+    public mutating func append(count: Int, writing write: (UnsafeMutablePointer<UInt8>) -> Void) {
+        guard count > 0 else { return }
+        withoutActuallyEscaping(write) { write in
+            append(contentsOf: BytesWrittenInPlace(count: count, write: write))
         }
     }
 }
 
-/// 4 KiB of zeros, never written after they are made (a larger page showed in every app's
-/// resident memory: 64 KiB of them was 1 % of an idle app).
-nonisolated(unsafe) private let zeroPage: UnsafeBufferPointer<UInt8> = {
-    let page = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4 << 10)
-    page.initialize(repeating: 0)
-    return UnsafeBufferPointer(page)
-}()
+/// `count` bytes made by a function that writes them from a pointer: appended to an array,
+/// they are written in its storage; iterated, they are written into an array of their own.
+@usableFromInline
+struct BytesWrittenInPlace: Sequence {
+    @usableFromInline let count: Int
+    @usableFromInline let write: (UnsafeMutablePointer<UInt8>) -> Void
+
+    @inlinable
+    init(count: Int, write: @escaping (UnsafeMutablePointer<UInt8>) -> Void) {
+        self.count = count
+        self.write = write
+    }
+
+    @inlinable
+    var underestimatedCount: Int { count }
+
+    @inlinable
+    func makeIterator() -> IndexingIterator<[UInt8]> {
+        guard count > 0 else { return [UInt8]().makeIterator() }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            write(buffer.baseAddress!)
+            initialized = count
+        }.makeIterator()
+    }
+
+    @inlinable
+    __consuming func _copyContents(initializing buffer: UnsafeMutableBufferPointer<UInt8>) -> (IndexingIterator<[UInt8]>, Int) {
+        // `append(contentsOf:)` offers at least `underestimatedCount` (its precondition);
+        // another caller offering less gets the bytes through the iterator instead.
+        guard buffer.count >= count, let base = buffer.baseAddress else { return (makeIterator(), 0) }
+        write(base)
+        return ([UInt8]().makeIterator(), count)
+    }
+}

@@ -114,7 +114,7 @@ extension Enforcer {
         // Within the recheck window of the publisher's last access no PIN is asked, and what the
         // user would type is never typed (RULES.md §8).
         let asked = pin.isAsked(under: entry.policy!, at: facts.now) || newPin != nil
-        if let newPin {
+        if newPin != nil {
             guard entry.policy!.pinRequired, pin.pin != nil else {
                 return IdentitySwitchOutcome(result: .failed,
                                              decision: .blocked(.conditionalLaunch, because: "\(entry.subject) has no app PIN to change yet: the first switch to the account sets it"),

@@ -34,12 +34,10 @@ public enum FrameEncoder {
         let message = WireCodec.encodeFrame(frame, arena)
         let size = message.withMemoryRebound(to: ProtobufCMessage.self, capacity: 1) { protobuf_c_message_get_packed_size($0) }
         if withLengthPrefix { appendFrameHeader(length: size, to: &buffer) }
-        let start = buffer.count
-        buffer.appendZeros(size)
-        buffer.withUnsafeMutableBufferPointer { out in
-            _ = message.withMemoryRebound(to: ProtobufCMessage.self, capacity: 1) {
-                protobuf_c_message_pack($0, out.baseAddress! + start)
-            }
+        guard size > 0 else { return }
+        buffer.append(count: size) { start in
+            let packed = message.withMemoryRebound(to: ProtobufCMessage.self, capacity: 1) { protobuf_c_message_pack($0, start) }
+            precondition(packed == size, "protobuf-c packed another size than it measured")
         }
     }
 }

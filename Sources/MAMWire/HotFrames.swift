@@ -427,11 +427,9 @@ enum HotFrames {
         default: return false
         }
         let frameSize = scalar(1, frame.seq) + scalar(2, frame.replyTo) + ProtoWriter.keySize(number) + nested(bodySize) - 1
-        let start = buffer.count
         let total = frameSize + (withLengthPrefix ? 4 : 0)
-        buffer.appendZeros(total)
-        buffer.withUnsafeMutableBufferPointer { out in
-            var w = ProtoWriter(out.baseAddress! + start)
+        buffer.append(count: total) { start in
+            var w = ProtoWriter(start)
             if withLengthPrefix {
                 for shift in stride(from: 24, through: 0, by: -8) { w.byte(UInt8(truncatingIfNeeded: frameSize >> shift)) }
             }
@@ -469,7 +467,7 @@ enum HotFrames {
                 v.withUnsafeBufferPointer { w.raw($0) }
             default: break
             }
-            precondition(w.position == out.baseAddress! + start + total, "HotFrames wrote a frame of another size than it measured")
+            precondition(w.position == start + total, "HotFrames wrote a frame of another size than it measured")
         }
         return true
     }
