@@ -14,10 +14,11 @@ internal import Darwin
 /// share that carried 1 KiB those generic passes cost more host time than the decision. These
 /// frames, and the ping (its round trip is the latency a channel adds), are read and written
 /// here in one pass each, with the same result byte for byte and value for value (tests
-/// compare both ways against protobuf-c, and the frame fuzzer checks every input it tries). Reading takes only the canonical shape: any field it does not expect,
-/// a field given twice, a string with a NUL byte or invalid UTF-8, a body the sender may not
-/// send, or a check that fails answers `nil`, and `FrameParser` hands the bytes to protobuf-c,
-/// whose answer (a value or the precise `WireError`) stands.
+/// compare both ways against protobuf-c, and the frame fuzzer checks every input it tries).
+/// Reading takes only the canonical shape: any field it does not expect, a field given twice,
+/// a string with a NUL byte or invalid UTF-8, a body the sender may not send, or a check that
+/// fails answers `nil`, and `FrameParser` hands the bytes to protobuf-c, whose answer (a value
+/// or the precise `WireError`) stands.
 enum HotFrames {
     // MARK: Reading
 
@@ -336,8 +337,6 @@ enum HotFrames {
             return v.first != 0 && v.first <= v.last
         }
 
-        /// A `ShareResult` whose verdict allows (the answer to a delivered share); a verdict with
-        /// a reason is read by protobuf-c and the adapter that checks it.
         /// A ping's payload (field 1, absent when empty), copied: it is echoed back.
         func readPing(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout [UInt8]) -> Bool {
             var r = ProtoReader(bytes)
@@ -349,6 +348,8 @@ enum HotFrames {
             return true
         }
 
+        /// A `ShareResult` whose verdict allows (the answer to a delivered share); a verdict with
+        /// a reason is read by protobuf-c and the adapter that checks it.
         func readAllowed(_ bytes: UnsafeBufferPointer<UInt8>, explanation: inout String) -> Bool {
             var r = ProtoReader(bytes)
             var found = false
