@@ -118,7 +118,9 @@ final class ChildConnection {
         let seq = nextSeq
         nextSeq += 1
         let frame = Frame(seq: seq, replyTo: replyTo, body: body)
-        pipe.enqueue { FrameEncoder.encode(frame, appendingTo: &$0) }
+        // A delivered payload still in the buffer the sender's share was read into is written
+        // from there, not copied into the frame first.
+        pipe.enqueue(borrowing: { FrameEncoder.encode(frame, appendingTo: &$0, borrowing: &$1) })
         return seq
     }
 }

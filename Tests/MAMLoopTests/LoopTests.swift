@@ -307,3 +307,42 @@ private func finish(_ loop: EventLoop) {
     loop.run()
     finish(loop)
 }
+
+/// Bytes queued with pieces borrowed from where they lie leave in order, each piece at its
+/// offset: several megabytes through an echo child, so the socket takes only part of a write
+/// at once and the rest is copied into libuv's queue, with plain frames queued between them.
+@Test func borrowedPiecesLeaveInPlaceAndInOrder() throws {
+    let loop = try EventLoop()
+    let pipe = try Pipe(loop: loop)
+    let child = try ChildProcess(loop: loop, executable: "/bin/sh", arguments: ["-c", "exec cat <&3 >&3"], channel: pipe) { _ in }
+    let source = ReceiveBuffer(capacity: 70_000)
+    for i in 0..<source.capacity { source.base.storeBytes(of: UInt8(truncatingIfNeeded: i &* 7 &+ 3), toByteOffset: i, as: UInt8.self) }
+    var expected: [UInt8] = []
+    for round in 0..<120 {
+        let own = (0..<(round * 37 % 900)).map { UInt8(truncatingIfNeeded: $0 &+ round) }
+        let piece = ReceivedBytes(source, offset: round * 11 % 500, count: round % 5 == 0 ? 0 : 1 + round * 613 % 60_000)
+        let tail: [UInt8] = [UInt8(truncatingIfNeeded: round), 0xEE]
+        pipe.enqueue(borrowing: { out, borrowed in
+            out += own
+            borrowed.append((out.count, piece))
+            out += tail
+        })
+        expected += own + piece.array + tail
+        if round % 3 == 0 {
+            pipe.enqueue([0xAB, UInt8(truncatingIfNeeded: round)])
+            expected += [0xAB, UInt8(truncatingIfNeeded: round)]
+        }
+        if round % 40 == 39 { pipe.flush() }
+    }
+    var got: [UInt8] = []
+    try pipe.startReading(onRead: { chunk in
+        got += chunk
+        if got.count >= expected.count { pipe.close() }
+    }, onEnd: { _ in pipe.close() })
+    loop.run()
+    #expect(got.count == expected.count)
+    #expect(zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset == nil, "the echoed bytes differ")
+    child.close()
+    loop.run()
+    finish(loop)
+}
