@@ -118,9 +118,7 @@ final class ChildConnection {
         let seq = nextSeq
         nextSeq += 1
         let frame = Frame(seq: seq, replyTo: replyTo, body: body)
-        // A delivered payload still in the buffer the sender's share was read into is written
-        // from there, not copied into the frame first.
-        pipe.enqueue(borrowing: { FrameEncoder.encode(frame, appendingTo: &$0, borrowing: &$1) })
+        pipe.enqueue { FrameEncoder.encode(frame, appendingTo: &$0) }
         return seq
     }
 }

@@ -19,12 +19,6 @@ public final class Pipe: Handle {
     // Loop-thread only (LoopOwner), appended to for every frame: the runtime's exclusivity
     // check on each append was measurable on the share path.
     @exclusivity(unchecked) private var outgoing: [UInt8] = []
-    /// Bytes that leave from where they lie instead of from `outgoing`, each before the byte of
-    /// `outgoing` at its offset (`enqueue(borrowing:)`), and how many bytes they are.
-    @exclusivity(unchecked) private var borrowed: [(at: Int, bytes: ReceivedBytes)] = []
-    @exclusivity(unchecked) private var borrowedCount = 0
-    /// The pieces of one write, kept between flushes for their capacity.
-    @exclusivity(unchecked) private var pieces: [uv_buf_t] = []
     private var flushScheduled = false
     private var reportedEnd = false
     /// Writes handed to libuv and not yet completed (back-pressure indicator).
@@ -108,7 +102,7 @@ public final class Pipe: Handle {
     /// plus what libuv still holds. A peer that does not read makes it grow.
     var backlogByteCount: Int {
         guard state == .open else { return 0 }
-        return outgoing.count + borrowedCount + Int(uv_stream_get_write_queue_size(streamPointer))
+        return outgoing.count + Int(uv_stream_get_write_queue_size(streamPointer))
     }
 
     /// Calls `onExceeded` (once, with the backlog) when bytes are queued while more than
@@ -138,21 +132,6 @@ public final class Pipe: Handle {
         checkBacklog()
     }
 
-    /// `enqueue(_:)` for a writer that may leave bytes where they lie: it appends to
-    /// `borrowed` each piece that belongs before a given offset of the buffer it writes to,
-    /// and the pipe writes the pieces from there, in place, with the rest (one `writev`).
-    public func enqueue(borrowing build: (inout [UInt8], inout [(at: Int, bytes: ReceivedBytes)]) -> Void) {
-        guard state == .open, !reportedEnd else { return }
-        let before = borrowed.count
-        build(&outgoing, &borrowed)
-        for i in before..<borrowed.count {
-            precondition(borrowed[i].at <= outgoing.count && (i == 0 || borrowed[i - 1].at <= borrowed[i].at), "a borrowed piece outside the bytes queued, or out of order")
-            borrowedCount += borrowed[i].bytes.count
-        }
-        scheduleFlush()
-        checkBacklog()
-    }
-
     private func checkBacklog() {
         // The count first: reading the callback retains and releases it, for every frame.
         guard backlogByteCount > backlogLimit, let report = onBacklogExceeded else { return }
@@ -173,13 +152,10 @@ public final class Pipe: Handle {
     /// away end the pipe (reported once through `onEnd`).
     public func flush() {
         flushScheduled = false
-        guard state == .open, !outgoing.isEmpty || !borrowed.isEmpty else {
+        guard state == .open, !outgoing.isEmpty else {
             outgoing.removeAll(keepingCapacity: true)
-            borrowed.removeAll(keepingCapacity: true)
-            borrowedCount = 0
             return
         }
-        if !borrowed.isEmpty { return flushPieces() }
         var written = 0
         // libuv refuses a direct write while earlier ones wait in its queue (order is kept).
         if pendingWrites == 0 {
@@ -199,22 +175,12 @@ public final class Pipe: Handle {
             outgoing.removeAll(keepingCapacity: written <= 1 << 20)
             return
         }
-        let (request, data) = Self.writeRequest(count)
-        outgoing.withUnsafeBytes { data.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
-        outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
-        submit(request, data: data, count: count)
-    }
-
-    /// A write request and room for `count` bytes after it, in one allocation that the
-    /// request's callback frees.
-    private static func writeRequest(_ count: Int) -> (UnsafeMutablePointer<uv_write_t>, UnsafeMutableRawPointer) {
         let headerSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
         let block = UnsafeMutableRawPointer.allocate(byteCount: headerSize + count, alignment: 16)
-        return (block.bindMemory(to: uv_write_t.self, capacity: 1), block + headerSize)
-    }
-
-    /// Hands libuv the `count` bytes at `data` in `request` (from `writeRequest`).
-    private func submit(_ request: UnsafeMutablePointer<uv_write_t>, data: UnsafeMutableRawPointer, count: Int) {
+        let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
+        let data = block + headerSize
+        outgoing.withUnsafeBytes { data.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
+        outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
         var buffer = uv_buf_init(data.assumingMemoryBound(to: CChar.self), UInt32(count))
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         pendingWrites += 1
@@ -229,65 +195,14 @@ public final class Pipe: Handle {
         if status < 0 {
             pendingWrites -= 1
             Unmanaged.passUnretained(self).release()
-            UnsafeMutableRawPointer(request).deallocate()
+            block.deallocate()
             reportEnd(UVError(status))
         }
-    }
-
-    /// `flush` with borrowed pieces: what the socket takes at once straight from `outgoing`
-    /// and from where the pieces lie (one `writev`), the rest copied into one `uv_write`.
-    private func flushPieces() {
-        let total = outgoing.count + borrowedCount
-        var result = UV_EAGAIN.rawValue
-        var rest: (request: UnsafeMutablePointer<uv_write_t>, data: UnsafeMutableRawPointer, count: Int)?
-        outgoing.withUnsafeMutableBytes { raw in
-            var from = 0
-            func own(_ end: Int) {
-                guard end > from, let base = raw.baseAddress else { return }
-                pieces.append(uv_buf_init((base + from).assumingMemoryBound(to: CChar.self), UInt32(end - from)))
-                from = end
-            }
-            for (at, bytes) in borrowed {
-                own(at)
-                pieces.append(uv_buf_init((bytes.buffer.base + bytes.offset).assumingMemoryBound(to: CChar.self), UInt32(bytes.count)))
-            }
-            own(raw.count)
-            // libuv refuses a direct write while earlier ones wait in its queue (order is kept).
-            if pendingWrites == 0 {
-                result = pieces.withUnsafeBufferPointer { uv_try_write(streamPointer, $0.baseAddress, UInt32($0.count)) }
-            }
-            let written = result >= 0 ? Int(result) : 0
-            guard result >= 0 || result == UV_EAGAIN.rawValue, written < total else { return }
-            // The rest, copied in order into one request: the pieces' buffers are not kept.
-            let count = total - written
-            let (request, data) = Self.writeRequest(count)
-            var skip = written
-            var at = 0
-            for piece in pieces {
-                let n = Int(piece.len)
-                if skip >= n {
-                    skip -= n
-                    continue
-                }
-                (data + at).copyMemory(from: UnsafeRawPointer(piece.base!) + skip, byteCount: n - skip)
-                at += n - skip
-                skip = 0
-            }
-            rest = (request, data, count)
-        }
-        pieces.removeAll(keepingCapacity: true)
-        outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
-        borrowed.removeAll(keepingCapacity: true)
-        borrowedCount = 0
-        if result < 0 && result != UV_EAGAIN.rawValue { return reportEnd(UVError(result)) }
-        if let rest { submit(rest.request, data: rest.data, count: rest.count) }
     }
 
     override func willClose() {
         if state == .open { uv_read_stop(streamPointer) }
         outgoing = []
-        borrowed = []
-        borrowedCount = 0
     }
 
     override func didClose() {

@@ -125,13 +125,6 @@ public struct Item: Sendable, Hashable {
         return false
     }
 
-    /// The payload where it lies in the buffer it was read into, if it lies in one.
-    @inlinable
-    public var receivedPayload: ReceivedBytes? {
-        if case .received(let bytes) = fields.payload { return bytes }
-        return nil
-    }
-
     /// The same item with a payload of its own: the read buffer it lay in is no longer kept.
     public func detached() -> Item {
         guard case .received(let bytes) = fields.payload else { return self }

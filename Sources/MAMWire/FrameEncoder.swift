@@ -1,6 +1,6 @@
 internal import CMAMProto
 internal import CProtobufC
-public import MAMModel
+internal import MAMModel
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -24,15 +24,6 @@ public enum FrameEncoder {
     public static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool = true) {
         if HotFrames.encode(frame, appendingTo: &buffer, withLengthPrefix: withLengthPrefix) { return }
         encodeWithProtobufC(frame, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
-    }
-
-    /// `encode(_:appendingTo:)` with a length prefix, leaving out of `buffer` the payloads of
-    /// delivered items that lie in the buffer they were read into: each is appended to
-    /// `borrowed` with the offset in `buffer` it belongs before (`Pipe.enqueue(borrowing:)`
-    /// writes them from where they lie, saving the host a copy of every payload it forwards).
-    public static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], borrowing borrowed: inout [(at: Int, bytes: ReceivedBytes)]) {
-        if HotFrames.encode(frame, appendingTo: &buffer, borrowing: &borrowed) { return }
-        encodeWithProtobufC(frame, appendingTo: &buffer)
     }
 
     /// protobuf-c's bytes for `frame`, even for a frame `HotFrames` writes itself (tests

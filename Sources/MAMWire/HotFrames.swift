@@ -413,19 +413,6 @@ enum HotFrames {
     /// Appends `frame` when its body is one of these frames (and, for answers, has no
     /// exceptions); `false` leaves `buffer` untouched for protobuf-c.
     static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) -> Bool {
-        var none: [(at: Int, bytes: ReceivedBytes)] = []
-        return encode(frame, appendingTo: &buffer, withLengthPrefix: withLengthPrefix, borrowing: &none, borrows: false)
-    }
-
-    /// `encode`, leaving out of `buffer` the payloads of delivered items that lie in the
-    /// buffer they were read into: each is appended to `borrowed` with the offset in `buffer`
-    /// where it belongs (the bytes sent are `buffer` with each borrowed payload inserted there).
-    static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], borrowing borrowed: inout [(at: Int, bytes: ReceivedBytes)]) -> Bool {
-        encode(frame, appendingTo: &buffer, withLengthPrefix: true, borrowing: &borrowed, borrows: true)
-    }
-
-    private static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool,
-                               borrowing borrowed: inout [(at: Int, bytes: ReceivedBytes)], borrows: Bool) -> Bool {
         let number: UInt64
         let bodySize: Int
         switch frame.body {
@@ -442,18 +429,8 @@ enum HotFrames {
         }
         let frameSize = scalar(1, frame.seq) + scalar(2, frame.replyTo) + ProtoWriter.keySize(number) + nested(bodySize) - 1
         let total = frameSize + (withLengthPrefix ? 4 : 0)
-        // What is left in read buffers is not appended (only deliveries carry such payloads).
-        var left = 0
-        if borrows {
-            switch frame.body {
-            case .deliver(let v): left = v.item.receivedPayload?.count ?? 0
-            case .deliverBatch(let v): left = v.reduce(0) { $0 + ($1.deliver.item.receivedPayload?.count ?? 0) }
-            default: break
-            }
-        }
-        let base = buffer.count
-        buffer.append(count: total - left) { start in
-            var w = ProtoWriter(start, borrowsReceivedPayloads: left > 0)
+        buffer.append(count: total) { start in
+            var w = ProtoWriter(start)
             if withLengthPrefix {
                 for shift in stride(from: 24, through: 0, by: -8) { w.byte(UInt8(truncatingIfNeeded: frameSize >> shift)) }
             }
@@ -491,8 +468,7 @@ enum HotFrames {
                 v.withUnsafeBufferPointer { w.raw($0) }
             default: break
             }
-            precondition(w.position == start + total - left, "HotFrames wrote a frame of another size than it measured")
-            for (at, bytes) in w.borrowed { borrowed.append((base + (at - start), bytes)) }
+            precondition(w.position == start + total, "HotFrames wrote a frame of another size than it measured")
         }
         return true
     }
@@ -622,16 +598,8 @@ struct ProtoReader {
 /// Writes protobuf's wire format into memory measured beforehand.
 struct ProtoWriter {
     private(set) var position: UnsafeMutablePointer<UInt8>
-    /// Whether an item's payload that lies in a read buffer is left there: its place in the
-    /// frame is noted in `borrowed` instead of copied (the pipe writes it from where it lies).
-    let borrowsReceivedPayloads: Bool
-    /// Where each payload left in its buffer goes: before the byte `position` then pointed at.
-    private(set) var borrowed: [(UnsafeMutablePointer<UInt8>, ReceivedBytes)] = []
 
-    init(_ start: UnsafeMutablePointer<UInt8>, borrowsReceivedPayloads: Bool = false) {
-        position = start
-        self.borrowsReceivedPayloads = borrowsReceivedPayloads
-    }
+    init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
 
     static func varintSize(_ v: UInt64) -> Int {
         v == 0 ? 1 : (64 - v.leadingZeroBitCount + 6) / 7
@@ -716,12 +684,8 @@ struct ProtoWriter {
         } else {
             key(3, 2)
             varint(UInt64(v.inlineByteCount))
-            if borrowsReceivedPayloads, let received = v.receivedPayload, received.count > 0 {
-                borrowed.append((position, received))
-            } else {
-                // From where the bytes lie: the buffer they were read into, on the host.
-                v.withInlineBytes { raw($0) }
-            }
+            // From where the bytes lie: the buffer they were read into, on the host.
+            v.withInlineBytes { raw($0) }
         }
         string(5, v.fileName)
         if let o = v.ownership {

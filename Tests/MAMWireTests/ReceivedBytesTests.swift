@@ -85,45 +85,6 @@ private let shares: [BatchedShare] = [
     #expect(written == reference)
 }
 
-/// Written with its read-buffer payloads left where they lie, a delivery (alone or in a batch,
-/// after other frames in the same buffer) is the bytes of a copy once each borrowed piece is put
-/// back at its offset; frames without such payloads borrow nothing.
-@Test func aDeliveryLeavesItsReadBufferPayloadsWhereTheyLie() throws {
-    let bytes = frameBytes(Frame(seq: 3, body: .shareBatch(shares)))
-    let frame = try FrameParser.parse(received(bytes, offset: 5, capacity: bytes.count + 5), from: .child)
-    guard case .shareBatch(let read) = frame.body else {
-        Issue.record("not a batch")
-        return
-    }
-    let deliveries = read.enumerated().map { i, share in
-        var item = share.request.item
-        item.ownership = owner
-        return BatchedDelivery(seq: UInt64(i + 1), deliver: Deliver(item: item, senderBundleID: "com.contoso.mail", receivedAs: "alice@contoso.com"))
-    }
-    let frames = [Frame(seq: 2, body: .ping([1, 2])), Frame(seq: 9, body: .deliverBatch(deliveries)),
-                  Frame(seq: 10, body: .deliver(deliveries[0].deliver)), Frame(seq: 11, body: .deliver(deliveries[2].deliver)),
-                  Frame(seq: 12, body: .deliverAck(DeliverAck(itemID: "a", accepted: true)))]
-    var expected: [UInt8] = []
-    for f in frames { FrameEncoder.encode(f, appendingTo: &expected) }
-    var written: [UInt8] = []
-    var borrowed: [(at: Int, bytes: ReceivedBytes)] = []
-    for f in frames { FrameEncoder.encode(f, appendingTo: &written, borrowing: &borrowed) }
-    // Items a, b and e lie in the read buffer with a payload (c's is empty, d is a file).
-    #expect(borrowed.map(\.bytes.count) == [1024, 1, 256, 1024])
-    #expect(borrowed.allSatisfy { $0.bytes.buffer === borrowed[0].bytes.buffer })
-    #expect(written.count + borrowed.reduce(0) { $0 + $1.bytes.count } == expected.count)
-    var joined: [UInt8] = []
-    var from = 0
-    for (at, piece) in borrowed {
-        #expect(at >= from)
-        joined += written[from..<at]
-        joined += piece.array
-        from = at
-    }
-    joined += written[from...]
-    #expect(joined == expected)
-}
-
 /// Fed bytes inside a buffer, the decoder hands out a frame that arrived whole where it lies,
 /// and one that spans feeds gathered in a buffer of its own; either way the frame's bytes.
 @Test func framesComeOutInsideTheBufferTheyLieIn() throws {
