@@ -8,7 +8,7 @@ extension Array where Element == UInt8 {
     /// itself (`_copyContents`), after growing geometrically; `write` runs there.
     /// `write` must write exactly `count` bytes.
     @inlinable
-    public mutating func append(count: Int, writing write: (UnsafeMutablePointer<UInt8>) -> Void) {
+    package mutating func append(count: Int, writing write: (UnsafeMutablePointer<UInt8>) -> Void) {
         guard count > 0 else { return }
         withoutActuallyEscaping(write) { write in
             append(contentsOf: BytesWrittenInPlace(count: count, write: write))
