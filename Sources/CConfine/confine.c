@@ -114,6 +114,15 @@ static int open_resolved(const char *path) {
   return fd;
 }
 
+/* Whether what `fd` names can hold a rule (not a pipe, not a socket); `rights` is narrowed to
+   a file's when it is not a directory. */
+static int can_hold_rule(int fd, uint64_t *rights) {
+  struct stat st;
+  if (fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return 0;
+  if (!S_ISDIR(st.st_mode)) *rights &= FILE_RIGHTS;
+  return 1;
+}
+
 /* Grants `rights` beneath `path` (only a file's rights when it is not a directory). A path
    that does not exist grants nothing; one that leads to a pipe or a socket can hold no rule
    and is left out, so it stays denied. `resolved`: the host's path, opened without following
@@ -128,12 +137,10 @@ static int allow(int ruleset, const char *path, uint64_t rights, uint64_t handle
     }
     return 0;
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+  if (!can_hold_rule(fd, &rights)) {
     close(fd);
     return 0;
   }
-  if (!S_ISDIR(st.st_mode)) rights &= FILE_RIGHTS;
   struct landlock_path_beneath_attr attr = {.allowed_access = rights & handled, .parent_fd = fd};
   int status = attr.allowed_access ? (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0) : 0;
   int saved = errno;
@@ -165,13 +172,75 @@ static const char *const SYSTEM_READ[] = {
   NULL,
 };
 
+/* The system's read rules and the writable devices, opened once by a template
+   (mamsim_confine_prepare) and inherited by every app forked from it: opening, checking and
+   closing 43 paths was the largest part of a forked app's confinement (docs/PERFORMANCE.md).
+   A path is named by the inode it led to when the template opened it, as a rule always is. */
+struct prepared_rule { int fd; uint64_t rights; };
+static struct prepared_rule prepared[64];
+static int prepared_count = -1;
+
+static const uint64_t DEV_NULL_RIGHTS = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | ACCESS_FS_TRUNCATE;
+static const uint64_t DEV_ZERO_RIGHTS = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE;
+
+/* Opens a system path as `allow` does (links followed); one that can hold no rule is left out. */
+static void prepare_rule(const char *path, uint64_t rights) {
+  if (prepared_count >= (int)(sizeof prepared / sizeof prepared[0])) return;
+  int fd = open(path, O_PATH | O_CLOEXEC);
+  if (fd < 0) return;
+  if (can_hold_rule(fd, &rights)) prepared[prepared_count++] = (struct prepared_rule){fd, rights};
+  else close(fd);
+}
+
+/* Set by mamsim_confine_prepare once the template has emptied its bounding set: every process
+   forked from it inherits that set, and dropping 64 capabilities again (64 calls) was a tenth of
+   a forked app's start. */
+static int bounding_set_emptied;
+static int empty_bounding_set(char *error, size_t size);
+/* Set once the template runs under the system call filter: every app forked from it inherits
+   the filter, which compiling and installing again was 6 % of a forked app's CPU samples. */
+static int syscalls_restricted;
+static int restrict_syscalls(char *error, size_t size);
+
+int mamsim_confine_prepare(void) {
+  if (prepared_count >= 0) return prepared_count;
+  prepared_count = 0;
+  for (const char *const *p = SYSTEM_READ; *p; p++) prepare_rule(*p, READ_EXEC);
+  prepare_rule("/dev/null", DEV_NULL_RIGHTS);
+  prepare_rule("/dev/zero", DEV_ZERO_RIGHTS);
+  /* The same calls an app would make, whose failures it ignores in the same way. */
+  bounding_set_emptied = empty_bounding_set(NULL, 0) == 0;
+  syscalls_restricted = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && restrict_syscalls(NULL, 0) == 0;
+  return prepared_count;
+}
+
+void mamsim_confine_release(void) {
+  for (int k = 0; k < prepared_count; k++) close(prepared[k].fd);
+  prepared_count = -1;
+}
+
+/* Adds the prepared rules (mamsim_confine closes their descriptors once it is done). */
+static int allow_prepared(int ruleset, uint64_t handled, char *error, size_t size) {
+  for (int k = 0; k < prepared_count; k++) {
+    struct landlock_path_beneath_attr attr = {.allowed_access = prepared[k].rights & handled, .parent_fd = prepared[k].fd};
+    if (attr.allowed_access && syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &attr, 0) != 0)
+      return fail(error, size, "cannot add a rule for a system path", strerror(errno));
+  }
+  return 0;
+}
+
 /* Every capability goes: a child running as root keeps uid 0 but cannot override file modes,
    push input into a terminal (TIOCSTI), mount, trace or change limits back. */
-static int drop_capabilities(char *error, size_t size) {
+static int empty_bounding_set(char *error, size_t size) {
   for (int cap = 0; cap <= 63; cap++) {
     if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM)
       return fail(error, size, "cannot drop a capability from the bounding set", strerror(errno));
   }
+  return 0;
+}
+
+static int drop_capabilities(char *error, size_t size) {
+  if (!bounding_set_emptied && empty_bounding_set(error, size) != 0) return -1;
   prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
   struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
   struct __user_cap_data_struct data[2];
@@ -242,8 +311,18 @@ static int set_limit(int resource, unsigned long long value, const char *name, c
   return 0;
 }
 
+static int confine_self(const char *const *read_paths, int read_count, const char *const *write_paths, int write_count,
+                        const struct mamsim_limits *limits, char *error, size_t size);
+
 int mamsim_confine(const char *const *read_paths, int read_count, const char *const *write_paths, int write_count,
                    const struct mamsim_limits *limits, char *error, size_t size) {
+  int status = confine_self(read_paths, read_count, write_paths, write_count, limits, error, size);
+  mamsim_confine_release(); /* on every way out: an app holds none of the template's descriptors */
+  return status;
+}
+
+static int confine_self(const char *const *read_paths, int read_count, const char *const *write_paths, int write_count,
+                        const struct mamsim_limits *limits, char *error, size_t size) {
   int abi = mamsim_landlock_abi();
   if (abi < 1) return fail(error, size, "Landlock is not available", strerror(-abi));
 
@@ -268,10 +347,14 @@ int mamsim_confine(const char *const *read_paths, int read_count, const char *co
   if (ruleset < 0) return fail(error, size, "cannot create a Landlock ruleset", strerror(errno));
 
   int status = 0;
-  for (const char *const *p = SYSTEM_READ; *p && status == 0; p++) status = allow(ruleset, *p, READ_EXEC, handled, 0, error, size);
-  /* Writable devices, without ioctl (no terminal, no device control). */
-  if (status == 0) status = allow(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | ACCESS_FS_TRUNCATE, handled, 0, error, size);
-  if (status == 0) status = allow(ruleset, "/dev/zero", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, handled, 0, error, size);
+  if (prepared_count >= 0) {
+    status = allow_prepared(ruleset, handled, error, size);
+  } else {
+    for (const char *const *p = SYSTEM_READ; *p && status == 0; p++) status = allow(ruleset, *p, READ_EXEC, handled, 0, error, size);
+    /* Writable devices, without ioctl (no terminal, no device control). */
+    if (status == 0) status = allow(ruleset, "/dev/null", DEV_NULL_RIGHTS, handled, 0, error, size);
+    if (status == 0) status = allow(ruleset, "/dev/zero", DEV_ZERO_RIGHTS, handled, 0, error, size);
+  }
   for (int k = 0; k < read_count && status == 0; k++) {
     if (!read_paths[k] || read_paths[k][0] != '/') { status = fail(error, size, "a path to read must be absolute", read_paths[k]); break; }
     status = allow(ruleset, read_paths[k], READ_EXEC, handled, 1, error, size);
@@ -316,11 +399,13 @@ int mamsim_confine(const char *const *read_paths, int read_count, const char *co
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) { close(ruleset); return fail(error, size, "cannot set no_new_privs", strerror(errno)); }
   if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) { close(ruleset); return fail(error, size, "cannot restrict itself", strerror(errno)); }
   close(ruleset);
-  return restrict_syscalls(error, size);
+  return syscalls_restricted ? 0 : restrict_syscalls(error, size);
 }
 #else
 #include <stdio.h>
 int mamsim_landlock_abi(void) { return -38; /* ENOSYS */ }
+int mamsim_confine_prepare(void) { return 0; }
+void mamsim_confine_release(void) {}
 unsigned mamsim_confinement_features(void) { return 0; }
 int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
                    const struct mamsim_limits *limits, char *error, size_t size) {

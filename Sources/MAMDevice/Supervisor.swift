@@ -142,9 +142,12 @@ final class Supervisor {
     /// Only the template: an exec'd app would bind symbols it never calls (linking
     /// `mamsim-app` with `-z now` made exec'd fleets slower). The template removes the
     /// variable again before it forks (`MAMSIM_TEMPLATE_BIND_NOW` says it set it).
-    static func templateEnvironment(_ environment: [String: String]) -> [String: String] {
-        guard environment["LD_BIND_NOW"] == nil else { return environment }
+    /// `appsConfined`: every app it forks confines itself, so the template prepares the part
+    /// of that confinement every app shares (`MAMSIM_TEMPLATE_CONFINES`, `mamsim_confine_prepare`).
+    static func templateEnvironment(_ environment: [String: String], appsConfined: Bool) -> [String: String] {
         var env = environment
+        if appsConfined { env["MAMSIM_TEMPLATE_CONFINES"] = "1" }
+        guard environment["LD_BIND_NOW"] == nil else { return env }
         env["LD_BIND_NOW"] = "1"
         env["MAMSIM_TEMPLATE_BIND_NOW"] = "1"
         return env
@@ -398,7 +401,7 @@ final class Supervisor {
         if let zygote, zygote.isOpen { return zygote }
         do {
             let started = try Zygote(
-                loop: loop, executable: configuration.appRuntime, environment: Self.templateEnvironment(environment),
+                loop: loop, executable: configuration.appRuntime, environment: Self.templateEnvironment(environment, appsConfined: confinement.launcher != nil),
                 timeoutMilliseconds: configuration.templateTimeout.milliseconds
             ) { [weak self] exit in
                 self?.templateFailed("the app template \(exit)")

@@ -38,6 +38,8 @@ extension AppRuntime {
     static func confineIfAsked(_ arguments: ArraySlice<String>) {
         let asked = confinement(asked: arguments)
         guard asked.confine else {
+            // What the template prepared for confined apps is not this app's to keep.
+            mamsim_confine_release()
             if !asked.read.isEmpty || !asked.write.isEmpty { fail("--confine-read and --confine-write need --confine") }
             return
         }
@@ -98,7 +100,8 @@ extension AppRuntime {
     /// asked for, frame encoding and parsing of the handshake and of the commonest traffic),
     /// so their type metadata and pages are ready in each forked app — instantiated after the
     /// fork, the metadata was a third of a forked app's start — then serves the host's fork
-    /// requests on fd 3. No loop, no thread and no descriptor besides the control socket
+    /// requests on fd 3. No loop, no thread and no descriptor besides the control socket and
+    /// the system paths its confinement prepared (each app closes those as it confines itself)
     /// exists here: a fork copies nothing that is one app's.
     static func serveAsZygote() -> [String] {
         // The loader has bound every symbol already: the apps forked from here do not carry
@@ -106,6 +109,13 @@ extension AppRuntime {
         if getenv("MAMSIM_TEMPLATE_BIND_NOW") != nil {
             unsetenv("LD_BIND_NOW")
             unsetenv("MAMSIM_TEMPLATE_BIND_NOW")
+        }
+        // Every app it forks confines itself: the system's paths are opened, the bounding set
+        // emptied and the system call filter installed once, here, rather than in each app
+        // (a quarter to a third of a forked app's own CPU until it is ready; docs/PERFORMANCE.md).
+        if getenv("MAMSIM_TEMPLATE_CONFINES") != nil {
+            unsetenv("MAMSIM_TEMPLATE_CONFINES")
+            _ = mamsim_confine_prepare()
         }
         let sample = Array("--confine\u{0}--confine-read\u{0}/p\u{0}--confine-write\u{0}/d/c\u{0}--confine-limit\u{0}memory=1\u{0}".utf8)
         let arguments = sample.withUnsafeBytes(forkArguments)

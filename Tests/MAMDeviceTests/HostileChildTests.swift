@@ -287,6 +287,27 @@ struct ConfinementTests {
         #expect(forked.contains("3 socket"), "the channel is fd 3: \(forked)")
     }
 
+    /// A forked app ends with the capabilities and the system call filter an exec'd one ends
+    /// with (no capability, an empty bounding set, one filter), though the template emptied
+    /// the bounding set and installed the filter for it before forking.
+    @Test func anAppForkedFromTheTemplateHasTheCapabilitiesAndFilterOfAnExecdOne() async throws {
+        func restrictions(forked: Bool) async throws -> [String] {
+            var config = try makeConfiguration(apps: 1)
+            config.forkBuiltInApps = forked
+            let host = try HostController(configuration: config)
+            #expect(await host.startFleet().isEmpty)
+            let pid = try #require(await host.pid(of: "app0"))
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            #expect(await host.shutdown() == 0)
+            return status.split(separator: "\n").filter { $0.hasPrefix("Cap") || $0.hasPrefix("Seccomp") || $0.hasPrefix("NoNewPrivs") }.map(String.init)
+        }
+        let forked = try await restrictions(forked: true)
+        #expect(forked == (try await restrictions(forked: false)))
+        #expect(forked.contains("Seccomp:\t2") && forked.contains("Seccomp_filters:\t1"), "\(forked)")
+        #expect(forked.contains("CapBnd:\t0000000000000000") || getuid() != 0, "\(forked)")
+        #expect(forked.contains("CapEff:\t0000000000000000"), "\(forked)")
+    }
+
     /// Beside the device directory lies a name that leads to a socket (here a link to the
     /// child's own fd 3; /dev/stderr when stderr is a pipe and the device is under /dev/shm):
     /// no Landlock rule can hold it, so it is left denied and the app still starts confined —

@@ -45,4 +45,16 @@ struct mamsim_limits {
 int mamsim_confine(const char *const *read, int read_count, const char *const *write, int write_count,
                    const struct mamsim_limits *limits, char *error, size_t size);
 
+/* For a process that only forks confined apps (the built-in runtime's template): opens the
+   system's read paths, empties the capability bounding set, sets no_new_privs and installs the
+   system call filter, once, so that every `mamsim_confine` in a process forked from it adds
+   the inherited descriptors' rules and skips the rest. The caller itself runs under the filter
+   and the empty bounding set from then on. Call it once, before forking; the descriptors are
+   close-on-exec. Returns the number of paths opened. */
+int mamsim_confine_prepare(void);
+
+/* Closes what `mamsim_confine_prepare` opened (a forked process that does not confine itself
+   calls it; `mamsim_confine` does it itself). Nothing to do where nothing was prepared. */
+void mamsim_confine_release(void);
+
 #endif

@@ -193,6 +193,7 @@ struct BenchCommand: AsyncParsableCommand {
             table.add("fleet \(n) ready (s), forked from the template", ours.seconds, c?["seconds"], node?["seconds"], lowerIsBetter: true, target: "≤ 1.0× C")
             table.add("  each app exec'd instead", exec.seconds, c?["seconds"], node?["seconds"], lowerIsBetter: true, target: String(format: "fork saves %.0f %%", 100 * (1 - ours.seconds / exec.seconds)))
             table.add("  host CPU ms per app, forked", ours.hostCPUMilliseconds, nil, nil, lowerIsBetter: true, target: String(format: "exec'd: %.2f ms", exec.hostCPUMilliseconds))
+            table.add("  app's own CPU ms until ready, forked", ours.appsCPUMilliseconds, nil, nil, lowerIsBetter: true, target: String(format: "exec'd: %.2f ms", exec.appsCPUMilliseconds))
             table.add("fleet \(n) RSS per app (MiB)", ours.rssMiB, c?["rss_per_app_mib"], node?["rss_per_app_mib"], lowerIsBetter: true, target: "≤ 10 MiB")
             table.add("fleet \(n) PSS per app (MiB)", ours.pssMiB, nil, nil, lowerIsBetter: true, target: String(format: "exec'd: %.1f MiB", exec.pssMiB))
         }

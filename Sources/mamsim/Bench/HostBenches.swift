@@ -120,6 +120,9 @@ enum FleetBench {
         var pssMiB: Double
         /// The host process's CPU time per app while the fleet started (user + system).
         var hostCPUMilliseconds: Double
+        /// The apps' own CPU time until each was ready, per app (their confinement, runtime
+        /// start and handshake; a forked app's fork itself is the template's).
+        var appsCPUMilliseconds: Double
     }
 
     /// `fork`: apps are forked from the template (the shipping configuration); otherwise
@@ -144,13 +147,15 @@ enum FleetBench {
         let hostCPUUsed = ProcessStats.processCPUSeconds() - hostCPU
         guard failures.isEmpty else { throw BenchError(message: "fleet bench: \(failures.count) apps failed: \(failures.first!)") }
         let started = pids.withLock { $0 }
+        let appsCPU = started.compactMap(ProcessStats.cpuSeconds).reduce(0, +)
         let rss = started.compactMap(ProcessStats.peakRSSKiB)
         let pss = started.compactMap(ProcessStats.pssKiB)
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         let seconds = elapsed.inSeconds
         func mean(_ kib: [Int]) -> Double { kib.isEmpty ? 0 : Double(kib.reduce(0, +)) / Double(kib.count) / 1024 }
-        return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss), hostCPUMilliseconds: hostCPUUsed * 1000 / Double(count))
+        return Result(seconds: seconds, rssMiB: mean(rss), pssMiB: mean(pss), hostCPUMilliseconds: hostCPUUsed * 1000 / Double(count),
+                      appsCPUMilliseconds: appsCPU * 1000 / Double(max(started.count, 1)))
     }
 }
 
