@@ -5,48 +5,45 @@ extension Array where Element == UInt8 {
     /// `Array` has no way to grow into uninitialised space, and filling it with zeros first
     /// (from a page of zeros) was a second pass over every byte: 2–3 % of the host's and of a
     /// sending app's samples in a flood. `append(contentsOf:)` hands a sequence the space
-    /// itself (`_copyContents`), after growing geometrically; `write` runs there.
-    /// `write` must write exactly `count` bytes.
+    /// itself (`_copyContents`), after growing geometrically; `SpaceToWrite` claims it as is,
+    /// and `write` then runs there.
+    ///
+    /// `write` is not carried into the sequence: a closure stored in one must be escaping,
+    /// and its captures then went into a context allocated, retained and freed for every
+    /// frame and every audit record (3.61 host allocations per brokered item instead of 2.55,
+    /// docs/PERFORMANCE.md). Called here, it stays a non-escaping closure the optimizer
+    /// inlines. `write` must write exactly `count` bytes.
     @inlinable
     package mutating func append(count: Int, writing write: (UnsafeMutablePointer<UInt8>) -> Void) {
         guard count > 0 else { return }
-        withoutActuallyEscaping(write) { write in
-            append(contentsOf: BytesWrittenInPlace(count: count, write: write))
-        }
+        let start = self.count
+        append(contentsOf: SpaceToWrite(count: count))
+        withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
     }
 }
 
-/// `count` bytes made by a function that writes them from a pointer: appended to an array,
-/// they are written in its storage; iterated, they are written into an array of their own.
+/// `count` bytes of space at the end of an array, claimed by `append(contentsOf:)` without
+/// being written: `append(count:writing:)` writes them right after. `UInt8` is a trivial type,
+/// so what the space held before is overwritten, never read. Iterated (or offered less space
+/// than `count`), it is `count` zeros.
 @usableFromInline
-struct BytesWrittenInPlace: Sequence {
+struct SpaceToWrite: Sequence {
     @usableFromInline let count: Int
-    @usableFromInline let write: (UnsafeMutablePointer<UInt8>) -> Void
 
     @inlinable
-    init(count: Int, write: @escaping (UnsafeMutablePointer<UInt8>) -> Void) {
-        self.count = count
-        self.write = write
-    }
+    init(count: Int) { self.count = count }
 
     @inlinable
     var underestimatedCount: Int { count }
 
     @inlinable
-    func makeIterator() -> IndexingIterator<[UInt8]> {
-        guard count > 0 else { return [UInt8]().makeIterator() }
-        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            write(buffer.baseAddress!)
-            initialized = count
-        }.makeIterator()
-    }
+    func makeIterator() -> Repeated<UInt8>.Iterator { repeatElement(0, count: count).makeIterator() }
 
     @inlinable
-    __consuming func _copyContents(initializing buffer: UnsafeMutableBufferPointer<UInt8>) -> (IndexingIterator<[UInt8]>, Int) {
+    __consuming func _copyContents(initializing buffer: UnsafeMutableBufferPointer<UInt8>) -> (Repeated<UInt8>.Iterator, Int) {
         // `append(contentsOf:)` offers at least `underestimatedCount` (its precondition);
-        // another caller offering less gets the bytes through the iterator instead.
-        guard buffer.count >= count, let base = buffer.baseAddress else { return (makeIterator(), 0) }
-        write(base)
-        return ([UInt8]().makeIterator(), count)
+        // another caller offering less gets zeros through the iterator instead.
+        guard buffer.count >= count else { return (makeIterator(), 0) }
+        return (repeatElement(0, count: 0).makeIterator(), count)
     }
 }
