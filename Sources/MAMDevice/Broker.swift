@@ -503,7 +503,7 @@ final class Broker {
         let answers = child.batchedAnswers
         child.batchedAnswers.removeAll(keepingCapacity: true)
         guard child.isLive || child.state == .closing else { return }
-        for run in cumulativeRuns(answers, inFlight: child.batchedSharesInFlight) {
+        for run in cumulativeRuns(answers, inFlight: { child.batchedSharesInFlight.contains($0) }) {
             let exceptions = run.answers.compactMap { $0.1 == .delivered ? nil : ShareException(seq: $0.0, outcome: $0.1) }
             child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
         }
@@ -600,7 +600,7 @@ final class Broker {
     private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: Verdict, _ record: inout ShareRecord) {
         sender.sharesInFlight -= 1
         record.outcome = outcome
-        if sender.batchedSharesInFlight.remove(seq) != nil {
+        if sender.batchedSharesInFlight.remove(seq) {
             if sender.isLive || sender.state == .closing {
                 sender.batchedAnswers.append((seq, outcome))
                 scheduleBatchWork(sender)

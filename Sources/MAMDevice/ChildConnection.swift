@@ -71,7 +71,7 @@ final class ChildConnection {
     /// Deliveries decided this loop iteration, sent together before the loop writes.
     @exclusivity(unchecked) var outgoingDeliveries: [PendingDelivery] = []
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
-    @exclusivity(unchecked) var batchedSharesInFlight: Set<UInt64> = []
+    @exclusivity(unchecked) var batchedSharesInFlight = SeqSet()
     /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`).
     @exclusivity(unchecked) var batchedAnswers: [(UInt64, Verdict)] = []
     /// Queued for the broker's flush this iteration.

@@ -33,7 +33,7 @@ public final class AppChannel {
     /// Batched deliveries the app has answered, acknowledged together before the loop writes.
     private var answeredDeliveries: [(UInt64, Bool)] = []
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
-    private var unansweredDeliveries: Set<UInt64> = []
+    private var unansweredDeliveries = SeqSet()
 
     /// Batches are on unless `MAMSIM_BATCHES=0` is in the environment (to measure or debug
     /// the one-frame-per-item path).
@@ -238,7 +238,7 @@ public final class AppChannel {
     private func flushAcknowledgements() {
         let answered = answeredDeliveries
         answeredDeliveries.removeAll(keepingCapacity: true)
-        for run in cumulativeRuns(answered, inFlight: unansweredDeliveries) {
+        for run in cumulativeRuns(answered, inFlight: { unansweredDeliveries.contains($0) }) {
             send(.deliverAcks(DeliverAcks(first: run.first, last: run.last, declined: run.answers.compactMap { $0.1 ? nil : $0.0 })))
         }
     }
@@ -318,7 +318,7 @@ public final class AppChannel {
             for i in deliveries.indices {
                 let seq = deliveries[i].seq
                 let accepted = receive(deliveries[i].deliver) { [weak self] accepted in
-                    guard let self, unansweredDeliveries.remove(seq) != nil else { return }
+                    guard let self, unansweredDeliveries.remove(seq) else { return }
                     answeredDeliveries.append((seq, accepted))
                 }
                 if let accepted {
@@ -399,7 +399,7 @@ extension AppChannel {
         batched[1] = { _ in }
         var answered: [(UInt64, Bool)] = []
         answered.append((1, true))
-        var unanswered: Set<UInt64> = []
+        var unanswered = SeqSet()
         unanswered.insert(1)
         var replies: [UInt64: (Frame) -> Void] = [:]
         replies[1] = { _ in }

@@ -119,18 +119,18 @@ func seqs(in range: ClosedRange<UInt64>, waiting: Int, alsoWaiting: RecentSet<UI
 }
 
 /// Folds answers into cumulative ranges: `answered` (seq → answer, any order) become runs of
-/// consecutive answered seqs with no seq of `inFlight` between them (a range must never cover
-/// an item still unanswered). Seqs not in either set inside a run are other frames, which a
-/// range may span; a gap wider than `maximumGap` starts a new run, so the check stays cheap
-/// whatever the numbering.
+/// consecutive answered seqs with no seq `inFlight` between them (a range must never cover
+/// an item still unanswered). Seqs neither answered nor in flight inside a run are other
+/// frames, which a range may span; a gap wider than `maximumGap` starts a new run, so the
+/// check stays cheap whatever the numbering.
 @inlinable
-public func cumulativeRuns<Answer>(_ answered: [(UInt64, Answer)], inFlight: Set<UInt64>, maximumGap: UInt64 = 64)
+public func cumulativeRuns<Answer>(_ answered: [(UInt64, Answer)], inFlight: (UInt64) -> Bool, maximumGap: UInt64 = 64)
     -> [(first: UInt64, last: UInt64, answers: [(UInt64, Answer)])] {
     let sorted = answered.sorted { $0.0 < $1.0 }
     var runs: [(first: UInt64, last: UInt64, answers: [(UInt64, Answer)])] = []
     for entry in sorted {
         if let i = runs.indices.last, entry.0 > runs[i].last, entry.0 - runs[i].last <= maximumGap,
-           !(runs[i].last + 1..<entry.0).contains(where: { inFlight.contains($0) }) {
+           !(runs[i].last + 1..<entry.0).contains(where: inFlight) {
             runs[i].last = entry.0
             runs[i].answers.append(entry)
         } else {

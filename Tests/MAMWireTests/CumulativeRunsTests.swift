@@ -5,7 +5,7 @@ import MAMModel
 /// How answers fold into cumulative ranges: a range never covers an item still in flight.
 @Suite struct CumulativeRunsTests {
     func runs(_ answered: [UInt64], inFlight: Set<UInt64> = [], gap: UInt64 = 64) -> [ClosedRange<UInt64>] {
-        cumulativeRuns(answered.map { ($0, ()) }, inFlight: inFlight, maximumGap: gap).map { $0.first...$0.last }
+        cumulativeRuns(answered.map { ($0, ()) }, inFlight: { inFlight.contains($0) }, maximumGap: gap).map { $0.first...$0.last }
     }
 
     @Test func consecutiveAnswersInAnyOrderAreOneRange() {
@@ -27,7 +27,7 @@ import MAMModel
 
     @Test func everyAnswerIsInExactlyOneRun() {
         let answered: [UInt64] = [10, 1, 7, 3, 2, 8]
-        let folded = cumulativeRuns(answered.map { ($0, $0 * 2) }, inFlight: [5])
+        let folded = cumulativeRuns(answered.map { ($0, $0 * 2) }, inFlight: { $0 == 5 })
         #expect(folded.flatMap { $0.answers.map(\.0) } == answered.sorted())
         #expect(folded.allSatisfy { run in run.answers.allSatisfy { $0.1 == $0.0 * 2 && (run.first...run.last).contains($0.0) } })
     }

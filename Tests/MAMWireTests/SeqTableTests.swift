@@ -72,4 +72,40 @@ import Testing
         table[7] = "again"
         #expect(table[7] == "again" && table.count == 1)
     }
+
+    /// `SeqSet` (a connection's batched shares in flight) answers as a `Set` would: seqs in
+    /// increasing order with gaps, now and then one out of order or again; removals mostly of
+    /// the oldest, sometimes of any seq, held or not.
+    @Test(arguments: [5, 6, 7])
+    func aSeqSetHoldsWhatASetHolds(seed: UInt64) {
+        var random = Generator(state: seed)
+        var set = SeqSet()
+        var model = Set<UInt64>()
+        var next: UInt64 = 1
+        for step in 0..<5000 {
+            switch random.next(10) {
+            case 0...4:
+                let seq: UInt64
+                if random.next(10) == 0, next > 1 {
+                    seq = UInt64(random.next(Int(next))) + 1
+                } else {
+                    next += UInt64(random.next(3))
+                    seq = next
+                    next += 1
+                }
+                set.insert(seq)
+                model.insert(seq)
+            case 5...7:
+                let seq = random.next(4) == 0 ? UInt64(random.next(Int(next) + 2)) : (model.min() ?? 0)
+                #expect(set.remove(seq) == (model.remove(seq) != nil), "remove \(seq), step \(step)")
+            default:
+                let seq = UInt64(random.next(Int(next) + 2))
+                #expect(set.contains(seq) == model.contains(seq), "contains \(seq), step \(step)")
+            }
+            #expect(set.count == model.count && set.isEmpty == model.isEmpty, "count, step \(step)")
+        }
+        for seq in 0...(next + 1) { #expect(set.contains(seq) == model.contains(seq)) }
+        set.removeAll()
+        #expect(set.isEmpty && !set.contains(next - 1))
+    }
 }
