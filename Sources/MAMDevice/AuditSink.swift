@@ -34,7 +34,9 @@ public final class AuditSink {
     private let context: RunContext
     private let enabled: Bool
     private let onEvent: (HostEvent) -> Void
-    private var buffer = AuditRecords()
+    /// Filled on every decision, on the loop thread only (the runtime's exclusivity check of
+    /// each access cost more than the rest of a record's bookkeeping).
+    @exclusivity(unchecked) private var buffer = AuditRecords()
 
     init(loop: EventLoop, state: DeviceState, context: RunContext, enabled: Bool, refusalBudget: AuditRefusalBudget = AuditRefusalBudget(),
          onEvent: @escaping (HostEvent) -> Void) {

@@ -7,6 +7,10 @@ import MAMWire
 /// Routes shares: checks the sender's identity, stamps ownership, asks `Enforcer`, delivers,
 /// waits for the acknowledgement, and answers the sender exactly once. Owns the table of
 /// deliveries in flight and their deadlines.
+///
+/// Used on the host's loop thread only: the state every share reads or writes is
+/// `@exclusivity(unchecked)`, as in `ChildConnection` (the runtime's check of each access
+/// costs about 80 instructions, counted by scripts/bench-instructions).
 final class Broker {
     private let supervisor: Supervisor
     private let state: DeviceState
@@ -33,7 +37,7 @@ final class Broker {
     }
 
     /// Children with batched work (deliveries or answers) waiting for the next flush.
-    private var batchWork: [ChildConnection] = []
+    @exclusivity(unchecked) private var batchWork: [ChildConnection] = []
 
     /// Allowed routes of inline shares between two apps, by who shares as whom to whom as
     /// whom: a stream of shares between two apps is decided once. Everything the decision
@@ -81,11 +85,11 @@ final class Broker {
             key.identity == request.identity && key.receiveAs == request.receiveAs && key.sender == sender.spec.key && key.target == target.spec.key
         }
     }
-    private var routes: [RouteKey: Route] = [:]
+    @exclusivity(unchecked) private var routes: [RouteKey: Route] = [:]
     /// The route the last share took: a stream repeats it, and comparing four strings costs
     /// less than hashing them.
-    private var lastRoute: Route?
-    private var routesGeneration: UInt64 = .max
+    @exclusivity(unchecked) private var lastRoute: Route?
+    @exclusivity(unchecked) private var routesGeneration: UInt64 = .max
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     private static let maximumRoutes = 1024
 
@@ -425,15 +429,12 @@ final class Broker {
     /// Hostile-input bounds on an item a child sends.
     private func validate(_ item: Item) -> String? {
         if item.id.utf8.count > 256 { return "item id is longer than 256 bytes" }
-        // One pass over the bytes; only an id with non-ASCII bytes asks Unicode's categories
-        // (C1 controls), which costs more than the rest of the check on every share.
-        var bad = item.id.utf8.first == UInt8(ascii: ".")
-        var ascii = true
-        for byte in item.id.utf8 where !bad {
-            bad = byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\")
-            if byte >= 0x80 { ascii = false }
-        }
-        if !bad, !ascii { bad = item.id.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        // One pass over the bytes where they lie (the view's iterator cost three times as
+        // much); only an id with non-ASCII bytes asks Unicode's categories (C1 controls),
+        // which costs more than the rest of the check on every share.
+        let scan = item.id.utf8.withContiguousStorageIfAvailable(Self.scanID) ?? Array(item.id.utf8).withUnsafeBufferPointer(Self.scanID)
+        var bad = scan.bad
+        if !bad, !scan.ascii { bad = item.id.unicodeScalars.contains { $0.properties.generalCategory == .control } }
         if bad {
             return "item id \"\(item.id.prefix(40))\" contains a path separator, a control character or a leading dot"
         }
@@ -443,6 +444,18 @@ final class Broker {
         }
         if item.filePath?.isEmpty == true { return "file item has an empty path" }
         return nil
+    }
+
+    /// Whether an id's bytes hold a leading dot, a path separator or an ASCII control
+    /// character (`bad`), and whether they are all ASCII.
+    private static func scanID(_ bytes: UnsafeBufferPointer<UInt8>) -> (bad: Bool, ascii: Bool) {
+        if bytes.first == UInt8(ascii: ".") { return (true, true) }
+        var ascii = true
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") { return (true, ascii) }
+            if byte >= 0x80 { ascii = false }
+        }
+        return (false, ascii)
     }
 
     private func send(_ pending: PendingDelivery, to destination: ChildConnection) {
@@ -504,7 +517,7 @@ final class Broker {
         child.batchedAnswers.removeAll(keepingCapacity: true)
         guard child.isLive || child.state == .closing else { return }
         for run in cumulativeRuns(answers, inFlight: { child.batchedSharesInFlight.contains($0) }) {
-            let exceptions = run.answers.compactMap { $0.1 == .delivered ? nil : ShareException(seq: $0.0, outcome: $0.1) }
+            let exceptions = run.answers.compactMap { $0.1.isDelivered ? nil : ShareException(seq: $0.0, outcome: $0.1) }
             child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
         }
     }

@@ -9,8 +9,15 @@ public enum Verdict: Sendable, Hashable, CustomStringConvertible {
     case failed(Reason, String)
 
     /// A share's answer when it was delivered and acknowledged (no sentence: the sender knows
-    /// what it shared, and the wire stays as short as a bare status).
-    public static let delivered = Verdict.allowed("")
+    /// what it shared, and the wire stays as short as a bare status). Made where it is used,
+    /// not a stored `static let`: each use of that was a lazy-initialisation check and a
+    /// copy (a retain, and later a release) of the stored value; the empty literal needs none.
+    @inlinable
+    public static var delivered: Verdict { .allowed("") }
+
+    /// Whether this is `delivered`, without making one to compare with.
+    @inlinable
+    public var isDelivered: Bool { if case .allowed(let e) = self { e.isEmpty } else { false } }
 
     /// A rule's refusal: `reason`, and why.
     public static func blocked(_ reason: Reason, because explanation: String) -> Verdict {

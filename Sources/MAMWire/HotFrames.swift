@@ -749,7 +749,9 @@ extension Deliver {
 /// It also keeps the last owner read (by its bytes) and the last bundle id made (by its
 /// spelling), each the same value on a hit. Used on its connection's loop thread only.
 public final class StringPool {
-    private var slots = [String](repeating: "", count: 64)
+    /// Read for most strings of every frame; a pool belongs to one connection and is used on
+    /// its loop thread only, so the runtime's exclusivity check of each read is left out.
+    @exclusivity(unchecked) private var slots = [String](repeating: "", count: 64)
 
     public init() {}
 

@@ -246,7 +246,7 @@ extension Runtime {
         }
         progress.onAnswer = { outcome in
             progress.answered += 1
-            if outcome == .delivered { progress.delivered += 1 } else if progress.firstProblem == nil { progress.firstProblem = outcome }
+            if outcome.isDelivered { progress.delivered += 1 } else if progress.firstProblem == nil { progress.firstProblem = outcome }
             if progress.answered == count {
                 reply(.flood(delivered: progress.delivered, firstProblem: progress.firstProblem))
                 // The closure holds itself through `sendMore`: let go once the flood is over.
