@@ -107,10 +107,17 @@ private func finish(_ loop: EventLoop) {
     let expected = chunks.flatMap { $0 }
     var received: [UInt8] = []
     received.reserveCapacity(expected.count)
+    // A write the socket cannot take at once waits in one request; what is queued behind it
+    // waits in the pipe (never a second request, which copied it) and leaves when it is done.
+    var mostWaiting = 0
+    let watchdog = try Timer(loop: loop)
     try pipe.startReading(onRead: { chunk in
+        mostWaiting = max(mostWaiting, pipe.pendingWrites)
         received += chunk
-        if received.count >= expected.count { pipe.close() }
-    }, onEnd: { _ in pipe.close() })
+        if received.count >= expected.count { pipe.close(); watchdog.close() }
+    }, onEnd: { _ in pipe.close(); watchdog.close() })
+    // Bytes left queued behind a finished write would never arrive: end the test instead.
+    watchdog.start(after: 20_000) { pipe.close(); watchdog.close() }
     // Two flushes now, the rest from timers while the first bytes are still in flight.
     pipe.enqueue(chunks[0])
     pipe.flush()
@@ -118,13 +125,16 @@ private func finish(_ loop: EventLoop) {
     let timer = try Timer(loop: loop)
     var next = 2
     timer.start(after: 1, repeat: 1) {
+        mostWaiting = max(mostWaiting, pipe.pendingWrites)
         guard next < chunks.count else { return timer.close() }
         pipe.enqueue(chunks[next])
+        pipe.flush()
         next += 1
     }
     loop.run()
     #expect(received.count == expected.count)
     #expect(received == expected)
+    #expect(mostWaiting == 1, "write requests waiting at once: at most \(mostWaiting)")
     #expect(exit == nil || exit?.status == 0)
     child.close()
     loop.run()
