@@ -12,28 +12,31 @@ internal import Darwin
 /// This is the low layer of MAMKit: it does the handshake, numbers frames, matches replies to
 /// requests and hands everything else to the app. `MAMApp` puts an async API on top; the
 /// generic runtime `mamsim-app` uses this layer directly to stay as fast as a C child.
-/// Thread rule: use it only on the loop's thread.
+/// Thread rule: use it only on the loop's thread. Because of that rule the state every share
+/// and delivery touches is `@exclusivity(unchecked)`: the runtime's check of each access was
+/// about 300 of a sending or receiving app's 5–8 k instructions per item
+/// (scripts/bench-instructions' method, docs/PERFORMANCE.md).
 public final class AppChannel {
     let loop: EventLoop
     private let pipe: Pipe
-    private var decoder = FrameDecoder()
-    private var nextSeq: UInt64 = 1
-    private var replyHandlers: [UInt64: (Frame) -> Void] = [:]
+    @exclusivity(unchecked) private var decoder = FrameDecoder()
+    @exclusivity(unchecked) private var nextSeq: UInt64 = 1
+    @exclusivity(unchecked) private var replyHandlers: [UInt64: (Frame) -> Void] = [:]
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
-    private var deliveredItemIDs = RecentIDs(capacity: 4096)
+    @exclusivity(unchecked) private var deliveredItemIDs = RecentIDs(capacity: 4096)
     /// Shares asked for this loop iteration: several leave as one `shareBatch`.
     /// (Requests and completions apart: a pair read out of one array is copied whole, the
     /// closure with the request.)
-    private var queuedShares: [ShareRequest] = []
-    private var queuedCompletions: [(Verdict) -> Void] = []
+    @exclusivity(unchecked) private var queuedShares: [ShareRequest] = []
+    @exclusivity(unchecked) private var queuedCompletions: [(Verdict) -> Void] = []
     /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
     /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
-    private var batchedShares = SeqTable<(Verdict) -> Void>()
+    @exclusivity(unchecked) private var batchedShares = SeqTable<(Verdict) -> Void>()
     /// Batched deliveries the app has answered, acknowledged together before the loop writes.
-    private var answeredDeliveries: [(UInt64, Bool)] = []
+    @exclusivity(unchecked) private var answeredDeliveries: [(UInt64, Bool)] = []
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
-    private var unansweredDeliveries = SeqSet()
+    @exclusivity(unchecked) private var unansweredDeliveries = SeqSet()
 
     /// Batches are on unless `MAMSIM_BATCHES=0` is in the environment (to measure or debug
     /// the one-frame-per-item path).
@@ -46,16 +49,16 @@ public final class AppChannel {
     public private(set) var welcome: Welcome?
     /// The host takes `shareBatch` frames and batches are on (read once per share: reading
     /// `welcome` copies all of it).
-    private var hostTakesBatches = false
+    @exclusivity(unchecked) private var hostTakesBatches = false
     /// The strings the host's frames repeat (senders, accounts, type identifiers).
     private let strings = StringPool()
     public var onWelcome: ((Welcome) -> Void)?
     /// An item arrived; return true to accept it (the host is told in the acknowledgement).
-    public var onDeliver: ((Deliver) -> Bool)?
+    @exclusivity(unchecked) public var onDeliver: ((Deliver) -> Bool)?
     /// Like `onDeliver`, for an app that must ask the host something first (e.g. read a
     /// shared file with the `readFile` service): call `accept` once; the acknowledgement
     /// waits for it. Takes precedence over `onDeliver`.
-    public var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)?
+    @exclusivity(unchecked) public var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)?
     /// A command from the host (a scripted action, an SDK delegate callback); call `reply`
     /// exactly once with the matching `CommandResult` case, or `.error`.
     public var onCommand: ((Command, _ reply: @escaping (CommandResult) -> Void) -> Void)?

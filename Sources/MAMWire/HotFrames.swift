@@ -749,8 +749,9 @@ extension Deliver {
 /// It also keeps the last owner read (by its bytes) and the last bundle id made (by its
 /// spelling), each the same value on a hit. Used on its connection's loop thread only.
 public final class StringPool {
-    /// Read for most strings of every frame; a pool belongs to one connection and is used on
-    /// its loop thread only, so the runtime's exclusivity check of each read is left out.
+    /// Read for most strings of every frame. A pool belongs to one connection and is used on
+    /// its loop thread only, so the runtime's exclusivity check of each access to its state
+    /// is left out.
     @exclusivity(unchecked) private var slots = [String](repeating: "", count: 64)
 
     public init() {}
@@ -771,11 +772,11 @@ public final class StringPool {
     }
 
     /// The type identifiers of the item last read (`Reading.read(_:into: Item)` reuses them).
-    var lastTypeIdentifiers: [String] = []
+    @exclusivity(unchecked) var lastTypeIdentifiers: [String] = []
 
     /// The owner last read, by its bytes: a stream of deliveries names one owner.
-    private var lastOwnerBytes: [UInt8] = []
-    private var lastOwner: Ownership?
+    @exclusivity(unchecked) private var lastOwnerBytes: [UInt8] = []
+    @exclusivity(unchecked) private var lastOwner: Ownership?
 
     func ownership(_ bytes: UnsafeBufferPointer<UInt8>, _ read: () -> Ownership?) -> Ownership? {
         // (`memcmp`: `elementsEqual` compares byte by byte through the generic sequence.)
@@ -793,7 +794,7 @@ public final class StringPool {
     }
 
     /// The bundle id last made, by its spelling.
-    private var lastBundleID: BundleID?
+    @exclusivity(unchecked) private var lastBundleID: BundleID?
 
     func bundleID(_ s: String) -> BundleID {
         if let last = lastBundleID, last.rawValue == s { return last }
