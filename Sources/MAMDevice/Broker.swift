@@ -513,8 +513,14 @@ final class Broker {
 
     private func sendBatchedAnswers(of child: ChildConnection) {
         guard !child.batchedAnswers.isEmpty else { return }
-        let answers = child.batchedAnswers
-        child.batchedAnswers.removeAll(keepingCapacity: true)
+        // Taken out whole and given back emptied: a copy kept while the child's list was
+        // emptied in place made that list new storage at every flush.
+        var answers: [(UInt64, Verdict)] = []
+        swap(&answers, &child.batchedAnswers)
+        defer {
+            answers.removeAll(keepingCapacity: true)
+            if child.batchedAnswers.isEmpty { child.batchedAnswers = answers }
+        }
         guard child.isLive || child.state == .closing else { return }
         for run in cumulativeRuns(answers, inFlight: { child.batchedSharesInFlight.contains($0) }) {
             let exceptions = run.answers.compactMap { $0.1.isDelivered ? nil : ShareException(seq: $0.0, outcome: $0.1) }

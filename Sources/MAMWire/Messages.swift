@@ -122,21 +122,22 @@ func seqs(in range: ClosedRange<UInt64>, waiting: Int, alsoWaiting: RecentSet<UI
 /// consecutive answered seqs with no seq `inFlight` between them (a range must never cover
 /// an item still unanswered). Seqs neither answered nor in flight inside a run are other
 /// frames, which a range may span; a gap wider than `maximumGap` starts a new run, so the
-/// check stays cheap whatever the numbering.
+/// check stays cheap whatever the numbering. Each run's answers are a slice of the sorted
+/// answers (no array and no copy of each answer per run).
 @inlinable
 public func cumulativeRuns<Answer>(_ answered: [(UInt64, Answer)], inFlight: (UInt64) -> Bool, maximumGap: UInt64 = 64)
-    -> [(first: UInt64, last: UInt64, answers: [(UInt64, Answer)])] {
+    -> [(first: UInt64, last: UInt64, answers: ArraySlice<(UInt64, Answer)>)] {
     let sorted = answered.sorted { $0.0 < $1.0 }
-    var runs: [(first: UInt64, last: UInt64, answers: [(UInt64, Answer)])] = []
-    for entry in sorted {
-        if let i = runs.indices.last, entry.0 > runs[i].last, entry.0 - runs[i].last <= maximumGap,
-           !(runs[i].last + 1..<entry.0).contains(where: inFlight) {
-            runs[i].last = entry.0
-            runs[i].answers.append(entry)
-        } else {
-            runs.append((entry.0, entry.0, [entry]))
-        }
+    var runs: [(first: UInt64, last: UInt64, answers: ArraySlice<(UInt64, Answer)>)] = []
+    guard !sorted.isEmpty else { return runs }
+    var first = 0
+    for i in sorted.indices.dropFirst() {
+        let previous = sorted[i - 1].0, seq = sorted[i].0
+        if seq > previous, seq - previous <= maximumGap, !(previous + 1..<seq).contains(where: inFlight) { continue }
+        runs.append((sorted[first].0, previous, sorted[first..<i]))
+        first = i
     }
+    runs.append((sorted[first].0, sorted[sorted.count - 1].0, sorted[first...]))
     return runs
 }
 
