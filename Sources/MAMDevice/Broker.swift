@@ -9,8 +9,8 @@ import MAMWire
 /// deliveries in flight and their deadlines.
 ///
 /// Used on the host's loop thread only: the state every share reads or writes is
-/// `@exclusivity(unchecked)`, as in `ChildConnection` (the runtime's check of each access
-/// costs about 80 instructions, counted by scripts/bench-instructions).
+/// `@exclusivity(unchecked)`, as in `ChildConnection` (the runtime's check of an access
+/// costs 80 instructions or more, counted by scripts/bench-instructions).
 final class Broker {
     private let supervisor: Supervisor
     private let state: DeviceState

@@ -53,7 +53,7 @@ final class ChildConnection {
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
     @exclusivity(unchecked) var pendingDeliveries = SeqTable<PendingDelivery>()
     /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
-    var expiredDeliveries = RecentSet<UInt64>(capacity: 4096)
+    @exclusivity(unchecked) var expiredDeliveries = RecentSet<UInt64>(capacity: 4096)
     /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
     @exclusivity(unchecked) var queuedDeliveries: [PendingDelivery] = []
     /// Shares this child sent that have not been answered yet.
@@ -132,7 +132,9 @@ final class PendingDelivery {
     let sender: ChildConnection
     /// The sender's ShareRequest seq: the answer's `replyTo`.
     let requestSeq: UInt64
-    var record: ShareRecord
+    /// Completed and answered where it lies, on the loop thread only: its exclusivity check
+    /// was one per acknowledged item.
+    @exclusivity(unchecked) var record: ShareRecord
     let deliver: Deliver
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0

@@ -13,9 +13,9 @@ internal import Darwin
 /// requests and hands everything else to the app. `MAMApp` puts an async API on top; the
 /// generic runtime `mamsim-app` uses this layer directly to stay as fast as a C child.
 /// Thread rule: use it only on the loop's thread. Because of that rule the state every share
-/// and delivery touches is `@exclusivity(unchecked)`: the runtime's check of each access was
-/// about 300 of a sending or receiving app's 5–8 k instructions per item
-/// (scripts/bench-instructions' method, docs/PERFORMANCE.md).
+/// and delivery touches is `@exclusivity(unchecked)`: with the string pool's, the runtime's
+/// checks were about 430 of a sending or receiving app's 5.4–7.6 k instructions per item
+/// (scripts/bench-instructions --apps, docs/PERFORMANCE.md).
 public final class AppChannel {
     let loop: EventLoop
     private let pipe: Pipe

@@ -153,9 +153,9 @@ public final class Pipe: Handle {
     ///
     /// While that write waits for the socket, what is queued stays queued: libuv refuses a
     /// direct write behind a waiting one, so each flush then copied all it had into a write
-    /// request of its own, and a peer slower than its sender had every byte copied once more
-    /// (`memcpy` from here was 267 of the host's 16.4 k instructions per brokered item). The
-    /// waiting write's completion flushes it, in one direct write again.
+    /// request of its own (with one frame per item, the host's instructions per brokered item
+    /// fell from 18.7 k to 18.0 k without those copies). The waiting write's completion
+    /// flushes what waited, in one direct write again.
     public func flush() {
         flushScheduled = false
         guard state == .open, !outgoing.isEmpty else {

@@ -141,7 +141,7 @@ extension SeqTable: Sendable where Value: Sendable {}
 /// A set of sequence numbers handed out in increasing order and mostly taken back in that
 /// order (a connection's batched shares not yet answered): a `SeqTable` of presence. A
 /// `Set<UInt64>` hashed each seq on insert and removal and rehashed its neighbours on every
-/// removal, about 3 % of the host's instructions per brokered item (docs/PERFORMANCE.md).
+/// removal, about 2 % of the host's instructions per brokered item (docs/PERFORMANCE.md).
 public struct SeqSet {
     @usableFromInline var table = SeqTable<Bool>()
 
