@@ -132,6 +132,39 @@ import MAMPolicy
         #expect(await host.shutdown() == 0)
     }
 
+    /// An acknowledgement naming another item than the delivery carried cuts the child off,
+    /// and the sender is answered when it is gone (the delivery was taken out of the table
+    /// before the check and never answered: the sender waited for its own timeout). Whether
+    /// the host reports deliveries or not.
+    @Test(arguments: [true, false])
+    func anAcknowledgementOfAnotherItemCutsTheChildOffAndTheSenderIsAnswered(reportDeliveries: Bool) async throws {
+        let log = EventLog()
+        var hello: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "forger"))), appendingTo: &hello)
+        var ack: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "other", accepted: true))), appendingTo: &ack)
+        let forger = try pythonChild("forger", """
+            os.write(3, bytes(\(hello)))
+            readFrame()   # welcome
+            readFrame()   # deliver
+            os.write(3, bytes(\(ack)))
+            time.sleep(30)
+            """)
+        let spec = AppSpec(handle: "forger", descriptor: AppDescriptor(bundleID: "com.contoso.forger"), executable: forger)
+        var config = try makeConfiguration(apps: 1, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.reportDeliveries = reportDeliveries
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let outcome = await host.share(from: "app0", to: "forger", item: textItem("mine", "x"))
+        #expect(outcome.reason == .appNotRunning, "\(outcome)")
+        let why = try await log.wait(for: "forger cut off") {
+            if case .hostile(let h, let what, true) = $0, h == "forger" { what } else { nil }
+        }
+        #expect(why.contains("with item other, but it carried mine"), "\(why)")
+        #expect(await host.shutdown() == 0)
+    }
+
     @Test func anAnswerToTheWrongCommandCutsTheChildOffAndTheCallerGetsAnError() async throws {
         let log = EventLog()
         // Says hello, waits for the first command (the host's frame 2) and answers it with a
