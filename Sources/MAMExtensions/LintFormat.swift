@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import MAMBundle
 
 /// `mamsim lint --reporter`: the same findings for people, for machines and for CI systems.
