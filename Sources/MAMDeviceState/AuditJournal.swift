@@ -191,6 +191,20 @@ final class AuditJournal {
 public struct AuditRecords: Sendable {
     public private(set) var bytes: [UInt8] = []
     public private(set) var count = 0
+    /// The last record's eleven fields, as given and as encoded: a stream of shares on one
+    /// route logs the same fields item after item (only the time moves), and comparing them
+    /// costs less than encoding them again (about 680 of the host's 15 k instructions per
+    /// brokered item went into the fields).
+    private var last = LastFields()
+
+    private struct LastFields: Sendable {
+        var isSet = false
+        var scenario = "", step = "", sourceApp = "", sourceIdentity = "", destinationApp = ""
+        var destinationIdentity = "", owner = "", explanation = ""
+        var verb = AuditVerb.share, decision = AuditDecision.allowed, reason: Reason?
+        /// The fields after the time, as the record holds them.
+        var encoded: [UInt8] = []
+    }
 
     public init() {}
 
@@ -212,6 +226,25 @@ public struct AuditRecords: Sendable {
     public mutating func append(time: Instant, scenario: String, step: String, verb: AuditVerb, sourceApp: String,
                                 sourceIdentity: String, destinationApp: String, destinationIdentity: String, owner: String,
                                 decision: AuditDecision, reason: Reason?, explanation: String) {
+        // The same fields as the last record: its encoded fields again, after the new time.
+        if last.isSet, last.verb == verb, last.decision == decision, last.reason == reason, last.sourceApp == sourceApp,
+           last.sourceIdentity == sourceIdentity, last.destinationApp == destinationApp,
+           last.destinationIdentity == destinationIdentity, last.owner == owner, last.explanation == explanation,
+           last.scenario == scenario, last.step == step {
+            let fields = last.encoded
+            let payload = 8 + fields.count
+            bytes.append(count: 8 + payload) { start in
+                var p = start + 8
+                Self.put(time.secondsSince1970.bitPattern, 8, &p)
+                fields.withUnsafeBufferPointer { p.update(from: $0.baseAddress!, count: $0.count) }
+                let check = AuditJournal.wordCheck(UnsafeBufferPointer(start: start + 8, count: payload))
+                var q = start
+                Self.put(UInt64(payload), 4, &q)
+                Self.put(UInt64(check), 4, &q)
+            }
+            count += 1
+            return
+        }
         // No array of the fields: this runs on the loop once per decision.
         let reasonText = reason?.rawValue ?? ""
         let payload = 8 + 44 + scenario.utf8.count + step.utf8.count + verb.rawValue.utf8.count + sourceApp.utf8.count
@@ -230,6 +263,10 @@ public struct AuditRecords: Sendable {
             Self.put(UInt64(check), 4, &q)
         }
         count += 1
+        last = LastFields(
+            isSet: true, scenario: scenario, step: step, sourceApp: sourceApp, sourceIdentity: sourceIdentity,
+            destinationApp: destinationApp, destinationIdentity: destinationIdentity, owner: owner, explanation: explanation,
+            verb: verb, decision: decision, reason: reason, encoded: Array(bytes[(bytes.count - payload + 8)...]))
     }
 
     private static func field(_ text: String, _ p: inout UnsafeMutablePointer<UInt8>) {

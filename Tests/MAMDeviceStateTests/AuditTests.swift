@@ -119,6 +119,67 @@ import Testing
         #expect(Array(current.prefix(8)) == AuditJournal.magic)
     }
 
+    /// Records whose fields repeat the last record's are appended from its encoded fields:
+    /// byte for byte what encoding each one alone gives, whichever field changes (each in
+    /// turn, across repeats, a refusal's reason and an empty or non-ASCII text among them),
+    /// and read back with their own times.
+    @Test func aRecordRepeatingTheLastOnesFieldsIsTheSameBytesAsOneEncodedAlone() throws {
+        struct Fields: Equatable {
+            var scenario = "demo", step = "share 1", verb = AuditVerb.share, sourceApp = "a", sourceIdentity = "alice@contoso.com"
+            var destinationApp = "b", destinationIdentity = "", owner = "alice@contoso.com", decision = AuditDecision.delivered
+            var reason: Reason? = nil, explanation = ""
+        }
+        var sequence: [Fields] = []
+        var f = Fields()
+        for round in 0..<13 {
+            // Three records alike, then one field changes (the thirteenth round changes none).
+            sequence += [f, f, f]
+            switch round {
+            case 0: f.scenario = "other"
+            case 1: f.step = "share 2"
+            case 2: f.verb = .copy
+            case 3: f.sourceApp = "ä"
+            case 4: f.sourceIdentity = ""
+            case 5: f.destinationApp = "bb"
+            case 6: f.destinationIdentity = "bob@contoso.com"
+            case 7: f.owner = "bob@contoso.com"
+            case 8: f.decision = .blocked
+            case 9: f.reason = .outboundPolicy
+            case 10: f.explanation = "managed to unmanaged"
+            case 11: f.reason = .inboundPolicy
+            default: break
+            }
+        }
+        func append(_ f: Fields, _ i: Int, to records: inout AuditRecords) {
+            records.append(time: Instant(secondsSince1970: 1_800_000_000 + Double(i) / 8), scenario: f.scenario, step: f.step, verb: f.verb,
+                           sourceApp: f.sourceApp, sourceIdentity: f.sourceIdentity, destinationApp: f.destinationApp,
+                           destinationIdentity: f.destinationIdentity, owner: f.owner, decision: f.decision, reason: f.reason,
+                           explanation: f.explanation)
+        }
+        var together = AuditRecords()
+        var alone: [UInt8] = []
+        for (i, fields) in sequence.enumerated() {
+            append(fields, i, to: &together)
+            var one = AuditRecords()
+            append(fields, i, to: &one)
+            alone += one.bytes
+        }
+        #expect(together.count == sequence.count)
+        #expect(together.bytes == alone)
+        var read: [(Double, [String])] = []
+        let journal = AuditJournal.magic + [UInt8](repeating: 0, count: AuditJournal.headerSize - AuditJournal.magic.count) + together.bytes
+        AuditJournal.forEachRecord(in: journal, from: 0) { time, fields, _ in read.append((time, fields)) }
+        #expect(read.count == sequence.count)
+        #expect(read.map(\.0) == sequence.indices.map { 1_800_000_000 + Double($0) / 8 })
+        #expect(read.last?.1 == ["other", "share 2", "copy", "ä", "", "bb", "bob@contoso.com", "bob@contoso.com", "blocked", "inbound-policy", "managed to unmanaged"])
+        // Emptied between two writes, the records still follow the last one's fields.
+        together.removeAll()
+        append(f, 0, to: &together)
+        var one = AuditRecords()
+        append(f, 0, to: &one)
+        #expect(together.bytes == one.bytes)
+    }
+
     /// The record check sees a change of any byte and of the length.
     @Test func theRecordCheckSeesEveryByte() {
         let payload = (0..<157).map { UInt8(truncatingIfNeeded: $0 &* 31) }
