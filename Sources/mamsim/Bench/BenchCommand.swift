@@ -59,14 +59,14 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("--probe runs one flood alone: it takes --items, --pairs and --app-runtime, not --only, --repeat or --json")
         }
         if items < 1 { throw ValidationError("--items takes at least 1 item, not \(items)") }
+        if repetitions < 1 || repetitions > 50 { throw ValidationError("--repeat takes 1 to 50 runs, not \(repetitions)") }
+        if pairCounts.isEmpty || pairCounts.contains(where: { $0 < 1 || $0 > 200 }) {
+            throw ValidationError("--pairs takes 1 to 200 pairs each, not \(pairCounts.map(String.init).joined(separator: " "))")
+        }
         // Each pair floods items ÷ pairs; fewer items than pairs leaves a pair none to send.
         let pairsRun = probe != nil ? [pairCounts[0]] : (only == nil || only == "pairs" ? pairCounts : [])
         if let most = pairsRun.max(), items < most {
             throw ValidationError("--items \(items) is fewer than --pairs \(most): each pair floods --items ÷ pairs items; give at least one item per pair")
-        }
-        if repetitions < 1 || repetitions > 50 { throw ValidationError("--repeat takes 1 to 50 runs, not \(repetitions)") }
-        if pairCounts.isEmpty || pairCounts.contains(where: { $0 < 1 || $0 > 200 }) {
-            throw ValidationError("--pairs takes 1 to 200 pairs each, not \(pairCounts.map(String.init).joined(separator: " "))")
         }
     }
 
