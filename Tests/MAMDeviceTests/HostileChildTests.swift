@@ -261,25 +261,34 @@ struct ConfinementTests {
         #expect(await host.shutdown() == 0)
     }
 
+    /// Starts a one-app fleet, forked from the template or exec'd, reads what `read` reads of
+    /// the running app's process, and shuts the fleet down.
+    static func readingOneApp<T>(forked: Bool, _ read: (Int32) throws -> T) async throws -> T {
+        var config = try makeConfiguration(apps: 1)
+        config.forkBuiltInApps = forked
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let pid = try #require(await host.pid(of: "app0"))
+        let value = try read(pid)
+        #expect(await host.shutdown() == 0)
+        return value
+    }
+
     /// A forked app holds the same kinds of descriptors as an exec'd one: the template (its
     /// control socket, what its warm-up built before forking) leaves nothing open in the apps
     /// it forks.
     @Test func anAppForkedFromTheTemplateHoldsNoDescriptorAnExecdOneLacks() async throws {
         func descriptors(forked: Bool) async throws -> [String] {
-            var config = try makeConfiguration(apps: 1)
-            config.forkBuiltInApps = forked
-            let host = try HostController(configuration: config)
-            #expect(await host.startFleet().isEmpty)
-            let pid = try #require(await host.pid(of: "app0"))
-            let folder = "/proc/\(pid)/fd"
-            var kinds: [String] = []
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-                let target = try FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
-                // "socket:[1234]" → "socket": the kind, not the instance.
-                kinds.append("\(name) \(target.split(separator: ":").first.map(String.init) ?? target)")
+            try await Self.readingOneApp(forked: forked) { pid in
+                let folder = "/proc/\(pid)/fd"
+                var kinds: [String] = []
+                for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+                    let target = try FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(name)")
+                    // "socket:[1234]" → "socket": the kind, not the instance.
+                    kinds.append("\(name) \(target.split(separator: ":").first.map(String.init) ?? target)")
+                }
+                return kinds.sorted()
             }
-            #expect(await host.shutdown() == 0)
-            return kinds.sorted()
         }
         let forked = try await descriptors(forked: true)
         let execd = try await descriptors(forked: false)
@@ -292,14 +301,10 @@ struct ConfinementTests {
     /// the bounding set and installed the filter for it before forking.
     @Test func anAppForkedFromTheTemplateHasTheCapabilitiesAndFilterOfAnExecdOne() async throws {
         func restrictions(forked: Bool) async throws -> [String] {
-            var config = try makeConfiguration(apps: 1)
-            config.forkBuiltInApps = forked
-            let host = try HostController(configuration: config)
-            #expect(await host.startFleet().isEmpty)
-            let pid = try #require(await host.pid(of: "app0"))
-            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-            #expect(await host.shutdown() == 0)
-            return status.split(separator: "\n").filter { $0.hasPrefix("Cap") || $0.hasPrefix("Seccomp") || $0.hasPrefix("NoNewPrivs") }.map(String.init)
+            try await Self.readingOneApp(forked: forked) { pid in
+                let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+                return status.split(separator: "\n").filter { $0.hasPrefix("Cap") || $0.hasPrefix("Seccomp") || $0.hasPrefix("NoNewPrivs") }.map(String.init)
+            }
         }
         let forked = try await restrictions(forked: true)
         #expect(forked == (try await restrictions(forked: false)))
