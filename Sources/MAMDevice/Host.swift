@@ -155,13 +155,20 @@ public final class Host {
         var remaining = apps.count
         var failures: [String: HostError] = [:]
         for app in apps {
-            supervisor.launch(app) { result in
+            supervisor.launch(app) { [supervisor] result in
                 if case .failure(let e) = result { failures[app.handle] = e }
                 remaining -= 1
-                if remaining == 0 { completion(failures) }
+                guard remaining == 0 else { return }
+                completion(failures)
+                // After the answer: the fleet is ready, and moving it is not part of its start.
+                supervisor.splitCPUs(forFleetOf: apps.count)
             }
         }
     }
+
+    /// The CPU the loop has to itself and the apps' CPUs, once the fleet's start made them
+    /// (`HostConfiguration.brokerCPU`); `nil` while every CPU is shared.
+    public var cpuSplit: BrokerCPUSplit? { supervisor.cpuSplit }
 
     /// Spawns one app (if not running) and calls `completion` once it completed the handshake.
     public func launch(_ name: String, _ completion: @escaping (Result<Int32, HostError>) -> Void) {

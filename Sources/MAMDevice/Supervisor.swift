@@ -75,6 +75,10 @@ final class Supervisor {
     /// and for good once it failed (apps are exec'd then).
     private var zygote: Zygote?
     private var zygoteFailed = false
+    /// The CPU the loop has to itself and the apps' CPUs, once made (`BrokerCPU`).
+    private(set) var cpuSplit: BrokerCPUSplit?
+    /// Whether this host holds the process's claim on a split (`BrokerCPUSplit.claim`).
+    private var holdsCPUClaim = false
     /// How often the sweep looks at deadlines while any is pending.
     static let sweepInterval: UInt64 = 50
 
@@ -95,6 +99,7 @@ final class Supervisor {
             device.missing = [device.missing, storage.missing].compactMap { $0 }.joined(separator: ", ").nonEmpty
         }
         confinement = try ConfinementReport.probe(configuration, cgroupsUnavailable: cgroups.unavailable, device: device)
+        if let note = BrokerCPU.unknownSetting(ProcessInfo.processInfo.environment["MAMSIM_BROKER_CPU"]) { onEvent(.note(note)) }
         realDeviceDirectory = configuration.deviceDirectory.resolvingSymlinksInPath().path
         sandbox = SandboxPlan(configuration: configuration, realDeviceDirectory: realDeviceDirectory)
         if confinement.isConfined {
@@ -363,6 +368,8 @@ final class Supervisor {
             onEvent(.note("\(spec.handle): could not reset its window identities at launch: \(error)"))
         }
         router?.childLaunched(spec)
+        // An exec'd child inherited the loop's CPU: it runs with the apps.
+        if let cpuSplit { Self.move(child.pid, to: cpuSplit.apps) }
         onEvent(.spawned(handle: spec.handle, pid: child.pid))
         do {
             // Read into buffers the loop keeps: a share's payload stays where it arrived and
@@ -395,6 +402,36 @@ final class Supervisor {
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
+    /// Gives the loop a CPU of its own and moves the template and every child to the others,
+    /// if `configuration.brokerCPU` asks for it for a ready fleet of `apps` apps (`BrokerCPU`).
+    /// Children started later go with the apps (`started`); shutdown gives the loop every CPU
+    /// back.
+    func splitCPUs(forFleetOf apps: Int) {
+        guard cpuSplit == nil, !shuttingDown, let allowed = System.allowedCPUs(),
+              let split = BrokerCPU.split(configuration.brokerCPU, apps: apps, allowed: allowed, current: System.currentCPU()) else { return }
+        // Asked for by name, the split is made even beside another host's.
+        holdsCPUClaim = BrokerCPUSplit.claim()
+        guard holdsCPUClaim || configuration.brokerCPU == .dedicated else { return }
+        guard System.allowCPUs([split.broker]) else {
+            if holdsCPUClaim { BrokerCPUSplit.release() }
+            holdsCPUClaim = false
+            return onEvent(.note("the broker's loop could not be given CPU \(split.broker): it shares every CPU with its apps"))
+        }
+        cpuSplit = split
+        if let zygote, zygote.isOpen { Self.move(zygote.pid, to: split.apps) }
+        for child in Array(children.values) + Array(retiring.values) where child.process != nil {
+            Self.move(child.pid, to: split.apps)
+        }
+        onEvent(.note("\(split) (MAMSIM_BROKER_CPU=shared to share them)"))
+    }
+
+    /// Every thread of process `pid` runs on `cpus` from now on (a child that ended meanwhile
+    /// is no matter: its exit is seen as any other).
+    private static func move(_ pid: Int32, to cpus: [Int]) {
+        guard pid > 0 else { return }
+        for thread in System.threads(of: pid) { System.allowCPUs(cpus, to: thread) }
+    }
+
     /// The built-in runtime's template, started on first use; `nil` where apps are exec'd.
     private func builtInTemplate() -> Zygote? {
         guard configuration.forkBuiltInApps, !zygoteFailed, !shuttingDown, Zygote.isSupported else { return nil }
@@ -408,6 +445,7 @@ final class Supervisor {
             }
             zygote = started
             cgroups.adopt(started.pid)
+            if let cpuSplit { Self.move(started.pid, to: cpuSplit.apps) }
             onEvent(.note("built-in apps are forked from a template (pid \(started.pid))"))
             return started
         } catch {
@@ -802,6 +840,12 @@ final class Supervisor {
         guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
         zygote?.close()
         zygote = nil
+        if let cpuSplit {
+            System.allowCPUs(cpuSplit.all)
+            if holdsCPUClaim { BrokerCPUSplit.release() }
+            holdsCPUClaim = false
+            self.cpuSplit = nil
+        }
         sweep.close()
         sweeping = false
         cgroups.removeAll()

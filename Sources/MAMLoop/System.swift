@@ -151,6 +151,71 @@ public enum System {
         close(fd)
     }
 
+    // MARK: - CPUs
+
+    private typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+    private typealias CurrentCPU = @convention(c) () -> Int32
+
+    /// glibc's `sched_getaffinity`, `sched_setaffinity` and `sched_getcpu`, GNU extensions
+    /// Swift's Glibc module does not declare: found at run time; `nil` off Linux.
+    private static let affinityCalls: (get: Affinity, set: Affinity, current: CurrentCPU)? = {
+        #if os(Linux)
+        guard let get = dlsym(nil, "sched_getaffinity"), let set = dlsym(nil, "sched_setaffinity"),
+              let current = dlsym(nil, "sched_getcpu") else { return nil }
+        return (unsafeBitCast(get, to: Affinity.self), unsafeBitCast(set, to: Affinity.self), unsafeBitCast(current, to: CurrentCPU.self))
+        #else
+        return nil
+        #endif
+    }()
+
+    /// glibc's `cpu_set_t`: 1,024 CPUs, one bit each.
+    private static let cpuSetWords = 16
+
+    /// The CPUs thread `thread` (0: the calling thread) may run on, in increasing order;
+    /// `nil` where the system does not say (not Linux, or the thread is gone).
+    public static func allowedCPUs(of thread: Int32 = 0) -> [Int]? {
+        guard let calls = affinityCalls else { return nil }
+        var mask = [UInt64](repeating: 0, count: cpuSetWords)
+        let status = mask.withUnsafeMutableBytes { calls.get(thread, $0.count, $0.baseAddress!) }
+        guard status == 0 else { return nil }
+        return (0..<cpuSetWords * 64).filter { mask[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+    }
+
+    /// Lets thread `thread` (0: the calling thread; a process's id: its first thread) run on
+    /// `cpus` only; what it starts afterwards inherits that. `false` if refused (a CPU outside
+    /// the cpuset, a thread gone, another user's) or unsupported.
+    @discardableResult
+    public static func allowCPUs(_ cpus: [Int], to thread: Int32 = 0) -> Bool {
+        guard let calls = affinityCalls, !cpus.isEmpty else { return false }
+        var mask = [UInt64](repeating: 0, count: cpuSetWords)
+        for cpu in cpus where cpu >= 0 && cpu < cpuSetWords * 64 { mask[cpu / 64] |= 1 << UInt64(cpu % 64) }
+        return mask.withUnsafeMutableBytes { calls.set(thread, $0.count, $0.baseAddress!) } == 0
+    }
+
+    /// The CPU the calling thread runs on now; `nil` where the system does not say.
+    public static func currentCPU() -> Int? {
+        guard let calls = affinityCalls else { return nil }
+        let cpu = calls.current()
+        return cpu >= 0 ? Int(cpu) : nil
+    }
+
+    /// Every thread of process `pid` (Linux's /proc/PID/task); just `pid` where that cannot
+    /// be read.
+    public static func threads(of pid: Int32) -> [Int32] {
+        #if os(Linux)
+        guard let dir = opendir("/proc/\(pid)/task") else { return [pid] }
+        defer { closedir(dir) }
+        var threads: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let tid = Int32(name) { threads.append(tid) }
+        }
+        return threads.isEmpty ? [pid] : threads
+        #else
+        return [pid]
+        #endif
+    }
+
     // MARK: - Processes
 
     private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32

@@ -65,7 +65,7 @@ enum BrokerBench {
         // it (0.13–0.15 page faults per item, against 0.005 for one pair).
         await withTaskGroup(of: Void.self) { group in
             for (a, b) in names {
-                group.addTask { _ = await host.command(a, .flood(Flood(destination: b, count: 1024, size: UInt32(size), window: 512, identity: alice.upn))) }
+                group.addTask { _ = await host.command(a, .flood(Flood(destination: b, count: 1024, size: UInt32(size), window: benchWindow, identity: alice.upn))) }
             }
         }
         var appPids: [Int32] = []
@@ -79,7 +79,7 @@ enum BrokerBench {
         let each = count / pairs
         let results = await withTaskGroup(of: CommandResult.self) { group in
             for (a, b) in names {
-                group.addTask { await host.command(a, .flood(Flood(destination: b, count: UInt64(each), size: UInt32(size), window: 512, identity: alice.upn))) }
+                group.addTask { await host.command(a, .flood(Flood(destination: b, count: UInt64(each), size: UInt32(size), window: benchWindow, identity: alice.upn))) }
             }
             var all: [CommandResult] = []
             for await r in group { all.append(r) }
@@ -315,3 +315,4 @@ enum AuditFloodBench {
                       peakAfterReportMiB: Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024)
     }
 }
+let benchWindow: UInt32 = ProcessInfo.processInfo.environment["MAMSIM_BENCH_WINDOW"].flatMap { UInt32($0) } ?? 512

@@ -1,0 +1,133 @@
+import Foundation
+@testable import MAMDevice
+import MAMLoop
+import MAMModel
+import Testing
+
+/// The broker's loop gets a CPU of its own once a large fleet is ready, and the apps run on
+/// the others (`BrokerCPU`).
+@Suite struct BrokerCPUTests {
+    // MARK: - The rule, case by case
+
+    @Test(arguments: [
+        // policy, apps, allowed CPUs, the loop's CPU now → broker CPU (nil: no split), apps' CPUs
+        (BrokerCPU.shared, 100, [0, 1], 0, nil, []),
+        (.automatic, 3, [0, 1], 0, nil, []),
+        (.automatic, 4, [0, 1], 0, 0, [1]),
+        (.automatic, 100, [0, 1], 1, 1, [0]),
+        (.automatic, 15, [0, 1, 2, 3, 4, 5, 6, 7], 3, nil, []),
+        (.automatic, 16, [0, 1, 2, 3, 4, 5, 6, 7], 3, 3, [0, 1, 2, 4, 5, 6, 7]),
+        (.dedicated, 1, [0, 1], 0, 0, [1]),
+        (.dedicated, 100, [3], 3, nil, []),
+        // The loop runs on a CPU it may no longer use, or the system does not say: the last.
+        (.dedicated, 2, [2, 5, 7], 0, 7, [2, 5]),
+        (.dedicated, 2, [2, 5, 7], nil, 7, [2, 5]),
+    ] as [(BrokerCPU, Int, [Int], Int?, Int?, [Int])])
+    func split(policy: BrokerCPU, apps: Int, allowed: [Int], current: Int?, broker: Int?, appCPUs: [Int]) {
+        let split = BrokerCPU.split(policy, apps: apps, allowed: allowed, current: current)
+        #expect(split?.broker == broker)
+        #expect((split?.apps ?? []) == appCPUs)
+        if let split { #expect(split.all == allowed) }
+    }
+
+    @Test func theEnvironmentChoosesAndAnUnknownValueIsSaid() {
+        #expect(BrokerCPU(environment: "shared") == .shared)
+        #expect(BrokerCPU(environment: "dedicated") == .dedicated)
+        #expect(BrokerCPU(environment: "automatic") == .automatic)
+        #expect(BrokerCPU(environment: nil) == .automatic)
+        #expect(BrokerCPU(environment: "Shared") == .automatic)
+        #expect(BrokerCPU.unknownSetting("Shared") == "MAMSIM_BROKER_CPU=Shared is not shared, dedicated or automatic: automatic is used")
+        for known in ["shared", "dedicated", "automatic", "", nil] as [String?] { #expect(BrokerCPU.unknownSetting(known) == nil) }
+    }
+
+    @Test func cpuListsReadAsTheKernelWritesThem() {
+        #expect(BrokerCPUSplit.list([1]) == "1")
+        #expect(BrokerCPUSplit.list([0, 1, 2, 3, 6]) == "0-3,6")
+        #expect(BrokerCPUSplit.list([0, 2, 3, 5, 6, 7]) == "0,2-3,5-7")
+        #expect(BrokerCPUSplit(broker: 2, apps: [0, 1, 3], all: [0, 1, 2, 3]).description
+                == "the broker's loop runs alone on CPU 2, its apps on CPUs 0-1,3")
+    }
+
+    // MARK: - A real fleet
+
+    /// `Cpus_allowed_list` of a process or thread, from /proc.
+    static func allowedList(_ path: String) -> String? {
+        guard let status = try? String(contentsOfFile: path + "/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+            return line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    static func splitNote(in log: EventLog) -> String? {
+        for case .note(let n) in log.all where n.hasPrefix("the broker's loop runs alone on CPU ") { return n }
+        return nil
+    }
+
+    @Test(arguments: [true, false])
+    func aDedicatedLoopRunsAloneAndEveryAppElsewhereRelaunchedOnesToo(forked: Bool) async throws {
+        guard let allowed = System.allowedCPUs(), allowed.count >= 2 else { return }
+        var config = try makeConfiguration(apps: 2)
+        config.brokerCPU = .dedicated
+        config.forkBuiltInApps = forked
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        // The split is made on the loop after the fleet's answer: a job queued now runs after it.
+        let loopCPUs = await host.run(orElse: nil) { _ in System.allowedCPUs() }
+        let split = try #require(await host.run(orElse: nil) { $0.cpuSplit })
+        #expect(loopCPUs == [split.broker])
+        #expect(split.apps == allowed.filter { $0 != split.broker })
+        #expect(Self.splitNote(in: log) == "\(split) (MAMSIM_BROKER_CPU=shared to share them)")
+        let apps = BrokerCPUSplit.list(split.apps)
+        for app in ["app0", "app1", "notes"] {
+            let pid = try #require(await host.pid(of: app))
+            #expect(Self.allowedList("/proc/\(pid)") == apps, "\(app)")
+        }
+        // A crashed app starts again where the apps run, not on the loop's CPU it was
+        // spawned from (exec'd) or on the CPUs the template had at the fleet's start (forked).
+        let first = try #require(await host.pid(of: "app0"))
+        #expect(await host.kill("app0"))
+        for _ in 0..<200 where await host.pid(of: "app0") == first { try await Task.sleep(for: .milliseconds(10)) }
+        let again = try await host.launch("app0").get()
+        #expect(again != first)
+        #expect(Self.allowedList("/proc/\(again)") == apps)
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("c1", "on its own CPU"), identity: "alice@contoso.com") == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aSmallFleetOrASharedSettingKeepsEveryCPU() async throws {
+        guard let allowed = System.allowedCPUs(), allowed.count >= 2 else { return }
+        for policy in [BrokerCPU.automatic, .shared] {
+            // Three apps on two CPUs or more: too few for `automatic`.
+            var config = try makeConfiguration(apps: 2)
+            config.brokerCPU = policy
+            let log = EventLog()
+            let host = try HostController(configuration: config) { log.record($0) }
+            #expect(await host.startFleet().isEmpty)
+            #expect(await host.run(orElse: nil) { _ in System.allowedCPUs() } == allowed, "\(policy)")
+            #expect(await host.run(orElse: BrokerCPUSplit?.none) { $0.cpuSplit } == nil, "\(policy)")
+            #expect(Self.splitNote(in: log) == nil, "\(policy)")
+            let pid = try #require(await host.pid(of: "app0"))
+            #expect(Self.allowedList("/proc/\(pid)") == BrokerCPUSplit.list(allowed), "\(policy)")
+            #expect(await host.shutdown() == 0)
+        }
+    }
+
+    @Test func twoLargeFleetsOfOneProcessSplitOnceAtMost() async throws {
+        guard let allowed = System.allowedCPUs(), allowed.count >= 2 else { return }
+        var hosts: [HostController] = []
+        for _ in 0..<2 {
+            var config = try makeConfiguration(apps: 2 * allowed.count)
+            config.brokerCPU = .automatic
+            hosts.append(try HostController(configuration: config))
+        }
+        for host in hosts { #expect(await host.startFleet().isEmpty) }
+        var splits = 0
+        for host in hosts where await host.run(orElse: BrokerCPUSplit?.none, { $0.cpuSplit }) != nil { splits += 1 }
+        #expect(splits <= 1)
+        for host in hosts { #expect(await host.shutdown() == 0) }
+    }
+}
