@@ -195,8 +195,9 @@ struct BenchCommand: AsyncParsableCommand {
                 let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, pairs: pairs)
                 if single == nil { single = r.itemsPerSecond }
                 table.add("broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)", r.itemsPerSecond, nil, nil, lowerIsBetter: false,
-                          target: String(format: "%.2f× \(pairCounts[0]) pair\(pairCounts[0] == 1 ? "" : "s"); host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f, page faults %.3f per item",
-                                          r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites, r.hostPageFaults))
+                          target: String(format: "%.2f× \(pairCounts[0]) pair\(pairCounts[0] == 1 ? "" : "s"); host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f, page faults %.3f per item; %@",
+                                          r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites, r.hostPageFaults,
+                                          r.cpuSplit.map { "loop alone on CPU \($0.broker)" } ?? "CPUs shared"))
             }
         }
 

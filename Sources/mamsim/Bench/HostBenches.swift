@@ -30,6 +30,9 @@ enum BrokerBench {
         var hostWrites: Double
         /// Minor page faults per item: memory the host touched for the first time.
         var hostPageFaults: Double
+        /// The CPU the broker's loop had to itself and the apps' CPUs (`BrokerCPU`), or `nil`
+        /// where every CPU was shared.
+        var cpuSplit: BrokerCPUSplit?
         /// Heap allocations per item in this process (the host and its audit writer), when the
         /// allocation counter is preloaded (scripts/bench-allocations); `nil` otherwise.
         var hostAllocations: Double?
@@ -65,9 +68,10 @@ enum BrokerBench {
         // it (0.13–0.15 page faults per item, against 0.005 for one pair).
         await withTaskGroup(of: Void.self) { group in
             for (a, b) in names {
-                group.addTask { _ = await host.command(a, .flood(Flood(destination: b, count: 1024, size: UInt32(size), window: benchWindow, identity: alice.upn))) }
+                group.addTask { _ = await host.command(a, .flood(Flood(destination: b, count: 1024, size: UInt32(size), window: 512, identity: alice.upn))) }
             }
         }
+        let cpuSplit = await host.run(orElse: nil) { $0.cpuSplit }
         var appPids: [Int32] = []
         for a in apps { if let pid = await host.run(orElse: nil, { [handle = a.handle] in $0.pid(of: handle) }) { appPids.append(pid) } }
         let hostCPU = ProcessStats.processCPUSeconds()
@@ -79,7 +83,7 @@ enum BrokerBench {
         let each = count / pairs
         let results = await withTaskGroup(of: CommandResult.self) { group in
             for (a, b) in names {
-                group.addTask { await host.command(a, .flood(Flood(destination: b, count: UInt64(each), size: UInt32(size), window: benchWindow, identity: alice.upn))) }
+                group.addTask { await host.command(a, .flood(Flood(destination: b, count: UInt64(each), size: UInt32(size), window: 512, identity: alice.upn))) }
             }
             var all: [CommandResult] = []
             for await r in group { all.append(r) }
@@ -105,7 +109,7 @@ enum BrokerBench {
             hostWakeups: Double(countsAfter.voluntary - counts.voluntary) / total,
             hostPreemptions: Double(countsAfter.involuntary - counts.involuntary) / total,
             hostReads: Double(ioAfter.reads - io.reads) / total, hostWrites: Double(ioAfter.writes - io.writes) / total,
-            hostPageFaults: Double(countsAfter.pageFaults - counts.pageFaults) / total,
+            hostPageFaults: Double(countsAfter.pageFaults - counts.pageFaults) / total, cpuSplit: cpuSplit,
             hostAllocations: allocationsAfter.flatMap { after in allocations.map { Double(after - $0) / total } })
     }
 }
@@ -315,4 +319,3 @@ enum AuditFloodBench {
                       peakAfterReportMiB: Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024)
     }
 }
-let benchWindow: UInt32 = ProcessInfo.processInfo.environment["MAMSIM_BENCH_WINDOW"].flatMap { UInt32($0) } ?? 512
