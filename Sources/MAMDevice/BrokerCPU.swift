@@ -37,7 +37,7 @@ public enum BrokerCPU: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The start-up note for a `MAMSIM_BROKER_CPU` this does not know; `nil` when it is known or unset.
-    static func unknownSetting(_ value: String?) -> String? {
+    public static func unknownSetting(_ value: String?) -> String? {
         guard let value, !["shared", "dedicated", "automatic", ""].contains(value) else { return nil }
         return "MAMSIM_BROKER_CPU=\(value) is not shared, dedicated or automatic: automatic is used"
     }

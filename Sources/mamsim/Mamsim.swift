@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMDevice
 import MAMScenario
 import MAMLoop
 import MAMWire
@@ -20,6 +21,8 @@ struct Mamsim: AsyncParsableCommand {
     /// with EPIPE instead of killing mamsim, then the command line is parsed and run.
     static func main() async {
         System.ignoreBrokenPipes()
+        // Read by every host of any command: a mistyped value is said once, up front.
+        if let unknown = BrokerCPU.unknownSetting(ProcessInfo.processInfo.environment["MAMSIM_BROKER_CPU"]) { Terminal.warning(unknown) }
         // A mistyped command (`mamsim rn`) is named with the nearest one, not taken for
         // unexpected arguments.
         let arguments = Array(CommandLine.arguments.dropFirst())
