@@ -6,24 +6,25 @@ import Glibc
 import Darwin
 #endif
 
-/// Where the broker's loop runs against the apps'.
+/// Whether the apps leave a CPU to the broker's loop.
 ///
 /// Every brokered item goes through the host's one loop thread, so when the apps outnumber
 /// the CPUs, each app the scheduler puts on the loop's CPU stalls every pair at once: at 50
 /// sender→receiver pairs on 2 CPUs the loop sat runnable but waiting 0.2–0.4 s of each
 /// second (`/proc/PID/task/TID/schedstat`), and the fleet moved 0.7 of one pair's items/s.
-/// With the loop alone on one CPU and the apps on the others it moved 0.85 (docs/PERFORMANCE.md).
-/// The split is made once the fleet is ready, not before: apps starting on every CPU start
-/// faster (500 apps confined to one CPU of two took 1.4× as long to be ready).
+/// With the apps kept off one CPU it moved 0.8–0.95 (docs/PERFORMANCE.md, "Pair scaling").
+/// The loop itself is not pinned: it runs where no app may, as fast as when pinned, and a
+/// thread it starts does not inherit a single CPU. The split is made once the fleet is ready,
+/// not before: apps starting on every CPU start faster.
 public enum BrokerCPU: Sendable, Hashable, CustomStringConvertible {
-    /// A CPU of its own once the fleet is ready, when the fleet has at least twice as many
+    /// A CPU kept from the apps once the fleet is ready, when the fleet has at least twice as many
     /// apps as the host may use CPUs: below that the apps rarely wait for each other's CPU
     /// (one pair ran as fast either way) and the apps keep every CPU.
     case automatic
-    /// A CPU of its own once the fleet is ready whatever its size (two CPUs or more), even
+    /// A CPU kept from the apps once the fleet is ready whatever its size (two CPUs or more), even
     /// while another host of the process has one.
     case dedicated
-    /// Never: the loop and the apps share every CPU.
+    /// Never: the apps may use every CPU.
     case shared
 
     /// `MAMSIM_BROKER_CPU`'s value: `shared`, `dedicated` or `automatic` (also when unset);
@@ -66,15 +67,15 @@ public enum BrokerCPU: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A CPU given to the broker's loop, and the CPUs its apps run on.
+/// A CPU kept for the broker's loop, and the CPUs its apps run on.
 public struct BrokerCPUSplit: Sendable, Hashable, CustomStringConvertible {
     public let broker: Int
     public let apps: [Int]
-    /// What the loop and its children were allowed before the split (given back at its end).
+    /// What the host and its children were allowed before the split.
     let all: [Int]
 
     public var description: String {
-        "the broker's loop runs alone on CPU \(broker), its apps on CPU\(apps.count == 1 ? "" : "s") \(Self.list(apps))"
+        "apps run on CPU\(apps.count == 1 ? "" : "s") \(Self.list(apps)), CPU \(broker) is kept for the broker's loop"
     }
 
     /// `0-3,6`: runs of consecutive CPUs as ranges.

@@ -21,6 +21,8 @@ final class ChildConnection {
     var forking: Bool { process == nil && state != .exited }
     /// A signal came while it was being forked: it is killed as soon as it exists.
     var killedWhileForking = false
+    /// Forked from the built-in runtime's template: mamsim's own runtime, one thread.
+    var forkedFromTemplate = false
     @exclusivity(unchecked) private var nextSeq: UInt64 = 1
     /// The highest `seq` seen from the child: sequence numbers must grow.
     var lastSeqFromChild: UInt64 = 0

@@ -197,7 +197,7 @@ struct BenchCommand: AsyncParsableCommand {
                 table.add("broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)", r.itemsPerSecond, nil, nil, lowerIsBetter: false,
                           target: String(format: "%.2f× \(pairCounts[0]) pair\(pairCounts[0] == 1 ? "" : "s"); host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f, page faults %.3f per item; %@",
                                           r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites, r.hostPageFaults,
-                                          r.cpuSplit.map { "loop alone on CPU \($0.broker)" } ?? "CPUs shared"))
+                                          r.cpuSplit.map { "apps kept off CPU \($0.broker)" } ?? "CPUs shared"))
             }
         }
 
