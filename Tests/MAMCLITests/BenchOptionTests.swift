@@ -21,5 +21,25 @@ extension CLITests {
             #expect(result.status == 64, "\(result)")
             #expect(result.stderr.contains(message), "\(result.stderr)")
         }
+
+        /// Several runs of the pairs part end with each pair count against the first, run by
+        /// run (the figure issue 47's goal is about), in the text and in the JSON.
+        @Test func repeatedPairsAreSummedUpAgainstTheFirstPairCount() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamcli-bench")
+            defer { tmp.remove() }
+            let json = tmp.url.appendingPathComponent("bench.json")
+            let result = try await CLI.run(["bench", "--only", "pairs", "--pairs", "1", "2", "--items", "40", "--repeat", "2", "--no-node", "--json", json.path], timeout: 120)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("against another figure of the same run, median [min–max] of its 2 ratios"), "\(result.stdout)")
+            let line = result.stdout.split(separator: "\n").last { $0.hasPrefix("broker 2 pairs items/s") && $0.contains(" of broker 1 pair items/s") }
+            #expect(line != nil, "\(result.stdout)")
+            let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+            let figures = doc?["figures"] as? [[String: Any]] ?? []
+            let two = figures.first { ($0["name"] as? String) == "broker 2 pairs items/s (audit on, batched)" }
+            let relative = two?["relativeTo"] as? [String: Any]
+            #expect(relative?["figure"] as? String == "broker 1 pair items/s (audit on, batched)")
+            #expect((relative?["runs"] as? [Double])?.count == 2)
+            #expect(figures.first { ($0["name"] as? String) == "broker 1 pair items/s (audit on, batched)" }?["relativeTo"] == nil)
+        }
     }
 }

@@ -191,13 +191,15 @@ struct BenchCommand: AsyncParsableCommand {
             // Many sender→receiver pairs at once, the same number of items in all: what the host
             // costs per item as the pairs grow (issue 28's scaling figure).
             var single: Double?
-            for pairs in pairCounts {
+            func name(_ pairs: Int) -> String { "broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)" }
+            for (k, pairs) in pairCounts.enumerated() {
                 let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, pairs: pairs)
                 if single == nil { single = r.itemsPerSecond }
-                table.add("broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)", r.itemsPerSecond, nil, nil, lowerIsBetter: false,
+                table.add(name(pairs), r.itemsPerSecond, nil, nil, lowerIsBetter: false,
                           target: String(format: "%.2f× \(pairCounts[0]) pair\(pairCounts[0] == 1 ? "" : "s"); host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f, page faults %.3f per item; %@",
                                           r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites, r.hostPageFaults,
-                                          r.cpuSplit.map { "apps kept off CPU \($0.broker)" } ?? "CPUs shared"))
+                                          r.cpuSplit.map { "apps kept off CPU \($0.broker)" } ?? "CPUs shared"),
+                          relativeTo: k == 0 ? nil : name(pairCounts[0]))
             }
         }
 

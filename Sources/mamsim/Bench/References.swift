@@ -94,11 +94,14 @@ struct BenchTable {
         let node: Double?
         let lowerIsBetter: Bool
         let target: String?
+        /// The figure of the same run this one is compared with (pairs against the first pair
+        /// count), for the summary of several runs.
+        var relativeTo: String? = nil
     }
     var rows: [Row] = []
 
-    mutating func add(_ name: String, _ ours: Double, _ c: Double?, _ node: Double?, lowerIsBetter: Bool, target: String? = nil) {
-        rows.append(Row(name: name, ours: ours, c: c, node: node, lowerIsBetter: lowerIsBetter, target: target))
+    mutating func add(_ name: String, _ ours: Double, _ c: Double?, _ node: Double?, lowerIsBetter: Bool, target: String? = nil, relativeTo: String? = nil) {
+        rows.append(Row(name: name, ours: ours, c: c, node: node, lowerIsBetter: lowerIsBetter, target: target, relativeTo: relativeTo))
     }
 
     func render() -> String {
@@ -164,6 +167,9 @@ struct BenchSummary {
         var ours: [Double] = []
         var c: [Double] = []
         var node: [Double] = []
+        /// `relativeTo`'s figure, and this one ÷ that one in each run that has both.
+        var relativeTo: String?
+        var relative: [Double] = []
         var ratios: [Double] { zip(ours, c).compactMap { $1 > 0 ? $0 / $1 : nil } }
         var cSpread: Double? { BenchSummary.spread(c) }
         var isNoisy: Bool { (cSpread ?? 0) > BenchSummary.noisyThreshold }
@@ -177,9 +183,12 @@ struct BenchSummary {
             for r in table.rows {
                 if byName[r.name] == nil {
                     order.append(r.name)
-                    byName[r.name] = Figure(name: r.name, lowerIsBetter: r.lowerIsBetter, target: r.target)
+                    byName[r.name] = Figure(name: r.name, lowerIsBetter: r.lowerIsBetter, target: r.target, relativeTo: r.relativeTo)
                 }
                 byName[r.name]!.ours.append(r.ours)
+                if let base = r.relativeTo, let b = table.rows.first(where: { $0.name == base })?.ours, b > 0 {
+                    byName[r.name]!.relative.append(r.ours / b)
+                }
                 if let c = r.c { byName[r.name]!.c.append(c) }
                 if let n = r.node { byName[r.name]!.node.append(n) }
             }
@@ -217,6 +226,13 @@ struct BenchSummary {
             lines.append(pad(f.name, width) + pad(cell(f.ours, num), 26) + pad(cell(f.c, num), 26)
                          + pad(cell(f.ratios) { String(format: "%.2f×", $0) }, 22) + moved)
         }
+        let relative = all.filter { $0.relativeTo != nil && !$0.relative.isEmpty }
+        if !relative.isEmpty {
+            lines.append("\nagainst another figure of the same run, median [min–max] of its \(tables.count) ratios")
+            for f in relative {
+                lines.append(pad(f.name, width) + pad(cell(f.relative) { String(format: "%.2f×", $0) }, 22) + "of " + f.relativeTo!.trimmingCharacters(in: .whitespaces))
+            }
+        }
         if !all.contains(where: { $0.c.count > 1 }) {
             lines.append("\nNo figure here has a C reference: nothing says how noisy the machine was.")
         } else if noisy.isEmpty {
@@ -238,6 +254,7 @@ struct BenchSummary {
                                     "mamsim": summary(f.ours), "c": summary(f.c), "ratioToC": summary(f.ratios), "noisy": f.isNoisy]
             if let t = f.target { d["target"] = t }
             if let sp = f.cSpread { d["cSpread"] = sp }
+            if let base = f.relativeTo { d["relativeTo"] = ["figure": base, "runs": f.relative, "summary": summary(f.relative)] }
             return d
         }
         let doc: [String: Any] = ["cpus": cpus, "runs": tables.count, "noisyThreshold": Self.noisyThreshold, "figures": list]
