@@ -254,9 +254,9 @@ static int drop_capabilities(char *error, size_t size) {
    sockets: Landlock cannot stop a connect() to a socket by its path (the machine's docker,
    ssh-agent or D-Bus sockets, another child's). No datagram pair either (its ends may send to
    a path), no io_uring (which makes and connects sockets without these calls), and none of the
-   calls that reach into other processes' memory. A connected stream pair stays allowed
-   (interpreters' own plumbing: it reaches nothing by path). Everything else is allowed; a
-   denied call fails with EPERM. */
+   calls that reach into other processes' memory, nor a change of the CPUs it may run on. A
+   connected stream pair stays allowed (interpreters' own plumbing: it reaches nothing by
+   path). Everything else is allowed; a denied call fails with EPERM. */
 static int restrict_syscalls(char *error, size_t size) {
 #if defined(__x86_64__)
   const unsigned arch = AUDIT_ARCH_X86_64;
@@ -274,25 +274,28 @@ static int restrict_syscalls(char *error, size_t size) {
     /*  1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
     /*  2 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
     /*  3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-    /*  4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 13, 0), /* x32 calls: a second numbering */
-    /*  5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 12, 0),
-    /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 4, 0),
-    /*  7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 10, 0),
-    /*  8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 9, 0),
-    /*  9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 8, 0),
-    /* 10 */ BPF_STMT(BPF_RET | BPF_K, ALLOW),
+    /*  4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 14, 0), /* x32 calls: a second numbering */
+    /*  5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 13, 0),
+    /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 5, 0),
+    /*  7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 11, 0),
+    /*  8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_writev, 10, 0),
+    /*  9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 9, 0),
+    /* The CPUs it may use are the host's to choose: with a large fleet the host keeps one
+       for its loop (BrokerCPU), and an app that moved itself back would slow every other. */
+    /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sched_setaffinity, 8, 0),
+    /* 11 */ BPF_STMT(BPF_RET | BPF_K, ALLOW),
     /* socketpair: of the unix family (the first argument's low 32 bits), and a stream or
        sequenced-packet pair only (the type's low bits; SOCK_CLOEXEC and SOCK_NONBLOCK lie
        above them): a datagram end, or a raw one (which unix sockets make a datagram one),
        may send to a path. */
-    /* 11 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-    /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 5),
-    /* 13 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
-    /* 14 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-    /* 15 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 1, 0),
-    /* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_SEQPACKET, 0, 1),
-    /* 17 */ BPF_STMT(BPF_RET | BPF_K, ALLOW),
-    /* 18 */ BPF_STMT(BPF_RET | BPF_K, DENY),
+    /* 12 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+    /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 5),
+    /* 14 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+    /* 15 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+    /* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_STREAM, 1, 0),
+    /* 17 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_SEQPACKET, 0, 1),
+    /* 18 */ BPF_STMT(BPF_RET | BPF_K, ALLOW),
+    /* 19 */ BPF_STMT(BPF_RET | BPF_K, DENY),
   };
   struct sock_fprog program = {.len = (unsigned short)(sizeof filter / sizeof filter[0]), .filter = filter};
   if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0) return fail(error, size, "cannot install its system call filter", strerror(errno));

@@ -12,7 +12,8 @@ import Darwin
 /// the CPUs, each app the scheduler puts on the loop's CPU stalls every pair at once: at 50
 /// sender→receiver pairs on 2 CPUs the loop sat runnable but waiting 0.2–0.4 s of each
 /// second (`/proc/PID/task/TID/schedstat`), and the fleet moved 0.7 of one pair's items/s.
-/// With the apps kept off one CPU it moved 0.8–0.95 (docs/PERFORMANCE.md, "Pair scaling").
+/// With the apps kept off one CPU it moved 0.87–0.89 (medians of 5 runs; docs/PERFORMANCE.md,
+/// "Pair scaling"). Confined apps cannot move themselves back (their system call filter).
 /// The loop itself is not pinned: it runs where no app may, as fast as when pinned, and a
 /// thread it starts does not inherit a single CPU. The split is made once the fleet is ready,
 /// not before: apps starting on every CPU start faster.
@@ -63,7 +64,7 @@ public enum BrokerCPU: Sendable, Hashable, CustomStringConvertible {
         // The CPU the loop is on already (its cache is warm there); the last one allowed if
         // it runs elsewhere: CPU 0 takes most of the machine's interrupts.
         let broker = current.flatMap { allowed.contains($0) ? $0 : nil } ?? allowed[allowed.count - 1]
-        return BrokerCPUSplit(broker: broker, apps: allowed.filter { $0 != broker }, all: allowed)
+        return BrokerCPUSplit(broker: broker, apps: allowed.filter { $0 != broker })
     }
 }
 
@@ -71,8 +72,6 @@ public enum BrokerCPU: Sendable, Hashable, CustomStringConvertible {
 public struct BrokerCPUSplit: Sendable, Hashable, CustomStringConvertible {
     public let broker: Int
     public let apps: [Int]
-    /// What the host and its children were allowed before the split.
-    let all: [Int]
 
     public var description: String {
         "apps run on CPU\(apps.count == 1 ? "" : "s") \(Self.list(apps)), CPU \(broker) is kept for the broker's loop"

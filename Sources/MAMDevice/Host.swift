@@ -166,7 +166,7 @@ public final class Host {
         }
     }
 
-    /// The CPU the loop has to itself and the apps' CPUs, once the fleet's start made them
+    /// The CPU kept for the loop and the apps' CPUs, once the fleet's start made them
     /// (`HostConfiguration.brokerCPU`); `nil` while every CPU is shared.
     public var cpuSplit: BrokerCPUSplit? { supervisor.cpuSplit }
 

@@ -162,7 +162,7 @@ public struct HostConfiguration: Sendable {
     /// executable or a plugin's `run` are exec'd either way. `MAMSIM_FORK_APPS=0` in the
     /// environment turns it off (to compare, or to rule the template out).
     public var forkBuiltInApps = ProcessInfo.processInfo.environment["MAMSIM_FORK_APPS"] != "0"
-    /// Whether the broker's loop gets a CPU of its own once the fleet has started (Linux):
+    /// Whether the apps leave a CPU to the broker's loop once the fleet has started (Linux):
     /// `MAMSIM_BROKER_CPU=shared|dedicated|automatic` in the environment chooses too.
     public var brokerCPU = BrokerCPU(environment: ProcessInfo.processInfo.environment["MAMSIM_BROKER_CPU"])
     /// How long the template may take to answer a fork. One that does not is killed and every

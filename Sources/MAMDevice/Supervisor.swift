@@ -75,7 +75,7 @@ final class Supervisor {
     /// and for good once it failed (apps are exec'd then).
     private var zygote: Zygote?
     private var zygoteFailed = false
-    /// The CPU the loop has to itself and the apps' CPUs, once made (`BrokerCPU`).
+    /// The CPU kept for the loop and the apps' CPUs, once made (`BrokerCPU`).
     private(set) var cpuSplit: BrokerCPUSplit?
     /// Whether this host holds the process's claim on a split (`BrokerCPUSplit.claim`).
     private var holdsCPUClaim = false
@@ -369,7 +369,7 @@ final class Supervisor {
             onEvent(.note("\(spec.handle): could not reset its window identities at launch: \(error)"))
         }
         router?.childLaunched(spec)
-        // An exec'd child inherited the loop's CPU: it runs with the apps.
+        // An exec'd child inherited the loop's CPUs, the kept one among them: it runs with the apps.
         if let cpuSplit { Self.move(child, to: cpuSplit.apps) }
         onEvent(.spawned(handle: spec.handle, pid: child.pid))
         do {

@@ -2,6 +2,7 @@ import Foundation
 @testable import MAMDevice
 import MAMLoop
 import MAMModel
+import MAMPolicy
 import Testing
 
 /// Once a large fleet is ready the apps leave one CPU to the broker's loop (`BrokerCPU`).
@@ -26,7 +27,6 @@ import Testing
         let split = BrokerCPU.split(policy, apps: apps, allowed: allowed, current: current)
         #expect(split?.broker == broker)
         #expect((split?.apps ?? []) == appCPUs)
-        if let split { #expect(split.all == allowed) }
     }
 
     @Test func theEnvironmentChoosesAndAnUnknownValueIsSaid() {
@@ -43,9 +43,9 @@ import Testing
         #expect(BrokerCPUSplit.list([1]) == "1")
         #expect(BrokerCPUSplit.list([0, 1, 2, 3, 6]) == "0-3,6")
         #expect(BrokerCPUSplit.list([0, 2, 3, 5, 6, 7]) == "0,2-3,5-7")
-        #expect(BrokerCPUSplit(broker: 2, apps: [0, 1, 3], all: [0, 1, 2, 3]).description
+        #expect(BrokerCPUSplit(broker: 2, apps: [0, 1, 3]).description
                 == "apps run on CPUs 0-1,3, CPU 2 is kept for the broker's loop")
-        #expect(BrokerCPUSplit(broker: 0, apps: [1], all: [0, 1]).description == "apps run on CPU 1, CPU 0 is kept for the broker's loop")
+        #expect(BrokerCPUSplit(broker: 0, apps: [1]).description == "apps run on CPU 1, CPU 0 is kept for the broker's loop")
     }
 
     // MARK: - A real fleet
@@ -96,6 +96,65 @@ import Testing
         #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
         #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
         #expect(await host.share(from: "app0", to: "app1", item: textItem("c1", "on its own CPU"), identity: "alice@contoso.com") == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    /// What a child tries: every CPU for itself; what it got, to `out`.
+    static let reclaim = """
+        import json
+        def reclaim(out):
+            seen = {}
+            try:
+                os.sched_setaffinity(0, set(range(os.cpu_count())))
+                seen["setaffinity"] = "allowed"
+            except Exception as e:
+                seen["setaffinity"] = type(e).__name__
+            seen["cpus"] = sorted(os.sched_getaffinity(0))
+            json.dump(seen, open(out, "w"))
+
+        """
+
+    /// Positive control: unconfined, the same code takes every CPU back.
+    @Test func unconfinedAChildTakesEveryCPUBack() throws {
+        guard let allowed = System.allowedCPUs(), allowed.count >= 2 else { return }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-reclaim-\(getpid()).json")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let script = try pythonChild("reclaim-control", Self.reclaim + "reclaim(\(String(reflecting: out.path)))\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        try process.run()
+        // Started on one CPU, as a moved child is.
+        System.allowCPUs([allowed[0]], to: process.processIdentifier)
+        process.waitUntilExit()
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out)) as? [String: Any])
+        #expect(seen["setaffinity"] as? String == "allowed", "\(seen)")
+    }
+
+    /// A confined program of its own, started after the split, cannot move itself back onto
+    /// the loop's CPU (the system call filter refuses `sched_setaffinity`).
+    @Test(.enabled(if: landlockAvailable(), "this kernel has no Landlock: children cannot be confined here"))
+    func aConfinedChildCannotTakeTheLoopsCPUBack() async throws {
+        guard let allowed = System.allowedCPUs(), allowed.count >= 2 else { return }
+        let program = try pythonChild("reclaim-cpus", Self.reclaim + """
+            me = os.environ["MAMSIM_CONTAINER"]
+            reclaim(me + "/seen.json")
+            os.execv(json.load(open(me + "/runtime.json")), [json.load(open(me + "/runtime.json"))])
+            """)
+        let greedy = AppSpec(handle: "greedy", descriptor: AppDescriptor(bundleID: "com.evil.greedy"), executable: program, startsWithFleet: false)
+        var config = try makeConfiguration(apps: 1, extra: [greedy])
+        config.fleet.install(greedy.descriptor)
+        config.brokerCPU = .dedicated
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let split = try #require(await host.run(orElse: nil) { $0.cpuSplit })
+        let container = config.deviceDirectory.resolvingSymlinksInPath().appendingPathComponent("containers/com.evil.greedy")
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: appRuntime, options: .fragmentsAllowed).write(to: container.appendingPathComponent("runtime.json"))
+        let pid = try await host.launch("greedy").get()
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("seen.json"))) as? [String: Any])
+        #expect(seen["setaffinity"] as? String == "PermissionError", "\(seen)")
+        #expect(seen["cpus"] as? [Int] == split.apps, "\(seen)")
+        #expect(Self.allowedList("/proc/\(pid)") == BrokerCPUSplit.list(split.apps))
         #expect(await host.shutdown() == 0)
     }
 

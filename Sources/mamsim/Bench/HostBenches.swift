@@ -30,7 +30,7 @@ enum BrokerBench {
         var hostWrites: Double
         /// Minor page faults per item: memory the host touched for the first time.
         var hostPageFaults: Double
-        /// The CPU the broker's loop had to itself and the apps' CPUs (`BrokerCPU`), or `nil`
+        /// The CPU kept for the broker's loop and the apps' CPUs (`BrokerCPU`), or `nil`
         /// where every CPU was shared.
         var cpuSplit: BrokerCPUSplit?
         /// Heap allocations per item in this process (the host and its audit writer), when the
