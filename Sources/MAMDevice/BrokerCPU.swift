@@ -64,7 +64,7 @@ public enum BrokerCPU: Sendable, Hashable, CustomStringConvertible {
         // The CPU the loop is on already (its cache is warm there); the last one allowed if
         // it runs elsewhere: CPU 0 takes most of the machine's interrupts.
         let broker = current.flatMap { allowed.contains($0) ? $0 : nil } ?? allowed[allowed.count - 1]
-        return BrokerCPUSplit(broker: broker, apps: allowed.filter { $0 != broker })
+        return BrokerCPUSplit(broker: broker, apps: allowed.filter { $0 != broker }, all: allowed)
     }
 }
 
@@ -72,6 +72,8 @@ public enum BrokerCPU: Sendable, Hashable, CustomStringConvertible {
 public struct BrokerCPUSplit: Sendable, Hashable, CustomStringConvertible {
     public let broker: Int
     public let apps: [Int]
+    /// Every CPU the host may use: the loop's own, before and after it starts a child.
+    let all: [Int]
 
     public var description: String {
         "apps run on CPU\(apps.count == 1 ? "" : "s") \(Self.list(apps)), CPU \(broker) is kept for the broker's loop"

@@ -292,9 +292,11 @@ final class Supervisor {
             child.stderrLog = logs.appendingPathComponent("\(spec.handle).stderr").path
         }
         do {
-            child.process = try ChildProcess(
-                loop: loop, executable: executable, arguments: arguments, environment: environment, channel: child.pipe,
-                quiet: configuration.quietChildren, stderrLog: configuration.quietChildren ? child.stderrLog : nil, onExit: onExit)
+            child.process = try startingOnAppCPUs {
+                try ChildProcess(
+                    loop: loop, executable: executable, arguments: arguments, environment: environment, channel: child.pipe,
+                    quiet: configuration.quietChildren, stderrLog: configuration.quietChildren ? child.stderrLog : nil, onExit: onExit)
+            }
         } catch {
             child.pipe.close()
             if let cgroup = child.cgroup {
@@ -369,8 +371,6 @@ final class Supervisor {
             onEvent(.note("\(spec.handle): could not reset its window identities at launch: \(error)"))
         }
         router?.childLaunched(spec)
-        // An exec'd child inherited the loop's CPUs, the kept one among them: it runs with the apps.
-        if let cpuSplit { Self.move(child, to: cpuSplit.apps) }
         onEvent(.spawned(handle: spec.handle, pid: child.pid))
         do {
             // Read into buffers the loop keeps: a share's payload stays where it arrived and
@@ -405,7 +405,8 @@ final class Supervisor {
 
     /// Keeps one CPU free of apps for the loop: moves the template and every child to the
     /// other CPUs, if `configuration.brokerCPU` asks for it for a ready fleet of `apps` apps
-    /// (`BrokerCPU`). Children started later go with the apps (`started`). The loop itself is
+    /// (`BrokerCPU`). Children started later inherit the apps' CPUs (`startingOnAppCPUs`); an
+    /// app forked later, the template's. The loop itself is
     /// not pinned (a thread it starts, such as a worker of the process's task pool, would
     /// inherit one CPU): it runs where no app may.
     func splitCPUs(forFleetOf apps: Int) {
@@ -422,6 +423,17 @@ final class Supervisor {
         }
         onEvent(.note("\(split) (MAMSIM_BROKER_CPU=shared to share them)"
             + (unmoved.isEmpty ? "" : "; not moved, the system refused: \(unmoved.sorted().joined(separator: ", "))")))
+    }
+
+    /// Runs `body`, which starts a process, with the loop's thread on the apps' CPUs once a
+    /// split is made: the process inherits them from its first instruction. (Moved after its
+    /// start instead, a child could run for a while on the kept CPU, and a confined one read
+    /// every CPU as its own: seen under a busy test run.)
+    private func startingOnAppCPUs<T>(_ body: () throws -> T) rethrows -> T {
+        guard let cpuSplit else { return try body() }
+        System.allowCPUs(cpuSplit.apps)
+        defer { System.allowCPUs(cpuSplit.all) }
+        return try body()
     }
 
     /// `child` runs on `cpus` from now on. An app forked from the template is the runtime's
@@ -448,15 +460,16 @@ final class Supervisor {
         guard configuration.forkBuiltInApps, !zygoteFailed, !shuttingDown, Zygote.isSupported else { return nil }
         if let zygote, zygote.isOpen { return zygote }
         do {
-            let started = try Zygote(
-                loop: loop, executable: configuration.appRuntime, environment: Self.templateEnvironment(environment, appsConfined: confinement.launcher != nil),
-                timeoutMilliseconds: configuration.templateTimeout.milliseconds
-            ) { [weak self] exit in
-                self?.templateFailed("the app template \(exit)")
+            let started = try startingOnAppCPUs {
+                try Zygote(
+                    loop: loop, executable: configuration.appRuntime, environment: Self.templateEnvironment(environment, appsConfined: confinement.launcher != nil),
+                    timeoutMilliseconds: configuration.templateTimeout.milliseconds
+                ) { [weak self] exit in
+                    self?.templateFailed("the app template \(exit)")
+                }
             }
             zygote = started
             cgroups.adopt(started.pid)
-            if let cpuSplit { Self.move(started.pid, to: cpuSplit.apps) }
             onEvent(.note("built-in apps are forked from a template (pid \(started.pid))"))
             return started
         } catch {

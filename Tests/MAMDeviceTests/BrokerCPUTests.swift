@@ -27,6 +27,7 @@ import Testing
         let split = BrokerCPU.split(policy, apps: apps, allowed: allowed, current: current)
         #expect(split?.broker == broker)
         #expect((split?.apps ?? []) == appCPUs)
+        if let split { #expect(split.all == allowed) }
     }
 
     @Test func theEnvironmentChoosesAndAnUnknownValueIsSaid() {
@@ -43,9 +44,9 @@ import Testing
         #expect(BrokerCPUSplit.list([1]) == "1")
         #expect(BrokerCPUSplit.list([0, 1, 2, 3, 6]) == "0-3,6")
         #expect(BrokerCPUSplit.list([0, 2, 3, 5, 6, 7]) == "0,2-3,5-7")
-        #expect(BrokerCPUSplit(broker: 2, apps: [0, 1, 3]).description
+        #expect(BrokerCPUSplit(broker: 2, apps: [0, 1, 3], all: [0, 1, 2, 3]).description
                 == "apps run on CPUs 0-1,3, CPU 2 is kept for the broker's loop")
-        #expect(BrokerCPUSplit(broker: 0, apps: [1]).description == "apps run on CPU 1, CPU 0 is kept for the broker's loop")
+        #expect(BrokerCPUSplit(broker: 0, apps: [1], all: [0, 1]).description == "apps run on CPU 1, CPU 0 is kept for the broker's loop")
     }
 
     // MARK: - A real fleet
@@ -85,14 +86,16 @@ import Testing
             let pid = try #require(await host.pid(of: app))
             #expect(Self.allowedList("/proc/\(pid)") == apps, "\(app)")
         }
-        // A crashed app starts again where the apps run, not on the loop's CPU it was
-        // spawned from (exec'd) or on the CPUs the template had at the fleet's start (forked).
+        // A crashed app starts again where the apps run: exec'd, it inherits them from the
+        // loop as it is spawned; forked, from the template, moved at the split.
         let first = try #require(await host.pid(of: "app0"))
         #expect(await host.kill("app0"))
         for _ in 0..<200 where await host.pid(of: "app0") == first { try await Task.sleep(for: .milliseconds(10)) }
         let again = try await host.launch("app0").get()
         #expect(again != first)
         #expect(Self.allowedList("/proc/\(again)") == apps)
+        // The loop had the apps' CPUs only while it started the child.
+        #expect(await host.run(orElse: nil) { _ in System.allowedCPUs() } == allowed)
         #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
         #expect(await host.signIn("app1", account: "alice@contoso.com").isAllowed)
         #expect(await host.share(from: "app0", to: "app1", item: textItem("c1", "on its own CPU"), identity: "alice@contoso.com") == .delivered)
