@@ -90,8 +90,15 @@ struct BenchCommand: AsyncParsableCommand {
         let probe = HostConfiguration(apps: [], fleet: Fleet(), deviceDirectory: FileManager.default.temporaryDirectory, appRuntime: runtime)
         let confinement = try ConfinementReport.probe(probe)
         print(confinement.isConfined
-              ? "apps confined through \(confinement.launcher ?? ""), as in a run\n"
-              : "apps NOT confined, unlike a run: \(confinement.description)\n")
+              ? "apps confined through \(confinement.launcher ?? ""), as in a run"
+              : "apps NOT confined, unlike a run: \(confinement.description)")
+        // Whether fleets leave the loop a CPU decides the pairs figures: say what this run does.
+        let brokerCPU = switch probe.brokerCPU {
+        case .automatic: "broker CPU: automatic (a fleet of at least twice as many apps as CPUs leaves one to the loop; MAMSIM_BROKER_CPU=shared or dedicated to choose)\n"
+        case .dedicated: "broker CPU: dedicated (every fleet leaves one CPU to the loop; MAMSIM_BROKER_CPU)\n"
+        case .shared: "broker CPU: shared (apps may use every CPU; MAMSIM_BROKER_CPU)\n"
+        }
+        print(brokerCPU)
         var tables: [BenchTable] = []
         for pass in 1...repetitions {
             if repetitions > 1 { print("— run \(pass) of \(repetitions) —") }
