@@ -12,14 +12,8 @@ import MAMPolicy
         let log = EventLog()
         // Says hello, waits for the first delivery (the host's frame 2, after Welcome), and
         // acknowledges it a second after its deadline.
-        var hello: [UInt8] = []
-        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "late"))), appendingTo: &hello)
-        var ack: [UInt8] = []
-        FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "late", accepted: true))), appendingTo: &ack)
-        let late = try pythonChild("late", """
-            os.write(3, bytes(\(hello)))
-            readFrame()   # welcome
-            readFrame()   # deliver
+        let ack = wireBytes(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "late", accepted: true))))
+        let late = try receivingChild("late", then: """
             time.sleep(1.5)
             os.write(3, bytes(\(ack)))
             time.sleep(30)
@@ -139,14 +133,8 @@ import MAMPolicy
     @Test(arguments: [true, false])
     func anAcknowledgementOfAnotherItemCutsTheChildOffAndTheSenderIsAnswered(reportDeliveries: Bool) async throws {
         let log = EventLog()
-        var hello: [UInt8] = []
-        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "forger"))), appendingTo: &hello)
-        var ack: [UInt8] = []
-        FrameEncoder.encode(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "other", accepted: true))), appendingTo: &ack)
-        let forger = try pythonChild("forger", """
-            os.write(3, bytes(\(hello)))
-            readFrame()   # welcome
-            readFrame()   # deliver
+        let ack = wireBytes(Frame(seq: 2, replyTo: 2, body: .deliverAck(DeliverAck(itemID: "other", accepted: true))))
+        let forger = try receivingChild("forger", then: """
             os.write(3, bytes(\(ack)))
             time.sleep(30)
             """)

@@ -121,12 +121,7 @@ import MAMLoop
 
     @Test func aDestinationKilledMidTransferFailsTheShareAndTheHostServesOthers() async throws {
         // A destination that completes the handshake and dies (SIGKILL) once the item arrived.
-        var hello: [UInt8] = []
-        FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "silent"))), appendingTo: &hello)
-        let silent = try pythonChild("silent", """
-            os.write(3, bytes(\(hello)))
-            readFrame()   # welcome
-            readFrame()   # deliver
+        let silent = try receivingChild("silent", then: """
             os.kill(os.getpid(), 9)
             """)
         let spec = AppSpec(handle: "silent", descriptor: AppDescriptor(bundleID: "com.contoso.silent"), executable: silent)

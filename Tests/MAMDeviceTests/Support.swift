@@ -113,6 +113,26 @@ func scriptedChild(_ name: String, frames: [Frame], rawPrefix: [UInt8] = [], the
     return script.path
 }
 
+/// A Python child that says hello as `name`, reads the host's welcome and its first
+/// delivery, then runs `then` (Python, the delivery's bytes in `deliver`).
+func receivingChild(_ name: String, then: String) throws -> String {
+    var hello: [UInt8] = []
+    FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: name))), appendingTo: &hello)
+    return try pythonChild(name, """
+        os.write(3, bytes(\(hello)))
+        readFrame()   # welcome
+        deliver = readFrame()
+
+        """ + then)
+}
+
+/// `frame` as it goes on the wire (length prefix included), for a scripted child to write.
+func wireBytes(_ frame: Frame) -> [UInt8] {
+    var bytes: [UInt8] = []
+    FrameEncoder.encode(frame, appendingTo: &bytes)
+    return bytes
+}
+
 func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
 
 /// A fresh device directory per host.
