@@ -373,7 +373,7 @@ final class Broker {
         pending.deadline = supervisor.loop.now + configuration.deliveryTimeout.milliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
             if destination.state == .ready {
-                send(pending, to: destination)
+                offer(pending, to: destination)
             } else if destination.state == .spawning {
                 destination.queuedDeliveries.append(pending)
             } else {
@@ -458,9 +458,23 @@ final class Broker {
         return (false, ascii)
     }
 
+    /// Sends a delivery if the destination's channel has room for it, else answers its sender
+    /// `failed(busy)`. Deliveries fill at most half of what a receiver's channel may hold
+    /// unread, whoever sends them: several senders, each within its own bytes, cannot get a
+    /// receiver that reads slowly cut off (`maximumBacklog`), and the other half stays for
+    /// its answers.
+    private func offer(_ pending: PendingDelivery, to destination: ChildConnection) {
+        let unread = destination.pipe.backlogByteCount + destination.outgoingDeliveryBytes
+        guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
+            return answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
+        }
+        send(pending, to: destination)
+    }
+
     private func send(_ pending: PendingDelivery, to destination: ChildConnection) {
         if destination.takesBatches {
             destination.outgoingDeliveries.append(pending)
+            destination.outgoingDeliveryBytes += pending.cost
             scheduleBatchWork(destination)
             return
         }
@@ -493,6 +507,7 @@ final class Broker {
         guard !child.outgoingDeliveries.isEmpty else { return }
         let outgoing = child.outgoingDeliveries
         child.outgoingDeliveries.removeAll()
+        child.outgoingDeliveryBytes = 0
         for range in batchRanges(outgoing, weight: { $0.deliver.item.approximateWireSize }) {
             guard range.count > 1 else {
                 let pending = outgoing[range.lowerBound]
@@ -532,7 +547,7 @@ final class Broker {
     func destinationReady(_ child: ChildConnection) {
         let queued = child.queuedDeliveries
         child.queuedDeliveries.removeAll()
-        for pending in queued { send(pending, to: child) }
+        for pending in queued { offer(pending, to: child) }
     }
 
     func acknowledged(_ ack: DeliverAck, replyTo: UInt64, from destination: ChildConnection) throws {
@@ -641,6 +656,7 @@ final class Broker {
         let pending = child.pendingDeliveries.entries.map(\.value) + child.outgoingDeliveries + child.queuedDeliveries
         child.pendingDeliveries.removeAll()
         child.outgoingDeliveries.removeAll()
+        child.outgoingDeliveryBytes = 0
         child.queuedDeliveries.removeAll()
         for p in pending { answer(p, .failed(.appNotRunning, why)) }
     }

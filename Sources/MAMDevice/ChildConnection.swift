@@ -72,6 +72,8 @@ final class ChildConnection {
     var takesBatches = false
     /// Deliveries decided this loop iteration, sent together before the loop writes.
     @exclusivity(unchecked) var outgoingDeliveries: [PendingDelivery] = []
+    /// The bytes (`Broker.cost`) of `outgoingDeliveries`, not yet on the pipe.
+    @exclusivity(unchecked) var outgoingDeliveryBytes = 0
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
     @exclusivity(unchecked) var batchedSharesInFlight = SeqSet()
     /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`).

@@ -100,7 +100,7 @@ public final class Pipe: Handle {
 
     /// Bytes written to this pipe that the peer has not taken yet: queued for the next flush
     /// plus what libuv still holds. A peer that does not read makes it grow.
-    var backlogByteCount: Int {
+    public var backlogByteCount: Int {
         guard state == .open else { return 0 }
         return outgoing.count + Int(uv_stream_get_write_queue_size(streamPointer))
     }

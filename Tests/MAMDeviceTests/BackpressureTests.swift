@@ -51,6 +51,11 @@ import Testing
         #expect(grown < 256 << 20, "the host grew by \(grown >> 20) MiB: \(said)")
     }
 
+    /// Unbuffered: `exit` in an exit test left what `print` buffered unwritten.
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
     static func flood() async throws {
         let sink = AppSpec(handle: "sink", descriptor: AppDescriptor(bundleID: "com.evil.sink", sdkIntegrated: false), executable: try Self.sink())
         var config = try makeConfiguration(apps: 3, extra: [sink])
@@ -79,14 +84,14 @@ import Testing
         watcher.cancel()
         // Positive control: the receiver ran and read deliveries.
         let read = Int((try? String(contentsOf: container.appendingPathComponent("read"), encoding: .utf8)) ?? "") ?? 0
-        guard read >= 64 else { print("the sink read \(read) frames"); exit(3) }
+        guard read >= 64 else { say("the sink read \(read) frames"); exit(3) }
         for r in results {
             guard case .flood(let delivered, let problem) = r, delivered == 0, problem?.reason == .busy || problem?.reason == .timeout else {
-                print("unexpected flood result \(r)")
+                say("unexpected flood result \(r)")
                 exit(4)
             }
         }
-        print("grown \(peak.withLock { $0 } - before)")
+        say("grown \(peak.withLock { $0 } - before)")
         _ = await host.shutdown()
         try? FileManager.default.removeItem(at: config.deviceDirectory)
         exit(0)
@@ -104,6 +109,33 @@ import Testing
         #expect(problem?.reason == .busy, "\(String(describing: problem))")
         #expect(delivered > 0 && delivered < 400, "\(delivered) delivered")
         #expect(await host.share(from: "app0", to: "app1", item: textItem("after", "hello")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
+
+    /// A receiver is never cut off for what others send it: deliveries fill at most half of
+    /// the bytes its channel may hold unread, and past them the sender is answered busy. Its
+    /// own answers keep the other half (a child that leaves those unread is cut off, see
+    /// HostileChildTests).
+    @Test func aReceiverThatDoesNotReadIsNotCutOffForWhatOthersSendIt() async throws {
+        let deaf = try scriptedChild("deaf-receiver", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "deaf")))])
+        let spec = AppSpec(handle: "deaf", descriptor: AppDescriptor(bundleID: "com.evil.deaf", sdkIntegrated: false), executable: deaf)
+        var config = try makeConfiguration(apps: 2, extra: [spec])
+        config.fleet.install(spec.descriptor)
+        config.maximumBacklog = 2 << 20
+        config.deliveryTimeout = .seconds(1)
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let flood = await host.command("app0", .flood(Flood(destination: "deaf", count: 200, size: 65_536, window: 200)))
+        guard case .flood(let delivered, let problem) = flood else { Issue.record("\(flood)"); return }
+        #expect(delivered == 0)
+        #expect(problem?.reason == .busy, "\(String(describing: problem))")
+        #expect(problem?.explanation.contains("deaf has not read") == true, "\(String(describing: problem))")
+        #expect(problem?.explanation.contains("may fill 1 MiB of its channel") == true, "\(String(describing: problem))")
+        // Still running: the next share to it is delivered to its channel and times out.
+        let later = await host.share(from: "app1", to: "deaf", item: textItem("later", "hello"))
+        #expect(later.reason == .busy || later.reason == .timeout, "\(later)")
+        #expect(log.all.contains { if case .hostile("deaf", _, true) = $0 { true } else { false } } == false)
         #expect(await host.shutdown() == 0)
     }
 }
