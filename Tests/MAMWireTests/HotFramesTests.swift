@@ -130,6 +130,10 @@ import Testing
             let item = Item(id: "item-\(i)", typeIdentifiers: ["com.microsoft.intune.mam.public.plain-text"], payload: .inline([1]),
                             ownership: Ownership(upn: name, oid: "0b6f1c2e-2f4b-4c1e-9a55-3c1f0e6d7a10", managed: true, sourceBundle: "com.contoso.mail.extension"))
             frames.append(Frame(seq: UInt64(i + 1), body: .deliver(Deliver(item: item, senderBundleID: "com.contoso.mail.extension", receivedAs: name))))
+            // Senders of one length, alternating, then a sender spelled as the last one's prefix.
+            for sender in ["com.a", "com.b", "com.b", "com.a", "com.", "Com.a", ""] {
+                frames.append(Frame(seq: UInt64(i + 1), body: .deliver(Deliver(item: item, senderBundleID: BundleID(sender)))))
+            }
             frames.append(Frame(seq: UInt64(i + 1), body: .shareRequest(ShareRequest(destination: "word", item: item, identity: name))))
         }
         for frame in frames + everyFrame.filter({ Self.hotBodies.contains($0.body.name) }) {
