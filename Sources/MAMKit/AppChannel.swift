@@ -28,7 +28,9 @@ public final class AppChannel {
     /// Shares asked for this loop iteration: several leave as one `shareBatch`.
     /// (Requests and completions apart: a pair read out of one array is copied whole, the
     /// closure with the request.)
-    @exclusivity(unchecked) private var queuedShares: [ShareRequest] = []
+    /// Held as the batch items they become (numbered when they leave): each is sent from
+    /// where it lies, never copied into a batch of its own.
+    @exclusivity(unchecked) private var queuedShares: [BatchedShare] = []
     @exclusivity(unchecked) private var queuedCompletions: [(Verdict) -> Void] = []
     /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
     /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
@@ -145,7 +147,7 @@ public final class AppChannel {
     /// together, when the host takes batches.
     public func share(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
         guard hostTakesBatches, !ended else { return sendShare(request, completion: completion) }
-        queuedShares.append(request)
+        queuedShares.append(BatchedShare(seq: 0, request: request))
         queuedCompletions.append(completion)
     }
 
@@ -213,28 +215,38 @@ public final class AppChannel {
     /// The shares asked for since the last flush: a lone one as a `shareRequest`, several as
     /// one `shareBatch` numbered just before the frame.
     private func flushShares() {
-        let queued = queuedShares
-        let completions = queuedCompletions
-        queuedShares.removeAll(keepingCapacity: true)
-        queuedCompletions.removeAll(keepingCapacity: true)
+        // Taken out whole and given back emptied: a copy kept while the queue was emptied in
+        // place made the queue new storage at every flush. (`send`, below, finds it empty.)
+        var queued: [BatchedShare] = []
+        var completions: [(Verdict) -> Void] = []
+        swap(&queued, &queuedShares)
+        swap(&completions, &queuedCompletions)
+        defer {
+            queued.removeAll(keepingCapacity: true)
+            completions.removeAll(keepingCapacity: true)
+            if queuedShares.isEmpty { queuedShares = queued }
+            if queuedCompletions.isEmpty { queuedCompletions = completions }
+        }
         guard queued.count > 1 else {
-            for i in queued.indices { sendShare(queued[i], completion: completions[i]) }
+            for i in queued.indices { sendShare(queued[i].request, completion: completions[i]) }
             return
         }
-        for range in batchRanges(queued, weight: { $0.item.approximateWireSize }) {
+        for range in batchRanges(queued, weight: { $0.request.item.approximateWireSize }) {
             guard range.count > 1 else {
-                sendShare(queued[range.lowerBound], completion: completions[range.lowerBound])
+                sendShare(queued[range.lowerBound].request, completion: completions[range.lowerBound])
                 continue
             }
-            var batch: [BatchedShare] = []
-            batch.reserveCapacity(range.count)
             for i in range {
                 let seq = nextSeq
                 nextSeq += 1
                 batchedShares[seq] = completions[i]
-                batch.append(BatchedShare(seq: seq, request: queued[i]))
+                queued[i].seq = seq
             }
-            send(.shareBatch(batch))
+            let seq = nextSeq
+            nextSeq += 1
+            // The range is encoded where it lies (the slice lives for this call only, so the
+            // next range's numbering does not copy the queue).
+            pipe.enqueue { FrameEncoder.encodeShareBatch(seq: seq, queued[range], appendingTo: &$0) }
         }
     }
 
@@ -406,7 +418,7 @@ extension AppChannel {
         unanswered.insert(1)
         var replies: [UInt64: (Frame) -> Void] = [:]
         replies[1] = { _ in }
-        var requests: [ShareRequest] = []
+        var requests: [BatchedShare] = []
         requests.reserveCapacity(1)
         // As `end` answers what is still waiting.
         let waiting = replies.sorted(by: { $0.key < $1.key })

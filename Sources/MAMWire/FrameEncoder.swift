@@ -26,6 +26,12 @@ public enum FrameEncoder {
         encodeWithProtobufC(frame, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
     }
 
+    /// A `shareBatch` frame numbered `seq` holding `shares`, with its length prefix: the bytes
+    /// `encode` writes for the frame, without an array made of the slice first.
+    public static func encodeShareBatch(seq: UInt64, _ shares: ArraySlice<BatchedShare>, appendingTo buffer: inout [UInt8]) {
+        HotFrames.encodeShareBatch(seq: seq, shares, appendingTo: &buffer)
+    }
+
     /// protobuf-c's bytes for `frame`, even for a frame `HotFrames` writes itself (tests
     /// compare the two).
     public static func encodeWithProtobufC(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool = true) {

@@ -424,7 +424,7 @@ enum HotFrames {
         switch frame.body {
         case .shareRequest(let v): number = 20; bodySize = size(v)
         case .deliverAck(let v): number = 23; bodySize = size(v)
-        case .shareBatch(let v): number = 70; bodySize = v.reduce(0) { $0 + nested(size($1)) }
+        case .shareBatch(let v): number = 70; bodySize = sharesSize(v[...])
         case .deliverAcks(let v): number = 73; bodySize = size(v)
         case .deliver(let v): number = 22; bodySize = size(v)
         case .shareResults(let v) where v.exceptions.isEmpty: number = 71; bodySize = size(v)
@@ -433,26 +433,11 @@ enum HotFrames {
         case .ping(let v): number = 13; bodySize = v.isEmpty ? 0 : nested(v.count)
         default: return false
         }
-        let frameSize = scalar(1, frame.seq) + scalar(2, frame.replyTo) + ProtoWriter.keySize(number) + nested(bodySize) - 1
-        let total = frameSize + (withLengthPrefix ? 4 : 0)
-        buffer.append(count: total) { start in
-            var w = ProtoWriter(start)
-            if withLengthPrefix {
-                for shift in stride(from: 24, through: 0, by: -8) { w.byte(UInt8(truncatingIfNeeded: frameSize >> shift)) }
-            }
-            w.scalar(1, frame.seq)
-            w.scalar(2, frame.replyTo)
-            w.key(number, 2)
-            w.varint(UInt64(bodySize))
+        envelope(number, seq: frame.seq, replyTo: frame.replyTo, bodySize: bodySize, appendingTo: &buffer, withLengthPrefix: withLengthPrefix) { w in
             switch frame.body {
             case .shareRequest(let v): w.write(v, itemSize: size(v.item))
             case .deliverAck(let v): w.write(v)
-            case .shareBatch(let v):
-                // Each item measured once here (and once for the body's length above).
-                for s in v {
-                    let itemSize = size(s.request.item)
-                    batchItem(&w, seq: s.seq, size: size(s.request, itemSize: itemSize)) { $0.write(s.request, itemSize: itemSize) }
-                }
+            case .shareBatch(let v): writeShares(&w, v[...])
             case .deliverAcks(let v): w.write(v)
             case .deliver(let v): w.write(v, itemSize: size(v.item))
             case .shareResults(let v):
@@ -474,9 +459,45 @@ enum HotFrames {
                 v.withUnsafeBufferPointer { w.raw($0) }
             default: break
             }
-            precondition(w.position == start + total, "HotFrames wrote a frame of another size than it measured")
         }
         return true
+    }
+
+    /// A `shareBatch` frame of `shares`, with its length prefix: a sender's queue is sent
+    /// range by range from where it lies, where an array made of each range copied every
+    /// share (a retain per field, and as many releases).
+    static func encodeShareBatch(seq: UInt64, _ shares: ArraySlice<BatchedShare>, appendingTo buffer: inout [UInt8]) {
+        envelope(70, seq: seq, replyTo: 0, bodySize: sharesSize(shares), appendingTo: &buffer, withLengthPrefix: true) { writeShares(&$0, shares) }
+    }
+
+    private static func sharesSize(_ v: ArraySlice<BatchedShare>) -> Int { v.reduce(0) { $0 + nested(size($1)) } }
+
+    private static func writeShares(_ w: inout ProtoWriter, _ v: ArraySlice<BatchedShare>) {
+        // Each item measured once here (and once for the body's length).
+        for s in v {
+            let itemSize = size(s.request.item)
+            batchItem(&w, seq: s.seq, size: size(s.request, itemSize: itemSize)) { $0.write(s.request, itemSize: itemSize) }
+        }
+    }
+
+    /// A frame's envelope (length prefix, seq, reply, the body's key and length) around the
+    /// body `body` writes, which must be `bodySize` bytes.
+    private static func envelope(_ number: UInt64, seq: UInt64, replyTo: UInt64, bodySize: Int, appendingTo buffer: inout [UInt8],
+                                 withLengthPrefix: Bool, _ body: (inout ProtoWriter) -> Void) {
+        let frameSize = scalar(1, seq) + scalar(2, replyTo) + ProtoWriter.keySize(number) + nested(bodySize) - 1
+        let total = frameSize + (withLengthPrefix ? 4 : 0)
+        buffer.append(count: total) { start in
+            var w = ProtoWriter(start)
+            if withLengthPrefix {
+                for shift in stride(from: 24, through: 0, by: -8) { w.byte(UInt8(truncatingIfNeeded: frameSize >> shift)) }
+            }
+            w.scalar(1, seq)
+            w.scalar(2, replyTo)
+            w.key(number, 2)
+            w.varint(UInt64(bodySize))
+            body(&w)
+            precondition(w.position == start + total, "HotFrames wrote a frame of another size than it measured")
+        }
     }
 
     /// One item of a batch (field 1): its seq (field 1), then its message (field 2) of `size`

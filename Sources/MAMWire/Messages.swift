@@ -61,6 +61,8 @@ public enum ManagedSecretValue: Sendable, Hashable {
 /// `maximumBytes` (an item heavier than that travels alone): a batch must stay far below the
 /// peer's maximum frame size, however large the items, and small enough that the peer starts
 /// on it while the next one is encoded.
+/// Inlinable: specialised where it is called, `weight` reads each item where it lies (through
+/// the generic entry point, each item was copied out for it).
 @inlinable
 public func batchRanges<T>(_ items: [T], maximumCount: Int = 16, maximumBytes: Int = 256 << 10, weight: (T) -> Int) -> [Range<Int>] {
     var ranges: [Range<Int>] = []

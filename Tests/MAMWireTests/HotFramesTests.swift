@@ -83,6 +83,25 @@ import Testing
         }
     }
 
+    /// A range of a sender's queue written where it lies (`encodeShareBatch`) is protobuf-c's
+    /// bytes for a batch of that range: every range of queues of 1 to 40 shares.
+    @Test func aRangeOfSharesWrittenWhereItLiesIsProtobufCsBytes() {
+        let item = Item(id: "é-1", typeIdentifiers: ["public.plain-text"], payload: .inline(Array(repeating: 7, count: 300)),
+                        ownership: Ownership(upn: "alice@contoso.com", oid: "o", tenant: "t", managed: true, sourceBundle: "com.a"))
+        for count in [1, 2, 17, 40] {
+            let queue = (0..<count).map { i in
+                BatchedShare(seq: (1 << 20) + UInt64(i) * 100, request: ShareRequest(destination: "app\(i)", item: item, identity: i % 2 == 0 ? "" : "alice@contoso.com"))
+            }
+            for range in [0..<count, 0..<(count / 2), (count / 2)..<count, (count - 1)..<count] where !range.isEmpty {
+                var expected: [UInt8] = [7]
+                FrameEncoder.encodeWithProtobufC(Frame(seq: 127, body: .shareBatch(Array(queue[range]))), appendingTo: &expected)
+                var written: [UInt8] = [7]
+                FrameEncoder.encodeShareBatch(seq: 127, queue[range], appendingTo: &written)
+                #expect(written == expected, "shares \(range) of \(count)")
+            }
+        }
+    }
+
     /// What it reads, protobuf-c reads the same; what it declines, protobuf-c decides. Every
     /// single-byte change, cut and insertion of hot frames is tried.
     @Test func whateverItReadsProtobufCReadsTheSame() {
