@@ -32,6 +32,8 @@ public final class AppChannel {
     /// where it lies, never copied into a batch of its own.
     @exclusivity(unchecked) private var queuedShares: [BatchedShare] = []
     @exclusivity(unchecked) private var queuedCompletions: [(Verdict) -> Void] = []
+    /// Each queued share's `approximateWireSize`, for `batchRanges`.
+    @exclusivity(unchecked) private var queuedWeights: [Int] = []
     /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
     /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
     @exclusivity(unchecked) private var batchedShares = SeqTable<(Verdict) -> Void>()
@@ -145,8 +147,13 @@ public final class AppChannel {
     /// Asks the broker to share an item; `completion` gets the one outcome. Shares asked for
     /// in one loop iteration leave together in one frame, and their answers come back
     /// together, when the host takes batches.
-    public func share(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
+    /// `consuming`: a request made for the call moves into the queue (taken as borrowed, it
+    /// was copied in, a retain per field, and the caller's released).
+    public func share(_ request: consuming ShareRequest, completion: @escaping (Verdict) -> Void) {
         guard hostTakesBatches, !ended else { return sendShare(request, completion: completion) }
+        // Weighed now, while the request is at hand: weighed in the queue, each was copied
+        // out of it for `batchRanges`.
+        queuedWeights.append(request.item.approximateWireSize)
         queuedShares.append(BatchedShare(seq: 0, request: request))
         queuedCompletions.append(completion)
     }
@@ -228,10 +235,13 @@ public final class AppChannel {
             if queuedCompletions.isEmpty { queuedCompletions = completions }
         }
         guard queued.count > 1 else {
+            queuedWeights.removeAll(keepingCapacity: true)
             for i in queued.indices { sendShare(queued[i].request, completion: completions[i]) }
             return
         }
-        for range in batchRanges(queued, weight: { $0.request.item.approximateWireSize }) {
+        let ranges = batchRanges(queuedWeights) { $0 }
+        queuedWeights.removeAll(keepingCapacity: true)
+        for range in ranges {
             guard range.count > 1 else {
                 sendShare(queued[range.lowerBound].request, completion: completions[range.lowerBound])
                 continue
@@ -381,6 +391,7 @@ public final class AppChannel {
         batchedShares.removeAll()
         queuedShares.removeAll()
         queuedCompletions.removeAll()
+        queuedWeights.removeAll()
         for completion in shares { completion(.failed(.appNotRunning, why)) }
         onClose?(why)
     }
