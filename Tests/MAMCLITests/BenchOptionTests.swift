@@ -40,6 +40,11 @@ extension CLITests {
             #expect(relative?["figure"] as? String == "broker 1 pair items/s (audit on, batched)")
             #expect((relative?["runs"] as? [Double])?.count == 2)
             #expect(figures.first { ($0["name"] as? String) == "broker 1 pair items/s (audit on, batched)" }?["relativeTo"] == nil)
+            // The figure they are compared with says how much it moved, and whether that is noise.
+            #expect(line?.contains("; it moved ") == true, "\(result.stdout)")
+            #expect(relative?["figureSpread"] is Double && relative?["noisy"] is Bool, "\(String(describing: relative))")
+            let verdict = result.stdout.split(separator: "\n").last { $0.hasPrefix("No figure here has a C reference; between runs, broker 1 pair items/s (audit on, batched) moved ") }
+            #expect(verdict.map { $0.contains("can be trusted") || $0.contains("Too noisy to trust") } == true, "\(result.stdout)")
         }
     }
 }

@@ -227,14 +227,32 @@ struct BenchSummary {
                          + pad(cell(f.ratios) { String(format: "%.2f×", $0) }, 22) + moved)
         }
         let relative = all.filter { $0.relativeTo != nil && !$0.relative.isEmpty }
+        // A ratio to another figure of the run moves with that figure: how much it moved
+        // between runs is the only word on the machine's noise where no C reference ran.
+        let bases = all.filter { f in relative.contains { $0.relativeTo == f.name } }
+        func moved(_ base: Figure) -> String {
+            guard let sp = Self.spread(base.ours) else { return "" }
+            return String(format: "; it moved %.0f %%", sp * 100) + (sp > Self.noisyThreshold ? " — noisy" : "")
+        }
         if !relative.isEmpty {
             lines.append("\nagainst another figure of the same run, median [min–max] of its \(tables.count) ratios")
             for f in relative {
-                lines.append(pad(f.name, width) + pad(cell(f.relative) { String(format: "%.2f×", $0) }, 22) + "of " + f.relativeTo!.trimmingCharacters(in: .whitespaces))
+                let base = all.first { $0.name == f.relativeTo }
+                lines.append(pad(f.name, width) + pad(cell(f.relative) { String(format: "%.2f×", $0) }, 22) + "of " + f.relativeTo!.trimmingCharacters(in: .whitespaces)
+                             + (base.map(moved) ?? ""))
             }
         }
         if !all.contains(where: { $0.c.count > 1 }) {
-            lines.append("\nNo figure here has a C reference: nothing says how noisy the machine was.")
+            let spreads = bases.compactMap { b in Self.spread(b.ours).map { (b.name.trimmingCharacters(in: .whitespaces), $0) } }
+            if spreads.isEmpty {
+                lines.append("\nNo figure here has a C reference: nothing says how noisy the machine was.")
+            } else {
+                let named = spreads.map { String(format: "%@ moved %.0f %%", $0.0, $0.1 * 100) }.joined(separator: "; ")
+                let trusted = spreads.allSatisfy { $0.1 <= Self.noisyThreshold }
+                lines.append("\nNo figure here has a C reference; between runs, \(named). "
+                             + (trusted ? "The ratios to it can be trusted (at most \(Int(Self.noisyThreshold * 100)) %)."
+                                        : "Too noisy to trust the ratios to it (more than \(Int(Self.noisyThreshold * 100)) %): run again on a quiet machine, or with more runs."))
+            }
         } else if noisy.isEmpty {
             lines.append("\nThe C references moved by at most \(Int(Self.noisyThreshold * 100)) % between runs: the ratios can be trusted.")
         } else {
@@ -254,7 +272,14 @@ struct BenchSummary {
                                     "mamsim": summary(f.ours), "c": summary(f.c), "ratioToC": summary(f.ratios), "noisy": f.isNoisy]
             if let t = f.target { d["target"] = t }
             if let sp = f.cSpread { d["cSpread"] = sp }
-            if let base = f.relativeTo { d["relativeTo"] = ["figure": base, "runs": f.relative, "summary": summary(f.relative)] }
+            if let base = f.relativeTo {
+                var r: [String: Any] = ["figure": base, "runs": f.relative, "summary": summary(f.relative)]
+                if let b = figures.first(where: { $0.name == base }), let sp = Self.spread(b.ours) {
+                    r["figureSpread"] = sp
+                    r["noisy"] = sp > Self.noisyThreshold
+                }
+                d["relativeTo"] = r
+            }
             return d
         }
         let doc: [String: Any] = ["cpus": cpus, "runs": tables.count, "noisyThreshold": Self.noisyThreshold, "figures": list]
