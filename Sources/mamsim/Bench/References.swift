@@ -247,7 +247,7 @@ struct BenchSummary {
             if spreads.isEmpty {
                 lines.append("\nNo figure here has a C reference: nothing says how noisy the machine was.")
             } else {
-                let named = spreads.map { String(format: "%@ moved %.0f %%", $0.0, $0.1 * 100) }.joined(separator: "; ")
+                let named = spreads.map { "\($0.0) moved \(String(format: "%.0f", $0.1 * 100)) %" }.joined(separator: "; ")
                 let trusted = spreads.allSatisfy { $0.1 <= Self.noisyThreshold }
                 lines.append("\nNo figure here has a C reference; between runs, \(named). "
                              + (trusted ? "The ratios to it can be trusted (at most \(Int(Self.noisyThreshold * 100)) %)."
