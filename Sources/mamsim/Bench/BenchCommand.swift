@@ -196,15 +196,23 @@ struct BenchCommand: AsyncParsableCommand {
 
         if only == nil || only == "pairs" {
             // Many sender→receiver pairs at once, the same number of items in all: what the host
-            // costs per item as the pairs grow (issue 28's scaling figure).
-            var single: Double?
+            // costs per item as the pairs grow (issue 28's scaling figure). Each pair count is
+            // measured three times, in interleaved rounds (1, 10, 50, then again), and its median
+            // run kept: measured once, one pair alone moved by 7–25 % between runs of one build,
+            // and every ratio to it with it.
             func name(_ pairs: Int) -> String { "broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)" }
+            var runs = [[BrokerBench.Result]](repeating: [], count: pairCounts.count)
+            for _ in 0..<Self.brokerRuns {
+                for (k, pairs) in pairCounts.enumerated() {
+                    runs[k].append(try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, pairs: pairs))
+                }
+            }
+            let single = median(runs[0], by: { $0.itemsPerSecond })!.itemsPerSecond
             for (k, pairs) in pairCounts.enumerated() {
-                let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, pairs: pairs)
-                if single == nil { single = r.itemsPerSecond }
+                let r = median(runs[k], by: { $0.itemsPerSecond })!
                 table.add(name(pairs), r.itemsPerSecond, nil, nil, lowerIsBetter: false,
-                          target: String(format: "%.2f× \(pairCounts[0]) pair\(pairCounts[0] == 1 ? "" : "s"); host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f, page faults %.3f per item; %@",
-                                          r.itemsPerSecond / single!, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites, r.hostPageFaults,
+                          target: String(format: "%.2f× \(pairCounts[0]) pair\(pairCounts[0] == 1 ? "" : "s"); host %.2f µs, apps %.2f µs, host wake-ups %.3f, reads %.3f, writes %.3f, page faults %.3f per item; %@; median of \(Self.brokerRuns) runs",
+                                          r.itemsPerSecond / single, r.hostCPUMicroseconds, r.appsCPUMicroseconds, r.hostWakeups, r.hostReads, r.hostWrites, r.hostPageFaults,
                                           r.cpuSplit.map { "apps kept off CPU \($0.broker)" } ?? "CPUs shared"),
                           relativeTo: k == 0 ? nil : name(pairCounts[0]))
             }
