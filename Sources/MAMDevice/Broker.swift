@@ -478,9 +478,24 @@ final class Broker {
             scheduleBatchWork(destination)
             return
         }
-        let seq = destination.send(.deliver(pending.deliver))
+        let seq = destination.send(.deliver(sent(pending)))
         destination.pendingDeliveries[seq] = pending
         supervisor.watchDeadlines()
+    }
+
+    /// A delivery as it is written: moved out of `pending` when nothing reads it afterwards
+    /// (only `reportDeliveries` does), so that its payload no longer holds the read buffer
+    /// it lies in: the loop reads into the same buffer again, where holding it to the
+    /// acknowledgement made the loop read into the next of several, colder ones.
+    private func sent(_ pending: PendingDelivery) -> Deliver {
+        // A delivery is sent once (by `send` or a flush), so it is still there.
+        if configuration.reportDeliveries { return pending.deliver! }
+        let deliver = pending.take()!
+        if pending.keepsReadBuffer {
+            pending.keepsReadBuffer = false
+            pending.sender.readBuffersInFlight -= 1
+        }
+        return deliver
     }
 
     private func scheduleBatchWork(_ child: ChildConnection) {
@@ -508,10 +523,10 @@ final class Broker {
         let outgoing = child.outgoingDeliveries
         child.outgoingDeliveries.removeAll()
         child.outgoingDeliveryBytes = 0
-        for range in batchRanges(outgoing, weight: { $0.deliver.item.approximateWireSize }) {
+        for range in batchRanges(outgoing, weight: { $0.deliver!.item.approximateWireSize }) {
             guard range.count > 1 else {
                 let pending = outgoing[range.lowerBound]
-                child.pendingDeliveries[child.send(.deliver(pending.deliver))] = pending
+                child.pendingDeliveries[child.send(.deliver(sent(pending)))] = pending
                 continue
             }
             var batch: [BatchedDelivery] = []
@@ -519,7 +534,7 @@ final class Broker {
             for (seq, pending) in zip(child.reserveSeqs(range.count), outgoing[range]) {
                 pending.batched = true
                 child.pendingDeliveries[seq] = pending
-                batch.append(BatchedDelivery(seq: seq, deliver: pending.deliver))
+                batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
             }
             child.send(.deliverBatch(batch))
         }
@@ -563,11 +578,11 @@ final class Broker {
             }
             throw HostileFrame("acknowledged delivery \(replyTo), which it was never sent or already acknowledged")
         }
-        guard ack.itemID == pending.deliver.item.id else {
+        guard ack.itemID == pending.itemID else {
             // Put back: the child is cut off for this, and its exit answers the sender, which
             // taken out here was never answered at all.
             destination.pendingDeliveries[replyTo] = pending
-            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.deliver.item.id)")
+            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.itemID)")
         }
         finish(pending, accepted: ack.accepted, by: destination)
         endIfIdle(destination)
@@ -604,9 +619,9 @@ final class Broker {
 
     private func finish(_ pending: PendingDelivery, accepted: Bool, by destination: ChildConnection) {
         if accepted {
-            if configuration.reportDeliveries {
+            if configuration.reportDeliveries, let deliver = pending.deliver {
                 onEvent(.received(handle: destination.handle, ReceivedItem(
-                    item: pending.deliver.item, from: pending.record.from, receivedAs: pending.deliver.receivedAs)))
+                    item: deliver.item, from: pending.record.from, receivedAs: deliver.receivedAs)))
             }
             answer(pending, .delivered)
         } else {

@@ -139,7 +139,11 @@ final class PendingDelivery {
     /// Completed and answered where it lies, on the loop thread only: its exclusivity check
     /// was one per acknowledged item.
     @exclusivity(unchecked) var record: ShareRecord
-    let deliver: Deliver
+    /// What is delivered. Once sent in a batch it is let go when nothing reads it again
+    /// (`Broker.sent`): its payload lies in the loop's read buffer, which the loop reuses
+    /// only when nothing refers to it, and held to the acknowledgement it kept that buffer
+    /// from being reused while 512 items per sender were in flight.
+    @exclusivity(unchecked) private(set) var deliver: Deliver?
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
     var answered = false
@@ -153,7 +157,18 @@ final class PendingDelivery {
         self.sender = sender
         self.requestSeq = requestSeq
         self.record = record
+        self.itemID = deliver.item.id
         self.deliver = deliver
+    }
+
+    /// The item's id, which a lone acknowledgement must name, also once `deliver` is let go.
+    let itemID: String
+
+    /// The delivery, moved out and let go (see `deliver`).
+    func take() -> Deliver? {
+        var taken: Deliver?
+        swap(&taken, &deliver)
+        return taken
     }
 }
 
