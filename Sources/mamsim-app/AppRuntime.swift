@@ -161,10 +161,15 @@ extension AppRuntime {
 /// What the scripted app remembers and how it answers the host's commands.
 final class Runtime {
     let channel: AppChannel
-    /// What arrived: item id and owner (the items themselves are the app's business; a
-    /// benchmark delivers 100 000 of them). Appended to on the loop thread only, for every
-    /// item: its exclusivity check is left out.
-    @exclusivity(unchecked) var received: [(id: String, owner: String)] = []
+    /// What arrived: item id and owner of the last `keptReceived` items (the items themselves
+    /// are the app's business), a ring once full. Kept whole, a flood of 3 million items grew
+    /// the receiving app to 140 MB, and a `listReceived` answer of more entries than these
+    /// would not fit in one frame (16 MiB; an id and an owner are at most 256 bytes each).
+    /// Written on the loop thread only, for every item: its exclusivity check is left out.
+    @exclusivity(unchecked) private var received: [(id: String, owner: String)] = []
+    /// Where the next item goes once the ring is full (the oldest one kept).
+    @exclusivity(unchecked) private var nextReceived = 0
+    static let keptReceived = 16_384
 
     init(channel: AppChannel) { self.channel = channel }
 
@@ -172,8 +177,19 @@ final class Runtime {
     private var delegate: DelegateAnswers { channel.welcome?.delegate ?? DelegateAnswers() }
 
     func receive(_ deliver: Deliver) -> Bool {
-        received.append((deliver.item.id, deliver.item.ownership?.upn ?? ""))
+        let entry = (id: deliver.item.id, owner: deliver.item.ownership?.upn ?? "")
+        if received.count < Self.keptReceived {
+            received.append(entry)
+        } else {
+            received[nextReceived] = entry
+            nextReceived = nextReceived + 1 == Self.keptReceived ? 0 : nextReceived + 1
+        }
         return true
+    }
+
+    /// The items kept, oldest first.
+    var receivedInOrder: [ReceivedEntry] {
+        (received[nextReceived...] + received[..<nextReceived]).map { ReceivedEntry(itemID: $0.id, owner: $0.owner) }
     }
 
     func execute(_ command: Command, reply: @escaping (CommandResult) -> Void) {
@@ -205,7 +221,7 @@ final class Runtime {
         case .flood(let flood):
             self.flood(flood, reply: reply)
         case .listReceived:
-            reply(.received(received.map { ReceivedEntry(itemID: $0.id, owner: $0.owner) }))
+            reply(.received(receivedInOrder))
         case .exit(let status):
             // Scripted crash or exit, e.g. a share extension that dies mid-request.
             exit(status)

@@ -114,6 +114,25 @@ import MAMPolicy
         #expect(await host.shutdown() == 0)
     }
 
+    /// An app remembers the ids and owners of its last 16,384 items, oldest first: kept whole,
+    /// a flood of millions grew the receiver without bound, and the list would not fit in
+    /// the one frame that answers `listReceived`.
+    @Test func anAppListsTheLastItemsItReceivedOldestFirst() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.reportDeliveries = false
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        let result = await host.command("app0", .flood(Flood(destination: "app1", count: 20_000, size: 16, window: 512)))
+        guard case .flood(let delivered, let problem) = result else { Issue.record("\(result)"); return }
+        #expect(delivered == 20_000 && problem == nil, "\(delivered) delivered, \(String(describing: problem))")
+        guard case .received(let entries) = await host.command("app1", .listReceived) else { Issue.record("no list"); return }
+        #expect(entries.count == 16_384)
+        #expect(entries.first?.itemID == "f3616" && entries.last?.itemID == "f19999",
+                "from \(entries.first?.itemID ?? "-") to \(entries.last?.itemID ?? "-")")
+        #expect(entries.map(\.itemID) == (3_616..<20_000).map { "f\($0)" })
+        #expect(await host.shutdown() == 0)
+    }
+
     @Test func aChildSpeakingProtocolVersion1IsToldWhichVersionTheHostSpeaks() async throws {
         let log = EventLog()
         let old = try scriptedChild("old", frames: [Frame(seq: 1, body: .hello(Hello(protocolVersion: 1, pid: 1, runtime: "v1")))])

@@ -1092,7 +1092,8 @@ struct  Mamsim__V2__FloodResult
 
 
 /*
- * What the app's own process remembers receiving (ids and owners, in order).
+ * What the app's own process remembers receiving: the ids and owners of its last
+ * 16,384 items, oldest first (so that the answer fits in one frame).
  * @swift inline
  */
 struct  Mamsim__V2__ListReceived
