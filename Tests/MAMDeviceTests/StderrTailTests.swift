@@ -45,18 +45,19 @@ import Testing
 @Suite struct TemplateEnvironmentTests {
     @Test func theTemplateIsAskedToBindEverySymbolAndToldItWasUs() {
         let env = Supervisor.templateEnvironment(["PATH": "/usr/bin"], appsConfined: false)
-        #expect(env == ["PATH": "/usr/bin", "LD_BIND_NOW": "1", "MAMSIM_TEMPLATE_BIND_NOW": "1"])
+        #expect(env == ["PATH": "/usr/bin", "LD_BIND_NOW": "1", "MAMSIM_TEMPLATE_BIND_NOW": "1", "GLIBC_TUNABLES": Supervisor.runtimeMallocTunables])
     }
 
     @Test func aUsersOwnBindNowIsLeftAloneAndNotRemoved() {
         let env = Supervisor.templateEnvironment(["LD_BIND_NOW": "0"], appsConfined: false)
-        #expect(env == ["LD_BIND_NOW": "0"])
+        #expect(env == ["LD_BIND_NOW": "0", "GLIBC_TUNABLES": Supervisor.runtimeMallocTunables])
     }
 
     /// Only a template whose apps all confine themselves prepares their confinement (it
     /// empties its own capability bounding set, which an unconfined app must keep).
     @Test func theTemplateIsToldWhenEveryAppItForksConfinesItself() {
-        #expect(Supervisor.templateEnvironment(["LD_BIND_NOW": "0"], appsConfined: true) == ["LD_BIND_NOW": "0", "MAMSIM_TEMPLATE_CONFINES": "1"])
+        #expect(Supervisor.templateEnvironment(["LD_BIND_NOW": "0"], appsConfined: true)
+                == ["LD_BIND_NOW": "0", "MAMSIM_TEMPLATE_CONFINES": "1", "GLIBC_TUNABLES": Supervisor.runtimeMallocTunables])
         #expect(Supervisor.templateEnvironment([:], appsConfined: true)["MAMSIM_TEMPLATE_CONFINES"] == "1")
         #expect(Supervisor.templateEnvironment([:], appsConfined: false)["MAMSIM_TEMPLATE_CONFINES"] == nil)
     }

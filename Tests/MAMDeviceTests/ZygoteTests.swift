@@ -69,6 +69,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/proc/\(template)"))
     }
 
+    /// The built-in runtime starts with glibc's per-thread cache of freed blocks enlarged
+    /// (`Supervisor.runtimeMallocTunables`), forked from the template or exec'd.
+    @Test(arguments: [true, false])
+    func theBuiltInRuntimeStartsWithItsAllocatorTuned(forked: Bool) async throws {
+        var config = try makeConfiguration(apps: 1)
+        config.forkBuiltInApps = forked
+        let log = EventLog()
+        let host = try HostController(configuration: config) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        let pid = try #require(log.all.compactMap { if case .ready(_, _, let pid) = $0 { pid } else { nil } }.first)
+        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(environ.contains("GLIBC_TUNABLES=glibc.malloc.tcache_count=512"), "\(environ)")
+        #expect(await host.shutdown() == 0)
+    }
+
     @Test func aForkedAppThatCrashesIsSeenAndStartsAgain() async throws {
         let config = try makeConfiguration(apps: 1)
         let log = EventLog()
