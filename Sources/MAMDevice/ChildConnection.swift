@@ -139,10 +139,9 @@ final class PendingDelivery {
     /// Completed and answered where it lies, on the loop thread only: its exclusivity check
     /// was one per acknowledged item.
     @exclusivity(unchecked) var record: ShareRecord
-    /// What is delivered. Once sent in a batch it is let go when nothing reads it again
-    /// (`Broker.sent`): its payload lies in the loop's read buffer, which the loop reuses
-    /// only when nothing refers to it, and held to the acknowledgement it kept that buffer
-    /// from being reused while 512 items per sender were in flight.
+    /// What is delivered. Once sent it is let go when nothing reads it again
+    /// (`Broker.sent`): its payload lies in the loop's read buffer, which the loop reads into
+    /// again only when nothing refers to it.
     @exclusivity(unchecked) private(set) var deliver: Deliver?
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0

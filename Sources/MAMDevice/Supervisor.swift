@@ -163,7 +163,7 @@ final class Supervisor {
     /// seven freed blocks of each size by default; an app handles items in batches of up to
     /// its window (512 shares), so most of a batch's blocks went through the allocator's slower
     /// bins and back. With 512 kept, the sender's instructions per item went from 4,192 to
-    /// 4,037 and the receiver's from 6,709 to 6,417 (`scripts/bench-instructions --apps`).
+    /// 4,022 and the receiver's from 6,709 to 6,426 (`scripts/bench-instructions --apps`).
     /// Read by glibc when the process starts; elsewhere it means nothing.
     static let runtimeMallocTunables = "glibc.malloc.tcache_count=512"
 

@@ -163,8 +163,8 @@ final class Runtime {
     let channel: AppChannel
     /// What arrived: item id and owner of the last `keptReceived` items (the items themselves
     /// are the app's business), a ring once full. Kept whole, a flood of 3 million items grew
-    /// the receiving app to 140 MB, and a `listReceived` answer of more entries than these
-    /// would not fit in one frame (16 MiB; an id and an owner are at most 256 bytes each).
+    /// the receiving app to 140 MB, and a `listReceived` answer of millions of entries would
+    /// not fit in one frame (16 MiB; these, of ids of at most 256 bytes, do).
     /// Written on the loop thread only, for every item: its exclusivity check is left out.
     @exclusivity(unchecked) private var received: [(id: String, owner: String)] = []
     /// Where the next item goes once the ring is full (the oldest one kept).
