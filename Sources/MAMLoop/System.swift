@@ -92,14 +92,29 @@ public enum System {
 
     // MARK: - Descriptors
 
+    /// What each end of a channel may hold unread (`SO_SNDBUF`; the kernel doubles it, so
+    /// 192 KiB), pinned rather than the machine's default (`net.core.wmem_default`, 208 KiB
+    /// unless tuned). One sender→receiver pair, with the default raised for every socket:
+    /// 320 KiB made the broker 24 % slower and 1 MiB 28 % (medians of four and five alternated
+    /// runs), while the C reference writing each frame did not move, so the ratio fell from
+    /// 2.1–2.7× to 1.7–2.0×; 160 and 192 KiB ran level with 208 KiB (docs/PERFORMANCE.md). The
+    /// C reference pins the same size.
+    static let channelSendBuffer: Int32 = 96 << 10
+
     /// A connected pair of stream sockets, both close-on-exec (the child's end is made its
-    /// fd 3 by `spawn`, which clears the flag there).
+    /// fd 3 by `spawn`, which clears the flag there), each end's send buffer
+    /// `channelSendBuffer` (on Linux).
     static func socketPair() throws(UVError) -> (Int32, Int32) {
         var fds: [Int32] = [-1, -1]
         #if os(Linux)
         // Atomic: no other thread's spawn can inherit the pair between socketpair and fcntl.
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw UVError(-errno)
+        }
+        // A size the kernel refuses leaves its default: slower, nothing else.
+        for fd in fds {
+            var size = channelSendBuffer
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         #else
         // No SOCK_CLOEXEC here; the host spawns from its loop thread only, so the window

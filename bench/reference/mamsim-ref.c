@@ -33,11 +33,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
+#ifdef __linux__
+#include <sys/socket.h>
+#endif
 
 #define MAX_FRAME (64u * 1024u * 1024u) /* decoder rejects larger frames */
 #define READ_CHUNK 65536                /* min free space offered to uv_read */
 #define BROKER_WINDOW 256               /* max data frames sent by A and not yet acked */
 #define BROKER_ACK_EVERY 64             /* by default B acks every 64 data frames */
+#define CHANNEL_SEND_BUFFER (96 * 1024) /* SO_SNDBUF of each end, as mamsim pins its own */
 
 #define CHECK(expr)                                                              \
   do {                                                                           \
@@ -48,6 +52,20 @@
       exit(2);                                                                   \
     }                                                                            \
   } while (0)
+
+/* What each end of a channel may hold unread, the same as mamsim's (System.socketPair), not
+ * the machine's default (net.core.wmem_default): the two relays queue the same bytes. */
+static void pin_send_buffer(uv_stream_t *stream) {
+#ifdef __linux__
+  uv_os_fd_t fd;
+  if (uv_fileno((uv_handle_t *)stream, &fd) == 0) {
+    int size = CHANNEL_SEND_BUFFER;
+    (void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+  }
+#else
+  (void)stream;
+#endif
+}
 
 static uv_loop_t *loop;
 
@@ -324,6 +342,7 @@ static int child_main(int argc, char **argv) {
   child_conn.on_closed = child_closed;
   CHECK(uv_pipe_init(loop, &child_conn.pipe, 0));
   CHECK(uv_pipe_open(&child_conn.pipe, 3));
+  pin_send_buffer((uv_stream_t *)&child_conn.pipe);
   CHECK(uv_read_start((uv_stream_t *)&child_conn.pipe, conn_alloc_cb, conn_read_cb));
   uint8_t h = 'H';
   conn_send(&child_conn, &h, 1);
@@ -417,6 +436,7 @@ static child_t *spawn_child(int idx, frame_cb on_frame, char **args) {
     exit_failures++;
     return NULL;
   }
+  pin_send_buffer((uv_stream_t *)&ch->conn.pipe);
   CHECK(uv_read_start((uv_stream_t *)&ch->conn.pipe, conn_alloc_cb, conn_read_cb));
   return ch;
 }
