@@ -143,6 +143,8 @@ final class PendingDelivery {
     /// (`Broker.sent`): its payload lies in the loop's read buffer, which the loop reads into
     /// again only when nothing refers to it.
     @exclusivity(unchecked) private(set) var deliver: Deliver?
+    /// The item's id, which a lone acknowledgement must name, also once `deliver` is let go.
+    let itemID: String
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
     var answered = false
@@ -159,9 +161,6 @@ final class PendingDelivery {
         self.itemID = deliver.item.id
         self.deliver = deliver
     }
-
-    /// The item's id, which a lone acknowledgement must name, also once `deliver` is let go.
-    let itemID: String
 
     /// The delivery, moved out and let go (see `deliver`).
     func take() -> Deliver? {

@@ -120,7 +120,6 @@ import Testing
         let deaf = try scriptedChild("deaf-receiver", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "deaf")))])
         let spec = AppSpec(handle: "deaf", descriptor: AppDescriptor(bundleID: "com.evil.deaf", sdkIntegrated: false), executable: deaf)
         var config = try makeConfiguration(apps: 2, extra: [spec])
-        config.fleet.install(spec.descriptor)
         config.maximumBacklog = 2 << 20
         config.deliveryTimeout = .seconds(1)
         let log = EventLog()

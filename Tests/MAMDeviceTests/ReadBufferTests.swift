@@ -1,7 +1,6 @@
 import Foundation
 @testable import MAMDevice
 import MAMModel
-import MAMPolicy
 import MAMWire
 import Testing
 
@@ -18,7 +17,6 @@ import Testing
         let sink = AppSpec(handle: "sink", descriptor: AppDescriptor(bundleID: "com.evil.sink", sdkIntegrated: false),
                            executable: try BackpressureTests.sink())
         var config = try makeConfiguration(apps: 1, extra: [sink])
-        config.fleet.install(sink.descriptor)
         config.reportDeliveries = reportDeliveries
         config.deliveryTimeout = .seconds(10)
         let host = try HostController(configuration: config) { _ in }
