@@ -135,10 +135,24 @@ func wireBytes(_ frame: Frame) -> [UInt8] {
 
 func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
 
-/// A fresh device directory per host.
+/// A fresh device directory per host, in a folder of this test process's that goes when the
+/// process exits: a device holds a sparse storage image and a database, and a day of test runs
+/// otherwise leaves gigabytes in the temporary folder.
 func temporaryDeviceDirectory() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-device-\(UUID().uuidString)")
+    testDevicesRoot.appendingPathComponent("mamsim-device-\(UUID().uuidString)")
 }
+
+/// This process's folders in the temporary folder: the devices, and the scripts standing in for apps.
+private func testFolders() -> [URL] {
+    let tmp = FileManager.default.temporaryDirectory
+    return ["mamsim-test-devices-\(getpid())", "mamsim-tests-\(getpid())"].map { tmp.appendingPathComponent($0) }
+}
+
+private let testDevicesRoot: URL = {
+    // Hosts are stopped by the tests that start them, so nothing is writing there at exit.
+    atexit { for folder in testFolders() { try? FileManager.default.removeItem(at: folder) } }
+    return testFolders()[0]
+}()
 
 /// A Python program standing in for an app (raw frames on fd 3, no protobuf library).
 /// `readFrame()` in the program reads one frame from the host and returns its bytes.

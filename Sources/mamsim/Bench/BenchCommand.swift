@@ -84,6 +84,8 @@ struct BenchCommand: AsyncParsableCommand {
             return
         }
         let references = try References(directory: referenceDir, skipNode: noNode)
+        // The C reference is built into the temporary folder for this run only.
+        defer { references.removeBuiltProgram() }
         print("mamsim bench — \(ProcessInfo.processInfo.activeProcessorCount) CPUs; latency pinned to CPU 0; references measured in this run")
         // The hosts below confine their apps where the launcher is beside the runtime, as a
         // run does: say which, since confined apps start and run at another cost.

@@ -25,6 +25,11 @@ struct References {
         nodeScript = script
     }
 
+    /// Deletes the C reference built by `init`: every run builds its own.
+    func removeBuiltProgram() {
+        if let cBinary { unlink(cBinary) }
+    }
+
     func c(_ args: String...) throws -> [String: Double]? {
         guard let cBinary else { return nil }
         return References.parse(try References.capture([cBinary] + args))
