@@ -11,16 +11,30 @@ public import MAMPolicy
 /// the rows an older device kept in the store's `audit` table).
 ///
 /// Layout: a header (`magic`, then 16 random bytes telling journals apart), then records: a
-/// little-endian UInt32 payload length, a UInt32 check of the payload, and the payload (the
-/// time as a little-endian Float64, then eleven fields each as a UInt32 length and UTF-8).
+/// little-endian UInt32 payload length, a UInt32 check of the payload, and the payload. A
+/// record's payload is the time as a little-endian Float64, then eleven fields each as a
+/// UInt32 length and UTF-8 (52 bytes at least). A repeat's payload is 12 bytes: a time and a
+/// UInt32 count, for that many more records with the fields of the record before it, each at
+/// that time. A stream of shares on one route logs the same fields item after item, and the
+/// simulated clock stands still while it flows: one loop iteration's fifty-odd decisions are
+/// one record and one repeat, where each used to write its 110 bytes (the journal reached the
+/// disk at 50 MB/s in the broker's flood, docs/PERFORMANCE.md). A repeat only follows a record
+/// of the same write, so every write, and every journal, begins with a whole record.
+///
 /// A record cut short or failing its check (the host died mid-write, which no answer
-/// waited on) ends the journal. The check is `wordCheck` in journals headed `MAMAUDJ2`, and
-/// FNV-1a in the first journals (`MAMAUDJ1`, read as before; one found at open is set aside
-/// and a new journal begins): FNV-1a takes a byte at a time, and cost the host 5 % of a share.
+/// waited on), or a repeat with no record before it, ends the journal. The check is
+/// `wordCheck`, and FNV-1a in the first journals (`MAMAUDJ1`): FNV-1a takes a byte at a time,
+/// and cost the host 5 % of a share. Journals of the layouts before this one (`MAMAUDJ1`, and
+/// `MAMAUDJ2`, without repeats) are read as they are; one found at open is set aside and a new
+/// journal begins, so that a build that does not know repeats refuses this layout instead of
+/// taking a repeat for a torn record and cutting the journal there.
 final class AuditJournal {
     static let fileName = "audit.journal"
-    static let magic = Array("MAMAUDJ2".utf8)
+    static let magic = Array("MAMAUDJ3".utf8)
     static let firstMagic = Array("MAMAUDJ1".utf8)
+    static let secondMagic = Array("MAMAUDJ2".utf8)
+    /// The payload of a repeat: a time and a count.
+    static let repeatPayload = 12
     static let headerSize = 24
     /// Past this size the journal is set aside (`rotate`), still part of the log, and a new one
     /// begins: a read of the log holds one file in memory at a time.
@@ -45,8 +59,8 @@ final class AuditJournal {
             return
         }
         let bytes = try System.readFile(path)
-        if Array(bytes.prefix(8)) == Self.firstMagic {
-            // Records of the first layout stay where they are, set aside; new ones go to a
+        if Array(bytes.prefix(8)) == Self.firstMagic || Array(bytes.prefix(8)) == Self.secondMagic {
+            // Records of an earlier layout stay where they are, set aside; new ones go to a
             // journal of this layout.
             if size > Self.headerSize { try rotate() } else { try start() }
             return
@@ -114,9 +128,12 @@ final class AuditJournal {
 
     /// Calls `body` with each whole record of a journal's bytes from `offset` on (its time, its
     /// fields, where it ends), one at a time; stops at a record cut short or failing its check.
+    /// A repeat gives its record's fields once per record it stands for.
     static func forEachRecord(in bytes: [UInt8], from offset: Int, _ body: (Double, [String], Int) throws -> Void) rethrows {
         var at = max(offset, Self.headerSize)
         let first = bytes.starts(with: Self.firstMagic)
+        let repeats = bytes.starts(with: Self.magic)
+        var last: [String]?
         while at + 8 <= bytes.count {
             let length = Int(Self.get(bytes, at, 4)), check = UInt32(Self.get(bytes, at + 4, 4))
             let start = at + 8
@@ -125,6 +142,14 @@ final class AuditJournal {
                       let payload = UnsafeBufferPointer(rebasing: b[start..<(start + length)])
                       return first ? Self.fnv(payload) : Self.wordCheck(payload)
                   }) == check else { return }
+            if repeats, length == Self.repeatPayload {
+                let times = Self.get(bytes, start + 8, 4)
+                guard let fields = last, times > 0 else { return }
+                at = start + length
+                let time = Double(bitPattern: Self.get(bytes, start, 8))
+                for _ in 0..<times { try body(time, fields, at) }
+                continue
+            }
             var p = start + 8
             var fields: [String] = []
             fields.reserveCapacity(11)
@@ -137,6 +162,7 @@ final class AuditJournal {
                 p += n
             }
             at = start + length
+            last = fields
             try body(Double(bitPattern: Self.get(bytes, start, 8)), fields, at)
         }
     }
@@ -192,10 +218,16 @@ public struct AuditRecords: Sendable {
     public private(set) var bytes: [UInt8] = []
     public private(set) var count = 0
     /// The last record's eleven fields, as given and as encoded: a stream of shares on one
-    /// route logs the same fields item after item (only the time moves), and comparing them
-    /// costs less than encoding them again (the host's instructions per brokered item went
-    /// from 15.0 k to 14.1 k, docs/PERFORMANCE.md).
+    /// route logs the same fields item after item, and comparing them costs less than encoding
+    /// them again (the host's instructions per brokered item went from 15.0 k to 14.1 k,
+    /// docs/PERFORMANCE.md). Kept across writes: the first record of a write is whole, but
+    /// copied from here.
     private var last = LastFields()
+    /// Whether `last` is a record of these bytes, so that a repeat may follow it.
+    private var lastIsHere = false
+    /// The repeat these bytes end with, if they end with one: where it begins, its time and
+    /// its count, grown in place while the same fields come at the same time.
+    private var tail: (at: Int, time: UInt64, times: UInt32)?
 
     private struct LastFields: Sendable {
         var isSet = false
@@ -213,6 +245,8 @@ public struct AuditRecords: Sendable {
     public mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         count = 0
+        lastIsHere = false
+        tail = nil
     }
 
     public mutating func append(_ e: AuditEvent) {
@@ -222,7 +256,8 @@ public struct AuditRecords: Sendable {
     }
 
     /// One record: its length and check, the time, then the eleven fields, each a
-    /// little-endian UInt32 length and its UTF-8.
+    /// little-endian UInt32 length and its UTF-8; or, when the fields are the last record's
+    /// and that record is in these bytes, one more in the repeat that follows it.
     public mutating func append(time: Instant, scenario: String, step: String, verb: AuditVerb, sourceApp: String,
                                 sourceIdentity: String, destinationApp: String, destinationIdentity: String, owner: String,
                                 decision: AuditDecision, reason: Reason?, explanation: String) {
@@ -231,6 +266,10 @@ public struct AuditRecords: Sendable {
            last.sourceIdentity == sourceIdentity, last.destinationApp == destinationApp,
            last.destinationIdentity == destinationIdentity, last.owner == owner, last.explanation == explanation,
            last.scenario == scenario, last.step == step {
+            if lastIsHere {
+                appendRepeat(time.secondsSince1970.bitPattern)
+                return
+            }
             let fields = last.encoded
             let payload = 8 + fields.count
             bytes.append(count: 8 + payload) { start in
@@ -243,6 +282,8 @@ public struct AuditRecords: Sendable {
                 Self.put(UInt64(check), 4, &q)
             }
             count += 1
+            lastIsHere = true
+            tail = nil
             return
         }
         // No array of the fields: this runs on the loop once per decision.
@@ -263,10 +304,40 @@ public struct AuditRecords: Sendable {
             Self.put(UInt64(check), 4, &q)
         }
         count += 1
+        lastIsHere = true
+        tail = nil
         last = LastFields(
             isSet: true, scenario: scenario, step: step, sourceApp: sourceApp, sourceIdentity: sourceIdentity,
             destinationApp: destinationApp, destinationIdentity: destinationIdentity, owner: owner, explanation: explanation,
             verb: verb, decision: decision, reason: reason, encoded: Array(bytes[(bytes.count - payload + 8)...]))
+    }
+
+    /// One more record with the last one's fields at `time`: the repeat these bytes end with
+    /// counts one more if it has that time, else a new repeat follows.
+    private mutating func appendRepeat(_ time: UInt64) {
+        count += 1
+        if let t = tail, t.time == time, t.times < UInt32.max {
+            let times = t.times + 1
+            tail = (t.at, time, times)
+            bytes.withUnsafeMutableBufferPointer { b in
+                let start = b.baseAddress! + t.at
+                var p = start + 16
+                Self.put(UInt64(times), 4, &p)
+                var q = start + 4
+                Self.put(UInt64(AuditJournal.wordCheck(UnsafeBufferPointer(start: start + 8, count: AuditJournal.repeatPayload))), 4, &q)
+            }
+            return
+        }
+        tail = (bytes.count, time, 1)
+        bytes.append(count: 8 + AuditJournal.repeatPayload) { start in
+            var p = start
+            Self.put(UInt64(AuditJournal.repeatPayload), 4, &p)
+            p += 4
+            Self.put(time, 8, &p)
+            Self.put(1, 4, &p)
+            var q = start + 4
+            Self.put(UInt64(AuditJournal.wordCheck(UnsafeBufferPointer(start: start + 8, count: AuditJournal.repeatPayload))), 4, &q)
+        }
     }
 
     private static func field(_ text: String, _ p: inout UnsafeMutablePointer<UInt8>) {

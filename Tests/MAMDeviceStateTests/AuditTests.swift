@@ -89,13 +89,13 @@ import Testing
         #expect(try dir.open().auditEvents() == events + [next])
     }
 
-    /// A journal of the first layout (records checked with FNV-1a, headed MAMAUDJ1) is read as
-    /// it is, set aside when the device opens, and new records go to a journal of this layout
-    /// after it: the log stays whole and in order.
-    @Test func aJournalOfTheFirstLayoutIsReadAndSetAside() throws {
+    /// A journal of an earlier layout (MAMAUDJ1, records checked with FNV-1a; MAMAUDJ2, no
+    /// repeats) is read as it is, set aside when the device opens, and new records go to a
+    /// journal of this layout after it: the log stays whole and in order.
+    @Test(arguments: [1, 2]) func aJournalOfAnEarlierLayoutIsReadAndSetAside(layout: Int) throws {
         let dir = try DeviceDirectory()
-        let old = (1...2).map { AuditEvent(time: Instant(secondsSince1970: 1_700_000_000), scenario: "s", step: "\($0)", verb: .share, decision: .delivered, explanation: "first layout \($0)") }
-        var bytes = AuditJournal.firstMagic + [UInt8](repeating: 7, count: 16)
+        let old = (1...2).map { AuditEvent(time: Instant(secondsSince1970: 1_700_000_000), scenario: "s", step: "\($0)", verb: .share, decision: .delivered, explanation: "layout \(layout), \($0)") }
+        var bytes = (layout == 1 ? AuditJournal.firstMagic : AuditJournal.secondMagic) + [UInt8](repeating: 7, count: 16)
         for e in old {
             var payload: [UInt8] = []
             withUnsafeBytes(of: e.time.secondsSince1970.bitPattern.littleEndian) { payload += $0 }
@@ -103,31 +103,37 @@ import Testing
                 withUnsafeBytes(of: UInt32(f.utf8.count).littleEndian) { payload += $0 }
                 payload += Array(f.utf8)
             }
+            let check = payload.withUnsafeBufferPointer { layout == 1 ? AuditJournal.fnv($0) : AuditJournal.wordCheck($0) }
             withUnsafeBytes(of: UInt32(payload.count).littleEndian) { bytes += $0 }
-            withUnsafeBytes(of: payload.withUnsafeBufferPointer { AuditJournal.fnv($0) }.littleEndian) { bytes += $0 }
+            withUnsafeBytes(of: check.littleEndian) { bytes += $0 }
             bytes += payload
         }
         try Data(bytes).write(to: dir.url.appendingPathComponent(AuditJournal.fileName))
         let d = try dir.open()
         #expect(try d.auditEvents() == old)
-        #expect(AuditJournal.setAside(in: dir.url).count == 1, "the first-layout journal is set aside")
-        let next = AuditEvent(time: Instant(secondsSince1970: 1_700_000_001), scenario: "s", step: "3", verb: .share, decision: .delivered, explanation: "")
-        try d.appendAudit([next])
+        #expect(AuditJournal.setAside(in: dir.url).count == 1, "the earlier journal is set aside")
+        let next = (3...5).map { _ in AuditEvent(time: Instant(secondsSince1970: 1_700_000_001), scenario: "s", step: "3", verb: .share, decision: .delivered, explanation: "") }
+        try d.appendAudit(next)
         let reopened = try dir.open()
-        #expect(try reopened.auditEvents() == old + [next])
+        #expect(try reopened.auditEvents() == old + next)
         let current = try Data(contentsOf: dir.url.appendingPathComponent(AuditJournal.fileName))
         #expect(Array(current.prefix(8)) == AuditJournal.magic)
     }
 
-    /// Records whose fields repeat the last record's are appended from its encoded fields:
-    /// byte for byte what encoding each one alone gives, whichever field changes (each in
-    /// turn, across repeats, a refusal's reason and an empty or non-ASCII text among them),
-    /// and read back with their own times.
-    @Test func aRecordRepeatingTheLastOnesFieldsIsTheSameBytesAsOneEncodedAlone() throws {
+    /// Records whose fields repeat the last record's are read back with their fields and
+    /// their own times, whichever field changes (each in turn, across repeats, a refusal's
+    /// reason and an empty or non-ASCII text among them); a record after a change is byte for
+    /// byte one encoded alone, and so is the first record after the bytes are emptied (a write
+    /// begins with a whole record).
+    @Test func recordsRepeatingTheLastOnesFieldsAreReadBackWithTheirOwnTimes() throws {
         struct Fields: Equatable {
             var scenario = "demo", step = "share 1", verb = AuditVerb.share, sourceApp = "a", sourceIdentity = "alice@contoso.com"
             var destinationApp = "b", destinationIdentity = "", owner = "alice@contoso.com", decision = AuditDecision.delivered
             var reason: Reason? = nil, explanation = ""
+            var texts: [String] {
+                [scenario, step, verb.rawValue, sourceApp, sourceIdentity, destinationApp, destinationIdentity, owner,
+                 decision.rawValue, reason?.rawValue ?? "", explanation]
+            }
         }
         var sequence: [Fields] = []
         var f = Fields()
@@ -150,34 +156,105 @@ import Testing
             default: break
             }
         }
+        func time(_ i: Int) -> Double { 1_800_000_000 + Double(i / 2) / 8 }
         func append(_ f: Fields, _ i: Int, to records: inout AuditRecords) {
-            records.append(time: Instant(secondsSince1970: 1_800_000_000 + Double(i) / 8), scenario: f.scenario, step: f.step, verb: f.verb,
+            records.append(time: Instant(secondsSince1970: time(i)), scenario: f.scenario, step: f.step, verb: f.verb,
                            sourceApp: f.sourceApp, sourceIdentity: f.sourceIdentity, destinationApp: f.destinationApp,
                            destinationIdentity: f.destinationIdentity, owner: f.owner, decision: f.decision, reason: f.reason,
                            explanation: f.explanation)
         }
         var together = AuditRecords()
-        var alone: [UInt8] = []
+        var wholeRecords = 0
         for (i, fields) in sequence.enumerated() {
+            let before = together.bytes.count
             append(fields, i, to: &together)
-            var one = AuditRecords()
-            append(fields, i, to: &one)
-            alone += one.bytes
+            if i == 0 || sequence[i - 1] != fields {
+                var one = AuditRecords()
+                append(fields, i, to: &one)
+                #expect(Array(together.bytes[before...]) == one.bytes, "record \(i), after a change, is whole")
+                wholeRecords += 1
+            }
         }
         #expect(together.count == sequence.count)
-        #expect(together.bytes == alone)
+        #expect(wholeRecords == 13)
         var read: [(Double, [String])] = []
         let journal = AuditJournal.magic + [UInt8](repeating: 0, count: AuditJournal.headerSize - AuditJournal.magic.count) + together.bytes
         AuditJournal.forEachRecord(in: journal, from: 0) { time, fields, _ in read.append((time, fields)) }
-        #expect(read.count == sequence.count)
-        #expect(read.map(\.0) == sequence.indices.map { 1_800_000_000 + Double($0) / 8 })
-        #expect(read.last?.1 == ["other", "share 2", "copy", "ä", "", "bb", "bob@contoso.com", "bob@contoso.com", "blocked", "inbound-policy", "managed to unmanaged"])
-        // Emptied between two writes, the records still follow the last one's fields.
+        #expect(read.map(\.0) == sequence.indices.map(time))
+        #expect(read.map(\.1) == sequence.map(\.texts))
+        // Emptied between two writes, the next record is whole again.
         together.removeAll()
         append(f, 0, to: &together)
         var one = AuditRecords()
         append(f, 0, to: &one)
         #expect(together.bytes == one.bytes)
+    }
+
+    /// A stream of records alike at one time (a route's shares while the simulated clock
+    /// stands still) is one record and one repeat counting the rest; a new time starts a new
+    /// repeat, and every record is read back.
+    @Test func aStreamOfRecordsAlikeIsOneRecordAndOneRepeat() throws {
+        var records = AuditRecords()
+        func share(at seconds: Double) {
+            records.append(time: Instant(secondsSince1970: seconds), scenario: "flood", step: "1", verb: .share, sourceApp: "com.contoso.App0",
+                           sourceIdentity: "alice@contoso.com", destinationApp: "com.contoso.App1", destinationIdentity: "alice@contoso.com",
+                           owner: "alice@contoso.com", decision: .delivered, reason: nil, explanation: "managed to managed")
+        }
+        share(at: 1_800_000_000)
+        let whole = records.bytes.count
+        for _ in 1..<1_000 { share(at: 1_800_000_000) }
+        #expect(records.count == 1_000)
+        #expect(records.bytes.count == whole + 8 + AuditJournal.repeatPayload)
+        for _ in 0..<5 { share(at: 1_800_000_001) }
+        #expect(records.bytes.count == whole + 2 * (8 + AuditJournal.repeatPayload))
+        var times: [Double] = []
+        let journal = AuditJournal.magic + [UInt8](repeating: 0, count: AuditJournal.headerSize - AuditJournal.magic.count) + records.bytes
+        AuditJournal.forEachRecord(in: journal, from: 0) { time, fields, _ in
+            #expect(fields[10] == "managed to managed")
+            times.append(time)
+        }
+        #expect(times == [Double](repeating: 1_800_000_000, count: 1_000) + [Double](repeating: 1_800_000_001, count: 5))
+    }
+
+    /// Each write begins with a whole record, so each journal can be read alone: writes of
+    /// records alike from one buffer emptied between them (as the host's group commit does),
+    /// over journals set aside every kilobyte, come back whole and in order.
+    @Test func writesOfRecordsAlikeSpanJournalsWhole() throws {
+        let dir = try DeviceDirectory()
+        let d = try dir.open()
+        d.auditJournal.rotateAt = 1 << 10
+        let event = AuditEvent(time: d.now, scenario: "s", step: "1", verb: .share, decision: .delivered, explanation: "alike")
+        var buffer = AuditRecords()
+        for _ in 0..<100 {
+            for _ in 0..<50 { buffer.append(event) }
+            try d.appendAudit(buffer)
+            buffer.removeAll()
+        }
+        let journals = AuditJournal.setAside(in: dir.url)
+        #expect(journals.count >= 5)
+        for journal in journals {
+            var count = 0
+            AuditJournal.forEachRecord(in: [UInt8](try Data(contentsOf: journal)), from: 0) { _, _, _ in count += 1 }
+            #expect(count > 0 && count % 50 == 0, "\(journal.lastPathComponent) holds whole writes: \(count)")
+        }
+        #expect(try dir.open().auditEvents() == [AuditEvent](repeating: event, count: 5_000))
+    }
+
+    /// A repeat with no record before it in its journal (a damaged file) ends the journal
+    /// there, as a torn record does: the device opens, and new records follow the whole ones.
+    @Test func aRepeatWithNoRecordBeforeItEndsTheJournal() throws {
+        let dir = try DeviceDirectory()
+        let event = AuditEvent(time: Instant(secondsSince1970: 1_700_000_000), scenario: "s", step: "1", verb: .share, decision: .delivered, explanation: "alike")
+        let journal = dir.url.appendingPathComponent(AuditJournal.fileName)
+        do { try dir.open().appendAudit([event, event, event]) }
+        let bytes = [UInt8](try Data(contentsOf: journal))
+        let firstLength = Int(bytes[AuditJournal.headerSize]) | Int(bytes[AuditJournal.headerSize + 1]) << 8
+        #expect(bytes.count == AuditJournal.headerSize + 8 + firstLength + 8 + AuditJournal.repeatPayload, "one record and one repeat")
+        try Data(bytes[..<AuditJournal.headerSize] + bytes[(AuditJournal.headerSize + 8 + firstLength)...]).write(to: journal)
+        let d = try dir.open()
+        #expect(try d.auditEvents() == [])
+        try d.appendAudit([event])
+        #expect(try dir.open().auditEvents() == [event])
     }
 
     /// The record check sees a change of any byte and of the length.
