@@ -76,6 +76,7 @@ public final class Pipe: Handle {
                 } else {
                     pipe.onRead?(UnsafeRawBufferPointer(start: buf!.pointee.base, count: nread))
                 }
+                pipe.loop.handled(read: nread)
             } else if nread < 0 {
                 pipe.stopReading()
                 let error = UVError(Int32(nread))
@@ -119,6 +120,7 @@ public final class Pipe: Handle {
     /// Queues bytes for the next flush of this loop iteration.
     public func enqueue(_ bytes: [UInt8]) {
         guard state == .open, !reportedEnd else { return }
+        if outgoing.capacity == 0 { outgoing = loop.takeOutgoingBuffer() }
         outgoing.append(contentsOf: bytes)
         scheduleFlush()
         checkBacklog()
@@ -127,6 +129,7 @@ public final class Pipe: Handle {
     /// Lets a caller encode directly into the outgoing buffer (no intermediate array).
     public func enqueue(_ build: (inout [UInt8]) -> Void) {
         guard state == .open, !reportedEnd else { return }
+        if outgoing.capacity == 0 { outgoing = loop.takeOutgoingBuffer() }
         build(&outgoing)
         scheduleFlush()
         checkBacklog()
@@ -159,7 +162,7 @@ public final class Pipe: Handle {
     public func flush() {
         flushScheduled = false
         guard state == .open, !outgoing.isEmpty else {
-            outgoing.removeAll(keepingCapacity: true)
+            loop.giveBackOutgoingBuffer(&outgoing)
             return
         }
         guard pendingWrites == 0 else { return }
@@ -171,12 +174,12 @@ public final class Pipe: Handle {
         if result >= 0 {
             written = Int(result)
         } else if result != UV_EAGAIN.rawValue {
-            outgoing.removeAll(keepingCapacity: true)
+            loop.giveBackOutgoingBuffer(&outgoing)
             return reportEnd(UVError(result))
         }
         let count = outgoing.count - written
         guard count > 0 else {
-            outgoing.removeAll(keepingCapacity: written <= 1 << 20)
+            loop.giveBackOutgoingBuffer(&outgoing)
             return
         }
         let headerSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
@@ -184,7 +187,7 @@ public final class Pipe: Handle {
         let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
         let data = block + headerSize
         outgoing.withUnsafeBytes { data.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
-        outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
+        loop.giveBackOutgoingBuffer(&outgoing)
         var buffer = uv_buf_init(data.assumingMemoryBound(to: CChar.self), UInt32(count))
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         pendingWrites += 1

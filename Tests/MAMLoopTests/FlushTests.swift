@@ -1,0 +1,91 @@
+import Foundation
+import MAMModel
+@testable import MAMLoop
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// When batched writes leave: at the end of each iteration, and sooner once an iteration has
+/// read `EventLoop.earlyFlushBytes`; and which buffer they are queued in.
+@Suite struct FlushTests {
+    /// Bytes waiting to be read on `fd`, without taking them.
+    static func waiting(_ fd: Int32) -> Int {
+        var byte: UInt8 = 0
+        let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n > 0 ? Int(n) : 0
+    }
+
+    /// Four peers each send 128 KiB before the loop runs, so one iteration reads 512 KiB; each
+    /// read queues a reply. The replies to the first reads reach their peer while the same
+    /// iteration is still reading (before, they all waited for its end), and the hooks ran
+    /// before they left.
+    @Test func writesCausedByAnIterationsFirstReadsLeaveBeforeItsLastRead() throws {
+        let loop = try EventLoop()
+        var pipes: [MAMLoop.Pipe] = []
+        var peers: [Int32] = []
+        for _ in 0..<4 {
+            let (mine, theirs) = try System.socketPair()
+            let pipe = try MAMLoop.Pipe(loop: loop)
+            try pipe.open(fd: mine)
+            pipes.append(pipe)
+            peers.append(theirs)
+        }
+        let (replyEnd, replyPeer) = try System.socketPair()
+        let replies = try MAMLoop.Pipe(loop: loop)
+        try replies.open(fd: replyEnd)
+        defer { for fd in peers + [replyPeer] { System.close(fd) } }
+        let chunk = [UInt8](repeating: 7, count: 128 << 10)
+        for fd in peers { try System.writeAll(fd, chunk) }
+
+        var reads = 0, readBytes = 0
+        var repliesSeenWhileReading: [Int] = []
+        var waitingWhenHooksRan: [Int] = []
+        loop.addBeforeFlushHook { waitingWhenHooksRan.append(Self.waiting(replyPeer)) }
+        for pipe in pipes {
+            try pipe.startReading(onReceive: { bytes in
+                repliesSeenWhileReading.append(Self.waiting(replyPeer))
+                reads += 1
+                readBytes += bytes.count
+                replies.enqueue([UInt8(reads)])
+            }, onEnd: { _ in })
+        }
+        while readBytes < 4 * chunk.count { loop.runOnce() }
+        #expect(reads == 4, "one read per peer, all in one iteration")
+        // The third read comes after 256 KiB were read: the first two replies have left.
+        #expect(repliesSeenWhileReading.prefix(2) == [0, 0])
+        #expect(repliesSeenWhileReading.dropFirst(2).allSatisfy { $0 > 0 }, "\(repliesSeenWhileReading)")
+        #expect(waitingWhenHooksRan.contains(0), "the hooks ran before the replies left")
+        for pipe in pipes + [replies] { pipe.close() }
+        loop.run()
+        #expect(loop.close() == 0)
+    }
+
+    /// A pipe that wrote all it had gives its buffer back to the loop, and the next pipe with
+    /// bytes to queue takes it: with many pipes, the buffers written between two flushes stay
+    /// few, and the same ones.
+    @Test func aPipeThatWroteAllItHadLendsItsBufferToTheNext() throws {
+        let loop = try EventLoop()
+        let (a, aPeer) = try System.socketPair()
+        let (b, bPeer) = try System.socketPair()
+        defer { System.close(aPeer); System.close(bPeer) }
+        let first = try MAMLoop.Pipe(loop: loop), second = try MAMLoop.Pipe(loop: loop)
+        try first.open(fd: a)
+        try second.open(fd: b)
+        #expect(loop.spareOutgoing.isEmpty)
+        first.enqueue([UInt8](repeating: 1, count: 64 << 10))
+        first.flush()
+        #expect(loop.spareOutgoing.count == 1)
+        let lent = loop.spareOutgoing.first?.capacity ?? 0
+        #expect(lent >= 64 << 10)
+        second.enqueue([2])
+        #expect(loop.spareOutgoing.isEmpty, "the second pipe took it")
+        second.flush()
+        #expect(loop.spareOutgoing.first?.capacity == lent, "and gave the same buffer back")
+        var got = [UInt8](repeating: 0, count: 1)
+        #expect(read(bPeer, &got, 1) == 1 && got == [2])
+        first.close(); second.close()
+        loop.run()
+        #expect(loop.close() == 0)
+    }
+}
