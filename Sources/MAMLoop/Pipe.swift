@@ -9,7 +9,9 @@ internal import Darwin
 /// A libuv pipe (a UNIX socketpair end in practice): reads, and writes batched per iteration.
 ///
 /// `enqueue` appends bytes to the pipe's outgoing buffer; the loop flushes it with a single
-/// `uv_write` before its next poll, so many small frames to one peer cost one syscall.
+/// `uv_write` before its next poll (or sooner, once an iteration has read enough:
+/// `EventLoop.handled(read:)`), so many small frames to one peer cost one syscall. The
+/// buffer is the loop's, lent while bytes wait in it.
 /// The bytes of a write live in one allocation with the request and are freed in the write
 /// callback, as libuv requires (it does not copy).
 public final class Pipe: Handle {
