@@ -38,8 +38,9 @@ public final class EventLoop {
     /// Bytes read since batched writes last left.
     private var readSinceFlush = 0
     /// Past this many bytes read in one iteration, what they caused is written before the
-    /// next read (`handled(read:)`).
-    static let earlyFlushBytes = 256 << 10
+    /// next read (`handled(read:)`): a sixteenth of this CPU's 1 MiB L2, so that a read, the
+    /// deliveries encoded from it and the kernel's copy of them stay in it.
+    static let earlyFlushBytes = 64 << 10
     private var flushPrepare: UnsafeMutablePointer<uv_prepare_t>?
     private var flushCheck: UnsafeMutablePointer<uv_check_t>?
     var pipesToFlush: [Pipe] = []
@@ -213,9 +214,10 @@ public final class EventLoop {
     /// writes they caused leave now rather than at the iteration's end. With many peers ready
     /// at once (50 pairs), an iteration read megabytes before it wrote any, and by then the
     /// first reads' payloads and the buffers they were encoded into had left the CPU's L2
-    /// cache: 64 simulated L2 misses per brokered item at 50 pairs, none at one pair
-    /// (docs/PERFORMANCE.md). The flush is the iteration's own: hooks first (the audit's
-    /// commit), so no answer leaves before its audit line, as at the iteration's end.
+    /// cache: 65 simulated L2 misses per brokered item at 50 pairs, 14 at one pair; 21 and 3
+    /// since (`scripts/bench-instructions --cache`, docs/PERFORMANCE.md). The flush is the
+    /// iteration's own: hooks first (the audit's commit), so no answer leaves before its audit
+    /// line, as at the iteration's end.
     func handled(read count: Int) {
         readSinceFlush += count
         if readSinceFlush >= Self.earlyFlushBytes { flushPipes() }

@@ -16,10 +16,10 @@ import Glibc
         return n > 0 ? Int(n) : 0
     }
 
-    /// Four peers each send 128 KiB before the loop runs, so one iteration reads 512 KiB; each
-    /// read queues a reply. The replies to the first reads reach their peer while the same
-    /// iteration is still reading (before, they all waited for its end), and the hooks ran
-    /// before they left.
+    /// Four peers each send half of `earlyFlushBytes` before the loop runs, so one iteration
+    /// reads twice that; each read queues a reply. The replies to the first two reads reach
+    /// their peer while the same iteration is still reading (before, they all waited for its
+    /// end), and the hooks ran before they left.
     @Test func writesCausedByAnIterationsFirstReadsLeaveBeforeItsLastRead() throws {
         let loop = try EventLoop()
         var pipes: [MAMLoop.Pipe] = []
@@ -35,7 +35,7 @@ import Glibc
         let replies = try MAMLoop.Pipe(loop: loop)
         try replies.open(fd: replyEnd)
         defer { for fd in peers + [replyPeer] { System.close(fd) } }
-        let chunk = [UInt8](repeating: 7, count: 128 << 10)
+        let chunk = [UInt8](repeating: 7, count: EventLoop.earlyFlushBytes / 2)
         for fd in peers { try System.writeAll(fd, chunk) }
 
         var reads = 0, readBytes = 0
@@ -52,7 +52,7 @@ import Glibc
         }
         while readBytes < 4 * chunk.count { loop.runOnce() }
         #expect(reads == 4, "one read per peer, all in one iteration")
-        // The third read comes after 256 KiB were read: the first two replies have left.
+        // The third read comes after `earlyFlushBytes` were read: the first two replies have left.
         #expect(repliesSeenWhileReading.prefix(2) == [0, 0])
         #expect(repliesSeenWhileReading.dropFirst(2).allSatisfy { $0 > 0 }, "\(repliesSeenWhileReading)")
         #expect(waitingWhenHooksRan.contains(0), "the hooks ran before the replies left")
