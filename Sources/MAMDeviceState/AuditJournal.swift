@@ -223,8 +223,6 @@ public struct AuditRecords: Sendable {
     /// docs/PERFORMANCE.md). Kept across writes: the first record of a write is whole, but
     /// copied from here.
     private var last = LastFields()
-    /// Whether `last` is a record of these bytes, so that a repeat may follow it.
-    private var lastIsHere = false
     /// The repeat these bytes end with, if they end with one: where it begins, its time and
     /// its count, grown in place while the same fields come at the same time.
     private var tail: (at: Int, time: UInt64, times: UInt32)?
@@ -245,7 +243,6 @@ public struct AuditRecords: Sendable {
     public mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         count = 0
-        lastIsHere = false
         tail = nil
     }
 
@@ -266,7 +263,9 @@ public struct AuditRecords: Sendable {
            last.sourceIdentity == sourceIdentity, last.destinationApp == destinationApp,
            last.destinationIdentity == destinationIdentity, last.owner == owner, last.explanation == explanation,
            last.scenario == scenario, last.step == step {
-            if lastIsHere {
+            // A repeat only follows a record of these bytes: every record appended since they
+            // were last emptied set `last`, so there is one when they are not empty.
+            if !isEmpty {
                 appendRepeat(time.secondsSince1970.bitPattern)
                 return
             }
@@ -282,7 +281,6 @@ public struct AuditRecords: Sendable {
                 Self.put(UInt64(check), 4, &q)
             }
             count += 1
-            lastIsHere = true
             tail = nil
             return
         }
@@ -304,7 +302,6 @@ public struct AuditRecords: Sendable {
             Self.put(UInt64(check), 4, &q)
         }
         count += 1
-        lastIsHere = true
         tail = nil
         last = LastFields(
             isSet: true, scenario: scenario, step: step, sourceApp: sourceApp, sourceIdentity: sourceIdentity,

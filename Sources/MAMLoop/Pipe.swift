@@ -121,11 +121,7 @@ public final class Pipe: Handle {
 
     /// Queues bytes for the next flush of this loop iteration.
     public func enqueue(_ bytes: [UInt8]) {
-        guard state == .open, !reportedEnd else { return }
-        if outgoing.capacity == 0 { outgoing = loop.takeOutgoingBuffer() }
-        outgoing.append(contentsOf: bytes)
-        scheduleFlush()
-        checkBacklog()
+        enqueue { $0.append(contentsOf: bytes) }
     }
 
     /// Lets a caller encode directly into the outgoing buffer (no intermediate array).
