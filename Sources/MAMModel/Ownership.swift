@@ -76,6 +76,12 @@ public struct Ownership: Sendable, Hashable {
 
     public var isUnowned: Bool { upn.isEmpty && oid.isEmpty }
 
+    /// Whether both are the one value stamped or read once and passed on: then they are equal
+    /// and write the same bytes, which an encoder of a batch that repeats an owner copies
+    /// instead of writing its strings again. `false` says nothing (compare with `==`).
+    @inlinable
+    public func isTriviallyIdentical(to other: Ownership) -> Bool { fields === other.fields }
+
     public static func == (a: Ownership, b: Ownership) -> Bool {
         a.fields === b.fields
             || (a.upn == b.upn && a.oid == b.oid && a.tenant == b.tenant && a.managed == b.managed && a.sourceBundle == b.sourceBundle)

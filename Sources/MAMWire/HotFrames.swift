@@ -424,12 +424,16 @@ enum HotFrames {
         switch frame.body {
         case .shareRequest(let v): number = 20; bodySize = size(v)
         case .deliverAck(let v): number = 23; bodySize = size(v)
-        case .shareBatch(let v): number = 70; bodySize = sharesSize(v[...])
+        case .shareBatch(let v):
+            encodeShares(v[...], seq: frame.seq, replyTo: frame.replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+            return true
         case .deliverAcks(let v): number = 73; bodySize = size(v)
         case .deliver(let v): number = 22; bodySize = size(v)
         case .shareResults(let v) where v.exceptions.isEmpty: number = 71; bodySize = size(v)
         case .shareResult(.allowed(let why)): number = 21; bodySize = nested(allowedVerdictSize(why))
-        case .deliverBatch(let v): number = 72; bodySize = v.reduce(0) { $0 + nested(size($1)) }
+        case .deliverBatch(let v):
+            encodeDeliveries(v, seq: frame.seq, replyTo: frame.replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+            return true
         case .ping(let v): number = 13; bodySize = v.isEmpty ? 0 : nested(v.count)
         default: return false
         }
@@ -437,7 +441,6 @@ enum HotFrames {
             switch frame.body {
             case .shareRequest(let v): w.write(v, itemSize: size(v.item))
             case .deliverAck(let v): w.write(v)
-            case .shareBatch(let v): writeShares(&w, v[...])
             case .deliverAcks(let v): w.write(v)
             case .deliver(let v): w.write(v, itemSize: size(v.item))
             case .shareResults(let v):
@@ -448,11 +451,6 @@ enum HotFrames {
                 w.varint(UInt64(allowedVerdictSize(why)))
                 w.scalar(1, 1)
                 w.string(3, why)
-            case .deliverBatch(let v):
-                for d in v {
-                    let itemSize = size(d.deliver.item)
-                    batchItem(&w, seq: d.seq, size: size(d.deliver, itemSize: itemSize)) { $0.write(d.deliver, itemSize: itemSize) }
-                }
             case .ping(let v) where !v.isEmpty:
                 w.key(1, 2)
                 w.varint(UInt64(v.count))
@@ -467,16 +465,84 @@ enum HotFrames {
     /// range by range from where it lies, where an array made of each range copied every
     /// share (a retain per field, and as many releases).
     static func encodeShareBatch(seq: UInt64, _ shares: ArraySlice<BatchedShare>, appendingTo buffer: inout [UInt8]) {
-        envelope(70, seq: seq, replyTo: 0, bodySize: sharesSize(shares), appendingTo: &buffer, withLengthPrefix: true) { writeShares(&$0, shares) }
+        encodeShares(shares, seq: seq, replyTo: 0, appendingTo: &buffer, withLengthPrefix: true)
     }
 
-    private static func sharesSize(_ v: ArraySlice<BatchedShare>) -> Int { v.reduce(0) { $0 + nested(size($1)) } }
+    /// The sizes of one message of a batch and of the item inside it, measured once for the
+    /// body's length and kept for the writing: measuring again as each one was written was
+    /// a second pass over every string of the batch.
+    private struct Measured {
+        var message: Int
+        var item: Int
+        var ownership: Int?
+    }
 
-    private static func writeShares(_ w: inout ProtoWriter, _ v: ArraySlice<BatchedShare>) {
-        // Each item measured once here (and once for the body's length).
-        for s in v {
-            let itemSize = size(s.request.item)
-            batchItem(&w, seq: s.seq, size: size(s.request, itemSize: itemSize)) { $0.write(s.request, itemSize: itemSize) }
+    /// Measures an item, its owner measured once for a run of items stamped with the same one
+    /// (a route's deliveries share the value the host stamped).
+    private struct Measuring {
+        private var owner: Ownership?
+        private var ownerSize = 0
+
+        mutating func item(_ v: Item) -> (item: Int, ownership: Int?) {
+            guard let o = v.ownership else { return (HotFrames.size(v, ownershipSize: nil), nil) }
+            if owner == nil || !owner!.isTriviallyIdentical(to: o) {
+                owner = o
+                ownerSize = HotFrames.size(o)
+            }
+            return (HotFrames.size(v, ownershipSize: ownerSize), ownerSize)
+        }
+    }
+
+    /// A batch of `count` messages: `measure` gives each one's sizes, `write` writes message
+    /// `i` with them (and the owner written last, to copy).
+    private static func encodeBatch(_ number: UInt64, count: Int, seq: UInt64, replyTo: UInt64, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool,
+                                    seqOf: (Int) -> UInt64, measure: (Int, inout Measuring) -> Measured,
+                                    write: (inout ProtoWriter, Int, Measured, inout ProtoWriter.WrittenOwner?) -> Void) {
+        withUnsafeTemporaryAllocation(of: Measured.self, capacity: count) { sizes in
+            var measuring = Measuring()
+            var bodySize = 0
+            for i in 0..<count {
+                let m = measure(i, &measuring)
+                sizes.initializeElement(at: i, to: m)
+                bodySize += nested(scalar(1, seqOf(i)) + nested(m.message))
+            }
+            envelope(number, seq: seq, replyTo: replyTo, bodySize: bodySize, appendingTo: &buffer, withLengthPrefix: withLengthPrefix) { w in
+                var written: ProtoWriter.WrittenOwner?
+                for i in 0..<count {
+                    let m = sizes[i]
+                    batchItem(&w, seq: seqOf(i), size: m.message) { write(&$0, i, m, &written) }
+                }
+            }
+        }
+    }
+
+    /// A `shareBatch` of `v`, each share read where it lies (through a pointer: iterating, or
+    /// the array's subscript, copied every share, a retain per string and box and as many
+    /// releases).
+    private static func encodeShares(_ v: ArraySlice<BatchedShare>, seq: UInt64, replyTo: UInt64, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) {
+        v.withUnsafeBufferPointer { v in
+            guard let p = v.baseAddress else { return }
+            encodeBatch(70, count: v.count, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix,
+                        seqOf: { p[$0].seq },
+                        measure: { i, measuring in
+                            let (item, ownership) = measuring.item(p[i].request.item)
+                            return Measured(message: size(p[i].request, itemSize: item), item: item, ownership: ownership)
+                        },
+                        write: { w, i, m, written in w.write(p[i].request, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
+        }
+    }
+
+    /// A `deliverBatch` of `v`, as `encodeShares`.
+    private static func encodeDeliveries(_ v: [BatchedDelivery], seq: UInt64, replyTo: UInt64, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) {
+        v.withUnsafeBufferPointer { v in
+            guard let p = v.baseAddress else { return }
+            encodeBatch(72, count: v.count, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix,
+                        seqOf: { p[$0].seq },
+                        measure: { i, measuring in
+                            let (item, ownership) = measuring.item(p[i].deliver.item)
+                            return Measured(message: size(p[i].deliver, itemSize: item), item: item, ownership: ownership)
+                        },
+                        write: { w, i, m, written in w.write(p[i].deliver, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
         }
     }
 
@@ -529,12 +595,15 @@ enum HotFrames {
         string(v.upn) + string(v.oid) + string(v.tenant) + (v.managed ? 2 : 0) + string(v.sourceBundle.rawValue)
     }
 
-    fileprivate static func size(_ v: Item) -> Int {
+    fileprivate static func size(_ v: Item) -> Int { size(v, ownershipSize: v.ownership.map(size)) }
+
+    /// `ownershipSize`: its owner's, measured by the caller (`nil`: none).
+    fileprivate static func size(_ v: Item, ownershipSize: Int?) -> Int {
         var n = string(v.id)
         for t in v.typeIdentifiers { n += nested(t.utf8.count) }
         n += nested(v.filePath?.utf8.count ?? v.inlineByteCount)
         n += string(v.fileName)
-        if let o = v.ownership { n += nested(size(o)) }
+        if let o = ownershipSize { n += nested(o) }
         return n
     }
 
@@ -703,7 +772,21 @@ struct ProtoWriter {
         string(5, v.sourceBundle.rawValue)
     }
 
+    /// Where the last owner of a batch was written, which the next item stamped with the
+    /// same one copies.
+    struct WrittenOwner {
+        let owner: Ownership
+        let bytes: UnsafeMutablePointer<UInt8>
+        let count: Int
+    }
+
     mutating func write(_ v: Item) {
+        var none: WrittenOwner?
+        write(v, ownershipSize: v.ownership.map(HotFrames.size), reusing: &none)
+    }
+
+    /// `ownershipSize`: the owner's, as `HotFrames.size` measures it.
+    mutating func write(_ v: Item, ownershipSize: Int?, reusing written: inout WrittenOwner?) {
         string(1, v.id)
         for t in v.typeIdentifiers { field(2, t) }
         if let path = v.filePath {
@@ -715,26 +798,42 @@ struct ProtoWriter {
             v.withInlineBytes { raw($0) }
         }
         string(5, v.fileName)
-        if let o = v.ownership {
+        if let o = v.ownership, let n = ownershipSize {
             key(6, 2)
-            varint(UInt64(HotFrames.size(o)))
-            write(o)
+            varint(UInt64(n))
+            if let last = written, last.owner.isTriviallyIdentical(to: o) {
+                raw(UnsafeRawBufferPointer(start: last.bytes, count: last.count))
+            } else {
+                let start = position
+                write(o)
+                written = WrittenOwner(owner: o, bytes: start, count: n)
+            }
         }
     }
 
     mutating func write(_ v: ShareRequest, itemSize: Int) {
+        var none: WrittenOwner?
+        write(v, itemSize: itemSize, ownershipSize: v.item.ownership.map(HotFrames.size), reusing: &none)
+    }
+
+    mutating func write(_ v: ShareRequest, itemSize: Int, ownershipSize: Int?, reusing written: inout WrittenOwner?) {
         string(1, v.destination)
         key(2, 2)
         varint(UInt64(itemSize))
-        write(v.item)
+        write(v.item, ownershipSize: ownershipSize, reusing: &written)
         string(3, v.identity)
         string(4, v.receiveAs)
     }
 
     mutating func write(_ v: Deliver, itemSize: Int) {
+        var none: WrittenOwner?
+        write(v, itemSize: itemSize, ownershipSize: v.item.ownership.map(HotFrames.size), reusing: &none)
+    }
+
+    mutating func write(_ v: Deliver, itemSize: Int, ownershipSize: Int?, reusing written: inout WrittenOwner?) {
         key(1, 2)
         varint(UInt64(itemSize))
-        write(v.item)
+        write(v.item, ownershipSize: ownershipSize, reusing: &written)
         string(2, v.senderBundleID.rawValue)
         string(3, v.receivedAs)
     }

@@ -102,6 +102,30 @@ import Testing
         }
     }
 
+    /// A batch writes an owner once and copies its bytes for the next item stamped with the
+    /// same value; owners that change, come back, are absent, or are equal but made apart are
+    /// each written as protobuf-c writes them.
+    @Test func aBatchThatRepeatsAnOwnerIsProtobufCsBytes() {
+        let alice = Ownership(upn: "alice@contoso.com", oid: "o-1", tenant: "t", managed: true, sourceBundle: "com.a")
+        let aliceAgain = Ownership(upn: "alice@contoso.com", oid: "o-1", tenant: "t", managed: true, sourceBundle: "com.A")
+        let bob = Ownership(upn: "bob@fabrikam.com", oid: "o-22", tenant: "u", managed: false, sourceBundle: "com.b")
+        let owners: [Ownership?] = [alice, alice, bob, nil, alice, aliceAgain, aliceAgain, .unowned(from: "com.c"), bob]
+        let deliveries = owners.enumerated().map { i, owner in
+            BatchedDelivery(seq: UInt64(100 + i), deliver: Deliver(
+                item: Item(id: "d\(i)", typeIdentifiers: ["public.data"], payload: .inline(Array(repeating: UInt8(i), count: 40 * i)), ownership: owner),
+                senderBundleID: "com.s", receivedAs: i % 2 == 0 ? "" : "r"))
+        }
+        let shares = owners.enumerated().map { i, owner in
+            BatchedShare(seq: UInt64(100 + i), request: ShareRequest(
+                destination: "app", item: Item(id: "s\(i)", typeIdentifiers: [], payload: .file(path: "Documents/\(i)"), ownership: owner)))
+        }
+        for frame in [Frame(seq: 200, body: .deliverBatch(deliveries)), Frame(seq: 200, body: .shareBatch(shares))] {
+            #expect(hot(frame) == protobufC(frame), "\(frame.body.name)")
+            #expect(hot(frame, prefix: true).map { Array($0.dropFirst(4)) } == protobufC(frame))
+            #expect(hotDecode(protobufC(frame)) == frame)
+        }
+    }
+
     /// What it reads, protobuf-c reads the same; what it declines, protobuf-c decides. Every
     /// single-byte change, cut and insertion of hot frames is tried.
     @Test func whateverItReadsProtobufCReadsTheSame() {
