@@ -18,6 +18,9 @@ final class Broker {
     private let audit: AuditSink
     private let onEvent: (HostEvent) -> Void
     private let configuration: HostConfiguration
+    /// `configuration.deliveryTimeout` in loop time, converted once: from a `Duration` it
+    /// was 190 instructions on every delivery.
+    private let deliveryTimeoutMilliseconds: UInt64
     /// The run around the device: what the user types at a PIN prompt an import brings up.
     private let context: RunContext
 
@@ -31,6 +34,7 @@ final class Broker {
         self.audit = audit
         self.onEvent = onEvent
         configuration = supervisor.configuration
+        deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
         supervisor.loop.addBeforeFlushHook { [weak self] in self?.flushBatches() }
@@ -370,7 +374,7 @@ final class Broker {
         pending.keepsReadBuffer = item.isInReadBuffer
         sender.bytesInFlight += pending.cost
         if pending.keepsReadBuffer { sender.readBuffersInFlight += 1 }
-        pending.deadline = supervisor.loop.now + configuration.deliveryTimeout.milliseconds
+        pending.deadline = supervisor.loop.now + deliveryTimeoutMilliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
             if destination.state == .ready {
                 offer(pending, to: destination)
