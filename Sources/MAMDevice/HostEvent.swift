@@ -58,13 +58,10 @@ public struct ShareRecord: Sendable, CustomStringConvertible {
     public var owner: Ownership?
     public var outcome: Verdict
 
-    /// Made once: folding the case of even an empty id was most of making an empty record.
-    private static let noBundle = BundleID("")
-
     /// The record, leaving an empty one in its place: a record moves where a copy would
     /// retain each of its strings.
     mutating func taken() -> ShareRecord {
-        var moved = ShareRecord(from: "", fromBundle: Self.noBundle, identity: "", to: "", receivedAs: "", itemID: "", owner: nil, outcome: .delivered)
+        var moved = ShareRecord(from: "", fromBundle: .none, identity: "", to: "", receivedAs: "", itemID: "", owner: nil, outcome: .delivered)
         swap(&moved, &self)
         return moved
     }

@@ -93,7 +93,9 @@ public final class DeviceState {
 
     /// Moves on every change of what a decision reads (any `writeStore`, any change of the
     /// fleet): what was decided under one generation holds until it moves.
-    public private(set) var generation: UInt64 = 0
+    /// Read on every share (the broker's route table), on the host's loop thread only: the
+    /// runtime's check of each access was a call per brokered item.
+    @exclusivity(unchecked) public private(set) var generation: UInt64 = 0
 
     /// The scenario's fleet with every run-time change applied.
     public internal(set) var fleet: Fleet {
@@ -104,8 +106,9 @@ public final class DeviceState {
     }
     /// Policies a run-time assignment may name, by `policyKey`.
     private(set) var policyCatalog: [String: IosManagedAppProtection] = [:]
-    /// The simulated clock (RULES.md §8); persisted on every change.
-    public internal(set) var now: Instant
+    /// The simulated clock (RULES.md §8); persisted on every change. Read for every audit
+    /// record, on the host's loop thread only (as `generation`, unchecked).
+    @exclusivity(unchecked) public internal(set) var now: Instant
     /// Apple DDM declarations in force (`loadDeclarations`, `applyDeclarations`).
     public internal(set) var declarations = DeclarationSet()
     /// Entra conditional access policies in force (`loadConditionalAccess`).

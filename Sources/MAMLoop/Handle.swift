@@ -11,7 +11,9 @@ public class Handle {
     public unowned let loop: EventLoop
     let handle: UnsafeMutablePointer<uv_handle_t>
     private let byteCount: Int
-    public private(set) var state: State = .open
+    /// Read on every write a pipe queues, on the loop thread only: the runtime's check of
+    /// each access was one call per brokered item.
+    @exclusivity(unchecked) public private(set) var state: State = .open
     private var onClose: (() -> Void)?
 
     init(loop: EventLoop, type: uv_handle_type) {

@@ -15,6 +15,15 @@ public struct BundleID: Hashable, Sendable, Comparable, CustomStringConvertible,
 
     public init(stringLiteral value: String) { self.init(value) }
 
+    private init(rawValue: String, folded: String) {
+        self.rawValue = rawValue
+        self.folded = folded
+    }
+
+    /// No bundle id (`""`), made without folding anything and holding no string to retain:
+    /// an emptied record or message takes one on every move.
+    public static var none: BundleID { BundleID(rawValue: "", folded: "") }
+
     public static func == (a: BundleID, b: BundleID) -> Bool { a.folded == b.folded }
     public func hash(into hasher: inout Hasher) { hasher.combine(folded) }
     public static func < (a: BundleID, b: BundleID) -> Bool { a.folded < b.folded }

@@ -127,7 +127,17 @@ enum HotFrames {
             while !r.atEnd {
                 guard let (number, wire) = r.key(), wire == 2 else { return false }
                 switch number {
-                case 1: guard string(&r, 1, &seen, into: &v.destination) else { return false }
+                case 1:
+                    // A sender's stream shares to one destination, as often as not named in
+                    // a string too short for the pool: the last one is compared by its bytes.
+                    guard seen.first(1), let sub = r.lengthDelimited() else { return false }
+                    if let pool, spells(pool.lastDestination, sub) {
+                        v.destination = pool.lastDestination
+                    } else {
+                        guard let d = text(sub) else { return false }
+                        v.destination = d
+                        pool?.lastDestination = d
+                    }
                 case 2:
                     guard seen.first(2), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
                 case 3: guard string(&r, 3, &seen, into: &v.identity) else { return false }
@@ -161,10 +171,13 @@ enum HotFrames {
                 case 1: guard string(&r, 1, &seen, into: &id) else { return false }
                 case 2:
                     // (protobuf-c reads any number; the host refuses more than 64 itself.)
-                    guard (diverged ? typeIdentifiers.count : matched) < 64, let sub = r.lengthDelimited(), let t = text(sub) else { return false }
-                    if !diverged, matched < previous.count, previous[matched] == t {
+                    guard (diverged ? typeIdentifiers.count : matched) < 64, let sub = r.lengthDelimited() else { return false }
+                    // Compared by their bytes: the same bytes as a string read before are
+                    // that string, valid, and making it again was a string per item.
+                    if !diverged, matched < previous.count, spells(previous[matched], sub) {
                         matched += 1
                     } else {
+                        guard let t = text(sub) else { return false }
                         if !diverged { typeIdentifiers = Array(previous.prefix(matched)); diverged = true }
                         typeIdentifiers.append(t)
                     }
@@ -399,6 +412,12 @@ enum HotFrames {
 
         /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
         /// byte (`String(cString:)` stops at one, and repairs invalid bytes).
+        /// Whether `bytes` are `s`'s UTF-8, byte for byte (`s` non-empty).
+        func spells(_ s: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard !bytes.isEmpty, s.utf8.count == bytes.count, let base = bytes.baseAddress else { return false }
+            return s.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, bytes.count) == 0 } ?? false
+        }
+
         func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
             if bytes.isEmpty { return "" }
             if let pool, let known = pool.string(bytes) { return known }
@@ -866,12 +885,9 @@ extension ShareRequest {
 }
 
 extension Deliver {
-    fileprivate static var empty: Deliver { Deliver(item: .empty, senderBundleID: .empty) }
+    fileprivate static var empty: Deliver { Deliver(item: .empty, senderBundleID: .none) }
 }
 
-extension BundleID {
-    fileprivate static let empty = BundleID("")
-}
 
 /// Strings one connection's frames repeat (accounts, bundle ids, type identifiers), kept so
 /// each is made once instead of once per item: a stream of shares names the same identity in
@@ -902,6 +918,9 @@ public final class StringPool {
         let same = candidate.withUTF8 { utf8 in memcmp(utf8.baseAddress!, base, bytes.count) == 0 }
         return same ? candidate : nil
     }
+
+    /// The destination of the share last read, kept whatever its length.
+    @exclusivity(unchecked) var lastDestination = ""
 
     /// The type identifiers of the item last read (`Reading.read(_:into: Item)` reuses them).
     @exclusivity(unchecked) var lastTypeIdentifiers: [String] = []

@@ -178,6 +178,11 @@ import Testing
                 frames.append(Frame(seq: UInt64(i + 1), body: .deliver(Deliver(item: item, senderBundleID: BundleID(sender)))))
             }
             frames.append(Frame(seq: UInt64(i + 1), body: .shareRequest(ShareRequest(destination: "word", item: item, identity: name))))
+            // Destinations of one length, one a byte apart, then shorter, longer and back: the
+            // last one is compared by its bytes.
+            for destination in ["word", "wore", "word", "wor", "com.contoso.word.share-extension", "word"] {
+                frames.append(Frame(seq: UInt64(i + 1), body: .shareRequest(ShareRequest(destination: destination, item: item))))
+            }
         }
         for frame in frames + everyFrame.filter({ Self.hotBodies.contains($0.body.name) }) {
             let bytes = protobufC(frame)
