@@ -37,6 +37,14 @@ public final class AuditSink {
     /// Filled on every decision, on the loop thread only: the runtime's exclusivity checks
     /// here were 174 of the host's instructions per brokered item, more than `record`'s own.
     @exclusivity(unchecked) private var buffer = AuditRecords()
+    /// The scenario step last read from the context, and its generation: read again only
+    /// when it moved (the context's lock, taken for every record, was two atomic updates
+    /// and a copy of both names per brokered item).
+    @exclusivity(unchecked) private var step: (generation: UInt64?, scenario: String, step: String) = (nil, "", "")
+
+    private func refreshStep() {
+        if let read = context.step(since: step.generation) { step = (read.generation, read.scenario, read.step) }
+    }
 
     init(loop: EventLoop, state: DeviceState, context: RunContext, enabled: Bool, refusalBudget: AuditRefusalBudget = AuditRefusalBudget(),
          onEvent: @escaping (HostEvent) -> Void) {
@@ -56,9 +64,9 @@ public final class AuditSink {
                 explanation: String) {
         guard enabled else { return }
         if decision != .allowed, decision != .delivered, !source.isEmpty, !withinBudget(source, verb: verb) { return }
-        let (scenario, step) = context.step
+        refreshStep()
         buffer.append(
-            time: state.now, scenario: scenario, step: step, verb: verb,
+            time: state.now, scenario: self.step.scenario, step: self.step.step, verb: verb,
             sourceApp: source, sourceIdentity: sourceIdentity, destinationApp: destination,
             destinationIdentity: destinationIdentity, owner: owner, decision: decision,
             reason: reason, explanation: explanation)
@@ -106,9 +114,9 @@ public final class AuditSink {
         let now = loop.now
         for (source, budget) in budgets where budget.coalesced > 0 && (all || now &- budget.lastCoalesced >= 1000) {
             let verbs = budget.verbs.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
-            let (scenario, step) = context.step
+            refreshStep()
             buffer.append(
-                time: state.now, scenario: scenario, step: step, verb: .auditCoalesced, sourceApp: source,
+                time: state.now, scenario: self.step.scenario, step: self.step.step, verb: .auditCoalesced, sourceApp: source,
                 sourceIdentity: "", destinationApp: "", destinationIdentity: "", owner: "",
                 decision: .hostile, reason: .badRequest,
                 explanation: "\(source) sent \(budget.coalesced) refused requests (\(verbs)) over \(now &- budget.since) ms beyond its audit budget of \(Int(refusalsPerSecond)) a second; each was refused and answered, and they are logged as this one record")

@@ -208,10 +208,26 @@ public final class RunContext: Sendable {
     private let state = Mutex<(scenario: String, step: String, pins: [AppHandle: String], newPins: [AppHandle: String],
                                shareWindows: [AppHandle: String])>(("", "", [:], [:], [:]))
 
+    /// Moves with every `setStep`: a reader that kept the step it read knows it still holds
+    /// without taking the lock (the audit log reads the step for every record).
+    private let stepGeneration = Atomic<UInt64>(0)
+
     public init() {}
 
     public func setStep(scenario: String, step: String) {
-        state.withLock { $0.scenario = scenario; $0.step = step }
+        state.withLock {
+            $0.scenario = scenario
+            $0.step = step
+            // Inside the lock: a reader that sees the new generation reads the new step.
+            stepGeneration.add(1, ordering: .releasing)
+        }
+    }
+
+    /// The step with the generation it was read at.
+    func step(since generation: UInt64?) -> (generation: UInt64, scenario: String, step: String)? {
+        let now = stepGeneration.load(ordering: .acquiring)
+        if now == generation { return nil }
+        return state.withLock { (stepGeneration.load(ordering: .relaxed), $0.scenario, $0.step) }
     }
 
     public var step: (scenario: String, step: String) {

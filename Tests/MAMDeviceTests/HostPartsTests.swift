@@ -86,6 +86,22 @@ import MAMPolicy
         #expect(await host.shutdown() == 0)
     }
 
+    /// The built-in runtime's flood names its items `f0`, `f1`, … (written digit by digit, as
+    /// interpolation spells them): the receiver keeps the last ones, in order.
+    @Test func aFloodNamesItsItemsInOrder() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 2)) { _ in }
+        #expect(await host.startFleet().isEmpty)
+        let count: UInt64 = 1_010
+        let result = await host.command("app0", .flood(Flood(destination: "app1", count: count, size: 16, window: 64)))
+        guard case .flood(let delivered, let problem) = result else { Issue.record("\(result)"); return }
+        #expect(delivered == count, "\(String(describing: problem))")
+        guard case .received(let kept) = await host.command("app1", .listReceived) else { Issue.record("no list"); return }
+        #expect(!kept.isEmpty)
+        let expected = (count - UInt64(kept.count)..<count).map { "f\($0)" }
+        #expect(kept.map(\.itemID) == expected)
+        #expect(await host.shutdown() == 0)
+    }
+
     @Test func aChildThatNeverSaysHelloIsCutOffAfterTheHandshakeTimeout() async throws {
         let log = EventLog()
         let mute = try scriptedChild("mute", frames: [])
