@@ -25,6 +25,13 @@ public final class AppChannel {
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
     @exclusivity(unchecked) private var deliveredItemIDs = RecentIDs(capacity: 4096)
+    /// The senders of delivered items, numbered in the order they first delivered one (the
+    /// host stamps them, so there are as many as apps): a remembered item keeps its sender's
+    /// number, where a bundle id was two strings to retain and release for every item.
+    @exclusivity(unchecked) private var senderNumbers: [BundleID: UInt32] = [:]
+    /// The last sender numbered, by its folded spelling: a stream of deliveries has one.
+    @exclusivity(unchecked) private var lastSenderFolded = ""
+    @exclusivity(unchecked) private var lastSenderNumber: UInt32 = 0
     /// Shares asked for this loop iteration: several leave as one `shareBatch`.
     /// (Requests and completions apart: a pair read out of one array is copied whole, the
     /// closure with the request.)
@@ -284,7 +291,7 @@ public final class AppChannel {
     private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
         guard let later = onDeliverLater else { return receiveNow(d) }
         // Ids are the sender's to choose: the same id from two senders is two items.
-        let key = DeliveredItem(sender: d.senderBundleID, id: d.item.id)
+        let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
         if deliveredItemIDs.contains(key) { return true }
         var answered = false
         later(d) { [weak self] accepted in
@@ -296,9 +303,25 @@ public final class AppChannel {
         return nil
     }
 
+    /// `sender`'s number for `DeliveredItem` (a bundle id compares folded, so the same app in
+    /// two spellings is one sender).
+    private func senderNumber(_ sender: BundleID) -> UInt32 {
+        if !lastSenderFolded.isEmpty, sender.folded == lastSenderFolded { return lastSenderNumber }
+        let number: UInt32
+        if let known = senderNumbers[sender] {
+            number = known
+        } else {
+            number = UInt32(truncatingIfNeeded: senderNumbers.count)
+            senderNumbers[sender] = number
+        }
+        lastSenderFolded = sender.folded
+        lastSenderNumber = number
+        return number
+    }
+
     /// `receive` for an app that answers at once (no `onDeliverLater`): its answer.
     private func receiveNow(_ d: Deliver) -> Bool {
-        let key = DeliveredItem(sender: d.senderBundleID, id: d.item.id)
+        let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
         // Remembered before it is shown (one lookup, not two) and forgotten if declined.
         guard deliveredItemIDs.remember(key) else { return true }
         let accepted = onDeliver?(d) ?? true
@@ -399,7 +422,8 @@ public final class AppChannel {
 
 /// An item delivered to the app: ids are the sender's to choose.
 struct DeliveredItem: Hashable, Sendable {
-    let sender: BundleID
+    /// The sender's number on this channel (`AppChannel.senderNumber`).
+    let sender: UInt32
     let id: String
 
     /// By id alone (equality still compares the sender): ids are unique per sender, and
@@ -418,7 +442,9 @@ extension AppChannel {
     package static func prepareTemplate() {
         TemplateWarmUp.prepareLoop()
         var delivered = RecentIDs(capacity: 4)
-        delivered.remember(DeliveredItem(sender: BundleID("template.warm-up"), id: "warm-up"))
+        delivered.remember(DeliveredItem(sender: 0, id: "warm-up"))
+        var senders: [BundleID: UInt32] = [:]
+        senders[BundleID("template.warm-up")] = 0
         var completions: [(Verdict) -> Void] = []
         completions.append { _ in }
         var batched = SeqTable<(Verdict) -> Void>()
@@ -434,11 +460,12 @@ extension AppChannel {
         // As `end` answers what is still waiting.
         let waiting = replies.sorted(by: { $0.key < $1.key })
         let shares = batched.entries.map(\.value) + completions
-        var ring: [DeliveredItem?] = [DeliveredItem(sender: BundleID("template.warm-up"), id: "ring")]
+        var ring: [DeliveredItem?] = [DeliveredItem(sender: 0, id: "ring")]
         ring.append(nil)
         TemplateWarmUp.keep(waiting)
         TemplateWarmUp.keep(shares)
         TemplateWarmUp.keep(ring)
+        TemplateWarmUp.keep(senders)
         // As `handle` keeps the host's `Welcome` and reads its lists.
         let noWelcome: Welcome? = nil
         TemplateWarmUp.keep(noWelcome as Any)

@@ -162,6 +162,8 @@ import Testing
         #expect(await host.startFleet().isEmpty)
         #expect(await host.share(from: "app0", to: "app2", item: textItem("same", "from app0")) == .delivered)
         #expect(await host.share(from: "app1", to: "app2", item: textItem("same", "from app1")) == .delivered)
+        // app0's item again, after another sender's: acknowledged, and not shown twice.
+        #expect(await host.share(from: "app0", to: "app2", item: textItem("same", "from app0")) == .delivered)
         let received = await host.command("app2", .listReceived)
         #expect(received == .received([ReceivedEntry(itemID: "same", owner: ""), ReceivedEntry(itemID: "same", owner: "")]), "\(received)")
         #expect(await host.shutdown() == 0)
