@@ -65,12 +65,16 @@ final class Broker {
         /// What the delivery is stamped with (it depends on the fleet and both apps only,
         /// which a route table's generation holds still).
         let ownership: Ownership
+        /// The receiver's UPN (`""`: none), which every delivery and record names: read out
+        /// of `receiver` it copied the whole account, five strings, twice per share.
+        let receiverUPN: String
 
         init(owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership) {
             self.owner = owner
             self.receiver = receiver
             self.decision = decision
             self.ownership = ownership
+            receiverUPN = receiver?.upn ?? ""
         }
     }
 
@@ -159,7 +163,7 @@ final class Broker {
                 routeKey = key
             }
             if let known {
-                record.receivedAs = known.plan.receiver?.upn ?? ""
+                record.receivedAs = known.plan.receiverUPN
                 return deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: known.plan, record: &record)
             }
         }
@@ -369,7 +373,7 @@ final class Broker {
         if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
         let pending = PendingDelivery(
             sender: sender, requestSeq: seq, record: record.taken(),
-            deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: plan.receiver?.upn ?? ""))
+            deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: plan.receiverUPN))
         pending.cost = Self.cost(of: item)
         pending.keepsReadBuffer = item.isInReadBuffer
         sender.bytesInFlight += pending.cost

@@ -58,10 +58,19 @@ final class Supervisor {
     weak var router: (any ChildFrameRouter)?
 
     /// Running (or starting, or stopping) children by handle.
-    private(set) var children: [AppHandle: ChildConnection] = [:] { didSet { lastLookup = nil } }
+    private(set) var children: [AppHandle: ChildConnection] = [:] {
+        didSet {
+            lastLookupValid = false
+            lastLookupChild = nil
+        }
+    }
     /// The last handle looked up and what it found: a stream of shares asks for the same
-    /// destination item after item, and comparing a handle costs less than hashing it.
-    private var lastLookup: (handle: AppHandle, child: ChildConnection?)?
+    /// destination item after item, and comparing a handle costs less than hashing it. Apart,
+    /// not as one optional pair: reading the pair copied it, a retain of the child for the
+    /// comparison. On the loop thread only.
+    @exclusivity(unchecked) private var lastLookupValid = false
+    @exclusivity(unchecked) private var lastLookupHandle = AppHandle("")
+    @exclusivity(unchecked) private var lastLookupChild: ChildConnection?
     /// Children replaced in `children` before they exited (an extension told `Bye` that is
     /// started again for the next share): kept until their exit, ended at teardown.
     private var retiring: [ObjectIdentifier: ChildConnection] = [:]
@@ -177,9 +186,11 @@ final class Supervisor {
     // MARK: - Lookup
 
     func child(_ handle: AppHandle) -> ChildConnection? {
-        if let last = lastLookup, last.handle == handle { return last.child }
+        if lastLookupValid, lastLookupHandle == handle { return lastLookupChild }
         let found = children[handle]
-        lastLookup = (handle, found)
+        lastLookupHandle = handle
+        lastLookupChild = found
+        lastLookupValid = true
         return found
     }
 
