@@ -81,10 +81,14 @@ final class Broker {
     private final class Route {
         let key: RouteKey
         let plan: Plan
+        /// Who shares to whom as whom, owned by whom, as every record of the route says it:
+        /// each record refers to these.
+        let parties: ShareRecord.Parties
 
-        init(key: RouteKey, plan: Plan) {
+        init(key: RouteKey, plan: Plan, parties: ShareRecord.Parties) {
             self.key = key
             self.plan = plan
+            self.parties = parties
         }
 
         /// Whether a share takes this route, compared field by field where they lie: a key
@@ -108,45 +112,49 @@ final class Broker {
     /// `batched`: it came in a `shareBatch`, and is answered in a cumulative `shareResults`.
     func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, batched: Bool = false) {
         if batched { sender.batchedSharesInFlight.insert(seq) }
-        var record = ShareRecord(
-            from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: request.destination,
-            receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
         sender.sharesInFlight += 1
         guard sender.sharesInFlight <= configuration.maximumSharesInFlight else {
-            return answer(sender, seq, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"), &record)
+            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"))
         }
         // Backpressure: what the host holds for one sender is bounded in bytes; past it the
         // share is answered at once (the sender's other frames, acknowledgements included, keep
         // flowing: its pipe is never paused).
         guard sender.bytesInFlight + Self.cost(of: request.item) <= configuration.maximumBytesInFlight else {
-            return answer(sender, seq, .failed(.busy, "\(sender.handle) has \(sender.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"), &record)
+            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "\(sender.handle) has \(sender.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"))
         }
         // By reference: the spec is passed on borrowed, never copied out of the registry.
         guard let target = registry.entry(request.destination) else {
             onEvent(.hostile(handle: sender.handle, what: "shared to \"\(request.destination)\", which does not exist", disconnected: false))
-            return answer(sender, seq, .blocked(.unknownApp, "no app or extension named \"\(request.destination)\" is installed on this device"), &record)
+            return refuse(request, seq: seq, from: sender, to: request.destination, .blocked(.unknownApp, "no app or extension named \"\(request.destination)\" is installed on this device"))
         }
-        record.to = target.spec.handle
         if let problem = validate(request.item) {
             onEvent(.hostile(handle: sender.handle, what: "shared a bad item: \(problem)", disconnected: false))
-            return answer(sender, seq, .failed(.badRequest, problem), &record)
+            return refuse(request, seq: seq, from: sender, to: target.spec.handle, .failed(.badRequest, problem))
         }
-        do {
-            try route(request, seq: seq, from: sender, to: target, record: &record)
-        } catch {
-            let v = internalFailure(error, doing: "route the share")
-            answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
-        }
+        route(request, seq: seq, from: sender, to: target)
+    }
+
+    /// Answers a share refused before it was routed, with its record.
+    private func refuse(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to: String, _ verdict: Verdict) {
+        var record = ShareRecord(
+            from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: to,
+            receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
+        answer(sender, seq, verdict, &record)
     }
 
     /// `entry`: the destination, by reference: a known route reads two of its fields, where
     /// taking its `AppSpec` out would retain every one.
-    private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                       record: inout ShareRecord) throws {
-        var routeKey: RouteKey?
+    private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry) {
         // A share the scenario made from a window showing several accounts is decided under
         // the lock-down policy (RULES.md §2, merged windows): never from the route table.
-        let lockedDown = try lockDownAccount(of: sender, window: configuration.context.takeShareWindow(sender.key))
+        let lockedDown: Account?
+        do {
+            lockedDown = try lockDownAccount(of: sender, window: configuration.context.takeShareWindow(sender.key))
+        } catch {
+            let v = internalFailure(error, doing: "route the share")
+            return refuse(request, seq: seq, from: sender, to: entry.spec.handle, .failed(v.reason ?? .internalError, v.explanation))
+        }
+        var routeKey: RouteKey?
         if lockedDown == nil, entry.spec.descriptor.kind == .app, request.item.isInline {
             if routesGeneration != state.generation {
                 routes.removeAll(keepingCapacity: true)
@@ -163,10 +171,25 @@ final class Broker {
                 routeKey = key
             }
             if let known {
-                record.receivedAs = known.plan.receiverUPN
+                // The route's parties, which the record it was decided with ended with.
+                var record = ShareRecord(parties: known.parties, itemID: request.item.id, outcome: .delivered)
                 return deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: known.plan, record: &record)
             }
         }
+        var record = ShareRecord(
+            from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: entry.spec.handle,
+            receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
+        do {
+            try decide(request, seq: seq, from: sender, to: entry, lockedDown: lockedDown, routeKey: routeKey, record: &record)
+        } catch {
+            let v = internalFailure(error, doing: "route the share")
+            answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
+        }
+    }
+
+    /// A share no known route takes: decided, and its route kept under `routeKey`.
+    private func decide(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
+                        lockedDown: Account?, routeKey: RouteKey?, record: inout ShareRecord) throws {
         let target = entry.spec
         // One copy of the fleet for the whole decision: each read of `state.fleet` retains
         // every table it holds.
@@ -291,7 +314,12 @@ final class Broker {
             }
         }
         let plan = Plan(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
-        if let routeKey, lockedDown == nil { routes[routeKey] = Route(key: routeKey, plan: plan) }
+        if let routeKey, lockedDown == nil {
+            // The parties as `deliver` completes this record: stamped with the plan's owner.
+            let parties = ShareRecord.Parties(from: record.from, fromBundle: record.fromBundle, identity: record.identity, to: record.to,
+                                              receivedAs: plan.receiverUPN, owner: ownership)
+            routes[routeKey] = Route(key: routeKey, plan: plan, parties: parties)
+        }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &record)
     }
 
@@ -340,7 +368,8 @@ final class Broker {
     private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
                          plan: Plan, record: inout ShareRecord) {
         let ownership = plan.ownership
-        record.owner = ownership
+        // (Already so on a known route's parties, which other records share.)
+        if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }
         var item = request.item
         item.ownership = ownership
         // The SDK hands an extension managed data under the `com.microsoft.intune.mam.` twins

@@ -49,19 +49,92 @@ public enum HostEvent: Sendable, CustomStringConvertible {
 
 /// One routed share, as the audit log records it.
 public struct ShareRecord: Sendable, CustomStringConvertible {
-    public var from: String
-    public var fromBundle: BundleID
-    public var identity: String
-    public var to: String
-    public var receivedAs: String
+    /// Who shared to whom, as whom, and whose the item is: the same for every share of a
+    /// stream, so the broker's route keeps one and each of its records refers to it (a
+    /// reference to retain, where the strings were a dozen per share, and as many releases).
+    /// Never changed (a record's change makes its own): its fields are read where they lie.
+    final class Parties: Sendable {
+        let from: String
+        let fromBundle: BundleID
+        let identity: String
+        let to: String
+        let receivedAs: String
+        let owner: Ownership?
+
+        init(from: String, fromBundle: BundleID, identity: String, to: String, receivedAs: String, owner: Ownership?) {
+            self.from = from
+            self.fromBundle = fromBundle
+            self.identity = identity
+            self.to = to
+            self.receivedAs = receivedAs
+            self.owner = owner
+        }
+
+        /// These parties with some changed.
+        func with(from: String? = nil, fromBundle: BundleID? = nil, identity: String? = nil, to: String? = nil, receivedAs: String? = nil,
+                  owner: Ownership?? = nil) -> Parties {
+            Parties(from: from ?? self.from, fromBundle: fromBundle ?? self.fromBundle, identity: identity ?? self.identity, to: to ?? self.to,
+                    receivedAs: receivedAs ?? self.receivedAs, owner: owner ?? self.owner)
+        }
+
+        /// What an emptied record refers to.
+        static let none = Parties(from: "", fromBundle: .none, identity: "", to: "", receivedAs: "", owner: nil)
+    }
+
+    private var parties: Parties
     public var itemID: String
-    public var owner: Ownership?
     public var outcome: Verdict
 
+    init(from: String, fromBundle: BundleID, identity: String, to: String, receivedAs: String, itemID: String, owner: Ownership?, outcome: Verdict) {
+        parties = Parties(from: from, fromBundle: fromBundle, identity: identity, to: to, receivedAs: receivedAs, owner: owner)
+        self.itemID = itemID
+        self.outcome = outcome
+    }
+
+    /// A record of `parties`, which other records may refer to as well.
+    init(parties: Parties, itemID: String, outcome: Verdict) {
+        self.parties = parties
+        self.itemID = itemID
+        self.outcome = outcome
+    }
+
+    /// The parties as they stand, to keep for the next records of the stream.
+    var sharedParties: Parties { parties }
+
+    public var from: String {
+        _read { yield parties.from }
+        set { parties = parties.with(from: newValue) }
+    }
+
+    public var fromBundle: BundleID {
+        _read { yield parties.fromBundle }
+        set { parties = parties.with(fromBundle: newValue) }
+    }
+
+    public var identity: String {
+        _read { yield parties.identity }
+        set { parties = parties.with(identity: newValue) }
+    }
+
+    public var to: String {
+        _read { yield parties.to }
+        set { parties = parties.with(to: newValue) }
+    }
+
+    public var receivedAs: String {
+        _read { yield parties.receivedAs }
+        set { parties = parties.with(receivedAs: newValue) }
+    }
+
+    public var owner: Ownership? {
+        _read { yield parties.owner }
+        set { parties = parties.with(owner: .some(newValue)) }
+    }
+
     /// The record, leaving an empty one in its place: a record moves where a copy would
-    /// retain each of its strings.
+    /// retain its parties.
     mutating func taken() -> ShareRecord {
-        var moved = ShareRecord(from: "", fromBundle: .none, identity: "", to: "", receivedAs: "", itemID: "", owner: nil, outcome: .delivered)
+        var moved = ShareRecord(parties: .none, itemID: "", outcome: .delivered)
         swap(&moved, &self)
         return moved
     }

@@ -328,6 +328,15 @@ import MAMLoop
         let shares = log.all.compactMap { if case .share(let r) = $0 { r } else { nil } }
         #expect(shares.count == 500)
         #expect(Set(shares.map(\.itemID)).count == 500)
+        // The first share was decided; the others took its route, and their records say the
+        // same parties as the decided one did.
+        let first = try #require(shares.first)
+        #expect(first.from == "app0" && first.to == "app1" && first.identity == "alice@contoso.com" && first.receivedAs == "alice@contoso.com", "\(first)")
+        #expect(first.owner?.upn == "alice@contoso.com" && first.owner?.managed == true, "\(first)")
+        #expect(shares.allSatisfy {
+            $0.from == first.from && $0.fromBundle.rawValue == first.fromBundle.rawValue && $0.identity == first.identity && $0.to == first.to
+                && $0.receivedAs == first.receivedAs && $0.owner == first.owner && $0.outcome.isDelivered
+        })
         #expect(log.hostile.isEmpty, "\(log.hostile)")
         #expect(await host.shutdown() == 0)
     }
