@@ -98,9 +98,6 @@ public struct ShareRecord: Sendable, CustomStringConvertible {
         self.outcome = outcome
     }
 
-    /// The parties as they stand, to keep for the next records of the stream.
-    var sharedParties: Parties { parties }
-
     public var from: String {
         _read { yield parties.from }
         set { parties = parties.with(from: newValue) }

@@ -356,12 +356,10 @@ public final class AppChannel {
                 for i in deliveries.indices { unansweredDeliveries.insert(deliveries[i].seq) }
             } else if unansweredDeliveries.isEmpty {
                 // Answered at once, item by item, with no closure for an answer to come; each
-                // delivery read where it lies, through a pointer (an element taken out of the
-                // array, even by index or through the buffer's subscript, is a copy: a dozen
-                // retains and as many releases).
+                // delivery read where it lies (an element taken out of the array, even by
+                // index, is a copy: a dozen retains and as many releases).
                 deliveries.withUnsafeBufferPointer { deliveries in
-                    guard let p = deliveries.baseAddress else { return }
-                    for i in deliveries.indices { answeredDeliveries.append((p[i].seq, receiveNow(p[i].deliver))) }
+                    for i in deliveries.indices { answeredDeliveries.append((deliveries[i].seq, receiveNow(deliveries[i].deliver))) }
                 }
                 break
             }

@@ -410,14 +410,14 @@ enum HotFrames {
             pool?.bundleID(s) ?? BundleID(s)
         }
 
-        /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
-        /// byte (`String(cString:)` stops at one, and repairs invalid bytes).
         /// Whether `bytes` are `s`'s UTF-8, byte for byte (`s` non-empty).
         func spells(_ s: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             guard !bytes.isEmpty, s.utf8.count == bytes.count, let base = bytes.baseAddress else { return false }
             return s.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, base, bytes.count) == 0 } ?? false
         }
 
+        /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
+        /// byte (`String(cString:)` stops at one, and repairs invalid bytes).
         func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
             if bytes.isEmpty { return "" }
             if let pool, let known = pool.string(bytes) { return known }
@@ -535,33 +535,34 @@ enum HotFrames {
         }
     }
 
-    /// A `shareBatch` of `v`, each share read where it lies (through a pointer: iterating, or
-    /// the array's subscript, copied every share, a retain per string and box and as many
-    /// releases).
+    /// A `shareBatch` of `v`, each share read through a pointer where it lies: iterating
+    /// copied every share whole (a retain per string and box, and as many releases); through
+    /// the pointer only what a call takes is copied.
     private static func encodeShares(_ v: ArraySlice<BatchedShare>, seq: UInt64, replyTo: UInt64, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) {
         v.withUnsafeBufferPointer { v in
-            guard let p = v.baseAddress else { return }
+            // (`nil` only for an empty batch, whose frame reads no share.)
+            let p = v.baseAddress
             encodeBatch(70, count: v.count, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix,
-                        seqOf: { p[$0].seq },
+                        seqOf: { p![$0].seq },
                         measure: { i, measuring in
-                            let (item, ownership) = measuring.item(p[i].request.item)
-                            return Measured(message: size(p[i].request, itemSize: item), item: item, ownership: ownership)
+                            let (item, ownership) = measuring.item(p![i].request.item)
+                            return Measured(message: size(p![i].request, itemSize: item), item: item, ownership: ownership)
                         },
-                        write: { w, i, m, written in w.write(p[i].request, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
+                        write: { w, i, m, written in w.write(p![i].request, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
         }
     }
 
     /// A `deliverBatch` of `v`, as `encodeShares`.
     private static func encodeDeliveries(_ v: [BatchedDelivery], seq: UInt64, replyTo: UInt64, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) {
         v.withUnsafeBufferPointer { v in
-            guard let p = v.baseAddress else { return }
+            let p = v.baseAddress
             encodeBatch(72, count: v.count, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix,
-                        seqOf: { p[$0].seq },
+                        seqOf: { p![$0].seq },
                         measure: { i, measuring in
-                            let (item, ownership) = measuring.item(p[i].deliver.item)
-                            return Measured(message: size(p[i].deliver, itemSize: item), item: item, ownership: ownership)
+                            let (item, ownership) = measuring.item(p![i].deliver.item)
+                            return Measured(message: size(p![i].deliver, itemSize: item), item: item, ownership: ownership)
                         },
-                        write: { w, i, m, written in w.write(p[i].deliver, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
+                        write: { w, i, m, written in w.write(p![i].deliver, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
         }
     }
 
@@ -630,13 +631,9 @@ enum HotFrames {
         string(v.destination) + nested(itemSize ?? size(v.item)) + string(v.identity) + string(v.receiveAs)
     }
 
-    fileprivate static func size(_ v: BatchedShare) -> Int { scalar(1, v.seq) + nested(size(v.request)) }
-
     fileprivate static func size(_ v: Deliver, itemSize: Int? = nil) -> Int {
         nested(itemSize ?? size(v.item)) + string(v.senderBundleID.rawValue) + string(v.receivedAs)
     }
-
-    fileprivate static func size(_ v: BatchedDelivery) -> Int { scalar(1, v.seq) + nested(size(v.deliver)) }
 
     fileprivate static func size(_ v: DeliverAck) -> Int { string(v.itemID) + (v.accepted ? 2 : 0) }
 

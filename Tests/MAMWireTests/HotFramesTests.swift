@@ -119,10 +119,12 @@ import Testing
             BatchedShare(seq: UInt64(100 + i), request: ShareRequest(
                 destination: "app", item: Item(id: "s\(i)", typeIdentifiers: [], payload: .file(path: "Documents/\(i)"), ownership: owner)))
         }
-        for frame in [Frame(seq: 200, body: .deliverBatch(deliveries)), Frame(seq: 200, body: .shareBatch(shares))] {
+        // (And empty batches, which no one sends but which are written all the same.)
+        for frame in [Frame(seq: 200, body: .deliverBatch(deliveries)), Frame(seq: 200, body: .shareBatch(shares)),
+                      Frame(seq: 201, body: .deliverBatch([])), Frame(seq: 201, body: .shareBatch([]))] {
             #expect(hot(frame) == protobufC(frame), "\(frame.body.name)")
             #expect(hot(frame, prefix: true).map { Array($0.dropFirst(4)) } == protobufC(frame))
-            #expect(hotDecode(protobufC(frame)) == frame)
+            if frame.body != .deliverBatch([]), frame.body != .shareBatch([]) { #expect(hotDecode(protobufC(frame)) == frame) }
         }
     }
 
