@@ -796,11 +796,6 @@ struct ProtoWriter {
         let count: Int
     }
 
-    mutating func write(_ v: Item) {
-        var none: WrittenOwner?
-        write(v, ownershipSize: v.ownership.map(HotFrames.size), reusing: &none)
-    }
-
     /// `ownershipSize`: the owner's, as `HotFrames.size` measures it.
     mutating func write(_ v: Item, ownershipSize: Int?, reusing written: inout WrittenOwner?) {
         string(1, v.id)
