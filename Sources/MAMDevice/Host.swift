@@ -221,7 +221,8 @@ extension Host: ChildFrameRouter {
         case .shareRequest(let request):
             broker.share(request, seq: frame.seq, from: child)
         case .shareBatch(let shares):
-            for share in shares { broker.share(share.request, seq: share.seq, from: child, batched: true) }
+            // Each share lent where it lies: a copy of one is 10 retains and 10 releases.
+            shares.forEachInPlace { share in broker.share(share.request, seq: share.seq, from: child, batched: true) }
         case .deliverAck(let ack):
             try broker.acknowledged(ack, replyTo: frame.replyTo, from: child)
         case .deliverAcks(let acks):

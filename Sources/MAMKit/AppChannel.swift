@@ -356,11 +356,9 @@ public final class AppChannel {
                 for i in deliveries.indices { unansweredDeliveries.insert(deliveries[i].seq) }
             } else if unansweredDeliveries.isEmpty {
                 // Answered at once, item by item, with no closure for an answer to come; each
-                // delivery read where it lies (an element taken out of the array, even by
+                // delivery lent where it lies (an element taken out of the array, even by
                 // index, is a copy: a dozen retains and as many releases).
-                deliveries.withUnsafeBufferPointer { deliveries in
-                    for i in deliveries.indices { answeredDeliveries.append((deliveries[i].seq, receiveNow(deliveries[i].deliver))) }
-                }
+                deliveries.forEachInPlace { delivery in answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver))) }
                 break
             }
             for i in deliveries.indices {

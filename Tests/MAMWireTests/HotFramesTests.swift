@@ -128,6 +128,30 @@ import Testing
         }
     }
 
+    /// A batch is reserved for as many items as its first one's size suggests, at most
+    /// `reservedBatchItems`: a tiny first item before large ones, a large one before tiny
+    /// ones, and more items than the bound are all read whole, as protobuf-c reads them.
+    @Test func aBatchIsReadWholeWhateverItsFirstItemSuggests() {
+        func share(_ i: Int, bytes: Int) -> BatchedShare {
+            BatchedShare(seq: UInt64(1 + i), request: ShareRequest(destination: "a", item: Item(id: "\(i)", typeIdentifiers: [], payload: .inline(Array(repeating: 1, count: bytes)))))
+        }
+        func delivery(_ i: Int, bytes: Int) -> BatchedDelivery {
+            BatchedDelivery(seq: UInt64(1 + i), deliver: Deliver(item: Item(id: "\(i)", typeIdentifiers: [], payload: .inline(Array(repeating: 2, count: bytes))), senderBundleID: "com.s"))
+        }
+        let many = HotFrames.reservedBatchItems * 3 + 1
+        let layouts: [[Int]] = [[0] + Array(repeating: 2_000, count: 40), [4_000] + Array(repeating: 0, count: 300), Array(repeating: 3, count: many), [7]]
+        for sizes in layouts {
+            let frames = [Frame(seq: UInt64(sizes.count + 1), body: .shareBatch(sizes.enumerated().map { share($0, bytes: $1) })),
+                          Frame(seq: UInt64(sizes.count + 1), body: .deliverBatch(sizes.enumerated().map { delivery($0, bytes: $1) }))]
+            for frame in frames {
+                let bytes = protobufC(frame)
+                let read = hotDecode(bytes)
+                #expect(read == frame, "\(frame.body.name) of \(sizes.count) items")
+                #expect(read.map { try? reference(bytes).get() == $0 } == true)
+            }
+        }
+    }
+
     /// What it reads, protobuf-c reads the same; what it declines, protobuf-c decides. Every
     /// single-byte change, cut and insertion of hot frames is tried.
     @Test func whateverItReadsProtobufCReadsTheSame() {
