@@ -147,35 +147,47 @@ final class Broker {
     private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry) {
         // A share the scenario made from a window showing several accounts is decided under
         // the lock-down policy (RULES.md §2, merged windows): never from the route table.
-        let lockedDown: Account?
-        do {
-            lockedDown = try lockDownAccount(of: sender, window: configuration.context.takeShareWindow(sender.key))
-        } catch {
-            let v = internalFailure(error, doing: "route the share")
-            return refuse(request, seq: seq, from: sender, to: entry.spec.handle, .failed(v.reason ?? .internalError, v.explanation))
+        // (The common path holds no optional account or route key: the compiler destroyed and
+        // copied each through its type's metadata, about 300 instructions per share.)
+        if let window = configuration.context.takeShareWindow(sender.key) {
+            let lockedDown: Account?
+            do {
+                lockedDown = try lockDownAccount(of: sender, window: window)
+            } catch {
+                let v = internalFailure(error, doing: "route the share")
+                return refuse(request, seq: seq, from: sender, to: entry.spec.handle, .failed(v.reason ?? .internalError, v.explanation))
+            }
+            if lockedDown != nil { return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: lockedDown, routeKey: nil) }
         }
-        var routeKey: RouteKey?
-        if lockedDown == nil, entry.spec.descriptor.kind == .app, request.item.isInline {
-            if routesGeneration != state.generation {
-                routes.removeAll(keepingCapacity: true)
-                lastRoute = nil
-                routesGeneration = state.generation
-            }
-            let known: Route?
-            if let last = lastRoute, last.isTaken(by: sender, request, to: entry) {
-                known = last
-            } else {
-                let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
-                known = routes[key]
-                if let known { lastRoute = known }
-                routeKey = key
-            }
-            if let known {
-                // The route's parties, which the record it was decided with ended with.
-                var record = ShareRecord(parties: known.parties, itemID: request.item.id, outcome: .delivered)
-                return deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: known.plan, record: &record)
-            }
+        guard entry.spec.descriptor.kind == .app, request.item.isInline else {
+            return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: nil)
         }
+        if routesGeneration != state.generation {
+            routes.removeAll(keepingCapacity: true)
+            lastRoute = nil
+            routesGeneration = state.generation
+        }
+        if let last = lastRoute, last.isTaken(by: sender, request, to: entry) {
+            return deliver(request, seq: seq, from: sender, to: entry, on: last)
+        }
+        let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
+        guard let known = routes[key] else {
+            return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: key)
+        }
+        lastRoute = known
+        deliver(request, seq: seq, from: sender, to: entry, on: known)
+    }
+
+    /// A share on a known route: delivered as its plan says.
+    private func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: Route) {
+        // The route's parties, which the record it was decided with ended with.
+        var record = ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered)
+        deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: route.plan, record: &record)
+    }
+
+    /// A share decided from the rules, not from a known route.
+    private func decideAfresh(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
+                              lockedDown: Account?, routeKey: RouteKey?) {
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: entry.spec.handle,
             receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
@@ -434,9 +446,8 @@ final class Broker {
     /// arrival, the app it reaches.
     /// The managed account whose policy a window of several accounts replaces by the lock-down
     /// policy (`window`: the one the share was made from, when the scenario said); `nil` else.
-    private func lockDownAccount(of sender: ChildConnection, window: String?) throws -> Account? {
-        guard let window else { return nil }
-        return try state.lockDownAccount(app: sender.spec.identityOwner, window: window, managedIn: sender.bundleID, in: state.fleet)
+    private func lockDownAccount(of sender: ChildConnection, window: String) throws -> Account? {
+        try state.lockDownAccount(app: sender.spec.identityOwner, window: window, managedIn: sender.bundleID, in: state.fleet)
     }
 
     private func stamp(_ owner: Account?, after decision: TransferDecision, from sender: AppSpec, to target: AppSpec, in fleet: Fleet) -> Ownership {

@@ -542,9 +542,9 @@ enum HotFrames {
         }
     }
 
-    /// A `shareBatch` of `v`, each share read through a pointer where it lies: iterating
-    /// copied every share whole (a retain per string and box, and as many releases); through
-    /// the pointer only what a call takes is copied.
+    /// A `shareBatch` of `v`, each share lent where it lies (`withPointeeInPlace`): iterating
+    /// copied every share whole (a retain per string and box, and as many releases), and so did
+    /// reading one through a pointer for a call.
     private static func encodeShares(_ v: ArraySlice<BatchedShare>, seq: UInt64, replyTo: UInt64, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) {
         v.withUnsafeBufferPointer { v in
             // (`nil` only for an empty batch, whose frame reads no share.)
@@ -552,10 +552,14 @@ enum HotFrames {
             encodeBatch(70, count: v.count, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix,
                         seqOf: { p![$0].seq },
                         measure: { i, measuring in
-                            let (item, ownership) = measuring.item(p![i].request.item)
-                            return Measured(message: size(p![i].request, itemSize: item), item: item, ownership: ownership)
+                            (p! + i).withPointeeInPlace { share in
+                                let (item, ownership) = measuring.item(share.request.item)
+                                return Measured(message: size(share.request, itemSize: item), item: item, ownership: ownership)
+                            }
                         },
-                        write: { w, i, m, written in w.write(p![i].request, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
+                        write: { w, i, m, written in
+                            (p! + i).withPointeeInPlace { w.write($0.request, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) }
+                        })
         }
     }
 
@@ -566,10 +570,14 @@ enum HotFrames {
             encodeBatch(72, count: v.count, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix,
                         seqOf: { p![$0].seq },
                         measure: { i, measuring in
-                            let (item, ownership) = measuring.item(p![i].deliver.item)
-                            return Measured(message: size(p![i].deliver, itemSize: item), item: item, ownership: ownership)
+                            (p! + i).withPointeeInPlace { delivery in
+                                let (item, ownership) = measuring.item(delivery.deliver.item)
+                                return Measured(message: size(delivery.deliver, itemSize: item), item: item, ownership: ownership)
+                            }
                         },
-                        write: { w, i, m, written in w.write(p![i].deliver, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) })
+                        write: { w, i, m, written in
+                            (p! + i).withPointeeInPlace { w.write($0.deliver, itemSize: m.item, ownershipSize: m.ownership, reusing: &written) }
+                        })
         }
     }
 
