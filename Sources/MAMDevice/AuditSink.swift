@@ -66,7 +66,7 @@ public final class AuditSink {
         if decision != .allowed, decision != .delivered, !source.isEmpty, !withinBudget(source, verb: verb) { return }
         refreshStep()
         buffer.append(
-            time: state.now, scenario: self.step.scenario, step: self.step.step, verb: verb,
+            time: state.nowOnLoop(), scenario: self.step.scenario, step: self.step.step, verb: verb,
             sourceApp: source, sourceIdentity: sourceIdentity, destinationApp: destination,
             destinationIdentity: destinationIdentity, owner: owner, decision: decision,
             reason: reason, explanation: explanation)
@@ -116,7 +116,7 @@ public final class AuditSink {
             let verbs = budget.verbs.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
             refreshStep()
             buffer.append(
-                time: state.now, scenario: self.step.scenario, step: self.step.step, verb: .auditCoalesced, sourceApp: source,
+                time: state.nowOnLoop(), scenario: self.step.scenario, step: self.step.step, verb: .auditCoalesced, sourceApp: source,
                 sourceIdentity: "", destinationApp: "", destinationIdentity: "", owner: "",
                 decision: .hostile, reason: .badRequest,
                 explanation: "\(source) sent \(budget.coalesced) refused requests (\(verbs)) over \(now &- budget.since) ms beyond its audit budget of \(Int(refusalsPerSecond)) a second; each was refused and answered, and they are logged as this one record")

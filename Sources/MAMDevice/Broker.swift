@@ -162,10 +162,10 @@ final class Broker {
         guard entry.spec.descriptor.kind == .app, request.item.isInline else {
             return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: nil)
         }
-        if routesGeneration != state.generation {
+        if routesGeneration != state.generationOnLoop() {
             routes.removeAll(keepingCapacity: true)
             lastRoute = nil
-            routesGeneration = state.generation
+            routesGeneration = state.generationOnLoop()
         }
         if let last = lastRoute, last.isTaken(by: sender, request, to: entry) {
             return deliver(request, seq: seq, from: sender, to: entry, on: last)

@@ -109,6 +109,12 @@ public final class DeviceState {
     /// The simulated clock (RULES.md §8); persisted on every change. Read for every audit
     /// record, on the host's loop thread only (as `generation`, unchecked).
     @exclusivity(unchecked) public internal(set) var now: Instant
+    /// `generation` and `now` as the host's loop reads them, per brokered item. Read from
+    /// another module, the properties themselves are checked by the runtime at each read (a
+    /// call, about 70 instructions), their `@exclusivity(unchecked)` notwithstanding; read
+    /// through these, they are not.
+    public func generationOnLoop() -> UInt64 { generation }
+    public func nowOnLoop() -> Instant { now }
     /// Apple DDM declarations in force (`loadDeclarations`, `applyDeclarations`).
     public internal(set) var declarations = DeclarationSet()
     /// Entra conditional access policies in force (`loadConditionalAccess`).
