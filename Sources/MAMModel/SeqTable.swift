@@ -52,6 +52,13 @@ public struct SeqTable<Value> {
         live = 0
     }
 
+    /// Whether a value held satisfies `predicate`, oldest first, without copying the table out.
+    @inlinable
+    public func contains(where predicate: (Value) throws -> Bool) rethrows -> Bool {
+        for i in head..<seqs.count { if let v = values[i], try predicate(v) { return true } }
+        return false
+    }
+
     /// The values held, by seq.
     @inlinable
     public var entries: [(seq: UInt64, value: Value)] {

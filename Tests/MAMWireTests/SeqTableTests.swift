@@ -52,6 +52,10 @@ import Testing
         }
         #expect(table.entries.map(\.seq) == model.keys.sorted())
         #expect(table.entries.map(\.value) == model.sorted { $0.key < $1.key }.map(\.value))
+        // Values held, not values taken back or never given: every threshold around them.
+        for bound in Set(model.values.flatMap { [$0 - 1, $0, $0 + 1] }) + [-1, steps] {
+            #expect(table.contains { $0 < bound } == model.values.contains { $0 < bound }, "contains below \(bound)")
+        }
         for range in [UInt64(0)...UInt64.max, 1...1, 5...(next / 2), (next / 2)...(next + 10)] {
             #expect(table.seqs(in: range) == model.keys.filter { range.contains($0) }.sorted())
             #expect(seqs(in: range, among: table) == seqs(in: range, among: model))
