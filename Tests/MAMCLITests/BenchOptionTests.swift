@@ -46,5 +46,23 @@ extension CLITests {
             let verdict = result.stdout.split(separator: "\n").last { $0.hasPrefix("No figure here has a C reference; between runs, broker 1 pair items/s (audit on, batched) moved ") }
             #expect(verdict.map { $0.contains("can be trusted") || $0.contains("Too noisy to trust") } == true, "\(result.stdout)")
         }
+
+        /// The blocking service call is timed on CPU 0, as the round trips are, and on every CPU;
+        /// the JSON holds it against the same call awaited (issue 42's goal).
+        @Test func theBlockingCallIsTimedOnOneCPUAndOnEvery() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamcli-bench")
+            defer { tmp.remove() }
+            let json = tmp.url.appendingPathComponent("bench.json")
+            let result = try await CLI.run(["bench", "--only", "latency", "--pings", "200", "--no-node", "--json", json.path], timeout: 120)
+            #expect(result.status == 0, "\(result)")
+            let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("service call from app code, on CPU 0: awaited p50 ") }
+            #expect(line?.contains("; on every CPU: ") == true, "\(result.stdout)")
+            let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+            let figures = doc?["figures"] as? [[String: Any]] ?? []
+            let blocking = figures.first { ($0["name"] as? String) == "service call blocking p50 (µs)" }
+            let relative = blocking?["relativeTo"] as? [String: Any]
+            #expect(relative?["figure"] as? String == "service call awaited p50 (µs)", "\(figures)")
+            #expect((relative?["runs"] as? [Double]).map { $0.count == 1 && $0[0] > 0 } == true, "\(String(describing: relative))")
+        }
     }
 }

@@ -85,13 +85,27 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 /// Pins the calling thread (and the children it spawns) to CPU 0.
-/// `sched_setaffinity` is a GNU extension the Glibc module does not export, so it is looked
-/// up at run time.
 func pinToCPU0() {
-    typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "sched_setaffinity") else { return }
-    let setAffinity = unsafeBitCast(symbol, to: SetAffinity.self)
-    var mask = [UInt64](repeating: 0, count: 16)  // 1024 CPUs, glibc's cpu_set_t size
-    mask[0] = 1
-    _ = mask.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress!) }
+    System.allowCPUs([0])
+}
+
+/// Every thread of this process on CPU 0 for the time of `body`, as the round trips are: the
+/// benches that play the host on a thread of their own (their app's loop, the played host and
+/// the awaiting tasks) are then timed without a cross-CPU wake-up per hop, which on a 2-vCPU VM
+/// costs more than the call. Threads started meanwhile inherit the pin; afterwards each thread
+/// gets back the CPUs it had, a new one those of the caller.
+func withProcessOnCPU0<T>(_ body: () async throws -> T) async rethrows -> T {
+    let process = getpid()
+    let caller = System.allowedCPUs()
+    var before: [Int32: [Int]] = [:]
+    for thread in System.threads(of: process) {
+        before[thread] = System.allowedCPUs(of: thread)
+        System.allowCPUs([0], to: thread)
+    }
+    defer {
+        for thread in System.threads(of: process) {
+            if let cpus = before[thread] ?? caller { System.allowCPUs(cpus, to: thread) }
+        }
+    }
+    return try await body()
 }
