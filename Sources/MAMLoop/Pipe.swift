@@ -18,13 +18,15 @@ public final class Pipe: Handle {
     private var onRead: ((UnsafeRawBufferPointer) -> Void)?
     private var onReceive: ((ReceivedBytes) -> Void)?
     private var onEnd: ((UVError?) -> Void)?
-    // Loop-thread only (LoopOwner), appended to for every frame: the runtime's exclusivity
-    // check on each append was measurable on the share path.
+    // Loop-thread only (LoopOwner), appended to for every frame and set at every flush: the
+    // runtime's exclusivity check on each append was measurable on the share path.
     @exclusivity(unchecked) private var outgoing: [UInt8] = []
-    private var flushScheduled = false
+    @exclusivity(unchecked) private var flushScheduled = false
     private var reportedEnd = false
-    /// Writes handed to libuv and not yet completed (back-pressure indicator).
-    public private(set) var pendingWrites = 0
+    /// Writes handed to libuv and not yet completed (back-pressure indicator). Counted at
+    /// every write that waits for the socket, on the loop thread only, without the runtime's
+    /// exclusivity check.
+    @exclusivity(unchecked) public private(set) var pendingWrites = 0
 
     public init(loop: EventLoop) throws(UVError) {
         super.init(loop: loop, type: UV_NAMED_PIPE)
