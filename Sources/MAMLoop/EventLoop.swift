@@ -230,8 +230,13 @@ public final class EventLoop {
         readSinceFlush = 0
         for hook in beforeFlushHooks { hook() }
         guard !pipesToFlush.isEmpty else { return }
-        let pipes = pipesToFlush
-        pipesToFlush.removeAll(keepingCapacity: true)
+        // Taken out whole and given back emptied: emptying the list in place while a copy of
+        // it was being flushed made the list new storage at every flush (an allocation per
+        // round trip on each side).
+        var pipes: [Pipe] = []
+        swap(&pipes, &pipesToFlush)
         for pipe in pipes { pipe.flush() }
+        pipes.removeAll(keepingCapacity: true)
+        if pipesToFlush.isEmpty { pipesToFlush = pipes }
     }
 }
