@@ -135,7 +135,7 @@ let package = Package(
         // the executables would link their static-stdlib flags into the test bundle.
         .testTarget(name: "MAMCLITests", dependencies: ["MAMTestSupport"], swiftSettings: strict),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel", "CAllocationCount"], swiftSettings: strict),
-        .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop", "MAMModel"], swiftSettings: strict),
+        .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop", "MAMModel", "CAllocationCount"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy", "MAMTestSupport"], swiftSettings: strict),
     ]
 )

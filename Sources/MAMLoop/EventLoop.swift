@@ -235,7 +235,9 @@ public final class EventLoop {
         // round trip on each side).
         var pipes: [Pipe] = []
         swap(&pipes, &pipesToFlush)
-        for pipe in pipes { pipe.flush() }
+        // (Through a buffer pointer: a for-in's iterator holds the storage too, and in a debug
+        // build it lives on to the emptying below, which then copied the storage.)
+        pipes.withUnsafeBufferPointer { for pipe in $0 { pipe.flush() } }
         pipes.removeAll(keepingCapacity: true)
         if pipesToFlush.isEmpty { pipesToFlush = pipes }
     }
