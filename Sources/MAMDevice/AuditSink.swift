@@ -55,7 +55,7 @@ public final class AuditSink {
         self.context = context
         self.enabled = enabled
         self.onEvent = onEvent
-        loop.addBeforeFlushHook { [weak self] in self?.commit() }
+        loop.addBeforeFlushHook(self) { $0.commit() }
     }
 
     /// One line of the audit log, stamped with the simulated time and the scenario step.

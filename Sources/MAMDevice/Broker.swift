@@ -37,7 +37,7 @@ final class Broker {
         deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
-        supervisor.loop.addBeforeFlushHook { [weak self] in self?.flushBatches() }
+        supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
     /// Children with batched work (deliveries or answers) waiting for the next flush.

@@ -88,16 +88,7 @@ public final class AppChannel {
             pipe.close()
             throw error
         }
-        let held = WeakChannel(self)
-        loop.addBeforeFlushHook { held.channel?.flushBatches() }
-    }
-
-    /// The channel as the loop's flush hook holds it: weakly, as the loop may outlive it. A
-    /// `[weak self]` capture is a variable of the closure, and each read of it, at every
-    /// flush, was two runtime exclusivity checks; this one is read on the loop thread only.
-    private final class WeakChannel {
-        @exclusivity(unchecked) weak var channel: AppChannel?
-        init(_ channel: AppChannel) { self.channel = channel }
+        loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
     /// The whole life of a callback-driven child program: opens fd 3 on a new loop, lets

@@ -213,6 +213,14 @@ public final class EventLoop {
         beforeFlushHooks.append(hook)
     }
 
+    /// `hook` with `owner`, as above, for as long as `owner` lives: the loop holds it weakly.
+    /// (A `[weak self]` capture is a variable of the closure, and each read of it, at every
+    /// flush, was two runtime exclusivity checks; this hold is read on the loop thread only.)
+    public func addBeforeFlushHook<Owner: AnyObject>(_ owner: Owner, _ hook: @escaping (Owner) -> Void) {
+        let held = WeakHold(owner)
+        beforeFlushHooks.append { if let owner = held.object { hook(owner) } }
+    }
+
     /// After a read's bytes were handled: once an iteration has read `earlyFlushBytes`, the
     /// writes they caused leave now rather than at the iteration's end. With many peers ready
     /// at once (50 pairs), an iteration read megabytes before it wrote any, and by then the
@@ -241,4 +249,10 @@ public final class EventLoop {
         pipes.removeAll(keepingCapacity: true)
         if pipesToFlush.isEmpty { pipesToFlush = pipes }
     }
+}
+
+/// An object held weakly by a loop's hook, read on the loop thread only.
+private final class WeakHold<Object: AnyObject> {
+    @exclusivity(unchecked) weak var object: Object?
+    init(_ object: Object) { self.object = object }
 }

@@ -62,6 +62,24 @@ import Glibc
         #expect(loop.close() == 0)
     }
 
+    /// A hook added with an owner runs with it while it lives, holds it weakly, and stops once
+    /// it is gone.
+    @Test func aHookWithAnOwnerRunsWhileItLives() throws {
+        final class Owner { var flushes = 0 }
+        let loop = try EventLoop()
+        var owner: Owner? = Owner()
+        weak let gone = owner
+        loop.addBeforeFlushHook(owner!) { $0.flushes += 1 }
+        loop.flushPipes()
+        loop.flushPipes()
+        #expect(owner?.flushes == 2)
+        owner = nil
+        #expect(gone == nil, "the loop does not keep its hooks' owners")
+        loop.flushPipes()
+        loop.run()
+        #expect(loop.close() == 0)
+    }
+
     /// A round trip's flush allocates nothing once warm: the list of pipes to flush is taken
     /// out and given back, not copied and emptied (which made it new storage at every flush),
     /// and the pipe's buffer is the loop's spare one. Counted by the allocator this test
