@@ -117,11 +117,24 @@ public final class AppChannel {
         exit(0)
     }
 
+    /// Deliveries' inline payloads are handed to the app where they were read instead of
+    /// copied out of the read buffer (an allocation and a copy per item). Only for an app that
+    /// keeps no item after `onDeliver` returns: a kept item keeps the whole buffer it was read
+    /// into alive (256 KiB, or a large frame's own), which nothing here would bound; such an
+    /// app keeps `detached()` copies. Set before the channel starts (in `runProgram`'s
+    /// `configure`). The generic runtime keeps ids and owners only, and sets it.
+    public var lendsReceivedPayloads = false
+
     /// Sends `Hello` and starts reading.
     func start(runtime: String, finishesLaunching: Bool = false) throws {
-        try pipe.startReading(onRead: { [unowned self] chunk in read(chunk) }, onEnd: { [unowned self] error in
+        let onEnd = { [unowned self] (error: UVError?) in
             end(error.map { "channel error: \($0)" } ?? "host closed the channel")
-        })
+        }
+        if lendsReceivedPayloads {
+            try pipe.startReading(onReceive: { [unowned self] chunk in readInPlace(chunk) }, onEnd: onEnd)
+        } else {
+            try pipe.startReading(onRead: { [unowned self] chunk in read(chunk) }, onEnd: onEnd)
+        }
         send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching, batches: Self.batchesEnabled)))
     }
 
@@ -131,6 +144,17 @@ public final class AppChannel {
     private func read(_ chunk: UnsafeRawBufferPointer) {
         do {
             try decoder.feed(chunk, onFrameBytes: { payload in
+                handle(try FrameParser.parse(payload, from: .host, strings: strings))
+            })
+        } catch {
+            end("unreadable frame from the host: \(error)")
+        }
+    }
+
+    /// The same, each frame read where it lies in its buffer (`lendsReceivedPayloads`).
+    private func readInPlace(_ chunk: ReceivedBytes) {
+        do {
+            try decoder.feed(chunk, onFrame: { payload in
                 handle(try FrameParser.parse(payload, from: .host, strings: strings))
             })
         } catch {

@@ -24,6 +24,9 @@ struct AppRuntime {
             let runtime = Runtime(channel: channel)
             channel.onCommand = { command, reply in runtime.execute(command, reply: reply) }
             channel.onDeliver = { runtime.receive($0) }
+            // `receive` keeps an item's id and owner, never the item: its payload can stay in
+            // the read buffer (receiving app 5,167 → 4,560 instructions per item).
+            channel.lendsReceivedPayloads = true
         }
     }
 }
@@ -176,6 +179,8 @@ final class Runtime {
     /// How the scenario says this app's delegate answers the SDK (the defaults when unsaid).
     private var delegate: DelegateAnswers { channel.welcome?.delegate ?? DelegateAnswers() }
 
+    /// Keeps nothing of the item but its id and owner (the channel lends payloads where they
+    /// were read, `lendsReceivedPayloads`).
     func receive(_ deliver: Deliver) -> Bool {
         let entry = (id: deliver.item.id, owner: deliver.item.ownership?.upn ?? "")
         if received.count < Self.keptReceived {

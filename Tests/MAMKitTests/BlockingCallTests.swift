@@ -15,6 +15,9 @@ final class FakeHost: @unchecked Sendable {
     /// The command results the app sent, in order, with how many service requests had been
     /// answered before each.
     let commandResults = Mutex<[(CommandResult, answeredBefore: Int)]>([])
+    /// The deliveries' acknowledgements the app sent, in order.
+    let deliveryAcks = Mutex<[DeliverAcks]>([])
+    private let writing = Mutex<Void>(())
     private var thread: Thread?
 
     init(answer: @escaping @Sendable (ServiceRequest, ServiceContext) -> ServiceResult?) throws {
@@ -30,7 +33,15 @@ final class FakeHost: @unchecked Sendable {
     func send(_ frame: Frame) {
         var bytes: [UInt8] = []
         FrameEncoder.encode(frame, appendingTo: &bytes)
-        _ = bytes.withUnsafeBytes { write(hostEnd, $0.baseAddress, $0.count) }
+        // All of it, and one frame at a time: a large frame leaves in parts (a signal, a full
+        // socket buffer), and the serving thread's answers must not land between them.
+        writing.withLock { _ in bytes.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let n = write(hostEnd, raw.baseAddress! + sent, raw.count - sent)
+                if n > 0 { sent += n } else if n < 0 && errno == EINTR { continue } else { return }
+            }
+        } }
     }
 
     /// Goes away: the app's channel sees its end.
@@ -54,6 +65,8 @@ final class FakeHost: @unchecked Sendable {
                     }
                 case .commandResult(let result):
                     commandResults.withLock { $0.append((result, seen.withLock { $0.count })) }
+                case .deliverAcks(let acks):
+                    deliveryAcks.withLock { $0.append(acks) }
                 default: break
                 }
             }
