@@ -499,5 +499,16 @@ extension AppChannel {
         TemplateWarmUp.keep(unanswered)
         TemplateWarmUp.keep(replies)
         TemplateWarmUp.keep(requests)
+        // As a channel that lends payloads reads the host's first frame where it lies (the
+        // decoder's and the parser's generic pieces for bytes in a buffer): without this,
+        // each forked app of 500 spent about 0.05 ms more of its own CPU until ready.
+        let welcome = FrameEncoder.encode(Frame(seq: 1, replyTo: 1, body: .welcome(Welcome(bundleID: "template.warm-up", kind: .app))))
+        let buffer = ReceiveBuffer(capacity: welcome.count)
+        welcome.withUnsafeBytes { buffer.base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        var decoder = FrameDecoder()
+        let strings = StringPool()
+        try? decoder.feed(ReceivedBytes(buffer, offset: 0, count: welcome.count)) { bytes in
+            TemplateWarmUp.keep(try FrameParser.parse(bytes, from: .host, strings: strings))
+        }
     }
 }
