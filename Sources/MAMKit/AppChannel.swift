@@ -25,6 +25,10 @@ public final class AppChannel {
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
     @exclusivity(unchecked) private var deliveredItemIDs = RecentIDs(capacity: 4096)
+    /// A batch's keys' hashes, computed once for `RecentSet.touch` and `remember`, and what
+    /// the touch read (kept, so that the reads are made).
+    @exclusivity(unchecked) private var batchHashes: [Int] = []
+    @exclusivity(unchecked) private var touched: UInt64 = 0
     /// The senders of delivered items, numbered in the order they first delivered one (the
     /// host stamps them, so there are as many as apps): a remembered item keeps its sender's
     /// number, where a bundle id was two strings to retain and release for every item.
@@ -343,11 +347,12 @@ public final class AppChannel {
         return number
     }
 
-    /// `receive` for an app that answers at once (no `onDeliverLater`): its answer.
-    private func receiveNow(_ d: Deliver) -> Bool {
+    /// `receive` for an app that answers at once (no `onDeliverLater`): its answer. `hash`:
+    /// the key's, if already computed (`Item.idHashValue`).
+    private func receiveNow(_ d: Deliver, hash: Int? = nil) -> Bool {
         let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
         // Remembered before it is shown (one lookup, not two) and forgotten if declined.
-        guard deliveredItemIDs.remember(key) else { return true }
+        guard deliveredItemIDs.remember(key, hash: hash ?? key.hashValue) else { return true }
         let accepted = onDeliver?(d) ?? true
         if !accepted { deliveredItemIDs.forget(key) }
         return accepted
@@ -382,7 +387,15 @@ public final class AppChannel {
                 // Answered at once, item by item, with no closure for an answer to come; each
                 // delivery lent where it lies (an element taken out of the array, even by
                 // index, is a copy: a dozen retains and as many releases).
-                deliveries.forEachInPlace { delivery in answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver))) }
+                // The window's table is read for the whole batch first (`RecentSet.touch`).
+                batchHashes.removeAll(keepingCapacity: true)
+                deliveries.forEachInPlace { delivery in batchHashes.append(delivery.deliver.item.idHashValue) }
+                touched = batchHashes.withUnsafeBufferPointer { deliveredItemIDs.touch(hashes: $0) }
+                var index = 0
+                deliveries.forEachInPlace { delivery in
+                    answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: batchHashes[index])))
+                    index += 1
+                }
                 break
             }
             for i in deliveries.indices {
@@ -449,7 +462,8 @@ struct DeliveredItem: Hashable, Sendable {
     let id: String
 
     /// By id alone (equality still compares the sender): ids are unique per sender, and
-    /// hashing these items was about 9 % of a receiving app's samples in a flood.
+    /// hashing these items was about 9 % of a receiving app's samples in a flood. So an
+    /// item's `idHashValue` is the `hashValue` of its key.
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 

@@ -78,6 +78,15 @@ public struct Item: Sendable, Hashable {
         set { fields = fields.with(id: newValue) }
     }
 
+    /// The id's `hashValue` (what `Hasher` makes of it alone), read where it lies: through
+    /// `id`, a copy of the string was retained for the call.
+    @inlinable
+    public var idHashValue: Int {
+        var hasher = Hasher()
+        hasher.combine(fields.id)
+        return hasher.finalize()
+    }
+
     /// Registered type identifiers, most specific first (e.g. `com.adobe.pdf`).
     @inlinable
     public var typeIdentifiers: [String] {

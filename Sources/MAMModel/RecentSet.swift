@@ -53,7 +53,13 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
     /// Remembers `element`; `false` if it was remembered already.
     @inlinable @discardableResult
     public mutating func remember(_ element: Element) -> Bool {
-        let hash = element.hashValue
+        remember(element, hash: element.hashValue)
+    }
+
+    /// `remember(element)` with the element's `hashValue` already at hand (see `touch`).
+    @inlinable @discardableResult
+    public mutating func remember(_ element: Element, hash: Int) -> Bool {
+        assert(hash == element.hashValue, "RecentSet.remember was given another hash than the element's")
         guard slot(of: element, hash: hash) == nil else { return false }
         let position: Int
         if ring.count < capacity {
@@ -79,6 +85,35 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
         insert(position)
         live += 1
         return true
+    }
+
+    /// Reads, all at once, the table's slots that remembering elements of these hashes in
+    /// this order will read first: where each is looked up, and, once the window is full,
+    /// where each of as many oldest elements is found to be forgotten. Changes nothing.
+    ///
+    /// Remembered one at a time, each element waited for its own cache misses: with fifty
+    /// receiving apps taking turns on one CPU, each one's table (64 KiB at 4,096) has left the
+    /// cache by its next turn, and at 50 sender→receiver pairs the window took 5.6–6.4 % of
+    /// both CPUs' samples (3.2–3.5 % with this). Loads that do not depend on each other
+    /// overlap, so a batch waits for its misses about once. The sum only keeps the loads from
+    /// being dropped.
+    @inlinable
+    public func touch(hashes: UnsafeBufferPointer<Int>) -> UInt64 {
+        guard !slots.isEmpty, !hashes.isEmpty else { return 0 }
+        let mask = slots.count - 1
+        var sum: UInt64 = 0
+        slots.withUnsafeBufferPointer { table in
+            for hash in hashes { sum &+= table[hash & mask] }
+            guard ring.count == capacity else { return }
+            self.hashes.withUnsafeBufferPointer { ringHashes in
+                var position = next
+                for _ in 0..<min(hashes.count, capacity) {
+                    sum &+= table[ringHashes[position] & mask]
+                    position = position + 1 == capacity ? 0 : position + 1
+                }
+            }
+        }
+        return sum
     }
 
     /// Forgets `element` now; `false` if it was not remembered. (Its slot in the window is

@@ -88,3 +88,39 @@ func aWindowRemembersWhatTheSlowWindowRemembers(capacity: Int) {
     ids.remember("c")   // replaces b
     #expect(ids.contains("a") && !ids.contains("b") && ids.contains("c"))
 }
+
+/// A channel remembers a batch's ids with their hashes computed first and the table read for
+/// all of them (`touch`): the window must come out as remembering them one at a time would.
+@Test(arguments: [1, 3, 8, 300])
+func aBatchTouchedFirstIsRememberedAsOneAtATime(capacity: Int) {
+    var state = UInt64(capacity) &* 0x9E37_79B9_7F4A_7C15
+    func random(_ n: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(n))
+    }
+    var window = RecentSet<String>(capacity: capacity)
+    var slow = SlowWindow<String>(capacity: capacity)
+    for round in 0..<500 {
+        let batch: [String] = (0...random(12)).map { _ in "id-\(random(capacity * 3))" }
+        let hashes = batch.map(\.hashValue)
+        let before = window.elements
+        _ = hashes.withUnsafeBufferPointer { window.touch(hashes: $0) }
+        #expect(window.elements == before, "touch changed the window, round \(round)")
+        for (id, hash) in zip(batch, hashes) {
+            #expect(window.remember(id, hash: hash) == slow.remember(id), "remember \(id), round \(round)")
+        }
+        if random(4) == 0 {
+            let id = "id-\(random(capacity * 3))"
+            #expect(window.forget(id) == slow.forget(id), "forget \(id), round \(round)")
+        }
+    }
+    #expect(window.elements == Set(slow.ring.compactMap { $0 }))
+}
+
+/// What the channel computes for a batch is the hash its window's keys have.
+@Test func anItemsIDHashIsTheHashOfItsDeliveredKey() {
+    for id in ["", "a", "f123", "item-with-an-id-longer-than-fifteen-bytes", "é-ünïcödé-✓"] {
+        let item = Item(id: id, typeIdentifiers: ["public.data"], payload: .inline([1]))
+        #expect(item.idHashValue == DeliveredItem(sender: 7, id: id).hashValue, "id \(id)")
+    }
+}
