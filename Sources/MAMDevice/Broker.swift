@@ -42,6 +42,9 @@ final class Broker {
 
     /// Children with batched work (deliveries or answers) waiting for the next flush.
     @exclusivity(unchecked) private var batchWork: [ChildConnection] = []
+    /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
+    /// that the reads are made.
+    @exclusivity(unchecked) private var touched: UInt64 = 0
 
     /// Allowed routes of inline shares between two apps, by who shares as whom to whom as
     /// whom: a stream of shares between two apps is decided once. Everything the decision
@@ -648,6 +651,8 @@ final class Broker {
         let declined = Set(acks.declined)
         var matched = 0
         var late = 0
+        // The range's deliveries are read from memory together first (`touchObjects`).
+        touched = destination.pendingDeliveries.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
         for seq in seqs(in: range, among: destination.pendingDeliveries, alsoWaiting: destination.expiredDeliveries) {
             if let pending = destination.pendingDeliveries[seq], pending.batched {
                 destination.pendingDeliveries[seq] = nil

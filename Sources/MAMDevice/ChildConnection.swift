@@ -156,6 +156,12 @@ final class PendingDelivery {
     var cost = 0
     var keepsReadBuffer = false
 
+    /// At most this object's size: its header and its stored properties' sizes, without the
+    /// padding between them (`SeqTable.touchObjects`).
+    static let touchedBytes = 16 + MemoryLayout<ChildConnection>.size + MemoryLayout<UInt64>.size
+        + MemoryLayout<ShareRecord>.size + MemoryLayout<Optional<Deliver>>.size + MemoryLayout<String>.size
+        + MemoryLayout<UInt64>.size + 2 * MemoryLayout<Bool>.size + MemoryLayout<Int>.size + MemoryLayout<Bool>.size
+
     init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, deliver: Deliver) {
         self.sender = sender
         self.requestSeq = requestSeq

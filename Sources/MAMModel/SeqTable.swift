@@ -145,6 +145,42 @@ public struct SeqTable<Value> {
 
 extension SeqTable: Sendable where Value: Sendable {}
 
+extension SeqTable where Value: AnyObject {
+    /// Reads, all at once, one word of each 64-byte line of the first `bytes` bytes of every
+    /// object held for a seq inside `range` (`bytes`: at most the objects' size). Changes
+    /// nothing, and takes no reference: the objects' addresses are read from the table's
+    /// memory as words, so no count is touched before the objects are needed.
+    ///
+    /// Answering a range of acknowledgements reads each delivery's object, which was made a
+    /// window of items earlier and has left the cache by then: one at a time, each waited for
+    /// its own misses (at 50 sender→receiver pairs, the host's acknowledgements took 6.6 % of
+    /// both CPUs' samples). Loads that do not depend on each other overlap, so a range waits
+    /// for its misses about once. The sum only keeps the loads from being dropped.
+    @inlinable
+    public func touchObjects(in range: ClosedRange<UInt64>, bytes: Int) -> UInt64 {
+        assert(MemoryLayout<Value?>.size == MemoryLayout<UInt>.size, "a class value's optional is its address")
+        var sum: UInt64 = 0
+        let first = firstIndex(notBelow: range.lowerBound)
+        guard first < seqs.count else { return 0 }
+        values.withUnsafeBytes { raw in
+            // `Value?` for a class is one word: the object's address, or 0 for nil.
+            var i = first
+            while i < seqs.count, seqs[i] <= range.upperBound {
+                let address = raw.load(fromByteOffset: i * MemoryLayout<Value?>.stride, as: UInt.self)
+                if let object = UnsafeRawPointer(bitPattern: address) {
+                    var offset = 0
+                    while offset < bytes {
+                        sum &+= UInt64(object.load(fromByteOffset: offset, as: UInt8.self))
+                        offset += 64
+                    }
+                }
+                i += 1
+            }
+        }
+        return sum
+    }
+}
+
 /// A set of sequence numbers handed out in increasing order and mostly taken back in that
 /// order (a connection's batched shares not yet answered): a `SeqTable` of presence. A
 /// `Set<UInt64>` hashed each seq on insert and removal and rehashed its neighbours on every

@@ -113,3 +113,37 @@ import Testing
         #expect(set.isEmpty && !set.contains(next - 1))
     }
 }
+
+/// Reading ahead over a range of objects (`touchObjects`, before acknowledgements are
+/// answered): ranges inside, across and beyond the table, with holes, read only objects that
+/// are there, change nothing and keep no reference to any of them.
+@Test func touchingARangeOfObjectsChangesNothingAndKeepsNoReference() {
+    final class Delivery {
+        let seq: UInt64
+        var padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4, 5, 6, 7, 8)
+        init(seq: UInt64) { self.seq = seq }
+    }
+    final class Weak { weak var object: Delivery? }
+    var table = SeqTable<Delivery>()
+    var watched: [Weak] = []
+    for seq in UInt64(10)...200 where seq % 7 != 0 {
+        let delivery = Delivery(seq: seq)
+        let watch = Weak()
+        watch.object = delivery
+        watched.append(watch)
+        table[seq] = delivery
+    }
+    table[50] = nil
+    let held = table.count
+    // 16 bytes of header plus eight words: at most the object's size.
+    let bytes = 16 + 8 + 8 * 8
+    for range: ClosedRange<UInt64> in [10...200, 0...5, 1...15, 49...51, 195...400, 300...900] {
+        _ = table.touchObjects(in: range, bytes: bytes)
+    }
+    #expect(table.touchObjects(in: 300...900, bytes: bytes) == 0)
+    #expect(table.count == held)
+    #expect(table.seqs(in: 0...1000) == (UInt64(10)...200).filter { $0 % 7 != 0 && $0 != 50 })
+    #expect(table[11]?.seq == 11)
+    table.removeAll()
+    #expect(watched.allSatisfy { $0.object == nil }, "an object outlived the table")
+}
