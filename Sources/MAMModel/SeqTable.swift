@@ -146,7 +146,7 @@ public struct SeqTable<Value> {
 extension SeqTable: Sendable where Value: Sendable {}
 
 extension SeqTable where Value: AnyObject {
-    /// Reads, all at once, one word of each 64-byte line of the first `bytes` bytes of every
+    /// Reads, all at once, one byte of each 64-byte line of the first `bytes` bytes of every
     /// object held for a seq inside `range` (`bytes`: at most the objects' size). Changes
     /// nothing, and takes no reference: the objects' addresses are read from the table's
     /// memory as words, so no count is touched before the objects are needed.
