@@ -105,3 +105,9 @@ import Testing
         #expect(same, "the payloads differ from those sent")
     }
 }
+
+/// The template's warm-up for a lending channel reads a whole frame where it lies (a frame
+/// without its length prefix was once read as a length, failed, and warmed nothing).
+@Test func theTemplateReadsAFrameWhereItLies() {
+    #expect(AppChannel.readsAFrameInPlace())
+}
