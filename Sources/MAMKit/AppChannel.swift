@@ -131,36 +131,29 @@ public final class AppChannel {
 
     /// Sends `Hello` and starts reading.
     func start(runtime: String, finishesLaunching: Bool = false) throws {
-        let onEnd = { [unowned self] (error: UVError?) in
+        try pipe.startReading(onReceive: { [unowned self] chunk in read(chunk) }, onEnd: { [unowned self] error in
             end(error.map { "channel error: \($0)" } ?? "host closed the channel")
-        }
-        if lendsReceivedPayloads {
-            try pipe.startReading(onReceive: { [unowned self] chunk in readInPlace(chunk) }, onEnd: onEnd)
-        } else {
-            try pipe.startReading(onRead: { [unowned self] chunk in read(chunk) }, onEnd: onEnd)
-        }
+        })
         send(.hello(Hello(pid: getpid(), runtime: runtime, finishesLaunching: finishesLaunching, batches: Self.batchesEnabled)))
     }
 
-    /// The frames in what the host wrote. (A method: the closure reading each frame holds
-    /// `self` as the method does, where one in `start` reached it through the unowned
-    /// reference once per frame.)
-    private func read(_ chunk: UnsafeRawBufferPointer) {
+    /// The frames in what the host wrote: read where they lie in their buffer when the app
+    /// takes payloads lent (`lendsReceivedPayloads`), else parsed into values of their own.
+    /// (A method: the closure reading each frame holds `self` as the method does, where one
+    /// in `start` reached it through the unowned reference once per frame.)
+    private func read(_ chunk: ReceivedBytes) {
         do {
-            try decoder.feed(chunk, onFrameBytes: { payload in
-                handle(try FrameParser.parse(payload, from: .host, strings: strings))
-            })
-        } catch {
-            end("unreadable frame from the host: \(error)")
-        }
-    }
-
-    /// The same, each frame read where it lies in its buffer (`lendsReceivedPayloads`).
-    private func readInPlace(_ chunk: ReceivedBytes) {
-        do {
-            try decoder.feed(chunk, onFrame: { payload in
-                handle(try FrameParser.parse(payload, from: .host, strings: strings))
-            })
+            if lendsReceivedPayloads {
+                try decoder.feed(chunk, onFrame: { payload in
+                    handle(try FrameParser.parse(payload, from: .host, strings: strings))
+                })
+            } else {
+                try chunk.withUnsafeBytes { bytes in
+                    try decoder.feed(bytes, onFrameBytes: { payload in
+                        handle(try FrameParser.parse(payload, from: .host, strings: strings))
+                    })
+                }
+            }
         } catch {
             end("unreadable frame from the host: \(error)")
         }
