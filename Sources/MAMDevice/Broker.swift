@@ -278,8 +278,9 @@ final class Broker {
                                                   isFile: fileData != nil, in: fleet)
                 if unmanaged.isAllowed {
                     let pendingRecord = record
-                    return askToSwitchToUnmanaged(target, because: d.explanation) { [weak self, weak sender] accepted in
-                        guard let self, let sender else { return }
+                    let senderLink = sender.link
+                    return askToSwitchToUnmanaged(target, because: d.explanation) { [weak self] accepted in
+                        guard let self, let sender = senderLink.child else { return }
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = ""
@@ -302,8 +303,9 @@ final class Broker {
                                                 isFile: fileData != nil, in: fleet)
                 if managed.isAllowed {
                     let pendingRecord = record
-                    return askToSwitch(target, to: signedIn, because: d.explanation) { [weak self, weak sender] accepted, why in
-                        guard let self, let sender else { return }
+                    let senderLink = sender.link
+                    return askToSwitch(target, to: signedIn, because: d.explanation) { [weak self] accepted, why in
+                        guard let self, let sender = senderLink.child else { return }
                         var r = pendingRecord
                         if accepted {
                             r.receivedAs = signedIn.upn

@@ -82,12 +82,19 @@ final class ChildConnection {
     @exclusivity(unchecked) var batchWorkScheduled = false
     /// The strings this child's frames repeat (its accounts, its destinations' names).
     let strings = StringPool()
+    /// What the callbacks of its own pipe and process, and answers still to come, hold of it.
+    let link = ChildLink()
 
     init(spec: AppSpec, pipe: Pipe, maximumFrameSize: UInt32) {
         self.spec = spec
         self.pipe = pipe
         decoder = FrameDecoder(maximumFrameSize: maximumFrameSize)
         endsWhenIdle = !spec.startsWithFleet
+        link.child = self
+    }
+
+    deinit {
+        link.child = nil
     }
 
     var handle: String { spec.handle }
@@ -125,6 +132,18 @@ final class ChildConnection {
         pipe.enqueue { FrameEncoder.encode(frame, appendingTo: &$0) }
         return seq
     }
+}
+
+/// A reference to a child that does not keep it alive, for what the child itself keeps (its
+/// pipe's and its process's callbacks: a strong capture would be a cycle) and for answers that
+/// may come after it ended.
+///
+/// Not a weak reference: the first weak reference to an object gives it a side table, and from
+/// then on every retain and release of it takes the runtime's slow path — two of each per
+/// share, since each pending delivery holds its sender (docs/PERFORMANCE.md). The child clears
+/// this in its `deinit`, before anything of it is destroyed; both live on the loop thread only.
+final class ChildLink {
+    fileprivate(set) unowned(unsafe) var child: ChildConnection?
 }
 
 /// A delivery the broker owes its sender an answer for.

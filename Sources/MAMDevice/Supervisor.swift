@@ -225,8 +225,9 @@ final class Supervisor {
         // A child that lets its answers pile up unread is cut off (its pending work fails as
         // for any exit): no child can grow the host's memory.
         let limit = configuration.maximumBacklog
-        pipe.limitBacklog(to: limit) { [weak self, weak child] waiting in
-            guard let self, let child, child.isLive else { return }
+        let link = child.link
+        pipe.limitBacklog(to: limit) { [weak self] waiting in
+            guard let self, let child = link.child, child.isLive else { return }
             self.disconnect(child, because: "does not read its channel: \(waiting >> 20) MiB are waiting for it (limit \(limit >> 20) MiB)")
         }
         let program = spec.executable ?? configuration.appRuntime
@@ -267,8 +268,8 @@ final class Supervisor {
                     + ["--", program] + spec.arguments
             }
         }
-        let onExit: (ChildProcess.Exit) -> Void = { [weak self, weak child] exit in
-            guard let self, let child else { return }
+        let onExit: (ChildProcess.Exit) -> Void = { [weak self] exit in
+            guard let self, let child = link.child else { return }
             self.childExited(child, exit)
         }
         if executable == configuration.appRuntime, spec.executable == nil, let zygote = builtInTemplate() {
@@ -276,8 +277,8 @@ final class Supervisor {
                 // The child waits as spawning while the template forks it: a second launch
                 // of the app waits for this one, and the loop goes on with everything else.
                 try ChildProcess.fork(loop: loop, zygote: zygote, arguments: forkArguments, channel: pipe, quiet: configuration.quietChildren, onExit: onExit) {
-                    [weak self, weak child] result in
-                    guard let self, let child else {
+                    [weak self] result in
+                    guard let self, let child = link.child else {
                         if case .success(let process) = result { process.kill(SIGKILL) }
                         return
                     }
@@ -402,11 +403,12 @@ final class Supervisor {
         do {
             // Read into buffers the loop keeps: a share's payload stays where it arrived and
             // is forwarded from there.
-            try pipe.startReading(onReceive: { [weak self, weak child] chunk in
-                guard let self, let child else { return }
+            let link = child.link
+            try pipe.startReading(onReceive: { [weak self] chunk in
+                guard let self, let child = link.child else { return }
                 self.received(chunk, from: child)
-            }, onEnd: { [weak self, weak child] error in
-                guard let self, let child else { return }
+            }, onEnd: { [weak self] error in
+                guard let self, let child = link.child else { return }
                 self.channelEnded(child, error)
             })
         } catch {
