@@ -599,15 +599,17 @@ final class Broker {
         guard !child.batchedAnswers.isEmpty else { return }
         // Taken out whole and given back emptied: a copy kept while the child's list was
         // emptied in place made that list new storage at every flush.
-        var answers: [(UInt64, Verdict)] = []
+        var answers: [(UInt64, Int)] = []
         swap(&answers, &child.batchedAnswers)
+        let outcomes = child.batchedExceptions
+        child.batchedExceptions.removeAll()
         defer {
             answers.removeAll(keepingCapacity: true)
             if child.batchedAnswers.isEmpty { child.batchedAnswers = answers }
         }
         guard child.isLive || child.state == .closing else { return }
         for run in cumulativeRuns(answers, inFlight: { child.batchedSharesInFlight.contains($0) }) {
-            let exceptions = run.answers.compactMap { $0.1.isDelivered ? nil : ShareException(seq: $0.0, outcome: $0.1) }
+            let exceptions = run.answers.compactMap { $0.1 == 0 ? nil : ShareException(seq: $0.0, outcome: outcomes[$0.1 - 1]) }
             child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
         }
     }
@@ -705,17 +707,23 @@ final class Broker {
         answer(pending.sender, pending.requestSeq, outcome, &pending.record)
     }
 
-    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: Verdict, _ record: inout ShareRecord) {
+    /// (`outcome` is consumed: its last use moves it into the record.)
+    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, _ record: inout ShareRecord) {
         sender.sharesInFlight -= 1
-        record.outcome = outcome
         if sender.batchedSharesInFlight.remove(seq) {
             if sender.isLive || sender.state == .closing {
-                sender.batchedAnswers.append((seq, outcome))
+                if outcome.isDelivered {
+                    sender.batchedAnswers.append((seq, 0))
+                } else {
+                    sender.batchedExceptions.append(copy outcome)
+                    sender.batchedAnswers.append((seq, sender.batchedExceptions.count))
+                }
                 scheduleBatchWork(sender)
             }
         } else if sender.isLive || sender.state == .closing {
-            sender.send(.shareResult(outcome), replyTo: seq)
+            sender.send(.shareResult(copy outcome), replyTo: seq)
         }
+        record.outcome = outcome
         audit.record(record)
         // The record's last use: it moves into the event.
         onEvent(.share(record.taken()))

@@ -76,8 +76,13 @@ final class ChildConnection {
     @exclusivity(unchecked) var outgoingDeliveryBytes = 0
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
     @exclusivity(unchecked) var batchedSharesInFlight = SeqSet()
-    /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`).
-    @exclusivity(unchecked) var batchedAnswers: [(UInt64, Verdict)] = []
+    /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`): each
+    /// share's seq with 0 when it was delivered, else 1 + its outcome's index in
+    /// `batchedExceptions`. Plain numbers: a `Verdict` in each was a copy and a destroy of its
+    /// string per share, though nearly every one is `delivered`.
+    @exclusivity(unchecked) var batchedAnswers: [(UInt64, Int)] = []
+    /// The outcomes of `batchedAnswers` other than `delivered`, in the order they came.
+    @exclusivity(unchecked) var batchedExceptions: [Verdict] = []
     /// Queued for the broker's flush this iteration.
     @exclusivity(unchecked) var batchWorkScheduled = false
     /// The strings this child's frames repeat (its accounts, its destinations' names).

@@ -356,17 +356,18 @@ import MAMLoop
         #expect(await host.shutdown() == 0)
     }
 
-    /// A child sends three shares in one frame. The share to an app that does not exist is
-    /// answered at once (a range of its own, an exception); the two delivered ones in one
-    /// range once both destinations acknowledged — it may span the seq already answered.
+    /// A child sends four shares in one frame. The two shares to apps that do not exist are
+    /// answered at once (a range of their own, each its own exception); the two delivered ones
+    /// in one range once both destinations acknowledged — it may span the seqs already answered.
     @Test func batchedSharesGetOneCumulativeAnswerWithTheirExceptions() async throws {
         var hello: [UInt8] = []
         FrameEncoder.encode(Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "batcher", batches: true))), appendingTo: &hello)
         var batch: [UInt8] = []
-        FrameEncoder.encode(Frame(seq: 5, body: .shareBatch([
+        FrameEncoder.encode(Frame(seq: 6, body: .shareBatch([
             BatchedShare(seq: 2, request: ShareRequest(destination: "app0", item: textItem("b1", "one"), identity: "")),
             BatchedShare(seq: 3, request: ShareRequest(destination: "nowhere", item: textItem("b2", "two"), identity: "")),
-            BatchedShare(seq: 4, request: ShareRequest(destination: "app0", item: textItem("b3", "three"), identity: "")),
+            BatchedShare(seq: 4, request: ShareRequest(destination: "elsewhere", item: textItem("b3", "three"), identity: "")),
+            BatchedShare(seq: 5, request: ShareRequest(destination: "app0", item: textItem("b4", "four"), identity: "")),
         ])), appendingTo: &batch)
         let batcher = try pythonChild("batcher", """
             os.write(3, bytes(\(hello)))
@@ -394,12 +395,13 @@ import MAMLoop
         let firstLength = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         let first = try FrameParser.parse(Array(bytes[4..<(4 + firstLength)]))
         let second = try FrameParser.parse(Array(bytes[(4 + firstLength)...]))
-        #expect(first.body == .shareResults(ShareResults(first: 3, last: 3, exceptions: [
+        #expect(first.body == .shareResults(ShareResults(first: 3, last: 4, exceptions: [
             ShareException(seq: 3, outcome: .blocked(.unknownApp, "no app or extension named \"nowhere\" is installed on this device")),
+            ShareException(seq: 4, outcome: .blocked(.unknownApp, "no app or extension named \"elsewhere\" is installed on this device")),
         ])), "\(first)")
-        #expect(second.body == .shareResults(ShareResults(first: 2, last: 4)), "\(second)")
+        #expect(second.body == .shareResults(ShareResults(first: 2, last: 5)), "\(second)")
         guard case .received(let entries) = await host.command("app0", .listReceived) else { Issue.record("no list"); return }
-        #expect(entries.map(\.itemID) == ["b1", "b3"])
+        #expect(entries.map(\.itemID) == ["b1", "b4"])
         #expect(await host.shutdown() == 0)
     }
 
