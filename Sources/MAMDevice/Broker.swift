@@ -634,11 +634,11 @@ final class Broker {
             }
             throw HostileFrame("acknowledged delivery \(replyTo), which it was never sent or already acknowledged")
         }
-        guard ack.itemID == pending.itemID else {
+        guard ack.itemID == pending.record.itemID else {
             // Put back: the child is cut off for this, and its exit answers the sender, which
             // taken out here was never answered at all.
             destination.pendingDeliveries[replyTo] = pending
-            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.itemID)")
+            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.record.itemID)")
         }
         finish(pending, accepted: ack.accepted, by: destination)
         endIfIdle(destination)
