@@ -516,12 +516,10 @@ extension AppChannel {
     package static func readsAFrameInPlace() -> Bool {
         var welcome: [UInt8] = []
         FrameEncoder.encode(Frame(seq: 1, replyTo: 1, body: .welcome(Welcome(bundleID: "template.warm-up", kind: .app))), appendingTo: &welcome)
-        let buffer = ReceiveBuffer(capacity: welcome.count)
-        welcome.withUnsafeBytes { buffer.base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         var decoder = FrameDecoder()
         let strings = StringPool()
         var read = false
-        try? decoder.feed(ReceivedBytes(buffer, offset: 0, count: welcome.count)) { bytes in
+        try? decoder.feed(ReceivedBytes(copying: welcome)) { bytes in
             if case .welcome = try FrameParser.parse(bytes, from: .host, strings: strings).body { read = true }
         }
         return read

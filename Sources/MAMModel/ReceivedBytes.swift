@@ -34,6 +34,14 @@ public struct ReceivedBytes: Sendable {
         self.count = count
     }
 
+    /// `bytes` copied into a buffer of their own, `offset` bytes in, as a read would leave
+    /// them (the template's warm-up, tests).
+    package init(copying bytes: [UInt8], offset: Int = 0) {
+        let buffer = ReceiveBuffer(capacity: offset + bytes.count)
+        bytes.withUnsafeBytes { if let base = $0.baseAddress { (buffer.base + offset).copyMemory(from: base, byteCount: $0.count) } }
+        self.init(buffer, offset: offset, count: bytes.count)
+    }
+
     /// `count` bytes from `offset` inside these.
     public func slice(offset: Int, count: Int) -> ReceivedBytes {
         precondition(offset >= 0 && count >= 0 && offset <= self.count - count, "a slice outside its bytes")

@@ -178,10 +178,9 @@ import Testing
                 read += 1
                 #expect((try? reference(input, from: sender).get()) == frame, "\(input)")
                 // Read where the bytes lie (payloads left in their buffer): the same frame.
-                let buffer = ReceiveBuffer(capacity: input.count + 3)
-                input.withUnsafeBytes { if let base = $0.baseAddress { (buffer.base + 3).copyMemory(from: base, byteCount: input.count) } }
-                let inPlace = HotFrames.decode(UnsafeBufferPointer(start: (buffer.base + 3).assumingMemoryBound(to: UInt8.self), count: input.count),
-                                               from: sender, received: ReceivedBytes(buffer, offset: 3, count: input.count))
+                let received = ReceivedBytes(copying: input, offset: 3)
+                let inPlace = HotFrames.decode(UnsafeBufferPointer(start: (received.buffer.base + 3).assumingMemoryBound(to: UInt8.self), count: input.count),
+                                               from: sender, received: received)
                 #expect(inPlace == frame, "\(input)")
             }
         }
