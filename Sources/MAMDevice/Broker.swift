@@ -42,6 +42,12 @@ final class Broker {
 
     /// Children with batched work (deliveries or answers) waiting for the next flush.
     @exclusivity(unchecked) private var batchWork: [ChildConnection] = []
+    /// The array each `deliverBatch` is built in, kept empty between flushes: a new one per
+    /// batch was a request larger than glibc's small blocks (1,184 bytes for 16 items), and
+    /// each such request first merges the blocks freed into the fast bins (`StringPool.recycle`).
+    @exclusivity(unchecked) private var batchScratch: [BatchedDelivery] = []
+    /// An empty list of deliveries with room, which the next destination's flush takes.
+    @exclusivity(unchecked) private var spareOutgoing: [PendingDelivery] = []
     /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
     /// that the reads are made.
     @exclusivity(unchecked) private var touched: UInt64 = 0
@@ -417,9 +423,9 @@ final class Broker {
         // empty, is not read again.
         // Past its share of read buffers, a sender's payload is copied out of the one it came in.
         if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
-        let pending = PendingDelivery(
-            sender: sender, requestSeq: seq, record: record.taken(),
-            deliver: Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: plan.receiverUPN))
+        // The delivery's receiver is its record's: `plan.receiverUPN` in every path here.
+        assert(record.receivedAs == plan.receiverUPN)
+        let pending = PendingDelivery(sender: sender, requestSeq: seq, record: record.taken(), item: item)
         pending.cost = Self.cost(of: item)
         pending.keepsReadBuffer = item.isInReadBuffer
         sender.bytesInFlight += pending.cost
@@ -574,16 +580,26 @@ final class Broker {
 
     private func sendOutgoingDeliveries(of child: ChildConnection) {
         guard !child.outgoingDeliveries.isEmpty else { return }
-        let outgoing = child.outgoingDeliveries
-        child.outgoingDeliveries.removeAll()
+        // The child's list is swapped with an empty one that has room, and kept emptied for
+        // the next child: a list started anew each flush grew past glibc's small blocks.
+        var outgoing = spareOutgoing
+        swap(&outgoing, &child.outgoingDeliveries)
+        spareOutgoing = []
+        defer {
+            if outgoing.capacity <= StringPool.keptBatchItems {
+                outgoing.removeAll(keepingCapacity: true)
+                spareOutgoing = outgoing
+            }
+        }
         child.outgoingDeliveryBytes = 0
-        for range in batchRanges(outgoing, weight: { $0.deliver!.item.approximateWireSize }) {
+        for range in batchRanges(outgoing, weight: { $0.item!.approximateWireSize }) {
             guard range.count > 1 else {
                 let pending = outgoing[range.lowerBound]
                 child.pendingDeliveries[child.send(.deliver(sent(pending)))] = pending
                 continue
             }
             var batch: [BatchedDelivery] = []
+            swap(&batch, &batchScratch)
             batch.reserveCapacity(range.count)
             for (seq, pending) in zip(child.reserveSeqs(range.count), outgoing[range]) {
                 pending.batched = true
@@ -591,6 +607,12 @@ final class Broker {
                 batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
             }
             child.send(.deliverBatch(batch))
+            // Written out (`send` encodes it where it is called): the items go, the storage
+            // stays for the next batch unless a large batch made it large.
+            if batch.capacity <= StringPool.keptBatchItems {
+                batch.removeAll(keepingCapacity: true)
+                batchScratch = batch
+            }
         }
         supervisor.watchDeadlines()
     }
@@ -657,7 +679,7 @@ final class Broker {
         var late = 0
         // The range's deliveries are read from memory together first (`touchObjects`).
         touched = destination.pendingDeliveries.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
-        for seq in seqs(in: range, among: destination.pendingDeliveries, alsoWaiting: destination.expiredDeliveries) {
+        for seq in lookups(in: range, among: destination.pendingDeliveries, alsoWaiting: destination.expiredDeliveries) {
             if let pending = destination.pendingDeliveries[seq], pending.batched {
                 destination.pendingDeliveries[seq] = nil
                 matched += 1
@@ -677,9 +699,9 @@ final class Broker {
 
     private func finish(_ pending: PendingDelivery, accepted: Bool, by destination: ChildConnection) {
         if accepted {
-            if configuration.reportDeliveries, let deliver = pending.deliver {
+            if configuration.reportDeliveries, let item = pending.item {
                 onEvent(.received(handle: destination.handle, ReceivedItem(
-                    item: deliver.item, from: pending.record.from, receivedAs: deliver.receivedAs)))
+                    item: item, from: pending.record.from, receivedAs: pending.record.receivedAs)))
             }
             answer(pending, .delivered)
         } else {

@@ -160,12 +160,13 @@ final class PendingDelivery {
     let sender: ChildConnection
     /// The sender's ShareRequest seq: the answer's `replyTo`.
     let requestSeq: UInt64
-    /// What is delivered. Once sent it is let go when nothing reads it again
+    /// The item delivered. Once sent it is let go when nothing reads it again
     /// (`Broker.sent`): its payload lies in the loop's read buffer, which the loop reads into
-    /// again only when nothing refers to it.
-    /// (Spelled `Optional<Deliver>`, not `Deliver?`, which starts as `nil`: the initialiser's
+    /// again only when nothing refers to it. The rest of the `Deliver` frame is the sender's
+    /// bundle id and the record's `receivedAs`, put with it as it is written (`deliver`).
+    /// (Spelled `Optional<Item>`, not `Item?`, which starts as `nil`: the initialiser's
     /// assignment then destroyed that `nil` through the type's metadata, 60 instructions per item.)
-    @exclusivity(unchecked) private(set) var deliver: Optional<Deliver>
+    @exclusivity(unchecked) private(set) var item: Optional<Item>
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
     /// What it counts in its sender's `bytesInFlight`.
@@ -181,28 +182,39 @@ final class PendingDelivery {
     var keepsReadBuffer = false
 
     // One of these is made per delivered item and thousands wait at once (25,600 at 50 pairs),
-    // read again a window later (`SeqTable.touchObjects`). So the item's id is the record's,
-    // not a copy of its own, and the record, which ends in a byte of its verdict's, is followed
-    // by the flags instead of being padded up to the next word: 164 bytes, where it was 193.
+    // made a batch at a time and freed a window later, far more than glibc's per-thread cache
+    // keeps (7 blocks of a size). So the object is kept within glibc's fast bins (blocks of at
+    // most 128 bytes, which are reused as they were freed, never merged with their neighbours):
+    // it holds the item, not a whole `Deliver` whose sender and receiver are already here (48
+    // bytes); its item's id is the record's; and the record, which ends in a byte of its
+    // verdict's, is followed by the flags instead of being padded up to the next word. 116
+    // bytes, where it was 193 and then 164, which glibc's bins for small blocks served, sorting
+    // and merging them on the way: some 250 instructions per block (docs/PERFORMANCE.md).
 
     /// At most this object's size: its header and its stored properties' sizes, without the
     /// padding between them (`SeqTable.touchObjects`).
     static let touchedBytes = 16 + MemoryLayout<ChildConnection>.size + MemoryLayout<UInt64>.size
-        + MemoryLayout<Optional<Deliver>>.size + 2 * MemoryLayout<UInt64>.size + MemoryLayout<ShareRecord>.size
+        + MemoryLayout<Optional<Item>>.size + 2 * MemoryLayout<UInt64>.size + MemoryLayout<ShareRecord>.size
         + 3 * MemoryLayout<Bool>.size
 
-    init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, deliver: Deliver) {
+    init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, item: Item) {
         self.sender = sender
         self.requestSeq = requestSeq
         self.record = record
-        self.deliver = deliver
+        self.item = item
     }
 
-    /// The delivery, moved out and let go (see `deliver`).
+    /// The frame that delivers the item: the item, from its sender, to its receiver.
+    var deliver: Deliver? {
+        item.map { Deliver(item: $0, senderBundleID: sender.bundleID, receivedAs: record.receivedAs) }
+    }
+
+    /// The delivery, its item moved out and let go (see `item`).
     func take() -> Deliver? {
-        var taken: Deliver?
-        swap(&taken, &deliver)
-        return taken
+        var taken: Item?
+        swap(&taken, &item)
+        guard let taken else { return nil }
+        return Deliver(item: taken, senderBundleID: sender.bundleID, receivedAs: record.receivedAs)
     }
 }
 

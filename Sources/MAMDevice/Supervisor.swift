@@ -531,7 +531,7 @@ final class Supervisor {
             try child.decoder.feed(chunk, onFrame: { payload in
                 completed = true
                 guard child.isLive else { return }
-                let frame: Frame
+                var frame: Frame
                 do {
                     frame = try FrameParser.parse(payload, from: .child, strings: child.strings)
                 } catch {
@@ -540,6 +540,7 @@ final class Supervisor {
                     throw HostileFrame("sent an unreadable frame: \(error)")
                 }
                 try self.dispatch(frame, from: child)
+                child.strings.recycle(&frame)
             })
             // The clock of an unfinished frame starts when it started: a child streaming
             // frames back to back (each read ending mid-frame) completes some on every read.

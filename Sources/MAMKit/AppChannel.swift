@@ -145,12 +145,16 @@ public final class AppChannel {
         do {
             if lendsReceivedPayloads {
                 try decoder.feed(chunk, onFrame: { payload in
-                    handle(try FrameParser.parse(payload, from: .host, strings: strings))
+                    var frame = try FrameParser.parse(payload, from: .host, strings: strings)
+                    handle(frame)
+                    strings.recycle(&frame)
                 })
             } else {
                 try chunk.withUnsafeBytes { bytes in
                     try decoder.feed(bytes, onFrameBytes: { payload in
-                        handle(try FrameParser.parse(payload, from: .host, strings: strings))
+                        var frame = try FrameParser.parse(payload, from: .host, strings: strings)
+                        handle(frame)
+                        strings.recycle(&frame)
                     })
                 }
             }
@@ -300,7 +304,7 @@ public final class AppChannel {
     private func resolve(_ results: ShareResults) {
         var exceptions: [UInt64: Verdict] = [:]
         for e in results.exceptions { exceptions[e.seq] = e.outcome }
-        for seq in seqs(in: results.first...results.last, among: batchedShares) {
+        for seq in lookups(in: results.first...results.last, among: batchedShares) {
             if let completion = batchedShares.removeValue(forKey: seq) { completion(exceptions[seq] ?? .delivered) }
         }
     }

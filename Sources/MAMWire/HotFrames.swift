@@ -63,7 +63,7 @@ enum HotFrames {
             guard reading.read(body, into: &v) else { return nil }
             frame.body = .deliverAck(v)
         case 70 where sender != .host:
-            var v: [BatchedShare] = []
+            var v = pool?.spareShares() ?? []
             guard reading.readShares(body, into: &v) else { return nil }
             frame.body = .shareBatch(v)
         case 73 where sender != .host:
@@ -83,7 +83,7 @@ enum HotFrames {
             guard reading.read(body, into: &v) else { return nil }
             frame.body = .shareResults(v)
         case 72 where sender != .child:
-            var v: [BatchedDelivery] = []
+            var v = pool?.spareDeliveries() ?? []
             guard reading.readDeliveries(body, into: &v) else { return nil }
             frame.body = .deliverBatch(v)
         case 13:
@@ -951,6 +951,59 @@ public final class StringPool {
             lastOwner = read
         }
         return read
+    }
+
+    // A batch's array, emptied and kept for the next batch read (`recycle`). A batch of 16
+    // shares of 1 KiB is a 1,256-byte array: each such request larger than glibc's small
+    // blocks first merges every block freed into its fast bins (`malloc_consolidate`), so the
+    // small blocks of the items and deliveries freed meanwhile took the slow path again.
+    @exclusivity(unchecked) private var keptShares: [BatchedShare] = []
+    @exclusivity(unchecked) private var keptDeliveries: [BatchedDelivery] = []
+
+    /// The array kept for a share batch, empty (or a new one).
+    func spareShares() -> [BatchedShare] {
+        var spare: [BatchedShare] = []
+        swap(&spare, &keptShares)
+        return spare
+    }
+
+    /// The array kept for a delivery batch, empty (or a new one).
+    func spareDeliveries() -> [BatchedDelivery] {
+        var spare: [BatchedDelivery] = []
+        swap(&spare, &keptDeliveries)
+        return spare
+    }
+
+    /// The most items an array kept for a batch may hold (the most a batch's first item
+    /// reserves): a larger one is let go whole, so that one large batch does not stay in memory.
+    public static let keptBatchItems = HotFrames.reservedBatchItems
+
+    /// Keeps a batch frame's array for the next batch this pool reads, once the frame is read
+    /// for the last time: its items are let go now, its storage is not, and the frame is left
+    /// without a body. (In place: a frame passed by value is a second reference to the array,
+    /// and emptying a shared array allocates a new one.)
+    public func recycle(_ frame: inout Frame) {
+        // The array is copied out of the body, and the body let go after the `switch`: a
+        // value bound in a `switch` is a second reference until the `switch` ends, and
+        // emptying a shared array allocates a new one.
+        var body = Frame.Body.launchFinished
+        swap(&body, &frame.body)
+        var shares: [BatchedShare] = []
+        var deliveries: [BatchedDelivery] = []
+        switch body {
+        case .shareBatch(let batch): shares = batch
+        case .deliverBatch(let batch): deliveries = batch
+        default: return
+        }
+        body = .launchFinished
+        if shares.capacity > 0, shares.capacity <= Self.keptBatchItems {
+            shares.removeAll(keepingCapacity: true)
+            keptShares = shares
+        }
+        if deliveries.capacity > 0, deliveries.capacity <= Self.keptBatchItems {
+            deliveries.removeAll(keepingCapacity: true)
+            keptDeliveries = deliveries
+        }
     }
 
     /// The bundle id last made, by its spelling.

@@ -74,4 +74,24 @@ import MAMModel
         // Short next to what is waiting (3 × 2 + 64): walked whole.
         #expect(seqs(in: 1...60, among: nothingPending, alsoWaiting: expired) == Array(1...60))
     }
+
+    /// `lookups` yields what `seqs` lists, walking a short range without a list.
+    @Test func lookupsAreTheSeqsAndAShortRangeIsNotListed() {
+        var expired = RecentSet<UInt64>(capacity: 8)
+        for seq: UInt64 in [40, 41, 900] { expired.remember(seq) }
+        var table = SeqTable<Int>()
+        var dictionary: [UInt64: Int] = [:]
+        for seq: UInt64 in [2, 9, 70, 500, 501, 10_000] {
+            table[seq] = Int(seq)
+            dictionary[seq] = Int(seq)
+        }
+        for range: ClosedRange<UInt64> in [3...6, 1...60, 2...400, 0...UInt64.max, 450...520, 10_000...10_000, 20_000...20_100] {
+            for also in [nil, expired] {
+                #expect(Array(lookups(in: range, among: table, alsoWaiting: also)) == seqs(in: range, among: table, alsoWaiting: also), "\(range)")
+                #expect(Array(lookups(in: range, among: dictionary, alsoWaiting: also)) == seqs(in: range, among: dictionary, alsoWaiting: also), "\(range)")
+            }
+        }
+        guard case .every(3...6) = lookups(in: 3...6, among: table) else { Issue.record("a short range is walked, not listed"); return }
+        guard case .listed([2, 9, 70]) = lookups(in: 2...400, among: dictionary) else { Issue.record("a long range lists what waits in it"); return }
+    }
 }

@@ -246,6 +246,63 @@ import Testing
         }
     }
 
+    /// A batch's array, recycled once its frame is handled, holds the next batch of its kind in
+    /// the same storage, emptied of the last one's items; a batch too large, a frame of another
+    /// kind, and a pool's first batch are read as they always were.
+    @Test func aRecycledBatchArrayHoldsTheNextBatchInTheSameStorage() throws {
+        let pool = StringPool()
+        func shares(_ first: Int, _ count: Int) -> Frame {
+            Frame(seq: UInt64(first + count), body: .shareBatch((first..<first + count).map { i in
+                BatchedShare(seq: UInt64(i), request: ShareRequest(destination: "word", item: Item(id: "s\(i)", typeIdentifiers: [], payload: .inline([UInt8(i & 255)]))))
+            }))
+        }
+        func deliveries(_ first: Int, _ count: Int) -> Frame {
+            Frame(seq: UInt64(first + count), body: .deliverBatch((first..<first + count).map { i in
+                BatchedDelivery(seq: UInt64(i), deliver: Deliver(item: Item(id: "d\(i)", typeIdentifiers: [], payload: .inline([1])), senderBundleID: "com.s"))
+            }))
+        }
+        func decoded(_ frame: Frame) throws -> Frame {
+            let bytes = protobufC(frame)
+            let read = try #require(bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            #expect(read == frame, "\(frame.body.name) read through the pool is the frame written")
+            return read
+        }
+        func storage(_ frame: Frame) -> UnsafeRawPointer? {
+            switch frame.body {
+            case .shareBatch(let a): a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            case .deliverBatch(let a): a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            default: nil
+            }
+        }
+        for make in [shares, deliveries] {
+            var first = try decoded(make(1, 16))
+            let kept = storage(first)
+            pool.recycle(&first)
+            #expect(first.body == .launchFinished, "a recycled frame is left without its batch")
+            // Fewer items than before, then as many: the same storage, holding only the new ones.
+            var second = try decoded(make(17, 5))
+            #expect(storage(second) == kept)
+            pool.recycle(&second)
+            var third = try decoded(make(22, 16))
+            #expect(storage(third) == kept)
+            // Another kind of frame in between takes nothing and leaves the array kept.
+            var ping = try decoded(Frame(seq: 40, body: .ping([1, 2])))
+            pool.recycle(&ping)
+            pool.recycle(&third)
+            // A frame still held elsewhere is not emptied under its holder.
+            var held = try decoded(make(41, 3))
+            let holder = held
+            pool.recycle(&held)
+            #expect(holder == make(41, 3))
+            // Past the kept size, an array is let go: the next batch has storage of its own.
+            var large = try decoded(make(100, StringPool.keptBatchItems + 1))
+            let largeStorage = storage(large)
+            pool.recycle(&large)
+            let after = try decoded(make(400, 2))
+            #expect(storage(after) != largeStorage)
+        }
+    }
+
     @Test func whatItDeclinesIsLeftToProtobufC() throws {
         let item = Item(id: "i", typeIdentifiers: [], payload: .inline([1]))
         let request = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
