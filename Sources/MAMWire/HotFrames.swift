@@ -983,6 +983,12 @@ public final class StringPool {
     /// without a body. (In place: a frame passed by value is a second reference to the array,
     /// and emptying a shared array allocates a new one.)
     public func recycle(_ frame: inout Frame) {
+        // Most frames are not batches: they are left to be destroyed where they are (moving
+        // a body out costs a copy of as many bytes as its largest kind has).
+        switch frame.body {
+        case .shareBatch, .deliverBatch: break
+        default: return
+        }
         // The array is copied out of the body, and the body let go after the `switch`: a
         // value bound in a `switch` is a second reference until the `switch` ends, and
         // emptying a shared array allocates a new one.
