@@ -20,7 +20,7 @@ public final class EnrollmentDesk {
     private let onEvent: (HostEvent) -> Void
     /// Whether an app runs in the foreground (the launch desk knows which are paused).
     var isPaused: (AppSpec) -> Bool = { _ in false }
-    /// Check-ins of launches and resumes under way, and who waits for them to end.
+    /// Check-ins of launches and resumes, and enrollments, under way, and who waits for them to end.
     private var inFlight = 0
     /// Apps the SDK is restarting because they just received a first policy: their relaunch
     /// does not check in again (the policy came a moment before).
@@ -45,7 +45,18 @@ public final class EnrollmentDesk {
     public func enroll(_ app: AppSpec, account name: String?, interactive: Bool, userCancels: Bool = false, via: String = "enroll",
                        _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
         var status = EnrollmentStatus.internalError
-        let done = { finished(status) }
+        // Counted as a launch's check-in is, until its statuses are told and a first policy's
+        // restart is over: an app that enrolls itself while it launches (its own
+        // registerAndEnrollAccountId) has its delegate told after its call returned, and the
+        // step that follows must see what it was told (`whenSettled`).
+        inFlight += 1
+        var ended = false
+        let done = { [weak self] in
+            guard !ended else { return }
+            ended = true
+            finished(status)
+            self?.endInFlight()
+        }
         do {
             var named = name.flatMap { $0.isEmpty ? nil : $0 }
             // loginAndEnrollAccount with no account: the device's MDM user is the one asked.
@@ -151,7 +162,18 @@ public final class EnrollmentDesk {
     public func unenroll(_ app: AppSpec, account name: String, wipe: Bool, via: String = "unenroll",
                          _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
         var status = EnrollmentStatus.internalError
-        let done = { finished(status) }
+        // Counted as a launch's check-in is, until its statuses are told and a first policy's
+        // restart is over: an app that enrolls itself while it launches (its own
+        // registerAndEnrollAccountId) has its delegate told after its call returned, and the
+        // step that follows must see what it was told (`whenSettled`).
+        inFlight += 1
+        var ended = false
+        let done = { [weak self] in
+            guard !ended else { return }
+            ended = true
+            finished(status)
+            self?.endInFlight()
+        }
         do {
             let account = try self.account(named: name)
             let fromExtension = app.descriptor.kind != .app
@@ -197,7 +219,18 @@ public final class EnrollmentDesk {
     public func checkIn(_ app: AppSpec, account name: String? = nil, via: String = "checkIn",
                         _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
         var status = EnrollmentStatus.internalError
-        let done = { finished(status) }
+        // Counted as a launch's check-in is, until its statuses are told and a first policy's
+        // restart is over: an app that enrolls itself while it launches (its own
+        // registerAndEnrollAccountId) has its delegate told after its call returned, and the
+        // step that follows must see what it was told (`whenSettled`).
+        inFlight += 1
+        var ended = false
+        let done = { [weak self] in
+            guard !ended else { return }
+            ended = true
+            finished(status)
+            self?.endInFlight()
+        }
         do {
             let records = try state.enrollments(app: app.identityOwner)
             let enrolled = records.first { $0.state == .enrolled }
@@ -315,19 +348,21 @@ public final class EnrollmentDesk {
         guard !restartingWithPolicy.contains(app.key), app.descriptor.sdkIntegrated, app.descriptor.kind == .app,
               let records = try? state.enrollments(app: app.identityOwner), !records.isEmpty else { return }
         inFlight += 1
-        checkIn(app, via: via) { [weak self] _ in
-            guard let self else { return }
-            inFlight -= 1
-            if inFlight == 0 {
-                let waiting = settledWaiters
-                settledWaiters = []
-                for w in waiting { w() }
-            }
-        }
+        checkIn(app, via: via) { [weak self] _ in self?.endInFlight() }
     }
 
-    /// Runs `done` once the check-ins launches and resumes started are over (their statuses
-    /// told, the wipes they brought done): a step that launched or resumed an app ends then.
+    /// One check-in or enrollment is over; those waiting run once none is left.
+    private func endInFlight() {
+        inFlight -= 1
+        guard inFlight == 0 else { return }
+        let waiting = settledWaiters
+        settledWaiters = []
+        for w in waiting { w() }
+    }
+
+    /// Runs `done` once the check-ins launches and resumes started, and the enrollments under
+    /// way, are over (their statuses told, the wipes and restarts they brought done): a step
+    /// that launched or resumed an app, or during which an app enrolled itself, ends then.
     public func whenSettled(_ done: @escaping () -> Void) {
         if inFlight == 0 { return done() }
         settledWaiters.append(done)
