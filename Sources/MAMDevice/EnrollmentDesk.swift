@@ -20,7 +20,7 @@ public final class EnrollmentDesk {
     private let onEvent: (HostEvent) -> Void
     /// Whether an app runs in the foreground (the launch desk knows which are paused).
     var isPaused: (AppSpec) -> Bool = { _ in false }
-    /// Check-ins of launches and resumes, and enrollments, under way, and who waits for them to end.
+    /// Check-ins, enrollments and unenrollments under way, and who waits for them to end.
     private var inFlight = 0
     /// Apps the SDK is restarting because they just received a first policy: their relaunch
     /// does not check in again (the policy came a moment before).
@@ -45,18 +45,7 @@ public final class EnrollmentDesk {
     public func enroll(_ app: AppSpec, account name: String?, interactive: Bool, userCancels: Bool = false, via: String = "enroll",
                        _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
         var status = EnrollmentStatus.internalError
-        // Counted as a launch's check-in is, until its statuses are told and a first policy's
-        // restart is over: an app that enrolls itself while it launches (its own
-        // registerAndEnrollAccountId) has its delegate told after its call returned, and the
-        // step that follows must see what it was told (`whenSettled`).
-        inFlight += 1
-        var ended = false
-        let done = { [weak self] in
-            guard !ended else { return }
-            ended = true
-            finished(status)
-            self?.endInFlight()
-        }
+        let done = underWay { finished(status) }
         do {
             var named = name.flatMap { $0.isEmpty ? nil : $0 }
             // loginAndEnrollAccount with no account: the device's MDM user is the one asked.
@@ -162,18 +151,7 @@ public final class EnrollmentDesk {
     public func unenroll(_ app: AppSpec, account name: String, wipe: Bool, via: String = "unenroll",
                          _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
         var status = EnrollmentStatus.internalError
-        // Counted as a launch's check-in is, until its statuses are told and a first policy's
-        // restart is over: an app that enrolls itself while it launches (its own
-        // registerAndEnrollAccountId) has its delegate told after its call returned, and the
-        // step that follows must see what it was told (`whenSettled`).
-        inFlight += 1
-        var ended = false
-        let done = { [weak self] in
-            guard !ended else { return }
-            ended = true
-            finished(status)
-            self?.endInFlight()
-        }
+        let done = underWay { finished(status) }
         do {
             let account = try self.account(named: name)
             let fromExtension = app.descriptor.kind != .app
@@ -219,18 +197,7 @@ public final class EnrollmentDesk {
     public func checkIn(_ app: AppSpec, account name: String? = nil, via: String = "checkIn",
                         _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
         var status = EnrollmentStatus.internalError
-        // Counted as a launch's check-in is, until its statuses are told and a first policy's
-        // restart is over: an app that enrolls itself while it launches (its own
-        // registerAndEnrollAccountId) has its delegate told after its call returned, and the
-        // step that follows must see what it was told (`whenSettled`).
-        inFlight += 1
-        var ended = false
-        let done = { [weak self] in
-            guard !ended else { return }
-            ended = true
-            finished(status)
-            self?.endInFlight()
-        }
+        let done = underWay { finished(status) }
         do {
             let records = try state.enrollments(app: app.identityOwner)
             let enrolled = records.first { $0.state == .enrolled }
@@ -347,11 +314,27 @@ public final class EnrollmentDesk {
     func launched(_ app: AppSpec, via: String) {
         guard !restartingWithPolicy.contains(app.key), app.descriptor.sdkIntegrated, app.descriptor.kind == .app,
               let records = try? state.enrollments(app: app.identityOwner), !records.isEmpty else { return }
-        inFlight += 1
-        checkIn(app, via: via) { [weak self] _ in self?.endInFlight() }
+        // Counted as under way until its statuses are told (`whenSettled`), as every check-in is.
+        checkIn(app, via: via)
     }
 
-    /// One check-in or enrollment is over; those waiting run once none is left.
+    /// `finished`, to run once, and the call it ends counted as under way until it has run: an
+    /// enrollment, unenrollment or check-in tells the app's delegate its status after the call
+    /// returned (an app that enrolls itself while launching, its own
+    /// registerAndEnrollAccountId), and the step that follows must see what it was told and
+    /// the restart or wipe it brought (`whenSettled`).
+    private func underWay(_ finished: @escaping () -> Void) -> () -> Void {
+        inFlight += 1
+        var ended = false
+        return { [weak self] in
+            guard !ended else { return }
+            ended = true
+            finished()
+            self?.endInFlight()
+        }
+    }
+
+    /// One check-in, enrollment or unenrollment is over; those waiting run once none is left.
     private func endInFlight() {
         inFlight -= 1
         guard inFlight == 0 else { return }
