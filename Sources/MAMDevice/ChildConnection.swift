@@ -205,16 +205,18 @@ final class PendingDelivery {
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.
-    var deliver: Deliver? {
-        item.map { Deliver(item: $0, senderBundleID: sender.bundleID, receivedAs: record.receivedAs) }
-    }
+    var deliver: Deliver? { item.map(frame(delivering:)) }
 
     /// The delivery, its item moved out and let go (see `item`).
     func take() -> Deliver? {
         var taken: Item?
         swap(&taken, &item)
         guard let taken else { return nil }
-        return Deliver(item: taken, senderBundleID: sender.bundleID, receivedAs: record.receivedAs)
+        return frame(delivering: taken)
+    }
+
+    private func frame(delivering item: Item) -> Deliver {
+        Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: record.receivedAs)
     }
 }
 

@@ -990,8 +990,7 @@ public final class StringPool {
         default: return
         }
         // The array is copied out of the body, and the body let go after the `switch`: a
-        // value bound in a `switch` is a second reference until the `switch` ends, and
-        // emptying a shared array allocates a new one.
+        // value bound in a `switch` is a second reference until the `switch` ends.
         var body = Frame.Body.launchFinished
         swap(&body, &frame.body)
         var shares: [BatchedShare] = []

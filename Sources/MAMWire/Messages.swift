@@ -99,7 +99,7 @@ extension Item {
 public func seqs<Value>(
     in range: ClosedRange<UInt64>, among outstanding: [UInt64: Value], alsoWaiting: RecentSet<UInt64>? = nil
 ) -> [UInt64] {
-    seqs(in: range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { outstanding.keys.filter { range.contains($0) } }
+    Array(lookups(in: range, among: outstanding, alsoWaiting: alsoWaiting))
 }
 
 /// The same against a `SeqTable`.
@@ -107,7 +107,7 @@ public func seqs<Value>(
 public func seqs<Value>(
     in range: ClosedRange<UInt64>, among outstanding: SeqTable<Value>, alsoWaiting: RecentSet<UInt64>? = nil
 ) -> [UInt64] {
-    seqs(in: range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { outstanding.seqs(in: range) }
+    Array(lookups(in: range, among: outstanding, alsoWaiting: alsoWaiting))
 }
 
 /// The seqs `seqs(in:among:alsoWaiting:)` lists, without making their list when the range is
@@ -150,8 +150,7 @@ public enum SeqLookups: Sequence {
 public func lookups<Value>(
     in range: ClosedRange<UInt64>, among outstanding: [UInt64: Value], alsoWaiting: RecentSet<UInt64>? = nil
 ) -> SeqLookups {
-    if isShort(range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { return .every(range) }
-    return .listed(seqs(in: range, among: outstanding, alsoWaiting: alsoWaiting))
+    lookups(in: range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { outstanding.keys.filter { range.contains($0) } }
 }
 
 /// The same as `seqs(in:among:alsoWaiting:)`, as `SeqLookups`.
@@ -159,24 +158,18 @@ public func lookups<Value>(
 public func lookups<Value>(
     in range: ClosedRange<UInt64>, among outstanding: SeqTable<Value>, alsoWaiting: RecentSet<UInt64>? = nil
 ) -> SeqLookups {
-    if isShort(range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { return .every(range) }
-    return .listed(seqs(in: range, among: outstanding, alsoWaiting: alsoWaiting))
+    lookups(in: range, waiting: outstanding.count, alsoWaiting: alsoWaiting) { outstanding.seqs(in: range) }
 }
 
-/// Whether `range` is looked up seq by seq: it is short next to the `waiting` values and
-/// `alsoWaiting`.
+/// `waiting` values are outstanding, `inside` lists those in `range`: the range itself when
+/// it is short next to them and `alsoWaiting`, else those and the `alsoWaiting` inside it, in
+/// order.
 @inlinable
-func isShort(_ range: ClosedRange<UInt64>, waiting: Int, alsoWaiting: RecentSet<UInt64>?) -> Bool {
-    range.upperBound - range.lowerBound < UInt64(waiting + (alsoWaiting?.count ?? 0)) * 2 + 64
-}
-
-/// `waiting` values are outstanding, `inside` lists those in `range`.
-@inlinable
-func seqs(in range: ClosedRange<UInt64>, waiting: Int, alsoWaiting: RecentSet<UInt64>?, inside: () -> [UInt64]) -> [UInt64] {
-    if isShort(range, waiting: waiting, alsoWaiting: alsoWaiting) { return Array(range) }
+func lookups(in range: ClosedRange<UInt64>, waiting: Int, alsoWaiting: RecentSet<UInt64>?, inside: () -> [UInt64]) -> SeqLookups {
+    if range.upperBound - range.lowerBound < UInt64(waiting + (alsoWaiting?.count ?? 0)) * 2 + 64 { return .every(range) }
     var found = inside()
     if let alsoWaiting { found += alsoWaiting.elements.filter { range.contains($0) } }
-    return found.sorted()
+    return .listed(found.sorted())
 }
 
 /// Folds answers into cumulative ranges: `answered` (seq → answer, any order) become runs of
