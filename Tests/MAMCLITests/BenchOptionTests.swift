@@ -12,14 +12,24 @@ extension CLITests {
             (["--repeat", "0"], "--repeat takes 1 to 50 runs, not 0"),
             (["--only", "pairs", "--items", "20", "--pairs", "1", "50"], "--items 20 is fewer than --pairs 50"),
             (["--items", "0"], "--items takes at least 1 item, not 0"),
-            (["--probe", "batch"], "--probe batch is not a broker mode; use one of batched, per-item"),
-            (["--probe", "batched", "--only", "broker"], "--probe runs one flood alone"),
+            (["--probe", "batch"], "--probe batch is not a probe mode; use one of batched, per-item, round-trip"),
+            (["--probe", "batched", "--only", "broker"], "--probe runs one flood (or the round trips) alone"),
+            (["--probe", "round-trip", "--pings", "0"], "--pings takes at least 1 round trip, not 0"),
             (["--probe", "batched", "--items", "5", "--pairs", "10"], "--items 5 is fewer than --pairs 10"),
         ])
         func aBenchItCannotRunIsRefusedNamingTheOption(_ arguments: [String], _ message: String) async throws {
             let result = try await CLI.run(["bench"] + arguments, timeout: 30)
             #expect(result.status == 64, "\(result)")
             #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+
+        /// The round-trip probe makes the round trips it was asked for with the app runtime
+        /// and nothing else (no reference is built), and says so.
+        @Test func theRoundTripProbeMakesItsRoundTripsAlone() async throws {
+            let result = try await CLI.run(["bench", "--probe", "round-trip", "--pings", "200"], timeout: 60)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasPrefix("probe: 200 round trips of 1 KiB (after 1000 to warm up), p50 "), "\(result.stdout)")
+            #expect(!result.stdout.contains("C ref"), "\(result.stdout)")
         }
 
         /// Several runs of the pairs part end with each pair count against the first, run by

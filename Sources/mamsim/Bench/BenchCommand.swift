@@ -40,11 +40,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write every figure of every run as JSON (for CI history).", valueName: "FILE"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Run one broker flood of --items items and nothing else (audit on, the first of --pairs, no reference): batched or per-item. An instruction counter runs it twice and takes the difference (scripts/bench-instructions).", valueName: "MODE"))
+    @Option(help: ArgumentHelp("Run one broker flood of --items items and nothing else (audit on, the first of --pairs, no reference): batched or per-item; or round-trip, --pings round trips of 1 KiB and nothing else. An instruction counter runs it twice and takes the difference (scripts/bench-instructions).", valueName: "MODE"))
     var probe: String?
 
     static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet"]
-    static let probeModes = ["batched", "per-item"]
+    static let probeModes = ["batched", "per-item", "round-trip"]
     /// Runs of each broker figure and its C references; the median one is printed.
     static let brokerRuns = 3
 
@@ -53,12 +53,13 @@ struct BenchCommand: AsyncParsableCommand {
             throw ValidationError("--only \(only) is not a part of the bench; use one of \(Self.parts.joined(separator: ", "))")
         }
         if let probe, !Self.probeModes.contains(probe) {
-            throw ValidationError("--probe \(probe) is not a broker mode; use one of \(Self.probeModes.joined(separator: ", "))")
+            throw ValidationError("--probe \(probe) is not a probe mode; use one of \(Self.probeModes.joined(separator: ", "))")
         }
         if probe != nil, only != nil || repetitions != 1 || json != nil {
-            throw ValidationError("--probe runs one flood alone: it takes --items, --pairs and --app-runtime, not --only, --repeat or --json")
+            throw ValidationError("--probe runs one flood (or the round trips) alone: it takes --items, --pairs, --pings and --app-runtime, not --only, --repeat or --json")
         }
         if items < 1 { throw ValidationError("--items takes at least 1 item, not \(items)") }
+        if pings < 1 { throw ValidationError("--pings takes at least 1 round trip, not \(pings)") }
         if repetitions < 1 || repetitions > 50 { throw ValidationError("--repeat takes 1 to 50 runs, not \(repetitions)") }
         if pairCounts.isEmpty || pairCounts.contains(where: { $0 < 1 || $0 > 200 }) {
             throw ValidationError("--pairs takes 1 to 200 pairs each, not \(pairCounts.map(String.init).joined(separator: " "))")
@@ -78,6 +79,11 @@ struct BenchCommand: AsyncParsableCommand {
         if let probe {
             // Only the flood: what runs before it (the host's start, the warm-up) is the same
             // in both of the counter's runs and falls out of the difference.
+            if probe == "round-trip" {
+                let r = try LatencyBench.run(appRuntime: runtime, size: 1024, count: pings)
+                print(String(format: "probe: %d round trips of 1 KiB (after %d to warm up), p50 %.1f µs", pings, LatencyBench.warmup, r.p50))
+                return
+            }
             let pairs = pairCounts[0]
             let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, batched: probe == "batched", pairs: pairs)
             print(String(format: "probe: %d items of 1 KiB brokered (%@, audit on, %d pair%@), %.0f items/s", items / pairs * pairs, probe, pairs, pairs == 1 ? "" : "s", r.itemsPerSecond))
