@@ -55,7 +55,15 @@ public final class AuditSink {
         self.context = context
         self.enabled = enabled
         self.onEvent = onEvent
-        loop.addBeforeFlushHook(self) { $0.commit() }
+        commitHook = loop.addBeforeFlushHook(self) { $0.commit() }
+    }
+
+    /// `commit`, armed when a record is buffered, while a flood's coalesced record waits
+    /// for the flood to end, and after a failed write (to try again).
+    @exclusivity(unchecked) private var commitHook: FlushHook?
+
+    private func commitSoon() {
+        if let commitHook { loop.arm(commitHook) }
     }
 
     /// One line of the audit log, stamped with the simulated time and the scenario step.
@@ -63,6 +71,9 @@ public final class AuditSink {
                 destinationIdentity: String = "", owner: String = "", decision: AuditDecision, reason: Reason? = nil,
                 explanation: String) {
         guard enabled else { return }
+        // (A refusal beyond the budget arms the commit too: its flood's record is written
+        // there once the flood ends.)
+        commitSoon()
         if decision != .allowed, decision != .delivered, !source.isEmpty, !withinBudget(source, verb: verb) { return }
         refreshStep()
         buffer.append(
@@ -109,10 +120,15 @@ public final class AuditSink {
     }
 
     /// One record per flood that has ended (a second without a coalesced refusal), or for
-    /// every flood when `all`.
-    private func recordCoalesced(all: Bool) {
+    /// every flood when `all`. Whether a flood is still going on.
+    private func recordCoalesced(all: Bool) -> Bool {
         let now = loop.now
-        for (source, budget) in budgets where budget.coalesced > 0 && (all || now &- budget.lastCoalesced >= 1000) {
+        var going = false
+        for (source, budget) in budgets where budget.coalesced > 0 {
+            guard all || now &- budget.lastCoalesced >= 1000 else {
+                going = true
+                continue
+            }
             let verbs = budget.verbs.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
             refreshStep()
             buffer.append(
@@ -123,18 +139,21 @@ public final class AuditSink {
             budgets[source]?.coalesced = 0
             budgets[source]?.verbs = [:]
         }
+        return going
     }
 
     /// Writes every buffered record in one journal write. A failed write keeps the records for
     /// the next attempt and says so once per failure. `all` also writes the record of a flood
     /// still going on (before an export).
     func commit(all: Bool = false) {
-        if !budgets.isEmpty { recordCoalesced(all: all) }
+        // A flood still going on is looked at again at every flush until it ends.
+        if !budgets.isEmpty, recordCoalesced(all: all) { commitSoon() }
         guard !buffer.isEmpty else { return }
         do {
             try state.appendAudit(buffer)
             buffer.removeAll()
         } catch {
+            commitSoon()
             onEvent(.note("could not write \(buffer.count) audit records (kept for the next attempt): \(error)"))
         }
     }

@@ -37,8 +37,11 @@ final class Broker {
         deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
-        supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
+        flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
+
+    /// `flushBatches`, armed when a child has batched work.
+    @exclusivity(unchecked) private var flushHook: FlushHook?
 
     /// Children with batched work (deliveries or answers) waiting for the next flush.
     @exclusivity(unchecked) private var batchWork: [ChildConnection] = []
@@ -562,6 +565,7 @@ final class Broker {
         guard !child.batchWorkScheduled else { return }
         child.batchWorkScheduled = true
         batchWork.append(child)
+        if let flushHook { supervisor.loop.arm(flushHook) }
     }
 
     /// Sends what was batched this iteration: each destination's deliveries in one frame (a

@@ -52,6 +52,8 @@ public final class AppChannel {
     @exclusivity(unchecked) private var answeredDeliveries: [(UInt64, Bool)] = []
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
     @exclusivity(unchecked) private var unansweredDeliveries = SeqSet()
+    /// `flushBatches`, armed when a share is queued or a delivery answered.
+    @exclusivity(unchecked) private var flushHook: FlushHook?
 
     /// Batches are on unless `MAMSIM_BATCHES=0` is in the environment (to measure or debug
     /// the one-frame-per-item path).
@@ -92,7 +94,13 @@ public final class AppChannel {
             pipe.close()
             throw error
         }
-        loop.addBeforeFlushHook(self) { $0.flushBatches() }
+        flushHook = loop.addBeforeFlushHook(self) { $0.flushBatches() }
+    }
+
+    /// What was batched leaves at the loop's next flush.
+    @inline(__always)
+    private func flushBatchesSoon() {
+        if let flushHook { loop.arm(flushHook) }
     }
 
     /// The whole life of a callback-driven child program: opens fd 3 on a new loop, lets
@@ -188,6 +196,7 @@ public final class AppChannel {
         queuedWeights.append(request.item.approximateWireSize)
         queuedShares.append(BatchedShare(seq: 0, request: request))
         queuedCompletions.append(completion)
+        flushBatchesSoon()
     }
 
     private func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
@@ -393,6 +402,7 @@ public final class AppChannel {
                     answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: batchHashes[index])))
                     index += 1
                 }
+                flushBatchesSoon()
                 break
             }
             for i in deliveries.indices {
@@ -400,10 +410,12 @@ public final class AppChannel {
                 let accepted = receive(deliveries[i].deliver) { [weak self] accepted in
                     guard let self, unansweredDeliveries.remove(seq) else { return }
                     answeredDeliveries.append((seq, accepted))
+                    flushBatchesSoon()
                 }
                 if let accepted {
                     if !unansweredDeliveries.isEmpty { unansweredDeliveries.remove(seq) }
                     answeredDeliveries.append((seq, accepted))
+                    flushBatchesSoon()
                 }
             }
         case .shareResults(let results):

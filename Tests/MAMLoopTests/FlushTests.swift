@@ -41,14 +41,16 @@ import Glibc
 
         var reads = 0, readBytes = 0
         var repliesSeenWhileReading: [Int] = []
-        var waitingWhenHooksRan: [Int] = []
-        loop.addBeforeFlushHook { waitingWhenHooksRan.append(Self.waiting(replyPeer)) }
+        final class Observer { var waitingWhenHooksRan: [Int] = [] }
+        let observer = Observer()
+        let hook = loop.addBeforeFlushHook(observer) { $0.waitingWhenHooksRan.append(Self.waiting(replyPeer)) }
         for pipe in pipes {
             try pipe.startReading(onReceive: { bytes in
                 repliesSeenWhileReading.append(Self.waiting(replyPeer))
                 reads += 1
                 readBytes += bytes.count
                 replies.enqueue([UInt8(reads)])
+                loop.arm(hook)
             }, onEnd: { _ in })
         }
         while readBytes < 4 * chunk.count { loop.runOnce() }
@@ -56,26 +58,65 @@ import Glibc
         // The third read comes after `earlyFlushBytes` were read: the first two replies have left.
         #expect(repliesSeenWhileReading.prefix(2) == [0, 0])
         #expect(repliesSeenWhileReading.dropFirst(2).allSatisfy { $0 > 0 }, "\(repliesSeenWhileReading)")
-        #expect(waitingWhenHooksRan.contains(0), "the hooks ran before the replies left")
+        #expect(observer.waitingWhenHooksRan.contains(0), "the hooks ran before the replies left")
         for pipe in pipes + [replies] { pipe.close() }
         loop.run()
         #expect(loop.close() == 0)
     }
 
-    /// A hook added with an owner runs with it while it lives, holds it weakly, and stops once
-    /// it is gone.
-    @Test func aHookWithAnOwnerRunsWhileItLives() throws {
+    /// A hook runs at a flush only if it was armed since the last one, once however often it
+    /// was armed, with its owner while it lives; the loop holds the owner weakly, and a hook
+    /// whose owner is gone is dropped when another is added.
+    @Test func aHookRunsOnceAtTheFlushAfterItIsArmedWhileItsOwnerLives() throws {
         final class Owner { var flushes = 0 }
         let loop = try EventLoop()
         var owner: Owner? = Owner()
         weak let gone = owner
-        loop.addBeforeFlushHook(owner!) { $0.flushes += 1 }
+        let hook = loop.addBeforeFlushHook(owner!) { $0.flushes += 1 }
+        loop.flushPipes()
+        #expect(owner?.flushes == 0, "not armed")
+        loop.arm(hook)
+        loop.arm(hook)
         loop.flushPipes()
         loop.flushPipes()
-        #expect(owner?.flushes == 2)
+        #expect(owner?.flushes == 1, "armed twice before one flush: runs at that flush only")
+        loop.arm(hook)
         owner = nil
         #expect(gone == nil, "the loop does not keep its hooks' owners")
         loop.flushPipes()
+        let other = Owner()
+        _ = loop.addBeforeFlushHook(other) { $0.flushes += 1 }
+        #expect(loop.flushHookCount == 1, "the hook whose owner is gone was dropped")
+        loop.run()
+        #expect(loop.close() == 0)
+    }
+
+    /// Armed hooks run in the order they were added; a hook armed while hooks run (by
+    /// itself, or by a later one for an earlier one) runs at the next flush, not twice in one.
+    @Test func aHookArmedWhileHooksRunWaitsForTheNextFlush() throws {
+        final class Owner { var runs: [String] = [] }
+        let loop = try EventLoop()
+        let owner = Owner()
+        var first: FlushHook?
+        first = loop.addBeforeFlushHook(owner) { $0.runs.append("first") }
+        var rearmSelf = true
+        var second: FlushHook?
+        second = loop.addBeforeFlushHook(owner) { o in
+            o.runs.append("second")
+            loop.arm(first!)
+            if rearmSelf { loop.arm(second!) }
+        }
+        loop.arm(second!)
+        loop.arm(first!)
+        loop.flushPipes()
+        #expect(owner.runs == ["first", "second"])
+        rearmSelf = false
+        loop.flushPipes()
+        #expect(owner.runs == ["first", "second", "first", "second"])
+        loop.flushPipes()
+        #expect(owner.runs == ["first", "second", "first", "second", "first"])
+        loop.flushPipes()
+        #expect(owner.runs.count == 5, "nothing armed")
         loop.run()
         #expect(loop.close() == 0)
     }
