@@ -87,7 +87,7 @@ enum HotFrames {
             guard reading.readDeliveries(body, into: &v) else { return nil }
             frame.body = .deliverBatch(v)
         case 13:
-            var v: [UInt8] = []
+            var v = pool?.sparePing() ?? []
             guard reading.readPing(body, into: &v) else { return nil }
             frame.body = .ping(v)
         default:
@@ -369,7 +369,9 @@ enum HotFrames {
             var seen = Seen()
             while !r.atEnd {
                 guard let (number, wire) = r.key(), number == 1, wire == 2, seen.first(1), let sub = r.lengthDelimited() else { return false }
-                v = Array(sub)
+                // Into the array given (a pool's kept one: no new storage per ping).
+                if !v.isEmpty { v.removeAll(keepingCapacity: true) }
+                v.append(contentsOf: sub)
             }
             return true
         }
@@ -974,21 +976,39 @@ public final class StringPool {
         return spare
     }
 
+    // A ping's bytes, emptied and kept for the next ping read: a round trip of 1 KiB was a
+    // request above glibc's small blocks at each end, made and freed once per round trip.
+    @exclusivity(unchecked) private var keptPing: [UInt8] = []
+
+    /// The array kept for a ping, empty (or a new one).
+    func sparePing() -> [UInt8] {
+        var spare: [UInt8] = []
+        swap(&spare, &keptPing)
+        return spare
+    }
+
+    /// The largest ping array kept (a ping may be as large as a frame).
+    public static let keptPingBytes = 64 << 10
+
     /// The most items an array kept for a batch may hold (the most a batch's first item
     /// reserves): a larger one is let go whole, so that one large batch does not stay in memory.
     public static let keptBatchItems = HotFrames.reservedBatchItems
 
-    /// Keeps a batch frame's array for the next batch this pool reads, once the frame is read
-    /// for the last time: its items are let go now, its storage is not, and the frame is left
-    /// without a body. (In place: a frame passed by value is a second reference to the array,
-    /// and emptying a shared array allocates a new one.)
+    /// Keeps a batch frame's array (or a ping's) for the next one of its kind this pool reads,
+    /// once the frame is read for the last time: its items are let go now, its storage is
+    /// not, and the frame is left without a body. (In place: a frame passed by value is a
+    /// second reference to the array, and emptying a shared array allocates a new one.)
     public func recycle(_ frame: inout Frame) {
-        // Most frames are not batches: they are left to be destroyed where they are (moving
-        // a body out costs a copy of as many bytes as its largest kind has).
+        // Most frames are neither: they are left to be destroyed where they are (moving a
+        // body out costs a copy of as many bytes as its largest kind has).
+        let ping: Bool
         switch frame.body {
-        case .shareBatch, .deliverBatch: break
+        case .shareBatch, .deliverBatch: ping = false
+        case .ping: ping = true
         default: return
         }
+        // (After the `switch`, which may hold a copy of the body until it ends.)
+        if ping { return recyclePing(&frame) }
         // The array is copied out of the body, and the body let go after the `switch`: a
         // value bound in a `switch` is a second reference until the `switch` ends.
         var body = Frame.Body.launchFinished
@@ -1009,6 +1029,17 @@ public final class StringPool {
             deliveries.removeAll(keepingCapacity: true)
             keptDeliveries = deliveries
         }
+    }
+
+    private func recyclePing(_ frame: inout Frame) {
+        var body = Frame.Body.launchFinished
+        swap(&body, &frame.body)
+        var bytes: [UInt8] = []
+        if case .ping(let b) = body { bytes = b }
+        body = .launchFinished
+        guard bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes else { return }
+        bytes.removeAll(keepingCapacity: true)
+        keptPing = bytes
     }
 
     /// The bundle id last made, by its spelling.

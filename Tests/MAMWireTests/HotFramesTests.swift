@@ -303,6 +303,40 @@ import Testing
         }
     }
 
+    /// A ping's array, recycled once its frame is handled, holds the next ping in the same
+    /// storage with only its bytes; a ping still held elsewhere is not emptied, and one past
+    /// the kept size is let go.
+    @Test func aRecycledPingArrayHoldsTheNextPingInTheSameStorage() throws {
+        let pool = StringPool()
+        func decoded(_ bytes: [UInt8]) throws -> Frame {
+            let frame = Frame(seq: UInt64(bytes.count), body: .ping(bytes))
+            let read = try #require(protobufC(frame).withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            #expect(read == frame, "a ping of \(bytes.count) bytes read through the pool is the ping written")
+            return read
+        }
+        func storage(_ frame: Frame) -> UnsafeRawPointer? {
+            guard case .ping(let a) = frame.body else { return nil }
+            return a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        var first = try decoded([UInt8](repeating: 7, count: 1024))
+        let kept = storage(first)
+        pool.recycle(&first)
+        #expect(first.body == .launchFinished, "a recycled frame is left without its bytes")
+        var second = try decoded([1, 2, 3])
+        #expect(storage(second) == kept)
+        pool.recycle(&second)
+        var third = try decoded([UInt8](repeating: 9, count: 1000))
+        #expect(storage(third) == kept)
+        let holder = third
+        pool.recycle(&third)
+        #expect(holder.body == .ping([UInt8](repeating: 9, count: 1000)), "a ping held elsewhere keeps its bytes")
+        var large = try decoded([UInt8](repeating: 1, count: StringPool.keptPingBytes + 1))
+        let largeStorage = storage(large)
+        pool.recycle(&large)
+        let after = try decoded([4])
+        #expect(storage(after) != largeStorage, "a ping past the kept size is let go")
+    }
+
     @Test func whatItDeclinesIsLeftToProtobufC() throws {
         let item = Item(id: "i", typeIdentifiers: [], payload: .inline([1]))
         let request = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))

@@ -30,6 +30,8 @@ enum LatencyBench {
         let warmup: Int
         let state: State
         @exclusivity(unchecked) var decoder = FrameDecoder()
+        /// The connection's pool, as the host keeps one per child.
+        let strings = StringPool()
         @exclusivity(unchecked) var seq: UInt64 = 0
         @exclusivity(unchecked) var sentAt: UInt64 = 0
         @exclusivity(unchecked) var done = 0
@@ -60,7 +62,8 @@ enum LatencyBench {
         func received(_ chunk: UnsafeRawBufferPointer) {
             do {
                 try decoder.feed(chunk, onFrameBytes: { bytes in
-                    let frame = try FrameParser.parse(bytes)
+                    var frame = try FrameParser.parse(bytes, strings: strings)
+                    defer { strings.recycle(&frame) }
                     switch frame.body {
                     case .hello:
                         seq += 1
