@@ -369,9 +369,9 @@ enum HotFrames {
             var seen = Seen()
             while !r.atEnd {
                 guard let (number, wire) = r.key(), number == 1, wire == 2, seen.first(1), let sub = r.lengthDelimited() else { return false }
-                // Into the array given (a pool's kept one: no new storage per ping).
-                if !v.isEmpty { v.removeAll(keepingCapacity: true) }
-                v.append(contentsOf: sub)
+                // Into the array given, in place of what it held (a pool's kept one, with the
+                // last ping's bytes: no new storage per ping, and one pass over the array).
+                if v.isEmpty { v.append(contentsOf: sub) } else { v.replaceSubrange(v.startIndex..<v.endIndex, with: sub) }
             }
             return true
         }
@@ -980,7 +980,7 @@ public final class StringPool {
     // request above glibc's small blocks at each end, made and freed once per round trip.
     @exclusivity(unchecked) private var keptPing: [UInt8] = []
 
-    /// The array kept for a ping, empty (or a new one).
+    /// The array kept for a ping, with the last ping's bytes (or a new one, empty).
     func sparePing() -> [UInt8] {
         var spare: [UInt8] = []
         swap(&spare, &keptPing)
@@ -1037,8 +1037,8 @@ public final class StringPool {
         var bytes: [UInt8] = []
         if case .ping(let b) = body { bytes = b }
         body = .launchFinished
+        // Kept as it is: the next ping's bytes replace these where they lie.
         guard bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes else { return }
-        bytes.removeAll(keepingCapacity: true)
         keptPing = bytes
     }
 

@@ -13,9 +13,10 @@ enum LatencyBench {
     }
 
     private final class State: @unchecked Sendable {
-        // Touched only on the bench's loop thread, then read after `join()`.
-        var samples: [Double] = []
-        var error: String?
+        // Touched only on the bench's loop thread, then read after `join()` (no runtime
+        // exclusivity check per sample).
+        @exclusivity(unchecked) var samples: [Double] = []
+        @exclusivity(unchecked) var error: String?
         let finished = DispatchSemaphore(value: 0)
     }
 
