@@ -191,19 +191,20 @@ public final class EventLoop {
 
     /// Flushes batched writes twice per iteration: before polling (for writes queued by timers
     /// and wakers' callbacks) and after (for writes queued while handling reads).
+    /// (The loop is lent to its prepare and check callbacks, which it runs, without a retain.)
     private func installFlushHooks() {
         let prepare = UnsafeMutablePointer<uv_prepare_t>.allocate(capacity: 1)
         uv_prepare_init(raw, prepare)
         prepare.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         uv_prepare_start(prepare) { p in
-            Unmanaged<EventLoop>.fromOpaque(p!.pointee.data).takeUnretainedValue().flushPipes()
+            Unmanaged<EventLoop>.fromOpaque(p!.pointee.data)._withUnsafeGuaranteedRef { $0.flushPipes() }
         }
         uv_unref(UnsafeMutableRawPointer(prepare).assumingMemoryBound(to: uv_handle_t.self))
         let check = UnsafeMutablePointer<uv_check_t>.allocate(capacity: 1)
         uv_check_init(raw, check)
         check.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         uv_check_start(check) { c in
-            Unmanaged<EventLoop>.fromOpaque(c!.pointee.data).takeUnretainedValue().flushPipes()
+            Unmanaged<EventLoop>.fromOpaque(c!.pointee.data)._withUnsafeGuaranteedRef { $0.flushPipes() }
         }
         uv_unref(UnsafeMutableRawPointer(check).assumingMemoryBound(to: uv_handle_t.self))
         flushPrepare = prepare

@@ -68,4 +68,12 @@ public class Handle {
         let handle = h!.assumingMemoryBound(to: uv_handle_t.self)
         return Unmanaged<Handle>.fromOpaque(handle.pointee.data).takeUnretainedValue() as! T
     }
+
+    /// `body` with the wrapper of an open handle, for a callback libuv makes on every read:
+    /// the handle's own retain (taken in `adopt`) keeps it alive for the call, so it is lent
+    /// without a retain and release, and it is of the type its callback was set up for.
+    static func withWrapper<T: Handle, R>(_ h: UnsafeMutableRawPointer?, as: T.Type, _ body: (T) -> R) -> R {
+        let handle = h!.assumingMemoryBound(to: uv_handle_t.self)
+        return Unmanaged<Handle>.fromOpaque(handle.pointee.data)._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: T.self)) }
+    }
 }

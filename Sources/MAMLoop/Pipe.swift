@@ -68,25 +68,28 @@ public final class Pipe: Handle {
 
     private func startReading(onEnd: @escaping (UVError?) -> Void) throws(UVError) {
         self.onEnd = onEnd
+        // The loop and the pipe are lent to these callbacks, not retained: the loop runs them,
+        // and an open pipe holds itself (`Handle.adopt`).
         try UVError.check(uv_read_start(streamPointer, { h, _, buf in
-            let loop = Unmanaged<EventLoop>.fromOpaque(h!.pointee.loop.pointee.data).takeUnretainedValue()
-            let room = loop.readSpace()
+            let room = Unmanaged<EventLoop>.fromOpaque(h!.pointee.loop.pointee.data)._withUnsafeGuaranteedRef { $0.readSpace() }
             buf!.pointee = uv_buf_init(room.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(room.count))
         }, { stream, nread, buf in
-            let pipe = Handle.wrapper(UnsafeMutableRawPointer(stream), as: Pipe.self)
-            if nread > 0 {
-                if let onReceive = pipe.onReceive {
-                    onReceive(pipe.loop.didRead(nread))
-                } else {
-                    pipe.onRead?(UnsafeRawBufferPointer(start: buf!.pointee.base, count: nread))
+            Handle.withWrapper(UnsafeMutableRawPointer(stream), as: Pipe.self) { pipe in
+                if nread > 0 {
+                    let loop = pipe.loop
+                    if let onReceive = pipe.onReceive {
+                        onReceive(loop.didRead(nread))
+                    } else {
+                        pipe.onRead?(UnsafeRawBufferPointer(start: buf!.pointee.base, count: nread))
+                    }
+                    loop.handled(read: nread)
+                } else if nread < 0 {
+                    pipe.stopReading()
+                    let error = UVError(Int32(nread))
+                    pipe.reportEnd(error.code == UV_EOF.rawValue ? nil : error)
                 }
-                pipe.loop.handled(read: nread)
-            } else if nread < 0 {
-                pipe.stopReading()
-                let error = UVError(Int32(nread))
-                pipe.reportEnd(error.code == UV_EOF.rawValue ? nil : error)
+                // nread == 0 is EAGAIN: not an error, nothing to do.
             }
-            // nread == 0 is EAGAIN: not an error, nothing to do.
         }))
     }
 
