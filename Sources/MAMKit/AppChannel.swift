@@ -193,10 +193,11 @@ public final class AppChannel {
         guard hostTakesBatches, !ended else { return sendShare(request, completion: completion) }
         // Weighed now, while the request is at hand: weighed in the queue, each was copied
         // out of it for `batchRanges`.
+        // Armed by the first share of an iteration (armed, it stays so until the flush).
+        if queuedShares.isEmpty { flushBatchesSoon() }
         queuedWeights.append(request.item.approximateWireSize)
         queuedShares.append(BatchedShare(seq: 0, request: request))
         queuedCompletions.append(completion)
-        flushBatchesSoon()
     }
 
     private func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {

@@ -50,7 +50,7 @@ public final class EventLoop {
     /// Run before batched writes leave, those armed since the last flush: what must be
     /// durable before a peer can see an answer (the audit log's group commit) is made durable
     /// here. In the order they were added.
-    @exclusivity(unchecked) private var beforeFlushHooks: [FlushHook] = []
+    @exclusivity(unchecked) private var beforeFlushHooks: [HeldHook] = []
     /// Whether any hook was armed since the last flush.
     @exclusivity(unchecked) private var hooksArmed = false
     /// Collects child exits while any child of this loop is running (see `ChildProcess`).
@@ -212,19 +212,25 @@ public final class EventLoop {
     }
 
     /// `hook` with `owner`, on the loop thread, before the next flush of batched writes once
-    /// `arm` was called with the answer, and as long as `owner` lives: the loop holds it
-    /// weakly. Each flush runs the armed hooks once, in the order they were added, and
-    /// disarms them; a hook armed while hooks run (by itself or by a later one) runs at the
-    /// next flush.
+    /// `arm` was called with the answer. Each flush runs the armed hooks once, in the order
+    /// they were added, and disarms them; a hook armed while hooks run (by itself or by a
+    /// later one) runs at the next flush.
+    ///
+    /// The owner keeps the answer, and only the owner: the hook lives as long as the owner
+    /// does (the loop holds it weakly) and holds the owner without counting it (`unowned`).
+    /// Neither a weak reference to the owner, whose first one gives an object a side table
+    /// that every later retain and release of it goes through (an app's channel is retained
+    /// at each read: 250 instructions per round trip), nor a strong one, which would keep the
+    /// owner as long as the loop.
     ///
     /// (Armed rather than run at every flush: a flush comes twice per loop iteration, and an
     /// app's hook read its owner through a weak reference each time, with nothing to do at
     /// either flush of a round trip: about 400 of the app's instructions per round trip.)
     public func addBeforeFlushHook<Owner: AnyObject>(_ owner: Owner, _ hook: @escaping (Owner) -> Void) -> FlushHook {
-        // The hooks of owners that are gone go first: a loop serves one channel after another.
-        beforeFlushHooks.removeAll { $0.owner == nil }
+        // Hooks whose owners are gone go first: a loop may serve one channel after another.
+        beforeFlushHooks.removeAll { $0.hook == nil }
         let added = FlushHook(owner) { hook(unsafeDowncast($0, to: Owner.self)) }
-        beforeFlushHooks.append(added)
+        beforeFlushHooks.append(HeldHook(hook: added))
         return added
     }
 
@@ -283,24 +289,33 @@ extension EventLoop {
         // By index: a hook may add another (a channel made by an owner's work).
         var i = 0
         while i < beforeFlushHooks.count {
-            let hook = beforeFlushHooks[i]
+            let held = beforeFlushHooks[i].hook
             i += 1
-            guard hook.armed else { continue }
+            guard let hook = held, hook.armed else { continue }
             hook.armed = false
-            if let owner = hook.owner { hook.run(owner) }
+            // (Counted for the call: the hook may let its owner go.)
+            let owner: AnyObject = hook.owner
+            hook.run(owner)
         }
     }
 }
 
 /// A hook an owner added to run before a loop's flush (`EventLoop.addBeforeFlushHook`): it
-/// runs once after each `arm`. Read and changed on the loop thread only.
+/// runs once after each `arm`, and lives as long as its owner keeps it. Read and changed on
+/// the loop thread only.
 public final class FlushHook {
     @exclusivity(unchecked) fileprivate var armed = false
-    @exclusivity(unchecked) fileprivate weak var owner: AnyObject?
+    /// Not counted: the owner keeps this hook, so the owner outlives it.
+    fileprivate unowned let owner: AnyObject
     fileprivate let run: (AnyObject) -> Void
 
     fileprivate init(_ owner: AnyObject, run: @escaping (AnyObject) -> Void) {
         self.owner = owner
         self.run = run
     }
+}
+
+/// The loop's reference to a hook: weak, the owner's is the one that counts.
+private struct HeldHook {
+    weak var hook: FlushHook?
 }

@@ -41,9 +41,10 @@ import Glibc
 
         var reads = 0, readBytes = 0
         var repliesSeenWhileReading: [Int] = []
-        final class Observer { var waitingWhenHooksRan: [Int] = [] }
+        final class Observer { var waitingWhenHooksRan: [Int] = []; var hook: FlushHook? }
         let observer = Observer()
-        let hook = loop.addBeforeFlushHook(observer) { $0.waitingWhenHooksRan.append(Self.waiting(replyPeer)) }
+        observer.hook = loop.addBeforeFlushHook(observer) { $0.waitingWhenHooksRan.append(Self.waiting(replyPeer)) }
+        let hook = observer.hook!
         for pipe in pipes {
             try pipe.startReading(onReceive: { bytes in
                 repliesSeenWhileReading.append(Self.waiting(replyPeer))
@@ -65,28 +66,33 @@ import Glibc
     }
 
     /// A hook runs at a flush only if it was armed since the last one, once however often it
-    /// was armed, with its owner while it lives; the loop holds the owner weakly, and a hook
-    /// whose owner is gone is dropped when another is added.
+    /// was armed, with its owner; it lives as long as its owner keeps it (the loop holds
+    /// neither), and a hook whose owner is gone is dropped when another is added.
     @Test func aHookRunsOnceAtTheFlushAfterItIsArmedWhileItsOwnerLives() throws {
-        final class Owner { var flushes = 0 }
+        final class Owner { var flushes = 0; var hook: FlushHook? }
         let loop = try EventLoop()
         var owner: Owner? = Owner()
         weak let gone = owner
-        let hook = loop.addBeforeFlushHook(owner!) { $0.flushes += 1 }
+        owner!.hook = loop.addBeforeFlushHook(owner!) { $0.flushes += 1 }
+        weak let goneHook = owner!.hook
         loop.flushPipes()
         #expect(owner?.flushes == 0, "not armed")
-        loop.arm(hook)
-        loop.arm(hook)
+        loop.arm(owner!.hook!)
+        loop.arm(owner!.hook!)
         loop.flushPipes()
         loop.flushPipes()
         #expect(owner?.flushes == 1, "armed twice before one flush: runs at that flush only")
-        loop.arm(hook)
+        loop.arm(owner!.hook!)
         owner = nil
         #expect(gone == nil, "the loop does not keep its hooks' owners")
+        #expect(goneHook == nil, "nor their hooks")
         loop.flushPipes()
         let other = Owner()
-        _ = loop.addBeforeFlushHook(other) { $0.flushes += 1 }
+        other.hook = loop.addBeforeFlushHook(other) { $0.flushes += 1 }
         #expect(loop.flushHookCount == 1, "the hook whose owner is gone was dropped")
+        loop.arm(other.hook!)
+        loop.flushPipes()
+        #expect(other.flushes == 1)
         loop.run()
         #expect(loop.close() == 0)
     }
@@ -94,20 +100,18 @@ import Glibc
     /// Armed hooks run in the order they were added; a hook armed while hooks run (by
     /// itself, or by a later one for an earlier one) runs at the next flush, not twice in one.
     @Test func aHookArmedWhileHooksRunWaitsForTheNextFlush() throws {
-        final class Owner { var runs: [String] = [] }
+        final class Owner { var runs: [String] = []; var first: FlushHook?; var second: FlushHook? }
         let loop = try EventLoop()
         let owner = Owner()
-        var first: FlushHook?
-        first = loop.addBeforeFlushHook(owner) { $0.runs.append("first") }
+        owner.first = loop.addBeforeFlushHook(owner) { $0.runs.append("first") }
         var rearmSelf = true
-        var second: FlushHook?
-        second = loop.addBeforeFlushHook(owner) { o in
+        owner.second = loop.addBeforeFlushHook(owner) { o in
             o.runs.append("second")
-            loop.arm(first!)
-            if rearmSelf { loop.arm(second!) }
+            loop.arm(o.first!)
+            if rearmSelf { loop.arm(o.second!) }
         }
-        loop.arm(second!)
-        loop.arm(first!)
+        loop.arm(owner.second!)
+        loop.arm(owner.first!)
         loop.flushPipes()
         #expect(owner.runs == ["first", "second"])
         rearmSelf = false
