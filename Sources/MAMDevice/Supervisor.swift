@@ -531,9 +531,9 @@ final class Supervisor {
             try child.decoder.feed(chunk, onFrame: { payload in
                 completed = true
                 guard child.isLive else { return }
-                var frame: Frame
+                var frame = Frame(body: .launchFinished)
                 do {
-                    frame = try FrameParser.parse(payload, from: .child, strings: child.strings)
+                    try FrameParser.parse(payload, from: .child, strings: child.strings, into: &frame)
                 } catch {
                     // A body only the host sends is named as such, not as unreadable.
                     if case WireError.wrongSender = error { throw HostileFrame("\(error)") }

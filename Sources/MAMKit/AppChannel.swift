@@ -135,7 +135,8 @@ public final class AppChannel {
     /// into alive (256 KiB, or a large frame's own), which nothing here would bound; such an
     /// app keeps `detached()` copies. Set before the channel starts (in `runProgram`'s
     /// `configure`). The generic runtime keeps ids and owners only, and sets it.
-    public var lendsReceivedPayloads = false
+    /// (Read at every read, on the loop thread: without the runtime's check, 63 instructions.)
+    @exclusivity(unchecked) public var lendsReceivedPayloads = false
 
     /// Sends `Hello` and starts reading.
     func start(runtime: String, finishesLaunching: Bool = false) throws {
@@ -153,14 +154,16 @@ public final class AppChannel {
         do {
             if lendsReceivedPayloads {
                 try decoder.feed(chunk, onFrame: { payload in
-                    var frame = try FrameParser.parse(payload, from: .host, strings: strings)
+                    var frame = Frame(body: .launchFinished)
+                    try FrameParser.parse(payload, from: .host, strings: strings, into: &frame)
                     handle(frame)
                     strings.recycle(&frame)
                 })
             } else {
                 try chunk.withUnsafeBytes { bytes in
                     try decoder.feed(bytes, onFrameBytes: { payload in
-                        var frame = try FrameParser.parse(payload, from: .host, strings: strings)
+                        var frame = Frame(body: .launchFinished)
+                        try FrameParser.parse(payload, from: .host, strings: strings, into: &frame)
                         handle(frame)
                         strings.recycle(&frame)
                     })

@@ -27,22 +27,38 @@ public enum FrameParser {
     /// Parses a payload in place (a read buffer's bytes, valid during the call). `strings`:
     /// the connection's pool of strings its frames repeat, reused instead of made again.
     public static func parse(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil, strings: StringPool? = nil) throws(WireError) -> Frame {
+        var frame = Frame(body: .launchFinished)
+        try parse(payload, from: sender, strings: strings, into: &frame)
+        return frame
+    }
+
+    /// As above, into a frame the caller holds (whatever it held is replaced): where frames
+    /// come one after another, a frame returned was one more copy of its body, and one more
+    /// destruction.
+    public static func parse(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil, strings: StringPool? = nil, into frame: inout Frame) throws(WireError) {
         let bytes = payload.bindMemory(to: UInt8.self)
         try FieldBudget.check(bytes)
-        if let frame = HotFrames.decode(bytes, from: sender, pool: strings) { return frame }
-        return try unpack(bytes, from: sender)
+        if HotFrames.decode(bytes, from: sender, pool: strings, into: &frame) { return }
+        frame = try unpack(bytes, from: sender)
     }
 
     /// Parses a payload that stays where it was read: a share's item refers to its bytes
     /// there instead of copying them (the host forwards them to the destination from there).
     /// Frames protobuf-c reads are copied as always.
     public static func parse(_ payload: ReceivedBytes, from sender: WireParty? = nil, strings: StringPool? = nil) throws(WireError) -> Frame {
+        var frame = Frame(body: .launchFinished)
+        try parse(payload, from: sender, strings: strings, into: &frame)
+        return frame
+    }
+
+    /// As above, into a frame the caller holds (whatever it held is replaced).
+    public static func parse(_ payload: ReceivedBytes, from sender: WireParty? = nil, strings: StringPool? = nil, into frame: inout Frame) throws(WireError) {
         try payload.withUnsafeBytes { raw in
-            Result { () throws(WireError) -> Frame in
+            Result { () throws(WireError) in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 try FieldBudget.check(bytes)
-                if let frame = HotFrames.decode(bytes, from: sender, pool: strings, received: payload) { return frame }
-                return try unpack(bytes, from: sender)
+                if HotFrames.decode(bytes, from: sender, pool: strings, received: payload, into: &frame) { return }
+                frame = try unpack(bytes, from: sender)
             }
         }.get()
     }

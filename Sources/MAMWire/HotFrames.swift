@@ -26,74 +26,84 @@ enum HotFrames {
     /// `received`: the same bytes inside the buffer they were read into; a share's payload is
     /// then left there (the item keeps the buffer alive) instead of copied.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil) -> Frame? {
+        var frame = Frame(body: .launchFinished)
+        return decode(bytes, from: sender, pool: pool, received: received, into: &frame) ? frame : nil
+    }
+
+    /// The frame read into `frame` (whatever it held is replaced), or `false` when protobuf-c
+    /// must decide (`frame` is then left to be overwritten).
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout Frame) -> Bool {
         precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
         let reading = Reading(pool: pool, received: received, frameStart: bytes.baseAddress)
         // The header first and the body last, read in place into the frame's value: `Frame.Body`
         // is as large as its largest case, and each optional or returned copy of a message is
-        // one more copy of it (they cost more than the reading itself).
+        // one more copy of it (they cost more than the reading itself). The frame is the
+        // caller's: returned, it was copied once more and the original destroyed (about 300
+        // instructions per frame, an outlined copy and destroy of every case's payload).
         var r = ProtoReader(bytes)
         var seen = Seen()
-        var frame = Frame(body: .launchFinished)
+        frame.seq = 0
+        frame.replyTo = 0
         var number: UInt64 = 0
         var body = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         while !r.atEnd {
-            guard let (n, wire) = r.key() else { return nil }
+            guard let (n, wire) = r.key() else { return false }
             switch (n, wire) {
             case (1, 0):
-                guard seen.first(1), let v = r.varint() else { return nil }
+                guard seen.first(1), let v = r.varint() else { return false }
                 frame.seq = v
             case (2, 0):
-                guard seen.first(2), let v = r.varint() else { return nil }
+                guard seen.first(2), let v = r.varint() else { return false }
                 frame.replyTo = v
             case (_, 2):
-                guard number == 0, let sub = r.lengthDelimited() else { return nil }
+                guard number == 0, let sub = r.lengthDelimited() else { return false }
                 number = n
                 body = sub
             default:
-                return nil
+                return false
             }
         }
         switch number {
         case 20 where sender != .host:
             var v = ShareRequest.empty
-            guard reading.read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return false }
             frame.body = .shareRequest(v)
         case 23 where sender != .host:
             var v = DeliverAck(itemID: "")
-            guard reading.read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return false }
             frame.body = .deliverAck(v)
         case 70 where sender != .host:
             var v = pool?.spareShares() ?? []
-            guard reading.readShares(body, into: &v) else { return nil }
+            guard reading.readShares(body, into: &v) else { return false }
             frame.body = .shareBatch(v)
         case 73 where sender != .host:
             var v = DeliverAcks(first: 0)
-            guard reading.read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return false }
             frame.body = .deliverAcks(v)
         case 22 where sender != .child:
             var v = Deliver.empty
-            guard reading.read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return false }
             frame.body = .deliver(v)
         case 21 where sender != .child:
             var why = ""
-            guard reading.readAllowed(body, explanation: &why) else { return nil }
+            guard reading.readAllowed(body, explanation: &why) else { return false }
             frame.body = .shareResult(.allowed(why))
         case 71 where sender != .child:
             var v = ShareResults(first: 0)
-            guard reading.read(body, into: &v) else { return nil }
+            guard reading.read(body, into: &v) else { return false }
             frame.body = .shareResults(v)
         case 72 where sender != .child:
             var v = pool?.spareDeliveries() ?? []
-            guard reading.readDeliveries(body, into: &v) else { return nil }
+            guard reading.readDeliveries(body, into: &v) else { return false }
             frame.body = .deliverBatch(v)
         case 13:
             var v = pool?.sparePing() ?? []
-            guard reading.readPing(body, into: &v) else { return nil }
+            guard reading.readPing(body, into: &v) else { return false }
             frame.body = .ping(v)
         default:
-            return nil
+            return false
         }
-        return frame
+        return true
     }
 
     /// At most this many items are reserved for a batch as its first one is read.

@@ -321,3 +321,20 @@ func framesLargerThanTheParseArenaRoundTrip(item: Item) throws {
     #expect(try FrameParser.parse(bytes) == frame)
     #expect(try bytes.withUnsafeBytes { try FrameParser.parse($0) } == frame)
 }
+
+/// Parsing into a frame the caller holds replaces everything it held: its seq, its reply
+/// number and its body, whichever decoder reads the bytes (every kind of frame, read into one
+/// frame after another, in place and from a buffer of their own), and equals parsing afresh.
+@Test func parsingIntoAFrameReplacesWhatItHeld() throws {
+    var held = Frame(seq: 99, replyTo: 98, body: .ping([9, 9, 9]))
+    var inPlace = Frame(seq: 97, replyTo: 96, body: .shareBatch([]))
+    for frame in everyFrame + [Frame(seq: 5, body: .ping([1, 2])), Frame(seq: 6, body: .launchFinished)] {
+        let bytes = FrameEncoder.encode(frame)
+        try bytes.withUnsafeBytes { try FrameParser.parse($0, into: &held) }
+        #expect(held == frame, "\(frame.body.name)")
+        try FrameParser.parse(ReceivedBytes(copying: bytes, offset: 0), into: &inPlace)
+        #expect(inPlace == frame, "\(frame.body.name), in place")
+    }
+    // A frame that is not one throws, as parsing afresh does.
+    #expect(throws: WireError.self) { try [UInt8]([0xFF, 0xFF]).withUnsafeBytes { try FrameParser.parse($0, into: &held) } }
+}

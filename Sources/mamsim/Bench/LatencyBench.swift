@@ -63,7 +63,8 @@ enum LatencyBench {
         func received(_ chunk: UnsafeRawBufferPointer) {
             do {
                 try decoder.feed(chunk, onFrameBytes: { bytes in
-                    var frame = try FrameParser.parse(bytes, strings: strings)
+                    var frame = Frame(body: .launchFinished)
+                    try FrameParser.parse(bytes, strings: strings, into: &frame)
                     defer { strings.recycle(&frame) }
                     switch frame.body {
                     case .hello:
