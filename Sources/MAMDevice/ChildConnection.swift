@@ -133,8 +133,7 @@ final class ChildConnection {
     func send(_ body: Frame.Body, replyTo: UInt64 = 0) -> UInt64 {
         let seq = nextSeq
         nextSeq += 1
-        let frame = Frame(seq: seq, replyTo: replyTo, body: body)
-        pipe.enqueue { FrameEncoder.encode(frame, appendingTo: &$0) }
+        pipe.enqueue { FrameEncoder.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &$0) }
         return seq
     }
 }

@@ -182,8 +182,7 @@ public final class AppChannel {
         let seq = nextSeq
         nextSeq += 1
         if let onReply { replyHandlers[seq] = onReply }
-        let frame = Frame(seq: seq, replyTo: replyTo, body: body)
-        pipe.enqueue { FrameEncoder.encode(frame, appendingTo: &$0) }
+        pipe.enqueue { FrameEncoder.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &$0) }
         return seq
     }
 

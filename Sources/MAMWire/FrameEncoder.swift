@@ -26,6 +26,14 @@ public enum FrameEncoder {
         encodeWithProtobufC(frame, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
     }
 
+    /// The frame of `seq`, `replyTo` and `body`, with its length prefix, as `encode` writes
+    /// it: for a sender with the body at hand (a `Frame` made only to be written was a copy
+    /// of the body and its destruction).
+    public static func encode(seq: UInt64, replyTo: UInt64 = 0, body: Frame.Body, appendingTo buffer: inout [UInt8]) {
+        if HotFrames.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &buffer, withLengthPrefix: true) { return }
+        encodeWithProtobufC(Frame(seq: seq, replyTo: replyTo, body: body), appendingTo: &buffer)
+    }
+
     /// A `shareBatch` frame numbered `seq` holding `shares`, with its length prefix: the bytes
     /// `encode` writes for the frame, without an array made of the slice first.
     public static func encodeShareBatch(seq: UInt64, _ shares: ArraySlice<BatchedShare>, appendingTo buffer: inout [UInt8]) {

@@ -457,26 +457,32 @@ enum HotFrames {
     /// Appends `frame` when its body is one of these frames (and, for answers, has no
     /// exceptions); `false` leaves `buffer` untouched for protobuf-c.
     static func encode(_ frame: Frame, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) -> Bool {
+        encode(seq: frame.seq, replyTo: frame.replyTo, body: frame.body, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+    }
+
+    /// The frame of `seq`, `replyTo` and `body`, written without a `Frame` made of them (which
+    /// was a copy of the body, and its destruction, at every frame sent).
+    static func encode(seq: UInt64, replyTo: UInt64, body: Frame.Body, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) -> Bool {
         let number: UInt64
         let bodySize: Int
-        switch frame.body {
+        switch body {
         case .shareRequest(let v): number = 20; bodySize = size(v)
         case .deliverAck(let v): number = 23; bodySize = size(v)
         case .shareBatch(let v):
-            encodeShares(v[...], seq: frame.seq, replyTo: frame.replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+            encodeShares(v[...], seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
             return true
         case .deliverAcks(let v): number = 73; bodySize = size(v)
         case .deliver(let v): number = 22; bodySize = size(v)
         case .shareResults(let v) where v.exceptions.isEmpty: number = 71; bodySize = size(v)
         case .shareResult(.allowed(let why)): number = 21; bodySize = nested(allowedVerdictSize(why))
         case .deliverBatch(let v):
-            encodeDeliveries(v, seq: frame.seq, replyTo: frame.replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+            encodeDeliveries(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
             return true
         case .ping(let v): number = 13; bodySize = v.isEmpty ? 0 : nested(v.count)
         default: return false
         }
-        envelope(number, seq: frame.seq, replyTo: frame.replyTo, bodySize: bodySize, appendingTo: &buffer, withLengthPrefix: withLengthPrefix) { w in
-            switch frame.body {
+        envelope(number, seq: seq, replyTo: replyTo, bodySize: bodySize, appendingTo: &buffer, withLengthPrefix: withLengthPrefix) { w in
+            switch body {
             case .shareRequest(let v): w.write(v, itemSize: size(v.item))
             case .deliverAck(let v): w.write(v)
             case .deliverAcks(let v): w.write(v)

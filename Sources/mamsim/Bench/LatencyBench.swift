@@ -50,9 +50,9 @@ enum LatencyBench {
             seq += 1
             let seq = seq
             sentAt = EventLoop.hrtime()
-            // The frame is made where it is encoded: a frame captured by the closure was one
-            // more copy of `Frame.Body`, and one more destruction.
-            pipe.enqueue { [payload] in FrameEncoder.encode(Frame(seq: seq, body: .ping(payload)), appendingTo: &$0) }
+            // Written from its parts, as a channel sends: a frame captured by the closure was
+            // one more copy of `Frame.Body`, and one more destruction.
+            pipe.enqueue { [payload] in FrameEncoder.encode(seq: seq, body: .ping(payload), appendingTo: &$0) }
         }
 
         func finish() {
