@@ -32,6 +32,18 @@ extension CLITests {
             #expect(!result.stdout.contains("C ref"), "\(result.stdout)")
         }
 
+        /// An app runtime that ends before its round trips are made leaves nothing to time: the
+        /// bench says how it ended and after how many, and fails (it once crashed on the empty
+        /// list of samples).
+        @Test func anAppThatEndsBeforeItsRoundTripsIsNamedWithHowItEnded() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamcli-bench")
+            defer { tmp.remove() }
+            let runtime = try tmp.write("exits.sh", "#!/bin/sh\nexit 3\n", executable: true)
+            let result = try await CLI.run(["bench", "--probe", "round-trip", "--pings", "50", "--app-runtime", runtime.path], timeout: 60)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("the app runtime \(runtime.path) exited with status 3 after 0 of 1050 round trips"), "\(result.stderr)")
+        }
+
         /// Several runs of the pairs part end with each pair count against the first, run by
         /// run (the figure issue 47's goal is about), in the text and in the JSON.
         @Test func repeatedPairsAreSummedUpAgainstTheFirstPairCount() async throws {

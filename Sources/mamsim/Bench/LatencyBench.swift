@@ -17,6 +17,9 @@ enum LatencyBench {
         // exclusivity check per sample).
         @exclusivity(unchecked) var samples: [Double] = []
         @exclusivity(unchecked) var error: String?
+        /// How the app ended, and after how many round trips.
+        @exclusivity(unchecked) var exit: ChildProcess.Exit?
+        @exclusivity(unchecked) var roundTrips = 0
         let finished = DispatchSemaphore(value: 0)
     }
 
@@ -96,7 +99,9 @@ enum LatencyBench {
         let thread = try LoopThread { loop in
             pinToCPU0()
             let pinger = Pinger(pipe: try Pipe(loop: loop), size: size, count: count, warmup: warmup, state: state)
-            pinger.process = try ChildProcess(loop: loop, executable: appRuntime, arguments: [], channel: pinger.pipe) { _ in
+            pinger.process = try ChildProcess(loop: loop, executable: appRuntime, arguments: [], channel: pinger.pipe) { exit in
+                state.exit = exit
+                state.roundTrips = pinger.done
                 // (Letting the child go ends the cycle through this callback.)
                 pinger.process?.close()
                 pinger.process = nil
@@ -110,6 +115,12 @@ enum LatencyBench {
         thread.submit { thread.stopAcceptingJobs() }
         _ = thread.join()
         if let e = state.error { throw BenchError(message: "latency bench: \(e)") }
+        // An app that ended before its round trips were made (it crashed, or is not an app
+        // runtime) leaves nothing to measure: say so, with how it ended.
+        guard state.samples.count == count else {
+            let ended = state.exit.map { "\($0)" } ?? "closed its channel"
+            throw BenchError(message: "latency bench: the app runtime \(appRuntime) \(ended) after \(state.roundTrips) of \(warmup + count) round trips; run it alone to see why")
+        }
         let sorted = state.samples.sorted()
         return Result(p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
     }
