@@ -383,6 +383,8 @@ enum HotFrames {
                 // last ping's bytes: no new storage per ping, and one pass over the array).
                 if v.isEmpty { v.append(contentsOf: sub) } else { v.replaceSubrange(v.startIndex..<v.endIndex, with: sub) }
             }
+            // A ping without bytes has no field: the array given may still hold the last one's.
+            if seen.first(1), !v.isEmpty { v.removeAll(keepingCapacity: true) }
             return true
         }
 

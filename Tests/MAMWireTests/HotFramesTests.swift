@@ -304,8 +304,8 @@ import Testing
     }
 
     /// A ping's array, recycled once its frame is handled, holds the next ping in the same
-    /// storage with only its bytes; a ping still held elsewhere is not emptied, and one past
-    /// the kept size is let go.
+    /// storage with only its bytes (an empty ping, none); a ping still held elsewhere is not
+    /// emptied, and one past the kept size is let go.
     @Test func aRecycledPingArrayHoldsTheNextPingInTheSameStorage() throws {
         let pool = StringPool()
         func decoded(_ bytes: [UInt8]) throws -> Frame {
@@ -325,6 +325,9 @@ import Testing
         var second = try decoded([1, 2, 3])
         #expect(storage(second) == kept)
         pool.recycle(&second)
+        // A ping without bytes (no field on the wire) after one with: none of the last one's.
+        var empty = try decoded([])
+        pool.recycle(&empty)
         var third = try decoded([UInt8](repeating: 9, count: 1000))
         #expect(storage(third) == kept)
         let holder = third
