@@ -38,7 +38,7 @@ enum HotFrames {
         // The header first and the body last, read in place into the frame's value: `Frame.Body`
         // is as large as its largest case, and each optional or returned copy of a message is
         // one more copy of it (they cost more than the reading itself). The frame is the
-        // caller's: returned, it was copied once more and the original destroyed (about 300
+        // caller's: returned, it was copied once more and the original destroyed (about 350
         // instructions per frame, an outlined copy and destroy of every case's payload).
         var r = ProtoReader(bytes)
         var seen = Seen()
@@ -994,8 +994,9 @@ public final class StringPool {
         return spare
     }
 
-    // A ping's bytes, emptied and kept for the next ping read: a round trip of 1 KiB was a
-    // request above glibc's small blocks at each end, made and freed once per round trip.
+    // A ping's array, kept with its bytes for the next ping read to write over: a round trip
+    // of 1 KiB was a request above glibc's small blocks at each end, made and freed once per
+    // round trip.
     @exclusivity(unchecked) private var keptPing: [UInt8] = []
 
     /// The array kept for a ping, with the last ping's bytes (or a new one, empty).
@@ -1017,16 +1018,12 @@ public final class StringPool {
     /// not, and the frame is left without a body. (In place: a frame passed by value is a
     /// second reference to the array, and emptying a shared array allocates a new one.)
     public func recycle(_ frame: inout Frame) {
-        // Most frames are neither: they are left to be destroyed where they are (moving a
-        // body out costs a copy of as many bytes as its largest kind has).
-        let ping: Bool
+        // Most frames are none of these: they are left to be destroyed where they are (moving
+        // a body out costs a copy of as many bytes as its largest kind has).
         switch frame.body {
-        case .shareBatch, .deliverBatch: ping = false
-        case .ping: ping = true
+        case .shareBatch, .deliverBatch, .ping: break
         default: return
         }
-        // (After the `switch`, which may hold a copy of the body until it ends.)
-        if ping { return recyclePing(&frame) }
         // The array is copied out of the body, and the body let go after the `switch`: a
         // value bound in a `switch` is a second reference until the `switch` ends.
         var body = Frame.Body.launchFinished
@@ -1036,6 +1033,11 @@ public final class StringPool {
         switch body {
         case .shareBatch(let batch): shares = batch
         case .deliverBatch(let batch): deliveries = batch
+        case .ping(let bytes):
+            // Kept as it is, not emptied (so the second reference does no harm): the next
+            // ping's bytes replace these where they lie.
+            if bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes { keptPing = bytes }
+            return
         default: return
         }
         body = .launchFinished
@@ -1047,17 +1049,6 @@ public final class StringPool {
             deliveries.removeAll(keepingCapacity: true)
             keptDeliveries = deliveries
         }
-    }
-
-    private func recyclePing(_ frame: inout Frame) {
-        var body = Frame.Body.launchFinished
-        swap(&body, &frame.body)
-        var bytes: [UInt8] = []
-        if case .ping(let b) = body { bytes = b }
-        body = .launchFinished
-        // Kept as it is: the next ping's bytes replace these where they lie.
-        guard bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes else { return }
-        keptPing = bytes
     }
 
     /// The bundle id last made, by its spelling.
