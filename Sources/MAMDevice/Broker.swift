@@ -428,7 +428,7 @@ final class Broker {
         if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
         // The delivery's receiver is its record's: `plan.receiverUPN` in every path here.
         assert(record.receivedAs == plan.receiverUPN)
-        let pending = PendingDelivery(sender: sender, requestSeq: seq, record: record.taken(), item: item)
+        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: record.taken(), item: item)
         pending.cost = Self.cost(of: item)
         pending.keepsReadBuffer = item.isInReadBuffer
         sender.bytesInFlight += pending.cost
@@ -667,6 +667,7 @@ final class Broker {
             throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.record.itemID)")
         }
         finish(pending, accepted: ack.accepted, by: destination)
+        PendingDelivery.keep(consume pending)
         endIfIdle(destination)
     }
 
@@ -688,6 +689,7 @@ final class Broker {
                 destination.pendingDeliveries[seq] = nil
                 matched += 1
                 finish(pending, accepted: !declined.contains(seq), by: destination)
+                PendingDelivery.keep(consume pending)
             } else if destination.expiredDeliveries.forget(seq) {
                 late += 1
             }
@@ -758,6 +760,7 @@ final class Broker {
     /// A child is gone: every delivery it owed an answer for fails now.
     func failOutstandingWork(of child: ChildConnection, how: String) {
         let why = "\(child.handle) ended before acknowledging the item: \(how)"
+        child.dropSpareDeliveries()
         let pending = child.pendingDeliveries.entries.map(\.value) + child.outgoingDeliveries + child.queuedDeliveries
         child.pendingDeliveries.removeAll()
         child.outgoingDeliveries.removeAll()

@@ -68,4 +68,69 @@ import Testing
         #expect(PendingDelivery.touchedBytes <= 120)
         #expect(loop.close() == 0)
     }
+
+    /// An answered delivery that nothing else holds is kept by its sender and made new for its
+    /// next share, with nothing of the last one left; one still held elsewhere, or not yet
+    /// answered, or of a sender that no longer runs, is not kept.
+    @Test func anAnsweredDeliveryIsKeptByItsSenderAndMadeNewForTheNextShare() throws {
+        let loop = try EventLoop()
+        let spec = AppSpec(handle: "app0", descriptor: AppDescriptor(bundleID: "com.contoso.app0"))
+        let sender = ChildConnection(spec: spec, pipe: try Pipe(loop: loop), maximumFrameSize: 1 << 20)
+        sender.state = .ready
+        func record(_ id: String) -> ShareRecord {
+            ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "bob@contoso.com",
+                        itemID: id, owner: nil, outcome: .delivered)
+        }
+        let first = PendingDelivery.make(sender: sender, requestSeq: 3, record: record("item-1"), item: textItem("item-1", "one"))
+        let firstID = ObjectIdentifier(first)
+        first.deadline = 500
+        first.cost = 70
+        first.batched = true
+        first.keepsReadBuffer = true
+        PendingDelivery.keep(first)
+        #expect(sender.spareDeliveries.isEmpty, "not kept before it is answered")
+        first.answered = true
+        var holder: PendingDelivery? = first
+        PendingDelivery.keep(first)
+        #expect(sender.spareDeliveries.isEmpty, "not kept while something else holds it")
+        #expect(holder != nil)
+        holder = nil
+        PendingDelivery.keep(consume first)
+        try #require(sender.spareDeliveries.count == 1)
+        #expect(sender.spareDeliveries[0].item == nil, "what it held is let go when it is kept")
+
+        let second = PendingDelivery.make(sender: sender, requestSeq: 4, record: record("item-2"), item: textItem("item-2", "two"))
+        #expect(ObjectIdentifier(second) == firstID)
+        #expect(sender.spareDeliveries.isEmpty)
+        #expect(second.requestSeq == 4 && second.record.itemID == "item-2")
+        #expect(second.deadline == 0 && second.cost == 0 && !second.answered && !second.batched && !second.keepsReadBuffer)
+        #expect(second.take() == Deliver(item: textItem("item-2", "two"), senderBundleID: "com.contoso.app0", receivedAs: "bob@contoso.com"))
+
+        second.answered = true
+        sender.state = .exited
+        PendingDelivery.keep(consume second)
+        #expect(sender.spareDeliveries.isEmpty, "a sender that no longer runs keeps nothing (what it kept holds it)")
+        #expect(loop.close() == 0)
+    }
+
+    /// A sender's exit lets go of the deliveries it kept, and with them of itself.
+    @Test func aSendersExitLetsGoOfWhatItKept() throws {
+        let loop = try EventLoop()
+        let spec = AppSpec(handle: "app0", descriptor: AppDescriptor(bundleID: "com.contoso.app0"))
+        var sender: ChildConnection? = ChildConnection(spec: spec, pipe: try Pipe(loop: loop), maximumFrameSize: 1 << 20)
+        weak let gone = sender
+        sender!.state = .ready
+        let record = ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "",
+                                 itemID: "item-1", owner: nil, outcome: .delivered)
+        let pending = PendingDelivery.make(sender: sender!, requestSeq: 3, record: record, item: textItem("item-1", "one"))
+        pending.answered = true
+        PendingDelivery.keep(consume pending)
+        try #require(sender!.spareDeliveries.count == 1)
+        sender!.state = .exited
+        sender!.dropSpareDeliveries()
+        sender = nil
+        #expect(gone == nil)
+        #expect(loop.close() == 0)
+    }
 }
+
