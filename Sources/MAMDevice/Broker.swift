@@ -23,12 +23,16 @@ final class Broker {
     private let deliveryTimeoutMilliseconds: UInt64
     /// The run around the device: what the user types at a PIN prompt an import brings up.
     private let context: RunContext
+    /// `supervisor.loop`, for its clock: read through the supervisor, the loop was retained
+    /// and released for each delivery's deadline.
+    private let loop: EventLoop
 
     static let intunePrefix = "com.microsoft.intune.mam."
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
         self.context = context
         self.supervisor = supervisor
+        loop = supervisor.loop
         self.state = state
         identities = Identities(state: state)
         self.audit = audit
@@ -428,12 +432,16 @@ final class Broker {
         if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
         // The delivery's receiver is its record's: `plan.receiverUPN` in every path here.
         assert(record.receivedAs == plan.receiverUPN)
-        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: record.taken(), item: item)
-        pending.cost = Self.cost(of: item)
-        pending.keepsReadBuffer = item.isInReadBuffer
-        sender.bytesInFlight += pending.cost
-        if pending.keepsReadBuffer { sender.readBuffersInFlight += 1 }
-        pending.deadline = supervisor.loop.now + deliveryTimeoutMilliseconds
+        // Measured before the item moves into the delivery: read after, the item was a second
+        // reference to its box (a retain and a release per share).
+        let cost = Self.cost(of: item)
+        let keepsReadBuffer = item.isInReadBuffer
+        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: &record, item: item)
+        pending.cost = cost
+        pending.keepsReadBuffer = keepsReadBuffer
+        sender.bytesInFlight += cost
+        if keepsReadBuffer { sender.readBuffersInFlight += 1 }
+        pending.deadline = loop.now + deliveryTimeoutMilliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
             if destination.state == .ready {
                 offer(pending, to: destination)
@@ -685,8 +693,7 @@ final class Broker {
         // The range's deliveries are read from memory together first (`touchObjects`).
         touched = destination.pendingDeliveries.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
         for seq in lookups(in: range, among: destination.pendingDeliveries, alsoWaiting: destination.expiredDeliveries) {
-            if let pending = destination.pendingDeliveries[seq], pending.batched {
-                destination.pendingDeliveries[seq] = nil
+            if let pending = destination.pendingDeliveries.take(seq, if: { $0.batched }) {
                 matched += 1
                 finish(pending, accepted: !declined.contains(seq), by: destination)
                 PendingDelivery.keep(consume pending)

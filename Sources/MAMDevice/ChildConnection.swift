@@ -220,12 +220,14 @@ final class PendingDelivery {
     /// one, or a new one. A block made and freed per item cost the host about 330
     /// instructions of `malloc` and `free` and the runtime's allocation and deallocation
     /// (docs/PERFORMANCE.md).
-    static func make(sender: ChildConnection, requestSeq: UInt64, record: consuming ShareRecord, item: consuming Item) -> PendingDelivery {
+    /// `record` moves into it, and an empty one is left in its place (a kept delivery's own,
+    /// emptied when it was answered: swapped, neither is copied).
+    static func make(sender: ChildConnection, requestSeq: UInt64, record: inout ShareRecord, item: consuming Item) -> PendingDelivery {
         guard let kept = sender.spareDeliveries.popLast() else {
-            return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record, item: item)
+            return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record.taken(), item: item)
         }
         kept.requestSeq = requestSeq
-        kept.record = record
+        swap(&kept.record, &record)
         kept.item = item
         kept.deadline = 0
         kept.cost = 0
@@ -242,8 +244,11 @@ final class PendingDelivery {
         guard pending.answered, pending.sender.isLive, isKnownUniquelyReferenced(&pending),
               pending.sender.spareDeliveries.count < ChildConnection.keptSpareDeliveries else { return }
         // What it holds goes now, not when it is reused: the item's read buffer above all.
+        // (Its record was taken when it was answered: `make` leaves that empty one behind.)
         pending.item = nil
-        pending.sender.spareDeliveries.append(pending)
+        assert(pending.record.itemID.isEmpty, "a delivery answered keeps no record")
+        let sender = pending.sender
+        sender.spareDeliveries.append(consume pending)
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.

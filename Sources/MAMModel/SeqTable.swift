@@ -44,6 +44,19 @@ public struct SeqTable<Value> {
         return value
     }
 
+    /// Takes back the value held for `seq` when `predicate` holds for it, moved out of the
+    /// table: looked at where it lies and taken once, where a read and then a removal by seq
+    /// found it twice and copied it (a retain and a release of a class value).
+    @inlinable
+    public mutating func take(_ seq: UInt64, if predicate: (Value) -> Bool) -> Value? {
+        guard let i = index(of: seq), values[i].map(predicate) == true else { return nil }
+        var taken: Value? = nil
+        swap(&taken, &values[i])
+        live -= 1
+        compact()
+        return taken
+    }
+
     @inlinable
     public mutating func removeAll() {
         seqs.removeAll()

@@ -81,7 +81,9 @@ import Testing
             ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "bob@contoso.com",
                         itemID: id, owner: nil, outcome: .delivered)
         }
-        let first = PendingDelivery.make(sender: sender, requestSeq: 3, record: record("item-1"), item: textItem("item-1", "one"))
+        var firstRecord = record("item-1")
+        let first = PendingDelivery.make(sender: sender, requestSeq: 3, record: &firstRecord, item: textItem("item-1", "one"))
+        #expect(firstRecord.itemID.isEmpty && first.record.itemID == "item-1", "the record moves into the delivery")
         let firstID = ObjectIdentifier(first)
         first.deadline = 500
         first.cost = 70
@@ -89,7 +91,9 @@ import Testing
         first.keepsReadBuffer = true
         PendingDelivery.keep(first)
         #expect(sender.spareDeliveries.isEmpty, "not kept before it is answered")
+        // (As `Broker.answer` leaves it: answered, its record taken for the audit.)
         first.answered = true
+        _ = first.record.taken()
         var holder: PendingDelivery? = first
         PendingDelivery.keep(first)
         #expect(sender.spareDeliveries.isEmpty, "not kept while something else holds it")
@@ -99,7 +103,9 @@ import Testing
         try #require(sender.spareDeliveries.count == 1)
         #expect(sender.spareDeliveries[0].item == nil, "what it held is let go when it is kept")
 
-        let second = PendingDelivery.make(sender: sender, requestSeq: 4, record: record("item-2"), item: textItem("item-2", "two"))
+        var secondRecord = record("item-2")
+        let second = PendingDelivery.make(sender: sender, requestSeq: 4, record: &secondRecord, item: textItem("item-2", "two"))
+        #expect(secondRecord.itemID.isEmpty, "the kept delivery's empty record is left in its place")
         #expect(ObjectIdentifier(second) == firstID)
         #expect(sender.spareDeliveries.isEmpty)
         #expect(second.requestSeq == 4 && second.record.itemID == "item-2")
@@ -107,6 +113,7 @@ import Testing
         #expect(second.take() == Deliver(item: textItem("item-2", "two"), senderBundleID: "com.contoso.app0", receivedAs: "bob@contoso.com"))
 
         second.answered = true
+        _ = second.record.taken()
         sender.state = .exited
         PendingDelivery.keep(consume second)
         #expect(sender.spareDeliveries.isEmpty, "a sender that no longer runs keeps nothing (what it kept holds it)")
@@ -120,10 +127,11 @@ import Testing
         var sender: ChildConnection? = ChildConnection(spec: spec, pipe: try Pipe(loop: loop), maximumFrameSize: 1 << 20)
         weak let gone = sender
         sender!.state = .ready
-        let record = ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "",
+        var record = ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "",
                                  itemID: "item-1", owner: nil, outcome: .delivered)
-        let pending = PendingDelivery.make(sender: sender!, requestSeq: 3, record: record, item: textItem("item-1", "one"))
+        let pending = PendingDelivery.make(sender: sender!, requestSeq: 3, record: &record, item: textItem("item-1", "one"))
         pending.answered = true
+        _ = pending.record.taken()
         PendingDelivery.keep(consume pending)
         try #require(sender!.spareDeliveries.count == 1)
         sender!.state = .exited

@@ -44,6 +44,11 @@ import Testing
                 let seq = UInt64(random.next(Int(next) + 2))
                 table[seq] = nil
                 model[seq] = nil
+            case 8 where random.next(2) == 0:
+                // Taken only when the value says so (here: an even one), else left where it is.
+                let seq = random.next(4) == 0 ? UInt64(random.next(Int(next) + 2)) : (model.keys.min() ?? 0)
+                let expected = model[seq].flatMap { $0 % 2 == 0 ? model.removeValue(forKey: seq) : nil }
+                #expect(table.take(seq, if: { $0 % 2 == 0 }) == expected, "take \(seq), step \(step)")
             default:
                 let seq = UInt64(random.next(Int(next) + 2))
                 #expect(table[seq] == model[seq], "lookup \(seq), step \(step)")
