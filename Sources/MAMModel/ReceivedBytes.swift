@@ -27,6 +27,9 @@ public struct ReceivedBytes: Sendable {
     public let offset: Int
     public let count: Int
 
+    // Inlinable, as `slice` is: called across modules, each took the buffer retained for
+    // the call and released it after (an item's payload is sliced per brokered share).
+    @inlinable
     public init(_ buffer: ReceiveBuffer, offset: Int, count: Int) {
         precondition(offset >= 0 && count >= 0 && offset <= buffer.capacity - count, "bytes outside their buffer")
         self.buffer = buffer
@@ -43,6 +46,7 @@ public struct ReceivedBytes: Sendable {
     }
 
     /// `count` bytes from `offset` inside these.
+    @inlinable
     public func slice(offset: Int, count: Int) -> ReceivedBytes {
         precondition(offset >= 0 && count >= 0 && offset <= self.count - count, "a slice outside its bytes")
         return ReceivedBytes(buffer, offset: self.offset + offset, count: count)

@@ -65,8 +65,7 @@ enum HotFrames {
         }
         switch number {
         case 20 where sender != .host:
-            var v = ShareRequest.empty
-            guard reading.read(body, into: &v) else { return false }
+            guard let v = reading.readShare(body) else { return false }
             frame.body = .shareRequest(v)
         case 23 where sender != .host:
             var v = DeliverAck(itemID: "")
@@ -81,8 +80,7 @@ enum HotFrames {
             guard reading.read(body, into: &v) else { return false }
             frame.body = .deliverAcks(v)
         case 22 where sender != .child:
-            var v = Deliver.empty
-            guard reading.read(body, into: &v) else { return false }
+            guard let v = reading.readDeliver(body) else { return false }
             frame.body = .deliver(v)
         case 21 where sender != .child:
             var why = ""
@@ -134,36 +132,45 @@ enum HotFrames {
             return true
         }
 
-        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout ShareRequest) -> Bool {
+        /// Read into fields of its own and made once at the end, as an item is: read into a
+        /// placeholder, each share first copied the placeholder's item box and then let it go
+        /// (a retain and a release per item).
+        func readShare(_ bytes: UnsafeBufferPointer<UInt8>) -> ShareRequest? {
             var r = ProtoReader(bytes)
             var seen = Seen()
+            var destination = ""
+            var item: Item?
+            var identity = ""
+            var receiveAs = ""
             while !r.atEnd {
-                guard let (number, wire) = r.key(), wire == 2 else { return false }
+                guard let (number, wire) = r.key(), wire == 2 else { return nil }
                 switch number {
                 case 1:
                     // A sender's stream shares to one destination, as often as not named in
                     // a string too short for the pool: the last one is compared by its bytes.
-                    guard seen.first(1), let sub = r.lengthDelimited() else { return false }
+                    guard seen.first(1), let sub = r.lengthDelimited() else { return nil }
                     if let pool, spells(pool.lastDestination, sub) {
-                        v.destination = pool.lastDestination
+                        destination = pool.lastDestination
                     } else {
-                        guard let d = text(sub) else { return false }
-                        v.destination = d
+                        guard let d = text(sub) else { return nil }
+                        destination = d
                         pool?.lastDestination = d
                     }
                 case 2:
-                    guard seen.first(2), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
-                case 3: guard string(&r, 3, &seen, into: &v.identity) else { return false }
-                case 4: guard string(&r, 4, &seen, into: &v.receiveAs) else { return false }
-                default: return false
+                    guard seen.first(2), let sub = r.lengthDelimited(), let read = readItem(sub) else { return nil }
+                    item = read
+                case 3: guard string(&r, 3, &seen, into: &identity) else { return nil }
+                case 4: guard string(&r, 4, &seen, into: &receiveAs) else { return nil }
+                default: return nil
                 }
             }
-            return !v.destination.isEmpty && !seen.first(2)
+            guard !destination.isEmpty, let item else { return nil }
+            return ShareRequest(destination: destination, item: item, identity: identity, receiveAs: receiveAs)
         }
 
         /// Read into fields of its own and boxed once at the end: each change to an `Item`
         /// makes a new box.
-        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Item) -> Bool {
+        func readItem(_ bytes: UnsafeBufferPointer<UInt8>) -> Item? {
             var r = ProtoReader(bytes)
             var seen = Seen()
             var id = ""
@@ -179,50 +186,53 @@ enum HotFrames {
             var fileName = ""
             var ownership: Ownership?
             while !r.atEnd {
-                guard let (number, wire) = r.key(), wire == 2 else { return false }
+                guard let (number, wire) = r.key(), wire == 2 else { return nil }
                 switch number {
-                case 1: guard string(&r, 1, &seen, into: &id) else { return false }
+                case 1: guard string(&r, 1, &seen, into: &id) else { return nil }
                 case 2:
                     // (protobuf-c reads any number; the host refuses more than 64 itself.)
-                    guard (diverged ? typeIdentifiers.count : matched) < 64, let sub = r.lengthDelimited() else { return false }
+                    guard (diverged ? typeIdentifiers.count : matched) < 64, let sub = r.lengthDelimited() else { return nil }
                     // Compared by their bytes: the same bytes as a string read before are
                     // that string, valid, and making it again was a string per item.
                     if !diverged, matched < previous.count, spells(previous[matched], sub) {
                         matched += 1
                     } else {
-                        guard let t = text(sub) else { return false }
+                        guard let t = text(sub) else { return nil }
                         if !diverged { typeIdentifiers = Array(previous.prefix(matched)); diverged = true }
                         typeIdentifiers.append(t)
                     }
                 case 3:
-                    guard payload == nil, let sub = r.lengthDelimited() else { return false }
-                    if let received, let frameStart, let start = sub.baseAddress, !sub.isEmpty {
-                        shared = received.slice(offset: start - frameStart, count: sub.count)
+                    guard payload == nil, let sub = r.lengthDelimited() else { return nil }
+                    // (`received` looked at where it lies: bound with `if let`, it was
+                    // retained for the slice besides the slice's own reference.)
+                    if received != nil, let frameStart, let start = sub.baseAddress, !sub.isEmpty {
+                        shared = received.unsafelyUnwrapped.slice(offset: start - frameStart, count: sub.count)
                         payload = .inline([])
                     } else {
                         payload = .inline(Array(sub))
                     }
                 case 4:
-                    guard payload == nil, let sub = r.lengthDelimited(), let path = text(sub) else { return false }
+                    guard payload == nil, let sub = r.lengthDelimited(), let path = text(sub) else { return nil }
                     payload = .file(path: path)
-                case 5: guard string(&r, 5, &seen, into: &fileName) else { return false }
+                case 5: guard string(&r, 5, &seen, into: &fileName) else { return nil }
                 case 6:
-                    guard seen.first(6), let sub = r.lengthDelimited(), let o = self.ownership(sub) else { return false }
+                    guard seen.first(6), let sub = r.lengthDelimited(), let o = self.ownership(sub) else { return nil }
                     ownership = o
-                default: return false
+                default: return nil
                 }
             }
-            guard let payload, !id.isEmpty else { return false }
-            if !diverged {
-                typeIdentifiers = matched == previous.count ? previous : Array(previous.prefix(matched))
-            }
-            if let pool, diverged || matched != previous.count { pool.lastTypeIdentifiers = typeIdentifiers }
-            if let shared {
-                v = Item(id: id, typeIdentifiers: typeIdentifiers, received: shared, fileName: fileName, ownership: ownership)
+            guard let payload, !id.isEmpty else { return nil }
+            if !diverged, matched == previous.count {
+                // The list itself, moved: a copy was a retain, and the release of `previous`.
+                typeIdentifiers = consume previous
             } else {
-                v = Item(id: id, typeIdentifiers: typeIdentifiers, payload: payload, fileName: fileName, ownership: ownership)
+                if !diverged { typeIdentifiers = Array(previous.prefix(matched)) }
+                pool?.lastTypeIdentifiers = typeIdentifiers
             }
-            return true
+            if let shared {
+                return Item(id: id, typeIdentifiers: typeIdentifiers, received: shared, fileName: fileName, ownership: ownership)
+            }
+            return Item(id: id, typeIdentifiers: typeIdentifiers, payload: payload, fileName: fileName, ownership: ownership)
         }
 
         /// Read into fields of its own and boxed once, as an `Item` is; with a pool, the owner
@@ -256,17 +266,14 @@ enum HotFrames {
             return Ownership(upn: upn, oid: oid, tenant: tenant, managed: managed, sourceBundle: bundleID(source))
         }
 
-        /// A batch: its items (field 1), each a seq and a message, read by `read` into a fresh
-        /// element from `make`, which `numbered` is given the seq of.
-        func batch<T>(_ bytes: UnsafeBufferPointer<UInt8>, into items: inout [T], _ make: () -> T,
-                      _ numbered: (inout T, UInt64) -> Void, _ read: (UnsafeBufferPointer<UInt8>, inout T) -> Bool) -> Bool {
+        /// A batch: its items (field 1), each a seq and a message, made by `element` from
+        /// both once the seq and the message are found (a seq of 0, or an element `element`
+        /// cannot make, fails the batch).
+        func batch<T>(_ bytes: UnsafeBufferPointer<UInt8>, into items: inout [T], _ element: (UInt64, UnsafeBufferPointer<UInt8>) -> T?) -> Bool {
             var r = ProtoReader(bytes)
             while !r.atEnd {
-                guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited() else { return false }
-                var item = make()
-                var seq: UInt64 = 0
-                guard self.numbered(sub, seq: &seq, { read($0, &item) }) else { return false }
-                numbered(&item, seq)
+                guard let (number, wire) = r.key(), number == 1, wire == 2, let sub = r.lengthDelimited(),
+                      let (seq, message) = numbered(sub), let item = element(seq, message) else { return false }
                 // The first item's size says about how many follow: one allocation for the
                 // batch where doubling made four or five (a third of one per brokered item).
                 // Bounded, as a hostile first item may be tiny.
@@ -278,56 +285,66 @@ enum HotFrames {
             return !items.isEmpty
         }
 
-        /// A `BatchedShare`'s or `BatchedDelivery`'s seq and message, in `read`.
-        func numbered(_ bytes: UnsafeBufferPointer<UInt8>, seq: inout UInt64, _ read: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        /// A `BatchedShare`'s or `BatchedDelivery`'s seq (not 0) and the bytes of its message.
+        func numbered(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UnsafeBufferPointer<UInt8>)? {
             var r = ProtoReader(bytes)
             var seen = Seen()
+            var seq: UInt64 = 0
+            var message: UnsafeBufferPointer<UInt8>?
             while !r.atEnd {
-                guard let (number, wire) = r.key() else { return false }
+                guard let (number, wire) = r.key() else { return nil }
                 switch (number, wire) {
                 case (1, 0):
-                    guard seen.first(1), let v = r.varint() else { return false }
+                    guard seen.first(1), let v = r.varint() else { return nil }
                     seq = v
                 case (2, 2):
-                    guard seen.first(2), let sub = r.lengthDelimited(), read(sub) else { return false }
+                    guard seen.first(2), let sub = r.lengthDelimited() else { return nil }
+                    message = sub
                 default:
-                    return false
+                    return nil
                 }
             }
-            return seq != 0 && !seen.first(2)
+            guard seq != 0, let message else { return nil }
+            return (seq, message)
         }
 
         func readShares(_ bytes: UnsafeBufferPointer<UInt8>, into shares: inout [BatchedShare]) -> Bool {
-            batch(bytes, into: &shares, { BatchedShare(seq: 0, request: .empty) }, { $0.seq = $1 }) { read($0, into: &$1.request) }
+            batch(bytes, into: &shares) { seq, message in readShare(message).map { BatchedShare(seq: seq, request: $0) } }
         }
 
-        func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout Deliver) -> Bool {
+        /// Made once at the end, as a share is (`readShare`).
+        func readDeliver(_ bytes: UnsafeBufferPointer<UInt8>) -> Deliver? {
             var r = ProtoReader(bytes)
             var seen = Seen()
+            var item: Item?
+            var senderBundleID = BundleID.none
+            var receivedAs = ""
             while !r.atEnd {
-                guard let (number, wire) = r.key(), wire == 2 else { return false }
+                guard let (number, wire) = r.key(), wire == 2 else { return nil }
                 switch number {
                 case 1:
-                    guard seen.first(1), let sub = r.lengthDelimited(), read(sub, into: &v.item) else { return false }
+                    guard seen.first(1), let sub = r.lengthDelimited(), let read = readItem(sub) else { return nil }
+                    item = read
                 case 2:
-                    guard seen.first(2), let sub = r.lengthDelimited() else { return false }
+                    guard seen.first(2), let sub = r.lengthDelimited() else { return nil }
                     // A stream of deliveries names one sender: compared by its bytes, it makes
                     // no string (a quarter of a receiving app's string making per item).
                     if let known = pool?.bundleID(spelledBy: sub) {
-                        v.senderBundleID = known
+                        senderBundleID = known
                     } else {
-                        guard let sender = text(sub) else { return false }
-                        v.senderBundleID = bundleID(sender)
+                        guard let sender = text(sub) else { return nil }
+                        senderBundleID = bundleID(sender)
                     }
-                case 3: guard string(&r, 3, &seen, into: &v.receivedAs) else { return false }
-                default: return false
+                case 3: guard string(&r, 3, &seen, into: &receivedAs) else { return nil }
+                default: return nil
                 }
             }
-            return !seen.first(1)
+            guard let item else { return nil }
+            return Deliver(item: item, senderBundleID: senderBundleID, receivedAs: receivedAs)
         }
 
         func readDeliveries(_ bytes: UnsafeBufferPointer<UInt8>, into deliveries: inout [BatchedDelivery]) -> Bool {
-            batch(bytes, into: &deliveries, { BatchedDelivery(seq: 0, deliver: .empty) }, { $0.seq = $1 }) { read($0, into: &$1.deliver) }
+            batch(bytes, into: &deliveries) { seq, message in readDeliver(message).map { BatchedDelivery(seq: seq, deliver: $0) } }
         }
 
         func read(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout DeliverAck) -> Bool {
@@ -900,23 +917,6 @@ struct ProtoWriter {
         for d in v.declined { varint(d) }
     }
 }
-
-extension Item {
-    /// What `HotFrames` reads an item into: one box for every read, replaced by the item read.
-    fileprivate static let empty = Item(id: "", typeIdentifiers: [], payload: .inline([]))
-}
-
-// Made anew for each read rather than stored: copying a stored one ran the type's outlined
-// copy (a retain per field, about 130 instructions) once per item.
-extension ShareRequest {
-    /// What `HotFrames` reads a share into.
-    fileprivate static var empty: ShareRequest { ShareRequest(destination: "", item: .empty) }
-}
-
-extension Deliver {
-    fileprivate static var empty: Deliver { Deliver(item: .empty, senderBundleID: .none) }
-}
-
 
 /// Strings one connection's frames repeat (accounts, bundle ids, type identifiers), kept so
 /// each is made once instead of once per item: a stream of shares names the same identity in
