@@ -33,6 +33,7 @@ final class Broker {
         self.context = context
         self.supervisor = supervisor
         loop = supervisor.loop
+        registry = supervisor.registry
         self.state = state
         identities = Identities(state: state)
         self.audit = audit
@@ -121,7 +122,9 @@ final class Broker {
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     private static let maximumRoutes = 1024
 
-    private var registry: AppRegistry { supervisor.registry }
+    /// `supervisor.registry`: read through the supervisor, it was retained and released
+    /// around each share's lookup of its destination.
+    private let registry: AppRegistry
 
     /// Routes one share. The sender gets exactly one `ShareResult` for `seq`, now or when the
     /// destination acknowledges, declines, dies or times out.
@@ -435,9 +438,11 @@ final class Broker {
         // Measured before the item moves into the delivery: read after, the item was a second
         // reference to its box (a retain and a release per share).
         let cost = Self.cost(of: item)
+        let wireSize = item.approximateWireSize
         let keepsReadBuffer = item.isInReadBuffer
         let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: &record, item: item)
         pending.cost = cost
+        pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
         sender.bytesInFlight += cost
         if keepsReadBuffer { sender.readBuffersInFlight += 1 }
@@ -604,7 +609,7 @@ final class Broker {
             }
         }
         child.outgoingDeliveryBytes = 0
-        for range in batchRanges(outgoing, weight: { $0.item!.approximateWireSize }) {
+        for range in batchRanges(outgoing, weight: { $0.wireSize }) {
             guard range.count > 1 else {
                 let pending = outgoing[range.lowerBound]
                 child.pendingDeliveries[child.send(.deliver(sent(pending)))] = pending

@@ -181,8 +181,22 @@ final class PendingDelivery {
     @exclusivity(unchecked) private(set) var item: Optional<Item>
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
-    /// What it counts in its sender's `bytesInFlight`.
-    var cost = 0
+    /// What it counts in its sender's `bytesInFlight` (`Broker.cost`), and about how many
+    /// bytes its item takes in a frame (`Item.approximateWireSize`, what a flush batches
+    /// deliveries by): measured while the item was the broker's own to read, as a flush
+    /// reading the item out of here copied it (a retain and a release of its box and of its
+    /// owner per item). In 32 bits each, where `cost` alone was an `Int`, so the object
+    /// keeps its size; both are at most a frame's size.
+    private var costBytes: UInt32 = 0
+    private var wireBytes: UInt32 = 0
+    var cost: Int {
+        get { Int(costBytes) }
+        set { costBytes = UInt32(clamping: newValue) }
+    }
+    var wireSize: Int {
+        get { Int(wireBytes) }
+        set { wireBytes = UInt32(clamping: newValue) }
+    }
     /// Completed and answered where it lies, on the loop thread only: its exclusivity check
     /// was one per acknowledged item. Its `itemID` is the one a lone acknowledgement must
     /// name, also once `deliver` is let go.
@@ -206,7 +220,7 @@ final class PendingDelivery {
     /// At most this object's size: its header and its stored properties' sizes, without the
     /// padding between them (`SeqTable.touchObjects`).
     static let touchedBytes = 16 + MemoryLayout<ChildConnection>.size + MemoryLayout<UInt64>.size
-        + MemoryLayout<Optional<Item>>.size + 2 * MemoryLayout<UInt64>.size + MemoryLayout<ShareRecord>.size
+        + MemoryLayout<Optional<Item>>.size + MemoryLayout<UInt64>.size + 2 * MemoryLayout<UInt32>.size + MemoryLayout<ShareRecord>.size
         + 3 * MemoryLayout<Bool>.size
 
     init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, item: Item) {
@@ -231,6 +245,7 @@ final class PendingDelivery {
         kept.item = item
         kept.deadline = 0
         kept.cost = 0
+        kept.wireSize = 0
         kept.answered = false
         kept.batched = false
         kept.keepsReadBuffer = false

@@ -87,6 +87,7 @@ import Testing
         let firstID = ObjectIdentifier(first)
         first.deadline = 500
         first.cost = 70
+        first.wireSize = 170
         first.batched = true
         first.keepsReadBuffer = true
         PendingDelivery.keep(first)
@@ -109,7 +110,7 @@ import Testing
         #expect(ObjectIdentifier(second) == firstID)
         #expect(sender.spareDeliveries.isEmpty)
         #expect(second.requestSeq == 4 && second.record.itemID == "item-2")
-        #expect(second.deadline == 0 && second.cost == 0 && !second.answered && !second.batched && !second.keepsReadBuffer)
+        #expect(second.deadline == 0 && second.cost == 0 && second.wireSize == 0 && !second.answered && !second.batched && !second.keepsReadBuffer)
         #expect(second.take() == Deliver(item: textItem("item-2", "two"), senderBundleID: "com.contoso.app0", receivedAs: "bob@contoso.com"))
 
         second.answered = true
