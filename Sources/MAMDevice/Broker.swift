@@ -400,39 +400,10 @@ final class Broker {
     /// `entry` by reference, as in `route`; `record` is completed where it lies.
     private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
                          plan: Plan, record: inout ShareRecord) {
-        let ownership = plan.ownership
-        // (Already so on a known route's parties, which other records share.)
-        if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }
-        var item = request.item
-        item.ownership = ownership
-        // The SDK hands an extension managed data under the `com.microsoft.intune.mam.` twins
-        // of its types, the ones its activation rule was checked against.
-        if entry.spec.descriptor.kind != .app, ownership.managed {
-            item.typeIdentifiers = item.typeIdentifiers.map { t in
-                t.lowercased().hasPrefix(Self.intunePrefix) ? t : Self.intunePrefix + t
-            }
-        }
-        if let fileData {
-            let target = entry.spec
-            // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
-            let inbox: String
-            do {
-                // The copy keeps its owner where that account is signed in to the destination;
-                // an app without the account (policy allowed the transfer) gets a personal copy.
-                let finalOwner = plan.decision.owner(after: plan.owner)
-                let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
-                inbox = try inboxPath(for: item, in: target)
-                _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
-            } catch {
-                let v = internalFailure(error, doing: "place the file in \(target.handle)'s Inbox")
-                return answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
-            }
-            item.payload = .file(path: inbox)
-        }
-        // The record moves into the delivery (a copy is a dozen retains); the caller's, left
-        // empty, is not read again.
-        // Past its share of read buffers, a sender's payload is copied out of the one it came in.
-        if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
+        // A constant, made by a function of its own, so that it can move into the delivery
+        // below: a variable kept to the end of this function was a retain and a release of
+        // the item's box and of its owner per share.
+        guard let item = stamped(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &record) else { return }
         // The delivery's receiver is its record's: `plan.receiverUPN` in every path here.
         assert(record.receivedAs == plan.receiverUPN)
         // Measured before the item moves into the delivery: read after, the item was a second
@@ -440,7 +411,9 @@ final class Broker {
         let cost = Self.cost(of: item)
         let wireSize = item.approximateWireSize
         let keepsReadBuffer = item.isInReadBuffer
-        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: &record, item: item)
+        // The record moves into the delivery (a copy is a dozen retains); the caller's, left
+        // empty, is not read again.
+        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: &record, item: consume item)
         pending.cost = cost
         pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
@@ -466,6 +439,47 @@ final class Broker {
         } else {
             answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is not running"))
         }
+    }
+
+    /// The item `deliver` hands over: stamped with its owner, under the type names its
+    /// destination expects, its file placed in the destination's Inbox; `nil` once the sender
+    /// was answered that the file could not be placed.
+    private func stamped(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
+                         plan: Plan, record: inout ShareRecord) -> Item? {
+        let ownership = plan.ownership
+        // (Already so on a known route's parties, which other records share.)
+        if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }
+        let managed = ownership.managed
+        var item = request.item
+        item.ownership = consume ownership
+        // The SDK hands an extension managed data under the `com.microsoft.intune.mam.` twins
+        // of its types, the ones its activation rule was checked against.
+        if entry.spec.descriptor.kind != .app, managed {
+            item.typeIdentifiers = item.typeIdentifiers.map { t in
+                t.lowercased().hasPrefix(Self.intunePrefix) ? t : Self.intunePrefix + t
+            }
+        }
+        if let fileData {
+            let target = entry.spec
+            // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
+            let inbox: String
+            do {
+                // The copy keeps its owner where that account is signed in to the destination;
+                // an app without the account (policy allowed the transfer) gets a personal copy.
+                let finalOwner = plan.decision.owner(after: plan.owner)
+                let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
+                inbox = try inboxPath(for: item, in: target)
+                _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
+            } catch {
+                let v = internalFailure(error, doing: "place the file in \(target.handle)'s Inbox")
+                answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
+                return nil
+            }
+            item.payload = .file(path: inbox)
+        }
+        // Past its share of read buffers, a sender's payload is copied out of the one it came in.
+        if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
+        return item
     }
 
     /// What a delivery is stamped with: its owner after the decision (a transfer may re-own

@@ -53,9 +53,10 @@ public struct ReceivedBytes: Sendable {
     }
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(buffer) {
-            try body(UnsafeRawBufferPointer(start: buffer.base + offset, count: count))
-        }
+        // `self`, and so its buffer, is the caller's for the whole call (a borrowed argument):
+        // `withExtendedLifetime(buffer)` added a retain and a release of the buffer to every
+        // look at a payload, two per brokered item.
+        try body(UnsafeRawBufferPointer(start: buffer.base + offset, count: count))
     }
 
     /// A copy of the bytes.
