@@ -34,7 +34,8 @@ enum HotFrames {
     /// must decide (`frame` is then left to be overwritten).
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout Frame) -> Bool {
         precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
-        let reading = Reading(pool: pool, received: received, frameStart: bytes.baseAddress)
+        // The pool is held here, by the caller's reference, for as long as `reading` is used.
+        let reading = Reading(pool: pool.map(Unmanaged.passUnretained), received: received, frameStart: bytes.baseAddress)
         // The header first and the body last, read in place into the frame's value: `Frame.Body`
         // is as large as its largest case, and each optional or returned copy of a message is
         // one more copy of it (they cost more than the reading itself). The frame is the
@@ -120,7 +121,25 @@ enum HotFrames {
 
     /// The readers, with the connection's pool of recent strings (if any).
     fileprivate struct Reading {
-        let pool: StringPool?
+        /// Not retained: `decode`, which alone makes a reading, holds the pool for as long as
+        /// its reading is used. Held as a strong reference, the pool was retained and released
+        /// around each use (a reading is passed by address, and each use loaded it anew): some
+        /// five of the host's retains per brokered item. (`unowned(unsafe)` made a strong copy
+        /// at each use instead.)
+        private let pool: Unmanaged<StringPool>?
+
+        init(pool: Unmanaged<StringPool>?, received: ReceivedBytes?, frameStart: UnsafePointer<UInt8>?) {
+            self.pool = pool
+            self.received = received
+            self.frameStart = frameStart
+        }
+
+        /// `body`'s answer with the pool, borrowed (`nil` without a pool).
+        @inline(__always) @discardableResult
+        func withPool<R>(_ body: (StringPool) -> R) -> R? {
+            guard let pool else { return nil }
+            return pool._withUnsafeGuaranteedRef(body)
+        }
         /// The frame's bytes in their buffer, and where they start in memory.
         let received: ReceivedBytes?
         let frameStart: UnsafePointer<UInt8>?
@@ -149,12 +168,14 @@ enum HotFrames {
                     // A sender's stream shares to one destination, as often as not named in
                     // a string too short for the pool: the last one is compared by its bytes.
                     guard seen.first(1), let sub = r.lengthDelimited() else { return nil }
-                    if let pool, spells(pool.lastDestination, sub) {
-                        destination = pool.lastDestination
+                    // (Read out once: each read of it is a retain.)
+                    let last = withPool { $0.lastDestination } ?? ""
+                    if spells(last, sub) {
+                        destination = consume last
                     } else {
                         guard let d = text(sub) else { return nil }
                         destination = d
-                        pool?.lastDestination = d
+                        withPool { $0.lastDestination = d }
                     }
                 case 2:
                     guard seen.first(2), let sub = r.lengthDelimited(), let read = readItem(sub) else { return nil }
@@ -178,11 +199,15 @@ enum HotFrames {
             // A connection's shares name the same types, one after another: while they match
             // its last list they are counted, not copied, and that list is reused whole, which
             // spares each item its array (about a quarter of the host's allocations per brokered item).
-            let previous = pool?.lastTypeIdentifiers ?? []
+            let previous = withPool { $0.lastTypeIdentifiers } ?? []
             var matched = 0
             var diverged = false
-            var payload: Item.Payload?
-            var shared: ReceivedBytes?
+            // The payload's field, kept as where it lies (or the file's path) and made into the
+            // item's payload at the end: an optional payload set here and read there was an
+            // outlined copy and three destroys of it per item, and a release.
+            var hasPayload = false
+            var inlineBytes: UnsafeBufferPointer<UInt8>?
+            var filePath = ""
             var fileName = ""
             var ownership: Ownership?
             while !r.atEnd {
@@ -202,18 +227,13 @@ enum HotFrames {
                         typeIdentifiers.append(t)
                     }
                 case 3:
-                    guard payload == nil, let sub = r.lengthDelimited() else { return nil }
-                    // (`received` looked at where it lies: bound with `if let`, it was
-                    // retained for the slice besides the slice's own reference.)
-                    if received != nil, let frameStart, let start = sub.baseAddress, !sub.isEmpty {
-                        shared = received.unsafelyUnwrapped.slice(offset: start - frameStart, count: sub.count)
-                        payload = .inline([])
-                    } else {
-                        payload = .inline(Array(sub))
-                    }
+                    guard !hasPayload, let sub = r.lengthDelimited() else { return nil }
+                    hasPayload = true
+                    inlineBytes = sub
                 case 4:
-                    guard payload == nil, let sub = r.lengthDelimited(), let path = text(sub) else { return nil }
-                    payload = .file(path: path)
+                    guard !hasPayload, let sub = r.lengthDelimited(), let path = text(sub) else { return nil }
+                    hasPayload = true
+                    filePath = path
                 case 5: guard string(&r, 5, &seen, into: &fileName) else { return nil }
                 case 6:
                     guard seen.first(6), let sub = r.lengthDelimited(), let o = self.ownership(sub) else { return nil }
@@ -221,25 +241,36 @@ enum HotFrames {
                 default: return nil
                 }
             }
-            guard let payload, !id.isEmpty else { return nil }
+            guard hasPayload, !id.isEmpty else { return nil }
             if !diverged, matched == previous.count {
                 // The list itself, moved: a copy was a retain, and the release of `previous`.
                 typeIdentifiers = consume previous
             } else {
                 if !diverged { typeIdentifiers = Array(previous.prefix(matched)) }
-                pool?.lastTypeIdentifiers = typeIdentifiers
+                withPool { $0.lastTypeIdentifiers = typeIdentifiers }
             }
-            if let shared {
+            guard let inlineBytes else {
+                return Item(id: id, typeIdentifiers: typeIdentifiers, payload: .file(path: filePath), fileName: fileName, ownership: ownership)
+            }
+            // Left in the buffer it was read into, when there is one. (`received` looked at
+            // where it lies: bound with `if let`, it was retained for the slice besides the
+            // slice's own reference.)
+            if received != nil, let frameStart, let start = inlineBytes.baseAddress, !inlineBytes.isEmpty {
+                let shared = received.unsafelyUnwrapped.slice(offset: start - frameStart, count: inlineBytes.count)
                 return Item(id: id, typeIdentifiers: typeIdentifiers, received: shared, fileName: fileName, ownership: ownership)
             }
-            return Item(id: id, typeIdentifiers: typeIdentifiers, payload: payload, fileName: fileName, ownership: ownership)
+            return Item(id: id, typeIdentifiers: typeIdentifiers, payload: .inline(Array(inlineBytes)), fileName: fileName, ownership: ownership)
         }
 
         /// Read into fields of its own and boxed once, as an `Item` is; with a pool, the owner
         /// the connection's last item named is the same value when its bytes are the same.
         func ownership(_ bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
-            guard let pool else { return readOwnership(bytes) }
-            return pool.ownership(bytes) { readOwnership(bytes) }
+            // (No closure here reads the owner: one that did took a copy of this reading, a
+            // retain and a release of its buffer per item.)
+            if let known = withPool({ $0.owner(spelledBy: bytes) }) ?? nil { return known }
+            guard let read = readOwnership(bytes) else { return nil }
+            withPool { $0.keep(read, spelledBy: bytes) }
+            return read
         }
 
         func readOwnership(_ bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
@@ -329,7 +360,7 @@ enum HotFrames {
                     guard seen.first(2), let sub = r.lengthDelimited() else { return nil }
                     // A stream of deliveries names one sender: compared by its bytes, it makes
                     // no string (a quarter of a receiving app's string making per item).
-                    if let known = pool?.bundleID(spelledBy: sub) {
+                    if let known = withPool({ $0.bundleID(spelledBy: sub) }) ?? nil {
                         senderBundleID = known
                     } else {
                         guard let sender = text(sub) else { return nil }
@@ -445,7 +476,7 @@ enum HotFrames {
         /// A bundle id, the pool's last one when it is the same spelling (a `BundleID` folds
         /// its case, which allocates for every id longer than 15 bytes).
         func bundleID(_ s: String) -> BundleID {
-            pool?.bundleID(s) ?? BundleID(s)
+            withPool { $0.bundleID(s) } ?? BundleID(s)
         }
 
         /// Whether `bytes` are `s`'s UTF-8, byte for byte (`s` non-empty).
@@ -458,7 +489,7 @@ enum HotFrames {
         /// byte (`String(cString:)` stops at one, and repairs invalid bytes).
         func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
             if bytes.isEmpty { return "" }
-            if let pool, let known = pool.string(bytes) { return known }
+            if let known = withPool({ $0.string(bytes) }) ?? nil { return known }
             var ascii = true
             for byte in bytes {
                 if byte == 0 { return nil }
@@ -466,7 +497,7 @@ enum HotFrames {
             }
             // (`String(validating:)` takes any sequence and is the slower of the two.)
             guard let made = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else { return nil }
-            pool?.keep(made)
+            withPool { $0.keep(made) }
             return made
         }
     }
@@ -958,19 +989,20 @@ public final class StringPool {
     @exclusivity(unchecked) private var lastOwnerBytes: [UInt8] = []
     @exclusivity(unchecked) private var lastOwner: Ownership?
 
-    func ownership(_ bytes: UnsafeBufferPointer<UInt8>, _ read: () -> Ownership?) -> Ownership? {
+    /// The owner last kept, when `bytes` are the ones it was read from.
+    func owner(spelledBy bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
         // (`memcmp`: `elementsEqual` compares byte by byte through the generic sequence.)
-        if let lastOwner, !bytes.isEmpty, lastOwnerBytes.count == bytes.count, let base = bytes.baseAddress,
-           lastOwnerBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) {
-            return lastOwner
-        }
-        guard let read = read() else { return nil }
-        if bytes.count <= 1024 {
-            lastOwnerBytes.removeAll(keepingCapacity: true)
-            lastOwnerBytes.append(contentsOf: bytes)
-            lastOwner = read
-        }
-        return read
+        guard let lastOwner, !bytes.isEmpty, lastOwnerBytes.count == bytes.count, let base = bytes.baseAddress,
+              lastOwnerBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) else { return nil }
+        return lastOwner
+    }
+
+    /// Keeps `owner`, read from `bytes`, for the next item (not when its bytes are many).
+    func keep(_ owner: Ownership, spelledBy bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= 1024 else { return }
+        lastOwnerBytes.removeAll(keepingCapacity: true)
+        lastOwnerBytes.append(contentsOf: bytes)
+        lastOwner = owner
     }
 
     // A batch's array, emptied and kept for the next batch read (`recycle`). A batch of 16
