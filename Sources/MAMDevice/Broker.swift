@@ -421,10 +421,12 @@ final class Broker {
         if keepsReadBuffer { sender.readBuffersInFlight += 1 }
         pending.deadline = loop.now + deliveryTimeoutMilliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
+            // (The delivery moves into the destination's tables: kept to the end of this
+            // function, it was a retain and a release per share.)
             if destination.state == .ready {
-                offer(pending, to: destination)
+                offer(consume pending, to: destination)
             } else if destination.state == .spawning {
-                destination.queuedDeliveries.append(pending)
+                destination.queuedDeliveries.append(consume pending)
             } else {
                 answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is shutting down"))
             }
@@ -552,7 +554,7 @@ final class Broker {
     /// unread, whoever sends them: several senders, each within its own bytes, cannot get a
     /// receiver that reads slowly cut off (`maximumBacklog`), and the other half stays for
     /// its answers.
-    private func offer(_ pending: PendingDelivery, to destination: ChildConnection) {
+    private func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         let unread = destination.pipe.backlogByteCount + destination.outgoingDeliveryBytes
         guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
             return answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
@@ -560,10 +562,10 @@ final class Broker {
         send(pending, to: destination)
     }
 
-    private func send(_ pending: PendingDelivery, to destination: ChildConnection) {
+    private func send(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         if destination.takesBatches {
-            destination.outgoingDeliveries.append(pending)
             destination.outgoingDeliveryBytes += pending.cost
+            destination.outgoingDeliveries.append(consume pending)
             scheduleBatchWork(destination)
             return
         }
