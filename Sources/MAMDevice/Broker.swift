@@ -55,7 +55,7 @@ final class Broker {
     /// each such request first merges the blocks freed into the fast bins (`StringPool.recycle`).
     @exclusivity(unchecked) private var batchScratch: [BatchedDelivery] = []
     /// An empty list of deliveries with room, which the next destination's flush takes.
-    @exclusivity(unchecked) private var spareOutgoing: [PendingDelivery] = []
+    @exclusivity(unchecked) private var spareOutgoing: [PendingDelivery?] = []
     /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
     /// that the reads are made.
     @exclusivity(unchecked) private var touched: UInt64 = 0
@@ -117,7 +117,13 @@ final class Broker {
     @exclusivity(unchecked) private var routes: [RouteKey: Route] = [:]
     /// The route the last share took: a stream repeats it, and comparing four strings costs
     /// less than hashing them.
-    @exclusivity(unchecked) private var lastRoute: Route?
+    @exclusivity(unchecked) private var lastRoute: Route? {
+        didSet { lastRouteLent = lastRoute.map(Unmanaged.passUnretained) }
+    }
+    /// `lastRoute`, lent to the share that takes it without a retain and a release per share:
+    /// `lastRoute` and `routes` hold it, and only `route` and `decide` change them, neither of
+    /// which runs while a share is delivered on it (nor reads it after `stamped`).
+    @exclusivity(unchecked) private var lastRouteLent: Unmanaged<Route>?
     @exclusivity(unchecked) private var routesGeneration: UInt64 = .max
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     private static let maximumRoutes = 1024
@@ -186,8 +192,8 @@ final class Broker {
             lastRoute = nil
             routesGeneration = state.generationOnLoop()
         }
-        if let last = lastRoute, last.isTaken(by: sender, request, to: entry) {
-            return deliver(request, seq: seq, from: sender, to: entry, on: last)
+        if let last = lastRouteLent, last._withUnsafeGuaranteedRef({ $0.isTaken(by: sender, request, to: entry) }) {
+            return last._withUnsafeGuaranteedRef { deliver(request, seq: seq, from: sender, to: entry, on: $0) }
         }
         let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
         guard let known = routes[key] else {
@@ -570,7 +576,7 @@ final class Broker {
             return
         }
         let seq = destination.send(.deliver(sent(pending)))
-        destination.pendingDeliveries[seq] = pending
+        destination.pendingDeliveries.insert(consume pending, at: seq)
         supervisor.watchDeadlines()
     }
 
@@ -625,19 +631,21 @@ final class Broker {
             }
         }
         child.outgoingDeliveryBytes = 0
-        for range in batchRanges(outgoing, weight: { $0.wireSize }) {
+        for range in batchRanges(outgoing, weight: { $0.unsafelyUnwrapped.wireSize }) {
             guard range.count > 1 else {
-                let pending = outgoing[range.lowerBound]
-                child.pendingDeliveries[child.send(.deliver(sent(pending)))] = pending
+                let pending = Self.take(&outgoing, range.lowerBound)
+                let deliver = sent(pending)
+                child.pendingDeliveries.insert(consume pending, at: child.send(.deliver(deliver)))
                 continue
             }
             var batch: [BatchedDelivery] = []
             swap(&batch, &batchScratch)
             batch.reserveCapacity(range.count)
-            for (seq, pending) in zip(child.reserveSeqs(range.count), outgoing[range]) {
+            for (seq, i) in zip(child.reserveSeqs(range.count), range) {
+                let pending = Self.take(&outgoing, i)
                 pending.batched = true
-                child.pendingDeliveries[seq] = pending
                 batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
+                child.pendingDeliveries.insert(consume pending, at: seq)
             }
             child.send(.deliverBatch(batch))
             // Written out (`send` encodes it where it is called): the items go, the storage
@@ -648,6 +656,15 @@ final class Broker {
             }
         }
         supervisor.watchDeadlines()
+    }
+
+    /// The delivery at `i` of a flush's list, moved out (`nil` is left in its place); each
+    /// is taken once.
+    @inline(__always)
+    private static func take(_ list: inout [PendingDelivery?], _ i: Int) -> PendingDelivery {
+        var taken: PendingDelivery?
+        swap(&taken, &list[i])
+        return taken.unsafelyUnwrapped
     }
 
     private func sendBatchedAnswers(of child: ChildConnection) {
@@ -789,7 +806,7 @@ final class Broker {
     func failOutstandingWork(of child: ChildConnection, how: String) {
         let why = "\(child.handle) ended before acknowledging the item: \(how)"
         child.dropSpareDeliveries()
-        let pending = child.pendingDeliveries.entries.map(\.value) + child.outgoingDeliveries + child.queuedDeliveries
+        let pending = child.pendingDeliveries.entries.map(\.value) + child.outgoingDeliveries.compactMap { $0 } + child.queuedDeliveries
         child.pendingDeliveries.removeAll()
         child.outgoingDeliveries.removeAll()
         child.outgoingDeliveryBytes = 0

@@ -82,8 +82,10 @@ final class ChildConnection {
     var endsWhenIdle: Bool
     /// The child takes `deliverBatch` frames (it said so in `Hello`).
     var takesBatches = false
-    /// Deliveries decided this loop iteration, sent together before the loop writes.
-    @exclusivity(unchecked) var outgoingDeliveries: [PendingDelivery] = []
+    /// Deliveries decided this loop iteration, sent together before the loop writes. Optional
+    /// so that a flush moves each one out into `pendingDeliveries`, leaving `nil` (a copy
+    /// there, and the list's release of it when emptied, was a retain and a release per item).
+    @exclusivity(unchecked) var outgoingDeliveries: [PendingDelivery?] = []
     /// The bytes (`Broker.cost`) of `outgoingDeliveries`, not yet on the pipe.
     @exclusivity(unchecked) var outgoingDeliveryBytes = 0
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
@@ -255,15 +257,22 @@ final class PendingDelivery {
     /// Keeps an answered delivery for its sender's next share, when nothing else holds it
     /// and the sender still runs (its exit lets go of what it kept: `dropSpareDeliveries`).
     static func keep(_ pending: consuming PendingDelivery) {
-        var pending = pending
         guard pending.answered, pending.sender.isLive, isKnownUniquelyReferenced(&pending),
               pending.sender.spareDeliveries.count < ChildConnection.keptSpareDeliveries else { return }
         // What it holds goes now, not when it is reused: the item's read buffer above all.
         // (Its record was taken when it was answered: `make` leaves that empty one behind.)
         pending.item = nil
         assert(pending.record.itemID.isEmpty, "a delivery answered keeps no record")
-        let sender = pending.sender
-        sender.spareDeliveries.append(consume pending)
+        // Appended by the sender lent, not retained (a retain and a release of it per item): the
+        // delivery holds it, before and after it moves into the sender's own list.
+        let sender = Unmanaged.passUnretained(pending.sender)
+        var moving: PendingDelivery? = consume pending
+        sender._withUnsafeGuaranteedRef { sender in
+            var taken: PendingDelivery?
+            swap(&taken, &moving)
+            // (Unwrapped once consumed: `unsafelyUnwrapped` made a copy.)
+            sender.spareDeliveries.append((consume taken)!)
+        }
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.

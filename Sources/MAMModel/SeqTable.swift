@@ -93,27 +93,30 @@ public struct SeqTable<Value> {
         return out
     }
 
-    // MARK: - Inside
-
+    /// Holds `value` for `seq` (in place of any value held for it), moved in: a value passed
+    /// on borrowed was copied into the table (a retain of a class value, and the caller's
+    /// release of its own).
     @inlinable
-    mutating func insert(_ value: Value, at seq: UInt64) {
+    public mutating func insert(_ value: consuming Value, at seq: UInt64) {
         if seqs.isEmpty || seq > seqs[seqs.count - 1] {
             seqs.append(seq)
-            values.append(value)
+            values.append(consume value)
             live += 1
             return
         }
         let i = firstIndex(notBelow: seq)
         if i < seqs.count, seqs[i] == seq {
             if values[i] == nil { live += 1 }
-            values[i] = value
+            values[i] = consume value
             return
         }
         // Out of order: its place among the younger entries.
         seqs.insert(seq, at: i)
-        values.insert(value, at: i)
+        values.insert(consume value, at: i)
         live += 1
     }
+
+    // MARK: - Inside
 
     /// Where `seq` is held (its value may have been taken back).
     @inlinable

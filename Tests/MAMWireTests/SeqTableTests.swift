@@ -34,7 +34,8 @@ import Testing
                     seq = next
                     next += 1
                 }
-                table[seq] = step
+                // Through the subscript, or moved in (`insert`): the same table either way.
+                if random.next(2) == 0 { table[seq] = step } else { table.insert(step, at: seq) }
                 model[seq] = step
             case 4...6:
                 // Mostly the oldest, sometimes any.
