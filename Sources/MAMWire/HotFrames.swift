@@ -250,16 +250,16 @@ enum HotFrames {
                 withPool { $0.lastTypeIdentifiers = typeIdentifiers }
             }
             guard let inlineBytes else {
-                return Item(id: id, typeIdentifiers: typeIdentifiers, payload: .file(path: filePath), fileName: fileName, ownership: ownership)
+                return Item(id: consume id, typeIdentifiers: consume typeIdentifiers, payload: .file(path: consume filePath), fileName: consume fileName, ownership: consume ownership)
             }
             // Left in the buffer it was read into, when there is one. (`received` looked at
             // where it lies: bound with `if let`, it was retained for the slice besides the
             // slice's own reference.)
             if received != nil, let frameStart, let start = inlineBytes.baseAddress, !inlineBytes.isEmpty {
                 let shared = received.unsafelyUnwrapped.slice(offset: start - frameStart, count: inlineBytes.count)
-                return Item(id: id, typeIdentifiers: typeIdentifiers, received: shared, fileName: fileName, ownership: ownership)
+                return Item(id: consume id, typeIdentifiers: consume typeIdentifiers, received: shared, fileName: consume fileName, ownership: consume ownership)
             }
-            return Item(id: id, typeIdentifiers: typeIdentifiers, payload: .inline(Array(inlineBytes)), fileName: fileName, ownership: ownership)
+            return Item(id: consume id, typeIdentifiers: consume typeIdentifiers, payload: .inline(Array(inlineBytes)), fileName: consume fileName, ownership: consume ownership)
         }
 
         /// Read into fields of its own and boxed once, as an `Item` is; with a pool, the owner
@@ -992,7 +992,9 @@ public final class StringPool {
     /// The owner last kept, when `bytes` are the ones it was read from.
     func owner(spelledBy bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
         // (`memcmp`: `elementsEqual` compares byte by byte through the generic sequence.)
-        guard let lastOwner, !bytes.isEmpty, lastOwnerBytes.count == bytes.count, let base = bytes.baseAddress,
+        // (Not bound with `guard let`: the binding was a copy of the owner besides the one
+        // returned, a retain and a release per item a receiving app reads.)
+        guard lastOwner != nil, !bytes.isEmpty, lastOwnerBytes.count == bytes.count, let base = bytes.baseAddress,
               lastOwnerBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) else { return nil }
         return lastOwner
     }
