@@ -206,8 +206,8 @@ final class Broker {
     /// A share on a known route: delivered as its plan says.
     private func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: Route) {
         // The route's parties, which the record it was decided with ended with.
-        var record = ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered)
-        deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: route.plan, record: &record)
+        deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: route.plan,
+                record: ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered))
     }
 
     /// A share decided from the rules, not from a known route.
@@ -308,7 +308,7 @@ final class Broker {
                             r.receivedAs = ""
                             let plan = Plan(owner: owner, receiver: nil, decision: unmanaged,
                                             ownership: stamp(owner, after: unmanaged, from: sender.spec, to: target, in: state.fleet))
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &r)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: r)
                         } else {
                             answer(sender, seq, blocked, &r)
                         }
@@ -333,7 +333,7 @@ final class Broker {
                             r.receivedAs = signedIn.upn
                             let plan = Plan(owner: owner, receiver: signedIn, decision: managed,
                                             ownership: stamp(owner, after: managed, from: sender.spec, to: target, in: state.fleet))
-                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &r)
+                            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: r)
                         } else {
                             answer(sender, seq, .blocked(d.blockedBy ?? .badRequest, why.map { "\(d.explanation); \(target.handle) did not switch to \(signedIn): \($0)" } ?? d.explanation), &r)
                         }
@@ -359,7 +359,7 @@ final class Broker {
                                               receivedAs: plan.receiverUPN, owner: ownership)
             routes[routeKey] = Route(key: routeKey, plan: plan, parties: parties)
         }
-        deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &record)
+        deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: record.taken())
     }
 
     /// `identitySwitchRequired(account)`: asks a multi-identity app to show a managed
@@ -403,9 +403,10 @@ final class Broker {
 
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
-    /// `entry` by reference, as in `route`; `record` is completed where it lies.
+    /// `entry` by reference, as in `route`; `record` is completed where it lies, and moves
+    /// into the delivery.
     private func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                         plan: Plan, record: inout ShareRecord) {
+                         plan: Plan, record: consuming ShareRecord) {
         // A constant, made by a function of its own, so that it can move into the delivery
         // below: a variable kept to the end of this function was a retain and a release of
         // the item's box and of its owner per share.
@@ -417,9 +418,10 @@ final class Broker {
         let cost = Self.cost(of: item)
         let wireSize = item.approximateWireSize
         let keepsReadBuffer = item.isInReadBuffer
-        // The record moves into the delivery (a copy is a dozen retains); the caller's, left
-        // empty, is not read again.
-        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: &record, item: consume item)
+        // The record moves into the delivery (a copy is a dozen retains), and nothing is left
+        // in its place: an empty record left here was a retain and a release of the shared
+        // empty parties per share.
+        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: consume record, item: consume item)
         pending.cost = cost
         pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
@@ -706,11 +708,11 @@ final class Broker {
             }
             throw HostileFrame("acknowledged delivery \(replyTo), which it was never sent or already acknowledged")
         }
-        guard ack.itemID == pending.record.itemID else {
+        guard ack.itemID == pending.itemID else {
             // Put back: the child is cut off for this, and its exit answers the sender, which
             // taken out here was never answered at all.
             destination.pendingDeliveries[replyTo] = pending
-            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.record.itemID)")
+            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.itemID)")
         }
         finish(pending, accepted: ack.accepted, by: destination)
         PendingDelivery.keep(consume pending)
@@ -752,7 +754,7 @@ final class Broker {
         if accepted {
             if configuration.reportDeliveries, let item = pending.item {
                 onEvent(.received(handle: destination.handle, ReceivedItem(
-                    item: item, from: pending.record.from, receivedAs: pending.record.receivedAs)))
+                    item: item, from: pending.record?.from ?? "", receivedAs: pending.record?.receivedAs ?? "")))
             }
             answer(pending, .delivered)
         } else {
@@ -776,12 +778,23 @@ final class Broker {
         pending.answered = true
         pending.sender.bytesInFlight -= pending.cost
         if pending.keepsReadBuffer { pending.sender.readBuffersInFlight -= 1 }
-        // The record is answered where it lies: a copy of it is a dozen retains.
-        answer(pending.sender, pending.requestSeq, outcome, &pending.record)
+        // The record moves out (a copy of it is a dozen retains), leaving none: an answered
+        // delivery has no record.
+        var taken: ShareRecord?
+        swap(&taken, &pending.record)
+        switch consume taken {
+        case .some(let record): answer(pending.sender, pending.requestSeq, outcome, taking: record)
+        case .none: assertionFailure("a delivery not yet answered has its record")
+        }
+    }
+
+    /// Answers with `record`, which is left empty (the slower paths' records).
+    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, _ record: inout ShareRecord) {
+        answer(sender, seq, outcome, taking: record.taken())
     }
 
     /// (`outcome` is consumed: its last use moves it into the record.)
-    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, _ record: inout ShareRecord) {
+    private func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, taking record: consuming ShareRecord) {
         sender.sharesInFlight -= 1
         if sender.batchedSharesInFlight.remove(seq) {
             if sender.isLive || sender.state == .closing {
@@ -799,7 +812,7 @@ final class Broker {
         record.outcome = outcome
         audit.record(record)
         // The record's last use: it moves into the event.
-        onEvent(.share(record.taken()))
+        onEvent(.share(consume record))
     }
 
     /// A child is gone: every delivery it owed an answer for fails now.

@@ -199,10 +199,17 @@ final class PendingDelivery {
         get { Int(wireBytes) }
         set { wireBytes = UInt32(clamping: newValue) }
     }
-    /// Completed and answered where it lies, on the loop thread only: its exclusivity check
-    /// was one per acknowledged item. Its `itemID` is the one a lone acknowledgement must
-    /// name, also once `deliver` is let go.
-    @exclusivity(unchecked) var record: ShareRecord
+    /// Completed where it lies, on the loop thread only (its exclusivity check was one per
+    /// acknowledged item), and moved out when the delivery is answered: `nil` then. Its
+    /// `itemID` is the one a lone acknowledgement must name, also once `deliver` is let go.
+    @exclusivity(unchecked) var record: ShareRecord?
+
+    /// The id of the item delivered (`""` once answered), read where it lies.
+    var itemID: String {
+        _read {
+            if record != nil { yield record!.itemID } else { yield "" }
+        }
+    }
     var answered = false
     /// Sent in a `deliverBatch`: acknowledged by a `deliverAcks` range.
     var batched = false
@@ -222,7 +229,7 @@ final class PendingDelivery {
     /// At most this object's size: its header and its stored properties' sizes, without the
     /// padding between them (`SeqTable.touchObjects`).
     static let touchedBytes = 16 + MemoryLayout<ChildConnection>.size + MemoryLayout<UInt64>.size
-        + MemoryLayout<Optional<Item>>.size + MemoryLayout<UInt64>.size + 2 * MemoryLayout<UInt32>.size + MemoryLayout<ShareRecord>.size
+        + MemoryLayout<Optional<Item>>.size + MemoryLayout<UInt64>.size + 2 * MemoryLayout<UInt32>.size + MemoryLayout<ShareRecord?>.size
         + 3 * MemoryLayout<Bool>.size
 
     init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, item: Item) {
@@ -236,14 +243,13 @@ final class PendingDelivery {
     /// one, or a new one. A block made and freed per item (`malloc`, `free` and the
     /// runtime's allocation and deallocation) took the host from 8,735–8,833 instructions
     /// per brokered item to 9,034 (docs/PERFORMANCE.md).
-    /// `record` moves into it, and an empty one is left in its place (a kept delivery's own,
-    /// emptied when it was answered: swapped, neither is copied).
-    static func make(sender: ChildConnection, requestSeq: UInt64, record: inout ShareRecord, item: consuming Item) -> PendingDelivery {
+    /// `record` moves into it (a kept delivery has none: it moved out when it was answered).
+    static func make(sender: ChildConnection, requestSeq: UInt64, record: consuming ShareRecord, item: consuming Item) -> PendingDelivery {
         guard let kept = sender.spareDeliveries.popLast() else {
-            return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record.taken(), item: item)
+            return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record, item: item)
         }
         kept.requestSeq = requestSeq
-        swap(&kept.record, &record)
+        kept.record = consume record
         kept.item = item
         kept.deadline = 0
         kept.cost = 0
@@ -260,9 +266,9 @@ final class PendingDelivery {
         guard pending.answered, pending.sender.isLive, isKnownUniquelyReferenced(&pending),
               pending.sender.spareDeliveries.count < ChildConnection.keptSpareDeliveries else { return }
         // What it holds goes now, not when it is reused: the item's read buffer above all.
-        // (Its record was taken when it was answered: `make` leaves that empty one behind.)
+        // (Its record moved out when it was answered.)
         pending.item = nil
-        assert(pending.record.itemID.isEmpty, "a delivery answered keeps no record")
+        assert(pending.record == nil, "a delivery answered keeps no record")
         // Appended by the sender lent, not retained (a retain and a release of it per item): the
         // delivery holds it, before and after it moves into the sender's own list.
         let sender = Unmanaged.passUnretained(pending.sender)
@@ -287,7 +293,7 @@ final class PendingDelivery {
     }
 
     private func frame(delivering item: Item) -> Deliver {
-        Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: record.receivedAs)
+        Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: record?.receivedAs ?? "")
     }
 }
 
