@@ -121,8 +121,9 @@ final class Broker {
         didSet { lastRouteLent = lastRoute.map(Unmanaged.passUnretained) }
     }
     /// `lastRoute`, lent to the share that takes it without a retain and a release per share:
-    /// `lastRoute` and `routes` hold it, and only `route` and `decide` change them, neither of
-    /// which runs while a share is delivered on it (nor reads it after `stamped`).
+    /// `lastRoute` and `routes` hold it, and only `route` and `decide` change them. A share
+    /// reads its route (the parties and the plan) only until its item is stamped, before any
+    /// answer or event could lead to another share.
     @exclusivity(unchecked) private var lastRouteLent: Unmanaged<Route>?
     @exclusivity(unchecked) private var routesGeneration: UInt64 = .max
     /// A child naming the same account in ever new spellings cannot grow the table past this.
@@ -633,7 +634,7 @@ final class Broker {
             }
         }
         child.outgoingDeliveryBytes = 0
-        for range in batchRanges(outgoing, weight: { $0.unsafelyUnwrapped.wireSize }) {
+        for range in batchRanges(outgoing, weight: { $0?.wireSize ?? 0 }) {
             guard range.count > 1 else {
                 let pending = Self.take(&outgoing, range.lowerBound)
                 let deliver = sent(pending)
@@ -666,7 +667,7 @@ final class Broker {
     private static func take(_ list: inout [PendingDelivery?], _ i: Int) -> PendingDelivery {
         var taken: PendingDelivery?
         swap(&taken, &list[i])
-        return taken.unsafelyUnwrapped
+        return (consume taken)!
     }
 
     private func sendBatchedAnswers(of child: ChildConnection) {
@@ -784,7 +785,13 @@ final class Broker {
         swap(&taken, &pending.record)
         switch consume taken {
         case .some(let record): answer(pending.sender, pending.requestSeq, outcome, taking: record)
-        case .none: assertionFailure("a delivery not yet answered has its record")
+        case .none:
+            // Not reached (a delivery not yet answered has its record); its sender is answered
+            // all the same.
+            assertionFailure("a delivery not yet answered has its record")
+            answer(pending.sender, pending.requestSeq, outcome, taking: ShareRecord(
+                from: pending.sender.handle, fromBundle: pending.sender.bundleID, identity: "", to: "", receivedAs: "",
+                itemID: "", owner: nil, outcome: .delivered))
         }
     }
 

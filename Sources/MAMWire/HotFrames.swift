@@ -123,8 +123,8 @@ enum HotFrames {
     fileprivate struct Reading {
         /// Not retained: `decode`, which alone makes a reading, holds the pool for as long as
         /// its reading is used. Held as a strong reference, the pool was retained and released
-        /// around each use (a reading is passed by address, and each use loaded it anew): some
-        /// five of the host's retains per brokered item. (`unowned(unsafe)` made a strong copy
+        /// around each use (a reading is passed by address, and each use loaded it anew): three
+        /// of the host's retains per brokered item. (`unowned(unsafe)` made a strong copy
         /// at each use instead.)
         private let pool: Unmanaged<StringPool>?
 
