@@ -359,10 +359,16 @@ public final class AppChannel {
     /// `receive` for an app that answers at once (no `onDeliverLater`): its answer. `hash`:
     /// the key's, if already computed (`Item.idHashValue`).
     private func receiveNow(_ d: Deliver, hash: Int? = nil) -> Bool {
+        receiveNow(d, hash: hash, handler: onDeliver)
+    }
+
+    /// `handler`: `onDeliver` as it was when the frame arrived, read once for a whole batch
+    /// (called through the property, its context was retained and released per item).
+    private func receiveNow(_ d: Deliver, hash: Int?, handler: ((Deliver) -> Bool)?) -> Bool {
         let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
         // Remembered before it is shown (one lookup, not two) and forgotten if declined.
         guard deliveredItemIDs.remember(key, hash: hash ?? key.hashValue) else { return true }
-        let accepted = onDeliver?(d) ?? true
+        let accepted = handler?(d) ?? true
         if !accepted { deliveredItemIDs.forget(key) }
         return accepted
     }
@@ -401,8 +407,10 @@ public final class AppChannel {
                 deliveries.forEachInPlace { delivery in batchHashes.append(delivery.deliver.item.idHashValue) }
                 touched = batchHashes.withUnsafeBufferPointer { deliveredItemIDs.touch(hashes: $0) }
                 var index = 0
+                // The handler in place when the batch arrived receives all of it.
+                let handler = onDeliver
                 deliveries.forEachInPlace { delivery in
-                    answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: batchHashes[index])))
+                    answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: batchHashes[index], handler: handler)))
                     index += 1
                 }
                 flushBatchesSoon()

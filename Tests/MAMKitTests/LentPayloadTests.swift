@@ -88,6 +88,38 @@ import Testing
         #expect(acks.flatMap { Array($0.first...$0.last) } == [10, 11, 12, 20, 21, 22])
     }
 
+    /// The handler in place when a batch arrives receives all of it (it is read once per
+    /// batch); one set while a batch is handled takes over from the next frame.
+    @Test func aHandlerReplacedDuringABatchTakesOverFromTheNextOne() async throws {
+        let host = try FakeHost(answer: { _, _ in nil })
+        let box = Channel()
+        let thread = try LoopThread { loop in
+            let channel = try AppChannel(loop: loop, fd: host.appEnd)
+            box.channel = channel
+            channel.onDeliver = { [unowned channel] d in
+                box.seen.withLock { $0.append(Seen(id: "first " + d.item.id, inReadBuffer: false, bytes: [])) }
+                channel.onDeliver = { d in
+                    box.seen.withLock { $0.append(Seen(id: "second " + d.item.id, inReadBuffer: false, bytes: [])) }
+                    return true
+                }
+                return true
+            }
+            try channel.start(runtime: "test")
+        }
+        defer {
+            thread.submit { box.channel?.close(); box.channel = nil }
+            thread.submit { [thread] in thread.stopAcceptingJobs() }
+            _ = thread.join()
+        }
+        host.send(Self.batch(firstSeq: 10))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while box.seen.withLock({ $0.count }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        host.send(Self.batch(firstSeq: 20))
+        while box.seen.withLock({ $0.count }) < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(box.seen.withLock { $0.map(\.id) } == ["first item-10", "first item-11", "first item-12",
+                                                       "second item-20", "second item-21", "second item-22"])
+    }
+
     /// `MAMApp` hands deliveries to the app's own code, which may keep them: copies.
     @Test func anAsyncAppGetsItemsOfItsOwn() async throws {
         let host = try FakeHost(answer: { _, _ in nil })
