@@ -37,20 +37,15 @@ import Testing
         return Frame(seq: 0, replyTo: 0, body: .deliverBatch(deliveries))
     }
 
-    /// What the app's `onDeliver` saw of two batches, and the acknowledgements the host got.
-    func deliver(lending: Bool) async throws -> ([Seen], [DeliverAcks]) {
+    /// A channel on a loop thread of its own, set up by `configure` before it starts, with a
+    /// fake host at its other end; `body`'s answer, the channel closed once it returns.
+    func withChannel<T>(_ configure: @escaping (AppChannel, Channel) -> Void, _ body: (FakeHost, Channel) async throws -> T) async throws -> T {
         let host = try FakeHost(answer: { _, _ in nil })
         let box = Channel()
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: host.appEnd)
             box.channel = channel
-            channel.lendsReceivedPayloads = lending
-            channel.onDeliver = { d in
-                box.seen.withLock {
-                    $0.append(Seen(id: d.item.id, inReadBuffer: d.item.isInReadBuffer, bytes: d.item.withInlineBytes { Array($0) } ?? []))
-                }
-                return true
-            }
+            configure(channel, box)
             try channel.start(runtime: "test")
         }
         defer {
@@ -58,13 +53,28 @@ import Testing
             thread.submit { [thread] in thread.stopAcceptingJobs() }
             _ = thread.join()
         }
-        host.send(Self.batch(firstSeq: 10))
-        host.send(Self.batch(firstSeq: 20))
-        let deadline = ContinuousClock.now + .seconds(20)
-        while host.deliveryAcks.withLock({ $0.map { Int($0.last - $0.first) + 1 }.reduce(0, +) }) < 6, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        return try await body(host, box)
+    }
+
+    /// What the app's `onDeliver` saw of two batches, and the acknowledgements the host got.
+    func deliver(lending: Bool) async throws -> ([Seen], [DeliverAcks]) {
+        try await withChannel({ channel, box in
+            channel.lendsReceivedPayloads = lending
+            channel.onDeliver = { d in
+                box.seen.withLock {
+                    $0.append(Seen(id: d.item.id, inReadBuffer: d.item.isInReadBuffer, bytes: d.item.withInlineBytes { Array($0) } ?? []))
+                }
+                return true
+            }
+        }) { host, box in
+            host.send(Self.batch(firstSeq: 10))
+            host.send(Self.batch(firstSeq: 20))
+            let deadline = ContinuousClock.now + .seconds(20)
+            while host.deliveryAcks.withLock({ $0.map { Int($0.last - $0.first) + 1 }.reduce(0, +) }) < 6, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return (box.seen.withLock { $0 }, host.deliveryAcks.withLock { $0 })
         }
-        return (box.seen.withLock { $0 }, host.deliveryAcks.withLock { $0 })
     }
 
     static let expectedIDs = ["item-10", "item-11", "item-12", "item-20", "item-21", "item-22"]
@@ -91,11 +101,7 @@ import Testing
     /// The handler in place when a batch arrives receives all of it (it is read once per
     /// batch); one set while a batch is handled takes over from the next frame.
     @Test func aHandlerReplacedDuringABatchTakesOverFromTheNextOne() async throws {
-        let host = try FakeHost(answer: { _, _ in nil })
-        let box = Channel()
-        let thread = try LoopThread { loop in
-            let channel = try AppChannel(loop: loop, fd: host.appEnd)
-            box.channel = channel
+        let seen = try await withChannel({ channel, box in
             channel.onDeliver = { [unowned channel] d in
                 box.seen.withLock { $0.append(Seen(id: "first " + d.item.id, inReadBuffer: false, bytes: [])) }
                 channel.onDeliver = { d in
@@ -104,20 +110,15 @@ import Testing
                 }
                 return true
             }
-            try channel.start(runtime: "test")
+        }) { host, box in
+            host.send(Self.batch(firstSeq: 10))
+            let deadline = ContinuousClock.now + .seconds(20)
+            while box.seen.withLock({ $0.count }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            host.send(Self.batch(firstSeq: 20))
+            while box.seen.withLock({ $0.count }) < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            return box.seen.withLock { $0.map(\.id) }
         }
-        defer {
-            thread.submit { box.channel?.close(); box.channel = nil }
-            thread.submit { [thread] in thread.stopAcceptingJobs() }
-            _ = thread.join()
-        }
-        host.send(Self.batch(firstSeq: 10))
-        let deadline = ContinuousClock.now + .seconds(20)
-        while box.seen.withLock({ $0.count }) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        host.send(Self.batch(firstSeq: 20))
-        while box.seen.withLock({ $0.count }) < 6, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(box.seen.withLock { $0.map(\.id) } == ["first item-10", "first item-11", "first item-12",
-                                                       "second item-20", "second item-21", "second item-22"])
+        #expect(seen == ["first item-10", "first item-11", "first item-12", "second item-20", "second item-21", "second item-22"])
     }
 
     /// `MAMApp` hands deliveries to the app's own code, which may keep them: copies.
