@@ -636,7 +636,8 @@ final class Broker {
         child.outgoingDeliveryBytes = 0
         for range in batchRanges(outgoing, weight: { $0?.wireSize ?? 0 }) {
             guard range.count > 1 else {
-                let pending = Self.take(&outgoing, range.lowerBound)
+                // (Each delivery of the list is taken once, leaving `nil`.)
+                let pending = outgoing[range.lowerBound].take()!
                 let deliver = sent(pending)
                 child.pendingDeliveries.insert(consume pending, at: child.send(.deliver(deliver)))
                 continue
@@ -645,7 +646,7 @@ final class Broker {
             swap(&batch, &batchScratch)
             batch.reserveCapacity(range.count)
             for (seq, i) in zip(child.reserveSeqs(range.count), range) {
-                let pending = Self.take(&outgoing, i)
+                let pending = outgoing[i].take()!
                 pending.batched = true
                 batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
                 child.pendingDeliveries.insert(consume pending, at: seq)
@@ -659,15 +660,6 @@ final class Broker {
             }
         }
         supervisor.watchDeadlines()
-    }
-
-    /// The delivery at `i` of a flush's list, moved out (`nil` is left in its place); each
-    /// is taken once.
-    @inline(__always)
-    private static func take(_ list: inout [PendingDelivery?], _ i: Int) -> PendingDelivery {
-        var taken: PendingDelivery?
-        swap(&taken, &list[i])
-        return (consume taken)!
     }
 
     private func sendBatchedAnswers(of child: ChildConnection) {
@@ -781,9 +773,7 @@ final class Broker {
         if pending.keepsReadBuffer { pending.sender.readBuffersInFlight -= 1 }
         // The record moves out (a copy of it is a dozen retains), leaving none: an answered
         // delivery has no record.
-        var taken: ShareRecord?
-        swap(&taken, &pending.record)
-        switch consume taken {
+        switch pending.record.take() {
         case .some(let record): answer(pending.sender, pending.requestSeq, outcome, taking: record)
         case .none:
             // Not reached (a delivery not yet answered has its record); its sender is answered

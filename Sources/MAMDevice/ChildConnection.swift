@@ -273,12 +273,7 @@ final class PendingDelivery {
         // delivery holds it, before and after it moves into the sender's own list.
         let sender = Unmanaged.passUnretained(pending.sender)
         var moving: PendingDelivery? = consume pending
-        sender._withUnsafeGuaranteedRef { sender in
-            var taken: PendingDelivery?
-            swap(&taken, &moving)
-            // (Unwrapped once consumed: `unsafelyUnwrapped` made a copy.)
-            sender.spareDeliveries.append((consume taken)!)
-        }
+        sender._withUnsafeGuaranteedRef { $0.spareDeliveries.append(moving.take()!) }
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.
