@@ -213,7 +213,11 @@ enum HotFrames {
             while !r.atEnd {
                 guard let (number, wire) = r.key(), wire == 2 else { return nil }
                 switch number {
-                case 1: guard string(&r, 1, &seen, into: &id) else { return nil }
+                case 1:
+                    // Each id names one item: never found in the pool, and kept there it
+                    // would push out a string that repeats.
+                    guard seen.first(1), let sub = r.lengthDelimited(), let v = text(sub, pooled: false) else { return nil }
+                    id = v
                 case 2:
                     // (protobuf-c reads any number; the host refuses more than 64 itself.)
                     guard (diverged ? typeIdentifiers.count : matched) < 64, let sub = r.lengthDelimited() else { return nil }
@@ -486,20 +490,55 @@ enum HotFrames {
         }
 
         /// A string protobuf-c and `WireCodec` would read the same: valid UTF-8 without a NUL
-        /// byte (`String(cString:)` stops at one, and repairs invalid bytes).
-        func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        /// byte (`String(cString:)` stops at one, and repairs invalid bytes). `pooled`: looked
+        /// up in the connection's pool, and kept there when made.
+        func text(_ bytes: UnsafeBufferPointer<UInt8>, pooled: Bool = true) -> String? {
             if bytes.isEmpty { return "" }
-            if let known = withPool({ $0.string(bytes) }) ?? nil { return known }
-            var ascii = true
-            for byte in bytes {
-                if byte == 0 { return nil }
-                if byte >= 0x80 { ascii = false }
-            }
+            if pooled, let known = withPool({ $0.string(bytes) }) ?? nil { return known }
+            let (nul, ascii) = HotFrames.scan(bytes)
+            if nul { return nil }
             // (`String(validating:)` takes any sequence and is the slower of the two.)
             guard let made = ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self) else { return nil }
-            withPool { $0.keep(made) }
+            if pooled { withPool { $0.keep(made) } }
             return made
         }
+    }
+
+    /// Whether `bytes` (not empty) hold a NUL byte, and whether all of them are ASCII: read
+    /// eight at a time, where a loop over the bytes was about 80 instructions for an item's
+    /// id of a few bytes.
+    @inline(__always)
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (nul: Bool, ascii: Bool) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var any: UInt64 = 0
+        var zero: UInt64 = 0
+        // A byte of 0 in `w` sets its high bit in `(w - ones) & ~w`; a borrow can set the high
+        // bit of a byte above it too, but only above a byte of 0, so the word has one exactly
+        // when that is not 0.
+        @inline(__always) func take(_ w: UInt64) {
+            any |= w
+            zero |= (w &- ones) & ~w
+        }
+        let raw = UnsafeRawBufferPointer(bytes)
+        let count = raw.count
+        if count >= 8 {
+            var i = 0
+            while i &+ 8 <= count {
+                take(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                i &+= 8
+            }
+            // The last bytes, in the word that ends with them (some read twice).
+            if i < count { take(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) }
+        } else {
+            // Padded with 1s, neither NUL nor above ASCII.
+            var w = ones
+            withUnsafeMutableBytes(of: &w) { word in
+                for i in 0..<count { word[i] = raw[i] }
+            }
+            take(w)
+        }
+        return (zero & highs != 0, any & highs == 0)
     }
 
     // MARK: Writing
@@ -986,24 +1025,34 @@ public final class StringPool {
     @exclusivity(unchecked) var lastTypeIdentifiers: [String] = []
 
     /// The owner last read, by its bytes: a stream of deliveries names one owner.
-    @exclusivity(unchecked) private var lastOwnerBytes: [UInt8] = []
+    /// Its bytes, in storage the pool owns (allocated with the first owner kept, freed with
+    /// the pool): compared through an array property, each item's comparison retained and
+    /// released the array.
+    @exclusivity(unchecked) private var lastOwnerBytes: UnsafeMutableBufferPointer<UInt8>?
+    @exclusivity(unchecked) private var lastOwnerCount = 0
     @exclusivity(unchecked) private var lastOwner: Ownership?
+
+    /// The most bytes of an owner kept.
+    static let keptOwnerBytes = 1024
+
+    deinit { lastOwnerBytes?.deallocate() }
 
     /// The owner last kept, when `bytes` are the ones it was read from.
     func owner(spelledBy bytes: UnsafeBufferPointer<UInt8>) -> Ownership? {
         // (`memcmp`: `elementsEqual` compares byte by byte through the generic sequence.)
         // (Not bound with `guard let`: the binding was a copy of the owner besides the one
         // returned, a retain and a release per item a receiving app reads.)
-        guard lastOwner != nil, !bytes.isEmpty, lastOwnerBytes.count == bytes.count, let base = bytes.baseAddress,
-              lastOwnerBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, bytes.count) == 0 }) else { return nil }
+        guard lastOwner != nil, !bytes.isEmpty, lastOwnerCount == bytes.count, let base = bytes.baseAddress,
+              let kept = lastOwnerBytes?.baseAddress, memcmp(kept, base, bytes.count) == 0 else { return nil }
         return lastOwner
     }
 
     /// Keeps `owner`, read from `bytes`, for the next item (not when its bytes are many).
     func keep(_ owner: Ownership, spelledBy bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count <= 1024 else { return }
-        lastOwnerBytes.removeAll(keepingCapacity: true)
-        lastOwnerBytes.append(contentsOf: bytes)
+        guard bytes.count <= Self.keptOwnerBytes else { return }
+        if lastOwnerBytes == nil { lastOwnerBytes = .allocate(capacity: Self.keptOwnerBytes) }
+        _ = lastOwnerBytes.unsafelyUnwrapped.initialize(fromContentsOf: bytes)
+        lastOwnerCount = bytes.count
         lastOwner = owner
     }
 

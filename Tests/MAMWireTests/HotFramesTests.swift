@@ -340,6 +340,105 @@ import Testing
         #expect(storage(after) != largeStorage, "a ping past the kept size is let go")
     }
 
+    /// `scan` reads eight bytes at a time: a NUL or a byte above ASCII is found at every
+    /// position of every length up to 40 (across whole words, the last partial word and the
+    /// padded short one), as a loop over the bytes finds it.
+    @Test func aScanFindsEveryNulAndEveryByteAboveASCIIWhereverItLies() {
+        func byteByByte(_ bytes: [UInt8]) -> (nul: Bool, ascii: Bool) {
+            (bytes.contains(0), bytes.allSatisfy { $0 < 0x80 })
+        }
+        var cases = 0
+        for count in 1...40 {
+            let plain = (0..<count).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            var inputs = [plain, [UInt8](repeating: 0x01, count: count), [UInt8](repeating: 0x7F, count: count)]
+            for at in 0..<count {
+                for odd: UInt8 in [0x00, 0x80, 0xC3, 0xFF] {
+                    var bytes = plain
+                    bytes[at] = odd
+                    inputs.append(bytes)
+                }
+                // A NUL beside a byte of 1 (a borrow's neighbour) and beside one above ASCII.
+                var ones = [UInt8](repeating: 0x01, count: count)
+                ones[at] = 0
+                inputs.append(ones)
+                var high = [UInt8](repeating: 0x80, count: count)
+                high[at] = 0
+                inputs.append(high)
+            }
+            for bytes in inputs {
+                let scanned = bytes.withUnsafeBufferPointer { HotFrames.scan($0) }
+                let expected = byteByByte(bytes)
+                #expect(scanned.nul == expected.nul && scanned.ascii == expected.ascii, "\(bytes)")
+                cases += 1
+            }
+        }
+        #expect(cases > 4000)
+    }
+
+    /// An item's id is read as any string is (a NUL, or invalid UTF-8, is left to protobuf-c;
+    /// UTF-8 reads as itself) but never goes into the pool: ids as long as a repeated identity,
+    /// with its first and last bytes, leave that identity where it was.
+    @Test func anItemsIdIsReadAsItselfAndLeavesThePoolAlone() throws {
+        let identity = "alice.longname@contoso.onmicrosoft.com"
+        let pool = StringPool()
+        func read(_ id: [UInt8], identity: String) -> (Frame?, Frame?, Result<Frame, WireError>) {
+            // The item's bytes by hand (protobuf-c's encoder would stop at a NUL in the id).
+            let item: [UInt8] = [0x0A, UInt8(id.count)] + id + [0x1A, 0x01, 0x01]
+            // A share to "d" of that item, with the identity (field 3) unless it is empty.
+            var body: [UInt8] = [0x0A, 0x01, UInt8(ascii: "d"), 0x12, UInt8(item.count)] + item
+            if !identity.isEmpty { body += [0x1A, UInt8(identity.utf8.count)] + Array(identity.utf8) }
+            let bytes: [UInt8] = [0x08, 0x01, 0xA2, 0x01, UInt8(body.count)] + body
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            return (pooled, hotDecode(bytes), self.reference(bytes))
+        }
+        let identityBytes = Array(identity.utf8)
+        for (i, id) in ["a", "f12345678", "8a1f2c3d-aaaa-bbbb-cccc-0123456789ab", "naïve-café", "日本語のid"].enumerated() {
+            let (pooled, plain, reference) = read(Array(id.utf8), identity: identity)
+            let expected = Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: Item(id: id, typeIdentifiers: [], payload: .inline([1])), identity: identity)))
+            #expect(pooled == expected, "\(i)")
+            #expect(plain == expected, "\(i)")
+            #expect(try reference.get() == expected, "\(i)")
+        }
+        // Invalid UTF-8 and a NUL, first, inside and last: the hot path declines.
+        for bad: [UInt8] in [[0xFF, 0x61], [0x61, 0xC3], [0x00, 0x61], [0x61, 0x00, 0x62], Array("0123456789abcdef".utf8) + [0]] {
+            let (pooled, plain, _) = read(bad, identity: identity)
+            #expect(pooled == nil && plain == nil, "\(bad)")
+        }
+        // Then shares without an identity, of ids of the identity's length and ends (its slot
+        // in the pool), each another item.
+        let sameSlot = (0..<8).map { i in
+            [identityBytes.first!] + Array(String(repeating: String(i), count: identityBytes.count - 2).utf8) + [identityBytes.last!]
+        }
+        for id in sameSlot {
+            let (pooled, _, _) = read(id, identity: "")
+            #expect(pooled.map { if case .shareRequest(let r) = $0.body { r.item.id } else { "" } } == String(decoding: id, as: UTF8.self))
+        }
+        let kept = identityBytes.withUnsafeBufferPointer { pool.string($0) }
+        #expect(kept == identity, "the identity left the pool")
+    }
+
+    /// The owner a pool keeps is compared by its bytes: one read again is the same owner, one
+    /// of the same length that differs in a byte reads as itself, and one too large to keep
+    /// reads as itself each time.
+    @Test func aPoolKeepsAnOwnerByItsBytesUpToItsBound() {
+        let pool = StringPool()
+        func owner(_ upn: String) -> Ownership {
+            Ownership(upn: upn, oid: "o-1", tenant: "t", managed: true, sourceBundle: "com.a")
+        }
+        let near = StringPool.keptOwnerBytes - 20
+        let owners = [owner("alice@contoso.com"), owner("alice@contoso.com"), owner("alicf@contoso.com"), owner("alice@contoso.com"),
+                      owner(String(repeating: "a", count: near)), owner(String(repeating: "a", count: near)),
+                      owner(String(repeating: "b", count: StringPool.keptOwnerBytes)), owner(String(repeating: "b", count: StringPool.keptOwnerBytes)),
+                      owner("alice@contoso.com")]
+        for (i, o) in owners.enumerated() {
+            let frame = Frame(seq: UInt64(i + 1), body: .deliver(Deliver(
+                item: Item(id: "i\(i)", typeIdentifiers: ["public.data"], payload: .inline([1]), ownership: o), senderBundleID: "com.s")))
+            let bytes = protobufC(frame)
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            #expect(pooled == frame, "owner \(i)")
+        }
+    }
+
     @Test func whatItDeclinesIsLeftToProtobufC() throws {
         let item = Item(id: "i", typeIdentifiers: [], payload: .inline([1]))
         let request = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
