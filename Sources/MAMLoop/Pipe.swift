@@ -12,8 +12,8 @@ internal import Darwin
 /// `uv_write` before its next poll (or sooner, once an iteration has read enough:
 /// `EventLoop.handled(read:)`), so many small frames to one peer cost one syscall. The
 /// buffer is the loop's, lent while bytes wait in it.
-/// The bytes of a write live in one allocation with the request and are freed in the write
-/// callback, as libuv requires (it does not copy).
+/// The bytes of a write that waits for the socket stay in the buffer they were queued in until
+/// its callback, as libuv requires (it does not copy).
 public final class Pipe: Handle {
     private var onRead: ((UnsafeRawBufferPointer) -> Void)?
     private var onReceive: ((ReceivedBytes) -> Void)?
@@ -185,20 +185,28 @@ public final class Pipe: Handle {
             loop.giveBackOutgoingBuffer(&outgoing)
             return
         }
-        let headerSize = (MemoryLayout<uv_write_t>.stride + 15) & ~15
-        let block = UnsafeMutableRawPointer.allocate(byteCount: headerSize + count, alignment: 16)
-        let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
-        let data = block + headerSize
-        outgoing.withUnsafeBytes { data.copyMemory(from: $0.baseAddress! + written, byteCount: count) }
-        loop.giveBackOutgoingBuffer(&outgoing)
-        var buffer = uv_buf_init(data.assumingMemoryBound(to: CChar.self), UInt32(count))
+        // The rest is written from where it lies: the queue's storage is kept, untouched,
+        // until the write completes, and the next bytes queue in another buffer. (Copied into
+        // an allocation of its own, the rest was a sending app's largest copy after its
+        // payloads': the socket is often full when the host is the slower side.)
+        let request = writeRequest ?? {
+            let made = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
+            writeRequest = made
+            return made
+        }()
+        swap(&writing, &outgoing)
+        // (The array's storage is one heap object, which moves only when the array is changed
+        // or let go; `writing` is neither until the callback.)
+        var buffer = writing.withUnsafeMutableBytes { raw in
+            uv_buf_init((raw.baseAddress! + written).assumingMemoryBound(to: CChar.self), UInt32(count))
+        }
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
         pendingWrites += 1
         let status = uv_write(request, streamPointer, &buffer, 1) { req, status in
             let me = Unmanaged<Pipe>.fromOpaque(req!.pointee.data)
             let pipe = me.takeUnretainedValue()
             pipe.pendingWrites -= 1
-            UnsafeMutableRawPointer(req!).deallocate()
+            pipe.loop.giveBackOutgoingBuffer(&pipe.writing)
             if status < 0 {
                 pipe.reportEnd(UVError(status))
             } else {
@@ -210,10 +218,18 @@ public final class Pipe: Handle {
         if status < 0 {
             pendingWrites -= 1
             Unmanaged.passUnretained(self).release()
-            block.deallocate()
+            loop.giveBackOutgoingBuffer(&writing)
             reportEnd(UVError(status))
         }
     }
+
+    /// The bytes of the write libuv holds (`pendingWrites`), from the queue they were in.
+    @exclusivity(unchecked) private var writing: [UInt8] = []
+    /// The request of that write, made at the first write that waits and reused: there is at
+    /// most one at a time. Freed with the pipe, which a waiting write keeps alive.
+    @exclusivity(unchecked) private var writeRequest: UnsafeMutablePointer<uv_write_t>?
+
+    deinit { writeRequest?.deallocate() }
 
     override func willClose() {
         if state == .open { uv_read_stop(streamPointer) }

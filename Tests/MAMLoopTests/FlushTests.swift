@@ -181,4 +181,58 @@ import Glibc
         loop.run()
         #expect(loop.close() == 0)
     }
+
+    /// A write the socket cannot take at once waits in libuv from the buffer its bytes were
+    /// queued in (no copy, no allocation: the request is the pipe's, made once); what is queued
+    /// meanwhile takes another buffer, and the waiting one goes back to the loop when the write
+    /// is done. Every byte arrives, in order.
+    @Test func aWriteThatWaitsForTheSocketCopiesAndAllocatesNothing() throws {
+        let loop = try EventLoop()
+        let (mine, peer) = try System.socketPair()
+        defer { System.close(peer) }
+        let pipe = try MAMLoop.Pipe(loop: loop)
+        try pipe.open(fd: mine)
+        // (Half the largest buffer the loop keeps: a larger one is freed when given back.)
+        let chunk = (0..<(EventLoop.maximumSpareOutgoingCapacity / 2)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var sink = [UInt8](repeating: 0, count: 64 << 10)
+        var checked = 0
+        var inOrder = true
+        // Reads all the peer has, checking each byte against the chunks' pattern, while the
+        // loop completes the waiting write.
+        func drain() {
+            while pipe.pendingWrites > 0 || Self.waiting(peer) > 0 {
+                let n = sink.withUnsafeMutableBytes { recv(peer, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if n > 0 {
+                    for k in 0..<n where sink[k] != chunk[(checked + k) % chunk.count] { inOrder = false }
+                    checked += n
+                }
+                loop.runOnce(wait: false)
+            }
+        }
+        func cycle() {
+            pipe.enqueue { $0.append(contentsOf: chunk) }
+            pipe.flush()
+            drain()
+        }
+        cycle()
+        cycle()
+        #expect(pipe.pendingWrites == 0)
+        let before = mamsim_allocations()
+        var waited = 0
+        for _ in 0..<20 {
+            pipe.enqueue { $0.append(contentsOf: chunk) }
+            pipe.flush()
+            if pipe.pendingWrites > 0 { waited += 1 }
+            drain()
+        }
+        let allocations = mamsim_allocations() - before
+        #expect(waited > 0, "512 KiB always fit in the socket: nothing was tested")
+        #expect(allocations == 0, "\(allocations) allocations in 20 writes of 512 KiB, \(waited) of which waited")
+        #expect(checked == 22 * chunk.count)
+        #expect(inOrder)
+        #expect(loop.spareOutgoing.count == 1, "the buffer went back to the loop")
+        pipe.close()
+        loop.run()
+        #expect(loop.close() == 0)
+    }
 }

@@ -141,6 +141,36 @@ private func finish(_ loop: EventLoop) {
     finish(loop)
 }
 
+/// A pipe closed while a write waits for a peer that does not read: the write is cancelled
+/// (not reported as the pipe's end: the owner closed it), the bytes it held go back to the
+/// loop, and the pipe, which the waiting write kept alive, is freed once it is over.
+@Test func closingAPipeWhileAWriteWaitsCancelsItAndFreesThePipe() throws {
+    let loop = try EventLoop()
+    weak var gone: MAMLoop.Pipe?
+    var ended = 0
+    var child: ChildProcess?
+    do {
+        let pipe = try Pipe(loop: loop)
+        gone = pipe
+        // A child that never reads its channel.
+        child = try ChildProcess(loop: loop, executable: "/bin/sh", arguments: ["-c", "exec sleep 30"], channel: pipe) { _ in }
+        try pipe.startReading(onRead: { _ in }, onEnd: { _ in ended += 1 })
+        pipe.enqueue([UInt8](repeating: 7, count: 4 << 20))
+        pipe.flush()
+        #expect(pipe.pendingWrites == 1, "4 MiB should not fit in the socket at once")
+        #expect(pipe.backlogByteCount > 0)
+        // More bytes queue behind the waiting write, in a buffer of their own.
+        pipe.enqueue([UInt8](repeating: 8, count: 1000))
+        pipe.close()
+    }
+    child?.kill(SIGKILL)
+    child?.close()
+    loop.run()
+    #expect(ended == 0, "a pipe its owner closed reports no end")
+    #expect(gone == nil, "the pipe outlived its cancelled write")
+    finish(loop)
+}
+
 @Test func writingToADeadChildIsADisconnectNotACrash() throws {
     let loop = try EventLoop()
     let pipe = try Pipe(loop: loop)
