@@ -28,9 +28,9 @@ public final class EventLoop {
     static let minimumReadSize = 64 * 1024
     /// Buffers set aside beyond this many are freed when the last reference goes.
     static let maximumSpareReadBuffers = 16
-    /// The outgoing buffers of pipes that wrote all they had, the last one given back on top:
-    /// a pipe with bytes to queue takes the top one, so the few buffers written between two
-    /// flushes are the same whatever the number of pipes.
+    /// The outgoing buffers of pipes that wrote all they had: a pipe with bytes to queue takes
+    /// the one that fits what it last wrote (`takeOutgoingBuffer`), so the few buffers written
+    /// between two flushes are the same whatever the number of pipes.
     @exclusivity(unchecked) private(set) var spareOutgoing: [[UInt8]] = []
     static let maximumSpareOutgoing = 32
     /// A spare outgoing buffer's capacity at most: a larger one is freed when given back.
@@ -108,9 +108,25 @@ public final class EventLoop {
         return ReceiveBuffer(capacity: Self.readBufferSize)
     }
 
-    /// An empty buffer to queue a pipe's bytes in: the last one given back, else a new one.
-    func takeOutgoingBuffer() -> [UInt8] {
-        spareOutgoing.popLast() ?? []
+    /// An empty buffer to queue a pipe's bytes in, for a pipe that last queued `bytes`: the
+    /// smallest one kept with room for them, else the largest kept, else a new one.
+    ///
+    /// (The last one given back was taken before: while a write waits for the socket, its
+    /// buffer stays with it, and the pipe's next bytes took whichever buffer was on top, as
+    /// often as not another pipe's small one, and grew it anew, copying, at every flush.)
+    func takeOutgoingBuffer(forAbout bytes: Int) -> [UInt8] {
+        guard !spareOutgoing.isEmpty else { return [] }
+        var best = spareOutgoing.count - 1
+        var bestCapacity = spareOutgoing[best].capacity
+        for i in spareOutgoing.indices.dropLast() {
+            let capacity = spareOutgoing[i].capacity
+            if bestCapacity < bytes ? capacity > bestCapacity : capacity >= bytes && capacity < bestCapacity {
+                best = i
+                bestCapacity = capacity
+            }
+        }
+        // (`remove(at:)`: at most `maximumSpareOutgoing` to move, and `swapAt` allocated.)
+        return spareOutgoing.remove(at: best)
     }
 
     /// Takes a pipe's outgoing buffer, emptied, for the next pipe that queues bytes; leaves

@@ -22,6 +22,8 @@ public final class Pipe: Handle {
     // runtime's exclusivity check on each append was measurable on the share path.
     @exclusivity(unchecked) private var outgoing: [UInt8] = []
     @exclusivity(unchecked) private var flushScheduled = false
+    /// How many bytes the last flush wrote (`EventLoop.takeOutgoingBuffer`).
+    @exclusivity(unchecked) private var lastFlushedBytes = 0
     private var reportedEnd = false
     /// Writes handed to libuv and not yet completed (back-pressure indicator). Counted at
     /// every write that waits for the socket, on the loop thread only, without the runtime's
@@ -132,7 +134,14 @@ public final class Pipe: Handle {
     /// Lets a caller encode directly into the outgoing buffer (no intermediate array).
     public func enqueue(_ build: (inout [UInt8]) -> Void) {
         guard state == .open, !reportedEnd else { return }
-        if outgoing.capacity == 0 { outgoing = loop.takeOutgoingBuffer() }
+        if outgoing.capacity == 0 {
+            outgoing = loop.takeOutgoingBuffer(forAbout: lastFlushedBytes)
+            // Room for as much as last time at once: grown by doubling from a smaller buffer,
+            // it copied what it held at each step (the host's deliveries to a busy app, whose
+            // buffer is away with a waiting write: 58 instructions of copying per brokered
+            // item, 24 with this and `takeOutgoingBuffer`).
+            if outgoing.capacity < lastFlushedBytes { outgoing.reserveCapacity(lastFlushedBytes) }
+        }
         build(&outgoing)
         scheduleFlush()
         checkBacklog()
@@ -169,6 +178,7 @@ public final class Pipe: Handle {
             return
         }
         guard pendingWrites == 0 else { return }
+        lastFlushedBytes = outgoing.count
         var written = 0
         let result = outgoing.withUnsafeMutableBytes { raw in
             var buffer = uv_buf_init(raw.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(raw.count))

@@ -235,4 +235,70 @@ import Glibc
         loop.run()
         #expect(loop.close() == 0)
     }
+
+    /// A pipe whose writes wait for the socket takes, for its next bytes, a kept buffer with
+    /// room for what it last wrote, not whichever was given back last (its own, which a pipe
+    /// of a few bytes would otherwise take first): neither grows a buffer again once both
+    /// have one.
+    @Test func aPipeTakesAKeptBufferWithRoomForWhatItLastWrote() throws {
+        let loop = try EventLoop()
+        let (big, bigPeer) = try System.socketPair()
+        let (small, smallPeer) = try System.socketPair()
+        defer { System.close(bigPeer); System.close(smallPeer) }
+        let bulk = try MAMLoop.Pipe(loop: loop), answers = try MAMLoop.Pipe(loop: loop)
+        try bulk.open(fd: big)
+        try answers.open(fd: small)
+        let chunk = [UInt8](repeating: 3, count: EventLoop.maximumSpareOutgoingCapacity / 2)
+        let few: [UInt8] = [1, 2, 3]
+        var sink = [UInt8](repeating: 0, count: 64 << 10)
+        var waited = 0
+        // As in the host: in one iteration the small pipe queues first (answers), then the
+        // bulk one (deliveries), and both flush; the bulk write waits, and its buffer comes
+        // back last, when the write completes.
+        func cycle() {
+            answers.enqueue { $0.append(contentsOf: few) }
+            bulk.enqueue { $0.append(contentsOf: chunk) }
+            answers.flush()
+            bulk.flush()
+            if bulk.pendingWrites > 0 { waited += 1 }
+            _ = sink.withUnsafeMutableBytes { recv(smallPeer, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            while bulk.pendingWrites > 0 || Self.waiting(bigPeer) > 0 {
+                _ = sink.withUnsafeMutableBytes { recv(bigPeer, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                loop.runOnce(wait: false)
+            }
+        }
+        for _ in 0..<3 { cycle() }
+        let before = mamsim_allocations()
+        waited = 0
+        for _ in 0..<20 { cycle() }
+        let allocations = mamsim_allocations() - before
+        #expect(waited > 0, "the bulk writes never waited: nothing was tested")
+        #expect(allocations == 0, "\(allocations) allocations in 20 rounds, \(waited) bulk writes waited")
+        bulk.close(); answers.close()
+        loop.run()
+        #expect(loop.close() == 0)
+    }
+
+    /// Of the buffers kept, the smallest with room for what a pipe last wrote, else the largest.
+    @Test func theKeptBufferTakenIsTheSmallestWithRoomElseTheLargest() throws {
+        let loop = try EventLoop()
+        for capacity in [4096, 256, 65536, 1024] {
+            var b: [UInt8] = []
+            b.reserveCapacity(capacity)
+            loop.giveBackOutgoingBuffer(&b)
+        }
+        let capacities = loop.spareOutgoing.map(\.capacity)
+        func taken(_ bytes: Int) -> Int {
+            var b = loop.takeOutgoingBuffer(forAbout: bytes)
+            defer { loop.giveBackOutgoingBuffer(&b) }
+            #expect(b.isEmpty)
+            return b.capacity
+        }
+        let fitting = { (bytes: Int) in capacities.filter { $0 >= bytes }.min() ?? capacities.max()! }
+        for bytes in [0, 1, 256, 257, 1000, 5000, 65536, 65537, 1 << 20] {
+            #expect(taken(bytes) == fitting(bytes), "for \(bytes) bytes")
+        }
+        #expect(loop.spareOutgoing.count == 4)
+        #expect(loop.close() == 0)
+    }
 }
