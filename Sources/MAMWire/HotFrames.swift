@@ -1049,12 +1049,12 @@ public final class StringPool {
     @exclusivity(unchecked) var lastTypeIdentifiers: [String] = []
 
     /// The owner last read, by its bytes: a stream of deliveries names one owner.
-    /// Its bytes, in storage the pool owns (allocated with the first owner kept, freed with
-    /// the pool): compared through an array property, each item's comparison retained and
-    /// released the array.
+    @exclusivity(unchecked) private var lastOwner: Ownership?
+    /// The bytes it was read from, in storage the pool owns (allocated with the first owner
+    /// kept, freed with the pool): compared through an array property, each item's
+    /// comparison retained and released the array.
     @exclusivity(unchecked) private var lastOwnerBytes: UnsafeMutableBufferPointer<UInt8>?
     @exclusivity(unchecked) private var lastOwnerCount = 0
-    @exclusivity(unchecked) private var lastOwner: Ownership?
 
     /// The most bytes of an owner kept.
     static let keptOwnerBytes = 1024
