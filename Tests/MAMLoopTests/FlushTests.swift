@@ -17,6 +17,17 @@ import Glibc
         return n > 0 ? Int(n) : 0
     }
 
+    /// Two pipes on `loop`, each open on one end of a socket pair; the other ends are the
+    /// test's to read and close.
+    static func twoPipes(on loop: EventLoop) throws -> (MAMLoop.Pipe, Int32, MAMLoop.Pipe, Int32) {
+        let (a, aPeer) = try System.socketPair()
+        let (b, bPeer) = try System.socketPair()
+        let first = try MAMLoop.Pipe(loop: loop), second = try MAMLoop.Pipe(loop: loop)
+        try first.open(fd: a)
+        try second.open(fd: b)
+        return (first, aPeer, second, bPeer)
+    }
+
     /// Four peers each send half of `earlyFlushBytes` before the loop runs, so one iteration
     /// reads twice that; each read queues a reply. The replies to the first two reads reach
     /// their peer while the same iteration is still reading (before, they all waited for its
@@ -159,12 +170,8 @@ import Glibc
     /// few, and the same ones.
     @Test func aPipeThatWroteAllItHadLendsItsBufferToTheNext() throws {
         let loop = try EventLoop()
-        let (a, aPeer) = try System.socketPair()
-        let (b, bPeer) = try System.socketPair()
+        let (first, aPeer, second, bPeer) = try Self.twoPipes(on: loop)
         defer { System.close(aPeer); System.close(bPeer) }
-        let first = try MAMLoop.Pipe(loop: loop), second = try MAMLoop.Pipe(loop: loop)
-        try first.open(fd: a)
-        try second.open(fd: b)
         #expect(loop.spareOutgoing.isEmpty)
         first.enqueue([UInt8](repeating: 1, count: 64 << 10))
         first.flush()
@@ -242,12 +249,8 @@ import Glibc
     /// have one.
     @Test func aPipeTakesAKeptBufferWithRoomForWhatItLastWrote() throws {
         let loop = try EventLoop()
-        let (big, bigPeer) = try System.socketPair()
-        let (small, smallPeer) = try System.socketPair()
+        let (bulk, bigPeer, answers, smallPeer) = try Self.twoPipes(on: loop)
         defer { System.close(bigPeer); System.close(smallPeer) }
-        let bulk = try MAMLoop.Pipe(loop: loop), answers = try MAMLoop.Pipe(loop: loop)
-        try bulk.open(fd: big)
-        try answers.open(fd: small)
         let chunk = [UInt8](repeating: 3, count: EventLoop.maximumSpareOutgoingCapacity / 2)
         let few: [UInt8] = [1, 2, 3]
         var sink = [UInt8](repeating: 0, count: 64 << 10)
