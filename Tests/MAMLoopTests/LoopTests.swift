@@ -142,8 +142,8 @@ private func finish(_ loop: EventLoop) {
 }
 
 /// A pipe closed while a write waits for a peer that does not read: the write is cancelled
-/// (not reported as the pipe's end: the owner closed it), the bytes it held go back to the
-/// loop, and the pipe, which the waiting write kept alive, is freed once it is over.
+/// (not reported as the pipe's end: the owner closed it), and the pipe, which the waiting
+/// write kept alive, is freed once it is over.
 @Test func closingAPipeWhileAWriteWaitsCancelsItAndFreesThePipe() throws {
     let loop = try EventLoop()
     weak var gone: MAMLoop.Pipe?
