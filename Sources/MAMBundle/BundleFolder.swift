@@ -49,8 +49,24 @@ package struct BundleFolder {
         infoFile = prefix + "Info.plist"
         settings = buildSettings
         settings = readXCConfigs().overlaid(with: buildSettings)
-        readInfoPlist(url.appendingPathComponent("Info.plist"))
-        let names = files(withExtension: "entitlements")
+        // A folder's own files only: one that is a link leading out of it (to another
+        // repository's secrets, to /etc) is not read, nor quoted.
+        let info = url.appendingPathComponent("Info.plist")
+        if FileManager.default.fileExists(atPath: info.path), !ProjectRoot.contains(url, info) {
+            problems.append(LintFinding(.error, rule: "file-unreadable", file: infoFile, keyPath: "",
+                problem: "is a link to \(ProjectRoot.printable(info.resolvingSymlinksInPath().path, limit: 200)), outside the bundle's folder; it was not read",
+                fix: "put the Info.plist itself in the folder"))
+        } else {
+            readInfoPlist(info)
+        }
+        let names = files(withExtension: "entitlements").filter { name in
+            guard ProjectRoot.contains(url, url.appendingPathComponent(name)) else {
+                problems.append(LintFinding(.error, rule: "file-unreadable", file: prefix + name, keyPath: "",
+                    problem: "is a link to a file outside the bundle's folder; it was not read", fix: "put the entitlements file itself in the folder"))
+                return false
+            }
+            return true
+        }
         if let name = names.first {
             if names.count > 1 {
                 problems.append(LintFinding(.warning, rule: "entitlements-multiple", file: prefix + name, keyPath: "",

@@ -19,6 +19,12 @@ public struct PluginSandbox: Sendable, Hashable {
     public var environment: [String] = []
     /// Each path of `read` with why it may be read, once `SandboxDeclarations` judged it.
     public var grants: [SandboxGrant] = []
+    /// What the process reads of its own program, judged as a declaration is: the program's
+    /// folder, or the program alone when a declaration could not have that folder
+    /// (`SandboxDeclarations.judgeProgram`); `nil` for mamsim's own app runtime.
+    public var program: SandboxGrant?
+    /// Whether the program is granted alone, without its folder.
+    public var programAlone = false
 
     public init(read: [String] = [], environment: [String] = []) {
         self.read = read

@@ -37,11 +37,14 @@ public struct SandboxDeclarations: Sendable {
     public let allowances: SandboxAllowances
     let interpreterRoots: [(path: String, name: String)]
     let home: String?
+    /// The host's environment, whose values a declared variable would pass.
+    let environment: [String: String]
 
     public init(ownFolder: URL, scenarioFolder: URL?, allowances: SandboxAllowances,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.ownFolder = Self.real(ownFolder.path)
         self.allowances = allowances
+        self.environment = environment
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") && $0 != "/" ? Self.real($0) : nil }
         self.home = home
         // A scenario lying loose in /tmp or the home folder has no project: that would be
@@ -63,7 +66,9 @@ public struct SandboxDeclarations: Sendable {
         path == folder || path.hasPrefix(folder == "/" ? "/" : folder + "/")
     }
 
-    /// Why `path` may be read, or throws why not (a sentence naming the path and the fix).
+    /// Why `path` may be read, or throws why not (a sentence naming the path and the fix). A
+    /// file is judged as a folder is: by where it lies, what it is named, and, inside the
+    /// scenario's project, whether git tracks it and whether a scenario reads it.
     public func judgeRead(_ path: String) throws(PluginSandboxError) -> SandboxGrant {
         let p = Self.real(path)
         if let allowed = allowances.read.first(where: { Self.isInside(p, $0) }) {
@@ -74,11 +79,22 @@ public struct SandboxDeclarations: Sendable {
         if let home, Self.isInside(home, p) {
             throw PluginSandboxError("\(path) holds the home folder \(home); name a narrower folder\(approve)")
         }
+        // Wherever it lies: a repository's settings (a CI checkout keeps its token in
+        // .git/config) and anything in a device directory (another run's apps' files).
+        if p.split(separator: "/").contains(".git") {
+            throw PluginSandboxError("\(path) is inside a .git folder, a repository's settings (a CI checkout keeps its token there)\(approve)")
+        }
+        if let device = Self.enclosingDeviceDirectory(p) {
+            throw PluginSandboxError("\(path) lies in \(device)\(approve)")
+        }
         let reason: String
+        let inProject: Bool
         if Self.isInside(p, ownFolder) {
             reason = "its own folder"
+            inProject = projectRoot.map { Self.isInside(p, $0) } ?? false
         } else if let projectRoot, Self.isInside(p, projectRoot) {
             reason = "in the scenario's project \(projectRoot)"
+            inProject = true
         } else if let root = interpreterRoots.first(where: { Self.isInside(p, $0.path) }) {
             return SandboxGrant(path: p, reason: "the installation of \(root.name)")
         } else if let sensitive = Self.sensitive(p, home: home) {
@@ -89,13 +105,38 @@ public struct SandboxDeclarations: Sendable {
         if let secret = Self.secretInside(p) {
             throw PluginSandboxError("\(path) holds \(secret); name a folder without it\(approve)")
         }
+        if inProject, let projectRoot {
+            if let input = Self.scenarioInputs(in: projectRoot).first(where: { Self.isInside($0.file, p) }) {
+                throw PluginSandboxError("\(path) holds \(input.file), an input of the scenario \(input.scenario) (its policies, declarations and credentials are the host's to read); name a folder without it\(approve)")
+            }
+            // Only what git tracks: a checkout's untracked files are what CI and the team added
+            // beside the code (tokens, .env files, generated secrets).
+            if let untracked = try Self.untrackedFile(in: p, root: projectRoot) {
+                throw PluginSandboxError("\(path) holds \(untracked), which git does not track (a declaration from the project grants only tracked files)\(approve)")
+            }
+        }
         return SandboxGrant(path: p, reason: reason)
     }
 
-    /// Throws when `name` must not reach a child without the user's `--allow-env`.
+    /// What a process may read of its own program at `program`: its folder when a declaration
+    /// could have that folder (no secret, nothing untracked in the project, no scenario's
+    /// input), else the program file alone, with why.
+    public func judgeProgram(_ program: String) -> (grant: SandboxGrant, alone: Bool) {
+        let file = Self.real(program)
+        let folder = (file as NSString).deletingLastPathComponent
+        do throws(PluginSandboxError) {
+            let grant = try judgeRead(folder)
+            return (SandboxGrant(path: grant.path, reason: "its program's folder"), false)
+        } catch {
+            return (SandboxGrant(path: file, reason: "its program alone: \(error.description.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "; name a folder without it", with: ""))"), true)
+        }
+    }
+
+    /// Throws when `name` must not reach a child without the user's `--allow-env`: its name
+    /// marks a secret, or its value here carries one (a URL with a user and password).
     public func judgeEnvironment(_ name: String) throws(PluginSandboxError) {
         if allowances.environment.contains(name) { return }
-        if let why = Self.secretVariable(name) {
+        if let why = Self.secretVariable(name) ?? environment[name].flatMap(Self.secretValue) {
             throw PluginSandboxError("environment variable \(name) \(why), and no declaration may pass it (if this app really needs it, run with --allow-env \(name))")
         }
     }
@@ -153,20 +194,141 @@ public struct SandboxDeclarations: Sendable {
     }
 
     static func deviceDirectory(_ url: URL) -> String? {
-        let marks = ["store.key", "host.lock", "device.sqlite"]
+        let marks = ["store.key", "host.lock", "device.sqlite", "storage.img"]
         guard marks.contains(where: { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) }) else { return nil }
         return "\(url.path), a mamsim device directory"
     }
 
-    static let secretExtensions: Set<String> = ["p12", "pfx", "pem", "key", "p8", "jks", "keystore", "mobileprovision", "kdbx", "asc", "gpg", "sqlite"]
-    static let secretNames: Set<String> = ["store.key", "host.lock", ".env", ".netrc", ".npmrc", ".pypirc", "credentials", "id_rsa", "id_ecdsa", "id_ed25519", "id_dsa", ".git"]
+    /// The device directory `p` lies in (it or any folder above it), or `nil`.
+    static func enclosingDeviceDirectory(_ p: String) -> String? {
+        var folder = p
+        while folder != "/" && !folder.isEmpty {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+               let device = deviceDirectory(URL(fileURLWithPath: folder)) {
+                return device
+            }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return nil
+    }
+
+    static let secretExtensions: Set<String> = ["p12", "pfx", "pem", "key", "p8", "jks", "keystore", "mobileprovision", "kdbx", "asc", "gpg",
+                                                "sqlite", "credential", "credentials", "kubeconfig", "ppk", "keychain", "cer", "der", "crt",
+                                                "provisionprofile", "tfstate", "tfvars", "img", "token"]
+    static let secretNames: Set<String> = ["store.key", "host.lock", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".gitconfig",
+                                           "credentials", "kubeconfig", "storage.img", "googleservice-info.plist", "google-services.json",
+                                           ".htpasswd", ".pgpass", ".my.cnf", ".dockercfg", ".git"]
+    /// Words that, anywhere in a file's name, say it holds a secret (`Secrets.xcconfig`,
+    /// `deploy_key`, `api-token.txt`).
+    static let secretWords = ["secret", "credential", "password", "passwd", "private_key", "private-key", "privatekey", "deploy_key", "deploy-key",
+                              "apikey", "api_key", "api-key", "token.", "-token", "_token"]
 
     static func secretFile(_ path: String) -> String? {
         let name = (path as NSString).lastPathComponent
+        let lower = name.lowercased()
         let ext = (name as NSString).pathExtension.lowercased()
-        if secretNames.contains(name) || secretExtensions.contains(ext) { return "\(path), a credential or key" }
+        if secretNames.contains(lower) || secretExtensions.contains(ext) || lower.hasPrefix(".env") || lower.hasPrefix("id_")
+            || lower.hasPrefix("audit.") || lower.hasSuffix(".env") || secretWords.contains(where: lower.contains) {
+            return "\(path), a credential or key"
+        }
         if ext == "yaml" || ext == "yml", isScenarioFile(path) { return "\(path), a scenario (and what it reads)" }
         return nil
+    }
+
+    /// The first file inside `p` (or `p` itself) that git does not track in the repository at
+    /// `root`; `nil` when every one is tracked or `root` is no repository. Python's compiled
+    /// caches (`__pycache__/*.pyc`) are made from tracked sources and pass.
+    static func untrackedFile(in p: String, root: String, budget: Int = 20_000) throws(PluginSandboxError) -> String? {
+        guard FileManager.default.fileExists(atPath: root + "/.git") else { return nil }
+        let tracked = try trackedFiles(root: root)
+        func isTracked(_ file: String) -> Bool {
+            guard isInside(file, root), file != root else { return false }
+            if file.hasSuffix(".pyc"), file.split(separator: "/").contains("__pycache__") { return true }
+            return tracked.contains(String(file.dropFirst(root.count + 1)))
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: p, isDirectory: &isDirectory) else { return nil }
+        if !isDirectory.boolValue { return isTracked(p) ? nil : p }
+        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: p), includingPropertiesForKeys: [.isSymbolicLinkKey, .isDirectoryKey], options: []) else { return nil }
+        var seen = 0
+        for case let url as URL in walker {
+            seen += 1
+            if seen > budget { return "more than \(budget) files" }
+            let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey])
+            if values?.isDirectory == true, values?.isSymbolicLink != true { continue }
+            let file = (p as NSString).appendingPathComponent(String(url.path.dropFirst(URL(fileURLWithPath: p).path.count).drop { $0 == "/" }))
+            if !isTracked(file) { return file }
+        }
+        return nil
+    }
+
+    /// The paths git tracks in the repository at `root`, relative to it.
+    static func trackedFiles(root: String) throws(PluginSandboxError) -> Set<String> {
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "-C", root, "-c", "core.quotePath=false", "ls-files", "-z", "--cached"]
+        let out = Pipe()
+        git.standardOutput = out
+        git.standardError = FileHandle.nullDevice
+        do { try git.run() } catch {
+            throw PluginSandboxError("cannot ask git which files \(root) tracks (\(error.localizedDescription)); install git, or run with --allow-read for what the app needs")
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        git.waitUntilExit()
+        guard git.terminationStatus == 0 else {
+            throw PluginSandboxError("cannot ask git which files \(root) tracks (git ls-files failed); run with --allow-read for what the app needs")
+        }
+        return Set(data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// The files the scenarios of the project at `root` read (policies, declarations,
+    /// credentials, items): every path a scenario names that is a file beside it, but for
+    /// programs (executable files) and the plists and build settings that describe an app.
+    /// A bounded walk that follows no link and skips build folders.
+    static func scenarioInputs(in root: String, budget: Int = 20_000) -> [(file: String, scenario: String)] {
+        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isSymbolicLinkKey, .isDirectoryKey], options: []) else { return [] }
+        let skipped: Set<String> = [".git", "node_modules", "Pods", "DerivedData", "Carthage"]
+        var inputs: [(String, String)] = []
+        var seen = 0
+        for case let url as URL in walker {
+            seen += 1
+            if seen > budget { break }
+            let name = url.lastPathComponent
+            let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey])
+            if values?.isDirectory == true {
+                if skipped.contains(name) || name.hasPrefix(".build") || deviceDirectory(url) != nil { walker.skipDescendants() }
+                continue
+            }
+            guard values?.isSymbolicLink != true, name.hasSuffix(".yaml") || name.hasSuffix(".yml"), isScenarioFile(url.path),
+                  let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            let folder = url.deletingLastPathComponent()
+            for token in pathTokens(text) {
+                let file = real(token.hasPrefix("/") ? token : folder.appendingPathComponent(token).path)
+                var isDirectory: ObjCBool = false
+                guard file != real(url.path), FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                      !FileManager.default.isExecutableFile(atPath: file) else { continue }
+                let ext = (file as NSString).pathExtension.lowercased()
+                if ["entitlements", "xcconfig", "swift", "py", "js"].contains(ext) || (file as NSString).lastPathComponent == "Info.plist" { continue }
+                inputs.append((file, url.path))
+            }
+        }
+        return inputs
+    }
+
+    /// The words of a YAML text that could be paths: scalars with a `/` or a `.`, unquoted.
+    static func pathTokens(_ text: String) -> Set<String> {
+        var tokens = Set<String>()
+        let separators = Set(" \t\n\r\"',[]{}#")
+        for line in text.split(separator: "\n") {
+            for word in line.split(whereSeparator: { separators.contains($0) }) {
+                var w = Substring(word)
+                if w.hasSuffix(":") { w = w.dropLast() }
+                if w.hasPrefix("-") || w.contains("://") || w.count > 1024 { continue }
+                if w.contains("/") || w.contains(".") { tokens.insert(String(w)) }
+            }
+        }
+        return tokens
     }
 
     /// A YAML file with a top-level `steps:` or `apps:` key: a scenario, as `mamsim test` finds them.
@@ -181,14 +343,28 @@ public struct SandboxDeclarations: Sendable {
     /// Why a variable's name marks it as a secret or a way into another service, or `nil`.
     public static func secretVariable(_ name: String) -> String? {
         let upper = name.uppercased()
-        let words = ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE", "APIKEY", "API_KEY",
+        // The shell's working folders are not secrets, though they contain PWD.
+        if upper == "PWD" || upper == "OLDPWD" { return nil }
+        let words = ["TOKEN", "SECRET", "PASS", "PWD", "CREDENTIAL", "PRIVATE", "APIKEY", "API_KEY", "DSN",
                      "ACCESS_KEY", "AUTH", "SESSION", "COOKIE", "SIGNING", "CERT", "CONNECTION_STRING", "SAS_"]
         if let word = words.first(where: { upper.contains($0) }) { return "names a secret (\(word))" }
         if upper.hasSuffix("_KEY") || upper.hasSuffix("_PAT") || upper == "KEY" { return "names a key" }
         let services = ["AWS_", "AZURE_", "ARM_", "GITHUB_", "GH_", "ACTIONS_", "GITLAB_", "CI_JOB_", "GOOGLE_", "GCLOUD_", "GCP_",
-                        "NPM_", "DOCKER_", "KUBE", "SSH_", "GPG_", "VAULT_", "DBUS_", "XDG_RUNTIME_DIR", "HEROKU_", "SLACK_", "TWINE_", "NETRC"]
+                        "NPM_", "DOCKER_", "KUBE", "SSH_", "GPG_", "VAULT_", "DBUS_", "XDG_RUNTIME_DIR", "HEROKU_", "SLACK_", "TWINE_", "NETRC",
+                        "DATABASE_", "MYSQL_", "PG", "POSTGRES", "REDIS_", "MONGO", "SENTRY_"]
         if let prefix = services.first(where: { upper.hasPrefix($0) }) { return "reaches another service (\(prefix))" }
+        if upper.hasSuffix("_PROXY") || upper.hasSuffix("_URL") && ["DB", "DATABASE", "REDIS", "AMQP", "MONGO", "BROKER"].contains(where: upper.contains) {
+            return "reaches another service (\(upper.hasSuffix("_PROXY") ? "a proxy" : "a database or broker URL"))"
+        }
         return nil
+    }
+
+    /// Why a variable's value carries a secret (`scheme://user:password@host`), or `nil`.
+    public static func secretValue(_ value: String) -> String? {
+        guard let scheme = value.range(of: "://") else { return nil }
+        let authority = value[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") else { return nil }
+        return "holds a URL with a user and password"
     }
 
     // MARK: Where things are

@@ -217,7 +217,7 @@ struct SandboxPlan {
         let real = Self.real(program)
         if spec.executable != nil {
             let folder = (real as NSString).deletingLastPathComponent
-            paths.append(refusal(of: folder) == nil ? folder : real)
+            paths.append(refusal(of: folder) == nil && !spec.sandbox.programAlone ? folder : real)
             paths += binaries
         } else {
             paths.append(real)
@@ -248,13 +248,28 @@ struct SandboxPlan {
 
 /// The variables a child gets from the host's environment: what programs and interpreters
 /// need to start, never the rest (CI tokens, cloud credentials, the user's own settings).
+/// Locale variables pass by their POSIX names only, and of mamsim's own variables only those
+/// a child's runtime reads: a prefix would let any `LC_…` or `MAMSIM_…` the user's shell
+/// holds reach every child undeclared.
 enum ChildEnvironment {
-    static let passed: Set<String> = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "SWIFT_BACKTRACE"]
+    static let passed: Set<String> = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "SWIFT_BACKTRACE",
+                                      "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_MONETARY", "LC_NUMERIC", "LC_TIME",
+                                      "LC_ADDRESS", "LC_IDENTIFICATION", "LC_MEASUREMENT", "LC_NAME", "LC_PAPER", "LC_TELEPHONE",
+                                      // AppChannel reads it (one frame per item, to measure or debug).
+                                      "MAMSIM_BATCHES"]
 
     static func filter(_ environment: [String: String], alsoPassing names: [String] = []) -> [String: String] {
         let extra = Set(names)
-        return environment.filter { name, _ in
-            passed.contains(name) || extra.contains(name) || name.hasPrefix("LC_") || name.hasPrefix("MAMSIM_")
-        }
+        return environment.filter { name, _ in passed.contains(name) || extra.contains(name) }
+    }
+}
+
+/// What every confined child reads besides the system and its own program, one line each with
+/// why: what `mamsim run` prints beside the grants of each app's declaration.
+public enum SharedChildGrants {
+    public static func lines(appRuntime: String) -> [String] {
+        let bin = URL(fileURLWithPath: appRuntime).deletingLastPathComponent().path
+        return SandboxPlan.loadedLibraryFolders().map { "every app reads \($0) (the folder of a library the host loaded: a Swift app needs it too)" }
+            + ["every app with a program of its own reads mamsim's programs in \(SandboxPlan.real(bin)) (MAMSIM_BIN_DIR), each file alone"]
     }
 }

@@ -64,10 +64,14 @@ public struct AppSandbox: Sendable, Hashable {
     public var read: [String]
     /// Names of the host's environment variables passed on besides the default few.
     public var environment: [String]
+    /// The program is readable alone, not its folder (which holds what no declaration may
+    /// have: a secret, an untracked file of the project, a scenario's input).
+    public var programAlone: Bool
 
-    public init(read: [String] = [], environment: [String] = []) {
+    public init(read: [String] = [], environment: [String] = [], programAlone: Bool = false) {
         self.read = read
         self.environment = environment
+        self.programAlone = programAlone
     }
 }
 

@@ -26,9 +26,11 @@ public struct LintConfiguration: Sendable, Hashable {
     public init(yaml text: String, file: String) throws(LintInputError) {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            node = try BoundedYAML.compose(yaml: text)
+        } catch let e as BoundedYAML.TooLarge {
+            throw LintInputError("\(file):\(e.line): \(e.problem)")
         } catch {
-            throw LintInputError("\(file): is not YAML (\(error)); write keys as `disabled_rules: [rule-id]`")
+            throw LintInputError("\(file): is not YAML (\(XcodeGenSpec.yamlProblem(error))); write keys as `disabled_rules: [rule-id]`")
         }
         guard let node else { return }
         guard let mapping = node.mapping else {

@@ -40,7 +40,8 @@ public enum XcodeGenSpec {
     /// The project `spec` (a `project.yml`) describes.
     public static func read(_ spec: URL) throws(XcodeProjectError) -> XcodeProject {
         var merged: Set<String> = [spec.standardizedFileURL.path]
-        let root = try load(spec, relativeTo: "", stack: [spec.standardizedFileURL.path], merged: &merged)
+        let root = try load(spec, relativeTo: "", stack: [spec.standardizedFileURL.path], merged: &merged,
+                            repository: repository(of: spec.deletingLastPathComponent()))
         let folder = spec.deletingLastPathComponent()
         let projectName = root["name"] as? String ?? folder.lastPathComponent
         let options = root["options"] as? [String: Any] ?? [:]
@@ -113,7 +114,7 @@ public enum XcodeGenSpec {
     /// included file names (`info.path`, `entitlements.path`, `configFiles`) are made relative
     /// to the root spec's folder unless it says `relativePaths: false`. A file included twice
     /// (two specs including a shared one) is merged once; one that includes itself is an error.
-    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>) throws(XcodeProjectError) -> [String: Any] {
+    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, repository: URL) throws(XcodeProjectError) -> [String: Any] {
         let depth = stack.count - 1
         let data: Data
         do { data = try InputFile.contents(of: url) } catch {
@@ -122,14 +123,18 @@ public enum XcodeGenSpec {
         }
         var spec: [String: Any]
         do {
-            guard let parsed = try Yams.load(yaml: String(decoding: data, as: UTF8.self)) as? [String: Any] else {
+            guard let parsed = try BoundedYAML.load(yaml: String(decoding: data, as: UTF8.self)) as? [String: Any] else {
                 throw XcodeProjectError(file: url.path, problem: "is not a YAML mapping", fix: "check that it is an XcodeGen spec")
             }
             spec = parsed
         } catch let e as XcodeProjectError {
             throw e
+        } catch let e as BoundedYAML.TooLarge {
+            throw XcodeProjectError(file: url.path, problem: "\(e)", fix: "write the repeated part out, or run `xcodegen generate` and lint the .xcodeproj")
         } catch {
-            throw XcodeProjectError(file: url.path, problem: "is not valid YAML (\(error))", fix: "fix it, or run `xcodegen generate` and lint the .xcodeproj")
+            // Where and what, never the file's own text: an included file may hold anything
+            // (a CI log is public).
+            throw XcodeProjectError(file: url.path, problem: "is not valid YAML (\(yamlProblem(error)))", fix: "fix it, or run `xcodegen generate` and lint the .xcodeproj")
         }
         if !prefix.isEmpty { spec = relocating(spec, by: prefix) }
         let includes: [Any] = (spec["include"] as? [Any]) ?? (spec["include"].map { [$0] } ?? [])
@@ -146,16 +151,47 @@ public enum XcodeGenSpec {
                 throw XcodeProjectError(file: url.path, problem: "includes \(path), which names an environment variable", fix: "run `xcodegen generate` with it set and lint the .xcodeproj")
             }
             let target = url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+            // As the Info.plist and xcconfig readers do: nothing outside the repository is read,
+            // through `../` or a link inside it.
+            guard ProjectRoot.contains(repository, target) else {
+                throw XcodeProjectError(file: url.path, problem: "includes \(ProjectRoot.printable(path, limit: 200)), which is outside the repository (\(repository.standardizedFileURL.path)); it was not read",
+                                        fix: "keep the spec's includes inside the repository, or run `xcodegen generate` and lint the .xcodeproj")
+            }
             guard depth < 8, !stack.contains(target.path) else {
                 throw XcodeProjectError(file: url.path, problem: "includes \(path) in a cycle (or more than 8 deep)", fix: "remove the include that leads back to it")
             }
             guard done.insert(target.path).inserted else { continue }
             let folder = (path as NSString).deletingLastPathComponent
-            let sub = try load(target, relativeTo: relative ? join(prefix, folder) : "", stack: stack + [target.path], merged: &done)
+            let sub = try load(target, relativeTo: relative ? join(prefix, folder) : "", stack: stack + [target.path], merged: &done, repository: repository)
             merged = merging(sub, onto: merged)
         }
         spec["include"] = nil
         return merging(spec, onto: merged)
+    }
+
+    /// The repository a spec lies in: the nearest folder above it with `.git` (never the home
+    /// folder nor `/`), else the spec's own folder.
+    static func repository(of folder: URL) -> URL {
+        let home = ProcessInfo.processInfo.environment["HOME"].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        var candidate = folder.resolvingSymlinksInPath().standardizedFileURL
+        while candidate.path != "/" && candidate.path != home {
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) { return candidate }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        return folder.resolvingSymlinksInPath().standardizedFileURL
+    }
+
+    /// A YAML error's line, column and problem, without the text Yams quotes around it.
+    static func yamlProblem(_ error: any Error) -> String {
+        guard let error = error as? YamlError else { return "unreadable" }
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _), .composer(let context, let problem, let mark, _):
+            return "line \(mark.line), column \(mark.column): \(context.map { "\($0.text) " } ?? "")\(problem)"
+        case .duplicatedKeysInMapping(_, let context):
+            return "line \(context.mark.line), column \(context.mark.column): a key appears twice in one mapping"
+        default:
+            return "not YAML"
+        }
     }
 
     static func join(_ a: String, _ b: String) -> String {

@@ -85,6 +85,7 @@ extension Loading {
             if let x = f["sandbox"] {
                 app.sandbox = vetted(readSandbox(x, relativeTo: folder), ownFolder: executable?.deletingLastPathComponent() ?? folder, at: x, source: "sandbox")
             }
+            if let executable { judgeProgram(executable, into: &app.sandbox) }
             if let x = f["msalAccounts"], let names = reader.strings(x, what: "msalAccounts") {
                 for name in names where !accounts.contains(where: { $0.account.matches(name) }) {
                     reader.error(x, "no account with UPN or OID \"\(name)\"" + Suggestion.clause(for: name, among: accounts.map(\.account.upn)))
@@ -220,8 +221,18 @@ extension Loading {
                                          source: "\(folder.lastPathComponent)/plugin.json: sandbox")
                 } catch { reader.error(pluginLoc, "\(folder.lastPathComponent)/\(error)") }
             }
+            if let executable = ext.executable { judgeProgram(executable, into: &ext.sandbox) }
             extensions.append(ext)
         }
+    }
+
+    /// Judges what a process reads of its own program as a declaration of its folder would be
+    /// judged (`SandboxDeclarations.judgeProgram`): the folder, or the program alone.
+    private func judgeProgram(_ executable: URL, into sandbox: inout PluginSandbox) {
+        let judge = SandboxDeclarations(ownFolder: executable.deletingLastPathComponent(), scenarioFolder: folder, allowances: allowances)
+        let (grant, alone) = judge.judgeProgram(executable.path)
+        sandbox.program = grant
+        sandbox.programAlone = alone
     }
 
     /// Plist key paths whose value an explicit scenario key replaces: an unresolved build

@@ -54,7 +54,7 @@ public struct Scenario: Sendable {
     public var sandboxGrants: [String] {
         let declared = apps.map { ($0.id, $0.sandbox) } + extensions.map { ($0.id, $0.sandbox) }
         return declared.flatMap { id, sandbox in
-            sandbox.grants.map { "\(id) reads \($0)" } + sandbox.environment.map { "\(id) receives $\($0)" }
+            (sandbox.program.map { ["\(id) reads \($0)"] } ?? []) + sandbox.grants.map { "\(id) reads \($0)" } + sandbox.environment.map { "\(id) receives $\($0)" }
         }
     }
 

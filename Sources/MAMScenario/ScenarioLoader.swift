@@ -45,7 +45,7 @@ public enum ScenarioLoader {
         let yaml = file.pathExtension.lowercased() == "json" ? text.replacingOccurrences(of: "\t", with: " ") : text
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: yaml) else {
+            guard let node = try BoundedYAML.compose(yaml: yaml) else {
                 throw ScenarioError(file: file, message: "the scenario file is empty; it needs at least `steps:`")
             }
             root = node
@@ -53,6 +53,8 @@ public enum ScenarioLoader {
             throw error
         } catch let error as YamlError {
             throw syntaxError(error, file: file)
+        } catch let error as BoundedYAML.TooLarge {
+            throw ScenarioError(file: file, line: error.line, column: error.column, message: error.problem)
         } catch {
             throw ScenarioError(file: file, message: "is not valid YAML or JSON (\(error))")
         }

@@ -99,7 +99,9 @@ struct RunCommand: AsyncParsableCommand {
         out.line(out.bold("▶ \(scenario.name)") + out.dim("  (\(file): \(total) apps, \(scenario.extensions.count) extensions, \(scenario.steps.count) steps)"))
         // Every path a child reads beyond the system and its own program, and every variable
         // it receives, as the user must be able to see them.
-        for line in scenario.sandboxGrants { out.line(out.dim("  grant: \(ProjectRoot.printable(line))")) }
+        for line in SharedChildGrants.lines(appRuntime: runOptions.appRuntime) + scenario.sandboxGrants {
+            out.line(out.dim("  grant: \(ProjectRoot.printable(line))"))
+        }
         let report = await ScenarioRunner.run(scenario, options: runOptions)
         progress.finish()
         if let e = report.fleetError {

@@ -33,7 +33,7 @@ public enum ScenarioRunner {
     public static func configuration(for scenario: Scenario, options: Options, deviceDirectory: URL) -> HostConfiguration {
         var specs = scenario.apps.map { app in
             var spec = AppSpec(handle: app.id, descriptor: app.descriptor, executable: app.executable?.path, arguments: app.arguments)
-            spec.sandbox = AppSandbox(read: app.sandbox.read, environment: app.sandbox.environment)
+            spec.sandbox = AppSandbox(read: app.sandbox.read, environment: app.sandbox.environment, programAlone: app.sandbox.programAlone)
             spec.userAccounts = app.msalAccounts
             spec.delegate = app.delegate
             return spec
@@ -57,7 +57,7 @@ public enum ScenarioRunner {
             }
             var spec = AppSpec(handle: ext.id, descriptor: ext.descriptor, executable: ext.executable?.path, arguments: ext.arguments, startsWithFleet: false)
             spec.activation = accepts
-            spec.sandbox = AppSandbox(read: ext.sandbox.read, environment: ext.sandbox.environment)
+            spec.sandbox = AppSandbox(read: ext.sandbox.read, environment: ext.sandbox.environment, programAlone: ext.sandbox.programAlone)
             specs.append(spec)
         }
         var config = HostConfiguration(apps: specs, fleet: scenario.fleet, deviceDirectory: deviceDirectory, appRuntime: options.appRuntime)

@@ -1,0 +1,192 @@
+public import Yams
+
+/// YAML as every file mamsim reads is composed: a document whose aliases would expand it past
+/// a bound (nodes or nesting) is refused at the alias, before anything walks it. Composing
+/// shares an anchored node among its aliases, but every reader after it (keys, lint, the
+/// constructor of plain values) walks the expansion: a kilobyte of nested aliases is billions
+/// of nodes.
+public enum BoundedYAML {
+    /// Far above any real scenario, XcodeGen spec or lint configuration (thousands of nodes).
+    public static let maximumNodes = 200_000
+    public static let maximumDepth = 256
+
+    /// Why a document was refused, at the alias (or node) where it went past the bound.
+    /// Its words name the file's line and column only, never its text.
+    public struct TooLarge: Error, Sendable, CustomStringConvertible {
+        public let line: Int
+        public let column: Int
+        public let problem: String
+        public var description: String { "line \(line), column \(column): \(problem)" }
+    }
+
+    /// `Yams.compose(yaml:)`, then the bounds: throws `YamlError` for bad YAML and `TooLarge`
+    /// for a document that expands past them.
+    public static func compose(yaml text: String) throws -> Node? {
+        // Keys that are aliases are hashed whole while composing (duplicate keys are checked
+        // then), so their expansion is refused before Yams sees them.
+        try checkAliasKeys(text)
+        guard let node = try Yams.compose(yaml: text) else { return nil }
+        try check(node, text: text)
+        return node
+    }
+
+    /// The plain values of `text` (`[String: Any]`, `[Any]`, scalars), bounded as `compose`.
+    public static func load(yaml text: String) throws -> Any? {
+        try compose(yaml: text)?.any
+    }
+
+    /// Throws `TooLarge` when `node`, aliases expanded, has more than `maximumNodes` nodes or
+    /// nests deeper than `maximumDepth`.
+    public static func check(_ node: Node, text: String) throws {
+        var walk = Walk()
+        let (size, depth) = walk.measure(node)
+        guard size > maximumNodes || depth > maximumDepth else { return }
+        throw walk.culprit(node, text: text, tooDeep: depth > maximumDepth)
+    }
+
+    /// An alias used as a mapping key (`? *a` or `*a :`): refused where it is written.
+    static func checkAliasKeys(_ text: String) throws {
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let trimmed = line.drop { $0 == " " || $0 == "-" || $0 == "\t" }
+            guard trimmed.hasPrefix("*") || trimmed.hasPrefix("? *") || trimmed.hasPrefix("{*") || trimmed.hasPrefix("{ *") else { continue }
+            let afterStar = trimmed.drop { $0 != "*" }.dropFirst()
+            let name = afterStar.prefix { !" \t,:]}".contains($0) }
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else { continue }
+            let rest = afterStar.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("? *") || rest.hasPrefix(":") {
+                let column = line.distance(from: line.startIndex, to: line.firstIndex(of: "*") ?? line.startIndex) + 1
+                throw TooLarge(line: lineNumber, column: column, problem: "the alias *\(name) is a mapping key; write the key out (mamsim reads no alias as a key)")
+            }
+        }
+    }
+
+    /// Composed aliases are the anchored node itself, at the anchor's position: a collection
+    /// met again at the same position is an alias, so its expansion is measured once.
+    struct Walk {
+        struct Key: Hashable {
+            let isMapping: Bool
+            let line: Int
+            let column: Int
+        }
+        var measured: [Key: (size: Int, depth: Int)] = [:]
+
+        static func key(_ node: Node) -> Key? {
+            guard let mark = node.mark else { return nil }
+            switch node {
+            case .mapping: return Key(isMapping: true, line: mark.line, column: mark.column)
+            case .sequence: return Key(isMapping: false, line: mark.line, column: mark.column)
+            default: return nil
+            }
+        }
+
+        /// Nodes and depth of `node` expanded, each distinct collection counted once (capped,
+        /// so a bomb's sums cannot overflow).
+        mutating func measure(_ node: Node, level: Int = 0) -> (size: Int, depth: Int) {
+            let key = Self.key(node)
+            if let key, let known = measured[key] { return known }
+            var size = 1, depth = 0
+            // Deeper than the bound is refused; nothing deeper is walked.
+            if level <= BoundedYAML.maximumDepth {
+                func add(_ child: Node) {
+                    let m = measure(child, level: level + 1)
+                    size = min(size + m.size, Int.max / 4)
+                    depth = max(depth, m.depth + 1)
+                }
+                switch node {
+                case .mapping(let mapping): for (k, v) in mapping { add(k); add(v) }
+                case .sequence(let sequence): for element in sequence { add(element) }
+                default: break
+                }
+            } else {
+                depth = BoundedYAML.maximumDepth + 1
+            }
+            if let key { measured[key] = (size, depth) }
+            return (size, depth)
+        }
+
+        /// Where the document goes past the bound: the alias written in the text whose
+        /// expansion crosses it (its anchor found at the anchored node's position), else the
+        /// node where nesting or counting crossed it.
+        func culprit(_ root: Node, text: String, tooDeep: Bool) -> TooLarge {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            var seen = Set<Key>()
+            var written: [String: Int] = [:]
+            var total = 0
+            var found: TooLarge?
+            let bound = tooDeep ? "nests deeper than \(BoundedYAML.maximumDepth) levels" : "expands past \(BoundedYAML.maximumNodes) nodes"
+            func visit(_ node: Node, level: Int) {
+                guard found == nil else { return }
+                if let key = Self.key(node), !seen.insert(key).inserted {
+                    let m = measured[key] ?? (1, 0)
+                    total += m.size
+                    guard let anchor = BoundedYAML.anchorName(before: key.line, key.column, in: lines) else { return }
+                    written[anchor, default: 0] += 1
+                    if tooDeep ? level + m.depth > BoundedYAML.maximumDepth : total > BoundedYAML.maximumNodes,
+                       let (line, column) = BoundedYAML.position(ofAlias: anchor, occurrence: written[anchor]!, in: text) {
+                        found = TooLarge(line: line, column: column, problem: "the document \(bound) once its aliases are expanded (here *\(anchor)); write the repeated part out or drop the alias")
+                    }
+                    return
+                }
+                total += 1
+                if level > BoundedYAML.maximumDepth || !tooDeep && total > BoundedYAML.maximumNodes {
+                    found = TooLarge(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, problem: "the document \(bound); split it or simplify it")
+                    return
+                }
+                switch node {
+                case .mapping(let mapping): for (k, v) in mapping { visit(k, level: level + 1); visit(v, level: level + 1) }
+                case .sequence(let sequence): for element in sequence { visit(element, level: level + 1) }
+                default: break
+                }
+            }
+            visit(root, level: 0)
+            return found ?? TooLarge(line: 1, column: 1, problem: "the document \(bound) once its aliases are expanded; write the repeated parts out")
+        }
+    }
+
+    /// The name of the anchor (`&name`) at position `line`:`column` (1-based, where Yams marks
+    /// the anchored node), or written just before it, on its line or the line above.
+    static func anchorName(before line: Int, _ column: Int, in lines: [Substring]) -> String? {
+        func last(in text: Substring) -> String? {
+            guard let amp = text.lastIndex(of: "&") else { return nil }
+            let name = text[text.index(after: amp)...].prefix { !" \t,[]{}".contains($0) }
+            return name.isEmpty ? nil : String(name)
+        }
+        guard line >= 1, line <= lines.count else { return nil }
+        let here = lines[line - 1]
+        // Yams marks an anchored collection at its `&`.
+        let at = here.dropFirst(max(0, column - 1))
+        if at.hasPrefix("&") {
+            let name = at.dropFirst().prefix { !" \t,[]{}".contains($0) }
+            if !name.isEmpty { return String(name) }
+        }
+        let upTo = here.prefix(max(0, column))
+        if let name = last(in: upTo) { return name }
+        return line >= 2 ? last(in: lines[line - 2]) : nil
+    }
+
+    /// Line and column (1-based) of the `occurrence`-th `*anchor` written in `text`.
+    static func position(ofAlias anchor: String, occurrence: Int, in text: String) -> (Int, Int)? {
+        var seen = 0
+        var lineNumber = 0
+        let name = Array(anchor.utf8)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let bytes = Array(line.utf8)
+            var i = 0
+            while i < bytes.count {
+                if bytes[i] == UInt8(ascii: "*"), i + 1 + name.count <= bytes.count, Array(bytes[(i + 1)..<(i + 1 + name.count)]) == name {
+                    let end = i + 1 + name.count
+                    let boundary = end == bytes.count || " \t,]}:\r".utf8.contains(bytes[end])
+                    if boundary {
+                        seen += 1
+                        if seen == occurrence { return (lineNumber, i + 1) }
+                    }
+                }
+                i += 1
+            }
+        }
+        return nil
+    }
+}
