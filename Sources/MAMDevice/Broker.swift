@@ -126,6 +126,8 @@ final class Broker {
     /// answer or event could lead to another share.
     @exclusivity(unchecked) private var lastRouteLent: Unmanaged<Route>?
     @exclusivity(unchecked) private var routesGeneration: UInt64 = .max
+    /// Bytes of every app's shares not yet answered (`cost`), for the host's overall bound.
+    @exclusivity(unchecked) private var bytesInFlight = 0
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     private static let maximumRoutes = 1024
 
@@ -147,6 +149,12 @@ final class Broker {
         // flowing: its pipe is never paused).
         guard sender.bytesInFlight + Self.cost(of: request.item) <= configuration.maximumBytesInFlight else {
             return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "\(sender.handle) has \(sender.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"))
+        }
+        // And for all apps together: the read buffers their pending items pin (counted whole,
+        // however many items share one) and each item's copy on its way out. A per-app bound
+        // alone multiplies with the apps.
+        guard loop.readBufferTally.bytes + 2 * (bytesInFlight + Self.cost(of: request.item)) <= configuration.maximumHostBytesInFlight else {
+            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "the host holds \((loop.readBufferTally.bytes + 2 * bytesInFlight) >> 20) MiB for shares not yet answered, all apps together (at most \(configuration.maximumHostBytesInFlight >> 20) MiB); send again as answers come"))
         }
         // By reference: the spec is passed on borrowed, never copied out of the registry.
         guard let target = registry.entry(request.destination) else {
@@ -427,6 +435,7 @@ final class Broker {
         pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
         sender.bytesInFlight += cost
+        bytesInFlight += cost
         if keepsReadBuffer { sender.readBuffersInFlight += 1 }
         pending.deadline = loop.now + deliveryTimeoutMilliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
@@ -770,6 +779,7 @@ final class Broker {
         guard !pending.answered else { return }
         pending.answered = true
         pending.sender.bytesInFlight -= pending.cost
+        bytesInFlight -= pending.cost
         if pending.keepsReadBuffer { pending.sender.readBuffersInFlight -= 1 }
         // The record moves out (a copy of it is a dozen retains), leaving none: an answered
         // delivery has no record.

@@ -192,6 +192,10 @@ public struct HostConfiguration: Sendable {
     /// its inline payload, at least 256 bytes); a share past it is answered `failed(busy)` at
     /// once, while the child's answers and acknowledgements keep flowing.
     public var maximumBytesInFlight = 32 << 20
+    /// What the host holds for all children's shares not yet answered: the read buffers their
+    /// payloads pin (whole) and twice their payloads (the copy written to the receiver); a
+    /// share past it is answered `failed(busy)` at once, acknowledgements still flowing.
+    public var maximumHostBytesInFlight = 160 << 20
     /// A child's pending shares that may keep the read buffer their payload arrived in (up to
     /// 256 KiB each, usually shared by many): past it a payload is copied out, so a receiver
     /// that does not acknowledge cannot make the host hold read buffers for ever.

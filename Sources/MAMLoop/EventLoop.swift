@@ -1,5 +1,5 @@
 internal import CLibUV
-internal import MAMModel
+public import MAMModel
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -57,6 +57,10 @@ public final class EventLoop {
     var childReaper: ChildReaper?
     private var closed = false
 
+    /// The bytes of this loop's read buffers still alive, with those the items read into them
+    /// keep (`FrameDecoder` counts a frame gathered across reads here too).
+    public let readBufferTally = BufferTally()
+
     public init() throws(UVError) {
         // A loop writes to peers that may die at any time: on this thread a write to a dead
         // one fails with UV_EPIPE instead of raising SIGPIPE; and SIGCHLD must reach libuv.
@@ -68,7 +72,7 @@ public final class EventLoop {
             raw.deallocate()
             throw UVError(status)
         }
-        readBuffer = ReceiveBuffer(capacity: Self.readBufferSize)
+        readBuffer = ReceiveBuffer(capacity: Self.readBufferSize, tally: readBufferTally)
         raw.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         installFlushHooks()
     }
@@ -105,7 +109,7 @@ public final class EventLoop {
             return free
         }
         if spareReadBuffers.count < Self.maximumSpareReadBuffers { spareReadBuffers.append(full) }
-        return ReceiveBuffer(capacity: Self.readBufferSize)
+        return ReceiveBuffer(capacity: Self.readBufferSize, tally: readBufferTally)
     }
 
     /// An empty buffer to queue a pipe's bytes in, for a pipe that last queued `bytes`: the

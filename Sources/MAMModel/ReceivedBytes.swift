@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Memory a connection's bytes are read into, freed when the last reference to it goes: an
 /// item read from it refers to its payload where it lies instead of copying it out, and the
 /// host forwards those bytes to the destination from there.
@@ -12,13 +14,30 @@ public final class ReceiveBuffer: @unchecked Sendable {
     package let base: UnsafeMutableRawPointer
     public let capacity: Int
 
-    package init(capacity: Int) {
+    /// Counts this buffer's bytes while it lives (the host's read buffers: what the items
+    /// lying in them pin, however many share one).
+    let tally: BufferTally?
+
+    package init(capacity: Int, tally: BufferTally? = nil) {
         precondition(capacity >= 0)
         base = .allocate(byteCount: max(capacity, 1), alignment: 16)
         self.capacity = capacity
+        self.tally = tally
+        tally?.live.add(max(capacity, 1), ordering: .relaxed)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        tally?.live.subtract(max(capacity, 1), ordering: .relaxed)
+        base.deallocate()
+    }
+}
+
+/// The bytes of the `ReceiveBuffer`s made with it that are still alive: a buffer is freed
+/// on whichever thread lets go of it last, hence atomic.
+public final class BufferTally: Sendable {
+    let live = Atomic<Int>(0)
+    public init() {}
+    public var bytes: Int { live.load(ordering: .relaxed) }
 }
 
 /// Bytes inside a `ReceiveBuffer`, which they keep alive.

@@ -22,6 +22,8 @@ public struct FrameDecoder: Sendable {
     /// A frame arriving over several reads, gathered in a buffer of its own (its size was
     /// checked against the limit first), and how much of it has arrived.
     private var partial: ReceiveBuffer?
+    /// Where a frame gathered across reads counts its buffer (the host's read buffers).
+    public var tally: BufferTally?
     private var partialCount = 0
 
     public init(maximumFrameSize: UInt32 = FrameDecoder.defaultMaximumFrameSize) {
@@ -89,7 +91,7 @@ public struct FrameDecoder: Sendable {
                     state = .waitingForHeader
                     try onFrame(frame, inBuffer)
                 } else {
-                    let gathering = partial ?? ReceiveBuffer(capacity: length)
+                    let gathering = partial ?? ReceiveBuffer(capacity: length, tally: tally)
                     partial = gathering
                     (gathering.base + partialCount).copyMemory(from: bytes.baseAddress! + index, byteCount: take)
                     partialCount += take

@@ -137,4 +137,39 @@ import Testing
         #expect(log.all.contains { if case .hostile("deaf", _, true) = $0 { true } else { false } } == false)
         #expect(await host.shutdown() == 0)
     }
+
+    /// Security issue 70, finding 5: the bound per sender multiplies with the senders; the
+    /// host's own bound holds for all of them together, counted in the read buffers their
+    /// payloads pin and the copies on their way out. Three senders flood a receiver that never
+    /// reads: without the host's bound (the control) every share is taken and times out,
+    /// with it some are answered busy at once, naming the host, and once the rest are answered
+    /// a share goes through.
+    @Test(arguments: [false, true])
+    func allSendersTogetherStayWithinTheHostsBound(_ bounded: Bool) async throws {
+        let deaf = try scriptedChild("deaf-all", frames: [Frame(seq: 1, body: .hello(Hello(pid: 1, runtime: "deaf")))])
+        let spec = AppSpec(handle: "deaf", descriptor: AppDescriptor(bundleID: "com.evil.deaf", sdkIntegrated: false), executable: deaf)
+        var config = try makeConfiguration(apps: 3, extra: [spec])
+        config.deliveryTimeout = .seconds(1)
+        config.maximumHostBytesInFlight = bounded ? 12 << 20 : 1 << 30
+        let host = try HostController(configuration: config) { _ in }
+        #expect(await host.startFleet().isEmpty)
+        // 64 shares of 64 KiB each: 4 MiB per sender, 12 MiB together, twice that counted.
+        let results = await withTaskGroup(of: CommandResult.self) { group in
+            for a in ["app0", "app1", "app2"] {
+                group.addTask { await host.command(a, .flood(Flood(destination: "deaf", count: 64, size: 65_536, window: 64))) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let problems = results.compactMap { r -> Verdict? in if case .flood(_, let p) = r { p } else { nil } }
+        #expect(problems.count == 3, "\(results)")
+        let toldHost = problems.filter { $0.reason == .busy && $0.explanation.contains("all apps together") }
+        if bounded {
+            #expect(!toldHost.isEmpty, "\(problems)")
+        } else {
+            #expect(toldHost.isEmpty && problems.allSatisfy { $0.reason == .timeout }, "\(problems)")
+        }
+        // Answers flowed: with everything answered, the host holds nothing and a share passes.
+        #expect(await host.share(from: "app0", to: "app1", item: textItem("after", "hello")) == .delivered)
+        #expect(await host.shutdown() == 0)
+    }
 }

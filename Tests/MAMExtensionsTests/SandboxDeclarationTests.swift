@@ -23,11 +23,24 @@ struct SandboxDeclarationTests {
                 "repo/plugins/evil/run": "#!/bin/sh\n",
                 "repo/clients/python/src/client.py": "print()\n",
                 "repo/suite/one/one.yaml": "apps:\n  - id: a\nsteps: []\n",
-                "repo/suite/two/two.yaml": "apps:\n  - id: b\nsteps: []\n",
+                "repo/suite/two/two.yaml": "apps:\n  - id: b\npolicies:\n  p: policies/level2.json\ndeclarations:\n  - keys/alice.pw\nsteps: []\n",
                 "repo/suite/two/identity.p12": "not really",
                 "repo/suite/two/data/readme.txt": "data\n",
+                "repo/suite/two/policies/level2.json": "{}",
+                "repo/suite/two/keys/alice.pw": "hunter2",
                 "repo/kept-device/store.key": "key",
                 "repo/kept-device/device.sqlite": "db",
+                "repo/kept-device/containers/com.victim/Documents/mail.txt": "the victim's mail",
+                "repo/.env.production": "DATABASE_URL=postgres://u:p@db/prod",
+                "repo/.git-credentials": "https://u:ghp_x@github.com",
+                "repo/config/Secrets.xcconfig": "API_KEY = abc",
+                "repo/ios/GoogleService-Info.plist": "<plist/>",
+                "repo/deploy/id_deploy": "-----BEGIN OPENSSH PRIVATE KEY-----",
+                "repo/deploy/kubeconfig": "apiVersion: v1",
+                "repo/notes/draft.txt": "written after the checkout",
+                "repo/tools/run": "#!/bin/sh\n",
+                "repo/tools/.env": "SECRET=1",
+                "repo/tools/signing.p12": "not really",
                 "home/.ssh/id_ed25519": "-----BEGIN OPENSSH PRIVATE KEY-----",
                 "home/.aws/credentials": "[default]",
                 "home/.pyenv/versions/3.11/bin/python3": "#!/bin/sh\n",
@@ -39,9 +52,23 @@ struct SandboxDeclarationTests {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try text.write(to: url, atomically: true, encoding: .utf8)
             }
-            for shim in ["home/.pyenv/shims/python3", "home/.pyenv/versions/3.11/bin/python3"] {
+            for shim in ["home/.pyenv/shims/python3", "home/.pyenv/versions/3.11/bin/python3", "repo/tools/run", "repo/plugins/evil/run"] {
                 chmod(root.appendingPathComponent(shim).path, 0o755)
             }
+            // A checkout: git tracks the code and the scenarios' inputs (a team commits its
+            // policies and test credentials too); what CI or a developer added beside is untracked.
+            let tracked = ["plugins", "clients", "suite", "config/Secrets.xcconfig", "ios", "tools/run"]
+            try Self.git(["init", "-q"], in: repo)
+            try Self.git(["add"] + tracked, in: repo)
+        }
+
+        static func git(_ arguments: [String], in folder: URL) throws {
+            let git = Process()
+            git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            git.arguments = ["git", "-C", folder.path] + arguments
+            try git.run()
+            git.waitUntilExit()
+            guard git.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         }
         deinit { try? FileManager.default.removeItem(at: root) }
 
@@ -75,6 +102,25 @@ struct SandboxDeclarationTests {
         ("repo/suite/two", false, "scenario"),
         ("repo/suite/two/identity.p12", false, "credential"),
         ("repo/kept-device", false, "device directory"),
+        // Security issue 70, finding 1: what a reviewer would never grant from the project.
+        ("repo/.git/config", false, ".git"),
+        ("repo/.git", false, ".git"),
+        ("repo/.env.production", false, "credential"),
+        ("repo/.git-credentials", false, "credential"),
+        ("repo/config/Secrets.xcconfig", false, "credential"),
+        ("repo/config", false, "credential"),
+        ("repo/ios/GoogleService-Info.plist", false, "credential"),
+        ("repo/deploy/id_deploy", false, "credential"),
+        ("repo/deploy/kubeconfig", false, "credential"),
+        ("repo/notes/draft.txt", false, "git does not track"),
+        ("repo/notes", false, "git does not track"),
+        ("repo/suite/two/policies", false, "an input of the scenario"),
+        ("repo/suite/two/policies/level2.json", false, "an input of the scenario"),
+        ("repo/suite/two/keys/alice.pw", false, "an input of the scenario"),
+        ("repo/kept-device/containers/com.victim", false, "device directory"),
+        ("repo/kept-device/containers/com.victim/Documents/mail.txt", false, "device directory"),
+        ("repo/tools", false, "credential"),
+        ("repo/clients/python/src/client.py", true, "project"),
     ])
     func aDeclarationGetsOnlyWhatItMayAskForAlone(_ path: String, _ granted: Bool, _ word: String) throws {
         let world = try World()
@@ -88,6 +134,35 @@ struct SandboxDeclarationTests {
             #expect(error.description.contains(word), "\(error)")
             #expect(error.description.contains("--allow-read"), "the refusal names the flag that allows it: \(error)")
         }
+    }
+
+    /// Positive control of every refusal above: each path exists and is what the attack reads,
+    /// since the user's `--allow-read` of it grants it.
+    @Test(arguments: ["repo/.git/config", "repo/.env.production", "repo/.git-credentials", "repo/config/Secrets.xcconfig",
+                      "repo/ios/GoogleService-Info.plist", "repo/deploy/id_deploy", "repo/deploy/kubeconfig", "repo/notes/draft.txt",
+                      "repo/suite/two/policies/level2.json", "repo/suite/two/keys/alice.pw", "repo/kept-device/containers/com.victim", "repo/tools"])
+    func theUserCanGrantWhatADeclarationCannot(_ path: String) throws {
+        let world = try World()
+        let absolute = world.root.appendingPathComponent(path).path
+        #expect(FileManager.default.fileExists(atPath: absolute))
+        #expect(throws: PluginSandboxError.self) { try world.judge().judgeRead(absolute) }
+        let grant = try world.judge(SandboxAllowances(read: [absolute])).judgeRead(absolute)
+        #expect(grant.reason == "--allow-read", "\(grant)")
+    }
+
+    /// A program's folder is granted as a declaration of it would be (finding 2): whole when
+    /// it holds nothing secret, else the program alone, with why.
+    @Test func aProgramsFolderIsJudgedLikeADeclaration() throws {
+        let world = try World()
+        let clean = world.repo.appendingPathComponent("plugins/evil/run").path
+        let (folder, alone) = world.judge().judgeProgram(clean)
+        #expect(!alone && folder.path == world.repo.appendingPathComponent("plugins/evil").path && folder.reason == "its program's folder", "\(folder)")
+        let tools = world.repo.appendingPathComponent("tools/run").path
+        // Positive control: the folder exists and a declaration of it is refused.
+        #expect(throws: PluginSandboxError.self) { try world.judge().judgeRead(world.repo.appendingPathComponent("tools").path) }
+        let (program, programAlone) = world.judge().judgeProgram(tools)
+        #expect(programAlone && program.path == tools, "\(program)")
+        #expect(program.reason.contains("its program alone") && program.reason.contains("credential"), "\(program)")
     }
 
     /// A folder of the scenario's project holding nothing secret is granted (another scenario's
@@ -123,7 +198,10 @@ struct SandboxDeclarationTests {
         ("GITHUB_TOKEN", false), ("AWS_SECRET_ACCESS_KEY", false), ("AWS_ACCESS_KEY_ID", false), ("NPM_TOKEN", false),
         ("SSH_AUTH_SOCK", false), ("DOCKER_HOST", false), ("KUBECONFIG", false), ("AZURE_CLIENT_SECRET", false),
         ("OPENAI_API_KEY", false), ("DATABASE_PASSWORD", false), ("CI_JOB_TOKEN", false), ("ACTIONS_RUNTIME_URL", false),
-        ("PYENV_VERSION", true), ("PYENV_ROOT", true), ("VIRTUAL_ENV", true), ("NODE_PATH", true), ("LANG", true),
+        // Security issue 70, finding 7.
+        ("DATABASE_URL", false), ("HTTPS_PROXY", false), ("MYSQL_PWD", false), ("SENTRY_DSN", false), ("KEYSTORE_PASS", false),
+        ("PGPASSWORD", false), ("REDIS_URL", false), ("APP_SECRET", false), ("GOOGLE_APPLICATION_CREDENTIALS", false),
+        ("PYENV_VERSION", true), ("PYENV_ROOT", true), ("VIRTUAL_ENV", true), ("NODE_PATH", true), ("LANG", true), ("PWD", true),
     ])
     func aVariableWhoseNameMarksASecretNeedsTheUser(_ name: String, _ passes: Bool) throws {
         let world = try World()
@@ -132,6 +210,21 @@ struct SandboxDeclarationTests {
         } else {
             #expect(throws: PluginSandboxError.self) { try world.judge().judgeEnvironment(name) }
         }
+    }
+
+    /// A variable whose name says nothing still carries a secret when its value is a URL
+    /// with a user and a password; the same name without one passes.
+    @Test func aURLWithCredentialsNeedsTheUser() throws {
+        let world = try World()
+        func judge(_ value: String) -> SandboxDeclarations {
+            var environment = world.environment
+            environment["UPSTREAM"] = value
+            return SandboxDeclarations(ownFolder: world.repo.appendingPathComponent("plugins/evil"), scenarioFolder: world.repo.appendingPathComponent("suite/one"),
+                                       allowances: SandboxAllowances(), environment: environment)
+        }
+        try judge("https://proxy.example.com:8080").judgeEnvironment("UPSTREAM")
+        #expect(throws: PluginSandboxError.self) { try judge("http://ci:s3cr3t@proxy.example.com:8080").judgeEnvironment("UPSTREAM") }
+        #expect(throws: PluginSandboxError.self) { try judge("postgres://app:pw@db/prod").judgeEnvironment("UPSTREAM") }
     }
 
     /// `mamsim lint` on a plugin folder reports every risky declaration as an error.
