@@ -81,6 +81,15 @@ public final class EnrollmentDesk {
         }
     }
 
+    /// Whether the simulated user completes an interactive sign-in an app's own process asked
+    /// for (`loginAndEnrollAccount` from the app): only for an account the scenario signed in
+    /// to the app, or one its MSAL holds (`msalAccounts`); no account named asks for the
+    /// device's MDM user.
+    func userSignsIn(_ app: AppSpec, account name: String) throws -> Bool {
+        guard let named = name.isEmpty ? service.mdmEnrolledAs : name, let account = state.fleet.account(named: named) else { return false }
+        return try state.isSignedIn(account.description, app: app.identityOwner) || app.userAccounts.contains { account.matches($0) }
+    }
+
     /// Records an enrollment's status, signs in the account a successful interactive login (or
     /// the app's own MSAL sign-in) brought, and tells the delegate.
     private func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,

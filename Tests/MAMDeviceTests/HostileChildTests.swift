@@ -683,3 +683,49 @@ func cgroupsWritable() -> Bool {
     let controllers = (try? String(contentsOfFile: dir + "/cgroup.subtree_control", encoding: .utf8)) ?? ""
     return controllers.contains("pids") && access(dir, W_OK) == 0
 }
+
+/// Security issue 70, finding 6: the user is the scenario, never the app's process. An app may
+/// ask for an interactive sign-in; the simulated user completes it only for an account the
+/// scenario signed in to the app, whatever the app says the user answered. And the policy of
+/// an account that is not one of the app's own never reaches it.
+@Suite struct TheUserIsTheScenarioTests {
+    static func status(_ result: ServiceResult) -> EnrollmentStatus? {
+        Service.Enroll.answer(from: result.value).flatMap(EnrollmentStatus.init(rawValue:))
+    }
+
+    @Test func anAppCannotSignAnAccountInOnItsOwnWord() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 2))
+        #expect(await host.startFleet().isEmpty)
+        // Positive control: the call is the one a sign-in goes through. alice, whom the scenario
+        // signed in to app0, is enrolled when app0 asks for her interactively.
+        _ = await host.signIn("app0", account: "alice@contoso.com")
+        let alice = await host.service("app0", .enroll(account: "alice@contoso.com", interactive: true, userCancels: false))
+        #expect(Self.status(alice)?.didSucceed == true, "\(alice)")
+        // app1 asks for bob and says the user did not cancel: the user, who never signed bob in
+        // there, cancels; bob is not signed in and app1 gets no token for him.
+        let bob = await host.service("app1", .enroll(account: "bob@outlook.com", interactive: true, userCancels: false))
+        #expect(Self.status(bob) == .loginCanceled, "\(bob)")
+        let (refused, token) = await host.acquireToken("app1", account: "bob@outlook.com", resource: "Office365", asApp: true)
+        #expect(refused.decision.blockedBy == .notSignedIn, "\(refused.decision)")
+        #expect(token == nil)
+        // Nor with no account named (the device's MDM user, none here).
+        let nobody = await host.service("app1", .enroll(account: "", interactive: true, userCancels: false))
+        #expect(Self.status(nobody)?.didSucceed != true, "\(nobody)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func anAppGetsNoPolicyOfAnAccountNotItsOwn() async throws {
+        let host = try HostController(configuration: try makeConfiguration(apps: 2))
+        #expect(await host.startFleet().isEmpty)
+        _ = await host.signIn("app0", account: "alice@contoso.com")
+        // Positive control: app0 holds alice, and her policy (with her OID) answers it.
+        let own = await host.service("app0", .policy(as: "alice@contoso.com"))
+        let summary = try #require(Service.Policy.answer(from: own.value))
+        #expect(summary.managed && !summary.oid.isEmpty, "\(summary)")
+        // app1 does not hold her: nothing of hers, not her OID.
+        let other = await host.service("app1", .policy(as: "alice@contoso.com"))
+        let answered = try #require(Service.Policy.answer(from: other.value))
+        #expect(!answered.managed && answered.oid.isEmpty && answered.upn.isEmpty, "\(answered)")
+        #expect(await host.shutdown() == 0)
+    }
+}

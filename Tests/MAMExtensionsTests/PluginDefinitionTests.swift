@@ -69,6 +69,33 @@ struct PluginDefinitionTests {
         #expect(plugin.manifest.activation(for: share, dataIsManaged: managed).isActivated == activated)
     }
 
+    /// Security issue 70, finding 3: a plugin's Info.plist that is a link out of its folder
+    /// (to another repository's file, to /etc) is neither read nor quoted. The control: the
+    /// same file copied into the folder loads.
+    @Test func anInfoPlistLinkedOutOfThePluginFolderIsNotRead() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-plugin-link-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let outside = root.appendingPathComponent("outside")
+        let copied = root.appendingPathComponent("copied")
+        let linked = root.appendingPathComponent("linked")
+        for folder in [outside, copied, linked] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let info = try String(contentsOf: Self.shareToNotes.appendingPathComponent("Info.plist"), encoding: .utf8)
+        try info.write(to: outside.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+        try info.write(to: copied.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+        let others = try FileManager.default.contentsOfDirectory(atPath: Self.shareToNotes.path).filter { $0 != "Info.plist" }
+        for folder in [copied, linked] {
+            for name in others { try FileManager.default.copyItem(at: Self.shareToNotes.appendingPathComponent(name), to: folder.appendingPathComponent(name)) }
+        }
+        try FileManager.default.createSymbolicLink(at: linked.appendingPathComponent("Info.plist"), withDestinationURL: outside.appendingPathComponent("Info.plist"))
+        #expect(try PluginDefinition.load(folder: copied).bundleIdentifier == "com.example.notes.share")
+        do {
+            _ = try PluginDefinition.load(folder: linked)
+            Issue.record("an Info.plist outside the folder was read")
+        } catch {
+            #expect(error.findings.contains { $0.problem.contains("outside the bundle's folder") }, "\(error.findings)")
+        }
+    }
+
     @Test func runFileIsTheExecutable() throws {
         let folder = try ScratchFolder(copying: Self.shareToNotes)
         defer { folder.remove() }

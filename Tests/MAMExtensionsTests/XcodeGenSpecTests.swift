@@ -95,6 +95,42 @@ struct XcodeGenSpecTests {
         return dir
     }
 
+    /// Security issue 70, finding 3: an `include:` that leads out of the repository (through
+    /// `../` or a link inside it) is refused and never read, and a YAML error in an included
+    /// file names its line, never its text (a CI log is public). The control: the same
+    /// secret file included from inside the repository is read (its YAML is broken, so it is
+    /// reported), which shows the include is followed.
+    @Test func anIncludeOutOfTheRepositoryIsRefusedAndNothingIsQuoted() throws {
+        let secret = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+        let dir = try write([
+            "outside/credentials.yml": "[default]\n\(secret)\n  : broken: [\n",
+            "repo/.git/HEAD": "ref: refs/heads/main\n",
+            "repo/up/project.yml": "name: Up\ninclude: [../../outside/credentials.yml]\ntargets:\n  App: {type: application, platform: iOS}\n",
+            "repo/link/project.yml": "name: Link\ninclude: [shared/credentials.yml]\ntargets:\n  App: {type: application, platform: iOS}\n",
+            "repo/inside/project.yml": "name: Inside\ninclude: [credentials.yml]\ntargets:\n  App: {type: application, platform: iOS}\n",
+            "repo/inside/credentials.yml": "[default]\n\(secret)\n  : broken: [\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("repo/link/shared"), withDestinationURL: dir.appendingPathComponent("outside"))
+        // Control: followed from inside, the broken file is reported at its line, unquoted.
+        do {
+            _ = try XcodeGenSpec.read(dir.appendingPathComponent("repo/inside/project.yml"))
+            Issue.record("a broken include was read")
+        } catch {
+            #expect(error.problem.contains("is not valid YAML (line"), "\(error.problem)")
+            #expect(!error.problem.contains("wJalrXUtnFEMI") && !error.fix.contains("wJalrXUtnFEMI"), "\(error.problem)")
+        }
+        for spec in ["repo/up/project.yml", "repo/link/project.yml"] {
+            do {
+                _ = try XcodeGenSpec.read(dir.appendingPathComponent(spec))
+                Issue.record("\(spec): an include outside the repository was read")
+            } catch {
+                #expect(error.problem.contains("outside the repository"), "\(spec): \(error.problem)")
+                #expect(!"\(error.problem) \(error.fix)".contains("wJalrXUtnFEMI"), "\(spec): \(error.problem)")
+            }
+        }
+    }
+
     /// `include:` files are merged as XcodeGen merges them (mappings key by key, lists
     /// appended, `:REPLACE`), their paths made relative to the root spec; a file two specs
     /// include is read once; a file that includes itself is an error naming it.

@@ -11,7 +11,17 @@ enum PolicyHandler: ServiceHandler {
     static func audit(_ call: Service.Policy) -> AuditPlan { .refusalsOnly(.policyQuery) }
 
     static func answer(_ call: Service.Policy, _ c: CallContext) throws -> Answered<PolicySummary> {
-        let who = try call.as.map(c.named) ?? c.current()
+        var who = try call.as.map(c.named) ?? c.current()
+        // policyForAccountId answers for the app's own accounts (signed in or enrolled in it);
+        // for another it is nil, as an unmanaged identity's: nothing of that account reaches it.
+        if call.as != nil, let named = who, !named.isEmpty {
+            let own = try c.identities.accounts(of: c.app).contains { $0.isSame(as: named) }
+                || c.state.enrollments(app: c.app.identityOwner).contains { $0.account.isSame(as: named) }
+            if !own {
+                c.event(.hostile(handle: c.app.handle, what: "asked for the policy of \(named), which is not one of its accounts", disconnected: false))
+                who = nil
+            }
+        }
         let fleet = try c.fleet()
         let view = Enforcer.policyReading(as: who, app: c.bundle, in: fleet, signedIn: try c.identities.accounts(of: c.app))
         let capture = Enforcer.screenCapture(as: who, in: c.app.descriptor, policies: c.state.appConfigPolicies, fleet: fleet)
