@@ -166,6 +166,9 @@ struct FacadePackage {
             keychainGroups: [com.contoso.fleetapp, com.microsoft.intune.mam]
             executable: ../.build/debug/FleetApp
             arguments: [alice@contoso.com]
+            # The user signs in as alice when the app asks (loginAndEnrollAccount); for an
+            # account the scenario does not name here or sign in, the user cancels.
+            msalAccounts: [alice@contoso.com]
         steps:
           - readFile: {app: fleetapp, path: Documents/fleet-app.txt}
             expect: {text: "newPoliciesReceived; save to local drive: blocked\\n"}
