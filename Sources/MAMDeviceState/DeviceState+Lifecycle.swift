@@ -49,22 +49,37 @@ extension DeviceState {
     /// Why conditional launch keeps `app` from org data since its last launch or resume;
     /// `nil` when it does not. A successful switch to a managed identity, or a launch or resume
     /// that passes, opens access again.
+    /// A block lasts while the app holds the policy it was decided under: once it holds
+    /// another for that account (an administrator's change, delivered at once or at a
+    /// check-in), the block came from a policy it no longer has.
     public func accessBlock(app bundle: BundleID) throws -> String? {
         guard let owner = fleet.app(bundle) else { return nil }
         let key = (owner.containingApp ?? owner.bundleID).folded
-        if let cached = readCache.accessBlocked[key] { return cached }
-        let why = try readStore { db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT access_blocked FROM app_state WHERE app = ?"), arguments: [key])
+        let stored: (why: String?, under: String?)
+        if let cached = readCache.accessBlocked[key] {
+            stored = cached
+        } else {
+            let row = try readStore { db in
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT access_blocked, access_blocked_under FROM app_state WHERE app = ?"), arguments: [key])
+            }
+            stored = (row?["access_blocked"], row?["access_blocked_under"])
+            readCache.accessBlocked[key] = stored
         }
-        readCache.accessBlocked[key] = .some(why)
-        return why
+        guard let why = stored.why else { return nil }
+        guard let under = stored.under, let tab = under.firstIndex(of: "\t") else { return why }
+        let accountKey = String(under[..<tab]), policyKey = String(under[under.index(after: tab)...])
+        guard let account = fleet.accounts.first(where: { Self.key(of: $0) == accountKey }) else { return why }
+        let held = try fleet(heldBy: owner.containingApp ?? owner.bundleID).policy(for: account, in: owner.containingApp ?? owner.bundleID)
+        return held.map(Self.policyKey) == policyKey ? why : nil
     }
 
-    static func setAccessBlock(_ db: Database, app: BundleID, _ why: String?) throws {
+    /// `under`: the account the block is about and the policy it was decided with.
+    static func setAccessBlock(_ db: Database, app: BundleID, _ why: String?, under: (account: Account, policy: IosManagedAppProtection?)? = nil) throws {
+        let decided = under.flatMap { u in u.policy.map { "\(key(of: u.account))\t\(policyKey($0))" } }
         try db.execute(sql: """
-            INSERT INTO app_state (app, access_blocked) VALUES (?, ?)
-            ON CONFLICT (app) DO UPDATE SET access_blocked = excluded.access_blocked
-            """, arguments: [app.folded, why])
+            INSERT INTO app_state (app, access_blocked, access_blocked_under) VALUES (?, ?, ?)
+            ON CONFLICT (app) DO UPDATE SET access_blocked = excluded.access_blocked, access_blocked_under = excluded.access_blocked_under
+            """, arguments: [app.folded, why, decided])
     }
 
     // MARK: Launch and resume
@@ -163,7 +178,8 @@ extension DeviceState {
                 return LaunchCheckReport(decision: .blocked(.conditionalLaunch, because: "\(why); \(account) is signed out of \(app.bundleID) (\(checkedIn))"),
                                          warnings: warnings, wipe: report, checkedIn: online)
             }
-            try writeStore { db in try Self.setAccessBlock(db, app: app.bundleID, why) }
+            let decidedUnder = try fleet(heldBy: owner.bundleID).policy(for: account, in: bundle)
+            try writeStore { db in try Self.setAccessBlock(db, app: app.bundleID, why, under: (account, decidedUnder)) }
             return LaunchCheckReport(decision: .blocked(.conditionalLaunch, because: "\(why); the app runs without access to org data (\(checkedIn))"),
                                      warnings: warnings, wipe: nil, checkedIn: online)
         }

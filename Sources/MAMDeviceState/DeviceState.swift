@@ -48,7 +48,7 @@ public final class DeviceState {
         /// The accounts of a window of several (asked at every service call with a window).
         var uiAccounts: [String: [String]?] = [:]
         /// Why org data is blocked in an app (`accessBlock`), checked for both sides of every share.
-        var accessBlocked: [String: String?] = [:]
+        var accessBlocked: [String: (why: String?, under: String?)] = [:]
     }
 
     /// The fleet each app holds under `delivery: checkIn` (`fleet(heldBy:)`), by the

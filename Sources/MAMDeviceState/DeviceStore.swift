@@ -177,6 +177,12 @@ enum DeviceStore {
                 ALTER TABLE pin_by_publisher RENAME TO pin_state;
                 """)
         }
+        m.registerMigration("v11: the policy a conditional-launch block was decided under") { db in
+            // `account_key` TAB the policy's catalogue key: a block stands while the app holds
+            // that policy for that account; once it holds another (set at once, or received at
+            // a check-in) the block came from a policy it no longer has (SCENARIOS.md v1.3).
+            try db.execute(sql: "ALTER TABLE app_state ADD COLUMN access_blocked_under TEXT")
+        }
         return m
     }
 }
