@@ -42,8 +42,10 @@ public final class EnrollmentDesk {
     /// `registerAndEnrollAccountId` (`interactive: false`) or `loginAndEnrollAccount`
     /// (`interactive: true`, which signs the account in to the app first when it succeeds).
     @discardableResult
+    /// `fromApp`: the app's own process asked; it is held to the accounts the scenario lists
+    /// (`msalAccounts`) or signed in, where a step (the user) has every account of the scenario.
     public func enroll(_ app: AppSpec, account name: String?, interactive: Bool, userCancels: Bool = false, via: String = "enroll",
-                       _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
+                       fromApp: Bool = false, _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
         var status = EnrollmentStatus.internalError
         let done = underWay { finished(status) }
         do {
@@ -60,7 +62,7 @@ public final class EnrollmentDesk {
             if let account {
                 // An account the user signed in with MSAL (`msalAccounts`) has the token
                 // registerAndEnrollAccountId needs, as one signed in to the app has.
-                facts.signedIn = try state.isSignedIn(account.description, app: app.identityOwner) || app.userAccounts.contains { account.matches($0) }
+                facts.signedIn = try state.isSignedIn(account.description, app: app.identityOwner) || Self.msalHolds(account, in: app, fromApp: fromApp)
                 facts.licensed = try state.isLicensed(account)
                 facts.targeted = try state.servicePolicy(for: account, in: app.identityOwner) != nil
                 facts.deviceManagedAccount = try state.enrolledManagedAccount
@@ -71,7 +73,7 @@ public final class EnrollmentDesk {
                 facts.fault = try state.takeServiceFault(call: "enroll") ?? (interactive ? nil : state.takeServiceFault(call: "token"))
             }
             status = EnrollmentRules.enroll(facts)
-            try finishEnrollment(app, account: account, asked: named ?? "", status: status, interactive: interactive, via: via, done)
+            try finishEnrollment(app, account: account, asked: named ?? "", status: status, interactive: interactive, via: via, fromApp: fromApp, done)
             return status
         } catch {
             let v = internalFailure(error, doing: "enroll \(name ?? "an account")")
@@ -79,6 +81,13 @@ public final class EnrollmentDesk {
             done()
             return .internalError
         }
+    }
+
+    /// Whether the app's MSAL holds `account` (registerAndEnrollAccountId then has its token):
+    /// one `msalAccounts` lists; with no list, any account of the scenario when a step enrolls
+    /// it, none when the app's own process does.
+    static func msalHolds(_ account: Account, in app: AppSpec, fromApp: Bool) -> Bool {
+        app.userAccounts.contains { account.matches($0) } || !fromApp && !app.userAccountsListed
     }
 
     /// Whether the simulated user completes an interactive sign-in an app's own process asked
@@ -93,11 +102,11 @@ public final class EnrollmentDesk {
     /// Records an enrollment's status, signs in the account a successful interactive login (or
     /// the app's own MSAL sign-in) brought, and tells the delegate.
     private func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,
-                                  via: String, _ done: @escaping () -> Void) throws {
+                                  via: String, fromApp: Bool, _ done: @escaping () -> Void) throws {
         let why = explanation(of: status, account: account?.description ?? asked, app: app)
         var firstPolicy = false
         if let account {
-            let viaMSAL = app.userAccounts.contains { account.matches($0) }
+            let viaMSAL = Self.msalHolds(account, in: app, fromApp: fromApp)
             if interactive || viaMSAL, EnrollmentRules.signedInBeforeAnswer(status), try !state.isSignedIn(account.description, app: app.identityOwner) {
                 _ = accounts.signIn(app, account: account.description)
             }

@@ -32,6 +32,11 @@ public struct AppSpec: Sendable {
     /// service for these, and an interactive remediation it starts may enroll them. For any
     /// other account the simulated user does not consent: a scenario step signs it in.
     public var userAccounts: [String] = []
+    /// Whether the scenario listed `userAccounts` (`msalAccounts:`). Unlisted, every account of
+    /// the scenario is one the app's MSAL holds when a step enrolls it (SCENARIOS.md v1.3: the
+    /// app calls registerAndEnrollAccountId once its user signed in); listed, only those.
+    /// The app's own process is held to the list either way.
+    public var userAccountsListed = false
     /// How its delegate answers the SDK's calls (a switch it requires, a selective wipe): sent
     /// in `Welcome` for the generic runtime to follow.
     public var delegate = DelegateAnswers()

@@ -91,6 +91,7 @@ extension Loading {
                     reader.error(x, "no account with UPN or OID \"\(name)\"" + Suggestion.clause(for: name, among: accounts.map(\.account.upn)))
                 }
                 app.msalAccounts = names
+                app.msalAccountsListed = true
             }
             if let x = f["delegate"] { app.delegate = readDelegate(x) }
             // The keys `delegate:` spells out, read off the node (readDelegate said what is wrong in it).

@@ -159,6 +159,8 @@ public struct ScenarioApp: Sendable, Hashable {
     /// Our extension key `msalAccounts:`: accounts the user signed in to the app with MSAL
     /// before the scenario starts (its own process may get their tokens and enroll them).
     public var msalAccounts: [String] = []
+    /// Whether `msalAccounts:` was written (it narrows the default: every account).
+    public var msalAccountsListed = false
     /// Our extension key `delegate:` (v1.2): how the app's IntuneMAMPolicyDelegate answers the
     /// SDK — a switch it requires, a selective wipe.
     public var delegate = DelegateAnswers()

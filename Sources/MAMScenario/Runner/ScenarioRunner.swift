@@ -35,6 +35,7 @@ public enum ScenarioRunner {
             var spec = AppSpec(handle: app.id, descriptor: app.descriptor, executable: app.executable?.path, arguments: app.arguments)
             spec.sandbox = AppSandbox(read: app.sandbox.read, environment: app.sandbox.environment, programAlone: app.sandbox.programAlone)
             spec.userAccounts = app.msalAccounts
+            spec.userAccountsListed = app.msalAccountsListed
             spec.delegate = app.delegate
             return spec
         }
