@@ -15,6 +15,10 @@ enum AppConfigHandler: ServiceHandler {
             return Answered(.allowed("\(account) is not signed in to \(c.bundle): its app configuration has no settings"), [])
         }
         let who = try c.namedOrCurrent(call.account)
+        // Nor for one signed in that the SDK has not enrolled (refused, deregistered).
+        if let account = call.account, !account.isEmpty, let named = who, try c.enrolled(named) == nil {
+            return Answered(.allowed("\(named) is not enrolled in \(c.bundle): its app configuration has no settings"), [])
+        }
         let config = try c.state.appConfig(app: c.bundle, account: who)
         let why = config.fullData.isEmpty
             ? "no app configuration for \(who.map(\.description) ?? "the unmanaged identity") in \(c.bundle)"

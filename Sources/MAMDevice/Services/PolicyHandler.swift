@@ -20,6 +20,9 @@ enum PolicyHandler: ServiceHandler {
             if !own {
                 c.event(.hostile(handle: c.app.handle, what: "asked for the policy of \(named), which is not one of its accounts", disconnected: false))
                 who = nil
+            } else {
+                // Its own, but the SDK manages only enrolled accounts (SCENARIOS.md v1.3).
+                who = try c.enrolled(named)
             }
         }
         let fleet = try c.fleet()

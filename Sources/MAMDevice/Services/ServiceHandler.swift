@@ -103,6 +103,14 @@ struct CallContext {
     func namedOrCurrent(_ name: String?) throws -> Account? { try name.map(signedIn) ?? current() }
     /// An account a request names (`""` = none), signed in or not.
     func named(_ account: String) -> Account? { desk.named(account) }
+    /// `account` as the SDK of this app manages it: itself when enrolled in the app, else
+    /// `nil` (the unmanaged identity): the SDK manages only enrolled accounts, so a policy or
+    /// an app configuration asked for one never enrolled, refused or deregistered is an
+    /// unmanaged account's (SCENARIOS.md v1.3).
+    func enrolled(_ account: Account?) throws -> Account? {
+        guard let account, !account.upn.isEmpty || !account.oid.isEmpty else { return account }
+        return try state.enrollments(app: app.identityOwner).contains { $0.state == .enrolled && $0.account.isSame(as: account) } ? account : nil
+    }
     func event(_ event: HostEvent) { desk.onEvent(event) }
 }
 
