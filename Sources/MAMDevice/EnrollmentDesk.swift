@@ -65,7 +65,9 @@ public final class EnrollmentDesk {
                 facts.signedIn = try state.isSignedIn(account.description, app: app.identityOwner) || Self.msalHolds(account, in: app, fromApp: fromApp)
                 facts.licensed = try state.isLicensed(account)
                 facts.targeted = try state.servicePolicy(for: account, in: app.identityOwner) != nil
-                facts.deviceManagedAccount = try state.enrolledManagedAccount
+                // Deregistered from every app, the first managed account no longer holds the
+                // device (SDK issue #537): a second account enrolls.
+                facts.deviceManagedAccount = try state.enrolledManagedAccount.flatMap { try state.isEnrolledInAnyApp($0) ? $0 : nil }
             }
             // A fault answers only calls that reach the service; registerAndEnroll also needs
             // the token service (a token fault: #540's 203 although MSAL signed in).
@@ -185,6 +187,7 @@ public final class EnrollmentDesk {
                 return status
             }
             try state.recordEnrollment(app: app.identityOwner, account: account, kind: .unenrollment, status: status, via: via, detail: why, state: nil)
+            try state.releaseManagedAccountIfUnenrolled(account)
             let finish = { [weak self] in
                 guard let self else { return done() }
                 tell(app, kind: .unenrollmentStatus, account: account.description, status: status, done)

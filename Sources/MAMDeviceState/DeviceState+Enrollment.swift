@@ -100,6 +100,20 @@ extension DeviceState {
         }
     }
 
+    /// Whether any app holds `account` registered or enrolled: deregistered from every app, it
+    /// is no longer the device's managed account (SDK issue #537: a second account enrolls).
+    public func isEnrolledInAnyApp(_ account: Account) throws -> Bool {
+        try readStore { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM enrollment WHERE account_key = ?", arguments: [Self.key(of: account)]) ?? false
+        }
+    }
+
+    /// Lets the device's managed account go once no app holds it registered or enrolled.
+    public func releaseManagedAccountIfUnenrolled(_ account: Account) throws {
+        guard try !isEnrolledInAnyApp(account), let managed = try enrolledManagedAccount, managed.isSame(as: account) else { return }
+        try writeStore { db in try Self.setSetting(db, "enrolled_account", nil) }
+    }
+
     /// A status the delegate got that changes no record (a refused request).
     public func recordEnrollmentEvent(app bundle: BundleID, account: String, kind: EnrollmentEvent.Kind, status: EnrollmentStatus,
                                       via: String, detail: String) throws {

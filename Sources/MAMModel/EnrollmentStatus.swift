@@ -56,7 +56,7 @@ public enum EnrollmentStatus: UInt32, Sendable, Hashable, CaseIterable {
     public var origin: Origin {
         switch self {
         case .newPoliciesReceived, .policiesHaveNotChanged, .wipeReceived, .noPolicyReceived, .unenrollmentSuccess,
-             .accountNotLicensed, .authRequired, .nilAccount, .alreadyEnrolled, .mdmEnrolledDifferentUser, .appNotEnrolled, .notEnrolledAccount, .switchExistingAccount, .loginCanceled, .unsupportedAPI,
+             .accountNotLicensed, .authRequired, .nilAccount, .alreadyEnrolled, .mdmEnrolledDifferentUser, .appNotEnrolled, .notEnrolledAccount, .loginCanceled, .unsupportedAPI,
              .licensedNotTargeted, .singleManagedAccountMode:
             .state
         case .mamServiceDisabled: .obsolete
@@ -64,7 +64,9 @@ public enum EnrollmentStatus: UInt32, Sendable, Hashable, CaseIterable {
              .policyEndPointNetworkFailure, .failedToClearMamData, .timeout, .adalInternalError, .policyRecordGone,
              .reEnrollForUnenrolledUser, .tenantMigration, .adalMethodUnsupported, .deviceBlockedEnrollment,
              // Another EMM's designated account, or the device's: not modelled; injected.
-             .notEmmAccount, .notDeviceAccount:
+             .notEmmAccount, .notDeviceAccount,
+             // The SDK answers a second account with 227 (issue #537): 218 is the service's.
+             .switchExistingAccount:
             .fault
         }
     }

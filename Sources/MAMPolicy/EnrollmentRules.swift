@@ -47,7 +47,9 @@ public enum EnrollmentRules {
         if let mdm = f.mdmEnrolledAs, !mdm.isSame(as: account) { return .mdmEnrolledDifferentUser }
         if let enrolled = f.enrolledInApp {
             if enrolled.isSame(as: account) { return .alreadyEnrolled }
-            return f.multiIdentity ? .singleManagedAccountMode : .switchExistingAccount
+            // One managed account per app, single- or multi-identity alike (SDK issue #537,
+            // SCENARIOS.md v1.3's reading).
+            return .singleManagedAccountMode
         }
         if !f.interactive, !f.signedIn { return .authRequired }
         if !f.licensed { return .accountNotLicensed }

@@ -59,7 +59,8 @@ import Testing
         ("MDM-enrolled by another user", facts { $0.mdmEnrolledAs = bob }, .mdmEnrolledDifferentUser),
         ("MDM-enrolled by the same user", facts { $0.mdmEnrolledAs = Account(upn: "ALICE@contoso.com") }, .newPoliciesReceived),
         ("enrolled already", facts { $0.enrolledInApp = alice }, .alreadyEnrolled),
-        ("another account enrolled, single identity", facts { $0.enrolledInApp = bob }, .switchExistingAccount),
+        // SDK issue #537: 227 in a single-identity app too (SCENARIOS.md v1.3).
+        ("another account enrolled, single identity", facts { $0.enrolledInApp = bob }, .singleManagedAccountMode),
         ("another account enrolled, multi-identity", facts { $0.enrolledInApp = bob; $0.multiIdentity = true }, .singleManagedAccountMode),
         ("the device manages another account", facts { $0.deviceManagedAccount = bob }, .singleManagedAccountMode),
         ("the device manages another account, not targeted", facts { $0.deviceManagedAccount = bob; $0.targeted = false }, .licensedNotTargeted),

@@ -107,9 +107,16 @@ struct CallContext {
     /// `nil` (the unmanaged identity): the SDK manages only enrolled accounts, so a policy or
     /// an app configuration asked for one never enrolled, refused or deregistered is an
     /// unmanaged account's (SCENARIOS.md v1.3).
+    /// (An account signed in that the SDK was never asked about, which only the host's own
+    /// API makes — a scenario's `signIn` enrolls — counts as enrolled.)
     func enrolled(_ account: Account?) throws -> Account? {
         guard let account, !account.upn.isEmpty || !account.oid.isEmpty else { return account }
-        return try state.enrollments(app: app.identityOwner).contains { $0.state == .enrolled && $0.account.isSame(as: account) } ? account : nil
+        if try state.enrollments(app: app.identityOwner).contains(where: { $0.state == .enrolled && $0.account.isSame(as: account) }) { return account }
+        guard try state.isSignedIn(account.description, app: app.identityOwner) else { return nil }
+        let asked = try state.enrollmentEvents(app: app.identityOwner).contains { event in
+            state.fleet.account(named: event.account).map { $0.isSame(as: account) } ?? (event.account == account.description)
+        }
+        return asked ? nil : account
     }
     func event(_ event: HostEvent) { desk.onEvent(event) }
 }
