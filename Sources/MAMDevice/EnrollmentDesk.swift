@@ -69,10 +69,11 @@ public final class EnrollmentDesk {
                 // device (SDK issue #537): a second account enrolls.
                 facts.deviceManagedAccount = try state.enrolledManagedAccount.flatMap { try state.isEnrolledInAnyApp($0) ? $0 : nil }
             }
-            // A fault answers only calls that reach the service; registerAndEnroll also needs
-            // the token service (a token fault: #540's 203 although MSAL signed in).
+            // A fault answers only calls that reach the service, and every one of them needs a
+            // token for the account first (a token fault: #540's 203 although MSAL signed in;
+            // loginAndEnrollAccount's token after its sign-in too).
             if account != nil, !facts.fromExtension, !(interactive && userCancels) {
-                facts.fault = try state.takeServiceFault(call: "enroll") ?? (interactive ? nil : state.takeServiceFault(call: "token"))
+                facts.fault = try state.takeServiceFault(call: "enroll") ?? state.takeServiceFault(call: "token")
             }
             status = EnrollmentRules.enroll(facts)
             try finishEnrollment(app, account: account, asked: named ?? "", status: status, interactive: interactive, via: via, fromApp: fromApp, done)
@@ -176,7 +177,9 @@ public final class EnrollmentDesk {
             let account = try self.account(named: name)
             let fromExtension = app.descriptor.kind != .app
             let enrolled = try state.enrolledAccount(app: app.identityOwner)
-            let fault = !fromExtension && enrolled?.isSame(as: account) == true ? try state.takeServiceFault(call: "unenroll") : nil
+            // Deregistration reaches the service with the account's token: a token fault fails it.
+            let fault = !fromExtension && enrolled?.isSame(as: account) == true
+                ? try state.takeServiceFault(call: "unenroll") ?? state.takeServiceFault(call: "token") : nil
             status = EnrollmentRules.unenroll(account: account, enrolled: enrolled, fromExtension: fromExtension, fault: fault)
             let why = explanation(of: status, account: account.description, app: app) + (wipe && status.didSucceed ? "; the account's data is wiped" : "")
             audit.record(verb: .unenroll, source: app.handle, sourceIdentity: account.description, owner: account.description,
@@ -255,7 +258,8 @@ public final class EnrollmentDesk {
         facts.asked = asked
         var servicePolicy: IosManagedAppProtection?
         if let account = enrolled?.account, asked == nil || asked!.isSame(as: account) {
-            facts.fault = try state.takeServiceFault(call: "checkIn")
+            // A check-in asks the policy service with the account's token: a token fault fails it.
+            facts.fault = try state.takeServiceFault(call: "checkIn") ?? state.takeServiceFault(call: "token")
             facts.wipePending = try state.hasPendingWipe(app: app.identityOwner, account: account)
             facts.licensed = try state.isLicensed(account)
             servicePolicy = try state.servicePolicy(for: account, in: app.identityOwner)
