@@ -119,7 +119,15 @@ public final class EnrollmentDesk {
                 try state.recordEnrollment(app: app.identityOwner, account: account, kind: .enrollment, status: status, via: via, detail: why,
                                            state: .enrolled, holding: .some(policy.map(DeviceState.policyKey)))
             } else if EnrollmentRules.staysRegistered(after: status) {
-                let retry = state.now.advanced(by: ISODuration(seconds: EnrollmentRules.retryInterval(after: status)))
+                // Failures of the network in a row back off (this one is not recorded yet).
+                var inARow = 1
+                if EnrollmentRules.isNetworkFailure(status) {
+                    let events = try state.enrollmentEvents(app: app.identityOwner).filter { e in
+                        e.kind == .enrollment && (state.fleet.account(named: e.account).map { $0.isSame(as: account) } ?? false)
+                    }
+                    inARow += events.reversed().prefix { EnrollmentRules.isNetworkFailure($0.status) }.count
+                }
+                let retry = state.now.advanced(by: ISODuration(seconds: EnrollmentRules.retryInterval(after: status, networkFailuresInARow: inARow)))
                 try state.recordEnrollment(app: app.identityOwner, account: account, kind: .enrollment, status: status, via: via, detail: why,
                                            state: .registered, retryAt: retry)
             } else {
@@ -233,11 +241,13 @@ public final class EnrollmentDesk {
                 pending -= 1
                 if pending == 0 { done() }
             }
-            // Registered accounts are tried again (an explicit check-in, a launch or resume,
-            // or their retry time on the cadence).
+            // Registered accounts are tried again once their retry interval has passed, at the
+            // first check-in after it (a launch or resume never shortens it: the policy delivery
+            // page's "waits 48 hours to launch the app, the SDK retries at 48 hours"); an
+            // explicit check-in (`checkIn`) asks at once.
             // Not while the app is enrolled with another account: the SDK enrolls one at a time.
             for r in records where r.state == .registered && enrolled == nil && (asked == nil || asked!.isSame(as: r.account)) {
-                guard via != "cadence" || (r.retryAt.map { $0 <= state.now } ?? true) else { continue }
+                guard via == "checkIn" || (r.retryAt.map { $0 <= state.now } ?? true) else { continue }
                 pending += 1
                 enroll(app, account: r.account.description, interactive: false, via: via == "cadence" ? "retry" : via) { _ in finishOne() }
             }
@@ -289,19 +299,14 @@ public final class EnrollmentDesk {
                                        state: .enrolled, holding: .some(servicePolicy.map(DeviceState.policyKey)))
         case .wipeReceived:
             try state.recordEnrollmentEvent(app: app.identityOwner, account: account.description, kind: .policy, status: status, via: via, detail: why)
-        case .policiesHaveNotChanged where via == "cadence":
-            // The cadence's quiet check-ins are not each a line of the timeline.
-            break
         default:
             try state.recordEnrollmentEvent(app: app.identityOwner, account: account.description, kind: .policy, status: status, via: via, detail: why)
         }
+        // The cadence's quiet check-ins stay out of the audit log (one a half hour per app); the
+        // delegate hears them all the same, and `expectState.enrollment` reads them.
         if status != .policiesHaveNotChanged || via != "cadence" {
             audit.record(verb: .checkIn, source: app.handle, sourceIdentity: account.description, owner: account.description,
                          decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described) (\(via)): \(why)")
-        }
-        guard status != .policiesHaveNotChanged || via != "cadence" else {
-            done()
-            return status
         }
         tell(app, kind: .policyStatus, account: account.description, status: status) { [weak self] in
             guard let self else { return done() }

@@ -98,13 +98,22 @@ public enum EnrollmentRules {
     /// When the SDK tries again an enrollment that failed with `status`, in seconds: an
     /// unlicensed or untargeted user after 12 hours, a network failure after at most an hour,
     /// anything else after 24 hours (memdocs, app protection policy delivery; the SDK's
-    /// enrollment manager). Every check-in of the app (launch, resume, `checkIn`) tries too.
-    public static func retryInterval(after status: EnrollmentStatus) -> Double {
+    /// enrollment manager). The first check-in after it tries again: a launch or resume never
+    /// sooner (an explicit `checkIn` step asks at once).
+    /// `networkFailuresInARow`: the failures of this kind the account met one after the other,
+    /// this one included: a network failure backs off, 5 minutes doubling up to an hour.
+    public static func retryInterval(after status: EnrollmentStatus, networkFailuresInARow: Int = 1) -> Double {
         switch status {
         case .accountNotLicensed, .licensedNotTargeted: 12 * 3600
-        case .enrollmentEndPointNetworkFailure, .policyEndPointNetworkFailure, .locationServiceFailure, .timeout: 3600
+        case .enrollmentEndPointNetworkFailure, .policyEndPointNetworkFailure, .locationServiceFailure, .timeout:
+            min(3600, 300 * Double(1 << min(max(networkFailuresInARow, 1) - 1, 4)))
         default: 24 * 3600
         }
+    }
+
+    /// Whether a failure is the network's (backed off) rather than the service's answer.
+    public static func isNetworkFailure(_ status: EnrollmentStatus) -> Bool {
+        retryInterval(after: status, networkFailuresInARow: 5) == 3600
     }
 
     /// Whether the app is asked to restart (`restartApplication`, RULES.md §10): it receives MAM

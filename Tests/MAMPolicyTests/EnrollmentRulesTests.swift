@@ -103,7 +103,11 @@ import Testing
     @Test func retriesFollowTheDocumentedIntervals() {
         #expect(EnrollmentRules.retryInterval(after: .licensedNotTargeted) == 12 * 3600)
         #expect(EnrollmentRules.retryInterval(after: .accountNotLicensed) == 12 * 3600)
-        #expect(EnrollmentRules.retryInterval(after: .enrollmentEndPointNetworkFailure) == 3600)
+        // A network failure backs off: 5 minutes, doubling, at most an hour (issue 71, item 5).
+        #expect(EnrollmentRules.retryInterval(after: .enrollmentEndPointNetworkFailure) == 300)
+        #expect((1...7).map { EnrollmentRules.retryInterval(after: .policyEndPointNetworkFailure, networkFailuresInARow: $0) }
+                == [300, 600, 1200, 2400, 3600, 3600, 3600])
+        #expect(EnrollmentRules.isNetworkFailure(.timeout) && !EnrollmentRules.isNetworkFailure(.accountNotLicensed))
         #expect(EnrollmentRules.retryInterval(after: .internalError) == 24 * 3600)
         #expect(EnrollmentRules.staysRegistered(after: .licensedNotTargeted))
         #expect(!EnrollmentRules.staysRegistered(after: .loginCanceled))
