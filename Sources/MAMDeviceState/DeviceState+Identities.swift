@@ -144,7 +144,7 @@ extension DeviceState {
         let before = managed ? try pinState(for: accountID, publisher: publisher) : PinState()
         // Switching identity while online is a check-in (RULES.md §8): the offline period
         // is measured from here.
-        if managed, app.sdkIntegrated, try isOnline() { try checkIn(app: app.bundleID) }
+        if managed, app.sdkIntegrated, try isOnline(), try !checkInWillFail() { try checkIn(app: app.bundleID) }
         let facts = try launchFacts(app: app, account: account ?? Account(upn: ""), at: now ?? self.now)
         let outcome = Enforcer.switchIdentity(to: account, signedIn: try signedInAccounts(app: accountScope(app)), enteredPin: pin,
                                               pin: before, facts: facts, app: bundle, in: fleet, newPin: newPin)

@@ -46,6 +46,11 @@ extension DeviceState {
 
     // MARK: Access blocked by conditional launch
 
+    /// Whether the next check-in fails: a fault waits for it, or for the token it needs.
+    func checkInWillFail() throws -> Bool {
+        try hasServiceFault(call: "checkIn") || hasServiceFault(call: "token")
+    }
+
     /// Why conditional launch keeps `app` from org data since its last launch or resume;
     /// `nil` when it does not. A successful switch to a managed identity, or a launch or resume
     /// that passes, opens access again.
@@ -138,8 +143,11 @@ extension DeviceState {
                                      warnings: [], wipe: nil, checkedIn: false)
         }
         let online = try isOnline()
-        if online { try checkIn(app: owner.bundleID) }
-        let checkedIn = online ? "checked in" : "offline, no check-in"
+        // A check-in the service will fail (an injected fault the policy request then meets)
+        // restarts neither the cadence nor the offline grace period (SCENARIOS.md v1.3).
+        let failing = try online && checkInWillFail()
+        if online, !failing { try checkIn(app: owner.bundleID) }
+        let checkedIn = !online ? "offline, no check-in" : failing ? "its check-in failed" : "checked in"
         var shown: [Account] = []
         if app.kind == .autofill {
             // Single-identity unless its own Info.plist says otherwise: the enrolled account.
