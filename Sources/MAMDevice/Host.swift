@@ -242,7 +242,10 @@ extension Host: ChildFrameRouter {
         }
     }
 
-    func childBecameReady(_ child: ChildConnection) { broker.destinationReady(child) }
+    func childBecameReady(_ child: ChildConnection) {
+        broker.destinationReady(child)
+        launches.childReady(child.spec)
+    }
 
     func childLaunched(_ spec: AppSpec) {
         // An AutoFill credential provider runs conditional launch as it starts (SDK 22.2).

@@ -20,6 +20,8 @@ public final class LaunchDesk {
 
     /// A launch or resume that checks in is the SDK's policy request too.
     weak var enrollment: EnrollmentDesk?
+    /// Launched apps whose launch check-in waits for their process to be ready.
+    private var launchCheckInsWaiting: Set<AppHandle> = []
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, onEvent: @escaping (HostEvent) -> Void) {
         self.supervisor = supervisor
@@ -76,7 +78,21 @@ public final class LaunchDesk {
         audit.record(verb: verb, source: spec.handle, sourceIdentity: identity, decision: AuditDecision(report.decision),
                      reason: report.decision.blockedBy, explanation: ([report.decision.explanation] + report.warnings).joined(separator: "; "))
         if let wipe = report.wipe { emit(.note("\(spec.handle): conditional launch wiped \(wipe)")) }
-        if report.checkedIn { enrollment?.launched(spec, via: verb == .launch ? "launch" : "resume") }
+        if report.checkedIn {
+            // A launch's policy request answers the app's delegate (a wipe it brings included):
+            // it is made once the new process can hear it.
+            if verb == .launch, supervisor.readyChild(spec.key) == nil {
+                launchCheckInsWaiting.insert(spec.key)
+            } else {
+                enrollment?.launched(spec, via: verb == .launch ? "launch" : "resume")
+            }
+        }
         return report
+    }
+
+    /// The launched app's process is ready: the policy request of its launch is made now.
+    func childReady(_ spec: AppSpec) {
+        guard launchCheckInsWaiting.remove(spec.key) != nil else { return }
+        enrollment?.launched(spec, via: "launch")
     }
 }

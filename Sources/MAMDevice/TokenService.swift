@@ -235,6 +235,11 @@ public final class TokenService {
                 let r = try state.signIn(app: owner, account: account.description)
                 enrolled = r.isAllowed
                 if enrolled {
+                    // Enrolled like any enrollment: its status is recorded (`expectState.enrollment`).
+                    let policy = try state.servicePolicy(for: account, in: owner)
+                    try state.recordEnrollment(app: owner, account: account, kind: .enrollment, status: .newPoliciesReceived, via: "remediate",
+                                               detail: "the remediation enrolled \(account) in \(spec.bundleID)", state: .enrolled,
+                                               holding: .some(policy.map(DeviceState.policyKey)))
                     emit(.signedIn(handle: spec.handle, account: account.description))
                     // A managed sign-in, as at a sign-in step (seed 000's enrollment event).
                     if spec.sendsTelemetry, r.isManaged { emit(.telemetry(handle: spec.handle, event: "enrollment")) }
