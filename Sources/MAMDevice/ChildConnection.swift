@@ -41,6 +41,11 @@ final class ChildConnection {
     /// The app said in `Hello` it finishes launching later: its launch completes at
     /// `launchFinished` (or at `handshakeDeadline`).
     var finishingLaunch = false
+    /// The Intune SDK ends it to launch it again (`restartApplication`): what waits for its
+    /// launch waits for the new process instead.
+    var endedForRelaunch = false
+    /// This process is such a relaunch (its failure is told in those terms).
+    var isSDKRelaunch = false
     /// Where the child is in `HostConfiguration.teardown`, once the host began ending it:
     /// the next step to take and when (loop ms).
     var teardownStep: Int?

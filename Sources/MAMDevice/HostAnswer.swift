@@ -35,7 +35,7 @@ public struct HostFailure: Error, Sendable, Hashable, CustomStringConvertible {
         case let e as HostError:
             reason = switch e {
             case .unknownApp: .unknownApp
-            case .notRunning, .shuttingDown, .exitedDuringHandshake, .spawnFailed: .appNotRunning
+            case .notRunning, .shuttingDown, .exitedDuringHandshake, .exitedBeforeFinishingLaunch, .spawnFailed: .appNotRunning
             case .timedOut: .timeout
             default: .internalError
             }

@@ -4,6 +4,8 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateApp(String)
     case spawnFailed(String, String)
     case exitedDuringHandshake(String, String)
+    /// It answered the handshake but ended before its own launch work was done.
+    case exitedBeforeFinishingLaunch(String, String)
     case notRunning(String)
     case shuttingDown
     case timedOut(String)
@@ -17,6 +19,7 @@ public enum HostError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicateApp(let a): "two apps use the handle \"\(a)\"; give each a distinct id"
         case .spawnFailed(let a, let why): "could not start \(a): \(why)"
         case .exitedDuringHandshake(let a, let how): "\(a) ended before completing the handshake: \(how)"
+        case .exitedBeforeFinishingLaunch(let a, let how): "\(a) ended before calling finishedLaunching(): \(how)"
         case .notRunning(let a): "\(a) is not running"
         case .shuttingDown: "the device is shutting down"
         case .timedOut(let what): "\(what) timed out"

@@ -51,6 +51,8 @@ final class Supervisor {
     /// Each app's read paths, resolved and checked once when the host starts (apps asking the
     /// same share one answer: resolving paths costs more than the rest of a launch's host work).
     private var readPaths: [AppHandle: [String]] = [:]
+    /// Apps the Intune SDK ended and is launching again (`restartApplication`).
+    private var relaunching: Set<AppHandle> = []
     /// A cgroup per confined child (process limit, every descendant ended with it).
     private let cgroups: ChildCgroups
     /// The containers' filesystem (`DeviceStorage`), unmounted once every child is gone.
@@ -223,6 +225,7 @@ final class Supervisor {
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
         let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
         child.decoder.tally = loop.readBufferTally
+        child.isSDKRelaunch = relaunching.contains(spec.key)
         // A child that lets its answers pile up unread is cut off (its pending work fails as
         // for any exit): no child can grow the host's memory.
         let limit = configuration.maximumBacklog
@@ -690,9 +693,16 @@ final class Supervisor {
             onEvent(.notified(handle: spec.handle, name: n.kind.rawValue, account: n.account))
             guard !itself, let child = readyChild(spec.key) else { return completion(false) }
             onEvent(.note("\(spec.handle) leaves the restart to the Intune SDK: the device ends it and launches it again"))
+            // A relaunch, not a failure: whoever waits for the app's launch (its launch work
+            // was not finished yet, at a first policy during launch) waits for the new process.
+            child.endedForRelaunch = true
             child.onExit.append { [weak self] in
                 guard let self else { return completion(false) }
-                launch(spec) { _ in completion(true) }
+                relaunching.insert(spec.key)
+                launch(spec) { [weak self] _ in
+                    self?.relaunching.remove(spec.key)
+                    completion(true)
+                }
             }
             end(child, reason: "the Intune SDK restarts the app (restartApplication)")
         }
@@ -763,6 +773,7 @@ final class Supervisor {
     }
 
     private func childExited(_ child: ChildConnection, _ exit: ChildProcess.Exit) {
+        let answeredHandshake = child.state == .ready
         child.state = .exited
         // What it started ends with it, wherever it went (a daemon out of its session too).
         if let cgroup = child.cgroup {
@@ -784,7 +795,13 @@ final class Supervisor {
         // A newer instance of the same extension may be starting: its waiters are not ours.
         if children[child.key] === child {
             children[child.key] = nil
-            finishWaiters(child.key, .failure(.exitedDuringHandshake(child.handle, how)))
+            if !child.endedForRelaunch {
+                let relaunch = child.isSDKRelaunch ? "restarted by the Intune SDK after its first policy; it ended again: " : ""
+                let error: HostError = answeredHandshake && child.finishingLaunch
+                    ? .exitedBeforeFinishingLaunch(child.handle, relaunch + how)
+                    : .exitedDuringHandshake(child.handle, relaunch + how)
+                finishWaiters(child.key, .failure(error))
+            }
         }
         if shuttingDown { teardownProgress() }
         let after = child.onExit

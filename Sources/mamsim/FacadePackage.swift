@@ -19,8 +19,14 @@ struct FacadePackage {
         return FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? root : nil
     }
 
-    /// SwiftPM's identity of a path dependency: its folder's name, in lower case.
-    var identity: String { mamsim.lastPathComponent.lowercased() }
+    /// The mamsim checkout as a path relative to the package's folder (both resolved).
+    var relativeMamsimPath: String {
+        let from = folder.resolvingSymlinksInPath().standardizedFileURL.pathComponents
+        let to = mamsim.resolvingSymlinksInPath().standardizedFileURL.pathComponents
+        let common = zip(from, to).prefix { $0 == $1 }.count
+        let path = Array(repeating: "..", count: from.count - common) + to.dropFirst(common)
+        return path.isEmpty ? "." : path.joined(separator: "/")
+    }
 
     /// What is written, relative to `folder`, in order.
     var files: [(path: String, text: String)] {
@@ -52,21 +58,28 @@ struct FacadePackage {
         // as an app of a mamsim fleet. IntuneMAMSwift here is UNOFFICIAL: it re-exports mamsim's
         // MAMIntuneFacade, which re-declares the names and shapes of the Intune App SDK for iOS so that
         // code calling them builds and is answered by the fleet's policies. It is not Microsoft's SDK.
+        import Foundation
         import PackageDescription
+
+        // The mamsim source checkout: MAMSIM_SOURCE in the environment, else where it was when this
+        // package was written, relative to this folder (no machine's absolute path is kept here).
+        let mamsimSource = Context.environment["MAMSIM_SOURCE"] ?? \(swiftLiteral(relativeMamsimPath))
+        // SwiftPM names a path dependency after its folder.
+        let mamsim = URL(fileURLWithPath: mamsimSource).standardizedFileURL.lastPathComponent.lowercased()
 
         let package = Package(
             name: "IntuneFleetTests",
             platforms: [.macOS(.v14)],
             dependencies: [
-                .package(path: \(swiftLiteral(mamsim.path))),
+                .package(path: mamsimSource),
             ],
             targets: [
-                .target(name: "IntuneMAMSwift", dependencies: [.product(name: "MAMIntuneFacade", package: "\(identity)")]),
+                .target(name: "IntuneMAMSwift", dependencies: [.product(name: "MAMIntuneFacade", package: mamsim)]),
                 // Add your app's Intune files here (or symlink them): files that call only the SDK's
                 // names build unchanged. Swift 5 mode, as most app code is.
                 .executableTarget(
                     name: "FleetApp",
-                    dependencies: ["IntuneMAMSwift", .product(name: "MAMKit", package: "\(identity)")],
+                    dependencies: ["IntuneMAMSwift", .product(name: "MAMKit", package: mamsim)],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
             ]
         )
@@ -125,13 +138,27 @@ struct FacadePackage {
         MAMIntuneFacade.run(runtime: "FleetApp/1", finishesLaunching: true) { app in
             let account = CommandLine.arguments.dropFirst().first ?? ""
             IntuneMAMEnrollmentManager.instance().delegate = waiter
-            IntuneMAMEnrollmentManager.instance().loginAndEnrollAccount(account)
-            let status = await waiter.status()
+            // The first policy an account brings restarts the app (restartApplication, unless the
+            // app's policy delegate restarts it itself): launched again, it finds the account
+            // enrolled, as an app's launch code should check before enrolling.
+            let enrolled = IntuneMAMEnrollmentManager.instance().enrolledAccountId()
+            var accountId = enrolled ?? ""
+            var said = "enrolled"
+            if enrolled == nil {
+                IntuneMAMEnrollmentManager.instance().loginAndEnrollAccount(account)
+                let status = await waiter.status()
+                // Enrolled with a first policy: the SDK ends this process and launches it again.
+                if status.statusCode == .newPoliciesReceived {
+                    for await _ in app.deliveries {}
+                    return app.close()
+                }
+                (accountId, said) = (status.accountId, status.statusCode.name)
+            }
             // The SDK's getters are synchronous: call them off the main thread, as here.
-            let line = await Task.detached { () -> String in
-                let policy = IntuneMAMPolicyManager.instance().policy(forAccountId: status.accountId)
-                let save = policy?.isSaveToAllowed(for: .localDrive, withAccountId: status.accountId) ?? true
-                return "\\(status.statusCode.name); save to local drive: \\(save ? "allowed" : "blocked")\\n"
+            let line = await Task.detached { [accountId, said] () -> String in
+                let policy = IntuneMAMPolicyManager.instance().policy(forAccountId: accountId)
+                let save = policy?.isSaveToAllowed(for: .localDrive, withAccountId: accountId) ?? true
+                return "\\(said); save to local drive: \\(save ? "allowed" : "blocked")\\n"
             }.value
             _ = await app.writeFile("Documents/fleet-app.txt", Array(line.utf8), owner: "")
             app.finishedLaunching()
@@ -170,8 +197,10 @@ struct FacadePackage {
             # account the scenario does not name here or sign in, the user cancels.
             msalAccounts: [alice@contoso.com]
         steps:
-          - readFile: {app: fleetapp, path: Documents/fleet-app.txt}
-            expect: {text: "newPoliciesReceived; save to local drive: blocked\\n"}
+          - name: "the app enrolled alice, was restarted by the SDK for her first policy, and reads it"
+            readFile: {app: fleetapp, path: Documents/fleet-app.txt}
+            expect: {text: "enrolled; save to local drive: blocked\\n"}
+          - expectState: {app: fleetapp, enrollment: {alice@contoso.com: newPoliciesReceived}, notifications: [enrollmentStatus, restartApplication]}
 
         """
     }
