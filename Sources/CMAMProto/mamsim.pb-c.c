@@ -2758,6 +2758,96 @@ void   mamsim__v2__screen_capture__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__screen_capture__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__url_allowed_query__init
+                     (Mamsim__V2__UrlAllowedQuery         *message)
+{
+  static const Mamsim__V2__UrlAllowedQuery init_value = MAMSIM__V2__URL_ALLOWED_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__url_allowed_query__get_packed_size
+                     (const Mamsim__V2__UrlAllowedQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__url_allowed_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__url_allowed_query__pack
+                     (const Mamsim__V2__UrlAllowedQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__url_allowed_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__url_allowed_query__pack_to_buffer
+                     (const Mamsim__V2__UrlAllowedQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__url_allowed_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__UrlAllowedQuery *
+       mamsim__v2__url_allowed_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__UrlAllowedQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__url_allowed_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__url_allowed_query__free_unpacked
+                     (Mamsim__V2__UrlAllowedQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__url_allowed_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   mamsim__v2__can_receive_shared_query__init
+                     (Mamsim__V2__CanReceiveSharedQuery         *message)
+{
+  static const Mamsim__V2__CanReceiveSharedQuery init_value = MAMSIM__V2__CAN_RECEIVE_SHARED_QUERY__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__can_receive_shared_query__get_packed_size
+                     (const Mamsim__V2__CanReceiveSharedQuery *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__can_receive_shared_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__can_receive_shared_query__pack
+                     (const Mamsim__V2__CanReceiveSharedQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__can_receive_shared_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__can_receive_shared_query__pack_to_buffer
+                     (const Mamsim__V2__CanReceiveSharedQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__can_receive_shared_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__CanReceiveSharedQuery *
+       mamsim__v2__can_receive_shared_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__CanReceiveSharedQuery *)
+     protobuf_c_message_unpack (&mamsim__v2__can_receive_shared_query__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__can_receive_shared_query__free_unpacked
+                     (Mamsim__V2__CanReceiveSharedQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__can_receive_shared_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__managed_config_query__init
                      (Mamsim__V2__ManagedConfigQuery         *message)
 {
@@ -7645,6 +7735,147 @@ const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor =
   (ProtobufCMessageInit) mamsim__v2__screen_capture__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor mamsim__v2__url_allowed_query__field_descriptors[3] =
+{
+  {
+    "url",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__UrlAllowedQuery, url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "universal_link",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__UrlAllowedQuery, universal_link),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "as",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__UrlAllowedQuery, as),
+    &mamsim__v2__account_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__url_allowed_query__field_indices_by_name[] = {
+  2,   /* field[2] = as */
+  1,   /* field[1] = universal_link */
+  0,   /* field[0] = url */
+};
+static const ProtobufCIntRange mamsim__v2__url_allowed_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__url_allowed_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.UrlAllowedQuery",
+  "UrlAllowedQuery",
+  "Mamsim__V2__UrlAllowedQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__UrlAllowedQuery),
+  3,
+  mamsim__v2__url_allowed_query__field_descriptors,
+  mamsim__v2__url_allowed_query__field_indices_by_name,
+  1,  mamsim__v2__url_allowed_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__url_allowed_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor mamsim__v2__can_receive_shared_query__field_descriptors[4] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__CanReceiveSharedQuery, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "owner",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__CanReceiveSharedQuery, owner),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source_bundle",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__CanReceiveSharedQuery, source_bundle),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "as",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__CanReceiveSharedQuery, as),
+    &mamsim__v2__account_ref__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__can_receive_shared_query__field_indices_by_name[] = {
+  3,   /* field[3] = as */
+  1,   /* field[1] = owner */
+  0,   /* field[0] = path */
+  2,   /* field[2] = source_bundle */
+};
+static const ProtobufCIntRange mamsim__v2__can_receive_shared_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__can_receive_shared_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.CanReceiveSharedQuery",
+  "CanReceiveSharedQuery",
+  "Mamsim__V2__CanReceiveSharedQuery",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__CanReceiveSharedQuery),
+  4,
+  mamsim__v2__can_receive_shared_query__field_descriptors,
+  mamsim__v2__can_receive_shared_query__field_indices_by_name,
+  1,  mamsim__v2__can_receive_shared_query__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__can_receive_shared_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor mamsim__v2__managed_config_query__field_descriptors[1] =
 {
   {
@@ -8231,7 +8462,7 @@ const ProtobufCMessageDescriptor mamsim__v2__check_in__descriptor =
   (ProtobufCMessageInit) mamsim__v2__check_in__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__policy_summary_query__field_descriptors[1] =
+static const ProtobufCFieldDescriptor mamsim__v2__policy_summary_query__field_descriptors[2] =
 {
   {
     "as",
@@ -8245,14 +8476,27 @@ static const ProtobufCFieldDescriptor mamsim__v2__policy_summary_query__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "accounts",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Mamsim__V2__PolicySummaryQuery, n_accounts),
+    offsetof(Mamsim__V2__PolicySummaryQuery, accounts),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__policy_summary_query__field_indices_by_name[] = {
+  1,   /* field[1] = accounts */
   0,   /* field[0] = as */
 };
 static const ProtobufCIntRange mamsim__v2__policy_summary_query__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__policy_summary_query__descriptor =
 {
@@ -8262,7 +8506,7 @@ const ProtobufCMessageDescriptor mamsim__v2__policy_summary_query__descriptor =
   "Mamsim__V2__PolicySummaryQuery",
   "mamsim.v2",
   sizeof(Mamsim__V2__PolicySummaryQuery),
-  1,
+  2,
   mamsim__v2__policy_summary_query__field_descriptors,
   mamsim__v2__policy_summary_query__field_indices_by_name,
   1,  mamsim__v2__policy_summary_query__number_ranges,
@@ -8739,7 +8983,7 @@ const ProtobufCMessageDescriptor mamsim__v2__account_directory__descriptor =
   (ProtobufCMessageInit) mamsim__v2__account_directory__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[33] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[35] =
 {
   {
     "write_file",
@@ -9114,6 +9358,30 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "url_allowed",
+    36,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, url_allowed),
+    &mamsim__v2__url_allowed_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "can_receive_shared",
+    37,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, can_receive_shared),
+    &mamsim__v2__can_receive_shared_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -9143,6 +9411,7 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   21,   /* field[21] = acquire_token */
   15,   /* field[15] = app_config */
   11,   /* field[11] = can_open */
+  32,   /* field[32] = can_receive_shared */
   10,   /* field[10] = can_save */
   28,   /* field[28] = check_in */
   8,   /* field[8] = copy */
@@ -9167,18 +9436,19 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  32,   /* field[32] = thread */
+  34,   /* field[34] = thread */
   27,   /* field[27] = unenroll */
   4,   /* field[4] = unprotect */
-  31,   /* field[31] = window */
+  31,   /* field[31] = url_allowed */
+  33,   /* field[33] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 31 },
-  { 0, 33 }
+  { 100, 33 },
+  { 0, 35 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -9188,7 +9458,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  33,
+  35,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,

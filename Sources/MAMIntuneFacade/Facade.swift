@@ -73,6 +73,18 @@ public enum MAMIntuneFacade {
         return ThreadIdentity.withAccountId(account ?? ThreadIdentity.accountId) { try? app.callBlocking(call) }
     }
 
+    /// A getter's call that must be answered: a host that does not answer (gone, timed out)
+    /// stops the app with the getter and the reason, where a silent default would read as an
+    /// answer ("not targeted", "allowed").
+    static func answered<Call: ServiceCall>(_ call: Call, as account: String?, _ getter: String) -> Reply<Call.Answer> {
+        let app = app
+        do {
+            return try ThreadIdentity.withAccountId(account ?? ThreadIdentity.accountId) { () throws(BlockingCallError) in try app.callBlocking(call) }
+        } catch {
+            fatalError("MAMIntuneFacade: \(getter) got no answer from the mamsim host (\(error)); the SDK's getters always answer, so a missing answer is reported, never read as a default")
+        }
+    }
+
     /// A call the SDK makes in the background (enrollment, remediation): sent, not awaited.
     static func send<Call: ServiceCall>(_ call: Call) {
         let app = app

@@ -1,6 +1,6 @@
 public import Foundation
 import MAMKit
-import MAMModel
+public import MAMModel
 import MAMWire
 
 /// Where an app saves org data (the SDK's raw values: apps OR them into masks).
@@ -72,7 +72,35 @@ public protocol IntuneMAMPolicy: AnyObject {
     var notificationPolicy: IntuneMAMNotificationPolicy { get }
     var isFileEncryptionRequired: Bool { get }
     var isScreenCaptureAllowed: Bool { get }
+    func isURLAllowed(_ url: URL) -> Bool
+    func isURLAllowed(_ url: URL, isKnownManagedAppScheme: Bool) -> Bool
+    func isUniversalLinkAllowed(_ url: URL) -> Bool
+    func canReceiveSharedItemProvider(_ itemProvider: NSItemProvider) -> Bool
+    func canReceiveSharedFile(_ path: String) -> Bool
 }
+
+#if !canImport(ObjectiveC)
+/// Foundation's item provider, which Linux lacks: what a share extension's input carries. Made
+/// from an item the host delivered (`init(item:)`), it holds the owner the host stamped it with.
+open class NSItemProvider: @unchecked Sendable {
+    /// The owner the host stamped the item with ("" = personal) and the app it came from.
+    let owner: String
+    let sourceBundle: String
+    public let registeredTypeIdentifiers: [String]
+
+    public init() {
+        owner = ""
+        sourceBundle = ""
+        registeredTypeIdentifiers = []
+    }
+
+    public init(item: Item) {
+        owner = item.ownership?.upn ?? ""
+        sourceBundle = item.ownership?.sourceBundle.rawValue ?? ""
+        registeredTypeIdentifiers = item.typeIdentifiers
+    }
+}
+#endif
 
 /// The policy of one account, read whole from the host once (`policy`): every getter answers
 /// from it without asking again, as the SDK's answer from the policy it holds. A location
@@ -87,12 +115,13 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
         self.summary = summary
     }
 
-    /// Whether `other` names the policy's own account (an unmanaged policy's own is `""`).
+    /// Whether `other` names the policy's own account (an unmanaged policy's own is `""`): by
+    /// its account id, the OID (a UPN only for an account declared without one).
     private func isOwn(_ other: String?) -> Bool {
         guard let other else { return false }
         if summary.upn.isEmpty && summary.oid.isEmpty { return other.isEmpty }
         let folded = other.lowercased()
-        return folded == summary.upn.lowercased() || (!summary.oid.isEmpty && folded == summary.oid.lowercased())
+        return summary.oid.isEmpty ? folded == summary.upn.lowercased() : folded == summary.oid.lowercased()
     }
 
     func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool {
@@ -141,6 +170,32 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     var shouldFileProviderEncryptFiles: Bool { summary.fileProviderEncryptionRequired }
     var isFileEncryptionRequired: Bool { summary.fileEncryptionRequired }
     var isScreenCaptureAllowed: Bool { summary.screenCaptureAllowed }
+
+    func isURLAllowed(_ url: URL) -> Bool { isURLAllowed(url, isKnownManagedAppScheme: false) }
+
+    /// `isKnownManagedAppScheme` spares the app listing `scheme-intunemam` in its queried
+    /// schemes; the policy's answer is the same.
+    func isURLAllowed(_ url: URL, isKnownManagedAppScheme: Bool) -> Bool {
+        MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: false, as: accountId), as: accountId, "isURLAllowed").isAllowed
+    }
+
+    func isUniversalLinkAllowed(_ url: URL) -> Bool {
+        MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: true, as: accountId), as: accountId, "isUniversalLinkAllowed").isAllowed
+    }
+
+    func canReceiveSharedItemProvider(_ itemProvider: NSItemProvider) -> Bool {
+        #if canImport(ObjectiveC)
+        let (owner, source) = ("", "")
+        #else
+        let (owner, source) = (itemProvider.owner, itemProvider.sourceBundle)
+        #endif
+        return MAMIntuneFacade.answered(Service.CanReceiveShared(path: "", owner: owner, sourceBundle: source, as: accountId), as: accountId, "canReceiveSharedItemProvider").isAllowed
+    }
+
+    func canReceiveSharedFile(_ path: String) -> Bool {
+        MAMIntuneFacade.answered(Service.CanReceiveShared(path: path, owner: "", sourceBundle: "", as: accountId), as: accountId, "canReceiveSharedFile").isAllowed
+    }
+
     var notificationPolicy: IntuneMAMNotificationPolicy { IntuneMAMNotificationPolicy(rawValue: Int(summary.notificationPolicy)) ?? .block }
 }
 
@@ -194,10 +249,29 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
     }
 
     /// The policy of `accountId` (`nil`: the identity in effect), read whole in one round
-    /// trip; `nil` when the host does not answer.
+    /// trip. Account ids are Entra object ids (SDK 20+): a UPN of an account that has one is no
+    /// account id, and reads as an unknown account's. A host that does not answer stops the
+    /// app with the reason, never a silent `nil` (read as "not targeted").
     public func policy(forAccountId accountId: String?) -> (any IntuneMAMPolicy)? {
-        guard let summary = MAMIntuneFacade.blocking(Service.Policy(as: accountId), as: accountId)?.allowedAnswer else { return nil }
+        let reply = MAMIntuneFacade.answered(Service.Policy(as: accountId, accounts: []), as: accountId, "policy(forAccountId:)")
+        guard let summary = reply.allowedAnswer else { return nil }
+        // The answer names the account by its OID: asked by another name (its UPN), the SDK
+        // would not have known it, and answers as for no account.
+        if let accountId, !accountId.isEmpty, !summary.oid.isEmpty, accountId.lowercased() != summary.oid.lowercased() {
+            let unknown = MAMIntuneFacade.answered(Service.Policy(as: "", accounts: []), as: "", "policy(forAccountId:)")
+            return unknown.allowedAnswer.map { HostPolicy(accountId: "", summary: $0) }
+        }
         return HostPolicy(accountId: accountId, summary: summary)
+    }
+
+    /// The policy of several accounts: with a managed one among them, the lock-down policy
+    /// (not any one account's); one account, its own.
+    public func policy(forAccountIds accountIds: [String]?) -> (any IntuneMAMPolicy)? {
+        let ids = accountIds ?? []
+        guard ids.count > 1 else { return policy(forAccountId: ids.first) }
+        let reply = MAMIntuneFacade.answered(Service.Policy(as: nil, accounts: ids), as: nil, "policy(forAccountIds:)")
+        guard let summary = reply.allowedAnswer else { return nil }
+        return HostPolicy(accountId: summary.oid.isEmpty ? nil : summary.oid, summary: summary)
     }
 
     /// The policy of the identity in effect on this thread (thread, else UI, else process).

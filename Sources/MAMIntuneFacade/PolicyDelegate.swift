@@ -85,6 +85,9 @@ enum Delegates {
         case .wipeAccountData(let name):
             let id = account(name).accountId
             let wiped = await MainActor.run { IntuneMAMPolicyManager.instance().delegate?.wipeData(forAccountId: id) ?? false }
+            // The wipe is done on the app's side: apps wait for this before removing the
+            // account's tokens (SDK issue #647).
+            await post(.IntuneMAMWipeDidComplete, object: IntuneMAMPolicyManager.instance(), key: IntuneMAMSDKLifecycleEventAccountId, name)
             return .wipeAccountData(wiped: wiped)
         case .identitySwitchRequired(let name, _, let cause):
             let id = name.isEmpty ? "" : account(name).accountId

@@ -719,11 +719,11 @@ func cgroupsWritable() -> Bool {
         #expect(await host.startFleet().isEmpty)
         _ = await host.signIn("app0", account: "alice@contoso.com")
         // Positive control: app0 holds alice, and her policy (with her OID) answers it.
-        let own = await host.service("app0", .policy(as: "alice@contoso.com"))
+        let own = await host.service("app0", .policy(as: "alice@contoso.com", accounts: []))
         let summary = try #require(Service.Policy.answer(from: own.value))
         #expect(summary.managed && !summary.oid.isEmpty, "\(summary)")
         // app1 does not hold her: nothing of hers, not her OID.
-        let other = await host.service("app1", .policy(as: "alice@contoso.com"))
+        let other = await host.service("app1", .policy(as: "alice@contoso.com", accounts: []))
         let answered = try #require(Service.Policy.answer(from: other.value))
         #expect(!answered.managed && answered.oid.isEmpty && answered.upn.isEmpty, "\(answered)")
         #expect(await host.shutdown() == 0)

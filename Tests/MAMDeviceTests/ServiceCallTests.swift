@@ -182,3 +182,56 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         #expect(await host.shutdown() == 0)
     }
 }
+
+/// The façade's getters of issue 72: isURLAllowed / isUniversalLinkAllowed, canReceiveSharedFile /
+/// canReceiveSharedItemProvider and policyForAccountIds, each answered by the policy as the
+/// action itself would be, without acting.
+@Suite struct PolicyGetterCallTests {
+    static func host() async throws -> HostController {
+        var config = try makeConfiguration(apps: 2)
+        var scribble = AppSpec(handle: "scribble", descriptor: AppDescriptor(bundleID: "com.example.scribble", sdkIntegrated: false))
+        scribble.descriptor.urlSchemes = ["scribble"]
+        config.apps.append(scribble)
+        config.fleet.install(scribble.descriptor)
+        let host = try HostController(configuration: config)
+        #expect(await host.startFleet().isEmpty)
+        _ = await host.signIn("app0", account: "alice@contoso.com")
+        return host
+    }
+
+    @Test func aLinkToAnUnmanagedAppIsAllowedOnlyForUnmanagedData() async throws {
+        let host = try await Self.host()
+        let alices = await host.service("app0", .urlAllowed(url: "scribble://note/1", universalLink: false, as: "alice@contoso.com"))
+        #expect(alices.verdict.reason == .notExempt, "\(alices.verdict)")
+        let personal = await host.service("app0", .urlAllowed(url: "scribble://note/1", universalLink: false, as: ""))
+        #expect(personal.verdict.isAllowed, "\(personal.verdict)")
+        let bad = await host.service("app0", .urlAllowed(url: "no scheme", universalLink: false, as: ""))
+        #expect(bad.verdict.reason == .badRequest, "\(bad.verdict)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func aSharedFileOrItemIsReceivedAsATransferWouldBe() async throws {
+        let host = try await Self.host()
+        // alice's file in app0: her own data, hers to receive; the unmanaged identity's data
+        // from the unmanaged notes app is refused to her (inbound: managed apps only).
+        _ = await host.service("app0", .writeFile(path: "Documents/q3.txt", data: Array("q3".utf8), owner: "alice@contoso.com"))
+        let own = await host.service("app0", .canReceiveShared(path: "Documents/q3.txt", owner: "", sourceBundle: "", as: "alice@contoso.com"))
+        #expect(own.verdict.isAllowed, "\(own.verdict)")
+        let personal = await host.service("app0", .canReceiveShared(path: "", owner: "", sourceBundle: "com.example.notes", as: "alice@contoso.com"))
+        #expect(personal.verdict.reason == .inboundPolicy, "\(personal.verdict)")
+        let missing = await host.service("app0", .canReceiveShared(path: "Documents/none.txt", owner: "", sourceBundle: "", as: ""))
+        #expect(missing.verdict.reason == .badRequest, "\(missing.verdict)")
+        #expect(await host.shutdown() == 0)
+    }
+
+    @Test func severalAccountsWithAManagedOneReadTheLockDownPolicy() async throws {
+        let host = try await Self.host()
+        _ = await host.signIn("app0", account: "bob@outlook.com")
+        let both = await host.service("app0", .policy(as: nil, accounts: ["alice@contoso.com", "bob@outlook.com"]))
+        let summary = try #require(Service.Policy.answer(from: both.value))
+        #expect(summary.managed && both.verdict.explanation.contains("lock-down"), "\(both.verdict) \(summary)")
+        let bobs = await host.service("app0", .policy(as: nil, accounts: ["bob@outlook.com"]))
+        #expect(Service.Policy.answer(from: bobs.value)?.managed == false)
+        #expect(await host.shutdown() == 0)
+    }
+}

@@ -19,7 +19,7 @@ import Testing
     /// blocked, notifications without org data); anything else is unmanaged.
     static let answer: @Sendable (ServiceRequest, ServiceContext) -> ServiceResult? = { request, context in
         switch request {
-        case .policy(let who):
+        case .policy(let who, _):
             let alice = (who ?? context.thread) == "alice@contoso.com" || (who ?? context.thread) == aliceOID
             let summary = alice
                 ? PolicySummary(upn: "alice@contoso.com", oid: aliceOID, managed: true, pinRequired: true, managedBrowserRequired: true,
@@ -32,7 +32,7 @@ import Testing
                                 saveTo: 1023, openFrom: 511, saveToOther: true, openFromOther: true)
             return ServiceResult(verdict: .allowed(""), value: .policySummary(summary))
         case .canSave(let location, let account):
-            let blocked = context.thread == "alice@contoso.com" && (location == .localDrive || account != "alice@contoso.com")
+            let blocked = (context.thread == "alice@contoso.com" || context.thread == aliceOID) && (location == .localDrive || account != "alice@contoso.com")
             return ServiceResult(verdict: blocked ? .blocked(.saveLocation, "saveAsBlocked") : .allowed("allowed"))
         case .accounts:
             return ServiceResult(verdict: .allowed(""), value: .accounts(AccountDirectory(accounts: [
@@ -97,12 +97,12 @@ import Testing
         defer { app.close() }
         MAMIntuneFacade.connect(app)
         let read = await Task.detached { () -> [String] in
-            let alice = IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!
+            let alice = IntuneMAMPolicyManager.instance().policy(forAccountId: Self.aliceOID)!
             let mask = alice.getSaveToLocations(forAccountId: Self.aliceOID).filter { $0.value.boolValue }.reduce(0) { $0 | $1.key.intValue }
-            let open = alice.getOpenFromLocations(forAccountId: "alice@contoso.com").filter { $0.value.boolValue }.reduce(0) { $0 | $1.key.intValue }
+            let open = alice.getOpenFromLocations(forAccountId: Self.aliceOID).filter { $0.value.boolValue }.reduce(0) { $0 | $1.key.intValue }
             return ["\(alice.isPINRequired)", "\(alice.isManagedBrowserRequired)", "\(alice.notificationPolicy)", "\(alice.isContactSyncAllowed)",
                     "\(alice.isWidgetContentSyncAllowed)", "\(alice.areSiriIntentsAllowed)", "\(alice.isFileEncryptionRequired)",
-                    "\(alice.isScreenCaptureAllowed)", "\(alice.isSaveToAllowed(for: .localDrive, withAccountId: "alice@contoso.com"))",
+                    "\(alice.isScreenCaptureAllowed)", "\(alice.isSaveToAllowed(for: .localDrive, withAccountId: Self.aliceOID))",
                     "\(alice.isSaveToAllowed(for: .sharePoint, withAccountId: Self.aliceOID))", "\(mask)", "\(open)",
                     "\(alice.isDocumentPickerAllowed(.exportToService))", "\(alice.isDocumentPickerAllowed(.import))"]
         }.value
@@ -117,13 +117,34 @@ import Testing
         defer { app.close() }
         MAMIntuneFacade.connect(app)
         let allowed = await Task.detached {
-            IntuneMAMPolicyManager.instance().policy(forAccountId: "alice@contoso.com")!.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: "bob@outlook.com")
+            IntuneMAMPolicyManager.instance().policy(forAccountId: Self.aliceOID)!.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: "bob@outlook.com")
         }.value
         #expect(!allowed)
         let saves = host.seen.withLock { $0 }.filter { $0.0.name == "can_save" }
         #expect(saves.count == 1)
-        #expect(saves.first?.1.thread == "alice@contoso.com", "the policy's account travels as the thread identity")
+        #expect(saves.first?.1.thread == Self.aliceOID, "the policy's account travels as the thread identity")
         #expect(saves.first?.0 == .canSave(.oneDriveForBusiness, account: "bob@outlook.com"))
+    }
+
+    /// Account ids are OIDs since SDK 20: her UPN, passed where the SDK takes an account id,
+    /// is no account it knows, and reads as no account's policy (the mistake the SDK hides from
+    /// no one). Her OID reads hers.
+    @Test func aUPNWhereAnAccountIdIsRequiredIsNoAccount() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let (byUPN, byOID) = await Task.detached { () -> (Bool, Bool) in
+            let m = IntuneMAMPolicyManager.instance()
+            return (m.policy(forAccountId: "alice@contoso.com")!.isContactSyncAllowed, m.policy(forAccountId: Self.aliceOID)!.isContactSyncAllowed)
+        }.value
+        #expect(byUPN && !byOID, "by UPN: \(byUPN), by OID: \(byOID)")
+    }
+
+    /// The SDK's version, and a wipe's completion posted after the app's wipe delegate.
+    @Test func theVersionIsTheSDKsWhoseNamesAreDeclared() {
+        let parts = IntuneMAMVersionInfo.sdkVersion().split(separator: ".")
+        #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil })
     }
 
     @Test func theDirectoryAnswersTheAccountQuestionsWithOIDs() async throws {

@@ -77,6 +77,8 @@ typedef struct Mamsim__V2__Notify Mamsim__V2__Notify;
 typedef struct Mamsim__V2__ShareTargets Mamsim__V2__ShareTargets;
 typedef struct Mamsim__V2__AppConfigQuery Mamsim__V2__AppConfigQuery;
 typedef struct Mamsim__V2__ScreenCapture Mamsim__V2__ScreenCapture;
+typedef struct Mamsim__V2__UrlAllowedQuery Mamsim__V2__UrlAllowedQuery;
+typedef struct Mamsim__V2__CanReceiveSharedQuery Mamsim__V2__CanReceiveSharedQuery;
 typedef struct Mamsim__V2__ManagedConfigQuery Mamsim__V2__ManagedConfigQuery;
 typedef struct Mamsim__V2__ManagedSecretQuery Mamsim__V2__ManagedSecretQuery;
 typedef struct Mamsim__V2__ManagedSecretIdsQuery Mamsim__V2__ManagedSecretIdsQuery;
@@ -1538,6 +1540,45 @@ struct  Mamsim__V2__ScreenCapture
 
 
 /*
+ * IntuneMAMPolicy isURLAllowed / isUniversalLinkAllowed: may `url` be opened by the data of
+ * `as` (unset: the current identity), the policy's answer without opening it.
+ * @swift inline
+ */
+struct  Mamsim__V2__UrlAllowedQuery
+{
+  ProtobufCMessage base;
+  char *url;
+  /*
+   * isUniversalLinkAllowed (UIApplicationOpenURLOptionUniversalLinksOnly)
+   */
+  protobuf_c_boolean universal_link;
+  Mamsim__V2__AccountRef *as;
+};
+#define MAMSIM__V2__URL_ALLOWED_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__url_allowed_query__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, NULL }
+
+
+/*
+ * IntuneMAMPolicy canReceiveSharedFile / canReceiveSharedItemProvider: may `as` (unset: the
+ * current identity) receive a file of the app's container (`path`), or an item the host stamped
+ * (`owner`, "" = personal, shared from `source_bundle`)?
+ * @swift inline
+ */
+struct  Mamsim__V2__CanReceiveSharedQuery
+{
+  ProtobufCMessage base;
+  char *path;
+  char *owner;
+  char *source_bundle;
+  Mamsim__V2__AccountRef *as;
+};
+#define MAMSIM__V2__CAN_RECEIVE_SHARED_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__can_receive_shared_query__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL }
+
+
+/*
  * legacy: the managed app configuration of the MDM protocol that came before ManagedApp, which
  * an app reads from UserDefaults (com.apple.configuration.managed); the device installs it from
  * the declaration's LegacyAppConfigAssetReference. Apps only.
@@ -1781,10 +1822,15 @@ struct  Mamsim__V2__PolicySummaryQuery
 {
   ProtobufCMessage base;
   Mamsim__V2__AccountRef *as;
+  /*
+   * policyForAccountIds: several accounts, one managed among them: the lock-down policy.
+   */
+  size_t n_accounts;
+  char **accounts;
 };
 #define MAMSIM__V2__POLICY_SUMMARY_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__policy_summary_query__descriptor) \
-    , NULL }
+    , NULL, 0,NULL }
 
 
 /*
@@ -1932,7 +1978,9 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_UNENROLL = 32,
   MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN = 33,
   MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY = 34,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS = 35
+  MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS = 35,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_URL_ALLOWED = 36,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED = 37
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -2084,6 +2132,14 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=accounts
      */
     Mamsim__V2__AccountsQuery *accounts;
+    /*
+     * @swift answers=
+     */
+    Mamsim__V2__UrlAllowedQuery *url_allowed;
+    /*
+     * @swift answers=
+     */
+    Mamsim__V2__CanReceiveSharedQuery *can_receive_shared;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -3673,6 +3729,44 @@ Mamsim__V2__ScreenCapture *
 void   mamsim__v2__screen_capture__free_unpacked
                      (Mamsim__V2__ScreenCapture *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__UrlAllowedQuery methods */
+void   mamsim__v2__url_allowed_query__init
+                     (Mamsim__V2__UrlAllowedQuery         *message);
+size_t mamsim__v2__url_allowed_query__get_packed_size
+                     (const Mamsim__V2__UrlAllowedQuery   *message);
+size_t mamsim__v2__url_allowed_query__pack
+                     (const Mamsim__V2__UrlAllowedQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__url_allowed_query__pack_to_buffer
+                     (const Mamsim__V2__UrlAllowedQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__UrlAllowedQuery *
+       mamsim__v2__url_allowed_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__url_allowed_query__free_unpacked
+                     (Mamsim__V2__UrlAllowedQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Mamsim__V2__CanReceiveSharedQuery methods */
+void   mamsim__v2__can_receive_shared_query__init
+                     (Mamsim__V2__CanReceiveSharedQuery         *message);
+size_t mamsim__v2__can_receive_shared_query__get_packed_size
+                     (const Mamsim__V2__CanReceiveSharedQuery   *message);
+size_t mamsim__v2__can_receive_shared_query__pack
+                     (const Mamsim__V2__CanReceiveSharedQuery   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__can_receive_shared_query__pack_to_buffer
+                     (const Mamsim__V2__CanReceiveSharedQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__CanReceiveSharedQuery *
+       mamsim__v2__can_receive_shared_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__can_receive_shared_query__free_unpacked
+                     (Mamsim__V2__CanReceiveSharedQuery *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ManagedConfigQuery methods */
 void   mamsim__v2__managed_config_query__init
                      (Mamsim__V2__ManagedConfigQuery         *message);
@@ -4453,6 +4547,12 @@ typedef void (*Mamsim__V2__AppConfigQuery_Closure)
 typedef void (*Mamsim__V2__ScreenCapture_Closure)
                  (const Mamsim__V2__ScreenCapture *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__UrlAllowedQuery_Closure)
+                 (const Mamsim__V2__UrlAllowedQuery *message,
+                  void *closure_data);
+typedef void (*Mamsim__V2__CanReceiveSharedQuery_Closure)
+                 (const Mamsim__V2__CanReceiveSharedQuery *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ManagedConfigQuery_Closure)
                  (const Mamsim__V2__ManagedConfigQuery *message,
                   void *closure_data);
@@ -4628,6 +4728,8 @@ extern const ProtobufCMessageDescriptor mamsim__v2__notify__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__share_targets__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__app_config_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__url_allowed_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__can_receive_shared_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_ids_query__descriptor;

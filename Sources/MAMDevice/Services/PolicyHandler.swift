@@ -11,10 +11,24 @@ enum PolicyHandler: ServiceHandler {
     static func audit(_ call: Service.Policy) -> AuditPlan { .refusalsOnly(.policyQuery) }
 
     static func answer(_ call: Service.Policy, _ c: CallContext) throws -> Answered<PolicySummary> {
-        var who = try call.as.map(c.named) ?? c.current()
+        var fleet = try c.fleet()
+        // policyForAccountIds: several accounts with a managed one among them read the lock-down
+        // policy, not any one account's (IntuneMAMPolicyManager.h).
+        if call.accounts.count > 1 {
+            let enrolled = try call.accounts.compactMap { try c.enrolled(c.named($0)) }
+            if let managed = enrolled.first(where: { fleet.isManaged($0, in: c.bundle) }) {
+                fleet = fleet.lockingDown(managed)
+                let view = Enforcer.policyReading(as: managed, app: c.bundle, in: fleet, signedIn: try c.identities.accounts(of: c.app))
+                let capture = Enforcer.screenCapture(as: managed, in: c.app.descriptor, policies: c.state.appConfigPolicies, fleet: fleet)
+                return Answered(.allowed("the lock-down policy of \(call.accounts.count) accounts, \(managed) managed among them, in \(c.bundle)"),
+                                PolicySummary(view, of: managed, screenCaptureAllowed: capture.isAllowed))
+            }
+        }
+        let named = call.as ?? call.accounts.first
+        var who = try named.map(c.named) ?? c.current()
         // policyForAccountId answers for the app's own accounts (signed in or enrolled in it);
         // for another it is nil, as an unmanaged identity's: nothing of that account reaches it.
-        if call.as != nil, let named = who, !named.isEmpty {
+        if named != nil, let named = who, !named.isEmpty {
             let own = try c.identities.accounts(of: c.app).contains { $0.isSame(as: named) }
                 || c.state.enrollments(app: c.app.identityOwner).contains { $0.account.isSame(as: named) }
             if !own {
@@ -25,7 +39,6 @@ enum PolicyHandler: ServiceHandler {
                 who = try c.enrolled(named)
             }
         }
-        let fleet = try c.fleet()
         let view = Enforcer.policyReading(as: who, app: c.bundle, in: fleet, signedIn: try c.identities.accounts(of: c.app))
         let capture = Enforcer.screenCapture(as: who, in: c.app.descriptor, policies: c.state.appConfigPolicies, fleet: fleet)
         let summary = PolicySummary(view, of: who, screenCaptureAllowed: capture.isAllowed)

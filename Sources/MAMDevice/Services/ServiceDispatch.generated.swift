@@ -37,6 +37,8 @@ extension ServiceDesk {
         ("check_in", "CheckInHandler"),
         ("policy", "PolicyHandler"),
         ("accounts", "AccountsHandler"),
+        ("url_allowed", "UrlAllowedHandler"),
+        ("can_receive_shared", "CanReceiveSharedHandler"),
     ]
 
     /// Hands `request` to its call's handler.
@@ -100,10 +102,14 @@ extension ServiceDesk {
             return handle(UnenrollHandler.self, Service.Unenroll(account: v0, wipe: v1), c)
         case .checkIn(let v0):
             return handle(CheckInHandler.self, Service.CheckIn(account: v0), c)
-        case .policy(let v0):
-            return handle(PolicyHandler.self, Service.Policy(as: v0), c)
+        case .policy(let v0, let v1):
+            return handle(PolicyHandler.self, Service.Policy(as: v0, accounts: v1), c)
         case .accounts:
             return handle(AccountsHandler.self, Service.Accounts(), c)
+        case .urlAllowed(let v0, let v1, let v2):
+            return handle(UrlAllowedHandler.self, Service.UrlAllowed(url: v0, universalLink: v1, as: v2), c)
+        case .canReceiveShared(let v0, let v1, let v2, let v3):
+            return handle(CanReceiveSharedHandler.self, Service.CanReceiveShared(path: v0, owner: v1, sourceBundle: v2, as: v3), c)
         }
     }
 }

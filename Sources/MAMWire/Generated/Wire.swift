@@ -528,8 +528,10 @@ public enum ServiceRequest: Sendable, Hashable {
     case enroll(account: String, interactive: Bool, userCancels: Bool)
     case unenroll(account: String, wipe: Bool)
     case checkIn(account: String)
-    case policy(as: String?)
+    case policy(as: String?, accounts: [String])
     case accounts
+    case urlAllowed(url: String, universalLink: Bool, as: String?)
+    case canReceiveShared(path: String, owner: String, sourceBundle: String, as: String?)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -565,6 +567,8 @@ public enum ServiceRequest: Sendable, Hashable {
         case .checkIn: "check_in"
         case .policy: "policy"
         case .accounts: "accounts"
+        case .urlAllowed: "url_allowed"
+        case .canReceiveShared: "can_receive_shared"
         }
     }
 
@@ -1260,10 +1264,12 @@ public enum Service {
     public struct Policy: ServiceCall {
         public typealias Answer = PolicySummary
         public var `as`: String?
-        public init(`as`: String?) {
+        public var accounts: [String]
+        public init(`as`: String?, accounts: [String]) {
             self.`as` = `as`
+            self.accounts = accounts
         }
-        public var request: ServiceRequest { .policy(as: `as`) }
+        public var request: ServiceRequest { .policy(as: `as`, accounts: accounts) }
         public static func answer(from value: ServiceValue) -> PolicySummary? {
             if case .policySummary(let v0) = value { return v0 }
             return nil
@@ -1280,6 +1286,38 @@ public enum Service {
             return nil
         }
         public static func value(of answer: AccountDirectory) -> ServiceValue { .accounts(answer) }
+    }
+
+    public struct UrlAllowed: ServiceCall {
+        public typealias Answer = Void
+        public var url: String
+        public var universalLink: Bool
+        public var `as`: String?
+        public init(url: String, universalLink: Bool, `as`: String?) {
+            self.url = url
+            self.universalLink = universalLink
+            self.`as` = `as`
+        }
+        public var request: ServiceRequest { .urlAllowed(url: url, universalLink: universalLink, as: `as`) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
+    }
+
+    public struct CanReceiveShared: ServiceCall {
+        public typealias Answer = Void
+        public var path: String
+        public var owner: String
+        public var sourceBundle: String
+        public var `as`: String?
+        public init(path: String, owner: String, sourceBundle: String, `as`: String?) {
+            self.path = path
+            self.owner = owner
+            self.sourceBundle = sourceBundle
+            self.`as` = `as`
+        }
+        public var request: ServiceRequest { .canReceiveShared(path: path, owner: owner, sourceBundle: sourceBundle, as: `as`) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
 }
@@ -2493,6 +2531,40 @@ enum WireCodec {
         return _account
     }
 
+    static func encodeUrlAllowedQuery(_ url: String, _ universalLink: Bool, _ `as`: String?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__UrlAllowedQuery> {
+        let p = arena.message(Mamsim__V2__UrlAllowedQuery.self, mamsim__v2__url_allowed_query__init)
+        p.pointee.url = arena.string(url)
+        p.pointee.universal_link = universalLink ? 1 : 0
+        if let x = `as` { p.pointee.`as` = encodeAccountRef(x, arena) }
+        return p
+    }
+
+    static func decodeUrlAllowedQuery(_ c: Mamsim__V2__UrlAllowedQuery, _ path: () -> String) throws(WireError) -> (String, Bool, String?) {
+        let _url = str(c.url)
+        let _universalLink = c.universal_link != 0
+        var _as: String? = nil
+        if let x = c.`as` { _as = try decodeAccountRef(x.pointee, { sub(path, "as") }) }
+        return (_url, _universalLink, _as)
+    }
+
+    static func encodeCanReceiveSharedQuery(_ path: String, _ owner: String, _ sourceBundle: String, _ `as`: String?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__CanReceiveSharedQuery> {
+        let p = arena.message(Mamsim__V2__CanReceiveSharedQuery.self, mamsim__v2__can_receive_shared_query__init)
+        p.pointee.path = arena.string(path)
+        p.pointee.owner = arena.string(owner)
+        p.pointee.source_bundle = arena.string(sourceBundle)
+        if let x = `as` { p.pointee.`as` = encodeAccountRef(x, arena) }
+        return p
+    }
+
+    static func decodeCanReceiveSharedQuery(_ c: Mamsim__V2__CanReceiveSharedQuery, _ path: () -> String) throws(WireError) -> (String, String, String, String?) {
+        let _path = str(c.path)
+        let _owner = str(c.owner)
+        let _sourceBundle = str(c.source_bundle)
+        var _as: String? = nil
+        if let x = c.`as` { _as = try decodeAccountRef(x.pointee, { sub(path, "as") }) }
+        return (_path, _owner, _sourceBundle, _as)
+    }
+
     static func encodeManagedSecretKind(_ v: ManagedSecretKind) -> Mamsim__V2__ManagedSecretKind {
         switch v {
         case .password: MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_PASSWORD
@@ -2701,16 +2773,19 @@ enum WireCodec {
         return _account
     }
 
-    static func encodePolicySummaryQuery(_ `as`: String?, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicySummaryQuery> {
+    static func encodePolicySummaryQuery(_ `as`: String?, _ accounts: [String], _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicySummaryQuery> {
         let p = arena.message(Mamsim__V2__PolicySummaryQuery.self, mamsim__v2__policy_summary_query__init)
         if let x = `as` { p.pointee.`as` = encodeAccountRef(x, arena) }
+        p.pointee.n_accounts = accounts.count
+        p.pointee.accounts = arena.stringArray(accounts)
         return p
     }
 
-    static func decodePolicySummaryQuery(_ c: Mamsim__V2__PolicySummaryQuery, _ path: () -> String) throws(WireError) -> String? {
+    static func decodePolicySummaryQuery(_ c: Mamsim__V2__PolicySummaryQuery, _ path: () -> String) throws(WireError) -> (String?, [String]) {
         var _as: String? = nil
         if let x = c.`as` { _as = try decodeAccountRef(x.pointee, { sub(path, "as") }) }
-        return _as
+        let _accounts = strings(c.accounts, c.n_accounts)
+        return (_as, _accounts)
     }
 
     static func encodePolicySummary(_ v: PolicySummary, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicySummary> {
@@ -2892,12 +2967,18 @@ enum WireCodec {
         case .checkIn(let v0):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN
             p.pointee.check_in = encodeCheckIn(v0, arena)
-        case .policy(let v0):
+        case .policy(let v0, let v1):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY
-            p.pointee.policy = encodePolicySummaryQuery(v0, arena)
+            p.pointee.policy = encodePolicySummaryQuery(v0, v1, arena)
         case .accounts:
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS
             p.pointee.accounts = arena.message(Mamsim__V2__AccountsQuery.self, mamsim__v2__accounts_query__init)
+        case .urlAllowed(let v0, let v1, let v2):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_URL_ALLOWED
+            p.pointee.url_allowed = encodeUrlAllowedQuery(v0, v1, v2, arena)
+        case .canReceiveShared(let v0, let v1, let v2, let v3):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED
+            p.pointee.can_receive_shared = encodeCanReceiveSharedQuery(v0, v1, v2, v3, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -3012,11 +3093,20 @@ enum WireCodec {
             _call = .checkIn(account: try decodeCheckIn(x.pointee, { sub(path, "check_in") }))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY:
             guard let x = c.policy else { throw .missingField(sub(path, "policy")) }
-            _call = .policy(as: try decodePolicySummaryQuery(x.pointee, { sub(path, "policy") }))
+            let v = try decodePolicySummaryQuery(x.pointee, { sub(path, "policy") })
+            _call = .policy(as: v.0, accounts: v.1)
         case MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS:
             guard let x = c.accounts else { throw .missingField(sub(path, "accounts")) }
             _ = x
             _call = .accounts
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_URL_ALLOWED:
+            guard let x = c.url_allowed else { throw .missingField(sub(path, "url_allowed")) }
+            let v = try decodeUrlAllowedQuery(x.pointee, { sub(path, "url_allowed") })
+            _call = .urlAllowed(url: v.0, universalLink: v.1, as: v.2)
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED:
+            guard let x = c.can_receive_shared else { throw .missingField(sub(path, "can_receive_shared")) }
+            let v = try decodeCanReceiveSharedQuery(x.pointee, { sub(path, "can_receive_shared") })
+            _call = .canReceiveShared(path: v.0, owner: v.1, sourceBundle: v.2, as: v.3)
         default:
             throw .missingField(sub(path, "call"))
         }

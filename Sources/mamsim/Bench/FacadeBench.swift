@@ -98,7 +98,7 @@ enum FacadeBench {
         func who(_ name: String?) -> Account? { name.flatMap { alice.matches($0) ? alice : nil } }
         PlayedHost.serve(fd: fd, bundleID: app) { request, context in
             switch request {
-            case .policy(let name):
+            case .policy(let name, _):
                 let account = who(name ?? context.thread)
                 let r = Enforcer.policyReading(as: account, app: app, in: fleet)
                 return ServiceResult(verdict: .allowed("bench"), value: .policySummary(PolicySummary(r, of: account, screenCaptureAllowed: false)))

@@ -281,6 +281,29 @@ module.exports = {
     "type": "message"
    }
   ],
+  "mamsim.v2.CanReceiveSharedQuery": [
+   {
+    "name": "path",
+    "number": 1,
+    "type": "string"
+   },
+   {
+    "name": "owner",
+    "number": 2,
+    "type": "string"
+   },
+   {
+    "name": "source_bundle",
+    "number": 3,
+    "type": "string"
+   },
+   {
+    "message": "mamsim.v2.AccountRef",
+    "name": "as",
+    "number": 4,
+    "type": "message"
+   }
+  ],
   "mamsim.v2.CanSave": [
    {
     "enum": "mamsim.v2.SaveLocation",
@@ -1283,6 +1306,12 @@ module.exports = {
     "name": "as",
     "number": 1,
     "type": "message"
+   },
+   {
+    "name": "accounts",
+    "number": 2,
+    "repeated": true,
+    "type": "string"
    }
   ],
   "mamsim.v2.Print": [],
@@ -1618,6 +1647,20 @@ module.exports = {
     "type": "message"
    },
    {
+    "message": "mamsim.v2.UrlAllowedQuery",
+    "name": "url_allowed",
+    "number": 36,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
+    "message": "mamsim.v2.CanReceiveSharedQuery",
+    "name": "can_receive_shared",
+    "number": 37,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
     "name": "window",
     "number": 100,
     "type": "string"
@@ -1908,6 +1951,24 @@ module.exports = {
     "name": "data",
     "number": 1,
     "type": "bytes"
+   }
+  ],
+  "mamsim.v2.UrlAllowedQuery": [
+   {
+    "name": "url",
+    "number": 1,
+    "type": "string"
+   },
+   {
+    "name": "universal_link",
+    "number": 2,
+    "type": "bool"
+   },
+   {
+    "message": "mamsim.v2.AccountRef",
+    "name": "as",
+    "number": 3,
+    "type": "message"
    }
   ],
   "mamsim.v2.Verdict": [
