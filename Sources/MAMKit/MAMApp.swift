@@ -28,8 +28,11 @@ private struct UncheckedReply: @unchecked Sendable {
 /// the loop's waker and resumes the caller when the host answers.
 public final class MAMApp: Sendable {
     public let welcome: Welcome
-    /// Items delivered to this app, in order, each exactly once.
-    public let deliveries: AsyncStream<Deliver>
+    /// Items delivered to this app, in order, each exactly once. The host hears the app took
+    /// an item when the app's code is done with it — it asks for the next one, or stops
+    /// iterating — so the step that shared it ends after what the app did on receipt (a file
+    /// written, a call made), never racing it.
+    public let deliveries: Deliveries
     /// SDK notifications (policy or app configuration changed, restart…), in order; the host
     /// learns the app took each one.
     public let notifications: AsyncStream<SDKNotification>
@@ -94,7 +97,7 @@ public final class MAMApp: Sendable {
     /// the app completes then.
     public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3, finishesLaunching: Bool = false) async throws -> MAMApp {
         let box = ChannelBox()
-        let (deliveries, deliveryInput) = AsyncStream.makeStream(of: Deliver.self)
+        let (deliveries, deliveryInput) = AsyncStream.makeStream(of: (Deliver, Deliveries.Acknowledgement).self)
         let (notifications, notificationInput) = AsyncStream.makeStream(of: SDKNotification.self)
         let observers = Observers()
         let threadBox = ThreadBox()
@@ -119,9 +122,10 @@ public final class MAMApp: Sendable {
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: fd)
             box.channel = channel
-            channel.onDeliver = { deliver in
-                deliveryInput.yield(deliver)
-                return true
+            channel.onDeliverLater = { deliver, accept in
+                let onLoop = LoopOnly(accept)
+                let taken = Deliveries.Acknowledgement { threadBox.thread?.submit { onLoop.value(true) } }
+                if case .terminated = deliveryInput.yield((deliver, taken)) { accept(true) }
             }
             channel.onCommand = { command, reply in
                 // The reply goes back on the loop thread once the app's handlers are done.
@@ -148,10 +152,10 @@ public final class MAMApp: Sendable {
                 if let w = box.channel?.welcome { welcome.withLock { $0.take() }?.resume(returning: w) }
             }
         }
-        return MAMApp(welcome: w, deliveries: deliveries, notifications: notifications, thread: thread, channel: box, observers: observers)
+        return MAMApp(welcome: w, deliveries: Deliveries(stream: deliveries), notifications: notifications, thread: thread, channel: box, observers: observers)
     }
 
-    private init(welcome: Welcome, deliveries: AsyncStream<Deliver>, notifications: AsyncStream<SDKNotification>,
+    private init(welcome: Welcome, deliveries: Deliveries, notifications: AsyncStream<SDKNotification>,
                  thread: LoopThread, channel: ChannelBox, observers: Observers) {
         self.observers = observers
         self.welcome = welcome
@@ -471,4 +475,45 @@ public struct TokenResult: Sendable, Hashable {
     /// `<oid>.<tid>`, with `protection-policy-required`: the account to remediate.
     public let homeAccountID: String?
     public let explanation: String
+}
+
+extension MAMApp {
+    /// The items delivered to the app, each acknowledged to the host once the app's code is done
+    /// with it: when the app asks for the next item, or lets go of the iterator.
+    public struct Deliveries: AsyncSequence, Sendable {
+        public typealias Element = Deliver
+        typealias Stream = AsyncStream<(Deliver, Acknowledgement)>
+        let stream: Stream
+
+        /// Sends the acknowledgement once, at the latest when nothing holds it any more.
+        final class Acknowledgement: Sendable {
+            private let send: Mutex<(@Sendable () -> Void)?>
+            init(_ send: @escaping @Sendable () -> Void) { self.send = Mutex(send) }
+            func callAsFunction() { send.withLock { $0.take() }?() }
+            deinit { send.withLock { $0.take() }?() }
+        }
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: Stream.AsyncIterator
+            var handling: Acknowledgement?
+
+            public mutating func next() async -> Deliver? {
+                // The app came back for the next item: it is done with the last one.
+                handling?()
+                handling = nil
+                guard let (deliver, taken) = await base.next() else { return nil }
+                handling = taken
+                return deliver
+            }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator()) }
+    }
+}
+
+/// A value made and used on the channel's loop thread only, carried through other threads
+/// untouched (a delivery's acknowledgement, sent back there with `submit`).
+struct LoopOnly<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
