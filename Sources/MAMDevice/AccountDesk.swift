@@ -199,8 +199,14 @@ public final class AccountDesk {
     /// What `app` sees of the policy now, for `account` (`nil`: the identity its UI shows in
     /// `window`), as the SDK's `IntuneMAMPolicy` getters read it in the app: query verbs decide
     /// on it with the Enforcer's pure functions, so a new query needs no new host call.
+    /// A window showing several accounts with a managed one among them reads the lock-down
+    /// policy for every feature switch (RULES.md §2), unless the question names an account.
     public func policyView(_ app: AppSpec, window: String = "", account: Account? = nil) throws -> PolicyView {
-        PolicyView(fleet: state.fleet, app: app.bundleID, identity: try account ?? effectiveAccount(app, window: window))
+        var fleet = state.fleet
+        if account == nil, let managed = try state.lockDownAccount(app: app.identityOwner, window: window, managedIn: app.bundleID, in: fleet) {
+            fleet = fleet.lockingDown(managed)
+        }
+        return PolicyView(fleet: fleet, app: app.bundleID, identity: try account ?? effectiveAccount(app, window: window))
     }
 }
 

@@ -133,6 +133,8 @@ extension DeviceState {
     /// multi-identity app showing nothing managed runs it on its first managed switch). A
     /// `block` keeps the app from org data until a launch, resume or managed switch passes; a
     /// `wipe` signs the account out of the app and deletes its data there.
+    static let autofillConditionalLaunchSDK = Version("22.2.0")!
+
     public func launchChecks(app bundle: BundleID, inactiveFor: Double? = nil, enteredPin: String? = nil) throws -> LaunchCheckReport {
         let app = try descriptor(bundle)
         // An AutoFill credential provider runs conditional launch at its own launch (SDK 22.2),
@@ -140,6 +142,12 @@ extension DeviceState {
         let owner = app.kind == .autofill ? (app.containingApp.flatMap { fleet.app($0) } ?? app) : app
         guard !app.isExtension || app.kind == .autofill, app.sdkIntegrated else {
             return LaunchCheckReport(decision: .allowed("\(app.bundleID) does not integrate the Intune SDK: no conditional launch"),
+                                     warnings: [], wipe: nil, checkedIn: false)
+        }
+        // AutoFill conditional launch came with SDK 22.2.0: an extension whose app links an
+        // older SDK (its own version, else its containing app's) has none.
+        if app.kind == .autofill, let written = app.sdkVersion ?? owner.sdkVersion, let sdk = Version(written), sdk < Self.autofillConditionalLaunchSDK {
+            return LaunchCheckReport(decision: .allowed("\(app.bundleID) links Intune SDK \(written), older than \(Self.autofillConditionalLaunchSDK): an AutoFill extension has no conditional launch before it"),
                                      warnings: [], wipe: nil, checkedIn: false)
         }
         let online = try isOnline()

@@ -99,34 +99,22 @@ extension Enforcer {
     /// The first SDK version that blocks screen capture when org data may not go to all apps.
     public static let screenCaptureBlockSDK = Version("19.7.6")!
 
+    /// Since SDK 20.4.0 the dedicated setting (`screenCaptureConfigurationState`) governs
+    /// screen capture when the admin set it; before it, and when it is unset, the block that
+    /// comes with restricted sending does.
+    public static let screenCaptureSettingSDK = Version("20.4.0")!
+
     /// `isScreenCaptureAllowed` with the app configuration `account` receives in `app`
-    /// (RULES.md §7).
+    /// (RULES.md §7): the one rule every question about capturing a managed screen is
+    /// answered by (`screenCapture`, `useSurface screenRecording` and "Ask Siri").
     public static func screenCapture(as account: Account?, in app: AppDescriptor, policies: [AppConfigPolicy],
                                      fleet: Fleet) -> Verdict {
-        guard let e = fleet.managedEntry(account, in: app.bundleID), let account else {
+        guard fleet.managedEntry(account, in: app.bundleID) != nil, let account else {
             return .allowed("\(unmanagedReason(account, in: app.bundleID, fleet)): screen capture is not restricted")
         }
-        let p = e.policy!
         let config = appConfig(for: account, in: app, policies: policies, fleet: fleet)
         let key = config.fullData.lazy.flatMap(\.keys).first { $0.lowercased() == screenCaptureConfigKey }
         let control = key.flatMap { config.values(forKey: $0).first }.map(sdkConfigValue)
-        let flat = control.map { [screenCaptureConfigKey: $0] } ?? [:]
-        if isScreenCaptureAllowed(for: account, appConfig: flat, app: app.bundleID, in: fleet) {
-            if p.allowedOutboundDataTransferDestinations == .allApps {
-                return .allowed("\(e.subject) sends org data to all apps: screen capture is allowed")
-            }
-            return .allowed("\(e.subject) sends org data to \(p.allowedOutboundDataTransferDestinations.rawValue), but the app configuration sets \(screenCaptureConfigKey) = \(control ?? ""): screen capture is allowed")
-        }
-        if p.screenCaptureConfigurationState == .blocked {
-            return .blocked(.screenCaptureBlocked, because: "\(e.subject) blocks screen capture (screenCaptureConfigurationState = blocked)")
-        }
-        // Seed 000: the block that comes with restricted sending applies to apps updated to SDK
-        // 19.7.6 or later (Xcode 15; 20.2.1 for Xcode 16). An app that says it links an older
-        // SDK does not enforce it; one that says nothing is taken as current.
-        if let written = app.sdkVersion, let sdk = Version(written), sdk < Self.screenCaptureBlockSDK {
-            return .allowed("\(app.bundleID) links Intune SDK \(written), older than \(Self.screenCaptureBlockSDK): the screen-capture block that comes with restricted sending (\(e.subject): \(p.allowedOutboundDataTransferDestinations.rawValue)) does not apply")
-        }
-        let hint = control.map { "; \(screenCaptureConfigKey) is \"\($0)\", not Disabled" } ?? "; an app configuration with \(screenCaptureConfigKey) = Disabled would allow it"
-        return .blocked(.screenCaptureBlocked, because: "\(e.subject) sends org data to \(p.allowedOutboundDataTransferDestinations.rawValue), not to all apps: screen capture of org data is blocked\(hint)")
+        return Enforcer.screenCaptureRule(for: account, app: app.bundleID, sdkVersion: app.sdkVersion, appConfigControl: control, in: fleet)
     }
 }

@@ -70,15 +70,45 @@ extension Enforcer {
         !restricts(.appSharing, for: identity, app: app, in: fleet)
     }
 
-    /// `isScreenCaptureAllowed` (RULES.md §7): `screenCaptureConfigurationState = blocked`
-    /// forbids it; otherwise a managed identity whose outbound is not `allApps` may not
-    /// capture unless the app configuration sets `screencapturecontrol = Disabled`.
+    /// `isScreenCaptureAllowed` (RULES.md §7), `screenCaptureRule`'s answer.
     public static func isScreenCaptureAllowed(for identity: Account?, appConfig: [String: String] = [:], app: BundleID, in fleet: Fleet) -> Bool {
-        guard let p = fleet.managedEntry(identity, in: app)?.policy else { return true }
-        if p.screenCaptureConfigurationState == .blocked { return false }
-        if p.allowedOutboundDataTransferDestinations == .allApps { return true }
-        let control = appConfig.first { $0.key.lowercased() == screenCaptureConfigKey }?.value
-        return control.map(sdkConfigValue)?.lowercased() == "disabled"
+        let control = appConfig.first { $0.key.lowercased() == screenCaptureConfigKey }.map { sdkConfigValue($0.value) }
+        return screenCaptureRule(for: identity, app: app, sdkVersion: fleet.app(app)?.sdkVersion, appConfigControl: control, in: fleet).isAllowed
+    }
+
+    /// Whether a managed screen may be captured (RULES.md §7), one rule for every question about
+    /// it. An app linking SDK 20.4.0 or later (or saying nothing, taken as current) follows
+    /// `screenCaptureConfigurationState` when the admin set it: `blocked` blocks, `notBlocked`
+    /// allows. Otherwise the older rule: a managed identity whose outbound is not `allApps`
+    /// may not capture, unless the app configuration sets `screencapturecontrol = Disabled` or
+    /// the app links an SDK older than 19.7.6 (seed 000: the block came with 19.7.6).
+    public static func screenCaptureRule(for identity: Account?, app: BundleID, sdkVersion: String?, appConfigControl control: String?,
+                                         in fleet: Fleet) -> Verdict {
+        guard let e = fleet.managedEntry(identity, in: app), let p = e.policy else {
+            return .allowed("\(unmanagedReason(identity, in: app, fleet)): screen capture is not restricted")
+        }
+        let sdk = sdkVersion.flatMap(Version.init)
+        let state = p.screenCaptureConfigurationState
+        if state.isConfigured, sdk.map({ $0 >= screenCaptureSettingSDK }) ?? true {
+            return state == .blocked
+                ? .blocked(.screenCaptureBlocked, because: "\(e.subject) blocks screen capture (screenCaptureConfigurationState = blocked, which governs it since SDK \(screenCaptureSettingSDK))")
+                : .allowed("\(e.subject) allows screen capture (screenCaptureConfigurationState = \(state.rawValue), which governs it since SDK \(screenCaptureSettingSDK))")
+        }
+        let setting = state.isConfigured ? "; \(app) links Intune SDK \(sdkVersion ?? ""), older than \(screenCaptureSettingSDK): screenCaptureConfigurationState does not apply" : ""
+        if p.allowedOutboundDataTransferDestinations == .allApps {
+            return .allowed("\(e.subject) sends org data to all apps: screen capture is allowed\(setting)")
+        }
+        if control?.lowercased() == "disabled" {
+            return .allowed("\(e.subject) sends org data to \(p.allowedOutboundDataTransferDestinations.rawValue), but the app configuration sets \(screenCaptureConfigKey) = \(control ?? ""): screen capture is allowed\(setting)")
+        }
+        // Seed 000: the block that comes with restricted sending applies to apps updated to SDK
+        // 19.7.6 or later (Xcode 15; 20.2.1 for Xcode 16). An app that says it links an older
+        // SDK does not enforce it; one that says nothing is taken as current.
+        if let written = sdkVersion, let sdk, sdk < screenCaptureBlockSDK {
+            return .allowed("\(app) links Intune SDK \(written), older than \(screenCaptureBlockSDK): the screen-capture block that comes with restricted sending (\(e.subject): \(p.allowedOutboundDataTransferDestinations.rawValue)) does not apply")
+        }
+        let hint = control.map { "; \(screenCaptureConfigKey) is \"\($0)\", not Disabled" } ?? "; an app configuration with \(screenCaptureConfigKey) = Disabled would allow it"
+        return .blocked(.screenCaptureBlocked, because: "\(e.subject) sends org data to \(p.allowedOutboundDataTransferDestinations.rawValue), not to all apps: screen capture of org data is blocked\(hint)\(setting)")
     }
 
     /// `isFileEncryptionRequired`: every managed identity's files are encrypted

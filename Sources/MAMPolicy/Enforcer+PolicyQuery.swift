@@ -56,6 +56,8 @@ extension Enforcer {
         l.thirdPartyKeyboardsBlocked = true
         l.allowWidgetContentSync = false
         l.screenCaptureConfigurationState = .blocked
+        l.writingToolsConfigurationState = .blocked
+        l.genmojiConfigurationState = .blocked
         return l
     }
 

@@ -191,8 +191,15 @@ extension Enforcer {
     /// `openWebLink`'s verdict and where the link goes.
     public static func webLink(_ url: String, owner: Account?, from source: BundleID, browserInstalled: Bool,
                                in fleet: Fleet) -> (verdict: Verdict, opensIn: WebLinkDestination) {
+        // Where iOS sends a web link: the installed app that claims its domain (its associated
+        // domains, exact or `*.`), SDK or not, else the default browser.
+        let claimant = fleet.apps.values.filter { $0.bundleID != source && $0.claimsUniversalLink(url) }.min { $0.bundleID.rawValue < $1.bundleID.rawValue }
+        func whereIOSSendsIt(_ why: String) -> (verdict: Verdict, opensIn: WebLinkDestination) {
+            guard let claimant else { return (.allowed("\(why): the link opens where iOS sends it"), .whereIOSSendsIt) }
+            return (.allowed("\(why): the link opens in \(claimant.bundleID), which claims its domain (associated domains)"), .claimingApp)
+        }
         guard let o = fleet.managedEntry(owner, in: source) else {
-            return (.allowed("the link's data is unmanaged: the link opens where iOS sends it"), .whereIOSSendsIt)
+            return whereIOSSendsIt("the link's data is unmanaged")
         }
         let p = o.policy!
         if let pattern = p.exemptedUniversalLinks.first(where: { universalLinkMatches(url, $0) }) {
@@ -209,11 +216,11 @@ extension Enforcer {
                 return (.allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks), and no policy-managed app on the device claims it: it opens in \(managedBrowserName(p))"), .managedBrowser)
             }
             if !p.managedBrowserToOpenLinksRequired {
-                return (.allowed("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks); no policy-managed app on the device claims it, and web links are not restricted: it opens where iOS sends it"), .whereIOSSendsIt)
+                return whereIOSSendsIt("\(o.subject) lists \(pattern) as a managed universal link (managedUniversalLinks); no policy-managed app on the device claims it, and web links are not restricted")
             }
         }
         guard p.managedBrowserToOpenLinksRequired else {
-            return (.allowed("\(o.subject) does not restrict web content (managedBrowserToOpenLinksRequired = false): the link opens in any browser"), .whereIOSSendsIt)
+            return whereIOSSendsIt("\(o.subject) does not restrict web content (managedBrowserToOpenLinksRequired = false)")
         }
         let browser = managedBrowserName(p)
         guard browserInstalled else {

@@ -9,12 +9,24 @@ extension Enforcer {
     /// Whether the managed data `identity` shows in `app` may meet `surface` (RULES.md §7):
     /// Writing Tools by `writingToolsConfigurationState`; Genmoji and Image Playground (Apple
     /// Intelligence's image generation, our reading for Image Playground) by
-    /// `genmojiConfigurationState`; "Ask Siri" about the screen, picture-in-picture and screen
-    /// recording by `screenCaptureConfigurationState` (each `blocked` blocks it, `allowed` and
-    /// `notConfigured` do not); a CallKit call by the dialer setting (anything short of
+    /// `genmojiConfigurationState` for Genmoji; Image Playground by the device's MDM restriction
+    /// (`allowImagePlayground`: no app protection setting names it); "Ask Siri" about the
+    /// screen and screen recording by the screen-capture rule (`screenCaptureRule`, the one
+    /// `screenCapture` answers by); picture-in-picture itself by nothing (SDK 20.6.0 blocks
+    /// capturing its content, which the answer names); a CallKit call by the dialer setting (anything short of
     /// `allApps` restricts calling, SDK 22.2); a text view's link menu by the managed-browser
     /// setting (SDK 21.8: it never opens an unmanaged browser). Unmanaged data meets them all.
+    /// A surface's answer from the screen-capture rule: its verdict, refused as a surface is
+    /// (`feature-restricted`, SCENARIOS.md v1.4).
+    public static func surfaceVerdict(_ capture: Verdict) -> Verdict {
+        capture.isAllowed ? capture : .blocked(.featureRestricted, because: capture.explanation)
+    }
+
     public static func useSurface(_ surface: OSSurface, as identity: Account?, app: BundleID, in fleet: Fleet) -> Verdict {
+        // The device's restriction holds for every account's data.
+        if surface == .imagePlayground, fleet.device.restrictions["allowImagePlayground"] == false {
+            return .blocked(.featureRestricted, because: "the device's MDM restriction allowImagePlayground = false keeps Image Playground off; no app protection setting governs it")
+        }
         guard let e = fleet.managedEntry(identity, in: app), let p = e.policy else {
             return .allowed("\(unmanagedReason(identity, in: app, fleet)): nothing restricts \(surface.rawValue)")
         }
@@ -26,10 +38,19 @@ extension Enforcer {
         switch surface {
         case .writingTools: return state(p.writingToolsConfigurationState, "writingToolsConfigurationState", "Writing Tools")
         case .genmoji: return state(p.genmojiConfigurationState, "genmojiConfigurationState", "Genmoji")
-        case .imagePlayground: return state(p.genmojiConfigurationState, "genmojiConfigurationState", "Image Playground")
-        case .askSiri: return state(p.screenCaptureConfigurationState, "screenCaptureConfigurationState", "\"Ask Siri\" about the screen")
-        case .pictureInPicture: return state(p.screenCaptureConfigurationState, "screenCaptureConfigurationState", "picture-in-picture")
-        case .screenRecording: return state(p.screenCaptureConfigurationState, "screenCaptureConfigurationState", "screen recording")
+        case .imagePlayground:
+            // No app protection setting names Image Playground (Graph has none; Apple's MDM
+            // restricts it apart from Genmoji, `allowImagePlayground`): the device decides.
+            return .allowed("no app protection setting governs Image Playground (\(e.subject) restricts Genmoji by genmojiConfigurationState, a separate feature), and the device does not restrict it (allowImagePlayground)")
+        case .askSiri, .screenRecording:
+            // One rule with `screenCapture` (`screenCaptureRule`).
+            return surfaceVerdict(screenCaptureRule(for: identity, app: app, sdkVersion: fleet.app(app)?.sdkVersion, appConfigControl: nil, in: fleet))
+        case .pictureInPicture:
+            // SDK 20.6.0 blocks capturing picture-in-picture content, not picture-in-picture.
+            let capture = screenCaptureRule(for: identity, app: app, sdkVersion: fleet.app(app)?.sdkVersion, appConfigControl: nil, in: fleet)
+            return .allowed(capture.isAllowed
+                ? "picture-in-picture is not restricted, nor is capturing its content (\(capture.explanation))"
+                : "picture-in-picture is not restricted; capturing its content is blocked (SDK 20.6.0: \(capture.explanation))")
         case .callKit:
             return p.dialerRestrictionLevel == .allApps
                 ? .allowed("\(e.subject) lets any app call (dialerRestrictionLevel = allApps)")

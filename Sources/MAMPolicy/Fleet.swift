@@ -44,6 +44,9 @@ public final class AccountEntry: Sendable {
     let appsListed: Bool
     let groupType: TargetedAppGroupType
     let exemptKeys: Set<String>
+    /// `targetedAppManagementLevels`: whether the policy reaches apps on unmanaged devices and
+    /// apps managed by MDM; `nil` when it targets every device type (`unspecified`).
+    let managementLevels: (unmanaged: Bool, mdm: Bool)?
 
     init(account: Account, policy: IosManagedAppProtection?) {
         self.account = account
@@ -58,6 +61,8 @@ public final class AccountEntry: Sendable {
         self.appsListed = policy?.appsListed ?? false
         self.groupType = policy?.appGroupType ?? .selectedPublicApps
         self.exemptKeys = policy?.exemptSchemeKeys ?? []
+        let levels = Set((policy?.targetedAppManagementLevels ?? "").split(separator: ",").map { $0.filter { $0 != " " }.lowercased() })
+        self.managementLevels = levels.isEmpty || levels.contains("unspecified") ? nil : (levels.contains("unmanaged"), levels.contains("mdm"))
     }
 
     func isExempt(_ app: AppEntry) -> Bool {
@@ -78,6 +83,8 @@ public final class AppEntry: Sendable {
     /// policy's `appGroupType` (RULES.md §1).
     let microsoftCore: Bool
     let microsoft: Bool
+    /// Whether that app is managed by MDM (`apps[].mdmManaged`), for `targetedAppManagementLevels`.
+    let mdmManaged: Bool
 
     init(app: AppDescriptor, container: AppDescriptor?) {
         self.app = app
@@ -86,6 +93,7 @@ public final class AppEntry: Sendable {
         self.managementSDK = subject.sdkIntegrated
         self.microsoftCore = MicrosoftApps.isCore(subject)
         self.microsoft = MicrosoftApps.isMicrosoft(subject)
+        self.mdmManaged = subject.mdmManaged
     }
 
     var bundleID: BundleID { app.bundleID }
@@ -240,6 +248,15 @@ public struct Fleet: Sendable {
     /// containing app) integrates the SDK and the policy targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
         entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, listed: entry.appsListed, app)
+            && targetsDeviceType(entry, app)
+    }
+
+    /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy
+    /// for apps on unmanaged devices does not reach an app on an MDM-enrolled device or one
+    /// MDM manages, and a policy for MDM-managed apps reaches only those.
+    func targetsDeviceType(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
+        guard let levels = entry.managementLevels else { return true }
+        return device.mdmEnrolled || app.mdmManaged ? levels.mdm : levels.unmanaged
     }
 
     /// Whether a policy of `groupType` listing `apps` targets `app` (RULES.md §1): the listed
@@ -259,7 +276,9 @@ public struct Fleet: Sendable {
 
     /// The installed SDK apps (extensions aside) `policy` targets, whoever it is assigned to.
     public func apps(targetedBy policy: IosManagedAppProtection) -> [BundleID] {
-        appEntries.values.filter { !$0.app.isExtension && $0.managementSDK && Self.targets(groupType: policy.appGroupType, apps: policy.appSet, listed: policy.appsListed, $0) }
+        let levels = AccountEntry(account: Account(upn: ""), policy: policy)
+        return appEntries.values.filter { !$0.app.isExtension && $0.managementSDK && Self.targets(groupType: policy.appGroupType, apps: policy.appSet, listed: policy.appsListed, $0)
+            && targetsDeviceType(levels, $0) }
             .map(\.bundleID).sorted()
     }
 

@@ -74,7 +74,14 @@ public enum AppDataEncryptionType: String, GraphEnum {
     case useDeviceSettings, afterDeviceRestart, whenDeviceLockedExceptOpenFiles, whenDeviceLocked
 }
 
-/// Graph's feature state for newer iOS switches such as `screenCaptureConfigurationState`.
+/// Graph's state of the newer iOS switches (`screenCaptureConfigurationState`,
+/// `writingToolsConfigurationState`, `genmojiConfigurationState`: Graph's
+/// `…IosManagedAppConfigurationState` enums, `notBlocked` 0, `blocked` 1, `unknownFutureValue`
+/// 2; `null` when the admin left it unset). `notConfigured` and `allowed` are the names an
+/// earlier mamsim read, still accepted in scenarios.
 public enum FeatureConfigurationState: String, GraphEnum {
-    case notConfigured, blocked, allowed, unknownFutureValue
+    case notBlocked, blocked, unknownFutureValue, notConfigured, allowed
+
+    /// The admin set it either way (a value Graph writes, not `null`).
+    public var isConfigured: Bool { self == .blocked || self == .notBlocked || self == .allowed }
 }

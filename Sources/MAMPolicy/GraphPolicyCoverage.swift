@@ -39,7 +39,7 @@ public enum GraphPolicyCoverage {
         e("deploymentSummary", .metadata, "a navigation property (the service's deployment counts); ignored when an export expands it"),
         e("apps", .enforced, "the targeted apps: an account is unmanaged in an app its policy does not target (RULES §1); [] targets none, no key every SDK app with a warning"),
         e("appGroupType", .enforced, "selectedPublicApps, allCoreMicrosoftApps, allMicrosoftApps, allApps (RULES §1)"),
-        e("targetedAppManagementLevels", .outOfScope, "which device management states the policy targets; the simulated device's apps are all targeted as the scenario says"),
+        e("targetedAppManagementLevels", .enforced, "targeting by device type: unmanaged reaches apps on a device not MDM-enrolled (device.mdmEnrolled) that MDM does not manage (apps[].mdmManaged), mdm the others, unspecified all"),
         // Data transfer (RULES §2, §3).
         e("allowedInboundDataTransferSources", .enforced, "share, open-in, import, receive: the inbound table (RULES §2)"),
         e("allowedOutboundDataTransferDestinations", .enforced, "share, open-in, URL launches: the outbound table (RULES §2); also Siri/App Intents, Spotlight, app sharing (policyQuery)"),
@@ -72,9 +72,9 @@ public enum GraphPolicyCoverage {
         e("allowWidgetContentSync", .answered, "policyQuery widgets (isWidgetContentSyncAllowed)"),
         e("appDataEncryptionType", .enforced, "org files are encrypted at rest (writeFile, expectState.encrypted); it chooses when, which the simulated device does not model"),
         e("organizationalCredentialsRequired", .outOfScope, "the admin center marks it not used on iOS"),
-        e("screenCaptureConfigurationState", .enforced, "screenCapture; useSurface askSiri, pictureInPicture, screenRecording"),
-        e("genmojiConfigurationState", .enforced, "useSurface genmoji, imagePlayground"),
-        e("writingToolsConfigurationState", .enforced, "useSurface writingTools"),
+        e("screenCaptureConfigurationState", .enforced, "screenCapture and useSurface askSiri, screenRecording, by one rule (notBlocked, blocked; it governs from SDK 20.4.0, else restricted sending does); useSurface pictureInPicture names whether its content may be captured"),
+        e("genmojiConfigurationState", .enforced, "useSurface genmoji (notBlocked, blocked); Image Playground is no app protection key's: the device's allowImagePlayground"),
+        e("writingToolsConfigurationState", .enforced, "useSurface writingTools (notBlocked, blocked)"),
         e("purviewContentEvaluationRequired", .outOfScope, "Microsoft Purview evaluates the content in the service; nothing on the device decides differently, so mamsim reads it and reports nothing"),
         // Access requirements: the PIN (RULES §8).
         e("pinRequired", .enforced, "the app PIN at a switch, launch or resume outside the recheck window (one per publisher)"),
@@ -85,10 +85,10 @@ public enum GraphPolicyCoverage {
         e("appActionIfMaximumPinRetriesExceeded", .enforced, "block (reset the PIN) or wipe"),
         e("periodBeforePinReset", .enforced, "the PIN expires and is replaced at the next prompt"),
         e("previousPinBlockCount", .outOfScope, "PIN history is an Android setting (memdocs); ignored on iOS"),
-        e("pinRequiredInsteadOfBiometricTimeout", .outOfScope, "Face ID and Touch ID are not simulated: the PIN is always what the user enters"),
-        e("fingerprintBlocked", .outOfScope, "biometrics are not simulated"),
-        e("faceIdBlocked", .outOfScope, "biometrics are not simulated"),
-        e("disableAppPinIfDevicePinIsSet", .outOfScope, "the device passcode is not simulated"),
+        e("pinRequiredInsteadOfBiometricTimeout", .outOfScope, "the SDK on the device enforces it at the PIN prompt; its input, whether the user unlocks with Face ID or Touch ID, is not simulated, so the PIN is always what the user enters"),
+        e("fingerprintBlocked", .outOfScope, "the SDK on the device enforces it at the PIN prompt (Touch ID instead of the PIN); its input, the device's biometrics, is not simulated"),
+        e("faceIdBlocked", .outOfScope, "the SDK on the device enforces it at the PIN prompt (Face ID instead of the PIN); its input, the device's biometrics, is not simulated"),
+        e("disableAppPinIfDevicePinIsSet", .outOfScope, "the SDK on the device enforces it (no app PIN when the device has a passcode, on MDM-enrolled devices); its input, whether the device has a passcode, is not simulated"),
         // Conditional launch (RULES §8).
         e("periodOnlineBeforeAccessCheck", .enforced, "the PIN's recheck window after inactivity"),
         e("periodOfflineBeforeAccessCheck", .enforced, "blocks access after that long without a check-in"),
@@ -112,9 +112,9 @@ public enum GraphPolicyCoverage {
         e("minimumWipeSdkVersion", .enforced, "wipes at or below"),
         e("allowedIosDeviceModels", .enforced, "device model check"),
         e("appActionIfIosDeviceModelNotAllowed", .enforced, "its action"),
-        e("maximumAllowedDeviceThreatLevel", .outOfScope, "a Mobile Threat Defense partner's device threat level is not simulated"),
-        e("mobileThreatDefenseRemediationAction", .outOfScope, "as maximumAllowedDeviceThreatLevel"),
-        e("mobileThreatDefensePartnerPriority", .outOfScope, "as maximumAllowedDeviceThreatLevel"),
+        e("maximumAllowedDeviceThreatLevel", .outOfScope, "the SDK on the device enforces it at conditional launch; its input, the device threat level a Mobile Threat Defense partner reports, is not simulated"),
+        e("mobileThreatDefenseRemediationAction", .outOfScope, "the SDK on the device takes the action (block or wipe) when the threat level is exceeded; its input, the partner's threat level, is not simulated"),
+        e("mobileThreatDefensePartnerPriority", .outOfScope, "the SDK on the device picks which partner's threat level counts; its input, the partners' reports, is not simulated"),
     ]
 
     public static func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }

@@ -33,7 +33,13 @@ struct UseSurfaceStep: StepVerb {
 
     func run(_ run: StepRun) async -> StepOutcome {
         let r = await run.host.result { [app, window, account, surface] host -> Verdict in
-            let view = try host.accounts.policyView(host.app(app), window: window ?? "", account: account)
+            let spec = try host.app(app)
+            let view = try host.accounts.policyView(spec, window: window ?? "", account: account)
+            // Recording the screen or asking Siri about it is capturing it: the one rule the
+            // `screenCapture` step is answered by, with the app's configuration.
+            if surface == .screenRecording || surface == .askSiri {
+                return Enforcer.surfaceVerdict(Enforcer.screenCapture(as: view.identity, in: spec.descriptor, policies: host.state.appConfigPolicies, fleet: view.fleet))
+            }
             return Enforcer.useSurface(surface, as: view.identity, app: view.app, in: view.fleet)
         }
         switch r {
