@@ -114,6 +114,9 @@ public final class EnrollmentDesk {
                 _ = accounts.signIn(app, account: account.description)
             }
             if status.didSucceed {
+                // A successful enrollment reached the service: it restarts the cadence and the
+                // offline grace period like any successful check-in (SCENARIOS.md v1.3).
+                try state.checkIn(app: app.identityOwner)
                 let policy = try state.servicePolicy(for: account, in: app.identityOwner)
                 firstPolicy = try receivesFirstPolicy(app, account: account, policy: policy)
                 try state.recordEnrollment(app: app.identityOwner, account: account, kind: .enrollment, status: status, via: via, detail: why,
