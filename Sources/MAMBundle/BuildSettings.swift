@@ -10,6 +10,8 @@ import MAMActivation
 /// A reference that cannot be resolved is left as written and reported with its key path.
 public struct BuildSettings: Sendable, Hashable {
     public var variables: [String: String]
+    /// Settings code signing sets when it signs (the team's prefix), never unset in a build.
+    static let setBySigning: Set<String> = ["AppIdentifierPrefix", "TeamIdentifierPrefix"]
 
     /// - Parameter teamIdentifierPrefix: the team prefix with its dot (`ABCDE12345.`); sets
     ///   `AppIdentifierPrefix` and `TeamIdentifierPrefix` unless `variables` already does.
@@ -84,6 +86,9 @@ public struct BuildSettings: Sendable, Hashable {
                     expanded = applied
                 }
                 out += ok ? expanded : written
+            } else if Self.setBySigning.contains(name), fallback == nil {
+                // Code signing sets these (the team's prefix): never "unset", kept as written.
+                out += written
             } else {
                 unresolved.append(UnresolvedBuildSetting(name: name, keyPath: keyPath,
                     problem: depth < 8 ? "is not set" : "refers to itself (expansion deeper than 8 levels)"))

@@ -299,12 +299,16 @@ package struct BundleFolder {
         Self.afterUnsetTeamPrefix(group) ?? strippingTeamPrefix(group)
     }
 
-    /// What follows a team prefix variable left unexpanded at the start of `group`.
+    /// What follows a team prefix variable left unexpanded at the start of `group`: the
+    /// signing prefixes, or the team id written as `$(DEVELOPMENT_TEAM).`.
     static func afterUnsetTeamPrefix(_ group: String) -> String? {
         for variable in ["AppIdentifierPrefix", "TeamIdentifierPrefix"] {
             for written in ["$(\(variable))", "${\(variable)}"] where group.hasPrefix(written) {
                 return String(group.dropFirst(written.count))
             }
+        }
+        for written in ["$(DEVELOPMENT_TEAM).", "${DEVELOPMENT_TEAM}."] where group.hasPrefix(written) {
+            return String(group.dropFirst(written.count))
         }
         return nil
     }

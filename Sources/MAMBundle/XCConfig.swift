@@ -90,17 +90,23 @@ public struct XCConfig: Sendable, Hashable {
                 ignoredLines.append(IgnoredLine(line: index + 1, text: trimmed))
                 continue
             }
-            if BuildConditions.iOSDevice.hold(conditions) { settings[name] = Self.inheriting(value, from: settings[name]) }
+            if BuildConditions.iOSDevice.hold(conditions) { settings[name] = Self.inheriting(value, from: settings[name], name: name) }
             entries.append(.setting(name: name, conditions: conditions, value: value))
         }
     }
 
 
     /// `value` with `$(inherited)` replaced by what the setting held before (nothing if unset).
-    static func inheriting(_ value: String, from previous: String?) -> String {
-        guard value.contains("inherited") else { return value }
+    /// `value` with `$(inherited)` — and a reference to the setting itself, `NAME =
+    /// $(NAME)`, which Xcode resolves the same way — replaced by what the layers below set.
+    static func inheriting(_ value: String, from previous: String?, name: String? = nil) -> String {
+        let selfReference = name.map { value.contains("$(\($0))") || value.contains("${\($0)}") } ?? false
+        guard value.contains("inherited") || selfReference else { return value }
         let old = previous ?? ""
-        let replaced = value.replacingOccurrences(of: "$(inherited)", with: old).replacingOccurrences(of: "${inherited}", with: old)
+        var replaced = value.replacingOccurrences(of: "$(inherited)", with: old).replacingOccurrences(of: "${inherited}", with: old)
+        if let name, selfReference {
+            replaced = replaced.replacingOccurrences(of: "$(\(name))", with: old).replacingOccurrences(of: "${\(name)}", with: old)
+        }
         return replaced.trimmingWhitespace
     }
 
@@ -157,7 +163,7 @@ public struct XCConfig: Sendable, Hashable {
             switch entry {
             case .setting(let setting, let condition, let value):
                 guard conditions.hold(condition) else { continue }
-                settings[setting] = inheriting(value, from: settings[setting])
+                settings[setting] = inheriting(value, from: settings[setting], name: setting)
             case .include(let include):
                 let target = include.path.hasPrefix("/") ? URL(fileURLWithPath: include.path) : folder.appendingPathComponent(include.path)
                 let targetName = include.path.hasPrefix("/") || nameFolder.isEmpty ? include.path : nameFolder + "/" + include.path
@@ -170,19 +176,26 @@ public struct XCConfig: Sendable, Hashable {
                                                 fix: "keep the project's configuration files inside its folder, or lint the folder that holds them"))
                     continue
                 }
+                var found = target
                 if !FileManager.default.fileExists(atPath: target.path) {
-                    if !include.optional {
-                        // A name that differs only in case works on macOS's default volumes
-                        // and nowhere else (CI on Linux, case-sensitive APFS).
-                        let siblings = (try? FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)) ?? []
-                        let twin = siblings.first { $0.lowercased() == target.lastPathComponent.lowercased() }
-                        let fix = twin.map { "the file is \($0): write the name with the same case" }
-                            ?? (include.path.contains("Pods-") ? "run pod install first (CocoaPods writes it), or write #include?" : "correct the path, or write #include? for an optional file")
-                        problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: include.line, problem: "includes \(include.path), which does not exist", fix: fix))
+                    // A name that differs only in case: macOS's default volumes (where Xcode
+                    // builds) find the file, so it is read as there; the note is for the
+                    // volumes that would not (CI on Linux, case-sensitive APFS).
+                    let siblings = (try? FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)) ?? []
+                    if let twin = siblings.first(where: { $0.lowercased() == target.lastPathComponent.lowercased() }) {
+                        found = target.deletingLastPathComponent().appendingPathComponent(twin)
+                        problems.append(LoadProblem(rule: "xcconfig-include-case", file: name, line: include.line,
+                                                    problem: "includes \(include.path), whose name differs in case from the file \(twin): read as macOS reads it, but a case-sensitive volume would not find it",
+                                                    fix: "write the name with the same case (\(twin))"))
+                    } else {
+                        if !include.optional {
+                            let fix = include.path.contains("Pods-") ? "run pod install first (CocoaPods writes it), or write #include?" : "correct the path, or write #include? for an optional file"
+                            problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: include.line, problem: "includes \(include.path), which does not exist", fix: fix))
+                        }
+                        continue
                     }
-                    continue
                 }
-                settings = load(target, name: targetName, base: settings, root: root, conditions: conditions, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
+                settings = load(found, name: targetName, base: settings, root: root, conditions: conditions, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
             }
         }
         return settings
@@ -251,13 +264,13 @@ public struct BuildConditions: Sendable, Hashable {
     /// conditions hold, so a matching conditional value wins as in Xcode.
     public func apply(_ layer: [String: String], to settings: inout [String: String]) {
         for (key, value) in layer where !key.contains("[") {
-            settings[key] = XCConfig.inheriting(value, from: settings[key])
+            settings[key] = XCConfig.inheriting(value, from: settings[key], name: key)
         }
         for (key, value) in layer.sorted(by: { $0.key < $1.key }) where key.contains("[") {
             let bracket = key.firstIndex(of: "[")!
             let name = String(key[..<bracket]).trimmingWhitespace
             guard hold(String(key[bracket...]).filter { $0 != " " }) else { continue }
-            settings[name] = XCConfig.inheriting(value, from: settings[name])
+            settings[name] = XCConfig.inheriting(value, from: settings[name], name: name)
         }
     }
 }

@@ -73,12 +73,17 @@ extension LintContext {
                    "lacks \(missing.joined(separator: ", ")), which the Intune SDK\(usesMSAL ? " and MSAL's brokered sign-in" : "") query",
                    fix: "add " + missing.map { "<string>\($0)</string>" }.joined())
         }
+        // MSAL returns a sign-in to msauth.<bundle id>; other msauth schemes beside it are the
+        // app's own business (shipping Intune apps register msauth.com.microsoft.intunemam too),
+        // so only an app that lacks its own is told, to add it: nothing a sign-in uses is replaced.
         if let bundleId {
-            for scheme in plugin.urlSchemes where Self.isResolved(scheme) && scheme.lowercased().hasPrefix("msauth.")
-                && !scheme.lowercased().hasSuffix("-intunemam") && scheme.lowercased() != "msauth.\(bundleId)".lowercased() {
+            let own = "msauth.\(bundleId)".lowercased()
+            let schemes = plugin.urlSchemes.filter { Self.isResolved($0) }.map { $0.lowercased() }
+            let others = schemes.filter { $0.hasPrefix("msauth.") && !$0.hasSuffix("-intunemam") && $0 != own && $0 != "msauth.com.microsoft.intunemam" }
+            if !others.isEmpty, !schemes.contains(own) {
                 report(.warning, "msauth-scheme", plugin, "CFBundleURLTypes",
-                       "declares \(scheme), but MSAL returns a sign-in only to msauth.\(bundleId) (the bundle id)",
-                       fix: "replace it with <string>msauth.\(bundleId)</string>")
+                       "declares \(others.joined(separator: ", ")) but not msauth.\(bundleId): MSAL returns a sign-in only to msauth.<bundle id>",
+                       fix: "add <string>msauth.\(bundleId)</string> to CFBundleURLSchemes (keep the others)")
             }
         }
         if info["NSFaceIDUsageDescription"] == nil {

@@ -30,11 +30,11 @@ extension LintContext {
         let fix = own.map { "move <string>\(Self.teamPrefixVariable)\(bundleId)</string> (keychain-access-groups[\($0.index)]) to the top of the array" }
             ?? "add <string>\(Self.teamPrefixVariable)\(bundleId)</string> as the first entry"
         if firstBare == mam || Self.isMisspelledIntuneGroup(firstBare) {
-            report(.error, "keychain-bundle-id-first", bundle, .entitlements, "keychain-access-groups[0]",
+            report(.warning, "keychain-bundle-id-first", bundle, .entitlements, "keychain-access-groups[0]",
                    "com.microsoft.intune.mam is the first keychain group, but the bundle id \(bundleId) must come first (the first group is the default one, where the app's own items go)",
                    fix: fix)
         } else {
-            report(.error, "keychain-bundle-id-first", bundle, .entitlements, "keychain-access-groups[0]",
+            report(.warning, "keychain-bundle-id-first", bundle, .entitlements, "keychain-access-groups[0]",
                    "is \"\(first.group)\", but the first keychain group must be the bundle id \(bundleId) (it is the default group)",
                    fix: fix)
         }

@@ -38,6 +38,7 @@ public enum LintRules {
         LintRule("build-setting-unresolved", .note, "$(VAR)s that have no value in the project, its xcconfigs or --set (one note per bundle)", source: xcode),
         LintRule("xcconfig-line", .warning, "an xcconfig line is not NAME = VALUE", source: xcode),
         LintRule("xcconfig-include", .warning, "an xcconfig #include names a missing file, a cycle, or a file outside the project (not read)", source: xcode),
+        LintRule("xcconfig-include-case", .warning, "an xcconfig #include names its file in another letter case: read as macOS reads it, a case-sensitive volume would not find it", source: xcode),
         LintRule("path-outside-project", .error, "INFOPLIST_FILE, CODE_SIGN_ENTITLEMENTS or INFOPLIST_PREFIX_HEADER names a file outside the linted folder (not read, not fixed)", source: xcode),
         LintRule("entitlements-multiple", .warning, "a plugin folder holds several .entitlements files", source: xcode),
         LintRule("activation-rule-syntax", .error, "NSExtensionActivationRule does not parse", source: apple),
@@ -46,7 +47,7 @@ public enum LintRules {
         LintRule("bundle-identifier", .error, "a bundle has no CFBundleIdentifier", source: apple),
         LintRule("extension-point", .error, "an extension point mamsim does not host", source: apple),
         // Keychain
-        LintRule("keychain-bundle-id-first", .error, "the first keychain group (the default one) is not the bundle id", source: sdkGuide),
+        LintRule("keychain-bundle-id-first", .warning, "the first keychain group (the default one) is not the bundle id", source: sdkGuide),
         LintRule("keychain-intune-group", .error, "keychain-access-groups lacks com.microsoft.intune.mam", source: sdkGuide),
         LintRule("keychain-intune-group-misspelled", .error, "a keychain group is a misspelling of com.microsoft.intune.mam", source: sdkGuide),
         LintRule("keychain-adal-cache", .warning, "keychain-access-groups lacks com.microsoft.adalcache", source: sdkGuide),
@@ -62,7 +63,7 @@ public enum LintRules {
         LintRule("url-scheme-twin", .error, "a CFBundleURLSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
         LintRule("query-scheme-twin", .error, "an LSApplicationQueriesSchemes entry has no -intunemam twin", source: sdkGuide, fixable: true),
         LintRule("query-schemes-intune", .warning, "LSApplicationQueriesSchemes lacks the schemes the SDK guide lists (the managed browser's twins, the threat defense apps) or MSAL's broker's (msauthv2, msauthv3)", source: sdkGuide),
-        LintRule("msauth-scheme", .warning, "an msauth. URL scheme is not msauth.<bundle id>, where MSAL returns", source: "Microsoft, MSAL for iOS: redirect URI"),
+        LintRule("msauth-scheme", .warning, "the app declares msauth. schemes but not msauth.<bundle id>, where MSAL returns (msauth.com.microsoft.intunemam never counts)", source: "Microsoft, MSAL for iOS: redirect URI"),
         LintRule("face-id-usage", .warning, "NSFaceIDUsageDescription is missing", source: sdkGuide),
         // Extensions and cross-target
         LintRule("extension-containing-app", .error, "IntuneMAMSettings.ContainingAppBundleId is missing or not the containing app's id", source: sdkShare),

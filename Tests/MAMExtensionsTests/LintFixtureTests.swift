@@ -36,7 +36,7 @@ struct LintFixtureTests {
              problem: "must be YES for an \"Open in\" action extension, found <false/>", fix: "set <key>OpenInActionExtension</key><true/>"),
         Case(fixture: "open-in-rule-not-single-file-intune", rule: "open-in-rule", severity: .error, file: "Info.plist", keyPath: rule, line: 38,
              problem: "accepts 2 managed files at once; an \"Open in\" extension takes a single file", fix: ").@count == 1).@count == 1"),
-        Case(fixture: "keychain-mam-group-first", rule: "keychain-bundle-id-first", severity: .error, file: "Mail.entitlements", keyPath: "keychain-access-groups[0]", line: 7,
+        Case(fixture: "keychain-mam-group-first", rule: "keychain-bundle-id-first", severity: .warning, file: "Mail.entitlements", keyPath: "keychain-access-groups[0]", line: 7,
              problem: "com.microsoft.intune.mam is the first keychain group, but the bundle id com.contoso.mail must come first",
              fix: "move <string>$(AppIdentifierPrefix)com.contoso.mail</string> (keychain-access-groups[1]) to the top"),
         Case(fixture: "keychain-misspelled-group", rule: "keychain-intune-group-misspelled", severity: .error, file: "Mail.entitlements", keyPath: "keychain-access-groups[1]", line: 8,

@@ -1,0 +1,50 @@
+import Foundation
+import MAMBundle
+import Testing
+
+/// Issue 73, item 1: build settings resolve as Xcode resolves them — a setting that names itself
+/// inherits, the signing prefixes are never unset, and an include in another letter case is read
+/// as macOS reads it, with a portability note.
+struct BuildSettingsAsXcodeTests {
+    func folder(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-xcconfig-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = dir.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    @Test func aSettingThatNamesItselfInherits() throws {
+        let dir = try folder(["Base.xcconfig": "MARKETING_VERSION = 4.2\n", "App.xcconfig": "#include \"Base.xcconfig\"\nMARKETING_VERSION = $(MARKETING_VERSION)\nOTHER = ${MARKETING_VERSION}-beta\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var problems: [XCConfig.LoadProblem] = []
+        let settings = XCConfig.load(dir.appendingPathComponent("App.xcconfig"), name: "App.xcconfig", root: dir, problems: &problems)
+        #expect(settings["MARKETING_VERSION"] == "4.2", "\(settings)")
+        #expect(problems.isEmpty, "\(problems)")
+        // A project layer over it, naming itself too (XcodeGen `settings:`, a target's build settings).
+        var layered = settings
+        BuildConditions.iOSDevice.apply(["MARKETING_VERSION": "$(MARKETING_VERSION)"], to: &layered)
+        #expect(layered["MARKETING_VERSION"] == "4.2")
+    }
+
+    @Test func theSigningPrefixesAreNeverUnset() {
+        var unresolved: [UnresolvedBuildSetting] = []
+        let text = BuildSettings().expand("$(AppIdentifierPrefix)com.example.app", keyPath: "keychain-access-groups[0]", unresolved: &unresolved)
+        #expect(text == "$(AppIdentifierPrefix)com.example.app" && unresolved.isEmpty, "\(unresolved)")
+        // Control: any other unset setting is reported.
+        _ = BuildSettings().expand("$(KEYCHAIN_GROUP)", keyPath: "k", unresolved: &unresolved)
+        #expect(unresolved.map(\.name) == ["KEYCHAIN_GROUP"])
+    }
+
+    @Test func anIncludeInAnotherCaseIsReadAsOnMacOS() throws {
+        let dir = try folder(["Shared/base.xcconfig": "TEAM_NAME = Contoso\n", "App.xcconfig": "#include \"Shared/Base.xcconfig\"\nDISPLAY = $(TEAM_NAME) Mail\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var problems: [XCConfig.LoadProblem] = []
+        let settings = XCConfig.load(dir.appendingPathComponent("App.xcconfig"), name: "App.xcconfig", root: dir, problems: &problems)
+        #expect(settings["TEAM_NAME"] == "Contoso", "nothing expands to empty: \(settings)")
+        #expect(problems.map(\.rule) == ["xcconfig-include-case"], "\(problems)")
+        #expect(problems.first?.fix.contains("base.xcconfig") == true)
+    }
+}
