@@ -27,6 +27,9 @@ public enum LintRules {
     static let xcode = "Xcode build settings reference"
     static let apple = "Apple, Information Property List / Entitlements reference"
 
+    /// The Intune App SDK's own requirements: checked only on a target that links the SDK.
+    public static let intuneRules: Set<String> = Set(all.filter { [sdkGuide, sdkShare, seedOpenIn].contains($0.source) }.map(\.id))
+
     public static let all: [LintRule] = [
         // Reading
         LintRule("plist-malformed", .error, "an Info.plist or entitlements file is not a well-formed property list", source: apple),
@@ -46,6 +49,7 @@ public enum LintRules {
         LintRule("plugin-executable", .error, "a plugin's declared executable is missing, outside its folder or not executable", source: "mamsim plugin format (README)"),
         LintRule("bundle-identifier", .error, "a bundle has no CFBundleIdentifier", source: apple),
         LintRule("extension-point", .error, "an extension point mamsim does not host", source: apple),
+        LintRule("intune-sdk-absent", .note, "a target shows no sign of the Intune SDK: its Intune requirements are not checked (--sdk TARGET if it links it at build time)", source: "mamsim init's detection"),
         // Keychain
         LintRule("keychain-bundle-id-first", .warning, "the first keychain group (the default one) is not the bundle id", source: sdkGuide),
         LintRule("keychain-intune-group", .error, "keychain-access-groups lacks com.microsoft.intune.mam", source: sdkGuide),

@@ -14,11 +14,15 @@ public enum ProjectLinter {
         public var configuration: String?
         /// `--set NAME=VALUE`: wins over the project's and the xcconfigs' settings.
         public var buildSettings = BuildSettings()
+        /// `--sdk TARGET`: targets that link the Intune SDK whatever their files say (a module
+        /// added at build time), as `init` takes them.
+        public var sdkTargets: [String] = []
 
-        public init(targets: [String] = [], configuration: String? = nil, buildSettings: BuildSettings = BuildSettings()) {
+        public init(targets: [String] = [], configuration: String? = nil, buildSettings: BuildSettings = BuildSettings(), sdkTargets: [String] = []) {
             self.targets = targets
             self.configuration = configuration
             self.buildSettings = buildSettings
+            self.sdkTargets = sdkTargets
         }
     }
 
@@ -202,7 +206,18 @@ public enum ProjectLinter {
                     ?? candidates.first { $0.isApplication && $0.dependencies.contains(target.name) }
                 container = app.map(bundle)
             }
-            var report = Linter.lint(bundle(target), container: container, folderName: displayName, target: target.name)
+            let linted = bundle(target)
+            var report = Linter.lint(linted, container: container, folderName: displayName, target: target.name)
+            // The Intune SDK's requirements only where the SDK is (init's detection): a target
+            // without it is said to be so, once, instead of with every requirement it lacks.
+            let appTarget = target.isAppExtension ? candidates.first { $0.isApplication && ($0.embeddedTargets.contains(target.name) || $0.dependencies.contains(target.name)) } : target
+            let declared = options.sdkTargets.contains(target.name) || appTarget.map { options.sdkTargets.contains($0.name) } == true
+            if !declared, !Self.showsIntuneSDK(linted), !(container.map(Self.showsIntuneSDK) ?? false) {
+                report.findings = report.findings.filter { !LintRules.intuneRules.contains($0.rule) }
+                report.findings.append(LintFinding(.note, rule: "intune-sdk-absent", file: linted.infoFile, keyPath: "",
+                    problem: "shows no sign of the Intune SDK (no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam URL scheme): its Intune requirements were not checked",
+                    fix: "if it links the SDK (a module added at build time), lint it with --sdk \(appTarget?.name ?? target.name)"))
+            }
             if target.isAppExtension, container == nil {
                 report.findings.append(LintFinding(.warning, rule: "extension-container-missing", file: relative(project.manifest, to: root),
                     keyPath: "", problem: "no app target embeds the extension \(target.name), so its containing app's settings were not checked",
@@ -212,6 +227,14 @@ public enum ProjectLinter {
             reports.append(report)
         }
         return reports
+    }
+
+    /// The signs `init` reads that a bundle links the Intune SDK: `IntuneMAMSettings`, the SDK's
+    /// keychain group, a `-intunemam` URL scheme.
+    static func showsIntuneSDK(_ bundle: BundleFolder) -> Bool {
+        bundle.info?["IntuneMAMSettings"] != nil
+            || (bundle.entitlements?.keychainAccessGroups ?? []).contains { bundle.bareKeychainGroup($0) == "com.microsoft.intune.mam" }
+            || bundle.urlSchemes.contains { $0.hasSuffix("-intunemam") }
     }
 
     /// The configuration lint reads `target` in: `--configuration` where it exists, else the

@@ -25,6 +25,9 @@ struct LintCommand: ParsableCommand {
     @Option(help: "The build configuration (default: each target's default, usually Release).")
     var configuration: String?
 
+    @Option(name: .customLong("sdk"), help: ArgumentHelp("A target that links the Intune SDK whatever its files say (repeatable; projects only).", valueName: "TARGET"))
+    var sdkTargets: [String] = []
+
     @Option(help: ArgumentHelp("Output: human, json, sarif, junit, github-actions or xcode.", valueName: "name"),
             completion: .list(LintFormat.allCases.map(\.rawValue)))
     var reporter: String = "human"
@@ -56,7 +59,7 @@ struct LintCommand: ParsableCommand {
             }
             values[String(s[..<eq])] = String(s[s.index(after: eq)...])
         }
-        let options = ProjectLinter.Options(targets: target, configuration: configuration, buildSettings: BuildSettings(values))
+        let options = ProjectLinter.Options(targets: target, configuration: configuration, buildSettings: BuildSettings(values), sdkTargets: sdkTargets)
         // Bad input (a missing path, an unknown target, a broken config) is exit 2, not a
         // finding; the other paths are still linted and a machine report is still a valid
         // document, so a CI upload step never gets an empty file.

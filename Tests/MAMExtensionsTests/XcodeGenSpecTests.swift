@@ -196,10 +196,16 @@ struct XcodeGenSpecTests {
         let info = try #require(p.generatedFiles[dir.appendingPathComponent("Notes/Info.plist").standardizedFileURL.path])
         let plist = try #require(try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any])
         #expect(plist["CFBundleIdentifier"] as? String == "$(PRODUCT_BUNDLE_IDENTIFIER)" && plist["CFBundleURLTypes"] != nil)
-        // Lint reads the generated files: the entitlements' keychain group, not the stale file.
-        let reports = try ProjectLinter.lint(path: dir, displayName: "Notes")
+        // Lint reads the generated files: the entitlements' keychain group, not the stale file
+        // (the target said to link the SDK, whose rules judge that group).
+        let reports = try ProjectLinter.lint(path: dir, displayName: "Notes", options: .init(sdkTargets: ["Notes"]))
         let findings = reports.flatMap(\.findings)
         #expect(!findings.contains { $0.rule == "file-unreadable" || $0.rule == "info-plist-missing" }, "\(findings)")
         #expect(findings.contains { $0.rule == "keychain-intune-group" && $0.file.contains("written by XcodeGen") }, "\(findings)")
+        // Issue 73, item 2: without --sdk, a target that shows no sign of the SDK is said to be
+        // so, once, and no Intune requirement is reported on it.
+        let plain = try ProjectLinter.lint(path: dir, displayName: "Notes").flatMap(\.findings)
+        #expect(plain.filter { $0.rule == "intune-sdk-absent" }.count == 1, "\(plain)")
+        #expect(!plain.contains { LintRules.intuneRules.contains($0.rule) }, "\(plain)")
     }
 }
