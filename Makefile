@@ -17,12 +17,13 @@ demo: deps
 	$(SWIFT) build -c release --product mamsim-app
 	$(SWIFT) build -c release --product NotesShareExtension
 	$(SWIFT) build -c release --product mamsim
-	$(RELEASE)/mamsim run scenarios/examples/demo.yaml --html .build/demo-report.html
 	@# The programs the other shipped scenarios start, so `.build/release/mamsim test scenarios/` runs green.
 	$(SWIFT) build -c release --product ExampleCAApp
 	$(SWIFT) build -c release --product FieldNotes
 	$(SWIFT) build -c release --product ExampleLandmarksApp
 	$(SWIFT) build -c release --product ExampleRelayApp
+	@# Last, so that the run's last line is what to open: the report's path.
+	$(RELEASE)/mamsim run scenarios/examples/demo.yaml --html .build/demo-report.html
 
 # Unit, host and end-to-end tests, then every scenario (conformance suites and examples).
 test: deps proto-check
