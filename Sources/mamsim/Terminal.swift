@@ -93,7 +93,30 @@ struct Terminal: Sendable {
         line(text)
         if !r.passed, let e = r.expected {
             line(red(p("        expected \(e), got \(r.observed) (line \(r.line))")))
+            // A text of several lines: which lines differ, numbered, one per line.
+            if case .text(let wanted) = e, case .text(let got) = r.observed, wanted.contains("\n") || got.contains("\n") {
+                for difference in Self.lineDiff(expected: wanted, got: got) { line(red(p("          " + difference))) }
+            }
         }
+    }
+
+    /// The lines where two texts differ, numbered from 1: `- N: expected` then `+ N: got`,
+    /// at most `limit` lines, then how many more differ.
+    static func lineDiff(expected: String, got: String, limit: Int = 12) -> [String] {
+        let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = got.split(separator: "\n", omittingEmptySubsequences: false)
+        var out: [String] = []
+        var differing = 0
+        for i in 0..<max(a.count, b.count) {
+            let left = i < a.count ? String(a[i]) : nil, right = i < b.count ? String(b[i]) : nil
+            guard left != right else { continue }
+            differing += 1
+            guard out.count < limit else { continue }
+            out.append("- \(i + 1): " + (left.map { "\"\($0)\"" } ?? "(no line)"))
+            out.append("+ \(i + 1): " + (right.map { "\"\($0)\"" } ?? "(no line)"))
+        }
+        if out.count >= limit, differing * 2 > out.count { out.append("… and \(differing - out.count / 2) more lines differ") }
+        return out
     }
 
     /// - Parameter auditLog: where the audit log is after the run (`nil`: not kept).

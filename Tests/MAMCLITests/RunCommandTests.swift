@@ -323,6 +323,27 @@ extension CLITests {
             #expect(highlight.contains("expected delivered, got {blocked: outbound-policy} (line \(shareLine))"), "\(r)")
             #expect(r.stdout.contains("✘ Failing share: 1 of 2 expectations failed"), "\(r)")
         }
+        /// Issue 73, item 6: a failed text of several lines says which lines differ, numbered.
+        @Test func aFailedTextOfSeveralLinesShowsItsDifferingLines() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let file = try tmp.write("text.yaml", """
+                name: Text diff
+                apps:
+                  - id: notes
+                    bundle: com.example.notes
+                    sdk: false
+                steps:
+                  - writeFile: {app: notes, path: Documents/a.txt, text: "one\\ntwo\\nthree\\n"}
+                  - readFile: {app: notes, path: Documents/a.txt}
+                    expect: {text: "one\\n2\\nthree\\n"}
+                """)
+            let r = try await CLI.run(["run", file.path, "--device-dir", tmp.path("device")], timeout: 60)
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stdout.contains("- 2: \"2\"") && r.stdout.contains("+ 2: \"two\""), "\(r.stdout)")
+            #expect(!r.stdout.contains("- 1:") && !r.stdout.contains("- 3:"), "only the differing line: \(r.stdout)")
+        }
+
         /// RULES.md §5: "every mismatch [of allowed accounts] is logged"; SCENARIOS.md: every
         /// run writes an audit log of the decisions. Today only shares reach the audit log.
         @Test func auditLogRecordsASignInRefusedByAllowedAccounts() async throws {
