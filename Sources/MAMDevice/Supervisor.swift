@@ -816,8 +816,34 @@ final class Supervisor {
         if let why = child.cutOffReason { text += " (the host cut it off: \(why))" }
         if !child.exitExpected || child.cutOffReason != nil, let path = child.stderrLog, let tail = stderrTail(path), !tail.isEmpty {
             text += "; its stderr ended with: \(tail)"
+            if let hint = missingModuleHint(tail) { text += " (\(hint))" }
         }
         return text
+    }
+
+    /// What to do when an interpreter died for a module it could not read: under the sandbox a
+    /// plugin reads only its folder and what `plugin.json`'s `sandbox.read` grants.
+    static func missingModuleHint(_ tail: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        func interpreter(_ name: String) -> String? {
+            for dir in (environment["PATH"] ?? "").split(separator: ":") {
+                let path = "\(dir)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: path) {
+                    let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                    return (real as NSString).deletingLastPathComponent.hasSuffix("/bin") ? ((real as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent : real
+                }
+            }
+            return nil
+        }
+        if tail.contains("No module named 'encodings'") || tail.contains("Could not find platform independent libraries") {
+            return "Python cannot read its own standard library: add its installation\(interpreter("python3").map { " (\($0))" } ?? "") to plugin.json's sandbox.read"
+        }
+        if tail.contains("No module named"), !tail.contains("pip install") {
+            return "a Python module the plugin imports is not readable to it: add its folder (the mamsim client is clients/python/src) to plugin.json's sandbox.read\(interpreter("python3").map { "; the python3 found is \($0)" } ?? "")"
+        }
+        if tail.contains("Cannot find module") {
+            return "a Node module the plugin requires is not readable to it: add its folder (the mamsim client is clients/node) to plugin.json's sandbox.read\(interpreter("node").map { "; the node found is \($0)" } ?? "")"
+        }
+        return nil
     }
 
     /// The last lines of a child's stderr log (at most 3 lines, 600 characters), printable,

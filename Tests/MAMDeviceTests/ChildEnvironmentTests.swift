@@ -20,3 +20,22 @@ struct ChildEnvironmentTests {
         #expect(ChildEnvironment.filter(host, alsoPassing: ["DATABASE_URL"])["DATABASE_URL"] == "postgres://u:p@db/prod")
     }
 }
+
+/// Issue 73, item 6: an interpreter that died for a module it could not read gets a hint naming
+/// plugin.json's sandbox and the interpreter found; an error that says its own fix gets none.
+struct MissingModuleHintTests {
+    @Test(arguments: [
+        ("Fatal Python error: init_fs_encoding: failed to get the Python codec | ModuleNotFoundError: No module named 'encodings'", "standard library"),
+        ("ModuleNotFoundError: No module named 'mamsim_client'", "clients/python/src"),
+        ("Error: Cannot find module '/work/clients/node' | Require stack:", "clients/node"),
+    ])
+    func aMissingModuleNamesTheSandbox(_ tail: String, _ word: String) {
+        let hint = Supervisor.missingModuleHint(tail)
+        #expect(hint?.contains("sandbox.read") == true && hint?.contains(word) == true, "\(hint ?? "nil")")
+    }
+
+    @Test func anErrorWithItsOwnFixGetsNoHint() {
+        #expect(Supervisor.missingModuleHint("mamsim_client: cannot load the protobuf runtime (No module named 'google'); install it with: python3 -m pip install 'protobuf>=3.20,<5'") == nil)
+        #expect(Supervisor.missingModuleHint("Traceback: ValueError: bad item") == nil)
+    }
+}
