@@ -68,6 +68,10 @@ struct InitCommand: AsyncParsableCommand {
         /// kinds of SCENARIOS v1.4); the others (a packet tunnel, an ExtensionKit extension…)
         /// are written as comments saying why.
         var isHosted: Bool { bundle.extensionPoint.map { AppDescriptor.Kind.forExtensionPoint($0) != nil } ?? true }
+        /// Its kind: `app`, or the extension point's.
+        var kind: AppDescriptor.Kind { bundle.extensionPoint.flatMap(AppDescriptor.Kind.forExtensionPoint) ?? .app }
+        /// What the share sheet can hand data to: an app, a share or an action extension.
+        var takesShares: Bool { kind == .app || kind.isShareSheetTarget }
         /// Named with `--sdk`: it links the SDK whatever its files say.
         var declaredSDK = false
         /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
@@ -248,7 +252,13 @@ struct InitCommand: AsyncParsableCommand {
         y.append("# Written by `mamsim init \(Self.comment(path ?? ""))`: a first scenario from your project. Review each step's")
         y.append("# `expect:` (the outcome this run gave) against what your policy should do; then run it with")
         y.append("# `mamsim run \(Self.comment(URL(fileURLWithPath: output).lastPathComponent))` (docs/SCENARIOS.md says what each key means).")
-        y.append("name: \(Self.quoted("\(URL(fileURLWithPath: path ?? "").lastPathComponent) · first scenario"))")
+        if sdkApps.isEmpty {
+            y.append("# No app shows a sign of the Intune SDK (IntuneMAMSettings, its keychain group, -intunemam")
+            y.append("# schemes), so the policy targets none and no step below is decided by it; if one links the")
+            y.append("# SDK at build time, run init again with --sdk TARGET.")
+        }
+        let noSDK = sdkApps.isEmpty ? " (no app links the Intune SDK)" : ""
+        y.append("name: \(Self.quoted("\(URL(fileURLWithPath: path ?? "").lastPathComponent) · first scenario\(noSDK)"))")
         y.append("")
         y.append("accounts:")
         y.append("  - upn: user@contoso.com             # a work account, targeted by the policy below")
@@ -343,9 +353,30 @@ struct InitCommand: AsyncParsableCommand {
             }
         }
         if let from = sdkApps.first ?? apps.first {
-            y.append("  # Org data shared from \(from.id) to every other app and extension (keyboards take no shares).")
-            for to in entries where to.id != from.id && !to.isKeyboard && to.isHosted {
+            y.append("  # Org data shared from \(from.id) to every other app and to each share and action extension (the share sheet lists no other kind).")
+            for to in entries where to.id != from.id && to.isHosted && to.takesShares {
                 y.append("  - share: {from: \(from.id), to: \(to.id), item: {type: public.plain-text, text: \"Q3 numbers\"}}")
+                y.append(Self.marker)
+            }
+            // The other kinds get the step iOS gives them: what their app's policy lets them show.
+            for to in entries where to.id != from.id && to.isHosted && !to.takesShares {
+                switch to.kind {
+                case .widget:
+                    y.append("  - name: \(Self.quoted("\(to.id) is a widget: may it show org data (widget content sync)?"))")
+                    y.append("    policyQuery: {app: \(to.id), setting: widgets}")
+                case .intents:
+                    y.append("  - name: \(Self.quoted("\(to.id) is an Intents extension: may Siri reach org data?"))")
+                    y.append("    policyQuery: {app: \(to.id), setting: siriIntents}")
+                case .fileProvider:
+                    y.append("  - name: \(Self.quoted("\(to.id) is a File Provider: must it encrypt what it serves?"))")
+                    y.append("    policyQuery: {app: \(to.id), setting: fileProviderEncryption}")
+                case .keyboard:
+                    y.append("  - name: \(Self.quoted("\(to.id) is a keyboard: may third-party keyboards type into org data?"))")
+                    y.append("    policyQuery: {app: \(from.id), setting: thirdPartyKeyboards}")
+                default:
+                    y.append("  # \(Self.comment(to.id)) is a \(to.kind.rawValue) extension: the share sheet never lists it; add the step its kind has")
+                    continue
+                }
                 y.append(Self.marker)
             }
             y.append("  - share: {from: \(from.id), to: notes, item: {type: public.plain-text, text: \"Q3 numbers\"}}")

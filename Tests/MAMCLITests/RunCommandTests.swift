@@ -323,6 +323,30 @@ extension CLITests {
             #expect(highlight.contains("expected delivered, got {blocked: outbound-policy} (line \(shareLine))"), "\(r)")
             #expect(r.stdout.contains("✘ Failing share: 1 of 2 expectations failed"), "\(r)")
         }
+        /// Issue 73, item 4: a share step to an extension the share sheet never lists (a
+        /// widget) is refused when the scenario loads, with the reason.
+        @Test func aShareToAWidgetIsRefusedAtLoad() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let widget = CLI.repo("scenarios/conformance/fixtures/v14-extensions/widget").path
+            let file = try tmp.write("widget.yaml", """
+                name: Share to a widget
+                apps:
+                  - id: mail
+                    bundle: com.contoso.mail
+                extensions:
+                  - id: widget
+                    kind: widget
+                    plugin: \(widget)
+                    container: mail
+                steps:
+                  - share: {from: mail, to: widget, item: {type: public.plain-text, text: "x"}}
+                """)
+            let r = try await CLI.run(["run", file.path], timeout: 60)
+            #expect(r.status == 2, "\(r)")
+            #expect(r.stderr.contains("widget is a widget extension, which the share sheet never lists"), "\(r.stderr)")
+        }
+
         /// Issue 73, item 6: a failed text of several lines says which lines differ, numbered.
         @Test func aFailedTextOfSeveralLinesShowsItsDifferingLines() async throws {
             let tmp = try TemporaryDirectory()

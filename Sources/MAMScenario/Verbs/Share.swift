@@ -37,6 +37,11 @@ struct ShareStep: StepVerb {
         let item = a.item()
         self.init(from: a.app("from"), to: a.app("to"), item: item, as: a.optionalAccount("as"),
                   pin: a.optionalText("pin"), window: a.optionalText("window"))
+        // The share sheet lists share and action extensions only (SCENARIOS v1.4): iOS cannot
+        // share to a widget, a notification service, an Intents extension…
+        if let ext = a.loading.extensions.first(where: { $0.id == to }), !ext.descriptor.kind.isShareSheetTarget {
+            a.error("\(to) is a \(ext.descriptor.kind.rawValue) extension, which the share sheet never lists: only share and action extensions receive a share (test it with the step its kind has: policyQuery, useSurface, notify…)", at: "to")
+        }
     }
 
     var actingApp: String? { from }
