@@ -66,6 +66,9 @@ public struct XcodeProject: Sendable {
     /// `info.properties`, `entitlements.properties`), by standardized path: read in place of
     /// what is on disk at that path, which the generator would overwrite.
     public var generatedFiles: [String: Data] = [:]
+    /// What could not be read and was left out (an XcodeGen `include:` missing from a checkout),
+    /// one sentence each: said by lint as a warning and by init as a comment.
+    public var unread: [String] = []
 
     /// How messages name the project: `App.xcodeproj`, or `project.yml (XcodeGen)`.
     public var displayName: String {

@@ -98,6 +98,11 @@ public enum ProjectInventory {
                     continue
                 }
                 all += project.targets.map(\.name)
+                for what in project.unread {
+                    let source = ProjectLinter.relative(project.manifest, to: base)
+                    inventory.warnings.append("\(source): \(what)")
+                    inventory.leftOut.append(LeftOut(name: source, source: source, why: what))
+                }
                 var scoped = options
                 scoped.targets = options.targets.filter { name in project.targets.contains { $0.name == name } }
                 if !options.targets.isEmpty {

@@ -226,6 +226,15 @@ public enum ProjectLinter {
             report.findings = report.findings.filter { seen.insert($0).inserted }
             reports.append(report)
         }
+        // What the project declares but could not be read (an include missing from the
+        // checkout): a warning, the rest linted.
+        if !project.unread.isEmpty {
+            let file = relative(project.manifest, to: root)
+            reports.append(LintReport(folder: displayName, findings: project.unread.map {
+                LintFinding(.warning, rule: "project-unreadable", file: file, keyPath: "", problem: $0,
+                            fix: "add the file to the repository, or run `xcodegen generate` and lint the .xcodeproj")
+            }))
+        }
         return reports
     }
 

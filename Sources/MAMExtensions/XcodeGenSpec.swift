@@ -40,8 +40,9 @@ public enum XcodeGenSpec {
     /// The project `spec` (a `project.yml`) describes.
     public static func read(_ spec: URL) throws(XcodeProjectError) -> XcodeProject {
         var merged: Set<String> = [spec.standardizedFileURL.path]
+        var unread: [String] = []
         let root = try load(spec, relativeTo: "", stack: [spec.standardizedFileURL.path], merged: &merged,
-                            repository: repository(of: spec.deletingLastPathComponent()))
+                            repository: repository(of: spec.deletingLastPathComponent()), unread: &unread)
         let folder = spec.deletingLastPathComponent()
         let projectName = root["name"] as? String ?? folder.lastPathComponent
         let options = root["options"] as? [String: Any] ?? [:]
@@ -106,6 +107,7 @@ public enum XcodeGenSpec {
         var project = XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: spec, sourceRoot: folder,
                                    name: projectName, configurations: projectConfigurations, defaultConfiguration: configNames.last, targets: targets)
         project.generatedFiles = generated
+        project.unread = unread
         return project
     }
 
@@ -114,7 +116,8 @@ public enum XcodeGenSpec {
     /// included file names (`info.path`, `entitlements.path`, `configFiles`) are made relative
     /// to the root spec's folder unless it says `relativePaths: false`. A file included twice
     /// (two specs including a shared one) is merged once; one that includes itself is an error.
-    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, repository: URL) throws(XcodeProjectError) -> [String: Any] {
+    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, repository: URL,
+                     unread: inout [String]) throws(XcodeProjectError) -> [String: Any] {
         let depth = stack.count - 1
         let data: Data
         do { data = try InputFile.contents(of: url) } catch {
@@ -161,8 +164,14 @@ public enum XcodeGenSpec {
                 throw XcodeProjectError(file: url.path, problem: "includes \(path) in a cycle (or more than 8 deep)", fix: "remove the include that leads back to it")
             }
             guard done.insert(target.path).inserted else { continue }
+            // An include missing from the checkout (a file a build step writes, or one left
+            // out of the repository) is left out and said so: the rest of the spec is read.
+            guard FileManager.default.isReadableFile(atPath: target.path) else {
+                unread.append("\(url.lastPathComponent) includes \(ProjectRoot.printable(path, limit: 200)), which cannot be read: what it declares (targets, settings) is left out")
+                continue
+            }
             let folder = (path as NSString).deletingLastPathComponent
-            let sub = try load(target, relativeTo: relative ? join(prefix, folder) : "", stack: stack + [target.path], merged: &done, repository: repository)
+            let sub = try load(target, relativeTo: relative ? join(prefix, folder) : "", stack: stack + [target.path], merged: &done, repository: repository, unread: &unread)
             merged = merging(sub, onto: merged)
         }
         spec["include"] = nil

@@ -147,7 +147,7 @@ struct InitCommand: AsyncParsableCommand {
         // The outcomes the rules give, as expectations to review.
         let scenario: Scenario
         do { scenario = try ScenarioLoader.load(file: outputURL, buildSettings: settings) } catch {
-            Terminal.error("the scenario written to \(output) does not load (please report it): \(error)")
+            Terminal.error("the scenario written to \(output) does not load: \(error); it is kept as written: correct what the message names, then `mamsim run \(output)`")
             throw ExitCode(1)
         }
         var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: nil)

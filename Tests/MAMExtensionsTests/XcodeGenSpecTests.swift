@@ -131,6 +131,21 @@ struct XcodeGenSpecTests {
         }
     }
 
+    /// Issue 73, item 5: an include missing from the checkout is left out and said so, the
+    /// rest of the spec read; lint warns once, never fails the project.
+    @Test func aMissingIncludeIsLeftOutAndTheRestRead() throws {
+        let dir = try write([
+            "project.yml": "name: Miss\ninclude: [generated/base.yml]\ntargets:\n  App: {type: application, platform: iOS, settings: {base: {PRODUCT_BUNDLE_IDENTIFIER: com.example.miss}}}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let p = try XcodeGenSpec.read(dir.appendingPathComponent("project.yml"))
+        #expect(p.targets.map(\.name) == ["App"])
+        #expect(p.unread.count == 1 && p.unread[0].contains("generated/base.yml"), "\(p.unread)")
+        let reports = try ProjectLinter.lint(path: dir, displayName: "Miss")
+        let unread = reports.flatMap(\.findings).filter { $0.rule == "project-unreadable" }
+        #expect(unread.count == 1 && unread[0].severity == .warning, "\(reports.flatMap(\.lines))")
+    }
+
     /// `include:` files are merged as XcodeGen merges them (mappings key by key, lists
     /// appended, `:REPLACE`), their paths made relative to the root spec; a file two specs
     /// include is read once; a file that includes itself is an error naming it.
