@@ -11,9 +11,9 @@ extension Enforcer {
     /// Intelligence's image generation, our reading for Image Playground) by
     /// `genmojiConfigurationState` for Genmoji; Image Playground by the device's MDM restriction
     /// (`allowImagePlayground`: no app protection setting names it); "Ask Siri" about the
-    /// screen and screen recording by the screen-capture rule (`screenCaptureRule`, the one
-    /// `screenCapture` answers by); picture-in-picture itself by nothing (SDK 20.6.0 blocks
-    /// capturing its content, which the answer names); a CallKit call by the dialer setting (anything short of
+    /// screen, screen recording and picture-in-picture by the screen-capture rule
+    /// (`screenCaptureRule`, the one `screenCapture` answers by; for picture-in-picture the
+    /// answer says that capturing its content is what SDK 20.6.0 blocks); a CallKit call by the dialer setting (anything short of
     /// `allApps` restricts calling, SDK 22.2); a text view's link menu by the managed-browser
     /// setting (SDK 21.8: it never opens an unmanaged browser). Unmanaged data meets them all.
     /// A surface's answer from the screen-capture rule: its verdict, refused as a surface is
@@ -46,11 +46,12 @@ extension Enforcer {
             // One rule with `screenCapture` (`screenCaptureRule`).
             return surfaceVerdict(screenCaptureRule(for: identity, app: app, sdkVersion: fleet.app(app)?.sdkVersion, appConfigControl: nil, in: fleet))
         case .pictureInPicture:
-            // SDK 20.6.0 blocks capturing picture-in-picture content, not picture-in-picture.
+            // By the screen-capture rule (SCENARIOS v1.4), and what it blocks said: SDK 20.6.0
+            // blocks capturing picture-in-picture content, not picture-in-picture itself.
             let capture = screenCaptureRule(for: identity, app: app, sdkVersion: fleet.app(app)?.sdkVersion, appConfigControl: nil, in: fleet)
-            return .allowed(capture.isAllowed
-                ? "picture-in-picture is not restricted, nor is capturing its content (\(capture.explanation))"
-                : "picture-in-picture is not restricted; capturing its content is blocked (SDK 20.6.0: \(capture.explanation))")
+            return capture.isAllowed
+                ? .allowed("picture-in-picture content may be captured (\(capture.explanation))")
+                : .blocked(.featureRestricted, because: "capturing picture-in-picture content is blocked, not picture-in-picture itself (SDK 20.6.0): \(capture.explanation)")
         case .callKit:
             return p.dialerRestrictionLevel == .allApps
                 ? .allowed("\(e.subject) lets any app call (dialerRestrictionLevel = allApps)")

@@ -72,7 +72,7 @@ public enum GraphPolicyCoverage {
         e("allowWidgetContentSync", .answered, "policyQuery widgets (isWidgetContentSyncAllowed)"),
         e("appDataEncryptionType", .enforced, "org files are encrypted at rest (writeFile, expectState.encrypted); it chooses when, which the simulated device does not model"),
         e("organizationalCredentialsRequired", .outOfScope, "the admin center marks it not used on iOS"),
-        e("screenCaptureConfigurationState", .enforced, "screenCapture and useSurface askSiri, screenRecording, by one rule (notBlocked, blocked; it governs from SDK 20.4.0, else restricted sending does); useSurface pictureInPicture names whether its content may be captured"),
+        e("screenCaptureConfigurationState", .enforced, "screenCapture and useSurface askSiri, screenRecording, by one rule (notBlocked, blocked; it governs from SDK 20.4.0, else restricted sending does); useSurface pictureInPicture (capturing its content)"),
         e("genmojiConfigurationState", .enforced, "useSurface genmoji (notBlocked, blocked); Image Playground is no app protection key's: the device's allowImagePlayground"),
         e("writingToolsConfigurationState", .enforced, "useSurface writingTools (notBlocked, blocked)"),
         e("purviewContentEvaluationRequired", .outOfScope, "Microsoft Purview evaluates the content in the service; nothing on the device decides differently, so mamsim reads it and reports nothing"),

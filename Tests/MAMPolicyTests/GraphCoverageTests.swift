@@ -44,8 +44,9 @@ struct SurfaceTests {
         (OSSurface.writingTools, "writingTools", true), (.writingTools, "genmoji", false),
         // Image Playground is no app protection key's (issue 74): the device's restriction.
         (.genmoji, "genmoji", true), (.imagePlayground, "genmoji", false), (.genmoji, "writingTools", false),
-        // Picture-in-picture itself is not restricted: capturing its content is (SDK 20.6.0).
-        (.askSiri, "screenCapture", true), (.pictureInPicture, "screenCapture", false), (.screenRecording, "screenCapture", true),
+        // Picture-in-picture by the screen-capture key (SCENARIOS v1.4): capturing its content is
+        // what is blocked (SDK 20.6.0), which the answer says.
+        (.askSiri, "screenCapture", true), (.pictureInPicture, "screenCapture", true), (.screenRecording, "screenCapture", true),
         (.screenRecording, "notBlocked", false),
         // The setting unset: restricted sending blocks capture, as `screenCapture` answers.
         (.screenRecording, "none", true),
