@@ -229,15 +229,29 @@ public enum ProjectInventory {
             resolved = try? PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
         }
         let unresolved = b.unresolvedSettingNames.sorted()
+        // Xcode expands a setting no layer defines to empty; the scenario's comment names them.
+        let built = { (text: String) in emptyingUnset(text, unresolved) }
+        if let data = resolved, let text = String(data: data, encoding: .utf8) { resolved = Data(built(text).utf8) }
         return Bundle(
-            name: name, source: source, bundleID: b.bundleIdentifier,
+            name: name, source: source, bundleID: b.bundleIdentifier.map(built),
             // An extension target with no NSExtension point (ExtensionKit, or a broken plist)
             // is still an extension, never an app of the fleet.
             extensionPoint: b.manifest?.extensionPointIdentifier ?? extensionKitPoint(b.info) ?? (extensionTarget ? "extensionkit" : nil),
             isKeyboard: b.manifest?.kind == .keyboard, requestsOpenAccess: b.manifest?.requestsOpenAccess ?? false,
             containerBundleID: container, hasIntuneSettings: !settings.raw.isEmpty, multiIdentity: settings.multiIdentity,
-            urlSchemes: b.urlSchemes, keychainGroups: (b.entitlements?.keychainAccessGroups ?? []).map(b.bareKeychainGroup),
-            appGroups: b.entitlements?.applicationGroups ?? settings.appGroupIdentifiers,
+            urlSchemes: b.urlSchemes.map(built), keychainGroups: (b.entitlements?.keychainAccessGroups ?? []).map(b.bareKeychainGroup).map(built),
+            appGroups: (b.entitlements?.applicationGroups ?? settings.appGroupIdentifiers).map(built),
             resolvedInfoPlist: resolved, unresolvedSettings: unresolved)
+    }
+
+    /// `text` with each plain reference to a setting of `names` (`$(NAME)`, `${NAME}`) made
+    /// empty, as Xcode builds it; a reference with a modifier stays as written.
+    static func emptyingUnset(_ text: String, _ names: [String]) -> String {
+        guard text.contains("$") else { return text }
+        var out = text
+        for name in names {
+            out = out.replacingOccurrences(of: "$(\(name))", with: "").replacingOccurrences(of: "${\(name)}", with: "")
+        }
+        return out
     }
 }

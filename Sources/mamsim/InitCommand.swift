@@ -158,8 +158,16 @@ struct InitCommand: AsyncParsableCommand {
             Terminal.error("the fleet of \(output) could not start: \(e); the scenario is written without expectations")
             throw ExitCode(1)
         }
-        let expectations = report.steps.map { $0.observed.asExpectation.description }
-        try Self.withExpectations(text, expectations).write(to: outputURL, atomically: true, encoding: .utf8)
+        var expectations = report.steps.map { $0.observed.asExpectation.description }
+        // An outcome its step cannot expect (a notification for an account a failed sign-in left
+        // out) becomes a comment on the step, so the scenario written always loads.
+        for _ in expectations.indices {
+            try Self.withExpectations(text, expectations).write(to: outputURL, atomically: true, encoding: .utf8)
+            guard case .failure(let error) = Result(catching: { try ScenarioLoader.load(file: outputURL, buildSettings: settings) }),
+                  let (index, outcome) = Self.unexpectable(in: "\(error)"), index < expectations.count,
+                  !expectations[index].hasPrefix("#") else { break }
+            expectations[index] = "# it gave \(outcome), which this step cannot expect: let an earlier step make it possible, or remove it"
+        }
         let unhosted = entries.filter { !$0.isHosted }.count
         terminal.line("wrote \(output): \(entries.filter { !$0.isExtension }.count) apps, \(entries.filter(\.isExtension).count) extensions\(unhosted == 0 ? "" : " (\(unhosted) as comments: kinds a fleet does not host)"), \(report.steps.count) steps with the outcomes they gave; review them, then `mamsim run \(output)`")
     }
@@ -302,7 +310,7 @@ struct InitCommand: AsyncParsableCommand {
             if !b.keychainGroups.isEmpty { y.append("    keychainGroups: \(Self.list(b.keychainGroups))   # keychain-access-groups, team prefix left out") }
             if !b.appGroups.isEmpty { y.append("    appGroups: \(Self.list(b.appGroups))") }
             if !b.unresolvedSettings.isEmpty {
-                y.append("    # build settings nothing defined (pass --set NAME=VALUE to init): \(Self.comment(b.unresolvedSettings.joined(separator: ", ")))")
+                y.append("    # build settings nothing defined, built empty as Xcode builds them (pass --set NAME=VALUE to init for a value): \(Self.comment(b.unresolvedSettings.joined(separator: ", ")))")
             }
         }
         y.append("  - id: notes                         # an app outside the organisation, without the SDK")
@@ -359,8 +367,23 @@ struct InitCommand: AsyncParsableCommand {
                 y.append(Self.marker)
             }
             // The other kinds get the step iOS gives them: what their app's policy lets them show.
+            var notified: Set<String> = []
             for to in entries where to.id != from.id && to.isHosted && !to.takesShares {
+                let app = apps.first { $0.bundle.bundleID == to.bundle.containerBundleID }?.id ?? from.id
                 switch to.kind {
+                case .notificationService, .notificationContent:
+                    // One notification of the work account's data per app (signed in above): its
+                    // extensions show it. An app without the SDK has no work account to notify for.
+                    guard sdkApps.contains(where: { $0.id == app }) else {
+                        y.append("  # \(Self.comment(to.id)) shows \(Self.comment(app))'s notifications; \(Self.comment(app)) signs no work account in, so no notification carries org data")
+                        continue
+                    }
+                    guard notified.insert(app).inserted else { continue }
+                    y.append("  - name: \(Self.quoted("\(app)'s notifications (\(to.id) shows them): what may one carrying org data show?"))")
+                    y.append("    notify: {app: \(app), account: user@contoso.com, text: \"Q3 numbers are in\"}")
+                case .broadcastUpload:
+                    y.append("  - name: \(Self.quoted("\(to.id) uploads a broadcast: may \(app)'s screen be captured?"))")
+                    y.append("    screenCapture: {app: \(app)}")
                 case .widget:
                     y.append("  - name: \(Self.quoted("\(to.id) is a widget: may it show org data (widget content sync)?"))")
                     y.append("    policyQuery: {app: \(to.id), setting: widgets}")
@@ -392,6 +415,13 @@ struct InitCommand: AsyncParsableCommand {
         return y.joined(separator: "\n") + "\n"
     }
 
+    /// The step and outcome a load error says its step cannot expect
+    /// (`steps[2].expect: {failed: X} is not an outcome of notify`).
+    static func unexpectable(in message: String) -> (Int, String)? {
+        guard let match = message.firstMatch(of: #/steps\[(\d+)\]\.expect: (.+?) is not an outcome of /#), let index = Int(match.1) else { return nil }
+        return (index, String(match.2))
+    }
+
     /// Where a step's expectation goes, one after each step.
     static let marker = "    #expect#"
 
@@ -402,7 +432,8 @@ struct InitCommand: AsyncParsableCommand {
         return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
             guard line == marker else { return String(line) }
             defer { index += 1 }
-            return index < expectations.count ? "    expect: \(expectations[index])" : nil
+            guard index < expectations.count else { return nil }
+            return expectations[index].hasPrefix("#") ? "    \(expectations[index])" : "    expect: \(expectations[index])"
         }.joined(separator: "\n")
     }
 

@@ -45,7 +45,7 @@ extension CLITests {
         @Test(arguments: [
             ("NetNewsWire", 1, 2), ("DuckDuckGoiOS", 1, 5), ("Mattermost", 1, 2), ("XcodeGenTestProject", 3, 0),
             ("XcodeGenTestProject/project.yml", 3, 0), ("XcodeGenNotes", 1, 1), ("ContosoMail", 1, 1), ("Chatr", 1, 0),
-            ("MauiContoso", 1, 0), ("IntuneMauiSample", 2, 0),
+            ("MauiContoso", 1, 0), ("IntuneMauiSample", 2, 0), ("HomeAssistant", 1, 7),
         ])
         func everyFixtureBecomesAScenarioNamingEveryTarget(fixture: String, apps: Int, extensions: Int) async throws {
             let dir = try Self.scratch()
@@ -92,6 +92,42 @@ extension CLITests {
                     && text.contains("expect: {blocked: keychain-entitlement}"), "\(text)")
             let wrong = try await CLI.run(["init", project, "--sdk", "MattermostShare", "-o", dir.appendingPathComponent("c.yaml").path], timeout: 120)
             #expect(wrong.status == 2 && wrong.stderr.contains("its apps are Mattermost"), "\(wrong)")
+        }
+
+        /// Home Assistant (no Intune SDK; eight extension kinds; bundle ids from an xcconfig whose
+        /// suffixes only Debug or a missing optional file set): the ids are what Release builds
+        /// (the unset suffixes empty, named in a comment); only the share extension gets a
+        /// share; the notification extensions get a comment without a work account, and with
+        /// `--sdk App` a `notify` step — whose outcome, a sign-in the real entitlements block,
+        /// is written as a comment, not an expectation the step cannot have. Both runs are green.
+        @Test func homeAssistantsExtensionsGetTheStepsTheirKindsHave() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let project = CLI.repo("Tests/Fixtures/projects/HomeAssistant").path
+            let plain = dir.appendingPathComponent("plain.yaml").path
+            let r = try await CLI.run(["init", project, "-o", plain], timeout: 120)
+            #expect(r.status == 0, "\(r)")
+            let text = try String(contentsOfFile: plain, encoding: .utf8)
+            #expect(text.contains("bundle: \"io.robbie.HomeAssistant\"") && text.contains("keychainGroups: [\"io.robbie.HomeAssistant\"]")
+                    && text.contains("appGroups: [\"group.io.robbie.homeassistant\"]")
+                    && text.contains("built empty as Xcode builds them (pass --set NAME=VALUE to init for a value): BUNDLE_ID_SUFFIX, PROVISIONING_SUFFIX"), "\(text)")
+            #expect(!text.contains("${") && !text.contains("$(BUNDLE"), "\(text)")
+            let shares = text.split(separator: "\n").filter { $0.contains("- share: {from: app, to: ") }
+            #expect(shares.map { $0.contains("to: extensions-share,") || $0.contains("to: notes,") } == [true, true], "\(shares)")
+            #expect(text.contains("# extensions-notificationservice shows app's notifications; app signs no work account in"), "\(text)")
+            #expect(text.contains("policyQuery: {app: extensions-widgets, setting: widgets}") && text.contains("policyQuery: {app: extensions-intents, setting: siriIntents}"), "\(text)")
+            // The extensions' Info.plists are written as built: no unset setting left in them.
+            let run = try await CLI.run(["run", plain], timeout: 120)
+            #expect(run.status == 0 && !run.stderr.contains("is not set"), "\(run)")
+
+            let sdk = dir.appendingPathComponent("sdk.yaml").path
+            let withSDK = try await CLI.run(["init", project, "--sdk", "App", "-o", sdk], timeout: 120)
+            #expect(withSDK.status == 0, "\(withSDK)")
+            let sdkText = try String(contentsOfFile: sdk, encoding: .utf8)
+            #expect(sdkText.contains("notify: {app: app, account: user@contoso.com, text: \"Q3 numbers are in\"}\n    # it gave {failed: not-signed-in}, which this step cannot expect"), "\(sdkText)")
+            #expect(sdkText.components(separatedBy: "notify: {").count == 2, "one notification for the app, not one per extension: \(sdkText)")
+            let sdkRun = try await CLI.run(["run", sdk], timeout: 120)
+            #expect(sdkRun.status == 0, "\(sdkRun)")
         }
 
         /// With several projects, `--target` applies to the project that has the target, and
@@ -167,7 +203,7 @@ extension CLITests {
                          "# kit (Kit/Info.plist): com.example.sync.point is not a fleet member", "to: share,",
                          // Issue 73, item 4: the other kinds get their kind's step, never a share.
                          "policyQuery: {app: files, setting: fileProviderEncryption}", "policyQuery: {app: widget, setting: widgets}",
-                         "# alerts is a notificationService extension: the share sheet never lists it"] {
+                         "'s notifications (alerts shows them): what may one carrying org data show?", "notify: {app: "] {
                 #expect(text.contains(line), "\(line) in\n\(text)")
             }
             #expect(!text.contains("to: odd") && !text.contains("to: kit"), "\(text)")

@@ -197,6 +197,21 @@ struct ProjectLintTests {
         #expect(Self.findings(signed).count == 3)
     }
 
+    /// Home Assistant links no Intune SDK: each of its iOS targets gets the one note saying so and
+    /// no Intune rule; its watchOS and macOS targets are skipped; the suffixes Release leaves
+    /// unset are one note per target, never a warning.
+    @Test func homeAssistantWithoutTheSDKGetsNoIntuneRule() throws {
+        let reports = try ProjectLinter.lint(path: Fixtures.projects.appendingPathComponent("HomeAssistant"), displayName: "HomeAssistant")
+        #expect(reports.filter { $0.skipped != nil }.map(\.target) == ["WatchApp", "Launcher", "Extensions-WatchWidgets"])
+        let linted = reports.filter { $0.skipped == nil }
+        #expect(linted.map(\.target) == ["App", "Extensions-Intents", "Extensions-Matter", "Extensions-NotificationService",
+                                         "Extensions-NotificationContent", "Extensions-PushProvider", "Extensions-Share", "Extensions-Widgets"])
+        for report in linted {
+            #expect(report.findings.map(\.rule).sorted() == ["build-setting-unresolved", "intune-sdk-absent"], "\(report.lines)")
+            #expect(report.findings.allSatisfy { $0.severity == .note }, "\(report.lines)")
+        }
+    }
+
     /// A .NET MAUI app: Platforms/iOS/Info.plist has no CFBundleIdentifier (the .csproj's
     /// ApplicationId is the bundle id) and the entitlements are Entitlements.plist.
     @Test func mauiAppsAreReadWithTheirProjectFile() throws {
