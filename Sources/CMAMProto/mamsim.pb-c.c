@@ -2848,6 +2848,51 @@ void   mamsim__v2__can_receive_shared_query__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__can_receive_shared_query__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__strict_finding__init
+                     (Mamsim__V2__StrictFinding         *message)
+{
+  static const Mamsim__V2__StrictFinding init_value = MAMSIM__V2__STRICT_FINDING__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__strict_finding__get_packed_size
+                     (const Mamsim__V2__StrictFinding *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__strict_finding__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__strict_finding__pack
+                     (const Mamsim__V2__StrictFinding *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__strict_finding__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__strict_finding__pack_to_buffer
+                     (const Mamsim__V2__StrictFinding *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__strict_finding__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__StrictFinding *
+       mamsim__v2__strict_finding__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__StrictFinding *)
+     protobuf_c_message_unpack (&mamsim__v2__strict_finding__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__strict_finding__free_unpacked
+                     (Mamsim__V2__StrictFinding *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__strict_finding__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__managed_config_query__init
                      (Mamsim__V2__ManagedConfigQuery         *message)
 {
@@ -7876,6 +7921,96 @@ const ProtobufCMessageDescriptor mamsim__v2__can_receive_shared_query__descripto
   (ProtobufCMessageInit) mamsim__v2__can_receive_shared_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor mamsim__v2__strict_finding__field_descriptors[5] =
+{
+  {
+    "check",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__StrictFinding, check),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "call",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__StrictFinding, call),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "file",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__StrictFinding, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "line",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__StrictFinding, line),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "detail",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__StrictFinding, detail),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__strict_finding__field_indices_by_name[] = {
+  1,   /* field[1] = call */
+  0,   /* field[0] = check */
+  4,   /* field[4] = detail */
+  2,   /* field[2] = file */
+  3,   /* field[3] = line */
+};
+static const ProtobufCIntRange mamsim__v2__strict_finding__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__strict_finding__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.StrictFinding",
+  "StrictFinding",
+  "Mamsim__V2__StrictFinding",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__StrictFinding),
+  5,
+  mamsim__v2__strict_finding__field_descriptors,
+  mamsim__v2__strict_finding__field_indices_by_name,
+  1,  mamsim__v2__strict_finding__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__strict_finding__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor mamsim__v2__managed_config_query__field_descriptors[1] =
 {
   {
@@ -8983,7 +9118,7 @@ const ProtobufCMessageDescriptor mamsim__v2__account_directory__descriptor =
   (ProtobufCMessageInit) mamsim__v2__account_directory__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[35] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[36] =
 {
   {
     "write_file",
@@ -9382,6 +9517,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "strict_finding",
+    38,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, strict_finding),
+    &mamsim__v2__strict_finding__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -9436,19 +9583,20 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   16,   /* field[16] = screen_capture */
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
-  34,   /* field[34] = thread */
+  33,   /* field[33] = strict_finding */
+  35,   /* field[35] = thread */
   27,   /* field[27] = unenroll */
   4,   /* field[4] = unprotect */
   31,   /* field[31] = url_allowed */
-  33,   /* field[33] = window */
+  34,   /* field[34] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 33 },
-  { 0, 35 }
+  { 100, 34 },
+  { 0, 36 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -9458,7 +9606,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  35,
+  36,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,

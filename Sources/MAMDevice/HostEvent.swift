@@ -26,6 +26,8 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     case diagnostic(handle: String, name: String, detail: String)
     /// Said once as the host starts: what confines its children.
     case confinement(String)
+    /// Strict Mode: an integration mistake the façade in the app saw (docs/STRICT.md).
+    case strict(handle: String, StrictFindingEvent)
 
     public var description: String {
         switch self {
@@ -43,6 +45,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .diagnostic(let h, let n, let d): "\(h): \(n): \(d)"
         case .telemetry(let h, let e): "\(h) telemetry: \(e)"
         case .confinement(let s): s
+        case .strict(let h, let f): "\(h): strict \(f.check) at \(f.file):\(f.line) (\(f.call)): \(f.detail)"
         }
     }
 }

@@ -32,6 +32,8 @@ public final class ServiceDesk {
     /// Per app, how many decoder errors it reported and the last one
     /// (`ManagedConfigUndecodableHandler`).
     var decoderErrors: [String: (count: Int, last: String)] = [:]
+    /// Per app, how many Strict Mode findings it reported (`StrictFindingHandler`).
+    var strictFindings: [String: Int] = [:]
 
     init(state: DeviceState, audit: AuditSink, registry: AppRegistry, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
         self.state = state

@@ -57,18 +57,34 @@ public final class IntuneMAMEnrollmentManager: @unchecked Sendable {
 
     public weak var delegate: (any IntuneMAMEnrollmentDelegate)? {
         get { lock.withLock { weakDelegate } }
-        set { lock.withLock { weakDelegate = newValue } }
+        set {
+            lock.withLock { weakDelegate = newValue }
+            if newValue != nil { Strict.enrollmentDelegateSet() }
+        }
     }
 
-    public func registerAndEnrollAccountId(_ accountId: String) {
+    // `file` and `line` (defaulted: a team's call compiles unchanged) name the caller in Strict
+    // Mode's findings (docs/STRICT.md).
+
+    public func registerAndEnrollAccountId(_ accountId: String, file: String = #fileID, line: UInt = #line) {
+        let call = "registerAndEnrollAccountId(_:)"
+        Strict.checkAccountId(accountId, call, file, line)
+        Strict.enrollmentCalled(accountId, delegateSet: delegate != nil, call, file, line)
         send(Service.Enroll(account: accountId, interactive: false, userCancels: false))
     }
 
-    public func loginAndEnrollAccount(_ identity: String?) {
+    public func loginAndEnrollAccount(_ identity: String?, file: String = #fileID, line: UInt = #line) {
+        Strict.enrollmentCalled(nil, delegateSet: delegate != nil, "loginAndEnrollAccount(_:)", file, line)
         send(Service.Enroll(account: identity ?? "", interactive: true, userCancels: false))
     }
 
-    public func deRegisterAndUnenrollAccountId(_ accountId: String, withWipe doWipe: Bool) {
+    public func deRegisterAndUnenrollAccountId(_ accountId: String, withWipe doWipe: Bool, file: String = #fileID, line: UInt = #line) {
+        let call = "deRegisterAndUnenrollAccountId(_:withWipe:)"
+        Strict.checkAccountId(accountId, call, file, line)
+        if Strict.inEnrollmentCallback {
+            Strict.report(.deregisterInCallback, call, file, line,
+                          "called from inside an IntuneMAMEnrollmentDelegate method; dispatch it to run after the callback returns")
+        }
         send(Service.Unenroll(account: accountId, wipe: doWipe))
     }
 
@@ -116,11 +132,14 @@ public final class IntuneMAMEnrollmentManager: @unchecked Sendable {
             }
             return weakDelegate
         }
-        switch kind {
-        case .enrollmentStatus: delegate?.enrollmentRequest(with: told)
-        case .policyStatus: delegate?.policyRequest(with: told)
-        case .unenrollmentStatus: delegate?.unenrollRequest(with: told)
-        default: break
+        if kind == .enrollmentStatus { Strict.statusTold(told) }
+        Strict.inCallback {
+            switch kind {
+            case .enrollmentStatus: delegate?.enrollmentRequest(with: told)
+            case .policyStatus: delegate?.policyRequest(with: told)
+            case .unenrollmentStatus: delegate?.unenrollRequest(with: told)
+            default: break
+            }
         }
     }
 }

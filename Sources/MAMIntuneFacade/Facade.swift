@@ -20,6 +20,7 @@ public enum MAMIntuneFacade {
     /// on the main thread, in the order the host sent them.
     public static func connect(_ app: MAMApp) {
         bound.withLock { $0 = app }
+        Strict.reset()
         app.observeNotifications { n in await Delegates.deliver(n) }
         app.answerCommands { command in await Delegates.answer(command) }
         app.answerRestartApplication { await Delegates.restartApplication() }

@@ -252,7 +252,8 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
     /// trip. Account ids are Entra object ids (SDK 20+): a UPN of an account that has one is no
     /// account id, and reads as an unknown account's. A host that does not answer stops the
     /// app with the reason, never a silent `nil` (read as "not targeted").
-    public func policy(forAccountId accountId: String?) -> (any IntuneMAMPolicy)? {
+    public func policy(forAccountId accountId: String?, file: String = #fileID, line: UInt = #line) -> (any IntuneMAMPolicy)? {
+        Strict.checkAccountId(accountId, "policy(forAccountId:)", file, line)
         let reply = MAMIntuneFacade.answered(Service.Policy(as: accountId, accounts: []), as: accountId, "policy(forAccountId:)")
         guard let summary = reply.allowedAnswer else { return nil }
         // The answer names the account by its OID: asked by another name (its UPN), the SDK
@@ -266,9 +267,10 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
 
     /// The policy of several accounts: with a managed one among them, the lock-down policy
     /// (not any one account's); one account, its own.
-    public func policy(forAccountIds accountIds: [String]?) -> (any IntuneMAMPolicy)? {
+    public func policy(forAccountIds accountIds: [String]?, file: String = #fileID, line: UInt = #line) -> (any IntuneMAMPolicy)? {
         let ids = accountIds ?? []
-        guard ids.count > 1 else { return policy(forAccountId: ids.first) }
+        guard ids.count > 1 else { return policy(forAccountId: ids.first, file: file, line: line) }
+        for id in ids { Strict.checkAccountId(id, "policy(forAccountIds:)", file, line) }
         let reply = MAMIntuneFacade.answered(Service.Policy(as: nil, accounts: ids), as: nil, "policy(forAccountIds:)")
         guard let summary = reply.allowedAnswer else { return nil }
         return HostPolicy(accountId: summary.oid.isEmpty ? nil : summary.oid, summary: summary)

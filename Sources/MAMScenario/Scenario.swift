@@ -42,6 +42,9 @@ public struct Scenario: Sendable {
     /// The files the scenario read its data from: policies, app configurations, conditional
     /// access, declarations (with their secrets) and shared items. No child may read them.
     public var inputs: [URL] = []
+    /// Strict Mode (v1.5, docs/STRICT.md): whether the apps' integration mistakes fail the run,
+    /// and the findings the team accepted.
+    public var strict = StrictSettings()
 
     /// The bundle id of the app or extension with handle `id`.
     public func bundle(of id: String) -> BundleID? {
@@ -184,4 +187,37 @@ public struct ScenarioExtension: Sendable {
     public var arguments: [String]
     /// `plugin.json`'s `sandbox`, or the entry's own `sandbox:`.
     public var sandbox = PluginSandbox()
+}
+
+/// A scenario's `strict:` (docs/STRICT.md).
+public struct StrictSettings: Sendable {
+    /// Whether an unsuppressed finding fails the run (`--strict` sets it too).
+    public var enabled = false
+    public var suppressions: [StrictSuppression] = []
+
+    public init(enabled: Bool = false, suppressions: [StrictSuppression] = []) {
+        self.enabled = enabled
+        self.suppressions = suppressions
+    }
+
+    /// The suppression that covers `finding`: its check, and its file when it names one (the
+    /// file as `#fileID` writes it, `Module/File.swift`, or its last component).
+    public func suppression(of finding: StrictFindingEvent) -> StrictSuppression? {
+        suppressions.first { s in
+            s.check == finding.check && (s.file.map { $0 == finding.file || finding.file.hasSuffix("/" + $0) } ?? true)
+        }
+    }
+}
+
+/// A finding a team accepted: the check, optionally only in one file, and why.
+public struct StrictSuppression: Sendable, Hashable {
+    public var check: String
+    public var file: String?
+    public var reason: String
+
+    public init(check: String, file: String?, reason: String) {
+        self.check = check
+        self.file = file
+        self.reason = reason
+    }
 }

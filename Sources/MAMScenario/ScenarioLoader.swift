@@ -130,7 +130,7 @@ final class Loading {
     var inputs: [URL] = []
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
-                               "appConfigs", "declarations", "conditionalAccess"]
+                               "appConfigs", "declarations", "conditionalAccess", "strict"]
     static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits",
                              "mdmEnrolledAs", "service"]
     static let serviceKeys = ["delivery", "checkInEvery", "propagation", "tokenLifetime"]
@@ -163,6 +163,7 @@ final class Loading {
         if let v = section("declarations") { declarations = readDeclarationFiles(v, checkReferences: true).entries }
         var steps: [Step] = []
         if let v = section("steps") { steps = readSteps(v) }
+        let strict = section("strict").map(readStrict) ?? StrictSettings()
 
         if !reader.errors.isEmpty {
             throw ScenarioError(problems: reader.errors)
@@ -173,7 +174,40 @@ final class Loading {
                         allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, declarations: declarations, conditionalAccess: conditionalAccess, steps: steps,
                         warnings: reader.warnings, fleet: fleet)
         scenario.inputs = inputs
+        scenario.strict = strict
         return scenario
+    }
+
+    // MARK: Strict Mode
+
+    /// `strict: true`, or `strict: {enabled?, suppress: [{check, file?, reason}]}` (v1.5,
+    /// docs/STRICT.md): whether the apps' integration mistakes fail the run, and the ones a
+    /// team accepted, each with its reason.
+    func readStrict(_ v: Located) -> StrictSettings {
+        var settings = StrictSettings()
+        if v.node.scalar != nil {
+            settings.enabled = reader.bool(v, what: "strict") ?? false
+            return settings
+        }
+        guard let f = reader.fields(v, allowed: ["enabled", "suppress"], what: "strict") else { return settings }
+        settings.enabled = f["enabled"].flatMap { reader.bool($0, what: "strict.enabled") } ?? true
+        for (i, item) in (f["suppress"].flatMap { reader.list($0, what: "strict.suppress") } ?? []).enumerated() {
+            // A missing check or reason is the reader's error already (required keys).
+            guard let g = reader.fields(item, allowed: ["check", "file", "reason"], required: ["check", "reason"], what: "strict.suppress[\(i)]"),
+                  let checkNode = g["check"], let reasonNode = g["reason"],
+                  let check = reader.string(checkNode, what: "check"), let reason = reader.string(reasonNode, what: "reason") else { continue }
+            guard StrictCheck.names.contains(check) else {
+                let hint = Suggestion.closest(to: check, among: StrictCheck.allCases.map(\.rawValue)).map { "did you mean \"\($0)\"? " } ?? ""
+                reader.error(checkNode, "\(check) is not a Strict Mode check; \(hint)docs/STRICT.md lists them")
+                continue
+            }
+            guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                reader.error(reasonNode, "a suppression says why: write the reason the team accepts this finding")
+                continue
+            }
+            settings.suppressions.append(StrictSuppression(check: check, file: g["file"].flatMap { reader.string($0, what: "file") }, reason: reason))
+        }
+        return settings
     }
 
     // MARK: Device

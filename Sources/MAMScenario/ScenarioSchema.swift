@@ -1,4 +1,5 @@
 import Foundation
+import MAMModel
 
 /// The JSON Schema of scenario files (`schemas/scenario.schema.json`, `mamsim schema`), made
 /// from the loader's own tables: the top-level keys, the keys of an app, an extension, an
@@ -94,6 +95,12 @@ public enum ScenarioSchema {
             "appConfigs": list(of: object(Loading.appConfigKeys)),
             "declarations": ["type": "array"],
             "conditionalAccess": list(of: object(Loading.conditionalAccessKeys, open: true)),
+            // Strict Mode (v1.5, docs/STRICT.md): true, or whether and which findings a team accepted.
+            "strict": ["oneOf": [["type": "boolean"], object(["enabled", "suppress"], shaped: [
+                "enabled": ["type": "boolean"],
+                "suppress": list(of: object(["check", "file", "reason"], required: ["check", "reason"], shaped: [
+                    "check": ["enum": StrictCheck.allCases.map(\.rawValue)]])),
+            ])]],
         ]
         precondition(Set(properties.keys) == Set(Loading.topLevelKeys), "every top-level key of the loader is in the schema")
         return [

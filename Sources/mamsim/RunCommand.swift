@@ -9,6 +9,9 @@ struct ScenarioOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Build setting for Info.plists and entitlements, NAME=VALUE.", valueName: "NAME=VALUE"))
     var settings: [String] = []
 
+    @Flag(help: "Strict Mode: the integration mistakes the façade sees your own Intune code make fail the run (docs/STRICT.md); without it they are notes.")
+    var strict = false
+
     @Option(help: "The app runtime to spawn for apps without an executable (default: mamsim-app beside mamsim).")
     var appRuntime: String?
 
@@ -92,6 +95,7 @@ struct RunCommand: AsyncParsableCommand {
 
         var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: deviceDir.map { URL(fileURLWithPath: $0) })
         runOptions.quietChildren = !verbose
+        runOptions.strict = options.strict
         let total = scenario.apps.count
         let progress = FleetProgress(total: total, terminal: out, verbose: verbose)
         runOptions.onEvent = { progress.event($0) }

@@ -59,6 +59,20 @@ struct SuiteDocument: Codable, Equatable {
         var appsNotStarted: [String]?
         var seconds: Double
         var steps: [Step]
+        var strict: [StrictFinding]?
+    }
+
+    /// A Strict Mode finding (docs/STRICT.md).
+    struct StrictFinding: Codable, Equatable {
+        var app: String
+        var check: String
+        var call: String
+        var file: String
+        var line: Int
+        var detail: String
+        var suppressedBecause: String?
+        /// Whether it failed the run: strict, and not suppressed.
+        var failed: Bool
     }
 
     /// Which part of which suite a shard's report is (`mamsim test --shard K/N`).
@@ -107,6 +121,10 @@ struct SuiteDocument: Codable, Equatable {
                      outcome: s.observed.description, observed: Outcome(s.observed.description),
                      expected: s.expected?.description, expectation: s.expected.map { Outcome($0.description) },
                      reason: s.observed.reason?.rawValue, explanation: s.explanation, passed: s.passed, seconds: s.seconds)
+            },
+            strict: (r?.strictFindings ?? []).isEmpty ? nil : r!.strictFindings.map { f in
+                StrictFinding(app: f.app, check: f.finding.check, call: f.finding.call, file: f.finding.file, line: f.finding.line,
+                              detail: f.finding.detail, suppressedBecause: f.suppressedBecause, failed: r!.strict && f.suppressedBecause == nil)
             })
     }
 
@@ -125,6 +143,7 @@ struct SuiteDocument: Codable, Equatable {
                 // A shard's verdict is its steps': one that says passed while a step failed,
                 // or without steps, or with another status, was altered or damaged.
                 let held = scenario.status == "passed" && !scenario.steps.isEmpty && scenario.steps.allSatisfy(\.passed)
+                    && !(scenario.strict ?? []).contains(where: \.failed)
                 if scenario.passed != held || (scenario.status == "passed") != scenario.passed {
                     let failing = scenario.steps.first { !$0.passed }.map { "step \($0.index) failed" } ?? (scenario.steps.isEmpty ? "it has no steps" : "its status is \(scenario.status)")
                     throw MergeError("\(name): \(scenario.file) says passed: \(scenario.passed), but \(scenario.passed ? failing : "every step held and its status is passed"); the report was altered or damaged — run that shard again")
@@ -201,8 +220,11 @@ struct SuiteDocument: Codable, Equatable {
     func junit() -> String {
         let esc = LintFormat.escapeXML
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let tests = scenarios.map { $0.status == "error" ? 1 : max(1, $0.steps.count) }.reduce(0, +)
-        func failed(_ s: Scenario) -> Int { s.status == "error" ? 0 : (s.steps.isEmpty ? (s.passed ? 0 : 1) : s.steps.filter { !$0.passed }.count) }
+        let tests = scenarios.map { $0.status == "error" ? 1 : max(1, $0.steps.count) + strictCases($0).count }.reduce(0, +)
+        func strictCases(_ s: Scenario) -> [StrictFinding] { s.status == "error" ? [] : (s.strict ?? []).filter(\.failed) }
+        func failed(_ s: Scenario) -> Int {
+            s.status == "error" ? 0 : (s.steps.isEmpty ? (s.passed ? 0 : 1) : s.steps.filter { !$0.passed }.count) + strictCases(s).count
+        }
         let failures = scenarios.map(failed).reduce(0, +)
         out += "<testsuites name=\"mamsim\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(Self.time(seconds))\">\n"
         // Suite names are unique: a name two scenarios share is told apart by the file.
@@ -220,7 +242,7 @@ struct SuiteDocument: Codable, Equatable {
                 continue
             }
             let fails = failed(s)
-            out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"\(max(1, s.steps.count))\" failures=\"\(fails)\" errors=\"0\" skipped=\"0\" time=\"\(Self.time(s.seconds))\">\n"
+            out += "  <testsuite name=\"\(esc(name))\" file=\"\(file)\" tests=\"\(max(1, s.steps.count) + strictCases(s).count)\" failures=\"\(fails)\" errors=\"0\" skipped=\"0\" time=\"\(Self.time(s.seconds))\">\n"
             if let apps = s.appsNotStarted, !apps.isEmpty {
                 out += "    <system-err>\(esc("apps that could not start: " + apps.joined(separator: "; ")))</system-err>\n"
             }
@@ -236,6 +258,12 @@ struct SuiteDocument: Codable, Equatable {
                     let msg = "expected \(step.expected ?? "-"), got \(step.outcome) (line \(step.line))"
                     out += ">\n      <failure type=\"expectation\" message=\"\(esc(msg))\">\(esc(step.explanation))</failure>\n    </testcase>\n"
                 }
+            }
+            // Strict Mode's failing findings: a case each, at the app's source line.
+            for f in strictCases(s) {
+                let msg = "\(f.check) at \(f.file):\(f.line) in \(f.app) (\(f.call))"
+                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc("strict: \(f.check) at \(f.file):\(f.line)"))\" file=\"\(esc(f.file))\" line=\"\(f.line)\" time=\"\(Self.time(0))\">\n"
+                out += "      <failure type=\"strict\" message=\"\(esc(msg))\">\(esc(f.detail))</failure>\n    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }

@@ -24,6 +24,7 @@ struct Terminal: Sendable {
     func bold(_ s: String) -> String { colors ? "\u{1B}[1m\(s)\u{1B}[0m" : s }
     func dim(_ s: String) -> String { colors ? "\u{1B}[2m\(s)\u{1B}[0m" : s }
     func red(_ s: String) -> String { colors ? "\u{1B}[31m\(s)\u{1B}[0m" : s }
+    func yellow(_ s: String) -> String { colors ? "\u{1B}[33m\(s)\u{1B}[0m" : s }
     func green(_ s: String) -> String { colors ? "\u{1B}[32m\(s)\u{1B}[0m" : s }
 
     func line(_ s: String) {
@@ -119,13 +120,31 @@ struct Terminal: Sendable {
         return out
     }
 
+    /// Strict Mode's findings (docs/STRICT.md): failures under `--strict`, notes otherwise,
+    /// a suppressed one with its reason.
+    func strictFindings(_ report: ScenarioReport) {
+        for f in report.strictFindings {
+            if let reason = f.suppressedBecause {
+                line(dim("  strict (suppressed: \(reason)): \(f.described)"))
+            } else if report.strict {
+                line(red("✘ strict: \(f.described)"))
+            } else {
+                line(yellow("  strict (note; --strict fails the run): \(f.described)"))
+            }
+        }
+    }
+
     /// - Parameter auditLog: where the audit log is after the run (`nil`: not kept).
     func summary(_ report: ScenarioReport, auditLog: String?) {
         let failed = report.failures.count
         let checked = report.steps.filter { $0.expected != nil }.count
         let time = String(format: "%.2f s", report.seconds)
         for app in report.appsNotStarted { line(red("✘ could not start \(app)")) }
-        if failed == 0 && report.appsNotStarted.isEmpty {
+        strictFindings(report)
+        if failed == 0 && report.appsNotStarted.isEmpty && !report.strictFailures.isEmpty {
+            let n = report.strictFailures.count
+            line(red("✘ \(report.name): \(checked) expectations held; Strict Mode found \(n) integration mistake\(n == 1 ? "" : "s")") + dim(" (\(time))"))
+        } else if failed == 0 && report.appsNotStarted.isEmpty {
             line(green("✔ \(report.name): \(report.steps.count) steps, \(checked) expectations held") + dim(" (\(time))"))
         } else if failed == 0 {
             let n = report.appsNotStarted.count

@@ -177,7 +177,9 @@ struct TestCommand: AsyncParsableCommand {
             guard !scenario.steps.isEmpty else {
                 return SuiteEntry(file: file, report: nil, loadError: "\(file.path): the scenario has no steps, so it tests nothing; add steps: (or move the file out of the suite)")
             }
-            let report = await ScenarioRunner.run(scenario, options: ScenarioRunner.Options(appRuntime: runtime))
+            var runOptions = ScenarioRunner.Options(appRuntime: runtime)
+            runOptions.strict = options.strict
+            let report = await ScenarioRunner.run(scenario, options: runOptions)
             let audit = html == nil ? ReportHTML.AuditDigest() : ReportHTML.digest(ofAuditLog: report.auditLog)
             // Each scenario ran on a fresh temporary device: keep it only when asked.
             if !keepDevices { try? FileManager.default.removeItem(at: report.deviceDirectory) }

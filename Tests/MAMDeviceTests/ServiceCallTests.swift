@@ -1,8 +1,9 @@
 import Foundation
-import MAMDevice
+@testable import MAMDevice
 import MAMModel
 import MAMPolicy
 import MAMWire
+import Synchronization
 import Testing
 
 /// A started host whose fleet is one program of the test's own (`pythonChild`).
@@ -233,5 +234,32 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         let bobs = await host.service("app0", .policy(as: nil, accounts: ["bob@outlook.com"]))
         #expect(Service.Policy.answer(from: bobs.value)?.managed == false)
         #expect(await host.shutdown() == 0)
+    }
+}
+
+/// `strict_finding` (docs/STRICT.md): a Strict Mode finding is the app's word about itself —
+/// known checks only, every field bounded, a bounded number per app — and reaches the run as
+/// an event, deciding nothing.
+@Suite(.serialized) struct StrictFindingCallTests {
+    @Test func aFindingIsBoundedAndAnUnknownCheckRefused() async throws {
+        let config = try makeConfiguration(apps: 1)
+        let events = Mutex<[StrictFindingEvent]>([])
+        let host = try HostController(configuration: config) { event in
+            if case .strict(let handle, let f) = event, handle == "app0" { events.withLock { $0.append(f) } }
+        }
+        #expect(await host.startFleet().isEmpty)
+        let ok = await host.service("app0", .strictFinding(check: "account-id-is-upn", call: "policy(forAccountId:)", file: "App/main.swift", line: 12,
+                                                          detail: "a\nb" + String(repeating: "x", count: 10_000)))
+        #expect(ok.isAllowed, "\(ok)")
+        let forged = await host.service("app0", .strictFinding(check: "rm -rf", call: "", file: "", line: 0, detail: ""))
+        #expect(forged.verdict.reason == .badRequest, "\(forged.verdict)")
+        for i in 0..<(StrictFindingHandler.findingsPerApp + 5) {
+            _ = await host.service("app0", .strictFinding(check: "deregister-in-callback", call: "c", file: "F.swift", line: UInt32(i), detail: ""))
+        }
+        #expect(await host.shutdown() == 0)
+        let got = events.withLock { $0 }
+        #expect(got.count == StrictFindingHandler.findingsPerApp, "\(got.count) findings kept")
+        #expect(got.first.map { $0.check == "account-id-is-upn" && $0.line == 12 && $0.file == "App/main.swift" && $0.detail.count == 600 && !$0.detail.contains("\n") } == true)
+        #expect(!got.contains { $0.check == "rm -rf" })
     }
 }

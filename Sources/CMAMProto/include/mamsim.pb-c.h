@@ -79,6 +79,7 @@ typedef struct Mamsim__V2__AppConfigQuery Mamsim__V2__AppConfigQuery;
 typedef struct Mamsim__V2__ScreenCapture Mamsim__V2__ScreenCapture;
 typedef struct Mamsim__V2__UrlAllowedQuery Mamsim__V2__UrlAllowedQuery;
 typedef struct Mamsim__V2__CanReceiveSharedQuery Mamsim__V2__CanReceiveSharedQuery;
+typedef struct Mamsim__V2__StrictFinding Mamsim__V2__StrictFinding;
 typedef struct Mamsim__V2__ManagedConfigQuery Mamsim__V2__ManagedConfigQuery;
 typedef struct Mamsim__V2__ManagedSecretQuery Mamsim__V2__ManagedSecretQuery;
 typedef struct Mamsim__V2__ManagedSecretIdsQuery Mamsim__V2__ManagedSecretIdsQuery;
@@ -1579,6 +1580,27 @@ struct  Mamsim__V2__CanReceiveSharedQuery
 
 
 /*
+ * Strict Mode (docs/STRICT.md): an integration mistake the façade saw the app make — the
+ * check's name, the SDK call it was seen in, the caller's file and line (Swift's #fileID and
+ * #line), and what was wrong. Findings are the app's own claims about itself: recorded,
+ * never trusted for a decision.
+ * @swift inline
+ */
+struct  Mamsim__V2__StrictFinding
+{
+  ProtobufCMessage base;
+  char *check;
+  char *call;
+  char *file;
+  uint32_t line;
+  char *detail;
+};
+#define MAMSIM__V2__STRICT_FINDING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__strict_finding__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+
+
+/*
  * legacy: the managed app configuration of the MDM protocol that came before ManagedApp, which
  * an app reads from UserDefaults (com.apple.configuration.managed); the device installs it from
  * the declaration's LegacyAppConfigAssetReference. Apps only.
@@ -1980,7 +2002,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY = 34,
   MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS = 35,
   MAMSIM__V2__SERVICE_REQUEST__CALL_URL_ALLOWED = 36,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED = 37
+  MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED = 37,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING = 38
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -2140,6 +2163,10 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=
      */
     Mamsim__V2__CanReceiveSharedQuery *can_receive_shared;
+    /*
+     * @swift answers=
+     */
+    Mamsim__V2__StrictFinding *strict_finding;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -3767,6 +3794,25 @@ Mamsim__V2__CanReceiveSharedQuery *
 void   mamsim__v2__can_receive_shared_query__free_unpacked
                      (Mamsim__V2__CanReceiveSharedQuery *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__StrictFinding methods */
+void   mamsim__v2__strict_finding__init
+                     (Mamsim__V2__StrictFinding         *message);
+size_t mamsim__v2__strict_finding__get_packed_size
+                     (const Mamsim__V2__StrictFinding   *message);
+size_t mamsim__v2__strict_finding__pack
+                     (const Mamsim__V2__StrictFinding   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__strict_finding__pack_to_buffer
+                     (const Mamsim__V2__StrictFinding   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__StrictFinding *
+       mamsim__v2__strict_finding__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__strict_finding__free_unpacked
+                     (Mamsim__V2__StrictFinding *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ManagedConfigQuery methods */
 void   mamsim__v2__managed_config_query__init
                      (Mamsim__V2__ManagedConfigQuery         *message);
@@ -4553,6 +4599,9 @@ typedef void (*Mamsim__V2__UrlAllowedQuery_Closure)
 typedef void (*Mamsim__V2__CanReceiveSharedQuery_Closure)
                  (const Mamsim__V2__CanReceiveSharedQuery *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__StrictFinding_Closure)
+                 (const Mamsim__V2__StrictFinding *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ManagedConfigQuery_Closure)
                  (const Mamsim__V2__ManagedConfigQuery *message,
                   void *closure_data);
@@ -4730,6 +4779,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__app_config_query__descriptor
 extern const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__url_allowed_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__can_receive_shared_query__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__strict_finding__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_ids_query__descriptor;

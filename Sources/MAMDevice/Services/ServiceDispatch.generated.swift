@@ -39,6 +39,7 @@ extension ServiceDesk {
         ("accounts", "AccountsHandler"),
         ("url_allowed", "UrlAllowedHandler"),
         ("can_receive_shared", "CanReceiveSharedHandler"),
+        ("strict_finding", "StrictFindingHandler"),
     ]
 
     /// Hands `request` to its call's handler.
@@ -110,6 +111,8 @@ extension ServiceDesk {
             return handle(UrlAllowedHandler.self, Service.UrlAllowed(url: v0, universalLink: v1, as: v2), c)
         case .canReceiveShared(let v0, let v1, let v2, let v3):
             return handle(CanReceiveSharedHandler.self, Service.CanReceiveShared(path: v0, owner: v1, sourceBundle: v2, as: v3), c)
+        case .strictFinding(let v0, let v1, let v2, let v3, let v4):
+            return handle(StrictFindingHandler.self, Service.StrictFinding(check: v0, call: v1, file: v2, line: v3, detail: v4), c)
         }
     }
 }

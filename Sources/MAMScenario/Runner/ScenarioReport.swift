@@ -1,5 +1,5 @@
 public import Foundation
-import MAMModel
+public import MAMModel
 
 /// The result of one step: what ran, what happened, what was expected.
 public struct StepResult: Sendable {
@@ -37,6 +37,33 @@ public struct ScenarioReport: Sendable {
     /// Why the audit log could not be written, if it could not.
     public var auditError: String?
 
+    /// Strict Mode's findings (docs/STRICT.md): the integration mistakes the façade saw the
+    /// apps make, in the order they were reported, each with the suppression that covers it.
+    public var strictFindings: [StrictReportFinding] = []
+    /// Whether unsuppressed findings fail the run (`--strict`, or the scenario's `strict:`).
+    public var strict = false
+
     public var failures: [StepResult] { steps.filter { !$0.passed } }
-    public var passed: Bool { fleetError == nil && appsNotStarted.isEmpty && failures.isEmpty }
+    /// The findings that fail a strict run.
+    public var strictFailures: [StrictReportFinding] { strict ? strictFindings.filter { $0.suppressedBecause == nil } : [] }
+    public var passed: Bool { fleetError == nil && appsNotStarted.isEmpty && failures.isEmpty && strictFailures.isEmpty }
+}
+
+/// One Strict Mode finding of a run: the app (its scenario id), what the façade reported, and
+/// the reason of the suppression that covers it, if one does.
+public struct StrictReportFinding: Sendable, Hashable {
+    public var app: String
+    public var finding: StrictFindingEvent
+    public var suppressedBecause: String?
+
+    public init(app: String, finding: StrictFindingEvent, suppressedBecause: String? = nil) {
+        self.app = app
+        self.finding = finding
+        self.suppressedBecause = suppressedBecause
+    }
+
+    /// `check at File.swift:12 in app (call): detail`, for the human output and JUnit.
+    public var described: String {
+        "\(finding.check) at \(finding.file):\(finding.line) in \(app) (\(finding.call)): \(finding.detail)"
+    }
 }

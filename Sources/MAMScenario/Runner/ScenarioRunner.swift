@@ -22,6 +22,8 @@ public enum ScenarioRunner {
         /// Called on every host event and after every step, for progress displays.
         public var onEvent: (@Sendable (HostEvent) -> Void)?
         public var onStep: (@Sendable (StepResult) -> Void)?
+        /// `--strict`: Strict Mode's unsuppressed findings fail the run (docs/STRICT.md).
+        public var strict = false
 
         public init(appRuntime: String, deviceDirectory: URL? = nil) {
             self.appRuntime = appRuntime
@@ -89,6 +91,7 @@ public enum ScenarioRunner {
         // What each app or extension accepted, in order, for `expectState.received`: the
         // scenario's business, collected from the host's events.
         let received = ReceivedLog()
+        let strict = StrictLog()
         let onEvent = options.onEvent
         do {
             host = try HostController(configuration: config) { event in
@@ -96,6 +99,7 @@ public enum ScenarioRunner {
                 if case .notified(let handle, let name, _) = event { received.notified(name, to: handle) }
                 if case .diagnostic(let handle, let name, _) = event { received.diagnosed(name, for: handle) }
                 if case .telemetry(let handle, let name) = event { received.sent(name, by: handle) }
+                if case .strict(let handle, let finding) = event { strict.append(finding, by: handle) }
                 onEvent?(event)
             }
         } catch {
@@ -133,6 +137,10 @@ public enum ScenarioRunner {
         case .failure(let error): report.auditError = "the audit log could not be written to \(auditFile.path): \(error)"
         }
         _ = await host.shutdown()
+        report.strict = options.strict || scenario.strict.enabled
+        report.strictFindings = strict.findings.map { handle, finding in
+            StrictReportFinding(app: handle, finding: finding, suppressedBecause: scenario.strict.suppression(of: finding)?.reason)
+        }
         if options.deviceDirectory == nil { removeDeviceState(in: directory, keeping: report.auditLog) }
         report.seconds = (ContinuousClock.now - started).inSeconds
         return report
@@ -205,6 +213,21 @@ struct ReceivedSummary: Sendable {
 
 /// The items each app or extension accepted and the SDK notifications it took, in order, as
 /// the host reported them.
+/// Strict Mode's findings as the apps reported them (`HostEvent.strict`), each (app, check,
+/// file, line) once.
+final class StrictLog: Sendable {
+    private let state = Mutex<[(String, StrictFindingEvent)]>([])
+
+    func append(_ finding: StrictFindingEvent, by handle: String) {
+        state.withLock { list in
+            guard !list.contains(where: { $0.0 == handle && $0.1.check == finding.check && $0.1.file == finding.file && $0.1.line == finding.line }) else { return }
+            list.append((handle, finding))
+        }
+    }
+
+    var findings: [(String, StrictFindingEvent)] { state.withLock { $0 } }
+}
+
 final class ReceivedLog: Sendable {
     private let items = Mutex<[AppHandle: [ReceivedSummary]]>([:])
     private let notices = Mutex<[AppHandle: [String]]>([:])

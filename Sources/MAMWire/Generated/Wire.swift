@@ -532,6 +532,7 @@ public enum ServiceRequest: Sendable, Hashable {
     case accounts
     case urlAllowed(url: String, universalLink: Bool, as: String?)
     case canReceiveShared(path: String, owner: String, sourceBundle: String, as: String?)
+    case strictFinding(check: String, call: String, file: String, line: UInt32, detail: String)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -569,6 +570,7 @@ public enum ServiceRequest: Sendable, Hashable {
         case .accounts: "accounts"
         case .urlAllowed: "url_allowed"
         case .canReceiveShared: "can_receive_shared"
+        case .strictFinding: "strict_finding"
         }
     }
 
@@ -1316,6 +1318,25 @@ public enum Service {
             self.`as` = `as`
         }
         public var request: ServiceRequest { .canReceiveShared(path: path, owner: owner, sourceBundle: sourceBundle, as: `as`) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
+    }
+
+    public struct StrictFinding: ServiceCall {
+        public typealias Answer = Void
+        public var check: String
+        public var call: String
+        public var file: String
+        public var line: UInt32
+        public var detail: String
+        public init(check: String, call: String, file: String, line: UInt32, detail: String) {
+            self.check = check
+            self.call = call
+            self.file = file
+            self.line = line
+            self.detail = detail
+        }
+        public var request: ServiceRequest { .strictFinding(check: check, call: call, file: file, line: line, detail: detail) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
@@ -2565,6 +2586,25 @@ enum WireCodec {
         return (_path, _owner, _sourceBundle, _as)
     }
 
+    static func encodeStrictFinding(_ check: String, _ call: String, _ file: String, _ line: UInt32, _ detail: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__StrictFinding> {
+        let p = arena.message(Mamsim__V2__StrictFinding.self, mamsim__v2__strict_finding__init)
+        p.pointee.check = arena.string(check)
+        p.pointee.call = arena.string(call)
+        p.pointee.file = arena.string(file)
+        p.pointee.line = line
+        p.pointee.detail = arena.string(detail)
+        return p
+    }
+
+    static func decodeStrictFinding(_ c: Mamsim__V2__StrictFinding, _ path: () -> String) throws(WireError) -> (String, String, String, UInt32, String) {
+        let _check = str(c.check)
+        let _call = str(c.call)
+        let _file = str(c.file)
+        let _line = c.line
+        let _detail = str(c.detail)
+        return (_check, _call, _file, _line, _detail)
+    }
+
     static func encodeManagedSecretKind(_ v: ManagedSecretKind) -> Mamsim__V2__ManagedSecretKind {
         switch v {
         case .password: MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_PASSWORD
@@ -2979,6 +3019,9 @@ enum WireCodec {
         case .canReceiveShared(let v0, let v1, let v2, let v3):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED
             p.pointee.can_receive_shared = encodeCanReceiveSharedQuery(v0, v1, v2, v3, arena)
+        case .strictFinding(let v0, let v1, let v2, let v3, let v4):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING
+            p.pointee.strict_finding = encodeStrictFinding(v0, v1, v2, v3, v4, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -3107,6 +3150,10 @@ enum WireCodec {
             guard let x = c.can_receive_shared else { throw .missingField(sub(path, "can_receive_shared")) }
             let v = try decodeCanReceiveSharedQuery(x.pointee, { sub(path, "can_receive_shared") })
             _call = .canReceiveShared(path: v.0, owner: v.1, sourceBundle: v.2, as: v.3)
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING:
+            guard let x = c.strict_finding else { throw .missingField(sub(path, "strict_finding")) }
+            let v = try decodeStrictFinding(x.pointee, { sub(path, "strict_finding") })
+            _call = .strictFinding(check: v.0, call: v.1, file: v.2, line: v.3, detail: v.4)
         default:
             throw .missingField(sub(path, "call"))
         }

@@ -1661,6 +1661,13 @@ module.exports = {
     "type": "message"
    },
    {
+    "message": "mamsim.v2.StrictFinding",
+    "name": "strict_finding",
+    "number": 38,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
     "name": "window",
     "number": 100,
     "type": "string"
@@ -1912,6 +1919,33 @@ module.exports = {
     "name": "data",
     "number": 2,
     "type": "bytes"
+   }
+  ],
+  "mamsim.v2.StrictFinding": [
+   {
+    "name": "check",
+    "number": 1,
+    "type": "string"
+   },
+   {
+    "name": "call",
+    "number": 2,
+    "type": "string"
+   },
+   {
+    "name": "file",
+    "number": 3,
+    "type": "string"
+   },
+   {
+    "name": "line",
+    "number": 4,
+    "type": "uint32"
+   },
+   {
+    "name": "detail",
+    "number": 5,
+    "type": "string"
    }
   ],
   "mamsim.v2.StringList": [

@@ -1,0 +1,44 @@
+/// Strict Mode's checks (docs/STRICT.md): integration mistakes the SDK-shaped façade sees an
+/// app's own code make, each named, explained and reported at the caller's line. The host
+/// accepts findings of these checks only.
+public enum StrictCheck: String, CaseIterable, Sendable {
+    /// An account id (the OID since SDK 20) given a UPN of an account the app knows by its OID.
+    case accountIdIsUPN = "account-id-is-upn"
+    /// The enrollment delegate set after an enrollment call: the statuses before it are lost.
+    case enrollmentDelegateLate = "enrollment-delegate-late"
+    /// `registerAndEnrollAccountId` called again for an account the SDK refused with a status
+    /// no retry changes (210, 214, 227).
+    case enrollmentRetriedAfterRefusal = "enrollment-retried-after-refusal"
+    /// `deRegisterAndUnenrollAccountId` called from inside an enrollment delegate callback.
+    case deregisterInCallback = "deregister-in-callback"
+
+    public static let names: Set<String> = Set(allCases.map(\.rawValue))
+
+    /// What the check found wrong, for reports (SARIF's rule description, the human output).
+    public var summary: String {
+        switch self {
+        case .accountIdIsUPN: "a UPN passed where the SDK takes an account id (the OID since SDK 20): the SDK treats it as no account"
+        case .enrollmentDelegateLate: "the enrollment delegate was set after an enrollment call: the statuses sent before it are lost"
+        case .enrollmentRetriedAfterRefusal: "enrollment retried after a refusal no retry changes (210, 214, 227): it is refused again"
+        case .deregisterInCallback: "deregistration called from inside an enrollment callback: the SDK is still reporting the call that called it"
+        }
+    }
+}
+
+/// One Strict Mode finding as the app reported it: the check, the SDK call it was seen in, the
+/// caller's file (Swift's `#fileID`) and line, and what was wrong.
+public struct StrictFindingEvent: Sendable, Hashable {
+    public var check: String
+    public var call: String
+    public var file: String
+    public var line: Int
+    public var detail: String
+
+    public init(check: String, call: String, file: String, line: Int, detail: String) {
+        self.check = check
+        self.call = call
+        self.file = file
+        self.line = line
+        self.detail = detail
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+@testable import MAMIntuneFacade
+import MAMModel
+import MAMWire
+import Synchronization
+import Testing
+@testable import MAMKit
+
+extension FacadeTests {
+/// Strict Mode in the façade (docs/STRICT.md): each check, against a host played over a socket
+/// pair, once with the app's code making the mistake — one finding, naming the check, the SDK
+/// call and this file's line — and once doing it right — no finding. Nested in FacadeTests:
+/// the façade is bound process-wide, so its tests run one at a time.
+@Suite struct StrictModeFacadeTests {
+    /// FacadeTests' host, whose enrollment calls leave its state (alice enrolled) as it is.
+    static let answer: @Sendable (ServiceRequest, ServiceContext) -> ServiceResult? = { request, context in
+        switch request {
+        case .enroll: ServiceResult(verdict: .allowed(""), value: .enrollment(100))
+        case .unenroll: ServiceResult(verdict: .allowed(""), value: .enrollment(104))
+        default: FacadeTests.answer(request, context)
+        }
+    }
+
+    /// A delegate that remembers the statuses and, when asked, deregisters from inside its
+    /// callback (the mistake) or after it returns (right).
+    final class Delegate: IntuneMAMEnrollmentDelegate, @unchecked Sendable {
+        enum Deregister { case never, inside, afterwards }
+        let deregister: Deregister
+        init(_ deregister: Deregister = .never) { self.deregister = deregister }
+        var insideLine: UInt = 0
+
+        func enrollmentRequest(with status: IntuneMAMEnrollmentStatus) {
+            switch deregister {
+            case .never: break
+            case .inside:
+                insideLine = #line + 1
+                IntuneMAMEnrollmentManager.instance().deRegisterAndUnenrollAccountId(status.accountId, withWipe: false)
+            case .afterwards:
+                DispatchQueue.global().async { IntuneMAMEnrollmentManager.instance().deRegisterAndUnenrollAccountId(status.accountId, withWipe: false) }
+            }
+        }
+    }
+
+    /// The strict findings the played host received, once `count` arrived or 2 s passed.
+    static func findings(_ host: FakeHost, count: Int) async -> [(check: String, call: String, file: String, line: UInt32)] {
+        for _ in 0..<200 {
+            let got = host.seen.withLock { $0 }.compactMap { request, _ -> (String, String, String, UInt32)? in
+                if case .strictFinding(let check, let call, let file, let line, _) = request { return (check, call, file, line) }
+                return nil
+            }
+            if got.count >= count { return got.map { (check: $0.0, call: $0.1, file: $0.2, line: $0.3) } }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return host.seen.withLock { $0 }.compactMap { request, _ in
+            if case .strictFinding(let check, let call, let file, let line, _) = request { return (check: check, call: call, file: file, line: line) }
+            return nil
+        }
+    }
+
+    /// Waits until the played host has seen `n` requests named `name` (the façade's background calls).
+    static func waitFor(_ host: FakeHost, _ name: String, _ n: Int) async {
+        for _ in 0..<200 where host.seen.withLock({ $0.filter { $0.0.name == name }.count }) < n {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    static let file = #fileID
+
+    @Test func aUPNWhereTheSDKTakesAnAccountIdIsReportedAtItsLine() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let lines = await Task.detached { () -> [UInt] in
+            let enrollment = IntuneMAMEnrollmentManager.instance(), policy = IntuneMAMPolicyManager.instance()
+            enrollment.delegate = nil
+            let mistakes: [UInt] = [#line + 1, #line + 2]
+            _ = policy.policy(forAccountId: "alice@contoso.com")
+            enrollment.deRegisterAndUnenrollAccountId("alice@contoso.com", withWipe: false)
+            // Right: her OID, and a UPN of an account the app knows by no OID (bob's).
+            _ = policy.policy(forAccountId: FacadeTests.aliceOID)
+            enrollment.deRegisterAndUnenrollAccountId(FacadeTests.aliceOID, withWipe: false)
+            _ = policy.policy(forAccountId: "bob@outlook.com")
+            return mistakes
+        }.value
+        await Self.waitFor(host, "unenroll", 2)
+        let found = await Self.findings(host, count: 2)
+        #expect(found.map(\.check) == ["account-id-is-upn", "account-id-is-upn"], "\(found)")
+        #expect(found.map(\.line) == lines.map(UInt32.init) && found.allSatisfy { $0.file == Self.file }, "\(found)")
+        #expect(found.map(\.call) == ["policy(forAccountId:)", "deRegisterAndUnenrollAccountId(_:withWipe:)"])
+    }
+
+    @Test func anEnrollmentBeforeTheDelegateIsReportedAtTheEnrollmentCall() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let delegate = Delegate()
+        let line = await Task.detached { () -> UInt in
+            let enrollment = IntuneMAMEnrollmentManager.instance()
+            enrollment.delegate = nil
+            let line: UInt = #line + 1
+            enrollment.registerAndEnrollAccountId(FacadeTests.aliceOID)
+            enrollment.delegate = delegate
+            return line
+        }.value
+        let found = await Self.findings(host, count: 1)
+        #expect(found.map(\.check) == ["enrollment-delegate-late"] && found.first?.line == UInt32(line) && found.first?.call == "registerAndEnrollAccountId(_:)", "\(found)")
+
+        // Right: the delegate first (a new process of the app).
+        MAMIntuneFacade.connect(app)
+        await Task.detached {
+            let enrollment = IntuneMAMEnrollmentManager.instance()
+            enrollment.delegate = delegate
+            enrollment.registerAndEnrollAccountId(FacadeTests.aliceOID)
+            enrollment.delegate = delegate
+        }.value
+        await Self.waitFor(host, "enroll", 2)
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(await Self.findings(host, count: 2).count == 1, "no second finding")
+    }
+
+    @Test func anEnrollmentRetriedAfterAFinalRefusalIsReported() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let delegate = Delegate()
+        IntuneMAMEnrollmentManager.instance().delegate = delegate
+        let alice = DirectoryAccount(upn: "alice@contoso.com", oid: FacadeTests.aliceOID, signedIn: true, enrolled: false, managed: true)
+        // A refusal a retry may change (no network) first: retrying it is right.
+        await MainActor.run { IntuneMAMEnrollmentManager.instance().deliver(.enrollmentStatus, IntuneMAMEnrollmentStatus(account: alice, status: .enrollmentEndPointNetworkFailure)) }
+        IntuneMAMEnrollmentManager.instance().registerAndEnrollAccountId(FacadeTests.aliceOID)
+        await Self.waitFor(host, "enroll", 1)
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(await Self.findings(host, count: 1).isEmpty)
+        // 227: a second account in a single-account app; no retry changes it.
+        await MainActor.run { IntuneMAMEnrollmentManager.instance().deliver(.enrollmentStatus, IntuneMAMEnrollmentStatus(account: alice, status: .singleManagedAccountMode)) }
+        let line: UInt = #line + 1
+        IntuneMAMEnrollmentManager.instance().registerAndEnrollAccountId(FacadeTests.aliceOID)
+        let found = await Self.findings(host, count: 1)
+        #expect(found.map(\.check) == ["enrollment-retried-after-refusal"] && found.first?.line == UInt32(line), "\(found)")
+    }
+
+    @Test func aDeregistrationFromInsideAnEnrollmentCallbackIsReported() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let alice = DirectoryAccount(upn: "alice@contoso.com", oid: FacadeTests.aliceOID, signedIn: true, enrolled: true, managed: true)
+        // Right: dispatched to run after the callback returns.
+        IntuneMAMEnrollmentManager.instance().delegate = Delegate(.afterwards)
+        await MainActor.run { IntuneMAMEnrollmentManager.instance().deliver(.enrollmentStatus, IntuneMAMEnrollmentStatus(account: alice, status: .newPoliciesReceived)) }
+        await Self.waitFor(host, "unenroll", 1)
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(await Self.findings(host, count: 1).isEmpty)
+        // The mistake: from inside the callback.
+        let inside = Delegate(.inside)
+        IntuneMAMEnrollmentManager.instance().delegate = inside
+        await MainActor.run { IntuneMAMEnrollmentManager.instance().deliver(.enrollmentStatus, IntuneMAMEnrollmentStatus(account: alice, status: .newPoliciesReceived)) }
+        let found = await Self.findings(host, count: 1)
+        #expect(found.map(\.check) == ["deregister-in-callback"] && found.first?.line == UInt32(inside.insideLine) && found.first?.file == Self.file, "\(found)")
+    }
+}
+}
