@@ -53,7 +53,12 @@ public final class IntuneMAMComplianceManager: @unchecked Sendable {
     }
 
     /// Starts a remediation for `accountId`; its outcome reaches the delegate.
-    public func remediateCompliance(forAccountId accountId: String, silent: Bool) {
+    public func remediateCompliance(forAccountId accountId: String, silent: Bool, file: String = #fileID, line: UInt = #line) {
+        let call = "remediateCompliance(forAccountId:silent:)"
+        Strict.checkAccountId(accountId, call, file, line)
+        // Judged by the host, which holds the app's MSAL client capabilities.
+        Strict.report(.remediationWithoutProtapp, call, file, line,
+                      "the app declares no protapp client capability (MSAL clientCapabilities), so the remediation can never satisfy app protection conditional access; add protapp")
         MAMIntuneFacade.send(Service.RemediateCompliance(account: accountId, silent: silent))
     }
 

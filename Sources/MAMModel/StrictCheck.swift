@@ -11,8 +11,16 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     case enrollmentRetriedAfterRefusal = "enrollment-retried-after-refusal"
     /// `deRegisterAndUnenrollAccountId` called from inside an enrollment delegate callback.
     case deregisterInCallback = "deregister-in-callback"
+    /// `remediateCompliance(forAccountId:silent:)` asked by an app that does not declare the
+    /// `protapp` MSAL client capability: app protection conditional access is never met for it,
+    /// whatever the remediation does. The host judges it (it holds the app's capabilities).
+    case remediationWithoutProtapp = "remediation-without-protapp"
 
     public static let names: Set<String> = Set(allCases.map(\.rawValue))
+
+    /// A check only the host can judge: the façade reports each such call, and the host keeps
+    /// the finding only when the app made the mistake.
+    public var judgedByHost: Bool { self == .remediationWithoutProtapp }
 
     /// What the check found wrong, for reports (SARIF's rule description, the human output).
     public var summary: String {
@@ -21,6 +29,7 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         case .enrollmentDelegateLate: "the enrollment delegate was set after an enrollment call: the statuses sent before it are lost"
         case .enrollmentRetriedAfterRefusal: "enrollment retried after a refusal no retry changes (210, 214, 227): it is refused again"
         case .deregisterInCallback: "deregistration called from inside an enrollment callback: the SDK is still reporting the call that called it"
+        case .remediationWithoutProtapp: "compliance remediation asked by an app without the protapp client capability: app protection conditional access is never met for it"
         }
     }
 }

@@ -262,4 +262,24 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         #expect(got.first.map { $0.check == "account-id-is-upn" && $0.line == 12 && $0.file == "App/main.swift" && $0.detail.count == 600 && !$0.detail.contains("\n") } == true)
         #expect(!got.contains { $0.check == "rm -rf" })
     }
+
+    /// remediation-without-protapp is the host's to judge: kept for an app without the
+    /// capability, dropped for one that declares it.
+    @Test func aRemediationWithoutProtappIsKeptOnlyWhereTheCapabilityIsMissing() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.apps[1].descriptor.clientCapabilities = ["ProtApp"]
+        config.fleet.install(config.apps[1].descriptor)
+        let events = Mutex<[String]>([])
+        let host = try HostController(configuration: config) { event in
+            if case .strict(let handle, let f) = event { events.withLock { $0.append("\(handle) \(f.check)") } }
+        }
+        #expect(await host.startFleet().isEmpty)
+        for app in ["app0", "app1"] {
+            let r = await host.service(app, .strictFinding(check: "remediation-without-protapp", call: "remediateCompliance(forAccountId:silent:)",
+                                                           file: "App/Compliance.swift", line: 7, detail: "no protapp"))
+            #expect(r.isAllowed, "\(r)")
+        }
+        #expect(await host.shutdown() == 0)
+        #expect(events.withLock { $0 } == ["app0 remediation-without-protapp"])
+    }
 }

@@ -142,6 +142,20 @@ extension FacadeTests {
         #expect(found.map(\.check) == ["enrollment-retried-after-refusal"] && found.first?.line == UInt32(line), "\(found)")
     }
 
+    /// A remediation is reported with its line for the host to judge (the app's capabilities
+    /// are the host's: `StrictFindingCallTests`).
+    @Test func aRemediationIsReportedForTheHostToJudge() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let line: UInt = #line + 1
+        IntuneMAMComplianceManager.instance().remediateCompliance(forAccountId: FacadeTests.aliceOID, silent: false)
+        let found = await Self.findings(host, count: 1)
+        #expect(found.map(\.check) == ["remediation-without-protapp"] && found.first?.line == UInt32(line)
+                && found.first?.call == "remediateCompliance(forAccountId:silent:)", "\(found)")
+    }
+
     @Test func aDeregistrationFromInsideAnEnrollmentCallbackIsReported() async throws {
         let host = try FakeHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)

@@ -21,6 +21,12 @@ enum StrictFindingHandler: ServiceHandler {
         guard checks.contains(call.check) else {
             return Answered(.failed(.badRequest, "strict_finding names the check \(call.check.prefix(64).debugDescription), which is none of docs/STRICT.md's"))
         }
+        // A check the host judges: the façade reported the call, the app's own declaration
+        // decides whether it is a mistake.
+        if call.check == StrictCheck.remediationWithoutProtapp.rawValue,
+           c.app.descriptor.clientCapabilities.contains(where: { $0.lowercased() == Enforcer.protectionCapability }) {
+            return Answered(.allowed("\(c.bundle) declares the protapp capability: no finding"))
+        }
         let handle = c.app.handle
         let reported = c.desk.strictFindings[handle, default: 0]
         guard reported < findingsPerApp else { return Answered(.allowed("past \(findingsPerApp) findings, the rest are not kept")) }
