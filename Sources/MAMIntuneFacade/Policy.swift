@@ -277,7 +277,12 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
     }
 
     /// The policy of the identity in effect on this thread (thread, else UI, else process).
-    public func policy() -> (any IntuneMAMPolicy)? { policy(forAccountId: nil) }
+    public func policy(file: String = #fileID, line: UInt = #line) -> (any IntuneMAMPolicy)? {
+        // Judged by the host, which knows whether the app is multi-identity.
+        Strict.report(.processPolicyInMultiIdentity, "policy()", file, line,
+                      "in a multi-identity app, policy() answers for the identity in effect; ask policy(forAccountId:) with the OID of the account whose data this code handles")
+        return policy(forAccountId: nil, file: file, line: line)
+    }
 
     /// Whether the policy of `accountId` is applied to it in this app.
     public func isAccountIdManaged(_ accountId: String?) -> Bool {

@@ -15,12 +15,17 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// `protapp` MSAL client capability: app protection conditional access is never met for it,
     /// whatever the remediation does. The host judges it (it holds the app's capabilities).
     case remediationWithoutProtapp = "remediation-without-protapp"
+    /// `IntuneMAMPolicyManager.policy()` — the policy of the identity in effect — read in a
+    /// multi-identity app, where the data handled may be another account's: such an app asks
+    /// `policy(forAccountId:)` with the account whose data it handles. The host judges it (it
+    /// holds the app's `MultiIdentity` setting).
+    case processPolicyInMultiIdentity = "process-policy-in-multi-identity"
 
     public static let names: Set<String> = Set(allCases.map(\.rawValue))
 
     /// A check only the host can judge: the façade reports each such call, and the host keeps
     /// the finding only when the app made the mistake.
-    public var judgedByHost: Bool { self == .remediationWithoutProtapp }
+    public var judgedByHost: Bool { self == .remediationWithoutProtapp || self == .processPolicyInMultiIdentity }
 
     /// What the check found wrong, for reports (SARIF's rule description, the human output).
     public var summary: String {
@@ -29,6 +34,7 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         case .enrollmentDelegateLate: "the enrollment delegate was set after an enrollment call: the statuses sent before it are lost"
         case .enrollmentRetriedAfterRefusal: "enrollment retried after a refusal no retry changes (210, 214, 227): it is refused again"
         case .deregisterInCallback: "deregistration called from inside an enrollment callback: the SDK is still reporting the call that called it"
+        case .processPolicyInMultiIdentity: "policy() read in a multi-identity app: it answers for the identity in effect, not for the account whose data the code handles"
         case .remediationWithoutProtapp: "compliance remediation asked by an app without the protapp client capability: app protection conditional access is never met for it"
         }
     }

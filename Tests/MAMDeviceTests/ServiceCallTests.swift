@@ -263,6 +263,25 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         #expect(!got.contains { $0.check == "rm -rf" })
     }
 
+    /// process-policy-in-multi-identity is the host's to judge: kept for a multi-identity app,
+    /// dropped for a single-identity one (whose process policy is its one account's).
+    @Test func theProcessPolicyIsAFindingOnlyInAMultiIdentityApp() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.apps[1].descriptor.multiIdentity = true
+        config.fleet.install(config.apps[1].descriptor)
+        let events = Mutex<[String]>([])
+        let host = try HostController(configuration: config) { event in
+            if case .strict(let handle, let f) = event { events.withLock { $0.append("\(handle) \(f.check)") } }
+        }
+        #expect(await host.startFleet().isEmpty)
+        for app in ["app0", "app1"] {
+            let r = await host.service(app, .strictFinding(check: "process-policy-in-multi-identity", call: "policy()", file: "App/Policy.swift", line: 3, detail: ""))
+            #expect(r.isAllowed, "\(r)")
+        }
+        #expect(await host.shutdown() == 0)
+        #expect(events.withLock { $0 } == ["app1 process-policy-in-multi-identity"])
+    }
+
     /// remediation-without-protapp is the host's to judge: kept for an app without the
     /// capability, dropped for one that declares it.
     @Test func aRemediationWithoutProtappIsKeptOnlyWhereTheCapabilityIsMissing() async throws {

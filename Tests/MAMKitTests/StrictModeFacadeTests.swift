@@ -156,6 +156,23 @@ extension FacadeTests {
                 && found.first?.call == "remediateCompliance(forAccountId:silent:)", "\(found)")
     }
 
+    /// policy() is reported with its line for the host to judge (multi-identity is the host's
+    /// to know); policy(forAccountId:) with an OID is not.
+    @Test func theProcessPolicyIsReportedForTheHostToJudge() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let line = await Task.detached { () -> UInt in
+            _ = IntuneMAMPolicyManager.instance().policy(forAccountId: FacadeTests.aliceOID)
+            let line: UInt = #line + 1
+            _ = IntuneMAMPolicyManager.instance().policy()
+            return line
+        }.value
+        let found = await Self.findings(host, count: 1)
+        #expect(found.map(\.check) == ["process-policy-in-multi-identity"] && found.first?.line == UInt32(line) && found.first?.call == "policy()", "\(found)")
+    }
+
     @Test func aDeregistrationFromInsideAnEnrollmentCallbackIsReported() async throws {
         let host = try FakeHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)

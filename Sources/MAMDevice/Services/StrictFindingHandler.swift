@@ -27,6 +27,9 @@ enum StrictFindingHandler: ServiceHandler {
            c.app.descriptor.clientCapabilities.contains(where: { $0.lowercased() == Enforcer.protectionCapability }) {
             return Answered(.allowed("\(c.bundle) declares the protapp capability: no finding"))
         }
+        if call.check == StrictCheck.processPolicyInMultiIdentity.rawValue, !c.app.descriptor.multiIdentity {
+            return Answered(.allowed("\(c.bundle) is single-identity: its process policy is its one account's, no finding"))
+        }
         let handle = c.app.handle
         let reported = c.desk.strictFindings[handle, default: 0]
         guard reported < findingsPerApp else { return Answered(.allowed("past \(findingsPerApp) findings, the rest are not kept")) }
