@@ -41,6 +41,7 @@ public final class AccountDesk {
             guard let self else { return }
             do {
                 let result = try state.signOut(app: app.identityOwner, account: key, appHandledWipe: handled)
+                strictWipe(app, result.wipe)
                 if result.isAllowed { onEvent(.signedOut(handle: app.handle, account: key)) }
                 if result.isAllowed, app.sendsTelemetry { onEvent(.telemetry(handle: app.handle, event: "signOut")) }
                 audit.record(verb: .signOut, source: app.handle, sourceIdentity: key, owner: key, result.decision)
@@ -82,6 +83,7 @@ public final class AccountDesk {
             guard let self else { return }
             do {
                 let out = try state.signOut(app: app.identityOwner, account: key, appHandledWipe: handled)
+                strictWipe(app, out.wipe)
                 if app.sendsTelemetry { onEvent(.telemetry(handle: app.handle, event: "wipe")) }
                 if let report = out.wipe {
                     onEvent(.signedOut(handle: app.handle, account: key))
@@ -90,7 +92,9 @@ public final class AccountDesk {
                     return completion(.success(report))
                 }
                 // Not signed in there: what the account left behind is still deleted.
-                completion(.success(try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled)))
+                let report = try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled)
+                strictWipe(app, report)
+                completion(.success(report))
             } catch let error as DeviceStateError {
                 completion(.failure(error))
             } catch {
@@ -142,7 +146,7 @@ public final class AccountDesk {
                 askToWipe(app, account: key) { [weak self] handled in
                     guard let self else { return }
                     do {
-                        _ = try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled)
+                        strictWipe(app, try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled))
                     } catch {
                         onEvent(.note("could not wipe \(key)'s data in \(app.handle): \(error)"))
                     }
@@ -166,6 +170,18 @@ public final class AccountDesk {
             }
             completion(signIn(app, account: key))
         }
+    }
+
+    /// Strict Mode (docs/STRICT.md): an app that answered `wipeData(forAccountId:)` done while
+    /// the account's files are still in its containers made the mistake the SDK cannot see —
+    /// the device trusted it and deleted nothing. The SDK called the app here, so the finding
+    /// names the delegate method, not a line of the app.
+    private func strictWipe(_ app: AppSpec, _ report: WipeReport?) {
+        guard let report, report.appHandledWipe, !report.filesLeft.isEmpty else { return }
+        let shown = report.filesLeft.prefix(3).joined(separator: ", ") + (report.filesLeft.count > 3 ? " and \(report.filesLeft.count - 3) more" : "")
+        onEvent(.strict(handle: app.handle, StrictFindingEvent(
+            check: StrictCheck.wipeAnsweredWithFilesLeft.rawValue, call: "IntuneMAMPolicyDelegate.wipeData(forAccountId:)", file: "", line: 0,
+            detail: "answered true (wiped) while \(report.filesLeft.count) file(s) of \(report.account) remain: \(shown); delete them before answering, or answer false and let the SDK delete them")))
     }
 
     /// `wipeDataForAccountId`: a running app may wipe the account's data itself and say so.

@@ -13,6 +13,10 @@ public struct WipeReport: Sendable, Hashable, CustomStringConvertible {
     public let deletedFiles: [String]
     /// Keychain items deleted, as `group/key`, sorted.
     public let deletedKeychainItems: [String]
+    /// The account's files the app still holds although it said it wiped them itself
+    /// (`appHandledWipe`), relative to the device directory, sorted: Strict Mode's
+    /// `wipe-answered-with-files-left`.
+    public var filesLeft: [String] = []
 
     public var description: String {
         let files = appHandledWipe ? "the app wiped its own files" : "\(deletedFiles.count) file(s) of \(account) deleted"
@@ -47,27 +51,33 @@ extension DeviceState {
         // The writers whose data this wipe takes: the app and the extensions it contains.
         let family = Set([bundle] + fleet.apps.values.filter { $0.containingApp == app.bundleID }.map(\.bundleID.folded))
         var files: [String] = []
-        if !appHandledWipe {
-            let rows = try Row.fetchAll(db, sql: "SELECT path, container_kind, container_id, writer FROM file_owner WHERE owner_key = ?",
-                                        arguments: [key])
-            for row in rows {
-                let kind: String = row["container_kind"], id: String = row["container_id"], writer: String = row["writer"]
-                let mine = kind == "sandbox" ? id == bundle : (app.appGroups.contains(id) && family.contains(writer))
-                guard mine else { continue }
-                let path: String = row["path"]
-                // The same link-proof removal as every container write: the wiped app may have
-                // swapped a folder of the path for a link to another app's container.
-                let parts = path.split(separator: "/").map(String.init)
-                guard parts.count > 2 else { continue }
-                do {
-                    try ContainerIO.remove(root: directory.appendingPathComponent(parts[0]).appendingPathComponent(parts[1]),
-                                           parts: Array(parts.dropFirst(2)))
-                } catch {
-                    throw DeviceStateError.wrapping(error, doing: "delete \(path) while wiping")
-                }
-                try db.execute(sql: "DELETE FROM file_owner WHERE path = ?", arguments: [path])
-                files.append(path)
+        var left: [String] = []
+        let rows = try Row.fetchAll(db, sql: "SELECT path, container_kind, container_id, writer FROM file_owner WHERE owner_key = ?",
+                                    arguments: [key])
+        for row in rows {
+            let kind: String = row["container_kind"], id: String = row["container_id"], writer: String = row["writer"]
+            let mine = kind == "sandbox" ? id == bundle : (app.appGroups.contains(id) && family.contains(writer))
+            guard mine else { continue }
+            let path: String = row["path"]
+            if appHandledWipe {
+                // The app said it wiped them: what is still there (lstat: a link is not followed)
+                // is what it left.
+                var status = stat()
+                if lstat(directory.appendingPathComponent(path).path, &status) == 0 { left.append(path) }
+                continue
             }
+            // The same link-proof removal as every container write: the wiped app may have
+            // swapped a folder of the path for a link to another app's container.
+            let parts = path.split(separator: "/").map(String.init)
+            guard parts.count > 2 else { continue }
+            do {
+                try ContainerIO.remove(root: directory.appendingPathComponent(parts[0]).appendingPathComponent(parts[1]),
+                                       parts: Array(parts.dropFirst(2)))
+            } catch {
+                throw DeviceStateError.wrapping(error, doing: "delete \(path) while wiping")
+            }
+            try db.execute(sql: "DELETE FROM file_owner WHERE path = ?", arguments: [path])
+            files.append(path)
         }
         var items: [String] = []
         for group in Set(app.keychainAccessGroups.map(Enforcer.normalizedGroup)) {
@@ -80,7 +90,9 @@ extension DeviceState {
             try db.execute(sql: "DELETE FROM keychain_item WHERE \(mine)", arguments: arguments)
             items += keys.map { "\(group)/\($0)" }
         }
-        return WipeReport(app: app.bundleID, account: account, appHandledWipe: appHandledWipe,
-                          deletedFiles: files.sorted(), deletedKeychainItems: items.sorted())
+        var report = WipeReport(app: app.bundleID, account: account, appHandledWipe: appHandledWipe,
+                                deletedFiles: files.sorted(), deletedKeychainItems: items.sorted())
+        report.filesLeft = left.sorted()
+        return report
     }
 }

@@ -20,6 +20,10 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// `policy(forAccountId:)` with the account whose data it handles. The host judges it (it
     /// holds the app's `MultiIdentity` setting).
     case processPolicyInMultiIdentity = "process-policy-in-multi-identity"
+    /// The app's policy delegate answered `wipeData(forAccountId:)` true (wiped) while the
+    /// account's files remain in its containers. Seen by the host after the wipe, so the finding
+    /// names the delegate method, with no line.
+    case wipeAnsweredWithFilesLeft = "wipe-answered-with-files-left"
 
     public static let names: Set<String> = Set(allCases.map(\.rawValue))
 
@@ -34,6 +38,7 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         case .enrollmentDelegateLate: "the enrollment delegate was set after an enrollment call: the statuses sent before it are lost"
         case .enrollmentRetriedAfterRefusal: "enrollment retried after a refusal no retry changes (210, 214, 227): it is refused again"
         case .deregisterInCallback: "deregistration called from inside an enrollment callback: the SDK is still reporting the call that called it"
+        case .wipeAnsweredWithFilesLeft: "the wipe delegate answered done while the account's files remain: the device trusted it and deleted nothing"
         case .processPolicyInMultiIdentity: "policy() read in a multi-identity app: it answers for the identity in effect, not for the account whose data the code handles"
         case .remediationWithoutProtapp: "compliance remediation asked by an app without the protapp client capability: app protection conditional access is never met for it"
         }

@@ -261,8 +261,12 @@ struct SuiteDocument: Codable, Equatable {
             }
             // Strict Mode's failing findings: a case each, at the app's source line.
             for f in strictCases(s) {
-                let msg = "\(f.check) at \(f.file):\(f.line) in \(f.app) (\(f.call))"
-                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc("strict: \(f.check) at \(f.file):\(f.line)"))\" file=\"\(esc(f.file))\" line=\"\(f.line)\" time=\"\(Self.time(0))\">\n"
+                // A finding the host made (no line of the app's) is placed at the scenario.
+                let place = f.file.isEmpty ? nil : "\(f.file):\(f.line)"
+                let msg = "\(f.check)\(place.map { " at \($0)" } ?? "") in \(f.app) (\(f.call))"
+                let location = place == nil ? "file=\"\(file)\"" : "file=\"\(esc(f.file))\" line=\"\(f.line)\""
+                let caseName = "strict: \(f.check)" + (place.map { " at \($0)" } ?? " in \(f.app)")
+                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc(caseName))\" \(location) time=\"\(Self.time(0))\">\n"
                 out += "      <failure type=\"strict\" message=\"\(esc(msg))\">\(esc(f.detail))</failure>\n    </testcase>\n"
             }
             out += "  </testsuite>\n"

@@ -62,8 +62,12 @@ public struct StrictReportFinding: Sendable, Hashable {
         self.suppressedBecause = suppressedBecause
     }
 
-    /// `check at File.swift:12 in app (call): detail`, for the human output and JUnit.
+    /// `check at File.swift:12 in app (call): detail`, for the human output and JUnit; a
+    /// finding the host made (the SDK called the app: no line of the app's) has no place.
     public var described: String {
-        "\(finding.check) at \(finding.file):\(finding.line) in \(app) (\(finding.call)): \(finding.detail)"
+        "\(finding.check)\(place.map { " at \($0)" } ?? "") in \(app) (\(finding.call)): \(finding.detail)"
     }
+
+    /// `File.swift:12`, or `nil` for a finding with no line of the app's.
+    public var place: String? { finding.file.isEmpty ? nil : "\(finding.file):\(finding.line)" }
 }

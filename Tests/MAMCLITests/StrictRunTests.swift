@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+extension CLITests {
+    /// Strict Mode at `mamsim run` and `mamsim test` (docs/STRICT.md), on a shipped scenario whose
+    /// `keeper` app answers the wipe delegate TRUE while its file of alice stays (the mistake)
+    /// and whose `plain` app answers FALSE (right: the SDK deletes): one finding, keeper's; a
+    /// note without `--strict`, a failure with it, in the human output and JUnit.
+    @Suite struct StrictRunTests {
+        static let scenario = "scenarios/conformance/rule-delegate-answers.yaml"
+        static let finding = "wipe-answered-with-files-left in keeper (IntuneMAMPolicyDelegate.wipeData(forAccountId:)): answered true (wiped) while 1 file(s) of alice@contoso.com remain: containers/com.contoso.keeper/Documents/q3.txt"
+
+        @Test func aWipeAnsweredDoneWithFilesLeftIsANoteThenAFailure() async throws {
+            let plain = try await CLI.run(["run", CLI.repo(Self.scenario).path], timeout: 120)
+            #expect(plain.status == 0 && plain.stdout.contains("strict (note; --strict fails the run): \(Self.finding)"), "\(plain)")
+            #expect(!plain.stdout.contains("in plain ("), "plain answered FALSE: no finding")
+            let strict = try await CLI.run(["run", "--strict", CLI.repo(Self.scenario).path], timeout: 120)
+            #expect(strict.status == 1 && strict.stdout.contains("✘ strict: \(Self.finding)")
+                    && strict.stdout.contains("Strict Mode found 1 integration mistake"), "\(strict)")
+
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-strict-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let junit = dir.appendingPathComponent("junit.xml").path, json = dir.appendingPathComponent("report.json").path
+            let test = try await CLI.run(["test", "--strict", "--format", "junit", "--output", junit, CLI.repo(Self.scenario).path], timeout: 120)
+            #expect(test.status == 1, "\(test)")
+            let xml = try String(contentsOfFile: junit, encoding: .utf8)
+            #expect(xml.contains("name=\"strict: wipe-answered-with-files-left in keeper\"") && xml.contains("<failure type=\"strict\" message=\"wipe-answered-with-files-left in keeper"), "\(xml)")
+            // JSON: the finding, failed under --strict; without it, listed and not failed.
+            _ = try await CLI.run(["test", "--format", "json", "--output", json, CLI.repo(Self.scenario).path], timeout: 120)
+            let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+            let strictList = ((doc?["scenarios"] as? [[String: Any]])?.first?["strict"] as? [[String: Any]]) ?? []
+            #expect(strictList.map { "\($0["app"] ?? "") \($0["check"] ?? "") \(($0["failed"] as? Bool).map(String.init) ?? "-")" } == ["keeper wipe-answered-with-files-left false"], "\(strictList)")
+            #expect((doc?["passed"] as? Int) == 1)
+        }
+    }
+}
