@@ -52,6 +52,7 @@ struct MergeCommand: ParsableCommand {
             }.joined(separator: "\n") + "\n" + summary
         case .json: text = merged.json()
         case .junit: text = merged.junit()
+        case .sarif: text = merged.sarif()
         }
         try ReportFile.write(text, to: output)
         if output != nil { Terminal().line(summary) }

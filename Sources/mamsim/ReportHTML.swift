@@ -229,6 +229,7 @@ enum ReportHTML {
                 html += render(grid, prefix: "s\(i + 1)", failedSteps: failedSteps)
             }
             html += lifecycleTimeline(s.digest.lifecycle)
+            html += strictFindings(s.result?.strict ?? [], anchor: "s\(i + 1)")
             if let result = s.result { html += timeline(result, anchor: "s\(i + 1)") }
             html += "</section>\n"
         }
@@ -252,12 +253,35 @@ enum ReportHTML {
                 items.append("<li>\(name)<a href=\"#s\(i + 1)-step-\(step.index)\">step \(step.index)</a> \(esc(step.title)) (line \(step.line)): expected <code>\(esc(step.expected ?? ""))</code>, got <code>\(esc(step.outcome))</code> — \(esc(step.explanation))</li>")
             }
         }
+        var mistakes = 0
+        for (i, s) in scenarios.enumerated() {
+            let name = scenarios.count > 1 ? "\(esc(s.name)): " : ""
+            for f in s.result?.strict ?? [] where f.failed {
+                mistakes += 1
+                items.append("<li>\(name)<a href=\"#s\(i + 1)-strict\">Strict Mode</a>: <code>\(esc(f.check))</code>\(f.file.isEmpty ? "" : " at <code>\(esc(f.file)):\(f.line)</code>") in \(esc(f.app)) (<code>\(esc(f.call))</code>) — \(esc(f.detail))</li>")
+            }
+        }
         guard !items.isEmpty else { return "" }
         let errored = scenarios.filter { errorReason($0) != nil }.count
         var head: [String] = []
         if expectations > 0 { head.append("\(expectations) expectation\(expectations == 1 ? "" : "s") failed") }
+        if mistakes > 0 { head.append("\(mistakes) integration mistake\(mistakes == 1 ? "" : "s") (Strict Mode)") }
         if errored > 0 { head.append("\(errored) scenario\(errored == 1 ? "" : "s") could not run") }
         return "<section id=\"failures\"><h2>Failures: \(head.joined(separator: ", "))</h2><ol>\n" + items.joined(separator: "\n") + "\n</ol></section>\n"
+    }
+
+    /// Strict Mode's findings of a scenario (docs/STRICT.md): each with its check, place, app,
+    /// call and detail, marked failed (under `--strict`), a note, or suppressed with the reason.
+    static func strictFindings(_ findings: [SuiteDocument.StrictFinding], anchor: String) -> String {
+        guard !findings.isEmpty else { return "" }
+        let esc = LintFormat.escapeXML
+        let items = findings.map { f -> String in
+            let state = f.failed ? "<span class=\"blocked\">✘ failed</span>"
+                : f.suppressedBecause.map { "<span class=\"none\">suppressed: \(esc($0))</span>" } ?? "<span class=\"none\">note (not --strict)</span>"
+            let place = f.file.isEmpty ? "" : " at <code>\(esc(f.file)):\(f.line)</code>"
+            return "<li>\(state) <code>\(esc(f.check))</code>\(place) in \(esc(f.app)) (<code>\(esc(f.call))</code>): \(esc(f.detail))</li>"
+        }
+        return "<h3 id=\"\(anchor)-strict\">Strict Mode</h3><ul>\n" + items.joined(separator: "\n") + "\n</ul>\n"
     }
 
     /// `failedSteps`: the audit names of the steps whose expectation failed; their cells are

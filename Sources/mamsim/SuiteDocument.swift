@@ -275,6 +275,41 @@ struct SuiteDocument: Codable, Equatable {
         return out
     }
 
+    /// SARIF 2.1.0 of Strict Mode's findings (docs/STRICT.md): a rule per check, a result per
+    /// finding — `error` when it failed the run, `warning` otherwise, a suppressed one with its
+    /// justification — at the app's file and line (`#fileID`), or at the scenario file for a
+    /// finding the host made.
+    func sarif() -> String {
+        let checks = StrictCheck.allCases
+        let index = Dictionary(uniqueKeysWithValues: checks.enumerated().map { ($0.element.rawValue, $0.offset) })
+        var results: [[String: Any]] = []
+        for s in scenarios {
+            for f in s.strict ?? [] {
+                var region: [String: Any] = [:]
+                if !f.file.isEmpty, f.line > 0 { region["startLine"] = f.line }
+                var location: [String: Any] = ["artifactLocation": ["uri": f.file.isEmpty ? s.file : f.file]]
+                if !region.isEmpty { location["region"] = region }
+                var result: [String: Any] = [
+                    "ruleId": f.check, "ruleIndex": index[f.check] ?? -1, "level": f.failed ? "error" : "warning",
+                    "message": ["text": "\(f.detail) (\(f.app), \(f.call); scenario \(s.file))"],
+                    "locations": [["physicalLocation": location]],
+                ]
+                if let reason = f.suppressedBecause { result["suppressions"] = [["kind": "external", "justification": reason]] }
+                results.append(result)
+            }
+        }
+        let rules: [[String: Any]] = checks.map {
+            ["id": $0.rawValue, "shortDescription": ["text": $0.summary], "help": ["text": "docs/STRICT.md in mamsim"],
+             "defaultConfiguration": ["level": "error"]]
+        }
+        let document: [String: Any] = [
+            "version": "2.1.0", "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "runs": [["tool": ["driver": ["name": "mamsim", "version": tool.version, "rules": rules]], "results": results]],
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
     /// The line of `path:LINE:COLUMN:` in a load error, when it names one.
     static func line(in error: String) -> Int? {
         let parts = error.split(separator: ":", maxSplits: 3)

@@ -12,12 +12,12 @@ struct TestCommand: AsyncParsableCommand {
         abstract: "Run scenario files as a test suite.",
         discussion: "JUnit output has one <testsuite> per scenario file and one <testcase> per step (with its file and line); a scenario whose file is bad or whose fleet cannot start is one <testcase> with an <error>, named after the file. JSON and JUnit follow schemas/. In folders only scenario files run (a top-level steps: or apps:); skipped files are named on standard error.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, junit }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, junit, sarif }
 
     @Argument(help: "Scenario files or folders (every *.yaml, *.yml, *.json under them).", completion: .file(extensions: ["yaml", "yml", "json"]))
     var paths: [String]
 
-    @Option(help: "Output format: human, json or junit.")
+    @Option(help: "Output format: human, json, junit, or sarif (Strict Mode's findings, rule = check; docs/STRICT.md).")
     var format: Format = .human
 
     @Option(help: "Write the report to this file instead of standard output.")
@@ -103,6 +103,7 @@ struct TestCommand: AsyncParsableCommand {
                 case .human: break
                 case .json: try ReportFile.write(empty.json(), to: output)
                 case .junit: try ReportFile.write(empty.junit(), to: output)
+                case .sarif: try ReportFile.write(empty.sarif(), to: output)
                 }
                 return
             }
@@ -155,6 +156,7 @@ struct TestCommand: AsyncParsableCommand {
         case .human: live ? terminal.suiteSummary(outcomes) : outcomes.map { Terminal.plain($0) }.joined(separator: "\n") + "\n" + terminal.suiteSummary(outcomes)
         case .json: document.json()
         case .junit: document.junit()
+        case .sarif: document.sarif()
         }
         try ReportFile.write(text, to: output)
         if output != nil, format != .human { terminal.line(terminal.suiteSummary(outcomes)) }

@@ -14,18 +14,32 @@ extension CLITests {
             let plain = try await CLI.run(["run", CLI.repo(Self.scenario).path], timeout: 120)
             #expect(plain.status == 0 && plain.stdout.contains("strict (note; --strict fails the run): \(Self.finding)"), "\(plain)")
             #expect(!plain.stdout.contains("in plain ("), "plain answered FALSE: no finding")
-            let strict = try await CLI.run(["run", "--strict", CLI.repo(Self.scenario).path], timeout: 120)
-            #expect(strict.status == 1 && strict.stdout.contains("✘ strict: \(Self.finding)")
-                    && strict.stdout.contains("Strict Mode found 1 integration mistake"), "\(strict)")
-
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-strict-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
+            let html = dir.appendingPathComponent("report.html").path
+            let strict = try await CLI.run(["run", "--strict", "--html", html, CLI.repo(Self.scenario).path], timeout: 120)
+            #expect(strict.status == 1 && strict.stdout.contains("✘ strict: \(Self.finding)")
+                    && strict.stdout.contains("Strict Mode found 1 integration mistake"), "\(strict)")
+            // The HTML report lists it among the failures and in the scenario's Strict Mode section.
+            let page = try String(contentsOfFile: html, encoding: .utf8)
+            #expect(page.contains("1 integration mistake (Strict Mode)") && page.contains("<h3 id=\"s1-strict\">Strict Mode</h3>")
+                    && page.contains("<code>wipe-answered-with-files-left</code> in keeper"), "\(page.count) characters")
             let junit = dir.appendingPathComponent("junit.xml").path, json = dir.appendingPathComponent("report.json").path
             let test = try await CLI.run(["test", "--strict", "--format", "junit", "--output", junit, CLI.repo(Self.scenario).path], timeout: 120)
             #expect(test.status == 1, "\(test)")
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
             #expect(xml.contains("name=\"strict: wipe-answered-with-files-left in keeper\"") && xml.contains("<failure type=\"strict\" message=\"wipe-answered-with-files-left in keeper"), "\(xml)")
+            // SARIF: rule = check, an error under --strict, at the scenario (the host's finding).
+            let sarif = dir.appendingPathComponent("strict.sarif").path
+            _ = try await CLI.run(["test", "--strict", "--format", "sarif", "--output", sarif, CLI.repo(Self.scenario).path], timeout: 120)
+            let log = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sarif))) as? [String: Any]
+            let run = (log?["runs"] as? [[String: Any]])?.first
+            let results = run?["results"] as? [[String: Any]] ?? []
+            #expect(log?["version"] as? String == "2.1.0" && results.count == 1, "\(String(describing: log))")
+            #expect(results.first?["ruleId"] as? String == "wipe-answered-with-files-left" && results.first?["level"] as? String == "error")
+            let rules = ((run?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]] ?? []
+            #expect(rules.contains { $0["id"] as? String == "wipe-answered-with-files-left" })
             // JSON: the finding, failed under --strict; without it, listed and not failed.
             _ = try await CLI.run(["test", "--format", "json", "--output", json, CLI.repo(Self.scenario).path], timeout: 120)
             let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
