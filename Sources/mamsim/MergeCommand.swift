@@ -15,7 +15,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "JSON reports of the shards.", completion: .file(extensions: ["json"]))
     var reports: [String]
 
-    @Option(help: "Output format: human, json or junit.")
+    @Option(help: "Output format: human, json, junit, or sarif (Strict Mode's findings).")
     var format: Format = .human
 
     @Option(help: "Write the merged report to this file (its folder is created).")
