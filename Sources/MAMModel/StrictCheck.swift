@@ -24,6 +24,10 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// account's files remain in its containers. Seen by the host after the wipe, so the finding
     /// names the delegate method, with no line.
     case wipeAnsweredWithFilesLeft = "wipe-answered-with-files-left"
+    /// A multi-identity app wrote a file while its screen showed a managed account, naming no
+    /// owner and with no identity on the writing thread: the file took the process identity.
+    /// Seen by the host at the write (no line).
+    case fileWrittenWithoutThreadIdentity = "file-written-without-thread-identity"
 
     public static let names: Set<String> = Set(allCases.map(\.rawValue))
 
@@ -38,6 +42,7 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         case .enrollmentDelegateLate: "the enrollment delegate was set after an enrollment call: the statuses sent before it are lost"
         case .enrollmentRetriedAfterRefusal: "enrollment retried after a refusal no retry changes (210, 214, 227): it is refused again"
         case .deregisterInCallback: "deregistration called from inside an enrollment callback: the SDK is still reporting the call that called it"
+        case .fileWrittenWithoutThreadIdentity: "a file written while a managed account is on screen, with no identity on the writing thread: it took the process identity"
         case .wipeAnsweredWithFilesLeft: "the wipe delegate answered done while the account's files remain: the device trusted it and deleted nothing"
         case .processPolicyInMultiIdentity: "policy() read in a multi-identity app: it answers for the identity in effect, not for the account whose data the code handles"
         case .remediationWithoutProtapp: "compliance remediation asked by an app without the protapp client capability: app protection conditional access is never met for it"

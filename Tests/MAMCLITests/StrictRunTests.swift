@@ -47,5 +47,32 @@ extension CLITests {
             #expect(strictList.map { "\($0["app"] ?? "") \($0["check"] ?? "") \(($0["failed"] as? Bool).map(String.init) ?? "-")" } == ["keeper wipe-answered-with-files-left false"], "\(strictList)")
             #expect((doc?["passed"] as? Int) == 1)
         }
+    
+        /// A multi-identity app showing alice writes one file with no identity on its thread (it
+        /// is filed personal: the finding) and one naming her (right: none).
+        @Test func aFileWrittenWithNoThreadIdentityUnderAManagedScreenIsAFinding() async throws {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-strict-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("files.yaml")
+            try """
+                name: a file written under alice's screen
+                accounts:
+                  - {upn: alice@contoso.com, tenant: contoso.onmicrosoft.com, policy: work}
+                policies:
+                  work: {displayName: work, apps: [com.contoso.mail]}
+                apps:
+                  - {id: mail, bundle: com.contoso.mail, multiIdentity: true}
+                steps:
+                  - signIn: {app: mail, account: alice@contoso.com}
+                  - switchIdentity: {app: mail, account: alice@contoso.com, pin: "2580"}
+                  - writeFile: {app: mail, path: Documents/unnamed.txt, text: "Q3"}
+                  - writeFile: {app: mail, path: Documents/hers.txt, text: "Q3", as: alice@contoso.com}
+                  - expectState: {app: mail, files: {Documents/unnamed.txt: "", Documents/hers.txt: alice@contoso.com}}
+                """.write(to: file, atomically: true, encoding: .utf8)
+            let r = try await CLI.run(["run", "--strict", file.path], timeout: 120)
+            #expect(r.status == 1 && r.stdout.contains("✘ strict: file-written-without-thread-identity in mail (write_file Documents/unnamed.txt)")
+                    && !r.stdout.contains("write_file Documents/hers.txt"), "\(r)")
+        }
     }
 }

@@ -14,7 +14,22 @@ enum WriteFileHandler: ServiceHandler {
             c.event(.hostile(handle: c.app.handle, what: "wrote a file as \(o), which is not signed in to it", disconnected: false))
             return Answered(.blocked(.notSignedIn, "\(o) is not signed in to \(c.bundle); a file can be owned only by an account of the app"))
         }
+        try strictUnidentifiedWrite(call, owner: owner, c)
         let info = try c.state.writeFile(app: c.bundle, path: ContainerPath(parsing: call.path), data: call.data, owner: owner)
         return Answered(.allowed("wrote \(call.path)"), (info.owner, info.isEncrypted))
+    }
+
+    /// Strict Mode (docs/STRICT.md): a multi-identity app whose screen shows a managed account
+    /// writes a file naming no owner, with no identity on its thread, so the file takes the
+    /// process identity — another than the account whose data is on screen. The SDK files it
+    /// as the thread (else process) identity says; the mistake is the app's, seen by the host.
+    static func strictUnidentifiedWrite(_ call: Service.WriteFile, owner: String?, _ c: CallContext) throws {
+        guard call.owner == nil, c.context.thread == nil, c.app.descriptor.multiIdentity,
+              let shown = try c.current(), try c.fleet().isManaged(shown, in: c.bundle) else { return }
+        let filedAs = owner.flatMap { $0.isEmpty ? nil : c.named($0) }
+        guard filedAs.map({ $0.upn.lowercased() != shown.upn.lowercased() }) ?? true else { return }
+        c.event(.strict(handle: c.app.handle, StrictFindingEvent(
+            check: StrictCheck.fileWrittenWithoutThreadIdentity.rawValue, call: "write_file \(call.path.prefix(200))", file: "", line: 0,
+            detail: "the screen shows \(shown) but no identity is set on the writing thread, so the file is \(filedAs.map { "\($0)'s" } ?? "personal") (the process identity); set the thread identity (IntuneMAMPolicyManager.setAccountId(_:forScope:)) or name the owner")))
     }
 }
