@@ -28,6 +28,9 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// owner and with no identity on the writing thread: the file took the process identity.
     /// Seen by the host at the write (no line).
     case fileWrittenWithoutThreadIdentity = "file-written-without-thread-identity"
+    /// A multi-identity app showing a managed account shared an item naming no owner: it left
+    /// as personal data. Seen by the host at the share (no line).
+    case itemSharedWithoutOwner = "item-shared-without-owner"
 
     public static let names: Set<String> = Set(allCases.map(\.rawValue))
 
@@ -42,6 +45,7 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         case .enrollmentDelegateLate: "the enrollment delegate was set after an enrollment call: the statuses sent before it are lost"
         case .enrollmentRetriedAfterRefusal: "enrollment retried after a refusal no retry changes (210, 214, 227): it is refused again"
         case .deregisterInCallback: "deregistration called from inside an enrollment callback: the SDK is still reporting the call that called it"
+        case .itemSharedWithoutOwner: "an item shared with no owner while a managed account is on screen: it left as personal data"
         case .fileWrittenWithoutThreadIdentity: "a file written while a managed account is on screen, with no identity on the writing thread: it took the process identity"
         case .wipeAnsweredWithFilesLeft: "the wipe delegate answered done while the account's files remain: the device trusted it and deleted nothing"
         case .processPolicyInMultiIdentity: "policy() read in a multi-identity app: it answers for the identity in effect, not for the account whose data the code handles"

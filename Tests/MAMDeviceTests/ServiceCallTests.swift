@@ -301,4 +301,26 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         #expect(await host.shutdown() == 0)
         #expect(events.withLock { $0 } == ["app0 remediation-without-protapp"])
     }
+
+    /// item-shared-without-owner: a multi-identity app showing alice shares an item that names
+    /// no owner (the finding) and one as alice (none); a single-identity app's ownerless share
+    /// is its one account's business, no finding.
+    @Test func anOwnerlessShareUnderAManagedScreenIsAFinding() async throws {
+        let chat = AppSpec(handle: "chat", descriptor: AppDescriptor(bundleID: "com.contoso.chat", multiIdentity: true))
+        var config = try makeConfiguration(apps: 1, extra: [chat])
+        config.fleet.install(chat.descriptor)
+        let events = Mutex<[String]>([])
+        let host = try HostController(configuration: config) { event in
+            if case .strict(let handle, let f) = event { events.withLock { $0.append("\(handle) \(f.check) \(f.call)") } }
+        }
+        #expect(await host.startFleet().isEmpty)
+        #expect(await host.signIn("chat", account: "alice@contoso.com").isAllowed)
+        #expect(await host.setIdentity("chat", account: "alice@contoso.com", window: "", pin: "2580").status == .success)
+        _ = await host.share(from: "chat", to: "app0", item: textItem("a", "Q3"), identity: "")
+        _ = await host.share(from: "chat", to: "notes", item: textItem("b", "Q3"), identity: "alice@contoso.com")
+        #expect(await host.signIn("app0", account: "alice@contoso.com").isAllowed)
+        _ = await host.share(from: "app0", to: "chat", item: textItem("c", "Q3"), identity: "")
+        #expect(await host.shutdown() == 0)
+        #expect(events.withLock { $0 } == ["chat item-shared-without-owner share to app0"])
+    }
 }

@@ -214,13 +214,16 @@ struct ReceivedSummary: Sendable {
 /// The items each app or extension accepted and the SDK notifications it took, in order, as
 /// the host reported them.
 /// Strict Mode's findings as the apps reported them (`HostEvent.strict`), each (app, check,
-/// file, line) once.
+/// file, line) once — and, for a finding the host made (no line), each call once.
 final class StrictLog: Sendable {
     private let state = Mutex<[(String, StrictFindingEvent)]>([])
 
     func append(_ finding: StrictFindingEvent, by handle: String) {
         state.withLock { list in
-            guard !list.contains(where: { $0.0 == handle && $0.1.check == finding.check && $0.1.file == finding.file && $0.1.line == finding.line }) else { return }
+            // A finding the host made has no line: its call (the file, the share's target)
+            // tells one from another.
+            guard !list.contains(where: { $0.0 == handle && $0.1.check == finding.check && $0.1.file == finding.file && $0.1.line == finding.line
+                                          && (!finding.file.isEmpty || $0.1.call == finding.call) }) else { return }
             list.append((handle, finding))
         }
     }
