@@ -30,6 +30,9 @@ test: deps proto-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	.build/debug/mamsim test scenarios/
+	# The conformance corpora (written from the sources alone; Tests/Fixtures/conformance/PROVENANCE.md).
+	.build/debug/mamsim test Tests/Fixtures/conformance/scenarios Tests/Fixtures/conformance/scenarios-t2 \
+	  Tests/Fixtures/conformance/scenarios-t3 Tests/Fixtures/conformance/scenarios-t4 Tests/Fixtures/conformance/scenarios-t5
 
 # Benchmarks against the C and Node references, measured in the same run.
 bench: deps
