@@ -82,6 +82,8 @@ public protocol IntuneMAMPolicy: AnyObject {
 #if !canImport(ObjectiveC)
 /// Foundation's item provider, which Linux lacks: what a share extension's input carries. Made
 /// from an item the host delivered (`init(item:)`), it holds the owner the host stamped it with.
+/// `@unchecked Sendable`: `open`, as Foundation's is, so the compiler cannot check it; every
+/// stored property is a constant of a `Sendable` type.
 open class NSItemProvider: @unchecked Sendable {
     /// The owner the host stamped the item with ("" = personal) and the app it came from.
     let owner: String
