@@ -44,9 +44,12 @@ public final class AccountEntry: Sendable {
     let appsListed: Bool
     let groupType: TargetedAppGroupType
     let exemptKeys: Set<String>
-    /// `targetedAppManagementLevels`: whether the policy reaches apps on unmanaged devices and
-    /// apps managed by MDM; `nil` when it targets every device type (`unspecified`).
-    let managementLevels: (unmanaged: Bool, mdm: Bool)?
+    /// `targetedAppManagementLevels`: whether the policy targets every device type
+    /// (`unspecified`, or none set), else whether it reaches apps on unmanaged devices and apps
+    /// managed by MDM. Plain flags: each policy lookup of a decision reads them.
+    let targetsEveryDeviceType: Bool
+    let targetsUnmanaged: Bool
+    let targetsMDM: Bool
 
     init(account: Account, policy: IosManagedAppProtection?) {
         self.account = account
@@ -62,7 +65,9 @@ public final class AccountEntry: Sendable {
         self.groupType = policy?.appGroupType ?? .selectedPublicApps
         self.exemptKeys = policy?.exemptSchemeKeys ?? []
         let levels = Set((policy?.targetedAppManagementLevels ?? "").split(separator: ",").map { $0.filter { $0 != " " }.lowercased() })
-        self.managementLevels = levels.isEmpty || levels.contains("unspecified") ? nil : (levels.contains("unmanaged"), levels.contains("mdm"))
+        self.targetsEveryDeviceType = levels.isEmpty || levels.contains("unspecified")
+        self.targetsUnmanaged = levels.contains("unmanaged")
+        self.targetsMDM = levels.contains("mdm")
     }
 
     func isExempt(_ app: AppEntry) -> Bool {
@@ -247,16 +252,20 @@ public struct Fleet: Sendable {
     /// Whether `app` is policy-managed for the account of `entry`: it (for an extension, its
     /// containing app) integrates the SDK and the policy targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
-        entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, listed: entry.appsListed, app)
-            && targetsDeviceType(entry, app)
+        // The device-type check after the `&&`s, not inside one: an autoclosure that calls an
+        // instance method captures the whole fleet (unoptimized builds copy it every decision).
+        guard entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, listed: entry.appsListed, app) else {
+            return false
+        }
+        return targetsDeviceType(entry, app)
     }
 
     /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy
     /// for apps on unmanaged devices does not reach an app on an MDM-enrolled device or one
     /// MDM manages, and a policy for MDM-managed apps reaches only those.
     func targetsDeviceType(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
-        guard let levels = entry.managementLevels else { return true }
-        return device.mdmEnrolled || app.mdmManaged ? levels.mdm : levels.unmanaged
+        if entry.targetsEveryDeviceType { return true }
+        return device.mdmEnrolled || app.mdmManaged ? entry.targetsMDM : entry.targetsUnmanaged
     }
 
     /// Whether a policy of `groupType` listing `apps` targets `app` (RULES.md §1): the listed
