@@ -56,8 +56,10 @@ public enum UIDocumentPickerMode: UInt, Sendable, CaseIterable {
 /// An account's app protection policy as the app reads it.
 public protocol IntuneMAMPolicy: AnyObject {
     var isPINRequired: Bool { get }
-    func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool
-    func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool
+    // Disfavoured so that a call names the extension's overload below, which takes the
+    // caller's line for Strict Mode and then calls the conformer's own (a team's mock too).
+    @_disfavoredOverload func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool
+    @_disfavoredOverload func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool
     func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber]
     func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber]
     func isDocumentPickerAllowed(_ mode: UIDocumentPickerMode) -> Bool
@@ -77,6 +79,27 @@ public protocol IntuneMAMPolicy: AnyObject {
     func isUniversalLinkAllowed(_ url: URL) -> Bool
     func canReceiveSharedItemProvider(_ itemProvider: NSItemProvider) -> Bool
     func canReceiveSharedFile(_ path: String) -> Bool
+}
+
+extension IntuneMAMPolicy {
+    /// The SDK's `isSaveToAllowed(for:withAccountId:)`, as a call site spells it: Strict Mode
+    /// checks the location's account at the caller's line, then the policy answers.
+    public func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?,
+                                file: String = #fileID, line: UInt = #line) -> Bool {
+        Strict.checkLocation("\(location)", needsAccount: Strict.accountSaveLocations.contains(location), accountId,
+                             "isSaveToAllowed(for:withAccountId:)", file, line)
+        let answer: (IntuneMAMSaveLocation, String?) -> Bool = isSaveToAllowed(for:withAccountId:)
+        return answer(location, accountId)
+    }
+
+    /// The SDK's `isOpenFromAllowed(for:withAccountId:)`, checked as `isSaveToAllowed` is.
+    public func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?,
+                                  file: String = #fileID, line: UInt = #line) -> Bool {
+        Strict.checkLocation("\(location)", needsAccount: Strict.accountOpenLocations.contains(location), accountId,
+                             "isOpenFromAllowed(for:withAccountId:)", file, line)
+        let answer: (IntuneMAMOpenLocation, String?) -> Bool = isOpenFromAllowed(for:withAccountId:)
+        return answer(location, accountId)
+    }
 }
 
 #if !canImport(ObjectiveC)
@@ -110,11 +133,25 @@ open class NSItemProvider: @unchecked Sendable {
 final class HostPolicy: IntuneMAMPolicy, Sendable {
     /// The account asked for (`nil`: the identity in effect when the policy was read).
     let accountId: String?
-    let summary: PolicySummary
+    private let snapshot: PolicySummary
+    /// Where the app read it, and how many changes of its account's policy the app had been
+    /// told then: used after another, it is a stale copy (Strict Mode).
+    private let site: Strict.Site
+    private let readAt: Int
+    private let key: String
 
-    init(accountId: String?, summary: PolicySummary) {
+    init(accountId: String?, summary: PolicySummary, site: Strict.Site) {
         self.accountId = accountId
-        self.summary = summary
+        self.snapshot = summary
+        self.site = site
+        key = Strict.policyKey(upn: summary.upn, oid: summary.oid)
+        readAt = Strict.policyRead(key, site)
+    }
+
+    /// The policy as read; every getter goes through here, so a use after a change is seen.
+    var summary: PolicySummary {
+        Strict.policyUsed(key, readAt: readAt, site)
+        return snapshot
     }
 
     /// Whether `other` names the policy's own account (an unmanaged policy's own is `""`): by
@@ -255,27 +292,32 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
     /// account id, and reads as an unknown account's. A host that does not answer stops the
     /// app with the reason, never a silent `nil` (read as "not targeted").
     public func policy(forAccountId accountId: String?, file: String = #fileID, line: UInt = #line) -> (any IntuneMAMPolicy)? {
-        Strict.checkAccountId(accountId, "policy(forAccountId:)", file, line)
+        policy(forAccountId: accountId, site: Strict.Site(call: "policy(forAccountId:)", file: file, line: line))
+    }
+
+    private func policy(forAccountId accountId: String?, site: Strict.Site) -> (any IntuneMAMPolicy)? {
+        Strict.checkAccountId(accountId, site.call, site.file, site.line)
         let reply = MAMIntuneFacade.answered(Service.Policy(as: accountId, accounts: []), as: accountId, "policy(forAccountId:)")
         guard let summary = reply.allowedAnswer else { return nil }
         // The answer names the account by its OID: asked by another name (its UPN), the SDK
         // would not have known it, and answers as for no account.
         if let accountId, !accountId.isEmpty, !summary.oid.isEmpty, accountId.lowercased() != summary.oid.lowercased() {
             let unknown = MAMIntuneFacade.answered(Service.Policy(as: "", accounts: []), as: "", "policy(forAccountId:)")
-            return unknown.allowedAnswer.map { HostPolicy(accountId: "", summary: $0) }
+            return unknown.allowedAnswer.map { HostPolicy(accountId: "", summary: $0, site: site) }
         }
-        return HostPolicy(accountId: accountId, summary: summary)
+        return HostPolicy(accountId: accountId, summary: summary, site: site)
     }
 
     /// The policy of several accounts: with a managed one among them, the lock-down policy
     /// (not any one account's); one account, its own.
     public func policy(forAccountIds accountIds: [String]?, file: String = #fileID, line: UInt = #line) -> (any IntuneMAMPolicy)? {
         let ids = accountIds ?? []
-        guard ids.count > 1 else { return policy(forAccountId: ids.first, file: file, line: line) }
-        for id in ids { Strict.checkAccountId(id, "policy(forAccountIds:)", file, line) }
+        let site = Strict.Site(call: "policy(forAccountIds:)", file: file, line: line)
+        guard ids.count > 1 else { return policy(forAccountId: ids.first, site: site) }
+        for id in ids { Strict.checkAccountId(id, site.call, file, line) }
         let reply = MAMIntuneFacade.answered(Service.Policy(as: nil, accounts: ids), as: nil, "policy(forAccountIds:)")
         guard let summary = reply.allowedAnswer else { return nil }
-        return HostPolicy(accountId: summary.oid.isEmpty ? nil : summary.oid, summary: summary)
+        return HostPolicy(accountId: summary.oid.isEmpty ? nil : summary.oid, summary: summary, site: site)
     }
 
     /// The policy of the identity in effect on this thread (thread, else UI, else process).
@@ -283,7 +325,7 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
         // Judged by the host, which knows whether the app is multi-identity.
         Strict.report(.processPolicyInMultiIdentity, "policy()", file, line,
                       "in a multi-identity app, policy() answers for the identity in effect; ask policy(forAccountId:) with the OID of the account whose data this code handles")
-        return policy(forAccountId: nil, file: file, line: line)
+        return policy(forAccountId: nil, site: Strict.Site(call: "policy()", file: file, line: line))
     }
 
     /// Whether the policy of `accountId` is applied to it in this app.
@@ -309,11 +351,15 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
 
     /// Sets the main window's UI identity (`""` or `nil`: the unmanaged one). The switch runs
     /// conditional launch; `completionHandler` gets how it ended.
-    public func setUIPolicyAccountId(_ accountId: String?, completionHandler: ((IntuneMAMSwitchIdentityResult) -> Void)? = nil) {
+    public func setUIPolicyAccountId(_ accountId: String?, completionHandler: ((IntuneMAMSwitchIdentityResult) -> Void)? = nil,
+                                     file: String = #fileID, line: UInt = #line) {
         let app = MAMIntuneFacade.app
         let done = UncheckedCompletion(completionHandler)
         Task {
-            let result = await app.setIdentity(accountId ?? "")
+            // The main window's identity (the UI layer; `""` names the main window), not the
+            // process's: files the app writes still take the thread's, else the process's.
+            let result = await app.setIdentity(accountId ?? "", window: "")
+            if result.status == .success { Strict.screenShown(accountId, file, line) }
             await MainActor.run { done.call(IntuneMAMSwitchIdentityResult(result)) }
         }
     }

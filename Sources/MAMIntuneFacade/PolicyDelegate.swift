@@ -72,7 +72,11 @@ enum Delegates {
                 delegate.blockAccountId(id, reason: reason, completionHandler: done)
             }
         case .policyChanged:
+            let changed = n.account.isEmpty ? DirectoryAccount() : account(n.account)
+            let key = Strict.policyKey(upn: changed.upn, oid: changed.oid)
+            let before = Strict.policyChanging(key)
             await post(.IntuneMAMPolicyDidChange, object: IntuneMAMPolicyManager.instance(), key: IntuneMAMPolicyDidChangeNotificationAccountId, n.account)
+            if let site = before.site { await Strict.policyChanged(key, readsBefore: before.reads, site: site) }
         case .appConfigChanged:
             await post(.IntuneMAMAppConfigDidChange, object: IntuneMAMAppConfigManager.instance(), key: IntuneMAMAppConfigDidChangeNotificationAccountId, n.account)
         case .managedConfigChanged, .restartApplication:
@@ -105,9 +109,7 @@ enum Delegates {
             }
             return .addIdentity(added: result == .success)
         case .allowedAccountsChanged(let accounts):
-            await MainActor.run {
-                NotificationCenter.default.post(name: .IntuneMAMAllowedAccountsDidChange, object: accounts)
-            }
+            await onMainQueue { NotificationCenter.default.post(name: .IntuneMAMAllowedAccountsDidChange, object: accounts) }
             return .acknowledged
         default:
             return nil
@@ -115,7 +117,9 @@ enum Delegates {
     }
 
     static func restartApplication() async -> Bool {
-        await MainActor.run { IntuneMAMPolicyManager.instance().delegate?.restartApplication() ?? false }
+        let handled = await MainActor.run { IntuneMAMPolicyManager.instance().delegate?.restartApplication() ?? false }
+        await Strict.restarting(handled: handled)
+        return handled
     }
 
     /// The account the host named, as the directory knows it (its UPN and OID).
@@ -136,8 +140,19 @@ enum Delegates {
 
     static func post(_ name: Notification.Name, object: (any Sendable)?, key: String, _ account: String) async {
         let id = account.isEmpty ? "" : Self.account(account).accountId
-        await MainActor.run {
-            NotificationCenter.default.post(name: name, object: object, userInfo: [key: id])
+        await onMainQueue { NotificationCenter.default.post(name: name, object: object, userInfo: [key: id]) }
+    }
+
+    /// Runs `body` as an operation of the main queue. A post made there hands an observer
+    /// added with `queue: .main` the notification at once; made from a main-actor job instead,
+    /// Foundation queues it on the main queue and waits for it, which, where the main queue is
+    /// not the main thread's run loop (an app with an async `main`), never comes.
+    static func onMainQueue(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            OperationQueue.main.addOperation {
+                body()
+                c.resume()
+            }
         }
     }
 

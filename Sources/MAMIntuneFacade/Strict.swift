@@ -17,6 +17,21 @@ enum Strict {
         var enrolledWithoutDelegate: (call: String, file: String, line: UInt)?
         /// Accounts the SDK refused with a status no retry changes, with that status.
         var refused: [String: EnrollmentStatus] = [:]
+        /// The account screen the app put up (`setUIPolicyAccountId`), where.
+        var screen: (accountId: String, file: String, line: UInt)?
+        /// How many policy changes the app was told, per account (its key: `policyKey`).
+        var changes: [String: Int] = [:]
+        /// The first policy read of each account, where: what a change leaves stale.
+        var firstRead: [String: Site] = [:]
+        /// Every policy read so far: a change followed by none is not observed.
+        var reads = 0
+    }
+
+    /// Where the app's code made an SDK call.
+    struct Site: Sendable {
+        var call: String
+        var file: String
+        var line: UInt
     }
     private static let memory = Mutex(Memory())
     /// The thread-dictionary key set while the façade calls an enrollment delegate: a
@@ -42,9 +57,21 @@ enum Strict {
     static func reset() { memory.withLock { $0 = Memory() } }
 
     static func report(_ check: StrictCheck, _ call: String, _ file: String, _ line: UInt, _ detail: String) {
+        guard let finding = fresh(check, call, file, line, detail) else { return }
+        MAMIntuneFacade.send(finding)
+    }
+
+    /// Reports and waits for the host's receipt: for a finding that must reach the host before
+    /// what the app does next (its answer to a restart, which ends the process).
+    static func reportNow(_ check: StrictCheck, _ call: String, _ file: String, _ line: UInt, _ detail: String) async {
+        guard let finding = fresh(check, call, file, line, detail) else { return }
+        _ = await MAMIntuneFacade.app.call(finding)
+    }
+
+    private static func fresh(_ check: StrictCheck, _ call: String, _ file: String, _ line: UInt, _ detail: String) -> Service.StrictFinding? {
         let fresh = memory.withLock { $0.reported.insert("\(check.rawValue) \(file):\(line)").inserted }
-        guard fresh else { return }
-        MAMIntuneFacade.send(Service.StrictFinding(check: check.rawValue, call: call, file: file, line: UInt32(clamping: line), detail: detail))
+        guard fresh else { return nil }
+        return Service.StrictFinding(check: check.rawValue, call: call, file: file, line: UInt32(clamping: line), detail: detail)
     }
 
     /// `accountId` where the SDK takes an account id: a UPN of an account the app knows by its
@@ -85,5 +112,83 @@ enum Strict {
         memory.withLock { m in
             for name in [status.accountId, status.identity] where !name.isEmpty { m.refused[name.lowercased()] = status.statusCode }
         }
+    }
+
+    // MARK: locations
+
+    /// Save and open locations that belong to an account: the SDK's documentation says the
+    /// account of the location "must be passed" for these (seed 000); for the others `nil`
+    /// (no account, an unknown owner) is right.
+    static let accountSaveLocations: Set<IntuneMAMSaveLocation> = [.oneDriveForBusiness, .sharePoint, .accountDocument]
+    static let accountOpenLocations: Set<IntuneMAMOpenLocation> = [.oneDriveForBusiness, .sharePoint, .accountDocument]
+
+    static func checkLocation(_ location: String, needsAccount: Bool, _ accountId: String?, _ call: String, _ file: String, _ line: UInt) {
+        guard needsAccount, accountId?.isEmpty ?? true else { return }
+        report(.locationNeedsAccount, call, file, line,
+               "\(location) belongs to an account: pass the OID of the account signed in to it (nil reads as an unmanaged owner, whose answer is not that account's policy)")
+    }
+
+    // MARK: restart
+
+    /// The app put an account's screen up: state a restart the app does not handle loses.
+    static func screenShown(_ accountId: String?, _ file: String, _ line: UInt) {
+        memory.withLock { m in
+            m.screen = (accountId ?? "").isEmpty ? nil : (accountId ?? "", file, line)
+        }
+    }
+
+    /// The SDK restarts the app; `handled` is the policy delegate's `restartApplication()`.
+    /// Reported (the host keeps it only for an app that does not restore its state) before the
+    /// answer goes, as the answer ends the process.
+    static func restarting(handled: Bool) async {
+        guard !handled, let screen = memory.withLock({ $0.screen }) else { return }
+        await reportNow(.restartUnhandledWithState, "setUIPolicyAccountId(_:completionHandler:)", screen.file, screen.line,
+                        "the SDK restarted the app while this screen showed \(screen.accountId), and no policy delegate handled restartApplication(): implement it to keep the user's place (save it, return true and restart), or restore it at launch")
+    }
+
+    // MARK: policy changes
+
+    /// The key a policy is kept under: the account's OID (its UPN when it has none), `""` for
+    /// no managed account.
+    static func policyKey(upn: String, oid: String) -> String { (oid.isEmpty ? upn : oid).lowercased() }
+
+    /// A policy read (`policy(forAccountId:)` and the others): the change count it was read at.
+    static func policyRead(_ key: String, _ site: Site) -> Int {
+        memory.withLock { m in
+            m.reads += 1
+            if m.firstRead[key] == nil { m.firstRead[key] = site }
+            return m.changes[key, default: 0]
+        }
+    }
+
+    /// A policy object read at change count `readAt` used now: stale when its account's policy
+    /// changed since.
+    static func policyUsed(_ key: String, readAt: Int, _ site: Site) {
+        guard memory.withLock({ $0.changes[key, default: 0] }) > readAt else { return }
+        report(.policyCachedWithoutObserver, site.call, site.file, site.line,
+               "the policy read here was used after its account's policy changed: observe IntuneMAMPolicyDidChange and read the policy again")
+    }
+
+    /// `key`'s policy changed: counted before the notification is posted. Returns the reads so
+    /// far and where the account's policy was first read (nothing to judge when it never was).
+    static func policyChanging(_ key: String) -> (reads: Int, site: Site?) {
+        memory.withLock { m in
+            m.changes[key, default: 0] += 1
+            return (m.reads, m.firstRead[key])
+        }
+    }
+
+    /// After the change was posted and the app's observers ran: no read since means nothing
+    /// observes the change — what the app read is kept as it was.
+    static func policyChanged(_ key: String, readsBefore: Int, site: Site) async {
+        // Observers run in `post` (no queue), on the main queue, or in a task they start:
+        // give those their turn; only an app that reads nothing pays the wait.
+        for turn in 0..<40 {
+            if memory.withLock({ $0.reads }) > readsBefore { return }
+            if turn < 8 { await MainActor.run {}; await Task.yield() } else { try? await Task.sleep(for: .milliseconds(10)) }
+        }
+        guard memory.withLock({ $0.reads }) == readsBefore else { return }
+        report(.policyCachedWithoutObserver, site.call, site.file, site.line,
+               "the policy read here was kept: the admin changed it and the app read no policy again; observe IntuneMAMPolicyDidChange and read the policy when it is posted")
     }
 }

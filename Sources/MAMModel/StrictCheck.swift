@@ -31,12 +31,26 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// A multi-identity app showing a managed account shared an item naming no owner: it left
     /// as personal data. Seen by the host at the share (no line).
     case itemSharedWithoutOwner = "item-shared-without-owner"
+    /// `isSaveToAllowed`/`isOpenFromAllowed` for a location that belongs to an account
+    /// (OneDrive for Business, SharePoint, an account document) asked with no account: the SDK
+    /// reads `nil` as an unmanaged owner, so the answer is not the location's account's.
+    case locationNeedsAccount = "location-needs-account"
+    /// The SDK restarted the app (its first policy, a remediation) while the app showed an
+    /// account's screen, and no policy delegate handled `restartApplication()`: the app does
+    /// not restore its state, so the user's place is lost. The host judges it (it knows
+    /// whether the app restores its state).
+    case restartUnhandledWithState = "restart-unhandled-with-state"
+    /// A policy read, then changed by the admin, and not read again: nothing observing
+    /// `IntuneMAMPolicyDidChange` read it, or the object read before the change was used after it.
+    case policyCachedWithoutObserver = "policy-cached-without-observer"
 
     public static let names: Set<String> = Set(allCases.map(\.rawValue))
 
     /// A check only the host can judge: the façade reports each such call, and the host keeps
     /// the finding only when the app made the mistake.
-    public var judgedByHost: Bool { self == .remediationWithoutProtapp || self == .processPolicyInMultiIdentity }
+    public var judgedByHost: Bool {
+        self == .remediationWithoutProtapp || self == .processPolicyInMultiIdentity || self == .restartUnhandledWithState
+    }
 
     /// What the check found wrong, for reports (SARIF's rule description, the human output).
     public var summary: String {
@@ -50,6 +64,9 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         case .wipeAnsweredWithFilesLeft: "the wipe delegate answered done while the account's files remain: the device trusted it and deleted nothing"
         case .processPolicyInMultiIdentity: "policy() read in a multi-identity app: it answers for the identity in effect, not for the account whose data the code handles"
         case .remediationWithoutProtapp: "compliance remediation asked by an app without the protapp client capability: app protection conditional access is never met for it"
+        case .locationNeedsAccount: "a location that belongs to an account asked with no account: the SDK reads nil as an unmanaged owner"
+        case .restartUnhandledWithState: "the SDK restarted the app while it showed an account's screen and nothing handled restartApplication(): the user's place is lost"
+        case .policyCachedWithoutObserver: "a policy kept after the admin changed it: nothing observing IntuneMAMPolicyDidChange read it again"
         }
     }
 }

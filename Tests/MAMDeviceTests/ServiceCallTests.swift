@@ -282,6 +282,26 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         #expect(events.withLock { $0 } == ["app1 process-policy-in-multi-identity"])
     }
 
+    /// restart-unhandled-with-state is the host's to judge: kept for an app that does not
+    /// restore its state when relaunched (a team's executable, by default), dropped for one that does.
+    @Test func anUnhandledRestartIsAFindingOnlyForAnAppThatDoesNotRestoreItsState() async throws {
+        var config = try makeConfiguration(apps: 2)
+        config.apps[0].descriptor.restoresState = false
+        config.fleet.install(config.apps[0].descriptor)
+        let events = Mutex<[String]>([])
+        let host = try HostController(configuration: config) { event in
+            if case .strict(let handle, let f) = event { events.withLock { $0.append("\(handle) \(f.check)") } }
+        }
+        #expect(await host.startFleet().isEmpty)
+        for app in ["app0", "app1"] {
+            let r = await host.service(app, .strictFinding(check: "restart-unhandled-with-state", call: "setUIPolicyAccountId(_:completionHandler:)",
+                                                           file: "App/Screens.swift", line: 9, detail: ""))
+            #expect(r.isAllowed, "\(r)")
+        }
+        #expect(await host.shutdown() == 0)
+        #expect(events.withLock { $0 } == ["app0 restart-unhandled-with-state"])
+    }
+
     /// remediation-without-protapp is the host's to judge: kept for an app without the
     /// capability, dropped for one that declares it.
     @Test func aRemediationWithoutProtappIsKeptOnlyWhereTheCapabilityIsMissing() async throws {

@@ -17,6 +17,8 @@ final class FakeHost: @unchecked Sendable {
     let commandResults = Mutex<[(CommandResult, answeredBefore: Int)]>([])
     /// The deliveries' acknowledgements the app sent, in order.
     let deliveryAcks = Mutex<[DeliverAcks]>([])
+    /// The identity switches the app asked for, in order.
+    let identities = Mutex<[SetIdentity]>([])
     private let writing = Mutex<Void>(())
     private var thread: Thread?
 
@@ -67,6 +69,10 @@ final class FakeHost: @unchecked Sendable {
                     commandResults.withLock { $0.append((result, seen.withLock { $0.count })) }
                 case .deliverAcks(let acks):
                     deliveryAcks.withLock { $0.append(acks) }
+                case .setIdentity(let request):
+                    // Every switch succeeds: the tests' accounts need no PIN or launch check.
+                    identities.withLock { $0.append(request) }
+                    send(Frame(seq: 0, replyTo: frame.seq, body: .identityResult(IdentityResult(status: .success, account: request.account))))
                 default: break
                 }
             }

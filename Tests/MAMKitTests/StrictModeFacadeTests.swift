@@ -17,6 +17,8 @@ extension FacadeTests {
         switch request {
         case .enroll: ServiceResult(verdict: .allowed(""), value: .enrollment(100))
         case .unenroll: ServiceResult(verdict: .allowed(""), value: .enrollment(104))
+        case .strictFinding: ServiceResult(verdict: .allowed("recorded"))
+        case .canOpen: ServiceResult(verdict: .allowed("allowed"))
         default: FacadeTests.answer(request, context)
         }
     }
@@ -191,6 +193,147 @@ extension FacadeTests {
         await MainActor.run { IntuneMAMEnrollmentManager.instance().deliver(.enrollmentStatus, IntuneMAMEnrollmentStatus(account: alice, status: .newPoliciesReceived)) }
         let found = await Self.findings(host, count: 1)
         #expect(found.map(\.check) == ["deregister-in-callback"] && found.first?.line == UInt32(inside.insideLine) && found.first?.file == Self.file, "\(found)")
+    }
+    @Test func aLocationOfAnAccountAskedWithNoneIsReportedAtItsLine() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let lines = await Task.detached { () -> [UInt] in
+            let policy = IntuneMAMPolicyManager.instance().policy(forAccountId: FacadeTests.aliceOID)!
+            let mistakes: [UInt] = [#line + 1, #line + 2]
+            _ = policy.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: nil)
+            _ = policy.isOpenFromAllowed(for: .sharePoint, withAccountId: "")
+            // Right: the location's account, and nil where a location has none.
+            _ = policy.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: FacadeTests.aliceOID)
+            _ = policy.isOpenFromAllowed(for: .accountDocument, withAccountId: FacadeTests.aliceOID)
+            _ = policy.isSaveToAllowed(for: .cameraRoll, withAccountId: nil)
+            _ = policy.isOpenFromAllowed(for: .camera, withAccountId: nil)
+            _ = policy.isSaveToAllowed(for: .other, withAccountId: nil)
+            // The masks ask every location for the given account: not the app's call.
+            _ = policy.getSaveToLocations(forAccountId: nil)
+            return mistakes
+        }.value
+        try? await Task.sleep(for: .milliseconds(100))
+        let found = await Self.findings(host, count: 2)
+        #expect(found.map(\.check) == ["location-needs-account", "location-needs-account"], "\(found)")
+        #expect(found.map(\.line) == lines.map(UInt32.init) && found.allSatisfy { $0.file == Self.file }, "\(found)")
+        #expect(found.map(\.call) == ["isSaveToAllowed(for:withAccountId:)", "isOpenFromAllowed(for:withAccountId:)"])
+    }
+
+    /// A team's own conformer (a mock in its tests) is still the one that answers.
+    @Test func aTeamsOwnPolicyAnswersThroughTheCheckedCall() async throws {
+        final class Mock: IntuneMAMPolicy {
+            var isPINRequired: Bool { false }
+            func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool { location == .box }
+            func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool { location == .camera }
+            func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber] { [:] }
+            func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber] { [:] }
+            func isDocumentPickerAllowed(_ mode: UIDocumentPickerMode) -> Bool { false }
+            var isManagedBrowserRequired: Bool { false }
+            var isContactSyncAllowed: Bool { false }
+            var isWidgetContentSyncAllowed: Bool { false }
+            var isSpotlightIndexingAllowed: Bool { false }
+            var areSiriIntentsAllowed: Bool { false }
+            var areAppIntentsAllowed: Bool { false }
+            var isAppSharingAllowed: Bool { false }
+            var shouldFileProviderEncryptFiles: Bool { false }
+            var notificationPolicy: IntuneMAMNotificationPolicy { .allow }
+            var isFileEncryptionRequired: Bool { false }
+            var isScreenCaptureAllowed: Bool { false }
+            func isURLAllowed(_ url: URL) -> Bool { false }
+            func isURLAllowed(_ url: URL, isKnownManagedAppScheme: Bool) -> Bool { false }
+            func isUniversalLinkAllowed(_ url: URL) -> Bool { false }
+            func canReceiveSharedItemProvider(_ itemProvider: NSItemProvider) -> Bool { false }
+            func canReceiveSharedFile(_ path: String) -> Bool { false }
+        }
+        let policy: any IntuneMAMPolicy = Mock()
+        #expect(policy.isSaveToAllowed(for: .box, withAccountId: nil) && !policy.isSaveToAllowed(for: .dropbox, withAccountId: nil))
+        #expect(policy.isOpenFromAllowed(for: .camera, withAccountId: nil) && !policy.isOpenFromAllowed(for: .photos, withAccountId: nil))
+    }
+
+    /// A policy read and kept: the admin changes it and nothing reads it again.
+    @Test func aPolicyKeptAfterAChangeIsReportedAtItsRead() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let line = await Task.detached { () -> UInt in
+            let line: UInt = #line + 1
+            let policy = IntuneMAMPolicyManager.instance().policy(forAccountId: FacadeTests.aliceOID)
+            _ = policy?.isContactSyncAllowed
+            return line
+        }.value
+        await Delegates.deliver(SDKNotification(kind: .policyChanged, account: "alice@contoso.com"))
+        let found = await Self.findings(host, count: 1)
+        #expect(found.map(\.check) == ["policy-cached-without-observer"] && found.first?.line == UInt32(line)
+                && found.first?.call == "policy(forAccountId:)", "\(found)")
+    }
+
+    /// Right: an observer reads the policy again when it changes. Then the mistake of using the
+    /// object read before the change is still seen.
+    @Test func aPolicyReadAgainOnTheChangeIsNoFindingButTheOldCopyIs() async throws {
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        final class Holder: @unchecked Sendable { var policy: (any IntuneMAMPolicy)?; var old: (any IntuneMAMPolicy)? }
+        let holder = Holder()
+        let line = await Task.detached { () -> UInt in
+            let line: UInt = #line + 1
+            holder.policy = IntuneMAMPolicyManager.instance().policy(forAccountId: FacadeTests.aliceOID)
+            holder.old = holder.policy
+            return line
+        }.value
+        let observer = NotificationCenter.default.addObserver(forName: .IntuneMAMPolicyDidChange, object: nil, queue: .main) { note in
+            let id = note.userInfo?[IntuneMAMPolicyDidChangeNotificationAccountId] as? String
+            holder.policy = IntuneMAMPolicyManager.instance().policy(forAccountId: id)
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        await Delegates.deliver(SDKNotification(kind: .policyChanged, account: "alice@contoso.com"))
+        _ = holder.policy?.isPINRequired
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(await Self.findings(host, count: 1).isEmpty)
+        _ = holder.old?.isPINRequired
+        let found = await Self.findings(host, count: 1)
+        #expect(found.map(\.check) == ["policy-cached-without-observer"] && found.first?.line == UInt32(line), "\(found)")
+    }
+
+    /// The SDK restarts an app showing alice's screen: unhandled, reported at the screen's line
+    /// for the host to judge; handled by the delegate, or with no account on screen, not.
+    @Test func aRestartNotHandledWhileAScreenIsUpIsReported() async throws {
+        final class Restarts: IntuneMAMPolicyDelegate, @unchecked Sendable {
+            func restartApplication() -> Bool { true }
+        }
+        let host = try FakeHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        IntuneMAMPolicyManager.instance().delegate = nil
+        #expect(await Delegates.restartApplication() == false)
+        IntuneMAMPolicyManager.instance().setUIPolicyAccountId(nil)
+        #expect(await Delegates.restartApplication() == false)
+        IntuneMAMPolicyManager.instance().delegate = Restarts()
+        IntuneMAMPolicyManager.instance().setUIPolicyAccountId(FacadeTests.aliceOID)
+        for _ in 0..<200 where host.identities.withLock({ $0.count }) < 2 { try? await Task.sleep(for: .milliseconds(10)) }
+        try? await Task.sleep(for: .milliseconds(50))
+        #expect(await Delegates.restartApplication() == true)
+        #expect(host.seen.withLock { $0 }.allSatisfy { if case .strictFinding = $0.0 { false } else { true } })
+        IntuneMAMPolicyManager.instance().delegate = nil
+        let line: UInt = #line + 1
+        IntuneMAMPolicyManager.instance().setUIPolicyAccountId(FacadeTests.aliceOID) { _ in }
+        for _ in 0..<200 where host.identities.withLock({ $0.count }) < 3 { try? await Task.sleep(for: .milliseconds(10)) }
+        try? await Task.sleep(for: .milliseconds(50))
+        // The main window's identity (UI scope), not the process's.
+        #expect(host.identities.withLock { $0.map { "\($0.scope) \($0.window) \($0.account)" } } == [
+            "ui  ", "ui  \(FacadeTests.aliceOID)", "ui  \(FacadeTests.aliceOID)"])
+        #expect(await Delegates.restartApplication() == false)
+        // Already received: the finding is sent, and answered, before the restart's answer.
+        let found = host.seen.withLock { $0 }.compactMap { request, _ -> (String, UInt32)? in
+            if case .strictFinding(let check, _, _, let line, _) = request { return (check, line) }
+            return nil
+        }
+        #expect(found.map(\.0) == ["restart-unhandled-with-state"] && found.first?.1 == UInt32(line), "\(found)")
     }
 }
 }

@@ -30,6 +30,9 @@ enum StrictFindingHandler: ServiceHandler {
         if call.check == StrictCheck.processPolicyInMultiIdentity.rawValue, !c.app.descriptor.multiIdentity {
             return Answered(.allowed("\(c.bundle) is single-identity: its process policy is its one account's, no finding"))
         }
+        if call.check == StrictCheck.restartUnhandledWithState.rawValue, c.app.descriptor.restoresState {
+            return Answered(.allowed("\(c.bundle) restores its state when relaunched: no finding"))
+        }
         let handle = c.app.handle
         let reported = c.desk.strictFindings[handle, default: 0]
         guard reported < findingsPerApp else { return Answered(.allowed("past \(findingsPerApp) findings, the rest are not kept")) }
