@@ -26,6 +26,7 @@ let package = Package(
         .executable(name: "mamsim-confine", targets: ["mamsim-confine"]),
         .library(name: "MAMKit", targets: ["MAMKit"]),
         .library(name: "MAMManagedApp", targets: ["MAMManagedApp"]),
+        .library(name: "MAMManagedAppFacade", targets: ["MAMManagedAppFacade"]),
         // Unofficial: the Intune App SDK's names and shapes over MAMKit (docs/FACADE.md).
         .library(name: "MAMIntuneFacade", targets: ["MAMIntuneFacade"]),
     ],
@@ -103,6 +104,8 @@ let package = Package(
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit", "CConfine", "CZygote"], swiftSettings: strict, linkerSettings: runtimeLinking),
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
+        // Apple's ManagedApp names and shapes, unofficial, for a team's own code (docs/MANAGEDAPP.md).
+        .target(name: "MAMManagedAppFacade", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .executableTarget(name: "ExampleCAApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict, linkerSettings: staticStdlib),
         .executableTarget(name: "ExampleLandmarksApp", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         // An app written against MAMKit's async API (README "Writing an app"); the host tests run it.
@@ -127,7 +130,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
-        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade"], swiftSettings: strict),
+        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade", "MAMManagedAppFacade"], swiftSettings: strict),
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations", "MAMDevice"],
             exclude: ["Fixtures"], swiftSettings: strict),

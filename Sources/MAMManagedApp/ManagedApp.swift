@@ -67,7 +67,7 @@ public struct ManagedAppConfigurationProvider: Sendable {
     }
 
     /// A decoding error as an administrator reads it: what was wrong, and where.
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         guard let e = error as? DecodingError else { return "\(error)" }
         func path(_ c: DecodingError.Context) -> String {
             c.codingPath.isEmpty ? "" : " at " + c.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
