@@ -59,21 +59,24 @@ enum Landmarks {
     }
 
     /// The talk's advice: follow the identifiers, and look each password up when they change
-    /// (a rotation yields the same list again); an identifier gone by then is skipped.
+    /// (a rotation yields the same list again). The identifiers of the list before are looked
+    /// up too, as code that listed earlier would: one withdrawn since throws.
     static func followPasswords(_ first: Gate) async {
         let provider = ManagedAppPasswordsProvider()
         var opened = false
         var yields = 0
+        var before: [String] = []
         for await ids in await provider.identifiers {
             yields += 1
             var lines = ["yield \(yields): \(ids.joined(separator: ", "))"]
-            for id in ids {
+            for id in ids + before.filter({ !ids.contains($0) }) {
                 do {
                     lines.append("\(id) = \(try await provider.password(withIdentifier: id))")
                 } catch {
                     lines.append("\(id): \(error)")
                 }
             }
+            before = ids
             Screen.show("passwords", lines.joined(separator: "\n"))
             if !opened { opened = true; await first.open() }
         }
