@@ -183,7 +183,7 @@ public final class AdminDesk {
     /// switch, RULES.md §8), the iOS version it runs (any, unlike `updateOS`). `nil` leaves a
     /// fact as it is. Returns what changed, in words.
     @discardableResult
-    public func setDevice(brokerInstalled: Bool?, jailbroken: Bool?, osVersion: Version? = nil) throws -> String {
+    public func setDevice(brokerInstalled: Bool?, jailbroken: Bool?, osVersion: Version? = nil, assetServerAvailable: Bool? = nil) throws -> String {
         var facts = state.fleet.device
         var said: [String] = []
         if let brokerInstalled {
@@ -197,6 +197,10 @@ public final class AdminDesk {
         if let osVersion {
             said.append("the device runs iOS \(osVersion) (it ran \(facts.osVersion))")
             facts.osVersion = osVersion
+        }
+        if let assetServerAvailable {
+            facts.assetServerAvailable = assetServerAvailable
+            said.append(assetServerAvailable ? "the asset server answers again" : "the asset server fails: secrets stay listed, their lookups fail")
         }
         let text = said.isEmpty ? "nothing changed" : said.joined(separator: "; ")
         try state.setDeviceFacts(facts)

@@ -132,6 +132,11 @@ extension DeviceState {
             let known = content.assets(of: kind).keys.sorted()
             throw DeviceStateError(.invalidIdentifier, "\(bundle) has no \(kind) \"\(id)\"; the provisioned \(kind) ids are \(known.isEmpty ? "none" : known.joined(separator: ", "))")
         }
+        // The secret is listed (the declarations say so) but its data comes from the asset
+        // server when asked for, which does not answer.
+        guard fleet.device.assetServerAvailable else {
+            throw DeviceStateError(.timeout, "the asset server did not answer the device's request for \(kind) \"\(id)\" of \(bundle) (asset \(asset)); ManagedApp's serverError. The secret is still listed; ask again once the server answers")
+        }
         let file = declaration.source
         switch kind {
         case .password:

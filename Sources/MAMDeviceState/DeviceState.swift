@@ -371,6 +371,8 @@ struct StoredDeviceFacts: Codable {
     var model: String
     /// Absent in facts stored before it was one: the broker was then a fact of the run only.
     var brokerInstalled: Bool?
+    /// Absent in facts stored before it was one: the asset server answered.
+    var assetServerAvailable: Bool?
 
     init(_ f: DeviceFacts) {
         mdmEnrolled = f.mdmEnrolled
@@ -379,10 +381,13 @@ struct StoredDeviceFacts: Codable {
         restrictions = f.restrictions
         model = f.model
         brokerInstalled = f.brokerInstalled
+        assetServerAvailable = f.assetServerAvailable
     }
 
     var facts: DeviceFacts {
-        DeviceFacts(mdmEnrolled: mdmEnrolled, jailbroken: jailbroken, osVersion: Version(osVersion) ?? DeviceFacts().osVersion,
-                    restrictions: restrictions, model: model, brokerInstalled: brokerInstalled ?? false)
+        var f = DeviceFacts(mdmEnrolled: mdmEnrolled, jailbroken: jailbroken, osVersion: Version(osVersion) ?? DeviceFacts().osVersion,
+                            restrictions: restrictions, model: model, brokerInstalled: brokerInstalled ?? false)
+        f.assetServerAvailable = assetServerAvailable ?? true
+        return f
     }
 }

@@ -57,7 +57,10 @@ actor Fingerprints {
     }
     private var last: Seen?
 
-    func changed(_ now: Seen) -> Bool {
+    /// A value the device could not fetch (its asset server failing) is taken as unchanged.
+    func changed(_ fetched: Seen) -> Bool {
+        var now = fetched
+        for id in now.ids where now.values[id] == nil { now.values[id] = last?.values[id] }
         defer { last = now }
         return now != last
     }

@@ -12,6 +12,9 @@ public struct DeviceFacts: Sendable, Hashable {
     public var model: String
     /// Microsoft Authenticator, the broker app protection CA remediation needs, is installed.
     public var brokerInstalled: Bool
+    /// The MDM's asset server answers the device's requests for secrets (a ManagedApp password,
+    /// certificate or identity); failing, a lookup fails (ManagedApp's `serverError`).
+    public var assetServerAvailable: Bool = true
 
     public init(mdmEnrolled: Bool = false, jailbroken: Bool = false, osVersion: Version = Version("18.4")!,
                 restrictions: [String: Bool] = [:], model: String = "iPhone15,2", brokerInstalled: Bool = false) {

@@ -82,6 +82,9 @@ public struct ScenarioDevice: Sendable, Hashable {
     public var online: Bool = true
     /// `authenticator:` — the broker app is installed (app protection CA remediation needs it).
     public var authenticator: Bool = false
+    /// `assetServer:` (v1.5) — `available` (the default) or `failing`: the MDM's asset server
+    /// does not answer the device's requests for ManagedApp secrets.
+    public var assetServerAvailable: Bool = true
     /// `limits:` (`memory`, `processes`) — what all the device's apps may use together.
     public var limits = DeviceLimits()
     /// `service:` and `mdmEnrolledAs:` (v1.3): the Intune service's time and the device's MDM user.

@@ -132,7 +132,7 @@ final class Loading {
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
                                "appConfigs", "declarations", "conditionalAccess", "strict"]
     static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits",
-                             "mdmEnrolledAs", "service"]
+                             "mdmEnrolledAs", "service", "assetServer"]
     static let serviceKeys = ["delivery", "checkInEvery", "propagation", "tokenLifetime"]
     static let accountKeys = ["upn", "oid", "tenant", "policy", "licensed"]
 
@@ -230,6 +230,13 @@ final class Loading {
         }
         if let x = f["model"], let s = reader.name(x, what: "model") { device.model = s }
         if let x = f["authenticator"], let b = reader.bool(x, what: "authenticator") { device.authenticator = b }
+        if let x = f["assetServer"], let s = reader.string(x, what: "assetServer") {
+            switch s {
+            case "available": device.assetServerAvailable = true
+            case "failing": device.assetServerAvailable = false
+            default: reader.error(x, "assetServer must be available or failing, but it is \"\(s)\"")
+            }
+        }
         if let x = f["network"], let s = reader.string(x, what: "network") {
             switch s {
             case "online": device.online = true

@@ -243,6 +243,49 @@ struct DeclarationStateTests {
         #expect(throws: DeviceStateError.self) { try again.managedSecret(app: "com.example.landmarks", kind: .password, id: "nope") }
     }
 
+    /// The asset server failing (SCENARIOS v1.5 `assetServer`): a lookup fails with `timeout`
+    /// (ManagedApp's `serverError`) while the secret stays listed, and the fact survives a
+    /// restart of the host; answering again, the lookup gives the secret.
+    @Test func aFailingAssetServerFailsLookupsNotTheList() throws {
+        let dir = try DeviceDirectory()
+        do {
+            let device = try dir.open(Self.fleet())
+            _ = try device.applyDeclarations(DeclarationSet.read([Self.landmarks]).0)
+            var facts = device.fleet.device
+            facts.assetServerAvailable = false
+            try device.setDeviceFacts(facts)
+            for (kind, id) in [(ManagedAppContent.SecretKind.password, "api"), (.identity, "assets-client")] {
+                do {
+                    _ = try device.managedSecret(app: "com.example.landmarks", kind: kind, id: id)
+                    Issue.record("\(kind) \(id) was fetched from a failing server")
+                } catch let e as DeviceStateError {
+                    #expect(e.reason == .timeout && e.message.contains("asset server"), "\(e)")
+                }
+            }
+            do {
+                _ = try device.signWithIdentity(app: "com.example.landmarks", id: "assets-client", data: [1])
+                Issue.record("an identity signed while its server failed")
+            } catch let e as DeviceStateError {
+                #expect(e.reason == .timeout && e.message.contains("asset server"), "\(e)")
+            }
+            // An identifier that is not provisioned is still that, not a server error.
+            do {
+                _ = try device.managedSecret(app: "com.example.landmarks", kind: .password, id: "nope")
+                Issue.record("an unknown identifier was answered")
+            } catch let e as DeviceStateError {
+                #expect(e.reason == .invalidIdentifier, "\(e)")
+            }
+        }
+        let again = try dir.open(Self.fleet())
+        try again.loadDeclarations()
+        #expect(!again.fleet.device.assetServerAvailable, "the failing server is a fact the device keeps")
+        var facts = again.fleet.device
+        facts.assetServerAvailable = true
+        try again.setDeviceFacts(facts)
+        #expect(try again.managedSecret(app: "com.example.landmarks", kind: .password, id: "api")
+                == .password(userName: "landmarks-api", password: "correct horse battery staple"))
+    }
+
     /// An ACME identity a declaration names `tenant:<tenant>` is an identity of its own: it
     /// never becomes (nor replaces) the token service's signing key for that tenant, so an app
     /// signing with it cannot forge a token that verifies.

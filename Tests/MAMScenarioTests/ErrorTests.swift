@@ -123,6 +123,25 @@ import Testing
         }
     }
 
+    @Test func aBadAssetServerNamesTheKeyAndItsTwoValues() throws {
+        let text = """
+            device:
+              assetServer: down
+            steps:
+              - setDevice: {assetServer: up}
+                expect: ok
+            """
+        do {
+            _ = try ScenarioLoader.load(text: text, file: URL(fileURLWithPath: "ddm.yaml"))
+            Issue.record("a bad assetServer must not load")
+        } catch {
+            #expect(error.description.contains(#"ddm.yaml:2:16: device.assetServer: assetServer must be available or failing, but it is "down""#), "\(error)")
+            #expect(error.description.contains(#"assetServer must be available or failing, but it is "up""#), "\(error)")
+        }
+        let good = try ScenarioLoader.load(text: "device: {assetServer: failing}\n", file: URL(fileURLWithPath: "ddm.yaml"))
+        #expect(!good.device.assetServerAvailable)
+    }
+
     @Test func anUnknownNotificationNameSuggestsTheKnownOne() throws {
         let text = """
             apps:

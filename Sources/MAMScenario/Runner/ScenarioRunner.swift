@@ -71,6 +71,7 @@ public enum ScenarioRunner {
         config.declarations = scenario.declarations
         config.conditionalAccess = scenario.conditionalAccess
         config.brokerInstalled = scenario.device.authenticator
+        config.fleet.device.assetServerAvailable = scenario.device.assetServerAvailable
         config.deviceLimits = scenario.device.limits
         config.quietChildren = options.quietChildren
         // The scenario's folder and every file it read: what it describes reaches the apps

@@ -32,7 +32,8 @@ struct ManagedSecretStep: StepVerb {
         let r = await run.call(app, Service.ManagedSecret(kind: kind, id: id))
         let parties = "\(app): \(kind) \(id)"
         guard let secret = r.allowedAnswer else {
-            if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier { return (.errorCode(reason), r.verdict.explanation, parties) }
+            // The framework's errors: an identifier not provisioned, the asset server failing.
+            if case .failed(let reason, _) = r.verdict, reason == .invalidIdentifier || reason == .timeout { return (.errorCode(reason), r.verdict.explanation, parties) }
             return (Observed(r.verdict, allowed: .none), r.verdict.explanation, parties)
         }
         switch secret {
