@@ -2,7 +2,7 @@
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: deps build demo test bench fuzz install proto-check clean
+.PHONY: deps build demo test bench thresholds fuzz install proto-check clean
 
 deps:
 	@scripts/install-deps
@@ -40,6 +40,14 @@ bench: deps
 	$(SWIFT) build -c release --product mamsim-app
 	$(SWIFT) build -c release --product mamsim
 	$(RELEASE)/mamsim bench
+
+# The instruction budgets of Benchmarks/Thresholds (callgrind counts; needs valgrind): fails when
+# a figure is over its budget. CI runs it.
+thresholds: deps
+	$(SWIFT) build -c release --product mamsim-confine
+	$(SWIFT) build -c release --product mamsim-app
+	$(SWIFT) build -c release --product mamsim
+	scripts/check-thresholds
 
 # libFuzzer targets (Fuzz/): frame decoding, activation predicates, plists, Graph documents;
 # FUZZ_SECONDS per target (default 180).
