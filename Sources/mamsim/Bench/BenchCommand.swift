@@ -40,11 +40,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write every figure of every run as JSON (for CI history).", valueName: "FILE"))
     var json: String?
 
-    @Option(help: ArgumentHelp("Run one broker flood of --items items and nothing else (audit on, the first of --pairs, no reference): batched or per-item; or round-trip, --pings round trips of 1 KiB and nothing else. An instruction counter runs it twice and takes the difference (scripts/bench-instructions).", valueName: "MODE"))
+    @Option(help: ArgumentHelp("Run one broker flood of --items items and nothing else (audit on, the first of --pairs, no reference): batched or per-item; or round-trip, --pings round trips of 1 KiB and nothing else; or decode, --items share frames of 1 KiB parsed in place and nothing else. An instruction counter runs it twice and takes the difference (scripts/bench-instructions).", valueName: "MODE"))
     var probe: String?
 
     static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet"]
-    static let probeModes = ["batched", "per-item", "round-trip"]
+    static let probeModes = ["batched", "per-item", "round-trip", "decode"]
     /// Runs of each broker figure and its C references; the median one is printed.
     static let brokerRuns = 3
 
@@ -82,6 +82,11 @@ struct BenchCommand: AsyncParsableCommand {
             if probe == "round-trip" {
                 let r = try LatencyBench.run(appRuntime: runtime, size: 1024, count: pings)
                 print(String(format: "probe: %d round trips of 1 KiB (after %d to warm up), p50 %.1f µs", pings, LatencyBench.warmup, r.p50))
+                return
+            }
+            if probe == "decode" {
+                try DecodeBench.probe(count: items)
+                print("probe: \(items) share frames of 1 KiB parsed")
                 return
             }
             let pairs = pairCounts[0]

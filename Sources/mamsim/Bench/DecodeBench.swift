@@ -14,10 +14,26 @@ enum DecodeBench {
         var genericNs: Double
     }
 
-    static func run(batches: Int = 101, perBatch: Int = 5_000) throws -> Result {
+    /// The frame a sender sends most: a 1 KiB share request.
+    static let frame: Frame = {
         let item = Item(
             id: "f12345", typeIdentifiers: ["public.data"], payload: .inline([UInt8](repeating: 0x61, count: 1024)))
-        let frame = Frame(seq: 12_345, body: .shareRequest(ShareRequest(destination: "b", item: item, identity: "alice@contoso.com")))
+        return Frame(seq: 12_345, body: .shareRequest(ShareRequest(destination: "b", item: item, identity: "alice@contoso.com")))
+    }()
+
+    /// `count` parses of that frame and nothing else, for an instruction counter
+    /// (scripts/bench-instructions --mode decode).
+    static func probe(count: Int) throws {
+        let bytes = FrameEncoder.encode(frame)
+        var parsed = 0
+        try bytes.withUnsafeBytes { raw in
+            for _ in 0..<count where try FrameParser.parse(raw).seq == frame.seq { parsed += 1 }
+        }
+        guard parsed == count else { throw BenchError(message: "decode probe: \(parsed) of \(count) frames parsed") }
+    }
+
+    static func run(batches: Int = 101, perBatch: Int = 5_000) throws -> Result {
+        let frame = Self.frame
         let bytes = FrameEncoder.encode(frame)
         var parsed = 0
         let parse = try bytes.withUnsafeBytes { raw in
