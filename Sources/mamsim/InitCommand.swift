@@ -278,7 +278,7 @@ struct InitCommand: AsyncParsableCommand {
         let targets = Self.list(sdkApps.compactMap(\.bundle.bundleID))
         if policy.isEmpty {
             y.append("  # A starter policy: org data stays in policy-managed apps. Replace it with your tenant's:")
-            y.append("  # export it from Graph (README, \"A team's first hour\") and pass it as --policy.")
+            y.append("  # export it from Graph (docs/GUIDE.md, \"A team's first hour\") and pass it as --policy.")
             y.append("  starter:")
             y.append("    displayName: \"Starter: org data to policy-managed apps only\"")
             y.append("    allowedOutboundDataTransferDestinations: managedApps")

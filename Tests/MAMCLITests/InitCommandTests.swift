@@ -243,7 +243,7 @@ extension CLITests {
         /// `init --facade DIR`: the test package of a team's own Intune code. Its IntuneMAMSwift
         /// module says it is unofficial and re-exports the façade of this checkout; its scenario
         /// sits in a folder of its own (an app never reads a folder holding the scenario) and
-        /// runs the app's static build. Building it is the conformance script's and the README's
+        /// runs the app's static build. Building it is the conformance script's and docs/GUIDE.md's
         /// walk-through's (scripts/conformance-thirdparty), not this test's.
         @Test func aFacadePackageIsWrittenOnceAndNamesItsSource() async throws {
             let dir = try Self.scratch()
