@@ -20,8 +20,8 @@ package struct BundleFolder {
     /// Raw text, for locating keys by line.
     private(set) var infoText: String?
     /// Where the keys of `infoText` and `entitlementsText` are (for findings' lines).
-    private var infoLines: KeyLineIndex?
-    private var entitlementsLines: KeyLineIndex?
+    private(set) var infoLines: KeyLineIndex?
+    private(set) var entitlementsLines: KeyLineIndex?
     /// The Info.plist without its activation rule, build settings expanded. `nil` when absent or malformed.
     package private(set) var info: [String: Any]?
     package private(set) var manifest: ExtensionManifest?
@@ -256,81 +256,6 @@ package struct BundleFolder {
         executable = .program(program)
     }
 
-    // MARK: Values the checks read
-
-    package var bundleIdentifier: String? { manifest?.bundleIdentifier }
-    package var intuneSettings: IntuneMAMSettings { manifest?.intuneSettings ?? IntuneMAMSettings() }
-    package var displayName: String? { (info?["CFBundleDisplayName"] as? String) ?? (info?["CFBundleName"] as? String) }
-
-    /// Every `CFBundleURLTypes[*].CFBundleURLSchemes[*]`.
-    package var urlSchemes: [String] {
-        (info?["CFBundleURLTypes"] as? [Any] ?? []).flatMap { entry -> [String] in
-            PlistValue((entry as? [String: Any])?["CFBundleURLSchemes"] ?? [Any]()).stringArray ?? []
-        }
-    }
-
-    /// Every `CFBundleDocumentTypes[*].LSItemContentTypes[*]`.
-    package var documentTypes: [String] {
-        (info?["CFBundleDocumentTypes"] as? [Any] ?? []).flatMap { entry -> [String] in
-            PlistValue((entry as? [String: Any])?["LSItemContentTypes"] ?? [Any]()).stringArray ?? []
-        }
-    }
-
-    /// Keychain groups with what the rules judge: the part after the team prefix. A group
-    /// written `$(AppIdentifierPrefix)com.contoso.mail` is judged by `com.contoso.mail` even
-    /// when the prefix is not set (never outside Xcode): the prefix is the team's, the rest is
-    /// what can be wrong. Groups with another unset variable are left out.
-    package var keychainGroupsToJudge: [(index: Int, group: String, bare: String)] {
-        guard let entitlements else { return [] }
-        let unresolved = Set(entitlements.unresolvedVariables.map(\.keyPath))
-        var out: [(Int, String, String)] = []
-        for (index, group) in entitlements.keychainAccessGroups.enumerated() {
-            if let rest = Self.afterUnsetTeamPrefix(group) {
-                if !rest.contains("$(") && !rest.contains("${") { out.append((index, group, rest)) }
-            } else if !unresolved.contains("keychain-access-groups[\(index)]") {
-                out.append((index, group, bareKeychainGroup(group)))
-            }
-        }
-        return out
-    }
-
-    /// `group` without its team prefix, set or not.
-    package func bareKeychainGroup(_ group: String) -> String {
-        Self.afterUnsetTeamPrefix(group) ?? strippingTeamPrefix(group)
-    }
-
-    /// What follows a team prefix variable left unexpanded at the start of `group`: the
-    /// signing prefixes, or the team id written as `$(DEVELOPMENT_TEAM).`.
-    static func afterUnsetTeamPrefix(_ group: String) -> String? {
-        for variable in ["AppIdentifierPrefix", "TeamIdentifierPrefix"] {
-            for written in ["$(\(variable))", "${\(variable)}"] where group.hasPrefix(written) {
-                return String(group.dropFirst(written.count))
-            }
-        }
-        for written in ["$(DEVELOPMENT_TEAM).", "${DEVELOPMENT_TEAM}."] where group.hasPrefix(written) {
-            return String(group.dropFirst(written.count))
-        }
-        return nil
-    }
-
-    /// A keychain group without the team prefix it was written with.
-    package func strippingTeamPrefix(_ group: String) -> String {
-        if let prefix = settings.variables["AppIdentifierPrefix"], !prefix.isEmpty, group.hasPrefix(prefix) {
-            return String(group.dropFirst(prefix.count))
-        }
-        // A literal team id: ten upper-case letters or digits and a dot.
-        let head = group.prefix(11)
-        if head.count == 11, head.last == ".", head.dropLast().allSatisfy({ ($0.isUppercase || $0.isNumber) && $0.isASCII }) {
-            return String(group.dropFirst(11))
-        }
-        return group
-    }
-
-    /// Line of the deepest key of `keyPath` found exactly once in the file.
-    package func line(of keyPath: String, inEntitlements: Bool = false) -> Int? {
-        (inEntitlements ? entitlementsLines : infoLines)?.line(ofKeyPath: keyPath)
-    }
-
     // MARK: Findings
 
     /// For `key[i]` whose value is a flat array of strings: where its i-th `<string>` starts.
@@ -415,67 +340,5 @@ package struct BundleFolder {
         problems.append(unresolvedFinding(u, file: file, lines: lines))
         unresolvedKeyPaths[file, default: []].insert(u.keyPath)
         unresolvedSettingNames.insert(u.name)
-    }
-}
-
-/// Where each `<key>` of a plist's text is, and where each line starts: built once per file in
-/// one pass, so locating the line of many findings stays linear in the file's size.
-struct KeyLineIndex {
-    let text: String
-    /// Byte offsets (UTF-8) of each `<key>NAME</key>`, by NAME.
-    private var keys: [Substring: [Int]] = [:]
-    private var lineStarts: [Int] = [0]
-
-    init(_ text: String) {
-        self.text = text
-        let utf8 = Array(text.utf8)
-        let open = Array("<key>".utf8), close = Array("</key>".utf8)
-        var i = 0
-        while i < utf8.count {
-            let b = utf8[i]
-            if b == UInt8(ascii: "\n") {
-                lineStarts.append(i + 1)
-            } else if b == UInt8(ascii: "<"), utf8[i...].starts(with: open) {
-                let nameStart = i + open.count
-                var j = nameStart
-                while j < utf8.count, utf8[j] != UInt8(ascii: "<") { j += 1 }
-                if utf8[j...].starts(with: close) {
-                    let name = Substring(String(decoding: utf8[nameStart..<j], as: UTF8.self))
-                    keys[name, default: []].append(i)
-                    i = j + close.count
-                    continue
-                }
-            }
-            i += 1
-        }
-    }
-
-    private func lineNumber(ofOffset offset: Int) -> Int {
-        var lo = 0, hi = lineStarts.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
-        }
-        return lo + 1
-    }
-
-    /// The line of the last key of `keyPath` that appears exactly once in the file (for an
-    /// array element, the line of that `<string>`), walking up the path when a key repeats.
-    func line(ofKeyPath keyPath: String) -> Int? {
-        let path = keyPath.split(separator: ".").map { component -> Substring in
-            component.firstIndex(of: "[").map { component[..<$0] } ?? component
-        }
-        for key in path.reversed() {
-            guard let offsets = keys[key], offsets.count == 1 else { continue }
-            let start = offsets[0]
-            if key == path.last {
-                let keyEnd = text.utf8.index(text.utf8.startIndex, offsetBy: start + "<key>\(key)</key>".utf8.count)
-                if let element = BundleFolder.stringElement(of: keyPath, after: keyEnd, in: text) {
-                    return lineNumber(ofOffset: text.utf8.distance(from: text.utf8.startIndex, to: element))
-                }
-            }
-            return lineNumber(ofOffset: start)
-        }
-        return nil
     }
 }

@@ -1,0 +1,157 @@
+public import Foundation
+import MAMActivation
+public import MAMBundle
+
+// The bundles a path holds where no project names them: app and plugin folders found by walking
+// it, a .NET MAUI project's Info.plist and settings, and paths said relative to the root.
+extension ProjectLinter {
+    // MARK: Discovery
+
+    /// Bundles found by their files: a plist with `CFBundleIdentifier` (not an entitlements
+    /// plist), with the `.entitlements` (or MAUI's `Entitlements.plist`) in its folder and the
+    /// folder's xcconfigs; an extension is paired with the app whose bundle id prefixes its own.
+    static func discover(in root: URL, displayName: String, options: Options) throws(LintInputError) -> [LintReport] {
+        let bundles = discoveredBundles(in: root, options: options)
+        if bundles.isEmpty {
+            throw LintInputError("\(displayName) holds no .xcodeproj, no XcodeGen project.yml and no Info.plist with a CFBundleIdentifier, so there is nothing to lint; name the folder of an app, a plugin or a project (a Tuist or CocoaPods workspace: generate the .xcodeproj first)")
+        }
+        var seen = Set<LintFinding>()
+        let ordered = bundles.sorted { ($0.bundle.manifest?.extensionPointIdentifier == nil) && ($1.bundle.manifest?.extensionPointIdentifier != nil) }
+        return ordered.map { entry in
+            let folder = relative(entry.url.deletingLastPathComponent(), to: root)
+            if entry.bundle.manifest?.extensionPointIdentifier == nil, ProjectInventory.extensionKitPoint(entry.bundle.info) != nil {
+                var report = LintReport(folder: displayName, findings: [], skipped: Self.extensionKitSkip)
+                report.bundle = folder.isEmpty ? "." : folder
+                return report
+            }
+            var container: BundleFolder?
+            if let point = entry.bundle.manifest?.extensionPointIdentifier, !point.isEmpty, let id = entry.bundle.bundleIdentifier {
+                container = bundles.map(\.bundle).filter { $0.manifest?.extensionPointIdentifier == nil }
+                    .first { app in app.bundleIdentifier.map { id.hasPrefix($0 + ".") } == true }
+            }
+            var report = Linter.lint(entry.bundle, container: container, folderName: displayName)
+            report.bundle = folder.isEmpty ? "." : folder
+            report.findings = report.findings.filter { seen.insert($0).inserted }
+            return report
+        }
+    }
+
+    /// The bundles under `root` found by their files (see `discover`), each with its Info.plist.
+    static func discoveredBundles(in root: URL, options: Options) -> [(url: URL, bundle: BundleFolder)] {
+        let plists = find(in: root) { url in
+            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && (hasBundleIdentifier(url) || isMAUIInfoPlist(url))
+        }
+        var bundles: [(url: URL, bundle: BundleFolder)] = []
+        for plist in plists {
+            let folder = plist.deletingLastPathComponent()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+            let entitlements = names.first { $0.hasSuffix(".entitlements") } ?? names.first { $0 == "Entitlements.plist" }
+            var problems: [XCConfig.LoadProblem] = []
+            var values: [String: String] = [:]
+            for name in names where name.hasSuffix(".xcconfig") {
+                values = XCConfig.load(folder.appendingPathComponent(name), name: relative(folder.appendingPathComponent(name), to: root), base: values, root: root, problems: &problems)
+            }
+            var generated: [String: Any] = [:]
+            if isMAUIInfoPlist(plist), let project = mauiProject(above: folder, root: root) {
+                generated = project.info
+                values.merge(project.settings) { mine, _ in mine }
+            }
+            var bundle = BundleFolder(infoPlist: plist, infoName: relative(plist, to: root),
+                                      entitlements: entitlements.map { folder.appendingPathComponent($0) },
+                                      entitlementsName: entitlements.map { relative(folder.appendingPathComponent($0), to: root) },
+                                      generatedInfo: generated, buildSettings: BuildSettings(values).overlaid(with: options.buildSettings))
+            bundle.problems += problems.map { $0.finding() }
+            bundles.append((plist, bundle))
+        }
+        return bundles
+    }
+
+    /// A .NET MAUI app's iOS Info.plist: `Platforms/iOS/Info.plist` (or MacCatalyst), whose
+    /// bundle id and versions the project file gives.
+    static func isMAUIInfoPlist(_ url: URL) -> Bool {
+        let parts = url.pathComponents
+        guard parts.count >= 3, url.lastPathComponent == "Info.plist" else { return false }
+        return parts[parts.count - 3] == "Platforms" && ["iOS", "MacCatalyst"].contains(parts[parts.count - 2])
+    }
+
+    /// What the nearest `.csproj` above a MAUI platform folder says of the app: `ApplicationId`
+    /// (the bundle id), `ApplicationTitle`, `ApplicationDisplayVersion`, `ApplicationVersion`;
+    /// its other properties become build settings for `$(...)` references.
+    static func mauiProject(above folder: URL, root: URL) -> (info: [String: Any], settings: [String: String])? {
+        var current = folder
+        for _ in 0..<4 {
+            current = current.deletingLastPathComponent()
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: current.path))?.sorted() ?? []
+            guard let name = names.first(where: { $0.hasSuffix(".csproj") }),
+                  let text = try? String(contentsOf: current.appendingPathComponent(name), encoding: .utf8) else {
+                if current.standardizedFileURL.path == root.standardizedFileURL.path { return nil }
+                continue
+            }
+            var settings: [String: String] = [:]
+            // Unconditional `<Name>value</Name>` properties; conditional ones vary by platform.
+            let regex = try? NSRegularExpression(pattern: #"<([A-Za-z][A-Za-z0-9_]*)>([^<]*)</\1>"#)
+            let ns = text as NSString
+            for match in regex?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] where settings[ns.substring(with: match.range(at: 1))] == nil {
+                settings[ns.substring(with: match.range(at: 1))] = ns.substring(with: match.range(at: 2)).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            var info: [String: Any] = [:]
+            let keys = ["ApplicationId": "CFBundleIdentifier", "ApplicationTitle": "CFBundleDisplayName",
+                        "ApplicationDisplayVersion": "CFBundleShortVersionString", "ApplicationVersion": "CFBundleVersion"]
+            for (property, key) in keys { if let v = settings[property] { info[key] = v } }
+            return (info, settings)
+        }
+        return nil
+    }
+
+    static func hasBundleIdentifier(_ url: URL) -> Bool {
+        guard let data = FileManager.default.contents(atPath: url.path), data.count < 4 << 20 else { return false }
+        return String(decoding: data, as: UTF8.self).contains("<key>CFBundleIdentifier</key>")
+    }
+
+    /// Files (or `.xcodeproj` folders) under `root` matching `accept`, sorted, not descending
+    /// into skipped folders, packages or hidden folders; at most 10,000 entries are looked at.
+    static func find(in root: URL, _ accept: (URL) -> Bool) -> [URL] {
+        var found: [URL] = []
+        var queue = [root]
+        var visited = 0
+        while let folder = queue.first, visited < 10_000 {
+            queue.removeFirst()
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            for name in names where !name.hasPrefix(".") {
+                visited += 1
+                let url = folder.appendingPathComponent(name)
+                if accept(url) { found.append(url); continue }
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                      !skippedFolders.contains(name), !["xcodeproj", "xcworkspace", "xcassets", "framework", "xcframework", "lproj", "bundle"].contains(url.pathExtension)
+                else { continue }
+                // Symbolic links to folders are not followed: a loop would never end.
+                if (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) != nil { continue }
+                queue.append(url)
+            }
+        }
+        return found
+    }
+
+    /// `url` relative to `root` (as a user names it from where they ran lint).
+    static func relative(_ url: URL, to root: URL) -> String {
+        let base = root.standardizedFileURL.path
+        let full = url.standardizedFileURL.path
+        if full == base { return "" }
+        return full.hasPrefix(base + "/") ? String(full.dropFirst(base.count + 1)) : full
+    }
+
+    /// The folder part of a path as the user wrote it (`a/b/` → `a`, `b` → `""`).
+    static func parent(of name: String) -> String {
+        var trimmed = Substring(name)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    public static func join(_ a: String, _ b: String) -> String {
+        if a.isEmpty || a == "." { return b }
+        if b.isEmpty { return a }
+        return a.hasSuffix("/") ? a + b : a + "/" + b
+    }
+}

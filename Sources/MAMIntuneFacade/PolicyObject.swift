@@ -1,0 +1,143 @@
+public import Foundation
+import MAMKit
+import MAMModel
+import MAMWire
+
+// The policy object the SDK hands out (`HostPolicy`, behind `IntuneMAMPolicy`), and the item
+// provider a share extension's input carries where Linux lacks Foundation's.
+
+#if !canImport(ObjectiveC)
+/// Foundation's item provider, which Linux lacks: what a share extension's input carries. Made
+/// from an item the host delivered (`init(item:)`), it holds the owner the host stamped it with.
+/// `@unchecked Sendable`: `open`, as Foundation's is, so the compiler cannot check it; every
+/// stored property is a constant of a `Sendable` type.
+open class NSItemProvider: @unchecked Sendable {
+    /// The owner the host stamped the item with ("" = personal) and the app it came from.
+    let owner: String
+    let sourceBundle: String
+    public let registeredTypeIdentifiers: [String]
+
+    public init() {
+        owner = ""
+        sourceBundle = ""
+        registeredTypeIdentifiers = []
+    }
+
+    public init(item: Item) {
+        owner = item.ownership?.upn ?? ""
+        sourceBundle = item.ownership?.sourceBundle.rawValue ?? ""
+        registeredTypeIdentifiers = item.typeIdentifiers
+    }
+}
+#endif
+
+/// The policy of one account, read whole from the host once (`policy`): every getter answers
+/// from it without asking again, as the SDK's answer from the policy it holds. A location
+/// check for another account than the policy's own asks the host (`can_save`/`can_open`).
+final class HostPolicy: IntuneMAMPolicy, Sendable {
+    /// The account asked for (`nil`: the identity in effect when the policy was read).
+    let accountId: String?
+    private let snapshot: PolicySummary
+    /// Where the app read it, and how many changes of its account's policy the app had been
+    /// told then: used after another, it is a stale copy (Strict Mode).
+    private let site: Strict.Site
+    private let readAt: Int
+    private let key: String
+
+    init(accountId: String?, summary: PolicySummary, site: Strict.Site) {
+        self.accountId = accountId
+        self.snapshot = summary
+        self.site = site
+        key = Strict.policyKey(upn: summary.upn, oid: summary.oid)
+        readAt = Strict.policyRead(key, site)
+    }
+
+    /// The policy as read; every getter goes through here, so a use after a change is seen.
+    var summary: PolicySummary {
+        Strict.policyUsed(key, readAt: readAt, site)
+        return snapshot
+    }
+
+    /// Whether `other` names the policy's own account (an unmanaged policy's own is `""`): by
+    /// its account id, the OID (a UPN only for an account declared without one).
+    private func isOwn(_ other: String?) -> Bool {
+        guard let other else { return false }
+        if summary.upn.isEmpty && summary.oid.isEmpty { return other.isEmpty }
+        let folded = other.lowercased()
+        return summary.oid.isEmpty ? folded == summary.upn.lowercased() : folded == summary.oid.lowercased()
+    }
+
+    func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool {
+        if isOwn(accountId) {
+            return location == .other ? summary.saveToOther : summary.saveTo & UInt32(location.rawValue) != 0
+        }
+        return MAMIntuneFacade.blocking(Service.CanSave(location: location.location, account: accountId ?? ""), as: self.accountId)?.isAllowed ?? false
+    }
+
+    func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool {
+        if isOwn(accountId) {
+            return location == .other ? summary.openFromOther : summary.openFrom & UInt32(location.rawValue) != 0
+        }
+        return MAMIntuneFacade.blocking(Service.CanOpen(location: location.location, account: accountId ?? "", as: self.accountId), as: self.accountId)?.isAllowed ?? false
+    }
+
+    func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber] {
+        Dictionary(uniqueKeysWithValues: IntuneMAMSaveLocation.allCases.map {
+            (NSNumber(value: $0.rawValue), NSNumber(value: isSaveToAllowed(for: $0, withAccountId: toAccountId)))
+        })
+    }
+
+    func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber] {
+        Dictionary(uniqueKeysWithValues: IntuneMAMOpenLocation.allCases.map {
+            (NSNumber(value: $0.rawValue), NSNumber(value: isOpenFromAllowed(for: $0, withAccountId: fromAccountId)))
+        })
+    }
+
+    /// Exporting or moving is saving a copy elsewhere (the policy's document-picker switch);
+    /// importing or opening is opening from a location that is no account's (`other`).
+    func isDocumentPickerAllowed(_ mode: UIDocumentPickerMode) -> Bool {
+        switch mode {
+        case .exportToService, .moveToService: summary.documentPickerAllowed
+        default: summary.openFromOther
+        }
+    }
+
+    var isPINRequired: Bool { summary.pinRequired }
+    var isManagedBrowserRequired: Bool { summary.managedBrowserRequired }
+    var isContactSyncAllowed: Bool { summary.contactSyncAllowed }
+    var isWidgetContentSyncAllowed: Bool { summary.widgetContentSyncAllowed }
+    var isSpotlightIndexingAllowed: Bool { summary.spotlightIndexingAllowed }
+    var areSiriIntentsAllowed: Bool { summary.siriIntentsAllowed }
+    var areAppIntentsAllowed: Bool { summary.appIntentsAllowed }
+    var isAppSharingAllowed: Bool { summary.appSharingAllowed }
+    var shouldFileProviderEncryptFiles: Bool { summary.fileProviderEncryptionRequired }
+    var isFileEncryptionRequired: Bool { summary.fileEncryptionRequired }
+    var isScreenCaptureAllowed: Bool { summary.screenCaptureAllowed }
+
+    func isURLAllowed(_ url: URL) -> Bool { isURLAllowed(url, isKnownManagedAppScheme: false) }
+
+    /// `isKnownManagedAppScheme` spares the app listing `scheme-intunemam` in its queried
+    /// schemes; the policy's answer is the same.
+    func isURLAllowed(_ url: URL, isKnownManagedAppScheme: Bool) -> Bool {
+        MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: false, as: accountId), as: accountId, "isURLAllowed").isAllowed
+    }
+
+    func isUniversalLinkAllowed(_ url: URL) -> Bool {
+        MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: true, as: accountId), as: accountId, "isUniversalLinkAllowed").isAllowed
+    }
+
+    func canReceiveSharedItemProvider(_ itemProvider: NSItemProvider) -> Bool {
+        #if canImport(ObjectiveC)
+        let (owner, source) = ("", "")
+        #else
+        let (owner, source) = (itemProvider.owner, itemProvider.sourceBundle)
+        #endif
+        return MAMIntuneFacade.answered(Service.CanReceiveShared(path: "", owner: owner, sourceBundle: source, as: accountId), as: accountId, "canReceiveSharedItemProvider").isAllowed
+    }
+
+    func canReceiveSharedFile(_ path: String) -> Bool {
+        MAMIntuneFacade.answered(Service.CanReceiveShared(path: path, owner: "", sourceBundle: "", as: accountId), as: accountId, "canReceiveSharedFile").isAllowed
+    }
+
+    var notificationPolicy: IntuneMAMNotificationPolicy { IntuneMAMNotificationPolicy(rawValue: Int(summary.notificationPolicy)) ?? .block }
+}
