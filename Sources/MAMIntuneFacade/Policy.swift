@@ -1,6 +1,6 @@
 public import Foundation
 import MAMKit
-public import MAMModel
+import MAMModel
 import MAMWire
 
 /// Where an app saves org data (the SDK's raw values: apps OR them into masks).

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The SDK's version, as `IntuneMAMVersionInfo.sdkVersion()` reports it: the release of the
 /// Intune App SDK for iOS whose public interface this façade re-declares (Facade.swift).
