@@ -73,6 +73,8 @@ struct SuiteDocument: Codable, Equatable {
         var suppressedBecause: String?
         /// Whether it failed the run: strict, and not suppressed.
         var failed: Bool
+        /// The source file relative to the scenario's repository, when the app's package is there.
+        var source: String?
     }
 
     /// Which part of which suite a shard's report is (`mamsim test --shard K/N`).
@@ -124,7 +126,8 @@ struct SuiteDocument: Codable, Equatable {
             },
             strict: (r?.strictFindings ?? []).isEmpty ? nil : r!.strictFindings.map { f in
                 StrictFinding(app: f.app, check: f.finding.check, call: f.finding.call, file: f.finding.file, line: f.finding.line,
-                              detail: f.finding.detail, suppressedBecause: f.suppressedBecause, failed: r!.strict && f.suppressedBecause == nil)
+                              detail: f.finding.detail, suppressedBecause: f.suppressedBecause, failed: r!.strict && f.suppressedBecause == nil,
+                              source: f.source)
             })
     }
 
@@ -287,7 +290,8 @@ struct SuiteDocument: Codable, Equatable {
             for f in s.strict ?? [] {
                 var region: [String: Any] = [:]
                 if !f.file.isEmpty, f.line > 0 { region["startLine"] = f.line }
-                var location: [String: Any] = ["artifactLocation": ["uri": f.file.isEmpty ? s.file : f.file]]
+                // The repository path where the app's package is there, else Swift's #fileID.
+                var location: [String: Any] = ["artifactLocation": ["uri": f.file.isEmpty ? s.file : (f.source ?? f.file)]]
                 if !region.isEmpty { location["region"] = region }
                 var result: [String: Any] = [
                     "ruleId": f.check, "ruleIndex": index[f.check] ?? -1, "level": f.failed ? "error" : "warning",

@@ -1,6 +1,6 @@
 import Foundation
 import MAMModel
-import MAMScenario
+@testable import MAMScenario
 import Testing
 
 /// A scenario's `strict:` (SCENARIOS v1.5, docs/STRICT.md): off unless asked; `true`, or the
@@ -54,5 +54,31 @@ struct StrictSettingsTests {
     ])
     func aBadStrictSectionNamesTheLine(_ strict: String, _ place: String, _ message: String) throws {
         #expect { try Self.load(strict) } throws: { "\($0)".contains(place) && "\($0)".contains(message) }
+    }
+}
+
+/// Where a finding's source file is for code scanning: `Sources/<#fileID>` of the package that
+/// built the app's program, relative to its git repository, else to the package.
+@Suite struct StrictSourcesTests {
+    @Test func aFileIDBecomesThePackagesSourcePath() throws {
+        let fm = FileManager.default
+        let repo = fm.temporaryDirectory.appendingPathComponent("mamsim-strict-sources-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: repo) }
+        let package = repo.appendingPathComponent("tests/IntuneFleet")
+        try fm.createDirectory(at: package.appendingPathComponent("Sources/FleetApp"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: package.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug"), withIntermediateDirectories: true)
+        try Data().write(to: package.appendingPathComponent("Sources/FleetApp/main.swift"))
+        let program = package.appendingPathComponent("scenarios/../.build/x86_64-unknown-linux-gnu/debug/FleetApp")
+        // No repository: relative to the package.
+        #expect(StrictSources.path(of: "FleetApp/main.swift", program: program) == "Sources/FleetApp/main.swift")
+        // In a repository: relative to it.
+        try fm.createDirectory(at: repo.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        #expect(StrictSources.path(of: "FleetApp/main.swift", program: program) == "tests/IntuneFleet/Sources/FleetApp/main.swift")
+        // Not there, not a #fileID, or leaving the package: nothing.
+        #expect(StrictSources.path(of: "FleetApp/Other.swift", program: program) == nil)
+        #expect(StrictSources.path(of: "main.swift", program: program) == nil)
+        #expect(StrictSources.path(of: "FleetApp/../../../etc/passwd", program: program) == nil)
+        #expect(StrictSources.path(of: "FleetApp/main.swift", program: URL(fileURLWithPath: "/usr/bin/true")) == nil)
+        #expect(StrictSources.path(of: "FleetApp/main.swift", program: nil) == nil)
     }
 }

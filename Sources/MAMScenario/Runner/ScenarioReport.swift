@@ -55,11 +55,15 @@ public struct StrictReportFinding: Sendable, Hashable {
     public var app: String
     public var finding: StrictFindingEvent
     public var suppressedBecause: String?
+    /// The finding's source file relative to the scenario's repository (`Sources/Module/File.swift`),
+    /// where the app's package is on disk: what code scanning places it at.
+    public var source: String?
 
-    public init(app: String, finding: StrictFindingEvent, suppressedBecause: String? = nil) {
+    public init(app: String, finding: StrictFindingEvent, suppressedBecause: String? = nil, source: String? = nil) {
         self.app = app
         self.finding = finding
         self.suppressedBecause = suppressedBecause
+        self.source = source
     }
 
     /// `check at File.swift:12 in app (call): detail`, for the human output and JUnit; a

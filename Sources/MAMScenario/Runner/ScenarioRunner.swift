@@ -139,8 +139,11 @@ public enum ScenarioRunner {
         }
         _ = await host.shutdown()
         report.strict = options.strict || scenario.strict.enabled
+        let programs = Dictionary(scenario.apps.map { ($0.id, $0.executable) } + scenario.extensions.map { ($0.id, $0.executable) },
+                                  uniquingKeysWith: { a, _ in a })
         report.strictFindings = strict.findings.map { handle, finding in
-            StrictReportFinding(app: handle, finding: finding, suppressedBecause: scenario.strict.suppression(of: finding)?.reason)
+            StrictReportFinding(app: handle, finding: finding, suppressedBecause: scenario.strict.suppression(of: finding)?.reason,
+                                source: StrictSources.path(of: finding.file, program: programs[handle] ?? nil))
         }
         if options.deviceDirectory == nil { removeDeviceState(in: directory, keeping: report.auditLog) }
         report.seconds = (ContinuousClock.now - started).inSeconds
