@@ -174,7 +174,7 @@ static const char *const SYSTEM_READ[] = {
 
 /* The system's read rules and the writable devices, opened once by a template
    (mamsim_confine_prepare) and inherited by every app forked from it: opening, checking and
-   closing 43 paths was the largest part of a forked app's confinement (docs/PERFORMANCE.md).
+   closing each of the system's paths was the largest part of a forked app's confinement.
    A path is named by the inode it led to when the template opened it, as a rule always is. */
 struct prepared_rule { int fd; uint64_t rights; };
 static struct prepared_rule prepared[64];

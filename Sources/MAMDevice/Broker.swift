@@ -9,8 +9,8 @@ import MAMWire
 /// deliveries in flight and their deadlines.
 ///
 /// Used on the host's loop thread only: the state every share reads or writes is
-/// `@exclusivity(unchecked)`, as in `ChildConnection` (the runtime's check of an access
-/// costs 80 instructions or more, counted by scripts/bench-instructions).
+/// `@exclusivity(unchecked)`, as in `ChildConnection` (the runtime's check of an access is a
+/// call, paid on every share).
 final class Broker {
     private let supervisor: Supervisor
     private let state: DeviceState
@@ -18,8 +18,8 @@ final class Broker {
     private let audit: AuditSink
     private let onEvent: (HostEvent) -> Void
     private let configuration: HostConfiguration
-    /// `configuration.deliveryTimeout` in loop time, converted once: from a `Duration` it
-    /// was 190 instructions on every delivery.
+    /// `configuration.deliveryTimeout` in loop time, converted once: converting a `Duration`
+    /// on every delivery cost more than the delivery's bookkeeping.
     private let deliveryTimeoutMilliseconds: UInt64
     /// The run around the device: what the user types at a PIN prompt an import brings up.
     private let context: RunContext
@@ -182,7 +182,7 @@ final class Broker {
         // A share the scenario made from a window showing several accounts is decided under
         // the lock-down policy (RULES.md §2, merged windows): never from the route table.
         // (The common path holds no optional account or route key: the compiler destroyed and
-        // copied each through its type's metadata, about 300 instructions per share.)
+        // copied each through its type's metadata, on every share.)
         if let window = configuration.context.takeShareWindow(sender.key) {
             let lockedDown: Account?
             do {
@@ -603,9 +603,9 @@ final class Broker {
 
     /// A delivery as it is written: moved out of `pending` when nothing reads it afterwards
     /// (only `reportDeliveries` does), so that its payload no longer holds the read buffer it
-    /// lies in, which the loop then reads into again. Held to the acknowledgement, the 25,600
-    /// items in flight at 50 sender→receiver pairs kept the host's peak memory at 114 MB
-    /// against 85 MB (docs/PERFORMANCE.md).
+    /// lies in, which the loop then reads into again. Held to the acknowledgement, the items
+    /// in flight of many pairs kept their read buffers too, and the host's peak memory grew
+    /// with them.
     private func sent(_ pending: PendingDelivery) -> Deliver {
         // A delivery is sent once (by `send` or a flush), so it is still there.
         if configuration.reportDeliveries { return pending.deliver! }

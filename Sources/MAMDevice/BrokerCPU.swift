@@ -9,11 +9,10 @@ import Darwin
 /// Whether the apps leave a CPU to the broker's loop.
 ///
 /// Every brokered item goes through the host's one loop thread, so when the apps outnumber
-/// the CPUs, each app the scheduler puts on the loop's CPU stalls every pair at once: at 50
-/// sender→receiver pairs on 2 CPUs the loop sat runnable but waiting 0.2–0.4 s of each
-/// second (`/proc/PID/task/TID/schedstat`), and the fleet moved 0.7 of one pair's items/s.
-/// With the apps kept off one CPU it moved 0.87–0.89 (medians of 5 runs; docs/PERFORMANCE.md,
-/// "Pair scaling"). Confined apps cannot move themselves back (their system call filter).
+/// the CPUs, each app the scheduler puts on the loop's CPU stalls every pair at once: the loop
+/// sat runnable but waiting for a CPU (`/proc/PID/task/TID/schedstat` says how long), and
+/// many pairs moved markedly fewer items than one. Confined apps cannot move themselves back
+/// (their system call filter).
 /// The loop itself is not pinned: it runs where no app may, as fast as when pinned, and a
 /// thread it starts does not inherit a single CPU. The split is made once the fleet is ready,
 /// not before: apps starting on every CPU start faster.

@@ -6,8 +6,7 @@ import MAMWire
 /// what it is waiting for. Used on the host's loop thread only.
 ///
 /// The fields every share touches are `@exclusivity(unchecked)`: this class never leaves the
-/// loop thread, and the runtime's checks of such accesses were 3 % of the host's CPU in the
-/// broker bench (docs/PERFORMANCE.md).
+/// loop thread, and the runtime's check of each such access is paid on every share.
 final class ChildConnection {
     enum State { case spawning, ready, closing, exited }
 
@@ -163,7 +162,7 @@ final class ChildConnection {
 ///
 /// Not a weak reference: the first weak reference to an object gives it a side table, and from
 /// then on every retain and release of it takes the runtime's slow path — two of each per
-/// share, since each pending delivery holds its sender (docs/PERFORMANCE.md). The child clears
+/// share, since each pending delivery holds its sender. The child clears
 /// this in its `deinit`, before anything of it is destroyed; both live on the loop thread only.
 final class ChildLink {
     fileprivate(set) unowned(unsafe) var child: ChildConnection?
@@ -184,7 +183,7 @@ final class PendingDelivery {
     /// again only when nothing refers to it. The rest of the `Deliver` frame is the sender's
     /// bundle id and the record's `receivedAs`, put with it as it is written (`deliver`).
     /// (Spelled `Optional<Item>`, not `Item?`, which starts as `nil`: the initialiser's
-    /// assignment then destroyed that `nil` through the type's metadata, 60 instructions per item.)
+    /// assignment then destroyed that `nil` through the type's metadata, on every item.)
     @exclusivity(unchecked) private(set) var item: Optional<Item>
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
@@ -221,15 +220,14 @@ final class PendingDelivery {
     /// Whether it keeps a read buffer.
     var keepsReadBuffer = false
 
-    // One of these is made per delivered item and thousands wait at once (25,600 at 50 pairs),
-    // made a batch at a time and freed a window later, far more than glibc's per-thread cache
-    // keeps (7 blocks of a size). So the object is kept within glibc's fast bins (blocks of at
-    // most 128 bytes, which are reused as they were freed, never merged with their neighbours):
-    // it holds the item, not a whole `Deliver` whose sender and receiver are already here (48
-    // bytes); its item's id is the record's; and the record, which ends in a byte of its
-    // verdict's, is followed by the flags instead of being padded up to the next word. 116
-    // bytes, where it was 193 and then 164, which glibc's bins for small blocks served, sorting
-    // and merging them on the way: some 250 instructions per block (docs/PERFORMANCE.md).
+    // One of these is made per delivered item and thousands wait at once, made a batch at a
+    // time and freed a window later, far more than glibc's per-thread cache keeps. So the
+    // object is kept within glibc's fast bins (blocks of at most 128 bytes, which are reused
+    // as they were freed, never merged with their neighbours): it holds the item, not a whole
+    // `Deliver` whose sender and receiver are already here; its item's id is the record's;
+    // and the record, which ends in a byte of its verdict's, is followed by the flags instead
+    // of being padded up to the next word. Larger, it went to glibc's bins for small blocks,
+    // which sort and merge them on the way, at a cost per block.
 
     /// At most this object's size: its header and its stored properties' sizes, without the
     /// padding between them (`SeqTable.touchObjects`).
@@ -245,9 +243,8 @@ final class PendingDelivery {
     }
 
     /// A delivery of `sender`'s: one it keeps from an answered delivery, made new as this
-    /// one, or a new one. A block made and freed per item (`malloc`, `free` and the
-    /// runtime's allocation and deallocation) took the host from 8,735–8,833 instructions
-    /// per brokered item to 9,034 (docs/PERFORMANCE.md).
+    /// one, or a new one: not a block made and freed per item (`malloc`, `free` and the
+    /// runtime's allocation and deallocation on every brokered item).
     /// `record` moves into it (a kept delivery has none: it moved out when it was answered).
     static func make(sender: ChildConnection, requestSeq: UInt64, record: consuming ShareRecord, item: consuming Item) -> PendingDelivery {
         guard let kept = sender.spareDeliveries.popLast() else {

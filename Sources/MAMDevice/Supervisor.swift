@@ -154,7 +154,7 @@ final class Supervisor {
 
     /// The template's environment: the children's, with the dynamic linker told to bind every
     /// symbol as the template loads (`LD_BIND_NOW`), so that no forked app binds them one by
-    /// one on first call (in a 1,000-app run that binding was 4 % of the apps' CPU samples).
+    /// one on first call (each forked app would otherwise bind the same symbols again).
     /// Only the template: an exec'd app would bind symbols it never calls (linking
     /// `mamsim-app` with `-z now` made exec'd fleets slower). The template removes the
     /// variable again before it forks (`MAMSIM_TEMPLATE_BIND_NOW` says it set it).
@@ -252,9 +252,9 @@ final class Supervisor {
             let limits = configuration.childLimits
             if spec.executable == nil, program.split(separator: "/").last == "mamsim-app" {
                 // The built-in runtime applies the same rules to itself first thing: one exec
-                // per app instead of two (the launcher was ~40 % of a fleet's start). It runs
-                // mamsim's own code, which starts no process: it gets no cgroup of its own
-                // (making and joining one was a third of a forked app's start).
+                // per app instead of two (the launcher's exec was a large part of a fleet's
+                // start). It runs mamsim's own code, which starts no process: it gets no cgroup
+                // of its own (making and joining one was a large part of a forked app's start).
                 // Forked from the template, it is in the device's cgroups already (the template
                 // joined them); exec'd, it joins them itself.
                 let confined = ["--confine"] + readable.flatMap { ["--confine-read", $0] } + writable.flatMap { ["--confine-write", $0] }
@@ -470,8 +470,8 @@ final class Supervisor {
     }
 
     /// `child` runs on `cpus` from now on. An app forked from the template is the runtime's
-    /// one thread, moved in one call; any other child's threads are listed first (the
-    /// listing was four fifths of a 500-app fleet's move: 5–10 ms, against about 1 ms).
+    /// one thread, moved in one call; any other child's threads are listed first (listing
+    /// every app's threads was most of a large fleet's move).
     @discardableResult
     private static func move(_ child: ChildConnection, to cpus: [Int]) -> Bool {
         child.forkedFromTemplate ? System.allowCPUs(cpus, to: child.pid) || !System.processExists(child.pid) : move(child.pid, to: cpus)

@@ -17,14 +17,14 @@ public import MAMPolicy
 /// UInt32 count, for that many more records with the fields of the record before it, each at
 /// that time. A stream of shares on one route logs the same fields item after item, and the
 /// simulated clock stands still while it flows: one loop iteration's fifty-odd decisions are
-/// one record and one repeat, where each used to write its 110 bytes (the journal reached the
-/// disk at 50 MB/s in the broker's flood, docs/PERFORMANCE.md). A repeat only follows a record
+/// one record and one repeat, where each used to write its own (in a flood, the journal was the
+/// host's largest write to disk). A repeat only follows a record
 /// of the same write, so every write, and every journal, begins with a whole record.
 ///
 /// A record cut short or failing its check (the host died mid-write, which no answer
 /// waited on), or a repeat with no record before it, ends the journal. The check is
 /// `wordCheck`, and FNV-1a in the first journals (`MAMAUDJ1`): FNV-1a takes a byte at a time,
-/// and cost the host 5 % of a share. Journals of the layouts before this one (`MAMAUDJ1`, and
+/// a visible part of every share's cost. Journals of the layouts before this one (`MAMAUDJ1`, and
 /// `MAMAUDJ2`, without repeats) are read as they are; one found at open is set aside and a new
 /// journal begins, so that a build that does not know repeats refuses this layout instead of
 /// taking a repeat for a torn record and cutting the journal there.
@@ -219,8 +219,7 @@ public struct AuditRecords: Sendable {
     public private(set) var count = 0
     /// The last record's eleven fields, as given and as encoded: a stream of shares on one
     /// route logs the same fields item after item, and comparing them costs less than encoding
-    /// them again (the host's instructions per brokered item went from 15.0 k to 14.1 k,
-    /// docs/PERFORMANCE.md). Kept across writes: the first record of a write is whole, but
+    /// them again. Kept across writes: the first record of a write is whole, but
     /// copied from here.
     private var last = LastFields()
     /// The repeat these bytes end with, if they end with one: where it begins, its time and

@@ -111,7 +111,7 @@ public final class DeviceState {
     @exclusivity(unchecked) public internal(set) var now: Instant
     /// `generation` and `now` as the host's loop reads them, per brokered item. Read from
     /// another module, the properties themselves are checked by the runtime at each read (a
-    /// call, about 70 instructions), their `@exclusivity(unchecked)` notwithstanding; read
+    /// call on every brokered item), their `@exclusivity(unchecked)` notwithstanding; read
     /// through these, they are not.
     public func generationOnLoop() -> UInt64 { generation }
     public func nowOnLoop() -> Instant { now }

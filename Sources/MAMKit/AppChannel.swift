@@ -13,9 +13,9 @@ internal import Darwin
 /// requests and hands everything else to the app. `MAMApp` puts an async API on top; the
 /// generic runtime `mamsim-app` uses this layer directly to stay as fast as a C child.
 /// Thread rule: use it only on the loop's thread. Because of that rule the state every share
-/// and delivery touches is `@exclusivity(unchecked)`: with the string pool's, the runtime's
-/// checks were about 430 of a sending or receiving app's 5.4–7.6 k instructions per item
-/// (scripts/bench-instructions --apps, docs/PERFORMANCE.md).
+/// and delivery touches is `@exclusivity(unchecked)`: the runtime's checks of those accesses,
+/// with the string pool's, were a sizeable part of an app's work per item (the counts:
+/// Benchmarks/Thresholds).
 public final class AppChannel {
     let loop: EventLoop
     private let pipe: Pipe
@@ -135,7 +135,7 @@ public final class AppChannel {
     /// into alive (256 KiB, or a large frame's own), which nothing here would bound; such an
     /// app keeps `detached()` copies. Set before the channel starts (in `runProgram`'s
     /// `configure`). The generic runtime keeps ids and owners only, and sets it.
-    /// (Read at every read, on the loop thread: without the runtime's check, 63 instructions.)
+    /// (Read at every read, on the loop thread: without the runtime's check.)
     @exclusivity(unchecked) public var lendsReceivedPayloads = false
 
     /// Sends `Hello` and starts reading.
@@ -482,7 +482,7 @@ struct DeliveredItem: Hashable, Sendable {
     let id: String
 
     /// By id alone (equality still compares the sender): ids are unique per sender, and
-    /// hashing these items was about 9 % of a receiving app's samples in a flood. So an
+    /// hashing whole items was a large part of a receiving app's work in a flood. So an
     /// item's `idHashValue` is the `hashValue` of its key.
     func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

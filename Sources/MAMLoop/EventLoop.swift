@@ -240,12 +240,12 @@ public final class EventLoop {
     /// does (the loop holds it weakly) and holds the owner without counting it (`unowned`).
     /// Neither a weak reference to the owner, whose first one gives an object a side table
     /// that every later retain and release of it goes through (an app's channel is retained
-    /// at each read: 136 instructions per round trip), nor a strong one, which would keep the
+    /// at each read, so every round trip would pay it), nor a strong one, which would keep the
     /// owner as long as the loop.
     ///
     /// (Armed rather than run at every flush: a flush comes twice per loop iteration, and an
     /// app's hook read its owner through a weak reference each time, with nothing to do at
-    /// either flush of a round trip: about 400 of the app's instructions per round trip.)
+    /// either flush of a round trip.)
     public func addBeforeFlushHook<Owner: AnyObject>(_ owner: Owner, _ hook: @escaping (Owner) -> Void) -> FlushHook {
         // Hooks whose owners are gone go first: a loop may serve one channel after another.
         beforeFlushHooks.removeAll { $0.hook == nil }
@@ -269,8 +269,7 @@ public final class EventLoop {
     /// writes they caused leave now rather than at the iteration's end. With many peers ready
     /// at once (50 pairs), an iteration read megabytes before it wrote any, and by then the
     /// first reads' payloads and the buffers they were encoded into had left the CPU's L2
-    /// cache: 65 simulated L2 misses per brokered item at 50 pairs, 14 at one pair; 21 and 3
-    /// since (`scripts/bench-instructions --cache`, docs/PERFORMANCE.md). The flush is the
+    /// cache (`scripts/bench-instructions --cache` counts the misses per item). The flush is the
     /// iteration's own: hooks first (the audit's commit), so no answer leaves before its audit
     /// line, as at the iteration's end.
     func handled(read count: Int) {
@@ -283,8 +282,8 @@ public final class EventLoop {
         if hooksArmed { runArmedHooks() }
         guard !pipesToFlush.isEmpty else { return }
         // One pipe, a round trip's: taken off the list, which stays with its storage (the
-        // emptying below, `removeAll(keepingCapacity:)`, was 160 instructions of an app's
-        // round trip). What its flush schedules waits in the list for the next flush.
+        // emptying below, `removeAll(keepingCapacity:)`, costs more than the one pipe's flush).
+        // What its flush schedules waits in the list for the next flush.
         if pipesToFlush.count == 1 {
             let pipe = pipesToFlush.removeLast()
             pipe.flush()

@@ -138,8 +138,7 @@ public final class Pipe: Handle {
             outgoing = loop.takeOutgoingBuffer(forAbout: lastFlushedBytes)
             // Room for as much as last time at once: grown by doubling from a smaller buffer,
             // it copied what it held at each step (the host's deliveries to a busy app, whose
-            // buffer is away with a waiting write: 58 instructions of copying per brokered
-            // item, 24 with this and `takeOutgoingBuffer`).
+            // buffer is away with a waiting write, paid that copy on every brokered item).
             if outgoing.capacity < lastFlushedBytes { outgoing.reserveCapacity(lastFlushedBytes) }
         }
         build(&outgoing)

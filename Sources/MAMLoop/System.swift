@@ -94,11 +94,10 @@ public enum System {
 
     /// What each end of a channel may hold unread (`SO_SNDBUF`; the kernel doubles it, so
     /// 192 KiB), pinned rather than the machine's default (`net.core.wmem_default`, 208 KiB
-    /// unless tuned). One sender→receiver pair, with the default raised for every socket:
-    /// 320 KiB made the broker 24 % slower and 1 MiB 28 % (medians of four and five alternated
-    /// runs), while the C reference writing each frame did not move, so the ratio fell from
-    /// 2.1–2.7× to 1.7–2.0×; 160 and 192 KiB ran level with 208 KiB (docs/PERFORMANCE.md). The
-    /// C reference pins the same size.
+    /// unless tuned): a machine whose default is raised made the broker markedly slower (larger
+    /// buffers let a batch outrun the caches) while the C reference did not move, so a figure
+    /// would depend on the machine's tuning. Smaller sizes down to this one ran level with the
+    /// default. The C reference pins the same size.
     static let channelSendBuffer: Int32 = 96 << 10
 
     /// A connected pair of stream sockets, both close-on-exec (the child's end is made its

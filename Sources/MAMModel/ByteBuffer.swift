@@ -3,15 +3,14 @@ extension Array where Element == UInt8 {
     /// or record measured first, then written straight into the array's new space.
     ///
     /// `Array` has no way to grow into uninitialised space, and filling it with zeros first
-    /// (from a page of zeros) was a second pass over every byte: 2–3 % of the host's and of a
-    /// sending app's samples in a flood. `append(contentsOf:)` hands a sequence the space
+    /// (from a page of zeros) was a second pass over every byte of every frame the host and a
+    /// sending app write. `append(contentsOf:)` hands a sequence the space
     /// itself (`_copyContents`), after growing geometrically; `SpaceToWrite` claims it as is,
     /// and `write` then runs there.
     ///
     /// `write` is not carried into the sequence: a closure stored in one must be escaping,
     /// and its captures then went into a context allocated, retained and freed for every
-    /// frame and every audit record (3.61 host allocations per brokered item instead of 2.55,
-    /// docs/PERFORMANCE.md). Called here, it stays a non-escaping closure the optimizer
+    /// frame and every audit record. Called here, it stays a non-escaping closure the optimizer
     /// inlines. `write` must write exactly `count` bytes.
     @inlinable
     package mutating func append(count: Int, writing write: (UnsafeMutablePointer<UInt8>) -> Void) {

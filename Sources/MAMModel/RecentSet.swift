@@ -7,12 +7,11 @@
 /// table of ring positions (linear probing, at most half full, deletion by backward shift).
 /// Each slot holds its position and the low half of its element's hash, so a probe and a
 /// backward shift read the table alone: reading the hash array at each probed position cost a
-/// cache miss each once a hundred apps shared the caches (this set was 4 % of all samples at
-/// 50 sender→receiver pairs, against 1.3 % at one).
+/// cache miss each once a hundred apps shared the caches.
 /// Each element is hashed once, when it is remembered: forgetting the oldest finds it by its
 /// stored hash and moves its neighbours by theirs. (A `Set` beside the ring hashed the oldest
-/// again to remove it, and its deletion rehashed every neighbour it moved: 13 % of a
-/// receiving app's samples in a flood of deliveries.) Hashes are the process's seeded
+/// again to remove it, and its deletion rehashed every neighbour it moved: a receiving app's
+/// largest cost in a flood of deliveries.) Hashes are the process's seeded
 /// `hashValue`, so elements a peer chooses cannot be made to collide on purpose.
 ///
 /// Inlinable: every user specialises it for its own element type (a generic table across a
@@ -93,10 +92,9 @@ public struct RecentSet<Element: Hashable>: Sendable where Element: Sendable {
     ///
     /// Remembered one at a time, each element waited for its own cache misses: with fifty
     /// receiving apps taking turns on one CPU, each one's table (64 KiB at 4,096) has left the
-    /// cache by its next turn, and at 50 sender→receiver pairs the window took 5.6–6.4 % of
-    /// both CPUs' samples (3.2–3.5 % with this). Loads that do not depend on each other
-    /// overlap, so a batch waits for its misses about once. The sum only keeps the loads from
-    /// being dropped.
+    /// cache by its next turn, so many pairs paid a miss per element. Loads that do not depend
+    /// on each other overlap, so a batch waits for its misses about once. The sum only keeps
+    /// the loads from being dropped.
     @inlinable
     public func touch(hashes: UnsafeBufferPointer<Int>) -> UInt64 {
         guard !slots.isEmpty, !hashes.isEmpty else { return 0 }

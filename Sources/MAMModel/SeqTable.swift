@@ -5,7 +5,7 @@
 /// The entries are kept in seq order in one array; a lookup checks the oldest first and
 /// otherwise searches by halves, and a removed entry is left empty until every older one is
 /// gone. No hashing: a `Dictionary` keyed by seq hashed each seq on insert, lookup and removal,
-/// about 3 % of the host's time per share. A seq given out of order still lands in its place
+/// on every share. A seq given out of order still lands in its place
 /// (it costs a shift of the younger entries).
 ///
 /// Inlinable, like `RecentSet`: each user specialises it for its own values.
@@ -169,9 +169,9 @@ extension SeqTable where Value: AnyObject {
     ///
     /// Answering a range of acknowledgements reads each delivery's object, which was made a
     /// window of items earlier and has left the cache by then: one at a time, each waited for
-    /// its own misses (at 50 sender→receiver pairs, the host's acknowledgements took 6.6 % of
-    /// both CPUs' samples). Loads that do not depend on each other overlap, so a range waits
-    /// for its misses about once. The sum only keeps the loads from being dropped.
+    /// its own misses, which grew with the pairs. Loads that do not depend on each other
+    /// overlap, so a range waits for its misses about once. The sum only keeps the loads from
+    /// being dropped.
     @inlinable
     public func touchObjects(in range: ClosedRange<UInt64>, bytes: Int) -> UInt64 {
         assert(MemoryLayout<Value?>.size == MemoryLayout<UInt>.size, "a class value's optional is its address")
@@ -200,7 +200,7 @@ extension SeqTable where Value: AnyObject {
 /// A set of sequence numbers handed out in increasing order and mostly taken back in that
 /// order (a connection's batched shares not yet answered): a `SeqTable` of presence. A
 /// `Set<UInt64>` hashed each seq on insert and removal and rehashed its neighbours on every
-/// removal, about 2 % of the host's instructions per brokered item (docs/PERFORMANCE.md).
+/// removal, on every brokered item.
 public struct SeqSet {
     @usableFromInline var table = SeqTable<Bool>()
 

@@ -111,7 +111,7 @@ extension Enforcer {
                                 receivedAs receiver: Account?, isFile: Bool = false, in fleet: Fleet) -> TransferDecision {
         let ownerAccount = fleet.managedEntry(owner)
         // Data received as its own owner is the common case; a second lookup would hash the
-        // same keys again (docs/PERFORMANCE.md, "The decision").
+        // same keys again, on every transfer decided.
         let receiverAccount = owner.flatMap { o in receiver.map { $0.upnKey == o.upnKey && $0.oidKey == o.oidKey } } ?? false
             ? ownerAccount : fleet.managedEntry(receiver)
         if ownerAccount == nil && receiverAccount == nil {

@@ -505,8 +505,8 @@ enum HotFrames {
     }
 
     /// Whether `bytes` (not empty) hold a NUL byte, and whether all of them are ASCII: read
-    /// eight at a time, where a loop over the bytes was about 80 instructions for an item's
-    /// id of a few bytes.
+    /// eight at a time, because a loop over the bytes cost more than the rest of reading an
+    /// item's id of a few bytes.
     @inline(__always)
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (nul: Bool, ascii: Bool) {
         let ones: UInt64 = 0x0101_0101_0101_0101

@@ -25,7 +25,7 @@ struct AppRuntime {
             channel.onCommand = { command, reply in runtime.execute(command, reply: reply) }
             channel.onDeliver = { runtime.receive($0) }
             // `receive` keeps an item's id and owner, never the item: its payload can stay in
-            // the read buffer (receiving app 5,167 → 4,560 instructions per item).
+            // the read buffer, uncopied.
             channel.lendsReceivedPayloads = true
         }
     }
@@ -115,7 +115,7 @@ extension AppRuntime {
         }
         // Every app it forks confines itself: the system's paths are opened, the bounding set
         // emptied and the system call filter installed once, here, rather than in each app
-        // (a quarter to a third of a forked app's own CPU until it is ready; docs/PERFORMANCE.md).
+        // (the largest part of a forked app's own work until it is ready).
         if getenv("MAMSIM_TEMPLATE_CONFINES") != nil {
             unsetenv("MAMSIM_TEMPLATE_CONFINES")
             _ = mamsim_confine_prepare()
@@ -235,8 +235,7 @@ final class Runtime {
 }
 
 /// A flood's counters, on the app's loop thread only. Captured as variables they were boxes
-/// the runtime checked for exclusive access on every share and answer (measured: 1.6 % of an
-/// app's CPU in the broker bench).
+/// the runtime checked for exclusive access on every share and answer.
 private final class FloodProgress {
     @exclusivity(unchecked) var sent: UInt64 = 0
     @exclusivity(unchecked) var answered: UInt64 = 0

@@ -222,8 +222,8 @@ struct BenchCommand: AsyncParsableCommand {
             // Many sender→receiver pairs at once, the same number of items in all: what the host
             // costs per item as the pairs grow (issue 28's scaling figure). Each pair count is
             // measured three times, in interleaved rounds (1, 10, 50, then again), and its median
-            // run kept: measured once, one pair alone moved by 7–25 % between runs of one build,
-            // and every ratio to it with it.
+            // run kept: measured once, one pair alone moved between runs of one build by more
+            // than the ratios it is the base of.
             func name(_ pairs: Int) -> String { "broker \(pairs) pair\(pairs == 1 ? "" : "s") items/s (audit on, batched)" }
             var runs = [[BrokerBench.Result]](repeating: [], count: pairCounts.count)
             for _ in 0..<Self.brokerRuns {

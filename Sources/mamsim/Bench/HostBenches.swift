@@ -65,7 +65,7 @@ enum BrokerBench {
         // Warm up as the measurement runs (every pair at once, the same window, two windows
         // each), so the host's memory for that many items in flight is already there: warmed
         // one pair at a time with a small window, the 50-pair run counted its first touch of
-        // it (0.13–0.15 page faults per item, against 0.005 for one pair).
+        // it as page faults one pair does not have.
         await withTaskGroup(of: Void.self) { group in
             for (a, b) in names {
                 group.addTask { _ = await host.command(a, .flood(Flood(destination: b, count: 1024, size: UInt32(size), window: 512, identity: alice.upn))) }
@@ -216,7 +216,7 @@ enum ProcessStats {
     /// CPU seconds of a child: the nanoseconds each of its threads ran
     /// (/proc/PID/task/TID/schedstat), else /proc/PID/stat's user + system ticks. Ticks are
     /// 10 ms and counted down per process: a hundred apps that each ran a few ms summed to
-    /// nothing (the pairs bench at 50 pairs read 0.0 µs per item).
+    /// nothing.
     static func cpuSeconds(_ pid: Int32) -> Double? {
         if let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"), !tasks.isEmpty {
             var nanoseconds = 0.0

@@ -25,8 +25,7 @@ enum LatencyBench {
 
     /// The host's end of the round trips. Its counters are fields read on the loop thread
     /// only: as variables captured by the read callback, each access was a runtime
-    /// exclusivity check (about 600 instructions per round trip, callgrind), which is the
-    /// harness's cost, not the channel's.
+    /// exclusivity check, which is the harness's cost, not the channel's.
     private final class Pinger {
         let pipe: MAMLoop.Pipe
         let payload: [UInt8]
