@@ -94,7 +94,7 @@ let package = Package(
             name: "mamsim",
             dependencies: [
                 "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMScenario",
-                "MAMDeviceState", "MAMKit", "MAMIntuneFacade",
+                "MAMDeviceState", "MAMKit", "MAMIntuneFacade", "MAMPlayedHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strict),
@@ -105,6 +105,8 @@ let package = Package(
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         // Apple's ManagedApp names and shapes, unofficial, for a team's own code (docs/MANAGEDAPP.md).
+        // The host played over a socket pair, shared by the app side's tests and benches.
+        .target(name: "MAMPlayedHost", dependencies: ["MAMModel", "MAMWire"], swiftSettings: strict),
         .target(name: "MAMManagedAppFacade", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .executableTarget(name: "ExampleCAApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict, linkerSettings: staticStdlib),
         .executableTarget(name: "ExampleLandmarksApp", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
@@ -130,7 +132,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
-        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade", "MAMManagedAppFacade"], swiftSettings: strict),
+        .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade", "MAMManagedAppFacade", "MAMPlayedHost"], swiftSettings: strict),
         .testTarget(
             name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations", "MAMDevice"],
             exclude: ["Fixtures"], swiftSettings: strict),

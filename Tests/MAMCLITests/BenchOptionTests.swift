@@ -32,6 +32,14 @@ extension CLITests {
             #expect(!result.stdout.contains("C ref"), "\(result.stdout)")
         }
 
+        /// The decode probe parses the frames it was asked for and nothing else, for the counter
+        /// (scripts/bench-instructions --mode decode).
+        @Test func theDecodeProbeParsesItsFramesAlone() async throws {
+            let result = try await CLI.run(["bench", "--probe", "decode", "--items", "300"], timeout: 60)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == "probe: 300 share frames of 1 KiB parsed\n", "\(result.stdout)")
+        }
+
         /// An app runtime that ends before its round trips are made leaves nothing to time: the
         /// bench says how it ended and after how many, and fails (it once crashed on the empty
         /// list of samples).

@@ -1,84 +1,10 @@
 import Foundation
 import MAMModel
+import MAMPlayedHost
 import MAMWire
 import Synchronization
 import Testing
 @testable import MAMKit
-
-/// A host played by the test over a socket pair: it welcomes the app, then answers each
-/// service request with what `answer` returns (`nil`: never answers), on a thread of its own.
-final class FakeHost: @unchecked Sendable {
-    let appEnd: Int32
-    private let hostEnd: Int32
-    private let answer: @Sendable (ServiceRequest, ServiceContext) -> ServiceResult?
-    let seen = Mutex<[(ServiceRequest, ServiceContext)]>([])
-    /// The command results the app sent, in order, with how many service requests had been
-    /// answered before each.
-    let commandResults = Mutex<[(CommandResult, answeredBefore: Int)]>([])
-    /// The deliveries' acknowledgements the app sent, in order.
-    let deliveryAcks = Mutex<[DeliverAcks]>([])
-    /// The identity switches the app asked for, in order.
-    let identities = Mutex<[SetIdentity]>([])
-    private let writing = Mutex<Void>(())
-    private var thread: Thread?
-
-    init(answer: @escaping @Sendable (ServiceRequest, ServiceContext) -> ServiceResult?) throws {
-        var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else { throw POSIXError(.EMFILE) }
-        (appEnd, hostEnd) = (fds[0], fds[1])
-        self.answer = answer
-        let t = Thread { [self] in serve() }
-        thread = t
-        t.start()
-    }
-
-    func send(_ frame: Frame) {
-        var bytes: [UInt8] = []
-        FrameEncoder.encode(frame, appendingTo: &bytes)
-        // All of it, and one frame at a time: a large frame leaves in parts (a signal, a full
-        // socket buffer), and the serving thread's answers must not land between them.
-        writing.withLock { _ in bytes.withUnsafeBytes { raw in
-            var sent = 0
-            while sent < raw.count {
-                let n = write(hostEnd, raw.baseAddress! + sent, raw.count - sent)
-                if n > 0 { sent += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
-        } }
-    }
-
-    /// Goes away: the app's channel sees its end.
-    func leave() { shutdown(hostEnd, Int32(SHUT_RDWR)) }
-
-    private func serve() {
-        var decoder = FrameDecoder()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(hostEnd, $0.baseAddress, $0.count) }
-            if n <= 0 { return }
-            try? decoder.feed(Array(buffer[..<n])) { payload in
-                guard let frame = try? FrameParser.parse(payload) else { return }
-                switch frame.body {
-                case .hello:
-                    send(Frame(seq: 1, replyTo: frame.seq, body: .welcome(Welcome(bundleID: "com.contoso.mail", kind: .app))))
-                case .serviceRequest(let request, let context):
-                    seen.withLock { $0.append((request, context)) }
-                    if let result = answer(request, context) {
-                        send(Frame(seq: 0, replyTo: frame.seq, body: .serviceResult(result)))
-                    }
-                case .commandResult(let result):
-                    commandResults.withLock { $0.append((result, seen.withLock { $0.count })) }
-                case .deliverAcks(let acks):
-                    deliveryAcks.withLock { $0.append(acks) }
-                case .setIdentity(let request):
-                    // Every switch succeeds: the tests' accounts need no PIN or launch check.
-                    identities.withLock { $0.append(request) }
-                    send(Frame(seq: 0, replyTo: frame.seq, body: .identityResult(IdentityResult(status: .success, account: request.account))))
-                default: break
-                }
-            }
-        }
-    }
-}
 
 /// Typed service calls from an app (MAMKit): the same answer async and blocking, the blocking
 /// call's thread identity, its timeout and the host going away (issue 42).
@@ -93,7 +19,7 @@ final class FakeHost: @unchecked Sendable {
     }
 
     @Test func aBlockingCallGetsTheSameTypedAnswerAsTheAsyncOne() async throws {
-        let host = try FakeHost(answer: Self.policyAnswer)
+        let host = try PlayedHost(answer: Self.policyAnswer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         let async = await app.call(Service.ReadFile(path: "Documents/a.txt"))
@@ -109,7 +35,7 @@ final class FakeHost: @unchecked Sendable {
     }
 
     @Test func aBlockingCallCarriesTheCallingThreadsIdentity() async throws {
-        let host = try FakeHost(answer: Self.policyAnswer)
+        let host = try PlayedHost(answer: Self.policyAnswer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         _ = try await Task.detached {
@@ -119,7 +45,7 @@ final class FakeHost: @unchecked Sendable {
     }
 
     @Test func aBlockingCallTheHostNeverAnswersEndsWithTimedOut() async throws {
-        let host = try FakeHost(answer: { _, _ in nil })
+        let host = try PlayedHost(answer: { _, _ in nil })
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         let outcome = await Task.detached { () -> BlockingCallError? in
@@ -129,7 +55,7 @@ final class FakeHost: @unchecked Sendable {
     }
 
     @Test func aBlockingCallEndsWhenTheHostGoesAway() async throws {
-        let host = try FakeHost(answer: { _, _ in nil })
+        let host = try PlayedHost(answer: { _, _ in nil })
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         let outcome = Task.detached { () -> BlockingCallError? in
@@ -146,7 +72,7 @@ final class FakeHost: @unchecked Sendable {
     /// command's answer follows it. Were the channel's loop held by the command, the getter
     /// would time out and the command would never be answered.
     @Test func aDelegateThatCallsAGetterDuringAHostCommandDoesNotDeadlock() async throws {
-        let host = try FakeHost(answer: Self.policyAnswer)
+        let host = try PlayedHost(answer: Self.policyAnswer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         let getter = Mutex<Reply<Void>?>(nil)
@@ -167,7 +93,7 @@ final class FakeHost: @unchecked Sendable {
     #if os(Linux) || os(macOS)
     @Test func aBlockingCallOnTheLoopThreadTrapsSayingWhy() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let host = try FakeHost(answer: BlockingCallTests.policyAnswer)
+            let host = try PlayedHost(answer: BlockingCallTests.policyAnswer)
             let app = try await MAMApp.connect(fd: host.appEnd)
             // The app works: a first call is answered, so the trap below is the loop thread's.
             guard await app.call(Service.ReadFile(path: "x")).isAllowed else { exit(0) }

@@ -1,6 +1,7 @@
 import Foundation
 import MAMIntuneFacade
 import MAMModel
+import MAMPlayedHost
 import MAMWire
 import Synchronization
 import Testing
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func aPolicyIsReadWholeInOneRoundTrip() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -112,7 +113,7 @@ import Testing
     }
 
     @Test func aLocationOfAnotherAccountIsAskedOfTheHostAsThePolicysAccount() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -130,7 +131,7 @@ import Testing
     /// is no account it knows, and reads as no account's policy (the mistake the SDK hides from
     /// no one). Her OID reads hers.
     @Test func aUPNWhereAnAccountIdIsRequiredIsNoAccount() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -148,7 +149,7 @@ import Testing
     }
 
     @Test func theDirectoryAnswersTheAccountQuestionsWithOIDs() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -163,7 +164,7 @@ import Testing
     }
 
     @Test func theAppConfigurationIsTypedWithTheSDKsQueryTypes() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -213,7 +214,7 @@ import Testing
     }
 
     @Test func theHostsCommandsAreAnsweredByTheDelegates() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -240,7 +241,7 @@ import Testing
     }
 
     @Test func aPolicyChangeIsPostedWithTheAccountIdInUserInfo() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -262,7 +263,7 @@ import Testing
     }
 
     @Test func enrollmentStatusesReachTheDelegateWithUPNAndOID() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -287,7 +288,7 @@ import Testing
     }
 
     @Test func theThreadIdentityScopeIsTheSwiftContextManagers() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)

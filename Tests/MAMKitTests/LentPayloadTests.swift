@@ -1,6 +1,7 @@
 import Foundation
 import MAMLoop
 import MAMModel
+import MAMPlayedHost
 import MAMWire
 import Synchronization
 import Testing
@@ -39,8 +40,8 @@ import Testing
 
     /// A channel on a loop thread of its own, set up by `configure` before it starts, with a
     /// fake host at its other end; `body`'s answer, the channel closed once it returns.
-    func withChannel<T>(_ configure: @escaping (AppChannel, Channel) -> Void, _ body: (FakeHost, Channel) async throws -> T) async throws -> T {
-        let host = try FakeHost(answer: { _, _ in nil })
+    func withChannel<T>(_ configure: @escaping (AppChannel, Channel) -> Void, _ body: (PlayedHost, Channel) async throws -> T) async throws -> T {
+        let host = try PlayedHost(answer: { _, _ in nil })
         let box = Channel()
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: host.appEnd)
@@ -123,7 +124,7 @@ import Testing
 
     /// `MAMApp` hands deliveries to the app's own code, which may keep them: copies.
     @Test func anAsyncAppGetsItemsOfItsOwn() async throws {
-        let host = try FakeHost(answer: { _, _ in nil })
+        let host = try PlayedHost(answer: { _, _ in nil })
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         host.send(Self.batch(firstSeq: 10))

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MAMIntuneFacade
 import MAMModel
+import MAMPlayedHost
 import MAMWire
 import Synchronization
 import Testing
@@ -44,7 +45,7 @@ extension FacadeTests {
     }
 
     /// The strict findings the played host received, once `count` arrived or 2 s passed.
-    static func findings(_ host: FakeHost, count: Int) async -> [(check: String, call: String, file: String, line: UInt32)] {
+    static func findings(_ host: PlayedHost, count: Int) async -> [(check: String, call: String, file: String, line: UInt32)] {
         for _ in 0..<200 {
             let got = host.seen.withLock { $0 }.compactMap { request, _ -> (String, String, String, UInt32)? in
                 if case .strictFinding(let check, let call, let file, let line, _) = request { return (check, call, file, line) }
@@ -60,7 +61,7 @@ extension FacadeTests {
     }
 
     /// Waits until the played host has seen `n` requests named `name` (the façade's background calls).
-    static func waitFor(_ host: FakeHost, _ name: String, _ n: Int) async {
+    static func waitFor(_ host: PlayedHost, _ name: String, _ n: Int) async {
         for _ in 0..<200 where host.seen.withLock({ $0.filter { $0.0.name == name }.count }) < n {
             try? await Task.sleep(for: .milliseconds(10))
         }
@@ -69,7 +70,7 @@ extension FacadeTests {
     static let file = #fileID
 
     @Test func aUPNWhereTheSDKTakesAnAccountIdIsReportedAtItsLine() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -93,7 +94,7 @@ extension FacadeTests {
     }
 
     @Test func anEnrollmentBeforeTheDelegateIsReportedAtTheEnrollmentCall() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -123,7 +124,7 @@ extension FacadeTests {
     }
 
     @Test func anEnrollmentRetriedAfterAFinalRefusalIsReported() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -147,7 +148,7 @@ extension FacadeTests {
     /// A remediation is reported with its line for the host to judge (the app's capabilities
     /// are the host's: `StrictFindingCallTests`).
     @Test func aRemediationIsReportedForTheHostToJudge() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -161,7 +162,7 @@ extension FacadeTests {
     /// policy() is reported with its line for the host to judge (multi-identity is the host's
     /// to know); policy(forAccountId:) with an OID is not.
     @Test func theProcessPolicyIsReportedForTheHostToJudge() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -176,7 +177,7 @@ extension FacadeTests {
     }
 
     @Test func aDeregistrationFromInsideAnEnrollmentCallbackIsReported() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -195,7 +196,7 @@ extension FacadeTests {
         #expect(found.map(\.check) == ["deregister-in-callback"] && found.first?.line == UInt32(inside.insideLine) && found.first?.file == Self.file, "\(found)")
     }
     @Test func aLocationOfAnAccountAskedWithNoneIsReportedAtItsLine() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -254,7 +255,7 @@ extension FacadeTests {
 
     /// A policy read and kept: the admin changes it and nothing reads it again.
     @Test func aPolicyKeptAfterAChangeIsReportedAtItsRead() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -273,7 +274,7 @@ extension FacadeTests {
     /// Right: an observer reads the policy again when it changes. Then the mistake of using the
     /// object read before the change is still seen.
     @Test func aPolicyReadAgainOnTheChangeIsNoFindingButTheOldCopyIs() async throws {
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
@@ -305,7 +306,7 @@ extension FacadeTests {
         final class Restarts: IntuneMAMPolicyDelegate, @unchecked Sendable {
             func restartApplication() -> Bool { true }
         }
-        let host = try FakeHost(answer: Self.answer)
+        let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)

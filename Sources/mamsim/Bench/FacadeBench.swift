@@ -3,6 +3,7 @@ import MAMDevice
 import MAMIntuneFacade
 import MAMKit
 import MAMModel
+import MAMPlayedHost
 import MAMPolicy
 import MAMWire
 
@@ -36,17 +37,11 @@ enum FacadeBench {
 
     static func run(rounds: Int = 10, perRound: Int = 200) async throws -> Result {
         let fleet = try fleet()
-        var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
-            throw BenchError(message: "façade bench: socketpair: \(String(cString: strerror(errno)))")
-        }
-        let hostEnd = fds[1]
-        let host = Thread { answer(fd: hostEnd, fleet: fleet) }
-        host.start()
-        let mamApp = try await MAMApp.connect(fd: fds[0])
+        let host = try PlayedHost(bundleID: app, recording: false, answer: answer(fleet: fleet))
+        let mamApp = try await MAMApp.connect(fd: host.appEnd)
         defer {
             mamApp.close()
-            close(fds[1])
+            host.leave()
         }
         MAMIntuneFacade.connect(mamApp)
         let id = alice.upn
@@ -94,9 +89,9 @@ enum FacadeBench {
 
     /// The played host: decides each policy, policy_query, can_save and can_open request with
     /// the enforcer (as alice's data; the thread identity names her).
-    private static func answer(fd: Int32, fleet: Fleet) {
-        func who(_ name: String?) -> Account? { name.flatMap { alice.matches($0) ? alice : nil } }
-        PlayedHost.serve(fd: fd, bundleID: app) { request, context in
+    private static func answer(fleet: Fleet) -> @Sendable (ServiceRequest, ServiceContext) -> ServiceResult? {
+        @Sendable func who(_ name: String?) -> Account? { name.flatMap { alice.matches($0) ? alice : nil } }
+        return { request, context in
             switch request {
             case .policy(let name, _):
                 let account = who(name ?? context.thread)
