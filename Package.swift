@@ -104,9 +104,9 @@ let package = Package(
         .executableTarget(name: "mamsim-app", dependencies: ["MAMKit", "CConfine", "CZygote"], swiftSettings: strict, linkerSettings: runtimeLinking),
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
-        // Apple's ManagedApp names and shapes, unofficial, for a team's own code (docs/MANAGEDAPP.md).
         // The host played over a socket pair, shared by the app side's tests and benches.
         .target(name: "MAMPlayedHost", dependencies: ["MAMModel", "MAMWire"], swiftSettings: strict),
+        // Apple's ManagedApp names and shapes, unofficial, for a team's own code (docs/MANAGEDAPP.md).
         .target(name: "MAMManagedAppFacade", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         .executableTarget(name: "ExampleCAApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict, linkerSettings: staticStdlib),
         .executableTarget(name: "ExampleLandmarksApp", dependencies: ["MAMManagedApp", "MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
