@@ -14,7 +14,7 @@ public protocol ManagedAppConfigurationDecodingError: Codable, Error, Sendable {
 /// The code of a decoding error: below `firstReserved` the app's own; from it up, the system's
 /// (a decoder failure that is not the app's own error). Apple documents the names, not the
 /// numbers: the reserved values here are mamsim's, starting at `firstReserved`.
-public struct ManagedAppConfigurationDecodingErrorCode: Codable, Hashable, Sendable {
+public struct ManagedAppConfigurationDecodingErrorCode: RawRepresentable, Codable, Hashable, Sendable {
     public let rawValue: Int
 
     /// `nil` for a negative value (no code is).

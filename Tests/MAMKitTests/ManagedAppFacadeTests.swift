@@ -36,6 +36,10 @@ import Testing
         let codes = [Code.generic, Code.dataCorrupted, Code.keyNotFound, Code.typeMismatch, Code.valueNotFound]
         #expect(Set(codes).count == codes.count && codes.allSatisfy { $0 >= ManagedAppConfigurationDecodingErrorCode.firstReserved })
         #expect(ManagedAppConfigurationDecodingErrorCode(rawValue: -1) == nil)
+        // An app's error travels as its code's number (Codable through the raw value).
+        let encoded = try JSONEncoder().encode(Refused(code: Code(rawValue: 7)!, message: "no title"))
+        #expect(String(decoding: encoded, as: UTF8.self).contains("\"code\":7"))
+        #expect(try JSONDecoder().decode(Refused.self, from: encoded).code.rawValue == 7)
     }
 
     /// A value sent is handled when the loop comes back for the next one: `send` returns only
