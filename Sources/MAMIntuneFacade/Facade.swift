@@ -44,18 +44,8 @@ public enum MAMIntuneFacade {
     /// run on the main actor, which Swift on Linux does not keep on the main thread.
     public static func run(runtime: String = "MAMIntuneFacade/1", finishesLaunching: Bool = false,
                            _ body: @escaping @Sendable (MAMApp) async -> Void) -> Never {
-        Task.detached {
-            let app: MAMApp
-            do {
-                app = try await launch(runtime: runtime, finishesLaunching: finishesLaunching)
-            } catch {
-                FileHandle.standardError.write(Data("\(runtime): cannot connect to the mamsim host on fd 3 (\(error)); a mamsim fleet starts this program\n".utf8))
-                exit(1)
-            }
-            await body(app)
-            exit(0)
-        }
-        while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+        MAMApp.runProgram(runtime: runtime, finishesLaunching: finishesLaunching, bind: { connect($0) },
+                          parkMainThread: { while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) } }, body)
     }
 
     /// The bound app; a façade call without one is a mistake of the test's set-up, said so.

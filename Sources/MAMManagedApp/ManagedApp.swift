@@ -55,13 +55,15 @@ public struct ManagedAppConfigurationProvider: Sendable {
     }
 
     /// A configuration the decoder refuses is `nil` for the app, and the decoder's error goes
-    /// to the device for the administrator (the errors an app's spec documents, seed 004).
-    static func current<T: Decodable>(_ type: T.Type, from app: MAMApp) async -> T? {
+    /// to the device for the administrator (the errors an app's spec documents, seed 004), in
+    /// the words `report` gives it.
+    public static func current<T: Decodable>(_ type: T.Type, from app: MAMApp,
+                                             report: (any Error) -> String = describe) async -> T? {
         guard let plist = await app.call(Service.ManagedConfig(legacy: false)).allowedAnswer else { return nil }
         do {
             return try PropertyListDecoder().decode(T.self, from: Data(plist))
         } catch {
-            _ = await app.call(Service.ManagedConfigUndecodable(error: describe(error)))
+            _ = await app.call(Service.ManagedConfigUndecodable(error: report(error)))
             return nil
         }
     }
@@ -136,7 +138,8 @@ public struct ManagedAppProviders: Sendable {
         }
     }
 
-    static func ids(_ kind: ManagedSecretKind, _ app: MAMApp) async -> [String] {
+    /// The provisioned ids of `kind` now (`[]` when none, or when the app is not managed).
+    public static func ids(_ kind: ManagedSecretKind, _ app: MAMApp) async -> [String] {
         await app.call(Service.ManagedSecretIds(kind: kind)).allowedAnswer ?? []
     }
 

@@ -48,21 +48,18 @@ public final class ManagedAppConfigurationProvider: Sendable {
             guard n.kind == .managedConfigChanged else { return }
             await channel.send(Handed(value: await Self.current(Configuration.self, app)))
         }
-        channel.onLeave = { app.removeObserver(token) }
+        channel.onLeave { app.removeObserver(token) }
         // The current value first, before any update: iteration starts with it.
         channel.preload(Handed(value: await Self.current(Configuration.self, app)))
         return channel.map { $0.value }
     }
 
-    /// The configuration now, decoded (`nil` as for `configurations`).
+    /// The configuration now, decoded (`nil` as for `configurations`), a decoder's error
+    /// reported with its code.
     static func current<C: Decodable>(_ type: C.Type, _ app: MAMApp) async -> C? {
-        guard let plist = await app.call(Service.ManagedConfig(legacy: false)).allowedAnswer else { return nil }
-        do {
-            return try PropertyListDecoder().decode(C.self, from: Data(plist))
-        } catch {
-            let (code, message) = Self.report(error)
-            _ = await app.call(Service.ManagedConfigUndecodable(error: "code \(code): \(message)"))
-            return nil
+        await MAMManagedApp.ManagedAppConfigurationProvider.current(C.self, from: app) { error in
+            let (code, message) = report(error)
+            return "code \(code): \(message)"
         }
     }
 
@@ -70,7 +67,7 @@ public final class ManagedAppConfigurationProvider: Sendable {
     /// decoder failure as its reserved code and where it happened.
     static func report(_ error: any Error) -> (code: Int, message: String) {
         if let own = error as? any ManagedAppConfigurationDecodingError { return (own.code.rawValue, own.message) }
-        let message = ManagedAppConfigurationProviderDescription.describe(error)
+        let message = MAMManagedApp.ManagedAppConfigurationProvider.describe(error)
         guard let e = error as? DecodingError else { return (ManagedAppConfigurationDecodingErrorCode.generic, message) }
         switch e {
         case .dataCorrupted: return (ManagedAppConfigurationDecodingErrorCode.dataCorrupted, message)
@@ -80,9 +77,4 @@ public final class ManagedAppConfigurationProvider: Sendable {
         @unknown default: return (ManagedAppConfigurationDecodingErrorCode.generic, message)
         }
     }
-}
-
-/// MAMManagedApp's wording of a decoder failure, shared.
-enum ManagedAppConfigurationProviderDescription {
-    static func describe(_ error: any Error) -> String { MAMManagedApp.ManagedAppConfigurationProvider.describe(error) }
 }

@@ -33,18 +33,8 @@ public enum ManagedAppFacade {
     /// `body` returns (status 0), or at once with status 1 when there is no host to connect to.
     public static func run(runtime: String = "ManagedAppFacade/1", finishesLaunching: Bool = false,
                            _ body: @escaping @Sendable (MAMApp) async -> Void) -> Never {
-        Task.detached {
-            let app: MAMApp
-            do {
-                app = try await launch(runtime: runtime, finishesLaunching: finishesLaunching)
-            } catch {
-                FileHandle.standardError.write(Data("\(runtime): cannot connect to the mamsim host on fd 3 (\(error)); a mamsim fleet starts this program\n".utf8))
-                exit(1)
-            }
-            await body(app)
-            exit(0)
-        }
-        while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+        MAMApp.runProgram(runtime: runtime, finishesLaunching: finishesLaunching, bind: { connect($0) },
+                          parkMainThread: { while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) } }, body)
     }
 
     /// The bound app; a provider used without one is a mistake of the test's set-up, said so.
@@ -150,26 +140,28 @@ final class Rendezvous<Element: Sendable>: AsyncSequence, @unchecked Sendable {
 
     /// The loop is gone: senders are released, and nothing more is taken.
     fileprivate func leave() {
-        let (waiting, c): ([CheckedContinuation<Void, Never>], CheckedContinuation<Element?, Never>?) = lock.withLock {
+        let (waiting, c, stop): ([CheckedContinuation<Void, Never>], CheckedContinuation<Element?, Never>?, (@Sendable () -> Void)?) = lock.withLock {
             finished = true
-            defer { senders = []; consumer = nil; queue = [] }
-            return (senders.map(\.done), consumer)
+            defer { senders = []; consumer = nil; queue = []; leaving = nil }
+            return (senders.map(\.done), consumer, leaving)
         }
         waiting.forEach { $0.resume() }
         c?.resume(returning: nil)
+        stop?()
     }
 
-    /// Called when the sequence is dropped by everyone: what to stop (the device observer).
-    var onLeave: (@Sendable () -> Void)?
+    /// What to stop when the loop is gone (the device observer), set once the observer is.
+    private var leaving: (@Sendable () -> Void)?
+
+    func onLeave(_ stop: @escaping @Sendable () -> Void) {
+        lock.withLock { leaving = stop }
+    }
 
     final class Iterator: AsyncIteratorProtocol {
         let channel: Rendezvous
         init(_ channel: Rendezvous) { self.channel = channel }
         func next() async -> Element? { await channel.next() }
-        deinit {
-            channel.leave()
-            channel.onLeave?()
-        }
+        deinit { channel.leave() }
     }
 
     func makeAsyncIterator() -> Iterator { Iterator(self) }

@@ -1,5 +1,6 @@
 public import Foundation
 import MAMKit
+import MAMManagedApp
 import MAMModel
 import MAMWire
 
@@ -41,7 +42,7 @@ func identifierSequence(_ kind: ManagedSecretKind, _ app: MAMApp) async -> some 
         let now = await Fingerprints.of(kind, app)
         if await last.changed(now) { await channel.send(now.ids) }
     }
-    channel.onLeave = { app.removeObserver(token) }
+    channel.onLeave { app.removeObserver(token) }
     let first = await Fingerprints.of(kind, app)
     _ = await last.changed(first)
     channel.preload(first.ids)
@@ -66,7 +67,7 @@ actor Fingerprints {
     }
 
     static func of(_ kind: ManagedSecretKind, _ app: MAMApp) async -> Seen {
-        let ids = await app.call(Service.ManagedSecretIds(kind: kind)).allowedAnswer ?? []
+        let ids = await ManagedAppProviders.ids(kind, app)
         var values: [String: Int] = [:]
         for id in ids {
             if let v = await app.call(Service.ManagedSecret(kind: kind, id: id)).allowedAnswer { values[id] = v.hashValue }

@@ -25,7 +25,8 @@ extension FacadeTests {
     }
 
     /// A delegate that remembers the statuses and, when asked, deregisters from inside its
-    /// callback (the mistake) or after it returns (right).
+    /// callback (the mistake) or after it returns (right). `@unchecked Sendable`: `insideLine`
+    /// is written in the callback, on the main thread, and read once the test has waited for it.
     final class Delegate: IntuneMAMEnrollmentDelegate, @unchecked Sendable {
         enum Deregister { case never, inside, afterwards }
         let deregister: Deregister
@@ -278,6 +279,8 @@ extension FacadeTests {
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
+        // `@unchecked Sendable`: written by the test's task and by the observer on the main
+        // queue, one after the other (the delivery waits for its observers), never at once.
         final class Holder: @unchecked Sendable { var policy: (any IntuneMAMPolicy)?; var old: (any IntuneMAMPolicy)? }
         let holder = Holder()
         let line = await Task.detached { () -> UInt in
@@ -303,6 +306,7 @@ extension FacadeTests {
     /// The SDK restarts an app showing alice's screen: unhandled, reported at the screen's line
     /// for the host to judge; handled by the delegate, or with no account on screen, not.
     @Test func aRestartNotHandledWhileAScreenIsUpIsReported() async throws {
+        // `@unchecked Sendable`: it has no state.
         final class Restarts: IntuneMAMPolicyDelegate, @unchecked Sendable {
             func restartApplication() -> Bool { true }
         }
