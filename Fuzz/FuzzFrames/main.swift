@@ -35,7 +35,7 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             try decoder.feed(chunk, onFrameBytes: { payload in
                 frames.append(try? FrameParser.parse(payload, from: .child))
                 let frame = try? FrameParser.parse(payload)
-                // The frames a share stream is made of are read by hand (HotFrames): what
+                // The frames a share stream is made of are read in one pass (HotFrames): what
                 // protobuf-c makes of the same bytes must be the same frame or the same refusal.
                 for sender: WireParty? in [nil, .child, .host] {
                     let hand = try? FrameParser.parse(payload, from: sender)

@@ -17,7 +17,6 @@ extension ServiceDesk {
             audit.record(verb: .openURL, source: app.handle, destination: url, d)
             return (d, nil)
         }
-        let scheme = url[..<colon].lowercased()
         let owner = try identities.current(of: app)
         if let refused = try refusedAfterConditionalLaunch(.current, for: app, in: .main) {
             audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)

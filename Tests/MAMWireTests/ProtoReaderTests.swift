@@ -57,4 +57,26 @@ import Testing
         #expect(read([0x83, 0x00, 1, 2, 3]) { $0.lengthDelimited() }.0 == nil, "a length with a trailing zero group")
         #expect(read([0x80]) { $0.lengthDelimited() }.0 == nil, "cut short")
     }
+
+    /// Keys and lengths of two bytes are read in line, the rest in a loop: every two-byte
+    /// spelling answers as the loop does (shortest ones read, a second byte of 0 refused, a
+    /// second byte with its high bit set read as the start of a longer one).
+    @Test func twoByteKeysAndLengthsReadAsTheLoopReadsThem() {
+        for first in UInt8(0x80)...0xFF {
+            for second: UInt8 in [0x00, 0x01, 0x40, 0x7F, 0x80, 0xFF] {
+                let bytes = [first, second, 0x01] + [UInt8](repeating: 7, count: 300)
+                let expected: UInt64? = second == 0 ? nil : second < 0x80
+                    ? UInt64(first & 0x7F) | UInt64(second) << 7
+                    : UInt64(first & 0x7F) | UInt64(second & 0x7F) << 7 | 1 << 14
+                let (length, consumed) = read(bytes) { r in r.lengthDelimited().map { $0.count } }
+                let fits = expected.map { Int($0) <= bytes.count - (second < 0x80 ? 2 : 3) } ?? false
+                #expect(length == (fits ? expected.map(Int.init) : nil), "\(first), \(second)")
+                if fits, let expected { #expect(consumed == (second < 0x80 ? 2 : 3) + Int(expected)) }
+                let key = read(bytes) { $0.key() }.0.map { $0.0 << 3 | $0.1 }
+                #expect(key == (expected.map { $0 >> 3 != 0 } == true ? expected : nil), "\(first), \(second)")
+            }
+        }
+        #expect(read([0x80, 0x01]) { $0.lengthDelimited() }.0 == nil, "a length past the end")
+        #expect(read([0x80]) { $0.key() }.0 == nil, "cut after the first byte")
+    }
 }

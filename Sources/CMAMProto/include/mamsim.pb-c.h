@@ -357,7 +357,7 @@ struct  Mamsim__V2__Verdict
 
 /*
  * Who owns a piece of data. Stamped by the host on every routed item.
- * @swift declared
+ * @swift declared hot=recent
  */
 struct  Mamsim__V2__Ownership
 {
@@ -393,9 +393,12 @@ struct  Mamsim__V2__Item
 {
   ProtobufCMessage base;
   /*
-   * @swift required
+   * @swift required hot=unpooled
    */
   char *id;
+  /*
+   * @swift hot=recent hotmax=64
+   */
   size_t n_type_identifiers;
   char **type_identifiers;
   char *file_name;
@@ -406,11 +409,11 @@ struct  Mamsim__V2__Item
   Mamsim__V2__Item__PayloadCase payload_case;
   union {
     /*
-     * @swift name=inline unlabeled
+     * @swift name=inline unlabeled hot=received
      */
     ProtobufCBinaryData inline_data;
     /*
-     * @swift name=file label=path — a path inside a container the host controls
+     * @swift name=file label=path hotget=filePath — a path inside a container the host controls
      */
     char *file_path;
   };
@@ -565,7 +568,7 @@ struct  Mamsim__V2__Ping
 {
   ProtobufCMessage base;
   /*
-   * @swift unlabeled
+   * @swift unlabeled hot=kept
    */
   ProtobufCBinaryData payload;
 };
@@ -599,7 +602,7 @@ struct  Mamsim__V2__ShareRequest
 {
   ProtobufCMessage base;
   /*
-   * @swift required
+   * @swift required hot=recent
    */
   char *destination;
   /*
@@ -685,7 +688,7 @@ struct  Mamsim__V2__ShareBatch
 {
   ProtobufCMessage base;
   /*
-   * @swift required unlabeled
+   * @swift required unlabeled hot=kept
    */
   size_t n_shares;
   Mamsim__V2__BatchedShare **shares;
@@ -764,7 +767,7 @@ struct  Mamsim__V2__DeliverBatch
 {
   ProtobufCMessage base;
   /*
-   * @swift required unlabeled
+   * @swift required unlabeled hot=kept
    */
   size_t n_deliveries;
   Mamsim__V2__BatchedDelivery **deliveries;
@@ -2517,22 +2520,25 @@ struct  Mamsim__V2__Frame
      */
     Mamsim__V2__Welcome *welcome;
     Mamsim__V2__Bye *bye;
+    /*
+     * @swift hot
+     */
     Mamsim__V2__Ping *ping;
     Mamsim__V2__Error *error;
     /*
-     * @swift from=child
+     * @swift from=child hot
      */
     Mamsim__V2__ShareRequest *share_request;
     /*
-     * @swift from=host
+     * @swift from=host hot
      */
     Mamsim__V2__ShareResult *share_result;
     /*
-     * @swift from=host
+     * @swift from=host hot
      */
     Mamsim__V2__Deliver *deliver;
     /*
-     * @swift from=child
+     * @swift from=child hot
      */
     Mamsim__V2__DeliverAck *deliver_ack;
     /*
@@ -2572,19 +2578,19 @@ struct  Mamsim__V2__Frame
      */
     Mamsim__V2__LaunchFinished *launch_finished;
     /*
-     * @swift from=child
+     * @swift from=child hot
      */
     Mamsim__V2__ShareBatch *share_batch;
     /*
-     * @swift from=host
+     * @swift from=host hot
      */
     Mamsim__V2__ShareResults *share_results;
     /*
-     * @swift from=host
+     * @swift from=host hot
      */
     Mamsim__V2__DeliverBatch *deliver_batch;
     /*
-     * @swift from=child
+     * @swift from=child hot
      */
     Mamsim__V2__DeliverAcks *deliver_acks;
   };

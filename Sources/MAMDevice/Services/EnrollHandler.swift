@@ -16,7 +16,7 @@ enum EnrollHandler: ServiceHandler {
         // child: it signs in an account the scenario signed in to the app (or its MSAL holds,
         // `msalAccounts`) and cancels any other. What the child says of the user is not read.
         let userCancels = call.interactive ? try !desk.userSignsIn(c.app, account: call.account) : false
-        let status = try desk.enroll(c.app, account: call.account, interactive: call.interactive, userCancels: userCancels, fromApp: true)
+        let status = desk.enroll(c.app, account: call.account, interactive: call.interactive, userCancels: userCancels, fromApp: true)
         // The call is answered either way: the status says how it went, as the delegate hears it.
         return Answered(.allowed(status.described), status.rawValue)
     }

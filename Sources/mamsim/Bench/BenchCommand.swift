@@ -142,7 +142,7 @@ struct BenchCommand: AsyncParsableCommand {
             let d = try DecodeBench.run()
             print(String(format: "wire: decode one 1 KiB share frame in place, median %.0f ns; protobuf-c unpack and free alone %.0f ns (%.2f×)",
                          d.parseNs, d.unpackOnlyNs, d.parseNs / d.unpackOnlyNs))
-            // What the hand-written share codec (HotFrames) buys over the generated one it stands in for.
+            // What the one-pass share codec (HotFrames) buys over protobuf-c and the conversion it stands in for.
             print(String(format: "wire: the same frame through protobuf-c and the generated conversion, median %.0f ns: HotFrames is %.2f× faster\n",
                          d.genericNs, d.genericNs / d.parseNs))
             table.add("wire: decode one 1 KiB share frame (ns)", d.parseNs, nil, nil, lowerIsBetter: true, target: String(format: "generic path %.0f ns", d.genericNs))

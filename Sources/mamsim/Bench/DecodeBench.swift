@@ -9,7 +9,7 @@ enum DecodeBench {
     struct Result {
         var parseNs: Double
         var unpackOnlyNs: Double
-        /// The generic path the hand-written one (`HotFrames`) replaces for share frames:
+        /// The generic path the one-pass codec (`HotFrames`) replaces for share frames:
         /// protobuf-c's unpack and the generated conversion to Swift values.
         var genericNs: Double
     }
