@@ -1,8 +1,16 @@
 import MAMDeviceState
 import MAMLoop
-import MAMModel
+public import MAMModel
 import MAMWire
 public import Foundation
+
+/// `AuditSink`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `AuditSink`'s properties of the same names.
+public struct AuditSinkLoopState {
+    var buffer: AuditRecords = AuditRecords()
+    var step: (generation: UInt64?, scenario: String, step: String) = (nil, "", "")
+    var commitHook: FlushHook?
+}
 
 /// Where the host's decisions go: the device's audit log.
 ///
@@ -16,7 +24,7 @@ public import Foundation
 /// requests is still answered one by one, but what goes beyond its budget is coalesced into
 /// one `audit-coalesced` record per flood, so no child can grow the log (and every export and
 /// report of it) at its own pace. What was allowed or delivered is always recorded.
-public final class AuditSink {
+public final class AuditSink: LoopBound<AuditSinkLoopState> {
     private struct Budget {
         var tokens: Double
         var refilled: UInt64
@@ -36,11 +44,17 @@ public final class AuditSink {
     private let onEvent: (HostEvent) -> Void
     /// Filled on every decision, on the loop thread only: the runtime's exclusivity checks
     /// here were 174 of the host's instructions per brokered item, more than `record`'s own.
-    @exclusivity(unchecked) private var buffer = AuditRecords()
+    private var buffer: AuditRecords {
+        @inline(__always) _read { yield value.buffer }
+        @inline(__always) _modify { yield &value.buffer }
+    }
     /// The scenario step last read from the context, and its generation: read again only
     /// when it moved (the context's lock, taken for every record, was two atomic updates
     /// and a copy of both names per brokered item).
-    @exclusivity(unchecked) private var step: (generation: UInt64?, scenario: String, step: String) = (nil, "", "")
+    private var step: (generation: UInt64?, scenario: String, step: String) {
+        @inline(__always) _read { yield value.step }
+        @inline(__always) _modify { yield &value.step }
+    }
 
     private func refreshStep() {
         if let read = context.step(since: step.generation) { step = (read.generation, read.scenario, read.step) }
@@ -55,12 +69,16 @@ public final class AuditSink {
         self.context = context
         self.enabled = enabled
         self.onEvent = onEvent
+        super.init(AuditSinkLoopState())
         commitHook = loop.addBeforeFlushHook(self) { $0.commit() }
     }
 
     /// `commit`, armed when a record is buffered, while a flood's coalesced record waits
     /// for the flood to end, and after a failed write (to try again).
-    @exclusivity(unchecked) private var commitHook: FlushHook?
+    private var commitHook: FlushHook? {
+        @inline(__always) _read { yield value.commitHook }
+        @inline(__always) _modify { yield &value.commitHook }
+    }
 
     private func commitSoon() {
         if let commitHook { loop.arm(commitHook) }

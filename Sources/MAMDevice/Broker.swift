@@ -4,14 +4,29 @@ import MAMModel
 import MAMPolicy
 import MAMWire
 
+/// `Broker`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `Broker`'s properties of the same names.
+struct BrokerLoopState {
+    var flushHook: FlushHook?
+    var batchWork: [ChildConnection] = []
+    var batchScratch: [BatchedDelivery] = []
+    var spareOutgoing: [PendingDelivery?] = []
+    var touched: UInt64 = 0
+    var routes: [Broker.RouteKey: Broker.Route] = [:]
+    var lastRoute: Broker.Route?
+    var lastRouteLent: Unmanaged<Broker.Route>?
+    var routesGeneration: UInt64 = .max
+    var bytesInFlight: Int = 0
+}
+
 /// Routes shares: checks the sender's identity, stamps ownership, asks `Enforcer`, delivers,
 /// waits for the acknowledgement, and answers the sender exactly once. Owns the table of
 /// deliveries in flight and their deadlines.
 ///
-/// Used on the host's loop thread only: the state every share reads or writes is
-/// `@exclusivity(unchecked)`, as in `ChildConnection` (the runtime's check of an access is a
-/// call, paid on every share).
-final class Broker {
+/// Used on the host's loop thread only: the state every share reads or writes is its
+/// `BrokerLoopState` (`LoopBound`), as in `ChildConnection` (the runtime's check of an access
+/// to a class's property is a call, paid on every share).
+final class Broker: LoopBound<BrokerLoopState> {
     private let supervisor: Supervisor
     private let state: DeviceState
     private let identities: Identities
@@ -40,25 +55,41 @@ final class Broker {
         self.onEvent = onEvent
         configuration = supervisor.configuration
         deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
+        super.init(BrokerLoopState())
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
         flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
     /// `flushBatches`, armed when a child has batched work.
-    @exclusivity(unchecked) private var flushHook: FlushHook?
+    private var flushHook: FlushHook? {
+        @inline(__always) _read { yield value.flushHook }
+        @inline(__always) _modify { yield &value.flushHook }
+    }
 
     /// Children with batched work (deliveries or answers) waiting for the next flush.
-    @exclusivity(unchecked) private var batchWork: [ChildConnection] = []
+    private var batchWork: [ChildConnection] {
+        @inline(__always) _read { yield value.batchWork }
+        @inline(__always) _modify { yield &value.batchWork }
+    }
     /// The array each `deliverBatch` is built in, kept empty between flushes: a new one per
     /// batch was a request larger than glibc's small blocks (1,184 bytes for 16 items), and
     /// each such request first merges the blocks freed into the fast bins (`StringPool.recycle`).
-    @exclusivity(unchecked) private var batchScratch: [BatchedDelivery] = []
+    private var batchScratch: [BatchedDelivery] {
+        @inline(__always) _read { yield value.batchScratch }
+        @inline(__always) _modify { yield &value.batchScratch }
+    }
     /// An empty list of deliveries with room, which the next destination's flush takes.
-    @exclusivity(unchecked) private var spareOutgoing: [PendingDelivery?] = []
+    private var spareOutgoing: [PendingDelivery?] {
+        @inline(__always) _read { yield value.spareOutgoing }
+        @inline(__always) _modify { yield &value.spareOutgoing }
+    }
     /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
     /// that the reads are made.
-    @exclusivity(unchecked) private var touched: UInt64 = 0
+    private var touched: UInt64 {
+        @inline(__always) _read { yield value.touched }
+        @inline(__always) _modify { yield &value.touched }
+    }
 
     /// Allowed routes of inline shares between two apps, by who shares as whom to whom as
     /// whom: a stream of shares between two apps is decided once. Everything the decision
@@ -66,7 +97,7 @@ final class Broker {
     /// and is emptied when it moves (a sign-in, an identity switch, a wipe, a policy change,
     /// a clock step that blocks an app). Extensions (activation rules read the item) and files
     /// (owned by the file's owner) are decided every time.
-    private struct RouteKey: Hashable {
+    struct RouteKey: Hashable {
         let sender: AppHandle
         let identity: String
         let target: AppHandle
@@ -75,7 +106,7 @@ final class Broker {
     /// What a share's delivery is decided to be: its owner, who receives it, the decision
     /// and the stamp. A class: a stream of shares takes the same plan item after item, and a
     /// reference costs one retain where the accounts it holds cost a dozen.
-    private final class Plan {
+    final class Plan {
         let owner: Account?
         let receiver: Account?
         let decision: TransferDecision
@@ -95,7 +126,7 @@ final class Broker {
         }
     }
 
-    private final class Route {
+    final class Route {
         let key: RouteKey
         let plan: Plan
         /// Who shares to whom as whom, owned by whom, as every record of the route says it:
@@ -114,20 +145,36 @@ final class Broker {
             key.identity == request.identity && key.receiveAs == request.receiveAs && key.sender == sender.spec.key && key.target == target.spec.key
         }
     }
-    @exclusivity(unchecked) private var routes: [RouteKey: Route] = [:]
+    private var routes: [RouteKey: Route] {
+        @inline(__always) _read { yield value.routes }
+        @inline(__always) _modify { yield &value.routes }
+    }
     /// The route the last share took: a stream repeats it, and comparing four strings costs
     /// less than hashing them.
-    @exclusivity(unchecked) private var lastRoute: Route? {
-        didSet { lastRouteLent = lastRoute.map(Unmanaged.passUnretained) }
+    private var lastRoute: Route? {
+        get { value.lastRoute }
+        set {
+            value.lastRoute = newValue
+            lastRouteLent = newValue.map(Unmanaged.passUnretained)
+        }
     }
     /// `lastRoute`, lent to the share that takes it without a retain and a release per share:
     /// `lastRoute` and `routes` hold it, and only `route` and `decide` change them. A share
     /// reads its route (the parties and the plan) only until its item is stamped, before any
     /// answer or event could lead to another share.
-    @exclusivity(unchecked) private var lastRouteLent: Unmanaged<Route>?
-    @exclusivity(unchecked) private var routesGeneration: UInt64 = .max
+    private var lastRouteLent: Unmanaged<Route>? {
+        @inline(__always) _read { yield value.lastRouteLent }
+        @inline(__always) _modify { yield &value.lastRouteLent }
+    }
+    private var routesGeneration: UInt64 {
+        @inline(__always) _read { yield value.routesGeneration }
+        @inline(__always) _modify { yield &value.routesGeneration }
+    }
     /// Bytes of every app's shares not yet answered (`cost`), for the host's overall bound.
-    @exclusivity(unchecked) private var bytesInFlight = 0
+    private var bytesInFlight: Int {
+        @inline(__always) _read { yield value.bytesInFlight }
+        @inline(__always) _modify { yield &value.bytesInFlight }
+    }
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     private static let maximumRoutes = 1024
 
@@ -763,9 +810,9 @@ final class Broker {
 
     private func finish(_ pending: PendingDelivery, accepted: Bool, by destination: ChildConnection) {
         if accepted {
-            if configuration.reportDeliveries, let item = pending.item {
+            if configuration.reportDeliveries, let item = pending.value.item {
                 onEvent(.received(handle: destination.handle, ReceivedItem(
-                    item: item, from: pending.record?.from ?? "", receivedAs: pending.record?.receivedAs ?? "")))
+                    item: item, from: pending.value.record?.from ?? "", receivedAs: pending.value.record?.receivedAs ?? "")))
             }
             answer(pending, .delivered)
         } else {
@@ -792,13 +839,13 @@ final class Broker {
         if pending.keepsReadBuffer { pending.sender.readBuffersInFlight -= 1 }
         // The record moves out (a copy of it is a dozen retains), leaving none: an answered
         // delivery has no record.
-        switch pending.record.take() {
-        case .some(let record): answer(pending.sender, pending.requestSeq, outcome, taking: record)
+        switch pending.value.record.take() {
+        case .some(let record): answer(pending.sender, pending.value.requestSeq, outcome, taking: record)
         case .none:
             // Not reached (a delivery not yet answered has its record); its sender is answered
             // all the same.
             assertionFailure("a delivery not yet answered has its record")
-            answer(pending.sender, pending.requestSeq, outcome, taking: ShareRecord(
+            answer(pending.sender, pending.value.requestSeq, outcome, taking: ShareRecord(
                 from: pending.sender.handle, fromBundle: pending.sender.bundleID, identity: "", to: "", receivedAs: "",
                 itemID: "", owner: nil, outcome: .delivered))
         }

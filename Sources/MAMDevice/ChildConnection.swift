@@ -2,18 +2,43 @@ import MAMLoop
 import MAMModel
 import MAMWire
 
+/// What every share touches of a child, on the host's loop thread (`LoopBound`): its frame
+/// reader and sequence, and the broker's ledger of it (deliveries pending, queued and to be
+/// sent, what is in flight, answers to send). Read and written through `ChildConnection`'s
+/// properties of the same names.
+struct ChildLoopState {
+    var decoder: FrameDecoder
+    var nextSeq: UInt64 = 1
+    var pendingDeliveries: SeqTable<PendingDelivery> = SeqTable<PendingDelivery>()
+    var expiredDeliveries: RecentSet<UInt64> = RecentSet<UInt64>(capacity: 4096)
+    var spareDeliveries: [PendingDelivery] = []
+    var queuedDeliveries: [PendingDelivery] = []
+    var sharesInFlight: Int = 0
+    var bytesInFlight: Int = 0
+    var readBuffersInFlight: Int = 0
+    var outgoingDeliveries: [PendingDelivery?] = []
+    var outgoingDeliveryBytes: Int = 0
+    var batchedSharesInFlight: SeqSet = SeqSet()
+    var batchedAnswers: [(UInt64, Int)] = []
+    var batchedExceptions: [Verdict] = []
+    var batchWorkScheduled: Bool = false
+}
+
 /// The host's view of one running child: its process, its channel, what it has been told and
 /// what it is waiting for. Used on the host's loop thread only.
 ///
-/// The fields every share touches are `@exclusivity(unchecked)`: this class never leaves the
-/// loop thread, and the runtime's check of each such access is paid on every share.
-final class ChildConnection {
+/// The fields every share touches are its `ChildLoopState`: this class never leaves the loop
+/// thread, and the runtime's check of each access to them was paid on every share.
+final class ChildConnection: LoopBound<ChildLoopState> {
     enum State { case spawning, ready, closing, exited }
 
     let spec: AppSpec
     let pipe: Pipe
     var process: ChildProcess?
-    @exclusivity(unchecked) var decoder: FrameDecoder
+    var decoder: FrameDecoder {
+        @inline(__always) _read { yield value.decoder }
+        @inline(__always) _modify { yield &value.decoder }
+    }
     var state: State = .spawning
     var pid: Int32 { process?.pid ?? 0 }
     /// The template is forking it: a live child with no process yet (and so no channel).
@@ -22,7 +47,10 @@ final class ChildConnection {
     var killedWhileForking = false
     /// Forked from the built-in runtime's template: mamsim's own runtime, one thread.
     var forkedFromTemplate = false
-    @exclusivity(unchecked) private var nextSeq: UInt64 = 1
+    private var nextSeq: UInt64 {
+        @inline(__always) _read { yield value.nextSeq }
+        @inline(__always) _modify { yield &value.nextSeq }
+    }
     /// The highest `seq` seen from the child: sequence numbers must grow.
     var lastSeqFromChild: UInt64 = 0
     /// Set when the host itself asked the child to go (bye, kill, teardown).
@@ -57,13 +85,22 @@ final class ChildConnection {
     var byeReason = ""
 
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
-    @exclusivity(unchecked) var pendingDeliveries = SeqTable<PendingDelivery>()
+    var pendingDeliveries: SeqTable<PendingDelivery> {
+        @inline(__always) _read { yield value.pendingDeliveries }
+        @inline(__always) _modify { yield &value.pendingDeliveries }
+    }
     /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
-    @exclusivity(unchecked) var expiredDeliveries = RecentSet<UInt64>(capacity: 4096)
+    var expiredDeliveries: RecentSet<UInt64> {
+        @inline(__always) _read { yield value.expiredDeliveries }
+        @inline(__always) _modify { yield &value.expiredDeliveries }
+    }
     /// Answered deliveries of this child's shares, kept for its next shares
     /// (`PendingDelivery.make`). Each holds this child: `dropSpareDeliveries` lets them go
     /// when it exits.
-    @exclusivity(unchecked) var spareDeliveries: [PendingDelivery] = []
+    var spareDeliveries: [PendingDelivery] {
+        @inline(__always) _read { yield value.spareDeliveries }
+        @inline(__always) _modify { yield &value.spareDeliveries }
+    }
     /// The most `spareDeliveries` kept: a window of shares answered in one acknowledged range.
     static let keptSpareDeliveries = 1024
 
@@ -73,13 +110,25 @@ final class ChildConnection {
         spareDeliveries.removeAll()
     }
     /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
-    @exclusivity(unchecked) var queuedDeliveries: [PendingDelivery] = []
+    var queuedDeliveries: [PendingDelivery] {
+        @inline(__always) _read { yield value.queuedDeliveries }
+        @inline(__always) _modify { yield &value.queuedDeliveries }
+    }
     /// Shares this child sent that have not been answered yet.
-    @exclusivity(unchecked) var sharesInFlight = 0
+    var sharesInFlight: Int {
+        @inline(__always) _read { yield value.sharesInFlight }
+        @inline(__always) _modify { yield &value.sharesInFlight }
+    }
     /// Bytes of this child's pending deliveries (`HostConfiguration.maximumBytesInFlight`).
-    @exclusivity(unchecked) var bytesInFlight = 0
+    var bytesInFlight: Int {
+        @inline(__always) _read { yield value.bytesInFlight }
+        @inline(__always) _modify { yield &value.bytesInFlight }
+    }
     /// This child's pending deliveries whose payload lies in a read buffer.
-    @exclusivity(unchecked) var readBuffersInFlight = 0
+    var readBuffersInFlight: Int {
+        @inline(__always) _read { yield value.readBuffersInFlight }
+        @inline(__always) _modify { yield &value.readBuffersInFlight }
+    }
     /// Commands sent to this child, by seq.
     var pendingCommands: [UInt64: PendingCommand] = [:]
     /// An extension is ended once it has no delivery left.
@@ -89,20 +138,38 @@ final class ChildConnection {
     /// Deliveries decided this loop iteration, sent together before the loop writes. Optional
     /// so that a flush moves each one out into `pendingDeliveries`, leaving `nil` (a copy
     /// there, and the list's release of it when emptied, was a retain and a release per item).
-    @exclusivity(unchecked) var outgoingDeliveries: [PendingDelivery?] = []
+    var outgoingDeliveries: [PendingDelivery?] {
+        @inline(__always) _read { yield value.outgoingDeliveries }
+        @inline(__always) _modify { yield &value.outgoingDeliveries }
+    }
     /// The bytes (`Broker.cost`) of `outgoingDeliveries`, not yet on the pipe.
-    @exclusivity(unchecked) var outgoingDeliveryBytes = 0
+    var outgoingDeliveryBytes: Int {
+        @inline(__always) _read { yield value.outgoingDeliveryBytes }
+        @inline(__always) _modify { yield &value.outgoingDeliveryBytes }
+    }
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
-    @exclusivity(unchecked) var batchedSharesInFlight = SeqSet()
+    var batchedSharesInFlight: SeqSet {
+        @inline(__always) _read { yield value.batchedSharesInFlight }
+        @inline(__always) _modify { yield &value.batchedSharesInFlight }
+    }
     /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`): each
     /// share's seq with 0 when it was delivered, else 1 + its outcome's index in
     /// `batchedExceptions`. Plain numbers: a `Verdict` in each was a copy and a destroy of its
     /// string per share, though nearly every one is `delivered`.
-    @exclusivity(unchecked) var batchedAnswers: [(UInt64, Int)] = []
+    var batchedAnswers: [(UInt64, Int)] {
+        @inline(__always) _read { yield value.batchedAnswers }
+        @inline(__always) _modify { yield &value.batchedAnswers }
+    }
     /// The outcomes of `batchedAnswers` other than `delivered`, in the order they came.
-    @exclusivity(unchecked) var batchedExceptions: [Verdict] = []
+    var batchedExceptions: [Verdict] {
+        @inline(__always) _read { yield value.batchedExceptions }
+        @inline(__always) _modify { yield &value.batchedExceptions }
+    }
     /// Queued for the broker's flush this iteration.
-    @exclusivity(unchecked) var batchWorkScheduled = false
+    var batchWorkScheduled: Bool {
+        @inline(__always) _read { yield value.batchWorkScheduled }
+        @inline(__always) _modify { yield &value.batchWorkScheduled }
+    }
     /// The strings this child's frames repeat (its accounts, its destinations' names).
     let strings = StringPool()
     /// What the callbacks of its own pipe and process, and answers still to come, hold of it.
@@ -111,8 +178,8 @@ final class ChildConnection {
     init(spec: AppSpec, pipe: Pipe, maximumFrameSize: UInt32) {
         self.spec = spec
         self.pipe = pipe
-        decoder = FrameDecoder(maximumFrameSize: maximumFrameSize)
         endsWhenIdle = !spec.startsWithFleet
+        super.init(ChildLoopState(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)))
         link.child = self
     }
 
@@ -168,23 +235,40 @@ final class ChildLink {
     fileprivate(set) unowned(unsafe) var child: ChildConnection?
 }
 
-/// A delivery the broker owes its sender an answer for.
-final class PendingDelivery {
-    /// Held strongly (a weak reference cost every share two atomic updates of the sender's
-    /// side table): a delivery lives only in its destination's tables until it is answered,
-    /// and every way out of them (acknowledgement, deadline, the destination's exit, which
-    /// teardown waits for) answers it, so it never keeps a sender alive past that. One kept
-    /// for reuse in its sender's `spareDeliveries` holds it too, until the sender exits.
-    let sender: ChildConnection
+/// What is set again each time a `PendingDelivery` is reused, on the loop thread
+/// (`LoopBound`), read and written where it lies (`pending.value.record`): forwarded through
+/// properties of its own, each was an accessor coroutine whose frame the record made the
+/// heap's, a `malloc` and a `free` per item.
+struct PendingDeliveryLoopState {
     /// The sender's ShareRequest seq: the answer's `replyTo`.
-    @exclusivity(unchecked) private(set) var requestSeq: UInt64
+    var requestSeq: UInt64
     /// The item delivered. Once sent it is let go when nothing reads it again
     /// (`Broker.sent`): its payload lies in the loop's read buffer, which the loop reads into
     /// again only when nothing refers to it. The rest of the `Deliver` frame is the sender's
     /// bundle id and the record's `receivedAs`, put with it as it is written (`deliver`).
     /// (Spelled `Optional<Item>`, not `Item?`, which starts as `nil`: the initialiser's
     /// assignment then destroyed that `nil` through the type's metadata, on every item.)
-    @exclusivity(unchecked) private(set) var item: Optional<Item>
+    var item: Optional<Item>
+    /// Completed where it lies, and moved out when the delivery is answered: `nil` then. Its
+    /// `itemID` is the one a lone acknowledgement must name, also once `item` is let go.
+    var record: ShareRecord?
+}
+
+/// A delivery the broker owes its sender an answer for.
+final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
+    // The flags first: laid out right after the record, which ends in a byte of its verdict's,
+    // they take its padding (see "One of these is made per delivered item" below).
+    var answered = false
+    /// Sent in a `deliverBatch`: acknowledged by a `deliverAcks` range.
+    var batched = false
+    /// Whether it keeps a read buffer.
+    var keepsReadBuffer = false
+    /// Held strongly (a weak reference cost every share two atomic updates of the sender's
+    /// side table): a delivery lives only in its destination's tables until it is answered,
+    /// and every way out of them (acknowledgement, deadline, the destination's exit, which
+    /// teardown waits for) answers it, so it never keeps a sender alive past that. One kept
+    /// for reuse in its sender's `spareDeliveries` holds it too, until the sender exits.
+    let sender: ChildConnection
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
     /// What it counts in its sender's `bytesInFlight` (`Broker.cost`), and about how many
@@ -203,22 +287,12 @@ final class PendingDelivery {
         get { Int(wireBytes) }
         set { wireBytes = UInt32(clamping: newValue) }
     }
-    /// Completed where it lies, on the loop thread only (its exclusivity check was one per
-    /// acknowledged item), and moved out when the delivery is answered: `nil` then. Its
-    /// `itemID` is the one a lone acknowledgement must name, also once `deliver` is let go.
-    @exclusivity(unchecked) var record: ShareRecord?
-
     /// The id of the item delivered (`""` once answered), read where it lies.
     var itemID: String {
         _read {
-            if record != nil { yield record!.itemID } else { yield "" }
+            if value.record != nil { yield value.record!.itemID } else { yield "" }
         }
     }
-    var answered = false
-    /// Sent in a `deliverBatch`: acknowledged by a `deliverAcks` range.
-    var batched = false
-    /// Whether it keeps a read buffer.
-    var keepsReadBuffer = false
 
     // One of these is made per delivered item and thousands wait at once, made a batch at a
     // time and freed a window later, far more than glibc's per-thread cache keeps. So the
@@ -237,9 +311,7 @@ final class PendingDelivery {
 
     init(sender: ChildConnection, requestSeq: UInt64, record: ShareRecord, item: Item) {
         self.sender = sender
-        self.requestSeq = requestSeq
-        self.record = record
-        self.item = item
+        super.init(PendingDeliveryLoopState(requestSeq: requestSeq, item: item, record: record))
     }
 
     /// A delivery of `sender`'s: one it keeps from an answered delivery, made new as this
@@ -250,9 +322,9 @@ final class PendingDelivery {
         guard let kept = sender.spareDeliveries.popLast() else {
             return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record, item: item)
         }
-        kept.requestSeq = requestSeq
-        kept.record = consume record
-        kept.item = item
+        kept.value.requestSeq = requestSeq
+        kept.value.record = consume record
+        kept.value.item = item
         kept.deadline = 0
         kept.cost = 0
         kept.wireSize = 0
@@ -269,8 +341,8 @@ final class PendingDelivery {
               pending.sender.spareDeliveries.count < ChildConnection.keptSpareDeliveries else { return }
         // What it holds goes now, not when it is reused: the item's read buffer above all.
         // (Its record moved out when it was answered.)
-        pending.item = nil
-        assert(pending.record == nil, "a delivery answered keeps no record")
+        pending.value.item = nil
+        assert(pending.value.record == nil, "a delivery answered keeps no record")
         // Appended by the sender lent, not retained (a retain and a release of it per item): the
         // delivery holds it, before and after it moves into the sender's own list.
         let sender = Unmanaged.passUnretained(pending.sender)
@@ -279,18 +351,18 @@ final class PendingDelivery {
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.
-    var deliver: Deliver? { item.map(frame(delivering:)) }
+    var deliver: Deliver? { value.item.map(frame(delivering:)) }
 
     /// The delivery, its item moved out and let go (see `item`).
     func take() -> Deliver? {
         var taken: Item?
-        swap(&taken, &item)
+        swap(&taken, &value.item)
         guard let taken else { return nil }
         return frame(delivering: taken)
     }
 
     private func frame(delivering item: Item) -> Deliver {
-        Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: record?.receivedAs ?? "")
+        Deliver(item: item, senderBundleID: sender.bundleID, receivedAs: value.record?.receivedAs ?? "")
     }
 }
 

@@ -32,10 +32,18 @@ struct HostileFrame: Error {
     init(_ message: String) { self.message = message }
 }
 
+/// `Supervisor`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `Supervisor`'s properties of the same names.
+struct SupervisorLoopState {
+    var lastLookupValid: Bool = false
+    var lastLookupHandle: AppHandle = AppHandle("")
+    var lastLookupChild: ChildConnection?
+}
+
 /// Spawns the children, does the handshake, reads and checks their frames, sends them
 /// commands, notices exits, and ends them (`HostConfiguration.teardown`). One sweep timer
 /// watches every deadline: handshakes, commands, deliveries and teardown steps.
-final class Supervisor {
+final class Supervisor: LoopBound<SupervisorLoopState> {
     let loop: EventLoop
     let configuration: HostConfiguration
     let registry: AppRegistry
@@ -70,9 +78,18 @@ final class Supervisor {
     /// destination item after item, and comparing a handle costs less than hashing it. Apart,
     /// not as one optional pair: reading the pair copied it, a retain of the child for the
     /// comparison. On the loop thread only.
-    @exclusivity(unchecked) private var lastLookupValid = false
-    @exclusivity(unchecked) private var lastLookupHandle = AppHandle("")
-    @exclusivity(unchecked) private var lastLookupChild: ChildConnection?
+    private var lastLookupValid: Bool {
+        @inline(__always) _read { yield value.lastLookupValid }
+        @inline(__always) _modify { yield &value.lastLookupValid }
+    }
+    private var lastLookupHandle: AppHandle {
+        @inline(__always) _read { yield value.lastLookupHandle }
+        @inline(__always) _modify { yield &value.lastLookupHandle }
+    }
+    private var lastLookupChild: ChildConnection? {
+        @inline(__always) _read { yield value.lastLookupChild }
+        @inline(__always) _modify { yield &value.lastLookupChild }
+    }
     /// Children replaced in `children` before they exited (an extension told `Bye` that is
     /// started again for the next share): kept until their exit, ended at teardown.
     private var retiring: [ObjectIdentifier: ChildConnection] = [:]
@@ -132,6 +149,7 @@ final class Supervisor {
         }
         onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
+        super.init(SupervisorLoopState())
         // The template starts with the device when it has built-in apps: it loads while the
         // host makes the containers and the caller gets ready, not while the first app waits.
         if configuration.apps.contains(where: { $0.executable == nil }) { _ = builtInTemplate() }

@@ -5,6 +5,13 @@ public import MAMDeclarations
 public import MAMModel
 public import MAMPolicy
 
+/// `DeviceState`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `DeviceState`'s properties of the same names.
+public struct DeviceStateLoopState {
+    var generation: UInt64 = 0
+    var now: Instant
+}
+
 /// The device's durable state — accounts and enrolment, sign-ins per app, identities,
 /// containers and file owners, keychain items, PIN, simulated clock, run-time policy changes
 /// and the audit log — kept in SQLite under a device directory (DESIGN.md "State and
@@ -24,7 +31,7 @@ public import MAMPolicy
 ///
 /// **Decisions.** The rules are MAMPolicy's (`Enforcer`); this type only gathers the state a
 /// rule needs, asks, and stores the result.
-public final class DeviceState {
+public final class DeviceState: LoopBound<DeviceStateLoopState> {
     /// `--device-dir`.
     public let directory: URL
     let db: DatabaseQueue
@@ -95,7 +102,10 @@ public final class DeviceState {
     /// fleet): what was decided under one generation holds until it moves.
     /// Read on every share (the broker's route table), on the host's loop thread only: the
     /// runtime's check of each access was a call per brokered item.
-    @exclusivity(unchecked) public private(set) var generation: UInt64 = 0
+    public private(set) var generation: UInt64 {
+        @inline(__always) _read { yield value.generation }
+        @inline(__always) _modify { yield &value.generation }
+    }
 
     /// The scenario's fleet with every run-time change applied.
     public internal(set) var fleet: Fleet {
@@ -107,12 +117,14 @@ public final class DeviceState {
     /// Policies a run-time assignment may name, by `policyKey`.
     private(set) var policyCatalog: [String: IosManagedAppProtection] = [:]
     /// The simulated clock (RULES.md §8); persisted on every change. Read for every audit
-    /// record, on the host's loop thread only (as `generation`, unchecked).
-    @exclusivity(unchecked) public internal(set) var now: Instant
-    /// `generation` and `now` as the host's loop reads them, per brokered item. Read from
-    /// another module, the properties themselves are checked by the runtime at each read (a
-    /// call on every brokered item), their `@exclusivity(unchecked)` notwithstanding; read
-    /// through these, they are not.
+    /// record, on the host's loop thread only (as `generation`, its `LoopBound` state).
+    public internal(set) var now: Instant {
+        @inline(__always) _read { yield value.now }
+        @inline(__always) _modify { yield &value.now }
+    }
+    /// `generation` and `now` as the host's loop reads them, per brokered item: one call, no
+    /// exclusivity check (a stored property read from another module was checked by the
+    /// runtime at each read, whatever its attribute said).
     public func generationOnLoop() -> UInt64 { generation }
     public func nowOnLoop() -> Instant { now }
     /// Apple DDM declarations in force (`loadDeclarations`, `applyDeclarations`).
@@ -137,7 +149,6 @@ public final class DeviceState {
                 clockStart: Instant = DeviceState.defaultClockStart) throws {
         self.directory = directory
         self.fleet = fleet
-        self.now = clockStart
         let fm = FileManager.default
         for sub in ["containers", "groups"] {
             try fm.createDirectory(at: directory.appendingPathComponent(sub, isDirectory: true),
@@ -146,6 +157,7 @@ public final class DeviceState {
         storeKey = try StoreKey.load(in: directory)
         db = try DeviceStore.open(at: directory.appendingPathComponent(DeviceStore.fileName))
         auditJournal = try AuditJournal(directory: directory)
+        super.init(DeviceStateLoopState(now: clockStart))
         for account in fleet.accounts {
             if let p = fleet.policy(for: account) { policyCatalog[Self.policyKey(p)] = p }
         }

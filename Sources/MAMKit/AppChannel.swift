@@ -7,53 +7,127 @@ internal import Glibc
 internal import Darwin
 #endif
 
+/// `AppChannel`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `AppChannel`'s properties of the same names.
+public struct AppChannelLoopState {
+    var decoder: FrameDecoder = FrameDecoder()
+    var nextSeq: UInt64 = 1
+    var replyHandlers: [UInt64: (Frame) -> Void] = [:]
+    var deliveredItemIDs: RecentIDs = RecentIDs(capacity: 4096)
+    var batchHashes: [Int] = []
+    var touched: UInt64 = 0
+    var senderNumbers: [BundleID: UInt32] = [:]
+    var lastSenderFolded: String = ""
+    var lastSenderNumber: UInt32 = 0
+    var queuedShares: [BatchedShare] = []
+    var queuedCompletions: [(Verdict) -> Void] = []
+    var queuedWeights: [Int] = []
+    var batchedShares: SeqTable<(Verdict) -> Void> = SeqTable<(Verdict) -> Void>()
+    var answeredDeliveries: [(UInt64, Bool)] = []
+    var unansweredDeliveries: SeqSet = SeqSet()
+    var flushHook: FlushHook?
+    var hostTakesBatches: Bool = false
+    var onDeliver: ((Deliver) -> Bool)?
+    var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)?
+    var lendsReceivedPayloads: Bool = false
+}
+
 /// A simulated app's side of the host channel on fd 3, driven by callbacks on its own loop.
 ///
 /// This is the low layer of MAMKit: it does the handshake, numbers frames, matches replies to
 /// requests and hands everything else to the app. `MAMApp` puts an async API on top; the
 /// generic runtime `mamsim-app` uses this layer directly to stay as fast as a C child.
 /// Thread rule: use it only on the loop's thread. Because of that rule the state every share
-/// and delivery touches is `@exclusivity(unchecked)`: the runtime's checks of those accesses,
+/// and delivery touches is its `AppChannelLoopState` (`LoopBound`): the runtime's checks of
+/// accesses to a class's properties,
 /// with the string pool's, were a sizeable part of an app's work per item (the counts:
 /// Benchmarks/Thresholds).
-public final class AppChannel {
+public final class AppChannel: LoopBound<AppChannelLoopState> {
     let loop: EventLoop
     private let pipe: Pipe
-    @exclusivity(unchecked) private var decoder = FrameDecoder()
-    @exclusivity(unchecked) private var nextSeq: UInt64 = 1
-    @exclusivity(unchecked) private var replyHandlers: [UInt64: (Frame) -> Void] = [:]
+    private var decoder: FrameDecoder {
+        @inline(__always) _read { yield value.decoder }
+        @inline(__always) _modify { yield &value.decoder }
+    }
+    private var nextSeq: UInt64 {
+        @inline(__always) _read { yield value.nextSeq }
+        @inline(__always) _modify { yield &value.nextSeq }
+    }
+    private var replyHandlers: [UInt64: (Frame) -> Void] {
+        @inline(__always) _read { yield value.replyHandlers }
+        @inline(__always) _modify { yield &value.replyHandlers }
+    }
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
-    @exclusivity(unchecked) private var deliveredItemIDs = RecentIDs(capacity: 4096)
+    private var deliveredItemIDs: RecentIDs {
+        @inline(__always) _read { yield value.deliveredItemIDs }
+        @inline(__always) _modify { yield &value.deliveredItemIDs }
+    }
     /// A batch's keys' hashes, computed once for `RecentSet.touch` and `remember`, and what
     /// the touch read (kept, so that the reads are made).
-    @exclusivity(unchecked) private var batchHashes: [Int] = []
-    @exclusivity(unchecked) private var touched: UInt64 = 0
+    private var batchHashes: [Int] {
+        @inline(__always) _read { yield value.batchHashes }
+        @inline(__always) _modify { yield &value.batchHashes }
+    }
+    private var touched: UInt64 {
+        @inline(__always) _read { yield value.touched }
+        @inline(__always) _modify { yield &value.touched }
+    }
     /// The senders of delivered items, numbered in the order they first delivered one (the
     /// host stamps them, so there are as many as apps): a remembered item keeps its sender's
     /// number, where a bundle id was two strings to retain and release for every item.
-    @exclusivity(unchecked) private var senderNumbers: [BundleID: UInt32] = [:]
+    private var senderNumbers: [BundleID: UInt32] {
+        @inline(__always) _read { yield value.senderNumbers }
+        @inline(__always) _modify { yield &value.senderNumbers }
+    }
     /// The last sender numbered, by its folded spelling: a stream of deliveries has one.
-    @exclusivity(unchecked) private var lastSenderFolded = ""
-    @exclusivity(unchecked) private var lastSenderNumber: UInt32 = 0
+    private var lastSenderFolded: String {
+        @inline(__always) _read { yield value.lastSenderFolded }
+        @inline(__always) _modify { yield &value.lastSenderFolded }
+    }
+    private var lastSenderNumber: UInt32 {
+        @inline(__always) _read { yield value.lastSenderNumber }
+        @inline(__always) _modify { yield &value.lastSenderNumber }
+    }
     /// Shares asked for this loop iteration: several leave as one `shareBatch`.
     /// (Requests and completions apart: a pair read out of one array is copied whole, the
     /// closure with the request.)
     /// Held as the batch items they become (numbered when they leave): each is sent from
     /// where it lies, never copied into a batch of its own.
-    @exclusivity(unchecked) private var queuedShares: [BatchedShare] = []
-    @exclusivity(unchecked) private var queuedCompletions: [(Verdict) -> Void] = []
+    private var queuedShares: [BatchedShare] {
+        @inline(__always) _read { yield value.queuedShares }
+        @inline(__always) _modify { yield &value.queuedShares }
+    }
+    private var queuedCompletions: [(Verdict) -> Void] {
+        @inline(__always) _read { yield value.queuedCompletions }
+        @inline(__always) _modify { yield &value.queuedCompletions }
+    }
     /// Each queued share's `approximateWireSize`, for `batchRanges`.
-    @exclusivity(unchecked) private var queuedWeights: [Int] = []
+    private var queuedWeights: [Int] {
+        @inline(__always) _read { yield value.queuedWeights }
+        @inline(__always) _modify { yield &value.queuedWeights }
+    }
     /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
     /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
-    @exclusivity(unchecked) private var batchedShares = SeqTable<(Verdict) -> Void>()
+    private var batchedShares: SeqTable<(Verdict) -> Void> {
+        @inline(__always) _read { yield value.batchedShares }
+        @inline(__always) _modify { yield &value.batchedShares }
+    }
     /// Batched deliveries the app has answered, acknowledged together before the loop writes.
-    @exclusivity(unchecked) private var answeredDeliveries: [(UInt64, Bool)] = []
+    private var answeredDeliveries: [(UInt64, Bool)] {
+        @inline(__always) _read { yield value.answeredDeliveries }
+        @inline(__always) _modify { yield &value.answeredDeliveries }
+    }
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
-    @exclusivity(unchecked) private var unansweredDeliveries = SeqSet()
+    private var unansweredDeliveries: SeqSet {
+        @inline(__always) _read { yield value.unansweredDeliveries }
+        @inline(__always) _modify { yield &value.unansweredDeliveries }
+    }
     /// `flushBatches`, armed when a share is queued or a delivery answered.
-    @exclusivity(unchecked) private var flushHook: FlushHook?
+    private var flushHook: FlushHook? {
+        @inline(__always) _read { yield value.flushHook }
+        @inline(__always) _modify { yield &value.flushHook }
+    }
 
     /// Batches are on unless `MAMSIM_BATCHES=0` is in the environment (to measure or debug
     /// the one-frame-per-item path).
@@ -66,16 +140,25 @@ public final class AppChannel {
     public private(set) var welcome: Welcome?
     /// The host takes `shareBatch` frames and batches are on (read once per share: reading
     /// `welcome` copies all of it).
-    @exclusivity(unchecked) private var hostTakesBatches = false
+    private var hostTakesBatches: Bool {
+        @inline(__always) _read { yield value.hostTakesBatches }
+        @inline(__always) _modify { yield &value.hostTakesBatches }
+    }
     /// The strings the host's frames repeat (senders, accounts, type identifiers).
     private let strings = StringPool()
     public var onWelcome: ((Welcome) -> Void)?
     /// An item arrived; return true to accept it (the host is told in the acknowledgement).
-    @exclusivity(unchecked) public var onDeliver: ((Deliver) -> Bool)?
+    public var onDeliver: ((Deliver) -> Bool)? {
+        get { value.onDeliver }
+        set { value.onDeliver = newValue }
+    }
     /// Like `onDeliver`, for an app that must ask the host something first (e.g. read a
     /// shared file with the `readFile` service): call `accept` once; the acknowledgement
     /// waits for it. Takes precedence over `onDeliver`.
-    @exclusivity(unchecked) public var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)?
+    public var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)? {
+        get { value.onDeliverLater }
+        set { value.onDeliverLater = newValue }
+    }
     /// A command from the host (a scripted action, an SDK delegate callback); call `reply`
     /// exactly once with the matching `CommandResult` case, or `.error`.
     public var onCommand: ((Command, _ reply: @escaping (CommandResult) -> Void) -> Void)?
@@ -94,6 +177,7 @@ public final class AppChannel {
             pipe.close()
             throw error
         }
+        super.init(AppChannelLoopState())
         flushHook = loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
@@ -136,7 +220,10 @@ public final class AppChannel {
     /// app keeps `detached()` copies. Set before the channel starts (in `runProgram`'s
     /// `configure`). The generic runtime keeps ids and owners only, and sets it.
     /// (Read at every read, on the loop thread: without the runtime's check.)
-    @exclusivity(unchecked) public var lendsReceivedPayloads = false
+    public var lendsReceivedPayloads: Bool {
+        @inline(__always) _read { yield value.lendsReceivedPayloads }
+        @inline(__always) _modify { yield &value.lendsReceivedPayloads }
+    }
 
     /// Sends `Hello` and starts reading.
     func start(runtime: String, finishesLaunching: Bool = false) throws {

@@ -6,12 +6,22 @@ internal import Glibc
 internal import Darwin
 #endif
 
+/// `EventLoop`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `EventLoop`'s properties of the same names.
+public struct EventLoopState {
+    var spareOutgoing: [[UInt8]] = []
+    var readSinceFlush: Int = 0
+    var pipesToFlush: [Pipe] = []
+    var beforeFlushHooks: [HeldHook] = []
+    var hooksArmed: Bool = false
+}
+
 /// A libuv loop and the handles that live on it.
 ///
 /// Thread rule: an `EventLoop` and every handle on it are used from the thread that runs the
 /// loop only; other threads reach it through a `Waker`. The loop also batches writes: frames
 /// queued for a pipe during one iteration leave in a single `uv_write` (see `Pipe.enqueue`).
-public final class EventLoop {
+public final class EventLoop: LoopBound<EventLoopState> {
     let raw: UnsafeMutablePointer<uv_loop_t>
     /// What every pipe of the loop reads into (libuv calls read_cb before the next alloc_cb,
     /// all on this thread), filled front to back: bytes a reader kept (a share's payload the
@@ -31,12 +41,18 @@ public final class EventLoop {
     /// The outgoing buffers of pipes that wrote all they had: a pipe with bytes to queue takes
     /// the one that fits what it last wrote (`takeOutgoingBuffer`), so the few buffers written
     /// between two flushes are the same whatever the number of pipes.
-    @exclusivity(unchecked) private(set) var spareOutgoing: [[UInt8]] = []
+    private(set) var spareOutgoing: [[UInt8]] {
+        @inline(__always) _read { yield value.spareOutgoing }
+        @inline(__always) _modify { yield &value.spareOutgoing }
+    }
     static let maximumSpareOutgoing = 32
     /// A spare outgoing buffer's capacity at most: a larger one is freed when given back.
     static let maximumSpareOutgoingCapacity = 1 << 20
     /// Bytes read since batched writes last left.
-    @exclusivity(unchecked) private var readSinceFlush = 0
+    private var readSinceFlush: Int {
+        @inline(__always) _read { yield value.readSinceFlush }
+        @inline(__always) _modify { yield &value.readSinceFlush }
+    }
     /// Past this many bytes read in one iteration, what they caused is written before the
     /// next read (`handled(read:)`): a sixteenth of this CPU's 1 MiB L2, so that a read, the
     /// deliveries encoded from it and the kernel's copy of them stay in it.
@@ -44,15 +60,24 @@ public final class EventLoop {
     private var flushPrepare: UnsafeMutablePointer<uv_prepare_t>?
     private var flushCheck: UnsafeMutablePointer<uv_check_t>?
     // Read and changed at every flush, as `readSinceFlush` is, on the loop thread only
-    // (LoopOwner): the runtime's exclusivity checks on the three were 5 of the 9 an app made
-    // per round trip.
-    @exclusivity(unchecked) var pipesToFlush: [Pipe] = []
+    // (`LoopBound`): the runtime's exclusivity checks on the three were most of those an app
+    // made per round trip.
+    var pipesToFlush: [Pipe] {
+        @inline(__always) _read { yield value.pipesToFlush }
+        @inline(__always) _modify { yield &value.pipesToFlush }
+    }
     /// Run before batched writes leave, those armed since the last flush: what must be
     /// durable before a peer can see an answer (the audit log's group commit) is made durable
     /// here. In the order they were added.
-    @exclusivity(unchecked) private var beforeFlushHooks: [HeldHook] = []
+    private var beforeFlushHooks: [HeldHook] {
+        @inline(__always) _read { yield value.beforeFlushHooks }
+        @inline(__always) _modify { yield &value.beforeFlushHooks }
+    }
     /// Whether any hook was armed since the last flush.
-    @exclusivity(unchecked) private var hooksArmed = false
+    private var hooksArmed: Bool {
+        @inline(__always) _read { yield value.hooksArmed }
+        @inline(__always) _modify { yield &value.hooksArmed }
+    }
     /// Collects child exits while any child of this loop is running (see `ChildProcess`).
     var childReaper: ChildReaper?
     private var closed = false
@@ -73,6 +98,7 @@ public final class EventLoop {
             throw UVError(status)
         }
         readBuffer = ReceiveBuffer(capacity: Self.readBufferSize, tally: readBufferTally)
+        super.init(EventLoopState())
         raw.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         installFlushHooks()
     }
@@ -319,11 +345,20 @@ extension EventLoop {
     }
 }
 
+/// `FlushHook`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `FlushHook`'s properties of the same names.
+public struct FlushHookState {
+    var armed: Bool = false
+}
+
 /// A hook an owner added to run before a loop's flush (`EventLoop.addBeforeFlushHook`): it
 /// runs once after each `arm`, and lives as long as its owner keeps it. Read and changed on
 /// the loop thread only.
-public final class FlushHook {
-    @exclusivity(unchecked) fileprivate var armed = false
+public final class FlushHook: LoopBound<FlushHookState> {
+    fileprivate var armed: Bool {
+        @inline(__always) _read { yield value.armed }
+        @inline(__always) _modify { yield &value.armed }
+    }
     /// Not counted: the owner keeps this hook, so the owner outlives it.
     fileprivate unowned let owner: AnyObject
     fileprivate let run: (AnyObject) -> Void
@@ -331,10 +366,11 @@ public final class FlushHook {
     fileprivate init(_ owner: AnyObject, run: @escaping (AnyObject) -> Void) {
         self.owner = owner
         self.run = run
+        super.init(FlushHookState())
     }
 }
 
 /// The loop's reference to a hook: weak, the owner's is the one that counts.
-private struct HeldHook {
+struct HeldHook {
     weak var hook: FlushHook?
 }

@@ -161,20 +161,36 @@ extension AppRuntime {
     }
 }
 
+/// `Runtime`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `Runtime`'s properties of the same names.
+struct RuntimeLoopState {
+    var received: [(id: String, owner: String)] = []
+    var nextReceived: Int = 0
+}
+
 /// What the scripted app remembers and how it answers the host's commands.
-final class Runtime {
+final class Runtime: LoopBound<RuntimeLoopState> {
     let channel: AppChannel
     /// What arrived: item id and owner of the last `keptReceived` items (the items themselves
     /// are the app's business), a ring once full. Kept whole, a flood of 3 million items grew
     /// the receiving app to 140 MB, and a `listReceived` answer of millions of entries would
     /// not fit in one frame (16 MiB; these, of ids of at most 256 bytes, do).
     /// Written on the loop thread only, for every item: its exclusivity check is left out.
-    @exclusivity(unchecked) private var received: [(id: String, owner: String)] = []
+    private var received: [(id: String, owner: String)] {
+        @inline(__always) _read { yield value.received }
+        @inline(__always) _modify { yield &value.received }
+    }
     /// Where the next item goes once the ring is full (the oldest one kept).
-    @exclusivity(unchecked) private var nextReceived = 0
+    private var nextReceived: Int {
+        @inline(__always) _read { yield value.nextReceived }
+        @inline(__always) _modify { yield &value.nextReceived }
+    }
     static let keptReceived = 16_384
 
-    init(channel: AppChannel) { self.channel = channel }
+    init(channel: AppChannel) {
+        self.channel = channel
+        super.init(RuntimeLoopState())
+    }
 
     /// How the scenario says this app's delegate answers the SDK (the defaults when unsaid).
     private var delegate: DelegateAnswers { channel.welcome?.delegate ?? DelegateAnswers() }
@@ -234,14 +250,39 @@ final class Runtime {
     }
 }
 
+/// `FloodProgress`'s state on its loop's thread (`LoopBound`): its fields are read and
+/// written through `FloodProgress`'s properties of the same names.
+fileprivate struct FloodProgressState {
+    var sent: UInt64 = 0
+    var answered: UInt64 = 0
+    var delivered: UInt64 = 0
+    var firstProblem: Verdict?
+    var onAnswer: ((Verdict) -> Void)?
+}
+
 /// A flood's counters, on the app's loop thread only. Captured as variables they were boxes
 /// the runtime checked for exclusive access on every share and answer.
-private final class FloodProgress {
-    @exclusivity(unchecked) var sent: UInt64 = 0
-    @exclusivity(unchecked) var answered: UInt64 = 0
-    @exclusivity(unchecked) var delivered: UInt64 = 0
-    @exclusivity(unchecked) var firstProblem: Verdict?
-    @exclusivity(unchecked) var onAnswer: ((Verdict) -> Void)?
+private final class FloodProgress: LoopBound<FloodProgressState> {
+    var sent: UInt64 {
+        @inline(__always) _read { yield value.sent }
+        @inline(__always) _modify { yield &value.sent }
+    }
+    var answered: UInt64 {
+        @inline(__always) _read { yield value.answered }
+        @inline(__always) _modify { yield &value.answered }
+    }
+    var delivered: UInt64 {
+        @inline(__always) _read { yield value.delivered }
+        @inline(__always) _modify { yield &value.delivered }
+    }
+    var firstProblem: Verdict? {
+        @inline(__always) _read { yield value.firstProblem }
+        @inline(__always) _modify { yield &value.firstProblem }
+    }
+    var onAnswer: ((Verdict) -> Void)? {
+        @inline(__always) _read { yield value.onAnswer }
+        @inline(__always) _modify { yield &value.onAnswer }
+    }
 }
 
 /// `f` and `n` in decimal, as `"f\(n)"` spells it, written digit by digit: the interpolation
@@ -272,7 +313,7 @@ extension Runtime {
         let window = UInt64(max(1, flood.window))
         let payload = [UInt8](repeating: 0x61, count: Int(flood.size))
         let types = ["public.data"]
-        let progress = FloodProgress()
+        let progress = FloodProgress(FloodProgressState())
         // One completion for every share (it reads nothing of its own share): a closure made
         // per share is an allocation and a retain of everything it captures.
         func sendMore() {

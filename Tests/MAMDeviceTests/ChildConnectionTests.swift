@@ -55,9 +55,9 @@ import Testing
         #expect(pending.itemID == "item-7")
         #expect(pending.deliver == Deliver(item: item, senderBundleID: "com.contoso.app0", receivedAs: "bob@contoso.com"))
         #expect(pending.take() == Deliver(item: item, senderBundleID: "com.contoso.app0", receivedAs: "bob@contoso.com"))
-        #expect(pending.item == nil && pending.deliver == nil && pending.take() == nil, "a delivery is let go once taken")
+        #expect(pending.value.item == nil && pending.deliver == nil && pending.take() == nil, "a delivery is let go once taken")
         #expect(pending.itemID == "item-7", "the id an acknowledgement must name outlives the delivery it was sent in")
-        pending.record = nil
+        pending.value.record = nil
         #expect(pending.itemID == "", "an answered delivery has no record")
         #if canImport(Glibc)
         // (Not in the Glibc module's headers: looked up as the C function it is.)
@@ -84,7 +84,7 @@ import Testing
                         itemID: id, owner: nil, outcome: .delivered)
         }
         let first = PendingDelivery.make(sender: sender, requestSeq: 3, record: record("item-1"), item: textItem("item-1", "one"))
-        #expect(first.itemID == "item-1" && first.record?.receivedAs == "bob@contoso.com", "the record moves into the delivery")
+        #expect(first.itemID == "item-1" && first.value.record?.receivedAs == "bob@contoso.com", "the record moves into the delivery")
         let firstID = ObjectIdentifier(first)
         first.deadline = 500
         first.cost = 70
@@ -95,7 +95,7 @@ import Testing
         #expect(sender.spareDeliveries.isEmpty, "not kept before it is answered")
         // (As `Broker.answer` leaves it: answered, its record moved out for the audit.)
         first.answered = true
-        first.record = nil
+        first.value.record = nil
         var holder: PendingDelivery? = first
         PendingDelivery.keep(first)
         #expect(sender.spareDeliveries.isEmpty, "not kept while something else holds it")
@@ -103,17 +103,17 @@ import Testing
         holder = nil
         PendingDelivery.keep(consume first)
         try #require(sender.spareDeliveries.count == 1)
-        #expect(sender.spareDeliveries[0].item == nil, "what it held is let go when it is kept")
+        #expect(sender.spareDeliveries[0].value.item == nil, "what it held is let go when it is kept")
 
         let second = PendingDelivery.make(sender: sender, requestSeq: 4, record: record("item-2"), item: textItem("item-2", "two"))
         #expect(ObjectIdentifier(second) == firstID)
         #expect(sender.spareDeliveries.isEmpty)
-        #expect(second.requestSeq == 4 && second.itemID == "item-2" && second.record?.from == "app0")
+        #expect(second.value.requestSeq == 4 && second.itemID == "item-2" && second.value.record?.from == "app0")
         #expect(second.deadline == 0 && second.cost == 0 && second.wireSize == 0 && !second.answered && !second.batched && !second.keepsReadBuffer)
         #expect(second.take() == Deliver(item: textItem("item-2", "two"), senderBundleID: "com.contoso.app0", receivedAs: "bob@contoso.com"))
 
         second.answered = true
-        second.record = nil
+        second.value.record = nil
         sender.state = .exited
         PendingDelivery.keep(consume second)
         #expect(sender.spareDeliveries.isEmpty, "a sender that no longer runs keeps nothing (what it kept holds it)")
@@ -131,7 +131,7 @@ import Testing
                                  itemID: "item-1", owner: nil, outcome: .delivered)
         let pending = PendingDelivery.make(sender: sender!, requestSeq: 3, record: record, item: textItem("item-1", "one"))
         pending.answered = true
-        pending.record = nil
+        pending.value.record = nil
         PendingDelivery.keep(consume pending)
         try #require(sender!.spareDeliveries.count == 1)
         sender!.state = .exited

@@ -12,33 +12,79 @@ enum LatencyBench {
         var p99: Double
     }
 
-    private final class State: @unchecked Sendable {
-        // Touched only on the bench's loop thread, then read after `join()` (no runtime
-        // exclusivity check per sample).
-        @exclusivity(unchecked) var samples: [Double] = []
-        @exclusivity(unchecked) var error: String?
+    /// What the bench's loop thread records, read after `join()`.
+    fileprivate struct Recorded {
+        var samples: [Double] = []
+        var error: String?
         /// How the app ended, and after how many round trips.
-        @exclusivity(unchecked) var exit: ChildProcess.Exit?
-        @exclusivity(unchecked) var roundTrips = 0
-        let finished = DispatchSemaphore(value: 0)
+        var exit: ChildProcess.Exit?
+        var roundTrips: Int = 0
     }
 
-    /// The host's end of the round trips. Its counters are fields read on the loop thread
-    /// only: as variables captured by the read callback, each access was a runtime
+    // Touched only on the bench's loop thread (`LoopBound`), then read after `join()`: no
+    // runtime exclusivity check per sample.
+    private final class State: LoopBound<Recorded>, @unchecked Sendable {
+        var samples: [Double] {
+            @inline(__always) _read { yield value.samples }
+            @inline(__always) _modify { yield &value.samples }
+        }
+        var error: String? {
+            @inline(__always) _read { yield value.error }
+            @inline(__always) _modify { yield &value.error }
+        }
+        var exit: ChildProcess.Exit? {
+            @inline(__always) _read { yield value.exit }
+            @inline(__always) _modify { yield &value.exit }
+        }
+        var roundTrips: Int {
+            @inline(__always) _read { yield value.roundTrips }
+            @inline(__always) _modify { yield &value.roundTrips }
+        }
+        let finished = DispatchSemaphore(value: 0)
+
+        init() { super.init(Recorded()) }
+    }
+
+    /// The host's end of the round trips' counters.
+    fileprivate struct Counters {
+        var decoder = FrameDecoder()
+        var seq: UInt64 = 0
+        var sentAt: UInt64 = 0
+        var done = 0
+        var process: ChildProcess?
+    }
+
+    /// The host's end of the round trips. Its counters are read on the loop thread only
+    /// (`LoopBound`): as variables captured by the read callback, each access was a runtime
     /// exclusivity check, which is the harness's cost, not the channel's.
-    private final class Pinger {
+    private final class Pinger: LoopBound<Counters> {
         let pipe: MAMLoop.Pipe
         let payload: [UInt8]
         let count: Int
         let warmup: Int
         let state: State
-        @exclusivity(unchecked) var decoder = FrameDecoder()
+        var decoder: FrameDecoder {
+            @inline(__always) _read { yield value.decoder }
+            @inline(__always) _modify { yield &value.decoder }
+        }
         /// The connection's pool, as the host keeps one per child.
         let strings = StringPool()
-        @exclusivity(unchecked) var seq: UInt64 = 0
-        @exclusivity(unchecked) var sentAt: UInt64 = 0
-        @exclusivity(unchecked) var done = 0
-        @exclusivity(unchecked) var process: ChildProcess?
+        var seq: UInt64 {
+            @inline(__always) _read { yield value.seq }
+            @inline(__always) _modify { yield &value.seq }
+        }
+        var sentAt: UInt64 {
+            @inline(__always) _read { yield value.sentAt }
+            @inline(__always) _modify { yield &value.sentAt }
+        }
+        var done: Int {
+            @inline(__always) _read { yield value.done }
+            @inline(__always) _modify { yield &value.done }
+        }
+        var process: ChildProcess? {
+            @inline(__always) _read { yield value.process }
+            @inline(__always) _modify { yield &value.process }
+        }
 
         init(pipe: MAMLoop.Pipe, size: Int, count: Int, warmup: Int, state: State) {
             self.pipe = pipe
@@ -46,6 +92,7 @@ enum LatencyBench {
             self.count = count
             self.warmup = warmup
             self.state = state
+            super.init(Counters())
         }
 
         func ping() {
