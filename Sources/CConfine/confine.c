@@ -7,6 +7,11 @@
  * or by the host stays denied: another device, the user's home and cache, the scenario and its
  * inputs, /tmp, /dev/tty. The headers of older systems lack the newer ABIs' constants and
  * ruleset fields, so they are spelled out here; the kernel is asked which ABI it has.
+ *
+ * One file of about four hundred lines, on purpose: the resource limits, the capabilities
+ * and their bounding set, the Landlock ruleset and the seccomp filter are set up in the one
+ * order the kernel allows (each step needs a right the next one drops), each failure
+ * explained where it happens.
  */
 #define _GNU_SOURCE
 #include "CConfine.h"

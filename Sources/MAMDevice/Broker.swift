@@ -4,6 +4,11 @@ import MAMModel
 import MAMPolicy
 import MAMWire
 
+// One file of about nine hundred lines, on purpose: a shared item's path — route, decide,
+// stamp, deliver, acknowledge, answer, and the batches and deadlines around them — is one
+// pipeline whose steps share the ledger (`ChildLoopState`) and were tuned together against
+// Benchmarks/Thresholds; its functions follow the order an item takes them.
+
 /// `Broker`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `Broker`'s properties of the same names.
 struct BrokerLoopState {

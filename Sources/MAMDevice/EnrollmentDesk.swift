@@ -3,6 +3,10 @@ public import MAMModel
 public import MAMPolicy
 import MAMWire
 
+// One file of about five hundred and fifty lines, on purpose: enrolment, check-ins,
+// unenrolment and their delegate notices are one lifecycle over the same service state and
+// clock (docs/LIFECYCLE.md), each call's outcome the next call's input.
+
 /// The enrollment lifecycle (SCENARIOS.md v1.3, docs/LIFECYCLE.md): enrollment, check-ins and
 /// unenrollment of each app's accounts with the Intune service, decided by `EnrollmentRules`
 /// from the device's and the tenant's state as the service sees it, and told to the app's

@@ -9,6 +9,12 @@ import Glibc
 import Darwin
 #endif
 
+// One file of about a thousand lines, on purpose: a child's life — spawn (forked from the
+// template or executed), handshake, launch, deadlines, teardown, exit and the SDK's relaunch —
+// is one state machine over `ChildConnection.state`, and each step checks and sets what the
+// next one reads. Split across files, its transitions could no longer be read in the order a
+// child goes through them.
+
 /// What the supervisor hands on: frames past the handshake, and children becoming ready or
 /// gone. The host routes them to the broker and the service desk.
 protocol ChildFrameRouter: AnyObject {

@@ -7,6 +7,11 @@ internal import Glibc
 internal import Darwin
 #endif
 
+// One file of about six hundred lines, on purpose: the app's end of the wire — handshake,
+// frames read and dispatched, shares batched and answered, deliveries acknowledged, service
+// calls — is one connection's state on one loop thread, tuned per item against
+// Benchmarks/Thresholds as the host's end is; `MAMApp` is the API over it.
+
 /// `AppChannel`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `AppChannel`'s properties of the same names.
 public struct AppChannelLoopState {

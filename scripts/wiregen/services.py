@@ -1,0 +1,148 @@
+"""`Service.<Call>` for every service call, and the host's generated dispatch of each to its
+handler.
+"""
+
+from .proto import *
+from .model import *
+
+
+# ---- Typed service calls ---------------------------------------------------------------------
+
+def write_service_calls(w):
+    """`Service.X` for every member of `ServiceRequest.call`: a `ServiceCall` whose `Answer` is
+    the Swift type of the `ServiceResult` value its `answers=` names (`Void` for none), with the
+    one match on the answer union that code outside this file never writes by hand."""
+    m, e = w.model, w.emit
+    request = next(n for n in m.messages if n.name == "ServiceRequest")
+    result = next(n for n in m.messages if n.name == "ServiceResult")
+    values = {f.name: f for f in result.oneofs[0].fields}
+    value_type = m.oneof_type(result.oneofs[0])
+    request_type = m.swift_name(request)
+    e("/// Every service call as a type of its own: its arguments, the request it is on the wire")
+    e("/// and the Swift type of its answer (`ServiceCall`). Used through `Reply`, e.g.")
+    e("/// `app.call(Service.ReadFile(path: \"Documents/a.txt\"))`.")
+    e("public enum Service {")
+    for f in request.oneofs[0].fields:
+        answers = [a for a in f.ann.get("answers", "").split(",") if a]
+        if len(answers) > 1:
+            raise ProtoError(f"line {f.line}: answers={','.join(answers)}: a typed call has one answer")
+        name = m.case_name(f).strip("`")
+        name = name[0].upper() + name[1:]
+        params = []
+        # Property names: the proto's own field names (an unlabeled value is named too).
+        if f.target is not None and m.mode(f.target) == "inline":
+            names = [g.ann.get("name") or camel(g.name) for g in f.target.fields]
+        else:
+            names = [camel(f.name)] * len(m.case_values(f))
+        for i, (label, swift_type, default) in enumerate(m.case_values(f)):
+            plain = (label or "").strip("`") or names[i] if i < len(names) else f"value{i}"
+            params.append((plain, label, swift_type, default))
+        if answers:
+            if answers[0] not in values:
+                raise ProtoError(f"line {f.line}: answers={answers[0]}: ServiceResult has no value {answers[0]}")
+            vf = values[answers[0]]
+            vvalues = m.case_values(vf)
+            if len(vvalues) == 1:
+                answer = vvalues[0][1]
+            else:
+                answer = "(" + ", ".join(f"{(l or f'v{i}').strip('`')}: {t}" for i, (l, t, _) in enumerate(vvalues)) + ")"
+            names = [f"v{i}" for i in range(len(vvalues))]
+            pattern = f".{m.case_name(vf)}(" + ", ".join(f"let {n}" for n in names) + ")"
+            built = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+        else:
+            answer, pattern, built = "Void", None, None
+        for line in doc_lines(f.doc, "    "):
+            e(line)
+        e(f"    public struct {name}: ServiceCall {{")
+        e(f"        public typealias Answer = {answer}")
+        for prop_name, _, swift_type, _ in params:
+            e(f"        public var {escape(prop_name)}: {swift_type}")
+        if params:
+            args = ", ".join(f"{escape(p) if p in SWIFT_KEYWORDS else p}: {t}" + (f" = {d}" if d else "") for p, _, t, d in params)
+            e(f"        public init({args}) {{")
+            for prop_name, _, _, _ in params:
+                e(f"            self.{escape(prop_name)} = {escape(prop_name) if prop_name in SWIFT_KEYWORDS else prop_name}")
+            e("        }")
+        else:
+            e("        public init() {}")
+        wire_args = ", ".join((f"{label}: " if label else "") + f"{escape(p)}" for p, label, _, _ in params)
+        case = m.case_name(f)
+        e(f"        public var request: {request_type} {{ .{case}{'(' + wire_args + ')' if params else ''} }}")
+        if pattern:
+            e(f"        public static func answer(from value: {value_type}) -> {answer}? {{")
+            e(f"            if case {pattern} = value {{ return {built} }}")
+            e("            return nil")
+            e("        }")
+        else:
+            e(f"        public static func answer(from value: {value_type}) -> Void? {{ () }}")
+        if pattern:
+            if len(vvalues) == 1:
+                label = vvalues[0][0]
+                made = f".{m.case_name(vf)}(" + (f"{label.strip('`')}: " if label else "") + "answer)"
+            else:
+                parts = []
+                for i, (l, _, _) in enumerate(vvalues):
+                    element = (l or f"v{i}").strip("`")
+                    parts.append((f"{l.strip('`')}: " if l else "") + f"answer.{element}")
+                made = f".{m.case_name(vf)}(" + ", ".join(parts) + ")"
+            e(f"        public static func value(of answer: {answer}) -> {value_type} {{ {made} }}")
+        else:
+            e(f"        public static func value(of answer: Void) -> {value_type} {{ .none }}")
+        e("    }")
+        e("")
+    e("}")
+
+
+def service_calls(m):
+    """(Swift name, case name, [(init label, type)]) of every member of `ServiceRequest.call`."""
+    request = next(n for n in m.messages if n.name == "ServiceRequest")
+    calls = []
+    for f in request.oneofs[0].fields:
+        name = m.case_name(f).strip("`")
+        name = name[0].upper() + name[1:]
+        if f.target is not None and m.mode(f.target) == "inline":
+            names = [g.ann.get("name") or camel(g.name) for g in f.target.fields]
+        else:
+            names = [camel(f.name)] * len(m.case_values(f))
+        params = []
+        for i, (label, swift_type, default) in enumerate(m.case_values(f)):
+            plain = (label or "").strip("`") or names[i] if i < len(names) else f"value{i}"
+            params.append(plain)
+        calls.append((name, m.case_name(f), params, f))
+    return calls
+
+
+def generate_dispatch(model):
+    """The host's dispatch of a service request to its handler (`Sources/MAMDevice/Services/`):
+    one `<Call>Handler` per call, which the compiler demands, and the only match on
+    `ServiceRequest` the host has."""
+    w = Writer(model)
+    e = w.emit
+    e("// Generated by scripts/generate-wire-swift from proto/mamsim/v2/mamsim.proto. Do not edit:")
+    e("// a new service call is its .proto line and a `<Call>Handler` in this folder.")
+    e("// swiftlint:disable all")
+    e("import MAMWire")
+    e("")
+    e("extension ServiceDesk {")
+    e("    /// Every service call's handler, by the call's name on the wire.")
+    e("    static let handlers: [(call: String, handler: String)] = [")
+    for name, case, params, f in service_calls(model):
+        e(f'        ("{f.name}", "{name}Handler"),')
+    e("    ]")
+    e("")
+    e("    /// Hands `request` to its call's handler.")
+    e("    func dispatch(_ request: ServiceRequest, _ c: CallContext) -> ServiceResult {")
+    e("        switch request {")
+    for name, case, params, f in service_calls(model):
+        if params:
+            binds = ", ".join(f"let v{i}" for i in range(len(params)))
+            args = ", ".join(f"{p}: v{i}" for i, p in enumerate(params))
+            e(f"        case .{case}({binds}):")
+            e(f"            return handle({name}Handler.self, Service.{name}({args}), c)")
+        else:
+            e(f"        case .{case}:")
+            e(f"            return handle({name}Handler.self, Service.{name}(), c)")
+    e("        }")
+    e("    }")
+    e("}")
+    return w.text()
