@@ -44,7 +44,9 @@ enum FacadeBench {
             host.leave()
         }
         MAMIntuneFacade.connect(mamApp)
-        let id = alice.upn
+        // The account as the SDK names it, by its Entra object id (policy objects answer their own
+        // account locally; another account, or its UPN, is asked of the host).
+        let id = alice.oid
         return try await withCheckedThrowingContinuation { (c: CheckedContinuation<Result, any Error>) in
             // Synchronous app code, on a thread of its own, as the getters are called.
             Thread {
