@@ -215,7 +215,7 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     }
 
     @discardableResult
-    func send(_ body: Frame.Body, replyTo: UInt64 = 0) -> UInt64 {
+    func send(_ body: HostMessage, replyTo: UInt64 = 0) -> UInt64 {
         let seq = nextSeq
         nextSeq += 1
         pipe.enqueue { FrameEncoder.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &$0) }

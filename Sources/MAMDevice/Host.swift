@@ -216,7 +216,7 @@ public final class Host {
 }
 
 extension Host: ChildFrameRouter {
-    func route(_ frame: Frame, from child: ChildConnection) throws {
+    func route(_ frame: ChildFrame, from child: ChildConnection) throws {
         switch frame.body {
         case .shareRequest(let request):
             broker.share(request, seq: frame.seq, from: child)
@@ -237,8 +237,9 @@ extension Host: ChildFrameRouter {
             }
         case .serviceRequest(let request, let context):
             child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: frame.seq)
-        default:
-            throw HostileFrame("sent \(frame.body.name), which the host does not route")
+        case .hello, .launchFinished, .commandResult, .ping, .bye, .error:
+            // The conversation's own messages: the supervisor answers them, and routes the rest.
+            break
         }
     }
 

@@ -20,7 +20,7 @@ import Darwin
 protocol ChildFrameRouter: AnyObject {
     /// A frame of a ready child that is not the supervisor's own business. Throwing
     /// `HostileFrame` cuts the child off.
-    func route(_ frame: Frame, from child: ChildConnection) throws
+    func route(_ frame: ChildFrame, from child: ChildConnection) throws
     func childBecameReady(_ child: ChildConnection)
     /// A new process of the app was spawned and its identities reset for the new process:
     /// conditional launch's turn (RULES.md §8).
@@ -559,9 +559,9 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
             try child.decoder.feed(chunk, onFrame: { payload in
                 completed = true
                 guard child.isLive else { return }
-                var frame = Frame(body: .launchFinished)
+                var frame = ChildFrame(body: .launchFinished)
                 do {
-                    try FrameParser.parse(payload, from: .child, strings: child.strings, into: &frame)
+                    try FrameParser.parse(payload, strings: child.strings, into: &frame)
                 } catch {
                     // A body only the host sends is named as such, not as unreadable.
                     if case WireError.wrongSender = error { throw HostileFrame("\(error)") }
@@ -585,7 +585,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
         }
     }
 
-    private func dispatch(_ frame: Frame, from child: ChildConnection) throws {
+    private func dispatch(_ frame: ChildFrame, from child: ChildConnection) throws {
         // A batch's items take the seqs before the frame's own, one more each.
         var items = 0
         if case .shareBatch(let shares) = frame.body {
@@ -631,10 +631,6 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
             child.state = .closing
         case .error(let code, let message):
             onEvent(.note("\(child.handle) reported an error: \(code): \(message)"))
-        case .welcome, .shareResult, .deliver, .command, .identityResult, .identityInfo, .serviceResult, .shareResults, .deliverBatch:
-            // The decoder refuses these from a child (`from=host` in the .proto); a frame made
-            // in-process never comes this way.
-            throw HostileFrame(WireError.wrongSender(body: frame.body.name, only: .host).description)
         case .shareRequest, .deliverAck, .setIdentity, .getIdentity, .serviceRequest, .shareBatch, .deliverAcks:
             try router?.route(frame, from: child)
         }

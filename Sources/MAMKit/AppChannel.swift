@@ -17,7 +17,7 @@ internal import Darwin
 public struct AppChannelLoopState {
     var decoder: FrameDecoder = FrameDecoder()
     var nextSeq: UInt64 = 1
-    var replyHandlers: [UInt64: (Frame) -> Void] = [:]
+    var replyHandlers: [UInt64: (HostFrame) -> Void] = [:]
     var deliveredItemIDs: RecentIDs = RecentIDs(capacity: 4096)
     var batchHashes: [Int] = []
     var touched: UInt64 = 0
@@ -58,7 +58,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
         @inline(__always) _read { yield value.nextSeq }
         @inline(__always) _modify { yield &value.nextSeq }
     }
-    private var replyHandlers: [UInt64: (Frame) -> Void] {
+    private var replyHandlers: [UInt64: (HostFrame) -> Void] {
         @inline(__always) _read { yield value.replyHandlers }
         @inline(__always) _modify { yield &value.replyHandlers }
     }
@@ -246,16 +246,16 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
         do {
             if lendsReceivedPayloads {
                 try decoder.feed(chunk, onFrame: { payload in
-                    var frame = Frame(body: .launchFinished)
-                    try FrameParser.parse(payload, from: .host, strings: strings, into: &frame)
+                    var frame = HostFrame(body: .bye(reason: ""))
+                    try FrameParser.parse(payload, strings: strings, into: &frame)
                     handle(frame)
                     strings.recycle(&frame)
                 })
             } else {
                 try chunk.withUnsafeBytes { bytes in
                     try decoder.feed(bytes, onFrameBytes: { payload in
-                        var frame = Frame(body: .launchFinished)
-                        try FrameParser.parse(payload, from: .host, strings: strings, into: &frame)
+                        var frame = HostFrame(body: .bye(reason: ""))
+                        try FrameParser.parse(payload, strings: strings, into: &frame)
                         handle(frame)
                         strings.recycle(&frame)
                     })
@@ -268,7 +268,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
 
     /// Sends a frame; `onReply` runs when the host answers it.
     @discardableResult
-    func send(_ body: Frame.Body, replyTo: UInt64 = 0, onReply: ((Frame) -> Void)? = nil) -> UInt64 {
+    func send(_ body: ChildMessage, replyTo: UInt64 = 0, onReply: ((HostFrame) -> Void)? = nil) -> UInt64 {
         // Shares asked for earlier leave first: the host sees frames in the order asked.
         if !queuedShares.isEmpty { flushShares() }
         let seq = nextSeq
@@ -465,7 +465,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
         return accepted
     }
 
-    private func handle(_ frame: Frame) {
+    private func handle(_ frame: HostFrame) {
         if frame.replyTo != 0, let handler = replyHandlers.removeValue(forKey: frame.replyTo) {
             handler(frame)
             return
@@ -541,8 +541,9 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
             onError?(code, message)
         case .bye(let reason):
             end("host said bye: \(reason)")
-        default:
-            send(.error(code: .badRequest, message: "an app does not accept \(frame.body.name) frames"), replyTo: frame.seq)
+        case .shareResult, .serviceResult, .identityResult, .identityInfo:
+            // An answer whose request is not waiting (answered twice, or never asked).
+            send(.error(code: .badRequest, message: "\(frame.body.name) answers request \(frame.replyTo), which this app is not waiting for"), replyTo: frame.seq)
         }
     }
 
@@ -555,7 +556,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
         let waiting = replyHandlers
         replyHandlers.removeAll()
         for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
-            handler(Frame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
+            handler(HostFrame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
         }
         let shares = batchedShares.entries.map(\.value) + queuedCompletions
         batchedShares.removeAll()
@@ -601,7 +602,7 @@ extension AppChannel {
         answered.append((1, true))
         var unanswered = SeqSet()
         unanswered.insert(1)
-        var replies: [UInt64: (Frame) -> Void] = [:]
+        var replies: [UInt64: (HostFrame) -> Void] = [:]
         replies[1] = { _ in }
         var requests: [BatchedShare] = []
         requests.reserveCapacity(1)

@@ -34,6 +34,20 @@ public enum FrameEncoder {
         encodeWithProtobufC(Frame(seq: seq, replyTo: replyTo, body: body), appendingTo: &buffer)
     }
 
+    /// `encode(seq:replyTo:body:appendingTo:)` for a message a child sends (`ChildMessage`).
+    @_disfavoredOverload
+    public static func encode(seq: UInt64, replyTo: UInt64 = 0, body: ChildMessage, appendingTo buffer: inout [UInt8]) {
+        if HotFrames.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &buffer, withLengthPrefix: true) { return }
+        encodeWithProtobufC(Frame(seq: seq, replyTo: replyTo, body: Frame.Body(body)), appendingTo: &buffer)
+    }
+
+    /// `encode(seq:replyTo:body:appendingTo:)` for a message the host sends (`HostMessage`).
+    @_disfavoredOverload
+    public static func encode(seq: UInt64, replyTo: UInt64 = 0, body: HostMessage, appendingTo buffer: inout [UInt8]) {
+        if HotFrames.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &buffer, withLengthPrefix: true) { return }
+        encodeWithProtobufC(Frame(seq: seq, replyTo: replyTo, body: Frame.Body(body)), appendingTo: &buffer)
+    }
+
     /// A `shareBatch` frame numbered `seq` holding `shares`, with its length prefix: the bytes
     /// `encode` writes for the frame, without an array made of the slice first.
     public static func encodeShareBatch(seq: UInt64, _ shares: ArraySlice<BatchedShare>, appendingTo buffer: inout [UInt8]) {

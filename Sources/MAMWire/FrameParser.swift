@@ -63,6 +63,56 @@ public enum FrameParser {
         }.get()
     }
 
+    /// A frame a child sent, read into the host's type of what children send (`ChildFrame`):
+    /// whatever the host does with it, it never meets a body only the host sends, which the
+    /// decoder refuses here, naming it (`WireError.wrongSender`).
+    public static func parse(_ payload: ReceivedBytes, strings: StringPool? = nil, into frame: inout ChildFrame) throws(WireError) {
+        try payload.withUnsafeBytes { raw in
+            Result { () throws(WireError) in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                try FieldBudget.check(bytes)
+                if HotFrames.decode(bytes, pool: strings, received: payload, into: &frame) { return }
+                let decoded = try unpack(bytes, from: .child)
+                guard let body = ChildMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .host) }
+                frame = ChildFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
+            }
+        }.get()
+    }
+
+    /// A frame the host sent, read into a child's type of what the host sends (`HostFrame`).
+    public static func parse(_ payload: ReceivedBytes, strings: StringPool? = nil, into frame: inout HostFrame) throws(WireError) {
+        try payload.withUnsafeBytes { raw in
+            Result { () throws(WireError) in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                try FieldBudget.check(bytes)
+                if HotFrames.decode(bytes, pool: strings, received: payload, into: &frame) { return }
+                let decoded = try unpack(bytes, from: .host)
+                guard let body = HostMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .child) }
+                frame = HostFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
+            }
+        }.get()
+    }
+
+    /// A frame the host sent, parsed in place from a read buffer's bytes (valid during the call).
+    public static func parse(_ payload: UnsafeRawBufferPointer, strings: StringPool? = nil, into frame: inout HostFrame) throws(WireError) {
+        let bytes = payload.bindMemory(to: UInt8.self)
+        try FieldBudget.check(bytes)
+        if HotFrames.decode(bytes, pool: strings, into: &frame) { return }
+        let decoded = try unpack(bytes, from: .host)
+        guard let body = HostMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .child) }
+        frame = HostFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
+    }
+
+    /// A frame a child sent, parsed in place from a read buffer's bytes (valid during the call).
+    public static func parse(_ payload: UnsafeRawBufferPointer, strings: StringPool? = nil, into frame: inout ChildFrame) throws(WireError) {
+        let bytes = payload.bindMemory(to: UInt8.self)
+        try FieldBudget.check(bytes)
+        if HotFrames.decode(bytes, pool: strings, into: &frame) { return }
+        let decoded = try unpack(bytes, from: .child)
+        guard let body = ChildMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .host) }
+        frame = ChildFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
+    }
+
     /// What protobuf-c makes of a payload, even for a frame `HotFrames` reads itself (tests
     /// compare the two).
     public static func parseWithProtobufC(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil) throws(WireError) -> Frame {

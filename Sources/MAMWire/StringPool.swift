@@ -154,6 +154,52 @@ public final class StringPool {
         }
     }
 
+    /// `recycle(_:)` for a frame a child sent (its batches are shares).
+    public func recycle(_ frame: inout ChildFrame) {
+        switch frame.body {
+        case .shareBatch, .ping: break
+        default: return
+        }
+        var body = ChildMessage.launchFinished
+        swap(&body, &frame.body)
+        var shares: [BatchedShare] = []
+        switch body {
+        case .shareBatch(let batch): shares = batch
+        case .ping(let bytes):
+            if bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes { keptPing = bytes }
+            return
+        default: return
+        }
+        body = .launchFinished
+        if shares.capacity > 0, shares.capacity <= Self.keptBatchItems {
+            shares.removeAll(keepingCapacity: true)
+            keptShares = shares
+        }
+    }
+
+    /// `recycle(_:)` for a frame the host sent (its batches are deliveries).
+    public func recycle(_ frame: inout HostFrame) {
+        switch frame.body {
+        case .deliverBatch, .ping: break
+        default: return
+        }
+        var body = HostMessage.bye(reason: "")
+        swap(&body, &frame.body)
+        var deliveries: [BatchedDelivery] = []
+        switch body {
+        case .deliverBatch(let batch): deliveries = batch
+        case .ping(let bytes):
+            if bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes { keptPing = bytes }
+            return
+        default: return
+        }
+        body = .bye(reason: "")
+        if deliveries.capacity > 0, deliveries.capacity <= Self.keptBatchItems {
+            deliveries.removeAll(keepingCapacity: true)
+            keptDeliveries = deliveries
+        }
+    }
+
     /// The bundle id last made, by its spelling.
     @exclusivity(unchecked) private var lastBundleID: BundleID?
 

@@ -4,6 +4,7 @@ from .proto import *
 from .model import *
 from .hot import *
 from .hot_read import *
+from .hot_decode import *
 from .hot_write import *
 from .hot_encode import *
 

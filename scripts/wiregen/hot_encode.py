@@ -47,6 +47,23 @@ def write_hot_encode(hot, w):
     e("        }")
     e("        return true")
     e("    }")
+    for side, name in (("child", "Child"), ("host", "Host")):
+        e("")
+        e(f"    /// `encode(seq:replyTo:body:appendingTo:withLengthPrefix:)` for a message the {side} sends.")
+        e(f"    static func encode(seq: UInt64, replyTo: UInt64, body: {name}Message, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) -> Bool {{")
+        e("        switch body {")
+        for f in hot.bodies:
+            if f.ann.get("from") not in (None, side):
+                continue
+            t = f.target
+            slice_ = "[...]" if is_batch(hot, t) else ""
+            e(f"        case .{m.case_name(f)}(let v):")
+            e(f"            encode{key(t)}(v{slice_}, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)")
+        e("        default:")
+        e("            return false")
+        e("        }")
+        e("        return true")
+        e("    }")
     for f in singles:
         t = f.target
         state = hot.measures_with_state(t)

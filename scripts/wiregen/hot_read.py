@@ -9,66 +9,6 @@ from .codec import local, local_oneof
 from .hot import *
 
 
-def write_hot_decode(hot, w):
-    m, e = hot.m, w.emit
-    frame = m.frame
-    plain = sorted(m.plain_fields(frame), key=lambda f: f.number)
-    e("extension HotFrames {")
-    e("    /// The frame read into `frame` (whatever it held is replaced), or `false` when protobuf-c")
-    e("    /// must decide (`frame` is then left to be overwritten). `received`: the same bytes inside")
-    e("    /// the buffer they were read into; a share's payload is then left there (the item keeps the")
-    e("    /// buffer alive) instead of copied.")
-    e("    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout Frame) -> Bool {")
-    e('        precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame\'s")')
-    e("        // The pool is held here, by the caller's reference, for as long as `reading` is used.")
-    e("        let reading = Reading(pool: pool.map(Unmanaged.passUnretained), received: received, frameStart: bytes.baseAddress)")
-    e("        // The header first and the body last, read in place into the caller's frame: each")
-    e("        // optional or returned copy of a `Frame.Body` is a copy of its largest case.")
-    e("        var r = ProtoReader(bytes)")
-    e("        var seen = Seen()")
-    for f in plain:
-        if f.type != "uint64":
-            hot_fail(f, "the hot codec reads a Frame whose fields besides its body are uint64")
-        e(f"        frame.{prop(f)} = 0")
-    e("        var number: UInt64 = 0")
-    e("        var body = UnsafeBufferPointer<UInt8>(start: nil, count: 0)")
-    e("        while !r.atEnd {")
-    e("            guard let (n, wire) = r.key() else { return false }")
-    e("            switch (n, wire) {")
-    for f in plain:
-        e(f"            case ({f.number}, 0):")
-        e(f"                guard seen.first({f.number}), let v = r.varint() else {{ return false }}")
-        e(f"                frame.{prop(f)} = v")
-    e("            case (_, 2):")
-    e("                guard number == 0, let sub = r.lengthDelimited() else { return false }")
-    e("                number = n")
-    e("                body = sub")
-    e("            default:")
-    e("                return false")
-    e("            }")
-    e("        }")
-    e("        switch number {")
-    for f in hot.bodies:
-        t = f.target
-        case = m.case_name(f)
-        e(f"        case {f.number}{sender_guard(f)}:")
-        if m.mode(t) == "inline":
-            g = inline_single(hot, t)
-            if is_kept(g):
-                e(f"            var v: {m.field_type(g)} = reading.spare()")
-                e(f"            guard reading.read{key(t)}(body, into: &v) else {{ return false }}")
-            else:
-                e(f"            guard let v = reading.read{key(t)}(body) else {{ return false }}")
-        else:
-            e(f"            guard let v = reading.read{key(t)}(body) else {{ return false }}")
-        e(f"            frame.body = .{case}(v)")
-    e("        default:")
-    e("            return false")
-    e("        }")
-    e("        return true")
-    e("    }")
-    e("}")
-
 def field_reader_lines(hot, f, L, fail, ind):
     """Lines reading field `f` (its key already read) into local `L`; `fail` returns failure."""
     m = hot.m

@@ -5,6 +5,7 @@ from .model import *
 from .services import *
 from .swift_types import *
 from .codec import *
+from .directions import *
 
 
 def generate(model):
@@ -19,6 +20,7 @@ def generate(model):
     e("")
     declare_types(w)
     e("")
+    write_directions(w)
     write_service_calls(w)
     e("")
     write_codec(w)

@@ -23,7 +23,7 @@ extension HotFrames {
         // The pool is held here, by the caller's reference, for as long as `reading` is used.
         let reading = Reading(pool: pool.map(Unmanaged.passUnretained), received: received, frameStart: bytes.baseAddress)
         // The header first and the body last, read in place into the caller's frame: each
-        // optional or returned copy of a `Frame.Body` is a copy of its largest case.
+        // optional or returned copy of a body is a copy of its largest case.
         var r = ProtoReader(bytes)
         var seen = Seen()
         frame.seq = 0
@@ -78,6 +78,114 @@ extension HotFrames {
         case 73 where sender != .host:
             guard let v = reading.readDeliverAcks(body) else { return false }
             frame.body = .deliverAcks(v)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `decode(_:from:pool:received:into:)` for a frame the child sent: only its side's bodies are read.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout ChildFrame) -> Bool {
+        precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
+        // The pool is held here, by the caller's reference, for as long as `reading` is used.
+        let reading = Reading(pool: pool.map(Unmanaged.passUnretained), received: received, frameStart: bytes.baseAddress)
+        // The header first and the body last, read in place into the caller's frame: each
+        // optional or returned copy of a body is a copy of its largest case.
+        var r = ProtoReader(bytes)
+        var seen = Seen()
+        frame.seq = 0
+        frame.replyTo = 0
+        var number: UInt64 = 0
+        var body = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        while !r.atEnd {
+            guard let (n, wire) = r.key() else { return false }
+            switch (n, wire) {
+            case (1, 0):
+                guard seen.first(1), let v = r.varint() else { return false }
+                frame.seq = v
+            case (2, 0):
+                guard seen.first(2), let v = r.varint() else { return false }
+                frame.replyTo = v
+            case (_, 2):
+                guard number == 0, let sub = r.lengthDelimited() else { return false }
+                number = n
+                body = sub
+            default:
+                return false
+            }
+        }
+        switch number {
+        case 13:
+            var v: [UInt8] = reading.spare()
+            guard reading.readPing(body, into: &v) else { return false }
+            frame.body = .ping(v)
+        case 20:
+            guard let v = reading.readShareRequest(body) else { return false }
+            frame.body = .shareRequest(v)
+        case 23:
+            guard let v = reading.readDeliverAck(body) else { return false }
+            frame.body = .deliverAck(v)
+        case 70:
+            var v: [BatchedShare] = reading.spare()
+            guard reading.readShareBatch(body, into: &v) else { return false }
+            frame.body = .shareBatch(v)
+        case 73:
+            guard let v = reading.readDeliverAcks(body) else { return false }
+            frame.body = .deliverAcks(v)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `decode(_:from:pool:received:into:)` for a frame the host sent: only its side's bodies are read.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout HostFrame) -> Bool {
+        precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
+        // The pool is held here, by the caller's reference, for as long as `reading` is used.
+        let reading = Reading(pool: pool.map(Unmanaged.passUnretained), received: received, frameStart: bytes.baseAddress)
+        // The header first and the body last, read in place into the caller's frame: each
+        // optional or returned copy of a body is a copy of its largest case.
+        var r = ProtoReader(bytes)
+        var seen = Seen()
+        frame.seq = 0
+        frame.replyTo = 0
+        var number: UInt64 = 0
+        var body = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        while !r.atEnd {
+            guard let (n, wire) = r.key() else { return false }
+            switch (n, wire) {
+            case (1, 0):
+                guard seen.first(1), let v = r.varint() else { return false }
+                frame.seq = v
+            case (2, 0):
+                guard seen.first(2), let v = r.varint() else { return false }
+                frame.replyTo = v
+            case (_, 2):
+                guard number == 0, let sub = r.lengthDelimited() else { return false }
+                number = n
+                body = sub
+            default:
+                return false
+            }
+        }
+        switch number {
+        case 13:
+            var v: [UInt8] = reading.spare()
+            guard reading.readPing(body, into: &v) else { return false }
+            frame.body = .ping(v)
+        case 21:
+            guard let v = reading.readShareResult(body) else { return false }
+            frame.body = .shareResult(v)
+        case 22:
+            guard let v = reading.readDeliver(body) else { return false }
+            frame.body = .deliver(v)
+        case 71:
+            guard let v = reading.readShareResults(body) else { return false }
+            frame.body = .shareResults(v)
+        case 72:
+            var v: [BatchedDelivery] = reading.spare()
+            guard reading.readDeliverBatch(body, into: &v) else { return false }
+            frame.body = .deliverBatch(v)
         default:
             return false
         }
@@ -518,6 +626,44 @@ extension HotFrames {
             encodeDeliverBatch(v[...], seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
         case .deliverAcks(let v):
             encodeDeliverAcks(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `encode(seq:replyTo:body:appendingTo:withLengthPrefix:)` for a message the child sends.
+    static func encode(seq: UInt64, replyTo: UInt64, body: ChildMessage, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) -> Bool {
+        switch body {
+        case .ping(let v):
+            encodePing(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .shareRequest(let v):
+            encodeShareRequest(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .deliverAck(let v):
+            encodeDeliverAck(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .shareBatch(let v):
+            encodeShareBatch(v[...], seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .deliverAcks(let v):
+            encodeDeliverAcks(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `encode(seq:replyTo:body:appendingTo:withLengthPrefix:)` for a message the host sends.
+    static func encode(seq: UInt64, replyTo: UInt64, body: HostMessage, appendingTo buffer: inout [UInt8], withLengthPrefix: Bool) -> Bool {
+        switch body {
+        case .ping(let v):
+            encodePing(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .shareResult(let v):
+            encodeShareResult(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .deliver(let v):
+            encodeDeliver(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .shareResults(let v):
+            encodeShareResults(v, seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
+        case .deliverBatch(let v):
+            encodeDeliverBatch(v[...], seq: seq, replyTo: replyTo, appendingTo: &buffer, withLengthPrefix: withLengthPrefix)
         default:
             return false
         }

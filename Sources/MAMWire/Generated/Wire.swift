@@ -840,6 +840,194 @@ public struct Frame: Sendable, Hashable {
 }
 
 
+/// A frame a child (an app or extension) sends: its `seq`, the `replyTo` of an answer, and one of the messages its
+/// side may send. The host decodes frames into it, and switch over
+/// `ChildMessage`, which has no case the other side alone sends.
+public struct ChildFrame: Sendable, Hashable {
+    public var seq: UInt64
+    /// 0 = not a reply
+    public var replyTo: UInt64
+    public var body: ChildMessage
+
+    public init(seq: UInt64 = 0, replyTo: UInt64 = 0, body: ChildMessage) {
+        self.seq = seq
+        self.replyTo = replyTo
+        self.body = body
+    }
+
+    /// The same frame in the two-way type the wire's tests and tools use.
+    public var frame: Frame { Frame(seq: seq, replyTo: replyTo, body: Frame.Body(body)) }
+}
+
+/// What a child (an app or extension) may send (`from=child` in the .proto, and the bodies either side sends).
+public enum ChildMessage: Sendable, Hashable {
+    case hello(Hello)
+    case bye(reason: String)
+    case ping([UInt8])
+    case error(code: Reason, message: String)
+    case shareRequest(ShareRequest)
+    case deliverAck(DeliverAck)
+    case setIdentity(SetIdentity)
+    case getIdentity(window: String)
+    case commandResult(CommandResult)
+    case serviceRequest(ServiceRequest, ServiceContext = .main)
+    case launchFinished
+    case shareBatch([BatchedShare])
+    case deliverAcks(DeliverAcks)
+
+    /// The wire name of the case, for logs and errors.
+    public var name: String {
+        switch self {
+        case .hello: "hello"
+        case .bye: "bye"
+        case .ping: "ping"
+        case .error: "error"
+        case .shareRequest: "share_request"
+        case .deliverAck: "deliver_ack"
+        case .setIdentity: "set_identity"
+        case .getIdentity: "get_identity"
+        case .commandResult: "command_result"
+        case .serviceRequest: "service_request"
+        case .launchFinished: "launch_finished"
+        case .shareBatch: "share_batch"
+        case .deliverAcks: "deliver_acks"
+        }
+    }
+
+    /// `body` when a child (an app or extension) may send it, else `nil`.
+    public init?(_ body: Frame.Body) {
+        switch body {
+        case .hello(let v0): self = .hello(v0)
+        case .bye(let v0): self = .bye(reason: v0)
+        case .ping(let v0): self = .ping(v0)
+        case .error(let v0, let v1): self = .error(code: v0, message: v1)
+        case .shareRequest(let v0): self = .shareRequest(v0)
+        case .deliverAck(let v0): self = .deliverAck(v0)
+        case .setIdentity(let v0): self = .setIdentity(v0)
+        case .getIdentity(let v0): self = .getIdentity(window: v0)
+        case .commandResult(let v0): self = .commandResult(v0)
+        case .serviceRequest(let v0, let v1): self = .serviceRequest(v0, v1)
+        case .launchFinished: self = .launchFinished
+        case .shareBatch(let v0): self = .shareBatch(v0)
+        case .deliverAcks(let v0): self = .deliverAcks(v0)
+        default: return nil
+        }
+    }
+}
+
+extension Frame.Body {
+    /// A message a child (an app or extension) sends, as the two-way body.
+    public init(_ message: ChildMessage) {
+        switch message {
+        case .hello(let v0): self = .hello(v0)
+        case .bye(let v0): self = .bye(reason: v0)
+        case .ping(let v0): self = .ping(v0)
+        case .error(let v0, let v1): self = .error(code: v0, message: v1)
+        case .shareRequest(let v0): self = .shareRequest(v0)
+        case .deliverAck(let v0): self = .deliverAck(v0)
+        case .setIdentity(let v0): self = .setIdentity(v0)
+        case .getIdentity(let v0): self = .getIdentity(window: v0)
+        case .commandResult(let v0): self = .commandResult(v0)
+        case .serviceRequest(let v0, let v1): self = .serviceRequest(v0, v1)
+        case .launchFinished: self = .launchFinished
+        case .shareBatch(let v0): self = .shareBatch(v0)
+        case .deliverAcks(let v0): self = .deliverAcks(v0)
+        }
+    }
+}
+
+/// A frame the host sends: its `seq`, the `replyTo` of an answer, and one of the messages its
+/// side may send. The children decode frames into it, and switch over
+/// `HostMessage`, which has no case the other side alone sends.
+public struct HostFrame: Sendable, Hashable {
+    public var seq: UInt64
+    /// 0 = not a reply
+    public var replyTo: UInt64
+    public var body: HostMessage
+
+    public init(seq: UInt64 = 0, replyTo: UInt64 = 0, body: HostMessage) {
+        self.seq = seq
+        self.replyTo = replyTo
+        self.body = body
+    }
+
+    /// The same frame in the two-way type the wire's tests and tools use.
+    public var frame: Frame { Frame(seq: seq, replyTo: replyTo, body: Frame.Body(body)) }
+}
+
+/// What the host may send (`from=host` in the .proto, and the bodies either side sends).
+public enum HostMessage: Sendable, Hashable {
+    case welcome(Welcome)
+    case bye(reason: String)
+    case ping([UInt8])
+    case error(code: Reason, message: String)
+    case shareResult(Verdict)
+    case deliver(Deliver)
+    case identityResult(IdentityResult)
+    case identityInfo(IdentityInfo)
+    case command(Command)
+    case serviceResult(ServiceResult)
+    case shareResults(ShareResults)
+    case deliverBatch([BatchedDelivery])
+
+    /// The wire name of the case, for logs and errors.
+    public var name: String {
+        switch self {
+        case .welcome: "welcome"
+        case .bye: "bye"
+        case .ping: "ping"
+        case .error: "error"
+        case .shareResult: "share_result"
+        case .deliver: "deliver"
+        case .identityResult: "identity_result"
+        case .identityInfo: "identity_info"
+        case .command: "command"
+        case .serviceResult: "service_result"
+        case .shareResults: "share_results"
+        case .deliverBatch: "deliver_batch"
+        }
+    }
+
+    /// `body` when the host may send it, else `nil`.
+    public init?(_ body: Frame.Body) {
+        switch body {
+        case .welcome(let v0): self = .welcome(v0)
+        case .bye(let v0): self = .bye(reason: v0)
+        case .ping(let v0): self = .ping(v0)
+        case .error(let v0, let v1): self = .error(code: v0, message: v1)
+        case .shareResult(let v0): self = .shareResult(v0)
+        case .deliver(let v0): self = .deliver(v0)
+        case .identityResult(let v0): self = .identityResult(v0)
+        case .identityInfo(let v0): self = .identityInfo(v0)
+        case .command(let v0): self = .command(v0)
+        case .serviceResult(let v0): self = .serviceResult(v0)
+        case .shareResults(let v0): self = .shareResults(v0)
+        case .deliverBatch(let v0): self = .deliverBatch(v0)
+        default: return nil
+        }
+    }
+}
+
+extension Frame.Body {
+    /// A message the host sends, as the two-way body.
+    public init(_ message: HostMessage) {
+        switch message {
+        case .welcome(let v0): self = .welcome(v0)
+        case .bye(let v0): self = .bye(reason: v0)
+        case .ping(let v0): self = .ping(v0)
+        case .error(let v0, let v1): self = .error(code: v0, message: v1)
+        case .shareResult(let v0): self = .shareResult(v0)
+        case .deliver(let v0): self = .deliver(v0)
+        case .identityResult(let v0): self = .identityResult(v0)
+        case .identityInfo(let v0): self = .identityInfo(v0)
+        case .command(let v0): self = .command(v0)
+        case .serviceResult(let v0): self = .serviceResult(v0)
+        case .shareResults(let v0): self = .shareResults(v0)
+        case .deliverBatch(let v0): self = .deliverBatch(v0)
+        }
+    }
+}
+
 /// Every service call as a type of its own: its arguments, the request it is on the wire
 /// and the Swift type of its answer (`ServiceCall`). Used through `Reply`, e.g.
 /// `app.call(Service.ReadFile(path: "Documents/a.txt"))`.
