@@ -216,27 +216,27 @@ public final class Host {
 }
 
 extension Host: ChildFrameRouter {
-    func route(_ frame: ChildFrame, from child: ChildConnection) throws {
-        switch frame.body {
+    func route(_ body: ChildMessage, seq: UInt64, replyTo: UInt64, from child: ChildConnection) throws {
+        switch body {
         case .shareRequest(let request):
-            broker.share(request, seq: frame.seq, from: child)
+            broker.share(request, seq: seq, from: child)
         case .shareBatch(let shares):
             // Each share lent where it lies: a copy of one is 10 retains and 10 releases.
             shares.forEachInPlace { share in broker.share(share.request, seq: share.seq, from: child, batched: true) }
         case .deliverAck(let ack):
-            try broker.acknowledged(ack, replyTo: frame.replyTo, from: child)
+            try broker.acknowledged(ack, replyTo: replyTo, from: child)
         case .deliverAcks(let acks):
             try broker.acknowledged(acks, from: child)
         case .setIdentity(let request):
-            child.send(.identityResult(services.setIdentity(request, for: child.spec)), replyTo: frame.seq)
+            child.send(.identityResult(services.setIdentity(request, for: child.spec)), replyTo: seq)
         case .getIdentity(let window):
             do {
-                child.send(.identityInfo(try services.identityInfo(window: window, for: child.spec)), replyTo: frame.seq)
+                child.send(.identityInfo(try services.identityInfo(window: window, for: child.spec)), replyTo: seq)
             } catch {
-                child.send(.error(code: .internalError, message: "the device could not read \(child.handle)'s identities: \(error)"), replyTo: frame.seq)
+                child.send(.error(code: .internalError, message: "the device could not read \(child.handle)'s identities: \(error)"), replyTo: seq)
             }
         case .serviceRequest(let request, let context):
-            child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: frame.seq)
+            child.send(.serviceResult(services.perform(request, for: child.spec, in: context)), replyTo: seq)
         case .hello, .launchFinished, .commandResult, .ping, .bye, .error:
             // The conversation's own messages: the supervisor answers them, and routes the rest.
             break

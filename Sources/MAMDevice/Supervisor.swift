@@ -20,7 +20,8 @@ import Darwin
 protocol ChildFrameRouter: AnyObject {
     /// A frame of a ready child that is not the supervisor's own business. Throwing
     /// `HostileFrame` cuts the child off.
-    func route(_ frame: ChildFrame, from child: ChildConnection) throws
+    /// (The message and its numbers apart: a whole frame passed here was copied for the match.)
+    func route(_ body: ChildMessage, seq: UInt64, replyTo: UInt64, from child: ChildConnection) throws
     func childBecameReady(_ child: ChildConnection)
     /// A new process of the app was spawned and its identities reset for the new process:
     /// conditional launch's turn (RULES.md §8).
@@ -632,7 +633,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
         case .error(let code, let message):
             onEvent(.note("\(child.handle) reported an error: \(code): \(message)"))
         case .shareRequest, .deliverAck, .setIdentity, .getIdentity, .serviceRequest, .shareBatch, .deliverAcks:
-            try router?.route(frame, from: child)
+            try router?.route(frame.body, seq: frame.seq, replyTo: frame.replyTo, from: child)
         }
     }
 
