@@ -1,3 +1,4 @@
+import CAllocationCount
 import MAMModel
 import Testing
 @testable import MAMWire
@@ -238,11 +239,13 @@ import Testing
         }
     }
 
-    /// A batch's array, recycled once its frame is handled, holds the next batch of its kind in
-    /// the same storage, emptied of the last one's items; a batch too large, a frame of another
-    /// kind, and a pool's first batch are read as they always were.
-    @Test func aRecycledBatchArrayHoldsTheNextBatchInTheSameStorage() throws {
-        let pool = StringPool()
+    /// A batch's array, recycled once its frame is handled, spares the next batch of its kind
+    /// an allocation: a stream of batches read through one pool makes fewer allocations than
+    /// the same batches read through a pool each. What is read is the frame written, a frame of
+    /// another kind in between changes nothing, a frame still held elsewhere keeps its items,
+    /// and a batch past the kept size is let go (the next one allocates its array again).
+    @Test(.enabled(if: mamsim_allocations_counted() == 1, "the allocator is interposed on Linux with glibc only"))
+    func aRecycledBatchArraySparesTheNextBatchAnAllocation() throws {
         func shares(_ first: Int, _ count: Int) -> Frame {
             Frame(seq: UInt64(first + count), body: .shareBatch((first..<first + count).map { i in
                 BatchedShare(seq: UInt64(i), request: ShareRequest(destination: "word", item: Item(id: "s\(i)", typeIdentifiers: [], payload: .inline([UInt8(i & 255)]))))
@@ -253,83 +256,94 @@ import Testing
                 BatchedDelivery(seq: UInt64(i), deliver: Deliver(item: Item(id: "d\(i)", typeIdentifiers: [], payload: .inline([1])), senderBundleID: "com.s"))
             }))
         }
-        func decoded(_ frame: Frame) throws -> Frame {
-            let bytes = protobufC(frame)
-            let read = try #require(bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
-            #expect(read == frame, "\(frame.body.name) read through the pool is the frame written")
-            return read
-        }
-        func storage(_ frame: Frame) -> UnsafeRawPointer? {
-            switch frame.body {
-            case .shareBatch(let a): a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-            case .deliverBatch(let a): a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-            default: nil
-            }
-        }
         for make in [shares, deliveries] {
-            var first = try decoded(make(1, 16))
-            let kept = storage(first)
+            // The frames' bytes made first, so that only reading is counted.
+            let stream = [make(1, 16), make(17, 5), make(22, 16), Frame(seq: 40, body: .ping([1, 2])), make(41, 16)]
+            let bytes = stream.map(protobufC)
+            /// Reads every frame through `pool` (a new one per frame when `nil`), recycling each:
+            /// the allocations made.
+            func read(through pool: StringPool?) throws -> UInt64 {
+                var total: UInt64 = 0
+                for (frame, b) in zip(stream, bytes) {
+                    let reader = pool ?? StringPool()
+                    let before = mamsim_allocations()
+                    var read = try #require(b.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: reader) })
+                    total += mamsim_allocations() - before
+                    #expect(read == frame, "\(frame.body.name) read through a pool is the frame written")
+                    reader.recycle(&read)
+                    #expect(read.body == .launchFinished || !(frame.body.name.hasSuffix("batch")), "a recycled frame is left without its batch")
+                }
+                return total
+            }
+            let fresh = try read(through: nil)
+            let pooled = try read(through: StringPool())
+            // Four batches: the first allocates its array, the next three take the kept one.
+            #expect(pooled + 3 <= fresh, "\(stream[0].body.name): \(pooled) allocations through one pool, \(fresh) through a pool each")
+
+            let pool = StringPool()
+            var first = try #require(protobufC(make(1, 16)).withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
             pool.recycle(&first)
-            #expect(first.body == .launchFinished, "a recycled frame is left without its batch")
-            // Fewer items than before, then as many: the same storage, holding only the new ones.
-            var second = try decoded(make(17, 5))
-            #expect(storage(second) == kept)
-            pool.recycle(&second)
-            var third = try decoded(make(22, 16))
-            #expect(storage(third) == kept)
-            // Another kind of frame in between takes nothing and leaves the array kept.
-            var ping = try decoded(Frame(seq: 40, body: .ping([1, 2])))
-            pool.recycle(&ping)
-            pool.recycle(&third)
             // A frame still held elsewhere is not emptied under its holder.
-            var held = try decoded(make(41, 3))
+            var held = try #require(protobufC(make(41, 3)).withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
             let holder = held
             pool.recycle(&held)
             #expect(holder == make(41, 3))
-            // Past the kept size, an array is let go: the next batch has storage of its own.
-            var large = try decoded(make(100, StringPool.keptBatchItems + 1))
-            let largeStorage = storage(large)
-            pool.recycle(&large)
-            let after = try decoded(make(400, 2))
-            #expect(storage(after) != largeStorage)
+            // Past the kept size, an array is let go: the batch after it allocates one again.
+            let large = protobufC(make(100, StringPool.keptBatchItems + 1))
+            var big = try #require(large.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            pool.recycle(&big)
+            let small = protobufC(make(400, 2))
+            let before = mamsim_allocations()
+            let after = try #require(small.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            let afterLarge = mamsim_allocations() - before
+            #expect(after == make(400, 2))
+            var again = after
+            pool.recycle(&again)
+            let beforeKept = mamsim_allocations()
+            let kept = try #require(small.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            let withKept = mamsim_allocations() - beforeKept
+            #expect(kept == make(400, 2))
+            #expect(withKept < afterLarge, "a batch past the kept size was kept: \(afterLarge) allocations after it, \(withKept) with a kept array")
         }
     }
 
-    /// A ping's array, recycled once its frame is handled, holds the next ping in the same
-    /// storage with only its bytes (an empty ping, none); a ping still held elsewhere is not
-    /// emptied, and one past the kept size is let go.
-    @Test func aRecycledPingArrayHoldsTheNextPingInTheSameStorage() throws {
+    /// A ping's array, recycled once its frame is handled, holds the next ping: a stream of pings
+    /// up to the kept size read through one pool allocates nothing after the first, each read
+    /// with only its bytes (an empty ping, none); a ping still held elsewhere keeps its bytes,
+    /// and one past the kept size is let go (the ping after it allocates again).
+    @Test(.enabled(if: mamsim_allocations_counted() == 1, "the allocator is interposed on Linux with glibc only"))
+    func aRecycledPingArrayHoldsTheNextPing() throws {
         let pool = StringPool()
-        func decoded(_ bytes: [UInt8]) throws -> Frame {
-            let frame = Frame(seq: UInt64(bytes.count), body: .ping(bytes))
-            let read = try #require(protobufC(frame).withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
-            #expect(read == frame, "a ping of \(bytes.count) bytes read through the pool is the ping written")
-            return read
+        let sizes = [1024, 3, 0, 1000, 1024, 17]
+        let frames = sizes.map { Frame(seq: UInt64($0), body: .ping([UInt8](repeating: UInt8($0 & 255), count: $0))) }
+        let bytes = frames.map(protobufC)
+        /// Frame `i` read through the pool, and the allocations its reading made.
+        func decoded(_ i: Int) throws -> (Frame, UInt64) {
+            let before = mamsim_allocations()
+            let read = bytes[i].withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            let allocations = mamsim_allocations() - before
+            let frame = try #require(read)
+            #expect(frame == frames[i], "a ping of \(sizes[i]) bytes read through the pool is the ping written")
+            return (frame, allocations)
         }
-        func storage(_ frame: Frame) -> UnsafeRawPointer? {
-            guard case .ping(let a) = frame.body else { return nil }
-            return a.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-        }
-        var first = try decoded([UInt8](repeating: 7, count: 1024))
-        let kept = storage(first)
+        var (first, _) = try decoded(0)
         pool.recycle(&first)
         #expect(first.body == .launchFinished, "a recycled frame is left without its bytes")
-        var second = try decoded([1, 2, 3])
-        #expect(storage(second) == kept)
-        pool.recycle(&second)
-        // A ping without bytes (no field on the wire) after one with: none of the last one's.
-        var empty = try decoded([])
-        pool.recycle(&empty)
-        var third = try decoded([UInt8](repeating: 9, count: 1000))
-        #expect(storage(third) == kept)
+        for i in 1..<sizes.count {
+            var (ping, allocations) = try decoded(i)
+            #expect(allocations == 0, "a ping of \(sizes[i]) bytes read into the kept array allocated \(allocations) times")
+            pool.recycle(&ping)
+        }
+        var (third, _) = try decoded(3)
         let holder = third
         pool.recycle(&third)
-        #expect(holder.body == .ping([UInt8](repeating: 9, count: 1000)), "a ping held elsewhere keeps its bytes")
-        var large = try decoded([UInt8](repeating: 1, count: StringPool.keptPingBytes + 1))
-        let largeStorage = storage(large)
+        #expect(holder.body == .ping([UInt8](repeating: UInt8(1000 & 255), count: 1000)), "a ping held elsewhere keeps its bytes")
+        let largeBytes = protobufC(Frame(seq: 1, body: .ping([UInt8](repeating: 1, count: StringPool.keptPingBytes + 1))))
+        var large = try #require(largeBytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
         pool.recycle(&large)
-        let after = try decoded([4])
-        #expect(storage(after) != largeStorage, "a ping past the kept size is let go")
+        var (small, allocations) = try decoded(1)
+        #expect(allocations >= 1, "a ping past the kept size was kept")
+        pool.recycle(&small)
     }
 
     /// `scan` reads eight bytes at a time: a NUL or a byte above ASCII is found at every
