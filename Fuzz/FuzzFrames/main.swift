@@ -22,7 +22,12 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var keptEnd = false
     for chunk in [ReceivedBytes(buffer, offset: 0, count: split), ReceivedBytes(buffer, offset: split, count: count - split)] where !keptEnd {
         do {
-            try kept.feed(chunk) { payload in keptFrames.append(try? FrameParser.parse(payload, from: .child)) }
+            // As the host reads a child's frames: into `ChildFrame`, which must be the two-way
+            // frame read from a child (or its refusal).
+            try kept.feed(chunk) { payload in
+                var frame = ChildFrame(body: .launchFinished)
+                keptFrames.append((try? FrameParser.parse(payload, into: &frame)).map { frame.frame })
+            }
         } catch {
             keptEnd = true
         }
