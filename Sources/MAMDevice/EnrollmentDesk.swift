@@ -50,9 +50,7 @@ public final class EnrollmentDesk {
     /// (`msalAccounts`) or signed in, where a step (the user) has every account of the scenario.
     public func enroll(_ app: AppSpec, account name: String?, interactive: Bool, userCancels: Bool = false, via: String = "enroll",
                        fromApp: Bool = false, _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
-        var status = EnrollmentStatus.internalError
-        let done = underWay { finished(status) }
-        do {
+        lifecycleCall(.enroll, app, account: name ?? "", doing: "enroll \(name ?? "an account")", finished) { done, settle in
             var named = name.flatMap { $0.isEmpty ? nil : $0 }
             // loginAndEnrollAccount with no account: the device's MDM user is the one asked.
             if named == nil, interactive, let mdm = service.mdmEnrolledAs { named = mdm }
@@ -79,14 +77,10 @@ public final class EnrollmentDesk {
             if account != nil, !facts.fromExtension, !(interactive && userCancels) {
                 facts.fault = try state.takeServiceFault(call: "enroll") ?? state.takeServiceFault(call: "token")
             }
-            status = EnrollmentRules.enroll(facts)
+            let status = EnrollmentRules.enroll(facts)
+            settle(status)
             try finishEnrollment(app, account: account, asked: named ?? "", status: status, interactive: interactive, via: via, fromApp: fromApp, done)
             return status
-        } catch {
-            let v = internalFailure(error, doing: "enroll \(name ?? "an account")")
-            audit.record(verb: .enroll, source: app.handle, sourceIdentity: name ?? "", owner: name ?? "", v)
-            done()
-            return .internalError
         }
     }
 
@@ -186,16 +180,15 @@ public final class EnrollmentDesk {
     @discardableResult
     public func unenroll(_ app: AppSpec, account name: String, wipe: Bool, via: String = "unenroll",
                          _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
-        var status = EnrollmentStatus.internalError
-        let done = underWay { finished(status) }
-        do {
+        lifecycleCall(.unenroll, app, account: name, doing: "unenroll \(name)", finished) { done, settle in
             let account = try self.account(named: name)
             let fromExtension = app.descriptor.kind != .app
             let enrolled = try state.enrolledAccount(app: app.identityOwner)
             // Deregistration reaches the service with the account's token: a token fault fails it.
             let fault = !fromExtension && enrolled?.isSame(as: account) == true
                 ? try state.takeServiceFault(call: "unenroll") ?? state.takeServiceFault(call: "token") : nil
-            status = EnrollmentRules.unenroll(account: account, enrolled: enrolled, fromExtension: fromExtension, fault: fault)
+            let status = EnrollmentRules.unenroll(account: account, enrolled: enrolled, fromExtension: fromExtension, fault: fault)
+            settle(status)
             let why = explanation(of: status, account: account.description, app: app) + (wipe && status.didSucceed ? "; the account's data is wiped" : "")
             audit.record(verb: .unenroll, source: app.handle, sourceIdentity: account.description, owner: account.description,
                          decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described): \(why)")
@@ -219,11 +212,6 @@ public final class EnrollmentDesk {
                 finish()
             }
             return status
-        } catch {
-            let v = internalFailure(error, doing: "unenroll \(name)")
-            audit.record(verb: .unenroll, source: app.handle, sourceIdentity: name, owner: name, v)
-            done()
-            return .internalError
         }
     }
 
@@ -235,9 +223,7 @@ public final class EnrollmentDesk {
     @discardableResult
     public func checkIn(_ app: AppSpec, account name: String? = nil, via: String = "checkIn",
                         _ finished: @escaping (EnrollmentStatus) -> Void = { _ in }) -> EnrollmentStatus {
-        var status = EnrollmentStatus.internalError
-        let done = underWay { finished(status) }
-        do {
+        lifecycleCall(.checkIn, app, account: nil, doing: "check in", finished) { done, settle in
             let records = try state.enrollments(app: app.identityOwner)
             let enrolled = records.first { $0.state == .enrolled }
             let asked = try name.flatMap { $0.isEmpty ? nil : $0 }.map(self.account(named:))
@@ -258,14 +244,10 @@ public final class EnrollmentDesk {
                 pending += 1
                 enroll(app, account: r.account.description, interactive: false, via: via == "cadence" ? "retry" : via) { _ in finishOne() }
             }
-            status = try policyRequest(app, enrolled: enrolled, asked: asked, via: via, finishOne)
+            let status = try policyRequest(app, enrolled: enrolled, asked: asked, via: via, finishOne)
+            settle(status)
             finishOne()
             return status
-        } catch {
-            let v = internalFailure(error, doing: "check in")
-            audit.record(verb: .checkIn, source: app.handle, v)
-            done()
-            return .internalError
         }
     }
 
@@ -353,6 +335,31 @@ public final class EnrollmentDesk {
               let records = try? state.enrollments(app: app.identityOwner), !records.isEmpty else { return }
         // Counted as under way until its statuses are told (`whenSettled`), as every check-in is.
         checkIn(app, via: via)
+    }
+
+    /// The skeleton of every lifecycle call (enrol, unenrol, check in), written once: its status
+    /// starts as `internalError`; `body` settles it before anything that may end the call and
+    /// returns it; `done` (the call counted under way until it runs) hands `finished` the
+    /// status settled. A failure of the device itself (storage, I/O) is audited under `verb`,
+    /// naming `account` when there is one, and ends the call with `internalError`.
+    private func lifecycleCall(_ verb: AuditVerb, _ app: AppSpec, account: String?, doing: String,
+                               _ finished: @escaping (EnrollmentStatus) -> Void,
+                               _ body: (_ done: @escaping () -> Void, _ settle: (EnrollmentStatus) -> Void) throws -> EnrollmentStatus) -> EnrollmentStatus {
+        final class Settled { var status = EnrollmentStatus.internalError }
+        let settled = Settled()
+        let done = underWay { finished(settled.status) }
+        do {
+            return try body(done) { settled.status = $0 }
+        } catch {
+            let v = internalFailure(error, doing: doing)
+            if let account {
+                audit.record(verb: verb, source: app.handle, sourceIdentity: account, owner: account, v)
+            } else {
+                audit.record(verb: verb, source: app.handle, v)
+            }
+            done()
+            return .internalError
+        }
     }
 
     /// `finished`, to run once, and the call it ends counted as under way until it has run: an
