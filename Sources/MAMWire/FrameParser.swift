@@ -67,50 +67,43 @@ public enum FrameParser {
     /// whatever the host does with it, it never meets a body only the host sends, which the
     /// decoder refuses here, naming it (`WireError.wrongSender`).
     public static func parse(_ payload: ReceivedBytes, strings: StringPool? = nil, into frame: inout ChildFrame) throws(WireError) {
-        try payload.withUnsafeBytes { raw in
-            Result { () throws(WireError) in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                try FieldBudget.check(bytes)
-                if HotFrames.decode(bytes, pool: strings, received: payload, into: &frame) { return }
-                let decoded = try unpack(bytes, from: .child)
-                guard let body = ChildMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .host) }
-                frame = ChildFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
-            }
-        }.get()
+        try parseSent(payload, strings: strings, into: &frame)
     }
 
     /// A frame the host sent, read into a child's type of what the host sends (`HostFrame`).
     public static func parse(_ payload: ReceivedBytes, strings: StringPool? = nil, into frame: inout HostFrame) throws(WireError) {
-        try payload.withUnsafeBytes { raw in
-            Result { () throws(WireError) in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                try FieldBudget.check(bytes)
-                if HotFrames.decode(bytes, pool: strings, received: payload, into: &frame) { return }
-                let decoded = try unpack(bytes, from: .host)
-                guard let body = HostMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .child) }
-                frame = HostFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
-            }
-        }.get()
+        try parseSent(payload, strings: strings, into: &frame)
     }
 
     /// A frame the host sent, parsed in place from a read buffer's bytes (valid during the call).
     public static func parse(_ payload: UnsafeRawBufferPointer, strings: StringPool? = nil, into frame: inout HostFrame) throws(WireError) {
-        let bytes = payload.bindMemory(to: UInt8.self)
-        try FieldBudget.check(bytes)
-        if HotFrames.decode(bytes, pool: strings, into: &frame) { return }
-        let decoded = try unpack(bytes, from: .host)
-        guard let body = HostMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .child) }
-        frame = HostFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
+        try parseSent(payload.bindMemory(to: UInt8.self), strings: strings, received: nil, into: &frame)
     }
 
     /// A frame a child sent, parsed in place from a read buffer's bytes (valid during the call).
     public static func parse(_ payload: UnsafeRawBufferPointer, strings: StringPool? = nil, into frame: inout ChildFrame) throws(WireError) {
-        let bytes = payload.bindMemory(to: UInt8.self)
+        try parseSent(payload.bindMemory(to: UInt8.self), strings: strings, received: nil, into: &frame)
+    }
+
+    @inline(__always)
+    private static func parseSent<F: SentFrame>(_ payload: ReceivedBytes, strings: StringPool?, into frame: inout F) throws(WireError) {
+        try payload.withUnsafeBytes { raw in
+            Result { () throws(WireError) in
+                try parseSent(raw.bindMemory(to: UInt8.self), strings: strings, received: payload, into: &frame)
+            }
+        }.get()
+    }
+
+    /// The one-pass reading, or protobuf-c's of a frame from `F.sender` (which refuses a body
+    /// the other side alone sends, naming it).
+    @inline(__always)
+    private static func parseSent<F: SentFrame>(_ bytes: UnsafeBufferPointer<UInt8>, strings: StringPool?, received: ReceivedBytes?,
+                                                into frame: inout F) throws(WireError) {
         try FieldBudget.check(bytes)
-        if HotFrames.decode(bytes, pool: strings, into: &frame) { return }
-        let decoded = try unpack(bytes, from: .child)
-        guard let body = ChildMessage(decoded.body) else { throw .wrongSender(body: decoded.body.name, only: .host) }
-        frame = ChildFrame(seq: decoded.seq, replyTo: decoded.replyTo, body: body)
+        if F.decode(bytes, pool: strings, received: received, into: &frame) { return }
+        let decoded = try unpack(bytes, from: F.sender)
+        guard let typed = F(decoded) else { throw .wrongSender(body: decoded.body.name, only: F.sender == .child ? .host : .child) }
+        frame = typed
     }
 
     /// What protobuf-c makes of a payload, even for a frame `HotFrames` reads itself (tests
@@ -140,6 +133,17 @@ public enum FrameParser {
             }
         }
     }
+}
+
+/// A frame typed by the side that sends it (`ChildFrame`, `HostFrame`): what `FrameParser`
+/// reads them with.
+protocol SentFrame {
+    /// The side that sends it.
+    static var sender: WireParty { get }
+    /// `frame` when this side may send its body, else `nil`.
+    init?(_ frame: Frame)
+    /// The one-pass reading of it (`HotFrames.decode`), `false` when protobuf-c must decide.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool?, received: ReceivedBytes?, into frame: inout Self) -> Bool
 }
 
 // The field readers the generated decoder (Generated/Wire.swift) is written with.

@@ -136,22 +136,12 @@ public final class StringPool {
         switch body {
         case .shareBatch(let batch): shares = batch
         case .deliverBatch(let batch): deliveries = batch
-        case .ping(let bytes):
-            // Kept as it is, not emptied (so the second reference does no harm): the next
-            // ping's bytes replace these where they lie.
-            if bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes { keptPing = bytes }
-            return
+        case .ping(let bytes): return keep(ping: bytes)
         default: return
         }
         body = .launchFinished
-        if shares.capacity > 0, shares.capacity <= Self.keptBatchItems {
-            shares.removeAll(keepingCapacity: true)
-            keptShares = shares
-        }
-        if deliveries.capacity > 0, deliveries.capacity <= Self.keptBatchItems {
-            deliveries.removeAll(keepingCapacity: true)
-            keptDeliveries = deliveries
-        }
+        Self.keep(&shares, in: &keptShares)
+        Self.keep(&deliveries, in: &keptDeliveries)
     }
 
     /// `recycle(_:)` for a frame a child sent (its batches are shares).
@@ -165,16 +155,11 @@ public final class StringPool {
         var shares: [BatchedShare] = []
         switch body {
         case .shareBatch(let batch): shares = batch
-        case .ping(let bytes):
-            if bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes { keptPing = bytes }
-            return
+        case .ping(let bytes): return keep(ping: bytes)
         default: return
         }
         body = .launchFinished
-        if shares.capacity > 0, shares.capacity <= Self.keptBatchItems {
-            shares.removeAll(keepingCapacity: true)
-            keptShares = shares
-        }
+        Self.keep(&shares, in: &keptShares)
     }
 
     /// `recycle(_:)` for a frame the host sent (its batches are deliveries).
@@ -188,16 +173,25 @@ public final class StringPool {
         var deliveries: [BatchedDelivery] = []
         switch body {
         case .deliverBatch(let batch): deliveries = batch
-        case .ping(let bytes):
-            if bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes { keptPing = bytes }
-            return
+        case .ping(let bytes): return keep(ping: bytes)
         default: return
         }
         body = .bye(reason: "")
-        if deliveries.capacity > 0, deliveries.capacity <= Self.keptBatchItems {
-            deliveries.removeAll(keepingCapacity: true)
-            keptDeliveries = deliveries
-        }
+        Self.keep(&deliveries, in: &keptDeliveries)
+    }
+
+    /// Keeps a ping's bytes as they are, not emptied (so a second reference does no harm): the
+    /// next ping's bytes replace these where they lie. Not past the kept size.
+    private func keep(ping bytes: [UInt8]) {
+        if bytes.capacity > 0, bytes.capacity <= Self.keptPingBytes { keptPing = bytes }
+    }
+
+    /// Keeps a batch's array in `kept`, emptied of its items, for the next batch of its kind.
+    /// Not past the kept size.
+    private static func keep<Element>(_ batch: inout [Element], in kept: inout [Element]) {
+        guard batch.capacity > 0, batch.capacity <= keptBatchItems else { return }
+        batch.removeAll(keepingCapacity: true)
+        kept = batch
     }
 
     /// The bundle id last made, by its spelling.

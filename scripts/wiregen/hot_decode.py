@@ -14,6 +14,15 @@ def write_hot_decode(hot, w):
         e("")
         write_one_decode(hot, w, f"{name}Frame", side)
     e("}")
+    for side, name in (("child", "Child"), ("host", "Host")):
+        e("")
+        e(f"extension {name}Frame: SentFrame {{")
+        e(f"    static var sender: WireParty {{ .{side} }}")
+        e("")
+        e("    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool?, received: ReceivedBytes?, into frame: inout Self) -> Bool {")
+        e("        HotFrames.decode(bytes, pool: pool, received: received, into: &frame)")
+        e("    }")
+        e("}")
 
 
 def write_one_decode(hot, w, frame_type, side):

@@ -171,6 +171,18 @@ def field_write_lines(hot, f, x, sizes):
     sized = sz if ST == "Int" else f"{sz}.size"
     return [f"key({N}, 2)", f"varint(UInt64({sized}))", f"write{key(t)}({value}, {sz}{state})"]
 
+def in_wire_order(node):
+    """A message's fields by number, as protobuf-c writes them: ('field', f), or ('oneof', o)
+    once, where its first member is."""
+    seen = set()
+    for f in sorted(node.fields, key=lambda f: f.number):
+        if f.oneof is None:
+            yield "field", f
+        elif f.oneof.name not in seen:
+            seen.add(f.oneof.name)
+            yield "oneof", f.oneof
+
+
 def write_hot_measures(hot, w):
     m, e = hot.m, w.emit
     e("extension HotFrames {")
@@ -198,15 +210,11 @@ def write_hot_measures(hot, w):
         state = ", _ m: inout Measuring" if hot.measures_with_state(node) else ""
         e(f"    static func measure{key(node)}(_ v: {swift}{state}) -> {hot.sizes_type(node)} {{")
         e("        var n = 0")
-        done = set()
-        for f in sorted(node.fields, key=lambda f: f.number):
-            if f.oneof is not None:
-                if f.oneof.name in done:
-                    continue
-                done.add(f.oneof.name)
-                lines = oneof_measure_lines(hot, f.oneof, "v")
+        for kind, x in in_wire_order(node):
+            if kind == "oneof":
+                lines = oneof_measure_lines(hot, x, "v")
             else:
-                lines = field_measure_lines(hot, f, value_expr(hot, node, f))
+                lines = field_measure_lines(hot, x, value_expr(hot, node, x))
             for line in lines:
                 e(f"        {line}")
         if hot.nested(node):
@@ -231,15 +239,11 @@ def write_hot_writers(hot, w):
         swift = value_type(hot, node)
         state = ", _ writing: inout HotFrames.Writing" if hot.measures_with_state(node) else ""
         e(f"    mutating func write{key(node)}(_ v: {swift}, _ s: {hot.sizes_type(node)}{state}) {{")
-        done = set()
-        for f in sorted(node.fields, key=lambda f: f.number):
-            if f.oneof is not None:
-                if f.oneof.name in done:
-                    continue
-                done.add(f.oneof.name)
-                lines = oneof_write_lines(hot, f.oneof, "v")
+        for kind, x in in_wire_order(node):
+            if kind == "oneof":
+                lines = oneof_write_lines(hot, x, "v")
             else:
-                lines = field_write_lines(hot, f, value_expr(hot, node, f), lambda g: f"s.{local(g).lstrip('_')}")
+                lines = field_write_lines(hot, x, value_expr(hot, node, x), lambda g: f"s.{local(g).lstrip('_')}")
             for line in lines:
                 e(f"        {line}")
         e("    }")

@@ -193,6 +193,22 @@ extension HotFrames {
     }
 }
 
+extension ChildFrame: SentFrame {
+    static var sender: WireParty { .child }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool?, received: ReceivedBytes?, into frame: inout Self) -> Bool {
+        HotFrames.decode(bytes, pool: pool, received: received, into: &frame)
+    }
+}
+
+extension HostFrame: SentFrame {
+    static var sender: WireParty { .host }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool?, received: ReceivedBytes?, into frame: inout Self) -> Bool {
+        HotFrames.decode(bytes, pool: pool, received: received, into: &frame)
+    }
+}
+
 extension HotFrames.Reading {
     /// A `Ping` read into `v` (kept storage: what it held is replaced).
     func readPing(_ bytes: UnsafeBufferPointer<UInt8>, into v: inout [UInt8]) -> Bool {

@@ -857,6 +857,12 @@ public struct ChildFrame: Sendable, Hashable {
 
     /// The same frame in the two-way type the wire's tests and tools use.
     public var frame: Frame { Frame(seq: seq, replyTo: replyTo, body: Frame.Body(body)) }
+
+    /// `frame` when a child (an app or extension) may send its body, else `nil`.
+    public init?(_ frame: Frame) {
+        guard let body = ChildMessage(frame.body) else { return nil }
+        self.init(seq: frame.seq, replyTo: frame.replyTo, body: body)
+    }
 }
 
 /// What a child (an app or extension) may send (`from=child` in the .proto, and the bodies either side sends).
@@ -953,6 +959,12 @@ public struct HostFrame: Sendable, Hashable {
 
     /// The same frame in the two-way type the wire's tests and tools use.
     public var frame: Frame { Frame(seq: seq, replyTo: replyTo, body: Frame.Body(body)) }
+
+    /// `frame` when the host may send its body, else `nil`.
+    public init?(_ frame: Frame) {
+        guard let body = HostMessage(frame.body) else { return nil }
+        self.init(seq: frame.seq, replyTo: frame.replyTo, body: body)
+    }
 }
 
 /// What the host may send (`from=host` in the .proto, and the bodies either side sends).
