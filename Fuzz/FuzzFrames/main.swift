@@ -38,16 +38,17 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         do {
             // The host's own path: each payload parsed in place, in the parse arena.
             try decoder.feed(chunk, onFrameBytes: { payload in
-                frames.append(try? FrameParser.parse(payload, from: .child))
                 let frame = try? FrameParser.parse(payload)
+                frames.append(frame.flatMap { ChildFrame($0) }.map(\.frame))
                 // The frames a share stream is made of are read in one pass (HotFrames): what
                 // protobuf-c makes of the same bytes must be the same frame or the same refusal.
-                for sender: WireParty? in [nil, .child, .host] {
-                    let hand = try? FrameParser.parse(payload, from: sender)
-                    precondition(hand == (try? FrameParser.parseWithProtobufC(payload, from: sender)), "HotFrames read other than protobuf-c")
-                    // The pool of recent strings lives across inputs, as a connection's does.
-                    precondition(hand == (try? FrameParser.parse(payload, from: sender, strings: pool)), "a pooled read differs")
-                }
+                precondition(frame == (try? FrameParser.parseWithProtobufC(payload)), "HotFrames read other than protobuf-c")
+                // The pool of recent strings lives across inputs, as a connection's does.
+                precondition(frame == (try? FrameParser.parse(payload, strings: pool)), "a pooled read differs")
+                // As an app reads the host's frames: the two-way frame, if the host may send it.
+                var host = HostFrame(body: .bye(reason: ""))
+                let typed = (try? FrameParser.parse(payload, strings: pool, into: &host)) != nil
+                precondition(typed == (frame.flatMap { HostFrame($0) } != nil) && (!typed || host.frame == frame), "an app's read differs")
                 if let frame {
                     // What parses must encode and parse back to the same frame, in protobuf-c's bytes.
                     let bytes = FrameEncoder.encode(frame)

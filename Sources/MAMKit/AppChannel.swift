@@ -640,7 +640,7 @@ extension AppChannel {
         let strings = StringPool()
         var read = false
         try? decoder.feed(ReceivedBytes(copying: welcome)) { bytes in
-            if case .welcome = try FrameParser.parse(bytes, from: .host, strings: strings).body { read = true }
+            if case .welcome = try FrameParser.parse(bytes, strings: strings).body { read = true }
         }
         return read
     }

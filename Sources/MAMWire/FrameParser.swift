@@ -15,50 +15,50 @@ internal import Darwin
 /// message is released before this function returns, so no C memory outlives it.
 /// What a frame must satisfy is generated from the .proto (`WireCodec.decodeFrame`): every enum
 /// holds a value the contract defines, every required field and `oneof` is set, and a body comes
-/// from the side allowed to send it; a peer that sends anything else gets a `WireError` naming
-/// the field.
+/// from the side allowed to send it (the host reads a child's bytes into `ChildFrame`, a child
+/// the host's into `HostFrame`, types without the other side's bodies); a peer that sends
+/// anything else gets a `WireError` naming the field.
 public enum FrameParser {
-    /// `sender`: the side the bytes came from; a body only the other side may send is refused
-    /// before it is decoded (`nil`: either, for tools and tests).
-    public static func parse(_ payload: [UInt8], from sender: WireParty? = nil) throws(WireError) -> Frame {
-        try payload.withUnsafeBytes { bytes in Result { () throws(WireError) in try parse(bytes, from: sender) } }.get()
+    /// Any body, from either side: for tools and tests (the host and the apps read typed frames).
+    public static func parse(_ payload: [UInt8]) throws(WireError) -> Frame {
+        try payload.withUnsafeBytes { bytes in Result { () throws(WireError) in try parse(bytes) } }.get()
     }
 
     /// Parses a payload in place (a read buffer's bytes, valid during the call). `strings`:
     /// the connection's pool of strings its frames repeat, reused instead of made again.
-    public static func parse(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil, strings: StringPool? = nil) throws(WireError) -> Frame {
+    public static func parse(_ payload: UnsafeRawBufferPointer, strings: StringPool? = nil) throws(WireError) -> Frame {
         var frame = Frame(body: .launchFinished)
-        try parse(payload, from: sender, strings: strings, into: &frame)
+        try parse(payload, strings: strings, into: &frame)
         return frame
     }
 
     /// As above, into a frame the caller holds (whatever it held is replaced): where frames
     /// come one after another, a frame returned was one more copy of its body, and one more
     /// destruction.
-    public static func parse(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil, strings: StringPool? = nil, into frame: inout Frame) throws(WireError) {
+    public static func parse(_ payload: UnsafeRawBufferPointer, strings: StringPool? = nil, into frame: inout Frame) throws(WireError) {
         let bytes = payload.bindMemory(to: UInt8.self)
         try FieldBudget.check(bytes)
-        if HotFrames.decode(bytes, from: sender, pool: strings, into: &frame) { return }
-        frame = try unpack(bytes, from: sender)
+        if HotFrames.decode(bytes, pool: strings, into: &frame) { return }
+        frame = try unpack(bytes)
     }
 
     /// Parses a payload that stays where it was read: a share's item refers to its bytes
     /// there instead of copying them (the host forwards them to the destination from there).
     /// Frames protobuf-c reads are copied as always.
-    public static func parse(_ payload: ReceivedBytes, from sender: WireParty? = nil, strings: StringPool? = nil) throws(WireError) -> Frame {
+    public static func parse(_ payload: ReceivedBytes, strings: StringPool? = nil) throws(WireError) -> Frame {
         var frame = Frame(body: .launchFinished)
-        try parse(payload, from: sender, strings: strings, into: &frame)
+        try parse(payload, strings: strings, into: &frame)
         return frame
     }
 
     /// As above, into a frame the caller holds (whatever it held is replaced).
-    public static func parse(_ payload: ReceivedBytes, from sender: WireParty? = nil, strings: StringPool? = nil, into frame: inout Frame) throws(WireError) {
+    public static func parse(_ payload: ReceivedBytes, strings: StringPool? = nil, into frame: inout Frame) throws(WireError) {
         try payload.withUnsafeBytes { raw in
             Result { () throws(WireError) in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 try FieldBudget.check(bytes)
-                if HotFrames.decode(bytes, from: sender, pool: strings, received: payload, into: &frame) { return }
-                frame = try unpack(bytes, from: sender)
+                if HotFrames.decode(bytes, pool: strings, received: payload, into: &frame) { return }
+                frame = try unpack(bytes)
             }
         }.get()
     }
@@ -94,28 +94,28 @@ public enum FrameParser {
         }.get()
     }
 
-    /// The one-pass reading, or protobuf-c's of a frame from `F.sender` (which refuses a body
-    /// the other side alone sends, naming it).
+    /// The one-pass reading, or protobuf-c's made into `F`: a body the other side alone sends
+    /// has no case there, and is refused naming it.
     @inline(__always)
     private static func parseSent<F: SentFrame>(_ bytes: UnsafeBufferPointer<UInt8>, strings: StringPool?, received: ReceivedBytes?,
                                                 into frame: inout F) throws(WireError) {
         try FieldBudget.check(bytes)
         if F.decode(bytes, pool: strings, received: received, into: &frame) { return }
-        let decoded = try unpack(bytes, from: F.sender)
+        let decoded = try unpack(bytes)
         guard let typed = F(decoded) else { throw .wrongSender(body: decoded.body.name, only: F.sender == .child ? .host : .child) }
         frame = typed
     }
 
     /// What protobuf-c makes of a payload, even for a frame `HotFrames` reads itself (tests
     /// compare the two).
-    public static func parseWithProtobufC(_ payload: UnsafeRawBufferPointer, from sender: WireParty? = nil) throws(WireError) -> Frame {
+    public static func parseWithProtobufC(_ payload: UnsafeRawBufferPointer) throws(WireError) -> Frame {
         let bytes = payload.bindMemory(to: UInt8.self)
         try FieldBudget.check(bytes)
-        return try unpack(bytes, from: sender)
+        return try unpack(bytes)
     }
 
     /// Frames that are not hot: read with protobuf-c.
-    private static func unpack(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?) throws(WireError) -> Frame {
+    private static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) throws(WireError) -> Frame {
         let payload = UnsafeRawBufferPointer(bytes)
         // protobuf-c needs a few hundred bytes of structures besides the frame's own strings
         // and bytes, which it copies.
@@ -128,7 +128,6 @@ public enum FrameParser {
                     throw .malformed(length: payload.count)
                 }
                 defer { mamsim__v2__frame__free_unpacked(message, &allocator) }
-                if let sender { try WireCodec.checkSender(message.pointee, from: sender) }
                 return try WireCodec.decodeFrame(message.pointee, { "" })
             }
         }

@@ -12,9 +12,9 @@ internal import Darwin
 /// arrays kept) and what one frame's writing remembers (the owner measured and written last).
 enum HotFrames {
     /// The frame, or `nil` when protobuf-c must decide.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil) -> Frame? {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil) -> Frame? {
         var frame = Frame(body: .launchFinished)
-        return decode(bytes, from: sender, pool: pool, received: received, into: &frame) ? frame : nil
+        return decode(bytes, pool: pool, received: received, into: &frame) ? frame : nil
     }
 
     /// At most this many elements are reserved for a list as its first one is read.

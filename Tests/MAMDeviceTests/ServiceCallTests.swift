@@ -166,7 +166,7 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
             answers = [:]
             while bytes.count >= 4 {
                 let n = Int(bytes.prefix(4).reduce(0) { $0 << 8 | UInt32($1) })
-                let frame = try FrameParser.parse(Array(bytes.dropFirst(4).prefix(n)), from: .host)
+                let frame = try FrameParser.parse(Array(bytes.dropFirst(4).prefix(n)))
                 if case .serviceResult(let r) = frame.body { answers[frame.replyTo] = r }
                 bytes = bytes.dropFirst(4 + n)
             }

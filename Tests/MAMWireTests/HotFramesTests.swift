@@ -22,12 +22,12 @@ import Testing
         return Array(out.dropFirst(2))
     }
 
-    func hotDecode(_ bytes: [UInt8], from sender: WireParty? = nil) -> Frame? {
-        bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: sender) }
+    func hotDecode(_ bytes: [UInt8]) -> Frame? {
+        bytes.withUnsafeBufferPointer { HotFrames.decode($0) }
     }
 
-    func reference(_ bytes: [UInt8], from sender: WireParty? = nil) -> Result<Frame, WireError> {
-        bytes.withUnsafeBytes { b in Result { () throws(WireError) in try FrameParser.parseWithProtobufC(b, from: sender) } }
+    func reference(_ bytes: [UInt8]) -> Result<Frame, WireError> {
+        bytes.withUnsafeBytes { b in Result { () throws(WireError) in try FrameParser.parseWithProtobufC(b) } }
     }
 
     /// Every frame of the codec tests whose body is hot, written by hand, is protobuf-c's bytes.
@@ -166,16 +166,14 @@ import Testing
         }
         var read = 0
         for input in inputs {
-            for sender: WireParty? in [nil, .child, .host] {
-                guard let frame = hotDecode(input, from: sender) else { continue }
-                read += 1
-                #expect((try? reference(input, from: sender).get()) == frame, "\(input)")
-                // Read where the bytes lie (payloads left in their buffer): the same frame.
-                let received = ReceivedBytes(copying: input, offset: 3)
-                let inPlace = HotFrames.decode(UnsafeBufferPointer(start: (received.buffer.base + 3).assumingMemoryBound(to: UInt8.self), count: input.count),
-                                               from: sender, received: received)
-                #expect(inPlace == frame, "\(input)")
-            }
+            guard let frame = hotDecode(input) else { continue }
+            read += 1
+            #expect((try? reference(input).get()) == frame, "\(input)")
+            // Read where the bytes lie (payloads left in their buffer): the same frame.
+            let received = ReceivedBytes(copying: input, offset: 3)
+            let inPlace = HotFrames.decode(UnsafeBufferPointer(start: (received.buffer.base + 3).assumingMemoryBound(to: UInt8.self), count: input.count),
+                                           received: received)
+            #expect(inPlace == frame, "\(input)")
         }
         #expect(read > 1000, "the mutations left almost nothing readable: \(read)")
     }
@@ -218,9 +216,12 @@ import Testing
     @Test func whatItDeclinesIsLeftToProtobufC() throws {
         let item = Item(id: "i", typeIdentifiers: [], payload: .inline([1]))
         let request = protobufC(Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))
-        // A body the sender may not send: protobuf-c's decoder names it.
-        #expect(hotDecode(request, from: .host) == nil)
-        #expect(throws: WireError.self) { try request.withUnsafeBytes { try FrameParser.parse($0, from: .host) } }
+        // A body the sender may not send: the typed decoder names it.
+        var asHost = HostFrame(body: .bye(reason: ""))
+        #expect(request.withUnsafeBufferPointer { HostFrame.decode($0, pool: nil, received: nil, into: &asHost) } == false)
+        #expect(throws: WireError.wrongSender(body: "share_request", only: .child)) {
+            try request.withUnsafeBytes { b in Result { () throws(WireError) in try FrameParser.parse(b, into: &asHost) } }.get()
+        }
         // An unknown field (17, varint 1) appended to the frame.
         #expect(hotDecode(request + [0x88, 0x01, 0x01]) == nil)
         #expect(try FrameParser.parse(request + [0x88, 0x01, 0x01]) == Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "d", item: item))))

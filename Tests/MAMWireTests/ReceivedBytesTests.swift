@@ -38,8 +38,8 @@ private let shares: [BatchedShare] = [
 @Test func aSharesPayloadStaysInTheBufferItWasReadInto() throws {
     let bytes = frameBytes(Frame(seq: 3, body: .shareBatch(shares)))
     let inBuffer = received(bytes, offset: 37, capacity: bytes.count + 100)
-    let kept = try FrameParser.parse(inBuffer, from: .child)
-    let copied = try bytes.withUnsafeBytes { try FrameParser.parse($0, from: .child) }
+    let kept = try FrameParser.parse(inBuffer)
+    let copied = try bytes.withUnsafeBytes { try FrameParser.parse($0) }
     #expect(kept == copied)
     guard case .shareBatch(let read) = kept.body, case .shareBatch(let reference) = copied.body else {
         Issue.record("not a batch: \(kept.body.name)")
@@ -63,7 +63,7 @@ private let shares: [BatchedShare] = [
 /// protobuf-c writes the same delivery with the payload copied.
 @Test func aDeliveryWrittenFromAReadBufferIsTheBytesOfACopy() throws {
     let bytes = frameBytes(Frame(seq: 3, body: .shareBatch(shares)))
-    let frame = try FrameParser.parse(received(bytes, offset: 5, capacity: bytes.count + 5), from: .child)
+    let frame = try FrameParser.parse(received(bytes, offset: 5, capacity: bytes.count + 5))
     guard case .shareBatch(let read) = frame.body else {
         Issue.record("not a batch")
         return

@@ -30,12 +30,12 @@ extension HotFramesTests {
         }
         for frame in frames + everyFrame.filter({ Self.hotBodies.contains($0.body.name) }) {
             let bytes = protobufC(frame)
-            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) }
             #expect(pooled == hotDecode(bytes), "\(frame)")
             for i in stride(from: 0, to: bytes.count, by: 3) {
                 var m = bytes
                 m[i] ^= 0x01
-                let mutated = m.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+                let mutated = m.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) }
                 #expect(mutated == hotDecode(m))
             }
         }
@@ -53,7 +53,7 @@ extension HotFramesTests {
         for (i, list) in lists.enumerated() {
             let item = Item(id: "item-\(i)", typeIdentifiers: list, payload: .inline([1]))
             let bytes = protobufC(Frame(seq: UInt64(i + 1), body: .shareRequest(ShareRequest(destination: "word", item: item))))
-            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) }
             guard case .shareRequest(let request) = try #require(pooled).body else { Issue.record("not a share: \(String(describing: pooled))"); continue }
             #expect(request.item.typeIdentifiers == list, "item \(i)")
             #expect(pooled == hotDecode(bytes), "item \(i)")
@@ -93,7 +93,7 @@ extension HotFramesTests {
                 for (frame, b) in zip(stream, bytes) {
                     let reader = pool ?? StringPool()
                     let before = mamsim_allocations()
-                    var read = try #require(b.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: reader) })
+                    var read = try #require(b.withUnsafeBufferPointer { HotFrames.decode($0, pool: reader) })
                     total += mamsim_allocations() - before
                     #expect(read == frame, "\(frame.body.name) read through a pool is the frame written")
                     reader.recycle(&read)
@@ -110,26 +110,26 @@ extension HotFramesTests {
             #expect(pooled + 3 <= fresh, "\(stream[0].body.name): \(pooled) allocations through one pool, \(fresh) through a pool each")
 
             let pool = StringPool()
-            var first = try #require(protobufC(make(1, 16)).withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            var first = try #require(protobufC(make(1, 16)).withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) })
             pool.recycle(&first)
             // A frame still held elsewhere is not emptied under its holder.
-            var held = try #require(protobufC(make(41, 3)).withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            var held = try #require(protobufC(make(41, 3)).withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) })
             let holder = held
             pool.recycle(&held)
             #expect(holder == make(41, 3))
             // Past the kept size, an array is let go: the batch after it allocates one again.
             let large = protobufC(make(100, StringPool.keptBatchItems + 1))
-            var big = try #require(large.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            var big = try #require(large.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) })
             pool.recycle(&big)
             let small = protobufC(make(400, 2))
             let before = mamsim_allocations()
-            let after = try #require(small.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            let after = try #require(small.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) })
             let afterLarge = mamsim_allocations() - before
             #expect(after == make(400, 2))
             var again = after
             pool.recycle(&again)
             let beforeKept = mamsim_allocations()
-            let kept = try #require(small.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+            let kept = try #require(small.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) })
             let withKept = mamsim_allocations() - beforeKept
             #expect(kept == make(400, 2))
             #expect(withKept < afterLarge, "a batch past the kept size was kept: \(afterLarge) allocations after it, \(withKept) with a kept array")
@@ -149,7 +149,7 @@ extension HotFramesTests {
         /// Frame `i` read through the pool, and the allocations its reading made.
         func decoded(_ i: Int) throws -> (Frame, UInt64) {
             let before = mamsim_allocations()
-            let read = bytes[i].withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            let read = bytes[i].withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) }
             let allocations = mamsim_allocations() - before
             let frame = try #require(read)
             #expect(frame == frames[i], "a ping of \(sizes[i]) bytes read through the pool is the ping written")
@@ -159,7 +159,7 @@ extension HotFramesTests {
         // once per process (a type's metadata the first time it is used) is not counted.
         let warmUp = StringPool()
         for b in bytes {
-            var read = try #require(b.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: warmUp) })
+            var read = try #require(b.withUnsafeBufferPointer { HotFrames.decode($0, pool: warmUp) })
             warmUp.recycle(&read)
         }
         var (first, _) = try decoded(0)
@@ -175,7 +175,7 @@ extension HotFramesTests {
         pool.recycle(&third)
         #expect(holder.body == .ping([UInt8](repeating: UInt8(1000 & 255), count: 1000)), "a ping held elsewhere keeps its bytes")
         let largeBytes = protobufC(Frame(seq: 1, body: .ping([UInt8](repeating: 1, count: StringPool.keptPingBytes + 1))))
-        var large = try #require(largeBytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) })
+        var large = try #require(largeBytes.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) })
         pool.recycle(&large)
         var (small, allocations) = try decoded(1)
         #expect(allocations >= 1, "a ping past the kept size was kept")
@@ -195,7 +195,7 @@ extension HotFramesTests {
             var body: [UInt8] = [0x0A, 0x01, UInt8(ascii: "d"), 0x12, UInt8(item.count)] + item
             if !identity.isEmpty { body += [0x1A, UInt8(identity.utf8.count)] + Array(identity.utf8) }
             let bytes: [UInt8] = [0x08, 0x01, 0xA2, 0x01, UInt8(body.count)] + body
-            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) }
             return (pooled, hotDecode(bytes), self.reference(bytes))
         }
         let identityBytes = Array(identity.utf8)
@@ -241,7 +241,7 @@ extension HotFramesTests {
             let frame = Frame(seq: UInt64(i + 1), body: .deliver(Deliver(
                 item: Item(id: "i\(i)", typeIdentifiers: ["public.data"], payload: .inline([1]), ownership: o), senderBundleID: "com.s")))
             let bytes = protobufC(frame)
-            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, from: nil, pool: pool) }
+            let pooled = bytes.withUnsafeBufferPointer { HotFrames.decode($0, pool: pool) }
             #expect(pooled == frame, "owner \(i)")
         }
     }

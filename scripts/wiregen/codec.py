@@ -22,7 +22,6 @@ def write_codec(w):
             write_enum_codec(w, node)
         else:
             write_message_codec(w, node)
-    write_sender_check(w)
     e("}")
 
 
@@ -351,30 +350,3 @@ def write_oneof_decode(w, o, indent):
     e(f"{indent}default:")
     e(f'{indent}    throw .missingField(sub(path, "{o.name}"))')
     e(f"{indent}}}")
-
-
-def write_sender_check(w):
-    m, e = w.model, w.emit
-    o = m.frame.oneofs[0]
-    e("")
-    e("    /// Refuses a frame whose body only the other side may send, before decoding it.")
-    e(f"    static func checkSender(_ c: {c_type(m.frame)}, from sender: WireParty) throws(WireError) {{")
-    e(f"        let only: WireParty?")
-    e(f"        switch c.{o.name}_case {{")
-    for f in o.fields:
-        s = f.ann.get("from")
-        e(f"        case {c_upper(m.frame)}__{o.name.upper()}_{f.name.upper()}: only = {'.' + s if s else 'nil'}")
-    e("        default: only = nil")
-    e("        }")
-    e("        if let only, only != sender {")
-    e(f"            throw .wrongSender(body: bodyName(c), only: only)")
-    e("        }")
-    e("    }")
-    e("")
-    e(f"    static func bodyName(_ c: {c_type(m.frame)}) -> String {{")
-    e(f"        switch c.{o.name}_case {{")
-    for f in o.fields:
-        e(f'        case {c_upper(m.frame)}__{o.name.upper()}_{f.name.upper()}: "{f.name}"')
-    e('        default: "unknown"')
-    e("        }")
-    e("    }")

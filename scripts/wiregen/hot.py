@@ -92,10 +92,6 @@ def swift_value_type(hot, f):
     """The Swift type of field `f`'s value as its message's Swift type holds it."""
     return hot.m.field_type(f)
 
-def sender_guard(f):
-    s = f.ann.get("from")
-    return {"child": " where sender != .host", "host": " where sender != .child", None: ""}[s]
-
 def inline_single(hot, node):
     if len(node.fields) != 1:
         hot_fail(node, f"{node.name}: a hot inline body has one field")

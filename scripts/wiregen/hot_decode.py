@@ -26,8 +26,8 @@ def write_hot_decode(hot, w):
 
 
 def write_one_decode(hot, w, frame_type, side):
-    """The decoder into `frame_type`: the two-way `Frame` (`side` None: the sender says which
-    bodies are refused), or one side's frame (only the bodies that side sends are read)."""
+    """The decoder into `frame_type`: the two-way `Frame` (`side` None: any body, for tools and
+    tests), or one side's frame (only the bodies that side sends are read)."""
     m, e = hot.m, w.emit
     frame = m.frame
     plain = sorted(m.plain_fields(frame), key=lambda f: f.number)
@@ -36,9 +36,9 @@ def write_one_decode(hot, w, frame_type, side):
         e("    /// must decide (`frame` is then left to be overwritten). `received`: the same bytes inside")
         e("    /// the buffer they were read into; a share's payload is then left there (the item keeps the")
         e("    /// buffer alive) instead of copied.")
-        e("    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout Frame) -> Bool {")
+        e("    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout Frame) -> Bool {")
     else:
-        e(f"    /// `decode(_:from:pool:received:into:)` for a frame the {side} sent: only its side's bodies are read.")
+        e(f"    /// `decode(_:pool:received:into:)` for a frame the {side} sent: only its side's bodies are read.")
         e(f"    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout {frame_type}) -> Bool {{")
     e('        precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame\'s")')
     e("        // The pool is held here, by the caller's reference, for as long as `reading` is used.")
@@ -74,7 +74,7 @@ def write_one_decode(hot, w, frame_type, side):
             continue
         t = f.target
         case = m.case_name(f)
-        e(f"        case {f.number}{sender_guard(f) if side is None else ''}:")
+        e(f"        case {f.number}:")
         if m.mode(t) == "inline":
             g = inline_single(hot, t)
             if is_kept(g):

@@ -18,7 +18,7 @@ extension HotFrames {
     /// must decide (`frame` is then left to be overwritten). `received`: the same bytes inside
     /// the buffer they were read into; a share's payload is then left there (the item keeps the
     /// buffer alive) instead of copied.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, from sender: WireParty?, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout Frame) -> Bool {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout Frame) -> Bool {
         precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
         // The pool is held here, by the caller's reference, for as long as `reading` is used.
         let reading = Reading(pool: pool.map(Unmanaged.passUnretained), received: received, frameStart: bytes.baseAddress)
@@ -52,30 +52,30 @@ extension HotFrames {
             var v: [UInt8] = reading.spare()
             guard reading.readPing(body, into: &v) else { return false }
             frame.body = .ping(v)
-        case 20 where sender != .host:
+        case 20:
             guard let v = reading.readShareRequest(body) else { return false }
             frame.body = .shareRequest(v)
-        case 21 where sender != .child:
+        case 21:
             guard let v = reading.readShareResult(body) else { return false }
             frame.body = .shareResult(v)
-        case 22 where sender != .child:
+        case 22:
             guard let v = reading.readDeliver(body) else { return false }
             frame.body = .deliver(v)
-        case 23 where sender != .host:
+        case 23:
             guard let v = reading.readDeliverAck(body) else { return false }
             frame.body = .deliverAck(v)
-        case 70 where sender != .host:
+        case 70:
             var v: [BatchedShare] = reading.spare()
             guard reading.readShareBatch(body, into: &v) else { return false }
             frame.body = .shareBatch(v)
-        case 71 where sender != .child:
+        case 71:
             guard let v = reading.readShareResults(body) else { return false }
             frame.body = .shareResults(v)
-        case 72 where sender != .child:
+        case 72:
             var v: [BatchedDelivery] = reading.spare()
             guard reading.readDeliverBatch(body, into: &v) else { return false }
             frame.body = .deliverBatch(v)
-        case 73 where sender != .host:
+        case 73:
             guard let v = reading.readDeliverAcks(body) else { return false }
             frame.body = .deliverAcks(v)
         default:
@@ -84,7 +84,7 @@ extension HotFrames {
         return true
     }
 
-    /// `decode(_:from:pool:received:into:)` for a frame the child sent: only its side's bodies are read.
+    /// `decode(_:pool:received:into:)` for a frame the child sent: only its side's bodies are read.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout ChildFrame) -> Bool {
         precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
         // The pool is held here, by the caller's reference, for as long as `reading` is used.
@@ -138,7 +138,7 @@ extension HotFrames {
         return true
     }
 
-    /// `decode(_:from:pool:received:into:)` for a frame the host sent: only its side's bodies are read.
+    /// `decode(_:pool:received:into:)` for a frame the host sent: only its side's bodies are read.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, pool: StringPool? = nil, received: ReceivedBytes? = nil, into frame: inout HostFrame) -> Bool {
         precondition(received == nil || received!.count == bytes.count, "the received bytes are not the frame's")
         // The pool is held here, by the caller's reference, for as long as `reading` is used.
