@@ -16,6 +16,8 @@ public struct AppConfigPolicy: Sendable, Hashable {
     /// The tenant default: delivered with `__IsDefault = true`, answering only when no targeted
     /// policy has the key.
     public var isDefault: Bool
+    /// Graph's `assignments`, when the export expanded them (`mamsim whatif` resolves them).
+    public var assignments: [PolicyAssignment] = []
 
     public init(name: String, displayName: String = "", settings: [KeyValuePair] = [], apps: [BundleID] = [],
                 accounts: [String]? = nil, isDefault: Bool = false) {

@@ -12,6 +12,13 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     /// `conditions.users.includeUsers`: UPNs or OIDs, or `All`.
     public var includeUsers: [String]
     public var excludeUsers: [String]
+    /// `conditions.users.includeGroups`/`excludeGroups`/`includeRoles`/`excludeRoles`: group
+    /// ids and directory role template ids. Judged where the directory is known (`mamsim
+    /// whatif`'s personas); a scenario's device has no directory, and its import says so.
+    public var includeGroups: [String] = []
+    public var excludeGroups: [String] = []
+    public var includeRoles: [String] = []
+    public var excludeRoles: [String] = []
     /// `conditions.applications.includeApplications`: resource app ids, or `All`.
     public var includeApplications: [String]
     /// `grantControls.builtInControls`, e.g. `compliantApplication`, `approvedApplication`.
@@ -43,14 +50,33 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
         self.requiresAll = requiresAll
     }
 
-    /// Whether the policy governs `account` requesting a token for `resource`.
-    public func applies(to account: Account, resource: String) -> Bool {
+    /// Whether the policy governs `account` requesting a token for `resource`. `member`: the
+    /// account's groups and roles where they are known; `nil` judges users alone.
+    public func applies(to account: Account, resource: String, member: DirectoryMembership? = nil) -> Bool {
         guard state == .enabled, appliesToThisDevice else { return false }
-        let users = (includeUsers.contains { $0.lowercased() == "all" } && isOfTenant(account)) || includeUsers.contains { account.matches($0) }
-        let excluded = excludeUsers.contains { account.matches($0) }
-        let apps = includeApplications.contains { $0.lowercased() == "all" } || includeApplications.contains { $0.lowercased() == resource.lowercased() }
+        return covers(account, resource: resource, member: member)
+    }
+
+    /// `applies` whatever the policy's state (report-only policies are listed apart).
+    public func covers(_ account: Account, resource: String, member: DirectoryMembership? = nil) -> Bool {
+        guard appliesToThisDevice else { return false }
+        var users = (includeUsers.contains { $0.lowercased() == "all" } && isOfTenant(account)) || includeUsers.contains { account.matches($0) }
+        var excluded = excludeUsers.contains { account.matches($0) }
+        if let member {
+            users = users || includeGroups.contains { member.isMember(of: $0) } || includeRoles.contains { member.roles.contains($0.lowercased()) }
+            excluded = excluded || excludeGroups.contains { member.isMember(of: $0) } || excludeRoles.contains { member.roles.contains($0.lowercased()) }
+        }
+        let r = resource.lowercased()
+        let apps = includeApplications.contains { $0.lowercased() == "all" } || includeApplications.contains { $0.lowercased() == r }
+            || (includeApplications.contains { $0.lowercased() == "office365" } && Self.office365.contains(r))
         return users && !excluded && apps
     }
+
+    /// Resources `Office365` stands for in `includeApplications` (Microsoft Learn, "Conditional
+    /// Access: target resources → Office 365"), those whose ids are fixed across tenants:
+    /// Exchange Online, SharePoint Online, Skype for Business Online, Microsoft Teams.
+    static let office365: Set<String> = ["00000002-0000-0ff1-ce00-000000000000", "00000003-0000-0ff1-ce00-000000000000",
+                                         "00000004-0000-0ff1-ce00-000000000000", "cc15fd57-2c6c-4117-a88c-83b1d56b4bbe"]
 
     /// Whether `account` is a user of the policy's tenant: its tenant is the policy's, or its
     /// UPN's domain is one of the tenant's.
@@ -141,8 +167,8 @@ extension Enforcer {
     /// request fails with `protection-policy-required` (and the `homeAccountId` to remediate)
     /// when the app declares the `protapp` capability, else with `app-protection-unsupported`.
     public static func token(for account: Account, resource: String, app: AppDescriptor, capabilities: [String],
-                             compliant: Bool, policies: [ConditionalAccessPolicy], in fleet: Fleet) -> TokenDecision {
-        let applying = policies.filter { $0.applies(to: account, resource: resource) }
+                             compliant: Bool, policies: [ConditionalAccessPolicy], member: DirectoryMembership? = nil, in fleet: Fleet) -> TokenDecision {
+        let applying = policies.filter { $0.applies(to: account, resource: resource, member: member) }
         let declaresProtapp = capabilities.contains { $0.lowercased() == protectionCapability }
         for p in applying {
             let met = p.builtInControls.map { control -> Bool in
@@ -162,7 +188,8 @@ extension Enforcer {
                 return TokenDecision(decision: .blocked(.appProtectionUnsupported, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account), and \(app.bundleID) does not declare the \(protectionCapability) client capability: it cannot be remediated; add \(protectionCapability) to the app's MSAL client capabilities"), homeAccountID: nil)
             }
             let home = "\(account.oid).\(account.tenant)"
-            return TokenDecision(decision: .blocked(.protectionPolicyRequired, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account); \(app.bundleID) is not compliant: call remediateCompliance for homeAccountId \(home)"), homeAccountID: home)
+            let named = account.oid.isEmpty || account.tenant.isEmpty ? "the account's homeAccountId (its oid.tenant id)" : "homeAccountId \(home)"
+            return TokenDecision(decision: .blocked(.protectionPolicyRequired, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account); \(app.bundleID) is not compliant: call remediateCompliance for \(named)"), homeAccountID: home)
         }
         let why = applying.isEmpty ? "no conditional access policy applies" : "\(applying.map { "\"\($0.name)\"" }.joined(separator: ", ")) satisfied"
         return TokenDecision(decision: .allowed("token issued to \(app.bundleID) for \(account) (\(resource)): \(why)"), homeAccountID: nil)

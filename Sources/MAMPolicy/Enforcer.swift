@@ -127,8 +127,8 @@ extension Enforcer {
         // An account is managed only inside the apps its policy targets (RULES.md §1): the
         // owner's data is org data in the sending app only if the owner's policy targets it,
         // and the receiver's policy judges the arrival only in an app it targets.
-        let ownerEntry = ownerAccount.flatMap { fleet.isPolicyManaged(sender, for: $0) ? $0 : nil }
-        let receiverEntry = receiverAccount.flatMap { fleet.isPolicyManaged(target, for: $0) ? $0 : nil }
+        let ownerEntry = ownerAccount.flatMap { fleet.policyEntry($0, in: sender) }
+        let receiverEntry = receiverAccount.flatMap { fleet.policyEntry($0, in: target) }
         if ownerEntry == nil && receiverEntry == nil {
             return TransferDecision(allowed: .untargeted(owner: ownerAccount, sender: sender, receiver: receiverAccount, target: target))
         }

@@ -53,8 +53,32 @@ public final class AccountEntry: Sendable {
     let targetsEveryDeviceType: Bool
     let targetsUnmanaged: Bool
     let targetsMDM: Bool
+    /// The account's other policies, when more than one applies to it (each to the apps it
+    /// targets; `mamsim whatif` resolves which): on the first entry only, the one lookups find.
+    let others: [AccountEntry]
+    /// The targeting of the account's other policies: an app one of them targets is
+    /// policy-managed for the account, whichever policy's data is being judged.
+    let family: [AccountEntry]
 
-    init(account: Account, policy: IosManagedAppProtection?) {
+    convenience init(account: Account, policy: IosManagedAppProtection?) {
+        self.init(account: account, policy: policy, others: [], family: [])
+    }
+
+    /// The entry of `policies[0]`, with the others' entries beside it.
+    convenience init(account: Account, policies: [IosManagedAppProtection]) {
+        guard policies.count > 1 else {
+            self.init(account: account, policy: policies.first)
+            return
+        }
+        let plain = policies.map { AccountEntry(account: account, policy: $0) }
+        func family(_ i: Int) -> [AccountEntry] { plain.indices.filter { $0 != i }.map { plain[$0] } }
+        let others = policies.indices.dropFirst().map { AccountEntry(account: account, policy: policies[$0], others: [], family: family($0)) }
+        self.init(account: account, policy: policies[0], others: others, family: family(0))
+    }
+
+    private init(account: Account, policy: IosManagedAppProtection?, others: [AccountEntry], family: [AccountEntry]) {
+        self.others = others
+        self.family = family
         self.account = account
         self.policy = policy
         self.isManaged = policy != nil
@@ -139,7 +163,18 @@ public struct Fleet: Sendable {
 
     /// Adds an account (or replaces the one with the same UPN or OID) with its policy.
     public mutating func add(_ account: Account, policy: IosManagedAppProtection? = nil) {
-        let entry = AccountEntry(account: account, policy: policy)
+        add(AccountEntry(account: account, policy: policy))
+    }
+
+    /// Adds an account with several policies, each applying in the apps it targets (targets
+    /// that overlap are a conflict the caller resolves first: where two target an app, the
+    /// first listed is the one found).
+    public mutating func add(_ account: Account, policies: [IosManagedAppProtection]) {
+        add(AccountEntry(account: account, policies: policies))
+    }
+
+    private mutating func add(_ entry: AccountEntry) {
+        let account = entry.account
         if let i = position(of: account) {
             entries[i] = entry
         } else {
@@ -255,12 +290,25 @@ public struct Fleet: Sendable {
     /// Whether `app` is policy-managed for the account of `entry`: it (for an extension, its
     /// containing app) integrates the SDK and the policy targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
+        if targets(entry, app) { return true }
+        return !entry.family.isEmpty && entry.family.contains { targets($0, app) }
+    }
+
+    /// Whether `entry`'s own policy targets `app` (its account's others aside).
+    func targets(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
         // The device-type check after the `&&`s, not inside one: an autoclosure that calls an
         // instance method captures the whole fleet (unoptimized builds copy it every decision).
         guard entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, listed: entry.appsListed, app) else {
             return false
         }
         return targetsDeviceType(entry, app)
+    }
+
+    /// The entry of the account's policy that applies in `app`: `entry` (the account's first)
+    /// or one of its others; `nil` when none targets the app.
+    func policyEntry(_ entry: AccountEntry, in app: AppEntry) -> AccountEntry? {
+        if targets(entry, app) { return entry }
+        return entry.others.first { targets($0, app) }
     }
 
     /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy
@@ -301,7 +349,7 @@ public struct Fleet: Sendable {
     func managedEntry(_ account: Account?, in bundle: BundleID) -> AccountEntry? {
         guard let e = managedEntry(account) else { return nil }
         guard let app = appEntries[bundle] else { return e }
-        return isPolicyManaged(app, for: e) ? e : nil
+        return policyEntry(e, in: app)
     }
 
     /// The policy that applies to `account` inside the app `bundle`: `nil` when the account is

@@ -68,7 +68,7 @@ public enum GraphAppConfigImporter {
     /// Properties of the entity that say nothing about what the app receives.
     static let descriptive: Set<String> = ["id", "description", "version", "deployedAppCount", "isAssigned", "createdDateTime",
                                            "lastModifiedDateTime", "roleScopeTagIds", "targetedAppManagementLevels", "appGroupType",
-                                           "assignments", "deploymentSummary"]
+                                           "deploymentSummary"]
 
     static func importConfiguration(_ dict: [String: GraphValue], context: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> AppConfigPolicy {
         var config = AppConfigPolicy(name: "")
@@ -84,6 +84,8 @@ public enum GraphAppConfigImporter {
                 config.settings = try settings(value, context: &context)
             case "apps":
                 config.apps = try apps(value, context: &context)
+            case "assignments":
+                config.assignments = try PolicyAssignment.parse(value, key, &context)
             case "settings":
                 // The beta settings-catalog form; the SDK reads customSettings.
                 if case .array(let items) = value, !items.isEmpty {

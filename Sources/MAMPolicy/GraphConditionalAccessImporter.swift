@@ -60,9 +60,13 @@ public enum GraphConditionalAccessImporter {
         let users = try object(conditions["users"], "conditions.users", &c)
         p.includeUsers = try strings(users["includeUsers"], "conditions.users.includeUsers", &c) ?? []
         p.excludeUsers = try strings(users["excludeUsers"], "conditions.users.excludeUsers", &c) ?? []
+        p.includeGroups = try strings(users["includeGroups"], "conditions.users.includeGroups", &c) ?? []
+        p.excludeGroups = try strings(users["excludeGroups"], "conditions.users.excludeGroups", &c) ?? []
+        p.includeRoles = try strings(users["includeRoles"], "conditions.users.includeRoles", &c) ?? []
+        p.excludeRoles = try strings(users["excludeRoles"], "conditions.users.excludeRoles", &c) ?? []
         for key in ["includeGroups", "excludeGroups", "includeRoles", "excludeRoles"] {
             if let list = try strings(users[key], "conditions.users.\(key)", &c), !list.isEmpty {
-                c.warn("conditions.users.\(key)", "conditions.users.\(key) is not simulated (the device has no directory groups or roles): name the users in includeUsers")
+                c.warn("conditions.users.\(key)", "conditions.users.\(key) is judged by `mamsim whatif` (its personas say their groups and roles), not in a scenario run (the device has no directory): name the users in includeUsers")
             }
         }
         let apps = try object(conditions["applications"], "conditions.applications", &c)

@@ -127,6 +127,10 @@ public enum GraphPolicyImporter {
             // Annotations (`@odata.type`, `prop@odata.type`, `apps@odata.navigationLink`)
             // describe the document, not the policy.
             if key.contains("@") { continue }
+            if key == "assignments", value != .null {
+                do throws(PolicyImportError) { policy.assignments = try PolicyAssignment.parse(value, key, &context) } catch { errors.append(error) }
+                continue
+            }
             if navigationProperties.contains(key) && key != "apps" { continue }
             guard let setter = properties[key] else {
                 context.warn(key, "unknown property \"\(key)\" ignored (value \(value.description)); check its spelling against Graph's iosManagedAppProtection")

@@ -43,6 +43,9 @@ public struct IosManagedAppProtection: Sendable, Hashable {
     public var appGroupType: TargetedAppGroupType = .selectedPublicApps
     /// A flags value in Graph (`unspecified`, `unmanaged`, `mdm`, ...), kept as written.
     public var targetedAppManagementLevels: String = "unspecified"
+    /// Who the policy is assigned to (Graph's `assignments`, when the export expanded them):
+    /// `mamsim whatif` resolves them per persona; a scenario names its accounts instead.
+    public var assignments: [PolicyAssignment] = []
 
     // MARK: Data transfer
     public var allowedInboundDataTransferSources: DataTransferLevel = .allApps

@@ -1,0 +1,101 @@
+import MAMModel
+
+extension WhatIfPolicies {
+    /// Adds every object of a Graph document (one object, an array or `{"value": [...]}`) by
+    /// its `@odata.type` — iOS app protection, targeted app configuration, conditional access,
+    /// assignment filters, groups — or, without one, by the properties only that kind has.
+    /// Objects of other kinds (Android policies, device filters) are returned as skipped, with
+    /// why; `source` names the file in errors and warnings.
+    public mutating func add(document bytes: [UInt8], source: String) throws(PolicyImportError) -> (warnings: [String], skipped: [String]) {
+        let root = try GraphValue.parse(bytes, source: source)
+        let objects: [GraphValue]
+        switch root {
+        case .array(let items): objects = items
+        case .object(let dict):
+            if case .array(let items)? = dict["value"], dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }) { objects = items } else { objects = [root] }
+        default:
+            throw PolicyImportError(source: source, property: nil, value: root.description, message: "\(source) must hold a Graph object, an array of them or {\"value\": [...]}, but it holds \(root.kindName)")
+        }
+        var warnings: [String] = [], skipped: [String] = []
+        for (index, object) in objects.enumerated() {
+            guard case .object(let dict) = object else { continue }
+            let place = objects.count > 1 ? "\(source), object \(index)" : source
+            var name = ""
+            if case .string(let n)? = dict["displayName"] { name = n }
+            switch Self.kind(of: dict) {
+            case "iosmanagedappprotection":
+                let r = try GraphPolicyImporter.importPolicies(object, source: place)
+                protections += r.policies
+                warnings += r.warnings.map(\.message)
+            case "targetedmanagedappconfiguration":
+                let r = try GraphAppConfigImporter.importConfigurations(object, source: place)
+                appConfigs += r.configurations
+                warnings += r.warnings.map(\.message)
+            case "conditionalaccesspolicy":
+                let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: place)
+                conditionalAccess += ca
+                warnings += w.map(\.message).filter { !$0.contains("is judged by `mamsim whatif`") }
+            case "deviceandappmanagementassignmentfilter":
+                switch try AssignmentFilter.importFilter(dict, source: place) {
+                case .success(let f): filters[f.id.lowercased()] = f
+                case .failure(let why): skipped.append("\(place) (\"\(name)\"): \(why)")
+                }
+            case "group":
+                if case .string(let id)? = dict["id"] { groupNames[id.lowercased()] = name }
+            case let other:
+                skipped.append("\(place)\(name.isEmpty ? "" : " (\"\(name)\")"): \(other.isEmpty ? "not a kind whatif reads (no @odata.type, and not recognised by its properties)" : "#microsoft.graph.\(other) is not read by whatif")")
+            }
+        }
+        return (warnings, skipped)
+    }
+
+    /// The lowercased type name (`iosmanagedappprotection`), from `@odata.type` or the keys only
+    /// that kind has; "" when neither says.
+    static func kind(of dict: [String: GraphValue]) -> String {
+        if let t = GraphPolicyImporter.odataType(dict) {
+            var s = Substring(t.lowercased())
+            if s.hasPrefix("#") { s = s.dropFirst() }
+            if s.hasPrefix("microsoft.graph.") { s = s.dropFirst("microsoft.graph.".count) }
+            return String(s)
+        }
+        if dict["rule"] != nil, dict["platform"] != nil { return "deviceandappmanagementassignmentfilter" }
+        if dict["conditions"] != nil, dict["grantControls"] != nil || dict["sessionControls"] != nil { return "conditionalaccesspolicy" }
+        if dict["customSettings"] != nil { return "targetedmanagedappconfiguration" }
+        if dict["allowedOutboundDataTransferDestinations"] != nil, dict["faceIdBlocked"] != nil { return "iosmanagedappprotection" }
+        if dict["securityEnabled"] != nil, dict["mailEnabled"] != nil { return "group" }
+        return ""
+    }
+}
+
+extension AssignmentFilter {
+    /// A Graph `deviceAndAppManagementAssignmentFilter`: a managed-app filter for iOS, or
+    /// `.failure` saying why it is not one (a device filter, another platform). A rule that does
+    /// not parse is an error naming the file, filter and column.
+    static func importFilter(_ dict: [String: GraphValue], source: String) throws(PolicyImportError) -> Result<AssignmentFilter, SkipReason> {
+        func text(_ key: String) -> String? { if case .string(let s)? = dict[key] { return s } else { return nil } }
+        let name = text("displayName") ?? ""
+        guard let id = text("id"), !id.isEmpty else {
+            throw PolicyImportError(source: source, property: "id", value: dict["id"]?.description, message: "\(source): filter \"\(name)\" has no id, which assignments name it by")
+        }
+        let platform = text("platform") ?? ""
+        if let management = text("assignmentFilterManagementType"), management.lowercased() != "apps" {
+            return .failure(SkipReason("a filter for managed devices (assignmentFilterManagementType \(management)); app protection reads managed-app filters"))
+        }
+        guard platform.lowercased() == "iosmobileapplicationmanagement" else {
+            return .failure(SkipReason("platform \(platform.isEmpty ? "(none)" : platform), not iOSMobileApplicationManagement"))
+        }
+        guard let rule = text("rule") else {
+            throw PolicyImportError(source: source, property: "rule", value: dict["rule"]?.description, message: "\(source): filter \"\(name)\" has no rule")
+        }
+        do {
+            return .success(try AssignmentFilter(id: id, displayName: name, platform: platform, rule: rule, source: "\(source): filter \"\(name)\" rule"))
+        } catch {
+            throw PolicyImportError(source: source, property: "rule", value: rule, message: "\(error); the rule: \(rule)")
+        }
+    }
+
+    struct SkipReason: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
+    }
+}

@@ -1,0 +1,265 @@
+public import MAMModel
+
+/// A person an admin asks "what if" about: a user in some groups, on a device, with apps.
+public struct WhatIfPersona: Sendable, Hashable {
+    public struct App: Sendable, Hashable {
+        public var bundleID: BundleID
+        /// `CFBundleShortVersionString`, for `app.appVersion` and conditional launch.
+        public var version: String?
+        public var sdkIntegrated: Bool
+        public var mdmManaged: Bool
+        /// MSAL client capabilities; an SDK app declares `protapp` unless told otherwise.
+        public var capabilities: [String]
+
+        public init(_ bundleID: BundleID, version: String? = nil, sdkIntegrated: Bool = true, mdmManaged: Bool = false, capabilities: [String]? = nil) {
+            self.bundleID = bundleID
+            self.version = version
+            self.sdkIntegrated = sdkIntegrated
+            self.mdmManaged = mdmManaged
+            self.capabilities = capabilities ?? (sdkIntegrated ? [Enforcer.protectionCapability] : [])
+        }
+    }
+
+    public var name: String
+    public var user: Account
+    public var member: DirectoryMembership
+    public var device: DeviceFacts
+    /// `app.deviceManagementType`: `Unmanaged` or `Managed` from `device.mdmEnrolled` unless an
+    /// enrollment type is given.
+    public var managementType: String
+    public var apps: [App]
+    /// The resource a token is asked for (an Entra application id), for conditional access.
+    public var resource: String
+
+    public init(name: String, user: Account, member: DirectoryMembership = DirectoryMembership(), device: DeviceFacts = DeviceFacts(),
+                managementType: String? = nil, apps: [App], resource: String = WhatIfPersona.office365) {
+        self.name = name
+        self.user = user
+        self.member = member
+        self.device = device
+        self.managementType = managementType ?? (device.mdmEnrolled ? ManagementTypeValues.managed : ManagementTypeValues.unmanaged)
+        self.apps = apps
+        self.resource = resource
+    }
+
+    /// Office 365 Exchange Online, the resource a mail app asks for.
+    public static let office365 = "00000002-0000-0ff1-ce00-000000000000"
+
+    func facts(_ app: App) -> ManagedAppFacts {
+        ManagedAppFacts(managementType: managementType, appVersion: app.version, operatingSystemVersion: device.osVersion.description,
+                        deviceModel: device.model, deviceManufacturer: "Apple")
+    }
+}
+
+/// The policies an admin's change is about, as Graph exports them.
+public struct WhatIfPolicies: Sendable {
+    public var protections: [IosManagedAppProtection]
+    public var appConfigs: [AppConfigPolicy]
+    public var conditionalAccess: [ConditionalAccessPolicy]
+    /// Managed-app assignment filters by id (lowercased).
+    public var filters: [String: AssignmentFilter]
+    /// Group display names by id (lowercased), for reasons and for personas that name groups.
+    public var groupNames: [String: String]
+
+    public init(protections: [IosManagedAppProtection] = [], appConfigs: [AppConfigPolicy] = [], conditionalAccess: [ConditionalAccessPolicy] = [],
+                filters: [AssignmentFilter] = [], groupNames: [String: String] = [:]) {
+        self.protections = protections
+        self.appConfigs = appConfigs
+        self.conditionalAccess = conditionalAccess
+        self.filters = Dictionary(filters.map { ($0.id.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        self.groupNames = Dictionary(groupNames.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func groupName(_ id: String) -> String {
+        groupNames[id.lowercased()].map { "\"\($0)\"" } ?? id
+    }
+
+    /// A persona's membership with every group it names by display name also known by id.
+    func membership(_ m: DirectoryMembership) -> DirectoryMembership {
+        var ids = m.groups
+        for (id, name) in groupNames where m.groups.contains(name.lowercased()) { ids.insert(id) }
+        var out = m
+        out.groups = ids
+        return out
+    }
+}
+
+/// What a persona's app gets.
+public struct WhatIfAppResult: Sendable {
+    public enum Protection: Sendable, Hashable {
+        case policy(String)
+        case none
+        /// Two or more policies apply: the cells are judged with the conflicting settings at their
+        /// most restrictive (`WhatIf.conflictRule`).
+        case conflict([String])
+        /// The inputs do not decide which policy applies.
+        case undetermined
+    }
+
+    /// One policy's evaluation for this app, as Graph's What If lists them (`whatIfAnalysisResult`).
+    public struct PolicyEvaluation: Sendable, Hashable {
+        public var kind: String
+        public var id: String
+        public var displayName: String
+        /// `nil`: undetermined.
+        public var applies: Bool?
+        /// What decided it, Graph's words where it has one (`users`, `application`, `devicePlatform`…).
+        public var analysisReasons: [String]
+        public var reason: String
+        public var reportOnly: Bool = false
+    }
+
+    public struct Cell: Sendable, Hashable {
+        public var to: String
+        public var verdict: Verdict
+    }
+
+    public var app: BundleID
+    public var protection: Protection
+    public var evaluations: [PolicyEvaluation]
+    /// The token request for `resource`: allowed, or blocked with what remedies it.
+    public var token: Verdict
+    public var conditionalAccess: [PolicyEvaluation]
+    public var appConfig: [String: String]
+    /// To each other app as the same user, and as its personal (unmanaged) identity.
+    public var transfers: [Cell]
+    public var clipboard: [Cell]
+    public var save: [Cell]
+    public var open: [Cell]
+    public var features: [Cell]
+}
+
+public struct WhatIfPersonaResult: Sendable {
+    public var persona: WhatIfPersona
+    public var apps: [WhatIfAppResult]
+}
+
+public enum WhatIf {
+    /// Microsoft's documented rule for two app protection policies on one user and app
+    /// (Microsoft Learn, "Troubleshoot device profiles → App protection policies that conflict"):
+    /// the policy deployed first stays applied and the second shows a conflict; deployed at the
+    /// same time, both are in conflict and the conflicting settings take their most restrictive
+    /// values (numeric entry fields the recommended values).
+    public static let conflictRule = "Microsoft Learn (device-profile-troubleshoot, \"App protection policies that conflict\"): the policy deployed first stays applied and the later one shows a conflict; deployed together, both conflict and conflicting settings take their most restrictive values, numeric fields the recommended ones. The files do not say which was deployed first: the cells shown are the together case."
+
+    public static func evaluate(_ persona: WhatIfPersona, _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> WhatIfPersonaResult {
+        let member = policies.membership(persona.member)
+        var base = Fleet(device: persona.device)
+        base.install(contentsOf: persona.apps.map {
+            var d = AppDescriptor(bundleID: $0.bundleID, sdkIntegrated: $0.sdkIntegrated, multiIdentity: true, mdmManaged: $0.mdmManaged)
+            d.shortVersion = $0.version
+            return d
+        })
+        base.add(persona.user)
+        // Which policy applies in each app, and why every other does not.
+        var chosen: [BundleID: IosManagedAppProtection] = [:]
+        var partial: [(WhatIfPersona.App, WhatIfAppResult.Protection, [WhatIfAppResult.PolicyEvaluation])] = []
+        for app in persona.apps {
+            var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
+            var applying: [IosManagedAppProtection] = []
+            var undecided = false
+            for p in policies.protections {
+                let (applies, reasons, why) = protection(p, app, persona, member, policies, base)
+                evaluations.append(.init(kind: "#microsoft.graph.iosManagedAppProtection", id: p.id ?? "", displayName: p.title,
+                                         applies: applies, analysisReasons: reasons, reason: why))
+                if applies == true { applying.append(p) }
+                if applies == nil { undecided = true }
+            }
+            let outcome: WhatIfAppResult.Protection
+            if undecided { outcome = .undetermined }
+            else if applying.count == 1 { outcome = .policy(applying[0].title); chosen[app.bundleID] = applying[0] }
+            else if applying.count > 1 { outcome = .conflict(applying.map(\.title)); chosen[app.bundleID] = mostRestrictive(applying) }
+            else { outcome = .none }
+            partial.append((app, outcome, evaluations))
+        }
+        var fleet = base
+        fleet.add(persona.user, policies: restricted(chosen))
+        let personal = Account(upn: "")
+        var results: [WhatIfAppResult] = []
+        for (app, outcome, evaluations) in partial {
+            let me = PolicyMatrix.Party(app: app.bundleID, account: persona.user)
+            var transfers: [WhatIfAppResult.Cell] = [], clipboard: [WhatIfAppResult.Cell] = []
+            for other in persona.apps where other.bundleID != app.bundleID {
+                for (label, account) in [(persona.user.upn, Optional(persona.user)), ("personal", Optional(personal))] {
+                    let to = PolicyMatrix.Party(app: other.bundleID, account: account?.isEmpty == true ? nil : account)
+                    let name = "\(other.bundleID) as \(label)"
+                    transfers.append(.init(to: name, verdict: PolicyMatrix.decide(.transfers, from: me, to: to, in: fleet)))
+                    clipboard.append(.init(to: name, verdict: PolicyMatrix.decide(.clipboard, from: me, to: to, in: fleet)))
+                }
+            }
+            func row(_ grid: PolicyMatrix.Grid) -> [WhatIfAppResult.Cell] {
+                grid.columns.indices.map { .init(to: grid.columns[$0], verdict: PolicyMatrix.decide(grid, for: me, column: $0, in: fleet, now: now)) }
+            }
+            let (token, ca) = conditionalAccess(app, persona, member, policies, fleet, compliant: chosen[app.bundleID] != nil)
+            let config = appConfig(app, persona, member, policies, fleet)
+            results.append(WhatIfAppResult(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
+                                           appConfig: config, transfers: transfers, clipboard: clipboard,
+                                           save: row(.save), open: row(.open), features: row(.features)))
+        }
+        return WhatIfPersonaResult(persona: persona, apps: results)
+    }
+
+    /// Whether `p` applies to `app` for the persona: assigned to the user (groups, exclusions,
+    /// filters) and targeting the app (its list or group type, the device type it is for).
+    static func protection(_ p: IosManagedAppProtection, _ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership,
+                           _ policies: WhatIfPolicies, _ fleet: Fleet) -> (Bool?, [String], String) {
+        let assignment = PolicyAssignment.resolve(p.assignments, for: member, filters: policies.filters, facts: persona.facts(app),
+                                                  groupName: policies.groupName)
+        let (targets, targeting) = fleet.targeting(p, app.bundleID)
+        switch assignment {
+        case .assigned(let why):
+            return targets ? (true, ["users", "application"], "assigned: \(why); \(targeting)") : (false, ["application"], "assigned (\(why)), but \(targeting)")
+        case .undetermined(let why):
+            return targets ? (nil, ["notEnoughInformation"], why) : (false, ["application"], targeting)
+        case .excluded(let why), .notAssigned(let why):
+            return (false, ["users"], why)
+        }
+    }
+
+    /// The policies of `chosen`, each narrowed to the apps it was chosen for: which policy
+    /// applies where is settled here, so a fleet's lookups find exactly that one.
+    static func restricted(_ chosen: [BundleID: IosManagedAppProtection]) -> [IosManagedAppProtection] {
+        var byPolicy: [IosManagedAppProtection: [BundleID]] = [:]
+        for (app, p) in chosen { byPolicy[p, default: []].append(app) }
+        return byPolicy.map { p, apps in
+            var narrowed = p
+            narrowed.apps = apps.sorted()
+            narrowed.appGroupType = .selectedPublicApps
+            narrowed.targetedAppManagementLevels = "unspecified"
+            return narrowed
+        }.sorted { $0.apps.first! < $1.apps.first! }
+    }
+
+    static func conditionalAccess(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies,
+                                  _ fleet: Fleet, compliant: Bool) -> (Verdict, [WhatIfAppResult.PolicyEvaluation]) {
+        var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
+        for p in policies.conditionalAccess {
+            let covers = p.covers(persona.user, resource: persona.resource, member: member)
+            let reasons = [p.appliesToThisDevice ? "users" : "devicePlatform"]
+            let why: String
+            switch p.state {
+            case .disabled: why = "disabled"
+            case .enabledForReportingButNotEnforced: why = covers ? "report-only: would require \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or "))" : "report-only; does not cover this user"
+            case .enabled: why = covers ? "requires \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or "))" : "does not cover this user, app or platform"
+            }
+            evaluations.append(.init(kind: "#microsoft.graph.conditionalAccessPolicy", id: "", displayName: p.name,
+                                     applies: p.state == .enabled && covers, analysisReasons: reasons, reason: why,
+                                     reportOnly: p.state == .enabledForReportingButNotEnforced))
+        }
+        guard let descriptor = fleet.app(app.bundleID) else { return (.allowed("not installed"), evaluations) }
+        let token = Enforcer.token(for: persona.user, resource: persona.resource, app: descriptor, capabilities: app.capabilities,
+                                   compliant: compliant && app.sdkIntegrated, policies: policies.conditionalAccess, member: member, in: fleet)
+        return (token.decision, evaluations)
+    }
+
+    static func appConfig(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies, _ fleet: Fleet) -> [String: String] {
+        guard let descriptor = fleet.app(app.bundleID) else { return [:] }
+        let reaching = policies.appConfigs.filter { c in
+            c.assignments.isEmpty || PolicyAssignment.resolve(c.assignments, for: member, filters: policies.filters, facts: persona.facts(app)).applies
+        }
+        let config = Enforcer.appConfig(for: persona.user, in: descriptor, policies: reaching, fleet: fleet)
+        var merged: [String: String] = [:]
+        for d in config.fullData.reversed() { merged.merge(d) { _, new in new } }
+        return merged
+    }
+}

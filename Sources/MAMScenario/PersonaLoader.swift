@@ -1,0 +1,117 @@
+public import Foundation
+import MAMActivation
+import MAMExtensions
+public import MAMModel
+public import MAMPolicy
+import Yams
+
+/// Reads a personas file for `mamsim whatif` (YAML or JSON, docs/WHATIF.md):
+///
+///     apps: [com.microsoft.Office.Outlook, {bundle: com.contoso.crm, version: "2.1", sdk: true}]
+///     personas:
+///       - name: BYOD sales
+///         user: adele@contoso.com
+///         groups: [Sales]
+///         device: {mdmEnrolled: false, osVersion: "17.4", model: "iPhone15,2"}
+///
+/// A persona without `apps` has the file's. Every mistake is reported at once, at its line.
+public enum PersonaLoader {
+    static let topKeys = ["apps", "personas", "resource"]
+    static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource"]
+    static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator"]
+    static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities"]
+
+    public static func load(file: URL) throws(ScenarioError) -> [WhatIfPersona] {
+        let data: Data
+        do { data = try InputFile.contents(of: file) } catch {
+            throw ScenarioError(file: file, message: "cannot read the personas file (\(error)); check the path")
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw ScenarioError(file: file, message: "the personas file is not UTF-8 text") }
+        return try load(text: text, file: file)
+    }
+
+    public static func load(text: String, file: URL) throws(ScenarioError) -> [WhatIfPersona] {
+        let root: Node
+        do {
+            guard let node = try BoundedYAML.compose(yaml: text.replacingOccurrences(of: "\t", with: " ")) else {
+                throw ScenarioError(file: file, message: "the personas file is empty; it needs `personas:`")
+            }
+            root = node
+        } catch let e as ScenarioError { throw e } catch let e as YamlError {
+            throw ScenarioLoader.syntaxError(e, file: file)
+        } catch {
+            throw ScenarioError(file: file, message: "is not valid YAML or JSON (\(error))")
+        }
+        let reader = DocumentReader(file: file)
+        let top = Located(node: root, path: "")
+        var personas: [WhatIfPersona] = []
+        if let fields = reader.fields(top, allowed: topKeys, required: ["personas"], what: "a personas file") {
+            let shared = fields["apps"].flatMap { readApps($0, reader) } ?? []
+            let resource = fields["resource"].flatMap { reader.name($0, what: "resource") } ?? WhatIfPersona.office365
+            var names = Set<String>()
+            for p in fields["personas"].flatMap({ reader.list($0, what: "personas") }) ?? [] {
+                guard let persona = readPersona(p, reader, apps: shared, resource: resource) else { continue }
+                if !names.insert(persona.name).inserted { reader.error(p, "two personas are named \"\(persona.name)\"; give each its own name") }
+                personas.append(persona)
+            }
+            if personas.isEmpty, reader.errors.isEmpty { reader.error(top, "`personas:` lists no persona") }
+        }
+        if !reader.errors.isEmpty { throw ScenarioError(problems: reader.errors) }
+        return personas
+    }
+
+    static func readPersona(_ v: Located, _ r: DocumentReader, apps shared: [WhatIfPersona.App], resource: String) -> WhatIfPersona? {
+        guard let f = r.fields(v, allowed: personaKeys, required: ["name", "user"], what: "a persona") else { return nil }
+        guard let name = f["name"].flatMap({ r.name($0, what: "name") }), let upn = f["user"].flatMap({ r.name($0, what: "user") }) else { return nil }
+        let user = Account(upn: upn, oid: f["oid"].flatMap { r.string($0, what: "oid") } ?? "", tenant: f["tenant"].flatMap { r.string($0, what: "tenant") } ?? "")
+        let groups = f["groups"].flatMap { r.strings($0, what: "groups") } ?? []
+        let roles = f["roles"].flatMap { r.strings($0, what: "roles") } ?? []
+        var device = DeviceFacts()
+        var enrollment: String?
+        if let d = f["device"], let df = r.fields(d, allowed: deviceKeys, what: "device") {
+            if let v = df["mdmEnrolled"], let b = r.bool(v, what: "mdmEnrolled") { device.mdmEnrolled = b }
+            if let v = df["jailbroken"], let b = r.bool(v, what: "jailbroken") { device.jailbroken = b }
+            if let v = df["authenticator"], let b = r.bool(v, what: "authenticator") { device.brokerInstalled = b }
+            if let v = df["model"], let s = r.name(v, what: "model") { device.model = s }
+            if let v = df["osVersion"], let s = r.name(v, what: "osVersion") {
+                if let version = Version(s) { device.osVersion = version } else { r.error(v, "osVersion \"\(s)\" is not a version such as 17.4") }
+            }
+            if let v = df["enrollment"], let s = r.name(v, what: "enrollment") {
+                if let known = ManagementTypeValues.enrolled.first(where: { $0.lowercased() == s.lowercased() }) {
+                    enrollment = known
+                    device.mdmEnrolled = true
+                } else {
+                    r.error(v, "enrollment \"\(s)\" is not an iOS enrollment type; use one of \(ManagementTypeValues.enrolled.map { "\"\($0)\"" }.joined(separator: ", "))")
+                }
+            }
+        }
+        var apps = shared
+        if let a = f["apps"] { apps = readApps(a, r) ?? [] }
+        if apps.isEmpty { r.error(v, "persona \"\(name)\" has no apps: give `apps:` to it or at the top of the file") }
+        let own = f["resource"].flatMap { r.name($0, what: "resource") } ?? resource
+        return WhatIfPersona(name: name, user: user, member: DirectoryMembership(groups: groups, roles: roles), device: device,
+                             managementType: enrollment, apps: apps, resource: own)
+    }
+
+    static func readApps(_ v: Located, _ r: DocumentReader) -> [WhatIfPersona.App]? {
+        guard let items = r.list(v, what: "apps") else { return nil }
+        var apps: [WhatIfPersona.App] = []
+        for item in items {
+            if case .scalar = item.node {
+                if let b = r.name(item, what: "an app") { apps.append(WhatIfPersona.App(BundleID(b))) }
+                continue
+            }
+            guard let f = r.fields(item, allowed: appKeys, required: ["bundle"], what: "an app"),
+                  let bundle = f["bundle"].flatMap({ r.name($0, what: "bundle") }) else { continue }
+            let sdk = f["sdk"].flatMap { r.bool($0, what: "sdk") } ?? true
+            apps.append(WhatIfPersona.App(BundleID(bundle), version: f["version"].flatMap { r.string($0, what: "version") }, sdkIntegrated: sdk,
+                                          mdmManaged: f["mdmManaged"].flatMap { r.bool($0, what: "mdmManaged") } ?? false,
+                                          capabilities: f["capabilities"].flatMap { r.strings($0, what: "capabilities") }))
+        }
+        var seen = Set<BundleID>()
+        for (i, a) in apps.enumerated() where !seen.insert(a.bundleID).inserted {
+            r.error(items[min(i, items.count - 1)], "\(a.bundleID) is listed twice")
+        }
+        return apps
+    }
+}

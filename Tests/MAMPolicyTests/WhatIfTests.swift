@@ -1,0 +1,156 @@
+import MAMModel
+import Testing
+@testable import MAMPolicy
+
+/// `mamsim whatif`'s rules: assignments as Graph writes them (exclusion beats inclusion,
+/// filters narrow an included group), two policies on one user and app (Microsoft's conflict
+/// rule), conditional access by group, app configuration by assignment.
+@Suite struct WhatIfTests {
+    static let filters: [String: AssignmentFilter] = {
+        let byod = try! AssignmentFilter(id: "F-BYOD", displayName: "BYOD", rule: "(app.deviceManagementType -eq \"Unmanaged\")")
+        let old = try! AssignmentFilter(id: "F-OLD", displayName: "Old iOS", rule: "(app.operatingSystemVersion -lt 17.0)")
+        let model = try! AssignmentFilter(id: "F-MODEL", displayName: "By model", rule: "(app.deviceModel -startsWith \"iPad\")")
+        return ["f-byod": byod, "f-old": old, "f-model": model]
+    }()
+    static let unmanaged = ManagedAppFacts(managementType: "Unmanaged", operatingSystemVersion: "17.5", deviceModel: nil)
+
+    static let table: [(assignments: [PolicyAssignment], groups: [String], expected: String)] = [
+        ([], ["g1"], "notAssigned"),
+        ([PolicyAssignment(.group("G1"))], ["g1"], "assigned"),
+        ([PolicyAssignment(.group("G1"))], ["g2"], "notAssigned"),
+        ([PolicyAssignment(.allLicensedUsers)], [], "assigned"),
+        // app protection is for users: all devices reaches no persona.
+        ([PolicyAssignment(.allDevices)], ["g1"], "notAssigned"),
+        // Exclusion beats inclusion, whatever the order.
+        ([PolicyAssignment(.exclusionGroup("g2")), PolicyAssignment(.group("g1"))], ["g1", "g2"], "excluded"),
+        ([PolicyAssignment(.allLicensedUsers), PolicyAssignment(.exclusionGroup("g2"))], ["g2"], "excluded"),
+        // Filters narrow the included group: include where it matches, exclude where it does not.
+        ([PolicyAssignment(.group("g1"), filterId: "F-BYOD", filterMode: .include)], ["g1"], "assigned"),
+        ([PolicyAssignment(.group("g1"), filterId: "F-BYOD", filterMode: .exclude)], ["g1"], "notAssigned"),
+        ([PolicyAssignment(.group("g1"), filterId: "F-OLD", filterMode: .include)], ["g1"], "notAssigned"),
+        // A filter reading what the persona does not say, a filter not given: undetermined.
+        ([PolicyAssignment(.group("g1"), filterId: "F-MODEL", filterMode: .include)], ["g1"], "undetermined"),
+        ([PolicyAssignment(.group("g1"), filterId: "F-MISSING", filterMode: .include)], ["g1"], "undetermined"),
+        // Two assignments: in by either is in (an unknown include filter cannot take it out)…
+        ([PolicyAssignment(.group("g1")), PolicyAssignment(.group("g2"), filterId: "F-MODEL", filterMode: .include)], ["g1", "g2"], "assigned"),
+        // …but in by one and out by another's exclude filter is not documented for managed apps.
+        ([PolicyAssignment(.group("g1")), PolicyAssignment(.group("g2"), filterId: "F-BYOD", filterMode: .exclude)], ["g1", "g2"], "undetermined"),
+    ]
+
+    @Test(arguments: table.indices)
+    func assignmentsResolveAsTheTableSays(_ i: Int) {
+        let (assignments, groups, expected) = Self.table[i]
+        let r = PolicyAssignment.resolve(assignments, for: DirectoryMembership(groups: groups), filters: Self.filters, facts: Self.unmanaged)
+        #expect("\(r)".hasPrefix(expected), "\(i): \(r)")
+        #expect(!r.reason.isEmpty)
+    }
+
+    /// Graph's assignment objects, as `$expand=assignments` exports them.
+    @Test func graphAssignmentsAreRead() throws {
+        let doc = """
+            {"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "P",
+             "assignments": [
+               {"id": "a0", "target": {"@odata.type": "#microsoft.graph.groupAssignmentTarget", "groupId": "G1",
+                "deviceAndAppManagementAssignmentFilterId": "F-BYOD", "deviceAndAppManagementAssignmentFilterType": "include"}},
+               {"id": "a1", "target": {"@odata.type": "#microsoft.graph.exclusionGroupAssignmentTarget", "groupId": "G2",
+                "deviceAndAppManagementAssignmentFilterId": null, "deviceAndAppManagementAssignmentFilterType": "none"}},
+               {"id": "a2", "target": {"@odata.type": "#microsoft.graph.allLicensedUsersAssignmentTarget"}}]}
+            """
+        let p = try #require(try GraphPolicyImporter.importPolicies(Array(doc.utf8), source: "p.json").policies.first)
+        #expect(p.assignments == [PolicyAssignment(.group("G1"), filterId: "F-BYOD", filterMode: .include), PolicyAssignment(.exclusionGroup("G2")), PolicyAssignment(.allLicensedUsers)])
+        let bad = ##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "assignments": [{"target": {"@odata.type": "#microsoft.graph.groupAssignmentTarget"}}]}"##
+        #expect(throws: PolicyImportError.self) { try GraphPolicyImporter.importPolicies(Array(bad.utf8), source: "bad.json") }
+        let unknown = ##"{"@odata.type": "#microsoft.graph.iosManagedAppProtection", "assignments": [{"target": {"@odata.type": "#microsoft.graph.cloudPcManagementGroupAssignmentTarget", "groupId": "x"}}]}"##
+        #expect {
+            try GraphPolicyImporter.importPolicies(Array(unknown.utf8), source: "u.json")
+        } throws: { "\($0)".contains("assignments[0].target.@odata.type") }
+    }
+
+    static func policy(_ name: String, _ assignments: [PolicyAssignment], outbound: DataTransferLevel = .managedApps, print: Bool = false) -> IosManagedAppProtection {
+        var p = IosManagedAppProtection()
+        p.displayName = name
+        p.id = name
+        p.appGroupType = .allApps
+        p.allowedOutboundDataTransferDestinations = outbound
+        p.printBlocked = print
+        p.assignments = assignments
+        return p
+    }
+
+    static let persona = WhatIfPersona(name: "p", user: Account(upn: "a@contoso.com", oid: "o", tenant: "t"),
+                                       member: DirectoryMembership(groups: ["Sales"]),
+                                       apps: [.init(BundleID("com.contoso.mail")), .init(BundleID("com.contoso.notes"), sdkIntegrated: false)])
+
+    /// Two policies on one user and app: a conflict, named with both, and judged with the
+    /// conflicting settings at their most restrictive (Microsoft Learn's rule for policies
+    /// deployed together), e.g. outbound `none` over `managedApps`, print blocked by either.
+    @Test func twoPoliciesOnOneAppAreAConflictJudgedAtTheirStrictest() throws {
+        let a = Self.policy("A", [PolicyAssignment(.group("g-sales"))], outbound: .allApps, print: true)
+        let b = Self.policy("B", [PolicyAssignment(.allLicensedUsers)], outbound: .none)
+        let result = WhatIf.evaluate(Self.persona, WhatIfPolicies(protections: [a, b], groupNames: ["G-SALES": "Sales"]))
+        let mail = try #require(result.apps.first)
+        #expect(mail.protection == .conflict(["A", "B"]))
+        #expect(mail.evaluations.map(\.applies) == [true, true])
+        #expect(mail.transfers.allSatisfy { !$0.verdict.isAllowed }, "outbound none from B: \(mail.transfers)")
+        #expect(mail.features.first { $0.to == "print" }?.verdict.isAllowed == false, "print blocked by A")
+        // One policy alone: that policy, and its own cells.
+        let alone = WhatIf.evaluate(Self.persona, WhatIfPolicies(protections: [a], groupNames: ["g-sales": "Sales"]))
+        #expect(alone.apps[0].protection == .policy("A"))
+        #expect(alone.apps[0].transfers.contains { $0.to == "com.contoso.notes as personal" && $0.verdict.isAllowed })
+        // The app without the SDK: no policy targets it.
+        #expect(alone.apps[1].protection == .none && alone.apps[1].evaluations[0].reason.contains("does not integrate the Intune SDK"))
+        #expect(WhatIf.mostRestrictive([a, b]).allowedOutboundDataTransferDestinations == .none)
+        #expect(WhatIf.mostRestrictive([b, a]).printBlocked)
+    }
+
+    /// Different policies in different apps of one user: each app judged by its own.
+    @Test func eachAppIsJudgedByThePolicyThatAppliesThere() throws {
+        var strict = Self.policy("Strict", [PolicyAssignment(.allLicensedUsers)], outbound: .none)
+        strict.appGroupType = .selectedPublicApps
+        strict.apps = [BundleID("com.contoso.mail")]
+        var loose = Self.policy("Loose", [PolicyAssignment(.allLicensedUsers)], outbound: .allApps)
+        loose.appGroupType = .selectedPublicApps
+        loose.apps = [BundleID("com.contoso.word")]
+        var persona = Self.persona
+        persona.apps = [.init(BundleID("com.contoso.mail")), .init(BundleID("com.contoso.word"))]
+        let r = WhatIf.evaluate(persona, WhatIfPolicies(protections: [strict, loose]))
+        #expect(r.apps.map(\.protection) == [.policy("Strict"), .policy("Loose")])
+        #expect(r.apps[0].transfers.allSatisfy { !$0.verdict.isAllowed })
+        #expect(r.apps[1].transfers.allSatisfy { $0.verdict.isAllowed }, "\(r.apps[1].transfers)")
+    }
+
+    /// Conditional access by group: included by a group the persona is in, excluded by another;
+    /// report-only policies are listed apart and never block.
+    @Test func conditionalAccessIsJudgedByGroup() throws {
+        var ca = ConditionalAccessPolicy(name: "Require APP", includeUsers: [], includeApplications: ["Office365"])
+        ca.includeGroups = ["g-sales"]
+        ca.excludeGroups = ["g-ext"]
+        var pilot = ConditionalAccessPolicy(name: "Pilot", state: .enabledForReportingButNotEnforced)
+        pilot.includeUsers = ["All"]
+        let none = WhatIfPolicies(conditionalAccess: [ca, pilot], groupNames: ["g-sales": "Sales", "g-ext": "Contractors"])
+        let r = WhatIf.evaluate(Self.persona, none)
+        #expect(r.apps[0].token.blockedBy == .protectionPolicyRequired, "no app protection policy: not compliant")
+        #expect(r.apps[0].conditionalAccess.map(\.applies) == [true, false])
+        #expect(r.apps[0].conditionalAccess[1].reportOnly && r.apps[0].conditionalAccess[1].reason.hasPrefix("report-only: would require"))
+        #expect(r.apps[1].token.blockedBy == .appProtectionUnsupported)
+        var contractor = Self.persona
+        contractor.member = DirectoryMembership(groups: ["Sales", "Contractors"])
+        #expect(WhatIf.evaluate(contractor, none).apps[0].token.isAllowed)
+        let protected = WhatIfPolicies(protections: [Self.policy("A", [PolicyAssignment(.group("g-sales"))])], conditionalAccess: [ca],
+                                       groupNames: ["g-sales": "Sales"])
+        #expect(WhatIf.evaluate(Self.persona, protected).apps[0].token.isAllowed)
+    }
+
+    /// App configuration reaches the apps its assignments reach.
+    @Test func appConfigurationFollowsItsAssignments() {
+        var config = AppConfigPolicy(name: "C", settings: [KeyValuePair(name: "k", value: "{{userprincipalname}}")], apps: [BundleID("com.contoso.mail")])
+        config.assignments = [PolicyAssignment(.group("g-sales"))]
+        var other = AppConfigPolicy(name: "D", settings: [KeyValuePair(name: "x", value: "1")])
+        other.assignments = [PolicyAssignment(.group("g-none"))]
+        let policies = WhatIfPolicies(protections: [Self.policy("A", [PolicyAssignment(.allLicensedUsers)])], appConfigs: [config, other],
+                                      groupNames: ["g-sales": "Sales"])
+        let r = WhatIf.evaluate(Self.persona, policies)
+        #expect(r.apps[0].appConfig == ["k": "a@contoso.com"])
+        #expect(r.apps[1].appConfig.isEmpty)
+    }
+}
