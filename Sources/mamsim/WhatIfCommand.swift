@@ -33,13 +33,42 @@ struct WhatIfCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
     var output: String?
 
-    func run() throws {
-        let (loaded, notes) = try Self.loadPolicies(policies)
-        let people: [WhatIfPersona]
-        do { people = try PersonaLoader.load(file: URL(fileURLWithPath: personas)) } catch {
+    @Flag(help: "Compare two policy sets: POLICIES are OLD and NEW (a file or folder each); list every cell that changes for the personas.")
+    var diff = false
+
+    @Option(help: ArgumentHelp("With --diff: exit 1 when a change of these kinds is found (comma-separated): \(WhatIfChange.Kind.allCases.map(\.rawValue).joined(separator: ", ")), or any.", valueName: "KINDS"))
+    var failOn: String?
+
+    func validate() throws {
+        if diff, policies.count != 2 { throw ValidationError("--diff compares two policy sets: give OLD and NEW (a file or folder each), got \(policies.count)") }
+        if failOn != nil, !diff { throw ValidationError("--fail-on goes with --diff") }
+        _ = try failKinds()
+    }
+
+    func failKinds() throws -> Set<WhatIfChange.Kind> {
+        guard let failOn else { return [] }
+        var kinds = Set<WhatIfChange.Kind>()
+        for word in failOn.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if word == "any" { kinds.formUnion(WhatIfChange.Kind.allCases); continue }
+            guard let k = WhatIfChange.Kind(rawValue: word) else {
+                throw ValidationError("--fail-on \(word): use \(WhatIfChange.Kind.allCases.map(\.rawValue).joined(separator: ", ")) or any")
+            }
+            kinds.insert(k)
+        }
+        return kinds
+    }
+
+    func loadPersonas() throws -> [WhatIfPersona] {
+        do { return try PersonaLoader.load(file: URL(fileURLWithPath: personas)) } catch {
             Terminal.error("\(error)")
             throw ExitCode(2)
         }
+    }
+
+    func run() throws {
+        if diff { return try runDiff() }
+        let (loaded, notes) = try Self.loadPolicies(policies)
+        let people = try loadPersonas()
         for note in notes { Terminal.warning(note) }
         let now = Instant(secondsSince1970: Date().timeIntervalSince1970)
         let results = people.map { WhatIf.evaluate($0, loaded, now: now) }
@@ -51,6 +80,43 @@ struct WhatIfCommand: ParsableCommand {
         }
         try ReportFile.write(text, to: output)
         if let output { Terminal().line("whatif \(format.rawValue): \(output) (\(results.count) persona\(results.count == 1 ? "" : "s"))") }
+    }
+
+    func runDiff() throws {
+        let (old, oldNotes) = try Self.loadPolicies([policies[0]])
+        let (new, newNotes) = try Self.loadPolicies([policies[1]])
+        let people = try loadPersonas()
+        for note in oldNotes { Terminal.warning("OLD: \(note)") }
+        for note in newNotes { Terminal.warning("NEW: \(note)") }
+        let now = Instant(secondsSince1970: Date().timeIntervalSince1970)
+        let changes = WhatIf.diff(people.map { WhatIf.evaluate($0, old, now: now) }, people.map { WhatIf.evaluate($0, new, now: now) },
+                                  oldPolicies: old, newPolicies: new)
+        let failing = try failKinds()
+        let failed = changes.filter { failing.contains($0.kind) }
+        let text: String
+        switch format {
+        case .json:
+            let object: [String: Any] = [
+                "old": policies[0], "new": policies[1], "personas": people.count, "failOn": failing.map(\.rawValue).sorted(), "failed": !failed.isEmpty,
+                "changes": changes.map { ["kind": $0.kind.rawValue, "persona": $0.persona, "app": $0.app.rawValue, "cell": $0.cell,
+                                          "before": $0.before, "after": $0.after, "because": $0.because] as [String: Any] },
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            text = String(decoding: data, as: UTF8.self)
+        case .table, .html:
+            var lines = ["\(policies[0]) → \(policies[1]), \(people.count) persona\(people.count == 1 ? "" : "s"): \(changes.count) cell\(changes.count == 1 ? "" : "s") change"
+                         + (failing.isEmpty ? "" : ", \(failed.count) of kinds --fail-on names (\(failing.map(\.rawValue).sorted().joined(separator: ", ")))")]
+            for c in changes {
+                lines.append("\(failing.contains(c.kind) ? "FAIL" : "    ") \(c.kind.rawValue)  \(c.persona) / \(c.app) / \(c.cell): \(c.before) → \(c.after)"
+                             + (c.because.isEmpty ? "" : "  [\(c.because.joined(separator: "; "))]"))
+            }
+            text = format == .html ? WhatIfReport.htmlLines(lines) : lines.joined(separator: "\n")
+        }
+        try ReportFile.write(text, to: output)
+        if !failed.isEmpty {
+            Terminal.error("\(failed.count) change\(failed.count == 1 ? "" : "s") of kinds --fail-on names: " + failed.prefix(3).map { "\($0.persona) / \($0.app) / \($0.cell) \($0.before) → \($0.after)" }.joined(separator: "; "))
+            throw ExitCode(1)
+        }
     }
 
     /// Every Graph document under `paths`, in path order, with the warnings and skipped objects
@@ -176,6 +242,12 @@ enum WhatIfReport {
     static func json(_ results: [WhatIfPersonaResult]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object(results), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    static func htmlLines(_ lines: [String]) -> String {
+        let esc = LintFormat.escapeXML
+        return "<!doctype html><html><head><meta charset=\"utf-8\"><title>mamsim whatif --diff</title></head><body><h1>What if: the change</h1><pre>"
+            + lines.map(esc).joined(separator: "\n") + "</pre></body></html>"
     }
 
     static func html(_ results: [WhatIfPersonaResult], sources: [String]) -> String {

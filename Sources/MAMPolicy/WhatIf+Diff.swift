@@ -1,0 +1,129 @@
+public import MAMModel
+
+/// What a policy change does to the same personas: every cell whose decision changes, with
+/// the policy that decides it before and after and the settings that changed it.
+public struct WhatIfChange: Sendable, Hashable {
+    /// How a cell changed, as `--fail-on` names it.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A data path, paste, save, open or feature that was blocked and is now allowed.
+        case opened = "blocked->delivered"
+        case closed = "delivered->blocked"
+        /// An app that had a policy (or a conflict) and has none now.
+        case unprotected = "protected->unprotected"
+        case protected = "unprotected->protected"
+        /// The policy that applies changed (another policy, a conflict, undetermined).
+        case policy = "policy->policy"
+        case tokenGranted = "token-blocked->granted"
+        case tokenBlocked = "token-granted->blocked"
+        /// A blocked cell blocked for another reason, or an app configuration value changed.
+        case other = "other"
+    }
+
+    public var kind: Kind
+    public var persona: String
+    public var app: BundleID
+    /// `transfers → com.contoso.notes as personal`, `save → box`, `app protection`, `token`,
+    /// `app config → key`.
+    public var cell: String
+    public var before: String
+    public var after: String
+    /// The settings whose change made it: the applying policy's changed properties, or its
+    /// assignment.
+    public var because: [String]
+}
+
+extension WhatIf {
+    /// The cells of `old` and `new` (the same personas evaluated under two policy sets) that
+    /// differ. `oldPolicies`/`newPolicies` name the settings behind each change.
+    public static func diff(_ old: [WhatIfPersonaResult], _ new: [WhatIfPersonaResult],
+                            oldPolicies: WhatIfPolicies, newPolicies: WhatIfPolicies) -> [WhatIfChange] {
+        var changes: [WhatIfChange] = []
+        for (o, n) in zip(old, new) {
+            for (a, b) in zip(o.apps, n.apps) {
+                let because = causes(a, b, oldPolicies, newPolicies)
+                func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String) {
+                    changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after, because: because))
+                }
+                let (pa, pb) = (describe(a.protection), describe(b.protection))
+                if pa != pb {
+                    let had = a.protection.hasPolicy, has = b.protection.hasPolicy
+                    add(had && !has ? .unprotected : !had && has ? .protected : .policy, "app protection", pa, pb)
+                }
+                if a.token != b.token {
+                    let kind: WhatIfChange.Kind = !a.token.isAllowed && b.token.isAllowed ? .tokenGranted : a.token.isAllowed && !b.token.isAllowed ? .tokenBlocked : .other
+                    add(kind, "token", cell(a.token), cell(b.token))
+                }
+                for key in Set(a.appConfig.keys).union(b.appConfig.keys).sorted() where a.appConfig[key] != b.appConfig[key] {
+                    add(.other, "app config → \(key)", a.appConfig[key] ?? "(none)", b.appConfig[key] ?? "(none)")
+                }
+                for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard), ("save", a.save, b.save),
+                                     ("open", a.open, b.open), ("features", a.features, b.features)] {
+                    for (c, d) in zip(x, y) where cell(c.verdict) != cell(d.verdict) {
+                        let kind: WhatIfChange.Kind = !c.verdict.isAllowed && d.verdict.isAllowed ? .opened : c.verdict.isAllowed && !d.verdict.isAllowed ? .closed : .other
+                        add(kind, "\(grid) → \(c.to)", cell(c.verdict), cell(d.verdict))
+                    }
+                }
+            }
+        }
+        return changes
+    }
+
+    static func cell(_ v: Verdict) -> String { v.isAllowed ? "allowed" : v.blockedBy?.rawValue ?? "blocked" }
+
+    static func describe(_ p: WhatIfAppResult.Protection) -> String {
+        switch p {
+        case .policy(let n): "\"\(n)\""
+        case .none: "none"
+        case .conflict(let names): "conflict of " + names.map { "\"\($0)\"" }.joined(separator: " and ")
+        case .undetermined: "undetermined"
+        }
+    }
+
+    /// Why an app's cells changed: another policy applies (or none), or the same policy's
+    /// settings changed — named by their Graph property.
+    static func causes(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies) -> [String] {
+        guard a.protection == b.protection else {
+            let before = a.evaluations.filter { $0.applies == true }.map(\.displayName)
+            let after = b.evaluations.filter { $0.applies == true }.map(\.displayName)
+            let changed = b.evaluations.filter { e in a.evaluations.first { $0.displayName == e.displayName }?.reason != e.reason }
+            return ["assignment: \(before.isEmpty ? "no policy" : before.joined(separator: " + ")) → \(after.isEmpty ? "no policy" : after.joined(separator: " + "))"]
+                + changed.prefix(3).map { "\"\($0.displayName)\": \($0.reason)" }
+        }
+        guard case .policy(let name) = a.protection,
+              let p = oldPolicies.protections.first(where: { $0.title == name }), let q = newPolicies.protections.first(where: { $0.title == name }) else {
+            if case .conflict(let names) = a.protection {
+                return names.flatMap { n -> [String] in
+                    guard let p = oldPolicies.protections.first(where: { $0.title == n }), let q = newPolicies.protections.first(where: { $0.title == n }) else { return [] }
+                    return settingsChanged(p, q).map { "\"\(n)\".\($0)" }
+                }
+            }
+            return []
+        }
+        return settingsChanged(p, q)
+    }
+
+    /// The Graph properties whose values differ between two versions of a policy.
+    public static func settingsChanged(_ p: IosManagedAppProtection, _ q: IosManagedAppProtection) -> [String] {
+        // Bookkeeping, and what is derived from another property (named by that one).
+        let skip: Set<String> = ["id", "version", "createdDateTime", "lastModifiedDateTime", "appSet", "appsListed", "isAssigned", "deployedAppCount",
+                                 "exemptSchemeKeys"]
+        let a = Mirror(reflecting: p).children, b = Mirror(reflecting: q).children
+        var out: [String] = []
+        for (x, y) in zip(a, b) {
+            guard let label = x.label?.trimmingPrefix("_"), !skip.contains(String(label)) else { continue }
+            // By value: a set's description depends on its storage, not its members.
+            let same = (x.value as? AnyHashable).flatMap { u in (y.value as? AnyHashable).map { u == $0 } } ?? (String(describing: x.value) == String(describing: y.value))
+            if !same { out.append(String(label)) }
+        }
+        return out
+    }
+}
+
+extension WhatIfAppResult.Protection {
+    var hasPolicy: Bool {
+        switch self {
+        case .policy, .conflict: true
+        case .none, .undetermined: false
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import MAMTestSupport
+import Testing
+
+extension CLITests {
+    /// `mamsim whatif` on the example tenant (examples/whatif: Microsoft's level 1–3 templates
+    /// assigned as Graph exports them, managed-app filters, groups, conditional access, app
+    /// configuration) for five personas, as an admin runs it: through a pipe, in each format,
+    /// and as the gate on a pull request.
+    @Suite struct WhatIfCommandTests {
+        static let example = "examples/whatif/"
+
+        @Test func eachPersonaGetsItsPolicyWithWhy() async throws {
+            let r = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", CLI.repo(Self.example + "personas.yaml").path])
+            #expect(r.status == 0, "\(r)")
+            let out = r.stdout
+            // BYOD sales: level 2 through the Sales group and the unmanaged-device filter.
+            #expect(out.contains("BYOD sales: adele.vance@contoso.com, groups [Sales], unenrolled iOS 17.5 iPhone15,2"))
+            #expect(out.contains("applies: \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\" — assigned: group \"Sales\", include filter \"iOS apps on unmanaged devices\" matches (app.deviceManagementType \"Unmanaged\" -eq \"Unmanaged\")"))
+            // Conditional access by group: the SDK app without a policy must remediate; the app without the SDK cannot.
+            #expect(out.contains("protection-policy-required — conditional access policy \"Require app protection policy for Sales on iOS\" requires compliantApplication for adele.vance@contoso.com; com.contoso.expenses is not compliant"))
+            #expect(out.contains("app-protection-unsupported — conditional access policy \"Require app protection policy for Sales on iOS\" requires compliantApplication for adele.vance@contoso.com, and com.apple.mobilenotes does not declare the protapp client capability"))
+            #expect(out.contains("report-only \"Pilot: require app protection for everyone\": report-only: would require compliantApplication"))
+            // Enrolled through ADE: level 1 by the deprecated `Managed` value of the filter.
+            #expect(out.contains("applies: \"iOS/iPadOS Enterprise Basic Data Protection v1.2\" — assigned: all licensed users, include filter \"iOS apps on enrolled devices\" matches (app.deviceManagementType \"Automated Device Enrollment user-associated devices\" -eq \"Managed\")"))
+            // The contractor is excluded; Sales and Executives together conflict.
+            #expect(out.contains("no: \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\" — excluded by group \"Contractors\""))
+            #expect(out.contains("app protection: CONFLICT between \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\" and \"iOS/iPadOS Enterprise High Data Protection v1.5\""))
+            #expect(out.contains("apps under a CONFLICT. Microsoft Learn (device-profile-troubleshoot"))
+            #expect(out.contains("app config: com.microsoft.outlook.EmailProfile.AccountType=ModernAuth"))
+            // The device filter of another platform is skipped, said on standard error.
+            #expect(r.stderr.contains("skipped \(CLI.repo(Self.example + "before/filters.json").path), object 3 (\"Windows 11 devices\"): a filter for managed devices"))
+        }
+
+        @Test func jsonIsShapedLikeGraphsWhatIf() async throws {
+            let r = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", CLI.repo(Self.example + "personas.yaml").path, "--format", "json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let personas = try #require(root["personas"] as? [[String: Any]])
+            #expect(personas.map { $0["name"] as? String } == ["BYOD sales", "Corporate iPhone", "Contractor in Sales", "Sales executive", "Enrolled, type unknown"])
+            let outlook = try #require((personas[0]["apps"] as? [[String: Any]])?.first)
+            let protection = try #require(outlook["appProtection"] as? [String: Any])
+            #expect(protection["result"] as? String == "applied" && protection["policy"] as? String == "iOS/iPadOS Enterprise Enhanced Data Protection v1.5")
+            let value = try #require(protection["value"] as? [[String: Any]])
+            #expect(value.map { $0["policyApplies"] as? Bool } == [false, true, false])
+            #expect(value.allSatisfy { $0["@odata.type"] as? String == "#microsoft.graph.iosManagedAppProtection" && $0["analysisReasons"] is String })
+            let ca = try #require(outlook["conditionalAccess"] as? [String: Any])
+            #expect(ca["token"] as? String == "allowed")
+            let conflict = try #require(((personas[3]["apps"] as? [[String: Any]])?.first?["appProtection"]) as? [String: Any])
+            #expect(conflict["result"] as? String == "conflict" && (conflict["rule"] as? String)?.contains("most restrictive") == true)
+            let html = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", CLI.repo(Self.example + "personas.yaml").path, "--format", "html"])
+            #expect(html.status == 0 && html.stdout.contains("<td>BYOD sales</td><td>com.microsoft.Office.Outlook</td>"), "\(html.stderr)")
+        }
+
+        /// The gate: the change under review (examples/whatif/after: level 2 sends org data to all
+        /// apps, the Contractors exclusion dropped) opens data paths, and `--fail-on` fails the run
+        /// naming the cells and the settings that opened them.
+        @Test func theGateFailsAChangeThatOpensADataPath() async throws {
+            let args = ["whatif", "--diff", CLI.repo(Self.example + "before").path, CLI.repo(Self.example + "after").path,
+                        "--personas", CLI.repo(Self.example + "personas.yaml").path]
+            let r = try await CLI.run(args + ["--fail-on", "blocked->delivered"])
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stdout.contains("5 personas: 71 cells change, 21 of kinds --fail-on names (blocked->delivered)"), "\(r.stdout.prefix(400))")
+            #expect(r.stdout.contains("FAIL blocked->delivered  BYOD sales / com.microsoft.Office.Outlook / transfers → com.apple.mobilenotes as personal: outbound-policy → allowed  [assignments; allowedOutboundDataTransferDestinations]"))
+            #expect(r.stdout.contains("     unprotected->protected  Contractor in Sales / com.microsoft.Office.Outlook / app protection: none → \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\""))
+            #expect(r.stderr.contains("error: 21 changes of kinds --fail-on names"))
+            // Without --fail-on it reports and passes; the same sets compared to themselves change nothing.
+            #expect(try await CLI.run(args).status == 0)
+            let same = try await CLI.run(["whatif", "--diff", CLI.repo(Self.example + "before").path, CLI.repo(Self.example + "before").path,
+                                          "--personas", CLI.repo(Self.example + "personas.yaml").path, "--fail-on", "any", "--format", "json"])
+            #expect(same.status == 0, "\(same)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
+            #expect((root["changes"] as? [Any])?.isEmpty == true && root["failed"] as? Bool == false)
+        }
+
+        @Test func badInputIsNamed() async throws {
+            let dir = try TemporaryDirectory(prefix: "mamsim-whatif")
+            defer { dir.remove() }
+            let personas = try dir.write("p.yaml", "personas:\n  - name: a\n    user: a@contoso.com\n    groups: Sales\n    device: {mdmEnroled: true}\n")
+            let r = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", personas.path])
+            #expect(r.status == 2)
+            #expect(r.stderr.contains("p.yaml:4:") && r.stderr.contains("groups must be a list"), "\(r.stderr)")
+            #expect(r.stderr.contains("unknown key \"mdmEnroled\" in device; did you mean \"mdmEnrolled\"?"), "\(r.stderr)")
+            let filter = try dir.write("f.json", ##"{"@odata.type": "#microsoft.graph.deviceAndAppManagementAssignmentFilter", "id": "x", "displayName": "Typo", "platform": "iOSMobileApplicationManagement", "rule": "(app.appVersion -gt \"1.0\")"}"##)
+            let f = try await CLI.run(["whatif", filter.path, "--personas", CLI.repo(Self.example + "personas.yaml").path])
+            #expect(f.status == 2 && f.stderr.contains("filter \"Typo\" rule, column 17: app.appVersion takes -eq -ne -in -notIn -startsWith -contains -notContains, not -gt"), "\(f.stderr)")
+            let gate = try await CLI.run(["whatif", "--diff", filter.path, "--personas", personas.path])
+            #expect(gate.status != 0 && gate.stderr.contains("--diff compares two policy sets"), "\(gate.stderr)")
+        }
+    }
+}
