@@ -48,10 +48,10 @@ public struct PolicyAssignment: Sendable, Hashable {
             if bare.hasPrefix("#") { bare = bare.dropFirst() }
             if bare.hasPrefix("microsoft.graph.") { bare = bare.dropFirst("microsoft.graph.".count) }
             func group() throws(PolicyImportError) -> String {
-                guard case .string(let id)? = target["groupId"], !id.isEmpty else {
-                    throw c.error("\(at).target.groupId", target["groupId"] ?? .null, "the id of the group \(type) names")
-                }
-                return id
+                if case .string(let id)? = target["groupId"], !id.isEmpty { return id }
+                // IntuneCD's backups drop the id and keep the group's display name.
+                if case .string(let name)? = target["groupName"], !name.isEmpty { return name }
+                throw c.error("\(at).target.groupId", target["groupId"] ?? .null, "the id (or, in an IntuneCD backup, groupName) of the group \(type) names")
             }
             let kind: Target
             switch targetTypes[String(bare)] {
@@ -150,7 +150,8 @@ extension PolicyAssignment {
         var unknownExcludes = false
         for (a, via) in reaching {
             guard let id = a.filterId else { ins.append(via); continue }
-            guard let filter = filters[id] ?? filters[id.lowercased()] else {
+            // IntuneCD writes the filter's display name where Graph has its id.
+            guard let filter = filters[id.lowercased()] ?? filters.values.first(where: { $0.displayName.lowercased() == id.lowercased() }) else {
                 unknown.append("\(via): filter \(id) is not among the filters given")
                 unknownExcludes = unknownExcludes || a.filterMode == .exclude
                 continue

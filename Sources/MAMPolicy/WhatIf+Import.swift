@@ -17,6 +17,10 @@ extension WhatIfPolicies {
             throw PolicyImportError(source: source, property: nil, value: root.description, message: "\(source) must hold a Graph object, an array of them or {\"value\": [...]}, but it holds \(root.kindName)")
         }
         var warnings: [String] = [], skipped: [String] = []
+        if let (policyId, found) = try Self.assignmentCollection(root, objects, source: source) {
+            pendingAssignments.append((policyId, found, source))
+            return (warnings, skipped)
+        }
         for (index, object) in objects.enumerated() {
             guard case .object(let dict) = object else { continue }
             let place = objects.count > 1 ? "\(source), object \(index)" : source
@@ -49,6 +53,46 @@ extension WhatIfPolicies {
         return (warnings, skipped)
     }
 
+    /// A document of one policy's assignments alone (IntuneBackupAndRestore keeps them in
+    /// `…/Assignments/<policyId> - <name>.json`, as Graph's `/assignments` answers): the policy's
+    /// id (from the items' `sourceId`, else the file name) and the assignments; `nil` otherwise.
+    static func assignmentCollection(_ root: GraphValue, _ objects: [GraphValue], source: String) throws(PolicyImportError) -> (String, [PolicyAssignment])? {
+        var context = ""
+        if case .object(let d) = root, case .string(let c)? = d["@odata.context"] { context = c.lowercased() }
+        let items = objects.compactMap { o -> [String: GraphValue]? in if case .object(let d) = o { return d } else { return nil } }
+        let looksLikeAssignments = !items.isEmpty && items.allSatisfy { $0["target"] != nil && $0["displayName"] == nil && GraphPolicyImporter.odataType($0) == nil }
+        guard context.hasSuffix("/assignments") || looksLikeAssignments else { return nil }
+        var c = GraphPolicyImporter.Context(place: source, source: source)
+        let assignments = try PolicyAssignment.parse(.array(objects), "value", &c)
+        var policyId: String?
+        for item in items { if case .string(let s)? = item["sourceId"], !s.isEmpty { policyId = s; break } }
+        if policyId == nil {
+            let file = source.split(separator: "/").last.map(String.init) ?? source
+            let chars = Array(file)
+            if let i = chars.indices.first(where: { chars[$0...].starts(with: [" ", "-", " "]) }) { policyId = String(chars[..<i]) }
+        }
+        guard let policyId else {
+            throw PolicyImportError(source: source, property: nil, value: nil, message: "\(source) holds assignments but names no policy: neither a sourceId in them nor a file name \"<policyId> - <name>.json\"")
+        }
+        return (policyId, assignments)
+    }
+
+    /// Gives the assignments read from files of their own to their policies (by id); what
+    /// matches no policy is returned, to be reported.
+    public mutating func attachAssignments() -> [String] {
+        var unmatched: [String] = []
+        for (policyId, found, source) in pendingAssignments {
+            let key = policyId.lowercased()
+            if let i = protections.firstIndex(where: { $0.id?.lowercased() == key }) {
+                protections[i].assignments += found
+            } else {
+                unmatched.append("\(source): assignments of policy \(policyId), which no iosManagedAppProtection read has as its id")
+            }
+        }
+        pendingAssignments = []
+        return unmatched
+    }
+
     /// The lowercased type name (`iosmanagedappprotection`), from `@odata.type` or the keys only
     /// that kind has; "" when neither says.
     static func kind(of dict: [String: GraphValue]) -> String {
@@ -74,8 +118,9 @@ extension AssignmentFilter {
     static func importFilter(_ dict: [String: GraphValue], source: String) throws(PolicyImportError) -> Result<AssignmentFilter, SkipReason> {
         func text(_ key: String) -> String? { if case .string(let s)? = dict[key] { return s } else { return nil } }
         let name = text("displayName") ?? ""
-        guard let id = text("id"), !id.isEmpty else {
-            throw PolicyImportError(source: source, property: "id", value: dict["id"]?.description, message: "\(source): filter \"\(name)\" has no id, which assignments name it by")
+        // IntuneCD's backups drop ids; its assignments then name the filter by display name.
+        guard let id = text("id").flatMap({ $0.isEmpty ? nil : $0 }) ?? (name.isEmpty ? nil : name) else {
+            throw PolicyImportError(source: source, property: "id", value: dict["id"]?.description, message: "\(source): a filter has neither id nor displayName, which assignments name it by")
         }
         let platform = text("platform") ?? ""
         if let management = text("assignmentFilterManagementType"), management.lowercased() != "apps" {

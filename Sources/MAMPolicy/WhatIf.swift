@@ -60,6 +60,8 @@ public struct WhatIfPolicies: Sendable {
     public var filters: [String: AssignmentFilter]
     /// Group display names by id (lowercased), for reasons and for personas that name groups.
     public var groupNames: [String: String]
+    /// Assignments read from files of their own, until `attachAssignments` gives them to their policy.
+    var pendingAssignments: [(policyId: String, assignments: [PolicyAssignment], source: String)] = []
 
     public init(protections: [IosManagedAppProtection] = [], appConfigs: [AppConfigPolicy] = [], conditionalAccess: [ConditionalAccessPolicy] = [],
                 filters: [AssignmentFilter] = [], groupNames: [String: String] = [:]) {

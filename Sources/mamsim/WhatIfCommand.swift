@@ -13,8 +13,8 @@ struct WhatIfCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whatif", abstract: "Evaluate Graph exports (app protection, app configuration, conditional access, filters, groups) for personas, offline.",
         discussion: """
-            POLICIES are Graph JSON files or folders of them (read recursively): iosManagedAppProtection with its \
-            assignments, targetedManagedAppConfiguration, conditionalAccessPolicy, deviceAndAppManagementAssignmentFilter \
+            POLICIES are Graph JSON files or folders of them (read recursively; IntuneCD, IntuneBackupAndRestore and \
+            Microsoft365DSC exports too): iosManagedAppProtection with its assignments, targetedManagedAppConfiguration, conditionalAccessPolicy, deviceAndAppManagementAssignmentFilter \
             and group objects, recognised by @odata.type or by their properties. Other objects are listed as skipped. \
             The personas file (YAML or JSON) is described in docs/WHATIF.md. Exit 0 when evaluated, 2 on bad input.
             """)
@@ -131,7 +131,7 @@ struct WhatIfCommand: ParsableCommand {
             }
             if isDirectory.boolValue {
                 let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
-                    .filter { $0.lowercased().hasSuffix(".json") }.sorted()
+                    .filter { $0.lowercased().hasSuffix(".json") || $0.lowercased().hasSuffix(".ps1") }.sorted()
                 files += found.map { (path as NSString).appendingPathComponent($0) }
             } else {
                 files.append(path)
@@ -145,13 +145,16 @@ struct WhatIfCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             do {
-                let (warnings, skipped) = try policies.add(document: [UInt8](data), source: file)
+                let (warnings, skipped) = file.lowercased().hasSuffix(".ps1")
+                    ? try policies.add(dscExport: String(decoding: data, as: UTF8.self), source: file)
+                    : try policies.add(document: [UInt8](data), source: file)
                 notes += warnings + skipped.map { "skipped \($0)" }
             } catch {
                 Terminal.error("\(error)")
                 throw ExitCode(2)
             }
         }
+        notes += policies.attachAssignments()
         if policies.protections.isEmpty { notes.append("no iosManagedAppProtection among \(files.count) file\(files.count == 1 ? "" : "s"): every app is unprotected") }
         for p in policies.protections where p.assignments.isEmpty {
             notes.append("policy \"\(p.title)\" has no assignments (export it with $expand=assignments): it applies to no persona")

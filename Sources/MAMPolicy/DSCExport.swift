@@ -1,0 +1,311 @@
+/// The resource blocks of a Microsoft365DSC export (`M365TenantConfig.ps1`), as far as
+/// `whatif` reads them: `IntuneAppProtectionPolicyiOS` and
+/// `IntuneDeviceAndAppManagementAssignmentFilter`, made into the Graph objects they stand for.
+///
+/// A block is `ResourceType "Name" { Key = value; … }` with PowerShell values: `"…"` (backtick
+/// escapes), `'…'`, `$True`/`$False`/`$null`, numbers, `@(…)` lists and `MSFT_Type{ … }` objects.
+/// Both export generations are read: assignments as lists of group ids with `ExcludedGroups`
+/// (before 2025), or as `MSFT_DeviceManagementConfigurationPolicyAssignments` objects.
+enum DSCExport {
+    indirect enum Value {
+        case string(String), bool(Bool), number(Double), null
+        case list([Value])
+        case object(type: String, [(String, Value)])
+        /// `$ConfigurationData.…`, `$Credential`: the connection, not the policy.
+        case variable(String)
+    }
+
+    struct Block {
+        var resource: String
+        var name: String
+        var properties: [(String, Value)]
+        var line: Int
+    }
+
+    struct Parser {
+        let chars: [Character]
+        var i = 0
+        let source: String
+
+        init(_ text: String, source: String) {
+            chars = Array(text)
+            self.source = source
+        }
+
+        var line: Int { chars[..<min(i, chars.count)].filter(\.isNewline).count + 1 }
+
+        func fail(_ message: String) -> PolicyImportError {
+            PolicyImportError(source: source, property: nil, value: nil, message: "\(source), line \(line): \(message)")
+        }
+
+        mutating func skipSpace(newlines: Bool = true) {
+            while i < chars.count {
+                let c = chars[i]
+                if c == "#" { while i < chars.count, !chars[i].isNewline { i += 1 }; continue }
+                // "\r\n" is one Character: newlines are told by `isNewline`.
+                if c == " " || c == "\t" || (newlines && (c.isNewline || c == ";")) || c == "`" && i + 1 < chars.count && chars[i + 1].isNewline { i += 1; continue }
+                break
+            }
+        }
+
+        mutating func word() -> String {
+            let start = i
+            while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" || chars[i] == "." || chars[i] == "-" { i += 1 }
+            return String(chars[start..<i])
+        }
+
+        /// Every resource block whose type `wanted` accepts; other blocks are skipped whole.
+        mutating func blocks() throws(PolicyImportError) -> [Block] {
+            var out: [Block] = []
+            while i < chars.count {
+                // A block header: Type "Name" {
+                guard chars[i].isLetter, i == 0 || chars[i - 1].isWhitespace else { i += 1; continue }
+                let start = i, startLine = line
+                let type = word()
+                skipSpace(newlines: false)
+                guard i < chars.count, chars[i] == "\"" || chars[i] == "'" else { i = max(i, start + 1); continue }
+                guard case .string(let name) = try value() else { continue }
+                skipSpace()
+                guard i < chars.count, chars[i] == "{" else { continue }
+                i += 1
+                guard type.hasPrefix("Intune") else { skipBlock(); continue }
+                out.append(Block(resource: type, name: name, properties: try properties(until: "}"), line: startLine))
+            }
+            return out
+        }
+
+        /// Past the `}` closing a block whose `{` was just read, whatever it holds (strings kept whole).
+        mutating func skipBlock() {
+            var depth = 1
+            while i < chars.count, depth > 0 {
+                let c = chars[i]
+                if c == "\"" || c == "'" {
+                    i += 1
+                    while i < chars.count, chars[i] != c { i += c == "\"" && chars[i] == "`" ? 2 : 1 }
+                } else if c == "{" { depth += 1 } else if c == "}" { depth -= 1 }
+                i += 1
+            }
+        }
+
+        mutating func properties(until end: Character) throws(PolicyImportError) -> [(String, Value)] {
+            var props: [(String, Value)] = []
+            while true {
+                skipSpace()
+                guard i < chars.count else { throw fail("a block is not closed with \(end)") }
+                if chars[i] == end { i += 1; return props }
+                let key = word()
+                guard !key.isEmpty else { throw fail("\"\(chars[i])\" where a property name should be") }
+                skipSpace(newlines: false)
+                guard i < chars.count, chars[i] == "=" else { throw fail("\(key) is not followed by =") }
+                i += 1
+                skipSpace(newlines: false)
+                props.append((key, try value()))
+            }
+        }
+
+        mutating func value() throws(PolicyImportError) -> Value {
+            guard i < chars.count else { throw fail("the file ends where a value should be") }
+            let c = chars[i]
+            if c == "\"" || c == "'" {
+                i += 1
+                var s = ""
+                while true {
+                    guard i < chars.count else { throw fail("a string is not closed with \(c)") }
+                    let d = chars[i]
+                    if c == "\"", d == "`", i + 1 < chars.count {
+                        let e = chars[i + 1]
+                        s.append(e == "n" ? "\n" : e == "t" ? "\t" : e)
+                        i += 2
+                        continue
+                    }
+                    if d == c {
+                        if i + 1 < chars.count, chars[i + 1] == c { s.append(c); i += 2; continue }
+                        i += 1
+                        return .string(s)
+                    }
+                    s.append(d)
+                    i += 1
+                }
+            }
+            if c == "@", i + 1 < chars.count, chars[i + 1] == "(" {
+                i += 2
+                var items: [Value] = []
+                while true {
+                    skipSpace()
+                    guard i < chars.count else { throw fail("a list @( is not closed with )") }
+                    if chars[i] == ")" { i += 1; return .list(items) }
+                    if chars[i] == "," { i += 1; continue }
+                    items.append(try value())
+                }
+            }
+            if c == "@", i + 1 < chars.count, chars[i + 1] == "{" {
+                i += 2
+                return .object(type: "hashtable", try properties(until: "}"))
+            }
+            if c == "$" {
+                i += 1
+                let w = word()
+                switch w.lowercased() {
+                case "true": return .bool(true)
+                case "false": return .bool(false)
+                case "null": return .null
+                default: return .variable(w)
+                }
+            }
+            if c.isNumber || c == "-" {
+                let w = word()
+                if let n = Double(w) { return .number(n) }
+                return .string(w)
+            }
+            if c.isLetter {
+                let type = word()
+                skipSpace()
+                if i < chars.count, chars[i] == "{" {
+                    i += 1
+                    return .object(type: type, try properties(until: "}"))
+                }
+                return .string(type)
+            }
+            throw fail("\"\(c)\" where a value should be")
+        }
+    }
+
+    /// The Graph objects of `text`'s iOS app protection policies and assignment filters, and
+    /// the blocks left out (other resources, `Ensure = "Absent"`), with why.
+    static func graphObjects(_ text: String, source: String) throws(PolicyImportError) -> ([GraphValue], [String]) {
+        var parser = Parser(text, source: source)
+        var objects: [GraphValue] = [], skipped: [String] = []
+        for block in try parser.blocks() {
+            let props = Dictionary(block.properties.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a })
+            if case .string(let e)? = props["ensure"], e.lowercased() == "absent" {
+                skipped.append("\(source), line \(block.line): \(block.resource) \"\(block.name)\" has Ensure = \"Absent\" (it is being removed)")
+                continue
+            }
+            switch block.resource {
+            case "IntuneAppProtectionPolicyiOS": objects.append(protection(block, props))
+            case "IntuneDeviceAndAppManagementAssignmentFilter": objects.append(filter(props))
+            default: skipped.append("\(source), line \(block.line): \(block.resource) \"\(block.name)\" is not read by whatif")
+            }
+        }
+        return (objects, skipped)
+    }
+
+    /// Properties of a block that say how to connect, not what the policy is.
+    static let connection: Set<String> = ["ensure", "credential", "applicationid", "tenantid", "certificatethumbprint", "applicationsecret",
+                                          "managedidentity", "accesstokens", "psdscrunascredential", "identity", "id", "assignments", "excludedgroups", "apps"]
+
+    static func protection(_ block: Block, _ props: [String: Value]) -> GraphValue {
+        var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.iosManagedAppProtection")]
+        let known = Dictionary(GraphPolicyImporter.properties.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        for (key, value) in block.properties where !connection.contains(key.lowercased()) {
+            guard let v = graph(value) else { continue }
+            let name = known[key.lowercased()] ?? (key.prefix(1).lowercased() + key.dropFirst())
+            dict[name] = duration(v)
+        }
+        if let id = props["id"] ?? props["identity"], case .string(let s) = id { dict["id"] = .string(s) }
+        if case .list(let apps)? = props["apps"] {
+            dict["apps"] = .array(apps.compactMap { a -> GraphValue? in
+                guard case .string(let bundle) = a else { return nil }
+                return .object(["mobileAppIdentifier": .object(["@odata.type": .string("#microsoft.graph.iosMobileAppIdentifier"), "bundleId": .string(bundle)])])
+            })
+        }
+        var assignments: [GraphValue] = []
+        func target(_ type: String, _ group: String) -> GraphValue {
+            .object(["target": .object(["@odata.type": .string(type), "groupId": .string(group)])])
+        }
+        for a in list(props["assignments"]) {
+            switch a {
+            case .string(let group): assignments.append(target("#microsoft.graph.groupAssignmentTarget", group))
+            case .object(_, let fields):
+                var t: [String: GraphValue] = [:]
+                for (k, v) in fields {
+                    guard let g = graph(v) else { continue }
+                    switch k.lowercased() {
+                    case "datatype": t["@odata.type"] = g
+                    case "groupid": t["groupId"] = g
+                    case "groupdisplayname": t["groupName"] = g
+                    case "deviceandappmanagementassignmentfiltertype": t["deviceAndAppManagementAssignmentFilterType"] = g
+                    case "deviceandappmanagementassignmentfilterid": t["deviceAndAppManagementAssignmentFilterId"] = g
+                    default: continue
+                    }
+                }
+                if case .string(let id)? = t["groupId"], id.isEmpty { t["groupId"] = nil }
+                assignments.append(.object(["target": .object(t)]))
+            default: continue
+            }
+        }
+        for group in list(props["excludedgroups"]) {
+            if case .string(let g) = group { assignments.append(target("#microsoft.graph.exclusionGroupAssignmentTarget", g)) }
+        }
+        if !assignments.isEmpty { dict["assignments"] = .array(assignments) }
+        return .object(dict)
+    }
+
+    static func filter(_ props: [String: Value]) -> GraphValue {
+        var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.deviceAndAppManagementAssignmentFilter")]
+        for (key, name) in [("id", "id"), ("identity", "id"), ("displayname", "displayName"), ("description", "description"), ("platform", "platform"),
+                            ("rule", "rule"), ("assignmentfiltermanagementtype", "assignmentFilterManagementType")] {
+            if let v = props[key].flatMap(graph), dict[name] == nil { dict[name] = v }
+        }
+        return .object(dict)
+    }
+
+    static func list(_ v: Value?) -> [Value] {
+        switch v {
+        case .list(let items)?: items
+        case .string?: [v!]
+        case .object?: [v!]
+        default: []
+        }
+    }
+
+    static func graph(_ v: Value) -> GraphValue? {
+        switch v {
+        case .string(let s): .string(s)
+        case .bool(let b): .bool(b)
+        case .number(let n): .number(n)
+        case .null: .null
+        case .list(let items): .array(items.compactMap(graph))
+        case .object(_, let fields): .object(Dictionary(fields.compactMap { k, v in graph(v).map { (k.prefix(1).lowercased() + k.dropFirst(), $0) } }, uniquingKeysWith: { a, _ in a }))
+        case .variable: nil
+        }
+    }
+
+    /// A .NET TimeSpan (`12:00:00`, `90.00:00:00`), as older exports write durations, in ISO 8601.
+    static func duration(_ v: GraphValue) -> GraphValue {
+        guard case .string(let s) = v else { return v }
+        let parts = s.split(separator: ":")
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isNumber || $0 == "." } }) else { return v }
+        let dayHour = parts[0].split(separator: ".")
+        guard let hours = Int(dayHour.last!), let minutes = Int(parts[1]), let seconds = Int(parts[2]) else { return v }
+        let days = dayHour.count == 2 ? Int(dayHour[0]) ?? 0 : 0
+        var out = "P" + (days > 0 ? "\(days)D" : "")
+        if hours > 0 || minutes > 0 || seconds > 0 || days == 0 {
+            out += "T" + (hours > 0 ? "\(hours)H" : "") + (minutes > 0 ? "\(minutes)M" : "") + (seconds > 0 || (hours == 0 && minutes == 0) ? "\(seconds)S" : "")
+        }
+        return .string(out)
+    }
+}
+
+extension WhatIfPolicies {
+    /// Adds the iOS app protection policies and assignment filters of a Microsoft365DSC export.
+    public mutating func add(dscExport text: String, source: String) throws(PolicyImportError) -> (warnings: [String], skipped: [String]) {
+        let (objects, skipped) = try DSCExport.graphObjects(text, source: source)
+        var warnings: [String] = [], more: [String] = []
+        for object in objects {
+            guard case .object(let dict) = object else { continue }
+            switch Self.kind(of: dict) {
+            case "iosmanagedappprotection":
+                let r = try GraphPolicyImporter.importPolicies(object, source: source)
+                protections += r.policies
+                warnings += r.warnings.map(\.message)
+            default:
+                switch try AssignmentFilter.importFilter(dict, source: source) {
+                case .success(let f): filters[f.id.lowercased()] = f
+                case .failure(let why): more.append("\(source): \(why)")
+                }
+            }
+        }
+        return (warnings, skipped + more)
+    }
+}

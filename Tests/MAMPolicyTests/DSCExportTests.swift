@@ -1,0 +1,73 @@
+import MAMModel
+import Testing
+@testable import MAMPolicy
+
+/// Microsoft365DSC exports (`M365TenantConfig.ps1`): both generations of the app protection
+/// resource, PowerShell's quoting, .NET durations, removed policies and other resources.
+@Suite struct DSCExportTests {
+    static let older = """
+        Configuration M365TenantConfig
+        {
+            Node localhost
+            {
+                # An export from before 2025: group ids, ExcludedGroups, TimeSpan durations.
+                IntuneAppProtectionPolicyiOS "IntuneAppProtectionPolicyiOS-Sales `"BYOD`""
+                {
+                    Identity                                = "T_1";
+                    DisplayName                             = "Sales `"BYOD`"";
+                    AllowedOutboundDataTransferDestinations = "managedApps";
+                    PeriodOfflineBeforeAccessCheck          = "12:00:00";
+                    PeriodOfflineBeforeWipeIsEnforced       = "90.00:00:00";
+                    MinimumRequiredOSVersion                = '16.0';
+                    SaveAsBlocked                           = $True;
+                    MaximumPinRetries                       = 5;
+                    Apps                                    = @("com.microsoft.Office.Outlook","com.microsoft.Office.Word");
+                    Assignments                             = @("g-sales");
+                    ExcludedGroups                          = @("g-contractors");
+                    Ensure                                  = "Present";
+                    Credential                              = $Credscredential;
+                }
+                IntuneAppProtectionPolicyiOS "IntuneAppProtectionPolicyiOS-Old"
+                {
+                    DisplayName = "Old"; Ensure = "Absent";
+                }
+                AADConditionalAccessPolicy "AADConditionalAccessPolicy-x"
+                {
+                    DisplayName = "x { not a block }"; Conditions = @{ Users = 'All' };
+                }
+                IntuneDeviceConfigurationPolicyiOS "IntuneDeviceConfigurationPolicyiOS-y"
+                {
+                    DisplayName = "y";
+                }
+            }
+        }
+        """
+
+    @Test func anOlderExportIsReadAsGraphWritesIt() throws {
+        var policies = WhatIfPolicies()
+        let (warnings, skipped) = try policies.add(dscExport: Self.older, source: "M365TenantConfig.ps1")
+        let p = try #require(policies.protections.first)
+        #expect(policies.protections.count == 1)
+        #expect(p.id == "T_1" && p.displayName == "Sales \"BYOD\"")
+        #expect(p.allowedOutboundDataTransferDestinations == .managedApps && p.saveAsBlocked && p.maximumPinRetries == 5)
+        #expect(p.periodOfflineBeforeAccessCheck == ISODuration("PT12H")! && p.periodOfflineBeforeWipeIsEnforced == ISODuration("P90D")!)
+        #expect(p.minimumRequiredOsVersion == Version("16.0"))
+        #expect(p.apps == [BundleID("com.microsoft.Office.Outlook"), BundleID("com.microsoft.Office.Word")])
+        #expect(p.assignments == [PolicyAssignment(.group("g-sales")), PolicyAssignment(.exclusionGroup("g-contractors"))])
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(skipped.count == 2 && skipped[0].contains("line 22: IntuneAppProtectionPolicyiOS \"IntuneAppProtectionPolicyiOS-Old\" has Ensure = \"Absent\""), "\(skipped)")
+        #expect(skipped[1].contains("IntuneDeviceConfigurationPolicyiOS"))
+    }
+
+    @Test func aBrokenBlockIsNamedAtItsLine() {
+        let text = "IntuneAppProtectionPolicyiOS \"x\"\n{\n    DisplayName = \"x\";\n    Apps = @(\"a\"\n}\n"
+        var p = WhatIfPolicies()
+        #expect { try p.add(dscExport: text, source: "c.ps1") } throws: { "\($0)".hasPrefix("c.ps1, line ") }
+        #expect(throws: PolicyImportError.self) { try p.add(dscExport: "IntuneAppProtectionPolicyiOS \"x\" { DisplayName = \"x\"", source: "d.ps1") }
+    }
+
+    @Test(arguments: [("12:00:00", "PT12H"), ("00:30:00", "PT30M"), ("90.00:00:00", "P90D"), ("00:00:00", "PT0S"), ("1.02:03:04", "P1DT2H3M4S"), ("PT12H", "PT12H")])
+    func aDotNetDurationBecomesISO8601(_ pair: (String, String)) {
+        #expect(DSCExport.duration(.string(pair.0)) == .string(pair.1))
+    }
+}
