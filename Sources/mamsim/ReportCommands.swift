@@ -82,7 +82,7 @@ struct MatrixCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, html }
 
-    @Argument(help: "A Graph iosManagedAppProtection document (or a collection of them: the first is used).", completion: .file(extensions: ["json"]))
+    @Argument(help: "A Graph iosManagedAppProtection document (or a collection of them: the first is used), or baseline:level-1, -2 or -3 (Microsoft's data protection framework for iOS, built in).", completion: .file(extensions: ["json"]))
     var policy: String
 
     @Option(help: "A scenario file whose apps, accounts and device are the fleet (its steps are ignored).", completion: .file(extensions: ["yaml", "yml", "json"]))
@@ -94,7 +94,7 @@ struct MatrixCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
     var output: String?
 
-    @Option(name: .customLong("diff"), help: ArgumentHelp("An earlier Graph policy document: show only the cells whose decision changes from it to POLICY, each with the setting that changed it.", valueName: "OLD"),
+    @Option(name: .customLong("diff"), help: ArgumentHelp("An earlier Graph policy document, or a baseline (baseline:level-2): show only the cells whose decision changes from it to POLICY, each with the setting that changed it.", valueName: "OLD"),
             completion: .file(extensions: ["json"]))
     var diff: String?
 
@@ -139,8 +139,17 @@ struct MatrixCommand: ParsableCommand {
 
     /// The first policy of a Graph document, and the document's JSON object it came from.
     static func load(_ path: String) throws -> (IosManagedAppProtection, [String: Any]) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            Terminal.error("\(path) cannot be read; name a Graph policy document (JSON)")
+        let data: Data
+        if path.hasPrefix("baseline:") {
+            guard let document = Baselines.document(path) else {
+                Terminal.error("\(path): no such baseline; use \(Baselines.names.map { "baseline:\($0)" }.joined(separator: ", ")) (Microsoft's data protection framework for iOS)")
+                throw ExitCode(2)
+            }
+            data = Data(document.utf8)
+        } else if let read = FileManager.default.contents(atPath: path) {
+            data = read
+        } else {
+            Terminal.error("\(path) cannot be read; name a Graph policy document (JSON) or a baseline (\(Baselines.names.map { "baseline:\($0)" }.joined(separator: ", ")))")
             throw ExitCode(2)
         }
         let imported: PolicyImportResult

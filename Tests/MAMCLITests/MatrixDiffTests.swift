@@ -93,3 +93,19 @@ extension CLITests {
         }
     }
 }
+
+extension CLITests.MatrixDiffTests {
+    /// `matrix --diff baseline:level-2 ours.json`: how far a policy is from Microsoft's level 2,
+    /// cell by cell, with the settings that differ; an unknown level names the known ones.
+    @Test func aPolicyIsComparedToABuiltInBaseline() async throws {
+        let level3 = CLI.repo("Tests/Fixtures/shared/fixtures/policies/icf-level-3-enterprise-high-data-protection-iOS.json").path
+        let r = try await CLI.run(["matrix", "--diff", "baseline:level-2", level3])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdoutLines.first?.hasPrefix("Changes from \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\" to \"iOS/iPadOS Enterprise High Data Protection v1.5\" on a default fleet: ") == true, "\(r.stdout.prefix(300))")
+        #expect(r.stdout.contains("allowedInboundDataTransferSources: allApps → managedApps"))
+        let same = try await CLI.run(["matrix", "--diff", "baseline:level-2", "baseline:level-2"])
+        #expect(same.status == 0 && same.stdout.contains("0 cells decide differently"), "\(same)")
+        let bad = try await CLI.run(["matrix", "--diff", "baseline:level-4", level3])
+        #expect(bad.status == 2 && bad.stderr.contains("baseline:level-4: no such baseline; use baseline:level-1, baseline:level-2, baseline:level-3"), "\(bad.stderr)")
+    }
+}
