@@ -76,6 +76,34 @@ public struct WhatIfPolicies: Sendable {
         groupNames[id.lowercased()].map { "\"\($0)\"" } ?? id
     }
 
+    /// Every group and role a policy or configuration names (lowercased): what of a persona's
+    /// membership can change a decision.
+    func namedGroupsAndRoles() -> (groups: Set<String>, roles: Set<String>) {
+        var groups = Set<String>(), roles = Set<String>()
+        func add(_ assignments: [PolicyAssignment]) {
+            for a in assignments {
+                switch a.target {
+                case .group(let g), .exclusionGroup(let g): groups.insert(g.lowercased())
+                default: continue
+                }
+            }
+        }
+        protections.forEach { add($0.assignments) }
+        appConfigs.forEach { add($0.assignments) }
+        for c in conditionalAccess {
+            groups.formUnion((c.includeGroups + c.excludeGroups).map { $0.lowercased() })
+            roles.formUnion((c.includeRoles + c.excludeRoles).map { $0.lowercased() })
+        }
+        return (groups, roles)
+    }
+
+    /// Whether a policy names `user` itself (conditional access's users, a configuration's
+    /// accounts): such a persona is not like any other.
+    func namesUser(_ user: Account) -> Bool {
+        conditionalAccess.contains { ($0.includeUsers + $0.excludeUsers).contains { user.matches($0) } }
+            || appConfigs.contains { $0.accounts?.contains { user.matches($0) } ?? false }
+    }
+
     /// A persona's membership with every group it names by display name also known by id.
     func membership(_ m: DirectoryMembership) -> DirectoryMembership {
         var ids = m.groups
@@ -133,7 +161,18 @@ public struct WhatIfAppResult: Sendable {
 
 public struct WhatIfPersonaResult: Sendable {
     public var persona: WhatIfPersona
+    /// Shared by the personas of one shape (`WhatIf.evaluate(_:_:now:)` of many): their texts
+    /// name a stand-in for the user, which `text(_:)` turns into this persona's names.
     public var apps: [WhatIfAppResult]
+    /// (stand-in, real) pairs; empty when the results name the persona's own account.
+    var names: [(String, String)] = []
+
+    /// A text of the results (a reason, a cell's name) as this persona reads it.
+    public func text(_ s: String) -> String {
+        var out = s
+        for (stand, real) in names where out.contains(stand) { out = out.replacing(stand, with: real) }
+        return out
+    }
 }
 
 public enum WhatIf {
@@ -143,6 +182,41 @@ public enum WhatIf {
     /// same time, both are in conflict and the conflicting settings take their most restrictive
     /// values (numeric entry fields the recommended values).
     public static let conflictRule = "Microsoft Learn (device-profile-troubleshoot, \"App protection policies that conflict\"): the policy deployed first stays applied and the later one shows a conflict; deployed together, both conflict and conflicting settings take their most restrictive values, numeric fields the recommended ones. The files do not say which was deployed first: the cells shown are the together case."
+
+    /// Every persona, each shape once: personas alike in all a decision reads (the groups and
+    /// roles the policies name, the device, the apps, the tenant) share one evaluation made for a
+    /// stand-in user, their texts naming each persona on reading (`WhatIfPersonaResult.text`). A
+    /// persona a policy names by UPN or OID is evaluated on its own.
+    public static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> [WhatIfPersonaResult] {
+        let named = policies.namedGroupsAndRoles()
+        var shapes: [Shape: [WhatIfAppResult]] = [:]
+        return personas.map { persona in
+            if policies.namesUser(persona.user) { return evaluate(persona, policies, now: now) }
+            let member = policies.membership(persona.member)
+            let domain = ConditionalAccessPolicy.domain(of: persona.user)
+            let key = Shape(groups: member.groups.intersection(named.groups), roles: member.roles.intersection(named.roles), device: persona.device,
+                            managementType: persona.managementType, apps: persona.apps, resource: persona.resource, domain: domain,
+                            tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty)
+            let stand = Account(upn: "\u{1}@" + domain, oid: persona.user.oid.isEmpty ? "" : "\u{2}", tenant: persona.user.tenant)
+            var names = [(stand.upn, persona.user.upn)]
+            if !persona.user.oid.isEmpty { names.append(("\u{2}", persona.user.oid)) }
+            if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: apps, names: names) }
+            var standIn = persona
+            standIn.user = stand
+            let apps = evaluate(standIn, policies, now: now).apps
+            shapes[key] = apps
+            return WhatIfPersonaResult(persona: persona, apps: apps, names: names)
+        }
+    }
+
+    struct Shape: Hashable {
+        var groups: Set<String>, roles: Set<String>
+        var device: DeviceFacts
+        var managementType: String
+        var apps: [WhatIfPersona.App]
+        var resource: String, domain: String, tenant: String
+        var hasOid: Bool
+    }
 
     public static func evaluate(_ persona: WhatIfPersona, _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> WhatIfPersonaResult {
         let member = policies.membership(persona.member)

@@ -154,3 +154,43 @@ import Testing
         #expect(r.apps[1].appConfig.isEmpty)
     }
 }
+
+extension WhatIfTests {
+    /// Personas alike in all a decision reads share one evaluation; read through `text`, each
+    /// result is word for word what evaluating that persona alone gives. A persona a policy
+    /// names by UPN is evaluated alone.
+    @Test func personasOfOneShapeReadAsIfEvaluatedAlone() {
+        var ca = ConditionalAccessPolicy(name: "Named", includeUsers: ["b@contoso.com"])
+        ca.builtInControls = ["compliantApplication"]
+        var config = AppConfigPolicy(name: "C", settings: [KeyValuePair(name: "upn", value: "{{userprincipalname}}")])
+        config.assignments = [PolicyAssignment(.allLicensedUsers)]
+        let policies = WhatIfPolicies(protections: [Self.policy("A", [PolicyAssignment(.group("g-sales"))], outbound: .managedApps)],
+                                      appConfigs: [config], conditionalAccess: [ca], groupNames: ["g-sales": "Sales"])
+        var personas: [WhatIfPersona] = []
+        for (i, upn) in ["a@contoso.com", "b@contoso.com", "c@contoso.com"].enumerated() {
+            var p = Self.persona
+            p.name = "p\(i)"
+            p.user = Account(upn: upn, oid: "oid-\(i)", tenant: "t")
+            p.member = DirectoryMembership(groups: i == 2 ? ["Sales", "Unrelated"] : ["Sales"])
+            personas.append(p)
+        }
+        func rendered(_ r: WhatIfPersonaResult) -> [String] {
+            var texts: [String] = []
+            for a in r.apps {
+                texts += [WhatIf.describe(a.protection), a.token.explanation]
+                texts += a.evaluations.map(\.reason)
+                texts += a.appConfig.map { "\($0.key)=\($0.value)" }
+                let cells: [WhatIfAppResult.Cell] = a.transfers + a.clipboard + a.save + a.open + a.features
+                texts += cells.map { "\($0.to): \($0.verdict.explanation)" }
+            }
+            return texts.map(r.text)
+        }
+        let shared = WhatIf.evaluate(personas, policies)
+        for (p, r) in zip(personas, shared) {
+            #expect(rendered(r) == rendered(WhatIf.evaluate(p, policies)), "\(p.name)")
+            #expect(!rendered(r).contains { $0.contains("\u{1}") || $0.contains("\u{2}") })
+        }
+        #expect(shared[0].apps[0].appConfig["upn"].map(shared[0].text) == "a@contoso.com")
+        #expect(shared[1].names.isEmpty, "named by a policy: evaluated alone")
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import MAMExtensions
+import MAMModel
+import MAMPolicy
+
+/// How `whatif` results are written: every text of a result passes through its persona's
+/// `text(_:)` (personas of one shape share their results, made for a stand-in user).
+enum WhatIfReport {
+    static func protection(_ p: WhatIfAppResult.Protection) -> String {
+        switch p {
+        case .policy(let name): "\"\(name)\""
+        case .none: "none"
+        case .conflict(let names): "CONFLICT between " + names.map { "\"\($0)\"" }.joined(separator: " and ")
+        case .undetermined: "undetermined"
+        }
+    }
+
+    static func verdict(_ v: Verdict) -> String { v.isAllowed ? "allowed" : "\(v.blockedBy!.rawValue)" }
+
+    static func table(_ results: [WhatIfPersonaResult], _ policies: WhatIfPolicies) -> String {
+        var out: [String] = []
+        var conflicts = 0
+        for r in results {
+            let p = r.persona
+            let device = p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled"
+            var lines = ["\(p.name): \(p.user.upn), groups [\(p.member.named.joined(separator: ", "))], \(device) iOS \(p.device.osVersion) \(p.device.model)"]
+            for a in r.apps {
+                lines.append("  \(a.app)")
+                lines.append("    app protection: \(protection(a.protection))")
+                for e in a.evaluations {
+                    let mark = e.applies == true ? "applies" : e.applies == false ? "no" : "?"
+                    lines.append("      \(mark): \"\(e.displayName)\" — \(e.reason)")
+                }
+                if case .conflict = a.protection { conflicts += 1 }
+                lines.append("    token (\(p.resource)): \(verdict(a.token)) — \(a.token.explanation)")
+                for e in a.conditionalAccess where e.reportOnly && e.reason.hasPrefix("report-only: would") {
+                    lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
+                }
+                if !a.appConfig.isEmpty {
+                    lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+                }
+                let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map(\.to)
+                lines.append("    share: \(a.transfers.count - blocked.count) of \(a.transfers.count) allowed" + (blocked.isEmpty ? "" : "; blocked to \(blocked.joined(separator: ", "))"))
+                let paste = a.clipboard.filter { !$0.verdict.isAllowed }.map(\.to)
+                lines.append("    paste: \(a.clipboard.count - paste.count) of \(a.clipboard.count) allowed" + (paste.isEmpty ? "" : "; blocked in \(paste.joined(separator: ", "))"))
+                lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
+                lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
+            }
+            out += lines.map(r.text)
+        }
+        if conflicts > 0 { out.append("\n\(conflicts) app\(conflicts == 1 ? "" : "s") under a CONFLICT. \(WhatIf.conflictRule)") }
+        return out.joined(separator: "\n")
+    }
+
+    /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
+    /// through JSONSerialization's object tree.
+    struct JSONWriter {
+        var out = ""
+        let text: (String) -> String
+
+        mutating func string(_ s: String) {
+            out += "\""
+            for u in text(s).unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+                default: out.unicodeScalars.append(u)
+                }
+            }
+            out += "\""
+        }
+
+        mutating func key(_ k: String) { string(k); out += ":" }
+
+        mutating func object(_ body: (inout JSONWriter) -> Void) { out += "{"; body(&self); if out.hasSuffix(",") { out.removeLast() }; out += "}" }
+        mutating func array<T>(_ items: some Sequence<T>, _ each: (inout JSONWriter, T) -> Void) {
+            out += "["
+            for item in items { each(&self, item); out += "," }
+            if out.hasSuffix(",") { out.removeLast() }
+            out += "]"
+        }
+        mutating func field(_ k: String, _ v: String) { key(k); string(v); out += "," }
+        mutating func field(_ k: String, _ v: Bool?) { key(k); out += v.map { $0 ? "true" : "false" } ?? "null"; out += "," }
+        mutating func field(_ k: String, _ v: Int) { key(k); out += String(v); out += "," }
+        mutating func field(_ k: String, strings: [String]) { key(k); array(strings) { $0.string($1) }; out += "," }
+    }
+
+    static func evaluation(_ w: inout JSONWriter, _ e: WhatIfAppResult.PolicyEvaluation) {
+        w.object { w in
+            w.field("@odata.type", e.kind)
+            if !e.id.isEmpty { w.field("id", e.id) }
+            w.field("displayName", e.displayName)
+            if e.reportOnly { w.field("state", "enabledForReportingButNotEnforced") }
+            w.field("policyApplies", e.applies)
+            w.field("analysisReasons", e.analysisReasons.joined(separator: ","))
+            w.field("reason", e.reason)
+        }
+    }
+
+    /// A grid's cells: the allowed ones by name, the blocked ones each with its reason.
+    static func cells(_ w: inout JSONWriter, _ name: String, _ cells: [WhatIfAppResult.Cell]) {
+        w.key(name)
+        w.object { w in
+            w.field("allowed", strings: cells.filter { $0.verdict.isAllowed }.map(\.to))
+            w.key("blocked")
+            w.array(cells.filter { !$0.verdict.isAllowed }) { w, c in
+                w.object { w in w.field("to", c.to); w.field("decision", verdict(c.verdict)); w.field("reason", c.verdict.explanation) }
+            }
+            w.out += ","
+        }
+        w.out += ","
+    }
+
+    static func json(_ results: [WhatIfPersonaResult]) -> String {
+        var top = JSONWriter(text: { $0 })
+        top.out += "{\"personas\":["
+        for (i, r) in results.enumerated() {
+            var w = JSONWriter(text: r.text)
+            w.object { w in
+                w.field("name", r.persona.name)
+                w.field("user", r.persona.user.upn)
+                w.field("groups", strings: r.persona.member.named)
+                w.key("apps")
+                w.array(r.apps) { w, a in
+                    w.object { w in
+                        w.field("app", a.app.rawValue)
+                        w.key("appProtection")
+                        w.object { w in
+                            switch a.protection {
+                            case .policy(let n): w.field("result", "applied"); w.field("policy", n)
+                            case .none: w.field("result", "none")
+                            case .conflict(let names): w.field("result", "conflict"); w.field("policies", strings: names); w.field("rule", WhatIf.conflictRule)
+                            case .undetermined: w.field("result", "undetermined")
+                            }
+                            w.key("value")
+                            w.array(a.evaluations) { evaluation(&$0, $1) }
+                            w.out += ","
+                        }
+                        w.out += ","
+                        w.key("conditionalAccess")
+                        w.object { w in
+                            w.field("resource", r.persona.resource)
+                            w.field("token", verdict(a.token))
+                            w.field("reason", a.token.explanation)
+                            w.key("value")
+                            w.array(a.conditionalAccess) { evaluation(&$0, $1) }
+                            w.out += ","
+                        }
+                        w.out += ","
+                        w.key("appConfig")
+                        w.object { w in for (k, v) in a.appConfig.sorted(by: { $0.key < $1.key }) { w.field(k, v) } }
+                        w.out += ","
+                        cells(&w, "transfers", a.transfers)
+                        cells(&w, "clipboard", a.clipboard)
+                        cells(&w, "save", a.save)
+                        cells(&w, "open", a.open)
+                        cells(&w, "features", a.features)
+                    }
+                }
+                w.out += ","
+            }
+            top.out += (i == 0 ? "" : ",\n") + w.out
+        }
+        top.out += "]}\n"
+        return top.out
+    }
+
+    static func htmlLines(_ lines: [String]) -> String {
+        let esc = LintFormat.escapeXML
+        return "<!doctype html><html><head><meta charset=\"utf-8\"><title>mamsim whatif --diff</title></head><body><h1>What if: the change</h1><pre>"
+            + lines.map(esc).joined(separator: "\n") + "</pre></body></html>"
+    }
+
+    static func html(_ results: [WhatIfPersonaResult], sources: [String]) -> String {
+        let esc = LintFormat.escapeXML
+        var rows = ""
+        for r in results {
+            for a in r.apps {
+                let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc(r.text($0.reason)))" }.joined(separator: "<br>")
+                let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map { r.text($0.to) }
+                rows += "<tr><td>\(esc(r.persona.name))</td><td>\(esc(a.app.rawValue))</td><td>\(esc(protection(a.protection)))<div class=why>\(why)</div></td>"
+                    + "<td>\(esc(verdict(a.token)))<div class=why>\(esc(r.text(a.token.explanation)))</div></td>"
+                    + "<td>\(esc(a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\(r.text($0.value))" }.joined(separator: ", ")))</td>"
+                    + "<td>\(a.transfers.count - blocked.count)/\(a.transfers.count) allowed<div class=why>\(esc(blocked.isEmpty ? "" : "blocked: " + blocked.joined(separator: ", ")))</div></td></tr>\n"
+            }
+        }
+        return """
+            <!doctype html><html><head><meta charset="utf-8"><title>mamsim whatif</title>
+            <style>body{font-family:system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:left}.why{color:#555;font-size:.85em}</style></head>
+            <body><h1>What if</h1><p>\(results.count) personas from \(esc(sources.joined(separator: ", ")))</p>
+            <table><tr><th>Persona</th><th>App</th><th>App protection</th><th>Token</th><th>App config</th><th>Share</th></tr>
+            \(rows)</table></body></html>
+            """
+    }
+}
