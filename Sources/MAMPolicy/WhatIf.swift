@@ -169,9 +169,28 @@ public struct WhatIfPersonaResult: Sendable {
 
     /// A text of the results (a reason, a cell's name) as this persona reads it.
     public func text(_ s: String) -> String {
-        var out = s
-        for (stand, real) in names where out.contains(stand) { out = out.replacing(stand, with: real) }
-        return out
+        // Every stand-in starts with byte 1 or 2, which no real text holds: most texts are
+        // returned as they are after one scan, the rest rebuilt byte by byte.
+        guard !names.isEmpty, s.utf8.contains(where: { $0 == 1 || $0 == 2 }) else { return s }
+        let bytes = Array(s.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 32)
+        var i = 0
+        outer: while i < bytes.count {
+            if bytes[i] == 1 || bytes[i] == 2 {
+                for (stand, real) in names {
+                    let u = stand.utf8
+                    if bytes.count - i >= u.count, bytes[i..<(i + u.count)].elementsEqual(u) {
+                        out += real.utf8
+                        i += u.count
+                        continue outer
+                    }
+                }
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -58,9 +58,16 @@ enum WhatIfReport {
         var out = ""
         let text: (String) -> String
 
-        mutating func string(_ s: String) {
+        mutating func string(_ raw: String) {
+            let s = text(raw)
             out += "\""
-            for u in text(s).unicodeScalars {
+            // Most texts need no escaping: appended whole.
+            if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                out += s
+                out += "\""
+                return
+            }
+            for u in s.unicodeScalars {
                 switch u {
                 case "\"": out += "\\\""
                 case "\\": out += "\\\\"

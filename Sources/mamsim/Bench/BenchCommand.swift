@@ -31,7 +31,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Skip the Node reference even if node is on the PATH.")
     var noNode = false
 
-    @Option(help: "Run only one part: decision, decode, latency, broker, pairs (many sender→receiver pairs at once), audit or fleet.")
+    @Option(help: "Run only one part: decision, decode, latency, broker, pairs (many sender→receiver pairs at once), audit, fleet or whatif.")
     var only: String?
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selected parts N times and print each figure's median, min and max with the ratio's spread, saying when the C reference itself varied too much to trust the ratios.", valueName: "N"))
@@ -43,7 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run one broker flood of --items items and nothing else (audit on, the first of --pairs, no reference): batched or per-item; or round-trip, --pings round trips of 1 KiB and nothing else; or decode, --items share frames of 1 KiB parsed in place and nothing else. An instruction counter runs it twice and takes the difference (scripts/bench-instructions).", valueName: "MODE"))
     var probe: String?
 
-    static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet"]
+    static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet", "whatif"]
     static let probeModes = ["batched", "per-item", "round-trip", "decode"]
     /// Runs of each broker figure and its C references; the median one is printed.
     static let brokerRuns = 3
@@ -136,6 +136,13 @@ struct BenchCommand: AsyncParsableCommand {
             let ms = try FleetBuildBench.run()
             print(String(format: "policy: a fleet of %d apps and %d extensions built one install at a time, best %.1f ms\n", FleetBuildBench.apps, FleetBuildBench.apps / 10, ms))
             table.add("policy: fleet of \(FleetBuildBench.apps) apps built (ms)", ms, nil, nil, lowerIsBetter: true, target: "≤ 100 ms")
+        }
+
+        if only == nil || only == "whatif" {
+            let w = try WhatIfBench.run()
+            print(String(format: "whatif: %d personas × %d apps evaluated, best %.0f ms each a shape of its own, %.0f ms in a few shapes (target ≤ 2000 ms)\n",
+                         WhatIfBench.personas, WhatIfBench.apps, w.distinct, w.shared))
+            table.add("whatif: 1000 personas × 20 apps (ms)", w.distinct, nil, nil, lowerIsBetter: true, target: "≤ 2000 ms")
         }
 
         if only == nil || only == "decode" {
