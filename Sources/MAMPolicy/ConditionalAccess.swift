@@ -168,6 +168,7 @@ extension Enforcer {
     /// when the app declares the `protapp` capability, else with `app-protection-unsupported`.
     public static func token(for account: Account, resource: String, app: AppDescriptor, capabilities: [String],
                              compliant: Bool, policies: [ConditionalAccessPolicy], member: DirectoryMembership? = nil, in fleet: Fleet) -> TokenDecision {
+        let member = member ?? fleet.membership(of: account)
         let applying = policies.filter { $0.applies(to: account, resource: resource, member: member) }
         let declaresProtapp = capabilities.contains { $0.lowercased() == protectionCapability }
         for p in applying {

@@ -254,6 +254,21 @@ public struct Fleet: Sendable {
     /// Every account, in the order added.
     public var accounts: [Account] { entries.map(\.account) }
 
+    /// The directory groups and roles of the accounts that declare them (by folded UPN and OID).
+    private var directory: [String: DirectoryMembership] = [:]
+
+    /// Records `account`'s groups and roles, for conditional access.
+    public mutating func setMembership(_ member: DirectoryMembership, of account: Account) {
+        if !account.upnKey.isEmpty { directory[account.upnKey] = member }
+        if !account.oidKey.isEmpty { directory[account.oidKey] = member }
+    }
+
+    /// `account`'s groups and roles, `nil` when it declares none (its groups are then unknown,
+    /// and conditional access judges it by its users alone).
+    public func membership(of account: Account) -> DirectoryMembership? {
+        directory[account.upnKey] ?? (account.oidKey.isEmpty ? nil : directory[account.oidKey])
+    }
+
     /// The account a UPN or OID names, in any letter case.
     public func account(named key: String) -> Account? {
         index[key.lowercased()].map { entries[$0].account }

@@ -66,7 +66,7 @@ public enum GraphConditionalAccessImporter {
         p.excludeRoles = try strings(users["excludeRoles"], "conditions.users.excludeRoles", &c) ?? []
         for key in ["includeGroups", "excludeGroups", "includeRoles", "excludeRoles"] {
             if let list = try strings(users[key], "conditions.users.\(key)", &c), !list.isEmpty {
-                c.warn("conditions.users.\(key)", "conditions.users.\(key) is judged by `mamsim whatif` (its personas say their groups and roles), not in a scenario run (the device has no directory): name the users in includeUsers")
+                c.warn("conditions.users.\(key)", "conditions.users.\(key) is judged for the accounts that declare accounts[].groups / roles (v1.5) and by `mamsim whatif`; an account that declares neither is judged by includeUsers alone")
             }
         }
         let apps = try object(conditions["applications"], "conditions.applications", &c)

@@ -38,7 +38,7 @@ extension WhatIfPolicies {
             case "conditionalaccesspolicy":
                 let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: place)
                 conditionalAccess += ca
-                warnings += w.map(\.message).filter { !$0.contains("is judged by `mamsim whatif`") }
+                warnings += w.map(\.message).filter { !$0.contains("and by `mamsim whatif`") }
             case "deviceandappmanagementassignmentfilter":
                 switch try AssignmentFilter.importFilter(dict, source: place) {
                 case .success(let f): filters[f.id.lowercased()] = f

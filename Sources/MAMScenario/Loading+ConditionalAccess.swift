@@ -8,7 +8,7 @@ import Yams
 /// `conditionalAccessPolicy` files, or inline `{name, users, grant, state?, applications?,
 /// operator?, excludeUsers?, tenant?}`.
 extension Loading {
-    static let conditionalAccessKeys = ["name", "file", "users", "excludeUsers", "applications", "grant", "operator", "state", "tenant"]
+    static let conditionalAccessKeys = ["name", "file", "users", "excludeUsers", "groups", "excludeGroups", "applications", "grant", "operator", "state", "tenant"]
 
     func readConditionalAccess(_ v: Located) {
         guard let items = reader.list(v, what: "conditionalAccess") else { return }
@@ -21,7 +21,11 @@ extension Loading {
                 let written = x.node.scalar?.string ?? url.lastPathComponent
                 do {
                     let (imported, warnings) = try GraphConditionalAccessImporter.importPolicies(Array(try InputFile.contents(of: url)), source: written)
-                    for w in warnings { reader.warn(x, w.message) }
+                    // Groups are judged once the accounts say theirs (v1.5): no warning then.
+                    let judged = accounts.contains { !$0.groups.isEmpty || !$0.roles.isEmpty }
+                    for w in warnings where !(judged && w.message.contains("accounts[].groups")) {
+                        reader.warn(x, w.message)
+                    }
                     policies = imported
                 } catch let e as PolicyImportError {
                     reader.error(x, e.message)
@@ -45,7 +49,10 @@ extension Loading {
                         return [a.upn, a.oid].filter { !$0.isEmpty }
                     }
                 }
-                p.includeUsers = accounts("users") ?? ["All"]
+                if let x = f["groups"], let g = reader.strings(x, what: "groups") { p.includeGroups = g }
+                if let x = f["excludeGroups"], let g = reader.strings(x, what: "excludeGroups") { p.excludeGroups = g }
+                // `users:` left out means all users, unless the policy names groups (v1.5).
+                p.includeUsers = accounts("users") ?? (p.includeGroups.isEmpty ? ["All"] : [])
                 p.excludeUsers = accounts("excludeUsers") ?? []
                 if let x = f["applications"], let a = reader.strings(x, what: "applications") { p.includeApplications = a }
                 if let x = f["grant"], let g = reader.strings(x, what: "grant") { p.builtInControls = g }

@@ -123,6 +123,8 @@ extension Loading {
             }
             var entry = ScenarioAccount(account: account, oidWasDerived: derived, policyName: policyName)
             if let x = f["licensed"], let b = reader.bool(x, what: "licensed") { entry.licensed = b }
+            if let x = f["groups"], let g = reader.strings(x, what: "groups") { entry.groups = g }
+            if let x = f["roles"], let r = reader.strings(x, what: "roles") { entry.roles = r }
             accounts.append(entry)
         }
     }
@@ -206,6 +208,9 @@ extension Loading {
         fleet.service = device.service
         for entry in accounts {
             fleet.add(entry.account, policy: entry.policyName.flatMap { policies[$0] })
+            if !entry.groups.isEmpty || !entry.roles.isEmpty {
+                fleet.setMembership(DirectoryMembership(groups: entry.groups, roles: entry.roles), of: entry.account)
+            }
             if !entry.licensed {
                 fleet.service.unlicensed.insert(entry.account.upnKey)
                 if !entry.account.oidKey.isEmpty { fleet.service.unlicensed.insert(entry.account.oidKey) }

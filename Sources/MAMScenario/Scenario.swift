@@ -108,6 +108,10 @@ public struct ScenarioAccount: Sendable, Hashable {
     public var policyName: String?
     /// `licensed:` (v1.3): whether the user holds an Intune licence (default true).
     public var licensed = true
+    /// `groups:`, `roles:` (v1.5): the directory groups (object ids) and role template ids the
+    /// user is in, for conditional access's `includeGroups`/`excludeGroups`/`includeRoles`.
+    public var groups: [String] = []
+    public var roles: [String] = []
 
     public init(account: Account, oidWasDerived: Bool, policyName: String?) {
         self.account = account
