@@ -95,6 +95,10 @@ public struct DirectoryMembership: Sendable, Hashable {
     public var roles: Set<String>
     /// The groups as the persona names them, for reports.
     public var named: [String]
+    /// Entra ID Protection's sign-in and user risk (`none`, `low`, `medium`, `high`, lowercased),
+    /// where the persona says it; `nil` is unknown.
+    public var signInRisk: String?
+    public var userRisk: String?
 
     public init(groups: some Sequence<String> = [], roles: some Sequence<String> = []) {
         self.named = Array(groups)

@@ -15,6 +15,13 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     /// `conditions.users.includeGroups`/`excludeGroups`/`includeRoles`/`excludeRoles`: group
     /// ids and directory role template ids. Judged where the directory is known (`mamsim
     /// whatif`'s personas); a scenario's device has no directory, and its import says so.
+    /// `conditions.signInRiskLevels` / `userRiskLevels` (`low`, `medium`, `high`, `none`): judged
+    /// where the risk is known (a `whatif` persona's), else as if matched.
+    public var signInRiskLevels: [String] = []
+    public var userRiskLevels: [String] = []
+    /// Conditions and controls the device cannot know (named locations, device filters,
+    /// authentication strength…): judged as if matched or met, and named in reports.
+    public var notSimulated: [String] = []
     public var includeGroups: [String] = []
     public var excludeGroups: [String] = []
     public var includeRoles: [String] = []
@@ -66,6 +73,8 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
             users = users || includeGroups.contains { member.isMember(of: $0) } || includeRoles.contains { member.roles.contains($0.lowercased()) }
             excluded = excluded || excludeGroups.contains { member.isMember(of: $0) } || excludeRoles.contains { member.roles.contains($0.lowercased()) }
         }
+        if let risk = member?.signInRisk, !signInRiskLevels.isEmpty, !signInRiskLevels.contains(where: { $0.lowercased() == risk }) { return false }
+        if let risk = member?.userRisk, !userRiskLevels.isEmpty, !userRiskLevels.contains(where: { $0.lowercased() == risk }) { return false }
         let r = resource.lowercased()
         let apps = includeApplications.contains { $0.lowercased() == "all" } || includeApplications.contains { $0.lowercased() == r }
             || (includeApplications.contains { $0.lowercased() == "office365" } && Self.office365.contains(r))

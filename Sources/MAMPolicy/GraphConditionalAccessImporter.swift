@@ -78,14 +78,44 @@ public enum GraphConditionalAccessImporter {
         if !p.appliesToThisDevice {
             c.warn("conditions", "the policy's platforms or client app types leave out an iOS app asking through MSAL: it never applies on this device")
         }
-        for key in ["locations", "devices", "clientApplications"] {
-            if let v = conditions[key], v != .null { c.warn("conditions.\(key)", "conditions.\(key) is not simulated; the policy is judged as if it matched") }
+        p.signInRiskLevels = try strings(conditions["signInRiskLevels"], "conditions.signInRiskLevels", &c) ?? []
+        p.userRiskLevels = try strings(conditions["userRiskLevels"], "conditions.userRiskLevels", &c) ?? []
+        for (key, levels) in [("signInRiskLevels", p.signInRiskLevels), ("userRiskLevels", p.userRiskLevels)] where !levels.isEmpty {
+            c.warn("conditions.\(key)", "conditions.\(key) is judged where a persona of `mamsim whatif` says its risk (signInRisk:, userRisk:); elsewhere Entra ID Protection's risk is unknown to the device and the policy is judged as if it matched")
+        }
+        // What the device cannot know: named, and judged as if it matched — never dropped unsaid.
+        let unknowable = [
+            ("locations", "named locations need the sign-in's network location, which the simulated device has none of"),
+            ("devices", "device filters read the device's Entra registration (device.trustType, extension attributes…), which the simulated device has none of"),
+            ("clientApplications", "it selects workload identities, not users signing in to an app"),
+            ("servicePrincipalRiskLevels", "it selects workload identities, not users signing in to an app"),
+            ("insiderRiskLevels", "insider risk comes from Microsoft Purview, unknown to the device"),
+            ("authenticationFlows", "the simulated sign-in has no device-code or transfer flow"),
+            ("times", "time conditions are not simulated"),
+        ]
+        for (key, why) in unknowable {
+            guard let v = conditions[key], v != .null, v != .array([]), v != .object([:]) else { continue }
+            p.notSimulated.append("conditions.\(key)")
+            c.warn("conditions.\(key)", "conditions.\(key) is not simulated (\(why)); the policy is judged as if it matched")
         }
         let grant = try object(dict["grantControls"], "grantControls", &c)
         p.builtInControls = try strings(grant["builtInControls"], "grantControls.builtInControls", &c) ?? []
         if let v = grant["operator"] {
             guard case .string(let op) = v, ["OR", "AND"].contains(op.uppercased()) else { throw c.error("grantControls.operator", v, "OR or AND") }
             p.requiresAll = op.uppercased() == "AND"
+        }
+        let unmet = [
+            ("authenticationStrength", "the simulated sign-in has no authentication methods, so a required strength is judged as met"),
+            ("termsOfUse", "terms of use are accepted outside the app; judged as met"),
+            ("customAuthenticationFactors", "custom controls run outside the device; judged as met"),
+        ]
+        for (key, why) in unmet {
+            guard let v = grant[key], v != .null, v != .array([]) else { continue }
+            p.notSimulated.append("grantControls.\(key)")
+            c.warn("grantControls.\(key)", "grantControls.\(key) is not simulated: \(why)")
+        }
+        if let v = dict["sessionControls"], v != .null, v != .object([:]) {
+            c.warn("sessionControls", "sessionControls shape the session a token opens (sign-in frequency, app enforced restrictions…), not whether it is issued: not simulated")
         }
         if p.builtInControls.contains(where: { $0.lowercased() == "block" }) {
             c.warn("grantControls.builtInControls", "\"block\" is not an app protection control; the simulated token service ignores it")

@@ -215,7 +215,8 @@ public enum WhatIf {
             let domain = ConditionalAccessPolicy.domain(of: persona.user)
             let key = Shape(groups: member.groups.intersection(named.groups), roles: member.roles.intersection(named.roles), device: persona.device,
                             managementType: persona.managementType, apps: persona.apps, resource: persona.resource, domain: domain,
-                            tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty)
+                            tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty,
+                            risk: [member.signInRisk ?? "", member.userRisk ?? ""])
             let stand = Account(upn: "\u{1}@" + domain, oid: persona.user.oid.isEmpty ? "" : "\u{2}", tenant: persona.user.tenant)
             var names = [(stand.upn, persona.user.upn)]
             if !persona.user.oid.isEmpty { names.append(("\u{2}", persona.user.oid)) }
@@ -235,6 +236,7 @@ public enum WhatIf {
         var apps: [WhatIfPersona.App]
         var resource: String, domain: String, tenant: String
         var hasOid: Bool
+        var risk: [String]
     }
 
     public static func evaluate(_ persona: WhatIfPersona, _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> WhatIfPersonaResult {
@@ -335,10 +337,13 @@ public enum WhatIf {
             switch p.state {
             case .disabled: why = "disabled"
             case .enabledForReportingButNotEnforced: why = covers ? "report-only: would require \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or "))" : "report-only; does not cover this user"
-            case .enabled: why = covers ? "requires \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or "))" : "does not cover this user, app or platform"
+            case .enabled: why = covers ? "requires \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or "))" : "does not cover this user, app, platform or risk"
             }
+            let unknown = p.notSimulated + (p.signInRiskLevels.isEmpty || member.signInRisk != nil ? [] : ["conditions.signInRiskLevels"])
+                + (p.userRiskLevels.isEmpty || member.userRisk != nil ? [] : ["conditions.userRiskLevels"])
+            let said = unknown.isEmpty || !covers ? why : why + " (judged as if matched, unknown to the device: \(unknown.joined(separator: ", ")))"
             evaluations.append(.init(kind: "#microsoft.graph.conditionalAccessPolicy", id: "", displayName: p.name,
-                                     applies: p.state == .enabled && covers, analysisReasons: reasons, reason: why,
+                                     applies: p.state == .enabled && covers, analysisReasons: reasons + (unknown.isEmpty ? [] : ["notEnoughInformation"]), reason: said,
                                      reportOnly: p.state == .enabledForReportingButNotEnforced))
         }
         guard let descriptor = fleet.app(app.bundleID) else { return (.allowed("not installed"), evaluations) }

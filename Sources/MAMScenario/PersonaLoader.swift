@@ -17,7 +17,7 @@ import Yams
 /// A persona without `apps` has the file's. Every mistake is reported at once, at its line.
 public enum PersonaLoader {
     static let topKeys = ["apps", "personas", "resource"]
-    static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource"]
+    static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource", "signInRisk", "userRisk"]
     static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator"]
     static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities"]
 
@@ -89,7 +89,13 @@ public enum PersonaLoader {
         if let a = f["apps"] { apps = readApps(a, r) ?? [] }
         if apps.isEmpty { r.error(v, "persona \"\(name)\" has no apps: give `apps:` to it or at the top of the file") }
         let own = f["resource"].flatMap { r.name($0, what: "resource") } ?? resource
-        return WhatIfPersona(name: name, user: user, member: DirectoryMembership(groups: groups, roles: roles), device: device,
+        var member = DirectoryMembership(groups: groups, roles: roles)
+        for (key, path) in [("signInRisk", \DirectoryMembership.signInRisk), ("userRisk", \DirectoryMembership.userRisk)] {
+            guard let x = f[key], let level = r.name(x, what: key) else { continue }
+            guard ["none", "low", "medium", "high"].contains(level.lowercased()) else { r.error(x, "\(key) must be none, low, medium or high, but it is \"\(level)\""); continue }
+            member[keyPath: path] = level.lowercased()
+        }
+        return WhatIfPersona(name: name, user: user, member: member, device: device,
                              managementType: enrollment, apps: apps, resource: own)
     }
 

@@ -194,3 +194,35 @@ extension WhatIfTests {
         #expect(shared[1].names.isEmpty, "named by a policy: evaluated alone")
     }
 }
+
+extension WhatIfTests {
+    /// Conditional access beyond what the device knows: risk is judged where a persona says it;
+    /// named locations, device filters, authentication strength are named, judged as if they
+    /// matched, never dropped unsaid.
+    @Test func riskIsJudgedWhereKnownAndTheUnknowableIsNamed() throws {
+        let doc = """
+            {"@odata.type": "#microsoft.graph.conditionalAccessPolicy", "displayName": "Risky sign-ins need APP", "state": "enabled",
+             "conditions": {"users": {"includeUsers": ["All"]}, "applications": {"includeApplications": ["All"]},
+                            "signInRiskLevels": ["high", "medium"], "locations": {"includeLocations": ["All"], "excludeLocations": ["AllTrusted"]}},
+             "grantControls": {"operator": "OR", "builtInControls": ["compliantApplication"], "authenticationStrength": {"id": "00000000-0000-0000-0000-000000000002"}},
+             "sessionControls": {"signInFrequency": {"value": 1, "type": "hours", "isEnabled": true}}}
+            """
+        let (imported, warnings) = try GraphConditionalAccessImporter.importPolicies(Array(doc.utf8), source: "ca.json")
+        let ca = try #require(imported.first)
+        #expect(ca.signInRiskLevels == ["high", "medium"] && ca.notSimulated == ["conditions.locations", "grantControls.authenticationStrength"])
+        let said = warnings.map(\.property)
+        #expect(said.contains("conditions.signInRiskLevels") && said.contains("conditions.locations") && said.contains("grantControls.authenticationStrength") && said.contains("sessionControls"), "\(said)")
+        let policies = WhatIfPolicies(conditionalAccess: [ca])
+        var low = Self.persona
+        low.member.signInRisk = "low"
+        var high = Self.persona
+        high.member.signInRisk = "high"
+        #expect(WhatIf.evaluate(low, policies).apps[0].token.isAllowed, "low risk: not covered")
+        let risky = WhatIf.evaluate(high, policies).apps[0]
+        #expect(risky.token.blockedBy == .protectionPolicyRequired)
+        #expect(risky.conditionalAccess[0].reason.contains("judged as if matched, unknown to the device: conditions.locations, grantControls.authenticationStrength"))
+        let unknown = WhatIf.evaluate(Self.persona, policies).apps[0]
+        #expect(unknown.token.blockedBy == .protectionPolicyRequired && unknown.conditionalAccess[0].reason.contains("conditions.signInRiskLevels"))
+        #expect(unknown.conditionalAccess[0].analysisReasons.contains("notEnoughInformation"))
+    }
+}
