@@ -309,9 +309,9 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     public func service(_ request: ServiceRequest, context: ServiceContext = .main, completion: @escaping (ServiceResult) -> Void) {
         send(.serviceRequest(request, context)) { frame in
             switch frame.body {
-            case .serviceResult(let r) where request.accepts(r.value): completion(r)
-            case .serviceResult(let r):
-                completion(ServiceResult(.failed(.badRequest, "the host answered \(request.name) with a \(r.value.name) value")))
+            // The host answers each call with its own type's value (`ServiceCall.value(of:)`);
+            // a typed call reads it back with `answer(from:)`.
+            case .serviceResult(let r): completion(r)
             case .error(let code, let message): completion(ServiceResult(.failed(code, message)))
             default: completion(ServiceResult(.failed(.badRequest, "the host answered \(request.name) with \(frame.body.name)")))
             }

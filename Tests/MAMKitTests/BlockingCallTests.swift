@@ -11,7 +11,7 @@ import Testing
 @Suite(.serialized) struct BlockingCallTests {
     static let policyAnswer: @Sendable (ServiceRequest, ServiceContext) -> ServiceResult? = { request, _ in
         switch request {
-        case .readFile(let path): ServiceResult(verdict: .allowed(""), value: .data(Array(path.utf8)))
+        case .readFile(let call): ServiceResult(verdict: .allowed(""), value: .data(Array(call.path.utf8)))
         case .canSave: ServiceResult(verdict: .blocked(.saveLocation, "saving to that location is blocked"))
         case .remediationInProgress: ServiceResult(verdict: .allowed(""), value: .flag(true))
         default: nil

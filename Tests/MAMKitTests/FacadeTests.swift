@@ -20,7 +20,8 @@ import Testing
     /// blocked, notifications without org data); anything else is unmanaged.
     static let answer: @Sendable (ServiceRequest, ServiceContext) -> ServiceResult? = { request, context in
         switch request {
-        case .policy(let who, _):
+        case .policy(let call):
+            let who = call.as
             let alice = (who ?? context.thread) == "alice@contoso.com" || (who ?? context.thread) == aliceOID
             let summary = alice
                 ? PolicySummary(upn: "alice@contoso.com", oid: aliceOID, managed: true, pinRequired: true, managedBrowserRequired: true,
@@ -32,7 +33,8 @@ import Testing
                                 appIntentsAllowed: true, appSharingAllowed: true, documentPickerAllowed: true, screenCaptureAllowed: true,
                                 saveTo: 1023, openFrom: 511, saveToOther: true, openFromOther: true)
             return ServiceResult(verdict: .allowed(""), value: .policySummary(summary))
-        case .canSave(let location, let account):
+        case .canSave(let call):
+            let (location, account) = (call.location, call.account)
             let blocked = (context.thread == "alice@contoso.com" || context.thread == aliceOID) && (location == .localDrive || account != "alice@contoso.com")
             return ServiceResult(verdict: blocked ? .blocked(.saveLocation, "saveAsBlocked") : .allowed("allowed"))
         case .accounts:

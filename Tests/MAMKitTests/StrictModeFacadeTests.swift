@@ -49,14 +49,14 @@ extension FacadeTests {
     static func findings(_ host: PlayedHost, count: Int) async -> [(check: String, call: String, file: String, line: UInt32)] {
         for _ in 0..<200 {
             let got = host.seen.withLock { $0 }.compactMap { request, _ -> (String, String, String, UInt32)? in
-                if case .strictFinding(let check, let call, let file, let line, _) = request { return (check, call, file, line) }
+                if case .strictFinding(let f) = request { return (f.check, f.call, f.file, f.line) }
                 return nil
             }
             if got.count >= count { return got.map { (check: $0.0, call: $0.1, file: $0.2, line: $0.3) } }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return host.seen.withLock { $0 }.compactMap { request, _ in
-            if case .strictFinding(let check, let call, let file, let line, _) = request { return (check: check, call: call, file: file, line: line) }
+            if case .strictFinding(let f) = request { return (check: f.check, call: f.call, file: f.file, line: f.line) }
             return nil
         }
     }
@@ -335,7 +335,7 @@ extension FacadeTests {
         #expect(await Delegates.restartApplication() == false)
         // Already received: the finding is sent, and answered, before the restart's answer.
         let found = host.seen.withLock { $0 }.compactMap { request, _ -> (String, UInt32)? in
-            if case .strictFinding(let check, _, _, let line, _) = request { return (check, line) }
+            if case .strictFinding(let f) = request { return (f.check, f.line) }
             return nil
         }
         #expect(found.map(\.0) == ["restart-unhandled-with-state"] && found.first?.1 == UInt32(line), "\(found)")

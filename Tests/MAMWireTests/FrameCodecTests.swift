@@ -200,14 +200,18 @@ func everyMessageRoundTripsThroughProtobufC(frame: Frame) throws {
     #expect(throws: WireError.invalidField("deliver_acks.first", "first <= last does not hold")) { try FrameParser.parse(acks) }
 }
 
-/// Each service call has the answers the .proto names (`answers=`), and a command's answer is
-/// its twin (or an error).
+/// Each service call is one Swift type, answered by the type its `.proto` line names
+/// (`answers=`): the request carries the call itself, and the answer is read back typed (a value
+/// of another call's type reads as none). A command's answer is its twin (or an error).
 @Test func eachCallKnowsItsAnswer() {
-    #expect(ServiceRequest.writeFile(path: "Documents/a", data: [], owner: nil).accepts(.file(owner: "", encrypted: false)))
-    #expect(!ServiceRequest.writeFile(path: "Documents/a", data: [], owner: nil).accepts(.data([1])))
-    #expect(ServiceRequest.print.accepts(.none))
-    #expect(!ServiceRequest.print.accepts(.strings([])))
-    #expect(ServiceRequest.acquireToken(account: "a", resource: "r", silent: true).accepts(.token(jwt: "j", homeAccountID: "")))
+    let write = Service.WriteFile(path: "Documents/a", data: [], owner: nil)
+    #expect(write.request == .writeFile(path: "Documents/a", data: [], owner: nil))
+    #expect(Service.WriteFile.answer(from: .file(owner: "o", encrypted: true)).map { [$0.owner, "\($0.encrypted)"] } == ["o", "true"])
+    #expect(Service.WriteFile.answer(from: .data([1])) == nil)
+    #expect(Service.Print.answer(from: .none) != nil && Service.Print().request == .print)
+    #expect(Service.AcquireToken.answer(from: .token(jwt: "j", homeAccountID: "h"))?.jwt == "j")
+    #expect(Service.AcquireToken.answer(from: .strings([])) == nil)
+    if case .readFile(let call) = ServiceRequest.readFile(path: "Inbox/a") { #expect(call == Service.ReadFile(path: "Inbox/a")) } else { Issue.record("not a read") }
     #expect(CommandResult.notified(restartsItself: false).answers(.notification(SDKNotification(kind: .policyChanged))))
     #expect(!CommandResult.notified(restartsItself: false).answers(.listReceived))
     #expect(CommandResult.error(.badRequest, "no").answers(.listReceived))

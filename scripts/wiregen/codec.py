@@ -278,6 +278,11 @@ def write_oneof_encode(w, o, value, indent):
         values = m.case_values(f)
         names = [f"v{i}" for i in range(len(values))]
         binding = f"(" + ", ".join(f"let {n}" for n in names) + ")" if names else ""
+        if m.is_call_oneof(o):
+            # The case carries `Service.<Call>`: its properties are the values.
+            call = "call" if values else "_"
+            binding = f"(let {call})" if values else ""
+            names = [f"call.{escape(p)}" for p in m.call_params(f)]
         e(f"{indent}case .{m.case_name(f)}{binding}:")
         const = f"{c_upper(msg)}__{o.name.upper()}_{f.name.upper()}"
         e(f"{indent}    p.pointee.{o.name}_case = {const}")
@@ -330,6 +335,19 @@ def write_oneof_decode(w, o, indent):
         values = m.case_values(f)
         mode = m.mode(t)
         e(f'{indent}    guard let x = c.{cf} else {{ throw .missingField(sub(path, "{f.name}")) }}')
+        if m.is_call_oneof(o):
+            if values and mode != "inline":
+                raise ProtoError(f"line {f.line}: a service call's message is `@swift inline` (it becomes Service.<Call>)")
+            init = m.call_type(f) + "(" + ", ".join(f"{p}: {{}}" for p in m.call_params(f)) + ")"
+            if not values:
+                e(f"{indent}    _ = x")
+                e(f"{indent}    {name} = {case}({init})")
+            elif len(values) == 1:
+                e(f"{indent}    {name} = {case}({init.format(f'try decode{key(t)}(x.pointee, {path})')})")
+            else:
+                e(f"{indent}    let v = try decode{key(t)}(x.pointee, {path})")
+                e(f"{indent}    {name} = {case}({init.format(*[f'v.{i}' for i in range(len(values))])})")
+            continue
         if not values:
             e(f"{indent}    _ = x")
             e(f"{indent}    {name} = {case}")

@@ -162,6 +162,30 @@ class Model:
     def case_name(self, f):
         return escape(f.ann.get("name") or camel(f.name))
 
+    # ---- Service calls: one Swift type each -------------------------------------------------
+    # A member of `ServiceRequest.call` is the struct `Service.<Call>` (services.py writes it),
+    # and its `ServiceRequest` case carries that struct: a call has one Swift type.
+
+    def is_call_oneof(self, o):
+        return o.message.name == "ServiceRequest" and o is o.message.oneofs[0]
+
+    def call_type(self, f):
+        name = self.case_name(f).strip("`")
+        return "Service." + name[0].upper() + name[1:]
+
+    def call_params(self, f):
+        """The property (and init label) names of `Service.<Call>`, one per value of the
+        member's inline form: the proto's own field names (an unlabeled value is named too)."""
+        t = f.target
+        if t is not None and self.mode(t) == "inline":
+            names = [g.ann.get("name") or camel(g.name) for g in t.fields]
+        else:
+            names = [camel(f.name)] * len(self.case_values(f))
+        params = []
+        for i, (label, _, _) in enumerate(self.case_values(f)):
+            params.append((label or "").strip("`") or names[i] if i < len(names) else f"value{i}")
+        return params
+
     def case_values(self, f):
         """[(label or None, swift type, default or None)] of a oneof member."""
         t = f.target

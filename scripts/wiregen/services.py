@@ -53,7 +53,7 @@ def write_service_calls(w):
             answer, pattern, built = "Void", None, None
         for line in doc_lines(f.doc, "    "):
             e(line)
-        e(f"    public struct {name}: ServiceCall {{")
+        e(f"    public struct {name}: ServiceCall, Hashable {{")
         e(f"        public typealias Answer = {answer}")
         for prop_name, _, swift_type, _ in params:
             e(f"        public var {escape(prop_name)}: {swift_type}")
@@ -65,9 +65,8 @@ def write_service_calls(w):
             e("        }")
         else:
             e("        public init() {}")
-        wire_args = ", ".join((f"{label}: " if label else "") + f"{escape(p)}" for p, label, _, _ in params)
         case = m.case_name(f)
-        e(f"        public var request: {request_type} {{ .{case}{'(' + wire_args + ')' if params else ''} }}")
+        e(f"        public var request: {request_type} {{ .{case}(self) }}")
         if pattern:
             e(f"        public static func answer(from value: {value_type}) -> {answer}? {{")
             e(f"            if case {pattern} = value {{ return {built} }}")
@@ -90,6 +89,21 @@ def write_service_calls(w):
             e(f"        public static func value(of answer: Void) -> {value_type} {{ .none }}")
         e("    }")
         e("")
+    e("}")
+    e("")
+    # The calls as the app writes them, `.readFile(path:)`: each builds the call's one type.
+    e(f"extension {request_type} {{")
+    for f in request.oneofs[0].fields:
+        values = m.case_values(f)
+        params = m.call_params(f)
+        case = m.case_name(f)
+        call = m.call_type(f)
+        if not values:
+            e(f"    public static var {case}: {request_type} {{ .{case}({call}()) }}")
+            continue
+        decl = ", ".join(f"{label or '_'} v{i}: {t}" + (f" = {d}" if d else "") for i, (label, t, d) in enumerate(values))
+        args = ", ".join(f"{p}: v{i}" for i, p in enumerate(params))
+        e(f"    public static func {case}({decl}) -> {request_type} {{ .{case}({call}({args})) }}")
     e("}")
 
 
@@ -134,14 +148,8 @@ def generate_dispatch(model):
     e("    func dispatch(_ request: ServiceRequest, _ c: CallContext) -> ServiceResult {")
     e("        switch request {")
     for name, case, params, f in service_calls(model):
-        if params:
-            binds = ", ".join(f"let v{i}" for i in range(len(params)))
-            args = ", ".join(f"{p}: v{i}" for i, p in enumerate(params))
-            e(f"        case .{case}({binds}):")
-            e(f"            return handle({name}Handler.self, Service.{name}({args}), c)")
-        else:
-            e(f"        case .{case}:")
-            e(f"            return handle({name}Handler.self, Service.{name}(), c)")
+        e(f"        case .{case}(let call):")
+        e(f"            return handle({name}Handler.self, call, c)")
     e("        }")
     e("    }")
     e("}")

@@ -116,7 +116,9 @@ def declare_oneof_enum(w, o, name, pub, indent):
         for line in doc_lines(f.doc, indent + "    "):
             e(line)
         values = m.case_values(f)
-        if values:
+        if m.is_call_oneof(o):
+            e(f"{indent}    case {m.case_name(f)}({m.call_type(f)})")
+        elif values:
             inner = ", ".join((f"{l}: " if l else "") + t + (f" = {d}" if d else "") for l, t, d in values)
             e(f"{indent}    case {m.case_name(f)}({inner})")
         else:
@@ -144,8 +146,6 @@ def declare_oneof_enum(w, o, name, pub, indent):
         e(f"{indent}    }}")
     if "answers" in o.message.ann:
         write_answers_command(w, o, pub, indent)
-    if any("answers" in f.ann for f in o.fields):
-        write_accepts(w, o, pub, indent)
     e(f"{indent}}}")
 
 
@@ -169,21 +169,3 @@ def write_answers_command(w, o, pub, indent):
     e(f"{indent}    }}")
 
 
-def write_accepts(w, o, pub, indent):
-    m, e = w.model, w.emit
-    result = next(n for n in m.messages if n.name == "ServiceResult")
-    value = result.oneofs[0]
-    by_name = {f.name: f for f in value.fields}
-    e("")
-    e(f"{indent}    /// May `value` answer this call? Every call may be answered with no value.")
-    e(f"{indent}    {pub}func accepts(_ value: {m.oneof_type(value)}) -> Bool {{")
-    e(f"{indent}        switch (self, value) {{")
-    e(f"{indent}        case (_, .none): true")
-    for f in o.fields:
-        for a in filter(None, f.ann.get("answers", "").split(",")):
-            if a not in by_name:
-                raise ProtoError(f"line {f.line}: answers={a}: ServiceResult has no value {a}")
-            e(f"{indent}        case (.{m.case_name(f)}, .{m.case_name(by_name[a])}): true")
-    e(f"{indent}        default: false")
-    e(f"{indent}        }}")
-    e(f"{indent}    }}")

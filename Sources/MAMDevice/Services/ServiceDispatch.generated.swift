@@ -45,74 +45,74 @@ extension ServiceDesk {
     /// Hands `request` to its call's handler.
     func dispatch(_ request: ServiceRequest, _ c: CallContext) -> ServiceResult {
         switch request {
-        case .writeFile(let v0, let v1, let v2):
-            return handle(WriteFileHandler.self, Service.WriteFile(path: v0, data: v1, owner: v2), c)
-        case .readFile(let v0):
-            return handle(ReadFileHandler.self, Service.ReadFile(path: v0), c)
-        case .fileOwner(let v0):
-            return handle(FileOwnerHandler.self, Service.FileOwner(path: v0), c)
-        case .protect(let v0, let v1):
-            return handle(ProtectHandler.self, Service.Protect(data: v0, owner: v1), c)
-        case .unprotect(let v0):
-            return handle(UnprotectHandler.self, Service.Unprotect(data: v0), c)
-        case .protectionInfo(let v0):
-            return handle(ProtectionInfoHandler.self, Service.ProtectionInfo(data: v0), c)
-        case .keychainSet(let v0, let v1, let v2):
-            return handle(KeychainSetHandler.self, Service.KeychainSet(group: v0, key: v1, value: v2), c)
-        case .keychainGet(let v0, let v1):
-            return handle(KeychainGetHandler.self, Service.KeychainGet(group: v0, key: v1), c)
-        case .copy(let v0):
-            return handle(CopyHandler.self, Service.Copy(text: v0), c)
-        case .paste(let v0):
-            return handle(PasteHandler.self, Service.Paste(as: v0), c)
-        case .canSave(let v0, let v1):
-            return handle(CanSaveHandler.self, Service.CanSave(location: v0, account: v1), c)
-        case .canOpen(let v0, let v1, let v2):
-            return handle(CanOpenHandler.self, Service.CanOpen(location: v0, account: v1, as: v2), c)
-        case .print:
-            return handle(PrintHandler.self, Service.Print(), c)
-        case .notify(let v0, let v1):
-            return handle(NotifyHandler.self, Service.Notify(account: v0, text: v1), c)
-        case .shareTargets(let v0):
-            return handle(ShareTargetsHandler.self, Service.ShareTargets(types: v0), c)
-        case .appConfig(let v0):
-            return handle(AppConfigHandler.self, Service.AppConfig(account: v0), c)
-        case .screenCapture:
-            return handle(ScreenCaptureHandler.self, Service.ScreenCapture(), c)
-        case .managedConfig(let v0):
-            return handle(ManagedConfigHandler.self, Service.ManagedConfig(legacy: v0), c)
-        case .managedSecret(let v0, let v1):
-            return handle(ManagedSecretHandler.self, Service.ManagedSecret(kind: v0, id: v1), c)
-        case .managedSecretIds(let v0):
-            return handle(ManagedSecretIdsHandler.self, Service.ManagedSecretIds(kind: v0), c)
-        case .signWithIdentity(let v0, let v1):
-            return handle(SignWithIdentityHandler.self, Service.SignWithIdentity(id: v0, data: v1), c)
-        case .acquireToken(let v0, let v1, let v2):
-            return handle(AcquireTokenHandler.self, Service.AcquireToken(account: v0, resource: v1, silent: v2), c)
-        case .remediateCompliance(let v0, let v1):
-            return handle(RemediateComplianceHandler.self, Service.RemediateCompliance(account: v0, silent: v1), c)
-        case .policyQuery(let v0, let v1, let v2):
-            return handle(PolicyQueryHandler.self, Service.PolicyQuery(setting: v0, as: v1, accounts: v2), c)
-        case .remediationInProgress(let v0):
-            return handle(RemediationInProgressHandler.self, Service.RemediationInProgress(account: v0), c)
-        case .managedConfigUndecodable(let v0):
-            return handle(ManagedConfigUndecodableHandler.self, Service.ManagedConfigUndecodable(error: v0), c)
-        case .enroll(let v0, let v1, let v2):
-            return handle(EnrollHandler.self, Service.Enroll(account: v0, interactive: v1, userCancels: v2), c)
-        case .unenroll(let v0, let v1):
-            return handle(UnenrollHandler.self, Service.Unenroll(account: v0, wipe: v1), c)
-        case .checkIn(let v0):
-            return handle(CheckInHandler.self, Service.CheckIn(account: v0), c)
-        case .policy(let v0, let v1):
-            return handle(PolicyHandler.self, Service.Policy(as: v0, accounts: v1), c)
-        case .accounts:
-            return handle(AccountsHandler.self, Service.Accounts(), c)
-        case .urlAllowed(let v0, let v1, let v2):
-            return handle(UrlAllowedHandler.self, Service.UrlAllowed(url: v0, universalLink: v1, as: v2), c)
-        case .canReceiveShared(let v0, let v1, let v2, let v3):
-            return handle(CanReceiveSharedHandler.self, Service.CanReceiveShared(path: v0, owner: v1, sourceBundle: v2, as: v3), c)
-        case .strictFinding(let v0, let v1, let v2, let v3, let v4):
-            return handle(StrictFindingHandler.self, Service.StrictFinding(check: v0, call: v1, file: v2, line: v3, detail: v4), c)
+        case .writeFile(let call):
+            return handle(WriteFileHandler.self, call, c)
+        case .readFile(let call):
+            return handle(ReadFileHandler.self, call, c)
+        case .fileOwner(let call):
+            return handle(FileOwnerHandler.self, call, c)
+        case .protect(let call):
+            return handle(ProtectHandler.self, call, c)
+        case .unprotect(let call):
+            return handle(UnprotectHandler.self, call, c)
+        case .protectionInfo(let call):
+            return handle(ProtectionInfoHandler.self, call, c)
+        case .keychainSet(let call):
+            return handle(KeychainSetHandler.self, call, c)
+        case .keychainGet(let call):
+            return handle(KeychainGetHandler.self, call, c)
+        case .copy(let call):
+            return handle(CopyHandler.self, call, c)
+        case .paste(let call):
+            return handle(PasteHandler.self, call, c)
+        case .canSave(let call):
+            return handle(CanSaveHandler.self, call, c)
+        case .canOpen(let call):
+            return handle(CanOpenHandler.self, call, c)
+        case .print(let call):
+            return handle(PrintHandler.self, call, c)
+        case .notify(let call):
+            return handle(NotifyHandler.self, call, c)
+        case .shareTargets(let call):
+            return handle(ShareTargetsHandler.self, call, c)
+        case .appConfig(let call):
+            return handle(AppConfigHandler.self, call, c)
+        case .screenCapture(let call):
+            return handle(ScreenCaptureHandler.self, call, c)
+        case .managedConfig(let call):
+            return handle(ManagedConfigHandler.self, call, c)
+        case .managedSecret(let call):
+            return handle(ManagedSecretHandler.self, call, c)
+        case .managedSecretIds(let call):
+            return handle(ManagedSecretIdsHandler.self, call, c)
+        case .signWithIdentity(let call):
+            return handle(SignWithIdentityHandler.self, call, c)
+        case .acquireToken(let call):
+            return handle(AcquireTokenHandler.self, call, c)
+        case .remediateCompliance(let call):
+            return handle(RemediateComplianceHandler.self, call, c)
+        case .policyQuery(let call):
+            return handle(PolicyQueryHandler.self, call, c)
+        case .remediationInProgress(let call):
+            return handle(RemediationInProgressHandler.self, call, c)
+        case .managedConfigUndecodable(let call):
+            return handle(ManagedConfigUndecodableHandler.self, call, c)
+        case .enroll(let call):
+            return handle(EnrollHandler.self, call, c)
+        case .unenroll(let call):
+            return handle(UnenrollHandler.self, call, c)
+        case .checkIn(let call):
+            return handle(CheckInHandler.self, call, c)
+        case .policy(let call):
+            return handle(PolicyHandler.self, call, c)
+        case .accounts(let call):
+            return handle(AccountsHandler.self, call, c)
+        case .urlAllowed(let call):
+            return handle(UrlAllowedHandler.self, call, c)
+        case .canReceiveShared(let call):
+            return handle(CanReceiveSharedHandler.self, call, c)
+        case .strictFinding(let call):
+            return handle(StrictFindingHandler.self, call, c)
         }
     }
 }

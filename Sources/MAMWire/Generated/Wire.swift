@@ -496,43 +496,43 @@ public struct AccountDirectory: Sendable, Hashable {
 }
 
 public enum ServiceRequest: Sendable, Hashable {
-    case writeFile(path: String, data: [UInt8], owner: String?)
-    case readFile(path: String)
-    case fileOwner(path: String)
-    case protect(data: [UInt8], owner: String?)
-    case unprotect(data: [UInt8])
-    case protectionInfo(data: [UInt8])
-    case keychainSet(group: String, key: String, value: [UInt8])
-    case keychainGet(group: String, key: String)
-    case copy(text: String)
-    case paste(as: String?)
-    case canSave(SaveLocation, account: String)
-    case canOpen(OpenLocation, account: String, as: String?)
-    case print
-    case notify(account: String, text: String)
-    case shareTargets(types: [String])
-    case appConfig(account: String?)
-    case screenCapture
+    case writeFile(Service.WriteFile)
+    case readFile(Service.ReadFile)
+    case fileOwner(Service.FileOwner)
+    case protect(Service.Protect)
+    case unprotect(Service.Unprotect)
+    case protectionInfo(Service.ProtectionInfo)
+    case keychainSet(Service.KeychainSet)
+    case keychainGet(Service.KeychainGet)
+    case copy(Service.Copy)
+    case paste(Service.Paste)
+    case canSave(Service.CanSave)
+    case canOpen(Service.CanOpen)
+    case print(Service.Print)
+    case notify(Service.Notify)
+    case shareTargets(Service.ShareTargets)
+    case appConfig(Service.AppConfig)
+    case screenCapture(Service.ScreenCapture)
     /// answered with data (the property list) or none
-    case managedConfig(legacy: Bool)
-    case managedSecret(kind: ManagedSecretKind, id: String)
-    case managedSecretIds(kind: ManagedSecretKind)
+    case managedConfig(Service.ManagedConfig)
+    case managedSecret(Service.ManagedSecret)
+    case managedSecretIds(Service.ManagedSecretIds)
     /// answered with data (the signature)
-    case signWithIdentity(id: String, data: [UInt8])
+    case signWithIdentity(Service.SignWithIdentity)
     /// answered with token, or a blocked verdict
-    case acquireToken(account: String, resource: String, silent: Bool)
-    case remediateCompliance(account: String, silent: Bool)
-    case policyQuery(PolicySetting, as: String?, accounts: [String])
-    case remediationInProgress(String)
-    case managedConfigUndecodable(String)
-    case enroll(account: String, interactive: Bool, userCancels: Bool)
-    case unenroll(account: String, wipe: Bool)
-    case checkIn(account: String)
-    case policy(as: String?, accounts: [String])
-    case accounts
-    case urlAllowed(url: String, universalLink: Bool, as: String?)
-    case canReceiveShared(path: String, owner: String, sourceBundle: String, as: String?)
-    case strictFinding(check: String, call: String, file: String, line: UInt32, detail: String)
+    case acquireToken(Service.AcquireToken)
+    case remediateCompliance(Service.RemediateCompliance)
+    case policyQuery(Service.PolicyQuery)
+    case remediationInProgress(Service.RemediationInProgress)
+    case managedConfigUndecodable(Service.ManagedConfigUndecodable)
+    case enroll(Service.Enroll)
+    case unenroll(Service.Unenroll)
+    case checkIn(Service.CheckIn)
+    case policy(Service.Policy)
+    case accounts(Service.Accounts)
+    case urlAllowed(Service.UrlAllowed)
+    case canReceiveShared(Service.CanReceiveShared)
+    case strictFinding(Service.StrictFinding)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -571,37 +571,6 @@ public enum ServiceRequest: Sendable, Hashable {
         case .urlAllowed: "url_allowed"
         case .canReceiveShared: "can_receive_shared"
         case .strictFinding: "strict_finding"
-        }
-    }
-
-    /// May `value` answer this call? Every call may be answered with no value.
-    public func accepts(_ value: ServiceValue) -> Bool {
-        switch (self, value) {
-        case (_, .none): true
-        case (.writeFile, .file): true
-        case (.readFile, .data): true
-        case (.fileOwner, .file): true
-        case (.protect, .data): true
-        case (.unprotect, .data): true
-        case (.protectionInfo, .protection): true
-        case (.keychainSet, .keychain): true
-        case (.keychainGet, .keychain): true
-        case (.paste, .paste): true
-        case (.notify, .notification): true
-        case (.shareTargets, .shareTargets): true
-        case (.appConfig, .appConfig): true
-        case (.managedConfig, .data): true
-        case (.managedSecret, .managedSecret): true
-        case (.managedSecretIds, .strings): true
-        case (.signWithIdentity, .data): true
-        case (.acquireToken, .token): true
-        case (.remediationInProgress, .flag): true
-        case (.enroll, .enrollment): true
-        case (.unenroll, .enrollment): true
-        case (.checkIn, .enrollment): true
-        case (.policy, .policySummary): true
-        case (.accounts, .accounts): true
-        default: false
         }
     }
 }
@@ -1044,7 +1013,7 @@ extension Frame.Body {
 /// and the Swift type of its answer (`ServiceCall`). Used through `Reply`, e.g.
 /// `app.call(Service.ReadFile(path: "Documents/a.txt"))`.
 public enum Service {
-    public struct WriteFile: ServiceCall {
+    public struct WriteFile: ServiceCall, Hashable {
         public typealias Answer = (owner: String, encrypted: Bool)
         public var path: String
         public var data: [UInt8]
@@ -1054,7 +1023,7 @@ public enum Service {
             self.data = data
             self.owner = owner
         }
-        public var request: ServiceRequest { .writeFile(path: path, data: data, owner: owner) }
+        public var request: ServiceRequest { .writeFile(self) }
         public static func answer(from value: ServiceValue) -> (owner: String, encrypted: Bool)? {
             if case .file(let v0, let v1) = value { return (v0, v1) }
             return nil
@@ -1062,13 +1031,13 @@ public enum Service {
         public static func value(of answer: (owner: String, encrypted: Bool)) -> ServiceValue { .file(owner: answer.owner, encrypted: answer.encrypted) }
     }
 
-    public struct ReadFile: ServiceCall {
+    public struct ReadFile: ServiceCall, Hashable {
         public typealias Answer = [UInt8]
         public var path: String
         public init(path: String) {
             self.path = path
         }
-        public var request: ServiceRequest { .readFile(path: path) }
+        public var request: ServiceRequest { .readFile(self) }
         public static func answer(from value: ServiceValue) -> [UInt8]? {
             if case .data(let v0) = value { return v0 }
             return nil
@@ -1076,13 +1045,13 @@ public enum Service {
         public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
-    public struct FileOwner: ServiceCall {
+    public struct FileOwner: ServiceCall, Hashable {
         public typealias Answer = (owner: String, encrypted: Bool)
         public var path: String
         public init(path: String) {
             self.path = path
         }
-        public var request: ServiceRequest { .fileOwner(path: path) }
+        public var request: ServiceRequest { .fileOwner(self) }
         public static func answer(from value: ServiceValue) -> (owner: String, encrypted: Bool)? {
             if case .file(let v0, let v1) = value { return (v0, v1) }
             return nil
@@ -1090,7 +1059,7 @@ public enum Service {
         public static func value(of answer: (owner: String, encrypted: Bool)) -> ServiceValue { .file(owner: answer.owner, encrypted: answer.encrypted) }
     }
 
-    public struct Protect: ServiceCall {
+    public struct Protect: ServiceCall, Hashable {
         public typealias Answer = [UInt8]
         public var data: [UInt8]
         public var owner: String?
@@ -1098,7 +1067,7 @@ public enum Service {
             self.data = data
             self.owner = owner
         }
-        public var request: ServiceRequest { .protect(data: data, owner: owner) }
+        public var request: ServiceRequest { .protect(self) }
         public static func answer(from value: ServiceValue) -> [UInt8]? {
             if case .data(let v0) = value { return v0 }
             return nil
@@ -1106,13 +1075,13 @@ public enum Service {
         public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
-    public struct Unprotect: ServiceCall {
+    public struct Unprotect: ServiceCall, Hashable {
         public typealias Answer = [UInt8]
         public var data: [UInt8]
         public init(data: [UInt8]) {
             self.data = data
         }
-        public var request: ServiceRequest { .unprotect(data: data) }
+        public var request: ServiceRequest { .unprotect(self) }
         public static func answer(from value: ServiceValue) -> [UInt8]? {
             if case .data(let v0) = value { return v0 }
             return nil
@@ -1120,13 +1089,13 @@ public enum Service {
         public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
-    public struct ProtectionInfo: ServiceCall {
+    public struct ProtectionInfo: ServiceCall, Hashable {
         public typealias Answer = ProtectionSummary?
         public var data: [UInt8]
         public init(data: [UInt8]) {
             self.data = data
         }
-        public var request: ServiceRequest { .protectionInfo(data: data) }
+        public var request: ServiceRequest { .protectionInfo(self) }
         public static func answer(from value: ServiceValue) -> ProtectionSummary?? {
             if case .protection(let v0) = value { return v0 }
             return nil
@@ -1134,7 +1103,7 @@ public enum Service {
         public static func value(of answer: ProtectionSummary?) -> ServiceValue { .protection(answer) }
     }
 
-    public struct KeychainSet: ServiceCall {
+    public struct KeychainSet: ServiceCall, Hashable {
         public typealias Answer = (status: KeychainStatus, group: String, value: [UInt8])
         public var group: String
         public var key: String
@@ -1144,7 +1113,7 @@ public enum Service {
             self.key = key
             self.value = value
         }
-        public var request: ServiceRequest { .keychainSet(group: group, key: key, value: value) }
+        public var request: ServiceRequest { .keychainSet(self) }
         public static func answer(from value: ServiceValue) -> (status: KeychainStatus, group: String, value: [UInt8])? {
             if case .keychain(let v0, let v1, let v2) = value { return (v0, v1, v2) }
             return nil
@@ -1152,7 +1121,7 @@ public enum Service {
         public static func value(of answer: (status: KeychainStatus, group: String, value: [UInt8])) -> ServiceValue { .keychain(status: answer.status, group: answer.group, value: answer.value) }
     }
 
-    public struct KeychainGet: ServiceCall {
+    public struct KeychainGet: ServiceCall, Hashable {
         public typealias Answer = (status: KeychainStatus, group: String, value: [UInt8])
         public var group: String
         public var key: String
@@ -1160,7 +1129,7 @@ public enum Service {
             self.group = group
             self.key = key
         }
-        public var request: ServiceRequest { .keychainGet(group: group, key: key) }
+        public var request: ServiceRequest { .keychainGet(self) }
         public static func answer(from value: ServiceValue) -> (status: KeychainStatus, group: String, value: [UInt8])? {
             if case .keychain(let v0, let v1, let v2) = value { return (v0, v1, v2) }
             return nil
@@ -1168,24 +1137,24 @@ public enum Service {
         public static func value(of answer: (status: KeychainStatus, group: String, value: [UInt8])) -> ServiceValue { .keychain(status: answer.status, group: answer.group, value: answer.value) }
     }
 
-    public struct Copy: ServiceCall {
+    public struct Copy: ServiceCall, Hashable {
         public typealias Answer = Void
         public var text: String
         public init(text: String) {
             self.text = text
         }
-        public var request: ServiceRequest { .copy(text: text) }
+        public var request: ServiceRequest { .copy(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct Paste: ServiceCall {
+    public struct Paste: ServiceCall, Hashable {
         public typealias Answer = String
         public var `as`: String?
         public init(`as`: String?) {
             self.`as` = `as`
         }
-        public var request: ServiceRequest { .paste(as: `as`) }
+        public var request: ServiceRequest { .paste(self) }
         public static func answer(from value: ServiceValue) -> String? {
             if case .paste(let v0) = value { return v0 }
             return nil
@@ -1193,7 +1162,7 @@ public enum Service {
         public static func value(of answer: String) -> ServiceValue { .paste(text: answer) }
     }
 
-    public struct CanSave: ServiceCall {
+    public struct CanSave: ServiceCall, Hashable {
         public typealias Answer = Void
         public var location: SaveLocation
         public var account: String
@@ -1201,12 +1170,12 @@ public enum Service {
             self.location = location
             self.account = account
         }
-        public var request: ServiceRequest { .canSave(location, account: account) }
+        public var request: ServiceRequest { .canSave(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct CanOpen: ServiceCall {
+    public struct CanOpen: ServiceCall, Hashable {
         public typealias Answer = Void
         public var location: OpenLocation
         public var account: String
@@ -1216,20 +1185,20 @@ public enum Service {
             self.account = account
             self.`as` = `as`
         }
-        public var request: ServiceRequest { .canOpen(location, account: account, as: `as`) }
+        public var request: ServiceRequest { .canOpen(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct Print: ServiceCall {
+    public struct Print: ServiceCall, Hashable {
         public typealias Answer = Void
         public init() {}
-        public var request: ServiceRequest { .print }
+        public var request: ServiceRequest { .print(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct Notify: ServiceCall {
+    public struct Notify: ServiceCall, Hashable {
         public typealias Answer = String
         public var account: String
         public var text: String
@@ -1237,7 +1206,7 @@ public enum Service {
             self.account = account
             self.text = text
         }
-        public var request: ServiceRequest { .notify(account: account, text: text) }
+        public var request: ServiceRequest { .notify(self) }
         public static func answer(from value: ServiceValue) -> String? {
             if case .notification(let v0) = value { return v0 }
             return nil
@@ -1245,13 +1214,13 @@ public enum Service {
         public static func value(of answer: String) -> ServiceValue { .notification(shown: answer) }
     }
 
-    public struct ShareTargets: ServiceCall {
+    public struct ShareTargets: ServiceCall, Hashable {
         public typealias Answer = [String]
         public var types: [String]
         public init(types: [String]) {
             self.types = types
         }
-        public var request: ServiceRequest { .shareTargets(types: types) }
+        public var request: ServiceRequest { .shareTargets(self) }
         public static func answer(from value: ServiceValue) -> [String]? {
             if case .shareTargets(let v0) = value { return v0 }
             return nil
@@ -1259,13 +1228,13 @@ public enum Service {
         public static func value(of answer: [String]) -> ServiceValue { .shareTargets(answer) }
     }
 
-    public struct AppConfig: ServiceCall {
+    public struct AppConfig: ServiceCall, Hashable {
         public typealias Answer = [[String:String]]
         public var account: String?
         public init(account: String?) {
             self.account = account
         }
-        public var request: ServiceRequest { .appConfig(account: account) }
+        public var request: ServiceRequest { .appConfig(self) }
         public static func answer(from value: ServiceValue) -> [[String:String]]? {
             if case .appConfig(let v0) = value { return v0 }
             return nil
@@ -1273,22 +1242,22 @@ public enum Service {
         public static func value(of answer: [[String:String]]) -> ServiceValue { .appConfig(answer) }
     }
 
-    public struct ScreenCapture: ServiceCall {
+    public struct ScreenCapture: ServiceCall, Hashable {
         public typealias Answer = Void
         public init() {}
-        public var request: ServiceRequest { .screenCapture }
+        public var request: ServiceRequest { .screenCapture(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
     /// answered with data (the property list) or none
-    public struct ManagedConfig: ServiceCall {
+    public struct ManagedConfig: ServiceCall, Hashable {
         public typealias Answer = [UInt8]
         public var legacy: Bool
         public init(legacy: Bool) {
             self.legacy = legacy
         }
-        public var request: ServiceRequest { .managedConfig(legacy: legacy) }
+        public var request: ServiceRequest { .managedConfig(self) }
         public static func answer(from value: ServiceValue) -> [UInt8]? {
             if case .data(let v0) = value { return v0 }
             return nil
@@ -1296,7 +1265,7 @@ public enum Service {
         public static func value(of answer: [UInt8]) -> ServiceValue { .data(answer) }
     }
 
-    public struct ManagedSecret: ServiceCall {
+    public struct ManagedSecret: ServiceCall, Hashable {
         public typealias Answer = ManagedSecretValue
         public var kind: ManagedSecretKind
         public var id: String
@@ -1304,7 +1273,7 @@ public enum Service {
             self.kind = kind
             self.id = id
         }
-        public var request: ServiceRequest { .managedSecret(kind: kind, id: id) }
+        public var request: ServiceRequest { .managedSecret(self) }
         public static func answer(from value: ServiceValue) -> ManagedSecretValue? {
             if case .managedSecret(let v0) = value { return v0 }
             return nil
@@ -1312,13 +1281,13 @@ public enum Service {
         public static func value(of answer: ManagedSecretValue) -> ServiceValue { .managedSecret(answer) }
     }
 
-    public struct ManagedSecretIds: ServiceCall {
+    public struct ManagedSecretIds: ServiceCall, Hashable {
         public typealias Answer = [String]
         public var kind: ManagedSecretKind
         public init(kind: ManagedSecretKind) {
             self.kind = kind
         }
-        public var request: ServiceRequest { .managedSecretIds(kind: kind) }
+        public var request: ServiceRequest { .managedSecretIds(self) }
         public static func answer(from value: ServiceValue) -> [String]? {
             if case .strings(let v0) = value { return v0 }
             return nil
@@ -1327,7 +1296,7 @@ public enum Service {
     }
 
     /// answered with data (the signature)
-    public struct SignWithIdentity: ServiceCall {
+    public struct SignWithIdentity: ServiceCall, Hashable {
         public typealias Answer = [UInt8]
         public var id: String
         public var data: [UInt8]
@@ -1335,7 +1304,7 @@ public enum Service {
             self.id = id
             self.data = data
         }
-        public var request: ServiceRequest { .signWithIdentity(id: id, data: data) }
+        public var request: ServiceRequest { .signWithIdentity(self) }
         public static func answer(from value: ServiceValue) -> [UInt8]? {
             if case .data(let v0) = value { return v0 }
             return nil
@@ -1344,7 +1313,7 @@ public enum Service {
     }
 
     /// answered with token, or a blocked verdict
-    public struct AcquireToken: ServiceCall {
+    public struct AcquireToken: ServiceCall, Hashable {
         public typealias Answer = (jwt: String, homeAccountID: String)
         public var account: String
         public var resource: String
@@ -1354,7 +1323,7 @@ public enum Service {
             self.resource = resource
             self.silent = silent
         }
-        public var request: ServiceRequest { .acquireToken(account: account, resource: resource, silent: silent) }
+        public var request: ServiceRequest { .acquireToken(self) }
         public static func answer(from value: ServiceValue) -> (jwt: String, homeAccountID: String)? {
             if case .token(let v0, let v1) = value { return (v0, v1) }
             return nil
@@ -1362,7 +1331,7 @@ public enum Service {
         public static func value(of answer: (jwt: String, homeAccountID: String)) -> ServiceValue { .token(jwt: answer.jwt, homeAccountID: answer.homeAccountID) }
     }
 
-    public struct RemediateCompliance: ServiceCall {
+    public struct RemediateCompliance: ServiceCall, Hashable {
         public typealias Answer = Void
         public var account: String
         public var silent: Bool
@@ -1370,12 +1339,12 @@ public enum Service {
             self.account = account
             self.silent = silent
         }
-        public var request: ServiceRequest { .remediateCompliance(account: account, silent: silent) }
+        public var request: ServiceRequest { .remediateCompliance(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct PolicyQuery: ServiceCall {
+    public struct PolicyQuery: ServiceCall, Hashable {
         public typealias Answer = Void
         public var setting: PolicySetting
         public var `as`: String?
@@ -1385,18 +1354,18 @@ public enum Service {
             self.`as` = `as`
             self.accounts = accounts
         }
-        public var request: ServiceRequest { .policyQuery(setting, as: `as`, accounts: accounts) }
+        public var request: ServiceRequest { .policyQuery(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct RemediationInProgress: ServiceCall {
+    public struct RemediationInProgress: ServiceCall, Hashable {
         public typealias Answer = Bool
         public var account: String
         public init(account: String) {
             self.account = account
         }
-        public var request: ServiceRequest { .remediationInProgress(account) }
+        public var request: ServiceRequest { .remediationInProgress(self) }
         public static func answer(from value: ServiceValue) -> Bool? {
             if case .flag(let v0) = value { return v0 }
             return nil
@@ -1404,18 +1373,18 @@ public enum Service {
         public static func value(of answer: Bool) -> ServiceValue { .flag(answer) }
     }
 
-    public struct ManagedConfigUndecodable: ServiceCall {
+    public struct ManagedConfigUndecodable: ServiceCall, Hashable {
         public typealias Answer = Void
         public var error: String
         public init(error: String) {
             self.error = error
         }
-        public var request: ServiceRequest { .managedConfigUndecodable(error) }
+        public var request: ServiceRequest { .managedConfigUndecodable(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct Enroll: ServiceCall {
+    public struct Enroll: ServiceCall, Hashable {
         public typealias Answer = UInt32
         public var account: String
         public var interactive: Bool
@@ -1425,7 +1394,7 @@ public enum Service {
             self.interactive = interactive
             self.userCancels = userCancels
         }
-        public var request: ServiceRequest { .enroll(account: account, interactive: interactive, userCancels: userCancels) }
+        public var request: ServiceRequest { .enroll(self) }
         public static func answer(from value: ServiceValue) -> UInt32? {
             if case .enrollment(let v0) = value { return v0 }
             return nil
@@ -1433,7 +1402,7 @@ public enum Service {
         public static func value(of answer: UInt32) -> ServiceValue { .enrollment(answer) }
     }
 
-    public struct Unenroll: ServiceCall {
+    public struct Unenroll: ServiceCall, Hashable {
         public typealias Answer = UInt32
         public var account: String
         public var wipe: Bool
@@ -1441,7 +1410,7 @@ public enum Service {
             self.account = account
             self.wipe = wipe
         }
-        public var request: ServiceRequest { .unenroll(account: account, wipe: wipe) }
+        public var request: ServiceRequest { .unenroll(self) }
         public static func answer(from value: ServiceValue) -> UInt32? {
             if case .enrollment(let v0) = value { return v0 }
             return nil
@@ -1449,13 +1418,13 @@ public enum Service {
         public static func value(of answer: UInt32) -> ServiceValue { .enrollment(answer) }
     }
 
-    public struct CheckIn: ServiceCall {
+    public struct CheckIn: ServiceCall, Hashable {
         public typealias Answer = UInt32
         public var account: String
         public init(account: String) {
             self.account = account
         }
-        public var request: ServiceRequest { .checkIn(account: account) }
+        public var request: ServiceRequest { .checkIn(self) }
         public static func answer(from value: ServiceValue) -> UInt32? {
             if case .enrollment(let v0) = value { return v0 }
             return nil
@@ -1463,7 +1432,7 @@ public enum Service {
         public static func value(of answer: UInt32) -> ServiceValue { .enrollment(answer) }
     }
 
-    public struct Policy: ServiceCall {
+    public struct Policy: ServiceCall, Hashable {
         public typealias Answer = PolicySummary
         public var `as`: String?
         public var accounts: [String]
@@ -1471,7 +1440,7 @@ public enum Service {
             self.`as` = `as`
             self.accounts = accounts
         }
-        public var request: ServiceRequest { .policy(as: `as`, accounts: accounts) }
+        public var request: ServiceRequest { .policy(self) }
         public static func answer(from value: ServiceValue) -> PolicySummary? {
             if case .policySummary(let v0) = value { return v0 }
             return nil
@@ -1479,10 +1448,10 @@ public enum Service {
         public static func value(of answer: PolicySummary) -> ServiceValue { .policySummary(answer) }
     }
 
-    public struct Accounts: ServiceCall {
+    public struct Accounts: ServiceCall, Hashable {
         public typealias Answer = AccountDirectory
         public init() {}
-        public var request: ServiceRequest { .accounts }
+        public var request: ServiceRequest { .accounts(self) }
         public static func answer(from value: ServiceValue) -> AccountDirectory? {
             if case .accounts(let v0) = value { return v0 }
             return nil
@@ -1490,7 +1459,7 @@ public enum Service {
         public static func value(of answer: AccountDirectory) -> ServiceValue { .accounts(answer) }
     }
 
-    public struct UrlAllowed: ServiceCall {
+    public struct UrlAllowed: ServiceCall, Hashable {
         public typealias Answer = Void
         public var url: String
         public var universalLink: Bool
@@ -1500,12 +1469,12 @@ public enum Service {
             self.universalLink = universalLink
             self.`as` = `as`
         }
-        public var request: ServiceRequest { .urlAllowed(url: url, universalLink: universalLink, as: `as`) }
+        public var request: ServiceRequest { .urlAllowed(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct CanReceiveShared: ServiceCall {
+    public struct CanReceiveShared: ServiceCall, Hashable {
         public typealias Answer = Void
         public var path: String
         public var owner: String
@@ -1517,12 +1486,12 @@ public enum Service {
             self.sourceBundle = sourceBundle
             self.`as` = `as`
         }
-        public var request: ServiceRequest { .canReceiveShared(path: path, owner: owner, sourceBundle: sourceBundle, as: `as`) }
+        public var request: ServiceRequest { .canReceiveShared(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
-    public struct StrictFinding: ServiceCall {
+    public struct StrictFinding: ServiceCall, Hashable {
         public typealias Answer = Void
         public var check: String
         public var call: String
@@ -1536,11 +1505,48 @@ public enum Service {
             self.line = line
             self.detail = detail
         }
-        public var request: ServiceRequest { .strictFinding(check: check, call: call, file: file, line: line, detail: detail) }
+        public var request: ServiceRequest { .strictFinding(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
+}
+
+extension ServiceRequest {
+    public static func writeFile(path v0: String, data v1: [UInt8], owner v2: String?) -> ServiceRequest { .writeFile(Service.WriteFile(path: v0, data: v1, owner: v2)) }
+    public static func readFile(path v0: String) -> ServiceRequest { .readFile(Service.ReadFile(path: v0)) }
+    public static func fileOwner(path v0: String) -> ServiceRequest { .fileOwner(Service.FileOwner(path: v0)) }
+    public static func protect(data v0: [UInt8], owner v1: String?) -> ServiceRequest { .protect(Service.Protect(data: v0, owner: v1)) }
+    public static func unprotect(data v0: [UInt8]) -> ServiceRequest { .unprotect(Service.Unprotect(data: v0)) }
+    public static func protectionInfo(data v0: [UInt8]) -> ServiceRequest { .protectionInfo(Service.ProtectionInfo(data: v0)) }
+    public static func keychainSet(group v0: String, key v1: String, value v2: [UInt8]) -> ServiceRequest { .keychainSet(Service.KeychainSet(group: v0, key: v1, value: v2)) }
+    public static func keychainGet(group v0: String, key v1: String) -> ServiceRequest { .keychainGet(Service.KeychainGet(group: v0, key: v1)) }
+    public static func copy(text v0: String) -> ServiceRequest { .copy(Service.Copy(text: v0)) }
+    public static func paste(as v0: String?) -> ServiceRequest { .paste(Service.Paste(as: v0)) }
+    public static func canSave(_ v0: SaveLocation, account v1: String) -> ServiceRequest { .canSave(Service.CanSave(location: v0, account: v1)) }
+    public static func canOpen(_ v0: OpenLocation, account v1: String, as v2: String?) -> ServiceRequest { .canOpen(Service.CanOpen(location: v0, account: v1, as: v2)) }
+    public static var print: ServiceRequest { .print(Service.Print()) }
+    public static func notify(account v0: String, text v1: String) -> ServiceRequest { .notify(Service.Notify(account: v0, text: v1)) }
+    public static func shareTargets(types v0: [String]) -> ServiceRequest { .shareTargets(Service.ShareTargets(types: v0)) }
+    public static func appConfig(account v0: String?) -> ServiceRequest { .appConfig(Service.AppConfig(account: v0)) }
+    public static var screenCapture: ServiceRequest { .screenCapture(Service.ScreenCapture()) }
+    public static func managedConfig(legacy v0: Bool) -> ServiceRequest { .managedConfig(Service.ManagedConfig(legacy: v0)) }
+    public static func managedSecret(kind v0: ManagedSecretKind, id v1: String) -> ServiceRequest { .managedSecret(Service.ManagedSecret(kind: v0, id: v1)) }
+    public static func managedSecretIds(kind v0: ManagedSecretKind) -> ServiceRequest { .managedSecretIds(Service.ManagedSecretIds(kind: v0)) }
+    public static func signWithIdentity(id v0: String, data v1: [UInt8]) -> ServiceRequest { .signWithIdentity(Service.SignWithIdentity(id: v0, data: v1)) }
+    public static func acquireToken(account v0: String, resource v1: String, silent v2: Bool) -> ServiceRequest { .acquireToken(Service.AcquireToken(account: v0, resource: v1, silent: v2)) }
+    public static func remediateCompliance(account v0: String, silent v1: Bool) -> ServiceRequest { .remediateCompliance(Service.RemediateCompliance(account: v0, silent: v1)) }
+    public static func policyQuery(_ v0: PolicySetting, as v1: String?, accounts v2: [String]) -> ServiceRequest { .policyQuery(Service.PolicyQuery(setting: v0, as: v1, accounts: v2)) }
+    public static func remediationInProgress(_ v0: String) -> ServiceRequest { .remediationInProgress(Service.RemediationInProgress(account: v0)) }
+    public static func managedConfigUndecodable(_ v0: String) -> ServiceRequest { .managedConfigUndecodable(Service.ManagedConfigUndecodable(error: v0)) }
+    public static func enroll(account v0: String, interactive v1: Bool, userCancels v2: Bool) -> ServiceRequest { .enroll(Service.Enroll(account: v0, interactive: v1, userCancels: v2)) }
+    public static func unenroll(account v0: String, wipe v1: Bool) -> ServiceRequest { .unenroll(Service.Unenroll(account: v0, wipe: v1)) }
+    public static func checkIn(account v0: String) -> ServiceRequest { .checkIn(Service.CheckIn(account: v0)) }
+    public static func policy(as v0: String?, accounts v1: [String]) -> ServiceRequest { .policy(Service.Policy(as: v0, accounts: v1)) }
+    public static var accounts: ServiceRequest { .accounts(Service.Accounts()) }
+    public static func urlAllowed(url v0: String, universalLink v1: Bool, as v2: String?) -> ServiceRequest { .urlAllowed(Service.UrlAllowed(url: v0, universalLink: v1, as: v2)) }
+    public static func canReceiveShared(path v0: String, owner v1: String, sourceBundle v2: String, as v3: String?) -> ServiceRequest { .canReceiveShared(Service.CanReceiveShared(path: v0, owner: v1, sourceBundle: v2, as: v3)) }
+    public static func strictFinding(check v0: String, call v1: String, file v2: String, line v3: UInt32, detail v4: String) -> ServiceRequest { .strictFinding(Service.StrictFinding(check: v0, call: v1, file: v2, line: v3, detail: v4)) }
 }
 
 /// Conversion between the Swift types above and protobuf-c's structs. Encoding allocates
@@ -3120,108 +3126,108 @@ enum WireCodec {
     static func encodeServiceRequest(_ v: ServiceRequest, _ context: ServiceContext, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__ServiceRequest> {
         let p = arena.message(Mamsim__V2__ServiceRequest.self, mamsim__v2__service_request__init)
         switch v {
-        case .writeFile(let v0, let v1, let v2):
+        case .writeFile(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE
-            p.pointee.write_file = encodeWriteFile(v0, v1, v2, arena)
-        case .readFile(let v0):
+            p.pointee.write_file = encodeWriteFile(call.path, call.data, call.owner, arena)
+        case .readFile(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_READ_FILE
-            p.pointee.read_file = encodeReadFile(v0, arena)
-        case .fileOwner(let v0):
+            p.pointee.read_file = encodeReadFile(call.path, arena)
+        case .fileOwner(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_FILE_OWNER
-            p.pointee.file_owner = encodeFileOwnerQuery(v0, arena)
-        case .protect(let v0, let v1):
+            p.pointee.file_owner = encodeFileOwnerQuery(call.path, arena)
+        case .protect(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECT
-            p.pointee.protect = encodeProtect(v0, v1, arena)
-        case .unprotect(let v0):
+            p.pointee.protect = encodeProtect(call.data, call.owner, arena)
+        case .unprotect(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_UNPROTECT
-            p.pointee.unprotect = encodeUnprotect(v0, arena)
-        case .protectionInfo(let v0):
+            p.pointee.unprotect = encodeUnprotect(call.data, arena)
+        case .protectionInfo(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECTION_INFO
-            p.pointee.protection_info = encodeProtectionInfoQuery(v0, arena)
-        case .keychainSet(let v0, let v1, let v2):
+            p.pointee.protection_info = encodeProtectionInfoQuery(call.data, arena)
+        case .keychainSet(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_SET
-            p.pointee.keychain_set = encodeKeychainSet(v0, v1, v2, arena)
-        case .keychainGet(let v0, let v1):
+            p.pointee.keychain_set = encodeKeychainSet(call.group, call.key, call.value, arena)
+        case .keychainGet(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_GET
-            p.pointee.keychain_get = encodeKeychainGet(v0, v1, arena)
-        case .copy(let v0):
+            p.pointee.keychain_get = encodeKeychainGet(call.group, call.key, arena)
+        case .copy(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_COPY
-            p.pointee.copy = encodeCopy(v0, arena)
-        case .paste(let v0):
+            p.pointee.copy = encodeCopy(call.text, arena)
+        case .paste(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PASTE
-            p.pointee.paste = encodePaste(v0, arena)
-        case .canSave(let v0, let v1):
+            p.pointee.paste = encodePaste(call.`as`, arena)
+        case .canSave(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_SAVE
-            p.pointee.can_save = encodeCanSave(v0, v1, arena)
-        case .canOpen(let v0, let v1, let v2):
+            p.pointee.can_save = encodeCanSave(call.location, call.account, arena)
+        case .canOpen(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_OPEN
-            p.pointee.can_open = encodeCanOpen(v0, v1, v2, arena)
+            p.pointee.can_open = encodeCanOpen(call.location, call.account, call.`as`, arena)
         case .print:
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_PRINT
             p.pointee.print = arena.message(Mamsim__V2__Print.self, mamsim__v2__print__init)
-        case .notify(let v0, let v1):
+        case .notify(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_NOTIFY
-            p.pointee.notify = encodeNotify(v0, v1, arena)
-        case .shareTargets(let v0):
+            p.pointee.notify = encodeNotify(call.account, call.text, arena)
+        case .shareTargets(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS
-            p.pointee.share_targets = encodeShareTargets(v0, arena)
-        case .appConfig(let v0):
+            p.pointee.share_targets = encodeShareTargets(call.types, arena)
+        case .appConfig(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_APP_CONFIG
-            p.pointee.app_config = encodeAppConfigQuery(v0, arena)
+            p.pointee.app_config = encodeAppConfigQuery(call.account, arena)
         case .screenCapture:
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE
             p.pointee.screen_capture = arena.message(Mamsim__V2__ScreenCapture.self, mamsim__v2__screen_capture__init)
-        case .managedConfig(let v0):
+        case .managedConfig(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG
-            p.pointee.managed_config = encodeManagedConfigQuery(v0, arena)
-        case .managedSecret(let v0, let v1):
+            p.pointee.managed_config = encodeManagedConfigQuery(call.legacy, arena)
+        case .managedSecret(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET
-            p.pointee.managed_secret = encodeManagedSecretQuery(v0, v1, arena)
-        case .managedSecretIds(let v0):
+            p.pointee.managed_secret = encodeManagedSecretQuery(call.kind, call.id, arena)
+        case .managedSecretIds(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET_IDS
-            p.pointee.managed_secret_ids = encodeManagedSecretIdsQuery(v0, arena)
-        case .signWithIdentity(let v0, let v1):
+            p.pointee.managed_secret_ids = encodeManagedSecretIdsQuery(call.kind, arena)
+        case .signWithIdentity(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY
-            p.pointee.sign_with_identity = encodeSignWithIdentity(v0, v1, arena)
-        case .acquireToken(let v0, let v1, let v2):
+            p.pointee.sign_with_identity = encodeSignWithIdentity(call.id, call.data, arena)
+        case .acquireToken(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN
-            p.pointee.acquire_token = encodeAcquireToken(v0, v1, v2, arena)
-        case .remediateCompliance(let v0, let v1):
+            p.pointee.acquire_token = encodeAcquireToken(call.account, call.resource, call.silent, arena)
+        case .remediateCompliance(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE
-            p.pointee.remediate_compliance = encodeRemediateCompliance(v0, v1, arena)
-        case .policyQuery(let v0, let v1, let v2):
+            p.pointee.remediate_compliance = encodeRemediateCompliance(call.account, call.silent, arena)
+        case .policyQuery(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY
-            p.pointee.policy_query = encodePolicyQuery(v0, v1, v2, arena)
-        case .remediationInProgress(let v0):
+            p.pointee.policy_query = encodePolicyQuery(call.setting, call.`as`, call.accounts, arena)
+        case .remediationInProgress(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS
-            p.pointee.remediation_in_progress = encodeRemediationInProgressQuery(v0, arena)
-        case .managedConfigUndecodable(let v0):
+            p.pointee.remediation_in_progress = encodeRemediationInProgressQuery(call.account, arena)
+        case .managedConfigUndecodable(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE
-            p.pointee.managed_config_undecodable = encodeManagedConfigUndecodable(v0, arena)
-        case .enroll(let v0, let v1, let v2):
+            p.pointee.managed_config_undecodable = encodeManagedConfigUndecodable(call.error, arena)
+        case .enroll(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_ENROLL
-            p.pointee.enroll = encodeEnroll(v0, v1, v2, arena)
-        case .unenroll(let v0, let v1):
+            p.pointee.enroll = encodeEnroll(call.account, call.interactive, call.userCancels, arena)
+        case .unenroll(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_UNENROLL
-            p.pointee.unenroll = encodeUnenroll(v0, v1, arena)
-        case .checkIn(let v0):
+            p.pointee.unenroll = encodeUnenroll(call.account, call.wipe, arena)
+        case .checkIn(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN
-            p.pointee.check_in = encodeCheckIn(v0, arena)
-        case .policy(let v0, let v1):
+            p.pointee.check_in = encodeCheckIn(call.account, arena)
+        case .policy(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY
-            p.pointee.policy = encodePolicySummaryQuery(v0, v1, arena)
+            p.pointee.policy = encodePolicySummaryQuery(call.`as`, call.accounts, arena)
         case .accounts:
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS
             p.pointee.accounts = arena.message(Mamsim__V2__AccountsQuery.self, mamsim__v2__accounts_query__init)
-        case .urlAllowed(let v0, let v1, let v2):
+        case .urlAllowed(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_URL_ALLOWED
-            p.pointee.url_allowed = encodeUrlAllowedQuery(v0, v1, v2, arena)
-        case .canReceiveShared(let v0, let v1, let v2, let v3):
+            p.pointee.url_allowed = encodeUrlAllowedQuery(call.url, call.universalLink, call.`as`, arena)
+        case .canReceiveShared(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED
-            p.pointee.can_receive_shared = encodeCanReceiveSharedQuery(v0, v1, v2, v3, arena)
-        case .strictFinding(let v0, let v1, let v2, let v3, let v4):
+            p.pointee.can_receive_shared = encodeCanReceiveSharedQuery(call.path, call.owner, call.sourceBundle, call.`as`, arena)
+        case .strictFinding(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING
-            p.pointee.strict_finding = encodeStrictFinding(v0, v1, v2, v3, v4, arena)
+            p.pointee.strict_finding = encodeStrictFinding(call.check, call.call, call.file, call.line, call.detail, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -3234,126 +3240,126 @@ enum WireCodec {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_WRITE_FILE:
             guard let x = c.write_file else { throw .missingField(sub(path, "write_file")) }
             let v = try decodeWriteFile(x.pointee, { sub(path, "write_file") })
-            _call = .writeFile(path: v.0, data: v.1, owner: v.2)
+            _call = .writeFile(Service.WriteFile(path: v.0, data: v.1, owner: v.2))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_READ_FILE:
             guard let x = c.read_file else { throw .missingField(sub(path, "read_file")) }
-            _call = .readFile(path: try decodeReadFile(x.pointee, { sub(path, "read_file") }))
+            _call = .readFile(Service.ReadFile(path: try decodeReadFile(x.pointee, { sub(path, "read_file") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_FILE_OWNER:
             guard let x = c.file_owner else { throw .missingField(sub(path, "file_owner")) }
-            _call = .fileOwner(path: try decodeFileOwnerQuery(x.pointee, { sub(path, "file_owner") }))
+            _call = .fileOwner(Service.FileOwner(path: try decodeFileOwnerQuery(x.pointee, { sub(path, "file_owner") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECT:
             guard let x = c.protect else { throw .missingField(sub(path, "protect")) }
             let v = try decodeProtect(x.pointee, { sub(path, "protect") })
-            _call = .protect(data: v.0, owner: v.1)
+            _call = .protect(Service.Protect(data: v.0, owner: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_UNPROTECT:
             guard let x = c.unprotect else { throw .missingField(sub(path, "unprotect")) }
-            _call = .unprotect(data: try decodeUnprotect(x.pointee, { sub(path, "unprotect") }))
+            _call = .unprotect(Service.Unprotect(data: try decodeUnprotect(x.pointee, { sub(path, "unprotect") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_PROTECTION_INFO:
             guard let x = c.protection_info else { throw .missingField(sub(path, "protection_info")) }
-            _call = .protectionInfo(data: try decodeProtectionInfoQuery(x.pointee, { sub(path, "protection_info") }))
+            _call = .protectionInfo(Service.ProtectionInfo(data: try decodeProtectionInfoQuery(x.pointee, { sub(path, "protection_info") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_SET:
             guard let x = c.keychain_set else { throw .missingField(sub(path, "keychain_set")) }
             let v = try decodeKeychainSet(x.pointee, { sub(path, "keychain_set") })
-            _call = .keychainSet(group: v.0, key: v.1, value: v.2)
+            _call = .keychainSet(Service.KeychainSet(group: v.0, key: v.1, value: v.2))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_KEYCHAIN_GET:
             guard let x = c.keychain_get else { throw .missingField(sub(path, "keychain_get")) }
             let v = try decodeKeychainGet(x.pointee, { sub(path, "keychain_get") })
-            _call = .keychainGet(group: v.0, key: v.1)
+            _call = .keychainGet(Service.KeychainGet(group: v.0, key: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_COPY:
             guard let x = c.copy else { throw .missingField(sub(path, "copy")) }
-            _call = .copy(text: try decodeCopy(x.pointee, { sub(path, "copy") }))
+            _call = .copy(Service.Copy(text: try decodeCopy(x.pointee, { sub(path, "copy") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_PASTE:
             guard let x = c.paste else { throw .missingField(sub(path, "paste")) }
-            _call = .paste(as: try decodePaste(x.pointee, { sub(path, "paste") }))
+            _call = .paste(Service.Paste(as: try decodePaste(x.pointee, { sub(path, "paste") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_SAVE:
             guard let x = c.can_save else { throw .missingField(sub(path, "can_save")) }
             let v = try decodeCanSave(x.pointee, { sub(path, "can_save") })
-            _call = .canSave(v.0, account: v.1)
+            _call = .canSave(Service.CanSave(location: v.0, account: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_OPEN:
             guard let x = c.can_open else { throw .missingField(sub(path, "can_open")) }
             let v = try decodeCanOpen(x.pointee, { sub(path, "can_open") })
-            _call = .canOpen(v.0, account: v.1, as: v.2)
+            _call = .canOpen(Service.CanOpen(location: v.0, account: v.1, as: v.2))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_PRINT:
             guard let x = c.print else { throw .missingField(sub(path, "print")) }
             _ = x
-            _call = .print
+            _call = .print(Service.Print())
         case MAMSIM__V2__SERVICE_REQUEST__CALL_NOTIFY:
             guard let x = c.notify else { throw .missingField(sub(path, "notify")) }
             let v = try decodeNotify(x.pointee, { sub(path, "notify") })
-            _call = .notify(account: v.0, text: v.1)
+            _call = .notify(Service.Notify(account: v.0, text: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_SHARE_TARGETS:
             guard let x = c.share_targets else { throw .missingField(sub(path, "share_targets")) }
-            _call = .shareTargets(types: try decodeShareTargets(x.pointee, { sub(path, "share_targets") }))
+            _call = .shareTargets(Service.ShareTargets(types: try decodeShareTargets(x.pointee, { sub(path, "share_targets") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_APP_CONFIG:
             guard let x = c.app_config else { throw .missingField(sub(path, "app_config")) }
-            _call = .appConfig(account: try decodeAppConfigQuery(x.pointee, { sub(path, "app_config") }))
+            _call = .appConfig(Service.AppConfig(account: try decodeAppConfigQuery(x.pointee, { sub(path, "app_config") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_SCREEN_CAPTURE:
             guard let x = c.screen_capture else { throw .missingField(sub(path, "screen_capture")) }
             _ = x
-            _call = .screenCapture
+            _call = .screenCapture(Service.ScreenCapture())
         case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG:
             guard let x = c.managed_config else { throw .missingField(sub(path, "managed_config")) }
-            _call = .managedConfig(legacy: try decodeManagedConfigQuery(x.pointee, { sub(path, "managed_config") }))
+            _call = .managedConfig(Service.ManagedConfig(legacy: try decodeManagedConfigQuery(x.pointee, { sub(path, "managed_config") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET:
             guard let x = c.managed_secret else { throw .missingField(sub(path, "managed_secret")) }
             let v = try decodeManagedSecretQuery(x.pointee, { sub(path, "managed_secret") })
-            _call = .managedSecret(kind: v.0, id: v.1)
+            _call = .managedSecret(Service.ManagedSecret(kind: v.0, id: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_SECRET_IDS:
             guard let x = c.managed_secret_ids else { throw .missingField(sub(path, "managed_secret_ids")) }
-            _call = .managedSecretIds(kind: try decodeManagedSecretIdsQuery(x.pointee, { sub(path, "managed_secret_ids") }))
+            _call = .managedSecretIds(Service.ManagedSecretIds(kind: try decodeManagedSecretIdsQuery(x.pointee, { sub(path, "managed_secret_ids") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_SIGN_WITH_IDENTITY:
             guard let x = c.sign_with_identity else { throw .missingField(sub(path, "sign_with_identity")) }
             let v = try decodeSignWithIdentity(x.pointee, { sub(path, "sign_with_identity") })
-            _call = .signWithIdentity(id: v.0, data: v.1)
+            _call = .signWithIdentity(Service.SignWithIdentity(id: v.0, data: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_ACQUIRE_TOKEN:
             guard let x = c.acquire_token else { throw .missingField(sub(path, "acquire_token")) }
             let v = try decodeAcquireToken(x.pointee, { sub(path, "acquire_token") })
-            _call = .acquireToken(account: v.0, resource: v.1, silent: v.2)
+            _call = .acquireToken(Service.AcquireToken(account: v.0, resource: v.1, silent: v.2))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATE_COMPLIANCE:
             guard let x = c.remediate_compliance else { throw .missingField(sub(path, "remediate_compliance")) }
             let v = try decodeRemediateCompliance(x.pointee, { sub(path, "remediate_compliance") })
-            _call = .remediateCompliance(account: v.0, silent: v.1)
+            _call = .remediateCompliance(Service.RemediateCompliance(account: v.0, silent: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_QUERY:
             guard let x = c.policy_query else { throw .missingField(sub(path, "policy_query")) }
             let v = try decodePolicyQuery(x.pointee, { sub(path, "policy_query") })
-            _call = .policyQuery(v.0, as: v.1, accounts: v.2)
+            _call = .policyQuery(Service.PolicyQuery(setting: v.0, as: v.1, accounts: v.2))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_REMEDIATION_IN_PROGRESS:
             guard let x = c.remediation_in_progress else { throw .missingField(sub(path, "remediation_in_progress")) }
-            _call = .remediationInProgress(try decodeRemediationInProgressQuery(x.pointee, { sub(path, "remediation_in_progress") }))
+            _call = .remediationInProgress(Service.RemediationInProgress(account: try decodeRemediationInProgressQuery(x.pointee, { sub(path, "remediation_in_progress") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_MANAGED_CONFIG_UNDECODABLE:
             guard let x = c.managed_config_undecodable else { throw .missingField(sub(path, "managed_config_undecodable")) }
-            _call = .managedConfigUndecodable(try decodeManagedConfigUndecodable(x.pointee, { sub(path, "managed_config_undecodable") }))
+            _call = .managedConfigUndecodable(Service.ManagedConfigUndecodable(error: try decodeManagedConfigUndecodable(x.pointee, { sub(path, "managed_config_undecodable") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_ENROLL:
             guard let x = c.enroll else { throw .missingField(sub(path, "enroll")) }
             let v = try decodeEnroll(x.pointee, { sub(path, "enroll") })
-            _call = .enroll(account: v.0, interactive: v.1, userCancels: v.2)
+            _call = .enroll(Service.Enroll(account: v.0, interactive: v.1, userCancels: v.2))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_UNENROLL:
             guard let x = c.unenroll else { throw .missingField(sub(path, "unenroll")) }
             let v = try decodeUnenroll(x.pointee, { sub(path, "unenroll") })
-            _call = .unenroll(account: v.0, wipe: v.1)
+            _call = .unenroll(Service.Unenroll(account: v.0, wipe: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_CHECK_IN:
             guard let x = c.check_in else { throw .missingField(sub(path, "check_in")) }
-            _call = .checkIn(account: try decodeCheckIn(x.pointee, { sub(path, "check_in") }))
+            _call = .checkIn(Service.CheckIn(account: try decodeCheckIn(x.pointee, { sub(path, "check_in") })))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY:
             guard let x = c.policy else { throw .missingField(sub(path, "policy")) }
             let v = try decodePolicySummaryQuery(x.pointee, { sub(path, "policy") })
-            _call = .policy(as: v.0, accounts: v.1)
+            _call = .policy(Service.Policy(as: v.0, accounts: v.1))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS:
             guard let x = c.accounts else { throw .missingField(sub(path, "accounts")) }
             _ = x
-            _call = .accounts
+            _call = .accounts(Service.Accounts())
         case MAMSIM__V2__SERVICE_REQUEST__CALL_URL_ALLOWED:
             guard let x = c.url_allowed else { throw .missingField(sub(path, "url_allowed")) }
             let v = try decodeUrlAllowedQuery(x.pointee, { sub(path, "url_allowed") })
-            _call = .urlAllowed(url: v.0, universalLink: v.1, as: v.2)
+            _call = .urlAllowed(Service.UrlAllowed(url: v.0, universalLink: v.1, as: v.2))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED:
             guard let x = c.can_receive_shared else { throw .missingField(sub(path, "can_receive_shared")) }
             let v = try decodeCanReceiveSharedQuery(x.pointee, { sub(path, "can_receive_shared") })
-            _call = .canReceiveShared(path: v.0, owner: v.1, sourceBundle: v.2, as: v.3)
+            _call = .canReceiveShared(Service.CanReceiveShared(path: v.0, owner: v.1, sourceBundle: v.2, as: v.3))
         case MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING:
             guard let x = c.strict_finding else { throw .missingField(sub(path, "strict_finding")) }
             let v = try decodeStrictFinding(x.pointee, { sub(path, "strict_finding") })
-            _call = .strictFinding(check: v.0, call: v.1, file: v.2, line: v.3, detail: v.4)
+            _call = .strictFinding(Service.StrictFinding(check: v.0, call: v.1, file: v.2, line: v.3, detail: v.4))
         default:
             throw .missingField(sub(path, "call"))
         }

@@ -95,16 +95,16 @@ enum FacadeBench {
         @Sendable func who(_ name: String?) -> Account? { name.flatMap { alice.matches($0) ? alice : nil } }
         return { request, context in
             switch request {
-            case .policy(let name, _):
-                let account = who(name ?? context.thread)
+            case .policy(let call):
+                let account = who(call.as ?? context.thread)
                 let r = Enforcer.policyReading(as: account, app: app, in: fleet)
                 return ServiceResult(verdict: .allowed("bench"), value: .policySummary(PolicySummary(r, of: account, screenCaptureAllowed: false)))
-            case .policyQuery(let setting, let name, _):
-                return ServiceResult(verdict: Enforcer.policyQuery(setting, as: who(name), app: app, in: fleet))
-            case .canSave(let location, let name):
-                return ServiceResult(verdict: Enforcer.save(owner: who(context.thread), to: location, locationAccount: who(name), app: app, in: fleet))
-            case .canOpen(let location, let name, let receiver):
-                return ServiceResult(verdict: Enforcer.open(from: location, locationAccount: who(name), as: who(receiver), app: app, in: fleet))
+            case .policyQuery(let call):
+                return ServiceResult(verdict: Enforcer.policyQuery(call.setting, as: who(call.as), app: app, in: fleet))
+            case .canSave(let call):
+                return ServiceResult(verdict: Enforcer.save(owner: who(context.thread), to: call.location, locationAccount: who(call.account), app: app, in: fleet))
+            case .canOpen(let call):
+                return ServiceResult(verdict: Enforcer.open(from: call.location, locationAccount: who(call.account), as: who(call.as), app: app, in: fleet))
             default:
                 return ServiceResult(verdict: .failed(.badRequest, "not played by the bench's host"))
             }
