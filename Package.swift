@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "MAMCLITests", dependencies: ["MAMTestSupport"], swiftSettings: strict),
         .testTarget(name: "MAMWireTests", dependencies: ["MAMWire", "MAMModel", "CAllocationCount"], swiftSettings: strict),
         .testTarget(name: "MAMLoopTests", dependencies: ["MAMLoop", "MAMModel", "CAllocationCount"], swiftSettings: strict),
-        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy", "MAMTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MAMDeviceTests", dependencies: ["MAMDevice", "MAMModel", "MAMWire", "MAMLoop", "MAMDeviceState", "MAMPolicy", "MAMTestSupport", "CAllocationCount"], swiftSettings: strict),
     ]
 )
 
