@@ -303,7 +303,8 @@ public struct Fleet: Sendable {
     func appEntry(_ bundle: BundleID) -> AppEntry? { appEntries[bundle] }
 
     /// Whether `app` is policy-managed for the account of `entry`: it (for an extension, its
-    /// containing app) integrates the SDK and the policy targets it (RULES.md §1).
+    /// containing app) integrates the SDK and the account's policy — or one of its others —
+    /// targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
         if targets(entry, app) { return true }
         return !entry.family.isEmpty && entry.family.contains { targets($0, app) }

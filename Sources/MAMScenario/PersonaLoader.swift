@@ -1,7 +1,7 @@
 public import Foundation
 import MAMActivation
 import MAMExtensions
-public import MAMModel
+import MAMModel
 public import MAMPolicy
 import Yams
 
