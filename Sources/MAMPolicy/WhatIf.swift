@@ -104,6 +104,19 @@ public struct WhatIfPolicies: Sendable {
             || appConfigs.contains { $0.accounts?.contains { user.matches($0) } ?? false }
     }
 
+    /// The groups personas name that no policy names and no groups export knows: a typo, or
+    /// a name where the policies have ids (pass the tenant's groups export beside them).
+    public func unknownGroups(of personas: [WhatIfPersona]) -> [String] {
+        let named = namedGroupsAndRoles().groups
+        let known = named.union(groupNames.keys).union(groupNames.values.map { $0.lowercased() })
+        var said = Set<String>()
+        return personas.flatMap { p in
+            p.member.named.filter { !known.contains($0.lowercased()) && said.insert($0.lowercased()).inserted }.map {
+                "persona \"\(p.name)\": group \"\($0)\" is named by no policy and is in no groups export; if the policies name it by id, pass the tenant's groups (Graph /groups) beside them"
+            }
+        }
+    }
+
     /// A persona's membership with every group it names by display name also known by id.
     func membership(_ m: DirectoryMembership) -> DirectoryMembership {
         var ids = m.groups

@@ -69,7 +69,7 @@ struct WhatIfCommand: ParsableCommand {
         if diff { return try runDiff() }
         let (loaded, notes) = try Self.loadPolicies(policies)
         let people = try loadPersonas()
-        for note in notes { Terminal.warning(note) }
+        for note in notes + loaded.unknownGroups(of: people) { Terminal.warning(note) }
         let now = Instant(secondsSince1970: Date().timeIntervalSince1970)
         let results = WhatIf.evaluate(people, loaded, now: now)
         let text: String

@@ -36,6 +36,9 @@ enum WhatIfReport {
                 for e in a.conditionalAccess where e.reportOnly && e.reason.hasPrefix("report-only: would") {
                     lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
                 }
+                for e in a.conditionalAccess where e.applies == true && e.analysisReasons.contains("notEnoughInformation") {
+                    lines.append("      \"\(e.displayName)\": \(e.reason)")
+                }
                 if !a.appConfig.isEmpty {
                     lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
                 }

@@ -28,6 +28,9 @@ extension CLITests {
             #expect(out.contains("app protection: CONFLICT between \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\" and \"iOS/iPadOS Enterprise High Data Protection v1.5\""))
             #expect(out.contains("apps under a CONFLICT. Microsoft Learn (device-profile-troubleshoot"))
             #expect(out.contains("app config: com.microsoft.outlook.EmailProfile.AccountType=ModernAuth"))
+            // What the device cannot know is named, and judged as if it matched; a risky sign-in is covered.
+            #expect(out.contains("\"Risky sign-ins outside trusted locations need app protection\": requires compliantApplication (judged as if matched, unknown to the device: conditions.locations, grantControls.authenticationStrength)"))
+            #expect(r.stderr.contains("conditions.locations is not simulated (named locations need the sign-in's network location"))
             // The device filter of another platform is skipped, said on standard error.
             #expect(r.stderr.contains("skipped \(CLI.repo(Self.example + "before/filters.json").path), object 3 (\"Windows 11 devices\"): a filter for managed devices"))
         }
@@ -37,7 +40,7 @@ extension CLITests {
             #expect(r.status == 0, "\(r.stderr)")
             let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
             let personas = try #require(root["personas"] as? [[String: Any]])
-            #expect(personas.map { $0["name"] as? String } == ["BYOD sales", "Corporate iPhone", "Contractor in Sales", "Sales executive", "Enrolled, type unknown"])
+            #expect(personas.map { $0["name"] as? String } == ["BYOD sales", "Corporate iPhone", "Contractor in Sales", "Sales executive", "Enrolled, type unknown", "Risky sign-in"])
             let outlook = try #require((personas[0]["apps"] as? [[String: Any]])?.first)
             let protection = try #require(outlook["appProtection"] as? [String: Any])
             #expect(protection["result"] as? String == "applied" && protection["policy"] as? String == "iOS/iPadOS Enterprise Enhanced Data Protection v1.5")
@@ -60,7 +63,7 @@ extension CLITests {
                         "--personas", CLI.repo(Self.example + "personas.yaml").path]
             let r = try await CLI.run(args + ["--fail-on", "blocked->delivered"])
             #expect(r.status == 1, "\(r)")
-            #expect(r.stdout.contains("5 personas: 71 cells change, 21 of kinds --fail-on names (blocked->delivered)"), "\(r.stdout.prefix(400))")
+            #expect(r.stdout.contains("6 personas: 74 cells change, 21 of kinds --fail-on names (blocked->delivered)"), "\(r.stdout.prefix(400))")
             #expect(r.stdout.contains("FAIL blocked->delivered  BYOD sales / com.microsoft.Office.Outlook / transfers → com.apple.mobilenotes as personal: outbound-policy → allowed  [assignments; allowedOutboundDataTransferDestinations]"))
             #expect(r.stdout.contains("     unprotected->protected  Contractor in Sales / com.microsoft.Office.Outlook / app protection: none → \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\""))
             #expect(r.stderr.contains("error: 21 changes of kinds --fail-on names"))
@@ -84,6 +87,10 @@ extension CLITests {
             let filter = try dir.write("f.json", ##"{"@odata.type": "#microsoft.graph.deviceAndAppManagementAssignmentFilter", "id": "x", "displayName": "Typo", "platform": "iOSMobileApplicationManagement", "rule": "(app.appVersion -gt \"1.0\")"}"##)
             let f = try await CLI.run(["whatif", filter.path, "--personas", CLI.repo(Self.example + "personas.yaml").path])
             #expect(f.status == 2 && f.stderr.contains("filter \"Typo\" rule, column 17: app.appVersion takes -eq -ne -in -notIn -startsWith -contains -notContains, not -gt"), "\(f.stderr)")
+            // A group no policy names and no groups export knows is a warning, not silence.
+            let typo = try dir.write("typo.yaml", "personas:\n  - name: a\n    user: a@contoso.com\n    groups: [Salse]\n    apps: [com.contoso.mail]\n")
+            let t = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", typo.path])
+            #expect(t.status == 0 && t.stderr.contains("persona \"a\": group \"Salse\" is named by no policy and is in no groups export"), "\(t.stderr)")
             let gate = try await CLI.run(["whatif", "--diff", filter.path, "--personas", personas.path])
             #expect(gate.status != 0 && gate.stderr.contains("--diff compares two policy sets"), "\(gate.stderr)")
         }
