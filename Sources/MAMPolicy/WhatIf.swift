@@ -231,7 +231,8 @@ public enum WhatIf {
                             tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty,
                             risk: [member.signInRisk ?? "", member.userRisk ?? ""])
             let stand = Account(upn: "\u{1}@" + domain, oid: persona.user.oid.isEmpty ? "" : "\u{2}", tenant: persona.user.tenant)
-            var names = [(stand.upn, persona.user.upn)]
+            // The whole UPN first, then its local part alone (an app configuration's {{partialupn}}).
+            var names = [(stand.upn, persona.user.upn), ("\u{1}", persona.user.upn.split(separator: "@").first.map(String.init) ?? "")]
             if !persona.user.oid.isEmpty { names.append(("\u{2}", persona.user.oid)) }
             if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: apps, names: names) }
             var standIn = persona

@@ -162,7 +162,8 @@ extension WhatIfTests {
     @Test func personasOfOneShapeReadAsIfEvaluatedAlone() {
         var ca = ConditionalAccessPolicy(name: "Named", includeUsers: ["b@contoso.com"])
         ca.builtInControls = ["compliantApplication"]
-        var config = AppConfigPolicy(name: "C", settings: [KeyValuePair(name: "upn", value: "{{userprincipalname}}")])
+        var config = AppConfigPolicy(name: "C", settings: [KeyValuePair(name: "upn", value: "{{userprincipalname}}"), KeyValuePair(name: "short", value: "{{partialupn}}"),
+                                                           KeyValuePair(name: "id", value: "{{userid}}")])
         config.assignments = [PolicyAssignment(.allLicensedUsers)]
         let policies = WhatIfPolicies(protections: [Self.policy("A", [PolicyAssignment(.group("g-sales"))], outbound: .managedApps)],
                                       appConfigs: [config], conditionalAccess: [ca], groupNames: ["g-sales": "Sales"])
@@ -179,7 +180,7 @@ extension WhatIfTests {
             for a in r.apps {
                 texts += [WhatIf.describe(a.protection), a.token.explanation]
                 texts += a.evaluations.map(\.reason)
-                texts += a.appConfig.map { "\($0.key)=\($0.value)" }
+                texts += a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 let cells: [WhatIfAppResult.Cell] = a.transfers + a.clipboard + a.save + a.open + a.features
                 texts += cells.map { "\($0.to): \($0.verdict.explanation)" }
             }
@@ -191,6 +192,7 @@ extension WhatIfTests {
             #expect(!rendered(r).contains { $0.contains("\u{1}") || $0.contains("\u{2}") })
         }
         #expect(shared[0].apps[0].appConfig["upn"].map(shared[0].text) == "a@contoso.com")
+        #expect(shared[2].apps[0].appConfig["short"].map(shared[2].text) == "c" && shared[2].apps[0].appConfig["id"].map(shared[2].text) == "oid-2")
         #expect(shared[1].names.isEmpty, "named by a policy: evaluated alone")
     }
 }
