@@ -16,7 +16,7 @@ struct WhatIfCommand: ParsableCommand {
             POLICIES are Graph JSON files or folders of them (read recursively; IntuneCD, IntuneBackupAndRestore and \
             Microsoft365DSC exports too): iosManagedAppProtection with its assignments, targetedManagedAppConfiguration, conditionalAccessPolicy, deviceAndAppManagementAssignmentFilter \
             and group objects, recognised by @odata.type or by their properties. Other objects are listed as skipped. \
-            The personas file (YAML or JSON) is described in docs/WHATIF.md. Exit 0 when evaluated, 2 on bad input.
+            The personas file (YAML or JSON) is described in docs/WHATIF.md. Exit 0 when evaluated, 1 when --diff finds a change of a kind --fail-on names, 2 on bad input.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, html }
