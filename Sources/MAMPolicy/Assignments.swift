@@ -44,9 +44,6 @@ public struct PolicyAssignment: Sendable, Hashable {
             guard case .string(let type)? = target["@odata.type"] else {
                 throw c.error("\(at).target.@odata.type", target["@odata.type"] ?? .null, "the target's type, e.g. \"#microsoft.graph.groupAssignmentTarget\"")
             }
-            var bare = Substring(type.lowercased())
-            if bare.hasPrefix("#") { bare = bare.dropFirst() }
-            if bare.hasPrefix("microsoft.graph.") { bare = bare.dropFirst("microsoft.graph.".count) }
             func group() throws(PolicyImportError) -> String {
                 if case .string(let id)? = target["groupId"], !id.isEmpty { return id }
                 // IntuneCD's backups drop the id and keep the group's display name.
@@ -54,7 +51,7 @@ public struct PolicyAssignment: Sendable, Hashable {
                 throw c.error("\(at).target.groupId", target["groupId"] ?? .null, "the id (or, in an IntuneCD backup, groupName) of the group \(type) names")
             }
             let kind: Target
-            switch targetTypes[String(bare)] {
+            switch targetTypes[GraphPolicyImporter.bareTypeName(type)] {
             case "group": kind = .group(try group())
             case "exclusionGroup": kind = .exclusionGroup(try group())
             case "allLicensedUsers": kind = .allLicensedUsers

@@ -63,8 +63,18 @@ enum DSCExport {
                 let start = i, startLine = line
                 let type = word()
                 skipSpace(newlines: false)
-                guard i < chars.count, chars[i] == "\"" || chars[i] == "'" else { i = max(i, start + 1); continue }
-                guard case .string(let name) = try value() else { continue }
+                let name: String
+                if i < chars.count, chars[i] == "\"" || chars[i] == "'" {
+                    guard case .string(let quoted) = try value() else { continue }
+                    name = quoted
+                } else if type.hasPrefix("Intune"), i < chars.count, chars[i].isLetter {
+                    // Older exports and examples name the resource bare: `IntuneAppProtectionPolicyiOS MyPolicy`.
+                    // (Only a resource's: `node localhost {` holds the resources.)
+                    name = word()
+                } else {
+                    i = max(i, start + 1)
+                    continue
+                }
                 skipSpace()
                 guard i < chars.count, chars[i] == "{" else { continue }
                 i += 1
@@ -190,14 +200,16 @@ enum DSCExport {
         return (objects, skipped)
     }
 
-    /// Properties of a block that say how to connect, not what the policy is.
-    static let connection: Set<String> = ["ensure", "credential", "applicationid", "tenantid", "certificatethumbprint", "applicationsecret",
-                                          "managedidentity", "accesstokens", "psdscrunascredential", "identity", "id", "assignments", "excludedgroups", "apps"]
+    /// Properties of a block that are not Graph properties of the policy as they stand: how to
+    /// connect (credentials, `Ensure`), and what is made into Graph's shape apart below (the id,
+    /// the app list, the assignments).
+    static let handledApart: Set<String> = ["ensure", "credential", "applicationid", "tenantid", "certificatethumbprint", "applicationsecret",
+                                          "managedidentity", "accesstokens", "psdscrunascredential", "globaladminaccount", "identity", "id", "assignments", "excludedgroups", "apps"]
 
     static func protection(_ block: Block, _ props: [String: Value]) -> GraphValue {
         var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.iosManagedAppProtection")]
         let known = Dictionary(GraphPolicyImporter.properties.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
-        for (key, value) in block.properties where !connection.contains(key.lowercased()) {
+        for (key, value) in block.properties where !handledApart.contains(key.lowercased()) {
             guard let v = graph(value) else { continue }
             let name = known[key.lowercased()] ?? (key.prefix(1).lowercased() + key.dropFirst())
             dict[name] = duration(v)

@@ -53,32 +53,32 @@ public final class AccountEntry: Sendable {
     let targetsEveryDeviceType: Bool
     let targetsUnmanaged: Bool
     let targetsMDM: Bool
-    /// The account's other policies, when more than one applies to it (each to the apps it
-    /// targets; `mamsim whatif` resolves which): on the first entry only, the one lookups find.
-    let others: [AccountEntry]
-    /// The targeting of the account's other policies: an app one of them targets is
-    /// policy-managed for the account, whichever policy's data is being judged.
-    let family: [AccountEntry]
+    /// The entries of the account's other policies, when more than one applies to it (each to
+    /// the apps it targets; `mamsim whatif` resolves which). An app one of them targets is
+    /// policy-managed for the account, whichever policy's data is being judged; on the first
+    /// entry, the one lookups find, they are also where the policy of another app is found.
+    let siblings: [AccountEntry]
 
     convenience init(account: Account, policy: IosManagedAppProtection?) {
-        self.init(account: account, policy: policy, others: [], family: [])
+        self.init(account: account, policy: policy, siblings: [])
     }
 
-    /// The entry of `policies[0]`, with the others' entries beside it.
+    /// The entry of `policies[0]`, with the others' entries as its siblings.
     convenience init(account: Account, policies: [IosManagedAppProtection]) {
         guard policies.count > 1 else {
             self.init(account: account, policy: policies.first)
             return
         }
+        // The others' own siblings only need targeting: plain entries of the rest.
         let plain = policies.map { AccountEntry(account: account, policy: $0) }
-        func family(_ i: Int) -> [AccountEntry] { plain.indices.filter { $0 != i }.map { plain[$0] } }
-        let others = policies.indices.dropFirst().map { AccountEntry(account: account, policy: policies[$0], others: [], family: family($0)) }
-        self.init(account: account, policy: policies[0], others: others, family: family(0))
+        let others = policies.indices.dropFirst().map { i in
+            AccountEntry(account: account, policy: policies[i], siblings: plain.indices.filter { $0 != i }.map { plain[$0] })
+        }
+        self.init(account: account, policy: policies[0], siblings: others)
     }
 
-    private init(account: Account, policy: IosManagedAppProtection?, others: [AccountEntry], family: [AccountEntry]) {
-        self.others = others
-        self.family = family
+    private init(account: Account, policy: IosManagedAppProtection?, siblings: [AccountEntry]) {
+        self.siblings = siblings
         self.account = account
         self.policy = policy
         self.isManaged = policy != nil
@@ -307,7 +307,7 @@ public struct Fleet: Sendable {
     /// targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
         if targets(entry, app) { return true }
-        return !entry.family.isEmpty && entry.family.contains { targets($0, app) }
+        return !entry.siblings.isEmpty && entry.siblings.contains { targets($0, app) }
     }
 
     /// Whether `entry`'s own policy targets `app` (its account's others aside).
@@ -324,7 +324,7 @@ public struct Fleet: Sendable {
     /// or one of its others; `nil` when none targets the app.
     func policyEntry(_ entry: AccountEntry, in app: AppEntry) -> AccountEntry? {
         if targets(entry, app) { return entry }
-        return entry.others.first { targets($0, app) }
+        return entry.siblings.first { targets($0, app) }
     }
 
     /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy

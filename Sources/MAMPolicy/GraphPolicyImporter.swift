@@ -95,6 +95,15 @@ public enum GraphPolicyImporter {
         return nil
     }
 
+    /// An `@odata.type` without its `#microsoft.graph.` prefix, lowercased
+    /// (`iosmanagedappprotection`, `groupassignmenttarget`).
+    static func bareTypeName(_ type: String) -> String {
+        var t = Substring(type.lowercased())
+        if t.hasPrefix("#") { t = t.dropFirst() }
+        if t.hasPrefix("microsoft.graph.") { t = t.dropFirst("microsoft.graph.".count) }
+        return String(t)
+    }
+
     static func isIOSProtection(_ type: String) -> Bool {
         var t = Substring(type)
         if t.hasPrefix("#") { t = t.dropFirst() }

@@ -12,7 +12,12 @@ extension WhatIfPolicies {
         switch root {
         case .array(let items): objects = items
         case .object(let dict):
-            if case .array(let items)? = dict["value"], dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }) { objects = items } else { objects = [root] }
+            // Graph's collection answer `{"value": [...]}`, or its answer for one object `{"value": {...}}`.
+            switch dict["value"] {
+            case .array(let items)? where dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }): objects = items
+            case .object(let one)? where dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }): objects = [.object(one)]
+            default: objects = [root]
+            }
         default:
             throw PolicyImportError(source: source, property: nil, value: root.description, message: "\(source) must hold a Graph object, an array of them or {\"value\": [...]}, but it holds \(root.kindName)")
         }
@@ -96,12 +101,7 @@ extension WhatIfPolicies {
     /// The lowercased type name (`iosmanagedappprotection`), from `@odata.type` or the keys only
     /// that kind has; "" when neither says.
     static func kind(of dict: [String: GraphValue]) -> String {
-        if let t = GraphPolicyImporter.odataType(dict) {
-            var s = Substring(t.lowercased())
-            if s.hasPrefix("#") { s = s.dropFirst() }
-            if s.hasPrefix("microsoft.graph.") { s = s.dropFirst("microsoft.graph.".count) }
-            return String(s)
-        }
+        if let t = GraphPolicyImporter.odataType(dict) { return GraphPolicyImporter.bareTypeName(t) }
         if dict["rule"] != nil, dict["platform"] != nil { return "deviceandappmanagementassignmentfilter" }
         if dict["conditions"] != nil, dict["grantControls"] != nil || dict["sessionControls"] != nil { return "conditionalaccesspolicy" }
         if dict["customSettings"] != nil { return "targetedmanagedappconfiguration" }

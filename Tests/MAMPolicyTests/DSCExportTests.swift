@@ -1,3 +1,4 @@
+import Foundation
 import MAMModel
 import Testing
 @testable import MAMPolicy
@@ -69,5 +70,31 @@ import Testing
     @Test(arguments: [("12:00:00", "PT12H"), ("00:30:00", "PT30M"), ("90.00:00:00", "P90D"), ("00:00:00", "PT0S"), ("1.02:03:04", "P1DT2H3M4S"), ("PT12H", "PT12H")])
     func aDotNetDurationBecomesISO8601(_ pair: (String, String)) {
         #expect(DSCExport.duration(.string(pair.0)) == .string(pair.1))
+    }
+}
+
+extension DSCExportTests {
+    /// Microsoft365DSC's own examples of the resource (Tests/Fixtures/whatif-exports/m365dsc-examples,
+    /// copied with their source): the current one (a quoted name, no assignments) and an older
+    /// one (a bare resource name, `;` after each property, group ids and ExcludedGroups) both
+    /// read as the same policy, with nothing left unread.
+    @Test func microsoftsOwnExamplesRead() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/whatif-exports/m365dsc-examples")
+        var read: [IosManagedAppProtection] = []
+        for name in ["1-Create.ps1", "1-New iOS App Protection Policy.ps1"] {
+            let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+            var policies = WhatIfPolicies()
+            let (warnings, skipped) = try policies.add(dscExport: text, source: name)
+            #expect(warnings.isEmpty && skipped.isEmpty, "\(name): \(warnings) \(skipped)")
+            let p = try #require(policies.protections.first, "\(name) read no policy")
+            #expect(policies.protections.count == 1)
+            #expect(p.displayName == "My DSC iOS App Protection Policy" && p.allowedOutboundDataTransferDestinations == .managedApps
+                    && p.allowedOutboundClipboardSharingLevel == .managedAppsWithPasteIn && p.saveAsBlocked && p.pinCharacterSet == .alphanumericAndSymbol)
+            #expect(p.apps == ["com.cisco.jabberimintune.ios", "com.pervasent.boardpapers.ios", "com.sharefile.mobile.intune.ios"].map { BundleID($0) })
+            read.append(p)
+        }
+        #expect(read[0].assignments.isEmpty)
+        #expect(read[1].assignments == [PolicyAssignment(.group("6ee86c9f-2b3c-471d-ad38-ff4673ed723e")), PolicyAssignment(.exclusionGroup("3eacc231-d77b-4efb-bb5f-310f68bd6198"))])
     }
 }

@@ -228,3 +228,14 @@ extension WhatIfTests {
         #expect(unknown.conditionalAccess[0].analysisReasons.contains("notEnoughInformation"))
     }
 }
+
+extension WhatIfTests {
+    /// Graph's answer for one object (`{"value": {...}}`, as its documentation's GET sample
+    /// writes it) is read like a collection of one.
+    @Test func graphsAnswerForOneObjectIsRead() throws {
+        var policies = WhatIfPolicies()
+        let doc = ##"{"value": {"@odata.type": "#microsoft.graph.iosManagedAppProtection", "displayName": "One"}}"##
+        let (_, skipped) = try policies.add(document: Array(doc.utf8), source: "one.json")
+        #expect(skipped.isEmpty && policies.protections.map(\.displayName) == ["One"])
+    }
+}

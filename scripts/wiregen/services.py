@@ -26,17 +26,8 @@ def write_service_calls(w):
         answers = [a for a in f.ann.get("answers", "").split(",") if a]
         if len(answers) > 1:
             raise ProtoError(f"line {f.line}: answers={','.join(answers)}: a typed call has one answer")
-        name = m.case_name(f).strip("`")
-        name = name[0].upper() + name[1:]
-        params = []
-        # Property names: the proto's own field names (an unlabeled value is named too).
-        if f.target is not None and m.mode(f.target) == "inline":
-            names = [g.ann.get("name") or camel(g.name) for g in f.target.fields]
-        else:
-            names = [camel(f.name)] * len(m.case_values(f))
-        for i, (label, swift_type, default) in enumerate(m.case_values(f)):
-            plain = (label or "").strip("`") or names[i] if i < len(names) else f"value{i}"
-            params.append((plain, label, swift_type, default))
+        name = m.call_type(f).removeprefix("Service.")
+        params = [(plain, label, swift_type, default) for plain, (label, swift_type, default) in zip(m.call_params(f), m.case_values(f))]
         if answers:
             if answers[0] not in values:
                 raise ProtoError(f"line {f.line}: answers={answers[0]}: ServiceResult has no value {answers[0]}")
@@ -108,22 +99,9 @@ def write_service_calls(w):
 
 
 def service_calls(m):
-    """(Swift name, case name, [(init label, type)]) of every member of `ServiceRequest.call`."""
+    """(Swift name, case name, [init label], member) of every member of `ServiceRequest.call`."""
     request = next(n for n in m.messages if n.name == "ServiceRequest")
-    calls = []
-    for f in request.oneofs[0].fields:
-        name = m.case_name(f).strip("`")
-        name = name[0].upper() + name[1:]
-        if f.target is not None and m.mode(f.target) == "inline":
-            names = [g.ann.get("name") or camel(g.name) for g in f.target.fields]
-        else:
-            names = [camel(f.name)] * len(m.case_values(f))
-        params = []
-        for i, (label, swift_type, default) in enumerate(m.case_values(f)):
-            plain = (label or "").strip("`") or names[i] if i < len(names) else f"value{i}"
-            params.append(plain)
-        calls.append((name, m.case_name(f), params, f))
-    return calls
+    return [(m.call_type(f).removeprefix("Service."), m.case_name(f), m.call_params(f), f) for f in request.oneofs[0].fields]
 
 
 def generate_dispatch(model):
