@@ -307,10 +307,17 @@ public struct Fleet: Sendable {
     /// targets it (RULES.md §1).
     func isPolicyManaged(_ app: AppEntry, for entry: AccountEntry) -> Bool {
         if targets(entry, app) { return true }
-        return !entry.siblings.isEmpty && entry.siblings.contains { targets($0, app) }
+        return !entry.siblings.isEmpty && isTargetedBySibling(app, of: entry)
+    }
+
+    /// Out of line: only an account with several policies (`whatif`) gets here.
+    @inline(never)
+    private func isTargetedBySibling(_ app: AppEntry, of entry: AccountEntry) -> Bool {
+        entry.siblings.contains { targets($0, app) }
     }
 
     /// Whether `entry`'s own policy targets `app` (its account's others aside).
+    @inline(__always)
     func targets(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
         // The device-type check after the `&&`s, not inside one: an autoclosure that calls an
         // instance method captures the whole fleet (unoptimized builds copy it every decision).
@@ -321,10 +328,18 @@ public struct Fleet: Sendable {
     }
 
     /// The entry of the account's policy that applies in `app`: `entry` (the account's first)
-    /// or one of its others; `nil` when none targets the app.
+    /// or one of its others; `nil` when none targets the app. In line: each transfer decision
+    /// asks twice, and an account has one policy but in `whatif`.
+    @inline(__always)
     func policyEntry(_ entry: AccountEntry, in app: AppEntry) -> AccountEntry? {
         if targets(entry, app) { return entry }
-        return entry.siblings.first { targets($0, app) }
+        return entry.siblings.isEmpty ? nil : siblingTargeting(app, of: entry)
+    }
+
+    /// Out of line, as `isTargetedBySibling`.
+    @inline(never)
+    private func siblingTargeting(_ app: AppEntry, of entry: AccountEntry) -> AccountEntry? {
+        entry.siblings.first { targets($0, app) }
     }
 
     /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy
