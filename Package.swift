@@ -53,7 +53,7 @@ let package = Package(
         // Activation rules: the predicate and dictionary languages, UTIs, plist values.
         .target(name: "MAMActivation", swiftSettings: strict),
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
-        .target(name: "MAMBundle", dependencies: ["MAMActivation"], swiftSettings: strict),
+        .target(name: "MAMBundle", dependencies: ["MAMActivation", "MAMModel"], swiftSettings: strict),
         // Tooling over bundles: the linter and the Intune configurator.
         .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Apple Declarative Device Management: declarations, assets and credentials for the

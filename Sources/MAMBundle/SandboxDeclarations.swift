@@ -132,14 +132,36 @@ public struct SandboxDeclarations: Sendable {
         }
     }
 
-    /// Throws when `name` must not reach a child without the user's `--allow-env`: its name
-    /// marks a secret, or its value here carries one (a URL with a user and password).
+    /// Throws when `name` must not reach a child without the user's `--allow-env`: a declaration
+    /// passes only the harmless names of `harmlessVariables` (locale, terminal, an interpreter's
+    /// installation), and never one whose value here carries a secret (a URL with a user and
+    /// password). A list of secret-looking names cannot be complete (`MY_JWT`,
+    /// `REGISTRY_CREDS`, `WEBHOOK_URL` are secrets no pattern names); a list of harmless ones can.
     public func judgeEnvironment(_ name: String) throws(PluginSandboxError) {
         if allowances.environment.contains(name) { return }
-        if let why = Self.secretVariable(name) ?? environment[name].flatMap(Self.secretValue) {
+        if let why = environment[name].flatMap(Self.secretValue) ?? Self.secretVariable(name) {
             throw PluginSandboxError("environment variable \(name) \(why), and no declaration may pass it (if this app really needs it, run with --allow-env \(name))")
         }
+        guard Self.isHarmlessVariable(name) else {
+            throw PluginSandboxError("environment variable \(name) is not one a declaration may pass on its own (locale, terminal and interpreter settings: \(Self.harmlessVariablesSpelled)); its value may be a secret — if this app really needs it, run with --allow-env \(name)")
+        }
     }
+
+    /// The variables a declaration may pass without the user (docs/GUIDE.md, "Plugins"): they
+    /// say how to print and which interpreter to run, never whom to reach or how to sign in.
+    public static let harmlessVariables: Set<String> = [
+        "LANG", "LANGUAGE", "LC_ALL", "TZ", "TERM", "COLORTERM", "NO_COLOR", "PWD",
+        "PYENV_VERSION", "PYENV_ROOT", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV",
+        "PYTHONPATH", "PYTHONHOME", "PYTHONIOENCODING", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONUTF8",
+        "NODE_PATH", "NODE_ENV", "NVM_DIR", "NVM_BIN", "GEM_HOME", "GEM_PATH", "RBENV_VERSION", "JAVA_HOME",
+    ]
+
+    /// A harmless name: one of `harmlessVariables`, or a locale category (`LC_CTYPE`…).
+    public static func isHarmlessVariable(_ name: String) -> Bool {
+        harmlessVariables.contains(name) || (name.hasPrefix("LC_") && name.dropFirst(3).allSatisfy { $0.isUppercase || $0 == "_" } && name.count > 3)
+    }
+
+    static var harmlessVariablesSpelled: String { (harmlessVariables.sorted() + ["LC_*"]).joined(separator: ", ") }
 
     // MARK: What is never granted by a declaration
 

@@ -1,4 +1,5 @@
 public import Foundation
+import MAMModel
 import MAMActivation
 /// Build settings read from an Xcode configuration file (`.xcconfig`), so a plugin folder can
 /// carry the values its Info.plist and entitlements refer to (`PRODUCT_BUNDLE_IDENTIFIER`,
@@ -307,12 +308,13 @@ public enum ProjectRoot {
         return full == base || full.hasPrefix(base == "/" ? "/" : base + "/")
     }
 
-    /// `text` with control characters (terminal escapes, line breaks, C1 codes) shown as `?`,
-    /// cut at `limit`: what a file or a child wrote can neither drive the user's terminal nor
-    /// forge a line of a line-oriented report.
+    /// `text` with control characters (terminal escapes, line breaks, C1 codes), line
+    /// separators, bidirectional controls and byte-order marks shown as `?` (UntrustedText), cut
+    /// at `limit`: what a file or a child wrote can neither drive the user's terminal, reorder
+    /// what they read, nor forge a line of a line-oriented report.
     public static func printable(_ text: String, limit: Int = .max) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) || text.count > limit else { return text }
-        let clean = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+        guard text.unicodeScalars.contains(where: UntrustedText.isUnsafe) || text.count > limit else { return text }
+        let clean = String(text.unicodeScalars.map { UntrustedText.isUnsafe($0) ? "?" : Character($0) })
         return clean.count > limit ? String(clean.prefix(limit)) + "…" : clean
     }
 }

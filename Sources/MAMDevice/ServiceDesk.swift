@@ -33,7 +33,7 @@ public final class ServiceDesk {
     /// (`ManagedConfigUndecodableHandler`).
     var decoderErrors: [String: (count: Int, last: String)] = [:]
     /// Per app, how many Strict Mode findings it reported (`StrictFindingHandler`).
-    var strictFindings: [String: Int] = [:]
+    var strictFindings: [String: (count: Int, bytes: Int)] = [:]
 
     init(state: DeviceState, audit: AuditSink, registry: AppRegistry, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
         self.state = state

@@ -52,6 +52,12 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         self == .remediationWithoutProtapp || self == .processPolicyInMultiIdentity || self == .restartUnhandledWithState
     }
 
+    /// A check the host makes itself, from what it saw (a wipe, a write, a share): no app may
+    /// report it, or an app could put a finding of the device's in the run.
+    public var madeByHost: Bool {
+        self == .wipeAnsweredWithFilesLeft || self == .fileWrittenWithoutThreadIdentity || self == .itemSharedWithoutOwner
+    }
+
     /// What the check found wrong, for reports (SARIF's rule description, the human output).
     public var summary: String {
         switch self {

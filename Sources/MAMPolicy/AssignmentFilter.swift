@@ -141,6 +141,11 @@ struct FilterParser {
     private var position = 0
     private var lexError: FilterRuleError?
     let length: Int
+    /// How many parentheses are open where the parser is.
+    private var depth = 0
+    /// Deeper than any rule an admin writes (the portal's rule builder nests two or three), far
+    /// from the stack's end: past it, an error at the parenthesis instead of a crash.
+    static let maximumDepth = 64
 
     init(text: String, source: String) {
         self.source = source
@@ -214,6 +219,11 @@ struct FilterParser {
     mutating func term() throws(FilterRuleError) -> FilterRule {
         guard let t = peek() else { throw error(at: endColumn, "the rule ends where a condition should start, e.g. (app.deviceManagementType -eq \"Unmanaged\")") }
         if t.kind == .open {
+            guard depth < Self.maximumDepth else {
+                throw error(at: t.column, "parentheses nested more than \(Self.maximumDepth) deep; no rule needs so many — the rule is damaged or hostile")
+            }
+            depth += 1
+            defer { depth -= 1 }
             position += 1
             let inner = try expression()
             guard let close = next() else { throw error(at: endColumn, "a parenthesis opened at column \(t.column) is not closed") }

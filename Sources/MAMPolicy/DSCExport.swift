@@ -26,16 +26,49 @@ enum DSCExport {
         let chars: [Character]
         var i = 0
         let source: String
+        /// Where each line starts (an index into `chars`), so a line and column are found by a
+        /// binary search: counting newlines from the start at every block made reading quadratic.
+        let lineStarts: [Int]
+        /// How deep the values being read are nested (`@(`, `@{`, `Type{`).
+        var depth = 0
+        /// Deeper than any export (an object in a list in an object is three) and far from the
+        /// stack's end: past it, an error at its line and column instead of a crash.
+        static let maximumDepth = 64
 
         init(_ text: String, source: String) {
             chars = Array(text)
             self.source = source
+            var starts = [0]
+            for (index, c) in chars.enumerated() where c.isNewline { starts.append(index + 1) }
+            lineStarts = starts
         }
 
-        var line: Int { chars[..<min(i, chars.count)].filter(\.isNewline).count + 1 }
+        /// The 1-based line and column of `i`.
+        var position: (line: Int, column: Int) {
+            let at = min(i, chars.count)
+            var low = 0, high = lineStarts.count - 1
+            while low < high {
+                let mid = (low + high + 1) / 2
+                if lineStarts[mid] <= at { low = mid } else { high = mid - 1 }
+            }
+            return (low + 1, at - lineStarts[low] + 1)
+        }
+
+        var line: Int { position.line }
 
         func fail(_ message: String) -> PolicyImportError {
-            PolicyImportError(source: source, property: nil, value: nil, message: "\(source), line \(line): \(message)")
+            let (line, column) = position
+            return PolicyImportError(source: source, property: nil, value: nil, message: "\(source):\(line):\(column): \(message)")
+        }
+
+        /// Enters one more level of nesting, or throws at the value (starting at `start`) that
+        /// goes too deep.
+        mutating func nest(at start: Int) throws(PolicyImportError) {
+            depth += 1
+            if depth > Self.maximumDepth {
+                i = start
+                throw fail("values nested more than \(Self.maximumDepth) deep (@( and @{ lists and Type{ objects); no export nests so deep — the file is damaged or hostile")
+            }
         }
 
         mutating func skipSpace(newlines: Bool = true) {
@@ -115,7 +148,7 @@ enum DSCExport {
 
         mutating func value() throws(PolicyImportError) -> Value {
             guard i < chars.count else { throw fail("the file ends where a value should be") }
-            let c = chars[i]
+            let c = chars[i], start = i
             if c == "\"" || c == "'" {
                 i += 1
                 var s = ""
@@ -138,6 +171,8 @@ enum DSCExport {
                 }
             }
             if c == "@", i + 1 < chars.count, chars[i + 1] == "(" {
+                try nest(at: start)
+                defer { depth -= 1 }
                 i += 2
                 var items: [Value] = []
                 while true {
@@ -149,6 +184,8 @@ enum DSCExport {
                 }
             }
             if c == "@", i + 1 < chars.count, chars[i + 1] == "{" {
+                try nest(at: start)
+                defer { depth -= 1 }
                 i += 2
                 return .object(type: "hashtable", try properties(until: "}"))
             }
@@ -171,6 +208,8 @@ enum DSCExport {
                 let type = word()
                 skipSpace()
                 if i < chars.count, chars[i] == "{" {
+                    try nest(at: start)
+                    defer { depth -= 1 }
                     i += 1
                     return .object(type: type, try properties(until: "}"))
                 }

@@ -63,6 +63,54 @@ enum FieldBudget {
         return true
     }
 
+    /// Throws when a string field holds a NUL byte. protobuf-c keeps a string as a C string, and
+    /// every reader of one stops at the NUL: `notes\0word` would be read as `notes`, a name other
+    /// than the one sent. (The one-pass reading refuses such a string itself; this guards the
+    /// frames protobuf-c reads.)
+    static func checkStrings(_ payload: UnsafeBufferPointer<UInt8>) throws(WireError) {
+        guard payload.contains(0) else { return }
+        let found = withUnsafePointer(to: mamsim__v2__frame__descriptor) { frame in
+            nulString(payload, 0, payload.count, frame, depth: 0)
+        }
+        if let found { throw .invalidField(found, "holds a NUL byte, which no name or text may hold") }
+    }
+
+    /// The path of the first string field holding a NUL byte, or `nil`.
+    private static func nulString(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int,
+                                  _ descriptor: UnsafePointer<ProtobufCMessageDescriptor>, depth: Int) -> String? {
+        var i = from
+        while i < to {
+            guard let (key, afterKey) = varint(b, i, to) else { return nil }
+            i = afterKey
+            let field = protobuf_c_message_descriptor_get_field(descriptor, UInt32(truncatingIfNeeded: key >> 3))
+            switch key & 7 {
+            case 0:
+                guard let (_, n) = varint(b, i, to) else { return nil }
+                i = n
+            case 1: i += 8
+            case 5: i += 4
+            case 2:
+                guard let (length, n) = varint(b, i, to), length <= UInt64(to - n) else { return nil }
+                let end = n + Int(length)
+                if let field {
+                    let name = field.pointee.name.map { String(cString: $0) } ?? "field \(key >> 3)"
+                    if field.pointee.type == PROTOBUF_C_TYPE_STRING, UnsafeBufferPointer(rebasing: b[n..<end]).contains(0) {
+                        return name
+                    }
+                    if field.pointee.type == PROTOBUF_C_TYPE_MESSAGE, depth < maximumDepth,
+                       let sub = field.pointee.descriptor?.assumingMemoryBound(to: ProtobufCMessageDescriptor.self),
+                       let inner = nulString(b, n, end, sub, depth: depth + 1) {
+                        return name + "." + inner
+                    }
+                }
+                i = end
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
     private static func isPackable(_ type: ProtobufCType) -> Bool {
         type != PROTOBUF_C_TYPE_STRING && type != PROTOBUF_C_TYPE_BYTES && type != PROTOBUF_C_TYPE_MESSAGE
     }

@@ -116,6 +116,7 @@ public enum FrameParser {
 
     /// Frames that are not hot: read with protobuf-c.
     private static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) throws(WireError) -> Frame {
+        try FieldBudget.checkStrings(bytes)
         let payload = UnsafeRawBufferPointer(bytes)
         // protobuf-c needs a few hundred bytes of structures besides the frame's own strings
         // and bytes, which it copies.

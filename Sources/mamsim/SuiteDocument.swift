@@ -267,7 +267,9 @@ struct SuiteDocument: Codable, Equatable {
                 // A finding the host made (no line of the app's) is placed at the scenario.
                 let place = f.file.isEmpty ? nil : "\(f.file):\(f.line)"
                 let msg = "\(f.check)\(place.map { " at \($0)" } ?? "") in \(f.app) (\(f.call))"
-                let location = place == nil ? "file=\"\(file)\"" : "file=\"\(esc(f.file))\" line=\"\(f.line)\""
+                // Placed at the app's source only where that file exists in the package that
+                // built the app (`source`); the app's own words never choose a location.
+                let location = f.source.map { "file=\"\(esc($0))\" line=\"\(max(1, f.line))\"" } ?? "file=\"\(file)\""
                 let caseName = "strict: \(f.check)" + (place.map { " at \($0)" } ?? " in \(f.app)")
                 out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc(caseName))\" \(location) time=\"\(Self.time(0))\">\n"
                 out += "      <failure type=\"strict\" message=\"\(esc(msg))\">\(esc(f.detail))</failure>\n    </testcase>\n"
@@ -289,9 +291,11 @@ struct SuiteDocument: Codable, Equatable {
         for s in scenarios {
             for f in s.strict ?? [] {
                 var region: [String: Any] = [:]
-                if !f.file.isEmpty, f.line > 0 { region["startLine"] = f.line }
-                // The repository path where the app's package is there, else Swift's #fileID.
-                var location: [String: Any] = ["artifactLocation": ["uri": f.file.isEmpty ? s.file : (f.source ?? f.file)]]
+                if f.source != nil, f.line > 0 { region["startLine"] = f.line }
+                // The repository path of the app's source file where the app's package holds it;
+                // otherwise the scenario: the app's own #fileID is text, never a location (an app
+                // could name /etc/passwd, ../.., file: or https: URLs).
+                var location: [String: Any] = ["artifactLocation": ["uri": f.source ?? s.file]]
                 if !region.isEmpty { location["region"] = region }
                 var result: [String: Any] = [
                     "ruleId": f.check, "ruleIndex": index[f.check] ?? -1, "level": f.failed ? "error" : "warning",

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import MAMBundle
 import MAMLoop
+import MAMModel
 import MAMScenario
 
 /// Human output: colours and a live line on a terminal, plain lines when piped. `NO_COLOR`
@@ -48,25 +49,12 @@ struct Terminal: Sendable {
     }
 
     /// `s` with every control character (but a newline or a tab, when `keepingLineBreaks`),
-    /// bidirectional override, line or paragraph separator and byte-order mark written as a
+    /// bidirectional control, line or paragraph separator and byte-order mark written as a
     /// Swift escape (`\u{1B}`): an error quotes what a file or a child said (a policy's value,
     /// a plist's string), and that must never reach the terminal as an escape sequence or a
     /// bell, nor end a line it was put on.
     static func escapingControls(_ s: String, keepingLineBreaks: Bool = true) -> String {
-        func isControl(_ u: Unicode.Scalar) -> Bool {
-            if keepingLineBreaks, u == "\n" || u == "\t" { return false }
-            switch u.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator: return true
-            case .format: return u.value == 0xFEFF || (0x202A...0x2069).contains(u.value)
-            default: return false
-            }
-        }
-        guard s.unicodeScalars.contains(where: isControl) else { return s }
-        var out = String.UnicodeScalarView()
-        for u in s.unicodeScalars {
-            if isControl(u) { out.append(contentsOf: "\\u{\(String(u.value, radix: 16, uppercase: true))}".unicodeScalars) } else { out.append(u) }
-        }
-        return String(out)
+        UntrustedText.escaped(s, keepingLineBreaks: keepingLineBreaks)
     }
 
     /// Descriptors whose reader has gone (`mamsim run x | head`): written to no more. The run
@@ -87,7 +75,7 @@ struct Terminal: Sendable {
         let number = String(format: "%3d", r.index + 1)
         // Names, outcomes and explanations carry what the scenario and the children wrote:
         // control characters are shown, never sent to the terminal.
-        let p = { (s: String) in ProjectRoot.printable(s) }
+        let p = { (s: String) in Self.escapingControls(s, keepingLineBreaks: false) }
         let title = p(r.name.isEmpty ? "\(r.verb) \(r.parties)" : "\(r.name) — \(r.verb) \(r.parties)")
         var text = "\(mark) \(number) \(title)  →  \(bold(p(r.observed.description)))"
         if !r.explanation.isEmpty { text += dim("  \(p(r.explanation))") }
@@ -124,12 +112,14 @@ struct Terminal: Sendable {
     /// a suppressed one with its reason.
     func strictFindings(_ report: ScenarioReport) {
         for f in report.strictFindings {
+            // The check, call, file and detail are the app's own words: escaped, never sent.
+            let described = Self.escapingControls(f.described, keepingLineBreaks: false)
             if let reason = f.suppressedBecause {
-                line(dim("  strict (suppressed: \(reason)): \(f.described)"))
+                line(dim("  strict (suppressed: \(Self.escapingControls(reason, keepingLineBreaks: false))): \(described)"))
             } else if report.strict {
-                line(red("✘ strict: \(f.described)"))
+                line(red("✘ strict: \(described)"))
             } else {
-                line(yellow("  strict (note; --strict fails the run): \(f.described)"))
+                line(yellow("  strict (note; --strict fails the run): \(described)"))
             }
         }
     }
@@ -139,7 +129,7 @@ struct Terminal: Sendable {
         let failed = report.failures.count
         let checked = report.steps.filter { $0.expected != nil }.count
         let time = String(format: "%.2f s", report.seconds)
-        for app in report.appsNotStarted { line(red("✘ could not start \(app)")) }
+        for app in report.appsNotStarted { line(red("✘ could not start \(Self.escapingControls(app, keepingLineBreaks: false))")) }
         strictFindings(report)
         if failed == 0 && report.appsNotStarted.isEmpty && !report.strictFailures.isEmpty {
             let n = report.strictFailures.count

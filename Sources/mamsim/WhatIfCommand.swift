@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMBundle
 import MAMExtensions
 import MAMModel
 import MAMPolicy
@@ -132,7 +133,17 @@ struct WhatIfCommand: ParsableCommand {
             if isDirectory.boolValue {
                 let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
                     .filter { $0.lowercased().hasSuffix(".json") || $0.lowercased().hasSuffix(".ps1") }.sorted()
-                files += found.map { (path as NSString).appendingPathComponent($0) }
+                let root = URL(fileURLWithPath: path)
+                for name in found {
+                    let file = (path as NSString).appendingPathComponent(name)
+                    // An export folder is what a tool wrote, or what a pull request changed: a
+                    // link in it must not make whatif read (and quote) a file elsewhere.
+                    guard ProjectRoot.contains(root, URL(fileURLWithPath: file)) else {
+                        Terminal.error("\(file) is a link to \(URL(fileURLWithPath: file).resolvingSymlinksInPath().path), outside \(path); an export folder's files are read only inside it — copy the file in, or name it on the command line")
+                        throw ExitCode(2)
+                    }
+                    files.append(file)
+                }
             } else {
                 files.append(path)
             }

@@ -35,6 +35,23 @@ extension CLITests {
             #expect(r.stderr.contains("skipped \(CLI.repo(Self.example + "before/filters.json").path), object 3 (\"Windows 11 devices\"): a filter for managed devices"))
         }
 
+        /// A link in an export folder pointing outside it is refused, naming the link (security
+        /// issue 83); the same file copied in is read (the control).
+        @Test func aLinkOutOfTheExportFolderIsRefused() async throws {
+            let dir = try TemporaryDirectory(prefix: "mamsim-whatif-link")
+            defer { dir.remove() }
+            let outside = try dir.write("outside/secret.json", "{\"value\": []}")
+            let tenant = dir.url.appendingPathComponent("tenant")
+            try FileManager.default.createDirectory(at: tenant, withIntermediateDirectories: true)
+            let personas = CLI.repo(Self.example + "personas.yaml").path
+            try FileManager.default.copyItem(at: outside, to: tenant.appendingPathComponent("copied.json"))
+            let control = try await CLI.run(["whatif", tenant.path, "--personas", personas])
+            #expect(control.status == 0, "\(control)")
+            try FileManager.default.createSymbolicLink(atPath: tenant.appendingPathComponent("policies.json").path, withDestinationPath: outside.path)
+            let linked = try await CLI.run(["whatif", tenant.path, "--personas", personas])
+            #expect(linked.status == 2 && linked.stderr.contains("\(tenant.path)/policies.json is a link to") && linked.stderr.contains("outside \(tenant.path)"), "\(linked)")
+        }
+
         @Test func jsonIsShapedLikeGraphsWhatIf() async throws {
             let r = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", CLI.repo(Self.example + "personas.yaml").path, "--format", "json"])
             #expect(r.status == 0, "\(r.stderr)")

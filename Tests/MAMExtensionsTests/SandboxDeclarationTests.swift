@@ -201,7 +201,10 @@ struct SandboxDeclarationTests {
         // Security issue 70, finding 7.
         ("DATABASE_URL", false), ("HTTPS_PROXY", false), ("MYSQL_PWD", false), ("SENTRY_DSN", false), ("KEYSTORE_PASS", false),
         ("PGPASSWORD", false), ("REDIS_URL", false), ("APP_SECRET", false), ("GOOGLE_APPLICATION_CREDENTIALS", false),
+        // Security issue 83, finding 6: secrets by names no pattern knows.
+        ("MY_JWT", false), ("REGISTRY_CREDS", false), ("WEBHOOK_URL", false), ("UPSTREAM", false), ("BEARER", false),
         ("PYENV_VERSION", true), ("PYENV_ROOT", true), ("VIRTUAL_ENV", true), ("NODE_PATH", true), ("LANG", true), ("PWD", true),
+        ("LC_CTYPE", true), ("TZ", true),
     ])
     func aVariableWhoseNameMarksASecretNeedsTheUser(_ name: String, _ passes: Bool) throws {
         let world = try World()
@@ -212,19 +215,22 @@ struct SandboxDeclarationTests {
         }
     }
 
-    /// A variable whose name says nothing still carries a secret when its value is a URL
-    /// with a user and a password; the same name without one passes.
+    /// A harmless name still carries a secret when its value is a URL with a user and a
+    /// password; the same name without one passes. A name off the harmless list needs the
+    /// user whatever its value, and passes with `--allow-env`.
     @Test func aURLWithCredentialsNeedsTheUser() throws {
         let world = try World()
-        func judge(_ value: String) -> SandboxDeclarations {
+        func judge(_ value: String, name: String = "NODE_PATH", allowing: Set<String> = []) -> SandboxDeclarations {
             var environment = world.environment
-            environment["UPSTREAM"] = value
+            environment[name] = value
             return SandboxDeclarations(ownFolder: world.repo.appendingPathComponent("plugins/evil"), scenarioFolder: world.repo.appendingPathComponent("suite/one"),
-                                       allowances: SandboxAllowances(), environment: environment)
+                                       allowances: SandboxAllowances(environment: allowing), environment: environment)
         }
-        try judge("https://proxy.example.com:8080").judgeEnvironment("UPSTREAM")
-        #expect(throws: PluginSandboxError.self) { try judge("http://ci:s3cr3t@proxy.example.com:8080").judgeEnvironment("UPSTREAM") }
-        #expect(throws: PluginSandboxError.self) { try judge("postgres://app:pw@db/prod").judgeEnvironment("UPSTREAM") }
+        try judge("https://proxy.example.com:8080").judgeEnvironment("NODE_PATH")
+        #expect(throws: PluginSandboxError.self) { try judge("http://ci:s3cr3t@proxy.example.com:8080").judgeEnvironment("NODE_PATH") }
+        #expect(throws: PluginSandboxError.self) { try judge("postgres://app:pw@db/prod").judgeEnvironment("NODE_PATH") }
+        #expect(throws: PluginSandboxError.self) { try judge("https://hooks.example.com/T0/B0/x", name: "WEBHOOK_URL").judgeEnvironment("WEBHOOK_URL") }
+        try judge("https://hooks.example.com/T0/B0/x", name: "WEBHOOK_URL", allowing: ["WEBHOOK_URL"]).judgeEnvironment("WEBHOOK_URL")
     }
 
     /// `mamsim lint` on a plugin folder reports every risky declaration as an error.

@@ -89,6 +89,23 @@ import Testing
         }
     }
 
+    /// Parentheses nested past any real rule's depth (security issue 83, finding 5: 50,000 deep
+    /// crashed whatif): the control reads at the bound, one deeper is an error at the
+    /// parenthesis that goes too deep.
+    @Test func parenthesesNestedTooDeepAreAnErrorNotACrash() throws {
+        func rule(_ depth: Int) -> String {
+            String(repeating: "(", count: depth) + "app.appVersion -eq \"1\"" + String(repeating: ")", count: depth)
+        }
+        let bound = FilterParser.maximumDepth
+        _ = try FilterRule.parse(rule(bound), source: "f")
+        for depth in [bound + 1, 50_000] {
+            #expect { try FilterRule.parse(rule(depth), source: "filters.json: filter \"x\" rule") } throws: { error in
+                let e = error as? FilterRuleError
+                return e?.column == bound + 1 && e?.description.contains("nested more than \(bound) deep") == true
+            }
+        }
+    }
+
     /// A Graph filter object: an iOS managed-app filter is read; a device filter or another
     /// platform's is skipped with why; a bad rule stops the import, naming file, filter, column.
     @Test func graphFilterObjectsAreReadOrSkippedWithWhy() throws {

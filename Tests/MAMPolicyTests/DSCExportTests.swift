@@ -63,7 +63,7 @@ import Testing
     @Test func aBrokenBlockIsNamedAtItsLine() {
         let text = "IntuneAppProtectionPolicyiOS \"x\"\n{\n    DisplayName = \"x\";\n    Apps = @(\"a\"\n}\n"
         var p = WhatIfPolicies()
-        #expect { try p.add(dscExport: text, source: "c.ps1") } throws: { "\($0)".hasPrefix("c.ps1, line ") }
+        #expect { try p.add(dscExport: text, source: "c.ps1") } throws: { "\($0)".hasPrefix("c.ps1:5:1: ") }
         #expect(throws: PolicyImportError.self) { try p.add(dscExport: "IntuneAppProtectionPolicyiOS \"x\" { DisplayName = \"x\"", source: "d.ps1") }
     }
 
@@ -96,5 +96,52 @@ extension DSCExportTests {
         }
         #expect(read[0].assignments.isEmpty)
         #expect(read[1].assignments == [PolicyAssignment(.group("6ee86c9f-2b3c-471d-ad38-ff4673ed723e")), PolicyAssignment(.exclusionGroup("3eacc231-d77b-4efb-bb5f-310f68bd6198"))])
+    }
+}
+
+/// Hostile exports (security issue 83, findings 4 and 5): nesting past any export's depth is an
+/// error at its line and column, not a crash; a large export reads in one pass.
+@Suite struct DSCExportHostileTests {
+    /// The control: nested to the bound, the value reads; one deeper, an error naming where.
+    @Test(arguments: ["@(", "MSFT_X{ A = "])
+    func valuesNestedTooDeepAreAnErrorAtTheirPlace(_ open: String) throws {
+        func export(depth: Int) -> String {
+            let close = open == "@(" ? ")" : "}"
+            return "IntuneAppProtectionPolicyiOS \"x\"\n{\n    DisplayName = \"x\";\n    Apps = " + String(repeating: open, count: depth) + "\"a\"" + String(repeating: close, count: depth) + "\n}\n"
+        }
+        var fine = WhatIfPolicies()
+        _ = try fine.add(dscExport: export(depth: DSCExport.Parser.maximumDepth), source: "ok.ps1")
+        for depth in [DSCExport.Parser.maximumDepth + 1, 50_000] {
+            var p = WhatIfPolicies()
+            #expect { try p.add(dscExport: export(depth: depth), source: "deep.ps1") } throws: { error in
+                let text = "\(error)"
+                // The 65th opening on line 4: column 12 is where the values start.
+                let column = 12 + DSCExport.Parser.maximumDepth * open.count
+                return text.contains("deep.ps1:4:\(column): values nested more than \(DSCExport.Parser.maximumDepth) deep")
+            }
+        }
+    }
+
+    /// A line number is found without counting from the start of the file: an export of many
+    /// small blocks (the worst case for that) is read whole. A hang guard, not a performance
+    /// figure (that is `mamsim bench --only whatif`'s Microsoft365DSC line).
+    @Test(.timeLimit(.minutes(2)))
+    func aLargeExportIsReadInOnePass() throws {
+        let text = DSCExportHostileTests.largeExport(bytes: 3_000_000)
+        var p = WhatIfPolicies()
+        let (_, skipped) = try p.add(dscExport: text, source: "large.ps1")
+        #expect(skipped.count > 10_000, "\(skipped.count) blocks skipped")
+        #expect(skipped.last?.contains("large.ps1, line ") == true, "\(skipped.last ?? "")")
+    }
+
+    /// Blocks of another resource, one per few lines, until `bytes`.
+    static func largeExport(bytes: Int) -> String {
+        var text = "Configuration M365TenantConfig\n{\n    Node localhost\n    {\n"
+        var n = 0
+        while text.utf8.count < bytes {
+            text += "        IntuneDeviceConfigurationPolicyiOS \"p\(n)\"\n        {\n            DisplayName = \"p\(n)\";\n            Ensure = \"Present\";\n        }\n"
+            n += 1
+        }
+        return text + "    }\n}\n"
     }
 }

@@ -362,3 +362,21 @@ func framesLargerThanTheParseArenaRoundTrip(item: Item) throws {
         #expect(parts == whole, "\(frame.body.name)")
     }
 }
+
+/// A NUL byte inside a name (security issue 83): protobuf-c keeps strings as C strings, so a
+/// destination `notes\0word` was read as `notes`. The control, `notesXword`, reads whole; with
+/// the NUL, both the one-pass reading and protobuf-c's refuse the frame, naming the field.
+@Test func aNameWithANulByteIsRefused() throws {
+    let frame = Frame(seq: 1, body: .shareRequest(ShareRequest(destination: "notesXword", item: textItem)))
+    var bytes = FrameEncoder.encode(frame)
+    #expect(try FrameParser.parse(bytes) == frame)
+    let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array("notesXword".utf8)) })
+    bytes[at + 5] = 0
+    func asHost() throws(WireError) -> ChildFrame {
+        var read = ChildFrame(body: .launchFinished)
+        try bytes.withUnsafeBytes { b in Result { () throws(WireError) in try FrameParser.parse(b, into: &read) } }.get()
+        return read
+    }
+    #expect { try asHost() } throws: { "\($0)".contains("destination") && "\($0)".contains("NUL") }
+    #expect { try bytes.withUnsafeBytes { try FrameParser.parseWithProtobufC($0) } } throws: { "\($0)".contains("NUL") }
+}

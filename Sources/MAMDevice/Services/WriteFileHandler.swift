@@ -29,7 +29,7 @@ enum WriteFileHandler: ServiceHandler {
         let filedAs = owner.flatMap { $0.isEmpty ? nil : c.named($0) }
         guard filedAs.map({ $0.upn.lowercased() != shown.upn.lowercased() }) ?? true else { return }
         c.event(.strict(handle: c.app.handle, StrictFindingEvent(
-            check: StrictCheck.fileWrittenWithoutThreadIdentity.rawValue, call: "write_file \(call.path.prefix(200))", file: "", line: 0,
+            check: StrictCheck.fileWrittenWithoutThreadIdentity.rawValue, call: "write_file \(UntrustedText.escaped(UntrustedText.prefix(call.path, utf8Bytes: 200)))", file: "", line: 0,
             detail: "the screen shows \(shown) but no identity is set on the writing thread, so the file is \(filedAs.map { "\($0)'s" } ?? "personal") (the process identity); set the thread identity (IntuneMAMPolicyManager.setAccountId(_:forScope:)) or name the owner")))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MAMModel
 
 /// Where a Strict Mode finding's source file is in the repository, for code scanning: the
 /// façade reports Swift's `#fileID` (`Module/File.swift`), which SwiftPM builds from
@@ -7,7 +8,7 @@ import Foundation
 /// holds the file, else to that package. `nil` when no such file is there.
 enum StrictSources {
     static func path(of fileID: String, program: URL?) -> String? {
-        guard let program, fileID.contains("/"), !fileID.hasPrefix("/"), !fileID.contains("..") else { return nil }
+        guard let program, fileID.contains("/"), !fileID.hasPrefix("/"), !fileID.contains(".."), !fileID.contains(":"), UntrustedText.isSafe(fileID) else { return nil }
         let fm = FileManager.default
         var folder = program.standardizedFileURL.deletingLastPathComponent()
         while folder.path != "/" && !folder.lastPathComponent.hasPrefix(".build") {
