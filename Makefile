@@ -32,7 +32,8 @@ test: deps proto-check
 	.build/debug/mamsim test scenarios/
 	# The conformance corpora (written from the sources alone; Tests/Fixtures/conformance/PROVENANCE.md).
 	.build/debug/mamsim test Tests/Fixtures/conformance/scenarios Tests/Fixtures/conformance/scenarios-t2 \
-	  Tests/Fixtures/conformance/scenarios-t3 Tests/Fixtures/conformance/scenarios-t4 Tests/Fixtures/conformance/scenarios-t5
+	  Tests/Fixtures/conformance/scenarios-t3 Tests/Fixtures/conformance/scenarios-t4 Tests/Fixtures/conformance/scenarios-t5 \
+	  Tests/Fixtures/conformance/scenarios-t6 Tests/Fixtures/conformance/scenarios-t7
 
 # Benchmarks against the C and Node references, measured in the same run.
 bench: deps

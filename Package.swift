@@ -55,7 +55,7 @@ let package = Package(
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
         .target(name: "MAMBundle", dependencies: ["MAMActivation", "MAMModel"], swiftSettings: strict),
         // Tooling over bundles: the linter and the Intune configurator.
-        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", "MAMModel", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Apple Declarative Device Management: declarations, assets and credentials for the
         // ManagedApp framework (RULES.md §9).
         .target(
@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMModel", "CAllocationCount", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
-        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", "MAMModel", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade", "MAMManagedAppFacade", "MAMPlayedHost"], swiftSettings: strict),
         .testTarget(
@@ -151,7 +151,8 @@ if Context.environment["MAMSIM_FUZZ"] != nil {
     let fuzz: [(String, [Target.Dependency])] = [
         ("FuzzFrames", ["MAMWire", "MAMModel"]), ("FuzzPredicate", ["MAMActivation"]),
         ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
-        ("FuzzDeclarations", ["MAMDeclarations"]),
+        ("FuzzDeclarations", ["MAMDeclarations"]), ("FuzzFilter", ["MAMPolicy"]), ("FuzzDSC", ["MAMPolicy"]),
+        ("FuzzPersonas", ["MAMScenario"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, deps) in fuzz {

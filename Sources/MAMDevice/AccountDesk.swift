@@ -93,6 +93,9 @@ public final class AccountDesk {
                 }
                 // Not signed in there: what the account left behind is still deleted.
                 let report = try state.wipe(app: app.identityOwner, account: key, appHandledWipe: handled)
+                if app.descriptor.sdkIntegrated, let account = state.fleet.account(named: key) {
+                    try state.deregister(app: app.identityOwner, account: account)
+                }
                 strictWipe(app, report)
                 completion(.success(report))
             } catch let error as DeviceStateError {

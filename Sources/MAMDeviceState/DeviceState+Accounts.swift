@@ -111,6 +111,8 @@ extension DeviceState {
         let key = Self.key(of: account)
         try writeStore { db in
             try db.execute(sql: "INSERT INTO sign_in (app, account_key) VALUES (?, ?)", arguments: [app.bundleID.folded, key])
+            // Signed in again, the SDK registers the account again in the app.
+            try db.execute(sql: "DELETE FROM deregistered WHERE app = ? AND account_key = ?", arguments: [(app.containingApp ?? app.bundleID).folded, key])
             // The enrolment moves only when there is none, or when a run-time policy change
             // left the enrolled account unmanaged.
             let enrolled = try Self.setting(db, "enrolled_account").flatMap { fleet.account(named: $0) }
@@ -119,6 +121,7 @@ extension DeviceState {
             }
             try refreshSingleIdentityProcess(db, app: app)
         }
+        try refreshInactive()
         return SignInResult(decision: .allowed("\(decision.explanation) in \(app.bundleID)"),
                             account: account, isManaged: managed, processIdentity: try processIdentity(app: bundle))
     }
@@ -142,6 +145,7 @@ extension DeviceState {
             try removeSignIn(db, app: app, account: account)
             return try wipeData(db, app: app, account: account, appHandledWipe: appHandledWipe)
         }
+        try refreshInactive()
         return SignOutResult(decision: .allowed("\(account) is signed out of \(app.bundleID); \(report)"), wipe: report)
     }
 
@@ -167,6 +171,7 @@ extension DeviceState {
             }
         }
         fleet = next
+        try refreshInactive()
         return changes
     }
 
@@ -178,6 +183,8 @@ extension DeviceState {
         let key = Self.key(of: account)
         let bundle = app.bundleID.folded
         try db.execute(sql: "DELETE FROM sign_in WHERE app = ? AND account_key = ?", arguments: [bundle, key])
+        // Microsoft's SDK guide (stage 3): an app deregisters the account when its user signs out.
+        if app.kind == .app, app.sdkIntegrated { try Self.deregister(db, owner: bundle, key: key) }
         for row in try Row.fetchAll(db, sql: "SELECT window, identity, accounts FROM ui_identity WHERE app = ?", arguments: [bundle]) {
             let identity: String? = row["identity"]
             let window: String = row["window"]

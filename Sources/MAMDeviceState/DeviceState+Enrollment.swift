@@ -86,17 +86,66 @@ extension DeviceState {
             try db.execute(sql: "INSERT INTO enrollment_event (time, app, account, kind, status, via, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: [now.secondsSince1970, owner, account.description, kind.rawValue, Int64(status.rawValue), via, detail])
             guard let state else {
-                try db.execute(sql: "DELETE FROM enrollment WHERE app = ? AND account_key = ?", arguments: [owner, key])
+                // Deregistered (SDK header: 104 "de-registered the account with the SDK").
+                try Self.deregister(db, owner: owner, key: key)
                 return
             }
+            try db.execute(sql: "DELETE FROM deregistered WHERE app = ? AND account_key = ?", arguments: [owner, key])
+            if state == .enrolled, fleet.isManaged(account) {
+                // The device's managed account (RULES.md §5), when none holds the device: a
+                // second account then gets 227 until this one is gone from every app.
+                let held = try Self.setting(db, "enrolled_account")
+                // (As the enrollment desk reads it: deregistered from every app, the first
+                // account no longer holds the device, signed in or not — SDK issue #537.)
+                let holds = try held.map { try Bool.fetchOne(db, sql: "SELECT 1 FROM enrollment WHERE account_key = ?", arguments: [$0]) ?? false } ?? false
+                if !holds { try Self.setSetting(db, "enrolled_account", key) }
+            }
+            // A refusal of the app's own call (not a sign-in's) leaves the account inactive there
+            // until a retry succeeds; a retry keeps what the first refusal decided.
+            let refusedByCall = state == .registered && kind == .enrollment && via != "signIn"
             try db.execute(sql: """
-                INSERT INTO enrollment (app, account_key, state, status, since, retry_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app, account_key) DO UPDATE SET state = excluded.state, status = excluded.status, retry_at = excluded.retry_at
-                """, arguments: [owner, key, state.rawValue, Int64(status.rawValue), now.secondsSince1970, retryAt?.secondsSince1970])
+                INSERT INTO enrollment (app, account_key, state, status, since, retry_at, refused_by_call) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (app, account_key) DO UPDATE SET state = excluded.state, status = excluded.status, retry_at = excluded.retry_at,
+                    refused_by_call = CASE WHEN excluded.state <> 'registered' THEN 0 WHEN state = 'registered' THEN refused_by_call
+                                           ELSE excluded.refused_by_call END
+                """, arguments: [owner, key, state.rawValue, Int64(status.rawValue), now.secondsSince1970, retryAt?.secondsSince1970, refusedByCall])
             if let policy {
                 try db.execute(sql: "UPDATE enrollment SET held_policy = ?, holds = 1 WHERE app = ? AND account_key = ?",
                                arguments: [policy, owner, key])
             }
+        }
+        try refreshInactive()
+    }
+
+    /// The app `bundle` (its enrollment owner) no longer holds `account`: the admin's wipe of
+    /// an account not signed in there, or the SDK's own deregistration.
+    public func deregister(app bundle: BundleID, account: Account) throws {
+        let owner = try enrollmentOwner(bundle)
+        try writeStore { db in try Self.deregister(db, owner: owner, key: Self.key(of: account)) }
+        try refreshInactive()
+    }
+
+    /// The app `owner` no longer holds the account `key`: its record goes, and it is marked
+    /// deregistered there.
+    static func deregister(_ db: Database, owner: String, key: String) throws {
+        try db.execute(sql: "DELETE FROM enrollment WHERE app = ? AND account_key = ?", arguments: [owner, key])
+        try db.execute(sql: "INSERT OR IGNORE INTO deregistered (app, account_key) VALUES (?, ?)", arguments: [owner, key])
+    }
+
+    /// Sets `fleet.inactive` from the store: per account, the apps whose enrollment of it was
+    /// refused (a registered record: the SDK tries again later) or that deregistered it. One
+    /// answer for every question about such an account there: App Protection isn't active for
+    /// it (memdocs app-protection-policy-delivery.md).
+    func refreshInactive() throws {
+        let rows = try readStore { db in
+            try Row.fetchAll(db, sql: "SELECT app, account_key FROM enrollment WHERE state = ? AND refused_by_call = 1 UNION SELECT app, account_key FROM deregistered",
+                             arguments: [EnrollmentRecord.State.registered.rawValue])
+        }
+        var places: [String: Set<BundleID>] = [:]
+        for row in rows { places[row["account_key"], default: []].insert(BundleID(row["app"] as String)) }
+        for account in fleet.accounts {
+            let want = places[Self.key(of: account)] ?? []
+            if (fleet.inactive[Self.key(of: account)] ?? []) != want { fleet.setInactive(want, for: account) }
         }
     }
 
@@ -192,9 +241,9 @@ extension DeviceState {
             let previous: String? = row["previous"]
             var seen = fleet
             seen.setPolicy(previous.flatMap { policyCatalog[$0] }, for: account)
-            return seen.policy(for: account, in: bundle)
+            return seen.assignedPolicy(for: account, in: bundle)
         }
-        return fleet.policy(for: account, in: bundle)
+        return fleet.assignedPolicy(for: account, in: bundle)
     }
 
     // MARK: Faults and wipes waiting for a check-in

@@ -227,6 +227,7 @@ public final class DeviceState: LoopBound<DeviceStateLoopState> {
                 fleet.install(app)
             }
         }
+        try refreshInactive()
     }
 
     private struct Restored {

@@ -183,6 +183,16 @@ enum DeviceStore {
             // a check-in) the block came from a policy it no longer has (SCENARIOS.md v1.3).
             try db.execute(sql: "ALTER TABLE app_state ADD COLUMN access_blocked_under TEXT")
         }
+        m.registerMigration("v12: accounts deregistered from an app") { db in
+            // Per app (the enrollment owner: an extension's containing app) and account: the SDK
+            // deregistered it — unenrolled, signed out, wiped by the admin. Its policy is not
+            // active there until it enrolls or signs in again (Fleet.inactive).
+            try db.execute(sql: "CREATE TABLE deregistered (app TEXT NOT NULL, account_key TEXT NOT NULL, PRIMARY KEY (app, account_key))")
+            // A registered (refused) record the app's own enrollment call made: its policy is not
+            // active until the SDK's retry succeeds. One a sign-in made keeps contract v1's
+            // reading — a policy set by a step reaches the app at once (SCENARIOS.md v1.3).
+            try db.execute(sql: "ALTER TABLE enrollment ADD COLUMN refused_by_call INTEGER NOT NULL DEFAULT 0")
+        }
         return m
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import MAMBundle
+import MAMModel
 
 /// `mamsim lint --reporter`: the same findings for people, for machines and for CI systems.
 public enum LintFormat: String, CaseIterable, Sendable {
@@ -60,9 +61,12 @@ public enum LintFormat: String, CaseIterable, Sendable {
         return ProjectRoot.printable(text)
     }
 
-    // GitHub's workflow-command escaping: data escapes %, CR, LF; properties also : and ,.
+    // GitHub's workflow-command escaping: data escapes %, CR, LF; properties also : and ,. What a
+    // project wrote (a file's name, a message quoting a value) first has its other control and
+    // bidirectional characters made visible: a log viewer would obey them.
     static func escapeData(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        let visible = String(s.unicodeScalars.map { UntrustedText.isUnsafe($0) && $0 != "\r" && $0 != "\n" ? "?" : Character($0) })
+        return visible.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
     }
 
     static func escapeProperty(_ s: String) -> String {

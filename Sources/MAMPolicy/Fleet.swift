@@ -152,6 +152,13 @@ public struct Fleet: Sendable {
     private var appEntries: [BundleID: AppEntry] = [:]
     /// The installed extensions by the app they name as containing app (installed or not).
     private var extensionsByContainer: [BundleID: Set<BundleID>] = [:]
+    /// Per account (its key: `upnKey`, else `oidKey`), the apps where the SDK does not hold it
+    /// enrolled although a policy targets it: its enrollment was refused (225, 212… the SDK
+    /// tries again at its interval) or it was deregistered (unenroll, sign-out, the admin's
+    /// wipe). App Protection isn't active for it there (memdocs
+    /// app-protection-policy-delivery.md), nor in that app's extensions: every question —
+    /// the policy asked, a share, a save, the enforcer's rules — reads it from here.
+    public private(set) var inactive: [String: Set<BundleID>] = [:]
 
     public init(device: DeviceFacts = DeviceFacts(), allowedAccounts: [String]? = nil) {
         self.device = device
@@ -379,14 +386,37 @@ public struct Fleet: Sendable {
     /// know is judged as targeted: a rule never opens up for lack of a fact.
     func managedEntry(_ account: Account?, in bundle: BundleID) -> AccountEntry? {
         guard let e = managedEntry(account) else { return nil }
+        // (Empty on every device that enrolls no account by its lifecycle: one test.)
+        if !inactive.isEmpty, isInactive(e.account, in: bundle) { return nil }
         guard let app = appEntries[bundle] else { return e }
         return policyEntry(e, in: app)
+    }
+
+    /// Whether `account` is refused or deregistered in `bundle` (or, for an extension, in the
+    /// app that contains it).
+    public func isInactive(_ account: Account, in bundle: BundleID) -> Bool {
+        guard let places = inactive[account.upnKey.isEmpty ? account.oidKey : account.upnKey] else { return false }
+        return places.contains(bundle) || (apps[bundle]?.containingApp.map(places.contains) ?? false)
+    }
+
+    /// Sets where the SDK does not hold `account` enrolled (`inactive`); an empty set clears it.
+    public mutating func setInactive(_ apps: Set<BundleID>, for account: Account) {
+        let key = account.upnKey.isEmpty ? account.oidKey : account.upnKey
+        inactive[key] = apps.isEmpty ? nil : apps
     }
 
     /// The policy that applies to `account` inside the app `bundle`: `nil` when the account is
     /// unmanaged or its policy does not target the app.
     public func policy(for account: Account?, in bundle: BundleID) -> IosManagedAppProtection? {
         managedEntry(account, in: bundle)?.policy
+    }
+
+    /// The policy the service assigns `account` for the app `bundle`, whether or not the app
+    /// holds the account enrolled (`inactive`): what an enrollment or a check-in receives.
+    public func assignedPolicy(for account: Account?, in bundle: BundleID) -> IosManagedAppProtection? {
+        guard let e = managedEntry(account) else { return nil }
+        guard let app = appEntries[bundle] else { return e.policy }
+        return policyEntry(e, in: app)?.policy
     }
 
     /// Whether `account` is managed inside the app `bundle`: managed, and its policy targets

@@ -2,6 +2,7 @@ import Foundation
 import MAMActivation
 import MAMBundle
 import MAMExtensions
+import MAMModel
 import Testing
 
 /// Lint reads only inside the folder it is given: a project that points outside it (an
@@ -88,6 +89,25 @@ struct LintContainmentTests {
         for format in [LintFormat.human, .xcode, .githubActions] {
             let output = format.render(reports, version: "test")
             #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" }, "\(format): \(output.debugDescription)")
+        }
+    }
+
+    /// A project's file name and a value a finding quotes may carry a lone CR followed by a
+    /// workflow command, bidirectional overrides and line separators (security issue 83): in
+    /// GitHub's format every line is one annotation, nothing the project wrote starts a line or
+    /// reorders one; in the others, nothing raw. (The control: the words are all there.)
+    @Test func aProjectsTextForgesNoWorkflowCommand() throws {
+        let hostile = "x\r::add-mask::secret\r::error file=a::forged \u{202E}txt.exe \u{2028}two \u{1B}]52;c;cHduZWQ=\u{07}"
+        let report = LintReport(folder: "App", findings: [
+            LintFinding(.error, rule: "twin", file: "Info\r::warning::x\u{202E}.plist", line: 3, keyPath: "LSApplicationQueriesSchemes", problem: "names \(hostile)", fix: "add it"),
+        ])
+        let github = LintFormat.githubActions.render([report], version: "test")
+        #expect(github.hasPrefix("::error file=App/Info%0D%3A%3Awarning%3A%3Ax?.plist,line=3,"), "\(github.debugDescription)")
+        #expect(github.contains("names x%0D::add-mask::secret%0D::error file=a::forged ?txt.exe ?two ?]52;c;cHduZWQ=?"), "\(github.debugDescription)")
+        #expect(github.split(separator: "\n").count == 1 && !github.unicodeScalars.contains { UntrustedText.isUnsafe($0) && $0 != "\n" }, "\(github.debugDescription)")
+        for format in [LintFormat.human, .xcode] {
+            let output = format.render([report], version: "test")
+            #expect(output.contains("add-mask") && !output.unicodeScalars.contains { UntrustedText.isUnsafe($0) && $0 != "\n" }, "\(format): \(output.debugDescription)")
         }
     }
 

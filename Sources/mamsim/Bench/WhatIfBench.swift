@@ -56,4 +56,44 @@ enum WhatIfBench {
         }
         return (try best(people(distinct: true)), try best(people(distinct: false)))
     }
+
+    /// A Microsoft365DSC export of `megabytes` MB — app protection blocks with their apps and
+    /// assignments, and blocks of other resources between them — read as `whatif` reads a
+    /// `.ps1`; the best of three, in milliseconds, and how many policies it held.
+    static func dsc(megabytes: Int = 10) throws -> (milliseconds: Double, policies: Int) {
+        var text = "Configuration M365TenantConfig\n{\n    Node localhost\n    {\n"
+        var n = 0
+        while text.utf8.count < megabytes * 1_000_000 {
+            if n % 2 == 0 {
+                text += """
+                            IntuneAppProtectionPolicyiOS "IntuneAppProtectionPolicyiOS-p\(n)"
+                            {
+                                DisplayName                             = "p\(n)";
+                                AllowedOutboundDataTransferDestinations = "managedApps";
+                                PeriodOfflineBeforeAccessCheck          = "12:00:00";
+                                Apps                                    = @("com.microsoft.Office.Outlook","com.microsoft.Office.Word");
+                                Assignments                             = @("g-\(n)");
+                                ExcludedGroups                          = @("g-ext");
+                                Ensure                                  = "Present";
+                                Credential                              = $Credscredential;
+                            }
+
+                    """
+            } else {
+                text += "        IntuneDeviceConfigurationPolicyiOS \"other-\(n)\"\n        {\n            DisplayName = \"other \(n)\";\n            Ensure = \"Present\";\n        }\n"
+            }
+            n += 1
+        }
+        text += "    }\n}\n"
+        let clock = ContinuousClock()
+        var best = Duration.seconds(3_600)
+        var count = 0
+        for _ in 0..<3 {
+            var policies = WhatIfPolicies()
+            best = min(best, try clock.measure { _ = try policies.add(dscExport: text, source: "bench.ps1") })
+            count = policies.protections.count
+        }
+        guard count == (n + 1) / 2 else { throw BenchError(message: "whatif bench: the export held \((n + 1) / 2) policies, \(count) were read") }
+        return (Double(best.components.seconds) * 1_000 + Double(best.components.attoseconds) / 1e15, count)
+    }
 }
