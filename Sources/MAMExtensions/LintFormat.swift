@@ -32,7 +32,7 @@ public enum LintFormat: String, CaseIterable, Sendable {
         case .xcode:
             return reports.flatMap { report in
                 report.sortedFindings.map { f in
-                    "\(Self.path(of: f, in: report)):\(f.line ?? 1):1: \(f.severity.rawValue): \(Self.message(f)) [\(f.rule)]\n"
+                    "\(ProjectRoot.printable(Self.path(of: f, in: report))):\(f.line ?? 1):1: \(f.severity.rawValue): \(Self.message(f)) [\(f.rule)]\n"
                 }
             }.joined()
         case .githubActions:

@@ -253,14 +253,21 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
         #expect(ok.isAllowed, "\(ok)")
         let forged = await host.service("app0", .strictFinding(check: "rm -rf", call: "", file: "", line: 0, detail: ""))
         #expect(forged.verdict.reason == .badRequest, "\(forged.verdict)")
+        // A check the host makes itself (security issue 83): no app may report it.
+        let hostsOwn = await host.service("app0", .strictFinding(check: "wipe-answered-with-files-left", call: "IntuneMAMPolicyDelegate.wipeData(forAccountId:)",
+                                                                file: "", line: 0, detail: "forged"))
+        #expect(hostsOwn.verdict.reason == .badRequest && hostsOwn.verdict.explanation.contains("the host makes"), "\(hostsOwn.verdict)")
         for i in 0..<(StrictFindingHandler.findingsPerApp + 5) {
             _ = await host.service("app0", .strictFinding(check: "deregister-in-callback", call: "c", file: "F.swift", line: UInt32(i), detail: ""))
         }
         #expect(await host.shutdown() == 0)
         let got = events.withLock { $0 }
         #expect(got.count == StrictFindingHandler.findingsPerApp, "\(got.count) findings kept")
-        #expect(got.first.map { $0.check == "account-id-is-upn" && $0.line == 12 && $0.file == "App/main.swift" && $0.detail.count == 600 && !$0.detail.contains("\n") } == true)
+        // Bounded in UTF-8 bytes, the line break written as its escape.
+        #expect(got.first.map { $0.check == "account-id-is-upn" && $0.line == 12 && $0.file == "App/main.swift" && $0.detail.utf8.count <= 600
+            && $0.detail.hasPrefix(#"a\u{A}bxxx"#) && $0.detail.hasSuffix("…") && !$0.detail.contains("\n") } == true, "\(got.first.map(\.detail.utf8.count) ?? 0)")
         #expect(!got.contains { $0.check == "rm -rf" })
+        #expect(!got.contains { $0.check == "wipe-answered-with-files-left" })
     }
 
     /// process-policy-in-multi-identity is the host's to judge: kept for a multi-identity app,
