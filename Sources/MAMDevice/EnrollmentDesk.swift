@@ -239,12 +239,24 @@ public final class EnrollmentDesk {
             // page's "waits 48 hours to launch the app, the SDK retries at 48 hours"); an
             // explicit check-in (`checkIn`) asks at once.
             // Not while the app is enrolled with another account: the SDK enrolls one at a time.
+            var enrolledByRetry: EnrollmentStatus?
             for r in records where r.state == .registered && enrolled == nil && (asked == nil || asked!.isSame(as: r.account)) {
                 guard via == "checkIn" || (r.retryAt.map { $0 <= state.now } ?? true) else { continue }
                 pending += 1
-                enroll(app, account: r.account.description, interactive: false, via: via == "cadence" ? "retry" : via) { _ in finishOne() }
+                let retried = enroll(app, account: r.account.description, interactive: false, via: via == "cadence" ? "retry" : via) { _ in finishOne() }
+                if retried.didSucceed { enrolledByRetry = retried }
             }
-            let status = try policyRequest(app, enrolled: enrolled, asked: asked, via: via, finishOne)
+            let status: EnrollmentStatus
+            if enrolled == nil, via == "checkIn", let enrolledByRetry {
+                // Nothing was enrolled, and the registered account asked again now is: the
+                // check-in's answer is what it got (not appNotEnrolled for a policy request of
+                // an app that is enrolled by the time it answers). Refused again, the app is
+                // still not enrolled: appNotEnrolled, as before.
+                status = enrolledByRetry
+                finishOne()
+            } else {
+                status = try policyRequest(app, enrolled: enrolled, asked: asked, via: via, finishOne)
+            }
             settle(status)
             finishOne()
             return status

@@ -28,6 +28,9 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     public var excludeRoles: [String] = []
     /// `conditions.applications.includeApplications`: resource app ids, or `All`.
     public var includeApplications: [String]
+    /// `conditions.applications.excludeApplications`: resource app ids (or `Office365`) the
+    /// policy leaves out, whatever it includes (Graph: included "unless explicitly excluded").
+    public var excludeApplications: [String] = []
     /// `grantControls.builtInControls`, e.g. `compliantApplication`, `approvedApplication`.
     public var builtInControls: [String]
     /// `grantControls.operator`: `OR` (one control suffices) or `AND` (all).
@@ -78,7 +81,9 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
         let r = resource.lowercased()
         let apps = includeApplications.contains { $0.lowercased() == "all" } || includeApplications.contains { $0.lowercased() == r }
             || (includeApplications.contains { $0.lowercased() == "office365" } && Self.office365.contains(r))
-        return users && !excluded && apps
+        let appExcluded = excludeApplications.contains { $0.lowercased() == r }
+            || (excludeApplications.contains { $0.lowercased() == "office365" } && Self.office365.contains(r))
+        return users && !excluded && apps && !appExcluded
     }
 
     /// Resources `Office365` stands for in `includeApplications` (Microsoft Learn, "Conditional

@@ -71,6 +71,17 @@ public enum GraphConditionalAccessImporter {
         }
         let apps = try object(conditions["applications"], "conditions.applications", &c)
         p.includeApplications = try strings(apps["includeApplications"], "conditions.applications.includeApplications", &c) ?? []
+        // Graph conditionalAccessApplications: included "unless explicitly excluded".
+        p.excludeApplications = try strings(apps["excludeApplications"], "conditions.applications.excludeApplications", &c) ?? []
+        for key in ["includeUserActions", "includeAuthenticationContextClassReferences"] {
+            guard let v = apps[key], v != .null, v != .array([]) else { continue }
+            p.notSimulated.append("conditions.applications.\(key)")
+            c.warn("conditions.applications.\(key)", "conditions.applications.\(key) targets a user action or an authentication context, not a token for an app's resource: not simulated, the policy is judged as if it matched")
+        }
+        if let v = apps["applicationFilter"], v != .null, v != .object([:]) {
+            p.notSimulated.append("conditions.applications.applicationFilter")
+            c.warn("conditions.applications.applicationFilter", "conditions.applications.applicationFilter reads custom security attributes of the resource, unknown to the device: the policy is judged as if it matched")
+        }
         let platforms = try object(conditions["platforms"], "conditions.platforms", &c)
         p.includePlatforms = try strings(platforms["includePlatforms"], "conditions.platforms.includePlatforms", &c) ?? []
         p.excludePlatforms = try strings(platforms["excludePlatforms"], "conditions.platforms.excludePlatforms", &c) ?? []

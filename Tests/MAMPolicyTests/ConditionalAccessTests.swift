@@ -102,6 +102,28 @@ struct ConditionalAccessTests {
         #expect(p.includePlatforms == ["iOS"] && p.clientAppTypes == ["mobileAppsAndDesktopClients"] && p.appliesToThisDevice)
     }
 
+    /// Graph conditionalAccessApplications (issue 84, item 5): an application is included
+    /// "unless explicitly excluded" — by its id, or by `Office365`'s group.
+    @Test(arguments: [
+        (["All"], [String](), "00000003-0000-0ff1-ce00-000000000000", true),
+        (["All"], ["00000003-0000-0ff1-ce00-000000000000"], "00000003-0000-0ff1-ce00-000000000000", false),
+        (["All"], ["00000003-0000-0ff1-ce00-000000000000"], "00000002-0000-0ff1-ce00-000000000000", true),
+        (["All"], ["Office365"], "00000002-0000-0ff1-ce00-000000000000", false),
+        (["Office365"], ["cc15fd57-2c6c-4117-a88c-83b1d56b4bbe"], "cc15fd57-2c6c-4117-a88c-83b1d56b4bbe", false),
+        (["Office365"], ["cc15fd57-2c6c-4117-a88c-83b1d56b4bbe"], "00000003-0000-0ff1-ce00-000000000000", true),
+    ])
+    func anExcludedApplicationIsNotTargeted(include: [String], exclude: [String], resource: String, applies: Bool) throws {
+        let json = """
+            {"displayName": "p", "state": "enabled",
+             "conditions": {"applications": {"includeApplications": \(include), "excludeApplications": \(exclude)},
+                            "users": {"includeUsers": ["All"]}},
+             "grantControls": {"operator": "OR", "builtInControls": ["compliantApplication"]}}
+            """
+        let p = try #require(try GraphConditionalAccessImporter.importPolicies(Array(json.utf8), source: "ca.json").0.first)
+        #expect(p.excludeApplications == exclude)
+        #expect(p.applies(to: Account(upn: "alice@contoso.com"), resource: resource) == applies)
+    }
+
     /// Graph conditionalAccessPlatforms and clientAppTypes: the device is an iPhone, the app
     /// asks through MSAL (a mobile app client).
     @Test(arguments: [
