@@ -10778,7 +10778,7 @@ const ProtobufCMessageDescriptor mamsim__v2__frame__descriptor =
   (ProtobufCMessageInit) mamsim__v2__frame__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[33] =
+static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[34] =
 {
   { "REASON_UNSPECIFIED", "MAMSIM__V2__REASON__REASON_UNSPECIFIED", 0 },
   { "REASON_OUTBOUND_POLICY", "MAMSIM__V2__REASON__REASON_OUTBOUND_POLICY", 1 },
@@ -10813,12 +10813,14 @@ static const ProtobufCEnumValue mamsim__v2__reason__enum_values_by_number[33] =
   { "REASON_FEATURE_RESTRICTED", "MAMSIM__V2__REASON__REASON_FEATURE_RESTRICTED", 30 },
   { "REASON_BUSY", "MAMSIM__V2__REASON__REASON_BUSY", 31 },
   { "REASON_QUOTA", "MAMSIM__V2__REASON__REASON_QUOTA", 32 },
+  { "REASON_ACCESS_BLOCKED", "MAMSIM__V2__REASON__REASON_ACCESS_BLOCKED", 33 },
 };
 static const ProtobufCIntRange mamsim__v2__reason__value_ranges[] = {
-{0, 0},{0, 33}
+{0, 0},{0, 34}
 };
-static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[33] =
+static const ProtobufCEnumValueIndex mamsim__v2__reason__enum_values_by_name[34] =
 {
+  { "REASON_ACCESS_BLOCKED", 33 },
   { "REASON_ACCOUNT_NOT_ALLOWED", 7 },
   { "REASON_APP_GROUP_ENTITLEMENT", 11 },
   { "REASON_APP_NOT_RUNNING", 22 },
@@ -10860,9 +10862,9 @@ const ProtobufCEnumDescriptor mamsim__v2__reason__descriptor =
   "Reason",
   "Mamsim__V2__Reason",
   "mamsim.v2",
-  33,
+  34,
   mamsim__v2__reason__enum_values_by_number,
-  33,
+  34,
   mamsim__v2__reason__enum_values_by_name,
   1,
   mamsim__v2__reason__value_ranges,

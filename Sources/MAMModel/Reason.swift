@@ -42,6 +42,10 @@ public enum Reason: String, Sendable, CaseIterable, Hashable, CustomStringConver
     /// The device's storage is full: its containers and app groups together hold what
     /// `device.limits.storage` allows (our addition).
     case quota = "quota"
+    /// A conditional access policy's grant that no remediation of the app meets: `block`, or a
+    /// device control (`compliantDevice`, `domainJoinedDevice`) the device does not meet
+    /// (Entra's AADSTS53003 / 53000). Only the admin's policy or the device changes it.
+    case accessBlocked = "access-blocked"
 
     public var description: String { rawValue }
 }

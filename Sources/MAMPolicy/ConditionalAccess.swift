@@ -150,6 +150,28 @@ public struct RemediationOutcome: Sendable, Hashable {
     }
 }
 
+/// What a token request knows of the device for conditional access's device grant controls
+/// (`compliantDevice`, `domainJoinedDevice`). `nil` is "not said": a control that needs it is
+/// not met, and the answer says what was not known.
+public struct ConditionalAccessDevice: Sendable, Hashable, CustomStringConvertible {
+    /// Enrolled in Intune (MDM): only an enrolled device has a compliance state.
+    public var enrolled: Bool
+    /// Marked compliant by Intune; `nil` when the device or persona does not say.
+    public var compliant: Bool?
+    /// Microsoft Entra hybrid joined; an iPhone never is (`nil` and `false` alike unmet).
+    public var hybridJoined: Bool?
+
+    public init(enrolled: Bool, compliant: Bool? = nil, hybridJoined: Bool? = nil) {
+        self.enrolled = enrolled
+        self.compliant = compliant
+        self.hybridJoined = hybridJoined
+    }
+
+    public var description: String {
+        enrolled ? "an enrolled device, compliance \(compliant.map { $0 ? "compliant" : "not compliant" } ?? "not stated")" : "an unenrolled device"
+    }
+}
+
 /// The facts a remediation depends on.
 public struct RemediationFacts: Sendable, Hashable {
     public var online: Bool
@@ -180,24 +202,72 @@ extension Enforcer {
     /// a MAM policy that targets the app); `approvedApplication` by any SDK app. Unmet, the
     /// request fails with `protection-policy-required` (and the `homeAccountId` to remediate)
     /// when the app declares the `protapp` capability, else with `app-protection-unsupported`.
+    ///
+    /// The other grant controls as Entra applies them (Microsoft Learn, concept-conditional-
+    /// access-grant.md): `block` is never met; `compliantDevice` only by a device known
+    /// compliant (`device`; an unenrolled device has no compliance state), `domainJoinedDevice`
+    /// only by a hybrid-joined one; a device control unmet, or `block`, fails with
+    /// `access-blocked`, which no remediation of the app changes. `mfa`, `passwordChange` and
+    /// the requirements the simulated sign-in has no methods for (authentication strength,
+    /// terms of use, custom controls) are met by what the user does: the token is issued
+    /// "after MFA", named, never a bare "satisfied".
     public static func token(for account: Account, resource: String, app: AppDescriptor, capabilities: [String],
-                             compliant: Bool, policies: [ConditionalAccessPolicy], member: DirectoryMembership? = nil, in fleet: Fleet) -> TokenDecision {
+                             compliant: Bool, policies: [ConditionalAccessPolicy], member: DirectoryMembership? = nil,
+                             device: ConditionalAccessDevice? = nil, in fleet: Fleet) -> TokenDecision {
         let member = member ?? fleet.membership(of: account)
+        let device = device ?? ConditionalAccessDevice(enrolled: fleet.device.mdmEnrolled, compliant: fleet.device.mdmEnrolled ? fleet.device.compliant : false)
         let applying = policies.filter { $0.applies(to: account, resource: resource, member: member) }
         let declaresProtapp = capabilities.contains { $0.lowercased() == protectionCapability }
+        var grantedBy: [String] = []
         for p in applying {
-            let met = p.builtInControls.map { control -> Bool in
+            var metControls: [String] = [], unmetDevice: [String] = []
+            var blocks = false
+            for control in p.builtInControls {
                 switch control.lowercased() {
+                case "block":
+                    blocks = true
                 // Without `protapp` the app cannot take part in app protection CA: the control
                 // is never met for it, whatever a remediation did (RULES.md §10).
-                case "compliantapplication": compliant && declaresProtapp
-                case "approvedapplication": app.sdkIntegrated
-                // Device compliance, MFA… are not app protection: this device meets them.
-                default: true
+                case "compliantapplication":
+                    if compliant && declaresProtapp { metControls.append("app protection (compliantApplication)") }
+                case "approvedapplication":
+                    if app.sdkIntegrated { metControls.append("an approved client app (approvedApplication)") }
+                case "compliantdevice":
+                    switch (device.enrolled, device.compliant) {
+                    case (true, true?): metControls.append("a compliant device (compliantDevice)")
+                    case (false, _): unmetDevice.append("compliantDevice: the device is not enrolled in Intune, so it has no compliance state")
+                    case (true, false?): unmetDevice.append("compliantDevice: the device is not compliant")
+                    case (true, nil): unmetDevice.append("compliantDevice: whether the device is compliant is not stated (say device.compliant)")
+                    }
+                case "domainjoineddevice":
+                    if device.hybridJoined == true { metControls.append("a hybrid joined device (domainJoinedDevice)") } else {
+                        unmetDevice.append("domainJoinedDevice: an iOS device is never Microsoft Entra hybrid joined")
+                    }
+                case "mfa": metControls.append("after MFA (the user completes multifactor authentication)")
+                case "passwordchange": metControls.append("after a password change (the user changes it)")
+                default: metControls.append("after \(control) (the user meets it)")
                 }
             }
-            let satisfied = p.requiresAll ? met.allSatisfy { $0 } : (met.isEmpty || met.contains(true))
-            guard !satisfied else { continue }
+            for extra in p.notSimulated where extra.hasPrefix("grantControls.") {
+                metControls.append("after \(extra.dropFirst("grantControls.".count)) (the user meets it; not simulated)")
+            }
+            if blocks {
+                return TokenDecision(decision: .blocked(.accessBlocked, because: "conditional access policy \"\(p.name)\" blocks access (grantControls: block) for \(account) to \(resource): no control can satisfy it, only a change of the policy (Entra AADSTS53003)"), homeAccountID: nil)
+            }
+            let total = p.builtInControls.count + p.notSimulated.filter { $0.hasPrefix("grantControls.") }.count
+            let satisfied = p.requiresAll ? metControls.count == total : (total == 0 || !metControls.isEmpty)
+            if satisfied {
+                // OR: the control the app or device meets where one does, else what the user does.
+                grantedBy.append("\"\(p.name)\" granted " + (p.requiresAll ? metControls.joined(separator: " and ") : (metControls.first { !$0.hasPrefix("after ") } ?? metControls.first ?? "(no control)")))
+                continue
+            }
+            // A device control unmet where the app's own compliance would not help: nothing the
+            // app does (no remediation) changes it.
+            let appControlUnmet = p.builtInControls.contains { ["compliantapplication", "approvedapplication"].contains($0.lowercased()) }
+                && !metControls.contains { $0.contains("compliantApplication") || $0.contains("approvedApplication") }
+            if !unmetDevice.isEmpty, p.requiresAll || !appControlUnmet {
+                return TokenDecision(decision: .blocked(.accessBlocked, because: "conditional access policy \"\(p.name)\" requires \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or ")) for \(account): \(unmetDevice.joined(separator: "; "))"), homeAccountID: nil)
+            }
             let controls = p.builtInControls.joined(separator: p.requiresAll ? " and " : " or ")
             guard declaresProtapp else {
                 return TokenDecision(decision: .blocked(.appProtectionUnsupported, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account), and \(app.bundleID) does not declare the \(protectionCapability) client capability: it cannot be remediated; add \(protectionCapability) to the app's MSAL client capabilities"), homeAccountID: nil)
@@ -206,7 +276,7 @@ extension Enforcer {
             let named = account.oid.isEmpty || account.tenant.isEmpty ? "the account's homeAccountId (its oid.tenant id)" : "homeAccountId \(home)"
             return TokenDecision(decision: .blocked(.protectionPolicyRequired, because: "conditional access policy \"\(p.name)\" requires \(controls) for \(account); \(app.bundleID) is not compliant: call remediateCompliance for \(named)"), homeAccountID: home)
         }
-        let why = applying.isEmpty ? "no conditional access policy applies" : "\(applying.map { "\"\($0.name)\"" }.joined(separator: ", ")) satisfied"
+        let why = applying.isEmpty ? "no conditional access policy applies" : grantedBy.joined(separator: "; ")
         return TokenDecision(decision: .allowed("token issued to \(app.bundleID) for \(account) (\(resource)): \(why)"), homeAccountID: nil)
     }
 

@@ -15,6 +15,10 @@ public struct DeviceFacts: Sendable, Hashable {
     /// The MDM's asset server answers the device's requests for secrets (a ManagedApp password,
     /// certificate or identity); failing, a lookup fails (ManagedApp's `serverError`).
     public var assetServerAvailable: Bool = true
+    /// Intune device compliance, for conditional access's `compliantDevice`: `nil` when not
+    /// said (then the control is not met, and the answer says compliance was not stated). Only
+    /// an enrolled device has a compliance state.
+    public var compliant: Bool?
 
     public init(mdmEnrolled: Bool = false, jailbroken: Bool = false, osVersion: Version = Version("18.4")!,
                 restrictions: [String: Bool] = [:], model: String = "iPhone15,2", brokerInstalled: Bool = false) {

@@ -128,8 +128,9 @@ public enum GraphConditionalAccessImporter {
         if let v = dict["sessionControls"], v != .null, v != .object([:]) {
             c.warn("sessionControls", "sessionControls shape the session a token opens (sign-in frequency, app enforced restrictions…), not whether it is issued: not simulated")
         }
-        if p.builtInControls.contains(where: { $0.lowercased() == "block" }) {
-            c.warn("grantControls.builtInControls", "\"block\" is not an app protection control; the simulated token service ignores it")
+        let known = ["block", "mfa", "compliantdevice", "domainjoineddevice", "approvedapplication", "compliantapplication", "passwordchange"]
+        for control in p.builtInControls where !known.contains(control.lowercased()) {
+            c.warn("grantControls.builtInControls", "\"\(control)\" is not a grant control Graph documents (block, mfa, compliantDevice, domainJoinedDevice, approvedApplication, compliantApplication, passwordChange); it is judged as met by the user")
         }
         return p
     }

@@ -50,18 +50,24 @@ extension WhatIf {
                     let had = a.protection.hasPolicy, has = b.protection.hasPolicy
                     add(had && !has ? .unprotected : !had && has ? .protected : .policy, "app protection", pa, pb)
                 }
-                if a.token != b.token {
+                // Decisions, not their wording: an explanation that changes with the same
+                // decision (another policy's name in it) is no change.
+                if cell(a.token) != cell(b.token) {
                     let kind: WhatIfChange.Kind = !a.token.isAllowed && b.token.isAllowed ? .tokenGranted : a.token.isAllowed && !b.token.isAllowed ? .tokenBlocked : .other
                     add(kind, "token", cell(a.token), cell(b.token))
                 }
                 for key in Set(a.appConfig.keys).union(b.appConfig.keys).sorted() where a.appConfig[key] != b.appConfig[key] {
                     add(.other, "app config → \(key)", a.appConfig[key] ?? "(none)", b.appConfig[key] ?? "(none)")
                 }
+                // An app the new policies block at launch (conditional launch: a minimum OS, a
+                // jailbreak) moves no data: a path of it that the policy opens opens nothing.
+                let blockedAtLaunch = b.features.contains { $0.to == "conditional launch" && !$0.verdict.isAllowed }
                 for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard), ("save", a.save, b.save),
                                      ("open", a.open, b.open), ("features", a.features, b.features)] {
                     for (c, d) in zip(x, y) where cell(c.verdict) != cell(d.verdict) {
-                        let kind: WhatIfChange.Kind = !c.verdict.isAllowed && d.verdict.isAllowed ? .opened : c.verdict.isAllowed && !d.verdict.isAllowed ? .closed : .other
-                        add(kind, "\(grid) → \(c.to)", cell(c.verdict), cell(d.verdict))
+                        var kind: WhatIfChange.Kind = !c.verdict.isAllowed && d.verdict.isAllowed ? .opened : c.verdict.isAllowed && !d.verdict.isAllowed ? .closed : .other
+                        if kind == .opened, blockedAtLaunch, grid != "features" { kind = .other }
+                        add(kind, "\(grid) → \(c.to)", cell(c.verdict), cell(d.verdict) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
                     }
                 }
             }

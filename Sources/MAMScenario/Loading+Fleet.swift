@@ -19,6 +19,7 @@ extension Loading {
                                     what: "device") else { return device }
         if let x = f["mdmEnrolled"], let b = reader.bool(x, what: "mdmEnrolled") { device.mdmEnrolled = b }
         if let x = f["jailbroken"], let b = reader.bool(x, what: "jailbroken") { device.jailbroken = b }
+        if let x = f["compliant"], let b = reader.bool(x, what: "compliant") { device.compliant = b }
         if let x = f["osVersion"], let s = reader.string(x, what: "osVersion") {
             if let version = Version(s) { device.osVersion = version } else {
                 reader.error(x, "osVersion must be a dotted version such as \"18.4\", but it is \(x.shape)")

@@ -18,7 +18,7 @@ import Yams
 public enum PersonaLoader {
     static let topKeys = ["apps", "personas", "resource"]
     static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource", "signInRisk", "userRisk"]
-    static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator"]
+    static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator", "compliant"]
     static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities"]
 
     public static func load(file: URL) throws(ScenarioError) -> [WhatIfPersona] {
@@ -71,6 +71,7 @@ public enum PersonaLoader {
         if let d = f["device"], let df = r.fields(d, allowed: deviceKeys, what: "device") {
             if let v = df["mdmEnrolled"], let b = r.bool(v, what: "mdmEnrolled") { device.mdmEnrolled = b }
             if let v = df["jailbroken"], let b = r.bool(v, what: "jailbroken") { device.jailbroken = b }
+            if let v = df["compliant"], let b = r.bool(v, what: "compliant") { device.compliant = b }
             if let v = df["authenticator"], let b = r.bool(v, what: "authenticator") { device.brokerInstalled = b }
             if let v = df["model"], let s = r.name(v, what: "model") { device.model = s }
             if let v = df["osVersion"], let s = r.name(v, what: "osVersion") {

@@ -71,6 +71,9 @@ public struct Scenario: Sendable {
 public struct ScenarioDevice: Sendable, Hashable {
     public var mdmEnrolled: Bool = false
     public var jailbroken: Bool = false
+    /// `compliant:` (v1.5) — Intune device compliance, for conditional access's
+    /// `compliantDevice`; unsaid, that control is not met and the answer says so.
+    public var compliant: Bool?
     public var osVersion: Version = Version("18.4")!
     /// Start of the simulated clock (`advanceClock` moves it).
     public var clock: Instant = Instant(iso8601: "2026-01-01T09:00:00Z")!
@@ -93,8 +96,10 @@ public struct ScenarioDevice: Sendable, Hashable {
     public init() {}
 
     public var facts: DeviceFacts {
-        DeviceFacts(mdmEnrolled: mdmEnrolled, jailbroken: jailbroken, osVersion: osVersion,
-                    restrictions: restrictions, model: model)
+        var facts = DeviceFacts(mdmEnrolled: mdmEnrolled, jailbroken: jailbroken, osVersion: osVersion,
+                                restrictions: restrictions, model: model)
+        facts.compliant = compliant
+        return facts
     }
 }
 

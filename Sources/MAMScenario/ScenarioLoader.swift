@@ -131,7 +131,7 @@ final class Loading {
 
     static let topLevelKeys = ["name", "device", "accounts", "policies", "allowedAccounts", "apps", "extensions", "steps",
                                "appConfigs", "declarations", "conditionalAccess", "strict"]
-    static let deviceKeys = ["mdmEnrolled", "jailbroken", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits",
+    static let deviceKeys = ["mdmEnrolled", "jailbroken", "compliant", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits",
                              "mdmEnrolledAs", "service", "assetServer"]
     static let serviceKeys = ["delivery", "checkInEvery", "propagation", "tokenLifetime"]
     static let accountKeys = ["upn", "oid", "tenant", "policy", "licensed", "groups", "roles"]

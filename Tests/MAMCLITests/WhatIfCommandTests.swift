@@ -52,6 +52,57 @@ extension CLITests {
             #expect(linked.status == 2 && linked.stderr.contains("\(tenant.path)/policies.json is a link to") && linked.stderr.contains("outside \(tenant.path)"), "\(linked)")
         }
 
+        /// The answers an admin must never get wrong (issue 85, item 1): a `block` grant blocks,
+        /// `compliantDevice` is not met by an unenrolled phone, nor by an enrolled one whose
+        /// compliance the persona does not state (said so), and MFA is named as what the user
+        /// does. Before, each of these read "token allowed — satisfied".
+        @Test func blockAndDeviceComplianceAreNeverSatisfiedSilently() async throws {
+            let dir = try TemporaryDirectory(prefix: "mamsim-whatif-grants")
+            defer { dir.remove() }
+            func ca(_ name: String, _ controls: String, _ resource: String) -> String {
+                """
+                {"@odata.type": "#microsoft.graph.conditionalAccessPolicy", "displayName": "\(name)", "state": "enabled",
+                 "conditions": {"users": {"includeUsers": ["All"]}, "applications": {"includeApplications": ["\(resource)"]},
+                                "clientAppTypes": ["all"]},
+                 "grantControls": {"operator": "OR", "builtInControls": [\(controls)]}}
+                """
+            }
+            _ = try dir.write("tenant/ca.json", "{\"value\": [" + [
+                ca("Block SharePoint", "\"block\"", "00000003-0000-0ff1-ce00-000000000000"),
+                ca("Compliant devices for Exchange", "\"compliantDevice\"", "00000002-0000-0ff1-ce00-000000000000"),
+                ca("MFA for Teams", "\"mfa\"", "cc15fd57-2c6c-4117-a88c-83b1d56b4bbe"),
+            ].joined(separator: ",") + "]}")
+            func personas(_ resource: String) throws -> URL {
+                try dir.write("personas-\(resource).yaml", """
+                    apps: [com.microsoft.Office.Outlook]
+                    resource: \(resource)
+                    personas:
+                      - {name: Unenrolled, user: adele@contoso.com, device: {mdmEnrolled: false}}
+                      - {name: Enrolled unknown, user: megan@contoso.com, device: {mdmEnrolled: true}}
+                      - {name: Enrolled compliant, user: lee@contoso.com, device: {mdmEnrolled: true, compliant: true}}
+                    """)
+            }
+            func json(_ resource: String) async throws -> [String: String] {
+                let r = try await CLI.run(["whatif", dir.path("tenant"), "--personas", try personas(resource).path, "--format", "json"])
+                #expect(r.status == 0, "\(r)")
+                let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+                var out: [String: String] = [:]
+                for p in root["personas"] as? [[String: Any]] ?? [] {
+                    let ca = ((p["apps"] as? [[String: Any]])?.first?["conditionalAccess"] as? [String: Any]) ?? [:]
+                    out[p["name"] as? String ?? ""] = "\(ca["token"] ?? "-") \(ca["reason"] ?? "") \(ca["explanation"] ?? "")"
+                }
+                return out
+            }
+            let sharepoint = try await json("00000003-0000-0ff1-ce00-000000000000")
+            #expect(sharepoint.values.allSatisfy { $0.contains("access-blocked") && $0.contains("blocks access") }, "\(sharepoint)")
+            let exchange = try await json("00000002-0000-0ff1-ce00-000000000000")
+            #expect(exchange["Unenrolled"]?.contains("not enrolled in Intune") == true, "\(exchange)")
+            #expect(exchange["Enrolled unknown"]?.contains("not stated") == true, "\(exchange)")
+            #expect(exchange["Enrolled compliant"]?.hasPrefix("allowed") == true, "\(exchange)")
+            let teams = try await json("cc15fd57-2c6c-4117-a88c-83b1d56b4bbe")
+            #expect(teams.values.allSatisfy { $0.hasPrefix("allowed") && $0.contains("after MFA") && !$0.contains("satisfied") }, "\(teams)")
+        }
+
         @Test func jsonIsShapedLikeGraphsWhatIf() async throws {
             let r = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", CLI.repo(Self.example + "personas.yaml").path, "--format", "json"])
             #expect(r.status == 0, "\(r.stderr)")

@@ -183,7 +183,11 @@ typedef enum _Mamsim__V2__Reason {
   /*
    * the device's storage is full (device.limits.storage)
    */
-  MAMSIM__V2__REASON__REASON_QUOTA = 32
+  MAMSIM__V2__REASON__REASON_QUOTA = 32,
+  /*
+   * a conditional access grant no app can meet: block, or a device control (compliantDevice, domainJoinedDevice) the device does not meet
+   */
+  MAMSIM__V2__REASON__REASON_ACCESS_BLOCKED = 33
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__REASON)
 } Mamsim__V2__Reason;
 typedef enum _Mamsim__V2__ChildKind {

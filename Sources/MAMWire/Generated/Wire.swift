@@ -1588,6 +1588,7 @@ enum WireCodec {
         case .featureRestricted: MAMSIM__V2__REASON__REASON_FEATURE_RESTRICTED
         case .busy: MAMSIM__V2__REASON__REASON_BUSY
         case .quota: MAMSIM__V2__REASON__REASON_QUOTA
+        case .accessBlocked: MAMSIM__V2__REASON__REASON_ACCESS_BLOCKED
         }
     }
 
@@ -1625,6 +1626,7 @@ enum WireCodec {
         case 30: return .featureRestricted
         case 31: return .busy
         case 32: return .quota
+        case 33: return .accessBlocked
         default: throw .badEnum(field: path(), value: Int32(truncatingIfNeeded: raw.rawValue))
         }
     }

@@ -57,6 +57,7 @@ module.exports = {
    "POLICY_SETTING_WIDGETS": 2
   },
   "mamsim.v2.Reason": {
+   "REASON_ACCESS_BLOCKED": 33,
    "REASON_ACCOUNT_NOT_ALLOWED": 7,
    "REASON_APP_GROUP_ENTITLEMENT": 11,
    "REASON_APP_NOT_RUNNING": 22,
