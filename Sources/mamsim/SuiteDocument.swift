@@ -295,7 +295,7 @@ struct SuiteDocument: Codable, Equatable {
                 // The repository path of the app's source file where the app's package holds it;
                 // otherwise the scenario: the app's own #fileID is text, never a location (an app
                 // could name /etc/passwd, ../.., file: or https: URLs).
-                var location: [String: Any] = ["artifactLocation": ["uri": f.source ?? s.file]]
+                var location: [String: Any] = ["artifactLocation": ["uri": f.source ?? Self.repositoryPath(s.file)]]
                 if !region.isEmpty { location["region"] = region }
                 var result: [String: Any] = [
                     "ruleId": f.check, "ruleIndex": index[f.check] ?? -1, "level": f.failed ? "error" : "warning",
@@ -316,6 +316,22 @@ struct SuiteDocument: Codable, Equatable {
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// `path` relative to the git repository that holds it (what code scanning places results
+    /// at), or as given when no repository holds it: never the machine's absolute path where a
+    /// repository-relative one exists.
+    static func repositoryPath(_ path: String) -> String {
+        let file = URL(fileURLWithPath: path).standardizedFileURL
+        var folder = file.deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git").path) {
+                let base = folder.path + "/"
+                return file.path.hasPrefix(base) ? String(file.path.dropFirst(base.count)) : path
+            }
+            folder.deleteLastPathComponent()
+        }
+        return path
     }
 
     /// The line of `path:LINE:COLUMN:` in a load error, when it names one.

@@ -288,23 +288,34 @@ extension Terminal {
     func suiteLine(_ e: SuiteEntry) {
         line(Terminal.plain(e, terminal: self))
         if let r = e.report {
+            // Titles, outcomes and explanations carry what the scenario and the children wrote.
+            let p = { (s: String) in Terminal.escapingControls(s, keepingLineBreaks: false) }
             for s in r.failures {
-                line(red("    ✘ step \(s.index + 1) \(s.title) (line \(s.line)): expected \(s.expected.map { "\($0)" } ?? "-"), got \(s.observed) — \(s.explanation)"))
+                line(red(p("    ✘ step \(s.index + 1) \(s.title) (line \(s.line)): expected \(s.expected.map { "\($0)" } ?? "-"), got \(s.observed) — \(s.explanation)")))
+            }
+            // The findings that failed a strict run, each where it is (docs/STRICT.md).
+            for f in r.strictFailures {
+                line(red("    ✘ strict: " + p(f.described)))
             }
         }
     }
 
     static func plain(_ e: SuiteEntry, terminal: Terminal = Terminal()) -> String {
-        if let err = e.loadError { return terminal.red("✘ \(e.file.path): \(err)") }
+        let p = { (s: String) in Terminal.escapingControls(s, keepingLineBreaks: false) }
+        if let err = e.loadError { return terminal.red(p("✘ \(e.file.path): \(err)")) }
         guard let r = e.report else { return "" }
-        if let f = r.fleetError { return terminal.red("✘ \(r.name): the fleet could not start: \(f)") }
+        if let f = r.fleetError { return terminal.red(p("✘ \(r.name): the fleet could not start: \(f)")) }
         let time = String(format: "%.2f s", r.seconds)
         if !r.appsNotStarted.isEmpty, r.failures.isEmpty {
-            return terminal.red("✘ \(r.name): could not start \(r.appsNotStarted.joined(separator: "; "))") + terminal.dim(" (\(time))")
+            return terminal.red(p("✘ \(r.name): could not start \(r.appsNotStarted.joined(separator: "; "))")) + terminal.dim(" (\(time))")
+        }
+        if r.failures.isEmpty, !r.strictFailures.isEmpty {
+            let n = r.strictFailures.count
+            return terminal.red(p("✘ \(r.name): \(r.steps.count) steps held; Strict Mode found \(n) integration mistake\(n == 1 ? "" : "s")")) + terminal.dim(" (\(time))")
         }
         return r.passed
-            ? terminal.green("✔ ") + "\(r.name) " + terminal.dim("(\(r.steps.count) steps, \(time))")
-            : terminal.red("✘ \(r.name): \(r.failures.count) of \(r.steps.count) steps failed") + terminal.dim(" (\(time))")
+            ? terminal.green("✔ ") + "\(p(r.name)) " + terminal.dim("(\(r.steps.count) steps, \(time))")
+            : terminal.red(p("✘ \(r.name): \(r.failures.count) of \(r.steps.count) steps failed")) + terminal.dim(" (\(time))")
     }
 
     /// `[██████░░░░░░░░░░░░░░] 12/44 scenarios · 1 failed · 3.2 s`

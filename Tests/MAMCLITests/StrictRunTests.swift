@@ -26,6 +26,10 @@ extension CLITests {
             #expect(page.contains("1 integration mistake (Strict Mode)") && page.contains("<h3 id=\"s1-strict\">Strict Mode</h3>")
                     && page.contains("<code>wipe-answered-with-files-left</code> in keeper"), "\(page.count) characters")
             let junit = dir.appendingPathComponent("junit.xml").path, json = dir.appendingPathComponent("report.json").path
+            // `mamsim test --strict` names the findings that failed the run (issue 87, item 6).
+            let human = try await CLI.run(["test", "--strict", CLI.repo(Self.scenario).path], timeout: 120)
+            #expect(human.status == 1 && human.stdout.contains("Strict Mode found 1 integration mistake")
+                    && human.stdout.contains("✘ strict: \(Self.finding)"), "\(human)")
             let test = try await CLI.run(["test", "--strict", "--format", "junit", "--output", junit, CLI.repo(Self.scenario).path], timeout: 120)
             #expect(test.status == 1, "\(test)")
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
@@ -38,6 +42,10 @@ extension CLITests {
             let results = run?["results"] as? [[String: Any]] ?? []
             #expect(log?["version"] as? String == "2.1.0" && results.count == 1, "\(String(describing: log))")
             #expect(results.first?["ruleId"] as? String == "wipe-answered-with-files-left" && results.first?["level"] as? String == "error")
+            // A host's finding is placed at the scenario by its repository path, never the
+            // machine's absolute one (issue 87, item 6).
+            let uri = ((results.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]).flatMap { ($0["artifactLocation"] as? [String: Any])?["uri"] as? String }
+            #expect(uri == Self.scenario, "\(uri ?? "no uri")")
             let rules = ((run?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]] ?? []
             #expect(rules.contains { $0["id"] as? String == "wipe-answered-with-files-left" })
             // JSON: the finding, failed under --strict; without it, listed and not failed.
