@@ -19,6 +19,10 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     /// `wipe`, …; SCENARIOS.md v1.1 `expectState.notifications`); `account` = whom it concerns.
     case notified(handle: String, name: String, account: String)
     case note(String)
+    /// What the run says in its own output, without `--verbose`: an outcome the scenario did not
+    /// ask for but decided (the user it plays cancelled an app's login), with the key that
+    /// changes it.
+    case said(handle: String, String)
     /// A telemetry event an SDK app sent to the Intune service (`appLaunch`, `enrollment`,
     /// `remediation`, `wipe`, `signOut`); none for an app with `MAMTelemetryDisabled`.
     case telemetry(handle: String, event: String)
@@ -42,6 +46,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .signedOut(let h, let a): "\(a) signed out of \(h)"
         case .notified(let h, let n, let a): "\(h) notified: \(n)\(a.isEmpty ? "" : " (\(a))")"
         case .note(let s): s
+        case .said(let h, let s): "\(h): \(s)"
         case .diagnostic(let h, let n, let d): "\(h): \(n): \(d)"
         case .telemetry(let h, let e): "\(h) telemetry: \(e)"
         case .confinement(let s): s

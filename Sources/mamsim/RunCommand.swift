@@ -171,6 +171,9 @@ final class FleetProgress: @unchecked Sendable {
         // Events carry what children said (ids, reasons, messages): never raw to a terminal.
         if verbose { terminal.line(terminal.dim("  · \(ProjectRoot.printable("\(e)"))")) }
         if case .confinement(let what) = e, !verbose { terminal.line(terminal.dim("  \(what)")) }
+        if case .said(let handle, let what) = e, !verbose {
+            terminal.line(terminal.yellow("  note: \(Terminal.escapingControls("\(handle): \(what)", keepingLineBreaks: false))"))
+        }
         guard !done else { return }
         if case .ready = e {
             ready += 1

@@ -293,6 +293,7 @@ extension Terminal {
             for s in r.failures {
                 line(red(p("    ✘ step \(s.index + 1) \(s.title) (line \(s.line)): expected \(s.expected.map { "\($0)" } ?? "-"), got \(s.observed) — \(s.explanation)")))
             }
+            for note in r.notes where !r.passed { line(yellow("    note: " + p(note))) }
             // The findings that failed a strict run, each where it is (docs/STRICT.md).
             for f in r.strictFailures {
                 line(red("    ✘ strict: " + p(f.described)))

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import MAMDevice
 import MAMDeviceState
@@ -184,6 +185,24 @@ func cgroupsWritable() -> Bool {
         let nobody = await host.service("app1", .enroll(account: "", interactive: true, userCancels: false))
         #expect(Self.status(nobody)?.didSucceed != true, "\(nobody)")
         #expect(await host.shutdown() == 0)
+    }
+
+    /// A login the scenario's user cancels is said in the run's own output, naming the key that
+    /// changes it (issue 87, item 4); a login the user completes says nothing.
+    @Test func aCancelledLoginExplainsItself() async throws {
+        let said = Mutex<[String]>([])
+        let host = try HostController(configuration: try makeConfiguration(apps: 2)) { event in
+            if case .said(let handle, let what) = event { said.withLock { $0.append("\(handle): \(what)") } }
+        }
+        #expect(await host.startFleet().isEmpty)
+        _ = await host.signIn("app0", account: "alice@contoso.com")
+        _ = await host.service("app0", .enroll(account: "alice@contoso.com", interactive: true, userCancels: false))
+        #expect(said.withLock { $0 }.isEmpty, "a completed login says nothing")
+        let bob = await host.service("app1", .enroll(account: "bob@outlook.com", interactive: true, userCancels: false))
+        #expect(Self.status(bob) == .loginCanceled, "\(bob)")
+        #expect(await host.shutdown() == 0)
+        let lines = said.withLock { $0 }
+        #expect(lines.count == 1 && lines[0].hasPrefix("app1: its loginAndEnrollAccount for bob@outlook.com was cancelled") && lines[0].contains("apps[].msalAccounts"), "\(lines)")
     }
 
     @Test func anAppGetsNoPolicyOfAnAccountNotItsOwn() async throws {

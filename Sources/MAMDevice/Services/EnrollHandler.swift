@@ -17,6 +17,11 @@ enum EnrollHandler: ServiceHandler {
         // `msalAccounts`) and cancels any other. What the child says of the user is not read.
         let userCancels = call.interactive ? try !desk.userSignsIn(c.app, account: call.account) : false
         let status = desk.enroll(c.app, account: call.account, interactive: call.interactive, userCancels: userCancels, fromApp: true)
+        if userCancels, status == .loginCanceled {
+            // The run's own decision: said where the user sees it, with the key that changes it.
+            let who = call.account.isEmpty ? "an account" : UntrustedText.escaped(UntrustedText.prefix(call.account, utf8Bytes: 256))
+            c.desk.onEvent(.said(handle: c.app.handle, "its loginAndEnrollAccount for \(who) was cancelled by the scenario's user (loginCanceled): the account is neither signed in to \(c.app.handle) nor in its apps[].msalAccounts; list it there (or sign it in with a signIn step) and the user completes the login"))
+        }
         // The call is answered either way: the status says how it went, as the delegate hears it.
         return Answered(.allowed(status.described), status.rawValue)
     }

@@ -40,6 +40,9 @@ public struct ScenarioReport: Sendable {
     /// Strict Mode's findings (docs/STRICT.md): the integration mistakes the façade saw the
     /// apps make, in the order they were reported, each with the suppression that covers it.
     public var strictFindings: [StrictReportFinding] = []
+    /// What the run decided that the scenario did not ask for, said without `--verbose` (a
+    /// login its user cancelled), each with the key that changes it; at most 100.
+    public var notes: [String] = []
     /// Whether unsuppressed findings fail the run (`--strict`, or the scenario's `strict:`).
     public var strict = false
 

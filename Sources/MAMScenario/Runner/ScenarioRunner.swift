@@ -93,6 +93,7 @@ public enum ScenarioRunner {
         // scenario's business, collected from the host's events.
         let received = ReceivedLog()
         let strict = StrictLog()
+        let said = Mutex<[String]>([])
         let onEvent = options.onEvent
         do {
             host = try HostController(configuration: config) { event in
@@ -101,6 +102,7 @@ public enum ScenarioRunner {
                 if case .diagnostic(let handle, let name, _) = event { received.diagnosed(name, for: handle) }
                 if case .telemetry(let handle, let name) = event { received.sent(name, by: handle) }
                 if case .strict(let handle, let finding) = event { strict.append(finding, by: handle) }
+                if case .said(let handle, let what) = event { said.withLock { if $0.count < 100 { $0.append("\(handle): \(what)") } } }
                 onEvent?(event)
             }
         } catch {
@@ -141,6 +143,7 @@ public enum ScenarioRunner {
         report.strict = options.strict || scenario.strict.enabled
         let programs = Dictionary(scenario.apps.map { ($0.id, $0.executable) } + scenario.extensions.map { ($0.id, $0.executable) },
                                   uniquingKeysWith: { a, _ in a })
+        report.notes = said.withLock { $0 }
         report.strictFindings = strict.findings.map { handle, finding in
             StrictReportFinding(app: handle, finding: finding, suppressedBecause: scenario.strict.suppression(of: finding)?.reason,
                                 source: StrictSources.path(of: finding.file, program: programs[handle] ?? nil))
