@@ -152,8 +152,18 @@ public final class MAMApp: Sendable {
                 if let w = box.channel?.welcome { welcome.withLock { $0.take() }?.resume(returning: w) }
             }
         }
-        return MAMApp(welcome: w, deliveries: Deliveries(stream: deliveries), notifications: notifications, thread: thread, channel: box, observers: observers)
+        let app = MAMApp(welcome: w, deliveries: Deliveries(stream: deliveries), notifications: notifications, thread: thread, channel: box, observers: observers)
+        // The process's connection, whichever documented way it was made: the façades'
+        // providers (Apple's ManagedApp names) bind to it when the app bound none itself.
+        processConnection.withLock { $0 = $0 ?? app }
+        return app
     }
+
+    private static let processConnection = Mutex<MAMApp?>(nil)
+
+    /// The first app this process connected (`connect`, or a façade's `run`/`launch`), or `nil`
+    /// before any connection.
+    public static var connected: MAMApp? { processConnection.withLock { $0 } }
 
     private init(welcome: Welcome, deliveries: Deliveries, notifications: AsyncStream<SDKNotification>,
                  thread: LoopThread, channel: ChannelBox, observers: Observers) {

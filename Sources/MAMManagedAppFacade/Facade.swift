@@ -37,12 +37,15 @@ public enum ManagedAppFacade {
                           parkMainThread: { while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) } }, body)
     }
 
-    /// The bound app; a provider used without one is a mistake of the test's set-up, said so.
+    /// The bound app, else the process's connection however it was made (`MAMApp.connect`, the
+    /// façades' `run`/`launch`). A provider used with no connection at all is a mistake of the
+    /// test's set-up: one line says the fix, and the process ends (status 1) — no stack trace
+    /// for the run's output to quote the tail of.
     static var app: MAMApp {
-        guard let app = bound.withLock({ $0 }) else {
-            fatalError("ManagedAppFacade: call ManagedAppFacade.connect(app) (or launch/run) before creating a ManagedApp provider")
-        }
-        return app
+        if let app = bound.withLock({ $0 }) ?? MAMApp.connected { return app }
+        let line = "ManagedAppFacade: a ManagedApp provider was used before the app connected to mamsim; connect first (try await MAMApp.connect(), or ManagedAppFacade.launch() / run { … })\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        exit(1)
     }
 }
 
