@@ -879,7 +879,12 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
         let all = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
         let last = all.suffix(3)
         var text = String(last.joined(separator: " | ").suffix(600))
-        if let error = all.first(where: isErrorLine), !last.contains(where: isErrorLine) {
+        if let fatal = all.last(where: { $0.contains("Fatal error: ") }) {
+            // A Swift program that stopped (a thrown error at top level, a fatalError): its one
+            // line says why; what follows is the runtime's backtrace, which says nothing to a
+            // reader of the run (the whole of it stays in the child's log).
+            text = String(fatal.drop { $0 == " " }.prefix(600)) + " (its backtrace is in the device's logs/)"
+        } else if let error = all.first(where: isErrorLine), !last.contains(where: isErrorLine) {
             text = String(error.prefix(300)) + " … " + text
         }
         // What a child wrote never drives the user's terminal.

@@ -32,6 +32,15 @@ extension CLITests {
             #expect(!result.stdout.contains("C ref"), "\(result.stdout)")
         }
 
+        /// The audit flood reports its own peak (security issue 83, finding 7): the bench runs its
+        /// parts in one process, and the 710 MiB read before was an earlier part's high-water
+        /// mark, not the flood's (alone it stays under 40 MiB on 200,000 refusals).
+        @Test func theAuditFloodReportsItsOwnPeak() async throws {
+            let result = try await CLI.run(["bench", "--only", "audit", "--items", "1000"], timeout: 120)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.contains("audit flood: 2000 refused 1 KiB shares") && result.stdout.contains("(its own: the peak was reset before it)"), "\(result.stdout)")
+        }
+
         /// The decode probe parses the frames it was asked for and nothing else, for the counter
         /// (scripts/bench-instructions --mode decode).
         @Test func theDecodeProbeParsesItsFramesAlone() async throws {

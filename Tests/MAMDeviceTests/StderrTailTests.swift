@@ -36,6 +36,18 @@ import Testing
         let python = "Traceback (most recent call last):\n  File \"run\", line 3, in <module>\nModuleNotFoundError: No module named 'mamsim_client'\n"
         #expect(try tail(python) == "Traceback (most recent call last): |   File \"run\", line 3, in <module> | ModuleNotFoundError: No module named 'mamsim_client'")
         #expect(try tail("one\ntwo\nthree\nfour\n") == "two | three | four")
+        // A Swift program that stopped: its one line, not the backtrace's tail (issue 87, item 2).
+        let swift = """
+            FleetApp/main.swift:12: Fatal error: Error raised at top level: MAMKit.ConnectError.noHost
+
+            💣 Program crashed: System trap at 0x00007f5e1c2d3e4f
+
+            Thread 0 crashed:
+
+            0 0x00007f5e1c2d3e4f $ss17_assertionFailure in libswiftCore.so
+            1 0x0000555555559abc main + 188 in FleetApp at /src/main.swift:12:5
+            """
+        #expect(try tail(swift) == "FleetApp/main.swift:12: Fatal error: Error raised at top level: MAMKit.ConnectError.noHost (its backtrace is in the device's logs/)")
         #expect(try tail("Error: \u{1B}[31mred\u{1B}[0m\nx\ny\nz\n") == "Error: ?[31mred?[0m … x | y | z", "control characters never reach the terminal")
     }
 }
