@@ -84,14 +84,20 @@ func startHost(with child: AppSpec) async throws -> (HostController, HostConfigu
 @Suite(.serialized) struct DecoderReportTests {
     @Test func aDecoderErrorIsLoggedForTheAdministratorBounded() async throws {
         let config = try makeConfiguration(apps: 1)
-        let host = try HostController(configuration: config)
+        let said = Mutex<[String]>([])
+        let host = try HostController(configuration: config) { event in
+            if case .said(let handle, let what) = event { said.withLock { $0.append("\(handle): \(what)") } }
+        }
         #expect(await host.startFleet().isEmpty)
         let r = await host.service("app0", .managedConfigUndecodable("bad\n" + String(repeating: "x", count: 100_000)))
+        // Said in the run's output too, not only in the audit log (issue 87, item 3).
+        #expect(said.withLock { $0 }.first?.hasPrefix(#"app0: its configuration decoder refused the ManagedApp configuration, so the app sees nil: bad\u{A}xxx"#) == true,
+                "\(said.withLock { $0 }.first?.prefix(200) ?? "nothing said")")
         #expect(r.isAllowed, "\(r)")
         let audit = config.deviceDirectory.appendingPathComponent("audit.jsonl")
         _ = await host.exportAudit(to: audit)
         let lines = try String(contentsOf: audit, encoding: .utf8).split(separator: "\n").filter { $0.contains("decoder refused") }
-        #expect(lines.count == 1 && lines[0].contains("\"verb\":\"managedConfig\"") && lines[0].contains("bad x"), "\(lines)")
+        #expect(lines.count == 1 && lines[0].contains("\"verb\":\"managedConfig\"") && lines[0].contains(#"bad\\u{A}x"#), "\(lines)")
         #expect((lines.first?.count ?? .max) < 1_000, "the app's error is cut: \(lines.first?.count ?? 0) characters")
         // The same words again are said once; new words every time are heard a bounded number of times.
         _ = await host.service("app0", .managedConfigUndecodable("bad\n" + String(repeating: "x", count: 100_000)))

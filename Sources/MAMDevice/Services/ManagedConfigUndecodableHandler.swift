@@ -19,7 +19,7 @@ enum ManagedConfigUndecodableHandler: ServiceHandler {
 
     static func answer(_ call: Service.ManagedConfigUndecodable, _ c: CallContext) throws -> Answered<Void> {
         let handle = c.app.handle
-        let said = String(call.error.prefix(decoderErrorLimit)).replacingOccurrences(of: "\n", with: " ")
+        let said = UntrustedText.escaped(UntrustedText.prefix(call.error, utf8Bytes: decoderErrorLimit))
         guard c.desk.decoderErrors[handle]?.last != said else { return Answered(.allowed("already reported to the administrator")) }
         let reported = (c.desk.decoderErrors[handle]?.count ?? 0) + 1
         c.desk.decoderErrors[handle] = (reported, said)
@@ -32,6 +32,9 @@ enum ManagedConfigUndecodableHandler: ServiceHandler {
         let why = "\(c.bundle)'s decoder refused its ManagedApp configuration (the app sees nil): \(said)"
         c.audit.record(verb: .managedConfig, source: handle, decision: .failed, reason: .badRequest, explanation: why)
         c.event(.diagnostic(handle: handle, name: "managed-config-undecodable", detail: why))
+        // Said in the run's own output too (issue 87, item 3): a configuration that is always
+        // nil with its reason only in the audit log looks like no configuration at all.
+        c.event(.said(handle: handle, "its configuration decoder refused the ManagedApp configuration, so the app sees nil: \(said)"))
         return Answered(.allowed("reported to the administrator"))
     }
 }
