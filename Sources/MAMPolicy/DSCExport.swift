@@ -1,6 +1,7 @@
 /// The resource blocks of a Microsoft365DSC export (`M365TenantConfig.ps1`), as far as
-/// `whatif` reads them: `IntuneAppProtectionPolicyiOS` and
-/// `IntuneDeviceAndAppManagementAssignmentFilter`, made into the Graph objects they stand for.
+/// `whatif` reads them: `IntuneAppProtectionPolicyiOS`,
+/// `IntuneDeviceAndAppManagementAssignmentFilter` and `AADConditionalAccessPolicy`, made into
+/// the Graph objects they stand for.
 ///
 /// A block is `ResourceType "Name" { Key = value; … }` with PowerShell values: `"…"` (backtick
 /// escapes), `'…'`, `$True`/`$False`/`$null`, numbers, `@(…)` lists and `MSFT_Type{ … }` objects.
@@ -97,10 +98,12 @@ enum DSCExport {
                 let type = word()
                 skipSpace(newlines: false)
                 let name: String
+                var quotedName = false
                 if i < chars.count, chars[i] == "\"" || chars[i] == "'" {
                     guard case .string(let quoted) = try value() else { continue }
                     name = quoted
-                } else if type.hasPrefix("Intune"), i < chars.count, chars[i].isLetter {
+                    quotedName = true
+                } else if type.hasPrefix("Intune") || type == "AADConditionalAccessPolicy", i < chars.count, chars[i].isLetter {
                     // Older exports and examples name the resource bare: `IntuneAppProtectionPolicyiOS MyPolicy`.
                     // (Only a resource's: `node localhost {` holds the resources.)
                     name = word()
@@ -111,7 +114,13 @@ enum DSCExport {
                 skipSpace()
                 guard i < chars.count, chars[i] == "{" else { continue }
                 i += 1
-                guard type.hasPrefix("Intune") else { skipBlock(); continue }
+                guard type.hasPrefix("Intune") || type == "AADConditionalAccessPolicy" else {
+                    skipBlock()
+                    // A resource of another kind (a quoted name: `Node localhost` is not one) is
+                    // listed as skipped, never dropped without a word.
+                    if quotedName { out.append(Block(resource: type, name: name, properties: [], line: startLine)) }
+                    continue
+                }
                 out.append(Block(resource: type, name: name, properties: try properties(until: "}"), line: startLine))
             }
             return out
@@ -233,6 +242,7 @@ enum DSCExport {
             switch block.resource {
             case "IntuneAppProtectionPolicyiOS": objects.append(protection(block, props))
             case "IntuneDeviceAndAppManagementAssignmentFilter": objects.append(filter(props))
+            case "AADConditionalAccessPolicy": objects.append(conditionalAccess(block, props))
             default: skipped.append("\(source), line \(block.line): \(block.resource) \"\(block.name)\" is not read by whatif")
             }
         }
@@ -244,6 +254,43 @@ enum DSCExport {
     /// the app list, the assignments).
     static let handledApart: Set<String> = ["ensure", "credential", "applicationid", "tenantid", "certificatethumbprint", "applicationsecret",
                                           "managedidentity", "accesstokens", "psdscrunascredential", "globaladminaccount", "identity", "id", "assignments", "excludedgroups", "apps"]
+
+    /// Microsoft365DSC's `AADConditionalAccessPolicy` (its flat properties: `IncludeUsers`,
+    /// `IncludeGroups`… by name as the export writes them, `BuiltInControls`,
+    /// `GrantControlOperator`, `DeviceFilterMode`/`DeviceFilterRule`…) as Graph's
+    /// `conditionalAccessPolicy`, which the conditional access importer reads.
+    static func conditionalAccess(_ block: Block, _ props: [String: Value]) -> GraphValue {
+        func list(_ key: String) -> GraphValue { .array(Self.list(props[key.lowercased()]).compactMap(graph)) }
+        func string(_ key: String) -> GraphValue? { props[key.lowercased()].flatMap(graph) }
+        func present(_ keys: [String]) -> Bool { keys.contains { !Self.list(props[$0.lowercased()]).isEmpty } }
+        var conditions: [String: GraphValue] = [
+            "users": .object(["includeUsers": list("IncludeUsers"), "excludeUsers": list("ExcludeUsers"), "includeGroups": list("IncludeGroups"),
+                              "excludeGroups": list("ExcludeGroups"), "includeRoles": list("IncludeRoles"), "excludeRoles": list("ExcludeRoles")]),
+            "applications": .object(["includeApplications": list("IncludeApplications"), "excludeApplications": list("ExcludeApplications"),
+                                     "includeUserActions": list("IncludeUserActions")]),
+            "clientAppTypes": list("ClientAppTypes"),
+            "signInRiskLevels": list("SignInRiskLevels"),
+            "userRiskLevels": list("UserRiskLevels"),
+        ]
+        if present(["IncludePlatforms", "ExcludePlatforms"]) {
+            conditions["platforms"] = .object(["includePlatforms": list("IncludePlatforms"), "excludePlatforms": list("ExcludePlatforms")])
+        }
+        if present(["IncludeLocations", "ExcludeLocations"]) {
+            conditions["locations"] = .object(["includeLocations": list("IncludeLocations"), "excludeLocations": list("ExcludeLocations")])
+        }
+        if let rule = string("DeviceFilterRule"), rule != .string("") {
+            conditions["devices"] = .object(["deviceFilter": .object(["mode": string("DeviceFilterMode") ?? .string("include"), "rule": rule])])
+        }
+        var grant: [String: GraphValue] = ["builtInControls": list("BuiltInControls"), "customAuthenticationFactors": list("CustomAuthenticationFactors"),
+                                           "termsOfUse": list("TermsOfUse")]
+        if let op = string("GrantControlOperator") { grant["operator"] = op }
+        if let strength = string("AuthenticationStrength"), strength != .string("") { grant["authenticationStrength"] = .object(["displayName": strength]) }
+        var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.conditionalAccessPolicy"),
+                                          "displayName": string("DisplayName") ?? .string(block.name),
+                                          "state": string("State") ?? .string("enabled"), "conditions": .object(conditions), "grantControls": .object(grant)]
+        if let id = props["id"], case .string(let s) = id { dict["id"] = .string(s) }
+        return .object(dict)
+    }
 
     static func protection(_ block: Block, _ props: [String: Value]) -> GraphValue {
         var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.iosManagedAppProtection")]
@@ -350,6 +397,10 @@ extension WhatIfPolicies {
                 let r = try GraphPolicyImporter.importPolicies(object, source: source)
                 protections += r.policies
                 warnings += r.warnings.map(\.message)
+            case "conditionalaccesspolicy":
+                let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: source)
+                conditionalAccess += ca
+                warnings += w.map(\.message).filter { !$0.contains("and by `mamsim whatif`") }
             default:
                 switch try AssignmentFilter.importFilter(dict, source: source) {
                 case .success(let f): filters[f.id.lowercased()] = f

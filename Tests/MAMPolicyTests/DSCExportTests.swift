@@ -145,3 +145,62 @@ extension DSCExportTests {
         return text + "    }\n}\n"
     }
 }
+
+/// Microsoft365DSC's conditional access resource (issue 85, item 7: a real export's 58 blocks
+/// were skipped): read as Graph's conditionalAccessPolicy, its grant judged as Entra judges it.
+@Suite struct DSCConditionalAccessTests {
+    static let export = """
+        Configuration M365TenantConfig
+        {
+            Node localhost
+            {
+                AADConditionalAccessPolicy "AADConditionalAccessPolicy-Block SharePoint for contractors"
+                {
+                    ApplicationEnforcedRestrictionsIsEnabled = $False;
+                    BuiltInControls                          = @("block");
+                    ClientAppTypes                           = @("all");
+                    CloudAppSecurityIsEnabled                = $False;
+                    DisplayName                              = "Block SharePoint for contractors";
+                    Ensure                                   = "Present";
+                    ExcludeApplications                      = @();
+                    ExcludeGroups                            = @();
+                    ExcludeUsers                             = @();
+                    GrantControlOperator                     = "OR";
+                    IncludeApplications                      = @("00000003-0000-0ff1-ce00-000000000000");
+                    IncludeGroups                            = @("Contractors");
+                    IncludeUsers                             = @();
+                    IncludePlatforms                         = @("iOS");
+                    State                                    = "enabled";
+                    Credential                               = $Credscredential;
+                }
+                AADConditionalAccessPolicy "AADConditionalAccessPolicy-MFA"
+                {
+                    BuiltInControls                          = @("mfa","compliantDevice");
+                    DisplayName                              = "MFA and a compliant device";
+                    Ensure                                   = "Present";
+                    GrantControlOperator                     = "AND";
+                    IncludeApplications                      = @("All");
+                    IncludeUsers                             = @("All");
+                    State                                    = "enabledForReportingButNotEnforced";
+                    Credential                               = $Credscredential;
+                }
+                AADNamedLocationPolicy "Office"
+                {
+                    DisplayName = "Office";
+                }
+            }
+        }
+        """
+
+    @Test func conditionalAccessBlocksAreReadAsGraphWritesThem() throws {
+        var p = WhatIfPolicies()
+        let (_, skipped) = try p.add(dscExport: Self.export, source: "M365TenantConfig.ps1")
+        #expect(p.conditionalAccess.count == 2, "\(skipped)")
+        let block = try #require(p.conditionalAccess.first { $0.name == "Block SharePoint for contractors" })
+        #expect(block.builtInControls == ["block"] && block.includeGroups == ["Contractors"] && block.includeApplications == ["00000003-0000-0ff1-ce00-000000000000"])
+        #expect(block.includePlatforms == ["iOS"] && block.state == .enabled)
+        let mfa = try #require(p.conditionalAccess.first { $0.name == "MFA and a compliant device" })
+        #expect(mfa.requiresAll && mfa.builtInControls == ["mfa", "compliantDevice"] && mfa.state == .enabledForReportingButNotEnforced)
+        #expect(skipped.count == 1 && skipped[0].contains("AADNamedLocationPolicy \"Office\" is not read by whatif"), "\(skipped)")
+    }
+}
