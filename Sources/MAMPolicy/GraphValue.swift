@@ -67,8 +67,29 @@ extension GraphValue {
             } else {
                 detail = "\(error)"
             }
+            let place = syntaxErrorPlace(text).map { ":\($0.line):\($0.column)" } ?? ""
             throw PolicyImportError(source: source, property: nil, value: nil,
-                                    message: "\(source) is not valid JSON (\(detail)); export the policy again from Graph or fix the syntax")
+                                    message: "\(source)\(place) is not valid JSON (\(detail)); export the policy again from Graph or fix the syntax")
+        }
+    }
+
+    /// Where JSON `text` first breaks, as a 1-based line and column: Foundation's JSON parser
+    /// says "around character N" (a byte offset), which a reader cannot find in a 20 MB export.
+    static func syntaxErrorPlace(_ text: String) -> (line: Int, column: Int)? {
+        let data = Data(text.utf8)
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let said = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
+            guard let range = said.range(of: #"character \d+"#, options: .regularExpression),
+                  let offset = Int(said[range].dropFirst("character ".count)) else { return nil }
+            var line = 1, column = 1
+            for (i, byte) in data.enumerated() {
+                guard i < offset else { break }
+                if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+            }
+            return (line, column)
         }
     }
 

@@ -204,3 +204,15 @@ extension DSCExportTests {
         #expect(skipped.count == 1 && skipped[0].contains("AADNamedLocationPolicy \"Office\" is not read by whatif"), "\(skipped)")
     }
 }
+
+/// Broken JSON is named at its line and column (issue 85, item 7): "around character 47" is
+/// nowhere a reader can find in a 20 MB export.
+@Test func brokenJSONIsNamedAtItsLineAndColumn() {
+    let text = "{\"value\": [\n  {\"displayName\": \"x\",\n   \"state\": enabled}\n]}\n"
+    #expect { try GraphConditionalAccessImporter.importPolicies(Array(text.utf8), source: "ca.json") } throws: { error in
+        "\(error)".contains("ca.json:3:13 is not valid JSON")
+    }
+    // Columns count characters, not bytes.
+    let wide = "{\"displayName\": \"Ümlaut ✓\", \"state\": nope}"
+    #expect { try GraphConditionalAccessImporter.importPolicies(Array(wide.utf8), source: "w.json") } throws: { "\($0)".contains("w.json:1:39 ") }
+}
