@@ -62,14 +62,14 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
 
     /// Whether the policy governs `account` requesting a token for `resource`. `member`: the
     /// account's groups and roles where they are known; `nil` judges users alone.
-    public func applies(to account: Account, resource: String, member: DirectoryMembership? = nil) -> Bool {
-        guard state == .enabled, appliesToThisDevice else { return false }
-        return covers(account, resource: resource, member: member)
+    public func applies(to account: Account, resource: String, member: DirectoryMembership? = nil, platform: String = "iOS") -> Bool {
+        guard state == .enabled else { return false }
+        return covers(account, resource: resource, member: member, platform: platform)
     }
 
     /// `applies` whatever the policy's state (report-only policies are listed apart).
-    public func covers(_ account: Account, resource: String, member: DirectoryMembership? = nil) -> Bool {
-        guard appliesToThisDevice else { return false }
+    public func covers(_ account: Account, resource: String, member: DirectoryMembership? = nil, platform: String = "iOS") -> Bool {
+        guard applies(toPlatform: platform), appliesToClientApps else { return false }
         var users = (includeUsers.contains { $0.lowercased() == "all" } && isOfTenant(account)) || includeUsers.contains { account.matches($0) }
         var excluded = excludeUsers.contains { account.matches($0) }
         if let member {
@@ -106,13 +106,25 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     }
 
     /// Whether the platform and client app conditions take in an iOS app asking through MSAL.
-    public var appliesToThisDevice: Bool {
+    public var appliesToThisDevice: Bool { applies(toPlatform: "iOS") && appliesToClientApps }
+
+    /// Entra's device platform condition (Graph conditionalAccessPlatforms): no list includes
+    /// every platform; `all` includes every platform, an unknown one too; an excluded platform
+    /// is left out. A platform Entra cannot tell (`unknown`) is included only by `all` (or no
+    /// list) and excluded by nothing but `all`: "block unknown platforms" policies include all
+    /// and exclude the known ones.
+    public func applies(toPlatform platform: String) -> Bool {
         func names(_ list: [String]) -> Set<String> { Set(list.map { $0.lowercased() }) }
-        let include = names(includePlatforms), exclude = names(excludePlatforms), clients = names(clientAppTypes)
-        if !include.isEmpty, !include.contains("all"), !include.contains("ios") { return false }
-        if exclude.contains("ios") || exclude.contains("all") { return false }
-        if !clients.isEmpty, !clients.contains("all"), !clients.contains("mobileappsanddesktopclients") { return false }
+        let include = names(includePlatforms), exclude = names(excludePlatforms), p = platform.lowercased()
+        if !include.isEmpty, !include.contains("all"), !include.contains(p) { return false }
+        if exclude.contains("all") || exclude.contains(p) { return false }
         return true
+    }
+
+    /// Whether the policy's client app types take an app asking through MSAL (a mobile app).
+    var appliesToClientApps: Bool {
+        let clients = Set(clientAppTypes.map { $0.lowercased() })
+        return clients.isEmpty || clients.contains("all") || clients.contains("mobileappsanddesktopclients")
     }
 }
 
@@ -216,7 +228,7 @@ extension Enforcer {
                              device: ConditionalAccessDevice? = nil, in fleet: Fleet) -> TokenDecision {
         let member = member ?? fleet.membership(of: account)
         let device = device ?? ConditionalAccessDevice(enrolled: fleet.device.mdmEnrolled, compliant: fleet.device.mdmEnrolled ? fleet.device.compliant : false)
-        let applying = policies.filter { $0.applies(to: account, resource: resource, member: member) }
+        let applying = policies.filter { $0.applies(to: account, resource: resource, member: member, platform: fleet.device.platform) }
         let declaresProtapp = capabilities.contains { $0.lowercased() == protectionCapability }
         var grantedBy: [String] = []
         for p in applying {

@@ -19,6 +19,10 @@ public struct DeviceFacts: Sendable, Hashable {
     /// said (then the control is not met, and the answer says compliance was not stated). Only
     /// an enrolled device has a compliance state.
     public var compliant: Bool?
+    /// The device's platform as conditional access's platform condition names it (`iOS`,
+    /// `android`, `windows`, `macOS`, `linux`, `windowsPhone`; `unknown` when Entra cannot tell):
+    /// the simulated device is an iPhone; a whatif persona may say another.
+    public var platform: String = "iOS"
 
     public init(mdmEnrolled: Bool = false, jailbroken: Bool = false, osVersion: Version = Version("18.4")!,
                 restrictions: [String: Bool] = [:], model: String = "iPhone15,2", brokerInstalled: Bool = false) {

@@ -270,7 +270,9 @@ public enum WhatIf {
             var applying: [IosManagedAppProtection] = []
             var undecided = false
             for p in policies.protections {
-                let (applies, reasons, why) = protection(p, app, persona, member, policies, base)
+                let isIOS = persona.device.platform.lowercased() == "ios" || persona.device.platform.lowercased() == "ipados"
+                let (applies, reasons, why) = isIOS ? protection(p, app, persona, member, policies, base)
+                    : (false, ["devicePlatform"], "an iOS/iPadOS app protection policy does not apply on a \(persona.device.platform) device")
                 evaluations.append(.init(kind: "#microsoft.graph.iosManagedAppProtection", id: p.id ?? "", displayName: p.title,
                                          applies: applies, analysisReasons: reasons, reason: why))
                 if applies == true { applying.append(p) }
@@ -345,8 +347,8 @@ public enum WhatIf {
                                   _ fleet: Fleet, compliant: Bool) -> (Verdict, [WhatIfAppResult.PolicyEvaluation]) {
         var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
         for p in policies.conditionalAccess {
-            let covers = p.covers(persona.user, resource: persona.resource, member: member)
-            let reasons = [p.appliesToThisDevice ? "users" : "devicePlatform"]
+            let covers = p.covers(persona.user, resource: persona.resource, member: member, platform: persona.device.platform)
+            let reasons = [p.applies(toPlatform: persona.device.platform) && p.appliesToClientApps ? "users" : "devicePlatform"]
             let why: String
             switch p.state {
             case .disabled: why = "disabled"

@@ -18,7 +18,7 @@ import Yams
 public enum PersonaLoader {
     static let topKeys = ["apps", "personas", "resource"]
     static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource", "signInRisk", "userRisk"]
-    static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator", "compliant"]
+    static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator", "compliant", "platform"]
     static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities"]
 
     public static func load(file: URL) throws(ScenarioError) -> [WhatIfPersona] {
@@ -72,6 +72,12 @@ public enum PersonaLoader {
             if let v = df["mdmEnrolled"], let b = r.bool(v, what: "mdmEnrolled") { device.mdmEnrolled = b }
             if let v = df["jailbroken"], let b = r.bool(v, what: "jailbroken") { device.jailbroken = b }
             if let v = df["compliant"], let b = r.bool(v, what: "compliant") { device.compliant = b }
+            if let v = df["platform"], let name = r.string(v, what: "platform") {
+                let platforms = ["iOS", "android", "windows", "windowsPhone", "macOS", "linux", "unknown"]
+                if let known = platforms.first(where: { $0.lowercased() == name.lowercased() }) { device.platform = known } else {
+                    r.error(v, "platform \"\(name)\" is not one conditional access names; use one of \(platforms.joined(separator: ", "))")
+                }
+            }
             if let v = df["authenticator"], let b = r.bool(v, what: "authenticator") { device.brokerInstalled = b }
             if let v = df["model"], let s = r.name(v, what: "model") { device.model = s }
             if let v = df["osVersion"], let s = r.name(v, what: "osVersion") {

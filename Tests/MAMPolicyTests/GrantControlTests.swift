@@ -50,3 +50,48 @@ import Testing
         #expect(!v.explanation.contains("satisfied"), "never a bare satisfied: \(v.explanation)")
     }
 }
+
+/// Entra's device platform condition for every platform (issue 85, item 2; Microsoft Learn,
+/// concept-conditional-access-conditions.md, "Device platforms"; Graph conditionalAccessPlatforms):
+/// a "block unknown platforms" policy (include all, exclude the known ones) blocks a device
+/// Entra cannot tell, and only it.
+@Suite struct PlatformConditionTests {
+    static let known = ["android", "iOS", "windows", "macOS", "linux"]
+
+    @Test(arguments: [
+        ([String](), [String](), "android", true), ([String](), [String](), "unknown", true),
+        (["all"], [String](), "linux", true), (["all"], ["android"], "android", false), (["all"], ["android"], "windows", true),
+        (["iOS"], [], "android", false), (["iOS", "android"], [], "android", true), (["android"], [], "unknown", false),
+        (["all"], known, "unknown", true), (["all"], known, "iOS", false), (["all"], known, "macOS", false),
+        ([], ["all"], "unknown", false),
+    ])
+    func eachPlatformIsIncludedOrExcludedAsEntraSays(_ include: [String], _ exclude: [String], _ platform: String, _ applies: Bool) {
+        var p = ConditionalAccessPolicy(name: "p", includeUsers: ["All"], builtInControls: ["block"])
+        p.includePlatforms = include
+        p.excludePlatforms = exclude
+        #expect(p.applies(toPlatform: platform) == applies, "\(include) − \(exclude) on \(platform)")
+    }
+
+    /// A persona on an unknown platform under "block unknown platforms" gets no token; on
+    /// Android, iOS app protection is said not to apply.
+    @Test func aPersonaOnAnotherPlatformIsJudgedByItsPlatform() {
+        var block = ConditionalAccessPolicy(name: "Block unknown platforms", includeUsers: ["All"], builtInControls: ["block"])
+        block.includePlatforms = ["all"]
+        block.excludePlatforms = Self.known
+        let policies = WhatIfPolicies(conditionalAccess: [block])
+        func persona(_ platform: String) -> WhatIfPersona {
+            var device = DeviceFacts()
+            device.platform = platform
+            return WhatIfPersona(name: platform, user: Account(upn: "adele@contoso.com"), member: DirectoryMembership(groups: []), device: device,
+                                 apps: [WhatIfPersona.App(BundleID("com.microsoft.Office.Outlook"), version: "4.2")])
+        }
+        let unknown = WhatIf.evaluate(persona("unknown"), policies).apps[0]
+        #expect(unknown.token.blockedBy == .accessBlocked, "\(unknown.token)")
+        let iphone = WhatIf.evaluate(persona("iOS"), policies).apps[0]
+        #expect(iphone.token.isAllowed, "\(iphone.token)")
+        var protection = WhatIfPolicies(conditionalAccess: [])
+        protection.protections = [IosManagedAppProtection(displayName: "Everyone")]
+        let android = WhatIf.evaluate(persona("android"), protection).apps[0]
+        #expect(android.evaluations.first?.reason.contains("does not apply on a android device") == true && android.evaluations.first?.applies == false, "\(android.evaluations)")
+    }
+}
