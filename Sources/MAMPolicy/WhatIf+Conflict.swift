@@ -5,9 +5,12 @@ extension WhatIf {
     /// settings the cells read at their most restrictive — transfer and clipboard levels, save
     /// and open locations, print, notifications, backup, screen capture, the Open-in and
     /// unknown-source protections. Named after the policies it merges. Numeric entry fields take
-    /// Microsoft's recommended values, which no document here gives: conditional launch keeps the
-    /// first policy's and the report says so.
-    static func mostRestrictive(_ policies: [IosManagedAppProtection]) -> IosManagedAppProtection {
+    /// Microsoft's recommended values, which no document here gives: PIN and conditional-launch
+    /// numbers are the policy first by title's, and the report says so. The policies are taken
+    /// in that one order (title, then id) whatever order their files were read in: the answer
+    /// never depends on which file is named first.
+    static func mostRestrictive(_ given: [IosManagedAppProtection]) -> IosManagedAppProtection {
+        let policies = given.sorted { ($0.title, $0.id ?? "") < ($1.title, $1.id ?? "") }
         var m = policies[0]
         m.displayName = "conflict of " + policies.map { "\"\($0.title)\"" }.joined(separator: " and ")
         m.id = nil

@@ -213,7 +213,7 @@ public enum WhatIf {
     /// the policy deployed first stays applied and the second shows a conflict; deployed at the
     /// same time, both are in conflict and the conflicting settings take their most restrictive
     /// values (numeric entry fields the recommended values).
-    public static let conflictRule = "Microsoft Learn (device-profile-troubleshoot, \"App protection policies that conflict\"): the policy deployed first stays applied and the later one shows a conflict; deployed together, both conflict and conflicting settings take their most restrictive values, numeric fields the recommended ones. The files do not say which was deployed first: the cells shown are the together case."
+    public static let conflictRule = "Microsoft Learn (device-profile-troubleshoot, \"App protection policies that conflict\"): the policy deployed first stays applied and the later one shows a conflict; deployed together, both conflict and conflicting settings take their most restrictive values, numeric fields the recommended ones. The files do not say which was deployed first: the cells shown are the together case; the recommended numbers are in no document here, so PIN and conditional-launch numbers are those of the policy first by title."
 
     /// Every persona, each shape once: personas alike in all a decision reads (the groups and
     /// roles the policies name, the device, the apps, the tenant) share one evaluation made for a
@@ -281,7 +281,7 @@ public enum WhatIf {
             let outcome: WhatIfAppResult.Protection
             if undecided { outcome = .undetermined }
             else if applying.count == 1 { outcome = .policy(applying[0].title); chosen[app.bundleID] = applying[0] }
-            else if applying.count > 1 { outcome = .conflict(applying.map(\.title)); chosen[app.bundleID] = mostRestrictive(applying) }
+            else if applying.count > 1 { outcome = .conflict(applying.map(\.title).sorted()); chosen[app.bundleID] = mostRestrictive(applying) }
             else { outcome = .none }
             partial.append((app, outcome, evaluations))
         }

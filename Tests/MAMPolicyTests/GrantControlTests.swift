@@ -1,5 +1,5 @@
 import MAMModel
-import MAMPolicy
+@testable import MAMPolicy
 import Testing
 
 /// Grant controls as Entra applies them (issue 85, item 1; Microsoft Learn, "Conditional Access:
@@ -94,4 +94,26 @@ import Testing
         let android = WhatIf.evaluate(persona("android"), protection).apps[0]
         #expect(android.evaluations.first?.reason.contains("does not apply on a android device") == true && android.evaluations.first?.applies == false, "\(android.evaluations)")
     }
+}
+
+/// Order never decides (issue 85, item 6): two policies on one user and app give the same
+/// answer, numbers included, whichever file is named first.
+@Test func twoPoliciesGiveOneAnswerInEitherOrder() {
+    var strict = IosManagedAppProtection(displayName: "B strict")
+    strict.printBlocked = true
+    strict.maximumPinRetries = 3
+    strict.minimumPinLength = 8
+    var loose = IosManagedAppProtection(displayName: "A loose")
+    loose.maximumPinRetries = 10
+    loose.allowedDataStorageLocations = [.oneDriveForBusiness, .sharePoint]
+    strict.allowedDataStorageLocations = [.sharePoint, .oneDriveForBusiness]
+    let persona = WhatIfPersona(name: "p", user: Account(upn: "adele@contoso.com"), apps: [WhatIfPersona.App(BundleID("com.microsoft.Office.Outlook"))])
+    let one = WhatIf.evaluate(persona, WhatIfPolicies(protections: [strict, loose]))
+    let other = WhatIf.evaluate(persona, WhatIfPolicies(protections: [loose, strict]))
+    #expect(one.apps[0].protection == other.apps[0].protection)
+    for (a, b) in [(one.apps[0].features, other.apps[0].features), (one.apps[0].save, other.apps[0].save), (one.apps[0].transfers, other.apps[0].transfers)] {
+        #expect(a.map { "\($0.to) \($0.verdict)" } == b.map { "\($0.to) \($0.verdict)" })
+    }
+    #expect(WhatIf.mostRestrictive([strict, loose]).maximumPinRetries == WhatIf.mostRestrictive([loose, strict]).maximumPinRetries)
+    #expect(WhatIf.mostRestrictive([strict, loose]).allowedDataStorageLocations == WhatIf.mostRestrictive([loose, strict]).allowedDataStorageLocations)
 }
