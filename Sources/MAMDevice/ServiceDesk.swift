@@ -117,6 +117,10 @@ public final class ServiceDesk {
     /// identity is the app's claim: it must be `""` or an account signed in to the app.
     func current(_ app: AppSpec, _ context: ServiceContext) throws -> Account? {
         if let thread = context.thread { return try signedIn(thread, to: app) }
+        // An extension has no window of its own: it acts as the identity its SDK runs it as —
+        // a single-identity extension (the default, seed 001) as the account enrolled in its
+        // containing app, a multi-identity one as that app's process identity (RULES.md §2).
+        if context.window.isEmpty, app.descriptor.kind != .app { return try identities.receiver(of: app) }
         if context.window.isEmpty { return try identities.current(of: app) }
         return state.account(forIdentity: try state.effectiveIdentity(app: app.identityOwner, window: context.window, for: .ui))
     }
