@@ -51,7 +51,7 @@ extension Enforcer {
             let capture = screenCaptureRule(for: identity, app: app, sdkVersion: fleet.app(app)?.sdkVersion, appConfigControl: nil, in: fleet)
             return capture.isAllowed
                 ? .allowed("picture-in-picture content may be captured (\(capture.explanation))")
-                : .blocked(.featureRestricted, because: "capturing picture-in-picture content is blocked, not picture-in-picture itself (SDK 20.6.0): \(capture.explanation)")
+                : .blocked(.featureRestricted, because: "screen capture within picture-in-picture is blocked (SDK 20.6.0): the surface's content cannot be captured — \(capture.explanation)")
         case .callKit:
             return p.dialerRestrictionLevel == .allApps
                 ? .allowed("\(e.subject) lets any app call (dialerRestrictionLevel = allApps)")
