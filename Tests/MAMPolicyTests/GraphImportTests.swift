@@ -178,7 +178,7 @@ struct GraphImportTests {
         #expect {
             try importText(#"{"displayName": "x",,}"#, source: "broken.json")
         } throws: { error in
-            "\(error)".hasPrefix("broken.json is not valid JSON")
+            "\(error)".hasPrefix("broken.json:1:21 is not valid JSON")
         }
     }
 
