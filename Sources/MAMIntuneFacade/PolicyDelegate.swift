@@ -74,9 +74,10 @@ enum Delegates {
         case .policyChanged:
             let changed = n.account.isEmpty ? DirectoryAccount() : account(n.account)
             let key = Strict.policyKey(upn: changed.upn, oid: changed.oid)
-            let before = Strict.policyChanging(key)
+            // Counted before the post: a policy object read before it and used after it is the
+            // finding (`Strict.policyUsed`); one simply not read again is none of the SDK's business.
+            Strict.policyChanging(key)
             await post(.IntuneMAMPolicyDidChange, object: IntuneMAMPolicyManager.instance(), key: IntuneMAMPolicyDidChangeNotificationAccountId, n.account)
-            if let site = before.site { await Strict.policyChanged(key, readsBefore: before.reads, site: site) }
         case .appConfigChanged:
             await post(.IntuneMAMAppConfigDidChange, object: IntuneMAMAppConfigManager.instance(), key: IntuneMAMAppConfigDidChangeNotificationAccountId, n.account)
         case .managedConfigChanged, .restartApplication:

@@ -21,10 +21,6 @@ enum Strict {
         var screen: (accountId: String, file: String, line: UInt)?
         /// How many policy changes the app was told, per account (its key: `policyKey`).
         var changes: [String: Int] = [:]
-        /// The first policy read of each account, where: what a change leaves stale.
-        var firstRead: [String: Site] = [:]
-        /// Every policy read so far: a change followed by none is not observed.
-        var reads = 0
     }
 
     /// Where the app's code made an SDK call.
@@ -154,11 +150,7 @@ enum Strict {
 
     /// A policy read (`policy(forAccountId:)` and the others): the change count it was read at.
     static func policyRead(_ key: String, _ site: Site) -> Int {
-        memory.withLock { m in
-            m.reads += 1
-            if m.firstRead[key] == nil { m.firstRead[key] = site }
-            return m.changes[key, default: 0]
-        }
+        memory.withLock { $0.changes[key, default: 0] }
     }
 
     /// A policy object read at change count `readAt` used now: stale when its account's policy
@@ -169,26 +161,11 @@ enum Strict {
                "the policy read here was used after its account's policy changed: observe IntuneMAMPolicyDidChange and read the policy again")
     }
 
-    /// `key`'s policy changed: counted before the notification is posted. Returns the reads so
-    /// far and where the account's policy was first read (nothing to judge when it never was).
-    static func policyChanging(_ key: String) -> (reads: Int, site: Site?) {
-        memory.withLock { m in
-            m.changes[key, default: 0] += 1
-            return (m.reads, m.firstRead[key])
-        }
-    }
-
-    /// After the change was posted and the app's observers ran: no read since means nothing
-    /// observes the change — what the app read is kept as it was.
-    static func policyChanged(_ key: String, readsBefore: Int, site: Site) async {
-        // Observers run in `post` (no queue), on the main queue, or in a task they start:
-        // give those their turn; only an app that reads nothing pays the wait.
-        for turn in 0..<40 {
-            if memory.withLock({ $0.reads }) > readsBefore { return }
-            if turn < 8 { await MainActor.run {}; await Task.yield() } else { try? await Task.sleep(for: .milliseconds(10)) }
-        }
-        guard memory.withLock({ $0.reads }) == readsBefore else { return }
-        report(.policyCachedWithoutObserver, site.call, site.file, site.line,
-               "the policy read here was kept: the admin changed it and the app read no policy again; observe IntuneMAMPolicyDidChange and read the policy when it is posted")
+    /// `key`'s policy changed: counted before the notification is posted, so that an object
+    /// read before it and used after it is seen (`policyUsed`). A policy that is simply not read
+    /// again is no finding: an app may observe the change and read it later, or never need it
+    /// again (issue 87: the team's observer counted changes and read the policy afterwards).
+    static func policyChanging(_ key: String) {
+        memory.withLock { m in m.changes[key, default: 0] += 1 }
     }
 }

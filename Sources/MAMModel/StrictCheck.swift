@@ -40,8 +40,9 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// not restore its state, so the user's place is lost. The host judges it (it knows
     /// whether the app restores its state).
     case restartUnhandledWithState = "restart-unhandled-with-state"
-    /// A policy read, then changed by the admin, and not read again: nothing observing
-    /// `IntuneMAMPolicyDidChange` read it, or the object read before the change was used after it.
+    /// A policy object read before the admin changed its account's policy and used after the
+    /// change: it answers for the policy the admin replaced. (One simply not read again is no
+    /// finding.)
     case policyCachedWithoutObserver = "policy-cached-without-observer"
 
     public static let names: Set<String> = Set(allCases.map(\.rawValue))
@@ -72,7 +73,7 @@ public enum StrictCheck: String, CaseIterable, Sendable {
         case .remediationWithoutProtapp: "compliance remediation asked by an app without the protapp client capability: app protection conditional access is never met for it"
         case .locationNeedsAccount: "a location that belongs to an account asked with no account: the SDK reads nil as an unmanaged owner"
         case .restartUnhandledWithState: "the SDK restarted the app while it showed an account's screen and nothing handled restartApplication(): the user's place is lost"
-        case .policyCachedWithoutObserver: "a policy kept after the admin changed it: nothing observing IntuneMAMPolicyDidChange read it again"
+        case .policyCachedWithoutObserver: "a policy object read before the admin changed it was used after the change: observe IntuneMAMPolicyDidChange and read it again"
         }
     }
 }

@@ -254,19 +254,26 @@ extension FacadeTests {
         #expect(policy.isOpenFromAllowed(for: .camera, withAccountId: nil) && !policy.isOpenFromAllowed(for: .photos, withAccountId: nil))
     }
 
-    /// A policy read and kept: the admin changes it and nothing reads it again.
-    @Test func aPolicyKeptAfterAChangeIsReportedAtItsRead() async throws {
+    /// A policy read and kept: the admin changes it. Not read again is no finding (an app may
+    /// read it later, or never need it: issue 87, item 5); the kept object used after the change
+    /// is, at its read.
+    @Test func aPolicyKeptAfterAChangeIsReportedAtItsReadOnceUsed() async throws {
         let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
         defer { app.close() }
         MAMIntuneFacade.connect(app)
+        final class Holder: @unchecked Sendable { var policy: (any IntuneMAMPolicy)? }
+        let holder = Holder()
         let line = await Task.detached { () -> UInt in
             let line: UInt = #line + 1
-            let policy = IntuneMAMPolicyManager.instance().policy(forAccountId: FacadeTests.aliceOID)
-            _ = policy?.isContactSyncAllowed
+            holder.policy = IntuneMAMPolicyManager.instance().policy(forAccountId: FacadeTests.aliceOID)
+            _ = holder.policy?.isContactSyncAllowed
             return line
         }.value
         await Delegates.deliver(SDKNotification(kind: .policyChanged, account: "alice@contoso.com"))
+        try? await Task.sleep(for: .milliseconds(500))
+        #expect(await Self.findings(host, count: 1).isEmpty, "not read again: no finding")
+        _ = holder.policy?.isPINRequired
         let found = await Self.findings(host, count: 1)
         #expect(found.map(\.check) == ["policy-cached-without-observer"] && found.first?.line == UInt32(line)
                 && found.first?.call == "policy(forAccountId:)", "\(found)")
