@@ -88,6 +88,8 @@ extension IntuneMAMPolicy {
                                 file: String = #fileID, line: UInt = #line) -> Bool {
         Strict.checkLocation("\(location)", needsAccount: Strict.accountSaveLocations.contains(location), accountId,
                              "isSaveToAllowed(for:withAccountId:)", file, line)
+        // The location's account by its account id: a UPN there is the SDK 20 mistake too.
+        Strict.checkAccountId(accountId, "isSaveToAllowed(for:withAccountId:)", file, line)
         let answer: (IntuneMAMSaveLocation, String?) -> Bool = isSaveToAllowed(for:withAccountId:)
         return answer(location, accountId)
     }
@@ -97,6 +99,7 @@ extension IntuneMAMPolicy {
                                   file: String = #fileID, line: UInt = #line) -> Bool {
         Strict.checkLocation("\(location)", needsAccount: Strict.accountOpenLocations.contains(location), accountId,
                              "isOpenFromAllowed(for:withAccountId:)", file, line)
+        Strict.checkAccountId(accountId, "isOpenFromAllowed(for:withAccountId:)", file, line)
         let answer: (IntuneMAMOpenLocation, String?) -> Bool = isOpenFromAllowed(for:withAccountId:)
         return answer(location, accountId)
     }

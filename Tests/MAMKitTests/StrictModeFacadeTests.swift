@@ -94,6 +94,27 @@ extension FacadeTests {
         #expect(found.map(\.call) == ["policy(forAccountId:)", "deRegisterAndUnenrollAccountId(_:withWipe:)"])
     }
 
+    /// The location's account passed by its UPN to the policy object's `isSaveToAllowed` /
+    /// `isOpenFromAllowed` (issue 87, item 6): the same mistake, at that line; her OID is right.
+    @Test func aUPNForALocationsAccountIsReportedAtItsLine() async throws {
+        let host = try PlayedHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let lines = await Task.detached { () -> [UInt] in
+            guard let policy = IntuneMAMPolicyManager.instance().policy(forAccountId: FacadeTests.aliceOID) else { return [] }
+            let mistakes: [UInt] = [#line + 1, #line + 2]
+            _ = policy.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: "alice@contoso.com")
+            _ = policy.isOpenFromAllowed(for: .sharePoint, withAccountId: "alice@contoso.com")
+            _ = policy.isSaveToAllowed(for: .oneDriveForBusiness, withAccountId: FacadeTests.aliceOID)
+            _ = policy.isOpenFromAllowed(for: .sharePoint, withAccountId: FacadeTests.aliceOID)
+            return mistakes
+        }.value
+        let found = await Self.findings(host, count: 2)
+        #expect(found.map(\.check) == ["account-id-is-upn", "account-id-is-upn"] && found.map(\.line) == lines.map(UInt32.init), "\(found)")
+        #expect(found.map(\.call) == ["isSaveToAllowed(for:withAccountId:)", "isOpenFromAllowed(for:withAccountId:)"], "\(found)")
+    }
+
     @Test func anEnrollmentBeforeTheDelegateIsReportedAtTheEnrollmentCall() async throws {
         let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
