@@ -362,7 +362,7 @@ public struct Fleet: Sendable {
     /// MDM manages, and a policy for MDM-managed apps reaches only those.
     func targetsDeviceType(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
         if entry.targetsEveryDeviceType { return true }
-        return device.mdmEnrolled || app.mdmManaged ? entry.targetsMDM : entry.targetsUnmanaged
+        return app.mdmManaged ? entry.targetsMDM : entry.targetsUnmanaged
     }
 
     /// Whether a policy of `groupType` listing `apps` targets `app` (RULES.md §1): the listed

@@ -54,7 +54,7 @@ extension Fleet {
         }
         let entry = AccountEntry(account: Account(upn: ""), policy: policy)
         guard targetsDeviceType(entry, app) else {
-            return (false, "the policy is for \(policy.targetedAppManagementLevels) apps; \(bundle) is \(device.mdmEnrolled || app.mdmManaged ? "on an MDM-enrolled device or MDM-managed" : "on an unmanaged device")")
+            return (false, "the policy is for \(policy.targetedAppManagementLevels) apps; \(bundle) is \(app.mdmManaged ? "managed by the MDM (it gets IntuneMAMUPN)" : device.mdmEnrolled ? "not managed by the device's MDM (no IntuneMAMUPN): to its SDK, on an unmanaged device" : "on an unmanaged device")")
         }
         return (true, "the policy targets \(bundle)")
     }

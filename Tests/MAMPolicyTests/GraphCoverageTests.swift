@@ -146,10 +146,13 @@ struct DeviceTypeTargetingTests {
     typealias W = World
 
     @Test(arguments: [
-        // levels, device MDM-enrolled, app MDM-managed, managed in the app
+        // levels, device MDM-enrolled, app MDM-managed, managed in the app. Per app (issue 84,
+        // item 6; memdocs "Target app protection policies based on device management state":
+        // the SDK knows an MDM-managed device by IntuneMAMUPN, which only MDM-managed apps get):
+        // an enrolled device's app the MDM does not manage is on an unmanaged device.
         ("unspecified", false, false, true), ("unspecified", true, true, true), ("", true, false, true),
-        ("unmanaged", false, false, true), ("unmanaged", true, false, false), ("unmanaged", false, true, false),
-        ("mdm", false, false, false), ("mdm", true, false, true), ("mdm", false, true, true),
+        ("unmanaged", false, false, true), ("unmanaged", true, false, true), ("unmanaged", false, true, false),
+        ("mdm", false, false, false), ("mdm", true, false, false), ("mdm", false, true, true), ("mdm", true, true, true),
         ("unmanaged,mdm", true, false, true), ("unmanaged, mdm", false, false, true),
     ])
     func aPolicyReachesTheAppsOfItsDeviceType(levels: String, deviceMDM: Bool, appMDM: Bool, managed: Bool) {
