@@ -41,7 +41,9 @@ extension Enforcer {
             if let app, let entry = fleet.appEntry(app.bundleID), !fleet.isPolicyManaged(entry, for: incoming) {
                 return .allowed("\(incoming.account) signs in as the managed account; \(untargeted(incoming, entry))")
             }
-            return .allowed("\(incoming.account) signs in as the managed account (policy \"\(incoming.policy!.title)\")")
+            // The policy that applies in this app (an account may hold several, each in its apps).
+            let here = app.flatMap { fleet.assignedPolicy(for: incoming.account, in: $0.bundleID) } ?? incoming.policy!
+            return .allowed("\(incoming.account) signs in as the managed account (policy \"\(here.title)\")")
         }
         return .allowed("\(account) signs in as an unmanaged account")
     }

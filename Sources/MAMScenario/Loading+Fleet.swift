@@ -122,7 +122,15 @@ extension Loading {
                 reader.error(upnLoc, "account \"\(upn)\" is declared twice (same UPN or OID as \"\(other.account)\"); keep one")
                 continue
             }
+            var more: [String] = []
+            if let x = f["policies"], let names = reader.strings(x, what: "policies") {
+                for name in names where name != policyName && !more.contains(name) {
+                    if policies[name] == nil { if !brokenPolicies.contains(name) { reader.error(x, unknownPolicy(name)) } } else { more.append(name) }
+                }
+            }
+            if policyName == nil, !more.isEmpty { policyName = more.removeFirst() }
             var entry = ScenarioAccount(account: account, oidWasDerived: derived, policyName: policyName)
+            entry.morePolicyNames = more
             if let x = f["licensed"], let b = reader.bool(x, what: "licensed") { entry.licensed = b }
             if let x = f["groups"], let g = reader.strings(x, what: "groups") { entry.groups = g }
             if let x = f["roles"], let r = reader.strings(x, what: "roles") { entry.roles = r }
@@ -208,7 +216,11 @@ extension Loading {
         var fleet = Fleet(device: device.facts, allowedAccounts: allowed)
         fleet.service = device.service
         for entry in accounts {
-            fleet.add(entry.account, policy: entry.policyName.flatMap { policies[$0] })
+            if entry.morePolicyNames.isEmpty {
+                fleet.add(entry.account, policy: entry.policyName.flatMap { policies[$0] })
+            } else {
+                fleet.add(entry.account, policies: ([entry.policyName].compactMap { $0 } + entry.morePolicyNames).compactMap { policies[$0] })
+            }
             if !entry.groups.isEmpty || !entry.roles.isEmpty {
                 fleet.setMembership(DirectoryMembership(groups: entry.groups, roles: entry.roles), of: entry.account)
             }

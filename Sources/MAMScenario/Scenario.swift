@@ -111,6 +111,9 @@ public struct ScenarioAccount: Sendable, Hashable {
     public var oidWasDerived: Bool
     /// The scenario name of the targeting policy; `nil` ⇒ unmanaged.
     public var policyName: String?
+    /// `policies:` (v1.5): more policies of the account, each applying in the apps it targets
+    /// (the fleet's `add(_:policies:)`, as a tenant assigns several); with `policy:`, it comes first.
+    public var morePolicyNames: [String] = []
     /// `licensed:` (v1.3): whether the user holds an Intune licence (default true).
     public var licensed = true
     /// `groups:`, `roles:` (v1.5): the directory groups (object ids) and role template ids the

@@ -134,7 +134,7 @@ final class Loading {
     static let deviceKeys = ["mdmEnrolled", "jailbroken", "compliant", "osVersion", "clock", "restrictions", "model", "network", "authenticator", "limits",
                              "mdmEnrolledAs", "service", "assetServer"]
     static let serviceKeys = ["delivery", "checkInEvery", "propagation", "tokenLifetime"]
-    static let accountKeys = ["upn", "oid", "tenant", "policy", "licensed", "groups", "roles"]
+    static let accountKeys = ["upn", "oid", "tenant", "policy", "policies", "licensed", "groups", "roles"]
 
     init(file: URL, buildSettings: BuildSettings, allowances: SandboxAllowances = SandboxAllowances()) {
         self.file = file
