@@ -888,7 +888,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
             text = String(error.prefix(300)) + " … " + text
         }
         // What a child wrote never drives the user's terminal.
-        return String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+        return String(text.unicodeScalars.map { UntrustedText.isUnsafe($0) ? "?" : Character($0) })
     }
 
     /// A line that says what went wrong: `Error: …`, `TypeError: …`, `error: …`, a Python

@@ -162,21 +162,18 @@ public struct RemediationOutcome: Sendable, Hashable {
     }
 }
 
-/// What a token request knows of the device for conditional access's device grant controls
-/// (`compliantDevice`, `domainJoinedDevice`). `nil` is "not said": a control that needs it is
-/// not met, and the answer says what was not known.
+/// What a token request knows of the device for conditional access's `compliantDevice` grant.
+/// `compliant == nil` is "not said": the control is not met, and the answer says what was not
+/// known. (`domainJoinedDevice` needs no fact: an iPhone is never Microsoft Entra hybrid joined.)
 public struct ConditionalAccessDevice: Sendable, Hashable, CustomStringConvertible {
     /// Enrolled in Intune (MDM): only an enrolled device has a compliance state.
     public var enrolled: Bool
     /// Marked compliant by Intune; `nil` when the device or persona does not say.
     public var compliant: Bool?
-    /// Microsoft Entra hybrid joined; an iPhone never is (`nil` and `false` alike unmet).
-    public var hybridJoined: Bool?
 
-    public init(enrolled: Bool, compliant: Bool? = nil, hybridJoined: Bool? = nil) {
+    public init(enrolled: Bool, compliant: Bool? = nil) {
         self.enrolled = enrolled
         self.compliant = compliant
-        self.hybridJoined = hybridJoined
     }
 
     public var description: String {
@@ -218,7 +215,7 @@ extension Enforcer {
     /// The other grant controls as Entra applies them (Microsoft Learn, concept-conditional-
     /// access-grant.md): `block` is never met; `compliantDevice` only by a device known
     /// compliant (`device`; an unenrolled device has no compliance state), `domainJoinedDevice`
-    /// only by a hybrid-joined one; a device control unmet, or `block`, fails with
+    /// never (an iPhone is not hybrid joined); a device control unmet, or `block`, fails with
     /// `access-blocked`, which no remediation of the app changes. `mfa`, `passwordChange` and
     /// the requirements the simulated sign-in has no methods for (authentication strength,
     /// terms of use, custom controls) are met by what the user does: the token is issued
@@ -252,9 +249,7 @@ extension Enforcer {
                     case (true, nil): unmetDevice.append("compliantDevice: whether the device is compliant is not stated (say device.compliant)")
                     }
                 case "domainjoineddevice":
-                    if device.hybridJoined == true { metControls.append("a hybrid joined device (domainJoinedDevice)") } else {
-                        unmetDevice.append("domainJoinedDevice: an iOS device is never Microsoft Entra hybrid joined")
-                    }
+                    unmetDevice.append("domainJoinedDevice: an iOS device is never Microsoft Entra hybrid joined")
                 case "mfa": metControls.append("after MFA (the user completes multifactor authentication)")
                 case "passwordchange": metControls.append("after a password change (the user changes it)")
                 default: metControls.append("after \(control) (the user meets it)")

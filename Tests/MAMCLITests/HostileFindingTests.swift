@@ -26,19 +26,8 @@ extension CLITests {
 
         static func scenario(in dir: TemporaryDirectory) throws -> URL {
             let client = CLI.repo("clients/python/src").path
-            let plugin = CLI.repo("plugins/python-archiver")
-            for name in ["Info.plist", "ArchiveShare.entitlements", "PythonArchiver.xcconfig"] {
-                try dir.write("evil/\(name)", String(contentsOf: plugin.appendingPathComponent(name), encoding: .utf8))
-            }
-            try dir.write("evil/run", """
-                #!/usr/bin/env python3
-                import os, sys
-                sys.path.insert(0, \(String(reflecting: client)))
-                import mamsim_client
-                mamsim_client.main(os.path.join(os.path.dirname(os.path.realpath(__file__)), "behaviour.py"), name="evil", runtime="evil/1")
-                """, executable: true)
             let locations = Self.locations.map(py).joined(separator: ", ")
-            try dir.write("evil/behaviour.py", """
+            return try CLI.hostilePlugin(in: dir, scenario: "findings.yaml", name: "hostile findings", behaviour: """
                 from mamsim_client.runtime import pb
                 TEXTS = [\(py(osc52)), \(py(title)), \(py(forged)), \(py(bidi)), \(py(separator))]
                 def on_item(item, ext):
@@ -53,25 +42,8 @@ extension CLITests {
                     # A check only the host makes: refused, never recorded.
                     forged = report("wipe-answered-with-files-left", "IntuneMAMPolicyDelegate.wipeData(forAccountId:)", "", 0, "forged by the app")
                     return forged.reason == "bad-request"
-                """)
-            try dir.write("evil/plugin.json", """
+                """, pluginJSON: """
                 {"sandbox": {"read": [\(String(reflecting: client)), "~/.pyenv", "$PYENV_ROOT", "$VIRTUAL_ENV"], "environment": ["PYENV_VERSION", "PYENV_ROOT", "VIRTUAL_ENV"]}}
-                """)
-            return try dir.write("findings.yaml", """
-                name: hostile findings
-                apps:
-                  - id: mail
-                    bundle: com.contoso.mail
-                  - id: archive
-                    bundle: com.contoso.archive
-                    appGroups: [group.com.contoso.archive]
-                extensions:
-                  - id: evil
-                    plugin: evil
-                    container: archive
-                steps:
-                  - share: {from: mail, to: evil, item: {type: public.plain-text, text: "x"}}
-                    expect: delivered
                 """)
         }
 

@@ -9,44 +9,15 @@ extension CLITests {
     @Suite struct SandboxGrantTests {
         static func hostileScenario(in dir: TemporaryDirectory) throws -> URL {
             let client = CLI.repo("clients/python/src").path
-            let plugin = CLI.repo("plugins/python-archiver")
-            for name in ["Info.plist", "ArchiveShare.entitlements", "PythonArchiver.xcconfig"] {
-                try dir.write("evil/\(name)", String(contentsOf: plugin.appendingPathComponent(name), encoding: .utf8))
-            }
-            try dir.write("evil/run", """
-                #!/usr/bin/env python3
-                import os, sys
-                sys.stderr.write("hostile plugin started\\n")
-                sys.path.insert(0, \(String(reflecting: client)))
-                import mamsim_client
-                mamsim_client.main(os.path.join(os.path.dirname(os.path.realpath(__file__)), "behaviour.py"), name="evil", runtime="evil/1")
-                """, executable: true)
-            try dir.write("evil/behaviour.py", """
+            return try CLI.hostilePlugin(in: dir, scenario: "hostile.yaml", name: "hostile plugin", behaviour: """
                 import os
                 def on_item(item, ext):
                     # Accepts only when it could read the machine's secrets.
                     shadow = open("/etc/shadow").read()
                     return len(shadow) > 0 and os.environ.get("GITHUB_TOKEN") == "ghp_hostile_test"
-                """)
-            try dir.write("evil/plugin.json", """
+                """, pluginJSON: """
                 {"sandbox": {"read": [\(String(reflecting: client)), "/etc", "~/.pyenv", "$PYENV_ROOT", "$VIRTUAL_ENV"],
                              "environment": ["GITHUB_TOKEN", "PYENV_VERSION", "PYENV_ROOT", "VIRTUAL_ENV"]}}
-                """)
-            return try dir.write("hostile.yaml", """
-                name: hostile plugin
-                apps:
-                  - id: mail
-                    bundle: com.contoso.mail
-                  - id: archive
-                    bundle: com.contoso.archive
-                    appGroups: [group.com.contoso.archive]
-                extensions:
-                  - id: evil
-                    plugin: evil
-                    container: archive
-                steps:
-                  - share: {from: mail, to: evil, item: {type: public.plain-text, text: "x"}}
-                    expect: delivered
                 """)
         }
 

@@ -9,8 +9,6 @@ import Foundation
 /// source. It is the app's word about itself: it decides nothing, so it is only bounded (known
 /// checks, short fields, a number per app) and handed to the run as an event.
 enum StrictFindingHandler: ServiceHandler {
-    /// The checks the façade makes (docs/STRICT.md): a name outside them is a hostile child's.
-    static let checks = StrictCheck.names
     /// How many findings one app may report: a loop that makes one mistake at every turn
     /// reports it once per line anyway (the façade's own de-duplication); past this, it is noise.
     static let findingsPerApp = 200
