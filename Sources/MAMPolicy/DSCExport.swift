@@ -285,9 +285,21 @@ enum DSCExport {
                                            "termsOfUse": list("TermsOfUse")]
         if let op = string("GrantControlOperator") { grant["operator"] = op }
         if let strength = string("AuthenticationStrength"), strength != .string("") { grant["authenticationStrength"] = .object(["displayName": strength]) }
+        // Guest types and session controls: kept in Graph's shape so the importer names them.
+        var users: [String: GraphValue] = [:]
+        if case .object(let o)? = conditions["users"] { users = o }
+        for (dsc, graphKey) in [("IncludeGuestOrExternalUserTypes", "includeGuestsOrExternalUsers"), ("ExcludeGuestOrExternalUserTypes", "excludeGuestsOrExternalUsers")]
+        where present([dsc]) {
+            let types: [String] = Self.list(props[dsc.lowercased()]).compactMap { if case .string(let t) = $0 { t } else { nil } }
+            users[graphKey] = GraphValue.object(["guestOrExternalUserTypes": GraphValue.string(types.joined(separator: ","))])
+        }
+        conditions["users"] = GraphValue.object(users)
+        let sessionKeys = ["SignInFrequencyIsEnabled", "PersistentBrowserIsEnabled", "CloudAppSecurityIsEnabled", "ApplicationEnforcedRestrictionsIsEnabled"]
+        let session = sessionKeys.filter { if case .bool(true)? = props[$0.lowercased()] { true } else { false } }
         var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.conditionalAccessPolicy"),
                                           "displayName": string("DisplayName") ?? .string(block.name),
                                           "state": string("State") ?? .string("enabled"), "conditions": .object(conditions), "grantControls": .object(grant)]
+        if !session.isEmpty { dict["sessionControls"] = .object(Dictionary(uniqueKeysWithValues: session.map { ($0, GraphValue.bool(true)) })) }
         if let id = props["id"], case .string(let s) = id { dict["id"] = .string(s) }
         return .object(dict)
     }

@@ -64,6 +64,11 @@ public enum GraphConditionalAccessImporter {
         p.excludeGroups = try strings(users["excludeGroups"], "conditions.users.excludeGroups", &c) ?? []
         p.includeRoles = try strings(users["includeRoles"], "conditions.users.includeRoles", &c) ?? []
         p.excludeRoles = try strings(users["excludeRoles"], "conditions.users.excludeRoles", &c) ?? []
+        for key in ["includeGuestsOrExternalUsers", "excludeGuestsOrExternalUsers"] {
+            guard let v = users[key], v != .null, v != .object([:]) else { continue }
+            // Named, never dropped: the accounts and personas here are the tenant's own members.
+            c.warn("conditions.users.\(key)", "conditions.users.\(key) selects guest and external user types; the accounts here are the tenant's members, none of those types, so it neither includes nor excludes them")
+        }
         for key in ["includeGroups", "excludeGroups", "includeRoles", "excludeRoles"] {
             if let list = try strings(users[key], "conditions.users.\(key)", &c), !list.isEmpty {
                 c.warn("conditions.users.\(key)", "conditions.users.\(key) is judged for the accounts that declare accounts[].groups / roles (v1.5) and by `mamsim whatif`; an account that declares neither is judged by includeUsers alone")

@@ -216,3 +216,26 @@ extension DSCExportTests {
     let wide = "{\"displayName\": \"Ümlaut ✓\", \"state\": nope}"
     #expect { try GraphConditionalAccessImporter.importPolicies(Array(wide.utf8), source: "w.json") } throws: { "\($0)".contains("w.json:1:39 ") }
 }
+
+/// What a conditional access block says that the device cannot judge is named, never dropped:
+/// guest and external user types, session controls (sign-in frequency…).
+@Test func aDSCConditionalAccessBlockNamesWhatItCannotJudge() throws {
+    let text = """
+        AADConditionalAccessPolicy 'Guests and sessions'
+        {
+            DisplayName                     = 'Guests and sessions'
+            BuiltInControls                 = @('Mfa')
+            ExcludeGuestOrExternalUserTypes = @('internalGuest', 'b2bCollaborationMember')
+            IncludeApplications             = @('All')
+            IncludeUsers                    = @('All')
+            SignInFrequencyIsEnabled        = $true
+            SignInFrequencyValue            = 5
+            State                           = 'enabled'
+        }
+        """
+    var p = WhatIfPolicies()
+    let (warnings, _) = try p.add(dscExport: text, source: "g.ps1")
+    #expect(p.conditionalAccess.count == 1)
+    #expect(warnings.contains { $0.contains("conditions.users.excludeGuestsOrExternalUsers selects guest and external user types") }, "\(warnings)")
+    #expect(warnings.contains { $0.contains("sessionControls") }, "\(warnings)")
+}
