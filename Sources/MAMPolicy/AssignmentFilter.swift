@@ -137,9 +137,9 @@ struct FilterToken {
 
 struct FilterParser {
     let source: String
-    private var tokens: [FilterToken] = []
-    private var position = 0
-    private var lexError: FilterRuleError?
+    private(set) var tokens: [FilterToken] = []
+    var position = 0
+    private(set) var lexError: FilterRuleError?
     let length: Int
     /// How many parentheses are open where the parser is.
     private var depth = 0
@@ -162,11 +162,14 @@ struct FilterParser {
             case "[": tokens.append(FilterToken(kind: .openList, text: "[", column: column)); i += 1
             case "]": tokens.append(FilterToken(kind: .closeList, text: "]", column: column)); i += 1
             case ",": tokens.append(FilterToken(kind: .comma, text: ",", column: column)); i += 1
-            case "\"", "\u{201C}", "\u{201D}":
+            case "\"", "\u{201C}", "\u{201D}", "'", "\u{2018}", "\u{2019}":
+                // Double or single quotes, straight or typographic (Learn's own examples are
+                // pasted with ‘SAW’): a value ends at a quote of its own kind.
+                let closers: Set<Character> = "\"\u{201C}\u{201D}".contains(c) ? ["\"", "\u{201C}", "\u{201D}"] : ["'", "\u{2018}", "\u{2019}"]
                 var j = i + 1
-                while j < chars.count, chars[j] != "\"", chars[j] != "\u{201C}", chars[j] != "\u{201D}" { j += 1 }
+                while j < chars.count, !closers.contains(chars[j]) { j += 1 }
                 guard j < chars.count else {
-                    lexError = FilterRuleError(source: source, column: column, message: "a quoted value is not closed; end it with \"")
+                    lexError = FilterRuleError(source: source, column: column, message: "a quoted value is not closed; end it with \(c == "'" || c == "\u{2018}" || c == "\u{2019}" ? "'" : "\"")")
                     i = chars.count
                     break
                 }
@@ -174,7 +177,7 @@ struct FilterParser {
                 i = j + 1
             default:
                 var j = i
-                while j < chars.count, !" \t\n\r()[],\"".contains(chars[j]) { j += 1 }
+                while j < chars.count, !" \t\n\r()[],\"'".contains(chars[j]) { j += 1 }
                 tokens.append(FilterToken(kind: .word, text: String(chars[i..<j]), column: column))
                 i = j
             }

@@ -42,6 +42,12 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     /// `conditions.clientAppTypes`: empty or `all` = every client. An app asking through MSAL
     /// is `mobileAppsAndDesktopClients`.
     public var clientAppTypes: [String] = []
+    /// `conditions.devices.deviceFilter`: judged on the device's Entra object (a persona's
+    /// `device`, the simulated iPhone's facts).
+    public var deviceFilter: ConditionalAccessDeviceFilter?
+    /// `conditions.devices.excludeDevices` / `excludeDeviceStates` (deprecated): `Compliant`,
+    /// `DomainJoined` — the device states left out.
+    public var excludeDeviceStates: [String] = []
     /// The tenant the policy belongs to: `All` users means its users (the tenant's id, and the
     /// UPN domains of its users), never an account of another tenant signed in to the same app
     /// (RULES.md §10). Empty: every account (a document that says nothing of its tenant in a
@@ -62,14 +68,16 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
 
     /// Whether the policy governs `account` requesting a token for `resource`. `member`: the
     /// account's groups and roles where they are known; `nil` judges users alone.
-    public func applies(to account: Account, resource: String, member: DirectoryMembership? = nil, platform: String = "iOS") -> Bool {
+    public func applies(to account: Account, resource: String, member: DirectoryMembership? = nil, platform: String = "iOS", device: DeviceFacts? = nil) -> Bool {
         guard state == .enabled else { return false }
-        return covers(account, resource: resource, member: member, platform: platform)
+        return covers(account, resource: resource, member: member, platform: platform, device: device)
     }
 
-    /// `applies` whatever the policy's state (report-only policies are listed apart).
-    public func covers(_ account: Account, resource: String, member: DirectoryMembership? = nil, platform: String = "iOS") -> Bool {
+    /// `applies` whatever the policy's state (report-only policies are listed apart). `device`:
+    /// what the device conditions read; `nil` judges users, apps and platform alone.
+    public func covers(_ account: Account, resource: String, member: DirectoryMembership? = nil, platform: String = "iOS", device: DeviceFacts? = nil) -> Bool {
         guard applies(toPlatform: platform), appliesToClientApps else { return false }
+        if let device, !admits(device).admits { return false }
         var users = (includeUsers.contains { $0.lowercased() == "all" } && isOfTenant(account)) || includeUsers.contains { account.matches($0) }
         var excluded = excludeUsers.contains { account.matches($0) }
         if let member {
@@ -119,6 +127,24 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
         if !include.isEmpty, !include.contains("all"), !include.contains(p) { return false }
         if exclude.contains("all") || exclude.contains(p) { return false }
         return true
+    }
+
+    /// Whether the device conditions take `device` in, and why: the filter for devices, or
+    /// the deprecated device states (`Compliant` excludes a device Intune marks compliant;
+    /// `DomainJoined` one that is hybrid joined, which an iOS device never is).
+    public func admits(_ device: DeviceFacts) -> (admits: Bool, why: String?) {
+        if let deviceFilter {
+            let (admits, why) = deviceFilter.admits(device)
+            return (admits, why)
+        }
+        let states = Set(excludeDeviceStates.map { $0.lowercased() })
+        if states.contains("compliant"), device.mdmEnrolled, device.compliant == true {
+            return (false, "conditions.devices excludes compliant devices, and the device is compliant")
+        }
+        if states.contains("domainjoined"), device.entra.trustType?.lowercased() == "serverad" {
+            return (false, "conditions.devices excludes hybrid joined devices, and the device is one")
+        }
+        return (true, nil)
     }
 
     /// Whether the policy's client app types take an app asking through MSAL (a mobile app).
@@ -225,7 +251,7 @@ extension Enforcer {
                              device: ConditionalAccessDevice? = nil, in fleet: Fleet) -> TokenDecision {
         let member = member ?? fleet.membership(of: account)
         let device = device ?? ConditionalAccessDevice(enrolled: fleet.device.mdmEnrolled, compliant: fleet.device.mdmEnrolled ? fleet.device.compliant : false)
-        let applying = policies.filter { $0.applies(to: account, resource: resource, member: member, platform: fleet.device.platform) }
+        let applying = policies.filter { $0.applies(to: account, resource: resource, member: member, platform: fleet.device.platform, device: fleet.device) }
         let declaresProtapp = capabilities.contains { $0.lowercased() == protectionCapability }
         var grantedBy: [String] = []
         for p in applying {

@@ -23,6 +23,9 @@ public struct DeviceFacts: Sendable, Hashable {
     /// `android`, `windows`, `macOS`, `linux`, `windowsPhone`; `unknown` when Entra cannot tell):
     /// the simulated device is an iPhone; a whatif persona may say another.
     public var platform: String = "iOS"
+    /// The device's object in Microsoft Entra ID, as conditional access's filter for devices
+    /// reads it.
+    public var entra = EntraDeviceFacts()
 
     public init(mdmEnrolled: Bool = false, jailbroken: Bool = false, osVersion: Version = Version("18.4")!,
                 restrictions: [String: Bool] = [:], model: String = "iPhone15,2", brokerInstalled: Bool = false) {

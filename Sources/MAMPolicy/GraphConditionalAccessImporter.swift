@@ -3,7 +3,8 @@
 /// `conditions.applications.includeApplications`, `grantControls` (`operator`,
 /// `builtInControls`). UTF-8 or UTF-16, `@odata` annotations, `{"value": [...]}` collections.
 /// Platforms (the device is an iPhone) and client app types (an app asking through MSAL) are
-/// simulated; groups, roles, locations and devices are not: a condition on them is a warning.
+/// simulated, and so are device filters (on the device's facts); locations are not: a condition on
+/// them is a warning.
 public enum GraphConditionalAccessImporter {
     public static func importPolicies(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> ([ConditionalAccessPolicy], [PolicyImportWarning]) {
         let root = try GraphValue.parse(bytes, source: source)
@@ -46,6 +47,33 @@ public enum GraphConditionalAccessImporter {
         if case .null = v { return [:] }
         guard case .object(let o) = v else { throw c.error(path, v, "an object") }
         return o
+    }
+
+    /// `conditions.devices`: a filter for devices (`deviceFilter` {mode, rule}), or the
+    /// deprecated device states (`includeDevices`/`excludeDevices`, `include`/`excludeDeviceStates`:
+    /// `All`; `Compliant`, `DomainJoined`).
+    static func importDevices(_ conditions: [String: GraphValue], into p: inout ConditionalAccessPolicy, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) {
+        let devices = try object(conditions["devices"], "conditions.devices", &c)
+        let filter = try object(devices["deviceFilter"], "conditions.devices.deviceFilter", &c)
+        if !filter.isEmpty {
+            guard case .string(let modeText)? = filter["mode"], let mode = ConditionalAccessDeviceFilter.Mode(rawValue: modeText.lowercased()) else {
+                throw c.error("conditions.devices.deviceFilter.mode", filter["mode"] ?? .null, "include or exclude")
+            }
+            guard case .string(let rule)? = filter["rule"] else {
+                throw c.error("conditions.devices.deviceFilter.rule", filter["rule"] ?? .null, "a rule such as device.trustType -eq \"ServerAD\"")
+            }
+            do {
+                p.deviceFilter = try ConditionalAccessDeviceFilter(mode: mode, rule: rule, source: "\(c.place): conditions.devices.deviceFilter.rule")
+            } catch {
+                throw PolicyImportError(source: c.source, property: "conditions.devices.deviceFilter.rule", value: rule, message: error.description)
+            }
+        }
+        for key in ["excludeDevices", "excludeDeviceStates"] {
+            p.excludeDeviceStates += try strings(devices[key], "conditions.devices.\(key)", &c) ?? []
+        }
+        for state in p.excludeDeviceStates where !["compliant", "domainjoined"].contains(state.lowercased()) {
+            c.warn("conditions.devices", "conditions.devices excludes \"\(state)\", which is not a device state Graph documents (Compliant, DomainJoined); it excludes nothing")
+        }
     }
 
     static func importPolicy(_ dict: [String: GraphValue], name: String, context c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> ConditionalAccessPolicy {
@@ -102,7 +130,6 @@ public enum GraphConditionalAccessImporter {
         // What the device cannot know: named, and judged as if it matched — never dropped unsaid.
         let unknowable = [
             ("locations", "named locations need the sign-in's network location, which the simulated device has none of"),
-            ("devices", "device filters read the device's Entra registration (device.trustType, extension attributes…), which the simulated device has none of"),
             ("clientApplications", "it selects workload identities, not users signing in to an app"),
             ("servicePrincipalRiskLevels", "it selects workload identities, not users signing in to an app"),
             ("insiderRiskLevels", "insider risk comes from Microsoft Purview, unknown to the device"),
@@ -114,6 +141,7 @@ public enum GraphConditionalAccessImporter {
             p.notSimulated.append("conditions.\(key)")
             c.warn("conditions.\(key)", "conditions.\(key) is not simulated (\(why)); the policy is judged as if it matched")
         }
+        try importDevices(conditions, into: &p, &c)
         let grant = try object(dict["grantControls"], "grantControls", &c)
         p.builtInControls = try strings(grant["builtInControls"], "grantControls.builtInControls", &c) ?? []
         if let v = grant["operator"] {

@@ -30,6 +30,8 @@ public struct WhatIfPersona: Sendable, Hashable {
     public var apps: [App]
     /// The resource a token is asked for (an Entra application id), for conditional access.
     public var resource: String
+    /// Where the persona's groups are written (`file:line`), for messages about them.
+    public var groupsAt: String = ""
 
     public init(name: String, user: Account, member: DirectoryMembership = DirectoryMembership(), device: DeviceFacts = DeviceFacts(),
                 managementType: String? = nil, apps: [App], resource: String = WhatIfPersona.office365) {
@@ -112,7 +114,7 @@ public struct WhatIfPolicies: Sendable {
         var said = Set<String>()
         return personas.flatMap { p in
             p.member.named.filter { !known.contains($0.lowercased()) && said.insert($0.lowercased()).inserted }.map {
-                "persona \"\(p.name)\": group \"\($0)\" is named by no policy and is in no groups export; if the policies name it by id, pass the tenant's groups (Graph /groups) beside them"
+                "\(p.groupsAt.isEmpty ? "" : p.groupsAt + ": ")persona \"\(p.name)\": group \"\($0)\" is named by no policy and is in no groups export; if the policies name it by id, pass the tenant's groups (Graph /groups) beside them"
             }
         }
     }
@@ -347,13 +349,20 @@ public enum WhatIf {
                                   _ fleet: Fleet, compliant: Bool) -> (Verdict, [WhatIfAppResult.PolicyEvaluation]) {
         var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
         for p in policies.conditionalAccess {
-            let covers = p.covers(persona.user, resource: persona.resource, member: member, platform: persona.device.platform)
-            let reasons = [p.applies(toPlatform: persona.device.platform) && p.appliesToClientApps ? "users" : "devicePlatform"]
+            let platformIn = p.applies(toPlatform: persona.device.platform) && p.appliesToClientApps
+            let (deviceIn, deviceWhy) = p.admits(persona.device)
+            let covers = deviceIn && p.covers(persona.user, resource: persona.resource, member: member, platform: persona.device.platform)
+            // `devices` whenever the device condition was judged, either way: reports show why.
+            let reasons = !platformIn ? ["devicePlatform"] : deviceWhy == nil ? ["users"] : deviceIn ? ["users", "devices"] : ["devices"]
+            let controls = p.builtInControls.joined(separator: p.requiresAll ? " and " : " or ")
+            let left = !platformIn ? "does not cover a \(persona.device.platform) device or this client app"
+                : !deviceIn ? "leaves the device out: \(deviceWhy ?? "")" : "does not cover this user, app or risk"
+            let took = deviceWhy.map { "; \($0)" } ?? ""
             let why: String
             switch p.state {
             case .disabled: why = "disabled"
-            case .enabledForReportingButNotEnforced: why = covers ? "report-only: would require \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or "))" : "report-only; does not cover this user"
-            case .enabled: why = covers ? "requires \(p.builtInControls.joined(separator: p.requiresAll ? " and " : " or "))" : "does not cover this user, app, platform or risk"
+            case .enabledForReportingButNotEnforced: why = covers ? "report-only: would require \(controls)\(took)" : "report-only; \(left)"
+            case .enabled: why = covers ? "requires \(controls)\(took)" : left
             }
             let unknown = p.notSimulated + (p.signInRiskLevels.isEmpty || member.signInRisk != nil ? [] : ["conditions.signInRiskLevels"])
                 + (p.userRiskLevels.isEmpty || member.userRisk != nil ? [] : ["conditions.userRiskLevels"])

@@ -18,7 +18,8 @@ import Yams
 public enum PersonaLoader {
     static let topKeys = ["apps", "personas", "resource"]
     static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource", "signInRisk", "userRisk"]
-    static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator", "compliant", "platform"]
+    static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator", "compliant", "platform",
+                             "registered", "trustType", "ownership", "attributes"]
     static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities"]
 
     public static func load(file: URL) throws(ScenarioError) -> [WhatIfPersona] {
@@ -83,6 +84,7 @@ public enum PersonaLoader {
             if let v = df["osVersion"], let s = r.name(v, what: "osVersion") {
                 if let version = Version(s) { device.osVersion = version } else { r.error(v, "osVersion \"\(s)\" is not a version such as 17.4") }
             }
+            readEntra(df, into: &device, r)
             if let v = df["enrollment"], let s = r.name(v, what: "enrollment") {
                 if let known = ManagementTypeValues.enrolled.first(where: { $0.lowercased() == s.lowercased() }) {
                     enrollment = known
@@ -102,8 +104,35 @@ public enum PersonaLoader {
             guard ["none", "low", "medium", "high"].contains(level.lowercased()) else { r.error(x, "\(key) must be none, low, medium or high, but it is \"\(level)\""); continue }
             member[keyPath: path] = level.lowercased()
         }
-        return WhatIfPersona(name: name, user: user, member: member, device: device,
-                             managementType: enrollment, apps: apps, resource: own)
+        var persona = WhatIfPersona(name: name, user: user, member: member, device: device,
+                                    managementType: enrollment, apps: apps, resource: own)
+        if let g = f["groups"] { persona.groupsAt = "\(r.file.path):\(g.line)" }
+        return persona
+    }
+
+    /// The device's Entra object, for conditional access's filter for devices: `registered`,
+    /// `trustType`, `ownership` and `attributes` (any other property a filter reads, by name).
+    static func readEntra(_ df: Fields, into device: inout DeviceFacts, _ r: DocumentReader) {
+        if let v = df["registered"], let b = r.bool(v, what: "registered") { device.entra.registered = b }
+        for (key, allowed) in [("trustType", ["AzureAD", "ServerAD", "Workplace"]), ("ownership", ["Personal", "Company"])] {
+            guard let v = df[key], let s = r.name(v, what: key) else { continue }
+            guard let known = allowed.first(where: { $0.lowercased() == s.lowercased() }) else {
+                r.error(v, "\(key) \"\(s)\" is not one Entra records; use one of \(allowed.joined(separator: ", "))")
+                continue
+            }
+            if key == "trustType" { device.entra.trustType = known } else { device.entra.ownership = known }
+        }
+        let names = "extensionAttribute1…15, displayName, deviceId, enrollmentProfileName, manufacturer, operatingSystem, physicalIds, systemLabels…"
+        guard let a = df["attributes"], let fields = r.fields(a, allowed: [names], what: "attributes",
+                                                              extraAllowed: { DeviceProperty(name: $0) != nil }) else { return }
+        for key in fields.order {
+            guard let v = fields.values[key], let property = DeviceProperty(name: key) else { continue }
+            if case .sequence = v.node, let items = r.strings(v, what: key) {
+                device.entra.attributes[property.name.lowercased()] = items.joined(separator: "\n")
+            } else if let s = r.string(v, what: key) {
+                device.entra.attributes[property.name.lowercased()] = s
+            }
+        }
     }
 
     static func readApps(_ v: Located, _ r: DocumentReader) -> [WhatIfPersona.App]? {

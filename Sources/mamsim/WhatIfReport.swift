@@ -23,7 +23,7 @@ enum WhatIfReport {
         for r in results {
             let p = r.persona
             let device = p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled"
-            var lines = ["\(p.name): \(p.user.upn), groups [\(p.member.named.joined(separator: ", "))], \(device) iOS \(p.device.osVersion) \(p.device.model)"]
+            var lines = ["\(p.name): \(p.user.upn), groups [\(p.member.named.joined(separator: ", "))], \(device) \(p.device.platform) \(p.device.osVersion) \(p.device.model)"]
             for a in r.apps {
                 lines.append("  \(a.app)")
                 lines.append("    app protection: \(protection(a.protection))")
@@ -36,7 +36,8 @@ enum WhatIfReport {
                 for e in a.conditionalAccess where e.reportOnly && e.reason.hasPrefix("report-only: would") {
                     lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
                 }
-                for e in a.conditionalAccess where e.applies == true && e.analysisReasons.contains("notEnoughInformation") {
+                for e in a.conditionalAccess where e.applies == true && e.analysisReasons.contains("notEnoughInformation")
+                    || !e.reportOnly && e.reason != "disabled" && e.analysisReasons.contains("devices") {
                     lines.append("      \"\(e.displayName)\": \(e.reason)")
                 }
                 if !a.appConfig.isEmpty {

@@ -158,7 +158,11 @@ extension CLITests {
             // A group no policy names and no groups export knows is a warning, not silence.
             let typo = try dir.write("typo.yaml", "personas:\n  - name: a\n    user: a@contoso.com\n    groups: [Salse]\n    apps: [com.contoso.mail]\n")
             let t = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", typo.path])
-            #expect(t.status == 0 && t.stderr.contains("persona \"a\": group \"Salse\" is named by no policy and is in no groups export"), "\(t.stderr)")
+            #expect(t.status == 0 && t.stderr.contains("typo.yaml:4: persona \"a\": group \"Salse\" is named by no policy and is in no groups export"), "\(t.stderr)")
+            let attribute = try dir.write("attr.yaml", "personas:\n  - name: a\n    user: a@contoso.com\n    apps: [com.contoso.mail]\n    device: {attributes: {extensionAttribute16: x}, trustType: Joined}\n")
+            let a = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path, "--personas", attribute.path])
+            #expect(a.status == 2 && a.stderr.contains("attr.yaml:5:") && a.stderr.contains("extensionAttribute16")
+                    && a.stderr.contains("trustType \"Joined\" is not one Entra records"), "\(a.stderr)")
             let gate = try await CLI.run(["whatif", "--diff", filter.path, "--personas", personas.path])
             #expect(gate.status != 0 && gate.stderr.contains("--diff compares two policy sets"), "\(gate.stderr)")
         }
@@ -166,6 +170,36 @@ extension CLITests {
 }
 
 extension CLITests.WhatIfCommandTests {
+    /// A filter for devices judged on what each persona says of its device (issue 85, item 3):
+    /// Learn's "block admins except from a SAW" lets the SAW through, blocks a phone without the
+    /// attribute and an unregistered one, and each answer says which way the filter went.
+    @Test func aDeviceFilterIsJudgedOnThePersonasDevice() async throws {
+        let dir = try TemporaryDirectory(prefix: "mamsim-whatif-devfilter")
+        defer { dir.remove() }
+        let ca = try dir.write("ca.json", ##"{"value": [{"displayName": "Block off SAW", "state": "enabled", "conditions": {"users": {"includeUsers": ["All"]}, "applications": {"includeApplications": ["All"]}, "clientAppTypes": ["all"], "devices": {"deviceFilter": {"mode": "exclude", "rule": "device.extensionAttribute1 -eq \"SAW\""}}}, "grantControls": {"operator": "OR", "builtInControls": ["block"]}}]}"##)
+        let personas = try dir.write("p.yaml", """
+        apps: [com.contoso.mail]
+        personas:
+          - {name: saw, user: a@contoso.com, device: {mdmEnrolled: true, compliant: true, attributes: {extensionAttribute1: SAW}}}
+          - {name: phone, user: b@contoso.com, device: {mdmEnrolled: true, compliant: true}}
+          - {name: byod, user: c@contoso.com, device: {mdmEnrolled: false}}
+
+        """)
+        let r = try await CLI.run(["whatif", ca.path, "--personas", personas.path, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        var tokens: [String: String] = [:]
+        for p in root["personas"] as? [[String: Any]] ?? [] {
+            let app = (p["apps"] as? [[String: Any]])?.first
+            let ca = app?["conditionalAccess"] as? [String: Any]
+            tokens[p["name"] as? String ?? ""] = "\(ca?["token"] ?? "") \(ca?["reason"] ?? "")"
+        }
+        #expect(tokens["saw"]?.contains("allowed") == true && tokens["saw"]?.contains("no conditional access policy applies") == true, "\(tokens)")
+        #expect(tokens["phone"]?.hasPrefix("access-blocked") == true && tokens["byod"]?.hasPrefix("access-blocked") == true, "\(tokens)")
+        let table = try await CLI.run(["whatif", ca.path, "--personas", personas.path])
+        #expect(table.stdout.contains("leaves the device out: filter for devices (exclude mode"), "\(table.stdout)")
+    }
+
     /// The level 2 policy of the example tenant as each backup tool writes it (built from the
     /// tools' code, Tests/Fixtures/whatif-exports/README.md): IntuneCD (group and filter by name,
     /// no ids), IntuneBackupAndRestore (UTF-16, assignments in a file of their own, no filters)
