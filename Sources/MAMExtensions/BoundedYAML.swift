@@ -9,6 +9,8 @@ public enum BoundedYAML {
     /// Far above any real scenario, XcodeGen spec or lint configuration (thousands of nodes).
     public static let maximumNodes = 200_000
     public static let maximumDepth = 256
+    /// Booleans and nulls resolved; numbers, timestamps and the rest stay strings.
+    public static let plainValues = Resolver.basic.appending(.bool).appending(.null)
 
     /// Why a document was refused, at the alias (or node) where it went past the bound.
     /// Its words name the file's line and column only, never its text.
@@ -21,12 +23,20 @@ public enum BoundedYAML {
 
     /// `Yams.compose(yaml:)`, then the bounds: throws `YamlError` for bad YAML and `TooLarge`
     /// for a document that expands past them.
-    public static func compose(yaml text: String) throws -> Node? {
+    ///
+    /// A long document may hold more nodes than `maximumNodes` without an alias (a tenant's
+    /// ten thousand personas): the bound is never below one node per two bytes written, which
+    /// no alias-free document exceeds and every alias bomb does, by orders of magnitude.
+    ///
+    /// `resolver`: the implicit tags resolved (each plain scalar is matched against every rule's
+    /// expression); a reader that asks only booleans and nulls of its scalars passes
+    /// `plainValues`, a tenant's personas file reads in a fraction of the time.
+    public static func compose(yaml text: String, resolver: Resolver = .default) throws -> Node? {
         // Keys that are aliases are hashed whole while composing (duplicate keys are checked
         // then), so their expansion is refused before Yams sees them.
         try checkAliasKeys(text)
-        guard let node = try Yams.compose(yaml: text) else { return nil }
-        try check(node, text: text)
+        guard let node = try Yams.compose(yaml: text, resolver) else { return nil }
+        try check(node, text: text, maximumNodes: max(maximumNodes, text.utf8.count / 2))
         return node
     }
 
@@ -37,8 +47,8 @@ public enum BoundedYAML {
 
     /// Throws `TooLarge` when `node`, aliases expanded, has more than `maximumNodes` nodes or
     /// nests deeper than `maximumDepth`.
-    public static func check(_ node: Node, text: String) throws {
-        var walk = Walk()
+    public static func check(_ node: Node, text: String, maximumNodes: Int = BoundedYAML.maximumNodes) throws {
+        var walk = Walk(maximumNodes: maximumNodes)
         let (size, depth) = walk.measure(node)
         guard size > maximumNodes || depth > maximumDepth else { return }
         throw walk.culprit(node, text: text, tooDeep: depth > maximumDepth)
@@ -71,6 +81,7 @@ public enum BoundedYAML {
             let column: Int
         }
         var measured: [Key: (size: Int, depth: Int)] = [:]
+        let maximumNodes: Int
 
         static func key(_ node: Node) -> Key? {
             guard let mark = node.mark else { return nil }
@@ -115,7 +126,7 @@ public enum BoundedYAML {
             var written: [String: Int] = [:]
             var total = 0
             var found: TooLarge?
-            let bound = tooDeep ? "nests deeper than \(BoundedYAML.maximumDepth) levels" : "expands past \(BoundedYAML.maximumNodes) nodes"
+            let bound = tooDeep ? "nests deeper than \(BoundedYAML.maximumDepth) levels" : "expands past \(maximumNodes) nodes"
             func visit(_ node: Node, level: Int) {
                 guard found == nil else { return }
                 if let key = Self.key(node), !seen.insert(key).inserted {
@@ -123,14 +134,14 @@ public enum BoundedYAML {
                     total += m.size
                     guard let anchor = BoundedYAML.anchorName(before: key.line, key.column, in: lines) else { return }
                     written[anchor, default: 0] += 1
-                    if tooDeep ? level + m.depth > BoundedYAML.maximumDepth : total > BoundedYAML.maximumNodes,
+                    if tooDeep ? level + m.depth > BoundedYAML.maximumDepth : total > maximumNodes,
                        let (line, column) = BoundedYAML.position(ofAlias: anchor, occurrence: written[anchor]!, in: text) {
                         found = TooLarge(line: line, column: column, problem: "the document \(bound) once its aliases are expanded (here *\(anchor)); write the repeated part out or drop the alias")
                     }
                     return
                 }
                 total += 1
-                if level > BoundedYAML.maximumDepth || !tooDeep && total > BoundedYAML.maximumNodes {
+                if level > BoundedYAML.maximumDepth || !tooDeep && total > maximumNodes {
                     found = TooLarge(line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, problem: "the document \(bound); split it or simplify it")
                     return
                 }

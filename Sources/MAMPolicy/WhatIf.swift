@@ -1,4 +1,6 @@
+import Dispatch
 public import MAMModel
+import Synchronization
 
 /// A person an admin asks "what if" about: a user in some groups, on a device, with apps.
 public struct WhatIfPersona: Sendable, Hashable {
@@ -222,8 +224,12 @@ public enum WhatIf {
     /// stand-in user, their texts naming each persona on reading (`WhatIfPersonaResult.text`). A
     /// persona a policy names by UPN or OID is evaluated on its own.
     public static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> [WhatIfPersonaResult] {
-        let named = policies.namedGroupsAndRoles()
         var shapes: [Shape: [WhatIfAppResult]] = [:]
+        return evaluate(personas, policies, now: now, shapes: &shapes)
+    }
+
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]]) -> [WhatIfPersonaResult] {
+        let named = policies.namedGroupsAndRoles()
         return personas.map { persona in
             if policies.namesUser(persona.user) { return evaluate(persona, policies, now: now) }
             let member = policies.membership(persona.member)
@@ -243,6 +249,43 @@ public enum WhatIf {
             shapes[key] = apps
             return WhatIfPersonaResult(persona: persona, apps: apps, names: names)
         }
+    }
+
+    /// `evaluate(_:_:now:)` for a tenant's worth of personas, a batch at a time, handed to
+    /// `each` in the personas' order as soon as it is judged: what is written is never held.
+    /// The batch's two halves are judged on two threads (the evaluation is pure), each with its
+    /// own cache of shapes, emptied when it holds `shapesKept` so memory stays bounded however
+    /// many personas are of their own shape.
+    /// `render` turns each result into what is written, on the thread that judged it.
+    public static func evaluate<Rendered: Sendable>(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0),
+                                                    batch: Int = 512, shapesKept: Int = 2048,
+                                                    render: @Sendable (WhatIfPersonaResult) -> Rendered,
+                                                    each: ([Rendered]) throws -> Void) rethrows {
+        let workers = 2
+        let caches = (0..<workers).map { _ in ShapeCache() }
+        var start = 0
+        while start < personas.count {
+            let end = min(start + batch, personas.count)
+            let slice = Array(personas[start..<end])
+            let halves = Mutex<[Int: [Rendered]]>([:])
+            let size = (slice.count + workers - 1) / workers
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                let part = Array(slice[min(w * size, slice.count)..<min((w + 1) * size, slice.count)])
+                let judged = caches[w].shapes.withLock { cache in
+                    if cache.count > shapesKept { cache.removeAll(keepingCapacity: true) }
+                    return evaluate(part, policies, now: now, shapes: &cache)
+                }
+                let rendered = judged.map(render)
+                halves.withLock { $0[w] = rendered }
+            }
+            try each(halves.withLock { h in (0..<workers).flatMap { h[$0] ?? [] } })
+            start = end
+        }
+    }
+
+    /// One worker's shapes: only its thread touches them, the lock says so to the compiler.
+    final class ShapeCache: Sendable {
+        let shapes = Mutex<[Shape: [WhatIfAppResult]]>([:])
     }
 
     struct Shape: Hashable {

@@ -34,7 +34,7 @@ public enum PersonaLoader {
     public static func load(text: String, file: URL) throws(ScenarioError) -> [WhatIfPersona] {
         let root: Node
         do {
-            guard let node = try BoundedYAML.compose(yaml: text.replacingOccurrences(of: "\t", with: " ")) else {
+            guard let node = try BoundedYAML.compose(yaml: text.replacingOccurrences(of: "\t", with: " "), resolver: BoundedYAML.plainValues) else {
                 throw ScenarioError(file: file, message: "the personas file is empty; it needs `personas:`")
             }
             root = node

@@ -72,15 +72,33 @@ struct WhatIfCommand: ParsableCommand {
         let people = try loadPersonas()
         for note in notes + loaded.unknownGroups(of: people) { Terminal.warning(note) }
         let now = Instant(secondsSince1970: Date().timeIntervalSince1970)
-        let results = WhatIf.evaluate(people, loaded, now: now)
-        let text: String
-        switch format {
-        case .table: text = WhatIfReport.table(results, loaded)
-        case .json: text = WhatIfReport.json(results)
-        case .html: text = WhatIfReport.html(results, sources: policies)
+        if format == .html {
+            try ReportFile.write(WhatIfReport.html(WhatIf.evaluate(people, loaded, now: now), sources: policies), to: output)
+        } else {
+            // Written a batch at a time as judged: a tenant's personas never sit in memory whole.
+            let stream = try ReportStream(to: output)
+            var conflicts = 0, first = true
+            if format == .json { try stream.write(WhatIfReport.jsonHead) }
+            let json = format == .json
+            try WhatIf.evaluate(people, loaded, now: now, render: { r -> (String, Int) in
+                if json { return (WhatIfReport.json(r), 0) }
+                var c = 0
+                return (WhatIfReport.table(r, conflicts: &c) + "\n", c)
+            }) { batch in
+                var chunk = ""
+                for (text, c) in batch {
+                    if json, !first { chunk += ",\n" }
+                    chunk += text
+                    conflicts += c
+                    first = false
+                }
+                try stream.write(chunk)
+            }
+            if format == .json { try stream.write(WhatIfReport.jsonTail) }
+            if format == .table, let footer = WhatIfReport.tableFooter(conflicts: conflicts) { try stream.write(footer + "\n") }
+            try stream.finish()
         }
-        try ReportFile.write(text, to: output)
-        if let output { Terminal().line("whatif \(format.rawValue): \(output) (\(results.count) persona\(results.count == 1 ? "" : "s"))") }
+        if let output { Terminal().line("whatif \(format.rawValue): \(output) (\(people.count) persona\(people.count == 1 ? "" : "s"))") }
     }
 
     func runDiff() throws {

@@ -18,42 +18,48 @@ enum WhatIfReport {
     static func verdict(_ v: Verdict) -> String { v.isAllowed ? "allowed" : "\(v.blockedBy!.rawValue)" }
 
     static func table(_ results: [WhatIfPersonaResult], _ policies: WhatIfPolicies) -> String {
-        var out: [String] = []
         var conflicts = 0
-        for r in results {
-            let p = r.persona
-            let device = p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled"
-            var lines = ["\(p.name): \(p.user.upn), groups [\(p.member.named.joined(separator: ", "))], \(device) \(p.device.platform) \(p.device.osVersion) \(p.device.model)"]
-            for a in r.apps {
-                lines.append("  \(a.app)")
-                lines.append("    app protection: \(protection(a.protection))")
-                for e in a.evaluations {
-                    let mark = e.applies == true ? "applies" : e.applies == false ? "no" : "?"
-                    lines.append("      \(mark): \"\(e.displayName)\" — \(e.reason)")
-                }
-                if case .conflict = a.protection { conflicts += 1 }
-                lines.append("    token (\(p.resource)): \(verdict(a.token)) — \(a.token.explanation)")
-                for e in a.conditionalAccess where e.reportOnly && e.reason.hasPrefix("report-only: would") {
-                    lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
-                }
-                for e in a.conditionalAccess where e.applies == true && e.analysisReasons.contains("notEnoughInformation")
-                    || !e.reportOnly && e.reason != "disabled" && e.analysisReasons.contains("devices") {
-                    lines.append("      \"\(e.displayName)\": \(e.reason)")
-                }
-                if !a.appConfig.isEmpty {
-                    lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
-                }
-                let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map(\.to)
-                lines.append("    share: \(a.transfers.count - blocked.count) of \(a.transfers.count) allowed" + (blocked.isEmpty ? "" : "; blocked to \(blocked.joined(separator: ", "))"))
-                let paste = a.clipboard.filter { !$0.verdict.isAllowed }.map(\.to)
-                lines.append("    paste: \(a.clipboard.count - paste.count) of \(a.clipboard.count) allowed" + (paste.isEmpty ? "" : "; blocked in \(paste.joined(separator: ", "))"))
-                lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
-                lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
-            }
-            out += lines.map(r.text)
-        }
-        if conflicts > 0 { out.append("\n\(conflicts) app\(conflicts == 1 ? "" : "s") under a CONFLICT. \(WhatIf.conflictRule)") }
+        var out = results.map { table($0, conflicts: &conflicts) }
+        if let footer = tableFooter(conflicts: conflicts) { out.append(footer) }
         return out.joined(separator: "\n")
+    }
+
+    static func tableFooter(conflicts: Int) -> String? {
+        conflicts > 0 ? "\n\(conflicts) app\(conflicts == 1 ? "" : "s") under a CONFLICT. \(WhatIf.conflictRule)" : nil
+    }
+
+    /// One persona's lines of the table (no newline at the end).
+    static func table(_ r: WhatIfPersonaResult, conflicts: inout Int) -> String {
+        let p = r.persona
+        let device = p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled"
+        var lines = ["\(p.name): \(p.user.upn), groups [\(p.member.named.joined(separator: ", "))], \(device) \(p.device.platform) \(p.device.osVersion) \(p.device.model)"]
+        for a in r.apps {
+            lines.append("  \(a.app)")
+            lines.append("    app protection: \(protection(a.protection))")
+            for e in a.evaluations {
+                let mark = e.applies == true ? "applies" : e.applies == false ? "no" : "?"
+                lines.append("      \(mark): \"\(e.displayName)\" — \(e.reason)")
+            }
+            if case .conflict = a.protection { conflicts += 1 }
+            lines.append("    token (\(p.resource)): \(verdict(a.token)) — \(a.token.explanation)")
+            for e in a.conditionalAccess where e.reportOnly && e.reason.hasPrefix("report-only: would") {
+                lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
+            }
+            for e in a.conditionalAccess where e.applies == true && e.analysisReasons.contains("notEnoughInformation")
+                || !e.reportOnly && e.reason != "disabled" && e.analysisReasons.contains("devices") {
+                lines.append("      \"\(e.displayName)\": \(e.reason)")
+            }
+            if !a.appConfig.isEmpty {
+                lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+            }
+            let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map(\.to)
+            lines.append("    share: \(a.transfers.count - blocked.count) of \(a.transfers.count) allowed" + (blocked.isEmpty ? "" : "; blocked to \(blocked.joined(separator: ", "))"))
+            let paste = a.clipboard.filter { !$0.verdict.isAllowed }.map(\.to)
+            lines.append("    paste: \(a.clipboard.count - paste.count) of \(a.clipboard.count) allowed" + (paste.isEmpty ? "" : "; blocked in \(paste.joined(separator: ", "))"))
+            lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
+            lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
+        }
+        return lines.map(r.text).joined(separator: "\n")
     }
 
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
@@ -126,58 +132,60 @@ enum WhatIfReport {
         w.out += ","
     }
 
+    static let jsonHead = "{\"personas\":["
+    static let jsonTail = "]}\n"
+
     static func json(_ results: [WhatIfPersonaResult]) -> String {
-        var top = JSONWriter(text: { $0 })
-        top.out += "{\"personas\":["
-        for (i, r) in results.enumerated() {
-            var w = JSONWriter(text: r.text)
-            w.object { w in
-                w.field("name", r.persona.name)
-                w.field("user", r.persona.user.upn)
-                w.field("groups", strings: r.persona.member.named)
-                w.key("apps")
-                w.array(r.apps) { w, a in
+        jsonHead + results.map(json).joined(separator: ",\n") + jsonTail
+    }
+
+    /// One persona's object of the JSON report.
+    static func json(_ r: WhatIfPersonaResult) -> String {
+        var w = JSONWriter(text: r.text)
+        w.object { w in
+            w.field("name", r.persona.name)
+            w.field("user", r.persona.user.upn)
+            w.field("groups", strings: r.persona.member.named)
+            w.key("apps")
+            w.array(r.apps) { w, a in
+                w.object { w in
+                    w.field("app", a.app.rawValue)
+                    w.key("appProtection")
                     w.object { w in
-                        w.field("app", a.app.rawValue)
-                        w.key("appProtection")
-                        w.object { w in
-                            switch a.protection {
-                            case .policy(let n): w.field("result", "applied"); w.field("policy", n)
-                            case .none: w.field("result", "none")
-                            case .conflict(let names): w.field("result", "conflict"); w.field("policies", strings: names); w.field("rule", WhatIf.conflictRule)
-                            case .undetermined: w.field("result", "undetermined")
-                            }
-                            w.key("value")
-                            w.array(a.evaluations) { evaluation(&$0, $1) }
-                            w.out += ","
+                        switch a.protection {
+                        case .policy(let n): w.field("result", "applied"); w.field("policy", n)
+                        case .none: w.field("result", "none")
+                        case .conflict(let names): w.field("result", "conflict"); w.field("policies", strings: names); w.field("rule", WhatIf.conflictRule)
+                        case .undetermined: w.field("result", "undetermined")
                         }
+                        w.key("value")
+                        w.array(a.evaluations) { evaluation(&$0, $1) }
                         w.out += ","
-                        w.key("conditionalAccess")
-                        w.object { w in
-                            w.field("resource", r.persona.resource)
-                            w.field("token", verdict(a.token))
-                            w.field("reason", a.token.explanation)
-                            w.key("value")
-                            w.array(a.conditionalAccess) { evaluation(&$0, $1) }
-                            w.out += ","
-                        }
-                        w.out += ","
-                        w.key("appConfig")
-                        w.object { w in for (k, v) in a.appConfig.sorted(by: { $0.key < $1.key }) { w.field(k, v) } }
-                        w.out += ","
-                        cells(&w, "transfers", a.transfers)
-                        cells(&w, "clipboard", a.clipboard)
-                        cells(&w, "save", a.save)
-                        cells(&w, "open", a.open)
-                        cells(&w, "features", a.features)
                     }
+                    w.out += ","
+                    w.key("conditionalAccess")
+                    w.object { w in
+                        w.field("resource", r.persona.resource)
+                        w.field("token", verdict(a.token))
+                        w.field("reason", a.token.explanation)
+                        w.key("value")
+                        w.array(a.conditionalAccess) { evaluation(&$0, $1) }
+                        w.out += ","
+                    }
+                    w.out += ","
+                    w.key("appConfig")
+                    w.object { w in for (k, v) in a.appConfig.sorted(by: { $0.key < $1.key }) { w.field(k, v) } }
+                    w.out += ","
+                    cells(&w, "transfers", a.transfers)
+                    cells(&w, "clipboard", a.clipboard)
+                    cells(&w, "save", a.save)
+                    cells(&w, "open", a.open)
+                    cells(&w, "features", a.features)
                 }
-                w.out += ","
             }
-            top.out += (i == 0 ? "" : ",\n") + w.out
+            w.out += ","
         }
-        top.out += "]}\n"
-        return top.out
+        return w.out
     }
 
     static func htmlLines(_ lines: [String]) -> String {
