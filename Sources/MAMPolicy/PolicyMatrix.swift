@@ -42,16 +42,44 @@ public struct PolicyMatrix: Sendable {
     /// `feature[i][k]`: `features[k]` for `parties[i]` (in its app, as its identity).
     public var feature: [[Verdict]] = []
 
-    /// The app-wide switches a policy sets beside transfers (RULES.md §7, §8).
-    public enum Feature: String, Sendable, CaseIterable {
+    /// What a policy decides in the app beside transfers (RULES.md §7, §8), one column each:
+    /// printing, notifications, screen capture, every switch an app asks the SDK about
+    /// (`PolicySetting`), every OS surface its data can meet (`OSSurface`), links outside the
+    /// managed browser and conditional launch. Drawn from the enforcer's own lists, so a
+    /// setting the enforcer learns gets its column here (and in `mamsim whatif`) with no edit.
+    public enum Feature: Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case print
         case notifications
-        case screenCapture = "screen capture"
-        /// iTunes/iCloud backup of the app's org data (`dataBackupBlocked`).
-        case backup
+        case screenCapture
+        /// `PolicySetting.backup` is iTunes/iCloud backup of the app's org data (`dataBackupBlocked`).
+        case setting(PolicySetting)
+        case surface(OSSurface)
+        /// A web link opened from the app's data: restricted when it must open in the managed
+        /// browser (`managedBrowserToOpenLinksRequired`).
+        case webLinks
         /// Conditional launch on this device (OS version and model, jailbreak) at `now`, with
         /// the app's own version and SDK version where the fleet knows them; the PIN aside.
-        case launch = "conditional launch"
+        case launch
+
+        public static let allCases: [Feature] = [.print, .notifications, .screenCapture] + PolicySetting.allCases.map { .setting($0) }
+            + OSSurface.allCases.map { .surface($0) } + [.webLinks, .launch]
+        /// The columns' names, made once: each cell of a grid names its column.
+        static let names = allCases.map(\.rawValue)
+
+        /// The column's name in reports.
+        public var rawValue: String {
+            switch self {
+            case .print: "print"
+            case .notifications: "notifications"
+            case .screenCapture: "screen capture"
+            case .setting(let s): s.rawValue
+            case .surface(let s): s.rawValue
+            case .webLinks: "links outside the managed browser"
+            case .launch: "conditional launch"
+            }
+        }
+
+        public var description: String { rawValue }
     }
 
     /// The grids of a matrix, in the order `cells` lists them: three of party × party, then
@@ -68,7 +96,7 @@ public struct PolicyMatrix: Sendable {
             case .transfers, .files, .clipboard: []
             case .save: SaveLocation.allCases.map(\.rawValue)
             case .open: OpenLocation.allCases.map(\.rawValue)
-            case .features: Feature.allCases.map(\.rawValue)
+            case .features: Feature.names
             }
         }
 
@@ -123,7 +151,12 @@ public struct PolicyMatrix: Sendable {
             case .screenCapture:
                 guard let app = fleet.app(p.app) else { return .allowed("\(p.app) is not installed") }
                 return Enforcer.screenCapture(as: p.account, in: app, policies: [], fleet: fleet)
-            case .backup: return Enforcer.policyQuery(.backup, as: p.account, app: p.app, in: fleet)
+            case .setting(let setting): return Enforcer.policyQuery(setting, as: p.account, app: p.app, in: fleet)
+            case .surface(let surface): return Enforcer.useSurface(surface, as: p.account, app: p.app, in: fleet)
+            case .webLinks:
+                // A host no app claims (`.invalid` is reserved): where the policy sends a link.
+                let (verdict, opensIn) = Enforcer.webLink("https://link.mamsim.invalid/", owner: p.account, from: p.app, browserInstalled: true, in: fleet)
+                return opensIn == .managedBrowser ? .blocked(.featureRestricted, because: verdict.explanation) : verdict
             case .launch:
                 guard let account = p.account else { return .allowed("no account: no conditional launch") }
                 let app = fleet.app(p.app)

@@ -62,7 +62,11 @@ extension WhatIf {
                 // An app the new policies block at launch (conditional launch: a minimum OS, a
                 // jailbreak) moves no data: a path of it that the policy opens opens nothing.
                 let blockedAtLaunch = b.features.contains { $0.to == "conditional launch" && !$0.verdict.isAllowed }
-                for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard), ("save", a.save, b.save),
+                // A short paste: within a policy's character limit, else judged by the level alone.
+                func short(_ r: WhatIfAppResult) -> [WhatIfAppResult.Cell] { r.pasteLimit > 0 ? r.clipboardWithinLimit : r.clipboard }
+                let limited = a.pasteLimit > 0 || b.pasteLimit > 0
+                for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard),
+                                     ("short paste", limited ? short(a) : [], limited ? short(b) : []), ("save", a.save, b.save),
                                      ("open", a.open, b.open), ("features", a.features, b.features)] {
                     for (c, d) in zip(x, y) where cell(c.verdict) != cell(d.verdict) {
                         var kind: WhatIfChange.Kind = !c.verdict.isAllowed && d.verdict.isAllowed ? .opened : c.verdict.isAllowed && !d.verdict.isAllowed ? .closed : .other

@@ -171,6 +171,11 @@ public struct WhatIfAppResult: Sendable {
     /// To each other app as the same user, and as its personal (unmanaged) identity.
     public var transfers: [Cell]
     public var clipboard: [Cell]
+    /// The policy's cut and copy character limit (`allowedOutboundClipboardSharingExceptionLength`)
+    /// and the clipboard cells for a paste of that many characters: what passes whatever the
+    /// level. Zero and empty where the app's policy sets none.
+    public var pasteLimit: Int = 0
+    public var clipboardWithinLimit: [Cell] = []
     public var save: [Cell]
     public var open: [Cell]
     public var features: [Cell]
@@ -334,25 +339,33 @@ public enum WhatIf {
         fleet.add(persona.user, policies: restricted(chosen))
         let personal = Account(upn: "")
         var results: [WhatIfAppResult] = []
+        let ca = conditionalAccess(persona, member, policies)
         for (app, outcome, evaluations) in partial {
             let me = PolicyMatrix.Party(app: app.bundleID, account: persona.user)
-            var transfers: [WhatIfAppResult.Cell] = [], clipboard: [WhatIfAppResult.Cell] = []
+            var transfers: [WhatIfAppResult.Cell] = [], clipboard: [WhatIfAppResult.Cell] = [], within: [WhatIfAppResult.Cell] = []
+            let limit = fleet.policy(for: persona.user, in: app.bundleID)?.allowedOutboundClipboardSharingExceptionLength ?? 0
             for other in persona.apps where other.bundleID != app.bundleID {
                 for (label, account) in [(persona.user.upn, Optional(persona.user)), ("personal", Optional(personal))] {
                     let to = PolicyMatrix.Party(app: other.bundleID, account: account?.isEmpty == true ? nil : account)
                     let name = "\(other.bundleID) as \(label)"
                     transfers.append(.init(to: name, verdict: PolicyMatrix.decide(.transfers, from: me, to: to, in: fleet)))
                     clipboard.append(.init(to: name, verdict: PolicyMatrix.decide(.clipboard, from: me, to: to, in: fleet)))
+                    if limit > 0 {
+                        within.append(.init(to: name, verdict: Enforcer.pasteDecision(length: limit, owner: me.account, copiedIn: me.app, into: to.app, as: to.account, in: fleet)))
+                    }
                 }
             }
             func row(_ grid: PolicyMatrix.Grid) -> [WhatIfAppResult.Cell] {
                 grid.columns.indices.map { .init(to: grid.columns[$0], verdict: PolicyMatrix.decide(grid, for: me, column: $0, in: fleet, now: now)) }
             }
-            let (token, ca) = conditionalAccess(app, persona, member, policies, fleet, compliant: chosen[app.bundleID] != nil)
+            let token = token(app, persona, member, policies, fleet, compliant: chosen[app.bundleID] != nil)
             let config = appConfig(app, persona, member, policies, fleet)
-            results.append(WhatIfAppResult(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
-                                           appConfig: config, transfers: transfers, clipboard: clipboard,
-                                           save: row(.save), open: row(.open), features: row(.features)))
+            var result = WhatIfAppResult(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
+                                         appConfig: config, transfers: transfers, clipboard: clipboard,
+                                         save: row(.save), open: row(.open), features: row(.features))
+            result.pasteLimit = limit
+            result.clipboardWithinLimit = within
+            results.append(result)
         }
         return WhatIfPersonaResult(persona: persona, apps: results)
     }
@@ -388,8 +401,9 @@ public enum WhatIf {
         }.sorted { $0.apps.first! < $1.apps.first! }
     }
 
-    static func conditionalAccess(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies,
-                                  _ fleet: Fleet, compliant: Bool) -> (Verdict, [WhatIfAppResult.PolicyEvaluation]) {
+    /// Each conditional access policy's evaluation for the persona: the same in each of its
+    /// apps (a policy targets the resource asked for, not the app asking), so made once.
+    static func conditionalAccess(_ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies) -> [WhatIfAppResult.PolicyEvaluation] {
         var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
         for p in policies.conditionalAccess {
             let platformIn = p.applies(toPlatform: persona.device.platform) && p.appliesToClientApps
@@ -414,10 +428,15 @@ public enum WhatIf {
                                      applies: p.state == .enabled && covers, analysisReasons: reasons + (unknown.isEmpty ? [] : ["notEnoughInformation"]), reason: said,
                                      reportOnly: p.state == .enabledForReportingButNotEnforced))
         }
-        guard let descriptor = fleet.app(app.bundleID) else { return (.allowed("not installed"), evaluations) }
-        let token = Enforcer.token(for: persona.user, resource: persona.resource, app: descriptor, capabilities: app.capabilities,
-                                   compliant: compliant && app.sdkIntegrated, policies: policies.conditionalAccess, member: member, in: fleet)
-        return (token.decision, evaluations)
+        return evaluations
+    }
+
+    /// The token `app` gets for the persona's resource.
+    static func token(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies,
+                      _ fleet: Fleet, compliant: Bool) -> Verdict {
+        guard let descriptor = fleet.app(app.bundleID) else { return .allowed("not installed") }
+        return Enforcer.token(for: persona.user, resource: persona.resource, app: descriptor, capabilities: app.capabilities,
+                              compliant: compliant && app.sdkIntegrated, policies: policies.conditionalAccess, member: member, in: fleet).decision
     }
 
     static func appConfig(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies, _ fleet: Fleet) -> [String: String] {

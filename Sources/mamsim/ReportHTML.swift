@@ -163,7 +163,7 @@ enum ReportHTML {
             grid("clipboard", "Clipboard: copied in (row), pasted in (column)", "copied in \\ pasted in", names, matrix.clipboard),
             grid("save", "Save to a location of the same account", "app \\ location", matrix.saveLocations.map(\.rawValue), matrix.save),
             grid("open", "Open from a location of the same account", "app \\ location", matrix.openLocations.map(\.rawValue), matrix.open),
-            grid("features", "In the app: printing, notifications, screen capture, backup, conditional launch", "app \\ switch", matrix.features.map(\.rawValue), matrix.feature),
+            grid("features", "In the app: printing, notifications, screen capture, every switch the app asks the SDK, every OS surface, web links, conditional launch", "app \\ switch", matrix.features.map(\.rawValue), matrix.feature),
         ]
     }
 

@@ -56,6 +56,10 @@ enum WhatIfReport {
             lines.append("    share: \(a.transfers.count - blocked.count) of \(a.transfers.count) allowed" + (blocked.isEmpty ? "" : "; blocked to \(blocked.joined(separator: ", "))"))
             let paste = a.clipboard.filter { !$0.verdict.isAllowed }.map(\.to)
             lines.append("    paste: \(a.clipboard.count - paste.count) of \(a.clipboard.count) allowed" + (paste.isEmpty ? "" : "; blocked in \(paste.joined(separator: ", "))"))
+            if a.pasteLimit > 0 {
+                let short = a.clipboardWithinLimit.filter { !$0.verdict.isAllowed }.map(\.to)
+                lines.append("    paste of up to \(a.pasteLimit) characters: \(a.clipboardWithinLimit.count - short.count) of \(a.clipboardWithinLimit.count) allowed" + (short.isEmpty ? "" : "; blocked in \(short.joined(separator: ", "))"))
+            }
             lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
             lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
         }
@@ -178,6 +182,10 @@ enum WhatIfReport {
                     w.out += ","
                     cells(&w, "transfers", a.transfers)
                     cells(&w, "clipboard", a.clipboard)
+                    if a.pasteLimit > 0 {
+                        w.field("pasteLimit", a.pasteLimit)
+                        cells(&w, "clipboardWithinLimit", a.clipboardWithinLimit)
+                    }
                     cells(&w, "save", a.save)
                     cells(&w, "open", a.open)
                     cells(&w, "features", a.features)

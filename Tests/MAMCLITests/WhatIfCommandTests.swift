@@ -131,10 +131,10 @@ extension CLITests {
                         "--personas", CLI.repo(Self.example + "personas.yaml").path]
             let r = try await CLI.run(args + ["--fail-on", "blocked->delivered"])
             #expect(r.status == 1, "\(r)")
-            #expect(r.stdout.contains("6 personas: 74 cells change, 21 of kinds --fail-on names (blocked->delivered)"), "\(r.stdout.prefix(400))")
+            #expect(r.stdout.contains("6 personas: 110 cells change, 39 of kinds --fail-on names (blocked->delivered)"), "\(r.stdout.prefix(400))")
             #expect(r.stdout.contains("FAIL blocked->delivered  BYOD sales / com.microsoft.Office.Outlook / transfers → com.apple.mobilenotes as personal: outbound-policy → allowed  [assignments; allowedOutboundDataTransferDestinations]"))
             #expect(r.stdout.contains("     unprotected->protected  Contractor in Sales / com.microsoft.Office.Outlook / app protection: none → \"iOS/iPadOS Enterprise Enhanced Data Protection v1.5\""))
-            #expect(r.stderr.contains("error: 21 changes of kinds --fail-on names"))
+            #expect(r.stderr.contains("error: 39 changes of kinds --fail-on names"))
             // Without --fail-on it reports and passes; the same sets compared to themselves change nothing.
             #expect(try await CLI.run(args).status == 0)
             let same = try await CLI.run(["whatif", "--diff", CLI.repo(Self.example + "before").path, CLI.repo(Self.example + "before").path,

@@ -57,14 +57,22 @@ struct PolicyMatrixTests {
         let level3 = try Fixtures.policy("icf-level-3-enterprise-high-data-protection-iOS.json")
         let fleet = World.fleet(policy: level3)
         let m = PolicyMatrix.compute(for: fleet, now: Instant(iso8601: "2026-11-23T09:00:00Z")!)
-        #expect(m.features == [.print, .notifications, .screenCapture, .backup, .launch])
+        // Every switch the enforcer decides has its column, drawn from its own lists (issue 85,
+        // item 4): each SDK switch, each OS surface, web links, conditional launch.
+        for setting in PolicySetting.allCases { #expect(m.features.contains(.setting(setting)), "\(setting)") }
+        for surface in OSSurface.allCases { #expect(m.features.contains(.surface(surface)), "\(surface)") }
+        #expect(m.features.contains(.webLinks) && m.features.last == .launch)
         func row(_ app: BundleID) throws -> [Verdict] { m.feature[try #require(m.parties.firstIndex(of: PolicyMatrix.Party(app: app, account: World.alice)))] }
         let outlook = try row(World.outlook)
-        #expect(outlook[0].blockedBy == .printBlocked, "\(outlook[0])")
-        #expect(outlook[1].isAllowed && outlook[1].explanation.contains("blockOrganizationalData"), "\(outlook[1])")
-        #expect(outlook[2].blockedBy == .screenCaptureBlocked, "\(outlook[2])")
-        #expect(outlook[3].blockedBy == .featureRestricted && outlook[3].explanation.contains("dataBackupBlocked = true"), "\(outlook[3])")
-        #expect(outlook[4].blockedBy == .conditionalLaunch && outlook[4].explanation.contains("15.0"), "\(outlook[4])")
+        func cell(_ f: PolicyMatrix.Feature) -> Verdict { outlook[m.features.firstIndex(of: f)!] }
+        #expect(cell(.print).blockedBy == .printBlocked, "\(cell(.print))")
+        #expect(cell(.notifications).isAllowed && cell(.notifications).explanation.contains("blockOrganizationalData"), "\(cell(.notifications))")
+        #expect(cell(.screenCapture).blockedBy == .screenCaptureBlocked, "\(cell(.screenCapture))")
+        #expect(cell(.setting(.backup)).blockedBy == .featureRestricted && cell(.setting(.backup)).explanation.contains("dataBackupBlocked = true"), "\(cell(.setting(.backup)))")
+        #expect(cell(.launch).blockedBy == .conditionalLaunch && cell(.launch).explanation.contains("15.0"), "\(cell(.launch))")
+        // Level 3 leaves contact sync on (contactSyncBlocked false) and sends links to Edge.
+        #expect(cell(.setting(.contactSync)).isAllowed, "\(cell(.setting(.contactSync)))")
+        #expect(cell(.webLinks).blockedBy == .featureRestricted && cell(.webLinks).explanation.contains("Edge"), "\(cell(.webLinks))")
         let mine = try row(World.mine)
         let untargeted = mine.allSatisfy { $0.isAllowed }
         #expect(untargeted, "level 3 does not target com.contoso.Mail: \(mine)")

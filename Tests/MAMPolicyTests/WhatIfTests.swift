@@ -103,6 +103,34 @@ import Testing
         #expect(WhatIf.mostRestrictive([b, a]).printBlocked)
     }
 
+    /// The whole grid (issue 85, item 4): each app's cells are the enforcer's own list — every
+    /// SDK switch, every OS surface, web links, conditional launch — and a policy's cut and copy
+    /// character limit has cells of its own, which the gate compares: a limit raised from 0
+    /// opens a short paste to the personal app even with the level unchanged.
+    @Test func everyEnforcedSettingHasItsCellAndPasteLimitsAreJudged() throws {
+        var strict = Self.policy("S", [PolicyAssignment(.allLicensedUsers)])
+        strict.allowedOutboundClipboardSharingLevel = .managedAppsWithPasteIn
+        strict.contactSyncBlocked = true
+        strict.genmojiConfigurationState = .blocked
+        strict.managedBrowserToOpenLinksRequired = true
+        let before = WhatIf.evaluate(Self.persona, WhatIfPolicies(protections: [strict]))
+        let mail = before.apps[0]
+        #expect(mail.features.map(\.to) == PolicyMatrix.Feature.allCases.map(\.rawValue))
+        func feature(_ name: String) -> Verdict? { mail.features.first { $0.to == name }?.verdict }
+        #expect(feature("contactSync")?.blockedBy == .featureRestricted && feature("genmoji")?.blockedBy == .featureRestricted)
+        #expect(feature("links outside the managed browser")?.blockedBy == .featureRestricted && feature("writingTools")?.isAllowed == true)
+        #expect(mail.pasteLimit == 0 && mail.clipboardWithinLimit.isEmpty)
+        var limited = strict
+        limited.allowedOutboundClipboardSharingExceptionLength = 20
+        let after = WhatIf.evaluate(Self.persona, WhatIfPolicies(protections: [limited]))
+        #expect(after.apps[0].pasteLimit == 20)
+        let toNotes = try #require(after.apps[0].clipboardWithinLimit.first { $0.to == "com.contoso.notes as personal" })
+        #expect(toNotes.verdict.isAllowed && toNotes.verdict.explanation.contains("allowedOutboundClipboardSharingExceptionLength = 20"), "\(toNotes.verdict)")
+        #expect(after.apps[0].clipboard.first { $0.to == "com.contoso.notes as personal" }?.verdict.isAllowed == false)
+        let opened = WhatIf.diff([before], [after], oldPolicies: WhatIfPolicies(protections: [strict]), newPolicies: WhatIfPolicies(protections: [limited]))
+        #expect(opened.contains { $0.kind == .opened && $0.cell == "short paste → com.contoso.notes as personal" }, "\(opened.map(\.cell))")
+    }
+
     /// Different policies in different apps of one user: each app judged by its own.
     @Test func eachAppIsJudgedByThePolicyThatAppliesThere() throws {
         var strict = Self.policy("Strict", [PolicyAssignment(.allLicensedUsers)], outbound: .none)
