@@ -234,9 +234,15 @@ public enum WhatIf {
     }
 
     static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]]) -> [WhatIfPersonaResult] {
+        var grids: [GridKey: [Grids]] = [:]
+        return evaluate(personas, policies, now: now, shapes: &shapes, grids: &grids)
+    }
+
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]],
+                         grids: inout [GridKey: [Grids]]) -> [WhatIfPersonaResult] {
         let named = policies.namedGroupsAndRoles()
         return personas.map { persona in
-            if policies.namesUser(persona.user) { return evaluate(persona, policies, now: now) }
+            if policies.namesUser(persona.user) { return evaluate(persona, policies, now: now, grids: &grids) }
             let member = policies.membership(persona.member)
             let domain = ConditionalAccessPolicy.domain(of: persona.user)
             let key = Shape(groups: member.groups.intersection(named.groups), roles: member.roles.intersection(named.roles), device: persona.device,
@@ -250,7 +256,7 @@ public enum WhatIf {
             if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: apps, names: names) }
             var standIn = persona
             standIn.user = stand
-            let apps = evaluate(standIn, policies, now: now).apps
+            let apps = evaluate(standIn, policies, now: now, grids: &grids).apps
             shapes[key] = apps
             return WhatIfPersonaResult(persona: persona, apps: apps, names: names)
         }
@@ -263,7 +269,7 @@ public enum WhatIf {
     /// many personas are of their own shape.
     /// `render` turns each result into what is written, on the thread that judged it.
     public static func evaluate<Rendered: Sendable>(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0),
-                                                    batch: Int = 512, shapesKept: Int = 2048,
+                                                    batch: Int = 512, shapesKept: Int = 512,
                                                     render: @Sendable (WhatIfPersonaResult) -> Rendered,
                                                     each: ([Rendered]) throws -> Void) rethrows {
         let workers = 2
@@ -277,8 +283,9 @@ public enum WhatIf {
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 let part = Array(slice[min(w * size, slice.count)..<min((w + 1) * size, slice.count)])
                 let judged = caches[w].shapes.withLock { cache in
-                    if cache.count > shapesKept { cache.removeAll(keepingCapacity: true) }
-                    return evaluate(part, policies, now: now, shapes: &cache)
+                    if cache.0.count > shapesKept { cache.0.removeAll(keepingCapacity: true) }
+                    if cache.1.count > shapesKept { cache.1.removeAll(keepingCapacity: true) }
+                    return evaluate(part, policies, now: now, shapes: &cache.0, grids: &cache.1)
                 }
                 let rendered = judged.map(render)
                 halves.withLock { $0[w] = rendered }
@@ -290,7 +297,7 @@ public enum WhatIf {
 
     /// One worker's shapes: only its thread touches them, the lock says so to the compiler.
     final class ShapeCache: Sendable {
-        let shapes = Mutex<[Shape: [WhatIfAppResult]]>([:])
+        let shapes = Mutex<([Shape: [WhatIfAppResult]], [GridKey: [Grids]])>(([:], [:]))
     }
 
     struct Shape: Hashable {
@@ -304,6 +311,33 @@ public enum WhatIf {
     }
 
     public static func evaluate(_ persona: WhatIfPersona, _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> WhatIfPersonaResult {
+        var grids: [GridKey: [Grids]] = [:]
+        return evaluate(persona, policies, now: now, grids: &grids)
+    }
+
+    /// What the data grids of a persona's apps read beyond the policies: which policies apply
+    /// in each app, the user (the stand-in of a shape), the device's enrollment and MDM
+    /// restrictions, and the apps. Personas alike in these share their grids whatever their OS
+    /// version, model, risk or app versions, which only conditional launch, the token and app
+    /// configuration read — those are judged for each.
+    struct GridKey: Hashable {
+        var applying: [[Int]]
+        var upn: String, oid: String, tenant: String
+        var mdmEnrolled: Bool
+        var restrictions: [String: Bool]
+        var apps: [String]
+    }
+
+    /// One app's grids, conditional launch aside.
+    struct Grids {
+        var transfers: [WhatIfAppResult.Cell], clipboard: [WhatIfAppResult.Cell], within: [WhatIfAppResult.Cell]
+        var limit: Int
+        var save: [WhatIfAppResult.Cell], open: [WhatIfAppResult.Cell], features: [WhatIfAppResult.Cell]
+    }
+
+    static let launchColumn = PolicyMatrix.Feature.allCases.firstIndex(of: .launch)!
+
+    static func evaluate(_ persona: WhatIfPersona, _ policies: WhatIfPolicies, now: Instant, grids cache: inout [GridKey: [Grids]]) -> WhatIfPersonaResult {
         let member = policies.membership(persona.member)
         var base = Fleet(device: persona.device)
         base.install(contentsOf: persona.apps.map {
@@ -315,19 +349,22 @@ public enum WhatIf {
         // Which policy applies in each app, and why every other does not.
         var chosen: [BundleID: IosManagedAppProtection] = [:]
         var partial: [(WhatIfPersona.App, WhatIfAppResult.Protection, [WhatIfAppResult.PolicyEvaluation])] = []
+        var applyingIndices: [[Int]] = []
         for app in persona.apps {
             var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
             var applying: [IosManagedAppProtection] = []
+            var indices: [Int] = []
             var undecided = false
-            for p in policies.protections {
+            for (index, p) in policies.protections.enumerated() {
                 let isIOS = persona.device.platform.lowercased() == "ios" || persona.device.platform.lowercased() == "ipados"
                 let (applies, reasons, why) = isIOS ? protection(p, app, persona, member, policies, base)
                     : (false, ["devicePlatform"], "an iOS/iPadOS app protection policy does not apply on a \(persona.device.platform) device")
                 evaluations.append(.init(kind: "#microsoft.graph.iosManagedAppProtection", id: p.id ?? "", displayName: p.title,
                                          applies: applies, analysisReasons: reasons, reason: why))
-                if applies == true { applying.append(p) }
+                if applies == true { applying.append(p); indices.append(index) }
                 if applies == nil { undecided = true }
             }
+            applyingIndices.append(undecided ? [-1] : indices)
             let outcome: WhatIfAppResult.Protection
             if undecided { outcome = .undetermined }
             else if applying.count == 1 { outcome = .policy(applying[0].title); chosen[app.bundleID] = applying[0] }
@@ -337,37 +374,52 @@ public enum WhatIf {
         }
         var fleet = base
         fleet.add(persona.user, policies: restricted(chosen))
-        let personal = Account(upn: "")
         var results: [WhatIfAppResult] = []
         let ca = conditionalAccess(persona, member, policies)
-        for (app, outcome, evaluations) in partial {
+        let key = GridKey(applying: applyingIndices, upn: persona.user.upn, oid: persona.user.oid, tenant: persona.user.tenant,
+                          mdmEnrolled: persona.device.mdmEnrolled, restrictions: persona.device.restrictions,
+                          apps: persona.apps.map { "\($0.bundleID) \($0.sdkIntegrated) \($0.mdmManaged)" })
+        let appGrids = cache[key] ?? persona.apps.map { grids($0, persona, fleet, now: now) }
+        if cache[key] == nil { cache[key] = appGrids }
+        for ((app, outcome, evaluations), g) in zip(partial, appGrids) {
             let me = PolicyMatrix.Party(app: app.bundleID, account: persona.user)
-            var transfers: [WhatIfAppResult.Cell] = [], clipboard: [WhatIfAppResult.Cell] = [], within: [WhatIfAppResult.Cell] = []
-            let limit = fleet.policy(for: persona.user, in: app.bundleID)?.allowedOutboundClipboardSharingExceptionLength ?? 0
-            for other in persona.apps where other.bundleID != app.bundleID {
-                for (label, account) in [(persona.user.upn, Optional(persona.user)), ("personal", Optional(personal))] {
-                    let to = PolicyMatrix.Party(app: other.bundleID, account: account?.isEmpty == true ? nil : account)
-                    let name = "\(other.bundleID) as \(label)"
-                    transfers.append(.init(to: name, verdict: PolicyMatrix.decide(.transfers, from: me, to: to, in: fleet)))
-                    clipboard.append(.init(to: name, verdict: PolicyMatrix.decide(.clipboard, from: me, to: to, in: fleet)))
-                    if limit > 0 {
-                        within.append(.init(to: name, verdict: Enforcer.pasteDecision(length: limit, owner: me.account, copiedIn: me.app, into: to.app, as: to.account, in: fleet)))
-                    }
-                }
-            }
-            func row(_ grid: PolicyMatrix.Grid) -> [WhatIfAppResult.Cell] {
-                grid.columns.indices.map { .init(to: grid.columns[$0], verdict: PolicyMatrix.decide(grid, for: me, column: $0, in: fleet, now: now)) }
-            }
+            var features = g.features
+            features[launchColumn] = .init(to: PolicyMatrix.Feature.launch.rawValue,
+                                           verdict: PolicyMatrix.decide(.features, for: me, column: launchColumn, in: fleet, now: now))
             let token = token(app, persona, member, policies, fleet, compliant: chosen[app.bundleID] != nil)
             let config = appConfig(app, persona, member, policies, fleet)
             var result = WhatIfAppResult(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
-                                         appConfig: config, transfers: transfers, clipboard: clipboard,
-                                         save: row(.save), open: row(.open), features: row(.features))
-            result.pasteLimit = limit
-            result.clipboardWithinLimit = within
+                                         appConfig: config, transfers: g.transfers, clipboard: g.clipboard,
+                                         save: g.save, open: g.open, features: features)
+            result.pasteLimit = g.limit
+            result.clipboardWithinLimit = g.within
             results.append(result)
         }
         return WhatIfPersonaResult(persona: persona, apps: results)
+    }
+
+    /// `app`'s grids in `fleet`: where its data may go, be pasted, saved, opened from, and the
+    /// switches in it (conditional launch too, which the caller judges again for each persona).
+    static func grids(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ fleet: Fleet, now: Instant) -> Grids {
+        let me = PolicyMatrix.Party(app: app.bundleID, account: persona.user)
+        let personal = Account(upn: "")
+        var transfers: [WhatIfAppResult.Cell] = [], clipboard: [WhatIfAppResult.Cell] = [], within: [WhatIfAppResult.Cell] = []
+        let limit = fleet.policy(for: persona.user, in: app.bundleID)?.allowedOutboundClipboardSharingExceptionLength ?? 0
+        for other in persona.apps where other.bundleID != app.bundleID {
+            for (label, account) in [(persona.user.upn, Optional(persona.user)), ("personal", Optional(personal))] {
+                let to = PolicyMatrix.Party(app: other.bundleID, account: account?.isEmpty == true ? nil : account)
+                let name = "\(other.bundleID) as \(label)"
+                transfers.append(.init(to: name, verdict: PolicyMatrix.decide(.transfers, from: me, to: to, in: fleet)))
+                clipboard.append(.init(to: name, verdict: PolicyMatrix.decide(.clipboard, from: me, to: to, in: fleet)))
+                if limit > 0 {
+                    within.append(.init(to: name, verdict: Enforcer.pasteDecision(length: limit, owner: me.account, copiedIn: me.app, into: to.app, as: to.account, in: fleet)))
+                }
+            }
+        }
+        func row(_ grid: PolicyMatrix.Grid) -> [WhatIfAppResult.Cell] {
+            grid.columns.indices.map { .init(to: grid.columns[$0], verdict: PolicyMatrix.decide(grid, for: me, column: $0, in: fleet, now: now)) }
+        }
+        return Grids(transfers: transfers, clipboard: clipboard, within: within, limit: limit, save: row(.save), open: row(.open), features: row(.features))
     }
 
     /// Whether `p` applies to `app` for the persona: assigned to the user (groups, exclusions,

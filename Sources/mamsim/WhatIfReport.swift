@@ -69,45 +69,51 @@ enum WhatIfReport {
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
     /// through JSONSerialization's object tree.
     struct JSONWriter {
-        var out = ""
+        /// UTF-8, appended byte by byte: `String`'s appends cost more than the decisions.
+        var bytes: [UInt8] = []
         let text: (String) -> String
+
+        var out: String { String(decoding: bytes, as: UTF8.self) }
+
+        mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
+        mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
         mutating func string(_ raw: String) {
             let s = text(raw)
-            out += "\""
-            // Most texts need no escaping: appended whole.
-            if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                out += s
-                out += "\""
-                return
-            }
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-                default: out.unicodeScalars.append(u)
+            bytes.append(UInt8(ascii: "\""))
+            for b in s.utf8 {
+                switch b {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
+                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: Array("\\u00".utf8))
+                    bytes.append(hex[Int(b >> 4)])
+                    bytes.append(hex[Int(b & 0xF)])
+                default: bytes.append(b)
                 }
             }
-            out += "\""
+            bytes.append(UInt8(ascii: "\""))
         }
 
-        mutating func key(_ k: String) { string(k); out += ":" }
+        mutating func key(_ k: String) { string(k); bytes.append(UInt8(ascii: ":")) }
 
-        mutating func object(_ body: (inout JSONWriter) -> Void) { out += "{"; body(&self); if out.hasSuffix(",") { out.removeLast() }; out += "}" }
+        mutating func dropComma() { if bytes.last == UInt8(ascii: ",") { bytes.removeLast() } }
+
+        mutating func object(_ body: (inout JSONWriter) -> Void) { raw("{"); body(&self); dropComma(); raw("}") }
         mutating func array<T>(_ items: some Sequence<T>, _ each: (inout JSONWriter, T) -> Void) {
-            out += "["
-            for item in items { each(&self, item); out += "," }
-            if out.hasSuffix(",") { out.removeLast() }
-            out += "]"
+            raw("[")
+            for item in items { each(&self, item); comma() }
+            dropComma()
+            raw("]")
         }
-        mutating func field(_ k: String, _ v: String) { key(k); string(v); out += "," }
-        mutating func field(_ k: String, _ v: Bool?) { key(k); out += v.map { $0 ? "true" : "false" } ?? "null"; out += "," }
-        mutating func field(_ k: String, _ v: Int) { key(k); out += String(v); out += "," }
-        mutating func field(_ k: String, strings: [String]) { key(k); array(strings) { $0.string($1) }; out += "," }
+        mutating func field(_ k: String, _ v: String) { key(k); string(v); comma() }
+        mutating func field(_ k: String, _ v: Bool?) { key(k); raw(v.map { $0 ? "true" : "false" } ?? "null"); comma() }
+        mutating func field(_ k: String, _ v: Int) { key(k); raw(String(v)); comma() }
+        mutating func field(_ k: String, strings: [String]) { key(k); array(strings) { $0.string($1) }; comma() }
     }
 
     static func evaluation(_ w: inout JSONWriter, _ e: WhatIfAppResult.PolicyEvaluation) {
@@ -131,9 +137,9 @@ enum WhatIfReport {
             w.array(cells.filter { !$0.verdict.isAllowed }) { w, c in
                 w.object { w in w.field("to", c.to); w.field("decision", verdict(c.verdict)); w.field("reason", c.verdict.explanation) }
             }
-            w.out += ","
+            w.comma()
         }
-        w.out += ","
+        w.comma()
     }
 
     static let jsonHead = "{\"personas\":["
@@ -164,9 +170,9 @@ enum WhatIfReport {
                         }
                         w.key("value")
                         w.array(a.evaluations) { evaluation(&$0, $1) }
-                        w.out += ","
+                        w.comma()
                     }
-                    w.out += ","
+                    w.comma()
                     w.key("conditionalAccess")
                     w.object { w in
                         w.field("resource", r.persona.resource)
@@ -174,12 +180,12 @@ enum WhatIfReport {
                         w.field("reason", a.token.explanation)
                         w.key("value")
                         w.array(a.conditionalAccess) { evaluation(&$0, $1) }
-                        w.out += ","
+                        w.comma()
                     }
-                    w.out += ","
+                    w.comma()
                     w.key("appConfig")
                     w.object { w in for (k, v) in a.appConfig.sorted(by: { $0.key < $1.key }) { w.field(k, v) } }
-                    w.out += ","
+                    w.comma()
                     cells(&w, "transfers", a.transfers)
                     cells(&w, "clipboard", a.clipboard)
                     if a.pasteLimit > 0 {
@@ -191,7 +197,7 @@ enum WhatIfReport {
                     cells(&w, "features", a.features)
                 }
             }
-            w.out += ","
+            w.comma()
         }
         return w.out
     }

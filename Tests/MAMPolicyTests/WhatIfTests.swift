@@ -223,6 +223,35 @@ extension WhatIfTests {
         #expect(shared[2].apps[0].appConfig["short"].map(shared[2].text) == "c" && shared[2].apps[0].appConfig["id"].map(shared[2].text) == "oid-2")
         #expect(shared[1].names.isEmpty, "named by a policy: evaluated alone")
     }
+
+    /// Personas of different shapes that share their grids (the same policies apply, the same
+    /// device enrollment and apps) but not their OS version or app version: each reads as if
+    /// evaluated alone — conditional launch judged for each, the rest shared (issue 85, item 8).
+    @Test func sharedGridsKeepEachPersonasOwnLaunchAnswer() {
+        var p = Self.policy("A", [PolicyAssignment(.allLicensedUsers)])
+        p.minimumRequiredOsVersion = Version("17.0")
+        p.minimumRequiredAppVersion = Version("2.0")
+        let policies = WhatIfPolicies(protections: [p])
+        var personas: [WhatIfPersona] = []
+        for (i, (os, version)) in [("16.4", "2.1"), ("17.5", "1.0"), ("18.1", "2.5"), ("16.0", "1.0")].enumerated() {
+            var persona = Self.persona
+            persona.name = "p\(i)"
+            persona.user = Account(upn: "u\(i)@contoso.com")
+            persona.device.osVersion = Version(os)!
+            persona.apps[0].version = version
+            personas.append(persona)
+        }
+        let batched = WhatIf.evaluate(personas, policies)
+        for (persona, r) in zip(personas, batched) {
+            let alone = WhatIf.evaluate(persona, policies)
+            for (a, b) in zip(r.apps, alone.apps) {
+                let cells = zip(a.features + a.save + a.transfers, b.features + b.save + b.transfers)
+                #expect(cells.allSatisfy { r.text($0.0.verdict.explanation) == $0.1.verdict.explanation && $0.0.verdict.reason == $0.1.verdict.reason }, "\(persona.name)")
+            }
+        }
+        let launch = batched.map { r in r.apps[0].features.first { $0.to == "conditional launch" }!.verdict.isAllowed }
+        #expect(launch == [false, false, true, false], "\(launch)")
+    }
 }
 
 extension WhatIfTests {
