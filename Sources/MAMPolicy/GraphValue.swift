@@ -58,6 +58,7 @@ extension GraphValue {
     /// Real Intune exports come UTF-16LE with a BOM and CRLF line ends.
     static func parse(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> GraphValue {
         let text = try decodeText(bytes, source: source)
+        if let value = GraphJSONReader.read(text) { return value }
         do {
             return try JSONDecoder().decode(GraphValue.self, from: Data(text.utf8))
         } catch {
