@@ -84,8 +84,22 @@ enum DSCExport {
 
         mutating func word() -> String {
             let start = i
-            while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" || chars[i] == "." || chars[i] == "-" { i += 1 }
+            while i < chars.count, Self.isWordCharacter(chars[i]) { i += 1 }
             return String(chars[start..<i])
+        }
+
+        /// A letter, digit, `_`, `.` or `-`: ASCII answered without Unicode's tables, which a
+        /// 10 MB export otherwise consults for every character.
+        static func isWordCharacter(_ c: Character) -> Bool {
+            if let a = c.asciiValue {
+                return (a >= 0x61 && a <= 0x7A) || (a >= 0x41 && a <= 0x5A) || (a >= 0x30 && a <= 0x39) || a == 0x5F || a == 0x2E || a == 0x2D
+            }
+            return c.isLetter || c.isNumber
+        }
+
+        static func isLetter(_ c: Character) -> Bool {
+            if let a = c.asciiValue { return (a >= 0x61 && a <= 0x7A) || (a >= 0x41 && a <= 0x5A) }
+            return c.isLetter
         }
 
         /// Every resource block whose type `wanted` accepts; other blocks are skipped whole.
@@ -93,7 +107,7 @@ enum DSCExport {
             var out: [Block] = []
             while i < chars.count {
                 // A block header: Type "Name" {
-                guard chars[i].isLetter, i == 0 || chars[i - 1].isWhitespace else { i += 1; continue }
+                guard Self.isLetter(chars[i]), i == 0 || chars[i - 1].isWhitespace else { i += 1; continue }
                 let start = i, startLine = line
                 let type = word()
                 skipSpace(newlines: false)
