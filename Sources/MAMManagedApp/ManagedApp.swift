@@ -61,11 +61,21 @@ public struct ManagedAppConfigurationProvider: Sendable {
                                              report: (any Error) -> String = describe) async -> T? {
         guard let plist = await app.call(Service.ManagedConfig(legacy: false)).allowedAnswer else { return nil }
         do {
-            return try PropertyListDecoder().decode(T.self, from: Data(plist))
+            return try decode(T.self, from: plist)
         } catch {
             _ = await app.call(Service.ManagedConfigUndecodable(error: report(error)))
             return nil
         }
+    }
+
+    /// The configuration as Apple's framework hands it to the app's type: a property list,
+    /// through a property-list decoder (developer.apple.com, ManagedAppConfigurationProvider:
+    /// "the framework ingests the configuration in the form of a property list … and passes it
+    /// to your type as a Decoder"). So a `Date` is a `<date>`, and a `URL` is not a `<string>`:
+    /// Foundation's `URL` decodes from a string only in `JSONDecoder` — here it needs its keyed
+    /// form, or the type reads a `String` and makes the URL (docs/MANAGEDAPP.md).
+    public static func decode<T: Decodable>(_ type: T.Type, from plist: [UInt8]) throws -> T {
+        try PropertyListDecoder().decode(T.self, from: Data(plist))
     }
 
     /// A decoding error as an administrator reads it: what was wrong, and where.
