@@ -139,7 +139,7 @@ public final class EnrollmentDesk {
         }
         audit.record(verb: .enroll, source: app.handle, sourceIdentity: account?.description ?? asked, owner: account?.description ?? asked,
                      decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described): \(why)")
-        tell(app, kind: .enrollmentStatus, account: account?.description ?? asked, status: status) { [weak self] in
+        tell(app, kind: .enrollmentStatus, account: account?.sdkId ?? asked, status: status) { [weak self] in
             guard let self, firstPolicy, let account else { return done() }
             restartForFirstPolicy(app, account: account, done)
         }
@@ -194,14 +194,14 @@ public final class EnrollmentDesk {
                          decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described): \(why)")
             guard status.didSucceed else {
                 try state.recordEnrollmentEvent(app: app.identityOwner, account: account.description, kind: .unenrollment, status: status, via: via, detail: why)
-                tell(app, kind: .unenrollmentStatus, account: account.description, status: status, done)
+                tell(app, kind: .unenrollmentStatus, account: account.sdkId, status: status, done)
                 return status
             }
             try state.recordEnrollment(app: app.identityOwner, account: account, kind: .unenrollment, status: status, via: via, detail: why, state: nil)
             try state.releaseManagedAccountIfUnenrolled(account)
             let finish = { [weak self] in
                 guard let self else { return done() }
-                tell(app, kind: .unenrollmentStatus, account: account.description, status: status, done)
+                tell(app, kind: .unenrollmentStatus, account: account.sdkId, status: status, done)
             }
             if wipe {
                 accounts.wipe(app, account: account.description) { [weak self] result in
@@ -284,7 +284,7 @@ public final class EnrollmentDesk {
             if via == "checkIn" {
                 try state.recordEnrollmentEvent(app: app.identityOwner, account: asked?.description ?? "", kind: .policy, status: status, via: via,
                                                 detail: explanation(of: status, account: asked?.description ?? "", app: app))
-                tell(app, kind: .policyStatus, account: asked?.description ?? "", status: status, done)
+                tell(app, kind: .policyStatus, account: asked?.sdkId ?? "", status: status, done)
             } else {
                 done()
             }
@@ -309,7 +309,7 @@ public final class EnrollmentDesk {
             audit.record(verb: .checkIn, source: app.handle, sourceIdentity: account.description, owner: account.description,
                          decision: status.didSucceed ? .allowed : .failed, reason: nil, explanation: "\(status.described) (\(via)): \(why)")
         }
-        tell(app, kind: .policyStatus, account: account.description, status: status) { [weak self] in
+        tell(app, kind: .policyStatus, account: account.sdkId, status: status) { [weak self] in
             guard let self else { return done() }
             switch status {
             case .newPoliciesReceived where firstPolicy:
@@ -332,7 +332,7 @@ public final class EnrollmentDesk {
                     } catch {
                         onEvent(.note("could not record \(account)'s unenrollment in \(app.handle): \(error)"))
                     }
-                    tell(app, kind: .unenrollmentStatus, account: account.description, status: unenrolled, done)
+                    tell(app, kind: .unenrollmentStatus, account: account.sdkId, status: unenrolled, done)
                 }
             default:
                 done()

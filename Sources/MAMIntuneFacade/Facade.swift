@@ -77,10 +77,11 @@ public enum MAMIntuneFacade {
     }
 
     /// A call the SDK makes in the background (enrollment, remediation): sent, not awaited.
+    /// The SDK's calls that return before the host answers (enrollment, unenrollment…): handed
+    /// to the channel at once, so they reach the host in the order the app made them — a task
+    /// each could start in any order, and an enrollment overtake the identity set before it.
     static func send<Call: ServiceCall>(_ call: Call) {
-        let app = app
-        let identity = ThreadIdentity.accountId
-        Task { _ = await ThreadIdentity.withAccountId(identity) { await app.call(call) } }
+        app.send(call)
     }
 
     /// The app's account directory (signed in, registered or enrolled), asked now.

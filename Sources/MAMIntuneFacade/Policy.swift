@@ -222,18 +222,21 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
                                      file: String = #fileID, line: UInt = #line) {
         let app = MAMIntuneFacade.app
         let done = UncheckedCompletion(completionHandler)
-        Task {
-            // The main window's identity (the UI layer; `""` names the main window), not the
-            // process's: files the app writes still take the thread's, else the process's.
-            let result = await app.setIdentity(accountId ?? "", window: "")
-            if result.status == .success { Strict.screenShown(accountId, file, line) }
-            await MainActor.run { done.call(IntuneMAMSwitchIdentityResult(result)) }
+        // The main window's identity (the UI layer; `""` names the main window), not the
+        // process's: files the app writes still take the thread's, else the process's. Handed
+        // to the channel now, in order with the calls the app makes next.
+        app.setIdentity(accountId ?? "", window: "") { result in
+            Task {
+                if result.status == .success { Strict.screenShown(accountId, file, line) }
+                await MainActor.run { done.call(IntuneMAMSwitchIdentityResult(result)) }
+            }
         }
     }
 
     /// The main window's UI identity as the host holds it (`nil` when it does not answer).
+    /// Read back as the SDK gives ids — the account's OID — whichever name the app set it by.
     public func getUIPolicyAccountId() -> String? {
-        try? MAMIntuneFacade.app.identityBlocking().uiIdentity
+        (try? MAMIntuneFacade.app.identityBlocking().uiIdentity).map(MAMIntuneFacade.accountId(of:))
     }
 
     /// The thread identity in effect (`IntuneMAMSwiftContextManager.setAccountId(_:forScope:)`).
@@ -241,7 +244,7 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
 
     /// The identity the process's files and data take by default, as the host holds it.
     public func getProcessAccountId() -> String? {
-        try? MAMIntuneFacade.app.identityBlocking().processIdentity
+        (try? MAMIntuneFacade.app.identityBlocking().processIdentity).map(MAMIntuneFacade.accountId(of:))
     }
 
     /// Accounts the SDK blocked from the app's UI (`blockAccountId` told the delegate).

@@ -375,6 +375,36 @@ public final class MAMApp: Sendable {
     }
 
     /// Runs `body` with the channel on its loop thread and returns what it passes to `done`.
+    /// A service call handed to the channel's loop now, on the calling thread, without waiting
+    /// for the answer: calls made one after another reach the host in that order (the loop
+    /// runs its jobs first in, first out), which separate tasks awaiting `call` do not promise.
+    /// `answered` runs on the loop thread with the host's reply.
+    public func send<Call: ServiceCall>(_ call: Call, window: String = "", answered: @escaping @Sendable (Reply<Call.Answer>) -> Void = { _ in }) {
+        let context = ServiceContext(window: window, thread: ThreadIdentity.accountId)
+        let request = call.request
+        submitOnChannel(ServiceResult(.failed(.appNotRunning, "the host channel is closed")), { ch, done in
+            ch.service(request, context: context, completion: done)
+        }, answered: { answered(Reply($0, for: Call.self)) })
+    }
+
+    /// `setIdentity` handed to the loop now, in order with `send` (see there).
+    public func setIdentity(_ account: String, window: String?, answered: @escaping @Sendable (IdentityResult) -> Void) {
+        let mainThread = window == nil ? nil : ThreadIdentity.accountId
+        submitOnChannel(IdentityResult(status: .failed, reason: .appNotRunning, explanation: "the host channel is closed", account: account), { ch, done in
+            ch.setIdentity(account, window: window, mainThread: mainThread, completion: done)
+        }, answered: answered)
+    }
+
+    private func submitOnChannel<T: Sendable>(_ fallback: T, _ body: @escaping (AppChannel, @escaping (T) -> Void) -> Void,
+                                              answered: @escaping @Sendable (T) -> Void) {
+        let box = channel
+        let job = UncheckedJob { [box] in
+            guard let ch = box.channel else { return answered(fallback) }
+            body(ch) { answered($0) }
+        }
+        if !thread.submit({ job.run() }) { answered(fallback) }
+    }
+
     private func onChannel<T: Sendable>(_ fallback: T, _ body: @escaping (AppChannel, @escaping (T) -> Void) -> Void) async -> T {
         await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
             let box = channel

@@ -55,4 +55,8 @@ public struct Account: Sendable, Hashable, CustomStringConvertible {
 
     /// The UPN, or the OID when no UPN is known; `""` for the unmanaged identity.
     public var description: String { upn.isEmpty ? oid : upn }
+
+    /// The id the SDK gives the account in what it tells an app (statuses, the UI identity):
+    /// its OID since SDK 20, the UPN only where no OID is known.
+    public var sdkId: String { oid.isEmpty ? upn : oid }
 }

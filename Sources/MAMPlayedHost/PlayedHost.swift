@@ -86,6 +86,13 @@ public final class PlayedHost: @unchecked Sendable {
                     // Every switch succeeds: the played accounts need no PIN or launch check.
                     identities.withLock { $0.append(request) }
                     send(Frame(seq: 0, replyTo: frame.seq, body: .identityResult(IdentityResult(status: .success, account: request.account))))
+                case .getIdentity(let window):
+                    // The identity last set for the window, and for the process, as the app
+                    // named them.
+                    let set = identities.withLock { $0 }
+                    let ui = set.last { $0.scope == .ui && $0.window == window }?.account ?? ""
+                    let process = set.last { $0.scope == .process }?.account ?? ""
+                    send(Frame(seq: 0, replyTo: frame.seq, body: .identityInfo(IdentityInfo(processIdentity: process, uiIdentity: ui))))
                 default: break
                 }
             }

@@ -289,6 +289,28 @@ import Testing
         Self.aliceEnrolled.withLock { $0 = true }
     }
 
+    /// Ids as the SDK gives them (issue 87, item 7): a status the host sends with the account's
+    /// OID reaches the delegate with that OID and the UPN beside it, and the UI identity set by
+    /// UPN reads back as the OID. The calls reach the host in the order the app made them.
+    @Test func statusesAndTheUIIdentityCarryTheOID() async throws {
+        let host = try PlayedHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let delegate = Delegate()
+        IntuneMAMEnrollmentManager.instance().delegate = delegate
+        host.send(Frame(seq: 12, body: .command(.notification(SDKNotification(kind: .enrollmentStatus, account: Self.aliceOID, detail: "227")))))
+        try await wait { delegate.told.withLock { $0.count } == 1 }
+        #expect(delegate.told.withLock { $0.first.map { [$0.2, $0.3] } } == [Self.aliceOID, "alice@contoso.com"])
+        let manager = IntuneMAMPolicyManager.instance()
+        manager.setUIPolicyAccountId("alice@contoso.com")
+        IntuneMAMEnrollmentManager.instance().registerAndEnrollAccountId(Self.aliceOID)
+        try await wait { host.seen.withLock { $0.contains { $0.0 == .enroll(account: Self.aliceOID, interactive: false, userCancels: false) } } }
+        #expect(host.identities.withLock { $0.last?.account } == "alice@contoso.com", "the identity was set before the enrollment was asked")
+        #expect(await Task.detached { manager.getUIPolicyAccountId() }.value == Self.aliceOID)
+        Self.aliceEnrolled.withLock { $0 = true }
+    }
+
     @Test func theThreadIdentityScopeIsTheSwiftContextManagers() async throws {
         let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)
