@@ -4,7 +4,8 @@ import MAMActivation
 /// entitlements file, as Xcode does when it processes them (`$(PRODUCT_BUNDLE_IDENTIFIER)`,
 /// `$(PRODUCT_MODULE_NAME).ShareViewController`, `$(AppIdentifierPrefix)com.microsoft.intune.mam`).
 ///
-/// Supported: nested references (`$(A_$(B))`), values that themselves hold references, and the
+/// Supported: `$(VAR)`, `${VAR}` and unbraced `$VAR`, nested references (`$(A_$(B))`), values
+/// that themselves hold references, and the
 /// modifiers `:lower`, `:upper`, `:identifier`, `:c99extidentifier`, `:rfc1034identifier` and
 /// `:default=text`.
 /// A reference that cannot be resolved is left as written and reported with its key path.
@@ -51,6 +52,23 @@ public struct BuildSettings: Sendable, Hashable {
         var out = ""
         var i = 0
         while i < chars.count {
+            // `$NAME`, unbraced, as Xcode also reads it: the longest run of letters, digits and `_`.
+            if chars[i] == "$", i + 1 < chars.count, Self.startsName(chars[i + 1]) {
+                var j = i + 1
+                while j < chars.count, Self.continuesName(chars[j]) { j += 1 }
+                let name = String(chars[(i + 1)..<j])
+                if depth < 8, let value = variables[name] {
+                    out += expand(value, keyPath: keyPath, depth: depth + 1, unresolved: &unresolved)
+                } else if Self.setBySigning.contains(name) {
+                    out += "$" + name
+                } else {
+                    unresolved.append(UnresolvedBuildSetting(name: name, keyPath: keyPath,
+                        problem: depth < 8 ? "is not set" : "refers to itself (expansion deeper than 8 levels)"))
+                    out += "$" + name
+                }
+                i = j
+                continue
+            }
             guard chars[i] == "$", i + 1 < chars.count, chars[i + 1] == "(" || chars[i + 1] == "{" else {
                 out.append(chars[i]); i += 1; continue
             }
@@ -98,6 +116,18 @@ public struct BuildSettings: Sendable, Hashable {
         }
         return out
     }
+
+    /// Whether `text` still holds a build setting reference (`$(…)`, `${…}` or `$NAME`).
+    public static func hasReference(_ text: String) -> Bool {
+        let chars = Array(text)
+        for (i, c) in chars.enumerated() where c == "$" && i + 1 < chars.count {
+            if chars[i + 1] == "(" || chars[i + 1] == "{" || startsName(chars[i + 1]) { return true }
+        }
+        return false
+    }
+
+    static func startsName(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c == "_") }
+    static func continuesName(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber || c == "_") }
 
     private static func apply(_ modifier: String, to value: String) -> String? {
         switch modifier {

@@ -24,7 +24,8 @@ extension LintContext {
     /// Schemes the SDK and MSAL query themselves — the Company Portal, the broker, the mobile
     /// threat defense apps the SDK guide lists: listed as they are, without a twin.
     static let sdkQuerySchemes: Set<String> = [
-        "companyportal", "msauthv2", "msauthv3", "intunemam-mtd", "mvisionmobile", "scmx", "lookoutwork-ase", "lacoonsecurity", "zips",
+        // `msauth` is ADAL's broker scheme, queried as MSAL's msauthv2/msauthv3 are.
+        "companyportal", "msauth", "msauthv2", "msauthv3", "intunemam-mtd", "mvisionmobile", "scmx", "lookoutwork-ase", "lacoonsecurity", "zips",
         "skycure", "smsec", "smart-ns", "betteractiveshield", "wandera", "microsoft-edge-http", "microsoft-edge-https",
     ]
     /// Queried schemes every SDK app lists (the SDK guide, stage 3): the managed browser's

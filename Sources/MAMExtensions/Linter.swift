@@ -158,7 +158,7 @@ struct LintContext {
 
     static func isResolved(_ value: String?) -> Bool {
         guard let value, !value.isEmpty else { return false }
-        return !value.contains("$(") && !value.contains("${")
+        return !BuildSettings.hasReference(value)
     }
 
     // MARK: Extensions

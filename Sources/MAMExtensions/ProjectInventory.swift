@@ -89,7 +89,7 @@ public enum ProjectInventory {
             var all: [String] = []
             for url in projects {
                 let project: XcodeProject
-                switch ProjectLinter.read(url, name: ProjectLinter.relative(url, to: base)) {
+                switch ProjectLinter.read(url, name: ProjectLinter.relative(url, to: base), within: base) {
                 case .success(let p): project = p
                 case .failure(let problem):
                     let f = problem.finding
@@ -251,6 +251,17 @@ public enum ProjectInventory {
         var out = text
         for name in names {
             out = out.replacingOccurrences(of: "$(\(name))", with: "").replacingOccurrences(of: "${\(name)}", with: "")
+        }
+        // `$NAME` unbraced: only where the name ends (a longer name is another setting).
+        for name in names.sorted(by: { $0.count > $1.count }) {
+            var result = "", rest = Substring(out)
+            while let r = rest.range(of: "$" + name) {
+                let after = rest[r.upperBound...].first
+                result += rest[..<r.lowerBound]
+                if let after, after.isASCII, after.isLetter || after.isNumber || after == "_" { result += rest[r] }
+                rest = rest[r.upperBound...]
+            }
+            out = result + rest
         }
         return out
     }

@@ -38,11 +38,15 @@ public enum XcodeGenSpec {
     static let sdkRoots: [String: String] = ["iOS": "iphoneos", "macOS": "macosx", "watchOS": "watchos", "tvOS": "appletvos", "visionOS": "xros"]
 
     /// The project `spec` (a `project.yml`) describes.
-    public static func read(_ spec: URL) throws(XcodeProjectError) -> XcodeProject {
+    /// `within`: the folder the user named, whose files an `include:` may also read (besides
+    /// the spec's repository).
+    public static func read(_ spec: URL, within: URL? = nil) throws(XcodeProjectError) -> XcodeProject {
         var merged: Set<String> = [spec.standardizedFileURL.path]
         var unread: [String] = []
+        let repository = repository(of: spec.deletingLastPathComponent())
+        let allowed = [repository] + (within.map { $0.standardizedFileURL.path == repository.standardizedFileURL.path ? [] : [$0] } ?? [])
         let root = try load(spec, relativeTo: "", stack: [spec.standardizedFileURL.path], merged: &merged,
-                            repository: repository(of: spec.deletingLastPathComponent()), unread: &unread)
+                            allowed: allowed, unread: &unread)
         let folder = spec.deletingLastPathComponent()
         let projectName = root["name"] as? String ?? folder.lastPathComponent
         let options = root["options"] as? [String: Any] ?? [:]
@@ -116,7 +120,7 @@ public enum XcodeGenSpec {
     /// included file names (`info.path`, `entitlements.path`, `configFiles`) are made relative
     /// to the root spec's folder unless it says `relativePaths: false`. A file included twice
     /// (two specs including a shared one) is merged once; one that includes itself is an error.
-    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, repository: URL,
+    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, allowed: [URL],
                      unread: inout [String]) throws(XcodeProjectError) -> [String: Any] {
         let depth = stack.count - 1
         let data: Data
@@ -150,15 +154,17 @@ public enum XcodeGenSpec {
             } else { continue }
             guard enabled else { continue }
             // Variables (`${VAR}`) in an include come from XcodeGen's environment, not the repository.
+            // Skipped and said, never a dead end: the rest of the spec is read.
             guard !path.contains("${") else {
-                throw XcodeProjectError(file: url.path, problem: "includes \(path), which names an environment variable", fix: "run `xcodegen generate` with it set and lint the .xcodeproj")
+                unread.append("\(url.lastPathComponent) includes \(ProjectRoot.printable(path, limit: 200)), which names an environment variable XcodeGen sets: what it declares is left out (run `xcodegen generate` with it set and name the .xcodeproj to read it)")
+                continue
             }
             let target = url.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
-            // As the Info.plist and xcconfig readers do: nothing outside the repository is read,
-            // through `../` or a link inside it.
-            guard ProjectRoot.contains(repository, target) else {
-                throw XcodeProjectError(file: url.path, problem: "includes \(ProjectRoot.printable(path, limit: 200)), which is outside the repository (\(repository.standardizedFileURL.path)); it was not read",
-                                        fix: "keep the spec's includes inside the repository, or run `xcodegen generate` and lint the .xcodeproj")
+            // As the Info.plist and xcconfig readers do: nothing outside the repository (or the
+            // folder the user named) is read, through `../` or a link inside it.
+            guard allowed.contains(where: { ProjectRoot.contains($0, target) }) else {
+                unread.append("\(url.lastPathComponent) includes \(ProjectRoot.printable(path, limit: 200)), which is outside \(allowed.map { ProjectRoot.printable($0.standardizedFileURL.path, limit: 200) }.joined(separator: " and ")): it was not read, and what it declares (targets, settings) is left out")
+                continue
             }
             guard depth < 8, !stack.contains(target.path) else {
                 throw XcodeProjectError(file: url.path, problem: "includes \(path) in a cycle (or more than 8 deep)", fix: "remove the include that leads back to it")
@@ -171,7 +177,7 @@ public enum XcodeGenSpec {
                 continue
             }
             let folder = (path as NSString).deletingLastPathComponent
-            let sub = try load(target, relativeTo: relative ? join(prefix, folder) : "", stack: stack + [target.path], merged: &done, repository: repository, unread: &unread)
+            let sub = try load(target, relativeTo: relative ? join(prefix, folder) : "", stack: stack + [target.path], merged: &done, allowed: allowed, unread: &unread)
             merged = merging(sub, onto: merged)
         }
         spec["include"] = nil

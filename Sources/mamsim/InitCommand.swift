@@ -33,11 +33,11 @@ struct InitCommand: AsyncParsableCommand {
             completion: .directory)
     var mamsimSource: String?
 
-    @Option(help: ArgumentHelp("A Graph iosManagedAppProtection export (repeatable; the first targets the work account).", valueName: "GRAPH.json"),
+    @Option(help: ArgumentHelp("A Graph iosManagedAppProtection export, or baseline:level-1|level-2|level-3 (Microsoft's framework, written beside the scenario) (repeatable; the first targets the work account).", valueName: "GRAPH.json"),
             completion: .file(extensions: ["json"]))
     var policy: [String] = []
 
-    @Option(name: .shortAndLong, help: "The scenario file to write (default: mamsim-scenario.yaml).")
+    @Option(name: .shortAndLong, help: "The scenario file to write.")
     var output: String = "mamsim-scenario.yaml"
 
     @Option(help: "Only this target (repeatable; projects only).")
@@ -88,7 +88,7 @@ struct InitCommand: AsyncParsableCommand {
         if mamsimSource != nil, facade == nil { throw ValidationError("--mamsim-source goes with --facade DIR") }
     }
 
-    func run() async throws {
+    mutating func run() async throws {
         if let facade { return try writeFacadePackage(facade) }
         let path = path ?? ""
         let settings = try options.buildSettings()
@@ -102,7 +102,17 @@ struct InitCommand: AsyncParsableCommand {
         }
         for note in inventory.notes { Terminal.note(note) }
         for warning in inventory.warnings { Terminal.warning(warning) }
-        let found = inventory.bundles
+        var found = inventory.bundles
+        // A bundle id built from a setting nothing sets (`$(ROOT).widget` → `.widget`, as Xcode
+        // expands it) is no id: a stand-in, said, so the scenario loads.
+        for i in found.indices {
+            guard let id = found[i].bundleID, !id.isEmpty, !found[i].unresolvedSettings.isEmpty,
+                  id.hasPrefix(".") || id.hasSuffix(".") || id.contains("..") else { continue }
+            let standIn = Self.standIn(id, name: found[i].name)
+            Terminal.note("\(found[i].source): its bundle id is \"\(id)\" once \(found[i].unresolvedSettings.map { "$(\($0))" }.joined(separator: ", ")) (set by no layer) is empty, as Xcode builds it; the scenario uses \(standIn): pass --set \(found[i].unresolvedSettings[0])=… for the real one")
+            found[i].bundleID = standIn
+            found[i].resolvedInfoPlist = found[i].resolvedInfoPlist.flatMap { Self.replacingBundleID(in: $0, with: standIn) }
+        }
         let usable = found.filter { $0.bundleID?.isEmpty == false }
         for b in found where b.bundleID?.isEmpty != false {
             Terminal.warning("\(b.source): no CFBundleIdentifier could be read; left out (pass --set PRODUCT_BUNDLE_IDENTIFIER=… if a build setting names it)")
@@ -120,8 +130,21 @@ struct InitCommand: AsyncParsableCommand {
             Terminal.error("\(output) exists; name another file with -o, or pass --force to replace it")
             throw ExitCode(2)
         }
+        // `baseline:level-2`: Microsoft's template, written beside the scenario it is named by.
+        for (i, p) in policy.enumerated() where p.hasPrefix("baseline:") {
+            let name = String(p.dropFirst("baseline:".count))
+            guard let document = Baselines.document(name) ?? Baselines.document(p) else {
+                Terminal.error("--policy \(p): no such baseline; use \(Baselines.names.map { "baseline:\($0)" }.joined(separator: ", ")) (Microsoft's data protection framework for iOS)")
+                throw ExitCode(2)
+            }
+            let file = folder.appendingPathComponent("\(name).json")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(document.utf8).write(to: file)
+            Terminal.note("--policy \(p): Microsoft's template written to \(file.path)")
+            policy[i] = file.path
+        }
         for p in policy where !FileManager.default.fileExists(atPath: p) {
-            Terminal.error("\(p) cannot be read; name a Graph policy export (JSON)")
+            Terminal.error("\(p) cannot be read; name a Graph policy export (JSON), or baseline:\(Baselines.names.first ?? "level-2")")
             throw ExitCode(2)
         }
         var entries = Self.entries(usable)
@@ -198,6 +221,19 @@ struct InitCommand: AsyncParsableCommand {
         terminal.line("next: put your Intune files in \(dir)/Sources/FleetApp, then `cd \(dir) && swift build --static-swift-stdlib && mamsim run scenarios/fleet.yaml`")
     }
 
+
+    /// `com.example.` and what of `id` is left (`.widget` → `com.example.widget`).
+    static func standIn(_ id: String, name: String) -> String {
+        let parts = id.split(separator: ".").map { $0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }.filter { !$0.isEmpty }
+        let fallback = name.split(separator: "/").last.map { $0.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.lowercased() } ?? "app"
+        return (["com", "example"] + (parts.isEmpty ? [fallback.isEmpty ? "app" : fallback] : parts)).joined(separator: ".")
+    }
+
+    static func replacingBundleID(in plist: Data, with id: String) -> Data? {
+        guard var info = (try? PropertyListSerialization.propertyList(from: plist, format: nil)) as? [String: Any] else { return plist }
+        info["CFBundleIdentifier"] = id
+        return try? PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+    }
 
     func writePlugins(_ entries: [Entry], folder: URL) throws {
         for e in entries where e.isExtension && e.isHosted {

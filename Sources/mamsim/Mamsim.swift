@@ -14,7 +14,7 @@ struct Mamsim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mamsim",
         abstract: "A simulated managed iOS device: apps and extensions as real processes, Intune app protection enforced by the host.",
-        version: "mamsim \(mamsimVersion) (wire protocol \(Hello.currentProtocolVersion), scenario format 1.4)",
+        version: "mamsim \(mamsimVersion) (wire protocol \(Hello.currentProtocolVersion), scenario format 1.5)",
         subcommands: [RunCommand.self, InitCommand.self, TestCommand.self, MergeCommand.self, ReportCommand.self, MatrixCommand.self, WhatIfCommand.self, LintCommand.self, ConfigureCommand.self, ActivationCommand.self, BenchCommand.self, SchemaCommand.self])
 
     /// The program's entry: a write to a child or a reader that went away (`| head`) fails

@@ -91,6 +91,11 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         for w in scenario.warnings { Terminal.warning("\(w)") }
+        // A run of no steps checks nothing and would pass: the mistake said, as `mamsim test` says it.
+        guard !scenario.steps.isEmpty else {
+            Terminal.error("\(file): the scenario has no steps, so a run would check nothing and pass; add steps: with at least one step (docs/SCENARIOS.md)")
+            throw ExitCode(2)
+        }
         let out = Terminal()
 
         var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: deviceDir.map { URL(fileURLWithPath: $0) })
@@ -167,10 +172,18 @@ final class FleetProgress: @unchecked Sendable {
         self.verbose = verbose
     }
 
+    /// The confinement in one short line; `--verbose` prints every protection and limit.
+    static func shortConfinement(_ what: String) -> String {
+        guard what.hasPrefix("children are confined with Landlock") else { return what }
+        let head = what.prefix { $0 != ":" }
+        guard what.contains("; not in force: ") else { return "\(head), seccomp, namespaces and limits (--verbose lists them)" }
+        return "\(head), seccomp, namespaces and limits; not all are in force on this machine (--verbose says which)"
+    }
+
     func event(_ e: HostEvent) {
         // Events carry what children said (ids, reasons, messages): never raw to a terminal.
         if verbose { terminal.line(terminal.dim("  · \(ProjectRoot.printable("\(e)"))")) }
-        if case .confinement(let what) = e, !verbose { terminal.line(terminal.dim("  \(what)")) }
+        if case .confinement(let what) = e, !verbose { terminal.line(terminal.dim("  \(Self.shortConfinement(what))")) }
         if case .said(let handle, let what) = e, !verbose {
             terminal.line(terminal.yellow("  note: \(Terminal.escapingControls("\(handle): \(what)", keepingLineBreaks: false))"))
         }

@@ -75,6 +75,56 @@ extension CLITests {
             #expect(run.status == 0, "\(run)")
         }
 
+        /// Issue 86, items 2–4: a spec named `project-bwa.yml`, found by its content and named
+        /// itself; bundle ids written `$NAME` (resolved) and from a setting nothing sets (a
+        /// stand-in, no `$` left, the written text in a comment); an include outside the
+        /// folder skipped with a warning — and the scenario runs.
+        @Test func anUnusualXcodeGenSpecBecomesAScenarioThatRuns() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let repo = dir.appendingPathComponent("repo")
+            let files: [String: String] = [
+                "project-bwa.yml": """
+                    name: Authenticator
+                    include: [../outside.yml]
+                    settings:
+                      PRODUCT_BUNDLE_IDENTIFIER_ROOT: com.example.bwa
+                    targets:
+                      Authenticator:
+                        type: application
+                        platform: iOS
+                        info: {path: App/Info.plist, properties: {CFBundleIdentifier: $PRODUCT_BUNDLE_IDENTIFIER_ROOT}}
+                      Widget:
+                        type: app-extension
+                        platform: iOS
+                        info: {path: Widget/Info.plist, properties: {CFBundleIdentifier: $(UNSET_ROOT).widget, NSExtension: {NSExtensionPointIdentifier: com.apple.widgetkit-extension}}}
+
+                    """,
+                ".git/HEAD": "ref: refs/heads/main\n",
+            ]
+            for (path, text) in files {
+                let url = repo.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
+            try "targets: {}\n".write(to: dir.appendingPathComponent("outside.yml"), atomically: true, encoding: .utf8)
+            let file = dir.appendingPathComponent("first.yaml").path
+            for named in [repo.path, repo.appendingPathComponent("project-bwa.yml").path] {
+                let r = try await CLI.run(["init", named, "-o", file, "--force"], timeout: 120)
+                #expect(r.status == 0, "\(named): \(r)")
+                #expect(r.stderr.contains("outside.yml, which is outside"), "\(r.stderr)")
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                #expect(text.contains("bundle: \"com.example.bwa\""), "\(text)")
+                #expect(!text.split(separator: "\n").contains { $0.contains("bundle: ") && $0.split(separator: "#")[0].contains("$") }, "\(text)")
+                // The extension's id is built from a setting nothing sets: a stand-in, said.
+                let plugin = try String(contentsOf: dir.appendingPathComponent("mamsim-extensions/widget/Info.plist"), encoding: .utf8)
+                #expect(plugin.contains("<string>com.example.widget</string>"), "\(plugin)")
+                #expect(r.stderr.contains("its bundle id is \".widget\" once $(UNSET_ROOT)") && r.stderr.contains("--set UNSET_ROOT="), "\(r.stderr)")
+            }
+            let run = try await CLI.run(["run", file], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+        }
+
         /// An app whose Intune SDK comes in at build time (Mattermost's module) shows no sign of it
         /// in its files: init notes that the policy targets none, and `--sdk TARGET` makes it an
         /// SDK app — whose sign-in the real entitlements then block (no Intune keychain group).

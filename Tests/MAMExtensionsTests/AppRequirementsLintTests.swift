@@ -25,6 +25,15 @@ struct AppRequirementsLintTests {
         #expect(report.findings.isEmpty, "\(report.lines)")
     }
 
+    /// Issue 86, item 6: ADAL's broker scheme `msauth`, queried, needs no twin, as msauthv2
+    /// and msauthv3 do not.
+    @Test func adalsBrokerSchemeNeedsNoTwin() throws {
+        let dir = try mutated("Info.plist", "<key>LSApplicationQueriesSchemes</key>\n\t<array>", "<key>LSApplicationQueriesSchemes</key>\n\t<array>\n\t\t<string>msauth</string>")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = Linter.lint(folder: dir)
+        #expect(report.findings.isEmpty, "\(report.lines)")
+    }
+
     @Test(arguments: [
         ("no IntuneMAMSettings", "Info.plist", "<key>IntuneMAMSettings</key>", "<key>SomethingElse</key>", "intune-settings"),
         ("misspelled key", "Info.plist", "<key>MultiIdentity</key>", "<key>MultiIdentiy</key>", "intune-settings-key"),

@@ -29,6 +29,27 @@ struct BuildSettingsAsXcodeTests {
         #expect(layered["MARKETING_VERSION"] == "4.2")
     }
 
+    /// Issue 86, item 3: `$NAME` without parentheses, `${NAME}`, and the modifiers, as Xcode
+    /// expands them — an app's bundle id written `$PRODUCT_BUNDLE_IDENTIFIER_ROOT.mail` resolves.
+    @Test(arguments: [
+        ("$PRODUCT_BUNDLE_IDENTIFIER_ROOT.mail", "com.contoso.mail"),
+        ("${PRODUCT_BUNDLE_IDENTIFIER_ROOT}.mail", "com.contoso.mail"),
+        ("$(PRODUCT_NAME:rfc1034identifier)", "My-App-2"),
+        ("$(PRODUCT_NAME:c99extidentifier)", "My_App_2"),
+        ("$(PRODUCT_NAME:lower)", "my app+2"),
+        ("$ROOT_ALIAS.share", "com.contoso.share"),
+        ("price: 5$", "price: 5$"),
+    ])
+    func everyWayXcodeWritesAReferenceExpands(_ written: String, _ expanded: String) {
+        var unresolved: [UnresolvedBuildSetting] = []
+        let settings = BuildSettings(["PRODUCT_BUNDLE_IDENTIFIER_ROOT": "com.contoso", "PRODUCT_NAME": "My App+2", "ROOT_ALIAS": "$PRODUCT_BUNDLE_IDENTIFIER_ROOT"])
+        #expect(settings.expand(written, keyPath: "CFBundleIdentifier", unresolved: &unresolved) == expanded)
+        #expect(unresolved.isEmpty, "\(unresolved)")
+        #expect(!BuildSettings.hasReference(expanded) || expanded.hasSuffix("$"))
+        _ = BuildSettings().expand("$UNSET_ROOT.mail", keyPath: "k", unresolved: &unresolved)
+        #expect(unresolved.map(\.name) == ["UNSET_ROOT"] && BuildSettings.hasReference("$UNSET_ROOT.mail"))
+    }
+
     @Test func theSigningPrefixesAreNeverUnset() {
         var unresolved: [UnresolvedBuildSetting] = []
         let text = BuildSettings().expand("$(AppIdentifierPrefix)com.example.app", keyPath: "keychain-access-groups[0]", unresolved: &unresolved)

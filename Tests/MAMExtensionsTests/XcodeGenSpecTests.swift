@@ -120,15 +120,38 @@ struct XcodeGenSpecTests {
             #expect(error.problem.contains("is not valid YAML (line"), "\(error.problem)")
             #expect(!error.problem.contains("wJalrXUtnFEMI") && !error.fix.contains("wJalrXUtnFEMI"), "\(error.problem)")
         }
+        // Issue 86, item 4: refused, never read — and skipped with a warning, the rest of the
+        // spec read (it exited 2 before).
         for spec in ["repo/up/project.yml", "repo/link/project.yml"] {
-            do {
-                _ = try XcodeGenSpec.read(dir.appendingPathComponent(spec))
-                Issue.record("\(spec): an include outside the repository was read")
-            } catch {
-                #expect(error.problem.contains("outside the repository"), "\(spec): \(error.problem)")
-                #expect(!"\(error.problem) \(error.fix)".contains("wJalrXUtnFEMI"), "\(spec): \(error.problem)")
-            }
+            let project = try XcodeGenSpec.read(dir.appendingPathComponent(spec))
+            #expect(project.targets.map(\.name) == ["App"], "\(spec)")
+            #expect(project.unread.count == 1 && project.unread[0].contains("which is outside") && project.unread[0].contains("was not read"), "\(spec): \(project.unread)")
+            #expect(!project.unread.joined().contains("wJalrXUtnFEMI"), "\(spec)")
         }
+        // The folder the user named widens what may be read: an include inside it is followed.
+        do {
+            _ = try XcodeGenSpec.read(dir.appendingPathComponent("repo/up/project.yml"), within: dir)
+            Issue.record("an include inside the named folder was not followed")
+        } catch {
+            #expect(error.problem.contains("is not valid YAML (line") && !error.problem.contains("wJalrXUtnFEMI"), "\(error.problem)")
+        }
+    }
+
+    /// Issue 86, item 2: a spec of any name (`project-bwa.yml`, as Bitwarden names its specs) is
+    /// found by its content — a top-level `name:` and `targets:` — and a file of targets it
+    /// includes is read as its part, not as a spec of its own.
+    @Test func aSpecOfAnyNameIsFoundByItsContent() throws {
+        let dir = try write([
+            "project-bwa.yml": "name: Authenticator\ninclude: [targets-shared.yml]\ntargets:\n  Authenticator: {type: application, platform: iOS, info: {path: App/Info.plist, properties: {CFBundleIdentifier: com.example.bwa}}}\n",
+            "targets-shared.yml": "targets:\n  Shared: {type: framework, platform: iOS}\n",
+            ".github/workflows/ci.yml": "name: CI\non: push\njobs: {}\n",
+            "swiftlint.yml": "disabled_rules: [line_length]\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let found = try ProjectLinter.findProjects(in: dir, displayName: "repo")
+        #expect(found.map(\.lastPathComponent) == ["project-bwa.yml"], "\(found)")
+        let project = try XcodeGenSpec.read(found[0])
+        #expect(Set(project.targets.map(\.name)) == ["Authenticator", "Shared"])
     }
 
     /// Issue 73, item 5: an include missing from the checkout is left out and said so, the
