@@ -70,9 +70,10 @@ public struct XcodeProject: Sendable {
     /// one sentence each: said by lint as a warning and by init as a comment.
     public var unread: [String] = []
 
-    /// How messages name the project: `App.xcodeproj`, or `project.yml (XcodeGen)`.
+    /// How messages name the project: `App.xcodeproj`, `project.yml (XcodeGen)`, `Project.swift (Tuist)`.
     public var displayName: String {
-        manifest.lastPathComponent == "project.pbxproj" ? "\(name).xcodeproj" : "\(manifest.lastPathComponent) (XcodeGen)"
+        manifest.lastPathComponent == "project.pbxproj" ? "\(name).xcodeproj"
+            : manifest.lastPathComponent == "Project.swift" ? "Project.swift (Tuist)" : "\(manifest.lastPathComponent) (XcodeGen)"
     }
 
     /// A project read from elsewhere than a `project.pbxproj` (an XcodeGen spec).

@@ -75,7 +75,7 @@ public enum ProjectInventory {
         if root.pathExtension == "xcworkspace" { root = root.deletingLastPathComponent() }
         let projects: [URL]
         let base: URL
-        if !isDirectory.boolValue, ProjectLinter.isXcodeGenSpec(path) {
+        if !isDirectory.boolValue, ProjectLinter.isXcodeGenSpec(path) || path.lastPathComponent == "Project.swift" {
             (projects, base) = ([path], path.deletingLastPathComponent())
         } else if root.pathExtension == "xcodeproj" {
             (projects, base) = ([root], root.deletingLastPathComponent())

@@ -1,0 +1,85 @@
+import Foundation
+import MAMBundle
+import Testing
+@testable import MAMExtensions
+
+/// A Tuist manifest read as Swift source, never run (issue 86, item 1): literals, the manifest's
+/// own constants (`let name = "…"`, `"com.x.\(name)"`, a dictionary named by
+/// `.extendingDefault(with:)`), `.target`, `Target(` and `.init(` calls; a dependency is not a
+/// target; what a helper computes is named, never a dead end.
+@Suite struct TuistManifestTests {
+    func manifest(_ text: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tuist-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("Project.swift")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test func whisperboardsManifestIsReadAsTuistWritesIt() throws {
+        let url = Fixtures.projects.appendingPathComponent("WhisperboardTuist/Project.swift")
+        let project = try TuistManifest.read(url)
+        #expect(project.name == "WhisperBoard" && project.displayName == "Project.swift (Tuist)")
+        #expect(project.targets.map(\.name) == ["WhisperBoard", "ShareExtension", "WhisperBoardKit", "WhisperBoardKitTests"])
+        let app = try #require(project.targets.first)
+        #expect(app.isApplication && app.embeddedTargets == ["ShareExtension"])
+        #expect(app.configurations[0].settings["PRODUCT_BUNDLE_IDENTIFIER"] == "me.igortarasenko.Whisperboard")
+        #expect(app.configurations[0].settings["CODE_SIGN_ENTITLEMENTS"] == "App/Support/app.entitlements")
+        let info = try #require(project.generatedFiles.first { $0.key.hasSuffix("Derived/InfoPlists/ShareExtension-Info.plist") }?.value)
+        let plist = try #require(try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any])
+        #expect((plist["NSExtension"] as? [String: Any])?["NSExtensionPointIdentifier"] as? String == "com.apple.share-services")
+        #expect(project.targets[1].isAppExtension && project.targets[2].productType == "com.apple.product-type.framework")
+    }
+
+    @Test func constantsAndEveryCallShapeAreRead() throws {
+        let url = try manifest(#"""
+            import ProjectDescription
+            let name = "NewsWidgetApp"
+            let infoPlist: [String: InfoPlist.Value] = ["UILaunchStoryboardName": "LaunchScreen", "CFBundleURLTypes": [["CFBundleURLSchemes": ["news"]]]]
+            let project = Project(
+                name: name,
+                targets: [
+                    .init(name: name, platform: .iOS, product: .app, bundleId: "com.Appboong.\(name)",
+                          infoPlist: .extendingDefault(with: infoPlist), dependencies: [.target(name: "Widget")]),
+                    Target(name: "Widget", platform: .iOS, product: .appExtension, bundleId: "com.Appboong.\(name).widget",
+                           infoPlist: .file(path: "Widget/Info.plist")),
+                    makeFeature(name: "Search"),
+                    .target(name: featureName, destinations: .iOS, product: .framework, bundleId: "com.x.\(featureName)"),
+                ]
+            )
+            """#)
+        let project = try TuistManifest.read(url)
+        #expect(project.name == "NewsWidgetApp")
+        #expect(project.targets.map(\.name) == ["NewsWidgetApp", "Widget"])
+        #expect(project.targets[0].configurations[0].settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.Appboong.NewsWidgetApp")
+        #expect(project.targets[1].configurations[0].settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.Appboong.NewsWidgetApp.widget")
+        #expect(project.targets[1].configurations[0].settings["INFOPLIST_FILE"] == "Widget/Info.plist")
+        #expect(project.targets[0].embeddedTargets == ["Widget"])
+        let info = try #require(project.generatedFiles.values.first)
+        let plist = try #require(try PropertyListSerialization.propertyList(from: info, format: nil) as? [String: Any])
+        #expect(plist["UILaunchStoryboardName"] as? String == "LaunchScreen" && plist["CFBundleIdentifier"] as? String == "$(PRODUCT_BUNDLE_IDENTIFIER)")
+        #expect(project.unread.count == 1 && project.unread[0].contains("line 12: a target whose name is computed (featureName)"), "\(project.unread)")
+    }
+
+    /// A hostile manifest: nesting a hundred thousand deep, unterminated strings and comments —
+    /// read to its end, never a crash.
+    @Test func aHostileManifestEndsQuietly() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        let texts = ["let x = " + deep,
+                     #"let p = Project(name: "X", targets: [.target(name: "A", product: .app, infoPlist: .extendingDefault(with: "# + deep,
+                     #""\("#, "/" + "* never closed", "\"\"\"" + "\n open"]
+        for text in texts {
+            let project = try TuistManifest.read(try manifest(text))
+            #expect(project.targets.count <= 1)
+        }
+    }
+
+    @Test func aManifestBuiltByHelpersIsNamedNotADeadEnd() throws {
+        let url = try manifest("import ProjectDescription\nimport ProjectDescriptionHelpers\nlet project = Project.app(name: \"Mail\", platform: .iOS)\n")
+        let project = try TuistManifest.read(url)
+        #expect(project.targets.isEmpty)
+        #expect(project.unread.first?.contains("no target is written in it with literals") == true && project.unread.first?.contains("tuist generate --no-open` in") == true, "\(project.unread)")
+        // `findProjects` takes a Tuist workspace's manifests when it has no .xcodeproj.
+        #expect(try ProjectLinter.findProjects(in: url.deletingLastPathComponent(), displayName: "x") == [url])
+    }
+}
