@@ -36,6 +36,9 @@ public enum ProjectInventory {
         public var resolvedInfoPlist: Data?
         /// `$(NAME)`s nothing defined, for a comment.
         public var unresolvedSettings: [String]
+        /// The Info.plist the project names, where it is missing from the checkout (a file a
+        /// build step writes, or one left out): why nothing of it could be read.
+        public var missingInfoPlist: String? = nil
     }
 
     /// A target of the project that is not an app or extension of the fleet, and why.
@@ -241,7 +244,8 @@ public enum ProjectInventory {
             containerBundleID: container, hasIntuneSettings: !settings.raw.isEmpty, multiIdentity: settings.multiIdentity,
             urlSchemes: b.urlSchemes.map(built), keychainGroups: (b.entitlements?.keychainAccessGroups ?? []).map(b.bareKeychainGroup).map(built),
             appGroups: (b.entitlements?.applicationGroups ?? settings.appGroupIdentifiers).map(built),
-            resolvedInfoPlist: resolved, unresolvedSettings: unresolved)
+            resolvedInfoPlist: resolved, unresolvedSettings: unresolved,
+            missingInfoPlist: infoPlist.flatMap { infoData == nil && !FileManager.default.fileExists(atPath: $0.path) ? ProjectLinter.relative($0, to: $0.deletingLastPathComponent().deletingLastPathComponent()) : nil })
     }
 
     /// `text` with each plain reference to a setting of `names` (`$(NAME)`, `${NAME}`) made

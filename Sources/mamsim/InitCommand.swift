@@ -115,9 +115,11 @@ struct InitCommand: AsyncParsableCommand {
         }
         let usable = found.filter { $0.bundleID?.isEmpty == false }
         for b in found where b.bundleID?.isEmpty != false {
-            Terminal.warning("\(b.source): no CFBundleIdentifier could be read; left out (pass --set PRODUCT_BUNDLE_IDENTIFIER=… if a build setting names it)")
-            inventory.leftOut.append(ProjectInventory.LeftOut(name: b.name, source: b.source,
-                why: "no CFBundleIdentifier could be read (pass --set PRODUCT_BUNDLE_IDENTIFIER=… to init if a build setting names it)"))
+            // A missing Info.plist is said as what it is: the rest of the fleet is written.
+            let why = b.missingInfoPlist.map { "its Info.plist (\($0)) is not in the checkout, so its bundle id and kind cannot be read (a file a build step writes? build once, or add it)" }
+                ?? "no CFBundleIdentifier could be read (pass --set PRODUCT_BUNDLE_IDENTIFIER=… to init if a build setting names it)"
+            Terminal.warning("\(b.source): \(why); left out")
+            inventory.leftOut.append(ProjectInventory.LeftOut(name: b.name, source: b.source, why: why))
         }
         guard usable.contains(where: { $0.extensionPoint == nil }) else {
             Terminal.error("\(path): no iOS app target or app Info.plist was found; name an .xcodeproj, a repository or an app folder")

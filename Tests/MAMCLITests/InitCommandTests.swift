@@ -98,6 +98,10 @@ extension CLITests {
                         type: app-extension
                         platform: iOS
                         info: {path: Widget/Info.plist, properties: {CFBundleIdentifier: $(UNSET_ROOT).widget, NSExtension: {NSExtensionPointIdentifier: com.apple.widgetkit-extension}}}
+                      Share:
+                        type: app-extension
+                        platform: iOS
+                        settings: {PRODUCT_BUNDLE_IDENTIFIER: com.example.bwa.share, INFOPLIST_FILE: Share/Info.plist}
 
                     """,
                 ".git/HEAD": "ref: refs/heads/main\n",
@@ -113,6 +117,8 @@ extension CLITests {
                 let r = try await CLI.run(["init", named, "-o", file, "--force"], timeout: 120)
                 #expect(r.status == 0, "\(named): \(r)")
                 #expect(r.stderr.contains("outside.yml, which is outside"), "\(r.stderr)")
+                // An extension whose Info.plist is not in the checkout: said, left out, the rest written.
+                #expect(r.stderr.contains("target Share: its Info.plist (Share/Info.plist) is not in the checkout"), "\(r.stderr)")
                 let text = try String(contentsOfFile: file, encoding: .utf8)
                 #expect(text.contains("bundle: \"com.example.bwa\""), "\(text)")
                 #expect(!text.split(separator: "\n").contains { $0.contains("bundle: ") && $0.split(separator: "#")[0].contains("$") }, "\(text)")
