@@ -37,6 +37,49 @@ extension LintContext {
     /// What MSAL's brokered sign-in (Microsoft Authenticator) queries.
     static let brokerQuerySchemes = ["msauthv2", "msauthv3"]
 
+    static let entraOverrides = ["aadClientIdOverride", "aadRedirectUriOverride", "aadAuthorityUriOverride",
+                                 "setAadClientIdOverride", "setAadRedirectUriOverride", "setAadAuthorityUriOverride"]
+
+    /// `File.swift:12`, where Swift or Objective-C source beside the app's Info.plist (its folder,
+    /// a bounded walk) assigns one of the Entra overrides.
+    static func entraSettingsSetInCode(_ info: URL) -> String? {
+        // The app's sources: the Info.plist's folder, or the one above a folder of support files.
+        let folder = info.deletingLastPathComponent()
+        let support = ["supporting files", "supportingfiles", "support", "resources", "config", "configuration", "configs", "plists"]
+        let base = support.contains(folder.lastPathComponent.lowercased()) ? folder.deletingLastPathComponent() : folder
+        var queue = [base], visited = 0
+        while let folder = queue.first, visited < 2_000 {
+            queue.removeFirst()
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where !name.hasPrefix(".") {
+                visited += 1
+                let url = folder.appendingPathComponent(name)
+                if ["swift", "m", "mm"].contains(url.pathExtension) {
+                    guard let data = FileManager.default.contents(atPath: url.path), data.count < 2 << 20 else { continue }
+                    let text = String(decoding: data, as: UTF8.self)
+                    guard entraOverrides.contains(where: text.contains) else { continue }
+                    for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                        let code = line.split(separator: "//", maxSplits: 1).first ?? ""
+                        // `….aadClientIdOverride = x`, or ObjC's setter: the property assigned, not read.
+                        let assigns = entraOverrides.prefix(3).contains { name in
+                            guard let r = code.range(of: name) else { return false }
+                            let rest = code[r.upperBound...].drop { $0 == " " }
+                            return rest.hasPrefix("=") && !rest.hasPrefix("==")
+                        } || entraOverrides.suffix(3).contains { code.contains($0 + ":") }
+                        if assigns { return "\(ProjectRoot.printable(ProjectLinter.relative(url, to: base), limit: 200)):\(n + 1)" }
+                    }
+                } else {
+                    var isDirectory: ObjCBool = false
+                    // Folders of sources, not bundles (`.xcodeproj`, `.xcassets`) nor dependencies.
+                    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue, url.pathExtension.isEmpty,
+                       !["Pods", "Carthage", "node_modules", "build", "DerivedData"].contains(name) {
+                        queue.append(url)
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
     /// RFC 3986: a letter, then letters, digits, `+`, `-`, `.`.
     static func isURLScheme(_ s: String) -> Bool {
         guard let first = s.first, first.isASCII, first.isLetter else { return false }
@@ -96,6 +139,15 @@ extension LintContext {
 
     mutating func checkIntuneSettings(_ info: [String: Any], bundleId: String?) {
         guard let settings = info["IntuneMAMSettings"] else {
+            // Microsoft Learn (app-sdk-ios): apps may set the Entra settings at run time instead,
+            // `aadClientIdOverride`, `aadRedirectUriOverride`, `aadAuthorityUriOverride` — then
+            // the dictionary's absence is a note, naming where the code sets them.
+            if let place = plugin.infoFileURL.flatMap(Self.entraSettingsSetInCode) {
+                report(.note, "intune-settings", plugin, "IntuneMAMSettings",
+                       "is missing, and \(place) sets the Entra settings in code (IntuneMAMSettings' aad…Override properties), which the SDK takes instead; the other keys (MultiIdentity, the app groups…) come only from this dictionary",
+                       fix: "keep the overrides; add <key>IntuneMAMSettings</key><dict>…</dict> for the keys no override sets")
+                return
+            }
             report(.error, "intune-settings", plugin, "IntuneMAMSettings",
                    "is missing; an app built with the Intune App SDK carries its settings (ADALClientId, ADALRedirectUri, MultiIdentity…) in this dictionary",
                    fix: "add <key>IntuneMAMSettings</key><dict>…</dict> (run IntuneMAMConfigurator, or see docs/LINT.md)")

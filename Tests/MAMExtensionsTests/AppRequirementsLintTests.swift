@@ -25,6 +25,26 @@ struct AppRequirementsLintTests {
         #expect(report.findings.isEmpty, "\(report.lines)")
     }
 
+    /// Issue 86, item 6: an app that sets the Entra settings in code (Microsoft Learn: the
+    /// `aadClientIdOverride` family) has its missing IntuneMAMSettings as a note naming the
+    /// line; reading the property is no setting (the control: still an error).
+    @Test(arguments: [
+        ("IntuneMAMSettings.aadClientIdOverride = \"6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11\"\n", "Sources/AppDelegate.swift", true),
+        ("[IntuneMAMSettings setAadClientIdOverride:@\"6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11\"];\n", "Sources/AppDelegate.m", true),
+        ("let id = IntuneMAMSettings.aadClientIdOverride\n", "Sources/AppDelegate.swift", false),
+    ])
+    func settingsSetInCodeMakeAMissingDictionaryANote(code: String, file: String, note: Bool) throws {
+        let dir = try mutated("Info.plist", "<key>IntuneMAMSettings</key>", "<key>SomethingElse</key>")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent(file)
+        try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try ("import IntuneMAMSwift\n\n" + code).write(to: source, atomically: true, encoding: .utf8)
+        let report = Linter.lint(folder: dir)
+        let finding = report.findings.first { $0.rule == "intune-settings" }
+        #expect(finding?.severity == (note ? .note : .error), "\(report.lines)")
+        if note { #expect(finding?.problem.contains("\(file):3 sets the Entra settings in code") == true, "\(report.lines)") }
+    }
+
     /// Issue 86, item 6: ADAL's broker scheme `msauth`, queried, needs no twin, as msauthv2
     /// and msauthv3 do not.
     @Test func adalsBrokerSchemeNeedsNoTwin() throws {
