@@ -56,7 +56,7 @@ public enum LintRules {
         LintRule("keychain-intune-group-misspelled", .error, "a keychain group is a misspelling of com.microsoft.intune.mam", source: sdkGuide),
         LintRule("keychain-adal-cache", .warning, "keychain-access-groups lacks com.microsoft.adalcache", source: sdkGuide),
         // IntuneMAMSettings
-        LintRule("intune-settings", .error, "an app has no IntuneMAMSettings dictionary", source: sdkGuide),
+        LintRule("intune-settings", .error, "an app has no IntuneMAMSettings dictionary (a note where its code sets the Entra settings, aadClientIdOverride and its siblings)", source: sdkGuide),
         LintRule("intune-settings-key", .error, "an IntuneMAMSettings key is a near miss of one the SDK reads", source: sdkGuide),
         LintRule("intune-settings-type", .error, "a Boolean IntuneMAMSettings key is not <true/> or <false/>", source: sdkGuide),
         LintRule("adal-client-id", .error, "ADALClientId is missing (a warning) or not a GUID (a placeholder)", source: sdkGuide),

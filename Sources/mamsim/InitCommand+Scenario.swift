@@ -156,7 +156,8 @@ extension InitCommand {
                         : "    # its Info.plist asks for no full access (RequestsOpenAccess): ManagedApp never serves it")
                 } else {
                     let kind = e.bundle.extensionPoint.flatMap(AppDescriptor.Kind.forExtensionPoint)
-                    if let kind, !kind.isShareSheetTarget, let why = Self.kindNote(kind, id: e.id) {
+                    if let kind, !kind.isShareSheetTarget,
+                       let why = e.bundle.extensionPoint == "com.apple.fileprovider-actionsui" ? "a File Provider UI extension: the provider's actions, no file of its own" : Self.kindNote(kind, id: e.id) {
                         y.append("    kind: \(kind.rawValue)                   # \(why)")
                     }
                     y.append("    plugin: \(Self.quoted("mamsim-extensions/\(e.id)"))   # its Info.plist as built; no program: every item is accepted")
@@ -216,6 +217,14 @@ extension InitCommand {
                 case .intents:
                     y.append("  - name: \(Self.quoted("\(to.id) is an Intents extension: may Siri reach org data?"))")
                     y.append("    policyQuery: {app: \(to.id), setting: siriIntents}")
+                case .fileProvider where to.bundle.extensionPoint == "com.apple.fileprovider-actionsui":
+                    // Its UI offers the provider's actions; it serves no file, so encryption is
+                    // its File Provider's question, not its own.
+                    y.append("  # \(Self.comment(to.id)) is a File Provider UI extension: it shows the provider's actions and serves no file (the encryption question is its File Provider's)")
+                    continue
+                case .autofill:
+                    y.append("  - name: \(Self.quoted("\(to.id) is an AutoFill credential provider: does conditional launch let it open?"))")
+                    y.append("    launch: {app: \(to.id)}")
                 case .fileProvider:
                     y.append("  - name: \(Self.quoted("\(to.id) is a File Provider: must it encrypt what it serves?"))")
                     y.append("    policyQuery: {app: \(to.id), setting: fileProviderEncryption}")

@@ -240,6 +240,10 @@ extension CLITests {
                 ("App", "<key>CFBundleIdentifier</key><string>com.example.sync</string><key>CFBundleExecutable</key><string>Sync</string><key>IntuneMAMSettings</key><dict><key>ADALClientId</key><string>x</string></dict>"),
                 ("Files", ext("files", "com.apple.fileprovider-nonui")),
                 ("Widget", ext("widget", "com.apple.widgetkit-extension")),
+                // Issue 86, item 7: an AutoFill provider gets its launch step; a File Provider
+                // UI extension is not asked the encryption question.
+                ("Passwords", ext("passwords", "com.apple.authentication-services-credential-provider-ui")),
+                ("FilesUI", ext("filesui", "com.apple.fileprovider-actionsui")),
                 ("Alerts", ext("alerts", "com.apple.usernotifications.service")),
                 ("Odd", ext("odd", "com.example.unknown-point")),
                 // ExtensionKit: no NSExtension at all, never an app of the fleet.
@@ -252,7 +256,7 @@ extension CLITests {
             }
             let file = dir.appendingPathComponent("first.yaml").path
             let r = try await CLI.run(["init", dir.path, "-o", file], timeout: 120)
-            #expect(r.status == 0 && r.stdout.contains("1 apps, 6 extensions (2 as comments: kinds a fleet does not host)"), "\(r)")
+            #expect(r.status == 0 && r.stdout.contains("1 apps, 8 extensions (2 as comments: kinds a fleet does not host)"), "\(r)")
             let text = try String(contentsOfFile: file, encoding: .utf8)
             for line in ["- id: files", "kind: fileProvider", "setting: fileProviderEncryption", "kind: widget", "setting: widgets",
                          "kind: notificationService", "com.example.unknown-point is not a fleet member: mamsim hosts share, action and keyboard extensions and the kinds of SCENARIOS v1.4",
@@ -262,6 +266,8 @@ extension CLITests {
                          "'s notifications (alerts shows them): what may one carrying org data show?", "notify: {app: "] {
                 #expect(text.contains(line), "\(line) in\n\(text)")
             }
+            #expect(text.contains("launch: {app: passwords}") && text.contains("# filesui is a File Provider UI extension: it shows the provider's actions and serves no file"), "\(text)")
+            #expect(!text.contains("policyQuery: {app: filesui, setting: fileProviderEncryption}"), "\(text)")
             #expect(!text.contains("to: odd") && !text.contains("to: kit"), "\(text)")
             #expect(!text.contains("to: files,") && !text.contains("to: widget,") && !text.contains("to: alerts,"), "no share to a kind the share sheet never lists: \(text)")
             let run = try await CLI.run(["run", file], timeout: 120)
