@@ -30,6 +30,15 @@ extension ProjectLinter {
                     .first { app in app.bundleIdentifier.map { id.hasPrefix($0 + ".") } == true }
             }
             var report = Linter.lint(entry.bundle, container: container, folderName: displayName)
+            // As for a project's targets: the Intune SDK's requirements only where the SDK is.
+            let name = folder.isEmpty ? root.lastPathComponent : folder
+            let declared = options.sdkTargets.contains(name) || options.sdkTargets.contains((folder as NSString).lastPathComponent)
+            if !declared, !Self.showsIntuneSDK(entry.bundle), !(container.map(Self.showsIntuneSDK) ?? false) {
+                report.findings = report.findings.filter { !LintRules.intuneRules.contains($0.rule) }
+                report.findings.append(LintFinding(.note, rule: "intune-sdk-absent", file: entry.bundle.infoFile, keyPath: "",
+                    problem: "shows no sign of the Intune SDK (no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam URL scheme): its Intune requirements were not checked",
+                    fix: "if it links the SDK (a module added at build time), lint it with --sdk \((folder as NSString).lastPathComponent.isEmpty ? root.lastPathComponent : (folder as NSString).lastPathComponent)"))
+            }
             report.bundle = folder.isEmpty ? "." : folder
             report.findings = report.findings.filter { seen.insert($0).inserted }
             return report

@@ -83,3 +83,23 @@ import Testing
         #expect(try ProjectLinter.findProjects(in: url.deletingLastPathComponent(), displayName: "x") == [url])
     }
 }
+
+/// Issue 86, item 5: no Intune rule on an app without the SDK in any mode — a folder scan too
+/// (no project): the app is said to show no sign of the SDK, once; `--sdk` checks it.
+@Suite struct FolderScanSDKTests {
+    @Test func aFolderScanChecksTheSDKOnlyWhereItIs() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-scan-\(UUID().uuidString)")
+        let app = dir.appendingPathComponent("Notes")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.notes</string><key>CFBundleURLTypes</key><array><dict><key>CFBundleURLSchemes</key><array><string>notes</string></array></dict></array></dict></plist>"#
+            .write(to: app.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
+        let reports = try ProjectLinter.lint(path: dir, displayName: "repo")
+        let rules = reports.flatMap(\.findings).map(\.rule)
+        #expect(!rules.contains { LintRules.intuneRules.contains($0) }, "\(rules)")
+        #expect(rules.contains("intune-sdk-absent"), "\(rules)")
+        // Declared with --sdk, its requirements are checked.
+        let declared = try ProjectLinter.lint(path: dir, displayName: "repo", options: ProjectLinter.Options(sdkTargets: ["Notes"]))
+        #expect(declared.flatMap(\.findings).contains { $0.rule == "intune-settings" }, "\(declared.flatMap(\.findings).map(\.rule))")
+    }
+}
