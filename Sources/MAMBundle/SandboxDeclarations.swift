@@ -246,10 +246,18 @@ public struct SandboxDeclarations: Sendable {
     static let secretWords = ["secret", "credential", "password", "passwd", "private_key", "private-key", "privatekey", "deploy_key", "deploy-key",
                               "apikey", "api_key", "api-key", "token.", "-token", "_token"]
 
+    /// What a compiler or Xcode's index writes: objects, dependency and module files, index
+    /// records. Their names echo the sources' (`AccessToken.o`), never a secret of their own.
+    static let buildProductExtensions: Set<String> = ["o", "d", "a", "dia", "swiftmodule", "swiftdoc", "swiftsourceinfo", "swiftdeps", "swiftinterface",
+                                                      "pcm", "emit-module", "dat", "priors", "swiftconstvalues", "resp", "dylib", "so", "bc"]
+
     static func secretFile(_ path: String) -> String? {
         let name = (path as NSString).lastPathComponent
         let lower = name.lowercased()
         let ext = (name as NSString).pathExtension.lowercased()
+        if buildProductExtensions.contains(ext) || path.contains("/Index.noindex/") || path.contains("/index/store/") || path.contains("/IndexStore/") {
+            return nil
+        }
         if secretNames.contains(lower) || secretExtensions.contains(ext) || lower.hasPrefix(".env") || lower.hasPrefix("id_")
             || lower.hasPrefix("audit.") || lower.hasSuffix(".env") || secretWords.contains(where: lower.contains) {
             return "\(path), a credential or key"

@@ -1,5 +1,5 @@
 import Foundation
-import MAMBundle
+@testable import MAMBundle
 import Testing
 @testable import MAMExtensions
 
@@ -101,5 +101,17 @@ import Testing
         // Declared with --sdk, its requirements are checked.
         let declared = try ProjectLinter.lint(path: dir, displayName: "repo", options: ProjectLinter.Options(sdkTargets: ["Notes"]))
         #expect(declared.flatMap(\.findings).contains { $0.rule == "intune-settings" }, "\(declared.flatMap(\.findings).map(\.rule))")
+    }
+}
+
+/// Issue 86, item 8: build products and index records echo their sources' names
+/// (`AccessToken.o`) and are not called a credential; a real key file still is.
+@Suite struct BuildProductsAreNoSecretsTests {
+    @Test(arguments: [
+        ("/repo/.build/debug/App.build/AccessToken.swift.o", false), ("/repo/DerivedData/Index.noindex/DataStore/v5/records/AB/api_token.swift-1X2", false),
+        ("/repo/.build/debug/App.build/AccessToken.d", false), ("/repo/Config/deploy_key", true), ("/repo/certs/push.p12", true),
+    ])
+    func onlyWhatHoldsASecretIsCalledOne(_ path: String, _ secret: Bool) {
+        #expect((SandboxDeclarations.secretFile(path) != nil) == secret, "\(path)")
     }
 }
