@@ -24,8 +24,13 @@ public struct DeviceFacts: Sendable, Hashable {
     /// the simulated device is an iPhone; a whatif persona may say another.
     public var platform: String = "iOS"
     /// The device's object in Microsoft Entra ID, as conditional access's filter for devices
-    /// reads it.
-    public var entra = EntraDeviceFacts()
+    /// reads it. Boxed: every decision passes the fleet's device along, and only conditional
+    /// access reads this; one reference, not a dictionary and two strings, travels with it.
+    public var entra: EntraDeviceFacts {
+        get { entraBox?.facts ?? EntraDeviceFacts() }
+        set { entraBox = newValue == EntraDeviceFacts() ? nil : EntraBox(newValue) }
+    }
+    private var entraBox: EntraBox?
 
     public init(mdmEnrolled: Bool = false, jailbroken: Bool = false, osVersion: Version = Version("18.4")!,
                 restrictions: [String: Bool] = [:], model: String = "iPhone15,2", brokerInstalled: Bool = false) {
@@ -36,6 +41,14 @@ public struct DeviceFacts: Sendable, Hashable {
         self.model = model
         self.brokerInstalled = brokerInstalled
     }
+}
+
+/// `DeviceFacts.entra`'s storage: immutable, compared by value.
+final class EntraBox: Sendable, Hashable {
+    let facts: EntraDeviceFacts
+    init(_ facts: EntraDeviceFacts) { self.facts = facts }
+    static func == (a: EntraBox, b: EntraBox) -> Bool { a.facts == b.facts }
+    func hash(into hasher: inout Hasher) { hasher.combine(facts) }
 }
 
 /// One account of the fleet with the policy that targets it (if any), plus the phrase the
