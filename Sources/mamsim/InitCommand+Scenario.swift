@@ -31,14 +31,6 @@ extension InitCommand {
         }
     }
 
-    /// A bundle id for an app whose written id keeps a `$(…)` reference: what the reference
-    /// leaves (`$(ROOT).mail` → `com.example.mail`), else one made from the scenario id.
-    static func standIn(_ written: String, id: String) -> String {
-        let tail = written.split(separator: ".").filter { !BuildSettings.hasReference(String($0)) && !$0.isEmpty }
-            .map { $0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }.filter { !$0.isEmpty }
-        return (["com", "example"] + (tail.isEmpty ? [id] : tail)).joined(separator: ".")
-    }
-
     /// `s` as one YAML scalar, written by Yams' emitter (libyaml): double-quoted, with every
     /// character that could end it or the line (a quote, a newline, a control character,
     /// NEL, LS, PS) escaped. Every value the project supplies goes through here: a project
@@ -122,7 +114,7 @@ extension InitCommand {
             if let written = b.bundleID, BuildSettings.hasReference(written) {
                 // A bundle id the project computes from a setting it does not set here: a
                 // stand-in that loads, and what the project wrote, for the user to settle.
-                y.append("    bundle: \(Self.quoted(Self.standIn(written, id: e.id)))   # the project writes \(Self.comment(written)), from a build setting it does not set: replace this stand-in with the real id")
+                y.append("    bundle: \(Self.quoted(Self.standIn(written, name: e.id)))   # the project writes \(Self.comment(written)), from a build setting it does not set: replace this stand-in with the real id")
             } else {
                 y.append("    bundle: \(Self.quoted(b.bundleID ?? ""))")
             }

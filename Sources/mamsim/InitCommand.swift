@@ -224,9 +224,11 @@ struct InitCommand: AsyncParsableCommand {
     }
 
 
-    /// `com.example.` and what of `id` is left (`.widget` → `com.example.widget`).
+    /// A bundle id that loads for one the project builds from a setting it does not set:
+    /// `com.example.` and what of `id` is left without references (`.widget`,
+    /// `$(ROOT).widget` → `com.example.widget`), else the target's name.
     static func standIn(_ id: String, name: String) -> String {
-        let parts = id.split(separator: ".").map { $0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }.filter { !$0.isEmpty }
+        let parts = id.split(separator: ".").filter { !BuildSettings.hasReference(String($0)) }.map { $0.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }.filter { !$0.isEmpty }
         let fallback = name.split(separator: "/").last.map { $0.filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.lowercased() } ?? "app"
         return (["com", "example"] + (parts.isEmpty ? [fallback.isEmpty ? "app" : fallback] : parts)).joined(separator: ".")
     }
