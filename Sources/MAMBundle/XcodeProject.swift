@@ -70,6 +70,17 @@ public struct XcodeProject: Sendable {
     /// one sentence each: said by lint as a warning and by init as a comment.
     public var unread: [String] = []
 
+    /// `targets` with only the extensions among what each embeds: a generated project's
+    /// dependencies name frameworks too, which are linked, not embedded.
+    public static func embeddingExtensionsOnly(_ targets: [Target]) -> [Target] {
+        let extensions = Set(targets.filter(\.isAppExtension).map(\.name))
+        return targets.map { t in
+            var t = t
+            t.embeddedTargets = t.embeddedTargets.filter(extensions.contains)
+            return t
+        }
+    }
+
     /// How messages name the project: `App.xcodeproj`, `project.yml (XcodeGen)`, `Project.swift (Tuist)`.
     public var displayName: String {
         manifest.lastPathComponent == "project.pbxproj" ? "\(name).xcodeproj"

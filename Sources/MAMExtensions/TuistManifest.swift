@@ -31,7 +31,6 @@ enum TuistManifest {
         let tokens = SwiftTokens(text).tokens
         let constants = Constants(tokens)
         func literal(_ t: [SwiftTokens.Token]) -> String? { constants.string(t) }
-        func dictionary(_ t: [SwiftTokens.Token], from open: Int) -> (value: Any?, end: Int) { TuistManifest.dictionary(t, from: open) }
         var unread: [String] = []
         var projectName = folder.lastPathComponent
         var targets: [XcodeProject.Target] = []
@@ -104,7 +103,8 @@ enum TuistManifest {
             var dependencies: [String] = []
             if let value = args.value("dependencies") {
                 for (k, t) in value.enumerated() where t.text == "target" && k + 1 < value.count && value[k + 1].text == "(" {
-                    if let n = arguments(value, openAt: k + 1).value("name").flatMap(literal) ?? arguments(value, openAt: k + 1).positional.first.flatMap(literal) {
+                    let call = arguments(value, openAt: k + 1)
+                    if let n = call.value("name").flatMap(literal) ?? call.positional.first.flatMap(literal) {
                         dependencies.append(n)
                     }
                 }
@@ -118,12 +118,7 @@ enum TuistManifest {
         if targets.isEmpty {
             unread.append("no target is written in it with literals (its targets come from helpers, ProjectDescriptionHelpers or code mamsim does not run): run `tuist generate --no-open` in \(ProjectRoot.printable(folder.standardizedFileURL.path, limit: 300)) and name the .xcodeproj it writes")
         }
-        let extensions = Set(targets.filter(\.isAppExtension).map(\.name))
-        targets = targets.map { t in
-            var t = t
-            t.embeddedTargets = t.embeddedTargets.filter(extensions.contains)
-            return t
-        }
+        targets = XcodeProject.embeddingExtensionsOnly(targets)
         var project = XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: manifest, sourceRoot: folder,
                                    name: projectName, configurations: ["Debug", "Release"].map { XcodeProject.Configuration(name: $0, settings: [:]) },
                                    defaultConfiguration: "Release", targets: targets)
@@ -189,12 +184,6 @@ enum TuistManifest {
             i += 1
         }
         return out
-    }
-
-    /// A plain string literal (no interpolation), as written.
-    static func literal(_ tokens: [SwiftTokens.Token]) -> String? {
-        guard tokens.count == 1, case .string(let s, interpolated: false) = tokens[0].kind else { return nil }
-        return s
     }
 
     /// `.file(path: "x")`, `.relativeToManifest("x")`, `.path("x")`: the path.

@@ -101,13 +101,7 @@ public enum XcodeGenSpec {
                                                configurations: configurations, defaultConfiguration: configNames.last,
                                                embeddedTargets: embedded, dependencies: dependencies))
         }
-        // Only the embedded targets that are extensions count as embedded (a framework is linked).
-        let extensions = Set(targets.filter(\.isAppExtension).map(\.name))
-        targets = targets.map { t in
-            var t = t
-            t.embeddedTargets = t.embeddedTargets.filter(extensions.contains)
-            return t
-        }
+        targets = XcodeProject.embeddingExtensionsOnly(targets)
         var project = XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: spec, sourceRoot: folder,
                                    name: projectName, configurations: projectConfigurations, defaultConfiguration: configNames.last, targets: targets)
         project.generatedFiles = generated

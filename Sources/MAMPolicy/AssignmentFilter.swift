@@ -259,17 +259,7 @@ struct FilterParser {
         switch v.kind {
         case .openList:
             guard op == .in || op == .notIn else { throw error(at: v.column, "a list of values goes with -in or -notIn, not \(op.spelled)") }
-            var items: [String] = []
-            while true {
-                guard let item = next() else { throw error(at: endColumn, "the list opened at column \(v.column) is not closed with ]") }
-                if item.kind == .closeList, items.isEmpty { break }
-                guard item.kind == .string || item.kind == .word else { throw error(at: item.column, "\"\(item.text)\" where a value of the list should be") }
-                items.append(item.text)
-                guard let sep = next() else { throw error(at: endColumn, "the list opened at column \(v.column) is not closed with ]") }
-                if sep.kind == .closeList { break }
-                guard sep.kind == .comma else { throw error(at: sep.column, "\"\(sep.text)\" in a list; separate values with commas") }
-            }
-            value = .list(items)
+            value = .list(try listValues(openedAt: v))
         case .string, .word:
             if v.kind == .word, ["null", "$null"].contains(v.text.lowercased()) {
                 guard op == .eq || op == .ne else { throw error(at: v.column, "Null goes with -eq or -ne only") }
@@ -284,6 +274,22 @@ struct FilterParser {
         }
         try check(property, op, value, at: v.column)
         return .compare(property, op, value, column: p.column)
+    }
+
+    /// The values of a list whose `[` is `open`, up to its `]` (the `-in`/`-notIn` lists of
+    /// managed-app and device filters alike).
+    mutating func listValues(openedAt open: FilterToken) throws(FilterRuleError) -> [String] {
+        var items: [String] = []
+        while true {
+            guard let item = next() else { throw error(at: endColumn, "the list opened at column \(open.column) is not closed with ]") }
+            if item.kind == .closeList, items.isEmpty { break }
+            guard item.kind == .string || item.kind == .word else { throw error(at: item.column, "\"\(item.text)\" where a value of the list should be") }
+            items.append(item.text)
+            guard let sep = next() else { throw error(at: endColumn, "the list opened at column \(open.column) is not closed with ]") }
+            if sep.kind == .closeList { break }
+            guard sep.kind == .comma else { throw error(at: sep.column, "\"\(sep.text)\" in a list; separate values with commas") }
+        }
+        return items
     }
 
     /// Values the property can never hold are refused here, not found false later.

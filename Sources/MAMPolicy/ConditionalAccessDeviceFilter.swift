@@ -260,15 +260,7 @@ struct DeviceRuleParser {
         switch v.kind {
         case .openList:
             guard op == .in || op == .notIn else { throw lexer.error(at: v.column, "a list of values goes with -in or -notIn, not \(op.spelled)") }
-            while true {
-                guard let item = lexer.next() else { throw lexer.error(at: lexer.endColumn, "the list opened at column \(v.column) is not closed with ]") }
-                if item.kind == .closeList, values.isEmpty { break }
-                guard item.kind == .string || item.kind == .word else { throw lexer.error(at: item.column, "\"\(item.text)\" where a value of the list should be") }
-                values.append(item.text)
-                guard let sep = lexer.next() else { throw lexer.error(at: lexer.endColumn, "the list opened at column \(v.column) is not closed with ]") }
-                if sep.kind == .closeList { break }
-                guard sep.kind == .comma else { throw lexer.error(at: sep.column, "\"\(sep.text)\" in a list; separate values with commas") }
-            }
+            values = try lexer.listValues(openedAt: v)
         case .string, .word:
             guard op != .in, op != .notIn else { throw lexer.error(at: v.column, "\(op.spelled) takes a list, e.g. [\"\(v.text)\"]") }
             values = [v.text]
