@@ -231,6 +231,7 @@ extension LintContext {
     /// its containing app, where the SDK keeps what both read.
     mutating func checkExtensionRequirements() {
         guard isExtension, !isOpenInActionExtension, plugin.info?["IntuneMAMSettings"] != nil else { return }
+        checkExtensionKeychain()
         guard let container, container.manifest != nil, plugin.entitlements != nil || plugin.entitlementsFile == nil,
               container.entitlements != nil || container.entitlementsFile == nil else { return }
         let own = Set((plugin.entitlements?.applicationGroups ?? []).filter(Self.isResolved))
@@ -242,6 +243,23 @@ extension LintContext {
                                : "shares no app group with the containing app (\(app.sorted().joined(separator: ", ")))",
                    fix: "add <string>\(example)</string> (the App Groups capability) to both targets")
         }
+    }
+
+    /// The SDK guide enables keychain sharing in each target that links the SDK, the
+    /// extension's included: the SDK in the extension reads the account and the policy the
+    /// app stored under com.microsoft.intune.mam, and finds nothing without the group.
+    /// Judged only beside a containing app that carries the SDK's settings: an extension
+    /// linted alone, or one of an app without the SDK, has no app's keychain items to read.
+    mutating func checkExtensionKeychain() {
+        guard container?.info?["IntuneMAMSettings"] != nil else { return }
+        guard plugin.entitlements != nil || plugin.entitlementsFile == nil else { return }  // malformed: reported
+        let groups = (plugin.entitlements?.keychainAccessGroups ?? []).map(plugin.bareKeychainGroup)
+        guard !groups.contains(Linter.intuneKeychainGroup), !groups.contains(where: Self.isMisspelledIntuneGroup) else { return }
+        report(.error, "extension-keychain", plugin, .entitlements, "keychain-access-groups",
+               plugin.entitlementsFile == nil
+                   ? "no entitlements file: the Intune SDK in the extension reads the app's account and policy from the com.microsoft.intune.mam keychain group"
+                   : "does not include com.microsoft.intune.mam; the Intune SDK in the extension cannot read the account and policy its containing app stored there",
+               fix: "add <string>\(Self.teamPrefixVariable)com.microsoft.intune.mam</string> (the Keychain Sharing capability) to the extension's entitlements")
     }
 
     /// Every scheme needs its `-intunemam` twin: the SDK rewrites app-to-app URLs with them.

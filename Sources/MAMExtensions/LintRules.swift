@@ -75,6 +75,7 @@ public enum LintRules {
         LintRule("extension-intune-types", .warning, "the activation rule accepts no com.microsoft.intune.mam. type", source: sdkShare, fixable: true),
         LintRule("extension-container-missing", .warning, "no app target embeds the extension", source: xcode),
         LintRule("app-group-entitled", .error, "an app group in IntuneMAMSettings.AppGroupIdentifiers is not entitled", source: sdkGuide),
+        LintRule("extension-keychain", .error, "an SDK extension's keychain-access-groups lacks com.microsoft.intune.mam (keychain sharing is enabled in each target)", source: sdkGuide),
         LintRule("app-group-shared", .error, "an SDK extension shares no app group with its containing app", source: sdkShare),
         // "Open in"
         LintRule("open-in-flag", .error, "OpenInActionExtension is not YES", source: seedOpenIn),

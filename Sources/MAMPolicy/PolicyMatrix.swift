@@ -18,9 +18,13 @@ public struct PolicyMatrix: Sendable {
             self.account = account
         }
 
-        public var identity: String { account.map(\.upn) ?? "unmanaged" }
+        public var identity: String { account.map(\.upn) ?? PolicyMatrix.noAccount }
         public var description: String { "\(app) (\(identity))" }
     }
+
+    /// What a party acting with no identity is called in every output: "unmanaged" would
+    /// read as the app's state, and a personal account (unmanaged too) is named by its UPN.
+    public static let noAccount = "no account"
 
     public var parties: [Party]
     /// `transfers[i][j]`: an item owned by `parties[i]`'s identity shared from its app to

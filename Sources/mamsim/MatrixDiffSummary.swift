@@ -43,7 +43,7 @@ struct DiffSummary {
         return s
     }
 
-    static func identity(_ account: Account?) -> String { account.map(\.upn) ?? "unmanaged" }
+    static func identity(_ account: Account?) -> String { account.map(\.upn) ?? ReportHTML.noAccount }
 
     /// The first apps and how many more.
     static func preview(_ apps: [BundleID], first: Int = 5) -> String {

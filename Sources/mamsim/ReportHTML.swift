@@ -121,7 +121,7 @@ enum ReportHTML {
         private mutating func note(_ app: String, _ identity: String) {
             guard !app.isEmpty else { return }
             if identities[app] == nil { order.append(app); identities[app] = [] }
-            let id = identity.isEmpty ? "unmanaged" : identity
+            let id = identity.isEmpty ? ReportHTML.noAccount : identity
             if !identities[app]!.contains(id) { identities[app]!.append(id) }
         }
     }
@@ -140,7 +140,10 @@ enum ReportHTML {
 
     // MARK: From a run's audit log
 
-    static func party(_ app: String, _ identity: String) -> String { "\(app) (\(identity.isEmpty ? "unmanaged" : identity))" }
+    static func party(_ app: String, _ identity: String) -> String { "\(app) (\(identity.isEmpty ? noAccount : identity))" }
+
+    /// An app acting with no identity, as every output names it.
+    static let noAccount = PolicyMatrix.noAccount
 
     // MARK: From a policy
 
@@ -179,7 +182,7 @@ enum ReportHTML {
         details summary{cursor:pointer;font-weight:600}details ul{margin:.3rem 0 0 1rem;padding:0;max-width:32rem}
         .legend span{display:inline-block;margin-right:1rem;padding:.1rem .4rem;border:1px solid #999}
         .legend .ok{background:#e3f4e1}.legend .blocked{background:#fbe0de}.legend .failed{background:#fff1c9}
-        .scroll{max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}
+        .scroll{max-width:100%;overflow-x:auto}td,th{overflow-wrap:normal;word-break:normal;hyphens:none}
         td[data-expectation=failed]{outline:3px solid #b00020;outline-offset:-3px}
         #failures{border:2px solid #b00020;padding:.5rem 1rem;background:#fff5f5}#failures li{margin:.3rem 0}#failures h2{margin:.3rem 0;border:0;padding:0}
         tr.unexpected th,tr.unexpected td{background:#fbe0de}footer{margin-top:3rem;color:#555;font-size:.9rem}
@@ -202,7 +205,7 @@ enum ReportHTML {
 
             """
         html += failures(scenarios)
-        html += "<p class=\"legend\">Cells: <span class=\"ok\">✔ allowed or delivered</span><span class=\"blocked\">✘ blocked: reason</span><span class=\"failed\">⚠ failed: reason</span> — a red frame marks a cell whose step's expectation failed; open a cell for the explanation and the steps behind it. \"unmanaged\": no managed account (the personal identity, or an app without the SDK).</p>\n"
+        html += "<p class=\"legend\">Cells: <span class=\"ok\">✔ allowed or delivered</span><span class=\"blocked\">✘ blocked: reason</span><span class=\"failed\">⚠ failed: reason</span> — a red frame marks a cell whose step's expectation failed; open a cell for the explanation and the steps behind it. \"no account\": the app acted with no identity (an app without the SDK, or one nobody is signed in to); a personal account is named by its address like a managed one.</p>\n"
         if scenarios.count > 1 {
             html += "<div class=\"scroll\"><table id=\"suite\"><caption>Scenarios</caption><thead><tr><th scope=\"col\">scenario</th><th scope=\"col\">result</th><th scope=\"col\">steps</th><th scope=\"col\">file</th></tr></thead><tbody>\n"
             for (i, s) in scenarios.enumerated() {
@@ -324,11 +327,25 @@ enum ReportHTML {
         var html = "<div class=\"scroll\"><table class=\"lifecycle\"><caption>Enrollment timeline, by account (simulated time)</caption><thead><tr><th scope=\"col\">account</th><th scope=\"col\">time</th><th scope=\"col\">app</th><th scope=\"col\">request</th><th scope=\"col\">status and why</th><th scope=\"col\">step</th></tr></thead><tbody>\n"
         for account in accounts {
             for e in events where (e.owner.isEmpty ? e.sourceIdentity : e.owner) == account {
-                let cls = e.decision.isDone ? "ok" : e.decision == .blocked ? "blocked" : "failed"
-                html += "<tr><th scope=\"row\">\(esc(account.isEmpty ? "(service)" : account))</th><td>\(esc(e.time.description))</td><td>\(esc(e.sourceApp))</td><td>\(esc(e.verb.rawValue))</td><td class=\"\(cls)\">\(esc(e.explanation))</td><td>\(esc(e.step))</td></tr>\n"
+                let cls = outcomeClass(e.decision)
+                // The decision is written before the sentence, so a yellow row says what it is
+                // (a cancelled login, a network failure) without the legend or a hover.
+                let decision = "<strong>\(esc(lifecycleLabel(e.decision)))</strong> "
+                html += "<tr><th scope=\"row\">\(esc(account.isEmpty ? "(service)" : account))</th><td>\(esc(e.time.description))</td><td>\(esc(e.sourceApp))</td><td>\(esc(e.verb.rawValue))</td><td class=\"\(cls)\">\(decision)\(esc(e.explanation))</td><td>\(esc(e.step))</td></tr>\n"
             }
         }
-        return html + "</tbody></table></div>\n"
+        html += "</tbody></table></div>\n"
+        return html + "<p class=\"legend\">Rows: <span class=\"ok\">✔ done</span><span class=\"blocked\">✘ refused by a rule</span><span class=\"failed\">⚠ not done</span> (the user cancelled, the service or the network failed, interaction is required, the device is not compliant). A yellow row is what the device did, not a failed step: whether the scenario expected it is in the step's row under Steps.</p>\n"
+    }
+
+    /// `✔ compliant`, `✘ blocked`, `⚠ networkFailure`: the lifecycle row's decision, in the
+    /// words the audit log and the compliance delegate use.
+    static func lifecycleLabel(_ d: AuditDecision) -> String {
+        switch outcomeClass(d) {
+        case "ok": "✔ \(d.rawValue):"
+        case "blocked": "✘ \(d.rawValue):"
+        default: "⚠ \(d.rawValue):"
+        }
     }
 
     static func timeline(_ s: SuiteDocument.Scenario, anchor: String = "s1") -> String {

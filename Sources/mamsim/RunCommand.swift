@@ -141,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
             let result = SuiteDocument.scenario(entry)
             let page = ReportHTML.ScenarioPage(name: report.name, file: file, status: result.status,
                                                digest: ReportHTML.digest(ofAuditLog: report.auditLog), result: result)
-            try ReportFile.write(ReportHTML.page(title: report.name, summary: "\(result.status): \(report.steps.count) steps", scenarios: [page]), to: html)
+            try ReportFile.write(ReportHTML.page(title: report.name, summary: "\(result.status): \(report.outcome)", scenarios: [page]), to: html)
             htmlWritten = html
         }
         // A temporary device goes with the run unless kept; a --device-dir is the user's.

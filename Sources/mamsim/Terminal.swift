@@ -126,22 +126,12 @@ struct Terminal: Sendable {
 
     /// - Parameter auditLog: where the audit log is after the run (`nil`: not kept).
     func summary(_ report: ScenarioReport, auditLog: String?) {
-        let failed = report.failures.count
-        let checked = report.steps.filter { $0.expected != nil }.count
         let time = String(format: "%.2f s", report.seconds)
         for app in report.appsNotStarted { line(red("✘ could not start \(Self.escapingControls(app, keepingLineBreaks: false))")) }
         strictFindings(report)
-        if failed == 0 && report.appsNotStarted.isEmpty && !report.strictFailures.isEmpty {
-            let n = report.strictFailures.count
-            line(red("✘ \(report.name): \(checked) expectations held; Strict Mode found \(n) integration mistake\(n == 1 ? "" : "s")") + dim(" (\(time))"))
-        } else if failed == 0 && report.appsNotStarted.isEmpty {
-            line(green("✔ \(report.name): \(report.steps.count) steps, \(checked) expectations held") + dim(" (\(time))"))
-        } else if failed == 0 {
-            let n = report.appsNotStarted.count
-            line(red("✘ \(report.name): \(n) app\(n == 1 ? "" : "s") could not start; \(checked) expectations held") + dim(" (\(time))"))
-        } else {
-            line(red("✘ \(report.name): \(failed) of \(checked) expectations failed") + dim(" (\(time))"))
-        }
+        // The sentence the HTML report and `mamsim test` say too (ScenarioReport.outcome).
+        let sentence = Self.escapingControls("\(report.name): \(report.outcome)", keepingLineBreaks: false)
+        line((report.passed ? green("✔ " + sentence) : red("✘ " + sentence)) + dim(" (\(time))"))
         if let auditLog {
             line(dim("  audit log: \(auditLog)"))
         } else if report.auditLog != nil {

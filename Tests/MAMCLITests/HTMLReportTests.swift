@@ -64,7 +64,7 @@ extension CLITests {
             let cells = try Self.cells(dump.stdout)
             #expect(!cells.isEmpty, "no matrix cell in the rendered DOM")
             // A blocked cell shows its reason in words, not colour alone.
-            let blocked = try #require(cells.first { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (unmanaged)" })
+            let blocked = try #require(cells.first { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (no account)" })
             #expect(blocked.outcome == "blocked" && blocked.reason == "outbound-policy")
             #expect(blocked.text.contains("✘ blocked: outbound-policy"), "\(blocked.text)")
             #expect(blocked.text.contains("cannot leave for the unmanaged notes app"), "the cell names the step behind it")
@@ -111,7 +111,7 @@ extension CLITests {
             // temporary folder lie: the link names the failing step 2 of whichever it is.
             let link = try #require(section.firstMatch(of: /href="#(s[0-9]+-step-2)"/), "a link to the step: \(section)")
             #expect(dom.contains("id=\"\(link.1)\""), "the link's target \(link.1) is on the page")
-            let framed = try Self.cells(dom).filter { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (unmanaged)" }
+            let framed = try Self.cells(dom).filter { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (no account)" }
             #expect(framed.contains { $0.text.contains("⚠ expectation failed") }, "\(framed.map(\.text))")
             #expect(dom.contains("data-expectation=\"failed\""))
             #expect(dom.contains("<footer>mamsim "), "version and date")
@@ -135,10 +135,30 @@ extension CLITests {
             #expect(r.status == 0 && r.stdout.contains("HTML report: \(tmp.path("r.html")) (1 scenario, "), "\(r)")
             let page = try String(contentsOfFile: tmp.path("r.html"), encoding: .utf8)
             let cells = try Self.cells(page)
-            #expect(cells.contains { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (unmanaged)" && $0.reason == "outbound-policy" })
-            #expect(cells.contains { $0.from == "chat (alice@contoso.com)" && $0.to == "notes (unmanaged)" && $0.reason == "clipboard-policy" })
+            #expect(cells.contains { $0.from == "mail (alice@contoso.com)" && $0.to == "notes (no account)" && $0.reason == "outbound-policy" })
+            #expect(cells.contains { $0.from == "chat (alice@contoso.com)" && $0.to == "notes (no account)" && $0.reason == "clipboard-policy" })
             let bad = try await CLI.run(["report", "README.md"], timeout: 60)
             #expect(bad.status == 2 && bad.stderr.contains("holds no audit events"), "\(bad)")
+        }
+
+        /// The report says what the terminal says and needs no hover to be read: the same
+        /// outcome sentence, each lifecycle row's decision before its sentence with a legend
+        /// saying a yellow row is not a failed step, "no account" rather than "unmanaged" for an
+        /// app with no identity, and columns that wrap between words only.
+        @Test func theReportReadsLikeTheTerminal() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let r = try await CLI.run(["run", "scenarios/lifecycle/every-status.yaml", "--html", tmp.path("r.html")], timeout: 120)
+            #expect(r.status == 0, "\(r)")
+            let sentence = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("✔ lifecycle") }.map(String.init))
+            let outcome = try #require(sentence.firstMatch(of: #/: (\d+ steps run, \d+ with an expectation, all held) \(/#)?.1)
+            let page = try String(contentsOfFile: tmp.path("r.html"), encoding: .utf8)
+            #expect(page.contains("passed: \(outcome)"), "the page's summary is the terminal's: \(outcome)")
+            #expect(page.contains("<strong>⚠ failed:</strong> licensedNotTargeted (225)"), "a yellow row names its decision")
+            #expect(page.contains("A yellow row is what the device did, not a failed step"))
+            #expect(page.contains("<code>mail</code>: no account, "), "the fleet list")
+            #expect(!page.contains("(unmanaged)") && !page.contains(": unmanaged"))
+            #expect(!page.contains("anywhere") && !page.contains("break-all"), "no rule lets a column break a word")
         }
 
         /// A line a newer mamsim wrote (a verb this one does not know) is left out of the report
@@ -164,7 +184,7 @@ extension CLITests {
             let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
             let transfers = try #require(root["transfers"] as? [[String: Any]])
             // Level 2 targets Microsoft's core apps (appGroupType allCoreMicrosoftApps, no list).
-            let out = try #require(transfers.first { $0["from"] as? String == "com.microsoft.Office.Outlook (user@contoso.com)" && $0["to"] as? String == "com.example.notes (unmanaged)" })
+            let out = try #require(transfers.first { $0["from"] as? String == "com.microsoft.Office.Outlook (user@contoso.com)" && $0["to"] as? String == "com.example.notes (no account)" })
             #expect(out["allowed"] as? Bool == false && out["reason"] as? String == "outbound-policy")
             let inside = try #require(transfers.first { $0["from"] as? String == "com.microsoft.Office.Outlook (user@contoso.com)" && $0["to"] as? String == "com.microsoft.Office.Word (user@contoso.com)" })
             #expect(inside["allowed"] as? Bool == true)
@@ -189,14 +209,14 @@ extension CLITests {
             let print = try #require(change("features", outlook, "print"))
             #expect((print["after"] as? [String: Any])?["reason"] as? String == "print-blocked")
             #expect(print["settings"] as? [String] == ["printBlocked"])
-            let inbound = try #require(change("transfers", "com.example.notes (unmanaged)", outlook))
+            let inbound = try #require(change("transfers", "com.example.notes (no account)", outlook))
             #expect((inbound["before"] as? [String: Any])?["allowed"] as? Bool == true)
             #expect(inbound["settings"] as? [String] == ["allowedInboundDataTransferSources"])
             // The camera needs both: ingestion blocked and camera no longer listed.
             let camera = try #require(change("open", outlook, "camera"))
             #expect(camera["settings"] as? [String] == ["allowedDataIngestionLocations + blockDataIngestionIntoOrganizationDocuments"])
             // Nothing that stays the same is listed: outbound to notes was blocked before and after.
-            #expect(change("transfers", outlook, "com.example.notes (unmanaged)") == nil)
+            #expect(change("transfers", outlook, "com.example.notes (no account)") == nil)
             let settings = try #require(root["settings"] as? [[String: Any]]).compactMap { $0["key"] as? String }
             #expect(settings.contains("printBlocked") && !settings.contains("displayName") && !settings.contains("description"))
             let table = try await CLI.run(["matrix", "--diff", level2, level3], timeout: 60)

@@ -36,7 +36,7 @@ extension CLITests {
             #expect(table.stdoutLines.first?.hasSuffix("on a default fleet: 162600 cells decide differently, in 17 groups.") == true, "\(table.stdout.prefix(300))")
             #expect(table.stdout.contains("162600 cells change, more than --max-cells 1000:"))
             #expect(table.stdout.contains("  A = 200 apps with the Intune SDK, policy-managed before and after: com.example.app1, com.example.app10, com.example.app100, com.example.app101, com.example.app102 and 195 more"))
-            #expect(table.stdout.contains("  A (unmanaged) → A (user@contoso.com): ok → inbound-policy  [allowedInboundDataTransferSources]  40000 cells\n      e.g. com.example.app1 (unmanaged) → com.example.app1 (user@contoso.com): "), "\(table.stdout)")
+            #expect(table.stdout.contains("  A (no account) → A (user@contoso.com): ok → inbound-policy  [allowedInboundDataTransferSources]  40000 cells\n      e.g. com.example.app1 (no account) → com.example.app1 (user@contoso.com): "), "\(table.stdout)")
             #expect(table.stdout.contains("  A (user@contoso.com) → camera: ok → open-location  [allowedDataIngestionLocations + blockDataIngestionIntoOrganizationDocuments]  200 cells"))
             #expect(table.stdoutLines.count < 70, "one line per group, not per cell: \(table.stdoutLines.count) lines")
 
@@ -53,7 +53,7 @@ extension CLITests {
             #expect(notes["cells"] as? Int == 200 && (notes["to"] as? [String: Any])?["identity"] as? String == "user@contoso.com")
             #expect((notes["after"] as? [String: Any])?["reason"] as? String == "inbound-policy" && notes["settings"] as? [String] == ["allowedInboundDataTransferSources"])
             let example = try #require(notes["example"] as? [String: Any])
-            #expect(example["from"] as? String == "com.example.notes (unmanaged)" && ((example["after"] as? [String: Any])?["explanation"] as? String)?.contains("com.example.notes is not policy-managed") == true)
+            #expect(example["from"] as? String == "com.example.notes (no account)" && ((example["after"] as? [String: Any])?["explanation"] as? String)?.contains("com.example.notes is not policy-managed") == true)
 
             let html = try await CLI.run(["matrix", "--diff", old, new, "--format", "html"], timeout: 60)
             #expect(html.status == 0 && html.stdout.contains("<h2>Groups of cells</h2>") && html.stdout.contains("<td>40000</td>"), "\(html.stderr)")

@@ -97,7 +97,7 @@ extension CLITests {
             // Two of the demo's decisions, with their explanations.
             #expect(r.stdout.contains("Alice's mail cannot leave for the unmanaged notes app — share mail (alice@contoso.com) → notes  →  {blocked: outbound-policy}"), "\(r)")
             #expect(r.stdout.contains("keychainGet notes ← com.microsoft.intune.mam/token  →  {blocked: keychain-entitlement}"), "\(r)")
-            #expect(r.stdout.contains("✔ \(counts.name): \(counts.steps) steps, \(counts.expectations) expectations held"), "\(r)")
+            #expect(r.stdout.contains("✔ \(counts.name): \(counts.steps) steps run, \(counts.expectations) with an expectation, all held"), "\(r)")
             #expect(r.stderr.isEmpty, "\(r)")
         }
 
@@ -197,7 +197,7 @@ extension CLITests {
             let r = try await CLI.run(["run", scenario.path, "--device-dir", device], timeout: 60)
             #expect(r.status == 1, "the run happened and is not green: \(r)")
             #expect(r.stdout.contains("could not start evil"), "\(r)")
-            #expect(r.stdout.contains("✘ One bad app: 1 app could not start; 1 expectations held"), "\(r)")
+            #expect(r.stdout.contains("✘ One bad app: 1 app could not start; 3 steps run, 1 with an expectation, all held"), "\(r)")
             #expect(r.stdout.contains("share mail (alice@contoso.com) → word  →  delivered"), "\(r)")
             let audit = try String(contentsOfFile: device + "/audit.jsonl", encoding: .utf8)
             #expect(audit.contains("\"verb\":\"hostile\""), "the attack is in the audit log: \(audit)")
@@ -321,7 +321,7 @@ extension CLITests {
             // The highlight follows the failed step's line.
             let highlight = failed + 1 < lines.count ? lines[failed + 1] : ""
             #expect(highlight.contains("expected delivered, got {blocked: outbound-policy} (line \(shareLine))"), "\(r)")
-            #expect(r.stdout.contains("✘ Failing share: 1 of 2 expectations failed"), "\(r)")
+            #expect(r.stdout.contains("✘ Failing share: 1 of 2 expectations failed (2 steps run)"), "\(r)")
         }
         /// Issue 73, item 4: a share step to an extension the share sheet never lists (a
         /// widget) is refused when the scenario loads, with the reason.

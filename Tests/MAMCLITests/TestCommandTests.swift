@@ -67,7 +67,7 @@ extension CLITests {
             #expect(!r.timedOut, "\(r)")
             #expect(r.status == 1, "\(r)")
             #expect(r.stdout.contains("✔ Passing share"), "\(r)")
-            #expect(r.stdout.contains("✘ Failing share: 1 of 2 steps failed"), "\(r)")
+            #expect(r.stdout.contains("✘ Failing share: 1 of 2 expectations failed (2 steps run)"), "\(r)")
             let shareLine = try #require(CLI.position(of: "- share:", in: ScenarioTexts.failingShare)).line
             #expect(r.stdout.contains("step 2 share mail (alice@contoso.com) → notes (line \(shareLine)): expected delivered, got {blocked: outbound-policy}"), "\(r)")
             #expect(r.stdout.contains("scenarios: 1 passed, 1 failed (4 steps)"), "\(r)")

@@ -84,6 +84,7 @@ struct ProjectLintTests {
                                     (shareEntitlements, "<string>group.com.contoso.mail</string>", "<string>group.com.contoso.other</string>")], "app-group-entitled", "Mail"),
         ("extension names another app", [(share, "<string>$(MAIL_BUNDLE_ID)</string>", "<string>com.contoso.calendar</string>")], "extension-containing-app", "MailShare"),
         ("extension shares no app group", [(shareEntitlements, "<string>group.com.contoso.mail</string>", "<string>group.com.contoso.share</string>")], "app-group-shared", "MailShare"),
+        ("extension without the Intune keychain group", [(shareEntitlements, "\t\t<string>$(AppIdentifierPrefix)com.microsoft.intune.mam</string>\n", "")], "extension-keychain", "MailShare"),
         ("extension rule without Intune types", [(share, " || ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO \"com.microsoft.intune.mam.public.url\"", "")], "extension-intune-types", "MailShare"),
         ("extension not embedded", [(pbxproj, "\t\t\t\tA10000000000000000000001 /* MailShare.appex in Embed Foundation Extensions */,\n", ""),
                                     (pbxproj, "\t\t\t\tA70000000000000000000001 /* PBXTargetDependency */,\n", "")], "extension-container-missing", "MailShare"),

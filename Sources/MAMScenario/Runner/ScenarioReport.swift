@@ -50,6 +50,28 @@ public struct ScenarioReport: Sendable {
     /// The findings that fail a strict run.
     public var strictFailures: [StrictReportFinding] { strict ? strictFindings.filter { $0.suppressedBecause == nil } : [] }
     public var passed: Bool { fleetError == nil && appsNotStarted.isEmpty && failures.isEmpty && strictFailures.isEmpty }
+
+    /// The run in one sentence, the same in the terminal, `mamsim test` and the HTML report:
+    /// the steps run, how many of them carried an expectation, and how those came out. A step
+    /// without `expect:` is run and shown but checks nothing, so it is never counted as held.
+    public var outcome: String {
+        let checked = steps.filter { $0.expected != nil }.count
+        let failed = failures.count
+        let stepsRun = "\(steps.count) step\(steps.count == 1 ? "" : "s")"
+        let expectations = checked == steps.count ? "each with an expectation" : "\(checked) with an expectation"
+        if let fleetError { return "the fleet could not start: \(fleetError)" }
+        if failed > 0 { return "\(failed) of \(checked) expectation\(checked == 1 ? "" : "s") failed (\(stepsRun) run)" }
+        var text = checked == 0 ? "\(stepsRun) run, none with an expectation" : "\(stepsRun) run, \(expectations), all held"
+        if !appsNotStarted.isEmpty {
+            let n = appsNotStarted.count
+            text = "\(n) app\(n == 1 ? "" : "s") could not start; " + text
+        }
+        if !strictFailures.isEmpty {
+            let n = strictFailures.count
+            text += "; Strict Mode found \(n) integration mistake\(n == 1 ? "" : "s")"
+        }
+        return text
+    }
 }
 
 /// One Strict Mode finding of a run: the app (its scenario id), what the façade reported, and
