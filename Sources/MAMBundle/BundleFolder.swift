@@ -32,6 +32,11 @@ package struct BundleFolder {
     package private(set) var entitlements: Entitlements?
     private(set) var executable: PluginDefinition.Executable = .builtInRuntime
 
+    /// The Intune NuGet package a .NET project (Xamarin.iOS, .NET MAUI) of this bundle
+    /// references (`Microsoft.Intune.MAM.Xamarin.iOS`, `Microsoft.Intune.Maui.Essentials.iOS`):
+    /// the SDK is linked at build time, so nothing in the Info.plist needs to show it.
+    package var intunePackage: String?
+
     /// How the Info.plist is named in findings (`container/Info.plist`, `Chatr/Info.plist`).
     package private(set) var infoFile: String
     /// Keys Xcode generates into the Info.plist (`GENERATE_INFOPLIST_FILE`); the file's win.

@@ -39,6 +39,9 @@ public enum ProjectInventory {
         /// The Info.plist the project names, where it is missing from the checkout (a file a
         /// build step writes, or one left out): why nothing of it could be read.
         public var missingInfoPlist: String? = nil
+        /// The Intune NuGet package its .NET project references (Xamarin.iOS, .NET MAUI): it
+        /// links the SDK at build time.
+        public var intunePackage: String? = nil
     }
 
     /// A target of the project that is not an app or extension of the fleet, and why.
@@ -245,7 +248,7 @@ public enum ProjectInventory {
             urlSchemes: b.urlSchemes.map(built), keychainGroups: (b.entitlements?.keychainAccessGroups ?? []).map(b.bareKeychainGroup).map(built),
             appGroups: (b.entitlements?.applicationGroups ?? settings.appGroupIdentifiers).map(built),
             resolvedInfoPlist: resolved, unresolvedSettings: unresolved,
-            missingInfoPlist: infoPlist.flatMap { infoData == nil && !FileManager.default.fileExists(atPath: $0.path) ? ProjectLinter.relative($0, to: $0.deletingLastPathComponent().deletingLastPathComponent()) : nil })
+            missingInfoPlist: infoPlist.flatMap { infoData == nil && !FileManager.default.fileExists(atPath: $0.path) ? ProjectLinter.relative($0, to: $0.deletingLastPathComponent().deletingLastPathComponent()) : nil }, intunePackage: b.intunePackage)
     }
 
     /// `text` with each plain reference to a setting of `names` (`$(NAME)`, `${NAME}`) made

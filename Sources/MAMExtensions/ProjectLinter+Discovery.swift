@@ -36,7 +36,7 @@ extension ProjectLinter {
             if !declared, !Self.showsIntuneSDK(entry.bundle), !(container.map(Self.showsIntuneSDK) ?? false) {
                 report.findings = report.findings.filter { !LintRules.intuneRules.contains($0.rule) }
                 report.findings.append(LintFinding(.note, rule: "intune-sdk-absent", file: entry.bundle.infoFile, keyPath: "",
-                    problem: "shows no sign of the Intune SDK (no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam URL scheme): its Intune requirements were not checked",
+                    problem: "shows no sign of the Intune SDK (no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam URL scheme, no Microsoft.Intune NuGet package): its Intune requirements were not checked",
                     fix: "if it links the SDK (a module added at build time), lint it with --sdk \((folder as NSString).lastPathComponent.isEmpty ? root.lastPathComponent : (folder as NSString).lastPathComponent)"))
             }
             report.bundle = folder.isEmpty ? "." : folder
@@ -70,6 +70,7 @@ extension ProjectLinter {
                                       entitlementsName: entitlements.map { relative(folder.appendingPathComponent($0), to: root) },
                                       generatedInfo: generated, buildSettings: BuildSettings(values).overlaid(with: options.buildSettings))
             bundle.problems += problems.map { $0.finding() }
+            bundle.intunePackage = intunePackage(near: folder, root: root)
             bundles.append((plist, bundle))
         }
         return bundles
@@ -108,6 +109,25 @@ extension ProjectLinter {
                         "ApplicationDisplayVersion": "CFBundleShortVersionString", "ApplicationVersion": "CFBundleVersion"]
             for (property, key) in keys { if let v = settings[property] { info[key] = v } }
             return (info, settings)
+        }
+        return nil
+    }
+
+    /// The Intune NuGet package (`Microsoft.Intune.…`) that the nearest `.csproj` (in the
+    /// Info.plist's folder, as Xamarin.iOS keeps it, or above, as .NET MAUI does) references
+    /// in a `PackageReference`; `nil` when there is no project or no such reference.
+    static func intunePackage(near folder: URL, root: URL) -> String? {
+        var current = folder
+        for _ in 0..<5 {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: current.path))?.sorted() ?? []
+            if let name = names.first(where: { $0.hasSuffix(".csproj") }) {
+                let file = current.appendingPathComponent(name)
+                guard let data = FileManager.default.contents(atPath: file.path), data.count < 4 << 20 else { return nil }
+                let text = String(decoding: data, as: UTF8.self)
+                return text.firstMatch(of: #/<PackageReference\s+Include\s*=\s*"(Microsoft\.Intune\.[A-Za-z0-9_.]+)"/#.ignoresCase()).map { String($0.1) }
+            }
+            if current.standardizedFileURL.path == root.standardizedFileURL.path { return nil }
+            current = current.deletingLastPathComponent()
         }
         return nil
     }

@@ -254,7 +254,7 @@ public enum ProjectLinter {
             if !declared, !Self.showsIntuneSDK(linted), !(container.map(Self.showsIntuneSDK) ?? false) {
                 report.findings = report.findings.filter { !LintRules.intuneRules.contains($0.rule) }
                 report.findings.append(LintFinding(.note, rule: "intune-sdk-absent", file: linted.infoFile, keyPath: "",
-                    problem: "shows no sign of the Intune SDK (no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam URL scheme): its Intune requirements were not checked",
+                    problem: "shows no sign of the Intune SDK (no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam URL scheme, no Microsoft.Intune NuGet package): its Intune requirements were not checked",
                     fix: "if it links the SDK (a module added at build time), lint it with --sdk \(appTarget?.name ?? target.name)"))
             }
             if target.isAppExtension, container == nil {
@@ -285,6 +285,7 @@ public enum ProjectLinter {
         bundle.info?["IntuneMAMSettings"] != nil
             || (bundle.entitlements?.keychainAccessGroups ?? []).contains { bundle.bareKeychainGroup($0) == "com.microsoft.intune.mam" }
             || bundle.urlSchemes.contains { $0.hasSuffix("-intunemam") }
+            || bundle.intunePackage != nil
     }
 
     /// The configuration lint reads `target` in: `--configuration` where it exists, else the

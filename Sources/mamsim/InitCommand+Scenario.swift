@@ -119,7 +119,8 @@ extension InitCommand {
                 y.append("    bundle: \(Self.quoted(b.bundleID ?? ""))")
             }
             if e.declaredSDK && !e.bundle.hasIntuneSettings { y.append("    # sdk: true by --sdk; its Info.plist has no IntuneMAMSettings (`mamsim lint` lists what the SDK needs)") }
-            if !e.sdk { y.append("    sdk: false                      # no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam scheme: set sdk: true if it links the Intune SDK") }
+            if let package = b.intunePackage, !e.declaredSDK { y.append("    # links the Intune SDK through the NuGet package \(Self.comment(package)) of its .NET project") }
+            if !e.sdk { y.append("    sdk: false                      # no IntuneMAMSettings, no com.microsoft.intune.mam keychain group, no -intunemam scheme, no Microsoft.Intune NuGet package: set sdk: true if it links the Intune SDK") }
             if b.multiIdentity { y.append("    multiIdentity: true             # IntuneMAMSettings.MultiIdentity") }
             let schemes = b.validURLSchemes
             if !schemes.isEmpty { y.append("    urlSchemes: \(Self.list(schemes))") }

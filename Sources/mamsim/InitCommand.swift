@@ -75,10 +75,11 @@ struct InitCommand: AsyncParsableCommand {
         /// Named with `--sdk`: it links the SDK whatever its files say.
         var declaredSDK = false
         /// Signs that it links the Intune SDK: `IntuneMAMSettings`, the SDK's keychain group, or
-        /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes), or `--sdk`.
+        /// a `-intunemam` URL scheme (the SDK's own twins of the app's schemes), an Intune NuGet
+        /// package of its .NET project, or `--sdk`.
         var sdk: Bool {
             declaredSDK || bundle.hasIntuneSettings || bundle.keychainGroups.contains("com.microsoft.intune.mam")
-                || bundle.urlSchemes.contains { $0.hasSuffix("-intunemam") }
+                || bundle.urlSchemes.contains { $0.hasSuffix("-intunemam") } || bundle.intunePackage != nil
         }
     }
 

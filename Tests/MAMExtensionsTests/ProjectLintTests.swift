@@ -232,6 +232,36 @@ struct ProjectLintTests {
         #expect(renamed.first { $0.rule == "keychain-bundle-id-first" }?.file == "Platforms/iOS/Entitlements.plist")
     }
 
+    /// A Xamarin.iOS app keeps its .csproj beside Info.plist and links the SDK through NuGet
+    /// (Microsoft's Xamarin bindings): the package reference is the SDK's sign, so its Intune
+    /// requirements are judged and init marks it an SDK app; without it, only a note.
+    @Test func aXamarinAppsIntunePackageIsTheSDKsSign() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-xamarin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let app = dir.appendingPathComponent("Contoso.iOS")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.contoso.xam</string></dict></plist>
+            """.utf8).write(to: app.appendingPathComponent("Info.plist"))
+        func project(_ packages: String) throws {
+            try Data("""
+                <Project><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup>
+                <ItemGroup>\(packages)<None Include="Info.plist" /></ItemGroup></Project>
+                """.utf8).write(to: app.appendingPathComponent("Contoso.iOS.csproj"))
+        }
+        try project(#"<PackageReference Include="Newtonsoft.Json" Version="13.0.3" /><PackageReference Include="Microsoft.Intune.MAM.Xamarin.iOS" Version="19.1.0" />"#)
+        let linked = Self.findings(try ProjectLinter.lint(path: dir, displayName: "xam"))
+        #expect(linked.contains { $0.rule == "intune-settings" } && !linked.contains { $0.rule == "intune-sdk-absent" }, "\(linked.map(\.description))")
+        let inventory = try ProjectInventory.inventory(path: dir, displayName: "xam")
+        #expect(inventory.bundles.map(\.intunePackage) == ["Microsoft.Intune.MAM.Xamarin.iOS"])
+
+        try project(#"<PackageReference Include="Newtonsoft.Json" Version="13.0.3" />"#)
+        let plain = Self.findings(try ProjectLinter.lint(path: dir, displayName: "xam"))
+        #expect(plain.map(\.rule) == ["intune-sdk-absent"], "\(plain.map(\.description))")
+        #expect(plain.first?.problem.contains("no Microsoft.Intune NuGet package") == true)
+    }
+
     /// A hostile project file cannot crash lint: nesting is measured before Foundation parses.
     @Test func deeplyNestedProjectFileIsBadInputNotACrash() throws {
         let url = URL(fileURLWithPath: "/nonexistent/Deep.xcodeproj")
