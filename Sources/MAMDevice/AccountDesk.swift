@@ -180,11 +180,9 @@ public final class AccountDesk {
     /// the device trusted it and deleted nothing. The SDK called the app here, so the finding
     /// names the delegate method, not a line of the app.
     private func strictWipe(_ app: AppSpec, _ report: WipeReport?) {
-        guard let report, report.appHandledWipe, !report.filesLeft.isEmpty else { return }
-        let shown = report.filesLeft.prefix(3).joined(separator: ", ") + (report.filesLeft.count > 3 ? " and \(report.filesLeft.count - 3) more" : "")
-        onEvent(.strict(handle: app.handle, StrictFindingEvent(
-            check: StrictCheck.wipeAnsweredWithFilesLeft.rawValue, call: "IntuneMAMPolicyDelegate.wipeData(forAccountId:)", file: "", line: 0,
-            detail: "answered true (wiped) while \(report.filesLeft.count) file(s) of \(report.account) remain: \(shown); delete them before answering, or answer false and let the SDK delete them")))
+        guard let report, let finding = WipeAnsweredWithFilesLeft.finding(account: report.account.description, appHandledWipe: report.appHandledWipe,
+                                                                          filesLeft: report.filesLeft) else { return }
+        onEvent(.strict(handle: app.handle, finding))
     }
 
     /// `wipeDataForAccountId`: a running app may wipe the account's data itself and say so.

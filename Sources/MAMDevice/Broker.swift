@@ -314,14 +314,12 @@ final class Broker: LoopBound<BrokerLoopState> {
                 return answer(sender, seq, .failed(.badRequest, "\(sender.handle) cannot share \(path): \(error)"), &record)
             }
         }
+        // Strict Mode (docs/STRICT.md): decided once per route, as the share is.
         if owner == nil, request.item.filePath == nil, sender.spec.descriptor.multiIdentity,
-           let shown = try identities.current(of: sender.spec), fleet.isManaged(shown, in: sender.bundleID) {
-            // Strict Mode (docs/STRICT.md): a multi-identity app showing a managed account
-            // shares an item that names no owner, so it leaves as personal data. Decided once
-            // per route, as the share is.
-            onEvent(.strict(handle: sender.handle, StrictFindingEvent(
-                check: StrictCheck.itemSharedWithoutOwner.rawValue, call: "share to \(target.handle)", file: "", line: 0,
-                detail: "the screen shows \(shown) but the item names no owner, so it is shared as personal data; share it as the account whose data it is")))
+           let shown = try identities.current(of: sender.spec), fleet.isManaged(shown, in: sender.bundleID),
+           let finding = ItemSharedWithoutOwner.finding(target: target.handle, multiIdentity: true, ownerNamed: false, isFile: false,
+                                                        shownManaged: shown.description) {
+            onEvent(.strict(handle: sender.handle, finding))
         }
         // The extension's activation rule, decided now and reported after the policy: a
         // transfer the policy forbids is the policy's answer, whatever the rule says.

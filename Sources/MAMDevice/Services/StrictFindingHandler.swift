@@ -26,17 +26,12 @@ enum StrictFindingHandler: ServiceHandler {
         guard !check.madeByHost else {
             return Answered(.failed(.badRequest, "strict_finding names \(check.rawValue), a check the host makes from what it sees; an app cannot report it"))
         }
-        // A check the host judges: the façade reported the call, the app's own declaration
-        // decides whether it is a mistake.
-        if call.check == StrictCheck.remediationWithoutProtapp.rawValue,
-           c.app.descriptor.clientCapabilities.contains(where: { $0.lowercased() == Enforcer.protectionCapability }) {
-            return Answered(.allowed("\(c.bundle) declares the protapp capability: no finding"))
-        }
-        if call.check == StrictCheck.processPolicyInMultiIdentity.rawValue, !c.app.descriptor.multiIdentity {
-            return Answered(.allowed("\(c.bundle) is single-identity: its process policy is its one account's, no finding"))
-        }
-        if call.check == StrictCheck.restartUnhandledWithState.rawValue, c.app.descriptor.restoresState {
-            return Answered(.allowed("\(c.bundle) restores its state when relaunched: no finding"))
+        // A check the host confirms: the façade reported the call, the app's own declarations
+        // decide whether it is a mistake (the rule's judgment, StrictRules+Host).
+        if let rule = check.rule as? any StrictHostConfirmedRule.Type {
+            let facts = StrictAppFacts(bundle: c.bundle.rawValue, multiIdentity: c.app.descriptor.multiIdentity,
+                                       restoresState: c.app.descriptor.restoresState, clientCapabilities: c.app.descriptor.clientCapabilities)
+            if let why = rule.noFinding(for: facts) { return Answered(.allowed(why)) }
         }
         let handle = c.app.handle
         let reported = c.desk.strictFindings[handle, default: (count: 0, bytes: 0)]

@@ -24,12 +24,14 @@ enum WriteFileHandler: ServiceHandler {
     /// process identity — another than the account whose data is on screen. The SDK files it
     /// as the thread (else process) identity says; the mistake is the app's, seen by the host.
     static func strictUnidentifiedWrite(_ call: Service.WriteFile, owner: String?, _ c: CallContext) throws {
+        // Only the facts are gathered here; the rule (StrictRules+Host) judges them.
         guard call.owner == nil, c.context.thread == nil, c.app.descriptor.multiIdentity,
               let shown = try c.current(), try c.fleet().isManaged(shown, in: c.bundle) else { return }
         let filedAs = owner.flatMap { $0.isEmpty ? nil : c.named($0) }
-        guard filedAs.map({ $0.upn.lowercased() != shown.upn.lowercased() }) ?? true else { return }
-        c.event(.strict(handle: c.app.handle, StrictFindingEvent(
-            check: StrictCheck.fileWrittenWithoutThreadIdentity.rawValue, call: "write_file \(UntrustedText.escaped(UntrustedText.prefix(call.path, utf8Bytes: 200)))", file: "", line: 0,
-            detail: "the screen shows \(shown) but no identity is set on the writing thread, so the file is \(filedAs.map { "\($0)'s" } ?? "personal") (the process identity); set the thread identity (IntuneMAMPolicyManager.setAccountId(_:forScope:)) or name the owner")))
+        let path = UntrustedText.escaped(UntrustedText.prefix(call.path, utf8Bytes: 200))
+        if let finding = FileWrittenWithoutThreadIdentity.finding(path: path, multiIdentity: true, ownerNamed: false, threadIdentitySet: false,
+                                                                  shownManaged: shown.description, filedAs: filedAs?.description) {
+            c.event(.strict(handle: c.app.handle, finding))
+        }
     }
 }

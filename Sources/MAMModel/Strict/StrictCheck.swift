@@ -1,6 +1,7 @@
 /// Strict Mode's checks (docs/STRICT.md): integration mistakes the SDK-shaped façade sees an
 /// app's own code make, each named, explained and reported at the caller's line. The host
-/// accepts findings of these checks only.
+/// accepts findings of these checks only; each has its rule in `StrictRules` (who judges it,
+/// its summary, and the host's judgment where the host makes one).
 public enum StrictCheck: String, CaseIterable, Sendable {
     /// An account id (the OID since SDK 20) given a UPN of an account the app knows by its OID.
     case accountIdIsUPN = "account-id-is-upn"
@@ -44,38 +45,6 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// change: it answers for the policy the admin replaced. (One simply not read again is no
     /// finding.)
     case policyCachedWithoutObserver = "policy-cached-without-observer"
-
-    public static let names: Set<String> = Set(allCases.map(\.rawValue))
-
-    /// A check only the host can judge: the façade reports each such call, and the host keeps
-    /// the finding only when the app made the mistake.
-    public var judgedByHost: Bool {
-        self == .remediationWithoutProtapp || self == .processPolicyInMultiIdentity || self == .restartUnhandledWithState
-    }
-
-    /// A check the host makes itself, from what it saw (a wipe, a write, a share): no app may
-    /// report it, or an app could put a finding of the device's in the run.
-    public var madeByHost: Bool {
-        self == .wipeAnsweredWithFilesLeft || self == .fileWrittenWithoutThreadIdentity || self == .itemSharedWithoutOwner
-    }
-
-    /// What the check found wrong, for reports (SARIF's rule description, the human output).
-    public var summary: String {
-        switch self {
-        case .accountIdIsUPN: "a UPN passed where the SDK takes an account id (the OID since SDK 20): the SDK treats it as no account"
-        case .enrollmentDelegateLate: "the enrollment delegate was set after an enrollment call: the statuses sent before it are lost"
-        case .enrollmentRetriedAfterRefusal: "enrollment retried after a refusal no retry changes (210, 214, 227): it is refused again"
-        case .deregisterInCallback: "deregistration called from inside an enrollment callback: the SDK is still reporting the call that called it"
-        case .itemSharedWithoutOwner: "an item shared with no owner while a managed account is on screen: it left as personal data"
-        case .fileWrittenWithoutThreadIdentity: "a file written while a managed account is on screen, with no identity on the writing thread: it took the process identity"
-        case .wipeAnsweredWithFilesLeft: "the wipe delegate answered done while the account's files remain: the device trusted it and deleted nothing"
-        case .processPolicyInMultiIdentity: "policy() read in a multi-identity app: it answers for the identity in effect, not for the account whose data the code handles"
-        case .remediationWithoutProtapp: "compliance remediation asked by an app without the protapp client capability: app protection conditional access is never met for it"
-        case .locationNeedsAccount: "a location that belongs to an account asked with no account: the SDK reads nil as an unmanaged owner"
-        case .restartUnhandledWithState: "the SDK restarted the app while it showed an account's screen and nothing handled restartApplication(): the user's place is lost"
-        case .policyCachedWithoutObserver: "a policy object read before the admin changed it was used after the change: observe IntuneMAMPolicyDidChange and read it again"
-        }
-    }
 }
 
 /// One Strict Mode finding as the app reported it: the check, the SDK call it was seen in, the
