@@ -94,7 +94,7 @@ public struct BrokerCPUSplit: Sendable, Hashable, CustomStringConvertible {
     /// One host of the process at a time splits by itself (`automatic`): hosts run side by
     /// side (a suite's scenarios in parallel) would otherwise stack their loops on CPUs taken
     /// from every host's apps. A host configured `dedicated` splits all the same.
-    private static let taken = Atomic<Bool>(false)
+    static let taken = Atomic<Bool>(false)
 
     static func claim() -> Bool { taken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
     static func release() { taken.store(false, ordering: .releasing) }

@@ -1,0 +1,249 @@
+import MAMDeviceState
+import MAMLoop
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// The outbox: a decided share stamped with its owner and handed to the destination —
+/// written to its inbox if a file, sent at once or batched until the loop's next flush — and
+/// the batches of deliveries and cumulative answers each flush writes.
+extension Broker {
+    /// Stamps the owner and hands the item to the destination (starting an extension on
+    /// demand); the sender is answered when the destination acknowledges or fails.
+    /// `entry` by reference, as in `route`; `record` is completed where it lies, and moves
+    /// into the delivery.
+    func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
+                         plan: Plan, record: consuming ShareRecord) {
+        // A constant, made by a function of its own, so that it can move into the delivery
+        // below: a variable kept to the end of this function was a retain and a release of
+        // the item's box and of its owner per share.
+        guard let item = stamped(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &record) else { return }
+        // The delivery's receiver is its record's: `plan.receiverUPN` in every path here.
+        assert(record.receivedAs == plan.receiverUPN)
+        // Measured before the item moves into the delivery: read after, the item was a second
+        // reference to its box (a retain and a release per share).
+        let cost = Self.cost(of: item)
+        let wireSize = item.approximateWireSize
+        let keepsReadBuffer = item.isInReadBuffer
+        // The record moves into the delivery (a copy is a dozen retains), and nothing is left
+        // in its place: an empty record left here was a retain and a release of the shared
+        // empty parties per share.
+        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: consume record, item: consume item)
+        pending.cost = cost
+        pending.wireSize = wireSize
+        pending.keepsReadBuffer = keepsReadBuffer
+        sender.bytesInFlight += cost
+        bytesInFlight += cost
+        if keepsReadBuffer { sender.readBuffersInFlight += 1 }
+        pending.deadline = loop.now + deliveryTimeoutMilliseconds
+        if let destination = supervisor.child(entry.spec.key), destination.isLive {
+            // (The delivery moves into the destination's tables: kept to the end of this
+            // function, it was a retain and a release per share.)
+            if destination.state == .ready {
+                offer(consume pending, to: destination)
+            } else if destination.state == .spawning {
+                destination.queuedDeliveries.append(consume pending)
+            } else {
+                answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is shutting down"))
+            }
+        } else if !entry.spec.startsWithFleet {
+            // An extension runs when an item is shared to it.
+            supervisor.launch(entry.spec) { _ in }
+            if let destination = supervisor.child(entry.spec.key), destination.isLive {
+                destination.queuedDeliveries.append(pending)
+            } else {
+                answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) could not be started"))
+            }
+        } else {
+            answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is not running"))
+        }
+    }
+
+    /// The item `deliver` hands over: stamped with its owner, under the type names its
+    /// destination expects, its file placed in the destination's Inbox; `nil` once the sender
+    /// was answered that the file could not be placed.
+    func stamped(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
+                         plan: Plan, record: inout ShareRecord) -> Item? {
+        let ownership = plan.ownership
+        // (Already so on a known route's parties, which other records share.)
+        if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }
+        let managed = ownership.managed
+        var item = request.item
+        item.ownership = consume ownership
+        // The SDK hands an extension managed data under the `com.microsoft.intune.mam.` twins
+        // of its types, the ones its activation rule was checked against.
+        if entry.spec.descriptor.kind != .app, managed {
+            item.typeIdentifiers = item.typeIdentifiers.map { t in
+                t.lowercased().hasPrefix(Self.intunePrefix) ? t : Self.intunePrefix + t
+            }
+        }
+        if let fileData {
+            let target = entry.spec
+            // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
+            let inbox: String
+            do {
+                // The copy keeps its owner where that account is signed in to the destination;
+                // an app without the account (policy allowed the transfer) gets a personal copy.
+                let finalOwner = plan.decision.owner(after: plan.owner)
+                let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
+                inbox = try inboxPath(for: item, in: target)
+                _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
+            } catch {
+                let v = internalFailure(error, doing: "place the file in \(target.handle)'s Inbox")
+                answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
+                return nil
+            }
+            item.payload = .file(path: inbox)
+        }
+        // Past its share of read buffers, a sender's payload is copied out of the one it came in.
+        if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
+        return item
+    }
+
+    /// Where a delivered file lands in the destination's Inbox. The host names it:
+    /// `Inbox/<item id>-<file name>` (ids are validated, the name is its last component made
+    /// safe), and a name already taken gets a number (`Inbox/<id>-2-<name>`), so a sender can
+    /// never replace a file delivered earlier.
+    func inboxPath(for item: Item, in target: AppSpec) throws -> String {
+        let last = item.fileName.split(separator: "/").last.map(String.init) ?? ""
+        let safe = String(last.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\\" ? "_" : Character($0) }.prefix(128))
+        let name = safe.isEmpty || safe == "." || safe == ".." ? "item" : safe
+        var candidate = "Inbox/\(item.id)-\(name)"
+        var n = 2
+        while try state.fileOwner(app: target.bundleID, path: ContainerPath(parsing: candidate)) != nil {
+            candidate = "Inbox/\(item.id)-\(n)-\(name)"
+            n += 1
+        }
+        return candidate
+    }
+
+    /// Sends a delivery if the destination's channel has room for it, else answers its sender
+    /// `failed(busy)`. Deliveries fill at most half of what a receiver's channel may hold
+    /// unread, whoever sends them: several senders, each within its own bytes, cannot get a
+    /// receiver that reads slowly cut off (`maximumBacklog`), and the other half stays for
+    /// its answers.
+    func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
+        let unread = destination.pipe.backlogByteCount + destination.outgoingDeliveryBytes
+        guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
+            return answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
+        }
+        send(pending, to: destination)
+    }
+
+    func send(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
+        if destination.takesBatches {
+            destination.outgoingDeliveryBytes += pending.cost
+            destination.outgoingDeliveries.append(consume pending)
+            scheduleBatchWork(destination)
+            return
+        }
+        let seq = destination.send(.deliver(sent(pending)))
+        destination.pendingDeliveries.insert(consume pending, at: seq)
+        supervisor.watchDeadlines()
+    }
+
+    /// A delivery as it is written: moved out of `pending` when nothing reads it afterwards
+    /// (only `reportDeliveries` does), so that its payload no longer holds the read buffer it
+    /// lies in, which the loop then reads into again. Held to the acknowledgement, the items
+    /// in flight of many pairs kept their read buffers too, and the host's peak memory grew
+    /// with them.
+    func sent(_ pending: PendingDelivery) -> Deliver {
+        // A delivery is sent once (by `send` or a flush), so it is still there.
+        if configuration.reportDeliveries { return pending.deliver! }
+        let deliver = pending.take()!
+        if pending.keepsReadBuffer {
+            pending.keepsReadBuffer = false
+            pending.sender.readBuffersInFlight -= 1
+        }
+        return deliver
+    }
+
+    func scheduleBatchWork(_ child: ChildConnection) {
+        guard !child.batchWorkScheduled else { return }
+        child.batchWorkScheduled = true
+        batchWork.append(child)
+        if let flushHook { supervisor.loop.arm(flushHook) }
+    }
+
+    /// Sends what was batched this iteration: each destination's deliveries in one frame (a
+    /// lone one as a plain `deliver`), and each sender's answers to batched shares as
+    /// cumulative ranges.
+    func flushBatches() {
+        guard !batchWork.isEmpty else { return }
+        let work = batchWork
+        batchWork.removeAll(keepingCapacity: true)
+        for child in work {
+            child.batchWorkScheduled = false
+            sendOutgoingDeliveries(of: child)
+            sendBatchedAnswers(of: child)
+        }
+    }
+
+    func sendOutgoingDeliveries(of child: ChildConnection) {
+        guard !child.outgoingDeliveries.isEmpty else { return }
+        // The child's list is swapped with an empty one that has room, and kept emptied for
+        // the next child: a list started anew each flush grew past glibc's small blocks.
+        var outgoing = spareOutgoing
+        swap(&outgoing, &child.outgoingDeliveries)
+        spareOutgoing = []
+        defer {
+            if outgoing.capacity <= StringPool.keptBatchItems {
+                outgoing.removeAll(keepingCapacity: true)
+                spareOutgoing = outgoing
+            }
+        }
+        child.outgoingDeliveryBytes = 0
+        for range in batchRanges(outgoing, weight: { $0?.wireSize ?? 0 }) {
+            guard range.count > 1 else {
+                // (Each delivery of the list is taken once, leaving `nil`.)
+                let pending = outgoing[range.lowerBound].take()!
+                let deliver = sent(pending)
+                child.pendingDeliveries.insert(consume pending, at: child.send(.deliver(deliver)))
+                continue
+            }
+            var batch: [BatchedDelivery] = []
+            swap(&batch, &batchScratch)
+            batch.reserveCapacity(range.count)
+            for (seq, i) in zip(child.reserveSeqs(range.count), range) {
+                let pending = outgoing[i].take()!
+                pending.batched = true
+                batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
+                child.pendingDeliveries.insert(consume pending, at: seq)
+            }
+            child.send(.deliverBatch(batch))
+            // Written out (`send` encodes it where it is called): the items go, the storage
+            // stays for the next batch unless a large batch made it large.
+            if batch.capacity <= StringPool.keptBatchItems {
+                batch.removeAll(keepingCapacity: true)
+                batchScratch = batch
+            }
+        }
+        supervisor.watchDeadlines()
+    }
+
+    func sendBatchedAnswers(of child: ChildConnection) {
+        guard !child.batchedAnswers.isEmpty else { return }
+        // Taken out whole and given back emptied: a copy kept while the child's list was
+        // emptied in place made that list new storage at every flush.
+        var answers: [(UInt64, Int)] = []
+        swap(&answers, &child.batchedAnswers)
+        let outcomes = child.batchedExceptions
+        child.batchedExceptions.removeAll()
+        defer {
+            answers.removeAll(keepingCapacity: true)
+            if child.batchedAnswers.isEmpty { child.batchedAnswers = answers }
+        }
+        guard child.isLive || child.state == .closing else { return }
+        for run in cumulativeRuns(answers, inFlight: { child.batchedSharesInFlight.contains($0) }) {
+            let exceptions = run.answers.compactMap { $0.1 == 0 ? nil : ShareException(seq: $0.0, outcome: outcomes[$0.1 - 1]) }
+            child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
+        }
+    }
+
+    /// The destination finished its handshake: what waited for it leaves now.
+    func destinationReady(_ child: ChildConnection) {
+        let queued = child.queuedDeliveries
+        child.queuedDeliveries.removeAll()
+        for pending in queued { offer(pending, to: child) }
+    }
+}

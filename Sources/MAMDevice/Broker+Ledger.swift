@@ -1,0 +1,162 @@
+import MAMDeviceState
+import MAMLoop
+import MAMModel
+import MAMPolicy
+import MAMWire
+
+/// The delivery ledger: the destination's acknowledgements matched to the deliveries in
+/// flight (`ChildConnection.pendingDeliveries`), the sender answered exactly once, and the
+/// deadlines and failures that end a delivery no acknowledgement will.
+extension Broker {
+    func acknowledged(_ ack: DeliverAck, replyTo: UInt64, from destination: ChildConnection) throws {
+        guard let pending = destination.pendingDeliveries.removeValue(forKey: replyTo) else {
+            // The sender was already told `failed(timeout)`; an honest app that answers late is
+            // not hostile, and its answer changes nothing.
+            if destination.expiredDeliveries.forget(replyTo) {
+                onEvent(.note("\(destination.handle) acknowledged delivery \(replyTo) after its deadline; its sender was already told it timed out"))
+                return
+            }
+            if replyTo == 0 {
+                throw HostileFrame("sent deliver_ack without reply_to: an acknowledgement must name its Deliver frame's seq in reply_to")
+            }
+            throw HostileFrame("acknowledged delivery \(replyTo), which it was never sent or already acknowledged")
+        }
+        guard ack.itemID == pending.itemID else {
+            // Put back: the child is cut off for this, and its exit answers the sender, which
+            // taken out here was never answered at all.
+            destination.pendingDeliveries[replyTo] = pending
+            throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.itemID)")
+        }
+        finish(pending, accepted: ack.accepted, by: destination)
+        PendingDelivery.keep(consume pending)
+        endIfIdle(destination)
+    }
+
+    /// A cumulative acknowledgement: every batched delivery in the range, declined ones
+    /// excepted, was accepted. Seqs of other frames inside the range are not deliveries and
+    /// are passed over; a range that acknowledges nothing the child was sent is hostile.
+    func acknowledged(_ acks: DeliverAcks, from destination: ChildConnection) throws {
+        let range = acks.first...acks.last
+        if let outside = acks.declined.first(where: { !range.contains($0) }) {
+            throw HostileFrame("declined delivery \(outside) outside its acknowledged range \(acks.first)…\(acks.last)")
+        }
+        let declined = Set(acks.declined)
+        var matched = 0
+        var late = 0
+        // The range's deliveries are read from memory together first (`touchObjects`).
+        touched = destination.pendingDeliveries.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
+        for seq in lookups(in: range, among: destination.pendingDeliveries, alsoWaiting: destination.expiredDeliveries) {
+            if let pending = destination.pendingDeliveries.take(seq, if: { $0.batched }) {
+                matched += 1
+                finish(pending, accepted: !declined.contains(seq), by: destination)
+                PendingDelivery.keep(consume pending)
+            } else if destination.expiredDeliveries.forget(seq) {
+                late += 1
+            }
+        }
+        if late > 0 {
+            onEvent(.note("\(destination.handle) acknowledged \(late) deliveries after their deadline; their senders were already told they timed out"))
+        }
+        guard matched + late > 0 else {
+            throw HostileFrame("acknowledged deliveries \(acks.first)…\(acks.last), none of which it was sent in a batch or still owed")
+        }
+        endIfIdle(destination)
+    }
+
+    func finish(_ pending: PendingDelivery, accepted: Bool, by destination: ChildConnection) {
+        if accepted {
+            if configuration.reportDeliveries, let item = pending.value.item {
+                onEvent(.received(handle: destination.handle, ReceivedItem(
+                    item: item, from: pending.value.record?.from ?? "", receivedAs: pending.value.record?.receivedAs ?? "")))
+            }
+            answer(pending, .delivered)
+        } else {
+            answer(pending, .failed(.badRequest, "\(destination.handle) declined the item"))
+        }
+    }
+
+    /// An extension started for a delivery ends when it has no delivery left.
+    func endIfIdle(_ child: ChildConnection) {
+        guard child.endsWhenIdle, child.state == .ready, child.pendingDeliveries.isEmpty, child.queuedDeliveries.isEmpty,
+              child.outgoingDeliveries.isEmpty else { return }
+        supervisor.end(child, reason: "request completed")
+    }
+
+    /// What a share counts against its sender's bytes in flight.
+    @inline(__always)
+    static func cost(of item: Item) -> Int { max(item.inlineByteCount, 256) }
+
+    func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
+        guard !pending.answered else { return }
+        pending.answered = true
+        pending.sender.bytesInFlight -= pending.cost
+        bytesInFlight -= pending.cost
+        if pending.keepsReadBuffer { pending.sender.readBuffersInFlight -= 1 }
+        // The record moves out (a copy of it is a dozen retains), leaving none: an answered
+        // delivery has no record.
+        switch pending.value.record.take() {
+        case .some(let record): answer(pending.sender, pending.value.requestSeq, outcome, taking: record)
+        case .none:
+            // Not reached (a delivery not yet answered has its record); its sender is answered
+            // all the same.
+            assertionFailure("a delivery not yet answered has its record")
+            answer(pending.sender, pending.value.requestSeq, outcome, taking: ShareRecord(
+                from: pending.sender.handle, fromBundle: pending.sender.bundleID, identity: "", to: "", receivedAs: "",
+                itemID: "", owner: nil, outcome: .delivered))
+        }
+    }
+
+    /// Answers with `record`, which is left empty (the slower paths' records).
+    func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, _ record: inout ShareRecord) {
+        answer(sender, seq, outcome, taking: record.taken())
+    }
+
+    /// (`outcome` is consumed: its last use moves it into the record.)
+    func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, taking record: consuming ShareRecord) {
+        sender.sharesInFlight -= 1
+        if sender.batchedSharesInFlight.remove(seq) {
+            if sender.isLive || sender.state == .closing {
+                if outcome.isDelivered {
+                    sender.batchedAnswers.append((seq, 0))
+                } else {
+                    sender.batchedExceptions.append(copy outcome)
+                    sender.batchedAnswers.append((seq, sender.batchedExceptions.count))
+                }
+                scheduleBatchWork(sender)
+            }
+        } else if sender.isLive || sender.state == .closing {
+            sender.send(.shareResult(copy outcome), replyTo: seq)
+        }
+        record.outcome = outcome
+        audit.record(record)
+        // The record's last use: it moves into the event.
+        onEvent(.share(consume record))
+    }
+
+    /// A child is gone: every delivery it owed an answer for fails now.
+    func failOutstandingWork(of child: ChildConnection, how: String) {
+        let why = "\(child.handle) ended before acknowledging the item: \(how)"
+        child.dropSpareDeliveries()
+        let pending = child.pendingDeliveries.entries.map(\.value) + child.outgoingDeliveries.compactMap { $0 } + child.queuedDeliveries
+        child.pendingDeliveries.removeAll()
+        child.outgoingDeliveries.removeAll()
+        child.outgoingDeliveryBytes = 0
+        child.queuedDeliveries.removeAll()
+        for p in pending { answer(p, .failed(.appNotRunning, why)) }
+    }
+
+    /// Deliveries past their deadline: the sender is told `failed(timeout)`, and the
+    /// destination's late acknowledgement will be ignored.
+    func expireDeliveries(of child: ChildConnection, now: UInt64) {
+        // Every 50 ms of a flood, most of a thousand deliveries in flight, none late: looked
+        // through where they lie, not copied out (a retain, a release and a tuple's destroy
+        // each).
+        guard child.pendingDeliveries.contains(where: { $0.deadline <= now }) else { return }
+        let expired = child.pendingDeliveries.entries.filter { $0.value.deadline <= now }
+        for (seq, p) in expired {
+            child.pendingDeliveries[seq] = nil
+            child.expiredDeliveries.remember(seq)
+            answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(configuration.deliveryTimeout)"))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import MAMDeviceState
+import MAMModel
+import MAMPolicy
+
+/// The device's answers to a share decision (`ShareDecider`), read from the store when the
+/// decision asks: a share the rules allow never reads the target's accounts.
+struct ShareContext: ShareDecisionContext {
+    let state: DeviceState
+    let identities: Identities
+    let sender: AppSpec
+    let target: AppSpec
+    let supervisor: Supervisor
+
+    func accessBlock(app: BundleID) throws -> String? { try state.accessBlock(app: app) }
+
+    func receiver(named receiveAs: String) throws -> Account?? {
+        guard !receiveAs.isEmpty else { return .some(try identities.receiver(of: target)) }
+        guard let named = try identities.signedIn(receiveAs, to: target) else { return .none }
+        return .some(named)
+    }
+
+    func targetAccounts() throws -> [Account] { try identities.accounts(of: target) }
+
+    func ownerSignedInAtTarget(_ owner: Account) throws -> Account? { try identities.signedIn(owner.description, to: target) }
+
+    func shownBySender() throws -> Account? { try identities.current(of: sender) }
+
+    var targetIsRunning: Bool { supervisor.readyChild(target.key) != nil }
+}
