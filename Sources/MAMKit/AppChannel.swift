@@ -7,10 +7,11 @@ internal import Glibc
 internal import Darwin
 #endif
 
-// One file of about six hundred lines, on purpose: the app's end of the wire — handshake,
-// frames read and dispatched, shares batched and answered, deliveries acknowledged, service
-// calls — is one connection's state on one loop thread, tuned per item against
-// Benchmarks/Thresholds as the host's end is; `MAMApp` is the API over it.
+// The app's end of the wire, on one loop thread and tuned per item against
+// Benchmarks/Thresholds as the host's end is: this file holds the connection, the handshake
+// and the calls an app makes; AppChannel+Batches its outbox (shares and acknowledgements
+// batched until the loop's next flush); AppChannel+Receiving the host's frames (deliveries,
+// answers, commands); AppChannel+Template a template's warm-up. `MAMApp` is the API over it.
 
 /// `AppChannel`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `AppChannel`'s properties of the same names.
@@ -49,48 +50,48 @@ public struct AppChannelLoopState {
 /// Benchmarks/Thresholds).
 public final class AppChannel: LoopBound<AppChannelLoopState> {
     let loop: EventLoop
-    private let pipe: Pipe
-    private var decoder: FrameDecoder {
+    let pipe: Pipe
+    var decoder: FrameDecoder {
         @inline(__always) _read { yield value.decoder }
         @inline(__always) _modify { yield &value.decoder }
     }
-    private var nextSeq: UInt64 {
+    var nextSeq: UInt64 {
         @inline(__always) _read { yield value.nextSeq }
         @inline(__always) _modify { yield &value.nextSeq }
     }
-    private var replyHandlers: [UInt64: (HostFrame) -> Void] {
+    var replyHandlers: [UInt64: (HostFrame) -> Void] {
         @inline(__always) _read { yield value.replyHandlers }
         @inline(__always) _modify { yield &value.replyHandlers }
     }
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
-    private var deliveredItemIDs: RecentIDs {
+    var deliveredItemIDs: RecentIDs {
         @inline(__always) _read { yield value.deliveredItemIDs }
         @inline(__always) _modify { yield &value.deliveredItemIDs }
     }
     /// A batch's keys' hashes, computed once for `RecentSet.touch` and `remember`, and what
     /// the touch read (kept, so that the reads are made).
-    private var batchHashes: [Int] {
+    var batchHashes: [Int] {
         @inline(__always) _read { yield value.batchHashes }
         @inline(__always) _modify { yield &value.batchHashes }
     }
-    private var touched: UInt64 {
+    var touched: UInt64 {
         @inline(__always) _read { yield value.touched }
         @inline(__always) _modify { yield &value.touched }
     }
     /// The senders of delivered items, numbered in the order they first delivered one (the
     /// host stamps them, so there are as many as apps): a remembered item keeps its sender's
     /// number, where a bundle id was two strings to retain and release for every item.
-    private var senderNumbers: [BundleID: UInt32] {
+    var senderNumbers: [BundleID: UInt32] {
         @inline(__always) _read { yield value.senderNumbers }
         @inline(__always) _modify { yield &value.senderNumbers }
     }
     /// The last sender numbered, by its folded spelling: a stream of deliveries has one.
-    private var lastSenderFolded: String {
+    var lastSenderFolded: String {
         @inline(__always) _read { yield value.lastSenderFolded }
         @inline(__always) _modify { yield &value.lastSenderFolded }
     }
-    private var lastSenderNumber: UInt32 {
+    var lastSenderNumber: UInt32 {
         @inline(__always) _read { yield value.lastSenderNumber }
         @inline(__always) _modify { yield &value.lastSenderNumber }
     }
@@ -99,37 +100,37 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     /// closure with the request.)
     /// Held as the batch items they become (numbered when they leave): each is sent from
     /// where it lies, never copied into a batch of its own.
-    private var queuedShares: [BatchedShare] {
+    var queuedShares: [BatchedShare] {
         @inline(__always) _read { yield value.queuedShares }
         @inline(__always) _modify { yield &value.queuedShares }
     }
-    private var queuedCompletions: [(Verdict) -> Void] {
+    var queuedCompletions: [(Verdict) -> Void] {
         @inline(__always) _read { yield value.queuedCompletions }
         @inline(__always) _modify { yield &value.queuedCompletions }
     }
     /// Each queued share's `approximateWireSize`, for `batchRanges`.
-    private var queuedWeights: [Int] {
+    var queuedWeights: [Int] {
         @inline(__always) _read { yield value.queuedWeights }
         @inline(__always) _modify { yield &value.queuedWeights }
     }
     /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
     /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
-    private var batchedShares: SeqTable<(Verdict) -> Void> {
+    var batchedShares: SeqTable<(Verdict) -> Void> {
         @inline(__always) _read { yield value.batchedShares }
         @inline(__always) _modify { yield &value.batchedShares }
     }
     /// Batched deliveries the app has answered, acknowledged together before the loop writes.
-    private var answeredDeliveries: [(UInt64, Bool)] {
+    var answeredDeliveries: [(UInt64, Bool)] {
         @inline(__always) _read { yield value.answeredDeliveries }
         @inline(__always) _modify { yield &value.answeredDeliveries }
     }
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
-    private var unansweredDeliveries: SeqSet {
+    var unansweredDeliveries: SeqSet {
         @inline(__always) _read { yield value.unansweredDeliveries }
         @inline(__always) _modify { yield &value.unansweredDeliveries }
     }
     /// `flushBatches`, armed when a share is queued or a delivery answered.
-    private var flushHook: FlushHook? {
+    var flushHook: FlushHook? {
         @inline(__always) _read { yield value.flushHook }
         @inline(__always) _modify { yield &value.flushHook }
     }
@@ -142,15 +143,15 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     }()
 
     /// Set once the host answered `Hello`.
-    public private(set) var welcome: Welcome?
+    public internal(set) var welcome: Welcome?
     /// The host takes `shareBatch` frames and batches are on (read once per share: reading
     /// `welcome` copies all of it).
-    private var hostTakesBatches: Bool {
+    var hostTakesBatches: Bool {
         @inline(__always) _read { yield value.hostTakesBatches }
         @inline(__always) _modify { yield &value.hostTakesBatches }
     }
     /// The strings the host's frames repeat (senders, accounts, type identifiers).
-    private let strings = StringPool()
+    let strings = StringPool()
     public var onWelcome: ((Welcome) -> Void)?
     /// An item arrived; return true to accept it (the host is told in the acknowledgement).
     public var onDeliver: ((Deliver) -> Bool)? {
@@ -188,7 +189,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
 
     /// What was batched leaves at the loop's next flush.
     @inline(__always)
-    private func flushBatchesSoon() {
+    func flushBatchesSoon() {
         if let flushHook { loop.arm(flushHook) }
     }
 
@@ -242,7 +243,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     /// takes payloads lent (`lendsReceivedPayloads`), else parsed into values of their own.
     /// (A method: the closure reading each frame holds `self` as the method does, where one
     /// in `start` reached it through the unowned reference once per frame.)
-    private func read(_ chunk: ReceivedBytes) {
+    func read(_ chunk: ReceivedBytes) {
         do {
             if lendsReceivedPayloads {
                 try decoder.feed(chunk, onFrame: { payload in
@@ -294,7 +295,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
         queuedCompletions.append(completion)
     }
 
-    private func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
+    func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
         send(.shareRequest(request)) { frame in
             switch frame.body {
             case .shareResult(let outcome): completion(outcome)
@@ -350,298 +351,6 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
 
     // MARK: - Batches
 
-    private func flushBatches() {
-        if !queuedShares.isEmpty { flushShares() }
-        if !answeredDeliveries.isEmpty { flushAcknowledgements() }
-    }
-
-    /// The shares asked for since the last flush: a lone one as a `shareRequest`, several as
-    /// one `shareBatch` numbered just before the frame.
-    private func flushShares() {
-        // Taken out whole and given back emptied: a copy kept while the queue was emptied in
-        // place made the queue new storage at every flush. (`send`, below, finds it empty.)
-        var queued: [BatchedShare] = []
-        var completions: [(Verdict) -> Void] = []
-        swap(&queued, &queuedShares)
-        swap(&completions, &queuedCompletions)
-        defer {
-            queued.removeAll(keepingCapacity: true)
-            completions.removeAll(keepingCapacity: true)
-            if queuedShares.isEmpty { queuedShares = queued }
-            if queuedCompletions.isEmpty { queuedCompletions = completions }
-        }
-        guard queued.count > 1 else {
-            queuedWeights.removeAll(keepingCapacity: true)
-            for i in queued.indices { sendShare(queued[i].request, completion: completions[i]) }
-            return
-        }
-        let ranges = batchRanges(queuedWeights) { $0 }
-        queuedWeights.removeAll(keepingCapacity: true)
-        for range in ranges {
-            guard range.count > 1 else {
-                sendShare(queued[range.lowerBound].request, completion: completions[range.lowerBound])
-                continue
-            }
-            for i in range {
-                let seq = nextSeq
-                nextSeq += 1
-                batchedShares[seq] = completions[i]
-                queued[i].seq = seq
-            }
-            let seq = nextSeq
-            nextSeq += 1
-            // The range is encoded where it lies (the slice lives for this call only, so the
-            // next range's numbering does not copy the queue).
-            pipe.enqueue { FrameEncoder.encodeShareBatch(seq: seq, queued[range], appendingTo: &$0) }
-        }
-    }
-
-    private func flushAcknowledgements() {
-        let answered = answeredDeliveries
-        answeredDeliveries.removeAll(keepingCapacity: true)
-        for run in cumulativeRuns(answered, inFlight: { unansweredDeliveries.contains($0) }) {
-            send(.deliverAcks(DeliverAcks(first: run.first, last: run.last, declined: run.answers.compactMap { $0.1 ? nil : $0.0 })))
-        }
-    }
-
-    /// Answers every batched share in the range: delivered, unless the host said otherwise.
-    private func resolve(_ results: ShareResults) {
-        var exceptions: [UInt64: Verdict] = [:]
-        for e in results.exceptions { exceptions[e.seq] = e.outcome }
-        for seq in lookups(in: results.first...results.last, among: batchedShares) {
-            if let completion = batchedShares.removeValue(forKey: seq) { completion(exceptions[seq] ?? .delivered) }
-        }
-    }
-
-    /// Hands an item to the app once (a re-sent delivery is acknowledged again but never
-    /// shown twice). The app's answer, or `nil` when the app answers later (`onDeliverLater`):
-    /// then `acknowledge` runs once with it. An app that answers at once costs no closure per
-    /// item.
-    private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
-        guard let later = onDeliverLater else { return receiveNow(d) }
-        // Ids are the sender's to choose: the same id from two senders is two items.
-        let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
-        if deliveredItemIDs.contains(key) { return true }
-        var answered = false
-        later(d) { [weak self] accepted in
-            guard !answered else { return }
-            answered = true
-            if accepted { self?.deliveredItemIDs.remember(key) }
-            acknowledge(accepted)
-        }
-        return nil
-    }
-
-    /// `sender`'s number for `DeliveredItem` (a bundle id compares folded, so the same app in
-    /// two spellings is one sender).
-    private func senderNumber(_ sender: BundleID) -> UInt32 {
-        if !lastSenderFolded.isEmpty, sender.folded == lastSenderFolded { return lastSenderNumber }
-        let number: UInt32
-        if let known = senderNumbers[sender] {
-            number = known
-        } else {
-            number = UInt32(truncatingIfNeeded: senderNumbers.count)
-            senderNumbers[sender] = number
-        }
-        lastSenderFolded = sender.folded
-        lastSenderNumber = number
-        return number
-    }
-
-    /// `receive` for an app that answers at once (no `onDeliverLater`): its answer. `hash`:
-    /// the key's, if already computed (`Item.idHashValue`).
-    private func receiveNow(_ d: Deliver, hash: Int? = nil) -> Bool {
-        receiveNow(d, hash: hash, handler: onDeliver)
-    }
-
-    /// `handler`: `onDeliver` as it was when the frame arrived, read once for a whole batch
-    /// (called through the property, its context was retained and released per item).
-    private func receiveNow(_ d: Deliver, hash: Int?, handler: ((Deliver) -> Bool)?) -> Bool {
-        let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
-        // Remembered before it is shown (one lookup, not two) and forgotten if declined.
-        guard deliveredItemIDs.remember(key, hash: hash ?? key.hashValue) else { return true }
-        let accepted = handler?(d) ?? true
-        if !accepted { deliveredItemIDs.forget(key) }
-        return accepted
-    }
-
-    private func handle(_ frame: HostFrame) {
-        if frame.replyTo != 0, let handler = replyHandlers.removeValue(forKey: frame.replyTo) {
-            handler(frame)
-            return
-        }
-        switch frame.body {
-        case .welcome(let w):
-            welcome = w
-            hostTakesBatches = Self.batchesEnabled && w.batches
-            onWelcome?(w)
-        case .deliver(let d) where onDeliverLater == nil:
-            send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: receiveNow(d))), replyTo: frame.seq)
-        case .deliver(let d):
-            let seq = frame.seq
-            let itemID = d.item.id
-            let acknowledge = { [weak self] (accepted: Bool) -> Void in
-                self?.send(.deliverAck(DeliverAck(itemID: itemID, accepted: accepted)), replyTo: seq)
-            }
-            if let accepted = receive(d, acknowledge: acknowledge) { acknowledge(accepted) }
-        case .deliverBatch(let deliveries):
-            // Every item of the batch is unanswered before the first is handed over: an app
-            // answering later may answer in any order, and a range must not cover one still
-            // waiting.
-            if onDeliverLater != nil {
-                for i in deliveries.indices { unansweredDeliveries.insert(deliveries[i].seq) }
-            } else if unansweredDeliveries.isEmpty {
-                // Answered at once, item by item, with no closure for an answer to come; each
-                // delivery lent where it lies (an element taken out of the array, even by
-                // index, is a copy: a dozen retains and as many releases).
-                // The window's table is read for the whole batch first (`RecentSet.touch`).
-                batchHashes.removeAll(keepingCapacity: true)
-                deliveries.forEachInPlace { delivery in batchHashes.append(delivery.deliver.item.idHashValue) }
-                touched = batchHashes.withUnsafeBufferPointer { deliveredItemIDs.touch(hashes: $0) }
-                var index = 0
-                // The handler in place when the batch arrived receives all of it.
-                let handler = onDeliver
-                deliveries.forEachInPlace { delivery in
-                    answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: batchHashes[index], handler: handler)))
-                    index += 1
-                }
-                flushBatchesSoon()
-                break
-            }
-            for i in deliveries.indices {
-                let seq = deliveries[i].seq
-                let accepted = receive(deliveries[i].deliver) { [weak self] accepted in
-                    guard let self, unansweredDeliveries.remove(seq) else { return }
-                    answeredDeliveries.append((seq, accepted))
-                    flushBatchesSoon()
-                }
-                if let accepted {
-                    if !unansweredDeliveries.isEmpty { unansweredDeliveries.remove(seq) }
-                    answeredDeliveries.append((seq, accepted))
-                    flushBatchesSoon()
-                }
-            }
-        case .shareResults(let results):
-            resolve(results)
-        case .command(let c):
-            let seq = frame.seq
-            var answered = false
-            if let onCommand {
-                onCommand(c) { [weak self] result in
-                    guard !answered else { return }
-                    answered = true
-                    self?.send(.commandResult(result), replyTo: seq)
-                }
-            } else {
-                send(.commandResult(.error(.badRequest, "this app takes no commands")), replyTo: seq)
-            }
-        case .ping(let bytes):
-            send(.ping(bytes), replyTo: frame.seq)
-        case .error(let code, let message):
-            onError?(code, message)
-        case .bye(let reason):
-            end("host said bye: \(reason)")
-        case .shareResult, .serviceResult, .identityResult, .identityInfo:
-            // An answer whose request is not waiting (answered twice, or never asked).
-            send(.error(code: .badRequest, message: "\(frame.body.name) answers request \(frame.replyTo), which this app is not waiting for"), replyTo: frame.seq)
-        }
-    }
-
-    private(set) var ended = false
-    private func end(_ why: String) {
-        guard !ended else { return }
-        ended = true
-        pipe.close()
-        // Every request still waiting is answered, so no caller waits forever.
-        let waiting = replyHandlers
-        replyHandlers.removeAll()
-        for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
-            handler(HostFrame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
-        }
-        let shares = batchedShares.entries.map(\.value) + queuedCompletions
-        batchedShares.removeAll()
-        queuedShares.removeAll()
-        queuedCompletions.removeAll()
-        queuedWeights.removeAll()
-        for completion in shares { completion(.failed(.appNotRunning, why)) }
-        onClose?(why)
-    }
-}
-
-/// An item delivered to the app: ids are the sender's to choose.
-struct DeliveredItem: Hashable, Sendable {
-    /// The sender's number on this channel (`AppChannel.senderNumber`).
-    let sender: UInt32
-    let id: String
-
-    /// By id alone (equality still compares the sender): ids are unique per sender, and
-    /// hashing whole items was a large part of a receiving app's work in a flood. So an
-    /// item's `idHashValue` is the `hashValue` of its key.
-    func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
-
-/// The most recent items handed to the app. A re-sent delivery arrives while its first copy
-/// is still recent, so a bounded window is enough, and an app that receives a million items
-/// does not keep a million ids.
-typealias RecentIDs = RecentSet<DeliveredItem>
-
-extension AppChannel {
-    /// The channel's part of a template's warm-up (`TemplateWarmUp`): the collections a
-    /// channel fills on its first shares and deliveries, each built once with one element.
-    package static func prepareTemplate() {
-        TemplateWarmUp.prepareLoop()
-        var delivered = RecentIDs(capacity: 4)
-        delivered.remember(DeliveredItem(sender: 0, id: "warm-up"))
-        var senders: [BundleID: UInt32] = [:]
-        senders[BundleID("template.warm-up")] = 0
-        var completions: [(Verdict) -> Void] = []
-        completions.append { _ in }
-        var batched = SeqTable<(Verdict) -> Void>()
-        batched[1] = { _ in }
-        var answered: [(UInt64, Bool)] = []
-        answered.append((1, true))
-        var unanswered = SeqSet()
-        unanswered.insert(1)
-        var replies: [UInt64: (HostFrame) -> Void] = [:]
-        replies[1] = { _ in }
-        var requests: [BatchedShare] = []
-        requests.reserveCapacity(1)
-        // As `end` answers what is still waiting.
-        let waiting = replies.sorted(by: { $0.key < $1.key })
-        let shares = batched.entries.map(\.value) + completions
-        var ring: [DeliveredItem?] = [DeliveredItem(sender: 0, id: "ring")]
-        ring.append(nil)
-        TemplateWarmUp.keep(waiting)
-        TemplateWarmUp.keep(shares)
-        TemplateWarmUp.keep(ring)
-        TemplateWarmUp.keep(senders)
-        // As `handle` keeps the host's `Welcome` and reads its lists.
-        let noWelcome: Welcome? = nil
-        TemplateWarmUp.keep(noWelcome as Any)
-        TemplateWarmUp.keep([Int]())
-        TemplateWarmUp.keep(delivered)
-        TemplateWarmUp.keep(completions)
-        TemplateWarmUp.keep(batched)
-        TemplateWarmUp.keep(answered)
-        TemplateWarmUp.keep(unanswered)
-        TemplateWarmUp.keep(replies)
-        TemplateWarmUp.keep(requests)
-        TemplateWarmUp.keep(readsAFrameInPlace())
-    }
-
-    /// As a channel that lends payloads reads the host's first frame where it lies, with its
-    /// length prefix as the host writes it: the decoder's and the parser's generic pieces for
-    /// bytes in a buffer, each instantiated once here rather than in every forked app (their
-    /// metadata was some 16 KiB of each idle app's own memory). Whether the frame was read.
-    package static func readsAFrameInPlace() -> Bool {
-        var welcome: [UInt8] = []
-        FrameEncoder.encode(Frame(seq: 1, replyTo: 1, body: .welcome(Welcome(bundleID: "template.warm-up", kind: .app))), appendingTo: &welcome)
-        var decoder = FrameDecoder()
-        let strings = StringPool()
-        var read = false
-        try? decoder.feed(ReceivedBytes(copying: welcome)) { bytes in
-            if case .welcome = try FrameParser.parse(bytes, strings: strings).body { read = true }
-        }
-        return read
-    }
+    /// The channel ended (`end`): set once, by the host's bye, a broken pipe or `close`.
+    var ended = false
 }
