@@ -50,6 +50,11 @@ let package = Package(
 
         .target(name: "MAMModel", swiftSettings: strict),
         .target(name: "MAMPolicy", dependencies: ["MAMModel"], swiftSettings: strict),
+        // The admin's code: tenant exports beyond a policy (Microsoft365DSC, the backup tools'
+        // folders), assignments and filters, personas' evaluation (What If) and the diff of
+        // two policies — over the device's `PolicyMatrix` and `Enforcer`, so the offline answer
+        // and the simulated device cannot disagree.
+        .target(name: "MAMAdmin", dependencies: ["MAMModel", "MAMPolicy"], swiftSettings: strict),
         // Activation rules: the predicate and dictionary languages, UTIs, plist values.
         .target(name: "MAMActivation", swiftSettings: strict),
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
@@ -83,7 +88,7 @@ let package = Package(
         .target(
             name: "MAMScenario",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
+                "MAMModel", "MAMPolicy", "MAMAdmin", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
                 "MAMDeclarations", .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Yams", package: "Yams"),
@@ -93,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "mamsim",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMScenario",
+                "MAMModel", "MAMPolicy", "MAMAdmin", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMScenario",
                 "MAMDeviceState", "MAMKit", "MAMIntuneFacade", "MAMPlayedHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -128,7 +133,7 @@ let package = Package(
         // Counts heap allocations by interposing the allocator in the test binary (Linux/glibc).
         .target(name: "CAllocationCount", path: "Tests/CAllocationCount"),
         .testTarget(name: "MAMPolicyTests", dependencies: [
-            "MAMPolicy", "MAMModel", "CAllocationCount", .product(name: "PropertyBased", package: "swift-property-based"),
+            "MAMPolicy", "MAMAdmin", "MAMModel", "CAllocationCount", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", "MAMModel", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
@@ -151,7 +156,7 @@ if Context.environment["MAMSIM_FUZZ"] != nil {
     let fuzz: [(String, [Target.Dependency])] = [
         ("FuzzFrames", ["MAMWire", "MAMModel"]), ("FuzzPredicate", ["MAMActivation"]),
         ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
-        ("FuzzDeclarations", ["MAMDeclarations"]), ("FuzzFilter", ["MAMPolicy"]), ("FuzzDSC", ["MAMPolicy"]),
+        ("FuzzDeclarations", ["MAMDeclarations"]), ("FuzzFilter", ["MAMPolicy"]), ("FuzzDSC", ["MAMPolicy", "MAMAdmin"]),
         ("FuzzPersonas", ["MAMScenario"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))

@@ -1,5 +1,6 @@
 // libFuzzer target: Microsoft365DSC exports (`M365TenantConfig.ps1`), as whatif reads them.
 import MAMPolicy
+import MAMAdmin
 import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")

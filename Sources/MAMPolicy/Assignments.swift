@@ -32,7 +32,7 @@ public struct PolicyAssignment: Sendable, Hashable {
     ]
 
     /// The assignments of a Graph `assignments` array. `path` names it in errors.
-    static func parse(_ value: GraphValue, _ path: String, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> [PolicyAssignment] {
+    package static func parse(_ value: GraphValue, _ path: String, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> [PolicyAssignment] {
         guard case .array(let items) = value else { throw c.error(path, value, "an array of assignments") }
         var out: [PolicyAssignment] = []
         for (i, item) in items.enumerated() {

@@ -148,7 +148,7 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     }
 
     /// Whether the policy's client app types take an app asking through MSAL (a mobile app).
-    var appliesToClientApps: Bool {
+    package var appliesToClientApps: Bool {
         let clients = Set(clientAppTypes.map { $0.lowercased() })
         return clients.isEmpty || clients.contains("all") || clients.contains("mobileappsanddesktopclients")
     }

@@ -60,14 +60,14 @@ public final class AccountEntry: Sendable {
     public let account: Account
     /// `nil` ⇒ the account is unmanaged.
     public let policy: IosManagedAppProtection?
-    let isManaged: Bool
+    package let isManaged: Bool
     /// `alice@contoso.com's policy "Contoso strict"`.
     let subject: String
     let outbound: DataTransferLevel
     let inbound: DataTransferLevel
     let osSharing: Bool
     let incomingOrgData: Bool
-    let appSet: Set<BundleID>
+    package let appSet: Set<BundleID>
     let appsListed: Bool
     let groupType: TargetedAppGroupType
     let exemptKeys: Set<String>
@@ -83,7 +83,7 @@ public final class AccountEntry: Sendable {
     /// entry, the one lookups find, they are also where the policy of another app is found.
     let siblings: [AccountEntry]
 
-    convenience init(account: Account, policy: IosManagedAppProtection?) {
+    package convenience init(account: Account, policy: IosManagedAppProtection?) {
         self.init(account: account, policy: policy, siblings: [])
     }
 
@@ -132,15 +132,15 @@ public final class AccountEntry: Sendable {
 public final class AppEntry: Sendable {
     public let app: AppDescriptor
     /// The bundle a policy's app list must name: the containing app's for an extension.
-    let managementBundle: BundleID
+    package let managementBundle: BundleID
     /// Whether that app integrates the SDK.
-    let managementSDK: Bool
+    package let managementSDK: Bool
     /// Whether that app is one of Microsoft's core apps / one of Microsoft's apps, for a
     /// policy's `appGroupType` (RULES.md §1).
-    let microsoftCore: Bool
-    let microsoft: Bool
+    package let microsoftCore: Bool
+    package let microsoft: Bool
     /// Whether that app is managed by MDM (`apps[].mdmManaged`), for `targetedAppManagementLevels`.
-    let mdmManaged: Bool
+    package let mdmManaged: Bool
 
     init(app: AppDescriptor, container: AppDescriptor?) {
         self.app = app
@@ -331,7 +331,7 @@ public struct Fleet: Sendable {
 
     public func app(_ bundle: BundleID) -> AppDescriptor? { apps[bundle] }
 
-    func appEntry(_ bundle: BundleID) -> AppEntry? { appEntries[bundle] }
+    package func appEntry(_ bundle: BundleID) -> AppEntry? { appEntries[bundle] }
 
     /// Whether `app` is policy-managed for the account of `entry`: it (for an extension, its
     /// containing app) integrates the SDK and the account's policy — or one of its others —
@@ -376,7 +376,7 @@ public struct Fleet: Sendable {
     /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy
     /// for apps on unmanaged devices does not reach an app on an MDM-enrolled device or one
     /// MDM manages, and a policy for MDM-managed apps reaches only those.
-    func targetsDeviceType(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
+    package func targetsDeviceType(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
         if entry.targetsEveryDeviceType { return true }
         return app.mdmManaged ? entry.targetsMDM : entry.targetsUnmanaged
     }
@@ -384,7 +384,7 @@ public struct Fleet: Sendable {
     /// Whether a policy of `groupType` listing `apps` targets `app` (RULES.md §1): the listed
     /// apps always; besides them every SDK app (`allApps`, or `selectedPublicApps` that lists
     /// none — not `apps: []`, which selects none), or Microsoft's (core) apps.
-    static func targets(groupType: TargetedAppGroupType, apps: Set<BundleID>, listed: Bool, _ app: AppEntry) -> Bool {
+    package static func targets(groupType: TargetedAppGroupType, apps: Set<BundleID>, listed: Bool, _ app: AppEntry) -> Bool {
         // Set.contains hashes the bundle id even when the set is empty, and a policy with no
         // list is the common case (a transfer decision asks up to four times).
         if !apps.isEmpty, apps.contains(app.managementBundle) { return true }

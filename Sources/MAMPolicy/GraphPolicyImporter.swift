@@ -90,14 +90,14 @@ public enum GraphPolicyImporter {
         return result
     }
 
-    static func odataType(_ dict: [String: GraphValue]) -> String? {
+    package static func odataType(_ dict: [String: GraphValue]) -> String? {
         if case .string(let t)? = dict["@odata.type"], !t.isEmpty { return t }
         return nil
     }
 
     /// An `@odata.type` without its `#microsoft.graph.` prefix, lowercased
     /// (`iosmanagedappprotection`, `groupassignmenttarget`).
-    static func bareTypeName(_ type: String) -> String {
+    package static func bareTypeName(_ type: String) -> String {
         var t = Substring(type.lowercased())
         if t.hasPrefix("#") { t = t.dropFirst() }
         if t.hasPrefix("microsoft.graph.") { t = t.dropFirst("microsoft.graph.".count) }
@@ -110,11 +110,17 @@ public enum GraphPolicyImporter {
         return t.lowercased() == "microsoft.graph.iosmanagedappprotection"
     }
 
-    struct Context {
+    package struct Context {
         let place: String
         let source: String
         var keyLines: [String: Int] = [:]
         var warnings: [PolicyImportWarning] = []
+
+        package init(place: String, source: String, keyLines: [String: Int] = [:]) {
+            self.place = place
+            self.source = source
+            self.keyLines = keyLines
+        }
 
         func error(_ property: String, _ value: GraphValue, _ expected: String) -> PolicyImportError {
             let at = keyLines[property].map { ", line \($0)" } ?? ""
@@ -165,9 +171,9 @@ public enum GraphPolicyImporter {
     /// Navigation properties of the entity: ignored when expanded in an export.
     static let navigationProperties: Set<String> = ["apps", "assignments", "deploymentSummary"]
 
-    typealias Setter = @Sendable (inout IosManagedAppProtection, GraphValue, inout Context) throws -> Void
+    package typealias Setter = @Sendable (inout IosManagedAppProtection, GraphValue, inout Context) throws -> Void
 
-    static let properties: [String: Setter] = {
+    package static let properties: [String: Setter] = {
         let list: [(String, Setter)] = [
             optString(\.id, "id"),
             string(\.displayName, "displayName"),

@@ -29,7 +29,7 @@ public enum GraphValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A word for the JSON type, for messages ("a string", "a number").
-    var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -56,7 +56,7 @@ extension GraphValue: Decodable {
 extension GraphValue {
     /// Decodes JSON text given as bytes in UTF-8 or UTF-16 (LE/BE, with or without a BOM).
     /// Real Intune exports come UTF-16LE with a BOM and CRLF line ends.
-    static func parse(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> GraphValue {
+    package static func parse(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> GraphValue {
         let text = try decodeText(bytes, source: source)
         if let value = GraphJSONReader.read(text) { return value }
         do {

@@ -122,7 +122,7 @@ public struct PolicyMatrix: Sendable {
     }
 
     /// Whether `app` is a party as each account too: it, or the app containing it, has the SDK.
-    static func hasAccounts(_ app: AppDescriptor, in fleet: Fleet) -> Bool {
+    package static func hasAccounts(_ app: AppDescriptor, in fleet: Fleet) -> Bool {
         app.sdkIntegrated || app.containingApp.flatMap({ fleet.app($0)?.sdkIntegrated }) == true
     }
 

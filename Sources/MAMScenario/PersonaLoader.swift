@@ -3,6 +3,7 @@ import MAMActivation
 import MAMExtensions
 import MAMModel
 public import MAMPolicy
+public import MAMAdmin
 import Yams
 
 /// Reads a personas file for `mamsim whatif` (YAML or JSON, docs/WHATIF.md):

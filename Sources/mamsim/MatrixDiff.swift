@@ -3,6 +3,7 @@ import Foundation
 import MAMExtensions
 import MAMModel
 import MAMPolicy
+import MAMAdmin
 
 /// `mamsim matrix --diff OLD NEW`: what an administrator's change does — only the cells whose
 /// decision changes, each with before → after and the settings that change it.

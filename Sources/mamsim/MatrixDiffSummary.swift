@@ -2,6 +2,7 @@ import Foundation
 import MAMExtensions
 import MAMModel
 import MAMPolicy
+import MAMAdmin
 
 /// `mamsim matrix --diff` when more cells change than `--max-cells`: one entry per group of
 /// cells that change alike (a grid, some apps as one identity, a column, the same decisions

@@ -3,6 +3,7 @@ import Foundation
 import MAMDeviceState
 import MAMModel
 import MAMPolicy
+import MAMAdmin
 import MAMScenario
 
 /// `mamsim report AUDIT.jsonl...`: the HTML report of runs after the fact, from their audit

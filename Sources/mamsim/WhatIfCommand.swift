@@ -4,6 +4,7 @@ import MAMBundle
 import MAMExtensions
 import MAMModel
 import MAMPolicy
+import MAMAdmin
 import MAMScenario
 
 /// `mamsim whatif POLICIES... --personas FILE`: offline, from a tenant's Graph exports, what

@@ -2,6 +2,7 @@ import Foundation
 import MAMExtensions
 import MAMModel
 import MAMPolicy
+import MAMAdmin
 
 /// How `whatif` results are written: every text of a result passes through its persona's
 /// `text(_:)` (personas of one shape share their results, made for a stand-in user).

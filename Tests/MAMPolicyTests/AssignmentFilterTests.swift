@@ -1,6 +1,7 @@
 import MAMModel
 import Testing
 @testable import MAMPolicy
+@testable import MAMAdmin
 
 /// Managed-app assignment filters (Microsoft Learn, "Device, app, and filter properties →
 /// Managed app properties" and "Advanced rule editing"): the rule language parsed with errors

@@ -2,6 +2,7 @@ import Foundation
 import MAMModel
 import Testing
 @testable import MAMPolicy
+@testable import MAMAdmin
 
 /// Microsoft365DSC exports (`M365TenantConfig.ps1`): both generations of the app protection
 /// resource, PowerShell's quoting, .NET durations, removed policies and other resources.

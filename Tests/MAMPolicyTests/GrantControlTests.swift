@@ -1,5 +1,6 @@
 import MAMModel
 @testable import MAMPolicy
+@testable import MAMAdmin
 import Testing
 
 /// Grant controls as Entra applies them (issue 85, item 1; Microsoft Learn, "Conditional Access:

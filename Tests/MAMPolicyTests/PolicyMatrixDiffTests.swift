@@ -1,5 +1,6 @@
 import MAMModel
 import MAMPolicy
+import MAMAdmin
 import Testing
 
 /// `PolicyMatrix.Diff` (`mamsim matrix --diff`): the cells whose decision changes between two

@@ -1,6 +1,7 @@
 import MAMModel
 import Testing
 @testable import MAMPolicy
+@testable import MAMAdmin
 
 /// `mamsim whatif`'s rules: assignments as Graph writes them (exclusion beats inclusion,
 /// filters narrow an included group), two policies on one user and app (Microsoft's conflict

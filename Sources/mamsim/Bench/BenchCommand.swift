@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MAMDevice
 import MAMPolicy
+import MAMAdmin
 
 /// `mamsim bench`: measures the host against a C libuv reference (and Node, when present) in
 /// the same run, and prints figures side by side with ratios.

@@ -1,6 +1,7 @@
 import Foundation
 import MAMModel
 import MAMPolicy
+import MAMAdmin
 
 /// `mamsim whatif` at an admin's scale: Microsoft's level 1–3 templates assigned by group and
 /// filter, a thousand personas over twenty apps, evaluated in memory (reading files and writing

@@ -1,4 +1,5 @@
 public import MAMModel
+public import MAMPolicy
 
 /// What a policy change does to the same personas: every cell whose decision changes, with
 /// the policy that decides it before and after and the settings that changed it.

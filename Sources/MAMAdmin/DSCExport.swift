@@ -1,3 +1,4 @@
+public import MAMPolicy
 /// The resource blocks of a Microsoft365DSC export (`M365TenantConfig.ps1`), as far as
 /// `whatif` reads them: `IntuneAppProtectionPolicyiOS`,
 /// `IntuneDeviceAndAppManagementAssignmentFilter` and `AADConditionalAccessPolicy`, made into

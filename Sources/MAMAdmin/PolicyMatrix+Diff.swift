@@ -1,4 +1,5 @@
 public import MAMModel
+public import MAMPolicy
 
 extension PolicyMatrix {
     /// Counts the decisions a `Diff` asks the enforcer for, so a test can hold their number

@@ -1,4 +1,5 @@
 public import MAMModel
+public import MAMPolicy
 
 extension WhatIf {
     /// Two or more policies on one user and app, deployed together (`conflictRule`): the

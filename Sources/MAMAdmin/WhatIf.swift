@@ -1,6 +1,7 @@
 import Dispatch
 public import MAMModel
 import Synchronization
+public import MAMPolicy
 
 /// A person an admin asks "what if" about: a user in some groups, on a device, with apps.
 public struct WhatIfPersona: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import MAMModel
+public import MAMPolicy
 
 extension WhatIfPolicies {
     /// Adds every object of a Graph document (one object, an array or `{"value": [...]}`) by

@@ -1,4 +1,5 @@
 public import MAMModel
+public import MAMPolicy
 
 extension PolicyMatrix {
     /// One cell of a matrix: the grid, the row's party, the column (a party, a location or a
