@@ -1,0 +1,216 @@
+public import MAMModel
+public import MAMPolicy
+
+/// A person an admin asks "what if" about: a user in some groups, on a device, with apps.
+public struct WhatIfPersona: Sendable, Hashable {
+    public struct App: Sendable, Hashable {
+        public var bundleID: BundleID
+        /// `CFBundleShortVersionString`, for `app.appVersion` and conditional launch.
+        public var version: String?
+        public var sdkIntegrated: Bool
+        public var mdmManaged: Bool
+        /// MSAL client capabilities; an SDK app declares `protapp` unless told otherwise.
+        public var capabilities: [String]
+
+        public init(_ bundleID: BundleID, version: String? = nil, sdkIntegrated: Bool = true, mdmManaged: Bool = false, capabilities: [String]? = nil) {
+            self.bundleID = bundleID
+            self.version = version
+            self.sdkIntegrated = sdkIntegrated
+            self.mdmManaged = mdmManaged
+            self.capabilities = capabilities ?? (sdkIntegrated ? [Enforcer.protectionCapability] : [])
+        }
+    }
+
+    public var name: String
+    public var user: Account
+    public var member: DirectoryMembership
+    public var device: DeviceFacts
+    /// `app.deviceManagementType`: `Unmanaged` or `Managed` from `device.mdmEnrolled` unless an
+    /// enrollment type is given.
+    public var managementType: String
+    public var apps: [App]
+    /// The resource a token is asked for (an Entra application id), for conditional access.
+    public var resource: String
+    /// Where the persona's groups are written (`file:line`), for messages about them.
+    public var groupsAt: String = ""
+
+    public init(name: String, user: Account, member: DirectoryMembership = DirectoryMembership(), device: DeviceFacts = DeviceFacts(),
+                managementType: String? = nil, apps: [App], resource: String = WhatIfPersona.office365) {
+        self.name = name
+        self.user = user
+        self.member = member
+        self.device = device
+        self.managementType = managementType ?? (device.mdmEnrolled ? ManagementTypeValues.managed : ManagementTypeValues.unmanaged)
+        self.apps = apps
+        self.resource = resource
+    }
+
+    /// Office 365 Exchange Online, the resource a mail app asks for.
+    public static let office365 = "00000002-0000-0ff1-ce00-000000000000"
+
+    func facts(_ app: App) -> ManagedAppFacts {
+        ManagedAppFacts(managementType: managementType, appVersion: app.version, operatingSystemVersion: device.osVersion.description,
+                        deviceModel: device.model, deviceManufacturer: "Apple")
+    }
+}
+
+/// The policies an admin's change is about, as Graph exports them.
+public struct WhatIfPolicies: Sendable {
+    public var protections: [IosManagedAppProtection]
+    public var appConfigs: [AppConfigPolicy]
+    public var conditionalAccess: [ConditionalAccessPolicy]
+    /// Managed-app assignment filters by id (lowercased).
+    public var filters: [String: AssignmentFilter]
+    /// Group display names by id (lowercased), for reasons and for personas that name groups.
+    public var groupNames: [String: String]
+    /// Assignments read from files of their own, until `attachAssignments` gives them to their policy.
+    var pendingAssignments: [(policyId: String, assignments: [PolicyAssignment], source: String)] = []
+
+    public init(protections: [IosManagedAppProtection] = [], appConfigs: [AppConfigPolicy] = [], conditionalAccess: [ConditionalAccessPolicy] = [],
+                filters: [AssignmentFilter] = [], groupNames: [String: String] = [:]) {
+        self.protections = protections
+        self.appConfigs = appConfigs
+        self.conditionalAccess = conditionalAccess
+        self.filters = Dictionary(filters.map { ($0.id.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        self.groupNames = Dictionary(groupNames.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func groupName(_ id: String) -> String {
+        groupNames[id.lowercased()].map { "\"\($0)\"" } ?? id
+    }
+
+    /// Every group and role a policy or configuration names (lowercased): what of a persona's
+    /// membership can change a decision.
+    func namedGroupsAndRoles() -> (groups: Set<String>, roles: Set<String>) {
+        var groups = Set<String>(), roles = Set<String>()
+        func add(_ assignments: [PolicyAssignment]) {
+            for a in assignments {
+                switch a.target {
+                case .group(let g), .exclusionGroup(let g): groups.insert(g.lowercased())
+                default: continue
+                }
+            }
+        }
+        protections.forEach { add($0.assignments) }
+        appConfigs.forEach { add($0.assignments) }
+        for c in conditionalAccess {
+            groups.formUnion((c.includeGroups + c.excludeGroups).map { $0.lowercased() })
+            roles.formUnion((c.includeRoles + c.excludeRoles).map { $0.lowercased() })
+        }
+        return (groups, roles)
+    }
+
+    /// Whether a policy names `user` itself (conditional access's users, a configuration's
+    /// accounts): such a persona is not like any other.
+    func namesUser(_ user: Account) -> Bool {
+        conditionalAccess.contains { ($0.includeUsers + $0.excludeUsers).contains { user.matches($0) } }
+            || appConfigs.contains { $0.accounts?.contains { user.matches($0) } ?? false }
+    }
+
+    /// The groups personas name that no policy names and no groups export knows: a typo, or
+    /// a name where the policies have ids (pass the tenant's groups export beside them).
+    public func unknownGroups(of personas: [WhatIfPersona]) -> [String] {
+        let named = namedGroupsAndRoles().groups
+        let known = named.union(groupNames.keys).union(groupNames.values.map { $0.lowercased() })
+        var said = Set<String>()
+        return personas.flatMap { p in
+            p.member.named.filter { !known.contains($0.lowercased()) && said.insert($0.lowercased()).inserted }.map {
+                "\(p.groupsAt.isEmpty ? "" : p.groupsAt + ": ")persona \"\(p.name)\": group \"\($0)\" is named by no policy and is in no groups export; if the policies name it by id, pass the tenant's groups (Graph /groups) beside them"
+            }
+        }
+    }
+
+    /// A persona's membership with every group it names by display name also known by id.
+    func membership(_ m: DirectoryMembership) -> DirectoryMembership {
+        var ids = m.groups
+        for (id, name) in groupNames where m.groups.contains(name.lowercased()) { ids.insert(id) }
+        var out = m
+        out.groups = ids
+        return out
+    }
+}
+
+/// What a persona's app gets.
+public struct WhatIfAppResult: Sendable {
+    public enum Protection: Sendable, Hashable {
+        case policy(String)
+        case none
+        /// Two or more policies apply: the cells are judged with the conflicting settings at their
+        /// most restrictive (`WhatIf.conflictRule`).
+        case conflict([String])
+        /// The inputs do not decide which policy applies.
+        case undetermined
+    }
+
+    /// One policy's evaluation for this app, as Graph's What If lists them (`whatIfAnalysisResult`).
+    public struct PolicyEvaluation: Sendable, Hashable {
+        public var kind: String
+        public var id: String
+        public var displayName: String
+        /// `nil`: undetermined.
+        public var applies: Bool?
+        /// What decided it, Graph's words where it has one (`users`, `application`, `devicePlatform`…).
+        public var analysisReasons: [String]
+        public var reason: String
+        public var reportOnly: Bool = false
+    }
+
+    public struct Cell: Sendable, Hashable {
+        public var to: String
+        public var verdict: Verdict
+    }
+
+    public var app: BundleID
+    public var protection: Protection
+    public var evaluations: [PolicyEvaluation]
+    /// The token request for `resource`: allowed, or blocked with what remedies it.
+    public var token: Verdict
+    public var conditionalAccess: [PolicyEvaluation]
+    public var appConfig: [String: String]
+    /// To each other app as the same user, and as its personal (unmanaged) identity.
+    public var transfers: [Cell]
+    public var clipboard: [Cell]
+    /// The policy's cut and copy character limit (`allowedOutboundClipboardSharingExceptionLength`)
+    /// and the clipboard cells for a paste of that many characters: what passes whatever the
+    /// level. Zero and empty where the app's policy sets none.
+    public var pasteLimit: Int = 0
+    public var clipboardWithinLimit: [Cell] = []
+    public var save: [Cell]
+    public var open: [Cell]
+    public var features: [Cell]
+}
+
+public struct WhatIfPersonaResult: Sendable {
+    public var persona: WhatIfPersona
+    /// Shared by the personas of one shape (`WhatIf.evaluate(_:_:now:)` of many): their texts
+    /// name a stand-in for the user, which `text(_:)` turns into this persona's names.
+    public var apps: [WhatIfAppResult]
+    /// (stand-in, real) pairs; empty when the results name the persona's own account.
+    var names: [(String, String)] = []
+
+    /// A text of the results (a reason, a cell's name) as this persona reads it.
+    public func text(_ s: String) -> String {
+        // Every stand-in starts with byte 1 or 2, which no real text holds: most texts are
+        // returned as they are after one scan, the rest rebuilt byte by byte.
+        guard !names.isEmpty, s.utf8.contains(where: { $0 == 1 || $0 == 2 }) else { return s }
+        let bytes = Array(s.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 32)
+        var i = 0
+        outer: while i < bytes.count {
+            if bytes[i] == 1 || bytes[i] == 2 {
+                for (stand, real) in names {
+                    let u = stand.utf8
+                    if bytes.count - i >= u.count, bytes[i..<(i + u.count)].elementsEqual(u) {
+                        out += real.utf8
+                        i += u.count
+                        continue outer
+                    }
+                }
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

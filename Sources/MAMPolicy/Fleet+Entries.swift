@@ -1,0 +1,105 @@
+public import MAMModel
+
+/// One account of the fleet with the policy that targets it (if any), plus the phrase the
+/// explanations start with, composed once so decisions do not rebuild it.
+///
+/// A class, so a lookup hands out one reference instead of copying a policy of a hundred
+/// fields; the settings a transfer decision reads are copied out flat for the same reason.
+public final class AccountEntry: Sendable {
+    public let account: Account
+    /// `nil` ⇒ the account is unmanaged.
+    public let policy: IosManagedAppProtection?
+    package let isManaged: Bool
+    /// `alice@contoso.com's policy "Contoso strict"`.
+    let subject: String
+    let outbound: DataTransferLevel
+    let inbound: DataTransferLevel
+    let osSharing: Bool
+    let incomingOrgData: Bool
+    package let appSet: Set<BundleID>
+    let appsListed: Bool
+    let groupType: TargetedAppGroupType
+    let exemptKeys: Set<String>
+    /// `targetedAppManagementLevels`: whether the policy targets every device type
+    /// (`unspecified`, or none set), else whether it reaches apps on unmanaged devices and apps
+    /// managed by MDM. Plain flags: each policy lookup of a decision reads them.
+    let targetsEveryDeviceType: Bool
+    let targetsUnmanaged: Bool
+    let targetsMDM: Bool
+    /// The entries of the account's other policies, when more than one applies to it (each to
+    /// the apps it targets; `mamsim whatif` resolves which). An app one of them targets is
+    /// policy-managed for the account, whichever policy's data is being judged; on the first
+    /// entry, the one lookups find, they are also where the policy of another app is found.
+    let siblings: [AccountEntry]
+
+    package convenience init(account: Account, policy: IosManagedAppProtection?) {
+        self.init(account: account, policy: policy, siblings: [])
+    }
+
+    /// The entry of `policies[0]`, with the others' entries as its siblings.
+    convenience init(account: Account, policies: [IosManagedAppProtection]) {
+        guard policies.count > 1 else {
+            self.init(account: account, policy: policies.first)
+            return
+        }
+        // The others' own siblings only need targeting: plain entries of the rest.
+        let plain = policies.map { AccountEntry(account: account, policy: $0) }
+        let others = policies.indices.dropFirst().map { i in
+            AccountEntry(account: account, policy: policies[i], siblings: plain.indices.filter { $0 != i }.map { plain[$0] })
+        }
+        self.init(account: account, policy: policies[0], siblings: others)
+    }
+
+    private init(account: Account, policy: IosManagedAppProtection?, siblings: [AccountEntry]) {
+        self.siblings = siblings
+        self.account = account
+        self.policy = policy
+        self.isManaged = policy != nil
+        self.subject = "\(account)'s policy \"\(policy?.title ?? "")\""
+        self.outbound = policy?.allowedOutboundDataTransferDestinations ?? .allApps
+        self.inbound = policy?.allowedInboundDataTransferSources ?? .allApps
+        self.osSharing = policy?.disableProtectionOfManagedOutboundOpenInData ?? false
+        self.incomingOrgData = policy?.protectInboundDataFromUnknownSources ?? false
+        self.appSet = policy?.appSet ?? []
+        self.appsListed = policy?.appsListed ?? false
+        self.groupType = policy?.appGroupType ?? .selectedPublicApps
+        self.exemptKeys = policy?.exemptSchemeKeys ?? []
+        let levels = Set((policy?.targetedAppManagementLevels ?? "").split(separator: ",").map { $0.filter { $0 != " " }.lowercased() })
+        self.targetsEveryDeviceType = levels.isEmpty || levels.contains("unspecified")
+        self.targetsUnmanaged = levels.contains("unmanaged")
+        self.targetsMDM = levels.contains("mdm")
+    }
+
+    func isExempt(_ app: AppEntry) -> Bool {
+        for key in app.app.schemeKeys where exemptKeys.contains(key) { return true }
+        return false
+    }
+}
+
+/// One installed app or extension, with what decides whether a policy manages it resolved
+/// when the fleet changes (an extension is managed iff its containing app is).
+public final class AppEntry: Sendable {
+    public let app: AppDescriptor
+    /// The bundle a policy's app list must name: the containing app's for an extension.
+    package let managementBundle: BundleID
+    /// Whether that app integrates the SDK.
+    package let managementSDK: Bool
+    /// Whether that app is one of Microsoft's core apps / one of Microsoft's apps, for a
+    /// policy's `appGroupType` (RULES.md §1).
+    package let microsoftCore: Bool
+    package let microsoft: Bool
+    /// Whether that app is managed by MDM (`apps[].mdmManaged`), for `targetedAppManagementLevels`.
+    package let mdmManaged: Bool
+
+    init(app: AppDescriptor, container: AppDescriptor?) {
+        self.app = app
+        let subject = app.isExtension ? (container ?? app) : app
+        self.managementBundle = subject.bundleID
+        self.managementSDK = subject.sdkIntegrated
+        self.microsoftCore = MicrosoftApps.isCore(subject)
+        self.microsoft = MicrosoftApps.isMicrosoft(subject)
+        self.mdmManaged = subject.mdmManaged
+    }
+
+    var bundleID: BundleID { app.bundleID }
+}
