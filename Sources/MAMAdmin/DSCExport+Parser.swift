@@ -1,4 +1,4 @@
-public import MAMPolicy
+import MAMPolicy
 
 /// PowerShell values of a Microsoft365DSC export, read without running PowerShell.
 extension DSCExport {

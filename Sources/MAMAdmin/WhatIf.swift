@@ -1,5 +1,5 @@
 import Dispatch
-public import MAMModel
+import MAMModel
 import Synchronization
 public import MAMPolicy
 

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import MAMActivation
 
 // The values a bundle folder's checks read: its Info.plist's and entitlements' keys, resolved

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 // Where things are, for the judge of a sandbox declaration: a project's root (its git
 // repository, else its folder), interpreters' installations as the PATH finds them (a pyenv, an

@@ -1,4 +1,4 @@
-public import MAMDeviceState
+import MAMDeviceState
 public import MAMModel
 public import MAMPolicy
 import MAMWire

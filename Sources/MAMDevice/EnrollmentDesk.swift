@@ -1,6 +1,6 @@
 public import MAMDeviceState
 public import MAMModel
-public import MAMPolicy
+import MAMPolicy
 import MAMWire
 
 // Enrolment, check-ins, unenrolment and their delegate notices are one lifecycle over the

@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 import MAMActivation
-public import MAMBundle
+import MAMBundle
 
 // The bundles a path holds where no project names them: app and plugin folders found by walking
 // it, a .NET MAUI project's Info.plist and settings, and paths said relative to the root.

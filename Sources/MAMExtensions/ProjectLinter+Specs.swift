@@ -1,6 +1,6 @@
-public import Foundation
+import Foundation
 import MAMActivation
-public import MAMBundle
+import MAMBundle
 
 /// XcodeGen specs found by their content, whatever their name, and the files they include.
 extension ProjectLinter {

@@ -1,6 +1,6 @@
 import MAMLoop
-public import MAMModel
-public import MAMWire
+import MAMModel
+import MAMWire
 
 /// The app's outbox: shares and acknowledgements gathered during a loop iteration and
 /// written as one batch each before the loop writes; the host's cumulative answers resolved.

@@ -1,6 +1,6 @@
 import MAMLoop
-public import MAMModel
-public import MAMWire
+import MAMModel
+import MAMWire
 
 /// The host's frames: deliveries handed to the app (a re-sent one recognised), answers matched
 /// to what waits for them, commands and notices dispatched, and the channel's end.

@@ -1,6 +1,6 @@
 import MAMLoop
-public import MAMModel
-public import MAMWire
+import MAMModel
+import MAMWire
 
 /// An item delivered to the app: ids are the sender's to choose.
 struct DeliveredItem: Hashable, Sendable {

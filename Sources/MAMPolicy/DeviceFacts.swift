@@ -1,4 +1,4 @@
-public import MAMModel
+import MAMModel
 
 /// Device facts the rules read (RULES.md §2, §8): MDM enrolment, jailbreak, OS version and
 /// Apple MDM restrictions.

@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 import MAMDeclarations
 import MAMExtensions
 import MAMActivation
-public import MAMBundle
+import MAMBundle
 import MAMModel
 import MAMDevice
 import MAMPolicy

@@ -2,7 +2,7 @@ public import Foundation
 import MAMActivation
 import MAMExtensions
 import MAMModel
-public import MAMPolicy
+import MAMPolicy
 public import MAMAdmin
 import Yams
 
