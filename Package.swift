@@ -106,7 +106,7 @@ let package = Package(
         // Starts a child under Landlock (C: it runs before the child's program and must stay tiny).
         .target(name: "CConfine"),
         .executableTarget(name: "mamsim-confine", dependencies: ["CConfine"]),
-        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit", "CConfine", "CZygote"], swiftSettings: strict, linkerSettings: runtimeLinking),
+        .executableTarget(name: "mamsim-app", dependencies: ["MAMKit", "MAMLoop", "CConfine", "CZygote"], swiftSettings: strict, linkerSettings: runtimeLinking),
         // Apple's ManagedApp framework for simulated apps (Foundation's property-list decoder).
         .target(name: "MAMManagedApp", dependencies: ["MAMKit", "MAMModel", "MAMWire"], swiftSettings: strict),
         // The host played over a socket pair, shared by the app side's tests and benches.

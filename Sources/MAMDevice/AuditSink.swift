@@ -1,5 +1,5 @@
 import MAMDeviceState
-import MAMLoop
+public import MAMLoop
 public import MAMModel
 import MAMWire
 public import Foundation
@@ -69,7 +69,7 @@ public final class AuditSink: LoopBound<AuditSinkLoopState> {
         self.context = context
         self.enabled = enabled
         self.onEvent = onEvent
-        super.init(AuditSinkLoopState())
+        super.init(AuditSinkLoopState(), loop: loop)
         commitHook = loop.addBeforeFlushHook(self) { $0.commit() }
     }
 

@@ -60,7 +60,7 @@ final class Broker: LoopBound<BrokerLoopState> {
         self.onEvent = onEvent
         configuration = supervisor.configuration
         deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
-        super.init(BrokerLoopState())
+        super.init(BrokerLoopState(), loop: supervisor.loop)
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
         flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }

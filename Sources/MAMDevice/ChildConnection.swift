@@ -179,7 +179,7 @@ final class ChildConnection: LoopBound<ChildLoopState> {
         self.spec = spec
         self.pipe = pipe
         endsWhenIdle = !spec.startsWithFleet
-        super.init(ChildLoopState(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)))
+        super.init(ChildLoopState(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)), loop: pipe.loop)
         link.child = self
     }
 

@@ -155,7 +155,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
         }
         onEvent(.confinement(confinement.description))
         do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
-        super.init(SupervisorLoopState())
+        super.init(SupervisorLoopState(), loop: loop)
         // The template starts with the device when it has built-in apps: it loads while the
         // host makes the containers and the caller gets ready, not while the first app waits.
         if configuration.apps.contains(where: { $0.executable == nil }) { _ = builtInTemplate() }

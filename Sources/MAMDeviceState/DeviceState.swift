@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 import X509
 public import MAMDeclarations
+public import MAMLoop
 public import MAMModel
 public import MAMPolicy
 

@@ -1,4 +1,4 @@
-import MAMLoop
+public import MAMLoop
 public import MAMModel
 public import MAMWire
 #if canImport(Glibc)
@@ -49,7 +49,7 @@ public struct AppChannelLoopState {
 /// with the string pool's, were a sizeable part of an app's work per item (the counts:
 /// Benchmarks/Thresholds).
 public final class AppChannel: LoopBound<AppChannelLoopState> {
-    let loop: EventLoop
+    package let loop: EventLoop
     let pipe: Pipe
     var decoder: FrameDecoder {
         @inline(__always) _read { yield value.decoder }
@@ -183,7 +183,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
             pipe.close()
             throw error
         }
-        super.init(AppChannelLoopState())
+        super.init(AppChannelLoopState(), loop: loop)
         flushHook = loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 

@@ -81,6 +81,11 @@ public final class EventLoop: LoopBound<EventLoopState> {
     /// Collects child exits while any child of this loop is running (see `ChildProcess`).
     var childReaper: ChildReaper?
     private var closed = false
+    #if DEBUG
+    /// The thread that last ran the loop (`run`, `runOnce`); 0 before it first ran. Read by
+    /// other threads' checks, written only by the loop's own.
+    var runningThread: UInt = 0
+    #endif
 
     /// The bytes of this loop's read buffers still alive, with those the items read into them
     /// keep (`FrameDecoder` counts a frame gathered across reads here too).
@@ -99,6 +104,7 @@ public final class EventLoop: LoopBound<EventLoopState> {
         }
         readBuffer = ReceiveBuffer(capacity: Self.readBufferSize, tally: readBufferTally)
         super.init(EventLoopState())
+        bind(to: self)
         raw.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         installFlushHooks()
     }
@@ -171,13 +177,15 @@ public final class EventLoop: LoopBound<EventLoopState> {
 
     /// Runs until no active, referenced handle is left, or `stop()`.
     public func run() {
+        noteRunningThread()
         uv_run(raw, UV_RUN_DEFAULT)
     }
 
     /// Runs one iteration; waits for events only when `wait` is true.
     @discardableResult
     public func runOnce(wait: Bool = true) -> Bool {
-        uv_run(raw, wait ? UV_RUN_ONCE : UV_RUN_NOWAIT) != 0
+        noteRunningThread()
+        return uv_run(raw, wait ? UV_RUN_ONCE : UV_RUN_NOWAIT) != 0
     }
 
     public func stop() { uv_stop(raw) }
@@ -276,6 +284,7 @@ public final class EventLoop: LoopBound<EventLoopState> {
         // Hooks whose owners are gone go first: a loop may serve one channel after another.
         beforeFlushHooks.removeAll { $0.hook == nil }
         let added = FlushHook(owner) { hook(unsafeDowncast($0, to: Owner.self)) }
+        added.bind(to: self)
         beforeFlushHooks.append(HeldHook(hook: added))
         return added
     }
@@ -373,4 +382,36 @@ public final class FlushHook: LoopBound<FlushHookState> {
 /// The loop's reference to a hook: weak, the owner's is the one that counts.
 struct HeldHook {
     weak var hook: FlushHook?
+}
+
+/// The thread running a loop, for `LoopBound`'s check in debug builds (swift-nio's
+/// `NIOLoopBound` asks its event loop the same).
+extension EventLoop {
+    /// Whether the caller may touch the loop's objects: it is on the thread running the loop,
+    /// or the loop has not run yet (its objects are being set up).
+    public var isCallerOnLoopThread: Bool {
+        #if DEBUG
+        let running = runningThread
+        return running == 0 || running == Self.currentThread
+        #else
+        return true
+        #endif
+    }
+
+    /// The caller's thread as a number (`pthread_self`).
+    static var currentThread: UInt {
+        #if canImport(Glibc)
+        UInt(pthread_self())
+        #else
+        UInt(bitPattern: pthread_self())
+        #endif
+    }
+
+    /// Called as the loop runs: from now on its objects belong to this thread.
+    @inline(__always)
+    func noteRunningThread() {
+        #if DEBUG
+        runningThread = Self.currentThread
+        #endif
+    }
 }

@@ -4,6 +4,7 @@
 import CConfine
 import CZygote
 import MAMKit
+import MAMLoop
 import MAMModel
 import MAMWire
 #if canImport(Glibc)
@@ -189,7 +190,7 @@ final class Runtime: LoopBound<RuntimeLoopState> {
 
     init(channel: AppChannel) {
         self.channel = channel
-        super.init(RuntimeLoopState())
+        super.init(RuntimeLoopState(), loop: channel.loop)
     }
 
     /// How the scenario says this app's delegate answers the SDK (the defaults when unsaid).

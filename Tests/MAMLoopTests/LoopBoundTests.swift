@@ -1,5 +1,6 @@
+import Foundation
 import Testing
-@testable import MAMModel
+@testable import MAMLoop
 
 /// `LoopBound.value` is reached by the address it computes from the object's header and the
 /// value's alignment: that address must be where the stored property lies, for every shape of
@@ -31,4 +32,41 @@ import Testing
         check(Wide(), change: { $0.v = .init(repeating: 3); $0.tail = 2 }, same: { $0.v == $1.v && $0.tail == $1.tail && $0.tail == 2 })
         check(UInt8(1), change: { $0 = 200 }, same: { $0 == $1 && $0 == 200 })
     }
+
+    /// Fields are the object's members (`@dynamicMemberLookup`): no accessor per field.
+    @Test func aFieldIsAMemberOfTheObject() {
+        let box = Subclass(Mixed())
+        box.c += "!"
+        box.d.append(5)
+        #expect(box.c == "three!" && box.d == [4, 5] && box.value.c == "three!")
+    }
+
+    /// The thread check's answer: before its loop runs, any thread may set an object up; once
+    /// a thread ran it, only that one (swift-nio's `NIOLoopBound`). A debug build stops the
+    /// program on another thread's access (`assertOnLoopThread`).
+    @Test func onlyTheThreadRunningTheLoopMayTouchItsObjects() async throws {
+        let loop = try EventLoop()
+        let elsewhere = { (loop: EventLoop) -> Bool in
+            final class Answer: @unchecked Sendable { var value = false }
+            let answer = Answer()
+            let unsafeLoop = UncheckedLoop(loop: loop)
+            let thread = Thread { answer.value = unsafeLoop.loop.isCallerOnLoopThread }
+            thread.start()
+            while !thread.isFinished { usleep(1000) }
+            return answer.value
+        }
+        #expect(loop.isCallerOnLoopThread && elsewhere(loop), "not run yet: any thread sets it up")
+        _ = loop.runOnce(wait: false)
+        #expect(loop.isCallerOnLoopThread, "the thread that ran it")
+        #if DEBUG
+        #expect(!elsewhere(loop), "another thread, once it ran")
+        #endif
+        let bound = Subclass(Small(), loop: loop)
+        bound.flag = false
+        #expect(!bound.value.flag)
+        #expect(loop.close() == 0)
+    }
 }
+
+/// Carries a loop to another thread for `isCallerOnLoopThread`, the one call made there.
+private struct UncheckedLoop: @unchecked Sendable { let loop: EventLoop }
