@@ -5,10 +5,17 @@ import MAMWire
 public import Foundation
 
 /// `AuditSink`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `AuditSink`'s properties of the same names.
+/// written through `value` (`AuditSink.value.field`), checked to be on the loop's thread in debug builds.
 public struct AuditSinkLoopState {
+    /// Filled on every decision, on the loop thread only: the runtime's exclusivity checks
+    /// here were 174 of the host's instructions per brokered item, more than `record`'s own.
     var buffer: AuditRecords = AuditRecords()
+    /// The scenario step last read from the context, and its generation: read again only
+    /// when it moved (the context's lock, taken for every record, was two atomic updates
+    /// and a copy of both names per brokered item).
     var step: (generation: UInt64?, scenario: String, step: String) = (nil, "", "")
+    /// `commit`, armed when a record is buffered, while a flood's coalesced record waits
+    /// for the flood to end, and after a failed write (to try again).
     var commitHook: FlushHook?
 }
 
@@ -42,22 +49,9 @@ public final class AuditSink: LoopBound<AuditSinkLoopState> {
     private let context: RunContext
     private let enabled: Bool
     private let onEvent: (HostEvent) -> Void
-    /// Filled on every decision, on the loop thread only: the runtime's exclusivity checks
-    /// here were 174 of the host's instructions per brokered item, more than `record`'s own.
-    private var buffer: AuditRecords {
-        @inline(__always) _read { yield value.buffer }
-        @inline(__always) _modify { yield &value.buffer }
-    }
-    /// The scenario step last read from the context, and its generation: read again only
-    /// when it moved (the context's lock, taken for every record, was two atomic updates
-    /// and a copy of both names per brokered item).
-    private var step: (generation: UInt64?, scenario: String, step: String) {
-        @inline(__always) _read { yield value.step }
-        @inline(__always) _modify { yield &value.step }
-    }
 
     private func refreshStep() {
-        if let read = context.step(since: step.generation) { step = (read.generation, read.scenario, read.step) }
+        if let read = context.step(since: self.value.step.generation) { self.value.step = (read.generation, read.scenario, read.step) }
     }
 
     init(loop: EventLoop, state: DeviceState, context: RunContext, enabled: Bool, refusalBudget: AuditRefusalBudget = AuditRefusalBudget(),
@@ -70,18 +64,11 @@ public final class AuditSink: LoopBound<AuditSinkLoopState> {
         self.enabled = enabled
         self.onEvent = onEvent
         super.init(AuditSinkLoopState(), loop: loop)
-        commitHook = loop.addBeforeFlushHook(self) { $0.commit() }
-    }
-
-    /// `commit`, armed when a record is buffered, while a flood's coalesced record waits
-    /// for the flood to end, and after a failed write (to try again).
-    private var commitHook: FlushHook? {
-        @inline(__always) _read { yield value.commitHook }
-        @inline(__always) _modify { yield &value.commitHook }
+        self.value.commitHook = loop.addBeforeFlushHook(self) { $0.commit() }
     }
 
     private func commitSoon() {
-        if let commitHook { loop.arm(commitHook) }
+        if let commitHook = self.value.commitHook { loop.arm(commitHook) }
     }
 
     /// One line of the audit log, stamped with the simulated time and the scenario step.
@@ -94,8 +81,8 @@ public final class AuditSink: LoopBound<AuditSinkLoopState> {
         commitSoon()
         if decision != .allowed, decision != .delivered, !source.isEmpty, !withinBudget(source, verb: verb) { return }
         refreshStep()
-        buffer.append(
-            time: state.nowOnLoop(), scenario: self.step.scenario, step: self.step.step, verb: verb,
+        self.value.buffer.append(
+            time: state.nowOnLoop(), scenario: self.value.step.scenario, step: self.value.step.step, verb: verb,
             sourceApp: source, sourceIdentity: sourceIdentity, destinationApp: destination,
             destinationIdentity: destinationIdentity, owner: owner, decision: decision,
             reason: reason, explanation: explanation)
@@ -149,8 +136,8 @@ public final class AuditSink: LoopBound<AuditSinkLoopState> {
             }
             let verbs = budget.verbs.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
             refreshStep()
-            buffer.append(
-                time: state.nowOnLoop(), scenario: self.step.scenario, step: self.step.step, verb: .auditCoalesced, sourceApp: source,
+            self.value.buffer.append(
+                time: state.nowOnLoop(), scenario: self.value.step.scenario, step: self.value.step.step, verb: .auditCoalesced, sourceApp: source,
                 sourceIdentity: "", destinationApp: "", destinationIdentity: "", owner: "",
                 decision: .hostile, reason: .badRequest,
                 explanation: "\(source) sent \(budget.coalesced) refused requests (\(verbs)) over \(now &- budget.since) ms beyond its audit budget of \(Int(refusalsPerSecond)) a second; each was refused and answered, and they are logged as this one record")
@@ -166,13 +153,13 @@ public final class AuditSink: LoopBound<AuditSinkLoopState> {
     func commit(all: Bool = false) {
         // A flood still going on is looked at again at every flush until it ends.
         if !budgets.isEmpty, recordCoalesced(all: all) { commitSoon() }
-        guard !buffer.isEmpty else { return }
+        guard !self.value.buffer.isEmpty else { return }
         do {
-            try state.appendAudit(buffer)
-            buffer.removeAll()
+            try state.appendAudit(self.value.buffer)
+            self.value.buffer.removeAll()
         } catch {
             commitSoon()
-            onEvent(.note("could not write \(buffer.count) audit records (kept for the next attempt): \(error)"))
+            onEvent(.note("could not write \(self.value.buffer.count) audit records (kept for the next attempt): \(error)"))
         }
     }
 

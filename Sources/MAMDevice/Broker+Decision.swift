@@ -56,8 +56,8 @@ extension Broker {
         case .deliver(let decision):
             let receiver = decided.receiver ?? nil
             let ownership = stamp(owner, after: decision, from: sender.spec, to: target, in: fleet)
-            if routeKey != nil, routes.count >= Self.maximumRoutes {
-                routes.removeAll(keepingCapacity: true)
+            if routeKey != nil, self.value.routes.count >= Self.maximumRoutes {
+                self.value.routes.removeAll(keepingCapacity: true)
                 lastRoute = nil
             }
             let plan = Plan(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
@@ -65,7 +65,7 @@ extension Broker {
                 // The parties as `deliver` completes this record: stamped with the plan's owner.
                 let parties = ShareRecord.Parties(from: record.from, fromBundle: record.fromBundle, identity: record.identity, to: record.to,
                                                   receivedAs: plan.receiverUPN, owner: ownership)
-                routes[routeKey] = Route(key: routeKey, plan: plan, parties: parties)
+                self.value.routes[routeKey] = Route(key: routeKey, plan: plan, parties: parties)
             }
             deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: record.taken())
         }

@@ -32,9 +32,9 @@ extension Broker {
         pending.cost = cost
         pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
-        sender.bytesInFlight += cost
-        bytesInFlight += cost
-        if keepsReadBuffer { sender.readBuffersInFlight += 1 }
+        sender.value.bytesInFlight += cost
+        self.value.bytesInFlight += cost
+        if keepsReadBuffer { sender.value.readBuffersInFlight += 1 }
         pending.deadline = loop.now + deliveryTimeoutMilliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
             // (The delivery moves into the destination's tables: kept to the end of this
@@ -42,7 +42,7 @@ extension Broker {
             if destination.state == .ready {
                 offer(consume pending, to: destination)
             } else if destination.state == .spawning {
-                destination.queuedDeliveries.append(consume pending)
+                destination.value.queuedDeliveries.append(consume pending)
             } else {
                 answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is shutting down"))
             }
@@ -50,7 +50,7 @@ extension Broker {
             // An extension runs when an item is shared to it.
             supervisor.launch(entry.spec) { _ in }
             if let destination = supervisor.child(entry.spec.key), destination.isLive {
-                destination.queuedDeliveries.append(pending)
+                destination.value.queuedDeliveries.append(pending)
             } else {
                 answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) could not be started"))
             }
@@ -96,7 +96,7 @@ extension Broker {
             item.payload = .file(path: inbox)
         }
         // Past its share of read buffers, a sender's payload is copied out of the one it came in.
-        if item.isInReadBuffer, sender.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
+        if item.isInReadBuffer, sender.value.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
         return item
     }
 
@@ -123,7 +123,7 @@ extension Broker {
     /// receiver that reads slowly cut off (`maximumBacklog`), and the other half stays for
     /// its answers.
     func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
-        let unread = destination.pipe.backlogByteCount + destination.outgoingDeliveryBytes
+        let unread = destination.pipe.backlogByteCount + destination.value.outgoingDeliveryBytes
         guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
             return answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
         }
@@ -132,13 +132,13 @@ extension Broker {
 
     func send(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         if destination.takesBatches {
-            destination.outgoingDeliveryBytes += pending.cost
-            destination.outgoingDeliveries.append(consume pending)
+            destination.value.outgoingDeliveryBytes += pending.cost
+            destination.value.outgoingDeliveries.append(consume pending)
             scheduleBatchWork(destination)
             return
         }
         let seq = destination.send(.deliver(sent(pending)))
-        destination.pendingDeliveries.insert(consume pending, at: seq)
+        destination.value.pendingDeliveries.insert(consume pending, at: seq)
         supervisor.watchDeadlines()
     }
 
@@ -153,88 +153,88 @@ extension Broker {
         let deliver = pending.take()!
         if pending.keepsReadBuffer {
             pending.keepsReadBuffer = false
-            pending.sender.readBuffersInFlight -= 1
+            pending.sender.value.readBuffersInFlight -= 1
         }
         return deliver
     }
 
     func scheduleBatchWork(_ child: ChildConnection) {
-        guard !child.batchWorkScheduled else { return }
-        child.batchWorkScheduled = true
-        batchWork.append(child)
-        if let flushHook { supervisor.loop.arm(flushHook) }
+        guard !child.value.batchWorkScheduled else { return }
+        child.value.batchWorkScheduled = true
+        self.value.batchWork.append(child)
+        if let flushHook = self.value.flushHook { supervisor.loop.arm(flushHook) }
     }
 
     /// Sends what was batched this iteration: each destination's deliveries in one frame (a
     /// lone one as a plain `deliver`), and each sender's answers to batched shares as
     /// cumulative ranges.
     func flushBatches() {
-        guard !batchWork.isEmpty else { return }
-        let work = batchWork
-        batchWork.removeAll(keepingCapacity: true)
+        guard !self.value.batchWork.isEmpty else { return }
+        let work = self.value.batchWork
+        self.value.batchWork.removeAll(keepingCapacity: true)
         for child in work {
-            child.batchWorkScheduled = false
+            child.value.batchWorkScheduled = false
             sendOutgoingDeliveries(of: child)
             sendBatchedAnswers(of: child)
         }
     }
 
     func sendOutgoingDeliveries(of child: ChildConnection) {
-        guard !child.outgoingDeliveries.isEmpty else { return }
+        guard !child.value.outgoingDeliveries.isEmpty else { return }
         // The child's list is swapped with an empty one that has room, and kept emptied for
         // the next child: a list started anew each flush grew past glibc's small blocks.
-        var outgoing = spareOutgoing
-        swap(&outgoing, &child.outgoingDeliveries)
-        spareOutgoing = []
+        var outgoing = self.value.spareOutgoing
+        swap(&outgoing, &child.value.outgoingDeliveries)
+        self.value.spareOutgoing = []
         defer {
             if outgoing.capacity <= StringPool.keptBatchItems {
                 outgoing.removeAll(keepingCapacity: true)
-                spareOutgoing = outgoing
+                self.value.spareOutgoing = outgoing
             }
         }
-        child.outgoingDeliveryBytes = 0
+        child.value.outgoingDeliveryBytes = 0
         for range in batchRanges(outgoing, weight: { $0?.wireSize ?? 0 }) {
             guard range.count > 1 else {
                 // (Each delivery of the list is taken once, leaving `nil`.)
                 let pending = outgoing[range.lowerBound].take()!
                 let deliver = sent(pending)
-                child.pendingDeliveries.insert(consume pending, at: child.send(.deliver(deliver)))
+                child.value.pendingDeliveries.insert(consume pending, at: child.send(.deliver(deliver)))
                 continue
             }
             var batch: [BatchedDelivery] = []
-            swap(&batch, &batchScratch)
+            swap(&batch, &self.value.batchScratch)
             batch.reserveCapacity(range.count)
             for (seq, i) in zip(child.reserveSeqs(range.count), range) {
                 let pending = outgoing[i].take()!
                 pending.batched = true
                 batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
-                child.pendingDeliveries.insert(consume pending, at: seq)
+                child.value.pendingDeliveries.insert(consume pending, at: seq)
             }
             child.send(.deliverBatch(batch))
             // Written out (`send` encodes it where it is called): the items go, the storage
             // stays for the next batch unless a large batch made it large.
             if batch.capacity <= StringPool.keptBatchItems {
                 batch.removeAll(keepingCapacity: true)
-                batchScratch = batch
+                self.value.batchScratch = batch
             }
         }
         supervisor.watchDeadlines()
     }
 
     func sendBatchedAnswers(of child: ChildConnection) {
-        guard !child.batchedAnswers.isEmpty else { return }
+        guard !child.value.batchedAnswers.isEmpty else { return }
         // Taken out whole and given back emptied: a copy kept while the child's list was
         // emptied in place made that list new storage at every flush.
         var answers: [(UInt64, Int)] = []
-        swap(&answers, &child.batchedAnswers)
-        let outcomes = child.batchedExceptions
-        child.batchedExceptions.removeAll()
+        swap(&answers, &child.value.batchedAnswers)
+        let outcomes = child.value.batchedExceptions
+        child.value.batchedExceptions.removeAll()
         defer {
             answers.removeAll(keepingCapacity: true)
-            if child.batchedAnswers.isEmpty { child.batchedAnswers = answers }
+            if child.value.batchedAnswers.isEmpty { child.value.batchedAnswers = answers }
         }
         guard child.isLive || child.state == .closing else { return }
-        for run in cumulativeRuns(answers, inFlight: { child.batchedSharesInFlight.contains($0) }) {
+        for run in cumulativeRuns(answers, inFlight: { child.value.batchedSharesInFlight.contains($0) }) {
             let exceptions = run.answers.compactMap { $0.1 == 0 ? nil : ShareException(seq: $0.0, outcome: outcomes[$0.1 - 1]) }
             child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
         }
@@ -242,8 +242,8 @@ extension Broker {
 
     /// The destination finished its handshake: what waited for it leaves now.
     func destinationReady(_ child: ChildConnection) {
-        let queued = child.queuedDeliveries
-        child.queuedDeliveries.removeAll()
+        let queued = child.value.queuedDeliveries
+        child.value.queuedDeliveries.removeAll()
         for pending in queued { offer(pending, to: child) }
     }
 }

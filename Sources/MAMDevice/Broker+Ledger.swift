@@ -9,10 +9,10 @@ import MAMWire
 /// deadlines and failures that end a delivery no acknowledgement will.
 extension Broker {
     func acknowledged(_ ack: DeliverAck, replyTo: UInt64, from destination: ChildConnection) throws {
-        guard let pending = destination.pendingDeliveries.removeValue(forKey: replyTo) else {
+        guard let pending = destination.value.pendingDeliveries.removeValue(forKey: replyTo) else {
             // The sender was already told `failed(timeout)`; an honest app that answers late is
             // not hostile, and its answer changes nothing.
-            if destination.expiredDeliveries.forget(replyTo) {
+            if destination.value.expiredDeliveries.forget(replyTo) {
                 onEvent(.note("\(destination.handle) acknowledged delivery \(replyTo) after its deadline; its sender was already told it timed out"))
                 return
             }
@@ -24,7 +24,7 @@ extension Broker {
         guard ack.itemID == pending.itemID else {
             // Put back: the child is cut off for this, and its exit answers the sender, which
             // taken out here was never answered at all.
-            destination.pendingDeliveries[replyTo] = pending
+            destination.value.pendingDeliveries[replyTo] = pending
             throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.itemID)")
         }
         finish(pending, accepted: ack.accepted, by: destination)
@@ -44,13 +44,13 @@ extension Broker {
         var matched = 0
         var late = 0
         // The range's deliveries are read from memory together first (`touchObjects`).
-        touched = destination.pendingDeliveries.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
-        for seq in lookups(in: range, among: destination.pendingDeliveries, alsoWaiting: destination.expiredDeliveries) {
-            if let pending = destination.pendingDeliveries.take(seq, if: { $0.batched }) {
+        self.value.touched = destination.value.pendingDeliveries.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
+        for seq in lookups(in: range, among: destination.value.pendingDeliveries, alsoWaiting: destination.value.expiredDeliveries) {
+            if let pending = destination.value.pendingDeliveries.take(seq, if: { $0.batched }) {
                 matched += 1
                 finish(pending, accepted: !declined.contains(seq), by: destination)
                 PendingDelivery.keep(consume pending)
-            } else if destination.expiredDeliveries.forget(seq) {
+            } else if destination.value.expiredDeliveries.forget(seq) {
                 late += 1
             }
         }
@@ -77,8 +77,8 @@ extension Broker {
 
     /// An extension started for a delivery ends when it has no delivery left.
     func endIfIdle(_ child: ChildConnection) {
-        guard child.endsWhenIdle, child.state == .ready, child.pendingDeliveries.isEmpty, child.queuedDeliveries.isEmpty,
-              child.outgoingDeliveries.isEmpty else { return }
+        guard child.endsWhenIdle, child.state == .ready, child.value.pendingDeliveries.isEmpty, child.value.queuedDeliveries.isEmpty,
+              child.value.outgoingDeliveries.isEmpty else { return }
         supervisor.end(child, reason: "request completed")
     }
 
@@ -89,9 +89,9 @@ extension Broker {
     func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
         guard !pending.answered else { return }
         pending.answered = true
-        pending.sender.bytesInFlight -= pending.cost
-        bytesInFlight -= pending.cost
-        if pending.keepsReadBuffer { pending.sender.readBuffersInFlight -= 1 }
+        pending.sender.value.bytesInFlight -= pending.cost
+        self.value.bytesInFlight -= pending.cost
+        if pending.keepsReadBuffer { pending.sender.value.readBuffersInFlight -= 1 }
         // The record moves out (a copy of it is a dozen retains), leaving none: an answered
         // delivery has no record.
         switch pending.value.record.take() {
@@ -113,14 +113,14 @@ extension Broker {
 
     /// (`outcome` is consumed: its last use moves it into the record.)
     func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, taking record: consuming ShareRecord) {
-        sender.sharesInFlight -= 1
-        if sender.batchedSharesInFlight.remove(seq) {
+        sender.value.sharesInFlight -= 1
+        if sender.value.batchedSharesInFlight.remove(seq) {
             if sender.isLive || sender.state == .closing {
                 if outcome.isDelivered {
-                    sender.batchedAnswers.append((seq, 0))
+                    sender.value.batchedAnswers.append((seq, 0))
                 } else {
-                    sender.batchedExceptions.append(copy outcome)
-                    sender.batchedAnswers.append((seq, sender.batchedExceptions.count))
+                    sender.value.batchedExceptions.append(copy outcome)
+                    sender.value.batchedAnswers.append((seq, sender.value.batchedExceptions.count))
                 }
                 scheduleBatchWork(sender)
             }
@@ -137,11 +137,11 @@ extension Broker {
     func failOutstandingWork(of child: ChildConnection, how: String) {
         let why = "\(child.handle) ended before acknowledging the item: \(how)"
         child.dropSpareDeliveries()
-        let pending = child.pendingDeliveries.entries.map(\.value) + child.outgoingDeliveries.compactMap { $0 } + child.queuedDeliveries
-        child.pendingDeliveries.removeAll()
-        child.outgoingDeliveries.removeAll()
-        child.outgoingDeliveryBytes = 0
-        child.queuedDeliveries.removeAll()
+        let pending = child.value.pendingDeliveries.entries.map(\.value) + child.value.outgoingDeliveries.compactMap { $0 } + child.value.queuedDeliveries
+        child.value.pendingDeliveries.removeAll()
+        child.value.outgoingDeliveries.removeAll()
+        child.value.outgoingDeliveryBytes = 0
+        child.value.queuedDeliveries.removeAll()
         for p in pending { answer(p, .failed(.appNotRunning, why)) }
     }
 
@@ -151,11 +151,11 @@ extension Broker {
         // Every 50 ms of a flood, most of a thousand deliveries in flight, none late: looked
         // through where they lie, not copied out (a retain, a release and a tuple's destroy
         // each).
-        guard child.pendingDeliveries.contains(where: { $0.deadline <= now }) else { return }
-        let expired = child.pendingDeliveries.entries.filter { $0.value.deadline <= now }
+        guard child.value.pendingDeliveries.contains(where: { $0.deadline <= now }) else { return }
+        let expired = child.value.pendingDeliveries.entries.filter { $0.value.deadline <= now }
         for (seq, p) in expired {
-            child.pendingDeliveries[seq] = nil
-            child.expiredDeliveries.remember(seq)
+            child.value.pendingDeliveries[seq] = nil
+            child.value.expiredDeliveries.remember(seq)
             answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(configuration.deliveryTimeout)"))
         }
     }

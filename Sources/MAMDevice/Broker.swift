@@ -10,17 +10,30 @@ import MAMWire
 // the loop-bound state below and were tuned together against Benchmarks/Thresholds.
 
 /// `Broker`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `Broker`'s properties of the same names.
+/// written through `value` (`Broker.value.field`), checked to be on the loop's thread in debug builds.
 struct BrokerLoopState {
+    /// `flushBatches`, armed when a child has batched work.
     var flushHook: FlushHook?
+    /// Children with batched work (deliveries or answers) waiting for the next flush.
     var batchWork: [ChildConnection] = []
+    /// The array each `deliverBatch` is built in, kept empty between flushes: a new one per
+    /// batch was a request larger than glibc's small blocks (1,184 bytes for 16 items), and
+    /// each such request first merges the blocks freed into the fast bins (`StringPool.recycle`).
     var batchScratch: [BatchedDelivery] = []
+    /// An empty list of deliveries with room, which the next destination's flush takes.
     var spareOutgoing: [PendingDelivery?] = []
+    /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
+    /// that the reads are made.
     var touched: UInt64 = 0
     var routes: [Broker.RouteKey: Broker.Route] = [:]
     var lastRoute: Broker.Route?
+    /// `lastRoute`, lent to the share that takes it without a retain and a release per share:
+    /// `lastRoute` and `routes` hold it, and only `route` and `decide` change them. A share
+    /// reads its route (the parties and the plan) only until its item is stamped, before any
+    /// answer or event could lead to another share.
     var lastRouteLent: Unmanaged<Broker.Route>?
     var routesGeneration: UInt64 = .max
+    /// Bytes of every app's shares not yet answered (`cost`), for the host's overall bound.
     var bytesInFlight: Int = 0
 }
 
@@ -63,37 +76,7 @@ final class Broker: LoopBound<BrokerLoopState> {
         super.init(BrokerLoopState(), loop: supervisor.loop)
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
-        flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
-    }
-
-    /// `flushBatches`, armed when a child has batched work.
-    var flushHook: FlushHook? {
-        @inline(__always) _read { yield value.flushHook }
-        @inline(__always) _modify { yield &value.flushHook }
-    }
-
-    /// Children with batched work (deliveries or answers) waiting for the next flush.
-    var batchWork: [ChildConnection] {
-        @inline(__always) _read { yield value.batchWork }
-        @inline(__always) _modify { yield &value.batchWork }
-    }
-    /// The array each `deliverBatch` is built in, kept empty between flushes: a new one per
-    /// batch was a request larger than glibc's small blocks (1,184 bytes for 16 items), and
-    /// each such request first merges the blocks freed into the fast bins (`StringPool.recycle`).
-    var batchScratch: [BatchedDelivery] {
-        @inline(__always) _read { yield value.batchScratch }
-        @inline(__always) _modify { yield &value.batchScratch }
-    }
-    /// An empty list of deliveries with room, which the next destination's flush takes.
-    var spareOutgoing: [PendingDelivery?] {
-        @inline(__always) _read { yield value.spareOutgoing }
-        @inline(__always) _modify { yield &value.spareOutgoing }
-    }
-    /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
-    /// that the reads are made.
-    var touched: UInt64 {
-        @inline(__always) _read { yield value.touched }
-        @inline(__always) _modify { yield &value.touched }
+        self.value.flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
     /// Allowed routes of inline shares between two apps, by who shares as whom to whom as
@@ -150,35 +133,14 @@ final class Broker: LoopBound<BrokerLoopState> {
             key.identity == request.identity && key.receiveAs == request.receiveAs && key.sender == sender.spec.key && key.target == target.spec.key
         }
     }
-    var routes: [RouteKey: Route] {
-        @inline(__always) _read { yield value.routes }
-        @inline(__always) _modify { yield &value.routes }
-    }
     /// The route the last share took: a stream repeats it, and comparing four strings costs
     /// less than hashing them.
     var lastRoute: Route? {
         get { value.lastRoute }
         set {
             value.lastRoute = newValue
-            lastRouteLent = newValue.map(Unmanaged.passUnretained)
+            self.value.lastRouteLent = newValue.map(Unmanaged.passUnretained)
         }
-    }
-    /// `lastRoute`, lent to the share that takes it without a retain and a release per share:
-    /// `lastRoute` and `routes` hold it, and only `route` and `decide` change them. A share
-    /// reads its route (the parties and the plan) only until its item is stamped, before any
-    /// answer or event could lead to another share.
-    var lastRouteLent: Unmanaged<Route>? {
-        @inline(__always) _read { yield value.lastRouteLent }
-        @inline(__always) _modify { yield &value.lastRouteLent }
-    }
-    var routesGeneration: UInt64 {
-        @inline(__always) _read { yield value.routesGeneration }
-        @inline(__always) _modify { yield &value.routesGeneration }
-    }
-    /// Bytes of every app's shares not yet answered (`cost`), for the host's overall bound.
-    var bytesInFlight: Int {
-        @inline(__always) _read { yield value.bytesInFlight }
-        @inline(__always) _modify { yield &value.bytesInFlight }
     }
     /// A child naming the same account in ever new spellings cannot grow the table past this.
     static let maximumRoutes = 1024
@@ -191,22 +153,22 @@ final class Broker: LoopBound<BrokerLoopState> {
     /// destination acknowledges, declines, dies or times out.
     /// `batched`: it came in a `shareBatch`, and is answered in a cumulative `shareResults`.
     func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, batched: Bool = false) {
-        if batched { sender.batchedSharesInFlight.insert(seq) }
-        sender.sharesInFlight += 1
-        guard sender.sharesInFlight <= configuration.maximumSharesInFlight else {
+        if batched { sender.value.batchedSharesInFlight.insert(seq) }
+        sender.value.sharesInFlight += 1
+        guard sender.value.sharesInFlight <= configuration.maximumSharesInFlight else {
             return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"))
         }
         // Backpressure: what the host holds for one sender is bounded in bytes; past it the
         // share is answered at once (the sender's other frames, acknowledgements included, keep
         // flowing: its pipe is never paused).
-        guard sender.bytesInFlight + Self.cost(of: request.item) <= configuration.maximumBytesInFlight else {
-            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "\(sender.handle) has \(sender.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"))
+        guard sender.value.bytesInFlight + Self.cost(of: request.item) <= configuration.maximumBytesInFlight else {
+            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "\(sender.handle) has \(sender.value.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"))
         }
         // And for all apps together: the read buffers their pending items pin (counted whole,
         // however many items share one) and each item's copy on its way out. A per-app bound
         // alone multiplies with the apps.
-        guard loop.readBufferTally.bytes + 2 * (bytesInFlight + Self.cost(of: request.item)) <= configuration.maximumHostBytesInFlight else {
-            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "the host holds \((loop.readBufferTally.bytes + 2 * bytesInFlight) >> 20) MiB for shares not yet answered, all apps together (at most \(configuration.maximumHostBytesInFlight >> 20) MiB); send again as answers come"))
+        guard loop.readBufferTally.bytes + 2 * (self.value.bytesInFlight + Self.cost(of: request.item)) <= configuration.maximumHostBytesInFlight else {
+            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "the host holds \((loop.readBufferTally.bytes + 2 * self.value.bytesInFlight) >> 20) MiB for shares not yet answered, all apps together (at most \(configuration.maximumHostBytesInFlight >> 20) MiB); send again as answers come"))
         }
         // By reference: the spec is passed on borrowed, never copied out of the registry.
         guard let target = registry.entry(request.destination) else {
@@ -248,16 +210,16 @@ final class Broker: LoopBound<BrokerLoopState> {
         guard entry.spec.descriptor.kind == .app, request.item.isInline else {
             return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: nil)
         }
-        if routesGeneration != state.generationOnLoop() {
-            routes.removeAll(keepingCapacity: true)
+        if self.value.routesGeneration != state.generationOnLoop() {
+            self.value.routes.removeAll(keepingCapacity: true)
             lastRoute = nil
-            routesGeneration = state.generationOnLoop()
+            self.value.routesGeneration = state.generationOnLoop()
         }
-        if let last = lastRouteLent, last._withUnsafeGuaranteedRef({ $0.isTaken(by: sender, request, to: entry) }) {
+        if let last = self.value.lastRouteLent, last._withUnsafeGuaranteedRef({ $0.isTaken(by: sender, request, to: entry) }) {
             return last._withUnsafeGuaranteedRef { deliver(request, seq: seq, from: sender, to: entry, on: $0) }
         }
         let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
-        guard let known = routes[key] else {
+        guard let known = self.value.routes[key] else {
             return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: key)
         }
         lastRoute = known

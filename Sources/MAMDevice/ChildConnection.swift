@@ -4,23 +4,43 @@ import MAMWire
 
 /// What every share touches of a child, on the host's loop thread (`LoopBound`): its frame
 /// reader and sequence, and the broker's ledger of it (deliveries pending, queued and to be
-/// sent, what is in flight, answers to send). Read and written through `ChildConnection`'s
-/// properties of the same names.
+/// sent, what is in flight, answers to send). Read and written through `value`
+/// (`child.value.pendingDeliveries`), checked to be on the loop's thread in debug builds.
 struct ChildLoopState {
     var decoder: FrameDecoder
     var nextSeq: UInt64 = 1
+    /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
     var pendingDeliveries: SeqTable<PendingDelivery> = SeqTable<PendingDelivery>()
+    /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
     var expiredDeliveries: RecentSet<UInt64> = RecentSet<UInt64>(capacity: 4096)
+    /// Answered deliveries of this child's shares, kept for its next shares
+    /// (`PendingDelivery.make`). Each holds this child: `dropSpareDeliveries` lets them go
+    /// when it exits.
     var spareDeliveries: [PendingDelivery] = []
+    /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
     var queuedDeliveries: [PendingDelivery] = []
+    /// Shares this child sent that have not been answered yet.
     var sharesInFlight: Int = 0
+    /// Bytes of this child's pending deliveries (`HostConfiguration.maximumBytesInFlight`).
     var bytesInFlight: Int = 0
+    /// This child's pending deliveries whose payload lies in a read buffer.
     var readBuffersInFlight: Int = 0
+    /// Deliveries decided this loop iteration, sent together before the loop writes. Optional
+    /// so that a flush moves each one out into `pendingDeliveries`, leaving `nil` (a copy
+    /// there, and the list's release of it when emptied, was a retain and a release per item).
     var outgoingDeliveries: [PendingDelivery?] = []
+    /// The bytes (`Broker.cost`) of `outgoingDeliveries`, not yet on the pipe.
     var outgoingDeliveryBytes: Int = 0
+    /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
     var batchedSharesInFlight: SeqSet = SeqSet()
+    /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`): each
+    /// share's seq with 0 when it was delivered, else 1 + its outcome's index in
+    /// `batchedExceptions`. Plain numbers: a `Verdict` in each was a copy and a destroy of its
+    /// string per share, though nearly every one is `delivered`.
     var batchedAnswers: [(UInt64, Int)] = []
+    /// The outcomes of `batchedAnswers` other than `delivered`, in the order they came.
     var batchedExceptions: [Verdict] = []
+    /// Queued for the broker's flush this iteration.
     var batchWorkScheduled: Bool = false
 }
 
@@ -35,10 +55,6 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     let spec: AppSpec
     let pipe: Pipe
     var process: ChildProcess?
-    var decoder: FrameDecoder {
-        @inline(__always) _read { yield value.decoder }
-        @inline(__always) _modify { yield &value.decoder }
-    }
     var state: State = .spawning
     var pid: Int32 { process?.pid ?? 0 }
     /// The template is forking it: a live child with no process yet (and so no channel).
@@ -47,10 +63,6 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     var killedWhileForking = false
     /// Forked from the built-in runtime's template: mamsim's own runtime, one thread.
     var forkedFromTemplate = false
-    private var nextSeq: UInt64 {
-        @inline(__always) _read { yield value.nextSeq }
-        @inline(__always) _modify { yield &value.nextSeq }
-    }
     /// The highest `seq` seen from the child: sequence numbers must grow.
     var lastSeqFromChild: UInt64 = 0
     /// Set when the host itself asked the child to go (bye, kill, teardown).
@@ -84,50 +96,13 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     /// What the child is told in its `Bye`.
     var byeReason = ""
 
-    /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
-    var pendingDeliveries: SeqTable<PendingDelivery> {
-        @inline(__always) _read { yield value.pendingDeliveries }
-        @inline(__always) _modify { yield &value.pendingDeliveries }
-    }
-    /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
-    var expiredDeliveries: RecentSet<UInt64> {
-        @inline(__always) _read { yield value.expiredDeliveries }
-        @inline(__always) _modify { yield &value.expiredDeliveries }
-    }
-    /// Answered deliveries of this child's shares, kept for its next shares
-    /// (`PendingDelivery.make`). Each holds this child: `dropSpareDeliveries` lets them go
-    /// when it exits.
-    var spareDeliveries: [PendingDelivery] {
-        @inline(__always) _read { yield value.spareDeliveries }
-        @inline(__always) _modify { yield &value.spareDeliveries }
-    }
     /// The most `spareDeliveries` kept: a window of shares answered in one acknowledged range.
     static let keptSpareDeliveries = 1024
 
     /// Lets go of the deliveries kept for its next shares, which hold it: once it has exited
     /// (and so no longer keeps any, `PendingDelivery.keep`).
     func dropSpareDeliveries() {
-        spareDeliveries.removeAll()
-    }
-    /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
-    var queuedDeliveries: [PendingDelivery] {
-        @inline(__always) _read { yield value.queuedDeliveries }
-        @inline(__always) _modify { yield &value.queuedDeliveries }
-    }
-    /// Shares this child sent that have not been answered yet.
-    var sharesInFlight: Int {
-        @inline(__always) _read { yield value.sharesInFlight }
-        @inline(__always) _modify { yield &value.sharesInFlight }
-    }
-    /// Bytes of this child's pending deliveries (`HostConfiguration.maximumBytesInFlight`).
-    var bytesInFlight: Int {
-        @inline(__always) _read { yield value.bytesInFlight }
-        @inline(__always) _modify { yield &value.bytesInFlight }
-    }
-    /// This child's pending deliveries whose payload lies in a read buffer.
-    var readBuffersInFlight: Int {
-        @inline(__always) _read { yield value.readBuffersInFlight }
-        @inline(__always) _modify { yield &value.readBuffersInFlight }
+        self.value.spareDeliveries.removeAll()
     }
     /// Commands sent to this child, by seq.
     var pendingCommands: [UInt64: PendingCommand] = [:]
@@ -135,41 +110,6 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     var endsWhenIdle: Bool
     /// The child takes `deliverBatch` frames (it said so in `Hello`).
     var takesBatches = false
-    /// Deliveries decided this loop iteration, sent together before the loop writes. Optional
-    /// so that a flush moves each one out into `pendingDeliveries`, leaving `nil` (a copy
-    /// there, and the list's release of it when emptied, was a retain and a release per item).
-    var outgoingDeliveries: [PendingDelivery?] {
-        @inline(__always) _read { yield value.outgoingDeliveries }
-        @inline(__always) _modify { yield &value.outgoingDeliveries }
-    }
-    /// The bytes (`Broker.cost`) of `outgoingDeliveries`, not yet on the pipe.
-    var outgoingDeliveryBytes: Int {
-        @inline(__always) _read { yield value.outgoingDeliveryBytes }
-        @inline(__always) _modify { yield &value.outgoingDeliveryBytes }
-    }
-    /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
-    var batchedSharesInFlight: SeqSet {
-        @inline(__always) _read { yield value.batchedSharesInFlight }
-        @inline(__always) _modify { yield &value.batchedSharesInFlight }
-    }
-    /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`): each
-    /// share's seq with 0 when it was delivered, else 1 + its outcome's index in
-    /// `batchedExceptions`. Plain numbers: a `Verdict` in each was a copy and a destroy of its
-    /// string per share, though nearly every one is `delivered`.
-    var batchedAnswers: [(UInt64, Int)] {
-        @inline(__always) _read { yield value.batchedAnswers }
-        @inline(__always) _modify { yield &value.batchedAnswers }
-    }
-    /// The outcomes of `batchedAnswers` other than `delivered`, in the order they came.
-    var batchedExceptions: [Verdict] {
-        @inline(__always) _read { yield value.batchedExceptions }
-        @inline(__always) _modify { yield &value.batchedExceptions }
-    }
-    /// Queued for the broker's flush this iteration.
-    var batchWorkScheduled: Bool {
-        @inline(__always) _read { yield value.batchWorkScheduled }
-        @inline(__always) _modify { yield &value.batchWorkScheduled }
-    }
     /// The strings this child's frames repeat (its accounts, its destinations' names).
     let strings = StringPool()
     /// What the callbacks of its own pipe and process, and answers still to come, hold of it.
@@ -193,15 +133,15 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     var isLive: Bool { state == .spawning || state == .ready }
     /// Anything with a deadline the supervisor's sweep must watch.
     var hasDeadlines: Bool {
-        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || !pendingDeliveries.isEmpty || !pendingCommands.isEmpty
+        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || !self.value.pendingDeliveries.isEmpty || !pendingCommands.isEmpty
     }
 
     /// Numbers `count` items of a batch from this conversation's sequence; the batch frame
     /// itself takes the next seq.
     func reserveSeqs(_ count: Int) -> ClosedRange<UInt64> {
-        let first = nextSeq
-        nextSeq += UInt64(count)
-        return first...(nextSeq - 1)
+        let first = self.value.nextSeq
+        self.value.nextSeq += UInt64(count)
+        return first...(self.value.nextSeq - 1)
     }
 
     /// Signals its process; one still being forked is killed once it exists (it has run
@@ -216,8 +156,8 @@ final class ChildConnection: LoopBound<ChildLoopState> {
 
     @discardableResult
     func send(_ body: HostMessage, replyTo: UInt64 = 0) -> UInt64 {
-        let seq = nextSeq
-        nextSeq += 1
+        let seq = self.value.nextSeq
+        self.value.nextSeq += 1
         pipe.enqueue { FrameEncoder.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &$0) }
         return seq
     }
@@ -319,7 +259,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
     /// runtime's allocation and deallocation on every brokered item).
     /// `record` moves into it (a kept delivery has none: it moved out when it was answered).
     static func make(sender: ChildConnection, requestSeq: UInt64, record: consuming ShareRecord, item: consuming Item) -> PendingDelivery {
-        guard let kept = sender.spareDeliveries.popLast() else {
+        guard let kept = sender.value.spareDeliveries.popLast() else {
             return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record, item: item)
         }
         kept.value.requestSeq = requestSeq
@@ -338,7 +278,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
     /// and the sender still runs (its exit lets go of what it kept: `dropSpareDeliveries`).
     static func keep(_ pending: consuming PendingDelivery) {
         guard pending.answered, pending.sender.isLive, isKnownUniquelyReferenced(&pending),
-              pending.sender.spareDeliveries.count < ChildConnection.keptSpareDeliveries else { return }
+              pending.sender.value.spareDeliveries.count < ChildConnection.keptSpareDeliveries else { return }
         // What it holds goes now, not when it is reused: the item's read buffer above all.
         // (Its record moved out when it was answered.)
         pending.value.item = nil
@@ -347,7 +287,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
         // delivery holds it, before and after it moves into the sender's own list.
         let sender = Unmanaged.passUnretained(pending.sender)
         var moving: PendingDelivery? = consume pending
-        sender._withUnsafeGuaranteedRef { $0.spareDeliveries.append(moving.take()!) }
+        sender._withUnsafeGuaranteedRef { $0.value.spareDeliveries.append(moving.take()!) }
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.

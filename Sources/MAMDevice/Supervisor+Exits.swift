@@ -24,7 +24,7 @@ extension Supervisor {
         var anything = false
         for child in Array(children.values) + Array(retiring.values) {
             if let since = child.partialFrameSince, child.isLive, since + configuration.frameTimeout.milliseconds <= now {
-                disconnect(child, because: "started a frame and did not finish it within \(configuration.frameTimeout) (\(child.decoder.bufferedByteCount) bytes of it received)")
+                disconnect(child, because: "started a frame and did not finish it within \(configuration.frameTimeout) (\(child.value.decoder.bufferedByteCount) bytes of it received)")
             }
             if child.state == .spawning, child.handshakeDeadline <= now {
                 disconnect(child, because: "sent no hello within \(configuration.handshakeTimeout)")

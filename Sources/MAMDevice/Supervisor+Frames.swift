@@ -18,7 +18,7 @@ extension Supervisor {
         guard child.isLive else { return }
         var completed = false
         do {
-            try child.decoder.feed(chunk, onFrame: { payload in
+            try child.value.decoder.feed(chunk, onFrame: { payload in
                 completed = true
                 guard child.isLive else { return }
                 var frame = ChildFrame(body: .launchFinished)
@@ -34,7 +34,7 @@ extension Supervisor {
             })
             // The clock of an unfinished frame starts when it started: a child streaming
             // frames back to back (each read ending mid-frame) completes some on every read.
-            if child.decoder.bufferedByteCount == 0 {
+            if child.value.decoder.bufferedByteCount == 0 {
                 child.partialFrameSince = nil
             } else if completed || child.partialFrameSince == nil {
                 child.partialFrameSince = loop.now

@@ -33,7 +33,7 @@ extension Supervisor {
         let pipe: MAMLoop.Pipe
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
         let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
-        child.decoder.tally = loop.readBufferTally
+        child.value.decoder.tally = loop.readBufferTally
         child.isSDKRelaunch = relaunching.contains(spec.key)
         // A child that lets its answers pile up unread is cut off (its pending work fails as
         // for any exit): no child can grow the host's memory.

@@ -39,8 +39,12 @@ struct HostileFrame: Error {
 }
 
 /// `Supervisor`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `Supervisor`'s properties of the same names.
+/// written through `value` (`Supervisor.value.field`), checked to be on the loop's thread in debug builds.
 struct SupervisorLoopState {
+    /// The last handle looked up and what it found: a stream of shares asks for the same
+    /// destination item after item, and comparing a handle costs less than hashing it. Apart,
+    /// not as one optional pair: reading the pair copied it, a retain of the child for the
+    /// comparison. On the loop thread only.
     var lastLookupValid: Bool = false
     var lastLookupHandle: AppHandle = AppHandle("")
     var lastLookupChild: ChildConnection?
@@ -76,25 +80,9 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     /// Running (or starting, or stopping) children by handle.
     var children: [AppHandle: ChildConnection] = [:] {
         didSet {
-            lastLookupValid = false
-            lastLookupChild = nil
+            self.value.lastLookupValid = false
+            self.value.lastLookupChild = nil
         }
-    }
-    /// The last handle looked up and what it found: a stream of shares asks for the same
-    /// destination item after item, and comparing a handle costs less than hashing it. Apart,
-    /// not as one optional pair: reading the pair copied it, a retain of the child for the
-    /// comparison. On the loop thread only.
-    var lastLookupValid: Bool {
-        @inline(__always) _read { yield value.lastLookupValid }
-        @inline(__always) _modify { yield &value.lastLookupValid }
-    }
-    var lastLookupHandle: AppHandle {
-        @inline(__always) _read { yield value.lastLookupHandle }
-        @inline(__always) _modify { yield &value.lastLookupHandle }
-    }
-    var lastLookupChild: ChildConnection? {
-        @inline(__always) _read { yield value.lastLookupChild }
-        @inline(__always) _modify { yield &value.lastLookupChild }
     }
     /// Children replaced in `children` before they exited (an extension told `Bye` that is
     /// started again for the next share): kept until their exit, ended at teardown.
@@ -166,11 +154,11 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     }
 
     func child(_ handle: AppHandle) -> ChildConnection? {
-        if lastLookupValid, lastLookupHandle == handle { return lastLookupChild }
+        if self.value.lastLookupValid, self.value.lastLookupHandle == handle { return self.value.lastLookupChild }
         let found = children[handle]
-        lastLookupHandle = handle
-        lastLookupChild = found
-        lastLookupValid = true
+        self.value.lastLookupHandle = handle
+        self.value.lastLookupChild = found
+        self.value.lastLookupValid = true
         return found
     }
 

@@ -13,12 +13,12 @@ extension AppChannel {
         guard let later = onDeliverLater else { return receiveNow(d) }
         // Ids are the sender's to choose: the same id from two senders is two items.
         let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
-        if deliveredItemIDs.contains(key) { return true }
+        if self.value.deliveredItemIDs.contains(key) { return true }
         var answered = false
         later(d) { [weak self] accepted in
             guard !answered else { return }
             answered = true
-            if accepted { self?.deliveredItemIDs.remember(key) }
+            if accepted { self?.value.deliveredItemIDs.remember(key) }
             acknowledge(accepted)
         }
         return nil
@@ -27,16 +27,16 @@ extension AppChannel {
     /// `sender`'s number for `DeliveredItem` (a bundle id compares folded, so the same app in
     /// two spellings is one sender).
     func senderNumber(_ sender: BundleID) -> UInt32 {
-        if !lastSenderFolded.isEmpty, sender.folded == lastSenderFolded { return lastSenderNumber }
+        if !self.value.lastSenderFolded.isEmpty, sender.folded == self.value.lastSenderFolded { return self.value.lastSenderNumber }
         let number: UInt32
-        if let known = senderNumbers[sender] {
+        if let known = self.value.senderNumbers[sender] {
             number = known
         } else {
-            number = UInt32(truncatingIfNeeded: senderNumbers.count)
-            senderNumbers[sender] = number
+            number = UInt32(truncatingIfNeeded: self.value.senderNumbers.count)
+            self.value.senderNumbers[sender] = number
         }
-        lastSenderFolded = sender.folded
-        lastSenderNumber = number
+        self.value.lastSenderFolded = sender.folded
+        self.value.lastSenderNumber = number
         return number
     }
 
@@ -51,21 +51,21 @@ extension AppChannel {
     func receiveNow(_ d: Deliver, hash: Int?, handler: ((Deliver) -> Bool)?) -> Bool {
         let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
         // Remembered before it is shown (one lookup, not two) and forgotten if declined.
-        guard deliveredItemIDs.remember(key, hash: hash ?? key.hashValue) else { return true }
+        guard self.value.deliveredItemIDs.remember(key, hash: hash ?? key.hashValue) else { return true }
         let accepted = handler?(d) ?? true
-        if !accepted { deliveredItemIDs.forget(key) }
+        if !accepted { self.value.deliveredItemIDs.forget(key) }
         return accepted
     }
 
     func handle(_ frame: HostFrame) {
-        if frame.replyTo != 0, let handler = replyHandlers.removeValue(forKey: frame.replyTo) {
+        if frame.replyTo != 0, let handler = self.value.replyHandlers.removeValue(forKey: frame.replyTo) {
             handler(frame)
             return
         }
         switch frame.body {
         case .welcome(let w):
             welcome = w
-            hostTakesBatches = Self.batchesEnabled && w.batches
+            self.value.hostTakesBatches = Self.batchesEnabled && w.batches
             onWelcome?(w)
         case .deliver(let d) where onDeliverLater == nil:
             send(.deliverAck(DeliverAck(itemID: d.item.id, accepted: receiveNow(d))), replyTo: frame.seq)
@@ -81,20 +81,20 @@ extension AppChannel {
             // answering later may answer in any order, and a range must not cover one still
             // waiting.
             if onDeliverLater != nil {
-                for i in deliveries.indices { unansweredDeliveries.insert(deliveries[i].seq) }
-            } else if unansweredDeliveries.isEmpty {
+                for i in deliveries.indices { self.value.unansweredDeliveries.insert(deliveries[i].seq) }
+            } else if self.value.unansweredDeliveries.isEmpty {
                 // Answered at once, item by item, with no closure for an answer to come; each
                 // delivery lent where it lies (an element taken out of the array, even by
                 // index, is a copy: a dozen retains and as many releases).
                 // The window's table is read for the whole batch first (`RecentSet.touch`).
-                batchHashes.removeAll(keepingCapacity: true)
-                deliveries.forEachInPlace { delivery in batchHashes.append(delivery.deliver.item.idHashValue) }
-                touched = batchHashes.withUnsafeBufferPointer { deliveredItemIDs.touch(hashes: $0) }
+                self.value.batchHashes.removeAll(keepingCapacity: true)
+                deliveries.forEachInPlace { delivery in self.value.batchHashes.append(delivery.deliver.item.idHashValue) }
+                self.value.touched = self.value.batchHashes.withUnsafeBufferPointer { self.value.deliveredItemIDs.touch(hashes: $0) }
                 var index = 0
                 // The handler in place when the batch arrived receives all of it.
                 let handler = onDeliver
                 deliveries.forEachInPlace { delivery in
-                    answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: batchHashes[index], handler: handler)))
+                    self.value.answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: self.value.batchHashes[index], handler: handler)))
                     index += 1
                 }
                 flushBatchesSoon()
@@ -103,13 +103,13 @@ extension AppChannel {
             for i in deliveries.indices {
                 let seq = deliveries[i].seq
                 let accepted = receive(deliveries[i].deliver) { [weak self] accepted in
-                    guard let self, unansweredDeliveries.remove(seq) else { return }
-                    answeredDeliveries.append((seq, accepted))
+                    guard let self, self.value.unansweredDeliveries.remove(seq) else { return }
+                    self.value.answeredDeliveries.append((seq, accepted))
                     flushBatchesSoon()
                 }
                 if let accepted {
-                    if !unansweredDeliveries.isEmpty { unansweredDeliveries.remove(seq) }
-                    answeredDeliveries.append((seq, accepted))
+                    if !self.value.unansweredDeliveries.isEmpty { self.value.unansweredDeliveries.remove(seq) }
+                    self.value.answeredDeliveries.append((seq, accepted))
                     flushBatchesSoon()
                 }
             }
@@ -144,16 +144,16 @@ extension AppChannel {
         ended = true
         pipe.close()
         // Every request still waiting is answered, so no caller waits forever.
-        let waiting = replyHandlers
-        replyHandlers.removeAll()
+        let waiting = self.value.replyHandlers
+        self.value.replyHandlers.removeAll()
         for (seq, handler) in waiting.sorted(by: { $0.key < $1.key }) {
             handler(HostFrame(seq: 0, replyTo: seq, body: .error(code: .appNotRunning, message: why)))
         }
-        let shares = batchedShares.entries.map(\.value) + queuedCompletions
-        batchedShares.removeAll()
-        queuedShares.removeAll()
-        queuedCompletions.removeAll()
-        queuedWeights.removeAll()
+        let shares = self.value.batchedShares.entries.map(\.value) + self.value.queuedCompletions
+        self.value.batchedShares.removeAll()
+        self.value.queuedShares.removeAll()
+        self.value.queuedCompletions.removeAll()
+        self.value.queuedWeights.removeAll()
         for completion in shares { completion(.failed(.appNotRunning, why)) }
         onClose?(why)
     }

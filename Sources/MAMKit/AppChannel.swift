@@ -14,24 +14,45 @@ internal import Darwin
 // answers, commands); AppChannel+Template a template's warm-up. `MAMApp` is the API over it.
 
 /// `AppChannel`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `AppChannel`'s properties of the same names.
+/// written through `value` (`AppChannel.value.field`), checked to be on the loop's thread in debug builds.
 public struct AppChannelLoopState {
     var decoder: FrameDecoder = FrameDecoder()
     var nextSeq: UInt64 = 1
     var replyHandlers: [UInt64: (HostFrame) -> Void] = [:]
+    /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
+    /// never shown twice.
     var deliveredItemIDs: RecentIDs = RecentIDs(capacity: 4096)
+    /// A batch's keys' hashes, computed once for `RecentSet.touch` and `remember`, and what
+    /// the touch read (kept, so that the reads are made).
     var batchHashes: [Int] = []
     var touched: UInt64 = 0
+    /// The senders of delivered items, numbered in the order they first delivered one (the
+    /// host stamps them, so there are as many as apps): a remembered item keeps its sender's
+    /// number, where a bundle id was two strings to retain and release for every item.
     var senderNumbers: [BundleID: UInt32] = [:]
+    /// The last sender numbered, by its folded spelling: a stream of deliveries has one.
     var lastSenderFolded: String = ""
     var lastSenderNumber: UInt32 = 0
+    /// Shares asked for this loop iteration: several leave as one `shareBatch`.
+    /// (Requests and completions apart: a pair read out of one array is copied whole, the
+    /// closure with the request.)
+    /// Held as the batch items they become (numbered when they leave): each is sent from
+    /// where it lies, never copied into a batch of its own.
     var queuedShares: [BatchedShare] = []
     var queuedCompletions: [(Verdict) -> Void] = []
+    /// Each queued share's `approximateWireSize`, for `batchRanges`.
     var queuedWeights: [Int] = []
+    /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
+    /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
     var batchedShares: SeqTable<(Verdict) -> Void> = SeqTable<(Verdict) -> Void>()
+    /// Batched deliveries the app has answered, acknowledged together before the loop writes.
     var answeredDeliveries: [(UInt64, Bool)] = []
+    /// Batched deliveries the app has not answered yet (`onDeliverLater`).
     var unansweredDeliveries: SeqSet = SeqSet()
+    /// `flushBatches`, armed when a share is queued or a delivery answered.
     var flushHook: FlushHook?
+    /// The host takes `shareBatch` frames and batches are on (read once per share: reading
+    /// `welcome` copies all of it).
     var hostTakesBatches: Bool = false
     var onDeliver: ((Deliver) -> Bool)?
     var onDeliverLater: ((Deliver, _ accept: @escaping (Bool) -> Void) -> Void)?
@@ -51,89 +72,6 @@ public struct AppChannelLoopState {
 public final class AppChannel: LoopBound<AppChannelLoopState> {
     package let loop: EventLoop
     let pipe: Pipe
-    var decoder: FrameDecoder {
-        @inline(__always) _read { yield value.decoder }
-        @inline(__always) _modify { yield &value.decoder }
-    }
-    var nextSeq: UInt64 {
-        @inline(__always) _read { yield value.nextSeq }
-        @inline(__always) _modify { yield &value.nextSeq }
-    }
-    var replyHandlers: [UInt64: (HostFrame) -> Void] {
-        @inline(__always) _read { yield value.replyHandlers }
-        @inline(__always) _modify { yield &value.replyHandlers }
-    }
-    /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
-    /// never shown twice.
-    var deliveredItemIDs: RecentIDs {
-        @inline(__always) _read { yield value.deliveredItemIDs }
-        @inline(__always) _modify { yield &value.deliveredItemIDs }
-    }
-    /// A batch's keys' hashes, computed once for `RecentSet.touch` and `remember`, and what
-    /// the touch read (kept, so that the reads are made).
-    var batchHashes: [Int] {
-        @inline(__always) _read { yield value.batchHashes }
-        @inline(__always) _modify { yield &value.batchHashes }
-    }
-    var touched: UInt64 {
-        @inline(__always) _read { yield value.touched }
-        @inline(__always) _modify { yield &value.touched }
-    }
-    /// The senders of delivered items, numbered in the order they first delivered one (the
-    /// host stamps them, so there are as many as apps): a remembered item keeps its sender's
-    /// number, where a bundle id was two strings to retain and release for every item.
-    var senderNumbers: [BundleID: UInt32] {
-        @inline(__always) _read { yield value.senderNumbers }
-        @inline(__always) _modify { yield &value.senderNumbers }
-    }
-    /// The last sender numbered, by its folded spelling: a stream of deliveries has one.
-    var lastSenderFolded: String {
-        @inline(__always) _read { yield value.lastSenderFolded }
-        @inline(__always) _modify { yield &value.lastSenderFolded }
-    }
-    var lastSenderNumber: UInt32 {
-        @inline(__always) _read { yield value.lastSenderNumber }
-        @inline(__always) _modify { yield &value.lastSenderNumber }
-    }
-    /// Shares asked for this loop iteration: several leave as one `shareBatch`.
-    /// (Requests and completions apart: a pair read out of one array is copied whole, the
-    /// closure with the request.)
-    /// Held as the batch items they become (numbered when they leave): each is sent from
-    /// where it lies, never copied into a batch of its own.
-    var queuedShares: [BatchedShare] {
-        @inline(__always) _read { yield value.queuedShares }
-        @inline(__always) _modify { yield &value.queuedShares }
-    }
-    var queuedCompletions: [(Verdict) -> Void] {
-        @inline(__always) _read { yield value.queuedCompletions }
-        @inline(__always) _modify { yield &value.queuedCompletions }
-    }
-    /// Each queued share's `approximateWireSize`, for `batchRanges`.
-    var queuedWeights: [Int] {
-        @inline(__always) _read { yield value.queuedWeights }
-        @inline(__always) _modify { yield &value.queuedWeights }
-    }
-    /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
-    /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
-    var batchedShares: SeqTable<(Verdict) -> Void> {
-        @inline(__always) _read { yield value.batchedShares }
-        @inline(__always) _modify { yield &value.batchedShares }
-    }
-    /// Batched deliveries the app has answered, acknowledged together before the loop writes.
-    var answeredDeliveries: [(UInt64, Bool)] {
-        @inline(__always) _read { yield value.answeredDeliveries }
-        @inline(__always) _modify { yield &value.answeredDeliveries }
-    }
-    /// Batched deliveries the app has not answered yet (`onDeliverLater`).
-    var unansweredDeliveries: SeqSet {
-        @inline(__always) _read { yield value.unansweredDeliveries }
-        @inline(__always) _modify { yield &value.unansweredDeliveries }
-    }
-    /// `flushBatches`, armed when a share is queued or a delivery answered.
-    var flushHook: FlushHook? {
-        @inline(__always) _read { yield value.flushHook }
-        @inline(__always) _modify { yield &value.flushHook }
-    }
 
     /// Batches are on unless `MAMSIM_BATCHES=0` is in the environment (to measure or debug
     /// the one-frame-per-item path).
@@ -144,12 +82,6 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
 
     /// Set once the host answered `Hello`.
     public internal(set) var welcome: Welcome?
-    /// The host takes `shareBatch` frames and batches are on (read once per share: reading
-    /// `welcome` copies all of it).
-    var hostTakesBatches: Bool {
-        @inline(__always) _read { yield value.hostTakesBatches }
-        @inline(__always) _modify { yield &value.hostTakesBatches }
-    }
     /// The strings the host's frames repeat (senders, accounts, type identifiers).
     let strings = StringPool()
     public var onWelcome: ((Welcome) -> Void)?
@@ -184,13 +116,13 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
             throw error
         }
         super.init(AppChannelLoopState(), loop: loop)
-        flushHook = loop.addBeforeFlushHook(self) { $0.flushBatches() }
+        self.value.flushHook = loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
     /// What was batched leaves at the loop's next flush.
     @inline(__always)
     func flushBatchesSoon() {
-        if let flushHook { loop.arm(flushHook) }
+        if let flushHook = self.value.flushHook { loop.arm(flushHook) }
     }
 
     /// The whole life of a callback-driven child program: opens fd 3 on a new loop, lets
@@ -246,7 +178,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     func read(_ chunk: ReceivedBytes) {
         do {
             if lendsReceivedPayloads {
-                try decoder.feed(chunk, onFrame: { payload in
+                try self.value.decoder.feed(chunk, onFrame: { payload in
                     var frame = HostFrame(body: .bye(reason: ""))
                     try FrameParser.parse(payload, strings: strings, into: &frame)
                     handle(frame)
@@ -254,7 +186,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
                 })
             } else {
                 try chunk.withUnsafeBytes { bytes in
-                    try decoder.feed(bytes, onFrameBytes: { payload in
+                    try self.value.decoder.feed(bytes, onFrameBytes: { payload in
                         var frame = HostFrame(body: .bye(reason: ""))
                         try FrameParser.parse(payload, strings: strings, into: &frame)
                         handle(frame)
@@ -271,10 +203,10 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     @discardableResult
     func send(_ body: ChildMessage, replyTo: UInt64 = 0, onReply: ((HostFrame) -> Void)? = nil) -> UInt64 {
         // Shares asked for earlier leave first: the host sees frames in the order asked.
-        if !queuedShares.isEmpty { flushShares() }
-        let seq = nextSeq
-        nextSeq += 1
-        if let onReply { replyHandlers[seq] = onReply }
+        if !self.value.queuedShares.isEmpty { flushShares() }
+        let seq = self.value.nextSeq
+        self.value.nextSeq += 1
+        if let onReply { self.value.replyHandlers[seq] = onReply }
         pipe.enqueue { FrameEncoder.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &$0) }
         return seq
     }
@@ -285,14 +217,14 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     /// `consuming`: a request made for the call moves into the queue (taken as borrowed, it
     /// was copied in, a retain per field, and the caller's released).
     public func share(_ request: consuming ShareRequest, completion: @escaping (Verdict) -> Void) {
-        guard hostTakesBatches, !ended else { return sendShare(request, completion: completion) }
+        guard self.value.hostTakesBatches, !ended else { return sendShare(request, completion: completion) }
         // Weighed now, while the request is at hand: weighed in the queue, each was copied
         // out of it for `batchRanges`.
         // Armed by the first share of an iteration (armed, it stays so until the flush).
-        if queuedShares.isEmpty { flushBatchesSoon() }
-        queuedWeights.append(request.item.approximateWireSize)
-        queuedShares.append(BatchedShare(seq: 0, request: request))
-        queuedCompletions.append(completion)
+        if self.value.queuedShares.isEmpty { flushBatchesSoon() }
+        self.value.queuedWeights.append(request.item.approximateWireSize)
+        self.value.queuedShares.append(BatchedShare(seq: 0, request: request))
+        self.value.queuedCompletions.append(completion)
     }
 
     func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {

@@ -7,12 +7,20 @@ internal import Darwin
 #endif
 
 /// `EventLoop`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `EventLoop`'s properties of the same names.
+/// written through `value` (`EventLoop.value.field`), checked to be on the loop's thread in debug builds.
 public struct EventLoopState {
+    /// The outgoing buffers of pipes that wrote all they had: a pipe with bytes to queue takes
+    /// the one that fits what it last wrote (`takeOutgoingBuffer`), so the few buffers written
+    /// between two flushes are the same whatever the number of pipes.
     var spareOutgoing: [[UInt8]] = []
+    /// Bytes read since batched writes last left.
     var readSinceFlush: Int = 0
     var pipesToFlush: [Pipe] = []
+    /// Run before batched writes leave, those armed since the last flush: what must be
+    /// durable before a peer can see an answer (the audit log's group commit) is made durable
+    /// here. In the order they were added.
     var beforeFlushHooks: [HeldHook] = []
+    /// Whether any hook was armed since the last flush.
     var hooksArmed: Bool = false
 }
 
@@ -38,21 +46,9 @@ public final class EventLoop: LoopBound<EventLoopState> {
     static let minimumReadSize = 64 * 1024
     /// Buffers set aside beyond this many are freed when the last reference goes.
     static let maximumSpareReadBuffers = 16
-    /// The outgoing buffers of pipes that wrote all they had: a pipe with bytes to queue takes
-    /// the one that fits what it last wrote (`takeOutgoingBuffer`), so the few buffers written
-    /// between two flushes are the same whatever the number of pipes.
-    private(set) var spareOutgoing: [[UInt8]] {
-        @inline(__always) _read { yield value.spareOutgoing }
-        @inline(__always) _modify { yield &value.spareOutgoing }
-    }
     static let maximumSpareOutgoing = 32
     /// A spare outgoing buffer's capacity at most: a larger one is freed when given back.
     static let maximumSpareOutgoingCapacity = 1 << 20
-    /// Bytes read since batched writes last left.
-    private var readSinceFlush: Int {
-        @inline(__always) _read { yield value.readSinceFlush }
-        @inline(__always) _modify { yield &value.readSinceFlush }
-    }
     /// Past this many bytes read in one iteration, what they caused is written before the
     /// next read (`handled(read:)`): a sixteenth of this CPU's 1 MiB L2, so that a read, the
     /// deliveries encoded from it and the kernel's copy of them stay in it.
@@ -62,22 +58,6 @@ public final class EventLoop: LoopBound<EventLoopState> {
     // Read and changed at every flush, as `readSinceFlush` is, on the loop thread only
     // (`LoopBound`): the runtime's exclusivity checks on the three were most of those an app
     // made per round trip.
-    var pipesToFlush: [Pipe] {
-        @inline(__always) _read { yield value.pipesToFlush }
-        @inline(__always) _modify { yield &value.pipesToFlush }
-    }
-    /// Run before batched writes leave, those armed since the last flush: what must be
-    /// durable before a peer can see an answer (the audit log's group commit) is made durable
-    /// here. In the order they were added.
-    private var beforeFlushHooks: [HeldHook] {
-        @inline(__always) _read { yield value.beforeFlushHooks }
-        @inline(__always) _modify { yield &value.beforeFlushHooks }
-    }
-    /// Whether any hook was armed since the last flush.
-    private var hooksArmed: Bool {
-        @inline(__always) _read { yield value.hooksArmed }
-        @inline(__always) _modify { yield &value.hooksArmed }
-    }
     /// Collects child exits while any child of this loop is running (see `ChildProcess`).
     var childReaper: ChildReaper?
     private var closed = false
@@ -151,18 +131,18 @@ public final class EventLoop: LoopBound<EventLoopState> {
     /// buffer stays with it, and the pipe's next bytes took whichever buffer was on top, as
     /// often as not another pipe's small one, and grew it anew, copying, at every flush.)
     func takeOutgoingBuffer(forAbout bytes: Int) -> [UInt8] {
-        guard !spareOutgoing.isEmpty else { return [] }
-        var best = spareOutgoing.count - 1
-        var bestCapacity = spareOutgoing[best].capacity
-        for i in spareOutgoing.indices.dropLast() {
-            let capacity = spareOutgoing[i].capacity
+        guard !self.value.spareOutgoing.isEmpty else { return [] }
+        var best = self.value.spareOutgoing.count - 1
+        var bestCapacity = self.value.spareOutgoing[best].capacity
+        for i in self.value.spareOutgoing.indices.dropLast() {
+            let capacity = self.value.spareOutgoing[i].capacity
             if bestCapacity < bytes ? capacity > bestCapacity : capacity >= bytes && capacity < bestCapacity {
                 best = i
                 bestCapacity = capacity
             }
         }
         // (`remove(at:)`: at most `maximumSpareOutgoing` to move, and `swapAt` allocated.)
-        return spareOutgoing.remove(at: best)
+        return self.value.spareOutgoing.remove(at: best)
     }
 
     /// Takes a pipe's outgoing buffer, emptied, for the next pipe that queues bytes; leaves
@@ -170,9 +150,9 @@ public final class EventLoop: LoopBound<EventLoopState> {
     func giveBackOutgoingBuffer(_ buffer: inout [UInt8]) {
         var taken: [UInt8] = []
         swap(&taken, &buffer)
-        guard spareOutgoing.count < Self.maximumSpareOutgoing, taken.capacity <= Self.maximumSpareOutgoingCapacity, taken.capacity > 0 else { return }
+        guard self.value.spareOutgoing.count < Self.maximumSpareOutgoing, taken.capacity <= Self.maximumSpareOutgoingCapacity, taken.capacity > 0 else { return }
         taken.removeAll(keepingCapacity: true)
-        spareOutgoing.append(taken)
+        self.value.spareOutgoing.append(taken)
     }
 
     /// Runs until no active, referenced handle is left, or `stop()`.
@@ -229,7 +209,7 @@ public final class EventLoop: LoopBound<EventLoopState> {
         }
         flushPrepare = nil
         flushCheck = nil
-        beforeFlushHooks.removeAll()
+        self.value.beforeFlushHooks.removeAll()
         uv_run(raw, UV_RUN_DEFAULT)
         return uv_loop_close(raw)
     }
@@ -282,22 +262,22 @@ public final class EventLoop: LoopBound<EventLoopState> {
     /// either flush of a round trip.)
     public func addBeforeFlushHook<Owner: AnyObject>(_ owner: Owner, _ hook: @escaping (Owner) -> Void) -> FlushHook {
         // Hooks whose owners are gone go first: a loop may serve one channel after another.
-        beforeFlushHooks.removeAll { $0.hook == nil }
+        self.value.beforeFlushHooks.removeAll { $0.hook == nil }
         let added = FlushHook(owner) { hook(unsafeDowncast($0, to: Owner.self)) }
         added.bind(to: self)
-        beforeFlushHooks.append(HeldHook(hook: added))
+        self.value.beforeFlushHooks.append(HeldHook(hook: added))
         return added
     }
 
     /// Hooks held, for tests.
-    var flushHookCount: Int { beforeFlushHooks.count }
+    var flushHookCount: Int { self.value.beforeFlushHooks.count }
 
     /// `hook` runs at the next flush (once, however often it is armed before).
     @inline(__always)
     public func arm(_ hook: FlushHook) {
-        guard !hook.armed else { return }
-        hook.armed = true
-        hooksArmed = true
+        guard !hook.value.armed else { return }
+        hook.value.armed = true
+        self.value.hooksArmed = true
     }
 
     /// After a read's bytes were handled: once an iteration has read `earlyFlushBytes`, the
@@ -308,19 +288,19 @@ public final class EventLoop: LoopBound<EventLoopState> {
     /// iteration's own: hooks first (the audit's commit), so no answer leaves before its audit
     /// line, as at the iteration's end.
     func handled(read count: Int) {
-        readSinceFlush += count
-        if readSinceFlush >= Self.earlyFlushBytes { flushPipes() }
+        self.value.readSinceFlush += count
+        if self.value.readSinceFlush >= Self.earlyFlushBytes { flushPipes() }
     }
 
     func flushPipes() {
-        readSinceFlush = 0
-        if hooksArmed { runArmedHooks() }
-        guard !pipesToFlush.isEmpty else { return }
+        self.value.readSinceFlush = 0
+        if self.value.hooksArmed { runArmedHooks() }
+        guard !self.value.pipesToFlush.isEmpty else { return }
         // One pipe, a round trip's: taken off the list, which stays with its storage (the
         // emptying below, `removeAll(keepingCapacity:)`, costs more than the one pipe's flush).
         // What its flush schedules waits in the list for the next flush.
-        if pipesToFlush.count == 1 {
-            let pipe = pipesToFlush.removeLast()
+        if self.value.pipesToFlush.count == 1 {
+            let pipe = self.value.pipesToFlush.removeLast()
             pipe.flush()
             return
         }
@@ -328,25 +308,25 @@ public final class EventLoop: LoopBound<EventLoopState> {
         // it was being flushed made the list new storage at every flush (an allocation per
         // round trip on each side).
         var pipes: [Pipe] = []
-        swap(&pipes, &pipesToFlush)
+        swap(&pipes, &self.value.pipesToFlush)
         // (Through a buffer pointer: a for-in's iterator holds the storage too, and in a debug
         // build it lives on to the emptying below, which then copied the storage.)
         pipes.withUnsafeBufferPointer { for pipe in $0 { pipe.flush() } }
         pipes.removeAll(keepingCapacity: true)
-        if pipesToFlush.isEmpty { pipesToFlush = pipes }
+        if self.value.pipesToFlush.isEmpty { self.value.pipesToFlush = pipes }
     }
 }
 
 extension EventLoop {
     private func runArmedHooks() {
-        hooksArmed = false
+        self.value.hooksArmed = false
         // By index: a hook may add another (a channel made by an owner's work).
         var i = 0
-        while i < beforeFlushHooks.count {
-            let held = beforeFlushHooks[i].hook
+        while i < self.value.beforeFlushHooks.count {
+            let held = self.value.beforeFlushHooks[i].hook
             i += 1
-            guard let hook = held, hook.armed else { continue }
-            hook.armed = false
+            guard let hook = held, hook.value.armed else { continue }
+            hook.value.armed = false
             // (Counted for the call: the hook may let its owner go.)
             let owner: AnyObject = hook.owner
             hook.run(owner)
@@ -355,7 +335,7 @@ extension EventLoop {
 }
 
 /// `FlushHook`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `FlushHook`'s properties of the same names.
+/// written through `value` (`FlushHook.value.field`), checked to be on the loop's thread in debug builds.
 public struct FlushHookState {
     var armed: Bool = false
 }
@@ -364,10 +344,6 @@ public struct FlushHookState {
 /// runs once after each `arm`, and lives as long as its owner keeps it. Read and changed on
 /// the loop thread only.
 public final class FlushHook: LoopBound<FlushHookState> {
-    fileprivate var armed: Bool {
-        @inline(__always) _read { yield value.armed }
-        @inline(__always) _modify { yield &value.armed }
-    }
     /// Not counted: the owner keeps this hook, so the owner outlives it.
     fileprivate unowned let owner: AnyObject
     fileprivate let run: (AnyObject) -> Void

@@ -13,9 +13,8 @@
 ///
 /// As swift-nio's `NIOLoopBound` does, a debug build checks the promise: every access asserts
 /// it is made on the thread running the object's loop (`EventLoop.isCallerOnLoopThread`; any thread may set an
-/// object up before its loop runs). Fields are reached as the object's own members
-/// (`@dynamicMemberLookup`), so no subclass writes an accessor per field.
-@dynamicMemberLookup
+/// object up before its loop runs). Fields are reached through `value` (`child.value.bytesInFlight`):
+/// no subclass writes an accessor per field, and no access pays for more than its address.
 open class LoopBound<Value> {
     @usableFromInline final var storage: Value
     #if DEBUG
@@ -34,14 +33,6 @@ open class LoopBound<Value> {
             assertOnLoopThread()
             return address
         }
-    }
-
-    /// A field of the state as a member of the object: `broker.routes` for `value.routes`.
-    /// (Inlined with its literal key path, the access is the field's own: `Benchmarks/Thresholds`
-    /// holds the counts.)
-    @inlinable public final subscript<Field>(dynamicMember field: WritableKeyPath<Value, Field>) -> Field {
-        @inline(__always) _read { yield value[keyPath: field] }
-        @inline(__always) _modify { yield &value[keyPath: field] }
     }
 
     @inlinable @inline(__always)

@@ -157,7 +157,7 @@ public final class Pipe: Handle {
     private func scheduleFlush() {
         if !flushScheduled && !outgoing.isEmpty {
             flushScheduled = true
-            loop.pipesToFlush.append(self)
+            loop.value.pipesToFlush.append(self)
         }
     }
 

@@ -163,29 +163,21 @@ extension AppRuntime {
 }
 
 /// `Runtime`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `Runtime`'s properties of the same names.
+/// written through `value` (`Runtime.value.field`), checked to be on the loop's thread in debug builds.
 struct RuntimeLoopState {
+    /// What arrived: item id and owner of the last `keptReceived` items (the items themselves
+    /// are the app's business), a ring once full. Kept whole, a flood of 3 million items grew
+    /// the receiving app to 140 MB, and a `listReceived` answer of millions of entries would
+    /// not fit in one frame (16 MiB; these, of ids of at most 256 bytes, do).
+    /// Written on the loop thread only, for every item: its exclusivity check is left out.
     var received: [(id: String, owner: String)] = []
+    /// Where the next item goes once the ring is full (the oldest one kept).
     var nextReceived: Int = 0
 }
 
 /// What the scripted app remembers and how it answers the host's commands.
 final class Runtime: LoopBound<RuntimeLoopState> {
     let channel: AppChannel
-    /// What arrived: item id and owner of the last `keptReceived` items (the items themselves
-    /// are the app's business), a ring once full. Kept whole, a flood of 3 million items grew
-    /// the receiving app to 140 MB, and a `listReceived` answer of millions of entries would
-    /// not fit in one frame (16 MiB; these, of ids of at most 256 bytes, do).
-    /// Written on the loop thread only, for every item: its exclusivity check is left out.
-    private var received: [(id: String, owner: String)] {
-        @inline(__always) _read { yield value.received }
-        @inline(__always) _modify { yield &value.received }
-    }
-    /// Where the next item goes once the ring is full (the oldest one kept).
-    private var nextReceived: Int {
-        @inline(__always) _read { yield value.nextReceived }
-        @inline(__always) _modify { yield &value.nextReceived }
-    }
     static let keptReceived = 16_384
 
     init(channel: AppChannel) {
@@ -200,18 +192,18 @@ final class Runtime: LoopBound<RuntimeLoopState> {
     /// were read, `lendsReceivedPayloads`).
     func receive(_ deliver: Deliver) -> Bool {
         let entry = (id: deliver.item.id, owner: deliver.item.ownership?.upn ?? "")
-        if received.count < Self.keptReceived {
-            received.append(entry)
+        if self.value.received.count < Self.keptReceived {
+            self.value.received.append(entry)
         } else {
-            received[nextReceived] = entry
-            nextReceived = nextReceived + 1 == Self.keptReceived ? 0 : nextReceived + 1
+            self.value.received[self.value.nextReceived] = entry
+            self.value.nextReceived = self.value.nextReceived + 1 == Self.keptReceived ? 0 : self.value.nextReceived + 1
         }
         return true
     }
 
     /// The items kept, oldest first.
     var receivedInOrder: [ReceivedEntry] {
-        (received[nextReceived...] + received[..<nextReceived]).map { ReceivedEntry(itemID: $0.id, owner: $0.owner) }
+        (self.value.received[self.value.nextReceived...] + self.value.received[..<self.value.nextReceived]).map { ReceivedEntry(itemID: $0.id, owner: $0.owner) }
     }
 
     func execute(_ command: Command, reply: @escaping (CommandResult) -> Void) {
@@ -252,7 +244,7 @@ final class Runtime: LoopBound<RuntimeLoopState> {
 }
 
 /// `FloodProgress`'s state on its loop's thread (`LoopBound`): its fields are read and
-/// written through `FloodProgress`'s properties of the same names.
+/// written through `value` (`FloodProgress.value.field`), checked to be on the loop's thread in debug builds.
 fileprivate struct FloodProgressState {
     var sent: UInt64 = 0
     var answered: UInt64 = 0
@@ -264,26 +256,6 @@ fileprivate struct FloodProgressState {
 /// A flood's counters, on the app's loop thread only. Captured as variables they were boxes
 /// the runtime checked for exclusive access on every share and answer.
 private final class FloodProgress: LoopBound<FloodProgressState> {
-    var sent: UInt64 {
-        @inline(__always) _read { yield value.sent }
-        @inline(__always) _modify { yield &value.sent }
-    }
-    var answered: UInt64 {
-        @inline(__always) _read { yield value.answered }
-        @inline(__always) _modify { yield &value.answered }
-    }
-    var delivered: UInt64 {
-        @inline(__always) _read { yield value.delivered }
-        @inline(__always) _modify { yield &value.delivered }
-    }
-    var firstProblem: Verdict? {
-        @inline(__always) _read { yield value.firstProblem }
-        @inline(__always) _modify { yield &value.firstProblem }
-    }
-    var onAnswer: ((Verdict) -> Void)? {
-        @inline(__always) _read { yield value.onAnswer }
-        @inline(__always) _modify { yield &value.onAnswer }
-    }
 }
 
 /// `f` and `n` in decimal, as `"f\(n)"` spells it, written digit by digit: the interpolation
@@ -318,19 +290,19 @@ extension Runtime {
         // One completion for every share (it reads nothing of its own share): a closure made
         // per share is an allocation and a retain of everything it captures.
         func sendMore() {
-            while progress.sent < count && progress.sent - progress.answered < window {
-                let item = Item(id: floodItemID(progress.sent), typeIdentifiers: types, payload: .inline(payload))
-                progress.sent += 1
-                channel.share(ShareRequest(destination: flood.destination, item: item, identity: flood.identity), completion: progress.onAnswer!)
+            while progress.value.sent < count && progress.value.sent - progress.value.answered < window {
+                let item = Item(id: floodItemID(progress.value.sent), typeIdentifiers: types, payload: .inline(payload))
+                progress.value.sent += 1
+                channel.share(ShareRequest(destination: flood.destination, item: item, identity: flood.identity), completion: progress.value.onAnswer!)
             }
         }
-        progress.onAnswer = { outcome in
-            progress.answered += 1
-            if outcome.isDelivered { progress.delivered += 1 } else if progress.firstProblem == nil { progress.firstProblem = outcome }
-            if progress.answered == count {
-                reply(.flood(delivered: progress.delivered, firstProblem: progress.firstProblem))
+        progress.value.onAnswer = { outcome in
+            progress.value.answered += 1
+            if outcome.isDelivered { progress.value.delivered += 1 } else if progress.value.firstProblem == nil { progress.value.firstProblem = outcome }
+            if progress.value.answered == count {
+                reply(.flood(delivered: progress.value.delivered, firstProblem: progress.value.firstProblem))
                 // The closure holds itself through `sendMore`: let go once the flood is over.
-                progress.onAnswer = nil
+                progress.value.onAnswer = nil
             } else {
                 sendMore()
             }

@@ -172,16 +172,16 @@ import Glibc
         let loop = try EventLoop()
         let (first, aPeer, second, bPeer) = try Self.twoPipes(on: loop)
         defer { System.close(aPeer); System.close(bPeer) }
-        #expect(loop.spareOutgoing.isEmpty)
+        #expect(loop.value.spareOutgoing.isEmpty)
         first.enqueue([UInt8](repeating: 1, count: 64 << 10))
         first.flush()
-        #expect(loop.spareOutgoing.count == 1)
-        let lent = loop.spareOutgoing.first?.capacity ?? 0
+        #expect(loop.value.spareOutgoing.count == 1)
+        let lent = loop.value.spareOutgoing.first?.capacity ?? 0
         #expect(lent >= 64 << 10)
         second.enqueue([2])
-        #expect(loop.spareOutgoing.isEmpty, "the second pipe took it")
+        #expect(loop.value.spareOutgoing.isEmpty, "the second pipe took it")
         second.flush()
-        #expect(loop.spareOutgoing.first?.capacity == lent, "and gave the same buffer back")
+        #expect(loop.value.spareOutgoing.first?.capacity == lent, "and gave the same buffer back")
         var got = [UInt8](repeating: 0, count: 1)
         #expect(read(bPeer, &got, 1) == 1 && got == [2])
         first.close(); second.close()
@@ -237,7 +237,7 @@ import Glibc
         #expect(allocations == 0, "\(allocations) allocations in 20 writes of 512 KiB, \(waited) of which waited")
         #expect(checked == 22 * chunk.count)
         #expect(inOrder)
-        #expect(loop.spareOutgoing.count == 1, "the buffer went back to the loop")
+        #expect(loop.value.spareOutgoing.count == 1, "the buffer went back to the loop")
         pipe.close()
         loop.run()
         #expect(loop.close() == 0)
@@ -290,7 +290,7 @@ import Glibc
             b.reserveCapacity(capacity)
             loop.giveBackOutgoingBuffer(&b)
         }
-        let capacities = loop.spareOutgoing.map(\.capacity)
+        let capacities = loop.value.spareOutgoing.map(\.capacity)
         func taken(_ bytes: Int) -> Int {
             var b = loop.takeOutgoingBuffer(forAbout: bytes)
             defer { loop.giveBackOutgoingBuffer(&b) }
@@ -301,7 +301,7 @@ import Glibc
         for bytes in [0, 1, 256, 257, 1000, 5000, 65536, 65537, 1 << 20] {
             #expect(taken(bytes) == fitting(bytes), "for \(bytes) bytes")
         }
-        #expect(loop.spareOutgoing.count == 4)
+        #expect(loop.value.spareOutgoing.count == 4)
         #expect(loop.close() == 0)
     }
 }

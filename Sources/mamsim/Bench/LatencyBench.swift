@@ -24,22 +24,6 @@ enum LatencyBench {
     // Touched only on the bench's loop thread (`LoopBound`), then read after `join()`: no
     // runtime exclusivity check per sample.
     private final class State: LoopBound<Recorded>, @unchecked Sendable {
-        var samples: [Double] {
-            @inline(__always) _read { yield value.samples }
-            @inline(__always) _modify { yield &value.samples }
-        }
-        var error: String? {
-            @inline(__always) _read { yield value.error }
-            @inline(__always) _modify { yield &value.error }
-        }
-        var exit: ChildProcess.Exit? {
-            @inline(__always) _read { yield value.exit }
-            @inline(__always) _modify { yield &value.exit }
-        }
-        var roundTrips: Int {
-            @inline(__always) _read { yield value.roundTrips }
-            @inline(__always) _modify { yield &value.roundTrips }
-        }
         let finished = DispatchSemaphore(value: 0)
 
         init() { super.init(Recorded()) }
@@ -63,28 +47,8 @@ enum LatencyBench {
         let count: Int
         let warmup: Int
         let state: State
-        var decoder: FrameDecoder {
-            @inline(__always) _read { yield value.decoder }
-            @inline(__always) _modify { yield &value.decoder }
-        }
         /// The connection's pool, as the host keeps one per child.
         let strings = StringPool()
-        var seq: UInt64 {
-            @inline(__always) _read { yield value.seq }
-            @inline(__always) _modify { yield &value.seq }
-        }
-        var sentAt: UInt64 {
-            @inline(__always) _read { yield value.sentAt }
-            @inline(__always) _modify { yield &value.sentAt }
-        }
-        var done: Int {
-            @inline(__always) _read { yield value.done }
-            @inline(__always) _modify { yield &value.done }
-        }
-        var process: ChildProcess? {
-            @inline(__always) _read { yield value.process }
-            @inline(__always) _modify { yield &value.process }
-        }
 
         init(pipe: MAMLoop.Pipe, size: Int, count: Int, warmup: Int, state: State) {
             self.pipe = pipe
@@ -96,9 +60,9 @@ enum LatencyBench {
         }
 
         func ping() {
-            seq += 1
-            let seq = seq
-            sentAt = EventLoop.hrtime()
+            self.value.seq += 1
+            let seq = self.value.seq
+            self.value.sentAt = EventLoop.hrtime()
             // Written from its parts, as a channel sends: a frame captured by the closure was
             // one more copy of `Frame.Body`, and one more destruction.
             pipe.enqueue { [payload] in FrameEncoder.encode(seq: seq, body: .ping(payload), appendingTo: &$0) }
@@ -106,32 +70,32 @@ enum LatencyBench {
 
         func finish() {
             pipe.close()
-            process?.kill(SIGTERM)
+            self.value.process?.kill(SIGTERM)
         }
 
         func received(_ chunk: UnsafeRawBufferPointer) {
             do {
-                try decoder.feed(chunk, onFrameBytes: { bytes in
+                try self.value.decoder.feed(chunk, onFrameBytes: { bytes in
                     var frame = Frame(body: .launchFinished)
                     try FrameParser.parse(bytes, strings: strings, into: &frame)
                     defer { strings.recycle(&frame) }
                     switch frame.body {
                     case .hello:
-                        seq += 1
-                        let seq = seq
+                        self.value.seq += 1
+                        let seq = self.value.seq
                         pipe.enqueue { FrameEncoder.encode(Frame(seq: seq, replyTo: frame.seq, body: .welcome(Welcome(bundleID: "com.mamsim.bench", kind: .app, appHandle: "bench", processIdentity: "", maxFrameSize: 1 << 24))), appendingTo: &$0) }
                         ping()
                     case .ping:
-                        let rtt = Double(EventLoop.hrtime() - sentAt) / 1000
-                        done += 1
-                        if done > warmup { state.samples.append(rtt) }
-                        if done < count + warmup { ping() } else { finish() }
+                        let rtt = Double(EventLoop.hrtime() - self.value.sentAt) / 1000
+                        self.value.done += 1
+                        if self.value.done > warmup { state.value.samples.append(rtt) }
+                        if self.value.done < count + warmup { ping() } else { finish() }
                     default:
                         break
                     }
                 })
             } catch {
-                state.error = "\(error)"
+                state.value.error = "\(error)"
                 finish()
             }
         }
@@ -145,12 +109,12 @@ enum LatencyBench {
         let thread = try LoopThread { loop in
             pinToCPU0()
             let pinger = Pinger(pipe: try Pipe(loop: loop), size: size, count: count, warmup: warmup, state: state)
-            pinger.process = try ChildProcess(loop: loop, executable: appRuntime, arguments: [], channel: pinger.pipe) { exit in
-                state.exit = exit
-                state.roundTrips = pinger.done
+            pinger.value.process = try ChildProcess(loop: loop, executable: appRuntime, arguments: [], channel: pinger.pipe) { exit in
+                state.value.exit = exit
+                state.value.roundTrips = pinger.value.done
                 // (Letting the child go ends the cycle through this callback.)
-                pinger.process?.close()
-                pinger.process = nil
+                pinger.value.process?.close()
+                pinger.value.process = nil
                 state.finished.signal()
             }
             try pinger.pipe.startReading(onRead: { pinger.received($0) }, onEnd: { _ in pinger.finish() })
@@ -160,14 +124,14 @@ enum LatencyBench {
         state.finished.wait()
         thread.submit { thread.stopAcceptingJobs() }
         _ = thread.join()
-        if let e = state.error { throw BenchError(message: "latency bench: \(e)") }
+        if let e = state.value.error { throw BenchError(message: "latency bench: \(e)") }
         // An app that ended before its round trips were made (it crashed, or is not an app
         // runtime) leaves nothing to measure: say so, with how it ended.
-        guard state.samples.count == count else {
-            let ended = state.exit.map { "\($0)" } ?? "closed its channel"
-            throw BenchError(message: "latency bench: the app runtime \(appRuntime) \(ended) after \(state.roundTrips) of \(warmup + count) round trips; run it alone to see why")
+        guard state.value.samples.count == count else {
+            let ended = state.value.exit.map { "\($0)" } ?? "closed its channel"
+            throw BenchError(message: "latency bench: the app runtime \(appRuntime) \(ended) after \(state.value.roundTrips) of \(warmup + count) round trips; run it alone to see why")
         }
-        let sorted = state.samples.sorted()
+        let sorted = state.value.samples.sorted()
         return Result(p50: sorted[sorted.count / 2], p99: sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
     }
 }
