@@ -1,13 +1,15 @@
 public import MAMModel
 public import MAMPolicy
+import Synchronization
 
 extension PolicyMatrix {
     /// Counts the decisions a `Diff` asks the enforcer for, so a test can hold their number
     /// to a bound in apps (a wall clock would not be a test).
-    public final class DecisionCounter: @unchecked Sendable {
-        public private(set) var count = 0
+    public final class DecisionCounter: Sendable {
+        private let decided = Atomic<Int>(0)
+        public var count: Int { decided.load(ordering: .relaxed) }
         public init() {}
-        func add() { count += 1 }
+        func add() { decided.add(1, ordering: .relaxed) }
     }
 
     /// The cells whose decision changes between two fleets that differ only in policies (the

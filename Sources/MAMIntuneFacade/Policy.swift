@@ -221,14 +221,14 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
     public func setUIPolicyAccountId(_ accountId: String?, completionHandler: ((IntuneMAMSwitchIdentityResult) -> Void)? = nil,
                                      file: String = #fileID, line: UInt = #line) {
         let app = MAMIntuneFacade.app
-        let done = UncheckedCompletion(completionHandler)
+        let done = Handed(completionHandler)  // called on the main actor only
         // The main window's identity (the UI layer; `""` names the main window), not the
         // process's: files the app writes still take the thread's, else the process's. Handed
         // to the channel now, in order with the calls the app makes next.
         app.setIdentity(accountId ?? "", window: "") { result in
             Task {
                 if result.status == .success { Strict.screenShown(accountId, file, line) }
-                await MainActor.run { done.call(IntuneMAMSwitchIdentityResult(result)) }
+                await MainActor.run { done.value?(IntuneMAMSwitchIdentityResult(result)) }
             }
         }
     }
@@ -278,12 +278,4 @@ public enum IntuneMAMSwiftContextManager {
     public static func setAccountId(_ accountId: String?, forScope scope: () async throws -> Void) async throws {
         try await ThreadIdentity.withAccountId(accountId, operation: scope)
     }
-}
-
-/// An app's completion closure, carried to the main actor where it is called once (the SDK
-/// calls completions on the main thread). `@unchecked Sendable`: called there only.
-struct UncheckedCompletion<T>: @unchecked Sendable {
-    let body: ((T) -> Void)?
-    init(_ body: ((T) -> Void)?) { self.body = body }
-    func call(_ value: T) { body?(value) }
 }

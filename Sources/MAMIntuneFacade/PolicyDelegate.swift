@@ -2,6 +2,7 @@ import Foundation
 import MAMKit
 import MAMModel
 import MAMWire
+import Synchronization
 
 /// Why the SDK asks the app to switch identity (the SDK's raw values).
 public enum IntuneMAMIdentitySwitchReason: UInt, Sendable, CaseIterable {
@@ -157,12 +158,11 @@ enum Delegates {
         }
     }
 
-    /// Resumes its continuation the first time only. `@unchecked Sendable`: the continuation
-    /// is taken under `lock`, so a completion called twice, or from two threads, resumes once.
-    final class Once<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var c: CheckedContinuation<T, Never>?
-        init(_ c: CheckedContinuation<T, Never>) { self.c = c }
-        func resume(_ v: T) { lock.withLock { c.take() }?.resume(returning: v) }
+    /// Resumes its continuation the first time only: it is taken under the mutex, so a
+    /// completion called twice, or from two threads, resumes once.
+    final class Once<T: Sendable>: Sendable {
+        private let c: Mutex<CheckedContinuation<T, Never>?>
+        init(_ c: CheckedContinuation<T, Never>) { self.c = Mutex(c) }
+        func resume(_ v: T) { c.withLock { $0.take() }?.resume(returning: v) }
     }
 }

@@ -42,9 +42,21 @@ extension MAMApp {
     }
 }
 
-/// A value made and used on the channel's loop thread only, carried through other threads
-/// untouched (a delivery's acknowledgement, sent back there with `submit`).
-struct LoopOnly<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
+/// A value handed to one other thread and used there only, carried through the threads between
+/// untouched: a job for the loop (it captures the channel and reply handlers), a command's
+/// reply, a delivery's acknowledgement — run on the loop thread (`LoopThread.submit`) — an app's
+/// completion handler called on the main actor, an app's `Decodable` value handed to its
+/// sequence once. `@unchecked Sendable` is that one promise: whoever hands it on never touches
+/// it again.
+package struct Handed<T>: @unchecked Sendable {
+    package let value: T
+    package init(_ value: T) { self.value = value }
+}
+
+/// A place for a loop-thread value that other threads hand on but never read while the loop
+/// may write it: the channel (set on the loop thread during setup, then used only in jobs
+/// submitted there) and the loop thread itself (set once, before any command can arrive).
+package final class LoopOnlyBox<T>: @unchecked Sendable {
+    package var value: T?
+    package init() {}
 }

@@ -8,19 +8,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A closure that captures loop-bound values (the channel, reply handlers) and runs only on
-/// the loop's thread, where they live: `@unchecked Sendable` carries it through the waker.
-private struct UncheckedJob: @unchecked Sendable {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// A command's reply, carried to the loop thread like `UncheckedJob`, and called there only.
-private struct UncheckedReply: @unchecked Sendable {
-    let send: (CommandResult) -> Void
-    init(_ send: @escaping (CommandResult) -> Void) { self.send = send }
-}
-
 /// The async Swift API a simulated app links: connect to the host on fd 3, share items,
 /// receive deliveries, set and read identities.
 ///
@@ -37,7 +24,7 @@ public final class MAMApp: Sendable {
     /// learns the app took each one.
     public let notifications: AsyncStream<SDKNotification>
     private let thread: LoopThread
-    private let channel: ChannelBox
+    private let channel: LoopOnlyBox<AppChannel>
     private let observers: Observers
 
     /// Code that runs for each SDK notification before the host is told the app took it, so
@@ -76,31 +63,21 @@ public final class MAMApp: Sendable {
 
     /// What the loop thread hands the app's handlers, in the order the host sent it.
     private enum Handled {
-        case notification(SDKNotification, UncheckedReply)
-        case command(Command, UncheckedReply)
-    }
-
-    /// Set once, right after the loop thread exists and before any command can arrive (commands
-    /// follow the handshake): `@unchecked Sendable` is safe for that one write.
-    private final class ThreadBox: @unchecked Sendable {
-        var thread: LoopThread?
-    }
-
-    /// `@unchecked Sendable` is safe: `channel` is set on the loop thread during setup and
-    /// then used only inside jobs submitted to that same thread.
-    private final class ChannelBox: @unchecked Sendable {
-        var channel: AppChannel?
+        case notification(SDKNotification, Handed<(CommandResult) -> Void>)
+        case command(Command, Handed<(CommandResult) -> Void>)
     }
 
     /// Connects on fd 3 and completes the handshake. `finishesLaunching`: the app has launch
     /// work of its own and calls `finishedLaunching()` when it is done; the host's launch of
     /// the app completes then.
     public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3, finishesLaunching: Bool = false) async throws -> MAMApp {
-        let box = ChannelBox()
+        let box = LoopOnlyBox<AppChannel>()
         let (deliveries, deliveryInput) = AsyncStream.makeStream(of: (Deliver, Deliveries.Acknowledgement).self)
         let (notifications, notificationInput) = AsyncStream.makeStream(of: SDKNotification.self)
         let observers = Observers()
-        let threadBox = ThreadBox()
+        // Set once, right after the loop thread exists and before any command can arrive
+        // (commands follow the handshake).
+        let threadBox = LoopOnlyBox<LoopThread>()
         // Notifications are handled one after the other, in the order the host sent them (as
         // NotificationCenter and the SDK's delegates are called): a status the delegate hears
         // second must not overtake the first. Each is answered once its observers are done.
@@ -111,30 +88,30 @@ public final class MAMApp: Sendable {
                 case .notification(let n, let answer):
                     await observers.run(n)
                     let itself = n.kind == .restartApplication ? await observers.restartsItself.withLock { $0 }() : false
-                    threadBox.thread?.submit { answer.send(.notified(restartsItself: itself)) }
+                    threadBox.value?.submit { answer.value(.notified(restartsItself: itself)) }
                 case .command(let command, let answer):
                     let result = await observers.answer(command)
-                    threadBox.thread?.submit { answer.send(result) }
+                    threadBox.value?.submit { answer.value(result) }
                 }
             }
         }
         let welcome = Mutex<CheckedContinuation<Welcome, any Error>?>(nil)
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: fd)
-            box.channel = channel
+            box.value = channel
             channel.onDeliverLater = { deliver, accept in
-                let onLoop = LoopOnly(accept)
-                let taken = Deliveries.Acknowledgement { threadBox.thread?.submit { onLoop.value(true) } }
+                let onLoop = Handed(accept)
+                let taken = Deliveries.Acknowledgement { threadBox.value?.submit { onLoop.value(true) } }
                 if case .terminated = deliveryInput.yield((deliver, taken)) { accept(true) }
             }
             channel.onCommand = { command, reply in
                 // The reply goes back on the loop thread once the app's handlers are done.
                 guard case .notification(let n) = command else {
-                    handledInput.yield(.command(command, UncheckedReply(reply)))
+                    handledInput.yield(.command(command, Handed(reply)))
                     return
                 }
                 notificationInput.yield(n)
-                handledInput.yield(.notification(n, UncheckedReply(reply)))
+                handledInput.yield(.notification(n, Handed(reply)))
             }
             channel.onClose = { why in
                 deliveryInput.finish()
@@ -145,11 +122,11 @@ public final class MAMApp: Sendable {
             channel.onWelcome = { w in welcome.withLock { $0.take() }?.resume(returning: w) }
             try channel.start(runtime: runtime, finishesLaunching: finishesLaunching)
         }
-        threadBox.thread = thread
+        threadBox.value = thread
         let w = try await withCheckedThrowingContinuation { (c: CheckedContinuation<Welcome, any Error>) in
             welcome.withLock { $0 = c }
             thread.submit {
-                if let w = box.channel?.welcome { welcome.withLock { $0.take() }?.resume(returning: w) }
+                if let w = box.value?.welcome { welcome.withLock { $0.take() }?.resume(returning: w) }
             }
         }
         let app = MAMApp(welcome: w, deliveries: Deliveries(stream: deliveries), notifications: notifications, thread: thread, channel: box, observers: observers)
@@ -166,7 +143,7 @@ public final class MAMApp: Sendable {
     public static var connected: MAMApp? { processConnection.withLock { $0 } }
 
     private init(welcome: Welcome, deliveries: Deliveries, notifications: AsyncStream<SDKNotification>,
-                 thread: LoopThread, channel: ChannelBox, observers: Observers) {
+                 thread: LoopThread, channel: LoopOnlyBox<AppChannel>, observers: Observers) {
         self.observers = observers
         self.welcome = welcome
         self.deliveries = deliveries
@@ -204,7 +181,7 @@ public final class MAMApp: Sendable {
     /// Tells the host the launch work announced at `connect(finishesLaunching: true)` is done.
     public func finishedLaunching() {
         let box = channel
-        thread.submit { box.channel?.send(.launchFinished) }
+        thread.submit { box.value?.send(.launchFinished) }
     }
 
     /// Shares an item through the broker. `identity` is the sender's effective identity
@@ -214,7 +191,7 @@ public final class MAMApp: Sendable {
         return await withCheckedContinuation { c in
             let box = channel
             let sent = thread.submit {
-                guard let ch = box.channel else { return c.resume(returning: .failed(.appNotRunning, "the host channel is closed")) }
+                guard let ch = box.value else { return c.resume(returning: .failed(.appNotRunning, "the host channel is closed")) }
                 ch.share(request) { c.resume(returning: $0) }
             }
             if !sent { c.resume(returning: .failed(.appNotRunning, "the host channel is closed")) }
@@ -274,7 +251,7 @@ public final class MAMApp: Sendable {
         let box = channel
         let request = call.request
         let submitted = thread.submit {
-            guard let ch = box.channel, !ch.ended else { return waiter.finish(nil) }
+            guard let ch = box.value, !ch.ended else { return waiter.finish(nil) }
             // The channel answers what was waiting when it ends: that is no answer of the host's.
             ch.service(request, context: context) { [weak ch] result in waiter.finish(ch?.ended == false ? result : nil) }
         }
@@ -293,7 +270,7 @@ public final class MAMApp: Sendable {
         let waiter = BlockingWaiter<IdentityInfo>()
         let box = channel
         let submitted = thread.submit {
-            guard let ch = box.channel, !ch.ended else { return waiter.finish(nil) }
+            guard let ch = box.value, !ch.ended else { return waiter.finish(nil) }
             ch.identity(window: window) { [weak ch] info in waiter.finish(ch?.ended == false ? info : nil) }
         }
         guard submitted else { throw .channelClosed }
@@ -333,21 +310,21 @@ public final class MAMApp: Sendable {
     private func submitOnChannel<T: Sendable>(_ fallback: T, _ body: @escaping (AppChannel, @escaping (T) -> Void) -> Void,
                                               answered: @escaping @Sendable (T) -> Void) {
         let box = channel
-        let job = UncheckedJob { [box] in
-            guard let ch = box.channel else { return answered(fallback) }
+        let job = Handed { [box] in
+            guard let ch = box.value else { return answered(fallback) }
             body(ch) { answered($0) }
         }
-        if !thread.submit({ job.run() }) { answered(fallback) }
+        if !thread.submit({ job.value() }) { answered(fallback) }
     }
 
     private func onChannel<T: Sendable>(_ fallback: T, _ body: @escaping (AppChannel, @escaping (T) -> Void) -> Void) async -> T {
         await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
             let box = channel
-            let job = UncheckedJob { [box] in
-                guard let ch = box.channel else { return c.resume(returning: fallback) }
+            let job = Handed { [box] in
+                guard let ch = box.value else { return c.resume(returning: fallback) }
                 body(ch) { c.resume(returning: $0) }
             }
-            if !thread.submit({ job.run() }) { c.resume(returning: fallback) }
+            if !thread.submit({ job.value() }) { c.resume(returning: fallback) }
         }
     }
 
@@ -355,8 +332,8 @@ public final class MAMApp: Sendable {
     public func close() {
         let box = channel
         thread.submit {
-            box.channel?.close()
-            box.channel = nil
+            box.value?.close()
+            box.value = nil
         }
         thread.submit { [thread] in thread.stopAcceptingJobs() }
         _ = thread.join()

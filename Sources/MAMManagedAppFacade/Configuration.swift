@@ -46,11 +46,11 @@ public final class ManagedAppConfigurationProvider: Sendable {
         let app = self.app
         let token = app.observeNotifications { n in
             guard n.kind == .managedConfigChanged else { return }
-            await channel.send(Handed(value: await Self.current(Configuration.self, app)))
+            await channel.send(Handed(await Self.current(Configuration.self, app)))
         }
         channel.onLeave { app.removeObserver(token) }
         // The current value first, before any update: iteration starts with it.
-        channel.preload(Handed(value: await Self.current(Configuration.self, app)))
+        channel.preload(Handed(await Self.current(Configuration.self, app)))
         return channel.map { $0.value }
     }
 

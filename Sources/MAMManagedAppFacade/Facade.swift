@@ -49,13 +49,6 @@ public enum ManagedAppFacade {
     }
 }
 
-/// Carries a value the compiler cannot prove `Sendable` (the app's `Decodable` type: the
-/// framework does not ask for `Sendable`) from the producing task to the sequence.
-/// `@unchecked Sendable`: each value is handed over once and never touched by the producer again.
-struct Handed<T>: @unchecked Sendable {
-    let value: T
-}
-
 /// The sequences' channel: a value sent is handled when the app's `for await` loop comes back
 /// for the next one, and `send` returns only then — so the device's notification is answered,
 /// and a scenario's next step runs, after the app's code has acted on the value, never while it

@@ -3,6 +3,7 @@ import Foundation
 import MAMBundle
 import MAMDevice
 import MAMScenario
+import Synchronization
 
 /// Options shared by `run` and `test`.
 struct ScenarioOptions: ParsableArguments {
@@ -157,11 +158,10 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 /// Fleet start-up progress: a self-updating line on a terminal, plain lines otherwise.
-final class FleetProgress: @unchecked Sendable {
-    // Mutated from the host's loop thread (events arrive there, in order), and by `finish()`
-    // only after the host has shut down.
-    private var ready = 0
-    private var done = false
+final class FleetProgress: Sendable {
+    /// Apps ready so far, and whether the line is done: events arrive on the host's loop
+    /// thread, `finish()` comes from the run's.
+    private let progress = Mutex<(ready: Int, done: Bool)>((0, false))
     let total: Int
     let terminal: Terminal
     let verbose: Bool
@@ -187,19 +187,20 @@ final class FleetProgress: @unchecked Sendable {
         if case .said(let handle, let what) = e, !verbose {
             terminal.line(terminal.yellow("  note: \(Terminal.escapingControls("\(handle): \(what)", keepingLineBreaks: false))"))
         }
-        guard !done else { return }
-        if case .ready = e {
-            ready += 1
+        guard case .ready = e else { return }
+        progress.withLock { p in
+            guard !p.done else { return }
+            p.ready += 1
             if terminal.isTTY && !verbose {
-                terminal.overwrite("  starting fleet: \(ready)/\(total) apps ready")
+                terminal.overwrite("  starting fleet: \(p.ready)/\(total) apps ready")
             }
-            if ready == total {
-                done = true
+            if p.ready == total {
+                p.done = true
                 if terminal.isTTY && !verbose { terminal.overwrite("") }
                 terminal.line(terminal.dim("  fleet ready: \(total) apps"))
             }
         }
     }
 
-    func finish() { done = true }
+    func finish() { progress.withLock { $0.done = true } }
 }
