@@ -208,7 +208,8 @@ extension WhatIfPolicies {
             case "conditionalaccesspolicy":
                 let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: source)
                 conditionalAccess += ca
-                warnings += w.map(\.message).filter { !$0.contains("and by `mamsim whatif`") }
+                // What If judges every persona's groups and roles: the scenario's remark is not its.
+                warnings += w.filter { $0.kind != .membershipNeedsDeclaredAccounts }.map(\.message)
             default:
                 switch try AssignmentFilter.importFilter(dict, source: source) {
                 case .success(let f): filters[f.id.lowercased()] = f

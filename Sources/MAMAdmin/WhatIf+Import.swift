@@ -9,19 +9,7 @@ extension WhatIfPolicies {
     /// why; `source` names the file in errors and warnings.
     public mutating func add(document bytes: [UInt8], source: String) throws(PolicyImportError) -> (warnings: [String], skipped: [String]) {
         let root = try GraphValue.parse(bytes, source: source)
-        let objects: [GraphValue]
-        switch root {
-        case .array(let items): objects = items
-        case .object(let dict):
-            // Graph's collection answer `{"value": [...]}`, or its answer for one object `{"value": {...}}`.
-            switch dict["value"] {
-            case .array(let items)? where dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }): objects = items
-            case .object(let one)? where dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }): objects = [.object(one)]
-            default: objects = [root]
-            }
-        default:
-            throw PolicyImportError(source: source, property: nil, value: root.description, message: "\(source) must hold a Graph object, an array of them or {\"value\": [...]}, but it holds \(root.kindName)")
-        }
+        let objects = try Self.objects(of: root, source: source)
         var warnings: [String] = [], skipped: [String] = []
         if let (policyId, found) = try Self.assignmentCollection(root, objects, source: source) {
             pendingAssignments.append((policyId, found, source))
@@ -44,7 +32,8 @@ extension WhatIfPolicies {
             case "conditionalaccesspolicy":
                 let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: place)
                 conditionalAccess += ca
-                warnings += w.map(\.message).filter { !$0.contains("and by `mamsim whatif`") }
+                // What If judges every persona's groups and roles: the scenario's remark is not its.
+                warnings += w.filter { $0.kind != .membershipNeedsDeclaredAccounts }.map(\.message)
             case "deviceandappmanagementassignmentfilter":
                 switch try AssignmentFilter.importFilter(dict, source: place) {
                 case .success(let f): filters[f.id.lowercased()] = f
@@ -57,6 +46,22 @@ extension WhatIfPolicies {
             }
         }
         return (warnings, skipped)
+    }
+
+    /// The objects a document holds: an array of them, Graph's collection answer
+    /// `{"value": [...]}`, its answer for one object `{"value": {...}}`, or one object.
+    static func objects(of root: GraphValue, source: String) throws(PolicyImportError) -> [GraphValue] {
+        switch root {
+        case .array(let items): return items
+        case .object(let dict):
+            switch dict["value"] {
+            case .array(let items)? where dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }): return items
+            case .object(let one)? where dict.keys.allSatisfy({ $0 == "value" || $0.hasPrefix("@") }): return [.object(one)]
+            default: return [root]
+            }
+        default:
+            throw PolicyImportError(source: source, property: nil, value: root.description, message: "\(source) must hold a Graph object, an array of them or {\"value\": [...]}, but it holds \(root.kindName)")
+        }
     }
 
     /// A document of one policy's assignments alone (IntuneBackupAndRestore keeps them in

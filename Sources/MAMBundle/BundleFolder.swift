@@ -124,6 +124,33 @@ package struct BundleFolder {
         return BuildSettings(values)
     }
 
+    /// A preprocessed Info.plist (`INFOPLIST_PREPROCESS`, or directives written in it) as Xcode
+    /// builds it, lines keeping their numbers, its problems reported; `nil` when it has no
+    /// directive.
+    private mutating func preprocessed(_ text: String, in folder: URL) -> String? {
+        guard InfoPlistPreprocessor.hasDirectives(text) else { return nil }
+        var preprocessor = InfoPlistPreprocessor(definitions: preprocessorDefinitions, folder: folder)
+        let output = preprocessor.process(text)
+        for problem in preprocessor.problems {
+            problems.append(LintFinding(.warning, rule: "info-plist-preprocess", file: infoFile, line: problem.line, keyPath: "",
+                                        problem: problem.problem, fix: problem.fix))
+        }
+        return output
+    }
+
+    /// The manifest of an Info.plist whose activation rule did not parse, read without it.
+    private func manifestWithoutRule(_ plist: [String: Any]) -> ExtensionManifest? {
+        var parsed = plist
+        if var ext = parsed["NSExtension"] as? [String: Any], var attributes = ext["NSExtensionAttributes"] as? [String: Any] {
+            attributes["NSExtensionActivationRule"] = "TRUEPREDICATE"
+            ext["NSExtensionAttributes"] = attributes
+            parsed["NSExtension"] = ext
+        }
+        var withoutRule = try? ExtensionManifest(infoPlist: parsed, source: infoFile, buildSettings: settings)
+        withoutRule?.activationRule = nil
+        return withoutRule
+    }
+
     private mutating func readInfoPlist(_ fileURL: URL?) {
         infoFileURL = fileURL
         var parsed: [String: Any] = [:]
@@ -134,15 +161,7 @@ package struct BundleFolder {
                 return
             }
             infoText = String(data: data, encoding: .utf8)
-            // A preprocessed Info.plist (`INFOPLIST_PREPROCESS`, or directives written in it) is
-            // read as Xcode builds it; lines keep their numbers.
-            if let text = infoText, InfoPlistPreprocessor.hasDirectives(text) {
-                var preprocessor = InfoPlistPreprocessor(definitions: preprocessorDefinitions, folder: fileURL.deletingLastPathComponent())
-                let output = preprocessor.process(text)
-                for problem in preprocessor.problems {
-                    problems.append(LintFinding(.warning, rule: "info-plist-preprocess", file: infoFile, line: problem.line, keyPath: "",
-                                                problem: problem.problem, fix: problem.fix))
-                }
+            if let text = infoText, let output = preprocessed(text, in: fileURL.deletingLastPathComponent()) {
                 infoText = output
                 data = Data(output.utf8)
             }
@@ -160,14 +179,7 @@ package struct BundleFolder {
         } catch {
             // Keep checking the rest of the plist: report the rule and read the manifest without it.
             problems.append(finding(error))
-            if var ext = parsed["NSExtension"] as? [String: Any], var attributes = ext["NSExtensionAttributes"] as? [String: Any] {
-                attributes["NSExtensionActivationRule"] = "TRUEPREDICATE"
-                ext["NSExtensionAttributes"] = attributes
-                parsed["NSExtension"] = ext
-            }
-            var withoutRule = try? ExtensionManifest(infoPlist: parsed, source: infoFile, buildSettings: settings)
-            withoutRule?.activationRule = nil
-            manifest = withoutRule
+            manifest = manifestWithoutRule(parsed)
         }
         if var ext = parsed["NSExtension"] as? [String: Any], var attributes = ext["NSExtensionAttributes"] as? [String: Any] {
             attributes.removeValue(forKey: "NSExtensionActivationRule")

@@ -51,15 +51,7 @@ public struct XCConfig: Sendable, Hashable {
             if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }
             let trimmed = line.trimmingWhitespace
             if trimmed.isEmpty { continue }
-            // The `=` after the conditions' last closing bracket (`NAME[sdk=iphoneos*][arch=arm64] = value`).
-            var searchFrom = trimmed.startIndex
-            if let open = trimmed.firstIndex(of: "["), let equals = trimmed.firstIndex(of: "="), open < equals {
-                var i = open
-                while i < trimmed.endIndex, trimmed[i] == "[", let close = trimmed[i...].firstIndex(of: "]") {
-                    i = trimmed.index(after: close)
-                    searchFrom = i
-                }
-            }
+            let searchFrom = Self.afterConditions(trimmed)
             if trimmed.hasPrefix("#include") {
                 let optional = trimmed.hasPrefix("#include?")
                 let rest = trimmed.dropFirst(optional ? 9 : 8).trimmingWhitespace
@@ -80,13 +72,7 @@ public struct XCConfig: Sendable, Hashable {
                 conditions = String(name[bracket...]).filter { $0 != " " }
                 name = String(name[..<bracket])
             }
-            var value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace
-            // Xcode accepts a `;` after the value, as in a project file.
-            if value.hasSuffix(";") { value = String(value.dropLast()).trimmingWhitespace }
-            // A single quoted word is that word (`INFOPLIST_FILE = "My App/Info.plist"`).
-            if value.count >= 2, value.first == "\"", value.last == "\"", !value.dropFirst().dropLast().contains("\"") {
-                value = String(value.dropFirst().dropLast())
-            }
+            let value = Self.value(trimmed[trimmed.index(after: equals)...])
             guard !name.isEmpty, !name.contains(" "), BuildConditions.parse(conditions) != nil else {
                 ignoredLines.append(IgnoredLine(line: index + 1, text: trimmed))
                 continue
@@ -94,6 +80,31 @@ public struct XCConfig: Sendable, Hashable {
             if BuildConditions.iOSDevice.hold(conditions) { settings[name] = Self.inheriting(value, from: settings[name], name: name) }
             entries.append(.setting(name: name, conditions: conditions, value: value))
         }
+    }
+
+    /// Where a line's `=` is looked for: after the conditions' last closing bracket
+    /// (`NAME[sdk=iphoneos*][arch=arm64] = value`).
+    static func afterConditions(_ trimmed: String) -> String.Index {
+        var searchFrom = trimmed.startIndex
+        if let open = trimmed.firstIndex(of: "["), let equals = trimmed.firstIndex(of: "="), open < equals {
+            var i = open
+            while i < trimmed.endIndex, trimmed[i] == "[", let close = trimmed[i...].firstIndex(of: "]") {
+                i = trimmed.index(after: close)
+                searchFrom = i
+            }
+        }
+        return searchFrom
+    }
+
+    /// A setting's value as Xcode reads it: a `;` after it dropped, as in a project file; a
+    /// single quoted word is that word (`INFOPLIST_FILE = "My App/Info.plist"`).
+    static func value(_ written: Substring) -> String {
+        var value = written.trimmingWhitespace
+        if value.hasSuffix(";") { value = String(value.dropLast()).trimmingWhitespace }
+        if value.count >= 2, value.first == "\"", value.last == "\"", !value.dropFirst().dropLast().contains("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
+        return value
     }
 
 

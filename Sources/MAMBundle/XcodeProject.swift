@@ -114,11 +114,9 @@ public struct XcodeProject: Sendable {
     }
 
     /// Reads the bytes of `url`'s `project.pbxproj`.
-    public init(projectFile data: Data, url: URL) throws(XcodeProjectError) {
-        self.url = url
-        manifest = url.appendingPathComponent("project.pbxproj")
-        name = url.deletingPathExtension().lastPathComponent
-        let file = url.appendingPathComponent("project.pbxproj")
+    /// A project file's top-level dictionary, refused with what to do when it is too deep to
+    /// parse safely, empty, or not a property list.
+    static func root(of data: Data, file: URL) throws(XcodeProjectError) -> [String: Any] {
         // Foundation's parser recurses once per level: a project nested thousands deep would
         // overflow the stack. Real projects nest a handful of levels.
         if let line = Self.nestingBeyond(64, in: data) {
@@ -127,18 +125,25 @@ public struct XcodeProject: Sendable {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw XcodeProjectError(file: file.path, problem: "is empty", fix: "restore it from version control, or generate the project again")
         }
-        let root: [String: Any]
         do {
             guard let parsed = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
                 throw XcodeProjectError(file: file.path, problem: "is not a property list dictionary", fix: "open and save the project in Xcode")
             }
-            root = parsed
+            return parsed
         } catch let error as XcodeProjectError {
             throw error
         } catch {
             throw XcodeProjectError(file: file.path, problem: "cannot be parsed (\(error.localizedDescription))",
                                     fix: "resolve merge conflicts or open and save the project in Xcode")
         }
+    }
+
+    public init(projectFile data: Data, url: URL) throws(XcodeProjectError) {
+        self.url = url
+        manifest = url.appendingPathComponent("project.pbxproj")
+        name = url.deletingPathExtension().lastPathComponent
+        let file = url.appendingPathComponent("project.pbxproj")
+        let root = try Self.root(of: data, file: file)
         let objects = Objects(root["objects"] as? [String: Any] ?? [:])
         guard let rootId = root["rootObject"] as? String, let project = objects[rootId], project["isa"] as? String == "PBXProject" else {
             throw XcodeProjectError(file: file.path, problem: "has no PBXProject root object", fix: "open and save the project in Xcode")

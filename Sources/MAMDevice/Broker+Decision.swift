@@ -54,21 +54,29 @@ extension Broker {
         case .askToSwitch(let change, let blocked, let because):
             askToSwitch(change, blocked: blocked, because: because, request, fileData: fileData, seq: seq, from: sender, to: entry, owner: owner, record: record)
         case .deliver(let decision):
-            let receiver = decided.receiver ?? nil
-            let ownership = stamp(owner, after: decision, from: sender.spec, to: target, in: fleet)
-            if routeKey != nil, self.value.routes.count >= Self.maximumRoutes {
-                self.value.routes.removeAll(keepingCapacity: true)
-                lastRoute = nil
-            }
-            let plan = Plan(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
-            if let routeKey, lockedDown == nil {
-                // The parties as `deliver` completes this record: stamped with the plan's owner.
-                let parties = ShareRecord.Parties(from: record.from, fromBundle: record.fromBundle, identity: record.identity, to: record.to,
-                                                  receivedAs: plan.receiverUPN, owner: ownership)
-                self.value.routes[routeKey] = Route(key: routeKey, plan: plan, parties: parties)
-            }
-            deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: record.taken())
+            deliverAllowed(decision, receiver: decided.receiver ?? nil, owner: owner, in: fleet, keptUnder: lockedDown == nil ? routeKey : nil,
+                           evictingFor: routeKey != nil, request, fileData: fileData, seq: seq, from: sender, to: entry, record: &record)
         }
+    }
+
+    /// A share the rules allow: its plan made and delivered, its route kept under `routeKey`
+    /// (a route table past its bound is emptied first, whenever the share had a key).
+    func deliverAllowed(_ decision: TransferDecision, receiver: Account?, owner: Account?, in fleet: Fleet, keptUnder routeKey: RouteKey?,
+                        evictingFor keyed: Bool, _ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection,
+                        to entry: AppRegistry.Entry, record: inout ShareRecord) {
+        let ownership = stamp(owner, after: decision, from: sender.spec, to: entry.spec, in: fleet)
+        if keyed, self.value.routes.count >= Self.maximumRoutes {
+            self.value.routes.removeAll(keepingCapacity: true)
+            lastRoute = nil
+        }
+        let plan = Plan(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
+        if let routeKey {
+            // The parties as `deliver` completes this record: stamped with the plan's owner.
+            let parties = ShareRecord.Parties(from: record.from, fromBundle: record.fromBundle, identity: record.identity, to: record.to,
+                                              receivedAs: plan.receiverUPN, owner: ownership)
+            self.value.routes[routeKey] = Route(key: routeKey, plan: plan, parties: parties)
+        }
+        deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: record.taken())
     }
 
     /// The target's activation rule as the decision asks it: only the share sheet's targets

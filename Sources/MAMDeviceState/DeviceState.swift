@@ -212,6 +212,13 @@ public final class DeviceState: LoopBound<DeviceStateLoopState> {
             }
             fleet.setPolicy(policy, for: account)
         }
+        try restoreSettings(loaded)
+        try refreshInactive()
+    }
+
+    /// The allowed accounts, the device's facts and the apps' MDM management a run changed,
+    /// as the store kept them.
+    private func restoreSettings(_ loaded: Restored) throws {
         if let text = loaded.allowed {
             fleet.allowedAccounts = try JSONDecoder().decode([String]?.self, from: Data(text.utf8))
         }
@@ -228,7 +235,6 @@ public final class DeviceState: LoopBound<DeviceStateLoopState> {
                 fleet.install(app)
             }
         }
-        try refreshInactive()
     }
 
     private struct Restored {

@@ -63,21 +63,26 @@ public struct LintConfiguration: Sendable, Hashable {
                 guard let bool = value.bool else { throw LintInputError("\(file):\(line): strict must be true or false") }
                 strict = bool
             case "severity":
-                guard let map = value.mapping else {
-                    throw LintInputError("\(file):\(line): severity must map rule ids to note, warning or error, e.g. severity: {face-id-usage: error}")
-                }
-                for (idNode, levelNode) in map {
-                    let id = idNode.string ?? ""
-                    try Self.checkRule(id, file: file, line: idNode.mark?.line ?? line, key: key)
-                    guard let level = levelNode.string.flatMap(LintFinding.Severity.init(rawValue:)) else {
-                        throw LintInputError("\(file):\(levelNode.mark?.line ?? line): severity of \(id) must be note, warning or error")
-                    }
-                    severities[id] = level
-                }
+                try readSeverities(value, file: file, line: line)
             default:
                 let near = Self.keys.first { LintContext.editDistance($0, key, limit: 3) <= 3 }
                 throw LintInputError("\(file):\(line): unknown key \(key)" + (near.map { "; did you mean \($0)?" } ?? "; the keys are \(Self.keys.joined(separator: ", "))"))
             }
+        }
+    }
+
+    /// `severity: {rule-id: note|warning|error}`.
+    mutating func readSeverities(_ value: Node, file: String, line: Int) throws(LintInputError) {
+        guard let map = value.mapping else {
+            throw LintInputError("\(file):\(line): severity must map rule ids to note, warning or error, e.g. severity: {face-id-usage: error}")
+        }
+        for (idNode, levelNode) in map {
+            let id = idNode.string ?? ""
+            try Self.checkRule(id, file: file, line: idNode.mark?.line ?? line, key: "severity")
+            guard let level = levelNode.string.flatMap(LintFinding.Severity.init(rawValue:)) else {
+                throw LintInputError("\(file):\(levelNode.mark?.line ?? line): severity of \(id) must be note, warning or error")
+            }
+            severities[id] = level
         }
     }
 

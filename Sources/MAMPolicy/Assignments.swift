@@ -61,19 +61,7 @@ public struct PolicyAssignment: Sendable, Hashable {
             default:
                 throw c.error("\(at).target.@odata.type", .string(type), "one of #microsoft.graph.groupAssignmentTarget, exclusionGroupAssignmentTarget, allLicensedUsersAssignmentTarget, allDevicesAssignmentTarget")
             }
-            var filterId: String?
-            if case .string(let f)? = target["deviceAndAppManagementAssignmentFilterId"], !f.isEmpty, f != "00000000-0000-0000-0000-000000000000" { filterId = f }
-            var mode = PolicyAssignment.FilterMode.none
-            if let m = target["deviceAndAppManagementAssignmentFilterType"], m != .null {
-                guard case .string(let s) = m, let parsed = FilterMode(rawValue: s.lowercased()) else {
-                    throw c.error("\(at).target.deviceAndAppManagementAssignmentFilterType", m, "none, include or exclude")
-                }
-                mode = parsed
-            }
-            if filterId != nil, mode == .none {
-                throw c.error("\(at).target.deviceAndAppManagementAssignmentFilterType", target["deviceAndAppManagementAssignmentFilterType"] ?? .null,
-                              "include or exclude, since the assignment names filter \(filterId!)")
-            }
+            var (filterId, mode) = try filter(of: target, at, &c)
             if case .exclusionGroup = kind, filterId != nil {
                 c.warn("\(at).target", "an exclusion group's filter is ignored: Intune does not apply filters to excluded groups")
                 filterId = nil
@@ -82,6 +70,24 @@ public struct PolicyAssignment: Sendable, Hashable {
             out.append(PolicyAssignment(kind, filterId: filterId, filterMode: mode))
         }
         return out
+    }
+
+    /// The assignment filter a target names (the all-zero id is none) and its mode.
+    static func filter(of target: [String: GraphValue], _ at: String, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> (String?, FilterMode) {
+        var filterId: String?
+        if case .string(let f)? = target["deviceAndAppManagementAssignmentFilterId"], !f.isEmpty, f != "00000000-0000-0000-0000-000000000000" { filterId = f }
+        var mode = PolicyAssignment.FilterMode.none
+        if let m = target["deviceAndAppManagementAssignmentFilterType"], m != .null {
+            guard case .string(let s) = m, let parsed = FilterMode(rawValue: s.lowercased()) else {
+                throw c.error("\(at).target.deviceAndAppManagementAssignmentFilterType", m, "none, include or exclude")
+            }
+            mode = parsed
+        }
+        if let filterId, mode == .none {
+            throw c.error("\(at).target.deviceAndAppManagementAssignmentFilterType", target["deviceAndAppManagementAssignmentFilterType"] ?? .null,
+                          "include or exclude, since the assignment names filter \(filterId)")
+        }
+        return (filterId, mode)
     }
 }
 

@@ -246,6 +246,42 @@ extension Enforcer {
     /// the requirements the simulated sign-in has no methods for (authentication strength,
     /// terms of use, custom controls) are met by what the user does: the token is issued
     /// "after MFA", named, never a bare "satisfied".
+    /// A policy's grant controls as this app and device meet them: those met (each said as the
+    /// token's reason names it), the device controls unmet and why, and whether it blocks.
+    static func controls(of p: ConditionalAccessPolicy, app: AppDescriptor, device: ConditionalAccessDevice, compliant: Bool,
+                         declaresProtapp: Bool) -> (met: [String], unmetDevice: [String], blocks: Bool) {
+        var metControls: [String] = [], unmetDevice: [String] = []
+        var blocks = false
+        for control in p.builtInControls {
+            switch control.lowercased() {
+            case "block":
+                blocks = true
+            // Without `protapp` the app cannot take part in app protection CA: the control
+            // is never met for it, whatever a remediation did (RULES.md §10).
+            case "compliantapplication":
+                if compliant && declaresProtapp { metControls.append("app protection (compliantApplication)") }
+            case "approvedapplication":
+                if app.sdkIntegrated { metControls.append("an approved client app (approvedApplication)") }
+            case "compliantdevice":
+                switch (device.enrolled, device.compliant) {
+                case (true, true?): metControls.append("a compliant device (compliantDevice)")
+                case (false, _): unmetDevice.append("compliantDevice: the device is not enrolled in Intune, so it has no compliance state")
+                case (true, false?): unmetDevice.append("compliantDevice: the device is not compliant")
+                case (true, nil): unmetDevice.append("compliantDevice: whether the device is compliant is not stated (say device.compliant)")
+                }
+            case "domainjoineddevice":
+                unmetDevice.append("domainJoinedDevice: an iOS device is never Microsoft Entra hybrid joined")
+            case "mfa": metControls.append("after MFA (the user completes multifactor authentication)")
+            case "passwordchange": metControls.append("after a password change (the user changes it)")
+            default: metControls.append("after \(control) (the user meets it)")
+            }
+        }
+        for extra in p.notSimulated where extra.hasPrefix("grantControls.") {
+            metControls.append("after \(extra.dropFirst("grantControls.".count)) (the user meets it; not simulated)")
+        }
+        return (metControls, unmetDevice, blocks)
+    }
+
     public static func token(for account: Account, resource: String, app: AppDescriptor, capabilities: [String],
                              compliant: Bool, policies: [ConditionalAccessPolicy], member: DirectoryMembership? = nil,
                              device: ConditionalAccessDevice? = nil, in fleet: Fleet) -> TokenDecision {
@@ -255,35 +291,7 @@ extension Enforcer {
         let declaresProtapp = capabilities.contains { $0.lowercased() == protectionCapability }
         var grantedBy: [String] = []
         for p in applying {
-            var metControls: [String] = [], unmetDevice: [String] = []
-            var blocks = false
-            for control in p.builtInControls {
-                switch control.lowercased() {
-                case "block":
-                    blocks = true
-                // Without `protapp` the app cannot take part in app protection CA: the control
-                // is never met for it, whatever a remediation did (RULES.md §10).
-                case "compliantapplication":
-                    if compliant && declaresProtapp { metControls.append("app protection (compliantApplication)") }
-                case "approvedapplication":
-                    if app.sdkIntegrated { metControls.append("an approved client app (approvedApplication)") }
-                case "compliantdevice":
-                    switch (device.enrolled, device.compliant) {
-                    case (true, true?): metControls.append("a compliant device (compliantDevice)")
-                    case (false, _): unmetDevice.append("compliantDevice: the device is not enrolled in Intune, so it has no compliance state")
-                    case (true, false?): unmetDevice.append("compliantDevice: the device is not compliant")
-                    case (true, nil): unmetDevice.append("compliantDevice: whether the device is compliant is not stated (say device.compliant)")
-                    }
-                case "domainjoineddevice":
-                    unmetDevice.append("domainJoinedDevice: an iOS device is never Microsoft Entra hybrid joined")
-                case "mfa": metControls.append("after MFA (the user completes multifactor authentication)")
-                case "passwordchange": metControls.append("after a password change (the user changes it)")
-                default: metControls.append("after \(control) (the user meets it)")
-                }
-            }
-            for extra in p.notSimulated where extra.hasPrefix("grantControls.") {
-                metControls.append("after \(extra.dropFirst("grantControls.".count)) (the user meets it; not simulated)")
-            }
+            let (metControls, unmetDevice, blocks) = controls(of: p, app: app, device: device, compliant: compliant, declaresProtapp: declaresProtapp)
             if blocks {
                 return TokenDecision(decision: .blocked(.accessBlocked, because: "conditional access policy \"\(p.name)\" blocks access (grantControls: block) for \(account) to \(resource): no control can satisfy it, only a change of the policy (Entra AADSTS53003)"), homeAccountID: nil)
             }

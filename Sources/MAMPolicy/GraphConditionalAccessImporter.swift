@@ -99,7 +99,8 @@ public enum GraphConditionalAccessImporter {
         }
         for key in ["includeGroups", "excludeGroups", "includeRoles", "excludeRoles"] {
             if let list = try strings(users[key], "conditions.users.\(key)", &c), !list.isEmpty {
-                c.warn("conditions.users.\(key)", "conditions.users.\(key) is judged for the accounts that declare accounts[].groups / roles (v1.5) and by `mamsim whatif`; an account that declares neither is judged by includeUsers alone")
+                c.warn("conditions.users.\(key)", "conditions.users.\(key) is judged for the accounts that declare accounts[].groups / roles (v1.5) and by `mamsim whatif`; an account that declares neither is judged by includeUsers alone",
+                       kind: .membershipNeedsDeclaredAccounts)
             }
         }
         let apps = try object(conditions["applications"], "conditions.applications", &c)

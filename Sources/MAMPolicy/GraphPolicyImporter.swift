@@ -128,8 +128,8 @@ public enum GraphPolicyImporter {
                                      message: "\(place)\(at): property \"\(property)\" must be \(expected), but its value is \(value.description) (\(value.kindName)); fix the value or remove the property")
         }
 
-        mutating func warn(_ property: String, _ message: String) {
-            warnings.append(PolicyImportWarning(source: source, property: property, message: "\(place): \(message)"))
+        mutating func warn(_ property: String, _ message: String, kind: PolicyImportWarning.Kind = .remark) {
+            warnings.append(PolicyImportWarning(source: source, property: property, message: "\(place): \(message)", kind: kind))
         }
     }
 

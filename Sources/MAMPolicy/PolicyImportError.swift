@@ -22,9 +22,18 @@ public struct PolicyImportError: Error, Sendable, Hashable, CustomStringConverti
 /// Something in a policy document the importer accepted but a person should know about
 /// (an unknown property, a placeholder version string).
 public struct PolicyImportWarning: Sendable, Hashable, CustomStringConvertible {
+    /// What a warning is about, for readers that keep some and leave others: never its text.
+    public enum Kind: Sendable, Hashable {
+        case remark
+        /// Conditional access names users by group or role, which a scenario judges only for the
+        /// accounts that declare groups or roles; What If judges every persona's membership.
+        case membershipNeedsDeclaredAccounts
+    }
+
     public let source: String
     public let property: String
     public let message: String
+    public var kind: Kind = .remark
 
     public var description: String { message }
 }

@@ -9,6 +9,28 @@ import Yams
 extension Loading {
     static let appConfigKeys = ["name", "file", "settings", "apps", "accounts", "default"]
 
+    /// An app configuration's `settings:`, each key's value as text (Graph keeps every custom
+    /// setting as text: a YAML number or boolean is taken as written); `nil` when it is not a
+    /// mapping.
+    func inlineSettings(_ x: Located) -> [KeyValuePair]? {
+        guard case .mapping(let m) = x.node else {
+            reader.error(x, "settings must be a mapping of keys to values (e.g. {serverUrl: \"https://...\"}), but it is \(x.shape)")
+            return nil
+        }
+        var pairs: [KeyValuePair] = []
+        for (k, value) in m {
+            let key = k.scalar?.string ?? ""
+            let loc = Located(node: value, path: x.child(key))
+            guard case .scalar(let s) = value, !loc.isNull else {
+                reader.error(loc, "the value of \"\(key)\" must be text, a number or a boolean, but it is \(loc.shape)")
+                continue
+            }
+            pairs.removeAll { $0.name == key }
+            pairs.append(KeyValuePair(name: key, value: s.string))
+        }
+        return pairs
+    }
+
     func readAppConfigs(_ v: Located) {
         guard let items = reader.list(v, what: "appConfigs") else { return }
         for item in items {
@@ -32,23 +54,7 @@ extension Loading {
                 config.apps = imported.apps
             }
             if let x = f["settings"] {
-                guard case .mapping(let m) = x.node else {
-                    reader.error(x, "settings must be a mapping of keys to values (e.g. {serverUrl: \"https://...\"}), but it is \(x.shape)")
-                    continue
-                }
-                var pairs: [KeyValuePair] = []
-                for (k, value) in m {
-                    let key = k.scalar?.string ?? ""
-                    let loc = Located(node: value, path: x.child(key))
-                    // Graph keeps every custom setting as text: a YAML number or boolean is
-                    // taken as written.
-                    guard case .scalar(let s) = value, !loc.isNull else {
-                        reader.error(loc, "the value of \"\(key)\" must be text, a number or a boolean, but it is \(loc.shape)")
-                        continue
-                    }
-                    pairs.removeAll { $0.name == key }
-                    pairs.append(KeyValuePair(name: key, value: s.string))
-                }
+                guard let pairs = inlineSettings(x) else { continue }
                 // Inline settings add to (and override) the document's.
                 for pair in pairs {
                     config.settings.removeAll { $0.name == pair.name }

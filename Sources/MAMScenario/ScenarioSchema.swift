@@ -56,7 +56,8 @@ public enum ScenarioSchema {
         return rows.joined(separator: "\n") + "\n"
     }
 
-    static func document() -> [String: Any] {
+    /// A step: one verb with its arguments (each verb's own object), a name and `expect`.
+    static func stepSchema() -> [String: Any] {
         let verbs = Verb.allCases.map(\.rawValue)
         var stepProperties: [String: Any] = [
             "name": ["type": "string", "description": "what the step shows (its line in reports)"],
@@ -72,13 +73,17 @@ public enum ScenarioSchema {
             if !required.isEmpty { o["required"] = required }
             stepProperties[verb.rawValue] = o
         }
-        let step: [String: Any] = [
+        return [
             "type": "object",
             "description": "one verb with its arguments, an optional name and expect",
             "properties": stepProperties,
             "additionalProperties": false,
             "oneOf": verbs.map { ["required": [$0]] },
         ]
+    }
+
+    static func document() -> [String: Any] {
+        let step = stepSchema()
         let sandbox = ["sandbox": object(["read", "environment"])]
         let app = object(Loading.appKeys, required: ["id"], shaped: sandbox)
         let ext = object(Loading.extensionKeys, required: ["id"], shaped: sandbox)

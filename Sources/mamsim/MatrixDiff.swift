@@ -40,6 +40,30 @@ extension MatrixCommand {
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
+    /// The changes in the chosen format: each cell while they are few (`--max-cells`), else
+    /// summarised by group.
+    func render(_ diff: PolicyMatrix.Diff, _ settings: [SettingChange], old: (path: String, name: String), new: (path: String, name: String)) -> String {
+        let (oldPath, oldName) = old
+        let (newPath, newName) = new
+        let text: String
+        if let cells = diff.cells(limit: maxCells) {
+            let (changes, causes) = (cells.map(\.change), cells.map(\.settings))
+            switch format {
+            case .table: text = Self.diffTable(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
+            case .json: text = Self.diffJSON(changes, causes, settings, old: (oldPath, oldName), new: (newPath, newName))
+            case .html: text = Self.diffHTML(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
+            }
+        } else {
+            let summary = DiffSummary(diff: diff, settings: settings, maxCells: maxCells)
+            switch format {
+            case .table: text = summary.table(oldName: oldName, newName: newName, fleet: self.fleet)
+            case .json: text = summary.json(old: (oldPath, oldName), new: (newPath, newName))
+            case .html: text = summary.html(oldName: oldName, newName: newName, fleet: self.fleet)
+            }
+        }
+        return text
+    }
+
     func runDiff(old: IosManagedAppProtection, oldRaw: [String: Any], new: IosManagedAppProtection, newRaw: [String: Any], oldPath: String) throws {
         // One fleet for both: the apps either policy targets.
         var apps: [BundleID] = [], seen: Set<BundleID> = []
@@ -83,24 +107,8 @@ extension MatrixCommand {
                 }
             }
         }
-        let oldName = old.displayName.isEmpty ? oldPath : old.displayName
-        let newName = new.displayName.isEmpty ? policy : new.displayName
-        let text: String
-        if let cells = diff.cells(limit: maxCells) {
-            let (changes, causes) = (cells.map(\.change), cells.map(\.settings))
-            switch format {
-            case .table: text = Self.diffTable(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
-            case .json: text = Self.diffJSON(changes, causes, settings, old: (oldPath, oldName), new: (policy, newName))
-            case .html: text = Self.diffHTML(changes, causes, settings, oldName: oldName, newName: newName, fleet: self.fleet)
-            }
-        } else {
-            let summary = DiffSummary(diff: diff, settings: settings, maxCells: maxCells)
-            switch format {
-            case .table: text = summary.table(oldName: oldName, newName: newName, fleet: self.fleet)
-            case .json: text = summary.json(old: (oldPath, oldName), new: (policy, newName))
-            case .html: text = summary.html(oldName: oldName, newName: newName, fleet: self.fleet)
-            }
-        }
+        let text = render(diff, settings, old: (oldPath, old.displayName.isEmpty ? oldPath : old.displayName),
+                          new: (policy, new.displayName.isEmpty ? policy : new.displayName))
         try ReportFile.write(text, to: output)
         if let output { Terminal().line("\(format.rawValue) matrix changes: \(output)") }
     }

@@ -263,21 +263,25 @@ struct SuiteDocument: Codable, Equatable {
                 }
             }
             // Strict Mode's failing findings: a case each, at the app's source line.
-            for f in strictCases(s) {
-                // A finding the host made (no line of the app's) is placed at the scenario.
-                let place = f.file.isEmpty ? nil : "\(f.file):\(f.line)"
-                let msg = "\(f.check)\(place.map { " at \($0)" } ?? "") in \(f.app) (\(f.call))"
-                // Placed at the app's source only where that file exists in the package that
-                // built the app (`source`); the app's own words never choose a location.
-                let location = f.source.map { "file=\"\(esc($0))\" line=\"\(max(1, f.line))\"" } ?? "file=\"\(file)\""
-                let caseName = "strict: \(f.check)" + (place.map { " at \($0)" } ?? " in \(f.app)")
-                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc(caseName))\" \(location) time=\"\(Self.time(0))\">\n"
-                out += "      <failure type=\"strict\" message=\"\(esc(msg))\">\(esc(f.detail))</failure>\n    </testcase>\n"
-            }
+            for f in strictCases(s) { out += Self.strictCase(f, suite: name, file: file) }
             out += "  </testsuite>\n"
         }
         out += "</testsuites>\n"
         return out
+    }
+
+    /// A failing Strict Mode finding as a JUnit case. A finding the host made (no line of the
+    /// app's) is placed at the scenario; one of the app's at its source only where that file
+    /// exists in the package that built the app (`source`): the app's own words never choose a
+    /// location.
+    static func strictCase(_ f: StrictFinding, suite name: String, file: String) -> String {
+        let esc = LintFormat.escapeXML
+        let place = f.file.isEmpty ? nil : "\(f.file):\(f.line)"
+        let msg = "\(f.check)\(place.map { " at \($0)" } ?? "") in \(f.app) (\(f.call))"
+        let location = f.source.map { "file=\"\(esc($0))\" line=\"\(max(1, f.line))\"" } ?? "file=\"\(file)\""
+        let caseName = "strict: \(f.check)" + (place.map { " at \($0)" } ?? " in \(f.app)")
+        return "    <testcase classname=\"\(esc(name))\" name=\"\(esc(caseName))\" \(location) time=\"\(Self.time(0))\">\n"
+            + "      <failure type=\"strict\" message=\"\(esc(msg))\">\(esc(f.detail))</failure>\n    </testcase>\n"
     }
 
     /// SARIF 2.1.0 of Strict Mode's findings (docs/STRICT.md): a rule per check, a result per

@@ -158,49 +158,52 @@ enum WhatIfReport {
             w.field("user", r.persona.user.upn)
             w.field("groups", strings: r.persona.member.named)
             w.key("apps")
-            w.array(r.apps) { w, a in
-                w.object { w in
-                    w.field("app", a.app.rawValue)
-                    w.key("appProtection")
-                    w.object { w in
-                        switch a.protection {
-                        case .policy(let n): w.field("result", "applied"); w.field("policy", n)
-                        case .none: w.field("result", "none")
-                        case .conflict(let names): w.field("result", "conflict"); w.field("policies", strings: names); w.field("rule", WhatIf.conflictRule)
-                        case .undetermined: w.field("result", "undetermined")
-                        }
-                        w.key("value")
-                        w.array(a.evaluations) { evaluation(&$0, $1) }
-                        w.comma()
-                    }
-                    w.comma()
-                    w.key("conditionalAccess")
-                    w.object { w in
-                        w.field("resource", r.persona.resource)
-                        w.field("token", verdict(a.token))
-                        w.field("reason", a.token.explanation)
-                        w.key("value")
-                        w.array(a.conditionalAccess) { evaluation(&$0, $1) }
-                        w.comma()
-                    }
-                    w.comma()
-                    w.key("appConfig")
-                    w.object { w in for (k, v) in a.appConfig.sorted(by: { $0.key < $1.key }) { w.field(k, v) } }
-                    w.comma()
-                    cells(&w, "transfers", a.transfers)
-                    cells(&w, "clipboard", a.clipboard)
-                    if a.pasteLimit > 0 {
-                        w.field("pasteLimit", a.pasteLimit)
-                        cells(&w, "clipboardWithinLimit", a.clipboardWithinLimit)
-                    }
-                    cells(&w, "save", a.save)
-                    cells(&w, "open", a.open)
-                    cells(&w, "features", a.features)
-                }
-            }
+            w.array(r.apps) { w, a in app(&w, a, resource: r.persona.resource) }
             w.comma()
         }
         return w.out
+    }
+
+    /// One app's results: app protection, conditional access, configuration and the grids.
+    static func app(_ w: inout JSONWriter, _ a: WhatIfAppResult, resource: String) {
+        w.object { w in
+            w.field("app", a.app.rawValue)
+            w.key("appProtection")
+            w.object { w in
+                switch a.protection {
+                case .policy(let n): w.field("result", "applied"); w.field("policy", n)
+                case .none: w.field("result", "none")
+                case .conflict(let names): w.field("result", "conflict"); w.field("policies", strings: names); w.field("rule", WhatIf.conflictRule)
+                case .undetermined: w.field("result", "undetermined")
+                }
+                w.key("value")
+                w.array(a.evaluations) { evaluation(&$0, $1) }
+                w.comma()
+            }
+            w.comma()
+            w.key("conditionalAccess")
+            w.object { w in
+                w.field("resource", resource)
+                w.field("token", verdict(a.token))
+                w.field("reason", a.token.explanation)
+                w.key("value")
+                w.array(a.conditionalAccess) { evaluation(&$0, $1) }
+                w.comma()
+            }
+            w.comma()
+            w.key("appConfig")
+            w.object { w in for (k, v) in a.appConfig.sorted(by: { $0.key < $1.key }) { w.field(k, v) } }
+            w.comma()
+            cells(&w, "transfers", a.transfers)
+            cells(&w, "clipboard", a.clipboard)
+            if a.pasteLimit > 0 {
+                w.field("pasteLimit", a.pasteLimit)
+                cells(&w, "clipboardWithinLimit", a.clipboardWithinLimit)
+            }
+            cells(&w, "save", a.save)
+            cells(&w, "open", a.open)
+            cells(&w, "features", a.features)
+        }
     }
 
     static func htmlLines(_ lines: [String]) -> String {

@@ -77,24 +77,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: runtime) else {
             throw ValidationError("app runtime not found at \(runtime); build it with `swift build -c release` or pass --app-runtime")
         }
-        if let probe {
-            // Only the flood: what runs before it (the host's start, the warm-up) is the same
-            // in both of the counter's runs and falls out of the difference.
-            if probe == "round-trip" {
-                let r = try LatencyBench.run(appRuntime: runtime, size: 1024, count: pings)
-                print(String(format: "probe: %d round trips of 1 KiB (after %d to warm up), p50 %.1f µs", pings, LatencyBench.warmup, r.p50))
-                return
-            }
-            if probe == "decode" {
-                try DecodeBench.probe(count: items)
-                print("probe: \(items) share frames of 1 KiB parsed")
-                return
-            }
-            let pairs = pairCounts[0]
-            let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, batched: probe == "batched", pairs: pairs)
-            print(String(format: "probe: %d items of 1 KiB brokered (%@, audit on, %d pair%@), %.0f items/s", items / pairs * pairs, probe, pairs, pairs == 1 ? "" : "s", r.itemsPerSecond))
-            return
-        }
+        if let probe { return try await runProbe(probe, runtime: runtime) }
         let references = try References(directory: referenceDir, skipNode: noNode)
         // The C reference is built into the temporary folder for this run only.
         defer { references.removeBuiltProgram() }
@@ -124,6 +107,26 @@ struct BenchCommand: AsyncParsableCommand {
         if repetitions > 1 { print("\n" + BenchSummary(tables: tables).render()) }
         if let json { try ReportFile.write(BenchSummary(tables: tables).json(cpus: ProcessInfo.processInfo.activeProcessorCount), to: json) }
         if references.nodePath == nil { print("\nNode reference skipped: node is not on the PATH.") }
+    }
+
+    /// One figure for `scripts/bench-instructions`, without the table: the round trips, the
+    /// share frames' decode, or a flood of brokered items (`batched` or `per-item`).
+    func runProbe(_ probe: String, runtime: String) async throws {
+        // Only the flood: what runs before it (the host's start, the warm-up) is the same
+        // in both of the counter's runs and falls out of the difference.
+        if probe == "round-trip" {
+            let r = try LatencyBench.run(appRuntime: runtime, size: 1024, count: pings)
+            print(String(format: "probe: %d round trips of 1 KiB (after %d to warm up), p50 %.1f µs", pings, LatencyBench.warmup, r.p50))
+            return
+        }
+        if probe == "decode" {
+            try DecodeBench.probe(count: items)
+            print("probe: \(items) share frames of 1 KiB parsed")
+            return
+        }
+        let pairs = pairCounts[0]
+        let r = try await BrokerBench.run(appRuntime: runtime, count: items, size: 1024, audit: true, batched: probe == "batched", pairs: pairs)
+        print(String(format: "probe: %d items of 1 KiB brokered (%@, audit on, %d pair%@), %.0f items/s", items / pairs * pairs, probe, pairs, pairs == 1 ? "" : "s", r.itemsPerSecond))
     }
 
     /// One run of the selected parts, its figures added to `table` (and the lines of the parts

@@ -70,14 +70,7 @@ enum FacadeBench {
                     }
                     for _ in 0..<perRound {
                         let start = DispatchTime.now().uptimeNanoseconds
-                        var n = 0
-                        // The 30 answers, one call each: the switches as policy_query (and
-                        // screen capture), the locations as can_save / can_open.
-                        let settings: [PolicySetting] = [.contactSync, .widgets, .spotlight, .siriIntents, .appIntents, .appSharing, .documentPicker,
-                                                         .thirdPartyKeyboards, .backup, .fileEncryption, .fileProviderEncryption, .contactSync, .widgets, .documentPicker]
-                        for s in settings where (try? mamApp.callBlocking(Service.PolicyQuery(setting: s, as: id, accounts: [])))?.isAllowed == true { n += 1 }
-                        for l in SaveLocation.allCases where (try? mamApp.callBlocking(Service.CanSave(location: l, account: id)))?.isAllowed == true { n += 1 }
-                        for l in OpenLocation.allCases.prefix(5) where (try? mamApp.callBlocking(Service.CanOpen(location: l, account: id, as: id)))?.isAllowed == true { n += 1 }
+                        let n = askEachAnswer(mamApp, id)
                         perCall.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
                         checksum &+= n
                     }
@@ -87,6 +80,19 @@ enum FacadeBench {
                 c.resume(returning: Result(facadeP50: p50(facade), perCallP50: p50(perCall)))
             }.start()
         }
+    }
+
+    /// The 30 answers the façade's policy object gives, asked one call each: the switches as
+    /// policy_query (and screen capture), the locations as can_save / can_open. Returns how
+    /// many were allowed, so that no call is optimised away.
+    static func askEachAnswer(_ mamApp: MAMApp, _ id: String) -> Int {
+        var n = 0
+        let settings: [PolicySetting] = [.contactSync, .widgets, .spotlight, .siriIntents, .appIntents, .appSharing, .documentPicker,
+                                         .thirdPartyKeyboards, .backup, .fileEncryption, .fileProviderEncryption, .contactSync, .widgets, .documentPicker]
+        for s in settings where (try? mamApp.callBlocking(Service.PolicyQuery(setting: s, as: id, accounts: [])))?.isAllowed == true { n += 1 }
+        for l in SaveLocation.allCases where (try? mamApp.callBlocking(Service.CanSave(location: l, account: id)))?.isAllowed == true { n += 1 }
+        for l in OpenLocation.allCases.prefix(5) where (try? mamApp.callBlocking(Service.CanOpen(location: l, account: id, as: id)))?.isAllowed == true { n += 1 }
+        return n
     }
 
     /// The played host: decides each policy, policy_query, can_save and can_open request with

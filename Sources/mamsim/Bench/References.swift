@@ -247,23 +247,29 @@ struct BenchSummary {
                              + (base.map(moved) ?? ""))
             }
         }
+        lines.append("\n" + noiseVerdict(all, bases: bases, noisy: noisy))
+        return lines.joined(separator: "\n")
+    }
+
+    /// Whether the run's ratios can be trusted: the C references' spread between runs, or
+    /// where no figure has one, the spread of the figures the others are ratios of.
+    func noiseVerdict(_ all: [Figure], bases: [Figure], noisy: [String]) -> String {
         if !all.contains(where: { $0.c.count > 1 }) {
             let spreads = bases.compactMap { b in Self.spread(b.ours).map { (b.name.trimmingCharacters(in: .whitespaces), $0) } }
             if spreads.isEmpty {
-                lines.append("\nNo figure here has a C reference: nothing says how noisy the machine was.")
+                return "No figure here has a C reference: nothing says how noisy the machine was."
             } else {
                 let named = spreads.map { "\($0.0) moved \(String(format: "%.0f", $0.1 * 100)) %" }.joined(separator: "; ")
                 let trusted = spreads.allSatisfy { $0.1 <= Self.noisyThreshold }
-                lines.append("\nNo figure here has a C reference; between runs, \(named). "
+                return ("No figure here has a C reference; between runs, \(named). "
                              + (trusted ? "The ratios to it can be trusted (at most \(Int(Self.noisyThreshold * 100)) %)."
                                         : "Too noisy to trust the ratios to it (more than \(Int(Self.noisyThreshold * 100)) %): run again on a quiet machine, or with more runs."))
             }
         } else if noisy.isEmpty {
-            lines.append("\nThe C references moved by at most \(Int(Self.noisyThreshold * 100)) % between runs: the ratios can be trusted.")
+            return "The C references moved by at most \(Int(Self.noisyThreshold * 100)) % between runs: the ratios can be trusted."
         } else {
-            lines.append("\nToo noisy to trust: the C reference of \(noisy.count) figure(s) moved by more than \(Int(Self.noisyThreshold * 100)) % between runs (\(noisy.joined(separator: "; "))); run again on a quiet machine.")
+            return "Too noisy to trust: the C reference of \(noisy.count) figure(s) moved by more than \(Int(Self.noisyThreshold * 100)) % between runs (\(noisy.joined(separator: "; "))); run again on a quiet machine."
         }
-        return lines.joined(separator: "\n")
     }
 
     /// Every run's figures and their summaries, for CI history.
