@@ -27,6 +27,8 @@ demo: deps
 
 # Unit, host and end-to-end tests, then every scenario (conformance suites and examples).
 test: deps proto-check
+	@# The code's shape (files ≤ 400 lines, long functions and unchecked promises within budget).
+	scripts/code-shape
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	.build/debug/mamsim test scenarios/

@@ -148,43 +148,50 @@ extension DSCExport {
             }
         }
 
+        /// An `@( … )` list, its items separated by commas or new lines.
+        mutating func list(at start: Int) throws(PolicyImportError) -> [Value] {
+            try nest(at: start)
+            defer { depth -= 1 }
+            i += 2
+            var items: [Value] = []
+            while true {
+                skipSpace()
+                guard i < chars.count else { throw fail("a list @( is not closed with )") }
+                if chars[i] == ")" { i += 1; return items }
+                if chars[i] == "," { i += 1; continue }
+                items.append(try value())
+            }
+        }
+
+        /// A string from its opening `quote`: `"…"` with backtick escapes, `'…'` taken as
+        /// written, a doubled quote inside either one quote.
+        mutating func quoted(_ c: Character) throws(PolicyImportError) -> String {
+            i += 1
+            var s = ""
+            while true {
+                guard i < chars.count else { throw fail("a string is not closed with \(c)") }
+                let d = chars[i]
+                if c == "\"", d == "`", i + 1 < chars.count {
+                    let e = chars[i + 1]
+                    s.append(e == "n" ? "\n" : e == "t" ? "\t" : e)
+                    i += 2
+                    continue
+                }
+                if d == c {
+                    if i + 1 < chars.count, chars[i + 1] == c { s.append(c); i += 2; continue }
+                    i += 1
+                    return s
+                }
+                s.append(d)
+                i += 1
+            }
+        }
+
         mutating func value() throws(PolicyImportError) -> Value {
             guard i < chars.count else { throw fail("the file ends where a value should be") }
             let c = chars[i], start = i
-            if c == "\"" || c == "'" {
-                i += 1
-                var s = ""
-                while true {
-                    guard i < chars.count else { throw fail("a string is not closed with \(c)") }
-                    let d = chars[i]
-                    if c == "\"", d == "`", i + 1 < chars.count {
-                        let e = chars[i + 1]
-                        s.append(e == "n" ? "\n" : e == "t" ? "\t" : e)
-                        i += 2
-                        continue
-                    }
-                    if d == c {
-                        if i + 1 < chars.count, chars[i + 1] == c { s.append(c); i += 2; continue }
-                        i += 1
-                        return .string(s)
-                    }
-                    s.append(d)
-                    i += 1
-                }
-            }
-            if c == "@", i + 1 < chars.count, chars[i + 1] == "(" {
-                try nest(at: start)
-                defer { depth -= 1 }
-                i += 2
-                var items: [Value] = []
-                while true {
-                    skipSpace()
-                    guard i < chars.count else { throw fail("a list @( is not closed with )") }
-                    if chars[i] == ")" { i += 1; return .list(items) }
-                    if chars[i] == "," { i += 1; continue }
-                    items.append(try value())
-                }
-            }
+            if c == "\"" || c == "'" { return .string(try quoted(c)) }
+            if c == "@", i + 1 < chars.count, chars[i + 1] == "(" { return .list(try list(at: start)) }
             if c == "@", i + 1 < chars.count, chars[i + 1] == "{" {
                 try nest(at: start)
                 defer { depth -= 1 }

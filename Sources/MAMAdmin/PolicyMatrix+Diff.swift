@@ -139,13 +139,7 @@ extension PolicyMatrix {
             parties = PolicyMatrix.parties(of: old)
             precondition(parties == PolicyMatrix.parties(of: new), "a matrix diff compares fleets of the same apps and accounts")
             accounts = [nil] + old.accounts.map(Optional.some)
-            var sets: [Set<BundleID>] = []
-            for fleet in [old, new] {
-                for account in fleet.accounts {
-                    guard let e = fleet.entry(for: account), e.isManaged, !sets.contains(e.appSet) else { continue }
-                    sets.append(e.appSet)
-                }
-            }
+            let sets = Self.appSets(old, new)
             appSets = Set(sets)
             var apps: [BundleID] = [], firstParty: [Int] = []
             for (i, p) in parties.enumerated() where p.account == nil {
@@ -183,6 +177,19 @@ extension PolicyMatrix {
             self.coarseOfFine = coarseOfFine
             units = allUnits().filter { PolicyMatrix.decides($0.before, differently: $0.after) }
             causes = Array(repeating: [], count: units.count)
+        }
+
+        /// The sets of apps the managed accounts' policies target, in either fleet, each once
+        /// in the order first met: an app's key says which of them list it.
+        static func appSets(_ old: Fleet, _ new: Fleet) -> [Set<BundleID>] {
+            var sets: [Set<BundleID>] = []
+            for fleet in [old, new] {
+                for account in fleet.accounts {
+                    guard let e = fleet.entry(for: account), e.isManaged, !sets.contains(e.appSet) else { continue }
+                    sets.append(e.appSet)
+                }
+            }
+            return sets
         }
 
         /// Every unit of both matrices, each decided in the old and the new fleet.

@@ -138,25 +138,9 @@ public enum WhatIf {
         var partial: [(WhatIfPersona.App, WhatIfAppResult.Protection, [WhatIfAppResult.PolicyEvaluation])] = []
         var applyingIndices: [[Int]] = []
         for app in persona.apps {
-            var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
-            var applying: [IosManagedAppProtection] = []
-            var indices: [Int] = []
-            var undecided = false
-            for (index, p) in policies.protections.enumerated() {
-                let isIOS = persona.device.platform.lowercased() == "ios" || persona.device.platform.lowercased() == "ipados"
-                let (applies, reasons, why) = isIOS ? protection(p, app, persona, member, policies, base)
-                    : (false, ["devicePlatform"], "an iOS/iPadOS app protection policy does not apply on a \(persona.device.platform) device")
-                evaluations.append(.init(kind: "#microsoft.graph.iosManagedAppProtection", id: p.id ?? "", displayName: p.title,
-                                         applies: applies, analysisReasons: reasons, reason: why))
-                if applies == true { applying.append(p); indices.append(index) }
-                if applies == nil { undecided = true }
-            }
-            applyingIndices.append(undecided ? [-1] : indices)
-            let outcome: WhatIfAppResult.Protection
-            if undecided { outcome = .undetermined }
-            else if applying.count == 1 { outcome = .policy(applying[0].title); chosen[app.bundleID] = applying[0] }
-            else if applying.count > 1 { outcome = .conflict(applying.map(\.title).sorted()); chosen[app.bundleID] = mostRestrictive(applying) }
-            else { outcome = .none }
+            let (outcome, evaluations, indices, inForce) = protection(for: app, persona, member, policies, base)
+            applyingIndices.append(indices)
+            chosen[app.bundleID] = inForce
             partial.append((app, outcome, evaluations))
         }
         var fleet = base
@@ -211,6 +195,30 @@ public enum WhatIf {
 
     /// Whether `p` applies to `app` for the persona: assigned to the user (groups, exclusions,
     /// filters) and targeting the app (its list or group type, the device type it is for).
+    /// Which policy applies in `app`, and why every other does not: the outcome, each policy's
+    /// evaluation, the indices of those that apply (`[-1]`: undetermined), and the policy in
+    /// force (of several, their most restrictive values).
+    static func protection(for app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies,
+                           _ base: Fleet) -> (WhatIfAppResult.Protection, [WhatIfAppResult.PolicyEvaluation], [Int], IosManagedAppProtection?) {
+        var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
+        var applying: [IosManagedAppProtection] = []
+        var indices: [Int] = []
+        var undecided = false
+        let isIOS = persona.device.platform.lowercased() == "ios" || persona.device.platform.lowercased() == "ipados"
+        for (index, p) in policies.protections.enumerated() {
+            let (applies, reasons, why) = isIOS ? protection(p, app, persona, member, policies, base)
+                : (false, ["devicePlatform"], "an iOS/iPadOS app protection policy does not apply on a \(persona.device.platform) device")
+            evaluations.append(.init(kind: "#microsoft.graph.iosManagedAppProtection", id: p.id ?? "", displayName: p.title,
+                                     applies: applies, analysisReasons: reasons, reason: why))
+            if applies == true { applying.append(p); indices.append(index) }
+            if applies == nil { undecided = true }
+        }
+        if undecided { return (.undetermined, evaluations, [-1], nil) }
+        if applying.count == 1 { return (.policy(applying[0].title), evaluations, indices, applying[0]) }
+        if applying.count > 1 { return (.conflict(applying.map(\.title).sorted()), evaluations, indices, mostRestrictive(applying)) }
+        return (.none, evaluations, indices, nil)
+    }
+
     static func protection(_ p: IosManagedAppProtection, _ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership,
                            _ policies: WhatIfPolicies, _ fleet: Fleet) -> (Bool?, [String], String) {
         let assignment = PolicyAssignment.resolve(p.assignments, for: member, filters: policies.filters, facts: persona.facts(app),

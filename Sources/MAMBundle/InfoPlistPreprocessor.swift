@@ -56,6 +56,30 @@ package struct InfoPlistPreprocessor {
         var taken: Bool
     }
 
+    /// Whether an `#if`, `#ifdef` or `#ifndef` holds.
+    mutating func condition(_ name: String, _ rest: Substring, line number: Int) -> Bool {
+        let word = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+        switch name {
+        case "ifdef": return definitions[word] != nil
+        case "ifndef": return definitions[word] == nil
+        default: return evaluate(String(rest), line: number)
+        }
+    }
+
+    /// An `#include` (or `#import`) processed, on one line; `nil`, with a problem, when it
+    /// cannot be read. Only a file beside the Info.plist (or below it) is read: the included
+    /// text ends up in findings, so a path out of the project would print any file.
+    mutating func include(_ rest: Substring, line number: Int, depth: Int) -> String? {
+        let path = rest.trimmingWhitespace.trimmingCharacters(in: CharacterSet(charactersIn: "\"<>"))
+        let target = folder.appendingPathComponent(path)
+        guard depth < 16, ProjectRoot.contains(folder, target), let included = try? String(contentsOf: target, encoding: .utf8) else {
+            problems.append(Problem(line: number, problem: "#include \(path) cannot be read from \(folder.lastPathComponent)/",
+                                    fix: "keep the included file beside the Info.plist"))
+            return nil
+        }
+        return process(included, depth: depth + 1).replacingOccurrences(of: "\n", with: " ")
+    }
+
     package mutating func process(_ text: String, depth: Int = 0) -> String {
         var output: [String] = []
         var stack: [Frame] = []
@@ -70,15 +94,7 @@ package struct InfoPlistPreprocessor {
             switch name {
             case "if", "ifdef", "ifndef":
                 let parent = active
-                var value = false
-                if parent {
-                    let word = String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
-                    switch name {
-                    case "ifdef": value = definitions[word] != nil
-                    case "ifndef": value = definitions[word] == nil
-                    default: value = evaluate(String(rest), line: number)
-                    }
-                }
+                let value = parent && condition(name, rest, line: number)
                 stack.append(Frame(parentActive: parent, active: parent && value, taken: parent && value))
             case "elif", "else":
                 guard var frame = stack.popLast() else {
@@ -100,17 +116,8 @@ package struct InfoPlistPreprocessor {
             case "undef" where active:
                 definitions.removeValue(forKey: String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
             case "include" where active, "import" where active:
-                let path = rest.trimmingWhitespace.trimmingCharacters(in: CharacterSet(charactersIn: "\"<>"))
-                // Only a file beside the Info.plist (or below it) is read: the included text
-                // ends up in findings, so a path out of the project would print any file.
-                let target = folder.appendingPathComponent(path)
-                guard depth < 16, ProjectRoot.contains(folder, target), let included = try? String(contentsOf: target, encoding: .utf8) else {
-                    problems.append(Problem(line: number, problem: "#include \(path) cannot be read from \(folder.lastPathComponent)/",
-                                            fix: "keep the included file beside the Info.plist"))
-                    continue
-                }
                 // The included text lands on this one line so the lines after keep their numbers.
-                output[output.count - 1] = process(included, depth: depth + 1).replacingOccurrences(of: "\n", with: " ")
+                if let included = include(rest, line: number, depth: depth) { output[output.count - 1] = included }
             default:
                 continue
             }

@@ -25,6 +25,23 @@ final class DeviceStorage {
     /// The mounts this host made or reuses, innermost last.
     private var mounts: [String] = []
 
+    /// Creates the device's storage image, `bytes` long, as an ext4 filesystem; why not, when
+    /// it could not.
+    static func makeImage(_ image: String, bytes: UInt64) -> String? {
+        guard FileManager.default.createFile(atPath: image, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: image) else {
+            return "cannot create \(image)"
+        }
+        try? handle.truncate(atOffset: bytes)
+        try? handle.close()
+        guard let mkfs = program("mkfs.ext4"),
+              run(mkfs, ["-q", "-F", "-m", "0", "-E", "lazy_itable_init=1,lazy_journal_init=1", image]) else {
+            try? FileManager.default.removeItem(atPath: image)
+            return "mkfs.ext4 is missing or failed: apt-get install e2fsprogs"
+        }
+        return nil
+    }
+
     init(deviceDirectory: String, limitBytes: UInt64) {
         self.limitBytes = limitBytes
         let what = "a size limit on the device's containers and app groups"
@@ -57,20 +74,9 @@ final class DeviceStorage {
             (inForce, missing) = (nil, "\(what) (this device directory's containers were written before it had a storage image: they stay on the disk)")
             return
         }
-        if fresh {
-            guard FileManager.default.createFile(atPath: image, contents: nil, attributes: [.posixPermissions: 0o600]),
-                  let handle = FileHandle(forWritingAtPath: image) else {
-                (inForce, missing) = (nil, "\(what) (cannot create \(image))")
-                return
-            }
-            try? handle.truncate(atOffset: limitBytes)
-            try? handle.close()
-            guard let mkfs = Self.program("mkfs.ext4"),
-                  Self.run(mkfs, ["-q", "-F", "-m", "0", "-E", "lazy_itable_init=1,lazy_journal_init=1", image]) else {
-                try? FileManager.default.removeItem(atPath: image)
-                (inForce, missing) = (nil, "\(what) (mkfs.ext4 is missing or failed: apt-get install e2fsprogs)")
-                return
-            }
+        if fresh, let why = Self.makeImage(image, bytes: limitBytes) {
+            (inForce, missing) = (nil, "\(what) (\(why))")
+            return
         }
         System.makeDirectory(mountPoint, mode: 0o700)
         guard let mount = Self.program("mount"),

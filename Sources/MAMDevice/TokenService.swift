@@ -221,54 +221,68 @@ public final class TokenService {
     }
 
     /// The rest of a remediation once the app's delegate said whether it added the account.
+    /// A remediation whose outcome enrolls the account: enrolled like any enrollment (its
+    /// status recorded, `expectState.enrollment`), or failed when the app did not add the
+    /// account or the enrollment itself was refused (allowed accounts, a second managed
+    /// account, the SDK's keychain group): the service cannot make it compliant then.
+    private func enrollIfAsked(_ decided: RemediationOutcome, _ spec: AppSpec, _ account: Account, signedIn: Bool,
+                               added: Bool) throws -> (RemediationOutcome, enrolled: Bool) {
+        let owner = spec.identityOwner
+        var outcome = decided
+        var enrolled = false
+        if outcome.enrolls, !signedIn, !added {
+            outcome = RemediationOutcome(status: .serviceFailure, title: "Enrollment failed",
+                                         message: "\(spec.bundleID) did not add \(account) (its delegate answered addAccountId with Failed)", enrolls: false)
+        } else if outcome.enrolls, !signedIn {
+            let r = try state.signIn(app: owner, account: account.description)
+            enrolled = r.isAllowed
+            if enrolled {
+                // Enrolled like any enrollment: its status is recorded (`expectState.enrollment`).
+                let policy = try state.servicePolicy(for: account, in: owner)
+                try state.recordEnrollment(app: owner, account: account, kind: .enrollment, status: .newPoliciesReceived, via: "remediate",
+                                           detail: "the remediation enrolled \(account) in \(spec.bundleID)", state: .enrolled,
+                                           holding: .some(policy.map(DeviceState.policyKey)))
+                emit(.signedIn(handle: spec.handle, account: account.description))
+                // A managed sign-in, as at a sign-in step (seed 000's enrollment event).
+                if spec.sendsTelemetry, r.isManaged { emit(.telemetry(handle: spec.handle, event: "enrollment")) }
+            } else {
+                // The enrollment itself was refused (allowed accounts, a second managed
+                // account, the SDK's keychain group): the service cannot make it compliant.
+                outcome = RemediationOutcome(status: .serviceFailure, title: "Enrollment failed", message: r.decision.explanation, enrolls: false)
+            }
+        }
+        return (outcome, enrolled)
+    }
+
+    /// A remediation loop: the same failing answer again and again while nothing on the device
+    /// (`signature`) changes; said once, as a diagnostic, when it reaches the threshold.
+    private func noteLoop(_ spec: AppSpec, _ account: Account, _ status: ComplianceStatus, signature: String) {
+        let loopKey = spec.handle + "\u{0}" + account.description
+        guard status != .compliant, let last = remediations[loopKey], last.status == status, last.state == signature else {
+            remediations[loopKey] = (status, signature, 1)
+            return
+        }
+        remediations[loopKey] = (status, signature, last.count + 1)
+        if last.count + 1 == Self.remediationLoopThreshold {
+            let detail = "\(spec.handle) called remediateCompliance for \(account) \(last.count + 1) times in a row and got \(status) each time with nothing changed"
+            emit(.diagnostic(handle: spec.handle, name: "remediation-loop", detail: detail))
+            audit.record(verb: .diagnostic, source: spec.handle, sourceIdentity: account.description, decision: .remediationLoop,
+                         reason: nil, explanation: detail)
+        }
+    }
+
     private func finish(_ r: PendingRemediation, _ decided: RemediationOutcome, signedIn: Bool, facts: RemediationFacts, added: Bool,
                         _ completion: @escaping (Result<RemediationOutcome, DeviceStateError>) -> Void) {
         let (spec, account) = (r.spec, r.account)
-        let owner = spec.identityOwner
-        var outcome = decided
         do {
-            var enrolled = false
-            if outcome.enrolls, !signedIn, !added {
-                outcome = RemediationOutcome(status: .serviceFailure, title: "Enrollment failed",
-                                             message: "\(spec.bundleID) did not add \(account) (its delegate answered addAccountId with Failed)", enrolls: false)
-            } else if outcome.enrolls, !signedIn {
-                let r = try state.signIn(app: owner, account: account.description)
-                enrolled = r.isAllowed
-                if enrolled {
-                    // Enrolled like any enrollment: its status is recorded (`expectState.enrollment`).
-                    let policy = try state.servicePolicy(for: account, in: owner)
-                    try state.recordEnrollment(app: owner, account: account, kind: .enrollment, status: .newPoliciesReceived, via: "remediate",
-                                               detail: "the remediation enrolled \(account) in \(spec.bundleID)", state: .enrolled,
-                                               holding: .some(policy.map(DeviceState.policyKey)))
-                    emit(.signedIn(handle: spec.handle, account: account.description))
-                    // A managed sign-in, as at a sign-in step (seed 000's enrollment event).
-                    if spec.sendsTelemetry, r.isManaged { emit(.telemetry(handle: spec.handle, event: "enrollment")) }
-                } else {
-                    // The enrollment itself was refused (allowed accounts, a second managed
-                    // account, the SDK's keychain group): the service cannot make it compliant.
-                    outcome = RemediationOutcome(status: .serviceFailure, title: "Enrollment failed", message: r.decision.explanation, enrolls: false)
-                }
-            }
+            let (outcome, enrolled) = try enrollIfAsked(decided, spec, account, signedIn: signedIn, added: added)
             if outcome.status == .compliant { try state.recordCompliance(app: spec.bundleID, account: account) }
             if spec.sendsTelemetry { emit(.telemetry(handle: spec.handle, event: "remediation")) }
             audit.record(verb: .remediate, source: spec.handle, sourceIdentity: account.description, owner: account.description,
                          decision: AuditDecision(outcome.status), reason: outcome.status == .compliant ? nil : .protectionPolicyRequired,
                          explanation: outcome.status == .compliant ? "\(account) is compliant in \(spec.bundleID)\(enrolled ? " (enrolled)" : "")"
                              : "\(outcome.title): \(outcome.message)")
-            // A loop: the same failing answer again and again while nothing on the device changes.
-            let loopKey = spec.handle + "\u{0}" + account.description
-            let signature = "\(signedIn)|\(state.fleet.isManaged(account))|\(facts.online)|\(facts.brokerInstalled)"
-            if outcome.status != .compliant, let last = remediations[loopKey], last.status == outcome.status, last.state == signature {
-                remediations[loopKey] = (outcome.status, signature, last.count + 1)
-                if last.count + 1 == Self.remediationLoopThreshold {
-                    let detail = "\(spec.handle) called remediateCompliance for \(account) \(last.count + 1) times in a row and got \(outcome.status) each time with nothing changed"
-                    emit(.diagnostic(handle: spec.handle, name: "remediation-loop", detail: detail))
-                    audit.record(verb: .diagnostic, source: spec.handle, sourceIdentity: account.description, decision: .remediationLoop,
-                                 reason: nil, explanation: detail)
-                }
-            } else {
-                remediations[loopKey] = (outcome.status, signature, 1)
-            }
+            noteLoop(spec, account, outcome.status, signature: "\(signedIn)|\(state.fleet.isManaged(account))|\(facts.online)|\(facts.brokerInstalled)")
             // The delegate gets the status, and with any other than compliant the error title
             // and message an app shows.
             let compliant = outcome.status == .compliant

@@ -137,6 +137,39 @@ extension LintContext {
         }
     }
 
+    /// The sign-in's way back: ADALRedirectUri (msauth.<bundle id>://auth, its scheme
+    /// declared) or ADALRedirectScheme (declared), one of them given.
+    mutating func checkRedirect(_ dict: [String: Any], bundleId: String?) {
+        if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect), !redirect.contains("://") || !Self.isURLScheme(redirect.components(separatedBy: "://")[0]) {
+            report(.error, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
+                   "is \"\(redirect)\", not a redirect URI (a placeholder left in?)",
+                   fix: "set it to msauth.\(bundleId ?? "<bundle id>")://auth and register it in Entra")
+        } else if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect) {
+            let scheme = redirect.components(separatedBy: "://").first ?? ""
+            if let bundleId, scheme.lowercased() != "msauth.\(bundleId)".lowercased() {
+                report(.error, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
+                       "is \"\(redirect)\"; for \(bundleId) MSAL expects msauth.\(bundleId)://auth",
+                       fix: "set it to msauth.\(bundleId)://auth and register it in Entra")
+            }
+            if !scheme.isEmpty, !plugin.urlSchemes.contains(where: { $0.lowercased() == scheme.lowercased() }) {
+                report(.error, "adal-redirect-scheme", plugin, "CFBundleURLTypes",
+                       "does not declare \(scheme), the scheme of ADALRedirectUri, so the sign-in never comes back to the app",
+                       fix: "add <string>\(scheme)</string> to a CFBundleURLSchemes array")
+            }
+        } else if let scheme = dict["ADALRedirectScheme"] as? String, Self.isResolved(scheme) {
+            // The other way to give the redirect: the scheme alone (`scheme://bundle id`).
+            if !plugin.urlSchemes.contains(where: { $0.lowercased() == scheme.lowercased() }) {
+                report(.error, "adal-redirect-scheme", plugin, "CFBundleURLTypes",
+                       "does not declare \(scheme), the ADALRedirectScheme, so the sign-in never comes back to the app",
+                       fix: "add <string>\(scheme)</string> to a CFBundleURLSchemes array")
+            }
+        } else if dict["ADALRedirectUri"] == nil, dict["ADALRedirectScheme"] == nil {
+            report(.warning, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
+                   "is missing, and so is ADALRedirectScheme; the SDK's sign-in needs one of them",
+                   fix: "add <key>ADALRedirectUri</key><string>msauth.\(bundleId ?? "<bundle id>")://auth</string>")
+        }
+    }
+
     mutating func checkIntuneSettings(_ info: [String: Any], bundleId: String?) {
         guard let settings = info["IntuneMAMSettings"] else {
             // Microsoft Learn (app-sdk-ios): apps may set the Entra settings at run time instead,
@@ -177,34 +210,7 @@ extension LintContext {
                    "is missing; unless the app signs in with MSAL itself and passes the account, the SDK needs the app's Entra client id",
                    fix: "add <key>ADALClientId</key><string>(the app registration's client id)</string>")
         }
-        if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect), !redirect.contains("://") || !Self.isURLScheme(redirect.components(separatedBy: "://")[0]) {
-            report(.error, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
-                   "is \"\(redirect)\", not a redirect URI (a placeholder left in?)",
-                   fix: "set it to msauth.\(bundleId ?? "<bundle id>")://auth and register it in Entra")
-        } else if let redirect = dict["ADALRedirectUri"] as? String, Self.isResolved(redirect) {
-            let scheme = redirect.components(separatedBy: "://").first ?? ""
-            if let bundleId, scheme.lowercased() != "msauth.\(bundleId)".lowercased() {
-                report(.error, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
-                       "is \"\(redirect)\"; for \(bundleId) MSAL expects msauth.\(bundleId)://auth",
-                       fix: "set it to msauth.\(bundleId)://auth and register it in Entra")
-            }
-            if !scheme.isEmpty, !plugin.urlSchemes.contains(where: { $0.lowercased() == scheme.lowercased() }) {
-                report(.error, "adal-redirect-scheme", plugin, "CFBundleURLTypes",
-                       "does not declare \(scheme), the scheme of ADALRedirectUri, so the sign-in never comes back to the app",
-                       fix: "add <string>\(scheme)</string> to a CFBundleURLSchemes array")
-            }
-        } else if let scheme = dict["ADALRedirectScheme"] as? String, Self.isResolved(scheme) {
-            // The other way to give the redirect: the scheme alone (`scheme://bundle id`).
-            if !plugin.urlSchemes.contains(where: { $0.lowercased() == scheme.lowercased() }) {
-                report(.error, "adal-redirect-scheme", plugin, "CFBundleURLTypes",
-                       "does not declare \(scheme), the ADALRedirectScheme, so the sign-in never comes back to the app",
-                       fix: "add <string>\(scheme)</string> to a CFBundleURLSchemes array")
-            }
-        } else if dict["ADALRedirectUri"] == nil, dict["ADALRedirectScheme"] == nil {
-            report(.warning, "adal-redirect-uri", plugin, "IntuneMAMSettings.ADALRedirectUri",
-                   "is missing, and so is ADALRedirectScheme; the SDK's sign-in needs one of them",
-                   fix: "add <key>ADALRedirectUri</key><string>msauth.\(bundleId ?? "<bundle id>")://auth</string>")
-        }
+        checkRedirect(dict, bundleId: bundleId)
     }
 
     mutating func checkAppKeychain() {

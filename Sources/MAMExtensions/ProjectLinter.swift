@@ -289,6 +289,40 @@ public enum ProjectLinter {
         return "a \(name) target (SDKROOT = \(sdk))"
     }
 
+    /// The macros an `INFOPLIST_PREPROCESS` pass defines: the prefix header's, then
+    /// `INFOPLIST_PREPROCESSOR_DEFINITIONS`.
+    static func preprocessorDefinitions(header: URL?, _ settings: BuildSettings, unresolved: inout [UnresolvedBuildSetting]) -> [String: String] {
+        var definitions: [String: String] = [:]
+        if let header, let text = try? String(contentsOf: header, encoding: .utf8) {
+            var prefix = InfoPlistPreprocessor(definitions: [:], folder: header.deletingLastPathComponent())
+            _ = prefix.process(text)
+            definitions = prefix.definitions
+        }
+        let written = settings.expand(settings.variables["INFOPLIST_PREPROCESSOR_DEFINITIONS"] ?? "", keyPath: "", unresolved: &unresolved)
+        definitions.merge(InfoPlistPreprocessor.definitions(from: written)) { _, new in new }
+        return definitions
+    }
+
+    /// The keys Xcode writes into a generated Info.plist (`GENERATE_INFOPLIST_FILE`): the
+    /// bundle's names and versions, and every `INFOPLIST_KEY_` setting.
+    static func generatedInfo(_ settings: BuildSettings) -> [String: Any] {
+        var generated: [String: Any] = [
+            "CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)", "CFBundleExecutable": "$(EXECUTABLE_NAME)",
+            "CFBundleName": "$(PRODUCT_NAME)", "CFBundlePackageType": "$(PRODUCT_BUNDLE_PACKAGE_TYPE)",
+        ]
+        if settings.variables["MARKETING_VERSION"] != nil { generated["CFBundleShortVersionString"] = "$(MARKETING_VERSION)" }
+        if settings.variables["CURRENT_PROJECT_VERSION"] != nil { generated["CFBundleVersion"] = "$(CURRENT_PROJECT_VERSION)" }
+        for (key, value) in settings.variables where key.hasPrefix("INFOPLIST_KEY_") {
+            let plistKey = String(key.dropFirst("INFOPLIST_KEY_".count))
+            switch value.uppercased() {
+            case "YES": generated[plistKey] = true
+            case "NO": generated[plistKey] = false
+            default: generated[plistKey] = value
+            }
+        }
+        return generated
+    }
+
     static func bundle(of target: XcodeProject.Target, in project: XcodeProject, root: URL, options: Options) -> BundleFolder {
         let configuration = configuration(of: target, in: project, options: options)
         var problems: [XCConfig.LoadProblem] = []
@@ -318,33 +352,9 @@ public enum ProjectLinter {
             project.generatedFiles[url.standardizedFileURL.path] == nil ? relative(url, to: root)
                 : "\(relative(url, to: root)) (written by \(projectFile == "Project.swift" || projectFile.hasSuffix("/Project.swift") ? "Tuist" : "XcodeGen") from \(projectFile))"
         }
-        var generated: [String: Any] = [:]
-        if settings.variables["GENERATE_INFOPLIST_FILE"]?.uppercased() == "YES" || infoURL == nil {
-            generated = [
-                "CFBundleIdentifier": "$(PRODUCT_BUNDLE_IDENTIFIER)", "CFBundleExecutable": "$(EXECUTABLE_NAME)",
-                "CFBundleName": "$(PRODUCT_NAME)", "CFBundlePackageType": "$(PRODUCT_BUNDLE_PACKAGE_TYPE)",
-            ]
-            if settings.variables["MARKETING_VERSION"] != nil { generated["CFBundleShortVersionString"] = "$(MARKETING_VERSION)" }
-            if settings.variables["CURRENT_PROJECT_VERSION"] != nil { generated["CFBundleVersion"] = "$(CURRENT_PROJECT_VERSION)" }
-            for (key, value) in settings.variables where key.hasPrefix("INFOPLIST_KEY_") {
-                let plistKey = String(key.dropFirst("INFOPLIST_KEY_".count))
-                switch value.uppercased() {
-                case "YES": generated[plistKey] = true
-                case "NO": generated[plistKey] = false
-                default: generated[plistKey] = value
-                }
-            }
-        }
-        var definitions: [String: String] = [:]
-        if settings.variables["INFOPLIST_PREPROCESS"]?.uppercased() == "YES" {
-            if let header = path("INFOPLIST_PREFIX_HEADER"), let text = try? String(contentsOf: header, encoding: .utf8) {
-                var prefix = InfoPlistPreprocessor(definitions: [:], folder: header.deletingLastPathComponent())
-                _ = prefix.process(text)
-                definitions = prefix.definitions
-            }
-            let written = settings.expand(settings.variables["INFOPLIST_PREPROCESSOR_DEFINITIONS"] ?? "", keyPath: "", unresolved: &unresolved)
-            definitions.merge(InfoPlistPreprocessor.definitions(from: written)) { _, new in new }
-        }
+        let generated = settings.variables["GENERATE_INFOPLIST_FILE"]?.uppercased() == "YES" || infoURL == nil ? generatedInfo(settings) : [:]
+        let definitions = settings.variables["INFOPLIST_PREPROCESS"]?.uppercased() == "YES"
+            ? preprocessorDefinitions(header: path("INFOPLIST_PREFIX_HEADER"), settings, unresolved: &unresolved) : [:]
         var folder = BundleFolder(
             infoPlist: infoURL, infoName: infoURL.map(shown) ?? "\(projectFile) (\(target.name), generated Info.plist)",
             entitlements: entitlementsURL, entitlementsName: entitlementsURL.map(shown),

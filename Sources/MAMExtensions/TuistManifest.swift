@@ -256,6 +256,42 @@ struct SwiftTokens {
 
     var tokens: [Token] = []
 
+    /// A string literal from its opening quote (`"…"` or `"""…"""`), escapes read and each
+    /// interpolation kept as written (`\(name)`: a constant of the manifest may fill it);
+    /// `i` and `line` end after it.
+    static func stringLiteral(_ c: [Unicode.Scalar], at i: inout Int, line: inout Int) -> (String, interpolated: Bool) {
+        func peek(_ k: Int) -> Unicode.Scalar? { i + k < c.count ? c[i + k] : nil }
+        let triple = peek(1) == "\"" && peek(2) == "\""
+        i += triple ? 3 : 1
+        var s = "", interpolated = false
+        while i < c.count {
+            if triple ? (c[i] == "\"" && peek(1) == "\"" && peek(2) == "\"") : c[i] == "\"" { i += triple ? 3 : 1; break }
+            if c[i] == "\n" { line += 1; if !triple { break } }
+            if c[i] == "\\", let next = peek(1) {
+                if next == "(" {
+                    // Kept as written (`\(name)`): a constant of the manifest may fill it.
+                    interpolated = true
+                    var depth = 0
+                    s += "\\"
+                    i += 1
+                    while i < c.count {
+                        s.unicodeScalars.append(c[i])
+                        if c[i] == "(" { depth += 1 } else if c[i] == ")" { depth -= 1; if depth == 0 { break } }
+                        i += 1
+                    }
+                    i += 1
+                    continue
+                }
+                s.unicodeScalars.append(next == "n" ? "\n" : next == "t" ? "\t" : next)
+                i += 2
+                continue
+            }
+            s.unicodeScalars.append(c[i])
+            i += 1
+        }
+        return (s, interpolated)
+    }
+
     init(_ source: String) {
         let c = Array(source.unicodeScalars)
         var i = 0, line = 1
@@ -273,34 +309,7 @@ struct SwiftTokens {
             }
             if ch == "\"" {
                 let start = line
-                let triple = peek(1) == "\"" && peek(2) == "\""
-                i += triple ? 3 : 1
-                var s = "", interpolated = false
-                while i < c.count {
-                    if triple ? (c[i] == "\"" && peek(1) == "\"" && peek(2) == "\"") : c[i] == "\"" { i += triple ? 3 : 1; break }
-                    if c[i] == "\n" { line += 1; if !triple { break } }
-                    if c[i] == "\\", let next = peek(1) {
-                        if next == "(" {
-                            // Kept as written (`\(name)`): a constant of the manifest may fill it.
-                            interpolated = true
-                            var depth = 0
-                            s += "\\"
-                            i += 1
-                            while i < c.count {
-                                s.unicodeScalars.append(c[i])
-                                if c[i] == "(" { depth += 1 } else if c[i] == ")" { depth -= 1; if depth == 0 { break } }
-                                i += 1
-                            }
-                            i += 1
-                            continue
-                        }
-                        s.unicodeScalars.append(next == "n" ? "\n" : next == "t" ? "\t" : next)
-                        i += 2
-                        continue
-                    }
-                    s.unicodeScalars.append(c[i])
-                    i += 1
-                }
+                let (s, interpolated) = Self.stringLiteral(c, at: &i, line: &line)
                 tokens.append(Token(kind: .string(s, interpolated: interpolated), text: "\"\(s)\"", line: start))
                 continue
             }

@@ -71,32 +71,14 @@ public enum XcodeGenSpec {
             guard let type = t["type"] as? String else {
                 throw XcodeProjectError(file: spec.path, problem: "target \(targetName) has no `type` (not even from its templates)", fix: "run `xcodegen generate` and lint the .xcodeproj")
             }
-            let platform: String? = (t["platform"] as? String) ?? (t["platform"] as? [String])?.first ?? (t["supportedDestinations"] as? [String])?.first
-            var base: [String: String] = [:]
-            if let p = platform, let sdk = sdkRoots[p] { base["SDKROOT"] = sdk }
-            if let info = t["info"] as? [String: Any], let path = info["path"] as? String {
-                base["INFOPLIST_FILE"] = path
-                if let properties = info["properties"] as? [String: Any] {
-                    generated[key(path, in: folder)] = plist(Self.infoDefaults(type).merging(properties) { $1 })
-                }
-            }
-            if let ent = t["entitlements"] as? [String: Any], let path = ent["path"] as? String {
-                base["CODE_SIGN_ENTITLEMENTS"] = path
-                if let properties = ent["properties"] as? [String: Any] { generated[key(path, in: folder)] = plist(properties) }
-            }
-            if let prefix { base["PRODUCT_BUNDLE_IDENTIFIER"] = "\(prefix).\(targetName)" }
-            base["PRODUCT_NAME"] = targetName
+            let base = baseSettings(of: t, named: targetName, type: type, bundleIdPrefix: prefix, folder: folder, generated: &generated)
             let own = settings(t["settings"], configNames, groups: groups)
             let targetConfigFiles = t["configFiles"] as? [String: Any] ?? [:]
             let configurations = configNames.map { c in
                 XcodeProject.Configuration(name: c, baseConfiguration: targetConfigFiles[c] as? String,
                                            settings: base.merging(projectSettings[c] ?? [:]) { $1 }.merging(own[c] ?? [:]) { $1 })
             }
-            let dependencies = (t["dependencies"] as? [[String: Any]] ?? []).compactMap { $0["target"] as? String }
-            let embedded = (t["dependencies"] as? [[String: Any]] ?? []).compactMap { d -> String? in
-                guard let target = d["target"] as? String else { return nil }
-                return (d["embed"] as? Bool) == false ? nil : target
-            }
+            let (dependencies, embedded) = Self.dependencies(of: t)
             targets.append(XcodeProject.Target(name: targetName, productType: productTypes[type] ?? "com.apple.product-type.\(type)",
                                                configurations: configurations, defaultConfiguration: configNames.last,
                                                embeddedTargets: embedded, dependencies: dependencies))
@@ -109,25 +91,53 @@ public enum XcodeGenSpec {
         return project
     }
 
-    /// The spec at `url` with its `include:` files merged under it, as XcodeGen merges them:
-    /// mappings key by key, lists appended, a `KEY:REPLACE` key replacing. The paths an
-    /// included file names (`info.path`, `entitlements.path`, `configFiles`) are made relative
-    /// to the root spec's folder unless it says `relativePaths: false`. A file included twice
-    /// (two specs including a shared one) is merged once; one that includes itself is an error.
-    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, allowed: [URL],
-                     unread: inout [String]) throws(XcodeProjectError) -> [String: Any] {
-        let depth = stack.count - 1
+    /// What XcodeGen sets for a target before its own settings: the SDK of its platform, its
+    /// Info.plist and entitlements (the files it writes from `properties` into `generated`), the
+    /// bundle id from `options.bundleIdPrefix` and its name.
+    static func baseSettings(of t: [String: Any], named targetName: String, type: String, bundleIdPrefix prefix: String?, folder: URL,
+                             generated: inout [String: Data]) -> [String: String] {
+        let platform: String? = (t["platform"] as? String) ?? (t["platform"] as? [String])?.first ?? (t["supportedDestinations"] as? [String])?.first
+        var base: [String: String] = [:]
+        if let p = platform, let sdk = sdkRoots[p] { base["SDKROOT"] = sdk }
+        if let info = t["info"] as? [String: Any], let path = info["path"] as? String {
+            base["INFOPLIST_FILE"] = path
+            if let properties = info["properties"] as? [String: Any] {
+                generated[key(path, in: folder)] = plist(Self.infoDefaults(type).merging(properties) { $1 })
+            }
+        }
+        if let ent = t["entitlements"] as? [String: Any], let path = ent["path"] as? String {
+            base["CODE_SIGN_ENTITLEMENTS"] = path
+            if let properties = ent["properties"] as? [String: Any] { generated[key(path, in: folder)] = plist(properties) }
+        }
+        if let prefix { base["PRODUCT_BUNDLE_IDENTIFIER"] = "\(prefix).\(targetName)" }
+        base["PRODUCT_NAME"] = targetName
+        return base
+    }
+
+    /// The targets a target depends on, and those of them it embeds (all but `embed: false`).
+    static func dependencies(of t: [String: Any]) -> (all: [String], embedded: [String]) {
+        let dependencies = (t["dependencies"] as? [[String: Any]] ?? []).compactMap { $0["target"] as? String }
+        let embedded = (t["dependencies"] as? [[String: Any]] ?? []).compactMap { d -> String? in
+            guard let target = d["target"] as? String else { return nil }
+            return (d["embed"] as? Bool) == false ? nil : target
+        }
+        return (dependencies, embedded)
+    }
+
+    /// A spec file (or one it includes) read and parsed as a YAML mapping; what is wrong said by
+    /// where and what, never the file's own text: an included file may hold anything (a CI log
+    /// is public).
+    static func parsed(_ url: URL, included: Bool) throws(XcodeProjectError) -> [String: Any] {
         let data: Data
         do { data = try InputFile.contents(of: url) } catch {
-            throw XcodeProjectError(file: url.path, problem: depth == 0 ? "cannot be read" : "(an include:) cannot be read",
-                                    fix: depth == 0 ? "check that it is the project's XcodeGen spec" : "check the include's path, or run `xcodegen generate` and lint the .xcodeproj")
+            throw XcodeProjectError(file: url.path, problem: included ? "(an include:) cannot be read" : "cannot be read",
+                                    fix: included ? "check the include's path, or run `xcodegen generate` and lint the .xcodeproj" : "check that it is the project's XcodeGen spec")
         }
-        var spec: [String: Any]
         do {
             guard let parsed = try BoundedYAML.load(yaml: String(decoding: data, as: UTF8.self)) as? [String: Any] else {
                 throw XcodeProjectError(file: url.path, problem: "is not a YAML mapping", fix: "check that it is an XcodeGen spec")
             }
-            spec = parsed
+            return parsed
         } catch let e as XcodeProjectError {
             throw e
         } catch let e as BoundedYAML.TooLarge {
@@ -137,6 +147,17 @@ public enum XcodeGenSpec {
             // (a CI log is public).
             throw XcodeProjectError(file: url.path, problem: "is not valid YAML (\(yamlProblem(error)))", fix: "fix it, or run `xcodegen generate` and lint the .xcodeproj")
         }
+    }
+
+    /// The spec at `url` with its `include:` files merged under it, as XcodeGen merges them:
+    /// mappings key by key, lists appended, a `KEY:REPLACE` key replacing. The paths an
+    /// included file names (`info.path`, `entitlements.path`, `configFiles`) are made relative
+    /// to the root spec's folder unless it says `relativePaths: false`. A file included twice
+    /// (two specs including a shared one) is merged once; one that includes itself is an error.
+    static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, allowed: [URL],
+                     unread: inout [String]) throws(XcodeProjectError) -> [String: Any] {
+        let depth = stack.count - 1
+        var spec = try parsed(url, included: depth > 0)
         if !prefix.isEmpty { spec = relocating(spec, by: prefix) }
         let includes: [Any] = (spec["include"] as? [Any]) ?? (spec["include"].map { [$0] } ?? [])
         var merged: [String: Any] = [:]

@@ -70,18 +70,11 @@ public final class MAMApp: Sendable {
     /// Connects on fd 3 and completes the handshake. `finishesLaunching`: the app has launch
     /// work of its own and calls `finishedLaunching()` when it is done; the host's launch of
     /// the app completes then.
-    public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3, finishesLaunching: Bool = false) async throws -> MAMApp {
-        let box = LoopOnlyBox<AppChannel>()
-        let (deliveries, deliveryInput) = AsyncStream.makeStream(of: (Deliver, Deliveries.Acknowledgement).self)
-        let (notifications, notificationInput) = AsyncStream.makeStream(of: SDKNotification.self)
-        let observers = Observers()
-        // Set once, right after the loop thread exists and before any command can arrive
-        // (commands follow the handshake).
-        let threadBox = LoopOnlyBox<LoopThread>()
-        // Notifications are handled one after the other, in the order the host sent them (as
-        // NotificationCenter and the SDK's delegates are called): a status the delegate hears
-        // second must not overtake the first. Each is answered once its observers are done.
-        let (handled, handledInput) = AsyncStream.makeStream(of: Handled.self)
+    /// Notifications are handled one after the other, in the order the host sent them (as
+    /// NotificationCenter and the SDK's delegates are called): a status the delegate hears
+    /// second must not overtake the first. Each is answered on the loop thread once its
+    /// observers are done.
+    private static func handleInOrder(_ handled: AsyncStream<Handled>, observers: Observers, thread threadBox: LoopOnlyBox<LoopThread>) {
         Task {
             for await work in handled {
                 switch work {
@@ -95,6 +88,18 @@ public final class MAMApp: Sendable {
                 }
             }
         }
+    }
+
+    public static func connect(runtime: String = "MAMKit/1", fd: Int32 = 3, finishesLaunching: Bool = false) async throws -> MAMApp {
+        let box = LoopOnlyBox<AppChannel>()
+        let (deliveries, deliveryInput) = AsyncStream.makeStream(of: (Deliver, Deliveries.Acknowledgement).self)
+        let (notifications, notificationInput) = AsyncStream.makeStream(of: SDKNotification.self)
+        let observers = Observers()
+        // Set once, right after the loop thread exists and before any command can arrive
+        // (commands follow the handshake).
+        let threadBox = LoopOnlyBox<LoopThread>()
+        let (handled, handledInput) = AsyncStream.makeStream(of: Handled.self)
+        handleInOrder(handled, observers: observers, thread: threadBox)
         let welcome = Mutex<CheckedContinuation<Welcome, any Error>?>(nil)
         let thread = try LoopThread { loop in
             let channel = try AppChannel(loop: loop, fd: fd)
