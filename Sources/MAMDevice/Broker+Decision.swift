@@ -12,7 +12,7 @@ extension Broker {
     /// in to the sender; a file is owned by its file's owner), the rest decided by
     /// `ShareDecider`, and its route kept under `routeKey`.
     func decide(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                        lockedDown: Account?, routeKey: RouteKey?, record: inout ShareRecord) throws {
+                lockedDown: Account?, routeKey: RouteKey?, record: inout ShareRecord) throws {
         let target = entry.spec
         // One copy of the fleet for the whole decision: each read of `state.fleet` retains
         // every table it holds.
@@ -93,7 +93,7 @@ extension Broker {
     /// A blocked share a multi-identity target may take after switching identity: asked, and
     /// delivered on yes, refused on no.
     func askToSwitch(_ change: ShareDecision.Switch, blocked: Verdict, because: String, _ request: ShareRequest, fileData: [UInt8]?,
-                             seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, owner: Account?, record: ShareRecord) {
+                     seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, owner: Account?, record: ShareRecord) {
         let target = entry.spec
         let senderLink = sender.link
         switch change {

@@ -13,7 +13,7 @@ extension Broker {
     /// `entry` by reference, as in `route`; `record` is completed where it lies, and moves
     /// into the delivery.
     func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                         plan: Plan, record: consuming ShareRecord) {
+                 plan: Plan, record: consuming ShareRecord) {
         // A constant, made by a function of its own, so that it can move into the delivery
         // below: a variable kept to the end of this function was a retain and a release of
         // the item's box and of its owner per share.
@@ -63,7 +63,7 @@ extension Broker {
     /// destination expects, its file placed in the destination's Inbox; `nil` once the sender
     /// was answered that the file could not be placed.
     func stamped(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                         plan: Plan, record: inout ShareRecord) -> Item? {
+                 plan: Plan, record: inout ShareRecord) -> Item? {
         let ownership = plan.ownership
         // (Already so on a known route's parties, which other records share.)
         if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }

@@ -235,7 +235,7 @@ final class Broker: LoopBound<BrokerLoopState> {
 
     /// A share decided from the rules, not from a known route.
     func decideAfresh(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                              lockedDown: Account?, routeKey: RouteKey?) {
+                      lockedDown: Account?, routeKey: RouteKey?) {
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: entry.spec.handle,
             receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)

@@ -53,7 +53,7 @@ extension EnrollmentDesk {
     }
 
     func policyRequest(_ app: AppSpec, enrolled: EnrollmentRecord?, asked: Account?, via: String,
-                               _ done: @escaping () -> Void) throws -> EnrollmentStatus {
+                       _ done: @escaping () -> Void) throws -> EnrollmentStatus {
         var facts = EnrollmentRules.CheckInFacts(enrolled: enrolled?.account)
         facts.asked = asked
         var servicePolicy: IosManagedAppProtection?
@@ -144,8 +144,8 @@ extension EnrollmentDesk {
     /// status settled. A failure of the device itself (storage, I/O) is audited under `verb`,
     /// naming `account` when there is one, and ends the call with `internalError`.
     func lifecycleCall(_ verb: AuditVerb, _ app: AppSpec, account: String?, doing: String,
-                               _ finished: @escaping (EnrollmentStatus) -> Void,
-                               _ body: (_ done: @escaping () -> Void, _ settle: (EnrollmentStatus) -> Void) throws -> EnrollmentStatus) -> EnrollmentStatus {
+                       _ finished: @escaping (EnrollmentStatus) -> Void,
+                       _ body: (_ done: @escaping () -> Void, _ settle: (EnrollmentStatus) -> Void) throws -> EnrollmentStatus) -> EnrollmentStatus {
         final class Settled { var status = EnrollmentStatus.internalError }
         let settled = Settled()
         let done = underWay { finished(settled.status) }

@@ -103,7 +103,7 @@ public final class EnrollmentDesk {
     /// Records an enrollment's status, signs in the account a successful interactive login (or
     /// the app's own MSAL sign-in) brought, and tells the delegate.
     func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,
-                                  via: String, fromApp: Bool, _ done: @escaping () -> Void) throws {
+                          via: String, fromApp: Bool, _ done: @escaping () -> Void) throws {
         let why = explanation(of: status, account: account?.description ?? asked, app: app)
         var firstPolicy = false
         if let account {
