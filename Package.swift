@@ -51,9 +51,10 @@ let package = Package(
         .target(name: "MAMModel", swiftSettings: strict),
         .target(name: "MAMPolicy", dependencies: ["MAMModel"], swiftSettings: strict),
         // The admin's code: tenant exports beyond a policy (Microsoft365DSC, the backup tools'
-        // folders), assignments and filters, personas' evaluation (What If) and the diff of
-        // two policies — over the device's `PolicyMatrix` and `Enforcer`, so the offline answer
-        // and the simulated device cannot disagree.
+        // folders), personas' evaluation (What If) and the diff of two policies — over the
+        // device's `PolicyMatrix` and `Enforcer` (and MAMPolicy's Graph import, assignments and
+        // filters, which a scenario reads too), so the offline answer and the simulated device
+        // cannot disagree.
         .target(name: "MAMAdmin", dependencies: ["MAMModel", "MAMPolicy"], swiftSettings: strict),
         // Activation rules: the predicate and dictionary languages, UTIs, plist values.
         .target(name: "MAMActivation", swiftSettings: strict),
