@@ -201,15 +201,8 @@ extension WhatIfPolicies {
         for object in objects {
             guard case .object(let dict) = object else { continue }
             switch Self.kind(of: dict) {
-            case "iosmanagedappprotection":
-                let r = try GraphPolicyImporter.importPolicies(object, source: source)
-                protections += r.policies
-                warnings += r.warnings.map(\.message)
-            case "conditionalaccesspolicy":
-                let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: source)
-                conditionalAccess += ca
-                // What If judges every persona's groups and roles: the scenario's remark is not its.
-                warnings += w.filter { $0.kind != .membershipNeedsDeclaredAccounts }.map(\.message)
+            case "iosmanagedappprotection": warnings += try addProtection(object, source: source)
+            case "conditionalaccesspolicy": warnings += try addConditionalAccess(object, source: source)
             default:
                 switch try AssignmentFilter.importFilter(dict, source: source) {
                 case .success(let f): filters[f.id.lowercased()] = f

@@ -21,19 +21,12 @@ extension WhatIfPolicies {
             var name = ""
             if case .string(let n)? = dict["displayName"] { name = n }
             switch Self.kind(of: dict) {
-            case "iosmanagedappprotection":
-                let r = try GraphPolicyImporter.importPolicies(object, source: place)
-                protections += r.policies
-                warnings += r.warnings.map(\.message)
+            case "iosmanagedappprotection": warnings += try addProtection(object, source: place)
             case "targetedmanagedappconfiguration":
                 let r = try GraphAppConfigImporter.importConfigurations(object, source: place)
                 appConfigs += r.configurations
                 warnings += r.warnings.map(\.message)
-            case "conditionalaccesspolicy":
-                let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: place)
-                conditionalAccess += ca
-                // What If judges every persona's groups and roles: the scenario's remark is not its.
-                warnings += w.filter { $0.kind != .membershipNeedsDeclaredAccounts }.map(\.message)
+            case "conditionalaccesspolicy": warnings += try addConditionalAccess(object, source: place)
             case "deviceandappmanagementassignmentfilter":
                 switch try AssignmentFilter.importFilter(dict, source: place) {
                 case .success(let f): filters[f.id.lowercased()] = f
@@ -46,6 +39,21 @@ extension WhatIfPolicies {
             }
         }
         return (warnings, skipped)
+    }
+
+    /// An iOS app protection policy of a document or export, added; its warnings.
+    mutating func addProtection(_ object: GraphValue, source: String) throws(PolicyImportError) -> [String] {
+        let r = try GraphPolicyImporter.importPolicies(object, source: source)
+        protections += r.policies
+        return r.warnings.map(\.message)
+    }
+
+    /// A conditional access policy of a document or export, added; its warnings but the
+    /// scenario's remark on groups and roles: What If judges every persona's membership.
+    mutating func addConditionalAccess(_ object: GraphValue, source: String) throws(PolicyImportError) -> [String] {
+        let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: source)
+        conditionalAccess += ca
+        return w.filter { $0.kind != .membershipNeedsDeclaredAccounts }.map(\.message)
     }
 
     /// The objects a document holds: an array of them, Graph's collection answer
