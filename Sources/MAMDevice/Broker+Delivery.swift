@@ -123,7 +123,7 @@ extension Broker {
     /// receiver that reads slowly cut off (`maximumBacklog`), and the other half stays for
     /// its answers.
     func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
-        let unread = destination.pipe.backlogByteCount + destination.value.outgoingDeliveryBytes
+        let unread = destination.pipe.backlogByteCount + destination.value.outbox.bytes
         guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
             return answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
         }
@@ -132,8 +132,8 @@ extension Broker {
 
     func send(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         if destination.takesBatches {
-            destination.value.outgoingDeliveryBytes += pending.cost
-            destination.value.outgoingDeliveries.append(consume pending)
+            let weight = pending.wireSize
+            destination.value.outbox.append(consume pending, weight: weight)
             scheduleBatchWork(destination)
             return
         }
@@ -159,8 +159,7 @@ extension Broker {
     }
 
     func scheduleBatchWork(_ child: ChildConnection) {
-        guard !child.value.batchWorkScheduled else { return }
-        child.value.batchWorkScheduled = true
+        guard child.value.outbox.schedule() else { return }
         self.value.batchWork.append(child)
         if let flushHook = self.value.flushHook { supervisor.loop.arm(flushHook) }
     }
@@ -173,27 +172,17 @@ extension Broker {
         let work = self.value.batchWork
         self.value.batchWork.removeAll(keepingCapacity: true)
         for child in work {
-            child.value.batchWorkScheduled = false
+            child.value.outbox.beginFlush()
             sendOutgoingDeliveries(of: child)
             sendBatchedAnswers(of: child)
         }
     }
 
     func sendOutgoingDeliveries(of child: ChildConnection) {
-        guard !child.value.outgoingDeliveries.isEmpty else { return }
-        // The child's list is swapped with an empty one that has room, and kept emptied for
-        // the next child: a list started anew each flush grew past glibc's small blocks.
-        var outgoing = self.value.spareOutgoing
-        swap(&outgoing, &child.value.outgoingDeliveries)
-        self.value.spareOutgoing = []
-        defer {
-            if outgoing.capacity <= StringPool.keptBatchItems {
-                outgoing.removeAll(keepingCapacity: true)
-                self.value.spareOutgoing = outgoing
-            }
-        }
-        child.value.outgoingDeliveryBytes = 0
-        for range in batchRanges(outgoing, weight: { $0?.wireSize ?? 0 }) {
+        guard child.value.outbox.hasItems else { return }
+        var (outgoing, batches) = child.value.outbox.takeItems()
+        defer { child.value.outbox.giveBack(&outgoing) }
+        for range in batches {
             guard range.count > 1 else {
                 // (Each delivery of the list is taken once, leaving `nil`.)
                 let pending = outgoing[range.lowerBound].take()!
@@ -222,18 +211,13 @@ extension Broker {
     }
 
     func sendBatchedAnswers(of child: ChildConnection) {
-        guard !child.value.batchedAnswers.isEmpty else { return }
-        // Taken out whole and given back emptied: a copy kept while the child's list was
-        // emptied in place made that list new storage at every flush.
-        var answers: [(UInt64, Int)] = []
-        swap(&answers, &child.value.batchedAnswers)
+        guard child.value.outbox.hasAnswers else { return }
+        var answers = child.value.outbox.takeAnswers()
         let outcomes = child.value.batchedExceptions
         child.value.batchedExceptions.removeAll()
-        defer {
-            answers.removeAll(keepingCapacity: true)
-            if child.value.batchedAnswers.isEmpty { child.value.batchedAnswers = answers }
-        }
+        defer { child.value.outbox.giveBack(answers: &answers) }
         guard child.isLive || child.state == .closing else { return }
+        // (The runs' slices share the list: let go before it is given back.)
         for run in cumulativeRuns(answers, inFlight: { child.value.batchedSharesInFlight.contains($0) }) {
             let exceptions = run.answers.compactMap { $0.1 == 0 ? nil : ShareException(seq: $0.0, outcome: outcomes[$0.1 - 1]) }
             child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))

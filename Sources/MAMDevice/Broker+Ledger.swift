@@ -78,7 +78,7 @@ extension Broker {
     /// An extension started for a delivery ends when it has no delivery left.
     func endIfIdle(_ child: ChildConnection) {
         guard child.endsWhenIdle, child.state == .ready, child.value.pendingDeliveries.isEmpty, child.value.queuedDeliveries.isEmpty,
-              child.value.outgoingDeliveries.isEmpty else { return }
+              !child.value.outbox.hasItems else { return }
         supervisor.end(child, reason: "request completed")
     }
 
@@ -117,10 +117,11 @@ extension Broker {
         if sender.value.batchedSharesInFlight.remove(seq) {
             if sender.isLive || sender.state == .closing {
                 if outcome.isDelivered {
-                    sender.value.batchedAnswers.append((seq, 0))
+                    sender.value.outbox.answer(seq, 0)
                 } else {
                     sender.value.batchedExceptions.append(copy outcome)
-                    sender.value.batchedAnswers.append((seq, sender.value.batchedExceptions.count))
+                    let index = sender.value.batchedExceptions.count
+                    sender.value.outbox.answer(seq, index)
                 }
                 scheduleBatchWork(sender)
             }
@@ -137,10 +138,8 @@ extension Broker {
     func failOutstandingWork(of child: ChildConnection, how: String) {
         let why = "\(child.handle) ended before acknowledging the item: \(how)"
         child.dropSpareDeliveries()
-        let pending = child.value.pendingDeliveries.entries.map(\.value) + child.value.outgoingDeliveries.compactMap { $0 } + child.value.queuedDeliveries
+        let pending = child.value.pendingDeliveries.entries.map(\.value) + child.value.outbox.removeItems().compactMap { $0 } + child.value.queuedDeliveries
         child.value.pendingDeliveries.removeAll()
-        child.value.outgoingDeliveries.removeAll()
-        child.value.outgoingDeliveryBytes = 0
         child.value.queuedDeliveries.removeAll()
         for p in pending { answer(p, .failed(.appNotRunning, why)) }
     }

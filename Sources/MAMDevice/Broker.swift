@@ -20,8 +20,6 @@ struct BrokerLoopState {
     /// batch was a request larger than glibc's small blocks (1,184 bytes for 16 items), and
     /// each such request first merges the blocks freed into the fast bins (`StringPool.recycle`).
     var batchScratch: [BatchedDelivery] = []
-    /// An empty list of deliveries with room, which the next destination's flush takes.
-    var spareOutgoing: [PendingDelivery?] = []
     /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
     /// that the reads are made.
     var touched: UInt64 = 0

@@ -25,23 +25,20 @@ struct ChildLoopState {
     var bytesInFlight: Int = 0
     /// This child's pending deliveries whose payload lies in a read buffer.
     var readBuffersInFlight: Int = 0
-    /// Deliveries decided this loop iteration, sent together before the loop writes. Optional
-    /// so that a flush moves each one out into `pendingDeliveries`, leaving `nil` (a copy
-    /// there, and the list's release of it when emptied, was a retain and a release per item).
-    var outgoingDeliveries: [PendingDelivery?] = []
-    /// The bytes (`Broker.cost`) of `outgoingDeliveries`, not yet on the pipe.
-    var outgoingDeliveryBytes: Int = 0
+    /// What leaves for this child at the broker's next flush (`Outbox`, as an app's): the
+    /// deliveries decided this loop iteration (weighed by `PendingDelivery.wireSize`), sent
+    /// together before the loop writes, and the answers to its batched shares (cumulative
+    /// `shareResults`): each share's seq with 0 when it was delivered, else 1 + its outcome's
+    /// index in `batchedExceptions` — plain numbers: a `Verdict` in each was a copy and a
+    /// destroy of its string per share, though nearly every one is `delivered`. The
+    /// deliveries are optional so that a flush moves each one out into `pendingDeliveries`,
+    /// leaving `nil` (a copy there, and the list's release of it when emptied, was a retain
+    /// and a release per item).
+    var outbox: Outbox<PendingDelivery?, Int> = Outbox<PendingDelivery?, Int>()
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
     var batchedSharesInFlight: SeqSet = SeqSet()
-    /// Answers to batched shares not yet sent (they leave as cumulative `shareResults`): each
-    /// share's seq with 0 when it was delivered, else 1 + its outcome's index in
-    /// `batchedExceptions`. Plain numbers: a `Verdict` in each was a copy and a destroy of its
-    /// string per share, though nearly every one is `delivered`.
-    var batchedAnswers: [(UInt64, Int)] = []
-    /// The outcomes of `batchedAnswers` other than `delivered`, in the order they came.
+    /// The outcomes of the outbox's answers other than `delivered`, in the order they came.
     var batchedExceptions: [Verdict] = []
-    /// Queued for the broker's flush this iteration.
-    var batchWorkScheduled: Bool = false
 }
 
 /// The host's view of one running child: its process, its channel, what it has been told and

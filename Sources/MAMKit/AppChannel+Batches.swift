@@ -6,32 +6,23 @@ import MAMWire
 /// written as one batch each before the loop writes; the host's cumulative answers resolved.
 extension AppChannel {
     func flushBatches() {
-        if !self.value.queuedShares.isEmpty { flushShares() }
-        if !self.value.answeredDeliveries.isEmpty { flushAcknowledgements() }
+        if self.value.outbox.hasItems { flushShares() }
+        if self.value.outbox.hasAnswers { flushAcknowledgements() }
     }
 
     /// The shares asked for since the last flush: a lone one as a `shareRequest`, several as
     /// one `shareBatch` numbered just before the frame.
     func flushShares() {
-        // Taken out whole and given back emptied: a copy kept while the queue was emptied in
-        // place made the queue new storage at every flush. (`send`, below, finds it empty.)
-        var queued: [BatchedShare] = []
+        // Both lists taken out whole and given back emptied: kept in place while written,
+        // emptying them made new storage at every flush. (`send`, below, finds the outbox empty.)
+        var (queued, ranges) = self.value.outbox.takeItems()
         var completions: [(Verdict) -> Void] = []
-        swap(&queued, &self.value.queuedShares)
         swap(&completions, &self.value.queuedCompletions)
         defer {
-            queued.removeAll(keepingCapacity: true)
+            self.value.outbox.giveBack(&queued)
             completions.removeAll(keepingCapacity: true)
-            if self.value.queuedShares.isEmpty { self.value.queuedShares = queued }
             if self.value.queuedCompletions.isEmpty { self.value.queuedCompletions = completions }
         }
-        guard queued.count > 1 else {
-            self.value.queuedWeights.removeAll(keepingCapacity: true)
-            for i in queued.indices { sendShare(queued[i].request, completion: completions[i]) }
-            return
-        }
-        let ranges = batchRanges(self.value.queuedWeights) { $0 }
-        self.value.queuedWeights.removeAll(keepingCapacity: true)
         for range in ranges {
             guard range.count > 1 else {
                 sendShare(queued[range.lowerBound].request, completion: completions[range.lowerBound])
@@ -52,11 +43,14 @@ extension AppChannel {
     }
 
     func flushAcknowledgements() {
-        let answered = self.value.answeredDeliveries
-        self.value.answeredDeliveries.removeAll(keepingCapacity: true)
-        for run in cumulativeRuns(answered, inFlight: { self.value.unansweredDeliveries.contains($0) }) {
-            send(.deliverAcks(DeliverAcks(first: run.first, last: run.last, declined: run.answers.compactMap { $0.1 ? nil : $0.0 })))
+        var answered = self.value.outbox.takeAnswers()
+        do {
+            // (The runs' slices share the list: let go before it is given back.)
+            for run in cumulativeRuns(answered, inFlight: { self.value.unansweredDeliveries.contains($0) }) {
+                send(.deliverAcks(DeliverAcks(first: run.first, last: run.last, declined: run.answers.compactMap { $0.1 ? nil : $0.0 })))
+            }
         }
+        self.value.outbox.giveBack(answers: &answered)
     }
 
     /// Answers every batched share in the range: delivered, unless the host said otherwise.

@@ -94,7 +94,8 @@ extension AppChannel {
                 // The handler in place when the batch arrived receives all of it.
                 let handler = onDeliver
                 deliveries.forEachInPlace { delivery in
-                    self.value.answeredDeliveries.append((delivery.seq, receiveNow(delivery.deliver, hash: self.value.batchHashes[index], handler: handler)))
+                    let accepted = receiveNow(delivery.deliver, hash: self.value.batchHashes[index], handler: handler)
+                    self.value.outbox.answer(delivery.seq, accepted)
                     index += 1
                 }
                 flushBatchesSoon()
@@ -104,12 +105,12 @@ extension AppChannel {
                 let seq = deliveries[i].seq
                 let accepted = receive(deliveries[i].deliver) { [weak self] accepted in
                     guard let self, self.value.unansweredDeliveries.remove(seq) else { return }
-                    self.value.answeredDeliveries.append((seq, accepted))
+                    self.value.outbox.answer(seq, accepted)
                     flushBatchesSoon()
                 }
                 if let accepted {
                     if !self.value.unansweredDeliveries.isEmpty { self.value.unansweredDeliveries.remove(seq) }
-                    self.value.answeredDeliveries.append((seq, accepted))
+                    self.value.outbox.answer(seq, accepted)
                     flushBatchesSoon()
                 }
             }
@@ -151,9 +152,8 @@ extension AppChannel {
         }
         let shares = self.value.batchedShares.entries.map(\.value) + self.value.queuedCompletions
         self.value.batchedShares.removeAll()
-        self.value.queuedShares.removeAll()
+        _ = self.value.outbox.removeItems()
         self.value.queuedCompletions.removeAll()
-        self.value.queuedWeights.removeAll()
         for completion in shares { completion(.failed(.appNotRunning, why)) }
         onClose?(why)
     }

@@ -33,20 +33,17 @@ public struct AppChannelLoopState {
     /// The last sender numbered, by its folded spelling: a stream of deliveries has one.
     var lastSenderFolded: String = ""
     var lastSenderNumber: UInt32 = 0
-    /// Shares asked for this loop iteration: several leave as one `shareBatch`.
-    /// (Requests and completions apart: a pair read out of one array is copied whole, the
-    /// closure with the request.)
-    /// Held as the batch items they become (numbered when they leave): each is sent from
-    /// where it lies, never copied into a batch of its own.
-    var queuedShares: [BatchedShare] = []
+    /// What leaves at the loop's next flush (`Outbox`, as the host's): the shares asked for this
+    /// iteration (several leave as one `shareBatch`), held as the batch items they become
+    /// (numbered when they leave, each sent from where it lies), and the answers to batched
+    /// deliveries (`deliverAcks` ranges, `true` when accepted).
+    var outbox: Outbox<BatchedShare, Bool> = Outbox<BatchedShare, Bool>()
+    /// The queued shares' completions, in the outbox's order. (Apart from the requests: a
+    /// pair read out of one array is copied whole, the closure with the request.)
     var queuedCompletions: [(Verdict) -> Void] = []
-    /// Each queued share's `approximateWireSize`, for `batchRanges`.
-    var queuedWeights: [Int] = []
     /// Batched shares waiting for their answer (a `shareResults` range), by seq: handed out
     /// in order and mostly answered in order, a `SeqTable` (no hashing per share).
     var batchedShares: SeqTable<(Verdict) -> Void> = SeqTable<(Verdict) -> Void>()
-    /// Batched deliveries the app has answered, acknowledged together before the loop writes.
-    var answeredDeliveries: [(UInt64, Bool)] = []
     /// Batched deliveries the app has not answered yet (`onDeliverLater`).
     var unansweredDeliveries: SeqSet = SeqSet()
     /// `flushBatches`, armed when a share is queued or a delivery answered.
@@ -203,7 +200,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     @discardableResult
     func send(_ body: ChildMessage, replyTo: UInt64 = 0, onReply: ((HostFrame) -> Void)? = nil) -> UInt64 {
         // Shares asked for earlier leave first: the host sees frames in the order asked.
-        if !self.value.queuedShares.isEmpty { flushShares() }
+        if self.value.outbox.hasItems { flushShares() }
         let seq = self.value.nextSeq
         self.value.nextSeq += 1
         if let onReply { self.value.replyHandlers[seq] = onReply }
@@ -221,9 +218,9 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
         // Weighed now, while the request is at hand: weighed in the queue, each was copied
         // out of it for `batchRanges`.
         // Armed by the first share of an iteration (armed, it stays so until the flush).
-        if self.value.queuedShares.isEmpty { flushBatchesSoon() }
-        self.value.queuedWeights.append(request.item.approximateWireSize)
-        self.value.queuedShares.append(BatchedShare(seq: 0, request: request))
+        if !self.value.outbox.hasItems { flushBatchesSoon() }
+        let weight = request.item.approximateWireSize
+        self.value.outbox.append(BatchedShare(seq: 0, request: request), weight: weight)
         self.value.queuedCompletions.append(completion)
     }
 
