@@ -4,18 +4,20 @@ import MAMModel
 import MAMPolicy
 import MAMWire
 
-/// The delivery ledger: the destination's acknowledgements matched to the deliveries in
-/// flight (`ChildConnection.pendingDeliveries`), the sender answered exactly once, and the
-/// deadlines and failures that end a delivery no acknowledgement will.
+/// Answering through the delivery ledger (`DeliveryLedger`): the destination's
+/// acknowledgements matched to the deliveries in flight, the sender answered exactly once,
+/// and the deadlines and failures that end a delivery no acknowledgement will.
 extension Broker {
     func acknowledged(_ ack: DeliverAck, replyTo: UInt64, from destination: ChildConnection) throws {
-        guard let pending = destination.value.pendingDeliveries.removeValue(forKey: replyTo) else {
+        let pending: PendingDelivery
+        switch destination.value.ledger.acknowledge(replyTo) {
+        case .delivery(let p): pending = p
+        case .late:
             // The sender was already told `failed(timeout)`; an honest app that answers late is
             // not hostile, and its answer changes nothing.
-            if destination.value.expiredDeliveries.forget(replyTo) {
-                onEvent(.note("\(destination.handle) acknowledged delivery \(replyTo) after its deadline; its sender was already told it timed out"))
-                return
-            }
+            onEvent(.note("\(destination.handle) acknowledged delivery \(replyTo) after its deadline; its sender was already told it timed out"))
+            return
+        case .unknown:
             if replyTo == 0 {
                 throw HostileFrame("sent deliver_ack without reply_to: an acknowledgement must name its Deliver frame's seq in reply_to")
             }
@@ -24,7 +26,7 @@ extension Broker {
         guard ack.itemID == pending.itemID else {
             // Put back: the child is cut off for this, and its exit answers the sender, which
             // taken out here was never answered at all.
-            destination.value.pendingDeliveries[replyTo] = pending
+            destination.value.ledger.pending[replyTo] = pending
             throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.itemID)")
         }
         finish(pending, accepted: ack.accepted, by: destination)
@@ -44,14 +46,15 @@ extension Broker {
         var matched = 0
         var late = 0
         // The range's deliveries are read from memory together first (`touchObjects`).
-        self.value.touched = destination.value.pendingDeliveries.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
-        for seq in lookups(in: range, among: destination.value.pendingDeliveries, alsoWaiting: destination.value.expiredDeliveries) {
-            if let pending = destination.value.pendingDeliveries.take(seq, if: { $0.batched }) {
+        self.value.touched = destination.value.ledger.pending.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
+        for seq in destination.value.ledger.lookups(in: range) {
+            switch destination.value.ledger.acknowledgeBatched(seq) {
+            case .delivery(let pending):
                 matched += 1
                 finish(pending, accepted: !declined.contains(seq), by: destination)
                 PendingDelivery.keep(consume pending)
-            } else if destination.value.expiredDeliveries.forget(seq) {
-                late += 1
+            case .late: late += 1
+            case .unknown: break
             }
         }
         if late > 0 {
@@ -77,8 +80,7 @@ extension Broker {
 
     /// An extension started for a delivery ends when it has no delivery left.
     func endIfIdle(_ child: ChildConnection) {
-        guard child.endsWhenIdle, child.state == .ready, child.value.pendingDeliveries.isEmpty, child.value.queuedDeliveries.isEmpty,
-              !child.value.outbox.hasItems else { return }
+        guard child.endsWhenIdle, child.state == .ready, child.value.ledger.isIdle else { return }
         supervisor.end(child, reason: "request completed")
     }
 
@@ -89,9 +91,9 @@ extension Broker {
     func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
         guard !pending.answered else { return }
         pending.answered = true
-        pending.sender.value.bytesInFlight -= pending.cost
+        pending.sender.value.ledger.bytesInFlight -= pending.cost
         self.value.bytesInFlight -= pending.cost
-        if pending.keepsReadBuffer { pending.sender.value.readBuffersInFlight -= 1 }
+        if pending.keepsReadBuffer { pending.sender.value.ledger.readBuffersInFlight -= 1 }
         // The record moves out (a copy of it is a dozen retains), leaving none: an answered
         // delivery has no record.
         switch pending.value.record.take() {
@@ -113,20 +115,10 @@ extension Broker {
 
     /// (`outcome` is consumed: its last use moves it into the record.)
     func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, taking record: consuming ShareRecord) {
-        sender.value.sharesInFlight -= 1
-        if sender.value.batchedSharesInFlight.remove(seq) {
-            if sender.isLive || sender.state == .closing {
-                if outcome.isDelivered {
-                    sender.value.outbox.answer(seq, 0)
-                } else {
-                    sender.value.batchedExceptions.append(copy outcome)
-                    let index = sender.value.batchedExceptions.count
-                    sender.value.outbox.answer(seq, index)
-                }
-                scheduleBatchWork(sender)
-            }
-        } else if sender.isLive || sender.state == .closing {
-            sender.send(.shareResult(copy outcome), replyTo: seq)
+        switch sender.value.ledger.answered(seq, outcome, live: sender.isLive || sender.state == .closing) {
+        case .batched: scheduleBatchWork(sender)
+        case .alone: sender.send(.shareResult(copy outcome), replyTo: seq)
+        case .nowhere: break
         }
         record.outcome = outcome
         audit.record(record)
@@ -137,11 +129,7 @@ extension Broker {
     /// A child is gone: every delivery it owed an answer for fails now.
     func failOutstandingWork(of child: ChildConnection, how: String) {
         let why = "\(child.handle) ended before acknowledging the item: \(how)"
-        child.dropSpareDeliveries()
-        let pending = child.value.pendingDeliveries.entries.map(\.value) + child.value.outbox.removeItems().compactMap { $0 } + child.value.queuedDeliveries
-        child.value.pendingDeliveries.removeAll()
-        child.value.queuedDeliveries.removeAll()
-        for p in pending { answer(p, .failed(.appNotRunning, why)) }
+        for p in child.value.ledger.drain() { answer(p, .failed(.appNotRunning, why)) }
     }
 
     /// Deliveries past their deadline: the sender is told `failed(timeout)`, and the
@@ -150,11 +138,8 @@ extension Broker {
         // Every 50 ms of a flood, most of a thousand deliveries in flight, none late: looked
         // through where they lie, not copied out (a retain, a release and a tuple's destroy
         // each).
-        guard child.value.pendingDeliveries.contains(where: { $0.deadline <= now }) else { return }
-        let expired = child.value.pendingDeliveries.entries.filter { $0.value.deadline <= now }
-        for (seq, p) in expired {
-            child.value.pendingDeliveries[seq] = nil
-            child.value.expiredDeliveries.remember(seq)
+        guard child.value.ledger.hasExpired(at: now) else { return }
+        for (_, p) in child.value.ledger.expire(at: now) {
             answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(configuration.deliveryTimeout)"))
         }
     }

@@ -151,16 +151,16 @@ final class Broker: LoopBound<BrokerLoopState> {
     /// destination acknowledges, declines, dies or times out.
     /// `batched`: it came in a `shareBatch`, and is answered in a cumulative `shareResults`.
     func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, batched: Bool = false) {
-        if batched { sender.value.batchedSharesInFlight.insert(seq) }
-        sender.value.sharesInFlight += 1
-        guard sender.value.sharesInFlight <= configuration.maximumSharesInFlight else {
+        if batched { sender.value.ledger.batchedSharesInFlight.insert(seq) }
+        sender.value.ledger.sharesInFlight += 1
+        guard sender.value.ledger.sharesInFlight <= configuration.maximumSharesInFlight else {
             return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"))
         }
         // Backpressure: what the host holds for one sender is bounded in bytes; past it the
         // share is answered at once (the sender's other frames, acknowledgements included, keep
         // flowing: its pipe is never paused).
-        guard sender.value.bytesInFlight + Self.cost(of: request.item) <= configuration.maximumBytesInFlight else {
-            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "\(sender.handle) has \(sender.value.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"))
+        guard sender.value.ledger.bytesInFlight + Self.cost(of: request.item) <= configuration.maximumBytesInFlight else {
+            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "\(sender.handle) has \(sender.value.ledger.bytesInFlight >> 10) KiB of shares not yet answered (the host holds \(configuration.maximumBytesInFlight >> 20) MiB for one app); send again as answers come"))
         }
         // And for all apps together: the read buffers their pending items pin (counted whole,
         // however many items share one) and each item's copy on its way out. A per-app bound

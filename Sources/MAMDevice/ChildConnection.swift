@@ -3,42 +3,12 @@ import MAMModel
 import MAMWire
 
 /// What every share touches of a child, on the host's loop thread (`LoopBound`): its frame
-/// reader and sequence, and the broker's ledger of it (deliveries pending, queued and to be
-/// sent, what is in flight, answers to send). Read and written through `value`
-/// (`child.value.pendingDeliveries`), checked to be on the loop's thread in debug builds.
+/// reader and sequence, and the broker's ledger of it. Read and written through `value`
+/// (`child.value.ledger.pending`), checked to be on the loop's thread in debug builds.
 struct ChildLoopState {
     var decoder: FrameDecoder
     var nextSeq: UInt64 = 1
-    /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
-    var pendingDeliveries: SeqTable<PendingDelivery> = SeqTable<PendingDelivery>()
-    /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
-    var expiredDeliveries: RecentSet<UInt64> = RecentSet<UInt64>(capacity: 4096)
-    /// Answered deliveries of this child's shares, kept for its next shares
-    /// (`PendingDelivery.make`). Each holds this child: `dropSpareDeliveries` lets them go
-    /// when it exits.
-    var spareDeliveries: [PendingDelivery] = []
-    /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
-    var queuedDeliveries: [PendingDelivery] = []
-    /// Shares this child sent that have not been answered yet.
-    var sharesInFlight: Int = 0
-    /// Bytes of this child's pending deliveries (`HostConfiguration.maximumBytesInFlight`).
-    var bytesInFlight: Int = 0
-    /// This child's pending deliveries whose payload lies in a read buffer.
-    var readBuffersInFlight: Int = 0
-    /// What leaves for this child at the broker's next flush (`Outbox`, as an app's): the
-    /// deliveries decided this loop iteration (weighed by `PendingDelivery.wireSize`), sent
-    /// together before the loop writes, and the answers to its batched shares (cumulative
-    /// `shareResults`): each share's seq with 0 when it was delivered, else 1 + its outcome's
-    /// index in `batchedExceptions` — plain numbers: a `Verdict` in each was a copy and a
-    /// destroy of its string per share, though nearly every one is `delivered`. The
-    /// deliveries are optional so that a flush moves each one out into `pendingDeliveries`,
-    /// leaving `nil` (a copy there, and the list's release of it when emptied, was a retain
-    /// and a release per item).
-    var outbox: Outbox<PendingDelivery?, Int> = Outbox<PendingDelivery?, Int>()
-    /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
-    var batchedSharesInFlight: SeqSet = SeqSet()
-    /// The outcomes of the outbox's answers other than `delivered`, in the order they came.
-    var batchedExceptions: [Verdict] = []
+    var ledger = DeliveryLedger()
 }
 
 /// The host's view of one running child: its process, its channel, what it has been told and
@@ -93,14 +63,6 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     /// What the child is told in its `Bye`.
     var byeReason = ""
 
-    /// The most `spareDeliveries` kept: a window of shares answered in one acknowledged range.
-    static let keptSpareDeliveries = 1024
-
-    /// Lets go of the deliveries kept for its next shares, which hold it: once it has exited
-    /// (and so no longer keeps any, `PendingDelivery.keep`).
-    func dropSpareDeliveries() {
-        self.value.spareDeliveries.removeAll()
-    }
     /// Commands sent to this child, by seq.
     var pendingCommands: [UInt64: PendingCommand] = [:]
     /// An extension is ended once it has no delivery left.
@@ -130,7 +92,7 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     var isLive: Bool { state == .spawning || state == .ready }
     /// Anything with a deadline the supervisor's sweep must watch.
     var hasDeadlines: Bool {
-        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || !self.value.pendingDeliveries.isEmpty || !pendingCommands.isEmpty
+        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || !self.value.ledger.pending.isEmpty || !pendingCommands.isEmpty
     }
 
     /// Numbers `count` items of a batch from this conversation's sequence; the batch frame
@@ -204,7 +166,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
     /// side table): a delivery lives only in its destination's tables until it is answered,
     /// and every way out of them (acknowledgement, deadline, the destination's exit, which
     /// teardown waits for) answers it, so it never keeps a sender alive past that. One kept
-    /// for reuse in its sender's `spareDeliveries` holds it too, until the sender exits.
+    /// for reuse in its sender's ledger (`DeliveryLedger.spare`) holds it too, until the sender exits.
     let sender: ChildConnection
     /// Loop time (ms) after which the sender is told `failed(timeout)`.
     var deadline: UInt64 = 0
@@ -256,7 +218,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
     /// runtime's allocation and deallocation on every brokered item).
     /// `record` moves into it (a kept delivery has none: it moved out when it was answered).
     static func make(sender: ChildConnection, requestSeq: UInt64, record: consuming ShareRecord, item: consuming Item) -> PendingDelivery {
-        guard let kept = sender.value.spareDeliveries.popLast() else {
+        guard let kept = sender.value.ledger.spare.popLast() else {
             return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record, item: item)
         }
         kept.value.requestSeq = requestSeq
@@ -272,10 +234,10 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
     }
 
     /// Keeps an answered delivery for its sender's next share, when nothing else holds it
-    /// and the sender still runs (its exit lets go of what it kept: `dropSpareDeliveries`).
+    /// and the sender still runs (its exit lets go of what it kept: `DeliveryLedger.drain`).
     static func keep(_ pending: consuming PendingDelivery) {
         guard pending.answered, pending.sender.isLive, isKnownUniquelyReferenced(&pending),
-              pending.sender.value.spareDeliveries.count < ChildConnection.keptSpareDeliveries else { return }
+              pending.sender.value.ledger.spare.count < DeliveryLedger.keptSpareDeliveries else { return }
         // What it holds goes now, not when it is reused: the item's read buffer above all.
         // (Its record moved out when it was answered.)
         pending.value.item = nil
@@ -284,7 +246,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
         // delivery holds it, before and after it moves into the sender's own list.
         let sender = Unmanaged.passUnretained(pending.sender)
         var moving: PendingDelivery? = consume pending
-        sender._withUnsafeGuaranteedRef { $0.value.spareDeliveries.append(moving.take()!) }
+        sender._withUnsafeGuaranteedRef { $0.value.ledger.spare.append(moving.take()!) }
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.

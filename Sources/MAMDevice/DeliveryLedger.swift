@@ -1,0 +1,138 @@
+import MAMModel
+import MAMWire
+
+/// The broker's ledger of one child: with the child's frame reader and sequence, the only
+/// loop-bound state a share touches (`ChildLoopState.ledger`). As a destination, what the
+/// child was sent and owes an acknowledgement for, what timed out, what waits for its
+/// handshake, and its outbox; as a sender, its shares and their bytes in flight and the
+/// deliveries kept for its next shares.
+///
+/// Kept by the broker in the child's own state rather than in a table of the broker's: a share
+/// reaches it from the child its frame came from, one address away, where a table was a
+/// lookup per item. Its operations are the ledger's rules, and return what ended; answering
+/// the sender (the audit, the events, the frames) stays the broker's (`Broker+Ledger`).
+struct DeliveryLedger {
+    // As a destination.
+
+    /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
+    var pending: SeqTable<PendingDelivery> = SeqTable<PendingDelivery>()
+    /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
+    var expired: RecentSet<UInt64> = RecentSet<UInt64>(capacity: 4096)
+    /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
+    var queued: [PendingDelivery] = []
+    /// What leaves for this child at the broker's next flush (`Outbox`, as an app's): the
+    /// deliveries decided this loop iteration (weighed by `PendingDelivery.wireSize`), sent
+    /// together before the loop writes, and the answers to its batched shares (cumulative
+    /// `shareResults`): each share's seq with 0 when it was delivered, else 1 + its outcome's
+    /// index in `batchedExceptions` — plain numbers: a `Verdict` in each was a copy and a
+    /// destroy of its string per share, though nearly every one is `delivered`. The
+    /// deliveries are optional so that a flush moves each one out into `pending`, leaving
+    /// `nil` (a copy there, and the list's release of it when emptied, was a retain and a
+    /// release per item).
+    var outbox: Outbox<PendingDelivery?, Int> = Outbox<PendingDelivery?, Int>()
+
+    // As a sender.
+
+    /// Shares this child sent that have not been answered yet.
+    var sharesInFlight: Int = 0
+    /// Bytes of this child's pending deliveries (`HostConfiguration.maximumBytesInFlight`).
+    var bytesInFlight: Int = 0
+    /// This child's pending deliveries whose payload lies in a read buffer.
+    var readBuffersInFlight: Int = 0
+    /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
+    var batchedSharesInFlight: SeqSet = SeqSet()
+    /// The outcomes of the outbox's answers other than `delivered`, in the order they came.
+    var batchedExceptions: [Verdict] = []
+    /// Answered deliveries of this child's shares, kept for its next shares
+    /// (`PendingDelivery.make`). Each holds this child: `drain` lets them go when it
+    /// exits.
+    var spare: [PendingDelivery] = []
+
+    /// The most `spare` deliveries kept: a window of shares answered in one acknowledged range.
+    static let keptSpareDeliveries = 1024
+
+    /// What an acknowledgement of one seq finds.
+    enum Acknowledged {
+        /// A delivery in flight, taken out of the ledger: its sender is owed the answer.
+        case delivery(PendingDelivery)
+        /// One that timed out: its sender was already answered.
+        case late
+        /// Nothing this child was sent, or already acknowledged.
+        case unknown
+    }
+
+    /// An acknowledgement of the delivery sent as `seq`.
+    mutating func acknowledge(_ seq: UInt64) -> Acknowledged {
+        if let delivery = pending.removeValue(forKey: seq) { return .delivery(delivery) }
+        return expired.forget(seq) ? .late : .unknown
+    }
+
+    /// The same for a seq inside a cumulative range: only a delivery sent in a batch is
+    /// acknowledged by one (a lone `deliver` needs its own `deliver_ack`).
+    mutating func acknowledgeBatched(_ seq: UInt64) -> Acknowledged {
+        if let delivery = pending.take(seq, if: { $0.batched }) { return .delivery(delivery) }
+        return expired.forget(seq) ? .late : .unknown
+    }
+
+    /// The seqs a cumulative acknowledgement of `range` must look up (`lookups`).
+    func lookups(in range: ClosedRange<UInt64>) -> SeqLookups {
+        MAMWire.lookups(in: range, among: pending, alsoWaiting: expired)
+    }
+
+    /// Whether any delivery in flight is past its deadline (loop ms).
+    func hasExpired(at now: UInt64) -> Bool {
+        pending.contains { $0.deadline <= now }
+    }
+
+    /// The deliveries past their deadline, taken out and remembered as expired (their late
+    /// acknowledgements are then honest): their senders are owed `failed(timeout)`.
+    mutating func expire(at now: UInt64) -> [(UInt64, PendingDelivery)] {
+        let ended = pending.entries.filter { $0.value.deadline <= now }
+        for (seq, _) in ended {
+            pending[seq] = nil
+            expired.remember(seq)
+        }
+        return ended
+    }
+
+    /// Every delivery this child still owed an answer for — sent, in its outbox, or waiting
+    /// for its handshake — taken out (it is gone), in that order; and the deliveries it kept
+    /// for its own next shares let go.
+    mutating func drain() -> [PendingDelivery] {
+        let owed = pending.entries.map(\.value) + outbox.removeItems().compactMap { $0 } + queued
+        pending.removeAll()
+        queued.removeAll()
+        spare.removeAll()
+        return owed
+    }
+
+    /// Nothing sent, queued or in the outbox for this child: an extension started for a
+    /// delivery may end.
+    var isIdle: Bool { pending.isEmpty && queued.isEmpty && !outbox.hasItems }
+
+    /// A share of this child's was answered: `true` when its answer goes in the outbox (it
+    /// came batched, and the child can still read it: the caller schedules a flush), `false`
+    /// when it is sent alone (if the child can still read it: `live`).
+    mutating func answered(_ seq: UInt64, _ outcome: borrowing Verdict, live: Bool) -> Answer {
+        sharesInFlight -= 1
+        guard batchedSharesInFlight.remove(seq) else { return live ? .alone : .nowhere }
+        guard live else { return .nowhere }
+        if outcome.isDelivered {
+            outbox.answer(seq, 0)
+        } else {
+            batchedExceptions.append(copy outcome)
+            outbox.answer(seq, batchedExceptions.count)
+        }
+        return .batched
+    }
+
+    /// Where a share's answer goes.
+    enum Answer {
+        /// Into the outbox, for the next flush's `shareResults`.
+        case batched
+        /// Alone, as a `shareResult` replying to the share.
+        case alone
+        /// Nowhere: the sender can no longer read it.
+        case nowhere
+    }
+}

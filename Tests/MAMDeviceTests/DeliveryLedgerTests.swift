@@ -1,0 +1,111 @@
+import MAMLoop
+@testable import MAMDevice
+import MAMModel
+import MAMWire
+import Testing
+
+/// The broker's ledger of one child, rule by rule: what an acknowledgement finds, what a
+/// cumulative range may acknowledge, what expires, what a child's exit leaves owed, and where
+/// each share's answer goes.
+@Suite struct DeliveryLedgerTests {
+    /// A sender and `count` deliveries of its, with deadlines 100, 200, ….
+    static func deliveries(_ count: Int, loop: EventLoop) throws -> (ChildConnection, [PendingDelivery]) {
+        let spec = AppSpec(handle: "app0", descriptor: AppDescriptor(bundleID: "com.contoso.app0"))
+        let sender = ChildConnection(spec: spec, pipe: try Pipe(loop: loop), maximumFrameSize: 1 << 20)
+        sender.state = .ready
+        let made = (0..<count).map { i in
+            let record = ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "",
+                                     itemID: "item-\(i)", owner: nil, outcome: .delivered)
+            let p = PendingDelivery(sender: sender, requestSeq: UInt64(i), record: record, item: textItem("item-\(i)", "x"))
+            p.deadline = UInt64(100 * (i + 1))
+            return p
+        }
+        return (sender, made)
+    }
+
+    static func found(_ a: DeliveryLedger.Acknowledged) -> String {
+        switch a {
+        case .delivery(let p): p.itemID
+        case .late: "late"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// | acknowledged seq | finds |
+    /// | a delivery in flight | it, taken out (a second acknowledgement finds nothing) |
+    /// | one that expired | `late`, once |
+    /// | one never sent | `unknown` |
+    @Test func anAcknowledgementFindsWhatWasSentOnce() throws {
+        let loop = try EventLoop()
+        let (_, d) = try Self.deliveries(3, loop: loop)
+        var ledger = DeliveryLedger()
+        for (i, p) in d.enumerated() { ledger.pending.insert(p, at: UInt64(10 + i)) }
+        #expect(Self.found(ledger.acknowledge(10)) == "item-0")
+        #expect(Self.found(ledger.acknowledge(10)) == "unknown")
+        let expired = ledger.expire(at: 200)
+        #expect(expired.map(\.0) == [11], "the one past its deadline (200) only")
+        #expect(Self.found(ledger.acknowledge(11)) == "late")
+        #expect(Self.found(ledger.acknowledge(11)) == "unknown", "late once")
+        #expect(Self.found(ledger.acknowledge(99)) == "unknown")
+        #expect(!ledger.hasExpired(at: 250) && ledger.hasExpired(at: 300))
+        #expect(!ledger.isIdle)
+        #expect(Self.found(ledger.acknowledge(12)) == "item-2")
+        #expect(ledger.isIdle)
+        #expect(loop.close() == 0)
+    }
+
+    /// A cumulative range acknowledges only deliveries sent in a batch: a lone `deliver` in
+    /// its range stays owed its own acknowledgement.
+    @Test func aRangeAcknowledgesBatchedDeliveriesOnly() throws {
+        let loop = try EventLoop()
+        let (_, d) = try Self.deliveries(4, loop: loop)
+        var ledger = DeliveryLedger()
+        for (i, p) in d.enumerated() {
+            p.batched = i != 2
+            ledger.pending.insert(p, at: UInt64(1 + i))
+        }
+        var found: [String] = []
+        for seq in ledger.lookups(in: 1...4) { found.append(Self.found(ledger.acknowledgeBatched(seq))) }
+        #expect(found == ["item-0", "item-1", "unknown", "item-3"])
+        #expect(ledger.pending.count == 1 && Self.found(ledger.acknowledge(3)) == "item-2")
+        #expect(loop.close() == 0)
+    }
+
+    /// A child's exit: everything it was owed an answer for comes out — sent, in its outbox,
+    /// waiting for its handshake — and the ledger is left idle, keeping nothing.
+    @Test func anExitDrainsEverythingOwed() throws {
+        let loop = try EventLoop()
+        let (_, d) = try Self.deliveries(4, loop: loop)
+        var ledger = DeliveryLedger()
+        ledger.pending.insert(d[0], at: 1)
+        ledger.outbox.append(d[1], weight: 10)
+        ledger.queued.append(d[2])
+        ledger.spare.append(d[3])
+        #expect(ledger.drain().map(\.itemID) == ["item-0", "item-1", "item-2"])
+        #expect(ledger.isIdle && ledger.spare.isEmpty && ledger.outbox.bytes == 0)
+        #expect(loop.close() == 0)
+    }
+
+    /// | share came | sender can read | outcome | answer goes | outbox holds |
+    /// | alone | yes | any | alone | – |
+    /// | alone | no | any | nowhere | – |
+    /// | batched | yes | delivered | batched | (seq, 0) |
+    /// | batched | yes | failed | batched | (seq, 1 + its outcome's index) |
+    /// | batched | no | any | nowhere | – |
+    @Test func eachAnswerGoesWhereItsShareCameFrom() {
+        var ledger = DeliveryLedger()
+        ledger.sharesInFlight = 5
+        for seq: UInt64 in [3, 4, 5] { ledger.batchedSharesInFlight.insert(seq) }
+        var routes: [DeliveryLedger.Answer] = []
+        routes.append(ledger.answered(1, .delivered, live: true))
+        routes.append(ledger.answered(2, .delivered, live: false))
+        routes.append(ledger.answered(3, .delivered, live: true))
+        routes.append(ledger.answered(4, .failed(.timeout, "late"), live: true))
+        routes.append(ledger.answered(5, .delivered, live: false))
+        #expect(routes == [.alone, .nowhere, .batched, .batched, .nowhere])
+        #expect(ledger.sharesInFlight == 0 && ledger.batchedSharesInFlight.isEmpty)
+        let answers = ledger.outbox.takeAnswers()
+        #expect(answers.map(\.0) == [3, 4] && answers.map(\.1) == [0, 1])
+        #expect(ledger.batchedExceptions == [.failed(.timeout, "late")])
+    }
+}
