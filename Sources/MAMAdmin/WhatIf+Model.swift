@@ -209,70 +209,43 @@ struct StandIn {
         self.names = names
     }
 
-    /// A shape's results, made for the stand-in, and where their texts name it: found once per
-    /// shape, so that naming each persona rewrites those texts alone (a scan of every text
-    /// for every persona cost more than the evaluation of a shape).
-    struct Shared {
-        enum Place {
-            case evaluation(app: Int, Int), conditionalAccess(app: Int, Int), token(app: Int), appConfig(app: Int, key: String)
-            case cell(app: Int, WritableKeyPath<WhatIfAppResult, [WhatIfAppResult.Cell]>, Int)
+    /// `apps`, made for the stand-in, with every text naming the persona instead. Texts that
+    /// name no one are the shared strings themselves (no copy).
+    func naming(_ apps: [WhatIfAppResult]) -> [WhatIfAppResult] {
+        apps.map { a in
+            var a = a
+            a.evaluations = a.evaluations.map(naming)
+            a.conditionalAccess = a.conditionalAccess.map(naming)
+            a.token = naming(a.token)
+            if a.appConfig.values.contains(where: Self.namesSomeone) { a.appConfig = a.appConfig.mapValues(naming) }
+            a.transfers = a.transfers.map(naming)
+            a.clipboard = a.clipboard.map(naming)
+            a.clipboardWithinLimit = a.clipboardWithinLimit.map(naming)
+            a.save = a.save.map(naming)
+            a.open = a.open.map(naming)
+            a.features = a.features.map(naming)
+            return a
         }
-        let apps: [WhatIfAppResult]
-        let places: [Place]
-
-        init(_ apps: [WhatIfAppResult]) {
-            self.apps = apps
-            var places: [Place] = []
-            let grids: [WritableKeyPath<WhatIfAppResult, [WhatIfAppResult.Cell]>] = [\.transfers, \.clipboard, \.clipboardWithinLimit, \.save, \.open, \.features]
-            for (a, app) in apps.enumerated() {
-                for (i, e) in app.evaluations.enumerated() where StandIn.namesSomeone(e) { places.append(.evaluation(app: a, i)) }
-                for (i, e) in app.conditionalAccess.enumerated() where StandIn.namesSomeone(e) { places.append(.conditionalAccess(app: a, i)) }
-                if StandIn.namesSomeone(app.token.explanation) { places.append(.token(app: a)) }
-                for (key, value) in app.appConfig where StandIn.namesSomeone(value) { places.append(.appConfig(app: a, key: key)) }
-                for grid in grids {
-                    for (i, c) in app[keyPath: grid].enumerated() where StandIn.namesSomeone(c.to) || StandIn.namesSomeone(c.verdict.explanation) {
-                        places.append(.cell(app: a, grid, i))
-                    }
-                }
-            }
-            self.places = places
-        }
-    }
-
-    /// A shape's results with every text that named the stand-in naming the persona instead;
-    /// the rest are the shared values themselves (no copy).
-    func naming(_ shared: Shared) -> [WhatIfAppResult] {
-        var apps = shared.apps
-        for place in shared.places {
-            switch place {
-            case .evaluation(let a, let i): apps[a].evaluations[i] = naming(apps[a].evaluations[i])
-            case .conditionalAccess(let a, let i): apps[a].conditionalAccess[i] = naming(apps[a].conditionalAccess[i])
-            case .token(let a): apps[a].token = naming(apps[a].token)
-            case .appConfig(let a, let key): apps[a].appConfig[key] = apps[a].appConfig[key].map(naming)
-            case .cell(let a, let grid, let i):
-                let c = apps[a][keyPath: grid][i]
-                apps[a][keyPath: grid][i] = WhatIfAppResult.Cell(to: naming(c.to), verdict: naming(c.verdict))
-            }
-        }
-        return apps
-    }
-
-    static func namesSomeone(_ e: WhatIfAppResult.PolicyEvaluation) -> Bool {
-        namesSomeone(e.reason) || e.analysisReasons.contains(where: namesSomeone)
     }
 
     func naming(_ e: WhatIfAppResult.PolicyEvaluation) -> WhatIfAppResult.PolicyEvaluation {
+        guard Self.namesSomeone(e.reason) || e.analysisReasons.contains(where: Self.namesSomeone) else { return e }
         var e = e
         e.reason = naming(e.reason)
         e.analysisReasons = e.analysisReasons.map(naming)
         return e
     }
 
+    func naming(_ c: WhatIfAppResult.Cell) -> WhatIfAppResult.Cell {
+        guard Self.namesSomeone(c.to) || Self.namesSomeone(c.verdict.explanation) else { return c }
+        return WhatIfAppResult.Cell(to: naming(c.to), verdict: naming(c.verdict))
+    }
+
     func naming(_ v: Verdict) -> Verdict {
         switch v {
-        case .allowed(let e): .allowed(naming(e))
-        case .blocked(let r, let e): .blocked(r, naming(e))
-        case .failed(let r, let e): .failed(r, naming(e))
+        case .allowed(let e): Self.namesSomeone(e) ? .allowed(naming(e)) : v
+        case .blocked(let r, let e): Self.namesSomeone(e) ? .blocked(r, naming(e)) : v
+        case .failed(let r, let e): Self.namesSomeone(e) ? .failed(r, naming(e)) : v
         }
     }
 

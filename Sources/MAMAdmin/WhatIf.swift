@@ -16,16 +16,16 @@ public enum WhatIf {
     /// stand-in user (`StandIn`), each persona's result then naming the persona. A persona a
     /// policy names by UPN or OID is evaluated on its own.
     public static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> [WhatIfPersonaResult] {
-        var shapes: [Shape: StandIn.Shared] = [:]
+        var shapes: [Shape: [WhatIfAppResult]] = [:]
         return evaluate(personas, policies, now: now, shapes: &shapes)
     }
 
-    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: StandIn.Shared]) -> [WhatIfPersonaResult] {
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]]) -> [WhatIfPersonaResult] {
         var grids: [GridKey: [Grids]] = [:]
         return evaluate(personas, policies, now: now, shapes: &shapes, grids: &grids)
     }
 
-    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: StandIn.Shared],
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]],
                          grids: inout [GridKey: [Grids]]) -> [WhatIfPersonaResult] {
         let named = policies.namedGroupsAndRoles()
         return personas.map { persona in
@@ -37,12 +37,12 @@ public enum WhatIf {
                             tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty,
                             risk: [member.signInRisk ?? "", member.userRisk ?? ""])
             let stand = StandIn(for: persona.user, domain: domain)
-            if let shared = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: stand.naming(shared)) }
+            if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: stand.naming(apps)) }
             var standIn = persona
             standIn.user = stand.account
-            let shared = StandIn.Shared(evaluate(standIn, policies, now: now, grids: &grids).apps)
-            shapes[key] = shared
-            return WhatIfPersonaResult(persona: persona, apps: stand.naming(shared))
+            let apps = evaluate(standIn, policies, now: now, grids: &grids).apps
+            shapes[key] = apps
+            return WhatIfPersonaResult(persona: persona, apps: stand.naming(apps))
         }
     }
 
@@ -81,7 +81,7 @@ public enum WhatIf {
 
     /// One worker's shapes: only its thread touches them, the lock says so to the compiler.
     final class ShapeCache: Sendable {
-        let shapes = Mutex<([Shape: StandIn.Shared], [GridKey: [Grids]])>(([:], [:]))
+        let shapes = Mutex<([Shape: [WhatIfAppResult]], [GridKey: [Grids]])>(([:], [:]))
     }
 
     struct Shape: Hashable {
