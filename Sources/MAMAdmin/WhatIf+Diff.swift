@@ -43,8 +43,8 @@ extension WhatIf {
             for (a, b) in zip(o.apps, n.apps) {
                 let because = causes(a, b, oldPolicies, newPolicies)
                 func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String) {
-                    changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after,
-                                                because: because))
+                    changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: o.text(cell), before: o.text(before), after: n.text(after),
+                                                because: because.map(n.text)))
                 }
                 let (pa, pb) = (describe(a.protection), describe(b.protection))
                 if pa != pb {

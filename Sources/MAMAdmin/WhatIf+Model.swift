@@ -182,79 +182,17 @@ public struct WhatIfAppResult: Sendable {
 
 public struct WhatIfPersonaResult: Sendable {
     public var persona: WhatIfPersona
-    /// Every text names this persona's own account: results shared by the personas of one
-    /// shape are made for a stand-in user and named for each persona as its result is made
-    /// (`StandIn.naming`), so what a renderer reads is final text.
+    /// Shared by the personas of one shape (`WhatIf.evaluate(_:_:now:)` of many): their texts
+    /// name a stand-in for the user, which `text(_:)` turns into this persona's names.
     public var apps: [WhatIfAppResult]
+    /// (stand-in, real) pairs; empty when the results name the persona's own account.
+    var names: [(String, String)] = []
 
-    public init(persona: WhatIfPersona, apps: [WhatIfAppResult]) {
-        self.persona = persona
-        self.apps = apps
-    }
-}
-
-/// The user a shape's results are evaluated for, and the persona each text then names. Its UPN
-/// and OID start with bytes 1 and 2, which no real text holds: nothing outside `WhatIf` ever
-/// sees them (`naming` replaces them before a result leaves).
-struct StandIn {
-    let account: Account
-    /// (stand-in, real): the whole UPN first, then its local part alone (an app
-    /// configuration's `{{partialupn}}`), then the OID.
-    let names: [(String, String)]
-
-    init(for user: Account, domain: String) {
-        account = Account(upn: "\u{1}@" + domain, oid: user.oid.isEmpty ? "" : "\u{2}", tenant: user.tenant)
-        var names = [(account.upn, user.upn), ("\u{1}", user.upn.split(separator: "@").first.map(String.init) ?? "")]
-        if !user.oid.isEmpty { names.append(("\u{2}", user.oid)) }
-        self.names = names
-    }
-
-    /// `apps`, made for the stand-in, with every text naming the persona instead. Texts that
-    /// name no one are the shared strings themselves (no copy).
-    func naming(_ apps: [WhatIfAppResult]) -> [WhatIfAppResult] {
-        apps.map { a in
-            var a = a
-            a.evaluations = a.evaluations.map(naming)
-            a.conditionalAccess = a.conditionalAccess.map(naming)
-            a.token = naming(a.token)
-            if a.appConfig.values.contains(where: Self.namesSomeone) { a.appConfig = a.appConfig.mapValues(naming) }
-            a.transfers = a.transfers.map(naming)
-            a.clipboard = a.clipboard.map(naming)
-            a.clipboardWithinLimit = a.clipboardWithinLimit.map(naming)
-            a.save = a.save.map(naming)
-            a.open = a.open.map(naming)
-            a.features = a.features.map(naming)
-            return a
-        }
-    }
-
-    func naming(_ e: WhatIfAppResult.PolicyEvaluation) -> WhatIfAppResult.PolicyEvaluation {
-        guard Self.namesSomeone(e.reason) || e.analysisReasons.contains(where: Self.namesSomeone) else { return e }
-        var e = e
-        e.reason = naming(e.reason)
-        e.analysisReasons = e.analysisReasons.map(naming)
-        return e
-    }
-
-    func naming(_ c: WhatIfAppResult.Cell) -> WhatIfAppResult.Cell {
-        guard Self.namesSomeone(c.to) || Self.namesSomeone(c.verdict.explanation) else { return c }
-        return WhatIfAppResult.Cell(to: naming(c.to), verdict: naming(c.verdict))
-    }
-
-    func naming(_ v: Verdict) -> Verdict {
-        switch v {
-        case .allowed(let e): Self.namesSomeone(e) ? .allowed(naming(e)) : v
-        case .blocked(let r, let e): Self.namesSomeone(e) ? .blocked(r, naming(e)) : v
-        case .failed(let r, let e): Self.namesSomeone(e) ? .failed(r, naming(e)) : v
-        }
-    }
-
-    /// Whether `s` holds a stand-in (one scan of its bytes).
-    static func namesSomeone(_ s: String) -> Bool { s.utf8.contains { $0 == 1 || $0 == 2 } }
-
-    /// `s` naming the persona: rebuilt byte by byte where it holds a stand-in.
-    func naming(_ s: String) -> String {
-        guard Self.namesSomeone(s) else { return s }
+    /// A text of the results (a reason, a cell's name) as this persona reads it.
+    public func text(_ s: String) -> String {
+        // Every stand-in starts with byte 1 or 2, which no real text holds: most texts are
+        // returned as they are after one scan, the rest rebuilt byte by byte.
+        guard !names.isEmpty, s.utf8.contains(where: { $0 == 1 || $0 == 2 }) else { return s }
         let bytes = Array(s.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 32)

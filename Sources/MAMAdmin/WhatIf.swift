@@ -13,8 +13,8 @@ public enum WhatIf {
 
     /// Every persona, each shape once: personas alike in all a decision reads (the groups and
     /// roles the policies name, the device, the apps, the tenant) share one evaluation made for a
-    /// stand-in user (`StandIn`), each persona's result then naming the persona. A persona a
-    /// policy names by UPN or OID is evaluated on its own.
+    /// stand-in user, their texts naming each persona on reading (`WhatIfPersonaResult.text`). A
+    /// persona a policy names by UPN or OID is evaluated on its own.
     public static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> [WhatIfPersonaResult] {
         var shapes: [Shape: [WhatIfAppResult]] = [:]
         return evaluate(personas, policies, now: now, shapes: &shapes)
@@ -36,13 +36,16 @@ public enum WhatIf {
                             managementType: persona.managementType, apps: persona.apps, resource: persona.resource, domain: domain,
                             tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty,
                             risk: [member.signInRisk ?? "", member.userRisk ?? ""])
-            let stand = StandIn(for: persona.user, domain: domain)
-            if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: stand.naming(apps)) }
+            let stand = Account(upn: "\u{1}@" + domain, oid: persona.user.oid.isEmpty ? "" : "\u{2}", tenant: persona.user.tenant)
+            // The whole UPN first, then its local part alone (an app configuration's {{partialupn}}).
+            var names = [(stand.upn, persona.user.upn), ("\u{1}", persona.user.upn.split(separator: "@").first.map(String.init) ?? "")]
+            if !persona.user.oid.isEmpty { names.append(("\u{2}", persona.user.oid)) }
+            if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: apps, names: names) }
             var standIn = persona
-            standIn.user = stand.account
+            standIn.user = stand
             let apps = evaluate(standIn, policies, now: now, grids: &grids).apps
             shapes[key] = apps
-            return WhatIfPersonaResult(persona: persona, apps: stand.naming(apps))
+            return WhatIfPersonaResult(persona: persona, apps: apps, names: names)
         }
     }
 

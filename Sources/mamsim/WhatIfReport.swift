@@ -4,8 +4,8 @@ import MAMModel
 import MAMPolicy
 import MAMAdmin
 
-/// How `whatif` results are written: as table, JSON or HTML, each text escaped for its format
-/// (the results' texts already name each persona: `WhatIfPersonaResult.apps`).
+/// How `whatif` results are written: every text of a result passes through its persona's
+/// `text(_:)` (personas of one shape share their results, made for a stand-in user).
 enum WhatIfReport {
     static func protection(_ p: WhatIfAppResult.Protection) -> String {
         switch p {
@@ -64,7 +64,7 @@ enum WhatIfReport {
             lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
             lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
         }
-        return lines.joined(separator: "\n")
+        return lines.map(r.text).joined(separator: "\n")
     }
 
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
@@ -72,13 +72,15 @@ enum WhatIfReport {
     struct JSONWriter {
         /// UTF-8, appended byte by byte: `String`'s appends cost more than the decisions.
         var bytes: [UInt8] = []
+        let text: (String) -> String
 
         var out: String { String(decoding: bytes, as: UTF8.self) }
 
         mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
         mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
-        mutating func string(_ s: String) {
+        mutating func string(_ raw: String) {
+            let s = text(raw)
             bytes.append(UInt8(ascii: "\""))
             for b in s.utf8 {
                 switch b {
@@ -150,7 +152,7 @@ enum WhatIfReport {
 
     /// One persona's object of the JSON report.
     static func json(_ r: WhatIfPersonaResult) -> String {
-        var w = JSONWriter()
+        var w = JSONWriter(text: r.text)
         w.object { w in
             w.field("name", r.persona.name)
             w.field("user", r.persona.user.upn)
@@ -215,11 +217,11 @@ enum WhatIfReport {
         var rows = ""
         for r in results {
             for a in r.apps {
-                let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
-                let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map(\.to)
+                let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc(r.text($0.reason)))" }.joined(separator: "<br>")
+                let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map { r.text($0.to) }
                 rows += "<tr><td>\(esc(r.persona.name))</td><td>\(esc(a.app.rawValue))</td><td>\(esc(protection(a.protection)))<div class=why>\(why)</div></td>"
-                    + "<td>\(esc(verdict(a.token)))<div class=why>\(esc(a.token.explanation))</div></td>"
-                    + "<td>\(esc(a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))</td>"
+                    + "<td>\(esc(verdict(a.token)))<div class=why>\(esc(r.text(a.token.explanation)))</div></td>"
+                    + "<td>\(esc(a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\(r.text($0.value))" }.joined(separator: ", ")))</td>"
                     + "<td>\(a.transfers.count - blocked.count)/\(a.transfers.count) allowed<div class=why>\(esc(blocked.isEmpty ? "" : "blocked: " + blocked.joined(separator: ", ")))</div></td></tr>\n"
             }
         }
