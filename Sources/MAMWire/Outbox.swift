@@ -2,8 +2,9 @@
 /// before the loop writes: items (the host's deliveries to an app, an app's shares), cut into
 /// batches by count and bytes (`batchRanges`), and answers to the peer's batched frames (the
 /// host's to an app's shares, an app's acknowledgements of deliveries), folded into cumulative
-/// ranges (`cumulativeRuns`) as they are written. The host and the apps keep one each per conversation, so that a
-/// batch is cut, an answer folded and their storage reused one way at both ends.
+/// ranges (`cumulativeRuns`) as they are written. The host and the apps keep one each per
+/// conversation, so that a batch is cut, an answer folded and their storage reused one way at
+/// both ends.
 ///
 /// What is taken out to be written is handed back emptied (`giveBack`): the storage stays for
 /// the next iteration, where a list made anew per flush grew past glibc's small blocks; a list
