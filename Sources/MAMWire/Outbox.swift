@@ -22,10 +22,6 @@ public struct Outbox<Item, Answer> {
     @usableFromInline var answers: [(UInt64, Answer)] = []
     @usableFromInline var scheduled: Bool = false
 
-    /// Batches of at most this many items…
-    public static var maximumBatchCount: Int { 16 }
-    /// …and about this many bytes (an item heavier travels alone).
-    public static var maximumBatchBytes: Int { 256 << 10 }
     /// A list whose capacity grew past this (a burst) is let go rather than kept.
     public static var keptCapacity: Int { StringPool.keptBatchItems }
 
@@ -72,14 +68,13 @@ public struct Outbox<Item, Answer> {
         answers.append((seq, answer))
     }
 
-    /// The items gathered, and the batches to write them in (a range of one is a lone item):
-    /// this outbox is left with none. Hand the list back (`giveBack`)
-    /// once written.
+    /// The items gathered, and the batches to write them in (`batchRanges`; a range of one is
+    /// a lone item): this outbox is left with none. Hand the list back (`giveBack`) once written.
     @inlinable
     public mutating func takeItems() -> (items: [Item], batches: [Range<Int>]) {
         var taken: [Item] = []
         swap(&taken, &items)
-        let batches = batchRanges(weights, maximumCount: Self.maximumBatchCount, maximumBytes: Self.maximumBatchBytes) { $0 }
+        let batches = batchRanges(weights) { $0 }
         weights.removeAll(keepingCapacity: true)
         weightTotal = 0
         return (taken, batches)
@@ -87,8 +82,8 @@ public struct Outbox<Item, Answer> {
 
     /// The answers gathered, in the order they came, for `cumulativeRuns` (given what is still
     /// in flight, which lies beside this outbox: read here, it would be read while this is
-    /// written). This outbox is left with none; hand the list back
-    /// (`giveBack(answers:)`) once written.
+    /// written). This outbox is left with none; hand the list back (`giveBack(answers:)`) once
+    /// written.
     @inlinable
     public mutating func takeAnswers() -> [(UInt64, Answer)] {
         var taken: [(UInt64, Answer)] = []
