@@ -43,8 +43,7 @@ extension WhatIf {
             for (a, b) in zip(o.apps, n.apps) {
                 let because = causes(a, b, oldPolicies, newPolicies)
                 func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String) {
-                    changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: o.text(cell), before: o.text(before), after: n.text(after),
-                                                because: because.map(n.text)))
+                    changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after, because: because))
                 }
                 let (pa, pb) = (describe(a.protection), describe(b.protection))
                 if pa != pb {
@@ -62,17 +61,17 @@ extension WhatIf {
                 }
                 // An app the new policies block at launch (conditional launch: a minimum OS, a
                 // jailbreak) moves no data: a path of it that the policy opens opens nothing.
-                let blockedAtLaunch = b.features.contains { $0.to == "conditional launch" && !$0.verdict.isAllowed }
+                let blockedAtLaunch = b.features.contains { !$0.isAllowed && $0.to == PolicyMatrix.Feature.launch.rawValue }
                 // A short paste: within a policy's character limit, else judged by the level alone.
-                func short(_ r: WhatIfAppResult) -> [WhatIfAppResult.Cell] { r.pasteLimit > 0 ? r.clipboardWithinLimit : r.clipboard }
+                func short(_ r: WhatIfAppResult) -> WhatIfAppResult.Cells { r.pasteLimit > 0 ? r.clipboardWithinLimit : r.clipboard }
                 let limited = a.pasteLimit > 0 || b.pasteLimit > 0
                 for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard),
-                                     ("short paste", limited ? short(a) : [], limited ? short(b) : []), ("save", a.save, b.save),
+                                     ("short paste", limited ? short(a) : .empty, limited ? short(b) : .empty), ("save", a.save, b.save),
                                      ("open", a.open, b.open), ("features", a.features, b.features)] {
-                    for (c, d) in zip(x, y) where cell(c.verdict) != cell(d.verdict) {
-                        var kind: WhatIfChange.Kind = !c.verdict.isAllowed && d.verdict.isAllowed ? .opened : c.verdict.isAllowed && !d.verdict.isAllowed ? .closed : .other
+                    for (c, d) in zip(x, y) where cell(c) != cell(d) {
+                        var kind: WhatIfChange.Kind = !c.isAllowed && d.isAllowed ? .opened : c.isAllowed && !d.isAllowed ? .closed : .other
                         if kind == .opened, blockedAtLaunch, grid != "features" { kind = .other }
-                        add(kind, "\(grid) → \(c.to)", cell(c.verdict), cell(d.verdict) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
+                        add(kind, "\(grid) → \(c.to)", cell(c), cell(d) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
                     }
                 }
             }
@@ -81,6 +80,7 @@ extension WhatIf {
     }
 
     static func cell(_ v: Verdict) -> String { v.isAllowed ? "allowed" : v.blockedBy?.rawValue ?? "blocked" }
+    static func cell(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : c.blockedBy?.rawValue ?? "blocked" }
 
     static func describe(_ p: WhatIfAppResult.Protection) -> String {
         switch p {

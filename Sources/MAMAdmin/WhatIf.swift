@@ -13,19 +13,19 @@ public enum WhatIf {
 
     /// Every persona, each shape once: personas alike in all a decision reads (the groups and
     /// roles the policies name, the device, the apps, the tenant) share one evaluation made for a
-    /// stand-in user, their texts naming each persona on reading (`WhatIfPersonaResult.text`). A
+    /// stand-in user, their texts naming each persona as they are read (`WhatIfPersonaResult`). A
     /// persona a policy names by UPN or OID is evaluated on its own.
     public static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> [WhatIfPersonaResult] {
-        var shapes: [Shape: [WhatIfAppResult]] = [:]
+        var shapes: [Shape: [JudgedApp]] = [:]
         return evaluate(personas, policies, now: now, shapes: &shapes)
     }
 
-    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]]) -> [WhatIfPersonaResult] {
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [JudgedApp]]) -> [WhatIfPersonaResult] {
         var grids: [GridKey: [Grids]] = [:]
         return evaluate(personas, policies, now: now, shapes: &shapes, grids: &grids)
     }
 
-    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]],
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [JudgedApp]],
                          grids: inout [GridKey: [Grids]]) -> [WhatIfPersonaResult] {
         let named = policies.namedGroupsAndRoles()
         return personas.map { persona in
@@ -36,14 +36,11 @@ public enum WhatIf {
                             managementType: persona.managementType, apps: persona.apps, resource: persona.resource, domain: domain,
                             tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty,
                             risk: [member.signInRisk ?? "", member.userRisk ?? ""])
-            let stand = Account(upn: "\u{1}@" + domain, oid: persona.user.oid.isEmpty ? "" : "\u{2}", tenant: persona.user.tenant)
-            // The whole UPN first, then its local part alone (an app configuration's {{partialupn}}).
-            var names = [(stand.upn, persona.user.upn), ("\u{1}", persona.user.upn.split(separator: "@").first.map(String.init) ?? "")]
-            if !persona.user.oid.isEmpty { names.append(("\u{2}", persona.user.oid)) }
+            let (stand, names) = StandIn.for(persona.user, domain: domain)
             if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: apps, names: names) }
             var standIn = persona
             standIn.user = stand
-            let apps = evaluate(standIn, policies, now: now, grids: &grids).apps
+            let apps = evaluate(standIn, policies, now: now, grids: &grids).judged
             shapes[key] = apps
             return WhatIfPersonaResult(persona: persona, apps: apps, names: names)
         }
@@ -84,7 +81,7 @@ public enum WhatIf {
 
     /// One worker's shapes: only its thread touches them, the lock says so to the compiler.
     final class ShapeCache: Sendable {
-        let shapes = Mutex<([Shape: [WhatIfAppResult]], [GridKey: [Grids]])>(([:], [:]))
+        let shapes = Mutex<([Shape: [JudgedApp]], [GridKey: [Grids]])>(([:], [:]))
     }
 
     struct Shape: Hashable {
@@ -117,9 +114,9 @@ public enum WhatIf {
 
     /// One app's grids, conditional launch aside.
     struct Grids {
-        var transfers: [WhatIfAppResult.Cell], clipboard: [WhatIfAppResult.Cell], within: [WhatIfAppResult.Cell]
+        var transfers: [JudgedCell], clipboard: [JudgedCell], within: [JudgedCell]
         var limit: Int
-        var save: [WhatIfAppResult.Cell], open: [WhatIfAppResult.Cell], features: [WhatIfAppResult.Cell]
+        var save: [JudgedCell], open: [JudgedCell], features: [JudgedCell]
     }
 
     static let launchColumn = PolicyMatrix.Feature.allCases.firstIndex(of: .launch)!
@@ -145,7 +142,7 @@ public enum WhatIf {
         }
         var fleet = base
         fleet.add(persona.user, policies: restricted(chosen))
-        var results: [WhatIfAppResult] = []
+        var results: [JudgedApp] = []
         let ca = conditionalAccess(persona, member, policies)
         let key = GridKey(applying: applyingIndices, upn: persona.user.upn, oid: persona.user.oid, tenant: persona.user.tenant,
                           mdmEnrolled: persona.device.mdmEnrolled, restrictions: persona.device.restrictions,
@@ -159,7 +156,7 @@ public enum WhatIf {
                                            verdict: PolicyMatrix.decide(.features, for: me, column: launchColumn, in: fleet, now: now))
             let token = token(app, persona, member, policies, fleet, compliant: chosen[app.bundleID] != nil)
             let config = appConfig(app, persona, member, policies, fleet)
-            var result = WhatIfAppResult(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
+            var result = JudgedApp(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
                                          appConfig: config, transfers: g.transfers, clipboard: g.clipboard,
                                          save: g.save, open: g.open, features: features)
             result.pasteLimit = g.limit
@@ -174,7 +171,7 @@ public enum WhatIf {
     static func grids(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ fleet: Fleet, now: Instant) -> Grids {
         let me = PolicyMatrix.Party(app: app.bundleID, account: persona.user)
         let personal = Account(upn: "")
-        var transfers: [WhatIfAppResult.Cell] = [], clipboard: [WhatIfAppResult.Cell] = [], within: [WhatIfAppResult.Cell] = []
+        var transfers: [JudgedCell] = [], clipboard: [JudgedCell] = [], within: [JudgedCell] = []
         let limit = fleet.policy(for: persona.user, in: app.bundleID)?.allowedOutboundClipboardSharingExceptionLength ?? 0
         for other in persona.apps where other.bundleID != app.bundleID {
             for (label, account) in [(persona.user.upn, Optional(persona.user)), ("personal", Optional(personal))] {
@@ -187,7 +184,7 @@ public enum WhatIf {
                 }
             }
         }
-        func row(_ grid: PolicyMatrix.Grid) -> [WhatIfAppResult.Cell] {
+        func row(_ grid: PolicyMatrix.Grid) -> [JudgedCell] {
             grid.columns.indices.map { .init(to: grid.columns[$0], verdict: PolicyMatrix.decide(grid, for: me, column: $0, in: fleet, now: now)) }
         }
         return Grids(transfers: transfers, clipboard: clipboard, within: within, limit: limit, save: row(.save), open: row(.open), features: row(.features))

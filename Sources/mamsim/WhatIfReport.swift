@@ -4,8 +4,8 @@ import MAMModel
 import MAMPolicy
 import MAMAdmin
 
-/// How `whatif` results are written: every text of a result passes through its persona's
-/// `text(_:)` (personas of one shape share their results, made for a stand-in user).
+/// How `whatif` results are written. A result's texts already name its persona (personas of
+/// one shape share one evaluation, named as each reads it): what is read here is written as it is.
 enum WhatIfReport {
     static func protection(_ p: WhatIfAppResult.Protection) -> String {
         switch p {
@@ -17,6 +17,8 @@ enum WhatIfReport {
     }
 
     static func verdict(_ v: Verdict) -> String { v.isAllowed ? "allowed" : "\(v.blockedBy!.rawValue)" }
+    /// A cell's decision without its sentence (which is named only where it is written).
+    static func verdict(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : "\(c.blockedBy!.rawValue)" }
 
     static func table(_ results: [WhatIfPersonaResult], _ policies: WhatIfPolicies) -> String {
         var conflicts = 0
@@ -42,29 +44,30 @@ enum WhatIfReport {
                 lines.append("      \(mark): \"\(e.displayName)\" — \(e.reason)")
             }
             if case .conflict = a.protection { conflicts += 1 }
-            lines.append("    token (\(p.resource)): \(verdict(a.token)) — \(a.token.explanation)")
-            for e in a.conditionalAccess where e.reportOnly && e.reason.hasPrefix("report-only: would") {
+            let token = a.token, ca = a.conditionalAccess
+            lines.append("    token (\(p.resource)): \(verdict(token)) — \(token.explanation)")
+            for e in ca where e.reportOnly && e.reason.hasPrefix("report-only: would") {
                 lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
             }
-            for e in a.conditionalAccess where e.applies == true && e.analysisReasons.contains("notEnoughInformation")
+            for e in ca where e.applies == true && e.analysisReasons.contains("notEnoughInformation")
                 || !e.reportOnly && e.reason != "disabled" && e.analysisReasons.contains("devices") {
                 lines.append("      \"\(e.displayName)\": \(e.reason)")
             }
             if !a.appConfig.isEmpty {
                 lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
             }
-            let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map(\.to)
+            let blocked = a.transfers.filter { !$0.isAllowed }.map(\.to)
             lines.append("    share: \(a.transfers.count - blocked.count) of \(a.transfers.count) allowed" + (blocked.isEmpty ? "" : "; blocked to \(blocked.joined(separator: ", "))"))
-            let paste = a.clipboard.filter { !$0.verdict.isAllowed }.map(\.to)
+            let paste = a.clipboard.filter { !$0.isAllowed }.map(\.to)
             lines.append("    paste: \(a.clipboard.count - paste.count) of \(a.clipboard.count) allowed" + (paste.isEmpty ? "" : "; blocked in \(paste.joined(separator: ", "))"))
             if a.pasteLimit > 0 {
-                let short = a.clipboardWithinLimit.filter { !$0.verdict.isAllowed }.map(\.to)
+                let short = a.clipboardWithinLimit.filter { !$0.isAllowed }.map(\.to)
                 lines.append("    paste of up to \(a.pasteLimit) characters: \(a.clipboardWithinLimit.count - short.count) of \(a.clipboardWithinLimit.count) allowed" + (short.isEmpty ? "" : "; blocked in \(short.joined(separator: ", "))"))
             }
-            lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
-            lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0.verdict))" }.joined(separator: ", "))
+            lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0))" }.joined(separator: ", "))
+            lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0))" }.joined(separator: ", "))
         }
-        return lines.map(r.text).joined(separator: "\n")
+        return lines.joined(separator: "\n")
     }
 
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
@@ -72,15 +75,13 @@ enum WhatIfReport {
     struct JSONWriter {
         /// UTF-8, appended byte by byte: `String`'s appends cost more than the decisions.
         var bytes: [UInt8] = []
-        let text: (String) -> String
 
         var out: String { String(decoding: bytes, as: UTF8.self) }
 
         mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
         mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
-        mutating func string(_ raw: String) {
-            let s = text(raw)
+        mutating func string(_ s: String) {
             bytes.append(UInt8(ascii: "\""))
             for b in s.utf8 {
                 switch b {
@@ -130,13 +131,13 @@ enum WhatIfReport {
     }
 
     /// A grid's cells: the allowed ones by name, the blocked ones each with its reason.
-    static func cells(_ w: inout JSONWriter, _ name: String, _ cells: [WhatIfAppResult.Cell]) {
+    static func cells(_ w: inout JSONWriter, _ name: String, _ cells: WhatIfAppResult.Cells) {
         w.key(name)
         w.object { w in
-            w.field("allowed", strings: cells.filter { $0.verdict.isAllowed }.map(\.to))
+            w.field("allowed", strings: cells.filter(\.isAllowed).map(\.to))
             w.key("blocked")
-            w.array(cells.filter { !$0.verdict.isAllowed }) { w, c in
-                w.object { w in w.field("to", c.to); w.field("decision", verdict(c.verdict)); w.field("reason", c.verdict.explanation) }
+            w.array(cells.filter { !$0.isAllowed }) { w, c in
+                w.object { w in w.field("to", c.to); w.field("decision", verdict(c)); w.field("reason", c.verdict.explanation) }
             }
             w.comma()
         }
@@ -152,7 +153,7 @@ enum WhatIfReport {
 
     /// One persona's object of the JSON report.
     static func json(_ r: WhatIfPersonaResult) -> String {
-        var w = JSONWriter(text: r.text)
+        var w = JSONWriter()
         w.object { w in
             w.field("name", r.persona.name)
             w.field("user", r.persona.user.upn)
@@ -184,8 +185,9 @@ enum WhatIfReport {
             w.key("conditionalAccess")
             w.object { w in
                 w.field("resource", resource)
-                w.field("token", verdict(a.token))
-                w.field("reason", a.token.explanation)
+                let token = a.token
+                w.field("token", verdict(token))
+                w.field("reason", token.explanation)
                 w.key("value")
                 w.array(a.conditionalAccess) { evaluation(&$0, $1) }
                 w.comma()
@@ -217,11 +219,11 @@ enum WhatIfReport {
         var rows = ""
         for r in results {
             for a in r.apps {
-                let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc(r.text($0.reason)))" }.joined(separator: "<br>")
-                let blocked = a.transfers.filter { !$0.verdict.isAllowed }.map { r.text($0.to) }
+                let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
+                let blocked = a.transfers.filter { !$0.isAllowed }.map(\.to)
                 rows += "<tr><td>\(esc(r.persona.name))</td><td>\(esc(a.app.rawValue))</td><td>\(esc(protection(a.protection)))<div class=why>\(why)</div></td>"
-                    + "<td>\(esc(verdict(a.token)))<div class=why>\(esc(r.text(a.token.explanation)))</div></td>"
-                    + "<td>\(esc(a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\(r.text($0.value))" }.joined(separator: ", ")))</td>"
+                    + "<td>\(esc(verdict(a.token)))<div class=why>\(esc(a.token.explanation))</div></td>"
+                    + "<td>\(esc(a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))</td>"
                     + "<td>\(a.transfers.count - blocked.count)/\(a.transfers.count) allowed<div class=why>\(esc(blocked.isEmpty ? "" : "blocked: " + blocked.joined(separator: ", ")))</div></td></tr>\n"
             }
         }

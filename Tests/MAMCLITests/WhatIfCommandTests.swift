@@ -144,6 +144,52 @@ extension CLITests {
             #expect((root["changes"] as? [Any])?.isEmpty == true && root["failed"] as? Bool == false)
         }
 
+        /// Personas alike in everything a decision reads share one evaluation, made for a stand-in
+        /// user; each format reads it named for each persona, and no stand-in reaches an output
+        /// (issue 88, item 4: no placeholder a renderer must replace).
+        @Test func personasOfOneShapeAreEachNamedInEveryFormat() async throws {
+            let dir = try TemporaryDirectory(prefix: "mamsim-whatif-shape")
+            defer { dir.remove() }
+            let tenant = dir.url.appendingPathComponent("tenant")
+            try FileManager.default.copyItem(at: CLI.repo(Self.example + "before"), to: tenant)
+            var config = try String(contentsOf: tenant.appendingPathComponent("app-config.json"), encoding: .utf8)
+            config = config.replacingOccurrences(of: "\"value\": \"ModernAuth\"", with: "\"value\": \"{{userprincipalname}} {{partialupn}} {{userid}}\"")
+            try config.write(to: tenant.appendingPathComponent("app-config.json"), atomically: true, encoding: .utf8)
+            let people = [("One", "adele.vance@contoso.com", "oid-1"), ("Two", "alex.wilber@contoso.com", "oid-2"), ("Three", "lee.gu@contoso.com", "oid-3")]
+            let personas = try dir.write("p.yaml", "apps: [com.microsoft.Office.Outlook, com.contoso.expenses, {bundle: com.apple.mobilenotes, sdk: false}]\npersonas:\n"
+                + people.map { "  - {name: \($0.0), user: \($0.1), oid: \($0.2), groups: [Sales], device: {mdmEnrolled: false, osVersion: \"17.5\"}}\n" }.joined())
+            func clean(_ text: String) -> Bool { !text.utf8.contains { $0 == 1 || $0 == 2 } }
+            // The table, a persona at a time: its own user in its cells, its configuration, its token.
+            let table = try await CLI.run(["whatif", tenant.path, "--personas", personas.path])
+            #expect(table.status == 0 && clean(table.stdout), "\(table)")
+            let blocks = table.stdout.components(separatedBy: "\n").reduce(into: [[String]]()) { b, line in
+                if people.contains(where: { line.hasPrefix($0.0 + ":") }) { b.append([line]) } else if !b.isEmpty { b[b.count - 1].append(line) }
+            }
+            #expect(blocks.count == 3, "\(table.stdout.prefix(600))")
+            for ((_, upn, oid), block) in zip(people, blocks) {
+                let text = block.joined(separator: "\n")
+                let local = String(upn.split(separator: "@")[0])
+                #expect(text.contains("com.microsoft.outlook.EmailProfile.AccountType=\(upn) \(local) \(oid)"), "\(text)")
+                #expect(text.contains("requires compliantApplication for \(upn)") && text.contains("com.contoso.expenses as \(upn)"), "\(text)")
+                #expect(!people.contains { $0.1 != upn && text.contains($0.1) }, "another persona's user in \(upn)'s lines: \(text)")
+            }
+            // JSON and HTML the same way.
+            let json = try await CLI.run(["whatif", tenant.path, "--personas", personas.path, "--format", "json"])
+            #expect(json.status == 0 && clean(json.stdout), "\(json.stderr)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            let objects = try #require(root["personas"] as? [[String: Any]])
+            for ((_, upn, oid), object) in zip(people, objects) {
+                let text = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+                #expect(text.contains("\(upn) \(upn.split(separator: "@")[0]) \(oid)") && !people.contains { $0.1 != upn && text.contains($0.1) }, "\(text.prefix(400))")
+            }
+            let html = try await CLI.run(["whatif", tenant.path, "--personas", personas.path, "--format", "html"])
+            #expect(html.status == 0 && clean(html.stdout) && people.allSatisfy { html.stdout.contains("requires compliantApplication for \($0.1)") }, "\(html.stderr)")
+            // The change between two policy sets names each persona's cells too.
+            let diff = try await CLI.run(["whatif", "--diff", tenant.path, CLI.repo(Self.example + "after").path, "--personas", personas.path, "--format", "json"])
+            #expect(diff.status == 0 && clean(diff.stdout), "\(diff)")
+            #expect(people.allSatisfy { diff.stdout.contains("transfers → com.contoso.expenses as \($0.1)") }, "\(diff.stdout.prefix(600))")
+        }
+
         @Test func badInputIsNamed() async throws {
             let dir = try TemporaryDirectory(prefix: "mamsim-whatif")
             defer { dir.remove() }

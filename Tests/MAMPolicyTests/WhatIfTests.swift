@@ -210,19 +210,19 @@ extension WhatIfTests {
                 texts += [WhatIf.describe(a.protection), a.token.explanation]
                 texts += a.evaluations.map(\.reason)
                 texts += a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-                let cells: [WhatIfAppResult.Cell] = a.transfers + a.clipboard + a.save + a.open + a.features
+                let cells = Array(a.transfers) + a.clipboard + a.save + a.open + a.features
                 texts += cells.map { "\($0.to): \($0.verdict.explanation)" }
             }
-            return texts.map(r.text)
+            return texts
         }
         let shared = WhatIf.evaluate(personas, policies)
         for (p, r) in zip(personas, shared) {
             #expect(rendered(r) == rendered(WhatIf.evaluate(p, policies)), "\(p.name)")
             #expect(!rendered(r).contains { $0.contains("\u{1}") || $0.contains("\u{2}") })
         }
-        #expect(shared[0].apps[0].appConfig["upn"].map(shared[0].text) == "a@contoso.com")
-        #expect(shared[2].apps[0].appConfig["short"].map(shared[2].text) == "c" && shared[2].apps[0].appConfig["id"].map(shared[2].text) == "oid-2")
-        #expect(shared[1].names.isEmpty, "named by a policy: evaluated alone")
+        #expect(shared[0].apps[0].appConfig["upn"] == "a@contoso.com")
+        #expect(shared[2].apps[0].appConfig["short"] == "c" && shared[2].apps[0].appConfig["id"] == "oid-2")
+        #expect(shared[0].names.pairs.count == 3 && shared[1].names.isEmpty, "named by a policy: evaluated alone")
     }
 
     /// Personas of different shapes that share their grids (the same policies apply, the same
@@ -246,8 +246,8 @@ extension WhatIfTests {
         for (persona, r) in zip(personas, batched) {
             let alone = WhatIf.evaluate(persona, policies)
             for (a, b) in zip(r.apps, alone.apps) {
-                let cells = zip(a.features + a.save + a.transfers, b.features + b.save + b.transfers)
-                #expect(cells.allSatisfy { r.text($0.0.verdict.explanation) == $0.1.verdict.explanation && $0.0.verdict.reason == $0.1.verdict.reason }, "\(persona.name)")
+                let cells = zip(Array(a.features) + a.save + a.transfers, Array(b.features) + b.save + b.transfers)
+                #expect(cells.allSatisfy { $0.0 == $0.1 }, "\(persona.name)")
             }
         }
         let launch = batched.map { r in r.apps[0].features.first { $0.to == "conditional launch" }!.verdict.isAllowed }
