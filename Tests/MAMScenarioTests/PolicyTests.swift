@@ -148,4 +148,33 @@ import Testing
             #expect(error.description == #"s.yaml:4:49: steps[0].setPolicy.policy: no policy named "strikt"; did you mean "strict"?"#)
         }
     }
+
+    /// A Graph conditional access file that names groups: its warning that groups are judged only
+    /// for accounts that declare them is dropped once an account declares its groups (v1.5),
+    /// chosen by the warning's kind, not its words; every other warning of the file stays.
+    @Test func theGroupsWarningGoesOnceAccountsDeclareGroups() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ca-groups-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"""
+            {"@odata.type": "#microsoft.graph.conditionalAccessPolicy", "displayName": "Sales", "state": "enabled",
+             "conditions": {"users": {"includeUsers": [], "includeGroups": ["g-sales"],
+                                      "includeGuestsOrExternalUsers": {"guestOrExternalUserTypes": "b2bCollaborationGuest"}},
+                            "applications": {"includeApplications": ["All"]}},
+             "grantControls": {"operator": "OR", "builtInControls": ["compliantApplication"]}}
+            """#.utf8).write(to: dir.appendingPathComponent("ca.json"))
+        func warnings(_ account: String) throws -> [String] {
+            try ScenarioLoader.load(text: """
+                accounts: [\(account)]
+                conditionalAccess: [{file: ca.json}]
+                apps: [{id: mail, bundle: com.contoso.mail}]
+                steps: [{launch: {app: mail}}]
+                """, file: dir.appendingPathComponent("s.yaml")).warnings.map(\.message)
+        }
+        let undeclared = try warnings("{upn: a@contoso.com}")
+        #expect(undeclared.contains { $0.contains("conditions.users.includeGroups is judged for the accounts that declare") }, "\(undeclared)")
+        #expect(undeclared.contains { $0.contains("includeGuestsOrExternalUsers") }, "\(undeclared)")
+        let declared = try warnings("{upn: a@contoso.com, groups: [g-sales]}")
+        #expect(!declared.contains { $0.contains("conditions.users.includeGroups") } && declared.contains { $0.contains("includeGuestsOrExternalUsers") }, "\(declared)")
+    }
 }
