@@ -45,6 +45,10 @@ public struct WhatIfAppResult: Sendable {
         public var analysisReasons: [String]
         public var reason: String
         public var reportOnly: Bool = false
+        /// A conditional access policy's conditions cover the persona, whatever its state: what a
+        /// report-only policy would do, read without reading `reason`.
+        public var covers: Bool = false
+        public var disabled: Bool = false
     }
 
     /// One cell of a grid: where the data goes (or the feature), and the decision.

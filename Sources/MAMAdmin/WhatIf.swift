@@ -270,7 +270,7 @@ public enum WhatIf {
             let said = unknown.isEmpty || !covers ? why : why + " (judged as if matched, unknown to the device: \(unknown.joined(separator: ", ")))"
             evaluations.append(.init(kind: "#microsoft.graph.conditionalAccessPolicy", id: "", displayName: p.name,
                                      applies: p.state == .enabled && covers, analysisReasons: reasons + (unknown.isEmpty ? [] : ["notEnoughInformation"]), reason: said,
-                                     reportOnly: p.state == .enabledForReportingButNotEnforced))
+                                     reportOnly: p.state == .enabledForReportingButNotEnforced, covers: covers, disabled: p.state == .disabled))
         }
         return evaluations
     }

@@ -46,11 +46,11 @@ enum WhatIfReport {
             if case .conflict = a.protection { conflicts += 1 }
             let token = a.token, ca = a.conditionalAccess
             lines.append("    token (\(p.resource)): \(verdict(token)) — \(token.explanation)")
-            for e in ca where e.reportOnly && e.reason.hasPrefix("report-only: would") {
+            for e in ca where e.reportOnly && e.covers {
                 lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
             }
             for e in ca where e.applies == true && e.analysisReasons.contains("notEnoughInformation")
-                || !e.reportOnly && e.reason != "disabled" && e.analysisReasons.contains("devices") {
+                || !e.reportOnly && !e.disabled && e.analysisReasons.contains("devices") {
                 lines.append("      \"\(e.displayName)\": \(e.reason)")
             }
             if !a.appConfig.isEmpty {
