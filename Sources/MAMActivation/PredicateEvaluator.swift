@@ -42,6 +42,10 @@ private struct Environment {
 private struct Outcome {
     var value: Bool
     var reason: String
+    /// Some part of the rule could not be evaluated on the share (a missing key, values of two
+    /// types): said first, found by this flag, never by the reason's words, which quote what the
+    /// sender shared.
+    var unevaluable = false
 }
 
 private struct PredicateEvaluator {
@@ -53,23 +57,28 @@ private struct PredicateEvaluator {
             return Outcome(value: value, reason: value ? "rule is TRUEPREDICATE (accepts everything)" : "rule is FALSEPREDICATE (accepts nothing)")
         case .not(let inner):
             let outcome = evaluate(inner, in: env)
-            return Outcome(value: !outcome.value, reason: "rule excludes what it negates: " + outcome.reason)
+            return Outcome(value: !outcome.value, reason: "rule excludes what it negates: " + outcome.reason, unevaluable: outcome.unevaluable)
         case .and(let parts):
             var reasons: [String] = []
+            var unevaluable = false
             for part in parts {
                 let outcome = evaluate(part, in: env)
                 if !outcome.value { return outcome }
                 reasons.append(outcome.reason)
+                unevaluable = unevaluable || outcome.unevaluable
             }
-            return Outcome(value: true, reason: reasons.joined(separator: "; "))
+            return Outcome(value: true, reason: reasons.joined(separator: "; "), unevaluable: unevaluable)
         case .or(let parts):
             var failures: [String] = []
+            var unevaluable = false
             for part in parts {
                 let outcome = evaluate(part, in: env)
                 if outcome.value { return outcome }
                 if !failures.contains(outcome.reason) { failures.append(outcome.reason) }
+                unevaluable = unevaluable || outcome.unevaluable
             }
-            return Outcome(value: false, reason: failures.count == 1 ? failures[0] : "no alternative holds: " + failures.joined(separator: "; or "))
+            return Outcome(value: false, reason: failures.count == 1 ? failures[0] : "no alternative holds: " + failures.joined(separator: "; or "),
+                           unevaluable: unevaluable)
         case .comparison(let c):
             return compare(c, in: env)
         }
@@ -117,15 +126,15 @@ private struct PredicateEvaluator {
     private func compare(_ c: ActivationPredicate.Comparison, in env: Environment) -> Outcome {
         let lhs = value(of: c.lhs, in: env)
         let rhs = value(of: c.rhs, in: env)
-        if case .missing(let why) = lhs { return Outcome(value: false, reason: "rule cannot be evaluated: \(why)") }
-        if case .missing(let why) = rhs { return Outcome(value: false, reason: "rule cannot be evaluated: \(why)") }
+        if case .missing(let why) = lhs { return Outcome(value: false, reason: "rule cannot be evaluated: \(why)", unevaluable: true) }
+        if case .missing(let why) = rhs { return Outcome(value: false, reason: "rule cannot be evaluated: \(why)", unevaluable: true) }
 
         let result: Bool
         switch c.modifier {
         case .direct:
             guard let r = compareValues(lhs, c.op, rhs) else {
                 return Outcome(value: false, reason: "rule cannot compare \(lhs.shortDescription) \(c.op.rawValue) \(rhs.shortDescription) in \(ActivationPredicate.comparison(c))"
-                    + (isList(lhs) ? " (a collection needs ANY, ALL or NONE)" : ""))
+                    + (isList(lhs) ? " (a collection needs ANY, ALL or NONE)" : ""), unevaluable: true)
             }
             result = r
         case .any, .all, .none:
@@ -139,7 +148,7 @@ private struct PredicateEvaluator {
             default: result = !matches.contains(true)
             }
         }
-        return Outcome(value: result, reason: explain(c, lhs: lhs, rhs: rhs, result: result, env: env))
+        return explain(c, lhs: lhs, rhs: rhs, result: result, env: env)
     }
 
     private func isList(_ v: Value) -> Bool {
@@ -178,8 +187,9 @@ private struct PredicateEvaluator {
     // MARK: Reasons
 
     /// A sentence for a comparison, in the share's terms where the shape is a familiar one
-    /// (`SUBQUERY(…).@count op n`, `collection.@count op n`, `ANY types UTI-CONFORMS-TO t`).
-    private func explain(_ c: ActivationPredicate.Comparison, lhs: Value, rhs: Value, result: Bool, env: Environment) -> String {
+    /// (`SUBQUERY(…).@count op n`, `collection.@count op n`, `ANY types UTI-CONFORMS-TO t`);
+    /// an element's own outcome where that says more.
+    private func explain(_ c: ActivationPredicate.Comparison, lhs: Value, rhs: Value, result: Bool, env: Environment) -> Outcome {
         if case .key(let counted, "@count") = c.lhs, case .number(let got) = lhs {
             var collection = counted
             var body: ActivationPredicate?
@@ -203,7 +213,7 @@ private struct PredicateEvaluator {
                     var inner = env
                     inner.variables[variable] = element
                     let nested = evaluate(body, in: inner)
-                    if nested.reason.contains("rule cannot") { return nested.reason }
+                    if nested.unevaluable { return Outcome(value: result, reason: nested.reason, unevaluable: true) }
                 }
             }
             // A SUBQUERY over one element (the usual single extension item) whose own test is
@@ -212,21 +222,21 @@ private struct PredicateEvaluator {
                 var inner = env
                 inner.variables[variable] = elements[0]
                 let nested = evaluate(body, in: inner)
-                if nested.value == result || !nested.value { return nested.reason }
+                if nested.value == result || !nested.value { return Outcome(value: result, reason: nested.reason, unevaluable: nested.unevaluable) }
             }
-            return "rule requires \(required); got \(got)"
+            return Outcome(value: result, reason: "rule requires \(required); got \(got)")
         }
         if c.op == .conformsTo || c.op == .utiEquals, case .string(let type) = rhs {
             let phrase = c.op == .conformsTo ? "conforming to \(type)" : "equal to \(type)"
             switch (c.modifier, lhs) {
             case (.any, .list(let values)):
                 let listed = values.map(\.shortDescription).joined(separator: ", ")
-                return result ? "a type identifier is \(phrase) (among \(listed))" : "no type identifier \(phrase) (among \(listed))"
+                return Outcome(value: result, reason: result ? "a type identifier is \(phrase) (among \(listed))" : "no type identifier \(phrase) (among \(listed))")
             default:
-                return "\(lhs.shortDescription) is \(result ? "" : "not ")\(phrase)"
+                return Outcome(value: result, reason: "\(lhs.shortDescription) is \(result ? "" : "not ")\(phrase)")
             }
         }
-        return "\(ActivationPredicate.comparison(c)) is \(result) (\(lhs.shortDescription) vs \(rhs.shortDescription))"
+        return Outcome(value: result, reason: "\(ActivationPredicate.comparison(c)) is \(result) (\(lhs.shortDescription) vs \(rhs.shortDescription))")
     }
 
     private static func isCountComparison(_ p: ActivationPredicate) -> Bool {

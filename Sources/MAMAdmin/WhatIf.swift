@@ -157,8 +157,8 @@ public enum WhatIf {
             let token = token(app, persona, member, policies, fleet, compliant: chosen[app.bundleID] != nil)
             let config = appConfig(app, persona, member, policies, fleet)
             var result = JudgedApp(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
-                                         appConfig: config, transfers: g.transfers, clipboard: g.clipboard,
-                                         save: g.save, open: g.open, features: features)
+                                   appConfig: config, transfers: g.transfers, clipboard: g.clipboard,
+                                   save: g.save, open: g.open, features: features)
             result.pasteLimit = g.limit
             result.clipboardWithinLimit = g.within
             results.append(result)

@@ -89,6 +89,24 @@ struct FixtureActivationTests {
         #expect(rule.evaluate(Shares.pdfFileURL).isActivated)
     }
 
+    /// A rule that cannot be evaluated on an element is said first; a type identifier a sender
+    /// made up that reads like that sentence is only quoted, never taken for it.
+    @Test func anUnevaluableElementIsFoundByItsOutcomeNotItsWords() throws {
+        let rule = try ActivationRule(predicate: """
+            SUBQUERY(extensionItems, $extensionItem, SUBQUERY($extensionItem.attachments, $attachment,
+                ANY $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "com.adobe.pdf").@count == 1).@count == 1
+            """)
+        let expected = "rule requires exactly 1 attachment conforming to com.adobe.pdf; got 0"
+        #expect(rule.evaluate(Shares.image) == .notActivated(because: expected))
+        #expect(rule.evaluate(ShareInput(["com.contoso.rule cannot be evaluated"])) == .notActivated(because: expected))
+        let unevaluable = try ActivationRule(predicate: """
+            SUBQUERY(extensionItems, $extensionItem, SUBQUERY($extensionItem.attachments, $attachment,
+                $attachment.registeredTypeIdentifiers UTI-CONFORMS-TO "com.adobe.pdf").@count == 1).@count == 1
+            """)
+        let result = unevaluable.evaluate(Shares.pdfFileURL)
+        #expect(!result.isActivated && result.reason.hasPrefix("rule cannot compare") && result.reason.hasSuffix("(a collection needs ANY, ALL or NONE)"), "\(result)")
+    }
+
     @Test func everyAttachmentRuleReasonCountsTheMisfits() throws {
         let telegram = try Fixtures.rule("01-TelegramMessenger_Telegram-iOS.plist")
         let result = telegram.evaluate(ShareInput(["public.jpeg"], ["com.microsoft.intune.mam.public.jpeg"]))
