@@ -52,9 +52,10 @@ public struct PluginSandbox: Sendable, Hashable {
             return list
         }
         var result = PluginSandbox()
+        let read = try strings("read")
         do {
-            result.read = try strings("read").compactMap { try resolve($0, in: folder, environment: environment) }
-        } catch let error as PluginSandboxError where !error.description.hasPrefix("plugin.json") {
+            result.read = try read.compactMap { try resolve($0, in: folder, environment: environment) }
+        } catch let error as PluginSandboxError {
             throw PluginSandboxError("plugin.json: sandbox.read: \(error)")
         }
         result.environment = try strings("environment")
