@@ -56,7 +56,7 @@ public enum ManagedAppFacade {
 /// sender back.
 final class Rendezvous<Element: Sendable>: AsyncSequence, @unchecked Sendable {
     typealias Failure = Never
-    // `@unchecked Sendable`: every field is read and written under `lock`.
+    // `@unchecked Sendable`: every field but the constant `patience` is read and written under `lock`.
     private let lock = NSLock()
     /// Values not taken yet, each with its number (0: the preloaded one, which no sender waits on).
     private var queue: [(index: Int, value: Element)] = []
@@ -87,15 +87,19 @@ final class Rendezvous<Element: Sendable>: AsyncSequence, @unchecked Sendable {
             // A sequence the app made and never iterates (or stopped reading without letting
             // it go) must not hold the device's notification forever: past this, the value
             // counts as handled.
-            Task { [weak self] in
-                try? await Task.sleep(for: Self.patience)
+            Task { [weak self, patience] in
+                try? await Task.sleep(for: patience)
                 self?.release(index)
             }
         }
     }
 
     /// How long a sender waits for a loop that does not come back.
-    static var patience: Duration { .seconds(5) }
+    let patience: Duration
+
+    init(patience: Duration = .seconds(5)) {
+        self.patience = patience
+    }
 
     private func release(_ index: Int) {
         let done: CheckedContinuation<Void, Never>? = lock.withLock {

@@ -45,7 +45,10 @@ import Testing
     /// A value sent is handled when the loop comes back for the next one: `send` returns only
     /// then; a loop that ends releases its senders.
     @Test func aSentValueIsHandledWhenTheLoopAsksForTheNext() async {
-        let channel = Rendezvous<Int>()
+        // Patience no load on the machine outlasts: what is tested is that `send` waits for the
+        // loop, not how long it gives up after (5 s by default, which a loaded CI machine once
+        // outlasted while the loop slept its 30 ms).
+        let channel = Rendezvous<Int>(patience: .seconds(60))
         channel.preload(0)
         let handled = HandledLog()
         let loop = Task {
