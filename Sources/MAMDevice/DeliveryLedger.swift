@@ -110,9 +110,9 @@ struct DeliveryLedger {
     /// delivery may end.
     var isIdle: Bool { pending.isEmpty && queued.isEmpty && !outbox.hasItems }
 
-    /// A share of this child's was answered: `true` when its answer goes in the outbox (it
-    /// came batched, and the child can still read it: the caller schedules a flush), `false`
-    /// when it is sent alone (if the child can still read it: `live`).
+    /// A share of this child's was answered: where its answer goes — into the outbox when it
+    /// came batched and the child can still read it (`live`; the caller schedules a flush),
+    /// alone when it came alone and the child can still read it, else nowhere.
     mutating func answered(_ seq: UInt64, _ outcome: borrowing Verdict, live: Bool) -> Answer {
         sharesInFlight -= 1
         guard batchedSharesInFlight.remove(seq) else { return live ? .alone : .nowhere }
