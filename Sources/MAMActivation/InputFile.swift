@@ -16,6 +16,12 @@ public enum InputFile {
         }
     }
 
+    /// The UTF-8 text of `url`, or `nil` when it cannot be read, is not UTF-8 or is larger
+    /// than `limit`: what a reader that says "cannot be read" in its own words takes.
+    public static func text(of url: URL, limit: Int = InputFile.limit) -> String? {
+        (try? contents(of: url, limit: limit)).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
     /// The bytes of `url`, at most `limit` of them; throws `TooLarge` beyond, or the error
     /// that kept it from being read.
     public static func contents(of url: URL, limit: Int = InputFile.limit) throws -> Data {

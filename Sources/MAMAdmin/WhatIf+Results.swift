@@ -129,15 +129,21 @@ extension WhatIf {
     /// UPN first, then its local part alone and the object id. Empty when the results name the
     /// persona's own account.
     struct StandIn: Sendable {
-        /// The stand-in's parts start with bytes no real text holds (1, 2): a text without them
-        /// is returned as it is after one scan.
+        /// The stand-in's parts start with a byte rarely in a real text (1, 2), so a text
+        /// without one is returned as it is after one scan; what follows it is drawn afresh in
+        /// each run, so no input can hold a stand-in: an export's app configuration value of
+        /// `\u{1}` stays `\u{1}`, never the persona's UPN.
         static let user: UInt8 = 1, objectID: UInt8 = 2
+        static let nonce: String = {
+            var generator = SystemRandomNumberGenerator()
+            return (0..<2).map { _ in String(generator.next() as UInt64, radix: 36) }.joined(separator: "-")
+        }()
 
         var pairs: [(String, String)] = []
 
         /// The stand-in for `user` in a shape of `domain`, and who it stands for.
         static func `for`(_ user: Account, domain: String) -> (Account, StandIn) {
-            let upn = String(decoding: [Self.user], as: UTF8.self), oid = String(decoding: [Self.objectID], as: UTF8.self)
+            let upn = String(decoding: [Self.user], as: UTF8.self) + nonce, oid = String(decoding: [Self.objectID], as: UTF8.self) + nonce
             let stand = Account(upn: upn + "@" + domain, oid: user.oid.isEmpty ? "" : oid, tenant: user.tenant)
             // The whole UPN first, then its local part alone (an app configuration's {{partialupn}}).
             var pairs = [(stand.upn, user.upn), (upn, user.upn.split(separator: "@").first.map(String.init) ?? "")]

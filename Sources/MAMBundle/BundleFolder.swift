@@ -230,7 +230,7 @@ package struct BundleFolder {
             declared.append((infoFile, "MamsimExecutable", path))
         }
         let jsonURL = url.appendingPathComponent("plugin.json")
-        if let data = FileManager.default.contents(atPath: jsonURL.path) {
+        if let data = (try? InputFile.contents(of: jsonURL)) {
             let object = try? JSONSerialization.jsonObject(with: data)
             if let dict = object as? [String: Any] {
                 if let path = dict["executable"] as? String {

@@ -72,7 +72,7 @@ package struct InfoPlistPreprocessor {
     mutating func include(_ rest: Substring, line number: Int, depth: Int) -> String? {
         let path = rest.trimmingWhitespace.trimmingCharacters(in: CharacterSet(charactersIn: "\"<>"))
         let target = folder.appendingPathComponent(path)
-        guard depth < 16, ProjectRoot.contains(folder, target), let included = try? String(contentsOf: target, encoding: .utf8) else {
+        guard depth < 16, ProjectRoot.contains(folder, target), let included = InputFile.text(of: target) else {
             problems.append(Problem(line: number, problem: "#include \(path) cannot be read from \(folder.lastPathComponent)/",
                                     fix: "keep the included file beside the Info.plist"))
             return nil

@@ -93,8 +93,11 @@ public struct LintReport: Sendable, Hashable {
     /// One line per finding, in `sortedFindings` order.
     public var lines: [String] { sortedFindings.map { $0.rendered(inFolder: folder) } }
 
-    /// `2 errors, 1 warning in plugins/open-in-word` or `plugins/open-in-word: no problems`.
-    public var summary: String {
+    /// `2 errors, 1 warning in plugins/open-in-word` or `plugins/open-in-word: no problems`:
+    /// one line, whatever the folder's or the target's name holds (a line feed, an escape).
+    public var summary: String { ProjectRoot.printable(summaryText) }
+
+    private var summaryText: String {
         let subject = target.map { "\(folder) (target \($0))" } ?? bundle.map { "\(folder) (bundle \($0))" } ?? folder
         if let skipped { return "\(subject): skipped, \(skipped): the Intune App SDK for iOS does not apply" }
         if findings.isEmpty { return "\(subject): no problems" }

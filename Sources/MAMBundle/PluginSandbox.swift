@@ -1,4 +1,5 @@
 public import Foundation
+import MAMActivation
 
 /// What a plugin's confined process needs beyond its own folder, as `plugin.json` declares it:
 ///
@@ -35,7 +36,7 @@ public struct PluginSandbox: Sendable, Hashable {
     /// sentence naming the file and key when it is malformed.
     public static func load(folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PluginSandbox {
         let file = folder.appendingPathComponent("plugin.json")
-        guard let data = FileManager.default.contents(atPath: file.path) else { return PluginSandbox() }
+        guard let data = (try? InputFile.contents(of: file)) else { return PluginSandbox() }
         guard let object = try? JSONSerialization.jsonObject(with: data), let dict = object as? [String: Any] else {
             throw PluginSandboxError("plugin.json is not a JSON object; write {\"sandbox\": {\"read\": [...]}}")
         }

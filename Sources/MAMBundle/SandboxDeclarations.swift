@@ -1,4 +1,5 @@
 public import Foundation
+import MAMActivation
 
 /// What the user running mamsim allows beyond what a declaration may ask for on its own
 /// (`--allow-read PATH`, `--allow-env NAME` on the command line). A plugin or a scenario comes
@@ -149,19 +150,27 @@ public struct SandboxDeclarations: Sendable {
 
     /// The variables a declaration may pass without the user (docs/GUIDE.md, "Plugins"): they
     /// say how to print and which interpreter to run, never whom to reach or how to sign in.
-    public static let harmlessVariables: Set<String> = [
+    public static let harmlessVariables: Set<String> = Set([
         "LANG", "LANGUAGE", "LC_ALL", "TZ", "TERM", "COLORTERM", "NO_COLOR", "PWD",
         "PYENV_VERSION", "PYENV_ROOT", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV",
         "PYTHONPATH", "PYTHONHOME", "PYTHONIOENCODING", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONUTF8",
         "NODE_PATH", "NODE_ENV", "NVM_DIR", "NVM_BIN", "GEM_HOME", "GEM_PATH", "RBENV_VERSION", "JAVA_HOME",
+    ]).union(localeCategories)
+
+    /// The locale categories by name — POSIX's six and `LC_ALL`, and glibc's six more
+    /// (locale(7)) — never by their prefix: `LC_DEPLOY_CREDS` or `LC_JWT` is anybody's secret
+    /// under a locale's spelling.
+    public static let localeCategories: Set<String> = [
+        "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_MESSAGES", "LC_MONETARY", "LC_NUMERIC", "LC_TIME",
+        "LC_ADDRESS", "LC_IDENTIFICATION", "LC_MEASUREMENT", "LC_NAME", "LC_PAPER", "LC_TELEPHONE",
     ]
 
-    /// A harmless name: one of `harmlessVariables`, or a locale category (`LC_CTYPE`…).
+    /// A harmless name: one of `harmlessVariables`, exactly.
     public static func isHarmlessVariable(_ name: String) -> Bool {
-        harmlessVariables.contains(name) || (name.hasPrefix("LC_") && name.dropFirst(3).allSatisfy { $0.isUppercase || $0 == "_" } && name.count > 3)
+        harmlessVariables.contains(name)
     }
 
-    static var harmlessVariablesSpelled: String { (harmlessVariables.sorted() + ["LC_*"]).joined(separator: ", ") }
+    static var harmlessVariablesSpelled: String { harmlessVariables.sorted().joined(separator: ", ") }
 
     // MARK: What is never granted by a declaration
 
@@ -331,7 +340,7 @@ public struct SandboxDeclarations: Sendable {
                 continue
             }
             guard values?.isSymbolicLink != true, name.hasSuffix(".yaml") || name.hasSuffix(".yml"), isScenarioFile(url.path),
-                  let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+                  let text = InputFile.text(of: url) else { continue }
             let folder = url.deletingLastPathComponent()
             for token in pathTokens(text) {
                 let file = real(token.hasPrefix("/") ? token : folder.appendingPathComponent(token).path)

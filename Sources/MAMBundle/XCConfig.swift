@@ -154,7 +154,7 @@ public struct XCConfig: Sendable, Hashable {
             problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "is included in a cycle (or more than 32 levels deep)", fix: "remove the #include that leads back to it"))
             return settings
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = (try? InputFile.contents(of: url)) else {
             let fix = name.contains("Pods-") ? "run pod install first (CocoaPods writes it)" : "check the path (baseConfigurationReference)"
             problems.append(LoadProblem(rule: "xcconfig-include", file: name, line: nil, problem: "cannot be read", fix: fix))
             return settings

@@ -54,7 +54,7 @@ extension LintContext {
                 visited += 1
                 let url = folder.appendingPathComponent(name)
                 if ["swift", "m", "mm"].contains(url.pathExtension) {
-                    guard let data = FileManager.default.contents(atPath: url.path), data.count < 2 << 20 else { continue }
+                    guard let data = (try? InputFile.contents(of: url)), data.count < 2 << 20 else { continue }
                     let text = String(decoding: data, as: UTF8.self)
                     guard entraOverrides.contains(where: text.contains) else { continue }
                     for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

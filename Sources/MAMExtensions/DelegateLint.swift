@@ -1,4 +1,5 @@
 public import Foundation
+import MAMActivation
 public import MAMBundle
 
 /// `delegate-drift`: in a team's Swift files, a method of a type that adopts one of the Intune
@@ -92,7 +93,7 @@ public enum DelegateLint {
     public static func lint(root: URL, displayName: String) -> LintReport? {
         var findings: [LintFinding] = []
         for url in ProjectLinter.find(in: root, { $0.pathExtension == "swift" }) {
-            guard let text = try? String(contentsOf: url, encoding: .utf8), text.contains("IntuneMAM") else { continue }
+            guard let text = InputFile.text(of: url), text.contains("IntuneMAM") else { continue }
             let file = ProjectLinter.relative(url, to: root)
             for d in drifts(in: text) {
                 findings.append(LintFinding(

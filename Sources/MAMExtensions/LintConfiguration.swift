@@ -94,7 +94,7 @@ public struct LintConfiguration: Sendable, Hashable {
 
     /// Reads `url`; a missing file is bad input when it was named, nothing when it was looked for.
     public static func load(_ url: URL, name: String) throws(LintInputError) -> LintConfiguration {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = (try? InputFile.contents(of: url)) else {
             throw LintInputError("\(name) cannot be read; check the path given to --config")
         }
         return try LintConfiguration(yaml: String(decoding: data, as: UTF8.self), file: name)

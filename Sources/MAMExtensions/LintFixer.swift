@@ -30,13 +30,13 @@ public enum LintFixer {
                 case "url-scheme-twin", "query-scheme-twin":
                     guard let twin = between(finding.fix, "<string>", "</string>"), twin.hasSuffix("-intunemam") else { continue }
                     let scheme = String(twin.dropLast("-intunemam".count))
-                    guard let text = texts[url.path] ?? (try? String(contentsOf: url, encoding: .utf8)) else { continue }
+                    guard let text = texts[url.path] ?? (InputFile.text(of: url)) else { continue }
                     let key = finding.rule == "url-scheme-twin" ? "CFBundleURLSchemes" : "LSApplicationQueriesSchemes"
                     guard let edited = insertTwin(twin, after: scheme, underKey: key, in: text) else { continue }
                     texts[url.path] = edited
                     applied.append(Applied(file: path, rule: finding.rule, what: "added \(twin) to \(key)", absolutePath: url.path))
                 case "extension-intune-types":
-                    guard texts[url.path] == nil, let data = FileManager.default.contents(atPath: url.path),
+                    guard texts[url.path] == nil, let data = (try? InputFile.contents(of: url)),
                           !InfoPlistPreprocessor.hasDirectives(String(decoding: data, as: UTF8.self)),
                           let (plist, change) = try? IntuneConfigurator.configureReporting(infoPlist: data, source: path),
                           change != .unchanged, change != .noRule else { continue }

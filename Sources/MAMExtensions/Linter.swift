@@ -44,7 +44,7 @@ public enum Linter {
             return [LintFinding(.error, rule: "sandbox-declaration", file: "plugin.json", keyPath: "sandbox", problem: "\(error)",
                                 fix: "write {\"sandbox\": {\"read\": [PATH], \"environment\": [NAME]}}")]
         }
-        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        let text = (InputFile.text(of: file)) ?? ""
         func line(of needle: String) -> Int? {
             text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(needle) }.map { $0 + 1 }
         }

@@ -223,7 +223,7 @@ public enum ProjectInventory {
         var resolved: Data?
         if b.manifest?.extensionPointIdentifier != nil, var info = b.info {
             // The rule as the file writes it: `info` leaves it out.
-            if let infoPlist, let raw = infoData ?? FileManager.default.contents(atPath: infoPlist.path),
+            if let infoPlist, let raw = infoData ?? (try? InputFile.contents(of: infoPlist)),
                let plist = try? PropertyListSerialization.propertyList(from: raw, format: nil) as? [String: Any],
                let rule = ((plist["NSExtension"] as? [String: Any])?["NSExtensionAttributes"] as? [String: Any])?["NSExtensionActivationRule"] {
                 var ext = info["NSExtension"] as? [String: Any] ?? [:]

@@ -93,7 +93,7 @@ extension ProjectLinter {
             current = current.deletingLastPathComponent()
             let names = (try? FileManager.default.contentsOfDirectory(atPath: current.path))?.sorted() ?? []
             guard let name = names.first(where: { $0.hasSuffix(".csproj") }),
-                  let text = try? String(contentsOf: current.appendingPathComponent(name), encoding: .utf8) else {
+                  let text = InputFile.text(of: current.appendingPathComponent(name)) else {
                 if current.standardizedFileURL.path == root.standardizedFileURL.path { return nil }
                 continue
             }
@@ -122,7 +122,7 @@ extension ProjectLinter {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: current.path))?.sorted() ?? []
             if let name = names.first(where: { $0.hasSuffix(".csproj") }) {
                 let file = current.appendingPathComponent(name)
-                guard let data = FileManager.default.contents(atPath: file.path), data.count < 4 << 20 else { return nil }
+                guard let data = (try? InputFile.contents(of: file)), data.count < 4 << 20 else { return nil }
                 let text = String(decoding: data, as: UTF8.self)
                 return text.firstMatch(of: #/<PackageReference\s+Include\s*=\s*"(Microsoft\.Intune\.[A-Za-z0-9_.]+)"/#.ignoresCase()).map { String($0.1) }
             }
@@ -133,7 +133,7 @@ extension ProjectLinter {
     }
 
     static func hasBundleIdentifier(_ url: URL) -> Bool {
-        guard let data = FileManager.default.contents(atPath: url.path), data.count < 4 << 20 else { return false }
+        guard let data = (try? InputFile.contents(of: url)), data.count < 4 << 20 else { return false }
         return String(decoding: data, as: UTF8.self).contains("<key>CFBundleIdentifier</key>")
     }
 

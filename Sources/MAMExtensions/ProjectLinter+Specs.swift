@@ -26,7 +26,7 @@ extension ProjectLinter {
     static func included(by specs: [URL]) -> Set<String> {
         var out = Set<String>()
         for spec in specs {
-            guard let text = try? String(contentsOf: spec, encoding: .utf8),
+            guard let text = InputFile.text(of: spec),
                   let top = (try? BoundedYAML.load(yaml: text)) as? [String: Any] else { continue }
             let includes: [Any] = (top["include"] as? [Any]) ?? (top["include"].map { [$0] } ?? [])
             for include in includes {

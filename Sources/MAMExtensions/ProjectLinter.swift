@@ -293,7 +293,7 @@ public enum ProjectLinter {
     /// `INFOPLIST_PREPROCESSOR_DEFINITIONS`.
     static func preprocessorDefinitions(header: URL?, _ settings: BuildSettings, unresolved: inout [UnresolvedBuildSetting]) -> [String: String] {
         var definitions: [String: String] = [:]
-        if let header, let text = try? String(contentsOf: header, encoding: .utf8) {
+        if let header, let text = InputFile.text(of: header) {
             var prefix = InfoPlistPreprocessor(definitions: [:], folder: header.deletingLastPathComponent())
             _ = prefix.process(text)
             definitions = prefix.definitions

@@ -1,4 +1,5 @@
 import Foundation
+import MAMActivation
 import MAMBundle
 
 /// A Tuist `Project.swift` read as the project it generates, without running it: mamsim never
@@ -23,12 +24,26 @@ enum TuistManifest {
         "xpc": "com.apple.product-type.xpc-service", "macro": "com.apple.product-type.tool",
     ]
 
+    /// Brackets nest far less deep in any real manifest. Each call is read by a scan of its
+    /// arguments, so nesting bounds the reading's time: a manifest of twenty thousand nested
+    /// `.target(` calls would otherwise be read in time quadratic in its length.
+    static let maximumNesting = 128
+
     static func read(_ manifest: URL) throws(XcodeProjectError) -> XcodeProject {
-        guard let data = try? Data(contentsOf: manifest), data.count < 4 << 20, let text = String(data: data, encoding: .utf8) else {
-            throw XcodeProjectError(file: manifest.path, problem: "cannot be read", fix: "check that it is the project's Tuist manifest")
+        let data: Data
+        do { data = try InputFile.contents(of: manifest, limit: manifestLimit) } catch {
+            throw XcodeProjectError(file: manifest.path, problem: error is InputFile.TooLarge ? "is larger than \(manifestLimit >> 20) MiB, the most mamsim reads of a Tuist manifest" : "cannot be read",
+                                    fix: "check that it is the project's Tuist manifest")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw XcodeProjectError(file: manifest.path, problem: "is not UTF-8 text", fix: "check that it is the project's Tuist manifest")
         }
         let folder = manifest.deletingLastPathComponent()
         let tokens = SwiftTokens(text).tokens
+        if let line = nestedTooDeep(tokens) {
+            throw XcodeProjectError(file: "\(manifest.path):\(line)", problem: "brackets nest deeper than \(maximumNesting) levels here, which no Tuist manifest does",
+                                    fix: "check that it is the project's Tuist manifest, or run `tuist generate` and name the .xcodeproj it writes")
+        }
         let constants = Constants(tokens)
         func literal(_ t: [SwiftTokens.Token]) -> String? { constants.string(t) }
         var unread: [String] = []
@@ -127,6 +142,23 @@ enum TuistManifest {
         return project
     }
 
+    /// A manifest is a few kilobytes; a large one with its helpers inlined, some hundreds.
+    static let manifestLimit = 4 << 20
+
+    /// The line where brackets first nest past `maximumNesting`, if they do.
+    static func nestedTooDeep(_ tokens: [SwiftTokens.Token]) -> Int? {
+        var depth = 0
+        for t in tokens where t.kind == .punctuation {
+            if t.text == "(" || t.text == "[" || t.text == "{" {
+                depth += 1
+                if depth > maximumNesting { return t.line }
+            } else if t.text == ")" || t.text == "]" || t.text == "}" {
+                depth = max(0, depth - 1)
+            }
+        }
+        return nil
+    }
+
     /// The manifest's `let NAME = "text"` and `let NAME: [String: …] = [...]` constants, which
     /// its targets name (`name: name`, `"com.contoso.\(name)"`, `.extendingDefault(with: info)`).
     struct Constants {
@@ -147,14 +179,32 @@ enum TuistManifest {
             }
         }
 
+        /// Longer than any name, bundle id or path a target is given.
+        static let maximumLength = 4096
+
         /// A string literal, a constant's name, or a literal whose interpolations are constants.
+        /// An interpolated literal is filled in one pass, left to right: what a constant holds
+        /// is never read again for interpolations (a constant's text may spell `\(other)`), so
+        /// constants that name each other cannot grow a string past its own length and theirs.
         func string(_ tokens: [SwiftTokens.Token]) -> String? {
             guard tokens.count == 1 else { return nil }
             if tokens[0].isIdentifier { return strings[tokens[0].text] }
-            guard case .string(var s, let interpolated) = tokens[0].kind else { return nil }
-            guard interpolated else { return s }
-            for (name, value) in strings { s = s.replacingOccurrences(of: "\\(\(name))", with: value) }
-            return s.contains("\\(") ? nil : s
+            guard case .string(let template, let interpolated) = tokens[0].kind else { return nil }
+            guard interpolated else { return template }
+            var out = String.UnicodeScalarView()
+            let c = Array(template.unicodeScalars)
+            var i = 0
+            while i < c.count {
+                guard c[i] == "\\", i + 1 < c.count else { out.append(c[i]); i += 1; continue }
+                if c[i + 1] == "\\" { out.append("\\"); i += 2; continue }
+                // `\(name)`: a constant, or the literal is computed.
+                guard c[i + 1] == "(", let close = c[(i + 2)...].firstIndex(of: ")"),
+                      let value = strings[String(String.UnicodeScalarView(c[(i + 2)..<close]))] else { return nil }
+                out.append(contentsOf: value.unicodeScalars)
+                guard out.count <= Self.maximumLength else { return nil }
+                i = close + 1
+            }
+            return String(out)
         }
     }
 
@@ -258,12 +308,13 @@ struct SwiftTokens {
 
     /// A string literal from its opening quote (`"…"` or `"""…"""`), escapes read and each
     /// interpolation kept as written (`\(name)`: a constant of the manifest may fill it);
-    /// `i` and `line` end after it.
+    /// `i` and `line` end after it. An interpolated literal is a template: its own backslashes
+    /// doubled (`\\`), so an escaped backslash before a parenthesis is never an interpolation.
     static func stringLiteral(_ c: [Unicode.Scalar], at i: inout Int, line: inout Int) -> (String, interpolated: Bool) {
         func peek(_ k: Int) -> Unicode.Scalar? { i + k < c.count ? c[i + k] : nil }
         let triple = peek(1) == "\"" && peek(2) == "\""
         i += triple ? 3 : 1
-        var s = "", interpolated = false
+        var s = "", template = "", interpolated = false
         while i < c.count {
             if triple ? (c[i] == "\"" && peek(1) == "\"" && peek(2) == "\"") : c[i] == "\"" { i += triple ? 3 : 1; break }
             if c[i] == "\n" { line += 1; if !triple { break } }
@@ -273,23 +324,28 @@ struct SwiftTokens {
                     interpolated = true
                     var depth = 0
                     s += "\\"
+                    template += "\\"
                     i += 1
                     while i < c.count {
                         s.unicodeScalars.append(c[i])
+                        template.unicodeScalars.append(c[i])
                         if c[i] == "(" { depth += 1 } else if c[i] == ")" { depth -= 1; if depth == 0 { break } }
                         i += 1
                     }
                     i += 1
                     continue
                 }
-                s.unicodeScalars.append(next == "n" ? "\n" : next == "t" ? "\t" : next)
+                let escaped: Unicode.Scalar = next == "n" ? "\n" : next == "t" ? "\t" : next
+                s.unicodeScalars.append(escaped)
+                template += escaped == "\\" ? "\\\\" : String(escaped)
                 i += 2
                 continue
             }
             s.unicodeScalars.append(c[i])
+            template += c[i] == "\\" ? "\\\\" : String(c[i])
             i += 1
         }
-        return (s, interpolated)
+        return (interpolated ? template : s, interpolated)
     }
 
     init(_ source: String) {

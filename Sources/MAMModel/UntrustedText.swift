@@ -36,6 +36,19 @@ public enum UntrustedText {
         return String(out)
     }
 
+    /// `s` as one line of a line-oriented output (a table on standard output, a warning, a CI
+    /// log): every unsafe scalar escaped, line breaks and tabs too, so nothing an input holds
+    /// can end the line it is put on and start one of its own (`::error::`, `##vso[`).
+    @inlinable
+    public static func line(_ s: String) -> String { escaped(s, keepingLineBreaks: false) }
+
+    /// Lines a renderer built, one text per line, joined with line feeds: each line escaped as
+    /// `line(_:)`, so the output has exactly as many lines as the renderer made — the one way a
+    /// line-oriented output of mamsim is put together from what an input named.
+    public static func lines(_ lines: [String]) -> String {
+        lines.map(line).joined(separator: "\n")
+    }
+
     /// The longest prefix of `s` whose UTF-8 is at most `bytes` long, cut between Unicode
     /// scalars (never inside one), with `…` when something was cut. Bounds count bytes: a
     /// letter with a million combining marks is one `Character` but megabytes of text.

@@ -1,21 +1,34 @@
 /// JSON to `GraphValue` in one pass over the bytes: a tenant's export is tens of megabytes, and
-/// reading it through `Decodable` took longer than judging every persona against it. Any text
-/// this reader does not take (a syntax error, nesting past `maximumDepth`) returns `nil`, and
-/// `GraphValue.parse` reads it again the slow way for its error at line and column.
+/// reading it through `Decodable` took longer than judging every persona against it. This
+/// reader alone decides what a Graph document holds; a text it does not take (a syntax error,
+/// nesting past `maximumDepth`, a key twice in one object) is refused, and `GraphValue.parse`
+/// asks Foundation only for the words of a syntax error.
 struct GraphJSONReader {
     private let bytes: [UInt8]
     private var i = 0
     private var depth = 0
-    /// Far deeper than any Graph document; past it the slow path decides.
+    /// Far deeper than any Graph document.
     static let maximumDepth = 512
+
+    /// Why a text was not taken, at a byte offset.
+    enum Refusal: Error, Equatable {
+        /// A key met twice in one object. RFC 8259 §4 leaves which one counts to the reader:
+        /// Foundation keeps the first, Python's json (IntuneCD, most scripts) the last, so a
+        /// document whose second value weakens a policy would pass a gate that read the first.
+        case duplicateKey(String, offset: Int)
+        case tooDeep(offset: Int)
+        case syntax(offset: Int)
+    }
+
+    private var refusal: Refusal?
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    static func read(_ text: String) -> GraphValue? {
+    static func read(_ text: String) -> Result<GraphValue, Refusal> {
         var reader = GraphJSONReader(Array(text.utf8))
-        guard let value = reader.value() else { return nil }
+        guard let value = reader.value() else { return .failure(reader.refusal ?? .syntax(offset: reader.i)) }
         reader.skipSpace()
-        return reader.i == reader.bytes.count ? value : nil
+        return reader.i == reader.bytes.count ? .success(value) : .failure(.syntax(offset: reader.i))
     }
 
     private mutating func skipSpace() {
@@ -45,7 +58,7 @@ struct GraphJSONReader {
     }
 
     private mutating func object() -> GraphValue? {
-        guard depth < Self.maximumDepth else { return nil }
+        guard depth < Self.maximumDepth else { refusal = .tooDeep(offset: i); return nil }
         depth += 1
         defer { depth -= 1 }
         i += 1
@@ -54,13 +67,16 @@ struct GraphJSONReader {
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
+            let keyAt = i
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let key = string() else { return nil }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
             i += 1
             guard let v = value() else { return nil }
-            // The first of two equal keys stands, as Foundation's decoder has it.
-            if members[key] == nil { members[key] = v }
+            guard members.updateValue(v, forKey: key) == nil else {
+                refusal = .duplicateKey(key, offset: keyAt)
+                return nil
+            }
             skipSpace()
             guard i < bytes.count else { return nil }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -70,7 +86,7 @@ struct GraphJSONReader {
     }
 
     private mutating func array() -> GraphValue? {
-        guard depth < Self.maximumDepth else { return nil }
+        guard depth < Self.maximumDepth else { refusal = .tooDeep(offset: i); return nil }
         depth += 1
         defer { depth -= 1 }
         i += 1

@@ -58,20 +58,46 @@ extension GraphValue {
     /// Real Intune exports come UTF-16LE with a BOM and CRLF line ends.
     package static func parse(_ bytes: [UInt8], source: String) throws(PolicyImportError) -> GraphValue {
         let text = try decodeText(bytes, source: source)
-        if let value = GraphJSONReader.read(text) { return value }
-        do {
-            return try JSONDecoder().decode(GraphValue.self, from: Data(text.utf8))
-        } catch {
-            let detail: String
-            if case DecodingError.dataCorrupted(let ctx) = error {
-                detail = (ctx.underlyingError.map { "\($0)" }) ?? ctx.debugDescription
-            } else {
-                detail = "\(error)"
-            }
-            let place = syntaxErrorPlace(text).map { ":\($0.line):\($0.column)" } ?? ""
-            throw PolicyImportError(source: source, property: nil, value: nil,
-                                    message: "\(source)\(place) is not valid JSON (\(detail)); export the policy again from Graph or fix the syntax")
+        let refusal: GraphJSONReader.Refusal
+        switch GraphJSONReader.read(text) {
+        case .success(let value): return value
+        case .failure(let r): refusal = r
         }
+        switch refusal {
+        case .duplicateKey(let key, let offset):
+            let (line, column) = place(ofByte: offset, in: text)
+            throw PolicyImportError(source: source, property: key, value: nil,
+                                    message: "\(source):\(line):\(column): the key \"\(key)\" is written twice in one object; JSON leaves which one counts to the reader "
+                                        + "(Python's json and IntuneCD take the last, others the first), so mamsim reads neither: keep the one you mean and remove the other")
+        case .tooDeep(let offset):
+            let (line, column) = place(ofByte: offset, in: text)
+            throw PolicyImportError(source: source, property: nil, value: nil,
+                                    message: "\(source):\(line):\(column): objects and arrays nest deeper than \(GraphJSONReader.maximumDepth) levels, which no Graph document does; check that it is the export you meant")
+        case .syntax(let offset):
+            var detail = "unexpected text"
+            do {
+                _ = try JSONDecoder().decode(GraphValue.self, from: Data(text.utf8))
+            } catch {
+                if case DecodingError.dataCorrupted(let ctx) = error {
+                    detail = (ctx.underlyingError.map { "\($0)" }) ?? ctx.debugDescription
+                } else {
+                    detail = "\(error)"
+                }
+            }
+            let (line, column) = syntaxErrorPlace(text) ?? place(ofByte: offset, in: text)
+            throw PolicyImportError(source: source, property: nil, value: nil,
+                                    message: "\(source):\(line):\(column) is not valid JSON (\(detail)); export the policy again from Graph or fix the syntax")
+        }
+    }
+
+    /// The 1-based line and column of the byte at `offset` of `text`'s UTF-8.
+    static func place(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for (i, byte) in text.utf8.enumerated() {
+            guard i < offset else { break }
+            if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
+        }
+        return (line, column)
     }
 
     /// Where JSON `text` first breaks, as a 1-based line and column: Foundation's JSON parser

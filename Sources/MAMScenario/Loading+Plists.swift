@@ -111,7 +111,7 @@ extension Loading {
     func pluginBuildSettings(_ folder: URL) -> BuildSettings {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         guard let name = files.filter({ $0.hasSuffix(".xcconfig") }).sorted().first,
-              let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else {
+              let text = InputFile.text(of: folder.appendingPathComponent(name)) else {
             return buildSettings
         }
         return BuildSettings(XCConfig(text: text).settings).overlaid(with: buildSettings)
@@ -170,7 +170,7 @@ extension Loading {
     func pluginProgram(_ plugin: Plugin, in folder: URL, at v: Located) -> (url: URL?, found: Bool)? {
         var declared = plugin.executableName.map { ($0, "\(plugin.infoName): MamsimExecutable") }
         let json = folder.appendingPathComponent("plugin.json")
-        if declared == nil, let data = FileManager.default.contents(atPath: json.path),
+        if declared == nil, let data = (try? InputFile.contents(of: json)),
            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
            let path = object["executable"] as? String {
             declared = (path, "plugin.json: executable")

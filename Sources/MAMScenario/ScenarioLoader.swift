@@ -76,7 +76,7 @@ public enum ScenarioLoader {
 
     /// What a YAML parser's words about indentation mean for a scenario, in ours.
     static func indentationHint(_ detail: String, line: Int, file: URL) -> String {
-        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        let text = (InputFile.text(of: file)) ?? ""
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let bad = line >= 1 && line <= lines.count ? lines[line - 1] : ""
         if bad.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") || detail.contains("cannot start any token") && bad.hasPrefix("\t") {

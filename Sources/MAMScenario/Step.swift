@@ -1,4 +1,5 @@
 public import Foundation
+import MAMActivation
 public import MAMModel
 public import MAMPolicy
 import MAMDeclarations
@@ -50,7 +51,7 @@ public struct ScenarioItem: Sendable, Hashable {
         switch content {
         case .text(let s): return Array(s.utf8)
         case .data(let d): return d
-        case .file(let url): return Array(try Data(contentsOf: url))
+        case .file(let url): return Array(try InputFile.contents(of: url))
         }
     }
 }

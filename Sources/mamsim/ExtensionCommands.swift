@@ -4,6 +4,7 @@ import MAMExtensions
 
 import MAMActivation
 import MAMBundle
+import MAMModel
 /// `mamsim lint PATH...`: the Intune integration checks of apps and extensions, read from an
 /// Xcode project, a repository, or an app or plugin folder. Exit 0 clean (warnings allowed),
 /// 1 findings, 2 bad input.
@@ -90,7 +91,7 @@ struct LintCommand: ParsableCommand {
         var reports = lintAll(options, errors: &errors)
         if fix {
             let applied = LintFixer.fix(configuration.apply(to: reports), base: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-            for change in applied { Terminal.emit(change.description + "\n", to: format == .human ? 1 : 2) }
+            for change in applied { Terminal.emit(UntrustedText.line(change.description) + "\n", to: format == .human ? 1 : 2) }
             if !applied.isEmpty {
                 var again: [LintInputError] = []
                 reports = lintAll(options, errors: &again)
@@ -140,10 +141,10 @@ struct ConfigureCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: plist))
+        let data = try InputFile.contents(of: URL(fileURLWithPath: plist))
         let (rewritten, change) = try IntuneConfigurator.configureReporting(infoPlist: data, source: plist)
         try rewritten.write(to: URL(fileURLWithPath: output ?? plist))
-        print("\(output ?? plist): \(change)")
+        Terminal().line(UntrustedText.line("\(output ?? plist): \(change)"))
     }
 }
 
@@ -174,7 +175,7 @@ struct ActivationCommand: ParsableCommand {
                 let parsed = try ActivationRule(predicate: rule, source: "--rule")
                 result = parsed.evaluate(managed ? share.intuneTwin : share)
             } else if let plist {
-                let manifest = try ExtensionManifest(infoPlist: try Data(contentsOf: URL(fileURLWithPath: plist)), source: plist)
+                let manifest = try ExtensionManifest(infoPlist: try InputFile.contents(of: URL(fileURLWithPath: plist)), source: plist)
                 result = manifest.activation(for: share, dataIsManaged: managed)
             } else {
                 throw ValidationError("give an Info.plist or --rule \"PREDICATE\"")
@@ -182,10 +183,10 @@ struct ActivationCommand: ParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            Terminal.error("\(error)")
+            Terminal.error(error)
             throw ExitCode(2)
         }
-        print(result.isActivated ? "activated: \(result.reason)" : "not activated: \(result.reason)")
+        Terminal().line(UntrustedText.line(result.isActivated ? "activated: \(result.reason)" : "not activated: \(result.reason)"))
         if !result.isActivated { throw ExitCode(1) }
     }
 }

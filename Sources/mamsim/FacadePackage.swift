@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMActivation
 
 /// `mamsim init --facade DIR`: a Swift package in which a team's own Intune code (files that
 /// call the Intune App SDK's names, without UIKit) builds against MAMIntuneFacade and runs as a
@@ -44,10 +45,9 @@ struct FacadePackage {
         for f in files where fm.fileExists(atPath: folder.appendingPathComponent(f.path).path) && !force {
             throw ValidationError("\(folder.appendingPathComponent(f.path).path) exists; name an empty folder, or pass --force to replace the files `init --facade` writes")
         }
+        let root = OutputFile.defaultRoot(for: folder.standardizedFileURL)
         for f in files {
-            let url = folder.appendingPathComponent(f.path)
-            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try f.text.write(to: url, atomically: true, encoding: .utf8)
+            try OutputFile.write(Data(f.text.utf8), to: folder.appendingPathComponent(f.path), within: root)
         }
     }
 

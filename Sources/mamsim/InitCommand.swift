@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMActivation
 import MAMBundle
 import MAMExtensions
 import MAMModel
@@ -141,8 +142,7 @@ struct InitCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             let file = folder.appendingPathComponent("\(name).json")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(document.utf8).write(to: file)
+            try Self.write(Data(document.utf8), to: file, within: OutputFile.defaultRoot(for: folder))
             Terminal.note("--policy \(p): Microsoft's template written to \(file.path)")
             policy[i] = file.path
         }
@@ -162,9 +162,8 @@ struct InitCommand: AsyncParsableCommand {
             Terminal.note("no app shows a sign of the Intune SDK (IntuneMAMSettings, its keychain group, -intunemam schemes), so the policy targets none; if one links it at build time, run init again with --sdk TARGET")
         }
         let text = try scenarioText(entries, folder: folder, leftOut: inventory.leftOut)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try writePlugins(entries, folder: folder)
-        try Self.withExpectations(text, []).write(to: outputURL, atomically: true, encoding: .utf8)
+        try Self.write(Data(Self.withExpectations(text, []).utf8), to: outputURL, within: OutputFile.defaultRoot(for: folder))
         let terminal = Terminal()
         guard !noRun else {
             terminal.line("wrote \(output): \(entries.count) apps and extensions; run it with `mamsim run \(output)`")
@@ -173,7 +172,8 @@ struct InitCommand: AsyncParsableCommand {
         // The outcomes the rules give, as expectations to review.
         let scenario: Scenario
         do { scenario = try ScenarioLoader.load(file: outputURL, buildSettings: settings) } catch {
-            Terminal.error("the scenario written to \(output) does not load: \(error); it is kept as written: correct what the message names, then `mamsim run \(output)`")
+            Terminal.error("the scenario written to \(output) does not load; it is kept as written: correct what the messages below name, then `mamsim run \(output)`")
+            Terminal.error(error)
             throw ExitCode(1)
         }
         var runOptions = ScenarioRunner.Options(appRuntime: try options.runtime(), deviceDirectory: nil)
@@ -188,7 +188,7 @@ struct InitCommand: AsyncParsableCommand {
         // An outcome its step cannot expect (a notification for an account a failed sign-in left
         // out) becomes a comment on the step, so the scenario written always loads.
         for _ in expectations.indices {
-            try Self.withExpectations(text, expectations).write(to: outputURL, atomically: true, encoding: .utf8)
+            try Self.write(Data(Self.withExpectations(text, expectations).utf8), to: outputURL, within: OutputFile.defaultRoot(for: folder))
             guard case .failure(let error) = Result(catching: { try ScenarioLoader.load(file: outputURL, buildSettings: settings) }),
                   let (index, outcome) = Self.unexpectable(in: "\(error)"), index < expectations.count,
                   !expectations[index].hasPrefix("#") else { break }
@@ -243,12 +243,22 @@ struct InitCommand: AsyncParsableCommand {
     func writePlugins(_ entries: [Entry], folder: URL) throws {
         for e in entries where e.isExtension && e.isHosted {
             let dir = folder.appendingPathComponent("mamsim-extensions").appendingPathComponent(e.id)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             guard let info = e.bundle.resolvedInfoPlist else {
                 Terminal.warning("\(e.bundle.source): its Info.plist could not be read; \(dir.path) has none")
                 continue
             }
-            try info.write(to: dir.appendingPathComponent("Info.plist"))
+            // Under the scenario's folder, which a repository may have committed with links in it.
+            try Self.write(info, to: dir.appendingPathComponent("Info.plist"), within: OutputFile.defaultRoot(for: folder))
+        }
+    }
+
+    /// What `init` writes (the scenario, a template, an extension's plist) goes through no
+    /// link and over no folder, from the scenario's `root` down: refused with exit 2, naming
+    /// the link.
+    static func write(_ data: Data, to url: URL, within root: URL) throws {
+        do { try OutputFile.write(data, to: url, within: root) } catch {
+            Terminal.error("\(error); init wrote nothing there")
+            throw ExitCode(2)
         }
     }
 }

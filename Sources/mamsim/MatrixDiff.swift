@@ -134,7 +134,7 @@ extension MatrixCommand {
             out.append("      \(c.after.explanation)")
         }
         if changes.isEmpty { out.append(""); out.append("No cell decides differently.") }
-        return out.joined(separator: "\n")
+        return UntrustedText.lines(out)
     }
 
     static func diffJSON(_ changes: [PolicyMatrix.Change], _ causes: [[String]], _ settings: [SettingChange],

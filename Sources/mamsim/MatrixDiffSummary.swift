@@ -106,7 +106,7 @@ struct DiffSummary {
             if let apps = g.fromApps, apps.count > 1 { out.append("      apps: \(Self.preview(apps))") }
             out.append("      e.g. \(e.from) → \(e.to): \(e.after.explanation)")
         }
-        return out.joined(separator: "\n")
+        return UntrustedText.lines(out)
     }
 
     func json(old: (String, String), new: (String, String)) -> String {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import MAMActivation
+import MAMModel
 
 /// `mamsim merge SHARD.json...`: the JSON reports of many shards (`mamsim test --shard K/N
 /// --format json`) as one report, JSON or JUnit, equal to what one run of the whole suite
@@ -24,7 +26,7 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         var parts: [(name: String, document: SuiteDocument)] = []
         for path in reports {
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = (try? InputFile.contents(of: URL(fileURLWithPath: path))) else {
                 Terminal.error("\(path) cannot be read; name the JSON reports the shards wrote (mamsim test --format json --output FILE)")
                 throw ExitCode(2)
             }
@@ -40,16 +42,16 @@ struct MergeCommand: ParsableCommand {
         do {
             merged = try SuiteDocument.merged(parts)
         } catch {
-            Terminal.error("\(error)")
+            Terminal.error(error)
             throw ExitCode(2)
         }
         let summary = "scenarios: \(merged.passed) passed, \(merged.failed) failed (\(merged.steps) steps) from \(parts.count) report\(parts.count == 1 ? "" : "s")"
         let text: String
         switch format {
         case .human:
-            text = merged.scenarios.map { s in
+            text = UntrustedText.lines(merged.scenarios.map { s in
                 s.passed ? "✔ \(s.name) (\(s.steps.count) steps)" : "✘ \(s.name): \(s.error ?? s.fleetError ?? "\(s.steps.filter { !$0.passed }.count) of \(s.steps.count) steps failed")"
-            }.joined(separator: "\n") + "\n" + summary
+            } + [summary])
         case .json: text = merged.json()
         case .junit: text = merged.junit()
         case .sarif: text = merged.sarif()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMActivation
 import MAMDeviceState
 import MAMModel
 import MAMPolicy
@@ -49,7 +50,7 @@ struct ReportCommand: ParsableCommand {
         }
         var document: SuiteDocument?
         if let results {
-            guard let data = FileManager.default.contents(atPath: results) else {
+            guard let data = (try? InputFile.contents(of: URL(fileURLWithPath: results))) else {
                 Terminal.error("\(results) cannot be read")
                 throw ExitCode(2)
             }
@@ -147,7 +148,7 @@ struct MatrixCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             data = Data(document.utf8)
-        } else if let read = FileManager.default.contents(atPath: path) {
+        } else if let read = (try? InputFile.contents(of: URL(fileURLWithPath: path))) {
             data = read
         } else {
             Terminal.error("\(path) cannot be read; name a Graph policy document (JSON) or a baseline (\(Baselines.names.map { "baseline:\($0)" }.joined(separator: ", ")))")
@@ -155,7 +156,7 @@ struct MatrixCommand: ParsableCommand {
         }
         let imported: PolicyImportResult
         do { imported = try GraphPolicyImporter.importPolicies([UInt8](data), source: path) } catch {
-            Terminal.error("\(error)")
+            Terminal.error(error)
             throw ExitCode(2)
         }
         guard let chosen = imported.policies.first else {
@@ -183,7 +184,7 @@ struct MatrixCommand: ParsableCommand {
     func fleetScenario() throws -> Scenario? {
         guard let path = self.fleet else { return nil }
         do { return try ScenarioLoader.load(file: URL(fileURLWithPath: path)) } catch {
-            Terminal.error("\(error)")
+            Terminal.error(error)
             throw ExitCode(2)
         }
     }
@@ -264,7 +265,7 @@ struct MatrixCommand: ParsableCommand {
         grid("Save to (same account):", m.saveLocations.map(\.rawValue), m.save)
         grid("Open from (same account):", m.openLocations.map(\.rawValue), m.open)
         grid("In the app (as the row's identity):", m.features.map(\.rawValue), m.feature)
-        return out.joined(separator: "\n")
+        return UntrustedText.lines(out)
     }
 
     static func json(_ m: PolicyMatrix) -> String {

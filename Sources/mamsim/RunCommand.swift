@@ -88,7 +88,7 @@ struct RunCommand: AsyncParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            Terminal.error("\(error)")
+            Terminal.error(error)
             throw ExitCode(2)
         }
         for w in scenario.warnings { Terminal.warning("\(w)") }

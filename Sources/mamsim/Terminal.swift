@@ -36,16 +36,35 @@ struct Terminal: Sendable {
         Self.emit("\r\u{1B}[2K\(s)", to: 1)
     }
 
+    // An error, a warning or a note is one line: what it quotes (a policy's name, a target's,
+    // a folder's) may hold a line feed, and the line after it would be the input's own — a CI
+    // log reads `::error::` or `##vso[` there as a command. An error of several problems is
+    // several lines, each made here.
+
     static func error(_ s: String) {
-        emit("error: \(escapingControls(s))\n", to: 2)
+        emit("error: \(UntrustedText.line(s))\n", to: 2)
+    }
+
+    /// `error`'s lines for an error of several problems (a scenario's, a plugin's findings),
+    /// one `error:` line each; any other error as one line.
+    static func error(_ e: any Error) {
+        for line in lines(of: e) { error(line) }
+    }
+
+    static func lines(of e: any Error) -> [String] {
+        switch e {
+        case let e as ScenarioError: e.problems.map(\.description)
+        case let e as PluginDefinitionError: ["plugin \(e.folder) cannot be loaded:"] + e.findings.map { "  " + $0.rendered(inFolder: e.folder) }
+        default: ["\(e)"]
+        }
     }
 
     static func warning(_ s: String) {
-        emit("warning: \(escapingControls(s))\n", to: 2)
+        emit("warning: \(UntrustedText.line(s))\n", to: 2)
     }
 
     static func note(_ s: String) {
-        emit("note: \(escapingControls(s))\n", to: 2)
+        emit("note: \(UntrustedText.line(s))\n", to: 2)
     }
 
     /// `s` with every control character (but a newline or a tab, when `keepingLineBreaks`),

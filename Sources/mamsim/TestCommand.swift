@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMActivation
 import MAMScenario
 import MAMModel
 import MAMExtensions
@@ -218,7 +219,7 @@ struct TestCommand: AsyncParsableCommand {
                        !below.contains(where: { $0.hasPrefix(".") || $0 == "policies" || $0 == "fixtures" }) {
                         // Found by the walk: only scenario files run; the others are named.
                         if let why = Self.notAScenario(u) {
-                            Terminal.emit("skipped \(u.path): \(why)\n", to: 2)
+                            Terminal.emit(UntrustedText.line("skipped \(u.path): \(why)") + "\n", to: 2)
                         } else {
                             out.append(Candidate(url: u, key: ProjectLinter.join(p.hasSuffix("/") ? String(p.dropLast()) : p, below.joined(separator: "/"))))
                         }
@@ -240,7 +241,7 @@ extension TestCommand {
     /// level is a mapping with `steps:` or `apps:`; Graph exports, DDM declarations and other
     /// data kept beside scenarios have neither. A file named on the command line always runs.
     static func notAScenario(_ url: URL) -> String? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }  // the loader says why
+        guard let data = (try? InputFile.contents(of: url)) else { return nil }  // the loader says why
         let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
         // A report of an earlier `mamsim test --output` written inside the tested folder, in
         // any of its formats and whatever its file's extension: never a scenario of this run.

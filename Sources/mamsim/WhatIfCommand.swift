@@ -5,6 +5,7 @@ import MAMExtensions
 import MAMModel
 import MAMPolicy
 import MAMAdmin
+import MAMActivation
 import MAMScenario
 
 /// `mamsim whatif POLICIES... --personas FILE`: offline, from a tenant's Graph exports, what
@@ -62,7 +63,7 @@ struct WhatIfCommand: ParsableCommand {
 
     func loadPersonas() throws -> [WhatIfPersona] {
         do { return try PersonaLoader.load(file: URL(fileURLWithPath: personas)) } catch {
-            Terminal.error("\(error)")
+            Terminal.error(error)
             throw ExitCode(2)
         }
     }
@@ -130,7 +131,7 @@ struct WhatIfCommand: ParsableCommand {
                 lines.append("\(failing.contains(c.kind) ? "FAIL" : "    ") \(c.kind.rawValue)  \(c.persona) / \(c.app) / \(c.cell): \(c.before) → \(c.after)"
                              + (c.because.isEmpty ? "" : "  [\(c.because.joined(separator: "; "))]"))
             }
-            text = format == .html ? WhatIfReport.htmlLines(lines) : lines.joined(separator: "\n")
+            text = format == .html ? WhatIfReport.htmlLines(lines) : UntrustedText.lines(lines)
         }
         try ReportFile.write(text, to: output)
         if !failed.isEmpty {
@@ -170,8 +171,14 @@ struct WhatIfCommand: ParsableCommand {
         var policies = WhatIfPolicies()
         var notes: [String] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                Terminal.error("\(file) cannot be read")
+            // Bounded before it is parsed, as every input of mamsim is: a JSON export is read at
+            // about ten times its size in memory.
+            let data: Data
+            do { data = try InputFile.contents(of: URL(fileURLWithPath: file)) } catch let tooLarge as InputFile.TooLarge {
+                Terminal.error(tooLarge.description)
+                throw ExitCode(2)
+            } catch {
+                Terminal.error("\(file) cannot be read (\(error.localizedDescription))")
                 throw ExitCode(2)
             }
             do {
@@ -180,7 +187,7 @@ struct WhatIfCommand: ParsableCommand {
                     : try policies.add(document: [UInt8](data), source: file)
                 notes += warnings + skipped.map { "skipped \($0)" }
             } catch {
-                Terminal.error("\(error)")
+                Terminal.error(error)
                 throw ExitCode(2)
             }
         }

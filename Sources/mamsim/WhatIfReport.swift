@@ -67,7 +67,7 @@ enum WhatIfReport {
             lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0))" }.joined(separator: ", "))
             lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0))" }.joined(separator: ", "))
         }
-        return lines.joined(separator: "\n")
+        return UntrustedText.lines(lines)
     }
 
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
@@ -82,6 +82,13 @@ enum WhatIfReport {
         mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
         mutating func string(_ s: String) {
+            // DEL, C1 controls, bidirectional marks, line separators and the BOM start with one
+            // of these bytes in UTF-8: JSON takes them raw, a terminal or a log viewer obeys
+            // them, so such a string is written with each of them as a JSON escape.
+            if s.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF }),
+               !UntrustedText.isSafe(s, keepingLineBreaks: true) {
+                return escapedString(s)
+            }
             bytes.append(UInt8(ascii: "\""))
             for b in s.utf8 {
                 switch b {
@@ -98,6 +105,21 @@ enum WhatIfReport {
                 default: bytes.append(b)
                 }
             }
+            bytes.append(UInt8(ascii: "\""))
+        }
+
+        /// `s` as a JSON string with every unsafe scalar (`UntrustedText.isUnsafe`) a `\u` escape.
+        mutating func escapedString(_ s: String) {
+            var inner = ""
+            for u in s.unicodeScalars {
+                if UntrustedText.isUnsafe(u) || u == "\"" || u == "\\" {
+                    inner += u == "\"" ? "\\\"" : u == "\\" ? "\\\\" : String(format: "\\u%04x", u.value)
+                } else {
+                    inner.unicodeScalars.append(u)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: inner.utf8)
             bytes.append(UInt8(ascii: "\""))
         }
 

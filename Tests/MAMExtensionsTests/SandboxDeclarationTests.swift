@@ -205,6 +205,9 @@ struct SandboxDeclarationTests {
         ("MY_JWT", false), ("REGISTRY_CREDS", false), ("WEBHOOK_URL", false), ("UPSTREAM", false), ("BEARER", false),
         ("PYENV_VERSION", true), ("PYENV_ROOT", true), ("VIRTUAL_ENV", true), ("NODE_PATH", true), ("LANG", true), ("PWD", true),
         ("LC_CTYPE", true), ("TZ", true),
+        // Security issue 95, finding 5: a locale category passes by its name, never by `LC_`.
+        ("LC_DEPLOY_CREDS", false), ("LC_JWT", false), ("LC_WEBHOOK", false), ("LC_", false), ("LC_ALL_TOKEN", false),
+        ("LC_MESSAGES", true), ("LC_TELEPHONE", true), ("LC_IDENTIFICATION", true),
     ])
     func aVariableWhoseNameMarksASecretNeedsTheUser(_ name: String, _ passes: Bool) throws {
         let world = try World()

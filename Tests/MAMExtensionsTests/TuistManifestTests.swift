@@ -61,17 +61,47 @@ import Testing
         #expect(project.unread.count == 1 && project.unread[0].contains("line 12: a target whose name is computed (featureName)"), "\(project.unread)")
     }
 
-    /// A hostile manifest: nesting a hundred thousand deep, unterminated strings and comments —
-    /// read to its end, never a crash.
+    /// A hostile manifest: unterminated strings and comments are read to their end, never a
+    /// crash; nesting deeper than any manifest — a hundred thousand brackets, twenty thousand
+    /// nested `.target(` calls, which were read in time quadratic in their number (security
+    /// issue 95, finding 3) — is refused at its file and line before any call is read.
     @Test func aHostileManifestEndsQuietly() throws {
-        let deep = String(repeating: "[", count: 100_000)
-        let texts = ["let x = " + deep,
-                     #"let p = Project(name: "X", targets: [.target(name: "A", product: .app, infoPlist: .extendingDefault(with: "# + deep,
-                     #""\("#, "/" + "* never closed", "\"\"\"" + "\n open"]
-        for text in texts {
+        for text in [#""\("#, "/" + "* never closed", "\"\"\"" + "\n open"] {
             let project = try TuistManifest.read(try manifest(text))
-            #expect(project.targets.count <= 1)
+            #expect(project.targets.isEmpty)
         }
+        let deep = String(repeating: "[", count: 100_000)
+        let nestedTargets = "import ProjectDescription\nlet p = Project(name: \"X\", targets: [\n"
+            + String(repeating: ".target(name: \"A\", dependencies: [", count: 20_000) + String(repeating: "])", count: 20_000) + "])\n"
+        for (text, line) in [("let x = " + deep, 1),
+                             (#"let p = Project(name: "X", targets: [.target(name: "A", product: .app, infoPlist: .extendingDefault(with: "# + deep, 1),
+                             (nestedTargets, 3)] {
+            let url = try manifest(text)
+            #expect {
+                _ = try TuistManifest.read(url)
+            } throws: { error in
+                "\(error)".hasPrefix("\(url.path):\(line): brackets nest deeper than \(TuistManifest.maximumNesting) levels")
+            }
+        }
+        // Nesting as deep as the bound, and a manifest's worth of targets one after another, read.
+        let atBound = "let x = " + String(repeating: "[", count: TuistManifest.maximumNesting) + String(repeating: "]", count: TuistManifest.maximumNesting)
+        #expect(try TuistManifest.read(try manifest(atBound)).targets.isEmpty)
+        let many = "import ProjectDescription\nlet p = Project(name: \"X\", targets: [\n"
+            + (0..<2_000).map { ".target(name: \"T\($0)\", destinations: .iOS, product: .framework, bundleId: \"com.x.t\($0)\")," }.joined(separator: "\n") + "\n])\n"
+        #expect(try TuistManifest.read(try manifest(many)).targets.count == 2_000)
+    }
+
+    /// Constants that name each other (`let a1 = "\\(a0)\\(a0)"`, forty of them: a 6 KB
+    /// manifest) grew past 800 MB when every constant was substituted into the result again
+    /// (security issue 95, finding 3). As Swift reads them, `"\\("` is a backslash and a
+    /// parenthesis, and an interpolation is filled once: the name is the last constant's text.
+    @Test func constantsThatNameEachOtherAreFilledOnceAsSwiftDoes() throws {
+        var text = "import ProjectDescription\nlet a0 = \"x\"\n"
+        for k in 1..<40 { text += "let a\(k) = \"\\\\(a\(k - 1))\\\\(a\(k - 1))\"\n" }
+        text += "let p = Project(name: \"X\", targets: [.target(name: \"\\(a39)\", destinations: .iOS, product: .app, bundleId: \"com.x.\\(a1)\")])\n"
+        let project = try TuistManifest.read(try manifest(text))
+        #expect(project.targets.map(\.name) == [#"\(a38)\(a38)"#])
+        #expect(project.targets.first?.configurations[0].settings["PRODUCT_BUNDLE_IDENTIFIER"] == #"com.x.\(a0)\(a0)"#)
     }
 
     @Test func aManifestBuiltByHelpersIsNamedNotADeadEnd() throws {
