@@ -158,7 +158,7 @@ if Context.environment["MAMSIM_FUZZ"] != nil {
         ("FuzzFrames", ["MAMWire", "MAMModel"]), ("FuzzPredicate", ["MAMActivation"]),
         ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
         ("FuzzDeclarations", ["MAMDeclarations"]), ("FuzzFilter", ["MAMPolicy"]), ("FuzzDSC", ["MAMPolicy", "MAMAdmin"]),
-        ("FuzzPersonas", ["MAMScenario"]),
+        ("FuzzPersonas", ["MAMScenario"]), ("FuzzGraphKeys", ["MAMPolicy"]), ("FuzzTuist", ["MAMExtensions"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, deps) in fuzz {

@@ -99,10 +99,15 @@ public final class OutputFile {
     }
 
     /// Every folder from `base` to `folder` exists as a folder (made where missing) and none is
-    /// a link; a `folder` outside `base` has only its own missing folders made.
+    /// a link; `base` itself, which the user named, is made as it is named when missing.
     static func makeFolders(_ folder: URL, from base: URL, for path: String) throws(Refused) {
         let b = base.path.hasSuffix("/") ? base.path : base.path + "/"
         let inside = folder.path == base.path || folder.path.hasPrefix(b)
+        if inside, !FileManager.default.fileExists(atPath: base.path) {
+            do { try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true) } catch {
+                throw Refused(path: path, why: "its folder \(base.path) cannot be made (\(error.localizedDescription))")
+            }
+        }
         var current = inside ? base.path : "/"
         let rest = inside ? String(folder.path.dropFirst(min(folder.path.count, b.count))) : folder.path
         let parts = rest.split(separator: "/").map(String.init)

@@ -43,10 +43,12 @@ extension PolicyMatrix {
     /// be matrices of the same fleet (same parties, locations and features); cells that only
     /// one of them has are left out.
     public static func changes(from old: PolicyMatrix, to new: PolicyMatrix) -> [Change] {
-        var before: [String: Verdict] = [:]
-        for c in old.cells { before[c.grid + "\u{0}" + c.from + "\u{0}" + c.to] = c.verdict }
+        // A key of its parts, not of their texts joined: a party's name may hold any separator.
+        struct Key: Hashable { let grid: String, from: String, to: String }
+        var before: [Key: Verdict] = [:]
+        for c in old.cells { before[Key(grid: c.grid, from: c.from, to: c.to)] = c.verdict }
         return new.cells.compactMap { c in
-            guard let b = before[c.grid + "\u{0}" + c.from + "\u{0}" + c.to], decides(b, differently: c.verdict) else { return nil }
+            guard let b = before[Key(grid: c.grid, from: c.from, to: c.to)], decides(b, differently: c.verdict) else { return nil }
             return Change(grid: c.grid, from: c.from, to: c.to, before: b, after: c.verdict)
         }
     }

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import MAMActivation
-import MAMBundle
+package import MAMBundle
 
 /// A Tuist `Project.swift` read as the project it generates, without running it: mamsim never
 /// runs a repository's Swift (it may be hostile), and a Linux team has no Tuist. The manifest's
@@ -9,7 +9,7 @@ import MAMBundle
 /// dependencies:)` (or `Target(...)`, `Target.target(...)`) written with literals — and what the
 /// manifest computes beyond that (a name or bundle id built in a helper, a target list a helper
 /// returns) is named in `unread`, never a dead end.
-enum TuistManifest {
+package enum TuistManifest {
     /// Tuist's products, as Xcode's product types.
     static let products: [String: String] = [
         "app": "com.apple.product-type.application", "appExtension": "com.apple.product-type.app-extension",
@@ -27,7 +27,7 @@ enum TuistManifest {
     /// Brackets nest far less deep in any real manifest. Each call is read by a scan of its
     /// arguments, so nesting bounds the reading's time: a manifest of twenty thousand nested
     /// `.target(` calls would otherwise be read in time quadratic in its length.
-    static let maximumNesting = 128
+    package static let maximumNesting = 128
 
     static func read(_ manifest: URL) throws(XcodeProjectError) -> XcodeProject {
         let data: Data
@@ -38,6 +38,11 @@ enum TuistManifest {
         guard let text = String(data: data, encoding: .utf8) else {
             throw XcodeProjectError(file: manifest.path, problem: "is not UTF-8 text", fix: "check that it is the project's Tuist manifest")
         }
+        return try read(source: text, manifest: manifest)
+    }
+
+    /// The project `text`, the manifest at `manifest`, describes (reads no file).
+    package static func read(source text: String, manifest: URL) throws(XcodeProjectError) -> XcodeProject {
         let folder = manifest.deletingLastPathComponent()
         let tokens = SwiftTokens(text).tokens
         if let line = nestedTooDeep(tokens) {

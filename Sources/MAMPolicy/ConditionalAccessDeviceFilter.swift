@@ -18,13 +18,16 @@ public struct ConditionalAccessDeviceFilter: Sendable, Hashable {
     /// The rule as written, for reports.
     public var ruleText: String
 
-    /// Learn: "The maximum length for the filter rule is 3072 characters".
+    /// Learn: "The maximum length for the filter rule is 3072 characters", counted as Entra (a .NET
+    /// service) counts a string's length: in UTF-16 code units. Counted as Swift's characters, a
+    /// letter with a million combining marks is one character and megabytes of rule.
     public static let maximumLength = 3072
 
     public init(mode: Mode, rule text: String, source: String) throws(FilterRuleError) {
-        guard text.count <= Self.maximumLength else {
+        let length = text.utf16.count
+        guard length <= Self.maximumLength else {
             throw FilterRuleError(source: source, column: Self.maximumLength + 1,
-                                  message: "the rule is \(text.count) characters; Entra takes at most \(Self.maximumLength) (Microsoft Learn, filter for devices)")
+                                  message: "the rule is \(length) characters (UTF-16 code units, as Entra counts them); Entra takes at most \(Self.maximumLength) (Microsoft Learn, filter for devices)")
         }
         self.mode = mode
         self.ruleText = text

@@ -23,9 +23,16 @@ public enum PersonaLoader {
                              "registered", "trustType", "ownership", "attributes"]
     static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities"]
 
+    /// The largest personas file read: composed YAML takes about a hundred times its size in
+    /// memory (measured: 3 MiB, 350 MB), so a file without a single alias could still take
+    /// gigabytes under the node bound alone. Ten thousand personas are about 3 MiB.
+    public static let maximumBytes = 8 << 20
+
     public static func load(file: URL) throws(ScenarioError) -> [WhatIfPersona] {
         let data: Data
-        do { data = try InputFile.contents(of: file) } catch {
+        do { data = try InputFile.contents(of: file, limit: maximumBytes) } catch let tooLarge as InputFile.TooLarge {
+            throw ScenarioError(file: file, message: "the personas file is larger than \(tooLarge.limit >> 20) MiB, the most mamsim reads of one (about thirty thousand personas); split it and run whatif once for each part")
+        } catch {
             throw ScenarioError(file: file, message: "cannot read the personas file (\(error)); check the path")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw ScenarioError(file: file, message: "the personas file is not UTF-8 text") }

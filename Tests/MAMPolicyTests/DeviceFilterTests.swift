@@ -100,6 +100,11 @@ import Testing
         ("device.model -eq \"a\" device.model -eq \"b\"", "after a complete rule"),
         (String(repeating: "(", count: 70) + "device.model -eq \"a\"" + String(repeating: ")", count: 70), "nested more than 64"),
         ("device.model -eq \"" + String(repeating: "a", count: 3100) + "\"", "at most 3072"),
+        // Security issue 95, finding 3: counted as Entra counts (UTF-16 units), a letter with
+        // thousands of combining marks — one Swift character — is past the limit, and so is a
+        // rule of emoji whose 1,600 characters are 3,200 units.
+        ("device.model -eq \"a" + String(repeating: "\u{301}", count: 20_000) + "\"", "is 20020 characters (UTF-16 code units"),
+        ("device.model -eq \"" + String(repeating: "📱", count: 1_600) + "\"", "is 3219 characters (UTF-16 code units"),
     ])
     func aRuleEntraRefusesIsAnErrorAtItsColumn(_ rule: String, _ says: String) {
         #expect(throws: FilterRuleError.self) { try ConditionalAccessDeviceFilter(mode: .include, rule: rule, source: "t") }

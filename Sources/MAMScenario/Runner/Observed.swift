@@ -124,8 +124,13 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.config(let a), .config(let b)), (.password(let a), .password(let b)): return a == b
         case (.fullData(let a), .fullData(let b)):
             // In any order: the SDK gives one dictionary per policy, in no promised order.
-            func key(_ d: [String: String]) -> String { d.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\u{0}") }
-            return a.map(key).sorted() == b.map(key).sorted()
+            // Compared as dictionaries, never as their texts joined: a key or value may hold `=`.
+            var rest = b
+            for d in a {
+                guard let i = rest.firstIndex(of: d) else { return false }
+                rest.remove(at: i)
+            }
+            return rest.isEmpty
         case (.certificate(let s, let h, let i), .certificate(let subject, let sha, let identity)):
             return i == identity && (s == nil || s == subject) && (h == nil || h!.lowercased() == sha.lowercased())
         case (.ids(let a), .ids(let b)): return a.sorted() == b.sorted()
