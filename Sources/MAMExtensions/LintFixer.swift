@@ -49,7 +49,8 @@ public enum LintFixer {
         }
         for (path, text) in texts {
             do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                // A project may commit a link where a plist is expected: never written through.
+                try OutputFile.write(Data(text.utf8), to: URL(fileURLWithPath: path), within: base)
             } catch {
                 applied.removeAll { $0.absolutePath == path }
             }

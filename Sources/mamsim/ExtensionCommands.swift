@@ -143,7 +143,7 @@ struct ConfigureCommand: ParsableCommand {
     func run() throws {
         let data = try InputFile.contents(of: URL(fileURLWithPath: plist))
         let (rewritten, change) = try IntuneConfigurator.configureReporting(infoPlist: data, source: plist)
-        try rewritten.write(to: URL(fileURLWithPath: output ?? plist))
+        try OutputFile.write(rewritten, to: URL(fileURLWithPath: output ?? plist))
         Terminal().line(UntrustedText.line("\(output ?? plist): \(change)"))
     }
 }

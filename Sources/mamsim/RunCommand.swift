@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MAMActivation
 import MAMBundle
 import MAMDevice
 import MAMScenario
@@ -129,11 +130,16 @@ struct RunCommand: AsyncParsableCommand {
         var htmlWritten: String?
         if let audit, let log = report.auditLog {
             do {
-                if FileManager.default.fileExists(atPath: audit) { try FileManager.default.removeItem(atPath: audit) }
-                try FileManager.default.copyItem(at: log, to: URL(fileURLWithPath: audit))
+                // Copied a chunk at a time into a new file renamed into place: a folder or a link
+                // named `--audit` is refused, never removed or written through.
+                let copy = try OutputFile(URL(fileURLWithPath: audit))
+                let source = try FileHandle(forReadingFrom: log)
+                defer { try? source.close() }
+                while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty { try copy.write(chunk) }
+                try copy.commit()
                 auditShown = audit
             } catch {
-                Terminal.error("cannot copy the audit log to \(audit): \(error.localizedDescription); check that its folder exists and is writable (the log stays at \(log.path))")
+                Terminal.error("cannot copy the audit log to \(audit): \((error as? OutputFile.Refused)?.why ?? error.localizedDescription); check that its folder exists and is writable (the log stays at \(log.path))")
                 throw ExitCode(2)
             }
         }

@@ -227,6 +227,30 @@ extension CLITests {
             #expect(leftovers == ["report.txt"], "\(leftovers)")
         }
 
+        /// Finding 4, the same class: `run --audit` naming a folder or a link is refused — the
+        /// folder and the link's target stay; a new file is the control.
+        @Test func anAuditCopyNeverRemovesOrWritesThroughWhatItDidNotMake() async throws {
+            let dir = try TemporaryDirectory(prefix: "mamsim-v7-audit")
+            defer { dir.remove() }
+            let kept = try dir.write("audit/keep.txt", "mine")
+            let victim = try dir.write("victim.txt", "untouched")
+            try FileManager.default.createSymbolicLink(atPath: dir.path("link.jsonl"), withDestinationPath: victim.path)
+            let scenario = try dir.write("s.yaml", """
+                apps:
+                  - {id: mail, bundle: com.contoso.mail}
+                steps:
+                  - launch: {app: mail}
+                """)
+            for out in ["audit", "link.jsonl"] {
+                let r = try await CLI.run(["run", scenario.path, "--audit", dir.path(out)], timeout: 120)
+                #expect(r.status == 2 && r.stderr.contains("cannot copy the audit log to \(dir.path(out))"), "\(out): \(r)")
+            }
+            #expect(try String(contentsOf: kept, encoding: .utf8) == "mine")
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "untouched")
+            let control = try await CLI.run(["run", scenario.path, "--audit", dir.path("new/audit.jsonl")], timeout: 120)
+            #expect(control.status == 0 && ((try? String(contentsOf: dir.url.appendingPathComponent("new/audit.jsonl"), encoding: .utf8)) ?? "").contains("launch"), "\(control)")
+        }
+
         /// Finding 4: `init` writes through no link a repository commits — neither a folder link
         /// that would put an extension's plist outside the checkout, nor a file link that would
         /// overwrite a victim with Microsoft's template. Without the links it writes both.
