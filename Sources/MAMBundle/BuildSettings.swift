@@ -33,7 +33,7 @@ public struct BuildSettings: Sendable, Hashable {
     public func expand(plist value: Any, keyPath: String, unresolved: inout [UnresolvedBuildSetting]) -> Any {
         switch value {
         case let s as String:
-            return expand(s, keyPath: keyPath, unresolved: &unresolved)
+            return expand(s, keyPath: keyPath, depth: 0, inPlist: true, unresolved: &unresolved)
         case let a as [Any]:
             return a.enumerated().map { expand(plist: $0.element, keyPath: "\(keyPath)[\($0.offset)]", unresolved: &unresolved) }
         case let d as [String: Any]:
@@ -47,7 +47,10 @@ public struct BuildSettings: Sendable, Hashable {
         }
     }
 
-    private func expand(_ text: String, keyPath: String, depth: Int, unresolved: inout [UnresolvedBuildSetting]) -> String {
+    /// `inPlist`: an unbraced `$name` no setting defines is a property list's own text, kept
+    /// and never reported — an activation rule's predicate variables (`$attachment`,
+    /// `$fileproviderItem`) are written so, and Xcode builds them unchanged.
+    private func expand(_ text: String, keyPath: String, depth: Int, inPlist: Bool = false, unresolved: inout [UnresolvedBuildSetting]) -> String {
         let chars = Array(text)
         var out = ""
         var i = 0
@@ -59,7 +62,7 @@ public struct BuildSettings: Sendable, Hashable {
                 let name = String(chars[(i + 1)..<j])
                 if depth < 8, let value = variables[name] {
                     out += expand(value, keyPath: keyPath, depth: depth + 1, unresolved: &unresolved)
-                } else if Self.setBySigning.contains(name) {
+                } else if Self.setBySigning.contains(name) || inPlist && variables[name] == nil {
                     out += "$" + name
                 } else {
                     unresolved.append(UnresolvedBuildSetting(name: name, keyPath: keyPath,

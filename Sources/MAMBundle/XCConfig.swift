@@ -139,8 +139,10 @@ public struct XCConfig: Sendable, Hashable {
     /// linted), a file outside it — `#include "/etc/shadow"`, `../` out of the project, a
     /// symbolic link leading out — is a problem and is never read. A line not understood is
     /// quoted only in the file the project names itself, never in an included one.
+    /// `projectFolder`: the folder of the project that names the file (its `SRCROOT`): an
+    /// `#include` not found beside the including file is looked for from there, as Xcode does.
     public static func load(_ url: URL, name: String, base: [String: String] = [:], root: URL? = nil,
-                            conditions: BuildConditions = .iOSDevice,
+                            conditions: BuildConditions = .iOSDevice, projectFolder: URL? = nil,
                             problems: inout [LoadProblem], depth: Int = 0, visiting: Set<String> = []) -> [String: String] {
         var settings = base
         let key = url.standardizedFileURL.path
@@ -177,7 +179,12 @@ public struct XCConfig: Sendable, Hashable {
                 guard conditions.hold(condition) else { continue }
                 settings[setting] = inheriting(value, from: settings[setting], name: setting)
             case .include(let include):
-                let target = include.path.hasPrefix("/") ? URL(fileURLWithPath: include.path) : folder.appendingPathComponent(include.path)
+                var target = include.path.hasPrefix("/") ? URL(fileURLWithPath: include.path) : folder.appendingPathComponent(include.path)
+                // Beside the including file first, then from the project's folder.
+                if !include.path.hasPrefix("/"), !FileManager.default.fileExists(atPath: target.path), let projectFolder,
+                   FileManager.default.fileExists(atPath: projectFolder.appendingPathComponent(include.path).path) {
+                    target = projectFolder.appendingPathComponent(include.path)
+                }
                 let targetName = include.path.hasPrefix("/") || nameFolder.isEmpty ? include.path : nameFolder + "/" + include.path
                 // An optional include that is not there is skipped by Xcode, wherever it points
                 // (a developer's own settings outside the repository, e.g. a team id).
@@ -207,7 +214,8 @@ public struct XCConfig: Sendable, Hashable {
                         continue
                     }
                 }
-                settings = load(found, name: targetName, base: settings, root: root, conditions: conditions, problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
+                settings = load(found, name: targetName, base: settings, root: root, conditions: conditions, projectFolder: projectFolder,
+                                problems: &problems, depth: depth + 1, visiting: visiting.union([key]))
             }
         }
         return settings

@@ -270,7 +270,7 @@ public struct XcodeProject: Sendable {
             guard let layer else { continue }
             if let base = layer.baseConfiguration {
                 settings = XCConfig.load(sourceRoot.appendingPathComponent(base), name: relativeName(base), base: settings, root: root,
-                                         conditions: conditions, problems: &problems)
+                                         conditions: conditions, projectFolder: sourceRoot, problems: &problems)
             }
             conditions.apply(layer.settings, to: &settings)
         }

@@ -45,6 +45,55 @@ public enum BoundedYAML {
         try compose(yaml: text)?.any
     }
 
+    /// A key written twice in one mapping, where the first was (line and column, 1-based).
+    public struct DuplicateKey: Sendable, Hashable {
+        public let key: String
+        public let line: Int
+        public let column: Int
+    }
+
+    /// `compose`, a key written twice in one mapping read as XcodeGen reads it — the last one
+    /// counts — instead of refused; each earlier one is returned, so a reader can say so.
+    /// The earlier key is renamed in the text where Yams marks it (by a name drawn for this
+    /// call, so no document can hold it) and its pair dropped from the composed mapping.
+    public static func composeKeepingLastOfDuplicateKeys(yaml text: String, resolver: Resolver = .default) throws -> (Node?, [DuplicateKey]) {
+        let mark = "mamsim-earlier-" + String(UInt64.random(in: .min ... .max), radix: 36) + "-"
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
+        var found: [DuplicateKey] = []
+        // Each round renames one key; a document has at most one duplicate per key per mapping.
+        for _ in 0...4096 {
+            do {
+                let node = try compose(yaml: lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n"), resolver: resolver)
+                return (node.map { dropping(prefix: mark, from: $0) }, found)
+            } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
+                let (line, column) = (context.mark.line, context.mark.column)
+                guard line >= 1, line <= lines.count, column >= 1, column <= lines[line - 1].count else { throw YamlError.duplicatedKeysInMapping(duplicates: duplicates, context: context) }
+                // Inside a quoted key the name starts after its quote.
+                let quoted = lines[line - 1][column - 1] == "\"" || lines[line - 1][column - 1] == "'"
+                lines[line - 1].insert(contentsOf: mark.unicodeScalars, at: column - 1 + (quoted ? 1 : 0))
+                found.append(DuplicateKey(key: duplicates.first ?? "", line: line, column: column))
+            }
+        }
+        throw TooLarge(line: 1, column: 1, problem: "more than 4,096 keys are written twice; write each once")
+    }
+
+    /// `node` without the mapping pairs whose key starts with `prefix`.
+    static func dropping(prefix: String, from node: Node) -> Node {
+        switch node {
+        case .mapping(var mapping):
+            let kept = mapping.compactMap { k, v -> (Node, Node)? in
+                (k.string?.hasPrefix(prefix) ?? false) ? nil : (dropping(prefix: prefix, from: k), dropping(prefix: prefix, from: v))
+            }
+            mapping = Node.Mapping(kept, mapping.tag, mapping.style, mapping.mark, mapping.anchor)
+            return .mapping(mapping)
+        case .sequence(var sequence):
+            sequence = Node.Sequence(sequence.map { dropping(prefix: prefix, from: $0) }, sequence.tag, sequence.style, sequence.mark, sequence.anchor)
+            return .sequence(sequence)
+        default:
+            return node
+        }
+    }
+
     /// Throws `TooLarge` when `node`, aliases expanded, has more than `maximumNodes` nodes or
     /// nests deeper than `maximumDepth`.
     public static func check(_ node: Node, text: String, maximumNodes: Int = BoundedYAML.maximumNodes) throws {

@@ -171,17 +171,25 @@ public enum ProjectInventory {
             folders[target.name] = (made, info)
             return (made, info)
         }
-        let bundles = chosen.sorted { $0.isApplication && !$1.isApplication }.map { target in
+        var containers: [String: String] = [:]
+        var bundles = chosen.sorted { $0.isApplication && !$1.isApplication }.map { target in
             let (bundle, info) = folder(target)
             var container: String?
             if target.isAppExtension {
                 let app = candidates.first { $0.isApplication && $0.embeddedTargets.contains(target.name) }
                     ?? candidates.first { $0.isApplication && $0.dependencies.contains(target.name) }
                 container = app.flatMap { folder($0).0.bundleIdentifier }
+                containers[target.name] = app?.name
             }
             let generated = info.flatMap { project.generatedFiles[$0.standardizedFileURL.path] }
             return describe(bundle, name: target.name, source: "\(project.displayName), target \(target.name)", infoPlist: info, container: container,
                             extensionTarget: target.isAppExtension, infoData: generated)
+        }
+        // An extension names its app by the id the app is described with (settings no layer
+        // sets built empty, as Xcode builds them), never by the id as written.
+        for i in bundles.indices {
+            guard let app = containers[bundles[i].name], let described = bundles.first(where: { $0.name == app && $0.extensionPoint == nil }) else { continue }
+            bundles[i].containerBundleID = described.bundleID
         }
         return (bundles, leftOut)
     }

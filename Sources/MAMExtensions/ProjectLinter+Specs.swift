@@ -1,6 +1,7 @@
 import Foundation
 import MAMActivation
 import MAMBundle
+import Yams
 
 /// XcodeGen specs found by their content, whatever their name, and the files they include.
 extension ProjectLinter {
@@ -22,16 +23,22 @@ extension ProjectLinter {
         return name && targets
     }
 
-    /// The specs `specs` include (`include:` at their top), which are parts of a spec, not specs.
+    /// The specs `specs` include (`include:` at their top, and what those include in turn), which
+    /// are parts of a spec, not specs: XcodeGen generates a project from a root spec and what it
+    /// includes only. Read as XcodeGen reads YAML (a key written twice: the last counts).
     static func included(by specs: [URL]) -> Set<String> {
         var out = Set<String>()
-        for spec in specs {
-            guard let text = InputFile.text(of: spec),
-                  let top = (try? BoundedYAML.load(yaml: text)) as? [String: Any] else { continue }
+        var pending = specs.map(\.standardizedFileURL)
+        var read = Set<String>()
+        while let spec = pending.popLast() {
+            guard read.insert(spec.path).inserted, read.count <= 4096, let text = InputFile.text(of: spec),
+                  let top = (try? BoundedYAML.composeKeepingLastOfDuplicateKeys(yaml: text))?.0?.any as? [String: Any] else { continue }
             let includes: [Any] = (top["include"] as? [Any]) ?? (top["include"].map { [$0] } ?? [])
             for include in includes {
                 guard let path = (include as? String) ?? ((include as? [String: Any])?["path"] as? String) else { continue }
-                out.insert(spec.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL.path)
+                let target = spec.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+                out.insert(target.path)
+                pending.append(target)
             }
         }
         return out

@@ -67,7 +67,7 @@ public enum XcodeGenSpec {
         var generated: [String: Data] = [:]
         for (targetName, value) in targetTable.sorted(by: { $0.key < $1.key }) {
             guard let written = value as? [String: Any] else { continue }
-            let t = applying(templates, to: written)
+            let t = applying(templates, to: written, named: targetName)
             guard let type = t["type"] as? String else {
                 throw XcodeProjectError(file: spec.path, problem: "target \(targetName) has no `type` (not even from its templates)", fix: "run `xcodegen generate` and lint the .xcodeproj")
             }
@@ -127,15 +127,21 @@ public enum XcodeGenSpec {
     /// A spec file (or one it includes) read and parsed as a YAML mapping; what is wrong said by
     /// where and what, never the file's own text: an included file may hold anything (a CI log
     /// is public).
-    static func parsed(_ url: URL, included: Bool) throws(XcodeProjectError) -> [String: Any] {
+    static func parsed(_ url: URL, included: Bool, unread: inout [String]) throws(XcodeProjectError) -> [String: Any] {
         let data: Data
         do { data = try InputFile.contents(of: url) } catch {
             throw XcodeProjectError(file: url.path, problem: included ? "(an include:) cannot be read" : "cannot be read",
                                     fix: included ? "check the include's path, or run `xcodegen generate` and lint the .xcodeproj" : "check that it is the project's XcodeGen spec")
         }
         do {
-            guard let parsed = try BoundedYAML.load(yaml: String(decoding: data, as: UTF8.self)) as? [String: Any] else {
+            // XcodeGen reads a key written twice as its last value (its YAML loader's way): so
+            // does mamsim, and says so.
+            let (node, duplicates) = try BoundedYAML.composeKeepingLastOfDuplicateKeys(yaml: String(decoding: data, as: UTF8.self))
+            guard let parsed = node?.any as? [String: Any] else {
                 throw XcodeProjectError(file: url.path, problem: "is not a YAML mapping", fix: "check that it is an XcodeGen spec")
+            }
+            for d in duplicates {
+                unread.append("\(url.lastPathComponent):\(d.line):\(d.column): \"\(ProjectRoot.printable(d.key, limit: 80))\" is written again further down the same mapping; XcodeGen keeps the last, and so does mamsim — remove the one you do not mean")
             }
             return parsed
         } catch let e as XcodeProjectError {
@@ -157,7 +163,7 @@ public enum XcodeGenSpec {
     static func load(_ url: URL, relativeTo prefix: String, stack: [String], merged done: inout Set<String>, allowed: [URL],
                      unread: inout [String]) throws(XcodeProjectError) -> [String: Any] {
         let depth = stack.count - 1
-        var spec = try parsed(url, included: depth > 0)
+        var spec = try parsed(url, included: depth > 0, unread: &unread)
         if !prefix.isEmpty { spec = relocating(spec, by: prefix) }
         let includes: [Any] = (spec["include"] as? [Any]) ?? (spec["include"].map { [$0] } ?? [])
         var merged: [String: Any] = [:]
@@ -306,16 +312,54 @@ public enum XcodeGenSpec {
     /// A target with its `templates:` (from `targetTemplates`) applied, in order, under what
     /// the target itself says: its keys win, except `settings` (merged) and `dependencies`
     /// (the templates' first). Templates of templates are followed, at most 8 deep.
-    static func applying(_ templates: [String: Any], to target: [String: Any], depth: Int = 0) -> [String: Any] {
+    static func applying(_ templates: [String: Any], to target: [String: Any], named name: String = "", depth: Int = 0) -> [String: Any] {
         guard depth < 8, let names = target["templates"] as? [String], !names.isEmpty else { return target }
+        // ProjectSpec.md, "Target Template": `${target_name}` in a template is the name of the
+        // target that uses it, and each `templateAttributes` entry replaces `${its_name}`.
+        var attributes = (target["templateAttributes"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
+        if !name.isEmpty { attributes["target_name"] = name }
+        if let platform = target["platform"] as? String { attributes["platform"] = attributes["platform"] ?? platform }
         var merged: [String: Any] = [:]
-        for name in names {
-            guard let template = templates[name] as? [String: Any] else { continue }
-            merged = merging(applying(templates, to: template, depth: depth + 1), onto: merged)
+        for templateName in names {
+            guard let template = templates[templateName] as? [String: Any] else { continue }
+            let filled = replacing(attributes, in: applying(templates, to: template, named: name, depth: depth + 1)) as? [String: Any] ?? [:]
+            merged = merging(filled, onto: merged)
         }
         var target = target
         target["templates"] = nil
+        target["templateAttributes"] = nil
         return merging(target, onto: merged)
+    }
+
+    /// `value` with each `${name}` of `attributes` replaced, in keys and values alike.
+    static func replacing(_ attributes: [String: String], in value: Any) -> Any {
+        guard !attributes.isEmpty else { return value }
+        switch value {
+        case let s as String:
+            guard s.contains("${") else { return s }
+            // One pass, left to right: what an attribute holds is never read again (attributes
+            // naming each other cannot grow a string past their own lengths).
+            var out = "", rest = Substring(s)
+            while let open = rest.range(of: "${") {
+                out += rest[..<open.lowerBound]
+                guard let close = rest[open.upperBound...].firstIndex(of: "}"), let v = attributes[String(rest[open.upperBound..<close])] else {
+                    out += "${"
+                    rest = rest[open.upperBound...]
+                    continue
+                }
+                out += v
+                rest = rest[rest.index(after: close)...]
+            }
+            return out + rest
+        case let d as [String: Any]:
+            var out: [String: Any] = [:]
+            for (k, v) in d { out[replacing(attributes, in: k) as? String ?? k] = replacing(attributes, in: v) }
+            return out
+        case let a as [Any]:
+            return a.map { replacing(attributes, in: $0) }
+        default:
+            return value
+        }
     }
 
     /// XcodeGen's `settings`: `{groups: […], base: {…}, configs: {Debug: {…}}}`, or a flat

@@ -13,7 +13,7 @@ extension InitCommand {
     /// Ids from target names: lower case, letters, digits and dashes, each one once.
     static func entries(_ bundles: [ProjectInventory.Bundle]) -> [Entry] {
         var used: Set<String> = ["notes"]
-        return bundles.sorted { ($0.extensionPoint == nil) && ($1.extensionPoint != nil) }.map { b in
+        var entries = bundles.sorted { ($0.extensionPoint == nil) && ($1.extensionPoint != nil) }.map { b in
             // A MAUI app's Info.plist is in <Project>/Platforms/iOS: the project names it.
             var parts = b.name.split(separator: "/")
             if parts.count >= 3, parts[parts.count - 2] == "Platforms" { parts.removeLast(2) }
@@ -29,6 +29,11 @@ extension InitCommand {
             used.insert(id)
             return Entry(id: id, bundle: b)
         }
+        let appIDs = Set(entries.filter { !$0.isExtension }.compactMap(\.bundle.bundleID))
+        for i in entries.indices where entries[i].isExtension {
+            entries[i].orphaned = !(entries[i].bundle.containerBundleID.map(appIDs.contains) ?? false)
+        }
+        return entries
     }
 
     /// `s` as one YAML scalar, written by Yams' emitter (libyaml): double-quoted, with every
@@ -139,6 +144,7 @@ extension InitCommand {
             y.append("")
             y.append(exts.isEmpty ? "# extensions:" : "extensions:")
             for e in exts {
+                // Hosted extensions have their container (`entries`): the app that embeds them.
                 let container = apps.first { $0.bundle.bundleID == e.bundle.containerBundleID }?.id ?? apps[0].id
                 y.append("  - id: \(e.id)                      # \(Self.comment(e.bundle.source))")
                 if e.isKeyboard {
@@ -158,7 +164,9 @@ extension InitCommand {
                 }
             }
             for e in unhosted {
-                y.append("  # \(e.id) (\(Self.comment(e.bundle.source))): \(Self.comment(e.bundle.extensionPoint ?? "")) is not a fleet member: \(Self.whyNotHosted(e.bundle.extensionPoint ?? ""))")
+                let why = e.orphaned ? "no app of the project embeds it (none was found that does), so it has no container here: add it under extensions: with container: set to its app"
+                    : Self.whyNotHosted(e.bundle.extensionPoint ?? "")
+                y.append("  # \(e.id) (\(Self.comment(e.bundle.source))): \(Self.comment(e.bundle.extensionPoint ?? "")) is not a fleet member: \(why)")
             }
         }
         if !leftOut.isEmpty {

@@ -68,7 +68,10 @@ struct InitCommand: AsyncParsableCommand {
         /// An app, or an extension of a kind a fleet hosts (share, action, keyboard and the
         /// kinds of SCENARIOS v1.4); the others (a packet tunnel, an ExtensionKit extension…)
         /// are written as comments saying why.
-        var isHosted: Bool { bundle.extensionPoint.map { AppDescriptor.Kind.forExtensionPoint($0) != nil } ?? true }
+        var isHosted: Bool { !orphaned && (bundle.extensionPoint.map { AppDescriptor.Kind.forExtensionPoint($0) != nil } ?? true) }
+        /// An extension no app of the project embeds (none found): never given another app as
+        /// its container, written as a comment saying so.
+        var orphaned = false
         /// Its kind: `app`, or the extension point's.
         var kind: AppDescriptor.Kind { bundle.extensionPoint.flatMap(AppDescriptor.Kind.forExtensionPoint) ?? .app }
         /// What the share sheet can hand data to: an app, a share or an action extension.
@@ -112,6 +115,23 @@ struct InitCommand: AsyncParsableCommand {
                   id.hasPrefix(".") || id.hasSuffix(".") || id.contains("..") else { continue }
             let standIn = Self.standIn(id, name: found[i].name)
             Terminal.note("\(found[i].source): its bundle id is \"\(id)\" once \(found[i].unresolvedSettings.map { "$(\($0))" }.joined(separator: ", ")) (set by no layer) is empty, as Xcode builds it; the scenario uses \(standIn): pass --set \(found[i].unresolvedSettings[0])=… for the real one")
+            found[i].bundleID = standIn
+            found[i].resolvedInfoPlist = found[i].resolvedInfoPlist.flatMap { Self.replacingBundleID(in: $0, with: standIn) }
+            // The extensions it embeds name it by its new id.
+            for j in found.indices where found[j].containerBundleID == id { found[j].containerBundleID = standIn }
+        }
+        // Two bundles with one id (two example apps of a repository): a fleet holds one app per
+        // bundle id, so each after the first gets a stand-in, said; the extensions they embed
+        // keep naming the first.
+        var seen: [String: String] = [:]
+        for i in found.indices {
+            guard let id = found[i].bundleID, !id.isEmpty else { continue }
+            guard let first = seen[id.lowercased()] else { seen[id.lowercased()] = found[i].source; continue }
+            var standIn = id + "." + String(found[i].name.split(separator: "/").last ?? "copy").lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            var n = 2
+            while seen[standIn.lowercased()] != nil { standIn = "\(id).\(n)"; n += 1 }
+            seen[standIn.lowercased()] = found[i].source
+            Terminal.note("\(found[i].source): its bundle id \(id) is \(first)'s too; a fleet holds one app per bundle id, so the scenario gives it the stand-in \(standIn)")
             found[i].bundleID = standIn
             found[i].resolvedInfoPlist = found[i].resolvedInfoPlist.flatMap { Self.replacingBundleID(in: $0, with: standIn) }
         }
@@ -166,7 +186,7 @@ struct InitCommand: AsyncParsableCommand {
         try Self.write(Data(Self.withExpectations(text, []).utf8), to: outputURL, within: OutputFile.defaultRoot(for: folder))
         let terminal = Terminal()
         guard !noRun else {
-            terminal.line("wrote \(output): \(entries.count) apps and extensions; run it with `mamsim run \(output)`")
+            terminal.line("wrote \(output): \(Self.count(entries.count, "app or extension", "apps and extensions")); run it with `mamsim run \(output)`")
             return
         }
         // The outcomes the rules give, as expectations to review.
@@ -195,7 +215,7 @@ struct InitCommand: AsyncParsableCommand {
             expectations[index] = "# it gave \(outcome), which this step cannot expect: let an earlier step make it possible, or remove it"
         }
         let unhosted = entries.filter { !$0.isHosted }.count
-        terminal.line("wrote \(output): \(entries.filter { !$0.isExtension }.count) apps, \(entries.filter(\.isExtension).count) extensions\(unhosted == 0 ? "" : " (\(unhosted) as comments: kinds a fleet does not host)"), \(report.steps.count) steps with the outcomes they gave; review them, then `mamsim run \(output)`")
+        terminal.line("wrote \(output): \(Self.count(entries.filter { !$0.isExtension }.count, "app")), \(Self.count(entries.filter(\.isExtension).count, "extension"))\(unhosted == 0 ? "" : " (\(unhosted) as comments: kinds a fleet does not host, or no app embeds them)"), \(Self.count(report.steps.count, "step")) with the outcomes they gave; review them, then `mamsim run \(output)`")
     }
 
     /// `--facade DIR`: the test package (FacadePackage).
@@ -251,6 +271,9 @@ struct InitCommand: AsyncParsableCommand {
             try Self.write(info, to: dir.appendingPathComponent("Info.plist"), within: OutputFile.defaultRoot(for: folder))
         }
     }
+
+    /// `1 app`, `2 apps`.
+    static func count(_ n: Int, _ one: String, _ many: String? = nil) -> String { "\(n) \(n == 1 ? one : many ?? one + "s")" }
 
     /// What `init` writes (the scenario, a template, an extension's plist) goes through no
     /// link and over no folder, from the scenario's `root` down: refused with exit 2, naming

@@ -82,6 +82,15 @@ struct RunCommand: AsyncParsableCommand {
     var keepDevice = false
 
     func run() async throws {
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) {
+            Terminal.error("\(file) does not exist; name a scenario file (`mamsim test FOLDER` runs every scenario of a folder)")
+            throw ExitCode(2)
+        }
+        if isFolder.boolValue {
+            Terminal.error("\(file) is a folder; `mamsim run` runs one scenario file — `mamsim test \(file)` runs every scenario in it")
+            throw ExitCode(2)
+        }
         let scenario: Scenario
         do {
             scenario = try ScenarioLoader.load(file: URL(fileURLWithPath: file), buildSettings: try options.buildSettings(),

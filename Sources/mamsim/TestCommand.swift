@@ -188,7 +188,8 @@ struct TestCommand: AsyncParsableCommand {
             if !keepDevices { try? FileManager.default.removeItem(at: report.deviceDirectory) }
             return SuiteEntry(file: file, report: report, loadError: nil, audit: audit)
         } catch {
-            return SuiteEntry(file: file, report: nil, loadError: "\(error)")
+            // One line per problem, each escaped whole: the lines are the loader's, never an input's.
+            return SuiteEntry(file: file, report: nil, loadError: Terminal.lines(of: error).map(UntrustedText.line).joined(separator: "\n"))
         }
     }
 
@@ -205,7 +206,9 @@ struct TestCommand: AsyncParsableCommand {
         for p in paths {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: p, isDirectory: &isDir) else {
-                throw ValidationError("\(p) does not exist")
+                // Bad input (exit 2, docs/CLI.md), not a wrong command line.
+                Terminal.error("\(p) does not exist; name a scenario file or a folder of them")
+                throw ExitCode(2)
             }
             if isDir.boolValue {
                 // Graph policy documents and fixtures live beside scenarios: folders named
@@ -264,13 +267,19 @@ extension TestCommand {
             if let odata = dict.keys.sorted().first(where: { $0.hasPrefix("@odata.") }) {
                 return "not a scenario (a Microsoft Graph document: it has \"\(odata)\")"
             }
+            // `personas` is no key of a scenario (ScenarioLoader.topLevelKeys).
+            if dict["personas"] != nil { return personasFile }
             return dict["steps"] != nil || dict["apps"] != nil ? nil : "not a scenario (no top-level \"steps\" or \"apps\"; a data file such as a Graph export?)"
         }
-        let hasKey = text.split(separator: "\n").contains { line in
+        let lines = text.split(separator: "\n")
+        if lines.contains(where: { $0.hasPrefix("personas:") || $0.hasPrefix("\"personas\":") }) { return personasFile }
+        let hasKey = lines.contains { line in
             line.hasPrefix("steps:") || line.hasPrefix("apps:") || line.hasPrefix("\"steps\":") || line.hasPrefix("{")
         }
         return hasKey ? nil : "not a scenario (no top-level steps: or apps:)"
     }
+
+    static let personasFile = "a whatif personas file (top-level personas:, docs/WHATIF.md), not a scenario"
 }
 
 /// One scenario file's result in a suite.
@@ -304,7 +313,12 @@ extension Terminal {
 
     static func plain(_ e: SuiteEntry, terminal: Terminal = Terminal()) -> String {
         let p = { (s: String) in Terminal.escapingControls(s, keepingLineBreaks: false) }
-        if let err = e.loadError { return terminal.red(p("✘ \(e.file.path): \(err)")) }
+        if let err = e.loadError {
+            // Several problems, each on a line of its own (`loadError`'s lines are the loader's).
+            let problems = err.split(separator: "\n").map(String.init)
+            return ([terminal.red(p("✘ \(e.file.path): \(problems.first ?? "")"))] + problems.dropFirst().map { terminal.red(p("    \($0)")) })
+                .joined(separator: "\n")
+        }
         guard let r = e.report else { return "" }
         if let f = r.fleetError { return terminal.red(p("✘ \(r.name): the fleet could not start: \(f)")) }
         let time = String(format: "%.2f s", r.seconds)

@@ -10,6 +10,33 @@ extension CLITests {
             return dir
         }
 
+        /// Issue 96, "never a dead end": two example apps with one bundle id get distinct ids
+        /// (the second a stand-in, said) so the scenario loads and runs; an extension no app
+        /// embeds is given no other app as its container — a comment says none was found.
+        @Test func twoAppsOfOneIdAndAnExtensionWithoutItsAppStillLoad() async throws {
+            let dir = try Self.scratch()
+            defer { try? FileManager.default.removeItem(at: dir) }
+            func plist(_ id: String, _ point: String? = nil) -> String {
+                let ext = point.map { "<key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>\($0)</string></dict>" } ?? ""
+                return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist version=\"1.0\"><dict><key>CFBundleIdentifier</key><string>\(id)</string>"
+                    + "<key>CFBundlePackageType</key><string>\(point == nil ? "APPL" : "XPC!")</string>\(ext)</dict></plist>"
+            }
+            let repo = dir.appendingPathComponent("repo")
+            for (path, text) in [("Examples/Basic/Info.plist", plist("com.contoso.example")), ("Examples/Advanced/Info.plist", plist("com.contoso.example")),
+                                 ("Orphan/Info.plist", plist("org.elsewhere.share", "com.apple.share-services"))] {
+                try FileManager.default.createDirectory(at: repo.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: repo.appendingPathComponent(path))
+            }
+            let file = dir.appendingPathComponent("first.yaml").path
+            let r = try await CLI.run(["init", repo.path, "-o", file], timeout: 120)
+            #expect(r.status == 0 && r.stderr.contains("its bundle id com.contoso.example is"), "\(r)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.contains("bundle: \"com.contoso.example\"") && text.contains("bundle: \"com.contoso.example."), "\(text)")
+            #expect(text.contains("no app of the project embeds it") && !text.contains("plugin: \"mamsim-extensions/orphan\""), "\(text)")
+            let run = try await CLI.run(["run", file], timeout: 120)
+            #expect(run.status == 0, "\(run)")
+        }
+
         /// Microsoft's Chatr sample (an Xcode project) and the Intune MAUI sample with Microsoft's
         /// level-2 template: init writes the fleet and steps, their outcomes follow the rules,
         /// and the scenario passes `mamsim run`.
@@ -53,7 +80,7 @@ extension CLITests {
             let file = dir.appendingPathComponent("first.yaml").path
             let project = CLI.repo("Tests/Fixtures/projects/\(fixture)")
             let r = try await CLI.run(["init", project.path, "-o", file], timeout: 120)
-            #expect(r.status == 0 && r.stdout.contains("wrote \(file): \(apps) apps, \(extensions) extensions"), "\(r)")
+            #expect(r.status == 0 && r.stdout.contains("wrote \(file): \(apps) app\(apps == 1 ? "" : "s"), \(extensions) extension\(extensions == 1 ? "" : "s")"), "\(r)")
             let text = try String(contentsOfFile: file, encoding: .utf8)
             // Each native target of each project file the fixture holds (project.yml: its targets).
             var names: [String] = []
@@ -94,6 +121,7 @@ extension CLITests {
                         type: application
                         platform: iOS
                         info: {path: App/Info.plist, properties: {CFBundleIdentifier: $PRODUCT_BUNDLE_IDENTIFIER_ROOT}}
+                        dependencies: [{target: Widget}, {target: Share}]
                       Widget:
                         type: app-extension
                         platform: iOS
@@ -218,7 +246,7 @@ extension CLITests {
             let file = dir.appendingPathComponent("first.yaml").path
             for extra in [[], ["--force"]] {
                 let r = try await CLI.run(["init", dir.path, "-o", file] + extra, timeout: 120)
-                #expect(r.status == 0 && r.stdout.contains("1 apps, 1 extensions"), "\(r)")
+                #expect(r.status == 0 && r.stdout.contains("1 app, 1 extension,"), "\(r)")
             }
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(text.contains("- id: keys") && text.contains("# fullAccess: true") && !text.contains("to: keys"), "\(text)")
@@ -256,7 +284,7 @@ extension CLITests {
             }
             let file = dir.appendingPathComponent("first.yaml").path
             let r = try await CLI.run(["init", dir.path, "-o", file], timeout: 120)
-            #expect(r.status == 0 && r.stdout.contains("1 apps, 8 extensions (2 as comments: kinds a fleet does not host)"), "\(r)")
+            #expect(r.status == 0 && r.stdout.contains("1 app, 8 extensions (2 as comments: kinds a fleet does not host, or no app embeds them)"), "\(r)")
             let text = try String(contentsOfFile: file, encoding: .utf8)
             for line in ["- id: files", "kind: fileProvider", "setting: fileProviderEncryption", "kind: widget", "setting: widgets",
                          "kind: notificationService", "com.example.unknown-point is not a fleet member: mamsim hosts share, action and keyboard extensions and the kinds of SCENARIOS v1.4",
@@ -288,7 +316,7 @@ extension CLITests {
             #expect(lint.stdout.contains("<string>com.contoso.FieldNotes</string>") && !lint.stdout.contains("FieldNotesTests"), "\(lint)")
             let file = dir.appendingPathComponent("first.yaml").path
             let r = try await CLI.run(["init", project, "-o", file], timeout: 120)
-            #expect(r.status == 0 && r.stdout.contains("1 apps, 1 extensions"), "\(r)")
+            #expect(r.status == 0 && r.stdout.contains("1 app, 1 extension,"), "\(r)")
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(text.contains("bundle: \"com.contoso.FieldNotes\"") && text.contains("# project.yml (XcodeGen), target NotesShare"), "\(text)")
             let run = try await CLI.run(["run", file], timeout: 120)

@@ -50,6 +50,40 @@ struct BuildSettingsAsXcodeTests {
         #expect(unresolved.map(\.name) == ["UNSET_ROOT"] && BuildSettings.hasReference("$UNSET_ROOT.mail"))
     }
 
+    /// Issue 96: a property list's own `$name` — an activation rule's predicate variable
+    /// (`$fileproviderItem`, `$attachment`) — is no build setting when none is defined: kept as
+    /// written and never "unset"; a defined one still expands (the control), and a setting's
+    /// value keeps reporting an unset `$NAME`.
+    @Test func aPredicateVariableInAPlistIsNoBuildSetting() throws {
+        var unresolved: [UnresolvedBuildSetting] = []
+        let rule = "SUBQUERY(fileproviderItems, $fileproviderItem, $fileproviderItem.contentType UTI-CONFORMS-TO \"public.item\").@count > 0"
+        let plist: [String: Any] = ["NSExtension": ["NSExtensionFileProviderActions": [["NSExtensionFileProviderActionActivationRule": rule]]],
+                                    "CFBundleIdentifier": "$PRODUCT_BUNDLE_IDENTIFIER_ROOT.files"]
+        let settings = BuildSettings(["PRODUCT_BUNDLE_IDENTIFIER_ROOT": "com.contoso"])
+        let expanded = try #require(settings.expand(plist: plist, keyPath: "", unresolved: &unresolved) as? [String: Any])
+        let actions = (expanded["NSExtension"] as? [String: Any])?["NSExtensionFileProviderActions"] as? [[String: Any]]
+        #expect(actions?.first?["NSExtensionFileProviderActionActivationRule"] as? String == rule)
+        #expect(expanded["CFBundleIdentifier"] as? String == "com.contoso.files")
+        #expect(unresolved.isEmpty, "\(unresolved)")
+        _ = settings.expand("$fileproviderItem", keyPath: "k", unresolved: &unresolved)
+        #expect(unresolved.map(\.name) == ["fileproviderItem"])
+    }
+
+    /// Issue 96: an `#include` not found beside the including file is looked for from the
+    /// project's folder, as Xcode does; without the project's folder it is missing (the control).
+    @Test func anIncludeIsFoundFromTheProjectsFolder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xcconfig-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Config"), withIntermediateDirectories: true)
+        try Data("#include \"Config/Shared.xcconfig\"\nB = 2\n".utf8).write(to: dir.appendingPathComponent("Config/App.xcconfig"))
+        try Data("A = 1\n".utf8).write(to: dir.appendingPathComponent("Config/Shared.xcconfig"))
+        var problems: [XCConfig.LoadProblem] = []
+        let found = XCConfig.load(dir.appendingPathComponent("Config/App.xcconfig"), name: "Config/App.xcconfig", root: dir, projectFolder: dir, problems: &problems)
+        #expect(found["A"] == "1" && found["B"] == "2" && problems.isEmpty, "\(found) \(problems)")
+        let alone = XCConfig.load(dir.appendingPathComponent("Config/App.xcconfig"), name: "Config/App.xcconfig", root: dir, problems: &problems)
+        #expect(alone["A"] == nil && problems.contains { $0.problem.contains("does not exist") })
+    }
+
     @Test func theSigningPrefixesAreNeverUnset() {
         var unresolved: [UnresolvedBuildSetting] = []
         let text = BuildSettings().expand("$(AppIdentifierPrefix)com.example.app", keyPath: "keychain-access-groups[0]", unresolved: &unresolved)

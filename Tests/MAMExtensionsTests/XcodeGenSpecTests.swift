@@ -69,6 +69,36 @@ struct XcodeGenSpecTests {
         #expect(settings["SDKROOT"] == "iphoneos" && settings["CODE_SIGN_ENTITLEMENTS"] == "Support/App.entitlements")
     }
 
+    /// Issue 96: a key written twice is read as XcodeGen reads it — the last counts — and
+    /// named; `${target_name}` and `templateAttributes` fill a template (ProjectSpec.md,
+    /// "Target Template"), once each, never read again.
+    @Test func aKeyWrittenTwiceKeepsTheLastAndTemplatesAreFilled() throws {
+        let p = try project("""
+            name: Notes
+            options: {bundleIdPrefix: com.contoso}
+            targetTemplates:
+              App:
+                type: application
+                platform: iOS
+                info: {path: "${target_name}/Info.plist"}
+                settings: {PRODUCT_BUNDLE_IDENTIFIER: "com.contoso.${target_name}.${flavour}", LOOP: "${a}"}
+            targets:
+              Notes:
+                templates: [App]
+                templateAttributes: {flavour: beta, a: "${b}${b}", b: "${a}"}
+              Notes:
+                templates: [App]
+                templateAttributes: {flavour: prod, a: "${b}${b}", b: "${a}"}
+            """)
+        let notes = try #require(p.targets.first { $0.name == "Notes" })
+        let settings = try #require(notes.configuration(named: "Release")).settings
+        #expect(settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.contoso.Notes.prod", "\(settings)")
+        #expect(settings["INFOPLIST_FILE"] == "Notes/Info.plist")
+        #expect(settings["LOOP"] == "${b}${b}")
+        #expect(p.targets.count == 1)
+        #expect(p.unread.contains { $0.hasPrefix("project.yml:10:3: \"Notes\" is written again") }, "\(p.unread)")
+    }
+
     @Test func aSpecWithoutTargetsOrTypesSaysWhatToRun() throws {
         #expect(throws: XcodeProjectError.self) { try project("name: X\ninclude: [targets.yml]\n") }
         do {
