@@ -61,8 +61,16 @@ public enum DelegateLint {
             let names = Set(declared.map(\.signature))
             let missing = required.filter { !names.contains($0) && !(asyncForms[$0].map(names.contains) ?? false) }
             for method in declared where !valid.contains(method.signature) {
-                let base = baseName(method.signature)
-                let near = valid.filter { LintContext.editDistance(baseName($0).lowercased(), base.lowercased(), limit: 2) <= 2 }.sorted()
+                let base = baseName(method.signature).lowercased()
+                // Near: a few edits for a short name, a quarter of a long one's letters.
+                let limit = max(2, base.count / 4)
+                let distance = { (r: String) in LintContext.editDistance(baseName(r).lowercased(), base, limit: limit) }
+                var near = valid.filter { distance($0) <= limit }
+                // What the type does not implement is what it meant (`unenrollmentRequest(with:)`
+                // beside an `enrollmentRequest(with:)` of its own is `unenrollRequest(with:)`).
+                let unmet = near.filter { r in missing.contains(r) || missing.contains { asyncForms[$0] == r } }
+                if !unmet.isEmpty { near = unmet }
+                near.sort { (distance($0), $0) < (distance($1), $1) }
                 guard !near.isEmpty else { continue }
                 found.append(Drift(line: line(of: method.offset, in: code), type: decl.name, method: method.signature, protocols: adopted, near: near, missing: missing))
             }

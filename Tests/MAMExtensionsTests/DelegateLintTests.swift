@@ -47,6 +47,22 @@ struct DelegateLintTests {
         #expect(drifts.last?.near == ["wipeData(forAccountId:)"])
     }
 
+    /// Issue 96: a drifted method is offered the requirement its type does not implement —
+    /// `unenrollmentRequest(with:)` beside the type's own `enrollmentRequest(with:)` is the
+    /// SDK's `unenrollRequest(with:)`, never the `enrollmentRequest(with:)` it already has.
+    @Test func theSuggestionIsTheRequirementTheTypeLacks() {
+        let source = """
+            final class Enrollment: NSObject, IntuneMAMEnrollmentDelegate {
+                func enrollmentRequest(with status: IntuneMAMEnrollmentStatus) {}
+                func policyRequest(with status: IntuneMAMEnrollmentStatus) {}
+                func unenrollmentRequest(with status: IntuneMAMEnrollmentStatus) {}
+            }
+            """
+        let drifts = DelegateLint.drifts(in: source)
+        #expect(drifts.map(\.method) == ["unenrollmentRequest(with:)"])
+        #expect(drifts.first?.near == ["unenrollRequest(with:)"], "\(drifts)")
+    }
+
     /// The importer's async form of a completion-handler requirement is a requirement too; a
     /// helper with a name far from any requirement, a 19.x name with no near requirement
     /// (`identity(_:hasComplianceStatus:…)`) and a type adopting no delegate are not findings.
