@@ -65,7 +65,7 @@ public enum DelegateLint {
                 // Near: a few edits for a short name, a quarter of a long one's letters.
                 let limit = max(2, base.count / 4)
                 let distance = { (r: String) in LintContext.editDistance(baseName(r).lowercased(), base, limit: limit) }
-                var near = valid.filter { distance($0) <= limit }
+                var near = valid.filter { distance($0) <= limit }.sorted()
                 // What the type does not implement is what it meant (`unenrollmentRequest(with:)`
                 // beside an `enrollmentRequest(with:)` of its own is `unenrollRequest(with:)`).
                 let unmet = near.filter { r in missing.contains(r) || missing.contains { asyncForms[$0] == r } }
