@@ -148,27 +148,18 @@ public struct SandboxDeclarations: Sendable {
         }
     }
 
-    /// The variables a declaration may pass without the user (docs/GUIDE.md, "Plugins"): they
-    /// say how to print and which interpreter to run, never whom to reach or how to sign in.
-    public static let harmlessVariables: Set<String> = Set([
-        "LANG", "LANGUAGE", "LC_ALL", "TZ", "TERM", "COLORTERM", "NO_COLOR", "PWD",
+    /// The variables a declaration may pass without the user (docs/GUIDE.md, "Plugins"): how to
+    /// print (locale categories by name, never an `LC_` prefix) and which interpreter to run.
+    public static let harmlessVariables: Set<String> = [
+        "LANG", "LANGUAGE", "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_MESSAGES", "LC_MONETARY", "LC_NUMERIC", "LC_TIME",
+        "LC_ADDRESS", "LC_IDENTIFICATION", "LC_MEASUREMENT", "LC_NAME", "LC_PAPER", "LC_TELEPHONE", "TZ", "TERM", "COLORTERM", "NO_COLOR", "PWD",
         "PYENV_VERSION", "PYENV_ROOT", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV",
         "PYTHONPATH", "PYTHONHOME", "PYTHONIOENCODING", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONUTF8",
         "NODE_PATH", "NODE_ENV", "NVM_DIR", "NVM_BIN", "GEM_HOME", "GEM_PATH", "RBENV_VERSION", "JAVA_HOME",
-    ]).union(localeCategories)
-
-    /// The locale categories by name — POSIX's six and `LC_ALL`, and glibc's six more
-    /// (locale(7)) — never by their prefix: `LC_DEPLOY_CREDS` or `LC_JWT` is anybody's secret
-    /// under a locale's spelling.
-    public static let localeCategories: Set<String> = [
-        "LC_ALL", "LC_COLLATE", "LC_CTYPE", "LC_MESSAGES", "LC_MONETARY", "LC_NUMERIC", "LC_TIME",
-        "LC_ADDRESS", "LC_IDENTIFICATION", "LC_MEASUREMENT", "LC_NAME", "LC_PAPER", "LC_TELEPHONE",
     ]
 
     /// A harmless name: one of `harmlessVariables`, exactly.
-    public static func isHarmlessVariable(_ name: String) -> Bool {
-        harmlessVariables.contains(name)
-    }
+    public static func isHarmlessVariable(_ name: String) -> Bool { harmlessVariables.contains(name) }
 
     static var harmlessVariablesSpelled: String { harmlessVariables.sorted().joined(separator: ", ") }
 

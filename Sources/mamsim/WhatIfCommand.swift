@@ -140,6 +140,18 @@ struct WhatIfCommand: ParsableCommand {
         }
     }
 
+    /// The bytes of an export, bounded before it is parsed as every input of mamsim is (a JSON
+    /// export is read at about ten times its size in memory); exit 2 naming it otherwise.
+    static func export(_ file: String) throws -> Data {
+        do { return try InputFile.contents(of: URL(fileURLWithPath: file)) } catch let tooLarge as InputFile.TooLarge {
+            Terminal.error(tooLarge.description)
+            throw ExitCode(2)
+        } catch {
+            Terminal.error("\(file) cannot be read (\(error.localizedDescription))")
+            throw ExitCode(2)
+        }
+    }
+
     /// Every Graph document under `paths`, in path order, with the warnings and skipped objects
     /// to show; a document that does not import stops the command (exit 2), naming it.
     static func loadPolicies(_ paths: [String]) throws -> (WhatIfPolicies, [String]) {
@@ -171,16 +183,7 @@ struct WhatIfCommand: ParsableCommand {
         var policies = WhatIfPolicies()
         var notes: [String] = []
         for file in files {
-            // Bounded before it is parsed, as every input of mamsim is: a JSON export is read at
-            // about ten times its size in memory.
-            let data: Data
-            do { data = try InputFile.contents(of: URL(fileURLWithPath: file)) } catch let tooLarge as InputFile.TooLarge {
-                Terminal.error(tooLarge.description)
-                throw ExitCode(2)
-            } catch {
-                Terminal.error("\(file) cannot be read (\(error.localizedDescription))")
-                throw ExitCode(2)
-            }
+            let data = try Self.export(file)
             do {
                 let (warnings, skipped) = file.lowercased().hasSuffix(".ps1")
                     ? try policies.add(dscExport: String(decoding: data, as: UTF8.self), source: file)

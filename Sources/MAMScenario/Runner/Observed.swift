@@ -102,6 +102,17 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The same dictionaries, each as often, in any order: compared as dictionaries, never as
+    /// their texts joined (a key or a value may hold any separator).
+    static func sameInAnyOrder(_ a: [[String: String]], _ b: [[String: String]]) -> Bool {
+        var rest = b
+        for d in a {
+            guard let i = rest.firstIndex(of: d) else { return false }
+            rest.remove(at: i)
+        }
+        return rest.isEmpty
+    }
+
     /// Whether this outcome satisfies an expectation. A bare `failed` accepts any reason;
     /// share-sheet targets compare as sets, ignoring case.
     public func satisfies(_ expected: ExpectedOutcome) -> Bool {
@@ -124,13 +135,7 @@ public enum Observed: Sendable, Hashable, CustomStringConvertible {
         case (.config(let a), .config(let b)), (.password(let a), .password(let b)): return a == b
         case (.fullData(let a), .fullData(let b)):
             // In any order: the SDK gives one dictionary per policy, in no promised order.
-            // Compared as dictionaries, never as their texts joined: a key or value may hold `=`.
-            var rest = b
-            for d in a {
-                guard let i = rest.firstIndex(of: d) else { return false }
-                rest.remove(at: i)
-            }
-            return rest.isEmpty
+            return Self.sameInAnyOrder(a, b)
         case (.certificate(let s, let h, let i), .certificate(let subject, let sha, let identity)):
             return i == identity && (s == nil || s == subject) && (h == nil || h!.lowercased() == sha.lowercased())
         case (.ids(let a), .ids(let b)): return a.sorted() == b.sorted()
