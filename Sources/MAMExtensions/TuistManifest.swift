@@ -49,101 +49,21 @@ package enum TuistManifest {
             throw XcodeProjectError(file: "\(manifest.path):\(line)", problem: "brackets nest deeper than \(maximumNesting) levels here, which no Tuist manifest does",
                                     fix: "check that it is the project's Tuist manifest, or run `tuist generate` and name the .xcodeproj it writes")
         }
-        let constants = Constants(tokens)
-        func literal(_ t: [SwiftTokens.Token]) -> String? { constants.string(t) }
-        var unread: [String] = []
-        var projectName = folder.lastPathComponent
-        var targets: [XcodeProject.Target] = []
-        var generated: [String: Data] = [:]
-        var i = 0
-        while i < tokens.count {
-            // `Project(name: "X", …)`: the project's name.
-            if tokens[i].text == "Project", i + 1 < tokens.count, tokens[i + 1].text == "(" {
-                let args = arguments(tokens, openAt: i + 1)
-                if let name = args.value("name").flatMap(literal) { projectName = name }
-            }
-            let isCall = (tokens[i].text == "Target" && i + 1 < tokens.count && tokens[i + 1].text == "(")
-                || (["target", "init"].contains(tokens[i].text) && i > 0 && tokens[i - 1].text == "." && i + 1 < tokens.count && tokens[i + 1].text == "(")
-            guard isCall else { i += 1; continue }
-            let open = i + 1
-            let args = arguments(tokens, openAt: open)
-            // A dependency (`.target(name: "Widget")`) names a target; a definition has a product.
-            guard let product = args.value("product") else { i += 1; continue }
-            let line = tokens[i].line
-            let productName = product.last?.text ?? ""
-            guard let name = args.value("name").flatMap(literal) else {
-                unread.append("line \(line): a target whose name is computed (\(args.value("name").map(SwiftTokens.text) ?? "no name")) by code mamsim does not run: left out; run `tuist generate` and name the .xcodeproj to read it")
-                i = args.end
-                continue
-            }
-            var settings: [String: String] = ["PRODUCT_NAME": name]
-            if let destinations = args.value("destinations") ?? args.value("platform") {
-                let words = Set(destinations.map(\.text))
-                settings["SDKROOT"] = words.contains("iOS") || words.contains("iPhone") || words.contains("iPad") || words.contains("ios") ? "iphoneos"
-                    : words.contains("macOS") || words.contains("mac") || words.contains("macWithiPadDesign") ? "macosx"
-                    : words.contains("watchOS") || words.contains("appleWatch") ? "watchos"
-                    : words.contains("tvOS") || words.contains("appleTv") ? "appletvos" : words.contains("visionOS") || words.contains("appleVision") ? "xros" : "iphoneos"
-            } else {
-                settings["SDKROOT"] = "iphoneos"
-            }
-            if let bundle = args.value("bundleId") {
-                if let id = literal(bundle) { settings["PRODUCT_BUNDLE_IDENTIFIER"] = id } else {
-                    unread.append("line \(line): target \(name)'s bundle id is computed (\(SwiftTokens.text(bundle))): the scenario gives it a stand-in; run `tuist generate` for the real one")
-                }
-            }
-            for (key, setting) in [("infoPlist", "INFOPLIST_FILE"), ("entitlements", "CODE_SIGN_ENTITLEMENTS")] {
-                guard let value = args.value(key) else { continue }
-                if let path = literal(value) ?? fileArgument(value) {
-                    settings[setting] = path
-                } else if key == "infoPlist", value.contains(where: { $0.text == "extendingDefault" || $0.text == "default" }) {
-                    // Tuist writes the default Info.plist (extended) under Derived/.
-                    let path = "Derived/InfoPlists/\(name)-Info.plist"
-                    settings[setting] = path
-                    var info = XcodeGenSpec.infoDefaults(productName == "app" ? "application" : productName.contains("xtension") ? "app-extension" : "bundle")
-                    if let with = value.firstIndex(where: { $0.text == "[" }) {
-                        info.merge(dictionary(value, from: with).value as? [String: Any] ?? [:]) { $1 }
-                    } else if let named = value.last(where: { $0.isIdentifier && constants.dictionaries[$0.text] != nil }), let table = constants.dictionaries[named.text] {
-                        info.merge(table) { $1 }
-                    }
-                    generated[XcodeGenSpec.key(path, in: folder)] = XcodeGenSpec.plist(info)
-                } else if key == "entitlements", let dict = value.firstIndex(where: { $0.text == "[" }) {
-                    let path = "Derived/Entitlements/\(name).entitlements"
-                    settings[setting] = path
-                    generated[XcodeGenSpec.key(path, in: folder)] = XcodeGenSpec.plist(dictionary(value, from: dict).value as? [String: Any] ?? [:])
-                } else {
-                    unread.append("line \(line): target \(name)'s \(key) is computed (\(SwiftTokens.text(value))): left out")
-                }
-            }
-            // `settings: .settings(base: ["KEY": "value"])`.
-            if let value = args.value("settings"), let base = value.firstIndex(where: { $0.text == "base" }),
-               let open = value[base...].firstIndex(where: { $0.text == "[" }),
-               let table = dictionary(value, from: open).value as? [String: Any] {
-                for (k, v) in table { if let s = v as? String { settings[k] = s } }
-            }
-            var dependencies: [String] = []
-            if let value = args.value("dependencies") {
-                for (k, t) in value.enumerated() where t.text == "target" && k + 1 < value.count && value[k + 1].text == "(" {
-                    let call = arguments(value, openAt: k + 1)
-                    if let n = call.value("name").flatMap(literal) ?? call.positional.first.flatMap(literal) {
-                        dependencies.append(n)
-                    }
-                }
-            }
-            let configurations = ["Debug", "Release"].map { XcodeProject.Configuration(name: $0, settings: settings) }
-            targets.append(XcodeProject.Target(name: name, productType: products[productName] ?? "com.apple.product-type.\(productName)",
-                                               configurations: configurations, defaultConfiguration: "Release",
-                                               embeddedTargets: dependencies, dependencies: dependencies))
-            i = args.end
+        // Functions of the manifest and of `Tuist/ProjectDescriptionHelpers` are templates:
+        // a call with what the code can read (literals, constants) is read as its body says.
+        let helpers = helperTokens(near: folder)
+        var reader = TargetReader(constants: Constants(helpers + tokens), functions: Function.all(in: helpers + tokens), folder: folder,
+                                  projectName: folder.lastPathComponent)
+        reader.scan(tokens, skippingBodies: true)
+        if reader.targets.isEmpty {
+            reader.unread.append("no target is written in it with literals (its targets come from helpers, ProjectDescriptionHelpers or code mamsim does not run): run `tuist generate --no-open` in \(ProjectRoot.printable(folder.standardizedFileURL.path, limit: 300)) and name the .xcodeproj it writes")
         }
-        if targets.isEmpty {
-            unread.append("no target is written in it with literals (its targets come from helpers, ProjectDescriptionHelpers or code mamsim does not run): run `tuist generate --no-open` in \(ProjectRoot.printable(folder.standardizedFileURL.path, limit: 300)) and name the .xcodeproj it writes")
-        }
-        targets = XcodeProject.embeddingExtensionsOnly(targets)
-        var project = XcodeProject(url: folder.appendingPathComponent("\(projectName).xcodeproj"), manifest: manifest, sourceRoot: folder,
-                                   name: projectName, configurations: ["Debug", "Release"].map { XcodeProject.Configuration(name: $0, settings: [:]) },
+        let targets = XcodeProject.embeddingExtensionsOnly(reader.targets)
+        var project = XcodeProject(url: folder.appendingPathComponent("\(reader.projectName).xcodeproj"), manifest: manifest, sourceRoot: folder,
+                                   name: reader.projectName, configurations: ["Debug", "Release"].map { XcodeProject.Configuration(name: $0, settings: [:]) },
                                    defaultConfiguration: "Release", targets: targets)
-        project.generatedFiles = generated
-        project.unread = unread
+        project.generatedFiles = reader.generated
+        project.unread = reader.unread
         return project
     }
 
@@ -170,15 +90,22 @@ package enum TuistManifest {
         var strings: [String: String] = [:]
         var dictionaries: [String: [String: Any]] = [:]
 
-        init(_ tokens: [SwiftTokens.Token]) {
+        /// `let NAME = value` of `tokens`, in order, each value read with the constants before
+        /// it (and `base`'s): a literal, a constant, literals joined with `+`, an interpolation
+        /// of constants — each at most `maximumLength` long.
+        init(_ tokens: [SwiftTokens.Token], base: Self? = nil) {
+            if let base { self = base }
             var i = 0
             while i + 3 < tokens.count {
-                guard tokens[i].text == "let", tokens[i + 1].isIdentifier else { i += 1; continue }
+                guard tokens[i].text == "let" || tokens[i].text == "var", tokens[i + 1].isIdentifier else { i += 1; continue }
                 let name = tokens[i + 1].text
                 var j = i + 2
-                if tokens[j].text == ":" { while j < tokens.count, tokens[j].text != "=", tokens[j].text != "\n" { j += 1; if j - i > 20 { break } } }
+                if tokens[j].text == ":" { while j < tokens.count, tokens[j].text != "=" { j += 1; if j - i > 20 { break } } }
                 guard j + 1 < tokens.count, tokens[j].text == "=" else { i += 1; continue }
-                if case .string(let s, interpolated: false) = tokens[j + 1].kind { strings[name] = s }
+                // The value: its line's tokens.
+                var end = j + 1
+                while end < tokens.count, tokens[end].line == tokens[j + 1].line { end += 1 }
+                if let value = string(Array(tokens[(j + 1)..<end])) { strings[name] = value }
                 if tokens[j + 1].text == "[", let table = TuistManifest.dictionary(tokens, from: j + 1).value as? [String: Any] { dictionaries[name] = table }
                 i = j + 1
             }
@@ -192,6 +119,17 @@ package enum TuistManifest {
         /// is never read again for interpolations (a constant's text may spell `\(other)`), so
         /// constants that name each other cannot grow a string past its own length and theirs.
         func string(_ tokens: [SwiftTokens.Token]) -> String? {
+            // `"WhisperBoard" + suffix`: each part read, joined.
+            if tokens.count > 1 {
+                guard tokens.count % 2 == 1, stride(from: 1, to: tokens.count, by: 2).allSatisfy({ tokens[$0].text == "+" }) else { return nil }
+                var joined = ""
+                for k in stride(from: 0, to: tokens.count, by: 2) {
+                    guard let part = string([tokens[k]]) else { return nil }
+                    joined += part
+                    guard joined.unicodeScalars.count <= Self.maximumLength else { return nil }
+                }
+                return joined
+            }
             guard tokens.count == 1 else { return nil }
             if tokens[0].isIdentifier { return strings[tokens[0].text] }
             guard case .string(let template, let interpolated) = tokens[0].kind else { return nil }
@@ -295,104 +233,5 @@ package enum TuistManifest {
         }
         let v = value()
         return (v, i)
-    }
-}
-
-/// Swift source as tokens, enough to read literals and calls: identifiers, string literals
-/// (an interpolation marks the string computed), numbers, punctuation; comments skipped.
-struct SwiftTokens {
-    enum Kind: Equatable { case identifier, string(String, interpolated: Bool), number(String), punctuation }
-    struct Token {
-        var kind: Kind
-        var text: String
-        var line: Int
-        var isIdentifier: Bool { kind == .identifier }
-    }
-
-    var tokens: [Token] = []
-
-    /// A string literal from its opening quote (`"…"` or `"""…"""`), escapes read and each
-    /// interpolation kept as written (`\(name)`: a constant of the manifest may fill it);
-    /// `i` and `line` end after it. An interpolated literal is a template: its own backslashes
-    /// doubled (`\\`), so an escaped backslash before a parenthesis is never an interpolation.
-    static func stringLiteral(_ c: [Unicode.Scalar], at i: inout Int, line: inout Int) -> (String, interpolated: Bool) {
-        func peek(_ k: Int) -> Unicode.Scalar? { i + k < c.count ? c[i + k] : nil }
-        let triple = peek(1) == "\"" && peek(2) == "\""
-        i += triple ? 3 : 1
-        var s = "", template = "", interpolated = false
-        while i < c.count {
-            if triple ? (c[i] == "\"" && peek(1) == "\"" && peek(2) == "\"") : c[i] == "\"" { i += triple ? 3 : 1; break }
-            if c[i] == "\n" { line += 1; if !triple { break } }
-            if c[i] == "\\", let next = peek(1) {
-                if next == "(" {
-                    // Kept as written (`\(name)`): a constant of the manifest may fill it.
-                    interpolated = true
-                    var depth = 0
-                    s += "\\"
-                    template += "\\"
-                    i += 1
-                    while i < c.count {
-                        s.unicodeScalars.append(c[i])
-                        template.unicodeScalars.append(c[i])
-                        if c[i] == "(" { depth += 1 } else if c[i] == ")" { depth -= 1; if depth == 0 { break } }
-                        i += 1
-                    }
-                    i += 1
-                    continue
-                }
-                let escaped: Unicode.Scalar = next == "n" ? "\n" : next == "t" ? "\t" : next
-                s.unicodeScalars.append(escaped)
-                template += escaped == "\\" ? "\\\\" : String(escaped)
-                i += 2
-                continue
-            }
-            s.unicodeScalars.append(c[i])
-            template += c[i] == "\\" ? "\\\\" : String(c[i])
-            i += 1
-        }
-        return (interpolated ? template : s, interpolated)
-    }
-
-    init(_ source: String) {
-        let c = Array(source.unicodeScalars)
-        var i = 0, line = 1
-        func peek(_ k: Int) -> Unicode.Scalar? { i + k < c.count ? c[i + k] : nil }
-        while i < c.count {
-            let ch = c[i]
-            if ch == "\n" { line += 1; i += 1; continue }
-            if ch == " " || ch == "\t" || ch == "\r" { i += 1; continue }
-            if ch == "/", peek(1) == "/" { while i < c.count, c[i] != "\n" { i += 1 }; continue }
-            if ch == "/", peek(1) == "*" {
-                i += 2
-                while i < c.count, !(c[i] == "*" && peek(1) == "/") { if c[i] == "\n" { line += 1 }; i += 1 }
-                i += 2
-                continue
-            }
-            if ch == "\"" {
-                let start = line
-                let (s, interpolated) = Self.stringLiteral(c, at: &i, line: &line)
-                tokens.append(Token(kind: .string(s, interpolated: interpolated), text: "\"\(s)\"", line: start))
-                continue
-            }
-            if ch.properties.isAlphabetic || ch == "_" {
-                var s = ""
-                while i < c.count, c[i].properties.isAlphabetic || c[i].properties.numericType != nil || c[i] == "_" { s.unicodeScalars.append(c[i]); i += 1 }
-                tokens.append(Token(kind: .identifier, text: s, line: line))
-                continue
-            }
-            if ch.properties.numericType != nil {
-                var s = ""
-                while i < c.count, c[i].properties.numericType != nil || c[i] == "." || c[i] == "_" { s.unicodeScalars.append(c[i]); i += 1 }
-                tokens.append(Token(kind: .number(s), text: s, line: line))
-                continue
-            }
-            tokens.append(Token(kind: .punctuation, text: String(ch), line: line))
-            i += 1
-        }
-    }
-
-    /// Tokens as a reader sees them, short, for messages.
-    static func text(_ tokens: [Token]) -> String {
-        ProjectRoot.printable(tokens.map(\.text).joined(separator: " "), limit: 80)
     }
 }

@@ -104,6 +104,57 @@ import Testing
         #expect(project.targets.first?.configurations[0].settings["PRODUCT_BUNDLE_IDENTIFIER"] == #"com.x.\(a0)\(a0)"#)
     }
 
+    /// Issue 96, item 1's reader: a target built by a local function called with literals
+    /// (`makeApp(suffix: "Beta")`, `"Notes" + suffix`, a `let` of the body), by a helper of
+    /// `Tuist/ProjectDescriptionHelpers` (`Project.feature(name:)`), and a bundle id written
+    /// `$(PRODUCT_BUNDLE_IDENTIFIER)` that a settings dictionary of the manifest sets — each
+    /// read as Tuist runs it; what the code computes past that (`suffix.lowercased()`) is named.
+    @Test func functionsHelpersAndSettingsDictionariesAreReadAsTuistRunsThem() throws {
+        let url = try manifest(#"""
+            import ProjectDescription
+            import ProjectDescriptionHelpers
+
+            let baseSettings: SettingsDictionary = ["PRODUCT_BUNDLE_IDENTIFIER": "com.contoso.settings", "SWIFT_VERSION": "5.9"]
+
+            func makeApp(suffix: String, bundleSuffix: String = "") -> Target {
+                let appName = "Notes" + suffix
+                return .target(name: appName, destinations: .iOS, product: .app, bundleId: "com.contoso.notes\(bundleSuffix)",
+                               infoPlist: .default, dependencies: [.target(name: "Widget" + suffix)])
+            }
+
+            func makeWidget(_ suffix: String) -> Target {
+                .target(name: "Widget" + suffix, destinations: .iOS, product: .appExtension,
+                        bundleId: "com.contoso.notes\(suffix.lowercased()).widget", infoPlist: .default)
+            }
+
+            let project = Project(name: "Notes", targets: [
+                makeApp(suffix: ""),
+                makeApp(suffix: "Beta", bundleSuffix: ".beta"),
+                makeWidget(""),
+                .target(name: "Settings", destinations: .iOS, product: .app, bundleId: "$(PRODUCT_BUNDLE_IDENTIFIER)",
+                        settings: .settings(base: baseSettings)),
+                Project.feature(name: "Search"),
+            ])
+            """#)
+        let helpers = url.deletingLastPathComponent().appendingPathComponent("Tuist/ProjectDescriptionHelpers")
+        try FileManager.default.createDirectory(at: helpers, withIntermediateDirectories: true)
+        try #"""
+            import ProjectDescription
+            extension Project {
+                public static func feature(name: String) -> Target {
+                    .target(name: "\(name)Feature", destinations: .iOS, product: .framework, bundleId: "com.contoso.\(name)")
+                }
+            }
+            """#.write(to: helpers.appendingPathComponent("Project+Feature.swift"), atomically: true, encoding: .utf8)
+        let project = try TuistManifest.read(url)
+        #expect(project.targets.map(\.name) == ["Notes", "NotesBeta", "Widget", "Settings", "SearchFeature"], "\(project.unread)")
+        func id(_ name: String) -> String? { project.targets.first { $0.name == name }?.configurations[1].settings["PRODUCT_BUNDLE_IDENTIFIER"] }
+        #expect(id("Notes") == "com.contoso.notes" && id("NotesBeta") == "com.contoso.notes.beta")
+        #expect(id("Settings") == "com.contoso.settings" && id("SearchFeature") == "com.contoso.Search")
+        #expect(project.targets.first?.embeddedTargets == ["Widget"])
+        #expect(id("Widget") == nil && project.unread.contains { $0.contains("target Widget's bundle id is computed") }, "\(project.unread)")
+    }
+
     @Test func aManifestBuiltByHelpersIsNamedNotADeadEnd() throws {
         let url = try manifest("import ProjectDescription\nimport ProjectDescriptionHelpers\nlet project = Project.app(name: \"Mail\", platform: .iOS)\n")
         let project = try TuistManifest.read(url)

@@ -1,0 +1,3 @@
+import ProjectDescription
+
+let dmsOrganizationName: String = "com.DMS"

@@ -1,0 +1,10 @@
+import ProjectDescription
+
+let workspace = Workspace(
+    name: "DMS",
+    projects: [
+        "iOS"
+    ],
+    fileHeaderTemplate: nil,
+    additionalFiles: []
+)
