@@ -9,7 +9,7 @@ package struct BundleFolder {
     let url: URL
     /// Where the folder sits inside the linted one: `""` or `"container/"`.
     package let prefix: String
-    var settings: BuildSettings
+    package var settings: BuildSettings
     /// Everything found while reading, unresolved `$(VAR)`s included.
     package var problems: [LintFinding] = []
     /// The key paths of `problems` that are unresolved `$(VAR)`s (the loader tolerates some).

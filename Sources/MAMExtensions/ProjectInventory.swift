@@ -78,6 +78,15 @@ public enum ProjectInventory {
         }
         var root = path
         if !isDirectory.boolValue, path.lastPathComponent == "project.pbxproj" { root = path.deletingLastPathComponent() }
+        // A .NET project file names its folder: its Info.plist and ApplicationId are there, and
+        // the app extensions it references (`<ProjectReference>` with `<IsAppExtension>`).
+        if !isDirectory.boolValue, path.pathExtension == "csproj" {
+            var inventory = fromFiles(root: path.deletingLastPathComponent(), options: options)
+            for folder in referencedExtensions(of: path) {
+                inventory.bundles += fromFiles(root: folder, options: options).bundles.filter { $0.extensionPoint != nil }
+            }
+            return inventory
+        }
         if root.pathExtension == "xcworkspace" { root = root.deletingLastPathComponent() }
         let projects: [URL]
         let base: URL
@@ -129,8 +138,23 @@ public enum ProjectInventory {
                     ? "no project under \(displayName) has a target named \(missing); their targets are \(all.joined(separator: ", "))"
                     : "\(displayName) has no target \(missing); its targets are \(all.joined(separator: ", "))")
             }
+            // Never a dead end: when the projects give no app (a Tuist manifest whose targets
+            // its code computes), the apps and extensions are read from their Info.plists.
+            if options.targets.isEmpty, !inventory.bundles.contains(where: { $0.extensionPoint == nil && $0.bundleID?.isEmpty == false }) {
+                let found = fromFiles(root: base, options: options).bundles.filter { b in !inventory.bundles.contains { $0.bundleID == b.bundleID } }
+                if !found.isEmpty {
+                    inventory.notes.append("no app of \(displayName)'s projects could be read whole, so its apps and extensions are read from their Info.plist files (\(found.count))")
+                    inventory.bundles += found
+                }
+            }
             return inventory
         }
+        return fromFiles(root: root, options: options)
+    }
+
+    /// The bundles of `root` found by their Info.plist files, an extension paired with the app
+    /// whose bundle id prefixes its own.
+    static func fromFiles(root: URL, options: ProjectLinter.Options) -> Inventory {
         let discovered = ProjectLinter.discoveredBundles(in: root, options: options)
         func isExtension(_ b: BundleFolder) -> Bool { b.manifest?.extensionPointIdentifier != nil || extensionKitPoint(b.info) != nil }
         let apps = discovered.filter { !isExtension($0.bundle) }
@@ -166,7 +190,7 @@ public enum ProjectInventory {
         var folders: [String: (BundleFolder, URL?)] = [:]
         func folder(_ target: XcodeProject.Target) -> (BundleFolder, URL?) {
             if let made = folders[target.name] { return made }
-            let made = ProjectLinter.bundle(of: target, in: project, root: root, options: options)
+            let made = Self.builtWithItsID(target, in: project, root: root, options: options)
             let info = made.infoFileURL
             folders[target.name] = (made, info)
             return (made, info)
@@ -192,6 +216,47 @@ public enum ProjectInventory {
             bundles[i].containerBundleID = described.bundleID
         }
         return (bundles, leftOut)
+    }
+
+    /// The target as its default configuration builds it — or, when that leaves its bundle id
+    /// to a setting nothing in the repository sets (a developer's own `Local/` xcconfig, a
+    /// Debug suffix) and no configuration was asked for, as the first of its Release-like
+    /// configurations, then the others, that builds a whole id: the app the project ships.
+    static func builtWithItsID(_ target: XcodeProject.Target, in project: XcodeProject, root: URL, options: ProjectLinter.Options) -> BundleFolder {
+        let made = ProjectLinter.bundle(of: target, in: project, root: root, options: options)
+        func whole(_ b: BundleFolder) -> Bool {
+            guard let id = b.bundleIdentifier, !id.isEmpty, !id.hasPrefix("."), !id.hasSuffix("."), !id.contains("..") else { return false }
+            return !BuildSettings.hasReference(id)
+        }
+        guard options.configuration == nil, !whole(made) else { return made }
+        let names = Set(target.configurations.map(\.name)).union(project.configurations.map(\.name)).sorted()
+        let ordered = names.filter { $0.lowercased().contains("release") } + names.filter { !$0.lowercased().contains("release") }
+        for name in ordered where name != ProjectLinter.configuration(of: target, in: project, options: options) {
+            var asked = options
+            asked.configuration = name
+            let other = ProjectLinter.bundle(of: target, in: project, root: root, options: asked)
+            if whole(other) { return other }
+        }
+        return made
+    }
+
+    /// The folders of the app extension projects a .NET project references, beside it (within
+    /// the folder that holds its own).
+    static func referencedExtensions(of csproj: URL) -> [URL] {
+        guard let text = InputFile.text(of: csproj) else { return [] }
+        let solution = csproj.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL
+        return text.matches(of: #/<ProjectReference\s+Include\s*=\s*"([^"]+)"\s*>((?:(?!</ProjectReference>)[\s\S])*)</ProjectReference>/#)
+            .filter { $0.2.contains("<IsAppExtension>true</IsAppExtension>") }
+            .map { csproj.deletingLastPathComponent().appendingPathComponent(String($0.1).replacingOccurrences(of: "\\", with: "/")).deletingLastPathComponent().standardizedFileURL }
+            .filter { ProjectRoot.contains(solution, $0) }
+    }
+
+    /// `PRODUCT_BUNDLE_IDENTIFIER` as the bundle's build settings expand it, when whole.
+    static func settingsBundleID(_ b: BundleFolder) -> String? {
+        guard let raw = b.settings.variables["PRODUCT_BUNDLE_IDENTIFIER"] else { return nil }
+        var unresolved: [UnresolvedBuildSetting] = []
+        let id = b.settings.expand(raw, keyPath: "PRODUCT_BUNDLE_IDENTIFIER", unresolved: &unresolved)
+        return unresolved.isEmpty && !id.isEmpty && !BuildSettings.hasReference(id) ? id : nil
     }
 
     /// Why a target of this product type is not an app or extension of the fleet.
@@ -247,7 +312,9 @@ public enum ProjectInventory {
         let built = { (text: String) in emptyingUnset(text, unresolved) }
         if let data = resolved, let text = String(data: data, encoding: .utf8) { resolved = Data(built(text).utf8) }
         return Bundle(
-            name: name, source: source, bundleID: b.bundleIdentifier.map(built),
+            // Without its Info.plist in the checkout (one a build step writes), an app's id is
+            // still what its build settings say.
+            name: name, source: source, bundleID: b.bundleIdentifier.map(built) ?? (infoData == nil && !extensionTarget && b.info == nil ? Self.settingsBundleID(b) : nil),
             // An extension target with no NSExtension point (ExtensionKit, or a broken plist)
             // is still an extension, never an app of the fleet.
             extensionPoint: b.manifest?.extensionPointIdentifier ?? extensionKitPoint(b.info) ?? (extensionTarget ? "extensionkit" : nil),

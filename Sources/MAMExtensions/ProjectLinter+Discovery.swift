@@ -132,8 +132,19 @@ extension ProjectLinter {
         return nil
     }
 
+    /// Whether the Info.plist at `url` declares an app extension (`NSExtension`, or ExtensionKit's
+    /// `EXAppExtensionAttributes`).
+    static func isExtensionInfoPlist(_ url: URL) -> Bool {
+        guard let text = InputFile.text(of: url, limit: 4 << 20) else { return true }
+        return text.contains("<key>NSExtension</key>") || text.contains("<key>EXAppExtensionAttributes</key>") || !text.contains("<key>CFBundleIdentifier</key>")
+    }
+
     static func hasBundleIdentifier(_ url: URL) -> Bool {
         guard let data = (try? InputFile.contents(of: url)), data.count < 4 << 20 else { return false }
+        // A built bundle's Info.plist (a prebuilt .appex a .NET app embeds) is binary.
+        if data.starts(with: Array("bplist".utf8)) {
+            return ((try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any])?["CFBundleIdentifier"] != nil
+        }
         return String(decoding: data, as: UTF8.self).contains("<key>CFBundleIdentifier</key>")
     }
 

@@ -49,6 +49,11 @@ public enum ProjectLinter {
                 return [LintReport(folder: parent(of: displayName), findings: [unreadable.finding])]
             }
         }
+        // A .NET project file or a Tuist manifest names its folder: the folder is read.
+        if !isDirectory.boolValue, path.pathExtension == "csproj" || path.lastPathComponent == "Project.swift" {
+            let shown = parent(of: displayName)
+            return try lint(path: path.deletingLastPathComponent(), displayName: shown.isEmpty ? "." : shown, options: options)
+        }
         if !isDirectory.boolValue {
             guard path.lastPathComponent == "project.pbxproj" else {
                 throw LintInputError("\(displayName) is a file; name its folder, an .xcodeproj, an XcodeGen project.yml or a repository")
@@ -71,7 +76,14 @@ public enum ProjectLinter {
                 return [LintReport(folder: parent(of: shownRoot), findings: [unreadable.finding])]
             }
         }
-        if FileManager.default.fileExists(atPath: root.appendingPathComponent("Info.plist").path) {
+        // An app's folder with its Info.plist at the top (a Xamarin.iOS project's) is read as a
+        // repository is: the same SDK gate as one folder up. A plugin's folder (an extension's
+        // Info.plist) is linted as the plugin it is.
+        let topInfo = root.appendingPathComponent("Info.plist")
+        if FileManager.default.fileExists(atPath: topInfo.path), !Self.isExtensionInfoPlist(topInfo) {
+            return try discover(in: root, displayName: displayName, options: options)
+        }
+        if FileManager.default.fileExists(atPath: topInfo.path) {
             if !options.targets.isEmpty || options.configuration != nil {
                 throw LintInputError("\(displayName) is a plugin folder, not a project; --target and --configuration name an Xcode project's targets")
             }

@@ -18,16 +18,27 @@ extension TuistManifest {
         /// Where it is declared, to skip when reading the manifest's own calls.
         var declaration: Range<Int>
 
-        /// Every function of `tokens` with a body, by name (the first of a name wins).
-        static func all(in tokens: [SwiftTokens.Token]) -> [String: Function] {
-            var out: [String: Function] = [:]
+        /// Every function of `tokens` with a body, by name: overloads in order (`Project.make`
+        /// and `Target.make` of one helper module).
+        static func all(in tokens: [SwiftTokens.Token]) -> [String: [Function]] {
+            var out: [String: [Function]] = [:]
             var i = 0
             while i + 2 < tokens.count {
                 guard tokens[i].text == "func", tokens[i + 1].isIdentifier, let f = parse(tokens, at: i) else { i += 1; continue }
-                if out[f.name] == nil { out[f.name] = f }
+                out[f.name, default: []].append(f)
                 i = f.declaration.upperBound
             }
             return out
+        }
+
+        /// Whether a call passing `args` fits: each label it passes is a parameter's, and every
+        /// parameter without a default is passed.
+        func fits(_ args: Arguments) -> Bool {
+            let labels = Set(parameters.compactMap(\.label))
+            guard args.labeled.keys.allSatisfy(labels.contains) else { return false }
+            let unlabeled = parameters.filter { $0.label == nil }
+            guard args.positional.count <= unlabeled.count else { return false }
+            return parameters.allSatisfy { p in p.defaultValue != nil || (p.label.map { args.labeled[$0] != nil } ?? true) }
         }
 
         static func parse(_ tokens: [SwiftTokens.Token], at start: Int) -> Function? {
@@ -108,20 +119,27 @@ extension TuistManifest {
         }
     }
 
-    /// The tokens of `Tuist/ProjectDescriptionHelpers/*.swift` in the nearest folder up from
-    /// `folder` (at most four up) that has one: where a workspace's helpers live.
+    /// The tokens of the helpers a manifest may import: `Tuist/ProjectDescriptionHelpers/*.swift`
+    /// and each local plugin's `Plugins/*/ProjectDescriptionHelpers/*.swift`, in the nearest
+    /// folder up from `folder` (at most four up, never past a repository's root) that has them.
     static func helperTokens(near folder: URL) -> [SwiftTokens.Token] {
+        let fm = FileManager.default
         var candidate = folder.standardizedFileURL
         for _ in 0..<5 {
-            let helpers = candidate.appendingPathComponent("Tuist/ProjectDescriptionHelpers")
-            if let names = try? FileManager.default.contentsOfDirectory(atPath: helpers.path) {
-                let tokens = names.filter { $0.hasSuffix(".swift") }.sorted().prefix(64)
-                    .compactMap { InputFile.text(of: helpers.appendingPathComponent($0), limit: manifestLimit) }
+            var folders = [candidate.appendingPathComponent("Tuist/ProjectDescriptionHelpers")]
+            let plugins = candidate.appendingPathComponent("Plugins")
+            for plugin in ((try? fm.contentsOfDirectory(atPath: plugins.path)) ?? []).sorted().prefix(16) {
+                folders.append(plugins.appendingPathComponent(plugin).appendingPathComponent("ProjectDescriptionHelpers"))
+            }
+            let files = folders.flatMap { dir in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".swift") }.sorted().map(dir.appendingPathComponent) }
+            if !files.isEmpty {
+                let tokens = files.prefix(128)
+                    .compactMap { InputFile.text(of: $0, limit: manifestLimit) }
                     .map { SwiftTokens($0).tokens }
                     .filter { nestedTooDeep($0) == nil }
                 return Array(tokens.joined())
             }
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(".git").path) { break }
+            if fm.fileExists(atPath: candidate.appendingPathComponent(".git").path) { break }
             candidate = candidate.deletingLastPathComponent()
         }
         return []
@@ -129,7 +147,7 @@ extension TuistManifest {
 
     struct TargetReader {
         var constants: Constants
-        let functions: [String: Function]
+        let functions: [String: [Function]]
         let folder: URL
         var projectName: String
         var targets: [XcodeProject.Target] = []
@@ -143,7 +161,7 @@ extension TuistManifest {
         /// Reads the targets of `tokens`; the manifest's own function bodies (`skippingBodies`)
         /// are read only where they are called.
         mutating func scan(_ tokens: [SwiftTokens.Token], skippingBodies: Bool = false, depth: Int = 0) {
-            let bodies = skippingBodies ? Function.all(in: tokens).values.map(\.declaration) : []
+            let bodies = skippingBodies ? Function.all(in: tokens).values.flatMap { $0.map(\.declaration) } : []
             // A body's own constants, over the manifest's, for that body alone.
             let outer = constants
             if depth > 0 { constants = Constants(tokens, base: outer) }
@@ -156,9 +174,9 @@ extension TuistManifest {
                 if t.text == "Project", opens, let name = TuistManifest.arguments(tokens, openAt: i + 1).value("name").flatMap(constants.string) {
                     projectName = name
                 }
-                if opens, t.isIdentifier, let f = functions[t.text], i == 0 || tokens[i - 1].text != "func" {
+                if opens, t.isIdentifier, let overloads = functions[t.text], i == 0 || tokens[i - 1].text != "func" {
                     let args = TuistManifest.arguments(tokens, openAt: i + 1)
-                    if depth < Self.maximumExpansionDepth, expansions < Self.maximumExpansions, let body = f.filled(with: args, constants: constants) {
+                    if let f = overloads.first(where: { $0.fits(args) }), depth < Self.maximumExpansionDepth, expansions < Self.maximumExpansions, let body = f.filled(with: args, constants: constants) {
                         expansions += 1
                         scan(body, depth: depth + 1)
                         i = args.end

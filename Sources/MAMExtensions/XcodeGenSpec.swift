@@ -75,8 +75,15 @@ public enum XcodeGenSpec {
             let own = settings(t["settings"], configNames, groups: groups)
             let targetConfigFiles = t["configFiles"] as? [String: Any] ?? [:]
             let configurations = configNames.map { c in
-                XcodeProject.Configuration(name: c, baseConfiguration: targetConfigFiles[c] as? String,
-                                           settings: base.merging(projectSettings[c] ?? [:]) { $1 }.merging(own[c] ?? [:]) { $1 })
+                var layered = base.merging(projectSettings[c] ?? [:]) { $1 }.merging(own[c] ?? [:]) { $1 }
+                // ProjectSpec.md, `bundleIdPrefix`: only a target whose settings, at every level
+                // (its xcconfigs too), give no PRODUCT_BUNDLE_IDENTIFIER gets the prefixed one.
+                let file = (targetConfigFiles[c] as? String) ?? (configFiles[c] as? String)
+                if prefix != nil, (projectSettings[c] ?? [:])["PRODUCT_BUNDLE_IDENTIFIER"] == nil, own[c]?["PRODUCT_BUNDLE_IDENTIFIER"] == nil,
+                   let file, Self.xcconfigSets("PRODUCT_BUNDLE_IDENTIFIER", file: folder.appendingPathComponent(file), within: repository, project: folder) {
+                    layered["PRODUCT_BUNDLE_IDENTIFIER"] = nil
+                }
+                return XcodeProject.Configuration(name: c, baseConfiguration: targetConfigFiles[c] as? String, settings: layered)
             }
             let (dependencies, embedded) = Self.dependencies(of: t)
             targets.append(XcodeProject.Target(name: targetName, productType: productTypes[type] ?? "com.apple.product-type.\(type)",
@@ -112,6 +119,13 @@ public enum XcodeGenSpec {
         if let prefix { base["PRODUCT_BUNDLE_IDENTIFIER"] = "\(prefix).\(targetName)" }
         base["PRODUCT_NAME"] = targetName
         return base
+    }
+
+    /// Whether the xcconfig `file` (its includes followed, within `root`, and from its
+    /// project's folder) sets `name`.
+    static func xcconfigSets(_ name: String, file: URL, within root: URL, project: URL) -> Bool {
+        var ignored: [XCConfig.LoadProblem] = []
+        return XCConfig.load(file, name: file.lastPathComponent, root: root, projectFolder: project, problems: &ignored)[name] != nil
     }
 
     /// The targets a target depends on, and those of them it embeds (all but `embed: false`).

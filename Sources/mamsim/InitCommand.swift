@@ -120,6 +120,15 @@ struct InitCommand: AsyncParsableCommand {
             // The extensions it embeds name it by its new id.
             for j in found.indices where found[j].containerBundleID == id { found[j].containerBundleID = standIn }
         }
+        // An app whose bundle id nothing in the repository gives (a setting a CI job or a
+        // developer's own file sets) is still the project's app: a stand-in, said.
+        for i in found.indices where found[i].extensionPoint == nil && found[i].bundleID?.isEmpty != false && found[i].missingInfoPlist == nil {
+            let standIn = Self.standIn("", name: found[i].name)
+            Terminal.note("\(found[i].source): no bundle id could be read (a build setting nothing in the repository sets?); the scenario uses the stand-in \(standIn): pass --set PRODUCT_BUNDLE_IDENTIFIER=… for the real one")
+            for j in found.indices where found[j].containerBundleID == found[i].bundleID && found[j].extensionPoint != nil { found[j].containerBundleID = standIn }
+            found[i].bundleID = standIn
+            found[i].resolvedInfoPlist = found[i].resolvedInfoPlist.flatMap { Self.replacingBundleID(in: $0, with: standIn) }
+        }
         // Two bundles with one id (two example apps of a repository): a fleet holds one app per
         // bundle id, so each after the first gets a stand-in, said; the extensions they embed
         // keep naming the first.

@@ -1,0 +1,7 @@
+import ProjectDescription
+
+let config = Config(
+	plugins: [
+		.local(path: .relativeToManifest("../../Plugins/StandByWidget")),
+	]
+)

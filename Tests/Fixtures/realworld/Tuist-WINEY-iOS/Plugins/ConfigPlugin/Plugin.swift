@@ -1,0 +1,4 @@
+
+import ProjectDescription
+
+let ConfigPlugin = Plugin(name: "ConfigPlugin")

@@ -1,0 +1,6 @@
+import ProjectDescription
+
+let workspace = Workspace(
+    name: "Just Speak to It",
+    projects: [.relativeToRoot(".")]
+)
