@@ -18,6 +18,9 @@ extension CLITests {
             var entry: String
             var apps: [App]
             var extensions: [Extension]
+            /// What mamsim cannot read of it yet, and why: init must still write a scenario that
+            /// loads and runs (never a dead end), but need not find the expected ids.
+            var gap: String?
         }
 
         struct Judged: Decodable {
@@ -54,7 +57,7 @@ extension CLITests {
         @Test func everyProjectLoadsAndLintIsPrecise() async throws {
             let projects = Self.projects()
             try #require(projects.count >= 20, "Tests/Fixtures/realworld holds \(projects.count) projects; the corpus needs 20")
-            var loaded = 0, judgedTrue = 0, judgedFalse = 0, unjudged: [String] = []
+            var loaded = 0, judgedTrue = 0, judgedFalse = 0, unjudged: [String] = [], gaps: [String] = []
             var seriousTrue = 0, seriousFalse = 0
             var failures: [String] = []
             for project in projects {
@@ -85,7 +88,17 @@ extension CLITests {
                     let run = try await CLI.run(["run", scenario], timeout: 300)
                     if run.status != 0 { problems.append("the scenario init wrote does not run green (exit \(run.status)): \(run.stderr.suffix(300))\(run.stdout.suffix(300))") }
                 }
-                if problems.isEmpty { loaded += 1 } else { failures.append("\(project.lastPathComponent): " + problems.joined(separator: "; ")) }
+                let (wholeFleet, runs) = (!problems.contains { $0.hasPrefix("app ") || $0.hasPrefix("extension ") }, !problems.contains { !$0.hasPrefix("app ") && !$0.hasPrefix("extension ") })
+                if let gap = expected.gap {
+                    // A known gap still loads and runs; once it reads whole, its note goes.
+                    if !runs { failures.append("\(project.lastPathComponent) (a known gap): " + problems.joined(separator: "; ")) }
+                    if wholeFleet { failures.append("\(project.lastPathComponent) now reads whole: remove its gap from expected.json") }
+                    gaps.append("\(project.lastPathComponent): \(gap)")
+                } else if problems.isEmpty {
+                    loaded += 1
+                } else {
+                    failures.append("\(project.lastPathComponent): " + problems.joined(separator: "; "))
+                }
 
                 let lint = try await CLI.run(["lint", entry.path, "--reporter", "json"], timeout: 300)
                 let judgedURL = project.appendingPathComponent("lint-judged.json")
@@ -103,8 +116,9 @@ extension CLITests {
             let rate = Double(loaded) / Double(max(1, projects.count)) * 100
             let precision = Double(judgedTrue) / Double(max(1, judgedTrue + judgedFalse)) * 100
             let seriousPrecision = Double(seriousTrue) / Double(max(1, seriousTrue + seriousFalse)) * 100
-            print(String(format: "realworld corpus: %d projects, %d load and run green (%.0f %%); lint %d findings judged, %d true (%.1f %% precise; errors and warnings %d of %d, %.1f %%)",
-                         projects.count, loaded, rate, judgedTrue + judgedFalse, judgedTrue, precision, seriousTrue, seriousTrue + seriousFalse, seriousPrecision))
+            print(String(format: "realworld corpus: %d projects, %d load whole and run green (%.0f %%), %d more run green with stand-ins; lint %d findings judged, %d true (%.1f %% precise; errors and warnings %d of %d, %.1f %%)",
+                         projects.count, loaded, rate, gaps.count, judgedTrue + judgedFalse, judgedTrue, precision, seriousTrue, seriousTrue + seriousFalse, seriousPrecision))
+            for gap in gaps { print("realworld corpus, known gap: \(gap)") }
             #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
             #expect(unjudged.isEmpty, "lint findings no lint-judged.json judges:\n\(unjudged.joined(separator: "\n"))")
             #expect(precision >= 95, "lint is \(precision) % precise on the corpus")
