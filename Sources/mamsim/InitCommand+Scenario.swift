@@ -166,7 +166,7 @@ extension InitCommand {
             for e in unhosted {
                 let why = e.orphaned ? "no app of the project embeds it (none was found that does), so it has no container here: add it under extensions: with container: set to its app"
                     : Self.whyNotHosted(e.bundle.extensionPoint ?? "")
-                y.append("  # \(e.id) (\(Self.comment(e.bundle.source)), \(Self.comment(e.bundle.bundleID ?? "no bundle id"))): \(Self.comment(e.bundle.extensionPoint ?? "")) is not a fleet member: \(why)")
+                y.append("  # \(e.id) (\(Self.comment(e.bundle.source))): \(Self.comment(e.bundle.extensionPoint ?? "")) is not a fleet member: \(why) (bundle id \(Self.comment(e.bundle.bundleID ?? "unknown")))")
             }
         }
         if !leftOut.isEmpty {
