@@ -12,7 +12,19 @@ import MAMActivation
 public struct BuildSettings: Sendable, Hashable {
     public var variables: [String: String]
     /// Settings code signing sets when it signs (the team's prefix), never unset in a build.
-    static let setBySigning: Set<String> = ["AppIdentifierPrefix", "TeamIdentifierPrefix"]
+    /// Also what the build itself defines on the machine that builds — the user's login and
+    /// home, the build's own folders — never unset, and never known here: kept as written.
+    static let setBySigning: Set<String> = ["AppIdentifierPrefix", "TeamIdentifierPrefix",
+        "USER", "HOME", "UID", "GROUP", "LOGNAME", "DERIVED_FILE_DIR", "DERIVED_SOURCES_DIR", "TARGET_TEMP_DIR", "TEMP_DIR",
+        "PROJECT_TEMP_DIR", "OBJROOT", "SYMROOT", "BUILD_DIR", "BUILD_ROOT", "CONFIGURATION_BUILD_DIR", "CONFIGURATION_TEMP_DIR",
+        "TARGET_BUILD_DIR", "DSTROOT", "SHARED_DERIVED_FILE_DIR"]
+
+    /// Whether `text` names one of the build's own folders: a file there is written by the build.
+    public static func namesABuildFolder(_ text: String) -> Bool {
+        ["DERIVED_FILE_DIR", "DERIVED_SOURCES_DIR", "TARGET_TEMP_DIR", "TEMP_DIR", "PROJECT_TEMP_DIR", "OBJROOT", "SYMROOT", "BUILD_DIR",
+         "CONFIGURATION_BUILD_DIR", "CONFIGURATION_TEMP_DIR", "TARGET_BUILD_DIR", "SHARED_DERIVED_FILE_DIR"]
+            .contains { text.contains("$(\($0))") || text.contains("${\($0)}") }
+    }
 
     /// - Parameter teamIdentifierPrefix: the team prefix with its dot (`ABCDE12345.`); sets
     ///   `AppIdentifierPrefix` and `TeamIdentifierPrefix` unless `variables` already does.

@@ -31,6 +31,10 @@ public struct XcodeProject: Sendable {
         public var embeddedTargets: [String]
         /// Targets it depends on, by name.
         public var dependencies: [String]
+        /// Settings the generator computes with code mamsim does not run (a Tuist manifest's
+        /// `bundleId:` built by a helper): set in the project it generates, their values unknown
+        /// here, never "unset".
+        public var computed: Set<String> = []
 
         public var isApplication: Bool { productType == "com.apple.product-type.application" }
         public var isAppExtension: Bool {

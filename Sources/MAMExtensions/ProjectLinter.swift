@@ -267,40 +267,6 @@ public enum ProjectLinter {
             || bundle.intunePackage != nil
     }
 
-    /// The configuration lint reads `target` in: `--configuration` where it exists, else the
-    /// target's default.
-    static func configuration(of target: XcodeProject.Target, in project: XcodeProject, options: Options) -> String {
-        options.configuration.flatMap { name in target.configuration(named: name) != nil || project.configurations.contains { $0.name == name } ? name : nil }
-            ?? target.defaultConfiguration ?? project.defaultConfiguration ?? target.configurations.first?.name ?? "Release"
-    }
-
-    /// Platforms by their SDK names, for the skipped targets' reports.
-    static let platformNames = ["macosx": "macOS", "watchos": "watchOS", "watchsimulator": "watchOS", "appletvos": "tvOS",
-                                "appletvsimulator": "tvOS", "xros": "visionOS", "xrsimulator": "visionOS", "driverkit": "DriverKit"]
-
-    /// `nil` for a target built for iOS or iPadOS (`SUPPORTED_PLATFORMS` naming iphoneos, else
-    /// `SDKROOT` iphoneos or unset); otherwise what it is built for, e.g. "a watchOS target
-    /// (SDKROOT = watchos)": the Intune App SDK for iOS has nothing to check there.
-    static func platform(of target: XcodeProject.Target, in project: XcodeProject, root: URL, options: Options) -> String? {
-        var ignored: [XCConfig.LoadProblem] = []
-        let values = project.settings(for: target, configuration: configuration(of: target, in: project, options: options), root: root, problems: &ignored)
-        let settings = BuildSettings(values).overlaid(with: options.buildSettings)
-        var unresolved: [UnresolvedBuildSetting] = []
-        func value(_ name: String) -> String? {
-            settings.variables[name].map { settings.expand($0, keyPath: name, unresolved: &unresolved).lowercased() }
-        }
-        if let supported = value("SUPPORTED_PLATFORMS"), !supported.isEmpty, !supported.contains("$(") {
-            let list = supported.split(separator: " ").map(String.init)
-            if list.contains(where: { $0.hasPrefix("iphone") }) { return nil }
-            let names = Set(list.compactMap { platformNames[$0] }).sorted()
-            return "a \(names.isEmpty ? supported : names.joined(separator: "/")) target (SUPPORTED_PLATFORMS = \(supported))"
-        }
-        guard let sdk = value("SDKROOT"), !sdk.isEmpty, !sdk.hasPrefix("iphone"), sdk != "auto" else { return nil }
-        let base = String(sdk.prefix { $0.isLetter })
-        guard let name = platformNames[base] else { return nil }
-        return "a \(name) target (SDKROOT = \(sdk))"
-    }
-
     /// The macros an `INFOPLIST_PREPROCESS` pass defines: the prefix header's, then
     /// `INFOPLIST_PREPROCESSOR_DEFINITIONS`.
     static func preprocessorDefinitions(header: URL?, _ settings: BuildSettings, unresolved: inout [UnresolvedBuildSetting]) -> [String: String] {
@@ -348,6 +314,8 @@ public enum ProjectLinter {
         func path(_ name: String) -> URL? {
             guard let raw = settings.variables[name], !raw.isEmpty else { return nil }
             let expanded = settings.expand(raw, keyPath: name, unresolved: &unresolved)
+            // A setting that comes out empty (`$(IOS_CODE_SIGN_ENTITLEMENTS)` unset) names no file.
+            guard !expanded.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
             let url = expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded) : project.sourceRoot.appendingPathComponent(expanded)
             guard ProjectRoot.contains(root, url) else {
                 outside.append(LintFinding(.error, rule: "path-outside-project", file: projectFile, keyPath: name,
@@ -371,9 +339,19 @@ public enum ProjectLinter {
             infoPlist: infoURL, infoName: infoURL.map(shown) ?? "\(projectFile) (\(target.name), generated Info.plist)",
             entitlements: entitlementsURL, entitlementsName: entitlementsURL.map(shown),
             generatedInfo: generated, preprocessorDefinitions: definitions, buildSettings: settings, generatedFiles: project.generatedFiles)
+        // An Info.plist a build phase writes into the build's own folders is not in any checkout.
+        if let raw = settings.variables["INFOPLIST_FILE"], BuildSettings.namesABuildFolder(raw) {
+            folder.problems = folder.problems.map { f in
+                f.rule != "info-plist-missing" ? f : LintFinding(.note, rule: f.rule, file: f.file, keyPath: "",
+                    problem: "is written by the build (\(raw)), so no checkout holds it: its keys were not checked",
+                    fix: "lint the Info.plist a build writes, or keep one in the repository")
+            }
+        }
         folder.problems += problems.map { $0.finding(file: relativeName($0.file, project: project, root: root)) }
         folder.problems += outside
-        for u in unresolved {
+        // What the generator computes is set in the project it generates, whatever its value.
+        folder.problems.removeAll { $0.rule == "build-setting-unresolved" && LintContext.variableName(in: $0.problem).map(target.computed.contains) == true }
+        for u in unresolved where !target.computed.contains(u.name) {
             folder.problems.append(LintFinding(.warning, rule: "build-setting-unresolved", file: projectFile, keyPath: u.keyPath,
                                                problem: "(\(target.name), \(configuration)) build setting $(\(u.name)) \(u.problem)",
                                                fix: "define it in the target's build settings or pass --set \(u.name)=VALUE"))

@@ -156,6 +156,8 @@ extension TuistManifest {
         /// Calls read through a function's body, all told: bounds a manifest whose functions
         /// call each other.
         var expansions = 0
+        /// The functions being read through, innermost last (for where a line is).
+        var calling: [String] = []
         static let maximumExpansions = 512, maximumExpansionDepth = 6
 
         /// Reads the targets of `tokens`; the manifest's own function bodies (`skippingBodies`)
@@ -178,7 +180,9 @@ extension TuistManifest {
                     let args = TuistManifest.arguments(tokens, openAt: i + 1)
                     if let f = overloads.first(where: { $0.fits(args) }), depth < Self.maximumExpansionDepth, expansions < Self.maximumExpansions, let body = f.filled(with: args, constants: constants) {
                         expansions += 1
+                        calling.append("\(f.name)(…)")
                         scan(body, depth: depth + 1)
+                        calling.removeLast()
                         i = args.end
                         continue
                     }

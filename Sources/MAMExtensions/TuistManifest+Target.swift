@@ -6,13 +6,15 @@ extension TuistManifest.TargetReader {
     mutating func readTarget(_ args: TuistManifest.Arguments, line: Int) {
         let productName = args.value("product")?.last?.text ?? ""
         guard let name = args.value("name").flatMap(constants.string) else {
-            unread.append("line \(line): a target whose name is computed (\(args.value("name").map(SwiftTokens.text) ?? "no name")) by code mamsim does not run: left out; run `tuist generate` and name the .xcodeproj to read it")
+            unread.append("\(place(line)): a target whose name is computed (\(args.value("name").map(SwiftTokens.text) ?? "no name")) by code mamsim does not run: left out; run `tuist generate` and name the .xcodeproj to read it")
             return
         }
         var settings: [String: String] = ["PRODUCT_NAME": name, "SDKROOT": Self.sdk(args.value("destinations") ?? args.value("platform"))]
+        var computed: Set<String> = []
         if let bundle = args.value("bundleId") {
             if let id = constants.string(bundle) { settings["PRODUCT_BUNDLE_IDENTIFIER"] = id } else {
-                unread.append("line \(line): target \(name)'s bundle id is computed (\(SwiftTokens.text(bundle))): the scenario gives it a stand-in; run `tuist generate` for the real one")
+                computed.insert("PRODUCT_BUNDLE_IDENTIFIER")
+                unread.append("\(place(line)): target \(name)'s bundle id is computed (\(SwiftTokens.text(bundle))): the scenario gives it a stand-in; run `tuist generate` for the real one")
             }
         }
         readFiles(args, name: name, productName: productName, line: line, into: &settings)
@@ -27,16 +29,43 @@ extension TuistManifest.TargetReader {
         // A bundle id written `$(PRODUCT_BUNDLE_IDENTIFIER)` is the settings' own.
         if settings["PRODUCT_BUNDLE_IDENTIFIER"] == "$(PRODUCT_BUNDLE_IDENTIFIER)" { settings["PRODUCT_BUNDLE_IDENTIFIER"] = nil }
         var dependencies: [String] = []
-        if let value = args.value("dependencies") {
+        // A list the manifest names (`dependencies: appDependencies`) is read as written there.
+        if let value = args.value("dependencies").map({ $0.count == 1 ? constants.lists[$0[0].text] ?? $0 : $0 }) {
             for (k, t) in value.enumerated() where t.text == "target" && k + 1 < value.count && value[k + 1].text == "(" {
                 let call = TuistManifest.arguments(value, openAt: k + 1)
                 if let n = call.value("name").flatMap(constants.string) ?? call.positional.first.flatMap(constants.string) { dependencies.append(n) }
             }
         }
-        let configurations = ["Debug", "Release"].map { XcodeProject.Configuration(name: $0, settings: settings) }
-        targets.append(XcodeProject.Target(name: name, productType: TuistManifest.products[productName] ?? "com.apple.product-type.\(productName)",
-                                           configurations: configurations, defaultConfiguration: "Release",
-                                           embeddedTargets: dependencies, dependencies: dependencies))
+        let xcconfigs = args.value("settings").map(xcconfigFiles) ?? [:]
+        let configurations = ["Debug", "Release"].map { XcodeProject.Configuration(name: $0, baseConfiguration: xcconfigs[$0], settings: settings) }
+        var target = XcodeProject.Target(name: name, productType: TuistManifest.products[productName] ?? "com.apple.product-type.\(productName)",
+                                         configurations: configurations, defaultConfiguration: "Release",
+                                         embeddedTargets: dependencies, dependencies: dependencies)
+        target.computed = computed
+        targets.append(target)
+    }
+
+    /// Where a line is: the manifest's, or a function's it was read through (a helper's line
+    /// is of the helper's file).
+    func place(_ line: Int) -> String {
+        calling.last.map { "line \(line) of \($0)" } ?? "line \(line)"
+    }
+
+    /// The xcconfig each configuration's settings name (`.debug(name:xcconfig:)`,
+    /// `.settings(…, xcconfig: .relativeToManifest("…"))` after `debug:`/`release:`), by
+    /// configuration; one named once is both's.
+    func xcconfigFiles(_ tokens: [SwiftTokens.Token]) -> [String: String] {
+        var out: [String: String] = [:]
+        var configuration: String?
+        for (k, t) in tokens.enumerated() {
+            let word = t.text.lowercased()
+            if word == "debug" || word == "release" { configuration = word == "debug" ? "Debug" : "Release" }
+            guard t.text == "xcconfig", k + 2 < tokens.count, tokens[k + 1].text == ":" else { continue }
+            let value = Array(tokens[(k + 2)...].prefix { $0.text != "," && $0.text != ")" || $0.kind != .punctuation })
+            guard let path = constants.string(value) ?? TuistManifest.fileArgument(value) ?? TuistManifest.fileArgument(Array(tokens[(k + 2)..<min(tokens.count, k + 8)])) else { continue }
+            if let configuration { out[configuration] = path } else { out["Debug"] = path; out["Release"] = path }
+        }
+        return out
     }
 
     /// `destinations: .iOS` (or `platform:`) as an SDK.
@@ -65,7 +94,8 @@ extension TuistManifest.TargetReader {
     /// `infoPlist:` and `entitlements:`: a file, or what Tuist writes under `Derived/`.
     mutating func readFiles(_ args: TuistManifest.Arguments, name: String, productName: String, line: Int, into settings: inout [String: String]) {
         for (key, setting) in [("infoPlist", "INFOPLIST_FILE"), ("entitlements", "CODE_SIGN_ENTITLEMENTS")] {
-            guard let value = args.value(key) else { continue }
+            // `nil` (a helper's default) is no file.
+            guard let value = args.value(key), value.map(\.text) != ["nil"] else { continue }
             if let path = constants.string(value) ?? TuistManifest.fileArgument(value) {
                 settings[setting] = path
             } else if key == "infoPlist", value.contains(where: { $0.text == "extendingDefault" || $0.text == "default" }) {
@@ -83,7 +113,7 @@ extension TuistManifest.TargetReader {
                 settings[setting] = path
                 generated[XcodeGenSpec.key(path, in: folder)] = XcodeGenSpec.plist(TuistManifest.dictionary(value, from: dict).value as? [String: Any] ?? [:])
             } else {
-                unread.append("line \(line): target \(name)'s \(key) is computed (\(SwiftTokens.text(value))): left out")
+                unread.append("\(place(line)): target \(name)'s \(key) is computed (\(SwiftTokens.text(value))): left out")
             }
         }
     }

@@ -89,6 +89,8 @@ package enum TuistManifest {
     struct Constants {
         var strings: [String: String] = [:]
         var dictionaries: [String: [String: Any]] = [:]
+        /// Array literals by name, as their tokens (`let appDependencies: [TargetDependency] = [...]`).
+        var lists: [String: [SwiftTokens.Token]] = [:]
 
         /// `let NAME = value` of `tokens`, in order, each value read with the constants before
         /// it (and `base`'s): a literal, a constant, literals joined with `+`, an interpolation
@@ -107,6 +109,7 @@ package enum TuistManifest {
                 while end < tokens.count, tokens[end].line == tokens[j + 1].line { end += 1 }
                 if let value = string(Array(tokens[(j + 1)..<end])) { strings[name] = value }
                 if tokens[j + 1].text == "[", let table = TuistManifest.dictionary(tokens, from: j + 1).value as? [String: Any] { dictionaries[name] = table }
+                if tokens[j + 1].text == "[" { lists[name] = Array(tokens[(j + 1)..<TuistManifest.arguments(tokens, openAt: j + 1).end]) }
                 i = j + 1
             }
         }

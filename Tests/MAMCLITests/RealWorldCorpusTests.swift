@@ -104,7 +104,9 @@ extension CLITests {
                 let judgedURL = project.appendingPathComponent("lint-judged.json")
                 let judged = (try? JSONDecoder().decode([Judged].self, from: Data(contentsOf: judgedURL))) ?? []
                 for f in Self.findings(lint.stdout, under: project) {
-                    let match = judged.first { $0.rule == f.rule && $0.file == f.file && $0.keyPath == f.keyPath && ($0.target == nil || $0.target == f.target) }
+                    // Paths compared without `./` parts: the same file however the entry was named.
+                    func plain(_ path: String) -> String { path.split(separator: "/").filter { $0 != "." }.joined(separator: "/") }
+                    let match = judged.first { $0.rule == f.rule && plain($0.file) == plain(f.file) && $0.keyPath == f.keyPath && ($0.target == nil || $0.target == f.target) }
                     let serious = f.severity != "note"
                     switch match?.verdict {
                     case "true": judgedTrue += 1; if serious { seriousTrue += 1 }

@@ -84,6 +84,15 @@ struct BuildSettingsAsXcodeTests {
         #expect(alone["A"] == nil && problems.contains { $0.problem.contains("does not exist") })
     }
 
+    /// Issue 96 (Brave, UTM): what Xcode defines on the machine that builds — `$(USER)`, the
+    /// build's own folders — is never "unset"; a file in a build folder is the build's.
+    @Test func whatTheBuildDefinesIsNeverUnset() {
+        var unresolved: [UnresolvedBuildSetting] = []
+        let text = BuildSettings().expand("brave.$(USER).local.id $(DERIVED_FILE_DIR)/Info.plist", keyPath: "k", unresolved: &unresolved)
+        #expect(text == "brave.$(USER).local.id $(DERIVED_FILE_DIR)/Info.plist" && unresolved.isEmpty, "\(unresolved)")
+        #expect(BuildSettings.namesABuildFolder("$(DERIVED_FILE_DIR)/Info.plist") && !BuildSettings.namesABuildFolder("$(SRCROOT)/Info.plist"))
+    }
+
     @Test func theSigningPrefixesAreNeverUnset() {
         var unresolved: [UnresolvedBuildSetting] = []
         let text = BuildSettings().expand("$(AppIdentifierPrefix)com.example.app", keyPath: "keychain-access-groups[0]", unresolved: &unresolved)

@@ -155,6 +155,28 @@ import Testing
         #expect(id("Widget") == nil && project.unread.contains { $0.contains("target Widget's bundle id is computed") }, "\(project.unread)")
     }
 
+    /// Issue 96 (ScoreFive, WINEY, justspeaktoit): an xcconfig a target's settings name per
+    /// configuration is its base configuration; `nil` entitlements (a helper's default) are none;
+    /// dependencies written as a list the manifest names are read from it.
+    @Test func xcconfigsNilAndNamedListsAreReadAsTuistReadsThem() throws {
+        let url = try manifest(#"""
+            import ProjectDescription
+            var appDependencies: [TargetDependency] = [.target(name: "Widget")]
+            let project = Project(name: "Speak", targets: [
+                .target(name: "Speak", destinations: .iOS, product: .app, bundleId: "com.speak.ios", entitlements: nil,
+                        dependencies: appDependencies,
+                        settings: .settings(configurations: [.debug(name: .debug, xcconfig: "Config/Debug.xcconfig"),
+                                                             .release(name: .release, xcconfig: .relativeToManifest("Config/Release.xcconfig"))])),
+                .target(name: "Widget", destinations: .iOS, product: .appExtension, bundleId: "com.speak.ios.widget"),
+            ])
+            """#)
+        let project = try TuistManifest.read(url)
+        let app = try #require(project.targets.first)
+        #expect(app.embeddedTargets == ["Widget"] && project.unread.isEmpty, "\(project.unread)")
+        #expect(app.configurations.map(\.baseConfiguration) == ["Config/Debug.xcconfig", "Config/Release.xcconfig"])
+        #expect(app.configurations[1].settings["CODE_SIGN_ENTITLEMENTS"] == nil)
+    }
+
     @Test func aManifestBuiltByHelpersIsNamedNotADeadEnd() throws {
         let url = try manifest("import ProjectDescription\nimport ProjectDescriptionHelpers\nlet project = Project.app(name: \"Mail\", platform: .iOS)\n")
         let project = try TuistManifest.read(url)
