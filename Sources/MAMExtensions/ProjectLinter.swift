@@ -301,6 +301,17 @@ public enum ProjectLinter {
         return generated
     }
 
+    /// An Info.plist a build phase writes into the build's own folders is in no checkout: its
+    /// absence is a note saying so, not an error.
+    static func writtenByTheBuild(_ problems: [LintFinding], infoPlist raw: String?) -> [LintFinding] {
+        guard let raw, BuildSettings.namesABuildFolder(raw) else { return problems }
+        return problems.map { f in
+            f.rule != "info-plist-missing" ? f : LintFinding(.note, rule: f.rule, file: f.file, keyPath: "",
+                problem: "is written by the build (\(raw)), so no checkout holds it: its keys were not checked",
+                fix: "lint the Info.plist a build writes, or keep one in the repository")
+        }
+    }
+
     static func bundle(of target: XcodeProject.Target, in project: XcodeProject, root: URL, options: Options) -> BundleFolder {
         let configuration = configuration(of: target, in: project, options: options)
         var problems: [XCConfig.LoadProblem] = []
@@ -339,14 +350,7 @@ public enum ProjectLinter {
             infoPlist: infoURL, infoName: infoURL.map(shown) ?? "\(projectFile) (\(target.name), generated Info.plist)",
             entitlements: entitlementsURL, entitlementsName: entitlementsURL.map(shown),
             generatedInfo: generated, preprocessorDefinitions: definitions, buildSettings: settings, generatedFiles: project.generatedFiles)
-        // An Info.plist a build phase writes into the build's own folders is not in any checkout.
-        if let raw = settings.variables["INFOPLIST_FILE"], BuildSettings.namesABuildFolder(raw) {
-            folder.problems = folder.problems.map { f in
-                f.rule != "info-plist-missing" ? f : LintFinding(.note, rule: f.rule, file: f.file, keyPath: "",
-                    problem: "is written by the build (\(raw)), so no checkout holds it: its keys were not checked",
-                    fix: "lint the Info.plist a build writes, or keep one in the repository")
-            }
-        }
+        folder.problems = Self.writtenByTheBuild(folder.problems, infoPlist: settings.variables["INFOPLIST_FILE"])
         folder.problems += problems.map { $0.finding(file: relativeName($0.file, project: project, root: root)) }
         folder.problems += outside
         // What the generator computes is set in the project it generates, whatever its value.

@@ -76,11 +76,8 @@ public enum XcodeGenSpec {
             let targetConfigFiles = t["configFiles"] as? [String: Any] ?? [:]
             let configurations = configNames.map { c in
                 var layered = base.merging(projectSettings[c] ?? [:]) { $1 }.merging(own[c] ?? [:]) { $1 }
-                // ProjectSpec.md, `bundleIdPrefix`: only a target whose settings, at every level
-                // (its xcconfigs too), give no PRODUCT_BUNDLE_IDENTIFIER gets the prefixed one.
                 let file = (targetConfigFiles[c] as? String) ?? (configFiles[c] as? String)
-                if prefix != nil, (projectSettings[c] ?? [:])["PRODUCT_BUNDLE_IDENTIFIER"] == nil, own[c]?["PRODUCT_BUNDLE_IDENTIFIER"] == nil,
-                   let file, Self.xcconfigSets("PRODUCT_BUNDLE_IDENTIFIER", file: folder.appendingPathComponent(file), within: repository, project: folder) {
+                if prefix != nil, !Self.setsBundleID(projectSettings[c], own[c]), Self.xcconfigSets(file, folder: folder, within: repository) {
                     layered["PRODUCT_BUNDLE_IDENTIFIER"] = nil
                 }
                 return XcodeProject.Configuration(name: c, baseConfiguration: targetConfigFiles[c] as? String, settings: layered)
@@ -121,11 +118,20 @@ public enum XcodeGenSpec {
         return base
     }
 
-    /// Whether the xcconfig `file` (its includes followed, within `root`, and from its
-    /// project's folder) sets `name`.
-    static func xcconfigSets(_ name: String, file: URL, within root: URL, project: URL) -> Bool {
+    // ProjectSpec.md, `bundleIdPrefix`: only a target whose settings, at every level (its
+    // xcconfigs too), give no PRODUCT_BUNDLE_IDENTIFIER gets the prefixed one.
+
+    static func setsBundleID(_ layers: [String: String]?...) -> Bool {
+        layers.contains { $0?["PRODUCT_BUNDLE_IDENTIFIER"] != nil }
+    }
+
+    /// Whether the xcconfig `file` of the spec in `folder` (its includes followed, within
+    /// `root`, and from the spec's folder) sets PRODUCT_BUNDLE_IDENTIFIER.
+    static func xcconfigSets(_ file: String?, folder: URL, within root: URL) -> Bool {
+        guard let file else { return false }
         var ignored: [XCConfig.LoadProblem] = []
-        return XCConfig.load(file, name: file.lastPathComponent, root: root, projectFolder: project, problems: &ignored)[name] != nil
+        let url = folder.appendingPathComponent(file)
+        return XCConfig.load(url, name: url.lastPathComponent, root: root, projectFolder: folder, problems: &ignored)["PRODUCT_BUNDLE_IDENTIFIER"] != nil
     }
 
     /// The targets a target depends on, and those of them it embeds (all but `embed: false`).
