@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "MAMDeclarations",
             dependencies: [
-                "MAMModel", .product(name: "Crypto", package: "swift-crypto"),
+                "MAMModel", "MAMActivation", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -1,4 +1,5 @@
 import Crypto
+import MAMActivation
 public import Foundation
 import X509
 
@@ -79,7 +80,7 @@ public struct DeclarationSet: Sendable {
     /// The asset data file a declaration file names (`Payload.Reference.DataURL`, beside it),
     /// read leniently: a file that is not a declaration names none.
     static func assetFiles(of url: URL) -> [String] {
-        guard let data = try? Data(contentsOf: url), data.count < 1 << 20,
+        guard let data = try? InputFile.contents(of: url, limit: 1 << 20),
               let top = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let payload = top["Payload"] as? [String: Any], let reference = payload["Reference"] as? [String: Any],
               let dataURL = reference["DataURL"] as? String, let name = URL(string: dataURL)?.lastPathComponent, !name.isEmpty, name != "/" else { return [] }
@@ -95,7 +96,10 @@ public struct DeclarationSet: Sendable {
 
     static func readOne(_ url: URL, shown: String) throws(DeclarationError) -> (Entry, [Note]) {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw DeclarationError(file: shown, keyPath: "", "cannot be read (\(error.localizedDescription))") }
+        // Bounded before it is parsed, as every input of mamsim is; the error names the limit.
+        do { data = try InputFile.contents(of: url) } catch {
+            throw DeclarationError(file: shown, keyPath: "", "cannot be read (\((error as? InputFile.TooLarge)?.description ?? error.localizedDescription))")
+        }
         return try parse(data, at: url, shown: shown)
     }
 
@@ -181,7 +185,9 @@ public struct DeclarationSet: Sendable {
         let name = parsed.lastPathComponent
         let file = url.deletingLastPathComponent().appendingPathComponent(name)
         let data: Data
-        do { data = try Data(contentsOf: file) } catch {
+        do { data = try InputFile.contents(of: file) } catch let tooLarge as InputFile.TooLarge {
+            throw DeclarationError(file: shown, keyPath: "Payload.Reference.DataURL", tooLarge.description)
+        } catch {
             throw DeclarationError(file: shown, keyPath: "Payload.Reference.DataURL", "the device has no network: put the asset's data in \(name) beside the declaration")
         }
         let bytes = Array(data)
