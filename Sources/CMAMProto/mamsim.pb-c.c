@@ -6641,7 +6641,7 @@ const ProtobufCMessageDescriptor mamsim__v2__exit__descriptor =
   (ProtobufCMessageInit) mamsim__v2__exit__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__sdk_notification__field_descriptors[5] =
+static const ProtobufCFieldDescriptor mamsim__v2__sdk_notification__field_descriptors[6] =
 {
   {
     "kind",
@@ -6703,6 +6703,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__sdk_notification__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "upn",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__SdkNotification, upn),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__sdk_notification__field_indices_by_name[] = {
   1,   /* field[1] = account */
@@ -6710,11 +6722,12 @@ static const unsigned mamsim__v2__sdk_notification__field_indices_by_name[] = {
   0,   /* field[0] = kind */
   4,   /* field[4] = message */
   3,   /* field[3] = title */
+  5,   /* field[5] = upn */
 };
 static const ProtobufCIntRange mamsim__v2__sdk_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__sdk_notification__descriptor =
 {
@@ -6724,7 +6737,7 @@ const ProtobufCMessageDescriptor mamsim__v2__sdk_notification__descriptor =
   "Mamsim__V2__SdkNotification",
   "mamsim.v2",
   sizeof(Mamsim__V2__SdkNotification),
-  5,
+  6,
   mamsim__v2__sdk_notification__field_descriptors,
   mamsim__v2__sdk_notification__field_indices_by_name,
   1,  mamsim__v2__sdk_notification__number_ranges,

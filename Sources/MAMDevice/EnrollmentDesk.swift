@@ -234,8 +234,11 @@ public final class EnrollmentDesk {
 
     // MARK: - The delegate
 
+    /// A status to the app for `account` (its OID where it has one), with its UPN: the SDK's
+    /// status names both, and the app may not have this account signed in (a refused one).
     func tell(_ app: AppSpec, kind: SDKNotification.Kind, account: String, status: EnrollmentStatus, _ done: @escaping () -> Void) {
-        supervisor.notify(app, SDKNotification(kind: kind, account: account, detail: "\(status.rawValue)"), done)
+        let upn = state.fleet.account(named: account).map(\.upn).flatMap { $0.isEmpty || $0 == account ? nil : $0 } ?? ""
+        supervisor.notify(app, SDKNotification(kind: kind, account: account, detail: "\(status.rawValue)", upn: upn), done)
     }
 
     /// Why a status, in words a developer acts on.

@@ -71,6 +71,11 @@ public enum MAMIntuneFacade {
         let app = app
         do {
             return try ThreadIdentity.withAccountId(account ?? ThreadIdentity.accountId) { () throws(BlockingCallError) in try app.callBlocking(call) }
+        } catch BlockingCallError.channelClosed {
+            // The host ended the app (the SDK's restart, a teardown) while the getter waited: the
+            // process ends quietly, as iOS ends an app, and no default is ever read as an answer.
+            FileHandle.standardError.write(Data("MAMIntuneFacade: the host ended the app while \(getter) waited for its answer; the app exits\n".utf8))
+            exit(0)
         } catch {
             fatalError("MAMIntuneFacade: \(getter) got no answer from the mamsim host (\(error)); the SDK's getters always answer, so a missing answer is reported, never read as a default")
         }

@@ -56,7 +56,11 @@ enum Delegates {
         switch n.kind {
         case .enrollmentStatus, .unenrollmentStatus, .policyStatus:
             guard let code = UInt32(n.detail), let code = EnrollmentStatus(rawValue: code) else { return }
-            let status = IntuneMAMEnrollmentStatus(account: account(n.account), status: code)
+            // `identity` is the UPN the app logged in with, though the account is not signed in
+            // to the app (a refused enrollment): the host names it.
+            var named = account(n.account)
+            if named.upn.isEmpty, !n.upn.isEmpty { named.upn = n.upn }
+            let status = IntuneMAMEnrollmentStatus(account: named, status: code)
             await MainActor.run { IntuneMAMEnrollmentManager.instance().deliver(n.kind, status) }
         case .complianceStatus:
             let status = IntuneMAMComplianceStatus(named: n.detail)

@@ -311,6 +311,25 @@ import Testing
         Self.aliceEnrolled.withLock { $0 = true }
     }
 
+    /// Issue 97, item 6 (the strict probe hung here): an account the app has not signed in —
+    /// refused 227 — is in no directory of the app's, yet its status carries the UPN the app
+    /// logged in with as `identity`, since the host names it; without it, `identity` is the OID.
+    @Test func aRefusedAccountsStatusNamesItsUPN() async throws {
+        let host = try PlayedHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let delegate = Delegate()
+        IntuneMAMEnrollmentManager.instance().delegate = delegate
+        let erin = "7e6d5c4b-3a29-4180-8f7e-6d5c4b3a2918"
+        host.send(Frame(seq: 12, body: .command(.notification(SDKNotification(kind: .enrollmentStatus, account: erin, detail: "227", upn: "erin@contoso.com")))))
+        try await wait { delegate.told.withLock { $0.count } == 1 }
+        #expect(delegate.told.withLock { $0.first.map { [$0.2, $0.3] } } == [erin, "erin@contoso.com"])
+        host.send(Frame(seq: 13, body: .command(.notification(SDKNotification(kind: .enrollmentStatus, account: erin, detail: "227")))))
+        try await wait { delegate.told.withLock { $0.count } == 2 }
+        #expect(delegate.told.withLock { $0.last.map { [$0.2, $0.3] } } == [erin, erin])
+    }
+
     @Test func theThreadIdentityScopeIsTheSwiftContextManagers() async throws {
         let host = try PlayedHost(answer: Self.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)

@@ -1190,10 +1190,19 @@ struct  Mamsim__V2__SdkNotification
    * @swift default=""
    */
   char *message;
+  /*
+   * enrollmentStatus, unenrollmentStatus, policyStatus: the account's UPN when `account` is its
+   * OID ("" otherwise) — the SDK's status names both (`accountId`, and `identity`, the UPN the
+   * app logged in with), and an account the app has not signed in has no UPN in its directory.
+   */
+  /*
+   * @swift default=""
+   */
+  char *upn;
 };
 #define MAMSIM__V2__SDK_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__sdk_notification__descriptor) \
-    , MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , MAMSIM__V2__SDK_NOTIFICATION_KIND__SDK_NOTIFICATION_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 typedef enum {

@@ -319,13 +319,18 @@ public struct SDKNotification: Sendable, Hashable {
     /// compliant ("" otherwise).
     public var title: String
     public var message: String
+    /// enrollmentStatus, unenrollmentStatus, policyStatus: the account's UPN when `account` is its
+    /// OID ("" otherwise) — the SDK's status names both (`accountId`, and `identity`, the UPN the
+    /// app logged in with), and an account the app has not signed in has no UPN in its directory.
+    public var upn: String
 
-    public init(kind: SDKNotification.Kind, account: String = "", detail: String = "", title: String = "", message: String = "") {
+    public init(kind: SDKNotification.Kind, account: String = "", detail: String = "", title: String = "", message: String = "", upn: String = "") {
         self.kind = kind
         self.account = account
         self.detail = detail
         self.title = title
         self.message = message
+        self.upn = upn
     }
 }
 
@@ -2336,6 +2341,7 @@ enum WireCodec {
         p.pointee.detail = arena.string(v.detail)
         p.pointee.title = arena.string(v.title)
         p.pointee.message = arena.string(v.message)
+        p.pointee.upn = arena.string(v.upn)
         return p
     }
 
@@ -2345,7 +2351,8 @@ enum WireCodec {
         let _detail = str(c.detail)
         let _title = str(c.title)
         let _message = str(c.message)
-        return SDKNotification(kind: _kind, account: _account, detail: _detail, title: _title, message: _message)
+        let _upn = str(c.upn)
+        return SDKNotification(kind: _kind, account: _account, detail: _detail, title: _title, message: _message, upn: _upn)
     }
 
     static func encodeCommand(_ v: Command, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__Command> {

@@ -1427,6 +1427,11 @@ module.exports = {
     "name": "message",
     "number": 5,
     "type": "string"
+   },
+   {
+    "name": "upn",
+    "number": 6,
+    "type": "string"
    }
   ],
   "mamsim.v2.ServiceRequest": [
