@@ -138,6 +138,16 @@ public enum ProjectInventory {
                     ? "no project under \(displayName) has a target named \(missing); their targets are \(all.joined(separator: ", "))"
                     : "\(displayName) has no target \(missing); its targets are \(all.joined(separator: ", "))")
             }
+            // A repository of Xcode projects may hold a .NET for iOS app beside them: named, with
+            // how to read it, never passed over in silence.
+            if isDirectory.boolValue, root.pathExtension != "xcodeproj" {
+                let dotnet = ProjectLinter.find(in: base) { ProjectLinter.isDotNetAppInfoPlist($0) || ProjectLinter.isMAUIInfoPlist($0) }
+                for plist in dotnet where !inventory.bundles.contains(where: { $0.source == ProjectLinter.relative(plist, to: base) }) {
+                    let source = ProjectLinter.relative(plist, to: base)
+                    inventory.leftOut.append(LeftOut(name: plist.deletingLastPathComponent().lastPathComponent, source: source,
+                        why: "a .NET for iOS app beside the Xcode projects: `mamsim init` reads it when its folder or .csproj is named alone"))
+                }
+            }
             // Never a dead end: when the projects give no app (a Tuist manifest whose targets
             // its code computes), the apps and extensions are read from their Info.plists.
             if options.targets.isEmpty, !inventory.bundles.contains(where: { $0.extensionPoint == nil && $0.bundleID?.isEmpty == false }) {

@@ -48,7 +48,7 @@ extension ProjectLinter {
     /// The bundles under `root` found by their files (see `discover`), each with its Info.plist.
     static func discoveredBundles(in root: URL, options: Options) -> [(url: URL, bundle: BundleFolder)] {
         let plists = find(in: root) { url in
-            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && (hasBundleIdentifier(url) || isMAUIInfoPlist(url))
+            url.pathExtension == "plist" && url.lastPathComponent != "Entitlements.plist" && (hasBundleIdentifier(url) || isMAUIInfoPlist(url) || isDotNetAppInfoPlist(url))
         }
         var bundles: [(url: URL, bundle: BundleFolder)] = []
         for plist in plists {
@@ -82,6 +82,16 @@ extension ProjectLinter {
         let parts = url.pathComponents
         guard parts.count >= 3, url.lastPathComponent == "Info.plist" else { return false }
         return parts[parts.count - 3] == "Platforms" && ["iOS", "MacCatalyst"].contains(parts[parts.count - 2])
+    }
+
+    /// A .NET for iOS (Xamarin.iOS) app's `Info.plist`: beside its `.csproj`, its bundle id may
+    /// come from the build (`ApplicationId`, `Directory.Build.props`) rather than the file: the
+    /// app is still one, given a stand-in where no id can be read.
+    static func isDotNetAppInfoPlist(_ url: URL) -> Bool {
+        guard url.lastPathComponent == "Info.plist",
+              let names = try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) else { return false }
+        guard names.contains(where: { $0.hasSuffix(".csproj") }), let text = InputFile.text(of: url, limit: 4 << 20) else { return false }
+        return !text.contains("<key>NSExtension</key>") && !text.contains("<key>EXAppExtensionAttributes</key>")
     }
 
     /// What the nearest `.csproj` above a MAUI platform folder says of the app: `ApplicationId`

@@ -125,7 +125,9 @@ struct InitCommand: AsyncParsableCommand {
         for i in found.indices where found[i].extensionPoint == nil && found[i].bundleID?.isEmpty != false && found[i].missingInfoPlist == nil {
             let standIn = Self.standIn("", name: found[i].name)
             Terminal.note("\(found[i].source): no bundle id could be read (a build setting nothing in the repository sets?); the scenario uses the stand-in \(standIn): pass --set PRODUCT_BUNDLE_IDENTIFIER=… for the real one")
-            for j in found.indices where found[j].containerBundleID == found[i].bundleID && found[j].extensionPoint != nil { found[j].containerBundleID = standIn }
+            if let old = found[i].bundleID, !old.isEmpty {
+                for j in found.indices where found[j].containerBundleID == old && found[j].extensionPoint != nil { found[j].containerBundleID = standIn }
+            }
             found[i].bundleID = standIn
             found[i].resolvedInfoPlist = found[i].resolvedInfoPlist.flatMap { Self.replacingBundleID(in: $0, with: standIn) }
         }
