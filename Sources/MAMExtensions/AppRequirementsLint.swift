@@ -40,6 +40,15 @@ extension LintContext {
     static let entraOverrides = ["aadClientIdOverride", "aadRedirectUriOverride", "aadAuthorityUriOverride",
                                  "setAadClientIdOverride", "setAadRedirectUriOverride", "setAadAuthorityUriOverride"]
 
+    /// Where the app's code is looked for: beside its Info.plist, or — an Info.plist Xcode
+    /// generates has no file — in its target's folder under the project's (`SRCROOT/TARGET_NAME`),
+    /// whatever the Info.plist's kind.
+    var codeProbe: URL? {
+        if let info = plugin.infoFileURL { return info }
+        guard let root = plugin.settings.variables["SRCROOT"], let target = plugin.settings.variables["TARGET_NAME"], !target.isEmpty else { return nil }
+        return URL(fileURLWithPath: root).appendingPathComponent(target).appendingPathComponent("Info.plist")
+    }
+
     /// `File.swift:12`, where Swift or Objective-C source beside the app's Info.plist (its folder,
     /// a bounded walk) assigns one of the Entra overrides.
     static func entraSettingsSetInCode(_ info: URL) -> String? {
@@ -175,7 +184,7 @@ extension LintContext {
             // Microsoft Learn (app-sdk-ios): apps may set the Entra settings at run time instead,
             // `aadClientIdOverride`, `aadRedirectUriOverride`, `aadAuthorityUriOverride` — then
             // the dictionary's absence is a note, naming where the code sets them.
-            if let place = plugin.infoFileURL.flatMap(Self.entraSettingsSetInCode) {
+            if let place = codeProbe.flatMap(Self.entraSettingsSetInCode) {
                 report(.note, "intune-settings", plugin, "IntuneMAMSettings",
                        "is missing, and \(place) sets the Entra settings in code (IntuneMAMSettings' aad…Override properties), which the SDK takes instead; the other keys (MultiIdentity, the app groups…) come only from this dictionary",
                        fix: "keep the overrides; add <key>IntuneMAMSettings</key><dict>…</dict> for the keys no override sets")
@@ -205,6 +214,11 @@ extension LintContext {
             report(.error, "adal-client-id", plugin, "IntuneMAMSettings.ADALClientId",
                    "is \"\(clientId)\", not an Entra application (client) id; the SDK cannot sign the user in",
                    fix: "set it to the app registration's Application (client) ID, a GUID")
+        } else if clientId == nil, let place = codeProbe.flatMap(Self.entraSettingsSetInCode) {
+            // Microsoft Learn (app-sdk-ios): the client id may be set at run time instead.
+            report(.note, "adal-client-id", plugin, "IntuneMAMSettings.ADALClientId",
+                   "is missing, and \(place) sets the Entra settings in code (IntuneMAMSettings.aadClientIdOverride and its siblings), which the SDK takes instead",
+                   fix: "keep the override; or add <key>ADALClientId</key> to the dictionary")
         } else if clientId == nil {
             report(.warning, "adal-client-id", plugin, "IntuneMAMSettings.ADALClientId",
                    "is missing; unless the app signs in with MSAL itself and passes the account, the SDK needs the app's Entra client id",

@@ -59,7 +59,7 @@ public enum LintRules {
         LintRule("intune-settings", .error, "an app has no IntuneMAMSettings dictionary (a note where its code sets the Entra settings, aadClientIdOverride and its siblings)", source: sdkGuide),
         LintRule("intune-settings-key", .error, "an IntuneMAMSettings key is a near miss of one the SDK reads", source: sdkGuide),
         LintRule("intune-settings-type", .error, "a Boolean IntuneMAMSettings key is not <true/> or <false/>", source: sdkGuide),
-        LintRule("adal-client-id", .error, "ADALClientId is missing (a warning) or not a GUID (a placeholder)", source: sdkGuide),
+        LintRule("adal-client-id", .error, "ADALClientId is missing (a warning; a note where its code sets aadClientIdOverride) or not a GUID (a placeholder)", source: sdkGuide),
         LintRule("adal-redirect-uri", .error, "ADALRedirectUri is not msauth.<bundle id>://auth, is a placeholder, or (a warning) neither it nor ADALRedirectScheme is set", source: sdkGuide),
         LintRule("adal-redirect-scheme", .error, "the redirect URI's scheme (or ADALRedirectScheme) is not among the app's URL schemes", source: sdkGuide),
         // URL schemes

@@ -45,6 +45,23 @@ struct AppRequirementsLintTests {
         if note { #expect(finding?.problem.contains("\(file):3 sets the Entra settings in code") == true, "\(report.lines)") }
     }
 
+    /// Issue 96, item 5: a client id set in code (`aadClientIdOverride`) makes a missing
+    /// ADALClientId a note naming the line; without the code, a warning (the control).
+    @Test(arguments: [true, false])
+    func aClientIdSetInCodeIsANote(setInCode: Bool) throws {
+        let dir = try mutated("Info.plist", "<key>ADALClientId</key>", "<key>SomethingElse</key>")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        if setInCode {
+            let source = dir.appendingPathComponent("Sources/AppDelegate.swift")
+            try FileManager.default.createDirectory(at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try "import IntuneMAMSwift\n\nIntuneMAMSettings.aadClientIdOverride = \"6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11\"\n".write(to: source, atomically: true, encoding: .utf8)
+        }
+        let report = Linter.lint(folder: dir)
+        let finding = report.findings.first { $0.rule == "adal-client-id" }
+        #expect(finding?.severity == (setInCode ? .note : .warning), "\(report.lines)")
+        if setInCode { #expect(finding?.problem.contains("Sources/AppDelegate.swift:3 sets the Entra settings in code") == true, "\(report.lines)") }
+    }
+
     /// Issue 86, item 6: ADAL's broker scheme `msauth`, queried, needs no twin, as msauthv2
     /// and msauthv3 do not.
     @Test func adalsBrokerSchemeNeedsNoTwin() throws {
