@@ -36,4 +36,29 @@ extension ProjectLinter {
         guard let name = platformNames[base] else { return nil }
         return "a \(name) target (SDKROOT = \(sdk))"
     }
+
+    /// The keys Xcode's generated Info.plist takes from an `INFOPLIST_KEY_` setting (Xcode's
+    /// build settings reference, "Info.plist Values").
+    static let generatedKeys: Set<String> = [
+        "CFBundleDisplayName", "LSApplicationCategoryType", "NSCameraUsageDescription", "NSContactsUsageDescription",
+        "NSFaceIDUsageDescription", "NSLocationWhenInUseUsageDescription", "NSMicrophoneUsageDescription",
+        "NSPhotoLibraryUsageDescription", "NSHumanReadableCopyright", "UILaunchScreen_Generation", "UIRequiredDeviceCapabilities",
+        "UISupportedInterfaceOrientations", "UIApplicationSceneManifest_Generation", "ITSAppUsesNonExemptEncryption",
+    ]
+
+    /// Findings on the Info.plist Xcode generates (`GENERATE_INFOPLIST_FILE`, no file of its
+    /// own) located where it comes from: the project file, whose build settings make it. A key
+    /// an `INFOPLIST_KEY_` setting can write is fixed there; any other (IntuneMAMSettings, URL
+    /// types) needs an Info.plist file of the target's, which Xcode merges with the generated keys.
+    static func locatedAtTheBuildSettings(_ findings: [LintFinding], generated label: String, project: String, target: String) -> [LintFinding] {
+        findings.map { f in
+            guard f.file == label else { return f }
+            let key = String(f.keyPath.split(separator: ".").first ?? "")
+            let fix = generatedKeys.contains(key)
+                ? "set INFOPLIST_KEY_\(key) in target \(target)'s build settings (Xcode writes it into the Info.plist it generates)"
+                : "give target \(target) an Info.plist file (INFOPLIST_FILE) with \(key.isEmpty ? "it" : key); Xcode merges it with the keys it generates" + (f.fix.isEmpty ? "" : ": " + f.fix)
+            return LintFinding(f.severity, rule: f.rule, file: project, line: nil, keyPath: f.keyPath,
+                               problem: "(target \(target), the Info.plist Xcode generates: GENERATE_INFOPLIST_FILE) \(f.problem)", fix: fix)
+        }
+    }
 }

@@ -241,6 +241,9 @@ public enum ProjectLinter {
                     keyPath: "", problem: "no app target embeds the extension \(target.name), so its containing app's settings were not checked",
                     fix: "add it to the app target's Embed Foundation Extensions phase"))
             }
+            if linted.infoFileURL == nil {
+                report.findings = Self.locatedAtTheBuildSettings(report.findings, generated: linted.infoFile, project: relative(project.manifest, to: root), target: target.name)
+            }
             report.findings = report.findings.filter { seen.insert($0).inserted }
             reports.append(report)
         }

@@ -156,6 +156,24 @@ struct ProjectLintTests {
         #expect(Self.findings(reports).isEmpty, "\(reports.flatMap(\.lines))")
     }
 
+    /// Issue 96, item 5: a finding on the Info.plist Xcode generates (no file of its own) is
+    /// located at the project file, whose build settings make it — never at a file that does
+    /// not exist — and its fix names the setting: `INFOPLIST_KEY_…` where one writes the key,
+    /// an Info.plist file of the target's where none can (IntuneMAMSettings).
+    @Test func aGeneratedInfoPlistsFindingsAreAtTheBuildSettings() throws {
+        let dir = try Self.mutated([(Self.pbxproj, "INFOPLIST_FILE = Mail/Info.plist;", "GENERATE_INFOPLIST_FILE = YES;")])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let findings = Self.findings(try ProjectLinter.lint(path: dir, displayName: "ContosoMail")).filter { $0.problem.contains("GENERATE_INFOPLIST_FILE") }
+        #expect(!findings.isEmpty)
+        for f in findings {
+            #expect(f.file == "ContosoMail.xcodeproj/project.pbxproj" && FileManager.default.fileExists(atPath: dir.appendingPathComponent(f.file).path), "\(f)")
+        }
+        let settings = findings.first { $0.rule == "intune-settings" }
+        #expect(settings?.fix.hasPrefix("give target Mail an Info.plist file (INFOPLIST_FILE) with IntuneMAMSettings") == true, "\(findings)")
+        let faceID = findings.first { $0.rule == "face-id-usage" }
+        #expect(faceID?.fix.hasPrefix("set INFOPLIST_KEY_NSFaceIDUsageDescription in target Mail's build settings") == true, "\(findings)")
+    }
+
     /// Without a project, bundles are found by their files; MAUI keeps entitlements in Entitlements.plist.
     @Test func foldersWithoutAProjectAreDiscovered() throws {
         let dir = try Self.mutated([])
