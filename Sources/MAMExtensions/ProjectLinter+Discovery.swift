@@ -12,6 +12,11 @@ extension ProjectLinter {
     /// folder's xcconfigs; an extension is paired with the app whose bundle id prefixes its own.
     static func discover(in root: URL, displayName: String, options: Options) throws(LintInputError) -> [LintReport] {
         let bundles = discoveredBundles(in: root, options: options)
+        // A Swift package (the one `init --facade` writes: a team's Intune code as a fleet app)
+        // has no bundle; its Swift is read for the SDK's delegate names (DelegateLint), said.
+        if bundles.isEmpty, FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+            return [LintReport(folder: displayName, findings: [], skipped: "a Swift package with no app bundle (its Swift is read for the SDK's delegate names, delegate-drift)")]
+        }
         if bundles.isEmpty {
             throw LintInputError("\(displayName) holds no .xcodeproj, no XcodeGen project.yml and no Info.plist with a CFBundleIdentifier, so there is nothing to lint; name the folder of an app, a plugin or a project (a Tuist or CocoaPods workspace: generate the .xcodeproj first)")
         }

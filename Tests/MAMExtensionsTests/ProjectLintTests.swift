@@ -174,6 +174,22 @@ struct ProjectLintTests {
         #expect(faceID?.fix.hasPrefix("set INFOPLIST_KEY_NSFaceIDUsageDescription in target Mail's build settings") == true, "\(findings)")
     }
 
+    /// Issue 96, item 5: the package `init --facade` writes (a Swift package, no app bundle) is no
+    /// "nothing to lint": it is said to hold no bundle, and its Swift is read for the SDK's
+    /// delegate names — a drifted method in it is found.
+    @Test func aFacadePackageIsLintedForItsSwift() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-package-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Sources/FleetApp"), withIntermediateDirectories: true)
+        try Data("// swift-tools-version:6.1\nimport PackageDescription\nlet package = Package(name: \"P\")\n".utf8).write(to: dir.appendingPathComponent("Package.swift"))
+        try Data("import IntuneMAMSwift\nfinal class E: NSObject, IntuneMAMEnrollmentDelegate {\n    func enrollmentRequest(with status: IntuneMAMEnrollmentStatus) {}\n    func unenrollmentRequest(with status: IntuneMAMEnrollmentStatus) {}\n}\n".utf8)
+            .write(to: dir.appendingPathComponent("Sources/FleetApp/Team.swift"))
+        let reports = try ProjectLinter.lint(path: dir, displayName: "package")
+        #expect(reports.count == 1 && reports[0].skipped?.hasPrefix("a Swift package with no app bundle") == true, "\(reports)")
+        let drift = try #require(DelegateLint.lint(path: dir.path))
+        #expect(drift.findings.map(\.rule) == ["delegate-drift"] && drift.findings[0].fix.contains("unenrollRequest(with:)"), "\(drift.lines)")
+    }
+
     /// Without a project, bundles are found by their files; MAUI keeps entitlements in Entitlements.plist.
     @Test func foldersWithoutAProjectAreDiscovered() throws {
         let dir = try Self.mutated([])
