@@ -111,12 +111,7 @@ extension GraphValue {
             let said = "\((error as NSError).userInfo[NSDebugDescriptionErrorKey] ?? "")"
             guard let range = said.range(of: #"character \d+"#, options: .regularExpression),
                   let offset = Int(said[range].dropFirst("character ".count)) else { return nil }
-            var line = 1, column = 1
-            for (i, byte) in data.enumerated() {
-                guard i < offset else { break }
-                if byte == UInt8(ascii: "\n") { line += 1; column = 1 } else if byte & 0xC0 != 0x80 { column += 1 }
-            }
-            return (line, column)
+            return place(ofByte: offset, in: text)
         }
     }
 
