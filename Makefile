@@ -35,7 +35,7 @@ test: deps proto-check
 	# The conformance corpora (written from the sources alone; Tests/Fixtures/conformance/PROVENANCE.md).
 	.build/debug/mamsim test Tests/Fixtures/conformance/scenarios Tests/Fixtures/conformance/scenarios-t2 \
 	  Tests/Fixtures/conformance/scenarios-t3 Tests/Fixtures/conformance/scenarios-t4 Tests/Fixtures/conformance/scenarios-t5 \
-	  Tests/Fixtures/conformance/scenarios-t6 Tests/Fixtures/conformance/scenarios-t7
+	  Tests/Fixtures/conformance/scenarios-t6 Tests/Fixtures/conformance/scenarios-t7 Tests/Fixtures/conformance/scenarios-t8
 
 # Benchmarks against the C and Node references, measured in the same run.
 bench: deps
@@ -67,6 +67,7 @@ proto-check:
 	@scripts/generate-wire-swift --check
 	@scripts/generate-verb-registry --check
 	@scripts/generate-lifecycle-table --check
+	@scripts/embed-tuist-description --check
 	@scripts/generate-node-proto --check
 	@if command -v protoc >/dev/null; then scripts/generate-python-proto --check; else echo "protoc not found: skipping the Python plugin's generated-code check"; fi
 
