@@ -61,7 +61,12 @@ let package = Package(
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
         .target(name: "MAMBundle", dependencies: ["MAMActivation", "MAMModel"], swiftSettings: strict),
         // Tooling over bundles: the linter and the Intune configurator.
-        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", "MAMModel", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", "MAMModel", .product(name: "Yams", package: "Yams"),
+                                                      .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // Unofficial: Tuist's ProjectDescription names (docs/LINT.md, "Tuist"). Built here so that it
+        // is checked with the rest; mamsim compiles its embedded copy (TuistDescriptionSource) as the
+        // `ProjectDescription` a manifest imports, without the package's upcoming-feature flags.
+        .target(name: "MAMTuistDescription"),
         // Apple Declarative Device Management: declarations, assets and credentials for the
         // ManagedApp framework (RULES.md §9).
         .target(
@@ -136,7 +141,7 @@ let package = Package(
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMAdmin", "MAMModel", "CAllocationCount", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
-        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", "MAMModel", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", "MAMModel", "MAMTuistDescription", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade", "MAMManagedAppFacade", "MAMPlayedHost"], swiftSettings: strict),
         .testTarget(

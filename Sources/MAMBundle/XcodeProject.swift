@@ -73,6 +73,10 @@ public struct XcodeProject: Sendable {
     /// What could not be read and was left out (an XcodeGen `include:` missing from a checkout),
     /// one sentence each: said by lint as a warning and by init as a comment.
     public var unread: [String] = []
+    /// How the project was read where that matters to its reader (a Tuist manifest read as
+    /// source because it did not compile against Tuist 4's names), one sentence each: said by
+    /// lint and init as a note.
+    public var notes: [String] = []
 
     /// `targets` with only the extensions among what each embeds: a generated project's
     /// dependencies name frameworks too, which are linked, not embedded.

@@ -42,6 +42,9 @@ public enum ProjectInventory {
         /// The Intune NuGet package its .NET project references (Xamarin.iOS, .NET MAUI): it
         /// links the SDK at build time.
         public var intunePackage: String? = nil
+        /// The project's own Info.plist file, where it is one in the checkout (not generated):
+        /// what a fix of its activation rule edits.
+        public var infoPlistFile: URL? = nil
     }
 
     /// A target of the project that is not an app or extension of the fleet, and why.
@@ -113,6 +116,7 @@ public enum ProjectInventory {
                     continue
                 }
                 all += project.targets.map(\.name)
+                inventory.notes += project.notes.map { "\(ProjectLinter.relative(project.manifest, to: base)): \($0)" }
                 for what in project.unread {
                     let source = ProjectLinter.relative(project.manifest, to: base)
                     inventory.warnings.append("\(source): \(what)")
@@ -333,7 +337,8 @@ public enum ProjectInventory {
             urlSchemes: b.urlSchemes.map(built), keychainGroups: (b.entitlements?.keychainAccessGroups ?? []).map(b.bareKeychainGroup).map(built),
             appGroups: (b.entitlements?.applicationGroups ?? settings.appGroupIdentifiers).map(built),
             resolvedInfoPlist: resolved, unresolvedSettings: unresolved,
-            missingInfoPlist: infoPlist.flatMap { infoData == nil && !FileManager.default.fileExists(atPath: $0.path) ? ProjectLinter.relative($0, to: $0.deletingLastPathComponent().deletingLastPathComponent()) : nil }, intunePackage: b.intunePackage)
+            missingInfoPlist: infoPlist.flatMap { infoData == nil && !FileManager.default.fileExists(atPath: $0.path) ? ProjectLinter.relative($0, to: $0.deletingLastPathComponent().deletingLastPathComponent()) : nil }, intunePackage: b.intunePackage,
+            infoPlistFile: infoPlist.flatMap { infoData == nil && FileManager.default.fileExists(atPath: $0.path) ? $0.standardizedFileURL : nil })
     }
 
     /// `text` with each plain reference to a setting of `names` (`$(NAME)`, `${NAME}`) made

@@ -196,6 +196,14 @@ extension ProjectLinter {
         return full.hasPrefix(base + "/") ? String(full.dropFirst(base.count + 1)) : full
     }
 
+    /// `path` as a path from `folder`, with `..` where it is not under it (both standardized).
+    package static func path(_ path: String, from folder: String) -> String {
+        let from = folder.split(separator: "/"), to = path.split(separator: "/")
+        let common = zip(from, to).prefix { $0 == $1 }.count
+        let parts = Array(repeating: "..", count: from.count - common) + to.dropFirst(common).map(String.init)
+        return parts.isEmpty ? "." : parts.joined(separator: "/")
+    }
+
     /// The folder part of a path as the user wrote it (`a/b/` → `a`, `b` → `""`).
     static func parent(of name: String) -> String {
         var trimmed = Substring(name)

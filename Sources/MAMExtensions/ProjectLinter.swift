@@ -258,6 +258,13 @@ public enum ProjectLinter {
                                 : "add the file to the repository, or run `xcodegen generate` and lint the .xcodeproj")
             }))
         }
+        if !project.notes.isEmpty {
+            let file = relative(project.manifest, to: root)
+            reports.append(LintReport(folder: displayName, findings: project.notes.map {
+                LintFinding(.note, rule: "project-read-as-source", file: file, keyPath: "", problem: $0,
+                            fix: "nothing to do for lint; `tuist generate --no-open` and the .xcodeproj it writes give what Tuist computes")
+            }))
+        }
         return reports
     }
 

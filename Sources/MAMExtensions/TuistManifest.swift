@@ -38,7 +38,50 @@ package enum TuistManifest {
         guard let text = String(data: data, encoding: .utf8) else {
             throw XcodeProjectError(file: manifest.path, problem: "is not UTF-8 text", fix: "check that it is the project's Tuist manifest")
         }
-        return try read(source: text, manifest: manifest)
+        // As Tuist reads it where this machine can: compiled and run, confined. Otherwise its
+        // source is read, and why it was not run is said wherever the source leaves a gap.
+        let root = root(near: manifest.deletingLastPathComponent())
+        let ran = TuistManifestRunner.available().flatMap { $0.dump(manifest: manifest, root: root) }
+        let failure: TuistManifestRunner.Failure
+        switch ran {
+        case .success(let json):
+            do { return try TuistDump.project(json, manifest: manifest, root: root) } catch {
+                failure = TuistManifestRunner.Failure(error.problem, ranOrCompiled: true)
+            }
+        case .failure(let why): failure = why
+        }
+        var project = try read(source: text, manifest: manifest)
+        // Where the source leaves a gap the reason it was not run belongs with it; otherwise it
+        // is how the project was read, a note.
+        if !project.unread.isEmpty {
+            project.unread.insert(notRun(failure, root: root), at: 0)
+        } else if failure.ranOrCompiled {
+            project.notes.append(notRun(failure, root: root))
+        }
+        return project
+    }
+
+    /// Why the manifest was read as source, with the compiler's first errors (`file:line:column`,
+    /// the path from the workspace's folder) where it did not compile.
+    static func notRun(_ failure: TuistManifestRunner.Failure, root: URL) -> String {
+        let folder = root.standardizedFileURL.path + "/"
+        let errors = failure.diagnostics.prefix(2).map { " — " + ($0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : $0) }.joined()
+        let missingName = failure.diagnostics.contains { $0.contains("cannot find") || $0.contains("has no member") || $0.contains("extra argument") }
+        let older = missingName ? " (a manifest written for another Tuist than 4 or 3 may use names mamsim's ProjectDescription does not declare)" : ""
+        return "not run as Tuist runs it: \(failure)\(errors)\(older); its Swift is read as source instead"
+    }
+
+    /// The workspace a manifest is in, as Tuist finds it: the nearest folder up (within five)
+    /// holding `Tuist/`, `Tuist.swift`, `Plugins/` or `.git`; else the manifest's own.
+    static func root(near folder: URL) -> URL {
+        var candidate = folder.standardizedFileURL
+        for _ in 0..<5 {
+            if ["Tuist", "Tuist.swift", "Plugins", ".git"].contains(where: { FileManager.default.fileExists(atPath: candidate.appendingPathComponent($0).path) }) {
+                return candidate
+            }
+            candidate = candidate.deletingLastPathComponent()
+        }
+        return folder.standardizedFileURL
     }
 
     /// The project `text`, the manifest at `manifest`, describes (reads no file).
