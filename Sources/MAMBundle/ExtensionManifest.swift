@@ -14,6 +14,11 @@ public struct IntuneMAMSettings: Sendable, Hashable {
     public var multiIdentity: Bool { raw["MultiIdentity"]?.bool ?? false }
     public var containingAppBundleId: String? { raw["ContainingAppBundleId"]?.string }
     public var telemetryDisabled: Bool { raw["MAMTelemetryDisabled"]?.bool ?? false }
+    /// The SDK's hooks are active while the app is unmanaged (20.9.0 and 21.2.0 release notes).
+    public var hooksAlwaysEnabled: Bool { raw["HooksAlwaysEnabled"]?.bool ?? false }
+    /// The SDK enrolls at launch (`AutoEnrollOnLaunch`), and requires a policy to run (`MAMPolicyRequired`).
+    public var autoEnrollOnLaunch: Bool { raw["AutoEnrollOnLaunch"]?.bool ?? false }
+    public var mamPolicyRequired: Bool { raw["MAMPolicyRequired"]?.bool ?? false }
 }
 
 /// What the host needs from a plugin's Info.plist: identity, extension point, activation rule,

@@ -150,7 +150,14 @@ public final class EnrollmentDesk {
     func receivesFirstPolicy(_ app: AppSpec, account: Account, policy: IosManagedAppProtection?) throws -> Bool {
         guard policy != nil, app.descriptor.kind == .app else { return false }
         let before = try state.enrollments(app: app.identityOwner).first { $0.account.isSame(as: account) }
-        return EnrollmentRules.restartsForFirstPolicy(status: .newPoliciesReceived, policyNow: true, heldBefore: before?.heldPolicy, isApp: true)
+        guard EnrollmentRules.restartsForFirstPolicy(status: .newPoliciesReceived, policyNow: true, heldBefore: before?.heldPolicy, isApp: true) else { return false }
+        // A documented exception: the policy applies without the restart, and the audit says why.
+        if let why = EnrollmentRules.noRestartOnFirstPolicy(app.descriptor, deviceMDMEnrolled: state.fleet.device.mdmEnrolled) {
+            audit.record(verb: .enroll, source: app.handle, sourceIdentity: account.description, owner: account.description, decision: .allowed, reason: nil,
+                         explanation: "\(app.bundleID) received \(account)'s app protection policy for the first time and is not restarted: \(why)")
+            return false
+        }
+        return true
     }
 
     /// The first policy an app receives for an account asks it to restart

@@ -69,6 +69,15 @@ public struct AppDescriptor: Sendable, Hashable {
     /// only then may it use ManagedApp (seed 004).
     public var keyboardFullAccess = false
     public var mdmManaged: Bool
+    /// Whether the MDM's app configuration gives an MDM-managed app `IntuneMAMUPN` (and
+    /// `IntuneMAMOID`), as Intune asks of every app it manages on an enrolled device (scenario
+    /// `intuneMAMUPN:`, default true). Without it the SDK cannot tell the enrolled user: the
+    /// app is to its SDK on an unmanaged device (memdocs data-transfer-between-apps-manage-ios,
+    /// "Configure user UPN setting").
+    public var intuneMAMUPNConfigured = true
+    /// An MDM-managed app its MDM gives IntuneMAMUPN: what Intune's device-type targeting,
+    /// "with OS sharing" and "all apps with incoming org data" know as managed by the device.
+    public var carriesIntuneMAMUPN: Bool { mdmManaged && intuneMAMUPNConfigured }
     /// `CFBundleShortVersionString`, for conditional launch's app-version checks (`nil` =
     /// unknown: those checks are skipped).
     public var shortVersion: String?
@@ -85,6 +94,11 @@ public struct AppDescriptor: Sendable, Hashable {
     public var clientCapabilities: [String] = []
     /// `IntuneMAMSettings.MAMTelemetryDisabled`: the SDK sends no telemetry.
     public var telemetryDisabled = false
+    /// `IntuneMAMSettings` keys that decide the restart on a first policy (EnrollmentRules):
+    /// `HooksAlwaysEnabled`, and `AutoEnrollOnLaunch` with `MAMPolicyRequired`.
+    public var hooksAlwaysEnabled = false
+    public var autoEnrollOnLaunch = false
+    public var mamPolicyRequired = false
     /// Who publishes the app (scenario `publisher:`): `microsoft` puts it among the apps a
     /// policy's `appGroupType` of Microsoft's apps targets. `nil` = the bundle id decides.
     public var publisher: String?

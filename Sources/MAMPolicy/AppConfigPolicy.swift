@@ -116,7 +116,7 @@ extension Enforcer {
         }
         let config = appConfig(for: account, in: app, policies: policies, fleet: fleet)
         let key = config.fullData.lazy.flatMap(\.keys).first { $0.lowercased() == screenCaptureConfigKey }
-        let control = key.flatMap { config.values(forKey: $0).first }.map(sdkConfigValue)
+        let control = key.flatMap { config.values(forKey: $0).first }.map { sdkConfigValue($0, sdkVersion: app.sdkVersion) }
         return Enforcer.screenCaptureRule(for: account, app: app.bundleID, sdkVersion: app.sdkVersion, appConfigControl: control, in: fleet)
     }
 }

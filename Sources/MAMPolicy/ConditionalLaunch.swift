@@ -107,7 +107,9 @@ extension Enforcer {
                                          action: nil, pin: pin, warnings: [])
         }
         guard let entry = fleet.managedEntry(account, in: app) else {
-            let why = fleet.isManaged(account) ? "\(account), whose policy does not target \(app): no conditional launch runs there" : "\(account), an unmanaged account"
+            let why = !fleet.isManaged(account) ? "\(account), an unmanaged account"
+                : fleet.isInactive(account, in: app) ? "\(account), who is not enrolled in \(app) (deregistered, or its enrollment refused there): no conditional launch runs there"
+                : "\(account), whose policy does not target \(app): no conditional launch runs there"
             return IdentitySwitchOutcome(result: .success, decision: .allowed("switched to \(why)"),
                                          action: nil, pin: pin, warnings: [])
         }
@@ -256,6 +258,11 @@ extension Enforcer {
         // required and warning floors only what is below.
         for (limit, isMinimum, action, name) in osChecks {
             guard let limit else { continue }
+            // A check the app's SDK is too old for does not run there (SDKVersionFloors).
+            if let sdk = facts.sdkVersion, let unmet = SDKVersionFloors.unmet(name, sdkVersion: sdk.text) {
+                warnings.append("\(name) is not checked: the app links Intune SDK \(sdk), older than \(unmet.floor) (\(unmet.row.source))")
+                continue
+            }
             let atFloor = isMinimum && action == .wipe && os == limit
             if isMinimum ? (os < limit || atFloor) : os > limit,
                let out = apply(action, "iOS \(os) is \(atFloor ? "at" : isMinimum ? "below" : "above") \(name) \(limit)") { return out }

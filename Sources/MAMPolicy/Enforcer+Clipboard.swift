@@ -45,7 +45,7 @@ extension Enforcer {
         let sourceApp = fleet.appEntry(source)
         if let o {
             let p = o.policy!
-            let n = p.allowedOutboundClipboardSharingExceptionLength
+            let n = clipboardLimit(p, in: sourceApp)
             if !(n > 0 && length <= n) {
                 switch p.allowedOutboundClipboardSharingLevel {
                 case .allApps:
@@ -85,7 +85,7 @@ extension Enforcer {
         }
         if let o {
             let p = o.policy!
-            let n = p.allowedOutboundClipboardSharingExceptionLength
+            let n = clipboardLimit(p, in: fleet.appEntry(source))
             if n > 0, length <= n, p.allowedOutboundClipboardSharingLevel != .allApps {
                 return .allowed("\(o.subject) lets a paste of \(length) characters through whatever the level: it is within the cut and copy character limit (allowedOutboundClipboardSharingExceptionLength = \(n))")
             }
@@ -98,5 +98,13 @@ extension Enforcer {
         let aEmpty = a?.isEmpty ?? true, bEmpty = b?.isEmpty ?? true
         if aEmpty || bEmpty { return aEmpty && bEmpty }
         return a!.isSame(as: b!)
+    }
+
+    /// The cut and copy character limit as the copying app's SDK applies it: none below the
+    /// SDK that introduced it (SDKVersionFloors).
+    static func clipboardLimit(_ p: IosManagedAppProtection, in app: AppEntry?) -> Int {
+        let n = p.allowedOutboundClipboardSharingExceptionLength
+        guard n > 0, let sdk = app?.app.sdkVersion else { return n }
+        return SDKVersionFloors.unmet("allowedOutboundClipboardSharingExceptionLength", sdkVersion: sdk) == nil ? n : 0
     }
 }

@@ -19,9 +19,12 @@ extension Enforcer {
     /// The app-config key and value that let screen capture through (RULES.md §7).
     public static let screenCaptureConfigKey = "com.microsoft.intune.mam.screencapturecontrol"
 
-    /// A value of an app-config key the SDK itself enforces, as the SDK reads it: without the
-    /// spaces, tabs and line breaks around it (SDK 22.2), so `" Disabled\n"` is `Disabled`.
-    public static func sdkConfigValue(_ value: String) -> String {
+    /// A value of an app-config key the SDK itself enforces, as the SDK reads it: from SDK
+    /// 22.2.0 on (or an app that does not say its SDK: the SDK as it ships) without the spaces,
+    /// tabs and line breaks around it, so `" Disabled\n"` is `Disabled`; before, as written
+    /// (SDKVersionFloors.trimsAppConfigValues).
+    public static func sdkConfigValue(_ value: String, sdkVersion: String? = nil) -> String {
+        if let written = sdkVersion, let version = Version(written), version < SDKVersionFloors.trimsAppConfigValues { return value }
         var s = Substring(value)
         while let c = s.first, c.isWhitespace { s = s.dropFirst() }
         while let c = s.last, c.isWhitespace { s = s.dropLast() }
@@ -72,7 +75,7 @@ extension Enforcer {
 
     /// `isScreenCaptureAllowed` (RULES.md §7), `screenCaptureRule`'s answer.
     public static func isScreenCaptureAllowed(for identity: Account?, appConfig: [String: String] = [:], app: BundleID, in fleet: Fleet) -> Bool {
-        let control = appConfig.first { $0.key.lowercased() == screenCaptureConfigKey }.map { sdkConfigValue($0.value) }
+        let control = appConfig.first { $0.key.lowercased() == screenCaptureConfigKey }.map { sdkConfigValue($0.value, sdkVersion: fleet.app(app)?.sdkVersion) }
         return screenCaptureRule(for: identity, app: app, sdkVersion: fleet.app(app)?.sdkVersion, appConfigControl: control, in: fleet).isAllowed
     }
 

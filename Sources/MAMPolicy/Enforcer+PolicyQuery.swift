@@ -12,6 +12,10 @@ extension Enforcer {
     /// accounts"; RULES.md §7).
     public static func policyQuery(_ setting: PolicySetting, as identity: Account?, app: BundleID, in fleet: Fleet,
                                    signedIn: [Account] = []) -> Verdict {
+        if setting == .thirdPartyKeyboards, let sdk = fleet.app(app)?.sdkVersion,
+           let unmet = SDKVersionFloors.unmet("thirdPartyKeyboardsBlocked", sdkVersion: sdk) {
+            return .allowed("\(app) links Intune SDK \(sdk), older than \(unmet.floor), the first that applies thirdPartyKeyboardsBlocked (\(unmet.row.source)): third-party keyboards are not restricted")
+        }
         guard let e = fleet.managedEntry(identity, in: app) else {
             if setting == .thirdPartyKeyboards, let holder = keyboardBlockingAccount(signedIn, app: app, in: fleet) {
                 return .blocked(.featureRestricted, because: "\(holder.subject) blocks third-party keyboards (thirdPartyKeyboardsBlocked = true) for every account of \(app), \(identity.map { "\($0)" } ?? "personal data") too")

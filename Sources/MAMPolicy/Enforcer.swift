@@ -19,7 +19,8 @@ public struct TransferDecision: Sendable, Hashable, CustomStringConvertible {
         /// A sentence fixed in advance (a literal, or one built off the common path).
         case sentence(String)
         /// The accounts are managed, but no policy of theirs targets the app they are in.
-        case untargeted(owner: AccountEntry?, sender: AppEntry, receiver: AccountEntry?, target: AppEntry)
+        /// `notEnrolled`: which of them the app does not hold enrolled (deregistered, refused).
+        case untargeted(owner: AccountEntry?, sender: AppEntry, receiver: AccountEntry?, target: AppEntry, notEnrolled: (owner: Bool, receiver: Bool))
         /// The owner's outbound check passed and the receiver has no policy in the target.
         case outbound(Enforcer.OutboundPass, owner: AccountEntry, target: AppEntry)
         /// The receiver's policy takes data from all apps.
@@ -32,8 +33,9 @@ public struct TransferDecision: Sendable, Hashable, CustomStringConvertible {
         var sentence: String {
             switch self {
             case .sentence(let s): s
-            case .untargeted(let o, let sender, let r, let target):
-                "no policy applies: " + [o.map { Enforcer.untargeted($0, sender) }, r.map { Enforcer.untargeted($0, target) }]
+            case .untargeted(let o, let sender, let r, let target, let notEnrolled):
+                "no policy applies: " + [o.map { notEnrolled.owner ? Enforcer.notEnrolled($0, sender) : Enforcer.untargeted($0, sender) },
+                                         r.map { notEnrolled.receiver ? Enforcer.notEnrolled($0, target) : Enforcer.untargeted($0, target) }]
                     .compactMap { $0 }.joined(separator: "; ")
             case .outbound(let pass, let o, let target): pass.explanation(owner: o, target: target)
             case .inboundFromAllApps(let r): "\(r.subject) receives data from all apps"
@@ -127,14 +129,19 @@ extension Enforcer {
         // An account is managed only inside the apps its policy targets (RULES.md §1): the
         // owner's data is org data in the sending app only if the owner's policy targets it,
         // and the receiver's policy judges the arrival only in an app it targets.
-        let ownerEntry = ownerAccount.flatMap { fleet.policyEntry($0, in: sender) }
-        let receiverEntry = receiverAccount.flatMap { fleet.policyEntry($0, in: target) }
+        // Nor where the app does not hold the account enrolled (deregistered, or its enrollment
+        // refused): there its former policy no longer applies (memdocs app-sdk-ios-phase3,
+        // "Deregister user accounts").
+        let ownerEntry = ownerAccount.flatMap { fleet.enrolledPolicyEntry($0, in: sender) }
+        let receiverEntry = receiverAccount.flatMap { fleet.enrolledPolicyEntry($0, in: target) }
         if ownerEntry == nil && receiverEntry == nil {
-            return TransferDecision(allowed: .untargeted(owner: ownerAccount, sender: sender, receiver: receiverAccount, target: target))
+            let notEnrolled = (owner: ownerAccount.map { fleet.isInactive($0.account, in: sender.bundleID) } ?? false,
+                               receiver: receiverAccount.map { fleet.isInactive($0.account, in: target.bundleID) } ?? false)
+            return TransferDecision(allowed: .untargeted(owner: ownerAccount, sender: sender, receiver: receiverAccount, target: target, notEnrolled: notEnrolled))
         }
         var passed = OutboundPass.notApplicable
         if let o = ownerEntry {
-            switch outboundCheck(owner: o, target: target, receiver: receiverEntry, receiverAccount: receiver, isFile: isFile, fleet: fleet) {
+            switch outboundCheck(owner: o, sender: sender, target: target, receiver: receiverEntry, receiverAccount: receiver, isFile: isFile, fleet: fleet) {
             case .blocked(let d): return TransferDecision(decision: d)
             case .passed(let why): passed = why
             }
@@ -144,7 +151,7 @@ extension Enforcer {
         guard let r = receiverEntry else {
             return TransferDecision(allowed: .outbound(passed, owner: ownerEntry!, target: target))
         }
-        return inboundCheck(receiver: r, sender: sender, owner: ownerEntry, fleet: fleet)
+        return inboundCheck(receiver: r, sender: sender, target: target, owner: ownerEntry, fleet: fleet)
     }
 
     /// `transfer` for an item the host stamped with an `Ownership`; resolves the owner by UPN
@@ -171,11 +178,17 @@ extension Enforcer {
             : "\(app.managementBundle) does not integrate the Intune SDK"
     }
 
+    /// "alice@contoso.com is not enrolled in com.contoso.mail": why an account's former policy no
+    /// longer applies there (deregistered, or its enrollment refused).
+    static func notEnrolled(_ e: AccountEntry, _ app: AppEntry) -> String {
+        "\(e.account) is not enrolled in \(app.managementBundle) (deregistered, or its enrollment refused there), so no policy of \(e.account)'s applies to its data there"
+    }
+
     /// Why no policy applies to `account`'s data in `app`: the data is unmanaged, or the
     /// account's policy does not target the app (RULES.md §1).
     static func unmanagedReason(_ account: Account?, in app: BundleID, _ fleet: Fleet) -> String {
         guard let e = fleet.managedEntry(account), let entry = fleet.appEntry(app) else { return "the data is unmanaged" }
-        return untargeted(e, entry)
+        return fleet.isInactive(e.account, in: app) ? notEnrolled(e, entry) : untargeted(e, entry)
     }
 
     static func describe(_ receiver: Account?) -> String {
@@ -203,21 +216,27 @@ extension Enforcer {
     }
 
     /// The owner's policy P: where may its org data go (RULES.md §2, outbound table).
-    static func outboundCheck(owner o: AccountEntry, target: AppEntry, receiver: AccountEntry?,
+    static func outboundCheck(owner o: AccountEntry, sender: AppEntry, target: AppEntry, receiver: AccountEntry?,
                               receiverAccount: Account?, isFile: Bool, fleet: Fleet) -> OutboundVerdict {
         switch o.outbound {
         case .allApps:
             return .passed(.allApps)
         case .managedApps:
             let managed = fleet.isPolicyManaged(target, for: o)
-            if managed, receiver === o { return .passed(.managedDestination) }
+            // Received as the owner, under any of the owner's policies: an account with several
+            // policies is one identity (Microsoft: an app is policy-managed when a policy of the
+            // account targets it).
+            if managed, let receiver, receiver === o || receiver.account == o.account { return .passed(.managedDestination) }
             // Exempted URL schemes open URL launches only (`openURL`); an Open-in or a share
             // of org data to an exempt app is judged like any other.
             // "With OS sharing": Apple's managed open-in carries documents (files) to
             // MDM-managed apps on an enrolled device; an MDM-managed app is managed, so
             // allowOpenFromManagedToUnmanaged never stops it. Off an enrolled device the
             // value is plain policy-managed apps.
-            if o.osSharing, isFile, fleet.device.mdmEnrolled, target.app.mdmManaged {
+            // The sending app must carry IntuneMAMUPN too: it names the enrolled user for the
+            // transfer (memdocs data-transfer-between-apps-manage-ios, "Configure user UPN
+            // setting": required "for the sending policy managed app").
+            if o.osSharing, isFile, fleet.device.mdmEnrolled, target.app.mdmManaged, sender.app.carriesIntuneMAMUPN {
                 return .passed(.osSharing)
             }
             if !managed {
@@ -230,12 +249,14 @@ extension Enforcer {
     }
 
     /// The receiver's policy Q: where may data it receives come from (RULES.md §2, inbound).
-    static func inboundCheck(receiver r: AccountEntry, sender: AppEntry, owner: AccountEntry?, fleet: Fleet) -> TransferDecision {
+    static func inboundCheck(receiver r: AccountEntry, sender: AppEntry, target: AppEntry, owner: AccountEntry?, fleet: Fleet) -> TransferDecision {
         switch r.inbound {
         case .allApps:
             // "All apps with incoming Org data" marks data with the MDM-enrolled user's
             // identity: it applies on an MDM-enrolled device only, plain allApps elsewhere.
-            if r.incomingOrgData, owner == nil, fleet.device.mdmEnrolled {
+            // It marks the data with the identity IntuneMAMUPN names: a receiving app without it
+            // receives as "all apps" (memdocs app-protection-policy-settings-ios).
+            if r.incomingOrgData, owner == nil, fleet.device.mdmEnrolled, target.app.carriesIntuneMAMUPN {
                 return TransferDecision(allowed: .inboundReowned(receiver: r), reowned: r.account)
             }
             return TransferDecision(allowed: .inboundFromAllApps(receiver: r))

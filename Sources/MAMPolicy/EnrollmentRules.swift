@@ -124,6 +124,37 @@ public enum EnrollmentRules {
         isApp && policyNow && heldBefore == nil && status == .newPoliciesReceived
     }
 
+    /// Why an app that receives its first policy is not restarted, when a documented exception
+    /// holds; `nil` when the SDK restarts it (Learn, ios-phase-3, « Application restart »: « When
+    /// an app receives MAM policies for the first time, it must restart to apply the required
+    /// hooks »).
+    public static func noRestartOnFirstPolicy(_ app: AppDescriptor, deviceMDMEnrolled: Bool) -> String? {
+        // 20.9.0 / 21.2.0 release notes: the hooks are active while unmanaged.
+        if app.hooksAlwaysEnabled {
+            if let written = app.sdkVersion, let sdk = Version(written), sdk < hooksAlwaysEnabledSince(sdk) {
+                return nil
+            }
+            return "IntuneMAMSettings HooksAlwaysEnabled: the SDK's hooks were active while the app was unmanaged, so it needs no restart (SDK 20.9.0 / 21.2.0 release notes)"
+        }
+        // Learn, ios-phase-3: « If you choose this option for your app, you don't have to handle
+        // restarting your app after enrolling. »
+        if app.autoEnrollOnLaunch && app.mamPolicyRequired {
+            return "IntuneMAMSettings AutoEnrollOnLaunch with MAMPolicyRequired: the SDK enrolled before the app ran, so it needs no restart (Learn, Stage 3)"
+        }
+        // SDK issue #561, the SDK team's answer: with IntuneMAMUPN/IntuneMAMOID in the MDM's app
+        // configuration on an MDM-managed device, « our hooks will be enabled as passthrough and a
+        // restart would not occur after MAM enrollment ».
+        if deviceMDMEnrolled && app.carriesIntuneMAMUPN {
+            return "an MDM-managed app its MDM gives IntuneMAMUPN: its hooks ran as passthrough before enrollment, so it needs no restart (ms-intune-app-sdk-ios issue #561, the SDK team's answer)"
+        }
+        return nil
+    }
+
+    /// The first release of `sdk`'s train that reads `HooksAlwaysEnabled`.
+    static func hooksAlwaysEnabledSince(_ sdk: Version) -> Version {
+        (sdk.components.first ?? 0) >= 21 ? Version("21.2.0")! : Version("20.9.0")!
+    }
+
     /// Whether `loginAndEnrollAccount` leaves the user signed in after the service answered
     /// `status`: the sign-in comes first, so a refusal of the service (no licence, not
     /// targeted, a fault) leaves the account signed in to the app with its token; a dismissed

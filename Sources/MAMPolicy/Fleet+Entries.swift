@@ -88,7 +88,9 @@ public final class AppEntry: Sendable {
     /// policy's `appGroupType` (RULES.md §1).
     package let microsoftCore: Bool
     package let microsoft: Bool
-    /// Whether that app is managed by MDM (`apps[].mdmManaged`), for `targetedAppManagementLevels`.
+    /// Whether that app is managed by MDM and given IntuneMAMUPN (`apps[].mdmManaged`,
+    /// `apps[].intuneMAMUPN`), for `targetedAppManagementLevels`: the SDK knows the device's
+    /// management by that configuration.
     package let mdmManaged: Bool
 
     init(app: AppDescriptor, container: AppDescriptor?) {
@@ -98,7 +100,7 @@ public final class AppEntry: Sendable {
         self.managementSDK = subject.sdkIntegrated
         self.microsoftCore = MicrosoftApps.isCore(subject)
         self.microsoft = MicrosoftApps.isMicrosoft(subject)
-        self.mdmManaged = subject.mdmManaged
+        self.mdmManaged = subject.carriesIntuneMAMUPN
     }
 
     var bundleID: BundleID { app.bundleID }

@@ -212,6 +212,13 @@ public struct Fleet: Sendable {
         return entry.siblings.isEmpty ? nil : siblingTargeting(app, of: entry)
     }
 
+    /// `policyEntry`, where the app holds the account enrolled: `nil` where it was deregistered
+    /// or its enrollment refused (RULES.md §1).
+    func enrolledPolicyEntry(_ entry: AccountEntry, in app: AppEntry) -> AccountEntry? {
+        if !inactive.isEmpty, isInactive(entry.account, in: app.bundleID) { return nil }
+        return policyEntry(entry, in: app)
+    }
+
     /// Out of line, as `isTargetedBySibling`.
     @inline(never)
     private func siblingTargeting(_ app: AppEntry, of entry: AccountEntry) -> AccountEntry? {

@@ -69,13 +69,22 @@ extension Loading {
                 config.accounts = items.compactMap { account($0, what: "each entry of accounts") }.flatMap { [$0.upn, $0.oid].filter { !$0.isEmpty } }
             }
             if let x = f["default"], let b = reader.bool(x, what: "default") { config.isDefault = b }
-            // Intune fills its documented tokens per account; any other reaches the app as written.
-            for pair in config.settings {
-                for token in Enforcer.tokens(in: pair.value) where !Enforcer.appConfigTokens.contains(token.name.lowercased()) {
-                    reader.warn(item, "app configuration \"\(name)\": \(pair.name) = \(pair.value): {{\(token.name)}} is not a token the device fills (\(Enforcer.appConfigTokens.map { "{{\($0)}}" }.joined(separator: ", "))); the app receives it as written")
-                }
-            }
+            warnAboutValues(of: config, at: item)
             appConfigs.append(config)
+        }
+    }
+
+    /// What the device does not do with a configuration's values, said at its entry.
+    func warnAboutValues(of config: AppConfigPolicy, at item: Located) {
+        // Intune fills its documented tokens per account; any other reaches the app as written.
+        for pair in config.settings {
+            for token in Enforcer.tokens(in: pair.value) where !Enforcer.appConfigTokens.contains(token.name.lowercased()) {
+                reader.warn(item, "app configuration \"\(config.name)\": \(pair.name) = \(pair.value): {{\(token.name)}} is not a token the device fills (\(Enforcer.appConfigTokens.map { "{{\($0)}}" }.joined(separator: ", "))); the app receives it as written")
+            }
+        }
+        // Delivered to the app as any key is; what the SDK does with it is not simulated.
+        if let pair = config.settings.first(where: { $0.name.lowercased() == SDKVersionFloors.biometricSetupShortcutKey.lowercased() }) {
+            reader.warn(item, "app configuration \"\(config.name)\": \(pair.name) = \(pair.value) is delivered to the app, but the SDK's biometric setup shortcut (22.2.0 release notes) is not simulated: mamsim has no biometrics")
         }
     }
 

@@ -11,7 +11,7 @@ import Yams
 /// entitlements files say for the keys left out.
 extension Loading {
     static let appKeys = ["id", "bundle", "sdk", "multiIdentity", "urlSchemes", "keychainGroups", "appGroups",
-                          "info", "entitlements", "executable", "arguments", "mdmManaged",
+                          "info", "entitlements", "executable", "arguments", "mdmManaged", "intuneMAMUPN",
                           "version", "sdkVersion", "restoresState", "teamId", "clientCapabilities",
                           "telemetryDisabled", "sandbox", "msalAccounts", "publisher", "delegate", "associatedDomains",
                           // The contract's (v1.2) names for three of the delegate's answers.
@@ -59,6 +59,10 @@ extension Loading {
             if let x = f["sdk"], let b = reader.bool(x, what: "sdk") { descriptor.sdkIntegrated = b }
             if let x = f["multiIdentity"], let b = reader.bool(x, what: "multiIdentity") { descriptor.multiIdentity = b }
             if let x = f["mdmManaged"], let b = reader.bool(x, what: "mdmManaged") { descriptor.mdmManaged = b }
+            if let x = f["intuneMAMUPN"], let b = reader.bool(x, what: "intuneMAMUPN") {
+                descriptor.intuneMAMUPNConfigured = b
+                if b, !descriptor.mdmManaged { reader.error(x, "intuneMAMUPN: true needs mdmManaged: true: only the MDM delivers IntuneMAMUPN to an app it manages") }
+            }
             if let x = f["urlSchemes"], let s = reader.strings(x, what: "urlSchemes") { descriptor.urlSchemes = s }
             if let x = f["keychainGroups"], let s = reader.strings(x, what: "keychainGroups") { descriptor.keychainAccessGroups = s }
             // `applinks:contoso.com` as the entitlement writes it, or the bare domain.
@@ -68,9 +72,15 @@ extension Loading {
             if let x = f["appGroups"], let s = reader.strings(x, what: "appGroups") { descriptor.appGroups = s }
             descriptor.shortVersion = info?.shortVersion
             descriptor.telemetryDisabled = info?.telemetryDisabled ?? false
+            descriptor.hooksAlwaysEnabled = info?.hooksAlwaysEnabled ?? false
+            descriptor.autoEnrollOnLaunch = info?.autoEnrollOnLaunch ?? false
+            descriptor.mamPolicyRequired = info?.mamPolicyRequired ?? false
             if let x = f["telemetryDisabled"], let b = reader.bool(x, what: "telemetryDisabled") { descriptor.telemetryDisabled = b }
             if let x = f["version"] { descriptor.shortVersion = version(x, what: "version") }
-            if let x = f["sdkVersion"] { descriptor.sdkVersion = version(x, what: "sdkVersion") }
+            if let x = f["sdkVersion"] {
+                descriptor.sdkVersion = version(x, what: "sdkVersion")
+                appLocations[id] = x
+            }
             // An app with a program of its own restores its screens itself, if it does.
             descriptor.restoresState = f["executable"] == nil
             if let x = f["restoresState"], let b = reader.bool(x, what: "restoresState") { descriptor.restoresState = b }

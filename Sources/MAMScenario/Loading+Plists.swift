@@ -30,6 +30,9 @@ extension Loading {
         var urlSchemes: [String]?
         var appGroupIdentifiers: [String]?
         var telemetryDisabled = false
+        var hooksAlwaysEnabled = false
+        var autoEnrollOnLaunch = false
+        var mamPolicyRequired = false
     }
 
     func written(_ v: Located, _ url: URL) -> String { v.node.scalar?.string ?? url.lastPathComponent }
@@ -64,6 +67,9 @@ extension Loading {
         if settings.raw["MultiIdentity"] != nil { info.multiIdentity = settings.multiIdentity }
         if settings.raw["AppGroupIdentifiers"] != nil { info.appGroupIdentifiers = settings.appGroupIdentifiers }
         info.telemetryDisabled = settings.telemetryDisabled
+        info.hooksAlwaysEnabled = settings.hooksAlwaysEnabled
+        info.autoEnrollOnLaunch = settings.autoEnrollOnLaunch
+        info.mamPolicyRequired = settings.mamPolicyRequired
         // CFBundleURLTypes is an app's, not an extension's, so the manifest does not read it.
         if let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
            let types = plist["CFBundleURLTypes"] as? [[String: Any]] {

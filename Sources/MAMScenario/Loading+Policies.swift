@@ -146,3 +146,20 @@ extension Loading {
         }
     }
 }
+
+extension Loading {
+    /// An app's `sdkVersion` judged against Microsoft's dated requirements and each train's
+    /// lowest iOS (SDKVersionFloors): said, with the source; the run still launches the app as
+    /// the scenario says (the service's launch block is not simulated).
+    func warnSDKVersions(device: ScenarioDevice) {
+        for app in apps {
+            guard let sdk = app.descriptor.sdkVersion, let at = appLocations[app.id] else { continue }
+            for notice in SDKVersionFloors.notices(for: sdk) {
+                reader.warn(at, "app \(app.id) links Intune SDK \(sdk): since \(notice.since), \(notice.says) (\(notice.source)); the run does not simulate that")
+            }
+            if let floor = SDKVersionFloors.minimumOS(for: sdk), device.osVersion < floor.os {
+                reader.warn(at, "app \(app.id) links Intune SDK \(sdk), which runs on iOS \(floor.os) or later (\(floor.source)); the device runs iOS \(device.osVersion): such a build does not install there")
+            }
+        }
+    }
+}

@@ -202,6 +202,15 @@ public struct ScenarioExtension: Sendable {
     public var arguments: [String]
     /// `plugin.json`'s `sandbox`, or the entry's own `sandbox:`.
     public var sandbox = PluginSandbox()
+
+    /// The project's Info.plist the folder's was copied from: `plugin.json`'s `builtFrom`
+    /// (relative to the folder), which `mamsim init` writes; a fix edits that file.
+    public var builtFrom: URL? {
+        guard let data = try? InputFile.contents(of: plugin.appendingPathComponent("plugin.json"), limit: 1 << 20),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let path = object["builtFrom"] as? String, !path.isEmpty else { return nil }
+        return (path.hasPrefix("/") ? URL(fileURLWithPath: path) : plugin.appendingPathComponent(path)).standardizedFileURL
+    }
 }
 
 /// A scenario's `strict:` (docs/STRICT.md).

@@ -119,6 +119,8 @@ final class Loading {
     var brokenPolicies: Set<String> = []
     /// Where each policy was declared, for warnings about it.
     var policyLocations: [String: Located] = [:]
+    /// Where each app's `sdkVersion` is written, for what is said of it.
+    var appLocations: [String: Located] = [:]
     var accounts: [ScenarioAccount] = []
     var apps: [ScenarioApp] = []
     var extensions: [ScenarioExtension] = []
@@ -170,6 +172,7 @@ final class Loading {
         }
         let fleet = buildFleet(device: device, allowed: allowed)
         warnUntargeted(in: fleet)
+        warnSDKVersions(device: device)
         var scenario = Scenario(name: name, file: file, device: device, accounts: accounts, policies: policies,
                         allowedAccounts: allowed, apps: apps, extensions: extensions, appConfigs: appConfigs, declarations: declarations, conditionalAccess: conditionalAccess, steps: steps,
                         warnings: reader.warnings, fleet: fleet)

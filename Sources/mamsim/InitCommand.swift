@@ -280,6 +280,12 @@ struct InitCommand: AsyncParsableCommand {
             }
             // Under the scenario's folder, which a repository may have committed with links in it.
             try Self.write(info, to: dir.appendingPathComponent("Info.plist"), within: OutputFile.defaultRoot(for: folder))
+            // The project's own Info.plist, for a fix to name: the copy is refreshed by init, the
+            // project's file is what a team edits.
+            if let source = e.bundle.infoPlistFile,
+               let json = try? JSONSerialization.data(withJSONObject: ["builtFrom": ProjectLinter.path(source.path, from: dir.standardizedFileURL.path)], options: [.sortedKeys, .withoutEscapingSlashes]) {
+                try Self.write(json + Data("\n".utf8), to: dir.appendingPathComponent("plugin.json"), within: OutputFile.defaultRoot(for: folder))
+            }
         }
     }
 

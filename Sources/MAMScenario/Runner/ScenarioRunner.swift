@@ -31,6 +31,32 @@ public enum ScenarioRunner {
         }
     }
 
+    /// The extension's activation rule as the share sheet asks it, saying what was shared and,
+    /// when the rule takes the types only as personal data, the fix in the project's Info.plist.
+    static func activationCheck(for ext: ScenarioExtension) -> @Sendable ([String], Bool) -> (activated: Bool, reason: String) {
+        let manifest = ext.manifest
+        let keyboard = ext.descriptor.kind == .keyboard
+        // The project's own Info.plist where init copied it from one: the copy is refreshed
+        // by init, the project's file is the one to fix.
+        let builtFrom = ext.builtFrom
+        let infoPlist = (builtFrom ?? ext.plugin.appendingPathComponent("Info.plist")).path
+        let refresh = builtFrom == nil ? "" : ", then run `mamsim init` again to refresh the scenario's copy"
+        let accepts: @Sendable ([String], Bool) -> (activated: Bool, reason: String) = { types, managed in
+            // A keyboard is no share target: the share sheet never lists it.
+            if keyboard { return (false, "a keyboard extension receives no shared items") }
+            let result = manifest.activation(for: ShareInput(types), dataIsManaged: managed)
+            guard !result.isActivated else { return (true, result.reason) }
+            // Say what was shared, and the fix when the rule takes the types only as
+            // personal data (it lacks their Intune twins).
+            var reason = result.reason + "; the item is \(types.joined(separator: ", "))"
+            if managed, manifest.activation(for: ShareInput(types), dataIsManaged: false).isActivated {
+                reason += "; the rule accepts it only as personal data: `mamsim configure \(infoPlist)` adds the com.microsoft.intune.mam. twin of every type it accepts\(refresh)"
+            }
+            return (false, reason)
+        }
+        return accepts
+    }
+
     /// The host configuration for a scenario's fleet.
     public static func configuration(for scenario: Scenario, options: Options, deviceDirectory: URL) -> HostConfiguration {
         var specs = scenario.apps.map { app in
@@ -42,22 +68,7 @@ public enum ScenarioRunner {
             return spec
         }
         for ext in scenario.extensions {
-            let manifest = ext.manifest
-            let keyboard = ext.descriptor.kind == .keyboard
-            let infoPlist = ext.plugin.appendingPathComponent("Info.plist").path
-            let accepts: @Sendable ([String], Bool) -> (activated: Bool, reason: String) = { types, managed in
-                // A keyboard is no share target: the share sheet never lists it.
-                if keyboard { return (false, "a keyboard extension receives no shared items") }
-                let result = manifest.activation(for: ShareInput(types), dataIsManaged: managed)
-                guard !result.isActivated else { return (true, result.reason) }
-                // Say what was shared, and the fix when the rule takes the types only as
-                // personal data (it lacks their Intune twins).
-                var reason = result.reason + "; the item is \(types.joined(separator: ", "))"
-                if managed, manifest.activation(for: ShareInput(types), dataIsManaged: false).isActivated {
-                    reason += "; the rule accepts it only as personal data: `mamsim configure \(infoPlist)` adds the com.microsoft.intune.mam. twin of every type it accepts"
-                }
-                return (false, reason)
-            }
+            let accepts = activationCheck(for: ext)
             var spec = AppSpec(handle: ext.id, descriptor: ext.descriptor, executable: ext.executable?.path, arguments: ext.arguments, startsWithFleet: false)
             spec.activation = accepts
             spec.sandbox = AppSandbox(read: ext.sandbox.read, environment: ext.sandbox.environment, programAlone: ext.sandbox.programAlone)
