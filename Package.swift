@@ -61,7 +61,7 @@ let package = Package(
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
         .target(name: "MAMBundle", dependencies: ["MAMActivation", "MAMModel"], swiftSettings: strict),
         // Tooling over bundles: the linter and the Intune configurator.
-        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", "MAMModel", .product(name: "Yams", package: "Yams"),
+        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", "MAMModel", "MAMPolicy", .product(name: "Yams", package: "Yams"),
                                                       .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Unofficial: Tuist's ProjectDescription names (docs/LINT.md, "Tuist"). Built here so that it
         // is checked with the rest; mamsim compiles its embedded copy (TuistDescriptionSource) as the

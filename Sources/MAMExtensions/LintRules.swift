@@ -26,6 +26,7 @@ public enum LintRules {
     static let seedOpenIn = "seed 000, \"Copy to\" actions steps 1–7"
     static let xcode = "Xcode build settings reference"
     static let apple = "Apple, Information Property List / Entitlements reference"
+    static let tuist = "Tuist, manifests (Project.swift is Swift Tuist compiles against ProjectDescription and runs)"
 
     /// The Intune App SDK's own requirements: checked only on a target that links the SDK.
     public static let intuneRules: Set<String> = Set(all.filter { [sdkGuide, sdkShare, seedOpenIn].contains($0.source) }.map(\.id))
@@ -38,6 +39,9 @@ public enum LintRules {
         LintRule("info-plist-warning", .warning, "an Info.plist value mamsim reads is unusual (from the extension manifest reader)", source: apple),
         LintRule("file-unreadable", .error, "a named file cannot be read", source: xcode),
         LintRule("project-unreadable", .error, "an .xcodeproj cannot be read (not generated yet by XcodeGen or Tuist, or broken); the other projects are linted", source: xcode),
+        LintRule("project-without-bundles", .note, "a project makes no app or app extension target (a library's, or a Tuist manifest whose run made none): nothing in it is linted", source: xcode),
+        LintRule("intune-sdk-version", .warning, "the Intune App SDK a Package.resolved or Podfile.lock pins falls under a dated requirement of Microsoft's (a warning at launch, a launch block, a version no longer supported)", source: "Learn, What's new in Intune (notices); ms-intune-app-sdk-ios README"),
+        LintRule("project-read-as-source", .note, "a Tuist manifest did not compile or run against mamsim's ProjectDescription (the compiler's first errors named): its Swift was read as source instead", source: tuist),
         LintRule("build-setting-unresolved", .note, "$(VAR)s that have no value in the project, its xcconfigs or --set (one note per bundle)", source: xcode),
         LintRule("xcconfig-line", .warning, "an xcconfig line is not NAME = VALUE", source: xcode),
         LintRule("xcconfig-include", .warning, "an xcconfig #include names a missing file, a cycle, or a file outside the project (not read)", source: xcode),

@@ -113,7 +113,13 @@ public enum ProjectLinter {
             if let missing = options.targets.first(where: { !matched.contains($0) }) {
                 throw LintInputError("no project under \(displayName) has a target named \(missing); its targets are \(all.joined(separator: ", "))")
             }
-            return reports
+            // Projects without an app or extension are said, never a silent pass.
+            if !reports.contains(where: { $0.target != nil }), reports.allSatisfy({ $0.findings.isEmpty }) {
+                reports.append(LintReport(folder: displayName, findings: [LintFinding(.note, rule: "project-without-bundles", file: relative(projects[0], to: root), keyPath: "",
+                    problem: "no project under \(displayName) makes an app or app extension target (its targets: \(all.isEmpty ? "none" : all.joined(separator: ", "))): nothing is linted",
+                    fix: "lint the project that builds the app, or the repository that holds it")]))
+            }
+            return reports + SDKVersionLint.reports(root: root, displayName: displayName)
         }
         if !options.targets.isEmpty {
             throw LintInputError("\(displayName) holds no .xcodeproj; --target names an Xcode project's target")

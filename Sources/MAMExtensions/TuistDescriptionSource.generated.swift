@@ -191,6 +191,463 @@ extension BuildRule {
     }
 }
 """#),
+        ("Compat+Tuist1.swift", #"""
+// Unofficial re-declaration of Tuist's ProjectDescription public API (mamsim); not Tuist's code.
+
+// Names of Tuist 1.x (most kept, deprecated, through 2.x and 3.x) that Tuist 4 removed, so
+// manifests written for Tuist 1 compile. Each is deprecated here; a Tuist 4 manifest never names them.
+
+/// A named configuration with its variant (Tuist 1's name for what is now `Configuration`).
+@available(*, deprecated, renamed: "Configuration", message: "Tuist 1: CustomConfiguration is now Configuration.")
+public typealias CustomConfiguration = Configuration
+
+/// A run-script build phase (Tuist 1's name for what is now `TargetScript`).
+@available(*, deprecated, renamed: "TargetScript", message: "Tuist 1: TargetAction is now TargetScript (Target's scripts:).")
+public typealias TargetAction = TargetScript
+
+/// Whether an SDK dependency is linked strongly or weakly (Tuist 1).
+@available(*, deprecated, renamed: "LinkingStatus", message: "Tuist 1: SDKStatus is now LinkingStatus.")
+public typealias SDKStatus = LinkingStatus
+
+/// Debug, Release or a configuration by name (Tuist 1 scheme actions).
+@available(*, deprecated, message: "Tuist 1: use ConfigurationName (.debug, .release, .configuration(_:)) instead.")
+public enum PresetBuildConfiguration: Codable, Equatable, Sendable {
+    case debug
+    case release
+    case custom(String)
+
+    /// The configuration's name.
+    var name: ConfigurationName {
+        switch self {
+        case .debug: .debug
+        case .release: .release
+        case let .custom(name): .configuration(name)
+        }
+    }
+}
+
+extension Configuration {
+    /// A configuration's settings and xcconfig, without a name (Tuist 1): `Settings(base:debug:release:)` names it.
+    @available(*, deprecated, message: "Tuist 1: use .debug(name:settings:xcconfig:) or .release(name:settings:xcconfig:) instead.")
+    public init(settings: SettingsDictionary = [:], xcconfig: Path? = nil) {
+        self = .debug(name: .debug, settings: settings, xcconfig: xcconfig)
+    }
+
+    /// A configuration's settings and xcconfig, without a name (Tuist 1).
+    @available(*, deprecated, message: "Tuist 1: use .debug(name:settings:xcconfig:) or .release(name:settings:xcconfig:) instead.")
+    public static func settings(_ settings: SettingsDictionary, xcconfig: Path? = nil) -> Configuration {
+        .debug(name: .debug, settings: settings, xcconfig: xcconfig)
+    }
+}
+
+extension Settings {
+    /// Settings with the two standard configurations, Debug and Release, each given its settings and
+    /// xcconfig by `debug` and `release` (Tuist 1).
+    @available(*, deprecated, message: "Tuist 1: use .settings(base:configurations:defaultSettings:) instead.")
+    public init(
+        base: SettingsDictionary = [:],
+        debug: Configuration? = nil,
+        release: Configuration? = nil,
+        defaultSettings: DefaultSettings = .recommended
+    ) {
+        let configurations: [Configuration] = [
+            .debug(name: .debug, settings: debug?.settings ?? [:], xcconfig: debug?.xcconfig),
+            .release(name: .release, settings: release?.settings ?? [:], xcconfig: release?.xcconfig),
+        ]
+        self = .settings(base: base, configurations: configurations, defaultSettings: defaultSettings)
+    }
+
+    /// Settings with the configurations given, in that order (Tuist 1).
+    @available(*, deprecated, message: "Tuist 1: use .settings(base:configurations:defaultSettings:) instead.")
+    public init(base: SettingsDictionary = [:], configurations: [Configuration], defaultSettings: DefaultSettings = .recommended) {
+        self = .settings(base: base, configurations: configurations, defaultSettings: defaultSettings)
+    }
+}
+
+extension TargetDependency {
+    /// A system framework or library named with its extension, `ARKit.framework` or `libc++.tbd` (Tuist 1).
+    @available(*, deprecated, message: "Tuist 1: use .sdk(name:type:status:condition:) with the name without extension instead.")
+    public static func sdk(name: String, status: LinkingStatus = .required) -> TargetDependency {
+        if name.hasSuffix(".framework") {
+            return .sdk(name: String(name.dropLast(".framework".count)), type: .framework, status: status)
+        }
+        for suffix in [".tbd", ".dylib"] where name.hasPrefix("lib") && name.hasSuffix(suffix) {
+            return .sdk(name: String(name.dropFirst(3).dropLast(suffix.count)), type: .library, status: status)
+        }
+        return .sdk(name: name, type: .framework, status: status)
+    }
+}
+
+extension CoreDataModel {
+    /// A Core Data model and, optionally, its current version (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .coreDataModel(_:currentVersion:) instead.")
+    public init(_ path: Path, currentVersion: String? = nil) {
+        self = .coreDataModel(path, currentVersion: currentVersion)
+    }
+}
+
+extension ExecutionAction {
+    /// A script run before or after an action (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .executionAction(title:scriptText:target:shellPath:) instead.")
+    public init(title: String = "Run Script", scriptText: String, target: TargetReference? = nil) {
+        self = .executionAction(title: title, scriptText: scriptText, target: target)
+    }
+}
+
+extension BuildAction {
+    /// A build action made with an initializer (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .buildAction(targets:preActions:postActions:runPostActionsOnFailure:) instead.")
+    public init(
+        targets: [TargetReference],
+        preActions: [ExecutionAction] = [],
+        postActions: [ExecutionAction] = [],
+        runPostActionsOnFailure: Bool = false
+    ) {
+        self = .buildAction(targets: targets, preActions: preActions, postActions: postActions,
+                            runPostActionsOnFailure: runPostActionsOnFailure)
+    }
+}
+
+extension TestableTarget {
+    /// A test target of a test action made with an initializer (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .testableTarget(target:isSkipped:parallelization:isRandomExecutionOrdering:) instead.")
+    public init(target: TargetReference, skipped: Bool = false, parallelizable: Bool = false, randomExecutionOrdering: Bool = false) {
+        self = .testableTarget(target: target, isSkipped: skipped, parallelization: parallelizable ? .enabled : .disabled,
+                               isRandomExecutionOrdering: randomExecutionOrdering)
+    }
+}
+
+extension Arguments {
+    /// Environment variables (all on) and launch arguments (Tuist 2 and 3).
+    @available(*, deprecated, message: "Tuist 3: use .arguments(environmentVariables:launchArguments:) instead.")
+    public init(environment: [String: String] = [:], launchArguments: [LaunchArgument] = []) {
+        self = .arguments(environmentVariables: environment.mapValues { .environmentVariable(value: $0, isEnabled: true) },
+                          launchArguments: launchArguments)
+    }
+
+    /// Environment variables (all on) and launch arguments, each on or off (Tuist 1).
+    @available(*, deprecated, message: "Tuist 1: use .arguments(environmentVariables:launchArguments:) instead.")
+    public init(environment: [String: String] = [:], launchArguments: [String: Bool]) {
+        let arguments = launchArguments.map { LaunchArgument.launchArgument(name: $0.key, isEnabled: $0.value) }
+        self.init(environment: environment, launchArguments: arguments.sorted { $0.name < $1.name })
+    }
+}
+
+extension RunAction {
+    /// A run action on a preset configuration (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .runAction(configuration:executable:arguments:options:diagnosticsOptions:) instead.")
+    public init(
+        config: PresetBuildConfiguration = .debug,
+        executable: TargetReference? = nil,
+        arguments: Arguments? = nil,
+        options: RunActionOptions = .options(),
+        diagnosticsOptions: [SchemeDiagnosticsOption] = []
+    ) {
+        self = .runAction(configuration: config.name, executable: executable, arguments: arguments, options: options,
+                          diagnosticsOptions: SchemeDiagnosticsOption.options(diagnosticsOptions))
+    }
+
+    /// A run action on the configuration named `configurationName` (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .runAction(configuration:executable:arguments:options:diagnosticsOptions:) instead.")
+    public init(
+        configurationName: String,
+        executable: TargetReference? = nil,
+        arguments: Arguments? = nil,
+        options: RunActionOptions = .options(),
+        diagnosticsOptions: [SchemeDiagnosticsOption] = []
+    ) {
+        self.init(config: .custom(configurationName), executable: executable, arguments: arguments, options: options,
+                  diagnosticsOptions: diagnosticsOptions)
+    }
+}
+
+extension TestAction {
+    /// A test action on test targets and a preset configuration (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .targets(_:arguments:configuration:...) instead.")
+    public init(
+        targets: [TestableTarget],
+        arguments: Arguments? = nil,
+        config: PresetBuildConfiguration = .debug,
+        coverage: Bool = false,
+        codeCoverageTargets: [TargetReference] = [],
+        expandVariableFromTarget: TargetReference? = nil,
+        preActions: [ExecutionAction] = [],
+        postActions: [ExecutionAction] = [],
+        diagnosticsOptions: [SchemeDiagnosticsOption] = [.mainThreadChecker],
+        language: String? = nil,
+        region: String? = nil
+    ) {
+        let options = TestActionOptions.options(language: language.map(SchemeLanguage.init(identifier:)), region: region,
+                                                coverage: coverage, codeCoverageTargets: codeCoverageTargets)
+        self = .targets(targets, arguments: arguments, configuration: config.name, expandVariableFromTarget: expandVariableFromTarget,
+                        preActions: preActions, postActions: postActions, options: options,
+                        diagnosticsOptions: SchemeDiagnosticsOption.options(diagnosticsOptions))
+    }
+
+    /// A test action on test targets and the configuration named `configurationName` (Tuist 1 and 2).
+    @available(*, deprecated, message: "Tuist 1: use .targets(_:arguments:configuration:...) instead.")
+    public init(
+        targets: [TestableTarget],
+        arguments: Arguments? = nil,
+        configurationName: String,
+        coverage: Bool = false,
+        codeCoverageTargets: [TargetReference] = [],
+        expandVariableFromTarget: TargetReference? = nil,
+        preActions: [ExecutionAction] = [],
+        postActions: [ExecutionAction] = [],
+        diagnosticsOptions: [SchemeDiagnosticsOption] = [.mainThreadChecker],
+        language: String? = nil,
+        region: String? = nil
+    ) {
+        self.init(targets: targets, arguments: arguments, config: .custom(configurationName), coverage: coverage,
+                  codeCoverageTargets: codeCoverageTargets, expandVariableFromTarget: expandVariableFromTarget, preActions: preActions,
+                  postActions: postActions, diagnosticsOptions: diagnosticsOptions, language: language, region: region)
+    }
+}
+"""#),
+        ("Compat+Tuist3.swift", #"""
+// Unofficial re-declaration of Tuist's ProjectDescription public API (mamsim); not Tuist's code.
+
+// Names of Tuist 3.x (and 2.x) that Tuist 4 removed, so manifests written for Tuist 3 compile.
+// Each is deprecated here; a Tuist 4 manifest never names them.
+
+/// The minimum OS version of a single-platform target (Tuist 3), with the iOS device families.
+@available(*, deprecated, message: "Tuist 3: use destinations: and DeploymentTargets (deploymentTargets:) instead.")
+public enum DeploymentTarget: Codable, Hashable, Sendable {
+    /// iOS `targetVersion` on `devices`; `supportsMacDesignedForIOS` lets the iPad app run on Apple silicon Macs.
+    case iOS(targetVersion: String, devices: DeploymentDevice, supportsMacDesignedForIOS: Bool = true)
+    case macOS(targetVersion: String)
+    case watchOS(targetVersion: String)
+    case tvOS(targetVersion: String)
+    case visionOS(targetVersion: String)
+
+    /// The minimum OS version.
+    public var targetVersion: String {
+        switch self {
+        case let .iOS(version, _, _), let .macOS(version), let .watchOS(version), let .tvOS(version), let .visionOS(version):
+            version
+        }
+    }
+
+    /// The same minimum version as a Tuist 4 value.
+    var deploymentTargets: DeploymentTargets {
+        switch self {
+        case let .iOS(version, _, _): .iOS(version)
+        case let .macOS(version): .macOS(version)
+        case let .watchOS(version): .watchOS(version)
+        case let .tvOS(version): .tvOS(version)
+        case let .visionOS(version): .visionOS(version)
+        }
+    }
+
+    /// The destinations a Tuist 3 target on `platform` builds for. An iOS target is on iPhone and
+    /// iPad unless `deploymentTarget` names its devices (`.mac` is Mac Catalyst, `.vision` the iPad
+    /// app on Apple Vision); "Designed for iPad" on Mac is left out (mamsim reads device families).
+    static func destinations(platform: Platform, deploymentTarget: DeploymentTarget?) -> Destinations {
+        switch platform {
+        case .iOS:
+            guard case let .iOS(_, devices, _)? = deploymentTarget else { return [.iPhone, .iPad] }
+            var destinations: Destinations = []
+            if devices.contains(.iphone) { destinations.insert(.iPhone) }
+            if devices.contains(.ipad) { destinations.insert(.iPad) }
+            if devices.contains(.mac) { destinations.insert(.macCatalyst) }
+            if devices.contains(.vision) { destinations.insert(.appleVisionWithiPadDesign) }
+            return destinations.isEmpty ? [.iPhone, .iPad] : destinations
+        case .macOS: return [.mac]
+        case .watchOS: return [.appleWatch]
+        case .tvOS: return [.appleTv]
+        case .visionOS: return [.appleVision]
+        }
+    }
+}
+
+/// The device families of an iOS deployment target (Tuist 3).
+@available(*, deprecated, message: "Tuist 3: use Destinations (.iPhone, .iPad, .macCatalyst…) instead.")
+public struct DeploymentDevice: OptionSet, Codable, Hashable, Sendable {
+    public static let iphone = DeploymentDevice(rawValue: 1 << 0)
+    public static let ipad = DeploymentDevice(rawValue: 1 << 1)
+    /// Mac Catalyst.
+    public static let mac = DeploymentDevice(rawValue: 1 << 2)
+    /// The iPad app on Apple Vision.
+    public static let vision = DeploymentDevice(rawValue: 1 << 3)
+
+    public let rawValue: UInt
+
+    public init(rawValue: UInt) {
+        self.rawValue = rawValue
+    }
+}
+
+extension Target {
+    /// A single-platform target (Tuist 3; Tuist 1's `actions:` are run as scripts before `scripts:`).
+    @available(*, deprecated, message: "Tuist 3: use .target(name:destinations:product:bundleId:deploymentTargets:...) instead.")
+    public init(
+        name: String,
+        platform: Platform,
+        product: Product,
+        productName: String? = nil,
+        bundleId: String,
+        deploymentTarget: DeploymentTarget? = nil,
+        infoPlist: InfoPlist? = .default,
+        sources: SourceFilesList? = nil,
+        resources: ResourceFileElements? = nil,
+        copyFiles: [CopyFilesAction]? = nil,
+        headers: Headers? = nil,
+        entitlements: Entitlements? = nil,
+        actions: [TargetScript] = [],
+        scripts: [TargetScript] = [],
+        dependencies: [TargetDependency] = [],
+        settings: Settings? = nil,
+        coreDataModels: [CoreDataModel] = [],
+        environmentVariables: [String: EnvironmentVariable] = [:],
+        launchArguments: [LaunchArgument] = [],
+        additionalFiles: [FileElement] = [],
+        buildRules: [BuildRule] = [],
+        mergedBinaryType: MergedBinaryType = .disabled,
+        mergeable: Bool = false
+    ) {
+        self = .target(name: name, destinations: DeploymentTarget.destinations(platform: platform, deploymentTarget: deploymentTarget),
+                       product: product, productName: productName, bundleId: bundleId,
+                       deploymentTargets: deploymentTarget?.deploymentTargets, infoPlist: infoPlist, sources: sources,
+                       resources: resources, copyFiles: copyFiles, headers: headers, entitlements: entitlements,
+                       scripts: actions + scripts, dependencies: dependencies, settings: settings, coreDataModels: coreDataModels,
+                       environmentVariables: environmentVariables, launchArguments: launchArguments, additionalFiles: additionalFiles,
+                       buildRules: buildRules, mergedBinaryType: mergedBinaryType, mergeable: mergeable)
+    }
+
+    /// A single-platform target whose environment variables are plain strings (Tuist 1 to 3).
+    @available(*, deprecated, message: "Tuist 3: use .target(...) with environmentVariables: instead.")
+    public init(
+        name: String,
+        platform: Platform,
+        product: Product,
+        productName: String? = nil,
+        bundleId: String,
+        deploymentTarget: DeploymentTarget? = nil,
+        infoPlist: InfoPlist? = .default,
+        sources: SourceFilesList? = nil,
+        resources: ResourceFileElements? = nil,
+        copyFiles: [CopyFilesAction]? = nil,
+        headers: Headers? = nil,
+        entitlements: Entitlements? = nil,
+        actions: [TargetScript] = [],
+        scripts: [TargetScript] = [],
+        dependencies: [TargetDependency] = [],
+        settings: Settings? = nil,
+        coreDataModels: [CoreDataModel] = [],
+        environment: [String: String],
+        launchArguments: [LaunchArgument] = [],
+        additionalFiles: [FileElement] = [],
+        buildRules: [BuildRule] = [],
+        mergedBinaryType: MergedBinaryType = .disabled,
+        mergeable: Bool = false
+    ) {
+        self.init(name: name, platform: platform, product: product, productName: productName, bundleId: bundleId,
+                  deploymentTarget: deploymentTarget, infoPlist: infoPlist, sources: sources, resources: resources,
+                  copyFiles: copyFiles, headers: headers, entitlements: entitlements, actions: actions, scripts: scripts,
+                  dependencies: dependencies, settings: settings, coreDataModels: coreDataModels,
+                  environmentVariables: environment.mapValues { .environmentVariable(value: $0, isEnabled: true) },
+                  launchArguments: launchArguments, additionalFiles: additionalFiles, buildRules: buildRules,
+                  mergedBinaryType: mergedBinaryType, mergeable: mergeable)
+    }
+
+    /// A multi-destination target made with an initializer (late Tuist 3).
+    @available(*, deprecated, message: "Tuist 3: use .target(name:destinations:...) instead.")
+    public init(
+        name: String,
+        destinations: Destinations,
+        product: Product,
+        productName: String? = nil,
+        bundleId: String,
+        deploymentTargets: DeploymentTargets? = nil,
+        infoPlist: InfoPlist? = .default,
+        sources: SourceFilesList? = nil,
+        resources: ResourceFileElements? = nil,
+        copyFiles: [CopyFilesAction]? = nil,
+        headers: Headers? = nil,
+        entitlements: Entitlements? = nil,
+        scripts: [TargetScript] = [],
+        dependencies: [TargetDependency] = [],
+        settings: Settings? = nil,
+        coreDataModels: [CoreDataModel] = [],
+        environmentVariables: [String: EnvironmentVariable] = [:],
+        launchArguments: [LaunchArgument] = [],
+        additionalFiles: [FileElement] = [],
+        buildRules: [BuildRule] = [],
+        mergedBinaryType: MergedBinaryType = .disabled,
+        mergeable: Bool = false,
+        onDemandResourcesTags: OnDemandResourcesTags? = nil
+    ) {
+        self = .target(name: name, destinations: destinations, product: product, productName: productName, bundleId: bundleId,
+                       deploymentTargets: deploymentTargets, infoPlist: infoPlist, sources: sources, resources: resources,
+                       copyFiles: copyFiles, headers: headers, entitlements: entitlements, scripts: scripts,
+                       dependencies: dependencies, settings: settings, coreDataModels: coreDataModels,
+                       environmentVariables: environmentVariables, launchArguments: launchArguments, additionalFiles: additionalFiles,
+                       buildRules: buildRules, mergedBinaryType: mergedBinaryType, mergeable: mergeable,
+                       onDemandResourcesTags: onDemandResourcesTags)
+    }
+}
+
+extension Scheme {
+    /// A scheme made with an initializer (Tuist 1 to 3).
+    @available(*, deprecated, message: "Tuist 3: use .scheme(name:shared:hidden:buildAction:...) instead.")
+    public init(
+        name: String,
+        shared: Bool = true,
+        hidden: Bool = false,
+        buildAction: BuildAction? = nil,
+        testAction: TestAction? = nil,
+        runAction: RunAction? = nil,
+        archiveAction: ArchiveAction? = nil,
+        profileAction: ProfileAction? = nil,
+        analyzeAction: AnalyzeAction? = nil
+    ) {
+        self.init(name, shared: shared, hidden: hidden, buildAction: buildAction, testAction: testAction, runAction: runAction,
+                  archiveAction: archiveAction, profileAction: profileAction, analyzeAction: analyzeAction)
+    }
+}
+
+extension Path {
+    /// A path relative to the manifest's folder (Tuist 3).
+    @available(*, deprecated, message: "Tuist 3: use .path(_:) or a string literal instead.")
+    public init(_ path: String) {
+        self.init(path, type: .relativeToManifest)
+    }
+}
+
+extension Headers {
+    /// Public, private and project headers, project headers excluding the other two (Tuist 1 to 3).
+    @available(*, deprecated, message: "Tuist 3: use .headers(public:private:project:exclusionRule:) instead.")
+    public init(public: FileList? = nil, private: FileList? = nil, project: FileList? = nil) {
+        self = .headers(public: `public`, private: `private`, project: project)
+    }
+}
+
+extension InfoPlist {
+    /// The value of an Info.plist key (Tuist 1 and 2 spelling).
+    @available(*, deprecated, message: "Tuist 3: InfoPlist.Value was renamed to Plist.Value.")
+    public typealias Value = Plist.Value
+}
+
+/// A diagnostics switch of a run or test action (Tuist 1 to 3), as a list instead of `SchemeDiagnosticsOptions`.
+@available(*, deprecated, message: "Tuist 3: use SchemeDiagnosticsOptions (.options(...)) instead.")
+public enum SchemeDiagnosticsOption: String, Equatable, Codable, Sendable {
+    case enableAddressSanitizer
+    case enableDetectStackUseAfterReturn
+    case enableThreadSanitizer
+    case mainThreadChecker
+    case performanceAntipatternChecker
+
+    /// The switches in `list` as Tuist 4 options (any switch not listed is off).
+    static func options(_ list: [SchemeDiagnosticsOption]) -> SchemeDiagnosticsOptions {
+        .options(addressSanitizerEnabled: list.contains(.enableAddressSanitizer),
+                 detectStackUseAfterReturnEnabled: list.contains(.enableDetectStackUseAfterReturn),
+                 threadSanitizerEnabled: list.contains(.enableThreadSanitizer),
+                 mainThreadCheckerEnabled: list.contains(.mainThreadChecker),
+                 performanceAntipatternCheckerEnabled: list.contains(.performanceAntipatternChecker))
+    }
+}
+"""#),
         ("CopyFiles.swift", #"""
 // Unofficial re-declaration of Tuist's ProjectDescription public API (mamsim); not Tuist's code.
 
@@ -1915,6 +2372,20 @@ public struct Scheme: Equatable, Codable, Sendable {
     public var profileAction: ProfileAction?
     public var analyzeAction: AnalyzeAction?
 
+    /// Every part given (declared so that the older public `init(name:…)` can sit beside it).
+    init(_ name: String, shared: Bool, hidden: Bool, buildAction: BuildAction?, testAction: TestAction?, runAction: RunAction?,
+         archiveAction: ArchiveAction?, profileAction: ProfileAction?, analyzeAction: AnalyzeAction?) {
+        self.name = name
+        self.shared = shared
+        self.hidden = hidden
+        self.buildAction = buildAction
+        self.testAction = testAction
+        self.runAction = runAction
+        self.archiveAction = archiveAction
+        self.profileAction = profileAction
+        self.analyzeAction = analyzeAction
+    }
+
     public static func scheme(
         name: String,
         shared: Bool = true,
@@ -1926,7 +2397,7 @@ public struct Scheme: Equatable, Codable, Sendable {
         profileAction: ProfileAction? = nil,
         analyzeAction: AnalyzeAction? = nil
     ) -> Self {
-        Scheme(name: name, shared: shared, hidden: hidden, buildAction: buildAction, testAction: testAction, runAction: runAction,
+        Scheme(name, shared: shared, hidden: hidden, buildAction: buildAction, testAction: testAction, runAction: runAction,
                archiveAction: archiveAction, profileAction: profileAction, analyzeAction: analyzeAction)
     }
 }

@@ -29,7 +29,9 @@ package enum TuistManifest {
     /// `.target(` calls would otherwise be read in time quadratic in its length.
     package static let maximumNesting = 128
 
-    static func read(_ manifest: URL) throws(XcodeProjectError) -> XcodeProject {
+    /// The project `manifest` makes: run as Tuist runs it where this machine can (`running`),
+    /// else read as source.
+    static func read(_ manifest: URL, running: Bool = true) throws(XcodeProjectError) -> XcodeProject {
         let data: Data
         do { data = try InputFile.contents(of: manifest, limit: manifestLimit) } catch {
             throw XcodeProjectError(file: manifest.path, problem: error is InputFile.TooLarge ? "is larger than \(manifestLimit >> 20) MiB, the most mamsim reads of a Tuist manifest" : "cannot be read",
@@ -40,6 +42,7 @@ package enum TuistManifest {
         }
         // As Tuist reads it where this machine can: compiled and run, confined. Otherwise its
         // source is read, and why it was not run is said wherever the source leaves a gap.
+        guard running else { return try read(source: text, manifest: manifest) }
         let root = root(near: manifest.deletingLastPathComponent())
         let ran = TuistManifestRunner.available().flatMap { $0.dump(manifest: manifest, root: root) }
         let failure: TuistManifestRunner.Failure
@@ -67,7 +70,7 @@ package enum TuistManifest {
         let folder = root.standardizedFileURL.path + "/"
         let errors = failure.diagnostics.prefix(2).map { " — " + ($0.hasPrefix(folder) ? String($0.dropFirst(folder.count)) : $0) }.joined()
         let missingName = failure.diagnostics.contains { $0.contains("cannot find") || $0.contains("has no member") || $0.contains("extra argument") }
-        let older = missingName ? " (a manifest written for another Tuist than 4 or 3 may use names mamsim's ProjectDescription does not declare)" : ""
+        let older = missingName ? " (a name it uses is declared nowhere mamsim can see: in a file the checkout lacks, or a Tuist name mamsim's ProjectDescription does not declare)" : ""
         return "not run as Tuist runs it: \(failure)\(errors)\(older); its Swift is read as source instead"
     }
 

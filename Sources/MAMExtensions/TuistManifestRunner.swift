@@ -19,8 +19,8 @@ package struct TuistManifestRunner: Sendable {
     package var runtimeFolders: [String]
     /// How long a manifest may run; Tuist's own manifests dump in well under a second.
     package var timeout: TimeInterval = 30
-    /// How long one compilation may take.
-    package var compileTimeout: TimeInterval = 300
+    /// How long one compilation may take: a manifest of a real project compiles in seconds.
+    package var compileTimeout: TimeInterval = 180
     /// The variables a manifest reads (Tuist passes its `TUIST_` ones).
     package var environment: [String: String] = [:]
 
@@ -166,7 +166,8 @@ package struct TuistManifestRunner: Sendable {
                          "-emit-module", "-emit-module-path", scratch.appendingPathComponent("\(name).swiftmodule").path,
                          "-o", scratch.appendingPathComponent("lib\(name).a").path, "-module-cache-path", moduleCache.path]
             + modules.flatMap { ["-I", $0.folder.path] } + files.map(\.path)
-        try compile(arguments, what: name == "ProjectDescription" ? "mamsim's ProjectDescription" : "\(name) (\(files.count) files)", in: scratch)
+        try compile(arguments, what: name == "ProjectDescription" ? "mamsim's ProjectDescription" : "\(name) (\(files.count) files)", in: scratch,
+                    reading: files.map { $0.deletingLastPathComponent() })
         try? FileManager.default.removeItem(at: scratch.appendingPathComponent("src"))
         try publish(scratch, as: folder)
         return built
@@ -193,7 +194,7 @@ package struct TuistManifestRunner: Sendable {
         arguments += modules.reversed().map { "-l" + $0.name }
         arguments.append(manifest.path)
         do {
-            try compile(arguments, what: manifest.lastPathComponent, in: scratch)
+            try compile(arguments, what: manifest.lastPathComponent, in: scratch, reading: [manifest.deletingLastPathComponent()])
         } catch let failure as Failure where !failure.diagnostics.isEmpty {
             if let data = try? JSONEncoder().encode([failure.description] + failure.diagnostics) {
                 try? data.write(to: scratch.appendingPathComponent("failed.json"))
@@ -213,11 +214,22 @@ package struct TuistManifestRunner: Sendable {
         return TuistProcess.firstLine(result.output + result.error) ?? "unknown"
     }
 
-    func compile(_ arguments: [String], what: String, in scratch: URL) throws {
-        let result = TuistProcess.run(swiftc, arguments, environment: ProcessInfo.processInfo.environment, timeout: compileTimeout, folder: scratch)
+    /// Compiles confined too: the compiler reads the repository's Swift, which may be written to
+    /// make it run long or grow without end. The toolchain, the sources' folders and the
+    /// compiled modules to read; the scratch folder and the module cache to write; the
+    /// launcher's end ends every process the driver started.
+    func compile(_ arguments: [String], what: String, in scratch: URL, reading: [URL]) throws {
+        // <toolchain>/usr/bin/swiftc
+        let toolchain = swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: moduleCache, withIntermediateDirectories: true)
+        let reads = [toolchain.path, swiftc.deletingLastPathComponent().path, cache.appendingPathComponent("modules").path] + reading.map(\.path) + runtimeFolders
+        var launch = Array(Set(reads)).sorted().filter { FileManager.default.fileExists(atPath: $0) }.flatMap { ["--read", $0] }
+        launch += ["--write", scratch.path, "--write", moduleCache.path, "--memory", String(16 << 30), "--file-size", String(1 << 30), "--", swiftc.path]
+        let environment = ["PATH": "\(toolchain.path)/usr/bin:/usr/bin:/bin", "HOME": scratch.path, "TMPDIR": scratch.path]
+        let result = TuistProcess.run(launcher, launch + arguments, environment: environment, timeout: compileTimeout, folder: scratch)
         guard result.status == 0 else {
             let diagnostics = TuistProcess.errors(result.error + result.output)
-            let why = result.timedOut ? "took longer than \(Int(compileTimeout)) s" : diagnostics.isEmpty ? (TuistProcess.firstLine(result.error) ?? "swiftc exited \(result.status)") : "does not compile"
+            let why = result.timedOut ? "took longer than \(Int(compileTimeout)) s to compile" : diagnostics.isEmpty ? (TuistProcess.firstLine(result.error) ?? "swiftc exited \(result.status)") : "does not compile"
             throw Failure("\(what) \(why)", diagnostics: diagnostics, ranOrCompiled: true)
         }
     }

@@ -71,13 +71,19 @@ public struct AppDescriptor: Sendable, Hashable {
     public var mdmManaged: Bool
     /// Whether the MDM's app configuration gives an MDM-managed app `IntuneMAMUPN` (and
     /// `IntuneMAMOID`), as Intune asks of every app it manages on an enrolled device (scenario
-    /// `intuneMAMUPN:`, default true). Without it the SDK cannot tell the enrolled user: the
-    /// app is to its SDK on an unmanaged device (memdocs data-transfer-between-apps-manage-ios,
-    /// "Configure user UPN setting").
-    public var intuneMAMUPNConfigured = true
-    /// An MDM-managed app its MDM gives IntuneMAMUPN: what Intune's device-type targeting,
-    /// "with OS sharing" and "all apps with incoming org data" know as managed by the device.
-    public var carriesIntuneMAMUPN: Bool { mdmManaged && intuneMAMUPNConfigured }
+    /// `intuneMAMUPN:`). Without it the SDK cannot tell the enrolled user: the app is to its SDK
+    /// on an unmanaged device (memdocs data-transfer-between-apps-manage-ios, "Configure user
+    /// UPN setting"). `nil`, not said: an MDM-managed app is taken as configured for targeting
+    /// and sharing, and what only the SDK team's answers tell of the key (no restart on a first
+    /// policy) is not assumed.
+    public var intuneMAMUPNConfigured: Bool?
+    /// An MDM-managed app its MDM gives IntuneMAMUPN (or not said otherwise): what Intune's
+    /// device-type targeting knows as managed by the device.
+    public var carriesIntuneMAMUPN: Bool { mdmManaged && !lacksIntuneMAMUPN }
+    /// Said to have no IntuneMAMUPN (`intuneMAMUPN: false`): "with OS sharing" does not open
+    /// from it and "all apps with incoming org data" marks nothing in it. Only said narrows
+    /// RULES.md §2, whose tables name no IntuneMAMUPN.
+    public var lacksIntuneMAMUPN: Bool { intuneMAMUPNConfigured == false }
     /// `CFBundleShortVersionString`, for conditional launch's app-version checks (`nil` =
     /// unknown: those checks are skipped).
     public var shortVersion: String?

@@ -236,7 +236,7 @@ extension Enforcer {
             // The sending app must carry IntuneMAMUPN too: it names the enrolled user for the
             // transfer (memdocs data-transfer-between-apps-manage-ios, "Configure user UPN
             // setting": required "for the sending policy managed app").
-            if o.osSharing, isFile, fleet.device.mdmEnrolled, target.app.mdmManaged, sender.app.carriesIntuneMAMUPN {
+            if o.osSharing, isFile, fleet.device.mdmEnrolled, target.app.mdmManaged, !sender.app.lacksIntuneMAMUPN {
                 return .passed(.osSharing)
             }
             if !managed {
@@ -256,7 +256,7 @@ extension Enforcer {
             // identity: it applies on an MDM-enrolled device only, plain allApps elsewhere.
             // It marks the data with the identity IntuneMAMUPN names: a receiving app without it
             // receives as "all apps" (memdocs app-protection-policy-settings-ios).
-            if r.incomingOrgData, owner == nil, fleet.device.mdmEnrolled, target.app.carriesIntuneMAMUPN {
+            if r.incomingOrgData, owner == nil, fleet.device.mdmEnrolled, !target.app.lacksIntuneMAMUPN {
                 return TransferDecision(allowed: .inboundReowned(receiver: r), reowned: r.account)
             }
             return TransferDecision(allowed: .inboundFromAllApps(receiver: r))

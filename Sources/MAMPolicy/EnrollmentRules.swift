@@ -144,7 +144,8 @@ public enum EnrollmentRules {
         // SDK issue #561, the SDK team's answer: with IntuneMAMUPN/IntuneMAMOID in the MDM's app
         // configuration on an MDM-managed device, « our hooks will be enabled as passthrough and a
         // restart would not occur after MAM enrollment ».
-        if deviceMDMEnrolled && app.carriesIntuneMAMUPN {
+        // Said of the app, not assumed: Learn's general rule restarts it.
+        if deviceMDMEnrolled && app.mdmManaged && app.intuneMAMUPNConfigured == true {
             return "an MDM-managed app its MDM gives IntuneMAMUPN: its hooks ran as passthrough before enrollment, so it needs no restart (ms-intune-app-sdk-ios issue #561, the SDK team's answer)"
         }
         return nil

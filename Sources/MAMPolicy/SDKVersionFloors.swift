@@ -85,16 +85,16 @@ public enum SDKVersionFloors {
 
     /// Microsoft's dated requirements on the SDK an app links, newest first.
     public static let dated: [Notice] = [
-        Notice(below: "20.8.0", train: nil, since: "late June 2026",
+        Notice(below: "20.8.0", train: nil, since: "from late June 2026",
                says: "users opening the app see a warning that it is built with an Intune SDK older than 20.8.0 (non-blocking)",
                source: "\(notices): « Starting in late June 2026, users opening iOS apps built with an Intune MAM SDK version earlier than 20.8.0 will see a warning message »"),
-        Notice(below: "21.1.0", train: "21.0.0", since: "January 19, 2026",
+        Notice(below: "21.1.0", train: "21.0.0", since: "from January 19, 2026",
                says: "apps built with Xcode 26 need SDK 21.1.0 or later, or users are blocked from launching them",
                source: "\(notices): « If you don't update to the latest versions, users will be blocked from launching your app » (21.1.0+ for Xcode 26)"),
-        Notice(below: "20.8.0", train: "20.0.0", since: "January 19, 2026",
+        Notice(below: "20.8.0", train: "20.0.0", since: "from January 19, 2026",
                says: "apps built with Xcode 16 need SDK 20.8.0 or later, or users are blocked from launching them",
                source: "\(notices): (same notice) 20.8.0+ for Xcode 16"),
-        Notice(below: "20.0.0", train: nil, since: "the 21.x README",
+        Notice(below: "20.0.0", train: nil, since: "as the 21.x README says",
                says: "Microsoft supports Intune App SDK 20.0.0 and later only",
                source: "ms-intune-app-sdk-ios README (21.7.1): « We only support Intune App SDK version 20.0.0+ »"),
     ]

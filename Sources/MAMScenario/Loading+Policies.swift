@@ -155,7 +155,7 @@ extension Loading {
         for app in apps {
             guard let sdk = app.descriptor.sdkVersion, let at = appLocations[app.id] else { continue }
             for notice in SDKVersionFloors.notices(for: sdk) {
-                reader.warn(at, "app \(app.id) links Intune SDK \(sdk): since \(notice.since), \(notice.says) (\(notice.source)); the run does not simulate that")
+                reader.warn(at, "app \(app.id) links Intune SDK \(sdk): \(notice.says) (\(notice.since); \(notice.source)); the run does not simulate that")
             }
             if let floor = SDKVersionFloors.minimumOS(for: sdk), device.osVersion < floor.os {
                 reader.warn(at, "app \(app.id) links Intune SDK \(sdk), which runs on iOS \(floor.os) or later (\(floor.source)); the device runs iOS \(device.osVersion): such a build does not install there")

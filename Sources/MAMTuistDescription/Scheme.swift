@@ -14,6 +14,20 @@ public struct Scheme: Equatable, Codable, Sendable {
     public var profileAction: ProfileAction?
     public var analyzeAction: AnalyzeAction?
 
+    /// Every part given (declared so that the older public `init(name:…)` can sit beside it).
+    init(_ name: String, shared: Bool, hidden: Bool, buildAction: BuildAction?, testAction: TestAction?, runAction: RunAction?,
+         archiveAction: ArchiveAction?, profileAction: ProfileAction?, analyzeAction: AnalyzeAction?) {
+        self.name = name
+        self.shared = shared
+        self.hidden = hidden
+        self.buildAction = buildAction
+        self.testAction = testAction
+        self.runAction = runAction
+        self.archiveAction = archiveAction
+        self.profileAction = profileAction
+        self.analyzeAction = analyzeAction
+    }
+
     public static func scheme(
         name: String,
         shared: Bool = true,
@@ -25,7 +39,7 @@ public struct Scheme: Equatable, Codable, Sendable {
         profileAction: ProfileAction? = nil,
         analyzeAction: AnalyzeAction? = nil
     ) -> Self {
-        Scheme(name: name, shared: shared, hidden: hidden, buildAction: buildAction, testAction: testAction, runAction: runAction,
+        Scheme(name, shared: shared, hidden: hidden, buildAction: buildAction, testAction: testAction, runAction: runAction,
                archiveAction: archiveAction, profileAction: profileAction, analyzeAction: analyzeAction)
     }
 }

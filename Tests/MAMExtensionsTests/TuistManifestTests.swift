@@ -3,7 +3,8 @@ import Foundation
 import Testing
 @testable import MAMExtensions
 
-/// A Tuist manifest read as Swift source, never run (issue 86, item 1): literals, the manifest's
+/// A Tuist manifest read as Swift source (issue 86, item 1): what mamsim does where it cannot run
+/// one (TuistManifestRunnerTests runs them): literals, the manifest's
 /// own constants (`let name = "…"`, `"com.x.\(name)"`, a dictionary named by
 /// `.extendingDefault(with:)`), `.target`, `Target(` and `.init(` calls; a dependency is not a
 /// target; what a helper computes is named, never a dead end.
@@ -18,7 +19,7 @@ import Testing
 
     @Test func whisperboardsManifestIsReadAsTuistWritesIt() throws {
         let url = Fixtures.projects.appendingPathComponent("WhisperboardTuist/Project.swift")
-        let project = try TuistManifest.read(url)
+        let project = try TuistManifest.read(url, running: false)
         #expect(project.name == "WhisperBoard" && project.displayName == "Project.swift (Tuist)")
         #expect(project.targets.map(\.name) == ["WhisperBoard", "ShareExtension", "WhisperBoardKit", "WhisperBoardKitTests"])
         let app = try #require(project.targets.first)
@@ -48,7 +49,7 @@ import Testing
                 ]
             )
             """#)
-        let project = try TuistManifest.read(url)
+        let project = try TuistManifest.read(url, running: false)
         #expect(project.name == "NewsWidgetApp")
         #expect(project.targets.map(\.name) == ["NewsWidgetApp", "Widget"])
         #expect(project.targets[0].configurations[0].settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.Appboong.NewsWidgetApp")
@@ -67,7 +68,7 @@ import Testing
     /// issue 95, finding 3) — is refused at its file and line before any call is read.
     @Test func aHostileManifestEndsQuietly() throws {
         for text in [#""\("#, "/" + "* never closed", "\"\"\"" + "\n open"] {
-            let project = try TuistManifest.read(try manifest(text))
+            let project = try TuistManifest.read(try manifest(text), running: false)
             #expect(project.targets.isEmpty)
         }
         let deep = String(repeating: "[", count: 100_000)
@@ -78,17 +79,17 @@ import Testing
                              (nestedTargets, 3)] {
             let url = try manifest(text)
             #expect {
-                _ = try TuistManifest.read(url)
+                _ = try TuistManifest.read(url, running: false)
             } throws: { error in
                 "\(error)".hasPrefix("\(url.path):\(line): brackets nest deeper than \(TuistManifest.maximumNesting) levels")
             }
         }
         // Nesting as deep as the bound, and a manifest's worth of targets one after another, read.
         let atBound = "let x = " + String(repeating: "[", count: TuistManifest.maximumNesting) + String(repeating: "]", count: TuistManifest.maximumNesting)
-        #expect(try TuistManifest.read(try manifest(atBound)).targets.isEmpty)
+        #expect(try TuistManifest.read(try manifest(atBound), running: false).targets.isEmpty)
         let many = "import ProjectDescription\nlet p = Project(name: \"X\", targets: [\n"
             + (0..<2_000).map { ".target(name: \"T\($0)\", destinations: .iOS, product: .framework, bundleId: \"com.x.t\($0)\")," }.joined(separator: "\n") + "\n])\n"
-        #expect(try TuistManifest.read(try manifest(many)).targets.count == 2_000)
+        #expect(try TuistManifest.read(try manifest(many), running: false).targets.count == 2_000)
     }
 
     /// Constants that name each other (`let a1 = "\\(a0)\\(a0)"`, forty of them: a 6 KB
@@ -99,7 +100,7 @@ import Testing
         var text = "import ProjectDescription\nlet a0 = \"x\"\n"
         for k in 1..<40 { text += "let a\(k) = \"\\\\(a\(k - 1))\\\\(a\(k - 1))\"\n" }
         text += "let p = Project(name: \"X\", targets: [.target(name: \"\\(a39)\", destinations: .iOS, product: .app, bundleId: \"com.x.\\(a1)\")])\n"
-        let project = try TuistManifest.read(try manifest(text))
+        let project = try TuistManifest.read(try manifest(text), running: false)
         #expect(project.targets.map(\.name) == [#"\(a38)\(a38)"#])
         #expect(project.targets.first?.configurations[0].settings["PRODUCT_BUNDLE_IDENTIFIER"] == #"com.x.\(a0)\(a0)"#)
     }
@@ -146,7 +147,7 @@ import Testing
                 }
             }
             """#.write(to: helpers.appendingPathComponent("Project+Feature.swift"), atomically: true, encoding: .utf8)
-        let project = try TuistManifest.read(url)
+        let project = try TuistManifest.read(url, running: false)
         #expect(project.targets.map(\.name) == ["Notes", "NotesBeta", "Widget", "Settings", "SearchFeature"], "\(project.unread)")
         func id(_ name: String) -> String? { project.targets.first { $0.name == name }?.configurations[1].settings["PRODUCT_BUNDLE_IDENTIFIER"] }
         #expect(id("Notes") == "com.contoso.notes" && id("NotesBeta") == "com.contoso.notes.beta")
@@ -170,7 +171,7 @@ import Testing
                 .target(name: "Widget", destinations: .iOS, product: .appExtension, bundleId: "com.speak.ios.widget"),
             ])
             """#)
-        let project = try TuistManifest.read(url)
+        let project = try TuistManifest.read(url, running: false)
         let app = try #require(project.targets.first)
         #expect(app.embeddedTargets == ["Widget"] && project.unread.isEmpty, "\(project.unread)")
         #expect(app.configurations.map(\.baseConfiguration) == ["Config/Debug.xcconfig", "Config/Release.xcconfig"])
@@ -179,7 +180,7 @@ import Testing
 
     @Test func aManifestBuiltByHelpersIsNamedNotADeadEnd() throws {
         let url = try manifest("import ProjectDescription\nimport ProjectDescriptionHelpers\nlet project = Project.app(name: \"Mail\", platform: .iOS)\n")
-        let project = try TuistManifest.read(url)
+        let project = try TuistManifest.read(url, running: false)
         #expect(project.targets.isEmpty)
         #expect(project.unread.first?.contains("no target is written in it with literals") == true && project.unread.first?.contains("tuist generate --no-open` in") == true, "\(project.unread)")
         // `findProjects` takes a Tuist workspace's manifests when it has no .xcodeproj.
