@@ -189,14 +189,20 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
 
     /// The policy of the identity in effect on this thread (thread, else UI, else process).
     public func policy(file: String = #fileID, line: UInt = #line) -> (any IntuneMAMPolicy)? {
-        // Judged by the host, which knows whether the app is multi-identity.
-        Strict.report(.processPolicyInMultiIdentity, "policy()", file, line,
-                      "in a multi-identity app, policy() answers for the identity in effect; ask policy(forAccountId:) with the OID of the account whose data this code handles")
+        // Judged by the host, which knows whether the app is multi-identity. Inside a scope of
+        // `IntuneMAMSwiftContextManager.setAccountId` the identity in effect is the scoped
+        // account, the one whose data the code handles (IntuneMAMPolicyManager.h: policy()
+        // answers for the current thread identity): no finding there.
+        if ThreadIdentity.accountId == nil {
+            Strict.report(.processPolicyInMultiIdentity, "policy()", file, line,
+                          "in a multi-identity app, policy() answers for the identity in effect; ask policy(forAccountId:) with the OID of the account whose data this code handles, or read it inside IntuneMAMSwiftContextManager.setAccountId(_:forScope:)")
+        }
         return policy(forAccountId: nil, site: Strict.Site(call: "policy()", file: file, line: line))
     }
 
     /// Whether the policy of `accountId` is applied to it in this app.
-    public func isAccountIdManaged(_ accountId: String?) -> Bool {
+    public func isAccountIdManaged(_ accountId: String?, file: String = #fileID, line: UInt = #line) -> Bool {
+        Strict.checkAccountId(accountId, "isAccountIdManaged(_:)", file, line)
         guard let accountId, !accountId.isEmpty else { return false }
         return MAMIntuneFacade.directory().accounts.first { $0.matches(accountId) }?.managed ?? false
     }
@@ -220,6 +226,7 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
     /// conditional launch; `completionHandler` gets how it ended.
     public func setUIPolicyAccountId(_ accountId: String?, completionHandler: ((IntuneMAMSwitchIdentityResult) -> Void)? = nil,
                                      file: String = #fileID, line: UInt = #line) {
+        Strict.checkAccountId(accountId, "setUIPolicyAccountId(_:completionHandler:)", file, line)
         let app = MAMIntuneFacade.app
         let done = Handed(completionHandler)  // called on the main actor only
         // The main window's identity (the UI layer; `""` names the main window), not the
@@ -263,19 +270,23 @@ public final class IntuneMAMPolicyManager: @unchecked Sendable {
 public enum IntuneMAMSwiftContextManager {
     public static func getScopedAccountId() -> String? { ThreadIdentity.accountId }
 
-    public static func setAccountId(_ accountId: String?, forScope scope: () -> Void) {
+    public static func setAccountId(_ accountId: String?, forScope scope: () -> Void, file: String = #fileID, line: UInt = #line) {
+        Strict.checkAccountId(accountId, "IntuneMAMSwiftContextManager.setAccountId(_:forScope:)", file, line)
         ThreadIdentity.withAccountId(accountId, operation: scope)
     }
 
-    public static func setAccountId(_ accountId: String?, forScope scope: () throws -> Void) throws {
+    public static func setAccountId(_ accountId: String?, forScope scope: () throws -> Void, file: String = #fileID, line: UInt = #line) throws {
+        Strict.checkAccountId(accountId, "IntuneMAMSwiftContextManager.setAccountId(_:forScope:)", file, line)
         try ThreadIdentity.withAccountId(accountId, operation: scope)
     }
 
-    public static func setAccountId(_ accountId: String?, forScope scope: () async -> Void) async {
+    public static func setAccountId(_ accountId: String?, forScope scope: () async -> Void, file: String = #fileID, line: UInt = #line) async {
+        Strict.checkAccountId(accountId, "IntuneMAMSwiftContextManager.setAccountId(_:forScope:)", file, line)
         await ThreadIdentity.withAccountId(accountId, operation: scope)
     }
 
-    public static func setAccountId(_ accountId: String?, forScope scope: () async throws -> Void) async throws {
+    public static func setAccountId(_ accountId: String?, forScope scope: () async throws -> Void, file: String = #fileID, line: UInt = #line) async throws {
+        Strict.checkAccountId(accountId, "IntuneMAMSwiftContextManager.setAccountId(_:forScope:)", file, line)
         try await ThreadIdentity.withAccountId(accountId, operation: scope)
     }
 }

@@ -58,8 +58,19 @@ public final class IntuneMAMFileProtectionManager: Sendable {
     public class func instance() -> IntuneMAMFileProtectionManager { shared }
 
     /// Makes the file at `path` `accountId`'s (`nil` or `""`: personal), its contents kept.
-    public func protect(_ path: String, accountId: String?) {
-        guard let data = MAMIntuneFacade.blocking(Service.ReadFile(path: path), as: nil)?.allowedAnswer else { return }
+    public func protect(_ path: String, accountId: String?, file: String = #fileID, line: UInt = #line) {
+        Strict.checkAccountId(accountId, "IntuneMAMFileProtectionManager.protect(_:accountId:)", file, line)
+        let read = MAMIntuneFacade.blocking(Service.ReadFile(path: path), as: nil)
+        guard let data = read?.allowedAnswer else {
+            // Protection is of a file that exists: one that does not is a protection the app
+            // thinks it made, and nothing marks what it writes there next. (The host says a
+            // missing file is one that "does not exist in its containers".)
+            if let read, case .failed(.badRequest, let why) = read.verdict, why.contains("does not exist") {
+                Strict.report(.protectMissingFile, "IntuneMAMFileProtectionManager.protect(_:accountId:)", file, line,
+                              "no file is at \(path) yet: write the file first, then protect it (or write it inside IntuneMAMSwiftContextManager.setAccountId(_:forScope:) so it takes the account as it is made)")
+            }
+            return
+        }
         _ = MAMIntuneFacade.blocking(Service.WriteFile(path: path, data: data, owner: accountId ?? ""), as: nil)
     }
 

@@ -61,6 +61,7 @@ extension Loading {
             if let x = f["mdmManaged"], let b = reader.bool(x, what: "mdmManaged") { descriptor.mdmManaged = b }
             if let x = f["intuneMAMUPN"], let b = reader.bool(x, what: "intuneMAMUPN") {
                 descriptor.intuneMAMUPNConfigured = b
+                appLocations[id] = x
                 if b, !descriptor.mdmManaged { reader.error(x, "intuneMAMUPN: true needs mdmManaged: true: only the MDM delivers IntuneMAMUPN to an app it manages") }
             }
             if let x = f["urlSchemes"], let s = reader.strings(x, what: "urlSchemes") { descriptor.urlSchemes = s }

@@ -152,6 +152,10 @@ extension Loading {
     /// lowest iOS (SDKVersionFloors): said, with the source; the run still launches the app as
     /// the scenario says (the service's launch block is not simulated).
     func warnSDKVersions(device: ScenarioDevice) {
+        for app in apps where app.descriptor.intuneMAMUPNConfigured == true {
+            guard let at = appLocations[app.id] else { continue }
+            reader.warn(at, "app \(app.id) is MDM-managed and given IntuneMAMUPN: until an account is enrolled in it, no app protection applies there (memdocs manage-data-transfer-ios: « The data is not protected by Intune app protection policies when: The user is not signed-in to their work account »); what the SDK does with IntuneMAMUPN before an enrollment is not documented, and mamsim treats the app as holding no managed account")
+        }
         for app in apps {
             guard let sdk = app.descriptor.sdkVersion, let at = appLocations[app.id] else { continue }
             for notice in SDKVersionFloors.notices(for: sdk) {

@@ -9,13 +9,12 @@ import Testing
 /// writes nothing outside its scratch folder, reaches no network, is stopped when it runs too
 /// long, and floods nothing; what does not compile is named at its line.
 @Suite(.serialized) struct TuistManifestRunnerTests {
-    static let cache = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-tuist-runner-tests")
     static let launcher = Fixtures.packageRoot.appendingPathComponent(".build/debug/mamsim-confine").path
 
     func runner(timeout: TimeInterval = 30) throws -> TuistManifestRunner {
         var environment = ProcessInfo.processInfo.environment
         environment["MAMSIM_CONFINE"] = Self.launcher
-        environment["MAMSIM_TUIST_CACHE"] = Self.cache.path
+        // The user's cache, as mamsim uses it (make test fills it before the tests run).
         environment["MAMSIM_TUIST"] = nil
         var runner = try TuistManifestRunner.available(environment: environment).get()
         runner.timeout = timeout

@@ -45,6 +45,9 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// change: it answers for the policy the admin replaced. (One simply not read again is no
     /// finding.)
     case policyCachedWithoutObserver = "policy-cached-without-observer"
+    /// `IntuneMAMFileProtectionManager.protect` on a path the app's containers hold no file at:
+    /// nothing is protected, and the file the app writes there next is not the account's.
+    case protectMissingFile = "protect-missing-file"
 }
 
 /// One Strict Mode finding as the app reported it: the check, the SDK call it was seen in, the

@@ -55,7 +55,7 @@ public enum StrictRules {
         AccountIdIsUPN.self, EnrollmentDelegateLate.self, EnrollmentRetriedAfterRefusal.self, DeregisterInCallback.self,
         RemediationWithoutProtapp.self, ProcessPolicyInMultiIdentity.self, WipeAnsweredWithFilesLeft.self,
         FileWrittenWithoutThreadIdentity.self, ItemSharedWithoutOwner.self, LocationNeedsAccount.self,
-        RestartUnhandledWithState.self, PolicyCachedWithoutObserver.self,
+        RestartUnhandledWithState.self, PolicyCachedWithoutObserver.self, ProtectMissingFile.self,
     ]
 
     private static let byCheck: [StrictCheck: any StrictRule.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.check, $0) })

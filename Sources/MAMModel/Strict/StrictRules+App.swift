@@ -36,3 +36,9 @@ public enum PolicyCachedWithoutObserver: StrictRule {
     public static let judge = StrictJudge.app
     public static let summary = "a policy object read before the admin changed it was used after the change: observe IntuneMAMPolicyDidChange and read it again"
 }
+
+public enum ProtectMissingFile: StrictRule {
+    public static let check = StrictCheck.protectMissingFile
+    public static let judge = StrictJudge.app
+    public static let summary = "a file protected before it exists: nothing is protected, and what the app writes there next is not the account's"
+}
