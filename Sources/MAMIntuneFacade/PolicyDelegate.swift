@@ -102,10 +102,7 @@ enum Delegates {
         case .identitySwitchRequired(let name, _, let cause):
             let id = name.isEmpty ? "" : account(name).accountId
             let reason = IntuneMAMIdentitySwitchReason(rawValue: UInt(cause)) ?? .documentImport
-            let result = await onMain(as: IntuneMAMSwitchIdentityResult.self) { done in
-                guard let delegate = IntuneMAMPolicyManager.instance().delegate else { return done(.success) }
-                delegate.identitySwitchRequired(forAccountId: id, reason: reason, completionHandler: done)
-            }
+            let result = await identitySwitch(id, reason)
             return .identitySwitchRequired(accepted: result == .success)
         case .addIdentity(let name):
             let id = account(name).accountId
@@ -144,6 +141,32 @@ enum Delegates {
         }
     }
 
+    /// How long the SDK's identity switch waits on the app's answer before Strict Mode says so.
+    static let identitySwitchPatience: Duration = .seconds(10)
+
+    /// The policy delegate's `identitySwitchRequired`, whose completion handler must be called
+    /// exactly once (Android's INCOMING_IDENTITY_SWITCH: an incoming switch not handled):
+    /// called twice, or not within `identitySwitchPatience`, is `identity-switch-unhandled`,
+    /// named at the delegate method (the SDK called the app there; no line of it is known).
+    static func identitySwitch(_ id: String, _ reason: IntuneMAMIdentitySwitchReason) async -> IntuneMAMSwitchIdentityResult {
+        let call = "IntuneMAMPolicyDelegate.identitySwitchRequired(forAccountId:reason:completionHandler:)"
+        return await withCheckedContinuation { (c: CheckedContinuation<IntuneMAMSwitchIdentityResult, Never>) in
+            let once = Once(c) {
+                Strict.report(.identitySwitchUnhandled, call, "", 0, "its completion handler was called twice for \(id.isEmpty ? "the unmanaged identity" : id): the SDK takes the first answer; call it exactly once")
+            }
+            Task { @MainActor in
+                guard let delegate = IntuneMAMPolicyManager.instance().delegate else { return once.resume(.success) }
+                delegate.identitySwitchRequired(forAccountId: id, reason: reason) { once.resume($0) }
+            }
+            Task {
+                try? await Task.sleep(for: identitySwitchPatience)
+                if once.isPending {
+                    Strict.report(.identitySwitchUnhandled, call, "", 0, "its completion handler was not called within \(identitySwitchPatience) for \(id.isEmpty ? "the unmanaged identity" : id): the switch waits on it; call it once, with .success or .canceled")
+                }
+            }
+        }
+    }
+
     static func post(_ name: Notification.Name, object: (any Sendable)?, key: String, _ account: String) async {
         let id = account.isEmpty ? "" : Self.account(account).accountId
         await onMainQueue { NotificationCenter.default.post(name: name, object: object, userInfo: [key: id]) }
@@ -166,7 +189,16 @@ enum Delegates {
     /// completion called twice, or from two threads, resumes once.
     final class Once<T: Sendable>: Sendable {
         private let c: Mutex<CheckedContinuation<T, Never>?>
-        init(_ c: CheckedContinuation<T, Never>) { self.c = Mutex(c) }
-        func resume(_ v: T) { c.withLock { $0.take() }?.resume(returning: v) }
+        /// What a second call does (Strict Mode's finding, where the SDK documents one call).
+        private let onRepeat: (@Sendable () -> Void)?
+        init(_ c: CheckedContinuation<T, Never>, onRepeat: (@Sendable () -> Void)? = nil) {
+            self.c = Mutex(c)
+            self.onRepeat = onRepeat
+        }
+        func resume(_ v: T) {
+            guard let continuation = c.withLock({ $0.take() }) else { return onRepeat?() ?? () }
+            continuation.resume(returning: v)
+        }
+        var isPending: Bool { c.withLock { $0 != nil } }
     }
 }

@@ -95,6 +95,11 @@ public enum ShareDecider {
             result.strictFinding = ItemSharedWithoutOwner.finding(target: q.targetHandle, multiIdentity: true, ownerNamed: false,
                                                                   isFile: q.isFile, shownManaged: shown.description)
         }
+        if q.isFile, q.senderMultiIdentity, let owner = q.owner, let shown = try context.shownBySender(), !shown.isEmpty, !owner.isSame(as: shown) {
+            result.strictFinding = result.strictFinding ?? ItemIdentityMismatch.finding(
+                target: q.targetHandle, multiIdentity: true, isFile: true, fileOwner: owner.description, shown: shown.description,
+                eitherManaged: fleet.isManaged(owner, in: q.sender) || fleet.isManaged(shown, in: q.sender))
+        }
         // The activation rule is decided now and reported after the policy: a transfer the
         // policy forbids is the policy's answer, whatever the rule says.
         let notActivated = q.activation.flatMap { $0(fleet.isManaged(q.owner, in: q.sender)) }

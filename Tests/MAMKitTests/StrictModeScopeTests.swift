@@ -85,5 +85,29 @@ extension FacadeTests {
         let found = await S.findings(host, count: 1)
         #expect(found.map(\.check) == ["protect-missing-file"] && found.first?.line == UInt32(line) && found.first?.file == Self.file, "\(found)")
     }
+
+    /// Android's INCOMING_IDENTITY_SWITCH on iOS: the delegate's completion handler is called
+    /// once; a second call is the finding, named at the delegate method.
+    @Test func anIdentitySwitchAnsweredTwiceIsReported() async throws {
+        // `@unchecked Sendable`: it has no state.
+        final class Twice: IntuneMAMPolicyDelegate, @unchecked Sendable {
+            func identitySwitchRequired(forAccountId accountId: String, reason: IntuneMAMIdentitySwitchReason,
+                                        completionHandler: @escaping (IntuneMAMSwitchIdentityResult) -> Void) {
+                completionHandler(.success)
+                completionHandler(.canceled)
+            }
+        }
+        let host = try PlayedHost(answer: Self.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        let delegate = Twice()
+        IntuneMAMPolicyManager.instance().delegate = delegate
+        defer { IntuneMAMPolicyManager.instance().delegate = nil }
+        #expect(await Delegates.identitySwitch(FacadeTests.aliceOID, .documentImport) == .success)
+        let found = await S.findings(host, count: 1)
+        #expect(found.map(\.check) == ["identity-switch-unhandled"] && found.first?.line == 0, "\(found)")
+        #expect(found.first?.call == "IntuneMAMPolicyDelegate.identitySwitchRequired(forAccountId:reason:completionHandler:)")
+    }
 }
 }

@@ -22,7 +22,7 @@ struct StrictRuleTests {
             #expect(confirms == (judge == .hostConfirms), "\(check)")
         }
         #expect(StrictCheck.allCases.filter(\.judgedByHost) == [.remediationWithoutProtapp, .processPolicyInMultiIdentity, .restartUnhandledWithState])
-        #expect(StrictCheck.allCases.filter(\.madeByHost) == [.wipeAnsweredWithFilesLeft, .fileWrittenWithoutThreadIdentity, .itemSharedWithoutOwner])
+        #expect(StrictCheck.allCases.filter(\.madeByHost) == [.wipeAnsweredWithFilesLeft, .fileWrittenWithoutThreadIdentity, .itemSharedWithoutOwner, .itemIdentityMismatch])
         #expect(RemediationWithoutProtapp.capability == Enforcer.protectionCapability)
     }
 
@@ -86,5 +86,20 @@ struct StrictRuleTests {
         let f = WipeAnsweredWithFilesLeft.finding(account: "alice@contoso.com", appHandledWipe: true, filesLeft: ["a", "b", "c", "d", "e"])
         #expect(f?.detail.hasPrefix("answered true (wiped) while 5 file(s) of alice@contoso.com remain: a, b, c and 2 more;") == true, "\(String(describing: f))")
         #expect(f?.call == "IntuneMAMPolicyDelegate.wipeData(forAccountId:)")
+    }
+
+    /// Android's INTENT_IDENTITY_MISMATCH on iOS: a file shared from another account's screen.
+    @Test(arguments: [
+        (true, true, "alice@contoso.com", "bob@outlook.com", true, true),
+        (true, true, "alice@contoso.com", "ALICE@contoso.com", true, false),   // the same account
+        (false, true, "alice@contoso.com", "bob@outlook.com", true, false),    // single-identity: one screen
+        (true, false, "alice@contoso.com", "bob@outlook.com", true, false),    // inline data: item-shared-without-owner's
+        (true, true, "bob@outlook.com", "carol@outlook.com", false, false),    // neither managed
+        (true, true, nil, "alice@contoso.com", true, false),                   // a personal file
+    ] as [(Bool, Bool, String?, String, Bool, Bool)])
+    func aFileSharedFromAnotherAccountsScreen(multiIdentity: Bool, isFile: Bool, owner: String?, shown: String, managed: Bool, finding: Bool) {
+        let f = ItemIdentityMismatch.finding(target: "notes", multiIdentity: multiIdentity, isFile: isFile, fileOwner: owner, shown: shown, eitherManaged: managed)
+        #expect((f != nil) == finding)
+        #expect(f.map { $0.call == "share to notes" && $0.file.isEmpty && $0.line == 0 } ?? true)
     }
 }

@@ -48,6 +48,14 @@ public enum StrictCheck: String, CaseIterable, Sendable {
     /// `IntuneMAMFileProtectionManager.protect` on a path the app's containers hold no file at:
     /// nothing is protected, and the file the app writes there next is not the account's.
     case protectMissingFile = "protect-missing-file"
+    /// The policy delegate's `identitySwitchRequired` completion handler called twice, or not
+    /// within the SDK's patience: the incoming switch is not handled (Android's
+    /// INCOMING_IDENTITY_SWITCH). Named at the delegate method, with no line.
+    case identitySwitchUnhandled = "identity-switch-unhandled"
+    /// A multi-identity app shared a file of one account from a screen showing another (Android's
+    /// INTENT_IDENTITY_MISMATCH: the identity of the transfer is not its file's). Seen by the
+    /// host at the share (no line).
+    case itemIdentityMismatch = "item-identity-mismatch"
 }
 
 /// One Strict Mode finding as the app reported it: the check, the SDK call it was seen in, the

@@ -56,6 +56,7 @@ public enum StrictRules {
         RemediationWithoutProtapp.self, ProcessPolicyInMultiIdentity.self, WipeAnsweredWithFilesLeft.self,
         FileWrittenWithoutThreadIdentity.self, ItemSharedWithoutOwner.self, LocationNeedsAccount.self,
         RestartUnhandledWithState.self, PolicyCachedWithoutObserver.self, ProtectMissingFile.self,
+        IdentitySwitchUnhandled.self, ItemIdentityMismatch.self,
     ]
 
     private static let byCheck: [StrictCheck: any StrictRule.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.check, $0) })

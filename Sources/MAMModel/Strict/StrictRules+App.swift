@@ -42,3 +42,9 @@ public enum ProtectMissingFile: StrictRule {
     public static let judge = StrictJudge.app
     public static let summary = "a file protected before it exists: nothing is protected, and what the app writes there next is not the account's"
 }
+
+public enum IdentitySwitchUnhandled: StrictRule {
+    public static let check = StrictCheck.identitySwitchUnhandled
+    public static let judge = StrictJudge.app
+    public static let summary = "an incoming identity switch not handled: identitySwitchRequired's completion handler called twice, or never"
+}

@@ -83,3 +83,20 @@ public enum ItemSharedWithoutOwner: StrictRule {
             detail: "the screen shows \(shown) but the item names no owner, so it is shared as personal data; share it as the account whose data it is")
     }
 }
+
+public enum ItemIdentityMismatch: StrictRule {
+    public static let check = StrictCheck.itemIdentityMismatch
+    public static let judge = StrictJudge.host
+    public static let summary = "a file of one account shared from a screen showing another: the share is not the file's account's"
+
+    /// A share to `target` of a file owned by `fileOwner` by a multi-identity app whose screen
+    /// shows `shown`, either of them managed there. The file keeps its owner (the policy judges
+    /// it as that account's), but the user shared it from another account's screen.
+    public static func finding(target: String, multiIdentity: Bool, isFile: Bool, fileOwner: String?, shown: String?, eitherManaged: Bool) -> StrictFindingEvent? {
+        guard multiIdentity, isFile, eitherManaged, let shown, let fileOwner, !fileOwner.isEmpty, !shown.isEmpty,
+              fileOwner.lowercased() != shown.lowercased() else { return nil }
+        return StrictFindingEvent(
+            check: check.rawValue, call: "share to \(target)", file: "", line: 0,
+            detail: "the file is \(fileOwner)'s but the screen shows \(shown): switch the screen to \(fileOwner) (setUIPolicyAccountId) before offering the file, or share only the shown account's files")
+    }
+}
