@@ -2,8 +2,8 @@ package import Foundation
 import MAMActivation
 package import MAMBundle
 
-/// A Tuist `Project.swift` read as the project it generates, without running it: mamsim never
-/// runs a repository's Swift (it may be hostile), and a Linux team has no Tuist. The manifest's
+/// A Tuist `Project.swift` read as the project it generates: run confined as Tuist runs it
+/// (`TuistManifestRunner`) where this machine can, else read as Swift source. The manifest's
 /// common shapes are read as Swift source — `Project(name:, targets: [...])` with each
 /// `.target(name:, destinations:, product:, bundleId:, infoPlist:, entitlements:, settings:,
 /// dependencies:)` (or `Target(...)`, `Target.target(...)`) written with literals — and what the

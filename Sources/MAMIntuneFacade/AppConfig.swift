@@ -81,7 +81,8 @@ public final class IntuneMAMAppConfigManager: Sendable {
 
     /// The configuration of `accountId` (`nil`: the identity in effect); empty when the host
     /// does not answer or the account is not signed in to the app.
-    public func appConfig(forAccountId accountId: String?) -> any IntuneMAMAppConfig {
+    public func appConfig(forAccountId accountId: String?, file: String = #fileID, line: UInt = #line) -> any IntuneMAMAppConfig {
+        Strict.checkAccountId(accountId, "appConfig(forAccountId:)", file, line)
         let data = MAMIntuneFacade.blocking(Service.AppConfig(account: accountId), as: nil)?.allowedAnswer ?? []
         return HostAppConfig(AppConfig(fullData: data))
     }

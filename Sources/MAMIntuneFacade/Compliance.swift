@@ -63,7 +63,8 @@ public final class IntuneMAMComplianceManager: @unchecked Sendable {
     }
 
     /// Whether a remediation for `accountId` is under way or queued.
-    public func remediationInProgress(forAccountId accountId: String) -> Bool {
-        MAMIntuneFacade.blocking(Service.RemediationInProgress(account: accountId), as: nil)?.allowedAnswer ?? false
+    public func remediationInProgress(forAccountId accountId: String, file: String = #fileID, line: UInt = #line) -> Bool {
+        Strict.checkAccountId(accountId, "remediationInProgress(forAccountId:)", file, line)
+        return MAMIntuneFacade.blocking(Service.RemediationInProgress(account: accountId), as: nil)?.allowedAnswer ?? false
     }
 }

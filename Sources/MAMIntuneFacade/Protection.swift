@@ -25,12 +25,13 @@ public final class IntuneMAMDataProtectionManager: Sendable {
     public class func instance() -> IntuneMAMDataProtectionManager { shared }
 
     /// `data` protected for `accountId`; `nil` when the host refuses.
-    public func protect(_ data: Data, accountId: String) -> Data? {
-        MAMIntuneFacade.blocking(Service.Protect(data: Array(data), owner: accountId), as: nil)?.allowedAnswer.map { Data($0) }
+    public func protect(_ data: Data, accountId: String, file: String = #fileID, line: UInt = #line) -> Data? {
+        Strict.checkAccountId(accountId, "IntuneMAMDataProtectionManager.protect(_:accountId:)", file, line)
+        return MAMIntuneFacade.blocking(Service.Protect(data: Array(data), owner: accountId), as: nil)?.allowedAnswer.map { Data($0) }
     }
 
-    public func protect(_ string: String, accountId: String) -> String? {
-        protect(Data(string.utf8), accountId: accountId).map { $0.base64EncodedString() }
+    public func protect(_ string: String, accountId: String, file: String = #fileID, line: UInt = #line) -> String? {
+        protect(Data(string.utf8), accountId: accountId, file: file, line: line).map { $0.base64EncodedString() }
     }
 
     /// Protected data back in clear; `nil` when this app may not have it.
