@@ -61,7 +61,7 @@ final class ExpenseDelegates: IntuneMAMEnrollmentDelegate, IntuneMAMPolicyDelega
     func identitySwitchRequired(forAccountId accountId: String, reason: IntuneMAMIdentitySwitchReason,
                                 completionHandler: @escaping (IntuneMAMSwitchIdentityResult) -> Void) {
         note("identitySwitch \(accountId.isEmpty ? "personal" : accountId) \(reason.rawValue)")
-        completionHandler(.success) // CORRECT: the completion is called once, on every path [P5]
+        completionHandler(.success); if accountId.isEmpty { completionHandler(.success) } // MISTAKE 7: identity-switch-unhandled
     }
 
     /// [P5] "The SDK is capable of removing all files owned by the user and will do so if the app returns FALSE":
