@@ -182,6 +182,7 @@ struct WhatIfCommand: ParsableCommand {
         }
         var policies = WhatIfPolicies()
         var notes: [String] = []
+        var skippedAll: [String] = []
         for file in files {
             let data = try Self.export(file)
             do {
@@ -189,10 +190,18 @@ struct WhatIfCommand: ParsableCommand {
                     ? try policies.add(dscExport: String(decoding: data, as: UTF8.self), source: file)
                     : try policies.add(document: [UInt8](data), source: file)
                 notes += warnings + skipped.map { "skipped \($0)" }
+                skippedAll += skipped
             } catch {
                 Terminal.error(error)
                 throw ExitCode(2)
             }
+        }
+        // Nothing What If evaluates (a compliance or configuration export): bad input, said,
+        // never "every app is unprotected" with a green gate.
+        if policies.protections.isEmpty && policies.conditionalAccess.isEmpty {
+            let found = skippedAll.isEmpty ? "nothing whatif reads" : "\(skippedAll.count) object\(skippedAll.count == 1 ? "" : "s") of other kinds: " + skippedAll.prefix(3).joined(separator: "; ") + (skippedAll.count > 3 ? "; …" : "")
+            Terminal.error("\(paths.joined(separator: ", ")): no iosManagedAppProtection and no conditionalAccessPolicy among \(files.count) file\(files.count == 1 ? "" : "s") (\(found)); What If answers from app protection and conditional access policies: export those (docs/WHATIF.md, \"What it reads\")")
+            throw ExitCode(2)
         }
         notes += policies.attachAssignments()
         if policies.protections.isEmpty { notes.append("no iosManagedAppProtection among \(files.count) file\(files.count == 1 ? "" : "s"): every app is unprotected") }

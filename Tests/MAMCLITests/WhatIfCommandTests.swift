@@ -40,7 +40,7 @@ extension CLITests {
         @Test func aLinkOutOfTheExportFolderIsRefused() async throws {
             let dir = try TemporaryDirectory(prefix: "mamsim-whatif-link")
             defer { dir.remove() }
-            let outside = try dir.write("outside/secret.json", "{\"value\": []}")
+            let outside = try dir.write("outside/secret.json", "{\"@odata.type\": \"#microsoft.graph.iosManagedAppProtection\", \"id\": \"p1\", \"displayName\": \"P\"}")
             let tenant = dir.url.appendingPathComponent("tenant")
             try FileManager.default.createDirectory(at: tenant, withIntermediateDirectories: true)
             let personas = CLI.repo(Self.example + "personas.yaml").path
@@ -50,6 +50,21 @@ extension CLITests {
             try FileManager.default.createSymbolicLink(atPath: tenant.appendingPathComponent("policies.json").path, withDestinationPath: outside.path)
             let linked = try await CLI.run(["whatif", tenant.path, "--personas", personas])
             #expect(linked.status == 2 && linked.stderr.contains("\(tenant.path)/policies.json is a link to") && linked.stderr.contains("outside \(tenant.path)"), "\(linked)")
+        }
+
+        /// Issue 98, item 6: an export What If has nothing to answer from (a compliance export) is
+        /// bad input, exit 2, naming what it found — never "every app is unprotected" and a green gate.
+        @Test func anExportWithoutAppProtectionOrConditionalAccessIsRefused() async throws {
+            let dir = try TemporaryDirectory(prefix: "mamsim-whatif-compliance")
+            defer { dir.remove() }
+            _ = try dir.write("compliance/ios.json", "{\"@odata.type\": \"#microsoft.graph.iosCompliancePolicy\", \"id\": \"c1\", \"displayName\": \"iOS compliance\", \"passcodeRequired\": true}")
+            let personas = CLI.repo(Self.example + "personas.yaml").path
+            let folder = dir.url.appendingPathComponent("compliance").path
+            let r = try await CLI.run(["whatif", folder, "--personas", personas])
+            #expect(r.status == 2 && r.stderr.contains("no iosManagedAppProtection and no conditionalAccessPolicy among 1 file")
+                    && r.stderr.lowercased().contains("#microsoft.graph.ioscompliancepolicy is not read by whatif"), "\(r)")
+            let diff = try await CLI.run(["whatif", "--diff", folder, folder, "--personas", personas])
+            #expect(diff.status == 2, "\(diff)")
         }
 
         /// The answers an admin must never get wrong (issue 85, item 1): a `block` grant blocks,
