@@ -196,18 +196,21 @@ struct WhatIfCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
-        // Nothing What If evaluates (a compliance or configuration export): bad input, said,
-        // never "every app is unprotected" with a green gate.
-        if policies.protections.isEmpty && policies.conditionalAccess.isEmpty {
-            let found = skippedAll.isEmpty ? "nothing whatif reads" : "\(skippedAll.count) object\(skippedAll.count == 1 ? "" : "s") of other kinds: " + skippedAll.prefix(3).joined(separator: "; ") + (skippedAll.count > 3 ? "; …" : "")
-            Terminal.error("\(paths.joined(separator: ", ")): no iosManagedAppProtection and no conditionalAccessPolicy among \(files.count) file\(files.count == 1 ? "" : "s") (\(found)); What If answers from app protection and conditional access policies: export those (docs/WHATIF.md, \"What it reads\")")
-            throw ExitCode(2)
-        }
+        try refuseNothingToAnswer(policies, paths: paths, files: files.count, skipped: skippedAll)
         notes += policies.attachAssignments()
         if policies.protections.isEmpty { notes.append("no iosManagedAppProtection among \(files.count) file\(files.count == 1 ? "" : "s"): every app is unprotected") }
         for p in policies.protections where p.assignments.isEmpty {
             notes.append("policy \"\(p.title)\" has no assignments (export it with $expand=assignments): it applies to no persona")
         }
         return (policies, notes)
+    }
+
+    /// Nothing What If evaluates (a compliance or configuration export): bad input, exit 2,
+    /// naming what was found — never "every app is unprotected" with a green gate.
+    static func refuseNothingToAnswer(_ policies: WhatIfPolicies, paths: [String], files: Int, skipped skippedAll: [String]) throws {
+        guard policies.protections.isEmpty && policies.conditionalAccess.isEmpty else { return }
+        let found = skippedAll.isEmpty ? "nothing whatif reads" : "\(skippedAll.count) object\(skippedAll.count == 1 ? "" : "s") of other kinds: " + skippedAll.prefix(3).joined(separator: "; ") + (skippedAll.count > 3 ? "; …" : "")
+        Terminal.error("\(paths.joined(separator: ", ")): no iosManagedAppProtection and no conditionalAccessPolicy among \(files) file\(files == 1 ? "" : "s") (\(found)); What If answers from app protection and conditional access policies: export those (docs/WHATIF.md, \"What it reads\")")
+        throw ExitCode(2)
     }
 }
