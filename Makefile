@@ -34,6 +34,8 @@ test: deps proto-check
 	@# so no compiler competes with the timed host tests for the cores.
 	@for d in Tests/Fixtures/tuist-run/computed Tests/Fixtures/realworld/Tuist-*; do .build/debug/mamsim lint "$$d" >/dev/null 2>&1 || true; done
 	$(SWIFT) test --skip-build
+	@# The tests that compile Tuist manifests, alone (TuistManifestRunnerTests says why).
+	MAMSIM_TUIST_RUNNER_TESTS=1 $(SWIFT) test --skip-build --filter TuistManifestRunnerTests
 	.build/debug/mamsim test scenarios/
 	# The conformance corpora (written from the sources alone; Tests/Fixtures/conformance/PROVENANCE.md).
 	.build/debug/mamsim test Tests/Fixtures/conformance/scenarios Tests/Fixtures/conformance/scenarios-t2 \
