@@ -44,7 +44,7 @@ package enum TuistManifest {
         // source is read, and why it was not run is said wherever the source leaves a gap.
         guard running else { return try read(source: text, manifest: manifest) }
         let root = root(near: manifest.deletingLastPathComponent())
-        let ran = TuistManifestRunner.available().flatMap { $0.dump(manifest: manifest, root: root) }
+        let ran = TuistManifestRunner.shared.flatMap { $0.dump(manifest: manifest, root: root) }
         let failure: TuistManifestRunner.Failure
         switch ran {
         case .success(let json):

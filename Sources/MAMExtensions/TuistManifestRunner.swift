@@ -23,6 +23,11 @@ package struct TuistManifestRunner: Sendable {
     package var compileTimeout: TimeInterval = 180
     /// The variables a manifest reads (Tuist passes its `TUIST_` ones).
     package var environment: [String: String] = [:]
+    /// `swiftc --version`'s first line: a new toolchain compiles everything anew.
+    package var toolchainVersion = "unknown"
+
+    /// This process's runner: the launcher probed and the toolchain asked once, not per manifest.
+    static let shared = available()
 
     /// Why a manifest was not run, or did not dump.
     package struct Failure: Error, Sendable, CustomStringConvertible {
@@ -60,6 +65,8 @@ package struct TuistManifestRunner: Sendable {
         let runtime = real.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib/swift/linux").path
         var runner = TuistManifestRunner(swiftc: swiftc, launcher: launcher, cache: cache, runtimeFolders: [runtime])
         runner.environment = env.filter { $0.key.hasPrefix("TUIST_") || ["LANG", "LC_ALL", "TZ"].contains($0.key) }
+        let version = TuistProcess.run(swiftc, ["--version"], environment: env, timeout: 30)
+        runner.toolchainVersion = TuistProcess.firstLine(version.output + version.error) ?? "unknown"
         return .success(runner)
     }
 
@@ -207,12 +214,6 @@ package struct TuistManifestRunner: Sendable {
     }
 
     var moduleCache: URL { cache.appendingPathComponent("clang-modules") }
-
-    /// `swiftc --version`'s first line: a new toolchain compiles everything anew.
-    var toolchainVersion: String {
-        let result = TuistProcess.run(swiftc, ["--version"], environment: ProcessInfo.processInfo.environment, timeout: 30)
-        return TuistProcess.firstLine(result.output + result.error) ?? "unknown"
-    }
 
     /// Compiles confined too: the compiler reads the repository's Swift, which may be written to
     /// make it run long or grow without end. The toolchain, the sources' folders and the

@@ -73,11 +73,9 @@ enum TuistProcess {
 
     /// The text of a manifest or helper, bounded as every repository input is.
     static func text(of url: URL) throws -> String {
-        let data: Data
-        do { data = try InputFile.contents(of: url, limit: 4 << 20) } catch {
-            throw TuistManifestRunner.Failure("\(url.lastPathComponent) cannot be read (or is larger than 4 MiB)")
+        guard let text = InputFile.text(of: url, limit: 4 << 20) else {
+            throw TuistManifestRunner.Failure("\(url.lastPathComponent) cannot be read as UTF-8 text of at most 4 MiB")
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw TuistManifestRunner.Failure("\(url.lastPathComponent) is not UTF-8 text") }
         return text
     }
 

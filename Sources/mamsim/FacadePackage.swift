@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MAMActivation
+import MAMExtensions
 
 /// `mamsim init --facade DIR`: a Swift package in which a team's own Intune code (files that
 /// call the Intune App SDK's names, without UIKit) builds against MAMIntuneFacade and runs as a
@@ -22,11 +23,7 @@ struct FacadePackage {
 
     /// The mamsim checkout as a path relative to the package's folder (both resolved).
     var relativeMamsimPath: String {
-        let from = folder.resolvingSymlinksInPath().standardizedFileURL.pathComponents
-        let to = mamsim.resolvingSymlinksInPath().standardizedFileURL.pathComponents
-        let common = zip(from, to).prefix { $0 == $1 }.count
-        let path = Array(repeating: "..", count: from.count - common) + to.dropFirst(common)
-        return path.isEmpty ? "." : path.joined(separator: "/")
+        ProjectLinter.path(mamsim.resolvingSymlinksInPath().standardizedFileURL.path, from: folder.resolvingSymlinksInPath().standardizedFileURL.path)
     }
 
     /// What is written, relative to `folder`, in order.
