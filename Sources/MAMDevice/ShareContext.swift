@@ -25,5 +25,9 @@ struct ShareContext: ShareDecisionContext {
 
     func shownBySender() throws -> Account? { try identities.current(of: sender) }
 
+    func senderShowsUnmanaged() throws -> Bool {
+        try state.effectiveIdentity(app: sender.identityOwner, window: "", for: .ui) == ""
+    }
+
     var targetIsRunning: Bool { supervisor.readyChild(target.key) != nil }
 }

@@ -15,6 +15,9 @@ public protocol ShareDecisionContext {
     func ownerSignedInAtTarget(_ owner: Account) throws -> Account?
     /// The account the sender's screen shows (for Strict Mode).
     func shownBySender() throws -> Account?
+    /// Whether the sender's screen shows its unmanaged identity, set as `""` (for Strict Mode):
+    /// an identity switch to it, or `setUIPolicyAccountId("")`; an identity never set is not.
+    func senderShowsUnmanaged() throws -> Bool
     /// Whether the target runs and can be asked to switch identity.
     var targetIsRunning: Bool { get }
 }
@@ -95,10 +98,8 @@ public enum ShareDecider {
             result.strictFinding = ItemSharedWithoutOwner.finding(target: q.targetHandle, multiIdentity: true, ownerNamed: false,
                                                                   isFile: q.isFile, shownManaged: shown.description)
         }
-        if q.isFile, q.senderMultiIdentity, let owner = q.owner, let shown = try context.shownBySender(), !shown.isEmpty, !owner.isSame(as: shown) {
-            result.strictFinding = result.strictFinding ?? ItemIdentityMismatch.finding(
-                target: q.targetHandle, multiIdentity: true, isFile: true, fileOwner: owner.description, shown: shown.description,
-                eitherManaged: fleet.isManaged(owner, in: q.sender) || fleet.isManaged(shown, in: q.sender))
+        if q.isFile, q.senderMultiIdentity, let owner = q.owner, result.strictFinding == nil {
+            result.strictFinding = try identityMismatch(q, owner: owner, in: fleet, context)
         }
         // The activation rule is decided now and reported after the policy: a transfer the
         // policy forbids is the policy's answer, whatever the rule says.
@@ -157,5 +158,23 @@ public enum ShareDecider {
             if managed.isAllowed { return .askToSwitch(.to(signedIn, managed), blocked: blocked, because: d.explanation) }
         }
         return .refuse(blocked)
+    }
+}
+
+extension ShareDecider {
+    /// Strict Mode's `item-identity-mismatch` for a file `owner` owns, shared by a multi-identity
+    /// app: its screen shows another account, or its unmanaged identity while the file is a
+    /// managed account's (the SDK for iOS manages one account at a time, so the personal
+    /// screen is where a managed file is shared from the wrong place).
+    static func identityMismatch<Context: ShareDecisionContext>(_ q: ShareQuestion, owner: Account, in fleet: Fleet, _ context: Context) throws -> StrictFindingEvent? {
+        let ownerManaged = fleet.isManaged(owner, in: q.sender)
+        if let shown = try context.shownBySender(), !shown.isEmpty {
+            guard !owner.isSame(as: shown) else { return nil }
+            return ItemIdentityMismatch.finding(target: q.targetHandle, multiIdentity: true, isFile: true, fileOwner: owner.description,
+                                                shown: shown.description, eitherManaged: ownerManaged || fleet.isManaged(shown, in: q.sender))
+        }
+        guard ownerManaged, try context.senderShowsUnmanaged() else { return nil }
+        return ItemIdentityMismatch.finding(target: q.targetHandle, multiIdentity: true, isFile: true, fileOwner: owner.description,
+                                            shown: "", eitherManaged: true)
     }
 }

@@ -14,6 +14,8 @@ struct ShareDeciderTests {
         var targetReceivesAs: Account?
         var targetSignedIn: [Account] = []
         var shown: Account?
+        /// The sender's UI identity was set to `""` (its unmanaged identity).
+        var showsUnmanaged = false
         var running = true
 
         func accessBlock(app: BundleID) throws -> String? { blocked[app] }
@@ -24,6 +26,7 @@ struct ShareDeciderTests {
         func targetAccounts() throws -> [Account] { targetSignedIn }
         func ownerSignedInAtTarget(_ owner: Account) throws -> Account? { targetSignedIn.first { $0.isSame(as: owner) } }
         func shownBySender() throws -> Account? { shown }
+        func senderShowsUnmanaged() throws -> Bool { showsUnmanaged }
         var targetIsRunning: Bool { running }
     }
 
@@ -105,5 +108,25 @@ struct ShareDeciderTests {
         let d = try ShareDecider.decide(q, in: World.fleet(), Device(shown: shown))
         #expect((d.strictFinding != nil) == finding)
         #expect(d.strictFinding.map { $0.check == StrictCheck.itemSharedWithoutOwner.rawValue } ?? true)
+    }
+
+    /// Android's INTENT_IDENTITY_MISMATCH on iOS: a managed account's file shared by a
+    /// multi-identity app from a screen showing another account, or its unmanaged identity
+    /// (an identity switch to it, `setUIPolicyAccountId("")`); an identity never set is no
+    /// screen to compare, and a personal file from the personal screen is right.
+    @Test(arguments: [
+        (World.alice as Account?, World.bob as Account?, false, true),   // alice's file, bob's screen
+        (World.alice, nil, true, true),                                  // alice's file, the personal screen
+        (World.alice, nil, false, false),                                // no UI identity set: nothing to compare
+        (World.alice, World.alice, false, false),                        // her own screen
+        (World.bob, nil, true, false),                                   // a personal account's file, the personal screen
+        (nil, nil, true, false),                                         // an unowned file
+    ])
+    func aFileSharedFromAnotherIdentitysScreen(owner: Account?, shown: Account?, showsUnmanaged: Bool, finding: Bool) throws {
+        let q = Self.question(to: World.notes, owner: owner, file: true)
+        let d = try ShareDecider.decide(q, in: World.fleet(), Device(shown: shown, showsUnmanaged: showsUnmanaged))
+        #expect((d.strictFinding != nil) == finding, "\(String(describing: d.strictFinding))")
+        #expect(d.strictFinding.map { $0.check == StrictCheck.itemIdentityMismatch.rawValue } ?? true)
+        #expect(d.strictFinding.map { showsUnmanaged ? $0.detail.contains("the unmanaged (personal) identity") : true } ?? true)
     }
 }

@@ -96,6 +96,8 @@ struct StrictRuleTests {
         (true, false, "alice@contoso.com", "bob@outlook.com", true, false),    // inline data: item-shared-without-owner's
         (true, true, "bob@outlook.com", "carol@outlook.com", false, false),    // neither managed
         (true, true, nil, "alice@contoso.com", true, false),                   // a personal file
+        (true, true, "alice@contoso.com", "", true, true),                     // the personal screen (UI identity "")
+        (true, true, "bob@outlook.com", "", false, false),                     // a personal file, the personal screen
     ] as [(Bool, Bool, String?, String, Bool, Bool)])
     func aFileSharedFromAnotherAccountsScreen(multiIdentity: Bool, isFile: Bool, owner: String?, shown: String, managed: Bool, finding: Bool) {
         let f = ItemIdentityMismatch.finding(target: "notes", multiIdentity: multiIdentity, isFile: isFile, fileOwner: owner, shown: shown, eitherManaged: managed)

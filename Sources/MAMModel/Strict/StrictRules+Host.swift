@@ -91,12 +91,14 @@ public enum ItemIdentityMismatch: StrictRule {
 
     /// A share to `target` of a file owned by `fileOwner` by a multi-identity app whose screen
     /// shows `shown`, either of them managed there. The file keeps its owner (the policy judges
-    /// it as that account's), but the user shared it from another account's screen.
+    /// it as that account's), but the user shared it from another account's screen; `shown`
+    /// `""`: the screen shows the unmanaged (personal) identity.
     public static func finding(target: String, multiIdentity: Bool, isFile: Bool, fileOwner: String?, shown: String?, eitherManaged: Bool) -> StrictFindingEvent? {
-        guard multiIdentity, isFile, eitherManaged, let shown, let fileOwner, !fileOwner.isEmpty, !shown.isEmpty,
+        guard multiIdentity, isFile, eitherManaged, let shown, let fileOwner, !fileOwner.isEmpty,
               fileOwner.lowercased() != shown.lowercased() else { return nil }
+        let screen = shown.isEmpty ? "the unmanaged (personal) identity" : shown
         return StrictFindingEvent(
             check: check.rawValue, call: "share to \(target)", file: "", line: 0,
-            detail: "the file is \(fileOwner)'s but the screen shows \(shown): switch the screen to \(fileOwner) (setUIPolicyAccountId) before offering the file, or share only the shown account's files")
+            detail: "the file is \(fileOwner)'s but the screen shows \(screen): switch the screen to \(fileOwner) (setUIPolicyAccountId) before offering the file, or share only the shown account's files")
     }
 }

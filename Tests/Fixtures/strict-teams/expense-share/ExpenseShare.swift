@@ -5,7 +5,7 @@
 // persists the receipt its share extension handed over and gives the file its owner, shows the account's expenses
 // (UI identity), reads policies, and for each receipt shared to it writes the receipt and the claim under thread
 // identity scopes and shares the claim onward. Its Intune code uses only the SDK's public Swift names
-// (`import IntuneMAMSwift`). It makes six integration mistakes, each on ONE line marked `// MISTAKE n: <check>`
+// (`import IntuneMAMSwift`). It makes eight integration mistakes, each on ONE line marked `// MISTAKE n: <check>`
 // (docs/STRICT.md's check name, or `none (...)` where the guide names a mistake no check covers), and does more
 // things right, each on a line marked `// CORRECT: <what>`. EXPECTED.md quotes these line numbers: do not reflow.
 //
@@ -162,7 +162,9 @@ struct Expenses {
             let thumb = await Task.detached { await Platform.write(app, "\(folder)/receipt-\(n)-thumb.txt", receipt) }.value // MISTAKE 5: file-written-without-thread-identity
             let owned = await Platform.share(app, claim, to: shareTo, as: oid) // CORRECT: the claim leaves as the account's data
             let unowned = await Platform.share(app, claim, to: shareTo, as: "") // MISTAKE 6: item-shared-without-owner
-            await Platform.say(app, ["thumb\(n)Written=\(thumb)", "claim\(n)SharedOwned=\(owned)", "claim\(n)SharedUnowned=\(unowned)"])
+            // After the switch to the unmanaged identity the personal screen is up; its "attach the last receipt" offers erin's file.
+            let attached = n > 1 ? await Platform.shareFile(app, "\(folder)/receipt-1.txt", to: shareTo) : "not offered" // MISTAKE 8: item-identity-mismatch
+            await Platform.say(app, ["thumb\(n)Written=\(thumb)", "claim\(n)SharedOwned=\(owned)", "claim\(n)SharedUnowned=\(unowned)", "receipt1FromPersonalScreen\(n)=\(attached)"])
         }
         app.close()
     }
@@ -186,6 +188,14 @@ enum Platform {
         let item = Item(id: "claim-\(identity.isEmpty ? "personal" : "work")", typeIdentifiers: ["public.plain-text"],
                         payload: .inline(data), fileName: "claim.txt")
         let verdict = await app.share(item, to: destination, as: identity)
+        return verdict.isAllowed ? "delivered" : "refused(\(verdict.reason.map { "\($0)" } ?? "?"))"
+    }
+
+    /// A file of the app's container offered to the share sheet: it leaves as its owner's.
+    static func shareFile(_ app: MAMApp, _ path: String, to destination: String) async -> String {
+        let item = Item(id: "file-\(path.split(separator: "/").last ?? "")", typeIdentifiers: ["public.plain-text"],
+                        payload: .file(path: path), fileName: String(path.split(separator: "/").last ?? ""))
+        let verdict = await app.share(item, to: destination, as: "")
         return verdict.isAllowed ? "delivered" : "refused(\(verdict.reason.map { "\($0)" } ?? "?"))"
     }
 
