@@ -39,6 +39,10 @@ enum DSCExport {
             case "IntuneAppProtectionPolicyiOS": objects.append(protection(block, props))
             case "IntuneDeviceAndAppManagementAssignmentFilter": objects.append(filter(props))
             case "AADConditionalAccessPolicy": objects.append(conditionalAccess(block, props))
+            case "AADNamedLocationPolicy": objects.append(namedLocation(block, props))
+            case "AADGroup": objects.append(group(block, props))
+            case "IntuneAppProtectionPolicyAndroid":
+                objects.append(.object(["@odata.type": .string("#microsoft.graph.androidManagedAppProtection"), "displayName": .string(block.name)]))
             default: skipped.append("\(source), line \(block.line): \(block.resource) \"\(block.name)\" is not read by whatif")
             }
         }
@@ -84,18 +88,28 @@ enum DSCExport {
         // Guest types and session controls: kept in Graph's shape so the importer names them.
         var users: [String: GraphValue] = [:]
         if case .object(let o)? = conditions["users"] { users = o }
-        for (dsc, graphKey) in [("IncludeGuestOrExternalUserTypes", "includeGuestsOrExternalUsers"), ("ExcludeGuestOrExternalUserTypes", "excludeGuestsOrExternalUsers")]
-        where present([dsc]) {
-            let types: [String] = Self.list(props[dsc.lowercased()]).compactMap { if case .string(let t) = $0 { t } else { nil } }
-            users[graphKey] = GraphValue.object(["guestOrExternalUserTypes": GraphValue.string(types.joined(separator: ","))])
+        for (side, graphKey) in [("Include", "includeGuestsOrExternalUsers"), ("Exclude", "excludeGuestsOrExternalUsers")] where present(["\(side)GuestOrExternalUserTypes"]) {
+            let types: [String] = Self.list(props["\(side)GuestOrExternalUserTypes".lowercased()]).compactMap { if case .string(let t) = $0 { t } else { nil } }
+            var selection: [String: GraphValue] = ["guestOrExternalUserTypes": .string(types.joined(separator: ","))]
+            if case .string(let kind)? = props["\(side)ExternalTenantsMembershipKind".lowercased()], !kind.isEmpty {
+                selection["externalTenants"] = .object(["membershipKind": .string(kind), "members": list("\(side)ExternalTenantsMembers")])
+            }
+            users[graphKey] = .object(selection)
         }
         conditions["users"] = GraphValue.object(users)
-        let sessionKeys = ["SignInFrequencyIsEnabled", "PersistentBrowserIsEnabled", "CloudAppSecurityIsEnabled", "ApplicationEnforcedRestrictionsIsEnabled"]
-        let session = sessionKeys.filter { if case .bool(true)? = props[$0.lowercased()] { true } else { false } }
+        if case .string(let methods)? = props["transfermethods"], !methods.isEmpty {
+            conditions["authenticationFlows"] = .object(["transferMethods": .string(methods)])
+        }
+        if present(["InsiderRiskLevels"]) { conditions["insiderRiskLevels"] = list("InsiderRiskLevels") }
+        if present(["AuthenticationContexts"]), case .object(var apps)? = conditions["applications"] {
+            apps["includeAuthenticationContextClassReferences"] = list("AuthenticationContexts")
+            conditions["applications"] = .object(apps)
+        }
         var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.conditionalAccessPolicy"),
                                           "displayName": string("DisplayName") ?? .string(block.name),
                                           "state": string("State") ?? .string("enabled"), "conditions": .object(conditions), "grantControls": .object(grant)]
-        if !session.isEmpty { dict["sessionControls"] = .object(Dictionary(uniqueKeysWithValues: session.map { ($0, GraphValue.bool(true)) })) }
+        let session = sessionControls(props)
+        if !session.isEmpty { dict["sessionControls"] = .object(session) }
         if let id = props["id"], case .string(let s) = id { dict["id"] = .string(s) }
         return .object(dict)
     }
@@ -144,6 +158,61 @@ enum DSCExport {
             if case .string(let g) = group { assignments.append(target("#microsoft.graph.exclusionGroupAssignmentTarget", g)) }
         }
         if !assignments.isEmpty { dict["assignments"] = .array(assignments) }
+        return .object(dict)
+    }
+
+    /// The flat session properties of an `AADConditionalAccessPolicy` block in Graph's
+    /// `conditionalAccessSessionControls` shape.
+    static func sessionControls(_ props: [String: Value]) -> [String: GraphValue] {
+        func on(_ key: String) -> Bool { if case .bool(true)? = props[key] { true } else { false } }
+        func text(_ key: String) -> GraphValue? { props[key].flatMap(graph).flatMap { $0 == .string("") ? nil : $0 } }
+        var out: [String: GraphValue] = [:]
+        if on("signinfrequencyisenabled") {
+            var f: [String: GraphValue] = ["isEnabled": .bool(true)]
+            if let v = text("signinfrequencyvalue") { f["value"] = v }
+            if case .string(let t)? = text("signinfrequencytype") { f["type"] = .string(t.lowercased()) }
+            if let i = text("signinfrequencyinterval") { f["frequencyInterval"] = i }
+            out["signInFrequency"] = .object(f)
+        }
+        if on("persistentbrowserisenabled") { out["persistentBrowser"] = .object(["isEnabled": .bool(true), "mode": text("persistentbrowsermode") ?? .string("always")]) }
+        if on("cloudappsecurityisenabled") {
+            out["cloudAppSecurity"] = .object(["isEnabled": .bool(true), "cloudAppSecurityType": text("cloudappsecuritytype") ?? .string("monitorOnly")])
+        }
+        if on("applicationenforcedrestrictionsisenabled") { out["applicationEnforcedRestrictions"] = .object(["isEnabled": .bool(true)]) }
+        if on("disableresiliencedefaults") { out["disableResilienceDefaults"] = .bool(true) }
+        return out
+    }
+
+    /// Microsoft365DSC's `AADNamedLocationPolicy` (`OdataType`, `IpRanges` as CIDR strings,
+    /// `IsTrusted`, `CountriesAndRegions`, `IncludeUnknownCountriesAndRegions`) as Graph's
+    /// `ipNamedLocation` or `countryNamedLocation`.
+    static func namedLocation(_ block: Block, _ props: [String: Value]) -> GraphValue {
+        func strings(_ key: String) -> [String] { list(props[key]).compactMap { if case .string(let s) = $0 { s } else { nil } } }
+        let ranges = strings("ipranges")
+        var type = "#microsoft.graph." + (ranges.isEmpty ? "countryNamedLocation" : "ipNamedLocation")
+        if case .string(let t)? = props["odatatype"], !t.isEmpty { type = t }
+        var dict: [String: GraphValue] = ["@odata.type": .string(type), "displayName": props["displayname"].flatMap(graph) ?? .string(block.name),
+                                          "ipRanges": .array(ranges.map { .object(["cidrAddress": .string($0)]) }),
+                                          "countriesAndRegions": .array(strings("countriesandregions").map { .string($0) })]
+        for (key, name) in [("id", "id"), ("istrusted", "isTrusted"), ("includeunknowncountriesandregions", "includeUnknownCountriesAndRegions")] {
+            if let v = props[key].flatMap(graph) { dict[name] = v }
+        }
+        return .object(dict)
+    }
+
+    /// Microsoft365DSC's `AADGroup`: `Members` (UPNs), `GroupAsMembers` and `MemberOf` (groups
+    /// by display name) as a Graph group with `members` and `memberOf`.
+    static func group(_ block: Block, _ props: [String: Value]) -> GraphValue {
+        func strings(_ key: String) -> [String] { list(props[key]).compactMap { if case .string(let s) = $0 { s } else { nil } } }
+        let name: String = if case .string(let n)? = props["displayname"] { n } else { block.name }
+        var id = name
+        if case .string(let s)? = props["id"], !s.isEmpty { id = s }
+        var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.group"), "id": .string(id), "displayName": .string(name),
+                                          "memberOf": .array(strings("memberof").map { .object(["id": .string($0)]) })]
+        if props["members"] != nil || props["groupasmembers"] != nil {
+            dict["members"] = .array(strings("members").map { .object(["@odata.type": .string("#microsoft.graph.user"), "userPrincipalName": .string($0)]) }
+                + strings("groupasmembers").map { .object(["@odata.type": .string("#microsoft.graph.group"), "id": .string($0)]) })
+        }
         return .object(dict)
     }
 
@@ -203,6 +272,11 @@ extension WhatIfPolicies {
             switch Self.kind(of: dict) {
             case "iosmanagedappprotection": warnings += try addProtection(object, source: source)
             case "conditionalaccesspolicy": warnings += try addConditionalAccess(object, source: source)
+            case "group": addGroup(dict, name: Self.displayName(dict))
+            case "ipnamedlocation", "countrynamedlocation", "compliantnetworknamedlocation": addNamedLocation(dict, name: Self.displayName(dict))
+            case "androidmanagedappprotection":
+                otherPlatformProtections["android", default: []].append(Self.displayName(dict))
+                more.append("\(source): IntuneAppProtectionPolicyAndroid \"\(Self.displayName(dict))\" is not evaluated (iOS/iPadOS only); an Android persona names it")
             default:
                 switch try AssignmentFilter.importFilter(dict, source: source) {
                 case .success(let f): filters[f.id.lowercased()] = f

@@ -16,6 +16,10 @@ public struct WhatIfChange: Sendable, Hashable {
         case policy = "policy->policy"
         case tokenGranted = "token-blocked->granted"
         case tokenBlocked = "token-granted->blocked"
+        /// A decided answer (a token, the policy that applies) now depends on what the persona
+        /// does not say, or the reverse.
+        case toUnknown = "known->unknown"
+        case toKnown = "unknown->known"
         /// A blocked cell blocked for another reason, or an app configuration value changed.
         case other = "other"
     }
@@ -42,19 +46,23 @@ extension WhatIf {
         for (o, n) in zip(old, new) {
             for (a, b) in zip(o.apps, n.apps) {
                 let because = causes(a, b, oldPolicies, newPolicies)
-                func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String) {
+                func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String, because: [String] = because) {
                     changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after, because: because))
                 }
                 let (pa, pb) = (describe(a.protection), describe(b.protection))
                 if pa != pb {
                     let had = a.protection.hasPolicy, has = b.protection.hasPolicy
-                    add(had && !has ? .unprotected : !had && has ? .protected : .policy, "app protection", pa, pb)
+                    let kind: WhatIfChange.Kind = ["undetermined", "not evaluated"].contains(pb) ? .toUnknown : ["undetermined", "not evaluated"].contains(pa) ? .toKnown
+                        : had && !has ? .unprotected : !had && has ? .protected : .policy
+                    add(kind, "app protection", pa, pb)
                 }
                 // Decisions, not their wording: an explanation that changes with the same
                 // decision (another policy's name in it) is no change.
-                if cell(a.token) != cell(b.token) {
-                    let kind: WhatIfChange.Kind = !a.token.isAllowed && b.token.isAllowed ? .tokenGranted : a.token.isAllowed && !b.token.isAllowed ? .tokenBlocked : .other
-                    add(kind, "token", cell(a.token), cell(b.token))
+                let (ta, tb) = (a.token, b.token)
+                if ta.word != tb.word {
+                    let kind: WhatIfChange.Kind = tb.depends ? .toUnknown : ta.depends ? .toKnown
+                        : !ta.decision.isAllowed && tb.decision.isAllowed ? .tokenGranted : ta.decision.isAllowed && !tb.decision.isAllowed ? .tokenBlocked : .other
+                    add(kind, "token", ta.word, tb.word, because: conditionalAccessCauses(a, b, oldPolicies, newPolicies))
                 }
                 for key in Set(a.appConfig.keys).union(b.appConfig.keys).sorted() where a.appConfig[key] != b.appConfig[key] {
                     add(.other, "app config → \(key)", a.appConfig[key] ?? "(none)", b.appConfig[key] ?? "(none)")
@@ -70,7 +78,8 @@ extension WhatIf {
                                      ("open", a.open, b.open), ("features", a.features, b.features)] {
                     for (c, d) in zip(x, y) where cell(c) != cell(d) {
                         var kind: WhatIfChange.Kind = !c.isAllowed && d.isAllowed ? .opened : c.isAllowed && !d.isAllowed ? .closed : .other
-                        if kind == .opened, blockedAtLaunch, grid != "features" { kind = .other }
+                        // A feature of an app blocked at launch opens nothing either; the launch cell itself is the change.
+                        if kind == .opened, blockedAtLaunch, c.to != PolicyMatrix.Feature.launch.rawValue { kind = .other }
                         add(kind, "\(grid) → \(c.to)", cell(c), cell(d) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
                     }
                 }
@@ -88,6 +97,7 @@ extension WhatIf {
         case .none: "none"
         case .conflict(let names): "conflict of " + names.map { "\"\($0)\"" }.joined(separator: " and ")
         case .undetermined: "undetermined"
+        case .notEvaluated: "not evaluated"
         }
     }
 
@@ -114,11 +124,35 @@ extension WhatIf {
         return settingsChanged(p, q)
     }
 
+    /// Why an app's token changed for this persona: each conditional access policy whose
+    /// evaluation for it changed, with the properties that changed (or added, removed).
+    static func conditionalAccessCauses(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies) -> [String] {
+        var out: [String] = []
+        let names = Set(a.conditionalAccess.map(\.displayName)).union(b.conditionalAccess.map(\.displayName))
+        for n in names.sorted() {
+            let x = a.conditionalAccess.first { $0.displayName == n }, y = b.conditionalAccess.first { $0.displayName == n }
+            guard x?.applies != y?.applies || x?.reason != y?.reason else { continue }
+            switch (oldPolicies.conditionalAccess.first { $0.name == n }, newPolicies.conditionalAccess.first { $0.name == n }) {
+            case (nil, _?): out.append("\"\(n)\": added (\(y?.reason ?? ""))")
+            case (_?, nil): out.append("\"\(n)\": removed")
+            case (let p?, let q?):
+                let changed = propertiesChanged(p, q, skip: ["id", "tenant", "tenantDomains"])
+                out.append("\"\(n)\"" + (changed.isEmpty ? ": \(y?.reason ?? "")" : "." + changed.joined(separator: ", .")))
+            default: continue
+            }
+        }
+        return out
+    }
+
     /// The Graph properties whose values differ between two versions of a policy.
     public static func settingsChanged(_ p: IosManagedAppProtection, _ q: IosManagedAppProtection) -> [String] {
         // Bookkeeping, and what is derived from another property (named by that one).
-        let skip: Set<String> = ["id", "version", "createdDateTime", "lastModifiedDateTime", "appSet", "appsListed", "isAssigned", "deployedAppCount",
-                                 "exemptSchemeKeys"]
+        propertiesChanged(p, q, skip: ["id", "version", "createdDateTime", "lastModifiedDateTime", "appSet", "appsListed", "isAssigned", "deployedAppCount",
+                                       "exemptSchemeKeys"])
+    }
+
+    /// The stored properties whose values differ between `p` and `q`, but `skip`.
+    static func propertiesChanged<T>(_ p: T, _ q: T, skip: Set<String>) -> [String] {
         let a = Mirror(reflecting: p).children, b = Mirror(reflecting: q).children
         var out: [String] = []
         for (x, y) in zip(a, b) {
@@ -135,7 +169,7 @@ extension WhatIfAppResult.Protection {
     var hasPolicy: Bool {
         switch self {
         case .policy, .conflict: true
-        case .none, .undetermined: false
+        case .none, .undetermined, .notEvaluated: false
         }
     }
 }

@@ -32,9 +32,10 @@ extension WhatIfPolicies {
                 case .success(let f): filters[f.id.lowercased()] = f
                 case .failure(let why): skipped.append("\(place) (\"\(name)\"): \(why)")
                 }
-            case "group":
-                if case .string(let id)? = dict["id"] { groupNames[id.lowercased()] = name }
+            case "group": addGroup(dict, name: name)
+            case "ipnamedlocation", "countrynamedlocation", "namedlocation", "compliantnetworknamedlocation": addNamedLocation(dict, name: name)
             case let other:
+                if let platform = Self.otherPlatform[other] { otherPlatformProtections[platform, default: []].append(name.isEmpty ? place : name) }
                 skipped.append("\(place)\(name.isEmpty ? "" : " (\"\(name)\")"): \(other.isEmpty ? "not a kind whatif reads (no @odata.type, and not recognised by its properties)" : "#microsoft.graph.\(other) is not read by whatif")")
             }
         }
@@ -53,7 +54,9 @@ extension WhatIfPolicies {
     mutating func addConditionalAccess(_ object: GraphValue, source: String) throws(PolicyImportError) -> [String] {
         let (ca, w) = try GraphConditionalAccessImporter.importPolicies(object, source: source)
         conditionalAccess += ca
-        return w.filter { $0.kind != .membershipNeedsDeclaredAccounts }.map(\.message)
+        // What If judges memberships, and the conditions a device cannot know, from the
+        // personas, and says in its answers what it could not: the scenario's remarks are not its.
+        return w.filter { $0.kind != .membershipNeedsDeclaredAccounts && $0.kind != .judgedByWhatIf }.map(\.message)
     }
 
     /// The objects a document holds: an array of them, Graph's collection answer
@@ -121,6 +124,17 @@ extension WhatIfPolicies {
         if dict["customSettings"] != nil { return "targetedmanagedappconfiguration" }
         if dict["allowedOutboundDataTransferDestinations"] != nil, dict["faceIdBlocked"] != nil { return "iosmanagedappprotection" }
         if dict["securityEnabled"] != nil, dict["mailEnabled"] != nil { return "group" }
+        if dict["ipRanges"] != nil { return "ipnamedlocation" }
+        if dict["countriesAndRegions"] != nil { return "countrynamedlocation" }
+        return ""
+    }
+
+    /// App protection kinds of other platforms, by the platform a persona names.
+    static let otherPlatform = ["androidmanagedappprotection": "android", "windowsmanagedappprotection": "windows",
+                                "windowsinformationprotectionpolicy": "windows", "mdmwindowsinformationprotectionpolicy": "windows"]
+
+    static func displayName(_ dict: [String: GraphValue]) -> String {
+        if case .string(let n)? = dict["displayName"] { return n }
         return ""
     }
 }

@@ -11,6 +11,9 @@ public struct WhatIfPersona: Sendable, Hashable {
         public var mdmManaged: Bool
         /// MSAL client capabilities; an SDK app declares `protapp` unless told otherwise.
         public var capabilities: [String]
+        /// The client app type its sign-ins carry (`browser`, `mobileAppsAndDesktopClients`,
+        /// `exchangeActiveSync`, `other`); `nil`: known from the bundle id (`WhatIf.clientApp`).
+        public var clientApp: String?
 
         public init(_ bundleID: BundleID, version: String? = nil, sdkIntegrated: Bool = true, mdmManaged: Bool = false, capabilities: [String]? = nil) {
             self.bundleID = bundleID
@@ -48,6 +51,9 @@ public struct WhatIfPersona: Sendable, Hashable {
     /// Office 365 Exchange Online, the resource a mail app asks for.
     public static let office365 = "00000002-0000-0ff1-ce00-000000000000"
 
+    /// An iPhone or iPad: what app protection here evaluates.
+    var isIOS: Bool { ["ios", "ipados"].contains(device.platform.lowercased()) }
+
     func facts(_ app: App) -> ManagedAppFacts {
         ManagedAppFacts(managementType: managementType, appVersion: app.version, operatingSystemVersion: device.osVersion.description,
                         deviceModel: device.model, deviceManufacturer: "Apple")
@@ -63,6 +69,13 @@ public struct WhatIfPolicies: Sendable {
     public var filters: [String: AssignmentFilter]
     /// Group display names by id (lowercased), for reasons and for personas that name groups.
     public var groupNames: [String: String]
+    /// Named locations by id and by display name (lowercased), for conditional access's locations.
+    public var namedLocations: [String: NamedLocation] = [:]
+    /// App protection policies of other platforms the input holds, by platform (`Android`,
+    /// `Windows`): not evaluated, named where a persona of that platform is.
+    public var otherPlatformProtections: [String: [String]] = [:]
+    /// The nesting and memberships a groups export lists.
+    public var directory = GroupDirectory()
     /// Assignments read from files of their own, until `attachAssignments` gives them to their policy.
     var pendingAssignments: [(policyId: String, assignments: [PolicyAssignment], source: String)] = []
 

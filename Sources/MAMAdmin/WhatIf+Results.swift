@@ -32,6 +32,8 @@ public struct WhatIfAppResult: Sendable {
         case conflict([String])
         /// The inputs do not decide which policy applies.
         case undetermined
+        /// Not evaluated, and why: the persona's platform is not iOS/iPadOS (its policies named).
+        case notEvaluated(String)
     }
 
     /// One policy's evaluation for this app, as Graph's What If lists them (`whatIfAnalysisResult`).
@@ -45,6 +47,8 @@ public struct WhatIfAppResult: Sendable {
         public var analysisReasons: [String]
         public var reason: String
         public var reportOnly: Bool = false
+        /// What an undetermined conditional access policy depends on ("sign-in risk is high").
+        public var dependsOn: [String] = []
         /// A conditional access policy's conditions cover the persona, whatever its state: what a
         /// report-only policy would do, read without reading `reason`.
         public var covers: Bool = false
@@ -84,8 +88,9 @@ public struct WhatIfAppResult: Sendable {
     public var app: BundleID { judged.app }
     public var protection: Protection { judged.protection }
     public var evaluations: [PolicyEvaluation] { judged.evaluations.map(names.callAsFunction) }
-    /// The token request for `resource`: allowed, or blocked with what remedies it.
-    public var token: Verdict { names(judged.token) }
+    /// The token request for `resource`: granted, blocked with what remedies it, or what it
+    /// depends on.
+    public var token: WhatIfToken { names(judged.token) }
     public var conditionalAccess: [PolicyEvaluation] { judged.conditionalAccess.map(names.callAsFunction) }
     public var appConfig: [String: String] { names.isEmpty ? judged.appConfig : judged.appConfig.mapValues(names.callAsFunction) }
     /// To each other app as the same user, and as its personal (unmanaged) identity.
@@ -108,7 +113,7 @@ extension WhatIf {
         var app: BundleID
         var protection: WhatIfAppResult.Protection
         var evaluations: [WhatIfAppResult.PolicyEvaluation]
-        var token: Verdict
+        var token: WhatIfToken
         var conditionalAccess: [WhatIfAppResult.PolicyEvaluation]
         var appConfig: [String: String]
         var transfers: [JudgedCell]
@@ -184,6 +189,11 @@ extension WhatIf {
             case .blocked(let r, let e): .blocked(r, self(e))
             case .failed(let r, let e): .failed(r, self(e))
             }
+        }
+
+        func callAsFunction(_ t: WhatIfToken) -> WhatIfToken {
+            guard !pairs.isEmpty else { return t }
+            return WhatIfToken(decision: self(t.decision), cases: t.cases.map { .init(condition: self($0.condition), decision: self($0.decision)) })
         }
 
         func callAsFunction(_ e: WhatIfAppResult.PolicyEvaluation) -> WhatIfAppResult.PolicyEvaluation {

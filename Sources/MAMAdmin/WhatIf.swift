@@ -30,16 +30,22 @@ public enum WhatIf {
         let named = policies.namedGroupsAndRoles()
         return personas.map { persona in
             if policies.namesUser(persona.user) { return evaluate(persona, policies, now: now, grids: &grids) }
-            let member = policies.membership(persona.member)
+            let member = policies.membership(of: persona)
             let domain = ConditionalAccessPolicy.domain(of: persona.user)
+            var signIn = member
+            signIn.groups = []
+            signIn.roles = []
+            signIn.named = []
+            signIn.userType = userType(persona, member)
             let key = Shape(groups: member.groups.intersection(named.groups), roles: member.roles.intersection(named.roles), device: persona.device,
                             managementType: persona.managementType, apps: persona.apps, resource: persona.resource, domain: domain,
-                            tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty,
-                            risk: [member.signInRisk ?? "", member.userRisk ?? ""])
+                            tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty, signIn: signIn)
             let (stand, names) = StandIn.for(persona.user, domain: domain)
             if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: apps, names: names) }
             var standIn = persona
             standIn.user = stand
+            // The stand-in's UPN has no #EXT#: the user type it stood for is said.
+            standIn.member.userType = signIn.userType
             let apps = evaluate(standIn, policies, now: now, grids: &grids).judged
             shapes[key] = apps
             return WhatIfPersonaResult(persona: persona, apps: apps, names: names)
@@ -91,7 +97,8 @@ public enum WhatIf {
         var apps: [WhatIfPersona.App]
         var resource: String, domain: String, tenant: String
         var hasOid: Bool
-        var risk: [String]
+        /// What the persona says its sign-in carries (risk, location, client app, user type).
+        var signIn: DirectoryMembership
     }
 
     public static func evaluate(_ persona: WhatIfPersona, _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> WhatIfPersonaResult {
@@ -117,12 +124,25 @@ public enum WhatIf {
         var transfers: [JudgedCell], clipboard: [JudgedCell], within: [JudgedCell]
         var limit: Int
         var save: [JudgedCell], open: [JudgedCell], features: [JudgedCell]
+
+        /// No cell: the app is not evaluated (another platform), never "allowed" by default.
+        static let none = Grids(transfers: [], clipboard: [], within: [], limit: 0, save: [], open: [], features: [])
+    }
+
+    /// Why a persona of another platform's apps are not evaluated, naming the policies of its
+    /// platform the input holds.
+    static func notEvaluated(_ persona: WhatIfPersona, _ policies: WhatIfPolicies) -> String {
+        let platform = persona.device.platform
+        let own = policies.otherPlatformProtections[platform.lowercased()] ?? []
+        return "mamsim evaluates iOS/iPadOS app protection only; a \(platform) device's data transfer, paste, save and features are not evaluated"
+            + (own.isEmpty ? " (the input holds no \(platform) app protection policy)" : "; the \(platform) app protection policies the input holds: " + own.map { "\"\($0)\"" }.joined(separator: ", "))
+            + (policies.protections.isEmpty ? "" : "; the iOS/iPadOS policies do not apply on a \(platform) device")
     }
 
     static let launchColumn = PolicyMatrix.Feature.allCases.firstIndex(of: .launch)!
 
     static func evaluate(_ persona: WhatIfPersona, _ policies: WhatIfPolicies, now: Instant, grids cache: inout [GridKey: [Grids]]) -> WhatIfPersonaResult {
-        let member = policies.membership(persona.member)
+        let member = policies.membership(of: persona)
         var base = Fleet(device: persona.device)
         base.install(contentsOf: persona.apps.map {
             var d = AppDescriptor(bundleID: $0.bundleID, sdkIntegrated: $0.sdkIntegrated, multiIdentity: true, mdmManaged: $0.mdmManaged)
@@ -143,18 +163,21 @@ public enum WhatIf {
         var fleet = base
         fleet.add(persona.user, policies: restricted(chosen))
         var results: [JudgedApp] = []
-        let ca = conditionalAccess(persona, member, policies)
         let key = GridKey(applying: applyingIndices, upn: persona.user.upn, oid: persona.user.oid, tenant: persona.user.tenant,
                           mdmEnrolled: persona.device.mdmEnrolled, restrictions: persona.device.restrictions,
                           apps: persona.apps.map { "\($0.bundleID) \($0.sdkIntegrated) \($0.mdmManaged)" })
-        let appGrids = cache[key] ?? persona.apps.map { grids($0, persona, fleet, now: now) }
+        let appGrids = cache[key] ?? persona.apps.map { persona.isIOS ? grids($0, persona, fleet, now: now) : Grids.none }
         if cache[key] == nil { cache[key] = appGrids }
         for ((app, outcome, evaluations), g) in zip(partial, appGrids) {
             let me = PolicyMatrix.Party(app: app.bundleID, account: persona.user)
             var features = g.features
-            features[launchColumn] = .init(to: PolicyMatrix.Feature.launch.rawValue,
-                                           verdict: PolicyMatrix.decide(.features, for: me, column: launchColumn, in: fleet, now: now))
-            let token = token(app, persona, member, policies, fleet, compliant: chosen[app.bundleID] != nil)
+            if !features.isEmpty {
+                features[launchColumn] = .init(to: PolicyMatrix.Feature.launch.rawValue,
+                                               verdict: PolicyMatrix.decide(.features, for: me, column: launchColumn, in: fleet, now: now))
+            }
+            let judged = policies.conditionalAccess.map { ($0, judge($0, app, persona, member, policies)) }
+            let ca = conditionalAccess(judged, persona)
+            let token = token(app, persona, judged, fleet, compliant: chosen[app.bundleID] != nil)
             let config = appConfig(app, persona, member, policies, fleet)
             var result = JudgedApp(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
                                    appConfig: config, transfers: g.transfers, clipboard: g.clipboard,
@@ -201,10 +224,9 @@ public enum WhatIf {
         var applying: [IosManagedAppProtection] = []
         var indices: [Int] = []
         var undecided = false
-        let isIOS = persona.device.platform.lowercased() == "ios" || persona.device.platform.lowercased() == "ipados"
+        guard persona.isIOS else { return (.notEvaluated(notEvaluated(persona, policies)), [], [], nil) }
         for (index, p) in policies.protections.enumerated() {
-            let (applies, reasons, why) = isIOS ? protection(p, app, persona, member, policies, base)
-                : (false, ["devicePlatform"], "an iOS/iPadOS app protection policy does not apply on a \(persona.device.platform) device")
+            let (applies, reasons, why) = protection(p, app, persona, member, policies, base)
             evaluations.append(.init(kind: "#microsoft.graph.iosManagedAppProtection", id: p.id ?? "", displayName: p.title,
                                      applies: applies, analysisReasons: reasons, reason: why))
             if applies == true { applying.append(p); indices.append(index) }
@@ -245,42 +267,37 @@ public enum WhatIf {
         }.sorted { $0.apps.first! < $1.apps.first! }
     }
 
-    /// Each conditional access policy's evaluation for the persona: the same in each of its
-    /// apps (a policy targets the resource asked for, not the app asking), so made once.
-    static func conditionalAccess(_ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies) -> [WhatIfAppResult.PolicyEvaluation] {
-        var evaluations: [WhatIfAppResult.PolicyEvaluation] = []
-        for p in policies.conditionalAccess {
-            let platformIn = p.applies(toPlatform: persona.device.platform) && p.appliesToClientApps
-            let (deviceIn, deviceWhy) = p.admits(persona.device)
-            let covers = deviceIn && p.covers(persona.user, resource: persona.resource, member: member, platform: persona.device.platform)
-            // `devices` whenever the device condition was judged, either way: reports show why.
-            let reasons = !platformIn ? ["devicePlatform"] : deviceWhy == nil ? ["users"] : deviceIn ? ["users", "devices"] : ["devices"]
+    /// Each conditional access policy's evaluation for the persona's app, as Graph's
+    /// `whatIfAnalysisResult` says it: `policyApplies` with `analysisReasons` `notSet`, or why not
+    /// (`users`, `clientApps`, `location`…), `notEnoughInformation` with what it depends on, and
+    /// `policyNotEnabled` for a disabled one. A report-only policy is judged like an enabled one:
+    /// its `state` says it is not enforced.
+    static func conditionalAccess(_ judged: [(ConditionalAccessPolicy, CAJudgement)], _ persona: WhatIfPersona) -> [WhatIfAppResult.PolicyEvaluation] {
+        judged.map { p, j in
             let controls = p.builtInControls.joined(separator: p.requiresAll ? " and " : " or ")
-            let left = !platformIn ? "does not cover a \(persona.device.platform) device or this client app"
-                : !deviceIn ? "leaves the device out: \(deviceWhy ?? "")" : "does not cover this user, app or risk"
-            let took = deviceWhy.map { "; \($0)" } ?? ""
-            let why: String
-            switch p.state {
-            case .disabled: why = "disabled"
-            case .enabledForReportingButNotEnforced: why = covers ? "report-only: would require \(controls)\(took)" : "report-only; \(left)"
-            case .enabled: why = covers ? "requires \(controls)\(took)" : left
+            let session = p.sessionControls.isEmpty ? "" : "; session: " + p.sessionControls.joined(separator: ", ")
+            let notes = j.notes.isEmpty ? "" : " (\(j.notes.joined(separator: "; ")))"
+            var e = WhatIfAppResult.PolicyEvaluation(kind: "#microsoft.graph.conditionalAccessPolicy", id: p.id, displayName: p.name, applies: false,
+                                                     analysisReasons: [], reason: "", reportOnly: p.state == .enabledForReportingButNotEnforced,
+                                                     covers: j.matches, disabled: p.state == .disabled)
+            if p.state == .disabled {
+                e.analysisReasons = ["policyNotEnabled"]
+                e.reason = "disabled"
+            } else if !j.misses.isEmpty {
+                e.analysisReasons = j.misses.map(\.reason)
+                e.reason = (e.reportOnly ? "report-only; " : "") + j.misses.map(\.why).joined(separator: "; ") + notes
+            } else if !j.unknowns.isEmpty {
+                e.applies = nil
+                e.analysisReasons = ["notEnoughInformation"] + j.unknowns.map(\.reason)
+                e.dependsOn = j.unknowns.map(\.what)
+                e.reason = (e.reportOnly ? "report-only; " : "") + "depends on whether \(j.dependsOn): then it \(e.reportOnly ? "would require" : "requires") \(controls.isEmpty ? "no grant control" : controls)\(session)" + notes
+            } else {
+                e.applies = true
+                e.analysisReasons = ["notSet"]
+                e.reason = (e.reportOnly ? "report-only: would require " : "requires ") + (controls.isEmpty ? "no grant control" : controls) + session + notes
             }
-            let unknown = p.notSimulated + (p.signInRiskLevels.isEmpty || member.signInRisk != nil ? [] : ["conditions.signInRiskLevels"])
-                + (p.userRiskLevels.isEmpty || member.userRisk != nil ? [] : ["conditions.userRiskLevels"])
-            let said = unknown.isEmpty || !covers ? why : why + " (judged as if matched, unknown to the device: \(unknown.joined(separator: ", ")))"
-            evaluations.append(.init(kind: "#microsoft.graph.conditionalAccessPolicy", id: "", displayName: p.name,
-                                     applies: p.state == .enabled && covers, analysisReasons: reasons + (unknown.isEmpty ? [] : ["notEnoughInformation"]), reason: said,
-                                     reportOnly: p.state == .enabledForReportingButNotEnforced, covers: covers, disabled: p.state == .disabled))
+            return e
         }
-        return evaluations
-    }
-
-    /// The token `app` gets for the persona's resource.
-    static func token(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies,
-                      _ fleet: Fleet, compliant: Bool) -> Verdict {
-        guard let descriptor = fleet.app(app.bundleID) else { return .allowed("not installed") }
-        return Enforcer.token(for: persona.user, resource: persona.resource, app: descriptor, capabilities: app.capabilities,
-                              compliant: compliant && app.sdkIntegrated, policies: policies.conditionalAccess, member: member, in: fleet).decision
     }
 
     static func appConfig(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ member: DirectoryMembership, _ policies: WhatIfPolicies, _ fleet: Fleet) -> [String: String] {

@@ -102,6 +102,23 @@ public struct DirectoryMembership: Sendable, Hashable {
     /// where the persona says it; `nil` is unknown.
     public var signInRisk: String?
     public var userRisk: String?
+    /// What a sign-in would carry, where the persona says it (`nil`: unknown), for
+    /// conditional access's other conditions (Graph `signInConditions`): Microsoft Purview's
+    /// insider risk (`minor`, `moderate`, `elevated`); the named location (id or display name)
+    /// it comes from, its country (ISO 3166 alpha-2) and IP address; the client app type
+    /// (`browser`, `mobileAppsAndDesktopClients`, `exchangeActiveSync`, `other`); the
+    /// authentication flow (`none`, `deviceCodeFlow`, `authenticationTransfer`).
+    public var insiderRisk: String?
+    public var location: String?
+    /// Whether the sign-in comes from a trusted named location (`AllTrusted`), where said.
+    public var trustedLocation: Bool?
+    public var country: String?
+    public var ipAddress: String?
+    public var clientApp: String?
+    public var authenticationFlow: String?
+    /// The user's type: a guest or external user type (`b2bCollaborationGuest`,
+    /// `internalGuest`…), `member`, or `nil` where the persona says nothing.
+    public var userType: String?
 
     public init(groups: some Sequence<String> = [], roles: some Sequence<String> = []) {
         self.named = Array(groups)

@@ -8,6 +8,8 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     }
 
     public var name: String
+    /// Graph's `id`, where the document has one.
+    public var id: String = ""
     public var state: State
     /// `conditions.users.includeUsers`: UPNs or OIDs, or `All`.
     public var includeUsers: [String]
@@ -54,6 +56,34 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     /// scenario that says nothing either).
     public var tenant: String = ""
     public var tenantDomains: Set<String> = []
+    /// `conditions.locations`: named location ids (display names in a Microsoft365DSC export),
+    /// `All`, `AllTrusted`. Judged by `mamsim whatif` where a persona says where it signs in.
+    public var includeLocations: [String] = []
+    public var excludeLocations: [String] = []
+    /// `conditions.insiderRiskLevels` (`minor`, `moderate`, `elevated`).
+    public var insiderRiskLevels: [String] = []
+    /// `conditions.authenticationFlows.transferMethods` (`deviceCodeFlow`, `authenticationTransfer`).
+    public var transferMethods: [String] = []
+    /// `conditions.users.includeGuestsOrExternalUsers` / `excludeGuestsOrExternalUsers`.
+    public var includeGuests: GuestSelection?
+    public var excludeGuests: GuestSelection?
+    /// `conditions.clientApplications`: the policy targets workload identities, not users.
+    public var targetsWorkloadIdentities = false
+    /// `sessionControls`, each said as the admin center names it ("sign-in frequency every 4 hours").
+    public var sessionControls: [String] = []
+
+    /// Graph `conditionalAccessGuestsOrExternalUsers`: the guest and external user types
+    /// (`internalGuest`, `b2bCollaborationGuest`, `b2bCollaborationMember`, `b2bDirectConnectUser`,
+    /// `otherExternalUser`, `serviceProvider`), and their tenants (`nil`: all; else the ids).
+    public struct GuestSelection: Sendable, Hashable {
+        public var types: Set<String>
+        public var tenants: [String]?
+
+        public init(types: some Sequence<String>, tenants: [String]? = nil) {
+            self.types = Set(types.map { $0.lowercased() })
+            self.tenants = tenants
+        }
+    }
 
     public init(name: String, state: State = .enabled, includeUsers: [String] = ["All"], excludeUsers: [String] = [],
                 includeApplications: [String] = ["All"], builtInControls: [String] = ["compliantApplication"], requiresAll: Bool = false) {
@@ -97,7 +127,7 @@ public struct ConditionalAccessPolicy: Sendable, Hashable {
     /// Resources `Office365` stands for in `includeApplications` (Microsoft Learn, "Conditional
     /// Access: target resources → Office 365"), those whose ids are fixed across tenants:
     /// Exchange Online, SharePoint Online, Skype for Business Online, Microsoft Teams.
-    static let office365: Set<String> = ["00000002-0000-0ff1-ce00-000000000000", "00000003-0000-0ff1-ce00-000000000000",
+    package static let office365: Set<String> = ["00000002-0000-0ff1-ce00-000000000000", "00000003-0000-0ff1-ce00-000000000000",
                                          "00000004-0000-0ff1-ce00-000000000000", "cc15fd57-2c6c-4117-a88c-83b1d56b4bbe"]
 
     /// Whether `account` is a user of the policy's tenant: its tenant is the policy's, or its
@@ -190,16 +220,19 @@ public struct RemediationOutcome: Sendable, Hashable {
 
 /// What a token request knows of the device for conditional access's `compliantDevice` grant.
 /// `compliant == nil` is "not said": the control is not met, and the answer says what was not
-/// known. (`domainJoinedDevice` needs no fact: an iPhone is never Microsoft Entra hybrid joined.)
+/// known. `hybridJoined`: Microsoft Entra hybrid joined (the device object's `trustType` is
+/// `ServerAD`), which `domainJoinedDevice` requires; an iPhone never is.
 public struct ConditionalAccessDevice: Sendable, Hashable, CustomStringConvertible {
     /// Enrolled in Intune (MDM): only an enrolled device has a compliance state.
     public var enrolled: Bool
     /// Marked compliant by Intune; `nil` when the device or persona does not say.
     public var compliant: Bool?
+    public var hybridJoined = false
 
-    public init(enrolled: Bool, compliant: Bool? = nil) {
+    public init(enrolled: Bool, compliant: Bool? = nil, hybridJoined: Bool = false) {
         self.enrolled = enrolled
         self.compliant = compliant
+        self.hybridJoined = hybridJoined
     }
 
     public var description: String {
@@ -248,7 +281,7 @@ extension Enforcer {
     /// "after MFA", named, never a bare "satisfied".
     /// A policy's grant controls as this app and device meet them: those met (each said as the
     /// token's reason names it), the device controls unmet and why, and whether it blocks.
-    static func controls(of p: ConditionalAccessPolicy, app: AppDescriptor, device: ConditionalAccessDevice, compliant: Bool,
+    package static func controls(of p: ConditionalAccessPolicy, app: AppDescriptor, device: ConditionalAccessDevice, compliant: Bool,
                          declaresProtapp: Bool) -> (met: [String], unmetDevice: [String], blocks: Bool) {
         var metControls: [String] = [], unmetDevice: [String] = []
         var blocks = false
@@ -270,7 +303,9 @@ extension Enforcer {
                 case (true, nil): unmetDevice.append("compliantDevice: whether the device is compliant is not stated (say device.compliant)")
                 }
             case "domainjoineddevice":
-                unmetDevice.append("domainJoinedDevice: an iOS device is never Microsoft Entra hybrid joined")
+                if device.hybridJoined { metControls.append("a hybrid joined device (domainJoinedDevice)") } else {
+                    unmetDevice.append("domainJoinedDevice: the device is not Microsoft Entra hybrid joined (trustType ServerAD); an iOS device never is")
+                }
             case "mfa": metControls.append("after MFA (the user completes multifactor authentication)")
             case "passwordchange": metControls.append("after a password change (the user changes it)")
             default: metControls.append("after \(control) (the user meets it)")

@@ -78,6 +78,7 @@ public enum GraphConditionalAccessImporter {
 
     static func importPolicy(_ dict: [String: GraphValue], name: String, context c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> ConditionalAccessPolicy {
         var p = ConditionalAccessPolicy(name: name.isEmpty ? "(unnamed)" : name)
+        if case .string(let id)? = dict["id"] { p.id = id }
         if let v = dict["state"] {
             guard case .string(let s) = v, let state = ConditionalAccessPolicy.State.allCases.first(where: { $0.rawValue.lowercased() == s.lowercased() }) else {
                 throw c.error("state", v, "one of enabled, disabled, enabledForReportingButNotEnforced")
@@ -92,10 +93,12 @@ public enum GraphConditionalAccessImporter {
         p.excludeGroups = try strings(users["excludeGroups"], "conditions.users.excludeGroups", &c) ?? []
         p.includeRoles = try strings(users["includeRoles"], "conditions.users.includeRoles", &c) ?? []
         p.excludeRoles = try strings(users["excludeRoles"], "conditions.users.excludeRoles", &c) ?? []
-        for key in ["includeGuestsOrExternalUsers", "excludeGuestsOrExternalUsers"] {
-            guard let v = users[key], v != .null, v != .object([:]) else { continue }
-            // Named, never dropped: the accounts and personas here are the tenant's own members.
-            c.warn("conditions.users.\(key)", "conditions.users.\(key) selects guest and external user types; the accounts here are the tenant's members, none of those types, so it neither includes nor excludes them")
+        p.includeGuests = try guests(users["includeGuestsOrExternalUsers"], "conditions.users.includeGuestsOrExternalUsers", &c)
+        p.excludeGuests = try guests(users["excludeGuestsOrExternalUsers"], "conditions.users.excludeGuestsOrExternalUsers", &c)
+        for (key, selection) in [("includeGuestsOrExternalUsers", p.includeGuests), ("excludeGuestsOrExternalUsers", p.excludeGuests)] where selection != nil {
+            // Named, never dropped: a scenario's accounts are the tenant's own members.
+            c.warn("conditions.users.\(key)", "conditions.users.\(key) selects guest and external user types; a scenario's accounts are the tenant's members, none of those types, so there it neither includes nor excludes them (mamsim whatif judges a persona's userType and a #EXT# UPN)",
+                   kind: .judgedByWhatIf)
         }
         for key in ["includeGroups", "excludeGroups", "includeRoles", "excludeRoles"] {
             if let list = try strings(users[key], "conditions.users.\(key)", &c), !list.isEmpty {
@@ -125,9 +128,19 @@ public enum GraphConditionalAccessImporter {
         }
         p.signInRiskLevels = try strings(conditions["signInRiskLevels"], "conditions.signInRiskLevels", &c) ?? []
         p.userRiskLevels = try strings(conditions["userRiskLevels"], "conditions.userRiskLevels", &c) ?? []
+        p.insiderRiskLevels = try strings(conditions["insiderRiskLevels"], "conditions.insiderRiskLevels", &c) ?? []
         for (key, levels) in [("signInRiskLevels", p.signInRiskLevels), ("userRiskLevels", p.userRiskLevels)] where !levels.isEmpty {
-            c.warn("conditions.\(key)", "conditions.\(key) is judged where a persona of `mamsim whatif` says its risk (signInRisk:, userRisk:); elsewhere Entra ID Protection's risk is unknown to the device and the policy is judged as if it matched")
+            c.warn("conditions.\(key)", "conditions.\(key) is judged where a persona of `mamsim whatif` says its risk (signInRisk:, userRisk:); elsewhere Entra ID Protection's risk is unknown to the device and the policy is judged as if it matched",
+                   kind: .judgedByWhatIf)
         }
+        let locations = try object(conditions["locations"], "conditions.locations", &c)
+        p.includeLocations = try strings(locations["includeLocations"], "conditions.locations.includeLocations", &c) ?? []
+        p.excludeLocations = try strings(locations["excludeLocations"], "conditions.locations.excludeLocations", &c) ?? []
+        let flows = try object(conditions["authenticationFlows"], "conditions.authenticationFlows", &c)
+        if case .string(let methods)? = flows["transferMethods"] {
+            p.transferMethods = methods.split(separator: ",").map { $0.filter { !$0.isWhitespace } }.filter { !$0.isEmpty && $0.lowercased() != "none" }
+        }
+        if let v = conditions["clientApplications"], v != .null, v != .object([:]) { p.targetsWorkloadIdentities = true }
         // What the device cannot know: named, and judged as if it matched — never dropped unsaid.
         let unknowable = [
             ("locations", "named locations need the sign-in's network location, which the simulated device has none of"),
@@ -140,7 +153,8 @@ public enum GraphConditionalAccessImporter {
         for (key, why) in unknowable {
             guard let v = conditions[key], v != .null, v != .array([]), v != .object([:]) else { continue }
             p.notSimulated.append("conditions.\(key)")
-            c.warn("conditions.\(key)", "conditions.\(key) is not simulated (\(why)); the policy is judged as if it matched")
+            c.warn("conditions.\(key)", "conditions.\(key) is not simulated (\(why)); the policy is judged as if it matched",
+                   kind: ["locations", "insiderRiskLevels", "authenticationFlows", "clientApplications", "servicePrincipalRiskLevels"].contains(key) ? .judgedByWhatIf : .remark)
         }
         try importDevices(conditions, into: &p, &c)
         let grant = try object(dict["grantControls"], "grantControls", &c)
@@ -159,13 +173,62 @@ public enum GraphConditionalAccessImporter {
             p.notSimulated.append("grantControls.\(key)")
             c.warn("grantControls.\(key)", "grantControls.\(key) is not simulated: \(why)")
         }
-        if let v = dict["sessionControls"], v != .null, v != .object([:]) {
-            c.warn("sessionControls", "sessionControls shape the session a token opens (sign-in frequency, app enforced restrictions…), not whether it is issued: not simulated")
+        p.sessionControls = try sessionControls(dict["sessionControls"], &c)
+        if !p.sessionControls.isEmpty {
+            c.warn("sessionControls", "sessionControls shape the session a token opens (\(p.sessionControls.joined(separator: ", "))), not whether it is issued: not simulated on the device; mamsim whatif names them in each answer",
+                   kind: .judgedByWhatIf)
         }
         let known = ["block", "mfa", "compliantdevice", "domainjoineddevice", "approvedapplication", "compliantapplication", "passwordchange"]
         for control in p.builtInControls where !known.contains(control.lowercased()) {
             c.warn("grantControls.builtInControls", "\"\(control)\" is not a grant control Graph documents (block, mfa, compliantDevice, domainJoinedDevice, approvedApplication, compliantApplication, passwordChange); it is judged as met by the user")
         }
         return p
+    }
+
+    /// Graph `conditionalAccessGuestsOrExternalUsers` (`guestOrExternalUserTypes`, a comma list;
+    /// `externalTenants`: `membershipKind` `all`, or `enumerated` with `members`).
+    static func guests(_ v: GraphValue?, _ path: String, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> ConditionalAccessPolicy.GuestSelection? {
+        let o = try object(v, path, &c)
+        guard case .string(let types)? = o["guestOrExternalUserTypes"] else { return nil }
+        let list = types.split(separator: ",").map { $0.filter { !$0.isWhitespace } }.filter { !$0.isEmpty && $0.lowercased() != "none" }
+        guard !list.isEmpty else { return nil }
+        let tenants = try object(o["externalTenants"], "\(path).externalTenants", &c)
+        var enumerated: [String]?
+        if case .string(let kind)? = tenants["membershipKind"], kind.lowercased() == "enumerated" {
+            enumerated = try strings(tenants["members"], "\(path).externalTenants.members", &c) ?? []
+        }
+        return ConditionalAccessPolicy.GuestSelection(types: list, tenants: enumerated)
+    }
+
+    /// Graph `conditionalAccessSessionControls`, each enabled control said as the Entra admin
+    /// center names it.
+    static func sessionControls(_ v: GraphValue?, _ c: inout GraphPolicyImporter.Context) throws(PolicyImportError) -> [String] {
+        let o = try object(v, "sessionControls", &c)
+        func enabled(_ key: String) -> [String: GraphValue]? {
+            guard case .object(let control)? = o[key] else { return nil }
+            if case .bool(false)? = control["isEnabled"] { return nil }
+            return control
+        }
+        func text(_ d: [String: GraphValue], _ key: String) -> String? {
+            switch d[key] {
+            case .string(let s)?: s
+            case .number(let n)?: String(Int(n))
+            default: nil
+            }
+        }
+        var out: [String] = []
+        if let f = enabled("signInFrequency") {
+            if text(f, "frequencyInterval")?.lowercased() == "everytime" { out.append("sign-in frequency: every time") } else {
+                out.append("sign-in frequency: every \(text(f, "value") ?? "?") \(text(f, "type") ?? "hours")")
+            }
+        }
+        if enabled("applicationEnforcedRestrictions") != nil { out.append("app enforced restrictions") }
+        if let f = enabled("cloudAppSecurity") { out.append("Conditional Access App Control (\(text(f, "cloudAppSecurityType") ?? "monitor only"))") }
+        if let f = enabled("persistentBrowser") { out.append("persistent browser session: \(text(f, "mode") ?? "always")") }
+        if let f = enabled("continuousAccessEvaluation"), let mode = text(f, "mode") { out.append("continuous access evaluation: \(mode)") }
+        if case .bool(true)? = o["disableResilienceDefaults"] { out.append("resilience defaults disabled") }
+        if enabled("secureSignInSession") != nil { out.append("token protection (secure sign-in session)") }
+        if enabled("globalSecureAccessFilteringProfile") != nil { out.append("Global Secure Access security profile") }
+        return out
     }
 }

@@ -28,6 +28,9 @@ public struct PolicyImportWarning: Sendable, Hashable, CustomStringConvertible {
         /// Conditional access names users by group or role, which a scenario judges only for the
         /// accounts that declare groups or roles; What If judges every persona's membership.
         case membershipNeedsDeclaredAccounts
+        /// A condition a scenario's device cannot know and judges as if matched, which What If
+        /// judges from what a persona says (or answers "depends on" it).
+        case judgedByWhatIf
     }
 
     public let source: String

@@ -18,10 +18,15 @@ import Yams
 /// A persona without `apps` has the file's. Every mistake is reported at once, at its line.
 public enum PersonaLoader {
     static let topKeys = ["apps", "personas", "resource"]
-    static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource", "signInRisk", "userRisk"]
+    static let personaKeys = ["name", "user", "oid", "tenant", "groups", "roles", "device", "apps", "resource", "signInRisk", "userRisk",
+                              "insiderRisk", "location", "trustedLocation", "country", "ipAddress", "clientApp", "userType", "authenticationFlow"]
     static let deviceKeys = ["mdmEnrolled", "enrollment", "osVersion", "model", "jailbroken", "authenticator", "compliant", "platform",
                              "registered", "trustType", "ownership", "attributes"]
-    static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities"]
+    static let appKeys = ["bundle", "version", "sdk", "mdmManaged", "capabilities", "clientApp"]
+    /// Graph `signInConditions`' values, as a persona may state them.
+    static let clientApps = ["browser", "mobileAppsAndDesktopClients", "exchangeActiveSync", "other"]
+    static let userTypes = ["member", "guest", "internalGuest", "b2bCollaborationGuest", "b2bCollaborationMember", "b2bDirectConnectUser",
+                            "otherExternalUser", "serviceProvider"]
 
     /// The largest personas file read: composed YAML takes about a hundred times its size in
     /// memory (measured: 3 MiB, 350 MB), so a file without a single alias could still take
@@ -77,6 +82,7 @@ public enum PersonaLoader {
         let roles = f["roles"].flatMap { r.strings($0, what: "roles") } ?? []
         var device = DeviceFacts()
         var enrollment: String?
+        var modelSaid = false
         if let d = f["device"], let df = r.fields(d, allowed: deviceKeys, what: "device") {
             if let v = df["mdmEnrolled"], let b = r.bool(v, what: "mdmEnrolled") { device.mdmEnrolled = b }
             if let v = df["jailbroken"], let b = r.bool(v, what: "jailbroken") { device.jailbroken = b }
@@ -88,7 +94,7 @@ public enum PersonaLoader {
                 }
             }
             if let v = df["authenticator"], let b = r.bool(v, what: "authenticator") { device.brokerInstalled = b }
-            if let v = df["model"], let s = r.name(v, what: "model") { device.model = s }
+            if let v = df["model"], let s = r.name(v, what: "model") { device.model = s; modelSaid = true }
             if let v = df["osVersion"], let s = r.name(v, what: "osVersion") {
                 if let version = Version(s) { device.osVersion = version } else { r.error(v, "osVersion \"\(s)\" is not a version such as 17.4") }
             }
@@ -112,10 +118,41 @@ public enum PersonaLoader {
             guard ["none", "low", "medium", "high"].contains(level.lowercased()) else { r.error(x, "\(key) must be none, low, medium or high, but it is \"\(level)\""); continue }
             member[keyPath: path] = level.lowercased()
         }
+        readSignIn(f, into: &member, r)
+        // A model is said only where the persona says it: another platform's device has none invented.
+        if !["ios", "ipados"].contains(device.platform.lowercased()), !modelSaid { device.model = "" }
         var persona = WhatIfPersona(name: name, user: user, member: member, device: device,
                                     managementType: enrollment, apps: apps, resource: own)
         if let g = f["groups"] { persona.groupsAt = "\(r.file.path):\(g.line)" }
         return persona
+    }
+
+    /// What the persona's sign-in carries, for conditional access's conditions (Graph
+    /// `signInConditions`): insider risk, where it comes from, its client app type, the user's
+    /// type and the authentication flow. Unsaid, each is unknown, and a policy reading it depends on it.
+    static func readSignIn(_ f: Fields, into member: inout DirectoryMembership, _ r: DocumentReader) {
+        func one(_ key: String, of allowed: [String]) -> String? {
+            guard let x = f[key], let v = r.name(x, what: key) else { return nil }
+            guard let known = allowed.first(where: { $0.lowercased() == v.lowercased() }) else {
+                r.error(x, "\(key) must be one of \(allowed.joined(separator: ", ")), but it is \"\(v)\"")
+                return nil
+            }
+            return known
+        }
+        member.insiderRisk = one("insiderRisk", of: ["minor", "moderate", "elevated"])
+        member.clientApp = one("clientApp", of: clientApps)
+        member.userType = one("userType", of: userTypes)
+        member.authenticationFlow = one("authenticationFlow", of: ["none", "deviceCodeFlow", "authenticationTransfer"])
+        member.location = f["location"].flatMap { r.name($0, what: "location") }
+        if let x = f["trustedLocation"], let b = r.bool(x, what: "trustedLocation") { member.trustedLocation = b }
+        if let x = f["country"], let c = r.name(x, what: "country") {
+            if c.count == 2, c.allSatisfy(\.isLetter) { member.country = c.uppercased() } else {
+                r.error(x, "country must be a two-letter ISO 3166 code such as FR, but it is \"\(c)\"")
+            }
+        }
+        if let x = f["ipAddress"], let ip = r.name(x, what: "ipAddress") {
+            if NamedLocation.bytes(ip) != nil { member.ipAddress = ip } else { r.error(x, "ipAddress \"\(ip)\" is not an IPv4 or IPv6 address") }
+        }
     }
 
     /// The device's Entra object, for conditional access's filter for devices: `registered`,
@@ -154,9 +191,15 @@ public enum PersonaLoader {
             guard let f = r.fields(item, allowed: appKeys, required: ["bundle"], what: "an app"),
                   let bundle = f["bundle"].flatMap({ r.name($0, what: "bundle") }) else { continue }
             let sdk = f["sdk"].flatMap { r.bool($0, what: "sdk") } ?? true
-            apps.append(WhatIfPersona.App(BundleID(bundle), version: f["version"].flatMap { r.string($0, what: "version") }, sdkIntegrated: sdk,
-                                          mdmManaged: f["mdmManaged"].flatMap { r.bool($0, what: "mdmManaged") } ?? false,
-                                          capabilities: f["capabilities"].flatMap { r.strings($0, what: "capabilities") }))
+            var app = WhatIfPersona.App(BundleID(bundle), version: f["version"].flatMap { r.string($0, what: "version") }, sdkIntegrated: sdk,
+                                        mdmManaged: f["mdmManaged"].flatMap { r.bool($0, what: "mdmManaged") } ?? false,
+                                        capabilities: f["capabilities"].flatMap { r.strings($0, what: "capabilities") })
+            if let x = f["clientApp"], let v = r.name(x, what: "clientApp") {
+                if let known = clientApps.first(where: { $0.lowercased() == v.lowercased() }) { app.clientApp = known } else {
+                    r.error(x, "clientApp must be one of \(clientApps.joined(separator: ", ")), but it is \"\(v)\"")
+                }
+            }
+            apps.append(app)
         }
         var seen = Set<BundleID>()
         for (i, a) in apps.enumerated() where !seen.insert(a.bundleID).inserted {

@@ -13,6 +13,7 @@ enum WhatIfReport {
         case .none: "none"
         case .conflict(let names): "CONFLICT between " + names.map { "\"\($0)\"" }.joined(separator: " and ")
         case .undetermined: "undetermined"
+        case .notEvaluated(let why): "not evaluated — \(why)"
         }
     }
 
@@ -44,17 +45,15 @@ enum WhatIfReport {
                 lines.append("      \(mark): \"\(e.displayName)\" — \(e.reason)")
             }
             if case .conflict = a.protection { conflicts += 1 }
-            let token = a.token, ca = a.conditionalAccess
-            lines.append("    token (\(p.resource)): \(verdict(token)) — \(token.explanation)")
-            for e in ca where e.reportOnly && e.covers {
-                lines.append("      report-only \"\(e.displayName)\": \(e.reason)")
-            }
-            for e in ca where e.applies == true && e.analysisReasons.contains("notEnoughInformation")
-                || !e.reportOnly && !e.disabled && e.analysisReasons.contains("devices") {
-                lines.append("      \"\(e.displayName)\": \(e.reason)")
-            }
+            let token = a.token
+            lines.append("    token (\(p.resource)): \(token.word) — \(token.explanation)")
+            lines += conditionalAccessLines(a.conditionalAccess)
             if !a.appConfig.isEmpty {
                 lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+            }
+            if case .notEvaluated = a.protection {
+                lines.append("    share, paste, save, features: not evaluated (see app protection)")
+                continue
             }
             let blocked = a.transfers.filter { !$0.isAllowed }.map(\.to)
             lines.append("    share: \(a.transfers.count - blocked.count) of \(a.transfers.count) allowed" + (blocked.isEmpty ? "" : "; blocked to \(blocked.joined(separator: ", "))"))
@@ -68,6 +67,16 @@ enum WhatIfReport {
             lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0))" }.joined(separator: ", "))
         }
         return UntrustedText.lines(lines)
+    }
+
+    /// The conditional access policies an answer reads, each with its evaluation: those that
+    /// apply, those whose conditions are unknown, and report-only ones that would apply.
+    static func conditionalAccessLines(_ ca: [WhatIfAppResult.PolicyEvaluation]) -> [String] {
+        ca.filter { !$0.disabled && $0.applies != false }.map { e in
+            e.reportOnly ? "      report-only \"\(e.displayName)\": \(e.reason)"
+                : "      \(e.applies == nil ? "depends" : "applies"): \"\(e.displayName)\" — \(e.reason)"
+        } + ca.filter { $0.applies == false && !$0.disabled && ($0.analysisReasons.contains("devices") || $0.reason.contains("groups export lists no members")) }
+            .map { "      no: \"\($0.displayName)\" — \($0.reason)" }
     }
 
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
@@ -145,9 +154,16 @@ enum WhatIfReport {
             w.field("@odata.type", e.kind)
             if !e.id.isEmpty { w.field("id", e.id) }
             w.field("displayName", e.displayName)
-            if e.reportOnly { w.field("state", "enabledForReportingButNotEnforced") }
-            w.field("policyApplies", e.applies)
+            let ca = e.kind == "#microsoft.graph.conditionalAccessPolicy"
+            if ca {
+                // Graph's whatIfAnalysisResult: a state, a Boolean policyApplies, and why not.
+                w.field("state", e.disabled ? "disabled" : e.reportOnly ? "enabledForReportingButNotEnforced" : "enabled")
+                w.field("policyApplies", e.applies ?? false)
+            } else {
+                w.field("policyApplies", e.applies)
+            }
             w.field("analysisReasons", e.analysisReasons.joined(separator: ","))
+            if !e.dependsOn.isEmpty { w.field("dependsOn", strings: e.dependsOn) }
             w.field("reason", e.reason)
         }
     }
@@ -198,6 +214,7 @@ enum WhatIfReport {
                 case .none: w.field("result", "none")
                 case .conflict(let names): w.field("result", "conflict"); w.field("policies", strings: names); w.field("rule", WhatIf.conflictRule)
                 case .undetermined: w.field("result", "undetermined")
+                case .notEvaluated(let why): w.field("result", "notEvaluated"); w.field("reason", why)
                 }
                 w.key("value")
                 w.array(a.evaluations) { evaluation(&$0, $1) }
@@ -208,8 +225,18 @@ enum WhatIfReport {
             w.object { w in
                 w.field("resource", resource)
                 let token = a.token
-                w.field("token", verdict(token))
+                w.field("token", token.word)
                 w.field("reason", token.explanation)
+                if token.depends {
+                    w.key("cases")
+                    w.array(token.cases) { w, c in
+                        w.object { w in w.field("if", c.condition); w.field("token", verdict(c.decision)); w.field("reason", c.decision.explanation) }
+                    }
+                    w.comma()
+                    w.key("otherwise")
+                    w.object { w in w.field("token", verdict(token.decision)); w.field("reason", token.decision.explanation) }
+                    w.comma()
+                }
                 w.key("value")
                 w.array(a.conditionalAccess) { evaluation(&$0, $1) }
                 w.comma()
@@ -244,7 +271,7 @@ enum WhatIfReport {
                 let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
                 let blocked = a.transfers.filter { !$0.isAllowed }.map(\.to)
                 rows += "<tr><td>\(esc(r.persona.name))</td><td>\(esc(a.app.rawValue))</td><td>\(esc(protection(a.protection)))<div class=why>\(why)</div></td>"
-                    + "<td>\(esc(verdict(a.token)))<div class=why>\(esc(a.token.explanation))</div></td>"
+                    + "<td>\(esc(a.token.word))<div class=why>\(esc(a.token.explanation))</div></td>"
                     + "<td>\(esc(a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))</td>"
                     + "<td>\(a.transfers.count - blocked.count)/\(a.transfers.count) allowed<div class=why>\(esc(blocked.isEmpty ? "" : "blocked: " + blocked.joined(separator: ", ")))</div></td></tr>\n"
             }

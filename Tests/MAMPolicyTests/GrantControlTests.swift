@@ -93,7 +93,9 @@ import Testing
         var protection = WhatIfPolicies(conditionalAccess: [])
         protection.protections = [IosManagedAppProtection(displayName: "Everyone")]
         let android = WhatIf.evaluate(persona("android"), protection).apps[0]
-        #expect(android.evaluations.first?.reason.contains("does not apply on a android device") == true && android.evaluations.first?.applies == false, "\(android.evaluations)")
+        // Another platform is not evaluated, and says so — never "allowed" by default (issue 98).
+        guard case .notEvaluated(let why) = android.protection else { Issue.record("\(android.protection)"); return }
+        #expect(why.contains("iOS/iPadOS app protection only") && android.transfers.isEmpty && android.features.isEmpty, "\(why)")
     }
 }
 
