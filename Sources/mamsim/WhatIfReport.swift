@@ -46,7 +46,7 @@ enum WhatIfReport {
             }
             if case .conflict = a.protection { conflicts += 1 }
             let token = a.token
-            lines.append("    token (\(p.resource)): \(token.word) — \(token.explanation)")
+            lines.append("    token (\(p.resource)): " + (token.depends ? token.explanation : "\(token.word) — \(token.explanation)"))
             lines += conditionalAccessLines(a.conditionalAccess)
             if !a.appConfig.isEmpty {
                 lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
