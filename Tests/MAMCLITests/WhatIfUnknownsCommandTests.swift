@@ -95,5 +95,21 @@ extension CLITests {
             #expect(r.stdout.contains("app protection: not evaluated — mamsim evaluates iOS/iPadOS app protection only") && r.stdout.contains("\"Android baseline\""), "\(r.stdout)")
             #expect(r.stdout.contains("share, paste, save, features: not evaluated") && !r.stdout.contains("share: "), "\(r.stdout)")
         }
+    
+        /// README's gate example and CLI.md's figures are what the program prints (issue 98, item 5):
+        /// the README's quoted lines are the run's first lines, CLI.md names the same counts.
+        @Test func theReadmesGateExampleIsWhatTheProgramPrints() async throws {
+            let readme = try String(contentsOf: CLI.repo("README.md"), encoding: .utf8)
+            let quoted = try #require(readme.components(separatedBy: "Its first lines:\n\n```\n").dropFirst().first?.components(separatedBy: "\n```").first)
+            let r = try await CLI.run(["whatif", "--diff", "examples/whatif/before", "examples/whatif/after", "--personas", "examples/whatif/personas.yaml",
+                                       "--fail-on", "blocked->delivered"], in: CLI.repo("."))
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stdout.hasPrefix(quoted + "\n"), "README quotes:\n\(quoted)\nthe program prints:\n\(r.stdout.prefix(600))")
+            let header = try #require(quoted.split(separator: "\n").first)
+            let counts = header.split(separator: ":").last.map(String.init) ?? ""
+            let cli = try String(contentsOf: CLI.repo("docs/CLI.md"), encoding: .utf8)
+            let cells = counts.split(separator: " ").first.map(String.init) ?? "?"
+            #expect(cli.contains("\(cells) cells change"), "CLI.md's figure differs from the run's: \(counts)")
+        }
     }
 }
