@@ -75,7 +75,7 @@ struct WhatIfCommand: ParsableCommand {
         for note in notes + loaded.unknownGroups(of: people) { Terminal.warning(note) }
         let now = Instant(secondsSince1970: Date().timeIntervalSince1970)
         if format == .html {
-            try ReportFile.write(WhatIfReport.html(WhatIf.evaluate(people, loaded, now: now), sources: policies), to: output)
+            try ReportFile.write(WhatIfHTML.evaluation(WhatIf.evaluate(people, loaded, now: now), sources: policies), to: output)
         } else {
             // Written a batch at a time as judged: a tenant's personas never sit in memory whole.
             let stream = try ReportStream(to: output)
@@ -124,14 +124,16 @@ struct WhatIfCommand: ParsableCommand {
             ]
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
             text = String(decoding: data, as: UTF8.self)
-        case .table, .html:
+        case .html:
+            text = WhatIfHTML.diff(changes, old: policies[0], new: policies[1], personas: people.count, failing: failing)
+        case .table:
             var lines = ["\(policies[0]) → \(policies[1]), \(people.count) persona\(people.count == 1 ? "" : "s"): \(changes.count) cell\(changes.count == 1 ? "" : "s") change"
                          + (failing.isEmpty ? "" : ", \(failed.count) of kinds --fail-on names (\(failing.map(\.rawValue).sorted().joined(separator: ", ")))")]
             for c in changes {
                 lines.append("\(failing.contains(c.kind) ? "FAIL" : "    ") \(c.kind.rawValue)  \(c.persona) / \(c.app) / \(c.cell): \(c.before) → \(c.after)"
                              + (c.because.isEmpty ? "" : "  [\(c.because.joined(separator: "; "))]"))
             }
-            text = format == .html ? WhatIfReport.htmlLines(lines) : UntrustedText.lines(lines)
+            text = UntrustedText.lines(lines)
         }
         try ReportFile.write(text, to: output)
         if !failed.isEmpty {

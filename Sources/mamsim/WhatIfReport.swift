@@ -256,32 +256,4 @@ enum WhatIfReport {
             cells(&w, "features", a.features)
         }
     }
-
-    static func htmlLines(_ lines: [String]) -> String {
-        let esc = LintFormat.escapeXML
-        return "<!doctype html><html><head><meta charset=\"utf-8\"><title>mamsim whatif --diff</title></head><body><h1>What if: the change</h1><pre>"
-            + lines.map(esc).joined(separator: "\n") + "</pre></body></html>"
-    }
-
-    static func html(_ results: [WhatIfPersonaResult], sources: [String]) -> String {
-        let esc = LintFormat.escapeXML
-        var rows = ""
-        for r in results {
-            for a in r.apps {
-                let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
-                let blocked = a.transfers.filter { !$0.isAllowed }.map(\.to)
-                rows += "<tr><td>\(esc(r.persona.name))</td><td>\(esc(a.app.rawValue))</td><td>\(esc(protection(a.protection)))<div class=why>\(why)</div></td>"
-                    + "<td>\(esc(a.token.word))<div class=why>\(esc(a.token.explanation))</div></td>"
-                    + "<td>\(esc(a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))</td>"
-                    + "<td>\(a.transfers.count - blocked.count)/\(a.transfers.count) allowed<div class=why>\(esc(blocked.isEmpty ? "" : "blocked: " + blocked.joined(separator: ", ")))</div></td></tr>\n"
-            }
-        }
-        return """
-            <!doctype html><html><head><meta charset="utf-8"><title>mamsim whatif</title>
-            <style>body{font-family:system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;vertical-align:top;text-align:left}.why{color:#555;font-size:.85em}</style></head>
-            <body><h1>What if</h1><p>\(results.count) personas from \(esc(sources.joined(separator: ", ")))</p>
-            <table><tr><th>Persona</th><th>App</th><th>App protection</th><th>Token</th><th>App config</th><th>Share</th></tr>
-            \(rows)</table></body></html>
-            """
-    }
 }
