@@ -35,6 +35,16 @@ public struct WhatIfChange: Sendable, Hashable {
     /// The settings whose change made it: the applying policy's changed properties, or its
     /// assignment.
     public var because: [String]
+
+    public init(kind: Kind, persona: String, app: BundleID, cell: String, before: String, after: String, because: [String]) {
+        self.kind = kind
+        self.persona = persona
+        self.app = app
+        self.cell = cell
+        self.before = before
+        self.after = after
+        self.because = because
+    }
 }
 
 extension WhatIf {
@@ -43,11 +53,15 @@ extension WhatIf {
     public static func diff(_ old: [WhatIfPersonaResult], _ new: [WhatIfPersonaResult],
                             oldPolicies: WhatIfPolicies, newPolicies: WhatIfPolicies) -> [WhatIfChange] {
         var changes: [WhatIfChange] = []
+        // The settings a policy's two versions differ in, by title: read once per diff, not per app.
+        var settingsMemo: [String: [String]] = [:]
         for (o, n) in zip(old, new) {
             for (a, b) in zip(o.apps, n.apps) {
-                let because = causes(a, b, oldPolicies, newPolicies)
-                func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String, because: [String] = because) {
-                    changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after, because: because))
+                // Why, found only for an app whose cells change: most apps of most personas have none.
+                var found: [String]?
+                func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String, because said: [String]? = nil) {
+                    if said == nil, found == nil { found = causes(a, b, oldPolicies, newPolicies, memo: &settingsMemo) }
+                    changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after, because: said ?? found ?? []))
                 }
                 let (pa, pb) = (describe(a.protection), describe(b.protection))
                 if pa != pb {
@@ -103,7 +117,15 @@ extension WhatIf {
 
     /// Why an app's cells changed: another policy applies (or none), or the same policy's
     /// settings changed — named by their Graph property.
-    static func causes(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies) -> [String] {
+    static func causes(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies,
+                       memo: inout [String: [String]]) -> [String] {
+        func changed(_ title: String) -> [String] {
+            if let known = memo[title] { return known }
+            guard let p = oldPolicies.protections.first(where: { $0.title == title }), let q = newPolicies.protections.first(where: { $0.title == title }) else { return [] }
+            let found = settingsChanged(p, q)
+            memo[title] = found
+            return found
+        }
         guard a.protection == b.protection else {
             let before = a.evaluations.filter { $0.applies == true }.map(\.displayName)
             let after = b.evaluations.filter { $0.applies == true }.map(\.displayName)
@@ -111,17 +133,11 @@ extension WhatIf {
             return ["assignment: \(before.isEmpty ? "no policy" : before.joined(separator: " + ")) → \(after.isEmpty ? "no policy" : after.joined(separator: " + "))"]
                 + changed.prefix(3).map { "\"\($0.displayName)\": \($0.reason)" }
         }
-        guard case .policy(let name) = a.protection,
-              let p = oldPolicies.protections.first(where: { $0.title == name }), let q = newPolicies.protections.first(where: { $0.title == name }) else {
-            if case .conflict(let names) = a.protection {
-                return names.flatMap { n -> [String] in
-                    guard let p = oldPolicies.protections.first(where: { $0.title == n }), let q = newPolicies.protections.first(where: { $0.title == n }) else { return [] }
-                    return settingsChanged(p, q).map { "\"\(n)\".\($0)" }
-                }
-            }
-            return []
+        switch a.protection {
+        case .policy(let name): return changed(name)
+        case .conflict(let names): return names.flatMap { n in changed(n).map { "\"\(n)\".\($0)" } }
+        default: return []
         }
-        return settingsChanged(p, q)
     }
 
     /// Why an app's token changed for this persona: each conditional access policy whose

@@ -49,6 +49,11 @@ struct TestCommand: AsyncParsableCommand {
 
     /// The 0-based shard and the count, from --shard or --shards with JOB_COMPLETION_INDEX.
     func shardChoice(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (index: Int, count: Int)? {
+        try Self.shardChoice(shard: shard, shards: shards, environment: environment)
+    }
+
+    /// `--shard K/N` or `--shards N` (with JOB_COMPLETION_INDEX) as a 0-based shard and a count.
+    static func shardChoice(shard: String?, shards: Int?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (index: Int, count: Int)? {
         if shard != nil, shards != nil { throw ValidationError("give --shard K/N or --shards N, not both") }
         if let shard {
             let parts = shard.split(separator: "/")

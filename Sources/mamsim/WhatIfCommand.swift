@@ -42,7 +42,14 @@ struct WhatIfCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --diff: exit 1 when a change of these kinds is found (comma-separated): \(WhatIfChange.Kind.allCases.map(\.rawValue).joined(separator: ", ")), or any.", valueName: "KINDS"))
     var failOn: String?
 
+    @Option(help: ArgumentHelp("Judge only part K of N of the personas (1-based, in the file's order) and write a part for `mamsim merge`, which joins the parts into the report one run would write (the gate decided there).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Judge part JOB_COMPLETION_INDEX + 1 of N (a Kubernetes Indexed Job sets JOB_COMPLETION_INDEX).", valueName: "N"))
+    var shards: Int?
+
     func validate() throws {
+        _ = try TestCommand.shardChoice(shard: shard, shards: shards)
         if diff, policies.count != 2 { throw ValidationError("--diff compares two policy sets: give OLD and NEW (a file or folder each), got \(policies.count)") }
         if failOn != nil, !diff { throw ValidationError("--fail-on goes with --diff") }
         _ = try failKinds()
@@ -69,6 +76,7 @@ struct WhatIfCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let (index, count) = try TestCommand.shardChoice(shard: shard, shards: shards) { return try runPart(index: index, count: count) }
         if diff { return try runDiff() }
         let (loaded, notes) = try Self.loadPolicies(policies)
         let people = try loadPersonas()
@@ -110,36 +118,21 @@ struct WhatIfCommand: ParsableCommand {
         for note in oldNotes { Terminal.warning("OLD: \(note)") }
         for note in newNotes { Terminal.warning("NEW: \(note)") }
         let now = Instant(secondsSince1970: Date().timeIntervalSince1970)
-        let changes = WhatIf.diff(WhatIf.evaluate(people, old, now: now), WhatIf.evaluate(people, new, now: now),
-                                  oldPolicies: old, newPolicies: new)
-        let failing = try failKinds()
-        let failed = changes.filter { failing.contains($0.kind) }
-        let text: String
-        switch format {
-        case .json:
-            let object: [String: Any] = [
-                "old": policies[0], "new": policies[1], "personas": people.count, "failOn": failing.map(\.rawValue).sorted(), "failed": !failed.isEmpty,
-                "changes": changes.map { ["kind": $0.kind.rawValue, "persona": $0.persona, "app": $0.app.rawValue, "cell": $0.cell,
-                                          "before": $0.before, "after": $0.after, "because": $0.because] as [String: Any] },
-            ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-            text = String(decoding: data, as: UTF8.self)
-        case .html:
-            text = WhatIfHTML.diff(changes, old: policies[0], new: policies[1], personas: people.count, failing: failing)
-        case .table:
-            var lines = ["\(policies[0]) → \(policies[1]), \(people.count) persona\(people.count == 1 ? "" : "s"): \(changes.count) cell\(changes.count == 1 ? "" : "s") change"
-                         + (failing.isEmpty ? "" : ", \(failed.count) of kinds --fail-on names (\(failing.map(\.rawValue).sorted().joined(separator: ", ")))")]
-            for c in changes {
-                lines.append("\(failing.contains(c.kind) ? "FAIL" : "    ") \(c.kind.rawValue)  \(c.persona) / \(c.app) / \(c.cell): \(c.before) → \(c.after)"
-                             + (c.because.isEmpty ? "" : "  [\(c.because.joined(separator: "; "))]"))
-            }
-            text = UntrustedText.lines(lines)
-        }
-        try ReportFile.write(text, to: output)
-        if !failed.isEmpty {
-            Terminal.error("\(failed.count) change\(failed.count == 1 ? "" : "s") of kinds --fail-on names: " + failed.prefix(3).map { "\($0.persona) / \($0.app) / \($0.cell) \($0.before) → \($0.after)" }.joined(separator: "; "))
-            throw ExitCode(1)
-        }
+        let writer = try WhatIfDiffWriter(format: WhatIfDiffWriter.Format(rawValue: format.rawValue)!, old: policies[0], new: policies[1],
+                                          personas: people.count, failing: try failKinds())
+        // Judged and written a batch at a time: a tenant's personas never sit in memory whole.
+        try WhatIf.diff(people, old: old, new: new, now: now) { try writer.add($0) }
+        try writer.finish(to: output)
+        try Self.judgeGate(writer)
+    }
+
+    /// The gate, once every change is written: exit 1 naming the first changes of the kinds
+    /// --fail-on names.
+    static func judgeGate(_ writer: WhatIfDiffWriter) throws {
+        guard writer.failed > 0 else { return }
+        Terminal.error("\(writer.failed) change\(writer.failed == 1 ? "" : "s") of kinds --fail-on names: "
+                       + writer.firstFailed.map { "\($0.persona) / \($0.app) / \($0.cell) \($0.before) → \($0.after)" }.joined(separator: "; "))
+        throw ExitCode(1)
     }
 
     /// The bytes of an export, bounded before it is parsed as every input of mamsim is (a JSON

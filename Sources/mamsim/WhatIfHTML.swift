@@ -35,41 +35,50 @@ enum WhatIfHTML {
 
     /// The evaluation: a summary row per persona, then a row per persona and app.
     static func evaluation(_ results: [WhatIfPersonaResult], sources: [String]) -> String {
-        var summary = "", rows = ""
-        for r in results {
-            let p = r.persona, apps = r.apps
-            let protected = apps.filter { if case .policy = $0.protection { true } else if case .conflict = $0.protection { true } else { false } }.count
-            let notEvaluated = apps.contains { if case .notEvaluated = $0.protection { true } else { false } }
-            let tokens = Dictionary(grouping: apps, by: { $0.token.word }).map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
-            func count(_ grid: (WhatIfAppResult) -> WhatIfAppResult.Cells) -> String {
-                guard !notEvaluated else { return "not evaluated" }
-                let all = apps.flatMap { Array(grid($0)) }
-                return "\(all.filter(\.isAllowed).count) of \(all.count) allowed"
-            }
-            let device = "\(p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled") \(p.device.platform) \(p.device.osVersion)" + (p.device.model.isEmpty ? "" : " \(p.device.model)")
-            summary += "<tr><td>\(esc(p.name))</td><td>\(esc(p.user.upn))<div class=why>\(esc(p.member.named.joined(separator: ", ")))</div></td><td>\(esc(device))</td>"
-                + "<td>\(notEvaluated ? "not evaluated" : "\(protected) of \(apps.count) apps")</td><td>\(esc(tokens))</td>"
-                + "<td>\(count(\.transfers))</td><td>\(count(\.clipboard))</td><td>\(count(\.save))</td><td>\(count(\.features))</td></tr>\n"
-            for a in apps {
-                let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
-                let ca = a.conditionalAccess.filter { !$0.disabled && $0.applies != false }
-                    .map { "\($0.reportOnly ? "report-only" : $0.applies == nil ? "depends" : "applies") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
-                let config = a.appConfig.sorted { $0.key < $1.key }.map { "\(esc($0.key))=\(esc($0.value))" }.joined(separator: "<br>")
-                let grids: String
-                if case .notEvaluated = a.protection {
-                    grids = "<td colspan=5>not evaluated (see app protection)</td>"
-                } else {
-                    grids = [a.transfers, a.clipboard, a.save, a.open, a.features].map { "<td>\(cells($0))</td>" }.joined()
-                }
-                rows += "<tr><td>\(esc(p.name))</td><td>\(esc(a.app.rawValue))</td>"
-                    + "<td><details><summary>\(esc(WhatIfReport.protection(a.protection)))</summary><div class=why>\(why)</div></details></td>"
-                    + "<td class=\(tokenClass(a.token))><details><summary>\(esc(a.token.word))</summary><div class=why>\(esc(a.token.explanation))\(ca.isEmpty ? "" : "<br>" + ca)</div></details></td>"
-                    + "<td>\(config)</td>\(grids)</tr>\n"
-            }
+        let parts = results.map(rows)
+        return evaluationPage(personas: results.count, apps: results.reduce(0) { $0 + $1.persona.apps.count }, sources: sources,
+                              summary: parts.map(\.summary).joined(), rows: parts.map(\.apps).joined())
+    }
+
+    /// One persona's rows: its summary row, and a row per app.
+    static func rows(_ r: WhatIfPersonaResult) -> (summary: String, apps: String) {
+        let p = r.persona, apps = r.apps
+        let protected = apps.filter { if case .policy = $0.protection { true } else if case .conflict = $0.protection { true } else { false } }.count
+        let notEvaluated = apps.contains { if case .notEvaluated = $0.protection { true } else { false } }
+        let tokens = Dictionary(grouping: apps, by: { $0.token.word }).map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
+        func count(_ grid: (WhatIfAppResult) -> WhatIfAppResult.Cells) -> String {
+            guard !notEvaluated else { return "not evaluated" }
+            let all = apps.flatMap { Array(grid($0)) }
+            return "\(all.filter(\.isAllowed).count) of \(all.count) allowed"
         }
-        let appCount = results.reduce(0) { $0 + $1.persona.apps.count }
-        return page(title: "mamsim whatif", body: """
-            <h1>What if</h1><p>\(results.count) personas, \(appCount) apps, from \(esc(sources.joined(separator: ", ")))</p>
+        let device = "\(p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled") \(p.device.platform) \(p.device.osVersion)" + (p.device.model.isEmpty ? "" : " \(p.device.model)")
+        let summary = "<tr><td>\(esc(p.name))</td><td>\(esc(p.user.upn))<div class=why>\(esc(p.member.named.joined(separator: ", ")))</div></td><td>\(esc(device))</td>"
+            + "<td>\(notEvaluated ? "not evaluated" : "\(protected) of \(apps.count) apps")</td><td>\(esc(tokens))</td>"
+            + "<td>\(count(\.transfers))</td><td>\(count(\.clipboard))</td><td>\(count(\.save))</td><td>\(count(\.features))</td></tr>\n"
+        var rows = ""
+        for a in apps {
+            let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
+            let ca = a.conditionalAccess.filter { !$0.disabled && $0.applies != false }
+                .map { "\($0.reportOnly ? "report-only" : $0.applies == nil ? "depends" : "applies") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
+            let config = a.appConfig.sorted { $0.key < $1.key }.map { "\(esc($0.key))=\(esc($0.value))" }.joined(separator: "<br>")
+            let grids: String
+            if case .notEvaluated = a.protection {
+                grids = "<td colspan=5>not evaluated (see app protection)</td>"
+            } else {
+                grids = [a.transfers, a.clipboard, a.save, a.open, a.features].map { "<td>\(cells($0))</td>" }.joined()
+            }
+            rows += "<tr><td>\(esc(p.name))</td><td>\(esc(a.app.rawValue))</td>"
+                + "<td><details><summary>\(esc(WhatIfReport.protection(a.protection)))</summary><div class=why>\(why)</div></details></td>"
+                + "<td class=\(tokenClass(a.token))><details><summary>\(esc(a.token.word))</summary><div class=why>\(esc(a.token.explanation))\(ca.isEmpty ? "" : "<br>" + ca)</div></details></td>"
+                + "<td>\(config)</td>\(grids)</tr>\n"
+        }
+        return (summary, rows)
+    }
+
+    /// The evaluation's page from its personas' rows (a shard's, or all of them).
+    static func evaluationPage(personas: Int, apps: Int, sources: [String], summary: String, rows: String) -> String {
+        page(title: "mamsim whatif", body: """
+            <h1>What if</h1><p>\(personas) personas, \(apps) apps, from \(esc(sources.joined(separator: ", ")))</p>
             <section id="summary"><h2>Summary</h2><table>
             <colgroup><col style="width:11%"><col style="width:17%"><col style="width:15%"><col style="width:10%"><col style="width:15%"><col span="4" style="width:8%"></colgroup>
             <tr><th>Persona</th><th>User and groups</th><th>Device</th><th>App protection</th><th>Token</th><th>Share</th><th>Paste</th><th>Save</th><th>Features</th></tr>
@@ -81,39 +90,29 @@ enum WhatIfHTML {
             """)
     }
 
-    /// The diff: who is affected and by which change, then every change.
-    static func diff(_ changes: [WhatIfChange], old: String, new: String, personas: Int, failing: Set<WhatIfChange.Kind>) -> String {
-        var order: [String] = [], byPersona: [String: [WhatIfChange]] = [:]
-        for c in changes {
-            if byPersona[c.persona] == nil { order.append(c.persona) }
-            byPersona[c.persona, default: []].append(c)
+    /// The diff's page up to its rows: who is affected and by which change, then the head of
+    /// the table of every change (`WhatIfDiffWriter` writes the rows, then `diffTail`).
+    static func diffHead(old: String, new: String, personas: Int, total: Int, failingSaid: String,
+                         summary: [(name: String, WhatIfDiffWriter.PersonaSummary)]) -> String {
+        var rows = ""
+        for (name, s) in summary {
+            let kinds = s.kinds.map { "\($0.value) \($0.key)" }.sorted().joined(separator: ", ")
+            rows += "<tr\(s.failing > 0 ? " class=fail" : "")><td>\(esc(name))</td><td class=n>\(s.changes)</td><td class=n>\(s.failing)</td><td>\(esc(kinds))</td>"
+                + "<td><ul>" + s.causes.map { "<li>\(esc($0))</li>" }.joined() + (s.moreCauses > 0 ? "<li>and \(s.moreCauses) more</li>" : "") + "</ul></td></tr>\n"
         }
-        let failed = changes.filter { failing.contains($0.kind) }.count
-        var summary = ""
-        for name in order {
-            let mine = byPersona[name]!
-            let kinds = Dictionary(grouping: mine, by: \.kind.rawValue).map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
-            var causes: [String] = []
-            for c in mine { for b in c.because where !causes.contains(b) { causes.append(b) } }
-            let failedHere = mine.filter { failing.contains($0.kind) }.count
-            summary += "<tr\(failedHere > 0 ? " class=fail" : "")><td>\(esc(name))</td><td class=n>\(mine.count)</td><td class=n>\(failedHere)</td><td>\(esc(kinds))</td>"
-                + "<td><ul>" + causes.prefix(6).map { "<li>\(esc($0))</li>" }.joined() + (causes.count > 6 ? "<li>and \(causes.count - 6) more</li>" : "") + "</ul></td></tr>\n"
-        }
-        let rows = changes.map { c in
-            "<tr\(failing.contains(c.kind) ? " class=fail" : "")><td>\(failing.contains(c.kind) ? "FAIL" : "")</td><td>\(esc(c.kind.rawValue))</td><td>\(esc(c.persona))</td><td>\(esc(c.app.rawValue))</td>"
-                + "<td>\(esc(c.cell))</td><td>\(esc(c.before))</td><td>\(esc(c.after))</td><td class=why>\(esc(c.because.joined(separator: "; ")))</td></tr>"
-        }.joined(separator: "\n")
-        let failingSaid = failing.isEmpty ? "" : ", \(failed) of kinds --fail-on names (\(failing.map(\.rawValue).sorted().joined(separator: ", ")))"
-        return page(title: "mamsim whatif --diff", body: """
-            <h1>What if: the change</h1><p>\(esc(old)) → \(esc(new)), \(personas) personas: \(changes.count) cells change\(esc(failingSaid))</p>
+        let head = page(title: "mamsim whatif --diff", body: "\u{0}")
+        return String(head[..<head.firstIndex(of: "\u{0}")!]) + """
+            <h1>What if: the change</h1><p>\(esc(old)) → \(esc(new)), \(personas) personas: \(total) cells change\(esc(failingSaid))</p>
             <section id="summary"><h2>Who is affected, by which change</h2><table>
             <colgroup><col style="width:16%"><col style="width:7%"><col style="width:7%"><col style="width:25%"><col style="width:45%"></colgroup>
             <tr><th>Persona</th><th>Changes</th><th>Failing</th><th>Kinds</th><th>Because</th></tr>
-            \(summary.isEmpty ? "<tr><td colspan=5>no change</td></tr>" : summary)</table></section>
+            \(rows.isEmpty ? "<tr><td colspan=5>no change</td></tr>" : rows)</table></section>
             <section id="changes"><h2>Every change</h2><table>
             <colgroup><col style="width:4%"><col style="width:10%"><col style="width:10%"><col style="width:13%"><col style="width:16%"><col style="width:10%"><col style="width:10%"><col style="width:27%"></colgroup>
             <tr><th></th><th>Kind</th><th>Persona</th><th>App</th><th>Cell</th><th>Before</th><th>After</th><th>Because</th></tr>
-            \(rows)</table></section>
-            """)
+
+            """
     }
+
+    static let diffTail = "</table></section></body></html>\n"
 }
