@@ -194,7 +194,8 @@ extension CLITests.ShardTests {
             Issue.record("kubernetes-validate is missing: run scripts/install-deps (python3 -m pip install kubernetes-validate)")
             return
         }
-        let files = ["deploy/kubernetes/mamsim-shards.yaml", "deploy/kubernetes/mamsim-merge.yaml"].map { CLI.repo($0).path }
+        let files = ["deploy/kubernetes/mamsim-shards.yaml", "deploy/kubernetes/mamsim-merge.yaml", "deploy/kubernetes/mamsim-whatif.yaml",
+                     "deploy/kubernetes/mamsim-whatif-merge.yaml"].map { CLI.repo($0).path }
         for version in ["1.26.0", "1.28.0", "1.29.0", "1.31.0", "1.33.0"] {
             let r = try ReportValidator.run(python, ["-m", "kubernetes_validate", "-k", version, "--strict"] + files)
             #expect(r.status == 0, "Kubernetes \(version): \(r.output)")
@@ -210,14 +211,16 @@ extension CLITests.ShardTests {
         }
         let script = """
             import sys, yaml
-            jobs = yaml.safe_load(open(sys.argv[1]))["jobs"]
-            for job in ("shard", "merge"):
-                step = next(s for s in jobs[job]["steps"] if s.get("name") == "Install mamsim")
-                print(step["run"].replace("\\n", "\\n"), end="\\0")
+            for path in sys.argv[1:]:
+                jobs = yaml.safe_load(open(path))["jobs"]
+                for job in jobs:
+                    step = next(s for s in jobs[job]["steps"] if s.get("name") == "Install mamsim")
+                    print(step["run"].replace("\\n", "\\n"), end="\\0")
             """
-        let r = try ReportValidator.run(python, ["-c", script, CLI.repo("deploy/github-actions/mamsim-shards.yml").path])
+        // The What If workflow (a matrix of parts, then the gate) installs mamsim the same way.
+        let r = try ReportValidator.run(python, ["-c", script, CLI.repo("deploy/github-actions/mamsim-shards.yml").path, CLI.repo("deploy/github-actions/mamsim-whatif.yml").path])
         let installs = r.output.split(separator: "\0").map(String.init)
-        #expect(installs.count == 2, "\(r.output)")
+        #expect(installs.count == 4, "\(r.output)")
         for install in installs {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }
