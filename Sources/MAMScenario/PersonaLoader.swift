@@ -36,7 +36,7 @@ public enum PersonaLoader {
     public static func load(file: URL) throws(ScenarioError) -> [WhatIfPersona] {
         let data: Data
         do { data = try InputFile.contents(of: file, limit: maximumBytes) } catch let tooLarge as InputFile.TooLarge {
-            throw ScenarioError(file: file, message: "the personas file is larger than \(tooLarge.limit >> 20) MiB, the most mamsim reads of one (about thirty thousand personas); split it and run whatif once for each part")
+            throw ScenarioError(file: file, message: "the personas file is larger than \(tooLarge.limit >> 20) MiB, the most mamsim reads of one (about thirty thousand personas); split it into files of at most that size and name each with --personas: they are read one after the other, as one list")
         } catch {
             throw ScenarioError(file: file, message: "cannot read the personas file (\(error)); check the path")
         }

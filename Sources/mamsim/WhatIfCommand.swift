@@ -27,8 +27,9 @@ struct WhatIfCommand: ParsableCommand {
     @Argument(help: "Graph JSON files or folders of them.", completion: .file(extensions: ["json"]))
     var policies: [String]
 
-    @Option(help: "The personas file (YAML or JSON).", completion: .file(extensions: ["yaml", "yml", "json"]))
-    var personas: String
+    @Option(help: "The personas file (YAML or JSON); name it again for each file of a tenant's personas split in several (read one after the other, as one list).",
+            completion: .file(extensions: ["yaml", "yml", "json"]))
+    var personas: [String]
 
     @Option(help: "table (terminal), json or html.")
     var format: Format = .table
@@ -68,11 +69,27 @@ struct WhatIfCommand: ParsableCommand {
         return kinds
     }
 
+    /// Every personas file's personas, in the order named: each file bounded and composed on its
+    /// own, so a tenant's worth split in files of a few MiB never composes at once. A name given
+    /// in two files is an error naming both.
     func loadPersonas() throws -> [WhatIfPersona] {
-        do { return try PersonaLoader.load(file: URL(fileURLWithPath: personas)) } catch {
-            Terminal.error(error)
-            throw ExitCode(2)
+        var all: [WhatIfPersona] = [], seen: [String: String] = [:]
+        for file in personas {
+            do {
+                for p in try PersonaLoader.load(file: URL(fileURLWithPath: file)) {
+                    if let other = seen[p.name] {
+                        Terminal.error("\(file): persona \"\(p.name)\" is named in \(other) too; give each persona its own name")
+                        throw ExitCode(2)
+                    }
+                    seen[p.name] = file
+                    all.append(p)
+                }
+            } catch let e as ExitCode { throw e } catch {
+                Terminal.error(error)
+                throw ExitCode(2)
+            }
         }
+        return all
     }
 
     func run() throws {

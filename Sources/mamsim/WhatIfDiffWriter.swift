@@ -58,17 +58,20 @@ final class WhatIfDiffWriter {
                 if firstFailed.count < 3 { firstFailed.append(c) }
             }
             if summaries[c.persona] == nil { order.append(c.persona) }
-            var s = summaries[c.persona, default: PersonaSummary()]
-            s.changes += 1
-            if fails { s.failing += 1 }
-            s.kinds[c.kind.rawValue, default: 0] += 1
-            for b in c.because where !s.causes.contains(b) {
-                if s.causes.count < 6 { s.causes.append(b) } else { s.moreCauses += 1 }
-            }
-            summaries[c.persona] = s
+            // In place: a copy out and back would copy its kinds and causes for every change.
+            Self.count(c, fails: fails, into: &summaries[c.persona, default: PersonaSummary()])
             buffer += row(c, fails: fails).utf8
         }
         if buffer.count > 1 << 20 { try flush() }
+    }
+
+    static func count(_ c: WhatIfChange, fails: Bool, into s: inout PersonaSummary) {
+        s.changes += 1
+        if fails { s.failing += 1 }
+        s.kinds[c.kind.rawValue, default: 0] += 1
+        for b in c.because where !s.causes.contains(b) {
+            if s.causes.count < 6 { s.causes.append(b) } else { s.moreCauses += 1 }
+        }
     }
 
     private func flush() throws {

@@ -32,19 +32,123 @@ enum WhatIfPart {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    static func changeLine(_ c: WhatIfChange) throws -> String {
-        let object: [String: Any] = ["kind": c.kind.rawValue, "persona": c.persona, "app": c.app.rawValue, "cell": c.cell,
-                                     "before": c.before, "after": c.after, "because": c.because]
-        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) + "\n"
+    /// A change as a part's line: a JSON object, keys in order, written by hand (a part holds
+    /// millions of them; Foundation's serializer costs more than judging them).
+    static func changeLine(_ c: WhatIfChange) -> String {
+        var w = WhatIfReport.JSONWriter()
+        w.object { w in
+            w.field("after", c.after); w.field("app", c.app.rawValue); w.field("because", strings: c.because); w.field("before", c.before)
+            w.field("cell", c.cell); w.field("kind", c.kind.rawValue); w.field("persona", c.persona)
+        }
+        w.raw("\n")
+        return w.out
     }
 
+    /// A part's line read back: an object of strings and arrays of strings (what `changeLine`
+    /// writes), parsed by hand for the same reason; anything else is refused, naming the file.
     static func change(_ line: Data, in file: String) throws -> WhatIfChange {
-        guard let o = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-              let kind = (o["kind"] as? String).flatMap(WhatIfChange.Kind.init(rawValue:)), let persona = o["persona"] as? String, let app = o["app"] as? String,
-              let cell = o["cell"] as? String, let before = o["before"] as? String, let after = o["after"] as? String, let because = o["because"] as? [String] else {
+        var fields: [String: [String]] = [:]
+        let ok = line.withUnsafeBytes { raw -> Bool in
+            var p = FlatJSON(bytes: raw.bindMemory(to: UInt8.self))
+            return p.object(into: &fields)
+        }
+        func one(_ key: String) -> String? { fields[key].flatMap { $0.count == 1 ? $0[0] : nil } }
+        guard ok, let kind = one("kind").flatMap(WhatIfChange.Kind.init(rawValue:)), let persona = one("persona"), let app = one("app"),
+              let cell = one("cell"), let before = one("before"), let after = one("after"), let because = fields["because"] else {
             throw ValidationError("\(file): a change line is not one whatif wrote: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
         return WhatIfChange(kind: kind, persona: persona, app: BundleID(app), cell: cell, before: before, after: after, because: because)
+    }
+}
+
+/// The JSON of a part's change lines: one object whose values are strings (kept as one-element
+/// lists) or arrays of strings. Strings take every JSON escape, `\\u` pairs included.
+struct FlatJSON {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var i = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+    }
+
+    mutating func expect(_ c: UInt8) -> Bool {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == c else { return false }
+        i += 1
+        return true
+    }
+
+    mutating func object(into fields: inout [String: [String]]) -> Bool {
+        guard expect(UInt8(ascii: "{")) else { return false }
+        if expect(UInt8(ascii: "}")) { return true }
+        repeat {
+            guard let key = string(), expect(UInt8(ascii: ":")) else { return false }
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "[") {
+                i += 1
+                var items: [String] = []
+                if !expect(UInt8(ascii: "]")) {
+                    repeat { guard let s = string() else { return false }; items.append(s) } while expect(UInt8(ascii: ","))
+                    guard expect(UInt8(ascii: "]")) else { return false }
+                }
+                fields[key] = items
+            } else {
+                guard let s = string() else { return false }
+                fields[key] = [s]
+            }
+        } while expect(UInt8(ascii: ","))
+        return expect(UInt8(ascii: "}"))
+    }
+
+    mutating func hex4() -> UInt32? {
+        guard i + 4 <= bytes.count else { return nil }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[i]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+
+    mutating func string() -> String? {
+        guard expect(UInt8(ascii: "\"")) else { return nil }
+        var out: [UInt8] = []
+        while i < bytes.count {
+            let c = bytes[i]
+            i += 1
+            if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
+            guard c == UInt8(ascii: "\\") else { out.append(c); continue }
+            guard i < bytes.count else { return nil }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4() else { return nil }
+                if (0xD800..<0xDC00).contains(scalar), i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                    i += 2
+                    guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                out += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
+            default: out.append(e)
+            }
+        }
+        return nil
     }
 }
 
@@ -53,7 +157,8 @@ extension WhatIfCommand {
     /// A diff's part never fails the run: the gate is decided after the merge, on every change.
     func runPart(index: Int, count: Int) throws {
         let people = try loadPersonas()
-        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: personas))) ?? Data()
+        var bytes = Data()
+        for file in personas { bytes += (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data() }
         let mine = Array(people[WhatIfPart.range(count: people.count, index: index, of: count)])
         var head: [String: Any] = ["kind": diff ? "diff" : "evaluation", "format": format.rawValue, "shard": ["index": index + 1, "count": count],
                                    "personas": people.count, "run": WhatIfPart.identity(personas: bytes, policies: policies, kind: diff ? "diff" : "evaluation", format: format.rawValue)]
@@ -69,7 +174,7 @@ extension WhatIfCommand {
             head["failOn"] = try failKinds().map(\.rawValue).sorted()
             try stream.write(try WhatIfPart.header(head))
             try WhatIf.diff(mine, old: old, new: new, now: now) { changes in
-                try stream.write(try changes.map(WhatIfPart.changeLine).joined())
+                try stream.write(changes.map(WhatIfPart.changeLine).joined())
             }
         } else {
             let (loaded, notes) = try Self.loadPolicies(policies)
@@ -182,20 +287,11 @@ enum WhatIfMerge {
             let failing = Set((head["failOn"] as? [String] ?? []).compactMap(WhatIfChange.Kind.init(rawValue:)))
             let writer = try WhatIfDiffWriter(format: WhatIfDiffWriter.Format(rawValue: format) ?? .table, old: head["old"] as? String ?? "",
                                               new: head["new"] as? String ?? "", personas: personas, failing: failing)
-            for part in parts {
-                guard let handle = FileHandle(forReadingAtPath: part.path) else { throw ExitCode(2) }
-                defer { try? handle.close() }
-                try handle.seek(toOffset: part.bodyOffset)
-                var carry = Data()
-                while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                    carry += chunk
-                    var batch: [WhatIfChange] = []
-                    while let end = carry.firstIndex(of: UInt8(ascii: "\n")) {
-                        batch.append(try WhatIfPart.change(carry[carry.startIndex..<end], in: part.path))
-                        carry.removeSubrange(carry.startIndex...end)
-                    }
-                    try writer.add(batch)
-                }
+            do {
+                for part in parts { try feed(part, to: writer) }
+            } catch let e as ValidationError {
+                Terminal.error("\(e)")
+                throw ExitCode(2)
             }
             try writer.finish(to: output)
             if output != nil { Terminal().line("\(writer.headline) (from \(parts.count) parts)") }
@@ -228,6 +324,25 @@ enum WhatIfMerge {
         }
         try stream.finish()
         if let output { Terminal().line("whatif \(format): \(output) (\(personas) persona\(personas == 1 ? "" : "s") from \(parts.count) parts)") }
+    }
+
+    /// A diff part's changes, a batch at a time, to `writer`.
+    static func feed(_ part: Part, to writer: WhatIfDiffWriter) throws {
+        guard let handle = FileHandle(forReadingAtPath: part.path) else { throw ValidationError("\(part.path) cannot be read") }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: part.bodyOffset)
+        var carry = Data()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            carry += chunk
+            var batch: [WhatIfChange] = []
+            var start = carry.startIndex
+            while let end = carry[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                batch.append(try WhatIfPart.change(carry[start..<end], in: part.path))
+                start = carry.index(after: end)
+            }
+            carry = Data(carry[start...])
+            try writer.add(batch)
+        }
     }
 
     static func bodySize(_ part: Part) throws -> UInt64 {

@@ -159,6 +159,15 @@ struct BenchCommand: AsyncParsableCommand {
             table.add("whatif: 10000 personas, table (s)", scale.table, nil, nil, lowerIsBetter: true, target: "≤ 5 s")
             table.add("whatif: 10000 personas, JSON (s)", scale.json, nil, nil, lowerIsBetter: true, target: "≤ 10 s")
             table.add("whatif: 10000 personas, peak (MiB)", scale.peakMiB, nil, nil, lowerIsBetter: true, target: "≤ 400 MiB")
+            let diff = try WhatIfScaleBench.diff()
+            print(String(format: "whatif --diff: 10000 personas of their own shapes, %d changes judged and written (JSON) in %.2f s (target ≤ 10 s), peak %.0f MiB\n",
+                         diff.changes, diff.seconds, diff.peakMiB))
+            table.add("whatif --diff: 10000 personas (s)", diff.seconds, nil, nil, lowerIsBetter: true, target: "≤ 10 s")
+            let shards = try WhatIfScaleBench.shards()
+            print(String(format: "whatif --diff --shard K/8: 100000 personas, %d changes; slowest part %.2f s, all 8 parts %.2f s one after the other, merge %.2f s, peak %.0f MiB\n",
+                         shards.changes, shards.slowest, shards.total, shards.merge, shards.peakMiB))
+            table.add("whatif --diff: 100000 personas, slowest of 8 parts (s)", shards.slowest, nil, nil, lowerIsBetter: true, target: "≤ 10 s")
+            table.add("whatif --diff: 100000 personas, merge of 8 parts (s)", shards.merge, nil, nil, lowerIsBetter: true, target: "≤ 30 s")
         }
 
         if only == nil || only == "decode" {

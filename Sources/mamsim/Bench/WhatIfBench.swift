@@ -48,17 +48,7 @@ enum WhatIfBench {
     /// process's peak resident size over the two, in MiB (its peak reset first).
     static func scale(count: Int = 10_000) throws -> (table: Double, json: Double, bytes: (table: Int, json: Int), peakMiB: Double) {
         let (policies, appList) = try tenant()
-        let few = Array(appList.prefix(4)) + [appList[apps - 1]]
-        let groups = ["Sales", "Executives", "Contractors"]
-        let people = (0..<count).map { i in
-            var device = DeviceFacts(mdmEnrolled: i % 2 == 0, osVersion: Version("\(16 + i % 3).\(i % 8).\(i % 50)")!)
-            device.model = ["iPhone15,2", "iPhone16,1", "iPhone14,5", "iPad13,4"][i % 4]
-            var member = DirectoryMembership(groups: groups.indices.filter { (i >> $0) & 1 == 1 }.map { groups[$0] })
-            member.signInRisk = ["none", "low", "high", nil][i % 4]
-            var mine = few
-            mine[0].version = "4.\(2400 + i % 97).0"
-            return WhatIfPersona(name: "p\(i)", user: Account(upn: "user\(i)@contoso.com"), member: member, device: device, apps: mine)
-        }
+        let people = tenantPersonas(count: count, apps: appList)
         ProcessStats.resetPeak()
         let clock = ContinuousClock()
         var bytes = (table: 0, json: 0)
@@ -71,6 +61,22 @@ enum WhatIfBench {
         guard bytes.table > count * 100, bytes.json > bytes.table else { throw BenchError(message: "whatif bench: \(count) personas wrote \(bytes.table) bytes of table") }
         let peak = Double(ProcessStats.kibField("VmHWM:", of: "/proc/self/status") ?? 0) / 1024
         return (milliseconds(table) / 1000, milliseconds(json) / 1000, bytes, peak)
+    }
+
+    /// `count` personas each of its own shape (groups, enrollment, OS version, model, risk, app
+    /// versions all vary) over five of `apps`.
+    static func tenantPersonas(count: Int, apps appList: [WhatIfPersona.App]) -> [WhatIfPersona] {
+        let few = Array(appList.prefix(4)) + [appList[apps - 1]]
+        let groups = ["Sales", "Executives", "Contractors"]
+        return (0..<count).map { i in
+            var device = DeviceFacts(mdmEnrolled: i % 2 == 0, osVersion: Version("\(16 + i % 3).\(i % 8).\(i % 50)")!)
+            device.model = ["iPhone15,2", "iPhone16,1", "iPhone14,5", "iPad13,4"][i % 4]
+            var member = DirectoryMembership(groups: groups.indices.filter { (i >> $0) & 1 == 1 }.map { groups[$0] })
+            member.signInRisk = ["none", "low", "high", nil][i % 4]
+            var mine = few
+            mine[0].version = "4.\(2400 + i % 97).0"
+            return WhatIfPersona(name: "p\(i)", user: Account(upn: "user\(i)@contoso.com"), member: member, device: device, apps: mine)
+        }
     }
 
     /// A Graph export of `policies` app protection policies (Microsoft's level 2 template, each
