@@ -97,14 +97,7 @@ enum DSCExport {
             users[graphKey] = .object(selection)
         }
         conditions["users"] = GraphValue.object(users)
-        if case .string(let methods)? = props["transfermethods"], !methods.isEmpty {
-            conditions["authenticationFlows"] = .object(["transferMethods": .string(methods)])
-        }
-        if present(["InsiderRiskLevels"]) { conditions["insiderRiskLevels"] = list("InsiderRiskLevels") }
-        if present(["AuthenticationContexts"]), case .object(var apps)? = conditions["applications"] {
-            apps["includeAuthenticationContextClassReferences"] = list("AuthenticationContexts")
-            conditions["applications"] = .object(apps)
-        }
+        addFlowsAndContexts(props, to: &conditions)
         var dict: [String: GraphValue] = ["@odata.type": .string("#microsoft.graph.conditionalAccessPolicy"),
                                           "displayName": string("DisplayName") ?? .string(block.name),
                                           "state": string("State") ?? .string("enabled"), "conditions": .object(conditions), "grantControls": .object(grant)]
@@ -159,6 +152,20 @@ enum DSCExport {
         }
         if !assignments.isEmpty { dict["assignments"] = .array(assignments) }
         return .object(dict)
+    }
+
+    /// `TransferMethods`, `InsiderRiskLevels` and `AuthenticationContexts` of a block, in
+    /// Graph's conditions.
+    static func addFlowsAndContexts(_ props: [String: Value], to conditions: inout [String: GraphValue]) {
+        func list(_ key: String) -> [GraphValue] { Self.list(props[key]).compactMap(graph) }
+        if case .string(let methods)? = props["transfermethods"], !methods.isEmpty {
+            conditions["authenticationFlows"] = .object(["transferMethods": .string(methods)])
+        }
+        if !list("insiderrisklevels").isEmpty { conditions["insiderRiskLevels"] = .array(list("insiderrisklevels")) }
+        if !list("authenticationcontexts").isEmpty, case .object(var apps)? = conditions["applications"] {
+            apps["includeAuthenticationContextClassReferences"] = .array(list("authenticationcontexts"))
+            conditions["applications"] = .object(apps)
+        }
     }
 
     /// The flat session properties of an `AADConditionalAccessPolicy` block in Graph's

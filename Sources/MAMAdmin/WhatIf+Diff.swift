@@ -81,25 +81,30 @@ extension WhatIf {
                 for key in Set(a.appConfig.keys).union(b.appConfig.keys).sorted() where a.appConfig[key] != b.appConfig[key] {
                     add(.other, "app config → \(key)", a.appConfig[key] ?? "(none)", b.appConfig[key] ?? "(none)")
                 }
-                // An app the new policies block at launch (conditional launch: a minimum OS, a
-                // jailbreak) moves no data: a path of it that the policy opens opens nothing.
-                let blockedAtLaunch = b.features.contains { !$0.isAllowed && $0.to == PolicyMatrix.Feature.launch.rawValue }
-                // A short paste: within a policy's character limit, else judged by the level alone.
-                func short(_ r: WhatIfAppResult) -> WhatIfAppResult.Cells { r.pasteLimit > 0 ? r.clipboardWithinLimit : r.clipboard }
-                let limited = a.pasteLimit > 0 || b.pasteLimit > 0
-                for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard),
-                                     ("short paste", limited ? short(a) : .empty, limited ? short(b) : .empty), ("save", a.save, b.save),
-                                     ("open", a.open, b.open), ("features", a.features, b.features)] {
-                    for (c, d) in zip(x, y) where cell(c) != cell(d) {
-                        var kind: WhatIfChange.Kind = !c.isAllowed && d.isAllowed ? .opened : c.isAllowed && !d.isAllowed ? .closed : .other
-                        // A feature of an app blocked at launch opens nothing either; the launch cell itself is the change.
-                        if kind == .opened, blockedAtLaunch, c.to != PolicyMatrix.Feature.launch.rawValue { kind = .other }
-                        add(kind, "\(grid) → \(c.to)", cell(c), cell(d) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
-                    }
-                }
+                cellChanges(a, b) { add($0, $1, $2, $3) }
             }
         }
         return changes
+    }
+
+    /// The grids' cells of one app whose decision changes: kind, cell, before, after.
+    static func cellChanges(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ add: (WhatIfChange.Kind, String, String, String) -> Void) {
+        // An app the new policies block at launch (conditional launch: a minimum OS, a
+        // jailbreak) moves no data: a path of it that the policy opens opens nothing.
+        let blockedAtLaunch = b.features.contains { !$0.isAllowed && $0.to == PolicyMatrix.Feature.launch.rawValue }
+        // A short paste: within a policy's character limit, else judged by the level alone.
+        func short(_ r: WhatIfAppResult) -> WhatIfAppResult.Cells { r.pasteLimit > 0 ? r.clipboardWithinLimit : r.clipboard }
+        let limited = a.pasteLimit > 0 || b.pasteLimit > 0
+        for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard),
+                             ("short paste", limited ? short(a) : .empty, limited ? short(b) : .empty), ("save", a.save, b.save),
+                             ("open", a.open, b.open), ("features", a.features, b.features)] {
+            for (c, d) in zip(x, y) where cell(c) != cell(d) {
+                var kind: WhatIfChange.Kind = !c.isAllowed && d.isAllowed ? .opened : c.isAllowed && !d.isAllowed ? .closed : .other
+                // A feature of an app blocked at launch opens nothing either; the launch cell itself is the change.
+                if kind == .opened, blockedAtLaunch, c.to != PolicyMatrix.Feature.launch.rawValue { kind = .other }
+                add(kind, "\(grid) → \(c.to)", cell(c), cell(d) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
+            }
+        }
     }
 
     static func cell(_ v: Verdict) -> String { v.isAllowed ? "allowed" : v.blockedBy?.rawValue ?? "blocked" }

@@ -203,6 +203,21 @@ enum WhatIfReport {
         return w.out
     }
 
+    /// The token: its word and sentence, and where it depends, each case and the otherwise.
+    static func token(_ w: inout JSONWriter, _ token: WhatIfToken) {
+        w.field("token", token.word)
+        w.field("reason", token.explanation)
+        guard token.depends else { return }
+        w.key("cases")
+        w.array(token.cases) { w, c in
+            w.object { w in w.field("if", c.condition); w.field("token", verdict(c.decision)); w.field("reason", c.decision.explanation) }
+        }
+        w.comma()
+        w.key("otherwise")
+        w.object { w in w.field("token", verdict(token.decision)); w.field("reason", token.decision.explanation) }
+        w.comma()
+    }
+
     /// One app's results: app protection, conditional access, configuration and the grids.
     static func app(_ w: inout JSONWriter, _ a: WhatIfAppResult, resource: String) {
         w.object { w in
@@ -224,19 +239,7 @@ enum WhatIfReport {
             w.key("conditionalAccess")
             w.object { w in
                 w.field("resource", resource)
-                let token = a.token
-                w.field("token", token.word)
-                w.field("reason", token.explanation)
-                if token.depends {
-                    w.key("cases")
-                    w.array(token.cases) { w, c in
-                        w.object { w in w.field("if", c.condition); w.field("token", verdict(c.decision)); w.field("reason", c.decision.explanation) }
-                    }
-                    w.comma()
-                    w.key("otherwise")
-                    w.object { w in w.field("token", verdict(token.decision)); w.field("reason", token.decision.explanation) }
-                    w.comma()
-                }
+                token(&w, a.token)
                 w.key("value")
                 w.array(a.conditionalAccess) { evaluation(&$0, $1) }
                 w.comma()

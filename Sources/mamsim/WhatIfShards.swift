@@ -297,6 +297,13 @@ enum WhatIfMerge {
             if output != nil { Terminal().line("\(writer.headline) (from \(parts.count) parts)") }
             return try WhatIfCommand.judgeGate(writer)
         }
+        try writeEvaluation(parts, format: format, personas: personas, to: output)
+    }
+
+    /// An evaluation's parts joined: the JSON's objects, the table's personas (and its footer),
+    /// the HTML's summary rows then app rows, each in the parts' order.
+    static func writeEvaluation(_ parts: [Part], format: String, personas: Int, to output: String?) throws {
+        let head = parts[0].header
         let stream = try ReportStream(to: output)
         switch format {
         case "json":
