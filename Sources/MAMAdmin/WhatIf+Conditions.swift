@@ -125,7 +125,9 @@ extension WhatIf {
             j.misses.append(Miss(reason: "users", why: "it excludes \(account.upn)"))
             return
         }
-        if guestIn == nil || (included && guestOut == nil) {
+        // The guest's home tenant decides only where nothing else does: an include it alone
+        // could make, or an exclude of a user included otherwise.
+        if (guestIn == nil && !included) || (included && guestOut == nil) {
             j.unknowns.append(Unknown(reason: "users", what: "\(account.upn)'s home tenant (say tenant:) is one of the policy's external tenants"))
             return
         }
@@ -164,6 +166,8 @@ extension WhatIf {
             if key == "alltrusted" {
                 if let trusted = member.trustedLocation { return trusted }
                 if let said = member.location.flatMap({ policies.namedLocations[$0.lowercased()] }) { return said.isTrusted ? true : nil }
+                // An export without its named locations says nothing of which are trusted.
+                guard !policies.namedLocations.isEmpty else { return nil }
                 let trusted = Set(policies.namedLocations.values.filter(\.isTrusted))
                 let answers = trusted.map { $0.contains(ip: member.ipAddress, country: member.country) }
                 return answers.contains(true) ? true : answers.allSatisfy { $0 == false } && member.ipAddress != nil ? false : nil

@@ -200,6 +200,7 @@ extension WhatIf {
             guard !pairs.isEmpty else { return e }
             var named = e
             named.reason = self(e.reason)
+            named.dependsOn = e.dependsOn.map(callAsFunction)
             return named
         }
     }

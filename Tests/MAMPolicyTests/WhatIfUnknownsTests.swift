@@ -85,6 +85,12 @@ import Testing
         #expect(unsaid.cases.contains { $0.condition.contains("the sign-in comes from \"Blocked countries\"") })
         // A named location said by its display name.
         #expect(token { $0.location = "Contoso HQ"; $0.country = "FR" }.isAllowed)
+        // An export without its named locations says nothing of which are trusted: an address
+        // alone leaves "outside a trusted location" unknown.
+        let bare = try Self.policies(outside)
+        var m = DirectoryMembership()
+        m.ipAddress = "198.51.100.1"
+        #expect(WhatIf.evaluate(Self.persona(member: m), bare).apps[0].token.depends)
     }
 
     /// [CL] Browsers are not mobile apps: Safari is let through a "block mobile apps and desktop
@@ -149,6 +155,10 @@ import Testing
         var unknownTenant = Self.persona(upn: "erin_fabrikam.com#EXT#@contoso.onmicrosoft.com")
         unknownTenant.user = Account(upn: unknownTenant.user.upn)
         #expect(WhatIf.evaluate(unknownTenant, enumerated).apps[0].token.depends)
+        // Included anyway (all users), the home tenant no longer matters.
+        let everyone = try Self.policies(doc.replacingOccurrences(of: #""membershipKind": "all""#, with: #""membershipKind": "enumerated", "members": ["fabrikam-tenant-id"]"#)
+            .replacingOccurrences(of: #""users": {"includeGuestsOrExternalUsers""#, with: #""users": {"includeUsers": ["All"], "includeGuestsOrExternalUsers""#))
+        #expect(WhatIf.evaluate(unknownTenant, everyone).apps[0].token.blockedBy == .accessBlocked)
     }
 
     /// [GR] `domainJoinedDevice` is met by a Microsoft Entra hybrid joined device (`trustType`
