@@ -39,9 +39,10 @@ public struct NamedLocation: Sendable, Hashable {
 
     /// Whether the CIDR range `cidr` (`10.0.0.0/8`, `2001:db8::/32`) holds the address `ip`.
     static func range(_ cidr: String, contains ip: String) -> Bool {
-        let parts = cidr.split(separator: "/")
-        guard let base = bytes(String(parts[0])), let address = bytes(ip), base.count == address.count else { return false }
-        let bits = parts.count > 1 ? Int(parts[1]) ?? base.count * 8 : base.count * 8
+        let parts = cidr.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let first = parts.first, let base = bytes(String(first)), let address = bytes(ip), base.count == address.count else { return false }
+        // A prefix length that is not a number (an export's typo) matches nothing.
+        guard let bits = parts.count > 1 ? Int(parts[1]) : base.count * 8, (0...base.count * 8).contains(bits) else { return false }
         for i in 0..<base.count {
             let keep = max(0, min(8, bits - i * 8))
             let mask: UInt8 = keep == 0 ? 0 : UInt8(truncatingIfNeeded: 0xFF << (8 - keep))

@@ -237,3 +237,15 @@ import Testing
         #expect(t.contains { $0.cell == "token" && $0.kind == .toUnknown && $0.after == "depends" && $0.because.contains { $0.hasPrefix("\"Block risky\": added") } }, "\(t)")
     }
 }
+
+/// [LO] A named location's ranges as an export holds them, a hostile one too: IPv4 and IPv6
+/// prefixes match as CIDR says; an empty, malformed or out-of-range prefix matches nothing.
+@Test(arguments: [
+    ("203.0.113.0/24", "203.0.113.200", true), ("203.0.113.0/24", "203.0.114.1", false), ("10.0.0.0/8", "10.255.1.2", true),
+    ("2001:db8:10::/48", "2001:db8:10:ffff::1", true), ("2001:db8:10::/48", "2001:db8:11::1", false), ("203.0.113.7", "203.0.113.7", true),
+    ("203.0.113.0/24", "2001:db8::1", false), ("", "203.0.113.7", false), ("/", "203.0.113.7", false), ("203.0.113.0/", "203.0.113.7", false),
+    ("203.0.113.0/33", "203.0.113.7", false), ("203.0.113.0/-1", "203.0.113.7", false), ("203.0.113.0/24/8", "203.0.113.7", false), ("0.0.0.0/0", "198.51.100.1", true),
+])
+func aNamedLocationsRangesMatchAsCIDRSays(cidr: String, ip: String, inside: Bool) {
+    #expect(NamedLocation.range(cidr, contains: ip) == inside)
+}
