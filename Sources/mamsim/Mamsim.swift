@@ -15,7 +15,7 @@ struct Mamsim: AsyncParsableCommand {
         commandName: "mamsim",
         abstract: "A simulated managed iOS device: apps and extensions as real processes, Intune app protection enforced by the host.",
         version: "mamsim \(mamsimVersion) (wire protocol \(Hello.currentProtocolVersion), scenario format 1.5)",
-        subcommands: [RunCommand.self, InitCommand.self, TestCommand.self, MergeCommand.self, ReportCommand.self, MatrixCommand.self, WhatIfCommand.self, LintCommand.self, ConfigureCommand.self, ActivationCommand.self, BenchCommand.self, SchemaCommand.self])
+        subcommands: [RunCommand.self, InitCommand.self, TestCommand.self, MergeCommand.self, ReportCommand.self, MatrixCommand.self, WhatIfCommand.self, MutateCommand.self, LintCommand.self, ConfigureCommand.self, ActivationCommand.self, BenchCommand.self, SchemaCommand.self])
 
     /// The program's entry: a write to a child or a reader that went away (`| head`) fails
     /// with EPIPE instead of killing mamsim, then the command line is parsed and run.

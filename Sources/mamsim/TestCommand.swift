@@ -206,6 +206,12 @@ struct TestCommand: AsyncParsableCommand {
     }
 
     private func collect() throws -> [Candidate] {
+        try Self.collect(paths, filter: filter)
+    }
+
+    /// The scenario files `paths` name (files, and the scenarios found in folders), `filter`
+    /// keeping those whose path or name contains it.
+    static func collect(_ paths: [String], filter: String?) throws -> [Candidate] {
         var out: [Candidate] = []
         let fm = FileManager.default
         for p in paths {

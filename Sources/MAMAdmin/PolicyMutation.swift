@@ -1,0 +1,87 @@
+import MAMModel
+public import MAMPolicy
+
+/// The mutants of an app protection policy (`mamsim mutate`, docs/MUTATE.md): for each Graph
+/// property the importer reads — the enforcer's own list of settings, so a setting added there
+/// is mutated without a change here — the policy with that one setting moved to another value.
+/// The values tried are those Microsoft's level 1–3 templates give the property, and both
+/// booleans; of those that change the policy, the mutant takes the one whose decisions differ
+/// most from the policy's (`rank`: cells of the fleet's matrix that change).
+public enum PolicyMutation {
+    public struct Mutant: Sendable {
+        /// The Graph property (`allowedOutboundDataTransferDestinations`).
+        public var setting: String
+        /// The value it was moved to, as Graph writes it.
+        public var value: String
+        public var policy: IosManagedAppProtection
+        /// How many decisions of the fleet's matrix it changes (0: none the matrix shows; it may
+        /// still change a PIN, a conditional launch or what the app reads).
+        public var cells: Int
+    }
+
+    /// Each setting's candidate values: the templates' values of the property, and `true`/`false`.
+    static let candidates: [String: [GraphValue]] = {
+        var out: [String: [GraphValue]] = [:]
+        for name in Baselines.names {
+            guard let text = Baselines.document(name), let root = try? GraphValue.parse(Array(text.utf8), source: name),
+                  case .object(let dict) = root else { continue }
+            for (key, value) in dict where GraphPolicyImporter.properties[key] != nil {
+                if !(out[key]?.contains(value) ?? false) { out[key, default: []].append(value) }
+            }
+        }
+        for key in GraphPolicyImporter.properties.keys {
+            for b in [GraphValue.bool(true), .bool(false)] where !(out[key]?.contains(b) ?? false) { out[key, default: []].append(b) }
+            for extra in [GraphValue.array([]), .string("")] where !(out[key]?.contains(extra) ?? false) { out[key, default: []].append(extra) }
+        }
+        return out
+    }()
+
+    /// Every setting of the importer, in name order.
+    public static var settings: [String] { GraphPolicyImporter.properties.keys.sorted() }
+
+    /// `policy`'s mutants, one per setting that some candidate changes (`only`: those settings
+    /// alone); `rank` counts the decisions a mutant changes. A setting no candidate changes has
+    /// no mutant, and is returned apart.
+    public static func mutants(of policy: IosManagedAppProtection, only: Set<String>? = nil,
+                               rank: (IosManagedAppProtection) -> Int) -> (mutants: [Mutant], unchanged: [String]) {
+        var mutants: [Mutant] = [], unchanged: [String] = []
+        for setting in settings where only?.contains(setting) ?? true {
+            guard let setter = GraphPolicyImporter.properties[setting] else { continue }
+            var best: Mutant?
+            for value in candidates[setting] ?? [] {
+                var p = policy
+                var context = GraphPolicyImporter.Context(place: "mutate", source: "mutate")
+                guard (try? setter(&p, value, &context)) != nil, p != policy else { continue }
+                let cells = rank(p)
+                if best == nil || cells > best!.cells { best = Mutant(setting: setting, value: value.description, policy: p, cells: cells) }
+            }
+            if let best { mutants.append(best) } else { unchanged.append(setting) }
+        }
+        return (mutants, unchanged)
+    }
+
+    /// How many decisions of `fleet`'s matrix differ when its policy `original` is `mutant`.
+    public static func changedCells(_ original: PolicyMatrix, _ mutated: PolicyMatrix) -> Int {
+        func differ(_ a: [[Verdict]], _ b: [[Verdict]]) -> Int {
+            var n = 0
+            for (x, y) in zip(a, b) {
+                for (u, v) in zip(x, y) where u.isAllowed != v.isAllowed || u.blockedBy != v.blockedBy { n += 1 }
+            }
+            return n
+        }
+        return differ(original.transfers, mutated.transfers) + differ(original.files, mutated.files) + differ(original.clipboard, mutated.clipboard)
+            + differ(original.save, mutated.save) + differ(original.open, mutated.open) + differ(original.feature, mutated.feature)
+    }
+
+    /// Settings an app must take part in for them to work (its own SDK calls), with the call
+    /// the SDK's guide asks for: a survivor there is code that does not consult the setting.
+    public static let participation: [String: String] = [
+        "allowedDataStorageLocations": "IntuneMAMPolicy.isSaveToAllowed(for:withAccountId:) before saving (Stage 4)",
+        "saveAsBlocked": "IntuneMAMPolicy.isSaveToAllowed(for:withAccountId:) before saving (Stage 4)",
+        "allowedDataIngestionLocations": "IntuneMAMPolicy.isOpenFromAllowed(for:withAccountId:) before importing (Stage 4)",
+        "blockDataIngestionIntoOrganizationDocuments": "IntuneMAMPolicy.isOpenFromAllowed(for:withAccountId:) before importing (Stage 4)",
+        "notificationRestriction": "IntuneMAMPolicy.notificationPolicy, read from the policy of the account a notification is for, before showing it (Stage 4)",
+        "managedUniversalLinks": "the app's own handling of the links the SDK lets it open",
+        "screenCaptureBlocked": "the UI identity (setUIPolicyAccountId) of the screen showing the account's data (Stage 5)",
+    ]
+}
