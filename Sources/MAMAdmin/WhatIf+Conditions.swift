@@ -68,7 +68,10 @@ extension WhatIf {
             j.misses.append(Miss(reason: "devicePlatform", why: "it does not cover a \(persona.device.platform) device"))
         }
         let (deviceIn, deviceWhy) = p.admits(persona.device)
-        if !deviceIn { j.misses.append(Miss(reason: "devices", why: "it leaves the device out: \(deviceWhy ?? "")")) }
+        if !deviceIn { j.misses.append(Miss(reason: "devices", why: "it leaves the device out: \(deviceWhy ?? "")")) } else if let deviceWhy {
+            // Why the device condition took the device in (a filter's rule read on it): said too.
+            j.notes.append(deviceWhy)
+        }
         let client = clientApp(app, member)
         let types = Set(p.clientAppTypes.map { $0.lowercased() })
         let eas = client == "exchangeActiveSync" && types.contains("eassupported")
