@@ -78,10 +78,7 @@ struct MutateCommand: AsyncParsableCommand {
                     PolicyMutation.changedCells(matrix, PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet))
                 }
                 unchanged += same.count
-                for m in mutants {
-                    let report = await Self.run(scenario.replacingPolicy(named: name, with: m.policy), runtime: runtime)
-                    outcomes.append(Self.judge(baseline, report, scenario: candidate.key, policy: name, mutant: m))
-                }
+                outcomes += await Self.sweep(mutants, of: scenario, policy: name, key: candidate.key, baseline: baseline, runtime: runtime)
             }
         }
         try write(outcomes, unchanged: unchanged, baselineFailed: baselineFailed)
@@ -91,6 +88,32 @@ struct MutateCommand: AsyncParsableCommand {
             Terminal.error(String(format: "mutation score %.1f%% is under --fail-under %.1f%%", Self.score(outcomes), failUnder))
             throw ExitCode(1)
         }
+    }
+
+    /// Each mutant's scenario run and judged, as many at once as the machine has cores (each
+    /// run is its own device and processes), the outcomes in the mutants' order.
+    static func sweep(_ mutants: [PolicyMutation.Mutant], of scenario: Scenario, policy name: String, key: String, baseline: ScenarioReport,
+                      runtime: String) async -> [Outcome] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var results = [Outcome?](repeating: nil, count: mutants.count)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var next = 0
+            func start() {
+                guard next < mutants.count else { return }
+                let i = next, m = mutants[i]
+                next += 1
+                group.addTask {
+                    let report = await run(scenario.replacingPolicy(named: name, with: m.policy), runtime: runtime)
+                    return (i, judge(baseline, report, scenario: key, policy: name, mutant: m))
+                }
+            }
+            for _ in 0..<width { start() }
+            for await (i, outcome) in group {
+                results[i] = outcome
+                start()
+            }
+        }
+        return results.compactMap { $0 }
     }
 
     static func run(_ scenario: Scenario, runtime: String) async -> ScenarioReport {
