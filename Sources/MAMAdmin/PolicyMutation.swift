@@ -29,15 +29,31 @@ public enum PolicyMutation {
                 if !(out[key]?.contains(value) ?? false) { out[key, default: []].append(value) }
             }
         }
+        // Values of every shape a setting takes — the setter refuses those not its own: both
+        // booleans, the values of Graph's enums, numbers, durations, versions, an empty list.
+        let enums: [String] = DataTransferLevel.allCases.map(\.rawValue) + ClipboardSharingLevel.allCases.map(\.rawValue)
+            + PinCharacterSet.allCases.map(\.rawValue) + NotificationRestriction.allCases.map(\.rawValue) + RemediationAction.allCases.map(\.rawValue)
+            + ManagedBrowserType.allCases.map(\.rawValue) + DeviceThreatLevel.allCases.map(\.rawValue) + MobileThreatDefensePartnerPriority.allCases.map(\.rawValue)
+            + DialerRestrictionLevel.allCases.map(\.rawValue) + MessagingRedirectAppType.allCases.map(\.rawValue) + TargetedAppGroupType.allCases.map(\.rawValue)
+            + AppDataEncryptionType.allCases.map(\.rawValue) + FeatureConfigurationState.allCases.map(\.rawValue)
+        let extras: [GraphValue] = [.bool(true), .bool(false), .array([])] + [0, 1, 4, 30, 9999].map { .number($0) }
+            + ["PT1M", "PT12H", "P90D", "1.0", "99.0"].map { .string($0) } + enums.map { .string($0) }
         for key in GraphPolicyImporter.properties.keys {
-            for b in [GraphValue.bool(true), .bool(false)] where !(out[key]?.contains(b) ?? false) { out[key, default: []].append(b) }
-            for extra in [GraphValue.array([]), .string("")] where !(out[key]?.contains(extra) ?? false) { out[key, default: []].append(extra) }
+            for extra in extras where !(out[key]?.contains(extra) ?? false) { out[key, default: []].append(extra) }
         }
         return out
     }()
 
+    /// What a policy's document says of itself, not a setting an app meets: never mutated.
+    static let bookkeeping: Set<String> = ["id", "displayName", "description", "version", "createdDateTime", "lastModifiedDateTime",
+                                           "roleScopeTagIds", "isAssigned", "deployedAppCount"]
+
     /// Every setting of the importer, in name order.
-    public static var settings: [String] { GraphPolicyImporter.properties.keys.sorted() }
+    public static var settings: [String] { GraphPolicyImporter.properties.keys.filter { !bookkeeping.contains($0) }.sorted() }
+
+    /// The most values of one setting whose decisions are counted: a free-text setting takes
+    /// any of them, and a few show which differs most.
+    static let ranked = 8
 
     /// `policy`'s mutants, one per setting that some candidate changes (`only`: those settings
     /// alone); `rank` counts the decisions a mutant changes. A setting no candidate changes has
@@ -48,10 +64,12 @@ public enum PolicyMutation {
         for setting in settings where only?.contains(setting) ?? true {
             guard let setter = GraphPolicyImporter.properties[setting] else { continue }
             var best: Mutant?
-            for value in candidates[setting] ?? [] {
+            var tried = 0
+            for value in candidates[setting] ?? [] where tried < ranked {
                 var p = policy
                 var context = GraphPolicyImporter.Context(place: "mutate", source: "mutate")
                 guard (try? setter(&p, value, &context)) != nil, p != policy else { continue }
+                tried += 1
                 let cells = rank(p)
                 if best == nil || cells > best!.cells { best = Mutant(setting: setting, value: value.description, policy: p, cells: cells) }
             }
