@@ -96,7 +96,7 @@ extension DSCExport {
                     guard case .string(let quoted) = try value() else { continue }
                     name = quoted
                     quotedName = true
-                } else if type.hasPrefix("Intune") || type == "AADConditionalAccessPolicy", i < chars.count, chars[i].isLetter {
+                } else if DSCExport.reads(type), i < chars.count, chars[i].isLetter {
                     // Older exports and examples name the resource bare: `IntuneAppProtectionPolicyiOS MyPolicy`.
                     // (Only a resource's: `node localhost {` holds the resources.)
                     name = word()
@@ -107,7 +107,7 @@ extension DSCExport {
                 skipSpace()
                 guard i < chars.count, chars[i] == "{" else { continue }
                 i += 1
-                guard type.hasPrefix("Intune") || type == "AADConditionalAccessPolicy" else {
+                guard DSCExport.reads(type) else {
                     skipBlock()
                     // A resource of another kind (a quoted name: `Node localhost` is not one) is
                     // listed as skipped, never dropped without a word.

@@ -49,6 +49,12 @@ enum DSCExport {
         return (objects, skipped)
     }
 
+    /// Whether the properties of a resource of `type` are read: Intune's, conditional access and
+    /// what it names (named locations, groups and their nesting).
+    static func reads(_ type: String) -> Bool {
+        type.hasPrefix("Intune") || ["AADConditionalAccessPolicy", "AADNamedLocationPolicy", "AADGroup"].contains(type)
+    }
+
     /// Properties of a block that are not Graph properties of the policy as they stand: how to
     /// connect (credentials, `Ensure`), and what is made into Graph's shape apart below (the id,
     /// the app list, the assignments).

@@ -124,7 +124,10 @@ public enum GraphConditionalAccessImporter {
         p.excludePlatforms = try strings(platforms["excludePlatforms"], "conditions.platforms.excludePlatforms", &c) ?? []
         p.clientAppTypes = try strings(conditions["clientAppTypes"], "conditions.clientAppTypes", &c) ?? []
         if !p.appliesToThisDevice {
-            c.warn("conditions", "the policy's platforms or client app types leave out an iOS app asking through MSAL: it never applies on this device")
+            // A scenario's device is an iPhone whose apps ask through MSAL; What If's personas have
+            // platforms and browsers of their own, and judge the condition for each.
+            c.warn("conditions", "the policy's platforms or client app types leave out an iOS app asking through MSAL: it never applies on this device",
+                   kind: .judgedByWhatIf)
         }
         p.signInRiskLevels = try strings(conditions["signInRiskLevels"], "conditions.signInRiskLevels", &c) ?? []
         p.userRiskLevels = try strings(conditions["userRiskLevels"], "conditions.userRiskLevels", &c) ?? []

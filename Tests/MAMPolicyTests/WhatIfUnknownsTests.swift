@@ -249,3 +249,75 @@ import Testing
 func aNamedLocationsRangesMatchAsCIDRSays(cidr: String, ip: String, inside: Bool) {
     #expect(NamedLocation.range(cidr, contains: ip) == inside)
 }
+
+/// [LO] A Microsoft365DSC export's named locations (`AADNamedLocationPolicy`) and the
+/// conditional access policies that name them by display name: a persona at the trusted office
+/// is left out of "block outside HQ", one elsewhere is blocked, one that says nothing depends.
+@Test func aDSCExportsNamedLocationsDecideWhereTheyAreNamed() throws {
+    let text = """
+        AADNamedLocationPolicy "AADNamedLocationPolicy-HQ"
+        {
+            DisplayName = "Contoso HQ";
+            Ensure      = "Present";
+            Id          = "0f1e2d3c-0000-4000-8000-000000000001";
+            IpRanges    = @("203.0.113.0/24");
+            IsTrusted   = $True;
+            OdataType   = "#microsoft.graph.ipNamedLocation";
+        }
+        AADConditionalAccessPolicy "B"
+        {
+            BuiltInControls     = @("block");
+            DisplayName         = "Block outside HQ";
+            Ensure              = "Present";
+            ExcludeLocations    = @("Contoso HQ");
+            IncludeApplications = @("All");
+            IncludeUsers        = @("All");
+            IncludeLocations    = @("All");
+            State               = "enabled";
+        }
+        """
+    var p = WhatIfPolicies()
+    let (warnings, skipped) = try p.add(dscExport: text, source: "M365TenantConfig.ps1")
+    #expect(skipped.isEmpty && warnings.isEmpty, "\(skipped) \(warnings)")
+    let objects = try DSCExport.graphObjects(text, source: "x").0
+    #expect(p.namedLocations["contoso hq"]?.ipRanges == ["203.0.113.0/24"] && p.namedLocations["contoso hq"]?.isTrusted == true, "\(objects)")
+    func token(_ ip: String?) -> WhatIfToken {
+        var m = DirectoryMembership()
+        m.ipAddress = ip
+        return WhatIf.evaluate(WhatIfUnknownsTests.persona(member: m), p).apps[0].token
+    }
+    #expect(token("203.0.113.9").isAllowed)
+    #expect(token("198.51.100.1").blockedBy == .accessBlocked)
+    #expect(token(nil).depends)
+}
+
+/// [UG] A Microsoft365DSC export's groups (`AADGroup`: `MemberOf`, `GroupAsMembers`, `Members`
+/// by display name and UPN) nest as Entra nests them: a policy on the parent covers a member of
+/// a child group, and a user the export lists.
+@Test func aDSCExportsGroupsNest() throws {
+    let text = """
+        AADGroup "AADGroup-Sales EMEA"
+        {
+            DisplayName     = "Sales EMEA";
+            MemberOf        = @("All sales");
+            Members         = @("lee@contoso.com");
+            SecurityEnabled = $True;
+            MailEnabled     = $False;
+            Ensure          = "Present";
+        }
+        AADConditionalAccessPolicy "Block all sales"
+        {
+            BuiltInControls     = @("block");
+            DisplayName         = "Block all sales";
+            IncludeApplications = @("All");
+            IncludeGroups       = @("All sales");
+            State               = "enabled";
+            Ensure              = "Present";
+        }
+        """
+    var p = WhatIfPolicies()
+    _ = try p.add(dscExport: text, source: "M365TenantConfig.ps1")
+    #expect(WhatIf.evaluate(WhatIfUnknownsTests.persona(member: DirectoryMembership(groups: ["Sales EMEA"])), p).apps[0].token.blockedBy == .accessBlocked)
+    #expect(WhatIf.evaluate(WhatIfUnknownsTests.persona(upn: "lee@contoso.com"), p).apps[0].token.blockedBy == .accessBlocked)
+    #expect(WhatIf.evaluate(WhatIfUnknownsTests.persona(member: DirectoryMembership(groups: ["Marketing"])), p).apps[0].token.isAllowed)
+}
