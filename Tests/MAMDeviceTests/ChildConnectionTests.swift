@@ -64,9 +64,11 @@ import Testing
         // (Not in the Glibc module's headers: looked up as the C function it is.)
         typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
         let symbol = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size"))
-        // The smallest block of several: glibc may hand out a block a little larger than asked
-        // for (one whose remainder is too small to split off), which says nothing of the object.
-        let others = (0..<16).map { _ in PendingDelivery(sender: sender, requestSeq: 9, record: record, item: item) }
+        // The smallest block of many: glibc may hand out a block a little larger than asked for
+        // (one whose remainder is too small to split off), which says nothing of the object. In a
+        // full, parallel test run the heap held enough such chunks that 17 came out 16 bytes
+        // larger each; 256 reach past them to blocks cut to size.
+        let others = (0..<255).map { _ in PendingDelivery(sender: sender, requestSeq: 9, record: record, item: item) }
         let usable = ([pending] + others).map { unsafeBitCast(symbol, to: UsableSize.self)(Unmanaged.passUnretained($0).toOpaque()) }.min()!
         // A debug build adds LoopBound's reference to its loop (a word, for the thread check),
         // which a release build does not have: the release object is one malloc step smaller.
