@@ -1,5 +1,5 @@
 import MAMModel
-public import MAMPolicy
+import MAMPolicy
 
 /// Conditional access's conditions for one persona's sign-in, each matched, not matched or
 /// unknown (Microsoft Learn, "Conditional Access What If tool": sign-in risk, user risk, insider

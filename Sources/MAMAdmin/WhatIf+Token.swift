@@ -1,5 +1,5 @@
 public import MAMModel
-public import MAMPolicy
+import MAMPolicy
 
 /// The token answer of What If: a decision, or what it depends on.
 public struct WhatIfToken: Sendable, Hashable {
