@@ -95,7 +95,7 @@ enum DSCExport {
         var users: [String: GraphValue] = [:]
         if case .object(let o)? = conditions["users"] { users = o }
         for (side, graphKey) in [("Include", "includeGuestsOrExternalUsers"), ("Exclude", "excludeGuestsOrExternalUsers")] where present(["\(side)GuestOrExternalUserTypes"]) {
-            let types: [String] = Self.list(props["\(side)GuestOrExternalUserTypes".lowercased()]).compactMap { if case .string(let t) = $0 { t } else { nil } }
+            let types = Self.strings(props["\(side)GuestOrExternalUserTypes".lowercased()])
             var selection: [String: GraphValue] = ["guestOrExternalUserTypes": .string(types.joined(separator: ","))]
             if case .string(let kind)? = props["\(side)ExternalTenantsMembershipKind".lowercased()], !kind.isEmpty {
                 selection["externalTenants"] = .object(["membershipKind": .string(kind), "members": list("\(side)ExternalTenantsMembers")])
@@ -200,7 +200,7 @@ enum DSCExport {
     /// `IsTrusted`, `CountriesAndRegions`, `IncludeUnknownCountriesAndRegions`) as Graph's
     /// `ipNamedLocation` or `countryNamedLocation`.
     static func namedLocation(_ block: Block, _ props: [String: Value]) -> GraphValue {
-        func strings(_ key: String) -> [String] { list(props[key]).compactMap { if case .string(let s) = $0 { s } else { nil } } }
+        func strings(_ key: String) -> [String] { Self.strings(props[key]) }
         let ranges = strings("ipranges")
         var type = "#microsoft.graph." + (ranges.isEmpty ? "countryNamedLocation" : "ipNamedLocation")
         if case .string(let t)? = props["odatatype"], !t.isEmpty { type = t }
@@ -216,7 +216,7 @@ enum DSCExport {
     /// Microsoft365DSC's `AADGroup`: `Members` (UPNs), `GroupAsMembers` and `MemberOf` (groups
     /// by display name) as a Graph group with `members` and `memberOf`.
     static func group(_ block: Block, _ props: [String: Value]) -> GraphValue {
-        func strings(_ key: String) -> [String] { list(props[key]).compactMap { if case .string(let s) = $0 { s } else { nil } } }
+        func strings(_ key: String) -> [String] { Self.strings(props[key]) }
         let name: String = if case .string(let n)? = props["displayname"] { n } else { block.name }
         var id = name
         if case .string(let s)? = props["id"], !s.isEmpty { id = s }
@@ -236,6 +236,11 @@ enum DSCExport {
             if let v = props[key].flatMap(graph), dict[name] == nil { dict[name] = v }
         }
         return .object(dict)
+    }
+
+    /// The strings of a list value (or of one string).
+    static func strings(_ v: Value?) -> [String] {
+        list(v).compactMap { if case .string(let s) = $0 { s } else { nil } }
     }
 
     static func list(_ v: Value?) -> [Value] {

@@ -78,19 +78,6 @@ public enum PolicyMutation {
         return (mutants, unchanged)
     }
 
-    /// How many decisions of `fleet`'s matrix differ when its policy `original` is `mutant`.
-    public static func changedCells(_ original: PolicyMatrix, _ mutated: PolicyMatrix) -> Int {
-        func differ(_ a: [[Verdict]], _ b: [[Verdict]]) -> Int {
-            var n = 0
-            for (x, y) in zip(a, b) {
-                for (u, v) in zip(x, y) where u.isAllowed != v.isAllowed || u.blockedBy != v.blockedBy { n += 1 }
-            }
-            return n
-        }
-        return differ(original.transfers, mutated.transfers) + differ(original.files, mutated.files) + differ(original.clipboard, mutated.clipboard)
-            + differ(original.save, mutated.save) + differ(original.open, mutated.open) + differ(original.feature, mutated.feature)
-    }
-
     /// Settings an app must take part in for them to work (its own SDK calls), with the call
     /// the SDK's guide asks for: a survivor there is code that does not consult the setting.
     public static let participation: [String: String] = [

@@ -62,23 +62,28 @@ public enum WhatIf {
                                                     batch: Int = 512, shapesKept: Int = 512,
                                                     render: @Sendable (WhatIfPersonaResult) -> Rendered,
                                                     each: ([Rendered]) throws -> Void) rethrows {
+        let caches = (0..<2).map { _ in ShapeCache() }
+        try inHalves(personas, batch: batch) { part, w in
+            caches[w].judge(part, policies, now: now, shapesKept: shapesKept).map(render)
+        } each: { try each($0) }
+    }
+
+    /// `personas` a batch at a time, each batch's two halves handed to `work` on two threads
+    /// (worker 0 and 1: each keeps what is its own, a cache), the halves' results joined in the
+    /// personas' order and handed to `each` before the next batch is judged.
+    static func inHalves<T: Sendable>(_ personas: [WhatIfPersona], batch: Int, work: @Sendable ([WhatIfPersona], Int) -> [T],
+                                      each: ([T]) throws -> Void) rethrows {
         let workers = 2
-        let caches = (0..<workers).map { _ in ShapeCache() }
         var start = 0
         while start < personas.count {
             let end = min(start + batch, personas.count)
             let slice = Array(personas[start..<end])
-            let halves = Mutex<[Int: [Rendered]]>([:])
+            let halves = Mutex<[Int: [T]]>([:])
             let size = (slice.count + workers - 1) / workers
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 let part = Array(slice[min(w * size, slice.count)..<min((w + 1) * size, slice.count)])
-                let judged = caches[w].shapes.withLock { cache in
-                    if cache.0.count > shapesKept { cache.0.removeAll(keepingCapacity: true) }
-                    if cache.1.count > shapesKept { cache.1.removeAll(keepingCapacity: true) }
-                    return evaluate(part, policies, now: now, shapes: &cache.0, grids: &cache.1)
-                }
-                let rendered = judged.map(render)
-                halves.withLock { $0[w] = rendered }
+                let done = work(part, w)
+                halves.withLock { $0[w] = done }
             }
             try each(halves.withLock { h in (0..<workers).flatMap { h[$0] ?? [] } })
             start = end
@@ -88,6 +93,15 @@ public enum WhatIf {
     /// One worker's shapes: only its thread touches them, the lock says so to the compiler.
     final class ShapeCache: Sendable {
         let shapes = Mutex<([Shape: [JudgedApp]], [GridKey: [Grids]])>(([:], [:]))
+
+        /// `personas` judged with this cache, emptied first when it holds more than `shapesKept`.
+        func judge(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapesKept: Int) -> [WhatIfPersonaResult] {
+            shapes.withLock { cache in
+                if cache.0.count > shapesKept { cache.0.removeAll(keepingCapacity: true) }
+                if cache.1.count > shapesKept { cache.1.removeAll(keepingCapacity: true) }
+                return WhatIf.evaluate(personas, policies, now: now, shapes: &cache.0, grids: &cache.1)
+            }
+        }
     }
 
     struct Shape: Hashable {

@@ -75,7 +75,8 @@ struct MutateCommand: AsyncParsableCommand {
             for name in scenario.policies.keys.sorted() {
                 guard let policy = scenario.policies[name] else { continue }
                 let (mutants, same) = PolicyMutation.mutants(of: policy, only: chosen) { mutant in
-                    PolicyMutation.changedCells(matrix, PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet))
+                    // `mamsim matrix --diff`'s own comparison of two matrices' cells.
+                    PolicyMatrix.changes(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet)).count
                 }
                 unchanged += same.count
                 outcomes += await Self.sweep(mutants, of: scenario, policy: name, key: candidate.key, baseline: baseline, runtime: runtime)

@@ -53,6 +53,22 @@ final class ReportStream {
         }
     }
 
+    /// Writes `length` bytes (all, when `nil`) of `handle` from where it stands, a chunk at a
+    /// time, each cut after its last line end: a report's rows end with one, so no character is
+    /// split between two writes.
+    func copy(from handle: FileHandle, length: Int? = nil) throws {
+        var left = length ?? Int.max
+        var carry: [UInt8] = []
+        while left > 0, let chunk = try handle.read(upToCount: min(1 << 20, left)), !chunk.isEmpty {
+            left -= chunk.count
+            carry += chunk
+            guard let end = carry.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+            try write(String(decoding: carry[...end], as: UTF8.self))
+            carry.removeSubrange(...end)
+        }
+        if !carry.isEmpty { try write(String(decoding: carry, as: UTF8.self)) }
+    }
+
     func finish() throws {
         guard let file, let path else { return }
         do {

@@ -88,10 +88,7 @@ final class WhatIfDiffWriter {
         case .json:
             var w = WhatIfReport.JSONWriter()
             w.raw(total == 1 ? "\n" : ",\n")
-            w.object { w in
-                w.field("after", c.after); w.field("app", c.app.rawValue); w.field("because", strings: c.because); w.field("before", c.before)
-                w.field("cell", c.cell); w.field("kind", c.kind.rawValue); w.field("persona", c.persona)
-            }
+            WhatIfPart.changeObject(&w, c)
             return w.out
         case .html:
             let esc = WhatIfHTML.esc
@@ -122,15 +119,7 @@ final class WhatIfDiffWriter {
                                                  summary: order.map { ($0, summaries[$0]!) }))
         }
         try rows.seek(toOffset: 0)
-        // A chunk is cut after its last line end: every row ends with one, so no character is split.
-        var carry: [UInt8] = []
-        while let chunk = try rows.read(upToCount: 1 << 20), !chunk.isEmpty {
-            carry += chunk
-            guard let end = carry.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            try stream.write(String(decoding: carry[...end], as: UTF8.self))
-            carry.removeSubrange(...end)
-        }
-        if !carry.isEmpty { try stream.write(String(decoding: carry, as: UTF8.self)) }
+        try stream.copy(from: rows)
         switch format {
         case .table: break
         case .json:

@@ -32,123 +32,39 @@ enum WhatIfPart {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// A change as a part's line: a JSON object, keys in order, written by hand (a part holds
-    /// millions of them; Foundation's serializer costs more than judging them).
-    static func changeLine(_ c: WhatIfChange) -> String {
-        var w = WhatIfReport.JSONWriter()
+    /// A change as a JSON object, keys in order, written by hand: a part holds millions of them,
+    /// and Foundation's serializer costs more than judging them. A part's line, and a row of the
+    /// diff's JSON report, are this object.
+    static func changeObject(_ w: inout WhatIfReport.JSONWriter, _ c: WhatIfChange) {
         w.object { w in
             w.field("after", c.after); w.field("app", c.app.rawValue); w.field("because", strings: c.because); w.field("before", c.before)
             w.field("cell", c.cell); w.field("kind", c.kind.rawValue); w.field("persona", c.persona)
         }
+    }
+
+    static func changeLine(_ c: WhatIfChange) -> String {
+        var w = WhatIfReport.JSONWriter()
+        changeObject(&w, c)
         w.raw("\n")
         return w.out
     }
 
-    /// A part's line read back: an object of strings and arrays of strings (what `changeLine`
-    /// writes), parsed by hand for the same reason; anything else is refused, naming the file.
+    /// A part's line read back by the Graph reader (one pass over the bytes); anything but what
+    /// `changeLine` writes is refused, naming the file.
     static func change(_ line: Data, in file: String) throws -> WhatIfChange {
-        var fields: [String: [String]] = [:]
-        let ok = line.withUnsafeBytes { raw -> Bool in
-            var p = FlatJSON(bytes: raw.bindMemory(to: UInt8.self))
-            return p.object(into: &fields)
+        var fields: [String: GraphValue] = [:]
+        if case .object(let o)? = try? GraphValue.parse(Array(line), source: file) { fields = o }
+        func text(_ key: String) -> String? { if case .string(let s)? = fields[key] { s } else { nil } }
+        var because: [String]?
+        if case .array(let items)? = fields["because"] {
+            because = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+            if because?.count != items.count { because = nil }
         }
-        func one(_ key: String) -> String? { fields[key].flatMap { $0.count == 1 ? $0[0] : nil } }
-        guard ok, let kind = one("kind").flatMap(WhatIfChange.Kind.init(rawValue:)), let persona = one("persona"), let app = one("app"),
-              let cell = one("cell"), let before = one("before"), let after = one("after"), let because = fields["because"] else {
+        guard let kind = text("kind").flatMap(WhatIfChange.Kind.init(rawValue:)), let persona = text("persona"), let app = text("app"),
+              let cell = text("cell"), let before = text("before"), let after = text("after"), let because else {
             throw ValidationError("\(file): a change line is not one whatif wrote: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
         return WhatIfChange(kind: kind, persona: persona, app: BundleID(app), cell: cell, before: before, after: after, because: because)
-    }
-}
-
-/// The JSON of a part's change lines: one object whose values are strings (kept as one-element
-/// lists) or arrays of strings. Strings take every JSON escape, `\\u` pairs included.
-struct FlatJSON {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var i = 0
-
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-    mutating func skipSpace() {
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
-    }
-
-    mutating func expect(_ c: UInt8) -> Bool {
-        skipSpace()
-        guard i < bytes.count, bytes[i] == c else { return false }
-        i += 1
-        return true
-    }
-
-    mutating func object(into fields: inout [String: [String]]) -> Bool {
-        guard expect(UInt8(ascii: "{")) else { return false }
-        if expect(UInt8(ascii: "}")) { return true }
-        repeat {
-            guard let key = string(), expect(UInt8(ascii: ":")) else { return false }
-            skipSpace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "[") {
-                i += 1
-                var items: [String] = []
-                if !expect(UInt8(ascii: "]")) {
-                    repeat { guard let s = string() else { return false }; items.append(s) } while expect(UInt8(ascii: ","))
-                    guard expect(UInt8(ascii: "]")) else { return false }
-                }
-                fields[key] = items
-            } else {
-                guard let s = string() else { return false }
-                fields[key] = [s]
-            }
-        } while expect(UInt8(ascii: ","))
-        return expect(UInt8(ascii: "}"))
-    }
-
-    mutating func hex4() -> UInt32? {
-        guard i + 4 <= bytes.count else { return nil }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = bytes[i]
-            let d: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-            v = v << 4 | d
-            i += 1
-        }
-        return v
-    }
-
-    mutating func string() -> String? {
-        guard expect(UInt8(ascii: "\"")) else { return nil }
-        var out: [UInt8] = []
-        while i < bytes.count {
-            let c = bytes[i]
-            i += 1
-            if c == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-            guard c == UInt8(ascii: "\\") else { out.append(c); continue }
-            guard i < bytes.count else { return nil }
-            let e = bytes[i]
-            i += 1
-            switch e {
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "u"):
-                guard var scalar = hex4() else { return nil }
-                if (0xD800..<0xDC00).contains(scalar), i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
-                    i += 2
-                    guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                }
-                out += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
-            default: out.append(e)
-            }
-        }
-        return nil
     }
 }
 
@@ -257,21 +173,12 @@ enum WhatIfMerge {
         return parts
     }
 
-    /// Copies `length` bytes (all, when `nil`) of `part`'s body from `offset` to `stream`, cut at line ends.
+    /// Copies `length` bytes (all, when `nil`) of `part`'s body from `offset` to `stream`.
     static func copy(_ part: Part, from offset: UInt64 = 0, length: Int? = nil, to stream: ReportStream) throws {
         guard let handle = FileHandle(forReadingAtPath: part.path) else { throw ValidationError("\(part.path) cannot be read") }
         defer { try? handle.close() }
         try handle.seek(toOffset: part.bodyOffset + offset)
-        var left = length ?? Int.max
-        var carry: [UInt8] = []
-        while left > 0, let chunk = try handle.read(upToCount: min(1 << 20, left)), !chunk.isEmpty {
-            left -= chunk.count
-            carry += chunk
-            guard let end = carry.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-            try stream.write(String(decoding: carry[...end], as: UTF8.self))
-            carry.removeSubrange(...end)
-        }
-        if !carry.isEmpty { try stream.write(String(decoding: carry, as: UTF8.self)) }
+        try stream.copy(from: handle, length: length)
     }
 
     static func run(_ paths: [String], output: String?) throws {
