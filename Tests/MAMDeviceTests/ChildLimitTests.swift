@@ -113,13 +113,15 @@ struct ChildProcessLimitTests {
                     forked += 1
                 except OSError:
                     break
-            open(mine + "/forked.txt", "w").write(str(forked))
+            # Written whole, then renamed: the test reads the count the moment the name appears.
+            open(mine + "/forked.tmp", "w").write(str(forked))
+            os.rename(mine + "/forked.tmp", mine + "/forked.txt")
             time.sleep(300)
             """)
         let spec = AppSpec(handle: "bomb", descriptor: AppDescriptor(bundleID: "com.evil.bomb"), executable: bomb, startsWithFleet: false)
         var config = try makeConfiguration(apps: 0, extra: [spec])
         config.fleet.install(spec.descriptor)
-        config.handshakeTimeout = .seconds(30)
+        config.handshakeTimeout = .seconds(120)  // past the wait below: the bomb never says hello
         let log = EventLog()
         let host = try HostController(configuration: config) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
@@ -128,11 +130,14 @@ struct ChildProcessLimitTests {
         let container = config.deviceDirectory.appendingPathComponent("containers/com.evil.bomb")
         try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
         Task { _ = await host.launch("bomb") }  // it never says hello
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Generous: on a loaded two-core machine the interpreter alone can take seconds to start.
+        let deadline = ContinuousClock.now + .seconds(90)
         while !FileManager.default.fileExists(atPath: container.appendingPathComponent("forked.txt").path), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
-        let forked = Int(try String(contentsOf: container.appendingPathComponent("forked.txt"), encoding: .utf8)) ?? -1
+        let written = try? String(contentsOf: container.appendingPathComponent("forked.txt"), encoding: .utf8)
+        try #require(written != nil, "the bomb wrote no count in 90 seconds")
+        let forked = Int(written ?? "") ?? -1
         #expect(forked >= 0 && forked < config.childLimits.processesPerChild, "forked \(forked) processes")
         #expect(FileManager.default.fileExists(atPath: container.appendingPathComponent("daemon.pid").path))
         // Counted from outside by their program (inside a PID namespace their own pids mean
