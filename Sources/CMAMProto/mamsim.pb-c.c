@@ -2893,6 +2893,51 @@ void   mamsim__v2__strict_finding__free_unpacked
   assert(message->base.descriptor == &mamsim__v2__strict_finding__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   mamsim__v2__policy_getters_read__init
+                     (Mamsim__V2__PolicyGettersRead         *message)
+{
+  static const Mamsim__V2__PolicyGettersRead init_value = MAMSIM__V2__POLICY_GETTERS_READ__INIT;
+  *message = init_value;
+}
+size_t mamsim__v2__policy_getters_read__get_packed_size
+                     (const Mamsim__V2__PolicyGettersRead *message)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_getters_read__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t mamsim__v2__policy_getters_read__pack
+                     (const Mamsim__V2__PolicyGettersRead *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_getters_read__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t mamsim__v2__policy_getters_read__pack_to_buffer
+                     (const Mamsim__V2__PolicyGettersRead *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &mamsim__v2__policy_getters_read__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Mamsim__V2__PolicyGettersRead *
+       mamsim__v2__policy_getters_read__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Mamsim__V2__PolicyGettersRead *)
+     protobuf_c_message_unpack (&mamsim__v2__policy_getters_read__descriptor,
+                                allocator, len, data);
+}
+void   mamsim__v2__policy_getters_read__free_unpacked
+                     (Mamsim__V2__PolicyGettersRead *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &mamsim__v2__policy_getters_read__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   mamsim__v2__managed_config_query__init
                      (Mamsim__V2__ManagedConfigQuery         *message)
 {
@@ -8024,6 +8069,57 @@ const ProtobufCMessageDescriptor mamsim__v2__strict_finding__descriptor =
   (ProtobufCMessageInit) mamsim__v2__strict_finding__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor mamsim__v2__policy_getters_read__field_descriptors[2] =
+{
+  {
+    "getters",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Mamsim__V2__PolicyGettersRead, n_getters),
+    offsetof(Mamsim__V2__PolicyGettersRead, getters),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "account",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Mamsim__V2__PolicyGettersRead, account),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned mamsim__v2__policy_getters_read__field_indices_by_name[] = {
+  1,   /* field[1] = account */
+  0,   /* field[0] = getters */
+};
+static const ProtobufCIntRange mamsim__v2__policy_getters_read__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor mamsim__v2__policy_getters_read__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "mamsim.v2.PolicyGettersRead",
+  "PolicyGettersRead",
+  "Mamsim__V2__PolicyGettersRead",
+  "mamsim.v2",
+  sizeof(Mamsim__V2__PolicyGettersRead),
+  2,
+  mamsim__v2__policy_getters_read__field_descriptors,
+  mamsim__v2__policy_getters_read__field_indices_by_name,
+  1,  mamsim__v2__policy_getters_read__number_ranges,
+  (ProtobufCMessageInit) mamsim__v2__policy_getters_read__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor mamsim__v2__managed_config_query__field_descriptors[1] =
 {
   {
@@ -9131,7 +9227,7 @@ const ProtobufCMessageDescriptor mamsim__v2__account_directory__descriptor =
   (ProtobufCMessageInit) mamsim__v2__account_directory__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[36] =
+static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descriptors[37] =
 {
   {
     "write_file",
@@ -9542,6 +9638,18 @@ static const ProtobufCFieldDescriptor mamsim__v2__service_request__field_descrip
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "policy_getters_read",
+    39,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Mamsim__V2__ServiceRequest, call_case),
+    offsetof(Mamsim__V2__ServiceRequest, policy_getters_read),
+    &mamsim__v2__policy_getters_read__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "window",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -9586,6 +9694,7 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   13,   /* field[13] = notify */
   9,   /* field[9] = paste */
   29,   /* field[29] = policy */
+  34,   /* field[34] = policy_getters_read */
   23,   /* field[23] = policy_query */
   12,   /* field[12] = print */
   3,   /* field[3] = protect */
@@ -9597,19 +9706,19 @@ static const unsigned mamsim__v2__service_request__field_indices_by_name[] = {
   14,   /* field[14] = share_targets */
   20,   /* field[20] = sign_with_identity */
   33,   /* field[33] = strict_finding */
-  35,   /* field[35] = thread */
+  36,   /* field[36] = thread */
   27,   /* field[27] = unenroll */
   4,   /* field[4] = unprotect */
   31,   /* field[31] = url_allowed */
-  34,   /* field[34] = window */
+  35,   /* field[35] = window */
   0,   /* field[0] = write_file */
 };
 static const ProtobufCIntRange mamsim__v2__service_request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 15 },
-  { 100, 34 },
-  { 0, 36 }
+  { 100, 35 },
+  { 0, 37 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
 {
@@ -9619,7 +9728,7 @@ const ProtobufCMessageDescriptor mamsim__v2__service_request__descriptor =
   "Mamsim__V2__ServiceRequest",
   "mamsim.v2",
   sizeof(Mamsim__V2__ServiceRequest),
-  36,
+  37,
   mamsim__v2__service_request__field_descriptors,
   mamsim__v2__service_request__field_indices_by_name,
   3,  mamsim__v2__service_request__number_ranges,

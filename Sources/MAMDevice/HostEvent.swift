@@ -32,6 +32,12 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     case confinement(String)
     /// Strict Mode: an integration mistake the façade in the app saw (docs/STRICT.md).
     case strict(handle: String, StrictFindingEvent)
+    /// The app's own code read these getters of `account`'s policy object ("" = the unmanaged
+    /// identity's), as the façade in it said (`policy_getters_read`).
+    case policyGettersRead(handle: String, getters: [PolicyGetter], account: String)
+    /// The app wrote a file holding `owner`'s data (a managed account's) where the user sees
+    /// its files (`Documents/`): a save the SDK's guide asks `isSaveToAllowed` before.
+    case savedData(handle: String, path: String, owner: String)
 
     public var description: String {
         switch self {
@@ -51,6 +57,8 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .telemetry(let h, let e): "\(h) telemetry: \(e)"
         case .confinement(let s): s
         case .strict(let h, let f): "\(h): strict \(f.check) at \(f.file):\(f.line) (\(f.call)): \(f.detail)"
+        case .policyGettersRead(let h, let g, let a): "\(h) read \(g.map(\.rawValue).joined(separator: ", ")) of \(a.isEmpty ? "the unmanaged identity" : a)'s policy"
+        case .savedData(let h, let path, let owner): "\(h) saved \(path), \(owner)'s data"
         }
     }
 }

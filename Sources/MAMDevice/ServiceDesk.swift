@@ -34,6 +34,8 @@ public final class ServiceDesk {
     var decoderErrors: [String: (count: Int, last: String)] = [:]
     /// Per app, how many Strict Mode findings it reported (`StrictFindingHandler`).
     var strictFindings: [String: (count: Int, bytes: Int)] = [:]
+    /// Per app, how many policy getters it said it read (`PolicyGettersReadHandler`).
+    var gettersRead: [String: Int] = [:]
 
     init(state: DeviceState, audit: AuditSink, registry: AppRegistry, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
         self.state = state

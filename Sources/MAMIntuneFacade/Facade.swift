@@ -21,6 +21,7 @@ public enum MAMIntuneFacade {
     public static func connect(_ app: MAMApp) {
         bound.withLock { $0 = app }
         Strict.reset()
+        GettersRead.reset()
         app.observeNotifications { n in await Delegates.deliver(n) }
         app.answerCommands { command in await Delegates.answer(command) }
         app.answerRestartApplication { await Delegates.restartApplication() }

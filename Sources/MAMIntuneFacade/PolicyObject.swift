@@ -67,7 +67,17 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
         return summary.oid.isEmpty ? folded == summary.upn.lowercased() : folded == summary.oid.lowercased()
     }
 
+    /// The account whose policy this is, as the host names it in a getter's report.
+    private var own: String { snapshot.oid.isEmpty ? snapshot.upn : snapshot.oid }
+
+    /// `getter` was read by the app's code (told to the host once: `GettersRead`).
+    private func reading(_ getter: PolicyGetter) -> PolicySummary {
+        GettersRead.read(getter, account: own)
+        return summary
+    }
+
     func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool {
+        GettersRead.read(.isSaveToAllowed, account: own)
         if isOwn(accountId) {
             return location == .other ? summary.saveToOther : summary.saveTo & UInt32(location.rawValue) != 0
         }
@@ -75,6 +85,7 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     }
 
     func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool {
+        GettersRead.read(.isOpenFromAllowed, account: own)
         if isOwn(accountId) {
             return location == .other ? summary.openFromOther : summary.openFrom & UInt32(location.rawValue) != 0
         }
@@ -82,13 +93,15 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     }
 
     func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber] {
-        Dictionary(uniqueKeysWithValues: IntuneMAMSaveLocation.allCases.map {
+        GettersRead.read(.getSaveToLocations, account: own)
+        return Dictionary(uniqueKeysWithValues: IntuneMAMSaveLocation.allCases.map {
             (NSNumber(value: $0.rawValue), NSNumber(value: isSaveToAllowed(for: $0, withAccountId: toAccountId)))
         })
     }
 
     func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber] {
-        Dictionary(uniqueKeysWithValues: IntuneMAMOpenLocation.allCases.map {
+        GettersRead.read(.getOpenFromLocations, account: own)
+        return Dictionary(uniqueKeysWithValues: IntuneMAMOpenLocation.allCases.map {
             (NSNumber(value: $0.rawValue), NSNumber(value: isOpenFromAllowed(for: $0, withAccountId: fromAccountId)))
         })
     }
@@ -96,37 +109,41 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     /// Exporting or moving is saving a copy elsewhere (the policy's document-picker switch);
     /// importing or opening is opening from a location that is no account's (`other`).
     func isDocumentPickerAllowed(_ mode: UIDocumentPickerMode) -> Bool {
-        switch mode {
+        let summary = reading(.isDocumentPickerAllowed)
+        return switch mode {
         case .exportToService, .moveToService: summary.documentPickerAllowed
         default: summary.openFromOther
         }
     }
 
-    var isPINRequired: Bool { summary.pinRequired }
-    var isManagedBrowserRequired: Bool { summary.managedBrowserRequired }
-    var isContactSyncAllowed: Bool { summary.contactSyncAllowed }
-    var isWidgetContentSyncAllowed: Bool { summary.widgetContentSyncAllowed }
-    var isSpotlightIndexingAllowed: Bool { summary.spotlightIndexingAllowed }
-    var areSiriIntentsAllowed: Bool { summary.siriIntentsAllowed }
-    var areAppIntentsAllowed: Bool { summary.appIntentsAllowed }
-    var isAppSharingAllowed: Bool { summary.appSharingAllowed }
-    var shouldFileProviderEncryptFiles: Bool { summary.fileProviderEncryptionRequired }
-    var isFileEncryptionRequired: Bool { summary.fileEncryptionRequired }
-    var isScreenCaptureAllowed: Bool { summary.screenCaptureAllowed }
+    var isPINRequired: Bool { reading(.isPINRequired).pinRequired }
+    var isManagedBrowserRequired: Bool { reading(.isManagedBrowserRequired).managedBrowserRequired }
+    var isContactSyncAllowed: Bool { reading(.isContactSyncAllowed).contactSyncAllowed }
+    var isWidgetContentSyncAllowed: Bool { reading(.isWidgetContentSyncAllowed).widgetContentSyncAllowed }
+    var isSpotlightIndexingAllowed: Bool { reading(.isSpotlightIndexingAllowed).spotlightIndexingAllowed }
+    var areSiriIntentsAllowed: Bool { reading(.areSiriIntentsAllowed).siriIntentsAllowed }
+    var areAppIntentsAllowed: Bool { reading(.areAppIntentsAllowed).appIntentsAllowed }
+    var isAppSharingAllowed: Bool { reading(.isAppSharingAllowed).appSharingAllowed }
+    var shouldFileProviderEncryptFiles: Bool { reading(.shouldFileProviderEncryptFiles).fileProviderEncryptionRequired }
+    var isFileEncryptionRequired: Bool { reading(.isFileEncryptionRequired).fileEncryptionRequired }
+    var isScreenCaptureAllowed: Bool { reading(.isScreenCaptureAllowed).screenCaptureAllowed }
 
     func isURLAllowed(_ url: URL) -> Bool { isURLAllowed(url, isKnownManagedAppScheme: false) }
 
     /// `isKnownManagedAppScheme` spares the app listing `scheme-intunemam` in its queried
     /// schemes; the policy's answer is the same.
     func isURLAllowed(_ url: URL, isKnownManagedAppScheme: Bool) -> Bool {
-        MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: false, as: accountId), as: accountId, "isURLAllowed").isAllowed
+        GettersRead.read(.isURLAllowed, account: own)
+        return MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: false, as: accountId), as: accountId, "isURLAllowed").isAllowed
     }
 
     func isUniversalLinkAllowed(_ url: URL) -> Bool {
-        MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: true, as: accountId), as: accountId, "isUniversalLinkAllowed").isAllowed
+        GettersRead.read(.isUniversalLinkAllowed, account: own)
+        return MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: true, as: accountId), as: accountId, "isUniversalLinkAllowed").isAllowed
     }
 
     func canReceiveSharedItemProvider(_ itemProvider: NSItemProvider) -> Bool {
+        GettersRead.read(.canReceiveSharedItemProvider, account: own)
         #if canImport(ObjectiveC)
         let (owner, source) = ("", "")
         #else
@@ -136,8 +153,9 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     }
 
     func canReceiveSharedFile(_ path: String) -> Bool {
-        MAMIntuneFacade.answered(Service.CanReceiveShared(path: path, owner: "", sourceBundle: "", as: accountId), as: accountId, "canReceiveSharedFile").isAllowed
+        GettersRead.read(.canReceiveSharedFile, account: own)
+        return MAMIntuneFacade.answered(Service.CanReceiveShared(path: path, owner: "", sourceBundle: "", as: accountId), as: accountId, "canReceiveSharedFile").isAllowed
     }
 
-    var notificationPolicy: IntuneMAMNotificationPolicy { IntuneMAMNotificationPolicy(rawValue: Int(summary.notificationPolicy)) ?? .block }
+    var notificationPolicy: IntuneMAMNotificationPolicy { IntuneMAMNotificationPolicy(rawValue: Int(reading(.notificationPolicy).notificationPolicy)) ?? .block }
 }

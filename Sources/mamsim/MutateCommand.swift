@@ -104,8 +104,10 @@ struct MutateCommand: AsyncParsableCommand {
                 let i = next, m = mutants[i]
                 next += 1
                 group.addTask {
-                    let report = await run(scenario.replacingPolicy(named: name, with: m.policy), runtime: runtime)
-                    return (i, judge(baseline, report, scenario: key, policy: name, mutant: m))
+                    let mutated = scenario.replacingPolicy(named: name, with: m.policy)
+                    let report = await run(mutated, runtime: runtime)
+                    let app = MutantParticipation(baseline: baseline, scenario: scenario, mutant: mutated)
+                    return (i, judge(baseline, report, scenario: key, policy: name, mutant: m, participation: app))
                 }
             }
             for _ in 0..<width { start() }
@@ -124,8 +126,10 @@ struct MutateCommand: AsyncParsableCommand {
     }
 
     /// A mutant's verdict against the baseline run: the first expectation it broke, else the
-    /// first step whose observation changed, else none.
-    static func judge(_ baseline: ScenarioReport, _ report: ScenarioReport, scenario: String, policy: String, mutant: PolicyMutation.Mutant) -> Outcome {
+    /// first step whose observation changed, else the app's code that met it (a getter read
+    /// whose answer it changes, or a save that never asked), else none.
+    static func judge(_ baseline: ScenarioReport, _ report: ScenarioReport, scenario: String, policy: String, mutant: PolicyMutation.Mutant,
+                      participation: MutantParticipation?) -> Outcome {
         var o = Outcome(scenario: scenario, policy: policy, setting: mutant.setting, value: mutant.value, verdict: .notExercised, because: "")
         if let error = report.fleetError {
             o.verdict = .killed
@@ -134,7 +138,7 @@ struct MutateCommand: AsyncParsableCommand {
         }
         if let failed = report.steps.first(where: { !$0.passed }) {
             o.verdict = .killed
-            o.because = "step \(failed.index + 1) (\(failed.title)): expected \(failed.expected.map { "\($0)" } ?? "-"), got \(failed.observed)"
+            o.because = "step \(failed.index + 1) (\(failed.title)): " + Self.difference(expected: failed.expected, got: failed.observed)
             return o
         }
         for (b, m) in zip(baseline.steps, report.steps) where b.observed != m.observed || b.explanation != m.explanation {
@@ -142,9 +146,27 @@ struct MutateCommand: AsyncParsableCommand {
             o.because = "step \(m.index + 1) (\(m.title)) observed \(m.observed) (before: \(b.observed))" + (b.observed == m.observed ? ", explained otherwise: \(m.explanation)" : "") + "; no expectation checks it"
             return o
         }
+        if let why = participation?.survivor() {
+            o.verdict = .survived
+            o.because = why
+            return o
+        }
         let needs = PolicyMutation.participation[mutant.setting].map { "; the setting needs the app's own part: \($0)" } ?? ""
         o.because = mutant.cells > 0 ? "no step reaches the \(mutant.cells) decision(s) it changes\(needs)" : "no step observes a difference (it changes no decision of the matrix)\(needs)"
         return o
+    }
+
+    /// What a killed mutant changed at its step: for a text (a file the app wrote), the first
+    /// line that differs, where the whole texts would bury it.
+    static func difference(expected: ExpectedOutcome?, got: Observed) -> String {
+        if case .text(let want)? = expected, case .text(let have) = got {
+            let a = want.split(separator: "\n", omittingEmptySubsequences: false), b = have.split(separator: "\n", omittingEmptySubsequences: false)
+            if let i = (0..<max(a.count, b.count)).first(where: { $0 >= a.count || $0 >= b.count || a[$0] != b[$0] }) {
+                let line = { (l: [Substring]) in i < l.count ? "\(String(l[i]).debugDescription)" : "no line" }
+                return "the text's line \(i + 1): expected \(line(a)), got \(line(b))"
+            }
+        }
+        return "expected \(expected.map { "\($0)" } ?? "-"), got \(got)"
     }
 
     /// Killed mutants over every mutant, in percent (100 with none).

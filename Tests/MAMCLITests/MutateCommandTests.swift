@@ -48,6 +48,40 @@ extension CLITests {
             #expect(verdicts == ["killed", "not exercised", "survived"] && root["score"] as? Double == 33.3, "\(root)")
         }
 
+        /// Issue 99, item 3, with an app's own code (Field Notes, the façade app built beside
+        /// mamsim): it reads alice's policy through its getters at launch and writes what it
+        /// found to a report no step reads. The PIN setting's mutant reaches the app's code and
+        /// nothing checks it (survived, naming the read); the save setting's stops the note
+        /// being saved (killed); printing, which the app never does, is not exercised.
+        @Test func aSettingTheAppReadsAndNothingChecksSurvivesNamingTheRead() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-read")
+            defer { tmp.remove() }
+            try tmp.write("notes.yaml", """
+                name: Field Notes saves a note
+                accounts:
+                  - {upn: alice@contoso.com, oid: 5f0c1d2e-7a6b-4c3d-9e8f-0a1b2c3d4e5f, tenant: contoso.onmicrosoft.com, policy: work}
+                policies:
+                  work: {pinRequired: true, saveAsBlocked: false, apps: [com.contoso.field]}
+                apps:
+                  - id: field
+                    bundle: com.contoso.field
+                    keychainGroups: [com.contoso.field, com.microsoft.intune.mam]
+                    executable: \(CLI.repo("plugins/field-notes/run").path)
+                    arguments: [alice@contoso.com]
+                    msalAccounts: [alice@contoso.com]
+                steps:
+                  - name: "the note is saved"
+                    readFile: {app: field, path: Documents/notes/visit.txt}
+                    expect: {text: "Site visit: pump 4 leaks\\n"}
+
+                """)
+            let r = try await CLI.run(["mutate", tmp.path("notes.yaml"), "--only", "pinRequired,saveAsBlocked,printBlocked"], timeout: 240)
+            #expect(r.status == 0, "\(r)")
+            #expect(r.stdout.contains("SURVIVED      \(tmp.path("notes.yaml")) · work.pinRequired → false: at launch (the fleet's start): field read IntuneMAMPolicy.isPINRequired of alice@contoso.com's policy, which this mutant answers otherwise; no step observes what the app did with it"), "\(r.stdout)")
+            #expect(r.stdout.contains("KILLED        \(tmp.path("notes.yaml")) · work.saveAsBlocked → true: step 1 (the note is saved):"), "\(r.stdout)")
+            #expect(r.stdout.contains("NOT EXERCISED \(tmp.path("notes.yaml")) · work.printBlocked"), "\(r.stdout)")
+        }
+
         @Test func aFailingScenarioIsNotMutatedAndAnUnknownSettingIsRefused() async throws {
             let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-bad")
             defer { tmp.remove() }

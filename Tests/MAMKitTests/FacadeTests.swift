@@ -51,6 +51,7 @@ import Testing
         case .appConfig:
             return ServiceResult(verdict: .allowed(""), value: .appConfig([["region": "north", "sync": "true"], ["region": "south", "sync": "false"]]))
         case .remediationInProgress: return ServiceResult(verdict: .allowed(""), value: .flag(true))
+        case .policyGettersRead: return ServiceResult(verdict: .allowed("recorded"))
         default: return nil
         }
     }

@@ -80,6 +80,7 @@ typedef struct Mamsim__V2__ScreenCapture Mamsim__V2__ScreenCapture;
 typedef struct Mamsim__V2__UrlAllowedQuery Mamsim__V2__UrlAllowedQuery;
 typedef struct Mamsim__V2__CanReceiveSharedQuery Mamsim__V2__CanReceiveSharedQuery;
 typedef struct Mamsim__V2__StrictFinding Mamsim__V2__StrictFinding;
+typedef struct Mamsim__V2__PolicyGettersRead Mamsim__V2__PolicyGettersRead;
 typedef struct Mamsim__V2__ManagedConfigQuery Mamsim__V2__ManagedConfigQuery;
 typedef struct Mamsim__V2__ManagedSecretQuery Mamsim__V2__ManagedSecretQuery;
 typedef struct Mamsim__V2__ManagedSecretIdsQuery Mamsim__V2__ManagedSecretIdsQuery;
@@ -1617,6 +1618,28 @@ struct  Mamsim__V2__StrictFinding
 
 
 /*
+ * The getters of the SDK's policy object the app's own code read (IntuneMAMPolicy's names,
+ * MAMModel's PolicyGetter): the façade says each once per process and account, unasked. Like
+ * a Strict finding it is the app's word about itself and decides nothing; `mamsim mutate`
+ * tells a setting the app's code reads from one it never consults.
+ * @swift inline
+ */
+struct  Mamsim__V2__PolicyGettersRead
+{
+  ProtobufCMessage base;
+  size_t n_getters;
+  char **getters;
+  /*
+   * the policy's account ("" = the unmanaged identity's)
+   */
+  char *account;
+};
+#define MAMSIM__V2__POLICY_GETTERS_READ__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__policy_getters_read__descriptor) \
+    , 0,NULL, (char *)protobuf_c_empty_string }
+
+
+/*
  * legacy: the managed app configuration of the MDM protocol that came before ManagedApp, which
  * an app reads from UserDefaults (com.apple.configuration.managed); the device installs it from
  * the declaration's LegacyAppConfigAssetReference. Apps only.
@@ -2019,7 +2042,8 @@ typedef enum {
   MAMSIM__V2__SERVICE_REQUEST__CALL_ACCOUNTS = 35,
   MAMSIM__V2__SERVICE_REQUEST__CALL_URL_ALLOWED = 36,
   MAMSIM__V2__SERVICE_REQUEST__CALL_CAN_RECEIVE_SHARED = 37,
-  MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING = 38
+  MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING = 38,
+  MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_GETTERS_READ = 39
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(MAMSIM__V2__SERVICE_REQUEST__CALL__CASE)
 } Mamsim__V2__ServiceRequest__CallCase;
 
@@ -2183,6 +2207,10 @@ struct  Mamsim__V2__ServiceRequest
      * @swift answers=
      */
     Mamsim__V2__StrictFinding *strict_finding;
+    /*
+     * @swift answers=
+     */
+    Mamsim__V2__PolicyGettersRead *policy_getters_read;
   };
 };
 #define MAMSIM__V2__SERVICE_REQUEST__INIT \
@@ -3832,6 +3860,25 @@ Mamsim__V2__StrictFinding *
 void   mamsim__v2__strict_finding__free_unpacked
                      (Mamsim__V2__StrictFinding *message,
                       ProtobufCAllocator *allocator);
+/* Mamsim__V2__PolicyGettersRead methods */
+void   mamsim__v2__policy_getters_read__init
+                     (Mamsim__V2__PolicyGettersRead         *message);
+size_t mamsim__v2__policy_getters_read__get_packed_size
+                     (const Mamsim__V2__PolicyGettersRead   *message);
+size_t mamsim__v2__policy_getters_read__pack
+                     (const Mamsim__V2__PolicyGettersRead   *message,
+                      uint8_t             *out);
+size_t mamsim__v2__policy_getters_read__pack_to_buffer
+                     (const Mamsim__V2__PolicyGettersRead   *message,
+                      ProtobufCBuffer     *buffer);
+Mamsim__V2__PolicyGettersRead *
+       mamsim__v2__policy_getters_read__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   mamsim__v2__policy_getters_read__free_unpacked
+                     (Mamsim__V2__PolicyGettersRead *message,
+                      ProtobufCAllocator *allocator);
 /* Mamsim__V2__ManagedConfigQuery methods */
 void   mamsim__v2__managed_config_query__init
                      (Mamsim__V2__ManagedConfigQuery         *message);
@@ -4621,6 +4668,9 @@ typedef void (*Mamsim__V2__CanReceiveSharedQuery_Closure)
 typedef void (*Mamsim__V2__StrictFinding_Closure)
                  (const Mamsim__V2__StrictFinding *message,
                   void *closure_data);
+typedef void (*Mamsim__V2__PolicyGettersRead_Closure)
+                 (const Mamsim__V2__PolicyGettersRead *message,
+                  void *closure_data);
 typedef void (*Mamsim__V2__ManagedConfigQuery_Closure)
                  (const Mamsim__V2__ManagedConfigQuery *message,
                   void *closure_data);
@@ -4799,6 +4849,7 @@ extern const ProtobufCMessageDescriptor mamsim__v2__screen_capture__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__url_allowed_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__can_receive_shared_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__strict_finding__descriptor;
+extern const ProtobufCMessageDescriptor mamsim__v2__policy_getters_read__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_config_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_query__descriptor;
 extern const ProtobufCMessageDescriptor mamsim__v2__managed_secret_ids_query__descriptor;

@@ -24,3 +24,36 @@ extension PolicySummary {
             saveToOther: reading.saveTo.contains(.other), openFromOther: reading.openFrom.contains(.other))
     }
 }
+
+extension PolicySummary {
+    /// The getters of the policy object whose answers differ between this reading of an
+    /// account's policy and `other` (`mamsim mutate`: a setting changed under an app's code).
+    /// The getters that ask the host about a URL or an item are not among them: whether their
+    /// answer differs depends on what is asked (`askingGetters`).
+    public func getters(answeringOtherwiseThan other: PolicySummary) -> Set<PolicyGetter> {
+        var changed = Set<PolicyGetter>()
+        if saveTo != other.saveTo || saveToOther != other.saveToOther { changed.formUnion([.isSaveToAllowed, .getSaveToLocations]) }
+        if openFrom != other.openFrom || openFromOther != other.openFromOther { changed.formUnion([.isOpenFromAllowed, .getOpenFromLocations]) }
+        if documentPickerAllowed != other.documentPickerAllowed || openFromOther != other.openFromOther { changed.insert(.isDocumentPickerAllowed) }
+        if notificationPolicy != other.notificationPolicy { changed.insert(.notificationPolicy) }
+        let switches: [(PolicyGetter, KeyPath<PolicySummary, Bool>)] = [
+            (.isPINRequired, \.pinRequired), (.isManagedBrowserRequired, \.managedBrowserRequired),
+            (.isContactSyncAllowed, \.contactSyncAllowed), (.isWidgetContentSyncAllowed, \.widgetContentSyncAllowed),
+            (.isSpotlightIndexingAllowed, \.spotlightIndexingAllowed), (.areSiriIntentsAllowed, \.siriIntentsAllowed),
+            (.areAppIntentsAllowed, \.appIntentsAllowed), (.isAppSharingAllowed, \.appSharingAllowed),
+            (.shouldFileProviderEncryptFiles, \.fileProviderEncryptionRequired), (.isFileEncryptionRequired, \.fileEncryptionRequired),
+            (.isScreenCaptureAllowed, \.screenCaptureAllowed),
+        ]
+        for (getter, field) in switches where self[keyPath: field] != other[keyPath: field] { changed.insert(getter) }
+        return changed
+    }
+
+    /// Whether saving the account's data to the local drive is answered otherwise than in `other`.
+    public func savesToLocalDriveOtherwise(than other: PolicySummary) -> Bool {
+        let bit = UInt32(SaveLocation.localDrive.sdkValue)
+        return saveTo & bit != other.saveTo & bit
+    }
+
+    /// The getters answered by asking the host about one URL or item.
+    public static let askingGetters: Set<PolicyGetter> = [.isURLAllowed, .isUniversalLinkAllowed, .canReceiveSharedItemProvider, .canReceiveSharedFile]
+}

@@ -40,6 +40,7 @@ extension ServiceDesk {
         ("url_allowed", "UrlAllowedHandler"),
         ("can_receive_shared", "CanReceiveSharedHandler"),
         ("strict_finding", "StrictFindingHandler"),
+        ("policy_getters_read", "PolicyGettersReadHandler"),
     ]
 
     /// Hands `request` to its call's handler.
@@ -113,6 +114,8 @@ extension ServiceDesk {
             return handle(CanReceiveSharedHandler.self, call, c)
         case .strictFinding(let call):
             return handle(StrictFindingHandler.self, call, c)
+        case .policyGettersRead(let call):
+            return handle(PolicyGettersReadHandler.self, call, c)
         }
     }
 }

@@ -45,6 +45,8 @@ public struct ScenarioReport: Sendable {
     public var notes: [String] = []
     /// Whether unsuppressed findings fail the run (`--strict`, or the scenario's `strict:`).
     public var strict = false
+    /// What the apps' own code did with their policies, in order (`mamsim mutate`).
+    public var participation: [Participation] = []
 
     public var failures: [StepResult] { steps.filter { !$0.passed } }
     /// The findings that fail a strict run.
@@ -99,4 +101,25 @@ public struct StrictReportFinding: Sendable, Hashable {
 
     /// `File.swift:12`, or `nil` for a finding with no line of the app's.
     public var place: String? { finding.file.isEmpty ? nil : "\(finding.file):\(finding.line)" }
+}
+
+/// Something an app's own code did that a policy setting governs: it read a getter of an
+/// account's policy object (the façade's word), or it saved an account's data where the user
+/// sees its files (the host's). `mamsim mutate` tells from these a setting the app consults from
+/// one it ignores.
+public struct Participation: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case read(PolicyGetter)
+        case saved(path: String)
+    }
+    public var app: String
+    /// The account (its UPN; "" = the unmanaged identity) whose policy or data it was.
+    public var account: String
+    public var kind: Kind
+    /// The step it happened in (its index), or nil at the fleet's start.
+    public var step: Int?
+
+    public init(app: String, account: String, kind: Kind, step: Int?) {
+        (self.app, self.account, self.kind, self.step) = (app, account, kind, step)
+    }
 }

@@ -105,6 +105,7 @@ public enum ScenarioRunner {
         let received = ReceivedLog()
         let strict = StrictLog()
         let said = Mutex<[String]>([])
+        let participation = ParticipationLog()
         let onEvent = options.onEvent
         do {
             host = try HostController(configuration: config) { event in
@@ -113,6 +114,7 @@ public enum ScenarioRunner {
                 if case .diagnostic(let handle, let name, _) = event { received.diagnosed(name, for: handle) }
                 if case .telemetry(let handle, let name) = event { received.sent(name, by: handle) }
                 if case .strict(let handle, let finding) = event { strict.append(finding, by: handle) }
+                participation.record(event)
                 if case .said(let handle, let what) = event { said.withLock { if $0.count < 100 { $0.append("\(handle): \(what)") } } }
                 onEvent?(event)
             }
@@ -134,6 +136,7 @@ public enum ScenarioRunner {
                 let t0 = ContinuousClock.now
                 let stepName = step.name ?? ""
                 context.setStep(scenario: scenario.name, step: stepName.isEmpty ? "step \(step.index + 1)" : stepName)
+                participation.step = step.index
                 let (observed, explanation, parties) = await execute(step, scenario: scenario, host: host, received: received)
                 let result = StepResult(
                     index: step.index, line: step.line, name: stepName, verb: step.verb.rawValue, parties: parties,
@@ -155,6 +158,7 @@ public enum ScenarioRunner {
         let programs = Dictionary(scenario.apps.map { ($0.id, $0.executable) } + scenario.extensions.map { ($0.id, $0.executable) },
                                   uniquingKeysWith: { a, _ in a })
         report.notes = said.withLock { $0 }
+        report.participation = participation.all
         report.strictFindings = strict.findings.map { handle, finding in
             StrictReportFinding(app: handle, finding: finding, suppressedBecause: scenario.strict.suppression(of: finding)?.reason,
                                 source: StrictSources.path(of: finding.file, program: programs[handle] ?? nil))
@@ -247,6 +251,33 @@ final class StrictLog: Sendable {
     }
 
     var findings: [(String, StrictFindingEvent)] { state.withLock { $0 } }
+}
+
+/// What the apps' code did with their policies (`Participation`), each with the step running
+/// when the host heard it; at most `limit` (each getter is told once per account and process).
+final class ParticipationLog: Sendable {
+    static let limit = 10_000
+    private let state = Mutex<(step: Int?, list: [Participation])>((nil, []))
+
+    var step: Int? {
+        get { state.withLock { $0.step } }
+        set { state.withLock { $0.step = newValue } }
+    }
+
+    func record(_ event: HostEvent) {
+        state.withLock { s in
+            guard s.list.count < Self.limit else { return }
+            switch event {
+            case .policyGettersRead(let handle, let getters, let account):
+                s.list += getters.map { Participation(app: handle, account: account, kind: .read($0), step: s.step) }
+            case .savedData(let handle, let path, let owner):
+                s.list.append(Participation(app: handle, account: owner, kind: .saved(path: path), step: s.step))
+            default: break
+            }
+        }
+    }
+
+    var all: [Participation] { state.withLock { $0.list } }
 }
 
 final class ReceivedLog: Sendable {

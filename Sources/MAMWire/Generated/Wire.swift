@@ -538,6 +538,7 @@ public enum ServiceRequest: Sendable, Hashable {
     case urlAllowed(Service.UrlAllowed)
     case canReceiveShared(Service.CanReceiveShared)
     case strictFinding(Service.StrictFinding)
+    case policyGettersRead(Service.PolicyGettersRead)
 
     /// The wire name of the case, for logs and errors.
     public var name: String {
@@ -576,6 +577,7 @@ public enum ServiceRequest: Sendable, Hashable {
         case .urlAllowed: "url_allowed"
         case .canReceiveShared: "can_receive_shared"
         case .strictFinding: "strict_finding"
+        case .policyGettersRead: "policy_getters_read"
         }
     }
 }
@@ -1515,6 +1517,19 @@ public enum Service {
         public static func value(of answer: Void) -> ServiceValue { .none }
     }
 
+    public struct PolicyGettersRead: ServiceCall, Hashable {
+        public typealias Answer = Void
+        public var getters: [String]
+        public var account: String
+        public init(getters: [String], account: String) {
+            self.getters = getters
+            self.account = account
+        }
+        public var request: ServiceRequest { .policyGettersRead(self) }
+        public static func answer(from value: ServiceValue) -> Void? { () }
+        public static func value(of answer: Void) -> ServiceValue { .none }
+    }
+
 }
 
 extension ServiceRequest {
@@ -1552,6 +1567,7 @@ extension ServiceRequest {
     public static func urlAllowed(url v0: String, universalLink v1: Bool, as v2: String?) -> ServiceRequest { .urlAllowed(Service.UrlAllowed(url: v0, universalLink: v1, as: v2)) }
     public static func canReceiveShared(path v0: String, owner v1: String, sourceBundle v2: String, as v3: String?) -> ServiceRequest { .canReceiveShared(Service.CanReceiveShared(path: v0, owner: v1, sourceBundle: v2, as: v3)) }
     public static func strictFinding(check v0: String, call v1: String, file v2: String, line v3: UInt32, detail v4: String) -> ServiceRequest { .strictFinding(Service.StrictFinding(check: v0, call: v1, file: v2, line: v3, detail: v4)) }
+    public static func policyGettersRead(getters v0: [String], account v1: String) -> ServiceRequest { .policyGettersRead(Service.PolicyGettersRead(getters: v0, account: v1)) }
 }
 
 /// Conversion between the Swift types above and protobuf-c's structs. Encoding allocates
@@ -2820,6 +2836,20 @@ enum WireCodec {
         return (_check, _call, _file, _line, _detail)
     }
 
+    static func encodePolicyGettersRead(_ getters: [String], _ account: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicyGettersRead> {
+        let p = arena.message(Mamsim__V2__PolicyGettersRead.self, mamsim__v2__policy_getters_read__init)
+        p.pointee.n_getters = getters.count
+        p.pointee.getters = arena.stringArray(getters)
+        p.pointee.account = arena.string(account)
+        return p
+    }
+
+    static func decodePolicyGettersRead(_ c: Mamsim__V2__PolicyGettersRead, _ path: () -> String) throws(WireError) -> ([String], String) {
+        let _getters = strings(c.getters, c.n_getters)
+        let _account = str(c.account)
+        return (_getters, _account)
+    }
+
     static func encodeManagedSecretKind(_ v: ManagedSecretKind) -> Mamsim__V2__ManagedSecretKind {
         switch v {
         case .password: MAMSIM__V2__MANAGED_SECRET_KIND__MANAGED_SECRET_KIND_PASSWORD
@@ -3237,6 +3267,9 @@ enum WireCodec {
         case .strictFinding(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_STRICT_FINDING
             p.pointee.strict_finding = encodeStrictFinding(call.check, call.call, call.file, call.line, call.detail, arena)
+        case .policyGettersRead(let call):
+            p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_GETTERS_READ
+            p.pointee.policy_getters_read = encodePolicyGettersRead(call.getters, call.account, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -3369,6 +3402,10 @@ enum WireCodec {
             guard let x = c.strict_finding else { throw .missingField(sub(path, "strict_finding")) }
             let v = try decodeStrictFinding(x.pointee, { sub(path, "strict_finding") })
             _call = .strictFinding(Service.StrictFinding(check: v.0, call: v.1, file: v.2, line: v.3, detail: v.4))
+        case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_GETTERS_READ:
+            guard let x = c.policy_getters_read else { throw .missingField(sub(path, "policy_getters_read")) }
+            let v = try decodePolicyGettersRead(x.pointee, { sub(path, "policy_getters_read") })
+            _call = .policyGettersRead(Service.PolicyGettersRead(getters: v.0, account: v.1))
         default:
             throw .missingField(sub(path, "call"))
         }

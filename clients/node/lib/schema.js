@@ -1179,6 +1179,19 @@ module.exports = {
     "type": "bytes"
    }
   ],
+  "mamsim.v2.PolicyGettersRead": [
+   {
+    "name": "getters",
+    "number": 1,
+    "repeated": true,
+    "type": "string"
+   },
+   {
+    "name": "account",
+    "number": 2,
+    "type": "string"
+   }
+  ],
   "mamsim.v2.PolicyQuery": [
    {
     "enum": "mamsim.v2.PolicySetting",
@@ -1670,6 +1683,13 @@ module.exports = {
     "message": "mamsim.v2.StrictFinding",
     "name": "strict_finding",
     "number": 38,
+    "oneof": "call",
+    "type": "message"
+   },
+   {
+    "message": "mamsim.v2.PolicyGettersRead",
+    "name": "policy_getters_read",
+    "number": 39,
     "oneof": "call",
     "type": "message"
    },

@@ -1,0 +1,66 @@
+import MAMDevice
+import MAMModel
+import MAMPolicy
+import MAMScenario
+import MAMWire
+
+/// The app's own part (issue 99, item 3): a mutant no step observed a difference in may still
+/// reach the app's code. The baseline run recorded which getters of which account's policy
+/// each app's code read, and what account's data it saved (`ScenarioReport.participation`);
+/// read against the enforcer's answers before and after the mutation, they tell a setting the
+/// app consults and whose effect nothing checks, or one its code ignores, from one no step reaches.
+struct MutantParticipation {
+    let baseline: ScenarioReport
+    let scenario: Scenario
+    let mutant: Scenario
+
+    /// Why the mutant survived in the app's code, or nil when no app's code met it.
+    func survivor() -> String? {
+        var readings: [String: (before: PolicySummary, after: PolicySummary)] = [:]
+        func summaries(_ p: Participation) -> (before: PolicySummary, after: PolicySummary)? {
+            let key = "\(p.app) \(p.account.lowercased())"
+            if let known = readings[key] { return known }
+            guard let bundle = scenario.bundle(of: p.app), let descriptor = scenario.fleet.app(bundle) else { return nil }
+            let account = p.account.isEmpty ? nil : scenario.fleet.account(named: p.account)
+            let pair = (Self.summary(account, descriptor, scenario), Self.summary(account, descriptor, mutant))
+            readings[key] = pair
+            return pair
+        }
+        // A getter the app's code read, whose answer the mutant changes: the app met the new
+        // value, and nothing any step observes differs.
+        for p in baseline.participation {
+            guard case .read(let getter) = p.kind, let (before, after) = summaries(p),
+                  after.getters(answeringOtherwiseThan: before).contains(getter) else { continue }
+            return "\(place(p)) \(p.app) read \(getter.call) of \(whose(p)) policy, which this mutant answers otherwise; no step observes what the app did with it"
+        }
+        // A save of an account's data where the user sees it, by code that never asked the
+        // save setting that the mutant changes: the code ignores the setting.
+        for p in baseline.participation {
+            guard case .saved(let path) = p.kind, let (before, after) = summaries(p), after.savesToLocalDriveOtherwise(than: before),
+                  !baseline.participation.contains(where: { asked($0, like: p) }) else { continue }
+            return "\(place(p)) \(p.app) saved \(path), \(whose(p)) data, and its code never asked \(PolicyGetter.isSaveToAllowed.call): "
+                + "the save setting this mutant changes does not reach it (the SDK's guide, Stage 4: ask isSaveToAllowed(for: .localDrive, withAccountId:) before saving)"
+        }
+        return nil
+    }
+
+    /// Whether `read` is the same app asking the save setting of `save`'s account.
+    private func asked(_ read: Participation, like save: Participation) -> Bool {
+        guard read.app == save.app, read.account.lowercased() == save.account.lowercased(), case .read(let g) = read.kind else { return false }
+        return g == .isSaveToAllowed || g == .getSaveToLocations
+    }
+
+    private func place(_ p: Participation) -> String {
+        guard let i = p.step, let step = baseline.steps.first(where: { $0.index == i }) else { return "at launch (the fleet's start):" }
+        return "step \(i + 1) (\(step.title)):"
+    }
+
+    private func whose(_ p: Participation) -> String { p.account.isEmpty ? "the unmanaged identity's" : "\(p.account)'s" }
+
+    /// The policy object the host hands the app for `account` under `scenario`'s fleet.
+    static func summary(_ account: Account?, _ app: AppDescriptor, _ scenario: Scenario) -> PolicySummary {
+        let reading = Enforcer.policyReading(as: account, app: app.bundleID, in: scenario.fleet)
+        let capture = Enforcer.screenCapture(as: account, in: app, policies: scenario.appConfigs, fleet: scenario.fleet)
+        return PolicySummary(reading, of: account, screenCaptureAllowed: capture.isAllowed)
+    }
+}
