@@ -108,6 +108,7 @@ let package = Package(
                 "MAMDeviceState", "MAMKit", "MAMIntuneFacade", "MAMPlayedHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
         // Starts a child under Landlock (C: it runs before the child's program and must stay tiny).
         .target(name: "CConfine"),

@@ -10,7 +10,7 @@ struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Merge the JSON reports of test shards into one report (JSON or JUnit).",
-        discussion: "Each input is a `mamsim test --format json` report (a scenario found in two inputs is an error: shards partition a suite), or each is a part a sharded `mamsim whatif --shard K/N` wrote: the parts are joined into the report one run writes, in the format they were run with, and a diff's gate (--fail-on) is decided on every change (exit 1).")
+        discussion: "Each input is a `mamsim test --format json` report (a scenario found in two inputs is an error: shards partition a suite), or each is a part a sharded `mamsim whatif --shard K/N` or `mamsim mutate --shard K/N` wrote: the parts are joined into the report one run writes, in the format they were run with, and a diff's gate (--fail-on) is decided on every change (exit 1).")
 
     typealias Format = TestCommand.Format
 
@@ -28,6 +28,11 @@ struct MergeCommand: ParsableCommand {
         if let first = reports.first, let head = FileHandle(forReadingAtPath: first).flatMap({ h in defer { try? h.close() }; return try? h.read(upToCount: 4096) }),
            WhatIfMerge.isPart(head) {
             return try WhatIfMerge.run(reports, output: output)
+        }
+        // Parts of a sharded `mutate` sweep are joined into the report one sweep writes.
+        if let first = reports.first, let head = FileHandle(forReadingAtPath: first).flatMap({ h in defer { try? h.close() }; return try? h.read(upToCount: 4096) }),
+           MutatePart.isPart(head) {
+            return try MutatePart.merge(reports, output: output)
         }
         var parts: [(name: String, document: SuiteDocument)] = []
         for path in reports {

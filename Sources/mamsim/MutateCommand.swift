@@ -33,10 +33,22 @@ struct MutateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Exit 1 when the mutation score (killed ÷ every mutant) is under this percentage.", valueName: "SCORE"))
     var failUnder: Double?
 
+    @Option(help: ArgumentHelp("Run part K of N of the sweep (its mutants K of N, in order) and write a part for `mamsim merge`.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Run the part of an Indexed Job: N parts, this one JOB_COMPLETION_INDEX.", valueName: "N"))
+    var shards: Int?
+
+    @Option(help: ArgumentHelp("Where mutants' verdicts are kept by the content of what decides them (default: $XDG_CACHE_HOME/mamsim/mutate, else ~/.cache/mamsim/mutate).", valueName: "DIR"))
+    var cache: String?
+
+    @Flag(help: "Run every mutant, reading and writing no cache.")
+    var noCache = false
+
     @OptionGroup var options: ScenarioOptions
 
-    struct Outcome: Sendable {
-        enum Verdict: String { case killed, survived, notExercised = "not exercised" }
+    struct Outcome: Sendable, Codable, Equatable {
+        enum Verdict: String, Codable { case killed, survived, notExercised = "not exercised" }
         var scenario: String
         var policy: String
         var setting: String
@@ -46,54 +58,107 @@ struct MutateCommand: AsyncParsableCommand {
         var because: String
     }
 
+    /// One mutant of the sweep: its scenario, policy and place in the sweep's order.
+    struct Planned {
+        var scenario: Int
+        var policy: String
+        var mutant: PolicyMutation.Mutant
+        var index: Int
+    }
+
     func validate() throws {
         if let only {
             let unknown = only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !PolicyMutation.settings.contains($0) }
             if !unknown.isEmpty { throw ValidationError("--only: \(unknown.joined(separator: ", ")) is no setting of an iosManagedAppProtection mamsim reads") }
         }
         if let failUnder, !(0...100).contains(failUnder) { throw ValidationError("--fail-under takes a percentage from 0 to 100") }
+        _ = try TestCommand.shardChoice(shard: shard, shards: shards)
+        if cache != nil && noCache { throw ValidationError("give --cache DIR or --no-cache, not both") }
     }
 
     func run() async throws {
         let runtime = try options.runtime()
+        let part = try TestCommand.shardChoice(shard: shard, shards: shards)
+        let (scenarios, planned, unchanged) = try plan()
+        let mine = part.map { p in Array(planned[WhatIfPart.range(count: planned.count, index: p.index, of: p.count)]) } ?? planned
+        let store = noCache ? nil : MutateCache(folder: cache, runtime: runtime)
+        var outcomes: [Int: Outcome] = [:], baselineFailed: [String] = [], fromCache = 0
+        for (i, entry) in scenarios.enumerated() {
+            let todo = mine.filter { $0.scenario == i }
+            guard !todo.isEmpty else { continue }
+            let fingerprint = store?.fingerprint(of: entry.scenario)
+            var uncached: [Planned] = []
+            for p in todo {
+                if let fingerprint, var hit = store?.outcome(fingerprint, p) {
+                    hit.scenario = entry.key
+                    outcomes[p.index] = hit
+                    fromCache += 1
+                } else { uncached.append(p) }
+            }
+            guard !uncached.isEmpty else { continue }
+            let baseline = await Self.run(entry.scenario, runtime: runtime)
+            guard baseline.fleetError == nil, baseline.steps.allSatisfy(\.passed) else {
+                baselineFailed.append("\(entry.key): the scenario does not pass as it is (\(baseline.fleetError ?? "\(baseline.steps.filter { !$0.passed }.count) steps fail")); mutate judges passing scenarios")
+                continue
+            }
+            let judged = await Self.sweep(uncached.map { ($0.policy, $0.mutant) }, of: entry.scenario, key: entry.key, baseline: baseline, runtime: runtime)
+            for (p, outcome) in zip(uncached, judged) {
+                outcomes[p.index] = outcome
+                if let fingerprint { store?.keep(outcome, fingerprint, p) }
+            }
+        }
+        if fromCache > 0 { Terminal.note("\(fromCache) of \(mine.count) mutants' verdicts from the cache (\(store?.folder.path ?? "")); --no-cache runs them all") }
+        let sweep = MutateSweep(outcomes: mine.compactMap { outcomes[$0.index] }, unchanged: unchanged, baselineFailed: baselineFailed)
+        if let part {
+            try MutatePart.write(sweep, index: part.index, count: part.count, of: planned.count, identity: MutatePart.identity(scenarios.map(\.key), only: only),
+                                 format: format.rawValue, failUnder: failUnder, to: output)
+            // A part never fails for what it finds: the merge decides the gate on the whole.
+            for line in baselineFailed { Terminal.note(line) }
+            return
+        }
+        try sweep.finish(format: format.rawValue, output: output, failUnder: failUnder)
+    }
+
+    /// Every scenario loaded, and its mutants in the sweep's order (scenario, policy, setting):
+    /// decided before anything runs, so each part of a sharded sweep knows the same list.
+    func plan() throws -> (scenarios: [(key: String, scenario: Scenario)], planned: [Planned], unchanged: Int) {
         let settings = try options.buildSettings()
         let allowances = try options.allowances()
         let chosen = only.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        var outcomes: [Outcome] = [], unchanged = 0, baselineFailed: [String] = []
+        var scenarios: [(key: String, scenario: Scenario)] = [], planned: [Planned] = [], unchanged = 0
         for candidate in try TestCommand.collect(paths, filter: nil) {
             let scenario: Scenario
             do { scenario = try ScenarioLoader.load(file: candidate.url, buildSettings: settings, allowances: allowances) } catch {
                 Terminal.error(error)
                 throw ExitCode(2)
             }
-            let baseline = await Self.run(scenario, runtime: runtime)
-            guard baseline.fleetError == nil, baseline.steps.allSatisfy(\.passed) else {
-                baselineFailed.append("\(candidate.key): the scenario does not pass as it is (\(baseline.fleetError ?? "\(baseline.steps.filter { !$0.passed }.count) steps fail")); mutate judges passing scenarios")
-                continue
-            }
-            let matrix = PolicyMatrix.compute(for: scenario.fleet)
-            for name in scenario.policies.keys.sorted() {
-                guard let policy = scenario.policies[name] else { continue }
-                let (mutants, same) = PolicyMutation.mutants(of: policy, only: chosen) { mutant in
-                    // `mamsim matrix --diff`'s own comparison of two matrices' cells.
-                    PolicyMatrix.changes(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet)).count
-                }
-                unchanged += same.count
-                outcomes += await Self.sweep(mutants, of: scenario, policy: name, key: candidate.key, baseline: baseline, runtime: runtime)
-            }
+            let (mutants, same) = Self.mutants(of: scenario, only: chosen)
+            unchanged += same
+            for (name, m) in mutants { planned.append(Planned(scenario: scenarios.count, policy: name, mutant: m, index: planned.count)) }
+            scenarios.append((candidate.key, scenario))
         }
-        try write(outcomes, unchanged: unchanged, baselineFailed: baselineFailed)
-        for line in baselineFailed { Terminal.error(line) }
-        if !baselineFailed.isEmpty { throw ExitCode(1) }
-        if let failUnder, Self.score(outcomes) < failUnder {
-            Terminal.error(String(format: "mutation score %.1f%% is under --fail-under %.1f%%", Self.score(outcomes), failUnder))
-            throw ExitCode(1)
+        return (scenarios, planned, unchanged)
+    }
+
+    /// A scenario's mutants, policy by policy in name order, and how many settings have none.
+    static func mutants(of scenario: Scenario, only chosen: Set<String>?) -> (mutants: [(policy: String, mutant: PolicyMutation.Mutant)], unchanged: Int) {
+        let matrix = PolicyMatrix.compute(for: scenario.fleet)
+        var all: [(policy: String, mutant: PolicyMutation.Mutant)] = [], unchanged = 0
+        for name in scenario.policies.keys.sorted() {
+            guard let policy = scenario.policies[name] else { continue }
+            let (mutants, same) = PolicyMutation.mutants(of: policy, only: chosen) { mutant in
+                // `mamsim matrix --diff`'s own comparison of two matrices' cells.
+                PolicyMatrix.changes(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet)).count
+            }
+            unchanged += same.count
+            all += mutants.map { (name, $0) }
         }
+        return (all, unchanged)
     }
 
     /// Each mutant's scenario run and judged, as many at once as the machine has cores (each
     /// run is its own device and processes), the outcomes in the mutants' order.
-    static func sweep(_ mutants: [PolicyMutation.Mutant], of scenario: Scenario, policy name: String, key: String, baseline: ScenarioReport,
+    static func sweep(_ mutants: [(policy: String, mutant: PolicyMutation.Mutant)], of scenario: Scenario, key: String, baseline: ScenarioReport,
                       runtime: String) async -> [Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var results = [Outcome?](repeating: nil, count: mutants.count)
@@ -101,11 +166,11 @@ struct MutateCommand: AsyncParsableCommand {
             var next = 0
             func start() {
                 guard next < mutants.count else { return }
-                let i = next, m = mutants[i]
+                let i = next, (name, m) = mutants[i]
                 next += 1
                 group.addTask {
                     let mutated = scenario.replacingPolicy(named: name, with: m.policy)
-                    let report = await run(mutated, runtime: runtime)
+                    let report = await run(mutated, runtime: runtime, stopAtFirstFailure: true)
                     let app = MutantParticipation(baseline: baseline, scenario: scenario, mutant: mutated)
                     return (i, judge(baseline, report, scenario: key, policy: name, mutant: m, participation: app))
                 }
@@ -119,8 +184,10 @@ struct MutateCommand: AsyncParsableCommand {
         return results.compactMap { $0 }
     }
 
-    static func run(_ scenario: Scenario, runtime: String) async -> ScenarioReport {
-        let report = await ScenarioRunner.run(scenario, options: ScenarioRunner.Options(appRuntime: runtime))
+    static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false) async -> ScenarioReport {
+        var options = ScenarioRunner.Options(appRuntime: runtime)
+        options.stopAtFirstFailure = stopAtFirstFailure
+        let report = await ScenarioRunner.run(scenario, options: options)
         try? FileManager.default.removeItem(at: report.deviceDirectory)
         return report
     }
@@ -167,41 +234,5 @@ struct MutateCommand: AsyncParsableCommand {
             }
         }
         return "expected \(expected.map { "\($0)" } ?? "-"), got \(got)"
-    }
-
-    /// Killed mutants over every mutant, in percent (100 with none).
-    static func score(_ outcomes: [Outcome]) -> Double {
-        outcomes.isEmpty ? 100 : Double(outcomes.filter { $0.verdict == .killed }.count) * 100 / Double(outcomes.count)
-    }
-
-    func write(_ outcomes: [Outcome], unchanged: Int, baselineFailed: [String]) throws {
-        let counts = Dictionary(grouping: outcomes, by: \.verdict.rawValue).mapValues(\.count)
-        let summary = String(format: "mutation score %.1f%%: %d mutants, %d killed, %d survived, %d not exercised; %d settings no value changes (no mutant)",
-                             Self.score(outcomes), outcomes.count, counts["killed"] ?? 0, counts["survived"] ?? 0, counts["not exercised"] ?? 0, unchanged)
-        let text: String
-        switch format {
-        case .table:
-            text = UntrustedText.lines(outcomes.map { o in
-                "\(o.verdict.rawValue.uppercased().padding(toLength: 13, withPad: " ", startingAt: 0)) \(o.scenario) · \(o.policy).\(o.setting) → \(o.value): \(o.because)"
-            } + [summary])
-        case .json:
-            var w = WhatIfReport.JSONWriter()
-            w.object { w in
-                w.key("mutants")
-                w.array(outcomes) { w, o in
-                    w.object { w in
-                        w.field("scenario", o.scenario); w.field("policy", o.policy); w.field("setting", o.setting); w.field("value", o.value)
-                        w.field("verdict", o.verdict.rawValue); w.field("because", o.because)
-                    }
-                }
-                w.comma()
-                w.key("score"); w.raw(String(format: "%.1f", Self.score(outcomes))); w.comma()
-                w.field("unchanged", unchanged)
-                w.field("baselineFailed", strings: baselineFailed)
-            }
-            text = w.out
-        }
-        try ReportFile.write(text, to: output)
-        if output != nil { Terminal().line(summary) }
     }
 }

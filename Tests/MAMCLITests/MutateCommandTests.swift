@@ -82,6 +82,70 @@ extension CLITests {
             #expect(r.stdout.contains("NOT EXERCISED \(tmp.path("notes.yaml")) · work.printBlocked"), "\(r.stdout)")
         }
 
+        /// Item 5: a sweep in parts (`--shard K/N`) merges into the report one sweep writes,
+        /// byte for byte, in the format it ran with; parts of another sweep are refused. A
+        /// second sweep of what did not change reads every verdict from the cache and writes
+        /// the same report; --no-cache runs them all.
+        @Test func partsMergeIntoTheOneSweepsReportAndTheCacheGivesTheSame() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-parts")
+            defer { tmp.remove() }
+            try tmp.write("probe.yaml", Self.scenario)
+            let only = ["--only", "allowedOutboundDataTransferDestinations,printBlocked,allowedInboundDataTransferSources"]
+            let cache = ["--cache", tmp.path("cache")]
+            for format in ["json", "table"] {
+                let whole = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--format", format, "--no-cache"] + only, timeout: 180)
+                #expect(whole.status == 0, "\(whole)")
+                for k in 1...2 {
+                    let part = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--format", format, "--shard", "\(k)/2", "-o", tmp.path("part\(k).json")] + only + cache, timeout: 180)
+                    #expect(part.status == 0, "\(part)")
+                }
+                let merged = try await CLI.run(["merge", tmp.path("part2.json"), tmp.path("part1.json")])
+                #expect(merged.status == 0 && merged.stdout == whole.stdout, "\(format): \(merged)\n---\n\(whole.stdout)")
+            }
+            // The parts filled the cache: the whole sweep now runs nothing and says so.
+            let cached = try await CLI.run(["mutate", tmp.path("probe.yaml")] + only + cache, timeout: 180)
+            let fresh = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--no-cache"] + only, timeout: 180)
+            #expect(cached.stderr.contains("3 of 3 mutants' verdicts from the cache") && cached.stdout == fresh.stdout && !fresh.stderr.contains("cache"),
+                    "\(cached)\n---\n\(fresh)")
+            let other = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--only", "printBlocked", "--shard", "1/2", "-o", tmp.path("other.json")] + cache, timeout: 180)
+            #expect(other.status == 0, "\(other)")
+            let mixed = try await CLI.run(["merge", tmp.path("other.json"), tmp.path("part2.json")])
+            #expect(mixed.status == 2 && mixed.stderr.contains("not one sweep's 2 parts"), "\(mixed)")
+        }
+
+        /// deploy/kubernetes' mutate Jobs, their own command lines run here as the pods would
+        /// (the sweep narrowed with --only to keep the test short): the parts merge into the
+        /// report one sweep writes, and the merge decides --fail-under.
+        @Test func theKubernetesMutateJobsRunAsWritten() async throws {
+            func args(_ file: String) throws -> String {
+                let text = try String(contentsOf: CLI.repo(file), encoding: .utf8)
+                let line = try #require(text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("args:") })
+                let json = String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+                return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]).first ?? ""
+            }
+            let jobText = try String(contentsOf: CLI.repo("deploy/kubernetes/mamsim-mutate.yaml"), encoding: .utf8)
+            let n = try #require(jobText.split(separator: "\n").first { $0.contains("completions:") }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
+            let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-k8s")
+            defer { tmp.remove() }
+            let results = tmp.path("results")
+            try FileManager.default.createDirectory(atPath: results + "/mutate/scenarios", withIntermediateDirectories: true)
+            try Self.scenario.write(toFile: results + "/mutate/scenarios/probe.yaml", atomically: true, encoding: .utf8)
+            let only = " --only allowedOutboundDataTransferDestinations,printBlocked,allowedInboundDataTransferSources"
+            let part = try args("deploy/kubernetes/mamsim-mutate.yaml").replacingOccurrences(of: "/results/", with: results + "/") + only
+            #expect(part.contains("--shards \(n) "), "the part count must match completions: \(part)")
+            let merge = try args("deploy/kubernetes/mamsim-mutate-merge.yaml").replacingOccurrences(of: "/results/", with: results + "/")
+            let path = URL(fileURLWithPath: CLI.mamsim).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            for index in 0..<n {
+                let r = try await CLI.run(["-c", part], in: tmp.url, timeout: 300, executable: "/bin/sh", environment: ["JOB_COMPLETION_INDEX": "\(index)", "PATH": path])
+                #expect(r.status == 0, "a part completes, whatever it finds: \(r)")
+            }
+            let merged = try await CLI.run(["-c", merge], in: tmp.url, timeout: 120, executable: "/bin/sh", environment: ["PATH": path])
+            #expect(merged.status == 1 && merged.stderr.contains("mutation score 33.3% is under --fail-under 60.0%"), "the merge Job decides the gate: \(merged)")
+            let one = try await CLI.run(["mutate", results + "/mutate/scenarios", "--fail-under", "60", "--format", "json", "--no-cache", "-o", tmp.path("one.json")] + only.split(separator: " ").map(String.init))
+            #expect(one.status == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: tmp.path("one.json"))) == Data(contentsOf: URL(fileURLWithPath: results + "/mutate.json")))
+        }
+
         @Test func aFailingScenarioIsNotMutatedAndAnUnknownSettingIsRefused() async throws {
             let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-bad")
             defer { tmp.remove() }

@@ -195,7 +195,8 @@ extension CLITests.ShardTests {
             return
         }
         let files = ["deploy/kubernetes/mamsim-shards.yaml", "deploy/kubernetes/mamsim-merge.yaml", "deploy/kubernetes/mamsim-whatif.yaml",
-                     "deploy/kubernetes/mamsim-whatif-merge.yaml"].map { CLI.repo($0).path }
+                     "deploy/kubernetes/mamsim-whatif-merge.yaml", "deploy/kubernetes/mamsim-mutate.yaml",
+                     "deploy/kubernetes/mamsim-mutate-merge.yaml"].map { CLI.repo($0).path }
         for version in ["1.26.0", "1.28.0", "1.29.0", "1.31.0", "1.33.0"] {
             let r = try ReportValidator.run(python, ["-m", "kubernetes_validate", "-k", version, "--strict"] + files)
             #expect(r.status == 0, "Kubernetes \(version): \(r.output)")
@@ -217,10 +218,11 @@ extension CLITests.ShardTests {
                     step = next(s for s in jobs[job]["steps"] if s.get("name") == "Install mamsim")
                     print(step["run"].replace("\\n", "\\n"), end="\\0")
             """
-        // The What If workflow (a matrix of parts, then the gate) installs mamsim the same way.
-        let r = try ReportValidator.run(python, ["-c", script, CLI.repo("deploy/github-actions/mamsim-shards.yml").path, CLI.repo("deploy/github-actions/mamsim-whatif.yml").path])
+        // The What If and mutate workflows (a matrix of parts, then the gate) install mamsim the same way.
+        let r = try ReportValidator.run(python, ["-c", script, CLI.repo("deploy/github-actions/mamsim-shards.yml").path, CLI.repo("deploy/github-actions/mamsim-whatif.yml").path,
+                                                 CLI.repo("deploy/github-actions/mamsim-mutate.yml").path])
         let installs = r.output.split(separator: "\0").map(String.init)
-        #expect(installs.count == 4, "\(r.output)")
+        #expect(installs.count == 6, "\(r.output)")
         for install in installs {
             let tmp = try TemporaryDirectory()
             defer { tmp.remove() }

@@ -24,6 +24,9 @@ public enum ScenarioRunner {
         public var onStep: (@Sendable (StepResult) -> Void)?
         /// `--strict`: Strict Mode's unsuppressed findings fail the run (docs/STRICT.md).
         public var strict = false
+        /// Stop at the first step whose expectation fails (`mamsim mutate`: a killed mutant is
+        /// decided there; the steps after it would only cost).
+        public var stopAtFirstFailure = false
 
         public init(appRuntime: String, deviceDirectory: URL? = nil) {
             self.appRuntime = appRuntime
@@ -146,6 +149,7 @@ public enum ScenarioRunner {
                     seconds: (ContinuousClock.now - t0).inSeconds)
                 report.steps.append(result)
                 options.onStep?(result)
+                if options.stopAtFirstFailure && !result.passed { break }
             }
         }
         let auditFile = directory.appendingPathComponent("audit.jsonl")

@@ -44,7 +44,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run one broker flood of --items items and nothing else (audit on, the first of --pairs, no reference): batched or per-item; or round-trip, --pings round trips of 1 KiB and nothing else; or decode, --items share frames of 1 KiB parsed in place and nothing else. An instruction counter runs it twice and takes the difference (scripts/bench-instructions).", valueName: "MODE"))
     var probe: String?
 
-    static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet", "whatif"]
+    static let parts = ["decision", "decode", "latency", "broker", "pairs", "audit", "fleet", "whatif", "mutate"]
     static let probeModes = ["batched", "per-item", "round-trip", "decode"]
     /// Runs of each broker figure and its C references; the median one is printed.
     static let brokerRuns = 3
@@ -168,6 +168,14 @@ struct BenchCommand: AsyncParsableCommand {
                          shards.changes, shards.slowest, shards.total, shards.merge, shards.peakMiB))
             table.add("whatif --diff: 100000 personas, slowest of 8 parts (s)", shards.slowest, nil, nil, lowerIsBetter: true, target: "≤ 10 s")
             table.add("whatif --diff: 100000 personas, merge of 8 parts (s)", shards.merge, nil, nil, lowerIsBetter: true, target: "≤ 30 s")
+        }
+
+        if only == nil || only == "mutate" {
+            let m = try await MutateBench.run(runtime: runtime)
+            print(String(format: "mutate: the demo's sweep (%d mutants) %.2f s against one run of it %.2f s: %.1f× (target ≤ 3×); again from the cache %.2f s (%.1f×)\n",
+                         m.mutants, m.sweep, m.one, m.sweep / m.one, m.cached, m.cached / m.one))
+            table.add("mutate: the demo's sweep ÷ one run (×)", m.sweep / m.one, nil, nil, lowerIsBetter: true, target: "≤ 3×")
+            table.add("mutate: the demo's sweep from the cache ÷ one run (×)", m.cached / m.one, nil, nil, lowerIsBetter: true, target: "≤ 3×")
         }
 
         if only == nil || only == "decode" {

@@ -1,0 +1,55 @@
+import Foundation
+import MAMScenario
+
+/// `mamsim mutate` of the shipped demo against one run of it (issue 99, item 5): the sweep as
+/// the command runs it with no cache (the mutants planned, the base run, every mutant run as
+/// many at once as the machine has cores), and the same sweep again with every verdict in the
+/// cache (planning and the cache's reads alone).
+enum MutateBench {
+    static func run(runtime: String) async throws -> (one: Double, sweep: Double, cached: Double, mutants: Int) {
+        let demo = try demoScenario()
+        let scenario = try ScenarioLoader.load(file: demo)
+        let clock = ContinuousClock()
+        let one = await clock.measure { _ = await MutateCommand.run(scenario, runtime: runtime) }
+        var count = 0
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-bench-mutate-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let store = MutateCache(folder: cache.path, runtime: runtime)
+        let sweep = await clock.measure {
+            let (mutants, _) = MutateCommand.mutants(of: scenario, only: nil)
+            count = mutants.count
+            let baseline = await MutateCommand.run(scenario, runtime: runtime)
+            let outcomes = await MutateCommand.sweep(mutants, of: scenario, key: "demo", baseline: baseline, runtime: runtime)
+            let fingerprint = store.fingerprint(of: scenario)
+            for (i, (o, m)) in zip(outcomes, mutants).enumerated() {
+                store.keep(o, fingerprint, MutateCommand.Planned(scenario: 0, policy: m.policy, mutant: m.mutant, index: i))
+            }
+        }
+        var hits = 0
+        let cached = clock.measure {
+            let (mutants, _) = MutateCommand.mutants(of: scenario, only: nil)
+            let fingerprint = store.fingerprint(of: scenario)
+            for (i, m) in mutants.enumerated() where store.outcome(fingerprint, MutateCommand.Planned(scenario: 0, policy: m.policy, mutant: m.mutant, index: i)) != nil { hits += 1 }
+        }
+        guard count > 0, hits == count else { throw BenchError(message: "mutate bench: \(hits) of \(count) verdicts read back from the cache") }
+        return (seconds(one), seconds(sweep), seconds(cached), count)
+    }
+
+    /// The shipped demo: from the current folder (a checkout), else up from this program's folder
+    /// (`.build/release/mamsim` in a checkout).
+    static func demoScenario() throws -> URL {
+        let relative = "scenarios/examples/demo.yaml"
+        var folder = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relative)]
+        for _ in 0..<6 {
+            candidates.append(folder.appendingPathComponent(relative))
+            folder.deleteLastPathComponent()
+        }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            throw BenchError(message: "mutate bench: \(relative) not found; run the bench from a mamsim checkout")
+        }
+        return found
+    }
+
+    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+}
