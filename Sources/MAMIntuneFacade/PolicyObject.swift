@@ -2,6 +2,7 @@ import Foundation
 import MAMKit
 import MAMModel
 import MAMWire
+import Synchronization
 
 // The policy object the SDK hands out (`HostPolicy`, behind `IntuneMAMPolicy`), and the item
 // provider a share extension's input carries where Linux lacks Foundation's.
@@ -70,14 +71,24 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     /// The account whose policy this is, as the host names it in a getter's report.
     private var own: String { snapshot.oid.isEmpty ? snapshot.upn : snapshot.oid }
 
+    /// The getters of this object the app's code read already: a getter is a few loads on the
+    /// app's hot path, so after its first read it costs one atomic load here.
+    private let told = Atomic<UInt32>(0)
+
     /// `getter` was read by the app's code (told to the host once: `GettersRead`).
-    private func reading(_ getter: PolicyGetter) -> PolicySummary {
+    private func read(_ getter: PolicyGetter) {
+        let bit = UInt32(1) << UInt32(PolicyGetter.allCases.firstIndex(of: getter) ?? 31)
+        guard told.load(ordering: .relaxed) & bit == 0, told.bitwiseOr(bit, ordering: .relaxed).oldValue & bit == 0 else { return }
         GettersRead.read(getter, account: own)
+    }
+
+    private func reading(_ getter: PolicyGetter) -> PolicySummary {
+        read(getter)
         return summary
     }
 
     func isSaveToAllowed(for location: IntuneMAMSaveLocation, withAccountId accountId: String?) -> Bool {
-        GettersRead.read(.isSaveToAllowed, account: own)
+        read(.isSaveToAllowed)
         if isOwn(accountId) {
             return location == .other ? summary.saveToOther : summary.saveTo & UInt32(location.rawValue) != 0
         }
@@ -85,7 +96,7 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     }
 
     func isOpenFromAllowed(for location: IntuneMAMOpenLocation, withAccountId accountId: String?) -> Bool {
-        GettersRead.read(.isOpenFromAllowed, account: own)
+        read(.isOpenFromAllowed)
         if isOwn(accountId) {
             return location == .other ? summary.openFromOther : summary.openFrom & UInt32(location.rawValue) != 0
         }
@@ -93,14 +104,14 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     }
 
     func getSaveToLocations(forAccountId toAccountId: String?) -> [NSNumber: NSNumber] {
-        GettersRead.read(.getSaveToLocations, account: own)
+        read(.getSaveToLocations)
         return Dictionary(uniqueKeysWithValues: IntuneMAMSaveLocation.allCases.map {
             (NSNumber(value: $0.rawValue), NSNumber(value: isSaveToAllowed(for: $0, withAccountId: toAccountId)))
         })
     }
 
     func getOpenFromLocations(forAccountId fromAccountId: String?) -> [NSNumber: NSNumber] {
-        GettersRead.read(.getOpenFromLocations, account: own)
+        read(.getOpenFromLocations)
         return Dictionary(uniqueKeysWithValues: IntuneMAMOpenLocation.allCases.map {
             (NSNumber(value: $0.rawValue), NSNumber(value: isOpenFromAllowed(for: $0, withAccountId: fromAccountId)))
         })
@@ -133,17 +144,17 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     /// `isKnownManagedAppScheme` spares the app listing `scheme-intunemam` in its queried
     /// schemes; the policy's answer is the same.
     func isURLAllowed(_ url: URL, isKnownManagedAppScheme: Bool) -> Bool {
-        GettersRead.read(.isURLAllowed, account: own)
+        read(.isURLAllowed)
         return MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: false, as: accountId), as: accountId, "isURLAllowed").isAllowed
     }
 
     func isUniversalLinkAllowed(_ url: URL) -> Bool {
-        GettersRead.read(.isUniversalLinkAllowed, account: own)
+        read(.isUniversalLinkAllowed)
         return MAMIntuneFacade.answered(Service.UrlAllowed(url: url.absoluteString, universalLink: true, as: accountId), as: accountId, "isUniversalLinkAllowed").isAllowed
     }
 
     func canReceiveSharedItemProvider(_ itemProvider: NSItemProvider) -> Bool {
-        GettersRead.read(.canReceiveSharedItemProvider, account: own)
+        read(.canReceiveSharedItemProvider)
         #if canImport(ObjectiveC)
         let (owner, source) = ("", "")
         #else
@@ -153,7 +164,7 @@ final class HostPolicy: IntuneMAMPolicy, Sendable {
     }
 
     func canReceiveSharedFile(_ path: String) -> Bool {
-        GettersRead.read(.canReceiveSharedFile, account: own)
+        read(.canReceiveSharedFile)
         return MAMIntuneFacade.answered(Service.CanReceiveShared(path: path, owner: "", sourceBundle: "", as: accountId), as: accountId, "canReceiveSharedFile").isAllowed
     }
 
