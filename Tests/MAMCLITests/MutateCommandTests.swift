@@ -117,12 +117,6 @@ extension CLITests {
         /// (the sweep narrowed with --only to keep the test short): the parts merge into the
         /// report one sweep writes, and the merge decides --fail-under.
         @Test func theKubernetesMutateJobsRunAsWritten() async throws {
-            func args(_ file: String) throws -> String {
-                let text = try String(contentsOf: CLI.repo(file), encoding: .utf8)
-                let line = try #require(text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("args:") })
-                let json = String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
-                return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]).first ?? ""
-            }
             let jobText = try String(contentsOf: CLI.repo("deploy/kubernetes/mamsim-mutate.yaml"), encoding: .utf8)
             let n = try #require(jobText.split(separator: "\n").first { $0.contains("completions:") }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
             let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-k8s")
@@ -131,9 +125,9 @@ extension CLITests {
             try FileManager.default.createDirectory(atPath: results + "/mutate/scenarios", withIntermediateDirectories: true)
             try Self.scenario.write(toFile: results + "/mutate/scenarios/probe.yaml", atomically: true, encoding: .utf8)
             let only = " --only allowedOutboundDataTransferDestinations,printBlocked,allowedInboundDataTransferSources"
-            let part = try args("deploy/kubernetes/mamsim-mutate.yaml").replacingOccurrences(of: "/results/", with: results + "/") + only
+            let part = try CLI.jobCommand("deploy/kubernetes/mamsim-mutate.yaml").replacingOccurrences(of: "/results/", with: results + "/") + only
             #expect(part.contains("--shards \(n) "), "the part count must match completions: \(part)")
-            let merge = try args("deploy/kubernetes/mamsim-mutate-merge.yaml").replacingOccurrences(of: "/results/", with: results + "/")
+            let merge = try CLI.jobCommand("deploy/kubernetes/mamsim-mutate-merge.yaml").replacingOccurrences(of: "/results/", with: results + "/")
             let path = URL(fileURLWithPath: CLI.mamsim).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
             for index in 0..<n {
                 let r = try await CLI.run(["-c", part], in: tmp.url, timeout: 300, executable: "/bin/sh", environment: ["JOB_COMPLETION_INDEX": "\(index)", "PATH": path])

@@ -58,12 +58,6 @@ extension CLITests {
         /// (`/bin/sh -c`, JOB_COMPLETION_INDEX 0…N-1, at once), the shared volume a temporary
         /// folder: the merge's report is one run's, and the gate fails the merge Job.
         @Test func theKubernetesWhatIfJobsRunAsWritten() async throws {
-            func args(_ file: String) throws -> String {
-                let text = try String(contentsOf: CLI.repo(file), encoding: .utf8)
-                let line = try #require(text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("args:") })
-                let json = String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
-                return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]).first ?? ""
-            }
             let jobText = try String(contentsOf: CLI.repo("deploy/kubernetes/mamsim-whatif.yaml"), encoding: .utf8)
             let n = try #require(jobText.split(separator: "\n").first { $0.contains("completions:") }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
             let tmp = try TemporaryDirectory(prefix: "mamsim-whatif-k8s")
@@ -73,9 +67,9 @@ extension CLITests {
             try FileManager.default.copyItem(atPath: CLI.repo(Self.example + "before").path, toPath: results + "/whatif/old")
             try FileManager.default.copyItem(atPath: CLI.repo(Self.example + "after").path, toPath: results + "/whatif/new")
             try FileManager.default.copyItem(atPath: CLI.repo(Self.example + "personas.yaml").path, toPath: results + "/whatif/personas.yaml")
-            let part = try args("deploy/kubernetes/mamsim-whatif.yaml").replacingOccurrences(of: "/results/", with: results + "/")
+            let part = try CLI.jobCommand("deploy/kubernetes/mamsim-whatif.yaml").replacingOccurrences(of: "/results/", with: results + "/")
             #expect(part.contains("--shards \(n) "), "the part count must match completions: \(part)")
-            let merge = try args("deploy/kubernetes/mamsim-whatif-merge.yaml").replacingOccurrences(of: "/results/", with: results + "/")
+            let merge = try CLI.jobCommand("deploy/kubernetes/mamsim-whatif-merge.yaml").replacingOccurrences(of: "/results/", with: results + "/")
             let path = URL(fileURLWithPath: CLI.mamsim).deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
             try await withThrowingTaskGroup(of: CLIResult.self) { group in
                 for index in 0..<n {
@@ -90,5 +84,15 @@ extension CLITests {
             #expect(one.status == 1)
             #expect(try Data(contentsOf: URL(fileURLWithPath: tmp.path("one.json"))) == Data(contentsOf: URL(fileURLWithPath: results + "/whatif-diff.json")))
         }
+    }
+}
+
+extension CLI {
+    /// The shell command of a Kubernetes manifest's container (its `args:` line, JSON), as a pod runs it.
+    static func jobCommand(_ file: String) throws -> String {
+        let text = try String(contentsOf: repo(file), encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("args:") })
+        let json = String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]).first ?? ""
     }
 }

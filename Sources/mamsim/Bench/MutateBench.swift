@@ -32,7 +32,7 @@ enum MutateBench {
             for (i, m) in mutants.enumerated() where store.outcome(fingerprint, MutateCommand.Planned(scenario: 0, policy: m.policy, mutant: m.mutant, index: i)) != nil { hits += 1 }
         }
         guard count > 0, hits == count else { throw BenchError(message: "mutate bench: \(hits) of \(count) verdicts read back from the cache") }
-        return (seconds(one), seconds(sweep), seconds(cached), count)
+        return (WhatIfBench.milliseconds(one) / 1000, WhatIfBench.milliseconds(sweep) / 1000, WhatIfBench.milliseconds(cached) / 1000, count)
     }
 
     /// The shipped demo: from the current folder (a checkout), else up from this program's folder
@@ -51,5 +51,4 @@ enum MutateBench {
         return found
     }
 
-    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 }
