@@ -8069,7 +8069,7 @@ const ProtobufCMessageDescriptor mamsim__v2__strict_finding__descriptor =
   (ProtobufCMessageInit) mamsim__v2__strict_finding__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor mamsim__v2__policy_getters_read__field_descriptors[2] =
+static const ProtobufCFieldDescriptor mamsim__v2__policy_getters_read__field_descriptors[3] =
 {
   {
     "getters",
@@ -8095,15 +8095,28 @@ static const ProtobufCFieldDescriptor mamsim__v2__policy_getters_read__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "config_keys",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Mamsim__V2__PolicyGettersRead, n_config_keys),
+    offsetof(Mamsim__V2__PolicyGettersRead, config_keys),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned mamsim__v2__policy_getters_read__field_indices_by_name[] = {
   1,   /* field[1] = account */
+  2,   /* field[2] = config_keys */
   0,   /* field[0] = getters */
 };
 static const ProtobufCIntRange mamsim__v2__policy_getters_read__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor mamsim__v2__policy_getters_read__descriptor =
 {
@@ -8113,7 +8126,7 @@ const ProtobufCMessageDescriptor mamsim__v2__policy_getters_read__descriptor =
   "Mamsim__V2__PolicyGettersRead",
   "mamsim.v2",
   sizeof(Mamsim__V2__PolicyGettersRead),
-  2,
+  3,
   mamsim__v2__policy_getters_read__field_descriptors,
   mamsim__v2__policy_getters_read__field_indices_by_name,
   1,  mamsim__v2__policy_getters_read__number_ranges,

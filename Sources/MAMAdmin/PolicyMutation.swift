@@ -56,26 +56,42 @@ public enum PolicyMutation {
     static let ranked = 8
 
     /// `policy`'s mutants, one per setting that some candidate changes (`only`: those settings
-    /// alone); `rank` counts the decisions a mutant changes. A setting no candidate changes has
-    /// no mutant, and is returned apart.
-    public static func mutants(of policy: IosManagedAppProtection, only: Set<String>? = nil,
+    /// alone), or one per value that changes it (`allValues`); `rank` counts the decisions a
+    /// mutant changes. A setting no candidate changes has no mutant, and is returned apart.
+    public static func mutants(of policy: IosManagedAppProtection, only: Set<String>? = nil, allValues: Bool = false,
                                rank: (IosManagedAppProtection) -> Int) -> (mutants: [Mutant], unchanged: [String]) {
         var mutants: [Mutant] = [], unchanged: [String] = []
         for setting in settings where only?.contains(setting) ?? true {
-            guard let setter = GraphPolicyImporter.properties[setting] else { continue }
-            var best: Mutant?
-            var tried = 0
-            for value in candidates[setting] ?? [] where tried < ranked {
-                var p = policy
-                var context = GraphPolicyImporter.Context(place: "mutate", source: "mutate")
-                guard (try? setter(&p, value, &context)) != nil, p != policy else { continue }
-                tried += 1
-                let cells = rank(p)
-                if best == nil || cells > best!.cells { best = Mutant(setting: setting, value: value.description, policy: p, cells: cells) }
+            let found = values(of: setting, in: policy, limit: allValues ? Int.max : ranked, rank: rank)
+            if found.isEmpty {
+                unchanged.append(setting)
+            } else if allValues {
+                mutants += found
+            } else if let best = found.max(by: { $0.cells < $1.cells }) {
+                // The first of those that change the most decisions: the candidates' order.
+                mutants.append(found.first { $0.cells == best.cells } ?? best)
             }
-            if let best { mutants.append(best) } else { unchanged.append(setting) }
         }
         return (mutants, unchanged)
+    }
+
+    /// The mutants of one setting, a candidate value each, for the first `limit` candidates
+    /// that change the policy.
+    static func values(of setting: String, in policy: IosManagedAppProtection, limit: Int,
+                       rank: (IosManagedAppProtection) -> Int) -> [Mutant] {
+        guard let setter = GraphPolicyImporter.properties[setting] else { return [] }
+        var found: [Mutant] = [], seen: [IosManagedAppProtection] = [], tried = 0
+        for value in candidates[setting] ?? [] where tried < limit {
+            var p = policy
+            var context = GraphPolicyImporter.Context(place: "mutate", source: "mutate")
+            guard (try? setter(&p, value, &context)) != nil, p != policy else { continue }
+            tried += 1
+            // Two values read as one policy (a number's spellings) are one mutant.
+            guard !seen.contains(p) else { continue }
+            seen.append(p)
+            found.append(Mutant(setting: setting, value: value.description, policy: p, cells: rank(p)))
+        }
+        return found
     }
 
     /// Settings an app must take part in for them to work (its own SDK calls), with the call

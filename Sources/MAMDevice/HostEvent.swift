@@ -38,6 +38,9 @@ public enum HostEvent: Sendable, CustomStringConvertible {
     /// The app wrote a file holding `owner`'s data (a managed account's) where the user sees
     /// its files (`Documents/`): a save the SDK's guide asks `isSaveToAllowed` before.
     case savedData(handle: String, path: String, owner: String)
+    /// The app's code read these keys of `account`'s app configuration ("" = the unmanaged
+    /// identity's): the app's own words, escaped where shown (`mamsim mutate`).
+    case appConfigKeysRead(handle: String, keys: [String], account: String)
 
     public var description: String {
         switch self {
@@ -59,6 +62,7 @@ public enum HostEvent: Sendable, CustomStringConvertible {
         case .strict(let h, let f): "\(h): strict \(f.check) at \(f.file):\(f.line) (\(f.call)): \(f.detail)"
         case .policyGettersRead(let h, let g, let a): "\(h) read \(g.map(\.rawValue).joined(separator: ", ")) of \(a.isEmpty ? "the unmanaged identity" : a)'s policy"
         case .savedData(let h, let path, let owner): "\(h) saved \(path), \(owner)'s data"
+        case .appConfigKeysRead(let h, let keys, let a): "\(h) read \(keys.map { UntrustedText.escaped($0).debugDescription }.joined(separator: ", ")) of \(a.isEmpty ? "the unmanaged identity" : a)'s app configuration"
         }
     }
 }

@@ -36,6 +36,8 @@ public final class ServiceDesk {
     var strictFindings: [String: (count: Int, bytes: Int)] = [:]
     /// Per app, how many policy getters it said it read (`PolicyGettersReadHandler`).
     var gettersRead: [String: Int] = [:]
+    /// Per app, how many app configuration keys it said it read (the same handler).
+    var configKeysRead: [String: Int] = [:]
 
     init(state: DeviceState, audit: AuditSink, registry: AppRegistry, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
         self.state = state

@@ -39,16 +39,34 @@ public protocol IntuneMAMAppConfig: AnyObject {
 /// The configuration the host answered, read with mamsim's own rules (`AppConfig`).
 final class HostAppConfig: IntuneMAMAppConfig, Sendable {
     let config: AppConfig
+    /// The account whose configuration it is, as the app named it (`nil`: the identity in
+    /// effect, looked up when a key is first read).
+    let account: String?
 
-    init(_ config: AppConfig) { self.config = config }
-
-    var fullData: [[AnyHashable: Any]]? {
-        config.fullData.isEmpty ? nil : config.fullData.map { Dictionary(uniqueKeysWithValues: $0.map { (AnyHashable($0.key), $0.value as Any) }) }
+    init(_ config: AppConfig, account: String?) {
+        self.config = config
+        self.account = account
     }
 
-    func hasConflict(_ key: String) -> Bool { config.hasConflict(forKey: key) }
+    /// Tells the host the app's code read `key` (`mamsim mutate` tells a key the code reads
+    /// from one it never consults).
+    private func read(_ key: String) {
+        let owner = account ?? ThreadIdentity.accountId ?? IntuneMAMPolicyManager.instance().getProcessAccountId() ?? ""
+        GettersRead.readKey(key, account: owner)
+    }
+
+    var fullData: [[AnyHashable: Any]]? {
+        for key in Set(config.fullData.flatMap(\.keys)).sorted() { read(key) }
+        return config.fullData.isEmpty ? nil : config.fullData.map { Dictionary(uniqueKeysWithValues: $0.map { (AnyHashable($0.key), $0.value as Any) }) }
+    }
+
+    func hasConflict(_ key: String) -> Bool {
+        read(key)
+        return config.hasConflict(forKey: key)
+    }
 
     func boolValue(forKey key: String, queryType: IntuneMAMBoolQueryType) -> NSNumber? {
+        read(key)
         let query: AppConfig.Query = switch queryType {
         case .any: .any
         case .or: .or
@@ -58,16 +76,27 @@ final class HostAppConfig: IntuneMAMAppConfig, Sendable {
     }
 
     func numberValue(forKey key: String, queryType: IntuneMAMNumberQueryType) -> NSNumber? {
-        config.number(forKey: key, query: Self.query(queryType.rawValue)).map { NSNumber(value: $0) }
+        read(key)
+        return config.number(forKey: key, query: Self.query(queryType.rawValue)).map { NSNumber(value: $0) }
     }
 
     func stringValue(forKey key: String, queryType: IntuneMAMStringQueryType) -> String? {
-        config.string(forKey: key, query: Self.query(queryType.rawValue))
+        read(key)
+        return config.string(forKey: key, query: Self.query(queryType.rawValue))
     }
 
-    func allBools(forKey key: String) -> [NSNumber]? { Self.nonEmpty(config.allBools(forKey: key).map { NSNumber(value: $0) }) }
-    func allNumbers(forKey key: String) -> [NSNumber]? { Self.nonEmpty(config.allNumbers(forKey: key).map { NSNumber(value: $0) }) }
-    func allStrings(forKey key: String) -> [String]? { Self.nonEmpty(config.allStrings(forKey: key)) }
+    func allBools(forKey key: String) -> [NSNumber]? {
+        read(key)
+        return Self.nonEmpty(config.allBools(forKey: key).map { NSNumber(value: $0) })
+    }
+    func allNumbers(forKey key: String) -> [NSNumber]? {
+        read(key)
+        return Self.nonEmpty(config.allNumbers(forKey: key).map { NSNumber(value: $0) })
+    }
+    func allStrings(forKey key: String) -> [String]? {
+        read(key)
+        return Self.nonEmpty(config.allStrings(forKey: key))
+    }
 
     private static func query(_ raw: UInt) -> AppConfig.Query { raw == 1 ? .min : raw == 2 ? .max : .any }
     private static func nonEmpty<T>(_ values: [T]) -> [T]? { values.isEmpty ? nil : values }
@@ -84,6 +113,6 @@ public final class IntuneMAMAppConfigManager: Sendable {
     public func appConfig(forAccountId accountId: String?, file: String = #fileID, line: UInt = #line) -> any IntuneMAMAppConfig {
         Strict.checkAccountId(accountId, "appConfig(forAccountId:)", file, line)
         let data = MAMIntuneFacade.blocking(Service.AppConfig(account: accountId), as: nil)?.allowedAnswer ?? []
-        return HostAppConfig(AppConfig(fullData: data))
+        return HostAppConfig(AppConfig(fullData: data), account: accountId)
     }
 }

@@ -16,6 +16,16 @@ enum GettersRead {
     /// waiting, before whatever the app does with the answer, on the channel that carries it.
     static func read(_ getter: PolicyGetter, account: String) {
         guard told.withLock({ $0.insert("\(getter.rawValue) \(account)").inserted }) else { return }
-        MAMIntuneFacade.send(Service.PolicyGettersRead(getters: [getter.rawValue], account: account))
+        MAMIntuneFacade.send(Service.PolicyGettersRead(getters: [getter.rawValue], account: account, configKeys: []))
     }
+
+    /// `key` of `account`'s app configuration was read (`IntuneMAMAppConfig`'s getters): told
+    /// once per key and account, like a getter. A key longer than the host keeps is not told.
+    static func readKey(_ key: String, account: String) {
+        guard key.utf8.count <= maxKeyBytes, told.withLock({ $0.insert("config \(key)\u{0} \(account)").inserted }) else { return }
+        MAMIntuneFacade.send(Service.PolicyGettersRead(getters: [], account: account, configKeys: [key]))
+    }
+
+    /// The longest app configuration key told (the host refuses longer ones).
+    static let maxKeyBytes = 256
 }

@@ -45,6 +45,7 @@ extension Loading {
                 continue
             }
             var config = AppConfigPolicy(name: name, displayName: name)
+            var place = SourcePlace(scenarioLine: item.line, file: file)
             if let x = f["file"] {
                 guard let url = existingPath(x, what: "file") else { continue }
                 inputs.append(url)
@@ -52,10 +53,15 @@ extension Loading {
                 config.displayName = imported.displayName.isEmpty ? name : imported.displayName
                 config.settings = imported.settings
                 config.apps = imported.apps
+                place.file = url
+                place.lines = (try? InputFile.contents(of: url)).map { SourcePlace.namedLines(Array($0)) } ?? [:]
             }
             if let x = f["settings"] {
                 guard let pairs = inlineSettings(x) else { continue }
                 // Inline settings add to (and override) the document's.
+                if case .mapping(let m) = x.node, place.file == file {
+                    for (k, _) in m { if let key = k.scalar?.string { place.lines[key] = k.mark?.line } }
+                }
                 for pair in pairs {
                     config.settings.removeAll { $0.name == pair.name }
                     config.settings.append(pair)
@@ -70,6 +76,7 @@ extension Loading {
             }
             if let x = f["default"], let b = reader.bool(x, what: "default") { config.isDefault = b }
             warnAboutValues(of: config, at: item)
+            appConfigSources[name] = place
             appConfigs.append(config)
         }
     }

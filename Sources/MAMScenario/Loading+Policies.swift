@@ -18,6 +18,8 @@ extension Loading {
             if let policy = readPolicy(name: name, loc) {
                 policies[name] = policy
                 policyLocations[name] = loc
+                // Declared where its name is written (a block mapping's own mark is its first key).
+                if let line = keyNode.mark?.line { policySources[name]?.scenarioLine = line }
             } else {
                 // Declared, with its error already said: naming it elsewhere is no second error.
                 brokenPolicies.insert(name)
@@ -33,6 +35,7 @@ extension Loading {
         let isFile = mapping.keys.contains { $0.scalar?.string == "file" }
         var policy: IosManagedAppProtection
         var f: Fields
+        var place = SourcePlace(scenarioLine: v.line, file: file)
         if isFile {
             guard let fields = reader.fields(v, allowed: ["file", "apps"], what: "a policy read from a file") else { return nil }
             f = fields
@@ -40,6 +43,8 @@ extension Loading {
             inputs.append(url)
             guard let imported = importFile(url, at: fileLoc) else { return nil }
             policy = imported
+            place.file = url
+            place.lines = (try? InputFile.contents(of: url)).map { SourcePlace.memberLines(Array($0)) } ?? [:]
         } else {
             let known = GraphPolicyImporter.knownProperties
             guard let fields = reader.fields(v, allowed: known, what: "policy \"\(name)\"",
@@ -47,6 +52,7 @@ extension Loading {
             f = fields
             guard let imported = importInline(f, source: v.path) else { return nil }
             policy = imported
+            place.lines = f.keyNodes.mapValues(\.line)
         }
         if let appsLoc = f["apps"] {
             guard let ids = reader.strings(appsLoc, what: "apps") else { return nil }
@@ -56,6 +62,7 @@ extension Loading {
             reader.warn(fileLoc, "policy \"\(name)\": the Graph document has no apps (read without $expand=apps?), so it targets every SDK app of this scenario; list them under apps: beside file:, or export it with $expand=apps")
         }
         if policy.displayName.isEmpty { policy.displayName = name }
+        policySources[name] = place
         return policy
     }
 

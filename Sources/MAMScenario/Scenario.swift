@@ -45,6 +45,10 @@ public struct Scenario: Sendable {
     /// Strict Mode (v1.5, docs/STRICT.md): whether the apps' integration mistakes fail the run,
     /// and the findings the team accepted.
     public var strict = StrictSettings()
+    /// Where each policy is written, by its scenario name.
+    public var policySources: [String: SourcePlace] = [:]
+    /// Where each app configuration is written, by its name.
+    public var appConfigSources: [String: SourcePlace] = [:]
 
     /// The bundle id of the app or extension with handle `id`.
     public func bundle(of id: String) -> BundleID? {

@@ -119,6 +119,9 @@ final class Loading {
     var brokenPolicies: Set<String> = []
     /// Where each policy was declared, for warnings about it.
     var policyLocations: [String: Located] = [:]
+    /// Where each policy and app configuration is written, for reports that point at them.
+    var policySources: [String: SourcePlace] = [:]
+    var appConfigSources: [String: SourcePlace] = [:]
     /// Where each app's `sdkVersion` is written, for what is said of it.
     var appLocations: [String: Located] = [:]
     var accounts: [ScenarioAccount] = []
@@ -178,6 +181,8 @@ final class Loading {
                         warnings: reader.warnings, fleet: fleet)
         scenario.inputs = inputs
         scenario.strict = strict
+        scenario.policySources = policySources
+        scenario.appConfigSources = appConfigSources
         return scenario
     }
 

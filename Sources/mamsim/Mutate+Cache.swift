@@ -63,7 +63,7 @@ struct MutateCache {
     }
 
     private func file(_ fingerprint: String, _ p: MutateCommand.Planned) -> URL {
-        let key = Self.hex(SHA256.hash(data: Data([fingerprint, p.policy, p.mutant.setting, p.mutant.value].joined(separator: "\u{0}").utf8)))
+        let key = Self.hex(SHA256.hash(data: Data([fingerprint, p.mutation.kind.rawValue, p.mutation.owner, p.mutation.setting, p.mutation.value].joined(separator: "\u{0}").utf8)))
         return folder.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".json")
     }
 

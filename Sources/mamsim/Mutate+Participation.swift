@@ -1,3 +1,4 @@
+import MAMAdmin
 import MAMDevice
 import MAMModel
 import MAMPolicy
@@ -13,9 +14,11 @@ struct MutantParticipation {
     let baseline: ScenarioReport
     let scenario: Scenario
     let mutant: Scenario
+    let mutation: Mutation
 
     /// Why the mutant survived in the app's code, or nil when no app's code met it.
-    func survivor() -> String? {
+    func survivor() -> (because: String, step: Int?)? {
+        if mutation.kind == .appConfig { return configSurvivor() }
         var readings: [String: (before: PolicySummary, after: PolicySummary)] = [:]
         func summaries(_ p: Participation) -> (before: PolicySummary, after: PolicySummary)? {
             let key = "\(p.app) \(p.account.lowercased())"
@@ -31,17 +34,56 @@ struct MutantParticipation {
         for p in baseline.participation {
             guard case .read(let getter) = p.kind, let (before, after) = summaries(p),
                   after.getters(answeringOtherwiseThan: before).contains(getter) else { continue }
-            return "\(place(p)) \(p.app) read \(getter.call) of \(whose(p)) policy, which this mutant answers otherwise; no step observes what the app did with it"
+            return ("\(place(p)) \(p.app) read \(getter.call) of \(whose(p)) policy, which this mutant answers otherwise; no step observes what the app did with it", p.step)
         }
         // A save of an account's data where the user sees it, by code that never asked the
         // save setting that the mutant changes: the code ignores the setting.
         for p in baseline.participation {
             guard case .saved(let path) = p.kind, let (before, after) = summaries(p), after.savesToLocalDriveOtherwise(than: before),
                   !baseline.participation.contains(where: { asked($0, like: p) }) else { continue }
-            return "\(place(p)) \(p.app) saved \(path), \(whose(p)) data, and its code never asked \(PolicyGetter.isSaveToAllowed.call): "
-                + "the save setting this mutant changes does not reach it (the SDK's guide, Stage 4: ask isSaveToAllowed(for: .localDrive, withAccountId:) before saving)"
+            return ("\(place(p)) \(p.app) saved \(path), \(whose(p)) data, and its code never asked \(PolicyGetter.isSaveToAllowed.call): "
+                + "the save setting this mutant changes does not reach it (the SDK's guide, Stage 4: ask isSaveToAllowed(for: .localDrive, withAccountId:) before saving)", p.step)
         }
         return nil
+    }
+
+    /// A key of an app configuration the app's code read, of an account the configuration
+    /// reaches in that app: the app met the moved value, and nothing any step observes differs.
+    private func configSurvivor() -> (because: String, step: Int?)? {
+        guard let config = scenario.appConfigs.first(where: { $0.name == mutation.owner }) else { return nil }
+        for p in baseline.participation {
+            guard case .readConfig(let key) = p.kind, key == mutation.setting, let bundle = scenario.bundle(of: p.app),
+                  let app = scenario.fleet.app(bundle), let account = scenario.fleet.account(named: p.account),
+                  config.targets(app, account: account) else { continue }
+            return ("\(place(p)) \(p.app) read the key \(UntrustedText.escaped(key).debugDescription) of \(whose(p)) app configuration \"\(config.name)\", which this mutant sets to \(mutation.value); no step observes what the app did with it", p.step)
+        }
+        return nil
+    }
+
+    /// Why no step reached the mutant, and a step that would: a decision of the fleet's matrix
+    /// it changes, or the SDK call the setting needs the app's own code to make.
+    func unreached() -> String {
+        let needs = PolicyMutation.participation[mutation.setting].map { "; the setting needs the app's own part: \($0)" } ?? ""
+        if mutation.kind == .appConfig {
+            return "no app's code read the key \(UntrustedText.escaped(mutation.setting).debugDescription) of a configuration \"\(mutation.owner)\" reaches (IntuneMAMAppConfigManager.appConfig(forAccountId:), then a value for the key), and no step observes a difference"
+        }
+        let changes = PolicyMatrix.changes(from: PolicyMatrix.compute(for: scenario.fleet), to: PolicyMatrix.compute(for: mutant.fleet))
+        guard let first = changes.first else { return "no step observes a difference (it changes no decision of the matrix)\(needs)" }
+        return "no step reaches the \(changes.count) decision(s) it changes; a step would: \(Self.step(for: first))\(needs)"
+    }
+
+    /// The step of a scenario that meets a cell of the matrix, and what the mutant makes of it.
+    static func step(for c: PolicyMatrix.Change) -> String {
+        let verdict = { (v: Verdict) in v.reason.map { "blocked (\($0.rawValue))" } ?? "allowed" }
+        let what = switch c.grid {
+        case "transfers": "a share from \(c.from) to \(c.to)"
+        case "files": "a file of \(c.from) opened in \(c.to)"
+        case "clipboard": "a copy in \(c.from) pasted in \(c.to)"
+        case "save": "a save from \(c.from) to \(c.to)"
+        case "open": "an open from \(c.to) into \(c.from)"
+        default: "\(c.to) in \(c.from)"
+        }
+        return "\(what), which it turns from \(verdict(c.before)) to \(verdict(c.after))"
     }
 
     /// Whether `read` is the same app asking the save setting of `save`'s account.

@@ -16,15 +16,18 @@ struct MutateCommand: AsyncParsableCommand {
         commandName: "mutate", abstract: "Move each policy setting the scenarios carry, rerun them, and say which settings no expectation checks.",
         discussion: "Exit 0 when the sweep ran (1 when the score is under --fail-under, or a scenario does not pass before any mutation), 2 on bad input. docs/MUTATE.md.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, sarif, html }
 
     @Argument(help: "Scenario files or folders of them.", completion: .file(extensions: ["yaml", "yml"]))
     var paths: [String]
 
-    @Option(help: ArgumentHelp("Mutate only these Graph settings (comma-separated), e.g. allowedOutboundDataTransferDestinations,printBlocked.", valueName: "SETTINGS"))
+    @Option(help: ArgumentHelp("Mutate only these Graph settings or app configuration keys (comma-separated), e.g. allowedOutboundDataTransferDestinations,printBlocked.", valueName: "SETTINGS"))
     var only: String?
 
-    @Option(help: "table (terminal) or json.")
+    @Flag(help: "One mutant per value a setting can take (the templates' values, both booleans, Graph's values), not only the one that changes most.")
+    var allValues = false
+
+    @Option(help: "table (terminal), json, sarif (survivors at their policy's lines) or html (the score per app and per setting).")
     var format: Format = .table
 
     @Option(name: .shortAndLong, help: "Write here instead of standard output.")
@@ -50,27 +53,38 @@ struct MutateCommand: AsyncParsableCommand {
     struct Outcome: Sendable, Codable, Equatable {
         enum Verdict: String, Codable { case killed, survived, notExercised = "not exercised" }
         var scenario: String
+        var kind: Mutation.Kind
+        /// The policy's or app configuration's name.
         var policy: String
         var setting: String
         var value: String
         var verdict: Verdict
         /// Which step, and what changed there.
         var because: String
+        /// The step that decided it (1-based), when one did.
+        var step: Int?
+        /// The apps (their handles in the scenario) the policy or configuration reaches.
+        var apps: [String] = []
+        /// Where the setting is written, where its policy or configuration is declared, and
+        /// the step's line (repository-relative paths; SARIF).
+        var at: SourceLine?
+        var declaredAt: SourceLine?
+        var stepAt: SourceLine?
+    }
+
+    struct SourceLine: Sendable, Codable, Equatable {
+        var file: String
+        var line: Int
     }
 
     /// One mutant of the sweep: its scenario, policy and place in the sweep's order.
     struct Planned {
         var scenario: Int
-        var policy: String
-        var mutant: PolicyMutation.Mutant
+        var mutation: Mutation
         var index: Int
     }
 
     func validate() throws {
-        if let only {
-            let unknown = only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !PolicyMutation.settings.contains($0) }
-            if !unknown.isEmpty { throw ValidationError("--only: \(unknown.joined(separator: ", ")) is no setting of an iosManagedAppProtection mamsim reads") }
-        }
         if let failUnder, !(0...100).contains(failUnder) { throw ValidationError("--fail-under takes a percentage from 0 to 100") }
         _ = try TestCommand.shardChoice(shard: shard, shards: shards)
         if cache != nil && noCache { throw ValidationError("give --cache DIR or --no-cache, not both") }
@@ -101,7 +115,7 @@ struct MutateCommand: AsyncParsableCommand {
                 baselineFailed.append("\(entry.key): the scenario does not pass as it is (\(baseline.fleetError ?? "\(baseline.steps.filter { !$0.passed }.count) steps fail")); mutate judges passing scenarios")
                 continue
             }
-            let judged = await Self.sweep(uncached.map { ($0.policy, $0.mutant) }, of: entry.scenario, key: entry.key, baseline: baseline, runtime: runtime)
+            let judged = await Self.sweep(uncached.map(\.mutation), of: entry.scenario, key: entry.key, baseline: baseline, runtime: runtime)
             for (p, outcome) in zip(uncached, judged) {
                 outcomes[p.index] = outcome
                 if let fingerprint { store?.keep(outcome, fingerprint, p) }
@@ -119,8 +133,9 @@ struct MutateCommand: AsyncParsableCommand {
         try sweep.finish(format: format.rawValue, output: output, failUnder: failUnder)
     }
 
-    /// Every scenario loaded, and its mutants in the sweep's order (scenario, policy, setting):
-    /// decided before anything runs, so each part of a sharded sweep knows the same list.
+    /// Every scenario loaded, and its mutants in the sweep's order (scenario, policy, setting,
+    /// then app configuration, key): decided before anything runs, so each part of a sharded
+    /// sweep knows the same list.
     func plan() throws -> (scenarios: [(key: String, scenario: Scenario)], planned: [Planned], unchanged: Int) {
         let settings = try options.buildSettings()
         let allowances = try options.allowances()
@@ -132,33 +147,25 @@ struct MutateCommand: AsyncParsableCommand {
                 Terminal.error(error)
                 throw ExitCode(2)
             }
-            let (mutants, same) = Self.mutants(of: scenario, only: chosen)
+            let (mutants, same) = Mutation.all(of: scenario, only: chosen, allValues: allValues)
             unchanged += same
-            for (name, m) in mutants { planned.append(Planned(scenario: scenarios.count, policy: name, mutant: m, index: planned.count)) }
+            for m in mutants { planned.append(Planned(scenario: scenarios.count, mutation: m, index: planned.count)) }
             scenarios.append((candidate.key, scenario))
+        }
+        if let chosen {
+            let keys = Set(scenarios.flatMap { $0.scenario.appConfigs.flatMap { $0.settings.map(\.name) } })
+            let unknown = chosen.filter { !PolicyMutation.settings.contains($0) && !keys.contains($0) }.sorted()
+            if !unknown.isEmpty {
+                Terminal.error("--only: \(unknown.joined(separator: ", ")) is no setting of an iosManagedAppProtection mamsim reads, nor a key of these scenarios' app configurations")
+                throw ExitCode(2)
+            }
         }
         return (scenarios, planned, unchanged)
     }
 
-    /// A scenario's mutants, policy by policy in name order, and how many settings have none.
-    static func mutants(of scenario: Scenario, only chosen: Set<String>?) -> (mutants: [(policy: String, mutant: PolicyMutation.Mutant)], unchanged: Int) {
-        let matrix = PolicyMatrix.compute(for: scenario.fleet)
-        var all: [(policy: String, mutant: PolicyMutation.Mutant)] = [], unchanged = 0
-        for name in scenario.policies.keys.sorted() {
-            guard let policy = scenario.policies[name] else { continue }
-            let (mutants, same) = PolicyMutation.mutants(of: policy, only: chosen) { mutant in
-                // `mamsim matrix --diff`'s own comparison of two matrices' cells.
-                PolicyMatrix.changes(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet)).count
-            }
-            unchanged += same.count
-            all += mutants.map { (name, $0) }
-        }
-        return (all, unchanged)
-    }
-
     /// Each mutant's scenario run and judged, as many at once as the machine has cores (each
     /// run is its own device and processes), the outcomes in the mutants' order.
-    static func sweep(_ mutants: [(policy: String, mutant: PolicyMutation.Mutant)], of scenario: Scenario, key: String, baseline: ScenarioReport,
+    static func sweep(_ mutants: [Mutation], of scenario: Scenario, key: String, baseline: ScenarioReport,
                       runtime: String) async -> [Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var results = [Outcome?](repeating: nil, count: mutants.count)
@@ -166,13 +173,13 @@ struct MutateCommand: AsyncParsableCommand {
             var next = 0
             func start() {
                 guard next < mutants.count else { return }
-                let i = next, (name, m) = mutants[i]
+                let i = next, m = mutants[i]
                 next += 1
                 group.addTask {
-                    let mutated = scenario.replacingPolicy(named: name, with: m.policy)
+                    let mutated = m.applied(to: scenario)
                     let report = await run(mutated, runtime: runtime, stopAtFirstFailure: true)
-                    let app = MutantParticipation(baseline: baseline, scenario: scenario, mutant: mutated)
-                    return (i, judge(baseline, report, scenario: key, policy: name, mutant: m, participation: app))
+                    let app = MutantParticipation(baseline: baseline, scenario: scenario, mutant: mutated, mutation: m)
+                    return (i, judge(baseline, report, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m))
                 }
             }
             for _ in 0..<width { start() }
@@ -195,9 +202,9 @@ struct MutateCommand: AsyncParsableCommand {
     /// A mutant's verdict against the baseline run: the first expectation it broke, else the
     /// first step whose observation changed, else the app's code that met it (a getter read
     /// whose answer it changes, or a save that never asked), else none.
-    static func judge(_ baseline: ScenarioReport, _ report: ScenarioReport, scenario: String, policy: String, mutant: PolicyMutation.Mutant,
+    static func judge(_ baseline: ScenarioReport, _ report: ScenarioReport, scenario: String, mutant: Mutation,
                       participation: MutantParticipation?) -> Outcome {
-        var o = Outcome(scenario: scenario, policy: policy, setting: mutant.setting, value: mutant.value, verdict: .notExercised, because: "")
+        var o = Outcome(scenario: scenario, kind: mutant.kind, policy: mutant.owner, setting: mutant.setting, value: mutant.value, verdict: .notExercised, because: "")
         if let error = report.fleetError {
             o.verdict = .killed
             o.because = "the fleet did not start: \(error)"
@@ -205,21 +212,22 @@ struct MutateCommand: AsyncParsableCommand {
         }
         if let failed = report.steps.first(where: { !$0.passed }) {
             o.verdict = .killed
+            o.step = failed.index + 1
             o.because = "step \(failed.index + 1) (\(failed.title)): " + Self.difference(expected: failed.expected, got: failed.observed)
             return o
         }
         for (b, m) in zip(baseline.steps, report.steps) where b.observed != m.observed || b.explanation != m.explanation {
             o.verdict = .survived
+            o.step = m.index + 1
             o.because = "step \(m.index + 1) (\(m.title)) observed \(m.observed) (before: \(b.observed))" + (b.observed == m.observed ? ", explained otherwise: \(m.explanation)" : "") + "; no expectation checks it"
             return o
         }
         if let why = participation?.survivor() {
             o.verdict = .survived
-            o.because = why
+            (o.because, o.step) = (why.because, why.step.map { $0 + 1 })
             return o
         }
-        let needs = PolicyMutation.participation[mutant.setting].map { "; the setting needs the app's own part: \($0)" } ?? ""
-        o.because = mutant.cells > 0 ? "no step reaches the \(mutant.cells) decision(s) it changes\(needs)" : "no step observes a difference (it changes no decision of the matrix)\(needs)"
+        o.because = participation?.unreached() ?? "no step observes a difference"
         return o
     }
 

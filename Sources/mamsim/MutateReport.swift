@@ -23,9 +23,11 @@ struct MutateSweep: Codable, Equatable {
     }
 
     func render(_ format: String) -> String {
+        if format == "sarif" { return sarif() }
+        if format == "html" { return html() }
         guard format == "json" else {
             return UntrustedText.lines(outcomes.map { o in
-                "\(o.verdict.rawValue.uppercased().padding(toLength: 13, withPad: " ", startingAt: 0)) \(o.scenario) · \(o.policy).\(o.setting) → \(o.value): \(o.because)"
+                "\(o.verdict.rawValue.uppercased().padding(toLength: 13, withPad: " ", startingAt: 0)) \(o.scenario) · \(o.kind == .policy ? "\(o.policy).\(o.setting)" : "app configuration \(o.policy): \(o.setting)") → \(o.value): \(o.because)"
             } + [summary])
         }
         var w = WhatIfReport.JSONWriter()
@@ -33,8 +35,11 @@ struct MutateSweep: Codable, Equatable {
             w.key("mutants")
             w.array(outcomes) { w, o in
                 w.object { w in
-                    w.field("scenario", o.scenario); w.field("policy", o.policy); w.field("setting", o.setting); w.field("value", o.value)
+                    w.field("scenario", o.scenario); w.field("kind", o.kind.rawValue); w.field("policy", o.policy); w.field("setting", o.setting); w.field("value", o.value)
                     w.field("verdict", o.verdict.rawValue); w.field("because", o.because)
+                    if let step = o.step { w.field("step", step) }
+                    w.field("apps", strings: o.apps)
+                    if let at = o.at { w.key("at"); w.object { w in w.field("file", at.file); w.field("line", at.line) }; w.comma() }
                 }
             }
             w.comma()

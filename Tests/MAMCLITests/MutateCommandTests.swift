@@ -46,13 +46,19 @@ extension CLITests {
             let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             let verdicts = (root["mutants"] as? [[String: Any]])?.compactMap { $0["verdict"] as? String }.sorted()
             #expect(verdicts == ["killed", "not exercised", "survived"] && root["score"] as? Double == 33.3, "\(root)")
+            // --all-values: a mutant per value the setting takes that changes the policy.
+            let all = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--only", "allowedOutboundDataTransferDestinations", "--all-values"], timeout: 180)
+            #expect(all.stdout.contains("allowedOutboundDataTransferDestinations → \"allApps\"") && all.stdout.contains("allowedOutboundDataTransferDestinations → \"none\"")
+                    && all.stdout.contains(": 2 mutants,"), "\(all)")
         }
 
         /// Issue 99, item 3, with an app's own code (Field Notes, the façade app built beside
         /// mamsim): it reads alice's policy through its getters at launch and writes what it
         /// found to a report no step reads. The PIN setting's mutant reaches the app's code and
         /// nothing checks it (survived, naming the read); the save setting's stops the note
-        /// being saved (killed); printing, which the app never does, is not exercised.
+        /// being saved (killed); printing, which the app never does, is not exercised. Of its
+        /// app configuration, the key its code reads (`region`) survives, named; the key it
+        /// never reads (`shift`) is not exercised.
         @Test func aSettingTheAppReadsAndNothingChecksSurvivesNamingTheRead() async throws {
             let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-read")
             defer { tmp.remove() }
@@ -62,6 +68,10 @@ extension CLITests {
                   - {upn: alice@contoso.com, oid: 5f0c1d2e-7a6b-4c3d-9e8f-0a1b2c3d4e5f, tenant: contoso.onmicrosoft.com, policy: work}
                 policies:
                   work: {pinRequired: true, saveAsBlocked: false, apps: [com.contoso.field]}
+                appConfigs:
+                  - name: field-region
+                    settings: {region: north, shift: night}
+                    apps: [com.contoso.field]
                 apps:
                   - id: field
                     bundle: com.contoso.field
@@ -75,11 +85,52 @@ extension CLITests {
                     expect: {text: "Site visit: pump 4 leaks\\n"}
 
                 """)
-            let r = try await CLI.run(["mutate", tmp.path("notes.yaml"), "--only", "pinRequired,saveAsBlocked,printBlocked"], timeout: 240)
+            let r = try await CLI.run(["mutate", tmp.path("notes.yaml"), "--only", "pinRequired,saveAsBlocked,printBlocked,region,shift"], timeout: 240)
             #expect(r.status == 0, "\(r)")
             #expect(r.stdout.contains("SURVIVED      \(tmp.path("notes.yaml")) · work.pinRequired → false: at launch (the fleet's start): field read IntuneMAMPolicy.isPINRequired of alice@contoso.com's policy, which this mutant answers otherwise; no step observes what the app did with it"), "\(r.stdout)")
             #expect(r.stdout.contains("KILLED        \(tmp.path("notes.yaml")) · work.saveAsBlocked → true: step 1 (the note is saved):"), "\(r.stdout)")
             #expect(r.stdout.contains("NOT EXERCISED \(tmp.path("notes.yaml")) · work.printBlocked"), "\(r.stdout)")
+            #expect(r.stdout.contains("SURVIVED      \(tmp.path("notes.yaml")) · app configuration field-region: region → (key removed): at launch (the fleet's start): field read the key \"region\" of alice@contoso.com's app configuration \"field-region\""), "\(r.stdout)")
+            #expect(r.stdout.contains("NOT EXERCISED \(tmp.path("notes.yaml")) · app configuration field-region: shift → (key removed): no app's code read the key \"shift\""), "\(r.stdout)")
+            #expect(r.stdout.contains("5 mutants, 1 killed, 2 survived, 2 not exercised"), "\(r.stdout)")
+        }
+
+        /// Item 4: SARIF valid against SARIF 2.1.0's schema, a result per survivor at the line
+        /// its setting is written on (the policy's declaration and the step related), one per
+        /// mutant no step reaches as a note, none for a killed one; the HTML report rendered by
+        /// headless Chromium with the score per app and per setting.
+        @Test func sarifPointsAtTheSettingsLinesAndTheHTMLReportScoresAppsAndSettings() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-sarif")
+            defer { tmp.remove() }
+            try tmp.write("probe.yaml", Self.scenario)
+            let only = ["--only", "allowedOutboundDataTransferDestinations,printBlocked,allowedInboundDataTransferSources", "--no-cache"]
+            let r = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--format", "sarif", "-o", tmp.path("mutate.sarif")] + only, timeout: 180)
+            #expect(r.status == 0, "\(r)")
+            #expect(try ReportValidator.jsonProblems(tmp.path("mutate.sarif"), schema: "Tests/Fixtures/sarif/sarif-schema-2.1.0.json") == nil)
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("mutate.sarif")))) as? [String: Any])
+            let results = try #require(((root["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+            func line(_ r: [String: Any], _ key: String = "locations") -> Int? {
+                (((r[key] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])?["startLine"] as? Int
+            }
+            #expect(results.map { $0["ruleId"] as? String } == ["mutant-not-exercised", "mutant-survived"], "\(results)")
+            // printBlocked is written on line 7 of the scenario, its policy declared on line 5, the print step starts on line 18.
+            let survivor = try #require(results.last)
+            #expect(line(survivor) == 7 && survivor["level"] as? String == "warning", "\(survivor)")
+            let related = (survivor["relatedLocations"] as? [[String: Any]])?.compactMap { r -> Int? in
+                (((r["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])?["startLine"] as? Int)
+            }
+            #expect(related == [5, 18], "\(survivor)")
+            #expect(results.first?["level"] as? String == "note" && line(results.first!) == 5, "a setting the policy does not write is placed at its declaration: \(results)")
+
+            let html = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--format", "html", "-o", tmp.path("mutate.html")] + only, timeout: 180)
+            #expect(html.status == 0, "\(html)")
+            let page = try String(contentsOfFile: tmp.path("mutate.html"), encoding: .utf8)
+            #expect(!page.contains("<script") && !page.contains("http://"), "the page is self-contained")
+            #expect(page.contains("<tr data-name=\"\(tmp.path("probe.yaml")): mail\" data-score=\"33.3\">"), "mail's score: \(page)")
+            #expect(page.contains("<tr data-name=\"printBlocked\" data-score=\"0.0\">") && page.contains("<tr data-name=\"allowedOutboundDataTransferDestinations\" data-score=\"100.0\">"), "\(page)")
+            guard Browser.path != nil else { return }
+            let dump = try await Browser.run(["--dump-dom", "file://\(tmp.path("mutate.html"))"])
+            #expect(dump.status == 0 && dump.stdout.contains("mutation score 33.3%") && dump.stdout.contains("✘ survived"), "\(dump)")
         }
 
         /// Item 5: a sweep in parts (`--shard K/N`) merges into the report one sweep writes,

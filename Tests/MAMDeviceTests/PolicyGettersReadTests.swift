@@ -16,14 +16,14 @@ import Testing
         let host = try HostController(configuration: try makeConfiguration(apps: 1)) { log.record($0) }
         #expect(await host.startFleet().isEmpty)
         _ = await host.signIn("app0", account: "alice@contoso.com")
-        let ok = await host.service("app0", .policyGettersRead(getters: ["isSaveToAllowed(for:withAccountId:)", "isPINRequired"], account: alice.oid))
+        let ok = await host.service("app0", .policyGettersRead(getters: ["isSaveToAllowed(for:withAccountId:)", "isPINRequired"], account: alice.oid, configKeys: []))
         #expect(ok.isAllowed, "\(ok)")
-        let unmanaged = await host.service("app0", .policyGettersRead(getters: ["notificationPolicy"], account: ""))
+        let unmanaged = await host.service("app0", .policyGettersRead(getters: ["notificationPolicy"], account: "", configKeys: []))
         #expect(unmanaged.isAllowed, "\(unmanaged)")
-        let forged = await host.service("app0", .policyGettersRead(getters: ["rm -rf\u{1B}[2J"], account: ""))
+        let forged = await host.service("app0", .policyGettersRead(getters: ["rm -rf\u{1B}[2J"], account: "", configKeys: []))
         #expect(forged.verdict.reason == .badRequest && !forged.verdict.explanation.contains("\u{1B}"), "\(forged.verdict)")
         // bob is no account of app0's: nothing of his reaches the run from app0's word.
-        let stranger = await host.service("app0", .policyGettersRead(getters: ["isPINRequired"], account: "bob@outlook.com"))
+        let stranger = await host.service("app0", .policyGettersRead(getters: ["isPINRequired"], account: "bob@outlook.com", configKeys: []))
         #expect(stranger.verdict.reason == .notSignedIn, "\(stranger.verdict)")
         #expect(await host.shutdown() == 0)
         let reads = log.all.compactMap { event -> String? in
@@ -31,6 +31,30 @@ import Testing
             return "\(handle) \(getters.map(\.rawValue).joined(separator: ",")) \(account)"
         }
         #expect(reads == ["app0 isSaveToAllowed(for:withAccountId:),isPINRequired alice@contoso.com", "app0 notificationPolicy "], "\(reads)")
+    }
+
+    /// The app configuration keys the code read: the app's own text, bounded and escaped.
+    @Test func configurationKeysReadAreAnEventBoundedAndEscaped() async throws {
+        let log = EventLog()
+        let host = try HostController(configuration: try makeConfiguration(apps: 1)) { log.record($0) }
+        #expect(await host.startFleet().isEmpty)
+        _ = await host.signIn("app0", account: "alice@contoso.com")
+        let ok = await host.service("app0", .policyGettersRead(getters: [], account: alice.oid, configKeys: ["region", "beep\u{7}"]))
+        #expect(ok.isAllowed, "\(ok)")
+        let long = await host.service("app0", .policyGettersRead(getters: [], account: "", configKeys: [String(repeating: "k\u{1B}", count: 200)]))
+        #expect(long.verdict.reason == .badRequest && !long.verdict.explanation.contains("\u{1B}"), "\(long.verdict)")
+        let many = await host.service("app0", .policyGettersRead(getters: [], account: "", configKeys: (0...64).map { "k\($0)" }))
+        #expect(many.verdict.reason == .badRequest, "\(many.verdict)")
+        let stranger = await host.service("app0", .policyGettersRead(getters: [], account: "bob@outlook.com", configKeys: ["region"]))
+        #expect(stranger.verdict.reason == .notSignedIn, "\(stranger.verdict)")
+        #expect(await host.shutdown() == 0)
+        let reads = log.all.compactMap { event -> String? in
+            guard case .appConfigKeysRead(let handle, let keys, let account) = event else { return nil }
+            #expect(!event.description.contains("\u{7}"), "shown escaped: \(event)")
+            return "\(handle) \(keys.joined(separator: ",")) \(account)"
+        }
+        #expect(reads == ["app0 region,beep\u{7} alice@contoso.com"], "\(reads)")
+        #expect(!log.all.contains { if case .policyGettersRead = $0 { true } else { false } }, "no getter was read")
     }
 
     @Test func aManagedFileInDocumentsIsASaveAndNothingElseIs() async throws {

@@ -41,6 +41,30 @@ extension FacadeTests {
                          "notificationPolicy \(FacadeTests.aliceOID)"], "\(told)")
     }
 
+    /// The keys of an app configuration the code read, once per key and account; `fullData`
+    /// reads every key; a configuration fetched and never read tells nothing.
+    @Test func eachConfigurationKeyReadIsToldOnceWithItsAccount() async throws {
+        let host = try PlayedHost(answer: FacadeTests.answer)
+        let app = try await MAMApp.connect(fd: host.appEnd)
+        defer { app.close() }
+        MAMIntuneFacade.connect(app)
+        func keys() -> [String] {
+            host.seen.withLock { $0 }.compactMap { request, _ in
+                if case .policyGettersRead(let r) = request, !r.configKeys.isEmpty { return "\(r.configKeys.joined(separator: ",")) \(r.account)" }
+                return nil
+            }
+        }
+        await Task.detached {
+            let config = IntuneMAMAppConfigManager.instance().appConfig(forAccountId: FacadeTests.aliceOID)
+            _ = config.stringValue(forKey: "region", queryType: .any)
+            _ = config.hasConflict("region")
+            _ = config.boolValue(forKey: "sync", queryType: .or)
+            _ = IntuneMAMAppConfigManager.instance().appConfig(forAccountId: "bob@contoso.com").fullData
+        }.value
+        for _ in 0..<200 where keys().count < 4 { try? await Task.sleep(for: .milliseconds(10)) }
+        #expect(keys() == ["region \(FacadeTests.aliceOID)", "sync \(FacadeTests.aliceOID)", "region bob@contoso.com", "sync bob@contoso.com"], "\(keys())")
+    }
+
     @Test func aPolicyReadButNotAskedTellsNothing() async throws {
         let host = try PlayedHost(answer: FacadeTests.answer)
         let app = try await MAMApp.connect(fd: host.appEnd)

@@ -1621,7 +1621,8 @@ struct  Mamsim__V2__StrictFinding
  * The getters of the SDK's policy object the app's own code read (IntuneMAMPolicy's names,
  * MAMModel's PolicyGetter): the façade says each once per process and account, unasked. Like
  * a Strict finding it is the app's word about itself and decides nothing; `mamsim mutate`
- * tells a setting the app's code reads from one it never consults.
+ * tells a setting the app's code reads from one it never consults. The keys of the account's
+ * app configuration the code read (IntuneMAMAppConfig's getters) travel the same way.
  * @swift inline
  */
 struct  Mamsim__V2__PolicyGettersRead
@@ -1633,10 +1634,15 @@ struct  Mamsim__V2__PolicyGettersRead
    * the policy's account ("" = the unmanaged identity's)
    */
   char *account;
+  /*
+   * app configuration keys read, of the same account's configuration
+   */
+  size_t n_config_keys;
+  char **config_keys;
 };
 #define MAMSIM__V2__POLICY_GETTERS_READ__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&mamsim__v2__policy_getters_read__descriptor) \
-    , 0,NULL, (char *)protobuf_c_empty_string }
+    , 0,NULL, (char *)protobuf_c_empty_string, 0,NULL }
 
 
 /*

@@ -111,6 +111,8 @@ public struct Participation: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case read(PolicyGetter)
         case saved(path: String)
+        /// A key of the account's app configuration (IntuneMAMAppConfig's getters).
+        case readConfig(key: String)
     }
     public var app: String
     /// The account (its UPN; "" = the unmanaged identity) whose policy or data it was.

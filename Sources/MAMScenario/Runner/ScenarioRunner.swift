@@ -276,6 +276,8 @@ final class ParticipationLog: Sendable {
                 s.list += getters.map { Participation(app: handle, account: account, kind: .read($0), step: s.step) }
             case .savedData(let handle, let path, let owner):
                 s.list.append(Participation(app: handle, account: owner, kind: .saved(path: path), step: s.step))
+            case .appConfigKeysRead(let handle, let keys, let account):
+                s.list += keys.map { Participation(app: handle, account: account, kind: .readConfig(key: $0), step: s.step) }
             default: break
             }
         }

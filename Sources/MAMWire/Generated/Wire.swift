@@ -1521,9 +1521,11 @@ public enum Service {
         public typealias Answer = Void
         public var getters: [String]
         public var account: String
-        public init(getters: [String], account: String) {
+        public var configKeys: [String]
+        public init(getters: [String], account: String, configKeys: [String]) {
             self.getters = getters
             self.account = account
+            self.configKeys = configKeys
         }
         public var request: ServiceRequest { .policyGettersRead(self) }
         public static func answer(from value: ServiceValue) -> Void? { () }
@@ -1567,7 +1569,7 @@ extension ServiceRequest {
     public static func urlAllowed(url v0: String, universalLink v1: Bool, as v2: String?) -> ServiceRequest { .urlAllowed(Service.UrlAllowed(url: v0, universalLink: v1, as: v2)) }
     public static func canReceiveShared(path v0: String, owner v1: String, sourceBundle v2: String, as v3: String?) -> ServiceRequest { .canReceiveShared(Service.CanReceiveShared(path: v0, owner: v1, sourceBundle: v2, as: v3)) }
     public static func strictFinding(check v0: String, call v1: String, file v2: String, line v3: UInt32, detail v4: String) -> ServiceRequest { .strictFinding(Service.StrictFinding(check: v0, call: v1, file: v2, line: v3, detail: v4)) }
-    public static func policyGettersRead(getters v0: [String], account v1: String) -> ServiceRequest { .policyGettersRead(Service.PolicyGettersRead(getters: v0, account: v1)) }
+    public static func policyGettersRead(getters v0: [String], account v1: String, configKeys v2: [String]) -> ServiceRequest { .policyGettersRead(Service.PolicyGettersRead(getters: v0, account: v1, configKeys: v2)) }
 }
 
 /// Conversion between the Swift types above and protobuf-c's structs. Encoding allocates
@@ -2836,18 +2838,21 @@ enum WireCodec {
         return (_check, _call, _file, _line, _detail)
     }
 
-    static func encodePolicyGettersRead(_ getters: [String], _ account: String, _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicyGettersRead> {
+    static func encodePolicyGettersRead(_ getters: [String], _ account: String, _ configKeys: [String], _ arena: CArena) -> UnsafeMutablePointer<Mamsim__V2__PolicyGettersRead> {
         let p = arena.message(Mamsim__V2__PolicyGettersRead.self, mamsim__v2__policy_getters_read__init)
         p.pointee.n_getters = getters.count
         p.pointee.getters = arena.stringArray(getters)
         p.pointee.account = arena.string(account)
+        p.pointee.n_config_keys = configKeys.count
+        p.pointee.config_keys = arena.stringArray(configKeys)
         return p
     }
 
-    static func decodePolicyGettersRead(_ c: Mamsim__V2__PolicyGettersRead, _ path: () -> String) throws(WireError) -> ([String], String) {
+    static func decodePolicyGettersRead(_ c: Mamsim__V2__PolicyGettersRead, _ path: () -> String) throws(WireError) -> ([String], String, [String]) {
         let _getters = strings(c.getters, c.n_getters)
         let _account = str(c.account)
-        return (_getters, _account)
+        let _configKeys = strings(c.config_keys, c.n_config_keys)
+        return (_getters, _account, _configKeys)
     }
 
     static func encodeManagedSecretKind(_ v: ManagedSecretKind) -> Mamsim__V2__ManagedSecretKind {
@@ -3269,7 +3274,7 @@ enum WireCodec {
             p.pointee.strict_finding = encodeStrictFinding(call.check, call.call, call.file, call.line, call.detail, arena)
         case .policyGettersRead(let call):
             p.pointee.call_case = MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_GETTERS_READ
-            p.pointee.policy_getters_read = encodePolicyGettersRead(call.getters, call.account, arena)
+            p.pointee.policy_getters_read = encodePolicyGettersRead(call.getters, call.account, call.configKeys, arena)
         }
         p.pointee.window = arena.string(context.window)
         if let x = context.thread { p.pointee.thread = encodeAccountRef(x, arena) }
@@ -3405,7 +3410,7 @@ enum WireCodec {
         case MAMSIM__V2__SERVICE_REQUEST__CALL_POLICY_GETTERS_READ:
             guard let x = c.policy_getters_read else { throw .missingField(sub(path, "policy_getters_read")) }
             let v = try decodePolicyGettersRead(x.pointee, { sub(path, "policy_getters_read") })
-            _call = .policyGettersRead(Service.PolicyGettersRead(getters: v.0, account: v.1))
+            _call = .policyGettersRead(Service.PolicyGettersRead(getters: v.0, account: v.1, configKeys: v.2))
         default:
             throw .missingField(sub(path, "call"))
         }

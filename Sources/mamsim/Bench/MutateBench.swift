@@ -16,20 +16,20 @@ enum MutateBench {
         defer { try? FileManager.default.removeItem(at: cache) }
         let store = MutateCache(folder: cache.path, runtime: runtime)
         let sweep = await clock.measure {
-            let (mutants, _) = MutateCommand.mutants(of: scenario, only: nil)
+            let (mutants, _) = Mutation.all(of: scenario, only: nil, allValues: false)
             count = mutants.count
             let baseline = await MutateCommand.run(scenario, runtime: runtime)
             let outcomes = await MutateCommand.sweep(mutants, of: scenario, key: "demo", baseline: baseline, runtime: runtime)
             let fingerprint = store.fingerprint(of: scenario)
             for (i, (o, m)) in zip(outcomes, mutants).enumerated() {
-                store.keep(o, fingerprint, MutateCommand.Planned(scenario: 0, policy: m.policy, mutant: m.mutant, index: i))
+                store.keep(o, fingerprint, MutateCommand.Planned(scenario: 0, mutation: m, index: i))
             }
         }
         var hits = 0
         let cached = clock.measure {
-            let (mutants, _) = MutateCommand.mutants(of: scenario, only: nil)
+            let (mutants, _) = Mutation.all(of: scenario, only: nil, allValues: false)
             let fingerprint = store.fingerprint(of: scenario)
-            for (i, m) in mutants.enumerated() where store.outcome(fingerprint, MutateCommand.Planned(scenario: 0, policy: m.policy, mutant: m.mutant, index: i)) != nil { hits += 1 }
+            for (i, m) in mutants.enumerated() where store.outcome(fingerprint, MutateCommand.Planned(scenario: 0, mutation: m, index: i)) != nil { hits += 1 }
         }
         guard count > 0, hits == count else { throw BenchError(message: "mutate bench: \(hits) of \(count) verdicts read back from the cache") }
         return (WhatIfBench.milliseconds(one) / 1000, WhatIfBench.milliseconds(sweep) / 1000, WhatIfBench.milliseconds(cached) / 1000, count)

@@ -1190,6 +1190,12 @@ module.exports = {
     "name": "account",
     "number": 2,
     "type": "string"
+   },
+   {
+    "name": "config_keys",
+    "number": 3,
+    "repeated": true,
+    "type": "string"
    }
   ],
   "mamsim.v2.PolicyQuery": [

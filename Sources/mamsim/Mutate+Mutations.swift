@@ -1,0 +1,62 @@
+import MAMAdmin
+import MAMPolicy
+import MAMScenario
+
+/// One mutant of a sweep: a setting of one of the scenario's app protection policies, or a
+/// key of one of its app configurations, moved to another value.
+struct Mutation: Sendable {
+    enum Kind: String, Codable, Sendable {
+        case policy
+        case appConfig
+    }
+
+    var kind: Kind
+    /// The policy's or the app configuration's name in the scenario.
+    var owner: String
+    /// The Graph property, or the configuration's key.
+    var setting: String
+    /// The value it was moved to, as the report writes it.
+    var value: String
+    /// How many decisions of the fleet's matrix it changes (a policy's; 0 for a key).
+    var cells: Int
+    private var policy: IosManagedAppProtection?
+    private var config: AppConfigPolicy?
+
+    init(policy name: String, _ m: PolicyMutation.Mutant) {
+        (kind, owner, setting, value, cells, policy) = (.policy, name, m.setting, m.value, m.cells, m.policy)
+    }
+
+    init(appConfig m: AppConfigMutation.Mutant) {
+        (kind, owner, setting, value, cells, config) = (.appConfig, m.config.name, m.key, m.written, 0, m.config)
+    }
+
+    /// The scenario run with this mutant in place of what it changes.
+    func applied(to scenario: Scenario) -> Scenario {
+        if let policy { return scenario.replacingPolicy(named: owner, with: policy) }
+        var s = scenario
+        if let config, let i = s.appConfigs.firstIndex(where: { $0.name == owner }) { s.appConfigs[i] = config }
+        return s
+    }
+
+    /// A scenario's mutants in the sweep's order — its policies in name order, a setting at a
+    /// time, then its app configurations in the scenario's order, a key at a time — and how
+    /// many settings no value changes.
+    static func all(of scenario: Scenario, only chosen: Set<String>?, allValues: Bool) -> (mutants: [Mutation], unchanged: Int) {
+        let matrix = PolicyMatrix.compute(for: scenario.fleet)
+        var all: [Mutation] = [], unchanged = 0
+        for name in scenario.policies.keys.sorted() {
+            guard let policy = scenario.policies[name] else { continue }
+            let (mutants, same) = PolicyMutation.mutants(of: policy, only: chosen, allValues: allValues) { mutant in
+                // `mamsim matrix --diff`'s own comparison of two matrices' cells.
+                PolicyMatrix.changes(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet)).count
+            }
+            unchanged += same.count
+            all += mutants.map { Mutation(policy: name, $0) }
+        }
+        for config in scenario.appConfigs {
+            let keys = AppConfigMutation.mutants(of: config, allValues: allValues).filter { chosen?.contains($0.key) ?? true }
+            all += keys.map { Mutation(appConfig: $0) }
+        }
+        return (all, unchanged)
+    }
+}
