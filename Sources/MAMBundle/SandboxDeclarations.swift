@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 import MAMActivation
 
 /// What the user running mamsim allows beyond what a declaration may ask for on its own
@@ -40,9 +41,14 @@ public struct SandboxDeclarations: Sendable {
     let home: String?
     /// The host's environment, whose values a declared variable would pass.
     let environment: [String: String]
+    /// What the project's walks found, shared by the judges of one scenario's load.
+    let scan: ProjectScan
 
+    /// `scan`: share one between the judges of one load (each app's), so the project is walked
+    /// and git asked once, not once per app.
     public init(ownFolder: URL, scenarioFolder: URL?, allowances: SandboxAllowances,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessInfo.processInfo.environment, scan: ProjectScan = ProjectScan()) {
+        self.scan = scan
         self.ownFolder = Self.real(ownFolder.path)
         self.allowances = allowances
         self.environment = environment
@@ -107,12 +113,12 @@ public struct SandboxDeclarations: Sendable {
             throw PluginSandboxError("\(path) holds \(secret); name a folder without it\(approve)")
         }
         if inProject, let projectRoot {
-            if let input = Self.scenarioInputs(in: projectRoot).first(where: { Self.isInside($0.file, p) }) {
+            if let input = scan.scenarioInputs(in: projectRoot).first(where: { Self.isInside($0.file, p) }) {
                 throw PluginSandboxError("\(path) holds \(input.file), an input of the scenario \(input.scenario) (its policies, declarations and credentials are the host's to read); name a folder without it\(approve)")
             }
             // Only what git tracks: a checkout's untracked files are what CI and the team added
             // beside the code (tokens, .env files, generated secrets).
-            if let untracked = try Self.untrackedFile(in: p, root: projectRoot) {
+            if let untracked = try Self.untrackedFile(in: p, root: projectRoot, scan: scan) {
                 throw PluginSandboxError("\(path) holds \(untracked), which git does not track (a declaration from the project grants only tracked files)\(approve)")
             }
         }
@@ -269,9 +275,9 @@ public struct SandboxDeclarations: Sendable {
     /// The first file inside `p` (or `p` itself) that git does not track in the repository at
     /// `root`; `nil` when every one is tracked or `root` is no repository. Python's compiled
     /// caches (`__pycache__/*.pyc`) are made from tracked sources and pass.
-    static func untrackedFile(in p: String, root: String, budget: Int = 20_000) throws(PluginSandboxError) -> String? {
+    static func untrackedFile(in p: String, root: String, budget: Int = 20_000, scan: ProjectScan = ProjectScan()) throws(PluginSandboxError) -> String? {
         guard FileManager.default.fileExists(atPath: root + "/.git") else { return nil }
-        let tracked = try trackedFiles(root: root)
+        let tracked = try scan.trackedFiles(root: root)
         func isTracked(_ file: String) -> Bool {
             guard isInside(file, root), file != root else { return false }
             if file.hasSuffix(".pyc"), file.split(separator: "/").contains("__pycache__") { return true }
@@ -397,4 +403,28 @@ public struct SandboxDeclarations: Sendable {
         return "holds a URL with a user and password"
     }
 
+}
+
+/// What one scenario's load learns of its project, once: the inputs its scenarios read and
+/// the files git tracks. Each app's declarations are judged against the same project, and a
+/// walk of a large repository costs far more than the judging.
+public final class ProjectScan: Sendable {
+    private let inputs = Mutex<[String: [(file: String, scenario: String)]]>([:])
+    private let tracked = Mutex<[String: Set<String>]>([:])
+
+    public init() {}
+
+    func scenarioInputs(in root: String) -> [(file: String, scenario: String)] {
+        if let known = inputs.withLock({ $0[root] }) { return known }
+        let found = SandboxDeclarations.scenarioInputs(in: root)
+        inputs.withLock { $0[root] = found }
+        return found
+    }
+
+    func trackedFiles(root: String) throws(PluginSandboxError) -> Set<String> {
+        if let known = tracked.withLock({ $0[root] }) { return known }
+        let found = try SandboxDeclarations.trackedFiles(root: root)
+        tracked.withLock { $0[root] = found }
+        return found
+    }
 }

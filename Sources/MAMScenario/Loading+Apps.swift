@@ -241,7 +241,7 @@ extension Loading {
     /// Judges what a process reads of its own program as a declaration of its folder would be
     /// judged (`SandboxDeclarations.judgeProgram`): the folder, or the program alone.
     private func judgeProgram(_ executable: URL, into sandbox: inout PluginSandbox) {
-        let judge = SandboxDeclarations(ownFolder: executable.deletingLastPathComponent(), scenarioFolder: folder, allowances: allowances)
+        let judge = SandboxDeclarations(ownFolder: executable.deletingLastPathComponent(), scenarioFolder: folder, allowances: allowances, scan: projectScan)
         let (grant, alone) = judge.judgeProgram(executable.path)
         sandbox.program = grant
         sandbox.programAlone = alone
@@ -284,7 +284,7 @@ extension Loading {
     /// `sandbox` with each path judged (`SandboxDeclarations`): what a declaration may not ask
     /// for alone is an error naming the path and the command-line flag that allows it.
     private func vetted(_ sandbox: PluginSandbox, ownFolder: URL, at v: Located, source: String) -> PluginSandbox {
-        let judge = SandboxDeclarations(ownFolder: ownFolder, scenarioFolder: folder, allowances: allowances)
+        let judge = SandboxDeclarations(ownFolder: ownFolder, scenarioFolder: folder, allowances: allowances, scan: projectScan)
         var result = PluginSandbox(environment: sandbox.environment)
         for path in sandbox.read {
             do throws(PluginSandboxError) {

@@ -112,6 +112,8 @@ final class Loading {
     let folder: URL
     let buildSettings: BuildSettings
     let allowances: SandboxAllowances
+    /// The project's walks, made once for every app's sandbox of this load.
+    let projectScan = ProjectScan()
     let reader: DocumentReader
 
     var policies: [String: IosManagedAppProtection] = [:]
