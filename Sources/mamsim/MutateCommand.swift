@@ -111,8 +111,9 @@ struct MutateCommand: AsyncParsableCommand {
             }
             guard !uncached.isEmpty else { continue }
             let baseline = await Self.run(entry.scenario, runtime: runtime)
-            guard baseline.fleetError == nil, baseline.steps.allSatisfy(\.passed) else {
-                baselineFailed.append("\(entry.key): the scenario does not pass as it is (\(baseline.fleetError ?? "\(baseline.steps.filter { !$0.passed }.count) steps fail")); mutate judges passing scenarios")
+            guard baseline.report.fleetError == nil, baseline.report.steps.allSatisfy(\.passed) else {
+                let failing = baseline.report.fleetError ?? "\(baseline.report.steps.filter { !$0.passed }.count) steps fail"
+                baselineFailed.append("\(entry.key): the scenario does not pass as it is (\(failing)); mutate judges passing scenarios")
                 continue
             }
             let judged = await Self.sweep(uncached.map(\.mutation), of: entry.scenario, key: entry.key, baseline: baseline, runtime: runtime)
@@ -165,7 +166,7 @@ struct MutateCommand: AsyncParsableCommand {
 
     /// Each mutant's scenario run and judged, as many at once as the machine has cores (each
     /// run is its own device and processes), the outcomes in the mutants' order.
-    static func sweep(_ mutants: [Mutation], of scenario: Scenario, key: String, baseline: ScenarioReport,
+    static func sweep(_ mutants: [Mutation], of scenario: Scenario, key: String, baseline: MutantRun,
                       runtime: String) async -> [Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var results = [Outcome?](repeating: nil, count: mutants.count)
@@ -177,9 +178,9 @@ struct MutateCommand: AsyncParsableCommand {
                 next += 1
                 group.addTask {
                     let mutated = m.applied(to: scenario)
-                    let report = await run(mutated, runtime: runtime, stopAtFirstFailure: true)
-                    let app = MutantParticipation(baseline: baseline, scenario: scenario, mutant: mutated, mutation: m)
-                    return (i, judge(baseline, report, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m))
+                    let ran = await run(mutated, runtime: runtime, stopAtFirstFailure: true)
+                    let app = MutantParticipation(baseline: baseline.report, scenario: scenario, mutant: mutated, mutation: m)
+                    return (i, judge(baseline, ran, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m))
                 }
             }
             for _ in 0..<width { start() }
@@ -191,19 +192,27 @@ struct MutateCommand: AsyncParsableCommand {
         return results.compactMap { $0 }
     }
 
-    static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false) async -> ScenarioReport {
+    /// A run and the host's decisions in it, read from its audit log before its device goes.
+    struct MutantRun: Sendable {
+        var report: ScenarioReport
+        var decisions: RunDecisions?
+    }
+
+    static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false) async -> MutantRun {
         var options = ScenarioRunner.Options(appRuntime: runtime)
         options.stopAtFirstFailure = stopAtFirstFailure
         let report = await ScenarioRunner.run(scenario, options: options)
+        let decisions = RunDecisions.read(report.auditLog)
         try? FileManager.default.removeItem(at: report.deviceDirectory)
-        return report
+        return MutantRun(report: report, decisions: decisions)
     }
 
     /// A mutant's verdict against the baseline run: the first expectation it broke, else the
     /// first step whose observation changed, else the app's code that met it (a getter read
     /// whose answer it changes, or a save that never asked), else none.
-    static func judge(_ baseline: ScenarioReport, _ report: ScenarioReport, scenario: String, mutant: Mutation,
+    static func judge(_ base: MutantRun, _ ran: MutantRun, scenario: String, mutant: Mutation,
                       participation: MutantParticipation?) -> Outcome {
+        let baseline = base.report, report = ran.report
         var o = Outcome(scenario: scenario, kind: mutant.kind, policy: mutant.owner, setting: mutant.setting, value: mutant.value, verdict: .notExercised, because: "")
         if let error = report.fleetError {
             o.verdict = .killed
@@ -220,6 +229,14 @@ struct MutateCommand: AsyncParsableCommand {
             o.verdict = .survived
             o.step = m.index + 1
             o.because = "step \(m.index + 1) (\(m.title)) observed \(m.observed) (before: \(b.observed))" + (b.observed == m.observed ? ", explained otherwise: \(m.explanation)" : "") + "; no expectation checks it"
+            return o
+        }
+        if let before = base.decisions, let after = ran.decisions, let (label, what) = before.firstDifference(in: after) {
+            o.verdict = .survived
+            let index = label == "fleet start" ? nil : baseline.steps.first { $0.title == label || "step \($0.index + 1)" == label }?.index
+            o.step = index.map { $0 + 1 }
+            let place = index.map { i in "step \(i + 1) (\(baseline.steps[i].title))" } ?? (label == "fleet start" ? "at launch (the fleet's start)" : UntrustedText.escaped(label))
+            o.because = "\(place): \(what); no expectation checks it"
             return o
         }
         if let why = participation?.survivor() {

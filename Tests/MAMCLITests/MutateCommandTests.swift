@@ -58,7 +58,8 @@ extension CLITests {
         /// nothing checks it (survived, naming the read); the save setting's stops the note
         /// being saved (killed); printing, which the app never does, is not exercised. Of its
         /// app configuration, the key its code reads (`region`) survives, named; the key it
-        /// never reads (`shift`) is not exercised.
+        /// never reads (`shift`) is not exercised. The note it shares at launch to an unmanaged
+        /// app is a host decision no step checks: the outbound setting's mutant survives, named.
         @Test func aSettingTheAppReadsAndNothingChecksSurvivesNamingTheRead() async throws {
             let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-read")
             defer { tmp.remove() }
@@ -77,22 +78,26 @@ extension CLITests {
                     bundle: com.contoso.field
                     keychainGroups: [com.contoso.field, com.microsoft.intune.mam]
                     executable: \(CLI.repo("plugins/field-notes/run").path)
-                    arguments: [alice@contoso.com]
+                    arguments: [alice@contoso.com, notes]
                     msalAccounts: [alice@contoso.com]
+                  - {id: notes, bundle: com.example.notes, sdk: false}
                 steps:
                   - name: "the note is saved"
                     readFile: {app: field, path: Documents/notes/visit.txt}
                     expect: {text: "Site visit: pump 4 leaks\\n"}
 
                 """)
-            let r = try await CLI.run(["mutate", tmp.path("notes.yaml"), "--only", "pinRequired,saveAsBlocked,printBlocked,region,shift"], timeout: 240)
+            let only = "pinRequired,saveAsBlocked,printBlocked,region,shift,allowedOutboundDataTransferDestinations"
+            let r = try await CLI.run(["mutate", tmp.path("notes.yaml"), "--only", only], timeout: 240)
             #expect(r.status == 0, "\(r)")
             #expect(r.stdout.contains("SURVIVED      \(tmp.path("notes.yaml")) · work.pinRequired → false: at launch (the fleet's start): field read IntuneMAMPolicy.isPINRequired of alice@contoso.com's policy, which this mutant answers otherwise; no step observes what the app did with it"), "\(r.stdout)")
             #expect(r.stdout.contains("KILLED        \(tmp.path("notes.yaml")) · work.saveAsBlocked → true: step 1 (the note is saved):"), "\(r.stdout)")
             #expect(r.stdout.contains("NOT EXERCISED \(tmp.path("notes.yaml")) · work.printBlocked"), "\(r.stdout)")
             #expect(r.stdout.contains("SURVIVED      \(tmp.path("notes.yaml")) · app configuration field-region: region → (key removed): at launch (the fleet's start): field read the key \"region\" of alice@contoso.com's app configuration \"field-region\""), "\(r.stdout)")
             #expect(r.stdout.contains("NOT EXERCISED \(tmp.path("notes.yaml")) · app configuration field-region: shift → (key removed): no app's code read the key \"shift\""), "\(r.stdout)")
-            #expect(r.stdout.contains("5 mutants, 1 killed, 2 survived, 2 not exercised"), "\(r.stdout)")
+            // The app shares the note at launch, by its own code: the host's decision changes, and no step looks.
+            #expect(r.stdout.contains("SURVIVED      \(tmp.path("notes.yaml")) · work.allowedOutboundDataTransferDestinations → \"none\": at launch (the fleet's start): the host decided field (5f0c1d2e-7a6b-4c3d-9e8f-0a1b2c3d4e5f)'s share to notes, alice@contoso.com's data: blocked (outbound-policy) (before: delivered); no expectation checks it"), "\(r.stdout)")
+            #expect(r.stdout.contains("6 mutants, 1 killed, 3 survived, 2 not exercised"), "\(r.stdout)")
         }
 
         /// Item 4: SARIF valid against SARIF 2.1.0's schema, a result per survivor at the line
