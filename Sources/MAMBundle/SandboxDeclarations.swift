@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 import MAMActivation
 
 /// What the user running mamsim allows beyond what a declaration may ask for on its own
@@ -299,25 +298,6 @@ public struct SandboxDeclarations: Sendable {
         return nil
     }
 
-    /// The paths git tracks in the repository at `root`, relative to it.
-    static func trackedFiles(root: String) throws(PluginSandboxError) -> Set<String> {
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        git.arguments = ["git", "-C", root, "-c", "core.quotePath=false", "ls-files", "-z", "--cached"]
-        let out = Pipe()
-        git.standardOutput = out
-        git.standardError = FileHandle.nullDevice
-        do { try git.run() } catch {
-            throw PluginSandboxError("cannot ask git which files \(root) tracks (\(error.localizedDescription)); install git, or run with --allow-read for what the app needs")
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        git.waitUntilExit()
-        guard git.terminationStatus == 0 else {
-            throw PluginSandboxError("cannot ask git which files \(root) tracks (git ls-files failed); run with --allow-read for what the app needs")
-        }
-        return Set(data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
-    }
-
     /// The files the scenarios of the project at `root` read (policies, declarations,
     /// credentials, items): every path a scenario names that is a file beside it, but for
     /// programs (executable files) and the plists and build settings that describe an app.
@@ -403,28 +383,4 @@ public struct SandboxDeclarations: Sendable {
         return "holds a URL with a user and password"
     }
 
-}
-
-/// What one scenario's load learns of its project, once: the inputs its scenarios read and
-/// the files git tracks. Each app's declarations are judged against the same project, and a
-/// walk of a large repository costs far more than the judging.
-public final class ProjectScan: Sendable {
-    private let inputs = Mutex<[String: [(file: String, scenario: String)]]>([:])
-    private let tracked = Mutex<[String: Set<String>]>([:])
-
-    public init() {}
-
-    func scenarioInputs(in root: String) -> [(file: String, scenario: String)] {
-        if let known = inputs.withLock({ $0[root] }) { return known }
-        let found = SandboxDeclarations.scenarioInputs(in: root)
-        inputs.withLock { $0[root] = found }
-        return found
-    }
-
-    func trackedFiles(root: String) throws(PluginSandboxError) -> Set<String> {
-        if let known = tracked.withLock({ $0[root] }) { return known }
-        let found = try SandboxDeclarations.trackedFiles(root: root)
-        tracked.withLock { $0[root] = found }
-        return found
-    }
 }
