@@ -1,4 +1,5 @@
 import MAMDeviceState
+import MAMLoop
 public import MAMModel
 public import MAMPolicy
 import MAMWire
@@ -194,6 +195,33 @@ extension EnrollmentDesk {
     public func whenSettled(_ done: @escaping () -> Void) {
         if inFlight == 0 { return done() }
         settledWaiters.append(done)
+    }
+
+    /// As `whenSettled`, giving up after `limit` milliseconds: `done(false)` while check-ins,
+    /// enrollments or the restarts they brought are still under way then. An app that is wiped
+    /// at each launch, enrolls again and is asked to restart never settles (a restart loop).
+    public func whenSettled(within limit: UInt64, _ done: @escaping (Bool) -> Void) {
+        if inFlight == 0 { return done(true) }
+        guard let timer = try? MAMLoop.Timer(loop: supervisor.loop) else { return whenSettled { done(true) } }
+        let answered = Answered()
+        settledWaiters.append {
+            guard !answered.value else { return }
+            answered.value = true
+            timer.stop()
+            timer.close()
+            done(true)
+        }
+        timer.start(after: limit) {
+            guard !answered.value else { return }
+            answered.value = true
+            timer.close()
+            done(false)
+        }
+    }
+
+    /// Whether a bounded wait was answered, by its settling or by its deadline (the loop's thread).
+    private final class Answered {
+        var value = false
     }
 
     /// The clock moved from `start` to now: every app running in the foreground checks in on

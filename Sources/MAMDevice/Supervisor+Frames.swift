@@ -176,7 +176,14 @@ extension Supervisor {
             guard !itself, let child = readyChild(spec.key) else { return completion(false) }
             onEvent(.note("\(spec.handle) leaves the restart to the Intune SDK: the device ends it and launches it again"))
             // A relaunch, not a failure: whoever waits for the app's launch (its launch work
-            // was not finished yet, at a first policy during launch) waits for the new process.
+            // was not finished yet, at a first policy during launch) waits for the new process —
+            // unless every launch has ended in a restart so far: then they are told.
+            let again = readyWaiters[spec.key] == nil ? 0 : relaunchesWhileLaunching[spec.key, default: 0] + 1
+            relaunchesWhileLaunching[spec.key] = again
+            if again >= Self.relaunchLimit {
+                finishWaiters(spec.key, .failure(.exitedBeforeFinishingLaunch(
+                    spec.handle, "the Intune SDK restarted it \(again) times before it finished launching (each launch ended in another restart: an app wiped at launch that enrolls again, or a policy that restarts it each time)")))
+            }
             child.endedForRelaunch = true
             child.onExit.append { [weak self] in
                 guard let self else { return completion(false) }

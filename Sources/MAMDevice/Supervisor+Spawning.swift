@@ -329,6 +329,7 @@ extension Supervisor {
     }
 
     func finishWaiters(_ key: AppHandle, _ result: Result<Int32, HostError>) {
+        if case .success = result { relaunchesWhileLaunching[key] = nil }
         guard let waiters = readyWaiters.removeValue(forKey: key) else { return }
         for w in waiters { w(result) }
     }

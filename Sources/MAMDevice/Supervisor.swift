@@ -71,6 +71,11 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     var readPaths: [AppHandle: [String]] = [:]
     /// Apps the Intune SDK ended and is launching again (`restartApplication`).
     var relaunching: Set<AppHandle> = []
+    /// How many times in a row the SDK restarted each app before it finished launching: an app
+    /// wiped at each launch that enrolls again is restarted for ever, and whoever waits for its
+    /// launch is told so at `relaunchLimit` instead of waiting with it.
+    var relaunchesWhileLaunching: [AppHandle: Int] = [:]
+    static let relaunchLimit = 5
     /// A cgroup per confined child (process limit, every descendant ended with it).
     let cgroups: ChildCgroups
     /// The containers' filesystem (`DeviceStorage`), unmounted once every child is gone.

@@ -169,6 +169,10 @@ struct MutateCommand: AsyncParsableCommand {
     static func sweep(_ mutants: [Mutation], of scenario: Scenario, key: String, baseline: MutantRun,
                       runtime: String) async -> [Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // A mutant may leave the fleet restarting for ever (wiped at each launch, the app
+        // enrolls again and is asked to restart): its step stops waiting long after the base
+        // run would have ended, and the mutant is killed by the timeout.
+        let settleLimit = Duration.seconds(max(10, 5 * baseline.report.seconds))
         var results = [Outcome?](repeating: nil, count: mutants.count)
         await withTaskGroup(of: (Int, Outcome).self) { group in
             var next = 0
@@ -178,7 +182,7 @@ struct MutateCommand: AsyncParsableCommand {
                 next += 1
                 group.addTask {
                     let mutated = m.applied(to: scenario)
-                    let ran = await run(mutated, runtime: runtime, stopAtFirstFailure: true)
+                    let ran = await run(mutated, runtime: runtime, stopAtFirstFailure: true, settleLimit: settleLimit)
                     let app = MutantParticipation(baseline: baseline.report, scenario: scenario, mutant: mutated, mutation: m)
                     return (i, judge(baseline, ran, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m))
                 }
@@ -198,9 +202,10 @@ struct MutateCommand: AsyncParsableCommand {
         var decisions: RunDecisions?
     }
 
-    static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false) async -> MutantRun {
+    static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false, settleLimit: Duration? = nil) async -> MutantRun {
         var options = ScenarioRunner.Options(appRuntime: runtime)
         options.stopAtFirstFailure = stopAtFirstFailure
+        if let settleLimit { options.settleLimit = settleLimit }
         let report = await ScenarioRunner.run(scenario, options: options)
         let decisions = RunDecisions.read(report.auditLog)
         try? FileManager.default.removeItem(at: report.deviceDirectory)
@@ -223,6 +228,8 @@ struct MutateCommand: AsyncParsableCommand {
             o.verdict = .killed
             o.step = failed.index + 1
             o.because = "step \(failed.index + 1) (\(failed.title)): " + Self.difference(expected: failed.expected, got: failed.observed)
+            // A run that never settled (a restart loop) says why where a value would not.
+            if case .failed(.timeout) = failed.observed { o.because += " — \(failed.explanation)" }
             return o
         }
         for (b, m) in zip(baseline.steps, report.steps) where b.observed != m.observed || b.explanation != m.explanation {

@@ -27,6 +27,10 @@ public enum ScenarioRunner {
         /// Stop at the first step whose expectation fails (`mamsim mutate`: a killed mutant is
         /// decided there; the steps after it would only cost).
         public var stopAtFirstFailure = false
+        /// How long a step waits, after its own work, for the check-ins, enrollments and
+        /// restarts it started to end; past it the step fails (`timeout`), naming the apps that
+        /// kept starting (an app wiped at each launch that enrolls again and restarts).
+        public var settleLimit: Duration = .seconds(60)
 
         public init(appRuntime: String, deviceDirectory: URL? = nil) {
             self.appRuntime = appRuntime
@@ -118,6 +122,7 @@ public enum ScenarioRunner {
                 if case .telemetry(let handle, let name) = event { received.sent(name, by: handle) }
                 if case .strict(let handle, let finding) = event { strict.append(finding, by: handle) }
                 participation.record(event)
+                if case .spawned(let handle, _) = event { received.started(handle) }
                 if case .said(let handle, let what) = event { said.withLock { if $0.count < 100 { $0.append("\(handle): \(what)") } } }
                 onEvent?(event)
             }
@@ -140,7 +145,7 @@ public enum ScenarioRunner {
                 let stepName = step.name ?? ""
                 context.setStep(scenario: scenario.name, step: stepName.isEmpty ? "step \(step.index + 1)" : stepName)
                 participation.step = step.index
-                let (observed, explanation, parties) = await execute(step, scenario: scenario, host: host, received: received)
+                let (observed, explanation, parties) = await execute(step, scenario: scenario, host: host, received: received, settleLimit: options.settleLimit)
                 let result = StepResult(
                     index: step.index, line: step.line, name: stepName, verb: step.verb.rawValue, parties: parties,
                     observed: observed, explanation: explanation,
@@ -185,18 +190,23 @@ public enum ScenarioRunner {
 
     // MARK: - Steps
 
-    private static func execute(_ step: Step, scenario: Scenario, host: HostController, received: ReceivedLog) async -> StepOutcome {
+    private static func execute(_ step: Step, scenario: Scenario, host: HostController, received: ReceivedLog, settleLimit: Duration) async -> StepOutcome {
         // A verb that acts in an extension starts it first, as iOS does when the extension
         // is used (SCENARIOS.md v1.1).
         if let handle = step.arguments.value.actingApp, scenario.extensions.contains(where: { $0.id == handle }),
            await host.run(orElse: nil, { [handle] in $0.pid(of: handle) }) == nil, case .failure(let e) = await host.launch(handle) {
             return (.failed(.appNotRunning), "\(handle) could not be started: \(e)", handle)
         }
+        let before = received.starts
         let outcome = await step.arguments.value.run(StepRun(host: host, scenario: scenario, received: received, step: step))
         // The check-ins a launch or resume started (their statuses told to the apps' delegates,
         // the wipes they brought) are part of the step: the next step starts after them.
-        let _: Bool? = await host.complete { host, done in host.enrollment.whenSettled { done(true) } }
-        return outcome
+        let limit = UInt64(max(1, settleLimit.components.seconds * 1000 + settleLimit.components.attoseconds / 1_000_000_000_000_000))
+        let settled: Bool? = await host.complete { host, done in host.enrollment.whenSettled(within: limit) { done($0) } }
+        guard settled == false else { return outcome }
+        let starts = received.starts.compactMap { handle, n in n > before[handle, default: 0] ? "\(handle) started \(n - before[handle, default: 0]) times" : nil }.sorted()
+        return (.failed(.timeout), "the step did not settle within \(limit / 1000) s: the check-ins, enrollments and restarts it started were still under way"
+            + (starts.isEmpty ? "" : " (\(starts.joined(separator: ", ")); an app wiped or asked to restart at each launch keeps starting)"), outcome.parties)
     }
 }
 
@@ -288,6 +298,12 @@ final class ParticipationLog: Sendable {
 
 final class ReceivedLog: Sendable {
     private let items = Mutex<[AppHandle: [ReceivedSummary]]>([:])
+    private let started = Mutex<[String: Int]>([:])
+
+    /// An app or extension's process started (its first launch, or again after a restart).
+    func started(_ handle: String) { started.withLock { $0[handle, default: 0] += 1 } }
+    /// How many times each app's process has started so far.
+    var starts: [String: Int] { started.withLock { $0 } }
     private let notices = Mutex<[AppHandle: [String]]>([:])
 
     private let diagnosed = Mutex<[AppHandle: [String]]>([:])
