@@ -1,4 +1,5 @@
 import MAMAdmin
+import MAMDeclarations
 import MAMPolicy
 import MAMScenario
 
@@ -8,6 +9,8 @@ struct Mutation: Sendable {
     enum Kind: String, Codable, Sendable {
         case policy
         case appConfig
+        /// A key of an app's managed configuration, as declarative device management delivers it.
+        case declaration
     }
 
     var kind: Kind
@@ -21,6 +24,9 @@ struct Mutation: Sendable {
     var cells: Int
     private var policy: IosManagedAppProtection?
     private var config: AppConfigPolicy?
+    private var entry: DeclarationSet.Entry?
+    /// Where a declaration's key is written (policies and configurations keep theirs in the scenario).
+    var place: SourcePlace?
 
     init(policy name: String, _ m: PolicyMutation.Mutant) {
         (kind, owner, setting, value, cells, policy) = (.policy, name, m.setting, m.value, m.cells, m.policy)
@@ -30,17 +36,26 @@ struct Mutation: Sendable {
         (kind, owner, setting, value, cells, config) = (.appConfig, m.config.name, m.key, m.written, 0, m.config)
     }
 
+    init(declaration m: DeclarationMutation.Mutant, place: SourcePlace?) {
+        (kind, owner, setting, value, cells, entry, self.place) = (.declaration, m.asset, m.key, m.written, 0, m.entry, place)
+    }
+
     /// The scenario run with this mutant in place of what it changes.
     func applied(to scenario: Scenario) -> Scenario {
         if let policy { return scenario.replacingPolicy(named: owner, with: policy) }
         var s = scenario
+        if let entry, let i = s.declarations.firstIndex(where: { $0.declaration.identifier == owner }) {
+            s.declarations[i] = entry
+            return s
+        }
         if let config, let i = s.appConfigs.firstIndex(where: { $0.name == owner }) { s.appConfigs[i] = config }
         return s
     }
 
     /// A scenario's mutants in the sweep's order — its policies in name order, a setting at a
-    /// time, then its app configurations in the scenario's order, a key at a time — and how
-    /// many settings no value changes.
+    /// time, then its app configurations in the scenario's order, a key at a time, then its
+    /// declared managed app configurations, a key at a time — and how many settings no value
+    /// changes.
     static func all(of scenario: Scenario, only chosen: Set<String>?, allValues: Bool) -> (mutants: [Mutation], unchanged: Int) {
         let matrix = PolicyMatrix.compute(for: scenario.fleet)
         var all: [Mutation] = [], unchanged = 0
@@ -56,6 +71,9 @@ struct Mutation: Sendable {
         for config in scenario.appConfigs {
             let keys = AppConfigMutation.mutants(of: config, allValues: allValues).filter { chosen?.contains($0.key) ?? true }
             all += keys.map { Mutation(appConfig: $0) }
+        }
+        for m in DeclarationMutation.mutants(of: scenario.declarations, allValues: allValues) where chosen?.contains(m.key) ?? true {
+            all.append(Mutation(declaration: m, place: DeclarationMutation.place(of: m, in: scenario)))
         }
         return (all, unchanged)
     }

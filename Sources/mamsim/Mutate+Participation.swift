@@ -64,6 +64,9 @@ struct MutantParticipation {
     /// it changes, or the SDK call the setting needs the app's own code to make.
     func unreached() -> String {
         let needs = PolicyMutation.participation[mutation.setting].map { "; the setting needs the app's own part: \($0)" } ?? ""
+        if mutation.kind == .declaration {
+            return "no step observes a difference (an app reads its managed configuration whole, through ManagedAppConfigurationProvider: which keys its code uses is not told to the device)"
+        }
         if mutation.kind == .appConfig {
             return "no app's code read the key \(UntrustedText.escaped(mutation.setting).debugDescription) of a configuration \"\(mutation.owner)\" reaches (IntuneMAMAppConfigManager.appConfig(forAccountId:), then a value for the key), and no step observes a difference"
         }

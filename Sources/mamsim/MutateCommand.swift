@@ -155,9 +155,10 @@ struct MutateCommand: AsyncParsableCommand {
         }
         if let chosen {
             let keys = Set(scenarios.flatMap { $0.scenario.appConfigs.flatMap { $0.settings.map(\.name) } })
+                .union(scenarios.flatMap { DeclarationMutation.mutants(of: $0.scenario.declarations, allValues: false).map(\.key) })
             let unknown = chosen.filter { !PolicyMutation.settings.contains($0) && !keys.contains($0) }.sorted()
             if !unknown.isEmpty {
-                Terminal.error("--only: \(unknown.joined(separator: ", ")) is no setting of an iosManagedAppProtection mamsim reads, nor a key of these scenarios' app configurations")
+                Terminal.error("--only: \(unknown.joined(separator: ", ")) is no setting of an iosManagedAppProtection mamsim reads, nor a key of these scenarios' app configurations or managed app configurations")
                 throw ExitCode(2)
             }
         }

@@ -1,20 +1,43 @@
 import Foundation
+import MAMDeclarations
 import MAMExtensions
 import MAMModel
 import MAMPolicy
 import MAMScenario
 
 extension MutateCommand.Outcome {
+    /// What was mutated, as every report names it.
+    var displayName: String {
+        switch kind {
+        case .policy: "\(policy).\(setting)"
+        case .appConfig: "app configuration \(policy): \(setting)"
+        case .declaration: "managed app configuration \(policy): \(setting)"
+        }
+    }
+
     /// The outcome with what the reports point at: the apps the mutated policy or
     /// configuration reaches, the lines its setting and declaration are written on, and the
     /// deciding step's line.
     func placed(in scenario: Scenario, mutant: Mutation) -> Self {
         var o = self
-        let place = mutant.kind == .policy ? scenario.policySources[mutant.owner] : scenario.appConfigSources[mutant.owner]
+        let place = switch mutant.kind {
+        case .policy: scenario.policySources[mutant.owner]
+        case .appConfig: scenario.appConfigSources[mutant.owner]
+        case .declaration: mutant.place
+        }
         let handles = { (bundles: [BundleID]) in scenario.apps.filter { bundles.contains($0.descriptor.bundleID) }.map(\.id) }
         switch mutant.kind {
         case .policy:
             o.apps = scenario.policies[mutant.owner].map { handles(scenario.fleet.apps(targetedBy: $0)) } ?? []
+        case .declaration:
+            // The apps whose managed configuration names the asset.
+            let bundles = scenario.declarations.compactMap { e -> String? in
+                let p = e.declaration.payload
+                guard e.declaration.type == "com.apple.configuration.app.managed", p["AppConfig"]?.object?["DataAssetReference"]?.string == mutant.owner
+                        || (p["ExtensionConfigs"]?.object ?? [:]).values.contains(where: { $0.object?["DataAssetReference"]?.string == mutant.owner }) else { return nil }
+                return p["BundleID"]?.string
+            }
+            o.apps = scenario.apps.filter { bundles.contains($0.descriptor.bundleID.rawValue) }.map(\.id)
         case .appConfig:
             let config = scenario.appConfigs.first { $0.name == mutant.owner }
             o.apps = scenario.apps.filter { app in
@@ -24,7 +47,7 @@ extension MutateCommand.Outcome {
         let file = { (url: URL) in SuiteDocument.repositoryPath(url.path) }
         if let place {
             o.at = MutateCommand.SourceLine(file: file(place.file), line: max(1, place.line(of: mutant.setting, scenario: scenario.file)))
-            o.declaredAt = MutateCommand.SourceLine(file: file(scenario.file), line: max(1, place.scenarioLine))
+            if mutant.kind != .declaration { o.declaredAt = MutateCommand.SourceLine(file: file(scenario.file), line: max(1, place.scenarioLine)) }
         }
         if let step = o.step, step >= 1, step <= scenario.steps.count {
             o.stepAt = MutateCommand.SourceLine(file: file(scenario.file), line: max(1, scenario.steps[step - 1].line))
@@ -49,7 +72,7 @@ extension MutateSweep {
         ]
         let results: [[String: Any]] = outcomes.filter { $0.verdict != .killed }.map { o in
             let survived = o.verdict == .survived
-            let what = o.kind == .policy ? "\(o.policy).\(o.setting)" : "app configuration \(o.policy): \(o.setting)"
+            let what = o.displayName
             var result: [String: Any] = [
                 "ruleId": survived ? "mutant-survived" : "mutant-not-exercised", "ruleIndex": survived ? 0 : 1, "level": survived ? "warning" : "note",
                 "message": ["text": UntrustedText.escaped("\(what) → \(o.value) \(o.verdict.rawValue) (scenario \(o.scenario)): \(o.because)")],
@@ -130,7 +153,14 @@ extension MutateSweep {
             html += "</table>\n"
         }
         table("apps", "Score per app", "app", scores { o in o.apps.isEmpty ? ["(no app)"] : o.apps.map { "\(o.scenario): \($0)" } })
-        table("settings", "Score per setting", "setting", scores { o in [o.kind == .policy ? o.setting : "app configuration: \(o.setting)"] })
+        table("settings", "Score per setting", "setting", scores { o in
+            let name = switch o.kind {
+            case .policy: o.setting
+            case .appConfig: "app configuration: \(o.setting)"
+            case .declaration: "managed app configuration: \(o.setting)"
+            }
+            return [name]
+        })
         html += "<h2>Mutants</h2>\n<table id=\"mutants\"><tr><th>verdict</th><th>scenario</th><th>policy or configuration</th><th>setting</th><th>value</th><th>why</th></tr>\n"
         for o in outcomes {
             let mark = o.verdict == .killed ? "✔ killed" : o.verdict == .survived ? "✘ survived" : "– not exercised"

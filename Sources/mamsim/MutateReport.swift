@@ -27,7 +27,7 @@ struct MutateSweep: Codable, Equatable {
         if format == "html" { return html() }
         guard format == "json" else {
             return UntrustedText.lines(outcomes.map { o in
-                "\(o.verdict.rawValue.uppercased().padding(toLength: 13, withPad: " ", startingAt: 0)) \(o.scenario) · \(o.kind == .policy ? "\(o.policy).\(o.setting)" : "app configuration \(o.policy): \(o.setting)") → \(o.value): \(o.because)"
+                "\(o.verdict.rawValue.uppercased().padding(toLength: 13, withPad: " ", startingAt: 0)) \(o.scenario) · \(o.displayName) → \(o.value): \(o.because)"
             } + [summary])
         }
         var w = WhatIfReport.JSONWriter()

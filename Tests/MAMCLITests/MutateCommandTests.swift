@@ -196,6 +196,36 @@ extension CLITests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: tmp.path("one.json"))) == Data(contentsOf: URL(fileURLWithPath: results + "/mutate.json")))
         }
 
+        /// Apple's managed app configuration (a DDM data asset): each key of the property list
+        /// moved, the asset's Size and hash with it. A key a step checks is killed, one a step
+        /// reads unchecked survives, one no step reads is not exercised — placed at its line in
+        /// the property list.
+        @Test func aManagedAppConfigurationsKeysAreMutated() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-ddm")
+            defer { tmp.remove() }
+            try tmp.write("landmarks.yaml", """
+                name: Landmarks reads its managed configuration
+                device: {mdmEnrolled: true, osVersion: "18.4"}
+                declarations: [\(CLI.repo("scenarios/conformance/fixtures/ddm/landmarks").path)]
+                apps:
+                  - {id: landmarks, bundle: com.example.landmarks, mdmManaged: true, teamId: ABCDE12345}
+                steps:
+                  - managedConfig: {app: landmarks, key: resourceURL}
+                    expect: {value: "https://landmarks.contoso.com/assets"}
+                  - managedConfig: {app: landmarks, key: futureKey}
+
+                """)
+            let r = try await CLI.run(["mutate", tmp.path("landmarks.yaml"), "--only", "resourceURL,futureKey,managedCollection", "--no-cache", "--format", "json"], timeout: 180)
+            #expect(r.status == 0, "\(r)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let mutants = try #require(root["mutants"] as? [[String: Any]]).filter { $0["policy"] as? String == "landmarks-config" }
+            let verdicts = Dictionary(uniqueKeysWithValues: mutants.map { ($0["setting"] as? String ?? "", $0["verdict"] as? String ?? "") })
+            #expect(verdicts == ["futureKey": "survived", "managedCollection": "not exercised", "resourceURL": "killed"], "\(mutants)")
+            let at = try #require(mutants.first { $0["setting"] as? String == "resourceURL" }?["at"] as? [String: Any])
+            #expect((at["file"] as? String)?.hasSuffix("scenarios/conformance/fixtures/ddm/landmarks/landmarks-config.plist") == true && at["line"] as? Int == 18, "\(at)")
+            #expect(mutants.allSatisfy { $0["kind"] as? String == "declaration" && $0["value"] as? String == "(key removed)" })
+        }
+
         @Test func aFailingScenarioIsNotMutatedAndAnUnknownSettingIsRefused() async throws {
             let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-bad")
             defer { tmp.remove() }

@@ -39,6 +39,8 @@ struct ManagedConfigStep: StepVerb {
         guard let dict = object as? [String: Any], let value = dict[key] else {
             return (.none, "\(r.verdict.explanation); no key \"\(key)\"", "\(app): \(key)")
         }
-        return (.configValue(CanonicalJSON.scalarText(value), conflict: false), r.verdict.explanation, "\(app): \(key)")
+        // The key's own words: the whole configuration's size is no fact of this key (a
+        // change elsewhere in it would read as this step explained otherwise).
+        return (.configValue(CanonicalJSON.scalarText(value), conflict: false), "\(app) read \(key.debugDescription) from its managed configuration", "\(app): \(key)")
     }
 }
