@@ -12,7 +12,7 @@ extension Broker {
     /// in to the sender; a file is owned by its file's owner), the rest decided by
     /// `ShareDecider`, and its route kept under `routeKey`.
     func decide(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                lockedDown: Account?, routeKey: RouteKey?, record: inout ShareRecord) throws {
+                lockedDown: Account?, routeKey: RouteTable.Key?, record: inout ShareRecord) throws {
         let target = entry.spec
         // One copy of the fleet for the whole decision: each read of `state.fleet` retains
         // every table it holds.
@@ -61,20 +61,17 @@ extension Broker {
 
     /// A share the rules allow: its plan made and delivered, its route kept under `routeKey`
     /// (a route table past its bound is emptied first, whenever the share had a key).
-    func deliverAllowed(_ decision: TransferDecision, receiver: Account?, owner: Account?, in fleet: Fleet, keptUnder routeKey: RouteKey?,
+    func deliverAllowed(_ decision: TransferDecision, receiver: Account?, owner: Account?, in fleet: Fleet, keptUnder routeKey: RouteTable.Key?,
                         evictingFor keyed: Bool, _ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection,
                         to entry: AppRegistry.Entry, record: inout ShareRecord) {
         let ownership = stamp(owner, after: decision, from: sender.spec, to: entry.spec, in: fleet)
-        if keyed, self.value.routes.count >= Self.maximumRoutes {
-            self.value.routes.removeAll(keepingCapacity: true)
-            lastRoute = nil
-        }
+        if keyed { self.value.routes.makeRoom() }
         let plan = Plan(owner: owner, receiver: receiver, decision: decision, ownership: ownership)
         if let routeKey {
             // The parties as `deliver` completes this record: stamped with the plan's owner.
             let parties = ShareRecord.Parties(from: record.from, fromBundle: record.fromBundle, identity: record.identity, to: record.to,
                                               receivedAs: plan.receiverUPN, owner: ownership)
-            self.value.routes[routeKey] = Route(key: routeKey, plan: plan, parties: parties)
+            self.value.routes.keep(RouteTable.Route(key: routeKey, plan: plan, parties: parties))
         }
         deliver(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: record.taken())
     }

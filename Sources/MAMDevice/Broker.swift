@@ -4,8 +4,8 @@ import MAMModel
 import MAMPolicy
 import MAMWire
 
-// A shared item's path, in the order it takes it: this file routes it (checks, the route
-// table); Broker+Decision decides a share no route takes; Broker+Delivery stamps and sends it
+// A shared item's path, in the order it takes it: this file routes it (checks; the route
+// table is RouteTable's); Broker+Decision decides a share no route takes; Broker+Delivery stamps and sends it
 // (the outbox); Broker+Ledger matches acknowledgements and answers the sender. The steps share
 // the loop-bound state below and were tuned together against Benchmarks/Thresholds.
 
@@ -23,14 +23,8 @@ struct BrokerLoopState {
     /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
     /// that the reads are made.
     var touched: UInt64 = 0
-    var routes: [Broker.RouteKey: Broker.Route] = [:]
-    var lastRoute: Broker.Route?
-    /// `lastRoute`, lent to the share that takes it without a retain and a release per share:
-    /// `lastRoute` and `routes` hold it, and only `route` and `decide` change them. A share
-    /// reads its route (the parties and the plan) only until its item is stamped, before any
-    /// answer or event could lead to another share.
-    var lastRouteLent: Unmanaged<Broker.Route>?
-    var routesGeneration: UInt64 = .max
+    /// The routes shares between two apps took (`RouteTable`).
+    var routes = RouteTable()
     /// Bytes of every app's shares not yet answered (`cost`), for the host's overall bound.
     var bytesInFlight: Int = 0
 }
@@ -77,18 +71,6 @@ final class Broker: LoopBound<BrokerLoopState> {
         self.value.flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
-    /// Allowed routes of inline shares between two apps, by who shares as whom to whom as
-    /// whom: a stream of shares between two apps is decided once. Everything the decision
-    /// read is device state or the fleet, so the table holds for one `DeviceState.generation`
-    /// and is emptied when it moves (a sign-in, an identity switch, a wipe, a policy change,
-    /// a clock step that blocks an app). Extensions (activation rules read the item) and files
-    /// (owned by the file's owner) are decided every time.
-    struct RouteKey: Hashable {
-        let sender: AppHandle
-        let identity: String
-        let target: AppHandle
-        let receiveAs: String
-    }
     /// What a share's delivery is decided to be: its owner, who receives it, the decision
     /// and the stamp. A class: a stream of shares takes the same plan item after item, and a
     /// reference costs one retain where the accounts it holds cost a dozen.
@@ -111,37 +93,6 @@ final class Broker: LoopBound<BrokerLoopState> {
             receiverUPN = receiver?.upn ?? ""
         }
     }
-
-    final class Route {
-        let key: RouteKey
-        let plan: Plan
-        /// Who shares to whom as whom, owned by whom, as every record of the route says it:
-        /// each record refers to these.
-        let parties: ShareRecord.Parties
-
-        init(key: RouteKey, plan: Plan, parties: ShareRecord.Parties) {
-            self.key = key
-            self.plan = plan
-            self.parties = parties
-        }
-
-        /// Whether a share takes this route, compared field by field where they lie: a key
-        /// built for the comparison retains four strings.
-        func isTaken(by sender: ChildConnection, _ request: ShareRequest, to target: AppRegistry.Entry) -> Bool {
-            key.identity == request.identity && key.receiveAs == request.receiveAs && key.sender == sender.spec.key && key.target == target.spec.key
-        }
-    }
-    /// The route the last share took: a stream repeats it, and comparing four strings costs
-    /// less than hashing them.
-    var lastRoute: Route? {
-        get { value.lastRoute }
-        set {
-            value.lastRoute = newValue
-            self.value.lastRouteLent = newValue.map(Unmanaged.passUnretained)
-        }
-    }
-    /// A child naming the same account in ever new spellings cannot grow the table past this.
-    static let maximumRoutes = 1024
 
     /// `supervisor.registry`: read through the supervisor, it was retained and released
     /// around each share's lookup of its destination.
@@ -208,24 +159,19 @@ final class Broker: LoopBound<BrokerLoopState> {
         guard entry.spec.descriptor.kind == .app, request.item.isInline else {
             return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: nil)
         }
-        if self.value.routesGeneration != state.generationOnLoop() {
-            self.value.routes.removeAll(keepingCapacity: true)
-            lastRoute = nil
-            self.value.routesGeneration = state.generationOnLoop()
-        }
-        if let last = self.value.lastRouteLent, last._withUnsafeGuaranteedRef({ $0.isTaken(by: sender, request, to: entry) }) {
+        self.value.routes.hold(at: state.generationOnLoop())
+        if let last = self.value.routes.lastLent, last._withUnsafeGuaranteedRef({ $0.isTaken(by: sender, request, to: entry) }) {
             return last._withUnsafeGuaranteedRef { deliver(request, seq: seq, from: sender, to: entry, on: $0) }
         }
-        let key = RouteKey(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
-        guard let known = self.value.routes[key] else {
+        let key = RouteTable.Key(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
+        guard let known = self.value.routes.route(for: key) else {
             return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: key)
         }
-        lastRoute = known
         deliver(request, seq: seq, from: sender, to: entry, on: known)
     }
 
     /// A share on a known route: delivered as its plan says.
-    func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: Route) {
+    func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: RouteTable.Route) {
         // The route's parties, which the record it was decided with ended with.
         deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: route.plan,
                 record: ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered))
@@ -233,7 +179,7 @@ final class Broker: LoopBound<BrokerLoopState> {
 
     /// A share decided from the rules, not from a known route.
     func decideAfresh(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                      lockedDown: Account?, routeKey: RouteKey?) {
+                      lockedDown: Account?, routeKey: RouteTable.Key?) {
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: entry.spec.handle,
             receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
