@@ -32,9 +32,8 @@ extension Broker {
         pending.cost = cost
         pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
-        sender.value.ledger.bytesInFlight += cost
+        sender.value.ledger.carry(cost: cost, readBuffer: keepsReadBuffer)
         self.value.bytesInFlight += cost
-        if keepsReadBuffer { sender.value.ledger.readBuffersInFlight += 1 }
         pending.deadline = loop.now + deliveryTimeoutMilliseconds
         if let destination = supervisor.child(entry.spec.key), destination.isLive {
             // (The delivery moves into the destination's tables: kept to the end of this
@@ -42,7 +41,7 @@ extension Broker {
             if destination.state == .ready {
                 offer(consume pending, to: destination)
             } else if destination.state == .spawning {
-                destination.value.ledger.queued.append(consume pending)
+                destination.value.ledger.queue(consume pending)
             } else {
                 answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is shutting down"))
             }
@@ -50,7 +49,7 @@ extension Broker {
             // An extension runs when an item is shared to it.
             supervisor.launch(entry.spec) { _ in }
             if let destination = supervisor.child(entry.spec.key), destination.isLive {
-                destination.value.ledger.queued.append(pending)
+                destination.value.ledger.queue(pending)
             } else {
                 answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) could not be started"))
             }
@@ -123,7 +122,7 @@ extension Broker {
     /// receiver that reads slowly cut off (`maximumBacklog`), and the other half stays for
     /// its answers.
     func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
-        let unread = destination.pipe.backlogByteCount + destination.value.ledger.outbox.bytes
+        let unread = destination.pipe.backlogByteCount + destination.value.ledger.outboxBytes
         guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
             return answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
         }
@@ -133,12 +132,12 @@ extension Broker {
     func send(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         if destination.takesBatches {
             let weight = pending.wireSize
-            destination.value.ledger.outbox.append(consume pending, weight: weight)
+            destination.value.ledger.enqueue(consume pending, weight: weight)
             scheduleBatchWork(destination)
             return
         }
         let seq = destination.send(.deliver(sent(pending)))
-        destination.value.ledger.pending.insert(consume pending, at: seq)
+        destination.value.ledger.awaitAcknowledgement(consume pending, at: seq)
         supervisor.watchDeadlines()
     }
 
@@ -153,13 +152,13 @@ extension Broker {
         let deliver = pending.take()!
         if pending.keepsReadBuffer {
             pending.keepsReadBuffer = false
-            pending.sender.value.ledger.readBuffersInFlight -= 1
+            pending.sender.value.ledger.releaseReadBuffer()
         }
         return deliver
     }
 
     func scheduleBatchWork(_ child: ChildConnection) {
-        guard child.value.ledger.outbox.schedule() else { return }
+        guard child.value.ledger.scheduleFlush() else { return }
         self.value.batchWork.append(child)
         if let flushHook = self.value.flushHook { supervisor.loop.arm(flushHook) }
     }
@@ -172,22 +171,22 @@ extension Broker {
         let work = self.value.batchWork
         self.value.batchWork.removeAll(keepingCapacity: true)
         for child in work {
-            child.value.ledger.outbox.beginFlush()
+            child.value.ledger.beginFlush()
             sendOutgoingDeliveries(of: child)
             sendBatchedAnswers(of: child)
         }
     }
 
     func sendOutgoingDeliveries(of child: ChildConnection) {
-        guard child.value.ledger.outbox.hasItems else { return }
-        var (outgoing, batches) = child.value.ledger.outbox.takeItems()
-        defer { child.value.ledger.outbox.giveBack(&outgoing) }
+        guard child.value.ledger.hasOutgoing else { return }
+        var (outgoing, batches) = child.value.ledger.takeOutgoing()
+        defer { child.value.ledger.giveBack(&outgoing) }
         for range in batches {
             guard range.count > 1 else {
                 // (Each delivery of the list is taken once, leaving `nil`.)
                 let pending = outgoing[range.lowerBound].take()!
                 let deliver = sent(pending)
-                child.value.ledger.pending.insert(consume pending, at: child.send(.deliver(deliver)))
+                child.value.ledger.awaitAcknowledgement(consume pending, at: child.send(.deliver(deliver)))
                 continue
             }
             var batch: [BatchedDelivery] = []
@@ -197,7 +196,7 @@ extension Broker {
                 let pending = outgoing[i].take()!
                 pending.batched = true
                 batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
-                child.value.ledger.pending.insert(consume pending, at: seq)
+                child.value.ledger.awaitAcknowledgement(consume pending, at: seq)
             }
             child.send(.deliverBatch(batch))
             // Written out (`send` encodes it where it is called): the items go, the storage
@@ -211,14 +210,12 @@ extension Broker {
     }
 
     func sendBatchedAnswers(of child: ChildConnection) {
-        guard child.value.ledger.outbox.hasAnswers else { return }
-        var answers = child.value.ledger.outbox.takeAnswers()
-        let outcomes = child.value.ledger.batchedExceptions
-        child.value.ledger.batchedExceptions.removeAll()
-        defer { child.value.ledger.outbox.giveBack(answers: &answers) }
+        guard child.value.ledger.hasAnswers else { return }
+        var (answers, outcomes) = child.value.ledger.takeAnswers()
+        defer { child.value.ledger.giveBack(answers: &answers) }
         guard child.isLive || child.state == .closing else { return }
         // (The runs' slices share the list: let go before it is given back.)
-        for run in cumulativeRuns(answers, inFlight: { child.value.ledger.batchedSharesInFlight.contains($0) }) {
+        for run in cumulativeRuns(answers, inFlight: { child.value.ledger.isBatchedInFlight($0) }) {
             let exceptions = run.answers.compactMap { $0.1 == 0 ? nil : ShareException(seq: $0.0, outcome: outcomes[$0.1 - 1]) }
             child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
         }
@@ -226,8 +223,6 @@ extension Broker {
 
     /// The destination finished its handshake: what waited for it leaves now.
     func destinationReady(_ child: ChildConnection) {
-        let queued = child.value.ledger.queued
-        child.value.ledger.queued.removeAll()
-        for pending in queued { offer(pending, to: child) }
+        for pending in child.value.ledger.takeQueued() { offer(pending, to: child) }
     }
 }

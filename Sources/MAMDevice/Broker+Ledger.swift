@@ -26,7 +26,7 @@ extension Broker {
         guard ack.itemID == pending.itemID else {
             // Put back: the child is cut off for this, and its exit answers the sender, which
             // taken out here was never answered at all.
-            destination.value.ledger.pending[replyTo] = pending
+            destination.value.ledger.putBack(pending, at: replyTo)
             throw HostileFrame("acknowledged delivery \(replyTo) with item \(ack.itemID), but it carried \(pending.itemID)")
         }
         finish(pending, accepted: ack.accepted, by: destination)
@@ -46,7 +46,7 @@ extension Broker {
         var matched = 0
         var late = 0
         // The range's deliveries are read from memory together first (`touchObjects`).
-        self.value.touched = destination.value.ledger.pending.touchObjects(in: range, bytes: PendingDelivery.touchedBytes)
+        self.value.touched = destination.value.ledger.touch(range, bytes: PendingDelivery.touchedBytes)
         for seq in destination.value.ledger.lookups(in: range) {
             switch destination.value.ledger.acknowledgeBatched(seq) {
             case .delivery(let pending):
@@ -91,9 +91,8 @@ extension Broker {
     func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
         guard !pending.answered else { return }
         pending.answered = true
-        pending.sender.value.ledger.bytesInFlight -= pending.cost
+        pending.sender.value.ledger.release(cost: pending.cost, readBuffer: pending.keepsReadBuffer)
         self.value.bytesInFlight -= pending.cost
-        if pending.keepsReadBuffer { pending.sender.value.ledger.readBuffersInFlight -= 1 }
         // The record moves out (a copy of it is a dozen retains), leaving none: an answered
         // delivery has no record.
         switch pending.value.record.take() {

@@ -102,8 +102,7 @@ final class Broker: LoopBound<BrokerLoopState> {
     /// destination acknowledges, declines, dies or times out.
     /// `batched`: it came in a `shareBatch`, and is answered in a cumulative `shareResults`.
     func share(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, batched: Bool = false) {
-        if batched { sender.value.ledger.batchedSharesInFlight.insert(seq) }
-        sender.value.ledger.sharesInFlight += 1
+        sender.value.ledger.admit(seq, batched: batched)
         guard sender.value.ledger.sharesInFlight <= configuration.maximumSharesInFlight else {
             return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.badRequest, "\(sender.handle) has \(configuration.maximumSharesInFlight) shares in flight already; wait for answers before sending more"))
         }

@@ -4,7 +4,7 @@ import MAMWire
 
 /// What every share touches of a child, on the host's loop thread (`LoopBound`): its frame
 /// reader and sequence, and the broker's ledger of it. Read and written through `value`
-/// (`child.value.ledger.pending`), checked to be on the loop's thread in debug builds.
+/// (`child.value.ledger`), checked to be on the loop's thread in debug builds.
 struct ChildLoopState {
     var decoder: FrameDecoder
     var nextSeq: UInt64 = 1
@@ -92,7 +92,7 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     var isLive: Bool { state == .spawning || state == .ready }
     /// Anything with a deadline the supervisor's sweep must watch.
     var hasDeadlines: Bool {
-        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || !self.value.ledger.pending.isEmpty || !pendingCommands.isEmpty
+        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || self.value.ledger.awaitsAcknowledgements || !pendingCommands.isEmpty
     }
 
     /// Numbers `count` items of a batch from this conversation's sequence; the batch frame
@@ -218,7 +218,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
     /// runtime's allocation and deallocation on every brokered item).
     /// `record` moves into it (a kept delivery has none: it moved out when it was answered).
     static func make(sender: ChildConnection, requestSeq: UInt64, record: consuming ShareRecord, item: consuming Item) -> PendingDelivery {
-        guard let kept = sender.value.ledger.spare.popLast() else {
+        guard let kept = sender.value.ledger.reuseSpare() else {
             return PendingDelivery(sender: sender, requestSeq: requestSeq, record: record, item: item)
         }
         kept.value.requestSeq = requestSeq
@@ -237,7 +237,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
     /// and the sender still runs (its exit lets go of what it kept: `DeliveryLedger.drain`).
     static func keep(_ pending: consuming PendingDelivery) {
         guard pending.answered, pending.sender.isLive, isKnownUniquelyReferenced(&pending),
-              pending.sender.value.ledger.spare.count < DeliveryLedger.keptSpareDeliveries else { return }
+              pending.sender.value.ledger.keepsMoreSpares else { return }
         // What it holds goes now, not when it is reused: the item's read buffer above all.
         // (Its record moved out when it was answered.)
         pending.value.item = nil
@@ -246,7 +246,7 @@ final class PendingDelivery: LoopBound<PendingDeliveryLoopState> {
         // delivery holds it, before and after it moves into the sender's own list.
         let sender = Unmanaged.passUnretained(pending.sender)
         var moving: PendingDelivery? = consume pending
-        sender._withUnsafeGuaranteedRef { $0.value.ledger.spare.append(moving.take()!) }
+        sender._withUnsafeGuaranteedRef { $0.value.ledger.keepSpare(moving.take()!) }
     }
 
     /// The frame that delivers the item: the item, from its sender, to its receiver.

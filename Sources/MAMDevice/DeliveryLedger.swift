@@ -15,11 +15,11 @@ struct DeliveryLedger {
     // As a destination.
 
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
-    var pending: SeqTable<PendingDelivery> = SeqTable<PendingDelivery>()
+    private var pending: SeqTable<PendingDelivery> = SeqTable<PendingDelivery>()
     /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
-    var expired: RecentSet<UInt64> = RecentSet<UInt64>(capacity: 4096)
+    private var expired: RecentSet<UInt64> = RecentSet<UInt64>(capacity: 4096)
     /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
-    var queued: [PendingDelivery] = []
+    private var queued: [PendingDelivery] = []
     /// What leaves for this child at the broker's next flush (`Outbox`, as an app's): the
     /// deliveries decided this loop iteration (weighed by `PendingDelivery.wireSize`), sent
     /// together before the loop writes, and the answers to its batched shares (cumulative
@@ -29,24 +29,24 @@ struct DeliveryLedger {
     /// deliveries are optional so that a flush moves each one out into `pending`, leaving
     /// `nil` (a copy there, and the list's release of it when emptied, was a retain and a
     /// release per item).
-    var outbox: Outbox<PendingDelivery?, Int> = Outbox<PendingDelivery?, Int>()
+    private var outbox: Outbox<PendingDelivery?, Int> = Outbox<PendingDelivery?, Int>()
 
     // As a sender.
 
     /// Shares this child sent that have not been answered yet.
-    var sharesInFlight: Int = 0
+    private(set) var sharesInFlight: Int = 0
     /// Bytes of this child's pending deliveries (`HostConfiguration.maximumBytesInFlight`).
-    var bytesInFlight: Int = 0
+    private(set) var bytesInFlight: Int = 0
     /// This child's pending deliveries whose payload lies in a read buffer.
-    var readBuffersInFlight: Int = 0
+    private(set) var readBuffersInFlight: Int = 0
     /// Shares the child sent in `shareBatch` frames and not yet answered, by seq.
-    var batchedSharesInFlight: SeqSet = SeqSet()
+    private var batchedSharesInFlight: SeqSet = SeqSet()
     /// The outcomes of the outbox's answers other than `delivered`, in the order they came.
-    var batchedExceptions: [Verdict] = []
+    private var batchedExceptions: [Verdict] = []
     /// Answered deliveries of this child's shares, kept for its next shares
     /// (`PendingDelivery.make`). Each holds this child: `drain` lets them go when it
     /// exits.
-    var spare: [PendingDelivery] = []
+    private var spare: [PendingDelivery] = []
 
     /// The most `spare` deliveries kept: a window of shares answered in one acknowledged range.
     static let keptSpareDeliveries = 1024
@@ -135,4 +135,115 @@ struct DeliveryLedger {
         /// Nowhere: the sender can no longer read it.
         case nowhere
     }
+
+    // MARK: Operations (the broker's only way in: each keeps every counter it touches)
+
+    /// A share of this child's is under way (`batched`: answered in a cumulative range).
+    @inline(__always)
+    mutating func admit(_ seq: UInt64, batched: Bool) {
+        if batched { batchedSharesInFlight.insert(seq) }
+        sharesInFlight += 1
+    }
+
+    /// One of this child's deliveries is made: its bytes, and its read buffer when its payload
+    /// still lies in one, count against the child until it is answered (`release`).
+    @inline(__always)
+    mutating func carry(cost: Int, readBuffer: Bool) {
+        bytesInFlight += cost
+        if readBuffer { readBuffersInFlight += 1 }
+    }
+
+    /// One of this child's deliveries was answered: what `carry` counted is given back.
+    @inline(__always)
+    mutating func release(cost: Int, readBuffer: Bool) {
+        bytesInFlight -= cost
+        if readBuffer { readBuffersInFlight -= 1 }
+    }
+
+    /// A delivery's payload no longer lies in this child's read buffer (moved out as sent).
+    @inline(__always)
+    mutating func releaseReadBuffer() { readBuffersInFlight -= 1 }
+
+    /// A delivery kept from an answered share, for the next one (`PendingDelivery.make`).
+    @inline(__always)
+    mutating func reuseSpare() -> PendingDelivery? { spare.popLast() }
+
+    /// Whether another answered delivery may be kept.
+    @inline(__always)
+    var keepsMoreSpares: Bool { spare.count < Self.keptSpareDeliveries }
+
+    @inline(__always)
+    mutating func keepSpare(_ delivery: consuming PendingDelivery) { spare.append(delivery) }
+
+    /// How many answered deliveries are kept, and the last of them (what a test looks at).
+    var sparesKept: Int { spare.count }
+    var keptSpare: PendingDelivery? { spare.last }
+
+    /// A delivery waits for this child's handshake.
+    @inline(__always)
+    mutating func queue(_ delivery: consuming PendingDelivery) { queued.append(delivery) }
+
+    /// What waited for the handshake, in order; none is left.
+    mutating func takeQueued() -> [PendingDelivery] {
+        let waiting = queued
+        queued.removeAll()
+        return waiting
+    }
+
+    /// A delivery sent to this child under `seq` awaits its acknowledgement.
+    @inline(__always)
+    mutating func awaitAcknowledgement(_ delivery: consuming PendingDelivery, at seq: UInt64) { pending.insert(delivery, at: seq) }
+
+    /// A delivery taken out by `acknowledge` goes back, its acknowledgement refused.
+    mutating func putBack(_ delivery: PendingDelivery, at seq: UInt64) { pending[seq] = delivery }
+
+    /// Whether any delivery sent to this child awaits its acknowledgement, and how many do.
+    var awaitsAcknowledgements: Bool { !pending.isEmpty }
+    var awaitingAcknowledgement: Int { pending.count }
+
+    /// Reads the deliveries of `range` from memory together (`SeqTable.touchObjects`).
+    func touch(_ range: ClosedRange<UInt64>, bytes: Int) -> UInt64 { pending.touchObjects(in: range, bytes: bytes) }
+
+    /// Bytes of deliveries waiting in the outbox.
+    @inline(__always)
+    var outboxBytes: Int { outbox.bytes }
+
+    /// A delivery leaves at the next flush.
+    @inline(__always)
+    mutating func enqueue(_ delivery: consuming PendingDelivery, weight: Int) { outbox.append(delivery, weight: weight) }
+
+    /// Whether the outbox asks for a flush now (the first work since the last).
+    @inline(__always)
+    mutating func scheduleFlush() -> Bool { outbox.schedule() }
+
+    @inline(__always)
+    mutating func beginFlush() { outbox.beginFlush() }
+
+    @inline(__always)
+    var hasOutgoing: Bool { outbox.hasItems }
+
+    /// The deliveries of this flush and their batches; give the list back (`giveBack`).
+    @inline(__always)
+    mutating func takeOutgoing() -> ([PendingDelivery?], [Range<Int>]) { outbox.takeItems() }
+
+    @inline(__always)
+    mutating func giveBack(_ outgoing: inout [PendingDelivery?]) { outbox.giveBack(&outgoing) }
+
+    @inline(__always)
+    var hasAnswers: Bool { outbox.hasAnswers }
+
+    /// The answers to this child's batched shares and the exceptions they point to; give the
+    /// list back (`giveBack(answers:)`).
+    mutating func takeAnswers() -> (answers: [(UInt64, Int)], exceptions: [Verdict]) {
+        let exceptions = batchedExceptions
+        batchedExceptions.removeAll()
+        return (outbox.takeAnswers(), exceptions)
+    }
+
+    @inline(__always)
+    mutating func giveBack(answers: inout [(UInt64, Int)]) { outbox.giveBack(answers: &answers) }
+
+    /// Whether `seq` is one of this child's batched shares still unanswered.
+    @inline(__always)
+    func isBatchedInFlight(_ seq: UInt64) -> Bool { batchedSharesInFlight.contains(seq) }
 }

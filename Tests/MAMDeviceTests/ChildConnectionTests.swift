@@ -105,18 +105,18 @@ import Testing
         first.batched = true
         first.keepsReadBuffer = true
         PendingDelivery.keep(first)
-        #expect(sender.value.ledger.spare.isEmpty, "not kept before it is answered")
+        #expect(sender.value.ledger.sparesKept == 0, "not kept before it is answered")
         // (As `Broker.answer` leaves it: answered, its record moved out for the audit.)
         first.answered = true
         first.value.record = nil
         var holder: PendingDelivery? = first
         PendingDelivery.keep(first)
-        #expect(sender.value.ledger.spare.isEmpty, "not kept while something else holds it")
+        #expect(sender.value.ledger.sparesKept == 0, "not kept while something else holds it")
         #expect(holder != nil)
         holder = nil
         PendingDelivery.keep(consume first)
-        try #require(sender.value.ledger.spare.count == 1)
-        #expect(sender.value.ledger.spare[0].value.item == nil, "what it held is let go when it is kept")
+        try #require(sender.value.ledger.sparesKept == 1)
+        #expect(sender.value.ledger.keptSpare?.value.item == nil, "what it held is let go when it is kept")
 
         // The next share's delivery, made with one kept and (a sender of its own) with none:
         // the kept one spares at least the delivery's own allocation.
@@ -131,7 +131,7 @@ import Testing
         let other = PendingDelivery.make(sender: fresh, requestSeq: 4, record: record2, item: item2)
         allocations.none = mamsim_allocations() - before
         if mamsim_allocations_counted() == 1 { #expect(allocations.kept + 1 <= allocations.none, "\(allocations)") }
-        #expect(sender.value.ledger.spare.isEmpty)
+        #expect(sender.value.ledger.sparesKept == 0)
         _ = other
         #expect(second.value.requestSeq == 4 && second.itemID == "item-2" && second.value.record?.from == "app0")
         #expect(second.deadline == 0 && second.cost == 0 && second.wireSize == 0 && !second.answered && !second.batched && !second.keepsReadBuffer)
@@ -141,7 +141,7 @@ import Testing
         second.value.record = nil
         sender.state = .exited
         PendingDelivery.keep(consume second)
-        #expect(sender.value.ledger.spare.isEmpty, "a sender that no longer runs keeps nothing (what it kept holds it)")
+        #expect(sender.value.ledger.sparesKept == 0, "a sender that no longer runs keeps nothing (what it kept holds it)")
         #expect(loop.close() == 0)
     }
 
@@ -158,7 +158,7 @@ import Testing
         pending.answered = true
         pending.value.record = nil
         PendingDelivery.keep(consume pending)
-        try #require(sender!.value.ledger.spare.count == 1)
+        try #require(sender!.value.ledger.sparesKept == 1)
         sender!.state = .exited
         #expect(sender!.value.ledger.drain().isEmpty, "it owed nothing")
         sender = nil

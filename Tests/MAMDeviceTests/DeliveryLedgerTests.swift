@@ -39,7 +39,7 @@ import Testing
         let loop = try EventLoop()
         let (_, d) = try Self.deliveries(3, loop: loop)
         var ledger = DeliveryLedger()
-        for (i, p) in d.enumerated() { ledger.pending.insert(p, at: UInt64(10 + i)) }
+        for (i, p) in d.enumerated() { ledger.awaitAcknowledgement(p, at: UInt64(10 + i)) }
         #expect(Self.found(ledger.acknowledge(10)) == "item-0")
         #expect(Self.found(ledger.acknowledge(10)) == "unknown")
         let expired = ledger.expire(at: 200)
@@ -62,12 +62,12 @@ import Testing
         var ledger = DeliveryLedger()
         for (i, p) in d.enumerated() {
             p.batched = i != 2
-            ledger.pending.insert(p, at: UInt64(1 + i))
+            ledger.awaitAcknowledgement(p, at: UInt64(1 + i))
         }
         var found: [String] = []
         for seq in ledger.lookups(in: 1...4) { found.append(Self.found(ledger.acknowledgeBatched(seq))) }
         #expect(found == ["item-0", "item-1", "unknown", "item-3"])
-        #expect(ledger.pending.count == 1 && Self.found(ledger.acknowledge(3)) == "item-2")
+        #expect(ledger.awaitsAcknowledgements && Self.found(ledger.acknowledge(3)) == "item-2" && !ledger.awaitsAcknowledgements)
         #expect(loop.close() == 0)
     }
 
@@ -77,12 +77,13 @@ import Testing
         let loop = try EventLoop()
         let (_, d) = try Self.deliveries(4, loop: loop)
         var ledger = DeliveryLedger()
-        ledger.pending.insert(d[0], at: 1)
-        ledger.outbox.append(d[1], weight: 10)
-        ledger.queued.append(d[2])
-        ledger.spare.append(d[3])
+        ledger.awaitAcknowledgement(d[0], at: 1)
+        ledger.enqueue(d[1], weight: 10)
+        ledger.queue(d[2])
+        ledger.keepSpare(d[3])
+        #expect(ledger.outboxBytes == 10 && ledger.sparesKept == 1)
         #expect(ledger.drain().map(\.itemID) == ["item-0", "item-1", "item-2"])
-        #expect(ledger.isIdle && ledger.spare.isEmpty && ledger.outbox.bytes == 0)
+        #expect(ledger.isIdle && ledger.sparesKept == 0 && ledger.outboxBytes == 0 && ledger.reuseSpare() == nil)
         #expect(loop.close() == 0)
     }
 
@@ -94,8 +95,8 @@ import Testing
     /// | batched | no | any | nowhere | – |
     @Test func eachAnswerGoesWhereItsShareCameFrom() {
         var ledger = DeliveryLedger()
-        ledger.sharesInFlight = 5
-        for seq: UInt64 in [3, 4, 5] { ledger.batchedSharesInFlight.insert(seq) }
+        for seq: UInt64 in 1...5 { ledger.admit(seq, batched: seq >= 3) }
+        #expect(ledger.sharesInFlight == 5 && ledger.isBatchedInFlight(3) && !ledger.isBatchedInFlight(2))
         var routes: [DeliveryLedger.Answer] = []
         routes.append(ledger.answered(1, .delivered, live: true))
         routes.append(ledger.answered(2, .delivered, live: false))
@@ -103,9 +104,23 @@ import Testing
         routes.append(ledger.answered(4, .failed(.timeout, "late"), live: true))
         routes.append(ledger.answered(5, .delivered, live: false))
         #expect(routes == [.alone, .nowhere, .batched, .batched, .nowhere])
-        #expect(ledger.sharesInFlight == 0 && ledger.batchedSharesInFlight.isEmpty)
-        let answers = ledger.outbox.takeAnswers()
+        #expect(ledger.sharesInFlight == 0 && !(3...5).contains(where: ledger.isBatchedInFlight))
+        #expect(ledger.hasAnswers)
+        let (answers, exceptions) = ledger.takeAnswers()
         #expect(answers.map(\.0) == [3, 4] && answers.map(\.1) == [0, 1])
-        #expect(ledger.batchedExceptions == [.failed(.timeout, "late")])
+        #expect(exceptions == [.failed(.timeout, "late")] && !ledger.hasAnswers)
+    }
+
+    /// A sender's counters move only together: what a delivery carries (its bytes, its read
+    /// buffer) is what its answer releases.
+    @Test func whatADeliveryCarriesItsAnswerReleases() {
+        var ledger = DeliveryLedger()
+        ledger.carry(cost: 300, readBuffer: true)
+        ledger.carry(cost: 256, readBuffer: false)
+        #expect(ledger.bytesInFlight == 556 && ledger.readBuffersInFlight == 1)
+        ledger.release(cost: 300, readBuffer: true)
+        #expect(ledger.bytesInFlight == 256 && ledger.readBuffersInFlight == 0)
+        ledger.release(cost: 256, readBuffer: false)
+        #expect(ledger.bytesInFlight == 0 && ledger.readBuffersInFlight == 0)
     }
 }

@@ -28,7 +28,7 @@ import Testing
             held = await host.run(orElse: (pending: 0, keepingBuffers: 0)) { host in
                 let sink = host.supervisor.child(AppHandle("sink"))
                 let sender = host.supervisor.child(AppHandle("app0"))
-                return (sink?.value.ledger.pending.count ?? 0, sender?.value.ledger.readBuffersInFlight ?? 0)
+                return (sink?.value.ledger.awaitingAcknowledgement ?? 0, sender?.value.ledger.readBuffersInFlight ?? 0)
             }
             if held.pending == count { break }
             try await Task.sleep(for: .milliseconds(10))
