@@ -125,7 +125,7 @@ struct MutateCommand: AsyncParsableCommand {
         if fromCache > 0 { Terminal.note("\(fromCache) of \(mine.count) mutants' verdicts from the cache (\(store?.folder.path ?? "")); --no-cache runs them all") }
         let sweep = MutateSweep(outcomes: mine.compactMap { outcomes[$0.index] }, unchanged: unchanged, baselineFailed: baselineFailed)
         if let part {
-            try MutatePart.write(sweep, index: part.index, count: part.count, of: planned.count, identity: MutatePart.identity(scenarios.map(\.key), only: only),
+            try MutatePart.write(sweep, index: part.index, count: part.count, of: planned.count, identity: MutatePart.identity(scenarios.map(\.key), only: only, allValues: allValues),
                                  format: format.rawValue, failUnder: failUnder, to: output)
             // A part never fails for what it finds: the merge decides the gate on the whole.
             for line in baselineFailed { Terminal.note(line) }

@@ -85,10 +85,10 @@ enum MutatePart {
         var sweep: MutateSweep
     }
 
-    /// The sweep a part belongs to: its scenarios and the settings chosen, so parts of
-    /// different sweeps are never joined.
-    static func identity(_ scenarios: [String], only: String?) -> String {
-        String(TestCommand.fnv1a((scenarios + [only ?? ""]).joined(separator: "\n").utf8), radix: 16)
+    /// The sweep a part belongs to: its scenarios, the settings chosen and whether every
+    /// value was tried, so parts of different sweeps are never joined.
+    static func identity(_ scenarios: [String], only: String?, allValues: Bool = false) -> String {
+        String(TestCommand.fnv1a((scenarios + [only ?? ""] + (allValues ? ["--all-values"] : [])).joined(separator: "\n").utf8), radix: 16)
     }
 
     static func write(_ sweep: MutateSweep, index: Int, count: Int, of mutants: Int, identity: String, format: String, failUnder: Double?,
