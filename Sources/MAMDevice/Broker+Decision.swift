@@ -61,7 +61,7 @@ extension Broker {
 
     /// A share the rules allow: its plan made and delivered, its route kept under `routeKey`
     /// (a route table past its bound is emptied first, whenever the share had a key).
-    func deliverAllowed(_ decision: TransferDecision, receiver: Account?, owner: Account?, in fleet: Fleet, keptUnder routeKey: RouteTable.Key?,
+    private func deliverAllowed(_ decision: TransferDecision, receiver: Account?, owner: Account?, in fleet: Fleet, keptUnder routeKey: RouteTable.Key?,
                         evictingFor keyed: Bool, _ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection,
                         to entry: AppRegistry.Entry, record: inout ShareRecord) {
         let ownership = stamp(owner, after: decision, from: sender.spec, to: entry.spec, in: fleet)
@@ -144,7 +144,7 @@ extension Broker {
 
     /// `identitySwitchRequired("")`: asks a multi-identity app to show its unmanaged identity;
     /// on yes, its main window's UI identity becomes `""`.
-    func askToSwitchToUnmanaged(_ target: AppSpec, because why: String, _ completion: @escaping (Bool) -> Void) {
+    private func askToSwitchToUnmanaged(_ target: AppSpec, because why: String, _ completion: @escaping (Bool) -> Void) {
         supervisor.command(target, .identitySwitchRequired(account: "", reason: why, cause: IdentitySwitchCause.documentImport)) { [weak self] result in
             guard let self else { return }
             guard case .identitySwitchRequired(accepted: true) = result else { return completion(false) }

@@ -103,7 +103,7 @@ extension Broker {
     /// `Inbox/<item id>-<file name>` (ids are validated, the name is its last component made
     /// safe), and a name already taken gets a number (`Inbox/<id>-2-<name>`), so a sender can
     /// never replace a file delivered earlier.
-    func inboxPath(for item: Item, in target: AppSpec) throws -> String {
+    private func inboxPath(for item: Item, in target: AppSpec) throws -> String {
         let last = item.fileName.split(separator: "/").last.map(String.init) ?? ""
         let safe = String(last.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\\" ? "_" : Character($0) }.prefix(128))
         let name = safe.isEmpty || safe == "." || safe == ".." ? "item" : safe
@@ -177,7 +177,7 @@ extension Broker {
         }
     }
 
-    func sendOutgoingDeliveries(of child: ChildConnection) {
+    private func sendOutgoingDeliveries(of child: ChildConnection) {
         guard child.value.ledger.hasOutgoing else { return }
         var (outgoing, batches) = child.value.ledger.takeOutgoing()
         defer { child.value.ledger.giveBack(&outgoing) }
@@ -209,7 +209,7 @@ extension Broker {
         supervisor.watchDeadlines()
     }
 
-    func sendBatchedAnswers(of child: ChildConnection) {
+    private func sendBatchedAnswers(of child: ChildConnection) {
         guard child.value.ledger.hasAnswers else { return }
         var (answers, outcomes) = child.value.ledger.takeAnswers()
         defer { child.value.ledger.giveBack(answers: &answers) }

@@ -79,7 +79,7 @@ extension Broker {
     }
 
     /// An extension started for a delivery ends when it has no delivery left.
-    func endIfIdle(_ child: ChildConnection) {
+    private func endIfIdle(_ child: ChildConnection) {
         guard child.endsWhenIdle, child.state == .ready, child.value.ledger.isIdle else { return }
         supervisor.end(child, reason: "request completed")
     }

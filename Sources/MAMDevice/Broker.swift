@@ -177,7 +177,7 @@ final class Broker: LoopBound<BrokerLoopState> {
     }
 
     /// A share decided from the rules, not from a known route.
-    func decideAfresh(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
+    private func decideAfresh(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
                       lockedDown: Account?, routeKey: RouteTable.Key?) {
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: entry.spec.handle,
@@ -212,7 +212,7 @@ final class Broker: LoopBound<BrokerLoopState> {
 
     /// Whether an id's bytes hold a leading dot, a path separator or an ASCII control
     /// character (`bad`), and whether they are all ASCII.
-    static func scanID(_ bytes: UnsafeBufferPointer<UInt8>) -> (bad: Bool, ascii: Bool) {
+    private static func scanID(_ bytes: UnsafeBufferPointer<UInt8>) -> (bad: Bool, ascii: Bool) {
         if bytes.first == UInt8(ascii: ".") { return (true, true) }
         var ascii = true
         for byte in bytes {

@@ -49,7 +49,7 @@ struct DeliveryLedger {
     private var spare: [PendingDelivery] = []
 
     /// The most `spare` deliveries kept: a window of shares answered in one acknowledged range.
-    static let keptSpareDeliveries = 1024
+    private static let keptSpareDeliveries = 1024
 
     /// What an acknowledgement of one seq finds.
     enum Acknowledged {

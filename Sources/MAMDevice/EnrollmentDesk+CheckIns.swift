@@ -169,7 +169,7 @@ extension EnrollmentDesk {
     /// returned (an app that enrolls itself while launching, its own
     /// registerAndEnrollAccountId), and the step that follows must see what it was told and
     /// the restart or wipe it brought (`whenSettled`).
-    func underWay(_ finished: @escaping () -> Void) -> () -> Void {
+    private func underWay(_ finished: @escaping () -> Void) -> () -> Void {
         inFlight += 1
         var ended = false
         return { [weak self] in
@@ -181,7 +181,7 @@ extension EnrollmentDesk {
     }
 
     /// One check-in, enrollment or unenrollment is over; those waiting run once none is left.
-    func endInFlight() {
+    private func endInFlight() {
         inFlight -= 1
         guard inFlight == 0 else { return }
         let waiting = settledWaiters

@@ -87,7 +87,7 @@ public final class EnrollmentDesk {
     /// Whether the app's MSAL holds `account` (registerAndEnrollAccountId then has its token):
     /// one `msalAccounts` lists; with no list, any account of the scenario when a step enrolls
     /// it, none when the app's own process does.
-    static func msalHolds(_ account: Account, in app: AppSpec, fromApp: Bool) -> Bool {
+    private static func msalHolds(_ account: Account, in app: AppSpec, fromApp: Bool) -> Bool {
         app.userAccounts.contains { account.matches($0) } || !fromApp && !app.userAccountsListed
     }
 
@@ -102,7 +102,7 @@ public final class EnrollmentDesk {
 
     /// Records an enrollment's status, signs in the account a successful interactive login (or
     /// the app's own MSAL sign-in) brought, and tells the delegate.
-    func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,
+    private func finishEnrollment(_ app: AppSpec, account: Account?, asked: String, status: EnrollmentStatus, interactive: Bool,
                           via: String, fromApp: Bool, _ done: @escaping () -> Void) throws {
         let why = explanation(of: status, account: account?.description ?? asked, app: app)
         var firstPolicy = false
@@ -147,7 +147,7 @@ public final class EnrollmentDesk {
 
     /// Whether `app` now receives MAM policy for `account` for the first time: a policy targets
     /// the account there, and the app held none for it before (RULES.md §10).
-    func receivesFirstPolicy(_ app: AppSpec, account: Account, policy: IosManagedAppProtection?) throws -> Bool {
+    private func receivesFirstPolicy(_ app: AppSpec, account: Account, policy: IosManagedAppProtection?) throws -> Bool {
         guard policy != nil, app.descriptor.kind == .app else { return false }
         let before = try state.enrollments(app: app.identityOwner).first { $0.account.isSame(as: account) }
         guard EnrollmentRules.restartsForFirstPolicy(status: .newPoliciesReceived, policyNow: true, heldBefore: before?.heldPolicy, isApp: true) else { return false }

@@ -19,7 +19,7 @@ extension Supervisor {
         sweep.start(after: Self.sweepInterval, repeat: Self.sweepInterval) { [weak self] in self?.sweepDeadlines() }
     }
 
-    func sweepDeadlines() {
+    private func sweepDeadlines() {
         let now = loop.now
         var anything = false
         for child in Array(children.values) + Array(retiring.values) {
@@ -174,7 +174,7 @@ extension Supervisor {
 
     /// A line that says what went wrong: `Error: …`, `TypeError: …`, `error: …`, a Python
     /// traceback's last line, Swift's `Fatal error: …`.
-    static func isErrorLine(_ line: Substring) -> Bool {
+    private static func isErrorLine(_ line: Substring) -> Bool {
         let t = line.drop { $0 == " " }
         return t.hasPrefix("Error:") || t.hasPrefix("error:") || t.hasPrefix("Fatal error:") || t.range(of: #"^[A-Za-z]*(Error|Exception): "#, options: .regularExpression) != nil
     }
@@ -201,7 +201,7 @@ extension Supervisor {
         takeTeardownStep(0, of: child)
     }
 
-    func takeTeardownStep(_ index: Int, of child: ChildConnection) {
+    private func takeTeardownStep(_ index: Int, of child: ChildConnection) {
         guard child.state != .exited, index < configuration.teardown.count else {
             child.teardownStep = nil
             return

@@ -179,7 +179,7 @@ extension Supervisor {
     }
 
     /// A child that never got a process: it is forgotten and its launch fails.
-    func abandon(_ child: ChildConnection, because error: HostError) {
+    private func abandon(_ child: ChildConnection, because error: HostError) {
         child.state = .exited
         child.pipe.close()
         if let cgroup = child.cgroup {
@@ -271,7 +271,7 @@ extension Supervisor {
     /// split is made: the process inherits them from its first instruction. (Moved after its
     /// start instead, a child could run for a while on the kept CPU, and a confined one read
     /// every CPU as its own: seen under a busy test run.)
-    func startingOnAppCPUs<T>(_ body: () throws -> T) rethrows -> T {
+    private func startingOnAppCPUs<T>(_ body: () throws -> T) rethrows -> T {
         guard let cpuSplit else { return try body() }
         System.allowCPUs(cpuSplit.apps)
         defer { System.allowCPUs(cpuSplit.all) }
@@ -320,7 +320,7 @@ extension Supervisor {
         }
     }
 
-    func templateFailed(_ why: String) {
+    private func templateFailed(_ why: String) {
         guard !zygoteFailed else { return }
         zygoteFailed = true
         zygote?.close()
