@@ -3,8 +3,9 @@ import MAMDeclarations
 import MAMPolicy
 import MAMScenario
 
-/// One mutant of a sweep: a setting of one of the scenario's app protection policies, or a
-/// key of one of its app configurations, moved to another value.
+/// One mutant of a sweep: a setting of one of the scenario's app protection policies, a key of
+/// one of its Intune app configurations, or a key of an app's managed app configuration (DDM),
+/// moved to another value.
 struct Mutation: Sendable {
     enum Kind: String, Codable, Sendable {
         case policy
