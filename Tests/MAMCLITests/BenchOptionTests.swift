@@ -15,12 +15,26 @@ extension CLITests {
             (["--probe", "batch"], "--probe batch is not a probe mode; use one of batched, per-item, round-trip"),
             (["--probe", "batched", "--only", "broker"], "--probe runs one flood (or the round trips) alone"),
             (["--probe", "round-trip", "--pings", "0"], "--pings takes at least 1 round trip, not 0"),
+            (["--probe", "batched", "--markdown"], "--probe runs one flood (or the round trips) alone"),
             (["--probe", "batched", "--items", "5", "--pairs", "10"], "--items 5 is fewer than --pairs 10"),
         ])
         func aBenchItCannotRunIsRefusedNamingTheOption(_ arguments: [String], _ message: String) async throws {
             let result = try await CLI.run(["bench"] + arguments, timeout: 30)
             #expect(result.status == 64, "\(result)")
             #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+
+        /// `--markdown` (issue 100, item 8): each run's table and the summary of the runs in
+        /// Markdown, the tables docs/PERFORMANCE.md is made of, with the noise verdict.
+        @Test func theTablesPrintInMarkdown() async throws {
+            let result = try await CLI.run(["bench", "--only", "decision", "--repeat", "2", "--no-node", "--markdown"], timeout: 180)
+            #expect(result.status == 0, "\(result)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0 == "| figure | mamsim | C ref | ÷ C | Node | ÷ Node | target |" }.count == 2, "one table per run: \(result.stdout)")
+            #expect(lines.contains("Median [min–max] of 2 runs.") && lines.contains("| figure | mamsim | C ref | ÷ C | C moved |"), "\(result.stdout)")
+            let decision = try #require(lines.last { $0.hasPrefix("| enforcer: one transfer decision (ns) | ") })
+            #expect(decision.split(separator: "|").count == 5 && decision.contains(" [") && decision.contains("–"), "median [min–max]: \(decision)")
+            #expect(!result.stdout.contains("figure                "), "no column padded for the terminal")
         }
 
         /// The round-trip probe makes the round trips it was asked for with the app runtime

@@ -41,6 +41,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write every figure of every run as JSON (for CI history).", valueName: "FILE"))
     var json: String?
 
+    @Flag(help: "Print the tables in Markdown (docs/PERFORMANCE.md's are made of them); with --repeat N, the summary's too.")
+    var markdown = false
+
     @Option(help: ArgumentHelp("Run one broker flood of --items items and nothing else (audit on, the first of --pairs, no reference): batched or per-item; or round-trip, --pings round trips of 1 KiB and nothing else; or decode, --items share frames of 1 KiB parsed in place and nothing else. An instruction counter runs it twice and takes the difference (scripts/bench-instructions).", valueName: "MODE"))
     var probe: String?
 
@@ -56,8 +59,8 @@ struct BenchCommand: AsyncParsableCommand {
         if let probe, !Self.probeModes.contains(probe) {
             throw ValidationError("--probe \(probe) is not a probe mode; use one of \(Self.probeModes.joined(separator: ", "))")
         }
-        if probe != nil, only != nil || repetitions != 1 || json != nil {
-            throw ValidationError("--probe runs one flood (or the round trips) alone: it takes --items, --pairs, --pings and --app-runtime, not --only, --repeat or --json")
+        if probe != nil, only != nil || repetitions != 1 || json != nil || markdown {
+            throw ValidationError("--probe runs one flood (or the round trips) alone: it takes --items, --pairs, --pings and --app-runtime, not --only, --repeat, --json or --markdown")
         }
         if items < 1 { throw ValidationError("--items takes at least 1 item, not \(items)") }
         if pings < 1 { throw ValidationError("--pings takes at least 1 round trip, not \(pings)") }
@@ -101,10 +104,10 @@ struct BenchCommand: AsyncParsableCommand {
             if repetitions > 1 { print("— run \(pass) of \(repetitions) —") }
             var table = BenchTable()
             try await measure(into: &table, runtime: runtime, references: references)
-            if !table.rows.isEmpty { print(table.render()) }
+            if !table.rows.isEmpty { print(markdown ? table.markdown() : table.render()) }
             tables.append(table)
         }
-        if repetitions > 1 { print("\n" + BenchSummary(tables: tables).render()) }
+        if repetitions > 1 { print("\n" + (markdown ? BenchSummary(tables: tables).markdown() : BenchSummary(tables: tables).render())) }
         if let json { try ReportFile.write(BenchSummary(tables: tables).json(cpus: ProcessInfo.processInfo.activeProcessorCount), to: json) }
         if references.nodePath == nil { print("\nNode reference skipped: node is not on the PATH.") }
     }

@@ -133,6 +133,25 @@ struct BenchTable {
     private func pad(_ s: String, _ n: Int) -> String {
         s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count)
     }
+
+    /// The same table in Markdown (`--markdown`): what docs/PERFORMANCE.md's tables are made of.
+    func markdown() -> String {
+        func num(_ v: Double?) -> String {
+            guard let v else { return "—" }
+            return v >= 1000 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.3f", v)
+        }
+        func ratio(_ a: Double, _ b: Double?) -> String { b.map { $0 > 0 ? String(format: "%.2f×", a / $0) : "—" } ?? "—" }
+        var lines = ["| figure | mamsim | C ref | ÷ C | Node | ÷ Node | target |", "|---|---:|---:|---:|---:|---:|---|"]
+        for r in rows {
+            lines.append("| \(Self.cell(r.name)) | \(num(r.ours)) | \(num(r.c)) | \(ratio(r.ours, r.c)) | \(num(r.node)) | \(ratio(r.ours, r.node)) | \(Self.cell(r.target ?? "")) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A table cell's text: its bars escaped, its spaces trimmed.
+    static func cell(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "|", with: "\\|")
+    }
 }
 
 /// The median time of one call of `body` in nanoseconds, over `batches` batches of `perBatch`
@@ -248,6 +267,28 @@ struct BenchSummary {
             }
         }
         lines.append("\n" + noiseVerdict(all, bases: bases, noisy: noisy))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The summary in Markdown (`--markdown`): each figure's median [min–max] over the runs,
+    /// its C reference's and the ratio's, how much the reference moved, and the noise verdict.
+    func markdown() -> String {
+        func num(_ v: Double) -> String { v >= 1000 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.3f", v) }
+        func cell(_ v: [Double], _ f: (Double) -> String) -> String {
+            guard let st = Self.stats(v) else { return "—" }
+            return "\(f(st.median)) [\(f(st.min))–\(f(st.max))]"
+        }
+        let all = figures
+        var noisy: [String] = []
+        var lines = ["Median [min–max] of \(tables.count) runs.", "", "| figure | mamsim | C ref | ÷ C | C moved |", "|---|---:|---:|---:|---:|"]
+        for f in all {
+            if f.isNoisy { noisy.append(f.name.trimmingCharacters(in: .whitespaces)) }
+            let moved = f.cSpread.map { String(format: "%.0f %%", $0 * 100) + (f.isNoisy ? " (noisy)" : "") } ?? "—"
+            lines.append("| \(BenchTable.cell(f.name)) | \(cell(f.ours, num)) | \(cell(f.c, num)) | \(cell(f.ratios) { String(format: "%.2f×", $0) }) | \(moved) |")
+        }
+        let bases = all.filter { f in all.contains { $0.relativeTo == f.name && !$0.relative.isEmpty } }
+        lines.append("")
+        lines.append(noiseVerdict(all, bases: bases, noisy: noisy))
         return lines.joined(separator: "\n")
     }
 
