@@ -1,4 +1,5 @@
 public import Foundation
+import MAMDeviceState
 import MAMModel
 
 /// The host's decisions of one run, as its audit log keeps them (`audit.jsonl`): per step —
@@ -42,23 +43,24 @@ public struct RunDecisions: Sendable, Equatable {
         return parse(text)
     }
 
-    /// The decisions of an audit log's JSON lines.
+    /// The decisions of an audit log's JSON lines, each read as the device wrote it
+    /// (`AuditEvent`); a line that is not one is passed over.
     public static func parse(_ text: String) -> RunDecisions {
-        var all: [(label: String, decision: Decision)] = []
+        let decoder = JSONDecoder()
+        var all: [(label: String, decision: Decision, done: Bool)] = []
         var flooding: Set<String> = []
         for line in text.split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-            let field = { (key: String) in object[key] as? String ?? "" }
-            if field("verb") == "audit-coalesced" {
-                flooding.insert(field("sourceApp"))
+            guard let e = try? decoder.decode(AuditEvent.self, from: Data(line.utf8)) else { continue }
+            if e.verb == .auditCoalesced {
+                flooding.insert(e.sourceApp)
                 continue
             }
-            all.append((field("step"), Decision(verb: field("verb"), source: field("sourceApp"), sourceIdentity: field("sourceIdentity"),
-                                                destination: field("destinationApp"), destinationIdentity: field("destinationIdentity"),
-                                                owner: field("owner"), decision: field("decision"), reason: field("reason"))))
+            let decision = Decision(verb: e.verb.rawValue, source: e.sourceApp, sourceIdentity: e.sourceIdentity, destination: e.destinationApp,
+                                    destinationIdentity: e.destinationIdentity, owner: e.owner, decision: e.decision.rawValue,
+                                    reason: e.reason?.rawValue ?? "")
+            all.append((e.step, decision, [.allowed, .delivered, .ok, .success].contains(e.decision)))
         }
-        let refused = { (d: Decision) in d.decision != "allowed" && d.decision != "delivered" && d.decision != "success" }
-        return RunDecisions(records: all.filter { !(flooding.contains($0.decision.source) && refused($0.decision)) })
+        return RunDecisions(records: all.filter { $0.done || !flooding.contains($0.decision.source) }.map { ($0.label, $0.decision) })
     }
 
     /// The first decision, in the baseline's order, that `other` does not make alike, with the

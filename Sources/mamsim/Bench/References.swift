@@ -109,17 +109,22 @@ struct BenchTable {
         rows.append(Row(name: name, ours: ours, c: c, node: node, lowerIsBetter: lowerIsBetter, target: target, relativeTo: relativeTo))
     }
 
+    /// A figure as every table writes it: whole above 1,000, one decimal above 10, else three.
+    static func number(_ v: Double?) -> String {
+        guard let v else { return "—" }
+        if v >= 1000 { return String(format: "%.0f", v) }
+        if v >= 10 { return String(format: "%.1f", v) }
+        return String(format: "%.3f", v)
+    }
+
+    /// `a` against `b` (`—` without `b`).
+    static func ratio(_ a: Double, _ b: Double?) -> String {
+        guard let b, b > 0 else { return "—" }
+        return String(format: "%.2f×", a / b)
+    }
+
     func render() -> String {
-        func num(_ v: Double?) -> String {
-            guard let v else { return "—" }
-            if v >= 1000 { return String(format: "%.0f", v) }
-            if v >= 10 { return String(format: "%.1f", v) }
-            return String(format: "%.3f", v)
-        }
-        func ratio(_ a: Double, _ b: Double?) -> String {
-            guard let b, b > 0 else { return "—" }
-            return String(format: "%.2f×", a / b)
-        }
+        let num = Self.number, ratio = Self.ratio
         // The first column is as wide as the longest figure name.
         let width = max(30, (rows.map(\.name.count).max() ?? 0) + 2)
         var lines = [pad("figure", width) + pad("mamsim", 12) + pad("C ref", 12) + pad("÷ C", 9) + pad("Node", 12) + pad("÷ Node", 9) + "target"]
@@ -136,11 +141,7 @@ struct BenchTable {
 
     /// The same table in Markdown (`--markdown`): what docs/PERFORMANCE.md's tables are made of.
     func markdown() -> String {
-        func num(_ v: Double?) -> String {
-            guard let v else { return "—" }
-            return v >= 1000 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.3f", v)
-        }
-        func ratio(_ a: Double, _ b: Double?) -> String { b.map { $0 > 0 ? String(format: "%.2f×", a / $0) : "—" } ?? "—" }
+        let num = Self.number, ratio = Self.ratio
         var lines = ["| figure | mamsim | C ref | ÷ C | Node | ÷ Node | target |", "|---|---:|---:|---:|---:|---:|---|"]
         for r in rows {
             lines.append("| \(Self.cell(r.name)) | \(num(r.ours)) | \(num(r.c)) | \(ratio(r.ours, r.c)) | \(num(r.node)) | \(ratio(r.ours, r.node)) | \(Self.cell(r.target ?? "")) |")
@@ -232,12 +233,14 @@ struct BenchSummary {
         return (st.max - st.min) / st.median
     }
 
+    /// A figure over the runs: `median [min–max]`, each written by `f`.
+    static func range(_ v: [Double], _ f: (Double) -> String) -> String {
+        guard let st = stats(v) else { return "—" }
+        return "\(f(st.median)) [\(f(st.min))–\(f(st.max))]"
+    }
+
     func render() -> String {
-        func num(_ v: Double) -> String { v >= 1000 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.3f", v) }
-        func cell(_ v: [Double], _ f: (Double) -> String) -> String {
-            guard let st = Self.stats(v) else { return "—" }
-            return "\(f(st.median)) [\(f(st.min))–\(f(st.max))]"
-        }
+        let num: (Double) -> String = { BenchTable.number($0) }, cell = Self.range
         let all = figures
         let width = max(30, (all.map(\.name.count).max() ?? 0) + 2)
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
@@ -273,11 +276,7 @@ struct BenchSummary {
     /// The summary in Markdown (`--markdown`): each figure's median [min–max] over the runs,
     /// its C reference's and the ratio's, how much the reference moved, and the noise verdict.
     func markdown() -> String {
-        func num(_ v: Double) -> String { v >= 1000 ? String(format: "%.0f", v) : v >= 10 ? String(format: "%.1f", v) : String(format: "%.3f", v) }
-        func cell(_ v: [Double], _ f: (Double) -> String) -> String {
-            guard let st = Self.stats(v) else { return "—" }
-            return "\(f(st.median)) [\(f(st.min))–\(f(st.max))]"
-        }
+        let num: (Double) -> String = { BenchTable.number($0) }, cell = Self.range
         let all = figures
         var noisy: [String] = []
         var lines = ["Median [min–max] of \(tables.count) runs.", "", "| figure | mamsim | C ref | ÷ C | C moved |", "|---|---:|---:|---:|---:|"]
