@@ -10,14 +10,15 @@ import MAMWire
 extension Broker {
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
-    /// `entry` by reference, as in `route`; `record` is completed where it lies, and moves
-    /// into the delivery.
-    func deliver(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                 plan: Plan, record: consuming ShareRecord) {
+    /// The share's record is completed where it lies, and moves into the delivery.
+    func deliver(_ request: ShareRequest, _ share: consuming ShareInFlight, plan: Plan) {
+        // The record moves out of the share (a copy is a dozen retains); its other fields are
+        // read where they lie (copied out, each was a retain and a release per share).
+        guard var record = share.record.take() else { return assertionFailure("a share is delivered once") }
         // A constant, made by a function of its own, so that it can move into the delivery
         // below: a variable kept to the end of this function was a retain and a release of
         // the item's box and of its owner per share.
-        guard let item = stamped(request, fileData: fileData, seq: seq, from: sender, to: entry, plan: plan, record: &record) else { return }
+        guard let item = stamped(request, share, plan: plan, record: &record) else { return }
         // The delivery's receiver is its record's: `plan.receiverUPN` in every path here.
         assert(record.receivedAs == plan.receiverUPN)
         // Measured before the item moves into the delivery: read after, the item was a second
@@ -28,14 +29,14 @@ extension Broker {
         // The record moves into the delivery (a copy is a dozen retains), and nothing is left
         // in its place: an empty record left here was a retain and a release of the shared
         // empty parties per share.
-        let pending = PendingDelivery.make(sender: sender, requestSeq: seq, record: consume record, item: consume item)
+        let pending = PendingDelivery.make(sender: share.sender, requestSeq: share.seq, record: consume record, item: consume item)
         pending.cost = cost
         pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
-        sender.value.ledger.carry(cost: cost, readBuffer: keepsReadBuffer)
+        share.sender.value.ledger.carry(cost: cost, readBuffer: keepsReadBuffer)
         self.value.bytesInFlight += cost
         pending.deadline = loop.now + deliveryTimeoutMilliseconds
-        if let destination = supervisor.child(entry.spec.key), destination.isLive {
+        if let destination = supervisor.child(share.destination.spec.key), destination.isLive {
             // (The delivery moves into the destination's tables: kept to the end of this
             // function, it was a retain and a release per share.)
             if destination.state == .ready {
@@ -43,26 +44,26 @@ extension Broker {
             } else if destination.state == .spawning {
                 destination.value.ledger.queue(consume pending)
             } else {
-                answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is shutting down"))
+                answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) is shutting down"))
             }
-        } else if !entry.spec.startsWithFleet {
+        } else if !share.destination.spec.startsWithFleet {
             // An extension runs when an item is shared to it.
-            supervisor.launch(entry.spec) { _ in }
-            if let destination = supervisor.child(entry.spec.key), destination.isLive {
+            supervisor.launch(share.destination.spec) { _ in }
+            if let destination = supervisor.child(share.destination.spec.key), destination.isLive {
                 destination.value.ledger.queue(pending)
             } else {
-                answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) could not be started"))
+                answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) could not be started"))
             }
         } else {
-            answer(pending, .failed(.appNotRunning, "\(entry.spec.handle) is not running"))
+            answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) is not running"))
         }
     }
 
     /// The item `deliver` hands over: stamped with its owner, under the type names its
-    /// destination expects, its file placed in the destination's Inbox; `nil` once the sender
-    /// was answered that the file could not be placed.
-    func stamped(_ request: ShareRequest, fileData: [UInt8]?, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                 plan: Plan, record: inout ShareRecord) -> Item? {
+    /// destination expects, a file's bytes read from the sender's container (now, not when
+    /// the share was decided) and placed in the destination's Inbox; `nil` once the sender was
+    /// answered that the file could not be placed.
+    func stamped(_ request: ShareRequest, _ share: borrowing ShareInFlight, plan: Plan, record: inout ShareRecord) -> Item? {
         let ownership = plan.ownership
         // (Already so on a known route's parties, which other records share.)
         if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }
@@ -71,32 +72,53 @@ extension Broker {
         item.ownership = consume ownership
         // The SDK hands an extension managed data under the `com.microsoft.intune.mam.` twins
         // of its types, the ones its activation rule was checked against.
-        if entry.spec.descriptor.kind != .app, managed {
+        if share.destination.spec.descriptor.kind != .app, managed {
             item.typeIdentifiers = item.typeIdentifiers.map { t in
                 t.lowercased().hasPrefix(Self.intunePrefix) ? t : Self.intunePrefix + t
             }
         }
-        if let fileData {
-            let target = entry.spec
-            // The destination gets its own copy in its Inbox, owned (and protected) as stamped.
-            let inbox: String
-            do {
-                // The copy keeps its owner where that account is signed in to the destination;
-                // an app without the account (policy allowed the transfer) gets a personal copy.
-                let finalOwner = plan.decision.owner(after: plan.owner)
-                let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
-                inbox = try inboxPath(for: item, in: target)
-                _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: fileData, owner: keeps ? finalOwner?.upn : nil)
-            } catch {
-                let v = internalFailure(error, doing: "place the file in \(target.handle)'s Inbox")
-                answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
+        if let path = request.item.filePath {
+            switch placed(path, of: item, from: share.sender, in: share.destination.spec, plan: plan) {
+            case .success(let inbox): item.payload = .file(path: inbox)
+            case .failure(let notPlaced):
+                answer(share.sender, share.seq, notPlaced.verdict, &record)
                 return nil
             }
-            item.payload = .file(path: inbox)
         }
         // Past its share of read buffers, a sender's payload is copied out of the one it came in.
-        if item.isInReadBuffer, sender.value.ledger.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
+        if item.isInReadBuffer, share.sender.value.ledger.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
         return item
+    }
+
+    /// The sender's file at `path` copied into the target's Inbox, owned (and protected) as
+    /// stamped: its path there. The copy keeps its owner where that account is signed in to
+    /// the target; an app without the account (policy allowed the transfer) gets a personal
+    /// copy.
+    /// Why a file could not be placed in the destination's Inbox: the sender's answer.
+    struct NotPlaced: Error {
+        var verdict: Verdict
+    }
+
+    private func placed(_ path: String, of item: Item, from sender: ChildConnection, in target: AppSpec, plan: Plan) -> Result<String, NotPlaced> {
+        let data: [UInt8]
+        do {
+            data = try state.readFile(app: sender.bundleID, path: ContainerPath(parsing: path))
+        } catch let error as DeviceStateError where error.reason != .internalError {
+            return .failure(NotPlaced(verdict: .failed(.badRequest, "\(sender.handle) cannot share \(path): \(error)")))
+        } catch {
+            let v = internalFailure(error, doing: "read \(path) to share it")
+            return .failure(NotPlaced(verdict: .failed(v.reason ?? .internalError, v.explanation)))
+        }
+        do {
+            let finalOwner = plan.decision.owner(after: plan.owner)
+            let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
+            let inbox = try inboxPath(for: item, in: target)
+            _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: data, owner: keeps ? finalOwner?.upn : nil)
+            return .success(inbox)
+        } catch {
+            let v = internalFailure(error, doing: "place the file in \(target.handle)'s Inbox")
+            return .failure(NotPlaced(verdict: .failed(v.reason ?? .internalError, v.explanation)))
+        }
     }
 
     /// Where a delivered file lands in the destination's Inbox. The host names it:

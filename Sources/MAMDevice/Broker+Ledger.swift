@@ -107,6 +107,12 @@ extension Broker {
         }
     }
 
+    /// Answers a share with its record, which is left empty (the slower paths').
+    func answer(_ share: inout ShareInFlight, _ outcome: consuming Verdict) {
+        guard let record = share.record.take() else { return assertionFailure("a share is answered once") }
+        answer(share.sender, share.seq, outcome, taking: record)
+    }
+
     /// Answers with `record`, which is left empty (the slower paths' records).
     func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, _ record: inout ShareRecord) {
         answer(sender, seq, outcome, taking: record.taken())

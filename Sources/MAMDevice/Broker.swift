@@ -29,6 +29,39 @@ struct BrokerLoopState {
     var bytesInFlight: Int = 0
 }
 
+/// A share on its way through the broker, once routed: its sequence number, its sender, its
+/// destination (by reference: a known route reads two of its fields, where taking its
+/// `AppSpec` out would retain every one), and its record as far as it got. The broker's steps take it whole, beside the request it answers: the request stays
+/// where the frame's decoder left it and is lent (a copy of one is 10 retains and 10
+/// releases per share). The delivery takes the record.
+struct ShareInFlight: ~Copyable {
+    let seq: UInt64
+    let sender: ChildConnection
+    let destination: AppRegistry.Entry
+    /// Its record, until the delivery or the answer takes it (moved out, not copied: a copy
+    /// of a record is a dozen retains).
+    var record: ShareRecord?
+
+    /// A share first seen by the rules: its record names the parties as the sender asked.
+    init(fresh request: borrowing ShareRequest, seq: UInt64, from sender: ChildConnection, to destination: AppRegistry.Entry) {
+        self.init(seq: seq, sender: sender, destination: destination, record: ShareRecord(
+            from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: destination.spec.handle,
+            receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered))
+    }
+
+    init(seq: UInt64, sender: ChildConnection, destination: AppRegistry.Entry, record: consuming ShareRecord?) {
+        self.seq = seq
+        self.sender = sender
+        self.destination = destination
+        self.record = record
+    }
+
+    /// The share, its record moved with it; none is left here.
+    mutating func taken() -> ShareInFlight {
+        ShareInFlight(seq: seq, sender: sender, destination: destination, record: record.take())
+    }
+}
+
 /// Routes shares: checks the sender's identity, stamps ownership, asks `Enforcer`, delivers,
 /// waits for the acknowledgement, and answers the sender exactly once. Owns the table of
 /// deliveries in flight and their deadlines.
@@ -153,10 +186,10 @@ final class Broker: LoopBound<BrokerLoopState> {
                 let v = internalFailure(error, doing: "route the share")
                 return refuse(request, seq: seq, from: sender, to: entry.spec.handle, .failed(v.reason ?? .internalError, v.explanation))
             }
-            if lockedDown != nil { return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: lockedDown, routeKey: nil) }
+            if lockedDown != nil { return decideAfresh(request, ShareInFlight(fresh: request, seq: seq, from: sender, to: entry), lockedDown: lockedDown, routeKey: nil) }
         }
         guard entry.spec.descriptor.kind == .app, request.item.isInline else {
-            return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: nil)
+            return decideAfresh(request, ShareInFlight(fresh: request, seq: seq, from: sender, to: entry), lockedDown: nil, routeKey: nil)
         }
         self.value.routes.hold(at: state.generationOnLoop())
         if let last = self.value.routes.lastLent, last._withUnsafeGuaranteedRef({ $0.isTaken(by: sender, request, to: entry) }) {
@@ -164,7 +197,7 @@ final class Broker: LoopBound<BrokerLoopState> {
         }
         let key = RouteTable.Key(sender: sender.key, identity: request.identity, target: entry.spec.key, receiveAs: request.receiveAs)
         guard let known = self.value.routes.route(for: key) else {
-            return decideAfresh(request, seq: seq, from: sender, to: entry, lockedDown: nil, routeKey: key)
+            return decideAfresh(request, ShareInFlight(fresh: request, seq: seq, from: sender, to: entry), lockedDown: nil, routeKey: key)
         }
         deliver(request, seq: seq, from: sender, to: entry, on: known)
     }
@@ -172,21 +205,19 @@ final class Broker: LoopBound<BrokerLoopState> {
     /// A share on a known route: delivered as its plan says.
     func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: RouteTable.Route) {
         // The route's parties, which the record it was decided with ended with.
-        deliver(request, fileData: nil, seq: seq, from: sender, to: entry, plan: route.plan,
-                record: ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered))
+        deliver(request, ShareInFlight(seq: seq, sender: sender, destination: entry,
+                                       record: ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered)),
+                plan: route.plan)
     }
 
     /// A share decided from the rules, not from a known route.
-    private func decideAfresh(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry,
-                      lockedDown: Account?, routeKey: RouteTable.Key?) {
-        var record = ShareRecord(
-            from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: entry.spec.handle,
-            receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
+    private func decideAfresh(_ request: ShareRequest, _ share: consuming ShareInFlight, lockedDown: Account?, routeKey: RouteTable.Key?) {
+        var share = share
         do {
-            try decide(request, seq: seq, from: sender, to: entry, lockedDown: lockedDown, routeKey: routeKey, record: &record)
+            try decide(request, &share, lockedDown: lockedDown, routeKey: routeKey)
         } catch {
             let v = internalFailure(error, doing: "route the share")
-            answer(sender, seq, .failed(v.reason ?? .internalError, v.explanation), &record)
+            answer(&share, .failed(v.reason ?? .internalError, v.explanation))
         }
     }
 

@@ -108,7 +108,7 @@ public final class Host {
             audit = AuditSink(loop: loop, state: state, context: configuration.context, enabled: configuration.auditDecisions,
                               refusalBudget: configuration.auditRefusalBudget, onEvent: onEvent)
             emit = Self.auditingHostileEvents(audit, then: onEvent)
-            supervisor = try Supervisor(loop: loop, configuration: configuration, registry: registry, state: state, storage: storage, onEvent: emit)
+            supervisor = try Supervisor(loop: loop, configuration: configuration, device: Supervisor.Device(registry: registry, state: state, storage: storage), onEvent: emit)
         } catch {
             storage?.close()
             System.unlock(lock)

@@ -30,4 +30,15 @@ struct ShareContext: ShareDecisionContext {
     }
 
     var targetIsRunning: Bool { supervisor.readyChild(target.key) != nil }
+
+    func signedInToSender(_ identity: String) throws -> Account? { try identities.signedIn(identity, to: sender) }
+
+    /// The path is resolved inside the sender's own containers only.
+    func fileOwner(_ path: String) throws -> Account? {
+        do {
+            return state.account(forIdentity: try state.shareableFileOwner(app: sender.bundleID, path: ContainerPath(parsing: path)))
+        } catch let error as DeviceStateError where error.reason != .internalError {
+            throw ShareFileUnreadable("\(error)")
+        }
+    }
 }

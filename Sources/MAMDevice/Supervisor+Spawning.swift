@@ -95,7 +95,7 @@ extension Supervisor {
                         if case .success(let process) = result { process.kill(SIGKILL) }
                         return
                     }
-                    self.forked(child, result, zygote: zygote, executable: executable, arguments: arguments, onExit: onExit)
+                    self.forked(child, result, zygote: zygote, orExec: ExecCommand(executable: executable, arguments: arguments), onExit: onExit)
                 }
                 register(child)
                 return
@@ -105,14 +105,22 @@ extension Supervisor {
                 if !zygote.isOpen { templateFailed("cannot fork \(spec.handle): \(error)") }
             }
         }
-        try exec(child, executable: executable, arguments: arguments, onExit: onExit)
+        try exec(child, ExecCommand(executable: executable, arguments: arguments), onExit: onExit)
         register(child)
         started(child)
     }
 
-    /// Execs `executable` for `child` (a program of its own, or the built-in runtime where no
+    /// What a child's process execs: its program and the arguments it is given (its own, or
+    /// those of the confinement launcher that runs it).
+    struct ExecCommand {
+        var executable: String
+        var arguments: [String]
+    }
+
+    /// Execs `command` for `child` (a program of its own, or the built-in runtime where no
     /// template forks it).
-    func exec(_ child: ChildConnection, executable: String, arguments: [String], onExit: @escaping (ChildProcess.Exit) -> Void) throws(HostError) {
+    func exec(_ child: ChildConnection, _ command: ExecCommand, onExit: @escaping (ChildProcess.Exit) -> Void) throws(HostError) {
+        let (executable, arguments) = (command.executable, command.arguments)
         let spec = child.spec
         let program = spec.executable ?? configuration.appRuntime
         var environment = executable == configuration.appRuntime ? Self.runtimeEnvironment(environment) : environment
@@ -153,7 +161,7 @@ extension Supervisor {
     /// while it was being forked (shutdown, a kill) is killed as soon as it exists, and its
     /// exit is reported as any other.
     func forked(
-        _ child: ChildConnection, _ result: Result<ChildProcess, UVError>, zygote: Zygote, executable: String, arguments: [String],
+        _ child: ChildConnection, _ result: Result<ChildProcess, UVError>, zygote: Zygote, orExec command: ExecCommand,
         onExit: @escaping (ChildProcess.Exit) -> Void
     ) {
         switch result {
@@ -170,7 +178,7 @@ extension Supervisor {
                 return abandon(child, because: shuttingDown ? .shuttingDown : .exitedDuringHandshake(child.handle, "ended before the template could fork it"))
             }
             do {
-                try exec(child, executable: executable, arguments: arguments, onExit: onExit)
+                try exec(child, command, onExit: onExit)
             } catch {
                 return abandon(child, because: error)
             }

@@ -109,8 +109,16 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     /// How often the sweep looks at deadlines while any is pending.
     static let sweepInterval: UInt64 = 50
 
-    init(loop: EventLoop, configuration: HostConfiguration, registry: AppRegistry, state: DeviceState,
-         storage: DeviceStorage? = nil, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
+    /// The device a supervisor starts apps on: the apps installed, its state, and its
+    /// containers' filesystem where one was mounted (`nil`: none).
+    struct Device {
+        let registry: AppRegistry
+        let state: DeviceState
+        var storage: DeviceStorage?
+    }
+
+    init(loop: EventLoop, configuration: HostConfiguration, device parts: Device, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
+        let (registry, state, storage) = (parts.registry, parts.state, parts.storage)
         self.storage = storage
         self.loop = loop
         self.configuration = configuration

@@ -55,6 +55,20 @@ enum ContainerIO {
     }
 
     static func read(root: URL, parts: [String]) throws(Failure) -> [UInt8] {
+        let (fd, size) = try openChecked(root: root, parts: parts)
+        defer { System.close(fd) }
+        do { return try System.readAll(fd, sizeHint: size) } catch { throw .system("read \(parts.last!)", error) }
+    }
+
+    /// Whether the file could be read as `read` reads it (reached without a link, a regular
+    /// file with one link), without reading its bytes: `notFound` where it is not there.
+    static func check(root: URL, parts: [String]) throws(Failure) {
+        let (fd, _) = try openChecked(root: root, parts: parts)
+        System.close(fd)
+    }
+
+    /// The file opened for reading and checked for what it is, with its size.
+    private static func openChecked(root: URL, parts: [String]) throws(Failure) -> (fd: Int32, size: Int) {
         let dir = try parentDirectory(root: root, parts: parts, create: false)
         defer { System.close(dir) }
         let name = parts.last!
@@ -63,12 +77,16 @@ enum ContainerIO {
             if error.code == -ELOOP { throw .link(name) }
             throw error.code == -ENOENT ? .notFound : .system("open \(name)", error)
         }
-        defer { System.close(fd) }
         let info: (isRegular: Bool, links: UInt64, size: Int)
-        do { info = try System.fileStatus(fd) } catch { throw .system("stat \(name)", error) }
-        guard info.isRegular else { throw .notRegular("\"\(name)\" is not a regular file") }
-        guard info.links == 1 else { throw .notRegular("\"\(name)\" has \(info.links) hard links; a container file has one") }
-        do { return try System.readAll(fd, sizeHint: info.size) } catch { throw .system("read \(name)", error) }
+        do { info = try System.fileStatus(fd) } catch {
+            System.close(fd)
+            throw .system("stat \(name)", error)
+        }
+        guard info.isRegular, info.links == 1 else {
+            System.close(fd)
+            throw .notRegular(info.isRegular ? "\"\(name)\" has \(info.links) hard links; a container file has one" : "\"\(name)\" is not a regular file")
+        }
+        return (fd, info.size)
     }
 
     /// Writes a new file and renames it over the old name: the old inode (whatever it was

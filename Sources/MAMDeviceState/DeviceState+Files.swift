@@ -179,6 +179,27 @@ extension DeviceState {
         return try ProtectedData.open(parsed, key: try existingKey(owner: parsed.info.owner))
     }
 
+    /// The owner of a file `app` shares (`nil` or `""`: none), read from the records without
+    /// its bytes, with `readFile`'s refusals: a file that is not in the app's containers or is
+    /// not a plain file, and an encrypted file whose owner is not signed in to the app.
+    public func shareableFileOwner(app bundle: BundleID, path: ContainerPath) throws -> String? {
+        let app = try descriptor(bundle)
+        let resolved = try resolve(path, for: app)
+        do {
+            try ContainerIO.check(root: resolved.root, parts: resolved.parts)
+        } catch .notFound {
+            throw DeviceStateError(.badRequest, "\(app.bundleID) asked for \(path), which does not exist in its containers")
+        } catch {
+            throw DeviceStateError.badPath(path.description, app: app.bundleID, "\(error)")
+        }
+        let row = try readStore { db in
+            try Row.fetchOne(db, sql: "SELECT owner, encrypted FROM file_owner WHERE path = ?", arguments: [resolved.storeKey])
+        }
+        let owner: String? = row?["owner"]
+        if let owner, row?["encrypted"] ?? false { try requireSignedIn(owner, to: app, doing: "read \(path)") }
+        return owner
+    }
+
     /// The owner recorded for `path` (`""` = unowned), `nil` when the host never recorded the
     /// file (`IntuneMAMFilePolicyManager` owner lookup).
     public func fileOwner(app bundle: BundleID, path: ContainerPath) throws -> String? {

@@ -28,15 +28,27 @@ struct ShareDeciderTests {
         func shownBySender() throws -> Account? { shown }
         func senderShowsUnmanaged() throws -> Bool { showsUnmanaged }
         var targetIsRunning: Bool { running }
+        /// The accounts signed in to the sender (every account of `World` unless a row says).
+        var senderSignedIn = [World.alice, World.bob, World.carol]
+        func signedInToSender(_ identity: String) throws -> Account? { senderSignedIn.first { $0.matches(identity) } }
+        /// The sender's files: `Documents/<upn>` is that account's, `Documents/personal`
+        /// nobody's; any other path is not there.
+        func fileOwner(_ path: String) throws -> Account? {
+            guard path.hasPrefix("Documents/") else { throw ShareFileUnreadable("it does not exist") }
+            return [World.alice, World.bob, World.carol].first { $0.matches(String(path.dropFirst("Documents/".count))) }
+        }
     }
 
+    /// A share of `owner`'s data: an inline item naming `owner` (unless `named` is false; named
+    /// with no owner, it names the personal account bob), or with `file`, `owner`'s file.
     static func question(from: BundleID = World.mine, to: BundleID, owner: Account?, named: Bool? = nil, file: Bool = false, receiveAs: String = "",
-                         senderMulti: Bool = true, targetMulti: Bool = false, notActivated: String? = nil) -> ShareQuestion {
+                         senderMulti: Bool = true, targetMulti: Bool = false, notActivated: String? = nil, lockedDown: Account? = nil) -> ShareQuestion {
         var activation: (@Sendable (Bool) -> String?)?
         if let notActivated { activation = { _ in notActivated } }
+        let identity = !file && named ?? (owner != nil) ? (owner ?? World.bob).upn : ""
         return ShareQuestion(sender: from, senderHandle: "\(from)", senderMultiIdentity: senderMulti, target: to, targetHandle: "\(to)",
-                      targetMultiIdentity: targetMulti, owner: owner, ownerNamed: named ?? (owner != nil || file), isFile: file,
-                             receiveAs: receiveAs, activation: activation)
+                             targetMultiIdentity: targetMulti, identity: identity, file: file ? "Documents/\(owner?.upn ?? "personal")" : nil,
+                             receiveAs: receiveAs, lockedDown: lockedDown, activation: activation)
     }
 
     /// What an outcome is, in a word a row can name.
@@ -45,7 +57,7 @@ struct ShareDeciderTests {
         case .deliver: "deliver"
         case .refuse(let v): "refuse \(v.blockedBy?.rawValue ?? "?")"
         case .askToSwitch(.toUnmanaged, _, _): "ask unmanaged"
-        case .askToSwitch(.to(let a, _), _, _): "ask \(a.upn)"
+        case .askToSwitch(.to(let a, _, _), _, _): "ask \(a.upn)"
         }
     }
 
@@ -87,6 +99,46 @@ struct ShareDeciderTests {
     func eachRowComesToItsOutcome(row: String, q: ShareQuestion, device: Device, expected: String) throws {
         let d = try ShareDecider.decide(q, in: World.fleet(), device)
         #expect(Self.word(d) == expected, "\(row): \(d.outcome)")
+    }
+
+    /// The decision resolves the owner itself: a named account must be signed in to the
+    /// sender (naming one it does not have is hostile), and a file is its recorded owner's — a
+    /// file the sender cannot share is refused before any rule.
+    @Test func theOwnerIsResolvedByTheDecision() throws {
+        let stranger = try ShareDecider.decide(Self.question(to: World.outlook, owner: World.alice), in: World.fleet(),
+                                               Device(targetReceivesAs: World.alice, senderSignedIn: [World.bob]))
+        #expect(Self.word(stranger) == "refuse not-signed-in")
+        #expect(stranger.hostile?.contains("alice@contoso.com") == true)
+        #expect(stranger.ownership == nil)
+        let file = try ShareDecider.decide(Self.question(to: World.notes, owner: World.alice, file: true), in: World.fleet(), Device())
+        #expect(file.owner == World.alice && Self.word(file) == "refuse outbound-policy" && file.hostile == nil)
+        #expect(file.ownership?.managed == true)
+        var missing = Self.question(to: World.notes, owner: nil, file: true)
+        missing.file = "Library/gone.txt"
+        let gone = try ShareDecider.decide(missing, in: World.fleet(), Device())
+        guard case .refuse(.failed(let reason, let why)) = gone.outcome else { Issue.record("\(gone.outcome)"); return }
+        #expect(reason == .badRequest && why.contains("cannot share Library/gone.txt: it does not exist"))
+    }
+
+    /// A share from a window of several accounts is decided under the SDK's lock-down policy
+    /// for the managed one: what her policy lets go between managed apps no longer goes.
+    @Test func aLockedDownWindowDecidesUnderTheLockDownPolicy() throws {
+        let open = try ShareDecider.decide(Self.question(to: World.outlook, owner: World.alice), in: World.fleet(), Device(targetReceivesAs: World.alice))
+        #expect(Self.word(open) == "deliver")
+        let locked = try ShareDecider.decide(Self.question(to: World.outlook, owner: World.alice, lockedDown: World.alice), in: World.fleet(),
+                                             Device(targetReceivesAs: World.alice))
+        #expect(Self.word(locked) == "refuse outbound-policy")
+    }
+
+    /// What a delivery is stamped with comes with the decision: a managed owner's data leaving
+    /// a managed app stays hers and managed; personal data is nobody's.
+    @Test func theStampComesWithTheDecision() throws {
+        let managed = try ShareDecider.decide(Self.question(to: World.outlook, owner: World.alice), in: World.fleet(), Device(targetReceivesAs: World.alice))
+        guard case .deliver(_, let stamp) = managed.outcome else { Issue.record("\(managed.outcome)"); return }
+        #expect(stamp.upn == World.alice.upn && stamp.managed && stamp.sourceBundle == World.mine)
+        let personal = try ShareDecider.decide(Self.question(to: World.notes, owner: nil), in: World.fleet(), Device())
+        guard case .deliver(_, let none) = personal.outcome else { Issue.record("\(personal.outcome)"); return }
+        #expect(none == .unowned(from: World.mine))
     }
 
     /// The receiver is reported once it is looked up, so the record says who received.
