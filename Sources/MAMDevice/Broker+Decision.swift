@@ -65,7 +65,7 @@ extension Broker {
     /// A blocked share a multi-identity target may take after switching identity
     /// (`decided` asks it to): asked, and delivered on yes, refused on no.
     func askToSwitch(_ decided: ShareDecision, _ request: ShareRequest, _ share: borrowing ShareInFlight) {
-        guard case .askToSwitch(let change, let blocked, let because) = decided.outcome else { return }
+        guard case .askToSwitch(let change, let blocked, let because) = decided.outcome else { return assertionFailure("asked to switch without a switch to ask") }
         let target = share.destination.spec, owner = decided.owner
         // The closures hold the sender by its link, not the share: a sender gone while the
         // target was asked is answered no more.
