@@ -55,11 +55,6 @@ struct ShareInFlight: ~Copyable {
         self.destination = destination
         self.record = record
     }
-
-    /// The share, its record moved with it; none is left here.
-    mutating func taken() -> ShareInFlight {
-        ShareInFlight(seq: seq, sender: sender, destination: destination, record: record.take())
-    }
 }
 
 /// Routes shares: checks the sender's identity, stamps ownership, asks `Enforcer`, delivers,
@@ -205,9 +200,9 @@ final class Broker: LoopBound<BrokerLoopState> {
     /// A share on a known route: delivered as its plan says.
     func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: RouteTable.Route) {
         // The route's parties, which the record it was decided with ended with.
-        deliver(request, ShareInFlight(seq: seq, sender: sender, destination: entry,
-                                       record: ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered)),
-                plan: route.plan)
+        var share = ShareInFlight(seq: seq, sender: sender, destination: entry,
+                                  record: ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered))
+        deliver(request, &share, plan: route.plan)
     }
 
     /// A share decided from the rules, not from a known route.
