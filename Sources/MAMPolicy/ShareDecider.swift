@@ -82,7 +82,7 @@ public struct ShareQuestion: Sendable {
 /// What a share comes to.
 public struct ShareDecision {
     public enum Outcome {
-        /// Deliver it as `decision` says, received as `receiver`, stamped with `Stamp`.
+        /// Deliver it as `decision` says, received as `receiver`, stamped with `stamp`.
         case deliver(TransferDecision, stamp: Ownership)
         /// Answer the sender with this verdict.
         case refuse(Verdict)
@@ -114,12 +114,15 @@ public struct ShareDecision {
     public var strictFinding: StrictFindingEvent?
 }
 
-/// The share decision as one function of the fleet (its policies and apps), the item and the
-/// device's answers (`ShareDecisionContext`): the order Microsoft's rules take a share —
-/// conditional launch of the sender, the receiver, conditional launch of the receiver, the
-/// transfer rules (`Enforcer`), the extension's activation rule, and the identity switches a
-/// multi-identity target may make — with Strict Mode's share check as one of its rules.
-/// `ShareDeciderTests` holds its table; the broker gathers the facts and carries the outcome.
+/// The share decision, whole, as one function of the fleet (its policies and apps), the
+/// question and the device's answers (`ShareDecisionContext`): the item's owner (the account
+/// the sender named, which must be signed in to it, or its file's recorded owner), the
+/// lock-down policy of a window showing several accounts, then the order Microsoft's rules
+/// take a share — conditional launch of the sender, the receiver, conditional launch of the
+/// receiver, the transfer rules (`Enforcer`), the extension's activation rule, and the identity
+/// switches a multi-identity target may make — with Strict Mode's share check as one of its
+/// rules, and what the delivery is stamped with. `ShareDeciderTests` holds its table; the
+/// broker asks it and carries the outcome out.
 public enum ShareDecider {
     public static func decide<Context: ShareDecisionContext>(_ q: ShareQuestion, in held: Fleet, _ context: Context) throws -> ShareDecision {
         var result = ShareDecision(outcome: .refuse(.blocked(.badRequest, "")), receiver: nil, strictFinding: nil)
