@@ -9,7 +9,7 @@ import Testing
 /// when nothing refers to it. Once a delivery is written, nothing reads its item again unless
 /// deliveries are reported (`reportDeliveries`), so it no longer holds that buffer while it
 /// waits for its acknowledgement: at 50 sender→receiver pairs (25,600 items in flight) the
-/// host's peak memory went from 113–115 MB to 84–86 MB (docs/PERFORMANCE.md).
+/// host's peak memory went from 113–115 MB to 84–86 MB (docs/ARCHITECTURE.md, "The hot path in detail").
 @Suite(.serialized) struct ReadBufferTests {
     /// What the host holds once all `count` shares from `app0` were sent to the sink, which
     /// reads them all and acknowledges none: the sink's unacknowledged deliveries, and how
