@@ -178,8 +178,8 @@ extension Supervisor {
             // A relaunch, not a failure: whoever waits for the app's launch (its launch work
             // was not finished yet, at a first policy during launch) waits for the new process —
             // unless every launch has ended in a restart so far: then they are told.
-            let again = readyWaiters[spec.key] == nil ? 0 : relaunchesWhileLaunching[spec.key, default: 0] + 1
-            relaunchesWhileLaunching[spec.key] = again
+            let again = launches[spec.key, default: AppLaunches()].restarted()
+            forgetIfIdle(spec.key)
             if again >= Self.relaunchLimit {
                 finishWaiters(spec.key, .failure(.exitedBeforeFinishingLaunch(
                     spec.handle, "the Intune SDK restarted it \(again) times before it finished launching (each launch ended in another restart: an app wiped at launch that enrolls again, or a policy that restarts it each time)")))
@@ -187,14 +187,25 @@ extension Supervisor {
             child.endedForRelaunch = true
             child.onExit.append { [weak self] in
                 guard let self else { return completion(false) }
-                relaunching.insert(spec.key)
+                launches[spec.key, default: AppLaunches()].relaunching = true
                 launch(spec) { [weak self] _ in
-                    self?.relaunching.remove(spec.key)
+                    self?.relaunched(spec.key)
                     completion(true)
                 }
             }
             end(child, reason: "the Intune SDK restarts the app (restartApplication)")
         }
+    }
+
+    /// The SDK's relaunch of the app is over (its new process is ready, or did not start).
+    private func relaunched(_ key: AppHandle) {
+        launches[key]?.relaunching = false
+        forgetIfIdle(key)
+    }
+
+    /// An app with nothing left to follow keeps no entry.
+    private func forgetIfIdle(_ key: AppHandle) {
+        if launches[key]?.isIdle == true { launches[key] = nil }
     }
 
     // MARK: - Deadlines

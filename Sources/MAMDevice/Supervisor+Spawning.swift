@@ -17,11 +17,11 @@ extension Supervisor {
         let key = spec.key
         if let c = children[key], c.isLive {
             if c.state == .ready { return completion(.success(c.pid)) }
-            readyWaiters[key, default: []].append(completion)
+            launches[key, default: AppLaunches()].wait(completion)
             return
         }
         guard !shuttingDown else { return completion(.failure(.shuttingDown)) }
-        readyWaiters[key, default: []].append(completion)
+        launches[key, default: AppLaunches()].wait(completion)
         do {
             try spawn(spec)
         } catch {
@@ -34,7 +34,7 @@ extension Supervisor {
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
         let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
         child.value.decoder.tally = loop.readBufferTally
-        child.isSDKRelaunch = relaunching.contains(spec.key)
+        child.isSDKRelaunch = launches[spec.key]?.relaunching ?? false
         // A child that lets its answers pile up unread is cut off (its pending work fails as
         // for any exit): no child can grow the host's memory.
         let limit = configuration.maximumBacklog
@@ -337,8 +337,10 @@ extension Supervisor {
     }
 
     func finishWaiters(_ key: AppHandle, _ result: Result<Int32, HostError>) {
-        if case .success = result { relaunchesWhileLaunching[key] = nil }
-        guard let waiters = readyWaiters.removeValue(forKey: key) else { return }
+        guard var followed = launches[key] else { return }
+        let finished = if case .success = result { true } else { false }
+        let waiters = followed.ended(finished: finished)
+        launches[key] = followed.isIdle ? nil : followed
         for w in waiters { w(result) }
     }
 
