@@ -7,7 +7,7 @@ import MAMWire
 /// (`child.value.ledger`), checked to be on the loop's thread in debug builds.
 struct ChildLoopState {
     var decoder: FrameDecoder
-    var nextSeq: UInt64 = 1
+    var numbers = FrameNumbers()
     var ledger = DeliveryLedger()
 }
 
@@ -97,11 +97,7 @@ final class ChildConnection: LoopBound<ChildLoopState> {
 
     /// Numbers `count` items of a batch from this conversation's sequence; the batch frame
     /// itself takes the next seq.
-    func reserveSeqs(_ count: Int) -> ClosedRange<UInt64> {
-        let first = self.value.nextSeq
-        self.value.nextSeq += UInt64(count)
-        return first...(self.value.nextSeq - 1)
-    }
+    func reserveSeqs(_ count: Int) -> Range<UInt64> { self.value.numbers.take(count) }
 
     /// Signals its process; one still being forked is killed once it exists (it has run
     /// nothing of its own yet, so no gentler signal would mean more).
@@ -115,8 +111,7 @@ final class ChildConnection: LoopBound<ChildLoopState> {
 
     @discardableResult
     func send(_ body: HostMessage, replyTo: UInt64 = 0) -> UInt64 {
-        let seq = self.value.nextSeq
-        self.value.nextSeq += 1
+        let seq = self.value.numbers.take()
         pipe.enqueue { FrameEncoder.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &$0) }
         return seq
     }

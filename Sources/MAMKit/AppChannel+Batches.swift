@@ -28,14 +28,11 @@ extension AppChannel {
                 sendShare(queued[range.lowerBound].request, completion: completions[range.lowerBound])
                 continue
             }
-            for i in range {
-                let seq = self.value.nextSeq
-                self.value.nextSeq += 1
+            for (seq, i) in zip(self.value.numbers.take(range.count), range) {
                 self.value.batchedShares[seq] = completions[i]
                 queued[i].seq = seq
             }
-            let seq = self.value.nextSeq
-            self.value.nextSeq += 1
+            let seq = self.value.numbers.take()
             // The range is encoded where it lies (the slice lives for this call only, so the
             // next range's numbering does not copy the queue).
             pipe.enqueue { FrameEncoder.encodeShareBatch(seq: seq, queued[range], appendingTo: &$0) }

@@ -17,7 +17,7 @@ internal import Darwin
 /// written through `value` (`AppChannel.value.field`), checked to be on the loop's thread in debug builds.
 public struct AppChannelLoopState {
     var decoder: FrameDecoder = FrameDecoder()
-    var nextSeq: UInt64 = 1
+    var numbers = FrameNumbers()
     var replyHandlers: [UInt64: (HostFrame) -> Void] = [:]
     /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
     /// never shown twice.
@@ -201,8 +201,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     func send(_ body: ChildMessage, replyTo: UInt64 = 0, onReply: ((HostFrame) -> Void)? = nil) -> UInt64 {
         // Shares asked for earlier leave first: the host sees frames in the order asked.
         if self.value.outbox.hasItems { flushShares() }
-        let seq = self.value.nextSeq
-        self.value.nextSeq += 1
+        let seq = self.value.numbers.take()
         if let onReply { self.value.replyHandlers[seq] = onReply }
         pipe.enqueue { FrameEncoder.encode(seq: seq, replyTo: replyTo, body: body, appendingTo: &$0) }
         return seq

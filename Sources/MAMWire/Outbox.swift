@@ -117,3 +117,32 @@ public struct Outbox<Item, Answer> {
         return taken
     }
 }
+
+/// The numbers one end of a conversation gives the frames it sends (`Frame.seq`): from 1, one
+/// per frame and one per item of a batch (the batch's frame takes the number after its items),
+/// never reused. The host keeps one per child, an app one for its channel: numbered one way,
+/// a batch's items and its frame read alike at both ends.
+@frozen
+public struct FrameNumbers: Sendable {
+    @usableFromInline var next: UInt64 = 1
+
+    @inlinable
+    public init() {}
+
+    /// The number of the next frame (or batched item).
+    @inlinable
+    public mutating func take() -> UInt64 {
+        let seq = next
+        next += 1
+        return seq
+    }
+
+    /// The numbers of a batch's `count` items, in order (none for 0); its frame takes the
+    /// next one.
+    @inlinable
+    public mutating func take(_ count: Int) -> Range<UInt64> {
+        let first = next
+        next += UInt64(count)
+        return first..<next
+    }
+}

@@ -85,4 +85,17 @@ import Testing
         #expect(removed == ["a", "b"])
         #expect(box.bytes == 0 && !box.hasItems && box.hasAnswers)
     }
+
+    /// Frames are numbered from 1, one each; a batch's items take the numbers before its
+    /// frame's, at both ends (`FrameNumbers`).
+    @Test func aBatchsItemsAreNumberedBeforeItsFrame() {
+        var numbers = FrameNumbers()
+        let lone = numbers.take()
+        let items = numbers.take(3)
+        let frame = numbers.take()
+        let none = numbers.take(0)
+        let next = numbers.take()
+        #expect(lone == 1 && items == 2..<5 && frame == 5)
+        #expect(none.isEmpty && next == 6, "a batch of none takes no number")
+    }
 }
