@@ -28,7 +28,8 @@ extension AppChannel {
                 sendShare(queued[range.lowerBound].request, completion: completions[range.lowerBound])
                 continue
             }
-            for (seq, i) in zip(self.value.numbers.take(range.count), range) {
+            for i in range {
+                let seq = self.value.numbers.take()
                 self.value.batchedShares[seq] = completions[i]
                 queued[i].seq = seq
             }
