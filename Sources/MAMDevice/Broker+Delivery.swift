@@ -92,15 +92,15 @@ extension Broker {
         return item
     }
 
-    /// The sender's file at `path` copied into the target's Inbox, owned (and protected) as
-    /// stamped: its path there. The copy keeps its owner where that account is signed in to
-    /// the target; an app without the account (policy allowed the transfer) gets a personal
-    /// copy.
     /// Why a file could not be placed in the destination's Inbox: the sender's answer.
     struct NotPlaced: Error {
         var verdict: Verdict
     }
 
+    /// The sender's file at `path` copied into the target's Inbox, owned (and protected) as
+    /// stamped: its path there. The copy keeps its owner where that account is signed in to
+    /// the target; an app without the account (policy allowed the transfer) gets a personal
+    /// copy.
     private func placed(_ path: String, of item: Item, from sender: ChildConnection, in target: AppSpec, plan: Plan) -> Result<String, NotPlaced> {
         let data: [UInt8]
         do {

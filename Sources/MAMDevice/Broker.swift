@@ -31,9 +31,10 @@ struct BrokerLoopState {
 
 /// A share on its way through the broker, once routed: its sequence number, its sender, its
 /// destination (by reference: a known route reads two of its fields, where taking its
-/// `AppSpec` out would retain every one), and its record as far as it got. The broker's steps take it whole, beside the request it answers: the request stays
-/// where the frame's decoder left it and is lent (a copy of one is 10 retains and 10
-/// releases per share). The delivery takes the record.
+/// `AppSpec` out would retain every one), and its record as far as it got. The broker's steps
+/// take it whole, beside the request it answers: the request stays where the frame's decoder
+/// left it and is lent (a copy of one is 10 retains and 10 releases per share). The delivery
+/// takes the record.
 struct ShareInFlight: ~Copyable {
     let seq: UInt64
     let sender: ChildConnection

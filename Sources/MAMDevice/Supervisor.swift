@@ -146,7 +146,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     struct Device {
         let registry: AppRegistry
         let state: DeviceState
-        var storage: DeviceStorage?
+        let storage: DeviceStorage?
     }
 
     init(loop: EventLoop, configuration: HostConfiguration, device parts: Device, onEvent: @escaping (HostEvent) -> Void) throws(HostError) {
