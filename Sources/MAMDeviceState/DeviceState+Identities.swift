@@ -146,8 +146,10 @@ extension DeviceState {
         // is measured from here.
         if managed, app.sdkIntegrated, try isOnline(), try !checkInWillFail() { try checkIn(app: app.bundleID) }
         let facts = try launchFacts(app: app, account: account ?? Account(upn: ""), at: now ?? self.now)
-        let outcome = Enforcer.switchIdentity(to: account, signedIn: try signedInAccounts(app: accountScope(app)), enteredPin: pin,
-                                              pin: before, facts: facts, app: bundle, in: fleet, newPin: newPin)
+        let signedIn = try signedInAccounts(app: accountScope(app))
+        let outcome = PolicyReads.decision(in: fleet) { fleet in
+            Enforcer.switchIdentity(to: account, signedIn: signedIn, enteredPin: pin, pin: before, facts: facts, app: bundle, in: fleet, newPin: newPin)
+        }
         // The rules speak of "this app"; the host knows which one.
         let decision = outcome.decision.blockedBy.map {
             Verdict.blocked($0, because: outcome.decision.explanation.replacingOccurrences(of: "this app", with: "\(app.bundleID)"))

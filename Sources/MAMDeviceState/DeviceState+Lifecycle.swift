@@ -176,8 +176,10 @@ extension DeviceState {
             let facts = try launchFacts(app: app, account: account, at: now)
             let publisher = self.publisher(of: app)
             let pin = try pinState(for: account.description, publisher: publisher)
-            guard let outcome = Enforcer.launchChecks(for: account, facts: facts, app: bundle, in: fleet,
-                                                      inactiveFor: inactiveFor, enteredPin: enteredPin, pin: pin) else { continue }
+            let checked = PolicyReads.decision(in: fleet) { fleet in
+                Enforcer.launchChecks(for: account, facts: facts, app: bundle, in: fleet, inactiveFor: inactiveFor, enteredPin: enteredPin, pin: pin)
+            }
+            guard let outcome = checked else { continue }
             // The PIN asked again after inactivity (wrong entries count, a reset sticks), and
             // the access that starts the next recheck window.
             if outcome.pin != pin {

@@ -12,20 +12,31 @@ public final class AccountEntry: Sendable {
     package let isManaged: Bool
     /// `alice@contoso.com's policy "Contoso strict"`.
     let subject: String
-    let outbound: DataTransferLevel
-    let inbound: DataTransferLevel
-    let osSharing: Bool
-    let incomingOrgData: Bool
-    package let appSet: Set<BundleID>
-    let appsListed: Bool
-    let groupType: TargetedAppGroupType
-    let exemptKeys: Set<String>
+    private let _outbound: DataTransferLevel
+    var outbound: DataTransferLevel { read(.allowedOutboundDataTransferDestinations, _outbound) }
+    private let _inbound: DataTransferLevel
+    var inbound: DataTransferLevel { read(.allowedInboundDataTransferSources, _inbound) }
+    private let _osSharing: Bool
+    var osSharing: Bool { read(.disableProtectionOfManagedOutboundOpenInData, _osSharing) }
+    private let _incomingOrgData: Bool
+    var incomingOrgData: Bool { read(.protectInboundDataFromUnknownSources, _incomingOrgData) }
+    private let _appSet: Set<BundleID>
+    package var appSet: Set<BundleID> { read(.appSet, _appSet) }
+    private let _appsListed: Bool
+    var appsListed: Bool { read(.appsListed, _appsListed) }
+    private let _groupType: TargetedAppGroupType
+    var groupType: TargetedAppGroupType { read(.appGroupType, _groupType) }
+    private let _exemptKeys: Set<String>
+    var exemptKeys: Set<String> { read(.exemptSchemeKeys, _exemptKeys) }
     /// `targetedAppManagementLevels`: whether the policy targets every device type
     /// (`unspecified`, or none set), else whether it reaches apps on unmanaged devices and apps
     /// managed by MDM. Plain flags: each policy lookup of a decision reads them.
-    let targetsEveryDeviceType: Bool
-    let targetsUnmanaged: Bool
-    let targetsMDM: Bool
+    private let _targetsEveryDeviceType: Bool
+    var targetsEveryDeviceType: Bool { read(.targetedAppManagementLevels, _targetsEveryDeviceType) }
+    private let _targetsUnmanaged: Bool
+    var targetsUnmanaged: Bool { read(.targetedAppManagementLevels, _targetsUnmanaged) }
+    private let _targetsMDM: Bool
+    var targetsMDM: Bool { read(.targetedAppManagementLevels, _targetsMDM) }
     /// The entries of the account's other policies, when more than one applies to it (each to
     /// the apps it targets; `mamsim whatif` resolves which). An app one of them targets is
     /// policy-managed for the account, whichever policy's data is being judged; on the first
@@ -56,18 +67,24 @@ public final class AccountEntry: Sendable {
         self.policy = policy
         self.isManaged = policy != nil
         self.subject = "\(account)'s policy \"\(policy?.title ?? "")\""
-        self.outbound = policy?.allowedOutboundDataTransferDestinations ?? .allApps
-        self.inbound = policy?.allowedInboundDataTransferSources ?? .allApps
-        self.osSharing = policy?.disableProtectionOfManagedOutboundOpenInData ?? false
-        self.incomingOrgData = policy?.protectInboundDataFromUnknownSources ?? false
-        self.appSet = policy?.appSet ?? []
-        self.appsListed = policy?.appsListed ?? false
-        self.groupType = policy?.appGroupType ?? .selectedPublicApps
-        self.exemptKeys = policy?.exemptSchemeKeys ?? []
+        self._outbound = policy?.allowedOutboundDataTransferDestinations ?? .allApps
+        self._inbound = policy?.allowedInboundDataTransferSources ?? .allApps
+        self._osSharing = policy?.disableProtectionOfManagedOutboundOpenInData ?? false
+        self._incomingOrgData = policy?.protectInboundDataFromUnknownSources ?? false
+        self._appSet = policy?.appSet ?? []
+        self._appsListed = policy?.appsListed ?? false
+        self._groupType = policy?.appGroupType ?? .selectedPublicApps
+        self._exemptKeys = policy?.exemptSchemeKeys ?? []
         let levels = Set((policy?.targetedAppManagementLevels ?? "").split(separator: ",").map { $0.filter { $0 != " " }.lowercased() })
-        self.targetsEveryDeviceType = levels.isEmpty || levels.contains("unspecified")
-        self.targetsUnmanaged = levels.contains("unmanaged")
-        self.targetsMDM = levels.contains("mdm")
+        self._targetsEveryDeviceType = levels.isEmpty || levels.contains("unspecified")
+        self._targetsUnmanaged = levels.contains("unmanaged")
+        self._targetsMDM = levels.contains("mdm")
+    }
+
+    /// A setting copied out of the policy, read as the policy's own (`PolicyReads`).
+    @inline(__always) private func read<T>(_ field: PolicyField, _ value: T) -> T {
+        if policyReadsRecording { PolicyReads.note(field) }
+        return value
     }
 
     func isExempt(_ app: AppEntry) -> Bool {

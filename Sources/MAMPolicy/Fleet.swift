@@ -125,6 +125,20 @@ public struct Fleet: Sendable {
         }
     }
 
+    /// Whether this fleet's accounts and policies are `other`'s very entries (the device facts,
+    /// apps and enrollments may differ): a fleet the host changed only that way since it took it.
+    public func sharesEntries(with other: Fleet) -> Bool {
+        entries.count == other.entries.count && zip(entries, other.entries).allSatisfy { $0 === $1 }
+    }
+
+    /// This fleet with `other`'s accounts, policies and directory: what another start would be
+    /// at this point, where the host changed only the device facts, apps and enrollments.
+    public func withAccounts(of other: Fleet) -> Fleet {
+        var f = self
+        (f.entries, f.index, f.directory) = (other.entries, other.index, other.directory)
+        return f
+    }
+
     // MARK: Looking up
 
     /// Every account, in the order added.

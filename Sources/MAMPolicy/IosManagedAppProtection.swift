@@ -20,127 +20,127 @@ public struct KeyValuePair: Sendable, Hashable {
 /// decision never lowercases or splits a string.
 public struct IosManagedAppProtection: Sendable, Hashable {
     // MARK: Identity of the policy
-    public var id: String?
-    public var displayName: String = ""
-    public var description: String = ""
-    public var version: String?
-    public var createdDateTime: String?
-    public var lastModifiedDateTime: String?
-    public var roleScopeTagIds: [String] = []
-    public var isAssigned: Bool = false
-    public var deployedAppCount: Int = 0
+    @PolicyValue(.id) public var id: String? = nil
+    @PolicyValue(.displayName) public var displayName: String = ""
+    @PolicyValue(.description) public var description: String = ""
+    @PolicyValue(.version) public var version: String? = nil
+    @PolicyValue(.createdDateTime) public var createdDateTime: String? = nil
+    @PolicyValue(.lastModifiedDateTime) public var lastModifiedDateTime: String? = nil
+    @PolicyValue(.roleScopeTagIds) public var roleScopeTagIds: [String] = []
+    @PolicyValue(.isAssigned) public var isAssigned: Bool = false
+    @PolicyValue(.deployedAppCount) public var deployedAppCount: Int = 0
 
     // MARK: Targeting
     /// Targeted apps (bundle ids). Empty and not listed (`appsListed` false: no `apps` key, as a
     /// Graph collection read without `$expand=apps`, or a scenario policy without `apps:`) means
     /// every SDK-integrated app of the fleet; an explicit empty list means none (RULES.md §1).
-    public var apps: [BundleID] = [] {
+    @PolicyValue(.apps) public var apps: [BundleID] = [] {
         didSet { appSet = Set(apps); appsListed = true }
     }
     /// Whether the document or scenario gave the app list (`apps`, even empty).
-    public var appsListed: Bool = false
-    public private(set) var appSet: Set<BundleID> = []
-    public var appGroupType: TargetedAppGroupType = .selectedPublicApps
+    @PolicyValue(.appsListed) public var appsListed: Bool = false
+    @PolicyValue(.appSet) public private(set) var appSet: Set<BundleID> = []
+    @PolicyValue(.appGroupType) public var appGroupType: TargetedAppGroupType = .selectedPublicApps
     /// A flags value in Graph (`unspecified`, `unmanaged`, `mdm`, ...), kept as written.
-    public var targetedAppManagementLevels: String = "unspecified"
+    @PolicyValue(.targetedAppManagementLevels) public var targetedAppManagementLevels: String = "unspecified"
     /// Who the policy is assigned to (Graph's `assignments`, when the export expanded them):
     /// `mamsim whatif` resolves them per persona; a scenario names its accounts instead.
-    public var assignments: [PolicyAssignment] = []
+    @PolicyValue(.assignments) public var assignments: [PolicyAssignment] = []
 
     // MARK: Data transfer
-    public var allowedInboundDataTransferSources: DataTransferLevel = .allApps
-    public var allowedOutboundDataTransferDestinations: DataTransferLevel = .allApps
-    public var allowedOutboundClipboardSharingLevel: ClipboardSharingLevel = .allApps
+    @PolicyValue(.allowedInboundDataTransferSources) public var allowedInboundDataTransferSources: DataTransferLevel = .allApps
+    @PolicyValue(.allowedOutboundDataTransferDestinations) public var allowedOutboundDataTransferDestinations: DataTransferLevel = .allApps
+    @PolicyValue(.allowedOutboundClipboardSharingLevel) public var allowedOutboundClipboardSharingLevel: ClipboardSharingLevel = .allApps
     /// Characters that may be pasted anywhere regardless of the clipboard level; 0 = none.
-    public var allowedOutboundClipboardSharingExceptionLength: Int = 0
-    public var filterOpenInToOnlyManagedApps: Bool = false
+    @PolicyValue(.allowedOutboundClipboardSharingExceptionLength) public var allowedOutboundClipboardSharingExceptionLength: Int = 0
+    @PolicyValue(.filterOpenInToOnlyManagedApps) public var filterOpenInToOnlyManagedApps: Bool = false
     /// "Policy managed apps with OS sharing": Apple managed open-in may also receive org data.
-    public var disableProtectionOfManagedOutboundOpenInData: Bool = false
+    @PolicyValue(.disableProtectionOfManagedOutboundOpenInData) public var disableProtectionOfManagedOutboundOpenInData: Bool = false
     /// "All apps with incoming Org data": unmanaged data arriving is re-owned by the receiver.
-    public var protectInboundDataFromUnknownSources: Bool = false
+    @PolicyValue(.protectInboundDataFromUnknownSources) public var protectInboundDataFromUnknownSources: Bool = false
     /// URL schemes org data may still go to. Intune's default list when absent.
-    public var exemptedAppProtocols: [KeyValuePair] = IosManagedAppProtection.defaultExemptedAppProtocols {
+    @PolicyValue(.exemptedAppProtocols) public var exemptedAppProtocols: [KeyValuePair] = IosManagedAppProtection.defaultExemptedAppProtocols {
         didSet { exemptSchemeKeys = Self.schemeKeys(exemptedAppProtocols) }
     }
     /// Every scheme of `exemptedAppProtocols`, lowercased and trimmed.
-    public private(set) var exemptSchemeKeys: Set<String> = IosManagedAppProtection.schemeKeys(IosManagedAppProtection.defaultExemptedAppProtocols)
-    public var managedUniversalLinks: [String] = []
+    @PolicyValue(.exemptSchemeKeys) public private(set) var exemptSchemeKeys: Set<String> = IosManagedAppProtection.schemeKeys(IosManagedAppProtection.defaultExemptedAppProtocols)
+    @PolicyValue(.managedUniversalLinks) public var managedUniversalLinks: [String] = []
     /// Universal links that open in the app claiming them whatever the web-content setting.
     /// Intune's default list when absent; an explicit list (even empty) replaces it.
-    public var exemptedUniversalLinks: [String] = IosManagedAppProtection.defaultExemptedUniversalLinks
-    public var dialerRestrictionLevel: DialerRestrictionLevel = .allApps
-    public var customDialerAppProtocol: String?
-    public var protectedMessagingRedirectAppType: MessagingRedirectAppType = .anyApp
-    public var messagingRedirectAppUrlScheme: String?
-    public var managedBrowserToOpenLinksRequired: Bool = false
-    public var managedBrowser: ManagedBrowserType = .notConfigured
-    public var customBrowserProtocol: String?
+    @PolicyValue(.exemptedUniversalLinks) public var exemptedUniversalLinks: [String] = IosManagedAppProtection.defaultExemptedUniversalLinks
+    @PolicyValue(.dialerRestrictionLevel) public var dialerRestrictionLevel: DialerRestrictionLevel = .allApps
+    @PolicyValue(.customDialerAppProtocol) public var customDialerAppProtocol: String? = nil
+    @PolicyValue(.protectedMessagingRedirectAppType) public var protectedMessagingRedirectAppType: MessagingRedirectAppType = .anyApp
+    @PolicyValue(.messagingRedirectAppUrlScheme) public var messagingRedirectAppUrlScheme: String? = nil
+    @PolicyValue(.managedBrowserToOpenLinksRequired) public var managedBrowserToOpenLinksRequired: Bool = false
+    @PolicyValue(.managedBrowser) public var managedBrowser: ManagedBrowserType = .notConfigured
+    @PolicyValue(.customBrowserProtocol) public var customBrowserProtocol: String? = nil
 
     // MARK: Save-as / open-from
-    public var saveAsBlocked: Bool = false
-    public var allowedDataStorageLocations: [DataStorageLocation] = []
-    public var blockDataIngestionIntoOrganizationDocuments: Bool = false
-    public var allowedDataIngestionLocations: [DataIngestionLocation] = [.oneDriveForBusiness, .sharePoint, .camera, .photoLibrary]
+    @PolicyValue(.saveAsBlocked) public var saveAsBlocked: Bool = false
+    @PolicyValue(.allowedDataStorageLocations) public var allowedDataStorageLocations: [DataStorageLocation] = []
+    @PolicyValue(.blockDataIngestionIntoOrganizationDocuments) public var blockDataIngestionIntoOrganizationDocuments: Bool = false
+    @PolicyValue(.allowedDataIngestionLocations) public var allowedDataIngestionLocations: [DataIngestionLocation] = [.oneDriveForBusiness, .sharePoint, .camera, .photoLibrary]
 
     // MARK: Other switches
-    public var printBlocked: Bool = false
-    public var notificationRestriction: NotificationRestriction = .allow
-    public var dataBackupBlocked: Bool = false
-    public var contactSyncBlocked: Bool = false
-    public var thirdPartyKeyboardsBlocked: Bool = false
+    @PolicyValue(.printBlocked) public var printBlocked: Bool = false
+    @PolicyValue(.notificationRestriction) public var notificationRestriction: NotificationRestriction = .allow
+    @PolicyValue(.dataBackupBlocked) public var dataBackupBlocked: Bool = false
+    @PolicyValue(.contactSyncBlocked) public var contactSyncBlocked: Bool = false
+    @PolicyValue(.thirdPartyKeyboardsBlocked) public var thirdPartyKeyboardsBlocked: Bool = false
     /// Graph's `allowWidgetContentSync` (iOS): org data may appear in the app's widgets.
-    public var allowWidgetContentSync: Bool = false
-    public var appDataEncryptionType: AppDataEncryptionType = .whenDeviceLocked
-    public var organizationalCredentialsRequired: Bool = false
+    @PolicyValue(.allowWidgetContentSync) public var allowWidgetContentSync: Bool = false
+    @PolicyValue(.appDataEncryptionType) public var appDataEncryptionType: AppDataEncryptionType = .whenDeviceLocked
+    @PolicyValue(.organizationalCredentialsRequired) public var organizationalCredentialsRequired: Bool = false
     /// Newer Graph switch; `blocked` forbids screen capture whatever the transfer level.
-    public var screenCaptureConfigurationState: FeatureConfigurationState = .notConfigured
-    public var genmojiConfigurationState: FeatureConfigurationState = .notConfigured
-    public var writingToolsConfigurationState: FeatureConfigurationState = .notConfigured
+    @PolicyValue(.screenCaptureConfigurationState) public var screenCaptureConfigurationState: FeatureConfigurationState = .notConfigured
+    @PolicyValue(.genmojiConfigurationState) public var genmojiConfigurationState: FeatureConfigurationState = .notConfigured
+    @PolicyValue(.writingToolsConfigurationState) public var writingToolsConfigurationState: FeatureConfigurationState = .notConfigured
     /// Microsoft Purview evaluates org content the app sends (beta); read, evaluated by the
     /// service (GraphPolicyCoverage).
-    public var purviewContentEvaluationRequired: Bool = false
+    @PolicyValue(.purviewContentEvaluationRequired) public var purviewContentEvaluationRequired: Bool = false
 
     // MARK: Access requirements (PIN)
-    public var pinRequired: Bool = true
-    public var minimumPinLength: Int = 4
-    public var pinCharacterSet: PinCharacterSet = .numeric
-    public var simplePinBlocked: Bool = false
-    public var maximumPinRetries: Int = 5
-    public var appActionIfMaximumPinRetriesExceeded: RemediationAction = .block
-    public var periodBeforePinReset: ISODuration = ISODuration("PT0S")!
-    public var previousPinBlockCount: Int = 0
-    public var pinRequiredInsteadOfBiometricTimeout: ISODuration = ISODuration("PT30M")!
-    public var fingerprintBlocked: Bool = false
-    public var faceIdBlocked: Bool = false
-    public var disableAppPinIfDevicePinIsSet: Bool = false
+    @PolicyValue(.pinRequired) public var pinRequired: Bool = true
+    @PolicyValue(.minimumPinLength) public var minimumPinLength: Int = 4
+    @PolicyValue(.pinCharacterSet) public var pinCharacterSet: PinCharacterSet = .numeric
+    @PolicyValue(.simplePinBlocked) public var simplePinBlocked: Bool = false
+    @PolicyValue(.maximumPinRetries) public var maximumPinRetries: Int = 5
+    @PolicyValue(.appActionIfMaximumPinRetriesExceeded) public var appActionIfMaximumPinRetriesExceeded: RemediationAction = .block
+    @PolicyValue(.periodBeforePinReset) public var periodBeforePinReset: ISODuration = ISODuration("PT0S")!
+    @PolicyValue(.previousPinBlockCount) public var previousPinBlockCount: Int = 0
+    @PolicyValue(.pinRequiredInsteadOfBiometricTimeout) public var pinRequiredInsteadOfBiometricTimeout: ISODuration = ISODuration("PT30M")!
+    @PolicyValue(.fingerprintBlocked) public var fingerprintBlocked: Bool = false
+    @PolicyValue(.faceIdBlocked) public var faceIdBlocked: Bool = false
+    @PolicyValue(.disableAppPinIfDevicePinIsSet) public var disableAppPinIfDevicePinIsSet: Bool = false
 
     // MARK: Conditional launch
-    public var periodOfflineBeforeAccessCheck: ISODuration = ISODuration("PT12H")!
-    public var periodOnlineBeforeAccessCheck: ISODuration = ISODuration("PT30M")!
-    public var periodOfflineBeforeWipeIsEnforced: ISODuration = ISODuration("P90D")!
-    public var gracePeriodToBlockAppsDuringOffClockHours: ISODuration?
-    public var deviceComplianceRequired: Bool = true
-    public var appActionIfDeviceComplianceRequired: RemediationAction = .block
-    public var appActionIfUnableToAuthenticateUser: RemediationAction = .block
-    public var appActionIfAccountIsClockedOut: RemediationAction?
-    public var minimumRequiredOsVersion: Version?
-    public var minimumWarningOsVersion: Version?
-    public var minimumWipeOsVersion: Version?
-    public var maximumRequiredOsVersion: Version?
-    public var maximumWarningOsVersion: Version?
-    public var maximumWipeOsVersion: Version?
-    public var minimumRequiredAppVersion: Version?
-    public var minimumWarningAppVersion: Version?
-    public var minimumWipeAppVersion: Version?
-    public var minimumRequiredSdkVersion: Version?
-    public var minimumWarningSdkVersion: Version?
-    public var minimumWipeSdkVersion: Version?
+    @PolicyValue(.periodOfflineBeforeAccessCheck) public var periodOfflineBeforeAccessCheck: ISODuration = ISODuration("PT12H")!
+    @PolicyValue(.periodOnlineBeforeAccessCheck) public var periodOnlineBeforeAccessCheck: ISODuration = ISODuration("PT30M")!
+    @PolicyValue(.periodOfflineBeforeWipeIsEnforced) public var periodOfflineBeforeWipeIsEnforced: ISODuration = ISODuration("P90D")!
+    @PolicyValue(.gracePeriodToBlockAppsDuringOffClockHours) public var gracePeriodToBlockAppsDuringOffClockHours: ISODuration? = nil
+    @PolicyValue(.deviceComplianceRequired) public var deviceComplianceRequired: Bool = true
+    @PolicyValue(.appActionIfDeviceComplianceRequired) public var appActionIfDeviceComplianceRequired: RemediationAction = .block
+    @PolicyValue(.appActionIfUnableToAuthenticateUser) public var appActionIfUnableToAuthenticateUser: RemediationAction = .block
+    @PolicyValue(.appActionIfAccountIsClockedOut) public var appActionIfAccountIsClockedOut: RemediationAction? = nil
+    @PolicyValue(.minimumRequiredOsVersion) public var minimumRequiredOsVersion: Version? = nil
+    @PolicyValue(.minimumWarningOsVersion) public var minimumWarningOsVersion: Version? = nil
+    @PolicyValue(.minimumWipeOsVersion) public var minimumWipeOsVersion: Version? = nil
+    @PolicyValue(.maximumRequiredOsVersion) public var maximumRequiredOsVersion: Version? = nil
+    @PolicyValue(.maximumWarningOsVersion) public var maximumWarningOsVersion: Version? = nil
+    @PolicyValue(.maximumWipeOsVersion) public var maximumWipeOsVersion: Version? = nil
+    @PolicyValue(.minimumRequiredAppVersion) public var minimumRequiredAppVersion: Version? = nil
+    @PolicyValue(.minimumWarningAppVersion) public var minimumWarningAppVersion: Version? = nil
+    @PolicyValue(.minimumWipeAppVersion) public var minimumWipeAppVersion: Version? = nil
+    @PolicyValue(.minimumRequiredSdkVersion) public var minimumRequiredSdkVersion: Version? = nil
+    @PolicyValue(.minimumWarningSdkVersion) public var minimumWarningSdkVersion: Version? = nil
+    @PolicyValue(.minimumWipeSdkVersion) public var minimumWipeSdkVersion: Version? = nil
     /// Semicolon-separated device model identifiers (`iPhone14,2;iPad13,1`); `nil` = any.
-    public var allowedIosDeviceModels: String?
-    public var appActionIfIosDeviceModelNotAllowed: RemediationAction = .block
-    public var maximumAllowedDeviceThreatLevel: DeviceThreatLevel = .notConfigured
-    public var mobileThreatDefenseRemediationAction: RemediationAction = .block
-    public var mobileThreatDefensePartnerPriority: MobileThreatDefensePartnerPriority?
+    @PolicyValue(.allowedIosDeviceModels) public var allowedIosDeviceModels: String? = nil
+    @PolicyValue(.appActionIfIosDeviceModelNotAllowed) public var appActionIfIosDeviceModelNotAllowed: RemediationAction = .block
+    @PolicyValue(.maximumAllowedDeviceThreatLevel) public var maximumAllowedDeviceThreatLevel: DeviceThreatLevel = .notConfigured
+    @PolicyValue(.mobileThreatDefenseRemediationAction) public var mobileThreatDefenseRemediationAction: RemediationAction = .block
+    @PolicyValue(.mobileThreatDefensePartnerPriority) public var mobileThreatDefensePartnerPriority: MobileThreatDefensePartnerPriority? = nil
 
     /// A policy with Intune's defaults for every property.
     public init(displayName: String = "") {

@@ -53,6 +53,24 @@ struct Mutation: Sendable {
         return s
     }
 
+    /// Whether this mutant's run of `scenario` would be the base run, step by step: it changes
+    /// no setting the base run read outside a replayable decision, and every replayable
+    /// decision that read one of its settings answers the same when asked again under it
+    /// (in the fleet the decision was made in, with the mutant's accounts and policies). A
+    /// decision made after a step changed the fleet's policies cannot be asked again: the
+    /// mutant runs. App configurations and managed configurations always run: the app's code
+    /// reads them, not a decision.
+    func runsAsTheBase(of scenario: Scenario, _ reads: PolicyReads) -> Bool {
+        guard let policy, let base = scenario.policies[owner] else { return false }
+        let changed = policy.fields(differingFrom: base)
+        guard !changed.isEmpty, !changed.intersects(reads.unreplayable) else { return changed.isEmpty }
+        let mutant = applied(to: scenario).fleet
+        for d in reads.decisions where d.fields.intersects(changed) {
+            guard d.fleet.sharesEntries(with: scenario.fleet), d.answersTheSame(d.fleet.withAccounts(of: mutant)) else { return false }
+        }
+        return true
+    }
+
     /// A scenario's mutants in the sweep's order — its policies in name order, a setting at a
     /// time, then its app configurations in the scenario's order, a key at a time, then its
     /// declared managed app configurations, a key at a time — and how many settings no value

@@ -48,6 +48,9 @@ struct MutateCommand: AsyncParsableCommand {
     @Flag(help: "Run every mutant, reading and writing no cache.")
     var noCache = false
 
+    @Flag(help: "Run every mutant, also one the base run's decisions show would run as the base run did.")
+    var noReplay = false
+
     @OptionGroup var options: ScenarioOptions
 
     struct Outcome: Sendable, Codable, Equatable {
@@ -70,6 +73,8 @@ struct MutateCommand: AsyncParsableCommand {
         var at: SourceLine?
         var declaredAt: SourceLine?
         var stepAt: SourceLine?
+        /// Judged from the base run's decisions, without a run of its own (`PolicyReads`).
+        var replayed: Bool?
     }
 
     struct SourceLine: Sendable, Codable, Equatable {
@@ -110,17 +115,21 @@ struct MutateCommand: AsyncParsableCommand {
                 } else { uncached.append(p) }
             }
             guard !uncached.isEmpty else { continue }
-            let baseline = await Self.run(entry.scenario, runtime: runtime)
+            let baseline = await Self.recordedRun(entry.scenario, runtime: runtime)
             guard baseline.report.fleetError == nil, baseline.report.steps.allSatisfy(\.passed) else {
                 let failing = baseline.report.fleetError ?? "\(baseline.report.steps.filter { !$0.passed }.count) steps fail"
                 baselineFailed.append("\(entry.key): the scenario does not pass as it is (\(failing)); mutate judges passing scenarios")
                 continue
             }
-            let judged = await Self.sweep(uncached.map(\.mutation), of: entry.scenario, key: entry.key, baseline: baseline, runtime: runtime)
+            let judged = await Self.sweep(uncached.map(\.mutation), of: entry.scenario, key: entry.key, baseline: baseline, runtime: runtime, replay: !noReplay)
             for (p, outcome) in zip(uncached, judged) {
                 outcomes[p.index] = outcome
                 if let fingerprint { store?.keep(outcome, fingerprint, p) }
             }
+        }
+        let replayed = outcomes.values.filter { $0.replayed == true }.count
+        if replayed > 0 {
+            Terminal.note("\(replayed) of \(mine.count) mutants judged without a run of their own: they change no setting the base run read, or every decision that read it answers the same under them (--no-replay runs them)")
         }
         if fromCache > 0 { Terminal.note("\(fromCache) of \(mine.count) mutants' verdicts from the cache (\(store?.folder.path ?? "")); --no-cache runs them all") }
         let sweep = MutateSweep(outcomes: mine.compactMap { outcomes[$0.index] }, unchanged: unchanged, baselineFailed: baselineFailed)
@@ -168,7 +177,7 @@ struct MutateCommand: AsyncParsableCommand {
     /// Each mutant's scenario run and judged, as many at once as the machine has cores (each
     /// run is its own device and processes), the outcomes in the mutants' order.
     static func sweep(_ mutants: [Mutation], of scenario: Scenario, key: String, baseline: MutantRun,
-                      runtime: String) async -> [Outcome] {
+                      runtime: String, replay: Bool = true) async -> [Outcome] {
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         // A mutant may leave the fleet restarting for ever (wiped at each launch, the app
         // enrolls again and is asked to restart): its step stops waiting long after the base
@@ -183,9 +192,14 @@ struct MutateCommand: AsyncParsableCommand {
                 next += 1
                 group.addTask {
                     let mutated = m.applied(to: scenario)
-                    let ran = await run(mutated, runtime: runtime, stopAtFirstFailure: true, settleLimit: settleLimit)
+                    // A mutant that changes nothing the base run's decisions read runs as the
+                    // base run did: judged against it without a run.
+                    let replayed = replay && baseline.reads.map { m.runsAsTheBase(of: scenario, $0) } == true
+                    let ran = replayed ? baseline : await run(mutated, runtime: runtime, stopAtFirstFailure: true, settleLimit: settleLimit)
                     let app = MutantParticipation(baseline: baseline.report, scenario: scenario, mutant: mutated, mutation: m)
-                    return (i, judge(baseline, ran, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m))
+                    var outcome = judge(baseline, ran, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m)
+                    if replayed { outcome.replayed = true }
+                    return (i, outcome)
                 }
             }
             for _ in 0..<width { start() }
@@ -201,6 +215,16 @@ struct MutateCommand: AsyncParsableCommand {
     struct MutantRun: Sendable {
         var report: ScenarioReport
         var decisions: RunDecisions?
+        /// What the run's decisions read of the policies (a base run's).
+        var reads: PolicyReads?
+    }
+
+    /// A base run, with what its decisions read of the policies recorded: one at a time.
+    static func recordedRun(_ scenario: Scenario, runtime: String) async -> MutantRun {
+        let reads = PolicyReads()
+        var run = await reads.recording { await Self.run(scenario, runtime: runtime) }
+        run.reads = reads
+        return run
     }
 
     static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false, settleLimit: Duration? = nil) async -> MutantRun {
@@ -233,7 +257,7 @@ struct MutateCommand: AsyncParsableCommand {
             if case .failed(.timeout) = failed.observed { o.because += " — \(failed.explanation)" }
             return o
         }
-        for (b, m) in zip(baseline.steps, report.steps) where b.observed != m.observed || b.explanation != m.explanation {
+        for (b, m) in zip(baseline.steps, report.steps) where b.observed != m.observed || Self.unnumbered(b.explanation) != Self.unnumbered(m.explanation) {
             o.verdict = .survived
             o.step = m.index + 1
             o.because = "step \(m.index + 1) (\(m.title)) observed \(m.observed) (before: \(b.observed))" + (b.observed == m.observed ? ", explained otherwise: \(m.explanation)" : "") + "; no expectation checks it"
@@ -254,6 +278,12 @@ struct MutateCommand: AsyncParsableCommand {
         }
         o.because = participation?.unreached() ?? "no step observes a difference"
         return o
+    }
+
+    /// An explanation without the process ids it names (`mail running (pid 4242)`): each run
+    /// starts its own processes, so a pid differs from run to run whatever the policy says.
+    static func unnumbered(_ explanation: String) -> String {
+        explanation.replacing(/\(pid \d+\)/, with: "(pid)")
     }
 
     /// What a killed mutant changed at its step: for a text (a file the app wrote), the first

@@ -38,6 +38,7 @@ struct MutateSweep: Codable, Equatable {
                     w.field("scenario", o.scenario); w.field("kind", o.kind.rawValue); w.field("policy", o.policy); w.field("setting", o.setting); w.field("value", o.value)
                     w.field("verdict", o.verdict.rawValue); w.field("because", o.because)
                     if let step = o.step { w.field("step", step) }
+                    if o.replayed == true { w.field("replayed", true) }
                     w.field("apps", strings: o.apps)
                     if let at = o.at { w.key("at"); w.object { w in w.field("file", at.file); w.field("line", at.line) }; w.comma() }
                 }

@@ -138,6 +138,38 @@ extension CLITests {
             #expect(dump.status == 0 && dump.stdout.contains("mutation score 33.3%") && dump.stdout.contains("✘ survived"), "\(dump)")
         }
 
+        /// Item 5, the replay: a mutant of a setting no decision of the base run read
+        /// (notificationRestriction: nothing notifies; maximumPinRetries: no PIN is entered) is
+        /// judged from the base run without a run; one the print decision answers otherwise
+        /// (printBlocked) runs, and so does one the share reads (the transfer rules are not
+        /// asked again yet). Each verdict is the one --no-replay, which runs every mutant, gives.
+        @Test func aMutantNoDecisionNoticesIsJudgedWithoutARunAsARunJudgesIt() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-mutate-replay")
+            defer { tmp.remove() }
+            try tmp.write("probe.yaml", Self.scenario)
+            let only = ["--only", "notificationRestriction,maximumPinRetries,printBlocked,allowedOutboundDataTransferDestinations", "--format", "json", "--no-cache"]
+            let replayed = try await CLI.run(["mutate", tmp.path("probe.yaml")] + only, timeout: 180)
+            let ran = try await CLI.run(["mutate", tmp.path("probe.yaml"), "--no-replay"] + only, timeout: 180)
+            #expect(replayed.status == 0 && ran.status == 0, "\(replayed)\n---\n\(ran)")
+            func mutants(_ r: CLIResult) throws -> [String: [String: Any]] {
+                let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+                let all = try #require(root["mutants"] as? [[String: Any]])
+                return Dictionary(uniqueKeysWithValues: all.map { ($0["setting"] as? String ?? "", $0) })
+            }
+            let a = try mutants(replayed), b = try mutants(ran)
+            #expect(a.count == 4 && b.count == 4, "\(replayed.stdout)")
+            for (setting, m) in b {
+                #expect(m["replayed"] == nil, "\(setting) ran with --no-replay")
+                let r = try #require(a[setting])
+                #expect(r["verdict"] as? String == m["verdict"] as? String && r["because"] as? String == m["because"] as? String
+                        && r["step"] as? Int == m["step"] as? Int, "\(setting): replayed \(r), ran \(m)")
+            }
+            #expect(a["notificationRestriction"]?["replayed"] as? Bool == true && a["maximumPinRetries"]?["replayed"] as? Bool == true, "\(replayed.stdout)")
+            #expect(a["printBlocked"]?["replayed"] == nil && a["printBlocked"]?["verdict"] as? String == "survived", "\(replayed.stdout)")
+            #expect(a["allowedOutboundDataTransferDestinations"]?["verdict"] as? String == "killed", "\(replayed.stdout)")
+            #expect(replayed.stderr.contains("2 of 4 mutants judged without a run of their own"), "\(replayed.stderr)")
+        }
+
         /// Item 5: a sweep in parts (`--shard K/N`) merges into the report one sweep writes,
         /// byte for byte, in the format it ran with; parts of another sweep are refused. A
         /// second sweep of what did not change reads every verdict from the cache and writes

@@ -13,6 +13,7 @@ enum CanOpenHandler: ServiceHandler {
 
     static func answer(_ call: Service.CanOpen, _ c: CallContext) throws -> Answered<Void> {
         let who = try c.namedOrCurrent(call.as)
-        return Answered(Enforcer.open(from: call.location, locationAccount: c.named(call.account), as: who, app: c.bundle, in: try c.fleet()))
+        let (location, account, bundle) = (call.location, c.named(call.account), c.bundle)
+        return Answered(try c.decision { Enforcer.open(from: location, locationAccount: account, as: who, app: bundle, in: $0) })
     }
 }

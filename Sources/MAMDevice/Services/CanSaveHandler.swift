@@ -11,6 +11,7 @@ enum CanSaveHandler: ServiceHandler {
     static func acting(_ call: Service.CanSave) -> Acting { .current }
 
     static func answer(_ call: Service.CanSave, _ c: CallContext) throws -> Answered<Void> {
-        Answered(Enforcer.save(owner: try c.current(), to: call.location, locationAccount: c.named(call.account), app: c.bundle, in: try c.fleet()))
+        let (who, location, account, bundle) = (try c.current(), call.location, c.named(call.account), c.bundle)
+        return Answered(try c.decision { Enforcer.save(owner: who, to: location, locationAccount: account, app: bundle, in: $0) })
     }
 }

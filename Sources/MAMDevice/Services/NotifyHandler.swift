@@ -10,7 +10,8 @@ enum NotifyHandler: ServiceHandler {
     static func acting(_ call: Service.Notify) -> Acting { .named(call.account) }
 
     static func answer(_ call: Service.Notify, _ c: CallContext) throws -> Answered<String> {
-        let n = Enforcer.notification(call.text, of: try c.signedIn(call.account), app: c.bundle, in: try c.fleet())
+        let (text, owner, bundle) = (call.text, try c.signedIn(call.account), c.bundle)
+        let n = try c.decision { Enforcer.notification(text, of: owner, app: bundle, in: $0) }
         guard let shown = n.shownText else { return Answered(n.decision) }
         return Answered(.allowed(n.decision.explanation), shown)
     }

@@ -12,9 +12,11 @@ enum PasteHandler: ServiceHandler {
     static func answer(_ call: Service.Paste, _ c: CallContext) throws -> Answered<String> {
         let who = try c.namedOrCurrent(call.as)
         guard let board = c.desk.pasteboard else { return Answered(.allowed("the pasteboard is empty"), "") }
-        var fleet = try c.fleet()
-        if board.lockedDown, let owner = board.owner { fleet = fleet.lockingDown(owner) }
-        let p = Enforcer.paste(board.text, owner: board.owner, copiedIn: board.source, into: c.bundle, as: who, in: fleet)
+        let bundle = c.bundle
+        let p = try c.decision { held in
+            let fleet = board.lockedDown ? board.owner.map(held.lockingDown) ?? held : held
+            return Enforcer.paste(board.text, owner: board.owner, copiedIn: board.source, into: bundle, as: who, in: fleet)
+        }
         return Answered(p.decision, p.text)
     }
 }

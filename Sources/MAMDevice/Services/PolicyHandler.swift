@@ -39,10 +39,20 @@ enum PolicyHandler: ServiceHandler {
                 who = try c.enrolled(named)
             }
         }
-        let view = Enforcer.policyReading(as: who, app: c.bundle, in: fleet, signedIn: try c.identities.accounts(of: c.app))
-        let capture = Enforcer.screenCapture(as: who, in: c.app.descriptor, policies: c.state.appConfigPolicies, fleet: fleet)
-        let summary = PolicySummary(view, of: who, screenCaptureAllowed: capture.isAllowed)
+        let (bundle, app, configs, signedIn, asked) = (c.bundle, c.app.descriptor, c.state.appConfigPolicies, try c.identities.accounts(of: c.app), who)
+        let (view, summary) = PolicyReads.decision(in: fleet) { fleet in
+            let view = Enforcer.policyReading(as: asked, app: bundle, in: fleet, signedIn: signedIn)
+            let capture = Enforcer.screenCapture(as: asked, in: app, policies: configs, fleet: fleet)
+            return Pair(view, PolicySummary(view, of: asked, screenCaptureAllowed: capture.isAllowed))
+        }.both
         let whose = who.map { $0.isEmpty ? "the unmanaged identity" : $0.description } ?? "the unmanaged identity"
         return Answered(.allowed(view.managed ? "the policy of \(whose) in \(c.bundle)" : "\(whose) is not managed in \(c.bundle): nothing is restricted"), summary)
     }
+}
+
+/// Two answers of one decision, compared together.
+struct Pair<A: Hashable & Sendable, B: Hashable & Sendable>: Hashable, Sendable {
+    let first: A, second: B
+    init(_ first: A, _ second: B) { (self.first, self.second) = (first, second) }
+    var both: (A, B) { (first, second) }
 }

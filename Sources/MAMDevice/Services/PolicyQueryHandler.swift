@@ -14,10 +14,12 @@ enum PolicyQueryHandler: ServiceHandler {
     static func answer(_ call: Service.PolicyQuery, _ c: CallContext) throws -> Answered<Void> {
         if call.as == nil, !call.accounts.isEmpty {
             let accounts = try call.accounts.map { try c.enrolled(c.named($0)) ?? Account(upn: "") }
-            return Answered(Enforcer.policyQuery(call.setting, accounts: accounts, app: c.bundle, in: try c.fleet()))
+            let (setting, bundle) = (call.setting, c.bundle)
+            return Answered(try c.decision { Enforcer.policyQuery(setting, accounts: accounts, app: bundle, in: $0) })
         }
         let who = try call.as.map { try c.enrolled(c.named($0)) } ?? c.current()
         let signedIn = call.setting == .thirdPartyKeyboards ? try c.identities.accounts(of: c.app) : []
-        return Answered(Enforcer.policyQuery(call.setting, as: who, app: c.bundle, in: try c.fleet(), signedIn: signedIn))
+        let (setting, bundle) = (call.setting, c.bundle)
+        return Answered(try c.decision { Enforcer.policyQuery(setting, as: who, app: bundle, in: $0, signedIn: signedIn) })
     }
 }

@@ -9,6 +9,7 @@ enum PrintHandler: ServiceHandler {
     static func acting(_ call: Service.Print) -> Acting { .current }
 
     static func answer(_ call: Service.Print, _ c: CallContext) throws -> Answered<Void> {
-        Answered(Enforcer.print(as: try c.current(), app: c.bundle, in: try c.fleet()))
+        let (who, bundle) = (try c.current(), c.bundle)
+        return Answered(try c.decision { Enforcer.print(as: who, app: bundle, in: $0) })
     }
 }

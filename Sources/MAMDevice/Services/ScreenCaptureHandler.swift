@@ -10,6 +10,7 @@ enum ScreenCaptureHandler: ServiceHandler {
     static func acting(_ call: Service.ScreenCapture) -> Acting { .current }
 
     static func answer(_ call: Service.ScreenCapture, _ c: CallContext) throws -> Answered<Void> {
-        Answered(Enforcer.screenCapture(as: try c.current(), in: c.app.descriptor, policies: c.state.appConfigPolicies, fleet: try c.fleet()))
+        let (who, app, configs) = (try c.current(), c.app.descriptor, c.state.appConfigPolicies)
+        return Answered(try c.decision { Enforcer.screenCapture(as: who, in: app, policies: configs, fleet: $0) })
     }
 }

@@ -92,6 +92,11 @@ struct CallContext {
     /// The fleet the call is decided with: the lock-down policy in a window of several
     /// accounts with a managed one among them (`ServiceDesk.policyFleet`).
     func fleet() throws -> Fleet { try desk.policyFleet(app, context) }
+    /// `decide` asked in the call's fleet, as a decision `mamsim mutate` can ask again under
+    /// another policy (`PolicyReads`): it reads nothing but the fleet and what it captured.
+    func decision<T: Hashable & Sendable>(_ decide: @escaping @Sendable (Fleet) -> T) throws -> T {
+        PolicyReads.decision(in: try fleet(), decide)
+    }
     /// The identity a UI call acts as: thread ?? window ?? process.
     func current() throws -> Account? { try desk.current(app, context) }
     /// The identity a file call acts as: thread ?? process.

@@ -18,7 +18,7 @@ enum MutateBench {
         let sweep = await clock.measure {
             let (mutants, _) = Mutation.all(of: scenario, only: nil, allValues: false)
             count = mutants.count
-            let baseline = await MutateCommand.run(scenario, runtime: runtime)
+            let baseline = await MutateCommand.recordedRun(scenario, runtime: runtime)
             let outcomes = await MutateCommand.sweep(mutants, of: scenario, key: "demo", baseline: baseline, runtime: runtime)
             let fingerprint = store.fingerprint(of: scenario)
             for (i, (o, m)) in zip(outcomes, mutants).enumerated() {

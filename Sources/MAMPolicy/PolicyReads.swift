@@ -1,0 +1,139 @@
+import Foundation
+public import MAMModel
+import Synchronization
+
+/// Whether a run's policy reads are being recorded (`PolicyReads.recording`). Read on every
+/// access to a policy's setting, so a plain flag: it is set before the recorded run starts
+/// and cleared after it ends, while nothing else runs.
+@usableFromInline nonisolated(unsafe) var policyReadsRecording = false
+
+/// A setting of `IosManagedAppProtection`: its value, and which of the policy's properties
+/// it is, so that a read can be recorded (`PolicyReads`). A read is its getter, its `==` or
+/// its hash; a write is not a read.
+@propertyWrapper
+public struct PolicyValue<Value: Hashable & Sendable>: Hashable, Sendable {
+    @usableFromInline var value: Value
+    @usableFromInline let field: PolicyField
+
+    public init(wrappedValue: Value, _ field: PolicyField) {
+        value = wrappedValue
+        self.field = field
+    }
+
+    @inlinable public var wrappedValue: Value {
+        get {
+            if policyReadsRecording { PolicyReads.note(field) }
+            return value
+        }
+        set { value = newValue }
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        if policyReadsRecording { PolicyReads.note(a.field) }
+        return a.value == b.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if policyReadsRecording { PolicyReads.note(field) }
+        hasher.combine(field)
+        hasher.combine(value)
+    }
+
+    /// The value, not recorded as read: for comparing two policies outside a run.
+    public var unrecorded: Value { value }
+}
+
+/// What one run's decisions read of the fleet's policies (`mamsim mutate`'s base run), so a
+/// mutant of a setting is judged without running it when the run cannot differ:
+///
+/// - `unreplayable`: the settings read anywhere but inside a replayable decision;
+/// - `decisions`: each replayable decision — a pure function of the fleet and the inputs it
+///   captured — with the settings it read, the fleet it was made in, and a check that asks it
+///   again under another fleet and says whether it answers the same.
+///
+/// A mutant that changes no setting in `unreplayable`, and under which every decision that
+/// read one of its settings answers the same, runs exactly as the base run: every input of
+/// every decision is the same, step by step.
+public final class PolicyReads: Sendable {
+    public struct Decision: Sendable {
+        public let fields: PolicyFields
+        public let fleet: Fleet
+        /// Whether the decision answers as it did, asked again in this fleet.
+        public let answersTheSame: @Sendable (Fleet) -> Bool
+    }
+
+    struct State {
+        var unreplayable = PolicyFields()
+        var decisions: [Decision] = []
+        /// Per thread, the settings each decision under way has read so far (innermost last).
+        var frames: [UInt: [PolicyFields]] = [:]
+    }
+
+    let state = Mutex(State())
+    static let active = Mutex<PolicyReads?>(nil)
+
+    public init() {}
+
+    public var unreplayable: PolicyFields { state.withLock { $0.unreplayable } }
+    public var decisions: [Decision] { state.withLock { $0.decisions } }
+
+    /// Records what `body` reads of any policy, on any thread. One recording at a time: the
+    /// reads are the process's own.
+    public func recording<T>(_ body: () async throws -> T) async rethrows -> T {
+        Self.active.withLock { $0 = self }
+        policyReadsRecording = true
+        defer {
+            policyReadsRecording = false
+            Self.active.withLock { $0 = nil }
+        }
+        return try await body()
+    }
+
+    /// A decision replayable from `fleet` alone: `decide` must read nothing of the device but
+    /// what it captured. Outside a recording it is just asked.
+    @inlinable
+    public static func decision<T: Hashable & Sendable>(in fleet: Fleet, _ decide: @escaping @Sendable (Fleet) -> T) -> T {
+        guard policyReadsRecording else { return decide(fleet) }
+        return recorded(in: fleet, decide)
+    }
+
+    @usableFromInline
+    static func recorded<T: Hashable & Sendable>(in fleet: Fleet, _ decide: @escaping @Sendable (Fleet) -> T) -> T {
+        guard let log = active.withLock({ $0 }) else { return decide(fleet) }
+        return log.record(in: fleet, decide)
+    }
+
+    func record<T: Hashable & Sendable>(in fleet: Fleet, _ decide: @escaping @Sendable (Fleet) -> T) -> T {
+        let thread = Self.thread
+        state.withLock { $0.frames[thread, default: []].append(PolicyFields()) }
+        let answer = decide(fleet)
+        state.withLock { s in
+            let fields = s.frames[thread]?.popLast() ?? PolicyFields()
+            if s.frames[thread]?.isEmpty == true { s.frames[thread] = nil }
+            if var outer = s.frames[thread]?.popLast() {
+                // A decision inside another is part of it.
+                outer.formUnion(fields)
+                s.frames[thread]?.append(outer)
+            } else if !fields.isEmpty {
+                s.decisions.append(Decision(fields: fields, fleet: fleet, answersTheSame: { decide($0) == answer }))
+            }
+        }
+        return answer
+    }
+
+    @usableFromInline
+    static func note(_ field: PolicyField) {
+        guard let log = active.withLock({ $0 }) else { return }
+        let thread = thread
+        log.state.withLock { s in
+            if var top = s.frames[thread]?.popLast() {
+                top.insert(field)
+                s.frames[thread]?.append(top)
+            } else {
+                s.unreplayable.insert(field)
+            }
+        }
+    }
+
+    static var thread: UInt { UInt(pthread_self()) }
+}
