@@ -194,11 +194,15 @@ struct MutateCommand: AsyncParsableCommand {
                     let mutated = m.applied(to: scenario)
                     // A mutant that changes nothing the base run's decisions read runs as the
                     // base run did: judged against it without a run.
-                    let replayed = replay && baseline.reads.map { m.runsAsTheBase(of: scenario, $0) } == true
-                    let ran = replayed ? baseline : await run(mutated, runtime: runtime, stopAtFirstFailure: true, settleLimit: settleLimit)
+                    if replay, let reads = baseline.reads, m.runsAsTheBase(of: scenario, reads) {
+                        let app = MutantParticipation(baseline: baseline.report, scenario: scenario, mutant: mutated, mutation: m)
+                        var outcome = judge(baseline, baseline, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m)
+                        outcome.replayed = true
+                        return (i, outcome)
+                    }
+                    let ran = await run(mutated, runtime: runtime, stopAtFirstFailure: true, settleLimit: settleLimit)
                     let app = MutantParticipation(baseline: baseline.report, scenario: scenario, mutant: mutated, mutation: m)
-                    var outcome = judge(baseline, ran, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m)
-                    if replayed { outcome.replayed = true }
+                    let outcome = judge(baseline, ran, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m)
                     return (i, outcome)
                 }
             }
