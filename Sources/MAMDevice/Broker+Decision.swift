@@ -20,7 +20,7 @@ extension Broker {
             identity: request.identity, file: request.item.filePath, receiveAs: request.receiveAs, lockedDown: lockedDown,
             activation: Self.activation(of: target, for: request.item))
         let context = ShareContext(state: state, identities: identities, sender: sender.spec, target: target, supervisor: supervisor)
-        let decided = try ShareDecider.decide(question, in: state.fleet, context)
+        let decided = try ShareDecider.decideReplayably(question, in: state.fleet, context)
         if let hostile = decided.hostile { onEvent(.hostile(handle: sender.handle, what: hostile, disconnected: false)) }
         if let finding = decided.strictFinding { onEvent(.strict(handle: sender.handle, finding)) }
         share.record?.owner = decided.ownership

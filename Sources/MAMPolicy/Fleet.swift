@@ -206,9 +206,45 @@ public struct Fleet: Sendable {
         entry.siblings.contains { targets($0, app) }
     }
 
-    /// Whether `entry`'s own policy targets `app` (its account's others aside).
+    /// Whether `entry`'s own policy targets `app` (its account's others aside). While a run's
+    /// reads are recorded, a decision of its own (`PolicyReads`), asked again with the entry of
+    /// the same account (or the same other policy of it) in another fleet.
     @inline(__always)
     func targets(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
+        if policyReadsRecording { return recordedTargets(entry, app) }
+        return targetsUnrecorded(entry, app)
+    }
+
+    @inline(never)
+    private func recordedTargets(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
+        let place = self.place(of: entry), bundle = app.bundleID
+        return PolicyReads.decision(in: self, live: { targetsUnrecorded(entry, app) }, again: { fleet in
+            guard let place, let e = fleet.entry(at: place), let a = fleet.appEntry(bundle) else { return nil }
+            return fleet.targetsUnrecorded(e, a)
+        })
+    }
+
+    /// Where `entry` is in this fleet: its account, and which of the account's other policies
+    /// it is (`nil`: the first); `nil` for an entry not in the fleet.
+    private func place(of entry: AccountEntry) -> EntryPlace? {
+        guard let first = self.entry(for: entry.account) else { return nil }
+        if first === entry { return EntryPlace(account: entry.account, sibling: nil) }
+        return first.siblings.firstIndex { $0 === entry }.map { EntryPlace(account: entry.account, sibling: $0) }
+    }
+
+    private func entry(at place: EntryPlace) -> AccountEntry? {
+        guard let first = entry(for: place.account) else { return nil }
+        guard let i = place.sibling else { return first }
+        return i < first.siblings.count ? first.siblings[i] : nil
+    }
+
+    private struct EntryPlace: Sendable {
+        let account: Account
+        let sibling: Int?
+    }
+
+    @inline(__always)
+    private func targetsUnrecorded(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
         // The device-type check after the `&&`s, not inside one: an autoclosure that calls an
         // instance method captures the whole fleet (unoptimized builds copy it every decision).
         guard entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, listed: entry.appsListed, app) else {

@@ -67,12 +67,31 @@ public final class PolicyReads: Sendable {
         var decisions: [Decision] = []
         /// Per thread, the settings each decision under way has read so far (innermost last).
         var frames: [UInt: [PolicyFields]] = [:]
+
+        /// The decision under way on `thread` ends: its reads are its own, or its outer
+        /// decision's (a decision inside another is part of it), or — one that cannot be asked
+        /// again (`replay` nil) — read outside any.
+        mutating func end(_ thread: UInt, in fleet: Fleet, replay: (@Sendable (Fleet) -> Bool)?) {
+            let fields = frames[thread]?.popLast() ?? PolicyFields()
+            if frames[thread]?.isEmpty == true { frames[thread] = nil }
+            if var outer = frames[thread]?.popLast() {
+                outer.formUnion(fields)
+                frames[thread]?.append(outer)
+            } else if let replay {
+                if !fields.isEmpty { decisions.append(Decision(fields: fields, fleet: fleet, answersTheSame: replay)) }
+            } else {
+                unreplayable.formUnion(fields)
+            }
+        }
     }
 
     let state = Mutex(State())
     static let active = Mutex<PolicyReads?>(nil)
 
     public init() {}
+
+    /// Whether a recording is under way.
+    public static var isRecording: Bool { policyReadsRecording }
 
     public var unreplayable: PolicyFields { state.withLock { $0.unreplayable } }
     public var decisions: [Decision] { state.withLock { $0.decisions } }
@@ -104,20 +123,29 @@ public final class PolicyReads: Sendable {
     }
 
     func record<T: Hashable & Sendable>(in fleet: Fleet, _ decide: @escaping @Sendable (Fleet) -> T) -> T {
+        record(in: fleet, live: { decide(fleet) }, again: decide)
+    }
+
+    /// A decision made `live` (with the device's answers as it goes), and asked `again` in
+    /// another fleet with the answers it was given (`nil`: it asks what it was not asked, so it
+    /// cannot be asked again). A decision that throws is not replayable: its reads count as
+    /// read outside one.
+    public static func decision<T: Hashable & Sendable>(in fleet: Fleet, live: () throws -> T, again: @escaping @Sendable (Fleet) -> T?) rethrows -> T {
+        guard policyReadsRecording, let log = active.withLock({ $0 }) else { return try live() }
+        return try log.record(in: fleet, live: live, again: again)
+    }
+
+    func record<T: Hashable & Sendable>(in fleet: Fleet, live: () throws -> T, again: @escaping @Sendable (Fleet) -> T?) rethrows -> T {
         let thread = Self.thread
         state.withLock { $0.frames[thread, default: []].append(PolicyFields()) }
-        let answer = decide(fleet)
-        state.withLock { s in
-            let fields = s.frames[thread]?.popLast() ?? PolicyFields()
-            if s.frames[thread]?.isEmpty == true { s.frames[thread] = nil }
-            if var outer = s.frames[thread]?.popLast() {
-                // A decision inside another is part of it.
-                outer.formUnion(fields)
-                s.frames[thread]?.append(outer)
-            } else if !fields.isEmpty {
-                s.decisions.append(Decision(fields: fields, fleet: fleet, answersTheSame: { decide($0) == answer }))
-            }
+        let answer: T
+        do {
+            answer = try live()
+        } catch {
+            state.withLock { s in s.end(thread, in: fleet, replay: nil) }
+            throw error
         }
+        state.withLock { s in s.end(thread, in: fleet, replay: { again($0) == answer }) }
         return answer
     }
 

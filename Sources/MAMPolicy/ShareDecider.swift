@@ -80,8 +80,8 @@ public struct ShareQuestion: Sendable {
 }
 
 /// What a share comes to.
-public struct ShareDecision {
-    public enum Outcome {
+public struct ShareDecision: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable {
         /// Deliver it as `decision` says, received as `receiver`, stamped with `stamp`.
         case deliver(TransferDecision, stamp: Ownership)
         /// Answer the sender with this verdict.
@@ -93,7 +93,7 @@ public struct ShareDecision {
 
     /// The identity switch a multi-identity target is asked for, and the decision the
     /// delivery takes once it switched.
-    public enum Switch {
+    public enum Switch: Sendable, Hashable {
         case toUnmanaged(TransferDecision, stamp: Ownership)
         case to(Account, TransferDecision, stamp: Ownership)
     }

@@ -12,17 +12,22 @@ enum ShareTargetsHandler: ServiceHandler {
     static func acting(_ call: Service.ShareTargets) -> Acting { .current }
 
     static func answer(_ call: Service.ShareTargets, _ c: CallContext) throws -> Answered<[String]> {
-        let owner = try c.current()
-        let fleet = c.state.fleet
-        let managed = fleet.isManaged(owner, in: c.bundle)
-        var candidates: [ShareCandidate] = []
-        for other in c.desk.registry.specs where other.bundleID != c.bundle {
-            if other.descriptor.kind != .app {
-                guard let accepts = other.activation, accepts(call.types, managed).activated else { continue }
+        let (owner, bundle) = (try c.current(), c.bundle)
+        // The candidates for managed data and for personal data: which the item is, is the
+        // policy's to say (a decision asked again under another policy may say otherwise).
+        var candidates: [Bool: [ShareCandidate]] = [true: [], false: []]
+        for other in c.desk.registry.specs where other.bundleID != bundle {
+            let takes = [true, false].filter { managed in
+                other.descriptor.kind == .app || other.activation?(call.types, managed).activated == true
             }
-            candidates.append(ShareCandidate(other.bundleID, receivedAs: try c.identities.receiver(of: other)))
+            guard !takes.isEmpty else { continue }
+            let candidate = ShareCandidate(other.bundleID, receivedAs: try c.identities.receiver(of: other))
+            for managed in takes { candidates[managed, default: []].append(candidate) }
         }
-        let listed = Enforcer.shareTargets(owner: owner, from: c.bundle, candidates: candidates, in: fleet)
+        let offered = candidates
+        let listed = PolicyReads.decision(in: c.state.fleet) { fleet in
+            Enforcer.shareTargets(owner: owner, from: bundle, candidates: offered[fleet.isManaged(owner, in: bundle)] ?? [], in: fleet)
+        }
         return Answered(.allowed("the share sheet"), listed.compactMap { c.desk.registry.app(withBundle: $0)?.handle })
     }
 }
