@@ -218,7 +218,8 @@ extension Enforcer {
     /// The owner's policy P: where may its org data go (RULES.md §2, outbound table).
     static func outboundCheck(owner o: AccountEntry, sender: AppEntry, target: AppEntry, receiver: AccountEntry?,
                               receiverAccount: Account?, isFile: Bool, fleet: Fleet) -> OutboundVerdict {
-        switch o.outbound {
+        let settings = o.outboundSettings
+        switch settings.level {
         case .allApps:
             return .passed(.allApps)
         case .managedApps:
@@ -236,7 +237,7 @@ extension Enforcer {
             // The sending app must carry IntuneMAMUPN too: it names the enrolled user for the
             // transfer (memdocs data-transfer-between-apps-manage-ios, "Configure user UPN
             // setting": required "for the sending policy managed app").
-            if o.osSharing, isFile, fleet.device.mdmEnrolled, target.app.mdmManaged, !sender.app.lacksIntuneMAMUPN {
+            if settings.osSharing, isFile, fleet.device.mdmEnrolled, target.app.mdmManaged, !sender.app.lacksIntuneMAMUPN {
                 return .passed(.osSharing)
             }
             if !managed {
@@ -250,13 +251,14 @@ extension Enforcer {
 
     /// The receiver's policy Q: where may data it receives come from (RULES.md §2, inbound).
     static func inboundCheck(receiver r: AccountEntry, sender: AppEntry, target: AppEntry, owner: AccountEntry?, fleet: Fleet) -> TransferDecision {
-        switch r.inbound {
+        let settings = r.inboundSettings
+        switch settings.level {
         case .allApps:
             // "All apps with incoming Org data" marks data with the MDM-enrolled user's
             // identity: it applies on an MDM-enrolled device only, plain allApps elsewhere.
             // It marks the data with the identity IntuneMAMUPN names: a receiving app without it
             // receives as "all apps" (memdocs app-protection-policy-settings-ios).
-            if r.incomingOrgData, owner == nil, fleet.device.mdmEnrolled, !target.app.lacksIntuneMAMUPN {
+            if settings.incomingOrgData, owner == nil, fleet.device.mdmEnrolled, !target.app.lacksIntuneMAMUPN {
                 return TransferDecision(allowed: .inboundReowned(receiver: r), reowned: r.account)
             }
             return TransferDecision(allowed: .inboundFromAllApps(receiver: r))

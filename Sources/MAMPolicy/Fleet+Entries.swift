@@ -21,13 +21,24 @@ public final class AccountEntry: Sendable {
     private let _incomingOrgData: Bool
     var incomingOrgData: Bool { read(.protectInboundDataFromUnknownSources, _incomingOrgData) }
     private let _appSet: Set<BundleID>
-    package var appSet: Set<BundleID> { read(.appSet, _appSet) }
+    // Lent, not copied: a copy of a set is a retain and a release on each decision's lookup.
+    package var appSet: Set<BundleID> {
+        _read {
+            if policyReadsRecording { PolicyReads.note(.appSet) }
+            yield _appSet
+        }
+    }
     private let _appsListed: Bool
     var appsListed: Bool { read(.appsListed, _appsListed) }
     private let _groupType: TargetedAppGroupType
     var groupType: TargetedAppGroupType { read(.appGroupType, _groupType) }
     private let _exemptKeys: Set<String>
-    var exemptKeys: Set<String> { read(.exemptSchemeKeys, _exemptKeys) }
+    var exemptKeys: Set<String> {
+        _read {
+            if policyReadsRecording { PolicyReads.note(.exemptSchemeKeys) }
+            yield _exemptKeys
+        }
+    }
     /// `targetedAppManagementLevels`: whether the policy targets every device type
     /// (`unspecified`, or none set), else whether it reaches apps on unmanaged devices and apps
     /// managed by MDM. Plain flags: each policy lookup of a decision reads them.
@@ -80,6 +91,31 @@ public final class AccountEntry: Sendable {
         self._targetsUnmanaged = levels.contains("unmanaged")
         self._targetsMDM = levels.contains("mdm")
     }
+
+    /// The outbound table's settings, read together: one read of both for a decision.
+    var outboundSettings: (level: DataTransferLevel, osSharing: Bool) {
+        if policyReadsRecording { PolicyReads.note(Self.outboundFields) }
+        return (_outbound, _osSharing)
+    }
+    static let outboundFields = PolicyFields([.allowedOutboundDataTransferDestinations, .disableProtectionOfManagedOutboundOpenInData])
+
+    /// The inbound table's settings, read together.
+    var inboundSettings: (level: DataTransferLevel, incomingOrgData: Bool) {
+        if policyReadsRecording { PolicyReads.note(Self.inboundFields) }
+        return (_inbound, _incomingOrgData)
+    }
+    static let inboundFields = PolicyFields([.allowedInboundDataTransferSources, .protectInboundDataFromUnknownSources])
+
+    /// Whether the policy's app list and device types take `app` (`Fleet.targets`), read from
+    /// the copies without saying so: `Fleet` records the read of `targetingFields` itself,
+    /// once per question, where a decision asks it.
+    @inline(__always)
+    func takes(_ app: AppEntry) -> Bool {
+        guard Fleet.targets(groupType: _groupType, apps: _appSet, listed: _appsListed, app) else { return false }
+        if _targetsEveryDeviceType { return true }
+        return app.mdmManaged ? _targetsMDM : _targetsUnmanaged
+    }
+    static let targetingFields = PolicyFields([.appSet, .appsListed, .appGroupType, .targetedAppManagementLevels])
 
     /// A setting copied out of the policy, read as the policy's own (`PolicyReads`).
     @inline(__always) private func read<T>(_ field: PolicyField, _ value: T) -> T {

@@ -211,14 +211,17 @@ public struct Fleet: Sendable {
     /// the same account (or the same other policy of it) in another fleet.
     @inline(__always)
     func targets(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
-        if policyReadsRecording { return recordedTargets(entry, app) }
+        if _slowPath(policyReadsRecording) { return recordedTargets(entry, app) }
         return targetsUnrecorded(entry, app)
     }
 
     @inline(never)
     private func recordedTargets(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
         let place = self.place(of: entry), bundle = app.bundleID
-        return PolicyReads.decision(in: self, live: { targetsUnrecorded(entry, app) }, again: { fleet in
+        return PolicyReads.decision(in: self, live: {
+            PolicyReads.note(AccountEntry.targetingFields)
+            return targetsUnrecorded(entry, app)
+        }, again: { fleet in
             guard let place, let e = fleet.entry(at: place), let a = fleet.appEntry(bundle) else { return nil }
             return fleet.targetsUnrecorded(e, a)
         })
@@ -245,12 +248,7 @@ public struct Fleet: Sendable {
 
     @inline(__always)
     private func targetsUnrecorded(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
-        // The device-type check after the `&&`s, not inside one: an autoclosure that calls an
-        // instance method captures the whole fleet (unoptimized builds copy it every decision).
-        guard entry.isManaged && app.managementSDK && Self.targets(groupType: entry.groupType, apps: entry.appSet, listed: entry.appsListed, app) else {
-            return false
-        }
-        return targetsDeviceType(entry, app)
+        entry.isManaged && app.managementSDK && entry.takes(app)
     }
 
     /// The entry of the account's policy that applies in `app`: `entry` (the account's first)

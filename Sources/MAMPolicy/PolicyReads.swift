@@ -4,8 +4,9 @@ import Synchronization
 
 /// Whether a run's policy reads are being recorded (`PolicyReads.recording`). Read on every
 /// access to a policy's setting, so a plain flag: it is set before the recorded run starts
-/// and cleared after it ends, while nothing else runs.
-@usableFromInline nonisolated(unsafe) var policyReadsRecording = false
+/// and cleared after it ends, while nothing else runs. Unchecked: the runtime's exclusivity
+/// check of a global variable costs more than the decision that reads it.
+@exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var policyReadsRecording = false
 
 /// A setting of `IosManagedAppProtection`: its value, and which of the policy's properties
 /// it is, so that a read can be recorded (`PolicyReads`). A read is its getter, its `==` or
@@ -149,7 +150,9 @@ public final class PolicyReads: Sendable {
         return answer
     }
 
-    @usableFromInline
+    /// Releases nothing a caller holds (it only adds to the log's own sets), so a decision
+    /// that reads a setting keeps its references without retaining them around the call.
+    @usableFromInline @_effects(releasenone)
     static func note(_ field: PolicyField) {
         guard let log = active.withLock({ $0 }) else { return }
         let thread = thread
@@ -161,6 +164,12 @@ public final class PolicyReads: Sendable {
                 s.unreplayable.insert(field)
             }
         }
+    }
+
+    /// Several settings read at once.
+    @usableFromInline @_effects(releasenone)
+    static func note(_ fields: PolicyFields) {
+        for field in fields.members { note(field) }
     }
 
     static var thread: UInt { UInt(pthread_self()) }
