@@ -35,6 +35,32 @@ enum MutateBench {
         return (WhatIfBench.milliseconds(one) / 1000, WhatIfBench.milliseconds(sweep) / 1000, WhatIfBench.milliseconds(cached) / 1000, count)
     }
 
+    /// The same two as a user runs them: this program's `mutate --no-cache` of the demo against
+    /// its `test` of it, each the best of three (a command's wall time: its start, the
+    /// scenario's load and every process it starts).
+    static func commands(runtime: String) throws -> (one: Double, sweep: Double) {
+        let demo = try demoScenario().path
+        func best(_ arguments: [String]) throws -> Double {
+            var times: [Double] = []
+            for _ in 0..<3 {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+                p.arguments = arguments + ["--app-runtime", runtime]
+                p.standardOutput = FileHandle.nullDevice
+                p.standardError = FileHandle.nullDevice
+                let clock = ContinuousClock()
+                let took = try clock.measure {
+                    try p.run()
+                    p.waitUntilExit()
+                }
+                guard p.terminationStatus == 0 else { throw BenchError(message: "mutate bench: mamsim \(arguments.joined(separator: " ")) exited \(p.terminationStatus)") }
+                times.append(WhatIfBench.milliseconds(took) / 1000)
+            }
+            return times.min() ?? 0
+        }
+        return (try best(["test", demo]), try best(["mutate", demo, "--no-cache"]))
+    }
+
     /// The shipped demo: from the current folder (a checkout), else up from this program's folder
     /// (`.build/release/mamsim` in a checkout).
     static func demoScenario() throws -> URL {
