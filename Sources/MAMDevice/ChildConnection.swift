@@ -8,7 +8,7 @@ import MAMWire
 struct ChildLoopState {
     var decoder: FrameDecoder
     var numbers = FrameNumbers()
-    var ledger = DeliveryLedger()
+    var ledger = DeliveryLedger<PendingDelivery>()
 }
 
 /// The host's view of one running child: its process, its channel, what it has been told and

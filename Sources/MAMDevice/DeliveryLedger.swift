@@ -11,15 +11,19 @@ import MAMWire
 /// reaches it from the child its frame came from, one address away, where a table was a
 /// lookup per item. Its operations are the ledger's rules, and return what ended; answering
 /// the sender (the audit, the events, the frames) stays the broker's (`Broker+Ledger`).
-struct DeliveryLedger {
+///
+/// Generic over the delivery it keeps (the host's `PendingDelivery`), of which it reads only
+/// what `LedgerDelivery` names: its rules are tested with plain objects and no event loop, as
+/// swift-nio's `PendingWritesManager` is.
+struct DeliveryLedger<Delivery: LedgerDelivery> {
     // As a destination.
 
     /// Deliveries sent to this child and not yet acknowledged, by the Deliver frame's seq.
-    private var pending: SeqTable<PendingDelivery> = SeqTable<PendingDelivery>()
+    private var pending: SeqTable<Delivery> = SeqTable<Delivery>()
     /// Deliveries that timed out: a late acknowledgement of one is honest, not hostile.
     private var expired: RecentSet<UInt64> = RecentSet<UInt64>(capacity: 4096)
     /// Deliveries waiting for this child to finish its handshake (an extension started on demand).
-    private var queued: [PendingDelivery] = []
+    private var queued: [Delivery] = []
     /// What leaves for this child at the broker's next flush (`Outbox`, as an app's): the
     /// deliveries decided this loop iteration (weighed by `PendingDelivery.wireSize`), sent
     /// together before the loop writes, and the answers to its batched shares (cumulative
@@ -29,7 +33,7 @@ struct DeliveryLedger {
     /// deliveries are optional so that a flush moves each one out into `pending`, leaving
     /// `nil` (a copy there, and the list's release of it when emptied, was a retain and a
     /// release per item).
-    private var outbox: Outbox<PendingDelivery?, Int> = Outbox<PendingDelivery?, Int>()
+    private var outbox: Outbox<Delivery?, Int> = Outbox<Delivery?, Int>()
 
     // As a sender.
 
@@ -46,15 +50,15 @@ struct DeliveryLedger {
     /// Answered deliveries of this child's shares, kept for its next shares
     /// (`PendingDelivery.make`). Each holds this child: `drain` lets them go when it
     /// exits.
-    private var spare: [PendingDelivery] = []
+    private var spare: [Delivery] = []
 
     /// The most `spare` deliveries kept: a window of shares answered in one acknowledged range.
-    private static let keptSpareDeliveries = 1024
+    private static var keptSpareDeliveries: Int { 1024 }
 
     /// What an acknowledgement of one seq finds.
     enum Acknowledged {
         /// A delivery in flight, taken out of the ledger: its sender is owed the answer.
-        case delivery(PendingDelivery)
+        case delivery(Delivery)
         /// One that timed out: its sender was already answered.
         case late
         /// Nothing this child was sent, or already acknowledged.
@@ -86,7 +90,7 @@ struct DeliveryLedger {
 
     /// The deliveries past their deadline, taken out and remembered as expired (their late
     /// acknowledgements are then honest): their senders are owed `failed(timeout)`.
-    mutating func expire(at now: UInt64) -> [(UInt64, PendingDelivery)] {
+    mutating func expire(at now: UInt64) -> [(UInt64, Delivery)] {
         let ended = pending.entries.filter { $0.value.deadline <= now }
         for (seq, _) in ended {
             pending[seq] = nil
@@ -98,7 +102,7 @@ struct DeliveryLedger {
     /// Every delivery this child still owed an answer for — sent, in its outbox, or waiting
     /// for its handshake — taken out (it is gone), in that order; and the deliveries it kept
     /// for its own next shares let go.
-    mutating func drain() -> [PendingDelivery] {
+    mutating func drain() -> [Delivery] {
         let owed = pending.entries.map(\.value) + outbox.removeItems().compactMap { $0 } + queued
         pending.removeAll()
         queued.removeAll()
@@ -166,25 +170,25 @@ struct DeliveryLedger {
 
     /// A delivery kept from an answered share, for the next one (`PendingDelivery.make`).
     @inline(__always)
-    mutating func reuseSpare() -> PendingDelivery? { spare.popLast() }
+    mutating func reuseSpare() -> Delivery? { spare.popLast() }
 
     /// Whether another answered delivery may be kept.
     @inline(__always)
     var keepsMoreSpares: Bool { spare.count < Self.keptSpareDeliveries }
 
     @inline(__always)
-    mutating func keepSpare(_ delivery: consuming PendingDelivery) { spare.append(delivery) }
+    mutating func keepSpare(_ delivery: consuming Delivery) { spare.append(delivery) }
 
     /// How many answered deliveries are kept, and the last of them (what a test looks at).
     var sparesKept: Int { spare.count }
-    var keptSpare: PendingDelivery? { spare.last }
+    var keptSpare: Delivery? { spare.last }
 
     /// A delivery waits for this child's handshake.
     @inline(__always)
-    mutating func queue(_ delivery: consuming PendingDelivery) { queued.append(delivery) }
+    mutating func queue(_ delivery: consuming Delivery) { queued.append(delivery) }
 
     /// What waited for the handshake, in order; none is left.
-    mutating func takeQueued() -> [PendingDelivery] {
+    mutating func takeQueued() -> [Delivery] {
         let waiting = queued
         queued.removeAll()
         return waiting
@@ -192,10 +196,10 @@ struct DeliveryLedger {
 
     /// A delivery sent to this child under `seq` awaits its acknowledgement.
     @inline(__always)
-    mutating func awaitAcknowledgement(_ delivery: consuming PendingDelivery, at seq: UInt64) { pending.insert(delivery, at: seq) }
+    mutating func awaitAcknowledgement(_ delivery: consuming Delivery, at seq: UInt64) { pending.insert(delivery, at: seq) }
 
     /// A delivery taken out by `acknowledge` goes back, its acknowledgement refused.
-    mutating func putBack(_ delivery: PendingDelivery, at seq: UInt64) { pending[seq] = delivery }
+    mutating func putBack(_ delivery: Delivery, at seq: UInt64) { pending[seq] = delivery }
 
     /// Whether any delivery sent to this child awaits its acknowledgement, and how many do.
     var awaitsAcknowledgements: Bool { !pending.isEmpty }
@@ -210,7 +214,7 @@ struct DeliveryLedger {
 
     /// A delivery leaves at the next flush.
     @inline(__always)
-    mutating func enqueue(_ delivery: consuming PendingDelivery, weight: Int) { outbox.append(delivery, weight: weight) }
+    mutating func enqueue(_ delivery: consuming Delivery, weight: Int) { outbox.append(delivery, weight: weight) }
 
     /// Whether the outbox asks for a flush now (the first work since the last).
     @inline(__always)
@@ -224,10 +228,10 @@ struct DeliveryLedger {
 
     /// The deliveries of this flush and their batches; give the list back (`giveBack`).
     @inline(__always)
-    mutating func takeOutgoing() -> ([PendingDelivery?], [Range<Int>]) { outbox.takeItems() }
+    mutating func takeOutgoing() -> ([Delivery?], [Range<Int>]) { outbox.takeItems() }
 
     @inline(__always)
-    mutating func giveBack(_ outgoing: inout [PendingDelivery?]) { outbox.giveBack(&outgoing) }
+    mutating func giveBack(_ outgoing: inout [Delivery?]) { outbox.giveBack(&outgoing) }
 
     @inline(__always)
     var hasAnswers: Bool { outbox.hasAnswers }
@@ -247,3 +251,12 @@ struct DeliveryLedger {
     @inline(__always)
     func isBatchedInFlight(_ seq: UInt64) -> Bool { batchedSharesInFlight.contains(seq) }
 }
+
+/// What the ledger reads of a delivery it keeps: whether it went in a batch (acknowledged by a
+/// range) and when it times out. The rest of a delivery is its owner's.
+protocol LedgerDelivery: AnyObject {
+    var batched: Bool { get }
+    var deadline: UInt64 { get }
+}
+
+extension PendingDelivery: LedgerDelivery {}
