@@ -123,7 +123,7 @@ extension Supervisor {
         let (executable, arguments) = (command.executable, command.arguments)
         let spec = child.spec
         let program = spec.executable ?? configuration.appRuntime
-        var environment = executable == configuration.appRuntime ? Self.runtimeEnvironment(environment) : environment
+        var environment = executable == configuration.appRuntime ? SpawnEnvironment.runtime(environment) : environment
         // Where the program may keep files of its own (its confinement lets it write there
         // and in its entitled app groups, and nowhere else): its data container, and the
         // folder whose subfolders, named by group id, are its app groups.
@@ -312,7 +312,7 @@ extension Supervisor {
         do {
             let started = try startingOnAppCPUs {
                 try Zygote(
-                    loop: loop, executable: configuration.appRuntime, environment: Self.templateEnvironment(environment, appsConfined: confinement.launcher != nil),
+                    loop: loop, executable: configuration.appRuntime, environment: SpawnEnvironment.template(environment, appsConfined: confinement.launcher != nil),
                     timeoutMilliseconds: configuration.templateTimeout.milliseconds
                 ) { [weak self] exit in
                     self?.templateFailed("the app template \(exit)")

@@ -157,7 +157,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
         self.registry = registry
         self.state = state
         self.onEvent = onEvent
-        environment = Self.childEnvironment(for: configuration)
+        environment = SpawnEnvironment.children(of: configuration)
         cgroups = ChildCgroups(maximum: configuration.confinement == .none ? 0 : configuration.childLimits.processesPerChild,
                                device: configuration.deviceLimits)
         var device = cgroups.deviceDescription

@@ -109,7 +109,7 @@ extension AppRuntime {
     /// exists here: a fork copies nothing that is one app's.
     static func serveAsZygote() -> [String] {
         // The loader has bound every symbol already: the apps forked from here do not carry
-        // the host's request for it (`Supervisor.templateEnvironment`) to what they run.
+        // the host's request for it (`SpawnEnvironment.template`) to what they run.
         if getenv("MAMSIM_TEMPLATE_BIND_NOW") != nil {
             unsetenv("LD_BIND_NOW")
             unsetenv("MAMSIM_TEMPLATE_BIND_NOW")

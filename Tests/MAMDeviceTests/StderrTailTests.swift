@@ -56,21 +56,21 @@ import Testing
 /// that lets it remove the request before it forks; a user's own `LD_BIND_NOW` is left as it is.
 @Suite struct TemplateEnvironmentTests {
     @Test func theTemplateIsAskedToBindEverySymbolAndToldItWasUs() {
-        let env = Supervisor.templateEnvironment(["PATH": "/usr/bin"], appsConfined: false)
-        #expect(env == ["PATH": "/usr/bin", "LD_BIND_NOW": "1", "MAMSIM_TEMPLATE_BIND_NOW": "1", "GLIBC_TUNABLES": Supervisor.runtimeMallocTunables])
+        let env = SpawnEnvironment.template(["PATH": "/usr/bin"], appsConfined: false)
+        #expect(env == ["PATH": "/usr/bin", "LD_BIND_NOW": "1", "MAMSIM_TEMPLATE_BIND_NOW": "1", "GLIBC_TUNABLES": SpawnEnvironment.runtimeMallocTunables])
     }
 
     @Test func aUsersOwnBindNowIsLeftAloneAndNotRemoved() {
-        let env = Supervisor.templateEnvironment(["LD_BIND_NOW": "0"], appsConfined: false)
-        #expect(env == ["LD_BIND_NOW": "0", "GLIBC_TUNABLES": Supervisor.runtimeMallocTunables])
+        let env = SpawnEnvironment.template(["LD_BIND_NOW": "0"], appsConfined: false)
+        #expect(env == ["LD_BIND_NOW": "0", "GLIBC_TUNABLES": SpawnEnvironment.runtimeMallocTunables])
     }
 
     /// Only a template whose apps all confine themselves prepares their confinement (it
     /// empties its own capability bounding set, which an unconfined app must keep).
     @Test func theTemplateIsToldWhenEveryAppItForksConfinesItself() {
-        #expect(Supervisor.templateEnvironment(["LD_BIND_NOW": "0"], appsConfined: true)
-                == ["LD_BIND_NOW": "0", "MAMSIM_TEMPLATE_CONFINES": "1", "GLIBC_TUNABLES": Supervisor.runtimeMallocTunables])
-        #expect(Supervisor.templateEnvironment([:], appsConfined: true)["MAMSIM_TEMPLATE_CONFINES"] == "1")
-        #expect(Supervisor.templateEnvironment([:], appsConfined: false)["MAMSIM_TEMPLATE_CONFINES"] == nil)
+        #expect(SpawnEnvironment.template(["LD_BIND_NOW": "0"], appsConfined: true)
+                == ["LD_BIND_NOW": "0", "MAMSIM_TEMPLATE_CONFINES": "1", "GLIBC_TUNABLES": SpawnEnvironment.runtimeMallocTunables])
+        #expect(SpawnEnvironment.template([:], appsConfined: true)["MAMSIM_TEMPLATE_CONFINES"] == "1")
+        #expect(SpawnEnvironment.template([:], appsConfined: false)["MAMSIM_TEMPLATE_CONFINES"] == nil)
     }
 }

@@ -70,7 +70,7 @@ import Testing
     }
 
     /// The built-in runtime starts with glibc's per-thread cache of freed blocks enlarged
-    /// (`Supervisor.runtimeMallocTunables`), forked from the template or exec'd.
+    /// (`SpawnEnvironment.runtimeMallocTunables`), forked from the template or exec'd.
     @Test(arguments: [true, false])
     func theBuiltInRuntimeStartsWithItsAllocatorTuned(forked: Bool) async throws {
         var config = try makeConfiguration(apps: 1)

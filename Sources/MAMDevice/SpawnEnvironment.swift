@@ -10,13 +10,14 @@ import Darwin
 #endif
 
 /// What a child's process starts with: the environment the host passes on, the template's,
-/// and the runtime's allocator tunables.
-extension Supervisor {
+/// and the runtime's allocator tunables. Pure: the supervisor computes the children's once
+/// per host and hands each spawn its own.
+enum SpawnEnvironment {
     /// The few variables of the host's environment a program needs (`ChildEnvironment`), plus
     /// `MAMSIM_BIN_DIR` (where mamsim's own binaries are), so a plugin's `run` script can find
     /// an executable built beside `mamsim-app`, and `MAMSIM_DEVICE_DIR`. Computed once per
     /// host: spawning is on the fleet-start path.
-    static func childEnvironment(for configuration: HostConfiguration) -> [String: String] {
+    static func children(of configuration: HostConfiguration) -> [String: String] {
         var env = ChildEnvironment.filter(ProcessInfo.processInfo.environment)
         env["MAMSIM_BIN_DIR"] = URL(fileURLWithPath: configuration.appRuntime).deletingLastPathComponent().path
         env["MAMSIM_DEVICE_DIR"] = configuration.deviceDirectory.path
@@ -31,8 +32,8 @@ extension Supervisor {
     /// variable again before it forks (`MAMSIM_TEMPLATE_BIND_NOW` says it set it).
     /// `appsConfined`: every app it forks confines itself, so the template prepares the part
     /// of that confinement every app shares (`MAMSIM_TEMPLATE_CONFINES`, `mamsim_confine_prepare`).
-    static func templateEnvironment(_ environment: [String: String], appsConfined: Bool) -> [String: String] {
-        var env = runtimeEnvironment(environment)
+    static func template(_ environment: [String: String], appsConfined: Bool) -> [String: String] {
+        var env = runtime(environment)
         if appsConfined { env["MAMSIM_TEMPLATE_CONFINES"] = "1" }
         guard environment["LD_BIND_NOW"] == nil else { return env }
         env["LD_BIND_NOW"] = "1"
@@ -50,11 +51,9 @@ extension Supervisor {
     static let runtimeMallocTunables = "glibc.malloc.tcache_count=512"
 
     /// `environment` for the built-in runtime: with `runtimeMallocTunables`.
-    static func runtimeEnvironment(_ environment: [String: String]) -> [String: String] {
+    static func runtime(_ environment: [String: String]) -> [String: String] {
         var env = environment
         env["GLIBC_TUNABLES"] = runtimeMallocTunables
         return env
     }
-
-    // MARK: - Lookup
 }
