@@ -73,7 +73,8 @@ struct CanReceiveStep: StepVerb {
         }
         switch asked {
         case .success(let (view, source, owner)?):
-            let d = Enforcer.canReceiveSharedFile(owner: owner, from: source, into: view.app, as: view.identity, in: view.fleet).decision
+            let (into, receiver) = (view.app, view.identity)
+            let d = PolicyReads.decision(in: view.fleet) { Enforcer.canReceiveSharedFile(owner: owner, from: source, into: into, as: receiver, in: $0).decision }
             return (Observed(d, allowed: .allowed), d.explanation, parties)
         case .success(nil): return (.failed(.badRequest), "\(what) does not exist in \(app)'s container", parties)
         case .failure(let e): return (.failed(e.reason), e.message, parties)

@@ -37,10 +37,11 @@ struct UseSurfaceStep: StepVerb {
             let view = try host.accounts.policyView(spec, window: window ?? "", account: account)
             // Recording the screen or asking Siri about it is capturing it: the one rule the
             // `screenCapture` step is answered by, with the app's configuration.
+            let (who, descriptor, configs, bundle) = (view.identity, spec.descriptor, host.state.appConfigPolicies, view.app)
             if surface == .screenRecording || surface == .askSiri {
-                return Enforcer.surfaceVerdict(Enforcer.screenCapture(as: view.identity, in: spec.descriptor, policies: host.state.appConfigPolicies, fleet: view.fleet))
+                return PolicyReads.decision(in: view.fleet) { Enforcer.surfaceVerdict(Enforcer.screenCapture(as: who, in: descriptor, policies: configs, fleet: $0)) }
             }
-            return Enforcer.useSurface(surface, as: view.identity, app: view.app, in: view.fleet)
+            return PolicyReads.decision(in: view.fleet) { Enforcer.useSurface(surface, as: who, app: bundle, in: $0) }
         }
         switch r {
         case .success(let d): return (Observed(d, allowed: .allowed), d.explanation, "\(app): \(surface.rawValue)")
