@@ -65,6 +65,43 @@ struct PolicyReadsTests {
         #expect(made.count == 1 && made[0].fields.contains(.printBlocked) && made[0].fields.contains(.saveAsBlocked), "\(made.map(\.fields.members))")
     }
 
+    /// The share decision asked again: with the device's answers it was given, it answers as it
+    /// did under a policy that changes nothing it reads, otherwise under one that does; and a
+    /// question it was not asked the first time (a file it did not name) makes it one that
+    /// cannot be asked again, never one that answers the same.
+    @Test func aShareDecisionIsAskedAgainWithTheDevicesAnswersItWasGiven() async throws {
+        let reads = PolicyReads()
+        let fleet = World.fleet()
+        let device = ShareDeciderTests.Device(targetReceivesAs: World.alice)
+        let q = ShareDeciderTests.question(to: World.outlook, owner: World.alice)
+        let live = try await reads.recording { try ShareDecider.decideReplayably(q, in: fleet, device) }
+        #expect(ShareDeciderTests.word(live) == "deliver")
+        let made = reads.decisions.filter { $0.fleet.sharesEntries(with: fleet) && $0.fields.contains(.allowedOutboundDataTransferDestinations) }
+        #expect(made.count == 1, "\(reads.decisions.map(\.fields.members))")
+        var printing = World.strictPolicy()
+        printing.printBlocked = true
+        var nowhere = World.strictPolicy()
+        nowhere.allowedOutboundDataTransferDestinations = .none
+        #expect(made.first?.answersTheSame(World.fleet(policy: printing)) == true)
+        #expect(made.first?.answersTheSame(World.fleet(policy: nowhere)) == false)
+        // Personal data into a multi-identity app showing alice: her policy taking data from
+        // any app, it goes without the decision asking who else is signed in there; asked
+        // again under one taking it from managed apps only, it would have to ask (to switch the
+        // app to a personal account), which it was not: it cannot answer the same.
+        var open = World.strictPolicy()
+        open.allowedInboundDataTransferSources = .allApps
+        let welcoming = World.fleet(policy: open)
+        let personal = ShareDeciderTests.question(from: World.notes, to: World.mine, owner: nil, senderMulti: false, targetMulti: true)
+        let into = ShareDeciderTests.Device(targetReceivesAs: World.alice, targetSignedIn: [World.alice, World.bob])
+        let inbound = PolicyReads()
+        let went = try await inbound.recording { try ShareDecider.decideReplayably(personal, in: welcoming, into) }
+        #expect(ShareDeciderTests.word(went) == "deliver")
+        let asked = inbound.decisions.filter { $0.fleet.sharesEntries(with: welcoming) && $0.fields.contains(.allowedInboundDataTransferSources) }
+        #expect(asked.count == 1 && asked.first?.answersTheSame(welcoming) == true)
+        #expect(asked.first?.answersTheSame(World.fleet()) == false)
+        #expect(ShareDeciderTests.word(try ShareDecider.decide(personal, in: World.fleet(), into)) == "ask unmanaged", "the row this replay stands for")
+    }
+
     @Test func anotherFleetsAccountsReplaceOnlyTheAccounts() {
         var later = World.fleet()
         later.device.osVersion = Version("17.0")!
