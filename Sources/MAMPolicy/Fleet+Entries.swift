@@ -15,11 +15,8 @@ public final class AccountEntry: Sendable {
     private let _outbound: DataTransferLevel
     var outbound: DataTransferLevel { read(.allowedOutboundDataTransferDestinations, _outbound) }
     private let _inbound: DataTransferLevel
-    var inbound: DataTransferLevel { read(.allowedInboundDataTransferSources, _inbound) }
     private let _osSharing: Bool
-    var osSharing: Bool { read(.disableProtectionOfManagedOutboundOpenInData, _osSharing) }
     private let _incomingOrgData: Bool
-    var incomingOrgData: Bool { read(.protectInboundDataFromUnknownSources, _incomingOrgData) }
     private let _appSet: Set<BundleID>
     // Lent, not copied: a copy of a set is a retain and a release on each decision's lookup.
     package var appSet: Set<BundleID> {

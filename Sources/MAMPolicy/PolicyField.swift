@@ -1,6 +1,3 @@
-public import MAMModel
-import Foundation
-
 /// Each stored property of `IosManagedAppProtection`, in declaration order (a test checks the
 /// order against the type's own). `mamsim mutate` learns from a run which of them its
 /// decisions read, so that a mutant of a setting nothing read is judged without running it.
@@ -65,7 +62,8 @@ public struct PolicyFields: Hashable, Sendable {
 }
 
 extension IosManagedAppProtection {
-    /// The stored properties whose values differ from `other`'s (read as no decision reads them).
+    /// The stored properties whose values differ from `other`'s, compared without recording a
+    /// read (a mutant's against its base policy, before any run).
     public func fields(differingFrom other: IosManagedAppProtection) -> PolicyFields {
         var out = PolicyFields()
         for (field, (a, b)) in zip(PolicyField.allCases, zip(Mirror(reflecting: self).children, Mirror(reflecting: other).children)) {

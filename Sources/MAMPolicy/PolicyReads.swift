@@ -2,7 +2,7 @@ import Foundation
 public import MAMModel
 import Synchronization
 
-/// Whether a run's policy reads are being recorded (`PolicyReads.recording`). Read on every
+/// Whether a run's policy reads are being recorded (`PolicyReads.recording(_:)`). Read on every
 /// access to a policy's setting, so a plain flag: it is set before the recorded run starts
 /// and cleared after it ends, while nothing else runs. Unchecked: the runtime's exclusivity
 /// check of a global variable costs more than the decision that reads it.
@@ -39,9 +39,6 @@ public struct PolicyValue<Value: Hashable & Sendable>: Hashable, Sendable {
         hasher.combine(field)
         hasher.combine(value)
     }
-
-    /// The value, not recorded as read: for comparing two policies outside a run.
-    public var unrecorded: Value { value }
 }
 
 /// What one run's decisions read of the fleet's policies (`mamsim mutate`'s base run), so a
@@ -150,9 +147,7 @@ public final class PolicyReads: Sendable {
         return answer
     }
 
-    /// Releases nothing a caller holds (it only adds to the log's own sets), so a decision
-    /// that reads a setting keeps its references without retaining them around the call.
-    @usableFromInline @_effects(releasenone)
+    @usableFromInline
     static func note(_ field: PolicyField) {
         guard let log = active.withLock({ $0 }) else { return }
         let thread = thread
@@ -167,7 +162,7 @@ public final class PolicyReads: Sendable {
     }
 
     /// Several settings read at once.
-    @usableFromInline @_effects(releasenone)
+    @usableFromInline
     static func note(_ fields: PolicyFields) {
         for field in fields.members { note(field) }
     }
