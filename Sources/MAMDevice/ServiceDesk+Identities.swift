@@ -13,7 +13,8 @@ extension ServiceDesk {
         let account: String? = request.account.isEmpty ? "" : request.account
         let pin = context.takePinAnswer(app.key)
         let newPin = context.takeNewPin(app.key)
-        if let refused = Enforcer.mainThreadConflict(switchingTo: account, mainThread: request.mainThread, in: fleet) {
+        let mainThread = request.mainThread
+        if let refused = PolicyReads.decision(in: fleet, { Enforcer.mainThreadConflict(switchingTo: account, mainThread: mainThread, in: $0) }) {
             audit.record(verb: .switchIdentity, source: app.handle, sourceIdentity: request.account, owner: request.account,
                          decision: .notAllowed, reason: refused.blockedBy, explanation: refused.explanation)
             return IdentityResult(status: .notAllowed, reason: refused.blockedBy, explanation: refused.explanation, account: request.account)

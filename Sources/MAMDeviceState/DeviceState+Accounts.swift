@@ -104,7 +104,8 @@ extension DeviceState {
         if let enrolled = try enrolledManagedAccount, !onDevice.contains(where: { $0.isSame(as: enrolled) }) {
             onDevice.append(enrolled)
         }
-        let decision = Enforcer.signIn(account, to: app, enrolled: onDevice, in: fleet)
+        let (descriptor, enrolled) = (app, onDevice)
+        let decision = PolicyReads.decision(in: fleet) { Enforcer.signIn(account, to: descriptor, enrolled: enrolled, in: $0) }
         guard decision.isAllowed else {
             return SignInResult(decision: decision, account: account, isManaged: managed, processIdentity: try processIdentity(app: bundle))
         }

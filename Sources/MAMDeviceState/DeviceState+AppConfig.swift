@@ -25,7 +25,8 @@ extension DeviceState {
 
     /// The configuration `account` receives in `app` (`nil` or unmanaged: none).
     public func appConfig(app bundle: BundleID, account: Account?) throws -> AppConfig {
-        Enforcer.appConfig(for: account, in: try descriptor(bundle), policies: appConfigPolicies, fleet: fleet)
+        let (app, policies) = (try descriptor(bundle), appConfigPolicies)
+        return PolicyReads.decision(in: fleet) { Enforcer.appConfig(for: account, in: app, policies: policies, fleet: $0) }
     }
 }
 

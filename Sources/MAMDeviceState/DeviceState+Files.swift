@@ -125,7 +125,7 @@ extension DeviceState {
         if !ownerName.isEmpty, try !isSignedIn(ownerName, app: accountScope(app)) {
             throw DeviceStateError(.notSignedIn, "\(app.bundleID) cannot write \(path) as \(ownerName): that account is not signed in to \(accountScope(app)); sign it in first, or write as the unmanaged identity \"\"")
         }
-        let encrypt = account != nil && Enforcer.isFileEncryptionRequired(for: account, app: bundle, in: fleet)
+        let encrypt = account != nil && PolicyReads.decision(in: fleet) { Enforcer.isFileEncryptionRequired(for: account, app: bundle, in: $0) }
         // Replacing another account's encrypted file (a shared app group) needs that account
         // signed in here too: an app cannot destroy or take over data it cannot read.
         let previous = try readStore { db in
