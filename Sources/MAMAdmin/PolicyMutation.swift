@@ -1,5 +1,7 @@
+import Dispatch
 import MAMModel
 public import MAMPolicy
+import Synchronization
 
 /// The mutants of an app protection policy (`mamsim mutate`, docs/MUTATE.md): for each Graph
 /// property the importer reads — the enforcer's own list of settings, so a setting added there
@@ -59,10 +61,18 @@ public enum PolicyMutation {
     /// alone), or one per value that changes it (`allValues`); `rank` counts the decisions a
     /// mutant changes. A setting no candidate changes has no mutant, and is returned apart.
     public static func mutants(of policy: IosManagedAppProtection, only: Set<String>? = nil, allValues: Bool = false,
-                               rank: (IosManagedAppProtection) -> Int) -> (mutants: [Mutant], unchanged: [String]) {
+                               rank: @Sendable (IosManagedAppProtection) -> Int) -> (mutants: [Mutant], unchanged: [String]) {
         var mutants: [Mutant] = [], unchanged: [String] = []
-        for setting in settings where only?.contains(setting) ?? true {
-            let found = values(of: setting, in: policy, limit: allValues ? Int.max : ranked, rank: rank)
+        let chosen = settings.filter { only?.contains($0) ?? true }
+        // Each setting's candidates are ranked on their own (a matrix of the fleet's decisions
+        // each): as many settings at once as there are cores, kept in the settings' order.
+        let results = Mutex([[Mutant]](repeating: [], count: chosen.count))
+        let limit = allValues ? Int.max : Self.ranked
+        DispatchQueue.concurrentPerform(iterations: chosen.count) { i in
+            let found = values(of: chosen[i], in: policy, limit: limit, rank: rank)
+            results.withLock { $0[i] = found }
+        }
+        for (setting, found) in zip(chosen, results.withLock { $0 }) {
             if found.isEmpty {
                 unchanged.append(setting)
             } else if allValues {
@@ -78,7 +88,7 @@ public enum PolicyMutation {
     /// The mutants of one setting, a candidate value each, for the first `limit` candidates
     /// that change the policy.
     static func values(of setting: String, in policy: IosManagedAppProtection, limit: Int,
-                       rank: (IosManagedAppProtection) -> Int) -> [Mutant] {
+                       rank: @Sendable (IosManagedAppProtection) -> Int) -> [Mutant] {
         guard let setter = GraphPolicyImporter.properties[setting] else { return [] }
         var found: [Mutant] = [], seen: [IosManagedAppProtection] = [], tried = 0
         for value in candidates[setting] ?? [] where tried < limit {

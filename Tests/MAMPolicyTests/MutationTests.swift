@@ -40,7 +40,7 @@ import Testing
         policy.printBlocked = false
         policy.allowedOutboundDataTransferDestinations = .managedApps
         let only: Set<String> = ["printBlocked", "allowedOutboundDataTransferDestinations"]
-        let rank = { (p: IosManagedAppProtection) in p.allowedOutboundDataTransferDestinations == .allApps ? 5 : 1 }
+        let rank: @Sendable (IosManagedAppProtection) -> Int = { p in p.allowedOutboundDataTransferDestinations == .allApps ? 5 : 1 }
         let (one, unchanged) = PolicyMutation.mutants(of: policy, only: only, rank: rank)
         #expect(unchanged.isEmpty)
         #expect(one.map(\.setting) == ["allowedOutboundDataTransferDestinations", "printBlocked"])
