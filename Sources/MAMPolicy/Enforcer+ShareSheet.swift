@@ -27,7 +27,7 @@ extension Enforcer {
         // Org data that may not reach unmanaged apps is never offered as "Copy to <App>"
         // (seed 000): an app is reached through its "Open in" action extension, and share
         // extensions are listed when their rule accepts the Intune types.
-        let noCopyTo = o.outbound != .allApps
+        let noCopyTo = o.outboundSettings.level != .allApps
         var listed: [BundleID] = []
         for candidate in candidates {
             var shown = candidate.bundle

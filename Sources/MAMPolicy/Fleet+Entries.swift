@@ -13,7 +13,6 @@ public final class AccountEntry: Sendable {
     /// `alice@contoso.com's policy "Contoso strict"`.
     let subject: String
     private let _outbound: DataTransferLevel
-    var outbound: DataTransferLevel { read(.allowedOutboundDataTransferDestinations, _outbound) }
     private let _inbound: DataTransferLevel
     private let _osSharing: Bool
     private let _incomingOrgData: Bool
@@ -26,25 +25,15 @@ public final class AccountEntry: Sendable {
         }
     }
     private let _appsListed: Bool
-    var appsListed: Bool { read(.appsListed, _appsListed) }
     private let _groupType: TargetedAppGroupType
     var groupType: TargetedAppGroupType { read(.appGroupType, _groupType) }
     private let _exemptKeys: Set<String>
-    var exemptKeys: Set<String> {
-        _read {
-            if policyReadsRecording { PolicyReads.note(.exemptSchemeKeys) }
-            yield _exemptKeys
-        }
-    }
     /// `targetedAppManagementLevels`: whether the policy targets every device type
     /// (`unspecified`, or none set), else whether it reaches apps on unmanaged devices and apps
     /// managed by MDM. Plain flags: each policy lookup of a decision reads them.
     private let _targetsEveryDeviceType: Bool
-    var targetsEveryDeviceType: Bool { read(.targetedAppManagementLevels, _targetsEveryDeviceType) }
     private let _targetsUnmanaged: Bool
-    var targetsUnmanaged: Bool { read(.targetedAppManagementLevels, _targetsUnmanaged) }
     private let _targetsMDM: Bool
-    var targetsMDM: Bool { read(.targetedAppManagementLevels, _targetsMDM) }
     /// The entries of the account's other policies, when more than one applies to it (each to
     /// the apps it targets; `mamsim whatif` resolves which). An app one of them targets is
     /// policy-managed for the account, whichever policy's data is being judged; on the first
@@ -108,11 +97,22 @@ public final class AccountEntry: Sendable {
     /// once per question, where a decision asks it.
     @inline(__always)
     func takes(_ app: AppEntry) -> Bool {
-        guard Fleet.targets(groupType: _groupType, apps: _appSet, listed: _appsListed, app) else { return false }
-        if _targetsEveryDeviceType { return true }
-        return app.mdmManaged ? _targetsMDM : _targetsUnmanaged
+        Fleet.targets(groupType: _groupType, apps: _appSet, listed: _appsListed, app) && reachesUnrecorded(app)
     }
     static let targetingFields = PolicyFields([.appSet, .appsListed, .appGroupType, .targetedAppManagementLevels])
+
+    /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy
+    /// for apps on unmanaged devices does not reach an app on an MDM-enrolled device or one
+    /// MDM manages, and a policy for MDM-managed apps reaches only those.
+    func reaches(deviceTypeOf app: AppEntry) -> Bool {
+        if policyReadsRecording { PolicyReads.note(.targetedAppManagementLevels) }
+        return reachesUnrecorded(app)
+    }
+
+    @inline(__always)
+    private func reachesUnrecorded(_ app: AppEntry) -> Bool {
+        _targetsEveryDeviceType || (app.mdmManaged ? _targetsMDM : _targetsUnmanaged)
+    }
 
     /// A setting copied out of the policy, read as the policy's own (`PolicyReads`).
     @inline(__always) private func read<T>(_ field: PolicyField, _ value: T) -> T {
@@ -121,7 +121,8 @@ public final class AccountEntry: Sendable {
     }
 
     func isExempt(_ app: AppEntry) -> Bool {
-        for key in app.app.schemeKeys where exemptKeys.contains(key) { return true }
+        if policyReadsRecording { PolicyReads.note(.exemptSchemeKeys) }
+        for key in app.app.schemeKeys where _exemptKeys.contains(key) { return true }
         return false
     }
 }

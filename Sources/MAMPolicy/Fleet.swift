@@ -273,12 +273,10 @@ public struct Fleet: Sendable {
         entry.siblings.first { targets($0, app) }
     }
 
-    /// `targetedAppManagementLevels` (Intune's "Target to apps on all device types"): a policy
-    /// for apps on unmanaged devices does not reach an app on an MDM-enrolled device or one
-    /// MDM manages, and a policy for MDM-managed apps reaches only those.
+    /// Whether `entry`'s `targetedAppManagementLevels` reaches `app`'s device type
+    /// (`AccountEntry.reaches(deviceTypeOf:)`).
     package func targetsDeviceType(_ entry: AccountEntry, _ app: AppEntry) -> Bool {
-        if entry.targetsEveryDeviceType { return true }
-        return app.mdmManaged ? entry.targetsMDM : entry.targetsUnmanaged
+        entry.reaches(deviceTypeOf: app)
     }
 
     /// Whether a policy of `groupType` listing `apps` targets `app` (RULES.md §1): the listed
