@@ -13,11 +13,13 @@ enum ShareTargetsHandler: ServiceHandler {
 
     static func answer(_ call: Service.ShareTargets, _ c: CallContext) throws -> Answered<[String]> {
         let (owner, bundle) = (try c.current(), c.bundle)
-        // The candidates for managed data and for personal data: which the item is, is the
-        // policy's to say (a decision asked again under another policy may say otherwise).
-        var candidates: [Bool: [ShareCandidate]] = [true: [], false: []]
+        // The candidates for the item as the policy makes it, managed or personal; while a run's
+        // reads are recorded, for both (a decision asked again under another policy may say
+        // otherwise).
+        let kinds = PolicyReads.isRecording ? [true, false] : [c.state.fleet.isManaged(owner, in: bundle)]
+        var candidates: [Bool: [ShareCandidate]] = [:]
         for other in c.desk.registry.specs where other.bundleID != bundle {
-            let takes = [true, false].filter { managed in
+            let takes = kinds.filter { managed in
                 other.descriptor.kind == .app || other.activation?(call.types, managed).activated == true
             }
             guard !takes.isEmpty else { continue }
