@@ -81,8 +81,8 @@ struct Mutation: Sendable {
         for name in scenario.policies.keys.sorted() {
             guard let policy = scenario.policies[name] else { continue }
             let (mutants, same) = PolicyMutation.mutants(of: policy, only: chosen, allValues: allValues) { mutant in
-                // `mamsim matrix --diff`'s own comparison of two matrices' cells.
-                PolicyMatrix.changes(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet)).count
+                // The cells `mamsim matrix --diff` would list, counted where they lie.
+                PolicyMatrix.changeCount(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet))
             }
             unchanged += same.count
             all += mutants.map { Mutation(policy: name, $0) }
