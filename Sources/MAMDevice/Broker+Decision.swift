@@ -31,14 +31,14 @@ extension Broker {
         case .askToSwitch:
             askToSwitch(decided, request, share)
         case .deliver(let decision, let stamp):
-            let plan = Plan(owner: decided.owner, receiver: decided.receiver ?? nil, decision: decision, ownership: stamp)
+            let plan = SharePlan(owner: decided.owner, receiver: decided.receiver ?? nil, decision: decision, ownership: stamp)
             deliverAllowed(request, &share, plan: plan, keptUnder: lockedDown == nil ? routeKey : nil, evicting: routeKey != nil)
         }
     }
 
     /// A share the rules allow: delivered as `plan` says, its route kept under `routeKey` (a
     /// route table past its bound is emptied first, whenever the share had a key).
-    private func deliverAllowed(_ request: ShareRequest, _ share: inout ShareInFlight, plan: Plan, keptUnder routeKey: RouteTable.Key?, evicting keyed: Bool) {
+    private func deliverAllowed(_ request: ShareRequest, _ share: inout ShareInFlight, plan: SharePlan, keptUnder routeKey: RouteTable.Key?, evicting keyed: Bool) {
         if keyed { self.value.routes.makeRoom() }
         if let routeKey {
             // The parties as `deliver` completes this record: stamped with the plan's owner.
@@ -79,7 +79,7 @@ extension Broker {
                 var s = resumed(sender)
                 guard accepted else { return answer(&s, blocked) }
                 s.record?.receivedAs = ""
-                deliver(request, &s, plan: Plan(owner: owner, receiver: nil, decision: unmanaged, ownership: stamp))
+                deliver(request, &s, plan: SharePlan(owner: owner, receiver: nil, decision: unmanaged, ownership: stamp))
             }
         case .to(let account, let managed, let stamp):
             askToSwitch(target, to: account, because: because) { [weak self] accepted, why in
@@ -90,7 +90,7 @@ extension Broker {
                     return answer(&s, .blocked(blocked.blockedBy ?? .badRequest, said))
                 }
                 s.record?.receivedAs = account.upn
-                deliver(request, &s, plan: Plan(owner: owner, receiver: account, decision: managed, ownership: stamp))
+                deliver(request, &s, plan: SharePlan(owner: owner, receiver: account, decision: managed, ownership: stamp))
             }
         }
     }

@@ -13,7 +13,7 @@ extension Broker {
     /// The share's record is completed where it lies, and moves into the delivery. `share` by
     /// reference: passed as a value it was copied whole and destroyed, record and all, per
     /// share (the compiler's outlined copy of it, about 170 instructions).
-    func deliver(_ request: ShareRequest, _ share: inout ShareInFlight, plan: Plan) {
+    func deliver(_ request: ShareRequest, _ share: inout ShareInFlight, plan: SharePlan) {
         // The record moves out of the share (a copy is a dozen retains); its other fields are
         // read where they lie.
         guard var record = share.record.take() else { return assertionFailure("a share is delivered once") }
@@ -65,7 +65,7 @@ extension Broker {
     /// destination expects, a file's bytes read from the sender's container (now, not when
     /// the share was decided) and placed in the destination's Inbox; `nil` once the sender was
     /// answered that the file could not be placed.
-    func stamped(_ request: ShareRequest, _ share: borrowing ShareInFlight, plan: Plan, record: inout ShareRecord) -> Item? {
+    func stamped(_ request: ShareRequest, _ share: borrowing ShareInFlight, plan: SharePlan, record: inout ShareRecord) -> Item? {
         let ownership = plan.ownership
         // (Already so on a known route's parties, which other records share.)
         if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }
@@ -101,7 +101,7 @@ extension Broker {
     /// stamped: its path there. The copy keeps its owner where that account is signed in to
     /// the target; an app without the account (policy allowed the transfer) gets a personal
     /// copy.
-    private func placed(_ path: String, of item: Item, from sender: ChildConnection, in target: AppSpec, plan: Plan) -> Result<String, NotPlaced> {
+    private func placed(_ path: String, of item: Item, from sender: ChildConnection, in target: AppSpec, plan: SharePlan) -> Result<String, NotPlaced> {
         let data: [UInt8]
         do {
             data = try state.readFile(app: sender.bundleID, path: ContainerPath(parsing: path))

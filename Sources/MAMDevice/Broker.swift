@@ -29,35 +29,6 @@ struct BrokerLoopState {
     var bytesInFlight: Int = 0
 }
 
-/// A share on its way through the broker, once routed: its sequence number, its sender, its
-/// destination (by reference: a known route reads two of its fields, where taking its
-/// `AppSpec` out would retain every one), and its record as far as it got. The broker's steps
-/// take it whole, beside the request it answers: the request stays where the frame's decoder
-/// left it and is lent (a copy of one is 10 retains and 10 releases per share). The delivery
-/// takes the record.
-struct ShareInFlight: ~Copyable {
-    let seq: UInt64
-    let sender: ChildConnection
-    let destination: AppRegistry.Entry
-    /// Its record, until the delivery or the answer takes it (moved out, not copied: a copy
-    /// of a record is a dozen retains).
-    var record: ShareRecord?
-
-    /// A share first seen by the rules: its record names the parties as the sender asked.
-    init(fresh request: borrowing ShareRequest, seq: UInt64, from sender: ChildConnection, to destination: AppRegistry.Entry) {
-        self.init(seq: seq, sender: sender, destination: destination, record: ShareRecord(
-            from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: destination.spec.handle,
-            receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered))
-    }
-
-    init(seq: UInt64, sender: ChildConnection, destination: AppRegistry.Entry, record: consuming ShareRecord?) {
-        self.seq = seq
-        self.sender = sender
-        self.destination = destination
-        self.record = record
-    }
-}
-
 /// Routes shares: checks the sender's identity, stamps ownership, asks `Enforcer`, delivers,
 /// waits for the acknowledgement, and answers the sender exactly once. Owns the table of
 /// deliveries in flight and their deadlines.
@@ -100,29 +71,6 @@ final class Broker: LoopBound<BrokerLoopState> {
         self.value.flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
     }
 
-    /// What a share's delivery is decided to be: its owner, who receives it, the decision
-    /// and the stamp. A class: a stream of shares takes the same plan item after item, and a
-    /// reference costs one retain where the accounts it holds cost a dozen.
-    final class Plan {
-        let owner: Account?
-        let receiver: Account?
-        let decision: TransferDecision
-        /// What the delivery is stamped with (it depends on the fleet and both apps only,
-        /// which a route table's generation holds still).
-        let ownership: Ownership
-        /// The receiver's UPN (`""`: none), which every delivery and record names: read out
-        /// of `receiver` it copied the whole account, five strings, twice per share.
-        let receiverUPN: String
-
-        init(owner: Account?, receiver: Account?, decision: TransferDecision, ownership: Ownership) {
-            self.owner = owner
-            self.receiver = receiver
-            self.decision = decision
-            self.ownership = ownership
-            receiverUPN = receiver?.upn ?? ""
-        }
-    }
-
     /// `supervisor.registry`: read through the supervisor, it was retained and released
     /// around each share's lookup of its destination.
     let registry: AppRegistry
@@ -152,7 +100,7 @@ final class Broker: LoopBound<BrokerLoopState> {
             onEvent(.hostile(handle: sender.handle, what: "shared to \"\(request.destination)\", which does not exist", disconnected: false))
             return refuse(request, seq: seq, from: sender, to: request.destination, .blocked(.unknownApp, "no app or extension named \"\(request.destination)\" is installed on this device"))
         }
-        if let problem = validate(request.item) {
+        if let problem = ItemBounds.problem(with: request.item) {
             onEvent(.hostile(handle: sender.handle, what: "shared a bad item: \(problem)", disconnected: false))
             return refuse(request, seq: seq, from: sender, to: target.spec.handle, .failed(.badRequest, problem))
         }
@@ -216,37 +164,4 @@ final class Broker: LoopBound<BrokerLoopState> {
             answer(&share, .failed(v.reason ?? .internalError, v.explanation))
         }
     }
-
-    /// Hostile-input bounds on an item a child sends.
-    func validate(_ item: Item) -> String? {
-        if item.id.utf8.count > 256 { return "item id is longer than 256 bytes" }
-        // One pass over the bytes where they lie (the view's iterator cost three times as
-        // much); only an id with non-ASCII bytes asks Unicode's categories (C1 controls),
-        // which costs more than the rest of the check on every share.
-        let scan = item.id.utf8.withContiguousStorageIfAvailable(Self.scanID) ?? Array(item.id.utf8).withUnsafeBufferPointer(Self.scanID)
-        var bad = scan.bad
-        if !bad, !scan.ascii { bad = item.id.unicodeScalars.contains { $0.properties.generalCategory == .control } }
-        if bad {
-            return "item id \"\(item.id.prefix(40))\" contains a path separator, a control character or a leading dot"
-        }
-        if item.typeIdentifiers.count > 64 { return "item has \(item.typeIdentifiers.count) type identifiers (at most 64)" }
-        if let t = item.typeIdentifiers.first(where: { $0.isEmpty || $0.utf8.count > 256 }) {
-            return "type identifier \"\(t.prefix(40))\" is empty or longer than 256 bytes"
-        }
-        if item.filePath?.isEmpty == true { return "file item has an empty path" }
-        return nil
-    }
-
-    /// Whether an id's bytes hold a leading dot, a path separator or an ASCII control
-    /// character (`bad`), and whether they are all ASCII.
-    private static func scanID(_ bytes: UnsafeBufferPointer<UInt8>) -> (bad: Bool, ascii: Bool) {
-        if bytes.first == UInt8(ascii: ".") { return (true, true) }
-        var ascii = true
-        for byte in bytes {
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\\") { return (true, ascii) }
-            if byte >= 0x80 { ascii = false }
-        }
-        return (false, ascii)
-    }
-
 }

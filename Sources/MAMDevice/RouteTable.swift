@@ -21,12 +21,12 @@ struct RouteTable {
 
     final class Route {
         let key: Key
-        let plan: Broker.Plan
+        let plan: SharePlan
         /// Who shares to whom as whom, owned by whom, as every record of the route says it:
         /// each record refers to these.
         let parties: ShareRecord.Parties
 
-        init(key: Key, plan: Broker.Plan, parties: ShareRecord.Parties) {
+        init(key: Key, plan: SharePlan, parties: ShareRecord.Parties) {
             self.key = key
             self.plan = plan
             self.parties = parties

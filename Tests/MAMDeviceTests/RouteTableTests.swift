@@ -10,7 +10,7 @@ import Testing
     static func route(_ sender: String, as identity: String = "alice@contoso.com", to target: String, receiveAs: String = "") -> RouteTable.Route {
         let key = RouteTable.Key(sender: AppHandle(sender), identity: identity, target: AppHandle(target), receiveAs: receiveAs)
         let owner = Ownership(upn: identity, oid: "", managed: true, sourceBundle: BundleID("com.contoso.\(sender)"))
-        let plan = Broker.Plan(owner: nil, receiver: nil, decision: TransferDecision(decision: .allowed("")), ownership: owner)
+        let plan = SharePlan(owner: nil, receiver: nil, decision: TransferDecision(decision: .allowed("")), ownership: owner)
         let parties = ShareRecord.Parties(from: sender, fromBundle: BundleID("com.contoso.\(sender)"), identity: identity, to: target, receivedAs: receiveAs, owner: owner)
         return RouteTable.Route(key: key, plan: plan, parties: parties)
     }
