@@ -80,7 +80,7 @@ extension Broker {
             }
         }
         if let path = request.item.filePath {
-            switch placed(path, of: item, from: share.sender, in: share.destination.spec, plan: plan) {
+            switch inbox.place(path, of: item, from: share.sender.spec, in: share.destination.spec, finalOwner: plan.decision.owner(after: plan.owner)) {
             case .success(let inbox): item.payload = .file(path: inbox)
             case .failure(let notPlaced):
                 answer(share.sender, share.seq, notPlaced.verdict, &record)
@@ -90,54 +90,6 @@ extension Broker {
         // Past its share of read buffers, a sender's payload is copied out of the one it came in.
         if item.isInReadBuffer, share.sender.value.ledger.readBuffersInFlight >= configuration.maximumReadBuffersInFlight { item = item.detached() }
         return item
-    }
-
-    /// Why a file could not be placed in the destination's Inbox: the sender's answer.
-    struct NotPlaced: Error {
-        var verdict: Verdict
-    }
-
-    /// The sender's file at `path` copied into the target's Inbox, owned (and protected) as
-    /// stamped: its path there. The copy keeps its owner where that account is signed in to
-    /// the target; an app without the account (policy allowed the transfer) gets a personal
-    /// copy.
-    private func placed(_ path: String, of item: Item, from sender: ChildConnection, in target: AppSpec, plan: SharePlan) -> Result<String, NotPlaced> {
-        let data: [UInt8]
-        do {
-            data = try state.readFile(app: sender.bundleID, path: ContainerPath(parsing: path))
-        } catch let error as DeviceStateError where error.reason != .internalError {
-            return .failure(NotPlaced(verdict: .failed(.badRequest, "\(sender.handle) cannot share \(path): \(error)")))
-        } catch {
-            let v = internalFailure(error, doing: "read \(path) to share it")
-            return .failure(NotPlaced(verdict: .failed(v.reason ?? .internalError, v.explanation)))
-        }
-        do {
-            let finalOwner = plan.decision.owner(after: plan.owner)
-            let keeps = try finalOwner.map { o in try identities.accounts(of: target).contains { $0.isSame(as: o) } } ?? false
-            let inbox = try inboxPath(for: item, in: target)
-            _ = try state.writeFile(app: target.bundleID, path: ContainerPath(parsing: inbox), data: data, owner: keeps ? finalOwner?.upn : nil)
-            return .success(inbox)
-        } catch {
-            let v = internalFailure(error, doing: "place the file in \(target.handle)'s Inbox")
-            return .failure(NotPlaced(verdict: .failed(v.reason ?? .internalError, v.explanation)))
-        }
-    }
-
-    /// Where a delivered file lands in the destination's Inbox. The host names it:
-    /// `Inbox/<item id>-<file name>` (ids are validated, the name is its last component made
-    /// safe), and a name already taken gets a number (`Inbox/<id>-2-<name>`), so a sender can
-    /// never replace a file delivered earlier.
-    private func inboxPath(for item: Item, in target: AppSpec) throws -> String {
-        let last = item.fileName.split(separator: "/").last.map(String.init) ?? ""
-        let safe = String(last.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\\" ? "_" : Character($0) }.prefix(128))
-        let name = safe.isEmpty || safe == "." || safe == ".." ? "item" : safe
-        var candidate = "Inbox/\(item.id)-\(name)"
-        var n = 2
-        while try state.fileOwner(app: target.bundleID, path: ContainerPath(parsing: candidate)) != nil {
-            candidate = "Inbox/\(item.id)-\(n)-\(name)"
-            n += 1
-        }
-        return candidate
     }
 
     /// Sends a delivery if the destination's channel has room for it, else answers its sender

@@ -40,6 +40,8 @@ final class Broker: LoopBound<BrokerLoopState> {
     let supervisor: Supervisor
     let state: DeviceState
     let identities: Identities
+    /// Where shared files land in their destinations.
+    let inbox: Inbox
     let audit: AuditSink
     let onEvent: (HostEvent) -> Void
     let configuration: HostConfiguration
@@ -61,6 +63,7 @@ final class Broker: LoopBound<BrokerLoopState> {
         registry = supervisor.registry
         self.state = state
         identities = Identities(state: state)
+        inbox = Inbox(state: state, identities: identities)
         self.audit = audit
         self.onEvent = onEvent
         configuration = supervisor.configuration
