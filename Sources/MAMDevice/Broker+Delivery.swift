@@ -5,8 +5,8 @@ import MAMPolicy
 import MAMWire
 
 /// The outbox: a decided share stamped with its owner and handed to the destination —
-/// written to its inbox if a file, sent at once or batched until the loop's next flush — and
-/// the batches of deliveries and cumulative answers each flush writes.
+/// written to its inbox if a file, sent at once or batched until the loop's next flush
+/// (`BatchFlush`).
 extension Broker {
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
@@ -109,92 +109,12 @@ extension Broker {
         if destination.takesBatches {
             let weight = pending.wireSize
             destination.value.ledger.enqueue(consume pending, weight: weight)
-            scheduleBatchWork(destination)
+            flush.schedule(destination)
             return
         }
-        let seq = destination.send(.deliver(sent(pending)))
+        let seq = destination.send(.deliver(flush.sent(pending)))
         destination.value.ledger.awaitAcknowledgement(consume pending, at: seq)
         supervisor.watchDeadlines()
-    }
-
-    /// A delivery as it is written: moved out of `pending` when nothing reads it afterwards
-    /// (only `reportDeliveries` does), so that its payload no longer holds the read buffer it
-    /// lies in, which the loop then reads into again. Held to the acknowledgement, the items
-    /// in flight of many pairs kept their read buffers too, and the host's peak memory grew
-    /// with them.
-    func sent(_ pending: PendingDelivery) -> Deliver {
-        // A delivery is sent once (by `send` or a flush), so it is still there.
-        if configuration.reportDeliveries { return pending.deliver! }
-        let deliver = pending.take()!
-        if pending.keepsReadBuffer {
-            pending.keepsReadBuffer = false
-            pending.sender.value.ledger.releaseReadBuffer()
-        }
-        return deliver
-    }
-
-    func scheduleBatchWork(_ child: ChildConnection) {
-        guard child.value.ledger.scheduleFlush() else { return }
-        self.value.batchWork.append(child)
-        if let flushHook = self.value.flushHook { supervisor.loop.arm(flushHook) }
-    }
-
-    /// Sends what was batched this iteration: each destination's deliveries in one frame (a
-    /// lone one as a plain `deliver`), and each sender's answers to batched shares as
-    /// cumulative ranges.
-    func flushBatches() {
-        guard !self.value.batchWork.isEmpty else { return }
-        let work = self.value.batchWork
-        self.value.batchWork.removeAll(keepingCapacity: true)
-        for child in work {
-            child.value.ledger.beginFlush()
-            sendOutgoingDeliveries(of: child)
-            sendBatchedAnswers(of: child)
-        }
-    }
-
-    private func sendOutgoingDeliveries(of child: ChildConnection) {
-        guard child.value.ledger.hasOutgoing else { return }
-        var (outgoing, batches) = child.value.ledger.takeOutgoing()
-        defer { child.value.ledger.giveBack(&outgoing) }
-        for range in batches {
-            guard range.count > 1 else {
-                // (Each delivery of the list is taken once, leaving `nil`.)
-                let pending = outgoing[range.lowerBound].take()!
-                let deliver = sent(pending)
-                child.value.ledger.awaitAcknowledgement(consume pending, at: child.send(.deliver(deliver)))
-                continue
-            }
-            var batch: [BatchedDelivery] = []
-            swap(&batch, &self.value.batchScratch)
-            batch.reserveCapacity(range.count)
-            for (seq, i) in zip(child.reserveSeqs(range.count), range) {
-                let pending = outgoing[i].take()!
-                pending.batched = true
-                batch.append(BatchedDelivery(seq: seq, deliver: sent(pending)))
-                child.value.ledger.awaitAcknowledgement(consume pending, at: seq)
-            }
-            child.send(.deliverBatch(batch))
-            // Written out (`send` encodes it where it is called): the items go, the storage
-            // stays for the next batch unless a large batch made it large.
-            if batch.capacity <= StringPool.keptBatchItems {
-                batch.removeAll(keepingCapacity: true)
-                self.value.batchScratch = batch
-            }
-        }
-        supervisor.watchDeadlines()
-    }
-
-    private func sendBatchedAnswers(of child: ChildConnection) {
-        guard child.value.ledger.hasAnswers else { return }
-        var (answers, outcomes) = child.value.ledger.takeAnswers()
-        defer { child.value.ledger.giveBack(answers: &answers) }
-        guard child.isLive || child.state == .closing else { return }
-        // (The runs' slices share the list: let go before it is given back.)
-        for run in cumulativeRuns(answers, inFlight: { child.value.ledger.isBatchedInFlight($0) }) {
-            let exceptions = run.answers.compactMap { $0.1 == 0 ? nil : ShareException(seq: $0.0, outcome: outcomes[$0.1 - 1]) }
-            child.send(.shareResults(ShareResults(first: run.first, last: run.last, exceptions: exceptions)))
-        }
     }
 
     /// The destination finished its handshake: what waited for it leaves now.

@@ -121,7 +121,7 @@ extension Broker {
     /// (`outcome` is consumed: its last use moves it into the record.)
     func answer(_ sender: ChildConnection, _ seq: UInt64, _ outcome: consuming Verdict, taking record: consuming ShareRecord) {
         switch sender.value.ledger.answered(seq, outcome, live: sender.isLive || sender.state == .closing) {
-        case .batched: scheduleBatchWork(sender)
+        case .batched: flush.schedule(sender)
         case .alone: sender.send(.shareResult(copy outcome), replyTo: seq)
         case .nowhere: break
         }

@@ -4,22 +4,16 @@ import MAMModel
 import MAMPolicy
 import MAMWire
 
-// A shared item's path, in the order it takes it: this file routes it (checks; the route
-// table is RouteTable's); Broker+Decision decides a share no route takes; Broker+Delivery stamps and sends it
-// (the outbox); Broker+Ledger matches acknowledgements and answers the sender. The steps share
-// the loop-bound state below and were tuned together against Benchmarks/Thresholds.
+// A shared item's path, in the order it takes it: this file routes it (its bounds are
+// ItemBounds', the route table RouteTable's); Broker+Decision decides a share no route takes;
+// Broker+Delivery stamps and sends it (a file through the destination's Inbox, a batch at the
+// loop's flush through BatchFlush); Broker+Ledger matches acknowledgements and answers the
+// sender. The steps share the loop-bound state below and were tuned together against
+// Benchmarks/Thresholds.
 
 /// `Broker`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `value` (`Broker.value.field`), checked to be on the loop's thread in debug builds.
 struct BrokerLoopState {
-    /// `flushBatches`, armed when a child has batched work.
-    var flushHook: FlushHook?
-    /// Children with batched work (deliveries or answers) waiting for the next flush.
-    var batchWork: [ChildConnection] = []
-    /// The array each `deliverBatch` is built in, kept empty between flushes: a new one per
-    /// batch was a request larger than glibc's small blocks (1,184 bytes for 16 items), and
-    /// each such request first merges the blocks freed into the fast bins (`StringPool.recycle`).
-    var batchScratch: [BatchedDelivery] = []
     /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
     /// that the reads are made.
     var touched: UInt64 = 0
@@ -42,6 +36,8 @@ final class Broker: LoopBound<BrokerLoopState> {
     let identities: Identities
     /// Where shared files land in their destinations.
     let inbox: Inbox
+    /// What leaves at the loop's next flush.
+    let flush: BatchFlush
     let audit: AuditSink
     let onEvent: (HostEvent) -> Void
     let configuration: HostConfiguration
@@ -68,10 +64,10 @@ final class Broker: LoopBound<BrokerLoopState> {
         self.onEvent = onEvent
         configuration = supervisor.configuration
         deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
-        super.init(BrokerLoopState(), loop: supervisor.loop)
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
-        self.value.flushHook = supervisor.loop.addBeforeFlushHook(self) { $0.flushBatches() }
+        flush = BatchFlush(loop: supervisor.loop, reportDeliveries: configuration.reportDeliveries) { [unowned supervisor] in supervisor.watchDeadlines() }
+        super.init(BrokerLoopState(), loop: supervisor.loop)
     }
 
     /// `supervisor.registry`: read through the supervisor, it was retained and released
