@@ -21,7 +21,8 @@ final class BatchFlush: LoopBound<BatchFlush.State> {
         fileprivate var scratch: [BatchedDelivery] = []
     }
 
-    private let loop: EventLoop
+    /// The host's loop, whose flush this is.
+    let loop: EventLoop
     /// `HostConfiguration.reportDeliveries`: a delivery sent stays readable.
     private let reportDeliveries: Bool
     /// The supervisor's: deliveries sent start their deadlines' watch.

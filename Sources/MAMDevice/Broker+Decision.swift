@@ -27,7 +27,7 @@ extension Broker {
         if case .some(let receiver) = decided.receiver { share.record?.receivedAs = receiver?.upn ?? "" }
         switch decided.outcome {
         case .refuse(let verdict):
-            answer(&share, verdict)
+            answers.answer(&share, verdict)
         case .askToSwitch:
             askToSwitch(decided, request, share)
         case .deliver(let decision, let stamp):
@@ -77,7 +77,7 @@ extension Broker {
             askToSwitchToUnmanaged(target, because: because) { [weak self] accepted in
                 guard let self, let sender = senderLink.child else { return }
                 var s = resumed(sender)
-                guard accepted else { return answer(&s, blocked) }
+                guard accepted else { return answers.answer(&s, blocked) }
                 s.record?.receivedAs = ""
                 deliver(request, &s, plan: SharePlan(owner: owner, receiver: nil, decision: unmanaged, ownership: stamp))
             }
@@ -87,7 +87,7 @@ extension Broker {
                 var s = resumed(sender)
                 guard accepted else {
                     let said = why.map { "\(because); \(target.handle) did not switch to \(account): \($0)" } ?? because
-                    return answer(&s, .blocked(blocked.blockedBy ?? .badRequest, said))
+                    return answers.answer(&s, .blocked(blocked.blockedBy ?? .badRequest, said))
                 }
                 s.record?.receivedAs = account.upn
                 deliver(request, &s, plan: SharePlan(owner: owner, receiver: account, decision: managed, ownership: stamp))

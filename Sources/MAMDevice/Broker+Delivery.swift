@@ -36,7 +36,7 @@ extension Broker {
         pending.wireSize = wireSize
         pending.keepsReadBuffer = keepsReadBuffer
         share.sender.value.ledger.carry(cost: cost, readBuffer: keepsReadBuffer)
-        self.value.bytesInFlight += cost
+        answers.carry(cost)
         pending.deadline = loop.now + deliveryTimeoutMilliseconds
         if let destination = supervisor.child(share.destination.spec.key), destination.isLive {
             // (The delivery moves into the destination's tables: kept to the end of this
@@ -46,7 +46,7 @@ extension Broker {
             } else if destination.state == .spawning {
                 destination.value.ledger.queue(consume pending)
             } else {
-                answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) is shutting down"))
+                answers.answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) is shutting down"))
             }
         } else if !share.destination.spec.startsWithFleet {
             // An extension runs when an item is shared to it.
@@ -54,10 +54,10 @@ extension Broker {
             if let destination = supervisor.child(share.destination.spec.key), destination.isLive {
                 destination.value.ledger.queue(pending)
             } else {
-                answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) could not be started"))
+                answers.answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) could not be started"))
             }
         } else {
-            answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) is not running"))
+            answers.answer(pending, .failed(.appNotRunning, "\(share.destination.spec.handle) is not running"))
         }
     }
 
@@ -83,7 +83,7 @@ extension Broker {
             switch inbox.place(path, of: item, from: share.sender.spec, in: share.destination.spec, finalOwner: plan.decision.owner(after: plan.owner)) {
             case .success(let inbox): item.payload = .file(path: inbox)
             case .failure(let notPlaced):
-                answer(share.sender, share.seq, notPlaced.verdict, &record)
+                answers.answer(share.sender, share.seq, notPlaced.verdict, &record)
                 return nil
             }
         }
@@ -100,7 +100,7 @@ extension Broker {
     func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         let unread = destination.pipe.backlogByteCount + destination.value.ledger.outboxBytes
         guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
-            return answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
+            return answers.answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
         }
         send(pending, to: destination)
     }

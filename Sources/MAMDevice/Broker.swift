@@ -7,25 +7,20 @@ import MAMWire
 // A shared item's path, in the order it takes it: this file routes it (its bounds are
 // ItemBounds', the route table RouteTable's); Broker+Decision decides a share no route takes;
 // Broker+Delivery stamps and sends it (a file through the destination's Inbox, a batch at the
-// loop's flush through BatchFlush); Broker+Ledger matches acknowledgements and answers the
-// sender. The steps share the loop-bound state below and were tuned together against
-// Benchmarks/Thresholds.
+// loop's flush through BatchFlush); ShareAnswers matches acknowledgements and answers the
+// sender. The steps were tuned together against Benchmarks/Thresholds.
 
 /// `Broker`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `value` (`Broker.value.field`), checked to be on the loop's thread in debug builds.
 struct BrokerLoopState {
-    /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept so
-    /// that the reads are made.
-    var touched: UInt64 = 0
     /// The routes shares between two apps took (`RouteTable`).
     var routes = RouteTable()
-    /// Bytes of every app's shares not yet answered (`cost`), for the host's overall bound.
-    var bytesInFlight: Int = 0
 }
 
 /// Routes shares: checks the sender's identity, stamps ownership, asks `Enforcer`, delivers,
-/// waits for the acknowledgement, and answers the sender exactly once. Owns the table of
-/// deliveries in flight and their deadlines.
+/// and has the sender answered exactly once (`ShareAnswers`), when the destination
+/// acknowledges, declines, dies or times out (each child's `DeliveryLedger` holds its
+/// deliveries in flight and their deadlines).
 ///
 /// Used on the host's loop thread only: the state every share reads or writes is its
 /// `BrokerLoopState` (`LoopBound`), as in `ChildConnection` (the runtime's check of an access
@@ -38,6 +33,8 @@ final class Broker: LoopBound<BrokerLoopState> {
     let inbox: Inbox
     /// What leaves at the loop's next flush.
     let flush: BatchFlush
+    /// Every sender's answer, and the bytes of the shares not yet answered.
+    let answers: ShareAnswers
     let audit: AuditSink
     let onEvent: (HostEvent) -> Void
     let configuration: HostConfiguration
@@ -67,6 +64,9 @@ final class Broker: LoopBound<BrokerLoopState> {
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
         flush = BatchFlush(loop: supervisor.loop, reportDeliveries: configuration.reportDeliveries) { [unowned supervisor] in supervisor.watchDeadlines() }
+        answers = ShareAnswers(audit: audit, flush: flush, configuration: configuration, onEvent: onEvent) { [unowned supervisor] child, why in
+            supervisor.end(child, reason: why)
+        }
         super.init(BrokerLoopState(), loop: supervisor.loop)
     }
 
@@ -91,8 +91,8 @@ final class Broker: LoopBound<BrokerLoopState> {
         // And for all apps together: the read buffers their pending items pin (counted whole,
         // however many items share one) and each item's copy on its way out. A per-app bound
         // alone multiplies with the apps.
-        guard loop.readBufferTally.bytes + 2 * (self.value.bytesInFlight + Self.cost(of: request.item)) <= configuration.maximumHostBytesInFlight else {
-            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "the host holds \((loop.readBufferTally.bytes + 2 * self.value.bytesInFlight) >> 20) MiB for shares not yet answered, all apps together (at most \(configuration.maximumHostBytesInFlight >> 20) MiB); send again as answers come"))
+        guard loop.readBufferTally.bytes + 2 * (answers.value.bytesInFlight + Self.cost(of: request.item)) <= configuration.maximumHostBytesInFlight else {
+            return refuse(request, seq: seq, from: sender, to: request.destination, .failed(.busy, "the host holds \((loop.readBufferTally.bytes + 2 * answers.value.bytesInFlight) >> 20) MiB for shares not yet answered, all apps together (at most \(configuration.maximumHostBytesInFlight >> 20) MiB); send again as answers come"))
         }
         // By reference: the spec is passed on borrowed, never copied out of the registry.
         guard let target = registry.entry(request.destination) else {
@@ -111,7 +111,7 @@ final class Broker: LoopBound<BrokerLoopState> {
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: to,
             receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
-        answer(sender, seq, verdict, &record)
+        answers.answer(sender, seq, verdict, &record)
     }
 
     /// `entry`: the destination, by reference: a known route reads two of its fields, where
@@ -160,7 +160,11 @@ final class Broker: LoopBound<BrokerLoopState> {
             try decide(request, &share, lockedDown: lockedDown, routeKey: routeKey)
         } catch {
             let v = internalFailure(error, doing: "route the share")
-            answer(&share, .failed(v.reason ?? .internalError, v.explanation))
+            answers.answer(&share, .failed(v.reason ?? .internalError, v.explanation))
         }
     }
+
+    /// What a share counts against its sender's bytes in flight.
+    @inline(__always)
+    static func cost(of item: Item) -> Int { max(item.inlineByteCount, 256) }
 }

@@ -10,7 +10,7 @@ import MAMWire
 /// Kept by the broker in the child's own state rather than in a table of the broker's: a share
 /// reaches it from the child its frame came from, one address away, where a table was a
 /// lookup per item. Its operations are the ledger's rules, and return what ended; answering
-/// the sender (the audit, the events, the frames) stays the broker's (`Broker+Ledger`).
+/// the sender (the audit, the events, the frames) stays `ShareAnswers`'s.
 ///
 /// Generic over the delivery it keeps (the host's `PendingDelivery`), of which it reads only
 /// what `LedgerDelivery` names: its rules are tested with plain objects and no event loop, as

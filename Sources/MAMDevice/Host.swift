@@ -224,9 +224,9 @@ extension Host: ChildFrameRouter {
             // Each share lent where it lies: a copy of one is 10 retains and 10 releases.
             shares.forEachInPlace { share in broker.share(share.request, seq: share.seq, from: child, batched: true) }
         case .deliverAck(let ack):
-            try broker.acknowledged(ack, replyTo: replyTo, from: child)
+            try broker.answers.acknowledged(ack, replyTo: replyTo, from: child)
         case .deliverAcks(let acks):
-            try broker.acknowledged(acks, from: child)
+            try broker.answers.acknowledged(acks, from: child)
         case .setIdentity(let request):
             child.send(.identityResult(services.setIdentity(request, for: child.spec)), replyTo: seq)
         case .getIdentity(let window):
@@ -256,7 +256,7 @@ extension Host: ChildFrameRouter {
         launches.runChecks(spec, verb: .launch)
     }
 
-    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit, how: String) { broker.failOutstandingWork(of: child, how: how) }
+    func childWentAway(_ child: ChildConnection, exit: ChildProcess.Exit, how: String) { broker.answers.failOutstandingWork(of: child, how: how) }
 
-    func expireDeliveries(of child: ChildConnection, now: UInt64) { broker.expireDeliveries(of: child, now: now) }
+    func expireDeliveries(of child: ChildConnection, now: UInt64) { broker.answers.expireDeliveries(of: child, now: now) }
 }

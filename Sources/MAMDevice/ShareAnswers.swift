@@ -4,10 +4,47 @@ import MAMModel
 import MAMPolicy
 import MAMWire
 
-/// Answering through the delivery ledger (`DeliveryLedger`): the destination's
-/// acknowledgements matched to the deliveries in flight, the sender answered exactly once,
-/// and the deadlines and failures that end a delivery no acknowledgement will.
-extension Broker {
+/// Answering through each child's delivery ledger (`DeliveryLedger`): the destination's
+/// acknowledgements matched to the deliveries in flight, the sender answered exactly once (at
+/// once, or through its batched answers at the loop's flush), the record audited, and the
+/// deadlines and exits that end a delivery no acknowledgement will. It owns the bytes of every
+/// app's shares not yet answered, which the broker's bound for all apps reads.
+///
+/// Used on the host's loop thread only (`LoopBound`).
+final class ShareAnswers: LoopBound<ShareAnswers.State> {
+    struct State {
+        /// Bytes of every app's shares not yet answered (`Broker.cost`), for the host's
+        /// overall bound.
+        fileprivate(set) var bytesInFlight: Int = 0
+        /// What the last range of acknowledgements read ahead (`SeqTable.touchObjects`), kept
+        /// so that the reads are made.
+        fileprivate var touched: UInt64 = 0
+    }
+
+    private let audit: AuditSink
+    private let onEvent: (HostEvent) -> Void
+    private let flush: BatchFlush
+    /// `HostConfiguration.reportDeliveries`: each item accepted is reported (`received`).
+    private let reportDeliveries: Bool
+    private let deliveryTimeout: Duration
+    /// The supervisor's: an extension started for a delivery ends when it has none left.
+    private let end: (ChildConnection, String) -> Void
+
+    /// On the loop `flush` flushes.
+    init(audit: AuditSink, flush: BatchFlush, configuration: HostConfiguration,
+         onEvent: @escaping (HostEvent) -> Void, end: @escaping (ChildConnection, String) -> Void) {
+        self.audit = audit
+        self.onEvent = onEvent
+        self.flush = flush
+        reportDeliveries = configuration.reportDeliveries
+        deliveryTimeout = configuration.deliveryTimeout
+        self.end = end
+        super.init(State(), loop: flush.loop)
+    }
+
+    /// A delivery of `cost` bytes is on its way: counted until its sender is answered.
+    func carry(_ cost: Int) { self.value.bytesInFlight += cost }
+
     func acknowledged(_ ack: DeliverAck, replyTo: UInt64, from destination: ChildConnection) throws {
         let pending: PendingDelivery
         switch destination.value.ledger.acknowledge(replyTo) {
@@ -66,9 +103,9 @@ extension Broker {
         endIfIdle(destination)
     }
 
-    func finish(_ pending: PendingDelivery, accepted: Bool, by destination: ChildConnection) {
+    private func finish(_ pending: PendingDelivery, accepted: Bool, by destination: ChildConnection) {
         if accepted {
-            if configuration.reportDeliveries, let item = pending.value.item {
+            if reportDeliveries, let item = pending.value.item {
                 onEvent(.received(handle: destination.handle, ReceivedItem(
                     item: item, from: pending.value.record?.from ?? "", receivedAs: pending.value.record?.receivedAs ?? "")))
             }
@@ -81,12 +118,8 @@ extension Broker {
     /// An extension started for a delivery ends when it has no delivery left.
     private func endIfIdle(_ child: ChildConnection) {
         guard child.endsWhenIdle, child.state == .ready, child.value.ledger.isIdle else { return }
-        supervisor.end(child, reason: "request completed")
+        end(child, "request completed")
     }
-
-    /// What a share counts against its sender's bytes in flight.
-    @inline(__always)
-    static func cost(of item: Item) -> Int { max(item.inlineByteCount, 256) }
 
     func answer(_ pending: PendingDelivery, _ outcome: Verdict) {
         guard !pending.answered else { return }
@@ -145,7 +178,7 @@ extension Broker {
         // each).
         guard child.value.ledger.hasExpired(at: now) else { return }
         for (_, p) in child.value.ledger.expire(at: now) {
-            answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(configuration.deliveryTimeout)"))
+            answer(p, .failed(.timeout, "\(child.handle) did not acknowledge the item within \(deliveryTimeout)"))
         }
     }
 }
