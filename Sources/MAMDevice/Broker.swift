@@ -5,10 +5,11 @@ import MAMPolicy
 import MAMWire
 
 // A shared item's path, in the order it takes it: this file routes it (its bounds are
-// ItemBounds', the route table RouteTable's); Broker+Decision decides a share no route takes;
-// Broker+Delivery stamps and sends it (a file through the destination's Inbox, a batch at the
-// loop's flush through BatchFlush); ShareAnswers matches acknowledgements and answers the
-// sender. The steps were tuned together against Benchmarks/Thresholds.
+// ItemBounds', the route table RouteTable's) and carries out what ShareDecider decides of a
+// share no route takes; ShareDelivery stamps and sends it (a file through the destination's
+// Inbox, a batch at the loop's flush through BatchFlush); ShareAnswers matches
+// acknowledgements and answers the sender. The steps were tuned together against
+// Benchmarks/Thresholds.
 
 /// `Broker`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `value` (`Broker.value.field`), checked to be on the loop's thread in debug builds.
@@ -26,53 +27,43 @@ struct BrokerLoopState {
 /// `BrokerLoopState` (`LoopBound`), as in `ChildConnection` (the runtime's check of an access
 /// to a class's property is a call, paid on every share).
 final class Broker: LoopBound<BrokerLoopState> {
-    let supervisor: Supervisor
-    let state: DeviceState
-    let identities: Identities
-    /// Where shared files land in their destinations.
-    let inbox: Inbox
-    /// What leaves at the loop's next flush.
-    let flush: BatchFlush
+    private let supervisor: Supervisor
+    private let state: DeviceState
+    private let identities: Identities
     /// Every sender's answer, and the bytes of the shares not yet answered.
     let answers: ShareAnswers
-    let audit: AuditSink
-    let onEvent: (HostEvent) -> Void
-    let configuration: HostConfiguration
-    /// `configuration.deliveryTimeout` in loop time, converted once: converting a `Duration`
-    /// on every delivery cost more than the delivery's bookkeeping.
-    let deliveryTimeoutMilliseconds: UInt64
-    /// The run around the device: what the user types at a PIN prompt an import brings up.
-    let context: RunContext
-    /// `supervisor.loop`, for its clock: read through the supervisor, the loop was retained
-    /// and released for each delivery's deadline.
-    let loop: EventLoop
-
-    static let intunePrefix = "com.microsoft.intune.mam."
+    /// A decided share handed to its destination.
+    let delivery: ShareDelivery
+    /// A multi-identity target asked to switch identity to take a share.
+    private let switches: IdentitySwitchAsk
+    private let onEvent: (HostEvent) -> Void
+    private let configuration: HostConfiguration
+    /// `supervisor.loop`, for its read buffers' tally: read through the supervisor, the loop
+    /// was retained and released per share.
+    private let loop: EventLoop
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, context: RunContext, onEvent: @escaping (HostEvent) -> Void) {
-        self.context = context
         self.supervisor = supervisor
         loop = supervisor.loop
         registry = supervisor.registry
         self.state = state
         identities = Identities(state: state)
-        inbox = Inbox(state: state, identities: identities)
-        self.audit = audit
         self.onEvent = onEvent
         configuration = supervisor.configuration
-        deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
         // Batched deliveries and cumulative answers leave once per loop iteration, just
         // before the loop writes what is queued.
-        flush = BatchFlush(loop: supervisor.loop, reportDeliveries: configuration.reportDeliveries) { [unowned supervisor] in supervisor.watchDeadlines() }
+        let flush = BatchFlush(loop: supervisor.loop, reportDeliveries: configuration.reportDeliveries) { [unowned supervisor] in supervisor.watchDeadlines() }
         answers = ShareAnswers(audit: audit, flush: flush, configuration: configuration, onEvent: onEvent) { [unowned supervisor] child, why in
             supervisor.end(child, reason: why)
         }
+        switches = IdentitySwitchAsk(supervisor: supervisor, state: state, audit: audit, context: context, onEvent: onEvent)
+        delivery = ShareDelivery(supervisor: supervisor, inbox: Inbox(state: state, identities: identities), flush: flush, answers: answers)
         super.init(BrokerLoopState(), loop: supervisor.loop)
     }
 
     /// `supervisor.registry`: read through the supervisor, it was retained and released
     /// around each share's lookup of its destination.
-    let registry: AppRegistry
+    private let registry: AppRegistry
 
     /// Routes one share. The sender gets exactly one `ShareResult` for `seq`, now or when the
     /// destination acknowledges, declines, dies or times out.
@@ -107,7 +98,7 @@ final class Broker: LoopBound<BrokerLoopState> {
     }
 
     /// Answers a share refused before it was routed, with its record.
-    func refuse(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to: String, _ verdict: Verdict) {
+    private func refuse(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to: String, _ verdict: Verdict) {
         var record = ShareRecord(
             from: sender.handle, fromBundle: sender.bundleID, identity: request.identity, to: to,
             receivedAs: request.receiveAs, itemID: request.item.id, owner: nil, outcome: .delivered)
@@ -116,7 +107,7 @@ final class Broker: LoopBound<BrokerLoopState> {
 
     /// `entry`: the destination, by reference: a known route reads two of its fields, where
     /// taking its `AppSpec` out would retain every one.
-    func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry) {
+    private func route(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry) {
         // A share the scenario made from a window showing several accounts is decided under
         // the lock-down policy (RULES.md §2, merged windows): never from the route table.
         // (The common path holds no optional account or route key: the compiler destroyed and
@@ -124,7 +115,8 @@ final class Broker: LoopBound<BrokerLoopState> {
         if let window = configuration.context.takeShareWindow(sender.key) {
             let lockedDown: Account?
             do {
-                lockedDown = try lockDownAccount(of: sender, window: window)
+                // The managed account whose policy the window's accounts take the lock-down of.
+                lockedDown = try state.lockDownAccount(app: sender.spec.identityOwner, window: window, managedIn: sender.bundleID, in: state.fleet)
             } catch {
                 let v = internalFailure(error, doing: "route the share")
                 return refuse(request, seq: seq, from: sender, to: entry.spec.handle, .failed(v.reason ?? .internalError, v.explanation))
@@ -146,11 +138,11 @@ final class Broker: LoopBound<BrokerLoopState> {
     }
 
     /// A share on a known route: delivered as its plan says.
-    func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: RouteTable.Route) {
+    private func deliver(_ request: ShareRequest, seq: UInt64, from sender: ChildConnection, to entry: AppRegistry.Entry, on route: RouteTable.Route) {
         // The route's parties, which the record it was decided with ended with.
         var share = ShareInFlight(seq: seq, sender: sender, destination: entry,
                                   record: ShareRecord(parties: route.parties, itemID: request.item.id, outcome: .delivered))
-        deliver(request, &share, plan: route.plan)
+        delivery.deliver(request, &share, plan: route.plan)
     }
 
     /// A share decided from the rules, not from a known route.
@@ -161,6 +153,78 @@ final class Broker: LoopBound<BrokerLoopState> {
         } catch {
             let v = internalFailure(error, doing: "route the share")
             answers.answer(&share, .failed(v.reason ?? .internalError, v.explanation))
+        }
+    }
+
+    /// A share no known route takes: `ShareDecider` decides it whole (its owner, the
+    /// lock-down of `lockedDown`'s window, the rules, the stamp), and this carries it out — a
+    /// refusal answered, a delivery with its route kept under `routeKey`, or an identity
+    /// switch asked of a multi-identity target.
+    private func decide(_ request: ShareRequest, _ share: inout ShareInFlight, lockedDown: Account?, routeKey: RouteTable.Key?) throws {
+        let sender = share.sender, target = share.destination.spec
+        let question = ShareQuestion(request, from: sender.spec, to: target, lockedDown: lockedDown)
+        let context = ShareContext(state: state, identities: identities, sender: sender.spec, target: target, supervisor: supervisor)
+        let decided = try ShareDecider.decideReplayably(question, in: state.fleet, context)
+        if let hostile = decided.hostile { onEvent(.hostile(handle: sender.handle, what: hostile, disconnected: false)) }
+        if let finding = decided.strictFinding { onEvent(.strict(handle: sender.handle, finding)) }
+        share.record?.owner = decided.ownership
+        if case .some(let receiver) = decided.receiver { share.record?.receivedAs = receiver?.upn ?? "" }
+        switch decided.outcome {
+        case .refuse(let verdict):
+            answers.answer(&share, verdict)
+        case .askToSwitch:
+            askToSwitch(decided, request, share)
+        case .deliver(let decision, let stamp):
+            let plan = SharePlan(owner: decided.owner, receiver: decided.receiver ?? nil, decision: decision, ownership: stamp)
+            deliverAllowed(request, &share, plan: plan, keptUnder: lockedDown == nil ? routeKey : nil, evicting: routeKey != nil)
+        }
+    }
+
+    /// A share the rules allow: delivered as `plan` says, its route kept under `routeKey` (a
+    /// route table past its bound is emptied first, whenever the share had a key).
+    private func deliverAllowed(_ request: ShareRequest, _ share: inout ShareInFlight, plan: SharePlan, keptUnder routeKey: RouteTable.Key?, evicting keyed: Bool) {
+        if keyed { self.value.routes.makeRoom() }
+        if let routeKey {
+            // The parties as `deliver` completes this record: stamped with the plan's owner.
+            if let r = share.record {
+                let parties = ShareRecord.Parties(from: r.from, fromBundle: r.fromBundle, identity: r.identity, to: r.to,
+                                                  receivedAs: plan.receiverUPN, owner: plan.ownership)
+                self.value.routes.keep(RouteTable.Route(key: routeKey, plan: plan, parties: parties))
+            }
+        }
+        delivery.deliver(request, &share, plan: plan)
+    }
+
+    /// A blocked share a multi-identity target may take after switching identity
+    /// (`decided` asks it to): asked, and delivered on yes, refused on no.
+    private func askToSwitch(_ decided: ShareDecision, _ request: ShareRequest, _ share: borrowing ShareInFlight) {
+        guard case .askToSwitch(let change, let blocked, let because) = decided.outcome else { return assertionFailure("asked to switch without a switch to ask") }
+        let target = share.destination.spec, owner = decided.owner
+        // The closures hold the sender by its link, not the share: a sender gone while the
+        // target was asked is answered no more.
+        let senderLink = share.sender.link
+        let (seq, destination, record) = (share.seq, share.destination, share.record)
+        func resumed(_ sender: ChildConnection) -> ShareInFlight { ShareInFlight(seq: seq, sender: sender, destination: destination, record: record) }
+        switch change {
+        case .toUnmanaged(let unmanaged, let stamp):
+            switches.askUnmanaged(target, because: because) { [weak self] accepted in
+                guard let self, let sender = senderLink.child else { return }
+                var s = resumed(sender)
+                guard accepted else { return answers.answer(&s, blocked) }
+                s.record?.receivedAs = ""
+                delivery.deliver(request, &s, plan: SharePlan(owner: owner, receiver: nil, decision: unmanaged, ownership: stamp))
+            }
+        case .to(let account, let managed, let stamp):
+            switches.ask(target, to: account, because: because) { [weak self] accepted, why in
+                guard let self, let sender = senderLink.child else { return }
+                var s = resumed(sender)
+                guard accepted else {
+                    let said = why.map { "\(because); \(target.handle) did not switch to \(account): \($0)" } ?? because
+                    return answers.answer(&s, .blocked(blocked.blockedBy ?? .badRequest, said))
+                }
+                s.record?.receivedAs = account.upn
+                delivery.deliver(request, &s, plan: SharePlan(owner: owner, receiver: account, decision: managed, ownership: stamp))
+            }
         }
     }
 

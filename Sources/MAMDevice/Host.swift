@@ -244,7 +244,7 @@ extension Host: ChildFrameRouter {
     }
 
     func childBecameReady(_ child: ChildConnection) {
-        broker.destinationReady(child)
+        broker.delivery.destinationReady(child)
         launches.childReady(child.spec)
     }
 

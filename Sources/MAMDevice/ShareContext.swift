@@ -1,6 +1,7 @@
 import MAMDeviceState
 import MAMModel
 import MAMPolicy
+import MAMWire
 
 /// The device's answers to a share decision (`ShareDecider`), read from the store when the
 /// decision asks: a share the rules allow never reads the target's accounts.
@@ -39,6 +40,29 @@ struct ShareContext: ShareDecisionContext {
             return state.account(forIdentity: try state.shareableFileOwner(app: sender.bundleID, path: ContainerPath(parsing: path)))
         } catch let error as DeviceStateError where error.reason != .internalError {
             throw ShareFileUnreadable("\(error)")
+        }
+    }
+}
+
+extension ShareQuestion {
+    /// The question a share asks of `ShareDecider`: its parties as the sender asked, the
+    /// file it names, the lock-down of `lockedDown`'s window and the target's activation rule.
+    init(_ request: borrowing ShareRequest, from sender: AppSpec, to target: AppSpec, lockedDown: Account?) {
+        self.init(
+            sender: sender.bundleID, senderHandle: sender.handle, senderMultiIdentity: sender.descriptor.multiIdentity,
+            target: target.bundleID, targetHandle: target.handle, targetMultiIdentity: target.descriptor.multiIdentity,
+            identity: request.identity, file: request.item.filePath, receiveAs: request.receiveAs, lockedDown: lockedDown,
+            activation: Self.activation(of: target, for: request.item))
+    }
+
+    /// The target's activation rule as the decision asks it: only the share sheet's targets
+    /// (share and action extensions) and keyboards have one to pass; the other kinds receive
+    /// data as their app gives it (v1.4).
+    private static func activation(of target: AppSpec, for item: Item) -> (@Sendable (Bool) -> String?)? {
+        guard target.descriptor.kind.isShareSheetTarget || target.descriptor.kind == .keyboard, let accepts = target.activation else { return nil }
+        return { managed in
+            let verdict = accepts(item.typeIdentifiers, managed)
+            return verdict.activated ? nil : verdict.reason
         }
     }
 }

@@ -4,10 +4,37 @@ import MAMModel
 import MAMPolicy
 import MAMWire
 
-/// The outbox: a decided share stamped with its owner and handed to the destination —
-/// written to its inbox if a file, sent at once or batched until the loop's next flush
-/// (`BatchFlush`).
-extension Broker {
+/// A decided share handed to its destination: stamped with its owner, under the type names
+/// the destination expects, a file placed in its Inbox (`Inbox`), then sent at once, batched
+/// until the loop's next flush (`BatchFlush`), queued until the destination is ready, or
+/// answered (`ShareAnswers`) when it cannot be; an extension is started on demand.
+///
+/// Used on the host's loop thread only. A class: the broker reaches it through one reference.
+final class ShareDelivery {
+    static let intunePrefix = "com.microsoft.intune.mam."
+
+    private let supervisor: Supervisor
+    private let configuration: HostConfiguration
+    /// `configuration.deliveryTimeout` in loop time, converted once: converting a `Duration`
+    /// on every delivery cost more than the delivery's bookkeeping.
+    private let deliveryTimeoutMilliseconds: UInt64
+    /// `supervisor.loop`, for its clock: read through the supervisor, the loop was retained
+    /// and released for each delivery's deadline.
+    private let loop: EventLoop
+    private let inbox: Inbox
+    private let flush: BatchFlush
+    private let answers: ShareAnswers
+
+    init(supervisor: Supervisor, inbox: Inbox, flush: BatchFlush, answers: ShareAnswers) {
+        self.supervisor = supervisor
+        configuration = supervisor.configuration
+        deliveryTimeoutMilliseconds = configuration.deliveryTimeout.milliseconds
+        loop = supervisor.loop
+        self.inbox = inbox
+        self.flush = flush
+        self.answers = answers
+    }
+
     /// Stamps the owner and hands the item to the destination (starting an extension on
     /// demand); the sender is answered when the destination acknowledges or fails.
     /// The share's record is completed where it lies, and moves into the delivery. `share` by
@@ -25,7 +52,7 @@ extension Broker {
         assert(record.receivedAs == plan.receiverUPN)
         // Measured before the item moves into the delivery: read after, the item was a second
         // reference to its box (a retain and a release per share).
-        let cost = Self.cost(of: item)
+        let cost = Broker.cost(of: item)
         let wireSize = item.approximateWireSize
         let keepsReadBuffer = item.isInReadBuffer
         // The record moves into the delivery (a copy is a dozen retains), and nothing is left
@@ -65,7 +92,7 @@ extension Broker {
     /// destination expects, a file's bytes read from the sender's container (now, not when
     /// the share was decided) and placed in the destination's Inbox; `nil` once the sender was
     /// answered that the file could not be placed.
-    func stamped(_ request: ShareRequest, _ share: borrowing ShareInFlight, plan: SharePlan, record: inout ShareRecord) -> Item? {
+    private func stamped(_ request: ShareRequest, _ share: borrowing ShareInFlight, plan: SharePlan, record: inout ShareRecord) -> Item? {
         let ownership = plan.ownership
         // (Already so on a known route's parties, which other records share.)
         if record.owner.map({ !$0.isTriviallyIdentical(to: ownership) }) ?? true { record.owner = ownership }
@@ -97,7 +124,7 @@ extension Broker {
     /// unread, whoever sends them: several senders, each within its own bytes, cannot get a
     /// receiver that reads slowly cut off (`maximumBacklog`), and the other half stays for
     /// its answers.
-    func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
+    private func offer(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         let unread = destination.pipe.backlogByteCount + destination.value.ledger.outboxBytes
         guard unread + pending.cost <= configuration.maximumBacklog / 2 else {
             return answers.answer(pending, .failed(.busy, "\(destination.handle) has not read \(unread >> 10) KiB the host sent it (deliveries may fill \(configuration.maximumBacklog >> 21) MiB of its channel); send again as it reads"))
@@ -105,7 +132,7 @@ extension Broker {
         send(pending, to: destination)
     }
 
-    func send(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
+    private func send(_ pending: consuming PendingDelivery, to destination: ChildConnection) {
         if destination.takesBatches {
             let weight = pending.wireSize
             destination.value.ledger.enqueue(consume pending, weight: weight)
