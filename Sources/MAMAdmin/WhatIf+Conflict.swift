@@ -13,7 +13,7 @@ extension WhatIf {
     static func mostRestrictive(_ given: [IosManagedAppProtection]) -> IosManagedAppProtection {
         let policies = given.sorted { ($0.title, $0.id ?? "") < ($1.title, $1.id ?? "") }
         var m = policies[0]
-        m.displayName = "conflict of " + policies.map { "\"\($0.title)\"" }.joined(separator: " and ")
+        m.displayName = WhatIfAppResult.Protection.conflictTitle(policies.map(\.title))
         m.id = nil
         for p in policies.dropFirst() {
             m.allowedOutboundDataTransferDestinations = stricter(m.allowedOutboundDataTransferDestinations, p.allowedOutboundDataTransferDestinations, DataTransferLevel.allCases)

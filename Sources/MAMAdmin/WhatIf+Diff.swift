@@ -63,7 +63,7 @@ extension WhatIf {
                     if said == nil, found == nil { found = causes(a, b, oldPolicies, newPolicies, memo: &settingsMemo) }
                     changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after, because: said ?? found ?? []))
                 }
-                let (pa, pb) = (describe(a.protection), describe(b.protection))
+                let (pa, pb) = (a.protection.description, b.protection.description)
                 if pa != pb {
                     let had = a.protection.hasPolicy, has = b.protection.hasPolicy
                     let kind: WhatIfChange.Kind = ["undetermined", "not evaluated"].contains(pb) ? .toUnknown : ["undetermined", "not evaluated"].contains(pa) ? .toKnown
@@ -109,16 +109,6 @@ extension WhatIf {
 
     static func cell(_ v: Verdict) -> String { v.isAllowed ? "allowed" : v.blockedBy?.rawValue ?? "blocked" }
     static func cell(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : c.blockedBy?.rawValue ?? "blocked" }
-
-    static func describe(_ p: WhatIfAppResult.Protection) -> String {
-        switch p {
-        case .policy(let n): "\"\(n)\""
-        case .none: "none"
-        case .conflict(let names): "conflict of " + names.map { "\"\($0)\"" }.joined(separator: " and ")
-        case .undetermined: "undetermined"
-        case .notEvaluated: "not evaluated"
-        }
-    }
 
     /// Why an app's cells changed: another policy applies (or none), or the same policy's
     /// settings changed — named by their Graph property.

@@ -34,11 +34,22 @@ public struct WhatIfAppResult: Sendable {
         case undetermined
         /// Not evaluated, and why: the persona's platform is not iOS/iPadOS (its policies named).
         case notEvaluated(String)
+
+        /// The one wording of a conflict, wherever it is written (the table, the diff, the
+        /// HTML, and the title of the policy the conflict is judged as).
+        public static func conflictTitle(_ names: [String]) -> String {
+            "CONFLICT between " + names.map { "\"\($0)\"" }.joined(separator: " and ")
+        }
     }
 
     /// One policy's evaluation for this app, as Graph's What If lists them (`whatIfAnalysisResult`).
     public struct PolicyEvaluation: Sendable, Hashable {
-        public var kind: String
+        /// Which kind of policy it is: its `@odata.type` in Graph's JSON.
+        public enum Kind: String, Sendable, Hashable {
+            case appProtection = "#microsoft.graph.iosManagedAppProtection"
+            case conditionalAccess = "#microsoft.graph.conditionalAccessPolicy"
+        }
+        public var kind: Kind
         public var id: String
         public var displayName: String
         /// `nil`: undetermined.
@@ -104,6 +115,19 @@ public struct WhatIfAppResult: Sendable {
     public var save: Cells { Cells(judged: judged.save, names: names) }
     public var open: Cells { Cells(judged: judged.open, names: names) }
     public var features: Cells { Cells(judged: judged.features, names: names) }
+}
+
+extension WhatIfAppResult.Protection: CustomStringConvertible {
+    /// As every report writes it.
+    public var description: String {
+        switch self {
+        case .policy(let name): "\"\(name)\""
+        case .none: "none"
+        case .conflict(let names): Self.conflictTitle(names)
+        case .undetermined: "undetermined"
+        case .notEvaluated(let why): "not evaluated — \(why)"
+        }
+    }
 }
 
 extension WhatIf {

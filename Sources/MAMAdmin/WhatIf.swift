@@ -241,7 +241,7 @@ public enum WhatIf {
         guard persona.isIOS else { return (.notEvaluated(notEvaluated(persona, policies)), [], [], nil) }
         for (index, p) in policies.protections.enumerated() {
             let (applies, reasons, why) = protection(p, app, persona, member, policies, base)
-            evaluations.append(.init(kind: "#microsoft.graph.iosManagedAppProtection", id: p.id ?? "", displayName: p.title,
+            evaluations.append(.init(kind: .appProtection, id: p.id ?? "", displayName: p.title,
                                      applies: applies, analysisReasons: reasons, reason: why))
             if applies == true { applying.append(p); indices.append(index) }
             if applies == nil { undecided = true }
@@ -291,7 +291,7 @@ public enum WhatIf {
             let controls = p.builtInControls.joined(separator: p.requiresAll ? " and " : " or ")
             let session = p.sessionControls.isEmpty ? "" : "; session: " + p.sessionControls.joined(separator: ", ")
             let notes = j.notes.isEmpty ? "" : " (\(j.notes.joined(separator: "; ")))"
-            var e = WhatIfAppResult.PolicyEvaluation(kind: "#microsoft.graph.conditionalAccessPolicy", id: p.id, displayName: p.name, applies: false,
+            var e = WhatIfAppResult.PolicyEvaluation(kind: .conditionalAccess, id: p.id, displayName: p.name, applies: false,
                                                      analysisReasons: [], reason: "", reportOnly: p.state == .enabledForReportingButNotEnforced,
                                                      covers: j.matches, disabled: p.state == .disabled)
             if p.state == .disabled {

@@ -68,7 +68,7 @@ enum WhatIfHTML {
                 grids = [a.transfers, a.clipboard, a.save, a.open, a.features].map { "<td>\(cells($0))</td>" }.joined()
             }
             rows += "<tr><td>\(esc(p.name))</td><td>\(esc(a.app.rawValue))</td>"
-                + "<td><details><summary>\(esc(WhatIfReport.protection(a.protection)))</summary><div class=why>\(why)</div></details></td>"
+                + "<td><details><summary>\(esc(a.protection.description))</summary><div class=why>\(why)</div></details></td>"
                 + "<td class=\(tokenClass(a.token))><details><summary>\(esc(a.token.word))</summary><div class=why>\(esc(a.token.explanation))\(ca.isEmpty ? "" : "<br>" + ca)</div></details></td>"
                 + "<td>\(config)</td>\(grids)</tr>\n"
         }

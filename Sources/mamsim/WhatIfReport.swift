@@ -7,16 +7,6 @@ import MAMAdmin
 /// How `whatif` results are written. A result's texts already name its persona (personas of
 /// one shape share one evaluation, named as each reads it): what is read here is written as it is.
 enum WhatIfReport {
-    static func protection(_ p: WhatIfAppResult.Protection) -> String {
-        switch p {
-        case .policy(let name): "\"\(name)\""
-        case .none: "none"
-        case .conflict(let names): "CONFLICT between " + names.map { "\"\($0)\"" }.joined(separator: " and ")
-        case .undetermined: "undetermined"
-        case .notEvaluated(let why): "not evaluated — \(why)"
-        }
-    }
-
     static func verdict(_ v: Verdict) -> String { v.isAllowed ? "allowed" : "\(v.blockedBy!.rawValue)" }
     /// A cell's decision without its sentence (which is named only where it is written).
     static func verdict(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : "\(c.blockedBy!.rawValue)" }
@@ -39,7 +29,7 @@ enum WhatIfReport {
         var lines = ["\(p.name): \(p.user.upn), groups [\(p.member.named.joined(separator: ", "))], \(device) \(p.device.platform) \(p.device.osVersion) \(p.device.model)"]
         for a in r.apps {
             lines.append("  \(a.app)")
-            lines.append("    app protection: \(protection(a.protection))")
+            lines.append("    app protection: \(a.protection)")
             for e in a.evaluations {
                 let mark = e.applies == true ? "applies" : e.applies == false ? "no" : "?"
                 lines.append("      \(mark): \"\(e.displayName)\" — \(e.reason)")
@@ -151,10 +141,10 @@ enum WhatIfReport {
 
     static func evaluation(_ w: inout JSONWriter, _ e: WhatIfAppResult.PolicyEvaluation) {
         w.object { w in
-            w.field("@odata.type", e.kind)
+            w.field("@odata.type", e.kind.rawValue)
             if !e.id.isEmpty { w.field("id", e.id) }
             w.field("displayName", e.displayName)
-            let ca = e.kind == "#microsoft.graph.conditionalAccessPolicy"
+            let ca = e.kind == .conditionalAccess
             if ca {
                 // Graph's whatIfAnalysisResult: a state, a Boolean policyApplies, and why not.
                 w.field("state", e.disabled ? "disabled" : e.reportOnly ? "enabledForReportingButNotEnforced" : "enabled")

@@ -102,6 +102,11 @@ import Testing
         #expect(alone.apps[1].protection == .none && alone.apps[1].evaluations[0].reason.contains("does not integrate the Intune SDK"))
         #expect(WhatIf.mostRestrictive([a, b]).allowedOutboundDataTransferDestinations == .none)
         #expect(WhatIf.mostRestrictive([b, a]).printBlocked)
+        // One wording of a conflict: what the table, the diff and the HTML write, and the title
+        // of the policy the conflict is judged as (which its cells' sentences name).
+        #expect(mail.protection.description == #"CONFLICT between "A" and "B""#)
+        #expect(WhatIf.mostRestrictive([b, a]).title == mail.protection.description)
+        #expect(mail.transfers.contains { $0.verdict.explanation.contains(#"CONFLICT between "A" and "B""#) })
     }
 
     /// The whole grid (issue 85, item 4): each app's cells are the enforcer's own list — every
@@ -208,7 +213,7 @@ extension WhatIfTests {
         func rendered(_ r: WhatIfPersonaResult) -> [String] {
             var texts: [String] = []
             for a in r.apps {
-                texts += [WhatIf.describe(a.protection), a.token.explanation]
+                texts += [a.protection.description, a.token.explanation]
                 texts += a.evaluations.map(\.reason)
                 texts += a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 let cells = Array(a.transfers) + a.clipboard + a.save + a.open + a.features
