@@ -19,9 +19,14 @@ enum WhatIfHTML {
         details>summary{cursor:pointer}ul{margin:.2em 0;padding-left:1.1em}
         """
 
-    static func page(title: String, body: String) -> String {
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>\(esc(title))</title><style>\(style)</style></head><body>\(body)</body></html>\n"
+    static func page(title: String, body: String) -> String { pageHead(title: title) + body + pageTail }
+
+    /// A page up to its body's text, and after it: what a page streamed in pieces writes first
+    /// and last.
+    static func pageHead(title: String) -> String {
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>\(esc(title))</title><style>\(style)</style></head><body>"
     }
+    static let pageTail = "</body></html>\n"
 
     /// A grid's cells in a table cell: how many are allowed, and each blocked one with why.
     static func cells(_ cells: WhatIfAppResult.Cells) -> String {
@@ -77,17 +82,28 @@ enum WhatIfHTML {
 
     /// The evaluation's page from its personas' rows (a shard's, or all of them).
     static func evaluationPage(personas: Int, apps: Int, sources: [String], summary: String, rows: String) -> String {
-        page(title: "mamsim whatif", body: """
+        let frame = evaluationFrame(personas: personas, apps: apps, sources: sources)
+        return frame.head + summary + frame.middle + rows + frame.tail
+    }
+
+    /// The evaluation's page around its rows: before the summary rows, between them and the
+    /// app rows, and after those (`mamsim merge` streams each part's rows into it).
+    static func evaluationFrame(personas: Int, apps: Int, sources: [String]) -> (head: String, middle: String, tail: String) {
+        let head = pageHead(title: "mamsim whatif") + """
             <h1>What if</h1><p>\(personas) personas, \(apps) apps, from \(esc(sources.joined(separator: ", ")))</p>
             <section id="summary"><h2>Summary</h2><table>
             <colgroup><col style="width:11%"><col style="width:17%"><col style="width:15%"><col style="width:10%"><col style="width:15%"><col span="4" style="width:8%"></colgroup>
             <tr><th>Persona</th><th>User and groups</th><th>Device</th><th>App protection</th><th>Token</th><th>Share</th><th>Paste</th><th>Save</th><th>Features</th></tr>
-            \(summary)</table></section>
+
+            """
+        let middle = """
+            </table></section>
             <section id="apps"><h2>Every app</h2><table>
             <colgroup><col style="width:8%"><col style="width:11%"><col style="width:14%"><col style="width:14%"><col style="width:11%"><col span="5" style="width:8.4%"></colgroup>
             <tr><th>Persona</th><th>App</th><th>App protection</th><th>Token</th><th>App config</th><th>Share</th><th>Paste</th><th>Save</th><th>Open</th><th>Features</th></tr>
-            \(rows)</table></section>
-            """)
+
+            """
+        return (head, middle, "</table></section>" + pageTail)
     }
 
     /// The diff's page up to its rows: who is affected and by which change, then the head of
@@ -100,8 +116,7 @@ enum WhatIfHTML {
             rows += "<tr\(s.failing > 0 ? " class=fail" : "")><td>\(esc(name))</td><td class=n>\(s.changes)</td><td class=n>\(s.failing)</td><td>\(esc(kinds))</td>"
                 + "<td><ul>" + s.causes.map { "<li>\(esc($0))</li>" }.joined() + (s.moreCauses > 0 ? "<li>and \(s.moreCauses) more</li>" : "") + "</ul></td></tr>\n"
         }
-        let head = page(title: "mamsim whatif --diff", body: "\u{0}")
-        return String(head[..<head.firstIndex(of: "\u{0}")!]) + """
+        return pageHead(title: "mamsim whatif --diff") + """
             <h1>What if: the change</h1><p>\(esc(old)) → \(esc(new)), \(personas) personas: \(total) cells change\(esc(failingSaid))</p>
             <section id="summary"><h2>Who is affected, by which change</h2><table>
             <colgroup><col style="width:16%"><col style="width:7%"><col style="width:7%"><col style="width:25%"><col style="width:45%"></colgroup>
@@ -114,5 +129,5 @@ enum WhatIfHTML {
             """
     }
 
-    static let diffTail = "</table></section></body></html>\n"
+    static let diffTail = "</table></section>" + pageTail
 }

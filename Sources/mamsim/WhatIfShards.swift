@@ -224,13 +224,12 @@ enum WhatIfMerge {
             try stream.write(WhatIfReport.jsonTail)
         case "html":
             let apps = parts.reduce(0) { $0 + ($1.header["apps"] as? Int ?? 0) }
-            let page = WhatIfHTML.evaluationPage(personas: personas, apps: apps, sources: head["sources"] as? [String] ?? [], summary: "\u{0}", rows: "\u{1}")
-            let cut = page.components(separatedBy: "\u{0}"), rest = cut[1].components(separatedBy: "\u{1}")
-            try stream.write(cut[0])
+            let frame = WhatIfHTML.evaluationFrame(personas: personas, apps: apps, sources: head["sources"] as? [String] ?? [])
+            try stream.write(frame.head)
             for part in parts { try copy(part, length: part.header["summaryBytes"] as? Int ?? 0, to: stream) }
-            try stream.write(rest[0])
+            try stream.write(frame.middle)
             for part in parts { try copy(part, from: UInt64(part.header["summaryBytes"] as? Int ?? 0), to: stream) }
-            try stream.write(rest[1])
+            try stream.write(frame.tail)
         default:
             for part in parts { try copy(part, to: stream) }
             let conflicts = parts.reduce(0) { $0 + ($1.header["conflicts"] as? Int ?? 0) }
