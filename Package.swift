@@ -55,7 +55,7 @@ let package = Package(
         // device's `PolicyMatrix` and `Enforcer` (and MAMPolicy's Graph import, assignments and
         // filters, which a scenario reads too), so the offline answer and the simulated device
         // cannot disagree.
-        .target(name: "MAMAdmin", dependencies: ["MAMModel", "MAMPolicy"], swiftSettings: strict),
+        .target(name: "MAMAdmin", dependencies: ["MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle"], swiftSettings: strict),
         // Activation rules: the predicate and dictionary languages, UTIs, plist values.
         .target(name: "MAMActivation", swiftSettings: strict),
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
@@ -142,6 +142,8 @@ let package = Package(
         .testTarget(name: "MAMPolicyTests", dependencies: [
             "MAMPolicy", "MAMAdmin", "MAMModel", "CAllocationCount", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
+        // What If, the policy matrix's diff, the mutants and the exports' discovery (MAMAdmin).
+        .testTarget(name: "MAMAdminTests", dependencies: ["MAMAdmin", "MAMPolicy", "MAMModel"], swiftSettings: strict),
         .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", "MAMModel", "MAMTuistDescription", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade", "MAMManagedAppFacade", "MAMPlayedHost"], swiftSettings: strict),

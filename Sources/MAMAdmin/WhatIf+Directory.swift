@@ -1,6 +1,6 @@
 import Foundation
 import MAMModel
-public import MAMPolicy
+import MAMPolicy
 
 /// A Microsoft Entra named location (Graph `ipNamedLocation`, `countryNamedLocation`;
 /// Microsoft365DSC's `AADNamedLocationPolicy`), for conditional access's location condition.

@@ -152,77 +152,14 @@ struct WhatIfCommand: ParsableCommand {
         throw ExitCode(1)
     }
 
-    /// The bytes of an export, bounded before it is parsed as every input of mamsim is (a JSON
-    /// export is read at about ten times its size in memory); exit 2 naming it otherwise.
-    static func export(_ file: String) throws -> Data {
-        do { return try InputFile.contents(of: URL(fileURLWithPath: file)) } catch let tooLarge as InputFile.TooLarge {
-            Terminal.error(tooLarge.description)
-            throw ExitCode(2)
-        } catch {
-            Terminal.error("\(file) cannot be read (\(error.localizedDescription))")
-            throw ExitCode(2)
-        }
-    }
-
-    /// Every Graph document under `paths`, in path order, with the warnings and skipped objects
-    /// to show; a document that does not import stops the command (exit 2), naming it.
+    /// Every Graph document under `paths` (`WhatIfExports.load`), with the notes to show; what
+    /// cannot be read or imported stops the command (exit 2), naming it.
     static func loadPolicies(_ paths: [String]) throws -> (WhatIfPolicies, [String]) {
-        var files: [String] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                Terminal.error("\(path) does not exist; name Graph JSON files or folders of them")
-                throw ExitCode(2)
-            }
-            if isDirectory.boolValue {
-                let found = (FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
-                    .filter { $0.lowercased().hasSuffix(".json") || $0.lowercased().hasSuffix(".ps1") }.sorted()
-                let root = URL(fileURLWithPath: path)
-                for name in found {
-                    let file = (path as NSString).appendingPathComponent(name)
-                    // An export folder is what a tool wrote, or what a pull request changed: a
-                    // link in it must not make whatif read (and quote) a file elsewhere.
-                    guard ProjectRoot.contains(root, URL(fileURLWithPath: file)) else {
-                        Terminal.error("\(file) is a link to \(URL(fileURLWithPath: file).resolvingSymlinksInPath().path), outside \(path); an export folder's files are read only inside it — copy the file in, or name it on the command line")
-                        throw ExitCode(2)
-                    }
-                    files.append(file)
-                }
-            } else {
-                files.append(path)
-            }
+        do {
+            return try WhatIfExports.load(paths)
+        } catch {
+            Terminal.error(error)
+            throw ExitCode(2)
         }
-        var policies = WhatIfPolicies()
-        var notes: [String] = []
-        var skippedAll: [String] = []
-        for file in files {
-            let data = try Self.export(file)
-            do {
-                let (warnings, skipped) = file.lowercased().hasSuffix(".ps1")
-                    ? try policies.add(dscExport: String(decoding: data, as: UTF8.self), source: file)
-                    : try policies.add(document: [UInt8](data), source: file)
-                notes += warnings + skipped.map { "skipped \($0)" }
-                skippedAll += skipped
-            } catch {
-                Terminal.error(error)
-                throw ExitCode(2)
-            }
-        }
-        try refuseNothingToAnswer(policies, paths: paths, files: files.count, skipped: skippedAll)
-        notes += policies.attachAssignments()
-        if policies.protections.isEmpty { notes.append("no iosManagedAppProtection among \(files.count) file\(files.count == 1 ? "" : "s"): every app is unprotected") }
-        for p in policies.protections where p.assignments.isEmpty {
-            notes.append("policy \"\(p.title)\" has no assignments (export it with $expand=assignments): it applies to no persona")
-        }
-        return (policies, notes)
-    }
-
-    /// Nothing What If evaluates (a compliance or configuration export): bad input, exit 2,
-    /// naming what was found — never "every app is unprotected" with a green gate.
-    static func refuseNothingToAnswer(_ policies: WhatIfPolicies, paths: [String], files: Int, skipped skippedAll: [String]) throws {
-        guard policies.protections.isEmpty && policies.conditionalAccess.isEmpty else { return }
-        let found = skippedAll.isEmpty ? "nothing whatif reads" : "\(skippedAll.count) object\(skippedAll.count == 1 ? "" : "s") of other kinds: " + skippedAll.prefix(3).joined(separator: "; ") + (skippedAll.count > 3 ? "; …" : "")
-        Terminal.error("\(paths.joined(separator: ", ")): no iosManagedAppProtection and no conditionalAccessPolicy among \(files) file\(files == 1 ? "" : "s") (\(found)); What If answers from app protection and conditional access policies: export those (docs/WHATIF.md, \"What it reads\")")
-        throw ExitCode(2)
     }
 }
