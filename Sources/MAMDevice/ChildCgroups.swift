@@ -124,8 +124,17 @@ final class ChildCgroups {
     func removeAll() {
         guard let root else { return }
         let leaves = lingering + [builtIn, memoryProcs].compactMap { $0.map { ($0 as NSString).deletingLastPathComponent } }
-        for dir in leaves { for pid in members(dir + "/cgroup.procs") { System.signal(pid, SIGKILL) } }
-        usleep(leaves.isEmpty ? 0 : 10_000)
+        var killed = false
+        for dir in leaves {
+            for pid in members(dir + "/cgroup.procs") {
+                System.signal(pid, SIGKILL)
+                killed = true
+            }
+        }
+        // A cgroup is removed once its processes are gone: waited for only when some were just
+        // killed, a millisecond at a time (a fixed wait here was paid by every run's shutdown,
+        // twice, with nothing left to kill).
+        for _ in 0..<(killed ? 50 : 0) where leaves.contains(where: { !members($0 + "/cgroup.procs").isEmpty }) { usleep(1000) }
         lingering.removeAll { System.removeDirectory($0) }
         if let builtIn { System.removeDirectory((builtIn as NSString).deletingLastPathComponent) }
         if let memoryRoot { System.removeDirectory(memoryRoot) }

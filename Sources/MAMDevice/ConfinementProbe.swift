@@ -1,5 +1,6 @@
 import Foundation
 import MAMLoop
+import Synchronization
 
 /// What confinement the host's children run under, found out once when the host starts.
 public struct ConfinementReport: Sendable, CustomStringConvertible {
@@ -25,10 +26,7 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
             ?? URL(fileURLWithPath: configuration.appRuntime).deletingLastPathComponent().appendingPathComponent("mamsim-confine").path
         let why: String
         if FileManager.default.isExecutableFile(atPath: launcher) {
-            let out = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-confine-probe-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: out) }
-            let status = (try? ChildProcess.run(launcher, arguments: ["--probe"], stdoutPath: out.path)) ?? -1
-            let said = (try? String(contentsOf: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let (status, said) = probed(launcher)
             let words = said.split(separator: " ").map(String.init)
             if status == 0, let abi = words.first.flatMap({ Int($0) }) {
                 let features = Set(words.dropFirst())
@@ -41,6 +39,23 @@ public struct ConfinementReport: Sendable, CustomStringConvertible {
         if configuration.confinement == .required { throw .loop("confinement is required but unavailable: \(why)") }
         return ConfinementReport(launcher: nil, features: [], description: "\(unconfined) (\(why))")
     }
+
+    /// What `launcher --probe` said, and its status: asked once per launcher in a process (the
+    /// kernel's Landlock ABI and what it can put in force do not change while it runs), so a
+    /// process that starts many hosts — `mamsim test` of a folder, a mutation sweep — does not
+    /// start the launcher for each.
+    static func probed(_ launcher: String) -> (status: Int32, said: String) {
+        if let known = probeAnswers.withLock({ $0[launcher] }) { return known }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("mamsim-confine-probe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let status = (try? ChildProcess.run(launcher, arguments: ["--probe"], stdoutPath: out.path)) ?? -1
+        let said = (try? String(contentsOf: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        // A launcher that could not answer is asked again by the next host: it may have been built since.
+        if status == 0 { probeAnswers.withLock { $0[launcher] = (status, said) } }
+        return (status, said)
+    }
+
+    private static let probeAnswers = Mutex<[String: (status: Int32, said: String)]>([:])
 
     /// What is in force, and what is not, in one paragraph.
     static func describe(abi: Int, features: Set<String>, limits: ChildLimits, cgroups: String? = nil,
