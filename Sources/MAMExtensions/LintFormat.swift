@@ -220,12 +220,12 @@ public enum LintFormat: String, CaseIterable, Sendable {
             // Suite names are unique: a repeated one gets its position.
             if !names.insert(name).inserted { name += " #\(names.count)"; names.insert(name) }
             let findings = report.sortedFindings
-            xml += "  <testsuite name=\"\(escapeXML(name))\" tests=\"\(max(1, findings.count))\" failures=\"\(report.errors.count)\" errors=\"0\" skipped=\"\(report.skipped == nil ? 0 : 1)\" time=\"0.000\">\n"
+            xml += "  <testsuite name=\"\(UntrustedText.xml(name))\" tests=\"\(max(1, findings.count))\" failures=\"\(report.errors.count)\" errors=\"0\" skipped=\"\(report.skipped == nil ? 0 : 1)\" time=\"0.000\">\n"
             if let skipped = report.skipped {
-                xml += "    <testcase classname=\"\(escapeXML(name))\" name=\"not linted\" time=\"0.000\">\n"
-                xml += "      <skipped message=\"\(escapeXML(skipped + ": the Intune App SDK for iOS does not apply"))\"/>\n    </testcase>\n"
+                xml += "    <testcase classname=\"\(UntrustedText.xml(name))\" name=\"not linted\" time=\"0.000\">\n"
+                xml += "      <skipped message=\"\(UntrustedText.xml(skipped + ": the Intune App SDK for iOS does not apply"))\"/>\n    </testcase>\n"
             } else if findings.isEmpty {
-                xml += "    <testcase classname=\"\(escapeXML(name))\" name=\"no problems\" time=\"0.000\"/>\n"
+                xml += "    <testcase classname=\"\(UntrustedText.xml(name))\" name=\"no problems\" time=\"0.000\"/>\n"
             }
             // Viewers key a case by suite, class and name: a repeated name gets its line, then
             // its position, so no two cases of a suite collapse into one.
@@ -238,11 +238,11 @@ public enum LintFormat: String, CaseIterable, Sendable {
                 var n = 2
                 let plain = caseName
                 while !caseNames.insert(file + "\u{0}" + caseName).inserted { caseName = "\(plain) #\(n)"; n += 1 }
-                xml += "    <testcase classname=\"\(escapeXML(file))\" name=\"\(escapeXML(caseName))\" file=\"\(escapeXML(file))\"\(line) time=\"0.000\">\n"
+                xml += "    <testcase classname=\"\(UntrustedText.xml(file))\" name=\"\(UntrustedText.xml(caseName))\" file=\"\(UntrustedText.xml(file))\"\(line) time=\"0.000\">\n"
                 if f.severity == .error {
-                    xml += "      <failure type=\"\(escapeXML(f.rule))\" message=\"\(escapeXML(message(f)))\">\(escapeXML("\(file):\(f.line ?? 1): \(message(f))"))</failure>\n"
+                    xml += "      <failure type=\"\(UntrustedText.xml(f.rule))\" message=\"\(UntrustedText.xml(message(f)))\">\(UntrustedText.xml("\(file):\(f.line ?? 1): \(message(f))"))</failure>\n"
                 } else {
-                    xml += "      <system-out>\(escapeXML("\(f.severity.rawValue): \(file):\(f.line ?? 1): \(message(f))"))</system-out>\n"
+                    xml += "      <system-out>\(UntrustedText.xml("\(f.severity.rawValue): \(file):\(f.line ?? 1): \(message(f))"))</system-out>\n"
                 }
                 xml += "    </testcase>\n"
             }
@@ -251,26 +251,4 @@ public enum LintFormat: String, CaseIterable, Sendable {
         return xml + "</testsuites>\n"
     }
 
-    public static func escapeXML(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            // Characters XML 1.0 cannot carry at all.
-            default:
-                if scalar.value < 0x20 || (0xD800...0xDFFF).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
 }

@@ -65,4 +65,30 @@ public enum UntrustedText {
         }
         return String(out) + "…"
     }
+
+    /// `s` as the text of an XML or HTML document (an element's text or an attribute's
+    /// value): markup characters as entities, line breaks and tabs as character references,
+    /// and what XML 1.0 cannot carry at all (other controls, lone surrogates) as U+FFFD.
+    public static func xml(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t": out += "&#9;"
+            // Characters XML 1.0 cannot carry at all.
+            default:
+                if scalar.value < 0x20 || (0xD800...0xDFFF).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
 }

@@ -159,7 +159,7 @@ extension MatrixCommand {
     /// The start of a diff's page, both forms (cell by cell, or groups of cells): title,
     /// `summary`, and the settings that differ in a table left open for its caller to close.
     static func diffPageHead(oldName: String, newName: String, settings: [SettingChange], summary: String) -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         let title = "What changes from \(oldName) to \(newName)"
         var html = """
             <!DOCTYPE html>
@@ -177,7 +177,7 @@ extension MatrixCommand {
 
     static func diffHTML(_ changes: [PolicyMatrix.Change], _ causes: [[String]], _ settings: [SettingChange],
                          oldName: String, newName: String, fleet: String?) -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var html = diffPageHead(oldName: oldName, newName: newName, settings: settings,
                                 summary: "\(changes.count) cell\(changes.count == 1 ? "" : "s") decide differently on \(fleet.map { "the fleet of \($0)" } ?? "a default fleet").")
         html += "</table>\n<h2>Cells</h2>\n<table><tr><th>grid</th><th>from</th><th>to</th><th>before</th><th>after</th><th>changed by</th><th>why now</th></tr>\n"

@@ -151,7 +151,7 @@ struct DiffSummary {
     }
 
     func html(oldName: String, newName: String, fleet: String?) -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var html = MatrixCommand.diffPageHead(oldName: oldName, newName: newName, settings: settings,
                                               summary: "\(changedCells) cells decide differently on \(fleet.map { "the fleet of \($0)" } ?? "a default fleet"), in \(groups.count) group\(groups.count == 1 ? "" : "s").")
         html += "</table>\n<p>\(esc(intro))</p>\n"

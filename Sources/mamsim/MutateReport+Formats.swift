@@ -134,7 +134,7 @@ extension MutateSweep {
     /// A page of its own (no script, nothing fetched): the score, the score per app and per
     /// setting, and every mutant with its verdict and why. Every text is escaped.
     func html() -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MAMActivation
+import MAMAdmin
 import MAMModel
 
 /// What a sweep found, as one run writes it and as `mamsim merge` joins its parts: the same

@@ -12,7 +12,7 @@ extension ReportHTML {
     /// delivered (the service's own changes — a licence, an injected fault — between them).
     static func lifecycleTimeline(_ events: [AuditEvent]) -> String {
         guard !events.isEmpty else { return "" }
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         let accounts = events.reduce(into: [String]()) { list, e in
             let who = e.owner.isEmpty ? e.sourceIdentity : e.owner
             if !list.contains(who) { list.append(who) }
@@ -42,7 +42,7 @@ extension ReportHTML {
     }
 
     static func timeline(_ s: SuiteDocument.Scenario, anchor: String = "s1") -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var html = "<div class=\"scroll\"><table class=\"timeline\"><caption>Steps</caption><thead><tr><th scope=\"col\">#</th><th scope=\"col\">step</th><th scope=\"col\">outcome</th><th scope=\"col\">expected</th><th scope=\"col\">held</th><th scope=\"col\">why</th></tr></thead><tbody>\n"
         for step in s.steps {
             let unexpected = !step.passed && step.expected != nil

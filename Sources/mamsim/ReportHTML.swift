@@ -195,7 +195,7 @@ enum ReportHTML {
     static func errorReason(_ s: ScenarioPage) -> String? { s.result.flatMap { $0.error ?? $0.fleetError } }
 
     static func page(title: String, summary: String, scenarios: [ScenarioPage], extraGrids: [Grid] = []) -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -243,7 +243,7 @@ enum ReportHTML {
     /// What failed, before anything else: each expectation that did not hold (expected, got,
     /// why, a link to its step) and each scenario that could not run, with the reason.
     static func failures(_ scenarios: [ScenarioPage]) -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var items: [String] = []
         var expectations = 0
         for (i, s) in scenarios.enumerated() {
@@ -277,7 +277,7 @@ enum ReportHTML {
     /// call and detail, marked failed (under `--strict`), a note, or suppressed with the reason.
     static func strictFindings(_ findings: [SuiteDocument.StrictFinding], anchor: String) -> String {
         guard !findings.isEmpty else { return "" }
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         let items = findings.map { f -> String in
             let state = f.failed ? "<span class=\"blocked\">✘ failed</span>"
                 : f.suppressedBecause.map { "<span class=\"none\">suppressed: \(esc($0))</span>" } ?? "<span class=\"none\">note (not --strict)</span>"
@@ -290,7 +290,7 @@ enum ReportHTML {
     /// `failedSteps`: the audit names of the steps whose expectation failed; their cells are
     /// framed and say so, so a run whose expected blocks were delivered does not look green.
     static func render(_ grid: Grid, prefix: String, failedSteps: Set<String> = []) -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var html = "<div class=\"scroll\"><table class=\"matrix\" id=\"\(prefix)-\(grid.id)\" data-grid=\"\(grid.id)\"><caption>\(esc(grid.caption))</caption>\n<thead><tr><th scope=\"col\">\(esc(grid.corner))</th>"
         html += grid.columns.map { "<th scope=\"col\">\(esc($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for (r, row) in grid.rows.enumerated() {

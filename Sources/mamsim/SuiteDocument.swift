@@ -221,7 +221,7 @@ struct SuiteDocument: Codable, Equatable {
     /// JUnit XML (`schemas/junit.xsd`): a `<testsuite>` per scenario, a `<testcase>` per step
     /// with its file and line; a scenario that could not run is one `<error>`.
     func junit() -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let tests = scenarios.map { $0.status == "error" ? 1 : max(1, $0.steps.count) + strictCases($0).count }.reduce(0, +)
         func strictCases(_ s: Scenario) -> [StrictFinding] { s.status == "error" ? [] : (s.strict ?? []).filter(\.failed) }
@@ -275,7 +275,7 @@ struct SuiteDocument: Codable, Equatable {
     /// exists in the package that built the app (`source`): the app's own words never choose a
     /// location.
     static func strictCase(_ f: StrictFinding, suite name: String, file: String) -> String {
-        let esc = LintFormat.escapeXML
+        let esc = UntrustedText.xml
         let place = f.file.isEmpty ? nil : "\(f.file):\(f.line)"
         let msg = "\(f.check)\(place.map { " at \($0)" } ?? "") in \(f.app) (\(f.call))"
         let location = f.source.map { "file=\"\(esc($0))\" line=\"\(max(1, f.line))\"" } ?? "file=\"\(file)\""

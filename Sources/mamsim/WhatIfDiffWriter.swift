@@ -12,13 +12,6 @@ import MAMModel
 final class WhatIfDiffWriter {
     enum Format: String { case table, json, html }
 
-    struct PersonaSummary {
-        var changes = 0, failing = 0
-        var kinds: [String: Int] = [:]
-        var causes: [String] = []
-        var moreCauses = 0
-    }
-
     let format: Format
     let old: String, new: String
     let personas: Int
@@ -26,7 +19,7 @@ final class WhatIfDiffWriter {
     private(set) var total = 0, failed = 0
     private(set) var firstFailed: [WhatIfChange] = []
     private var order: [String] = []
-    private var summaries: [String: PersonaSummary] = [:]
+    private var summaries: [String: WhatIfDiffSummary] = [:]
     private let scratch: URL
     private let rows: FileHandle
     private var buffer: [UInt8] = []
@@ -59,19 +52,10 @@ final class WhatIfDiffWriter {
             }
             if summaries[c.persona] == nil { order.append(c.persona) }
             // In place: a copy out and back would copy its kinds and causes for every change.
-            Self.count(c, fails: fails, into: &summaries[c.persona, default: PersonaSummary()])
+            summaries[c.persona, default: WhatIfDiffSummary()].count(c, fails: fails)
             buffer += row(c, fails: fails).utf8
         }
         if buffer.count > 1 << 20 { try flush() }
-    }
-
-    static func count(_ c: WhatIfChange, fails: Bool, into s: inout PersonaSummary) {
-        s.changes += 1
-        if fails { s.failing += 1 }
-        s.kinds[c.kind.rawValue, default: 0] += 1
-        for b in c.because where !s.causes.contains(b) {
-            if s.causes.count < 6 { s.causes.append(b) } else { s.moreCauses += 1 }
-        }
     }
 
     private func flush() throws {
@@ -79,21 +63,13 @@ final class WhatIfDiffWriter {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// One change's row in the report's format, with its line end.
+    /// One change's row in the report's format, with its line end (the first row of JSON
+    /// opens the list).
     func row(_ c: WhatIfChange, fails: Bool) -> String {
         switch format {
-        case .table:
-            return UntrustedText.lines(["\(fails ? "FAIL" : "    ") \(c.kind.rawValue)  \(c.persona) / \(c.app) / \(c.cell): \(c.before) → \(c.after)"
-                                        + (c.because.isEmpty ? "" : "  [\(c.because.joined(separator: "; "))]")]) + "\n"
-        case .json:
-            var w = WhatIfReport.JSONWriter()
-            w.raw(total == 1 ? "\n" : ",\n")
-            WhatIfPart.changeObject(&w, c)
-            return w.out
-        case .html:
-            let esc = WhatIfHTML.esc
-            return "<tr\(fails ? " class=fail" : "")><td>\(fails ? "FAIL" : "")</td><td>\(esc(c.kind.rawValue))</td><td>\(esc(c.persona))</td><td>\(esc(c.app.rawValue))</td>"
-                + "<td>\(esc(c.cell))</td><td>\(esc(c.before))</td><td>\(esc(c.after))</td><td class=why>\(esc(c.because.joined(separator: "; ")))</td></tr>\n"
+        case .table: WhatIfReport.diffRow(c, fails: fails)
+        case .json: WhatIfReport.diffJSONRow(c, first: total == 1)
+        case .html: WhatIfHTML.diffRow(c, fails: fails)
         }
     }
 

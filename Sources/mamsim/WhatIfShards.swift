@@ -32,19 +32,9 @@ enum WhatIfPart {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// A change as a JSON object, keys in order, written by hand: a part holds millions of them,
-    /// and Foundation's serializer costs more than judging them. A part's line, and a row of the
-    /// diff's JSON report, are this object.
-    static func changeObject(_ w: inout WhatIfReport.JSONWriter, _ c: WhatIfChange) {
-        w.object { w in
-            w.field("after", c.after); w.field("app", c.app.rawValue); w.field("because", strings: c.because); w.field("before", c.before)
-            w.field("cell", c.cell); w.field("kind", c.kind.rawValue); w.field("persona", c.persona)
-        }
-    }
-
     static func changeLine(_ c: WhatIfChange) -> String {
         var w = WhatIfReport.JSONWriter()
-        changeObject(&w, c)
+        WhatIfReport.changeObject(&w, c)
         w.raw("\n")
         return w.out
     }

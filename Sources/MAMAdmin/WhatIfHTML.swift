@@ -1,14 +1,12 @@
-import MAMAdmin
-import MAMExtensions
-import MAMModel
+public import MAMModel
 import MAMPolicy
 
 /// `whatif --format html`: pages an admin can share — a summary first (who gets what; who a
 /// change affects, and by which change), then every column of the table, laid out to be read in
 /// a 1,400 px window (the columns wrap, the page never scrolls sideways). Self-contained: no
 /// script, no link out. Every text is the input's or derived from it, escaped.
-enum WhatIfHTML {
-    static let esc = LintFormat.escapeXML
+public enum WhatIfHTML {
+    public static let esc = UntrustedText.xml
 
     static let style = """
         body{font-family:system-ui,sans-serif;margin:1.2em;max-width:1360px;color:#222}
@@ -39,14 +37,14 @@ enum WhatIfHTML {
     static func tokenClass(_ t: WhatIfToken) -> String { t.depends ? "depends" : t.isAllowed ? "allowed" : "blocked" }
 
     /// The evaluation: a summary row per persona, then a row per persona and app.
-    static func evaluation(_ results: [WhatIfPersonaResult], sources: [String]) -> String {
+    public static func evaluation(_ results: [WhatIfPersonaResult], sources: [String]) -> String {
         let parts = results.map(rows)
         return evaluationPage(personas: results.count, apps: results.reduce(0) { $0 + $1.persona.apps.count }, sources: sources,
                               summary: parts.map(\.summary).joined(), rows: parts.map(\.apps).joined())
     }
 
     /// One persona's rows: its summary row, and a row per app.
-    static func rows(_ r: WhatIfPersonaResult) -> (summary: String, apps: String) {
+    public static func rows(_ r: WhatIfPersonaResult) -> (summary: String, apps: String) {
         let p = r.persona, apps = r.apps
         let protected = apps.filter { if case .policy = $0.protection { true } else if case .conflict = $0.protection { true } else { false } }.count
         let notEvaluated = apps.contains { if case .notEvaluated = $0.protection { true } else { false } }
@@ -81,14 +79,14 @@ enum WhatIfHTML {
     }
 
     /// The evaluation's page from its personas' rows (a shard's, or all of them).
-    static func evaluationPage(personas: Int, apps: Int, sources: [String], summary: String, rows: String) -> String {
+    public static func evaluationPage(personas: Int, apps: Int, sources: [String], summary: String, rows: String) -> String {
         let frame = evaluationFrame(personas: personas, apps: apps, sources: sources)
         return frame.head + summary + frame.middle + rows + frame.tail
     }
 
     /// The evaluation's page around its rows: before the summary rows, between them and the
     /// app rows, and after those (`mamsim merge` streams each part's rows into it).
-    static func evaluationFrame(personas: Int, apps: Int, sources: [String]) -> (head: String, middle: String, tail: String) {
+    public static func evaluationFrame(personas: Int, apps: Int, sources: [String]) -> (head: String, middle: String, tail: String) {
         let head = pageHead(title: "mamsim whatif") + """
             <h1>What if</h1><p>\(personas) personas, \(apps) apps, from \(esc(sources.joined(separator: ", ")))</p>
             <section id="summary"><h2>Summary</h2><table>
@@ -108,8 +106,8 @@ enum WhatIfHTML {
 
     /// The diff's page up to its rows: who is affected and by which change, then the head of
     /// the table of every change (`WhatIfDiffWriter` writes the rows, then `diffTail`).
-    static func diffHead(old: String, new: String, personas: Int, total: Int, failingSaid: String,
-                         summary: [(name: String, WhatIfDiffWriter.PersonaSummary)]) -> String {
+    public static func diffHead(old: String, new: String, personas: Int, total: Int, failingSaid: String,
+                         summary: [(name: String, WhatIfDiffSummary)]) -> String {
         var rows = ""
         for (name, s) in summary {
             let kinds = s.kinds.map { "\($0.value) \($0.key)" }.sorted().joined(separator: ", ")
@@ -129,5 +127,11 @@ enum WhatIfHTML {
             """
     }
 
-    static let diffTail = "</table></section>" + pageTail
+    public static let diffTail = "</table></section>" + pageTail
+
+    /// A change of `whatif --diff` as a row of its HTML table, with its line end.
+    public static func diffRow(_ c: WhatIfChange, fails: Bool) -> String {
+        "<tr\(fails ? " class=fail" : "")><td>\(fails ? "FAIL" : "")</td><td>\(esc(c.kind.rawValue))</td><td>\(esc(c.persona))</td><td>\(esc(c.app.rawValue))</td>"
+            + "<td>\(esc(c.cell))</td><td>\(esc(c.before))</td><td>\(esc(c.after))</td><td class=why>\(esc(c.because.joined(separator: "; ")))</td></tr>\n"
+    }
 }

@@ -1,29 +1,27 @@
 import Foundation
-import MAMExtensions
-import MAMModel
-import MAMPolicy
-import MAMAdmin
+public import MAMModel
+public import MAMPolicy
 
 /// How `whatif` results are written. A result's texts already name its persona (personas of
 /// one shape share one evaluation, named as each reads it): what is read here is written as it is.
-enum WhatIfReport {
+public enum WhatIfReport {
     static func verdict(_ v: Verdict) -> String { v.isAllowed ? "allowed" : "\(v.blockedBy!.rawValue)" }
     /// A cell's decision without its sentence (which is named only where it is written).
-    static func verdict(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : "\(c.blockedBy!.rawValue)" }
+    public static func verdict(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : "\(c.blockedBy!.rawValue)" }
 
-    static func table(_ results: [WhatIfPersonaResult], _ policies: WhatIfPolicies) -> String {
+    public static func table(_ results: [WhatIfPersonaResult], _ policies: WhatIfPolicies) -> String {
         var conflicts = 0
         var out = results.map { table($0, conflicts: &conflicts) }
         if let footer = tableFooter(conflicts: conflicts) { out.append(footer) }
         return out.joined(separator: "\n")
     }
 
-    static func tableFooter(conflicts: Int) -> String? {
+    public static func tableFooter(conflicts: Int) -> String? {
         conflicts > 0 ? "\n\(conflicts) app\(conflicts == 1 ? "" : "s") under a CONFLICT. \(WhatIf.conflictRule)" : nil
     }
 
     /// One persona's lines of the table (no newline at the end).
-    static func table(_ r: WhatIfPersonaResult, conflicts: inout Int) -> String {
+    public static func table(_ r: WhatIfPersonaResult, conflicts: inout Int) -> String {
         let p = r.persona
         let device = p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled"
         var lines = ["\(p.name): \(p.user.upn), groups [\(p.member.named.joined(separator: ", "))], \(device) \(p.device.platform) \(p.device.osVersion) \(p.device.model)"]
@@ -71,16 +69,18 @@ enum WhatIfReport {
 
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes
     /// through JSONSerialization's object tree.
-    struct JSONWriter {
+    public struct JSONWriter {
         /// UTF-8, appended byte by byte: `String`'s appends cost more than the decisions.
         var bytes: [UInt8] = []
 
-        var out: String { String(decoding: bytes, as: UTF8.self) }
+        public init() {}
 
-        mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
-        mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+        public var out: String { String(decoding: bytes, as: UTF8.self) }
 
-        mutating func string(_ s: String) {
+        public mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
+        public mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+
+        public mutating func string(_ s: String) {
             // DEL, C1 controls, bidirectional marks, line separators and the BOM start with one
             // of these bytes in UTF-8: JSON takes them raw, a terminal or a log viewer obeys
             // them, so such a string is written with each of them as a JSON escape.
@@ -122,21 +122,21 @@ enum WhatIfReport {
             bytes.append(UInt8(ascii: "\""))
         }
 
-        mutating func key(_ k: String) { string(k); bytes.append(UInt8(ascii: ":")) }
+        public mutating func key(_ k: String) { string(k); bytes.append(UInt8(ascii: ":")) }
 
-        mutating func dropComma() { if bytes.last == UInt8(ascii: ",") { bytes.removeLast() } }
+        public mutating func dropComma() { if bytes.last == UInt8(ascii: ",") { bytes.removeLast() } }
 
-        mutating func object(_ body: (inout JSONWriter) -> Void) { raw("{"); body(&self); dropComma(); raw("}") }
-        mutating func array<T>(_ items: some Sequence<T>, _ each: (inout JSONWriter, T) -> Void) {
+        public mutating func object(_ body: (inout JSONWriter) -> Void) { raw("{"); body(&self); dropComma(); raw("}") }
+        public mutating func array<T>(_ items: some Sequence<T>, _ each: (inout JSONWriter, T) -> Void) {
             raw("[")
             for item in items { each(&self, item); comma() }
             dropComma()
             raw("]")
         }
-        mutating func field(_ k: String, _ v: String) { key(k); string(v); comma() }
-        mutating func field(_ k: String, _ v: Bool?) { key(k); raw(v.map { $0 ? "true" : "false" } ?? "null"); comma() }
-        mutating func field(_ k: String, _ v: Int) { key(k); raw(String(v)); comma() }
-        mutating func field(_ k: String, strings: [String]) { key(k); array(strings) { $0.string($1) }; comma() }
+        public mutating func field(_ k: String, _ v: String) { key(k); string(v); comma() }
+        public mutating func field(_ k: String, _ v: Bool?) { key(k); raw(v.map { $0 ? "true" : "false" } ?? "null"); comma() }
+        public mutating func field(_ k: String, _ v: Int) { key(k); raw(String(v)); comma() }
+        public mutating func field(_ k: String, strings: [String]) { key(k); array(strings) { $0.string($1) }; comma() }
     }
 
     static func evaluation(_ w: inout JSONWriter, _ e: WhatIfAppResult.PolicyEvaluation) {
@@ -172,15 +172,15 @@ enum WhatIfReport {
         w.comma()
     }
 
-    static let jsonHead = "{\"personas\":["
-    static let jsonTail = "]}\n"
+    public static let jsonHead = "{\"personas\":["
+    public static let jsonTail = "]}\n"
 
-    static func json(_ results: [WhatIfPersonaResult]) -> String {
+    public static func json(_ results: [WhatIfPersonaResult]) -> String {
         jsonHead + results.map(json).joined(separator: ",\n") + jsonTail
     }
 
     /// One persona's object of the JSON report.
-    static func json(_ r: WhatIfPersonaResult) -> String {
+    public static func json(_ r: WhatIfPersonaResult) -> String {
         var w = JSONWriter()
         w.object { w in
             w.field("name", r.persona.name)
@@ -247,6 +247,52 @@ enum WhatIfReport {
             cells(&w, "save", a.save)
             cells(&w, "open", a.open)
             cells(&w, "features", a.features)
+        }
+    }
+
+    /// A change as a JSON object, keys in order, written by hand: a part holds millions of them,
+    /// and Foundation's serializer costs more than judging them. A part's line, and a row of the
+    /// diff's JSON report, are this object.
+    public static func changeObject(_ w: inout WhatIfReport.JSONWriter, _ c: WhatIfChange) {
+        w.object { w in
+            w.field("after", c.after); w.field("app", c.app.rawValue); w.field("because", strings: c.because); w.field("before", c.before)
+            w.field("cell", c.cell); w.field("kind", c.kind.rawValue); w.field("persona", c.persona)
+        }
+    }
+
+    /// A change of `whatif --diff` as a row of its table, with its line end.
+    public static func diffRow(_ c: WhatIfChange, fails: Bool) -> String {
+        UntrustedText.lines(["\(fails ? "FAIL" : "    ") \(c.kind.rawValue)  \(c.persona) / \(c.app) / \(c.cell): \(c.before) → \(c.after)"
+                             + (c.because.isEmpty ? "" : "  [\(c.because.joined(separator: "; "))]")]) + "\n"
+    }
+
+    /// A change of `whatif --diff` as an element of its JSON report's list (`first`: the list's
+    /// first, which opens it).
+    public static func diffJSONRow(_ c: WhatIfChange, first: Bool) -> String {
+        var w = JSONWriter()
+        w.raw(first ? "\n" : ",\n")
+        changeObject(&w, c)
+        return w.out
+    }
+}
+
+/// What `whatif --diff`'s summary says of one persona: its changes, how many fail the gate,
+/// by kind, and the first causes.
+public struct WhatIfDiffSummary: Sendable {
+    public private(set) var changes = 0, failing = 0
+    public private(set) var kinds: [String: Int] = [:]
+    public private(set) var causes: [String] = []
+    public private(set) var moreCauses = 0
+
+    public init() {}
+
+    /// `c` counted (`fails`: of a kind the gate names); six causes are kept, the rest counted.
+    public mutating func count(_ c: WhatIfChange, fails: Bool) {
+        changes += 1
+        if fails { failing += 1 }
+        kinds[c.kind.rawValue, default: 0] += 1
+        for b in c.because where !causes.contains(b) {
+            if causes.count < 6 { causes.append(b) } else { moreCauses += 1 }
         }
     }
 }
