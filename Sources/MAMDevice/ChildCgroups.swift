@@ -134,7 +134,11 @@ final class ChildCgroups {
         // A cgroup is removed once its processes are gone: waited for only when some were just
         // killed, a millisecond at a time (a fixed wait here was paid by every run's shutdown,
         // twice, with nothing left to kill).
-        for _ in 0..<(killed ? 50 : 0) where leaves.contains(where: { !members($0 + "/cgroup.procs").isEmpty }) { usleep(1000) }
+        var waits = killed ? 50 : 0
+        while waits > 0, leaves.contains(where: { !members($0 + "/cgroup.procs").isEmpty }) {
+            usleep(1000)
+            waits -= 1
+        }
         lingering.removeAll { System.removeDirectory($0) }
         if let builtIn { System.removeDirectory((builtIn as NSString).deletingLastPathComponent) }
         if let memoryRoot { System.removeDirectory(memoryRoot) }

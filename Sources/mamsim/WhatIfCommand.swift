@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
-import MAMBundle
-import MAMExtensions
 import MAMModel
 import MAMPolicy
 import MAMAdmin
-import MAMActivation
 import MAMScenario
 
 /// `mamsim whatif POLICIES... --personas FILE`: offline, from a tenant's Graph exports, what

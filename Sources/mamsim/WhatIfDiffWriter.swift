@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MAMAdmin
-import MAMExtensions
 import MAMModel
 
 /// Writes `whatif --diff`'s report as its changes come, in any number of batches: each change's

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MAMAdmin
-import MAMExtensions
 import MAMModel
 import MAMPolicy
 
