@@ -172,7 +172,8 @@ public enum WhatIfReport {
         w.comma()
     }
 
-    public static let jsonHead = "{\"personas\":["
+    /// The report opens with its version (`schemas/whatif-report.schema.json`).
+    public static let jsonHead = "{\"schemaVersion\":1,\"personas\":["
     public static let jsonTail = "]}\n"
 
     public static func json(_ results: [WhatIfPersonaResult]) -> String {

@@ -88,7 +88,7 @@ final class WhatIfDiffWriter {
         case .table:
             try stream.write(UntrustedText.lines([headline]) + "\n")
         case .json:
-            try stream.write("{\"changes\":[")
+            try stream.write("{\"schemaVersion\":1,\"changes\":[")
         case .html:
             try stream.write(WhatIfHTML.diffHead(old: old, new: new, personas: personas, total: total, failingSaid: failingSaid,
                                                  summary: order.map { ($0, summaries[$0]!) }))

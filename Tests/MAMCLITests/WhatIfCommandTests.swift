@@ -141,6 +141,30 @@ extension CLITests {
             #expect(html.status == 0 && html.stdout.contains("<td>BYOD sales</td><td>com.microsoft.Office.Outlook</td>"), "\(html.stderr)")
         }
 
+        /// Both JSON reports, an evaluation and a diff, carry their version and validate against
+        /// schemas/whatif-report.schema.json; one that lacks the version, or answers a
+        /// protection the schema does not know, does not.
+        @Test func bothJSONReportsValidateAgainstTheirSchema() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-whatif-schema")
+            defer { tmp.remove() }
+            let personas = ["--personas", CLI.repo(Self.example + "personas.yaml").path, "--format", "json", "-o"]
+            let one = try await CLI.run(["whatif", CLI.repo(Self.example + "before").path] + personas + [tmp.path("evaluation.json")])
+            #expect(one.status == 0, "\(one)")
+            let diff = try await CLI.run(["whatif", "--diff", CLI.repo(Self.example + "before").path, CLI.repo(Self.example + "after").path] + personas + [tmp.path("diff.json")])
+            #expect(diff.status == 0, "\(diff)")
+            for name in ["evaluation.json", "diff.json"] {
+                let problems = try ReportValidator.jsonProblems(tmp.path(name), schema: "whatif-report.schema.json")
+                #expect(problems == nil, "\(name): \(problems ?? "")")
+                let text = try String(contentsOfFile: tmp.path(name), encoding: .utf8)
+                #expect(text.hasPrefix("{\"schemaVersion\":1,"), "\(name)")
+            }
+            // The schema is not one that takes anything: a protection result it does not know fails.
+            let evaluation = try String(contentsOfFile: tmp.path("evaluation.json"), encoding: .utf8)
+            try evaluation.replacingOccurrences(of: "\"result\":\"applied\"", with: "\"result\":\"as if matched\"")
+                .write(toFile: tmp.path("bad.json"), atomically: true, encoding: .utf8)
+            #expect(try ReportValidator.jsonProblems(tmp.path("bad.json"), schema: "whatif-report.schema.json") != nil)
+        }
+
         /// The gate: the change under review (examples/whatif/after: level 2 sends org data to all
         /// apps, the Contractors exclusion dropped) opens data paths, and `--fail-on` fails the run
         /// naming the cells and the settings that opened them.
