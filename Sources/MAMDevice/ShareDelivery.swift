@@ -11,7 +11,9 @@ import MAMWire
 ///
 /// Used on the host's loop thread only. A class: the broker reaches it through one reference.
 final class ShareDelivery {
-    static let intunePrefix = "com.microsoft.intune.mam."
+    /// The prefix of the twins of an extension's types that carry managed data (MAMActivation's
+    /// `UTIRegistry.intunePrefix`; the device does not depend on the activation rules' module).
+    private static let intunePrefix = "com.microsoft.intune.mam."
 
     private let supervisor: Supervisor
     private let configuration: HostConfiguration
