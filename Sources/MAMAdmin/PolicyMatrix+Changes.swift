@@ -39,26 +39,6 @@ extension PolicyMatrix {
         a.isAllowed != b.isAllowed || a.reason != b.reason
     }
 
-    /// How many cells decide differently from `old` to `new`: `changes(from:to:).count`,
-    /// counted where the cells lie when both matrices have the same parties (each named once),
-    /// locations and features, so that no cell is built. `mamsim mutate` ranks every candidate
-    /// value of every setting by it, a matrix each.
-    public static func changeCount(from old: PolicyMatrix, to new: PolicyMatrix) -> Int {
-        guard old.parties == new.parties, old.saveLocations == new.saveLocations, old.openLocations == new.openLocations,
-              old.features == new.features, Set(old.parties.map(\.description)).count == old.parties.count else {
-            return changes(from: old, to: new).count
-        }
-        func count(_ a: [[Verdict]], _ b: [[Verdict]]) -> Int {
-            var n = 0
-            for (x, y) in zip(a, b) {
-                for (u, v) in zip(x, y) where decides(u, differently: v) { n += 1 }
-            }
-            return n
-        }
-        return count(old.transfers, new.transfers) + count(old.files, new.files) + count(old.clipboard, new.clipboard)
-            + count(old.save, new.save) + count(old.open, new.open) + count(old.feature, new.feature)
-    }
-
     /// The cells whose decision changes from `old` to `new`, in the order of `cells`. Both must
     /// be matrices of the same fleet (same parties, locations and features); cells that only
     /// one of them has are left out.

@@ -76,13 +76,14 @@ struct Mutation: Sendable {
     /// declared managed app configurations, a key at a time — and how many settings no value
     /// changes.
     static func all(of scenario: Scenario, only chosen: Set<String>?, allValues: Bool) -> (mutants: [Mutation], unchanged: Int) {
-        let matrix = PolicyMatrix.compute(for: scenario.fleet)
         var all: [Mutation] = [], unchanged = 0
         for name in scenario.policies.keys.sorted() {
             guard let policy = scenario.policies[name] else { continue }
             let (mutants, same) = PolicyMutation.mutants(of: policy, only: chosen, allValues: allValues) { mutant in
-                // The cells `mamsim matrix --diff` would list, counted where they lie.
-                PolicyMatrix.changeCount(from: matrix, to: PolicyMatrix.compute(for: scenario.replacingPolicy(named: name, with: mutant).fleet))
+                // The cells `mamsim matrix --diff` lists, counted by its own diff (each class of
+                // apps decided once), at the instant a matrix is computed for.
+                PolicyMatrix.Diff(from: scenario.fleet, to: scenario.replacingPolicy(named: name, with: mutant).fleet,
+                                  now: Instant(secondsSince1970: 0)).changedCells
             }
             unchanged += same.count
             all += mutants.map { Mutation(policy: name, $0) }

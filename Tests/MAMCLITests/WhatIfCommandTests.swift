@@ -165,6 +165,27 @@ extension CLITests {
             #expect(try ReportValidator.jsonProblems(tmp.path("bad.json"), schema: "whatif-report.schema.json") != nil)
         }
 
+        /// Exports nobody here wrote — Microsoft's three framework templates (no assignments) and
+        /// Microsoft365DSC's own examples of the resource — give JSON the schema takes, a persona
+        /// on another platform (not evaluated) among them.
+        @Test func exportsWrittenElsewhereGiveJSONTheSchemaTakes() async throws {
+            let tmp = try TemporaryDirectory(prefix: "mamsim-whatif-schema-real")
+            defer { tmp.remove() }
+            let personas = try tmp.write("personas.yaml", """
+                apps: [com.microsoft.Office.Outlook, {bundle: com.contoso.crm, version: "2.1", sdk: true}]
+                personas:
+                  - {name: iPhone, user: adele@contoso.com, groups: [Sales], device: {mdmEnrolled: false, osVersion: "17.4", model: "iPhone15,2"}}
+                  - {name: Android, user: megan@contoso.com, device: {platform: android, osVersion: "14"}}
+                """)
+            for (name, inputs) in [("icf", [CLI.repo("Tests/Fixtures/shared/fixtures/policies").path]),
+                                   ("dsc", [CLI.repo("Tests/Fixtures/whatif-exports/m365dsc-examples").path])] {
+                let r = try await CLI.run(["whatif"] + inputs + ["--personas", personas.path, "--format", "json", "-o", tmp.path("\(name).json")])
+                #expect(r.status == 0, "\(name): \(r)")
+                let problems = try ReportValidator.jsonProblems(tmp.path("\(name).json"), schema: "whatif-report.schema.json")
+                #expect(problems == nil, "\(name): \(problems ?? "")")
+            }
+        }
+
         /// The gate: the change under review (examples/whatif/after: level 2 sends org data to all
         /// apps, the Contractors exclusion dropped) opens data paths, and `--fail-on` fails the run
         /// naming the cells and the settings that opened them.
