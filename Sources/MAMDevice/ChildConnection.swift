@@ -17,51 +17,26 @@ struct ChildLoopState {
 /// The fields every share touches are its `ChildLoopState`: this class never leaves the loop
 /// thread, and the runtime's check of each access to them was paid on every share.
 final class ChildConnection: LoopBound<ChildLoopState> {
-    enum State { case spawning, ready, closing, exited }
-
     let spec: AppSpec
     let pipe: Pipe
     var process: ChildProcess?
-    var state: State = .spawning
+    /// Where it is in its life and what of it has a deadline (`ChildLifecycle`): changed
+    /// only by the supervisor, through the value's operations.
+    var life: ChildLifecycle
+    var state: ChildLifecycle.State { life.state }
     var pid: Int32 { process?.pid ?? 0 }
     /// The template is forking it: a live child with no process yet (and so no channel).
-    var forking: Bool { process == nil && state != .exited }
-    /// A signal came while it was being forked: it is killed as soon as it exists.
-    var killedWhileForking = false
+    var forking: Bool { process == nil && life.state != .exited }
     /// Forked from the built-in runtime's template: mamsim's own runtime, one thread.
     var forkedFromTemplate = false
     /// The highest `seq` seen from the child: sequence numbers must grow.
     var lastSeqFromChild: UInt64 = 0
-    /// Set when the host itself asked the child to go (bye, kill, teardown).
-    var exitExpected = false
     /// What runs once its process has exited (the SDK's restart launches the app again).
     var onExit: [() -> Void] = []
-    /// Why the host cut the child off (a protocol mistake, a deadline), for its exit's report.
-    var cutOffReason: String?
     /// Where its stderr goes (a program of its own): the last lines explain a failed start.
     var stderrLog: String?
     /// The cgroup.procs file of its own cgroup, when the host made one (`ChildCgroups`).
     var cgroup: String?
-    /// Loop time (ms) by which the child must have said hello.
-    var handshakeDeadline: UInt64 = .max
-    /// The app said in `Hello` it finishes launching later: its launch completes at
-    /// `launchFinished` (or at `handshakeDeadline`).
-    var finishingLaunch = false
-    /// The Intune SDK ends it to launch it again (`restartApplication`): what waits for its
-    /// launch waits for the new process instead.
-    var endedForRelaunch = false
-    /// This process is such a relaunch (its failure is told in those terms).
-    var isSDKRelaunch = false
-    /// Where the child is in `HostConfiguration.teardown`, once the host began ending it:
-    /// the next step to take and when (loop ms).
-    var teardownStep: Int?
-    var teardownStarted = false
-    var teardownDeadline: UInt64 = .max
-    /// Loop time (ms) since when a frame of the child's has been incomplete; `nil` at a frame
-    /// boundary. A child must finish a frame it started within `frameTimeout`.
-    var partialFrameSince: UInt64?
-    /// What the child is told in its `Bye`.
-    var byeReason = ""
 
     /// Commands sent to this child, by seq.
     var pendingCommands: [UInt64: PendingCommand] = [:]
@@ -74,9 +49,11 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     /// What the callbacks of its own pipe and process, and answers still to come, hold of it.
     let link = ChildLink()
 
-    init(spec: AppSpec, pipe: Pipe, maximumFrameSize: UInt32) {
+    /// `relaunch`: the process is the Intune SDK's relaunch of the app (`ChildLifecycle.isSDKRelaunch`).
+    init(spec: AppSpec, pipe: Pipe, maximumFrameSize: UInt32, relaunch: Bool = false) {
         self.spec = spec
         self.pipe = pipe
+        life = ChildLifecycle(isSDKRelaunch: relaunch)
         endsWhenIdle = !spec.startsWithFleet
         super.init(ChildLoopState(decoder: FrameDecoder(maximumFrameSize: maximumFrameSize)), loop: pipe.loop)
         link.child = self
@@ -89,10 +66,10 @@ final class ChildConnection: LoopBound<ChildLoopState> {
     var handle: String { spec.handle }
     var key: AppHandle { spec.key }
     var bundleID: BundleID { spec.bundleID }
-    var isLive: Bool { state == .spawning || state == .ready }
+    var isLive: Bool { life.isLive }
     /// Anything with a deadline the supervisor's sweep must watch.
     var hasDeadlines: Bool {
-        state == .spawning || finishingLaunch || teardownStep != nil || partialFrameSince != nil || self.value.ledger.awaitsAcknowledgements || !pendingCommands.isEmpty
+        life.hasDeadlines || self.value.ledger.awaitsAcknowledgements || !pendingCommands.isEmpty
     }
 
     /// Numbers `count` items of a batch from this conversation's sequence; the batch frame
@@ -105,7 +82,7 @@ final class ChildConnection: LoopBound<ChildLoopState> {
         if let process {
             process.kill(signal)
         } else if forking {
-            killedWhileForking = true
+            life.killWhileForking()
         }
     }
 

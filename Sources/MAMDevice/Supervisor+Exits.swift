@@ -23,20 +23,20 @@ extension Supervisor {
         let now = loop.now
         var anything = false
         for child in Array(children.values) + Array(retiring.values) {
-            if let since = child.partialFrameSince, child.isLive, since + configuration.frameTimeout.milliseconds <= now {
+            if child.life.frameOverdue(now: now, timeout: configuration.frameTimeout.milliseconds) {
                 disconnect(child, because: "started a frame and did not finish it within \(configuration.frameTimeout) (\(child.value.decoder.bufferedByteCount) bytes of it received)")
             }
-            if child.state == .spawning, child.handshakeDeadline <= now {
+            if child.life.helloOverdue(now: now) {
                 disconnect(child, because: "sent no hello within \(configuration.handshakeTimeout)")
             }
-            if child.finishingLaunch, child.handshakeDeadline <= now { launchFinished(child, late: true) }
+            if child.life.launchOverdue(now: now) { launchFinished(child, late: true) }
             let late = child.pendingCommands.filter { $0.value.deadline <= now }
             for (seq, pending) in late.sorted(by: { $0.key < $1.key }) {
                 child.pendingCommands[seq] = nil
                 pending.completion(.error(.timeout, "\(child.handle) did not answer \(pending.command.name) within \(configuration.commandTimeout)"))
             }
             router?.expireDeliveries(of: child, now: now)
-            if let step = child.teardownStep, child.teardownDeadline <= now { takeTeardownStep(step, of: child) }
+            if let step = child.life.teardownDue(now: now) { takeTeardownStep(step, of: child) }
             if child.state != .exited, child.hasDeadlines { anything = true }
         }
         if !anything {
@@ -51,23 +51,19 @@ extension Supervisor {
     func disconnect(_ child: ChildConnection, because why: String, hostile: Bool = true) {
         guard child.state != .exited else { return }
         if hostile { onEvent(.hostile(handle: child.handle, what: why, disconnected: true)) }
-        if child.cutOffReason == nil { child.cutOffReason = why }
-        if child.state != .closing, !child.forking {
+        if child.life.cutOff(why, forking: child.forking) {
             child.send(.error(code: .badRequest, message: why))
             child.pipe.flush()
-            child.state = .closing
         }
         child.pipe.stopReading()
-        child.exitExpected = true
         child.signal(SIGKILL)
     }
 
     func channelEnded(_ child: ChildConnection, _ error: UVError?) {
         // The process exit callback does the bookkeeping; a child whose channel closed but
         // that keeps running is of no use to anyone.
-        if child.state == .spawning || child.state == .ready {
-            child.state = .closing
-            if !child.exitExpected, let error {
+        if child.life.channelEnded() {
+            if !child.life.exitExpected, let error {
                 onEvent(.note("\(child.handle): channel ended: \(error)"))
             }
             child.signal(SIGTERM)
@@ -75,15 +71,13 @@ extension Supervisor {
     }
 
     func childExited(_ child: ChildConnection, _ exit: ChildProcess.Exit) {
-        let answeredHandshake = child.state == .ready
-        child.state = .exited
+        let answeredHandshake = child.life.exited()
         // What it started ends with it, wherever it went (a daemon out of its session too).
         if let cgroup = child.cgroup {
             cgroups.end(cgroup)
             child.cgroup = nil
         }
-        child.teardownStep = nil
-        onEvent(.exited(handle: child.handle, pid: child.pid, exit: exit, expected: child.exitExpected))
+        onEvent(.exited(handle: child.handle, pid: child.pid, exit: exit, expected: child.life.exitExpected))
         let commands = child.pendingCommands
         child.pendingCommands.removeAll()
         let how = Self.describe(exit, of: child)
@@ -97,9 +91,9 @@ extension Supervisor {
         // A newer instance of the same extension may be starting: its waiters are not ours.
         if children[child.key] === child {
             children[child.key] = nil
-            if !child.endedForRelaunch {
-                let relaunch = child.isSDKRelaunch ? "restarted by the Intune SDK after its first policy; it ended again: " : ""
-                let error: HostError = answeredHandshake && child.finishingLaunch
+            if !child.life.endedForRelaunch {
+                let relaunch = child.life.isSDKRelaunch ? "restarted by the Intune SDK after its first policy; it ended again: " : ""
+                let error: HostError = answeredHandshake && child.life.finishingLaunch
                     ? .exitedBeforeFinishingLaunch(child.handle, relaunch + how)
                     : .exitedDuringHandshake(child.handle, relaunch + how)
                 finishWaiters(child.key, .failure(error))
@@ -115,8 +109,8 @@ extension Supervisor {
     /// for, and the last lines it wrote to stderr (a program that says what it misses).
     static func describe(_ exit: ChildProcess.Exit, of child: ChildConnection) -> String {
         var text = "\(exit)"
-        if let why = child.cutOffReason { text += " (the host cut it off: \(why))" }
-        if !child.exitExpected || child.cutOffReason != nil, let path = child.stderrLog, let tail = stderrTail(path), !tail.isEmpty {
+        if let why = child.life.cutOffReason { text += " (the host cut it off: \(why))" }
+        if !child.life.exitExpected || child.life.cutOffReason != nil, let path = child.stderrLog, let tail = stderrTail(path), !tail.isEmpty {
             text += "; its stderr ended with: \(tail)"
             if let hint = missingModuleHint(tail) { text += " (\(hint))" }
         }
@@ -193,24 +187,17 @@ extension Supervisor {
     /// A child already closing (it said bye, its channel ended, it was cut off) is walked
     /// through the list too, so one that lingers is still signalled and killed.
     func end(_ child: ChildConnection, reason: String) {
-        guard child.state != .exited, !child.teardownStarted else { return }
-        child.teardownStarted = true
-        child.exitExpected = true
-        child.state = .closing
-        child.byeReason = reason
+        guard child.life.beginTeardown(reason: reason) else { return }
         takeTeardownStep(0, of: child)
     }
 
     private func takeTeardownStep(_ index: Int, of child: ChildConnection) {
-        guard child.state != .exited, index < configuration.teardown.count else {
-            child.teardownStep = nil
-            return
-        }
+        guard child.life.takesTeardownStep(index, of: configuration.teardown.count) else { return }
         let wait: Duration
         switch configuration.teardown[index] {
         case .ask(let w):
             // A child still being forked has no channel yet; it is killed once it exists.
-            if child.forking { child.signal(SIGKILL) } else { child.send(.bye(reason: child.byeReason)) }
+            if child.forking { child.signal(SIGKILL) } else { child.send(.bye(reason: child.life.byeReason)) }
             wait = w
         case .signal(let s, let w):
             child.signal(s)
@@ -219,8 +206,7 @@ extension Supervisor {
             child.signal(SIGKILL)
             wait = .zero
         }
-        child.teardownStep = index + 1 < configuration.teardown.count ? index + 1 : nil
-        child.teardownDeadline = loop.now + wait.milliseconds
+        child.life.tookTeardownStep(index, of: configuration.teardown.count, nextAt: loop.now + wait.milliseconds)
         watchDeadlines()
     }
 

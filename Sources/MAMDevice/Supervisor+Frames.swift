@@ -34,10 +34,7 @@ extension Supervisor {
             })
             // The clock of an unfinished frame starts when it started: a child streaming
             // frames back to back (each read ending mid-frame) completes some on every read.
-            if child.value.decoder.bufferedByteCount == 0 {
-                child.partialFrameSince = nil
-            } else if completed || child.partialFrameSince == nil {
-                child.partialFrameSince = loop.now
+            if child.life.framesRead(buffered: child.value.decoder.bufferedByteCount != 0, completedOne: completed, now: loop.now) {
                 watchDeadlines()
             }
         } catch let hostile as HostileFrame {
@@ -75,7 +72,7 @@ extension Supervisor {
         case .hello:
             throw HostileFrame("sent a second hello")
         case .launchFinished:
-            guard child.finishingLaunch else { throw HostileFrame("sent launch_finished without announcing it in hello, or twice") }
+            guard child.life.finishingLaunch else { throw HostileFrame("sent launch_finished without announcing it in hello, or twice") }
             launchFinished(child, late: false)
         case .commandResult(let result):
             guard let pending = child.pendingCommands.removeValue(forKey: frame.replyTo) else {
@@ -89,8 +86,7 @@ extension Supervisor {
         case .ping(let bytes):
             child.send(.ping(bytes), replyTo: frame.seq)
         case .bye:
-            child.exitExpected = true
-            child.state = .closing
+            child.life.saidBye()
         case .error(let code, let message):
             onEvent(.note("\(child.handle) reported an error: \(code): \(message)"))
         case .shareRequest, .deliverAck, .setIdentity, .getIdentity, .serviceRequest, .shareBatch, .deliverAcks:
@@ -99,10 +95,7 @@ extension Supervisor {
     }
 
     func welcome(_ child: ChildConnection, seq: UInt64, finishesLaunching: Bool) {
-        child.state = .ready
-        child.finishingLaunch = finishesLaunching
-        // An app with launch work of its own has the rest of the handshake time to finish it.
-        if !finishesLaunching { child.handshakeDeadline = .max }
+        child.life.welcomed(finishesLaunching: finishesLaunching)
         let kind: ChildKind = switch child.spec.descriptor.kind {
         case .app: .app
         case .share: .shareExtension
@@ -131,9 +124,7 @@ extension Supervisor {
 
     /// The app's own launch work is done (or its time is up): its launch completes.
     func launchFinished(_ child: ChildConnection, late: Bool) {
-        guard child.finishingLaunch else { return }
-        child.finishingLaunch = false
-        child.handshakeDeadline = .max
+        guard child.life.finishLaunch() else { return }
         if late { onEvent(.note("\(child.handle) did not finish launching within \(configuration.handshakeTimeout); its launch completes anyway")) }
         finishWaiters(child.key, .success(child.pid))
     }
@@ -184,7 +175,7 @@ extension Supervisor {
                 finishWaiters(spec.key, .failure(.exitedBeforeFinishingLaunch(
                     spec.handle, "the Intune SDK restarted it \(again) times before it finished launching (each launch ended in another restart: an app wiped at launch that enrolls again, or a policy that restarts it each time)")))
             }
-            child.endedForRelaunch = true
+            child.life.endForRelaunch()
             child.onExit.append { [weak self] in
                 guard let self else { return completion(false) }
                 launches[spec.key, default: AppLaunches()].relaunching = true

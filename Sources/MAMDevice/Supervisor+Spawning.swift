@@ -32,9 +32,9 @@ extension Supervisor {
     func spawn(_ spec: AppSpec) throws(HostError) {
         let pipe: MAMLoop.Pipe
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
-        let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize)
+        let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize,
+                                    relaunch: launches[spec.key]?.relaunching ?? false)
         child.value.decoder.tally = loop.readBufferTally
-        child.isSDKRelaunch = launches[spec.key]?.relaunching ?? false
         // A child that lets its answers pile up unread is cut off (its pending work fails as
         // for any exit): no child can grow the host's memory.
         let limit = configuration.maximumBacklog
@@ -168,13 +168,13 @@ extension Supervisor {
         case .success(let process):
             child.process = process
             child.forkedFromTemplate = true
-            if child.killedWhileForking || child.state != .spawning {
+            if child.life.killedWhileForking || child.state != .spawning {
                 process.kill(SIGKILL)
                 return
             }
         case .failure(let error):
             if !zygote.isOpen { templateFailed("cannot fork \(child.handle): \(error)") }
-            guard child.state == .spawning, !child.killedWhileForking, !shuttingDown else {
+            guard child.state == .spawning, !child.life.killedWhileForking, !shuttingDown else {
                 return abandon(child, because: shuttingDown ? .shuttingDown : .exitedDuringHandshake(child.handle, "ended before the template could fork it"))
             }
             do {
@@ -188,7 +188,7 @@ extension Supervisor {
 
     /// A child that never got a process: it is forgotten and its launch fails.
     private func abandon(_ child: ChildConnection, because error: HostError) {
-        child.state = .exited
+        child.life.exited()
         child.pipe.close()
         if let cgroup = child.cgroup {
             cgroups.end(cgroup)
@@ -236,7 +236,7 @@ extension Supervisor {
             disconnect(child, because: "cannot read its channel: \(error)")
             return
         }
-        child.handshakeDeadline = loop.now + configuration.handshakeTimeout.milliseconds
+        child.life.started(helloBy: loop.now + configuration.handshakeTimeout.milliseconds)
         watchDeadlines()
     }
 

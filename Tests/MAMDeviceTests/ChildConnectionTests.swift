@@ -92,7 +92,7 @@ import Testing
         let loop = try EventLoop()
         let spec = AppSpec(handle: "app0", descriptor: AppDescriptor(bundleID: "com.contoso.app0"))
         let sender = ChildConnection(spec: spec, pipe: try Pipe(loop: loop), maximumFrameSize: 1 << 20)
-        sender.state = .ready
+        sender.life.welcomed(finishesLaunching: false)
         func record(_ id: String) -> ShareRecord {
             ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "bob@contoso.com",
                         itemID: id, owner: nil, outcome: .delivered)
@@ -122,7 +122,7 @@ import Testing
         // the kept one spares at least the delivery's own allocation.
         let item2 = textItem("item-2", "two"), record2 = record("item-2")
         let fresh = ChildConnection(spec: spec, pipe: try Pipe(loop: loop), maximumFrameSize: 1 << 20)
-        fresh.state = .ready
+        fresh.life.welcomed(finishesLaunching: false)
         var allocations: (kept: UInt64, none: UInt64) = (0, 0)
         var before = mamsim_allocations()
         let second = PendingDelivery.make(sender: sender, requestSeq: 4, record: record2, item: item2)
@@ -139,7 +139,7 @@ import Testing
 
         second.answered = true
         second.value.record = nil
-        sender.state = .exited
+        sender.life.exited()
         PendingDelivery.keep(consume second)
         #expect(sender.value.ledger.sparesKept == 0, "a sender that no longer runs keeps nothing (what it kept holds it)")
         #expect(loop.close() == 0)
@@ -151,7 +151,7 @@ import Testing
         let spec = AppSpec(handle: "app0", descriptor: AppDescriptor(bundleID: "com.contoso.app0"))
         var sender: ChildConnection? = ChildConnection(spec: spec, pipe: try Pipe(loop: loop), maximumFrameSize: 1 << 20)
         weak let gone = sender
-        sender!.state = .ready
+        sender!.life.welcomed(finishesLaunching: false)
         let record = ShareRecord(from: "app0", fromBundle: "com.contoso.app0", identity: "", to: "app1", receivedAs: "",
                                  itemID: "item-1", owner: nil, outcome: .delivered)
         let pending = PendingDelivery.make(sender: sender!, requestSeq: 3, record: record, item: textItem("item-1", "one"))
@@ -159,7 +159,7 @@ import Testing
         pending.value.record = nil
         PendingDelivery.keep(consume pending)
         try #require(sender!.value.ledger.sparesKept == 1)
-        sender!.state = .exited
+        sender!.life.exited()
         #expect(sender!.value.ledger.drain().isEmpty, "it owed nothing")
         sender = nil
         #expect(gone == nil)
