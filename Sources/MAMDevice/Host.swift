@@ -168,7 +168,7 @@ public final class Host {
 
     /// The CPU kept for the loop and the apps' CPUs, once the fleet's start made them
     /// (`HostConfiguration.brokerCPU`); `nil` while every CPU is shared.
-    public var cpuSplit: BrokerCPUSplit? { supervisor.cpuSplit }
+    public var cpuSplit: BrokerCPUSplit? { supervisor.cpus.split }
 
     /// Spawns one app (if not running) and calls `completion` once it completed the handshake.
     public func launch(_ name: String, _ completion: @escaping (Result<Int32, HostError>) -> Void) {

@@ -14,9 +14,7 @@ import Darwin
 extension Supervisor {
     /// Starts the sweep if it is not running; it stops itself when nothing has a deadline.
     func watchDeadlines() {
-        guard !sweeping else { return }
-        sweeping = true
-        sweep.start(after: Self.sweepInterval, repeat: Self.sweepInterval) { [weak self] in self?.sweepDeadlines() }
+        sweep.watch { [weak self] in self?.sweepDeadlines() }
     }
 
     private func sweepDeadlines() {
@@ -39,10 +37,7 @@ extension Supervisor {
             if let step = child.life.teardownDue(now: now) { takeTeardownStep(step, of: child) }
             if child.state != .exited, child.hasDeadlines { anything = true }
         }
-        if !anything {
-            sweep.stop()
-            sweeping = false
-        }
+        if !anything { sweep.stop() }
     }
 
     // MARK: - Exits and disconnects
@@ -212,13 +207,7 @@ extension Supervisor {
 
     /// Ends every child (see `end`); `completion` runs when no child is left.
     func shutdown(_ completion: @escaping () -> Void) {
-        if shuttingDown {
-            let previous = shutdownCompletion
-            shutdownCompletion = { previous?(); completion() }
-            return
-        }
-        shuttingDown = true
-        shutdownCompletion = completion
+        guard shutdown.begin(completion) else { return }
         // No app starts from now on. The template ends with the last child: an app it is
         // forking now must still be answered for, so that it is killed and reaped, not lost.
         for child in Array(children.values) + Array(retiring.values) {
@@ -229,22 +218,14 @@ extension Supervisor {
 
     func teardownProgress() {
         guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
-        zygote?.close()
-        zygote = nil
-        if cpuSplit != nil {
-            if holdsCPUClaim { BrokerCPUSplit.release() }
-            holdsCPUClaim = false
-            self.cpuSplit = nil
-        }
+        template.close()
+        cpus.release()
         sweep.close()
-        sweeping = false
         cgroups.removeAll()
         storage?.close()
         for w in signalWatchers { w.close() }
         signalWatchers.removeAll()
-        let done = shutdownCompletion
-        shutdownCompletion = nil
-        done?()
+        shutdown.finished()?()
     }
 
     /// SIGINT and SIGTERM to the host tear the fleet down gracefully, then call `then`.

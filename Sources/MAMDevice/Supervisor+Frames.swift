@@ -169,34 +169,22 @@ extension Supervisor {
             // A relaunch, not a failure: whoever waits for the app's launch (its launch work
             // was not finished yet, at a first policy during launch) waits for the new process —
             // unless every launch has ended in a restart so far: then they are told.
-            let again = launches[spec.key, default: AppLaunches()].restarted()
-            forgetIfIdle(spec.key)
-            if again >= Self.relaunchLimit {
+            let (again, overLimit) = launches.restarted(spec.key)
+            if overLimit {
                 finishWaiters(spec.key, .failure(.exitedBeforeFinishingLaunch(
                     spec.handle, "the Intune SDK restarted it \(again) times before it finished launching (each launch ended in another restart: an app wiped at launch that enrolls again, or a policy that restarts it each time)")))
             }
             child.life.endForRelaunch()
             child.onExit.append { [weak self] in
                 guard let self else { return completion(false) }
-                launches[spec.key, default: AppLaunches()].relaunching = true
+                launches.relaunch(spec.key, underWay: true)
                 launch(spec) { [weak self] _ in
-                    self?.relaunched(spec.key)
+                    self?.launches.relaunch(spec.key, underWay: false)
                     completion(true)
                 }
             }
             end(child, reason: "the Intune SDK restarts the app (restartApplication)")
         }
-    }
-
-    /// The SDK's relaunch of the app is over (its new process is ready, or did not start).
-    private func relaunched(_ key: AppHandle) {
-        launches[key]?.relaunching = false
-        forgetIfIdle(key)
-    }
-
-    /// An app with nothing left to follow keeps no entry.
-    private func forgetIfIdle(_ key: AppHandle) {
-        if launches[key]?.isIdle == true { launches[key] = nil }
     }
 
     // MARK: - Deadlines

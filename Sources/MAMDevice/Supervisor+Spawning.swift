@@ -17,11 +17,11 @@ extension Supervisor {
         let key = spec.key
         if let c = children[key], c.isLive {
             if c.state == .ready { return completion(.success(c.pid)) }
-            launches[key, default: AppLaunches()].wait(completion)
+            launches.wait(for: key, completion)
             return
         }
         guard !shuttingDown else { return completion(.failure(.shuttingDown)) }
-        launches[key, default: AppLaunches()].wait(completion)
+        launches.wait(for: key, completion)
         do {
             try spawn(spec)
         } catch {
@@ -33,7 +33,7 @@ extension Supervisor {
         let pipe: MAMLoop.Pipe
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
         let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize,
-                                    relaunch: launches[spec.key]?.relaunching ?? false)
+                                    relaunch: launches.isRelaunching(spec.key))
         child.value.decoder.tally = loop.readBufferTally
         // A child that lets its answers pile up unread is cut off (its pending work fails as
         // for any exit): no child can grow the host's memory.
@@ -260,14 +260,12 @@ extension Supervisor {
     /// not pinned (a thread it starts, such as a worker of the process's task pool, would
     /// inherit one CPU): it runs where no app may.
     func splitCPUs(forFleetOf apps: Int) {
-        guard cpuSplit == nil, !shuttingDown, let allowed = System.allowedCPUs(),
+        guard cpus.split == nil, !shuttingDown, let allowed = System.allowedCPUs(),
               let split = BrokerCPU.split(configuration.brokerCPU, apps: apps, allowed: allowed, current: System.currentCPU()) else { return }
         // Asked for by name, the split is made even beside another host's.
-        holdsCPUClaim = BrokerCPUSplit.claim()
-        guard holdsCPUClaim || configuration.brokerCPU == .dedicated else { return }
-        cpuSplit = split
+        guard cpus.claim(split, dedicated: configuration.brokerCPU == .dedicated) else { return }
         var unmoved: [String] = []
-        if let zygote, zygote.isOpen, !Self.move(zygote.pid, to: split.apps) { unmoved.append("the app template") }
+        if let zygote = template.running, !Self.move(zygote.pid, to: split.apps) { unmoved.append("the app template") }
         for child in Array(children.values) + Array(retiring.values) where child.process != nil {
             if !Self.move(child, to: split.apps) { unmoved.append(child.handle) }
         }
@@ -280,7 +278,7 @@ extension Supervisor {
     /// start instead, a child could run for a while on the kept CPU, and a confined one read
     /// every CPU as its own: seen under a busy test run.)
     private func startingOnAppCPUs<T>(_ body: () throws -> T) rethrows -> T {
-        guard let cpuSplit else { return try body() }
+        guard let cpuSplit = cpus.split else { return try body() }
         System.allowCPUs(cpuSplit.apps)
         defer { System.allowCPUs(cpuSplit.all) }
         return try body()
@@ -307,8 +305,8 @@ extension Supervisor {
 
     /// The built-in runtime's template, started on first use; `nil` where apps are exec'd.
     func builtInTemplate() -> Zygote? {
-        guard configuration.forkBuiltInApps, !zygoteFailed, !shuttingDown, Zygote.isSupported else { return nil }
-        if let zygote, zygote.isOpen { return zygote }
+        guard template.mayStart(forkBuiltInApps: configuration.forkBuiltInApps), !shuttingDown else { return nil }
+        if let zygote = template.running { return zygote }
         do {
             let started = try startingOnAppCPUs {
                 try Zygote(
@@ -318,7 +316,7 @@ extension Supervisor {
                     self?.templateFailed("the app template \(exit)")
                 }
             }
-            zygote = started
+            template.started(started)
             cgroups.adopt(started.pid)
             onEvent(.note("built-in apps are forked from a template (pid \(started.pid))"))
             return started
@@ -329,19 +327,13 @@ extension Supervisor {
     }
 
     private func templateFailed(_ why: String) {
-        guard !zygoteFailed else { return }
-        zygoteFailed = true
-        zygote?.close()
-        zygote = nil
+        guard template.fail() else { return }
         onEvent(.note("\(why); built-in apps are exec'd from now on"))
     }
 
     func finishWaiters(_ key: AppHandle, _ result: Result<Int32, HostError>) {
-        guard var followed = launches[key] else { return }
         let finished = if case .success = result { true } else { false }
-        let waiters = followed.ended(finished: finished)
-        launches[key] = followed.isIdle ? nil : followed
-        for w in waiters { w(result) }
+        for w in launches.ended(key, finished: finished) { w(result) }
     }
 
     // MARK: - Frames

@@ -50,39 +50,6 @@ struct SupervisorLoopState {
     var lastLookupChild: ChildConnection?
 }
 
-/// One app's launches as the supervisor follows them across its processes: whoever waits for
-/// it to finish its handshake and launch work, whether the Intune SDK ended it and is launching
-/// it again, and how many launches in a row ended in such a restart before finishing.
-struct AppLaunches {
-    typealias Waiter = (Result<Int32, HostError>) -> Void
-    private(set) var waiters: [Waiter] = []
-    /// The SDK ended the app and is launching it again (`restartApplication`): the new
-    /// process is told so (`ChildConnection.isSDKRelaunch`).
-    var relaunching = false
-    /// How many times in a row the SDK restarted the app before it finished launching.
-    private(set) var restartsBeforeReady = 0
-
-    /// Nothing left to follow: no waiter, no relaunch under way, no restart counted.
-    var isIdle: Bool { waiters.isEmpty && !relaunching && restartsBeforeReady == 0 }
-
-    mutating func wait(_ waiter: @escaping Waiter) { waiters.append(waiter) }
-
-    /// The SDK restarts the app: one more restart before it finished launching when someone
-    /// waits for that launch, else a count started afresh. The count so far.
-    mutating func restarted() -> Int {
-        restartsBeforeReady = waiters.isEmpty ? 0 : restartsBeforeReady + 1
-        return restartsBeforeReady
-    }
-
-    /// The launch ended (it finished, or failed): its waiters, taken to be told; a launch that
-    /// finished starts the count of restarts over.
-    mutating func ended(finished: Bool) -> [Waiter] {
-        if finished { restartsBeforeReady = 0 }
-        defer { waiters = [] }
-        return waiters
-    }
-}
-
 /// Spawns the children, does the handshake, reads and checks their frames, sends them
 /// commands, notices exits, and ends them (`HostConfiguration.teardown`). One sweep timer
 /// watches every deadline: handshakes, commands, deliveries and teardown steps.
@@ -102,13 +69,9 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     /// Each app's read paths, resolved and checked once when the host starts (apps asking the
     /// same share one answer: resolving paths costs more than the rest of a launch's host work).
     var readPaths: [AppHandle: [String]] = [:]
-    /// Each app's launches followed across its processes (`AppLaunches`): who waits for it,
-    /// whether the SDK is relaunching it, how many launches in a row ended in a restart. An
-    /// app with nothing left to follow has no entry.
-    var launches: [AppHandle: AppLaunches] = [:]
-    /// An app wiped at each launch that enrolls again is restarted for ever: whoever waits for
-    /// its launch is told so at this many restarts in a row instead of waiting with it.
-    static let relaunchLimit = 5
+    /// Each app's launches followed across its processes (`LaunchWaiters`): who waits for it,
+    /// whether the SDK is relaunching it, how many launches in a row ended in a restart.
+    var launches = LaunchWaiters()
     /// A cgroup per confined child (process limit, every descendant ended with it).
     let cgroups: ChildCgroups
     /// The containers' filesystem (`DeviceStorage`), unmounted once every child is gone.
@@ -125,21 +88,16 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     /// Children replaced in `children` before they exited (an extension told `Bye` that is
     /// started again for the next share): kept until their exit, ended at teardown.
     var retiring: [ObjectIdentifier: ChildConnection] = [:]
-    var shuttingDown = false
-    var shutdownCompletion: (() -> Void)?
-    let sweep: MAMLoop.Timer
-    var sweeping = false
-    var signalWatchers: [SignalWatcher] = []
-    /// The built-in runtime's template, started with the first built-in app; `nil` before,
-    /// and for good once it failed (apps are exec'd then).
-    var zygote: Zygote?
-    var zygoteFailed = false
-    /// The CPU kept for the loop and the apps' CPUs, once made (`BrokerCPU`).
-    var cpuSplit: BrokerCPUSplit?
-    /// Whether this host holds the process's claim on a split (`BrokerCPUSplit.claim`).
-    var holdsCPUClaim = false
-    /// How often the sweep looks at deadlines while any is pending.
+    var shutdown = SupervisorShutdown()
+    var shuttingDown: Bool { shutdown.begun }
+    /// Watches every deadline, at this interval (loop ms) while any is pending.
+    let sweep: DeadlineSweep
     static let sweepInterval: UInt64 = 50
+    var signalWatchers: [SignalWatcher] = []
+    /// The built-in runtime's template, started with the first built-in app.
+    var template = BuiltInTemplate()
+    /// The CPU kept for the loop and the apps' CPUs, once made (`BrokerCPU`).
+    var cpus = AppCPUs()
 
     /// The device a supervisor starts apps on: the apps installed, its state, and its
     /// containers' filesystem where one was mounted (`nil`: none).
@@ -187,7 +145,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
             }
         }
         onEvent(.confinement(confinement.description))
-        do { sweep = try MAMLoop.Timer(loop: loop) } catch { throw .loop("cannot create the supervisor's timer: \(error)") }
+        sweep = try DeadlineSweep(loop: loop, interval: Self.sweepInterval)
         super.init(SupervisorLoopState(), loop: loop)
         // The template starts with the device when it has built-in apps: it loads while the
         // host makes the containers and the caller gets ready, not while the first app waits.

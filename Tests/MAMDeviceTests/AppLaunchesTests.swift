@@ -14,8 +14,8 @@ import Testing
         launches.wait { _ in }
         #expect(!launches.isIdle)
         var counts: [Int] = []
-        for _ in 1...Supervisor.relaunchLimit { counts.append(launches.restarted()) }
-        #expect(counts == Array(1...Supervisor.relaunchLimit))
+        for _ in 1...LaunchWaiters.relaunchLimit { counts.append(launches.restarted()) }
+        #expect(counts == Array(1...LaunchWaiters.relaunchLimit))
     }
 
     @Test func aFinishedLaunchStartsTheCountOverAndAFailedOneKeepsIt() {
@@ -40,9 +40,71 @@ import Testing
 
     @Test func aRelaunchUnderWayIsSomethingToFollow() {
         var launches = AppLaunches()
-        launches.relaunching = true
+        launches.relaunch(true)
         #expect(!launches.isIdle)
-        launches.relaunching = false
+        launches.relaunch(false)
         #expect(launches.isIdle)
+    }
+}
+
+/// Every app's launches (`LaunchWaiters`), the SDK's relaunch and the supervisor's shutdown
+/// and template as values with no process.
+@Suite struct LaunchWaitersTests {
+    let mail = AppHandle("mail"), word = AppHandle("word")
+
+    @Test func eachAppsWaitersAreToldOnceAndAnAppWithNothingToFollowIsForgotten() {
+        var launches = LaunchWaiters()
+        var told: [String] = []
+        launches.wait(for: mail) { told.append("mail \($0)") }
+        launches.wait(for: mail) { told.append("mail again \($0)") }
+        launches.wait(for: word) { told.append("word \($0)") }
+        for w in launches.ended(mail, finished: true) { w(.success(7)) }
+        #expect(told == ["mail success(7)", "mail again success(7)"])
+        #expect(launches.ended(mail, finished: true).isEmpty, "each waiter is told once")
+        for w in launches.ended(word, finished: false) { w(.failure(.shuttingDown)) }
+        #expect(told.count == 3 && launches.isEmpty)
+    }
+
+    @Test func restartsReachTheLimitOnlyWhileALaunchIsAwaited() {
+        var launches = LaunchWaiters()
+        let unawaited = launches.restarted(mail)
+        #expect(unawaited.count == 0 && !unawaited.overLimit && launches.isEmpty)
+        launches.wait(for: mail) { _ in }
+        var counts: [Int] = []
+        var over: [Bool] = []
+        for _ in 1...LaunchWaiters.relaunchLimit {
+            let restart = launches.restarted(mail)
+            counts.append(restart.count)
+            over.append(restart.overLimit)
+        }
+        #expect(counts == Array(1...LaunchWaiters.relaunchLimit))
+        #expect(over == Array(repeating: false, count: LaunchWaiters.relaunchLimit - 1) + [true])
+    }
+
+    @Test func aRelaunchIsFollowedUntilItIsOver() {
+        var launches = LaunchWaiters()
+        launches.relaunch(mail, underWay: true)
+        #expect(launches.isRelaunching(mail) && !launches.isRelaunching(word) && !launches.isEmpty)
+        launches.relaunch(mail, underWay: false)
+        #expect(!launches.isRelaunching(mail) && launches.isEmpty)
+    }
+
+    @Test func aShutdownAskedForTwiceTellsBothOnceInOrder() {
+        var shutdown = SupervisorShutdown()
+        var told: [Int] = []
+        let first = shutdown.begin { told.append(1) }
+        let second = shutdown.begin { told.append(2) }
+        #expect(first && !second && shutdown.begun)
+        shutdown.finished()?()
+        #expect(told == [1, 2])
+        #expect(shutdown.finished() == nil, "told once")
+    }
+
+    @Test func aTemplateThatFailedIsNotStartedAgainAndItsFailureIsToldOnce() {
+        var template = BuiltInTemplate()
+        #expect(!template.mayStart(forkBuiltInApps: false))
+        let first = template.fail(), second = template.fail()
+        #expect(first && !second && template.failed)
+        #expect(!template.mayStart(forkBuiltInApps: true) && template.running == nil)
     }
 }
