@@ -7,6 +7,10 @@ final class DeadlineSweep {
     private let timer: MAMLoop.Timer
     private let interval: UInt64
     private var running = false
+    /// What each sweep runs, given once its owner exists (`sweeps`). Kept here, not passed to
+    /// `watch`: a deadline is set on every share, and a closure made for each call was an
+    /// allocation and a weak reference per share, even while the sweep ran already.
+    private var body: () -> Void = {}
 
     /// `interval`: how often (loop ms) the sweep looks at deadlines while any is pending.
     init(loop: EventLoop, interval: UInt64) throws(HostError) {
@@ -14,11 +18,14 @@ final class DeadlineSweep {
         self.interval = interval
     }
 
-    /// Runs `sweep` every interval from now on, unless it runs already.
-    func watch(_ sweep: @escaping () -> Void) {
+    /// What each sweep runs.
+    func sweeps(_ body: @escaping () -> Void) { self.body = body }
+
+    /// Sweeps every interval from now on, unless it runs already.
+    func watch() {
         guard !running else { return }
         running = true
-        timer.start(after: interval, repeat: interval, sweep)
+        timer.start(after: interval, repeat: interval) { [weak self] in self?.body() }
     }
 
     /// Nothing has a deadline: the sweep stops until one is set.

@@ -14,10 +14,11 @@ import Darwin
 extension Supervisor {
     /// Starts the sweep if it is not running; it stops itself when nothing has a deadline.
     func watchDeadlines() {
-        sweep.watch { [weak self] in self?.sweepDeadlines() }
+        sweep.watch()
     }
 
-    private func sweepDeadlines() {
+    /// One look at every deadline (the sweep's body, given to it when the supervisor is made).
+    func sweepDeadlines() {
         let now = loop.now
         var anything = false
         for child in Array(children.values) + Array(retiring.values) {

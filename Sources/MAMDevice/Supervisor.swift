@@ -147,6 +147,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
         onEvent(.confinement(confinement.description))
         sweep = try DeadlineSweep(loop: loop, interval: Self.sweepInterval)
         super.init(SupervisorLoopState(), loop: loop)
+        sweep.sweeps { [weak self] in self?.sweepDeadlines() }
         // The template starts with the device when it has built-in apps: it loads while the
         // host makes the containers and the caller gets ready, not while the first app waits.
         if configuration.apps.contains(where: { $0.executable == nil }) { _ = builtInTemplate() }
