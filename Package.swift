@@ -55,13 +55,17 @@ let package = Package(
         // device's `PolicyMatrix` and `Enforcer` (and MAMPolicy's Graph import, assignments and
         // filters, which a scenario reads too), so the offline answer and the simulated device
         // cannot disagree.
-        .target(name: "MAMAdmin", dependencies: ["MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle"], swiftSettings: strict),
+        .target(name: "MAMAdmin", dependencies: ["MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMDocument", .product(name: "Yams", package: "Yams")],
+                swiftSettings: strict),
+        // Reading the YAML and JSON documents users write (scenarios, personas, lint settings):
+        // bounded composition, located problems with "did you mean", their one error type.
+        .target(name: "MAMDocument", dependencies: ["MAMActivation", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Activation rules: the predicate and dictionary languages, UTIs, plist values.
         .target(name: "MAMActivation", swiftSettings: strict),
         // Reading an app or plugin bundle: Info.plist, entitlements, xcconfig, build settings.
         .target(name: "MAMBundle", dependencies: ["MAMActivation", "MAMModel"], swiftSettings: strict),
         // Tooling over bundles: the linter and the Intune configurator.
-        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", "MAMModel", "MAMPolicy", .product(name: "Yams", package: "Yams"),
+        .target(name: "MAMExtensions", dependencies: ["MAMActivation", "MAMBundle", "MAMDocument", "MAMModel", "MAMPolicy", .product(name: "Yams", package: "Yams"),
                                                       .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Unofficial: Tuist's ProjectDescription names (docs/LINT.md, "Tuist"). Built here so that it
         // is checked with the rest; mamsim compiles its embedded copy (TuistDescriptionSource) as the
@@ -94,7 +98,7 @@ let package = Package(
         .target(
             name: "MAMScenario",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMAdmin", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
+                "MAMModel", "MAMPolicy", "MAMAdmin", "MAMActivation", "MAMBundle", "MAMDocument", "MAMExtensions", "MAMDevice", "MAMDeviceState", "MAMWire",
                 "MAMDeclarations", .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Yams", package: "Yams"),
@@ -104,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "mamsim",
             dependencies: [
-                "MAMModel", "MAMPolicy", "MAMAdmin", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMScenario",
+                "MAMModel", "MAMPolicy", "MAMAdmin", "MAMDevice", "MAMWire", "MAMLoop", "MAMActivation", "MAMBundle", "MAMDocument", "MAMExtensions", "MAMScenario",
                 "MAMDeviceState", "MAMKit", "MAMIntuneFacade", "MAMPlayedHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -143,12 +147,12 @@ let package = Package(
             "MAMPolicy", "MAMAdmin", "MAMModel", "CAllocationCount", .product(name: "PropertyBased", package: "swift-property-based"),
         ], swiftSettings: strict),
         // What If, the policy matrix's diff, the mutants and the exports' discovery (MAMAdmin).
-        .testTarget(name: "MAMAdminTests", dependencies: ["MAMAdmin", "MAMPolicy", "MAMModel"], swiftSettings: strict),
-        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMExtensions", "MAMModel", "MAMTuistDescription", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "MAMAdminTests", dependencies: ["MAMAdmin", "MAMDocument", "MAMPolicy", "MAMModel"], swiftSettings: strict),
+        .testTarget(name: "MAMExtensionsTests", dependencies: ["MAMActivation", "MAMBundle", "MAMDocument", "MAMExtensions", "MAMModel", "MAMTuistDescription", .product(name: "Yams", package: "Yams")], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "MAMDeviceStateTests", dependencies: ["MAMDeviceState", "MAMModel", "MAMPolicy", "MAMKit", "MAMDeclarations", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "MAMKitTests", dependencies: ["MAMKit", "MAMModel", "MAMWire", "MAMIntuneFacade", "MAMManagedAppFacade", "MAMPlayedHost"], swiftSettings: strict),
         .testTarget(
-            name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations", "MAMDevice"],
+            name: "MAMScenarioTests", dependencies: ["MAMScenario", "MAMDocument", "MAMModel", "MAMPolicy", "MAMActivation", "MAMBundle", "MAMExtensions", "MAMDeclarations", "MAMDevice"],
             exclude: ["Fixtures"], swiftSettings: strict),
         // Runs the built binaries (`swift build --build-tests` builds every product); depending on
         // the executables would link their static-stdlib flags into the test bundle.
@@ -166,7 +170,7 @@ if Context.environment["MAMSIM_FUZZ"] != nil {
         ("FuzzFrames", ["MAMWire", "MAMModel"]), ("FuzzPredicate", ["MAMActivation"]),
         ("FuzzPlist", ["MAMBundle"]), ("FuzzGraph", ["MAMPolicy"]), ("FuzzScenario", ["MAMScenario"]),
         ("FuzzDeclarations", ["MAMDeclarations"]), ("FuzzFilter", ["MAMPolicy"]), ("FuzzDSC", ["MAMPolicy", "MAMAdmin"]),
-        ("FuzzPersonas", ["MAMScenario"]), ("FuzzGraphKeys", ["MAMPolicy"]), ("FuzzTuist", ["MAMExtensions"]),
+        ("FuzzPersonas", ["MAMAdmin"]), ("FuzzGraphKeys", ["MAMPolicy"]), ("FuzzTuist", ["MAMExtensions"]),
     ]
     package.targets.append(.target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"))
     for (name, deps) in fuzz {

@@ -1,6 +1,6 @@
 // libFuzzer target: whatif's personas files (YAML or JSON).
 import Foundation
-import MAMScenario
+import MAMAdmin
 import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")

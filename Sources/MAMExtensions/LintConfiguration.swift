@@ -1,6 +1,7 @@
 public import Foundation
 import MAMActivation
 public import MAMBundle
+import MAMDocument
 import Yams
 
 /// `.mamsim-lint.yml`, SwiftLint's conventions for mamsim's rules:

@@ -1,6 +1,7 @@
 import Foundation
 import MAMActivation
 import MAMBundle
+import MAMDocument
 import Yams
 
 /// XcodeGen specs found by their content, whatever their name, and the files they include.

@@ -1,6 +1,7 @@
 public import Foundation
 import MAMActivation
 public import MAMBundle
+import MAMDocument
 import Yams
 
 /// An XcodeGen project spec (`project.yml`) read as the project it generates, so that a

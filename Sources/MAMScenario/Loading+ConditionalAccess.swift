@@ -1,5 +1,6 @@
 import Foundation
 import MAMActivation
+import MAMDocument
 import MAMModel
 import MAMPolicy
 import Yams

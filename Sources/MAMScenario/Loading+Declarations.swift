@@ -1,5 +1,6 @@
 import Foundation
 import MAMDeclarations
+import MAMDocument
 import Yams
 
 /// `declarations:` and `applyDeclarations` (SCENARIOS.md v1.1): Apple DDM declaration files, or

@@ -5,6 +5,7 @@ import MAMActivation
 import MAMBundle
 import MAMModel
 import MAMDevice
+import MAMDocument
 import MAMPolicy
 import Yams
 

@@ -4,6 +4,7 @@ public import MAMDeclarations
 import MAMExtensions
 import MAMActivation
 public import MAMBundle
+public import MAMDocument
 public import MAMModel
 public import MAMPolicy
 public import MAMWire

@@ -5,6 +5,7 @@ import MAMActivation
 public import MAMBundle
 import MAMModel
 import MAMDevice
+public import MAMDocument
 import MAMPolicy
 import Yams
 
@@ -52,7 +53,7 @@ public enum ScenarioLoader {
         } catch let error as ScenarioError {
             throw error
         } catch let error as YamlError {
-            throw syntaxError(error, file: file)
+            throw ScenarioError.syntax(error, file: file)
         } catch let error as BoundedYAML.TooLarge {
             throw ScenarioError(file: file, line: error.line, column: error.column, message: error.problem)
         } catch {
@@ -72,36 +73,6 @@ public enum ScenarioLoader {
             return UInt64(v * factor)
         }
         return UInt64(t)
-    }
-
-    /// What a YAML parser's words about indentation mean for a scenario, in ours.
-    static func indentationHint(_ detail: String, line: Int, file: URL) -> String {
-        let text = (InputFile.text(of: file)) ?? ""
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let bad = line >= 1 && line <= lines.count ? lines[line - 1] : ""
-        if bad.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") || detail.contains("cannot start any token") && bad.hasPrefix("\t") {
-            return " (line \(line) is indented with a tab; YAML indents with spaces only)"
-        }
-        if detail.contains("expected '-' indicator") || detail.contains("did not find expected key") || detail.contains("mapping values are not allowed") {
-            return " (line \(line) is indented differently from the lines around it: the keys of one list item line up under the first key after its `- `, and a new item starts with `- ` at the list's indentation)"
-        }
-        return ""
-    }
-
-    static func syntaxError(_ error: YamlError, file: URL) -> ScenarioError {
-        switch error {
-        case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
-            let detail = context.map { "\(problem) \($0.text)" } ?? problem
-            return ScenarioError(file: file, line: mark.line, column: mark.column,
-                                 message: "not valid YAML or JSON: \(detail)" + indentationHint(detail, line: mark.line, file: file))
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ScenarioError(file: file, line: context.mark.line, column: context.mark.column,
-                                 message: "key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) appears twice in one mapping; keep one")
-        default:
-            return ScenarioError(file: file, message: "not valid YAML or JSON: \(error)")
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MAMDevice
+import MAMDocument
 import MAMScenario
 import MAMLoop
 import MAMWire

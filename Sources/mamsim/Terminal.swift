@@ -4,6 +4,7 @@ import Synchronization
 import Glibc
 #endif
 import MAMBundle
+import MAMDocument
 import MAMLoop
 import MAMModel
 import MAMScenario

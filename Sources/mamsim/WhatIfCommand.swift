@@ -3,7 +3,6 @@ import Foundation
 import MAMModel
 import MAMPolicy
 import MAMAdmin
-import MAMScenario
 
 /// `mamsim whatif POLICIES... --personas FILE`: offline, from a tenant's Graph exports, what
 /// each persona's apps get — which app protection policy applies (assignments, exclusions,

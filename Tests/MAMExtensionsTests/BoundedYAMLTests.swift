@@ -1,5 +1,6 @@
 import Foundation
 import MAMBundle
+import MAMDocument
 @testable import MAMExtensions
 import Testing
 import Yams

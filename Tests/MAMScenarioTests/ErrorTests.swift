@@ -1,4 +1,5 @@
 import Foundation
+import MAMDocument
 import MAMScenario
 import MAMModel
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import MAMExtensions
 import MAMActivation
 import MAMBundle
+import MAMDocument
 import MAMModel
 import MAMPolicy
 @testable import MAMScenario

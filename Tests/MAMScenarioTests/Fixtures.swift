@@ -1,4 +1,5 @@
 import Foundation
+import MAMDocument
 import MAMScenario
 
 /// Scenario fixtures next to this file (read in place, not as SwiftPM resources), so the

@@ -1,4 +1,5 @@
 import Foundation
+import MAMDocument
 import MAMModel
 import MAMPolicy
 import MAMScenario

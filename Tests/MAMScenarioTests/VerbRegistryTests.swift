@@ -1,4 +1,5 @@
 import Foundation
+import MAMDocument
 @testable import MAMScenario
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import MAMDeclarations
+import MAMDocument
 import MAMModel
 import MAMPolicy
 @testable import MAMScenario

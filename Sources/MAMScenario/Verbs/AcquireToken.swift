@@ -1,6 +1,7 @@
 import Foundation
 import MAMDevice
 import MAMDeviceState
+import MAMDocument
 import MAMModel
 import MAMPolicy
 import MAMWire

@@ -1,5 +1,6 @@
 import MAMDevice
 import MAMDeviceState
+import MAMDocument
 import MAMModel
 import MAMPolicy
 import MAMWire

@@ -1,9 +1,8 @@
 public import Foundation
 import MAMActivation
-import MAMExtensions
+public import MAMDocument
 import MAMModel
 import MAMPolicy
-public import MAMAdmin
 import Yams
 
 /// Reads a personas file for `mamsim whatif` (YAML or JSON, docs/WHATIF.md):
@@ -52,7 +51,7 @@ public enum PersonaLoader {
             }
             root = node
         } catch let e as ScenarioError { throw e } catch let e as YamlError {
-            throw ScenarioLoader.syntaxError(e, file: file)
+            throw ScenarioError.syntax(e, file: file)
         } catch {
             throw ScenarioError(file: file, message: "is not valid YAML or JSON (\(error))")
         }

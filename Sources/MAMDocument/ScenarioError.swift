@@ -1,4 +1,6 @@
 public import Foundation
+import MAMActivation
+package import Yams
 
 /// One problem (or warning) found in a scenario file, located like a compiler diagnostic:
 /// the file as the user named it, the line and column, the key path inside the document
@@ -62,4 +64,38 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     public var message: String { first.message }
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+extension ScenarioError {
+    /// What a YAML parser's words about indentation mean for a scenario, in ours.
+    private static func indentationHint(_ detail: String, line: Int, file: URL) -> String {
+        let text = (InputFile.text(of: file)) ?? ""
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let bad = line >= 1 && line <= lines.count ? lines[line - 1] : ""
+        if bad.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") || detail.contains("cannot start any token") && bad.hasPrefix("\t") {
+            return " (line \(line) is indented with a tab; YAML indents with spaces only)"
+        }
+        if detail.contains("expected '-' indicator") || detail.contains("did not find expected key") || detail.contains("mapping values are not allowed") {
+            return " (line \(line) is indented differently from the lines around it: the keys of one list item line up under the first key after its `- `, and a new item starts with `- ` at the list's indentation)"
+        }
+        return ""
+    }
+
+    /// A YAML parser's error as a located problem: its line and column, and the indentation
+    /// mistake it most likely is, in our words.
+    package static func syntax(_ error: YamlError, file: URL) -> ScenarioError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+             .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) \($0.text)" } ?? problem
+            return ScenarioError(file: file, line: mark.line, column: mark.column,
+                                 message: "not valid YAML or JSON: \(detail)" + indentationHint(detail, line: mark.line, file: file))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ScenarioError(file: file, line: context.mark.line, column: context.mark.column,
+                                 message: "key \(duplicates.map { "\"\($0)\"" }.joined(separator: ", ")) appears twice in one mapping; keep one")
+        default:
+            return ScenarioError(file: file, message: "not valid YAML or JSON: \(error)")
+        }
+    }
 }

@@ -1,24 +1,29 @@
-import Foundation
-import Yams
+package import Foundation
+package import Yams
 
 /// A YAML node with the key path that leads to it, so every message can say where it is.
-struct Located {
-    let node: Node
-    let path: String
+package struct Located {
+    package let node: Node
+    package let path: String
 
-    var line: Int { node.mark?.line ?? 0 }
-    var column: Int { node.mark?.column ?? 0 }
+    package init(node: Node, path: String) {
+        self.node = node
+        self.path = path
+    }
 
-    func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-    func element(_ index: Int) -> String { "\(path)[\(index)]" }
+    package var line: Int { node.mark?.line ?? 0 }
+    package var column: Int { node.mark?.column ?? 0 }
 
-    var isNull: Bool {
+    package func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func element(_ index: Int) -> String { "\(path)[\(index)]" }
+
+    package var isNull: Bool {
         if case .scalar(let s) = node, s.style == .plain { return node.null != nil }
         return false
     }
 
     /// How the value reads in a message: `"maybe"`, `a list`, `a mapping`, `null`.
-    var shape: String {
+    package var shape: String {
         switch node {
         case .scalar(let s):
             if isNull { return "null" }
@@ -31,35 +36,37 @@ struct Located {
 }
 
 /// The keys of one mapping, each with its value and the location of the key itself.
-struct Fields {
-    let owner: Located
-    var values: [String: Located] = [:]
-    var keyNodes: [String: Located] = [:]
+package struct Fields {
+    package let owner: Located
+    package var values: [String: Located] = [:]
+    package var keyNodes: [String: Located] = [:]
     /// Keys in document order.
-    var order: [String] = []
+    package var order: [String] = []
 
-    subscript(_ key: String) -> Located? { values[key] }
-    func has(_ key: String) -> Bool { values[key] != nil }
+    package init(owner: Located) { self.owner = owner }
+
+    package subscript(_ key: String) -> Located? { values[key] }
+    package func has(_ key: String) -> Bool { values[key] != nil }
 }
 
 /// Reads values out of a composed YAML document, recording a problem for every value of the
 /// wrong shape instead of stopping at the first, so one load reports them all.
-final class DocumentReader {
-    let file: URL
-    private(set) var errors: [ScenarioDiagnostic] = []
-    private(set) var warnings: [ScenarioDiagnostic] = []
+package final class DocumentReader {
+    package let file: URL
+    package private(set) var errors: [ScenarioDiagnostic] = []
+    package private(set) var warnings: [ScenarioDiagnostic] = []
 
-    init(file: URL) { self.file = file }
+    package init(file: URL) { self.file = file }
 
-    func error(_ at: Located, _ message: String) {
+    package func error(_ at: Located, _ message: String) {
         error(line: at.line, column: at.column, path: at.path, message)
     }
 
-    func error(line: Int, column: Int, path: String, _ message: String) {
+    package func error(line: Int, column: Int, path: String, _ message: String) {
         errors.append(ScenarioDiagnostic(file: file, line: line, column: column, keyPath: path, message: message))
     }
 
-    func warn(_ at: Located, _ message: String) {
+    package func warn(_ at: Located, _ message: String) {
         warnings.append(ScenarioDiagnostic(file: file, line: at.line, column: at.column, keyPath: at.path, message: message))
     }
 
@@ -67,7 +74,7 @@ final class DocumentReader {
 
     /// A mapping with string keys among `allowed`; unknown keys are errors with a suggestion,
     /// missing `required` keys are errors at the mapping. `nil` when it is not a mapping.
-    func fields(_ v: Located, allowed: [String], required: [String] = [], what: String,
+    package func fields(_ v: Located, allowed: [String], required: [String] = [], what: String,
                 extraAllowed: (String) -> Bool = { _ in false }) -> Fields? {
         guard case .mapping(let mapping) = v.node else {
             error(v, "\(what) must be a mapping of keys (\(allowed.joined(separator: ", "))), but it is \(v.shape)")
@@ -98,7 +105,7 @@ final class DocumentReader {
     }
 
     /// The elements of a list, each with its indexed path; `nil` (and an error) otherwise.
-    func list(_ v: Located, what: String) -> [Located]? {
+    package func list(_ v: Located, what: String) -> [Located]? {
         guard case .sequence(let seq) = v.node else {
             error(v, "\(what) must be a list, but it is \(v.shape)")
             return nil
@@ -107,7 +114,7 @@ final class DocumentReader {
     }
 
     /// Any scalar but null, as written (`18.4`, `"1234"`, `alice@contoso.com`).
-    func string(_ v: Located, what: String) -> String? {
+    package func string(_ v: Located, what: String) -> String? {
         guard case .scalar(let s) = v.node, !v.isNull else {
             error(v, "\(what) must be a string, but it is \(v.shape)")
             return nil
@@ -116,7 +123,7 @@ final class DocumentReader {
     }
 
     /// A non-empty string.
-    func name(_ v: Located, what: String) -> String? {
+    package func name(_ v: Located, what: String) -> String? {
         guard let s = string(v, what: what) else { return nil }
         guard !s.isEmpty else {
             error(v, "\(what) must not be empty")
@@ -125,19 +132,19 @@ final class DocumentReader {
         return s
     }
 
-    func bool(_ v: Located, what: String) -> Bool? {
+    package func bool(_ v: Located, what: String) -> Bool? {
         if case .scalar(let s) = v.node, s.style == .plain, let b = v.node.bool { return b }
         error(v, "\(what) must be true or false, but it is \(v.shape)")
         return nil
     }
 
-    func int(_ v: Located, what: String) -> Int? {
+    package func int(_ v: Located, what: String) -> Int? {
         if case .scalar(let s) = v.node, s.style == .plain, let n = v.node.int { return n }
         error(v, "\(what) must be a whole number, but it is \(v.shape)")
         return nil
     }
 
-    func strings(_ v: Located, what: String) -> [String]? {
+    package func strings(_ v: Located, what: String) -> [String]? {
         guard let items = list(v, what: what) else { return nil }
         var out: [String] = []
         var ok = true

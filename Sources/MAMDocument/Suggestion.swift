@@ -20,11 +20,11 @@ public enum Suggestion {
     }
 
     /// `; did you mean "x"?` or the empty string.
-    static func clause(for word: String, among candidates: [String]) -> String {
+    package static func clause(for word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { "; did you mean \"\($0)\"?" } ?? ""
     }
 
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)
