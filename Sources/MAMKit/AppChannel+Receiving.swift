@@ -12,32 +12,16 @@ extension AppChannel {
     func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
         guard let later = onDeliverLater else { return receiveNow(d) }
         // Ids are the sender's to choose: the same id from two senders is two items.
-        let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
-        if self.value.deliveredItemIDs.contains(key) { return true }
+        let key = self.value.delivered.key(sender: d.senderBundleID, id: d.item.id)
+        if self.value.delivered.contains(key) { return true }
         var answered = false
         later(d) { [weak self] accepted in
             guard !answered else { return }
             answered = true
-            if accepted { self?.value.deliveredItemIDs.remember(key) }
+            if accepted { self?.value.delivered.remember(key) }
             acknowledge(accepted)
         }
         return nil
-    }
-
-    /// `sender`'s number for `DeliveredItem` (a bundle id compares folded, so the same app in
-    /// two spellings is one sender).
-    func senderNumber(_ sender: BundleID) -> UInt32 {
-        if !self.value.lastSenderFolded.isEmpty, sender.folded == self.value.lastSenderFolded { return self.value.lastSenderNumber }
-        let number: UInt32
-        if let known = self.value.senderNumbers[sender] {
-            number = known
-        } else {
-            number = UInt32(truncatingIfNeeded: self.value.senderNumbers.count)
-            self.value.senderNumbers[sender] = number
-        }
-        self.value.lastSenderFolded = sender.folded
-        self.value.lastSenderNumber = number
-        return number
     }
 
     /// `receive` for an app that answers at once (no `onDeliverLater`): its answer. `hash`:
@@ -49,11 +33,11 @@ extension AppChannel {
     /// `handler`: `onDeliver` as it was when the frame arrived, read once for a whole batch
     /// (called through the property, its context was retained and released per item).
     func receiveNow(_ d: Deliver, hash: Int?, handler: ((Deliver) -> Bool)?) -> Bool {
-        let key = DeliveredItem(sender: senderNumber(d.senderBundleID), id: d.item.id)
+        let key = self.value.delivered.key(sender: d.senderBundleID, id: d.item.id)
         // Remembered before it is shown (one lookup, not two) and forgotten if declined.
-        guard self.value.deliveredItemIDs.remember(key, hash: hash ?? key.hashValue) else { return true }
+        guard self.value.delivered.remember(key, hash: hash) else { return true }
         let accepted = handler?(d) ?? true
-        if !accepted { self.value.deliveredItemIDs.forget(key) }
+        if !accepted { self.value.delivered.forget(key) }
         return accepted
     }
 
@@ -87,14 +71,12 @@ extension AppChannel {
                 // delivery lent where it lies (an element taken out of the array, even by
                 // index, is a copy: a dozen retains and as many releases).
                 // The window's table is read for the whole batch first (`RecentSet.touch`).
-                self.value.batchHashes.removeAll(keepingCapacity: true)
-                deliveries.forEachInPlace { delivery in self.value.batchHashes.append(delivery.deliver.item.idHashValue) }
-                self.value.touched = self.value.batchHashes.withUnsafeBufferPointer { self.value.deliveredItemIDs.touch(hashes: $0) }
+                self.value.delivered.prepare(deliveries)
                 var index = 0
                 // The handler in place when the batch arrived receives all of it.
                 let handler = onDeliver
                 deliveries.forEachInPlace { delivery in
-                    let accepted = receiveNow(delivery.deliver, hash: self.value.batchHashes[index], handler: handler)
+                    let accepted = receiveNow(delivery.deliver, hash: self.value.delivered.batchHash(index), handler: handler)
                     self.value.outbox.answer(delivery.seq, accepted)
                     index += 1
                 }

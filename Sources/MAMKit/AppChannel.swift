@@ -11,7 +11,8 @@ internal import Darwin
 // Benchmarks/Thresholds as the host's end is: this file holds the connection, the handshake
 // and the calls an app makes; AppChannel+Batches its outbox (shares and acknowledgements
 // batched until the loop's next flush); AppChannel+Receiving the host's frames (deliveries,
-// answers, commands); AppChannel+Template a template's warm-up. `MAMApp` is the API over it.
+// answers, commands); DeliveredItems what it remembers of the items handed to the app. A
+// template's warm-up closes this file. `MAMApp` is the API over it.
 
 /// `AppChannel`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `value` (`AppChannel.value.field`), checked to be on the loop's thread in debug builds.
@@ -19,20 +20,9 @@ public struct AppChannelLoopState {
     var decoder: FrameDecoder = FrameDecoder()
     var numbers = FrameNumbers()
     var replyHandlers: [UInt64: (HostFrame) -> Void] = [:]
-    /// Ids of items already handed to the app: a re-sent delivery is acknowledged again but
-    /// never shown twice.
-    var deliveredItemIDs: RecentIDs = RecentIDs(capacity: 4096)
-    /// A batch's keys' hashes, computed once for `RecentSet.touch` and `remember`, and what
-    /// the touch read (kept, so that the reads are made).
-    var batchHashes: [Int] = []
-    var touched: UInt64 = 0
-    /// The senders of delivered items, numbered in the order they first delivered one (the
-    /// host stamps them, so there are as many as apps): a remembered item keeps its sender's
-    /// number, where a bundle id was two strings to retain and release for every item.
-    var senderNumbers: [BundleID: UInt32] = [:]
-    /// The last sender numbered, by its folded spelling: a stream of deliveries has one.
-    var lastSenderFolded: String = ""
-    var lastSenderNumber: UInt32 = 0
+    /// The items already handed to the app (`DeliveredItems`): a re-sent delivery is
+    /// acknowledged again but never shown twice.
+    var delivered = DeliveredItems(capacity: 4096)
     /// What leaves at the loop's next flush (`Outbox`, as the host's): the shares asked for this
     /// iteration (several leave as one `shareBatch`), held as the batch items they become
     /// (numbered when they leave, each sent from where it lies), and the answers to batched
@@ -281,4 +271,64 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
 
     /// The channel ended (`end`): set once, by the host's bye, a broken pipe or `close`.
     var ended = false
+}
+
+// MARK: - A template's warm-up
+
+extension AppChannel {
+    /// The channel's part of a template's warm-up (`TemplateWarmUp`): the collections a
+    /// channel fills on its first shares and deliveries, each built once with one element.
+    package static func prepareTemplate() {
+        TemplateWarmUp.prepareLoop()
+        var delivered = DeliveredItems(capacity: 4)
+        _ = delivered.remember(delivered.key(sender: BundleID("template.warm-up"), id: "warm-up"), hash: 0)
+        var completions: [(Verdict) -> Void] = []
+        completions.append { _ in }
+        var batched = SeqTable<(Verdict) -> Void>()
+        batched[1] = { _ in }
+        var answered: [(UInt64, Bool)] = []
+        answered.append((1, true))
+        var unanswered = SeqSet()
+        unanswered.insert(1)
+        var replies: [UInt64: (HostFrame) -> Void] = [:]
+        replies[1] = { _ in }
+        var requests: [BatchedShare] = []
+        requests.reserveCapacity(1)
+        // As `end` answers what is still waiting.
+        let waiting = replies.sorted(by: { $0.key < $1.key })
+        let shares = batched.entries.map(\.value) + completions
+        var ring: [DeliveredItem?] = [DeliveredItem(sender: 0, id: "ring")]
+        ring.append(nil)
+        TemplateWarmUp.keep(waiting)
+        TemplateWarmUp.keep(shares)
+        TemplateWarmUp.keep(ring)
+        // As `handle` keeps the host's `Welcome` and reads its lists.
+        let noWelcome: Welcome? = nil
+        TemplateWarmUp.keep(noWelcome as Any)
+        TemplateWarmUp.keep([Int]())
+        TemplateWarmUp.keep(delivered)
+        TemplateWarmUp.keep(completions)
+        TemplateWarmUp.keep(batched)
+        TemplateWarmUp.keep(answered)
+        TemplateWarmUp.keep(unanswered)
+        TemplateWarmUp.keep(replies)
+        TemplateWarmUp.keep(requests)
+        TemplateWarmUp.keep(readsAFrameInPlace())
+    }
+
+    /// As a channel that lends payloads reads the host's first frame where it lies, with its
+    /// length prefix as the host writes it: the decoder's and the parser's generic pieces for
+    /// bytes in a buffer, each instantiated once here rather than in every forked app (their
+    /// metadata was some 16 KiB of each idle app's own memory). Whether the frame was read.
+    package static func readsAFrameInPlace() -> Bool {
+        var welcome: [UInt8] = []
+        FrameEncoder.encode(Frame(seq: 1, replyTo: 1, body: .welcome(Welcome(bundleID: "template.warm-up", kind: .app))), appendingTo: &welcome)
+        var decoder = FrameDecoder()
+        let strings = StringPool()
+        var read = false
+        try? decoder.feed(ReceivedBytes(copying: welcome)) { bytes in
+            if case .welcome = try FrameParser.parse(bytes, strings: strings).body { read = true }
+        }
+        return read
+    }
 }
