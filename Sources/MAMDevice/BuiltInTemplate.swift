@@ -2,6 +2,10 @@ import MAMLoop
 
 /// The built-in runtime's template (`Zygote`) as the supervisor keeps it: started with the
 /// first built-in app, and for good out of use once it failed (apps are exec'd then).
+///
+/// Its operations hand back the template to close instead of closing it: closing one runs its
+/// exit handler, which tells the supervisor the template failed, and so comes back here — while
+/// a mutating operation of this value would still be under way (an overlapping access).
 struct BuiltInTemplate {
     private var zygote: Zygote?
     private(set) var failed = false
@@ -18,18 +22,17 @@ struct BuiltInTemplate {
 
     mutating func started(_ template: Zygote) { zygote = template }
 
-    /// It failed (`why`): closed, and not started again. `true` the first time only (the
-    /// failure is told once).
-    mutating func fail() -> Bool {
-        guard !failed else { return false }
+    /// It failed: not started again. `first`: the first time only (the failure is told once);
+    /// `closing`: the template, for the caller to close.
+    mutating func fail() -> (first: Bool, closing: Zygote?) {
+        guard !failed else { return (false, nil) }
         failed = true
-        close()
-        return true
+        return (true, take())
     }
 
-    /// It ends with the last child.
-    mutating func close() {
-        zygote?.close()
-        zygote = nil
+    /// The template, taken to be closed (it ends with the last child).
+    mutating func take() -> Zygote? {
+        defer { zygote = nil }
+        return zygote
     }
 }

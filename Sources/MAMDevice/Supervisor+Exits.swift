@@ -219,14 +219,16 @@ extension Supervisor {
 
     func teardownProgress() {
         guard shuttingDown, children.isEmpty, retiring.isEmpty else { return }
-        template.close()
+        let closing = template.take()
+        closing?.close()
         cpus.release()
         sweep.close()
         cgroups.removeAll()
         storage?.close()
         for w in signalWatchers { w.close() }
         signalWatchers.removeAll()
-        shutdown.finished()?()
+        let done = shutdown.finished()
+        done?()
     }
 
     /// SIGINT and SIGTERM to the host tear the fleet down gracefully, then call `then`.

@@ -327,13 +327,17 @@ extension Supervisor {
     }
 
     private func templateFailed(_ why: String) {
-        guard template.fail() else { return }
+        let (first, closing) = template.fail()
+        closing?.close()
+        guard first else { return }
         onEvent(.note("\(why); built-in apps are exec'd from now on"))
     }
 
     func finishWaiters(_ key: AppHandle, _ result: Result<Int32, HostError>) {
         let finished = if case .success = result { true } else { false }
-        for w in launches.ended(key, finished: finished) { w(result) }
+        // Taken first, then told: a waiter may launch the app again, which changes `launches`.
+        let waiters = launches.ended(key, finished: finished)
+        for w in waiters { w(result) }
     }
 
     // MARK: - Frames

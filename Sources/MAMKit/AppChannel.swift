@@ -281,7 +281,7 @@ extension AppChannel {
     package static func prepareTemplate() {
         TemplateWarmUp.prepareLoop()
         var delivered = DeliveredItems(capacity: 4)
-        _ = delivered.remember(delivered.key(sender: BundleID("template.warm-up"), id: "warm-up"), hash: 0)
+        delivered.remember(delivered.key(sender: BundleID("template.warm-up"), id: "warm-up"))
         var completions: [(Verdict) -> Void] = []
         completions.append { _ in }
         var batched = SeqTable<(Verdict) -> Void>()

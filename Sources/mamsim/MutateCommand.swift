@@ -226,14 +226,17 @@ struct MutateCommand: AsyncParsableCommand {
     /// A base run, with what its decisions read of the policies recorded: one at a time.
     static func recordedRun(_ scenario: Scenario, runtime: String) async -> MutantRun {
         let reads = PolicyReads()
-        var run = await reads.recording { await Self.run(scenario, runtime: runtime) }
+        // The app's own part is read from the base run alone, its direct saves too.
+        var run = await reads.recording { await Self.run(scenario, runtime: runtime, watchesDocuments: true) }
         run.reads = reads
         return run
     }
 
-    static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false, settleLimit: Duration? = nil) async -> MutantRun {
+    static func run(_ scenario: Scenario, runtime: String, stopAtFirstFailure: Bool = false, settleLimit: Duration? = nil,
+                    watchesDocuments: Bool = false) async -> MutantRun {
         var options = ScenarioRunner.Options(appRuntime: runtime)
         options.stopAtFirstFailure = stopAtFirstFailure
+        options.watchesDocuments = watchesDocuments
         if let settleLimit { options.settleLimit = settleLimit }
         let report = await ScenarioRunner.run(scenario, options: options)
         let decisions = RunDecisions.read(report.auditLog)

@@ -104,7 +104,7 @@ import Testing
         var template = BuiltInTemplate()
         #expect(!template.mayStart(forkBuiltInApps: false))
         let first = template.fail(), second = template.fail()
-        #expect(first && !second && template.failed)
+        #expect(first.first && first.closing == nil && !second.first && template.failed)
         #expect(!template.mayStart(forkBuiltInApps: true) && template.running == nil)
     }
 }

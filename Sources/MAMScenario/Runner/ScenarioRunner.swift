@@ -31,6 +31,10 @@ public enum ScenarioRunner {
         /// restarts it started to end; past it the step fails (`timeout`), naming the apps that
         /// kept starting (an app wiped at each launch that enrolls again and restarts).
         public var settleLimit: Duration = .seconds(60)
+        /// Look, after the fleet's start and after each step, for files a program of its own
+        /// wrote under its `Documents/` without the services (`DocumentsWatch`): saves of the
+        /// app's data the host did not see, for `mamsim mutate`'s record of the app's own part.
+        public var watchesDocuments = false
 
         public init(appRuntime: String, deviceDirectory: URL? = nil) {
             self.appRuntime = appRuntime
@@ -137,6 +141,8 @@ public enum ScenarioRunner {
         // the others run, and a step involving it answers app-not-running. Only a fleet where
         // nothing started has nothing to run.
         report.appsNotStarted = failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        var documents = options.watchesDocuments ? DocumentsWatch(scenario, deviceDirectory: directory) : nil
+        await documents?.record(into: participation, host: host)
         if !failures.isEmpty, failures.count == scenario.apps.count {
             report.fleetError = report.appsNotStarted.joined(separator: "; ")
         } else {
@@ -153,6 +159,7 @@ public enum ScenarioRunner {
                     expected: step.expect ?? step.verb.implicitExpectation,
                     seconds: (ContinuousClock.now - t0).inSeconds)
                 report.steps.append(result)
+                await documents?.record(into: participation, host: host)
                 options.onStep?(result)
                 if options.stopAtFirstFailure && !result.passed { break }
             }
