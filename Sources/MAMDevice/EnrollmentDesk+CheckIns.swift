@@ -170,7 +170,7 @@ extension EnrollmentDesk {
     /// registerAndEnrollAccountId), and the step that follows must see what it was told and
     /// the restart or wipe it brought (`whenSettled`).
     private func underWay(_ finished: @escaping () -> Void) -> () -> Void {
-        inFlight += 1
+        work.begin()
         var ended = false
         return { [weak self] in
             guard !ended else { return }
@@ -182,10 +182,7 @@ extension EnrollmentDesk {
 
     /// One check-in, enrollment or unenrollment is over; those waiting run once none is left.
     private func endInFlight() {
-        inFlight -= 1
-        guard inFlight == 0 else { return }
-        let waiting = settledWaiters
-        settledWaiters = []
+        let waiting = work.end()
         for w in waiting { w() }
     }
 
@@ -193,18 +190,18 @@ extension EnrollmentDesk {
     /// way, are over (their statuses told, the wipes and restarts they brought done): a step
     /// that launched or resumed an app, or during which an app enrolled itself, ends then.
     public func whenSettled(_ done: @escaping () -> Void) {
-        if inFlight == 0 { return done() }
-        settledWaiters.append(done)
+        if work.isSettled { return done() }
+        work.wait(done)
     }
 
     /// As `whenSettled`, giving up after `limit` milliseconds: `done(false)` while check-ins,
     /// enrollments or the restarts they brought are still under way then. An app that is wiped
     /// at each launch, enrolls again and is asked to restart never settles (a restart loop).
     public func whenSettled(within limit: UInt64, _ done: @escaping (Bool) -> Void) {
-        if inFlight == 0 { return done(true) }
+        if work.isSettled { return done(true) }
         guard let timer = try? MAMLoop.Timer(loop: supervisor.loop) else { return whenSettled { done(true) } }
         let answered = Answered()
-        settledWaiters.append {
+        work.wait {
             guard !answered.value else { return }
             answered.value = true
             timer.stop()

@@ -25,11 +25,10 @@ public final class EnrollmentDesk {
     /// Whether an app runs in the foreground (the launch desk knows which are paused).
     var isPaused: (AppSpec) -> Bool = { _ in false }
     /// Check-ins, enrollments and unenrollments under way, and who waits for them to end.
-    var inFlight = 0
+    var work = WorkUnderWay()
     /// Apps the SDK is restarting because they just received a first policy: their relaunch
     /// does not check in again (the policy came a moment before).
     var restartingWithPolicy: Set<AppHandle> = []
-    var settledWaiters: [() -> Void] = []
 
     init(supervisor: Supervisor, state: DeviceState, audit: AuditSink, accounts: AccountDesk, onEvent: @escaping (HostEvent) -> Void) {
         self.supervisor = supervisor

@@ -108,3 +108,25 @@ import Testing
         #expect(!template.mayStart(forkBuiltInApps: true) && template.running == nil)
     }
 }
+
+/// The enrollment desk's work under way (`WorkUnderWay`), with no process: its waiters are
+/// handed back once, when the last call is over, never while one is left.
+@Suite struct WorkUnderWayTests {
+    @Test func waitersAreHandedBackOnceWhenTheLastCallEnds() {
+        var work = WorkUnderWay()
+        #expect(work.isSettled)
+        work.begin()
+        work.begin()
+        var told: [Int] = []
+        work.wait { told.append(1) }
+        work.wait { told.append(2) }
+        let early = work.end()
+        #expect(early.isEmpty && !work.isSettled, "one call is still under way")
+        let last = work.end()
+        for w in last { w() }
+        #expect(told == [1, 2] && work.isSettled)
+        work.begin()
+        let again = work.end()
+        #expect(again.isEmpty, "each waiter is handed back once")
+    }
+}
