@@ -175,3 +175,15 @@ extension AppSpec {
     /// An SDK app sends telemetry unless its Info.plist sets `MAMTelemetryDisabled` (seed 000).
     var sendsTelemetry: Bool { descriptor.sdkIntegrated && !descriptor.telemetryDisabled }
 }
+
+extension HostEvent {
+    /// A write that saves an account's data where the user sees the app's files
+    /// (`Documents/`, what the Files app shows of an app that shares its documents): the save
+    /// the SDK's integration guide (Stage 4) asks `isSaveToAllowed(for: .localDrive, …)` before,
+    /// told as `savedData` with its path escaped and cut. Personal data, caches and app groups
+    /// are not such a save: `nil`.
+    public static func saved(by handle: String, path: String, owner: String) -> HostEvent? {
+        guard !owner.isEmpty, path.hasPrefix("Documents/") else { return nil }
+        return .savedData(handle: handle, path: UntrustedText.escaped(UntrustedText.prefix(path, utf8Bytes: 200)), owner: owner)
+    }
+}

@@ -39,9 +39,11 @@ struct MutantParticipation {
         // A save of an account's data where the user sees it, by code that never asked the
         // save setting that the mutant changes: the code ignores the setting.
         for p in baseline.participation {
-            guard case .saved(let path) = p.kind, let (before, after) = summaries(p), after.savesToLocalDriveOtherwise(than: before),
+            guard case .saved(let path, let byItself) = p.kind, let (before, after) = summaries(p), after.savesToLocalDriveOtherwise(than: before),
                   !baseline.participation.contains(where: { asked($0, like: p) }) else { continue }
-            return ("\(place(p)) \(p.app) saved \(path), \(whose(p)) data, and its code never asked \(PolicyGetter.isSaveToAllowed.call): "
+            // Written with its own file calls, whose data it is was not seen: said so.
+            let how = byItself ? " with its own file calls (the host did not see it written: taken as its process identity's data, as the SDK files a write that names no owner)" : ""
+            return ("\(place(p)) \(p.app) saved \(path)\(how), \(whose(p)) data, and its code never asked \(PolicyGetter.isSaveToAllowed.call): "
                 + "the save setting this mutant changes does not reach it (the SDK's guide, Stage 4: ask isSaveToAllowed(for: .localDrive, withAccountId:) before saving)", p.step)
         }
         return nil

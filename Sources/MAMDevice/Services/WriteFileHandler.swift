@@ -16,17 +16,8 @@ enum WriteFileHandler: ServiceHandler {
         }
         try strictUnidentifiedWrite(call, owner: owner, c)
         let info = try c.state.writeFile(app: c.bundle, path: ContainerPath(parsing: call.path), data: call.data, owner: owner)
-        if let saved = savedData(call.path, owner: info.owner) { c.event(.savedData(handle: c.app.handle, path: saved, owner: info.owner)) }
+        if let saved = HostEvent.saved(by: c.app.handle, path: call.path, owner: info.owner) { c.event(saved) }
         return Answered(.allowed("wrote \(call.path)"), (info.owner, info.isEncrypted))
-    }
-
-    /// The path (escaped) of a write that saves an account's data where the user sees the app's
-    /// files (`Documents/`, what the Files app shows of an app that shares its documents): the
-    /// save the SDK's integration guide (Stage 4) asks `isSaveToAllowed(for: .localDrive, …)`
-    /// before. Personal data, caches and app groups are not such a save.
-    static func savedData(_ path: String, owner: String) -> String? {
-        guard !owner.isEmpty, path.hasPrefix("Documents/") else { return nil }
-        return UntrustedText.escaped(UntrustedText.prefix(path, utf8Bytes: 200))
     }
 
     /// Strict Mode (docs/STRICT.md): a multi-identity app whose screen shows a managed account

@@ -13,7 +13,7 @@ import MAMModel
 ///
 /// Looked at after the fleet's start and after each step. What a child wrote is untrusted: the
 /// walk follows no link, stops at a depth and a count, and a path is escaped and cut as a
-/// service write's is.
+/// service write's is (`HostEvent.saved`).
 struct DocumentsWatch {
     /// The apps and extensions that run a program of their own: the built-in runtime writes
     /// only through the services.
@@ -51,8 +51,6 @@ struct DocumentsWatch {
 
     init(watching watched: [Watched]) { self.watched = watched }
 
-    var isEmpty: Bool { watched.isEmpty }
-
     /// The files written or changed since the last look, in path order per app.
     mutating func look() -> [Written] {
         var found: [Written] = []
@@ -85,8 +83,8 @@ struct DocumentsWatch {
                     return nil
                 }
             }
-            guard let owner, !owner.isEmpty else { continue }
-            log.record(.savedData(handle: written.handle, path: UntrustedText.escaped(UntrustedText.prefix(written.path, utf8Bytes: 200)), owner: owner))
+            guard let owner, let saved = HostEvent.saved(by: written.handle, path: written.path, owner: owner) else { continue }
+            log.record(saved, byItself: true)
         }
     }
 

@@ -110,7 +110,9 @@ public struct StrictReportFinding: Sendable, Hashable {
 public struct Participation: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case read(PolicyGetter)
-        case saved(path: String)
+        /// `byItself`: the app wrote the file with its own file calls, not the host's service,
+        /// so whose data it is was taken from its process identity (`DocumentsWatch`).
+        case saved(path: String, byItself: Bool)
         /// A key of the account's app configuration (IntuneMAMAppConfig's getters).
         case readConfig(key: String)
     }

@@ -285,14 +285,16 @@ final class ParticipationLog: Sendable {
         set { state.withLock { $0.step = newValue } }
     }
 
-    func record(_ event: HostEvent) {
+    /// `byItself`: a save the app made with its own file calls, which the host did not see
+    /// (`DocumentsWatch`).
+    func record(_ event: HostEvent, byItself: Bool = false) {
         state.withLock { s in
             guard s.list.count < Self.limit else { return }
             switch event {
             case .policyGettersRead(let handle, let getters, let account):
                 s.list += getters.map { Participation(app: handle, account: account, kind: .read($0), step: s.step) }
             case .savedData(let handle, let path, let owner):
-                s.list.append(Participation(app: handle, account: owner, kind: .saved(path: path), step: s.step))
+                s.list.append(Participation(app: handle, account: owner, kind: .saved(path: path, byItself: byItself), step: s.step))
             case .appConfigKeysRead(let handle, let keys, let account):
                 s.list += keys.map { Participation(app: handle, account: account, kind: .readConfig(key: $0), step: s.step) }
             default: break
