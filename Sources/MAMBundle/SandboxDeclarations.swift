@@ -203,27 +203,26 @@ public struct SandboxDeclarations: Sendable {
         guard FileManager.default.fileExists(atPath: p, isDirectory: &isDirectory) else { return nil }
         if !isDirectory.boolValue { return secretFile(p) }
         if let device = deviceDirectory(URL(fileURLWithPath: p)) { return device }
-        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: p), includingPropertiesForKeys: [.isSymbolicLinkKey, .isDirectoryKey], options: []) else { return nil }
-        var seen = 0
-        for case let url as URL in walker {
-            seen += 1
-            if seen > budget { return "more than \(budget) files, too many to check for secrets" }
-            let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey])
-            if values?.isSymbolicLink == true { continue }
-            if values?.isDirectory == true {
-                if url.lastPathComponent == ".git" { return "\(url.path), a repository's settings (a CI checkout keeps its token there)" }
-                if let device = deviceDirectory(url) { return device }
-                continue
+        var found: String?
+        let whole = FolderWalk.walk(p, budget: budget) { entry in
+            switch entry.kind {
+            case .link: return .goOn
+            case .folder:
+                if entry.name == ".git" { found = "\(entry.path), a repository's settings (a CI checkout keeps its token there)" }
+                found = found ?? deviceDirectory(entry.path)
+            case .file: found = secretFile(entry.path)
             }
-            if let why = secretFile(url.path) { return why }
+            return found == nil ? .goOn : .stop
         }
-        return nil
+        return found ?? (whole ? nil : "more than \(budget) files, too many to check for secrets")
     }
 
-    static func deviceDirectory(_ url: URL) -> String? {
+    static func deviceDirectory(_ url: URL) -> String? { deviceDirectory(url.path) }
+
+    static func deviceDirectory(_ path: String) -> String? {
         let marks = ["store.key", "host.lock", "device.sqlite", "storage.img"]
-        guard marks.contains(where: { FileManager.default.fileExists(atPath: url.appendingPathComponent($0).path) }) else { return nil }
-        return "\(url.path), a mamsim device directory"
+        guard marks.contains(where: { access(path + "/" + $0, F_OK) == 0 }) else { return nil }
+        return "\(path), a mamsim device directory"
     }
 
     /// The device directory `p` lies in (it or any folder above it), or `nil`.
@@ -285,75 +284,13 @@ public struct SandboxDeclarations: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: p, isDirectory: &isDirectory) else { return nil }
         if !isDirectory.boolValue { return isTracked(p) ? nil : p }
-        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: p), includingPropertiesForKeys: [.isSymbolicLinkKey, .isDirectoryKey], options: []) else { return nil }
-        var seen = 0
-        for case let url as URL in walker {
-            seen += 1
-            if seen > budget { return "more than \(budget) files" }
-            let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey])
-            if values?.isDirectory == true, values?.isSymbolicLink != true { continue }
-            let file = (p as NSString).appendingPathComponent(String(url.path.dropFirst(URL(fileURLWithPath: p).path.count).drop { $0 == "/" }))
-            if !isTracked(file) { return file }
+        var untracked: String?
+        let whole = FolderWalk.walk(p, budget: budget) { entry in
+            guard entry.kind != .folder else { return .goOn }
+            if !isTracked(entry.path) { untracked = entry.path }
+            return untracked == nil ? .goOn : .stop
         }
-        return nil
-    }
-
-    /// The files the scenarios of the project at `root` read (policies, declarations,
-    /// credentials, items): every path a scenario names that is a file beside it, but for
-    /// programs (executable files) and the plists and build settings that describe an app.
-    /// A bounded walk that follows no link and skips build folders.
-    static func scenarioInputs(in root: String, budget: Int = 20_000) -> [(file: String, scenario: String)] {
-        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isSymbolicLinkKey, .isDirectoryKey], options: []) else { return [] }
-        let skipped: Set<String> = [".git", "node_modules", "Pods", "DerivedData", "Carthage"]
-        var inputs: [(String, String)] = []
-        var seen = 0
-        for case let url as URL in walker {
-            seen += 1
-            if seen > budget { break }
-            let name = url.lastPathComponent
-            let values = try? url.resourceValues(forKeys: [.isSymbolicLinkKey, .isDirectoryKey])
-            if values?.isDirectory == true {
-                if skipped.contains(name) || name.hasPrefix(".build") || deviceDirectory(url) != nil { walker.skipDescendants() }
-                continue
-            }
-            guard values?.isSymbolicLink != true, name.hasSuffix(".yaml") || name.hasSuffix(".yml"), isScenarioFile(url.path),
-                  let text = InputFile.text(of: url) else { continue }
-            let folder = url.deletingLastPathComponent()
-            for token in pathTokens(text) {
-                let file = real(token.hasPrefix("/") ? token : folder.appendingPathComponent(token).path)
-                var isDirectory: ObjCBool = false
-                guard file != real(url.path), FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-                      !FileManager.default.isExecutableFile(atPath: file) else { continue }
-                let ext = (file as NSString).pathExtension.lowercased()
-                if ["entitlements", "xcconfig", "swift", "py", "js"].contains(ext) || (file as NSString).lastPathComponent == "Info.plist" { continue }
-                inputs.append((file, url.path))
-            }
-        }
-        return inputs
-    }
-
-    /// The words of a YAML text that could be paths: scalars with a `/` or a `.`, unquoted.
-    static func pathTokens(_ text: String) -> Set<String> {
-        var tokens = Set<String>()
-        let separators = Set(" \t\n\r\"',[]{}#")
-        for line in text.split(separator: "\n") {
-            for word in line.split(whereSeparator: { separators.contains($0) }) {
-                var w = Substring(word)
-                if w.hasSuffix(":") { w = w.dropLast() }
-                if w.hasPrefix("-") || w.contains("://") || w.count > 1024 { continue }
-                if w.contains("/") || w.contains(".") { tokens.insert(String(w)) }
-            }
-        }
-        return tokens
-    }
-
-    /// A YAML file with a top-level `steps:` or `apps:` key: a scenario, as `mamsim test` finds them.
-    static func isScenarioFile(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 256 * 1024)) ?? Data()
-        let text = String(decoding: head, as: UTF8.self)
-        return text.split(separator: "\n").contains { $0.hasPrefix("steps:") || $0.hasPrefix("apps:") }
+        return untracked ?? (whole ? nil : "more than \(budget) files")
     }
 
     /// Why a variable's name marks it as a secret or a way into another service, or `nil`.
@@ -382,5 +319,4 @@ public struct SandboxDeclarations: Sendable {
         guard let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") else { return nil }
         return "holds a URL with a user and password"
     }
-
 }

@@ -13,6 +13,8 @@ import MAMWire
 struct MutantParticipation {
     let baseline: ScenarioReport
     let scenario: Scenario
+    /// `scenario`'s fleet's decisions, computed once for a sweep.
+    let baseMatrix: PolicyMatrix
     let mutant: Scenario
     let mutation: Mutation
 
@@ -72,7 +74,7 @@ struct MutantParticipation {
         if mutation.kind == .appConfig {
             return "no app's code read the key \(UntrustedText.escaped(mutation.setting).debugDescription) of a configuration \"\(mutation.owner)\" reaches (IntuneMAMAppConfigManager.appConfig(forAccountId:), then a value for the key), and no step observes a difference"
         }
-        let changes = PolicyMatrix.changes(from: PolicyMatrix.compute(for: scenario.fleet), to: PolicyMatrix.compute(for: mutant.fleet))
+        let changes = PolicyMatrix.changes(from: baseMatrix, to: PolicyMatrix.compute(for: mutant.fleet))
         guard let first = changes.first else { return "no step observes a difference (it changes no decision of the matrix)\(needs)" }
         return "no step reaches the \(changes.count) decision(s) it changes; a step would: \(Self.step(for: first))\(needs)"
     }

@@ -184,6 +184,8 @@ struct MutateCommand: AsyncParsableCommand {
         // run would have ended, and the mutant is killed by the timeout.
         let settleLimit = Duration.seconds(max(10, 5 * baseline.report.seconds))
         var results = [Outcome?](repeating: nil, count: mutants.count)
+        // The base fleet's decisions, against which each mutant no step reached is read: once.
+        let baseMatrix = PolicyMatrix.compute(for: scenario.fleet)
         await withTaskGroup(of: (Int, Outcome).self) { group in
             var next = 0
             func start() {
@@ -195,13 +197,13 @@ struct MutateCommand: AsyncParsableCommand {
                     // A mutant that changes nothing the base run's decisions read runs as the
                     // base run did: judged against it without a run.
                     if replay, let reads = baseline.reads, m.runsAsTheBase(of: scenario, reads) {
-                        let app = MutantParticipation(baseline: baseline.report, scenario: scenario, mutant: mutated, mutation: m)
+                        let app = MutantParticipation(baseline: baseline.report, scenario: scenario, baseMatrix: baseMatrix, mutant: mutated, mutation: m)
                         var outcome = judge(baseline, baseline, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m)
                         outcome.replayed = true
                         return (i, outcome)
                     }
                     let ran = await run(mutated, runtime: runtime, stopAtFirstFailure: true, settleLimit: settleLimit)
-                    let app = MutantParticipation(baseline: baseline.report, scenario: scenario, mutant: mutated, mutation: m)
+                    let app = MutantParticipation(baseline: baseline.report, scenario: scenario, baseMatrix: baseMatrix, mutant: mutated, mutation: m)
                     let outcome = judge(baseline, ran, scenario: key, mutant: m, participation: app).placed(in: scenario, mutant: m)
                     return (i, outcome)
                 }

@@ -28,6 +28,12 @@ struct SandboxDeclarationTests {
                 "repo/suite/two/data/readme.txt": "data\n",
                 "repo/suite/two/policies/level2.json": "{}",
                 "repo/suite/two/keys/alice.pw": "hunter2",
+                // A scenario saved with Windows line ends, and one naming its input in a flow
+                // mapping three levels down: their inputs are the host's as any scenario's are.
+                "repo/suite/crlf/three.yaml": "apps:\r\n  - id: c\r\npolicies:\r\n  p: policies/p.json\r\nsteps: []\r\n",
+                "repo/suite/crlf/policies/p.json": "{}",
+                "repo/suite/a/b/c/four.yaml": "# a team's suite\nsteps: [{share: {from: a, item: {file: inputs/x.json}}}]\n",
+                "repo/suite/a/b/c/inputs/x.json": "{}",
                 "repo/kept-device/store.key": "key",
                 "repo/kept-device/device.sqlite": "db",
                 "repo/kept-device/containers/com.victim/Documents/mail.txt": "the victim's mail",
@@ -117,6 +123,9 @@ struct SandboxDeclarationTests {
         ("repo/suite/two/policies", false, "an input of the scenario"),
         ("repo/suite/two/policies/level2.json", false, "an input of the scenario"),
         ("repo/suite/two/keys/alice.pw", false, "an input of the scenario"),
+        ("repo/suite/crlf/policies/p.json", false, "an input of the scenario"),
+        ("repo/suite/a/b/c/inputs", false, "an input of the scenario"),
+        ("repo/suite/a/b/c/inputs/x.json", false, "an input of the scenario"),
         ("repo/kept-device/containers/com.victim", false, "device directory"),
         ("repo/kept-device/containers/com.victim/Documents/mail.txt", false, "device directory"),
         ("repo/tools", false, "credential"),
