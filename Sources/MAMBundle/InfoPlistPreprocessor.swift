@@ -27,7 +27,7 @@ package struct InfoPlistPreprocessor {
 
     /// Whether some line is a preprocessor directive (a plist never starts a line with `#`).
     package static func hasDirectives(_ text: String) -> Bool {
-        text.split(separator: "\n").contains { directive(in: $0) != nil }
+        TextLines.split(text).contains { directive(in: $0) != nil }
     }
 
     static func directive(in line: Substring) -> (name: String, rest: Substring)? {
@@ -84,7 +84,7 @@ package struct InfoPlistPreprocessor {
         var output: [String] = []
         var stack: [Frame] = []
         var active: Bool { stack.last?.active ?? true }
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in TextLines.split(text).enumerated() {
             let number = index + 1
             guard let (name, rest) = Self.directive(in: line) else {
                 output.append(active ? substitute(String(line)) : "")

@@ -45,7 +45,7 @@ public struct XCConfig: Sendable, Hashable {
     }
 
     public init(text: String) {
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, rawLine) in TextLines.split(text).enumerated() {
             var line = Substring(rawLine)
             // Xcode cuts at `//` even inside a URL (people write `https:/$()/host`).
             if let comment = line.range(of: "//") { line = line[..<comment.lowerBound] }

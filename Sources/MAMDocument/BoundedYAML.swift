@@ -58,7 +58,7 @@ public enum BoundedYAML {
     /// call, so no document can hold it) and its pair dropped from the composed mapping.
     public static func composeKeepingLastOfDuplicateKeys(yaml text: String, resolver: Resolver = .default) throws -> (Node?, [DuplicateKey]) {
         let mark = "mamsim-earlier-" + String(UInt64.random(in: .min ... .max), radix: 36) + "-"
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
+        var lines = Self.lines(text).map { Array($0.unicodeScalars) }
         var found: [DuplicateKey] = []
         // Each round renames one key; a document has at most one duplicate per key per mapping.
         for _ in 0...4096 {
@@ -103,10 +103,37 @@ public enum BoundedYAML {
         throw walk.culprit(node, text: text, tooDeep: depth > maximumDepth)
     }
 
+    /// The lines of `text` as the YAML parser counts them: a line ends at CR LF, CR, LF, NEL,
+    /// LS or PS (libyaml's breaks). Swift's `split(separator: "\n")` splits none of a text
+    /// saved with Windows line ends (CR LF is one character), and a check reading its lines
+    /// would read only the first.
+    public static func lines(_ text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex, i = start
+        while i < scalars.endIndex {
+            switch scalars[i].value {
+            case 0x0A, 0x85, 0x2028, 0x2029:
+                lines.append(text[start..<i])
+                i = scalars.index(after: i)
+                start = i
+            case 0x0D:
+                lines.append(text[start..<i])
+                i = scalars.index(after: i)
+                if i < scalars.endIndex, scalars[i] == "\n" { i = scalars.index(after: i) }
+                start = i
+            default:
+                i = scalars.index(after: i)
+            }
+        }
+        lines.append(text[start..<scalars.endIndex])
+        return lines
+    }
+
     /// An alias used as a mapping key (`? *a` or `*a :`): refused where it is written.
     static func checkAliasKeys(_ text: String) throws {
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in Self.lines(text) {
             lineNumber += 1
             let trimmed = line.drop { $0 == " " || $0 == "-" || $0 == "\t" }
             guard trimmed.hasPrefix("*") || trimmed.hasPrefix("? *") || trimmed.hasPrefix("{*") || trimmed.hasPrefix("{ *") else { continue }
@@ -170,7 +197,7 @@ public enum BoundedYAML {
         /// expansion crosses it (its anchor found at the anchored node's position), else the
         /// node where nesting or counting crossed it.
         func culprit(_ root: Node, text: String, tooDeep: Bool) -> TooLarge {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = BoundedYAML.lines(text)
             var seen = Set<Key>()
             var written: [String: Int] = [:]
             var total = 0
@@ -231,7 +258,7 @@ public enum BoundedYAML {
         var seen = 0
         var lineNumber = 0
         let name = Array(anchor.utf8)
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in Self.lines(text) {
             lineNumber += 1
             let bytes = Array(line.utf8)
             var i = 0

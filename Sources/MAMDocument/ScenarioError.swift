@@ -70,7 +70,7 @@ extension ScenarioError {
     /// What a YAML parser's words about indentation mean for a scenario, in ours.
     private static func indentationHint(_ detail: String, line: Int, file: URL) -> String {
         let text = (InputFile.text(of: file)) ?? ""
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = BoundedYAML.lines(text)
         let bad = line >= 1 && line <= lines.count ? lines[line - 1] : ""
         if bad.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") || detail.contains("cannot start any token") && bad.hasPrefix("\t") {
             return " (line \(line) is indented with a tab; YAML indents with spaces only)"

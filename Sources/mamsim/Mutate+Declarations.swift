@@ -1,4 +1,5 @@
 import Foundation
+import MAMBundle
 import MAMDeclarations
 import MAMScenario
 
@@ -85,7 +86,7 @@ enum DeclarationMutation {
         var place = SourcePlace(scenarioLine: 1, file: source)
         if let url = m.entry.declaration.payload["Reference"]?.object?["DataURL"]?.string, let name = URL(string: url)?.lastPathComponent,
            let text = try? String(contentsOf: source.deletingLastPathComponent().appendingPathComponent(name), encoding: .utf8) {
-            for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains("<key>\(m.key)</key>") {
+            for (i, line) in TextLines.split(text).enumerated() where line.contains("<key>\(m.key)</key>") {
                 place = SourcePlace(scenarioLine: 1, file: source.deletingLastPathComponent().appendingPathComponent(name), lines: [m.key: i + 1])
                 break
             }

@@ -60,6 +60,25 @@ struct BoundedYAMLTests {
         do { _ = try BoundedYAML.compose(yaml: flat); Issue.record("composed") } catch let e as BoundedYAML.TooLarge { #expect(e.line == 3) }
     }
 
+    /// Every line break YAML knows (libyaml's: CR LF, CR, LF, NEL, LS, PS) ends a line for the
+    /// checks as it does for the parser. A text saved with Windows line ends was one line to
+    /// the alias-key check, and an alias bomb used as keys below its first line hung the
+    /// composer (minutes of hashing) instead of being refused at its line.
+    @Test(arguments: ["\r\n", "\r", "\n", "\u{85}", "\u{2028}", "\u{2029}"])
+    func anAliasKeyIsRefusedWhateverTheLineBreaks(_ br: String) throws {
+        var bomb = ["a0: &a0 [x, x]"]
+        for i in 1..<40 { bomb.append("a\(i): &a\(i) [*a\(i - 1), *a\(i - 1)]") }
+        bomb += ["m:", "  *a39 : 1", "  *a38 : 2", "steps: []"]
+        let text = bomb.joined(separator: br) + br
+        do { _ = try BoundedYAML.compose(yaml: text); Issue.record("composed") } catch let e as BoundedYAML.TooLarge {
+            #expect(e.line == 42 && e.column == 3, "\(e)")
+        }
+        // Positive control: the parser reads each of these breaks as a line's end.
+        let two = try #require(try Yams.compose(yaml: "a: 1" + br + "b: 2" + br))
+        #expect(two["b"]?.mark?.line == 2, "\(br.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(BoundedYAML.lines("a" + br + "b" + br + "c") == ["a", "b", "c"])
+    }
+
     /// Nesting past the depth bound is refused; ordinary anchors and aliases still load.
     @Test func deepNestingIsRefusedAndOrdinaryAliasesLoad() throws {
         let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)

@@ -29,6 +29,19 @@ struct BuildSettingsAsXcodeTests {
         #expect(layered["MARKETING_VERSION"] == "4.2")
     }
 
+    /// A file saved with Windows (CR LF) or classic Mac (CR) line ends reads as its LF twin:
+    /// every setting, include and line number. Split on LF alone, its first line's comment
+    /// cut away every setting after it.
+    @Test(arguments: ["\r\n", "\r"])
+    func anXCConfigReadsTheSameWhateverItsLineEnds(_ br: String) throws {
+        let lines = ["// Contoso's app settings", "#include \"Base.xcconfig\"", "PRODUCT_BUNDLE_IDENTIFIER = com.contoso.mail", "", "MARKETING_VERSION = 4.2 // shipped"]
+        let lf = XCConfig(text: lines.joined(separator: "\n") + "\n"), other = XCConfig(text: lines.joined(separator: br) + br)
+        #expect(lf.settings == ["PRODUCT_BUNDLE_IDENTIFIER": "com.contoso.mail", "MARKETING_VERSION": "4.2"], "\(lf.settings)")
+        #expect(other.settings == lf.settings, "\(other.settings)")
+        #expect(other.includes.map(\.line) == [2] && other.includes.map(\.path) == ["Base.xcconfig"], "\(other.includes)")
+        #expect(TextLines.split("a\r\nb\rc\n\nd") == ["a", "b", "c", "", "d"])
+    }
+
     /// Issue 86, item 3: `$NAME` without parentheses, `${NAME}`, and the modifiers, as Xcode
     /// expands them — an app's bundle id written `$PRODUCT_BUNDLE_IDENTIFIER_ROOT.mail` resolves.
     @Test(arguments: [

@@ -145,6 +145,22 @@ struct ProjectLintTests {
         #expect(findings.first?.problem.contains("\"not-a-guid\"") == true)
     }
 
+    /// The same preprocessed Info.plist saved with Windows line ends: its directives are
+    /// directives (a line ends at CR LF for the preprocessor as at LF), so the branch without
+    /// STORE is taken and found at the same line.
+    @Test func aPreprocessedInfoPlistWithWindowsLineEndsIsPreprocessed() throws {
+        let dir = try Self.mutated([(Self.pbxproj, "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n", "\t\t\t\tINFOPLIST_FILE = Mail/Info.plist;\n\t\t\t\tINFOPLIST_PREPROCESS = YES;\n"),
+                                    (Self.mail, "\t\t<string>6f1c3b52-0e7d-4a8b-9b53-2d1c9a0e4f11</string>", "#if STORE\n\t\t<string>CLIENT_ID</string>\n#else\n\t\t<string>not-a-guid</string>\n#endif")])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lf = Self.findings(try ProjectLinter.lint(path: dir, displayName: "ContosoMail"))
+        let plist = try #require(FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("Mail/Info.plist") })
+        let url = dir.appendingPathComponent(plist)
+        try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\n", with: "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        let crlf = Self.findings(try ProjectLinter.lint(path: dir, displayName: "ContosoMail"))
+        #expect(lf.map(\.rule) == ["adal-client-id"], "\(lf)")
+        #expect(crlf.map(\.rule) == lf.map(\.rule) && crlf.map(\.line) == lf.map(\.line), "\(crlf)")
+    }
+
     /// Xcode 13+ projects generate the Info.plist from `INFOPLIST_KEY_*` settings.
     @Test func generatedInfoPlistKeysAreRead() throws {
         let dir = try Self.mutated([
