@@ -180,7 +180,7 @@ public enum DelegateLint {
         var current = ""
         func flush() {
             let head = current.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-            if let label = head.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).first { result += "\(label):" }
+            if let label = head.split(whereSeparator: \.isWhitespace).first { result += "\(label):" }
             current = ""
         }
         for c in parameters {
@@ -200,9 +200,9 @@ public enum DelegateLint {
         var i = 0
         while i < c.count {
             if c[i] == "/", i + 1 < c.count, c[i + 1] == "/" {
-                while i < c.count, c[i] != "\n" { out.append(" "); i += 1 }
+                while i < c.count, !Self.endsLine(c[i]) { out.append(" "); i += 1 }
             } else if c[i] == "/", i + 1 < c.count, c[i + 1] == "*" {
-                while i < c.count, !(c[i] == "*" && i + 1 < c.count && c[i + 1] == "/") { out.append(c[i] == "\n" ? "\n" : " "); i += 1 }
+                while i < c.count, !(c[i] == "*" && i + 1 < c.count && c[i + 1] == "/") { out.append(Self.endsLine(c[i]) ? c[i] : " "); i += 1 }
                 if i < c.count { out += "  "; i += 2 }
             } else if c[i] == "\"" {
                 let triple = i + 2 < c.count && c[i + 1] == "\"" && c[i + 2] == "\""
@@ -211,8 +211,8 @@ public enum DelegateLint {
                 while i < c.count {
                     if c[i] == "\\" { out += "  "; i += 2; continue }
                     if triple, i + 2 < c.count, c[i] == "\"", c[i + 1] == "\"", c[i + 2] == "\"" { out += "\"\"\""; i += 3; break }
-                    if !triple, c[i] == "\"" || c[i] == "\n" { out.append(c[i]); i += 1; break }
-                    out.append(c[i] == "\n" ? "\n" : " ")
+                    if !triple, c[i] == "\"" || Self.endsLine(c[i]) { out.append(c[i]); i += 1; break }
+                    out.append(Self.endsLine(c[i]) ? c[i] : " ")
                     i += 1
                 }
             } else {
@@ -247,7 +247,10 @@ public enum DelegateLint {
         return code.count
     }
 
-    static func line(of offset: Int, in code: [Character]) -> Int { code[..<offset].reduce(1) { $1 == "\n" ? $0 + 1 : $0 } }
+    static func line(of offset: Int, in code: [Character]) -> Int { code[..<offset].reduce(1) { endsLine($1) ? $0 + 1 : $0 } }
+
+    /// A line terminator of Swift source: LF, CR or CR LF (one character).
+    static func endsLine(_ c: Character) -> Bool { c == "\n" || c == "\r\n" || c == "\r" }
 
     static func baseName(_ signature: String) -> String { String(signature.prefix { $0 != "(" }) }
 }

@@ -46,7 +46,7 @@ public enum Linter {
         }
         let text = (InputFile.text(of: file)) ?? ""
         func line(of needle: String) -> Int? {
-            text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(needle) }.map { $0 + 1 }
+            TextLines.split(text).firstIndex { $0.contains(needle) }.map { $0 + 1 }
         }
         let judge = SandboxDeclarations(ownFolder: folder, scenarioFolder: folder, allowances: SandboxAllowances())
         var findings: [LintFinding] = []

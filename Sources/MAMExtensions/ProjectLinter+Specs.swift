@@ -17,7 +17,7 @@ extension ProjectLinter {
         defer { try? handle.close() }
         let head = String(decoding: (try? handle.read(upToCount: 1 << 20)) ?? Data(), as: UTF8.self)
         var name = false, targets = false
-        for line in head.split(separator: "\n") {
+        for line in TextLines.split(head) {
             if line.hasPrefix("name:") { name = true }
             if line.hasPrefix("targets:") { targets = true }
         }

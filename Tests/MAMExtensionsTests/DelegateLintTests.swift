@@ -1,3 +1,4 @@
+import Foundation
 import MAMExtensions
 import Testing
 
@@ -45,6 +46,16 @@ struct DelegateLintTests {
         #expect(drifts.first?.missing == ["policyRequest(with:)", "getAccessToken(forAccountId:resource:completion:)"])
         #expect(drifts.last?.protocols == ["IntuneMAMComplianceDelegate", "IntuneMAMPolicyDelegate"])
         #expect(drifts.last?.near == ["wipeData(forAccountId:)"])
+    }
+
+    /// The same source saved with Windows (CR LF) or classic Mac (CR) line ends, as the Swift
+    /// compiler reads it: the same drifts at the same lines. Read by characters, a comment's
+    /// line never ended at CR LF, and everything after the first `//` was blanked.
+    @Test(arguments: ["\r\n", "\r"])
+    func lineEndsChangeNothing(_ br: String) {
+        let lf = DelegateLint.drifts(in: Self.source)
+        let other = DelegateLint.drifts(in: Self.source.replacingOccurrences(of: "\n", with: br))
+        #expect(other.map(\.method) == lf.map(\.method) && other.map(\.line) == [8, 19], "\(other.map(\.method)) \(other.map(\.line))")
     }
 
     /// Issue 96: a drifted method is offered the requirement its type does not implement —

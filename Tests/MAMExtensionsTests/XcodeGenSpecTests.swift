@@ -99,6 +99,23 @@ struct XcodeGenSpecTests {
         #expect(p.unread.contains { $0.hasPrefix("project.yml:10:3: \"Notes\" is written again") }, "\(p.unread)")
     }
 
+    /// A spec saved with Windows line ends is the spec XcodeGen reads (its YAML parser ends a
+    /// line at CR LF): the earlier of a key written twice named at its line, and a spec under another
+    /// name than project.yml still known by its `name:` and `targets:`.
+    @Test func aSpecWithWindowsLineEndsReadsTheSame() throws {
+        let yaml = "name: Notes\r\noptions: {bundleIdPrefix: com.contoso}\r\ntargets:\r\n  Notes: {type: application, platform: iOS}\r\n  Notes: {type: application, platform: iOS, settings: {PRODUCT_BUNDLE_IDENTIFIER: com.contoso.notes.prod}}\r\n"
+        let p = try project(yaml)
+        let notes = try #require(p.targets.first { $0.name == "Notes" })
+        #expect(notes.configuration(named: "Release")?.settings["PRODUCT_BUNDLE_IDENTIFIER"] == "com.contoso.notes.prod")
+        #expect(p.unread.contains { $0.hasPrefix("project.yml:4:3: \"Notes\" is written again") }, "\(p.unread)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xcodegen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = dir.appendingPathComponent("notes-spec.yml")
+        try yaml.write(to: other, atomically: true, encoding: .utf8)
+        #expect(ProjectLinter.isXcodeGenSpec(other))
+    }
+
     @Test func aSpecWithoutTargetsOrTypesSaysWhatToRun() throws {
         #expect(throws: XcodeProjectError.self) { try project("name: X\ninclude: [targets.yml]\n") }
         do {
