@@ -3,9 +3,9 @@ public import MAMPolicy
 
 /// What a policy change does to the same personas: every cell whose decision changes, with
 /// the policy that decides it before and after and the settings that changed it.
-public struct WhatIfChange: Sendable, Hashable {
+public struct WhatIfChange: Sendable, Hashable, Codable {
     /// How a cell changed, as `--fail-on` names it.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// A data path, paste, save, open or feature that was blocked and is now allowed.
         case opened = "blocked->delivered"
         case closed = "delivered->blocked"
@@ -44,6 +44,21 @@ public struct WhatIfChange: Sendable, Hashable {
         self.before = before
         self.after = after
         self.because = because
+    }
+
+    /// A change's JSON keys, in the order every report and a sharded diff's part writes them
+    /// (`schemas/whatif-report.schema.json`, its `changes`).
+    enum CodingKeys: String, CodingKey { case after, app, because, before, cell, kind, persona }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(after, forKey: .after)
+        try c.encode(app, forKey: .app)
+        try c.encode(because, forKey: .because)
+        try c.encode(before, forKey: .before)
+        try c.encode(cell, forKey: .cell)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(persona, forKey: .persona)
     }
 }
 

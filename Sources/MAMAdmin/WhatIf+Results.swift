@@ -19,7 +19,7 @@ public struct WhatIfPersonaResult: Sendable {
     }
 
     /// Each app's results as this persona reads them.
-    public var apps: [WhatIfAppResult] { judged.map { WhatIfAppResult(judged: $0, names: names) } }
+    public var apps: [WhatIfAppResult] { judged.map { WhatIfAppResult(judged: $0, names: names, resource: persona.resource) } }
 }
 
 /// What a persona's app gets, its texts naming the persona.
@@ -95,6 +95,8 @@ public struct WhatIfAppResult: Sendable {
 
     let judged: WhatIf.JudgedApp
     let names: WhatIf.StandIn
+    /// The resource the persona's token is asked for.
+    let resource: String
 
     public var app: BundleID { judged.app }
     public var protection: Protection { judged.protection }

@@ -81,30 +81,47 @@ public enum WhatIfReport {
         public mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
         public mutating func string(_ s: String) {
-            // DEL, C1 controls, bidirectional marks, line separators and the BOM start with one
-            // of these bytes in UTF-8: JSON takes them raw, a terminal or a log viewer obeys
-            // them, so such a string is written with each of them as a JSON escape.
-            if s.utf8.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF }),
-               !UntrustedText.isSafe(s, keepingLineBreaks: true) {
-                return escapedString(s)
-            }
-            bytes.append(UInt8(ascii: "\""))
-            for b in s.utf8 {
-                switch b {
-                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-                case ..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: Array("\\u00".utf8))
-                    bytes.append(hex[Int(b >> 4)])
-                    bytes.append(hex[Int(b & 0xF)])
-                default: bytes.append(b)
+            var text = s
+            let written = text.withUTF8 { utf8 in
+                let opened = bytes.count
+                bytes.append(UInt8(ascii: "\""))
+                // Runs between escapes are copied whole: a report is hundreds of megabytes
+                // of strings, and a byte at a time was most of its writing.
+                var run = 0, suspect = false
+                for (i, b) in utf8.enumerated() {
+                    let escape: (UInt8, UInt8)?
+                    switch b {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape = (UInt8(ascii: "\\"), b)
+                    case UInt8(ascii: "\n"): escape = (UInt8(ascii: "\\"), UInt8(ascii: "n"))
+                    case UInt8(ascii: "\r"): escape = (UInt8(ascii: "\\"), UInt8(ascii: "r"))
+                    case UInt8(ascii: "\t"): escape = (UInt8(ascii: "\\"), UInt8(ascii: "t"))
+                    case ..<0x20: escape = (0, b)
+                    // DEL, C1 controls, bidirectional marks, line separators and the BOM start
+                    // with one of these bytes in UTF-8: JSON takes them raw, a terminal or a log
+                    // viewer obeys them, so such a string is written with each of them escaped.
+                    case 0x7F, 0xC2, 0xD8, 0xE2, 0xEF: suspect = true; escape = nil
+                    default: escape = nil
+                    }
+                    guard let (first, second) = escape else { continue }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+                    if first == 0 {
+                        let hex = Array("0123456789abcdef".utf8)
+                        bytes.append(contentsOf: Array("\\u00".utf8))
+                        bytes.append(hex[Int(second >> 4)])
+                        bytes.append(hex[Int(second & 0xF)])
+                    } else {
+                        bytes.append(first)
+                        bytes.append(second)
+                    }
+                    run = i + 1
                 }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+                bytes.append(UInt8(ascii: "\""))
+                guard suspect, !UntrustedText.isSafe(s, keepingLineBreaks: true) else { return true }
+                bytes.removeSubrange(opened...)
+                return false
             }
-            bytes.append(UInt8(ascii: "\""))
+            if !written { escapedString(s) }
         }
 
         /// `s` as a JSON string with every unsafe scalar (`UntrustedText.isUnsafe`) a `\u` escape.
@@ -139,126 +156,26 @@ public enum WhatIfReport {
         public mutating func field(_ k: String, strings: [String]) { key(k); array(strings) { $0.string($1) }; comma() }
     }
 
-    static func evaluation(_ w: inout JSONWriter, _ e: WhatIfAppResult.PolicyEvaluation) {
-        w.object { w in
-            w.field("@odata.type", e.kind.rawValue)
-            if !e.id.isEmpty { w.field("id", e.id) }
-            w.field("displayName", e.displayName)
-            let ca = e.kind == .conditionalAccess
-            if ca {
-                // Graph's whatIfAnalysisResult: a state, a Boolean policyApplies, and why not.
-                w.field("state", e.disabled ? "disabled" : e.reportOnly ? "enabledForReportingButNotEnforced" : "enabled")
-                w.field("policyApplies", e.applies ?? false)
-            } else {
-                w.field("policyApplies", e.applies)
-            }
-            w.field("analysisReasons", e.analysisReasons.joined(separator: ","))
-            if !e.dependsOn.isEmpty { w.field("dependsOn", strings: e.dependsOn) }
-            w.field("reason", e.reason)
-        }
-    }
-
-    /// A grid's cells: the allowed ones by name, the blocked ones each with its reason.
-    static func cells(_ w: inout JSONWriter, _ name: String, _ cells: WhatIfAppResult.Cells) {
-        w.key(name)
-        w.object { w in
-            w.field("allowed", strings: cells.filter(\.isAllowed).map(\.to))
-            w.key("blocked")
-            w.array(cells.filter { !$0.isAllowed }) { w, c in
-                w.object { w in w.field("to", c.to); w.field("decision", verdict(c)); w.field("reason", c.verdict.explanation) }
-            }
-            w.comma()
-        }
-        w.comma()
-    }
-
-    /// The report opens with its version (`schemas/whatif-report.schema.json`).
-    public static let jsonHead = "{\"schemaVersion\":1,\"personas\":["
+    /// The report opens with its version (`schemas/whatif-report.schema.json`): a document's
+    /// personas are written one at a time, each its own encoding, between these.
+    public static let jsonHead = "{\"schemaVersion\":\(WhatIfReportDocument.schemaVersion),\"personas\":["
     public static let jsonTail = "]}\n"
 
     public static func json(_ results: [WhatIfPersonaResult]) -> String {
         jsonHead + results.map(json).joined(separator: ",\n") + jsonTail
     }
 
-    /// One persona's object of the JSON report.
+    /// One persona's object of the JSON report: its encoding.
     public static func json(_ r: WhatIfPersonaResult) -> String {
-        var w = JSONWriter()
-        w.object { w in
-            w.field("name", r.persona.name)
-            w.field("user", r.persona.user.upn)
-            w.field("groups", strings: r.persona.member.named)
-            w.key("apps")
-            w.array(r.apps) { w, a in app(&w, a, resource: r.persona.resource) }
-            w.comma()
-        }
-        return w.out
+        // Encoding the results throws nothing of its own, and the writer cannot fail.
+        (try? ReportJSONEncoder().encode(r)) ?? ""
     }
 
-    /// The token: its word and sentence, and where it depends, each case and the otherwise.
-    static func token(_ w: inout JSONWriter, _ token: WhatIfToken) {
-        w.field("token", token.word)
-        w.field("reason", token.explanation)
-        guard token.depends else { return }
-        w.key("cases")
-        w.array(token.cases) { w, c in
-            w.object { w in w.field("if", c.condition); w.field("token", verdict(c.decision)); w.field("reason", c.decision.explanation) }
-        }
-        w.comma()
-        w.key("otherwise")
-        w.object { w in w.field("token", verdict(token.decision)); w.field("reason", token.decision.explanation) }
-        w.comma()
-    }
-
-    /// One app's results: app protection, conditional access, configuration and the grids.
-    static func app(_ w: inout JSONWriter, _ a: WhatIfAppResult, resource: String) {
-        w.object { w in
-            w.field("app", a.app.rawValue)
-            w.key("appProtection")
-            w.object { w in
-                switch a.protection {
-                case .policy(let n): w.field("result", "applied"); w.field("policy", n)
-                case .none: w.field("result", "none")
-                case .conflict(let names): w.field("result", "conflict"); w.field("policies", strings: names); w.field("rule", WhatIf.conflictRule)
-                case .undetermined: w.field("result", "undetermined")
-                case .notEvaluated(let why): w.field("result", "notEvaluated"); w.field("reason", why)
-                }
-                w.key("value")
-                w.array(a.evaluations) { evaluation(&$0, $1) }
-                w.comma()
-            }
-            w.comma()
-            w.key("conditionalAccess")
-            w.object { w in
-                w.field("resource", resource)
-                token(&w, a.token)
-                w.key("value")
-                w.array(a.conditionalAccess) { evaluation(&$0, $1) }
-                w.comma()
-            }
-            w.comma()
-            w.key("appConfig")
-            w.object { w in for (k, v) in a.appConfig.sorted(by: { $0.key < $1.key }) { w.field(k, v) } }
-            w.comma()
-            cells(&w, "transfers", a.transfers)
-            cells(&w, "clipboard", a.clipboard)
-            if a.pasteLimit > 0 {
-                w.field("pasteLimit", a.pasteLimit)
-                cells(&w, "clipboardWithinLimit", a.clipboardWithinLimit)
-            }
-            cells(&w, "save", a.save)
-            cells(&w, "open", a.open)
-            cells(&w, "features", a.features)
-        }
-    }
-
-    /// A change as a JSON object, keys in order, written by hand: a part holds millions of them,
-    /// and Foundation's serializer costs more than judging them. A part's line, and a row of the
-    /// diff's JSON report, are this object.
+    /// A change as a JSON object, encoded from the model (`WhatIfChange: Codable`). A part's
+    /// line, and a row of the diff's JSON report, are this object.
     public static func changeObject(_ w: inout WhatIfReport.JSONWriter, _ c: WhatIfChange) {
-        w.object { w in
-            w.field("after", c.after); w.field("app", c.app.rawValue); w.field("because", strings: c.because); w.field("before", c.before)
-            w.field("cell", c.cell); w.field("kind", c.kind.rawValue); w.field("persona", c.persona)
-        }
+        // The model's encoding throws nothing of its own and the writer cannot fail.
+        try? ReportJSONEncoder().encode(c, into: &w)
     }
 
     /// A change of `whatif --diff` as a row of its table, with its line end.

@@ -34,6 +34,19 @@ public struct BundleID: Hashable, Sendable, Comparable, CustomStringConvertible,
     public var description: String { rawValue }
 }
 
+
+extension BundleID: Codable {
+    /// A bundle id in JSON is its spelling.
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        try single.encode(rawValue)
+    }
+}
+
 extension String {
     /// The string with case folded for comparison (`lowercased()`), made without a new string
     /// when it holds no uppercase: bundle ids and handles are folded on every share, and

@@ -38,22 +38,13 @@ enum WhatIfPart {
         return w.out
     }
 
-    /// A part's line read back by the Graph reader (one pass over the bytes); anything but what
-    /// `changeLine` writes is refused, naming the file.
-    static func change(_ line: Data, in file: String) throws -> WhatIfChange {
-        var fields: [String: GraphValue] = [:]
-        if case .object(let o)? = try? GraphValue.parse(Array(line), source: file) { fields = o }
-        func text(_ key: String) -> String? { if case .string(let s)? = fields[key] { s } else { nil } }
-        var because: [String]?
-        if case .array(let items)? = fields["because"] {
-            because = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
-            if because?.count != items.count { because = nil }
-        }
-        guard let kind = text("kind").flatMap(WhatIfChange.Kind.init(rawValue:)), let persona = text("persona"), let app = text("app"),
-              let cell = text("cell"), let before = text("before"), let after = text("after"), let because else {
+    /// A part's line read back as the model reads itself (`WhatIfChange: Codable`, through
+    /// the Graph reader's one pass); anything but what `changeLine` writes is refused, naming
+    /// the file.
+    static func change(_ line: [UInt8], in file: String) throws -> WhatIfChange {
+        do { return try GraphValueDecoder().decode(WhatIfChange.self, from: line, source: file) } catch {
             throw ValidationError("\(file): a change line is not one whatif wrote: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
-        return WhatIfChange(kind: kind, persona: persona, app: BundleID(app), cell: cell, before: before, after: after, because: because)
     }
 }
 
@@ -233,16 +224,18 @@ enum WhatIfMerge {
         guard let handle = FileHandle(forReadingAtPath: part.path) else { throw ValidationError("\(part.path) cannot be read") }
         defer { try? handle.close() }
         try handle.seek(toOffset: part.bodyOffset)
-        var carry = Data()
+        // Bytes, not `Data`: a part is hundreds of megabytes, and finding its line ends
+        // through `Data`'s subscript paid a run-time access check for every byte.
+        var carry: [UInt8] = []
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            carry += chunk
+            chunk.withUnsafeBytes { carry.append(contentsOf: $0) }
             var batch: [WhatIfChange] = []
-            var start = carry.startIndex
+            var start = 0
             while let end = carry[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                batch.append(try WhatIfPart.change(carry[start..<end], in: part.path))
-                start = carry.index(after: end)
+                batch.append(try WhatIfPart.change(Array(carry[start..<end]), in: part.path))
+                start = end + 1
             }
-            carry = Data(carry[start...])
+            carry.removeFirst(start)
             try writer.add(batch)
         }
     }
