@@ -75,7 +75,7 @@ extension WhatIf {
                 // Why, found only for an app whose cells change: most apps of most personas have none.
                 var found: [String]?
                 func add(_ kind: WhatIfChange.Kind, _ cell: String, _ before: String, _ after: String, because said: [String]? = nil) {
-                    if said == nil, found == nil { found = causes(a, b, oldPolicies, newPolicies, memo: &settingsMemo) }
+                    if said == nil, found == nil { found = causes(a, b, (o, n), oldPolicies, newPolicies, memo: &settingsMemo) }
                     changes.append(WhatIfChange(kind: kind, persona: o.persona.name, app: a.app, cell: cell, before: before, after: after, because: said ?? found ?? []))
                 }
                 let (pa, pb) = (a.protection.description, b.protection.description)
@@ -91,44 +91,47 @@ extension WhatIf {
                 if ta.word != tb.word {
                     let kind: WhatIfChange.Kind = tb.depends ? .toUnknown : ta.depends ? .toKnown
                         : !ta.decision.isAllowed && tb.decision.isAllowed ? .tokenGranted : ta.decision.isAllowed && !tb.decision.isAllowed ? .tokenBlocked : .other
-                    add(kind, "token", ta.word, tb.word, because: conditionalAccessCauses(a, b, oldPolicies, newPolicies))
+                    add(kind, "token", ta.word, tb.word, because: conditionalAccessCauses(a, b, (o, n), oldPolicies, newPolicies))
                 }
-                for key in Set(a.appConfig.keys).union(b.appConfig.keys).sorted() where a.appConfig[key] != b.appConfig[key] {
-                    add(.other, "app config → \(key)", a.appConfig[key] ?? "(none)", b.appConfig[key] ?? "(none)")
+                for key in Set(a.appConfig.keys).union(b.appConfig.keys).sorted() {
+                    let (x, y) = (a.appConfig[key].map(o.text) ?? "(none)", b.appConfig[key].map(n.text) ?? "(none)")
+                    if x != y { add(.other, "app config → \(key)", x, y) }
                 }
-                cellChanges(a, b) { add($0, $1, $2, $3) }
+                cellChanges(a, b, named: o) { add($0, $1, $2, $3) }
             }
         }
         return changes
     }
 
     /// The grids' cells of one app whose decision changes: kind, cell, before, after.
-    static func cellChanges(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ add: (WhatIfChange.Kind, String, String, String) -> Void) {
+    /// A cell's name is `named`'s (the old evaluation's persona: both name the same cells).
+    static func cellChanges(_ a: WhatIfAppResult, _ b: WhatIfAppResult, named: WhatIfPersonaResult, _ add: (WhatIfChange.Kind, String, String, String) -> Void) {
         // An app the new policies block at launch (conditional launch: a minimum OS, a
         // jailbreak) moves no data: a path of it that the policy opens opens nothing.
-        let blockedAtLaunch = b.features.contains { !$0.isAllowed && $0.to == PolicyMatrix.Feature.launch.rawValue }
+        let launch = PersonaText(PolicyMatrix.Feature.launch.rawValue)
+        let blockedAtLaunch = b.features.contains { !$0.isAllowed && $0.to == launch }
         // A short paste: within a policy's character limit, else judged by the level alone.
-        func short(_ r: WhatIfAppResult) -> WhatIfAppResult.Cells { r.pasteLimit > 0 ? r.clipboardWithinLimit : r.clipboard }
+        func short(_ r: WhatIfAppResult) -> [WhatIfAppResult.Cell] { r.pasteLimit > 0 ? r.clipboardWithinLimit : r.clipboard }
         let limited = a.pasteLimit > 0 || b.pasteLimit > 0
         for (grid, x, y) in [("transfers", a.transfers, b.transfers), ("clipboard", a.clipboard, b.clipboard),
-                             ("short paste", limited ? short(a) : .empty, limited ? short(b) : .empty), ("save", a.save, b.save),
+                             ("short paste", limited ? short(a) : [], limited ? short(b) : []), ("save", a.save, b.save),
                              ("open", a.open, b.open), ("features", a.features, b.features)] {
             for (c, d) in zip(x, y) where cell(c) != cell(d) {
                 var kind: WhatIfChange.Kind = !c.isAllowed && d.isAllowed ? .opened : c.isAllowed && !d.isAllowed ? .closed : .other
                 // A feature of an app blocked at launch opens nothing either; the launch cell itself is the change.
-                if kind == .opened, blockedAtLaunch, c.to != PolicyMatrix.Feature.launch.rawValue { kind = .other }
-                add(kind, "\(grid) → \(c.to)", cell(c), cell(d) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
+                if kind == .opened, blockedAtLaunch, c.to != launch { kind = .other }
+                add(kind, "\(grid) → \(named.text(c.to))", cell(c), cell(d) + (kind == .other && blockedAtLaunch ? " (but the app is blocked at launch)" : ""))
             }
         }
     }
 
     static func cell(_ v: Verdict) -> String { v.isAllowed ? "allowed" : v.blockedBy?.rawValue ?? "blocked" }
-    static func cell(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : c.blockedBy?.rawValue ?? "blocked" }
+    static func cell(_ c: WhatIfAppResult.Cell) -> String { c.decision.word }
 
     /// Why an app's cells changed: another policy applies (or none), or the same policy's
     /// settings changed — named by their Graph property.
-    static func causes(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies,
-                       memo: inout [String: [String]]) -> [String] {
+    static func causes(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ named: (WhatIfPersonaResult, WhatIfPersonaResult),
+                       _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies, memo: inout [String: [String]]) -> [String] {
         func changed(_ title: String) -> [String] {
             if let known = memo[title] { return known }
             guard let p = oldPolicies.protections.first(where: { $0.title == title }), let q = newPolicies.protections.first(where: { $0.title == title }) else { return [] }
@@ -139,9 +142,9 @@ extension WhatIf {
         guard a.protection == b.protection else {
             let before = a.evaluations.filter { $0.applies == true }.map(\.displayName)
             let after = b.evaluations.filter { $0.applies == true }.map(\.displayName)
-            let changed = b.evaluations.filter { e in a.evaluations.first { $0.displayName == e.displayName }?.reason != e.reason }
+            let changed = b.evaluations.filter { e in a.evaluations.first { $0.displayName == e.displayName }.map { named.0.text($0.reason) } != named.1.text(e.reason) }
             return ["assignment: \(before.isEmpty ? "no policy" : before.joined(separator: " + ")) → \(after.isEmpty ? "no policy" : after.joined(separator: " + "))"]
-                + changed.prefix(3).map { "\"\($0.displayName)\": \($0.reason)" }
+                + changed.prefix(3).map { "\"\($0.displayName)\": \(named.1.text($0.reason))" }
         }
         switch a.protection {
         case .policy(let name): return changed(name)
@@ -152,18 +155,20 @@ extension WhatIf {
 
     /// Why an app's token changed for this persona: each conditional access policy whose
     /// evaluation for it changed, with the properties that changed (or added, removed).
-    static func conditionalAccessCauses(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies) -> [String] {
+    static func conditionalAccessCauses(_ a: WhatIfAppResult, _ b: WhatIfAppResult, _ named: (WhatIfPersonaResult, WhatIfPersonaResult),
+                                        _ oldPolicies: WhatIfPolicies, _ newPolicies: WhatIfPolicies) -> [String] {
         var out: [String] = []
         let names = Set(a.conditionalAccess.map(\.displayName)).union(b.conditionalAccess.map(\.displayName))
         for n in names.sorted() {
             let x = a.conditionalAccess.first { $0.displayName == n }, y = b.conditionalAccess.first { $0.displayName == n }
-            guard x?.applies != y?.applies || x?.reason != y?.reason else { continue }
+            let (xr, yr) = (x.map { named.0.text($0.reason) }, y.map { named.1.text($0.reason) })
+            guard x?.applies != y?.applies || xr != yr else { continue }
             switch (oldPolicies.conditionalAccess.first { $0.name == n }, newPolicies.conditionalAccess.first { $0.name == n }) {
-            case (nil, _?): out.append("\"\(n)\": added (\(y?.reason ?? ""))")
+            case (nil, _?): out.append("\"\(n)\": added (\(yr ?? ""))")
             case (_?, nil): out.append("\"\(n)\": removed")
             case (let p?, let q?):
                 let changed = propertiesChanged(p, q, skip: ["id", "tenant", "tenantDomains"])
-                out.append("\"\(n)\"" + (changed.isEmpty ? ": \(y?.reason ?? "")" : "." + changed.joined(separator: ", .")))
+                out.append("\"\(n)\"" + (changed.isEmpty ? ": \(yr ?? "")" : "." + changed.joined(separator: ", .")))
             default: continue
             }
         }

@@ -4,25 +4,83 @@ import MAMPolicy
 /// One persona's results: what each of its apps gets.
 ///
 /// Personas of one shape share one evaluation, made for a stand-in user (`WhatIf.evaluate` of
-/// many). The stand-in never leaves this module: every text read through `apps` names this
-/// persona, named when it is read — a result holds thousands of texts and a report writes few of
-/// them, so naming them all when judging would cost more than the judging.
+/// many): `apps` are those results as judged, each text that may name the persona a
+/// `PersonaText` whose account is a hole. Whoever writes a text fills it with this persona's
+/// account (`text(_:)`, `parts(_:)`; the JSON report encodes the persona result whole). A
+/// result holds thousands of texts and a report writes few of them: they are filled as they
+/// are written, never when judged.
 public struct WhatIfPersonaResult: Sendable {
     public var persona: WhatIfPersona
-    let judged: [WhatIf.JudgedApp]
+    /// Each app's results, shared with every persona of this one's shape.
+    public let apps: [WhatIfAppResult]
     let names: WhatIf.StandIn
 
-    init(persona: WhatIfPersona, apps: [WhatIf.JudgedApp], names: WhatIf.StandIn = WhatIf.StandIn()) {
+    init(persona: WhatIfPersona, apps: [WhatIfAppResult], names: WhatIf.StandIn = WhatIf.StandIn()) {
         self.persona = persona
-        self.judged = apps
+        self.apps = apps
         self.names = names
     }
 
-    /// Each app's results as this persona reads them.
-    public var apps: [WhatIfAppResult] { judged.map { WhatIfAppResult(judged: $0, names: names, resource: persona.resource) } }
+    /// `t` with its holes filled with this persona's account.
+    public func text(_ t: PersonaText) -> String { names(t.judged) }
+
+    /// `t` as its parts: the text around its holes, and each hole with the part of this
+    /// persona's account that fills it.
+    public func parts(_ t: PersonaText) -> [PersonaText.Part] { names.parts(t.judged) }
 }
 
-/// What a persona's app gets, its texts naming the persona.
+/// A text of What If's results that may name the persona (a reason, a cell's name, a value of
+/// app configuration): judged once for a shape of personas, the account a typed hole. It has
+/// no `String` of its own to read: `WhatIfPersonaResult.text(_:)` fills it for that persona.
+public struct PersonaText: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The text as judged, each hole the shape's stand-in (`WhatIf.StandIn`).
+    let judged: String
+
+    init(_ judged: String) { self.judged = judged }
+
+    /// A text that names no persona.
+    public init(stringLiteral value: String) { judged = value }
+
+    /// What fills a hole: the persona's UPN, the part before its `@` (an app configuration's
+    /// `{{partialupn}}`), its object id.
+    public enum Hole: Sendable, Hashable { case userPrincipalName, userName, objectID }
+
+    public enum Part: Sendable, Hashable {
+        case text(String)
+        /// A hole, and what the persona's account fills it with.
+        case hole(Hole, String)
+    }
+
+    /// Whether the text holds a hole: a text that names no persona reads the same for all.
+    public var hasHoles: Bool { WhatIf.StandIn.marked(judged) }
+
+    /// For messages: each hole written as what fills it (`{userPrincipalName}`).
+    public var description: String {
+        WhatIf.StandIn.placeholders.parts(judged).map { part in
+            switch part {
+            case .text(let s): s
+            case .hole(let hole, _): "{\(hole)}"
+            }
+        }.joined()
+    }
+}
+
+/// A decision of What If's results: what a count or a filter reads, and its sentence, which
+/// may name the persona.
+public struct WhatIfDecision: Sendable, Hashable {
+    let verdict: Verdict
+
+    init(_ verdict: Verdict) { self.verdict = verdict }
+
+    public var isAllowed: Bool { verdict.isAllowed }
+    /// `nil` when allowed.
+    public var blockedBy: Reason? { verdict.blockedBy }
+    /// The decision in a word: `allowed`, or the reason code.
+    public var word: String { verdict.isAllowed ? "allowed" : verdict.blockedBy?.rawValue ?? "blocked" }
+    public var explanation: PersonaText { PersonaText(verdict.explanation) }
+}
+
+/// What a persona's app gets: the results of its shape, as judged.
 public struct WhatIfAppResult: Sendable {
     public enum Protection: Sendable, Hashable {
         case policy(String)
@@ -56,10 +114,10 @@ public struct WhatIfAppResult: Sendable {
         public var applies: Bool?
         /// What decided it, Graph's words where it has one (`users`, `application`, `devicePlatform`…).
         public var analysisReasons: [String]
-        public var reason: String
+        public var reason: PersonaText
         public var reportOnly: Bool = false
         /// What an undetermined conditional access policy depends on ("sign-in risk is high").
-        public var dependsOn: [String] = []
+        public var dependsOn: [PersonaText] = []
         /// A conditional access policy's conditions cover the persona, whatever its state: what a
         /// report-only policy would do, read without reading `reason`.
         public var covers: Bool = false
@@ -67,56 +125,39 @@ public struct WhatIfAppResult: Sendable {
     }
 
     /// One cell of a grid: where the data goes (or the feature), and the decision.
-    public struct Cell: Sendable, Equatable {
-        let judged: WhatIf.JudgedCell
-        let names: WhatIf.StandIn
+    public struct Cell: Sendable, Hashable {
+        public var to: PersonaText
+        public var decision: WhatIfDecision
 
-        public var to: String { names(judged.to) }
-        public var verdict: Verdict { names(judged.verdict) }
-        /// The decision without its sentence: what a count or a filter reads.
-        public var isAllowed: Bool { judged.verdict.isAllowed }
+        init(to: String, verdict: Verdict) {
+            self.to = PersonaText(to)
+            decision = WhatIfDecision(verdict)
+        }
+
+        public var isAllowed: Bool { decision.isAllowed }
         /// `nil` when allowed.
-        public var blockedBy: Reason? { judged.verdict.blockedBy }
-
-        public static func == (a: Cell, b: Cell) -> Bool { a.to == b.to && a.verdict == b.verdict }
+        public var blockedBy: Reason? { decision.blockedBy }
     }
 
-    /// A grid's cells, each named as it is read.
-    public struct Cells: RandomAccessCollection, Sendable {
-        let judged: [WhatIf.JudgedCell]
-        let names: WhatIf.StandIn
-
-        public var startIndex: Int { judged.startIndex }
-        public var endIndex: Int { judged.endIndex }
-        public subscript(position: Int) -> Cell { Cell(judged: judged[position], names: names) }
-
-        static var empty: Cells { Cells(judged: [], names: WhatIf.StandIn()) }
-    }
-
-    let judged: WhatIf.JudgedApp
-    let names: WhatIf.StandIn
-    /// The resource the persona's token is asked for.
-    let resource: String
-
-    public var app: BundleID { judged.app }
-    public var protection: Protection { judged.protection }
-    public var evaluations: [PolicyEvaluation] { judged.evaluations.map(names.callAsFunction) }
-    /// The token request for `resource`: granted, blocked with what remedies it, or what it
-    /// depends on.
-    public var token: WhatIfToken { names(judged.token) }
-    public var conditionalAccess: [PolicyEvaluation] { judged.conditionalAccess.map(names.callAsFunction) }
-    public var appConfig: [String: String] { names.isEmpty ? judged.appConfig : judged.appConfig.mapValues(names.callAsFunction) }
+    public var app: BundleID
+    public var protection: Protection
+    public var evaluations: [PolicyEvaluation]
+    /// The token request for the persona's resource: granted, blocked with what remedies it,
+    /// or what it depends on.
+    public var token: WhatIfToken
+    public var conditionalAccess: [PolicyEvaluation]
+    public var appConfig: [String: PersonaText]
     /// To each other app as the same user, and as its personal (unmanaged) identity.
-    public var transfers: Cells { Cells(judged: judged.transfers, names: names) }
-    public var clipboard: Cells { Cells(judged: judged.clipboard, names: names) }
+    public var transfers: [Cell]
+    public var clipboard: [Cell]
     /// The policy's cut and copy character limit (`allowedOutboundClipboardSharingExceptionLength`)
     /// and the clipboard cells for a paste of that many characters: what passes whatever the
     /// level. Zero and empty where the app's policy sets none.
-    public var pasteLimit: Int { judged.pasteLimit }
-    public var clipboardWithinLimit: Cells { Cells(judged: judged.clipboardWithinLimit, names: names) }
-    public var save: Cells { Cells(judged: judged.save, names: names) }
-    public var open: Cells { Cells(judged: judged.open, names: names) }
-    public var features: Cells { Cells(judged: judged.features, names: names) }
+    public var pasteLimit: Int = 0
+    public var clipboardWithinLimit: [Cell] = []
+    public var save: [Cell]
+    public var open: [Cell]
+    public var features: [Cell]
 }
 
 extension WhatIfAppResult.Protection: CustomStringConvertible {
@@ -133,67 +174,54 @@ extension WhatIfAppResult.Protection: CustomStringConvertible {
 }
 
 extension WhatIf {
-    /// One app's results as judged: shared by the personas of a shape, its texts naming the
-    /// shape's stand-in; read through `WhatIfAppResult`.
-    struct JudgedApp: Sendable {
-        var app: BundleID
-        var protection: WhatIfAppResult.Protection
-        var evaluations: [WhatIfAppResult.PolicyEvaluation]
-        var token: WhatIfToken
-        var conditionalAccess: [WhatIfAppResult.PolicyEvaluation]
-        var appConfig: [String: String]
-        var transfers: [JudgedCell]
-        var clipboard: [JudgedCell]
-        var pasteLimit: Int = 0
-        var clipboardWithinLimit: [JudgedCell] = []
-        var save: [JudgedCell]
-        var open: [JudgedCell]
-        var features: [JudgedCell]
-    }
-
-    struct JudgedCell: Sendable, Hashable {
-        var to: String
-        var verdict: Verdict
-    }
-
-    /// A shape's stand-in user and the persona it stands for: (stand-in, real) pairs, the whole
-    /// UPN first, then its local part alone and the object id. Empty when the results name the
-    /// persona's own account.
+    /// A shape's stand-in user and the persona it stands for: what each hole of a shape's texts
+    /// is written as, and what fills it — the whole UPN first, then its local part alone and
+    /// the object id. Empty when the results name the persona's own account.
     struct StandIn: Sendable {
-        /// The stand-in's parts start with a byte rarely in a real text (1, 2), so a text
-        /// without one is returned as it is after one scan; what follows it is drawn afresh in
-        /// each run, so no input can hold a stand-in: an export's app configuration value of
-        /// `\u{1}` stays `\u{1}`, never the persona's UPN.
-        static let user: UInt8 = 1, objectID: UInt8 = 2
+        /// A hole is written as U+FFFC, Unicode's placeholder for an object in a text, then a
+        /// letter and a mark drawn afresh in each run: no input can hold one (an export's app
+        /// configuration value of U+FFFC stays itself, never the persona's UPN), and a text
+        /// without U+FFFC's first byte is returned as it is after one scan.
+        static let lead: UInt8 = 0xEF
         static let nonce: String = {
             var generator = SystemRandomNumberGenerator()
             return (0..<2).map { _ in String(generator.next() as UInt64, radix: 36) }.joined(separator: "-")
         }()
+        static let userMark = "\u{FFFC}u" + nonce, objectIDMark = "\u{FFFC}o" + nonce
 
-        var pairs: [(String, String)] = []
+        /// (written as, filled with, the hole) for each hole, the longest first.
+        var pairs: [(String, String, PersonaText.Hole)] = []
 
         /// The stand-in for `user` in a shape of `domain`, and who it stands for.
         static func `for`(_ user: Account, domain: String) -> (Account, StandIn) {
-            let upn = String(decoding: [Self.user], as: UTF8.self) + nonce, oid = String(decoding: [Self.objectID], as: UTF8.self) + nonce
-            let stand = Account(upn: upn + "@" + domain, oid: user.oid.isEmpty ? "" : oid, tenant: user.tenant)
+            let stand = Account(upn: userMark + "@" + domain, oid: user.oid.isEmpty ? "" : objectIDMark, tenant: user.tenant)
             // The whole UPN first, then its local part alone (an app configuration's {{partialupn}}).
-            var pairs = [(stand.upn, user.upn), (upn, user.upn.split(separator: "@").first.map(String.init) ?? "")]
-            if !user.oid.isEmpty { pairs.append((oid, user.oid)) }
+            var pairs = [(stand.upn, user.upn, PersonaText.Hole.userPrincipalName),
+                         (userMark, user.upn.split(separator: "@").first.map(String.init) ?? "", .userName)]
+            if !user.oid.isEmpty { pairs.append((objectIDMark, user.oid, .objectID)) }
             return (stand, StandIn(pairs: pairs))
+        }
+
+        /// Holes read alone, each filled with nothing: for a text's description.
+        static let placeholders = StandIn(pairs: [(userMark, "", .userName), (objectIDMark, "", .objectID)])
+
+        /// Whether `s` holds a hole of this run.
+        static func marked(_ s: String) -> Bool {
+            s.utf8.contains(lead) && placeholders.parts(s).contains { if case .hole = $0 { true } else { false } }
         }
 
         var isEmpty: Bool { pairs.isEmpty }
 
         /// `s` as the persona reads it.
         func callAsFunction(_ s: String) -> String {
-            guard !pairs.isEmpty, s.utf8.contains(where: { $0 == Self.user || $0 == Self.objectID }) else { return s }
+            guard !pairs.isEmpty, s.utf8.contains(Self.lead) else { return s }
             let bytes = Array(s.utf8)
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count + 32)
             var i = 0
             outer: while i < bytes.count {
-                if bytes[i] == Self.user || bytes[i] == Self.objectID {
-                    for (stand, real) in pairs {
+                if bytes[i] == Self.lead {
+                    for (stand, real, _) in pairs {
                         let u = stand.utf8
                         if bytes.count - i >= u.count, bytes[i..<(i + u.count)].elementsEqual(u) {
                             out += real.utf8
@@ -208,26 +236,32 @@ extension WhatIf {
             return String(decoding: out, as: UTF8.self)
         }
 
-        func callAsFunction(_ v: Verdict) -> Verdict {
-            guard !pairs.isEmpty else { return v }
-            return switch v {
-            case .allowed(let e): .allowed(self(e))
-            case .blocked(let r, let e): .blocked(r, self(e))
-            case .failed(let r, let e): .failed(r, self(e))
+        /// `s` split at its holes, each with what fills it.
+        func parts(_ s: String) -> [PersonaText.Part] {
+            guard !pairs.isEmpty, s.utf8.contains(Self.lead) else { return [.text(s)] }
+            let bytes = Array(s.utf8)
+            var parts: [PersonaText.Part] = []
+            var run = 0, i = 0
+            func text(to end: Int) {
+                if end > run { parts.append(.text(String(decoding: bytes[run..<end], as: UTF8.self))) }
             }
-        }
-
-        func callAsFunction(_ t: WhatIfToken) -> WhatIfToken {
-            guard !pairs.isEmpty else { return t }
-            return WhatIfToken(decision: self(t.decision), cases: t.cases.map { .init(condition: self($0.condition), decision: self($0.decision)) })
-        }
-
-        func callAsFunction(_ e: WhatIfAppResult.PolicyEvaluation) -> WhatIfAppResult.PolicyEvaluation {
-            guard !pairs.isEmpty else { return e }
-            var named = e
-            named.reason = self(e.reason)
-            named.dependsOn = e.dependsOn.map(callAsFunction)
-            return named
+            outer: while i < bytes.count {
+                if bytes[i] == Self.lead {
+                    for (stand, real, hole) in pairs {
+                        let u = stand.utf8
+                        if bytes.count - i >= u.count, bytes[i..<(i + u.count)].elementsEqual(u) {
+                            text(to: i)
+                            parts.append(.hole(hole, real))
+                            i += u.count
+                            run = i
+                            continue outer
+                        }
+                    }
+                }
+                i += 1
+            }
+            text(to: bytes.count)
+            return parts
         }
     }
 }

@@ -6,16 +6,26 @@ public struct WhatIfToken: Sendable, Hashable {
     /// One thing not known and what the token would be if it held.
     public struct Case: Sendable, Hashable {
         /// "sign-in risk is high (\"Block risky sign-ins\")", "the device is compliant".
-        public var condition: String
-        public var decision: Verdict
+        public var condition: PersonaText
+        public var decision: WhatIfDecision
+
+        init(condition: String, decision: Verdict) {
+            self.condition = PersonaText(condition)
+            self.decision = WhatIfDecision(decision)
+        }
     }
 
     /// The decision when none of `cases` holds (every unknown condition unmatched, the
     /// compliance not stated read as not compliant); the whole answer when `cases` is empty.
-    public var decision: Verdict
+    public var decision: WhatIfDecision
     /// What the answer depends on: each condition alone, and the decision if it holds. Empty:
     /// decided.
     public var cases: [Case] = []
+
+    init(decision: Verdict, cases: [Case] = []) {
+        self.decision = WhatIfDecision(decision)
+        self.cases = cases
+    }
 
     public var depends: Bool { !cases.isEmpty }
     /// Decided and granted.
@@ -24,15 +34,13 @@ public struct WhatIfToken: Sendable, Hashable {
     public var blockedBy: Reason? { depends ? nil : decision.blockedBy }
 
     /// The answer in a word: `allowed`, a reason code (`access-blocked`), or `depends`.
-    public var word: String {
-        depends ? "depends" : decision.isAllowed ? "allowed" : decision.blockedBy?.rawValue ?? "blocked"
-    }
+    public var word: String { depends ? "depends" : decision.word }
 
     /// The answer in a sentence: the decision, or "depends — if …: …; otherwise: …".
-    public var explanation: String {
+    public var explanation: PersonaText {
         guard depends else { return decision.explanation }
-        func said(_ v: Verdict) -> String { (v.isAllowed ? "allowed" : v.blockedBy?.rawValue ?? "blocked") + " (\(v.explanation))" }
-        return "depends — " + cases.map { "if \($0.condition): \(said($0.decision))" }.joined(separator: "; ") + "; otherwise: \(said(decision))"
+        func said(_ d: WhatIfDecision) -> String { d.word + " (\(d.verdict.explanation))" }
+        return PersonaText("depends — " + cases.map { "if \($0.condition.judged): \(said($0.decision))" }.joined(separator: "; ") + "; otherwise: \(said(decision))")
     }
 }
 
@@ -73,7 +81,7 @@ extension WhatIf {
             if cell(d) != cell(decision) { cases.append(.init(condition: "the device is compliant (say device.compliant)", decision: d)) }
         }
         // Unknown, and no change to the answer: said, never silently "as if matched".
-        let moot = unknown.filter { p, _ in !cases.contains { $0.condition.hasSuffix("(\"\(p.name)\")") } }
+        let moot = unknown.filter { p, _ in !cases.contains { $0.condition.judged.hasSuffix("(\"\(p.name)\")") } }
         guard cases.isEmpty, !moot.isEmpty else { return WhatIfToken(decision: decision, cases: cases) }
         let note = "; not known: whether " + moot.map { "\($0.1.dependsOn) (\"\($0.0.name)\")" }.joined(separator: ", ") + " — the answer is the same either way"
         let said: Verdict = switch decision {

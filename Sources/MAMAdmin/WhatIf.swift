@@ -16,16 +16,16 @@ public enum WhatIf {
     /// stand-in user, their texts naming each persona as they are read (`WhatIfPersonaResult`). A
     /// persona a policy names by UPN or OID is evaluated on its own.
     public static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant = Instant(secondsSince1970: 0)) -> [WhatIfPersonaResult] {
-        var shapes: [Shape: [JudgedApp]] = [:]
+        var shapes: [Shape: [WhatIfAppResult]] = [:]
         return evaluate(personas, policies, now: now, shapes: &shapes)
     }
 
-    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [JudgedApp]]) -> [WhatIfPersonaResult] {
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]]) -> [WhatIfPersonaResult] {
         var grids: [GridKey: [Grids]] = [:]
         return evaluate(personas, policies, now: now, shapes: &shapes, grids: &grids)
     }
 
-    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [JudgedApp]],
+    static func evaluate(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapes: inout [Shape: [WhatIfAppResult]],
                          grids: inout [GridKey: [Grids]]) -> [WhatIfPersonaResult] {
         let named = policies.namedGroupsAndRoles()
         return personas.map { persona in
@@ -46,7 +46,7 @@ public enum WhatIf {
             standIn.user = stand
             // The stand-in's UPN has no #EXT#: the user type it stood for is said.
             standIn.member.userType = signIn.userType
-            let apps = evaluate(standIn, policies, now: now, grids: &grids).judged
+            let apps = evaluate(standIn, policies, now: now, grids: &grids).apps
             shapes[key] = apps
             return WhatIfPersonaResult(persona: persona, apps: apps, names: names)
         }
@@ -92,7 +92,7 @@ public enum WhatIf {
 
     /// One worker's shapes: only its thread touches them, the lock says so to the compiler.
     final class ShapeCache: Sendable {
-        let shapes = Mutex<([Shape: [JudgedApp]], [GridKey: [Grids]])>(([:], [:]))
+        let shapes = Mutex<([Shape: [WhatIfAppResult]], [GridKey: [Grids]])>(([:], [:]))
 
         /// `personas` judged with this cache, emptied first when it holds more than `shapesKept`.
         func judge(_ personas: [WhatIfPersona], _ policies: WhatIfPolicies, now: Instant, shapesKept: Int) -> [WhatIfPersonaResult] {
@@ -135,9 +135,9 @@ public enum WhatIf {
 
     /// One app's grids, conditional launch aside.
     struct Grids {
-        var transfers: [JudgedCell], clipboard: [JudgedCell], within: [JudgedCell]
+        var transfers: [WhatIfAppResult.Cell], clipboard: [WhatIfAppResult.Cell], within: [WhatIfAppResult.Cell]
         var limit: Int
-        var save: [JudgedCell], open: [JudgedCell], features: [JudgedCell]
+        var save: [WhatIfAppResult.Cell], open: [WhatIfAppResult.Cell], features: [WhatIfAppResult.Cell]
 
         /// No cell: the app is not evaluated (another platform), never "allowed" by default.
         static let none = Grids(transfers: [], clipboard: [], within: [], limit: 0, save: [], open: [], features: [])
@@ -176,7 +176,7 @@ public enum WhatIf {
         }
         var fleet = base
         fleet.add(persona.user, policies: restricted(chosen))
-        var results: [JudgedApp] = []
+        var results: [WhatIfAppResult] = []
         let key = GridKey(applying: applyingIndices, upn: persona.user.upn, oid: persona.user.oid, tenant: persona.user.tenant,
                           mdmEnrolled: persona.device.mdmEnrolled, restrictions: persona.device.restrictions,
                           apps: persona.apps.map { "\($0.bundleID) \($0.sdkIntegrated) \($0.mdmManaged)" })
@@ -193,8 +193,8 @@ public enum WhatIf {
             let ca = conditionalAccess(judged, persona)
             let token = token(app, persona, judged, fleet, compliant: chosen[app.bundleID] != nil)
             let config = appConfig(app, persona, member, policies, fleet)
-            var result = JudgedApp(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
-                                   appConfig: config, transfers: g.transfers, clipboard: g.clipboard,
+            var result = WhatIfAppResult(app: app.bundleID, protection: outcome, evaluations: evaluations, token: token, conditionalAccess: ca,
+                                   appConfig: config.mapValues { PersonaText($0) }, transfers: g.transfers, clipboard: g.clipboard,
                                    save: g.save, open: g.open, features: features)
             result.pasteLimit = g.limit
             result.clipboardWithinLimit = g.within
@@ -208,7 +208,7 @@ public enum WhatIf {
     static func grids(_ app: WhatIfPersona.App, _ persona: WhatIfPersona, _ fleet: Fleet, now: Instant) -> Grids {
         let me = PolicyMatrix.Party(app: app.bundleID, account: persona.user)
         let personal = Account(upn: "")
-        var transfers: [JudgedCell] = [], clipboard: [JudgedCell] = [], within: [JudgedCell] = []
+        var transfers: [WhatIfAppResult.Cell] = [], clipboard: [WhatIfAppResult.Cell] = [], within: [WhatIfAppResult.Cell] = []
         let limit = fleet.policy(for: persona.user, in: app.bundleID)?.allowedOutboundClipboardSharingExceptionLength ?? 0
         for other in persona.apps where other.bundleID != app.bundleID {
             for (label, account) in [(persona.user.upn, Optional(persona.user)), ("personal", Optional(personal))] {
@@ -221,7 +221,7 @@ public enum WhatIf {
                 }
             }
         }
-        func row(_ grid: PolicyMatrix.Grid) -> [JudgedCell] {
+        func row(_ grid: PolicyMatrix.Grid) -> [WhatIfAppResult.Cell] {
             grid.columns.indices.map { .init(to: grid.columns[$0], verdict: PolicyMatrix.decide(grid, for: me, column: $0, in: fleet, now: now)) }
         }
         return Grids(transfers: transfers, clipboard: clipboard, within: within, limit: limit, save: row(.save), open: row(.open), features: row(.features))
@@ -242,7 +242,7 @@ public enum WhatIf {
         for (index, p) in policies.protections.enumerated() {
             let (applies, reasons, why) = protection(p, app, persona, member, policies, base)
             evaluations.append(.init(kind: .appProtection, id: p.id ?? "", displayName: p.title,
-                                     applies: applies, analysisReasons: reasons, reason: why))
+                                     applies: applies, analysisReasons: reasons, reason: PersonaText(why)))
             if applies == true { applying.append(p); indices.append(index) }
             if applies == nil { undecided = true }
         }
@@ -299,16 +299,16 @@ public enum WhatIf {
                 e.reason = "disabled"
             } else if !j.misses.isEmpty {
                 e.analysisReasons = j.misses.map(\.reason)
-                e.reason = (e.reportOnly ? "report-only; " : "") + j.misses.map(\.why).joined(separator: "; ") + notes
+                e.reason = PersonaText((e.reportOnly ? "report-only; " : "") + j.misses.map(\.why).joined(separator: "; ") + notes)
             } else if !j.unknowns.isEmpty {
                 e.applies = nil
                 e.analysisReasons = ["notEnoughInformation"] + j.unknowns.map(\.reason)
-                e.dependsOn = j.unknowns.map(\.what)
-                e.reason = (e.reportOnly ? "report-only; " : "") + "depends on whether \(j.dependsOn): then it \(e.reportOnly ? "would require" : "requires") \(controls.isEmpty ? "no grant control" : controls)\(session)" + notes
+                e.dependsOn = j.unknowns.map { PersonaText($0.what) }
+                e.reason = PersonaText((e.reportOnly ? "report-only; " : "") + "depends on whether \(j.dependsOn): then it \(e.reportOnly ? "would require" : "requires") \(controls.isEmpty ? "no grant control" : controls)\(session)" + notes)
             } else {
                 e.applies = true
                 e.analysisReasons = ["notSet"]
-                e.reason = (e.reportOnly ? "report-only: would require " : "requires ") + (controls.isEmpty ? "no grant control" : controls) + session + notes
+                e.reason = PersonaText((e.reportOnly ? "report-only: would require " : "requires ") + (controls.isEmpty ? "no grant control" : controls) + session + notes)
             }
             return e
         }

@@ -27,11 +27,11 @@ public enum WhatIfHTML {
     static let pageTail = "</body></html>\n"
 
     /// A grid's cells in a table cell: how many are allowed, and each blocked one with why.
-    static func cells(_ cells: WhatIfAppResult.Cells) -> String {
+    static func cells(_ cells: [WhatIfAppResult.Cell], of r: WhatIfPersonaResult) -> String {
         let blocked = cells.filter { !$0.isAllowed }
         let head = "<span class=n>\(cells.count - blocked.count) of \(cells.count) allowed</span>"
         guard !blocked.isEmpty else { return head }
-        return "<details><summary>\(head)</summary><ul>" + blocked.map { "<li>\(esc($0.to)): \(esc(WhatIfReport.verdict($0)))</li>" }.joined() + "</ul></details>"
+        return "<details><summary>\(head)</summary><ul>" + blocked.map { "<li>\(esc(r.text($0.to))): \(esc(WhatIfReport.verdict($0)))</li>" }.joined() + "</ul></details>"
     }
 
     static func tokenClass(_ t: WhatIfToken) -> String { t.depends ? "depends" : t.isAllowed ? "allowed" : "blocked" }
@@ -49,9 +49,9 @@ public enum WhatIfHTML {
         let protected = apps.filter { if case .policy = $0.protection { true } else if case .conflict = $0.protection { true } else { false } }.count
         let notEvaluated = apps.contains { if case .notEvaluated = $0.protection { true } else { false } }
         let tokens = Dictionary(grouping: apps, by: { $0.token.word }).map { "\($0.value.count) \($0.key)" }.sorted().joined(separator: ", ")
-        func count(_ grid: (WhatIfAppResult) -> WhatIfAppResult.Cells) -> String {
+        func count(_ grid: (WhatIfAppResult) -> [WhatIfAppResult.Cell]) -> String {
             guard !notEvaluated else { return "not evaluated" }
-            let all = apps.flatMap { Array(grid($0)) }
+            let all = apps.flatMap(grid)
             return "\(all.filter(\.isAllowed).count) of \(all.count) allowed"
         }
         let device = "\(p.device.mdmEnrolled ? "enrolled (\(p.managementType))" : "unenrolled") \(p.device.platform) \(p.device.osVersion)" + (p.device.model.isEmpty ? "" : " \(p.device.model)")
@@ -60,19 +60,19 @@ public enum WhatIfHTML {
             + "<td>\(count(\.transfers))</td><td>\(count(\.clipboard))</td><td>\(count(\.save))</td><td>\(count(\.features))</td></tr>\n"
         var rows = ""
         for a in apps {
-            let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
+            let why = a.evaluations.map { "\($0.applies == true ? "✓" : $0.applies == false ? "✗" : "?") \(esc($0.displayName)): \(esc(r.text($0.reason)))" }.joined(separator: "<br>")
             let ca = a.conditionalAccess.filter { !$0.disabled && $0.applies != false }
-                .map { "\($0.reportOnly ? "report-only" : $0.applies == nil ? "depends" : "applies") \(esc($0.displayName)): \(esc($0.reason))" }.joined(separator: "<br>")
-            let config = a.appConfig.sorted { $0.key < $1.key }.map { "\(esc($0.key))=\(esc($0.value))" }.joined(separator: "<br>")
+                .map { "\($0.reportOnly ? "report-only" : $0.applies == nil ? "depends" : "applies") \(esc($0.displayName)): \(esc(r.text($0.reason)))" }.joined(separator: "<br>")
+            let config = a.appConfig.sorted { $0.key < $1.key }.map { "\(esc($0.key))=\(esc(r.text($0.value)))" }.joined(separator: "<br>")
             let grids: String
             if case .notEvaluated = a.protection {
                 grids = "<td colspan=5>not evaluated (see app protection)</td>"
             } else {
-                grids = [a.transfers, a.clipboard, a.save, a.open, a.features].map { "<td>\(cells($0))</td>" }.joined()
+                grids = [a.transfers, a.clipboard, a.save, a.open, a.features].map { "<td>\(cells($0, of: r))</td>" }.joined()
             }
             rows += "<tr><td>\(esc(p.name))</td><td>\(esc(a.app.rawValue))</td>"
                 + "<td><details><summary>\(esc(a.protection.description))</summary><div class=why>\(why)</div></details></td>"
-                + "<td class=\(tokenClass(a.token))><details><summary>\(esc(a.token.word))</summary><div class=why>\(esc(a.token.explanation))\(ca.isEmpty ? "" : "<br>" + ca)</div></details></td>"
+                + "<td class=\(tokenClass(a.token))><details><summary>\(esc(a.token.word))</summary><div class=why>\(esc(r.text(a.token.explanation)))\(ca.isEmpty ? "" : "<br>" + ca)</div></details></td>"
                 + "<td>\(config)</td>\(grids)</tr>\n"
         }
         return (summary, rows)

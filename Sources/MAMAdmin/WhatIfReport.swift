@@ -2,12 +2,11 @@ import Foundation
 public import MAMModel
 public import MAMPolicy
 
-/// How `whatif` results are written. A result's texts already name its persona (personas of
-/// one shape share one evaluation, named as each reads it): what is read here is written as it is.
+/// How `whatif` results are written: each text that may name the persona filled with its
+/// account as it is written (`WhatIfPersonaResult.text(_:)`).
 public enum WhatIfReport {
-    static func verdict(_ v: Verdict) -> String { v.isAllowed ? "allowed" : "\(v.blockedBy!.rawValue)" }
-    /// A cell's decision without its sentence (which is named only where it is written).
-    public static func verdict(_ c: WhatIfAppResult.Cell) -> String { c.isAllowed ? "allowed" : "\(c.blockedBy!.rawValue)" }
+    /// A cell's decision without its sentence.
+    public static func verdict(_ c: WhatIfAppResult.Cell) -> String { c.decision.word }
 
     public static func table(_ results: [WhatIfPersonaResult], _ policies: WhatIfPolicies) -> String {
         var conflicts = 0
@@ -30,41 +29,41 @@ public enum WhatIfReport {
             lines.append("    app protection: \(a.protection)")
             for e in a.evaluations {
                 let mark = e.applies == true ? "applies" : e.applies == false ? "no" : "?"
-                lines.append("      \(mark): \"\(e.displayName)\" — \(e.reason)")
+                lines.append("      \(mark): \"\(e.displayName)\" — \(r.text(e.reason))")
             }
             if case .conflict = a.protection { conflicts += 1 }
             let token = a.token
-            lines.append("    token (\(p.resource)): " + (token.depends ? token.explanation : "\(token.word) — \(token.explanation)"))
-            lines += conditionalAccessLines(a.conditionalAccess)
+            lines.append("    token (\(p.resource)): " + (token.depends ? r.text(token.explanation) : "\(token.word) — \(r.text(token.explanation))"))
+            lines += conditionalAccessLines(a.conditionalAccess, of: r)
             if !a.appConfig.isEmpty {
-                lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", "))
+                lines.append("    app config: " + a.appConfig.sorted { $0.key < $1.key }.map { "\($0.key)=\(r.text($0.value))" }.joined(separator: ", "))
             }
             if case .notEvaluated = a.protection {
                 lines.append("    share, paste, save, features: not evaluated (see app protection)")
                 continue
             }
-            let blocked = a.transfers.filter { !$0.isAllowed }.map(\.to)
+            let blocked = a.transfers.filter { !$0.isAllowed }.map { r.text($0.to) }
             lines.append("    share: \(a.transfers.count - blocked.count) of \(a.transfers.count) allowed" + (blocked.isEmpty ? "" : "; blocked to \(blocked.joined(separator: ", "))"))
-            let paste = a.clipboard.filter { !$0.isAllowed }.map(\.to)
+            let paste = a.clipboard.filter { !$0.isAllowed }.map { r.text($0.to) }
             lines.append("    paste: \(a.clipboard.count - paste.count) of \(a.clipboard.count) allowed" + (paste.isEmpty ? "" : "; blocked in \(paste.joined(separator: ", "))"))
             if a.pasteLimit > 0 {
-                let short = a.clipboardWithinLimit.filter { !$0.isAllowed }.map(\.to)
+                let short = a.clipboardWithinLimit.filter { !$0.isAllowed }.map { r.text($0.to) }
                 lines.append("    paste of up to \(a.pasteLimit) characters: \(a.clipboardWithinLimit.count - short.count) of \(a.clipboardWithinLimit.count) allowed" + (short.isEmpty ? "" : "; blocked in \(short.joined(separator: ", "))"))
             }
-            lines.append("    save: " + a.save.map { "\($0.to) \(verdict($0))" }.joined(separator: ", "))
-            lines.append("    features: " + a.features.map { "\($0.to) \(verdict($0))" }.joined(separator: ", "))
+            lines.append("    save: " + a.save.map { "\(r.text($0.to)) \(verdict($0))" }.joined(separator: ", "))
+            lines.append("    features: " + a.features.map { "\(r.text($0.to)) \(verdict($0))" }.joined(separator: ", "))
         }
         return UntrustedText.lines(lines)
     }
 
     /// The conditional access policies an answer reads, each with its evaluation: those that
     /// apply, those whose conditions are unknown, and report-only ones that would apply.
-    static func conditionalAccessLines(_ ca: [WhatIfAppResult.PolicyEvaluation]) -> [String] {
+    static func conditionalAccessLines(_ ca: [WhatIfAppResult.PolicyEvaluation], of r: WhatIfPersonaResult) -> [String] {
         ca.filter { !$0.disabled && $0.applies != false }.map { e in
-            e.reportOnly ? "      report-only \"\(e.displayName)\": \(e.reason)"
-                : "      \(e.applies == nil ? "depends" : "applies"): \"\(e.displayName)\" — \(e.reason)"
-        } + ca.filter { $0.applies == false && !$0.disabled && ($0.analysisReasons.contains("devices") || $0.reason.contains("groups export lists no members")) }
-            .map { "      no: \"\($0.displayName)\" — \($0.reason)" }
+            e.reportOnly ? "      report-only \"\(e.displayName)\": \(r.text(e.reason))"
+                : "      \(e.applies == nil ? "depends" : "applies"): \"\(e.displayName)\" — \(r.text(e.reason))"
+        } + ca.filter { $0.applies == false && !$0.disabled && ($0.analysisReasons.contains("devices") || $0.reason.judged.contains("groups export lists no members")) }
+            .map { "      no: \"\($0.displayName)\" — \(r.text($0.reason))" }
     }
 
     /// JSON written by hand, in one pass: a thousand personas' cells are hundreds of megabytes

@@ -42,8 +42,8 @@ import Testing
         let p = try Self.policies(Self.ca("Block high risk", conditions: ##", "signInRiskLevels": ["high"]"##, grant: Self.block))
         let unknown = WhatIf.evaluate(Self.persona(), p).apps[0]
         #expect(unknown.token.depends && unknown.token.word == "depends", "\(unknown.token)")
-        #expect(unknown.token.cases.map(\.condition) == ["sign-in risk is high (\"Block high risk\")"] && unknown.token.cases[0].decision.blockedBy == .accessBlocked)
-        #expect(unknown.token.decision.isAllowed && unknown.token.explanation.hasPrefix("depends — if sign-in risk is high"))
+        #expect(unknown.token.cases.map(\.condition.description) == ["sign-in risk is high (\"Block high risk\")"] && unknown.token.cases[0].decision.blockedBy == .accessBlocked)
+        #expect(unknown.token.decision.isAllowed && unknown.token.explanation.description.hasPrefix("depends — if sign-in risk is high"))
         #expect(unknown.conditionalAccess[0].applies == nil && unknown.conditionalAccess[0].analysisReasons == ["notEnoughInformation", "signInRisk"])
         var low = DirectoryMembership(), high = DirectoryMembership()
         low.signInRisk = "low"
@@ -77,12 +77,12 @@ import Testing
         #expect(token { $0.ipAddress = "198.51.100.1"; $0.country = "FR" }.blockedBy == .accessBlocked)
         // In a blocked country: the block, named first.
         let kp = token { $0.ipAddress = "198.51.100.1"; $0.country = "KP" }
-        #expect(kp.blockedBy == .accessBlocked && kp.decision.explanation.hasPrefix("conditional access policy \"Block countries\" blocks access"), "\(kp)")
+        #expect(kp.blockedBy == .accessBlocked && kp.decision.explanation.description.hasPrefix("conditional access policy \"Block countries\" blocks access"), "\(kp)")
         // Nothing said: both depend on where the sign-in comes from.
         let unsaid = token { _ in }
         #expect(unsaid.depends && unsaid.cases.count == 2, "\(unsaid)")
-        #expect(unsaid.cases.contains { $0.condition.contains("the sign-in comes from outside a trusted location") })
-        #expect(unsaid.cases.contains { $0.condition.contains("the sign-in comes from \"Blocked countries\"") })
+        #expect(unsaid.cases.contains { $0.condition.description.contains("the sign-in comes from outside a trusted location") })
+        #expect(unsaid.cases.contains { $0.condition.description.contains("the sign-in comes from \"Blocked countries\"") })
         // A named location said by its display name.
         #expect(token { $0.location = "Contoso HQ"; $0.country = "FR" }.isAllowed)
         // An export without its named locations says nothing of which are trusted: an address
@@ -115,8 +115,8 @@ import Testing
         let session = ##"{"signInFrequency": {"value": 4, "type": "hours", "isEnabled": true, "frequencyInterval": "timeBased"}, "applicationEnforcedRestrictions": {"isEnabled": true}, "persistentBrowser": {"mode": "never", "isEnabled": true}}"##
         let p = try Self.policies(Self.ca("MFA with session", conditions: "", grant: ##"{"operator": "OR", "builtInControls": ["mfa"]}"##, session: session))
         let t = WhatIf.evaluate(Self.persona(), p).apps[0].token
-        #expect(t.isAllowed && t.decision.explanation.contains("after MFA"), "\(t)")
-        #expect(t.decision.explanation.contains("session controls: sign-in frequency: every 4 hours (\"MFA with session\"), app enforced restrictions (\"MFA with session\"), persistent browser session: never (\"MFA with session\")"), "\(t)")
+        #expect(t.isAllowed && t.decision.explanation.description.contains("after MFA"), "\(t)")
+        #expect(t.decision.explanation.description.contains("session controls: sign-in frequency: every 4 hours (\"MFA with session\"), app enforced restrictions (\"MFA with session\"), persistent browser session: never (\"MFA with session\")"), "\(t)")
     }
 
     /// [UG] A policy on a parent group covers a member of a group nested in it, as the groups
@@ -134,7 +134,7 @@ import Testing
         ca = ca.replacingOccurrences(of: "g-parent", with: "g-other")
         let bare = try Self.policies("[\(child), \(ca)]")
         let r = WhatIf.evaluate(Self.persona(member: DirectoryMembership(groups: ["Sales EMEA"])), bare).apps[0]
-        #expect(r.token.isAllowed && r.conditionalAccess[0].reason.contains("the groups export lists no members of g-other"), "\(r.conditionalAccess[0].reason)")
+        #expect(r.token.isAllowed && r.conditionalAccess[0].reason.description.contains("the groups export lists no members of g-other"), "\(r.conditionalAccess[0].reason)")
     }
 
     /// [UG] A `#EXT#` UPN is a B2B collaboration guest, covered by a guest policy; a member is
@@ -170,7 +170,7 @@ import Testing
         pc.entra.trustType = "ServerAD"
         #expect(WhatIf.evaluate(Self.persona(device: pc), p).apps[0].token.isAllowed)
         let phone = WhatIf.evaluate(Self.persona(), p).apps[0].token
-        #expect(phone.blockedBy == .accessBlocked && phone.decision.explanation.contains("not Microsoft Entra hybrid joined"), "\(phone)")
+        #expect(phone.blockedBy == .accessBlocked && phone.decision.explanation.description.contains("not Microsoft Entra hybrid joined"), "\(phone)")
     }
 
     /// [AP] A block and an unmet grant both apply: the block is named first, the grant too — the
@@ -179,7 +179,7 @@ import Testing
         let p = try Self.policies("[\(Self.ca("Require compliant device", conditions: "", grant: ##"{"operator": "OR", "builtInControls": ["compliantDevice"]}"##)), \(Self.ca("Block all", conditions: "", grant: Self.block))]")
         let t = WhatIf.evaluate(Self.persona(), p).apps[0].token
         #expect(t.blockedBy == .accessBlocked)
-        let text = t.decision.explanation
+        let text = t.decision.explanation.description
         let block = try #require(text.range(of: "\"Block all\" blocks access")), grant = try #require(text.range(of: "\"Require compliant device\" requires compliantDevice"))
         #expect(block.lowerBound < grant.lowerBound, "\(text)")
     }
@@ -200,7 +200,7 @@ import Testing
         var enrolled = DeviceFacts()
         enrolled.mdmEnrolled = true
         let t = WhatIf.evaluate(Self.persona(device: enrolled), p).apps[0].token
-        #expect(t.depends && t.cases.map(\.condition) == ["the device is compliant (say device.compliant)"] && t.cases[0].decision.isAllowed && t.decision.blockedBy == .accessBlocked)
+        #expect(t.depends && t.cases.map(\.condition.description) == ["the device is compliant (say device.compliant)"] && t.cases[0].decision.isAllowed && t.decision.blockedBy == .accessBlocked)
     }
 
     /// An Android persona: not evaluated, the export's Android policy named — never "allowed" by default.

@@ -115,7 +115,7 @@ import Testing
     let other = WhatIf.evaluate(persona, WhatIfPolicies(protections: [loose, strict]))
     #expect(one.apps[0].protection == other.apps[0].protection)
     for (a, b) in [(one.apps[0].features, other.apps[0].features), (one.apps[0].save, other.apps[0].save), (one.apps[0].transfers, other.apps[0].transfers)] {
-        #expect(a.map { "\($0.to) \($0.verdict)" } == b.map { "\($0.to) \($0.verdict)" })
+        #expect(a.map { "\(one.text($0.to)) \($0.decision.word) \(one.text($0.decision.explanation))" } == b.map { "\(other.text($0.to)) \($0.decision.word) \(other.text($0.decision.explanation))" })
     }
     #expect(WhatIf.mostRestrictive([strict, loose]).maximumPinRetries == WhatIf.mostRestrictive([loose, strict]).maximumPinRetries)
     #expect(WhatIf.mostRestrictive([strict, loose]).allowedDataStorageLocations == WhatIf.mostRestrictive([loose, strict]).allowedDataStorageLocations)
