@@ -1,6 +1,6 @@
-import MAMDeviceState
+public import MAMDeviceState
 import MAMDeclarations
-import MAMModel
+public import MAMModel
 import MAMPolicy
 public import MAMWire
 import Foundation
@@ -139,5 +139,130 @@ public final class ServiceDesk {
     func named(_ account: String) -> Account? {
         guard !account.isEmpty else { return nil }
         return fleet.account(named: account) ?? Account(upn: account)
+    }
+}
+
+extension ServiceDesk {
+    // MARK: - Identities
+
+    /// Identity changes an app asks for. A switch to a managed identity runs conditional
+    /// launch; the PIN prompt is answered with what the user was scripted to type.
+    func setIdentity(_ request: SetIdentity, for app: AppSpec) -> IdentityResult {
+        let owner = app.identityOwner
+        let account: String? = request.account.isEmpty ? "" : request.account
+        let pin = context.takePinAnswer(app.key)
+        let newPin = context.takeNewPin(app.key)
+        let mainThread = request.mainThread
+        if let refused = PolicyReads.decision(in: fleet, { Enforcer.mainThreadConflict(switchingTo: account, mainThread: mainThread, in: $0) }) {
+            audit.record(verb: .switchIdentity, source: app.handle, sourceIdentity: request.account, owner: request.account,
+                         decision: .notAllowed, reason: refused.blockedBy, explanation: refused.explanation)
+            return IdentityResult(status: .notAllowed, reason: refused.blockedBy, explanation: refused.explanation, account: request.account)
+        }
+        do {
+            let report = switch request.scope {
+            case .process: try state.setProcessAccountId(app: owner, account: account, pin: pin, newPin: newPin, now: nil)
+            case .ui: try state.setUIPolicyAccountId(app: owner, window: request.window, account: account, pin: pin, newPin: newPin, now: nil)
+            }
+            let status: IdentityResult.Status = switch report.result {
+            case .success: .success
+            case .canceled: .canceled
+            case .notAllowed: .notAllowed
+            case .failed: .failed
+            }
+            audit.record(verb: .switchIdentity, source: app.handle, sourceIdentity: request.account, owner: request.account,
+                         decision: AuditDecision(report.result), reason: report.decision.blockedBy, explanation: report.decision.explanation)
+            if report.result == .notAllowed, !request.account.isEmpty, try identities.signedIn(request.account, to: app) == nil {
+                onEvent(.hostile(handle: app.handle, what: "asked for identity \(request.account), which is not signed in to it", disconnected: false))
+            }
+            return IdentityResult(status: status, reason: report.decision.blockedBy, explanation: report.decision.explanation, account: request.account)
+        } catch {
+            let v = internalFailure(error, doing: "switch identity")
+            return IdentityResult(status: .failed, reason: v.reason, explanation: v.explanation, account: request.account)
+        }
+    }
+
+    func identityInfo(window: String, for app: AppSpec) throws -> IdentityInfo {
+        let owner = app.identityOwner
+        let process = try state.processIdentity(app: owner)
+        let ui = try state.effectiveIdentity(app: owner, window: window, for: .ui)
+        return IdentityInfo(processIdentity: process ?? "", uiIdentity: ui ?? "", signedIn: try identities.accounts(of: app).map(\.upn))
+    }
+
+    // MARK: - Files' protection, asked by the scenario
+
+    /// What the device holds of a file in an app's containers, for `expectState`.
+    public func fileStatus(_ app: AppSpec, path: String) throws -> FileStatus {
+        try state.fileStatus(app: app.bundleID, path: ContainerPath(parsing: path))
+    }
+
+    /// `IntuneMAMFilePolicyManager.protect(path, account)` / `unprotect`: the file's owner
+    /// changes (`""` = unowned) and its bytes are re-protected for the new owner, who must be
+    /// signed in to the app. `owner == nil`: the app's file identity (thread ?? process).
+    public func setFileOwner(_ app: AppSpec, path: String, owner: String?) throws -> ProtectionInfo {
+        let who = try owner ?? state.effectiveIdentity(app: app.identityOwner, for: .file) ?? ""
+        let info = try state.setFileOwner(app: app.bundleID, path: ContainerPath(parsing: path), owner: who)
+        audit.record(verb: who.isEmpty ? .unprotect : .protect, source: app.handle, owner: who,
+                     .allowed("\(path) is now owned by \(who.isEmpty ? "nobody (unprotected)" : who)"))
+        return info
+    }
+}
+
+extension ServiceDesk {
+    // MARK: - Links
+
+    /// The app opens `url` from the data it shows (`UIApplication.open`): a custom scheme goes
+    /// to the installed app that declares it, judged by the owner's outbound setting and its
+    /// exempted schemes; a web link by the web-content rules (RULES.md §2). Returns the
+    /// decision and the app that takes the link, if any.
+    public func openURL(_ url: String, for app: AppSpec) throws -> (Verdict, handler: String?) {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
+              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+            let d = Verdict.failed(.badRequest, "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:")
+            audit.record(verb: .openURL, source: app.handle, destination: url, d)
+            return (d, nil)
+        }
+        let owner = try identities.current(of: app)
+        if let refused = try refusedAfterConditionalLaunch(.current, for: app, in: .main) {
+            audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: url, refused)
+            return (.blocked(refused.reason ?? .conditionalLaunch, because: refused.explanation), nil)
+        }
+        let (decision, handler) = linkDecision(url, universalLink: false, owner: owner, for: app, in: fleet)
+        audit.record(verb: .openURL, source: app.handle, sourceIdentity: owner?.upn ?? "", destination: handler ?? url,
+                     owner: owner?.upn ?? "", decision)
+        return (decision, handler)
+    }
+
+    /// What opening `url` by `owner`'s data in `app` comes to, and the app that takes it: a web
+    /// link by the web-content rules, a custom scheme by the owner's outbound setting and its
+    /// exempted schemes (`universalLink`: a web link opened only as a universal link). The
+    /// policy's answer alone: nothing is opened or logged.
+    func linkDecision(_ url: String, universalLink: Bool, owner: Account?, for app: AppSpec, in fleet: Fleet) -> (verdict: Verdict, handler: String?) {
+        guard let colon = url.firstIndex(of: ":"), colon != url.startIndex,
+              url[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else {
+            return (.failed(.badRequest, "\"\(url)\" is not a URL: it needs a scheme such as https: or mailto:"), nil)
+        }
+        let scheme = url[..<colon].lowercased()
+        if scheme == "http" || scheme == "https" {
+            let policy = fleet.policy(for: owner, in: app.bundleID)
+            let browsers = policy.map(Enforcer.managedBrowserSchemes) ?? []
+            let browser = registry.specs.first { spec in spec.descriptor.schemeKeys.contains(where: browsers.contains) }
+            let link = Enforcer.webLink(url, owner: owner, from: app.bundleID, browserInstalled: browser != nil, in: fleet)
+            // The required browser, or the fleet app that claims a universal link by its
+            // associated domains; the default browser is iOS's choice.
+            switch link.opensIn {
+            case .managedBrowser:
+                // Only as a universal link, a link the policy sends to the managed browser opens nowhere.
+                if universalLink { return (.blocked(.outboundPolicy, because: "\(owner.map(\.description) ?? "the data")'s policy opens web links in a managed browser only, not as universal links"), nil) }
+                return (link.verdict, browser?.handle)
+            case .claimingApp: return (link.verdict, registry.specs.first { $0.bundleID != app.bundleID && $0.descriptor.claimsUniversalLink(url) }?.handle)
+            case .whereIOSSendsIt: return (link.verdict, nil)
+            }
+        }
+        // A phone link goes to the custom dialer app when the owner's policy names one.
+        let opensWith = Enforcer.dialerScheme(for: scheme, policy: fleet.policy(for: owner, in: app.bundleID))
+        guard let target = registry.specs.first(where: { $0.bundleID != app.bundleID && $0.descriptor.schemeKeys.contains(opensWith) }) else {
+            return (.failed(.unknownApp, "no installed app declares the URL scheme \(scheme): (CFBundleURLSchemes)"), nil)
+        }
+        return (Enforcer.openURL(scheme: scheme, owner: owner, from: app.bundleID, in: fleet), target.handle)
     }
 }

@@ -8,11 +8,11 @@ internal import Darwin
 #endif
 
 // The app's end of the wire, on one loop thread and tuned per item against
-// Benchmarks/Thresholds as the host's end is: this file holds the connection, the handshake
-// and the calls an app makes; AppChannel+Batches its outbox (shares and acknowledgements
-// batched until the loop's next flush); AppChannel+Receiving the host's frames (deliveries,
-// answers, commands); DeliveredItems what it remembers of the items handed to the app. A
-// template's warm-up closes this file. `MAMApp` is the API over it.
+// Benchmarks/Thresholds as the host's end is: this file holds the connection, the handshake,
+// the calls an app makes and a template's warm-up, and at its end the outbox (shares and
+// acknowledgements batched until the loop's next flush); AppChannel+Receiving the host's
+// frames (deliveries, answers, commands); DeliveredItems what it remembers of the items handed
+// to the app. `MAMApp` is the API over it.
 
 /// `AppChannel`'s state on its loop's thread (`LoopBound`): its fields are read and
 /// written through `value` (`AppChannel.value.field`), checked to be on the loop's thread in debug builds.
@@ -213,7 +213,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
         self.value.queuedCompletions.append(completion)
     }
 
-    func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
+    private func sendShare(_ request: ShareRequest, completion: @escaping (Verdict) -> Void) {
         send(.shareRequest(request)) { frame in
             switch frame.body {
             case .shareResult(let outcome): completion(outcome)
@@ -330,5 +330,64 @@ extension AppChannel {
             if case .welcome = try FrameParser.parse(bytes, strings: strings).body { read = true }
         }
         return read
+    }
+}
+
+/// The app's outbox: shares and acknowledgements gathered during a loop iteration and
+/// written as one batch each before the loop writes; the host's cumulative answers resolved.
+extension AppChannel {
+    private func flushBatches() {
+        if self.value.outbox.hasItems { flushShares() }
+        if self.value.outbox.hasAnswers { flushAcknowledgements() }
+    }
+
+    /// The shares asked for since the last flush: a lone one as a `shareRequest`, several as
+    /// one `shareBatch` numbered just before the frame.
+    private func flushShares() {
+        // Both lists taken out whole and given back emptied: kept in place while written,
+        // emptying them made new storage at every flush. (`send`, below, finds the outbox empty.)
+        var (queued, ranges) = self.value.outbox.takeItems()
+        var completions: [(Verdict) -> Void] = []
+        swap(&completions, &self.value.queuedCompletions)
+        defer {
+            self.value.outbox.giveBack(&queued)
+            completions.removeAll(keepingCapacity: true)
+            if self.value.queuedCompletions.isEmpty { self.value.queuedCompletions = completions }
+        }
+        for range in ranges {
+            guard range.count > 1 else {
+                sendShare(queued[range.lowerBound].request, completion: completions[range.lowerBound])
+                continue
+            }
+            for i in range {
+                let seq = self.value.numbers.take()
+                self.value.batchedShares[seq] = completions[i]
+                queued[i].seq = seq
+            }
+            let seq = self.value.numbers.take()
+            // The range is encoded where it lies (the slice lives for this call only, so the
+            // next range's numbering does not copy the queue).
+            pipe.enqueue { FrameEncoder.encodeShareBatch(seq: seq, queued[range], appendingTo: &$0) }
+        }
+    }
+
+    private func flushAcknowledgements() {
+        var answered = self.value.outbox.takeAnswers()
+        do {
+            // (The runs' slices share the list: let go before it is given back.)
+            for run in cumulativeRuns(answered, inFlight: { self.value.unansweredDeliveries.contains($0) }) {
+                send(.deliverAcks(DeliverAcks(first: run.first, last: run.last, declined: run.answers.compactMap { $0.1 ? nil : $0.0 })))
+            }
+        }
+        self.value.outbox.giveBack(answers: &answered)
+    }
+
+    /// Answers every batched share in the range: delivered, unless the host said otherwise.
+    func resolve(_ results: ShareResults) {
+        var exceptions: [UInt64: Verdict] = [:]
+        for e in results.exceptions { exceptions[e.seq] = e.outcome }
+        for seq in lookups(in: results.first...results.last, among: self.value.batchedShares) {
+            if let completion = self.value.batchedShares.removeValue(forKey: seq) { completion(exceptions[seq] ?? .delivered) }
+        }
     }
 }
