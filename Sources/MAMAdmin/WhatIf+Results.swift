@@ -178,28 +178,35 @@ extension WhatIf {
     /// is written as, and what fills it — the whole UPN first, then its local part alone and
     /// the object id. Empty when the results name the persona's own account.
     struct StandIn: Sendable {
-        /// A hole is written as U+FFFC, Unicode's placeholder for an object in a text, then a
-        /// letter and a mark drawn afresh in each run: no input can hold one (an export's app
-        /// configuration value of U+FFFC stays itself, never the persona's UPN), and a text
-        /// without U+FFFC's first byte is returned as it is after one scan.
-        static let lead: UInt8 = 0xEF
+        /// A hole is written as `^`, a letter and a mark drawn afresh in each run: no input can
+        /// hold one (an export's app configuration value with a `^` stays itself, never the
+        /// persona's UPN), a text without a `^` is returned as it is after one scan, and the
+        /// texts judged stay ASCII where they were (a placeholder outside ASCII slowed every
+        /// text made with the stand-in's UPN).
+        static let lead = UInt8(ascii: "^")
         static let nonce: String = {
             var generator = SystemRandomNumberGenerator()
             return (0..<2).map { _ in String(generator.next() as UInt64, radix: 36) }.joined(separator: "-")
         }()
-        static let userMark = "\u{FFFC}u" + nonce, objectIDMark = "\u{FFFC}o" + nonce
+        static let userMark = "^u" + nonce, objectIDMark = "^o" + nonce
 
         /// (written as, filled with, the hole) for each hole, the longest first.
         var pairs: [(String, String, PersonaText.Hole)] = []
 
-        /// The stand-in for `user` in a shape of `domain`, and who it stands for.
-        static func `for`(_ user: Account, domain: String) -> (Account, StandIn) {
-            let stand = Account(upn: userMark + "@" + domain, oid: user.oid.isEmpty ? "" : objectIDMark, tenant: user.tenant)
+        /// The user a shape of `domain` is judged for, standing for `user`. Made only for a shape
+        /// judged, not for each persona read from it: its UPN is folded for comparison as it is
+        /// made.
+        static func account(standingFor user: Account, domain: String) -> Account {
+            Account(upn: userMark + "@" + domain, oid: user.oid.isEmpty ? "" : objectIDMark, tenant: user.tenant)
+        }
+
+        /// What fills the holes of a shape of `domain` for `user`.
+        static func `for`(_ user: Account, domain: String) -> StandIn {
             // The whole UPN first, then its local part alone (an app configuration's {{partialupn}}).
-            var pairs = [(stand.upn, user.upn, PersonaText.Hole.userPrincipalName),
+            var pairs = [(userMark + "@" + domain, user.upn, PersonaText.Hole.userPrincipalName),
                          (userMark, user.upn.split(separator: "@").first.map(String.init) ?? "", .userName)]
             if !user.oid.isEmpty { pairs.append((objectIDMark, user.oid, .objectID)) }
-            return (stand, StandIn(pairs: pairs))
+            return StandIn(pairs: pairs)
         }
 
         /// Holes read alone, each filled with nothing: for a text's description.

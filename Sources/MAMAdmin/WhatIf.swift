@@ -40,10 +40,10 @@ public enum WhatIf {
             let key = Shape(groups: member.groups.intersection(named.groups), roles: member.roles.intersection(named.roles), device: persona.device,
                             managementType: persona.managementType, apps: persona.apps, resource: persona.resource, domain: domain,
                             tenant: persona.user.tenant.lowercased(), hasOid: !persona.user.oid.isEmpty, signIn: signIn)
-            let (stand, names) = StandIn.for(persona.user, domain: domain)
+            let names = StandIn.for(persona.user, domain: domain)
             if let apps = shapes[key] { return WhatIfPersonaResult(persona: persona, apps: apps, names: names) }
             var standIn = persona
-            standIn.user = stand
+            standIn.user = StandIn.account(standingFor: persona.user, domain: domain)
             // The stand-in's UPN has no #EXT#: the user type it stood for is said.
             standIn.member.userType = signIn.userType
             let apps = evaluate(standIn, policies, now: now, grids: &grids).apps

@@ -198,7 +198,9 @@ extension WhatIfTests {
         var ca = ConditionalAccessPolicy(name: "Named", includeUsers: ["b@contoso.com"])
         ca.builtInControls = ["compliantApplication"]
         var config = AppConfigPolicy(name: "C", settings: [KeyValuePair(name: "upn", value: "{{userprincipalname}}"), KeyValuePair(name: "short", value: "{{partialupn}}"),
-                                                           KeyValuePair(name: "id", value: "{{userid}}")])
+                                                           KeyValuePair(name: "id", value: "{{userid}}"),
+                                                           // What a hole is written as, but without this run's mark: text.
+                                                           KeyValuePair(name: "caret", value: "^u^o^ {{partialupn}}^")])
         config.assignments = [PolicyAssignment(.allLicensedUsers)]
         let policies = WhatIfPolicies(protections: [Self.policy("A", [PolicyAssignment(.group("g-sales"))], outbound: .managedApps)],
                                       appConfigs: [config], conditionalAccess: [ca], groupNames: ["g-sales": "Sales"])
@@ -224,11 +226,12 @@ extension WhatIfTests {
         let shared = WhatIf.evaluate(personas, policies)
         for (p, r) in zip(personas, shared) {
             #expect(rendered(r) == rendered(WhatIf.evaluate(p, policies)), "\(p.name)")
-            // Every hole filled: no U+FFFC, the placeholder a hole is written as, is left.
-            #expect(!rendered(r).contains { $0.contains("\u{FFFC}") })
+            // Every hole filled: no placeholder a hole is written as is left.
+            #expect(!rendered(r).contains { $0.contains(WhatIf.StandIn.userMark) || $0.contains(WhatIf.StandIn.objectIDMark) })
         }
         #expect(shared[0].text(shared[0].apps[0].appConfig["upn"]!) == "a@contoso.com")
         #expect(shared[2].text(shared[2].apps[0].appConfig["short"]!) == "c" && shared[2].text(shared[2].apps[0].appConfig["id"]!) == "oid-2")
+        #expect(shared[2].text(shared[2].apps[0].appConfig["caret"]!) == "^u^o^ c^")
         // A text of a shared evaluation has holes, typed: the UPN, the part before its @, the object id.
         let upn = shared[0].apps[0].appConfig["upn"]!
         #expect(upn.hasHoles && shared[1].apps[0].appConfig["upn"]?.hasHoles == false, "the second is named by a policy: evaluated alone")
