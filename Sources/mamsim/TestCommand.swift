@@ -5,6 +5,7 @@ import MAMScenario
 import MAMModel
 import MAMExtensions
 import MAMBundle
+import MAMDocument
 
 /// `mamsim test PATH...`: every scenario under the paths, each on a fresh device, in parallel.
 struct TestCommand: AsyncParsableCommand {
@@ -256,15 +257,19 @@ extension TestCommand {
     /// data kept beside scenarios have neither. A file named on the command line always runs.
     static func notAScenario(_ url: URL) -> String? {
         guard let data = (try? InputFile.contents(of: url)) else { return nil }  // the loader says why
-        let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+        // A BOM before the first key, and lines that end at CR LF, are YAML's as much as LF's:
+        // split as the YAML reader splits (a file saved on Windows was skipped as no scenario).
+        var text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         // A report of an earlier `mamsim test --output` written inside the tested folder, in
         // any of its formats and whatever its file's extension: never a scenario of this run.
         let start = text.drop { $0.isWhitespace }
         if start.hasPrefix("<?xml") || start.hasPrefix("<testsuites") {
             return "a test report (JUnit XML), not a scenario"
         }
-        if let first = start.split(separator: "\n", maxSplits: 1).first, ["✔ ", "✘ ", "▶ "].contains(where: { first.hasPrefix($0) }),
-           text.split(separator: "\n").contains(where: { $0.hasPrefix("scenarios: ") }) {
+        let lines = BoundedYAML.lines(text)
+        if let first = BoundedYAML.lines(String(start)).first, ["✔ ", "✘ ", "▶ "].contains(where: { first.hasPrefix($0) }),
+           lines.contains(where: { $0.hasPrefix("scenarios: ") }) {
             return "a test report (mamsim test's human output), not a scenario"
         }
         if url.pathExtension.lowercased() == "json" {
@@ -282,7 +287,6 @@ extension TestCommand {
             if dict["personas"] != nil { return personasFile }
             return dict["steps"] != nil || dict["apps"] != nil ? nil : "not a scenario (no top-level \"steps\" or \"apps\"; a data file such as a Graph export?)"
         }
-        let lines = text.split(separator: "\n")
         if lines.contains(where: { $0.hasPrefix("personas:") || $0.hasPrefix("\"personas\":") }) { return personasFile }
         let hasKey = lines.contains { line in
             line.hasPrefix("steps:") || line.hasPrefix("apps:") || line.hasPrefix("\"steps\":") || line.hasPrefix("{")

@@ -43,6 +43,19 @@ extension CLITests {
             #expect(r.stdout.contains("scenarios: 1 passed, 0 failed"), "\(r)")
         }
 
+        /// A scenario saved on Windows (CR LF line ends) or with a byte order mark is a scenario
+        /// of the folder like any other: run, never skipped as "no top-level steps: or apps:".
+        @Test func aScenarioWithWindowsLineEndsOrABOMRuns() async throws {
+            let tmp = try TemporaryDirectory()
+            defer { tmp.remove() }
+            let lf = ScenarioTexts.passingShare
+            try tmp.write("suite/crlf.yaml", "# a team's scenario\n".replacingOccurrences(of: "\n", with: "\r\n") + lf.replacingOccurrences(of: "\n", with: "\r\n"))
+            try tmp.write("suite/bom.yaml", "\u{FEFF}" + lf)
+            let r = try await CLI.run(["test", tmp.path("suite")], timeout: 120)
+            #expect(r.status == 0 && r.stdout.contains("scenarios: 2 passed, 0 failed"), "\(r)")
+            #expect(!r.stderr.contains("skipped"), "\(r)")
+        }
+
         /// Reports of earlier runs written inside the tested folder, in every format and under
         /// a scenario's extension, are recognised by their shape, skipped with a note, never run.
         @Test func reportsWrittenInsideTheFolderAreSkippedNotRun() async throws {
