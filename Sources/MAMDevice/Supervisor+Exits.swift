@@ -225,8 +225,7 @@ extension Supervisor {
         sweep.close()
         cgroups.removeAll()
         storage?.close()
-        for w in signalWatchers { w.close() }
-        signalWatchers.removeAll()
+        for w in shutdown.takeSignalWatchers() { w.close() }
         let done = shutdown.finished()
         done?()
     }
@@ -240,7 +239,7 @@ extension Supervisor {
                 self.onEvent(.note("signal \(s): tearing the fleet down"))
                 self.shutdown { then(s) }
             }
-            signalWatchers.append(watcher)
+            shutdown.watch(watcher)
         }
     }
 }

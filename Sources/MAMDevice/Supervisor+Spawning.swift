@@ -29,7 +29,7 @@ extension Supervisor {
         }
     }
 
-    func spawn(_ spec: AppSpec) throws(HostError) {
+    private func spawn(_ spec: AppSpec) throws(HostError) {
         let pipe: MAMLoop.Pipe
         do { pipe = try MAMLoop.Pipe(loop: loop) } catch { throw .spawnFailed(spec.handle, "\(error)") }
         let child = ChildConnection(spec: spec, pipe: pipe, maximumFrameSize: configuration.maximumFrameSize,
@@ -119,7 +119,7 @@ extension Supervisor {
 
     /// Execs `command` for `child` (a program of its own, or the built-in runtime where no
     /// template forks it).
-    func exec(_ child: ChildConnection, _ command: ExecCommand, onExit: @escaping (ChildProcess.Exit) -> Void) throws(HostError) {
+    private func exec(_ child: ChildConnection, _ command: ExecCommand, onExit: @escaping (ChildProcess.Exit) -> Void) throws(HostError) {
         let (executable, arguments) = (command.executable, command.arguments)
         let spec = child.spec
         let program = spec.executable ?? configuration.appRuntime
@@ -160,7 +160,7 @@ extension Supervisor {
     /// The template's answer for `child`: its process, or an exec after all. A child ended
     /// while it was being forked (shutdown, a kill) is killed as soon as it exists, and its
     /// exit is reported as any other.
-    func forked(
+    private func forked(
         _ child: ChildConnection, _ result: Result<ChildProcess, UVError>, zygote: Zygote, orExec command: ExecCommand,
         onExit: @escaping (ChildProcess.Exit) -> Void
     ) {
@@ -203,7 +203,7 @@ extension Supervisor {
     }
 
     /// The child is the app's current instance from now on.
-    func register(_ child: ChildConnection) {
+    private func register(_ child: ChildConnection) {
         if let old = children[child.key], old !== child { retiring[ObjectIdentifier(old)] = old }
         children[child.key] = child
     }
@@ -288,14 +288,14 @@ extension Supervisor {
     /// one thread, moved in one call; any other child's threads are listed first (listing
     /// every app's threads was most of a large fleet's move).
     @discardableResult
-    static func move(_ child: ChildConnection, to cpus: [Int]) -> Bool {
+    private static func move(_ child: ChildConnection, to cpus: [Int]) -> Bool {
         child.forkedFromTemplate ? System.allowCPUs(cpus, to: child.pid) || !System.processExists(child.pid) : move(child.pid, to: cpus)
     }
 
     /// Every thread of process `pid` runs on `cpus` from now on; `false` if the system refused
     /// one (a child that ended meanwhile is no matter: its exit is seen as any other).
     @discardableResult
-    static func move(_ pid: Int32, to cpus: [Int]) -> Bool {
+    private static func move(_ pid: Int32, to cpus: [Int]) -> Bool {
         guard pid > 0 else { return true }
         var moved = true
         // A thread that ended between the listing and the call is no refusal.

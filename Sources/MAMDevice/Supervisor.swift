@@ -93,8 +93,7 @@ final class Supervisor: LoopBound<SupervisorLoopState> {
     var shuttingDown: Bool { shutdown.begun }
     /// Watches every deadline, at this interval (loop ms) while any is pending.
     let sweep: DeadlineSweep
-    static let sweepInterval: UInt64 = 50
-    var signalWatchers: [SignalWatcher] = []
+    private static let sweepInterval: UInt64 = 50
     /// The built-in runtime's template, started with the first built-in app.
     var template = BuiltInTemplate()
     /// The CPU kept for the loop and the apps' CPUs, once made (`BrokerCPU`).

@@ -9,7 +9,7 @@ extension AppChannel {
     /// shown twice). The app's answer, or `nil` when the app answers later (`onDeliverLater`):
     /// then `acknowledge` runs once with it. An app that answers at once costs no closure per
     /// item.
-    func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
+    private func receive(_ d: Deliver, acknowledge: @escaping (Bool) -> Void) -> Bool? {
         guard let later = onDeliverLater else { return receiveNow(d) }
         // Ids are the sender's to choose: the same id from two senders is two items.
         let key = self.value.delivered.key(sender: d.senderBundleID, id: d.item.id)
@@ -26,13 +26,13 @@ extension AppChannel {
 
     /// `receive` for an app that answers at once (no `onDeliverLater`): its answer. `hash`:
     /// the key's, if already computed (`Item.idHashValue`).
-    func receiveNow(_ d: Deliver, hash: Int? = nil) -> Bool {
+    private func receiveNow(_ d: Deliver, hash: Int? = nil) -> Bool {
         receiveNow(d, hash: hash, handler: onDeliver)
     }
 
     /// `handler`: `onDeliver` as it was when the frame arrived, read once for a whole batch
     /// (called through the property, its context was retained and released per item).
-    func receiveNow(_ d: Deliver, hash: Int?, handler: ((Deliver) -> Bool)?) -> Bool {
+    private func receiveNow(_ d: Deliver, hash: Int?, handler: ((Deliver) -> Bool)?) -> Bool {
         let key = self.value.delivered.key(sender: d.senderBundleID, id: d.item.id)
         // Remembered before it is shown (one lookup, not two) and forgotten if declined.
         guard self.value.delivered.remember(key, hash: hash) else { return true }

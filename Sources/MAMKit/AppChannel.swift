@@ -70,7 +70,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     /// Set once the host answered `Hello`.
     public internal(set) var welcome: Welcome?
     /// The strings the host's frames repeat (senders, accounts, type identifiers).
-    let strings = StringPool()
+    private let strings = StringPool()
     public var onWelcome: ((Welcome) -> Void)?
     /// An item arrived; return true to accept it (the host is told in the acknowledgement).
     public var onDeliver: ((Deliver) -> Bool)? {
@@ -162,7 +162,7 @@ public final class AppChannel: LoopBound<AppChannelLoopState> {
     /// takes payloads lent (`lendsReceivedPayloads`), else parsed into values of their own.
     /// (A method: the closure reading each frame holds `self` as the method does, where one
     /// in `start` reached it through the unowned reference once per frame.)
-    func read(_ chunk: ReceivedBytes) {
+    private func read(_ chunk: ReceivedBytes) {
         do {
             if lendsReceivedPayloads {
                 try self.value.decoder.feed(chunk, onFrame: { payload in
