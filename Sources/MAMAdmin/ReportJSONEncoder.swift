@@ -10,6 +10,11 @@ public struct ReportJSONEncoder {
         self.userInfo = userInfo
     }
 
+    /// A number as JSON writes it: whole numbers without a fraction, no NaN or infinity.
+    static func number(_ d: Double) -> String {
+        d.isFinite ? (d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)) : "null"
+    }
+
     /// `value`'s JSON appended to `writer`.
     public func encode<T: Encodable>(_ value: T, into writer: inout WhatIfReport.JSONWriter) throws {
         let sink = Sink(writer: writer, userInfo: userInfo)
@@ -98,14 +103,10 @@ public struct ReportJSONEncoder {
         mutating func encode(_ value: Bool, forKey key: Key) throws { self.key(key); sink.writer.raw(value ? "true" : "false") }
         mutating func encode(_ value: String, forKey key: Key) throws { self.key(key); sink.writer.string(value) }
         mutating func encode(_ value: Int, forKey key: Key) throws { self.key(key); sink.writer.raw(String(value)) }
-        mutating func encode(_ value: Double, forKey key: Key) throws { self.key(key); sink.writer.raw(Self.number(value)) }
+        mutating func encode(_ value: Double, forKey key: Key) throws { self.key(key); sink.writer.raw(ReportJSONEncoder.number(value)) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             self.key(key)
             try sink.value(value)
-        }
-
-        static func number(_ d: Double) -> String {
-            d.isFinite ? (d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)) : "null"
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -132,7 +133,7 @@ public struct ReportJSONEncoder {
         mutating func encode(_ value: Bool) throws { sink.element(of: depth); sink.writer.raw(value ? "true" : "false") }
         mutating func encode(_ value: String) throws { sink.element(of: depth); sink.writer.string(value) }
         mutating func encode(_ value: Int) throws { sink.element(of: depth); sink.writer.raw(String(value)) }
-        mutating func encode(_ value: Double) throws { sink.element(of: depth); sink.writer.raw(Keyed<AnyKey>.number(value)) }
+        mutating func encode(_ value: Double) throws { sink.element(of: depth); sink.writer.raw(ReportJSONEncoder.number(value)) }
         mutating func encode<T: Encodable>(_ value: T) throws {
             sink.element(of: depth)
             try sink.value(value)
@@ -159,7 +160,7 @@ public struct ReportJSONEncoder {
         mutating func encode(_ value: Bool) throws { sink.started = true; sink.writer.raw(value ? "true" : "false") }
         mutating func encode(_ value: String) throws { sink.started = true; sink.writer.string(value) }
         mutating func encode(_ value: Int) throws { sink.started = true; sink.writer.raw(String(value)) }
-        mutating func encode(_ value: Double) throws { sink.started = true; sink.writer.raw(Keyed<AnyKey>.number(value)) }
+        mutating func encode(_ value: Double) throws { sink.started = true; sink.writer.raw(ReportJSONEncoder.number(value)) }
         mutating func encode<T: Encodable>(_ value: T) throws { try sink.value(value) }
     }
 

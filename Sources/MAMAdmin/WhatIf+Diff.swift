@@ -125,7 +125,7 @@ extension WhatIf {
         }
     }
 
-    static func cell(_ v: Verdict) -> String { v.isAllowed ? "allowed" : v.blockedBy?.rawValue ?? "blocked" }
+    static func cell(_ v: Verdict) -> String { WhatIfDecision(v).word }
     static func cell(_ c: WhatIfAppResult.Cell) -> String { c.decision.word }
 
     /// Why an app's cells changed: another policy applies (or none), or the same policy's

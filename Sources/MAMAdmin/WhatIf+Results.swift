@@ -225,21 +225,7 @@ extension WhatIf {
             let bytes = Array(s.utf8)
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count + 32)
-            var i = 0
-            outer: while i < bytes.count {
-                if bytes[i] == Self.lead {
-                    for (stand, real, _) in pairs {
-                        let u = stand.utf8
-                        if bytes.count - i >= u.count, bytes[i..<(i + u.count)].elementsEqual(u) {
-                            out += real.utf8
-                            i += u.count
-                            continue outer
-                        }
-                    }
-                }
-                out.append(bytes[i])
-                i += 1
-            }
+            scan(bytes, text: { out += bytes[$0] }, hole: { _, real in out += real.utf8 })
             return String(decoding: out, as: UTF8.self)
         }
 
@@ -248,17 +234,23 @@ extension WhatIf {
             guard !pairs.isEmpty, s.utf8.contains(Self.lead) else { return [.text(s)] }
             let bytes = Array(s.utf8)
             var parts: [PersonaText.Part] = []
+            scan(bytes, text: { parts.append(.text(String(decoding: bytes[$0], as: UTF8.self))) }, hole: { parts.append(.hole($0, $1)) })
+            return parts
+        }
+
+        /// `bytes` walked once: each run of text between holes (never empty) and each hole
+        /// with what fills it, in order. Inlined into both callers: filling is what a report
+        /// does for each text it writes.
+        @inline(__always)
+        private func scan(_ bytes: [UInt8], text: (Range<Int>) -> Void, hole: (PersonaText.Hole, String) -> Void) {
             var run = 0, i = 0
-            func text(to end: Int) {
-                if end > run { parts.append(.text(String(decoding: bytes[run..<end], as: UTF8.self))) }
-            }
             outer: while i < bytes.count {
                 if bytes[i] == Self.lead {
-                    for (stand, real, hole) in pairs {
+                    for (stand, real, kind) in pairs {
                         let u = stand.utf8
                         if bytes.count - i >= u.count, bytes[i..<(i + u.count)].elementsEqual(u) {
-                            text(to: i)
-                            parts.append(.hole(hole, real))
+                            if i > run { text(run..<i) }
+                            hole(kind, real)
                             i += u.count
                             run = i
                             continue outer
@@ -267,8 +259,7 @@ extension WhatIf {
                 }
                 i += 1
             }
-            text(to: bytes.count)
-            return parts
+            if bytes.count > run { text(run..<bytes.count) }
         }
     }
 }

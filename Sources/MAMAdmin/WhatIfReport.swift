@@ -157,7 +157,8 @@ public enum WhatIfReport {
 
     /// The report opens with its version (`schemas/whatif-report.schema.json`): a document's
     /// personas are written one at a time, each its own encoding, between these.
-    public static let jsonHead = "{\"schemaVersion\":\(WhatIfReportDocument.schemaVersion),\"personas\":["
+    public static let schemaVersion = 1
+    public static let jsonHead = "{\"schemaVersion\":\(schemaVersion),\"personas\":["
     public static let jsonTail = "]}\n"
 
     public static func json(_ results: [WhatIfPersonaResult]) -> String {

@@ -1,24 +1,11 @@
 import MAMModel
 import MAMPolicy
 
-/// The evaluation's JSON report is the results' own encoding (`schemas/whatif-report.schema.json`,
-/// version `WhatIfReportDocument.schemaVersion`): each type says once how it is written, and
-/// the table and the HTML read the same values. A text that may name the persona is filled
-/// with its account as it is encoded (`EncodableForPersona`), as a renderer fills it.
-public struct WhatIfReportDocument: Encodable {
-    public static let schemaVersion = 1
-    public var personas: [WhatIfPersonaResult]
-
-    public init(personas: [WhatIfPersonaResult]) { self.personas = personas }
-
-    enum CodingKeys: String, CodingKey { case schemaVersion, personas }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(Self.schemaVersion, forKey: .schemaVersion)
-        try c.encode(personas, forKey: .personas)
-    }
-}
+// The evaluation's JSON report is the results' own encoding (`schemas/whatif-report.schema.json`,
+// version `WhatIfReport.schemaVersion`, each persona written between `jsonHead` and `jsonTail`):
+// each type says once how it is written, and the table and the HTML read the same values. A
+// text that may name the persona is filled with its account as it is encoded
+// (`EncodableForPersona`), as a renderer fills it.
 
 extension WhatIfPersonaResult: Encodable {
     enum CodingKeys: String, CodingKey { case name, user, groups, apps }

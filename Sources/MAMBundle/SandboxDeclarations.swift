@@ -202,7 +202,7 @@ public struct SandboxDeclarations: Sendable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: p, isDirectory: &isDirectory) else { return nil }
         if !isDirectory.boolValue { return secretFile(p) }
-        if let device = deviceDirectory(URL(fileURLWithPath: p)) { return device }
+        if let device = deviceDirectory(p) { return device }
         var found: String?
         let whole = FolderWalk.walk(p, budget: budget) { entry in
             switch entry.kind {
@@ -217,8 +217,7 @@ public struct SandboxDeclarations: Sendable {
         return found ?? (whole ? nil : "more than \(budget) files, too many to check for secrets")
     }
 
-    static func deviceDirectory(_ url: URL) -> String? { deviceDirectory(url.path) }
-
+    /// Why `path` is a mamsim device directory (one of its marks lies in it), or `nil`.
     static func deviceDirectory(_ path: String) -> String? {
         let marks = ["store.key", "host.lock", "device.sqlite", "storage.img"]
         guard marks.contains(where: { access(path + "/" + $0, F_OK) == 0 }) else { return nil }
@@ -231,7 +230,7 @@ public struct SandboxDeclarations: Sendable {
         while folder != "/" && !folder.isEmpty {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-               let device = deviceDirectory(URL(fileURLWithPath: folder)) {
+               let device = deviceDirectory(folder) {
                 return device
             }
             folder = (folder as NSString).deletingLastPathComponent

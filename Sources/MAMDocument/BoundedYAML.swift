@@ -1,3 +1,4 @@
+import MAMActivation
 public import Yams
 
 /// YAML as every file mamsim reads is composed: a document whose aliases would expand it past
@@ -104,31 +105,8 @@ public enum BoundedYAML {
     }
 
     /// The lines of `text` as the YAML parser counts them: a line ends at CR LF, CR, LF, NEL,
-    /// LS or PS (libyaml's breaks). Swift's `split(separator: "\n")` splits none of a text
-    /// saved with Windows line ends (CR LF is one character), and a check reading its lines
-    /// would read only the first.
-    public static func lines(_ text: String) -> [Substring] {
-        var lines: [Substring] = []
-        let scalars = text.unicodeScalars
-        var start = scalars.startIndex, i = start
-        while i < scalars.endIndex {
-            switch scalars[i].value {
-            case 0x0A, 0x85, 0x2028, 0x2029:
-                lines.append(text[start..<i])
-                i = scalars.index(after: i)
-                start = i
-            case 0x0D:
-                lines.append(text[start..<i])
-                i = scalars.index(after: i)
-                if i < scalars.endIndex, scalars[i] == "\n" { i = scalars.index(after: i) }
-                start = i
-            default:
-                i = scalars.index(after: i)
-            }
-        }
-        lines.append(text[start..<scalars.endIndex])
-        return lines
-    }
+    /// LS or PS (libyaml's breaks).
+    public static func lines(_ text: String) -> [Substring] { TextLines.split(text, unicodeBreaks: true) }
 
     /// An alias used as a mapping key (`? *a` or `*a :`): refused where it is written.
     static func checkAliasKeys(_ text: String) throws {

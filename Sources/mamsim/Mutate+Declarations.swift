@@ -1,5 +1,5 @@
 import Foundation
-import MAMBundle
+import MAMActivation
 import MAMDeclarations
 import MAMScenario
 

@@ -268,7 +268,8 @@ extension TestCommand {
             return "a test report (JUnit XML), not a scenario"
         }
         let lines = BoundedYAML.lines(text)
-        if let first = BoundedYAML.lines(String(start)).first, ["✔ ", "✘ ", "▶ "].contains(where: { first.hasPrefix($0) }),
+        let first = start.prefix { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
+        if ["✔ ", "✘ ", "▶ "].contains(where: { first.hasPrefix($0) }),
            lines.contains(where: { $0.hasPrefix("scenarios: ") }) {
             return "a test report (mamsim test's human output), not a scenario"
         }

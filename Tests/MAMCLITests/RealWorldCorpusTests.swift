@@ -130,5 +130,36 @@ extension CLITests {
             #expect(unjudged.isEmpty, "lint findings no lint-judged.json judges:\n\(unjudged.joined(separator: "\n"))")
             #expect(precision >= 95, "lint is \(precision) % precise on the corpus")
         }
+
+        /// The same public projects checked out on Windows (every YAML, xcconfig, Swift, plist,
+        /// entitlements and project file with CR LF line ends) are the same projects to lint and
+        /// to init, as XcodeGen, Xcode and Swift read them: the same findings, the same scenario.
+        @Test(arguments: ["XcodeGen-erouska-ios", "XcodeGen-element-x-ios", "Xcconfig-Loop", "Xcconfig-wireguard-apple"])
+        func windowsLineEndsChangeNothing(_ name: String) async throws {
+            let scratch = try TemporaryDirectory(prefix: "mamsim-crlf")
+            defer { scratch.remove() }
+            var seen: [[String]] = [], scenarios: [String] = []
+            for crlf in [false, true] {
+                let copy = scratch.url.appendingPathComponent(crlf ? "crlf" : "lf").appendingPathComponent(name)
+                try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: Self.root.appendingPathComponent(name), to: copy)
+                if crlf {
+                    let texts: Set<String> = ["yml", "yaml", "xcconfig", "swift", "plist", "entitlements", "pbxproj"]
+                    let files = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL } ?? []
+                    for file in files where texts.contains(file.pathExtension) {
+                        guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+                        try text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n").write(to: file, atomically: true, encoding: .utf8)
+                    }
+                }
+                let lint = try await CLI.run(["lint", copy.path, "--reporter", "json"], timeout: 300)
+                seen.append(Self.findings(lint.stdout, under: copy).map { "\($0.rule) \($0.target ?? "-") \($0.file) \($0.keyPath) \($0.severity)" })
+                let scenario = scratch.path((crlf ? "crlf" : "lf") + "/first.yaml")
+                _ = try await CLI.run(["init", copy.path, "-o", scenario], timeout: 300)
+                scenarios.append(((try? String(contentsOfFile: scenario, encoding: .utf8)) ?? "").replacingOccurrences(of: scratch.path(crlf ? "crlf" : "lf"), with: "ROOT"))
+            }
+            #expect(!seen[0].isEmpty || !scenarios[0].isEmpty, "positive control: the project reads")
+            #expect(seen[0] == seen[1], "\(name): LF \(seen[0]) against CR LF \(seen[1])")
+            #expect(!scenarios[0].isEmpty && scenarios[0] == scenarios[1], "\(name): init differs")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MAMActivation
 import MAMBundle
 import Testing
 
